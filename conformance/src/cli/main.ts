@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { ExitCode, UsageError } from './exitCodes.js';
+
+/** One module per command; each exports `run(argv)` resolving to an exit code. */
+type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
+
+const commands: Record<string, Command> = {
+  serve: { summary: 'start the reference server (Koa) with the default or given fixtures', load: () => import('./serve.js') },
+  run: { summary: 'run the conformance suite against a target and write a report', load: () => import('./run.js') },
+  list: { summary: 'list every check id with its title, group and level', load: () => import('./list.js') },
+  mock: { summary: 'start Prism on one of our specs (registry, ledger or scan)', load: () => import('./mock.js') },
+  report: { summary: 'merge or compare reports (report merge, report --diff A B)', load: () => import('./report.js') },
+};
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function help(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  return [
+    'Usage: canton-conformance <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Options:',
+    '  --help     show this help (or `<command> --help` for a command)',
+    '  --version  print the version',
+    '',
+    'Exit codes: 0 no unexpected failure, 1 unexpected failures or stale baseline entries,',
+    '            2 usage or configuration error, 3 target unreachable.',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(help());
+    return name === undefined ? ExitCode.Usage : ExitCode.Ok;
+  }
+  if (name === '--version' || name === '-v') {
+    console.log(packageVersion());
+    return ExitCode.Ok;
+  }
+  const command = commands[name];
+  if (command === undefined) {
+    console.error(`canton-conformance: unknown command '${name}'\n\n${help()}`);
+    return ExitCode.Usage;
+  }
+  try {
+    return await (await command.load()).run(rest);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`canton-conformance ${name}: ${e.message}`);
+      return ExitCode.Usage;
+    }
+    throw e;
+  }
+}

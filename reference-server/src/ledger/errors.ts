@@ -1,0 +1,141 @@
+import { err } from './result.js';
+
+/**
+ * The ledger's error catalogue: Canton error ids with their error category and gRPC code, as the
+ * real participant reports them (notes/api-semantics.md §1.2). HTTP status derives from the gRPC
+ * code in exactly one place (`httpStatusOf`), so core code never thinks in HTTP.
+ */
+export const GrpcCode = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
+} as const;
+export type GrpcCodeName = keyof typeof GrpcCode;
+
+/** Canton's ErrorCategory ids (base/errors ErrorCategory.scala). */
+export const ErrorCategory = {
+  TransientServerFailure: 1,
+  ContentionOnSharedResources: 2,
+  DeadlineExceededRequestStateUnknown: 3,
+  SystemInternalAssumptionViolated: 4,
+  MaliciousOrFaultyBehaviour: 5,
+  AuthInterceptorInvalidAuthenticationCredentials: 6,
+  InsufficientPermission: 7,
+  InvalidIndependentOfSystemState: 8,
+  InvalidGivenCurrentSystemStateOther: 9,
+  InvalidGivenCurrentSystemStateResourceExists: 10,
+  InvalidGivenCurrentSystemStateResourceMissing: 11,
+  InvalidGivenCurrentSystemStateSeekAfterEnd: 12,
+  InternalUnsupportedOperation: 14,
+} as const;
+
+const def = (category: number, grpc: GrpcCodeName) => ({ category, grpc });
+
+/** Error ids the reference server can answer with. Extend here, never inline. */
+export const ErrorCodes = {
+  INVALID_ARGUMENT: def(8, 'INVALID_ARGUMENT'),
+  INVALID_FIELD: def(8, 'INVALID_ARGUMENT'),
+  MISSING_FIELD: def(8, 'INVALID_ARGUMENT'),
+  INVALID_DEDUPLICATION_PERIOD: def(9, 'FAILED_PRECONDITION'),
+  DUPLICATE_COMMAND: def(10, 'ALREADY_EXISTS'),
+  SUBMISSION_ALREADY_IN_FLIGHT: def(2, 'ABORTED'),
+  CONTRACT_NOT_FOUND: def(11, 'NOT_FOUND'),
+  CONTRACT_NOT_ACTIVE: def(11, 'NOT_FOUND'),
+  TEMPLATES_OR_INTERFACES_NOT_FOUND: def(11, 'NOT_FOUND'),
+  PACKAGE_NOT_FOUND: def(11, 'NOT_FOUND'),
+  USER_NOT_FOUND: def(11, 'NOT_FOUND'),
+  USER_ALREADY_EXISTS: def(10, 'ALREADY_EXISTS'),
+  TOO_MANY_USER_RIGHTS: def(9, 'FAILED_PRECONDITION'),
+  PARTY_NOT_FOUND: def(11, 'NOT_FOUND'),
+  PARTY_ALREADY_EXISTS: def(10, 'ALREADY_EXISTS'),
+  PARTY_NOT_KNOWN_ON_LEDGER: def(9, 'FAILED_PRECONDITION'),
+  DAML_AUTHORIZATION_ERROR: def(9, 'FAILED_PRECONDITION'),
+  DAML_FAILURE: def(9, 'FAILED_PRECONDITION'),
+  DAML_INTERPRETATION_ERROR: def(9, 'FAILED_PRECONDITION'),
+  COMMAND_PREPROCESSING_FAILED: def(8, 'INVALID_ARGUMENT'),
+  DISCLOSED_CONTRACT_INVALID: def(8, 'INVALID_ARGUMENT'),
+  CONTRACT_KEY_NOT_SUPPORTED: def(8, 'INVALID_ARGUMENT'),
+  OFFSET_AFTER_LEDGER_END: def(12, 'OUT_OF_RANGE'),
+  OFFSET_OUT_OF_RANGE: def(9, 'FAILED_PRECONDITION'),
+  PARTICIPANT_PRUNED_DATA_ACCESSED: def(9, 'FAILED_PRECONDITION'),
+  UNKNOWN_SYNCHRONIZER: def(9, 'FAILED_PRECONDITION'),
+  CONTRACT_IN_FLIGHT: def(9, 'FAILED_PRECONDITION'),
+  INVALID_SIGNATURE: def(8, 'INVALID_ARGUMENT'),
+  MISSING_SIGNATURE: def(8, 'INVALID_ARGUMENT'),
+  PREPARED_TRANSACTION_INVALID: def(8, 'INVALID_ARGUMENT'),
+  EXTERNAL_PARTY_KEY_NOT_FOUND: def(11, 'NOT_FOUND'),
+  UNAUTHENTICATED: def(6, 'UNAUTHENTICATED'),
+  PERMISSION_DENIED: def(7, 'PERMISSION_DENIED'),
+  LIST_TOO_LARGE: def(1, 'RESOURCE_EXHAUSTED'),
+  UNIMPLEMENTED: def(14, 'UNIMPLEMENTED'),
+  INTERNAL_ERROR: def(4, 'INTERNAL'),
+} as const satisfies Record<string, { category: number; grpc: GrpcCodeName }>;
+export type ErrorCodeId = keyof typeof ErrorCodes;
+
+/** A refused ledger operation, before rendering. */
+export interface LedgerError {
+  readonly code: ErrorCodeId;
+  readonly cause: string;
+  readonly context?: Readonly<Record<string, string>>;
+  readonly resources?: ReadonlyArray<readonly [string, string]>;
+  readonly definiteAnswer?: boolean;
+}
+
+export const ledgerError = (
+  code: ErrorCodeId,
+  cause: string,
+  extra: Omit<LedgerError, 'code' | 'cause'> = {},
+): LedgerError => ({ code, cause, ...extra });
+
+/** Shorthand for the failing branch of a Result<T, LedgerError>. */
+export const fail = (code: ErrorCodeId, cause: string, extra: Omit<LedgerError, 'code' | 'cause'> = {}) =>
+  err(ledgerError(code, cause, extra));
+
+/** gRPC code -> HTTP status, Canton's GrpcHttpErrorCodes table. */
+export function httpStatusOf(grpc: GrpcCodeName): number {
+  switch (grpc) {
+    case 'OK':
+      return 200;
+    case 'INVALID_ARGUMENT':
+    case 'FAILED_PRECONDITION':
+    case 'OUT_OF_RANGE':
+      return 400;
+    case 'UNAUTHENTICATED':
+      return 401;
+    case 'PERMISSION_DENIED':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'ABORTED':
+    case 'ALREADY_EXISTS':
+      return 409;
+    case 'RESOURCE_EXHAUSTED':
+      return 429;
+    case 'CANCELLED':
+      return 499;
+    case 'UNIMPLEMENTED':
+      return 501;
+    case 'UNAVAILABLE':
+      return 503;
+    case 'DEADLINE_EXCEEDED':
+      return 504;
+    case 'DATA_LOSS':
+    case 'UNKNOWN':
+    case 'INTERNAL':
+      return 500;
+  }
+}
