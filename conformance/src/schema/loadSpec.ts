@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { createAjv } from './createAjv.js';
+import { createPathRouter } from './createPathRouter.js';
+import { escapeToken, resolvePointer, toPointer } from './jsonPointer.js';
+import { normalizeMediaType } from './mediaType.js';
+import { isSpecGroup, ourSpecFile } from './ourSpecFile.js';
+import { SpecLoadError } from './SpecLoadError.js';
+import type { BodyValidator, CompiledOperation, CompiledSpec, HttpMethod, SpecSource } from './types.js';
+
+const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** One compiled spec per file per process: compiling the ledger document takes far longer than any request. */
+const cache = new Map<string, CompiledSpec>();
+let documents = 0;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Resolves the file behind a source: a group name means our document in specs/. */
+export function specFile(source: SpecSource): string {
+  return isSpecGroup(source) ? ourSpecFile(source) : resolve(source);
+}
+
+/**
+ * Loads an OpenAPI 3.x document (YAML or JSON), compiles every request and response body schema
+ * with Ajv, and indexes its operations by id and by path template. Cached per file; pass
+ * `{ reload: true }` to read the file again. Throws SpecLoadError for a file that cannot be used.
+ */
+export function loadSpec(source: SpecSource, options: { reload?: boolean } = {}): CompiledSpec {
+  const file = specFile(source);
+  const cached = cache.get(file);
+  if (cached && !options.reload) return cached;
+  const compiled = compileSpec(file, readDocument(file));
+  cache.set(file, compiled);
+  return compiled;
+}
+
+/** Reads and parses a YAML or JSON document (YAML is a superset of JSON, so one parser serves both). */
+export function readDocument(file: string): Json {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SpecLoadError(file, `cannot read: ${(e as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: -1 });
+  } catch (e) {
+    throw new SpecLoadError(file, `cannot parse: ${(e as Error).message}`);
+  }
+  if (!isObject(doc)) throw new SpecLoadError(file, 'not an object document');
+  return doc;
+}
+
+function compileSpec(file: string, doc: Json): CompiledSpec {
+  const openapi = doc['openapi'];
+  if (typeof openapi !== 'string' || !openapi.startsWith('3.')) {
+    throw new SpecLoadError(file, `not an OpenAPI 3.x document (openapi: ${JSON.stringify(openapi)})`);
+  }
+  const ajv = createAjv();
+  const id = `https://canton-conformance.invalid/spec/${++documents}.json`;
+  ajv.addSchema(doc, id);
+  const compileAt = validatorFactory(ajv, id, doc, file);
+
+  const operations = new Map<string, CompiledOperation>();
+  const router = createPathRouter<string>();
+  const paths = isObject(doc['paths']) ? doc['paths'] : {};
+  for (const [template, item] of Object.entries(paths)) {
+    if (!isObject(item)) continue;
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!isObject(op)) continue;
+      const at = ['paths', template, method];
+      const operationId = typeof op['operationId'] === 'string' ? op['operationId'] : `${method.toUpperCase()} ${template}`;
+      if (operations.has(operationId)) throw new SpecLoadError(file, `duplicate operationId '${operationId}'`);
+      const compiled: CompiledOperation = {
+        operationId,
+        method,
+        template,
+        deprecated: op['deprecated'] === true,
+        responses: compileResponses(doc, [...at, 'responses'], compileAt),
+      };
+      if (op['requestBody'] !== undefined) {
+        const { value: body, pointer } = deref(doc, toPointer([...at, 'requestBody']));
+        if (isObject(body)) {
+          compiled.requestBody = { required: body['required'] === true, media: compileContent(doc, pointer, compileAt) };
+        }
+      }
+      operations.set(operationId, compiled);
+      router.add(method, template, operationId);
+    }
+  }
+
+  return {
+    file,
+    document: doc,
+    openapi,
+    operations,
+    match(method, path) {
+      const m = router.find(method, path);
+      return m && { operationId: m.value, template: m.template, pathParams: m.params };
+    },
+  };
+}
+
+type CompileAt = (schemaPointer: string) => BodyValidator;
+
+function compileResponses(doc: Json, at: string[], compileAt: CompileAt): Map<string, Map<string, BodyValidator>> {
+  const out = new Map<string, Map<string, BodyValidator>>();
+  const responses = resolvePointer(doc, toPointer(at));
+  if (!isObject(responses)) return out;
+  for (const status of Object.keys(responses)) {
+    const { value: response, pointer } = deref(doc, toPointer([...at, status]));
+    out.set(status.toUpperCase() === 'DEFAULT' ? 'default' : status.toUpperCase(), isObject(response) ? compileContent(doc, pointer, compileAt) : new Map());
+  }
+  return out;
+}
+
+/** `content` of a request body or response: media type -> compiled schema. */
+function compileContent(doc: Json, ownerPointer: string, compileAt: CompileAt): Map<string, BodyValidator> {
+  const out = new Map<string, BodyValidator>();
+  const content = resolvePointer(doc, ownerPointer + '/content');
+  if (!isObject(content)) return out;
+  for (const [media, entry] of Object.entries(content)) {
+    const hasSchema = isObject(entry) && entry['schema'] !== undefined;
+    out.set(normalizeMediaType(media), hasSchema ? compileAt(`${ownerPointer}/content/${escapeToken(media)}/schema`) : null);
+  }
+  return out;
+}
+
+/** Follows local `$ref`s of non-schema objects (responses, request bodies) to where they are defined. */
+function deref(doc: Json, pointer: string): { value: unknown; pointer: string } {
+  let value = resolvePointer(doc, pointer);
+  for (let hops = 0; isObject(value) && typeof value['$ref'] === 'string' && hops < 32; hops++) {
+    const ref = value['$ref'];
+    if (!ref.startsWith('#')) break; // external refs are not followed: we only resolve within the document
+    pointer = decodeURIComponent(ref.slice(1));
+    value = resolvePointer(doc, pointer);
+  }
+  return { value, pointer };
+}
+
+/**
+ * Compiles the schema at a pointer inside the document, against the document itself so its local
+ * `$ref`s resolve. A schema that is only a `$ref` compiles its target, so all operations sharing
+ * `JsCantonError` share one validator.
+ */
+function validatorFactory(ajv: Ajv2020, id: string, doc: Json, file: string): CompileAt {
+  const byPointer = new Map<string, BodyValidator>();
+  return (schemaPointer) => {
+    let pointer = schemaPointer;
+    for (let hops = 0; hops < 32; hops++) {
+      const s = resolvePointer(doc, pointer);
+      if (!isObject(s) || typeof s['$ref'] !== 'string' || Object.keys(s).length !== 1 || !s['$ref'].startsWith('#')) break;
+      pointer = decodeURIComponent(s['$ref'].slice(1));
+    }
+    const known = byPointer.get(pointer);
+    if (known !== undefined) return known;
+    let validate: BodyValidator;
+    try {
+      const fragment = pointer.split('/').map(encodeURIComponent).join('/');
+      validate = ajv.compile({ $ref: `${id}#${fragment}` });
+    } catch (e) {
+      throw new SpecLoadError(file, `schema at #${pointer} does not compile: ${(e as Error).message}`);
+    }
+    byPointer.set(pointer, validate);
+    return validate;
+  };
+}
