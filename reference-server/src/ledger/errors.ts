@@ -57,6 +57,13 @@ export const ErrorCodes = {
   CONTRACT_NOT_ACTIVE: def(11, 'NOT_FOUND'),
   TEMPLATES_OR_INTERFACES_NOT_FOUND: def(11, 'NOT_FOUND'),
   PACKAGE_NOT_FOUND: def(11, 'NOT_FOUND'),
+  PACKAGE_NAMES_NOT_FOUND: def(11, 'NOT_FOUND'),
+  CONTRACT_KEY_NOT_FOUND: def(11, 'NOT_FOUND'),
+  UPDATE_NOT_FOUND: def(11, 'NOT_FOUND'),
+  CONCURRENT_USER_UPDATE_DETECTED: def(2, 'ABORTED'),
+  UNKNOWN_CONTRACT_SYNCHRONIZERS: def(9, 'FAILED_PRECONDITION'),
+  NO_SYNCHRONIZER_FOR_SUBMISSION: def(9, 'FAILED_PRECONDITION'),
+  REASSIGNMENT_NOT_FOUND: def(11, 'NOT_FOUND'),
   USER_NOT_FOUND: def(11, 'NOT_FOUND'),
   USER_ALREADY_EXISTS: def(10, 'ALREADY_EXISTS'),
   TOO_MANY_USER_RIGHTS: def(9, 'FAILED_PRECONDITION'),
@@ -81,8 +88,16 @@ export const ErrorCodes = {
   UNAUTHENTICATED: def(6, 'UNAUTHENTICATED'),
   PERMISSION_DENIED: def(7, 'PERMISSION_DENIED'),
   LIST_TOO_LARGE: def(1, 'RESOURCE_EXHAUSTED'),
+  // Transport-level refusals the HTTP face renders with its own status (413, 404, 405).
+  REQUEST_TOO_LARGE: def(8, 'INVALID_ARGUMENT'),
+  ENDPOINT_NOT_FOUND: def(11, 'NOT_FOUND'),
+  METHOD_NOT_ALLOWED: def(8, 'INVALID_ARGUMENT'),
   UNIMPLEMENTED: def(14, 'UNIMPLEMENTED'),
   INTERNAL_ERROR: def(4, 'INTERNAL'),
+  // Transport-level refusals of the HTTP face (it answers them with 404/405/413 whatever the code maps to).
+  ENDPOINT_NOT_FOUND: def(11, 'NOT_FOUND'),
+  METHOD_NOT_ALLOWED: def(8, 'INVALID_ARGUMENT'),
+  REQUEST_TOO_LARGE: def(8, 'INVALID_ARGUMENT'),
 } as const satisfies Record<string, { category: number; grpc: GrpcCodeName }>;
 export type ErrorCodeId = keyof typeof ErrorCodes;
 

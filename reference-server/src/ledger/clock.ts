@@ -1,0 +1,30 @@
+/** Time source of the ledger: injectable so tests can move time (dedup windows, record times). */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A clock that only moves when told to. */
+export class ManualClock implements Clock {
+  #now: number;
+  constructor(start: number | Date = Date.UTC(2025, 0, 1)) {
+    this.#now = typeof start === 'number' ? start : start.getTime();
+  }
+  now(): number {
+    return this.#now;
+  }
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+  set(time: number | Date): void {
+    this.#now = typeof time === 'number' ? time : time.getTime();
+  }
+}
+
+/** RFC 3339 with microsecond precision, the form Canton prints. */
+export function toTimestamp(ms: number): string {
+  const iso = new Date(ms).toISOString(); // 2025-01-01T00:00:00.000Z
+  return `${iso.slice(0, 23)}000Z`;
+}

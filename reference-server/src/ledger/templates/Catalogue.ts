@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import type { LedgerError } from '../errors.js';
+import { fail } from '../errors.js';
+import type { Result } from '../result.js';
+import { ok } from '../result.js';
+import type { DamlRecord, DamlValue } from '../wire.js';
+import type { ChoiceSpec, ContractView, FieldType, InterfaceSpec, KeySpec, RecordType, TemplateSpec } from './types.js';
+
+/** A choice as the interpreter uses it. `interface` is set for interface choices. */
+export interface ChoiceDef extends ChoiceSpec {
+  readonly name: string;
+  readonly argumentType: FieldType;
+  readonly interface?: InterfaceDef;
+}
+
+export interface InterfaceDef {
+  readonly kind: 'interface';
+  /** `pkgId:Module:Entity`, the form events carry. */
+  readonly id: string;
+  readonly packageId: string;
+  readonly packageName: string;
+  readonly qualifiedName: string;
+  readonly choices: ReadonlyMap<string, ChoiceDef>;
+}
+
+export interface TemplateDef {
+  readonly kind: 'template';
+  readonly id: string;
+  readonly packageId: string;
+  readonly packageName: string;
+  readonly qualifiedName: string;
+  readonly fields: RecordType;
+  signatoriesOf(argument: DamlRecord): string[];
+  observersOf(argument: DamlRecord): string[];
+  readonly key: KeySpec | undefined;
+  readonly ensure: ((argument: DamlRecord) => string | undefined) | undefined;
+  readonly choices: ReadonlyMap<string, ChoiceDef>;
+  /** Implemented interfaces by interface id (package-id form). */
+  readonly interfaces: ReadonlyMap<string, { readonly def: InterfaceDef; readonly view: (self: ContractView) => DamlValue }>;
+}
+
+export type IdentifierDef = TemplateDef | InterfaceDef;
+
+/** Package ids are derived from name and version, so they are stable across runs. */
+export function packageIdOf(packageName: string, version = '1.0.0'): string {
+  return createHash('sha256').update(`${packageName}@${version}`).digest('hex');
+}
+
+const ID_PART = /^[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*$/;
+const PKG_ID = /^[0-9a-f]{64}$/;
+const PKG_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** Splits `pkgId:Module:Entity` or `#pkg-name:Module:Entity`; undefined when malformed. */
+export function parseIdentifier(id: string): { pkg: string; byName: boolean; module: string; entity: string } | undefined {
+  const parts = id.split(':');
+  if (parts.length !== 3) return undefined;
+  const [pkg, module, entity] = parts as [string, string, string];
+  const byName = pkg.startsWith('#');
+  const pkgRef = byName ? pkg.slice(1) : pkg;
+  if (byName ? !PKG_NAME.test(pkgRef) : !PKG_ID.test(pkgRef)) return undefined;
+  if (!ID_PART.test(module) || !ID_PART.test(entity)) return undefined;
+  return { pkg: pkgRef, byName, module, entity };
+}
+
+function partiesFrom(fieldsOrFn: readonly string[] | ((argument: DamlRecord) => readonly string[]) | undefined) {
+  if (fieldsOrFn === undefined) return () => [];
+  if (typeof fieldsOrFn === 'function') return (argument: DamlRecord) => [...new Set(fieldsOrFn(argument))].sort();
+  const fields = fieldsOrFn;
+  return (argument: DamlRecord) => {
+    const out = new Set<string>();
+    for (const f of fields) {
+      const v = argument[f];
+      if (typeof v === 'string') out.add(v);
+      else if (Array.isArray(v)) for (const p of v) if (typeof p === 'string') out.add(p);
+    }
+    return [...out].sort();
+  };
+}
+
+const archiveChoice = (): ChoiceDef => ({
+  name: 'Archive',
+  consuming: true,
+  argumentType: { record: {} },
+  controllers: (self) => self.signatories,
+});
+
+/**
+ * The template catalogue: what contracts may exist and what can be done with them. Extensible at
+ * runtime (the registry and Scan apps add theirs; fixture files declare more).
+ */
+export class Catalogue {
+  readonly #byId = new Map<string, IdentifierDef>();
+  readonly #packageNames = new Set<string>();
+  readonly #templates: TemplateDef[] = [];
+
+  templates(): readonly TemplateDef[] {
+    return this.#templates;
+  }
+
+  addInterface(spec: InterfaceSpec): Result<InterfaceDef, LedgerError> {
+    const names = this.#names(spec);
+    if (!names.ok) return names;
+    const choices = new Map<string, ChoiceDef>();
+    const def: InterfaceDef = { kind: 'interface', ...names.value, choices };
+    for (const [name, c] of Object.entries(spec.choices ?? {})) {
+      choices.set(name, { ...c, name, argumentType: c.argument ?? { record: {} }, interface: def });
+    }
+    this.#register(def, spec.packageName);
+    return ok(def);
+  }
+
+  addTemplate(spec: TemplateSpec): Result<TemplateDef, LedgerError> {
+    const names = this.#names(spec);
+    if (!names.ok) return names;
+    for (const f of [...(typeof spec.signatories === 'function' ? [] : spec.signatories), ...(typeof spec.observers === 'function' || !spec.observers ? [] : spec.observers)]) {
+      if (!(f in spec.fields)) return fail('INVALID_ARGUMENT', `template ${names.value.id}: party field '${f}' is not a field of the template`);
+    }
+    const choices = new Map<string, ChoiceDef>([['Archive', archiveChoice()]]);
+    for (const [name, c] of Object.entries(spec.choices ?? {})) {
+      if (name === 'Archive') return fail('INVALID_ARGUMENT', `template ${names.value.id}: 'Archive' is built in and cannot be redeclared`);
+      choices.set(name, { ...c, name, argumentType: c.argument ?? { record: {} } });
+    }
+    const interfaces = new Map<string, { def: InterfaceDef; view: (self: ContractView) => DamlValue }>();
+    for (const [ifaceId, impl] of Object.entries(spec.implements ?? {})) {
+      const iface = this.resolve(ifaceId);
+      if (!iface.ok) return iface;
+      if (iface.value.kind !== 'interface') return fail('INVALID_ARGUMENT', `${ifaceId} is a template, not an interface`);
+      interfaces.set(iface.value.id, { def: iface.value, view: impl.view });
+    }
+    const def: TemplateDef = {
+      kind: 'template',
+      ...names.value,
+      fields: spec.fields,
+      signatoriesOf: partiesFrom(spec.signatories),
+      observersOf: partiesFrom(spec.observers),
+      key: spec.key,
+      ensure: spec.ensure,
+      choices,
+      interfaces,
+    };
+    this.#register(def, spec.packageName);
+    this.#templates.push(def);
+    return ok(def);
+  }
+
+  /** Looks up a template or interface by either id form. */
+  resolve(id: string): Result<IdentifierDef, LedgerError> {
+    const parsed = parseIdentifier(id);
+    if (!parsed) {
+      return fail('INVALID_ARGUMENT', `Invalid identifier '${id}': expected 'packageId:Module:Entity' or '#package-name:Module:Entity'`);
+    }
+    const def = this.#byId.get(id);
+    if (def) return ok(def);
+    if (parsed.byName && !this.#packageNames.has(parsed.pkg)) {
+      return fail('PACKAGE_NAMES_NOT_FOUND', `The following package names do not match upgradable packages: ${parsed.pkg}`, {
+        context: { packageNames: parsed.pkg },
+      });
+    }
+    return fail('TEMPLATES_OR_INTERFACES_NOT_FOUND', `The following template or interface ids were not found: ${id}`, {
+      context: { templatesOrInterfaces: id },
+    });
+  }
+
+  resolveTemplate(id: string): Result<TemplateDef, LedgerError> {
+    const r = this.resolve(id);
+    if (!r.ok) return r;
+    if (r.value.kind !== 'template') return fail('INVALID_ARGUMENT', `'${id}' is an interface, a template id is required here`);
+    return ok(r.value);
+  }
+
+  #names(spec: { packageName: string; packageId?: string; packageVersion?: string; module: string; entity: string }) {
+    if (!PKG_NAME.test(spec.packageName)) return fail('INVALID_ARGUMENT', `invalid package name '${spec.packageName}'`);
+    if (!ID_PART.test(spec.module) || !ID_PART.test(spec.entity)) {
+      return fail('INVALID_ARGUMENT', `invalid module or entity name '${spec.module}:${spec.entity}'`);
+    }
+    const packageId = spec.packageId ?? packageIdOf(spec.packageName, spec.packageVersion);
+    if (!PKG_ID.test(packageId)) return fail('INVALID_ARGUMENT', `invalid package id '${packageId}': 64 lowercase hex digits expected`);
+    const qualifiedName = `${spec.module}:${spec.entity}`;
+    const id = `${packageId}:${qualifiedName}`;
+    if (this.#byId.has(id) || this.#byId.has(`#${spec.packageName}:${qualifiedName}`)) {
+      return fail('INVALID_ARGUMENT', `'#${spec.packageName}:${qualifiedName}' is already in the catalogue`);
+    }
+    return ok({ id, packageId, packageName: spec.packageName, qualifiedName });
+  }
+
+  #register(def: IdentifierDef, packageName: string) {
+    this.#byId.set(def.id, def);
+    this.#byId.set(`#${packageName}:${def.qualifiedName}`, def);
+    this.#packageNames.add(packageName);
+  }
+}
