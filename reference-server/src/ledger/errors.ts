@@ -88,10 +88,6 @@ export const ErrorCodes = {
   UNAUTHENTICATED: def(6, 'UNAUTHENTICATED'),
   PERMISSION_DENIED: def(7, 'PERMISSION_DENIED'),
   LIST_TOO_LARGE: def(1, 'RESOURCE_EXHAUSTED'),
-  // Transport-level refusals the HTTP face renders with its own status (413, 404, 405).
-  REQUEST_TOO_LARGE: def(8, 'INVALID_ARGUMENT'),
-  ENDPOINT_NOT_FOUND: def(11, 'NOT_FOUND'),
-  METHOD_NOT_ALLOWED: def(8, 'INVALID_ARGUMENT'),
   UNIMPLEMENTED: def(14, 'UNIMPLEMENTED'),
   INTERNAL_ERROR: def(4, 'INTERNAL'),
   // Transport-level refusals of the HTTP face (it answers them with 404/405/413 whatever the code maps to).
