@@ -129,7 +129,7 @@ describe('validateResponse', () => {
     if (r.ok) return;
     expect(r.problems).toEqual(
       expect.arrayContaining([
-        { pointer: '', keyword: 'required', message: "must have required property 'id'" },
+        { pointer: '', keyword: 'required', message: "must have required property 'id'", property: 'id' },
         expect.objectContaining({ pointer: '/offset', keyword: 'type' }),
       ]),
     );
@@ -175,7 +175,7 @@ describe('validateRequestBody', () => {
   it('accepts a valid body and rejects unknown fields (request schemas are closed)', () => {
     expect(validateRequestBody('postValue', { value: { tag: 'AV_Text', value: 'x' } }, { spec })).toEqual({ ok: true, operationId: 'postValue' });
     const r = validateRequestBody('postValue', { value: { tag: 'AV_Text', value: 'x' }, extra: 1 }, { spec });
-    expect(r).toMatchObject({ ok: false, problems: [{ pointer: '', keyword: 'additionalProperties', message: "must NOT have additional properties ('extra')" }] });
+    expect(r).toMatchObject({ ok: false, problems: [{ pointer: '', keyword: 'additionalProperties', message: "must NOT have additional properties ('extra')", property: 'extra' }] });
   });
 
   it('requires a required body, and refuses one where none is taken', () => {

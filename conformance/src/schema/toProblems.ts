@@ -13,6 +13,9 @@ export function toProblems(errors: readonly ErrorObject[] | null | undefined): P
           : e.keyword === 'const'
             ? ` (${JSON.stringify(p['allowedValue'])})`
             : '';
-    return { pointer: e.instancePath, message: `${e.message ?? 'is invalid'}${detail}`, keyword: e.keyword };
+    const problem: Problem = { pointer: e.instancePath, message: `${e.message ?? 'is invalid'}${detail}`, keyword: e.keyword };
+    const property = p['additionalProperty'] ?? p['unevaluatedProperty'] ?? p['missingProperty'];
+    if (typeof property === 'string') problem.property = property;
+    return problem;
   });
 }

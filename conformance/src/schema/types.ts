@@ -13,6 +13,8 @@ export interface Problem {
   message: string;
   /** The failing JSON Schema keyword, or one of ours: 'operation' | 'status' | 'contentType' | 'body' | 'json'. */
   keyword: string;
+  /** The member concerned, for 'additionalProperties' (the unknown field) and 'required' (the missing one). */
+  property?: string;
 }
 
 /** The outcome of a validation: data, never an exception. */
