@@ -197,3 +197,23 @@ describe('findOperation', () => {
     expect(findOperation('get', '/nowhere', spec)).toBeUndefined();
   });
 });
+
+describe('problems of variant (oneOf) schemas', () => {
+  const ledger = loadSpec('ledger');
+  const submit = (command: unknown) => validateRequestBody('postV2CommandsSubmit-and-wait', { commands: [command], commandId: 'c1', actAs: ['alice::1220ab'] }, { spec: ledger });
+
+  it('reports an unknown field inside the chosen variant, not the other variants', () => {
+    const r = submit({ CreateCommand: { templateId: '#pkg:M:T', createArguments: {}, colour: 'red' } });
+    expect(r).toEqual({
+      ok: false,
+      operationId: 'postV2CommandsSubmit-and-wait',
+      problems: [{ pointer: '/commands/0/CreateCommand', keyword: 'additionalProperties', message: "must NOT have additional properties ('colour')", property: 'colour' }],
+    });
+  });
+
+  it('reports an unknown variant as one oneOf problem', () => {
+    const r = submit({ FrobnicateCommand: {} });
+    expect(r).toMatchObject({ ok: false, problems: [{ pointer: '/commands/0', keyword: 'oneOf' }] });
+    if (!r.ok) expect(r.problems).toHaveLength(1);
+  });
+});
