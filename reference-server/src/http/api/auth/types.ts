@@ -1,0 +1,38 @@
+import type { Result } from '../../../ledger/result.js';
+import type { LedgerError } from '../../../ledger/errors.js';
+
+/**
+ * Who is calling. `wildcard` is the unsecured sandbox: every right, no user. `user` comes from a
+ * verified token whose `sub` is the user id; its rights live in the user store, not the token.
+ */
+export type Principal = { readonly kind: 'wildcard' } | { readonly kind: 'user'; readonly userId: string };
+
+/** What a route needs from its caller, derived from the request (body and path parameters). */
+export interface RequiredAccess {
+  /** Parties the caller submits as (CanActAs). */
+  readonly actAs?: readonly string[];
+  /** Parties the caller reads as (CanReadAs, implied by CanActAs). */
+  readonly readAs?: readonly string[];
+  /** Parties the caller prepares or executes for (CanExecuteAs, implied by CanActAs). */
+  readonly executeAs?: readonly string[];
+  /** Reads for every party (`filtersForAnyParty`): CanReadAsAnyParty. */
+  readonly readAsAnyParty?: boolean;
+  /** Needs ParticipantAdmin. */
+  readonly admin?: boolean;
+  /** Needs ParticipantAdmin, unless the caller is this very user (reading its own record or rights). */
+  readonly self?: string;
+  /** Any authenticated caller (e.g. the version service). */
+  readonly authenticated?: boolean;
+}
+
+/**
+ * Turns the credentials of a request into a principal. HTTP passes its headers; WebSocket also
+ * passes the offered subprotocols (`jwt.token.<JWT>` entries carry the token there).
+ */
+export interface Authenticator {
+  readonly name: string;
+  authenticate(input: {
+    readonly headers: Readonly<Record<string, string | undefined>>;
+    readonly subprotocols?: readonly string[];
+  }): Result<Principal, LedgerError> | Promise<Result<Principal, LedgerError>>;
+}

@@ -1,0 +1,44 @@
+import { ok } from '../../../ledger/result.js';
+import type { CompletionStreamRequest, GetActiveContractsRequest, GetUpdatesRequest } from '../../../ledger/wire.js';
+import { completionReaders } from '../routes/completionRoutes.js';
+import { readersOf } from '../routes/readersOf.js';
+import { updatesReaders } from '../routes/updateRoutes.js';
+import { defineChannel, type StreamChannel } from './StreamChannel.js';
+
+async function* fromIterable<T>(source: Iterable<T>): AsyncGenerator<T> {
+  yield* source;
+}
+
+/** The WebSocket streams: updates and completions tail the ledger; active contracts end at their offset. */
+export const ledgerApiChannels: readonly StreamChannel[] = [
+  defineChannel<GetUpdatesRequest>({
+    path: '/v2/updates',
+    requestOperationId: 'postV2Updates',
+    access: updatesReaders,
+    open: (request, _principal, { ledger }, signal) => {
+      if (request.endInclusive !== undefined) {
+        const finite = ledger.updates(request);
+        return finite.ok ? ok(fromIterable(finite.value)) : finite;
+      }
+      return ledger.subscribeUpdates(request, { signal });
+    },
+  }),
+  defineChannel<CompletionStreamRequest>({
+    path: '/v2/commands/completions',
+    requestOperationId: 'postV2CommandsCompletions',
+    access: completionReaders,
+    open: (request, principal, { ledger }, signal) => {
+      const withUser = request.userId === undefined && principal.kind === 'user' ? { ...request, userId: principal.userId } : request;
+      return ledger.subscribeCompletions(withUser, { signal });
+    },
+  }),
+  defineChannel<GetActiveContractsRequest>({
+    path: '/v2/state/active-contracts',
+    requestOperationId: 'postV2StateActive-contracts',
+    access: (request) => readersOf(request.eventFormat, request.filter),
+    open: (request, _principal, { ledger }) => {
+      const contracts = ledger.activeContracts(request);
+      return contracts.ok ? ok(fromIterable(contracts.value)) : contracts;
+    },
+  }),
+];

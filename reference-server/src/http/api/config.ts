@@ -1,0 +1,23 @@
+/**
+ * Settings of the HTTP face (the list size limit, `http-list-max-elements-limit`, is the ledger's
+ * `listMaxElements`). Names follow the participant's `http-ledger-api` block where one
+ * exists, so an operator recognises them.
+ */
+export interface HttpConfig {
+  /** Request bodies above this many bytes answer 413. */
+  readonly maxRequestBodyBytes: number;
+  /** How long a list endpoint waits for a new element of an open-ended stream before answering. */
+  readonly defaultStreamIdleTimeoutMs: number;
+  /** Upper bound a client may ask for with `stream_idle_timeout_ms`. */
+  readonly maxStreamIdleTimeoutMs: number;
+  /** Largest WebSocket message (the request frame) accepted. */
+  readonly maxWebSocketMessageBytes: number;
+}
+
+export const defaultHttpConfig: HttpConfig = {
+  // The participant's default gRPC inbound message size is 4 MiB; the JSON face follows it.
+  maxRequestBodyBytes: 4 * 1024 * 1024,
+  defaultStreamIdleTimeoutMs: 1000,
+  maxStreamIdleTimeoutMs: 60_000,
+  maxWebSocketMessageBytes: 4 * 1024 * 1024,
+};

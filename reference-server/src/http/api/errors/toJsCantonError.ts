@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { ErrorCodes, GrpcCode, type LedgerError } from '../../../ledger/errors.js';
+
+/** The Ledger API's error body (spec schema `JsCantonError`). */
+export interface JsCantonError {
+  readonly code: string;
+  readonly cause: string;
+  readonly correlationId: string | null;
+  readonly traceId: string | null;
+  readonly context: Readonly<Record<string, string>>;
+  readonly resources: ReadonlyArray<readonly [string, string]>;
+  readonly errorCategory: number;
+  readonly grpcCodeValue: number;
+  readonly retryInfo: string | null;
+  readonly definiteAnswer: boolean | null;
+}
+
+export interface ErrorRenderContext {
+  readonly participantId: string;
+  /** Echoed as `correlationId` (the participant uses the submission id when it has one). */
+  readonly correlationId?: string;
+}
+
+/** Categories whose details a participant never shows to the caller (authentication, permission). */
+const REDACTED_CATEGORIES = new Set([6, 7]);
+
+/**
+ * Renders a ledger error as the participant does: the catalogue gives category and gRPC code, the
+ * context repeats them with the participant name and trace id, and the optional members are
+ * explicit nulls. Authentication and permission errors are redacted to a generic cause, as the
+ * participant does; the details stay in the server log under the trace id.
+ */
+export function toJsCantonError(error: LedgerError, ctx: ErrorRenderContext): JsCantonError {
+  const { category, grpc } = ErrorCodes[error.code];
+  const traceId = randomBytes(16).toString('hex');
+  const correlationId = ctx.correlationId ?? null;
+  if (REDACTED_CATEGORIES.has(category)) {
+    return {
+      code: 'NA',
+      cause:
+        'An error occurred. Please contact the operator and inquire about the request ' +
+        `${correlationId ?? '<no-correlation-id>'} with tid ${traceId}`,
+      correlationId,
+      traceId,
+      context: {},
+      resources: [],
+      errorCategory: -1,
+      grpcCodeValue: GrpcCode[grpc],
+      retryInfo: null,
+      definiteAnswer: null,
+    };
+  }
+  return {
+    code: error.code,
+    cause: error.cause,
+    correlationId,
+    traceId,
+    context: {
+      ...error.context,
+      participant: ctx.participantId,
+      category: String(category),
+      definite_answer: String(error.definiteAnswer ?? false),
+      tid: traceId,
+    },
+    resources: error.resources ?? [],
+    errorCategory: category,
+    grpcCodeValue: GrpcCode[grpc],
+    retryInfo: null,
+    definiteAnswer: error.definiteAnswer ?? null,
+  };
+}

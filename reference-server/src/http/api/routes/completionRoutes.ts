@@ -1,0 +1,30 @@
+import type { CompletionStreamRequest } from '../../../ledger/wire.js';
+import { defineRoute, type Route } from '../route.js';
+import { readListParams } from '../streams/listParams.js';
+import { listResult } from '../streams/listResult.js';
+import { tailUntilIdle } from '../streams/tailUntilIdle.js';
+
+/** Who may read a completion stream: a reader of every party, and its own user unless admin. */
+export function completionReaders(body: CompletionStreamRequest) {
+  return { readAs: body.parties, ...(body.userId === undefined ? {} : { self: body.userId }) };
+}
+
+/** Completions as a list: the stream never ends by itself, so it answers once it goes quiet. */
+export const completionRoutes: readonly Route[] = [
+  defineRoute<CompletionStreamRequest>({
+    method: 'POST',
+    path: '/v2/commands/completions',
+    operationId: 'postV2CommandsCompletions',
+    group: 'B',
+    body: 'json',
+    access: ({ body }) => completionReaders(body),
+    handle: async ({ body, query, principal, services }) => {
+      const params = readListParams(query, services.config);
+      if (!params.ok) return params;
+      const { ledger } = services;
+      const request = body.userId === undefined && principal.kind === 'user' ? { ...body, userId: principal.userId } : body;
+      const source = tailUntilIdle((signal) => ledger.subscribeCompletions(request, { signal }), params.value.idleTimeoutMs);
+      return listResult(source, { limit: params.value.limit, max: ledger.config.listMaxElements });
+    },
+  }),
+];

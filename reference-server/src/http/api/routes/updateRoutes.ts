@@ -1,0 +1,34 @@
+import type { GetUpdatesRequest } from '../../../ledger/wire.js';
+import { defineRoute, type Route } from '../route.js';
+import { readListParams } from '../streams/listParams.js';
+import { listResult } from '../streams/listResult.js';
+import { tailUntilIdle } from '../streams/tailUntilIdle.js';
+import { readersOf } from './readersOf.js';
+
+/** The parties an updates request reads for, in any of its formats. */
+export function updatesReaders(body: GetUpdatesRequest) {
+  const format = body.updateFormat;
+  return readersOf(format?.includeTransactions?.eventFormat, format?.includeReassignments, body.filter);
+}
+
+/** The update service as a list: a closed range answers at once, an open one until it goes quiet. */
+export const updateRoutes: readonly Route[] = [
+  defineRoute<GetUpdatesRequest>({
+    method: 'POST',
+    path: '/v2/updates',
+    operationId: 'postV2Updates',
+    group: 'B',
+    body: 'json',
+    access: ({ body }) => updatesReaders(body),
+    handle: async ({ body, query, services }) => {
+      const params = readListParams(query, services.config);
+      if (!params.ok) return params;
+      const { ledger } = services;
+      const source =
+        body.endInclusive === undefined
+          ? tailUntilIdle((signal) => ledger.subscribeUpdates(body, { signal }), params.value.idleTimeoutMs)
+          : ledger.updates(body);
+      return listResult(source, { limit: params.value.limit, max: ledger.config.listMaxElements });
+    },
+  }),
+];

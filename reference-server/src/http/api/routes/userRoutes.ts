@@ -1,0 +1,111 @@
+import { ledgerError } from '../../../ledger/errors.js';
+import type { CreateUserRequest, GrantUserRightsRequest, RevokeUserRightsRequest, UpdateUserRequest } from '../../../ledger/wire.js';
+import { jsonResult, refused } from '../ledgerResult.js';
+import { readCountQuery, readStringQuery } from '../readQuery.js';
+import { defineRoute, type Route } from '../route.js';
+
+const userId = (params: Readonly<Record<string, string>>): string => params['user-id'] ?? '';
+
+/** User management: users, their rights, and who the caller is. */
+export const userRoutes: readonly Route[] = [
+  defineRoute<CreateUserRequest>({
+    method: 'POST',
+    path: '/v2/users',
+    operationId: 'postV2Users',
+    group: 'B',
+    body: 'json',
+    access: () => ({ admin: true }),
+    handle: ({ body, services }) => jsonResult(services.ledger.createUser(body)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/users',
+    operationId: 'getV2Users',
+    group: 'B',
+    body: 'none',
+    access: () => ({ admin: true }),
+    handle: ({ query, services }) => {
+      const pageSize = readCountQuery(query, 'pageSize');
+      if (!pageSize.ok) return pageSize;
+      const pageToken = readStringQuery(query, 'pageToken');
+      return jsonResult(
+        services.ledger.listUsers({
+          ...(pageSize.value === undefined ? {} : { pageSize: pageSize.value }),
+          ...(pageToken === undefined ? {} : { pageToken }),
+        }),
+      );
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/users/{user-id}',
+    operationId: 'getV2UsersUser-id',
+    group: 'B',
+    body: 'none',
+    access: ({ params }) => ({ self: userId(params) }),
+    handle: ({ params, services }) => jsonResult(services.ledger.getUser(userId(params))),
+  }),
+  defineRoute<UpdateUserRequest>({
+    method: 'PATCH',
+    path: '/v2/users/{user-id}',
+    operationId: 'patchV2UsersUser-id',
+    group: 'B',
+    body: 'json',
+    access: () => ({ admin: true }),
+    handle: ({ params, body, services }) => jsonResult(services.ledger.updateUser(userId(params), body)),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v2/users/{user-id}',
+    operationId: 'deleteV2UsersUser-id',
+    group: 'B',
+    body: 'none',
+    access: () => ({ admin: true }),
+    handle: ({ params, principal, services }) =>
+      jsonResult(services.ledger.deleteUser(userId(params), principal.kind === 'user' ? principal.userId : undefined)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/users/{user-id}/rights',
+    operationId: 'getV2UsersUser-idRights',
+    group: 'B',
+    body: 'none',
+    access: ({ params }) => ({ self: userId(params) }),
+    handle: ({ params, services }) => jsonResult(services.ledger.listUserRights(userId(params))),
+  }),
+  defineRoute<GrantUserRightsRequest>({
+    method: 'POST',
+    path: '/v2/users/{user-id}/rights',
+    operationId: 'postV2UsersUser-idRights',
+    group: 'B',
+    body: 'json',
+    access: () => ({ admin: true }),
+    handle: ({ params, body, services }) => jsonResult(services.ledger.grantUserRights(userId(params), body)),
+  }),
+  defineRoute<RevokeUserRightsRequest>({
+    method: 'PATCH',
+    path: '/v2/users/{user-id}/rights',
+    operationId: 'patchV2UsersUser-idRights',
+    group: 'B',
+    body: 'json',
+    access: () => ({ admin: true }),
+    handle: ({ params, body, services }) => jsonResult(services.ledger.revokeUserRights(userId(params), body)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/authenticated-user',
+    operationId: 'getV2Authenticated-user',
+    group: 'B',
+    body: 'none',
+    handle: ({ principal, services }) =>
+      principal.kind === 'user'
+        ? jsonResult(services.ledger.getUser(principal.userId))
+        : refused(
+            ledgerError(
+              'INVALID_ARGUMENT',
+              'The request carries no user: this server runs without authentication, so there is no authenticated user; ' +
+                'read a user by id with GET /v2/users/{user-id}',
+            ),
+          ),
+  }),
+];

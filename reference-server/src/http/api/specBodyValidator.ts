@@ -1,0 +1,62 @@
+import { validateRequestBody, type CompiledSpec, type Problem as SchemaProblem } from '../../../../conformance/src/schema/index.js';
+import type { RequestBodyCheck, RequestBodyValidator } from './validation.js';
+
+const UNKNOWN_KEYWORDS = new Set(['additionalProperties', 'unevaluatedProperties']);
+/** How many rounds of stripping unknown members before a body counts as misshapen. */
+const MAX_ROUNDS = 8;
+
+/**
+ * Request validation against our spec (request schemas are closed), split the way the participant
+ * splits it: a body that only fails because of members the schema does not declare is an
+ * "Unexpected fields" INVALID_ARGUMENT; anything else is a decoding failure.
+ *
+ * Telling the two apart needs care with `oneOf` (every non-matching variant also reports the
+ * matching variant's key as unknown), so unknown members are removed deepest first, round by round,
+ * until the body passes (unknown fields) or no unknown member is left to remove (misshapen).
+ */
+export function specBodyValidator(spec: CompiledSpec): RequestBodyValidator {
+  return (operationId, body) => {
+    const first = validateRequestBody(operationId, body, { spec });
+    if (first.ok) return { ok: true };
+    if (!first.problems.some((p) => UNKNOWN_KEYWORDS.has(p.keyword))) return shape(first.problems);
+
+    const candidate: unknown = structuredClone(body);
+    let problems = first.problems;
+    const removed: string[] = [];
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const unknown = problems.filter((p) => UNKNOWN_KEYWORDS.has(p.keyword)).map(unknownMember);
+      if (unknown.length === 0) break;
+      const deepest = Math.max(...unknown.map((u) => u.depth));
+      for (const u of unknown.filter((x) => x.depth === deepest)) {
+        if (u.name !== undefined && removeMember(candidate, u.pointer, u.name)) removed.push(u.name);
+      }
+      const again = validateRequestBody(operationId, candidate, { spec });
+      if (again.ok) return { ok: false, kind: 'unknown-fields', fields: [...new Set(removed)] };
+      problems = again.problems;
+    }
+    return shape(problems);
+  };
+}
+
+function shape(problems: readonly SchemaProblem[]): RequestBodyCheck {
+  const first = problems.find((p) => p.keyword !== 'oneOf' && p.keyword !== 'anyOf') ?? problems[0];
+  const where = first === undefined || first.pointer === '' ? '' : ` at '${first.pointer}'`;
+  return { ok: false, kind: 'shape', message: `Invalid value for: body (${first?.message ?? 'does not match the request schema'}${where})` };
+}
+
+/** The member an additional-properties problem names. */
+function unknownMember(p: SchemaProblem): { pointer: string; name: string | undefined; depth: number } {
+  const name = p.property ?? /\('(.*)'\)$/.exec(p.message)?.[1];
+  return { pointer: p.pointer, name, depth: p.pointer === '' ? 0 : p.pointer.split('/').length - 1 };
+}
+
+function removeMember(doc: unknown, pointer: string, name: string): boolean {
+  let at: unknown = doc;
+  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    if (at === null || typeof at !== 'object') return false;
+    at = (at as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  if (at === null || typeof at !== 'object' || Array.isArray(at) || !(name in at)) return false;
+  delete (at as Record<string, unknown>)[name];
+  return true;
+}

@@ -1,0 +1,93 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { runChannel, type ChannelSession } from '../api/channels/runChannel.js';
+import type { StreamChannel } from '../api/channels/StreamChannel.js';
+import { renderNoRoute } from '../api/createDispatcher.js';
+import { normalizePath } from '../api/normalizePath.js';
+import type { ApiServices } from '../api/services.js';
+import { offeredSubprotocols, selectSubprotocol } from './selectSubprotocol.js';
+import { flattenHeaders } from './flattenHeaders.js';
+
+/** Above this much unsent data a stream waits for the client to read before producing more. */
+const HIGH_WATER_BYTES = 1024 * 1024;
+
+export interface WebSocketFace {
+  /** Ends every open stream and stops accepting new ones. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the WebSocket streams on the same HTTP server as the REST face (`upgrade` requests):
+ * the path picks the channel, the first text message is the request, then the channel's messages
+ * follow until it ends (the socket is then closed normally) or the client leaves.
+ */
+export function attachWebSockets(server: Server, channels: readonly StreamChannel[], services: ApiServices): WebSocketFace {
+  const byPath = new Map(channels.map((c) => [c.path, c]));
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: services.config.maxWebSocketMessageBytes,
+    handleProtocols: (offered) => selectSubprotocol(offered),
+  });
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = normalizePath(new URL(req.url ?? '/', 'http://localhost').pathname);
+    const channel = byPath.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+    if (channel === undefined) return refuseUpgrade(socket, req, path, services);
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, req, channel, services));
+  };
+  server.on('upgrade', onUpgrade);
+
+  return {
+    close: () =>
+      new Promise((resolve) => {
+        server.off('upgrade', onUpgrade);
+        for (const client of wss.clients) client.terminate();
+        wss.close(() => resolve());
+      }),
+  };
+}
+
+function serve(ws: WebSocket, req: IncomingMessage, channel: StreamChannel, services: ApiServices): void {
+  const gone = new AbortController();
+  ws.on('close', () => gone.abort());
+  ws.on('error', () => gone.abort());
+  const session: ChannelSession = {
+    signal: gone.signal,
+    send: (text) =>
+      new Promise((resolve, reject) => {
+        if (ws.readyState !== WebSocket.OPEN) return reject(new Error('WebSocket closed'));
+        if (ws.bufferedAmount < HIGH_WATER_BYTES) {
+          ws.send(text);
+          return resolve();
+        }
+        ws.send(text, (e) => (e ? reject(e) : resolve()));
+      }),
+  };
+  // The participant reads the first message only; later ones are ignored.
+  ws.once('message', (data: RawData, isBinary: boolean) => {
+    const frame = isBinary ? '' : rawText(data);
+    const credentials = {
+      headers: flattenHeaders(req.headers),
+      subprotocols: offeredSubprotocols(req.headers['sec-websocket-protocol']),
+    };
+    void runChannel(channel, frame, credentials, services, session).finally(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+    });
+  });
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}
+
+
+/** An upgrade to a path without a stream: a plain HTTP 404 with the usual error body. */
+function refuseUpgrade(socket: Duplex, req: IncomingMessage, path: string, services: ApiServices): void {
+  const response = renderNoRoute({ method: req.method ?? 'GET', path }, undefined, services);
+  const body = response.kind === 'json' ? JSON.stringify(response.body) : '';
+  socket.end(
+    `HTTP/1.1 ${response.status} Not Found\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,15 @@
+import type { Context } from 'koa';
+import type { ApiRequest } from '../api/types.js';
+import { flattenHeaders } from './flattenHeaders.js';
+
+/** The adapter-neutral view of a Koa request (header names are already lower case in Node). */
+export function toApiRequest(ctx: Context, pathParams: Readonly<Record<string, string>>, bodyText: string | undefined): ApiRequest {
+  return {
+    method: ctx.method,
+    path: ctx.path,
+    pathParams,
+    query: new URLSearchParams(ctx.querystring),
+    headers: flattenHeaders(ctx.req.headers),
+    bodyText,
+  };
+}

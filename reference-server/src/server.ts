@@ -1,0 +1,96 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadSpec } from '../../conformance/src/schema/index.js';
+import { noneAuthenticator } from './http/api/auth/noneAuthenticator.js';
+import type { Authenticator } from './http/api/auth/types.js';
+import { ledgerApiChannels } from './http/api/channels/channelTable.js';
+import type { StreamChannel } from './http/api/channels/StreamChannel.js';
+import { defaultHttpConfig, type HttpConfig } from './http/api/config.js';
+import { consoleLogger } from './http/api/consoleLogger.js';
+import { readDocuments } from './http/api/readDocuments.js';
+import type { Route } from './http/api/route.js';
+import { ledgerApiRoutes } from './http/api/routes/routeTable.js';
+import type { ApiLogger, ApiServices } from './http/api/services.js';
+import { specBodyValidator } from './http/api/specBodyValidator.js';
+import type { RequestBodyValidator } from './http/api/validation.js';
+import { attachWebSockets } from './http/koa/attachWebSockets.js';
+import { createKoaApp } from './http/koa/createKoaApp.js';
+import { createLedger, type Ledger, type LedgerOptions } from './ledger/index.js';
+
+export interface ReferenceServerOptions {
+  /** Default 7575; 0 picks a free port. */
+  readonly port?: number;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Serve this ledger (tests and benchmarks set it up beforehand); otherwise one is created. */
+  readonly ledger?: Ledger;
+  readonly ledgerOptions?: LedgerOptions;
+  readonly http?: Partial<HttpConfig>;
+  /** Default `none` (an unsecured sandbox). */
+  readonly authenticator?: Authenticator;
+  readonly log?: ApiLogger;
+  /** Routes and streams of other groups (registry, scan) served beside the Ledger API. */
+  readonly extraRoutes?: readonly Route[];
+  readonly extraChannels?: readonly StreamChannel[];
+  /** Override request validation (default: our spec, specs/ledger.openapi.yaml). */
+  readonly validateBody?: RequestBodyValidator;
+}
+
+export interface ReferenceServer {
+  /** `http://host:port`, no trailing slash. */
+  readonly url: string;
+  readonly ledger: Ledger;
+  readonly server: Server;
+  /** Stops accepting, ends open streams and connections; resolves once the port is free. */
+  close(): Promise<void>;
+}
+
+/** Builds what every adapter shares: the ledger, configuration, auth, validation, documents. */
+export function createApiServices(options: ReferenceServerOptions = {}): ApiServices {
+  const ledger = options.ledger ?? createLedger(options.ledgerOptions);
+  return {
+    ledger,
+    config: { ...defaultHttpConfig, ...options.http },
+    participantId: ledger.config.participantId,
+    authenticator: options.authenticator ?? noneAuthenticator,
+    validateBody: options.validateBody ?? specBodyValidator(loadSpec('ledger')),
+    documents: readDocuments(),
+    log: options.log ?? consoleLogger,
+  };
+}
+
+/**
+ * Starts the reference server: the Koa app and the WebSocket streams on one HTTP server. Resolves
+ * once it listens.
+ */
+export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const services = createApiServices(options);
+  const app = createKoaApp([...ledgerApiRoutes, ...(options.extraRoutes ?? [])], services);
+  const server = createServer(app.callback());
+  const sockets = attachWebSockets(server, [...ledgerApiChannels, ...(options.extraChannels ?? [])], services);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 7575, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    ledger: services.ledger,
+    server,
+    close: () =>
+      (closing ??= (async () => {
+        await sockets.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Keep-alive connections would hold the port open until they time out.
+        server.closeAllConnections();
+        await closed;
+      })()),
+  };
+}
