@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectCantonError, expectNoStackTrace } from './support/cantonError.js';
+import { get, post, send } from './support/ledgerApi.js';
+import { rawRequest } from './support/raw.js';
+import { startServer, type TestServer } from './support/startServer.js';
+
+const LIMIT = 4096;
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ http: { maxRequestBodyBytes: LIMIT } });
+});
+afterAll(() => server.close());
+
+describe('routing errors', () => {
+  it('answers an unknown path with a 404 JsCantonError', async () => {
+    const res = await get(server, '/v2/no-such-thing', { unchecked: true });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expectCantonError(res.body, 'ENDPOINT_NOT_FOUND', /GET \/v2\/no-such-thing/);
+  });
+
+  it('answers a known path with the wrong method with 405 naming the allowed ones', async () => {
+    const res = await send(server, 'PUT', '/v2/version', { unchecked: true });
+    expect(res.status).toBe(405);
+    expectCantonError(res.body, 'METHOD_NOT_ALLOWED', /supported: GET/);
+  });
+
+  it('leaves interactive submission unrouted in this build', async () => {
+    const res = await post(server, '/v2/interactive-submission/prepare', {}, { unchecked: true });
+    expect(res.status).toBe(404);
+    expectCantonError(res.body, 'ENDPOINT_NOT_FOUND');
+  });
+});
+
+describe('request body decoding', () => {
+  it('reads a POST body as JSON whatever its Content-Type, or without one', async () => {
+    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+      const res = await rawRequest(server.url, 'POST', '/v2/updates', { headers, body: '{"beginExclusive":0,"colour":1}' });
+      expect(res.status).toBe(400);
+      // An unknown field is only found in a body that was decoded as JSON.
+      expectCantonError(JSON.parse(res.text), 'INVALID_ARGUMENT', /Unexpected fields: colour/);
+    }
+  });
+
+  it('answers malformed JSON with 400 text/plain', async () => {
+    const res = await post(server, '/v2/state/active-contracts', '{"activeAtOffset": ');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toMatch(/^Invalid value for: body \(/);
+  });
+
+  it('answers a missing body with 400 text/plain', async () => {
+    const res = await send(server, 'POST', '/v2/updates');
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('Invalid value for: body (missing request body)');
+  });
+
+  it('answers a missing required field with 400 text/plain naming it', async () => {
+    const res = await post(server, '/v2/updates', {});
+    expect(res.status).toBe(400);
+    expect(res.text).toContain("must have required property 'beginExclusive'");
+  });
+
+  it('answers a wrong type with 400 text/plain naming where', async () => {
+    const res = await post(server, '/v2/updates', { beginExclusive: 'zero' });
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/Invalid value for: body \(.*integer.*\/beginExclusive/);
+  });
+
+  it('answers an unknown top-level field with 400 INVALID_ARGUMENT naming it', async () => {
+    const res = await post(server, '/v2/updates', { beginExclusive: 0, colour: 'blue' });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expectCantonError(res.body, 'INVALID_ARGUMENT', /Unexpected fields: colour$/);
+  });
+
+  it('finds an unknown field inside a variant (not mistaken for a bad variant)', async () => {
+    const body = {
+      commands: [{ CreateCommand: { templateId: '#pkg:M:T', createArguments: {}, colour: 1 } }],
+      commandId: 'c1',
+      actAs: ['alice::1220aa'],
+    };
+    const res = await post(server, '/v2/commands/submit-and-wait', body);
+    expect(res.status).toBe(400);
+    expectCantonError(res.body, 'INVALID_ARGUMENT', /Unexpected fields: colour$/);
+  });
+
+  it('answers a body nested deeper than any ledger value with 400 text/plain', async () => {
+    const deep = '['.repeat(1000) + ']'.repeat(1000);
+    const res = await post(server, '/v2/updates', `{"beginExclusive":0,"filter":${deep}}`);
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/nested deeper/);
+  });
+
+  it('answers a number too large for int64 as a decoding failure', async () => {
+    const res = await post(server, '/v2/state/active-contracts', '{"activeAtOffset": 1e400}');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+  });
+});
+
+describe('sizes', () => {
+  it('answers a body over the limit with 413', async () => {
+    const res = await post(server, '/v2/updates', { beginExclusive: 0, pad: 'x'.repeat(LIMIT) });
+    expect(res.status).toBe(413);
+    expectCantonError(res.body, 'REQUEST_TOO_LARGE', new RegExp(`${LIMIT} bytes`));
+  });
+
+  it('refuses a declared Content-Length over the limit before reading the body', async () => {
+    const res = await rawRequest(server.url, 'POST', '/v2/updates', {
+      headers: { 'content-length': String(LIMIT + 1) },
+      body: 'x'.repeat(LIMIT + 1),
+    });
+    expect(res.status).toBe(413);
+  });
+
+  it('answers an invalid limit query parameter with 400 text/plain', async () => {
+    const res = await post(server, '/v2/updates?limit=-5', { beginExclusive: 0, endInclusive: 0 });
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('Invalid value for: query parameter limit');
+  });
+});
+
+describe('no input produces a 500 or a stack trace', () => {
+  const bodies = ['null', '[]', '"text"', '42', 'true', '{"__proto__": {"x": 1}}', '\u0000', '{"a":"\\ud800"}', '\uFEFF{}'];
+  for (const path of ['/v2/updates', '/v2/commands/submit-and-wait', '/v2/users', '/v2/parties', '/v2/state/active-contracts']) {
+    it(`POST ${path} with odd bodies`, async () => {
+      for (const body of bodies) {
+        const res = await post(server, path, body);
+        expect(res.status, body).toBeLessThan(500);
+        expectNoStackTrace(res.text);
+      }
+      expect(server.errors).toEqual([]);
+    });
+  }
+});
