@@ -1,38 +1,112 @@
-import type { LedgerError } from './errors.js';
-import { fail } from './errors.js';
-import type { Result } from './result.js';
+import { createHash, randomBytes } from 'node:crypto';
+import type { LedgerStore } from '../store/LedgerStore.js';
+import type { LogEntry, ReassignmentEntry, SubmissionInfo, TransactionEntry } from '../store/LogEntry.js';
+import { MemoryStore } from '../store/MemoryStore.js';
+import type { ReassignmentStep, StoredContract } from '../store/StoredContract.js';
+import { activeContracts } from './acs.js';
+import { encodeBlob } from './blob.js';
 import type { LedgerConfig, LedgerOptions } from './config.js';
 import { resolveConfig } from './config.js';
+import type { LedgerContext } from './context.js';
+import { completionQueryOf, completionsRange } from './completions.js';
+import type { LedgerError } from './errors.js';
+import { fail } from './errors.js';
+import { resolveEventFormat } from './filters.js';
+import { Interner } from './intern.js';
+import type { PreparedTransaction } from './interpret.js';
+import { contractIdFrom, contractViewOf, interpret } from './interpret.js';
+import { parseOffset } from './offsets.js';
+import { fingerprintOf, isValidPartyHint, isValidPartyId } from './parties.js';
+import * as partyService from './partyService.js';
+import { Renderer } from './render.js';
+import type { Result } from './result.js';
+import { err, ok } from './result.js';
+import type { ValidatedSubmission } from './submission.js';
+import { validateSubmission } from './submission.js';
+import { CommitPulse, tail } from './tail.js';
 import { Catalogue } from './templates/Catalogue.js';
+import { registerSampleTemplates } from './templates/sampleTemplates.js';
 import type { ContractView } from './templates/types.js';
+import { renderUpdate, resolveUpdateFormat, updateQueryOf, updatesDescending, updatesRange, validateRange } from './updates.js';
+import type { Claim } from './userService.js';
+import * as userService from './userService.js';
+import { PARTICIPANT_ADMIN_USER } from './users.js';
+import { isPlainObject } from './values.js';
 import type * as W from './wire.js';
 
-/** A claim the auth layer checks against the user's rights (`Ledger.authorize`). */
-export type Claim =
-  | { readonly kind: 'actAs'; readonly party: string }
-  | { readonly kind: 'readAs'; readonly party: string }
-  | { readonly kind: 'executeAs'; readonly party: string }
-  | { readonly kind: 'readAsAnyParty' }
-  | { readonly kind: 'participantAdmin' }
-  | { readonly kind: 'identityProviderAdmin' };
+export type { Claim } from './userService.js';
 
 export interface SubscribeOptions {
+  /** Ends the stream (the iterator returns) when aborted. */
   readonly signal?: AbortSignal;
 }
 
 export type R<T> = Result<T, LedgerError>;
 
-const todo = (what: string) => fail('UNIMPLEMENTED', `${what} is not implemented yet`);
+/** What a successful commit produced. */
+export interface Committed {
+  readonly offset: number;
+  readonly updateId: string;
+  readonly entry: TransactionEntry;
+}
 
-/** The ledger: one participant with two synchronizers. No HTTP in here. */
+export interface ReassignOptions {
+  readonly submitter: string;
+  readonly userId?: string;
+  readonly commandId?: string;
+  readonly submissionId?: string;
+}
+
+export interface CreateLedgerOptions extends LedgerOptions {
+  readonly store?: LedgerStore;
+  /** Register the sample templates (asset, account, holding interface). Default true. */
+  readonly sampleTemplates?: boolean;
+}
+
+/**
+ * One participant with two synchronizers: parties, users, templates, commands, the update log,
+ * the active contract set. No HTTP here; every refusal is a LedgerError in a Result.
+ */
 export class Ledger {
   readonly config: LedgerConfig;
   readonly catalogue: Catalogue;
+  readonly store: LedgerStore;
+  readonly #ctx: LedgerContext;
+  readonly #interner = new Interner();
+  readonly #pulse = new CommitPulse();
+  readonly #listeners = new Set<(entry: LogEntry) => void>();
+  /** Change ids of accepted async submissions not yet committed. */
+  readonly #inFlight = new Set<string>();
+  /** In-flight reassignments by id. */
+  readonly #unassigned = new Map<string, StoredContract>();
+  #nonce = 0;
 
-  constructor(options: LedgerOptions = {}) {
+  constructor(options: CreateLedgerOptions = {}) {
     this.config = resolveConfig(options);
     this.catalogue = new Catalogue();
+    this.store = options.store ?? new MemoryStore();
+    this.#ctx = {
+      config: this.config,
+      store: this.store,
+      catalogue: this.catalogue,
+      renderer: new Renderer(this.config),
+      interner: this.#interner,
+    };
+    if (options.sampleTemplates !== false) registerSampleTemplates(this.catalogue);
+    if (!this.store.user(PARTICIPANT_ADMIN_USER)) {
+      this.store.putUser({
+        id: PARTICIPANT_ADMIN_USER,
+        primaryParty: undefined,
+        isDeactivated: false,
+        annotations: {},
+        resourceVersion: 0,
+        identityProviderId: '',
+        rights: new Set(['ParticipantAdmin']),
+      });
+    }
   }
+
+  // ------------------------------------------------------------------ version and state
 
   version(): W.GetLedgerApiVersionResponse {
     return { version: this.config.apiVersion, features: this.config.features };
@@ -41,90 +115,563 @@ export class Ledger {
     return { participantId: this.config.participantId };
   }
   ledgerEnd(): W.GetLedgerEndResponse {
-    return { offset: 0 };
+    return { offset: this.store.ledgerEnd };
   }
   latestPrunedOffsets(): W.GetLatestPrunedOffsetsResponse {
-    return { participantPrunedUpToInclusive: 0, allDivulgedContractsPrunedUpToInclusive: 0 };
+    const p = this.store.prunedUpTo;
+    return { participantPrunedUpToInclusive: p, allDivulgedContractsPrunedUpToInclusive: p };
   }
-  connectedSynchronizers(_query: { party?: string; participantId?: string } = {}): R<W.GetConnectedSynchronizersResponse> {
-    return todo('connectedSynchronizers');
-  }
-
-  allocateParty(_req: W.AllocatePartyRequest): R<W.AllocatePartyResponse> {
-    return todo('allocateParty');
-  }
-  listParties(_req: W.ListKnownPartiesRequest = {}): R<W.ListKnownPartiesResponse> {
-    return todo('listParties');
-  }
-  getParties(_parties: readonly string[]): R<W.GetPartiesResponse> {
-    return todo('getParties');
-  }
-
-  createUser(_req: W.CreateUserRequest): R<W.CreateUserResponse> {
-    return todo('createUser');
-  }
-  getUser(_userId: string): R<W.GetUserResponse> {
-    return todo('getUser');
-  }
-  listUsers(_req: W.ListUsersRequest = {}): R<W.ListUsersResponse> {
-    return todo('listUsers');
-  }
-  updateUser(_userId: string, _req: W.UpdateUserRequest): R<W.UpdateUserResponse> {
-    return todo('updateUser');
-  }
-  deleteUser(_userId: string, _callerUserId?: string): R<W.DeleteUserResponse> {
-    return todo('deleteUser');
-  }
-  grantUserRights(_userId: string, _req: W.GrantUserRightsRequest): R<W.GrantUserRightsResponse> {
-    return todo('grantUserRights');
-  }
-  revokeUserRights(_userId: string, _req: W.RevokeUserRightsRequest): R<W.RevokeUserRightsResponse> {
-    return todo('revokeUserRights');
-  }
-  listUserRights(_userId: string): R<W.ListUserRightsResponse> {
-    return todo('listUserRights');
-  }
-  authorize(_userId: string, _claims: readonly Claim[]): R<void> {
-    return todo('authorize');
+  connectedSynchronizers(query: { party?: string; participantId?: string } = {}): R<W.GetConnectedSynchronizersResponse> {
+    if (query.party !== undefined && query.party !== '') {
+      if (!isValidPartyId(query.party)) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: '${query.party.slice(0, 80)}' is not a valid party id`);
+      if (!this.store.party(query.party)) return ok({ connectedSynchronizers: [] });
+    }
+    if (query.participantId !== undefined && query.participantId !== '' && query.participantId !== this.config.participantId) {
+      return ok({ connectedSynchronizers: [] });
+    }
+    return ok({
+      connectedSynchronizers: this.config.synchronizers.map((s) => ({
+        synchronizerAlias: s.alias,
+        synchronizerId: s.id,
+        permission: 'PARTICIPANT_PERMISSION_SUBMISSION' as const,
+      })),
+    });
   }
 
-  submitAndWait(_commands: W.JsCommands): R<W.SubmitAndWaitResponse> {
-    return todo('submitAndWait');
-  }
-  submitAndWaitForTransaction(_req: W.JsSubmitAndWaitForTransactionRequest): R<W.JsSubmitAndWaitForTransactionResponse> {
-    return todo('submitAndWaitForTransaction');
-  }
-  submitAsync(_commands: W.JsCommands): R<W.SubmitResponse> {
-    return todo('submitAsync');
+  // ------------------------------------------------------------------ parties
+
+  allocateParty(req: W.AllocatePartyRequest): R<W.AllocatePartyResponse> {
+    const prepared = partyService.prepareAllocation(this.#ctx, req, () => `party-${randomBytes(8).toString('hex')}`);
+    if (!prepared.ok) return prepared;
+    let user;
+    if (req.userId !== undefined && req.userId !== '') {
+      const u = userService.getUser(this.#ctx, req.userId);
+      if (!u.ok) return u;
+      user = this.store.user(u.value.user.id);
+    }
+    const party = prepared.value;
+    this.store.putParty(party);
+    this.#appendTopology(party.party);
+    user?.rights.add(`CanActAs:${party.party}`);
+    return ok({ partyDetails: partyService.partyDetailsOf(party) });
   }
 
-  activeContracts(_req: W.GetActiveContractsRequest): R<Iterable<W.JsGetActiveContractsResponse>> {
-    return todo('activeContracts');
-  }
-  updates(_req: W.GetUpdatesRequest): R<Iterable<W.JsGetUpdatesResponse>> {
-    return todo('updates');
-  }
-  subscribeUpdates(_req: W.GetUpdatesRequest, _opts: SubscribeOptions = {}): R<AsyncIterable<W.JsGetUpdatesResponse>> {
-    return todo('subscribeUpdates');
-  }
-  completions(_req: W.CompletionStreamRequest): R<Iterable<W.CompletionStreamResponse>> {
-    return todo('completions');
-  }
-  subscribeCompletions(_req: W.CompletionStreamRequest, _opts: SubscribeOptions = {}): R<AsyncIterable<W.CompletionStreamResponse>> {
-    return todo('subscribeCompletions');
+  /**
+   * Adds an external party (its namespace is its own key's fingerprint). The interactive
+   * submission service checks signatures against `publicKey`.
+   */
+  allocateExternalParty(hint: string, publicKey: { format: string; keyData: string; keySpec: string }): R<W.PartyDetails> {
+    if (!isValidPartyHint(hint)) return fail('INVALID_ARGUMENT', `Party hint '${String(hint).slice(0, 80)}' is not valid`);
+    const bytes = Buffer.from(publicKey.keyData, 'base64');
+    if (bytes.length === 0) return fail('INVALID_ARGUMENT', 'The public key is empty');
+    const party = `${hint}::${fingerprintOf(bytes)}`;
+    if (this.store.party(party)) return fail('PARTY_ALREADY_EXISTS', `Party ${party} already exists on this participant`, { context: { party } });
+    const stored = { party: this.#interner.string(party), isLocal: true, annotations: {}, resourceVersion: 0, identityProviderId: '', externalKey: publicKey };
+    this.store.putParty(stored);
+    this.#appendTopology(stored.party);
+    return ok(partyService.partyDetailsOf(stored));
   }
 
-  contract(_contractId: string): ContractView | undefined {
-    return undefined;
+  listParties(req: W.ListKnownPartiesRequest = {}): R<W.ListKnownPartiesResponse> {
+    return partyService.listParties(this.#ctx, req);
   }
-  isInFlight(_contractId: string): boolean {
-    return false;
+  getParties(parties: readonly string[]): R<W.GetPartiesResponse> {
+    return partyService.getParties(this.#ctx, parties);
   }
-  prune(_upToInclusive: number): R<void> {
-    return todo('prune');
+  updatePartyDetails(req: W.UpdatePartyDetailsRequest): R<W.UpdatePartyDetailsResponse> {
+    return partyService.updatePartyDetails(this.#ctx, req);
+  }
+  isKnownParty(party: string): boolean {
+    return this.store.party(party) !== undefined;
+  }
+
+  // ------------------------------------------------------------------ users and rights
+
+  createUser(req: W.CreateUserRequest): R<W.CreateUserResponse> {
+    return userService.createUser(this.#ctx, req);
+  }
+  getUser(userId: string): R<W.GetUserResponse> {
+    return userService.getUser(this.#ctx, userId);
+  }
+  listUsers(req: W.ListUsersRequest = {}): R<W.ListUsersResponse> {
+    return userService.listUsers(this.#ctx, req);
+  }
+  updateUser(userId: string, req: W.UpdateUserRequest): R<W.UpdateUserResponse> {
+    return userService.updateUser(this.#ctx, userId, req);
+  }
+  /** `callerUserId` is the authenticated user; a user cannot delete itself. */
+  deleteUser(userId: string, callerUserId?: string): R<W.DeleteUserResponse> {
+    return userService.deleteUser(this.#ctx, userId, callerUserId);
+  }
+  grantUserRights(userId: string, req: W.GrantUserRightsRequest): R<W.GrantUserRightsResponse> {
+    return userService.grantRights(this.#ctx, userId, req);
+  }
+  revokeUserRights(userId: string, req: W.RevokeUserRightsRequest): R<W.RevokeUserRightsResponse> {
+    return userService.revokeRights(this.#ctx, userId, req);
+  }
+  listUserRights(userId: string): R<W.ListUserRightsResponse> {
+    return userService.listRights(this.#ctx, userId);
+  }
+  /** Rights check for the auth layer: does `userId` hold every claim? (Unsecured mode skips it.) */
+  authorize(userId: string, claims: readonly Claim[]): R<void> {
+    return userService.authorize(this.#ctx, userId, claims);
+  }
+
+  // ------------------------------------------------------------------ command submission
+
+  /** Shape checks and interpretation, no commit: the first half of every submission. */
+  interpret(commands: W.JsCommands): R<PreparedTransaction> {
+    const v = this.#validate(commands);
+    if (!v.ok) return v;
+    return this.#interpret(v.value);
+  }
+
+  /**
+   * Second half: re-checks the inputs are still active and where they were, applies command
+   * deduplication, assigns the offset. A refusal here is recorded as a rejected completion.
+   */
+  commit(prepared: PreparedTransaction): R<Committed> {
+    const sub = prepared.submission;
+    const now = this.config.clock.now();
+    for (const c of prepared.inputs) {
+      if (!c.isActive) return this.#reject(sub, fail('CONTRACT_NOT_ACTIVE', `Contract ${c.contractId} was archived before the transaction committed`, { context: { contract_id: c.contractId } }).error);
+      if (c.inFlight || c.synchronizer !== prepared.synchronizer) {
+        return this.#reject(
+          sub,
+          fail('UNKNOWN_CONTRACT_SYNCHRONIZERS', `Contract ${c.contractId} moved to another synchronizer before the transaction committed`, {
+            context: { contract_id: c.contractId },
+          }).error,
+        );
+      }
+    }
+    const actAsKey = this.#interner.string(sub.actAs.join('\n'));
+    const previous = this.store.dedup(sub.userId, actAsKey, sub.commandId);
+    if (previous) {
+      const duplicate = sub.dedup.kind === 'duration' ? now - previous.recordTime < sub.dedup.ms : previous.offset > sub.dedup.offset;
+      if (duplicate) {
+        return this.#reject(
+          sub,
+          fail('DUPLICATE_COMMAND', 'A command with the given command id has already been successfully processed', {
+            context: {
+              ...(previous.submissionId ? { existing_submission_id: previous.submissionId } : {}),
+              completion_offset: String(previous.offset),
+            },
+            definiteAnswer: false,
+          }).error,
+        );
+      }
+    }
+    const offset = this.store.ledgerEnd + 1;
+    const updateId = this.#updateId(offset);
+    for (const c of prepared.created) {
+      c.createdOffset = offset;
+      c.synchronizer = prepared.synchronizer;
+      c.originSynchronizer = prepared.synchronizer;
+    }
+    const archived: StoredContract[] = [];
+    for (const c of prepared.consumed) {
+      c.archivedOffset = offset;
+      archived.push(c);
+    }
+    for (const c of prepared.created) {
+      if (prepared.nodes.some((n) => n.kind === 'create' && n.contract === c && n.transient)) {
+        c.archivedOffset = offset;
+        archived.push(c);
+      }
+    }
+    const entry: TransactionEntry = {
+      kind: 'transaction',
+      offset,
+      updateId,
+      recordTime: now,
+      effectiveAt: prepared.ledgerTime,
+      synchronizer: prepared.synchronizer,
+      nodes: prepared.nodes,
+      submission: this.#submissionInfo(sub),
+    };
+    this.store.append(entry, { created: prepared.created, archived });
+    this.store.putDedup({ userId: sub.userId, actAsKey, commandId: sub.commandId, offset, recordTime: now, submissionId: sub.submissionId });
+    this.#committed(entry);
+    return ok({ offset, updateId, entry });
+  }
+
+  submitAndWait(commands: W.JsCommands): R<W.SubmitAndWaitResponse> {
+    const c = this.#submit(commands);
+    return c.ok ? ok({ updateId: c.value.updateId, completionOffset: c.value.offset }) : c;
+  }
+
+  submitAndWaitForTransaction(req: W.JsSubmitAndWaitForTransactionRequest): R<W.JsSubmitAndWaitForTransactionResponse> {
+    if (!isPlainObject(req) || !isPlainObject(req.commands)) return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: commands');
+    const format = this.#transactionFormat(req.commands, req.transactionFormat);
+    if (!format.ok) return format;
+    const c = this.#submit(req.commands);
+    if (!c.ok) return c;
+    return ok({ transaction: this.#ctx.renderer.transaction(c.value.entry, format.value.q, format.value.shape) });
+  }
+
+  /** Accepts the submission and commits it on a later tick; the outcome arrives on completions. */
+  submitAsync(commands: W.JsCommands): R<W.SubmitResponse> {
+    const v = this.#validate(commands);
+    if (!v.ok) return v;
+    const p = this.#interpret(v.value);
+    if (!p.ok) return p;
+    const key = this.#changeKey(v.value);
+    this.#inFlight.add(key);
+    setImmediate(() => {
+      this.#inFlight.delete(key);
+      this.commit(p.value);
+    });
+    return ok({});
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  /** Active contracts at `activeAtOffset`, lazily rendered (iterate to stream). */
+  activeContracts(req: W.GetActiveContractsRequest): R<Iterable<W.JsGetActiveContractsResponse>> {
+    return activeContracts(this.#ctx, req);
+  }
+
+  /**
+   * Updates in (beginExclusive, min(endInclusive, ledger end)], followed by an OffsetCheckpoint
+   * at the end of that range when the last update shown is before it.
+   */
+  updates(req: W.GetUpdatesRequest): R<Iterable<W.JsGetUpdatesResponse>> {
+    const p = this.#updatesRequest(req);
+    if (!p.ok) return p;
+    const { uq, begin, end } = p.value;
+    const to = end ?? this.store.ledgerEnd;
+    if (req.descendingOrder === true) return ok(updatesDescending(this.#ctx, uq, begin, to));
+    return ok(updatesRange(this.#ctx, uq, begin, to, () => this.config.clock.now()));
+  }
+
+  /** Like `updates`, then tails new updates as they commit while `endInclusive` is absent. */
+  subscribeUpdates(req: W.GetUpdatesRequest, opts: SubscribeOptions = {}): R<AsyncIterable<W.JsGetUpdatesResponse>> {
+    const p = this.#updatesRequest(req);
+    if (!p.ok) return p;
+    if (req.descendingOrder === true) return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: descending_order is not supported on a stream');
+    const { uq, begin, end } = p.value;
+    return ok(
+      tail({
+        beginExclusive: begin,
+        endInclusive: end,
+        signal: opts.signal,
+        ledgerEnd: () => this.store.ledgerEnd,
+        pulse: this.#pulse,
+        range: (from, to) => updatesRange(this.#ctx, uq, from, to, () => this.config.clock.now()),
+      }),
+    );
+  }
+
+  updateById(req: W.GetUpdateByIdRequest): R<W.GetUpdateResponse> {
+    if (!isPlainObject(req) || typeof req.updateId !== 'string' || req.updateId === '') return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: update_id');
+    const offset = this.store.offsetOfUpdate(req.updateId);
+    return this.#updateAt(offset, req.updateFormat, `Update with id ${req.updateId} not found`);
+  }
+
+  updateByOffset(req: W.GetUpdateByOffsetRequest): R<W.GetUpdateResponse> {
+    const o = parseOffset(isPlainObject(req) ? req.offset : undefined, 'offset', true);
+    if (!o.ok) return o;
+    return this.#updateAt(o.value, req.updateFormat, `Update at offset ${o.value} not found`);
+  }
+
+  /** Completions for (userId, parties) after beginExclusive, up to the ledger end. */
+  completions(req: W.CompletionStreamRequest): R<Iterable<W.CompletionStreamResponse>> {
+    const p = this.#completionsRequest(req);
+    if (!p.ok) return p;
+    return ok(completionsRange(this.#ctx, p.value.q, p.value.begin, this.store.ledgerEnd, () => this.config.clock.now()));
+  }
+
+  subscribeCompletions(req: W.CompletionStreamRequest, opts: SubscribeOptions = {}): R<AsyncIterable<W.CompletionStreamResponse>> {
+    const p = this.#completionsRequest(req);
+    if (!p.ok) return p;
+    const { q, begin } = p.value;
+    return ok(
+      tail({
+        beginExclusive: begin,
+        endInclusive: undefined,
+        signal: opts.signal,
+        ledgerEnd: () => this.store.ledgerEnd,
+        pulse: this.#pulse,
+        range: (from, to) => completionsRange(this.#ctx, q, from, to, () => this.config.clock.now()),
+      }),
+    );
+  }
+
+  // ------------------------------------------------------------------ contracts, for the apps
+
+  /** A contract known to the ledger (active, or archived and not yet pruned). */
+  contract(contractId: string): ContractView | undefined {
+    const c = this.store.contract(contractId);
+    return c && c.createdOffset > 0 ? contractViewOf(c, this.config) : undefined;
+  }
+  isActive(contractId: string): boolean {
+    return this.store.contract(contractId)?.isActive === true;
+  }
+  /** Unassigned from one synchronizer and not yet assigned to the other. */
+  isInFlight(contractId: string): boolean {
+    const c = this.store.contract(contractId);
+    return c !== undefined && c.isActive && c.inFlight !== undefined;
+  }
+  /** The blob a client passes back as a disclosed contract. */
+  createdEventBlob(contractId: string): string | undefined {
+    const c = this.store.contract(contractId);
+    return c && c.createdOffset > 0 ? encodeBlob(c, this.config.blobKey) : undefined;
+  }
+  /** Active contracts of one template (index lookup), optionally only those `party` is a stakeholder of. */
+  *activeContractsOf(templateId: string, party?: string): Generator<ContractView> {
+    const t = this.catalogue.resolveTemplate(templateId);
+    if (!t.ok) return;
+    for (const c of this.store.activeSnapshot({ kind: 'template', template: t.value })) {
+      if (party === undefined || c.stakeholders.includes(party)) yield contractViewOf(c, this.config);
+    }
+  }
+  /** Called after every commit (transactions, reassignments, topology, rejections). Returns an unsubscribe function. */
+  onCommit(listener: (entry: LogEntry) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  // ------------------------------------------------------------------ reassignment
+
+  /** Starts moving a contract to `target`: it is in flight until assigned. */
+  unassign(contractId: string, target: string, opts: ReassignOptions): R<{ reassignmentId: string; updateId: string; offset: number }> {
+    const c = this.store.contract(contractId);
+    if (!c || !c.isActive) return fail('CONTRACT_NOT_FOUND', `Contract could not be found with id ${contractId}`, { context: { contract_id: contractId } });
+    if (c.inFlight) return fail('CONTRACT_IN_FLIGHT', `Contract ${contractId} is already being reassigned`, { context: { contract_id: contractId } });
+    const targetIndex = this.config.synchronizers.findIndex((s) => s.id === target);
+    if (targetIndex < 0) return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${target} is not connected to this participant`);
+    if (targetIndex === c.synchronizer) return fail('INVALID_ARGUMENT', `Contract ${contractId} is already assigned to ${target}`);
+    const submitter = this.#checkReassignmentSubmitter(c, opts.submitter);
+    if (!submitter.ok) return submitter;
+    const offset = this.store.ledgerEnd + 1;
+    const reassignmentId = createHash('sha256').update(`${this.config.participantId}|reassignment|${offset}|${contractId}`).digest('hex');
+    const step: ReassignmentStep = {
+      offset,
+      kind: 'unassign',
+      reassignmentId,
+      source: c.synchronizer,
+      target: targetIndex,
+      counter: c.reassignmentCounter + 1,
+      submitter: opts.submitter,
+    };
+    c.inFlight = step;
+    (c.history ??= []).push(step);
+    this.#unassigned.set(reassignmentId, c);
+    const entry = this.#appendReassignment(c, step, opts);
+    return ok({ reassignmentId, updateId: entry.updateId, offset });
+  }
+
+  /** Completes a reassignment: the contract is active on the target synchronizer. */
+  assign(reassignmentId: string, opts: ReassignOptions): R<{ updateId: string; offset: number }> {
+    const c = this.#unassigned.get(reassignmentId);
+    if (!c || !c.inFlight) return fail('REASSIGNMENT_NOT_FOUND', `No unassignment with reassignment id ${reassignmentId} is waiting for assignment`);
+    if (!c.isActive) return fail('CONTRACT_NOT_FOUND', `Contract ${c.contractId} is no longer active`);
+    const submitter = this.#checkReassignmentSubmitter(c, opts.submitter);
+    if (!submitter.ok) return submitter;
+    const from = c.inFlight;
+    const offset = this.store.ledgerEnd + 1;
+    const step: ReassignmentStep = { ...from, offset, kind: 'assign', submitter: opts.submitter };
+    c.inFlight = undefined;
+    c.synchronizer = step.target;
+    c.reassignmentCounter = step.counter;
+    c.history?.push(step);
+    this.#unassigned.delete(reassignmentId);
+    const entry = this.#appendReassignment(c, step, opts);
+    return ok({ updateId: entry.updateId, offset });
+  }
+
+  /** Unassign and assign in one call. */
+  reassign(contractId: string, target: string, opts: ReassignOptions): R<{ reassignmentId: string; offset: number }> {
+    const u = this.unassign(contractId, target, opts);
+    if (!u.ok) return u;
+    const a = this.assign(u.value.reassignmentId, opts);
+    return a.ok ? ok({ reassignmentId: u.value.reassignmentId, offset: a.value.offset }) : a;
+  }
+
+  // ------------------------------------------------------------------ pruning
+
+  /** Drops history up to `upToInclusive`: reads below it answer PARTICIPANT_PRUNED_DATA_ACCESSED. */
+  prune(upToInclusive: number): R<void> {
+    const o = parseOffset(upToInclusive, 'prune_up_to', true);
+    if (!o.ok) return o;
+    const upTo = o.value as number;
+    if (upTo === 0) return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: prune_up_to must be positive');
+    if (upTo > this.store.ledgerEnd) {
+      return fail('OFFSET_OUT_OF_RANGE', `prune_up_to ${upTo} is after the ledger end ${this.store.ledgerEnd}`, {
+        context: { ledger_end: String(this.store.ledgerEnd) },
+      });
+    }
+    this.store.prune(upTo);
+    return ok(undefined);
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  #validate(commands: W.JsCommands): R<ValidatedSubmission> {
+    const v = validateSubmission(commands, {
+      maxDeduplicationDurationMs: this.config.maxDeduplicationDurationMs,
+      ledgerEnd: this.store.ledgerEnd,
+      prunedUpTo: this.store.prunedUpTo,
+      now: this.config.clock.now(),
+    });
+    if (!v.ok) return v;
+    const unknown = [...v.value.actAs, ...v.value.readAs].filter((p) => !this.store.party(p));
+    if (unknown.length) {
+      return fail('PARTY_NOT_KNOWN_ON_LEDGER', `Parties not known on ledger: ${unknown.join(', ')}`, { context: { parties: unknown.join(',') } });
+    }
+    if (this.#inFlight.has(this.#changeKey(v.value))) {
+      return fail('SUBMISSION_ALREADY_IN_FLIGHT', 'The command is already being processed (same user, parties and command id)', {
+        context: { command_id: v.value.commandId },
+      });
+    }
+    return v;
+  }
+
+  #interpret(v: ValidatedSubmission): R<PreparedTransaction> {
+    return interpret(
+      {
+        store: this.store,
+        catalogue: this.catalogue,
+        config: this.config,
+        interner: this.#interner,
+        isKnownParty: (p) => this.store.party(p) !== undefined,
+        nextContractId: (seed) => contractIdFrom(this.config.participantId, ++this.#nonce, seed),
+      },
+      v,
+      this.config.clock.now(),
+    );
+  }
+
+  #submit(commands: W.JsCommands): R<Committed> {
+    const p = this.interpret(commands);
+    return p.ok ? this.commit(p.value) : p;
+  }
+
+  #changeKey(v: ValidatedSubmission): string {
+    return `${v.userId}\n${v.commandId}\n${v.actAs.join('\n')}`;
+  }
+
+  #submissionInfo(sub: ValidatedSubmission): SubmissionInfo {
+    return {
+      userId: this.#interner.string(sub.userId),
+      actAs: this.#interner.set(sub.actAs),
+      commandId: sub.commandId,
+      submissionId: sub.submissionId,
+      workflowId: sub.workflowId,
+      deduplicationPeriod: sub.deduplicationPeriod,
+    };
+  }
+
+  #transactionFormat(commands: W.JsCommands, format: W.TransactionFormat | undefined) {
+    if (format !== undefined && format !== null) {
+      const r = resolveUpdateFormat(this.#ctx, { includeTransactions: format }, 'transaction_format');
+      return r.ok ? ok(r.value.transactions as NonNullable<typeof r.value.transactions>) : r;
+    }
+    // Upstream default: ACS delta, wildcard for every actAs and readAs party, verbose.
+    const parties = [...(Array.isArray(commands.actAs) ? commands.actAs : []), ...(Array.isArray(commands.readAs) ? commands.readAs : [])];
+    const filtersByParty = Object.fromEntries(parties.filter((p) => typeof p === 'string').map((p) => [p, {}]));
+    if (Object.keys(filtersByParty).length === 0) return fail('MISSING_FIELD', 'The submitted command is missing a mandatory field: act_as');
+    const q = resolveEventFormat(this.catalogue, { filtersByParty, verbose: true }, true, 'transaction_format');
+    return q.ok ? ok({ q: q.value, shape: 'TRANSACTION_SHAPE_ACS_DELTA' as const }) : q;
+  }
+
+  #updatesRequest(req: W.GetUpdatesRequest) {
+    if (!isPlainObject(req)) return fail('INVALID_ARGUMENT', 'The request must be an object');
+    const uq = updateQueryOf(this.#ctx, req);
+    if (!uq.ok) return uq;
+    const range = validateRange(this.#ctx, req.beginExclusive, req.endInclusive, 'Updates');
+    if (!range.ok) return range;
+    if (req.descendingOrder !== undefined && typeof req.descendingOrder !== 'boolean') return fail('INVALID_ARGUMENT', 'descending_order must be a boolean');
+    if (req.descendingOrder === true && range.value.end === undefined) {
+      return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: descending_order requires end_inclusive');
+    }
+    return ok({ uq: uq.value, ...range.value });
+  }
+
+  #completionsRequest(req: W.CompletionStreamRequest) {
+    const q = completionQueryOf(req);
+    if (!q.ok) return q;
+    const range = validateRange(this.#ctx, req.beginExclusive, undefined, 'Completions');
+    if (!range.ok) return range;
+    return ok({ q: q.value, begin: range.value.begin });
+  }
+
+  #updateAt(offset: number | undefined, format: W.UpdateFormat, notFound: string): R<W.GetUpdateResponse> {
+    const uq = resolveUpdateFormat(this.#ctx, format);
+    if (!uq.ok) return uq;
+    const e = offset === undefined ? undefined : this.store.entryAt(offset);
+    const update = e && renderUpdate(this.#ctx, e, uq.value);
+    return update ? ok({ update }) : fail('UPDATE_NOT_FOUND', notFound);
+  }
+
+  #checkReassignmentSubmitter(c: StoredContract, submitter: string): R<void> {
+    if (!isValidPartyId(submitter)) return fail('INVALID_ARGUMENT', `Submitter '${String(submitter).slice(0, 80)}' is not a valid party id`);
+    if (!c.stakeholders.includes(submitter)) {
+      return fail('DAML_AUTHORIZATION_ERROR', `Submitter ${submitter} is not a stakeholder of contract ${c.contractId} and cannot reassign it`, {
+        context: { contract_id: c.contractId },
+      });
+    }
+    return ok(undefined);
+  }
+
+  #appendReassignment(c: StoredContract, step: ReassignmentStep, opts: ReassignOptions): ReassignmentEntry {
+    const submission: SubmissionInfo | undefined =
+      opts.userId && opts.commandId
+        ? {
+            userId: this.#interner.string(opts.userId),
+            actAs: this.#interner.set([opts.submitter]),
+            commandId: opts.commandId,
+            submissionId: opts.submissionId,
+            workflowId: undefined,
+            deduplicationPeriod: { Empty: {} },
+          }
+        : undefined;
+    const entry: ReassignmentEntry = {
+      kind: 'reassignment',
+      offset: step.offset,
+      updateId: this.#updateId(step.offset),
+      recordTime: this.config.clock.now(),
+      synchronizer: step.kind === 'unassign' ? step.source : step.target,
+      contract: c,
+      step,
+      submission,
+    };
+    this.store.append(entry, { created: [], archived: [] });
+    this.#committed(entry);
+    return entry;
+  }
+
+  #appendTopology(party: string): void {
+    const offset = this.store.ledgerEnd + 1;
+    const entry: LogEntry = { kind: 'topology', offset, updateId: this.#updateId(offset), recordTime: this.config.clock.now(), synchronizer: 0, party };
+    this.store.append(entry, { created: [], archived: [] });
+    this.#committed(entry);
+  }
+
+  #reject(sub: ValidatedSubmission, error: LedgerError): R<never> {
+    const offset = this.store.ledgerEnd + 1;
+    const entry: LogEntry = { kind: 'rejection', offset, recordTime: this.config.clock.now(), synchronizer: 0, submission: this.#submissionInfo(sub), error };
+    this.store.append(entry, { created: [], archived: [] });
+    this.#committed(entry);
+    return err(error);
+  }
+
+  #updateId(offset: number): string {
+    return '1220' + createHash('sha256').update(`${this.config.participantId}|update|${offset}`).digest('hex');
+  }
+
+  #committed(entry: LogEntry): void {
+    this.#pulse.notify();
+    for (const l of this.#listeners) {
+      try {
+        l(entry);
+      } catch {
+        // A faulty listener must not break the ledger; the entry is committed regardless.
+      }
+    }
   }
 }
 
-export function createLedger(options: LedgerOptions = {}): Ledger {
+export function createLedger(options: CreateLedgerOptions = {}): Ledger {
   return new Ledger(options);
 }

@@ -3,13 +3,18 @@
  * from here only.
  */
 export { Ledger, createLedger } from './Ledger.js';
-export type { Claim, SubscribeOptions } from './Ledger.js';
+export type { Claim, Committed, CreateLedgerOptions, ReassignOptions, SubscribeOptions } from './Ledger.js';
+export type { PreparedTransaction } from './interpret.js';
+export { submissionClaims } from './userService.js';
 export type { LedgerConfig, LedgerOptions, SynchronizerConfig } from './config.js';
-export { resolveConfig } from './config.js';
+export { resolveConfig, defaultFeatures } from './config.js';
 export type { Clock } from './clock.js';
 export { ManualClock, systemClock, toTimestamp } from './clock.js';
+export { isValidPartyId, isValidPartyHint, localPartyId, fingerprintOf } from './parties.js';
+export { isValidUserId, PARTICIPANT_ADMIN_USER } from './users.js';
 export { Catalogue, packageIdOf, parseIdentifier } from './templates/Catalogue.js';
 export type { ChoiceDef, InterfaceDef, TemplateDef, IdentifierDef } from './templates/Catalogue.js';
+export { SAMPLE_PACKAGE, ASSET_TEMPLATE, ACCOUNT_TEMPLATE, HOLDING_INTERFACE } from './templates/sampleTemplates.js';
 export type {
   ChoiceBody,
   ChoiceContext,

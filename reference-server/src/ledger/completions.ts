@@ -1,0 +1,77 @@
+import type { LogEntry, SubmissionInfo } from '../store/LogEntry.js';
+import { toTimestamp } from './clock.js';
+import type { LedgerContext } from './context.js';
+import type { LedgerError } from './errors.js';
+import { ErrorCodes, GrpcCode, fail } from './errors.js';
+import { isValidPartyId } from './parties.js';
+import type { Result } from './result.js';
+import { ok } from './result.js';
+import { checkpointAt } from './updates.js';
+import { isValidUserId } from './users.js';
+import { isPlainObject } from './values.js';
+import type { Completion, CompletionStreamRequest, CompletionStreamResponse, JsStatus } from './wire.js';
+
+export interface CompletionQuery {
+  readonly userId: string;
+  readonly parties: ReadonlySet<string>;
+}
+
+export function completionQueryOf(req: CompletionStreamRequest): Result<CompletionQuery, LedgerError> {
+  if (!isPlainObject(req)) return fail('INVALID_ARGUMENT', 'The request must be an object');
+  if (req.userId === undefined || req.userId === null || req.userId === '') {
+    return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: user_id', { context: { field_name: 'user_id' } });
+  }
+  if (typeof req.userId !== 'string' || !isValidUserId(req.userId)) {
+    return fail('INVALID_FIELD', 'The submitted request has a field with invalid value: Invalid field user_id', { context: { field_name: 'user_id' } });
+  }
+  if (!Array.isArray(req.parties) || req.parties.length === 0) {
+    return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: parties', { context: { field_name: 'parties' } });
+  }
+  for (const p of req.parties) {
+    if (typeof p !== 'string' || !isValidPartyId(p)) {
+      return fail('INVALID_FIELD', `The submitted request has a field with invalid value: Invalid field parties: '${String(p).slice(0, 80)}' is not a party id`, {
+        context: { field_name: 'parties' },
+      });
+    }
+  }
+  return ok({ userId: req.userId, parties: new Set(req.parties) });
+}
+
+export function statusOf(error: LedgerError): JsStatus {
+  const def = ErrorCodes[error.code];
+  return { code: GrpcCode[def.grpc], message: `${error.code}(${def.category},0): ${error.cause}`, details: [] };
+}
+
+function submissionOf(e: LogEntry): SubmissionInfo | undefined {
+  return e.kind === 'topology' ? undefined : e.submission;
+}
+
+/** The completion an entry yields for a query, if it was submitted by that user for those parties. */
+export function completionOf(ctx: LedgerContext, e: LogEntry, q: CompletionQuery): Completion | undefined {
+  const sub = submissionOf(e);
+  if (!sub || sub.userId !== q.userId) return undefined;
+  const actAs = sub.actAs.filter((p) => q.parties.has(p));
+  if (actAs.length === 0) return undefined;
+  return {
+    commandId: sub.commandId,
+    status: e.kind === 'rejection' ? statusOf(e.error) : { code: 0, message: '', details: [] },
+    ...(e.kind !== 'rejection' ? { updateId: e.updateId } : {}),
+    userId: sub.userId,
+    actAs,
+    ...(sub.submissionId !== undefined ? { submissionId: sub.submissionId } : {}),
+    deduplicationPeriod: sub.deduplicationPeriod,
+    offset: e.offset,
+    synchronizerTime: { synchronizerId: ctx.renderer.synchronizerId(e.synchronizer), recordTime: toTimestamp(e.recordTime) },
+  };
+}
+
+export function* completionsRange(ctx: LedgerContext, q: CompletionQuery, fromExclusive: number, toInclusive: number, now: () => number): Generator<CompletionStreamResponse> {
+  let last = fromExclusive;
+  for (const e of ctx.store.entries(fromExclusive, toInclusive)) {
+    const c = completionOf(ctx, e, q);
+    if (!c) continue;
+    last = e.offset;
+    yield { completionResponse: { Completion: { value: c } } };
+  }
+  if (last < toInclusive) yield { completionResponse: { OffsetCheckpoint: { value: checkpointAt(ctx, toInclusive, now()) } } };
+}

@@ -1,0 +1,45 @@
+import type { LedgerError } from './errors.js';
+import { fail } from './errors.js';
+import type { Result } from './result.js';
+import { ok } from './result.js';
+
+/** Page tokens are opaque to clients: the last id of the previous page, base64url-encoded. */
+export function encodePageToken(lastId: string): string {
+  return Buffer.from(`v1:${lastId}`, 'utf8').toString('base64url');
+}
+
+export function decodePageToken(token: string | undefined): Result<string | undefined, LedgerError> {
+  if (token === undefined || token === null || token === '') return ok(undefined);
+  if (typeof token !== 'string' || !/^[A-Za-z0-9_-]+$/.test(token)) return fail('INVALID_ARGUMENT', 'Invalid page token');
+  const s = Buffer.from(token, 'base64url').toString('utf8');
+  if (!s.startsWith('v1:') || s.length === 3) return fail('INVALID_ARGUMENT', 'Invalid page token');
+  return ok(s.slice(3));
+}
+
+/** 0 or absent: the maximum; above the maximum: the maximum (as a participant does). */
+export function pageSizeOf(pageSize: unknown, max: number): Result<number, LedgerError> {
+  if (pageSize === undefined || pageSize === null || pageSize === 0) return ok(max);
+  if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 0) {
+    return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: page_size must be a non-negative integer');
+  }
+  return ok(Math.min(pageSize, max));
+}
+
+export function validateAnnotations(annotations: unknown, where: string): Result<Record<string, string>, LedgerError> {
+  if (annotations === undefined || annotations === null) return ok({});
+  if (typeof annotations !== 'object' || Array.isArray(annotations)) return fail('INVALID_ARGUMENT', `${where}.annotations must be an object`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(annotations)) {
+    if (typeof v !== 'string') return fail('INVALID_ARGUMENT', `${where}.annotations.${k} must be a string`);
+    if (!/^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?\/)?[a-zA-Z0-9]([a-zA-Z0-9._-]{0,61}[a-zA-Z0-9])?$/.test(k)) {
+      return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: invalid annotation key '${k.slice(0, 80)}'`);
+    }
+    out[k] = v;
+  }
+  return ok(out);
+}
+
+export function checkIdentityProvider(id: unknown): Result<void, LedgerError> {
+  if (id === undefined || id === null || id === '') return ok(undefined);
+  return fail('INVALID_ARGUMENT', `Identity provider '${String(id).slice(0, 80)}' does not exist; this participant only has the default identity provider ("")`);
+}

@@ -1,0 +1,193 @@
+import type { ExerciseNode, ReassignmentEntry, TopologyEntry, TransactionEntry } from '../store/LogEntry.js';
+import type { ReassignmentStep, StoredContract } from '../store/StoredContract.js';
+import { encodeBlob } from './blob.js';
+import { toTimestamp } from './clock.js';
+import type { LedgerConfig } from './config.js';
+import type { EventQuery, Match } from './filters.js';
+import { matchEvent } from './filters.js';
+import { contractViewOf } from './interpret.js';
+import type {
+  ArchivedEvent,
+  CreatedEvent,
+  Event,
+  ExercisedEvent,
+  JsInterfaceView,
+  JsReassignment,
+  JsTopologyTransaction,
+  JsTransaction,
+  TransactionShape,
+  UnassignedEvent,
+} from './wire.js';
+
+/**
+ * Wire JSON is built here, on demand, from the stored records: nothing per contract is kept in
+ * wire form. Every function takes the resolved query so witnesses, blobs and views follow it.
+ */
+export class Renderer {
+  constructor(readonly config: LedgerConfig) {}
+
+  synchronizerId(index: number): string {
+    return this.config.synchronizers[index]?.id ?? '';
+  }
+
+  createdEvent(c: StoredContract, witnesses: readonly string[], match: Match, offset = c.createdOffset, nodeId = c.createdNodeId, acsDelta = true): CreatedEvent {
+    const ev: CreatedEvent = {
+      offset,
+      nodeId,
+      contractId: c.contractId,
+      templateId: c.template.id,
+      ...(c.template.key ? { contractKey: c.key ?? null } : {}),
+      createArgument: c.argument,
+      ...(match.blob ? { createdEventBlob: encodeBlob(c, this.config.blobKey) } : {}),
+      ...(match.views.length ? { interfaceViews: match.views.map((i) => this.#view(c, i.id)) } : {}),
+      witnessParties: witnesses as string[],
+      signatories: c.signatories as string[],
+      observers: c.observers as string[],
+      createdAt: toTimestamp(c.createdAt),
+      packageName: c.template.packageName,
+      representativePackageId: c.template.packageId,
+      acsDelta,
+    };
+    return ev;
+  }
+
+  #view(c: StoredContract, interfaceId: string): JsInterfaceView {
+    const impl = c.template.interfaces.get(interfaceId);
+    try {
+      const viewValue = impl?.view(contractViewOf(c, this.config));
+      return { interfaceId, viewStatus: { code: 0, message: '' }, ...(viewValue !== undefined ? { viewValue } : {}) };
+    } catch (e) {
+      return { interfaceId, viewStatus: { code: 9, message: e instanceof Error ? e.message : String(e) } };
+    }
+  }
+
+  /** A transaction as `q` sees it; undefined events list when nothing in it is visible. */
+  transaction(tx: TransactionEntry, q: EventQuery, shape: TransactionShape): JsTransaction {
+    const events: Event[] = [];
+    const ledgerEffects = shape === 'TRANSACTION_SHAPE_LEDGER_EFFECTS';
+    for (const n of tx.nodes) {
+      if (n.kind === 'create') {
+        if (!ledgerEffects && n.transient) continue;
+        const c = n.contract;
+        const hit = matchEvent(q, ledgerEffects ? n.witnesses : c.stakeholders, c.template);
+        if (!hit) continue;
+        const acsDelta = !n.transient && hit.witnesses.some((p) => c.stakeholders.includes(p));
+        events.push({ CreatedEvent: this.createdEvent(c, hit.witnesses, hit.match, tx.offset, n.nodeId, acsDelta) });
+      } else if (ledgerEffects) {
+        const hit = matchEvent(q, n.witnesses, n.contract.template);
+        if (!hit) continue;
+        events.push({ ExercisedEvent: this.#exercised(tx, n, hit.witnesses, hit.match) });
+      } else if (n.archivesInput) {
+        const c = n.contract;
+        const hit = matchEvent(q, c.stakeholders, c.template);
+        if (!hit) continue;
+        const ev: ArchivedEvent = {
+          offset: tx.offset,
+          nodeId: n.nodeId,
+          contractId: c.contractId,
+          templateId: c.template.id,
+          witnessParties: hit.witnesses as string[],
+          packageName: c.template.packageName,
+          ...(hit.match.interfaces.length ? { implementedInterfaces: hit.match.interfaces.map((i) => i.id) } : {}),
+        };
+        events.push({ ArchivedEvent: ev });
+      }
+    }
+    const sub = tx.submission;
+    return {
+      updateId: tx.updateId,
+      ...(sub ? { commandId: sub.commandId } : {}),
+      ...(sub?.workflowId ? { workflowId: sub.workflowId } : {}),
+      effectiveAt: toTimestamp(tx.effectiveAt),
+      events,
+      offset: tx.offset,
+      synchronizerId: this.synchronizerId(tx.synchronizer),
+      recordTime: toTimestamp(tx.recordTime),
+    };
+  }
+
+  #exercised(tx: TransactionEntry, n: ExerciseNode, witnesses: readonly string[], match: Match): ExercisedEvent {
+    const c = n.contract;
+    return {
+      offset: tx.offset,
+      nodeId: n.nodeId,
+      contractId: c.contractId,
+      templateId: c.template.id,
+      ...(n.interface ? { interfaceId: n.interface.id } : {}),
+      choice: n.choice.name,
+      choiceArgument: n.argument,
+      actingParties: n.actingParties as string[],
+      consuming: n.consuming,
+      witnessParties: witnesses as string[],
+      lastDescendantNodeId: n.lastDescendantNodeId,
+      exerciseResult: n.result,
+      packageName: c.template.packageName,
+      ...(match.interfaces.length ? { implementedInterfaces: match.interfaces.map((i) => i.id) } : {}),
+      acsDelta: n.archivesInput && witnesses.some((p) => c.stakeholders.includes(p)),
+    };
+  }
+
+  unassignedEvent(c: StoredContract, step: ReassignmentStep, witnesses: readonly string[]): UnassignedEvent {
+    return {
+      reassignmentId: step.reassignmentId,
+      contractId: c.contractId,
+      templateId: c.template.id,
+      source: this.synchronizerId(step.source),
+      target: this.synchronizerId(step.target),
+      submitter: step.submitter,
+      reassignmentCounter: step.counter,
+      witnessParties: witnesses as string[],
+      packageName: c.template.packageName,
+      offset: step.offset,
+      nodeId: 0,
+    };
+  }
+
+  /** A reassignment as `q` sees it, or undefined when none of its stakeholders is asked for. */
+  reassignment(e: ReassignmentEntry, q: EventQuery): JsReassignment | undefined {
+    const c = e.contract;
+    const hit = matchEvent(q, c.stakeholders, c.template);
+    if (!hit) return undefined;
+    const step = e.step;
+    const event =
+      step.kind === 'unassign'
+        ? { JsUnassignedEvent: { value: this.unassignedEvent(c, step, hit.witnesses) } }
+        : {
+            JsAssignmentEvent: {
+              source: this.synchronizerId(step.source),
+              target: this.synchronizerId(step.target),
+              reassignmentId: step.reassignmentId,
+              submitter: step.submitter,
+              reassignmentCounter: step.counter,
+              createdEvent: this.createdEvent(c, hit.witnesses, hit.match, e.offset, 0),
+            },
+          };
+    return {
+      updateId: e.updateId,
+      ...(e.submission ? { commandId: e.submission.commandId } : {}),
+      ...(e.submission?.workflowId ? { workflowId: e.submission.workflowId } : {}),
+      offset: e.offset,
+      events: [event],
+      recordTime: toTimestamp(e.recordTime),
+      synchronizerId: this.synchronizerId(e.synchronizer),
+    };
+  }
+
+  topology(e: TopologyEntry): JsTopologyTransaction {
+    return {
+      updateId: e.updateId,
+      offset: e.offset,
+      synchronizerId: this.synchronizerId(e.synchronizer),
+      recordTime: toTimestamp(e.recordTime),
+      events: [
+        {
+          event: {
+            ParticipantAuthorizationAdded: {
+              value: { partyId: e.party, participantId: this.config.participantId, participantPermission: 'PARTICIPANT_PERMISSION_SUBMISSION' },
+            },
+          },
+        },
+      ],
+    };
+  }
+}

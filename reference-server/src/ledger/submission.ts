@@ -1,0 +1,173 @@
+import type { LedgerError } from './errors.js';
+import { fail } from './errors.js';
+import type { Result } from './result.js';
+import { ok } from './result.js';
+import { isValidPartyId } from './parties.js';
+import { isValidUserId } from './users.js';
+import { isPlainObject } from './values.js';
+import type { Command, DeduplicationPeriod, DisclosedContract, JsCommands } from './wire.js';
+
+/** Canton's LedgerString alphabet (command, submission and workflow ids). */
+const LEDGER_STRING = /^[A-Za-z0-9#:\-_/ ]{1,255}$/;
+
+/** How far back a submission looks for an earlier acceptance of the same change id. */
+export type DedupWindow = { readonly kind: 'duration'; readonly ms: number } | { readonly kind: 'offset'; readonly offset: number };
+
+/** JsCommands after shape checks: what interpretation and commit work from. */
+export interface ValidatedSubmission {
+  readonly userId: string;
+  readonly actAs: readonly string[];
+  readonly readAs: readonly string[];
+  readonly commandId: string;
+  readonly submissionId: string | undefined;
+  readonly workflowId: string | undefined;
+  readonly commands: readonly Command[];
+  readonly disclosedContracts: readonly DisclosedContract[];
+  readonly synchronizerId: string | undefined;
+  readonly dedup: DedupWindow;
+  /** The period as completions report it. */
+  readonly deduplicationPeriod: DeduplicationPeriod;
+  readonly minLedgerTimeMs: number | undefined;
+}
+
+export interface SubmissionLimits {
+  readonly maxDeduplicationDurationMs: number;
+  readonly ledgerEnd: number;
+  readonly prunedUpTo: number;
+  readonly now: number;
+}
+
+const invalid = (field: string, why: string) => fail('INVALID_FIELD', `The submitted command has a field with invalid value: Invalid field ${field}: ${why}`, { context: { field_name: field } });
+const missing = (field: string) => fail('MISSING_FIELD', `The submitted command is missing a mandatory field: ${field}`, { context: { field_name: field } });
+
+function parties(field: string, value: unknown, required: boolean): Result<string[], LedgerError> {
+  if (value === undefined || value === null) return required ? missing(field) : ok([]);
+  if (!Array.isArray(value)) return invalid(field, 'expected a list of party ids');
+  if (required && value.length === 0) return missing(field);
+  for (const p of value) {
+    if (typeof p !== 'string' || !isValidPartyId(p)) return invalid(field, `'${String(p).slice(0, 80)}' is not a valid party id`);
+  }
+  return ok([...new Set(value as string[])].sort());
+}
+
+function ledgerString(field: string, value: unknown, required: boolean): Result<string | undefined, LedgerError> {
+  if (value === undefined || value === null || value === '') return required ? missing(field) : ok(undefined);
+  if (typeof value !== 'string' || !LEDGER_STRING.test(value)) return invalid(field, 'expected 1-255 characters of [A-Za-z0-9#:-_/ ]');
+  return ok(value);
+}
+
+function formatDuration(ms: number): string {
+  return `PT${ms / 1000}S`;
+}
+
+export function parseDeduplicationPeriod(
+  period: DeduplicationPeriod | undefined,
+  limits: SubmissionLimits,
+): Result<{ window: DedupWindow; reported: DeduplicationPeriod }, LedgerError> {
+  const max = limits.maxDeduplicationDurationMs;
+  const maxPeriod = (): DeduplicationPeriod => ({
+    DeduplicationDuration: { value: { seconds: Math.floor(max / 1000), nanos: (max % 1000) * 1e6, unknownFields: { fields: {} } } },
+  });
+  if (period === undefined || period === null) return ok({ window: { kind: 'duration', ms: max }, reported: maxPeriod() });
+  if (!isPlainObject(period) || Object.keys(period).length !== 1) {
+    return invalid('deduplication_period', 'expected exactly one of DeduplicationDuration, DeduplicationOffset, Empty');
+  }
+  if ('Empty' in period) return ok({ window: { kind: 'duration', ms: max }, reported: maxPeriod() });
+  if ('DeduplicationDuration' in period) {
+    const d = (period.DeduplicationDuration as { value?: { seconds?: unknown; nanos?: unknown } } | undefined)?.value;
+    const seconds = d?.seconds ?? 0;
+    const nanos = d?.nanos ?? 0;
+    if (typeof seconds !== 'number' || typeof nanos !== 'number' || !Number.isInteger(seconds) || !Number.isInteger(nanos)) {
+      return invalid('deduplication_duration', 'seconds and nanos must be integers');
+    }
+    if (seconds < 0 || nanos < 0 || nanos > 999_999_999) return invalid('deduplication_duration', 'the duration must be non-negative');
+    const ms = seconds * 1000 + nanos / 1e6;
+    if (ms > max) {
+      return fail(
+        'INVALID_DEDUPLICATION_PERIOD',
+        `The submitted command had an invalid deduplication period: The given deduplication duration of ${formatDuration(ms)} exceeds the maximum deduplication duration of ${formatDuration(max)}`,
+        { context: { longest_duration: formatDuration(max) } },
+      );
+    }
+    return ok({ window: { kind: 'duration', ms }, reported: period });
+  }
+  if ('DeduplicationOffset' in period) {
+    const o = (period.DeduplicationOffset as { value?: unknown } | undefined)?.value;
+    if (typeof o !== 'number' || !Number.isSafeInteger(o) || o < 0) return invalid('deduplication_offset', 'expected a non-negative offset');
+    if (o > limits.ledgerEnd) {
+      return fail('INVALID_DEDUPLICATION_PERIOD', `The submitted command had an invalid deduplication period: offset ${o} is after the ledger end ${limits.ledgerEnd}`, {
+        context: { ledger_end: String(limits.ledgerEnd) },
+      });
+    }
+    if (o < limits.prunedUpTo) {
+      return fail(
+        'INVALID_DEDUPLICATION_PERIOD',
+        `The submitted command had an invalid deduplication period: offset ${o} precedes the pruned offset ${limits.prunedUpTo}`,
+        { context: { earliest_offset: String(limits.prunedUpTo) } },
+      );
+    }
+    return ok({ window: { kind: 'offset', offset: o }, reported: period });
+  }
+  return invalid('deduplication_period', 'expected exactly one of DeduplicationDuration, DeduplicationOffset, Empty');
+}
+
+const COMMAND_KINDS = ['CreateCommand', 'ExerciseCommand', 'CreateAndExerciseCommand', 'ExerciseByKeyCommand'];
+
+/** Shape checks of a submission; everything that needs no ledger state beyond offsets. */
+export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): Result<ValidatedSubmission, LedgerError> {
+  if (!isPlainObject(cmds)) return invalid('commands', 'expected an object');
+  if (cmds.userId === undefined || cmds.userId === null || cmds.userId === '') return missing('user_id');
+  if (typeof cmds.userId !== 'string' || !isValidUserId(cmds.userId)) return invalid('user_id', 'not a valid user id');
+  const commandId = ledgerString('command_id', cmds.commandId, true);
+  if (!commandId.ok) return commandId;
+  const submissionId = ledgerString('submission_id', cmds.submissionId, false);
+  if (!submissionId.ok) return submissionId;
+  const workflowId = ledgerString('workflow_id', cmds.workflowId, false);
+  if (!workflowId.ok) return workflowId;
+  const actAs = parties('act_as', cmds.actAs, true);
+  if (!actAs.ok) return actAs;
+  const readAs = parties('read_as', cmds.readAs, false);
+  if (!readAs.ok) return readAs;
+  if (!Array.isArray(cmds.commands) || cmds.commands.length === 0) return missing('commands');
+  for (const c of cmds.commands) {
+    if (!isPlainObject(c) || Object.keys(c).length !== 1 || !COMMAND_KINDS.includes(Object.keys(c)[0] as string)) {
+      return invalid('commands', `each command must be exactly one of ${COMMAND_KINDS.join(', ')}`);
+    }
+  }
+  const disclosed = cmds.disclosedContracts ?? [];
+  if (!Array.isArray(disclosed)) return invalid('disclosed_contracts', 'expected a list');
+  for (const d of disclosed) {
+    if (!isPlainObject(d)) return invalid('disclosed_contracts', 'expected objects');
+    if (typeof d.createdEventBlob !== 'string' || d.createdEventBlob === '') return missing('disclosed_contracts.created_event_blob');
+  }
+  const dedup = parseDeduplicationPeriod(cmds.deduplicationPeriod, limits);
+  if (!dedup.ok) return dedup;
+  let minLedgerTimeMs: number | undefined;
+  if (cmds.minLedgerTimeAbs !== undefined && cmds.minLedgerTimeAbs !== null) {
+    const t = typeof cmds.minLedgerTimeAbs === 'string' ? Date.parse(cmds.minLedgerTimeAbs) : NaN;
+    if (Number.isNaN(t)) return invalid('min_ledger_time_abs', 'expected an RFC 3339 timestamp');
+    minLedgerTimeMs = t;
+  }
+  if (cmds.minLedgerTimeRel !== undefined && cmds.minLedgerTimeRel !== null) {
+    const r = cmds.minLedgerTimeRel;
+    if (!isPlainObject(r) || typeof r.seconds !== 'number' || r.seconds < 0) return invalid('min_ledger_time_rel', 'expected a non-negative duration');
+    minLedgerTimeMs = Math.max(minLedgerTimeMs ?? 0, limits.now + r.seconds * 1000 + (typeof r.nanos === 'number' ? r.nanos / 1e6 : 0));
+  }
+  if (cmds.synchronizerId !== undefined && cmds.synchronizerId !== null && typeof cmds.synchronizerId !== 'string') {
+    return invalid('synchronizer_id', 'expected a string');
+  }
+  return ok({
+    userId: cmds.userId,
+    actAs: actAs.value,
+    readAs: readAs.value,
+    commandId: commandId.value as string,
+    submissionId: submissionId.value,
+    workflowId: workflowId.value,
+    commands: cmds.commands,
+    disclosedContracts: disclosed,
+    synchronizerId: cmds.synchronizerId || undefined,
+    dedup: dedup.value.window,
+    deduplicationPeriod: dedup.value.reported,
+    minLedgerTimeMs,
+  });
+}

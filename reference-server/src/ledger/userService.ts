@@ -1,0 +1,251 @@
+import type { StoredUser } from '../store/records.js';
+import type { LedgerContext } from './context.js';
+import type { LedgerError } from './errors.js';
+import { fail } from './errors.js';
+import { checkIdentityProvider, decodePageToken, encodePageToken, pageSizeOf, validateAnnotations } from './pages.js';
+import { isValidPartyId } from './parties.js';
+import type { Result } from './result.js';
+import { ok } from './result.js';
+import { isValidUserId, keyToRight, rightsToKeys } from './users.js';
+import { isPlainObject } from './values.js';
+import type * as W from './wire.js';
+
+/** A claim the auth layer checks against the user's rights. */
+export type Claim =
+  | { readonly kind: 'actAs'; readonly party: string }
+  | { readonly kind: 'readAs'; readonly party: string }
+  | { readonly kind: 'executeAs'; readonly party: string }
+  | { readonly kind: 'readAsAnyParty' }
+  | { readonly kind: 'participantAdmin' }
+  | { readonly kind: 'identityProviderAdmin' };
+
+export function userOf(u: StoredUser): W.User {
+  return {
+    id: u.id,
+    primaryParty: u.primaryParty ?? '',
+    isDeactivated: u.isDeactivated,
+    metadata: { resourceVersion: String(u.resourceVersion), annotations: { ...u.annotations } },
+    identityProviderId: u.identityProviderId,
+  };
+}
+
+function checkUserId(id: unknown, field = 'user_id'): Result<string, LedgerError> {
+  if (id === undefined || id === null || id === '') return fail('MISSING_FIELD', `The submitted request is missing a mandatory field: ${field}`, { context: { field_name: field } });
+  if (typeof id !== 'string' || !isValidUserId(id)) {
+    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: user id '${String(id).slice(0, 80)}' must be 1-128 characters of [a-zA-Z0-9@^$.!\`-#+'~_|:()]`, {
+      context: { field_name: field },
+    });
+  }
+  return ok(id);
+}
+
+function findUser(ctx: LedgerContext, rawId: unknown): Result<StoredUser, LedgerError> {
+  const id = checkUserId(rawId);
+  if (!id.ok) return id;
+  const u = ctx.store.user(id.value);
+  return u ? ok(u) : fail('USER_NOT_FOUND', `getting user failed for unknown user "${id.value}"`, { context: { user_id: id.value }, resources: [['USER_ID', id.value]] });
+}
+
+function checkPrimaryParty(p: unknown): Result<string | undefined, LedgerError> {
+  if (p === undefined || p === null || p === '') return ok(undefined);
+  if (typeof p !== 'string' || !isValidPartyId(p)) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: primary party '${String(p).slice(0, 80)}' is not a valid party id`);
+  return ok(p);
+}
+
+const tooMany = (ctx: LedgerContext, id: string) =>
+  fail('TOO_MANY_USER_RIGHTS', `User "${id}" would have more than ${ctx.config.maxRightsPerUser} rights`, { context: { user_id: id } });
+
+export function createUser(ctx: LedgerContext, req: W.CreateUserRequest): Result<W.CreateUserResponse, LedgerError> {
+  if (!isPlainObject(req) || !isPlainObject(req.user)) return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: user');
+  const id = checkUserId(req.user.id, 'user.id');
+  if (!id.ok) return id;
+  const idp = checkIdentityProvider(req.user.identityProviderId);
+  if (!idp.ok) return idp;
+  const primary = checkPrimaryParty(req.user.primaryParty);
+  if (!primary.ok) return primary;
+  const annotations = validateAnnotations(req.user.metadata?.annotations, 'user.metadata');
+  if (!annotations.ok) return annotations;
+  const rights = rightsToKeys(req.rights);
+  if (!rights.ok) return rights;
+  if (rights.value.length > ctx.config.maxRightsPerUser) return tooMany(ctx, id.value);
+  if (ctx.store.user(id.value)) {
+    return fail('USER_ALREADY_EXISTS', `creating user failed for existing user "${id.value}"`, { context: { user_id: id.value }, resources: [['USER_ID', id.value]] });
+  }
+  const user: StoredUser = {
+    id: id.value,
+    primaryParty: primary.value,
+    isDeactivated: req.user.isDeactivated === true,
+    annotations: annotations.value,
+    resourceVersion: 0,
+    identityProviderId: '',
+    rights: new Set(rights.value),
+  };
+  ctx.store.putUser(user);
+  return ok({ user: userOf(user) });
+}
+
+export function getUser(ctx: LedgerContext, userId: string): Result<W.GetUserResponse, LedgerError> {
+  const u = findUser(ctx, userId);
+  return u.ok ? ok({ user: userOf(u.value) }) : u;
+}
+
+export function listUsers(ctx: LedgerContext, req: W.ListUsersRequest): Result<W.ListUsersResponse, LedgerError> {
+  const idp = checkIdentityProvider(req.identityProviderId);
+  if (!idp.ok) return idp;
+  const size = pageSizeOf(req.pageSize, ctx.config.maxUsersPageSize);
+  if (!size.ok) return size;
+  const after = decodePageToken(req.pageToken);
+  if (!after.ok) return after;
+  const page = ctx.store.users(after.value, size.value + 1);
+  const more = page.length > size.value;
+  const shown = more ? page.slice(0, size.value) : page;
+  return ok({ users: shown.map(userOf), nextPageToken: more ? encodePageToken((shown[shown.length - 1] as StoredUser).id) : '' });
+}
+
+const MASK_PATHS: Record<string, 'primaryParty' | 'isDeactivated' | 'metadata'> = {
+  primary_party: 'primaryParty',
+  primaryParty: 'primaryParty',
+  is_deactivated: 'isDeactivated',
+  isDeactivated: 'isDeactivated',
+  metadata: 'metadata',
+  'metadata.annotations': 'metadata',
+};
+
+export function updateUser(ctx: LedgerContext, userId: string, req: W.UpdateUserRequest): Result<W.UpdateUserResponse, LedgerError> {
+  if (!isPlainObject(req) || !isPlainObject(req.user)) return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: user');
+  if (req.user.id !== undefined && req.user.id !== userId) {
+    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: user.id '${String(req.user.id).slice(0, 80)}' does not match the user id in the path '${userId}'`);
+  }
+  const found = findUser(ctx, userId);
+  if (!found.ok) return found;
+  const u = found.value;
+  const paths = isPlainObject(req.updateMask) && Array.isArray(req.updateMask.paths) ? req.updateMask.paths : [];
+  if (paths.length === 0) return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: the update mask is empty');
+  const fields = new Set<'primaryParty' | 'isDeactivated' | 'metadata'>();
+  for (const p of paths) {
+    const f = MASK_PATHS[p];
+    if (!f) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: the update mask contains the unknown or read-only path '${String(p).slice(0, 80)}'`);
+    fields.add(f);
+  }
+  const rv = req.user.metadata?.resourceVersion;
+  if (rv !== undefined && rv !== '' && rv !== String(u.resourceVersion)) {
+    return fail('CONCURRENT_USER_UPDATE_DETECTED', `Update of user "${u.id}" failed: concurrent update detected (resource version ${rv} is stale)`, {
+      context: { user_id: u.id },
+    });
+  }
+  const primary = checkPrimaryParty(req.user.primaryParty);
+  if (!primary.ok) return primary;
+  const annotations = validateAnnotations(req.user.metadata?.annotations, 'user.metadata');
+  if (!annotations.ok) return annotations;
+  if (fields.has('primaryParty')) u.primaryParty = primary.value;
+  if (fields.has('isDeactivated')) u.isDeactivated = req.user.isDeactivated === true;
+  if (fields.has('metadata')) {
+    // Annotations merge; an empty value removes the key (as on a participant).
+    for (const [k, v] of Object.entries(annotations.value)) {
+      if (v === '') delete u.annotations[k];
+      else u.annotations[k] = v;
+    }
+  }
+  u.resourceVersion++;
+  ctx.store.putUser(u);
+  return ok({ user: userOf(u) });
+}
+
+export function deleteUser(ctx: LedgerContext, userId: string, callerUserId: string | undefined): Result<W.DeleteUserResponse, LedgerError> {
+  const id = checkUserId(userId);
+  if (!id.ok) return id;
+  if (callerUserId !== undefined && callerUserId === id.value) {
+    return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: Requesting user cannot delete itself', { context: { user_id: id.value } });
+  }
+  if (!ctx.store.deleteUser(id.value)) {
+    return fail('USER_NOT_FOUND', `deleting user failed for unknown user "${id.value}"`, { context: { user_id: id.value }, resources: [['USER_ID', id.value]] });
+  }
+  return ok({});
+}
+
+export function grantRights(ctx: LedgerContext, userId: string, req: W.GrantUserRightsRequest): Result<W.GrantUserRightsResponse, LedgerError> {
+  const found = findUser(ctx, userId);
+  if (!found.ok) return found;
+  if (isPlainObject(req)) {
+    const idp = checkIdentityProvider(req.identityProviderId);
+    if (!idp.ok) return idp;
+  }
+  const rights = rightsToKeys(isPlainObject(req) ? req.rights : undefined);
+  if (!rights.ok) return rights;
+  const u = found.value;
+  const fresh = rights.value.filter((r) => !u.rights.has(r));
+  if (u.rights.size + fresh.length > ctx.config.maxRightsPerUser) return tooMany(ctx, u.id);
+  for (const r of fresh) u.rights.add(r);
+  ctx.store.putUser(u);
+  return ok({ newlyGrantedRights: fresh.map(keyToRight) });
+}
+
+export function revokeRights(ctx: LedgerContext, userId: string, req: W.RevokeUserRightsRequest): Result<W.RevokeUserRightsResponse, LedgerError> {
+  const found = findUser(ctx, userId);
+  if (!found.ok) return found;
+  if (isPlainObject(req)) {
+    const idp = checkIdentityProvider(req.identityProviderId);
+    if (!idp.ok) return idp;
+  }
+  const rights = rightsToKeys(isPlainObject(req) ? req.rights : undefined);
+  if (!rights.ok) return rights;
+  const u = found.value;
+  const gone = rights.value.filter((r) => u.rights.has(r));
+  for (const r of gone) u.rights.delete(r);
+  ctx.store.putUser(u);
+  return ok({ newlyRevokedRights: gone.map(keyToRight) });
+}
+
+export function listRights(ctx: LedgerContext, userId: string): Result<W.ListUserRightsResponse, LedgerError> {
+  const found = findUser(ctx, userId);
+  return found.ok ? ok({ rights: [...found.value.rights].map(keyToRight) }) : found;
+}
+
+function holds(rights: ReadonlySet<string>, claim: Claim): boolean {
+  switch (claim.kind) {
+    case 'participantAdmin':
+      return rights.has('ParticipantAdmin');
+    case 'identityProviderAdmin':
+      return rights.has('ParticipantAdmin') || rights.has('IdentityProviderAdmin');
+    case 'actAs':
+      return rights.has(`CanActAs:${claim.party}`) || rights.has('CanActAsAnyParty');
+    case 'readAs':
+      return (
+        rights.has(`CanReadAs:${claim.party}`) ||
+        rights.has(`CanActAs:${claim.party}`) ||
+        rights.has('CanReadAsAnyParty') ||
+        rights.has('CanActAsAnyParty')
+      );
+    case 'executeAs':
+      return (
+        rights.has(`CanExecuteAs:${claim.party}`) ||
+        rights.has(`CanActAs:${claim.party}`) ||
+        rights.has('CanExecuteAsAnyParty') ||
+        rights.has('CanActAsAnyParty')
+      );
+    case 'readAsAnyParty':
+      return rights.has('CanReadAsAnyParty');
+  }
+}
+
+const describe = (c: Claim) => ('party' in c ? `${c.kind} ${c.party}` : c.kind);
+
+/** Does the user hold every claim? Unknown and deactivated users hold none. */
+export function authorize(ctx: LedgerContext, userId: string, claims: readonly Claim[]): Result<void, LedgerError> {
+  const u = typeof userId === 'string' ? ctx.store.user(userId) : undefined;
+  if (!u) return fail('PERMISSION_DENIED', `User "${String(userId).slice(0, 128)}" is not known on this participant`, { context: { user_id: String(userId) } });
+  if (u.isDeactivated) return fail('PERMISSION_DENIED', `User "${u.id}" is deactivated`, { context: { user_id: u.id } });
+  const missing = claims.filter((c) => !holds(u.rights, c));
+  if (missing.length) {
+    return fail('PERMISSION_DENIED', `User "${u.id}" lacks the rights for: ${missing.map(describe).join(', ')}`, { context: { user_id: u.id } });
+  }
+  return ok(undefined);
+}
+
+/** The claims a command submission needs: act as each actAs party, read as each readAs party. */
+export function submissionClaims(commands: { actAs?: readonly string[]; readAs?: readonly string[] }): Claim[] {
+  return [
+    ...(commands.actAs ?? []).map((party): Claim => ({ kind: 'actAs', party })),
+    ...(commands.readAs ?? []).map((party): Claim => ({ kind: 'readAs', party })),
+  ];
+}

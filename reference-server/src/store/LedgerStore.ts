@@ -1,0 +1,56 @@
+import type { TemplateDef } from '../ledger/templates/Catalogue.js';
+import type { LogEntry } from './LogEntry.js';
+import type { DedupRecord, StoredParty, StoredUser } from './records.js';
+import type { StoredContract } from './StoredContract.js';
+
+/** Where a query looks for active contracts: the index that answers it. */
+export type ActiveScope =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'party'; readonly party: string }
+  | { readonly kind: 'template'; readonly template: TemplateDef };
+
+/**
+ * Persistence behind the ledger. Synchronous on purpose: the core's commit is a single critical
+ * section, and embedded durable stores (SQLite, LMDB) are synchronous too.
+ *
+ * The store keeps and indexes; it never decides. Validation, authorization and offsets belong
+ * to the core.
+ */
+export interface LedgerStore {
+  // ---- the update log: one entry per offset, dense from prunedUpTo + 1 to ledgerEnd
+  readonly ledgerEnd: number;
+  readonly prunedUpTo: number;
+  /** Appends at `ledgerEnd + 1` and applies its contract effects to the indexes. */
+  append(entry: LogEntry, effects: { created: readonly StoredContract[]; archived: readonly StoredContract[] }): void;
+  entryAt(offset: number): LogEntry | undefined;
+  /** Entries with fromExclusive < offset <= toInclusive, ascending. */
+  entries(fromExclusive: number, toInclusive: number): Iterable<LogEntry>;
+  offsetOfUpdate(updateId: string): number | undefined;
+
+  // ---- contracts
+  contract(contractId: string): StoredContract | undefined;
+  /** A snapshot of the active contracts in one index, safe to iterate while the ledger moves on. */
+  activeSnapshot(scope: ActiveScope): StoredContract[];
+  activeCount(scope: ActiveScope): number;
+  /** Contracts archived at an offset above `offset`, still retained (not pruned). */
+  archivedAfter(offset: number): StoredContract[];
+  /** Active contracts with this key, oldest first. */
+  activeByKey(keyHash: string): readonly StoredContract[];
+
+  // ---- deduplication
+  dedup(userId: string, actAsKey: string, commandId: string): DedupRecord | undefined;
+  putDedup(record: DedupRecord): void;
+
+  // ---- parties and users
+  party(id: string): StoredParty | undefined;
+  putParty(party: StoredParty): void;
+  /** Parties ordered by id, after `afterId` (exclusive). */
+  parties(afterId: string | undefined, limit: number, filter?: (p: StoredParty) => boolean): StoredParty[];
+  user(id: string): StoredUser | undefined;
+  putUser(user: StoredUser): void;
+  deleteUser(id: string): boolean;
+  users(afterId: string | undefined, limit: number): StoredUser[];
+
+  /** Drops log entries and archived contracts at or below `upToInclusive`. */
+  prune(upToInclusive: number): void;
+}

@@ -1,0 +1,16 @@
+export type { LedgerStore, ActiveScope } from './LedgerStore.js';
+export { MemoryStore } from './MemoryStore.js';
+export { StoredContract, ACTIVE } from './StoredContract.js';
+export type { ReassignmentStep } from './StoredContract.js';
+export type {
+  LogEntry,
+  TransactionEntry,
+  ReassignmentEntry,
+  TopologyEntry,
+  RejectionEntry,
+  TxNode,
+  CreateNode,
+  ExerciseNode,
+  SubmissionInfo,
+} from './LogEntry.js';
+export type { StoredParty, StoredUser, DedupRecord } from './records.js';
