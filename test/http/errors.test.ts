@@ -34,7 +34,8 @@ describe('routing errors', () => {
 
 describe('request body decoding', () => {
   it('reads a POST body as JSON whatever its Content-Type, or without one', async () => {
-    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+    const variants: Record<string, string>[] = [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }];
+    for (const headers of variants) {
       const res = await rawRequest(server.url, 'POST', '/v2/updates', { headers, body: '{"beginExclusive":0,"colour":1}' });
       expect(res.status).toBe(400);
       // An unknown field is only found in a body that was decoded as JSON.
