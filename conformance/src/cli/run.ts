@@ -1,6 +1,256 @@
-import { UsageError } from './exitCodes.js';
+import { parseArgs } from 'node:util';
+import { catalogue } from '../checks/catalogue.js';
+import { GROUPS, type Group } from '../checks/types.js';
+import { BaselineError, loadBaseline, type Baseline } from '../report/baseline.js';
+import { isUnexpected } from '../report/model.js';
+import { writeReports } from '../report/writeReports.js';
+import { DEFAULT_PROFILE, loadProfile, ProfileError, type Profile } from '../runner/profile.js';
+import { unreachable } from '../runner/reachability.js';
+import { startInProcessReference, type InProcessServer } from '../runner/referenceServer.js';
+import { DEFAULTS, runSuite } from '../runner/runSuite.js';
+import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
+import { parseShard, type ShardError, type Shard } from '../runner/shard.js';
+import { loadSpec, SpecLoadError } from '../schema/index.js';
+import { staticToken, tokenCommand, tokenFile, TokenSourceError, type TokenProvider } from '../target/tokenProvider.js';
+import { ExitCode, UsageError } from './exitCodes.js';
+import { packageVersion } from './main.js';
 
-// Placeholder until the issue that builds `run` lands; it refuses clearly rather than pretending.
-export function run(_argv: string[]): Promise<number> {
-  return Promise.reject(new UsageError('`run` is not available in this build yet'));
+export const RUN_HELP = `Usage: canton-conformance run [--target URL] [options]
+
+Checks a target against the conformance suite and writes a compatibility report. Without --target
+it starts the reference server in-process on a free port and certifies it.
+
+Target:
+  --target URL          base URL of the target; the default for every group below
+  --ledger-url URL      JSON Ledger API v2 base URL (group B)
+  --registry-url URL    token registry base URL (group A)
+  --scan-url URL        Scan base URL (group C), e.g. https://scan.example.com/api/scan
+  --profile NAME|FILE   what the target serves, which ids exist, whether the suite may write
+                        (built-in: reference, participant, registry, scan-readonly;
+                        default: reference without --target, read-only with it)
+  --token T             bearer token for every request
+  --token-file F        read the token from F (re-read after a 401)
+                        (or auth.tokenCommand in the profile: run, and re-run after a 401)
+Selection:
+  --only SEL            run only these checks; SEL is a comma list of check ids, groups
+                        (registry, ledger, scan), kinds (schema, example, negative, property,
+                        stateful, auth, cross-group), operationIds, levels (MUST) or globs
+                        (ledger.acs.*); repeatable
+  --skip SEL            leave these out (same forms); wins over --only
+  --shard K/N           run the K-th of N disjoint parts (merge with \`report merge\`)
+Runs:
+  --seed N              seed of every property and stateful check (default: random, printed)
+  --runs N              inputs per property (default ${DEFAULTS.runs})
+  --timeout MS          per-request timeout in milliseconds (default ${DEFAULTS.timeoutMs})
+  --concurrency N       checks run at once (default ${DEFAULTS.concurrency})
+Reports:
+  --report-dir DIR      where report.json, junit.xml, summary.md and report.html go (default: reports)
+  --baseline FILE       expected failures: a previous report.json or one check id per line
+  --spec FILE           validate responses against this OpenAPI document first (e.g. an upstream
+                        one); repeatable; our specs cover what it does not describe
+  --quiet               no progress line, only the final summary
+
+Exit codes: 0 no unexpected failure, 1 unexpected failures or stale baseline entries,
+            2 usage or configuration error, 3 target unreachable.`;
+
+interface RunArgs {
+  readonly target?: string;
+  readonly urls: Partial<Record<Group, string>>;
+  readonly profile?: string;
+  readonly token?: string;
+  readonly tokenFile?: string;
+  readonly only: string[];
+  readonly skip: string[];
+  readonly seed?: number;
+  readonly runs?: number;
+  readonly timeoutMs?: number;
+  readonly concurrency?: number;
+  readonly reportDir: string;
+  readonly baseline?: string;
+  readonly specs: string[];
+  readonly shard?: Shard;
+  readonly quiet: boolean;
+}
+
+function int(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new UsageError(`--${name} takes an integer >= ${min} (got '${v}')`);
+  return Number(v);
+}
+
+function url(name: string, v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new UsageError(`--${name} is not a URL: '${v}'`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--${name} must be an http(s) URL (got '${v}')`);
+  return v.replace(/\/+$/, '');
+}
+
+export function parseRunArgs(argv: string[]): RunArgs | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        target: { type: 'string' },
+        'ledger-url': { type: 'string' },
+        'registry-url': { type: 'string' },
+        'scan-url': { type: 'string' },
+        profile: { type: 'string' },
+        token: { type: 'string' },
+        'token-file': { type: 'string' },
+        only: { type: 'string', multiple: true },
+        skip: { type: 'string', multiple: true },
+        seed: { type: 'string' },
+        runs: { type: 'string' },
+        timeout: { type: 'string' },
+        concurrency: { type: 'string' },
+        'report-dir': { type: 'string' },
+        baseline: { type: 'string' },
+        spec: { type: 'string', multiple: true },
+        shard: { type: 'string' },
+        quiet: { type: 'boolean', short: 'q' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (values.help) return 'help';
+  if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('give either --token or --token-file, not both');
+  let shard: Shard | undefined;
+  try {
+    shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  } catch (e) {
+    throw new UsageError((e as ShardError).message);
+  }
+  const urls: Partial<Record<Group, string>> = {};
+  const ledger = url('ledger-url', values['ledger-url']);
+  const registry = url('registry-url', values['registry-url']);
+  const scan = url('scan-url', values['scan-url']);
+  if (ledger) urls.ledger = ledger;
+  if (registry) urls.registry = registry;
+  if (scan) urls.scan = scan;
+  return {
+    ...(values.target !== undefined ? { target: url('target', values.target)! } : {}),
+    urls,
+    ...(values.profile !== undefined ? { profile: values.profile } : {}),
+    ...(values.token !== undefined ? { token: values.token } : {}),
+    ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+    only: parseSelectors(values.only ?? []),
+    skip: parseSelectors(values.skip ?? []),
+    ...(values.seed !== undefined ? { seed: int('seed', values.seed, 0)! } : {}),
+    ...(values.runs !== undefined ? { runs: int('runs', values.runs, 1)! } : {}),
+    ...(values.timeout !== undefined ? { timeoutMs: int('timeout', values.timeout, 1)! } : {}),
+    ...(values.concurrency !== undefined ? { concurrency: int('concurrency', values.concurrency, 1)! } : {}),
+    reportDir: values['report-dir'] ?? 'reports',
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+    specs: values.spec ?? [],
+    ...(shard ? { shard } : {}),
+    quiet: values.quiet === true,
+  };
+}
+
+/** Configuration errors of our own kinds become usage errors (exit 2) with their message. */
+function usage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ProfileError || e instanceof BaselineError || e instanceof SelectionError || e instanceof SpecLoadError || e instanceof TokenSourceError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+function tokensOf(args: RunArgs, profile: Profile): TokenProvider | undefined {
+  if (args.token !== undefined) return usage(() => staticToken(args.token!));
+  if (args.tokenFile !== undefined) return tokenFile(args.tokenFile);
+  if (profile.auth?.tokenCommand) return tokenCommand(profile.auth.tokenCommand);
+  return undefined;
+}
+
+function replayPrefix(args: RunArgs): string {
+  const parts = ['canton-conformance run'];
+  if (args.target) parts.push(`--target ${args.target}`);
+  for (const g of GROUPS) if (args.urls[g]) parts.push(`--${g}-url ${args.urls[g]}`);
+  if (args.profile) parts.push(`--profile ${args.profile}`);
+  if (args.runs) parts.push(`--runs ${args.runs}`);
+  return parts.join(' ');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseRunArgs(argv);
+  if (args === 'help') {
+    console.log(RUN_HELP);
+    return ExitCode.Ok;
+  }
+  const inProcess = args.target === undefined && Object.keys(args.urls).length === 0;
+  const profile = usage(() => (args.profile ? loadProfile(args.profile) : inProcess ? loadProfile('reference') : DEFAULT_PROFILE));
+  if (!inProcess && args.target === undefined) {
+    const missing = profile.groups.filter((g) => args.urls[g] === undefined);
+    if (missing.length > 0) throw new UsageError(`no URL for the ${missing.join(', ')} group(s): give --target (the default for every group) or --${missing[0]}-url`);
+  }
+  const baseline: Baseline | undefined = args.baseline ? usage(() => loadBaseline(args.baseline!, catalogue().map((c) => c.id))) : undefined;
+  usage(() => args.specs.forEach((s) => loadSpec(s)));
+  // Fail fast on selection typos, before starting anything.
+  usage(() => selectChecks(catalogue(), args.only, args.skip));
+  const tokens = tokensOf(args, profile);
+  if (tokens) {
+    try {
+      await tokens.token();
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+
+  let server: InProcessServer | undefined;
+  try {
+    if (inProcess) server = await startInProcessReference();
+    const base = server?.url ?? args.target ?? Object.values(args.urls)[0]!;
+    const baseUrls = Object.fromEntries(GROUPS.map((g) => [g, args.urls[g] ?? base])) as Record<Group, string>;
+    const served = Object.fromEntries(profile.groups.map((g) => [g, baseUrls[g]]));
+    const down = await unreachable(served, args.timeoutMs ?? DEFAULTS.timeoutMs);
+    if (down !== undefined) {
+      console.error(`canton-conformance run: target unreachable: ${down}`);
+      return ExitCode.Unreachable;
+    }
+    const { report, baseline: outcome } = await runSuite({
+      baseUrls,
+      target: server ? `${server.url} (in-process reference server)` : base,
+      profile,
+      ...(tokens ? { tokens } : {}),
+      only: args.only,
+      skip: args.skip,
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(args.runs !== undefined ? { runs: args.runs } : {}),
+      ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
+      ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+      ...(args.shard ? { shard: args.shard } : {}),
+      ...(baseline ? { baseline } : {}),
+      specFiles: args.specs,
+      progress: args.quiet ? 'quiet' : 'auto',
+      replayPrefix: replayPrefix(args),
+      toolVersion: packageVersion(),
+    });
+    const paths = await writeReports(report, args.reportDir);
+    const s = report.summary;
+    console.log(
+      `canton-conformance: ${report.verdict.toUpperCase()}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.warned} warned, ${s.skipped} skipped` +
+        ` (seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s${report.shard ? `, shard ${report.shard.index}/${report.shard.total}` : ''})`,
+    );
+    for (const w of report.warnings) console.log(`warning: ${w}`);
+    const bad = report.checks.filter(isUnexpected);
+    for (const c of bad.slice(0, 20)) console.log(`  ${c.baseline === 'stale' ? 'STALE' : c.status.toUpperCase()} ${c.id}: ${c.baseline === 'stale' ? 'passes now; remove it from the baseline' : (c.message ?? '').split('\n')[0]!.slice(0, 160)}`);
+    if (bad.length > 20) console.log(`  …and ${bad.length - 20} more`);
+    if (outcome.expected.length > 0) console.log(`  ${outcome.expected.length} expected failure(s) from the baseline`);
+    console.log(`report: ${paths.html} (also report.json, junit.xml, summary.md)`);
+    return outcome.exitCode === 0 ? ExitCode.Ok : ExitCode.Failures;
+  } finally {
+    await server?.close();
+  }
 }

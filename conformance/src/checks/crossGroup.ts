@@ -1,0 +1,64 @@
+import { choiceContext } from './registry.js';
+import { preapprovalOf } from './scan.js';
+import { activeContracts, ledgerEnd } from './support/ledger.js';
+import { firstDifference, jsonEqual, qualifiedName } from './support/expect.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+const SD = 'service description (groups A, B, C read one ledger); design.md "Registry" and "Scan"';
+
+function reader(ctx: CheckContext, preferred: string | undefined, what: string): string {
+  return preferred ?? ctx.profile.ledger?.party ?? ctx.skip(`profile '${ctx.profile.name}' names no party that can read ${what} on the ledger`);
+}
+
+export const crossGroupChecks: readonly CheckDefinition[] = [
+  {
+    id: 'registry.cross-group.disclosed-match-ledger',
+    title: "The registry's disclosed contracts equal the ledger's view: id, template, blob, synchronizer",
+    group: 'registry',
+    operationId: 'getAllocationInstructionAcceptContext',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${SD}: createdEventBlob is forwarded unchanged as retrieved from the JSON ledger API`,
+    requires: { groups: ['registry', 'ledger'] },
+    async run(ctx) {
+      const id = ctx.profile.registry?.allocationInstructionId ?? ctx.skip(`profile '${ctx.profile.name}' names no allocation instruction (registry.allocationInstructionId)`);
+      const party = reader(ctx, ctx.profile.registry?.readerParty, 'the disclosed contracts (registry.readerParty)');
+      const { exchange, disclosed } = await choiceContext(ctx, id, { excludeDebugFields: true }, 'accept context');
+      if (disclosed.length === 0) ctx.skip('the context discloses no contract to compare');
+      const end = await ledgerEnd(ctx);
+      const acs = await activeContracts(ctx, party, end.offset, { blob: true });
+      const byId = new Map(acs.contracts.map((c) => [c.createdEvent.contractId, c]));
+      for (const d of disclosed) {
+        const onLedger = byId.get(d.contractId as string);
+        if (!onLedger) return ctx.fail(`disclosed contract ${String(d.contractId)} is not active on the ledger for ${party} at ${end.offset}`, exchange);
+        if (qualifiedName(String(d.templateId)) !== qualifiedName(onLedger.createdEvent.templateId)) ctx.fail(`template of ${String(d.contractId)}: registry says ${String(d.templateId)}, ledger says ${onLedger.createdEvent.templateId}`, exchange);
+        if (d.createdEventBlob !== onLedger.createdEvent.createdEventBlob) ctx.fail(`createdEventBlob of ${String(d.contractId)} differs from the ledger's (it must be forwarded unchanged)`, exchange);
+        if (onLedger.synchronizerId !== undefined && d.synchronizerId !== onLedger.synchronizerId) ctx.fail(`synchronizer of ${String(d.contractId)}: registry says ${String(d.synchronizerId)}, ledger says ${onLedger.synchronizerId}`, exchange);
+      }
+    },
+  },
+  {
+    id: 'scan.cross-group.preapproval-matches-ledger',
+    title: "Scan's preapproval equals the ledger's contract: id, template, payload, blob, creation time, synchronizer",
+    group: 'scan',
+    operationId: 'lookupTransferPreapprovalByParty',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${SD}: Scan derives its answers from the ledger`,
+    requires: { groups: ['scan', 'ledger'] },
+    async run(ctx) {
+      const party = ctx.profile.scan?.preapprovalParty ?? ctx.skip(`profile '${ctx.profile.name}' names no party with a preapproval (scan.preapprovalParty)`);
+      const { exchange, preapproval, contract } = await preapprovalOf(ctx, party, 'preapproval lookup');
+      const end = await ledgerEnd(ctx);
+      const acs = await activeContracts(ctx, party, end.offset, { blob: true });
+      const onLedger = acs.contracts.find((c) => c.createdEvent.contractId === contract.contract_id);
+      if (!onLedger) return ctx.fail(`Scan returned ${String(contract.contract_id)}, which is not active on the ledger for ${party} at ${end.offset}`, exchange);
+      const ev = onLedger.createdEvent;
+      if (qualifiedName(String(contract.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`template: Scan says ${String(contract.template_id)}, ledger says ${ev.templateId}`, exchange);
+      if (!jsonEqual(contract.payload, ev.createArgument)) ctx.fail(`payload differs from the ledger's createArgument at ${firstDifference(contract.payload, ev.createArgument)}`, exchange);
+      if (contract.created_event_blob !== ev.createdEventBlob) ctx.fail("created_event_blob differs from the ledger's createdEventBlob", exchange);
+      if (ev.createdAt !== undefined && Date.parse(String(contract.created_at)) !== Date.parse(ev.createdAt)) ctx.fail(`created_at: Scan says ${String(contract.created_at)}, ledger says ${ev.createdAt}`, exchange);
+      if (preapproval.domain_id !== undefined && onLedger.synchronizerId !== undefined && preapproval.domain_id !== onLedger.synchronizerId) ctx.fail(`domain_id ${String(preapproval.domain_id)} differs from the ledger's synchronizer ${onLedger.synchronizerId}`, exchange);
+    },
+  },
+];

@@ -1,0 +1,127 @@
+import { parse as parseYaml } from 'yaml';
+import { ledgerEnd } from './support/ledger.js';
+import { expectStatus, isObject, objectBody, responseOf, snippet } from './support/expect.js';
+import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
+import type { CheckDefinition } from './types.js';
+
+const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+
+export const ledgerBasicChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.version.shape',
+    title: 'GET /v2/version answers a version string and a features object',
+    operationId: LedgerOp.version,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: Version response (version and features required)`,
+    async run(ctx) {
+      const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/version' });
+      expectStatus(ctx, e, 200, 'GET /v2/version');
+      const body = objectBody(ctx, e, 'version');
+      if (typeof body.version !== 'string' || body.version === '') ctx.fail('version must be a non-empty string', e);
+      if (!isObject(body.features)) ctx.fail('features must be an object', e);
+    },
+  }),
+  check({
+    id: 'ledger.version.features',
+    title: 'The feature descriptor reports user management, party and package page sizes and the checkpoint delay',
+    operationId: LedgerOp.version,
+    level: 'SHOULD',
+    kind: 'example',
+    specRef: `${SD_B}: Version response features.*; Limits`,
+    async run(ctx) {
+      const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/version' });
+      expectStatus(ctx, e, 200, 'GET /v2/version');
+      const f = objectBody(ctx, e, 'version').features;
+      if (!isObject(f)) return ctx.fail('features must be an object', e);
+      const at = (path: string): unknown => path.split('.').reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), f);
+      const problems: string[] = [];
+      if (typeof at('userManagement.supported') !== 'boolean') problems.push('userManagement.supported (boolean)');
+      for (const p of ['userManagement.maxRightsPerUser', 'userManagement.maxUsersPageSize', 'partyManagement.maxPartiesPageSize', 'packageFeature.maxVettedPackagesPageSize', 'offsetCheckpoint.maxOffsetCheckpointEmissionDelay.seconds', 'offsetCheckpoint.maxOffsetCheckpointEmissionDelay.nanos']) {
+        if (!Number.isInteger(at(p))) problems.push(`${p} (integer)`);
+      }
+      if (problems.length > 0) ctx.fail(`features lacks ${problems.join(', ')}`, e);
+    },
+  }),
+  check({
+    id: 'ledger.ledger-end.shape',
+    title: 'GET /v2/state/ledger-end answers {offset} as a non-negative integer',
+    operationId: LedgerOp.ledgerEnd,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: GET /v2/state/ledger-end`,
+    async run(ctx) {
+      await ledgerEnd(ctx);
+    },
+  }),
+  check({
+    id: 'ledger.ledger-end.monotonic',
+    title: 'The ledger end never moves backwards across reads',
+    operationId: LedgerOp.ledgerEnd,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: offsets are int64, strictly increasing`,
+    async run(ctx) {
+      let last = -1;
+      for (let i = 0; i < 6; i++) {
+        const { offset, exchange } = await ledgerEnd(ctx);
+        if (offset < last) ctx.fail(`ledger end went back from ${last} to ${offset}`, exchange);
+        last = offset;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+  }),
+  check({
+    id: 'ledger.docs.openapi',
+    title: 'GET /docs/openapi serves the OpenAPI document as YAML text',
+    operationId: LedgerOp.docsOpenapi,
+    level: 'SHOULD',
+    kind: 'example',
+    specRef: `${SD_B}: GET /docs/openapi (OpenAPI specification at runtime)`,
+    async run(ctx) {
+      const e = await ctx.http.request('ledger', { method: 'GET', path: '/docs/openapi', auth: 'none' });
+      expectStatus(ctx, e, 200, 'GET /docs/openapi');
+      let doc: unknown;
+      try {
+        doc = parseYaml(responseOf(e).text);
+      } catch (err) {
+        ctx.fail(`the body is not YAML: ${(err as Error).message.split('\n')[0]}`, e);
+      }
+      if (!isObject(doc) || typeof doc.openapi !== 'string' || !isObject(doc.paths)) return ctx.fail(`not an OpenAPI document (no openapi/paths): ${snippet(e)}`, e);
+      if (!Object.keys(doc.paths).some((p) => p.endsWith('/v2/version'))) ctx.fail('the document does not describe /v2/version', e);
+    },
+  }),
+  check({
+    id: 'ledger.docs.asyncapi',
+    title: 'GET /docs/asyncapi serves the AsyncAPI document as YAML text',
+    operationId: LedgerOp.docsAsyncapi,
+    level: 'SHOULD',
+    kind: 'example',
+    specRef: `${SD_B}: GET /docs/asyncapi (AsyncAPI specification at runtime)`,
+    async run(ctx) {
+      const e = await ctx.http.request('ledger', { method: 'GET', path: '/docs/asyncapi', auth: 'none' });
+      expectStatus(ctx, e, 200, 'GET /docs/asyncapi');
+      let doc: unknown;
+      try {
+        doc = parseYaml(responseOf(e).text);
+      } catch (err) {
+        ctx.fail(`the body is not YAML: ${(err as Error).message.split('\n')[0]}`, e);
+      }
+      if (!isObject(doc) || typeof doc.asyncapi !== 'string' || !isObject(doc.channels)) return ctx.fail(`not an AsyncAPI document (no asyncapi/channels): ${snippet(e)}`, e);
+    },
+  }),
+  check({
+    id: 'ledger.health.livez-readyz',
+    title: 'GET /livez and /readyz answer 200 without a token',
+    operationId: LedgerOp.livez,
+    level: 'MAY',
+    kind: 'example',
+    specRef: 'Canton 3.5 JSON API: /livez and /readyz',
+    async run(ctx) {
+      for (const path of ['/livez', '/readyz']) {
+        const e = await ctx.http.request('ledger', { method: 'GET', path, auth: 'none' });
+        expectStatus(ctx, e, 200, `GET ${path}`);
+      }
+    },
+  }),
+];

@@ -1,0 +1,123 @@
+import { userIdArb } from '../generators/identifiers.js';
+import { createCommand, jsCommands, ledgerEnd, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
+import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet } from './support/expect.js';
+import { forAll } from './support/property.js';
+import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
+import type { CheckDefinition } from './types.js';
+
+const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+
+export const ledgerCommandChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.dedup.duplicate-409',
+    title: 'Submitting the same change id twice is refused with 409 DUPLICATE_COMMAND',
+    operationId: LedgerOp.submitAndWait,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B} §1.3 Deduplication: (userId, actAs, commandId); DUPLICATE_COMMAND, HTTP 409`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, ctx.unique('cc-dedup'));
+      await submitAndWait(ctx, body, 'first submission');
+      const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: body });
+      expectStatus(ctx, again, 409, 'the same change id submitted again');
+      expectCantonError(ctx, again, 'duplicate submission', ['DUPLICATE_COMMAND', 'SUBMISSION_ALREADY_IN_FLIGHT']);
+    },
+  }),
+  check({
+    id: 'ledger.dedup.new-command-id-accepted',
+    title: 'The same commands under a new command id are not deduplicated',
+    operationId: LedgerOp.submitAndWait,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B} §1.3 Deduplication: the change id includes the commandId`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const command = { CreateCommand: createCommand(ctx, party) };
+      const a = await submitAndWait(ctx, jsCommands(ctx, party, command), 'first submission');
+      const b = await submitAndWait(ctx, jsCommands(ctx, party, command), 'same commands, new command id');
+      if (a.updateId === b.updateId) ctx.fail('two submissions got the same updateId', b.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.async.submit-then-completion',
+    title: 'Async submit answers {} and the command then completes successfully on the completions stream',
+    operationId: LedgerOp.asyncSubmit,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: POST /v2/commands/async/submit (returns immediately; outcome on completions)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const begin = await ledgerEnd(ctx);
+      const commandId = ctx.unique('cc-async');
+      const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, commandId);
+      const submit = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/async/submit', json: body });
+      expectStatus(ctx, submit, 200, 'async submit');
+      if (!isObject(bodyOf(ctx, submit, 'async submit'))) ctx.fail('async submit must answer a JSON object ({})', submit);
+      const userId = userIdOf(ctx);
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const e = await ctx.http.request('ledger', {
+          method: 'POST',
+          path: '/v2/commands/completions',
+          query: { limit: 1000, stream_idle_timeout_ms: 500 },
+          json: { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive: begin.offset },
+        });
+        expectStatus(ctx, e, 200, 'completions');
+        const list = bodyOf(ctx, e, 'completions');
+        if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
+        for (const item of list) {
+          const c = isObject(item) && isObject(item.completionResponse) && isObject(item.completionResponse.Completion) ? item.completionResponse.Completion : undefined;
+          const value = c && isObject(c.value) ? c.value : c;
+          if (!value || value.commandId !== commandId) continue;
+          const status = isObject(value.status) ? value.status : undefined;
+          if (status && status.code !== 0) ctx.fail(`the command completed with status ${JSON.stringify(status)}`, e);
+          if (typeof value.offset !== 'number' || value.offset <= begin.offset) ctx.fail(`the completion's offset ${JSON.stringify(value.offset)} is not after ${begin.offset}`, e);
+          return;
+        }
+        if (Date.now() > deadline) ctx.fail(`no completion for command ${commandId} within 10 s`, e);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+  }),
+  check({
+    id: 'ledger.users.delete-then-404',
+    title: 'Deleting a user answers 200 {}; deleting it again is 404 USER_NOT_FOUND',
+    operationId: LedgerOp.deleteUser,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: DELETE /v2/users/{user-id} (200, empty JSON object); ${UPSTREAM_B} USER_NOT_FOUND 404`,
+    requires: { writes: true },
+    async run(ctx) {
+      const id = ctx.unique('cc-user').replace(/[^a-z0-9_-]/g, '-');
+      const create = await ctx.http.request('ledger', { method: 'POST', path: '/v2/users', json: { user: { id, isDeactivated: false, identityProviderId: '' }, rights: [] } });
+      expectStatus(ctx, create, 200, `creating user ${id}`);
+      const del = await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${encodeURIComponent(id)}` });
+      expectStatus(ctx, del, 200, `deleting user ${id}`);
+      const body = objectBody(ctx, del, 'delete user');
+      if (!jsonEqual(body, {})) ctx.warn(`DELETE answered ${snippet(del)}; the documented answer is {}`);
+      const again = await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${encodeURIComponent(id)}` });
+      expectStatus(ctx, again, 404, `deleting user ${id} a second time`);
+      expectCantonError(ctx, again, 'deleted user', ['USER_NOT_FOUND']);
+    },
+  }),
+  check({
+    id: 'ledger.users.delete-unknown-404',
+    title: 'Deleting random unknown users is 404 USER_NOT_FOUND (property)',
+    operationId: LedgerOp.deleteUser,
+    level: 'MUST',
+    kind: 'property',
+    specRef: `${UPSTREAM_B} §1.3: unknown user, 404 USER_NOT_FOUND`,
+    requires: { writes: true },
+    async run(ctx) {
+      await forAll(ctx, userIdArb().map((u) => `cc-absent-${u}`), async (id) => {
+        const e = await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${encodeURIComponent(id)}` });
+        expectStatus(ctx, e, 404, `deleting unknown user ${id}`);
+        expectCantonError(ctx, e, 'unknown user', ['USER_NOT_FOUND']);
+      });
+    },
+  }),
+];

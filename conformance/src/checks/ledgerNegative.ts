@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { badOffsetArb, malformedJsonArb } from '../generators/badBodies.js';
+import { createCommand, eventFormat, jsCommands, ledgerEnd, suiteParty } from './support/ledger.js';
+import { bodyOf, expectCantonError, expectRejected, expectStatus } from './support/expect.js';
+import { forAll } from './support/property.js';
+import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
+import type { CheckDefinition } from './types.js';
+
+const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+
+const READ_ENDPOINTS = ['/v2/state/active-contracts', '/v2/updates', '/v2/commands/completions'] as const;
+const WRITE_ENDPOINTS = ['/v2/commands/submit-and-wait', '/v2/commands/submit-and-wait-for-transaction', '/v2/commands/async/submit', '/v2/parties', '/v2/users'] as const;
+
+export const ledgerNegativeChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.negative.malformed-json-400',
+    title: 'Bodies that are not JSON are refused with 400 (text/plain reason or JsCantonError), never a 5xx (property)',
+    operationId: LedgerOp.activeContracts,
+    level: 'MUST',
+    kind: 'property',
+    specRef: `design.md Errors; ${UPSTREAM_B} §1.1: undecodable body, 400 text/plain`,
+    async run(ctx) {
+      const endpoints = ctx.profile.writes ? [...READ_ENDPOINTS, ...WRITE_ENDPOINTS] : [...READ_ENDPOINTS];
+      await forAll(ctx, fc.tuple(fc.constantFrom(...endpoints), malformedJsonArb()), async ([path, bad]) => {
+        const e = await ctx.http.request('ledger', { method: 'POST', path, body: bad.text });
+        expectRejected(ctx, e, 400, `POST ${path} with ${bad.why}`);
+      });
+    },
+  }),
+  check({
+    id: 'ledger.negative.bad-offset-400',
+    title: 'activeAtOffset of the wrong type, fractional or negative is refused with 400 (property)',
+    operationId: LedgerOp.activeContracts,
+    level: 'MUST',
+    kind: 'property',
+    specRef: `${SD_B}: activeAtOffset (integer offset)`,
+    async run(ctx) {
+      const party = ctx.profile.ledger?.party;
+      await forAll(ctx, badOffsetArb(), async (bad) => {
+        const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: bad.value, eventFormat: eventFormat(party) } });
+        expectRejected(ctx, e, 400, `active contracts with ${bad.why} (${JSON.stringify(bad.value)})`);
+      });
+    },
+  }),
+  check({
+    id: 'ledger.negative.unknown-field-400',
+    title: 'A request with an unknown field is refused with 400',
+    operationId: LedgerOp.activeContracts,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `design.md Errors (unknown JSON fields are 400); ${UPSTREAM_B} §1.1 "Unexpected fields"`,
+    async run(ctx) {
+      const end = (await ledgerEnd(ctx)).offset;
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: end, eventFormat: eventFormat(ctx.profile.ledger?.party), ccUnexpectedField: true } });
+      expectRejected(ctx, e, 400, 'active contracts with an unknown field');
+    },
+  }),
+  check({
+    id: 'ledger.negative.missing-required-400',
+    title: 'A submission without commandId is refused with 400',
+    operationId: LedgerOp.submitAndWait,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${UPSTREAM_B} §1.3: JsCommands requires commandId, commands, actAs`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const { commandId: _omitted, ...body } = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) });
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: body });
+      expectRejected(ctx, e, 400, 'submit-and-wait without commandId');
+    },
+  }),
+  check({
+    id: 'ledger.negative.invalid-party-400',
+    title: 'A submission acting as a string that is not a party id is refused with 400 and a JsCantonError',
+    operationId: LedgerOp.submitAndWait,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${UPSTREAM_B} §1.2: INVALID_ARGUMENT (HTTP 400)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const bad = 'not a party id';
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: jsCommands(ctx, bad, { CreateCommand: createCommand(ctx, bad) }) });
+      expectStatus(ctx, e, 400, 'submit-and-wait acting as an invalid party');
+      expectCantonError(ctx, e, 'invalid party');
+    },
+  }),
+  check({
+    id: 'ledger.wire.post-without-content-type',
+    title: 'A JSON POST without Content-Type is still read as JSON (the real LedgerClient sends none)',
+    operationId: LedgerOp.activeContracts,
+    level: 'MUST',
+    kind: 'example',
+    specRef: 'notes/wire-shapes.md §5.3: LedgerClient sends POST bodies without Content-Type',
+    async run(ctx) {
+      const end = (await ledgerEnd(ctx)).offset;
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: end, eventFormat: eventFormat(ctx.profile.ledger?.party) }, contentType: null });
+      expectStatus(ctx, e, 200, 'active contracts without Content-Type');
+      if (!Array.isArray(bodyOf(ctx, e, 'active contracts'))) ctx.fail('the answer is not a JSON array', e);
+    },
+  }),
+  check({
+    id: 'ledger.wire.duplicate-slash',
+    title: 'A path with a doubled slash (//v2/version) is served (the wallet SDK builds such URLs)',
+    operationId: LedgerOp.version,
+    level: 'SHOULD',
+    kind: 'example',
+    specRef: 'notes/wire-shapes.md §5.3: trailing slash from wallet-sdk',
+    async run(ctx) {
+      const e = await ctx.http.request('ledger', { method: 'GET', path: '//v2/version', operationId: LedgerOp.version });
+      expectStatus(ctx, e, 200, 'GET //v2/version');
+    },
+  }),
+];

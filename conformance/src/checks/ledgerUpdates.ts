@@ -1,0 +1,105 @@
+import { createContract, eventsOf, ledgerEnd, suiteParty, transactionsOf, updates, updatesRequest } from './support/ledger.js';
+import { expectCantonError, expectStatus, isObject } from './support/expect.js';
+import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+const check = (c: Omit<CheckDefinition, 'group' | 'operationId'> & { operationId?: string }): CheckDefinition => ({ group: 'ledger', operationId: LedgerOp.updates, ...c });
+
+/** The party and offset range to compare streams over: the suite's recent writes, or the profile party's tail. */
+async function window(ctx: CheckContext): Promise<{ party: string | undefined; begin: number; end: number }> {
+  if (ctx.profile.writes && ctx.profile.ledger?.template && (ctx.profile.ledger.allocateParties || ctx.profile.ledger.party)) {
+    const party = await suiteParty(ctx);
+    const begin = (await ledgerEnd(ctx)).offset;
+    for (let i = 0; i < 3; i++) await createContract(ctx, party);
+    return { party, begin, end: (await ledgerEnd(ctx)).offset };
+  }
+  const end = (await ledgerEnd(ctx)).offset;
+  return { party: ctx.profile.ledger?.party, begin: Math.max(0, end - 200), end };
+}
+
+export const ledgerUpdateChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.submit.in-updates',
+    title: 'A created contract appears in the updates between the ledger ends before and after, at its completion offset',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: POST /v2/updates; ${UPSTREAM_B} §1.3 updates (beginExclusive, endInclusive]`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const before = await ledgerEnd(ctx);
+      const created = await createContract(ctx, party);
+      const after = await ledgerEnd(ctx);
+      const { exchange, transactions } = await updates(ctx, party, before.offset, after.offset);
+      const tx = transactions.find((t) => t.updateId === created.updateId);
+      if (!tx) return ctx.fail(`the transaction ${created.updateId} is not among the ${transactions.length} update(s) in (${before.offset}, ${after.offset}]`, exchange);
+      if (tx.offset !== created.completionOffset) ctx.fail(`the transaction is at offset ${tx.offset} in updates but ${created.completionOffset} in the submission answer`, exchange);
+      if (!eventsOf(tx).created.includes(created.contractId)) ctx.fail(`the transaction in updates has no CreatedEvent for ${created.contractId}`, exchange);
+    },
+  }),
+  check({
+    id: 'ledger.updates.ordered',
+    title: 'Updates come in strictly increasing offsets within (beginExclusive, endInclusive], each updateId once',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B} §1.3: beginExclusive/endInclusive; every transaction one offset, updateId unique`,
+    async run(ctx) {
+      const w = await window(ctx);
+      const { exchange, transactions } = await updates(ctx, w.party, w.begin, w.end);
+      const seen = new Set<string>();
+      let last = w.begin;
+      for (const t of transactions) {
+        if (t.offset <= last) ctx.fail(`offset ${t.offset} follows ${last}: offsets must increase strictly and start after beginExclusive ${w.begin}`, exchange);
+        if (t.offset > w.end) ctx.fail(`offset ${t.offset} is beyond endInclusive ${w.end}`, exchange);
+        if (seen.has(t.updateId)) ctx.fail(`updateId ${t.updateId} appears twice`, exchange);
+        seen.add(t.updateId);
+        last = t.offset;
+      }
+    },
+  }),
+  check({
+    id: 'ledger.updates.websocket-matches-http',
+    title: 'The WebSocket on /v2/updates streams the same transactions as the HTTP list',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: POST /v2/updates and WebSocket on /v2/updates`,
+    async run(ctx) {
+      if (ctx.profile.ledger?.websocket === false) ctx.skip(`profile '${ctx.profile.name}' says the target has no WebSocket (ledger.websocket: false)`);
+      const w = await window(ctx);
+      const http = await updates(ctx, w.party, w.begin, w.end);
+      const ws = await ctx.http.stream('ledger', '/v2/updates', {
+        request: updatesRequest(w.party, w.begin, w.end),
+        operationId: LedgerOp.updates,
+        // With endInclusive the server closes after the last element; stop early once it has been seen.
+        until: (messages) => transactionsOf(messages).some((t) => t.offset >= w.end) && transactionsOf(messages).length >= http.transactions.length,
+        idleMs: 3000,
+      });
+      if (ws.rejectedStatus !== undefined) ctx.fail(`the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
+      if (ws.error && ws.messages.length === 0) ctx.fail(`the WebSocket failed: ${ws.error.message}`, ws.exchange);
+      const errorFrame = ws.messages.find((m) => isObject(m) && typeof m.code === 'string' && typeof m.cause === 'string');
+      if (errorFrame) ctx.fail(`the stream sent an error frame: ${JSON.stringify(errorFrame).slice(0, 300)}`, ws.exchange);
+      if (ws.nonJson.length > 0) ctx.fail(`the stream sent ${ws.nonJson.length} frame(s) that are not JSON, e.g. ${ws.nonJson[0]!.slice(0, 100)}`, ws.exchange);
+      const a = http.transactions.map((t) => `${t.offset}:${t.updateId}`);
+      const b = transactionsOf(ws.messages).filter((t) => t.offset <= w.end).map((t) => `${t.offset}:${t.updateId}`);
+      const missing = a.filter((x) => !b.includes(x));
+      const extra = b.filter((x) => !a.includes(x));
+      if (missing.length > 0 || extra.length > 0) {
+        ctx.fail(`HTTP listed ${a.length} transaction(s), the WebSocket ${b.length}; only in HTTP: ${missing.slice(0, 5).join(', ') || 'none'}; only on the WebSocket: ${extra.slice(0, 5).join(', ') || 'none'}`, ws.exchange);
+      }
+      ctx.setEvidence(ws.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.updates.begin-after-end-400',
+    title: 'Updates from beyond the ledger end are refused with 400 and a JsCantonError',
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${UPSTREAM_B} §1.2: OFFSET_AFTER_LEDGER_END / OFFSET_OUT_OF_RANGE (HTTP 400)`,
+    async run(ctx) {
+      const end = (await ledgerEnd(ctx)).offset;
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 500 }, json: updatesRequest(ctx.profile.ledger?.party, end + 100, end + 200) });
+      expectStatus(ctx, e, 400, `updates from ${end + 100} (ledger end ${end})`);
+      expectCantonError(ctx, e, 'updates after ledger end', ['OFFSET_AFTER_LEDGER_END', 'OFFSET_OUT_OF_RANGE', 'INVALID_ARGUMENT']);
+    },
+  }),
+];

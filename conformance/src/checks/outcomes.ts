@@ -1,0 +1,28 @@
+import type { Exchange } from '../target/exchange.js';
+
+/** Thrown by `ctx.fail`: the target broke the rule. */
+export class CheckFailed extends Error {
+  override readonly name = 'CheckFailed';
+  constructor(
+    message: string,
+    readonly exchange?: Exchange,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown by `ctx.skip`: the check cannot run against this target (profile, capability). */
+export class CheckSkipped extends Error {
+  override readonly name = 'CheckSkipped';
+}
+
+/** A request got no usable response (timeout, reset, refused): the check ends as `error`. */
+export class TransportFailure extends Error {
+  override readonly name = 'TransportFailure';
+  constructor(
+    message: string,
+    readonly exchange: Exchange,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,83 @@
+import { findOperation, loadSpec, validateResponse, type CompiledSpec, type Problem } from '../schema/index.js';
+import type { Exchange } from '../target/exchange.js';
+import { GROUPS, type CheckContext, type CheckDefinition, type Group } from './types.js';
+
+/**
+ * Schema observers: one per operation the suite exercises. Each judges every response of that
+ * operation seen in the run (status declared, content type declared, body valid, problems located
+ * by JSON pointer) against --spec documents first (when they describe the path) and ours otherwise.
+ */
+export function schemaChecks(operations: ReadonlySet<string>): CheckDefinition[] {
+  const out: CheckDefinition[] = [];
+  for (const group of GROUPS) {
+    const spec = loadSpec(group);
+    for (const op of spec.operations.values()) {
+      if (!operations.has(op.operationId)) continue;
+      out.push({
+        id: `${group}.schema.${kebab(op.operationId)}`,
+        title: `Every response to ${op.method.toUpperCase()} ${op.template} matches the spec (status, content type, body)`,
+        group,
+        operationId: op.operationId,
+        level: 'MUST',
+        kind: 'schema',
+        specRef: `specs/${group}.openapi.yaml ${op.method.toUpperCase()} ${op.template}`,
+        observer: true,
+        run: (ctx) => judge(ctx, group, op.operationId),
+      });
+    }
+  }
+  return out;
+}
+
+/** Check ids are lower-case kebab (`getV2StateLedger-end` -> `get-v2-state-ledger-end`). */
+export function kebab(operationId: string): string {
+  return operationId
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+function bodyFor(e: Exchange): unknown {
+  const r = e.response!;
+  if (r.text === '') return undefined;
+  if (!/json/.test(r.contentType)) return r.text;
+  try {
+    return JSON.parse(r.text) as unknown;
+  } catch {
+    return r.text; // the validator reports it as not JSON
+  }
+}
+
+function specFor(ctx: CheckContext, group: Group, e: Exchange): CompiledSpec | Group {
+  for (const file of ctx.specFiles) {
+    const s = loadSpec(file);
+    if (s.match(e.request.method, e.path)) return s;
+  }
+  return group;
+}
+
+async function judge(ctx: CheckContext, group: Group, operationId: string): Promise<void> {
+  const mine = ctx.seen.filter((e) => e.group === group && !e.websocket && e.response !== undefined && operationOf(group, e) === operationId);
+  if (mine.length === 0) ctx.skip('no response to this operation was seen in this run (its checks were skipped or deselected)');
+  const failures: { e: Exchange; problems: Problem[] }[] = [];
+  for (const e of mine) {
+    if (e.response!.truncated) {
+      failures.push({ e, problems: [{ pointer: '', keyword: 'body', message: `body larger than ${e.response!.size} bytes, not validated` }] });
+      continue;
+    }
+    const v = validateResponse({ spec: specFor(ctx, group, e), method: e.request.method, path: e.path, status: e.response!.status, contentType: e.response!.headers['content-type'], body: bodyFor(e) });
+    if (!v.ok) failures.push({ e, problems: v.problems });
+  }
+  if (failures.length === 0) return;
+  const first = failures[0]!;
+  const lines = first.problems.slice(0, 5).map((p) => `${p.pointer || '(body)'}: ${p.message}`);
+  const more = first.problems.length > 5 ? ` (+${first.problems.length - 5} more)` : '';
+  await Promise.resolve();
+  ctx.fail(`${failures.length} of ${mine.length} response(s) deviate from the spec; first (HTTP ${first.e.response!.status} from ${first.e.checkId}): ${lines.join('; ')}${more}`, first.e);
+}
+
+/** The operation an exchange belongs to in our spec (its recorded operationId, or matched by path). */
+function operationOf(group: Group, e: Exchange): string | undefined {
+  return e.operationId ?? findOperation(e.request.method, e.path, group)?.operationId;
+}

@@ -1,0 +1,199 @@
+import type { Exchange } from '../../target/exchange.js';
+import type { CheckContext } from '../types.js';
+import { expectStatus, isObject, objectBody, bodyOf, type Json } from './expect.js';
+
+/** Read helpers and the suite's own writes on a JSON Ledger API v2 target. All go through ctx.http (recorded). */
+
+export interface CreatedEventView {
+  readonly contractId: string;
+  readonly templateId: string;
+  readonly offset?: number;
+  readonly createArgument?: unknown;
+  readonly createdEventBlob?: string;
+  readonly createdAt?: string;
+  readonly signatories?: readonly string[];
+}
+
+export interface ActiveContract {
+  readonly createdEvent: CreatedEventView;
+  readonly synchronizerId?: string;
+}
+
+export async function ledgerEnd(ctx: CheckContext): Promise<{ offset: number; exchange: Exchange }> {
+  const exchange = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/ledger-end' });
+  expectStatus(ctx, exchange, 200, 'GET /v2/state/ledger-end');
+  const body = objectBody(ctx, exchange, 'ledger end');
+  const offset = body.offset ?? 0;
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) ctx.fail(`ledger end offset must be a non-negative integer, got ${JSON.stringify(body.offset)}`, exchange);
+  return { offset, exchange };
+}
+
+/** userId for submissions: the profile's, else none (a user token implies it). */
+export const userIdOf = (ctx: CheckContext): string | undefined => ctx.profile.ledger?.userId;
+
+/**
+ * The party the suite acts as. With `allocateParties` it allocates one per run (its contracts are
+ * then isolated from everything else on the target); otherwise the profile's `ledger.party`.
+ */
+export function suiteParty(ctx: CheckContext): Promise<string> {
+  const ledger = ctx.profile.ledger;
+  if (ledger?.allocateParties && ctx.profile.writes) {
+    return ctx.shared('suite-party', async () => {
+      const hint = ctx.unique('cc-suite').replace(/[^a-zA-Z0-9_-]/g, '-');
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties', json: { partyIdHint: hint, identityProviderId: '' } });
+      expectStatus(ctx, e, 200, 'allocating the suite party (POST /v2/parties)');
+      const details = objectBody(ctx, e, 'party allocation').partyDetails;
+      if (!isObject(details) || typeof details.party !== 'string') ctx.fail('POST /v2/parties: no partyDetails.party in the answer', e);
+      const party = details.party;
+      const userId = userIdOf(ctx);
+      if (ctx.profile.auth?.required && userId !== undefined) {
+        const grant = await ctx.http.request('ledger', {
+          method: 'POST',
+          path: `/v2/users/${encodeURIComponent(userId)}/rights`,
+          json: { userId, rights: [{ kind: { CanActAs: { value: { party } } } }, { kind: { CanReadAs: { value: { party } } } }], identityProviderId: '' },
+        });
+        expectStatus(ctx, grant, 200, `granting the run's user rights over the suite party`);
+      }
+      return party;
+    });
+  }
+  if (ledger?.party) return Promise.resolve(ledger.party);
+  return ctx.skip(`profile '${ctx.profile.name}' names no ledger party (ledger.party) and does not allow party allocation (ledger.allocateParties)`);
+}
+
+/** The template the suite may create, with placeholders filled in. */
+export function createCommand(ctx: CheckContext, party: string, amount = '10.0'): { templateId: string; createArguments: Json } {
+  const t = ctx.profile.ledger?.template;
+  if (!t) return ctx.skip(`profile '${ctx.profile.name}' names no template the suite may create (ledger.template)`);
+  const fill = (v: unknown): unknown =>
+    typeof v === 'string' ? v.replace(/\{\{party\}\}/g, party).replace(/\{\{amount\}\}/g, amount) : Array.isArray(v) ? v.map(fill) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v;
+  return { templateId: t.templateId, createArguments: fill(t.createArguments) as Json };
+}
+
+export interface Submitted {
+  readonly exchange: Exchange;
+  readonly updateId: string;
+  readonly completionOffset: number;
+}
+
+/** JsCommands for one command acting as `party`. */
+export function jsCommands(ctx: CheckContext, party: string, command: Json, commandId = ctx.unique('cc-cmd')): Json {
+  const userId = userIdOf(ctx);
+  return { commands: [command], commandId, actAs: [party], ...(userId === undefined ? {} : { userId }) };
+}
+
+/** POST /v2/commands/submit-and-wait, expecting success. */
+export async function submitAndWait(ctx: CheckContext, body: Json, what: string): Promise<Submitted> {
+  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: body });
+  expectStatus(ctx, exchange, 200, what);
+  const b = objectBody(ctx, exchange, what);
+  if (typeof b.updateId !== 'string' || typeof b.completionOffset !== 'number') ctx.fail(`${what}: submit-and-wait must answer {updateId, completionOffset}`, exchange);
+  return { exchange, updateId: b.updateId, completionOffset: b.completionOffset };
+}
+
+export interface Created extends Submitted {
+  readonly contractId: string;
+  readonly templateId: string;
+  readonly commandId: string;
+  readonly body: Json;
+}
+
+/** Creates one contract of the profile's template; the contract id comes from the transaction. */
+export async function createContract(ctx: CheckContext, party: string, commandId = ctx.unique('cc-create')): Promise<Created> {
+  const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, commandId);
+  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands: body } });
+  expectStatus(ctx, exchange, 200, 'creating a contract (submit-and-wait-for-transaction)');
+  const tx = objectBody(ctx, exchange, 'submit-and-wait-for-transaction').transaction;
+  if (!isObject(tx) || typeof tx.updateId !== 'string' || typeof tx.offset !== 'number' || !Array.isArray(tx.events)) {
+    return ctx.fail('submit-and-wait-for-transaction must answer {transaction: {updateId, offset, events}}', exchange);
+  }
+  const created = tx.events.map((e) => (isObject(e) && isObject(e.CreatedEvent) ? e.CreatedEvent : undefined)).find((e) => e !== undefined);
+  if (!created || typeof created.contractId !== 'string' || typeof created.templateId !== 'string') {
+    return ctx.fail('the transaction of a create holds no CreatedEvent with contractId and templateId', exchange);
+  }
+  return { exchange, updateId: tx.updateId, completionOffset: tx.offset, contractId: created.contractId, templateId: created.templateId, commandId, body };
+}
+
+/** Archives a contract (consuming `Archive`, or the profile's archive choice). */
+export async function archiveContract(ctx: CheckContext, party: string, contract: { contractId: string; templateId: string }): Promise<Submitted> {
+  const choice = ctx.profile.ledger?.template?.archiveChoice ?? 'Archive';
+  const body = jsCommands(ctx, party, { ExerciseCommand: { templateId: ctx.profile.ledger?.template?.templateId ?? contract.templateId, contractId: contract.contractId, choice, choiceArgument: {} } });
+  return submitAndWait(ctx, body, `archiving ${contract.contractId}`);
+}
+
+/** eventFormat reading as `party` (or any party), optionally one template, optionally with blobs. */
+export function eventFormat(party: string | undefined, o: { templateId?: string; blob?: boolean; verbose?: boolean } = {}): Json {
+  const identifierFilter = o.templateId
+    ? { TemplateFilter: { value: { templateId: o.templateId, includeCreatedEventBlob: o.blob === true } } }
+    : { WildcardFilter: { value: { includeCreatedEventBlob: o.blob === true } } };
+  const filters = { cumulative: [{ identifierFilter }] };
+  return { ...(party === undefined ? { filtersForAnyParty: filters } : { filtersByParty: { [party]: filters } }), verbose: o.verbose ?? false };
+}
+
+/** POST /v2/state/active-contracts at an offset; the JsActiveContract entries. */
+export async function activeContracts(
+  ctx: CheckContext,
+  party: string | undefined,
+  activeAtOffset: number,
+  o: { templateId?: string; blob?: boolean } = {},
+): Promise<{ exchange: Exchange; contracts: ActiveContract[] }> {
+  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset, eventFormat: eventFormat(party, o) } });
+  expectStatus(ctx, exchange, 200, `active contracts at offset ${activeAtOffset}`);
+  const list = bodyOf(ctx, exchange, 'active contracts');
+  if (!Array.isArray(list)) return ctx.fail('POST /v2/state/active-contracts must answer a JSON array', exchange);
+  const contracts: ActiveContract[] = [];
+  for (const item of list) {
+    const entry = isObject(item) && isObject(item.contractEntry) ? item.contractEntry : undefined;
+    const active = entry && isObject(entry.JsActiveContract) ? entry.JsActiveContract : undefined;
+    if (!active) continue;
+    if (!isObject(active.createdEvent) || typeof active.createdEvent.contractId !== 'string') ctx.fail('a JsActiveContract entry has no createdEvent.contractId', exchange);
+    contracts.push({ createdEvent: active.createdEvent as unknown as CreatedEventView, ...(typeof active.synchronizerId === 'string' ? { synchronizerId: active.synchronizerId } : {}) });
+  }
+  return { exchange, contracts };
+}
+
+export interface TransactionView {
+  readonly updateId: string;
+  readonly offset: number;
+  readonly events: readonly Json[];
+}
+
+/** The update list (HTTP) between two offsets as `party`: every element, plus the transactions. */
+export function updatesRequest(party: string | undefined, beginExclusive: number, endInclusive: number): Json {
+  return {
+    beginExclusive,
+    endInclusive,
+    updateFormat: { includeTransactions: { eventFormat: eventFormat(party, { verbose: true }), transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } },
+  };
+}
+
+export async function updates(ctx: CheckContext, party: string | undefined, beginExclusive: number, endInclusive: number): Promise<{ exchange: Exchange; items: unknown[]; transactions: TransactionView[] }> {
+  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 1000 }, json: updatesRequest(party, beginExclusive, endInclusive) });
+  expectStatus(ctx, exchange, 200, `updates (${beginExclusive}, ${endInclusive}]`);
+  const items = bodyOf(ctx, exchange, 'updates');
+  if (!Array.isArray(items)) return ctx.fail('POST /v2/updates must answer a JSON array', exchange);
+  return { exchange, items, transactions: transactionsOf(items) };
+}
+
+/** The Transaction updates of an update list (HTTP elements or WebSocket frames). */
+export function transactionsOf(items: readonly unknown[]): TransactionView[] {
+  const out: TransactionView[] = [];
+  for (const item of items) {
+    const update = isObject(item) && isObject(item.update) ? item.update : undefined;
+    const tx = update && isObject(update.Transaction) ? (isObject(update.Transaction.value) ? update.Transaction.value : update.Transaction) : undefined;
+    if (tx && typeof tx.updateId === 'string' && typeof tx.offset === 'number') out.push({ updateId: tx.updateId, offset: tx.offset, events: Array.isArray(tx.events) ? (tx.events.filter(isObject) as Json[]) : [] });
+  }
+  return out;
+}
+
+/** Created and archived contract ids of a transaction's events. */
+export function eventsOf(tx: TransactionView): { created: string[]; archived: string[] } {
+  const created: string[] = [];
+  const archived: string[] = [];
+  for (const e of tx.events) {
+    if (isObject(e.CreatedEvent) && typeof e.CreatedEvent.contractId === 'string') created.push(e.CreatedEvent.contractId);
+    if (isObject(e.ArchivedEvent) && typeof e.ArchivedEvent.contractId === 'string') archived.push(e.ArchivedEvent.contractId);
+    if (isObject(e.ExercisedEvent) && e.ExercisedEvent.consuming === true && typeof e.ExercisedEvent.contractId === 'string') archived.push(e.ExercisedEvent.contractId);
+  }
+  return { created, archived };
+}

@@ -1,0 +1,101 @@
+import type { Counterexample, Group, Kind, Level, Status } from '../checks/types.js';
+
+/** Baseline verdict of one check (see baseline.ts for the exit-code table). */
+export type BaselineMark = 'expected' | 'unexpected' | 'stale';
+
+/** The evidence of a check: one exchange, the one that failed (or the last one). */
+export interface Evidence {
+  readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body?: string };
+  readonly curl: string;
+  readonly response?: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly contentType: string;
+    /** At most EVIDENCE_BODY_CHARS characters of the body. */
+    readonly body: string;
+    readonly truncated: boolean;
+  };
+  /** Why no (complete) response arrived. */
+  readonly error?: { readonly kind: string; readonly message: string };
+  readonly durationMs: number;
+}
+
+export interface CheckResult {
+  readonly id: string;
+  readonly title: string;
+  readonly group: Group;
+  readonly operationId: string;
+  readonly level: Level;
+  readonly kind: Kind;
+  readonly status: Status;
+  readonly specRef: string;
+  readonly durationMs: number;
+  /** Why it failed, warned, errored or was skipped. */
+  readonly message?: string;
+  readonly evidence?: Evidence;
+  readonly counterexample?: Counterexample;
+  /** The seed to replay it with (`--seed`); the same for every check of a run. */
+  readonly seed?: number;
+  /** Command line that re-runs only this check with the same seed. */
+  readonly replay?: string;
+  /** Requests the check made. */
+  readonly requests: number;
+  readonly baseline?: BaselineMark;
+}
+
+export interface Summary {
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly warned: number;
+  readonly errored: number;
+}
+
+/** Response-time statistics per operation, for the report's chart. */
+export interface OperationTiming {
+  readonly group: Group;
+  readonly operationId: string;
+  readonly requests: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  readonly maxMs: number;
+}
+
+export interface Report {
+  readonly tool: { readonly name: string; readonly version: string };
+  /** The main target URL (`--target`, or the in-process reference server). */
+  readonly target: string;
+  readonly targets: Readonly<Record<Group, string>>;
+  readonly profile: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly seed: number;
+  readonly runs: number;
+  readonly shard?: { readonly index: number; readonly total: number };
+  /** Shards merged into this report (`report merge`). */
+  readonly mergedFrom?: number;
+  /** Run-level warnings that keep a pass honest (mostly 401/403, mostly 404, ...). */
+  readonly warnings: readonly string[];
+  readonly summary: Summary;
+  /** The run's verdict after the baseline: would CI pass? */
+  readonly verdict: 'pass' | 'fail';
+  readonly timings: readonly OperationTiming[];
+  readonly checks: readonly CheckResult[];
+}
+
+export const EVIDENCE_BODY_CHARS = 8192;
+
+export function summarize(checks: readonly Pick<CheckResult, 'status'>[]): Summary {
+  const count = (s: CheckResult['status']) => checks.filter((c) => c.status === s).length;
+  return { total: checks.length, passed: count('pass'), failed: count('fail'), skipped: count('skip'), warned: count('warn'), errored: count('error') };
+}
+
+/** Worst first: the order used when two results for one check meet (merge) and in listings. */
+export const STATUS_RANK: Readonly<Record<CheckResult['status'], number>> = { fail: 0, error: 1, warn: 2, pass: 3, skip: 4 };
+
+/** fail/error count against a run unless the baseline expects them; stale entries count too. */
+export function isUnexpected(c: Pick<CheckResult, 'status' | 'baseline'>): boolean {
+  if (c.baseline === 'stale') return true;
+  return (c.status === 'fail' || c.status === 'error') && c.baseline !== 'expected';
+}

@@ -1,0 +1,83 @@
+import type { Group } from '../checks/types.js';
+import { escapeXml } from './escape.js';
+import type { CheckResult, Report } from './model.js';
+import { summarize } from './model.js';
+
+const secs = (ms: number) => (ms / 1000).toFixed(3);
+
+/**
+ * junit.xml: one testsuite per group, one testcase per check. Expected failures (baseline) are
+ * `skipped` so CI dashboards stay green for them; stale baseline entries are failures.
+ */
+export function renderJunit(report: Report): string {
+  const groups = [...new Set(report.checks.map((c) => c.group))];
+  const suites = groups.map((g) => suite(g, report.checks.filter((c) => c.group === g)));
+  const all = report.checks.map(classify);
+  const count = (k: Classified['kind']) => all.filter((c) => c.kind === k).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="canton-conformance" tests="${report.checks.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+interface Classified {
+  kind: 'ok' | 'failure' | 'error' | 'skipped';
+  message: string;
+}
+
+function classify(c: CheckResult): Classified {
+  const m = c.message ?? '';
+  if (c.baseline === 'expected') return { kind: 'skipped', message: `expected failure (baseline): ${c.status}: ${m}` };
+  if (c.baseline === 'stale') return { kind: 'failure', message: 'stale baseline entry: this check now passes; remove it from the baseline' };
+  switch (c.status) {
+    case 'fail':
+      return { kind: 'failure', message: m };
+    case 'error':
+      return { kind: 'error', message: m };
+    case 'skip':
+      return { kind: 'skipped', message: m };
+    default:
+      return { kind: 'ok', message: m };
+  }
+}
+
+function suite(group: Group, checks: readonly CheckResult[]): string {
+  const s = summarize(checks);
+  const cls = checks.map(classify);
+  const time = checks.reduce((t, c) => t + c.durationMs, 0);
+  return [
+    `  <testsuite name="${group}" tests="${s.total}" failures="${cls.filter((c) => c.kind === 'failure').length}" errors="${cls.filter((c) => c.kind === 'error').length}" skipped="${cls.filter((c) => c.kind === 'skipped').length}" time="${secs(time)}">`,
+    ...checks.map((c, i) => testcase(c, cls[i]!)),
+    '  </testsuite>',
+  ].join('\n');
+}
+
+function testcase(c: CheckResult, k: Classified): string {
+  const open = `    <testcase classname="${escapeXml(`${c.group}.${c.operationId}`)}" name="${escapeXml(`${c.id} [${c.level}] ${c.title}`)}" time="${secs(c.durationMs)}"`;
+  const details = [
+    `${c.level} ${c.status}${c.baseline ? ` (baseline: ${c.baseline})` : ''}: ${c.message ?? ''}`,
+    `rule: ${c.specRef}`,
+    c.evidence ? `request: ${c.evidence.request.method} ${c.evidence.request.url}\ncurl: ${c.evidence.curl}` : '',
+    c.evidence?.response ? `response: ${c.evidence.response.status} ${c.evidence.response.contentType}\n${c.evidence.response.body.slice(0, 2000)}` : '',
+    c.evidence?.error ? `transport: ${c.evidence.error.message}` : '',
+    c.counterexample ? `counterexample (seed ${c.seed ?? '?'}): ${c.counterexample.value}` : '',
+    c.replay ? `replay: ${c.replay}` : '',
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+  const msg = escapeXml(k.message.split('\n')[0]!.slice(0, 500));
+  const inner =
+    k.kind === 'failure'
+      ? `      <failure message="${msg}" type="${c.level}">${escapeXml(details)}</failure>`
+      : k.kind === 'error'
+        ? `      <error message="${msg}" type="error">${escapeXml(details)}</error>`
+        : k.kind === 'skipped'
+          ? `      <skipped message="${msg}"/>`
+          : c.status === 'warn'
+            ? `      <system-out>${escapeXml(`WARN: ${details}`)}</system-out>`
+            : '';
+  return inner === '' ? `${open}/>` : `${open}>\n${inner}\n    </testcase>`;
+}

@@ -1,0 +1,57 @@
+import { GROUPS } from '../checks/types.js';
+import { mdCell } from './escape.js';
+import type { CheckResult, Report } from './model.js';
+import { isUnexpected, summarize } from './model.js';
+
+const MAX_ROWS = 50;
+
+/** summary.md: short enough for a CI job summary ($GITHUB_STEP_SUMMARY), the verdict first. */
+export function renderMarkdown(report: Report): string {
+  const s = report.summary;
+  const unexpected = report.checks.filter(isUnexpected);
+  const expected = report.checks.filter((c) => c.baseline === 'expected');
+  const warned = report.checks.filter((c) => c.status === 'warn');
+  const out: string[] = [];
+  out.push(`## canton-conformance: ${report.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}`);
+  out.push('');
+  out.push(
+    `Target \`${report.target}\` · profile \`${report.profile}\` · seed \`${report.seed}\` · ${s.total} checks in ${(report.durationMs / 1000).toFixed(1)} s` +
+      (report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : '') +
+      (report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : '') +
+      ` · ${report.tool.name} ${report.tool.version}`,
+  );
+  out.push('');
+  out.push('| Group | Passed | Failed | Errored | Warned | Skipped |');
+  out.push('|---|---:|---:|---:|---:|---:|');
+  for (const g of GROUPS) {
+    const checks = report.checks.filter((c) => c.group === g);
+    if (checks.length === 0) continue;
+    const t = summarize(checks);
+    out.push(`| ${g} | ${t.passed} | ${t.failed} | ${t.errored} | ${t.warned} | ${t.skipped} |`);
+  }
+  out.push(`| **all** | **${s.passed}** | **${s.failed}** | **${s.errored}** | **${s.warned}** | **${s.skipped}** |`);
+  if (report.warnings.length > 0) {
+    out.push('', '### Warnings', '', ...report.warnings.map((w) => `- ⚠️ ${w.replace(/\r?\n/g, ' ')}`));
+  }
+  section(out, 'Failures', unexpected, true);
+  section(out, 'Expected failures (baseline)', expected, false);
+  section(out, 'Warnings from SHOULD/MAY rules', warned, false);
+  if (unexpected.some((c) => c.replay)) {
+    out.push('', `Replay one check: \`${unexpected.find((c) => c.replay)!.replay!}\``);
+  }
+  out.push('', 'Full details (requests, responses, curl lines, counterexamples): `report.html` in the report directory.', '');
+  return out.join('\n');
+}
+
+function section(out: string[], title: string, checks: readonly CheckResult[], withStatus: boolean): void {
+  if (checks.length === 0) return;
+  out.push('', `### ${title} (${checks.length})`, '');
+  out.push(withStatus ? '| Check | Level | Status | Why |' : '| Check | Level | Why |');
+  out.push(withStatus ? '|---|---|---|---|' : '|---|---|---|');
+  for (const c of checks.slice(0, MAX_ROWS)) {
+    const why = c.baseline === 'stale' ? 'stale baseline entry: passes now, remove it from the baseline' : (c.message ?? '');
+    const id = `\`${c.id}\``;
+    out.push(withStatus ? `| ${id} | ${c.level} | ${c.baseline === 'stale' ? 'stale' : c.status} | ${mdCell(why)} |` : `| ${id} | ${c.level} | ${mdCell(why)} |`);
+  }
+  if (checks.length > MAX_ROWS) out.push('', `…and ${checks.length - MAX_ROWS} more (see report.html).`);
+}

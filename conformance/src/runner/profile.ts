@@ -1,0 +1,217 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { parse as parseYaml } from 'yaml';
+import { GROUPS, type Group } from '../checks/types.js';
+import { packageRoot } from '../schema/index.js';
+
+/**
+ * What a target is and what the suite may do to it. Profiles live in fixtures/profiles/ (built-in
+ * ones are named by file stem: `--profile scan-readonly`) or anywhere (`--profile ./mine.yaml`).
+ * Every string may use `${ENV_VAR}`; secrets belong in the environment, not in the file.
+ */
+export interface Profile {
+  readonly name: string;
+  readonly description?: string;
+  /** Endpoint groups the target serves; checks of other groups are skipped. */
+  readonly groups: readonly Group[];
+  /** May the suite create parties, users and contracts? */
+  readonly writes: boolean;
+  readonly ledger?: LedgerProfile;
+  readonly registry?: RegistryProfile;
+  readonly scan?: ScanProfile;
+  readonly auth?: AuthProfile;
+  /** Absolute path of the file it came from (for relative paths inside it). */
+  readonly file?: string;
+}
+
+export interface LedgerProfile {
+  /** userId sent in submissions (required on an unsecured participant; defaults to the token's user). */
+  readonly userId?: string;
+  /** A party the suite reads as (and acts as when it writes). */
+  readonly party?: string;
+  /** May the suite allocate its own parties (isolates its contracts from everything else)? */
+  readonly allocateParties?: boolean;
+  /** A template the suite may create and archive. Strings `{{party}}` and `{{amount}}` are filled in. */
+  readonly template?: { readonly templateId: string; readonly createArguments: Record<string, unknown>; readonly archiveChoice?: string };
+  /** Does the target offer external parties and interactive submission? */
+  readonly interactiveSubmission?: boolean;
+  /** Does it serve `/v2/updates` over WebSocket? (default true) */
+  readonly websocket?: boolean;
+}
+
+export interface RegistryProfile {
+  /** An active allocation instruction: the accept context answers 200. */
+  readonly allocationInstructionId?: string;
+  /** An archived one: 404. */
+  readonly archivedAllocationInstructionId?: string;
+  /** One whose contracts to disclose are being reassigned: 409. */
+  readonly inFlightAllocationInstructionId?: string;
+  /** A party that can read the disclosed contracts on the ledger (cross-group checks). */
+  readonly readerParty?: string;
+}
+
+export interface ScanProfile {
+  /** A party with an active transfer preapproval. */
+  readonly preapprovalParty?: string;
+  /** The contract id Scan should return for it (the newest `validFrom` when it has several). */
+  readonly preapprovalContractId?: string;
+  /** A party whose only preapproval is expired but not archived (still returned). */
+  readonly expiredPreapprovalParty?: string;
+  /** A party whose only preapproval was archived (404). */
+  readonly archivedPreapprovalParty?: string;
+  /** The expected earliest complete round, or null when the target should answer 404. */
+  readonly earliestRound?: number | null;
+}
+
+export interface AuthProfile {
+  /** The target requires tokens: run the auth checks. */
+  readonly required: boolean;
+  /** Shell command printing a fresh token for the run's user (re-run after a 401). */
+  readonly tokenCommand?: string;
+  /** Key material so the suite can mint tokens (expired ones, ones for a user without rights). */
+  readonly signing?: {
+    readonly alg: 'HS256' | 'RS256' | 'ES256';
+    /** HS256 secret. */
+    readonly secret?: string;
+    /** PEM private key file (RS256/ES256), relative to the profile. */
+    readonly privateKeyFile?: string;
+    readonly audience?: string;
+    readonly scope?: string;
+    readonly issuer?: string;
+    /** The user id (`sub`) of tokens minted for the run itself. */
+    readonly userId?: string;
+  };
+  /** A user that exists but holds no rights (403 checks). */
+  readonly noRightsUser?: string;
+  /** A ready token of such a user, when the suite cannot mint one. */
+  readonly noRightsToken?: string;
+}
+
+/** A profile that cannot be used: exit 2 with this message. */
+export class ProfileError extends Error {
+  override readonly name = 'ProfileError';
+}
+
+const str = { type: 'string', minLength: 1 } as const;
+const profileSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'groups', 'writes'],
+  properties: {
+    $schema: { type: 'string' },
+    name: str,
+    description: { type: 'string' },
+    groups: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: GROUPS } },
+    writes: { type: 'boolean' },
+    ledger: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        userId: str,
+        party: str,
+        allocateParties: { type: 'boolean' },
+        interactiveSubmission: { type: 'boolean' },
+        websocket: { type: 'boolean' },
+        template: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['templateId', 'createArguments'],
+          properties: { templateId: str, createArguments: { type: 'object' }, archiveChoice: str },
+        },
+      },
+    },
+    registry: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { allocationInstructionId: str, archivedAllocationInstructionId: str, inFlightAllocationInstructionId: str, readerParty: str },
+    },
+    scan: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        preapprovalParty: str,
+        preapprovalContractId: str,
+        expiredPreapprovalParty: str,
+        archivedPreapprovalParty: str,
+        earliestRound: { type: ['integer', 'null'] },
+      },
+    },
+    auth: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['required'],
+      properties: {
+        required: { type: 'boolean' },
+        tokenCommand: str,
+        noRightsUser: str,
+        noRightsToken: str,
+        signing: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['alg'],
+          properties: { alg: { enum: ['HS256', 'RS256', 'ES256'] }, secret: str, privateKeyFile: str, audience: str, scope: str, issuer: str, userId: str },
+        },
+      },
+    },
+  },
+} as const;
+
+const validate = new Ajv2020({ allErrors: true, strict: false }).compile(profileSchema);
+
+/** The directory of the built-in profiles. */
+export function profilesDir(): string {
+  return join(packageRoot(), 'fixtures', 'profiles');
+}
+
+/** Resolves `--profile`: a path, or the stem of a built-in profile (`reference`, `scan-readonly`, ...). */
+export function profilePath(nameOrPath: string): string {
+  if (/[/\\]|\.(ya?ml|json)$/i.test(nameOrPath)) return isAbsolute(nameOrPath) ? nameOrPath : resolve(nameOrPath);
+  return join(profilesDir(), `${nameOrPath}.yaml`);
+}
+
+export function loadProfile(nameOrPath: string, env: NodeJS.ProcessEnv = process.env): Profile {
+  const file = profilePath(nameOrPath);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ProfileError(`cannot read profile ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    throw new ProfileError(`profile ${file} is not valid YAML/JSON: ${(e as Error).message}`);
+  }
+  return parseProfile(raw, file, env);
+}
+
+/** Validates a parsed profile, expands `${ENV}` and resolves relative key files. */
+export function parseProfile(raw: unknown, file: string, env: NodeJS.ProcessEnv = process.env): Profile {
+  const expanded = expandEnv(raw, file, env, '');
+  if (!validate(expanded)) {
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`);
+    throw new ProfileError(`profile ${file} is invalid:\n  ${problems.join('\n  ')}`);
+  }
+  const p = expanded as unknown as Profile;
+  const keyFile = p.auth?.signing?.privateKeyFile;
+  const withKey = keyFile && !isAbsolute(keyFile) ? { ...p, auth: { ...p.auth!, signing: { ...p.auth!.signing!, privateKeyFile: join(dirname(file), keyFile) } } } : p;
+  return { ...withKey, file };
+}
+
+function expandEnv(v: unknown, file: string, env: NodeJS.ProcessEnv, at: string): unknown {
+  if (typeof v === 'string') {
+    return v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+      const value = env[name];
+      if (value === undefined) throw new ProfileError(`profile ${file}: ${at || '/'} uses \${${name}}, which is not set in the environment`);
+      return value;
+    });
+  }
+  if (Array.isArray(v)) return v.map((x, i) => expandEnv(x, file, env, `${at}/${i}`));
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, expandEnv(x, file, env, `${at}/${k}`)]));
+  return v;
+}
+
+/** The profile used when none is given: everything the suite can check, read-only. */
+export const DEFAULT_PROFILE: Profile = { name: 'default (read-only, all groups)', groups: GROUPS, writes: false };

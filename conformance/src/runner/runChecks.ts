@@ -1,0 +1,160 @@
+import { CheckFailed, CheckSkipped, TransportFailure } from '../checks/outcomes.js';
+import type { CheckContext, CheckDefinition, Counterexample, Status } from '../checks/types.js';
+import type { CheckResult } from '../report/model.js';
+import type { Target } from '../target/createTarget.js';
+import type { Exchange } from '../target/exchange.js';
+import { evidenceOf } from './evidenceOf.js';
+import type { Profile } from './profile.js';
+import type { Progress } from './progress.js';
+import { checkSeed } from './seeds.js';
+import { skipReason } from './skipReason.js';
+
+export interface RunChecksOptions {
+  /** Selected checks, observers included (they run last). */
+  readonly checks: readonly CheckDefinition[];
+  readonly target: Target;
+  readonly profile: Profile;
+  readonly seed: number;
+  readonly runs: number;
+  readonly concurrency: number;
+  /** Budget of one whole check (its requests each have their own timeout). */
+  readonly checkTimeoutMs: number;
+  readonly progress?: Progress;
+  /** The command line that replays one check (`--only <id> --seed N`). */
+  readonly replay?: (checkId: string) => string;
+  /** --spec files (validated first, then our specs). */
+  readonly specFiles?: readonly string[];
+}
+
+export interface RunChecksResult {
+  /** In the order of `checks`. */
+  readonly results: CheckResult[];
+  readonly exchanges: readonly Exchange[];
+}
+
+class DeadlineExceeded extends Error {}
+
+/** Runs checks with bounded concurrency; a check can never crash the run or outlive its budget. */
+export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
+  const seen: Exchange[] = [];
+  const memo = new Map<string, Promise<unknown>>();
+  let uniqueCounter = 0;
+  const runTag = o.seed.toString(36);
+  const results = new Map<string, CheckResult>();
+
+  const runOne = async (check: CheckDefinition): Promise<void> => {
+    o.progress?.start(check);
+    const started = performance.now();
+    const exchanges: Exchange[] = [];
+    const reason = skipReason(check, o.profile);
+    let status: Status;
+    let message: string | undefined;
+    let counterexample: Counterexample | undefined;
+    let evidence: Exchange | undefined;
+    const warnings: string[] = [];
+    if (reason !== undefined) {
+      status = 'skip';
+      message = reason;
+    } else {
+      const http = o.target.bind(check.id, (e) => {
+        exchanges.push(e);
+        seen.push(e);
+      });
+      const ctx: CheckContext = {
+        check,
+        profile: o.profile,
+        http,
+        seed: checkSeed(o.seed, check.id),
+        runs: o.runs,
+        seen,
+        specFiles: o.specFiles ?? [],
+        shared: <T>(key: string, make: () => Promise<T>) => {
+          let p = memo.get(key) as Promise<T> | undefined;
+          if (p === undefined) {
+            p = make();
+            memo.set(key, p);
+          }
+          return p;
+        },
+        unique: (prefix) => `${prefix}-${runTag}-${(++uniqueCounter).toString(36)}-${Math.random().toString(36).slice(2, 7)}`,
+        skip: (why) => {
+          throw new CheckSkipped(why);
+        },
+        fail: (why, exchange) => {
+          throw new CheckFailed(why, exchange ?? exchanges.at(-1));
+        },
+        warn: (why) => void warnings.push(why),
+        setCounterexample: (c) => void (counterexample = c),
+        setEvidence: (e) => void (evidence = e),
+      };
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          check.run(ctx),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new DeadlineExceeded()), o.checkTimeoutMs);
+          }),
+        ]);
+        status = warnings.length > 0 ? 'warn' : 'pass';
+        message = warnings.length > 0 ? warnings.join('; ') : undefined;
+      } catch (e) {
+        if (e instanceof CheckFailed) {
+          // A broken SHOULD/MAY rule does not fail certification; it is reported as a warning.
+          status = check.level === 'MUST' ? 'fail' : 'warn';
+          message = e.message;
+          evidence = e.exchange ?? evidence;
+        } else if (e instanceof CheckSkipped) {
+          status = 'skip';
+          message = e.message;
+        } else if (e instanceof TransportFailure) {
+          status = 'error';
+          message = e.message;
+          evidence = e.exchange;
+        } else if (e instanceof DeadlineExceeded) {
+          status = 'error';
+          message = `the check did not finish within ${o.checkTimeoutMs} ms`;
+        } else {
+          status = 'error';
+          message = `suite error (please report): ${(e as Error)?.message ?? String(e)}`;
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    const shown = evidence ?? (status === 'pass' || status === 'skip' ? undefined : exchanges.at(-1)) ?? exchanges.at(-1);
+    const isProperty = check.kind === 'property' || check.kind === 'stateful';
+    const result: CheckResult = {
+      id: check.id,
+      title: check.title,
+      group: check.group,
+      operationId: check.operationId,
+      level: check.level,
+      kind: check.kind,
+      status,
+      specRef: check.specRef,
+      durationMs: Math.round(performance.now() - started),
+      ...(message === undefined ? {} : { message }),
+      ...(shown ? { evidence: evidenceOf(shown) } : {}),
+      ...(counterexample ? { counterexample } : {}),
+      ...(isProperty || counterexample ? { seed: o.seed } : {}),
+      ...(o.replay && status !== 'pass' && status !== 'skip' ? { replay: o.replay(check.id) } : {}),
+      requests: exchanges.length,
+    };
+    results.set(check.id, result);
+    o.progress?.finish(result);
+  };
+
+  const regular = o.checks.filter((c) => !c.observer);
+  const observers = o.checks.filter((c) => c.observer);
+  await pool(regular, Math.max(1, o.concurrency), runOne);
+  await pool(observers, Math.max(1, o.concurrency), runOne);
+  return { results: o.checks.map((c) => results.get(c.id)!), exchanges: seen };
+}
+
+async function pool<T>(items: readonly T[], size: number, work: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+}

@@ -1,0 +1,98 @@
+import { catalogue } from '../checks/catalogue.js';
+import type { CheckDefinition, Group } from '../checks/types.js';
+import { applyBaseline, type Baseline, type BaselineOutcome } from '../report/baseline.js';
+import { summarize, type Report } from '../report/model.js';
+import { timingsOf } from '../report/timings.js';
+import { findOperation } from '../schema/index.js';
+import { createTarget } from '../target/createTarget.js';
+import type { TokenProvider } from '../target/tokenProvider.js';
+import type { Profile } from './profile.js';
+import { createProgress } from './progress.js';
+import { runChecks } from './runChecks.js';
+import { randomSeed } from './seeds.js';
+import { selectChecks } from './select.js';
+import { shardChecks, type Shard } from './shard.js';
+import { runWarnings } from './warnings.js';
+
+export interface SuiteOptions {
+  /** Base URL per group. */
+  readonly baseUrls: Readonly<Record<Group, string>>;
+  /** The URL shown as "the target" in reports. */
+  readonly target: string;
+  readonly profile: Profile;
+  readonly tokens?: TokenProvider;
+  readonly only?: readonly string[];
+  readonly skip?: readonly string[];
+  readonly seed?: number;
+  /** Runs per property (default 25). */
+  readonly runs?: number;
+  /** Per-request timeout (default 10 s). */
+  readonly timeoutMs?: number;
+  readonly concurrency?: number;
+  readonly shard?: Shard;
+  readonly baseline?: Baseline;
+  readonly specFiles?: readonly string[];
+  readonly progress?: 'auto' | 'tty' | 'quiet';
+  /** Command-line prefix used to print replay commands (`canton-conformance run --target ...`). */
+  readonly replayPrefix?: string;
+  /** Another catalogue (tests); defaults to every check. */
+  readonly checks?: readonly CheckDefinition[];
+  readonly toolVersion: string;
+}
+
+export interface SuiteResult {
+  readonly report: Report;
+  readonly baseline: BaselineOutcome;
+  readonly exitCode: 0 | 1;
+}
+
+export const DEFAULTS = { runs: 25, timeoutMs: 10_000, concurrency: 1 } as const;
+
+/** Selects, shards and runs checks against a target; assembles the report with the baseline applied. */
+export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
+  const seed = o.seed ?? randomSeed();
+  const runs = o.runs ?? DEFAULTS.runs;
+  const timeoutMs = o.timeoutMs ?? DEFAULTS.timeoutMs;
+  const all = o.checks ?? catalogue();
+  const selected = shardChecks(selectChecks(all, o.only ?? [], o.skip ?? []), o.shard);
+  const target = createTarget({
+    baseUrls: o.baseUrls,
+    timeoutMs,
+    ...(o.tokens ? { tokens: o.tokens } : {}),
+    operationOf: (group, method, path) => findOperation(method, path, group)?.operationId,
+  });
+  const startedAt = new Date();
+  const started = performance.now();
+  const progress = createProgress(selected.length, process.stderr, o.progress ?? 'auto');
+  const { results, exchanges } = await runChecks({
+    checks: selected,
+    target,
+    profile: o.profile,
+    seed,
+    runs,
+    concurrency: o.concurrency ?? DEFAULTS.concurrency,
+    checkTimeoutMs: Math.max(120_000, timeoutMs * 12),
+    progress,
+    ...(o.specFiles ? { specFiles: o.specFiles } : {}),
+    ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
+  });
+  progress.done();
+  const baseline = applyBaseline(results, o.baseline);
+  const report: Report = {
+    tool: { name: 'canton-conformance', version: o.toolVersion },
+    target: o.target,
+    targets: o.baseUrls,
+    profile: o.profile.name,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    seed,
+    runs,
+    ...(o.shard && o.shard.total > 1 ? { shard: o.shard } : {}),
+    warnings: runWarnings(selected, results, exchanges),
+    summary: summarize(baseline.checks),
+    verdict: baseline.exitCode === 0 ? 'pass' : 'fail',
+    timings: timingsOf(exchanges),
+    checks: baseline.checks,
+  };
+  return { report, baseline, exitCode: baseline.exitCode };
+}

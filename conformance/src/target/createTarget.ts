@@ -1,0 +1,165 @@
+import type { Group } from '../checks/types.js';
+import { curlOf } from './curl.js';
+import type { AuthMode, Exchange, HttpMethod, RecordedRequest, RecordedResponse, RequestSpec, TransportError } from './exchange.js';
+import type { TokenProvider } from './tokenProvider.js';
+import { transportErrorOf } from './transportError.js';
+import { openStream, type StreamOptions, type StreamResult } from './websocket.js';
+
+export interface TargetOptions {
+  /** Base URL per group (`--ledger-url` etc., defaulting to `--target`). */
+  readonly baseUrls: Readonly<Record<Group, string>>;
+  readonly tokens?: TokenProvider;
+  /** Per-request budget covering connect, headers and body (`--timeout`). */
+  readonly timeoutMs: number;
+  /** The suite stops reading a body after this many bytes and marks it truncated. */
+  readonly maxBodyBytes?: number;
+  /** operationId of a request, for reports and schema validation (the shared spec matcher). */
+  readonly operationOf?: (group: Group, method: HttpMethod, path: string) => string | undefined;
+}
+
+/** The HTTP + WebSocket client a check uses; every exchange is recorded. */
+export interface TargetClient {
+  request(group: Group, spec: RequestSpec): Promise<Exchange>;
+  /** One WebSocket session: send `request`, collect frames until `until`, close or timeout. */
+  stream(group: Group, path: string, options: StreamOptions): Promise<StreamResult>;
+  baseUrl(group: Group): string;
+}
+
+export interface Target {
+  readonly options: TargetOptions;
+  /** A client whose exchanges go to `record` (one per check) and carry `checkId`. */
+  bind(checkId: string, record: (e: Exchange) => void): TargetClient;
+}
+
+const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
+
+export function createTarget(options: TargetOptions): Target {
+  let seq = 0;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+
+  async function tokenFor(mode: AuthMode | undefined, fresh?: string): Promise<{ value?: string; show: boolean }> {
+    if (mode === 'none') return { show: false };
+    if (mode !== undefined && mode !== 'default') return { value: mode.token, show: mode.show === true };
+    if (fresh !== undefined) return { value: fresh, show: false };
+    return { value: options.tokens ? await options.tokens.token() : undefined, show: false };
+  }
+
+  async function once(group: Group, spec: RequestSpec, checkId: string, freshToken?: string): Promise<Exchange> {
+    const url = joinUrl(options.baseUrls[group], spec.path, spec.query);
+    const headers: Record<string, string> = { ...(spec.headers ?? {}) };
+    const body = spec.body ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
+    if (body !== undefined && spec.contentType !== null && !hasHeader(headers, 'content-type')) {
+      headers['content-type'] = spec.contentType ?? 'application/json';
+    }
+    const token = await tokenFor(spec.auth, freshToken);
+    const shown: Record<string, string> = { ...headers };
+    if (token.value !== undefined && !hasHeader(headers, 'authorization')) {
+      headers.authorization = `Bearer ${token.value}`;
+      shown.authorization = token.show ? headers.authorization : 'Bearer $TOKEN';
+    }
+    const request: RecordedRequest = { method: spec.method, url, headers: shown, ...(body === undefined ? {} : { body }) };
+    const started = performance.now();
+    const startedAt = new Date().toISOString();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.timeoutMs);
+    let response: RecordedResponse | undefined;
+    let error: TransportError | undefined;
+    try {
+      const res = await fetch(url, { method: spec.method, headers, body, signal: controller.signal, redirect: 'manual' });
+      response = await readResponse(res, maxBody);
+    } catch (e) {
+      error = transportErrorOf(e, timedOut, options.timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+    return {
+      seq: ++seq,
+      group,
+      operationId: spec.operationId ?? options.operationOf?.(group, spec.method, spec.path),
+      path: spec.path,
+      request,
+      ...(response ? { response } : {}),
+      ...(error ? { error } : {}),
+      startedAt,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      curl: curlOf(request),
+      checkId,
+    };
+  }
+
+  return {
+    options,
+    bind(checkId, record) {
+      return {
+        baseUrl: (group) => options.baseUrls[group],
+        async request(group, spec) {
+          const first = await once(group, spec, checkId);
+          record(first);
+          const mayRefresh = (spec.auth === undefined || spec.auth === 'default') && options.tokens !== undefined;
+          if (first.response?.status !== 401 || !mayRefresh) return first;
+          const fresh = await options.tokens!.refresh();
+          if (fresh === undefined) return first;
+          const retried = await once(group, spec, checkId, fresh);
+          record(retried);
+          return retried;
+        },
+        async stream(group, path, streamOptions) {
+          const token = await tokenFor(streamOptions.auth);
+          const result = await openStream(joinUrl(options.baseUrls[group], path).replace(/^http/, 'ws'), {
+            ...streamOptions,
+            token: token.value,
+            showToken: token.show,
+            timeoutMs: streamOptions.timeoutMs ?? options.timeoutMs,
+            maxBodyBytes: maxBody,
+          });
+          const exchange: Exchange = { ...result.exchange, seq: ++seq, group, path, checkId };
+          record(exchange);
+          return { ...result, exchange };
+        },
+      };
+    },
+  };
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((h) => h.toLowerCase() === name);
+}
+
+/** Joins without doubling or dropping slashes: `http://h/api/` + `/v2/x` = `http://h/api/v2/x`. */
+export function joinUrl(base: string, path: string, query?: Readonly<Record<string, string | number | boolean>>): string {
+  const b = base.endsWith('/') ? base.slice(0, -1) : base;
+  const p = path.startsWith('/') ? path : `/${path}`;
+  const q = query && Object.keys(query).length > 0 ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}` : '';
+  return `${b}${p}${q}`;
+}
+
+async function readResponse(res: Response, maxBody: number): Promise<RecordedResponse> {
+  const headers: Record<string, string> = {};
+  res.headers.forEach((v, k) => (headers[k] = v));
+  const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  if (res.body) {
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.byteLength > maxBody) {
+        chunks.push(value.subarray(0, maxBody - size));
+        size = maxBody;
+        truncated = true;
+        await reader.cancel().catch(() => undefined);
+        break;
+      }
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  return { status: res.status, headers, contentType, text, truncated, size };
+}
