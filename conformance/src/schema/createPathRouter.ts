@@ -25,11 +25,18 @@ const node = <T>(): Node<T> => ({ literal: new Map(), values: new Map() });
 
 /** Splits a concrete or template path into segments; a query string and empty segments (`//`) are dropped. */
 export function pathSegments(path: string): string[] {
-  const q = path.search(/[?#]/);
-  return (q === -1 ? path : path.slice(0, q)).split('/').filter((s) => s !== '');
+  let end = path.length;
+  const q = path.indexOf('?');
+  if (q !== -1) end = q;
+  const h = path.indexOf('#');
+  if (h !== -1 && h < end) end = h;
+  const out: string[] = [];
+  for (const s of path.slice(0, end).split('/')) if (s !== '') out.push(s);
+  return out;
 }
 
 function decode(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -14,6 +14,8 @@ const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options
 
 /** One compiled spec per file per process: compiling the ledger document takes far longer than any request. */
 const cache = new Map<string, CompiledSpec>();
+/** The same, keyed by what callers pass ('ledger', a path): the per-request lookup skips path resolution. */
+const bySource = new Map<string, CompiledSpec>();
 let documents = 0;
 
 type Json = Record<string, unknown>;
@@ -30,11 +32,19 @@ export function specFile(source: SpecSource): string {
  * `{ reload: true }` to read the file again. Throws SpecLoadError for a file that cannot be used.
  */
 export function loadSpec(source: SpecSource, options: { reload?: boolean } = {}): CompiledSpec {
+  if (!options.reload) {
+    const hit = bySource.get(source);
+    if (hit) return hit;
+  }
   const file = specFile(source);
-  const cached = cache.get(file);
-  if (cached && !options.reload) return cached;
-  const compiled = compileSpec(file, readDocument(file));
-  cache.set(file, compiled);
+  let compiled = options.reload ? undefined : cache.get(file);
+  if (!compiled) {
+    compiled = compileSpec(file, readDocument(file));
+    cache.set(file, compiled);
+    // A reload replaces the file's entry for every alias it was known by.
+    for (const [key, spec] of bySource) if (spec.file === file) bySource.set(key, compiled);
+  }
+  bySource.set(source, compiled);
   return compiled;
 }
 
