@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { closest } from '../runner/select.js';
 import type { CheckResult } from './model.js';
 
 /**
@@ -76,15 +77,8 @@ export function parseBaseline(text: string, source: string, knownIds: readonly s
 
 function checkKnown(id: string, known: ReadonlySet<string>, where: string): string {
   if (known.has(id)) return id;
-  const close = [...known].find((k) => k.replace(/[-_.\s]/g, '') === id.replace(/[-_.\s]/g, '')) ?? nearest(id, known);
+  const close = closest(id, known);
   throw new BaselineError(`${where}: '${id}' is not a check id${close ? ` (did you mean '${close}'?)` : ''}`);
-}
-
-function nearest(id: string, known: ReadonlySet<string>): string | undefined {
-  // Same area prefix and a shared tail is a good enough guess for a renamed or mistyped rule.
-  const prefix = id.split('.').slice(0, 2).join('.');
-  const tail = id.split('.').at(-1) ?? '';
-  return [...known].find((k) => k.startsWith(prefix) && (k.endsWith(tail) || tail.length > 3 && k.includes(tail.slice(0, 4))));
 }
 
 export interface BaselineOutcome {

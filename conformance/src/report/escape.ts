@@ -15,8 +15,15 @@ export function escapeXml(s: string): string {
 
 export const escapeHtml = escapeXml;
 
-/** One Markdown table cell: no pipes, no newlines, bounded length. */
+/** One Markdown table cell: no pipes, newlines, markup or control characters; bounded length. */
 export function mdCell(s: string, max = 200): string {
-  const one = s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/`/g, "'");
+  const one = s
+    .replace(XML_INVALID, '\uFFFD')
+    .replace(/\r?\n|\t/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/`/g, "'");
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }

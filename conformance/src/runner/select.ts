@@ -41,7 +41,11 @@ export function selectChecks(all: readonly CheckDefinition[], only: readonly str
 
 /** The closest id, group, kind or operation by edit distance, when it is close enough to be a typo. */
 export function suggest(s: string, all: readonly CheckDefinition[]): string | undefined {
-  const names = new Set(all.flatMap((c) => [c.id, c.group, c.kind, c.operationId]));
+  return closest(s, new Set(all.flatMap((c) => [c.id, c.group, c.kind, c.operationId])));
+}
+
+/** The name nearest to `s` by edit distance, when near enough to be a typo. */
+export function closest(s: string, names: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const n of names) {

@@ -69,7 +69,9 @@ export function createTarget(options: TargetOptions): Target {
     let response: RecordedResponse | undefined;
     let error: TransportError | undefined;
     try {
-      const res = await fetch(url, { method: spec.method, headers, body, signal: controller.signal, redirect: 'manual' });
+      // Bytes, not a string: fetch would otherwise add `text/plain` where we mean to send no Content-Type.
+      const bytes = body === undefined ? undefined : new TextEncoder().encode(body);
+      const res = await fetch(url, { method: spec.method, headers, body: bytes, signal: controller.signal, redirect: 'manual' });
       response = await readResponse(res, maxBody);
     } catch (e) {
       error = transportErrorOf(e, timedOut, options.timeoutMs);
