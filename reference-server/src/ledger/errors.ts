@@ -90,6 +90,11 @@ export const ErrorCodes = {
   LIST_TOO_LARGE: def(1, 'RESOURCE_EXHAUSTED'),
   UNIMPLEMENTED: def(14, 'UNIMPLEMENTED'),
   INTERNAL_ERROR: def(4, 'INTERNAL'),
+  // Refusals of the registry (group A) and Scan (group C) apps; they answer `{"error": cause}`.
+  ALLOCATION_INSTRUCTION_NOT_FOUND: def(11, 'NOT_FOUND'),
+  TRANSFER_PREAPPROVAL_NOT_FOUND: def(11, 'NOT_FOUND'),
+  REWARD_ACCOUNTING_NOT_ENABLED: def(11, 'NOT_FOUND'),
+  REWARD_ACCOUNTING_NO_DATA: def(11, 'NOT_FOUND'),
   // Transport-level refusals of the HTTP face (it answers them with 404/405/413 whatever the code maps to).
   ENDPOINT_NOT_FOUND: def(11, 'NOT_FOUND'),
   METHOD_NOT_ALLOWED: def(8, 'INVALID_ARGUMENT'),
