@@ -16,9 +16,11 @@ export function checkAccess(principal: Principal, required: RequiredAccess, ledg
 /** What a route's declared access means as ledger claims for this caller. */
 export function claimsOf(required: RequiredAccess, callerUserId: string): Claim[] {
   const claims: Claim[] = [];
+  // The identity provider admin claim is also held by ParticipantAdmin (the participant's rule).
   if (required.admin === true || (required.self !== undefined && required.self !== callerUserId)) {
-    claims.push({ kind: 'participantAdmin' });
+    claims.push({ kind: 'identityProviderAdmin' });
   }
+  if (required.participantAdmin === true) claims.push({ kind: 'participantAdmin' });
   for (const party of required.actAs ?? []) claims.push({ kind: 'actAs', party });
   for (const party of required.readAs ?? []) claims.push({ kind: 'readAs', party });
   for (const party of required.executeAs ?? []) claims.push({ kind: 'executeAs', party });

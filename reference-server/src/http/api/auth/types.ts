@@ -17,9 +17,11 @@ export interface RequiredAccess {
   readonly executeAs?: readonly string[];
   /** Reads for every party (`filtersForAnyParty`): CanReadAsAnyParty. */
   readonly readAsAnyParty?: boolean;
-  /** Needs ParticipantAdmin. */
+  /** User or party management: ParticipantAdmin or IdentityProviderAdmin. */
   readonly admin?: boolean;
-  /** Needs ParticipantAdmin, unless the caller is this very user (reading its own record or rights). */
+  /** Needs ParticipantAdmin itself (an identity provider admin may not hand out ParticipantAdmin). */
+  readonly participantAdmin?: boolean;
+  /** Needs admin (as `admin`), unless the caller is this very user (its own record, rights, submissions). */
   readonly self?: string;
   /** Any authenticated caller (e.g. the version service). */
   readonly authenticated?: boolean;

@@ -1,14 +1,27 @@
 import type { JsCommands, JsSubmitAndWaitForTransactionRequest } from '../../../ledger/wire.js';
-import type { Principal } from '../auth/types.js';
+import type { Principal, RequiredAccess } from '../auth/types.js';
 import { jsonResult } from '../ledgerResult.js';
 import { defineRoute, type Route } from '../route.js';
+import { readersOf } from './readersOf.js';
 
 /** `userId` may be left out when the caller is a user: it then defaults to that user. */
 function withCaller(commands: JsCommands, principal: Principal): JsCommands {
   return commands.userId === undefined && principal.kind === 'user' ? { ...commands, userId: principal.userId } : commands;
 }
 
-const submitterAccess = (commands: JsCommands) => ({ actAs: commands.actAs, readAs: commands.readAs ?? [] });
+/** Act as every actAs party, read as every readAs party; a `userId` other than the caller's needs admin. */
+const submitterAccess = (commands: JsCommands): RequiredAccess => ({
+  actAs: commands.actAs,
+  readAs: commands.readAs ?? [],
+  ...(commands.userId === undefined ? {} : { self: commands.userId }),
+});
+
+/** Plus reading as the parties the answer's transaction format names. */
+function submitterAndReaderAccess(body: JsSubmitAndWaitForTransactionRequest): RequiredAccess {
+  const submitter = submitterAccess(body.commands);
+  const readers = readersOf(body.transactionFormat?.eventFormat);
+  return { ...submitter, ...readers, readAs: [...(submitter.readAs ?? []), ...(readers.readAs ?? [])] };
+}
 
 /** The command service: the three ways to submit (wait for the outcome, for the transaction, or not at all). */
 export const commandRoutes: readonly Route[] = [
@@ -27,7 +40,7 @@ export const commandRoutes: readonly Route[] = [
     operationId: 'postV2CommandsSubmit-and-wait-for-transaction',
     group: 'B',
     body: 'json',
-    access: ({ body }) => submitterAccess(body.commands),
+    access: ({ body }) => submitterAndReaderAccess(body),
     handle: ({ body, principal, services }) =>
       jsonResult(services.ledger.submitAndWaitForTransaction({ ...body, commands: withCaller(body.commands, principal) })),
   }),

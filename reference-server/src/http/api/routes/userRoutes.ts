@@ -1,10 +1,17 @@
 import { ledgerError } from '../../../ledger/errors.js';
-import type { CreateUserRequest, GrantUserRightsRequest, RevokeUserRightsRequest, UpdateUserRequest } from '../../../ledger/wire.js';
+import type { CreateUserRequest, GrantUserRightsRequest, RevokeUserRightsRequest, Right, UpdateUserRequest } from '../../../ledger/wire.js';
+import type { RequiredAccess } from '../auth/types.js';
 import { jsonResult, refused } from '../ledgerResult.js';
 import { readCountQuery, readStringQuery } from '../readQuery.js';
 import { defineRoute, type Route } from '../route.js';
 
 const userId = (params: Readonly<Record<string, string>>): string => params['user-id'] ?? '';
+
+/** Handing out or taking away ParticipantAdmin needs ParticipantAdmin, not only identity provider admin. */
+function rightsAccess(rights: readonly Right[] | undefined): RequiredAccess {
+  const touchesAdmin = (rights ?? []).some((r) => r !== null && typeof r === 'object' && r.kind !== null && typeof r.kind === 'object' && 'ParticipantAdmin' in r.kind);
+  return touchesAdmin ? { admin: true, participantAdmin: true } : { admin: true };
+}
 
 /** User management: users, their rights, and who the caller is. */
 export const userRoutes: readonly Route[] = [
@@ -14,7 +21,7 @@ export const userRoutes: readonly Route[] = [
     operationId: 'postV2Users',
     group: 'B',
     body: 'json',
-    access: () => ({ admin: true }),
+    access: ({ body }) => rightsAccess(body.rights),
     handle: ({ body, services }) => jsonResult(services.ledger.createUser(body)),
   }),
   defineRoute({
@@ -79,7 +86,7 @@ export const userRoutes: readonly Route[] = [
     operationId: 'postV2UsersUser-idRights',
     group: 'B',
     body: 'json',
-    access: () => ({ admin: true }),
+    access: ({ body }) => rightsAccess(body.rights),
     handle: ({ params, body, services }) => jsonResult(services.ledger.grantUserRights(userId(params), body)),
   }),
   defineRoute<RevokeUserRightsRequest>({
@@ -88,7 +95,7 @@ export const userRoutes: readonly Route[] = [
     operationId: 'patchV2UsersUser-idRights',
     group: 'B',
     body: 'json',
-    access: () => ({ admin: true }),
+    access: ({ body }) => rightsAccess(body.rights),
     handle: ({ params, body, services }) => jsonResult(services.ledger.revokeUserRights(userId(params), body)),
   }),
   defineRoute({
