@@ -31,7 +31,8 @@ export function attachWebSockets(server: Server, channels: readonly StreamChanne
   });
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = normalizePath(new URL(req.url ?? '/', 'http://localhost').pathname);
+    // Not `new URL(req.url, base)`: it would read `//v2/updates` as a host named v2.
+    const path = normalizePath((req.url ?? '/').split('?')[0] ?? '/');
     const channel = byPath.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
     if (channel === undefined) return refuseUpgrade(socket, req, path, services);
     wss.handleUpgrade(req, socket, head, (ws) => serve(ws, req, channel, services));
