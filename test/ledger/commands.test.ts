@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { Command, JsCommands } from '../../reference-server/src/ledger/index.js';
+import { ASSET_TEMPLATE, HOLDING_INTERFACE } from '../../reference-server/src/ledger/index.js';
+import { acsIds, createAsset, must, nextCommandId, refused, submit, world } from './helpers.js';
+
+const effects = { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' as const };
+const delta = { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' as const };
+
+describe('commands', () => {
+  it('checks create arguments against the template', () => {
+    const { ledger, alice, bank } = world();
+    const create = (createArguments: unknown): JsCommands => ({
+      userId: 'u',
+      commandId: nextCommandId(),
+      actAs: [bank],
+      commands: [{ CreateCommand: { templateId: ASSET_TEMPLATE, createArguments } } as Command],
+    });
+    expect(refused(ledger.submitAndWait(create({ issuer: bank, owner: alice })), 'COMMAND_PREPROCESSING_FAILED').cause).toContain("missing non-optional field 'amount'");
+    expect(refused(ledger.submitAndWait(create({ issuer: bank, owner: 'alice', amount: '1' })), 'COMMAND_PREPROCESSING_FAILED').cause).toContain("invalid party id 'alice'");
+    expect(refused(ledger.submitAndWait(create({ issuer: bank, owner: alice, amount: '1', colour: 'red' })), 'COMMAND_PREPROCESSING_FAILED').cause).toContain("unexpected field 'colour'");
+    expect(refused(ledger.submitAndWait(create({ issuer: bank, owner: alice, amount: '1.23456789012' })), 'COMMAND_PREPROCESSING_FAILED').cause).toContain('decimal places');
+    expect(refused(ledger.submitAndWait(create({ issuer: bank, owner: alice, amount: 'ten' })), 'COMMAND_PREPROCESSING_FAILED').cause).toContain('invalid Numeric');
+    expect(refused(ledger.submitAndWait(create([1, 2])), 'COMMAND_PREPROCESSING_FAILED').cause).toContain('expected a record');
+    expect(refused(ledger.submitAndWait(create({ issuer: bank, owner: alice, amount: '0' })), 'DAML_INTERPRETATION_ERROR').cause).toContain('amount must be positive');
+  });
+
+  it('validates the submission envelope', () => {
+    const { ledger, alice, bank } = world();
+    const base: JsCommands = { userId: 'u', commandId: 'c', actAs: [bank], commands: [createAsset(bank, alice)] };
+    refused(ledger.submitAndWait({ ...base, userId: undefined }), 'MISSING_FIELD');
+    refused(ledger.submitAndWait({ ...base, commandId: '' }), 'MISSING_FIELD');
+    refused(ledger.submitAndWait({ ...base, actAs: [] }), 'MISSING_FIELD');
+    refused(ledger.submitAndWait({ ...base, actAs: ['nobody'] }), 'INVALID_FIELD');
+    refused(ledger.submitAndWait({ ...base, commands: [] }), 'MISSING_FIELD');
+    refused(ledger.submitAndWait({ ...base, commands: [{ Bogus: {} } as unknown as Command] }), 'INVALID_FIELD');
+    refused(ledger.submitAndWait({ ...base, commandId: 'x'.repeat(256) }), 'INVALID_FIELD');
+    refused(ledger.submitAndWait({ ...base, synchronizerId: 'nowhere' }), 'UNKNOWN_SYNCHRONIZER');
+  });
+
+  it('runs CreateAndExercise as one transaction', () => {
+    const { ledger, alice, bob, bank } = world();
+    const r = must(
+      ledger.submitAndWaitForTransaction({
+        commands: {
+          userId: 'u',
+          commandId: nextCommandId(),
+          actAs: [bank, alice],
+          commands: [{ CreateAndExerciseCommand: { templateId: ASSET_TEMPLATE, createArguments: { issuer: bank, owner: alice, amount: '10' }, choice: 'Transfer', choiceArgument: { newOwner: bob } } }],
+        },
+        transactionFormat: delta,
+      }),
+    );
+    // the first asset is transient: created and consumed in the same transaction
+    expect(r.transaction.events.map((e) => Object.keys(e)[0])).toEqual(['CreatedEvent']);
+    expect(r.transaction.events[0]).toMatchObject({ CreatedEvent: { nodeId: 2, createArgument: { owner: bob } } });
+    expect(acsIds(ledger, alice)).toEqual([]);
+  });
+
+  it('runs choices with several effects and a record result', () => {
+    const { ledger, alice, bank } = world();
+    const [cid] = submit(ledger, [bank], [createAsset(bank, alice, '10')]);
+    const r = must(
+      ledger.submitAndWaitForTransaction({
+        commands: { userId: 'u', commandId: nextCommandId(), actAs: [alice], commands: [{ ExerciseCommand: { templateId: ASSET_TEMPLATE, contractId: cid as string, choice: 'Split', choiceArgument: { splitAmount: '2.5' } } }] },
+        transactionFormat: effects,
+      }),
+    );
+    const [ex, c1, c2] = r.transaction.events;
+    expect(c1 && 'CreatedEvent' in c1 && c1.CreatedEvent.createArgument).toMatchObject({ amount: '2.5000000000' });
+    expect(c2 && 'CreatedEvent' in c2 && c2.CreatedEvent.createArgument).toMatchObject({ amount: '7.5000000000' });
+    expect(ex && 'ExercisedEvent' in ex && ex.ExercisedEvent.exerciseResult).toEqual({
+      splitCid: c1 && 'CreatedEvent' in c1 ? c1.CreatedEvent.contractId : '',
+      remainderCid: c2 && 'CreatedEvent' in c2 ? c2.CreatedEvent.contractId : '',
+    });
+    const [other] = submit(ledger, [bank], [createAsset(bank, alice, '1')]);
+    const e = refused(
+      ledger.submitAndWait({ userId: 'u', commandId: nextCommandId(), actAs: [alice], commands: [{ ExerciseCommand: { templateId: ASSET_TEMPLATE, contractId: other as string, choice: 'Split', choiceArgument: { splitAmount: '5' } } }] }),
+      'DAML_FAILURE',
+    );
+    expect(e.cause).toContain('splitAmount must be between');
+  });
+
+  it('exercises interface choices through the interface id', () => {
+    const { ledger, alice, bank } = world();
+    const [cid] = submit(ledger, [bank], [createAsset(bank, alice)]);
+    const r = must(
+      ledger.submitAndWaitForTransaction({
+        commands: { userId: 'u', commandId: nextCommandId(), actAs: [alice], commands: [{ ExerciseCommand: { templateId: HOLDING_INTERFACE, contractId: cid as string, choice: 'Holding_Owner', choiceArgument: {} } }] },
+        transactionFormat: effects,
+      }),
+    );
+    expect(r.transaction.events[0]).toMatchObject({ ExercisedEvent: { interfaceId: expect.stringMatching(/:Sample\.Holding:Holding$/), exerciseResult: alice } });
+  });
+
+  it('refuses unknown choices, wrong templates and archived contracts', () => {
+    const { ledger, alice, bank } = world();
+    const [cid] = submit(ledger, [bank], [createAsset(bank, alice)]);
+    const ex = (templateId: string, choice: string): Command => ({ ExerciseCommand: { templateId, contractId: cid as string, choice, choiceArgument: {} } });
+    refused(ledger.submitAndWait({ userId: 'u', commandId: nextCommandId(), actAs: [alice], commands: [ex(ASSET_TEMPLATE, 'Fly')] }), 'COMMAND_PREPROCESSING_FAILED');
+    refused(ledger.submitAndWait({ userId: 'u', commandId: nextCommandId(), actAs: [alice], commands: [ex('#canton-conformance-samples:Sample.Account:Account', 'Deposit')] }), 'DAML_INTERPRETATION_ERROR');
+    submit(ledger, [bank], [ex(ASSET_TEMPLATE, 'Archive')]);
+    refused(ledger.submitAndWait({ userId: 'u', commandId: nextCommandId(), actAs: [alice], commands: [ex(ASSET_TEMPLATE, 'Describe')] }), 'CONTRACT_NOT_FOUND');
+    // consuming twice in one transaction
+    const [fresh] = submit(ledger, [bank], [createAsset(bank, alice)]);
+    const archive: Command = { ExerciseCommand: { templateId: ASSET_TEMPLATE, contractId: fresh as string, choice: 'Archive', choiceArgument: {} } };
+    refused(ledger.submitAndWait({ userId: 'u', commandId: nextCommandId(), actAs: [bank], commands: [archive, archive] }), 'CONTRACT_NOT_ACTIVE');
+  });
+
+  it('finds updates by id and by offset', () => {
+    const { ledger, alice, bank } = world();
+    const r = must(ledger.submitAndWait({ userId: 'u', commandId: nextCommandId(), actAs: [bank], commands: [createAsset(bank, alice)] }));
+    const format = { includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' as const } };
+    const byId = must(ledger.updateById({ updateId: r.updateId, updateFormat: format }));
+    const byOffset = must(ledger.updateByOffset({ offset: r.completionOffset, updateFormat: format }));
+    expect(byId).toEqual(byOffset);
+    expect(byId.update).toMatchObject({ Transaction: { value: { updateId: r.updateId, offset: r.completionOffset, commandId: expect.any(String) } } });
+    refused(ledger.updateById({ updateId: 'nope', updateFormat: format }), 'UPDATE_NOT_FOUND');
+  });
+
+  it('defaults submit-and-wait-for-transaction to ACS_DELTA for the actAs and readAs parties', () => {
+    const { ledger, alice, bank, carol } = world();
+    const r = must(ledger.submitAndWaitForTransaction({ commands: { userId: 'u', commandId: nextCommandId(), actAs: [bank], readAs: [carol], commands: [createAsset(bank, alice)] } }));
+    expect(r.transaction.events[0]).toMatchObject({ CreatedEvent: { witnessParties: [bank], acsDelta: true } });
+  });
+});
