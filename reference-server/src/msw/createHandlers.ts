@@ -1,0 +1,147 @@
+import type { HttpHandler, WebSocketHandler } from 'msw';
+import type { Authenticator } from '../http/api/auth/types.js';
+import { ledgerApiChannels } from '../http/api/channels/channelTable.js';
+import type { StreamChannel } from '../http/api/channels/StreamChannel.js';
+import type { HttpConfig } from '../http/api/config.js';
+import { consoleLogger } from '../http/api/consoleLogger.js';
+import { createDispatcher, type Dispatch } from '../http/api/createDispatcher.js';
+import type { Route } from '../http/api/route.js';
+import { ledgerApiRoutes } from '../http/api/routes/routeTable.js';
+import type { ApiLogger, ApiServices } from '../http/api/services.js';
+import { createApiServices } from '../server.js';
+import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
+import { createLedger, type Ledger, type LedgerOptions } from '../ledger/index.js';
+import { parseBaseUrl, type BaseUrl } from './baseUrl.js';
+import { createDispatchHandler } from './createDispatchHandler.js';
+import { createStreamLink } from './createStreamLink.js';
+import { allocateParty, createContract, createUser, type CreatedContract, type NewContract, type NewUser } from './ledgerSetup.js';
+
+export const DEFAULT_LEDGER_URL = 'http://localhost:7575';
+
+export interface CreateHandlersOptions {
+  /** Base URL of the JSON Ledger API (group B) and its WebSocket streams. Default `http://localhost:7575`. */
+  readonly ledgerUrl?: string;
+  /** Base URL of the token registry (group A). Default: the ledger URL. */
+  readonly registryUrl?: string;
+  /** Base URL of Scan (group C), e.g. `https://scan.example/api/scan`. Default: the ledger URL. */
+  readonly scanUrl?: string;
+  /**
+   * What the ledger starts with, and returns to on `reset()`: `'none'` (default: no parties, no
+   * contracts), `'default'` (the world `npm start` serves), a fixture file path, or a parsed file.
+   */
+  readonly fixtures?: 'none' | 'default' | string | FixtureFile;
+  /** Ledger settings (participant id, clock, limits...). */
+  readonly ledgerOptions?: LedgerOptions;
+  readonly http?: Partial<HttpConfig>;
+  /** Default: none (every caller may do everything, like an unsecured sandbox). */
+  readonly authenticator?: Authenticator;
+  /** Where unexpected failures are reported. Default: stderr. */
+  readonly log?: ApiLogger;
+}
+
+export interface MockLedgerApi {
+  /** Pass to `setupServer(...handlers)`: one HTTP handler per base URL, one WebSocket link. */
+  readonly handlers: Array<HttpHandler | WebSocketHandler>;
+  /** The ledger the handlers serve now (a new one after each `reset()`). */
+  readonly ledger: Ledger;
+  /** What the fixtures put on the ledger, by the names the fixture file uses. */
+  readonly world: AppliedFixtures;
+  /** The base URLs the handlers answer, as normalised (no trailing slash); `streams` is the ws:// form. */
+  readonly urls: { readonly ledger: string; readonly registry: string; readonly scan: string; readonly streams: string };
+  /** A fresh ledger with the fixtures applied again; open streams of the old one end. */
+  reset(): void;
+  /** Allocates a party and returns its id. */
+  allocateParty(hint: string): string;
+  /** Creates a user with rights and returns its id. */
+  createUser(userId: string, user?: NewUser): string;
+  /** Creates one contract (its signatories must be among `actAs`). */
+  createContract(contract: NewContract): CreatedContract;
+}
+
+const emptyWorld: AppliedFixtures = { parties: {}, users: [], contracts: {}, templates: [] };
+
+/**
+ * msw handlers over a fresh in-memory ledger of the reference server's core. Requests run through
+ * the same dispatcher, pipeline and renderers as the Koa server, so answers match it byte for byte.
+ *
+ * @example
+ * const mock = createHandlers({ ledgerUrl: 'http://ledger.test' });
+ * const server = setupServer(...mock.handlers);
+ * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+ * afterEach(() => mock.reset());
+ * afterAll(() => server.close());
+ */
+export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerApi {
+  const ledgerBase = parseBaseUrl('ledgerUrl', options.ledgerUrl ?? DEFAULT_LEDGER_URL);
+  const registryBase = options.registryUrl === undefined ? ledgerBase : parseBaseUrl('registryUrl', options.registryUrl);
+  const scanBase = options.scanUrl === undefined ? ledgerBase : parseBaseUrl('scanUrl', options.scanUrl);
+  const fixtures = readFixtures(options.fixtures ?? 'none');
+  const routes: readonly Route[] = ledgerApiRoutes;
+  const channels: readonly StreamChannel[] = ledgerApiChannels;
+
+  const freshLedger = (): { ledger: Ledger; world: AppliedFixtures } => {
+    const ledger = createLedger(options.ledgerOptions);
+    if (fixtures === undefined) return { ledger, world: emptyWorld };
+    const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
+    if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
+    return { ledger, world: applied.value };
+  };
+
+  // Compiled once: the spec validator and documents outlive resets, only the ledger is replaced.
+  const first = freshLedger();
+  const base = createApiServices({
+    ledger: first.ledger,
+    log: options.log ?? consoleLogger,
+    ...(options.http === undefined ? {} : { http: options.http }),
+    ...(options.authenticator === undefined ? {} : { authenticator: options.authenticator }),
+  });
+  let state = { services: base, world: first.world, dispatch: createDispatcher(routes, base), generation: new AbortController() };
+
+  const dispatch = (): Dispatch => state.dispatch;
+  // Most specific base first: a scan base of `http://host/api/scan` must win over `http://host`.
+  const bases = uniqueBases([ledgerBase, registryBase, scanBase]).sort((a, b) => b.href.length - a.href.length);
+  const handlers: Array<HttpHandler | WebSocketHandler> = [
+    ...bases.map((b) => createDispatchHandler(b, dispatch)),
+    createStreamLink(ledgerBase, channels, { services: () => state.services, generation: () => state.generation.signal }),
+  ];
+
+  return {
+    handlers,
+    get ledger() {
+      return state.services.ledger;
+    },
+    get world() {
+      return state.world;
+    },
+    urls: {
+      ledger: ledgerBase.href,
+      registry: registryBase.href,
+      scan: scanBase.href,
+      streams: ledgerBase.href.replace(/^http/, 'ws'),
+    },
+    reset() {
+      const next = freshLedger();
+      const services: ApiServices = { ...base, ledger: next.ledger, participantId: next.ledger.config.participantId };
+      state.generation.abort();
+      state = { services, world: next.world, dispatch: createDispatcher(routes, services), generation: new AbortController() };
+    },
+    allocateParty: (hint) => allocateParty(state.services.ledger, hint),
+    createUser: (userId, user) => createUser(state.services.ledger, userId, user),
+    createContract: (contract) => createContract(state.services.ledger, contract),
+  };
+}
+
+function readFixtures(fixtures: 'none' | 'default' | string | FixtureFile): { file: FixtureFile; name: string } | undefined {
+  if (fixtures === 'none') return undefined;
+  if (typeof fixtures !== 'string') return { file: fixtures, name: '(fixtures option)' };
+  const path = fixtures === 'default' ? defaultWorldPath() : fixtures;
+  const loaded = loadFixtures(path);
+  if (!loaded.ok) throw new Error(`[canton-conformance] cannot load fixtures:\n${loaded.error.map(formatFixtureError).join('\n')}`);
+  return { file: loaded.value, name: path };
+}
+
+function uniqueBases(bases: readonly BaseUrl[]): BaseUrl[] {
+  const seen = new Map<string, BaseUrl>();
+  for (const b of bases) seen.set(b.href, b);
+  return [...seen.values()];
+}

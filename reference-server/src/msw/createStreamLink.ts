@@ -1,0 +1,94 @@
+import { ws, type WebSocketHandler } from 'msw';
+import { runChannel, type ChannelSession } from '../http/api/channels/runChannel.js';
+import type { StreamChannel } from '../http/api/channels/StreamChannel.js';
+import { normalizePath } from '../http/api/normalizePath.js';
+import type { ApiServices } from '../http/api/services.js';
+import { selectSubprotocol } from '../http/koa/selectSubprotocol.js';
+import { pathUnder, type BaseUrl } from './baseUrl.js';
+
+/** What the stream link needs from its owner: the current services (they change on `reset`). */
+export interface StreamLinkContext {
+  services(): ApiServices;
+  /** Aborted by `reset()`: streams of a discarded ledger end. */
+  generation(): AbortSignal;
+}
+
+type ConnectionClient = Parameters<Parameters<ReturnType<typeof ws.link>['addEventListener']>[1]>[0]['client'];
+
+/**
+ * The WebSocket streams through msw's interception: one link for every path under the Ledger
+ * API base (as ws:// or wss://), the path picking the channel. From the first text frame on, the
+ * shared `runChannel` serves it exactly as the Koa adapter does.
+ */
+export function createStreamLink(base: BaseUrl, channels: readonly StreamChannel[], context: StreamLinkContext): WebSocketHandler {
+  const wsBase: BaseUrl = { ...base, href: base.href.replace(/^http/, 'ws'), origin: base.origin.replace(/^http/, 'ws') };
+  const byPath = new Map(channels.map((c) => [c.path, c]));
+  const link = ws.link(new RegExp(`^${escapeRegExp(wsBase.href)}(?:/.*)?$`));
+
+  return link.addEventListener('connection', ({ client, info }) => {
+    const below = pathUnder(wsBase, client.url.href) ?? '/';
+    const path = trimSlash(normalizePath(below));
+    const channel = byPath.get(path);
+    const offered = typeof info.protocols === 'string' ? [info.protocols] : (info.protocols ?? []);
+    const selected = selectSubprotocol(new Set(offered));
+    // The server answers an unknown path with HTTP 404, and a client that offered subprotocols
+    // fails the handshake when none is selected: either way the client sees an error, then a close.
+    if (channel === undefined || (offered.length > 0 && selected === false)) return failHandshake(client);
+    pinSubprotocol(client, selected === false ? '' : selected);
+
+    const gone = new AbortController();
+    const generation = context.generation();
+    const end = () => gone.abort();
+    generation.addEventListener('abort', end, { once: true });
+    client.addEventListener('close', () => {
+      generation.removeEventListener('abort', end);
+      end();
+    });
+    const session: ChannelSession = {
+      signal: gone.signal,
+      send: async (text) => {
+        if (gone.signal.aborted) throw new Error('WebSocket closed');
+        client.send(text);
+        // msw delivers on a microtask; let it run before the next send (or the close) is queued.
+        await Promise.resolve();
+      },
+    };
+    client.addEventListener(
+      'message',
+      (event) => {
+        const frame = typeof event.data === 'string' ? event.data : '';
+        const credentials = { headers: {}, subprotocols: offered };
+        void runChannel(channel, frame, credentials, context.services(), session).finally(async () => {
+          // Give the last message's delivery a turn before the close overtakes it.
+          await new Promise((r) => setTimeout(r, 0));
+          if (!gone.signal.aborted) client.close(1000);
+        });
+      },
+      { once: true },
+    );
+  });
+}
+
+/**
+ * The mocked socket reports the first offered subprotocol as selected; the server selects
+ * `daml.ws.auth` (or `ledger.ws.auth`), so pin what `protocol` reads to the server's choice.
+ */
+function pinSubprotocol(client: ConnectionClient, selected: string): void {
+  const socket = (client as { socket?: object }).socket;
+  if (socket === undefined) return;
+  Object.defineProperty(socket, 'protocol', { configurable: true, enumerable: true, get: () => selected, set: () => undefined });
+}
+
+function failHandshake(client: ConnectionClient): void {
+  const socket = (client as { socket?: EventTarget }).socket;
+  socket?.dispatchEvent(new Event('error'));
+  client.close(1006, '');
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

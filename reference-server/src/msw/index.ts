@@ -1,0 +1,10 @@
+/**
+ * `canton-conformance/msw`: stateful msw handlers over the reference server's ledger core, for
+ * client teams' unit tests.
+ */
+export { createHandlers, DEFAULT_LEDGER_URL } from './createHandlers.js';
+export type { CreateHandlersOptions, MockLedgerApi } from './createHandlers.js';
+export type { CreatedContract, NewContract, NewUser } from './ledgerSetup.js';
+export { sandboxToken } from './sandboxToken.js';
+export type { AppliedFixtures, FixtureFile } from '../ledger/fixtures/index.js';
+export type { Ledger } from '../ledger/index.js';

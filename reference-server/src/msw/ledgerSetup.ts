@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { Ledger, LedgerError, Result } from '../ledger/index.js';
+import { PARTICIPANT_ADMIN_USER } from '../ledger/index.js';
+import type { DamlRecord, Right } from '../ledger/wire.js';
+
+/**
+ * Test setup through the ledger core, not HTTP: what a client team arranges before the code under
+ * test runs. Each helper throws on refusal (a setup mistake should fail the test at once, with the
+ * ledger's own code and cause).
+ */
+
+export interface NewUser {
+  readonly primaryParty?: string;
+  readonly actAs?: readonly string[];
+  readonly readAs?: readonly string[];
+  readonly readAsAnyParty?: boolean;
+  readonly admin?: boolean;
+}
+
+export interface NewContract {
+  /** `#package-name:Module:Entity` or `packageId:Module:Entity`. */
+  readonly templateId: string;
+  /** Daml-LF JSON of the create argument. */
+  readonly createArguments: DamlRecord;
+  /** The submitting parties; the template's signatories must be among them. */
+  readonly actAs: readonly string[];
+  readonly readAs?: readonly string[];
+  /** Default: the ledger's first synchronizer. */
+  readonly synchronizerId?: string;
+}
+
+export interface CreatedContract {
+  readonly contractId: string;
+  readonly templateId: string;
+  readonly createdEventBlob: string;
+  readonly synchronizerId: string;
+  readonly offset: number;
+  readonly updateId: string;
+}
+
+export function unwrap<T>(what: string, result: Result<T, LedgerError>): T {
+  if (result.ok) return result.value;
+  throw new Error(`[canton-conformance] ${what} failed: ${result.error.code}: ${result.error.cause}`);
+}
+
+/** Allocates a local party and returns its id (`hint::1220...`). */
+export function allocateParty(ledger: Ledger, hint: string): string {
+  return unwrap(`allocateParty('${hint}')`, ledger.allocateParty({ partyIdHint: hint })).partyDetails.party;
+}
+
+/** Creates a user with the given rights and returns its id. */
+export function createUser(ledger: Ledger, userId: string, user: NewUser = {}): string {
+  const rights: Right[] = [
+    ...(user.actAs ?? []).map((party): Right => ({ kind: { CanActAs: { value: { party } } } })),
+    ...(user.readAs ?? []).map((party): Right => ({ kind: { CanReadAs: { value: { party } } } })),
+    ...(user.readAsAnyParty === true ? [{ kind: { CanReadAsAnyParty: { value: {} } } } satisfies Right] : []),
+    ...(user.admin === true ? [{ kind: { ParticipantAdmin: { value: {} } } } satisfies Right] : []),
+  ];
+  const created = ledger.createUser({
+    user: { id: userId, ...(user.primaryParty === undefined ? {} : { primaryParty: user.primaryParty }), isDeactivated: false, identityProviderId: '' },
+    rights,
+  });
+  return unwrap(`createUser('${userId}')`, created).user.id;
+}
+
+/** Submits one CreateCommand and returns what a test needs to refer to the contract. */
+export function createContract(ledger: Ledger, contract: NewContract): CreatedContract {
+  const what = `createContract(${contract.templateId})`;
+  const { transaction } = unwrap(
+    what,
+    ledger.submitAndWaitForTransaction({
+      commands: {
+        commands: [{ CreateCommand: { templateId: contract.templateId, createArguments: contract.createArguments } }],
+        commandId: `setup-${randomUUID()}`,
+        userId: PARTICIPANT_ADMIN_USER,
+        actAs: [...contract.actAs],
+        readAs: [...(contract.readAs ?? [])],
+        ...(contract.synchronizerId === undefined ? {} : { synchronizerId: contract.synchronizerId }),
+      },
+    }),
+  );
+  const created = transaction.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent] : []))[0];
+  if (created === undefined) throw new Error(`[canton-conformance] ${what} committed no create event`);
+  const blob = ledger.createdEventBlob(created.contractId);
+  if (blob === undefined) throw new Error(`[canton-conformance] ${what}: no blob for ${created.contractId}`);
+  return {
+    contractId: created.contractId,
+    templateId: created.templateId,
+    createdEventBlob: blob,
+    synchronizerId: transaction.synchronizerId,
+    offset: transaction.offset,
+    updateId: transaction.updateId,
+  };
+}

@@ -1,0 +1,24 @@
+import { normalizePath } from '../http/api/normalizePath.js';
+import type { ApiRequest } from '../http/api/types.js';
+
+/**
+ * The adapter-neutral view of an intercepted fetch request, as the Koa adapter builds it from a
+ * socket: raw (still percent-encoded) path with runs of slashes collapsed, lower-case headers,
+ * the body as text (undefined when there is none).
+ */
+export async function toApiRequest(request: Request, path: string, search: string): Promise<ApiRequest> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // fetch refuses a body on GET and HEAD, so there is nothing to read; elsewhere an empty body is none.
+  const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+  return {
+    method: request.method,
+    path: normalizePath(path),
+    pathParams: {},
+    query: new URLSearchParams(search),
+    headers,
+    bodyText: text === '' ? undefined : text,
+  };
+}

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { awaitCompletion, isJsCantonError } from '@canton-network/core-ledger-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASSET_TEMPLATE } from '../../../reference-server/src/ledger/index.js';
+import type { ClientTarget, StartTarget } from './ClientTarget.js';
+import { realClients, type RealClients } from './realClients.js';
+
+const ADMIN = 'participant_admin';
+
+/** Runs an async iterable to its end (the stream closes at `endInclusive`), with a deadline. */
+async function collect<T>(stream: AsyncIterable<T>, max = 1000): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of stream) {
+    out.push(item);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** The same calls, through the unchanged published clients, against one target. */
+export function describeClientSuite(start: StartTarget): void {
+  let target: ClientTarget;
+  let clients: RealClients;
+  let issuer: string;
+  let alice: string;
+
+  beforeAll(async () => {
+    target = await start();
+    clients = realClients(target);
+  });
+  afterAll(async () => {
+    await target?.close();
+  });
+
+  const allocate = async (hint: string) => {
+    const res = await clients.ledger.post('/v2/parties', { partyIdHint: `${hint}-${randomUUID().slice(0, 8)}`, identityProviderId: '' });
+    return res.partyDetails.party;
+  };
+
+  const createAsset = async (owner: string, amount = '10.0') => {
+    const commandId = `create-${randomUUID()}`;
+    const res = await clients.ledger.post('/v2/commands/submit-and-wait', {
+      commands: [{ CreateCommand: { templateId: ASSET_TEMPLATE, createArguments: { issuer, owner, amount, observers: null } } }],
+      commandId,
+      userId: ADMIN,
+      actAs: [issuer],
+    });
+    return { ...res, commandId };
+  };
+
+  describe('ledger API (LedgerClient)', () => {
+    it('reads the version and settles on a supported client version', async () => {
+      const version = await clients.ledger.get('/v2/version');
+      expect(version.version).toMatch(/^3\.[45]\./);
+      expect(version.features.userManagement.supported).toBe(true);
+      await clients.ledger.init();
+      expect(clients.ledger.getCurrentClientVersion()).toBe(version.version.slice(0, 3));
+    });
+
+    it('allocates parties and finds them (checkIfPartyExists, list)', async () => {
+      issuer = await allocate('issuer');
+      alice = await allocate('alice');
+      expect(issuer).toMatch(/^issuer-[0-9a-f]{8}::1220[0-9a-f]{64}$/);
+      await expect(clients.ledger.checkIfPartyExists(alice)).resolves.toBe(true);
+      await expect(clients.ledger.checkIfPartyExists(`nobody::1220${'0'.repeat(64)}`)).resolves.toBe(false);
+      const listed = await clients.ledger.get('/v2/parties');
+      expect(listed.partyDetails.map((p) => p.party)).toEqual(expect.arrayContaining([issuer, alice]));
+    });
+
+    it('creates a user, grants rights, reads them back', async () => {
+      const userId = `alice-${randomUUID().slice(0, 8)}`;
+      const user = await clients.ledger.createUser(userId, alice);
+      expect(user).toMatchObject({ id: userId, primaryParty: alice });
+      const granted = await clients.ledger.grantRights(userId, { actAs: [alice], readAs: [issuer] });
+      expect(granted.newlyGrantedRights).toEqual(
+        expect.arrayContaining([{ kind: { CanActAs: { value: { party: alice } } } }, { kind: { CanReadAs: { value: { party: issuer } } } }]),
+      );
+      const rights = await clients.ledger.get('/v2/users/{user-id}/rights', { path: { 'user-id': userId } });
+      expect(rights.rights).toEqual(expect.arrayContaining([{ kind: { CanActAs: { value: { party: alice } } } }]));
+    });
+
+    it('submits and waits, then finds the contract among the active contracts at ledger end', async () => {
+      const created = await createAsset(alice, '42.5');
+      expect(created.updateId).toMatch(/^[0-9a-f]+$/);
+      const end = await clients.ledger.get('/v2/state/ledger-end');
+      expect(end.offset).toBeGreaterThanOrEqual(created.completionOffset);
+
+      const acs = await clients.ledger.post('/v2/state/active-contracts', {
+        activeAtOffset: end.offset ?? 0,
+        eventFormat: {
+          filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] } },
+          verbose: true,
+        },
+      });
+      const events = acs.flatMap((r) => (r.contractEntry !== undefined && 'JsActiveContract' in r.contractEntry ? [r.contractEntry.JsActiveContract.createdEvent] : []));
+      // Numeric values come back in the ledger's canonical form (scale 10), so compare numbers.
+      const mine = events.find((e) => Number((e.createArgument as { amount?: string }).amount) === 42.5);
+      expect(mine).toBeDefined();
+      expect(mine?.signatories).toEqual([issuer]);
+      expect(mine?.createdEventBlob).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    });
+
+    it('finds the completion of an asynchronous submission (awaitCompletion)', async () => {
+      const end = await clients.ledger.get('/v2/state/ledger-end');
+      const commandId = `async-${randomUUID()}`;
+      await clients.ledger.post('/v2/commands/async/submit', {
+        commands: [{ CreateCommand: { templateId: ASSET_TEMPLATE, createArguments: { issuer, owner: alice, amount: '1.0', observers: null } } }],
+        commandId,
+        userId: ADMIN,
+        actAs: [issuer],
+      });
+      const completion = await awaitCompletion(clients.ledger, end.offset ?? 0, issuer, ADMIN, commandId);
+      expect(completion.commandId).toBe(commandId);
+      expect(completion.status?.code ?? 0).toBe(0);
+      expect(completion.actAs).toEqual([issuer]);
+    });
+
+    it('reports a refused submission as a JsCantonError the client can recognise', async () => {
+      const failure: unknown = await clients.ledger
+        .post('/v2/commands/submit-and-wait', {
+          commands: [{ CreateCommand: { templateId: ASSET_TEMPLATE, createArguments: { issuer, owner: alice, amount: '-1.0', observers: null } } }],
+          commandId: `bad-${randomUUID()}`,
+          userId: ADMIN,
+          actAs: [issuer],
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(isJsCantonError(failure)).toBe(true);
+      expect(failure).toMatchObject({ cause: expect.stringContaining('amount must be positive'), grpcCodeValue: expect.any(Number) });
+    });
+
+    it('deletes a user (DELETE through the generated client), after which it is gone', async () => {
+      const userId = `doomed-${randomUUID().slice(0, 8)}`;
+      await clients.ledger.createUser(userId, alice);
+      // LedgerClient has no delete helper: wallets reach the generated client underneath.
+      const raw = (clients.ledger as unknown as { currentClient: RawClient }).currentClient;
+      const deleted = await raw.DELETE('/v2/users/{user-id}', { params: { path: { 'user-id': userId } } });
+      expect(deleted.response.status).toBe(200);
+      expect(deleted.data).toEqual({});
+      const again: unknown = await clients.ledger.get('/v2/users/{user-id}', { path: { 'user-id': userId } }).catch((e: unknown) => e);
+      expect(again).toMatchObject({ code: 'USER_NOT_FOUND' });
+    });
+  });
+
+  describe('WebSocket streams (WebSocketClient)', () => {
+    it('streams the updates up to a given offset, then ends', async () => {
+      const created = await createAsset(alice, '7.0');
+      const updates = await collect(
+        clients.streams.streamUpdates({ beginExclusive: 0, endInclusive: created.completionOffset, partyId: alice, templateIds: [ASSET_TEMPLATE] }),
+      );
+      const transactions = updates.flatMap((u) => (u.update !== undefined && 'Transaction' in u.update ? [u.update.Transaction.value] : []));
+      expect(transactions.length).toBeGreaterThan(0);
+      const last = transactions[transactions.length - 1];
+      expect(last?.updateId).toBe(created.updateId);
+      expect(last?.offset).toBe(created.completionOffset);
+    });
+
+    it('streams completions as they happen', async () => {
+      const end = await clients.ledger.get('/v2/state/ledger-end');
+      const stream = clients.streams.streamCompletions({ beginExclusive: end.offset ?? 0, userId: ADMIN, parties: [issuer] });
+      const first = stream.next();
+      const created = await createAsset(alice, '3.0');
+      let found: unknown;
+      for (let next = await first; next.done !== true; next = await stream.next()) {
+        const c = next.value.completionResponse;
+        if (c !== undefined && 'Completion' in c && c.Completion.value.commandId === created.commandId) {
+          found = c.Completion.value;
+          break;
+        }
+      }
+      await stream.return?.(undefined);
+      expect(found).toMatchObject({ commandId: created.commandId, updateId: created.updateId, offset: created.completionOffset });
+    });
+  });
+
+  it('logs no unexpected failure', () => {
+    expect(target.errors).toEqual([]);
+  });
+}
+
+/** The shape of the openapi-fetch client LedgerClient keeps privately. */
+interface RawClient {
+  DELETE(path: '/v2/users/{user-id}', init: { params: { path: { 'user-id': string } } }): Promise<{ data?: unknown; response: Response }>;
+}
