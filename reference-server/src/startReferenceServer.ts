@@ -1,13 +1,29 @@
+import { defaultWorldPath, formatFixtureError, loadWorld, type FixtureError } from './ledger/fixtures/index.js';
+import { createLedger } from './ledger/index.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
 
 export interface StartOptions {
   readonly port: number;
   readonly host: string;
-  /** A fixtures file; undefined means the default world in fixtures/. */
+  /** A fixtures file; undefined means the default world, fixtures/default-world.json. */
   readonly fixtures: string | undefined;
 }
 
-/** What `canton-conformance serve` and `npm start` run: the reference server over a fixtures world. */
+/** A fixtures file that cannot be served: every problem, each with its file and JSON path. */
+export class FixturesError extends Error {
+  override readonly name = 'FixturesError';
+  constructor(readonly problems: readonly FixtureError[]) {
+    super(problems.map(formatFixtureError).join('\n'));
+  }
+}
+
+/**
+ * What `canton-conformance serve` and `npm start` run: the reference server over a fixtures world,
+ * checked before the port opens (a bad file is refused with every problem listed).
+ */
 export async function startReferenceServer(options: StartOptions): Promise<ReferenceServer> {
-  return createReferenceServer({ port: options.port, host: options.host });
+  const ledger = createLedger();
+  const world = loadWorld(ledger, options.fixtures ?? defaultWorldPath());
+  if (!world.ok) throw new FixturesError(world.error);
+  return createReferenceServer({ port: options.port, host: options.host, ledger });
 }

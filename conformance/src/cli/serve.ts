@@ -57,7 +57,17 @@ export async function run(argv: string[]): Promise<number> {
   }
   // Loaded here so `--help` and usage errors stay fast.
   const { startReferenceServer } = await import('../../../reference-server/src/startReferenceServer.js');
-  const server = await startReferenceServer(args);
+  let server;
+  try {
+    server = await startReferenceServer(args);
+  } catch (e) {
+    // A fixtures file that does not hold up, or a port that cannot be had, is a configuration error (exit 2).
+    if (e instanceof Error && e.name === 'FixturesError') throw new UsageError(`invalid fixtures:\n${e.message}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`${args.host}:${args.port} is already in use (pick another with --port or PORT)`);
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${args.host}:${args.port} (${code})`);
+    throw e;
+  }
   console.log(`canton-conformance reference server listening on ${server.url}`);
 
   await new Promise<void>((resolve) => {

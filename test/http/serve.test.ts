@@ -1,0 +1,64 @@
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseServeArgs, run } from '../../conformance/src/cli/serve.js';
+import { UsageError } from '../../conformance/src/cli/exitCodes.js';
+
+describe('canton-conformance serve: arguments', () => {
+  it('defaults to 127.0.0.1:7575 and the shipped fixtures', () => {
+    expect(parseServeArgs([], {})).toMatchObject({ port: 7575, host: '127.0.0.1', fixtures: undefined });
+  });
+  it('takes PORT and HOST from the environment, and flags over both', () => {
+    expect(parseServeArgs([], { PORT: '8080', HOST: '0.0.0.0' })).toMatchObject({ port: 8080, host: '0.0.0.0', fixtures: undefined });
+    expect(parseServeArgs(['--port', '9000', '--host', '::1'], { PORT: '8080', HOST: '0.0.0.0' })).toMatchObject({ port: 9000, host: '::1' });
+  });
+  it('refuses bad values as usage errors', () => {
+    expect(() => parseServeArgs(['--port', 'http'], {})).toThrow(UsageError);
+    expect(() => parseServeArgs(['--port', '70000'], {})).toThrow(/invalid port/);
+    expect(() => parseServeArgs(['--colour'], {})).toThrow(UsageError);
+    expect(parseServeArgs(['--auth', 'none'], {})).toMatchObject({ port: 7575 });
+  });
+  it('answers --help', () => {
+    expect(parseServeArgs(['--help'], {})).toBe('help');
+  });
+});
+
+describe('canton-conformance serve: running', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('prints one line with the URL, serves the default world, and stops on SIGTERM', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    const exit = run(['--port', '0']);
+    await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 10_000 });
+    const url = /(http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] ?? '')?.[1];
+    expect(url).toBeDefined();
+
+    const users = (await (await fetch(`${url}/v2/users`)).json()) as { users: { id: string }[] };
+    expect(users.users.map((u) => u.id)).toEqual(expect.arrayContaining(['participant_admin', 'alice', 'bob']));
+
+    process.emit('SIGTERM');
+    await expect(exit).resolves.toBe(0);
+    await expect(fetch(`${url}/livez`)).rejects.toThrow();
+    expect(lines).toHaveLength(1);
+  });
+
+  it('refuses an invalid fixtures file with every problem, before listening', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-serve-'));
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, JSON.stringify({ version: 1, parties: [42], colour: 'red' }));
+    const failure = run(['--port', '0', '--fixtures', file]);
+    await expect(failure).rejects.toThrow(UsageError);
+    await expect(failure).rejects.toThrow(/broken\.json/);
+  });
+
+  it('refuses a port in use as a usage error', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
+    const port = (blocker.address() as { port: number }).port;
+    await expect(run(['--port', String(port)])).rejects.toThrow(/already in use/);
+    blocker.close();
+  });
+});
