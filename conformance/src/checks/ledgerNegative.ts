@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { badOffsetArb, malformedJsonArb } from '../generators/badBodies.js';
 import { createCommand, eventFormat, jsCommands, ledgerEnd, suiteParty } from './support/ledger.js';
-import { bodyOf, expectCantonError, expectRejected, expectStatus } from './support/expect.js';
+import { bodyOf, expectCantonError, expectRejected, expectStatus, isObject } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckDefinition } from './types.js';
@@ -109,6 +109,8 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const e = await ctx.http.request('ledger', { method: 'GET', path: '//v2/version', operationId: LedgerOp.version });
       expectStatus(ctx, e, 200, 'GET //v2/version');
+      const body = bodyOf(ctx, e, 'GET //v2/version');
+      if (!isObject(body) || typeof body.version !== 'string') ctx.fail('GET //v2/version did not answer the version response', e);
     },
   }),
 ];

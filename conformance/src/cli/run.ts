@@ -13,7 +13,7 @@ import { parseShard, type ShardError, type Shard } from '../runner/shard.js';
 import { loadSpec, SpecLoadError } from '../schema/index.js';
 import { staticToken, tokenCommand, tokenFile, TokenSourceError, type TokenProvider } from '../target/tokenProvider.js';
 import { ExitCode, UsageError } from './exitCodes.js';
-import { packageVersion } from './main.js';
+import { toolVersion } from '../runner/toolVersion.js';
 
 export const RUN_HELP = `Usage: canton-conformance run [--target URL] [options]
 
@@ -235,7 +235,7 @@ export async function run(argv: string[]): Promise<number> {
       specFiles: args.specs,
       progress: args.quiet ? 'quiet' : 'auto',
       replayPrefix: replayPrefix(args),
-      toolVersion: packageVersion(),
+      toolVersion: toolVersion(),
     });
     const paths = await writeReports(report, args.reportDir);
     const s = report.summary;
