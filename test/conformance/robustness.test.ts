@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../conformance/src/cli/run.js';
 import type { Report } from '../../conformance/src/report/model.js';
@@ -19,7 +20,7 @@ afterEach(async () => {
   target = undefined;
 });
 
-type Behaviour = (res: ServerResponse & { req: { socket: import('node:net').Socket } }) => void;
+type Behaviour = (res: ServerResponse & { req: { socket: Socket } }) => void;
 
 async function certify(behaviour: Behaviour, timeoutMs = 300): Promise<{ code: number; report: Report; seconds: number }> {
   target = await fakeServer((req, res) => {
