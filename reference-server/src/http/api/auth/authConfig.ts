@@ -16,7 +16,12 @@ import type { Authenticator } from './types.js';
 export type KeySource =
   | { readonly kind: 'secret'; readonly secret: string }
   | { readonly kind: 'public-key-file'; readonly path: string }
-  | { readonly kind: 'jwks'; readonly url: string };
+  | {
+      readonly kind: 'jwks';
+      readonly url: string;
+      /** Least time between two fetches of a remote set (default 30 s). */
+      readonly cooldownMs?: number;
+    };
 
 /** What `serve --auth ...` describes; `createAuthenticator` turns it into an Authenticator. */
 export type AuthConfig =
@@ -85,7 +90,7 @@ export async function loadVerificationKey(algorithm: JwtAlgorithm, source: KeySo
     if (url.protocol === 'file:') return localKeySet(fileURLToPath(url), algorithm);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AuthConfigError(`--auth-jwks must be an http(s) or file URL, got ${source.url}`);
     // Unknown kids trigger a refetch at most every 30 s; the set is refreshed after 10 min anyway.
-    return createRemoteJWKSet(url, { cooldownDuration: 30_000, cacheMaxAge: 600_000, timeoutDuration: 5_000 });
+    return createRemoteJWKSet(url, { cooldownDuration: source.cooldownMs ?? 30_000, cacheMaxAge: 600_000, timeoutDuration: 5_000 });
   }
   const text = await readText(source.path);
   try {
