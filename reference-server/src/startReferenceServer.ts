@@ -1,3 +1,5 @@
+import { createAuthenticator, type AuthConfig } from './http/api/auth/authConfig.js';
+import { consoleLogger } from './http/api/consoleLogger.js';
 import { defaultWorldPath, formatFixtureError, loadWorld, type FixtureError } from './ledger/fixtures/index.js';
 import { createLedger } from './ledger/index.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
@@ -7,6 +9,8 @@ export interface StartOptions {
   readonly host: string;
   /** A fixtures file; undefined means the default world, fixtures/default-world.json. */
   readonly fixtures: string | undefined;
+  /** Default `{ mode: 'none' }`. A key that cannot be loaded rejects with AuthConfigError. */
+  readonly auth?: AuthConfig;
 }
 
 /** A fixtures file that cannot be served: every problem, each with its file and JSON path. */
@@ -25,5 +29,6 @@ export async function startReferenceServer(options: StartOptions): Promise<Refer
   const ledger = createLedger();
   const world = loadWorld(ledger, options.fixtures ?? defaultWorldPath());
   if (!world.ok) throw new FixturesError(world.error);
-  return createReferenceServer({ port: options.port, host: options.host, ledger });
+  const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log: consoleLogger });
+  return createReferenceServer({ port: options.port, host: options.host, ledger, authenticator });
 }

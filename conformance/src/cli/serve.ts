@@ -1,7 +1,10 @@
 import { parseArgs } from 'node:util';
+import type { AuthConfig } from '../../../reference-server/src/http/api/auth/authConfig.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 
-const HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE] [--auth none]
+const HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE]
+         [--auth none|hs256|rs256|es256] [--auth-secret S | --auth-public-key FILE | --auth-jwks URL]
+         [--audience A | --scope S]
 
 Starts the reference server (JSON Ledger API v2 over HTTP and WebSocket) and prints one line with
 its URL once it listens. Stops cleanly on SIGINT or SIGTERM.
@@ -10,12 +13,25 @@ Options:
   --port N         port to listen on (default: $PORT, else 7575; 0 picks a free port)
   --host H         address to bind (default: $HOST, else 127.0.0.1)
   --fixtures FILE  the ledger world to start from (default: the fixtures shipped in fixtures/)
-  --auth none      no authentication, like an unsecured sandbox (the only mode in this build)`;
+  --auth MODE      none (default): no authentication, like an unsecured sandbox;
+                   hs256 | rs256 | es256: every request needs a JWT signed with that algorithm
+                   ("Authorization: Bearer <JWT>", or the jwt.token.<JWT> WebSocket subprotocol);
+                   its "sub" is the user id, whose rights come from the user store
+  --auth-secret S  the HS256 shared secret
+  --auth-public-key FILE  the RS256/ES256 public key: PEM (SPKI or certificate), JWK or JWKS file
+  --auth-jwks URL  an http(s) JWKS URL (fetched on demand, cached, keys rotate by kid) or a file: URL
+  --audience A     accept audience-based tokens whose aud contains A
+                   (e.g. https://daml.com/jwt/aud/participant/<participantId>)
+  --scope S        accept scope-based tokens whose scope contains S (default daml_ledger_api;
+                   without --audience or --scope, tokens for this participant's audience pass too)
+
+Try it with the TEST-ONLY keys in fixtures/keys (canton-conformance token --help mints tokens).`;
 
 interface ServeArgs {
   readonly port: number;
   readonly host: string;
   readonly fixtures: string | undefined;
+  readonly auth: AuthConfig;
 }
 
 /** Flags win over PORT/HOST, which win over the defaults. */
@@ -29,6 +45,11 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         host: { type: 'string' },
         fixtures: { type: 'string' },
         auth: { type: 'string' },
+        'auth-secret': { type: 'string' },
+        'auth-public-key': { type: 'string' },
+        'auth-jwks': { type: 'string' },
+        audience: { type: 'string' },
+        scope: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -38,15 +59,45 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     throw new UsageError((e as Error).message);
   }
   if (values.help === true) return 'help';
-  if (values.auth !== undefined && values.auth !== 'none') {
-    throw new UsageError(`--auth ${values.auth} is not available in this build (only --auth none)`);
-  }
+  const auth = authConfigOf(values);
   const rawPort = values.port ?? env['PORT'] ?? '7575';
   const port = /^\d{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`invalid port '${rawPort}' (expected 0-65535)`);
   const host = values.host ?? env['HOST'] ?? '127.0.0.1';
   if (host === '') throw new UsageError('--host must not be empty');
-  return { port, host, fixtures: values.fixtures };
+  return { port, host, fixtures: values.fixtures, auth };
+}
+
+interface AuthFlags {
+  readonly auth?: string | undefined;
+  readonly 'auth-secret'?: string | undefined;
+  readonly 'auth-public-key'?: string | undefined;
+  readonly 'auth-jwks'?: string | undefined;
+  readonly audience?: string | undefined;
+  readonly scope?: string | undefined;
+}
+
+/** The auth flags as one consistent configuration, or a usage error naming the conflict. */
+export function authConfigOf(flags: AuthFlags): AuthConfig {
+  const mode = flags.auth ?? 'none';
+  const sources = (['auth-secret', 'auth-public-key', 'auth-jwks'] as const).filter((f) => flags[f] !== undefined);
+  if (mode === 'none') {
+    const stray = [...sources, ...(['audience', 'scope'] as const).filter((f) => flags[f] !== undefined)];
+    if (stray.length > 0) throw new UsageError(`--${stray[0]} needs --auth hs256, rs256 or es256`);
+    return { mode: 'none' };
+  }
+  if (mode !== 'hs256' && mode !== 'rs256' && mode !== 'es256') throw new UsageError(`--auth must be none, hs256, rs256 or es256, got '${mode}'`);
+  if (flags.audience !== undefined && flags.scope !== undefined) throw new UsageError('give either --audience or --scope, not both');
+  if (flags.audience === '' || flags.scope === '') throw new UsageError(`--${flags.audience === '' ? 'audience' : 'scope'} must not be empty`);
+  if (sources.length > 1) throw new UsageError(`give one key source, not both --${sources[0]} and --${sources[1]}`);
+  const target = { ...(flags.audience === undefined ? {} : { audience: flags.audience }), ...(flags.scope === undefined ? {} : { scope: flags.scope }) };
+  if (mode === 'hs256') {
+    if (flags['auth-secret'] === undefined) throw new UsageError('--auth hs256 needs --auth-secret S');
+    return { mode, key: { kind: 'secret', secret: flags['auth-secret'] }, ...target };
+  }
+  if (flags['auth-public-key'] !== undefined) return { mode, key: { kind: 'public-key-file', path: flags['auth-public-key'] }, ...target };
+  if (flags['auth-jwks'] !== undefined) return { mode, key: { kind: 'jwks', url: flags['auth-jwks'] }, ...target };
+  throw new UsageError(`--auth ${mode} needs --auth-public-key FILE or --auth-jwks URL`);
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -61,7 +112,9 @@ export async function run(argv: string[]): Promise<number> {
   try {
     server = await startReferenceServer(args);
   } catch (e) {
-    // A fixtures file that does not hold up, or a port that cannot be had, is a configuration error (exit 2).
+    // A key that cannot be loaded is a configuration error (exit 2), not a crash.
+    if (e instanceof Error && e.name === 'AuthConfigError') throw new UsageError(e.message);
+    // So is a fixtures file that does not hold up, and a port that cannot be had.
     if (e instanceof Error && e.name === 'FixturesError') throw new UsageError(`invalid fixtures:\n${e.message}`);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`${args.host}:${args.port} is already in use (pick another with --port or PORT)`);
