@@ -1,0 +1,256 @@
+import type { Catalogue, ChoiceContext, DamlRecord, DamlValue, FieldType, LedgerError, Result } from '../../ledger/index.js';
+import { err, ok } from '../../ledger/index.js';
+import {
+  AMULET_PACKAGE,
+  AMULET_RULES_TEMPLATE,
+  CLOSED_MINING_ROUND_TEMPLATE,
+  ISSUING_MINING_ROUND_TEMPLATE,
+  OPEN_MINING_ROUND_TEMPLATE,
+  SUMMARIZING_MINING_ROUND_TEMPLATE,
+  TRANSFER_PREAPPROVAL_TEMPLATE,
+} from '../templateIds.js';
+import { microsToTimestamp, msToMicros, timeMicros } from '../time.js';
+import { unwrapRegistration } from '../unwrapRegistration.js';
+
+const ROUND: FieldType = { record: { number: 'Int64' } };
+/** Daml `RelTime` in its JSON encoding. */
+const REL_TIME: FieldType = { record: { microseconds: 'Int64' } };
+
+const text = (v: DamlValue | undefined): string => v as string;
+const micros = (v: DamlValue | undefined): bigint => timeMicros(text(v)) ?? 0n;
+const relMicros = (v: DamlValue | undefined): bigint => BigInt(((v ?? {}) as DamlRecord).microseconds as string);
+
+/**
+ * Splice Amulet templates Scan reads, with upstream field and choice names. What Scan does not
+ * look at is left out (fees, payment contexts, issuance configuration): renewals and round
+ * transitions do not move Amulet here.
+ *
+ * - `Splice.AmuletRules:TransferPreapproval {dso, receiver, provider, validFrom, lastRenewedAt,
+ *   expiresAt}`: signatories receiver, provider and dso; ensures `expiresAt > validFrom` and
+ *   `lastRenewedAt >= validFrom`. Choices: `TransferPreapproval_Renew {newExpiresAt, context?,
+ *   inputs?}` (provider, before expiry, to a later expiry; keeps validFrom, sets lastRenewedAt to
+ *   the old expiry), `TransferPreapproval_Cancel {p}` (receiver or provider, before expiry),
+ *   `TransferPreapproval_Expire {}` (dso, once expired), nonconsuming `TransferPreapproval_Fetch {p}`.
+ * - `Splice.AmuletRules:AmuletRules {dso, isDevNet}`: signatory dso; drives the round lifecycle
+ *   with the upstream choice names (all nonconsuming, controller dso):
+ *   `AmuletRules_AdvanceOpenMiningRounds {amuletPrice, roundToArchiveCid, middleRoundCid,
+ *   latestRoundCid}` (oldest open round -> summarizing, a new open round after the latest),
+ *   `AmuletRules_MiningRound_StartIssuing {miningRoundCid}` (summarizing -> issuing),
+ *   `AmuletRules_MiningRound_Close {issuingRoundCid}` (issuing -> closed),
+ *   `AmuletRules_MiningRound_Archive {closedRoundCid}` (archives a closed round: the round is done).
+ * - `Splice.Round:{Open,Summarizing,Issuing,Closed}MiningRound`, each with `dso` and
+ *   `round: {number}`: signatory dso. Open rounds may also be created directly by the dso.
+ */
+export function registerAmuletTemplates(catalogue: Catalogue): void {
+  const template = (spec: Parameters<Catalogue['addTemplate']>[0]) => unwrapRegistration(catalogue.addTemplate(spec));
+
+  template({
+    packageName: AMULET_PACKAGE,
+    module: 'Splice.AmuletRules',
+    entity: 'TransferPreapproval',
+    fields: { dso: 'Party', receiver: 'Party', provider: 'Party', validFrom: 'Time', lastRenewedAt: 'Time', expiresAt: 'Time' },
+    signatories: ['receiver', 'provider', 'dso'],
+    ensure: (a) => {
+      const validFrom = timeMicros(text(a.validFrom));
+      const lastRenewedAt = timeMicros(text(a.lastRenewedAt));
+      const expiresAt = timeMicros(text(a.expiresAt));
+      if (validFrom === undefined || lastRenewedAt === undefined || expiresAt === undefined) return 'validFrom, lastRenewedAt and expiresAt must be RFC 3339 timestamps';
+      if (!(expiresAt > validFrom)) return 'expiresAt must be after validFrom';
+      if (!(lastRenewedAt >= validFrom)) return 'lastRenewedAt must not be before validFrom';
+      return undefined;
+    },
+    choices: {
+      TransferPreapproval_Fetch: {
+        consuming: false,
+        argument: { record: { p: 'Party' } },
+        controllers: (_self, arg) => [text((arg as DamlRecord).p)],
+        body: (_ctx, self) => ok(self.argument),
+      },
+      TransferPreapproval_Renew: {
+        consuming: true,
+        argument: { record: { newExpiresAt: 'Time', context: { optional: 'Any' }, inputs: { optional: { list: 'Any' } } } },
+        controllers: (self) => [text(self.argument.provider)],
+        body: (ctx, self, arg) => {
+          const expiresAt = micros(self.argument.expiresAt);
+          const within = withinDeadline(ctx, expiresAt);
+          if (!within.ok) return within;
+          const newExpiresAt = (arg as DamlRecord).newExpiresAt as string;
+          if (!(micros(newExpiresAt) > expiresAt)) return err(ctx.fail(`newExpiresAt ${newExpiresAt} must be after expiresAt ${text(self.argument.expiresAt)}`));
+          const cid = ctx.create(TRANSFER_PREAPPROVAL_TEMPLATE, { ...self.argument, lastRenewedAt: self.argument.expiresAt as string, expiresAt: newExpiresAt });
+          if (!cid.ok) return cid;
+          // Upstream also reports the payment (transferResult); renewals are free here.
+          return ok({ transferPreapprovalCid: cid.value, receiver: text(self.argument.receiver), provider: text(self.argument.provider), amuletPaid: '0.0000000000', meta: null });
+        },
+      },
+      TransferPreapproval_Cancel: {
+        consuming: true,
+        argument: { record: { p: 'Party' } },
+        controllers: (_self, arg) => [text((arg as DamlRecord).p)],
+        body: (ctx, self, arg) => {
+          const p = text((arg as DamlRecord).p);
+          if (p !== self.argument.receiver && p !== self.argument.provider) return err(ctx.fail(`Controller ${p} is neither the receiver nor the provider`));
+          const within = withinDeadline(ctx, micros(self.argument.expiresAt));
+          return within.ok ? ok({}) : within;
+        },
+      },
+      TransferPreapproval_Expire: {
+        consuming: true,
+        controllers: (self) => [text(self.argument.dso)],
+        body: (ctx, self) => {
+          const expiresAt = micros(self.argument.expiresAt);
+          if (msToMicros(ctx.now) < expiresAt) return err(ctx.fail(`TransferPreapproval.expiresAt ${text(self.argument.expiresAt)} has not passed yet`));
+          return ok({});
+        },
+      },
+    },
+  });
+
+  template({
+    packageName: AMULET_PACKAGE,
+    module: 'Splice.Round',
+    entity: 'OpenMiningRound',
+    fields: { dso: 'Party', round: ROUND, amuletPrice: 'Numeric', opensAt: 'Time', targetClosesAt: 'Time', issuingFor: REL_TIME, tickDuration: REL_TIME },
+    signatories: ['dso'],
+  });
+  template({
+    packageName: AMULET_PACKAGE,
+    module: 'Splice.Round',
+    entity: 'SummarizingMiningRound',
+    fields: { dso: 'Party', round: ROUND, amuletPrice: 'Numeric', tickDuration: REL_TIME },
+    signatories: ['dso'],
+  });
+  template({
+    packageName: AMULET_PACKAGE,
+    module: 'Splice.Round',
+    entity: 'IssuingMiningRound',
+    fields: { dso: 'Party', round: ROUND, opensAt: 'Time', targetClosesAt: 'Time' },
+    signatories: ['dso'],
+  });
+  template({
+    packageName: AMULET_PACKAGE,
+    module: 'Splice.Round',
+    entity: 'ClosedMiningRound',
+    fields: { dso: 'Party', round: ROUND },
+    signatories: ['dso'],
+  });
+
+  const dsoOf = (self: { argument: DamlRecord }) => [text(self.argument.dso)];
+  template({
+    packageName: AMULET_PACKAGE,
+    module: 'Splice.AmuletRules',
+    entity: 'AmuletRules',
+    fields: { dso: 'Party', isDevNet: 'Bool' },
+    signatories: ['dso'],
+    choices: {
+      AmuletRules_AdvanceOpenMiningRounds: {
+        consuming: false,
+        argument: { record: { amuletPrice: 'Numeric', roundToArchiveCid: 'ContractId', middleRoundCid: 'ContractId', latestRoundCid: 'ContractId' } },
+        controllers: dsoOf,
+        body: (ctx, self, arg) => {
+          const a = arg as DamlRecord;
+          const rounds: Round[] = [];
+          for (const cid of [a.roundToArchiveCid, a.middleRoundCid, a.latestRoundCid]) {
+            const r = roundOf(ctx, text(cid), OPEN_MINING_ROUND_TEMPLATE, self.argument.dso);
+            if (!r.ok) return r;
+            rounds.push(r.value);
+          }
+          const [oldest, middle, latest] = rounds as [Round, Round, Round];
+          if (!(oldest.number + 1n === middle.number && middle.number + 1n === latest.number)) {
+            return err(ctx.fail(`open rounds must be consecutive, got ${oldest.number}, ${middle.number}, ${latest.number}`));
+          }
+          const archived = ctx.archive(oldest.contractId);
+          if (!archived.ok) return archived;
+          const o = oldest.argument;
+          const summarizingRoundCid = ctx.create(SUMMARIZING_MINING_ROUND_TEMPLATE, { dso: o.dso as string, round: o.round as DamlRecord, amuletPrice: o.amuletPrice as string, tickDuration: o.tickDuration as DamlRecord });
+          if (!summarizingRoundCid.ok) return summarizingRoundCid;
+          const l = latest.argument;
+          const tick = relMicros(l.tickDuration);
+          const now = msToMicros(ctx.now);
+          const openRoundCid = ctx.create(OPEN_MINING_ROUND_TEMPLATE, {
+            ...l,
+            round: { number: (latest.number + 1n).toString() },
+            amuletPrice: a.amuletPrice as string,
+            opensAt: microsToTimestamp(now + tick),
+            targetClosesAt: microsToTimestamp(now + 3n * tick),
+          });
+          if (!openRoundCid.ok) return openRoundCid;
+          return ok({ summarizingRoundCid: summarizingRoundCid.value, openRoundCid: openRoundCid.value });
+        },
+      },
+      AmuletRules_MiningRound_StartIssuing: {
+        consuming: false,
+        argument: { record: { miningRoundCid: 'ContractId' } },
+        controllers: dsoOf,
+        body: (ctx, self, arg) => {
+          const r = roundOf(ctx, text((arg as DamlRecord).miningRoundCid), SUMMARIZING_MINING_ROUND_TEMPLATE, self.argument.dso);
+          if (!r.ok) return r;
+          const archived = ctx.archive(r.value.contractId);
+          if (!archived.ok) return archived;
+          const now = msToMicros(ctx.now);
+          const tick = relMicros(r.value.argument.tickDuration);
+          const issuingRoundCid = ctx.create(ISSUING_MINING_ROUND_TEMPLATE, {
+            dso: r.value.argument.dso as string,
+            round: r.value.argument.round as DamlRecord,
+            opensAt: microsToTimestamp(now + tick),
+            targetClosesAt: microsToTimestamp(now + 2n * tick),
+          });
+          return issuingRoundCid.ok ? ok({ issuingRoundCid: issuingRoundCid.value }) : issuingRoundCid;
+        },
+      },
+      AmuletRules_MiningRound_Close: {
+        consuming: false,
+        argument: { record: { issuingRoundCid: 'ContractId' } },
+        controllers: dsoOf,
+        body: (ctx, self, arg) => {
+          const r = roundOf(ctx, text((arg as DamlRecord).issuingRoundCid), ISSUING_MINING_ROUND_TEMPLATE, self.argument.dso);
+          if (!r.ok) return r;
+          const archived = ctx.archive(r.value.contractId);
+          if (!archived.ok) return archived;
+          const closedRoundCid = ctx.create(CLOSED_MINING_ROUND_TEMPLATE, { dso: r.value.argument.dso as string, round: r.value.argument.round as DamlRecord });
+          return closedRoundCid.ok ? ok({ closedRoundCid: closedRoundCid.value }) : closedRoundCid;
+        },
+      },
+      AmuletRules_MiningRound_Archive: {
+        consuming: false,
+        argument: { record: { closedRoundCid: 'ContractId' } },
+        controllers: dsoOf,
+        body: (ctx, self, arg) => {
+          const r = roundOf(ctx, text((arg as DamlRecord).closedRoundCid), CLOSED_MINING_ROUND_TEMPLATE, self.argument.dso);
+          if (!r.ok) return r;
+          const archived = ctx.archive(r.value.contractId);
+          return archived.ok ? ok({}) : archived;
+        },
+      },
+    },
+  });
+
+  // Resolve once so a typo in a template id above fails at start-up, not at the first exercise.
+  for (const id of [AMULET_RULES_TEMPLATE, OPEN_MINING_ROUND_TEMPLATE, SUMMARIZING_MINING_ROUND_TEMPLATE, ISSUING_MINING_ROUND_TEMPLATE, CLOSED_MINING_ROUND_TEMPLATE]) {
+    unwrapRegistration(catalogue.resolveTemplate(id));
+  }
+}
+
+interface Round {
+  readonly contractId: string;
+  readonly number: bigint;
+  readonly argument: DamlRecord;
+}
+
+/** Fetches a round contract and checks it is of the expected stage and of this dso. */
+function roundOf(ctx: ChoiceContext, contractId: string, expected: string, dso: DamlValue | undefined): Result<Round, LedgerError> {
+  const c = ctx.fetch(contractId);
+  if (!c.ok) return c;
+  const entity = expected.slice(expected.lastIndexOf(':') + 1);
+  if (!c.value.templateId.endsWith(`:Splice.Round:${entity}`) || c.value.packageName !== AMULET_PACKAGE) {
+    return err(ctx.fail(`contract ${contractId} is not a ${entity}`));
+  }
+  if (c.value.argument.dso !== dso) return err(ctx.fail(`round ${contractId} belongs to another dso`));
+  const number = BigInt(((c.value.argument.round ?? {}) as DamlRecord).number as string);
+  return ok({ contractId, number, argument: c.value.argument });
+}
+
+/** Splice's `assertWithinDeadline`: ledger time strictly before the deadline. */
+function withinDeadline(ctx: ChoiceContext, deadline: bigint): Result<void, LedgerError> {
+  if (msToMicros(ctx.now) < deadline) return ok(undefined);
+  return err(ctx.fail(`TransferPreapproval.expiresAt ${microsToTimestamp(deadline)} has passed`));
+}

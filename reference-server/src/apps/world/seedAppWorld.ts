@@ -1,0 +1,218 @@
+import type { Command, DamlRecord, DamlValue, Ledger, LedgerError, Result } from '../../ledger/index.js';
+import { localPartyId, ok, PARTICIPANT_ADMIN_USER } from '../../ledger/index.js';
+import { createApps, type AppsOptions } from '../createApps.js';
+import { ACCOUNT_MAP_KEY, TOKEN_RULES_KEY } from '../registry/contextKeys.js';
+import {
+  ACCOUNT_MAP_TEMPLATE,
+  ALLOCATION_INSTRUCTION_INTERFACE,
+  AMULET_RULES_TEMPLATE,
+  OPEN_MINING_ROUND_TEMPLATE,
+  TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE,
+  TOKEN_RULES_TEMPLATE,
+  TRANSFER_PREAPPROVAL_TEMPLATE,
+} from '../templateIds.js';
+
+/** Party hints of the apps' world; ids are `hint::<participant namespace>`. */
+export const APP_WORLD_PARTY_HINTS = ['registry-admin', 'trading-venue', 'dso', 'wallet-provider', 'alice', 'bob', 'carol', 'dave', 'erin'] as const;
+export type AppWorldPartyHint = (typeof APP_WORLD_PARTY_HINTS)[number];
+
+/** The instrument of the sample registry. */
+export const SAMPLE_INSTRUMENT = 'SAMPLE';
+
+/** What the apps' world holds, by role: the ids a README or a profile names. */
+export interface AppWorld {
+  readonly parties: Readonly<Record<AppWorldPartyHint, string>>;
+  readonly registry: {
+    readonly tokenRules: string;
+    /** Lists alice and bob. */
+    readonly accountMap: string;
+    /** Lists carol; unassigned from the first synchronizer and not assigned: in flight. */
+    readonly accountMapInFlight: string;
+    readonly instructions: {
+      /** Active: alice sends 100 SAMPLE to bob. Accept and withdraw contexts answer 200. */
+      readonly aliceActive: string;
+      /** Active: bob receives 100 SAMPLE from alice. */
+      readonly bobActive: string;
+      /** Withdrawn by alice: archived, contexts answer 404. */
+      readonly aliceWithdrawn: string;
+      /** Active, but carol's account map is in flight: accept answers 409 (withdraw needs only the rules: 200). */
+      readonly carolInFlight: string;
+    };
+  };
+  readonly preapprovals: {
+    /** alice's self-managed preapproval. */
+    readonly alice: string;
+    /** bob's two, both by wallet-provider: validFrom 2025-01-01 and 2025-06-01 (the newer is answered). */
+    readonly bobOlder: string;
+    readonly bobNewer: string;
+    /** carol's, expired 2024-07-01 and never archived: still answered. */
+    readonly carolExpired: string;
+    /** dave's, cancelled: dave has none. */
+    readonly daveCancelled: string;
+  };
+  readonly rounds: {
+    readonly amuletRules: string;
+    /** Rounds 0 and 1 went through summarizing, issuing and closed and were archived; 2 is closed; 3-5 are open. */
+    readonly closedRound2: string;
+    readonly openRounds: readonly [string, string, string];
+    /** What Scan answers: first ingested round 0, so 1 once round 1 is archived. */
+    readonly earliestRound: number;
+  };
+}
+
+const TICK_MICROS = '600000000'; // 10 minutes, Splice's default tick
+const FAR_FUTURE = '2099-01-01T00:00:00Z';
+
+/**
+ * Adds the registry's and Scan's part of the default world to a ledger: parties, the sample
+ * registry's rules, account maps and allocation instructions (active, withdrawn, one whose
+ * account map is in flight), transfer preapprovals (one, two, expired, cancelled, none) and a
+ * round history. Attaches the apps first, so Scan's ingestion starts with the world's first round.
+ *
+ * Everything is submitted through the ledger's public API as `participant_admin`. Contract ids
+ * derive from the ledger's clock and the contracts created before: seed under a pinned clock
+ * (a ManualClock, or the fixtures loader's world time) to get the same ids on every start.
+ */
+export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<AppWorld, LedgerError> {
+  createApps(ledger, options);
+  let step = 0;
+  const submit = (actAs: readonly string[], commands: Command[]): Result<readonly DamlValue[], LedgerError> => {
+    const prepared = ledger.interpret({ userId: PARTICIPANT_ADMIN_USER, commandId: `app-world-${++step}`, actAs: [...actAs], commands });
+    if (!prepared.ok) return prepared;
+    const committed = ledger.commit(prepared.value);
+    return committed.ok ? ok(prepared.value.results) : committed;
+  };
+  const create = (templateId: string, createArguments: DamlRecord): Command => ({ CreateCommand: { templateId, createArguments } });
+  const exercise = (templateId: string, contractId: string, choice: string, choiceArgument: DamlRecord): Command => ({
+    ExerciseCommand: { templateId, contractId, choice, choiceArgument },
+  });
+
+  const parties = {} as Record<AppWorldPartyHint, string>;
+  for (const hint of APP_WORLD_PARTY_HINTS) {
+    const id = localPartyId(hint, ledger.config.participantId);
+    if (!ledger.isKnownParty(id)) {
+      const allocated = ledger.allocateParty({ partyIdHint: hint });
+      if (!allocated.ok) return allocated;
+    }
+    parties[hint] = id;
+  }
+  const { 'registry-admin': admin, 'trading-venue': venue, dso, 'wallet-provider': provider, alice, bob, carol, dave } = parties;
+
+  // ---- the sample registry
+  const registry = submit(
+    [admin],
+    [
+      create(TOKEN_RULES_TEMPLATE, { admin, instrumentId: SAMPLE_INSTRUMENT }),
+      create(ACCOUNT_MAP_TEMPLATE, { admin, accounts: [alice, bob] }),
+      create(ACCOUNT_MAP_TEMPLATE, { admin, accounts: [carol] }),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-1', alice, 'SenderSide', bob, '2025-01-01T09:00:00Z')),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-1', bob, 'ReceiverSide', alice, '2025-01-01T09:00:00Z')),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-0', alice, 'SenderSide', bob, '2024-12-01T09:00:00Z')),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-2', carol, 'SenderSide', alice, '2025-01-02T09:00:00Z')),
+    ],
+  );
+  if (!registry.ok) return registry;
+  const [tokenRules, accountMap, accountMapInFlight, aliceActive, bobActive, aliceWithdrawn, carolInFlight] = registry.value as string[] as [
+    string, string, string, string, string, string, string,
+  ];
+  // alice withdraws one instruction through the interface, with the context the registry serves.
+  const withdrawn = submit(
+    [alice],
+    [
+      exercise(ALLOCATION_INSTRUCTION_INTERFACE, aliceWithdrawn, 'AllocationInstruction_Withdraw', {
+        actors: [alice],
+        extraArgs: { context: { values: { [TOKEN_RULES_KEY]: { tag: 'AV_ContractId', value: tokenRules } } }, meta: { values: {} } },
+      }),
+    ],
+  );
+  if (!withdrawn.ok) return withdrawn;
+  const target = ledger.config.synchronizers[1].id;
+  const moving = ledger.unassign(accountMapInFlight, target, { submitter: admin, userId: PARTICIPANT_ADMIN_USER, commandId: `app-world-${++step}` });
+  if (!moving.ok) return moving;
+
+  // ---- transfer preapprovals
+  const preapproval = (receiver: string, by: string, validFrom: string, expiresAt: string) =>
+    create(TRANSFER_PREAPPROVAL_TEMPLATE, { dso, receiver, provider: by, validFrom, lastRenewedAt: validFrom, expiresAt });
+  const preapprovals = submit(
+    [dso, provider, alice, bob, carol, dave],
+    [
+      preapproval(alice, alice, '2025-01-01T00:00:00Z', FAR_FUTURE),
+      preapproval(bob, provider, '2025-01-01T00:00:00Z', FAR_FUTURE),
+      preapproval(bob, provider, '2025-06-01T00:00:00Z', FAR_FUTURE),
+      preapproval(carol, provider, '2024-01-01T00:00:00Z', '2024-07-01T00:00:00Z'),
+      preapproval(dave, provider, '2025-01-01T00:00:00Z', FAR_FUTURE),
+    ],
+  );
+  if (!preapprovals.ok) return preapprovals;
+  const [pAlice, pBobOlder, pBobNewer, pCarol, pDave] = preapprovals.value as string[] as [string, string, string, string, string];
+  const cancelled = submit([dave], [exercise(TRANSFER_PREAPPROVAL_TEMPLATE, pDave, 'TransferPreapproval_Cancel', { p: dave })]);
+  if (!cancelled.ok) return cancelled;
+
+  // ---- rounds: bootstrap 0-2, then advance as the DSO's automation would
+  const openRound = (n: number) =>
+    create(OPEN_MINING_ROUND_TEMPLATE, {
+      dso,
+      round: { number: String(n) },
+      amuletPrice: '0.005',
+      opensAt: `2025-01-01T00:${String(n * 10).padStart(2, '0')}:00Z`,
+      targetClosesAt: `2025-01-01T00:${String(n * 10 + 20).padStart(2, '0')}:00Z`,
+      issuingFor: { microseconds: String(BigInt(TICK_MICROS) * BigInt(n)) },
+      tickDuration: { microseconds: TICK_MICROS },
+    });
+  const boot = submit([dso], [create(AMULET_RULES_TEMPLATE, { dso, isDevNet: true }), openRound(0), openRound(1), openRound(2)]);
+  if (!boot.ok) return boot;
+  const [amuletRules, ...open] = boot.value as string[] as [string, string, string, string];
+  const rules = (choice: string, argument: DamlRecord) => submit([dso], [exercise(AMULET_RULES_TEMPLATE, amuletRules, choice, argument)]);
+  const field = (r: Result<readonly DamlValue[], LedgerError>, name: string): string => ((r.ok ? r.value[0] : {}) as Record<string, string>)[name] ?? '';
+
+  const openRounds = [...open];
+  const summarizing: string[] = [];
+  const advance = () => {
+    const [a, b, c] = openRounds.slice(-3) as [string, string, string];
+    const r = rules('AmuletRules_AdvanceOpenMiningRounds', { amuletPrice: '0.005', roundToArchiveCid: a, middleRoundCid: b, latestRoundCid: c });
+    if (r.ok) {
+      summarizing.push(field(r, 'summarizingRoundCid'));
+      openRounds.push(field(r, 'openRoundCid'));
+    }
+    return r;
+  };
+  const close = (summarizingCid: string): Result<string, LedgerError> => {
+    const issuing = rules('AmuletRules_MiningRound_StartIssuing', { miningRoundCid: summarizingCid });
+    if (!issuing.ok) return issuing;
+    const closed = rules('AmuletRules_MiningRound_Close', { issuingRoundCid: field(issuing, 'issuingRoundCid') });
+    return closed.ok ? ok(field(closed, 'closedRoundCid')) : closed;
+  };
+  for (const r of [advance(), advance(), advance()]) if (!r.ok) return r; // opens 3, 4, 5; rounds 0-2 summarizing
+  for (const s of summarizing.slice(0, 2)) {
+    const closed = close(s);
+    if (!closed.ok) return closed;
+    const archived = rules('AmuletRules_MiningRound_Archive', { closedRoundCid: closed.value });
+    if (!archived.ok) return archived;
+  }
+  const closedRound2 = close(summarizing[2] as string);
+  if (!closedRound2.ok) return closedRound2;
+
+  return ok({
+    parties,
+    registry: { tokenRules, accountMap, accountMapInFlight, instructions: { aliceActive, bobActive, aliceWithdrawn, carolInFlight } },
+    preapprovals: { alice: pAlice, bobOlder: pBobOlder, bobNewer: pBobNewer, carolExpired: pCarol, daveCancelled: pDave },
+    rounds: { amuletRules, closedRound2: closedRound2.value, openRounds: openRounds.slice(-3) as [string, string, string], earliestRound: 1 },
+  });
+}
+
+/** One allocation instruction of the sample registry: a 100 SAMPLE leg between two parties. */
+function instruction(admin: string, executor: string, settlementId: string, authorizer: string, side: 'SenderSide' | 'ReceiverSide', otherside: string, requestedAt: string): DamlRecord {
+  return {
+    originalInstructionCid: null,
+    admin,
+    settlement: { executors: [executor], id: settlementId, meta: { values: {} } },
+    allocation: {
+      admin,
+      authorizer,
+      transferLegSides: [{ transferLegId: 'leg-0', side, otherside, amount: '100', instrumentId: SAMPLE_INSTRUMENT }],
+      settlementDeadline: FAR_FUTURE,
+      committed: false,
+    },
+    requestedAt,
+  };
+}
