@@ -4,14 +4,17 @@ import { completionRoutes } from './completionRoutes.js';
 import { docsRoutes } from './docsRoutes.js';
 import { healthRoutes } from './healthRoutes.js';
 import { partyRoutes } from './partyRoutes.js';
+import { registryRoutes } from './registryRoutes.js';
+import { scanRoutes } from './scanRoutes.js';
 import { stateRoutes } from './stateRoutes.js';
 import { updateRoutes } from './updateRoutes.js';
 import { userRoutes } from './userRoutes.js';
 import { versionRoutes } from './versionRoutes.js';
 
 /**
- * Every group B operation the reference server answers. Groups A and C add their own tables
- * (registry, scan) beside this one; adapters mount whatever list they are given.
+ * Every operation the reference server answers: group B (the Ledger API), then the registry's
+ * (group A) and Scan's (group C) tables, whose routes read the apps attached to the same ledger
+ * (reference-server/src/apps). Adapters mount whatever list they are given.
  */
 export const ledgerApiRoutes: readonly Route[] = [
   ...versionRoutes,
@@ -23,4 +26,6 @@ export const ledgerApiRoutes: readonly Route[] = [
   ...updateRoutes,
   ...docsRoutes,
   ...healthRoutes,
+  ...registryRoutes,
+  ...scanRoutes,
 ];
