@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadSpec } from '../../conformance/src/schema/index.js';
+import { loadSpec, SPEC_GROUPS } from '../../conformance/src/schema/index.js';
+import { createApps } from './apps/index.js';
 import { noneAuthenticator } from './http/api/auth/noneAuthenticator.js';
 import type { Authenticator } from './http/api/auth/types.js';
 import { ledgerApiChannels } from './http/api/channels/channelTable.js';
@@ -48,15 +49,25 @@ export interface ReferenceServer {
 /** Builds what every adapter shares: the ledger, configuration, auth, validation, documents. */
 export function createApiServices(options: ReferenceServerOptions = {}): ApiServices {
   const ledger = options.ledger ?? createLedger(options.ledgerOptions);
+  // The registry (A) and Scan (C) answer from apps attached to this ledger (a no-op if attached).
+  createApps(ledger);
   return {
     ledger,
     config: { ...defaultHttpConfig, ...options.http },
     participantId: ledger.config.participantId,
     authenticator: options.authenticator ?? noneAuthenticator,
-    validateBody: options.validateBody ?? specBodyValidator(loadSpec('ledger')),
+    validateBody: options.validateBody ?? ourSpecsBodyValidator(),
     documents: readDocuments(),
     log: options.log ?? consoleLogger,
   };
+}
+
+/** Request validation against whichever of our specs declares the operation (ledger, registry, scan). */
+function ourSpecsBodyValidator(): RequestBodyValidator {
+  const specs = SPEC_GROUPS.map((group) => loadSpec(group));
+  const validators = specs.map((spec) => specBodyValidator(spec));
+  const fallback = validators[SPEC_GROUPS.indexOf('ledger')] as RequestBodyValidator;
+  return (operationId, body) => (validators[specs.findIndex((spec) => spec.operations.has(operationId))] ?? fallback)(operationId, body);
 }
 
 /**
