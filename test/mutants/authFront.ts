@@ -1,0 +1,64 @@
+import { jwtVerify } from 'jose';
+import { jsonResponse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+
+/** The user the secured bed knows but grants nothing (the suite's 403 check uses it). */
+export const NO_RIGHTS_USER = 'cc-no-rights';
+
+const refusal = (status: 401 | 403, code: string, category: number, grpc: number): ProxyResponse =>
+  jsonResponse(status, { code, cause: 'An error occurred. Please contact the operator and inquire about the request', context: {}, errorCategory: category, grpcCodeValue: grpc, correlationId: null, traceId: null, resources: [] });
+
+const PUBLIC = /^\/(docs\/|livez$|readyz$|$)/;
+
+/**
+ * A JWT front for the mutant bed's secured runs: HS256 tokens with the `daml_ledger_api` scope,
+ * checked like a participant does (signature, expiry, scope), before the unsecured reference
+ * server. `ignoreExpiry` is the fault "accepts an expired token".
+ */
+export function authFront(secret: string, o: { ignoreExpiry?: boolean } = {}): Fault {
+  const key = new TextEncoder().encode(secret);
+  const verify = async (token: string | undefined): Promise<ProxyResponse | 'ok'> => {
+    if (!token) return refusal(401, 'UNAUTHENTICATED', 6, 16);
+    try {
+      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], ...(o.ignoreExpiry ? { clockTolerance: 10 * 365 * 24 * 3600 } : {}) });
+      const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
+      if (!scopes.includes('daml_ledger_api')) return refusal(401, 'UNAUTHENTICATED', 6, 16);
+      if (payload.sub === NO_RIGHTS_USER) return refusal(403, 'PERMISSION_DENIED', 7, 7);
+      return 'ok';
+    } catch {
+      return refusal(401, 'UNAUTHENTICATED', 6, 16);
+    }
+  };
+  return {
+    async request(req: ProxyRequest) {
+      if (PUBLIC.test(pathOf(req.url))) return req;
+      const header = req.headers.authorization;
+      const verdict = await verify(typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined);
+      if (verdict !== 'ok') return verdict;
+      const { authorization: _dropped, ...headers } = req.headers;
+      return { ...req, headers };
+    },
+    async upgrade(req: ProxyRequest) {
+      const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+      const token = offered.find((p) => p.startsWith('jwt.token.'))?.slice('jwt.token.'.length);
+      return (await verify(token)) === 'ok' ? undefined : 401;
+    },
+  };
+}
+
+/** Applies `outer` around `inner`: requests pass outer first, responses inner first. */
+export function compose(outer: Fault, inner: Fault): Fault {
+  return {
+    async request(req, upstream) {
+      const a = outer.request ? await outer.request(req, upstream) : req;
+      if ('status' in a) return a;
+      return inner.request ? inner.request(a, upstream) : a;
+    },
+    response(req, res) {
+      const a = inner.response ? inner.response(req, res) : res;
+      return outer.response ? outer.response(req, a) : a;
+    },
+    async upgrade(req) {
+      return (await outer.upgrade?.(req)) ?? (await inner.upgrade?.(req));
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+
+/** A request as the proxy sees it (body as text). */
+export interface ProxyRequest {
+  readonly method: string;
+  /** Path with query, as sent. */
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+export interface ProxyResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/**
+ * One fault a real implementation might have, applied in front of the reference server: rewrite
+ * the request, answer in its place, or rewrite its answer.
+ */
+export interface Fault {
+  request?(req: ProxyRequest, upstream: Upstream): Promise<ProxyRequest | ProxyResponse> | ProxyRequest | ProxyResponse;
+  response?(req: ProxyRequest, res: ProxyResponse): ProxyResponse;
+  /** A WebSocket upgrade: a status refuses it, undefined passes it through. */
+  upgrade?(req: ProxyRequest): number | undefined | Promise<number | undefined>;
+}
+
+export interface Upstream {
+  readonly url: string;
+  send(req: ProxyRequest): Promise<ProxyResponse>;
+}
+
+export interface MutantServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const isResponse = (x: ProxyRequest | ProxyResponse): x is ProxyResponse => 'status' in x;
+
+function forward(base: URL, req: ProxyRequest): Promise<ProxyResponse> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...req.headers, host: base.host };
+    delete headers['content-length'];
+    delete headers['transfer-encoding'];
+    const body = Buffer.from(req.body);
+    const r = httpRequest({ host: base.hostname, port: base.port, method: req.method, path: req.url, headers: { ...headers, ...(body.length > 0 || req.method !== 'GET' ? { 'content-length': String(body.length) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const h: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive') h[k] = Array.isArray(v) ? v.join(', ') : v;
+        resolve({ status: res.statusCode ?? 502, headers: h, body: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    r.on('error', reject);
+    r.end(body);
+  });
+}
+
+/** Starts a proxy on a free port that applies `fault` in front of `upstreamUrl` (HTTP and WebSocket). */
+export async function startMutant(upstreamUrl: string, fault: Fault): Promise<MutantServer> {
+  const base = new URL(upstreamUrl);
+  const upstream: Upstream = { url: upstreamUrl, send: (req) => forward(base, req) };
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const incoming: ProxyRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const rewritten = fault.request ? await fault.request(incoming, upstream) : incoming;
+        const answer = isResponse(rewritten) ? rewritten : await upstream.send(rewritten);
+        const out = fault.response ? fault.response(incoming, answer) : answer;
+        res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) });
+        res.end(out.body);
+      })().catch(() => {
+        res.writeHead(502).end();
+      });
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('upgrade', (req, socket: Socket, head: Buffer) => void upgrade(req, socket, head));
+  const upgrade = async (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    const status = await fault.upgrade?.({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: '' });
+    if (status !== undefined) {
+      const body = JSON.stringify({ code: 'UNAUTHENTICATED', cause: 'refused by the mutant bed', context: {}, errorCategory: 6, grpcCodeValue: 16 });
+      socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      return;
+    }
+    const up = connect(Number(base.port), base.hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/1.1`, ...Object.entries(req.headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`)];
+      up.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length > 0) up.write(head);
+      socket.pipe(up).pipe(socket);
+    });
+    sockets.add(up);
+    const end = () => {
+      socket.destroy();
+      up.destroy();
+    };
+    up.on('error', end);
+    socket.on('error', end);
+    up.on('close', end);
+    socket.on('close', end);
+  };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Parses a JSON body, or undefined. */
+export function parse(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export const pathOf = (url: string) => url.split('?')[0]!.replace(/\/{2,}/g, '/');
+export const jsonResponse = (status: number, body: unknown): ProxyResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

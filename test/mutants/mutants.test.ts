@@ -1,0 +1,101 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../conformance/src/report/model.js';
+import { loadProfile, type Profile } from '../../conformance/src/runner/profile.js';
+import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import { staticToken } from '../../conformance/src/target/tokenProvider.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import { authFront, compose, NO_RIGHTS_USER } from './authFront.js';
+import { MUTANTS, type Mutant } from './mutants.js';
+import { startMutant, type Fault } from './mutantProxy.js';
+
+/**
+ * The mutant bed: the suite must be able to fail. Each mutant is the reference server behind one
+ * fault; the full suite runs against it and must exit 1 with the expected check failing, while the
+ * same check passes against the reference server behind a faultless proxy (the control).
+ */
+const SECRET = 'mutant-bed-hs256-secret-with-enough-entropy';
+const SEED = 20260701;
+
+let reference: { url: string; close(): Promise<void> };
+const profile: Profile = loadProfile('reference');
+const secured: Profile = { ...profile, auth: { required: true, signing: { alg: 'HS256', secret: SECRET, userId: 'participant_admin' }, noRightsUser: NO_RIGHTS_USER } };
+const controls: Partial<Record<'open' | 'secured', Report>> = {};
+
+async function certify(fault: Fault, mode: 'open' | 'secured'): Promise<{ exitCode: number; report: Report }> {
+  const server = await startMutant(reference.url, fault);
+  try {
+    const token = mode === 'secured' ? await new SignJWT({ sub: 'participant_admin', scope: 'daml_ledger_api' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(SECRET)) : undefined;
+    const { report, exitCode } = await runSuite({
+      baseUrls: { registry: server.url, ledger: server.url, scan: server.url },
+      target: server.url,
+      profile: mode === 'secured' ? secured : profile,
+      ...(token ? { tokens: staticToken(token) } : {}),
+      seed: SEED,
+      runs: 8,
+      timeoutMs: 5000,
+      concurrency: 2,
+      progress: 'quiet',
+      toolVersion: 'mutant-bed',
+    });
+    return { exitCode, report };
+  } finally {
+    await server.close();
+  }
+}
+
+const failing = (r: Report) => r.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`);
+
+beforeAll(async () => {
+  reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
+}, 60_000);
+afterAll(() => reference?.close());
+
+describe('mutant bed: controls', () => {
+  it('the reference server behind a faultless proxy passes (exit 0)', async () => {
+    const { exitCode, report } = await certify({}, 'open');
+    expect(failing(report)).toEqual([]);
+    expect(exitCode).toBe(0);
+    controls.open = report;
+  }, 120_000);
+
+  it('the reference server behind a correct JWT front passes, auth checks included', async () => {
+    const { exitCode, report } = await certify(authFront(SECRET), 'secured');
+    expect(failing(report)).toEqual([]);
+    expect(exitCode).toBe(0);
+    const auth = report.checks.filter((c) => c.id.startsWith('ledger.auth.'));
+    expect(auth.length).toBeGreaterThanOrEqual(7);
+    expect(auth.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status} ${c.message}`)).toEqual([]);
+    controls.secured = report;
+  }, 120_000);
+});
+
+function applicable(m: Mutant): string | undefined {
+  if (m.needs === 'registry' && profile.registry?.allocationInstructionId === undefined) return 'the reference profile names no allocation instruction yet';
+  if (m.needs === 'scan' && (profile.scan?.preapprovalParty === undefined || profile.scan?.archivedPreapprovalParty === undefined)) return 'the reference profile names no preapproval parties yet';
+  return undefined;
+}
+
+describe('mutant bed: every mutant is caught', () => {
+  it('has at least 12 mutants that run against this build', () => {
+    expect(MUTANTS.filter((m) => applicable(m) === undefined).length).toBeGreaterThanOrEqual(12);
+    expect(new Set(MUTANTS.map((m) => m.name)).size).toBe(MUTANTS.length);
+  });
+
+  for (const m of MUTANTS) {
+    const why = applicable(m);
+    (why ? it.skip : it)(`${m.name}: ${m.description} -> caught by ${m.caughtBy}${why ? ` (skipped: ${why})` : ''}`, async () => {
+      const mode = m.secured ? 'secured' : 'open';
+      const base = typeof m.fault === 'function' ? m.fault(mode === 'secured' ? secured : profile) : m.fault;
+      const fault = m.secured ? compose(authFront(SECRET, { ignoreExpiry: m.secured === 'ignores-expiry' }), base) : base;
+      const { exitCode, report } = await certify(fault, mode);
+      const check = report.checks.find((c) => c.id === m.caughtBy);
+      expect(check, `${m.caughtBy} is in the catalogue`).toBeDefined();
+      expect(check!.status, `${m.caughtBy}: ${check!.message}`).toBe('fail');
+      expect(check!.evidence?.curl).toBeTruthy();
+      expect(exitCode).toBe(1);
+      const control = controls[mode]?.checks.find((c) => c.id === m.caughtBy);
+      if (control) expect(control.status, 'the same check passes against the faultless control').toBe('pass');
+    }, 120_000);
+  }
+});

@@ -1,0 +1,230 @@
+import type { Profile } from '../../conformance/src/runner/profile.js';
+import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+
+/** A broken variant of the reference server: one fault, and the check that must catch it. */
+export interface Mutant {
+  readonly name: string;
+  /** The fault, as a real implementation might have it. */
+  readonly description: string;
+  /** The check id that must fail against this mutant. */
+  readonly caughtBy: string;
+  /** The fault; a function when it depends on the profile's known ids. */
+  readonly fault: Fault | ((profile: Profile) => Fault);
+  /** Run with the JWT front (and its expired-token bug) instead of unsecured. */
+  readonly secured?: 'correct' | 'ignores-expiry';
+  /** Needs parts of the reference server that may not exist yet (group A or C data). */
+  readonly needs?: 'registry' | 'scan';
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPost = (req: ProxyRequest, path: string) => req.method === 'POST' && pathOf(req.url) === path;
+const withJson = (res: ProxyResponse, f: (v: unknown) => unknown): ProxyResponse => {
+  const v = parse(res.body);
+  return v === undefined ? res : { ...res, body: JSON.stringify(f(v)) };
+};
+const isTransaction = (x: unknown) => isObject(x) && isObject(x.update) && 'Transaction' in x.update;
+
+async function ledgerEndOf(upstream: { send(r: ProxyRequest): Promise<ProxyResponse> }): Promise<number> {
+  const r = await upstream.send({ method: 'GET', url: '/v2/state/ledger-end', headers: {}, body: '' });
+  const v = parse(r.body);
+  return isObject(v) && typeof v.offset === 'number' ? v.offset : 0;
+}
+
+function stuckLedgerEnd(): Fault {
+  let first: string | undefined;
+  return {
+    response(req, res) {
+      if (req.method !== 'GET' || pathOf(req.url) !== '/v2/state/ledger-end' || res.status !== 200) return res;
+      first ??= res.body;
+      return { ...res, body: first };
+    },
+  };
+}
+
+const PREAPPROVAL_PATH = '/v0/transfer-preapprovals/by-party/';
+
+/** A plausible lookup answer for `party`, as a lookup that does not filter properly would give. */
+const fakePreapproval = (party: string) =>
+  jsonResponse(200, {
+    transfer_preapproval: {
+      contract: {
+        template_id: 'a1b2c3:Splice.AmuletRules:TransferPreapproval',
+        contract_id: `00${'ab'.repeat(32)}`,
+        payload: { dso: party, receiver: party, provider: party, validFrom: '2026-01-01T00:00:00Z', lastRenewedAt: '2026-01-01T00:00:00Z', expiresAt: '2027-01-01T00:00:00Z' },
+        created_event_blob: 'CgMyLjES',
+        created_at: '2026-01-01T00:00:00Z',
+      },
+      domain_id: 'global-domain::1220abcd',
+    },
+  });
+
+const partyOf = (req: ProxyRequest) => decodeURIComponent(pathOf(req.url).slice(PREAPPROVAL_PATH.length));
+
+export const MUTANTS: readonly Mutant[] = [
+  {
+    name: 'wrong-error-body-shape',
+    description: 'ledger errors answer {"error": "..."} instead of a JsCantonError',
+    caughtBy: 'ledger.acs.offset-after-ledger-end',
+    fault: { response: (_req, res) => (res.status >= 400 ? withJson(res, (v) => (isObject(v) && typeof v.cause === 'string' ? { error: v.cause } : v)) : res) },
+  },
+  {
+    name: 'ledger-end-does-not-advance',
+    description: 'GET /v2/state/ledger-end keeps answering the first offset it ever answered',
+    caughtBy: 'ledger.ledger-end.advances-on-commit',
+    fault: stuckLedgerEnd(),
+  },
+  {
+    name: 'acs-ignores-active-at-offset',
+    description: 'active contracts are always those at the ledger end, whatever activeAtOffset says',
+    caughtBy: 'ledger.acs.active-at-offset',
+    fault: {
+      async request(req, upstream) {
+        const body = parse(req.body);
+        if (!isPost(req, '/v2/state/active-contracts') || !isObject(body) || typeof body.activeAtOffset !== 'number' || body.activeAtOffset <= 0) return req;
+        return { ...req, body: JSON.stringify({ ...body, activeAtOffset: await ledgerEndOf(upstream) }) };
+      },
+    },
+  },
+  {
+    name: 'no-deduplication',
+    description: 'a resubmitted change id is executed again (the command id is not remembered)',
+    caughtBy: 'ledger.dedup.duplicate-409',
+    fault: {
+      request(req) {
+        const body = parse(req.body);
+        if (req.method !== 'POST' || !pathOf(req.url).startsWith('/v2/commands/') || !isObject(body)) return req;
+        const fresh = (c: Json) => ({ ...c, commandId: `${String(c.commandId)}-${Math.random().toString(36).slice(2)}` });
+        if (isObject(body.commands) && typeof body.commands.commandId === 'string') return { ...req, body: JSON.stringify({ ...body, commands: fresh(body.commands) }) };
+        return typeof body.commandId === 'string' ? { ...req, body: JSON.stringify(fresh(body)) } : req;
+      },
+    },
+  },
+  {
+    name: 'omits-created-event-blob',
+    description: 'active contracts never carry createdEventBlob, even when the filter asks for it',
+    caughtBy: 'ledger.acs.created-event-blob',
+    fault: {
+      response: (req, res) =>
+        isPost(req, '/v2/state/active-contracts') && res.status === 200
+          ? withJson(res, (v) => (Array.isArray(v) ? v.map((x) => JSON.parse(JSON.stringify(x), (k, val: unknown) => (k === 'createdEventBlob' ? undefined : val)) as unknown) : v))
+          : res,
+    },
+  },
+  {
+    name: 'wrong-content-type',
+    description: 'GET /v2/version answers its JSON as text/plain',
+    caughtBy: 'ledger.schema.get-v2-version',
+    fault: { response: (req, res) => (pathOf(req.url) === '/v2/version' ? { ...res, headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' } } : res) },
+  },
+  {
+    name: '500-on-malformed-json',
+    description: 'a body that is not JSON crashes the handler: 500 instead of 400',
+    caughtBy: 'ledger.negative.malformed-json-400',
+    fault: {
+      request: (req) =>
+        req.method === 'POST' && req.body !== '' && parse(req.body) === undefined ? jsonResponse(500, { code: 'INTERNAL_ERROR', cause: 'Unexpected token', context: {}, errorCategory: 4 }) : req,
+    },
+  },
+  {
+    name: 'drops-an-update',
+    description: 'the HTTP update list loses its first transaction',
+    caughtBy: 'ledger.updates.websocket-matches-http',
+    fault: {
+      response: (req, res) => {
+        if (!isPost(req, '/v2/updates') || res.status !== 200) return res;
+        return withJson(res, (v) => {
+          if (!Array.isArray(v)) return v;
+          const i = v.findIndex(isTransaction);
+          return i < 0 ? v : [...v.slice(0, i), ...v.slice(i + 1)];
+        });
+      },
+    },
+  },
+  {
+    name: 'updates-out-of-order',
+    description: 'the HTTP update list comes newest first',
+    caughtBy: 'ledger.updates.ordered',
+    fault: { response: (req, res) => (isPost(req, '/v2/updates') && res.status === 200 ? withJson(res, (v) => (Array.isArray(v) ? [...v].reverse() : v)) : res) },
+  },
+  {
+    name: 'delete-user-always-ok',
+    description: 'DELETE /v2/users/{id} answers 200 {} even for users that do not exist',
+    caughtBy: 'ledger.users.delete-then-404',
+    fault: { request: (req) => (req.method === 'DELETE' && pathOf(req.url).startsWith('/v2/users/') ? jsonResponse(200, {}) : req) },
+  },
+  {
+    name: 'completions-lost',
+    description: 'the completions list never reports a completion',
+    caughtBy: 'ledger.async.submit-then-completion',
+    fault: {
+      response: (req, res) =>
+        isPost(req, '/v2/commands/completions') && res.status === 200
+          ? withJson(res, (v) => (Array.isArray(v) ? v.filter((x) => !(isObject(x) && isObject(x.completionResponse) && 'Completion' in x.completionResponse)) : v))
+          : res,
+    },
+  },
+  {
+    name: 'accepts-unknown-fields',
+    description: 'unknown request fields are silently ignored instead of refused',
+    caughtBy: 'ledger.negative.unknown-field-400',
+    fault: {
+      request(req) {
+        const body = parse(req.body);
+        if (!isPost(req, '/v2/state/active-contracts') || !isObject(body)) return req;
+        const known = new Set(['activeAtOffset', 'eventFormat', 'filter', 'verbose', 'streamContinuationToken']);
+        return { ...req, body: JSON.stringify(Object.fromEntries(Object.entries(body).filter(([k]) => known.has(k)))) };
+      },
+    },
+  },
+  {
+    name: 'acs-beyond-ledger-end-ok',
+    description: 'active contracts past the ledger end answer 200 [] instead of OFFSET_AFTER_LEDGER_END',
+    caughtBy: 'ledger.acs.offset-after-ledger-end',
+    fault: {
+      async request(req, upstream) {
+        const body = parse(req.body);
+        if (!isPost(req, '/v2/state/active-contracts') || !isObject(body) || typeof body.activeAtOffset !== 'number') return req;
+        return body.activeAtOffset > (await ledgerEndOf(upstream)) ? jsonResponse(200, []) : req;
+      },
+    },
+  },
+  {
+    name: 'accepts-expired-token',
+    description: 'the JWT check verifies the signature and scope but not the expiry',
+    caughtBy: 'ledger.auth.expired-token-401',
+    fault: {},
+    secured: 'ignores-expiry',
+  },
+
+  {
+    name: 'ignores-exclude-debug-fields',
+    description: 'the registry always includes the debug* fields, whatever excludeDebugFields says',
+    caughtBy: 'registry.accept.exclude-debug-true',
+    needs: 'registry',
+    fault: {
+      request(req) {
+        const body = parse(req.body);
+        if (req.method !== 'POST' || !pathOf(req.url).startsWith('/registry/') || !isObject(body)) return req;
+        const { excludeDebugFields: _ignored, ...rest } = body;
+        return { ...req, body: JSON.stringify(rest) };
+      },
+    },
+  },
+  {
+    name: 'unknown-preapproval-200',
+    description: 'Scan answers 200 with some preapproval for a party that has none',
+    caughtBy: 'scan.preapproval.unknown-party-404',
+    needs: 'scan',
+    fault: { response: (req, res) => (pathOf(req.url).startsWith(PREAPPROVAL_PATH) && res.status === 404 ? fakePreapproval(partyOf(req)) : res) },
+  },
+  {
+    name: 'returns-archived-preapproval',
+    description: 'Scan does not drop archived preapprovals: the archived one is still returned',
+    caughtBy: 'scan.preapproval.archived-404',
+    needs: 'scan',
+    fault: (profile) => ({
+      response: (req, res) => (pathOf(req.url).startsWith(PREAPPROVAL_PATH) && res.status === 404 && partyOf(req) === profile.scan?.archivedPreapprovalParty ? fakePreapproval(partyOf(req)) : res),
+    }),
+  },
+];
