@@ -80,6 +80,8 @@ export class Ledger {
   /** In-flight reassignments by id. */
   readonly #unassigned = new Map<string, StoredContract>();
   #nonce = 0;
+  /** A prepared transaction commits at most once (its contracts become ledger state). */
+  readonly #committedTransactions = new WeakSet<PreparedTransaction>();
 
   constructor(options: CreateLedgerOptions = {}) {
     this.config = resolveConfig(options);
@@ -232,6 +234,9 @@ export class Ledger {
    */
   commit(prepared: PreparedTransaction): R<Committed> {
     const sub = prepared.submission;
+    if (this.#committedTransactions.has(prepared)) {
+      return fail('INVALID_ARGUMENT', `This prepared transaction (command ${sub.commandId}) has already been committed`);
+    }
     const now = this.config.clock.now();
     for (const c of prepared.inputs) {
       if (!c.isActive) return this.#reject(sub, fail('CONTRACT_NOT_ACTIVE', `Contract ${c.contractId} was archived before the transaction committed`, { context: { contract_id: c.contractId } }).error);
@@ -273,10 +278,10 @@ export class Ledger {
       c.archivedOffset = offset;
       archived.push(c);
     }
-    for (const c of prepared.created) {
-      if (prepared.nodes.some((n) => n.kind === 'create' && n.contract === c && n.transient)) {
-        c.archivedOffset = offset;
-        archived.push(c);
+    for (const n of prepared.nodes) {
+      if (n.kind === 'create' && n.transient) {
+        n.contract.archivedOffset = offset;
+        archived.push(n.contract);
       }
     }
     const entry: TransactionEntry = {
@@ -290,6 +295,7 @@ export class Ledger {
       submission: this.#submissionInfo(sub),
     };
     this.store.append(entry, { created: prepared.created, archived });
+    this.#committedTransactions.add(prepared);
     this.store.putDedup({ userId: sub.userId, actAsKey, commandId: sub.commandId, offset, recordTime: now, submissionId: sub.submissionId });
     this.#committed(entry);
     return ok({ offset, updateId, entry });

@@ -31,24 +31,31 @@ export class Renderer {
   }
 
   createdEvent(c: StoredContract, witnesses: readonly string[], match: Match, offset = c.createdOffset, nodeId = c.createdNodeId, acsDelta = true): CreatedEvent {
-    const ev: CreatedEvent = {
-      offset,
-      nodeId,
-      contractId: c.contractId,
-      templateId: c.template.id,
-      ...(c.template.key ? { contractKey: c.key ?? null } : {}),
-      createArgument: c.argument,
-      ...(match.blob ? { createdEventBlob: encodeBlob(c, this.config.blobKey) } : {}),
-      ...(match.views.length ? { interfaceViews: match.views.map((i) => this.#view(c, i.id)) } : {}),
-      witnessParties: witnesses as string[],
-      signatories: c.signatories as string[],
-      observers: c.observers as string[],
-      createdAt: toTimestamp(c.createdAt),
-      packageName: c.template.packageName,
-      representativePackageId: c.template.packageId,
-      acsDelta,
-    };
+    // Built field by field in wire order: this runs once per contract in a 100k-contract ACS.
+    const ev = { offset, nodeId, contractId: c.contractId, templateId: c.template.id } as CreatedEvent;
+    if (c.template.key) ev.contractKey = c.key ?? null;
+    ev.createArgument = c.argument;
+    if (match.blob) ev.createdEventBlob = encodeBlob(c, this.config.blobKey);
+    if (match.views.length) ev.interfaceViews = match.views.map((i) => this.#view(c, i.id));
+    ev.witnessParties = witnesses as string[];
+    ev.signatories = c.signatories as string[];
+    ev.observers = c.observers as string[];
+    ev.createdAt = this.#timestamp(c.createdAt);
+    ev.packageName = c.template.packageName;
+    ev.representativePackageId = c.template.packageId;
+    ev.acsDelta = acsDelta;
     return ev;
+  }
+
+  #lastMs = NaN;
+  #lastTs = '';
+  /** Contracts created together share a timestamp; format it once. */
+  #timestamp(ms: number): string {
+    if (ms !== this.#lastMs) {
+      this.#lastMs = ms;
+      this.#lastTs = toTimestamp(ms);
+    }
+    return this.#lastTs;
   }
 
   #view(c: StoredContract, interfaceId: string): JsInterfaceView {

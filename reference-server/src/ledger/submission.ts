@@ -60,14 +60,32 @@ function formatDuration(ms: number): string {
   return `PT${ms / 1000}S`;
 }
 
+// Completions echo the applied period; the default one is shared by every submission that uses it.
+let sharedMax: { ms: number; period: DeduplicationPeriod } | undefined;
+function maxPeriodOf(ms: number): DeduplicationPeriod {
+  if (sharedMax?.ms !== ms) {
+    const period: DeduplicationPeriod = {
+      DeduplicationDuration: { value: { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6, unknownFields: { fields: {} } } },
+    };
+    sharedMax = { ms, period: deepFreeze(period) };
+  }
+  return sharedMax.period;
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
 export function parseDeduplicationPeriod(
   period: DeduplicationPeriod | undefined,
   limits: SubmissionLimits,
 ): Result<{ window: DedupWindow; reported: DeduplicationPeriod }, LedgerError> {
   const max = limits.maxDeduplicationDurationMs;
-  const maxPeriod = (): DeduplicationPeriod => ({
-    DeduplicationDuration: { value: { seconds: Math.floor(max / 1000), nanos: (max % 1000) * 1e6, unknownFields: { fields: {} } } },
-  });
+  const maxPeriod = () => maxPeriodOf(max);
   if (period === undefined || period === null) return ok({ window: { kind: 'duration', ms: max }, reported: maxPeriod() });
   if (!isPlainObject(period) || Object.keys(period).length !== 1) {
     return invalid('deduplication_period', 'expected exactly one of DeduplicationDuration, DeduplicationOffset, Empty');

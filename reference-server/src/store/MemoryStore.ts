@@ -19,7 +19,6 @@ export class MemoryStore implements LedgerStore {
   readonly #updateIds = new Map<string, number>();
 
   readonly #contracts = new Map<string, StoredContract>();
-  readonly #active = new Set<StoredContract>();
   readonly #activeByParty = new Map<string, Set<StoredContract>>();
   readonly #activeByTemplate = new Map<TemplateDef, Set<StoredContract>>();
   readonly #activeByKey = new Map<string, StoredContract[]>();
@@ -81,10 +80,10 @@ export class MemoryStore implements LedgerStore {
     return this.#contracts.get(contractId);
   }
 
-  #set(scope: ActiveScope): ReadonlySet<StoredContract> | undefined {
+  // No separate set of all active contracts: the template sets partition it, which saves an
+  // entry per contract.
+  #set(scope: Exclude<ActiveScope, { kind: 'all' }>): ReadonlySet<StoredContract> | undefined {
     switch (scope.kind) {
-      case 'all':
-        return this.#active;
       case 'party':
         return this.#activeByParty.get(scope.party);
       case 'template':
@@ -93,11 +92,13 @@ export class MemoryStore implements LedgerStore {
   }
 
   activeSnapshot(scope: ActiveScope): StoredContract[] {
+    if (scope.kind === 'all') return [...this.#activeByTemplate.values()].flatMap((s) => Array.from(s));
     const set = this.#set(scope);
     return set ? Array.from(set) : [];
   }
 
   activeCount(scope: ActiveScope): number {
+    if (scope.kind === 'all') return [...this.#activeByTemplate.values()].reduce((n, s) => n + s.size, 0);
     return this.#set(scope)?.size ?? 0;
   }
 
@@ -179,7 +180,6 @@ export class MemoryStore implements LedgerStore {
   }
 
   #index(c: StoredContract): void {
-    this.#active.add(c);
     for (const p of c.stakeholders) {
       let s = this.#activeByParty.get(p);
       if (!s) this.#activeByParty.set(p, (s = new Set()));
@@ -196,7 +196,6 @@ export class MemoryStore implements LedgerStore {
   }
 
   #unindex(c: StoredContract): void {
-    this.#active.delete(c);
     for (const p of c.stakeholders) this.#activeByParty.get(p)?.delete(c);
     this.#activeByTemplate.get(c.template)?.delete(c);
     if (c.keyHash !== undefined) {
