@@ -1,7 +1,7 @@
 import type { Command, DamlRecord, DamlValue, Ledger, LedgerError, Result } from '../../ledger/index.js';
 import { localPartyId, ok, PARTICIPANT_ADMIN_USER } from '../../ledger/index.js';
 import { createApps, type AppsOptions } from '../createApps.js';
-import { ACCOUNT_MAP_KEY, TOKEN_RULES_KEY } from '../registry/contextKeys.js';
+import { TOKEN_RULES_KEY } from '../registry/contextKeys.js';
 import {
   ACCOUNT_MAP_TEMPLATE,
   ALLOCATION_INSTRUCTION_INTERFACE,
