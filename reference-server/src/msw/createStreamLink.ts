@@ -36,13 +36,21 @@ export function createStreamLink(base: BaseUrl, channels: readonly StreamChannel
     if (channel === undefined || (offered.length > 0 && selected === false)) return failHandshake(client);
     pinSubprotocol(client, selected === false ? '' : selected);
 
+    // The stream ends when the client leaves or the ledger behind it is reset away.
     const gone = new AbortController();
+    let clientLeft = false;
+    let started = false;
     const generation = context.generation();
-    const end = () => gone.abort();
-    generation.addEventListener('abort', end, { once: true });
+    const onReset = () => {
+      gone.abort();
+      // Not started yet: nothing will close it later.
+      if (!started && !clientLeft) client.close(1001);
+    };
+    generation.addEventListener('abort', onReset, { once: true });
     client.addEventListener('close', () => {
-      generation.removeEventListener('abort', end);
-      end();
+      clientLeft = true;
+      generation.removeEventListener('abort', onReset);
+      gone.abort();
     });
     const session: ChannelSession = {
       signal: gone.signal,
@@ -56,12 +64,16 @@ export function createStreamLink(base: BaseUrl, channels: readonly StreamChannel
     client.addEventListener(
       'message',
       (event) => {
+        if (gone.signal.aborted) return;
+        started = true;
         const frame = typeof event.data === 'string' ? event.data : '';
         const credentials = { headers: {}, subprotocols: offered };
         void runChannel(channel, frame, credentials, context.services(), session).finally(async () => {
           // Give the last message's delivery a turn before the close overtakes it.
           await new Promise((r) => setTimeout(r, 0));
-          if (!gone.signal.aborted) client.close(1000);
+          generation.removeEventListener('abort', onReset);
+          // 1000: the stream ended; 1001 (going away): its ledger was reset.
+          if (!clientLeft) client.close(generation.aborted ? 1001 : 1000);
         });
       },
       { once: true },

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASSET_TEMPLATE } from '../../reference-server/src/ledger/index.js';
+import { startTwins, withoutTraceIds, type Probe, type Twins } from './support/twins.js';
+
+const NS = '1220' + 'c0ffee'.repeat(10) + 'c0ff';
+const alice = `alice::${NS}`;
+const issuer = `issuer::${NS}`;
+const json = (value: unknown) => JSON.stringify(value);
+const wildcard = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] };
+const createAsset = (commandId: string, amount: string) =>
+  json({
+    commands: [{ CreateCommand: { templateId: ASSET_TEMPLATE, createArguments: { issuer, owner: alice, amount, observers: null } } }],
+    commandId,
+    userId: 'participant_admin',
+    actAs: [issuer],
+  });
+
+interface Row extends Probe {
+  readonly title: string;
+  /** The status both must answer: equality alone would let a shared bug through. */
+  readonly status: number;
+}
+
+/**
+ * One ledger history, step by step: each request goes to the Koa server and to the msw handlers,
+ * and the two answers must be equal (status, content type, body bytes, trace ids aside).
+ * Order matters: later rows read what earlier rows wrote.
+ */
+const rows: readonly Row[] = [
+  { title: 'version', method: 'GET', path: '/v2/version', status: 200 },
+  { title: 'ledger end of an empty ledger', method: 'GET', path: '/v2/state/ledger-end', status: 200 },
+  { title: 'participant id', method: 'GET', path: '/v2/parties/participant-id', status: 200 },
+  { title: 'allocate alice', method: 'POST', path: '/v2/parties', body: json({ partyIdHint: 'alice' }), status: 200 },
+  { title: 'allocate alice again', method: 'POST', path: '/v2/parties', body: json({ partyIdHint: 'alice' }), status: 409 },
+  { title: 'allocate issuer', method: 'POST', path: '/v2/parties', body: json({ partyIdHint: 'issuer', identityProviderId: '' }), status: 200 },
+  { title: 'allocate with a bad hint', method: 'POST', path: '/v2/parties', body: json({ partyIdHint: 'no spaces' }), status: 400 },
+  { title: 'list parties', method: 'GET', path: '/v2/parties', status: 200 },
+  { title: 'list parties, bad page size', method: 'GET', path: '/v2/parties?pageSize=-1', status: 400 },
+  { title: 'party by percent-encoded id', method: 'GET', path: `/v2/parties/${encodeURIComponent(alice)}`, status: 200 },
+  { title: 'connected synchronizers', method: 'GET', path: '/v2/state/connected-synchronizers', status: 200 },
+  {
+    title: 'create user',
+    method: 'POST',
+    path: '/v2/users',
+    body: json({ user: { id: 'alice-user', primaryParty: alice, isDeactivated: false, identityProviderId: '' }, rights: [{ kind: { CanActAs: { value: { party: alice } } } }] }),
+    status: 200,
+  },
+  { title: 'create the same user', method: 'POST', path: '/v2/users', body: json({ user: { id: 'alice-user' } }), status: 409 },
+  { title: 'read user', method: 'GET', path: '/v2/users/alice-user', status: 200 },
+  { title: 'read unknown user', method: 'GET', path: '/v2/users/nobody', status: 404 },
+  { title: 'list users', method: 'GET', path: '/v2/users', status: 200 },
+  {
+    title: 'grant rights',
+    method: 'POST',
+    path: '/v2/users/alice-user/rights',
+    body: json({ userId: 'alice-user', rights: [{ kind: { CanReadAs: { value: { party: issuer } } } }] }),
+    status: 200,
+  },
+  { title: 'list rights', method: 'GET', path: '/v2/users/alice-user/rights', status: 200 },
+  {
+    title: 'revoke rights',
+    method: 'PATCH',
+    path: '/v2/users/alice-user/rights',
+    body: json({ userId: 'alice-user', rights: [{ kind: { CanReadAs: { value: { party: issuer } } } }] }),
+    status: 200,
+  },
+  { title: 'submit and wait', method: 'POST', path: '/v2/commands/submit-and-wait', body: createAsset('cmd-1', '10.0'), status: 200 },
+  { title: 'the same command again (deduplicated)', method: 'POST', path: '/v2/commands/submit-and-wait', body: createAsset('cmd-1', '10.0'), status: 409 },
+  { title: 'a create the template refuses', method: 'POST', path: '/v2/commands/submit-and-wait', body: createAsset('cmd-2', '-1.0'), status: 400 },
+  {
+    title: 'submit and wait for the transaction',
+    method: 'POST',
+    path: '/v2/commands/submit-and-wait-for-transaction',
+    body: json({ commands: JSON.parse(createAsset('cmd-3', '5.5')) as unknown }),
+    status: 200,
+  },
+  { title: 'ledger end after commits', method: 'GET', path: '/v2/state/ledger-end', status: 200 },
+  {
+    title: 'active contracts',
+    method: 'POST',
+    path: '/v2/state/active-contracts',
+    body: json({ activeAtOffset: 4, eventFormat: { filtersByParty: { [alice]: wildcard }, verbose: true } }),
+    status: 200,
+  },
+  {
+    title: 'active contracts beyond ledger end',
+    method: 'POST',
+    path: '/v2/state/active-contracts',
+    body: json({ activeAtOffset: 99, eventFormat: { filtersByParty: { [alice]: wildcard } } }),
+    status: 400,
+  },
+  {
+    title: 'updates, a bounded list',
+    method: 'POST',
+    path: '/v2/updates',
+    body: json({ beginExclusive: 0, endInclusive: 4, verbose: false, filter: { filtersByParty: { [alice]: wildcard } } }),
+    status: 200,
+  },
+  {
+    title: 'completions list',
+    method: 'POST',
+    path: '/v2/commands/completions?limit=10&stream_idle_timeout_ms=20',
+    body: json({ userId: 'participant_admin', parties: [issuer], beginExclusive: 0 }),
+    status: 200,
+  },
+  { title: 'delete user', method: 'DELETE', path: '/v2/users/alice-user', status: 200 },
+  { title: 'delete it again', method: 'DELETE', path: '/v2/users/alice-user', status: 404 },
+  // Transport and decoding errors.
+  { title: 'malformed JSON', method: 'POST', path: '/v2/parties', body: '{"partyIdHint":', status: 400 },
+  { title: 'missing body', method: 'POST', path: '/v2/commands/submit-and-wait', status: 400 },
+  { title: 'unknown field', method: 'POST', path: '/v2/parties', body: json({ partyIdHint: 'x', colour: 'red' }), status: 400 },
+  { title: 'wrong type', method: 'POST', path: '/v2/updates', body: json({ beginExclusive: 'zero' }), status: 400 },
+  {
+    title: 'JSON sent as text/plain',
+    method: 'POST',
+    path: '/v2/parties',
+    body: json({ partyIdHint: 'carol' }),
+    headers: { 'content-type': 'text/plain' },
+    status: 200,
+  },
+  { title: 'body over the limit', method: 'POST', path: '/v2/parties', body: json({ partyIdHint: 'x'.repeat(3000) }), status: 413 },
+  { title: 'bad limit parameter', method: 'POST', path: '/v2/updates?limit=lots', body: json({ beginExclusive: 0, endInclusive: 1 }), status: 400 },
+  { title: 'unknown path', method: 'GET', path: '/v2/nothing-here', status: 404 },
+  { title: 'wrong method', method: 'DELETE', path: '/v2/version', status: 405 },
+  { title: 'doubled slashes', method: 'GET', path: '//v2//version', status: 200 },
+  { title: 'trailing slash', method: 'GET', path: '/v2/state/ledger-end/', status: 200 },
+  { title: 'HEAD answers like GET without a body', method: 'HEAD', path: '/v2/version', status: 200 },
+  { title: 'liveness probe (no body)', method: 'GET', path: '/livez', status: 200 },
+  { title: 'OpenAPI document', method: 'GET', path: '/docs/openapi', status: 200 },
+  { title: 'unknown registry path speaks the registry dialect', method: 'GET', path: '/registry/nothing', status: 404 },
+  { title: 'unknown scan path speaks the scan dialect', method: 'GET', path: '/v0/nothing', status: 404 },
+];
+
+describe('the msw handlers answer as the Koa reference server does', () => {
+  let twins: Twins;
+  beforeAll(async () => {
+    twins = await startTwins({ maxRequestBodyBytes: 2048 });
+  });
+  afterAll(async () => {
+    await twins?.close();
+  });
+
+  // Sequential on purpose: each row sees the state the rows before it left.
+  for (const row of rows) {
+    it(`${row.method} ${row.path.slice(0, 60)}: ${row.title} (${row.status})`, async () => {
+      const { koa, msw } = await twins.send(row);
+      expect(koa.status, koa.body).toBe(row.status);
+      expect({ ...msw, body: withoutTraceIds(msw.body) }).toEqual({ ...koa, body: withoutTraceIds(koa.body) });
+    });
+  }
+
+  it('logs no unexpected failure on either face', () => {
+    expect(twins.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { setupServer, type SetupServer } from 'msw/node';
+import { silentLogger } from '../../../reference-server/src/http/api/consoleLogger.js';
+import type { HttpConfig } from '../../../reference-server/src/http/api/config.js';
+import { ManualClock, type LedgerOptions } from '../../../reference-server/src/ledger/index.js';
+import { createHandlers, type MockLedgerApi } from '../../../reference-server/src/msw/index.js';
+import { createReferenceServer, type ReferenceServer } from '../../../reference-server/src/server.js';
+
+export const MOCK_URL = 'http://participant.test:7575';
+
+/** What a response looked like on the wire, in the terms both faces can be compared in. */
+export interface Answer {
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly body: string;
+}
+
+export interface Probe {
+  readonly method: string;
+  readonly path: string;
+  /** Sent as is (no Content-Type, as the real ledger client sends bodies) unless headers say otherwise. */
+  readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The Koa reference server and the msw handlers over two ledgers started alike (same clock, same
+ * blob key, same settings): sent the same requests in the same order, they must answer the same.
+ */
+export interface Twins {
+  readonly koa: ReferenceServer;
+  readonly mock: MockLedgerApi;
+  readonly msw: SetupServer;
+  /** Everything either face logged as an unexpected failure. */
+  readonly errors: string[];
+  send(probe: Probe): Promise<{ koa: Answer; msw: Answer }>;
+  close(): Promise<void>;
+}
+
+const blobKey = new Uint8Array(32).fill(7);
+
+export async function startTwins(http: Partial<HttpConfig> = {}): Promise<Twins> {
+  const errors: string[] = [];
+  const log = { ...silentLogger, error: (message: string, cause?: unknown) => errors.push(`${message}: ${String(cause)}`) };
+  const ledgerOptions = (): LedgerOptions => ({ clock: new ManualClock(Date.UTC(2025, 0, 1)), blobKey });
+  const koa = await createReferenceServer({ port: 0, host: '127.0.0.1', log, http, ledgerOptions: ledgerOptions() });
+  const mock = createHandlers({ ledgerUrl: MOCK_URL, log, http, ledgerOptions: ledgerOptions() });
+  const msw = setupServer(...mock.handlers);
+  const koaWs = koa.url.replace(/^http/, 'ws');
+  // Requests to the Koa server pass through msw; anything else unanswered is an error.
+  msw.listen({
+    onUnhandledRequest: (request, print) => {
+      if (request.url.startsWith(koa.url) || request.url.startsWith(koaWs)) return;
+      errors.push(`unhandled ${request.method} ${request.url}`);
+      print.error();
+    },
+  });
+  const fetchAnswer = async (base: string, probe: Probe): Promise<Answer> => {
+    const res = await fetch(base + probe.path, {
+      method: probe.method,
+      ...(probe.body === undefined ? {} : { body: Buffer.from(probe.body, 'utf8') }),
+      ...(probe.headers === undefined ? {} : { headers: probe.headers }),
+    });
+    return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
+  };
+  return {
+    koa,
+    mock,
+    msw,
+    errors,
+    send: async (probe) => ({ koa: await fetchAnswer(koa.url, probe), msw: await fetchAnswer(MOCK_URL, probe) }),
+    close: async () => {
+      msw.close();
+      await koa.close();
+    },
+  };
+}
+
+/** Error bodies carry a fresh trace id per request; everything else must be equal byte for byte. */
+export function withoutTraceIds(body: string): string {
+  return body.replace(/"(traceId|tid)":"[0-9a-f]+"/g, '"$1":"<trace>"');
+}
