@@ -30,7 +30,7 @@ describe('golden corpus', () => {
   for (const c of cases) {
     it(`${c.file}: ${c.title}`, async () => {
       // `${unique}` keeps names (users, parties, command ids) fresh on a target that keeps state.
-      const vars = new Map([['unique', randomBytes(6).toString('hex')]]);
+      const vars = new Map<string, unknown>([['unique', randomBytes(6).toString('hex')]]);
       for (const [i, step] of c.setup.entries()) {
         const outcome = await runGoldenStep(baseUrl, step, vars);
         expect(outcome.failures, `setup step ${i + 1}`).toEqual([]);

@@ -14,7 +14,7 @@ export interface StepOutcome {
  * exact text), and conformance to our spec. Placeholders `${name}` are filled from `vars`;
  * `capture` adds to them.
  */
-export async function runGoldenStep(baseUrl: string, step: GoldenStep, vars: Map<string, string>): Promise<StepOutcome> {
+export async function runGoldenStep(baseUrl: string, step: GoldenStep, vars: Map<string, unknown>): Promise<StepOutcome> {
   const request = fill(step.request, vars) as GoldenRequest;
   const expected = fill(step.expect, vars) as GoldenExpect;
   const body = request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
@@ -52,17 +52,23 @@ export async function runGoldenStep(baseUrl: string, step: GoldenStep, vars: Map
     for (const [name, path] of Object.entries(step.capture ?? {})) {
       const value = path.split('.').reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), json);
       if (value === undefined) failures.push(`capture ${name}: nothing at ${path}`);
-      else vars.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+      else vars.set(name, value);
     }
   }
   if (failures.length > 0) failures.unshift(`${request.method} ${request.path} -> ${response.status} ${text.slice(0, 300)}`);
   return { failures, status: response.status, text, json };
 }
 
-/** `${name}` -> its value, in every string of a request or expectation (keys included). */
-function fill(value: unknown, vars: Map<string, string>): unknown {
+/**
+ * `${name}` -> its value, in every string of a request or expectation (keys included). A string
+ * that is nothing but one placeholder takes the captured value with its type (an offset stays a
+ * number); inside a longer string the value is spliced in as text.
+ */
+function fill(value: unknown, vars: Map<string, unknown>): unknown {
   if (typeof value === 'string') {
-    return value.replace(/\$\{([A-Za-z0-9_]+)\}/g, (whole, name: string) => vars.get(name) ?? whole);
+    const whole = /^\$\{([A-Za-z0-9_]+)\}$/.exec(value);
+    if (whole !== null && vars.has(whole[1] as string)) return vars.get(whole[1] as string);
+    return value.replace(/\$\{([A-Za-z0-9_]+)\}/g, (text, name: string) => (vars.has(name) ? String(vars.get(name)) : text));
   }
   if (Array.isArray(value)) return value.map((v) => fill(v, vars));
   if (value !== null && typeof value === 'object') {
