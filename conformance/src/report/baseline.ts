@@ -70,7 +70,7 @@ export function parseBaseline(text: string, source: string, knownIds: readonly s
     const hash = line.indexOf('#');
     const [id, ...rest] = content.split(/\s+/);
     const reason = hash >= 0 ? line.slice(hash + 1).trim() : rest.join(' ');
-    entries.set(checkKnown(id!, known, `${source}:${i + 1}: '${line.trim()}'`), reason);
+    entries.set(checkKnown(id!, known, line.trim() === id ? `${source}:${i + 1}` : `${source}:${i + 1} ('${line.trim()}')`), reason);
   });
   return { source, entries };
 }

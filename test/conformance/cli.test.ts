@@ -1,0 +1,134 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { catalogue } from '../../conformance/src/checks/catalogue.js';
+import { main } from '../../conformance/src/cli/main.js';
+import type { Report } from '../../conformance/src/report/model.js';
+
+/** Runs the CLI in-process; returns exit code and what it printed. */
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    const code = await main(argv);
+    return { code, out: log.mock.calls.map((c) => c.join(' ')).join('\n'), err: error.mock.calls.map((c) => c.join(' ')).join('\n') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+const tmp = (p: string) => mkdtempSync(join(tmpdir(), `cc-cli-${p}-`));
+const readJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+const QUICK = ['--only', 'ledger.version.*,ledger.ledger-end.*,ledger.acs.*,ledger.schema.get-v2-version,ledger.schema.get-v2-state-ledger-end', '--quiet', '--seed', '5', '--runs', '5'];
+
+describe('canton-conformance list', () => {
+  it('prints every check with id, level, group, kind and title', async () => {
+    const r = await cli('list');
+    expect(r.code).toBe(0);
+    for (const c of catalogue()) expect(r.out).toMatch(new RegExp(`^${c.id.replace(/\./g, '\\.')}\\s+${c.level}\\s+${c.group}\\s+${c.kind}\\s+`, 'm'));
+    expect(r.out).toContain(`${catalogue().length} checks`);
+  });
+
+  it('--json gives the operation and the rule, and --only previews a selection', async () => {
+    const r = await cli('list', '--json', '--only', 'scan');
+    const list = JSON.parse(r.out) as { id: string; operationId: string; specRef: string }[];
+    expect(list.length).toBeGreaterThan(3);
+    expect(list.every((c) => c.id.startsWith('scan.') && c.operationId && c.specRef)).toBe(true);
+  });
+
+  it('a selector that matches nothing is a usage error (exit 2)', async () => {
+    const r = await cli('list', '--only', 'ledger.acs.offset-zero-emtpy');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/did you mean 'ledger\.acs\.offset-zero-empty'/);
+  });
+});
+
+describe('canton-conformance run: usage and configuration errors are exit 2', () => {
+  it.each([
+    [['--token', 'a', '--token-file', 'b'], /either --token or --token-file/],
+    [['--shard', '3/2'], /K must be between 1 and N/],
+    [['--shard', 'half'], /--shard takes K\/N/],
+    [['--target', 'not a url'], /--target is not a URL/],
+    [['--target', 'ftp://x'], /http\(s\) URL/],
+    [['--seed', '-1'], /Option '--seed|integer >= 0/],
+    [['--runs', '0'], /--runs takes an integer >= 1/],
+    [['--only', 'registy'], /did you mean 'registry'/],
+    [['--profile', 'no-such-profile'], /cannot read profile .*no-such-profile\.yaml: no such file/],
+    [['--spec', '/nonexistent.yaml'], /cannot read/],
+    [['--frobnicate'], /Unknown option '--frobnicate'/],
+    [['--ledger-url', 'http://127.0.0.1:1'], /no URL for the registry, scan group/],
+  ])('run %j', async (args, message) => {
+    const r = await cli('run', ...args);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message);
+  });
+
+  it('a baseline with an unknown check id is exit 2, with a suggestion', async () => {
+    const dir = tmp('baseline');
+    writeFileSync(join(dir, 'b.txt'), 'ledger.version.shap\n');
+    const r = await cli('run', '--baseline', join(dir, 'b.txt'), '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/b\.txt:1: 'ledger\.version\.shap' is not a check id \(did you mean 'ledger\.version\.shape'\?\)/);
+  });
+
+  it('a profile with a typo is exit 2 naming the field', async () => {
+    const dir = tmp('profile');
+    writeFileSync(join(dir, 'p.yaml'), 'name: x\ngroups: [ledger]\nwrites: false\nledgr: {}\n');
+    const r = await cli('run', '--target', 'http://127.0.0.1:1', '--profile', join(dir, 'p.yaml'));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/is invalid:\n\s+\/ must NOT have additional properties 'ledgr'/);
+  });
+
+  it('--help prints the stable flags', async () => {
+    const r = await cli('run', '--help');
+    expect(r.code).toBe(0);
+    for (const flag of ['--target', '--ledger-url', '--registry-url', '--scan-url', '--profile', '--token', '--token-file', '--only', '--skip', '--seed', '--runs', '--report-dir', '--baseline', '--spec', '--shard', '--timeout', '--concurrency']) expect(r.out).toContain(flag);
+  });
+});
+
+describe('sharded campaign, merge, diff and baseline through the CLI', () => {
+  it('two shards merged equal the unsharded run; diff shows no change; a stale baseline entry fails', async () => {
+    const whole = tmp('whole');
+    const s1 = tmp('s1');
+    const s2 = tmp('s2');
+    const merged = tmp('merged');
+    expect((await cli('run', ...QUICK, '--report-dir', whole)).code).toBe(0);
+    expect((await cli('run', ...QUICK, '--shard', '1/2', '--report-dir', s1)).code).toBe(0);
+    expect((await cli('run', ...QUICK, '--shard', '2/2', '--report-dir', s2)).code).toBe(0);
+    const a = readJson(s1);
+    const b = readJson(s2);
+    expect(a.shard).toEqual({ index: 1, total: 2 });
+    // Each in-process run has its own server URL; merge needs one target, as a real campaign has.
+    writeFileSync(join(s2, 'report.json'), JSON.stringify({ ...b, target: a.target }));
+    const m = await cli('report', 'merge', s1, s2, '--out', merged);
+    expect(m.code).toBe(0);
+    expect(m.out).toMatch(/merged 2 report\(s\): PASS/);
+    const full = readJson(whole);
+    const combined = readJson(merged);
+    expect(combined.checks.map((c) => `${c.id}:${c.status}`).sort()).toEqual(full.checks.map((c) => `${c.id}:${c.status}`).sort());
+    expect(combined.mergedFrom).toBe(2);
+    for (const f of ['junit.xml', 'summary.md', 'report.html']) expect(readFileSync(join(merged, f), 'utf8').length).toBeGreaterThan(100);
+
+    const d = await cli('report', '--diff', whole, merged);
+    expect(d.code).toBe(0);
+    expect(d.out).toContain('0 regressed · 0 fixed · 0 changed · 0 added · 0 removed');
+
+    const baselineDir = tmp('stale');
+    writeFileSync(join(baselineDir, 'baseline.txt'), 'ledger.version.shape  # pretend it used to fail\n');
+    const stale = await cli('run', ...QUICK, '--report-dir', baselineDir, '--baseline', join(baselineDir, 'baseline.txt'));
+    expect(stale.code).toBe(1);
+    expect(stale.out).toMatch(/STALE ledger\.version\.shape: passes now; remove it from the baseline/);
+    expect(readJson(baselineDir).checks.find((c) => c.id === 'ledger.version.shape')!.baseline).toBe('stale');
+  }, 120_000);
+
+  it('report merge and --diff refuse what is not a report (exit 2)', async () => {
+    const dir = tmp('bad');
+    writeFileSync(join(dir, 'report.json'), '{"tool": {}}');
+    expect((await cli('report', 'merge', dir, '--out', tmp('o'))).code).toBe(2);
+    expect((await cli('report', '--diff', dir)).code).toBe(2);
+    expect((await cli('report', 'merge', dir)).code).toBe(2);
+    expect((await cli('report', 'frob')).code).toBe(2);
+  });
+});
