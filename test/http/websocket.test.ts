@@ -1,5 +1,6 @@
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateResponse } from '../../conformance/src/schema/index.js';
 import { expectCantonError } from './support/cantonError.js';
 import { startServer, type TestServer } from './support/startServer.js';
 import { headerUserAuthenticator } from './support/userPrincipal.js';
@@ -26,6 +27,12 @@ const legacyRequest = (party: string, extra: Record<string, unknown> = {}) => ({
   filter: { filtersByParty: { [party]: { cumulative: [] } } },
   ...extra,
 });
+/** Stream messages are the elements of the HTTP list answer, so the list's schema checks them. */
+function expectElementsConform(messages: unknown[], listPath: string): void {
+  const verdict = validateResponse({ spec: 'ledger', method: 'POST', path: listPath, status: 200, contentType: 'application/json', body: messages });
+  expect(verdict.ok ? [] : verdict.problems).toEqual([]);
+}
+
 /** What the HTTP list answers for the same range: the WebSocket must agree. */
 async function transactionsUpTo(end: number): Promise<number> {
   const res = await server.http.post('/v2/updates').send(legacyRequest(owner, { endInclusive: end }));
@@ -57,6 +64,7 @@ describe('WebSocket /v2/updates', () => {
     const s = await openStream(server.url, '/v2/updates', legacyRequest(owner, { endInclusive: await ledgerEnd(server) }));
     expect(await s.closed).toBe(1000);
     expect(txCount(s.messages)).toBe(3);
+    expectElementsConform(s.messages, '/v2/updates');
   });
 
   it('tails new updates while endInclusive is absent', async () => {
@@ -114,6 +122,7 @@ describe('WebSocket /v2/commands/completions', () => {
     await createAsset(server, issuer, owner);
     const messages = (await s.waitFor(4)) as { completionResponse: { Completion?: unknown } }[];
     expect(messages.filter((m) => m.completionResponse.Completion !== undefined).length).toBeGreaterThanOrEqual(4);
+    expectElementsConform(messages, '/v2/commands/completions');
     s.socket.close();
   });
 });
@@ -127,6 +136,7 @@ describe('WebSocket /v2/state/active-contracts', () => {
     expect(await s.closed).toBe(1000);
     expect(s.messages.length).toBeGreaterThanOrEqual(3);
     for (const m of s.messages) expect(m).toHaveProperty('contractEntry.JsActiveContract');
+    expectElementsConform(s.messages, '/v2/state/active-contracts');
   });
 });
 
