@@ -84,6 +84,8 @@ export const ErrorCodes = {
   INVALID_SIGNATURE: def(8, 'INVALID_ARGUMENT'),
   MISSING_SIGNATURE: def(8, 'INVALID_ARGUMENT'),
   PREPARED_TRANSACTION_INVALID: def(8, 'INVALID_ARGUMENT'),
+  // Interactive submission refused at execution (missing or invalid signatures, altered transaction).
+  FAILED_TO_EXECUTE_TRANSACTION: def(8, 'INVALID_ARGUMENT'),
   EXTERNAL_PARTY_KEY_NOT_FOUND: def(11, 'NOT_FOUND'),
   UNAUTHENTICATED: def(6, 'UNAUTHENTICATED'),
   PERMISSION_DENIED: def(7, 'PERMISSION_DENIED'),
