@@ -147,3 +147,52 @@ describe('fixture file errors name the file, the path and the problem', () => {
     expect(errors[3]).toBe(`${p}: contracts[3].arguments.owner: unknown party 'nobody' (declare it under "parties")`);
   });
 });
+
+describe('templates declared in a fixture file', () => {
+  it('behave as declared: fields, key, choices that create and archive', () => {
+    const p = file('iou.json', {
+      version: 1,
+      templates: [
+        {
+          packageName: 'my-app',
+          module: 'Main',
+          entity: 'Iou',
+          fields: { issuer: 'Party', owner: 'Party', amount: 'Numeric', tags: { list: 'Text' }, note: { optional: 'Text' } },
+          signatories: ['issuer'],
+          observers: ['owner'],
+          key: { fields: ['issuer', 'tags'], maintainers: ['issuer'] },
+          choices: {
+            Iou_Transfer: { consuming: true, argument: { newOwner: 'Party' }, controllers: ['owner'], creates: [{ template: 'self', set: { owner: { $arg: 'newOwner' } } }] },
+            Iou_Settle: { consuming: true, controllers: ['issuer', { $self: 'owner' }] },
+          },
+        },
+      ],
+      parties: ['alice', 'bob', 'bank'],
+      contracts: [{ id: 'iou', template: '#my-app:Main:Iou', actAs: ['bank'], arguments: { issuer: 'bank', owner: 'alice', amount: '10', tags: ['x'] } }],
+    });
+    const ledger = createLedger();
+    const w = loadWorld(ledger, p);
+    if (!w.ok) throw new Error(w.error.map(formatFixtureError).join('\n'));
+    const { alice, bob, bank } = w.value.parties as { alice: string; bob: string; bank: string };
+    const iou = w.value.contracts.iou as string;
+    expect(ledger.contract(iou)?.argument).toEqual({ issuer: bank, owner: alice, amount: '10.0000000000', tags: ['x'], note: null });
+    const give = must(
+      ledger.submitAndWaitForTransaction({
+        commands: {
+          userId: 'alice',
+          commandId: 'give',
+          actAs: [alice],
+          commands: [{ ExerciseByKeyCommand: { templateId: '#my-app:Main:Iou', contractKey: { issuer: bank, tags: ['x'] }, choice: 'Iou_Transfer', choiceArgument: { newOwner: bob } } }],
+        },
+        transactionFormat: { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+      }),
+    );
+    const [ex, created] = give.transaction.events;
+    const newIou = created && 'CreatedEvent' in created ? created.CreatedEvent.contractId : '';
+    expect(ex && 'ExercisedEvent' in ex && ex.ExercisedEvent.exerciseResult).toBe(newIou);
+    const settle = { ExerciseCommand: { templateId: '#my-app:Main:Iou', contractId: newIou, choice: 'Iou_Settle', choiceArgument: {} } };
+    expect(ledger.submitAndWait({ userId: 'bob', commandId: 's1', actAs: [bob], commands: [settle] }).ok).toBe(false);
+    must(ledger.submitAndWait({ userId: 'bob', commandId: 's2', actAs: [bob, bank], commands: [settle] }));
+    expect(ledger.isActive(newIou)).toBe(false);
+  });
+});

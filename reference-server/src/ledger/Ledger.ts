@@ -249,23 +249,9 @@ export class Ledger {
         );
       }
     }
+    const duplicate = this.#duplicateOf(sub, now);
+    if (duplicate) return this.#reject(sub, duplicate);
     const actAsKey = this.#interner.string(sub.actAs.join('\n'));
-    const previous = this.store.dedup(sub.userId, actAsKey, sub.commandId);
-    if (previous) {
-      const duplicate = sub.dedup.kind === 'duration' ? now - previous.recordTime < sub.dedup.ms : previous.offset > sub.dedup.offset;
-      if (duplicate) {
-        return this.#reject(
-          sub,
-          fail('DUPLICATE_COMMAND', 'A command with the given command id has already been successfully processed', {
-            context: {
-              ...(previous.submissionId ? { existing_submission_id: previous.submissionId } : {}),
-              completion_offset: String(previous.offset),
-            },
-            definiteAnswer: false,
-          }).error,
-        );
-      }
-    }
     const offset = this.store.ledgerEnd + 1;
     const updateId = this.#updateId(offset);
     for (const c of prepared.created) {
@@ -293,12 +279,23 @@ export class Ledger {
       synchronizer: prepared.synchronizer,
       nodes: prepared.nodes,
       submission: this.#submissionInfo(sub),
+      ...(prepared.externalTransactionHash === undefined ? {} : { externalTransactionHash: prepared.externalTransactionHash }),
     };
     this.store.append(entry, { created: prepared.created, archived });
     this.#committedTransactions.add(prepared);
     this.store.putDedup({ userId: sub.userId, actAsKey, commandId: sub.commandId, offset, recordTime: now, submissionId: sub.submissionId });
     this.#committed(entry);
     return ok({ offset, updateId, entry });
+  }
+
+  /**
+   * Hook for interactive submission, which must answer a replayed execution with
+   * DUPLICATE_COMMAND before it rebuilds the transaction (a consumed input would otherwise be
+   * reported instead). The same check as commit's, recording the rejection as commit does.
+   */
+  rejectDuplicate(sub: ValidatedSubmission): R<void> {
+    const duplicate = this.#duplicateOf(sub, this.config.clock.now());
+    return duplicate ? this.#reject(sub, duplicate) : ok(undefined);
   }
 
   submitAndWait(commands: W.JsCommands): R<W.SubmitAndWaitResponse> {
@@ -551,6 +548,21 @@ export class Ledger {
   #submit(commands: W.JsCommands): R<Committed> {
     const p = this.interpret(commands);
     return p.ok ? this.commit(p.value) : p;
+  }
+
+  /** An accepted submission of the same change id within `sub`'s deduplication period, as an error. */
+  #duplicateOf(sub: ValidatedSubmission, now: number): LedgerError | undefined {
+    const previous = this.store.dedup(sub.userId, sub.actAs.join('\n'), sub.commandId);
+    if (!previous) return undefined;
+    const duplicate = sub.dedup.kind === 'duration' ? now - previous.recordTime < sub.dedup.ms : previous.offset > sub.dedup.offset;
+    if (!duplicate) return undefined;
+    return fail('DUPLICATE_COMMAND', 'A command with the given command id has already been successfully processed', {
+      context: {
+        ...(previous.submissionId ? { existing_submission_id: previous.submissionId } : {}),
+        completion_offset: String(previous.offset),
+      },
+      definiteAnswer: false,
+    }).error;
   }
 
   #changeKey(v: ValidatedSubmission): string {

@@ -40,6 +40,8 @@ export interface PreparedTransaction {
   readonly ledgerTime: number;
   /** Result of each command, in order (the exercise result, or the created contract id). */
   readonly results: readonly DamlValue[];
+  /** Set by interactive submission: the prepared transaction hash the parties signed (base64). */
+  readonly externalTransactionHash?: string;
 }
 
 export function keyHashOf(template: TemplateDef, key: DamlValue): string {

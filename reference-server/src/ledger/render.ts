@@ -110,6 +110,7 @@ export class Renderer {
       offset: tx.offset,
       synchronizerId: this.synchronizerId(tx.synchronizer),
       recordTime: toTimestamp(tx.recordTime),
+      ...(tx.externalTransactionHash === undefined ? {} : { externalTransactionHash: tx.externalTransactionHash }),
     };
   }
 
