@@ -200,16 +200,29 @@ export function parseProfile(raw: unknown, file: string, env: NodeJS.ProcessEnv 
   return { ...withKey, file };
 }
 
+/**
+ * `${VAR}` must be set; `${VAR:-default}` falls back (an empty default drops the field, so one
+ * profile can name optional ids).
+ */
 function expandEnv(v: unknown, file: string, env: NodeJS.ProcessEnv, at: string): unknown {
   if (typeof v === 'string') {
-    return v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    return v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}/g, (_, name: string, hasDefault: string | undefined, fallback: string | undefined) => {
       const value = env[name];
-      if (value === undefined) throw new ProfileError(`profile ${file}: ${at || '/'} uses \${${name}}, which is not set in the environment`);
-      return value;
+      if (value !== undefined && value !== '') return value;
+      if (hasDefault !== undefined) return fallback ?? '';
+      throw new ProfileError(`profile ${file}: ${at || '/'} uses \${${name}}, which is not set in the environment`);
     });
   }
   if (Array.isArray(v)) return v.map((x, i) => expandEnv(x, file, env, `${at}/${i}`));
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, expandEnv(x, file, env, `${at}/${k}`)]));
+  if (typeof v === 'object' && v !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const expanded = expandEnv(x, file, env, `${at}/${k}`);
+      // A field that was only a defaulted variable and came out empty is left out.
+      if (!(expanded === '' && typeof x === 'string' && x.includes('${'))) out[k] = expanded;
+    }
+    return out;
+  }
   return v;
 }
 
