@@ -56,6 +56,8 @@ export interface TransactionEntry extends EntryBase {
   readonly effectiveAt: number;
   readonly nodes: readonly TxNode[];
   readonly submission: SubmissionInfo | undefined;
+  /** The prepared transaction hash of an externally signed transaction (base64). */
+  readonly externalTransactionHash?: string;
 }
 
 export interface ReassignmentEntry extends EntryBase {
