@@ -122,6 +122,25 @@ describe('sizes', () => {
   });
 });
 
+describe('clients that leave', () => {
+  it('an upload abandoned halfway is dropped quietly and the server keeps serving', async () => {
+    const { request } = await import('node:http');
+    const target = new URL(server.url);
+    await new Promise<void>((resolve) => {
+      const req = request({ host: target.hostname, port: target.port, method: 'POST', path: '/v2/updates', headers: { 'content-length': '1000' } });
+      req.on('error', () => resolve());
+      req.write('{"beginExclusive":');
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 50);
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await get(server, '/v2/version')).status).toBe(200);
+    expect(server.errors).toEqual([]);
+  });
+});
+
 describe('no input produces a 500 or a stack trace', () => {
   const bodies = ['null', '[]', '"text"', '42', 'true', '{"__proto__": {"x": 1}}', '\u0000', '{"a":"\\ud800"}', '\uFEFF{}'];
   for (const path of ['/v2/updates', '/v2/commands/submit-and-wait', '/v2/users', '/v2/parties', '/v2/state/active-contracts']) {

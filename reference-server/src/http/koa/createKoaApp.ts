@@ -55,6 +55,7 @@ export function createKoaApp(routes: readonly Route[], services: ApiServices): K
       let bodyText: string | undefined;
       if (route.body === 'json') {
         const read = await readBody(ctx.req, services.config.maxRequestBodyBytes);
+        if (!read.ok && !read.tooLarge) return;
         if (!read.ok) {
           ctx.set('Connection', 'close');
           write(ctx, renderProblem({ kind: 'body-too-large', limit: services.config.maxRequestBodyBytes }, route.group, { participantId: services.participantId }));

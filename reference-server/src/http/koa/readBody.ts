@@ -1,6 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 
-export type BodyRead = { readonly ok: true; readonly text: string | undefined } | { readonly ok: false; readonly tooLarge: true };
+export type BodyRead =
+  | { readonly ok: true; readonly text: string | undefined }
+  | { readonly ok: false; readonly tooLarge: true }
+  /** The client went away before the body ended: there is no one to answer. */
+  | { readonly ok: false; readonly tooLarge: false };
 
 /**
  * Reads a request body as UTF-8 text, refusing it as soon as it passes `maxBytes` (a declared
@@ -13,7 +17,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
     req.resume();
     return Promise.resolve({ ok: false, tooLarge: true });
   }
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -30,17 +34,20 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
       cleanup();
       resolve({ ok: true, text: size === 0 ? undefined : Buffer.concat(chunks, size).toString('utf8') });
     };
-    const onError = (e: Error) => {
+    const onGone = () => {
       cleanup();
-      reject(e);
+      resolve({ ok: false, tooLarge: false });
     };
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
-      req.off('error', onError);
+      req.off('error', onGone);
+      req.off('close', onGone);
     };
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('error', onError);
+    // An aborted upload errors or just closes, depending on when the client left.
+    req.on('error', onGone);
+    req.on('close', onGone);
   });
 }
