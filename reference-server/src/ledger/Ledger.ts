@@ -31,7 +31,7 @@ import { renderUpdate, resolveUpdateFormat, updateQueryOf, updatesDescending, up
 import type { Claim } from './userService.js';
 import * as userService from './userService.js';
 import { PARTICIPANT_ADMIN_USER } from './users.js';
-import { isPlainObject } from './values.js';
+import { isPlainObject, show } from './values.js';
 import type * as W from './wire.js';
 
 export type { Claim } from './userService.js';
@@ -163,7 +163,7 @@ export class Ledger {
    * submission service checks signatures against `publicKey`.
    */
   allocateExternalParty(hint: string, publicKey: { format: string; keyData: string; keySpec: string }): R<W.PartyDetails> {
-    if (!isValidPartyHint(hint)) return fail('INVALID_ARGUMENT', `Party hint '${String(hint).slice(0, 80)}' is not valid`);
+    if (!isValidPartyHint(hint)) return fail('INVALID_ARGUMENT', `Party hint '${show(hint)}' is not valid`);
     const bytes = Buffer.from(publicKey.keyData, 'base64');
     if (bytes.length === 0) return fail('INVALID_ARGUMENT', 'The public key is empty');
     const party = `${hint}::${fingerprintOf(bytes)}`;
@@ -623,7 +623,7 @@ export class Ledger {
   }
 
   #checkReassignmentSubmitter(c: StoredContract, submitter: string): R<void> {
-    if (!isValidPartyId(submitter)) return fail('INVALID_ARGUMENT', `Submitter '${String(submitter).slice(0, 80)}' is not a valid party id`);
+    if (!isValidPartyId(submitter)) return fail('INVALID_ARGUMENT', `Submitter '${show(submitter)}' is not a valid party id`);
     if (!c.stakeholders.includes(submitter)) {
       return fail('DAML_AUTHORIZATION_ERROR', `Submitter ${submitter} is not a stakeholder of contract ${c.contractId} and cannot reassign it`, {
         context: { contract_id: c.contractId },

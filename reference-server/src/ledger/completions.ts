@@ -8,7 +8,7 @@ import type { Result } from './result.js';
 import { ok } from './result.js';
 import { checkpointAt } from './updates.js';
 import { isValidUserId } from './users.js';
-import { isPlainObject } from './values.js';
+import { isPlainObject, show } from './values.js';
 import type { Completion, CompletionStreamRequest, CompletionStreamResponse, JsStatus } from './wire.js';
 
 export interface CompletionQuery {
@@ -29,7 +29,7 @@ export function completionQueryOf(req: CompletionStreamRequest): Result<Completi
   }
   for (const p of req.parties) {
     if (typeof p !== 'string' || !isValidPartyId(p)) {
-      return fail('INVALID_FIELD', `The submitted request has a field with invalid value: Invalid field parties: '${String(p).slice(0, 80)}' is not a party id`, {
+      return fail('INVALID_FIELD', `The submitted request has a field with invalid value: Invalid field parties: '${show(p)}' is not a party id`, {
         context: { field_name: 'parties' },
       });
     }

@@ -12,7 +12,7 @@ import { err, ok } from './result.js';
 import type { Catalogue, ChoiceDef, InterfaceDef, TemplateDef } from './templates/Catalogue.js';
 import type { ChoiceContext, ContractView } from './templates/types.js';
 import type { ValidatedSubmission } from './submission.js';
-import { canonicalJson, isPlainObject, normalizeRecord, normalizeValue } from './values.js';
+import { canonicalJson, isPlainObject, normalizeRecord, normalizeValue, show } from './values.js';
 import type { DamlRecord, DamlValue } from './wire.js';
 
 /** What interpretation needs from the ledger. */
@@ -420,7 +420,7 @@ class TxBuilder {
 
   crashed(where: string, e: unknown): Result<never, LedgerError> {
     const code: ErrorCodeId = 'DAML_INTERPRETATION_ERROR';
-    return fail(code, `Interpretation error: Error: ${where} failed: ${e instanceof Error ? e.message : String(e)}`);
+    return fail(code, `Interpretation error: Error: ${where} failed: ${e instanceof Error ? e.message : show(e)}`);
   }
 
   finish(results: DamlValue[]): Result<PreparedTransaction, LedgerError> {

@@ -2,6 +2,7 @@ import type { LedgerError } from './errors.js';
 import { fail } from './errors.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
+import { show } from './values.js';
 
 /** Page tokens are opaque to clients: the last id of the previous page, base64url-encoded. */
 export function encodePageToken(lastId: string): string {
@@ -41,5 +42,5 @@ export function validateAnnotations(annotations: unknown, where: string): Result
 
 export function checkIdentityProvider(id: unknown): Result<void, LedgerError> {
   if (id === undefined || id === null || id === '') return ok(undefined);
-  return fail('INVALID_ARGUMENT', `Identity provider '${String(id).slice(0, 80)}' does not exist; this participant only has the default identity provider ("")`);
+  return fail('INVALID_ARGUMENT', `Identity provider '${show(id)}' does not exist; this participant only has the default identity provider ("")`);
 }

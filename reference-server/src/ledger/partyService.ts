@@ -6,7 +6,7 @@ import { checkIdentityProvider, decodePageToken, encodePageToken, pageSizeOf, va
 import { isValidPartyHint, isValidPartyId, localPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
-import { isPlainObject } from './values.js';
+import { isPlainObject, show } from './values.js';
 import type {
   AllocatePartyRequest,
   GetPartiesResponse,
@@ -33,12 +33,12 @@ export function prepareAllocation(ctx: LedgerContext, req: AllocatePartyRequest,
   if (!idp.ok) return idp;
   const hint = req.partyIdHint === undefined || req.partyIdHint === null || req.partyIdHint === '' ? randomHint() : req.partyIdHint;
   if (typeof hint !== 'string' || !isValidPartyHint(hint)) {
-    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: Party hint '${String(hint).slice(0, 80)}' must be 1-185 characters of [a-zA-Z0-9_-] (single ':' allowed)`, {
+    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: Party hint '${show(hint)}' must be 1-185 characters of [a-zA-Z0-9_-] (single ':' allowed)`, {
       context: { field_name: 'party_id_hint' },
     });
   }
   if (req.synchronizerId !== undefined && req.synchronizerId !== '' && !ctx.config.synchronizers.some((s) => s.id === req.synchronizerId)) {
-    return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${String(req.synchronizerId)} is not connected to this participant`);
+    return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${show(req.synchronizerId)} is not connected to this participant`);
   }
   const annotations = validateAnnotations((req.localMetadata as { annotations?: unknown } | undefined)?.annotations, 'local_metadata');
   if (!annotations.ok) return annotations;
@@ -54,7 +54,9 @@ export function listParties(ctx: LedgerContext, req: ListKnownPartiesRequest): R
   if (!size.ok) return size;
   const after = decodePageToken(req.pageToken);
   if (!after.ok) return after;
-  const filter = req.filterParty ? (p: StoredParty) => p.party.includes(req.filterParty as string) : undefined;
+  if (req.filterParty !== undefined && req.filterParty !== null && typeof req.filterParty !== 'string') return fail('INVALID_ARGUMENT', 'filter-party must be a string');
+  const needle = req.filterParty;
+  const filter = needle ? (p: StoredParty) => p.party.includes(needle) : undefined;
   const page = ctx.store.parties(after.value, size.value + 1, filter);
   const more = page.length > size.value;
   const shown = more ? page.slice(0, size.value) : page;
@@ -69,7 +71,7 @@ export function getParties(ctx: LedgerContext, parties: readonly string[]): Resu
   const out: PartyDetails[] = [];
   for (const id of parties) {
     if (typeof id !== 'string' || !isValidPartyId(id)) {
-      return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: '${String(id).slice(0, 80)}' is not a valid party id`, { context: { party: String(id) } });
+      return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: '${show(id)}' is not a valid party id`, { context: { party: show(id, 200) } });
     }
     const p = ctx.store.party(id);
     if (p) out.push(partyDetailsOf(p));

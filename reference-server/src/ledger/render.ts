@@ -5,6 +5,7 @@ import { toTimestamp } from './clock.js';
 import type { LedgerConfig } from './config.js';
 import type { EventQuery, Match } from './filters.js';
 import { matchEvent } from './filters.js';
+import { show } from './values.js';
 import { contractViewOf } from './interpret.js';
 import type {
   ArchivedEvent,
@@ -64,7 +65,7 @@ export class Renderer {
       const viewValue = impl?.view(contractViewOf(c, this.config));
       return { interfaceId, viewStatus: { code: 0, message: '' }, ...(viewValue !== undefined ? { viewValue } : {}) };
     } catch (e) {
-      return { interfaceId, viewStatus: { code: 9, message: e instanceof Error ? e.message : String(e) } };
+      return { interfaceId, viewStatus: { code: 9, message: e instanceof Error ? e.message : show(e) } };
     }
   }
 

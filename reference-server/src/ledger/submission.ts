@@ -4,7 +4,7 @@ import type { Result } from './result.js';
 import { ok } from './result.js';
 import { isValidPartyId } from './parties.js';
 import { isValidUserId } from './users.js';
-import { isPlainObject } from './values.js';
+import { isPlainObject, show } from './values.js';
 import type { Command, DeduplicationPeriod, DisclosedContract, JsCommands } from './wire.js';
 
 /** Canton's LedgerString alphabet (command, submission and workflow ids). */
@@ -45,7 +45,7 @@ function parties(field: string, value: unknown, required: boolean): Result<strin
   if (!Array.isArray(value)) return invalid(field, 'expected a list of party ids');
   if (required && value.length === 0) return missing(field);
   for (const p of value) {
-    if (typeof p !== 'string' || !isValidPartyId(p)) return invalid(field, `'${String(p).slice(0, 80)}' is not a valid party id`);
+    if (typeof p !== 'string' || !isValidPartyId(p)) return invalid(field, `'${show(p)}' is not a valid party id`);
   }
   return ok([...new Set(value as string[])].sort());
 }

@@ -7,7 +7,7 @@ import { isValidPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
 import { isValidUserId, keyToRight, rightsToKeys } from './users.js';
-import { isPlainObject } from './values.js';
+import { isPlainObject, show } from './values.js';
 import type * as W from './wire.js';
 
 /** A claim the auth layer checks against the user's rights. */
@@ -32,7 +32,7 @@ export function userOf(u: StoredUser): W.User {
 function checkUserId(id: unknown, field = 'user_id'): Result<string, LedgerError> {
   if (id === undefined || id === null || id === '') return fail('MISSING_FIELD', `The submitted request is missing a mandatory field: ${field}`, { context: { field_name: field } });
   if (typeof id !== 'string' || !isValidUserId(id)) {
-    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: user id '${String(id).slice(0, 80)}' must be 1-128 characters of [a-zA-Z0-9@^$.!\`-#+'~_|:()]`, {
+    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: user id '${show(id)}' must be 1-128 characters of [a-zA-Z0-9@^$.!\`-#+'~_|:()]`, {
       context: { field_name: field },
     });
   }
@@ -48,7 +48,7 @@ function findUser(ctx: LedgerContext, rawId: unknown): Result<StoredUser, Ledger
 
 function checkPrimaryParty(p: unknown): Result<string | undefined, LedgerError> {
   if (p === undefined || p === null || p === '') return ok(undefined);
-  if (typeof p !== 'string' || !isValidPartyId(p)) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: primary party '${String(p).slice(0, 80)}' is not a valid party id`);
+  if (typeof p !== 'string' || !isValidPartyId(p)) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: primary party '${show(p)}' is not a valid party id`);
   return ok(p);
 }
 
@@ -114,7 +114,7 @@ const MASK_PATHS: Record<string, 'primaryParty' | 'isDeactivated' | 'metadata'> 
 export function updateUser(ctx: LedgerContext, userId: string, req: W.UpdateUserRequest): Result<W.UpdateUserResponse, LedgerError> {
   if (!isPlainObject(req) || !isPlainObject(req.user)) return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: user');
   if (req.user.id !== undefined && req.user.id !== userId) {
-    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: user.id '${String(req.user.id).slice(0, 80)}' does not match the user id in the path '${userId}'`);
+    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: user.id '${show(req.user.id)}' does not match the user id in the path '${userId}'`);
   }
   const found = findUser(ctx, userId);
   if (!found.ok) return found;
@@ -123,8 +123,8 @@ export function updateUser(ctx: LedgerContext, userId: string, req: W.UpdateUser
   if (paths.length === 0) return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: the update mask is empty');
   const fields = new Set<'primaryParty' | 'isDeactivated' | 'metadata'>();
   for (const p of paths) {
-    const f = MASK_PATHS[p];
-    if (!f) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: the update mask contains the unknown or read-only path '${String(p).slice(0, 80)}'`);
+    const f = typeof p === 'string' && Object.hasOwn(MASK_PATHS, p) ? MASK_PATHS[p] : undefined;
+    if (!f) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: the update mask contains the unknown or read-only path '${show(p)}'`);
     fields.add(f);
   }
   const rv = req.user.metadata?.resourceVersion;
@@ -233,7 +233,7 @@ const describe = (c: Claim) => ('party' in c ? `${c.kind} ${c.party}` : c.kind);
 /** Does the user hold every claim? Unknown and deactivated users hold none. */
 export function authorize(ctx: LedgerContext, userId: string, claims: readonly Claim[]): Result<void, LedgerError> {
   const u = typeof userId === 'string' ? ctx.store.user(userId) : undefined;
-  if (!u) return fail('PERMISSION_DENIED', `User "${String(userId).slice(0, 128)}" is not known on this participant`, { context: { user_id: String(userId) } });
+  if (!u) return fail('PERMISSION_DENIED', `User "${show(userId, 128)}" is not known on this participant`, { context: { user_id: show(userId, 200) } });
   if (u.isDeactivated) return fail('PERMISSION_DENIED', `User "${u.id}" is deactivated`, { context: { user_id: u.id } });
   const missing = claims.filter((c) => !holds(u.rights, c));
   if (missing.length) {

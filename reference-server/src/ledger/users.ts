@@ -53,7 +53,9 @@ export function keyToRight(key: string): Right {
 
 export function rightsToKeys(rights: readonly Right[] | undefined): Result<string[], LedgerError> {
   const out: string[] = [];
+  if (rights !== undefined && rights !== null && !Array.isArray(rights)) return fail('INVALID_ARGUMENT', 'rights must be a list');
   for (const r of rights ?? []) {
+    if (typeof r !== 'object' || r === null) return fail('INVALID_ARGUMENT', 'each right must be an object {kind: ...}');
     const k = rightToKey(r);
     if (!k.ok) return k;
     if (!out.includes(k.value)) out.push(k.value);

@@ -23,6 +23,20 @@ const MAX_INTEGER_DIGITS = 38 - SCALE;
 const problem = (path: string, message: string): Normalized => ({ ok: false, problem: { path, message } });
 const good = (value: DamlValue): Normalized => ({ ok: true, value });
 
+/**
+ * Any request value as short text for an error message. Safe for hostile JSON such as
+ * `{"toString": {}}`, which makes String() and template literals throw.
+ */
+export function show(v: unknown, max = 80): string {
+  let s: string;
+  try {
+    s = typeof v === 'string' ? v : (JSON.stringify(v) ?? typeof v);
+  } catch {
+    s = typeof v;
+  }
+  return s.length > max ? `${s.slice(0, max - 3)}...` : s;
+}
+
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,0 +1,423 @@
+import { toTimestamp } from '../clock.js';
+import type { LedgerContext } from '../context.js';
+import { fail, type LedgerError } from '../errors.js';
+import { resolveEventFormat, type EventQuery } from '../filters.js';
+import { Interner } from '../intern.js';
+import { contractIdFrom, interpret, type PreparedTransaction } from '../interpret.js';
+import type { Ledger } from '../Ledger.js';
+import { checkIdentityProvider } from '../pages.js';
+import { isValidPartyHint, isValidPartyId } from '../parties.js';
+import { Renderer } from '../render.js';
+import { ok, type Result } from '../result.js';
+import { validateSubmission, type ValidatedSubmission } from '../submission.js';
+import { resolveUpdateFormat } from '../updates.js';
+import { isPlainObject } from '../values.js';
+import type { JsCommands, TransactionFormat, TransactionShape } from '../wire.js';
+import {
+  canonicalText,
+  decodePreparedTransaction,
+  describeTransaction,
+  encodePreparedTransaction,
+  FORMAT_VERSION,
+  HASHING_SCHEMES,
+  hashingDetails,
+  preparedTransactionHash,
+  type PreparedDocument,
+} from './preparedTransaction.js';
+import { partyKeyOf, signatureProblem } from './signingKeys.js';
+import { combinedTopologyHash, decodeTopologyTransaction, encodeTopologyTransaction, topologyTransactionHash, type PartyToParticipantMapping } from './topology.js';
+import type * as W from './wire.js';
+
+type R<T> = Result<T, LedgerError>;
+
+const executionFailed = (reason: string, context: Record<string, string> = {}) =>
+  fail('FAILED_TO_EXECUTE_TRANSACTION', `The participant failed to execute the transaction: ${reason}`, { context, definiteAnswer: false });
+const invalidArgument = (reason: string) => fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: ${reason}`);
+const invalidField = (field: string, reason: string) =>
+  fail('INVALID_FIELD', `The submitted command has a field with invalid value: Invalid field ${field}: ${reason}`, { context: { field_name: field } });
+
+/** A transaction ready to commit: rebuilt from its prepared form and checked against it. */
+interface Admitted {
+  readonly prepared: PreparedTransaction;
+  readonly changeKey: string;
+}
+
+/**
+ * Interactive submission and external party onboarding over a ledger: prepare interprets without
+ * committing and hands out a self-contained, hashed transaction; execute checks every acting
+ * party's signature over that hash, rebuilds the transaction by interpreting the same commands
+ * again at the prepared ledger time, refuses it unless it is the one that was signed, and commits
+ * it through the ledger's own commit (deduplication, activeness of inputs, completions).
+ */
+export class InteractiveSubmission {
+  readonly #interner = new Interner();
+  readonly #ctx: LedgerContext;
+  /** Change ids accepted by `execute` and not yet committed. */
+  readonly #inFlight = new Set<string>();
+
+  constructor(readonly ledger: Ledger) {
+    this.#ctx = { config: ledger.config, store: ledger.store, catalogue: ledger.catalogue, renderer: new Renderer(ledger.config), interner: this.#interner };
+  }
+
+  // ------------------------------------------------------------------ external parties
+
+  generateTopology(req: W.GenerateExternalPartyTopologyRequest): R<W.GenerateExternalPartyTopologyResponse> {
+    if (!isPlainObject(req)) return invalidArgument('the request must be an object');
+    const participantId = this.ledger.config.participantId;
+    if (!this.#isConnected(req.synchronizer)) return invalidArgument(`Unknown or not connected synchronizer ${String(req.synchronizer).slice(0, 120)}`);
+    if (typeof req.partyHint !== 'string' || req.partyHint === '') return invalidArgument('Party hint is empty');
+    if (!isValidPartyHint(req.partyHint)) return invalidArgument(`party_hint: '${req.partyHint.slice(0, 80)}' must be 1-185 characters of [a-zA-Z0-9_-] (single ':' allowed)`);
+    const key = partyKeyOf(req.publicKey);
+    if (!key.ok) return key;
+    const threshold = req.confirmationThreshold ?? 0;
+    if (!Number.isInteger(threshold) || threshold < 0) return invalidArgument('Negative confirmation threshold observed');
+    const confirming = req.otherConfirmingParticipantUids ?? [];
+    const observing = req.observingParticipantUids ?? [];
+    for (const uid of [...confirming, ...observing]) {
+      if (typeof uid !== 'string' || !isValidPartyId(uid)) return invalidArgument(`'${String(uid).slice(0, 120)}' is not a participant uid (name::1220<fingerprint>)`);
+      if (uid === participantId) {
+        return invalidArgument(`This participant node (${participantId}) is also listed among the other participants; by answering the request it is a hosting node already`);
+      }
+    }
+    const all = [...confirming, ...observing];
+    const duplicates = all.filter((uid, i) => all.indexOf(uid) !== i);
+    if (duplicates.length > 0) return invalidArgument(`The following participant IDs are referenced multiple times in the request: ${[...new Set(duplicates)].join(', ')}`);
+    const available = (req.localParticipantObservationOnly === true ? 0 : 1) + confirming.length;
+    if (threshold > available) return invalidArgument('Confirmation threshold exceeds number of confirming participants');
+    if (available === 0) return invalidArgument('The party needs at least one confirming participant');
+    const partyId = `${req.partyHint}::${key.value.fingerprint}`;
+    const mapping: PartyToParticipantMapping = {
+      mapping: 'PartyToParticipant',
+      serial: 1,
+      partyId,
+      threshold: threshold === 0 ? available : threshold,
+      participants: [
+        { participantId, permission: req.localParticipantObservationOnly === true ? 'OBSERVATION' : 'CONFIRMATION' },
+        ...confirming.map((p) => ({ participantId: p, permission: 'CONFIRMATION' as const })),
+        ...observing.map((p) => ({ participantId: p, permission: 'OBSERVATION' as const })),
+      ],
+      signingKeys: [key.value.registered],
+      signingThreshold: 1,
+    };
+    const bytes = encodeTopologyTransaction(mapping);
+    return ok({
+      partyId,
+      publicKeyFingerprint: key.value.fingerprint,
+      topologyTransactions: [bytes.toString('base64')],
+      multiHash: combinedTopologyHash([topologyTransactionHash(bytes)]).toString('base64'),
+    });
+  }
+
+  allocateExternalParty(req: W.AllocateExternalPartyRequest): R<W.AllocateExternalPartyResponse> {
+    if (!isPlainObject(req)) return invalidArgument('the request must be an object');
+    if (!this.#isConnected(req.synchronizer)) return invalidArgument(`This node is not connected to the requested synchronizer ${String(req.synchronizer).slice(0, 120)}.`);
+    const idp = checkIdentityProvider(req.identityProviderId);
+    if (!idp.ok) return idp;
+    const txs = req.onboardingTransactions;
+    if (!Array.isArray(txs) || txs.length === 0) return invalidField('onboarding_transactions.transactions', 'Transactions field is empty');
+    const decoded = [];
+    for (const tx of txs) {
+      const d = decodeTopologyTransaction(isPlainObject(tx) ? (tx.transaction as string) : '');
+      if (!d.ok) return invalidField('onboarding_transactions.transaction', `Invalid transaction: ${d.reason}`);
+      decoded.push({ ...d, signatures: (isPlainObject(tx) && Array.isArray(tx.signatures) ? tx.signatures : []) as W.Signature[] });
+    }
+    if (decoded.length !== 1) return invalidArgument('Expected exactly one party-to-participant transaction for the party');
+    const [tx] = decoded as [(typeof decoded)[number]];
+    const mapping = tx.value;
+    const key = partyKeyOf(mapping.signingKeys[0] as W.SigningPublicKey);
+    if (!key.ok) return key;
+    const sep = mapping.partyId.lastIndexOf('::');
+    const hint = mapping.partyId.slice(0, sep);
+    if (sep <= 0 || mapping.partyId.slice(sep + 2) !== key.value.fingerprint) {
+      return invalidArgument(`The party id ${mapping.partyId.slice(0, 200)} is not in the namespace of its signing key ${key.value.fingerprint}`);
+    }
+    if (!mapping.participants.some((p) => isPlainObject(p) && p.participantId === this.ledger.config.participantId)) {
+      return invalidArgument(`The party is not hosted on this participant (${this.ledger.config.participantId})`);
+    }
+    // Proof of key ownership: a signature over the multi-hash, or over each transaction's own hash.
+    const txHash = topologyTransactionHash(tx.bytes);
+    const multiHash = combinedTopologyHash([txHash]);
+    const proven =
+      (req.multiHashSignatures ?? []).some((s) => signatureProblem(key.value, multiHash, s, mapping.partyId) === undefined) ||
+      tx.signatures.some((s) => signatureProblem(key.value, txHash, s, mapping.partyId) === undefined);
+    if (!proven) {
+      const given = (req.multiHashSignatures ?? []).length + tx.signatures.length;
+      return invalidArgument(
+        given === 0
+          ? `The onboarding of ${mapping.partyId} carries no signature: sign the multiHash with the party's key ${key.value.fingerprint} and send it as multiHashSignatures`
+          : `None of the ${given} signatures is a valid signature by the party's key ${key.value.fingerprint} over the multiHash (or the transaction hash)`,
+      );
+    }
+    if (req.userId !== undefined && req.userId !== '') {
+      const user = this.ledger.getUser(req.userId);
+      if (!user.ok) return user;
+    }
+    const allocated = this.ledger.allocateExternalParty(hint, key.value.registered);
+    if (!allocated.ok) return allocated;
+    if (req.userId !== undefined && req.userId !== '') {
+      const granted = this.ledger.grantUserRights(req.userId, { userId: req.userId, rights: [{ kind: { CanActAs: { value: { party: mapping.partyId } } } }] });
+      if (!granted.ok) return granted;
+    }
+    return ok({ partyId: allocated.value.party });
+  }
+
+  // ------------------------------------------------------------------ prepare
+
+  prepare(req: W.JsPrepareSubmissionRequest): R<W.JsPrepareSubmissionResponse> {
+    if (!isPlainObject(req)) return invalidArgument('the request must be an object');
+    const version = req.hashingSchemeVersion === undefined || req.hashingSchemeVersion === 'HASHING_SCHEME_VERSION_UNSPECIFIED' ? 'HASHING_SCHEME_VERSION_V2' : req.hashingSchemeVersion;
+    const scheme = HASHING_SCHEMES[version];
+    if (scheme === undefined) return invalidField('hashing_scheme_version', `unsupported ${String(version).slice(0, 60)}`);
+    let maxRecordTime: number | undefined;
+    if (req.maxRecordTime !== undefined) {
+      maxRecordTime = Date.parse(req.maxRecordTime);
+      if (Number.isNaN(maxRecordTime)) return invalidField('max_record_time', 'expected an RFC 3339 timestamp');
+    }
+    const minLedgerTime = minLedgerTimeOf(req.minLedgerTime);
+    if (!minLedgerTime.ok) return minLedgerTime;
+    const commands: JsCommands = {
+      commandId: req.commandId,
+      commands: req.commands,
+      actAs: req.actAs,
+      ...(req.userId === undefined ? {} : { userId: req.userId }),
+      ...(req.readAs === undefined ? {} : { readAs: req.readAs }),
+      ...(req.disclosedContracts === undefined ? {} : { disclosedContracts: req.disclosedContracts }),
+      ...(req.synchronizerId === undefined || req.synchronizerId === '' ? {} : { synchronizerId: req.synchronizerId }),
+      ...minLedgerTime.value,
+    };
+    const interpreted = this.ledger.interpret(commands);
+    if (!interpreted.ok) return interpreted;
+    const p = interpreted.value;
+    const doc: PreparedDocument = {
+      version: FORMAT_VERSION,
+      metadata: {
+        participantId: this.ledger.config.participantId,
+        userId: p.submission.userId,
+        commandId: p.submission.commandId,
+        actAs: p.submission.actAs,
+        readAs: p.submission.readAs,
+        synchronizerId: this.ledger.config.synchronizers[p.synchronizer]?.id ?? '',
+        ledgerEffectiveTime: p.ledgerTime,
+        preparationTime: this.ledger.config.clock.now(),
+        ...(maxRecordTime === undefined ? {} : { maxRecordTime }),
+        disclosedContracts: p.submission.disclosedContracts,
+      },
+      commands: p.submission.commands,
+      ...describeTransaction(p),
+    };
+    const preparedTransaction = encodePreparedTransaction(doc);
+    return ok({
+      preparedTransaction,
+      preparedTransactionHash: preparedTransactionHash(doc, scheme).toString('base64'),
+      hashingSchemeVersion: version,
+      ...(req.verboseHashing === true ? { hashingDetails: hashingDetails(doc, scheme) } : {}),
+      ...(req.estimateTrafficCost?.disabled === true ? {} : { costEstimation: this.#costEstimation(preparedTransaction, doc, req.estimateTrafficCost?.expectedSignatures) }),
+    });
+  }
+
+  // ------------------------------------------------------------------ execute
+
+  /** Accepts the signed transaction and commits it on a later tick; the outcome arrives on completions. */
+  execute(req: W.JsExecuteSubmissionRequest): R<W.ExecuteSubmissionResponse> {
+    const admitted = this.#admit(req);
+    if (!admitted.ok) return admitted;
+    const { prepared, changeKey } = admitted.value;
+    this.#inFlight.add(changeKey);
+    setImmediate(() => {
+      this.#inFlight.delete(changeKey);
+      this.ledger.commit(prepared);
+    });
+    return ok({});
+  }
+
+  executeAndWait(req: W.JsExecuteSubmissionRequest): R<W.ExecuteSubmissionAndWaitResponse> {
+    const admitted = this.#admit(req);
+    if (!admitted.ok) return admitted;
+    const committed = this.ledger.commit(admitted.value.prepared);
+    return committed.ok ? ok({ updateId: committed.value.updateId, completionOffset: committed.value.offset }) : committed;
+  }
+
+  executeAndWaitForTransaction(req: W.JsExecuteSubmissionAndWaitForTransactionRequest): R<W.JsExecuteSubmissionAndWaitForTransactionResponse> {
+    const admitted = this.#admit(req);
+    if (!admitted.ok) return admitted;
+    // The format is checked before anything commits, as for submit-and-wait-for-transaction.
+    const format = this.#transactionFormat(admitted.value.prepared.submission, req.transactionFormat);
+    if (!format.ok) return format;
+    const committed = this.ledger.commit(admitted.value.prepared);
+    if (!committed.ok) return committed;
+    return ok({ transaction: this.#ctx.renderer.transaction(committed.value.entry, format.value.q, format.value.shape) });
+  }
+
+  /** The parties a prepared transaction acts as (what execute needs CanExecuteAs for); empty when unreadable. */
+  static actAsOf(preparedTransaction: unknown): readonly string[] {
+    if (typeof preparedTransaction !== 'string') return [];
+    const d = decodePreparedTransaction(preparedTransaction);
+    return d.ok ? d.value.metadata.actAs : [];
+  }
+
+  /**
+   * Everything execute checks before committing, cheapest first: the hashing scheme, the
+   * transaction's readability, every acting party's signature over the recomputed hash, the
+   * record-time bound, the submission fields, deduplication, and finally that interpreting the
+   * same commands now yields exactly the transaction that was signed.
+   */
+  #admit(req: W.JsExecuteSubmissionRequest): R<Admitted> {
+    if (!isPlainObject(req)) return invalidArgument('the request must be an object');
+    const scheme = HASHING_SCHEMES[req.hashingSchemeVersion];
+    if (scheme === undefined) return invalidField('hashing_scheme_version', `unsupported ${String(req.hashingSchemeVersion).slice(0, 60)} (supported: V2, V3)`);
+    const decoded = decodePreparedTransaction(req.preparedTransaction);
+    if (!decoded.ok) return invalidField('prepared_transaction', `the prepared transaction cannot be read: ${decoded.reason}`);
+    const doc = decoded.value;
+    const hash = preparedTransactionHash(doc, scheme);
+    const signed = this.#checkSignatures(doc.metadata.actAs, req.partySignatures, hash);
+    if (!signed.ok) return signed;
+    const now = this.ledger.config.clock.now();
+    if (doc.metadata.maxRecordTime !== undefined && now > doc.metadata.maxRecordTime) {
+      return executionFailed(`the record time ${toTimestamp(now)} is after the transaction's maxRecordTime ${toTimestamp(doc.metadata.maxRecordTime)}`);
+    }
+    const sub = validateSubmission(
+      {
+        commandId: doc.metadata.commandId,
+        commands: [...doc.commands],
+        actAs: [...doc.metadata.actAs],
+        readAs: [...doc.metadata.readAs],
+        disclosedContracts: [...doc.metadata.disclosedContracts],
+        synchronizerId: doc.metadata.synchronizerId,
+        submissionId: req.submissionId,
+        ...(req.userId === undefined ? {} : { userId: req.userId }),
+        ...(req.deduplicationPeriod === undefined ? {} : { deduplicationPeriod: req.deduplicationPeriod }),
+      },
+      { maxDeduplicationDurationMs: this.ledger.config.maxDeduplicationDurationMs, ledgerEnd: this.ledger.store.ledgerEnd, prunedUpTo: this.ledger.store.prunedUpTo, now },
+    );
+    if (!sub.ok) return sub;
+    const changeKey = `${sub.value.userId}\n${sub.value.commandId}\n${sub.value.actAs.join('\n')}`;
+    if (this.#inFlight.has(changeKey)) {
+      return fail('SUBMISSION_ALREADY_IN_FLIGHT', 'The command is already being processed (same user, parties and command id)', { context: { command_id: sub.value.commandId } });
+    }
+    const duplicate = this.ledger.rejectDuplicate(sub.value);
+    if (!duplicate.ok) return duplicate;
+    const rebuilt = this.#rebuild(doc, sub.value);
+    if (!rebuilt.ok) return rebuilt;
+    return ok({ prepared: { ...rebuilt.value, externalTransactionHash: hash.toString('base64') }, changeKey });
+  }
+
+  /** Interprets the prepared commands again at the prepared ledger time, replaying the contract ids. */
+  #rebuild(doc: PreparedDocument, sub: ValidatedSubmission): R<PreparedTransaction> {
+    const unknown = [...sub.actAs, ...sub.readAs].filter((p) => !this.ledger.isKnownParty(p));
+    if (unknown.length > 0) return fail('PARTY_NOT_KNOWN_ON_LEDGER', `Parties not known on ledger: ${unknown.join(', ')}`, { context: { parties: unknown.join(',') } });
+    const ids = doc.transaction.nodes.filter((n) => n.kind === 'create').map((n) => n.contractId);
+    let next = 0;
+    const { ledger } = this;
+    const reinterpreted = interpret(
+      {
+        store: ledger.store,
+        catalogue: ledger.catalogue,
+        config: ledger.config,
+        interner: this.#interner,
+        isKnownParty: (p) => ledger.isKnownParty(p),
+        // More creates than were prepared cannot match; any fresh id will do to reach the comparison.
+        nextContractId: (seed) => ids[next++] ?? contractIdFrom(ledger.config.participantId, -next, seed),
+      },
+      sub,
+      doc.metadata.ledgerEffectiveTime,
+    );
+    if (!reinterpreted.ok) return reinterpreted;
+    const p = reinterpreted.value;
+    const expected = canonicalText({ transaction: doc.transaction, inputContracts: doc.inputContracts });
+    if (canonicalText(describeTransaction(p)) !== expected || ledger.config.synchronizers[p.synchronizer]?.id !== doc.metadata.synchronizerId) {
+      return executionFailed('the prepared transaction is not what its commands yield on the current ledger: it was altered after preparation, or the contracts it uses changed');
+    }
+    const taken = p.created.find((c) => ledger.store.contract(c.contractId) !== undefined);
+    if (taken !== undefined) {
+      return executionFailed(`the transaction was already committed (contract ${taken.contractId} exists); prepare it again to submit it anew`, { contract_id: taken.contractId });
+    }
+    return ok(p);
+  }
+
+  /**
+   * Every actAs party must have signed, with enough valid signatures from its registered key;
+   * signatures from other parties are discarded, as the participant does.
+   */
+  #checkSignatures(actAs: readonly string[], partySignatures: W.JsExecuteSubmissionRequest['partySignatures'], hash: Buffer): R<void> {
+    const byParty = new Map<string, W.Signature[]>();
+    const entries = isPlainObject(partySignatures) && Array.isArray(partySignatures.signatures) ? partySignatures.signatures : [];
+    for (const entry of entries) {
+      if (!isPlainObject(entry) || typeof entry.party !== 'string') continue;
+      byParty.set(entry.party, [...(byParty.get(entry.party) ?? []), ...(Array.isArray(entry.signatures) ? entry.signatures : [])]);
+    }
+    const missing = actAs.filter((p) => !byParty.has(p));
+    if (missing.length > 0) return executionFailed(`The following actAs parties did not provide an external signature: ${missing.join(', ')}`);
+    for (const party of actAs) {
+      const registered = this.ledger.store.party(party)?.externalKey;
+      const key = registered === undefined ? undefined : partyKeyOf(registered);
+      if (key === undefined || !key.ok) return executionFailed(`Could not find party signing keys for ${party}.`);
+      const valid = new Set<string>();
+      let invalid = 0;
+      for (const signature of byParty.get(party) ?? []) {
+        if (signatureProblem(key.value, hash, signature, party) === undefined) valid.add(signature.signedBy);
+        else invalid++;
+      }
+      if (valid.size < 1) {
+        return executionFailed(
+          `Received ${valid.size} valid signatures from distinct keys (${invalid} invalid), but expected at least 1 valid for ${party}. ` +
+            `Transaction hash to be signed: ${hash.toString('hex')}`,
+          { party },
+        );
+      }
+    }
+    return ok(undefined);
+  }
+
+  #transactionFormat(sub: ValidatedSubmission, format: TransactionFormat | undefined): R<{ q: EventQuery; shape: TransactionShape }> {
+    if (format !== undefined && format !== null) {
+      const r = resolveUpdateFormat(this.#ctx, { includeTransactions: format }, 'transaction_format');
+      if (!r.ok) return r;
+      return r.value.transactions === undefined ? fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: transaction_format') : ok(r.value.transactions);
+    }
+    // As for submit-and-wait-for-transaction: ACS delta, wildcard for every actAs and readAs party.
+    const filtersByParty = Object.fromEntries([...sub.actAs, ...sub.readAs].map((p) => [p, {}]));
+    const q = resolveEventFormat(this.ledger.catalogue, { filtersByParty, verbose: true }, true, 'transaction_format');
+    return q.ok ? ok({ q: q.value, shape: 'TRANSACTION_SHAPE_ACS_DELTA' }) : q;
+  }
+
+  #isConnected(synchronizer: unknown): boolean {
+    return typeof synchronizer === 'string' && this.ledger.config.synchronizers.some((s) => s.id === synchronizer);
+  }
+
+  /**
+   * A traffic estimate in the participant's terms, from sizes: the confirmation request carries
+   * the transaction and one signature per expected signer; each hosting participant answers once.
+   */
+  #costEstimation(encoded: string, doc: PreparedDocument, expectedSignatures: readonly string[] | undefined): W.CostEstimation {
+    const signatures = expectedSignatures !== undefined && expectedSignatures.length > 0 ? expectedSignatures.length : doc.metadata.actAs.length;
+    const request = Buffer.byteLength(encoded, 'base64') + signatures * 96;
+    const response = 200 * doc.metadata.actAs.length;
+    return {
+      estimationTimestamp: toTimestamp(this.ledger.config.clock.now()),
+      confirmationRequestTrafficCostEstimation: request,
+      confirmationResponseTrafficCostEstimation: response,
+      totalTrafficCostEstimation: request + response,
+    };
+  }
+}
+
+/** The request's MinLedgerTime as the command service's fields. */
+function minLedgerTimeOf(m: W.MinLedgerTime | undefined): R<Pick<JsCommands, 'minLedgerTimeAbs' | 'minLedgerTimeRel'>> {
+  const time = m?.time;
+  if (time === undefined || time === null || 'Empty' in time) return ok({});
+  if ('MinLedgerTimeAbs' in time) return ok({ minLedgerTimeAbs: time.MinLedgerTimeAbs.value });
+  if ('MinLedgerTimeRel' in time) return ok({ minLedgerTimeRel: time.MinLedgerTimeRel.value });
+  return invalidField('min_ledger_time', 'expected Empty, MinLedgerTimeAbs or MinLedgerTimeRel');
+}
+
+const services = new WeakMap<Ledger, InteractiveSubmission>();
+
+/** The interactive submission service of a ledger (one per ledger, created on first use). */
+export function interactiveSubmissionOf(ledger: Ledger): InteractiveSubmission {
+  let s = services.get(ledger);
+  if (s === undefined) {
+    s = new InteractiveSubmission(ledger);
+    services.set(ledger, s);
+  }
+  return s;
+}
