@@ -154,7 +154,10 @@ export class Ledger {
     const party = prepared.value;
     this.store.putParty(party);
     this.#appendTopology(party.party);
-    user?.rights.add(`CanActAs:${party.party}`);
+    if (user) {
+      user.rights.add(`CanActAs:${party.party}`);
+      this.store.putUser(user);
+    }
     return ok({ partyDetails: partyService.partyDetailsOf(party) });
   }
 
