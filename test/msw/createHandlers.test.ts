@@ -129,3 +129,38 @@ describe('sandboxToken', () => {
     expect(signature).toBe('');
   });
 });
+
+describe('createHandlers: the registry and Scan', () => {
+  const mock = createHandlers({ ledgerUrl: 'http://ledger.test', scanUrl: 'http://scan.test/api/scan', appWorld: true, log });
+  const server = setupServer(...mock.handlers);
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+  const lookup = (party: string) => fetch(`http://scan.test/api/scan/v0/transfer-preapprovals/by-party/${encodeURIComponent(party)}`);
+
+  it('serves the seeded apps world: an accept context, a preapproval, the earliest round', async () => {
+    const world = mock.appWorld;
+    if (world === undefined) throw new Error('appWorld: true seeds a world');
+    const accept = await fetch(`http://ledger.test/registry/allocation-instruction/v2/${world.registry.instructions.aliceActive}/choice-contexts/accept`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(accept.status).toBe(200);
+    expect(((await (await lookup(world.parties.alice)).json()) as { transfer_preapproval: { contract: { contract_id: string } } }).transfer_preapproval.contract.contract_id).toBe(
+      world.preapprovals.alice,
+    );
+    const round = await fetch('http://scan.test/api/scan/v0/internal/reward-accounting-process/rounds/earliest-available');
+    expect(await round.json()).toEqual({ earliest_round: 1 });
+  });
+
+  it('addPreapproval() makes Scan answer for a new receiver; reset() forgets it', async () => {
+    const erin = mock.allocateParty('erin-2');
+    expect((await lookup(erin)).status).toBe(404);
+    const created = mock.addPreapproval({ receiver: erin, validFrom: '2025-02-01T00:00:00Z' });
+    const found = (await (await lookup(erin)).json()) as { transfer_preapproval: { contract: { contract_id: string; payload: Record<string, string> } } };
+    expect(found.transfer_preapproval.contract.contract_id).toBe(created.contractId);
+    expect(found.transfer_preapproval.contract.payload).toMatchObject({ receiver: erin, provider: erin, validFrom: '2025-02-01T00:00:00Z' });
+    mock.reset();
+    expect(mock.ledger.isKnownParty(erin)).toBe(false);
+    expect((await lookup(erin)).status).toBe(404);
+  });
+});

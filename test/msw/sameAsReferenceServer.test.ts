@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
 import { ASSET_TEMPLATE } from '../../reference-server/src/ledger/index.js';
 import { startTwins, withoutTraceIds, type Probe, type Twins } from './support/twins.js';
 
@@ -134,7 +135,7 @@ const rows: readonly Row[] = [
 describe('the msw handlers answer as the Koa reference server does', () => {
   let twins: Twins;
   beforeAll(async () => {
-    twins = await startTwins({ maxRequestBodyBytes: 2048 });
+    twins = await startTwins({ http: { maxRequestBodyBytes: 2048 } });
   });
   afterAll(async () => {
     await twins?.close();
@@ -148,6 +149,66 @@ describe('the msw handlers answer as the Koa reference server does', () => {
       expect({ ...msw, body: withoutTraceIds(msw.body) }).toEqual({ ...koa, body: withoutTraceIds(koa.body) });
     });
   }
+
+  it('logs no unexpected failure on either face', () => {
+    expect(twins.errors).toEqual([]);
+  });
+});
+
+/** The registry (A) and Scan (C) over the apps' sample world, seeded alike on both ledgers. */
+const appRows = (w: AppWorld): readonly Row[] => {
+  const accept = (cid: string) => `/registry/allocation-instruction/v2/${encodeURIComponent(cid)}/choice-contexts/accept`;
+  const byParty = (party: string) => `/v0/transfer-preapprovals/by-party/${encodeURIComponent(party)}`;
+  const { instructions } = w.registry;
+  return [
+    { title: 'accept context of an active instruction', method: 'POST', path: accept(instructions.aliceActive), body: json({}), status: 200 },
+    { title: 'the same, without debug fields', method: 'POST', path: accept(instructions.aliceActive), body: json({ excludeDebugFields: true }), status: 200 },
+    {
+      title: 'withdraw context',
+      method: 'POST',
+      path: `/registry/allocation-instruction/v2/${instructions.bobActive}/choice-contexts/withdraw`,
+      body: json({ meta: { note: 'x' } }),
+      status: 200,
+    },
+    { title: 'accept context of a withdrawn instruction', method: 'POST', path: accept(instructions.aliceWithdrawn), body: json({}), status: 404 },
+    { title: 'accept context while a contract is reassigned', method: 'POST', path: accept(instructions.carolInFlight), body: json({}), status: 409 },
+    { title: 'accept context, meta values not strings', method: 'POST', path: accept(instructions.aliceActive), body: json({ meta: { n: 1 } }), status: 400 },
+    { title: 'accept context without a body', method: 'POST', path: accept(instructions.aliceActive), status: 400 },
+    { title: 'accept context, malformed JSON', method: 'POST', path: accept(instructions.aliceActive), body: '{', status: 400 },
+    { title: 'preapproval of alice', method: 'GET', path: byParty(w.parties.alice), status: 200 },
+    { title: 'preapproval of bob (the newer of two)', method: 'GET', path: byParty(w.parties.bob), status: 200 },
+    { title: 'expired but unarchived preapproval', method: 'GET', path: byParty(w.parties.carol), status: 200 },
+    { title: 'cancelled preapproval', method: 'GET', path: byParty(w.parties.dave), status: 404 },
+    { title: 'preapproval of a malformed party id', method: 'GET', path: byParty('not a party'), status: 400 },
+    { title: 'preapproval under the /api/scan prefix', method: 'GET', path: `/api/scan${byParty(w.parties.alice)}`, status: 200 },
+    { title: 'earliest round', method: 'GET', path: '/v0/internal/reward-accounting-process/rounds/earliest-available', status: 200 },
+    { title: 'earliest round, pre-0.6.5 path', method: 'GET', path: '/v0/reward-accounting-process/rounds/earliest-available', status: 200 },
+    { title: 'wrong method on a scan path', method: 'POST', path: '/v0/internal/reward-accounting-process/rounds/earliest-available', body: '{}', status: 405 },
+  ];
+};
+
+describe('the msw handlers answer the registry and Scan as the Koa reference server does', () => {
+  let twins: Twins;
+  beforeAll(async () => {
+    twins = await startTwins({ appWorld: true });
+  });
+  afterAll(async () => {
+    await twins?.close();
+  });
+
+  it('over the same seeded world', () => {
+    expect(twins.mock.appWorld?.rounds.earliestRound).toBe(1);
+    expect(twins.mock.ledger.ledgerEnd()).toEqual(twins.koa.ledger.ledgerEnd());
+  });
+
+  it('answers every row alike', async () => {
+    const world = twins.mock.appWorld as AppWorld;
+    for (const row of appRows(world)) {
+      const { koa, msw } = await twins.send(row);
+      expect(koa.status, `${row.title}: ${koa.body}`).toBe(row.status);
+      expect({ ...msw, body: withoutTraceIds(msw.body) }, row.title).toEqual({ ...koa, body: withoutTraceIds(koa.body) });
+    }
+  });
 
   it('logs no unexpected failure on either face', () => {
     expect(twins.errors).toEqual([]);

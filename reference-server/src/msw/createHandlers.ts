@@ -1,4 +1,6 @@
 import type { HttpHandler, WebSocketHandler } from 'msw';
+import { createApps } from '../apps/index.js';
+import { seedAppWorld, type AppWorld } from '../apps/world/seedAppWorld.js';
 import type { Authenticator } from '../http/api/auth/types.js';
 import { ledgerApiChannels } from '../http/api/channels/channelTable.js';
 import type { StreamChannel } from '../http/api/channels/StreamChannel.js';
@@ -14,7 +16,17 @@ import { createLedger, type Ledger, type LedgerOptions } from '../ledger/index.j
 import { parseBaseUrl, type BaseUrl } from './baseUrl.js';
 import { createDispatchHandler } from './createDispatchHandler.js';
 import { createStreamLink } from './createStreamLink.js';
-import { allocateParty, createContract, createUser, type CreatedContract, type NewContract, type NewUser } from './ledgerSetup.js';
+import {
+  addPreapproval,
+  allocateParty,
+  createContract,
+  createUser,
+  unwrap,
+  type CreatedContract,
+  type NewContract,
+  type NewPreapproval,
+  type NewUser,
+} from './ledgerSetup.js';
 
 export const DEFAULT_LEDGER_URL = 'http://localhost:7575';
 
@@ -30,6 +42,11 @@ export interface CreateHandlersOptions {
    * contracts), `'default'` (the world `npm start` serves), a fixture file path, or a parsed file.
    */
   readonly fixtures?: 'none' | 'default' | string | FixtureFile;
+  /**
+   * Also seed the registry's and Scan's sample world (allocation instructions, transfer
+   * preapprovals, a round history), as the apps' tests use it; its ids are in `appWorld`.
+   */
+  readonly appWorld?: boolean;
   /** Ledger settings (participant id, clock, limits...). */
   readonly ledgerOptions?: LedgerOptions;
   readonly http?: Partial<HttpConfig>;
@@ -46,6 +63,8 @@ export interface MockLedgerApi {
   readonly ledger: Ledger;
   /** What the fixtures put on the ledger, by the names the fixture file uses. */
   readonly world: AppliedFixtures;
+  /** The registry's and Scan's sample world, when `appWorld: true`. */
+  readonly appWorld: AppWorld | undefined;
   /** The base URLs the handlers answer, as normalised (no trailing slash); `streams` is the ws:// form. */
   readonly urls: { readonly ledger: string; readonly registry: string; readonly scan: string; readonly streams: string };
   /** A fresh ledger with the fixtures applied again; open streams of the old one end. */
@@ -56,6 +75,8 @@ export interface MockLedgerApi {
   createUser(userId: string, user?: NewUser): string;
   /** Creates one contract (its signatories must be among `actAs`). */
   createContract(contract: NewContract): CreatedContract;
+  /** Creates a transfer preapproval for a receiver (what Scan's lookup by party answers). */
+  addPreapproval(preapproval: NewPreapproval): CreatedContract;
 }
 
 const emptyWorld: AppliedFixtures = { parties: {}, users: [], contracts: {}, templates: [] };
@@ -79,23 +100,33 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
   const routes: readonly Route[] = ledgerApiRoutes;
   const channels: readonly StreamChannel[] = ledgerApiChannels;
 
-  const freshLedger = (): { ledger: Ledger; world: AppliedFixtures } => {
+  const freshLedger = (): { ledger: Ledger; world: AppliedFixtures; appWorld: AppWorld | undefined } => {
     const ledger = createLedger(options.ledgerOptions);
-    if (fixtures === undefined) return { ledger, world: emptyWorld };
-    const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
-    if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
-    return { ledger, world: applied.value };
+    // The registry and Scan follow the ledger from its first commit (rounds are counted from there).
+    createApps(ledger);
+    let world = emptyWorld;
+    if (fixtures !== undefined) {
+      const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
+      if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
+      world = applied.value;
+    }
+    const appWorld = options.appWorld === true ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
+    return { ledger, world, appWorld };
   };
+  const log = options.log ?? consoleLogger;
+  const servicesFor = (ledger: Ledger, reuse?: ApiServices): ApiServices =>
+    createApiServices({
+      ledger,
+      log,
+      ...(options.http === undefined ? {} : { http: options.http }),
+      ...(options.authenticator === undefined ? {} : { authenticator: options.authenticator }),
+      // Compiled once: request validation outlives resets, only the ledger is replaced.
+      ...(reuse === undefined ? {} : { validateBody: reuse.validateBody }),
+    });
 
-  // Compiled once: the spec validator and documents outlive resets, only the ledger is replaced.
   const first = freshLedger();
-  const base = createApiServices({
-    ledger: first.ledger,
-    log: options.log ?? consoleLogger,
-    ...(options.http === undefined ? {} : { http: options.http }),
-    ...(options.authenticator === undefined ? {} : { authenticator: options.authenticator }),
-  });
-  let state = { services: base, world: first.world, dispatch: createDispatcher(routes, base), generation: new AbortController() };
+  const base = servicesFor(first.ledger);
+  let state = { services: base, world: first.world, appWorld: first.appWorld, dispatch: createDispatcher(routes, base), generation: new AbortController() };
 
   const dispatch = (): Dispatch => state.dispatch;
   // Most specific base first: a scan base of `http://host/api/scan` must win over `http://host`.
@@ -113,6 +144,9 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
     get world() {
       return state.world;
     },
+    get appWorld() {
+      return state.appWorld;
+    },
     urls: {
       ledger: ledgerBase.href,
       registry: registryBase.href,
@@ -121,13 +155,14 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
     },
     reset() {
       const next = freshLedger();
-      const services: ApiServices = { ...base, ledger: next.ledger, participantId: next.ledger.config.participantId };
+      const services = servicesFor(next.ledger, base);
       state.generation.abort();
-      state = { services, world: next.world, dispatch: createDispatcher(routes, services), generation: new AbortController() };
+      state = { services, world: next.world, appWorld: next.appWorld, dispatch: createDispatcher(routes, services), generation: new AbortController() };
     },
     allocateParty: (hint) => allocateParty(state.services.ledger, hint),
     createUser: (userId, user) => createUser(state.services.ledger, userId, user),
     createContract: (contract) => createContract(state.services.ledger, contract),
+    addPreapproval: (preapproval) => addPreapproval(state.services.ledger, preapproval),
   };
 }
 

@@ -4,7 +4,8 @@
  */
 export { createHandlers, DEFAULT_LEDGER_URL } from './createHandlers.js';
 export type { CreateHandlersOptions, MockLedgerApi } from './createHandlers.js';
-export type { CreatedContract, NewContract, NewUser } from './ledgerSetup.js';
+export type { CreatedContract, NewContract, NewPreapproval, NewUser } from './ledgerSetup.js';
+export type { AppWorld } from '../apps/world/seedAppWorld.js';
 export { sandboxToken } from './sandboxToken.js';
 export type { AppliedFixtures, FixtureFile } from '../ledger/fixtures/index.js';
 export type { Ledger } from '../ledger/index.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { TRANSFER_PREAPPROVAL_TEMPLATE } from '../apps/index.js';
 import type { Ledger, LedgerError, Result } from '../ledger/index.js';
-import { PARTICIPANT_ADMIN_USER } from '../ledger/index.js';
+import { localPartyId, PARTICIPANT_ADMIN_USER } from '../ledger/index.js';
 import type { DamlRecord, Right } from '../ledger/wire.js';
 
 /**
@@ -91,4 +92,34 @@ export function createContract(ledger: Ledger, contract: NewContract): CreatedCo
     offset: transaction.offset,
     updateId: transaction.updateId,
   };
+}
+
+export interface NewPreapproval {
+  /** The party that accepts transfers through it. */
+  readonly receiver: string;
+  /** Who manages it (renews it); default the receiver itself. */
+  readonly provider?: string;
+  /** The DSO party; default `dso::<participant namespace>`, allocated when missing. */
+  readonly dso?: string;
+  /** RFC 3339; default now, by the ledger's clock. */
+  readonly validFrom?: string;
+  /** RFC 3339; default a year after `validFrom`. */
+  readonly expiresAt?: string;
+}
+
+/**
+ * Creates a Splice `TransferPreapproval` for a receiver: what Scan's lookup by party answers.
+ * Its signatories (receiver, provider, DSO) all submit, as the DSO's automation arranges upstream.
+ */
+export function addPreapproval(ledger: Ledger, preapproval: NewPreapproval): CreatedContract {
+  const dso = preapproval.dso ?? localPartyId('dso', ledger.config.participantId);
+  if (!ledger.isKnownParty(dso)) unwrap(`addPreapproval: allocating ${dso}`, ledger.allocateParty({ partyIdHint: dso.split('::')[0] ?? 'dso' }));
+  const provider = preapproval.provider ?? preapproval.receiver;
+  const validFrom = preapproval.validFrom ?? new Date(ledger.config.clock.now()).toISOString();
+  const expiresAt = preapproval.expiresAt ?? new Date(Date.parse(validFrom) + 365 * 24 * 3600 * 1000).toISOString();
+  return createContract(ledger, {
+    templateId: TRANSFER_PREAPPROVAL_TEMPLATE,
+    createArguments: { dso, receiver: preapproval.receiver, provider, validFrom, lastRenewedAt: validFrom, expiresAt },
+    actAs: [...new Set([preapproval.receiver, provider, dso])],
+  });
 }

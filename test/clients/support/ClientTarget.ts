@@ -1,3 +1,4 @@
+import type { AppWorld } from '../../../reference-server/src/apps/world/seedAppWorld.js';
 import type { Ledger } from '../../../reference-server/src/ledger/index.js';
 
 /** Where the real clients are pointed: the Koa reference server or the msw handlers. */
@@ -10,6 +11,8 @@ export interface ClientTarget {
   readonly scanUrl: URL;
   /** The ledger behind the target, for setup the APIs offer no endpoint for. */
   ledger(): Ledger;
+  /** The registry's and Scan's sample world, seeded on the target's ledger before it serves. */
+  readonly appWorld: AppWorld;
   /** Everything the target logged as an unexpected failure (must stay empty). */
   readonly errors: string[];
   close(): Promise<void>;

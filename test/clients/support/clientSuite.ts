@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { awaitCompletion, isJsCantonError } from '@canton-network/core-ledger-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSFER_PREAPPROVAL_TEMPLATE, type LookupTransferPreapprovalByPartyResponse } from '../../../reference-server/src/apps/index.js';
 import { ASSET_TEMPLATE } from '../../../reference-server/src/ledger/index.js';
 import type { ClientTarget, StartTarget } from './ClientTarget.js';
 import { realClients, type RealClients } from './realClients.js';
@@ -175,6 +176,79 @@ export function describeClientSuite(start: StartTarget): void {
     });
   });
 
+  describe('registry (TokenStandardClient)', () => {
+    // The installed client types only the v1 paths; openapi-fetch substitutes `{param}` in any path.
+    const acceptPath = '/registry/allocation-instruction/v2/{allocationInstructionId}/choice-contexts/accept';
+    const postUntyped = (path: string, body: unknown, params: { path: Record<string, string> }) =>
+      (clients.registry.post as unknown as (p: string, b: unknown, q: unknown) => Promise<unknown>).call(clients.registry, path, body, params);
+
+    it('fetches the accept context of an allocation instruction, with the contracts to disclose', async () => {
+      const cid = target.appWorld.registry.instructions.aliceActive;
+      const context = (await postUntyped(acceptPath, { excludeDebugFields: false }, { path: { allocationInstructionId: cid } })) as ChoiceContextShape;
+      expect(Object.keys(context.choiceContextData.values).length).toBeGreaterThan(0);
+      expect(context.disclosedContracts.length).toBeGreaterThan(0);
+      for (const d of context.disclosedContracts) {
+        // What a wallet forwards unchanged to the ledger: the blob the ledger itself holds.
+        expect(d.createdEventBlob).toBe(target.ledger().createdEventBlob(d.contractId));
+        expect(d.synchronizerId).toBe(target.ledger().config.synchronizers[0].id);
+        expect(d.debugPayload).toBeDefined();
+      }
+      const lean = (await postUntyped(acceptPath, { excludeDebugFields: true }, { path: { allocationInstructionId: cid } })) as ChoiceContextShape;
+      expect(lean.disclosedContracts.every((d) => Object.keys(d).every((k) => !k.startsWith('debug')))).toBe(true);
+    });
+
+    it('rejects with the registry error body for a withdrawn instruction (404) and one being reassigned (409)', async () => {
+      const { aliceWithdrawn, carolInFlight } = target.appWorld.registry.instructions;
+      for (const cid of [aliceWithdrawn, carolInFlight]) {
+        const failure = await postUntyped(acceptPath, {}, { path: { allocationInstructionId: cid } }).catch((e: unknown) => e);
+        expect(failure).toEqual({ error: expect.any(String) });
+      }
+    });
+  });
+
+  describe('Scan (ScanClient)', () => {
+    const getUntyped = (path: string) => (clients.scan.get as unknown as (p: string) => Promise<unknown>).call(clients.scan, path);
+    // The generated Scan types leave this response untyped; read it as our apps' type.
+    const lookup = (party: string) => clients.scan.get('/v0/transfer-preapprovals/by-party/{party}', { path: { party } }) as Promise<LookupTransferPreapprovalByPartyResponse>;
+
+    it('looks up the transfer preapproval of a receiver (the newest when there are several)', async () => {
+      const { parties, preapprovals } = target.appWorld;
+      const alicePre = await lookup(parties.alice);
+      expect(alicePre.transfer_preapproval.contract).toMatchObject({ contract_id: preapprovals.alice, payload: { receiver: parties.alice } });
+      expect(alicePre.transfer_preapproval.contract.template_id).toMatch(/:Splice\.AmuletRules:TransferPreapproval$/);
+      expect((await lookup(parties.bob)).transfer_preapproval.contract.contract_id).toBe(preapprovals.bobNewer);
+    });
+
+    it('rejects with the Scan error body when the receiver has none', async () => {
+      const failure = await lookup(target.appWorld.parties.dave).catch((e: unknown) => e);
+      expect(failure).toEqual({ error: expect.any(String) });
+    });
+
+    it('finds a preapproval created through the ledger API (Scan follows the ledger)', async () => {
+      const { dso } = target.appWorld.parties;
+      const receiver = await allocate('receiver');
+      await clients.ledger.post('/v2/commands/submit-and-wait', {
+        commands: [
+          {
+            CreateCommand: {
+              templateId: TRANSFER_PREAPPROVAL_TEMPLATE,
+              createArguments: { dso, receiver, provider: receiver, validFrom: '2025-01-01T00:00:00Z', lastRenewedAt: '2025-01-01T00:00:00Z', expiresAt: '2099-01-01T00:00:00Z' },
+            },
+          },
+        ],
+        commandId: `preapproval-${randomUUID()}`,
+        userId: ADMIN,
+        actAs: [receiver, dso],
+      });
+      expect((await lookup(receiver)).transfer_preapproval.contract.payload).toMatchObject({ receiver, dso });
+    });
+
+    it('reads the earliest round with complete reward accounting, at the current and the pre-0.6.5 path', async () => {
+      expect(await getUntyped('/v0/internal/reward-accounting-process/rounds/earliest-available')).toEqual({ earliest_round: target.appWorld.rounds.earliestRound });
+      expect(await clients.scan.get('/v0/reward-accounting-process/rounds/earliest-available')).toEqual({ earliest_round: target.appWorld.rounds.earliestRound });
+    });
+  });
+
   it('logs no unexpected failure', () => {
     expect(target.errors).toEqual([]);
   });
@@ -183,4 +257,9 @@ export function describeClientSuite(start: StartTarget): void {
 /** The shape of the openapi-fetch client LedgerClient keeps privately. */
 interface RawClient {
   DELETE(path: '/v2/users/{user-id}', init: { params: { path: { 'user-id': string } } }): Promise<{ data?: unknown; response: Response }>;
+}
+
+interface ChoiceContextShape {
+  choiceContextData: { values: Record<string, unknown> };
+  disclosedContracts: { templateId: string; contractId: string; createdEventBlob: string; synchronizerId: string; debugPayload?: unknown }[];
 }

@@ -1,4 +1,5 @@
 import { setupServer } from 'msw/node';
+import type { AppWorld } from '../../../reference-server/src/apps/world/seedAppWorld.js';
 import { silentLogger } from '../../../reference-server/src/http/api/consoleLogger.js';
 import { createHandlers } from '../../../reference-server/src/msw/index.js';
 import type { ClientTarget } from './ClientTarget.js';
@@ -15,6 +16,7 @@ export async function startMswTarget(): Promise<ClientTarget> {
     ledgerUrl: 'http://participant.test:7575',
     registryUrl: 'http://registry.test',
     scanUrl: 'http://scan.test/api/scan',
+    appWorld: true,
     log: { ...silentLogger, error: (message, cause) => errors.push(`${message}: ${String(cause)}`) },
   });
   const server = setupServer(...mock.handlers);
@@ -27,6 +29,7 @@ export async function startMswTarget(): Promise<ClientTarget> {
     registryUrl: mock.urls.registry,
     scanUrl: new URL(mock.urls.scan),
     ledger: () => mock.ledger,
+    appWorld: mock.appWorld as AppWorld,
     errors,
     close: async () => {
       server.close();

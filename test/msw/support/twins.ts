@@ -1,7 +1,8 @@
 import { setupServer, type SetupServer } from 'msw/node';
 import { silentLogger } from '../../../reference-server/src/http/api/consoleLogger.js';
 import type { HttpConfig } from '../../../reference-server/src/http/api/config.js';
-import { ManualClock, type LedgerOptions } from '../../../reference-server/src/ledger/index.js';
+import { seedAppWorld } from '../../../reference-server/src/apps/world/seedAppWorld.js';
+import { createLedger, ManualClock, type LedgerOptions } from '../../../reference-server/src/ledger/index.js';
 import { createHandlers, type MockLedgerApi } from '../../../reference-server/src/msw/index.js';
 import { createReferenceServer, type ReferenceServer } from '../../../reference-server/src/server.js';
 
@@ -38,12 +39,24 @@ export interface Twins {
 
 const blobKey = new Uint8Array(32).fill(7);
 
-export async function startTwins(http: Partial<HttpConfig> = {}): Promise<Twins> {
+export interface TwinOptions {
+  readonly http?: Partial<HttpConfig>;
+  /** Seed the registry's and Scan's sample world on both ledgers. */
+  readonly appWorld?: boolean;
+}
+
+export async function startTwins(options: TwinOptions = {}): Promise<Twins> {
+  const http = options.http ?? {};
   const errors: string[] = [];
   const log = { ...silentLogger, error: (message: string, cause?: unknown) => errors.push(`${message}: ${String(cause)}`) };
   const ledgerOptions = (): LedgerOptions => ({ clock: new ManualClock(Date.UTC(2025, 0, 1)), blobKey });
-  const koa = await createReferenceServer({ port: 0, host: '127.0.0.1', log, http, ledgerOptions: ledgerOptions() });
-  const mock = createHandlers({ ledgerUrl: MOCK_URL, log, http, ledgerOptions: ledgerOptions() });
+  const koaLedger = createLedger(ledgerOptions());
+  if (options.appWorld === true) {
+    const seeded = seedAppWorld(koaLedger);
+    if (!seeded.ok) throw new Error(`app world: ${seeded.error.cause}`);
+  }
+  const koa = await createReferenceServer({ port: 0, host: '127.0.0.1', log, http, ledger: koaLedger });
+  const mock = createHandlers({ ledgerUrl: MOCK_URL, log, http, ledgerOptions: ledgerOptions(), appWorld: options.appWorld === true });
   const msw = setupServer(...mock.handlers);
   const koaWs = koa.url.replace(/^http/, 'ws');
   // Requests to the Koa server pass through msw; anything else unanswered is an error.
