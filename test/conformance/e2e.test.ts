@@ -12,15 +12,10 @@ import { validateReport } from '../../conformance/src/report/validateReport.js';
  * may only be skipped for a reason listed here (a part of the reference server still in progress).
  */
 const PENDING_REASONS: RegExp[] = [
-  // Group A/C fixtures (issue 5): the reference profile names their ids once the default world has them.
-  /names no (active |archived )?(allocation )?instruction/,
-  /does not name a party|names no party with a preapproval/,
-  /the profile names no (active instruction|party with a preapproval), so a target without this endpoint would pass too/,
-  /states no expected earliest round/,
-  // Interactive submission (issue 4).
+  // Interactive submission (issue 4): the reference profile turns it on once the server routes it.
   /offers no interactive submission/,
   /no response to this operation was seen in this run/,
-  // The reference server runs unsecured by default; the auth checks run in the secured run below once issue 4 lands.
+  // The reference server runs unsecured by default; the mutant bed's secured control runs the auth checks.
   /declares no authentication/,
 ];
 

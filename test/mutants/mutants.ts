@@ -227,4 +227,33 @@ export const MUTANTS: readonly Mutant[] = [
       response: (req, res) => (pathOf(req.url).startsWith(PREAPPROVAL_PATH) && res.status === 404 && partyOf(req) === profile.scan?.archivedPreapprovalParty ? fakePreapproval(partyOf(req)) : res),
     }),
   },
+  {
+    name: 'in-flight-not-409',
+    description: 'the registry serves a context while a contract to disclose is being reassigned (no 409)',
+    caughtBy: 'registry.accept.in-flight-409',
+    needs: 'registry',
+    fault: (profile) => ({
+      response: (req, res) =>
+        res.status === 409 && pathOf(req.url).includes(encodeURIComponent(profile.registry?.inFlightAllocationInstructionId ?? '\u0000'))
+          ? jsonResponse(200, { choiceContextData: { values: {} }, disclosedContracts: [] })
+          : res,
+    }),
+  },
+  {
+    name: 'registry-error-body-shape',
+    description: 'registry errors answer {"message": "..."} instead of {"error": "..."}',
+    caughtBy: 'registry.accept.unknown-id-404',
+    needs: 'registry',
+    fault: { response: (req, res) => (pathOf(req.url).startsWith('/registry/') && res.status >= 400 ? withJson(res, (v) => (isObject(v) && typeof v.error === 'string' ? { message: v.error } : v)) : res) },
+  },
+  {
+    name: 'earliest-round-off-by-one',
+    description: 'Scan reports the first ingested round (possibly partial) instead of the first complete one',
+    caughtBy: 'scan.earliest-round.expected-value',
+    needs: 'scan',
+    fault: {
+      response: (req, res) =>
+        pathOf(req.url).endsWith('/rounds/earliest-available') && res.status === 200 ? withJson(res, (v) => (isObject(v) && typeof v.earliest_round === 'number' ? { earliest_round: v.earliest_round - 1 } : v)) : res,
+    },
+  },
 ];
