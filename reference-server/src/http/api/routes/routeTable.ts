@@ -2,7 +2,9 @@ import type { Route } from '../route.js';
 import { commandRoutes } from './commandRoutes.js';
 import { completionRoutes } from './completionRoutes.js';
 import { docsRoutes } from './docsRoutes.js';
+import { externalPartyRoutes } from './externalPartyRoutes.js';
 import { healthRoutes } from './healthRoutes.js';
+import { interactiveRoutes } from './interactiveRoutes.js';
 import { partyRoutes } from './partyRoutes.js';
 import { registryRoutes } from './registryRoutes.js';
 import { scanRoutes } from './scanRoutes.js';
@@ -20,7 +22,9 @@ export const ledgerApiRoutes: readonly Route[] = [
   ...versionRoutes,
   ...userRoutes,
   ...partyRoutes,
+  ...externalPartyRoutes,
   ...commandRoutes,
+  ...interactiveRoutes,
   ...completionRoutes,
   ...stateRoutes,
   ...updateRoutes,
