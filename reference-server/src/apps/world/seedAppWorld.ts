@@ -16,6 +16,12 @@ import {
 export const APP_WORLD_PARTY_HINTS = ['registry-admin', 'trading-venue', 'dso', 'wallet-provider', 'alice', 'bob', 'carol', 'dave', 'erin'] as const;
 export type AppWorldPartyHint = (typeof APP_WORLD_PARTY_HINTS)[number];
 
+/**
+ * Ledger time the default world is seeded at (see SeedingClock): before any real start time, so
+ * ledger time only moves forward afterwards.
+ */
+export const APP_WORLD_TIME = Date.UTC(2025, 0, 1);
+
 /** The instrument of the sample registry. */
 export const SAMPLE_INSTRUMENT = 'SAMPLE';
 
@@ -28,6 +34,8 @@ export interface AppWorld {
     readonly accountMap: string;
     /** Lists carol; unassigned from the first synchronizer and not assigned: in flight. */
     readonly accountMapInFlight: string;
+    /** Completes that move (`ledger.assign`), putting the map on the second synchronizer. */
+    readonly accountMapReassignmentId: string;
     readonly instructions: {
       /** Active: alice sends 100 SAMPLE to bob. Accept and withdraw contexts answer 200. */
       readonly aliceActive: string;
@@ -42,7 +50,7 @@ export interface AppWorld {
   readonly preapprovals: {
     /** alice's self-managed preapproval. */
     readonly alice: string;
-    /** bob's two, both by wallet-provider: validFrom 2025-01-01 and 2025-06-01 (the newer is answered). */
+    /** bob's two, both by wallet-provider: validFrom 2024-10-01 and 2024-12-01 (the newer is answered). */
     readonly bobOlder: string;
     readonly bobNewer: string;
     /** carol's, expired 2024-07-01 and never archived: still answered. */
@@ -70,8 +78,8 @@ const FAR_FUTURE = '2099-01-01T00:00:00Z';
  * round history. Attaches the apps first, so Scan's ingestion starts with the world's first round.
  *
  * Everything is submitted through the ledger's public API as `participant_admin`. Contract ids
- * derive from the ledger's clock and the contracts created before: seed under a pinned clock
- * (a ManualClock, or the fixtures loader's world time) to get the same ids on every start.
+ * derive from the ledger's clock and the contracts created before: seed a fresh ledger under a
+ * clock pinned at APP_WORLD_TIME (SeedingClock, or a ManualClock) to get the ids the README names.
  */
 export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<AppWorld, LedgerError> {
   createApps(ledger, options);
@@ -105,10 +113,10 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
       create(TOKEN_RULES_TEMPLATE, { admin, instrumentId: SAMPLE_INSTRUMENT }),
       create(ACCOUNT_MAP_TEMPLATE, { admin, accounts: [alice, bob] }),
       create(ACCOUNT_MAP_TEMPLATE, { admin, accounts: [carol] }),
-      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-1', alice, 'SenderSide', bob, '2025-01-01T09:00:00Z')),
-      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-1', bob, 'ReceiverSide', alice, '2025-01-01T09:00:00Z')),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-1', alice, 'SenderSide', bob, '2024-12-20T09:00:00Z')),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-1', bob, 'ReceiverSide', alice, '2024-12-20T09:00:00Z')),
       create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-0', alice, 'SenderSide', bob, '2024-12-01T09:00:00Z')),
-      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-2', carol, 'SenderSide', alice, '2025-01-02T09:00:00Z')),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-2', carol, 'SenderSide', alice, '2024-12-21T09:00:00Z')),
     ],
   );
   if (!registry.ok) return registry;
@@ -136,11 +144,11 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
   const preapprovals = submit(
     [dso, provider, alice, bob, carol, dave],
     [
-      preapproval(alice, alice, '2025-01-01T00:00:00Z', FAR_FUTURE),
-      preapproval(bob, provider, '2025-01-01T00:00:00Z', FAR_FUTURE),
-      preapproval(bob, provider, '2025-06-01T00:00:00Z', FAR_FUTURE),
+      preapproval(alice, alice, '2024-10-01T00:00:00Z', FAR_FUTURE),
+      preapproval(bob, provider, '2024-10-01T00:00:00Z', FAR_FUTURE),
+      preapproval(bob, provider, '2024-12-01T00:00:00Z', FAR_FUTURE),
       preapproval(carol, provider, '2024-01-01T00:00:00Z', '2024-07-01T00:00:00Z'),
-      preapproval(dave, provider, '2025-01-01T00:00:00Z', FAR_FUTURE),
+      preapproval(dave, provider, '2024-10-01T00:00:00Z', FAR_FUTURE),
     ],
   );
   if (!preapprovals.ok) return preapprovals;
@@ -194,7 +202,7 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
 
   return ok({
     parties,
-    registry: { tokenRules, accountMap, accountMapInFlight, instructions: { aliceActive, bobActive, aliceWithdrawn, carolInFlight } },
+    registry: { tokenRules, accountMap, accountMapInFlight, accountMapReassignmentId: moving.value.reassignmentId, instructions: { aliceActive, bobActive, aliceWithdrawn, carolInFlight } },
     preapprovals: { alice: pAlice, bobOlder: pBobOlder, bobNewer: pBobNewer, carolExpired: pCarol, daveCancelled: pDave },
     rounds: { amuletRules, closedRound2: closedRound2.value, openRounds: openRounds.slice(-3) as [string, string, string], earliestRound: 1 },
   });

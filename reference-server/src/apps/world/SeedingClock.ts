@@ -1,0 +1,29 @@
+import type { Clock } from '../../ledger/index.js';
+
+/**
+ * A clock that stands still at a fixed time while a world is seeded, then follows the system
+ * clock (never going back behind the fixed time). Ledger time goes into contract ids, so seeding
+ * under it gives the same ids on every start: the ids the README names.
+ */
+export class SeedingClock implements Clock {
+  #pinned: number | undefined;
+  readonly #floor: number;
+
+  constructor(at: number) {
+    this.#pinned = at;
+    this.#floor = at;
+  }
+
+  now(): number {
+    return this.#pinned ?? Math.max(Date.now(), this.#floor);
+  }
+
+  /** From now on, follow the system clock. */
+  release(): void {
+    this.#pinned = undefined;
+  }
+
+  get seeding(): boolean {
+    return this.#pinned !== undefined;
+  }
+}

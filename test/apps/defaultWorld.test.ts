@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SeedingClock } from '../../reference-server/src/apps/world/SeedingClock.js';
+import { APP_WORLD_TIME, seedAppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
+import { createLedger, ManualClock } from '../../reference-server/src/ledger/index.js';
+import type { ReferenceServer } from '../../reference-server/src/server.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+
+/** The ids the README names: what `npm start` serves. Changing the world means changing both. */
+const README = {
+  admin: 'registry-admin::1220c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff',
+  alice: 'alice::1220c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff',
+  bob: 'bob::1220c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff',
+  carol: 'carol::1220c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff',
+  dave: 'dave::1220c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff',
+  erin: 'erin::1220c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff',
+  tokenRules: '00e931a6eb8f82f1fff46b14f1c5c541d96576b6224e4a5ff2bcfd39d380072f2f',
+  accountMap: '007548dde80f04f0c090b2d5695f1791c616678ec17d807980798e8a08877a837a',
+  accountMapInFlight: '0037a978488521e44cdc9698eadb92e16825b45f0623e5cdf1db019bd9ab50e8bf',
+  aliceActive: '00b1cf648fa1d69ec40a8ab003b392798cdb9d35c1c28a89a718a87c8f1de5a710',
+  bobActive: '00fb6026e35bb3c2cf5b4abdab72b58cd7b7092638ae7fddcfc6b0034961b56875',
+  aliceWithdrawn: '00ee039be0b966a299046d25af3b4f9fb8d8f7d2fd585df843bd97c824c94d3285',
+  carolInFlight: '0021c123a597d0c36957788f79d4fa299c70144cfd22ca4d08f878651315474008',
+  alicePreapproval: '006b403c7618b60e065e6c18a1001e4e504ea0d4e389612a83186863e0879eb5b7',
+  bobNewer: '000e85e95a4d2e417604bc630ceea72edf470a09b1f37affea88c82c7bdd28d913',
+  carolExpired: '0058bbf4ff0c1dc6352ac03f4f6fca37517216d940ba7c5629bfe222d553c8dbab',
+};
+
+describe('the default world (npm start)', () => {
+  let server: ReferenceServer;
+  beforeAll(async () => {
+    server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
+  });
+  afterAll(() => server.close());
+
+  const post = (path: string) => fetch(`${server.url}${path}`, { method: 'POST', body: '{"excludeDebugFields":true}' });
+  const get = (path: string) => fetch(`${server.url}${path}`);
+  const context = (id: string) => post(`/registry/allocation-instruction/v2/${id}/choice-contexts/accept`);
+  const preapproval = (party: string) => get(`/v0/transfer-preapprovals/by-party/${encodeURIComponent(party)}`);
+
+  it('answers the allocation instructions the README names', async () => {
+    const ok = await context(README.aliceActive);
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { choiceContextData: { values: Record<string, { value: string }> } };
+    expect(body.choiceContextData.values['token-rules']?.value).toBe(README.tokenRules);
+    expect(body.choiceContextData.values['account-map']?.value).toBe(README.accountMap);
+    expect((await context(README.bobActive)).status).toBe(200);
+    expect((await context(README.aliceWithdrawn)).status).toBe(404);
+    expect((await context(README.carolInFlight)).status).toBe(409);
+    expect((await context(README.tokenRules)).status).toBe(404);
+  });
+
+  it('answers the preapprovals the README names', async () => {
+    const id = async (party: string) => ((await (await preapproval(party)).json()) as { transfer_preapproval: { contract: { contract_id: string } } }).transfer_preapproval.contract.contract_id;
+    expect(await id(README.alice)).toBe(README.alicePreapproval);
+    expect(await id(README.bob)).toBe(README.bobNewer);
+    expect(await id(README.carol)).toBe(README.carolExpired);
+    expect((await preapproval(README.dave)).status).toBe(404);
+    expect((await preapproval(README.erin)).status).toBe(404);
+  });
+
+  it('answers earliest round 1', async () => {
+    expect(await (await get('/v0/internal/reward-accounting-process/rounds/earliest-available')).json()).toEqual({ earliest_round: 1 });
+  });
+
+  it('still loads the ledger fixtures world beside it (the apps seed first, the fixtures reuse their parties)', () => {
+    expect(server.ledger.isKnownParty(README.alice)).toBe(true);
+    expect(server.ledger.getUser('alice').ok).toBe(true);
+  });
+});
+
+describe('seedAppWorld', () => {
+  it('gives the same ids on every fresh ledger seeded at the world time', () => {
+    const seed = () => {
+      const r = seedAppWorld(createLedger({ clock: new SeedingClock(APP_WORLD_TIME) }));
+      if (!r.ok) throw new Error(r.error.cause);
+      return r.value;
+    };
+    const first = seed();
+    expect(seed()).toEqual(first);
+    expect(first.registry.instructions.aliceActive).toBe(README.aliceActive);
+  });
+
+  it('reuses parties that exist already and refuses, without throwing, to seed the same ledger twice', () => {
+    const ledger = createLedger({ clock: new ManualClock(APP_WORLD_TIME) });
+    expect(ledger.allocateParty({ partyIdHint: 'alice' }).ok).toBe(true);
+    const first = seedAppWorld(ledger);
+    expect(first.ok).toBe(true);
+    const again = seedAppWorld(ledger);
+    expect(again).toMatchObject({ ok: false, error: { code: 'DUPLICATE_COMMAND' } });
+  });
+});
+
+describe('SeedingClock', () => {
+  it('stands still until released, then follows the system clock, never going back', () => {
+    const clock = new SeedingClock(APP_WORLD_TIME);
+    expect(clock.now()).toBe(APP_WORLD_TIME);
+    expect(clock.seeding).toBe(true);
+    clock.release();
+    expect(clock.seeding).toBe(false);
+    expect(clock.now()).toBeGreaterThanOrEqual(Math.max(Date.now() - 1000, APP_WORLD_TIME));
+    const future = new SeedingClock(Date.now() + 3_600_000);
+    future.release();
+    expect(future.now()).toBeGreaterThan(Date.now() + 3_000_000);
+  });
+});
