@@ -1,3 +1,6 @@
+import { createApps } from './apps/index.js';
+import { SeedingClock } from './apps/world/SeedingClock.js';
+import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
 import { createAuthenticator, type AuthConfig } from './http/api/auth/authConfig.js';
 import { consoleLogger } from './http/api/consoleLogger.js';
 import { defaultWorldPath, formatFixtureError, loadWorld, type FixtureError } from './ledger/fixtures/index.js';
@@ -26,7 +29,17 @@ export class FixturesError extends Error {
  * checked before the port opens (a bad file is refused with every problem listed).
  */
 export async function startReferenceServer(options: StartOptions): Promise<ReferenceServer> {
-  const ledger = createLedger();
+  // The registry's and Scan's part of the default world is seeded first, on a still clock, so its
+  // contract ids are the same on every start (the README names them); apps attach before any
+  // fixture can name their templates.
+  const clock = new SeedingClock(APP_WORLD_TIME);
+  const ledger = createLedger({ clock });
+  createApps(ledger);
+  if (options.fixtures === undefined) {
+    const apps = seedAppWorld(ledger);
+    if (!apps.ok) throw new Error(`the apps' default world cannot be seeded: ${apps.error.code}: ${apps.error.cause}`);
+  }
+  clock.release();
   const world = loadWorld(ledger, options.fixtures ?? defaultWorldPath());
   if (!world.ok) throw new FixturesError(world.error);
   const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log: consoleLogger });
