@@ -1,3 +1,5 @@
+import { interactiveSubmissionOf } from '../../../reference-server/src/ledger/interactive/index.js';
+import { newKey, signHash } from '../../interactive/support/keys.js';
 import type { SecuredWorld } from './securedServer.js';
 
 export const ASSET = '#canton-conformance-samples:Sample.Asset:Asset';
@@ -22,12 +24,43 @@ export const createAsset = (issuer: string, owner: string, extra: Record<string,
 
 const readFilter = (party: string) => ({ filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] } }, verbose: true });
 
+function must<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; cause: string } }): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.cause}`);
+  return r.value;
+}
+
 /**
  * Every class of group B operation, one representative each: public-but-authenticated reads,
- * reads as a party, reads for any party, submissions, user and party management, self-service.
+ * reads as a party, submissions, interactive submission, user and party management, self-service.
+ * Fresh ids each time, so every request would succeed for a caller with the rights.
  */
 export function operationClasses(w: SecuredWorld): Operation[] {
+  const interactive = interactiveSubmissionOf(w.ledger);
+  const synchronizer = w.ledger.config.synchronizers[0].id;
+  const prepared = must(interactive.prepare({ userId: 'root', commandId: id('ext'), commands: [createAsset(w.ext.party, w.ext.party).commands[0]!], actAs: [w.ext.party] }));
+  const onboarding = newKey('ed25519');
+  const topology = must(interactive.generateTopology({ synchronizer, partyHint: id('onboard'), publicKey: onboarding.publicKey }));
   return [
+    { name: 'prepare (read as party)', method: 'POST', path: '/v2/interactive-submission/prepare', body: { commands: createAsset(w.ext.party, w.ext.party).commands, commandId: id('prep'), actAs: [w.ext.party] } },
+    {
+      name: 'execute and wait (execute as party)',
+      method: 'POST',
+      path: '/v2/interactive-submission/executeAndWait',
+      body: {
+        preparedTransaction: prepared.preparedTransaction,
+        partySignatures: { signatures: [{ party: w.ext.party, signatures: [signHash(w.ext.key, prepared.preparedTransactionHash)] }] },
+        submissionId: id('sub'),
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+        deduplicationPeriod: { Empty: {} },
+      },
+    },
+    { name: 'generate external topology (admin)', method: 'POST', path: '/v2/parties/external/generate-topology', body: { synchronizer, partyHint: id('gen'), publicKey: newKey('p256').publicKey } },
+    {
+      name: 'allocate external party (admin)',
+      method: 'POST',
+      path: '/v2/parties/external/allocate',
+      body: { synchronizer, onboardingTransactions: topology.topologyTransactions.map((transaction) => ({ transaction })), multiHashSignatures: [signHash(onboarding, topology.multiHash)] },
+    },
     { name: 'version (any user)', method: 'GET', path: '/v2/version' },
     { name: 'ledger end (any user)', method: 'GET', path: '/v2/state/ledger-end' },
     { name: 'authenticated user (self)', method: 'GET', path: '/v2/authenticated-user' },

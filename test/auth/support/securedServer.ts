@@ -2,6 +2,7 @@ import type { CreateUserRequest, Right } from '../../../reference-server/src/led
 import { createLedger, type Ledger } from '../../../reference-server/src/ledger/index.js';
 import { createAuthenticator, type AuthConfig } from '../../../reference-server/src/http/api/auth/authConfig.js';
 import { startServer, type TestServer } from '../../http/support/startServer.js';
+import { newKey, type TestKey } from '../../interactive/support/keys.js';
 import { HS256_SECRET } from './tokens.js';
 
 export const canActAs = (party: string): Right => ({ kind: { CanActAs: { value: { party } } } });
@@ -17,6 +18,8 @@ export interface SecuredWorld {
   readonly ledger: Ledger;
   readonly alice: string;
   readonly bob: string;
+  /** An external party (Ed25519) and its key, for interactive submission. */
+  readonly ext: { readonly party: string; readonly key: TestKey };
 }
 
 function must<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; cause: string } }): T {
@@ -27,7 +30,7 @@ function must<T>(r: { ok: true; value: T } | { ok: false; error: { code: string;
 /**
  * A server with the given auth over a small world set up through the core, so the HTTP surface is
  * only touched by the tests themselves:
- * - parties alice and bob;
+ * - parties alice and bob, and ext, an external party with an Ed25519 key;
  * - users: alice (CanActAs alice), bob (CanActAs bob), auditor (read as any party), reader
  *   (CanReadAs alice), executor (CanExecuteAs alice), idp (IdentityProviderAdmin), gone
  *   (deactivated, CanActAs alice), and root, who holds every right any operation needs (so a 401
@@ -37,6 +40,8 @@ export async function startSecuredWorld(auth: AuthConfig = { mode: 'hs256', key:
   const ledger = createLedger();
   const alice = must(ledger.allocateParty({ partyIdHint: 'alice' })).partyDetails.party;
   const bob = must(ledger.allocateParty({ partyIdHint: 'bob' })).partyDetails.party;
+  const key = newKey('ed25519');
+  const ext = must(ledger.allocateExternalParty('ext', key.publicKey)).party;
   const user = (id: string, rights: Right[], extra: Partial<CreateUserRequest['user']> = {}) =>
     must(ledger.createUser({ user: { id, isDeactivated: false, identityProviderId: '', ...extra }, rights }));
   user('alice', [canActAs(alice)], { primaryParty: alice });
@@ -49,5 +54,5 @@ export async function startSecuredWorld(auth: AuthConfig = { mode: 'hs256', key:
   user('root', [participantAdmin, canActAs(alice), canActAs(bob), readAsAnyParty, executeAsAnyParty]);
   const authenticator = await createAuthenticator(auth, { participantId: ledger.config.participantId });
   const server = await startServer({ ledger, authenticator });
-  return { server, ledger, alice, bob };
+  return { server, ledger, alice, bob, ext: { party: ext, key } };
 }
