@@ -10,7 +10,7 @@ export const textResponse = (body: string, contentType = 'text/plain; charset=UT
   body,
 });
 
-export const jsonStreamResponse = (elements: AsyncIterable<unknown>, status = 200): JsonStreamResponse => ({
+export const jsonStreamResponse = (elements: Iterable<unknown> | AsyncIterable<unknown>, status = 200): JsonStreamResponse => ({
   kind: 'stream',
   status,
   elements,

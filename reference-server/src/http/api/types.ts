@@ -33,11 +33,15 @@ export interface TextResponse {
   readonly body: string;
 }
 
-/** A JSON array written element by element, so the first byte leaves before the last is known. */
+/**
+ * A JSON array written element by element, so the first byte leaves before the last is known.
+ * Elements come from a synchronous iterable (the ledger's lazy lists) or an asynchronous one
+ * (tailing subscriptions).
+ */
 export interface JsonStreamResponse {
   readonly kind: 'stream';
   readonly status: number;
-  readonly elements: AsyncIterable<unknown>;
+  readonly elements: Iterable<unknown> | AsyncIterable<unknown>;
 }
 
 /** A status without a body (the health probes, whose spec declares no content). */

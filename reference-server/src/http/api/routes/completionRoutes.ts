@@ -23,8 +23,8 @@ export const completionRoutes: readonly Route[] = [
       if (!params.ok) return params;
       const { ledger } = services;
       const request = body.userId === undefined && principal.kind === 'user' ? { ...body, userId: principal.userId } : body;
-      const source = tailUntilIdle((signal) => ledger.subscribeCompletions(request, { signal }), params.value.idleTimeoutMs);
-      return listResult(source, { limit: params.value.limit, max: ledger.config.listMaxElements });
+      const open = () => tailUntilIdle((signal) => ledger.subscribeCompletions(request, { signal }), params.value.idleTimeoutMs);
+      return listResult(open, { limit: params.value.limit, max: ledger.config.listMaxElements });
     },
   }),
 ];

@@ -20,7 +20,7 @@ export const stateRoutes: readonly Route[] = [
     handle: async ({ body, query, services }) => {
       const params = readListParams(query, services.config);
       if (!params.ok) return params;
-      return listResult(services.ledger.activeContracts(body), {
+      return listResult(() => services.ledger.activeContracts(body), {
         limit: params.value.limit,
         max: services.ledger.config.listMaxElements,
       });

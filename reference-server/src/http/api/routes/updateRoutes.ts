@@ -24,11 +24,11 @@ export const updateRoutes: readonly Route[] = [
       const params = readListParams(query, services.config);
       if (!params.ok) return params;
       const { ledger } = services;
-      const source =
+      const open = () =>
         body.endInclusive === undefined
           ? tailUntilIdle((signal) => ledger.subscribeUpdates(body, { signal }), params.value.idleTimeoutMs)
           : ledger.updates(body);
-      return listResult(source, { limit: params.value.limit, max: ledger.config.listMaxElements });
+      return listResult(open, { limit: params.value.limit, max: ledger.config.listMaxElements });
     },
   }),
 ];
