@@ -1,4 +1,4 @@
-import { validateResponse } from '../../conformance/src/schema/index.js';
+import { findOperation, validateResponse } from '../../conformance/src/schema/index.js';
 import type { GoldenExpect, GoldenRequest, GoldenStep } from './goldenCase.js';
 
 export interface StepOutcome {
@@ -45,7 +45,9 @@ export async function runGoldenStep(baseUrl: string, step: GoldenStep, vars: Map
   }
   if (expected.body !== undefined) failures.push(...subsetMismatches(expected.body, json, 'body'));
   if (expected.conforms !== false) {
-    const verdict = validateResponse({ spec: 'ledger', method: request.method, path: request.path, status: response.status, contentType, body: text === '' ? undefined : text });
+    // The spec of the path's group: registry (A), ledger (B) or scan (C).
+    const spec = findOperation(request.method, request.path)?.group ?? 'ledger';
+    const verdict = validateResponse({ spec, method: request.method, path: request.path, status: response.status, contentType, body: text === '' ? undefined : text });
     if (!verdict.ok) failures.push(...verdict.problems.map((p) => `spec: ${p.pointer || '(body)'} ${p.message}`));
   }
   if (failures.length === 0) {
