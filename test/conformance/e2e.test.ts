@@ -15,28 +15,49 @@ const PENDING_REASONS: RegExp[] = [
   // Interactive submission (issue 4): the reference profile turns it on once the server routes it.
   /offers no interactive submission/,
   /no response to this operation was seen in this run/,
-  // The reference server runs unsecured by default; the mutant bed's secured control runs the auth checks.
-  /declares no authentication/,
 ];
+/** The default (unsecured) reference profile has no auth checks to run; the secured run below has. */
+const UNSECURED = /declares no authentication/;
+
+async function certify(profile: string): Promise<{ code: number; report: Report; printed: string; seconds: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-e2e-'));
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  const t = performance.now();
+  try {
+    const code = await run(['--profile', profile, '--report-dir', dir, '--seed', '20260701', '--quiet']);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    return { code, report, printed: log.mock.calls.map((c) => c.join(' ')).join('\n'), seconds: (performance.now() - t) / 1000 };
+  } finally {
+    log.mockRestore();
+  }
+}
+
+function expectCertified(r: Awaited<ReturnType<typeof certify>>, allowed: RegExp[]): void {
+  expect(validateReport(r.report)).toEqual([]);
+  const bad = r.report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`);
+  expect(bad).toEqual([]);
+  const mustNotPassing = r.report.checks.filter((c) => c.level === 'MUST' && c.status !== 'pass' && !(c.status === 'skip' && allowed.some((re) => re.test(c.message ?? ''))));
+  expect(mustNotPassing.map((c) => `${c.id} (${c.status}): ${c.message}`)).toEqual([]);
+  expect(r.code).toBe(0);
+  expect(r.printed).toMatch(/^canton-conformance: PASS: \d+ passed, 0 failed, 0 errored/m);
+  expect(r.report.target).toMatch(/in-process reference server/);
+  expect(r.seconds).toBeLessThan(60);
+}
 
 describe('end to end: the suite certifies the reference server', () => {
-  it('exit 0, nothing fails, every MUST check passes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cc-e2e-'));
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    const t = performance.now();
-    const code = await run(['--report-dir', dir, '--seed', '20260701', '--quiet']);
-    const seconds = (performance.now() - t) / 1000;
-    const printed = log.mock.calls.map((c) => c.join(' ')).join('\n');
-    log.mockRestore();
-    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
-    expect(validateReport(report)).toEqual([]);
-    const bad = report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`);
-    expect(bad).toEqual([]);
-    const mustNotPassing = report.checks.filter((c) => c.level === 'MUST' && c.status !== 'pass' && !((c.status === 'skip' || c.status === 'warn') && PENDING_REASONS.some((r) => r.test(c.message ?? ''))));
-    expect(mustNotPassing.map((c) => `${c.id} (${c.status}): ${c.message}`)).toEqual([]);
-    expect(code).toBe(0);
-    expect(printed).toMatch(/^canton-conformance: PASS: \d+ passed, 0 failed, 0 errored/m);
-    expect(report.target).toMatch(/in-process reference server/);
-    expect(seconds).toBeLessThan(60);
+  it('unsecured (reference profile): exit 0, nothing fails, every MUST check passes', async () => {
+    const r = await certify('reference');
+    expectCertified(r, [...PENDING_REASONS, UNSECURED]);
+    const groups = new Set(r.report.checks.filter((c) => c.status === 'pass').map((c) => c.group));
+    expect([...groups].sort()).toEqual(['ledger', 'registry', 'scan']);
+  }, 120_000);
+
+  it('secured with ES256 JWTs (reference-secured profile): the authentication checks run and pass too', async () => {
+    const r = await certify('reference-secured');
+    expectCertified(r, PENDING_REASONS);
+    const auth = r.report.checks.filter((c) => c.id.startsWith('ledger.auth.'));
+    expect(auth.length).toBeGreaterThanOrEqual(8);
+    expect(auth.every((c) => c.status === 'pass')).toBe(true);
+    expect(r.report.checks.find((c) => c.id === 'scan.cross-group.preapproval-matches-ledger')!.status).toBe('pass');
   }, 120_000);
 });

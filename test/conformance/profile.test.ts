@@ -13,7 +13,7 @@ const env = {
 describe('target profiles', () => {
   it('every built-in profile loads and is valid', () => {
     const names = readdirSync(profilesDir()).filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, ''));
-    expect(names.sort()).toEqual(['participant', 'reference', 'registry', 'scan-readonly']);
+    expect(names.sort()).toEqual(['participant', 'reference', 'reference-secured', 'registry', 'scan-readonly']);
     for (const n of names) expect(loadProfile(n, env).name).toBe(n);
   });
 

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { importPKCS8, SignJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { AuthMode, Exchange } from '../target/exchange.js';
+import { claimsFor, mintToken } from '../target/mintToken.js';
+import { TokenSourceError } from '../target/tokenProvider.js';
 import { eventFormat, ledgerEnd } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject, responseOf } from './support/expect.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
@@ -12,29 +12,17 @@ const check = (c: Omit<CheckDefinition, 'group' | 'kind'>): CheckDefinition => (
 
 /** Claims of a token that the target should accept, per the profile. */
 function goodClaims(ctx: CheckContext, sub?: string): JWTPayload {
-  const s = ctx.profile.auth?.signing;
-  const now = Math.floor(Date.now() / 1000);
-  return {
-    sub: sub ?? s?.userId ?? ctx.profile.ledger?.userId ?? 'participant_admin',
-    ...(s?.audience ? { aud: s.audience } : {}),
-    ...(s?.scope ? { scope: s.scope } : s?.audience ? {} : { scope: 'daml_ledger_api' }),
-    ...(s?.issuer ? { iss: s.issuer } : {}),
-    iat: now,
-    exp: now + 300,
-  };
+  return claimsFor(ctx.profile.auth?.signing, sub ?? ctx.profile.auth?.signing?.userId ?? ctx.profile.ledger?.userId ?? 'participant_admin');
 }
 
 /** Signs with the profile's key (or a foreign HS256 secret for "wrongly signed"). */
 async function mint(ctx: CheckContext, claims: JWTPayload, foreign = false): Promise<string> {
-  const s = ctx.profile.auth?.signing;
-  if (foreign || !s) return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(randomBytes(32));
-  if (s.alg === 'HS256') {
-    if (!s.secret) return ctx.skip('auth.signing.alg is HS256 but auth.signing.secret is not set');
-    return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(s.secret));
+  try {
+    return await mintToken(ctx.profile.auth?.signing, claims, foreign);
+  } catch (e) {
+    if (e instanceof TokenSourceError) return ctx.skip(e.message);
+    throw e;
   }
-  if (!s.privateKeyFile) return ctx.skip(`auth.signing.alg is ${s.alg} but auth.signing.privateKeyFile is not set`);
-  const key = await importPKCS8(readFileSync(s.privateKeyFile, 'utf8'), s.alg);
-  return new SignJWT(claims).setProtectedHeader({ alg: s.alg, typ: 'JWT' }).sign(key);
 }
 
 const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');

@@ -1,3 +1,5 @@
+import type { AuthMode } from '../target/exchange.js';
+import { claimsFor, mintToken } from '../target/mintToken.js';
 import { choiceContext } from './registry.js';
 import { preapprovalOf } from './scan.js';
 import { activeContracts, ledgerEnd } from './support/ledger.js';
@@ -5,6 +7,15 @@ import { firstDifference, jsonEqual, qualifiedName } from './support/expect.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const SD = 'service description (groups A, B, C read one ledger); design.md "Registry" and "Scan"';
+
+/** How to read the ledger as another party: as `auth.readerUser` when the target is secured and names one. */
+async function readerAuth(ctx: CheckContext): Promise<AuthMode | undefined> {
+  const a = ctx.profile.auth;
+  if (!a?.required || a.readerUser === undefined || a.signing === undefined) return undefined;
+  return { token: await mintToken(a.signing, claimsFor(a.signing, a.readerUser)) };
+}
+
+const forbidden = (party: string) => `the run's user may not read as ${party} (403); name a user that may in auth.readerUser (with auth.signing), or grant it CanReadAs`;
 
 function reader(ctx: CheckContext, preferred: string | undefined, what: string): string {
   return preferred ?? ctx.profile.ledger?.party ?? ctx.skip(`profile '${ctx.profile.name}' names no party that can read ${what} on the ledger`);
@@ -26,7 +37,8 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
       const { exchange, disclosed } = await choiceContext(ctx, id, { excludeDebugFields: true }, 'accept context');
       if (disclosed.length === 0) ctx.skip('the context discloses no contract to compare');
       const end = await ledgerEnd(ctx);
-      const acs = await activeContracts(ctx, party, end.offset, { blob: true });
+      const auth = await readerAuth(ctx);
+      const acs = await activeContracts(ctx, party, end.offset, { blob: true, skipIfForbidden: forbidden(party), ...(auth ? { auth } : {}) });
       const byId = new Map(acs.contracts.map((c) => [c.createdEvent.contractId, c]));
       for (const d of disclosed) {
         const onLedger = byId.get(d.contractId as string);
@@ -50,7 +62,8 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
       const party = ctx.profile.scan?.preapprovalParty ?? ctx.skip(`profile '${ctx.profile.name}' names no party with a preapproval (scan.preapprovalParty)`);
       const { exchange, preapproval, contract } = await preapprovalOf(ctx, party, 'preapproval lookup');
       const end = await ledgerEnd(ctx);
-      const acs = await activeContracts(ctx, party, end.offset, { blob: true });
+      const auth = await readerAuth(ctx);
+      const acs = await activeContracts(ctx, party, end.offset, { blob: true, skipIfForbidden: forbidden(party), ...(auth ? { auth } : {}) });
       const onLedger = acs.contracts.find((c) => c.createdEvent.contractId === contract.contract_id);
       if (!onLedger) return ctx.fail(`Scan returned ${String(contract.contract_id)}, which is not active on the ledger for ${party} at ${end.offset}`, exchange);
       const ev = onLedger.createdEvent;

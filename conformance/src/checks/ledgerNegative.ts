@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { badOffsetArb, malformedJsonArb } from '../generators/badBodies.js';
-import { createCommand, eventFormat, jsCommands, ledgerEnd, suiteParty } from './support/ledger.js';
+import { createCommand, eventFormat, jsCommands, ledgerEnd, readParty, suiteParty } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectRejected, expectStatus, isObject } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
@@ -35,7 +35,7 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     kind: 'property',
     specRef: `${SD_B}: activeAtOffset (integer offset)`,
     async run(ctx) {
-      const party = ctx.profile.ledger?.party;
+      const party = await readParty(ctx);
       await forAll(ctx, badOffsetArb(), async (bad) => {
         const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: bad.value, eventFormat: eventFormat(party) } });
         expectRejected(ctx, e, 400, `active contracts with ${bad.why} (${JSON.stringify(bad.value)})`);
@@ -51,7 +51,7 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     specRef: `design.md Errors (unknown JSON fields are 400); ${UPSTREAM_B} §1.1 "Unexpected fields"`,
     async run(ctx) {
       const end = (await ledgerEnd(ctx)).offset;
-      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: end, eventFormat: eventFormat(ctx.profile.ledger?.party), ccUnexpectedField: true } });
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: end, eventFormat: eventFormat(await readParty(ctx)), ccUnexpectedField: true } });
       expectRejected(ctx, e, 400, 'active contracts with an unknown field');
     },
   }),
@@ -72,7 +72,7 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.negative.invalid-party-400',
-    title: 'A submission acting as a string that is not a party id is refused with 400 and a JsCantonError',
+    title: 'A submission acting as a string that is not a party id is refused with 400 (403 when secured) and a JsCantonError',
     operationId: LedgerOp.submitAndWait,
     level: 'MUST',
     kind: 'negative',
@@ -81,7 +81,8 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const bad = 'not a party id';
       const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: jsCommands(ctx, bad, { CreateCommand: createCommand(ctx, bad) }) });
-      expectStatus(ctx, e, 400, 'submit-and-wait acting as an invalid party');
+      // A secured participant checks the user's rights over actAs first: no right over a non-party is a 403.
+      expectStatus(ctx, e, ctx.profile.auth?.required ? [400, 403] : [400], 'submit-and-wait acting as an invalid party');
       expectCantonError(ctx, e, 'invalid party');
     },
   }),
@@ -94,7 +95,7 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     specRef: 'notes/wire-shapes.md §5.3: LedgerClient sends POST bodies without Content-Type',
     async run(ctx) {
       const end = (await ledgerEnd(ctx)).offset;
-      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: end, eventFormat: eventFormat(ctx.profile.ledger?.party) }, contentType: null });
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: end, eventFormat: eventFormat(await readParty(ctx)) }, contentType: null });
       expectStatus(ctx, e, 200, 'active contracts without Content-Type');
       if (!Array.isArray(bodyOf(ctx, e, 'active contracts'))) ctx.fail('the answer is not a JSON array', e);
     },

@@ -1,15 +1,11 @@
-import { activeContracts, archiveContract, createContract, eventFormat, ledgerEnd, suiteParty } from './support/ledger.js';
+import { activeContracts, archiveContract, createContract, eventFormat, ledgerEnd, readParty, suiteParty } from './support/ledger.js';
 import { expectCantonError, expectStatus, isBase64 } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
-import type { CheckContext, CheckDefinition } from './types.js';
+import type { CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group' | 'operationId'> & { operationId?: string }): CheckDefinition => ({ group: 'ledger', operationId: LedgerOp.activeContracts, ...c });
 
-/** A party to read as for read-only checks: the suite's own when it writes, else the profile's, else any party. */
-async function readerParty(ctx: CheckContext): Promise<string | undefined> {
-  if (ctx.profile.writes && (ctx.profile.ledger?.allocateParties || ctx.profile.ledger?.party)) return suiteParty(ctx);
-  return ctx.profile.ledger?.party;
-}
+const readerParty = readParty;
 
 export const ledgerStateChecks: readonly CheckDefinition[] = [
   check({

@@ -1,4 +1,4 @@
-import { createContract, eventsOf, ledgerEnd, suiteParty, transactionsOf, updates, updatesRequest } from './support/ledger.js';
+import { createContract, eventsOf, ledgerEnd, readParty, suiteParty, transactionsOf, updates, updatesRequest } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -97,7 +97,7 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
     specRef: `${UPSTREAM_B} §1.2: OFFSET_AFTER_LEDGER_END / OFFSET_OUT_OF_RANGE (HTTP 400)`,
     async run(ctx) {
       const end = (await ledgerEnd(ctx)).offset;
-      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 500 }, json: updatesRequest(ctx.profile.ledger?.party, end + 100, end + 200) });
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 500 }, json: updatesRequest(await readParty(ctx), end + 100, end + 200) });
       expectStatus(ctx, e, 400, `updates from ${end + 100} (ledger end ${end})`);
       expectCantonError(ctx, e, 'updates after ledger end', ['OFFSET_AFTER_LEDGER_END', 'OFFSET_OUT_OF_RANGE', 'INVALID_ARGUMENT']);
     },

@@ -11,6 +11,7 @@ import { DEFAULTS, runSuite } from '../runner/runSuite.js';
 import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
 import { parseShard, type ShardError, type Shard } from '../runner/shard.js';
 import { loadSpec, SpecLoadError } from '../schema/index.js';
+import { signingTokens } from '../target/mintToken.js';
 import { staticToken, tokenCommand, tokenFile, TokenSourceError, type TokenProvider } from '../target/tokenProvider.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { toolVersion } from '../runner/toolVersion.js';
@@ -30,7 +31,8 @@ Target:
                         default: reference without --target, read-only with it)
   --token T             bearer token for every request
   --token-file F        read the token from F (re-read after a 401)
-                        (or auth.tokenCommand in the profile: run, and re-run after a 401)
+                        (or the profile's auth.tokenCommand, re-run after a 401, or tokens
+                        minted with its auth.signing key)
 Selection:
   --only SEL            run only these checks; SEL is a comma list of check ids, groups
                         (registry, ledger, scan), kinds (schema, example, negative, property,
@@ -171,6 +173,7 @@ function tokensOf(args: RunArgs, profile: Profile): TokenProvider | undefined {
   if (args.token !== undefined) return usage(() => staticToken(args.token!));
   if (args.tokenFile !== undefined) return tokenFile(args.tokenFile);
   if (profile.auth?.tokenCommand) return tokenCommand(profile.auth.tokenCommand);
+  if (profile.auth?.signing) return signingTokens(profile.auth.signing, profile.ledger?.userId ?? 'participant_admin');
   return undefined;
 }
 
@@ -210,7 +213,7 @@ export async function run(argv: string[]): Promise<number> {
 
   let server: InProcessServer | undefined;
   try {
-    if (inProcess) server = await startInProcessReference();
+    if (inProcess) server = await startInProcessReference(profile);
     const base = server?.url ?? args.target ?? Object.values(args.urls)[0]!;
     const baseUrls = Object.fromEntries(GROUPS.map((g) => [g, args.urls[g] ?? base])) as Record<Group, string>;
     const served = Object.fromEntries(profile.groups.map((g) => [g, baseUrls[g]]));

@@ -86,6 +86,11 @@ export interface AuthProfile {
   readonly noRightsUser?: string;
   /** A ready token of such a user, when the suite cannot mint one. */
   readonly noRightsToken?: string;
+  /**
+   * A user that may read as every party the profile names (e.g. one with CanReadAsAnyParty): the
+   * cross-group checks read the ledger as it, with a token minted from `signing`.
+   */
+  readonly readerUser?: string;
 }
 
 /** A profile that cannot be used: exit 2 with this message. */
@@ -146,6 +151,7 @@ const profileSchema = {
         tokenCommand: str,
         noRightsUser: str,
         noRightsToken: str,
+        readerUser: str,
         signing: {
           type: 'object',
           additionalProperties: false,

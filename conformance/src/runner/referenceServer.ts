@@ -1,18 +1,40 @@
+import { createPublicKey } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Profile } from './profile.js';
+
 /** What `run` needs from the reference server when it certifies it in-process. */
 export interface InProcessServer {
   readonly url: string;
   close(): Promise<void>;
 }
 
+type KeySource = { kind: 'secret'; secret: string } | { kind: 'public-key-file'; path: string };
+type AuthConfig = { mode: 'none' } | { mode: 'hs256' | 'rs256' | 'es256'; key: KeySource; audience?: string; scope?: string };
+
 interface StartModule {
-  startReferenceServer(options: { port: number; host: string; fixtures: string | undefined }): Promise<InProcessServer>;
+  startReferenceServer(options: { port: number; host: string; fixtures: string | undefined; auth?: AuthConfig }): Promise<InProcessServer>;
+}
+
+/** The server's auth for a profile that signs its own tokens: the same secret, or the public half of its key. */
+function authFor(profile: Profile): AuthConfig {
+  const s = profile.auth?.required ? profile.auth.signing : undefined;
+  if (!s) return { mode: 'none' };
+  const target = { ...(s.audience ? { audience: s.audience } : {}), ...(s.scope ? { scope: s.scope } : {}) };
+  if (s.alg === 'HS256') return { mode: 'hs256', key: { kind: 'secret', secret: s.secret ?? '' }, ...target };
+  const pub = createPublicKey(readFileSync(s.privateKeyFile ?? '', 'utf8')).export({ type: 'spki', format: 'pem' }).toString();
+  const path = join(mkdtempSync(join(tmpdir(), 'cc-ref-key-')), 'public.pem');
+  writeFileSync(path, pub);
+  return { mode: s.alg === 'RS256' ? 'rs256' : 'es256', key: { kind: 'public-key-file', path }, ...target };
 }
 
 /**
- * Starts the reference server on a free loopback port. Loaded dynamically: the suite itself talks
- * HTTP only, and a build without the reference server still certifies remote targets.
+ * Starts the reference server on a free loopback port, secured like the profile says (a profile
+ * with `auth.signing` gets a server that trusts that key). Loaded dynamically: the suite itself
+ * talks HTTP only.
  */
-export async function startInProcessReference(): Promise<InProcessServer> {
+export async function startInProcessReference(profile: Profile): Promise<InProcessServer> {
   const mod = (await import('../../../reference-server/src/startReferenceServer.js')) as unknown as StartModule;
-  return mod.startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
+  return mod.startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: authFor(profile) });
 }

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../target/exchange.js';
+import type { AuthMode, Exchange } from '../../target/exchange.js';
 import type { CheckContext } from '../types.js';
 import { expectStatus, isObject, objectBody, bodyOf, type Json } from './expect.js';
 
@@ -59,6 +59,15 @@ export function suiteParty(ctx: CheckContext): Promise<string> {
   }
   if (ledger?.party) return Promise.resolve(ledger.party);
   return ctx.skip(`profile '${ctx.profile.name}' names no ledger party (ledger.party) and does not allow party allocation (ledger.allocateParties)`);
+}
+
+/**
+ * A party to read as: the suite's own when it may write, else the profile's, else none (any
+ * party, which a secured participant grants only to read-as-any-party users).
+ */
+export async function readParty(ctx: CheckContext): Promise<string | undefined> {
+  if (ctx.profile.writes && (ctx.profile.ledger?.allocateParties || ctx.profile.ledger?.party)) return suiteParty(ctx);
+  return ctx.profile.ledger?.party;
 }
 
 /** The template the suite may create, with placeholders filled in. */
@@ -135,9 +144,10 @@ export async function activeContracts(
   ctx: CheckContext,
   party: string | undefined,
   activeAtOffset: number,
-  o: { templateId?: string; blob?: boolean } = {},
+  o: { templateId?: string; blob?: boolean; auth?: AuthMode; skipIfForbidden?: string } = {},
 ): Promise<{ exchange: Exchange; contracts: ActiveContract[] }> {
-  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset, eventFormat: eventFormat(party, o) } });
+  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset, eventFormat: eventFormat(party, o) }, ...(o.auth ? { auth: o.auth } : {}) });
+  if (o.skipIfForbidden !== undefined && exchange.response?.status === 403) ctx.skip(o.skipIfForbidden);
   expectStatus(ctx, exchange, 200, `active contracts at offset ${activeAtOffset}`);
   const list = bodyOf(ctx, exchange, 'active contracts');
   if (!Array.isArray(list)) return ctx.fail('POST /v2/state/active-contracts must answer a JSON array', exchange);
