@@ -2,7 +2,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { ASSET_TEMPLATE } from '../../reference-server/src/ledger/index.js';
-import { createHandlers, sandboxToken } from '../../reference-server/src/msw/index.js';
+import { createHandlers, sandboxToken, type FixtureFile } from '../../reference-server/src/msw/index.js';
 
 const log = silentLogger;
 
@@ -116,6 +116,14 @@ describe('createHandlers: state, fixtures and setup helpers', () => {
 
   it("refuses fixtures it cannot load, naming the file's problem", () => {
     expect(() => createHandlers({ fixtures: '/nonexistent/world.json' })).toThrow(/cannot load fixtures/);
+    const bad = { version: 1, parties: ['ok'], users: [{ id: 'u', rights: [{ canActAs: 'nobody' }] }] } as unknown as FixtureFile;
+    expect(() => createHandlers({ fixtures: bad })).toThrow(/fixtures.*\n.*users\[0\]/);
+  });
+
+  it('takes a fixture file as an object', async () => {
+    const own = createHandlers({ fixtures: { version: 1, parties: ['zed'], users: [{ id: 'zed', primaryParty: 'zed', rights: [{ canActAs: 'zed' }] }] }, log });
+    expect(Object.keys(own.world.parties)).toEqual(['zed']);
+    expect(own.ledger.getUser('zed').ok).toBe(true);
   });
 });
 

@@ -11,7 +11,7 @@ import type { Route } from '../http/api/route.js';
 import { ledgerApiRoutes } from '../http/api/routes/routeTable.js';
 import type { ApiLogger, ApiServices } from '../http/api/services.js';
 import { createApiServices } from '../server.js';
-import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
+import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, parseFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
 import { createLedger, type Ledger, type LedgerOptions } from '../ledger/index.js';
 import { parseBaseUrl, type BaseUrl } from './baseUrl.js';
 import { createDispatchHandler } from './createDispatchHandler.js';
@@ -168,11 +168,11 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
 
 function readFixtures(fixtures: 'none' | 'default' | string | FixtureFile): { file: FixtureFile; name: string } | undefined {
   if (fixtures === 'none') return undefined;
-  if (typeof fixtures !== 'string') return { file: fixtures, name: '(fixtures option)' };
-  const path = fixtures === 'default' ? defaultWorldPath() : fixtures;
-  const loaded = loadFixtures(path);
+  // A file given as an object is checked like one read from disk (schema, then application).
+  const name = typeof fixtures === 'string' ? (fixtures === 'default' ? defaultWorldPath() : fixtures) : '(the fixtures option)';
+  const loaded = typeof fixtures === 'string' ? loadFixtures(name) : parseFixtures(JSON.stringify(fixtures), name);
   if (!loaded.ok) throw new Error(`[canton-conformance] cannot load fixtures:\n${loaded.error.map(formatFixtureError).join('\n')}`);
-  return { file: loaded.value, name: path };
+  return { file: loaded.value, name };
 }
 
 function uniqueBases(bases: readonly BaseUrl[]): BaseUrl[] {
