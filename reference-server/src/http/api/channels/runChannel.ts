@@ -1,7 +1,7 @@
 import { ledgerError } from '../../../ledger/errors.js';
 import { checkAccess } from '../auth/checkAccess.js';
 import { decodeJsonBody } from '../decodeJsonBody.js';
-import { toJsCantonError } from '../errors/toJsCantonError.js';
+import { problemMessage } from '../errors/renderProblem.js';
 import type { ApiServices } from '../services.js';
 import type { Problem } from '../types.js';
 import type { StreamChannel } from './StreamChannel.js';
@@ -31,7 +31,7 @@ export async function runChannel(
   services: ApiServices,
   session: ChannelSession,
 ): Promise<void> {
-  const refuse = (problem: Problem) => session.send(JSON.stringify(problemMessage(problem, services)));
+  const refuse = (problem: Problem) => session.send(JSON.stringify(problemMessage(problem, { participantId: services.participantId })));
   try {
     const decoded = decodeJsonBody(requestFrame, services.config.maxWebSocketMessageBytes);
     if (!decoded.ok) return await refuse(decoded.error);
@@ -60,20 +60,5 @@ export async function runChannel(
     if (session.signal.aborted) return;
     services.log.error(`WebSocket ${channel.path} failed`, e);
     await refuse({ kind: 'internal' }).catch(() => undefined);
-  }
-}
-
-/** A refusal as the one message the client reads: always a JsCantonError on this transport. */
-function problemMessage(problem: Problem, services: ApiServices) {
-  const ctx = { participantId: services.participantId };
-  switch (problem.kind) {
-    case 'ledger':
-      return toJsCantonError(problem.error, ctx);
-    case 'decode':
-      return toJsCantonError(ledgerError('INVALID_ARGUMENT', problem.message), ctx);
-    case 'body-too-large':
-      return toJsCantonError(ledgerError('REQUEST_TOO_LARGE', `The request message exceeds the limit of ${problem.limit} bytes`), ctx);
-    default:
-      return toJsCantonError(ledgerError('INTERNAL_ERROR', 'An internal error occurred'), ctx);
   }
 }

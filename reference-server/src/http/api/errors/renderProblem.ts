@@ -2,7 +2,7 @@ import { ErrorCodes, httpStatusOf, ledgerError, type LedgerError } from '../../.
 import { jsonResponse, textResponse } from '../apiResponse.js';
 import type { ApiResponse, Problem, RouteGroup } from '../types.js';
 import { spliceStatusOf } from './spliceStatusOf.js';
-import { toJsCantonError, type ErrorRenderContext } from './toJsCantonError.js';
+import { toJsCantonError, type ErrorRenderContext, type JsCantonError } from './toJsCantonError.js';
 
 /**
  * The one place where a refusal becomes a response. Group B answers like a participant
@@ -24,6 +24,21 @@ function renderLedgerApiProblem(problem: Problem, ctx: ErrorRenderContext): ApiR
       const { status, error } = transportError(problem);
       return jsonResponse(toJsCantonError(error, ctx), status);
     }
+  }
+}
+
+/**
+ * A refusal as the one message a WebSocket client reads: always a JsCantonError (there is no
+ * status line, and no text/plain, on that transport).
+ */
+export function problemMessage(problem: Problem, ctx: ErrorRenderContext): JsCantonError {
+  switch (problem.kind) {
+    case 'ledger':
+      return toJsCantonError(problem.error, ctx);
+    case 'decode':
+      return toJsCantonError(ledgerError('INVALID_ARGUMENT', problem.message), ctx);
+    default:
+      return toJsCantonError(transportError(problem).error, ctx);
   }
 }
 
