@@ -1,4 +1,5 @@
 import { randomUUID, sign } from 'node:crypto';
+import { WebSocketClient } from '@canton-network/core-asyncapi-client';
 import { LedgerClient } from '@canton-network/core-ledger-client';
 import { AuthTokenProvider } from '@canton-network/core-wallet-auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { startSecuredWorld, type SecuredWorld } from '../auth/support/securedSer
 import { sign as signJwt, nowSeconds } from '../auth/support/tokens.js';
 import { ASSET } from './support/externalParties.js';
 import { newKey } from './support/keys.js';
+import { installWebSocket } from '../clients/support/installWebSocket.js';
 
 type PinoLike = ConstructorParameters<typeof LedgerClient>[0]['logger'];
 function quietLogger(): PinoLike {
@@ -23,8 +25,20 @@ function client(w: SecuredWorld, token: string): LedgerClient {
 
 let w: SecuredWorld;
 beforeAll(async () => {
+  installWebSocket();
   w = await startSecuredWorld();
 });
+
+/** The published WebSocketClient: it offers the token as jwt.token.<JWT> beside daml.ws.auth. */
+function streams(token: string): WebSocketClient {
+  return new WebSocketClient({ baseUrl: w.server.url.replace(/^http/, 'ws'), accessTokenProvider: AuthTokenProvider.fromToken(token, quietLogger()), version: '3.4' });
+}
+
+async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of stream) out.push(item);
+  return out;
+}
 afterAll(() => w.server.close());
 
 describe('the published LedgerClient against the secured reference server', () => {
@@ -85,5 +99,22 @@ describe('the published LedgerClient against the secured reference server', () =
     await expect(forged.post('/v2/parties', { partyIdHint: 'nope' })).rejects.toMatchObject({ code: 'NA', grpcCodeValue: 16 });
     const alice = client(w, await mintToken({ user: 'alice', algorithm: 'hs256' }));
     await expect(alice.post('/v2/parties', { partyIdHint: 'nope' })).rejects.toMatchObject({ code: 'NA', grpcCodeValue: 7 });
+  });
+
+  it('streams updates over the WebSocket with the token in the subprotocol, and hands a refusal to the application', async () => {
+    const alice = client(w, await mintToken({ user: 'alice', algorithm: 'hs256' }));
+    const created = await alice.post('/v2/commands/submit-and-wait', {
+      commands: [{ CreateCommand: { templateId: ASSET, createArguments: { issuer: w.alice, owner: w.alice, amount: '1.0', observers: null } } }],
+      commandId: randomUUID(),
+      actAs: [w.alice],
+    });
+    const request = { beginExclusive: 0, endInclusive: created.completionOffset, partyId: w.alice, templateIds: [ASSET] };
+    const updates = await collect(streams(await mintToken({ user: 'alice', algorithm: 'hs256' })).streamUpdates(request));
+    expect(updates.some((u) => u.update !== undefined && 'Transaction' in u.update && u.update.Transaction.value.updateId === created.updateId)).toBe(true);
+
+    const refused = await collect(streams(await mintToken({ user: 'bob', algorithm: 'hs256' })).streamUpdates(request));
+    expect(refused).toEqual([expect.objectContaining({ code: 'NA', grpcCodeValue: 7 })]);
+    const forged = await collect(streams(await signJwt({ sub: 'alice', scope: 'daml_ledger_api', exp: nowSeconds() + 600 }, 'HS256', 'wrong-secret')).streamUpdates(request));
+    expect(forged).toEqual([expect.objectContaining({ code: 'NA', grpcCodeValue: 16 })]);
   });
 });

@@ -8,6 +8,12 @@ export type CredentialToken =
 export const JWT_SUBPROTOCOL_PREFIX = 'jwt.token.';
 
 /**
+ * On a WebSocket, the upgrade is always accepted and the credentials are checked when the request
+ * frame arrives, before any data: a refusal is the stream's one message (a redacted
+ * JsCantonError, 401- or 403-coded in grpcCodeValue), then a normal close. That is what the
+ * participant does, and what real clients surface best: they hand every frame to the
+ * application, while a refused upgrade only reaches it as "WebSocket Handshake/Connection failed".
+ *
  * Reads the token of a request: `Authorization: Bearer <JWT>` on HTTP and on a WebSocket upgrade,
  * else the first `jwt.token.<JWT>` subprotocol. The header wins when both are present, as on the
  * participant; a header that is present but not a bearer token is an error, not a fallback.
