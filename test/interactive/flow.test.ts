@@ -290,6 +290,32 @@ describe('tampering and bad signatures are refused', () => {
   });
 });
 
+describe('time bounds', () => {
+  const execute = (body: unknown) => post(w.server, '/v2/interactive-submission/executeAndWait', body, { headers: wallet });
+
+  it('refuses execution after the prepared maxRecordTime', async () => {
+    const p = await prepare([createAssetCommand(carol, carol)], { maxRecordTime: new Date(Date.now() - 1000).toISOString() });
+    const res = await execute(executeBody(p.preparedTransaction, signedBy(carolKey, carol, p.preparedTransactionHash)));
+    expect([res.status, res.body.code]).toEqual([400, 'FAILED_TO_EXECUTE_TRANSACTION']);
+    expect(res.body.cause).toMatch(/after the transaction's maxRecordTime/);
+  });
+
+  it('honours an execute-time minLedgerTime the prepared ledger time meets, refuses one it does not', async () => {
+    const p = await prepare([createAssetCommand(carol, carol)]);
+    const late = await execute(executeBody(p.preparedTransaction, signedBy(carolKey, carol, p.preparedTransactionHash), { minLedgerTime: { time: { MinLedgerTimeRel: { value: { seconds: 3600, nanos: 0 } } } } }));
+    expect([late.status, late.body.code]).toEqual([400, 'FAILED_TO_EXECUTE_TRANSACTION']);
+    const past = { time: { MinLedgerTimeAbs: { value: '2020-01-01T00:00:00Z' } } };
+    expect((await execute(executeBody(p.preparedTransaction, signedBy(carolKey, carol, p.preparedTransactionHash), { minLedgerTime: past }))).status).toBe(200);
+  });
+
+  it('prepares at a requested minimum ledger time', async () => {
+    const at = new Date(Date.now() + 60_000).toISOString();
+    const p = await prepare([createAssetCommand(carol, carol)], { minLedgerTime: { time: { MinLedgerTimeAbs: { value: at } } } });
+    const doc = JSON.parse(Buffer.from(p.preparedTransaction, 'base64').subarray(5).toString('utf8')) as { metadata: { ledgerEffectiveTime: number } };
+    expect(doc.metadata.ledgerEffectiveTime).toBeGreaterThanOrEqual(Date.parse(at));
+  });
+});
+
 describe('rights', () => {
   it('prepare needs read rights: CanExecuteAs alone is not enough', async () => {
     w.ledger.createUser({ user: { id: 'signer-only' }, rights: [canExecuteAs(carol)] });

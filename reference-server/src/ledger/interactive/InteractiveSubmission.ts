@@ -275,6 +275,15 @@ export class InteractiveSubmission {
     if (doc.metadata.maxRecordTime !== undefined && now > doc.metadata.maxRecordTime) {
       return executionFailed(`the record time ${toTimestamp(now)} is after the transaction's maxRecordTime ${toTimestamp(doc.metadata.maxRecordTime)}`);
     }
+    // The ledger time was fixed at preparation (the transaction is rebuilt at it): a later minimum cannot be met.
+    const minLedgerTime = minLedgerTimeOf(req.minLedgerTime);
+    if (!minLedgerTime.ok) return minLedgerTime;
+    const minimum = minimumLedgerTime(minLedgerTime.value, now);
+    if (minimum !== undefined && minimum > doc.metadata.ledgerEffectiveTime) {
+      return executionFailed(
+        `the transaction was prepared for ledger time ${toTimestamp(doc.metadata.ledgerEffectiveTime)}, before the requested minimum ${toTimestamp(minimum)}; pass minLedgerTime to prepare instead`,
+      );
+    }
     const sub = validateSubmission(
       {
         commandId: doc.metadata.commandId,
@@ -408,6 +417,14 @@ function minLedgerTimeOf(m: W.MinLedgerTime | undefined): R<Pick<JsCommands, 'mi
   if ('MinLedgerTimeAbs' in time) return ok({ minLedgerTimeAbs: time.MinLedgerTimeAbs.value });
   if ('MinLedgerTimeRel' in time) return ok({ minLedgerTimeRel: time.MinLedgerTimeRel.value });
   return invalidField('min_ledger_time', 'expected Empty, MinLedgerTimeAbs or MinLedgerTimeRel');
+}
+
+/** The earliest ledger time a MinLedgerTime asks for (ms), if any. */
+function minimumLedgerTime(m: Pick<JsCommands, 'minLedgerTimeAbs' | 'minLedgerTimeRel'>, now: number): number | undefined {
+  const abs = m.minLedgerTimeAbs === undefined ? undefined : Date.parse(m.minLedgerTimeAbs);
+  const rel = m.minLedgerTimeRel === undefined ? undefined : now + m.minLedgerTimeRel.seconds * 1000 + (m.minLedgerTimeRel.nanos ?? 0) / 1e6;
+  const all = [abs, rel].filter((t): t is number => t !== undefined && !Number.isNaN(t));
+  return all.length === 0 ? undefined : Math.max(...all);
 }
 
 const services = new WeakMap<Ledger, InteractiveSubmission>();
