@@ -1,5 +1,6 @@
 import { setupServer, type SetupServer } from 'msw/node';
 import { silentLogger } from '../../../reference-server/src/http/api/consoleLogger.js';
+import type { Authenticator } from '../../../reference-server/src/http/api/auth/types.js';
 import type { HttpConfig } from '../../../reference-server/src/http/api/config.js';
 import { seedAppWorld } from '../../../reference-server/src/apps/world/seedAppWorld.js';
 import { createLedger, ManualClock, type LedgerOptions } from '../../../reference-server/src/ledger/index.js';
@@ -43,6 +44,8 @@ export interface TwinOptions {
   readonly http?: Partial<HttpConfig>;
   /** Seed the registry's and Scan's sample world on both ledgers. */
   readonly appWorld?: boolean;
+  /** The same authentication on both faces (default none). */
+  readonly authenticator?: Authenticator;
 }
 
 export async function startTwins(options: TwinOptions = {}): Promise<Twins> {
@@ -55,8 +58,9 @@ export async function startTwins(options: TwinOptions = {}): Promise<Twins> {
     const seeded = seedAppWorld(koaLedger);
     if (!seeded.ok) throw new Error(`app world: ${seeded.error.cause}`);
   }
-  const koa = await createReferenceServer({ port: 0, host: '127.0.0.1', log, http, ledger: koaLedger });
-  const mock = createHandlers({ ledgerUrl: MOCK_URL, log, http, ledgerOptions: ledgerOptions(), appWorld: options.appWorld === true });
+  const auth = options.authenticator === undefined ? {} : { authenticator: options.authenticator };
+  const koa = await createReferenceServer({ port: 0, host: '127.0.0.1', log, http, ledger: koaLedger, ...auth });
+  const mock = createHandlers({ ledgerUrl: MOCK_URL, log, http, ledgerOptions: ledgerOptions(), appWorld: options.appWorld === true, ...auth });
   const msw = setupServer(...mock.handlers);
   const koaWs = koa.url.replace(/^http/, 'ws');
   // Requests to the Koa server pass through msw; anything else unanswered is an error.
@@ -90,5 +94,5 @@ export async function startTwins(options: TwinOptions = {}): Promise<Twins> {
 
 /** Error bodies carry a fresh trace id per request; everything else must be equal byte for byte. */
 export function withoutTraceIds(body: string): string {
-  return body.replace(/"(traceId|tid)":"[0-9a-f]+"/g, '"$1":"<trace>"');
+  return body.replace(/"(traceId|tid)":"[0-9a-f]+"/g, '"$1":"<trace>"').replace(/with tid [0-9a-f]+/g, 'with tid <trace>');
 }
