@@ -25,8 +25,8 @@ describe('routing errors', () => {
     expectCantonError(res.body, 'METHOD_NOT_ALLOWED', /supported: GET/);
   });
 
-  it('leaves interactive submission unrouted in this build', async () => {
-    const res = await post(server, '/v2/interactive-submission/prepare', {}, { unchecked: true });
+  it('answers a POST under a known prefix but to no operation with 404, before reading the body', async () => {
+    const res = await post(server, '/v2/commands/no-such-command', '{not even json', { unchecked: true });
     expect(res.status).toBe(404);
     expectCantonError(res.body, 'ENDPOINT_NOT_FOUND');
   });
