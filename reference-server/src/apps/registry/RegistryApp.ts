@@ -20,6 +20,8 @@ export class RegistryApp {
   readonly #rules: ContractIndex;
   /** AccountMaps by `admin \n account holder`, one entry per listed holder. */
   readonly #accountMaps: ContractIndex;
+  /** Rendered disclosed contracts; entries go with their contract. */
+  readonly #disclosedCache = new WeakMap<StoredContract, { synchronizer: number; lean: DisclosedContract; full: DisclosedContract }>();
 
   constructor(
     readonly ledger: Ledger,
@@ -103,14 +105,21 @@ export class RegistryApp {
   }
 
   #disclosed(c: StoredContract, excludeDebugFields: boolean): DisclosedContract {
-    const base = {
-      templateId: c.template.id,
-      contractId: c.contractId,
-      // The ledger's own encoding: byte for byte what the JSON API returns for this contract.
-      createdEventBlob: this.ledger.createdEventBlob(c.contractId) as string,
-      synchronizerId: this.ledger.config.synchronizers[c.synchronizer]?.id ?? '',
-    };
-    if (excludeDebugFields) return base;
-    return { ...base, debugPackageName: c.template.packageName, debugPayload: c.argument, debugCreatedAt: toTimestamp(c.createdAt) };
+    // A few contracts (the rules, the account maps) are disclosed with every context: their blob
+    // is computed once per contract (it never changes) and again only if the contract moves.
+    let cached = this.#disclosedCache.get(c);
+    if (cached === undefined || cached.synchronizer !== c.synchronizer) {
+      const lean = {
+        templateId: c.template.id,
+        contractId: c.contractId,
+        // The ledger's own encoding: byte for byte what the JSON API returns for this contract.
+        createdEventBlob: this.ledger.createdEventBlob(c.contractId) as string,
+        synchronizerId: this.ledger.config.synchronizers[c.synchronizer]?.id ?? '',
+      };
+      const full = { ...lean, debugPackageName: c.template.packageName, debugPayload: c.argument, debugCreatedAt: toTimestamp(c.createdAt) };
+      cached = { synchronizer: c.synchronizer, lean, full };
+      this.#disclosedCache.set(c, cached);
+    }
+    return excludeDebugFields ? cached.lean : cached.full;
   }
 }
