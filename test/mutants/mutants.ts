@@ -256,4 +256,13 @@ export const MUTANTS: readonly Mutant[] = [
         pathOf(req.url).endsWith('/rounds/earliest-available') && res.status === 200 ? withJson(res, (v) => (isObject(v) && typeof v.earliest_round === 'number' ? { earliest_round: v.earliest_round - 1 } : v)) : res,
     },
   },
+  {
+    name: 'signatures-not-verified',
+    description: 'interactive execution commits whatever the signature: a foreign key is accepted',
+    caughtBy: 'ledger.interactive.wrong-key-rejected',
+    fault: {
+      response: (req, res) =>
+        isPost(req, '/v2/interactive-submission/executeAndWait') && res.status >= 400 ? jsonResponse(200, { updateId: `1220${'ab'.repeat(32)}`, completionOffset: 1 }) : res,
+    },
+  },
 ];

@@ -59,6 +59,16 @@ async function externalParty(ctx: CheckContext): Promise<ExternalParty> {
   expectStatus(ctx, alloc, 200, 'allocating the external party');
   const party = objectBody(ctx, alloc, 'allocate external party').partyId;
   if (party !== t.partyId) ctx.fail(`allocate answered partyId ${String(party)}, generate-topology said ${t.partyId}`, alloc);
+  const userId = userIdOf(ctx);
+  if (ctx.profile.auth?.required && userId !== undefined) {
+    // On a secured participant the run's user needs to execute as (and read as) the new party.
+    const grant = await ctx.http.request('ledger', {
+      method: 'POST',
+      path: `/v2/users/${encodeURIComponent(userId)}/rights`,
+      json: { userId, rights: [{ kind: { CanExecuteAs: { value: { party: t.partyId } } } }, { kind: { CanReadAs: { value: { party: t.partyId } } } }], identityProviderId: '' },
+    });
+    expectStatus(ctx, grant, 200, `granting the run's user rights over the external party`);
+  }
   return { party: t.partyId, fingerprint, privateKey, synchronizerId };
 }
 
