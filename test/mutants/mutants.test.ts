@@ -94,6 +94,14 @@ describe('mutant bed: every mutant is caught', () => {
       expect(check!.status, `${m.caughtBy}: ${check!.message}`).toBe('fail');
       expect(check!.evidence?.curl).toBeTruthy();
       expect(exitCode).toBe(1);
+      if (m.modelDiverges) {
+        const model = report.checks.find((c) => c.id === 'ledger.stateful.model')!;
+        expect(model.status, model.message).toBe('fail');
+        expect(model.counterexample?.value).toContain(m.modelDiverges);
+        expect(model.seed).toBe(SEED);
+        // Shrunk: the sequence is short, ending in the command that diverged.
+        expect(model.counterexample!.value.split(',').length).toBeLessThanOrEqual(6);
+      }
       const control = controls[mode]?.checks.find((c) => c.id === m.caughtBy);
       if (control) expect(control.status, 'the same check passes against the faultless control').toBe('pass');
     }, 120_000);

@@ -8,6 +8,8 @@ export interface Mutant {
   readonly description: string;
   /** The check id that must fail against this mutant. */
   readonly caughtBy: string;
+  /** The model-based run must diverge too, reporting a shrunk command sequence with this command in it. */
+  readonly modelDiverges?: string;
   /** The fault; a function when it depends on the profile's known ids. */
   readonly fault: Fault | ((profile: Profile) => Fault);
   /** Run with the JWT front (and its expired-token bug) instead of unsecured. */
@@ -72,12 +74,14 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'ledger-end-does-not-advance',
     description: 'GET /v2/state/ledger-end keeps answering the first offset it ever answered',
     caughtBy: 'ledger.ledger-end.advances-on-commit',
+    modelDiverges: 'LedgerEnd',
     fault: stuckLedgerEnd(),
   },
   {
     name: 'acs-ignores-active-at-offset',
     description: 'active contracts are always those at the ledger end, whatever activeAtOffset says',
     caughtBy: 'ledger.acs.active-at-offset',
+    modelDiverges: 'ActiveAt',
     fault: {
       async request(req, upstream) {
         const body = parse(req.body);
@@ -90,6 +94,7 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'no-deduplication',
     description: 'a resubmitted change id is executed again (the command id is not remembered)',
     caughtBy: 'ledger.dedup.duplicate-409',
+    modelDiverges: 'DedupRetry',
     fault: {
       request(req) {
         const body = parse(req.body);

@@ -116,10 +116,13 @@ class DedupRetry implements fc.AsyncCommand<Model, Real> {
   toString = () => 'DedupRetry';
 }
 
+// Creates and queries are weighted up: most divergences need a few contracts and a look back.
 const commandsArb = fc.commands(
   [
     fc.constant(new Create()),
+    fc.constant(new Create()),
     fc.nat(20).map((n) => new Archive(n)),
+    fc.nat(40).map((n) => new ActiveAt(n)),
     fc.nat(40).map((n) => new ActiveAt(n)),
     fc.constant(new LedgerEnd()),
     fc.tuple(fc.nat(40), fc.nat(40)).map(([a, b]) => new Updates(a, b)),
@@ -165,7 +168,7 @@ export const statefulChecks: readonly CheckDefinition[] = [
           const setup = () => ({ model: { contracts: new Map(), offsets: [start] } satisfies Model, real: { ctx, party, exclusive } satisfies Real });
           await fc.asyncModelRun(setup, cmds);
         },
-        Math.max(5, Math.ceil(ctx.runs / 2)),
+        Math.max(10, Math.ceil(ctx.runs / 2)),
       );
     },
   },
