@@ -1,4 +1,4 @@
-import { ws, type WebSocketHandler } from 'msw';
+import { ws, type WebSocketHandler, type WebSocketHandlerConnection } from 'msw';
 import { runChannel, type ChannelSession } from '../http/api/channels/runChannel.js';
 import type { StreamChannel } from '../http/api/channels/StreamChannel.js';
 import { normalizePath } from '../http/api/normalizePath.js';
@@ -13,7 +13,7 @@ export interface StreamLinkContext {
   generation(): AbortSignal;
 }
 
-type ConnectionClient = Parameters<Parameters<ReturnType<typeof ws.link>['addEventListener']>[1]>[0]['client'];
+type ConnectionClient = WebSocketHandlerConnection['client'];
 
 /**
  * The WebSocket streams through msw's interception: one link for every path under the Ledger
