@@ -4,7 +4,7 @@
  */
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { AppsDriverMessage, AppsServerMessage } from './apps-protocol.js';
+import { cpuMs, type AppsDriverMessage, type AppsServerMessage } from './apps-protocol.js';
 
 // Objects, serialised per request like any Koa handler's answer.
 let preapproval: unknown = {};
@@ -33,6 +33,8 @@ process.on('message', (m: AppsDriverMessage) => {
     preapproval = JSON.parse(m.preapproval) as unknown;
     acceptContext = JSON.parse(m.acceptContext) as unknown;
     process.send?.({ kind: 'bodies-set' } satisfies AppsServerMessage);
+  } else if (m.cmd === 'cpu') {
+    process.send?.({ kind: 'cpu', ms: cpuMs() } satisfies AppsServerMessage);
   } else if (m.cmd === 'exit') {
     server.close(() => process.exit(0));
   }

@@ -6,7 +6,7 @@ import { TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, ACCOUNT_MAP_TEMPLATE, TOKEN_RULE
 import { silentLogger } from '../reference-server/src/http/api/consoleLogger.js';
 import type { Command, Ledger } from '../reference-server/src/ledger/index.js';
 import { createReferenceServer } from '../reference-server/src/server.js';
-import type { AppsDriverMessage, AppsServerMessage } from './apps-protocol.js';
+import { cpuMs, type AppsDriverMessage, type AppsServerMessage } from './apps-protocol.js';
 import { memoryNow } from './servers/protocol.js';
 
 const send = (m: AppsServerMessage | { kind: 'ready'; url: string }) => process.send?.(m);
@@ -109,6 +109,9 @@ process.on('message', (m: AppsDriverMessage) => {
         return;
       case 'seed-instructions':
         send(seedInstructions(m.count, m.perCommand));
+        return;
+      case 'cpu':
+        send({ kind: 'cpu', ms: cpuMs() });
         return;
       case 'exit':
         void server.close().then(() => process.exit(0));
