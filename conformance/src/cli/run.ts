@@ -27,7 +27,8 @@ Target:
   --registry-url URL    token registry base URL (group A)
   --scan-url URL        Scan base URL (group C), e.g. https://scan.example.com/api/scan
   --profile NAME|FILE   what the target serves, which ids exist, whether the suite may write
-                        (built-in: reference, participant, registry, scan-readonly;
+                        (built-in: reference, reference-secured, participant, registry,
+                        scan-readonly;
                         default: reference without --target, read-only with it)
   --token T             bearer token for every request
   --token-file F        read the token from F (re-read after a 401)
