@@ -10,11 +10,13 @@ import { report, result } from './helpers/fakeReport.js';
 
 /**
  * report.html in a real browser (Debian's chromium driven by playwright-core): what a person sees.
- * Skipped, saying why, where /usr/bin/chromium is absent (CI installs it).
+ * Skipped, saying why, where /usr/bin/chromium is absent on a developer's machine; in CI (CI=true,
+ * where .ci/run installs it) a missing browser fails the run instead of passing silently.
  */
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
 const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env['CI'] === 'true') throw new Error(`${CHROMIUM} is missing in CI: .ci/run must install Debian's chromium`);
 if (!haveChromium) console.warn(`report.html browser test skipped: ${CHROMIUM} is not installed (apt-get install -y chromium)`);
 
 const evidence: Evidence = {
