@@ -6,7 +6,7 @@ import { partyIdProblem } from '../partyIdProblem.js';
 import type { AppTemplates } from '../registerAppTemplates.js';
 import { compareTimes } from '../time.js';
 import { RoundTracker } from './RoundTracker.js';
-import type { GetRewardAccountingEarliestAvailableRoundResponse, LookupTransferPreapprovalByPartyResponse } from './types.js';
+import type { ContractWithState, GetRewardAccountingEarliestAvailableRoundResponse, LookupTransferPreapprovalByPartyResponse, ScanContract } from './types.js';
 
 export interface ScanOptions {
   /**
@@ -24,6 +24,8 @@ export interface ScanOptions {
 export class ScanApp {
   readonly #preapprovals: ContractIndex;
   readonly #rounds: RoundTracker | undefined;
+  /** Rendered contracts by stored contract: entries go when the ledger lets go of the contract. */
+  readonly #rendered = new WeakMap<StoredContract, ScanContract>();
 
   constructor(
     readonly ledger: Ledger,
@@ -70,18 +72,22 @@ export class ScanApp {
     this.#rounds?.detach();
   }
 
-  #contractWithState(c: StoredContract) {
-    const synchronizer = this.ledger.config.synchronizers[c.synchronizer];
-    return {
-      contract: {
+  #contractWithState(c: StoredContract): ContractWithState {
+    // A contract's Scan form never changes (only where it is assigned does): it is rendered, blob
+    // included, on its first lookup and kept with the contract, as Scan's store keeps the blob.
+    let contract = this.#rendered.get(c);
+    if (contract === undefined) {
+      contract = {
         template_id: c.template.id,
         contract_id: c.contractId,
         payload: c.argument,
         created_event_blob: this.ledger.createdEventBlob(c.contractId) as string,
         created_at: toTimestamp(c.createdAt),
-      },
-      // While in flight the contract has no synchronizer to name.
-      ...(c.inFlight === undefined && synchronizer !== undefined ? { domain_id: synchronizer.id } : {}),
-    };
+      };
+      this.#rendered.set(c, contract);
+    }
+    const synchronizer = this.ledger.config.synchronizers[c.synchronizer];
+    // While in flight the contract has no synchronizer to name.
+    return c.inFlight === undefined && synchronizer !== undefined ? { contract, domain_id: synchronizer.id } : { contract };
   }
 }
