@@ -6,8 +6,11 @@ import type { DriverMessage, ServerMessage } from './servers/protocol.js';
 import type { ServerProcess } from './servers/ServerProcess.js';
 
 export type AppsDriverMessage =
-  /** Creates `count` preapprovals, one per receiver `r0000000`..., in submissions of `perCommand`. */
-  | { readonly cmd: 'seed-preapprovals'; readonly count: number; readonly perCommand: number }
+  /**
+   * Creates `count` preapprovals, `perReceiver` for each receiver `r0000000`... (distinct validFrom,
+   * so the lookup must pick the newest), in submissions of `perCommand`.
+   */
+  | { readonly cmd: 'seed-preapprovals'; readonly count: number; readonly perReceiver: number; readonly perCommand: number }
   /** Creates the registry (rules, account map) and `count` allocation instructions for one authorizer. */
   | { readonly cmd: 'seed-instructions'; readonly count: number; readonly perCommand: number }
   /** Bare Koa: the bodies to answer with. */

@@ -30,28 +30,32 @@ function submit(l: Ledger, actAs: string[], commands: Command[]): string[] {
   return prepared.value.results as string[];
 }
 
-function seedPreapprovals(count: number, perCommand: number): AppsServerMessage {
+function seedPreapprovals(count: number, perReceiver: number, perCommand: number): AppsServerMessage {
   const t0 = performance.now();
   const dso = party('dso');
   const provider = party('provider');
   const receivers: string[] = [];
-  for (let i = 0; i < count; i += perCommand) {
-    const batch = Array.from({ length: Math.min(perCommand, count - i) }, (_, j) => party(`r${String(i + j).padStart(7, '0')}`));
+  const receiversPerCommand = Math.max(1, Math.floor(perCommand / perReceiver));
+  const total = Math.ceil(count / perReceiver);
+  for (let i = 0; i < total; i += receiversPerCommand) {
+    const batch = Array.from({ length: Math.min(receiversPerCommand, total - i) }, (_, j) => party(`r${String(i + j).padStart(7, '0')}`));
     receivers.push(...batch);
     submit(
       ledger,
       [dso, provider, ...batch],
-      batch.map((receiver, j) => ({
-        CreateCommand: {
-          templateId: TRANSFER_PREAPPROVAL_TEMPLATE,
-          createArguments: { dso, receiver, provider, validFrom: `2025-01-01T00:00:00.${String(j).padStart(6, '0')}Z`, lastRenewedAt: '2025-06-01T00:00:00Z', expiresAt: '2099-01-01T00:00:00Z' },
-        },
-      })),
+      batch.flatMap((receiver) =>
+        Array.from({ length: perReceiver }, (_, k) => ({
+          CreateCommand: {
+            templateId: TRANSFER_PREAPPROVAL_TEMPLATE,
+            createArguments: { dso, receiver, provider, validFrom: `2025-01-01T00:00:00.${String(k).padStart(6, '0')}Z`, lastRenewedAt: '2025-06-01T00:00:00Z', expiresAt: '2099-01-01T00:00:00Z' },
+          },
+        })),
+      ),
     );
   }
   const memory = memoryNow(true);
-  // A sample of the receivers travels back (100,000: far more than any cache would hold); the driver
-  // picks its random paths among them.
+  // A sample of the receivers travels back (100,000, or all of them when fewer); the driver picks
+  // its random paths among them.
   return { kind: 'seeded-preapprovals', ms: Math.round(performance.now() - t0), receivers: sample(receivers, 100_000), heapMb: memory.heapUsedMb, rssMb: memory.rssMb };
 }
 
@@ -105,7 +109,7 @@ process.on('message', (m: AppsDriverMessage) => {
   try {
     switch (m.cmd) {
       case 'seed-preapprovals':
-        send(seedPreapprovals(m.count, m.perCommand));
+        send(seedPreapprovals(m.count, m.perReceiver, m.perCommand));
         return;
       case 'seed-instructions':
         send(seedInstructions(m.count, m.perCommand));
