@@ -33,7 +33,6 @@ const DESCRIBED = {
 const SETUP = {
   registry: [
     'POST /registry/allocation-instruction/v2/{allocationInstructionId}/choice-contexts/withdraw',
-    'POST /registry/allocation-instruction/v2/allocation-factory',
   ],
   ledger: [
     'POST /v2/parties',
