@@ -61,6 +61,10 @@ const fakePreapproval = (party: string) =>
     },
   });
 
+/** snake_case member names turned camelCase, as a Scan built on a camelCase JSON codec answers (payloads kept). */
+const camelCased = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(camelCased) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), k === 'payload' ? x : camelCased(x)])) : v;
+
 const partyOf = (req: ProxyRequest) => decodeURIComponent(pathOf(req.url).slice(PREAPPROVAL_PATH.length));
 
 export const MUTANTS: readonly Mutant[] = [
@@ -268,6 +272,49 @@ export const MUTANTS: readonly Mutant[] = [
     fault: {
       response: (req, res) =>
         isPost(req, '/v2/interactive-submission/executeAndWait') && res.status >= 400 ? jsonResponse(200, { updateId: `1220${'ab'.repeat(32)}`, completionOffset: 1 }) : res,
+    },
+  },
+  {
+    name: 'version-without-features',
+    description: 'GET /v2/version answers only {"version"}: the features descriptor is left out',
+    caughtBy: 'ledger.version.shape',
+    fault: { response: (req, res) => (pathOf(req.url) === '/v2/version' && res.status === 200 ? withJson(res, (v) => (isObject(v) ? { version: v.version } : v)) : res) },
+  },
+  {
+    name: 'delete-user-204',
+    description: 'DELETE /v2/users/{id} answers 204 with no body instead of 200 {}',
+    caughtBy: 'ledger.users.delete-then-404',
+    fault: { response: (req, res) => (req.method === 'DELETE' && res.status === 200 ? { status: 204, headers: {}, body: '' } : res) },
+  },
+  {
+    name: 'html-404',
+    description: 'every 404 is the web server HTML page instead of the error body of the API',
+    caughtBy: 'ledger.users.delete-unknown-404',
+    fault: { response: (_req, res) => (res.status === 404 ? { status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body>Not Found</body></html>' } : res) },
+  },
+  {
+    name: 'scan-camel-case',
+    description: 'Scan answers camelCase members (transferPreapproval, earliestRound) instead of snake_case',
+    caughtBy: 'scan.preapproval.known-party',
+    needs: 'scan',
+    fault: { response: (req, res) => (pathOf(req.url).startsWith('/v0/') && res.status === 200 ? withJson(res, camelCased) : res) },
+  },
+  {
+    name: 'debug-fields-on-some-contracts',
+    description: 'excludeDebugFields: true strips the debug* fields from every disclosed contract but the last',
+    caughtBy: 'registry.accept.exclude-debug-true',
+    needs: 'registry',
+    fault: {
+      response(req, res) {
+        const body = parse(req.body);
+        if (!pathOf(req.url).startsWith('/registry/') || res.status !== 200 || !isObject(body) || body.excludeDebugFields !== true) return res;
+        return withJson(res, (v) => {
+          if (!isObject(v) || !Array.isArray(v.disclosedContracts)) return v;
+          const last = v.disclosedContracts.length - 1;
+          const debug = { debugPackageName: 'splice-amulet', debugPayload: {}, debugCreatedAt: '2026-01-01T00:00:00Z' };
+          return { ...v, disclosedContracts: v.disclosedContracts.map((c: unknown, i) => (i === last && isObject(c) ? { ...c, ...debug } : c)) };
+        });
+      },
     },
   },
 ];
