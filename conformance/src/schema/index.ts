@@ -3,6 +3,7 @@ export { loadSpec, readDocument, specFile } from './loadSpec.js';
 export { validateResponse, declaredStatus } from './validateResponse.js';
 export type { ResponseToValidate } from './validateResponse.js';
 export { validateRequestBody } from './validateRequestBody.js';
+export { moreValuesThan } from './moreValuesThan.js';
 export { findOperation } from './findOperation.js';
 export { ourSpecFile, packageRoot, SPEC_GROUPS, isSpecGroup } from './ourSpecFile.js';
 export { createAjv } from './createAjv.js';

@@ -1,4 +1,4 @@
-import { loadSpec, validateRequestBody, type CompiledSpec, type Problem as SchemaProblem } from '../../../../conformance/src/schema/index.js';
+import { loadSpec, moreValuesThan, validateRequestBody, type CompiledSpec, type Problem as SchemaProblem } from '../../../../conformance/src/schema/index.js';
 import type { RequestBodyCheck, RequestBodyValidator } from './validation.js';
 
 const UNKNOWN_KEYWORDS = new Set(['additionalProperties', 'unevaluatedProperties']);
@@ -54,22 +54,6 @@ function shape(problems: readonly SchemaProblem[]): RequestBodyCheck {
   const first = problems.find((p) => p.keyword !== 'oneOf' && p.keyword !== 'anyOf') ?? problems[0];
   const where = first === undefined || first.pointer === '' ? '' : ` at '${first.pointer}'`;
   return { ok: false, kind: 'shape', message: `Invalid value for: body (${first?.message ?? 'does not match the request schema'}${where})` };
-}
-
-/** Whether a decoded JSON value holds more than `limit` values (stops counting there). */
-export function moreValuesThan(value: unknown, limit: number): boolean {
-  const pending: unknown[] = [value];
-  let count = 0;
-  while (pending.length > 0) {
-    const v = pending.pop();
-    if (++count > limit) return true;
-    if (v === null || typeof v !== 'object') continue;
-    const children = Array.isArray(v) ? (v as unknown[]) : Object.values(v);
-    // Checked before spreading: a huge array would overflow the argument list.
-    if (count + pending.length + children.length > limit) return true;
-    pending.push(...children);
-  }
-  return false;
 }
 
 /** The member an additional-properties problem names. */
