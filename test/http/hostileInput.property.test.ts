@@ -140,4 +140,13 @@ describe('bodies with thousands of errors', () => {
     expect(res.status, res.text).toBe(400);
     expectCantonError(JSON.parse(res.text), 'INVALID_ARGUMENT', /Unexpected fields: colour, flavour|Unexpected fields: flavour, colour/);
   });
+
+  it('still names an unknown field inside one command of a large body', async () => {
+    const create = { CreateCommand: { templateId: ASSET, createArguments: { issuer: party, owner: party, amount: '1.0', observers: null } } };
+    const commands: unknown[] = Array<unknown>(1_000).fill(create);
+    commands[500] = { CreateCommand: { ...create.CreateCommand, colour: 1 } };
+    const res = await send('POST', '/v2/commands/submit-and-wait', JSON.stringify({ commands, commandId: 'c', userId: 'participant_admin', actAs: [party] }));
+    expect(res.status, res.text).toBe(400);
+    expectCantonError(JSON.parse(res.text), 'INVALID_ARGUMENT', /Unexpected fields: colour$/);
+  });
 });
