@@ -14,6 +14,8 @@ export interface StartOptions {
   readonly fixtures: string | undefined;
   /** Default `{ mode: 'none' }`. A key that cannot be loaded rejects with AuthConfigError. */
   readonly auth?: AuthConfig;
+  /** Scan's reward accounting (the earliest-round endpoints); default on. */
+  readonly rewardAccounting?: boolean;
 }
 
 /** A fixtures file that cannot be served: every problem, each with its file and JSON path. */
@@ -34,7 +36,7 @@ export async function startReferenceServer(options: StartOptions): Promise<Refer
   // fixture can name their templates.
   const clock = new SeedingClock(APP_WORLD_TIME);
   const ledger = createLedger({ clock });
-  createApps(ledger);
+  createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false } });
   if (options.fixtures === undefined) {
     const apps = seedAppWorld(ledger);
     if (!apps.ok) throw new Error(`the apps' default world cannot be seeded: ${apps.error.code}: ${apps.error.cause}`);

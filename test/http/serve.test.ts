@@ -7,7 +7,8 @@ import { UsageError } from '../../conformance/src/cli/exitCodes.js';
 
 describe('canton-conformance serve: arguments', () => {
   it('defaults to 127.0.0.1:7575 and the shipped fixtures', () => {
-    expect(parseServeArgs([], {})).toMatchObject({ port: 7575, host: '127.0.0.1', fixtures: undefined });
+    expect(parseServeArgs([], {})).toMatchObject({ port: 7575, host: '127.0.0.1', fixtures: undefined, rewardAccounting: true });
+    expect(parseServeArgs(['--no-reward-accounting'], {})).toMatchObject({ rewardAccounting: false });
   });
   it('takes PORT and HOST from the environment, and flags over both', () => {
     expect(parseServeArgs([], { PORT: '8080', HOST: '0.0.0.0' })).toMatchObject({ port: 8080, host: '0.0.0.0', fixtures: undefined });
@@ -42,6 +43,25 @@ describe('canton-conformance serve: running', () => {
     await expect(exit).resolves.toBe(0);
     await expect(fetch(`${url}/livez`)).rejects.toThrow();
     expect(lines).toHaveLength(1);
+  });
+
+  it('--no-reward-accounting: Scan answers the earliest round with 404 "not enabled"', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    const exit = run(['--port', '0', '--no-reward-accounting']);
+    await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 10_000 });
+    const url = /(http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] ?? '')?.[1];
+    for (const path of ['/v0/internal/reward-accounting-process/rounds/earliest-available', '/v0/reward-accounting-process/rounds/earliest-available']) {
+      const res = await fetch(`${url}${path}`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: expect.stringMatching(/Reward accounting is not enabled/) });
+    }
+    // The rest of Scan is unaffected.
+    const parties = (await (await fetch(`${url}/v2/parties`)).json()) as { partyDetails: { party: string }[] };
+    const alice = parties.partyDetails.find((p) => p.party.startsWith('alice::'))?.party ?? '';
+    expect((await fetch(`${url}/v0/transfer-preapprovals/by-party/${encodeURIComponent(alice)}`)).status).toBe(200);
+    process.emit('SIGTERM');
+    await expect(exit).resolves.toBe(0);
   });
 
   it('refuses an invalid fixtures file with every problem, before listening', async () => {

@@ -4,7 +4,7 @@ import { ExitCode, UsageError } from './exitCodes.js';
 
 const HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE]
          [--auth none|hs256|rs256|es256] [--auth-secret S | --auth-public-key FILE | --auth-jwks URL]
-         [--audience A | --scope S]
+         [--audience A | --scope S] [--no-reward-accounting]
 
 Starts the reference server (JSON Ledger API v2 over HTTP and WebSocket) and prints one line with
 its URL once it listens. Stops cleanly on SIGINT or SIGTERM.
@@ -24,6 +24,8 @@ Options:
                    (e.g. https://daml.com/jwt/aud/participant/<participantId>)
   --scope S        accept scope-based tokens whose scope contains S (default daml_ledger_api;
                    without --audience or --scope, tokens for this participant's audience pass too)
+  --no-reward-accounting  Scan runs without reward accounting: the earliest-round endpoints answer
+                   404 "Reward accounting is not enabled", as a Scan without its activity store does
 
 Try it with the TEST-ONLY keys in fixtures/keys (canton-conformance token --help mints tokens).`;
 
@@ -32,6 +34,7 @@ interface ServeArgs {
   readonly host: string;
   readonly fixtures: string | undefined;
   readonly auth: AuthConfig;
+  readonly rewardAccounting: boolean;
 }
 
 /** Flags win over PORT/HOST, which win over the defaults. */
@@ -50,6 +53,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'auth-jwks': { type: 'string' },
         audience: { type: 'string' },
         scope: { type: 'string' },
+        'no-reward-accounting': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -65,7 +69,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`invalid port '${rawPort}' (expected 0-65535)`);
   const host = values.host ?? env['HOST'] ?? '127.0.0.1';
   if (host === '') throw new UsageError('--host must not be empty');
-  return { port, host, fixtures: values.fixtures, auth };
+  return { port, host, fixtures: values.fixtures, auth, rewardAccounting: values['no-reward-accounting'] !== true };
 }
 
 interface AuthFlags {
