@@ -3,7 +3,7 @@ import { err } from './result.js';
 /**
  * The ledger's error catalogue: Canton error ids with their error category and gRPC code, as the
  * real participant reports them (notes/api-semantics.md §1.2). HTTP status derives from the gRPC
- * code in exactly one place (`httpStatusOf`), so core code never thinks in HTTP.
+ * code in exactly one place, the HTTP adapter's `httpStatusOf`, so core code never thinks in HTTP.
  */
 export const GrpcCode = {
   OK: 0,
@@ -122,38 +122,3 @@ export const ledgerError = (
 /** Shorthand for the failing branch of a Result<T, LedgerError>. */
 export const fail = (code: ErrorCodeId, cause: string, extra: Omit<LedgerError, 'code' | 'cause'> = {}) =>
   err(ledgerError(code, cause, extra));
-
-/** gRPC code -> HTTP status, Canton's GrpcHttpErrorCodes table. */
-export function httpStatusOf(grpc: GrpcCodeName): number {
-  switch (grpc) {
-    case 'OK':
-      return 200;
-    case 'INVALID_ARGUMENT':
-    case 'FAILED_PRECONDITION':
-    case 'OUT_OF_RANGE':
-      return 400;
-    case 'UNAUTHENTICATED':
-      return 401;
-    case 'PERMISSION_DENIED':
-      return 403;
-    case 'NOT_FOUND':
-      return 404;
-    case 'ABORTED':
-    case 'ALREADY_EXISTS':
-      return 409;
-    case 'RESOURCE_EXHAUSTED':
-      return 429;
-    case 'CANCELLED':
-      return 499;
-    case 'UNIMPLEMENTED':
-      return 501;
-    case 'UNAVAILABLE':
-      return 503;
-    case 'DEADLINE_EXCEEDED':
-      return 504;
-    case 'DATA_LOSS':
-    case 'UNKNOWN':
-    case 'INTERNAL':
-      return 500;
-  }
-}

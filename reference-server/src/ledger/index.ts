@@ -29,7 +29,7 @@ export type {
 export type { Result } from './result.js';
 export { ok, err } from './result.js';
 export type { LedgerError, ErrorCodeId, GrpcCodeName } from './errors.js';
-export { ErrorCodes, ErrorCategory, GrpcCode, fail, ledgerError, httpStatusOf } from './errors.js';
+export { ErrorCodes, ErrorCategory, GrpcCode, fail, ledgerError } from './errors.js';
 export type * from './wire.js';
 export { loadFixtures, parseFixtures, applyFixtures, loadWorld, defaultWorldPath, fixtureSchemaPath, formatFixtureError } from './fixtures/index.js';
 export type { AppliedFixtures, FixtureError, FixtureFile } from './fixtures/index.js';

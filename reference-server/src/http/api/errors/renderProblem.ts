@@ -1,6 +1,7 @@
-import { ErrorCodes, httpStatusOf, ledgerError, type LedgerError } from '../../../ledger/errors.js';
+import { ErrorCodes, ledgerError, type LedgerError } from '../../../ledger/errors.js';
 import { jsonResponse, textResponse } from '../apiResponse.js';
 import type { ApiResponse, Problem, RouteGroup } from '../types.js';
+import { httpStatusOf } from './httpStatusOf.js';
 import { spliceStatusOf } from './spliceStatusOf.js';
 import { toJsCantonError, type ErrorRenderContext, type JsCantonError } from './toJsCantonError.js';
 
