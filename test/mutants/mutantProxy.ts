@@ -25,6 +25,8 @@ export interface Fault {
   response?(req: ProxyRequest, res: ProxyResponse): ProxyResponse;
   /** A WebSocket upgrade: a status refuses it, undefined passes it through. */
   upgrade?(req: ProxyRequest): number | undefined | Promise<number | undefined>;
+  /** Rewrites the upstream's handshake answer (status line and headers, without the blank line). */
+  upgradeResponse?(head: string): string;
 }
 
 export interface Upstream {
@@ -99,7 +101,9 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
       const lines = [`${req.method} ${req.url} HTTP/1.1`, ...Object.entries(req.headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`)];
       up.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (head.length > 0) up.write(head);
-      socket.pipe(up).pipe(socket);
+      socket.pipe(up);
+      if (fault.upgradeResponse) rewriteHandshake(up, socket, fault.upgradeResponse);
+      else up.pipe(socket);
     });
     sockets.add(up);
     const end = () => {
@@ -121,6 +125,22 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
         server.close(() => resolve());
       }),
   };
+}
+
+/** Holds the upstream's bytes until its handshake answer is complete, rewrites that, then pipes the frames. */
+function rewriteHandshake(up: Socket, socket: Socket, rewrite: (head: string) => string): void {
+  let buffered = Buffer.alloc(0);
+  const onData = (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    const end = buffered.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    up.off('data', onData);
+    socket.write(`${rewrite(buffered.subarray(0, end).toString('latin1'))}\r\n\r\n`);
+    const rest = buffered.subarray(end + 4);
+    if (rest.length > 0) socket.write(rest);
+    up.pipe(socket);
+  };
+  up.on('data', onData);
 }
 
 /** Parses a JSON body, or undefined. */

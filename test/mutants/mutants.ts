@@ -151,6 +151,12 @@ export const MUTANTS: readonly Mutant[] = [
     },
   },
   {
+    name: 'websocket-selects-no-subprotocol',
+    description: 'the WebSocket handshake on /v2/updates answers 101 without Sec-WebSocket-Protocol, whatever the client offered',
+    caughtBy: 'ledger.updates.websocket-subprotocol',
+    fault: { upgradeResponse: (head) => head.split('\r\n').filter((line) => !/^sec-websocket-protocol:/i.test(line)).join('\r\n') },
+  },
+  {
     name: 'updates-out-of-order',
     description: 'the HTTP update list comes newest first',
     caughtBy: 'ledger.updates.ordered',

@@ -3,6 +3,9 @@ import { expectCantonError, expectStatus, isObject } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
+/** Offered when the run has no token: a well-formed but unsigned JWT, so the offer looks like a real client's. */
+const PLACEHOLDER_JWT = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"conformance-suite"}').toString('base64url')}.`;
+
 const check = (c: Omit<CheckDefinition, 'group' | 'operationId'> & { operationId?: string }): CheckDefinition => ({ group: 'ledger', operationId: LedgerOp.updates, ...c });
 
 /** The party and offset range to compare streams over: the suite's recent writes, or the profile party's tail. */
@@ -87,6 +90,36 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
         ctx.fail(`HTTP listed ${a.length} transaction(s), the WebSocket ${b.length}; only in HTTP: ${missing.slice(0, 5).join(', ') || 'none'}; only on the WebSocket: ${extra.slice(0, 5).join(', ') || 'none'}`, ws.exchange);
       }
       ctx.setEvidence(ws.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.updates.websocket-subprotocol',
+    title: 'The WebSocket on /v2/updates selects daml.ws.auth when a client offers jwt.token.<JWT> and daml.ws.auth',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: WebSocket on /v2/updates (subprotocols jwt.token.<JWT>, daml.ws.auth); ${UPSTREAM_B} §1.3`,
+    async run(ctx) {
+      if (ctx.profile.ledger?.websocket === false) ctx.skip(`profile '${ctx.profile.name}' says the target has no WebSocket (ledger.websocket: false)`);
+      const end = (await ledgerEnd(ctx)).offset;
+      // An empty range: the handshake is what is judged, and the server closes right after.
+      const ws = await ctx.http.stream('ledger', '/v2/updates', {
+        request: updatesRequest(await readParty(ctx), end, end),
+        placeholderJwt: PLACEHOLDER_JWT,
+        operationId: LedgerOp.updates,
+        idleMs: 1000,
+      });
+      ctx.setEvidence(ws.exchange);
+      if (ws.rejectedStatus !== undefined) ctx.fail(`the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
+      const handshook = ws.exchange.response?.status === 101;
+      if (!handshook) ctx.fail(`the WebSocket handshake did not complete: ${ws.error?.message ?? `ended ${ws.ended}`}`, ws.exchange);
+      // `ws` itself aborts a handshake whose answer names no offered subprotocol; judge the answer's header.
+      const selected = ws.exchange.response?.headers['sec-websocket-protocol'] ?? ws.protocol;
+      const offered = ws.exchange.request.headers['sec-websocket-protocol'];
+      if (selected === '' || selected === undefined) {
+        ctx.fail(`the server selected no subprotocol (offered: ${offered}); clients that offer daml.ws.auth fail the handshake`, ws.exchange);
+      }
+      if (selected !== 'daml.ws.auth') ctx.fail(`the server selected subprotocol '${selected}' instead of daml.ws.auth (offered: ${offered}); clients that offer daml.ws.auth fail the handshake`, ws.exchange);
+      if (ws.ended === 'error') ctx.fail(`the WebSocket failed after selecting daml.ws.auth: ${ws.error?.message ?? 'unknown error'}`, ws.exchange);
     },
   }),
   check({

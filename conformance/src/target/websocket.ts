@@ -9,6 +9,11 @@ export interface StreamOptions {
   readonly auth?: AuthMode;
   /** Subprotocols to offer instead of the default (`jwt.token.<JWT>` when a token is used, then `daml.ws.auth`). */
   readonly protocols?: readonly string[];
+  /**
+   * With the default subprotocols and no token to use, offer `jwt.token.<this>` anyway: real clients
+   * always send a token entry, and a server's subprotocol choice must not depend on there being one.
+   */
+  readonly placeholderJwt?: string;
   /** Stop (and close) once this holds for the messages received so far. */
   readonly until?: (messages: readonly unknown[]) => boolean;
   /** End normally when no frame arrives for this long (a tailing stream never ends by itself). */
@@ -43,8 +48,11 @@ interface InternalOptions extends StreamOptions {
 
 /** One WebSocket session against a target, recorded like an HTTP exchange (status 101, frames as the body). */
 export function openStream(url: string, o: InternalOptions): Promise<StreamResult> {
-  const protocols = [...(o.protocols ?? [...(o.token !== undefined ? [`jwt.token.${o.token}`] : []), 'daml.ws.auth'])];
-  const shownProtocols = protocols.map((p) => (p.startsWith('jwt.token.') && !o.showToken ? 'jwt.token.$TOKEN' : p));
+  const jwt = o.token ?? o.placeholderJwt;
+  const protocols = [...(o.protocols ?? [...(jwt !== undefined ? [`jwt.token.${jwt}`] : []), 'daml.ws.auth'])];
+  // A placeholder is no secret: show it as sent.
+  const placeholderOnly = o.token === undefined && o.protocols === undefined;
+  const shownProtocols = protocols.map((p) => (p.startsWith('jwt.token.') && !o.showToken && !placeholderOnly ? 'jwt.token.$TOKEN' : p));
   const body = JSON.stringify(o.request);
   const request: RecordedRequest = { method: 'GET', url, headers: { 'sec-websocket-protocol': shownProtocols.join(', ') }, body };
   const started = performance.now();
