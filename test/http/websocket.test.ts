@@ -1,6 +1,7 @@
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResponse } from '../../conformance/src/schema/index.js';
+import { defaultHttpConfig } from '../../reference-server/src/http/api/config.js';
 import { expectCantonError } from './support/cantonError.js';
 import { startServer, type TestServer } from './support/startServer.js';
 import { headerUserAuthenticator } from './support/userPrincipal.js';
@@ -84,6 +85,20 @@ describe('WebSocket /v2/updates', () => {
     expectCantonError(s.messages[0], 'INVALID_ARGUMENT', /Invalid value for: body/);
   });
 
+  it('answers a binary request frame with a JsCantonError saying the request must be a JSON text frame, then closes', async () => {
+    const socket = new WebSocket(server.url.replace(/^http/, 'ws') + '/v2/updates', ['jwt.token.x', 'daml.ws.auth']);
+    const messages: string[] = [];
+    socket.on('message', (data, isBinary) => messages.push(isBinary ? '<binary>' : String(data)));
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(Buffer.from(JSON.stringify(legacyRequest(owner, { endInclusive: await ledgerEnd(server) }))));
+    expect(await closed).toBe(1000);
+    expect(messages).toHaveLength(1);
+    expectCantonError(JSON.parse(messages[0]!), 'INVALID_ARGUMENT', /the request must be a JSON text frame, got a binary frame of \d+ bytes/);
+    expect(messages[0]).not.toMatch(/missing request body/);
+    expect(server.errors).toEqual([]);
+  });
+
   it('answers a ledger refusal as an error message', async () => {
     const s = await openStream(server.url, '/v2/updates', legacyRequest(owner, { endInclusive: (await ledgerEnd(server)) + 50 }));
     await s.closed;
@@ -164,5 +179,41 @@ describe('WebSocket credentials', () => {
     const s = await openStream(secured.url, '/v2/updates', request(), ['test.user.outsider', 'daml.ws.auth']);
     expect(await s.closed).toBe(1000);
     expect(s.messages).toEqual([expect.objectContaining({ code: 'NA', errorCategory: -1, grpcCodeValue: 7 })]);
+  });
+});
+
+describe('WebSocket request frame timeout', () => {
+  let quick: TestServer;
+  const WAIT_MS = 300;
+  beforeAll(async () => {
+    quick = await startServer({ http: { webSocketRequestTimeoutMs: WAIT_MS } });
+  });
+  afterAll(() => quick.close());
+
+  it('defaults to 30 s', () => {
+    expect(defaultHttpConfig.webSocketRequestTimeoutMs).toBe(30_000);
+  });
+
+  it('sends an error frame and closes a socket whose request never comes', async () => {
+    const socket = new WebSocket(quick.url.replace(/^http/, 'ws') + '/v2/updates', ['jwt.token.x', 'daml.ws.auth']);
+    const messages: unknown[] = [];
+    socket.on('message', (data) => messages.push(JSON.parse(String(data)) as unknown));
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => socket.once('open', resolve));
+    const opened = performance.now();
+    expect(await closed).toBe(1000);
+    expect(performance.now() - opened).toBeGreaterThanOrEqual(WAIT_MS - 20);
+    expect(messages).toHaveLength(1);
+    expectCantonError(messages[0], 'INVALID_ARGUMENT', new RegExp(`no request frame within ${WAIT_MS} ms`));
+  });
+
+  it('does not cut off a request that arrives in time, nor a stream that outlives the wait', async () => {
+    const party = await allocateParty(quick, fresh('tail'));
+    const s = await openStream(quick.url, '/v2/updates', { beginExclusive: 0, verbose: true, filter: { filtersByParty: { [party]: { cumulative: [] } } } });
+    await new Promise((r) => setTimeout(r, WAIT_MS * 2));
+    expect(s.socket.readyState).toBe(WebSocket.OPEN);
+    for (const m of s.messages) expect(m).not.toHaveProperty('code');
+    s.socket.close();
+    await s.closed;
   });
 });

@@ -73,6 +73,14 @@ describe('WebSocket streams through msw behave as on the Koa server', () => {
     expect(msw).toMatchObject({ opened: false, errored: true, messages: [] });
   });
 
+  it('answers a binary request frame with the same JsCantonError, then closes normally', async () => {
+    const frame = new TextEncoder().encode(JSON.stringify({ beginExclusive: 0, endInclusive: 1, updateFormat: {} }));
+    const koa = await runSocket(new NodeWebSocket(koaWs + '/v2/updates', ['jwt.token.x', 'daml.ws.auth']), frame);
+    const msw = await runSocket(new WebSocket(MOCK_WS + '/v2/updates', ['jwt.token.x', 'daml.ws.auth']), frame);
+    expect(koa).toMatchObject({ opened: true, closeCode: 1000, messages: [expect.stringContaining('the request must be a JSON text frame, got a binary frame of')] });
+    expect(comparable(msw)).toEqual(comparable(koa));
+  });
+
   it('refuses a path without a stream', async () => {
     expect(await rawUpgrade(twins.koa.url, '/v2/nothing', ['daml.ws.auth'])).toMatchObject({ status: 404 });
     const msw = await runSocket(new WebSocket(MOCK_WS + '/v2/nothing', ['daml.ws.auth']), '{}');
@@ -115,5 +123,24 @@ describe('WebSocket streams through msw behave as on the Koa server', () => {
 
   it('logs no unexpected failure on either face', () => {
     expect(twins.errors).toEqual([]);
+  });
+});
+
+describe('a request frame that never comes, through msw as on the Koa server', () => {
+  const WAIT_MS = 200;
+  let twins: Twins;
+  beforeAll(async () => {
+    twins = await startTwins({ http: { webSocketRequestTimeoutMs: WAIT_MS } });
+  });
+  afterAll(async () => {
+    await twins?.close();
+  });
+
+  it('gets one error frame after the configured wait, then a normal close', async () => {
+    const koa = await runSocket(new NodeWebSocket(twins.koa.url.replace(/^http/, 'ws') + '/v2/updates', ['jwt.token.x', 'daml.ws.auth']), undefined);
+    const msw = await runSocket(new WebSocket(MOCK_WS + '/v2/updates', ['jwt.token.x', 'daml.ws.auth']), undefined);
+    expect(koa).toMatchObject({ opened: true, closeCode: 1000, messages: [expect.stringContaining(`no request frame within ${WAIT_MS} ms`)] });
+    expect(withoutTraceIds(msw.messages[0] ?? '')).toEqual(withoutTraceIds(koa.messages[0]!));
+    expect({ ...msw, messages: [] }).toEqual({ ...koa, messages: [] });
   });
 });

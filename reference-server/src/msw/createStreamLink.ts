@@ -1,6 +1,7 @@
 import { ws, type WebSocketHandler, type WebSocketHandlerConnection } from 'msw';
 import { runChannel, type ChannelSession } from '../http/api/channels/runChannel.js';
 import type { StreamChannel } from '../http/api/channels/StreamChannel.js';
+import { refuseRequestFrame } from '../http/api/channels/refuseRequestFrame.js';
 import { normalizePath } from '../http/api/normalizePath.js';
 import type { ApiServices } from '../http/api/services.js';
 import { selectSubprotocol } from '../http/koa/selectSubprotocol.js';
@@ -61,24 +62,44 @@ export function createStreamLink(base: BaseUrl, channels: readonly StreamChannel
         await Promise.resolve();
       },
     };
+    const finish = async () => {
+      // Give the last message's delivery a turn before the close overtakes it.
+      await new Promise((r) => setTimeout(r, 0));
+      generation.removeEventListener('abort', onReset);
+      // 1000: the stream ended; 1001 (going away): its ledger was reset.
+      if (!clientLeft) client.close(generation.aborted ? 1001 : 1000);
+    };
+    // A client that never sends its request would hold the socket forever (as on the Koa face).
+    const waitedMs = context.services().config.webSocketRequestTimeoutMs;
+    const idle = setTimeout(() => {
+      started = true;
+      void refuseRequestFrame({ kind: 'timeout', waitedMs }, context.services(), session)
+        .catch(() => undefined)
+        .finally(finish);
+    }, waitedMs);
+    gone.signal.addEventListener('abort', () => clearTimeout(idle), { once: true });
     client.addEventListener(
       'message',
       (event) => {
-        if (gone.signal.aborted) return;
+        if (gone.signal.aborted || started) return;
         started = true;
-        const frame = typeof event.data === 'string' ? event.data : '';
+        clearTimeout(idle);
+        if (typeof event.data !== 'string') {
+          void refuseRequestFrame({ kind: 'binary', bytes: byteLength(event.data) }, context.services(), session)
+            .catch(() => undefined)
+            .finally(finish);
+          return;
+        }
         const credentials = { headers: {}, subprotocols: offered };
-        void runChannel(channel, frame, credentials, context.services(), session).finally(async () => {
-          // Give the last message's delivery a turn before the close overtakes it.
-          await new Promise((r) => setTimeout(r, 0));
-          generation.removeEventListener('abort', onReset);
-          // 1000: the stream ended; 1001 (going away): its ledger was reset.
-          if (!clientLeft) client.close(generation.aborted ? 1001 : 1000);
-        });
+        void runChannel(channel, event.data, credentials, context.services(), session).finally(finish);
       },
       { once: true },
     );
   });
+}
+
+function byteLength(data: Blob | ArrayBufferLike | ArrayBufferView): number {
+  return data instanceof Blob ? data.size : data.byteLength;
 }
 
 /**

@@ -11,10 +11,10 @@ export interface SocketRun {
 
 
 /**
- * Sends `frame` once the socket opens and records everything until it closes (or `stopAfter`
- * messages arrived, when the client closes it itself).
+ * Sends `frame` once the socket opens (bytes as a binary frame; nothing when undefined) and records
+ * everything until it closes (or `stopAfter` messages arrived, when the client closes it itself).
  */
-export function runSocket(client: WebSocket | NodeWebSocket, frame: string, stopAfter = Infinity, timeoutMs = 5000): Promise<SocketRun> {
+export function runSocket(client: WebSocket | NodeWebSocket, frame: string | Uint8Array | undefined, stopAfter = Infinity, timeoutMs = 5000): Promise<SocketRun> {
   // `ws` sockets offer the same EventTarget surface as the global WebSocket.
   const socket = client as WebSocket;
   return new Promise((resolve, reject) => {
@@ -23,7 +23,7 @@ export function runSocket(client: WebSocket | NodeWebSocket, frame: string, stop
     socket.addEventListener('open', () => {
       run.opened = true;
       run.protocol = socket.protocol;
-      socket.send(frame);
+      if (frame !== undefined) socket.send(frame);
     });
     socket.addEventListener('message', (event) => {
       run.messages.push(String((event as MessageEvent).data));

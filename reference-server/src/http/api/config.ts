@@ -12,6 +12,8 @@ export interface HttpConfig {
   readonly maxStreamIdleTimeoutMs: number;
   /** Largest WebSocket message (the request frame) accepted. */
   readonly maxWebSocketMessageBytes: number;
+  /** A WebSocket whose request frame has not arrived after this long gets an error frame and is closed. */
+  readonly webSocketRequestTimeoutMs: number;
 }
 
 export const defaultHttpConfig: HttpConfig = {
@@ -20,4 +22,6 @@ export const defaultHttpConfig: HttpConfig = {
   defaultStreamIdleTimeoutMs: 1000,
   maxStreamIdleTimeoutMs: 60_000,
   maxWebSocketMessageBytes: 4 * 1024 * 1024,
+  // Idle sockets that never ask for anything would otherwise stay open forever.
+  webSocketRequestTimeoutMs: 30_000,
 };

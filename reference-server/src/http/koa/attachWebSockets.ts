@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { runChannel, type ChannelSession } from '../api/channels/runChannel.js';
 import type { StreamChannel } from '../api/channels/StreamChannel.js';
+import { refuseRequestFrame } from '../api/channels/refuseRequestFrame.js';
 import { renderNoRoute } from '../api/createDispatcher.js';
 import { normalizePath } from '../api/normalizePath.js';
 import type { ApiServices } from '../api/services.js';
@@ -65,22 +66,38 @@ function serve(ws: WebSocket, req: IncomingMessage, channel: StreamChannel, serv
         ws.send(text, (e) => (e ? reject(e) : resolve()));
       }),
   };
+  const end = () => {
+    if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+  };
+  // A client that never sends its request would hold the socket forever.
+  const waitedMs = services.config.webSocketRequestTimeoutMs;
+  const idle = setTimeout(() => {
+    ws.removeAllListeners('message');
+    void refuseRequestFrame({ kind: 'timeout', waitedMs }, services, session)
+      .catch(() => undefined)
+      .finally(end);
+  }, waitedMs);
+  gone.signal.addEventListener('abort', () => clearTimeout(idle), { once: true });
   // The participant reads the first message only; later ones are ignored.
   ws.once('message', (data: RawData, isBinary: boolean) => {
-    const frame = isBinary ? '' : rawText(data);
+    clearTimeout(idle);
+    if (isBinary) {
+      void refuseRequestFrame({ kind: 'binary', bytes: rawBytes(data).length }, services, session)
+        .catch(() => undefined)
+        .finally(end);
+      return;
+    }
     const credentials = {
       headers: flattenHeaders(req.headers),
       subprotocols: offeredSubprotocols(req.headers['sec-websocket-protocol']),
     };
-    void runChannel(channel, frame, credentials, services, session).finally(() => {
-      if (ws.readyState === WebSocket.OPEN) ws.close(1000);
-    });
+    void runChannel(channel, rawBytes(data).toString('utf8'), credentials, services, session).finally(end);
   });
 }
 
-function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data as ArrayBuffer).toString('utf8');
+function rawBytes(data: RawData): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.isBuffer(data) ? data : Buffer.from(data);
 }
 
 
