@@ -163,7 +163,8 @@ export function deleteUser(ctx: LedgerContext, userId: string, callerUserId: str
   return ok({});
 }
 
-export function grantRights(ctx: LedgerContext, userId: string, req: W.GrantUserRightsRequest): Result<W.GrantUserRightsResponse, LedgerError> {
+/** What grant and revoke both start from: the user, and the rights of the request as keys. */
+function rightsChange(ctx: LedgerContext, userId: string, req: W.GrantUserRightsRequest | W.RevokeUserRightsRequest) {
   const found = findUser(ctx, userId);
   if (!found.ok) return found;
   if (isPlainObject(req)) {
@@ -172,8 +173,14 @@ export function grantRights(ctx: LedgerContext, userId: string, req: W.GrantUser
   }
   const rights = rightsToKeys(isPlainObject(req) ? req.rights : undefined);
   if (!rights.ok) return rights;
-  const u = found.value;
-  const fresh = rights.value.filter((r) => !u.rights.has(r));
+  return ok({ user: found.value, rights: rights.value });
+}
+
+export function grantRights(ctx: LedgerContext, userId: string, req: W.GrantUserRightsRequest): Result<W.GrantUserRightsResponse, LedgerError> {
+  const change = rightsChange(ctx, userId, req);
+  if (!change.ok) return change;
+  const { user: u, rights } = change.value;
+  const fresh = rights.filter((r) => !u.rights.has(r));
   if (u.rights.size + fresh.length > ctx.config.maxRightsPerUser) return tooMany(ctx, u.id);
   for (const r of fresh) u.rights.add(r);
   ctx.store.putUser(u);
@@ -181,16 +188,10 @@ export function grantRights(ctx: LedgerContext, userId: string, req: W.GrantUser
 }
 
 export function revokeRights(ctx: LedgerContext, userId: string, req: W.RevokeUserRightsRequest): Result<W.RevokeUserRightsResponse, LedgerError> {
-  const found = findUser(ctx, userId);
-  if (!found.ok) return found;
-  if (isPlainObject(req)) {
-    const idp = checkIdentityProvider(req.identityProviderId);
-    if (!idp.ok) return idp;
-  }
-  const rights = rightsToKeys(isPlainObject(req) ? req.rights : undefined);
-  if (!rights.ok) return rights;
-  const u = found.value;
-  const gone = rights.value.filter((r) => u.rights.has(r));
+  const change = rightsChange(ctx, userId, req);
+  if (!change.ok) return change;
+  const { user: u, rights } = change.value;
+  const gone = rights.filter((r) => u.rights.has(r));
   for (const r of gone) u.rights.delete(r);
   ctx.store.putUser(u);
   return ok({ newlyRevokedRights: gone.map(keyToRight) });

@@ -23,13 +23,9 @@ const record = (v: DamlValue | undefined): DamlRecord => (v !== null && typeof v
  * `AllocationInstructionResult_Completed`.
  */
 export function acceptInstruction(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, t: InstructionTemplates): Result<DamlValue, LedgerError> {
-  const checked = checkActors(ctx, self, arg);
+  const checked = checkedContext(ctx, self, arg, t);
   if (!checked.ok) return checked;
-  const values = contextValues(ctx, arg);
-  if (!values.ok) return values;
-  const rules = fetchRules(ctx, self, values.value, t);
-  if (!rules.ok) return rules;
-  const mapCid = contractIdIn(ctx, values.value, ACCOUNT_MAP_KEY);
+  const mapCid = contractIdIn(ctx, checked.value, ACCOUNT_MAP_KEY);
   if (!mapCid.ok) return mapCid;
   const map = ctx.fetch(mapCid.value);
   if (!map.ok) return map;
@@ -59,12 +55,8 @@ export function acceptInstruction(ctx: ChoiceContext, self: ContractView, arg: D
  * `AllocationInstructionResult_Failed`.
  */
 export function withdrawInstruction(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, t: InstructionTemplates): Result<DamlValue, LedgerError> {
-  const checked = checkActors(ctx, self, arg);
+  const checked = checkedContext(ctx, self, arg, t);
   if (!checked.ok) return checked;
-  const values = contextValues(ctx, arg);
-  if (!values.ok) return values;
-  const rules = fetchRules(ctx, self, values.value, t);
-  if (!rules.ok) return rules;
   const archived = ctx.archive(self.contractId);
   if (!archived.ok) return archived;
   return ok(result({ tag: 'AllocationInstructionResult_Failed', value: {} }));
@@ -75,6 +67,20 @@ function result(output: DamlValue): DamlValue {
 }
 
 /** The registry decides who may act: here exactly the authorizer, as the view's availableActions say. */
+/**
+ * What both choices check first: the actors, and a context whose rules contract can be fetched
+ * (so it must be visible: disclosed, as the registry serves it). Answers the context's values.
+ */
+function checkedContext(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, t: InstructionTemplates): Result<DamlRecord, LedgerError> {
+  const actors = checkActors(ctx, self, arg);
+  if (!actors.ok) return actors;
+  const values = contextValues(ctx, arg);
+  if (!values.ok) return values;
+  const rules = fetchRules(ctx, self, values.value, t);
+  if (!rules.ok) return rules;
+  return ok(values.value);
+}
+
 function checkActors(ctx: ChoiceContext, self: ContractView, arg: DamlRecord): Result<void, LedgerError> {
   const actors = [...new Set(arg.actors as string[])];
   const authorizer = authorizerOf(self.argument);
