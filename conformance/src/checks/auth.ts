@@ -89,7 +89,7 @@ export const authChecks: readonly CheckDefinition[] = [
     title: 'An expired token, otherwise valid, is refused with 401',
     operationId: LedgerOp.ledgerEnd,
     level: 'MUST',
-    specRef: `${SD_AUTH}; ${UPSTREAM_B} §1.4 (exp)`,
+    specRef: `${SD_AUTH}; ${UPSTREAM_B} JWT rules (exp)`,
     requires: { auth: 'signing' },
     async run(ctx) {
       // Control: the same claims, unexpired, must pass, or this check would prove nothing.
@@ -105,7 +105,7 @@ export const authChecks: readonly CheckDefinition[] = [
     title: 'A token for another audience (or without the ledger API scope) is refused with 401',
     operationId: LedgerOp.ledgerEnd,
     level: 'MUST',
-    specRef: `${UPSTREAM_B} §1.4: audience-based or scope-based tokens`,
+    specRef: `${UPSTREAM_B}: audience-based or scope-based tokens`,
     requires: { auth: 'signing' },
     async run(ctx) {
       const { aud: _a, scope: _s, ...rest } = goodClaims(ctx);
@@ -118,7 +118,7 @@ export const authChecks: readonly CheckDefinition[] = [
     title: 'A valid token of a user without the needed right is refused with 403',
     operationId: LedgerOp.activeContracts,
     level: 'MUST',
-    specRef: `${UPSTREAM_B} §1.4: rights come from the user store; PERMISSION_DENIED, HTTP 403`,
+    specRef: `${UPSTREAM_B}: rights come from the user store; PERMISSION_DENIED, HTTP 403`,
     requires: { auth: 'no-rights' },
     async run(ctx) {
       const a = ctx.profile.auth!;

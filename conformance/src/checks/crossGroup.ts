@@ -6,7 +6,7 @@ import { activeContracts, ledgerEnd } from './support/ledger.js';
 import { firstDifference, jsonEqual, qualifiedName } from './support/expect.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
-const SD = 'service description (groups A, B, C read one ledger); design.md "Registry" and "Scan"';
+const SD = 'service description (groups A, B, C answer from one ledger; the registry and Scan are apps that read it)';
 
 /** How to read the ledger as another party: as `auth.readerUser` when the target is secured and names one. */
 async function readerAuth(ctx: CheckContext): Promise<AuthMode | undefined> {

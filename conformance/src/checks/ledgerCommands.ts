@@ -14,7 +14,7 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.submitAndWait,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B} §1.3 Deduplication: (userId, actAs, commandId); DUPLICATE_COMMAND, HTTP 409`,
+    specRef: `${UPSTREAM_B} deduplication: (userId, actAs, commandId); DUPLICATE_COMMAND, HTTP 409`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
@@ -31,7 +31,7 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.submitAndWait,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B} §1.3 Deduplication: the change id includes the commandId`,
+    specRef: `${UPSTREAM_B} deduplication: the change id includes the commandId`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
@@ -110,7 +110,7 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.deleteUser,
     level: 'MUST',
     kind: 'property',
-    specRef: `${UPSTREAM_B} §1.3: unknown user, 404 USER_NOT_FOUND`,
+    specRef: `${UPSTREAM_B}: unknown user, 404 USER_NOT_FOUND`,
     requires: { writes: true },
     async run(ctx) {
       await forAll(ctx, userIdArb().map((u) => `cc-absent-${u}`), async (id) => {

@@ -106,7 +106,7 @@ export const ledgerInteractiveChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.execute,
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD_B}: interactive-submission prepare/execute; ${UPSTREAM_B} §1.5`,
+    specRef: `${SD_B}: interactive-submission prepare/execute; ${UPSTREAM_B} interactive submission (external signatures)`,
     requires: { writes: true },
     async run(ctx) {
       needInteractive(ctx);
@@ -132,7 +132,7 @@ export const ledgerInteractiveChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.executeAndWait,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UPSTREAM_B} §1.5: execute verifies every party signature against its registered key`,
+    specRef: `${UPSTREAM_B}: execute verifies every party signature against its registered key`,
     requires: { writes: true },
     async run(ctx) {
       needInteractive(ctx);

@@ -18,7 +18,7 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.activeContracts,
     level: 'MUST',
     kind: 'property',
-    specRef: `design.md Errors; ${UPSTREAM_B} §1.1: undecodable body, 400 text/plain`,
+    specRef: `${UPSTREAM_B}: an undecodable body is a 400 with a text/plain reason`,
     async run(ctx) {
       const endpoints = ctx.profile.writes ? [...READ_ENDPOINTS, ...WRITE_ENDPOINTS] : [...READ_ENDPOINTS];
       await forAll(ctx, fc.tuple(fc.constantFrom(...endpoints), malformedJsonArb()), async ([path, bad]) => {
@@ -48,7 +48,7 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.activeContracts,
     level: 'MUST',
     kind: 'negative',
-    specRef: `design.md Errors (unknown JSON fields are 400); ${UPSTREAM_B} §1.1 "Unexpected fields"`,
+    specRef: `${UPSTREAM_B}: unknown JSON fields are a 400 JsCantonError ("Unexpected fields")`,
     async run(ctx) {
       const end = (await ledgerEnd(ctx)).offset;
       const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: end, eventFormat: eventFormat(await readParty(ctx)), ccUnexpectedField: true } });
@@ -61,7 +61,7 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.submitAndWait,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UPSTREAM_B} §1.3: JsCommands requires commandId, commands, actAs`,
+    specRef: `${UPSTREAM_B}: JsCommands requires commandId, commands, actAs`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
@@ -76,7 +76,7 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.submitAndWait,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UPSTREAM_B} §1.2: INVALID_ARGUMENT (HTTP 400)`,
+    specRef: `${UPSTREAM_B}: INVALID_ARGUMENT (HTTP 400)`,
     requires: { writes: true },
     async run(ctx) {
       const bad = 'not a party id';
@@ -92,7 +92,7 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.activeContracts,
     level: 'MUST',
     kind: 'example',
-    specRef: 'notes/wire-shapes.md §5.3: LedgerClient sends POST bodies without Content-Type',
+    specRef: '@canton-network/core-ledger-client: LedgerClient sends POST bodies without Content-Type',
     async run(ctx) {
       const end = (await ledgerEnd(ctx)).offset;
       const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: end, eventFormat: eventFormat(await readParty(ctx)) }, contentType: null });
@@ -106,7 +106,7 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.version,
     level: 'SHOULD',
     kind: 'example',
-    specRef: 'notes/wire-shapes.md §5.3: trailing slash from wallet-sdk',
+    specRef: '@canton-network/wallet-sdk: its WebSocket base URL ends in a slash, so paths arrive as //v2/...',
     async run(ctx) {
       const e = await ctx.http.request('ledger', { method: 'GET', path: '//v2/version', operationId: LedgerOp.version });
       expectStatus(ctx, e, 200, 'GET //v2/version');

@@ -24,4 +24,4 @@ export const LedgerOp = {
 } as const;
 
 export const SD_B = 'service description, group B';
-export const UPSTREAM_B = 'Canton JSON Ledger API v2 (notes/api-semantics.md §1)';
+export const UPSTREAM_B = 'Canton JSON Ledger API v2';

@@ -102,7 +102,7 @@ export const ledgerStateChecks: readonly CheckDefinition[] = [
     title: 'activeAtOffset beyond the ledger end is 400 OFFSET_AFTER_LEDGER_END',
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UPSTREAM_B} §1.2: OFFSET_AFTER_LEDGER_END (category 12, HTTP 400)`,
+    specRef: `${UPSTREAM_B}: OFFSET_AFTER_LEDGER_END (category 12, HTTP 400)`,
     async run(ctx) {
       const party = await readerParty(ctx);
       const end = await ledgerEnd(ctx);
@@ -116,7 +116,7 @@ export const ledgerStateChecks: readonly CheckDefinition[] = [
     title: 'Active contracts at offset 0 (ledger begin) are empty',
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B} §1.3: activeAtOffset 0 returns an empty set`,
+    specRef: `${UPSTREAM_B}: activeAtOffset 0 returns an empty set`,
     async run(ctx) {
       const party = await readerParty(ctx);
       const { exchange, contracts } = await activeContracts(ctx, party, 0);

@@ -26,7 +26,7 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
     title: 'A created contract appears in the updates between the ledger ends before and after, at its completion offset',
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD_B}: POST /v2/updates; ${UPSTREAM_B} §1.3 updates (beginExclusive, endInclusive]`,
+    specRef: `${SD_B}: POST /v2/updates; ${UPSTREAM_B}: updates (beginExclusive, endInclusive]`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
@@ -45,7 +45,7 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
     title: 'Updates come in strictly increasing offsets within (beginExclusive, endInclusive], each updateId once',
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B} §1.3: beginExclusive/endInclusive; every transaction one offset, updateId unique`,
+    specRef: `${UPSTREAM_B}: beginExclusive/endInclusive; every transaction one offset, updateId unique`,
     async run(ctx) {
       const w = await window(ctx);
       const { exchange, transactions } = await updates(ctx, w.party, w.begin, w.end);
@@ -97,7 +97,7 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
     title: 'The WebSocket on /v2/updates selects daml.ws.auth when a client offers jwt.token.<JWT> and daml.ws.auth',
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD_B}: WebSocket on /v2/updates (subprotocols jwt.token.<JWT>, daml.ws.auth); ${UPSTREAM_B} §1.3`,
+    specRef: `${SD_B}: WebSocket on /v2/updates (subprotocols jwt.token.<JWT>, daml.ws.auth); ${UPSTREAM_B}: `,
     async run(ctx) {
       if (ctx.profile.ledger?.websocket === false) ctx.skip(`profile '${ctx.profile.name}' says the target has no WebSocket (ledger.websocket: false)`);
       const end = (await ledgerEnd(ctx)).offset;
@@ -127,7 +127,7 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
     title: 'Updates from beyond the ledger end are refused with 400 and a JsCantonError',
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UPSTREAM_B} §1.2: OFFSET_AFTER_LEDGER_END / OFFSET_OUT_OF_RANGE (HTTP 400)`,
+    specRef: `${UPSTREAM_B}: OFFSET_AFTER_LEDGER_END / OFFSET_OUT_OF_RANGE (HTTP 400)`,
     async run(ctx) {
       const end = (await ledgerEnd(ctx)).offset;
       const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 500 }, json: updatesRequest(await readParty(ctx), end + 100, end + 200) });

@@ -2,7 +2,7 @@ import { err } from './result.js';
 
 /**
  * The ledger's error catalogue: Canton error ids with their error category and gRPC code, as the
- * real participant reports them (notes/api-semantics.md §1.2). HTTP status derives from the gRPC
+ * real participant reports them (Canton's ErrorCategory and error-code ids). HTTP status derives from the gRPC
  * code in exactly one place, the HTTP adapter's `httpStatusOf`, so core code never thinks in HTTP.
  */
 export const GrpcCode = {

@@ -1,5 +1,5 @@
 /**
- * JSON Ledger API v2 shapes the core takes and produces (notes/wire-shapes.md §2). Field names are
+ * JSON Ledger API v2 shapes the core takes and produces (Canton 3.4/3.5, as specs/ledger.openapi.yaml). Field names are
  * the wire names; int64 travels as a JSON number. The HTTP layer decodes requests into these types
  * and renders responses from them unchanged, so this file is the contract between the two.
  *

@@ -3,7 +3,7 @@ import { ErrorCodes, GrpcCode, type GrpcCodeName } from '../../../ledger/errors.
 import { httpStatusOf } from './httpStatusOf.js';
 
 describe('httpStatusOf: the JSON Ledger API status of a gRPC code', () => {
-  // Canton's GrpcHttpErrorCodes (notes/api-semantics.md §1.2).
+  // Canton's GrpcHttpErrorCodes table (the JSON Ledger API v2 error mapping).
   const table: Record<GrpcCodeName, number> = {
     OK: 200,
     INVALID_ARGUMENT: 400,
