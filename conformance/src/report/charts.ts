@@ -34,7 +34,8 @@ export function resultsChart(report: Report): string {
 export function timingsChart(timings: readonly OperationTiming[], limit = 16): string {
   const rows = [...timings].sort((a, b) => b.p95Ms - a.p95Ms).slice(0, limit);
   if (rows.length === 0) return '<p class="muted">No responses were timed.</p>';
-  const labelW = 300;
+  // Sized to the longest operationId (about 7 px a character at 12 px), so none is cut at the left.
+  const labelW = Math.min(520, Math.max(120, Math.max(...rows.map((r) => r.operationId.length)) * 7 + 12));
   const barW = 340;
   const rowH = 22;
   const max = Math.max(...rows.map((r) => r.p95Ms), 1);
