@@ -11,11 +11,9 @@ export type Level = 'MUST' | 'SHOULD' | 'MAY';
 
 /** Outcome of one check. `warn`: a SHOULD/MAY rule is not met, or a pass with a caveat. */
 export type Status = 'pass' | 'fail' | 'skip' | 'warn' | 'error';
-export const STATUSES: readonly Status[] = ['pass', 'fail', 'warn', 'error', 'skip'];
 
 /** What sort of evidence a check gathers; selectable with --only/--skip like groups. */
 export type Kind = 'schema' | 'example' | 'negative' | 'property' | 'stateful' | 'auth' | 'cross-group';
-export const KINDS: readonly Kind[] = ['schema', 'example', 'negative', 'property', 'stateful', 'auth', 'cross-group'];
 
 /** What a target must offer (per its profile) for a check to be meaningful; otherwise it is skipped. */
 export interface Requirements {
