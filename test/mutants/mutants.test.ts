@@ -70,21 +70,23 @@ describe('mutant bed: controls', () => {
   }, 120_000);
 });
 
-function applicable(m: Mutant): string | undefined {
-  if (m.needs === 'registry' && profile.registry?.allocationInstructionId === undefined) return 'the reference profile names no allocation instruction yet';
-  if (m.needs === 'scan' && (profile.scan?.preapprovalParty === undefined || profile.scan?.archivedPreapprovalParty === undefined)) return 'the reference profile names no preapproval parties yet';
+/** Why the reference profile cannot exercise a mutant; a mutant bed that skips proves nothing, so this fails the mutant. */
+function missingFromProfile(m: Mutant): string | undefined {
+  if (m.needs === 'registry' && profile.registry?.allocationInstructionId === undefined) return 'the reference profile names no allocation instruction';
+  if (m.needs === 'scan' && (profile.scan?.preapprovalParty === undefined || profile.scan?.archivedPreapprovalParty === undefined)) return 'the reference profile names no preapproval parties';
   return undefined;
 }
 
 describe('mutant bed: every mutant is caught', () => {
-  it('has at least 12 mutants that run against this build', () => {
-    expect(MUTANTS.filter((m) => applicable(m) === undefined).length).toBeGreaterThanOrEqual(12);
+  it('has at least 12 mutants, all of which the reference profile can exercise', () => {
+    expect(MUTANTS.length).toBeGreaterThanOrEqual(12);
+    expect(MUTANTS.map((m) => missingFromProfile(m)).filter((why) => why !== undefined)).toEqual([]);
     expect(new Set(MUTANTS.map((m) => m.name)).size).toBe(MUTANTS.length);
   });
 
   for (const m of MUTANTS) {
-    const why = applicable(m);
-    (why ? it.skip : it)(`${m.name}: ${m.description} -> caught by ${m.caughtBy}${why ? ` (skipped: ${why})` : ''}`, async () => {
+    it(`${m.name}: ${m.description} -> caught by ${m.caughtBy}`, async () => {
+      expect(missingFromProfile(m), m.name).toBeUndefined();
       const mode = m.secured ? 'secured' : 'open';
       const base = typeof m.fault === 'function' ? m.fault(mode === 'secured' ? secured : profile) : m.fault;
       const fault = m.secured ? compose(authFront(SECRET, { ignoreExpiry: m.secured === 'ignores-expiry' }), base) : base;
@@ -102,8 +104,9 @@ describe('mutant bed: every mutant is caught', () => {
         // Shrunk: the sequence is short, ending in the command that diverged.
         expect(model.counterexample!.value.split(',').length).toBeLessThanOrEqual(6);
       }
-      const control = controls[mode]?.checks.find((c) => c.id === m.caughtBy);
-      if (control) expect(control.status, 'the same check passes against the faultless control').toBe('pass');
+      // The controls run first in this file; under a name filter (-t) they may not have run at all.
+      const controlReport = controls[mode];
+      if (controlReport) expect(controlReport.checks.find((c) => c.id === m.caughtBy)?.status, 'the same check passes against the faultless control').toBe('pass');
     }, 120_000);
   }
 });
