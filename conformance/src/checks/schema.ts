@@ -22,7 +22,8 @@ export function schemaChecks(operations: ReadonlySet<string>): CheckDefinition[]
         kind: 'schema',
         specRef: `specs/${group}.openapi.yaml ${op.method.toUpperCase()} ${op.template}`,
         observer: true,
-        run: (ctx) => judge(ctx, group, op.operationId),
+        // Observers judge what the run has already recorded: no I/O of their own.
+        run: (ctx) => Promise.resolve().then(() => judge(ctx, group, op.operationId)),
       });
     }
   }
@@ -57,7 +58,7 @@ function specFor(ctx: CheckContext, group: Group, e: Exchange): CompiledSpec | G
   return group;
 }
 
-async function judge(ctx: CheckContext, group: Group, operationId: string): Promise<void> {
+function judge(ctx: CheckContext, group: Group, operationId: string): void {
   const mine = ctx.seen.filter((e) => e.group === group && !e.websocket && e.response !== undefined && operationOf(group, e) === operationId);
   if (mine.length === 0) ctx.skip('no response to this operation was seen in this run (its checks were skipped or deselected)');
   const failures: { e: Exchange; problems: Problem[] }[] = [];
@@ -73,7 +74,6 @@ async function judge(ctx: CheckContext, group: Group, operationId: string): Prom
   const first = failures[0]!;
   const lines = first.problems.slice(0, 5).map((p) => `${p.pointer || '(body)'}: ${p.message}`);
   const more = first.problems.length > 5 ? ` (+${first.problems.length - 5} more)` : '';
-  await Promise.resolve();
   ctx.fail(`${failures.length} of ${mine.length} response(s) deviate from the spec; first (HTTP ${first.e.response!.status} from ${first.e.checkId}): ${lines.join('; ')}${more}`, first.e);
 }
 
