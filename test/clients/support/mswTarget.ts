@@ -31,9 +31,9 @@ export async function startMswTarget(): Promise<ClientTarget> {
     ledger: () => mock.ledger,
     appWorld: mock.appWorld as AppWorld,
     errors,
-    close: async () => {
+    close: () => {
       server.close();
-      await Promise.resolve();
+      return Promise.resolve();
     },
   };
 }
