@@ -59,6 +59,8 @@ describe('the catalogue', () => {
       expect(['MUST', 'SHOULD', 'MAY']).toContain(c.level);
       expect(c.title.length).toBeGreaterThan(10);
       expect(c.specRef.length).toBeGreaterThan(5);
+      // A clause left empty (`Source: ` at the end, or `: ;`) names nothing a reader can look up.
+      expect(c.specRef, c.id).not.toMatch(/:\s*(;|$)/);
       expect(c.operationId).not.toBe('');
     }
   });

@@ -97,7 +97,7 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
     title: 'The WebSocket on /v2/updates selects daml.ws.auth when a client offers jwt.token.<JWT> and daml.ws.auth',
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD_B}: WebSocket on /v2/updates (subprotocols jwt.token.<JWT>, daml.ws.auth); ${UPSTREAM_B}: `,
+    specRef: `${SD_B}: WebSocket on /v2/updates (subprotocols jwt.token.<JWT>, daml.ws.auth); ${UPSTREAM_B}: WebSocket authentication (the server selects daml.ws.auth)`,
     async run(ctx) {
       if (ctx.profile.ledger?.websocket === false) ctx.skip(`profile '${ctx.profile.name}' says the target has no WebSocket (ledger.websocket: false)`);
       const end = (await ledgerEnd(ctx)).offset;
