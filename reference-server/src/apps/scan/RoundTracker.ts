@@ -32,10 +32,6 @@ export class RoundTracker {
     return this.#firstIngested;
   }
 
-  get lastArchivedRound(): bigint | undefined {
-    return this.#lastArchived;
-  }
-
   /** `first ingested + 1`, once that round is archived; undefined before. */
   earliestCompleteRound(): bigint | undefined {
     if (this.#firstIngested === undefined || this.#lastArchived === undefined) return undefined;
