@@ -58,7 +58,8 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       expectStatus(ctx, submit, 200, 'async submit');
       if (!isObject(bodyOf(ctx, submit, 'async submit'))) ctx.fail('async submit must answer a JSON object ({})', submit);
       const userId = userIdOf(ctx);
-      const deadline = Date.now() + 10_000;
+      const patience = Math.max(10_000, ctx.timeoutMs);
+      const deadline = Date.now() + patience;
       for (;;) {
         const e = await ctx.http.request('ledger', {
           method: 'POST',
@@ -78,7 +79,7 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
           if (typeof value.offset !== 'number' || value.offset <= begin.offset) ctx.fail(`the completion's offset ${JSON.stringify(value.offset)} is not after ${begin.offset}`, e);
           return;
         }
-        if (Date.now() > deadline) ctx.fail(`no completion for command ${commandId} within 10 s`, e);
+        if (Date.now() > deadline) ctx.fail(`no completion for command ${commandId} within ${patience / 1000} s`, e);
         await new Promise((r) => setTimeout(r, 200));
       }
     },

@@ -65,6 +65,8 @@ export interface CheckContext {
   readonly seed: number;
   /** Runs per property (`--runs`). */
   readonly runs: number;
+  /** Per-request timeout (`--timeout`), also the patience for outcomes that arrive later. */
+  readonly timeoutMs: number;
   /** Exchanges seen by every check so far (observers judge these). */
   readonly seen: readonly Exchange[];
   /** Spec files given with --spec: responses are validated against these first, then against ours. */

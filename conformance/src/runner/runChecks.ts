@@ -19,6 +19,8 @@ export interface RunChecksOptions {
   readonly concurrency: number;
   /** Budget of one whole check (its requests each have their own timeout). */
   readonly checkTimeoutMs: number;
+  /** Per-request timeout (`--timeout`), handed to checks that wait for later outcomes. */
+  readonly requestTimeoutMs?: number;
   readonly progress?: Progress;
   /** The command line that replays one check (`--only <id> --seed N`). */
   readonly replay?: (checkId: string) => string;
@@ -66,6 +68,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
         http,
         seed: checkSeed(o.seed, check.id),
         runs: o.runs,
+        timeoutMs: o.requestTimeoutMs ?? 10_000,
         seen,
         specFiles: o.specFiles ?? [],
         shared: <T>(key: string, make: () => Promise<T>) => {

@@ -72,6 +72,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     runs,
     concurrency: o.concurrency ?? DEFAULTS.concurrency,
     checkTimeoutMs: Math.max(120_000, timeoutMs * 12),
+    requestTimeoutMs: timeoutMs,
     progress,
     ...(o.specFiles ? { specFiles: o.specFiles } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
