@@ -54,6 +54,8 @@ const SETUP = {
     'GET /v2/state/latest-pruned-offsets',
     'POST /v2/interactive-submission/executeAndWait',
     'POST /v2/interactive-submission/executeAndWaitForTransaction',
+    'POST /v2/commands/submit-and-wait-for-reassignment',
+    'POST /v2/commands/async/submit-reassignment',
     'GET /livez',
     'GET /readyz',
   ],

@@ -23,6 +23,8 @@ import type { Result } from './result.js';
 import { err, ok } from './result.js';
 import type { ValidatedSubmission } from './submission.js';
 import { validateSubmission } from './submission.js';
+import type { ValidatedReassignment } from './reassignmentCommands.js';
+import { validateReassignmentCommands } from './reassignmentCommands.js';
 import { CommitPulse, tail } from './tail.js';
 import { Catalogue } from './templates/Catalogue.js';
 import { registerSampleTemplates } from './templates/sampleTemplates.js';
@@ -55,6 +57,7 @@ export interface ReassignOptions {
   readonly userId?: string;
   readonly commandId?: string;
   readonly submissionId?: string;
+  readonly workflowId?: string;
 }
 
 export interface CreateLedgerOptions extends LedgerOptions {
@@ -494,6 +497,69 @@ export class Ledger {
     return a.ok ? ok({ reassignmentId: u.value.reassignmentId, offset: a.value.offset }) : a;
   }
 
+  /** A reassignment submitted over the command service; answers the update, seen through `eventFormat` (no events without one). */
+  submitAndWaitForReassignment(req: W.JsSubmitAndWaitForReassignmentRequest): R<W.JsSubmitAndWaitForReassignmentResponse> {
+    if (!isPlainObject(req)) return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: reassignment_commands');
+    const format = req.eventFormat === undefined || req.eventFormat === null ? undefined : resolveEventFormat(this.catalogue, req.eventFormat, undefined, 'event_format');
+    if (format && !format.ok) return format;
+    const v = validateReassignmentCommands(req.reassignmentCommands);
+    if (!v.ok) return v;
+    const entry = this.#submitReassignment(v.value);
+    if (!entry.ok) return entry;
+    const seen = format ? this.#ctx.renderer.reassignment(entry.value, format.value) : undefined;
+    if (seen) return ok({ reassignment: seen });
+    // Filtered out (or no format asked): the update itself, with no events. The submitter is a stakeholder, so it sees it.
+    const own = resolveEventFormat(this.catalogue, { filtersByParty: { [v.value.submitter]: {} } }, false, 'event_format');
+    const envelope = own.ok ? this.#ctx.renderer.reassignment(entry.value, own.value) : undefined;
+    return envelope ? ok({ reassignment: { ...envelope, events: [] } }) : fail('INTERNAL_ERROR', 'The reassignment could not be rendered');
+  }
+
+  /**
+   * The asynchronous form. The reference ledger commits at once, so a refusal the core finds
+   * (unknown contract, wrong synchronizer) is answered on the call rather than as a completion;
+   * an accepted reassignment shows up on completions like any command.
+   */
+  submitReassignment(req: W.SubmitReassignmentRequest): R<W.SubmitReassignmentResponse> {
+    if (!isPlainObject(req)) return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: reassignment_commands');
+    const v = validateReassignmentCommands(req.reassignmentCommands);
+    if (!v.ok) return v;
+    const entry = this.#submitReassignment(v.value);
+    return entry.ok ? ok({}) : entry;
+  }
+
+  #submitReassignment(v: ValidatedReassignment): R<ReassignmentEntry> {
+    const opts: ReassignOptions = {
+      submitter: v.submitter,
+      userId: v.userId,
+      commandId: v.commandId,
+      ...(v.submissionId === undefined ? {} : { submissionId: v.submissionId }),
+      ...(v.workflowId === undefined ? {} : { workflowId: v.workflowId }),
+    };
+    const step = v.step;
+    const sourceIndex = this.config.synchronizers.findIndex((s) => s.id === step.source);
+    if (sourceIndex < 0) return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${step.source} is not connected to this participant`);
+    let done: R<{ offset: number }>;
+    if (step.kind === 'unassign') {
+      const c = this.store.contract(step.contractId);
+      if (c && c.isActive && !c.inFlight && c.synchronizer !== sourceIndex) {
+        return fail('INVALID_ARGUMENT', `Contract ${step.contractId} is assigned to ${this.config.synchronizers[c.synchronizer]?.id ?? '?'}, not to the source ${step.source}`, {
+          context: { contract_id: step.contractId },
+        });
+      }
+      done = this.unassign(step.contractId, step.target, opts);
+    } else {
+      const c = this.#unassigned.get(step.reassignmentId);
+      const moving = c?.inFlight;
+      if (moving && (moving.source !== sourceIndex || this.config.synchronizers[moving.target]?.id !== step.target)) {
+        return fail('INVALID_ARGUMENT', `Reassignment ${step.reassignmentId} moves its contract from ${this.config.synchronizers[moving.source]?.id ?? '?'} to ${this.config.synchronizers[moving.target]?.id ?? '?'}, not from ${step.source} to ${step.target}`);
+      }
+      done = this.assign(step.reassignmentId, opts);
+    }
+    if (!done.ok) return done;
+    const entry = this.store.entryAt(done.value.offset);
+    return entry?.kind === 'reassignment' ? ok(entry) : fail('INTERNAL_ERROR', `The reassignment at offset ${done.value.offset} could not be read back`);
+  }
+
   // ------------------------------------------------------------------ pruning
 
   /** Drops history up to `upToInclusive`: reads below it answer PARTICIPANT_PRUNED_DATA_ACCESSED. */
@@ -643,7 +709,7 @@ export class Ledger {
             actAs: this.#interner.set([opts.submitter]),
             commandId: opts.commandId,
             submissionId: opts.submissionId,
-            workflowId: undefined,
+            workflowId: opts.workflowId,
             deduplicationPeriod: { Empty: {} },
           }
         : undefined;

@@ -37,8 +37,8 @@ export interface SubmissionLimits {
   readonly now: number;
 }
 
-const invalid = (field: string, why: string) => fail('INVALID_FIELD', `The submitted command has a field with invalid value: Invalid field ${field}: ${why}`, { context: { field_name: field } });
-const missing = (field: string) => fail('MISSING_FIELD', `The submitted command is missing a mandatory field: ${field}`, { context: { field_name: field } });
+export const invalid = (field: string, why: string) => fail('INVALID_FIELD', `The submitted command has a field with invalid value: Invalid field ${field}: ${why}`, { context: { field_name: field } });
+export const missing = (field: string) => fail('MISSING_FIELD', `The submitted command is missing a mandatory field: ${field}`, { context: { field_name: field } });
 
 function parties(field: string, value: unknown, required: boolean): Result<string[], LedgerError> {
   if (value === undefined || value === null) return required ? missing(field) : ok([]);
@@ -50,7 +50,7 @@ function parties(field: string, value: unknown, required: boolean): Result<strin
   return ok([...new Set(value as string[])].sort());
 }
 
-function ledgerString(field: string, value: unknown, required: boolean): Result<string | undefined, LedgerError> {
+export function ledgerString(field: string, value: unknown, required: boolean): Result<string | undefined, LedgerError> {
   if (value === undefined || value === null || value === '') return required ? missing(field) : ok(undefined);
   if (typeof value !== 'string' || !LEDGER_STRING.test(value)) return invalid(field, 'expected 1-255 characters of [A-Za-z0-9#:-_/ ]');
   return ok(value);

@@ -109,6 +109,38 @@ export interface JsSubmitAndWaitForTransactionRequest {
   transactionFormat?: TransactionFormat;
 }
 
+/** One reassignment step: start moving a contract, or finish a move someone started. */
+export type ReassignmentCommand = {
+  command:
+    | { UnassignCommand: { value: { contractId: string; source: string; target: string } } }
+    | { AssignCommand: { value: { reassignmentId: string; source: string; target: string } } }
+    | { Empty: Record<string, never> };
+};
+
+export interface ReassignmentCommands {
+  workflowId?: string;
+  userId?: string;
+  commandId: string;
+  submitter: string;
+  submissionId?: string;
+  commands: ReassignmentCommand[];
+}
+
+export interface JsSubmitAndWaitForReassignmentRequest {
+  reassignmentCommands: ReassignmentCommands;
+  eventFormat?: EventFormat;
+}
+
+export interface JsSubmitAndWaitForReassignmentResponse {
+  reassignment: JsReassignment;
+}
+
+export interface SubmitReassignmentRequest {
+  reassignmentCommands: ReassignmentCommands;
+}
+
+export type SubmitReassignmentResponse = Record<string, never>;
+
 export interface SubmitAndWaitResponse {
   updateId: string;
   completionOffset: number;

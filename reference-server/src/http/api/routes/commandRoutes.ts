@@ -1,4 +1,10 @@
-import type { JsCommands, JsSubmitAndWaitForTransactionRequest } from '../../../ledger/wire.js';
+import type {
+  JsCommands,
+  JsSubmitAndWaitForReassignmentRequest,
+  JsSubmitAndWaitForTransactionRequest,
+  ReassignmentCommands,
+  SubmitReassignmentRequest,
+} from '../../../ledger/wire.js';
 import type { Principal, RequiredAccess } from '../auth/types.js';
 import { jsonResult } from '../ledgerResult.js';
 import { defineRoute, type Route } from '../route.js';
@@ -23,7 +29,18 @@ function submitterAndReaderAccess(body: JsSubmitAndWaitForTransactionRequest): R
   return { ...submitter, ...readers, readAs: [...(submitter.readAs ?? []), ...(readers.readAs ?? [])] };
 }
 
-/** The command service: the three ways to submit (wait for the outcome, for the transaction, or not at all). */
+/** Reassignments: `userId` defaults to the calling user, as for commands. */
+function reassignmentWithCaller(commands: ReassignmentCommands, principal: Principal): ReassignmentCommands {
+  return commands.userId === undefined && principal.kind === 'user' ? { ...commands, userId: principal.userId } : commands;
+}
+
+/** The submitter acts; a `userId` other than the caller's needs admin. */
+const reassignmentAccess = (commands: ReassignmentCommands): RequiredAccess => ({
+  actAs: [commands.submitter],
+  ...(commands.userId === undefined ? {} : { self: commands.userId }),
+});
+
+/** The command service: the ways to submit commands (wait for the outcome, for the transaction, or not at all) and reassignments. */
 export const commandRoutes: readonly Route[] = [
   defineRoute<JsCommands>({
     method: 'POST',
@@ -52,5 +69,27 @@ export const commandRoutes: readonly Route[] = [
     body: 'json',
     access: ({ body }) => submitterAccess(body),
     handle: ({ body, principal, services }) => jsonResult(services.ledger.submitAsync(withCaller(body, principal))),
+  }),
+  defineRoute<JsSubmitAndWaitForReassignmentRequest>({
+    method: 'POST',
+    path: '/v2/commands/submit-and-wait-for-reassignment',
+    operationId: 'postV2CommandsSubmit-and-wait-for-reassignment',
+    group: 'B',
+    body: 'json',
+    access: ({ body }) => ({ ...reassignmentAccess(body.reassignmentCommands), ...readersOf(body.eventFormat) }),
+    handle: ({ body, principal, services }) =>
+      jsonResult(
+        services.ledger.submitAndWaitForReassignment({ ...body, reassignmentCommands: reassignmentWithCaller(body.reassignmentCommands, principal) }),
+      ),
+  }),
+  defineRoute<SubmitReassignmentRequest>({
+    method: 'POST',
+    path: '/v2/commands/async/submit-reassignment',
+    operationId: 'postV2CommandsAsyncSubmit-reassignment',
+    group: 'B',
+    body: 'json',
+    access: ({ body }) => reassignmentAccess(body.reassignmentCommands),
+    handle: ({ body, principal, services }) =>
+      jsonResult(services.ledger.submitReassignment({ reassignmentCommands: reassignmentWithCaller(body.reassignmentCommands, principal) })),
   }),
 ];
