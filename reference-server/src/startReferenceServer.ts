@@ -16,6 +16,8 @@ export interface StartOptions {
   readonly auth?: AuthConfig;
   /** Scan's reward accounting (the earliest-round endpoints); default on. */
   readonly rewardAccounting?: boolean;
+  /** The participant's http-list-max-elements-limit; default the ledger's (200). */
+  readonly listMaxElements?: number | undefined;
 }
 
 /** A fixtures file that cannot be served: every problem, each with its file and JSON path. */
@@ -35,7 +37,7 @@ export async function startReferenceServer(options: StartOptions): Promise<Refer
   // contract ids are the same on every start (the README names them); apps attach before any
   // fixture can name their templates.
   const clock = new SeedingClock(APP_WORLD_TIME);
-  const ledger = createLedger({ clock });
+  const ledger = createLedger({ clock, ...(options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements }) });
   createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false } });
   if (options.fixtures === undefined) {
     const apps = seedAppWorld(ledger);

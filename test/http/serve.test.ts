@@ -9,6 +9,9 @@ describe('canton-conformance serve: arguments', () => {
   it('defaults to 127.0.0.1:7575 and the shipped fixtures', () => {
     expect(parseServeArgs([], {})).toMatchObject({ port: 7575, host: '127.0.0.1', fixtures: undefined, rewardAccounting: true });
     expect(parseServeArgs(['--no-reward-accounting'], {})).toMatchObject({ rewardAccounting: false });
+    expect(parseServeArgs(['--list-max-elements', '50'], {})).toMatchObject({ listMaxElements: 50 });
+    expect(() => parseServeArgs(['--list-max-elements', '0'], {})).toThrow(/positive whole number/);
+    expect(() => parseServeArgs(['--list-max-elements', 'many'], {})).toThrow(UsageError);
   });
   it('takes PORT and HOST from the environment, and flags over both', () => {
     expect(parseServeArgs([], { PORT: '8080', HOST: '0.0.0.0' })).toMatchObject({ port: 8080, host: '0.0.0.0', fixtures: undefined });
@@ -60,6 +63,23 @@ describe('canton-conformance serve: running', () => {
     const parties = (await (await fetch(`${url}/v2/parties`)).json()) as { partyDetails: { party: string }[] };
     const alice = parties.partyDetails.find((p) => p.party.startsWith('alice::'))?.party ?? '';
     expect((await fetch(`${url}/v0/transfer-preapprovals/by-party/${encodeURIComponent(alice)}`)).status).toBe(200);
+    process.emit('SIGTERM');
+    await expect(exit).resolves.toBe(0);
+  });
+
+  it('--list-max-elements: a list above the limit is 413 unless ?limit= asks for fewer', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    const exit = run(['--port', '0', '--list-max-elements', '1']);
+    await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 10_000 });
+    const url = /(http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] ?? '')?.[1];
+    const end = ((await (await fetch(`${url}/v2/state/ledger-end`)).json()) as { offset: number }).offset;
+    const query = JSON.stringify({ activeAtOffset: end, eventFormat: { filtersForAnyParty: { cumulative: [] } } });
+    const all = await fetch(`${url}/v2/state/active-contracts`, { method: 'POST', body: query });
+    expect(all.status).toBe(413);
+    const one = await fetch(`${url}/v2/state/active-contracts?limit=1`, { method: 'POST', body: query });
+    expect(one.status).toBe(200);
+    expect(((await one.json()) as unknown[]).length).toBe(1);
     process.emit('SIGTERM');
     await expect(exit).resolves.toBe(0);
   });

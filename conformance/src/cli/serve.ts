@@ -4,7 +4,7 @@ import { ExitCode, UsageError } from './exitCodes.js';
 
 const HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE]
          [--auth none|hs256|rs256|es256] [--auth-secret S | --auth-public-key FILE | --auth-jwks URL]
-         [--audience A | --scope S] [--no-reward-accounting]
+         [--audience A | --scope S] [--no-reward-accounting] [--list-max-elements N]
 
 Starts the reference server (JSON Ledger API v2 over HTTP and WebSocket) and prints one line with
 its URL once it listens. Stops cleanly on SIGINT or SIGTERM.
@@ -24,6 +24,9 @@ Options:
                    (e.g. https://daml.com/jwt/aud/participant/<participantId>)
   --scope S        accept scope-based tokens whose scope contains S (default daml_ledger_api;
                    without --audience or --scope, tokens for this participant's audience pass too)
+  --list-max-elements N  list endpoints (active contracts, updates, completions) answer 413 above N
+                   elements unless ?limit= asks for fewer (the participant's
+                   http-list-max-elements-limit; default 200)
   --no-reward-accounting  Scan runs without reward accounting: the earliest-round endpoints answer
                    404 "Reward accounting is not enabled", as a Scan without its activity store does
 
@@ -35,6 +38,7 @@ interface ServeArgs {
   readonly fixtures: string | undefined;
   readonly auth: AuthConfig;
   readonly rewardAccounting: boolean;
+  readonly listMaxElements: number | undefined;
 }
 
 /** Flags win over PORT/HOST, which win over the defaults. */
@@ -54,6 +58,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         audience: { type: 'string' },
         scope: { type: 'string' },
         'no-reward-accounting': { type: 'boolean' },
+        'list-max-elements': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -69,7 +74,10 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`invalid port '${rawPort}' (expected 0-65535)`);
   const host = values.host ?? env['HOST'] ?? '127.0.0.1';
   if (host === '') throw new UsageError('--host must not be empty');
-  return { port, host, fixtures: values.fixtures, auth, rewardAccounting: values['no-reward-accounting'] !== true };
+  const rawMax = values['list-max-elements'];
+  const listMaxElements = rawMax === undefined ? undefined : /^\d{1,9}$/.test(rawMax) && Number(rawMax) > 0 ? Number(rawMax) : Number.NaN;
+  if (Number.isNaN(listMaxElements)) throw new UsageError(`--list-max-elements must be a positive whole number, got '${rawMax}'`);
+  return { port, host, fixtures: values.fixtures, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements };
 }
 
 interface AuthFlags {
