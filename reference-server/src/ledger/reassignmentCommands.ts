@@ -3,8 +3,7 @@ import { fail } from './errors.js';
 import { isValidPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
-import { invalid, ledgerString, missing } from './submission.js';
-import { isValidUserId } from './users.js';
+import { invalid, missing, submissionIds } from './submission.js';
 import { isPlainObject, show } from './values.js';
 import type { ReassignmentCommands } from './wire.js';
 
@@ -59,14 +58,8 @@ function stepOf(command: unknown): Result<ReassignmentStepRequest, LedgerError> 
  */
 export function validateReassignmentCommands(cmds: ReassignmentCommands): Result<ValidatedReassignment, LedgerError> {
   if (!isPlainObject(cmds)) return missing('reassignment_commands');
-  if (cmds.userId === undefined || cmds.userId === null || cmds.userId === '') return missing('user_id');
-  if (typeof cmds.userId !== 'string' || !isValidUserId(cmds.userId)) return invalid('user_id', 'not a valid user id');
-  const commandId = ledgerString('command_id', cmds.commandId, true);
-  if (!commandId.ok) return commandId;
-  const submissionId = ledgerString('submission_id', cmds.submissionId, false);
-  if (!submissionId.ok) return submissionId;
-  const workflowId = ledgerString('workflow_id', cmds.workflowId, false);
-  if (!workflowId.ok) return workflowId;
+  const ids = submissionIds(cmds);
+  if (!ids.ok) return ids;
   if (cmds.submitter === undefined || cmds.submitter === null || cmds.submitter === '') return missing('submitter');
   if (typeof cmds.submitter !== 'string' || !isValidPartyId(cmds.submitter)) return invalid('submitter', `'${show(cmds.submitter)}' is not a valid party id`);
   if (!Array.isArray(cmds.commands) || cmds.commands.length === 0) return missing('commands');
@@ -75,12 +68,5 @@ export function validateReassignmentCommands(cmds: ReassignmentCommands): Result
   }
   const step = stepOf(cmds.commands[0]);
   if (!step.ok) return step;
-  return ok({
-    userId: cmds.userId,
-    commandId: commandId.value as string,
-    submitter: cmds.submitter,
-    submissionId: submissionId.value,
-    workflowId: workflowId.value,
-    step: step.value,
-  });
+  return ok({ ...ids.value, submitter: cmds.submitter, step: step.value });
 }

@@ -50,7 +50,7 @@ function parties(field: string, value: unknown, required: boolean): Result<strin
   return ok([...new Set(value as string[])].sort());
 }
 
-export function ledgerString(field: string, value: unknown, required: boolean): Result<string | undefined, LedgerError> {
+function ledgerString(field: string, value: unknown, required: boolean): Result<string | undefined, LedgerError> {
   if (value === undefined || value === null || value === '') return required ? missing(field) : ok(undefined);
   if (typeof value !== 'string' || !LEDGER_STRING.test(value)) return invalid(field, 'expected 1-255 characters of [A-Za-z0-9#:-_/ ]');
   return ok(value);
@@ -129,11 +129,15 @@ export function parseDeduplicationPeriod(
   return invalid('deduplication_period', 'expected exactly one of DeduplicationDuration, DeduplicationOffset, Empty');
 }
 
-const COMMAND_KINDS = ['CreateCommand', 'ExerciseCommand', 'CreateAndExerciseCommand', 'ExerciseByKeyCommand'];
+/** The ids every submission carries (commands and reassignments alike), checked. */
+export interface SubmissionIds {
+  readonly userId: string;
+  readonly commandId: string;
+  readonly submissionId: string | undefined;
+  readonly workflowId: string | undefined;
+}
 
-/** Shape checks of a submission; everything that needs no ledger state beyond offsets. */
-export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): Result<ValidatedSubmission, LedgerError> {
-  if (!isPlainObject(cmds)) return invalid('commands', 'expected an object');
+export function submissionIds(cmds: { userId?: unknown; commandId?: unknown; submissionId?: unknown; workflowId?: unknown }): Result<SubmissionIds, LedgerError> {
   if (cmds.userId === undefined || cmds.userId === null || cmds.userId === '') return missing('user_id');
   if (typeof cmds.userId !== 'string' || !isValidUserId(cmds.userId)) return invalid('user_id', 'not a valid user id');
   const commandId = ledgerString('command_id', cmds.commandId, true);
@@ -142,6 +146,16 @@ export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): 
   if (!submissionId.ok) return submissionId;
   const workflowId = ledgerString('workflow_id', cmds.workflowId, false);
   if (!workflowId.ok) return workflowId;
+  return ok({ userId: cmds.userId, commandId: commandId.value as string, submissionId: submissionId.value, workflowId: workflowId.value });
+}
+
+const COMMAND_KINDS = ['CreateCommand', 'ExerciseCommand', 'CreateAndExerciseCommand', 'ExerciseByKeyCommand'];
+
+/** Shape checks of a submission; everything that needs no ledger state beyond offsets. */
+export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): Result<ValidatedSubmission, LedgerError> {
+  if (!isPlainObject(cmds)) return invalid('commands', 'expected an object');
+  const ids = submissionIds(cmds);
+  if (!ids.ok) return ids;
   const actAs = parties('act_as', cmds.actAs, true);
   if (!actAs.ok) return actAs;
   const readAs = parties('read_as', cmds.readAs, false);
@@ -175,12 +189,9 @@ export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): 
     return invalid('synchronizer_id', 'expected a string');
   }
   return ok({
-    userId: cmds.userId,
+    ...ids.value,
     actAs: actAs.value,
     readAs: readAs.value,
-    commandId: commandId.value as string,
-    submissionId: submissionId.value,
-    workflowId: workflowId.value,
     commands: cmds.commands,
     disclosedContracts: disclosed,
     synchronizerId: cmds.synchronizerId || undefined,
