@@ -2,9 +2,21 @@ import { parse as parseYaml } from 'yaml';
 import { ledgerEnd } from './support/ledger.js';
 import { expectStatus, isObject, objectBody, responseOf, snippet } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
-import type { CheckDefinition } from './types.js';
+import type { Exchange } from '../target/exchange.js';
+import type { CheckContext, CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+
+/** GET a runtime API document (no token): 200 and a YAML body, or the check fails with the exchange. */
+async function yamlDocument(ctx: CheckContext, path: string): Promise<{ e: Exchange; doc: unknown }> {
+  const e = await ctx.http.request('ledger', { method: 'GET', path, auth: 'none' });
+  expectStatus(ctx, e, 200, `GET ${path}`);
+  try {
+    return { e, doc: parseYaml(responseOf(e).text) as unknown };
+  } catch (err) {
+    return ctx.fail(`the body is not YAML: ${(err as Error).message.split('\n')[0]}`, e);
+  }
+}
 
 export const ledgerBasicChecks: readonly CheckDefinition[] = [
   check({
@@ -79,14 +91,7 @@ export const ledgerBasicChecks: readonly CheckDefinition[] = [
     kind: 'example',
     specRef: `${SD_B}: GET /docs/openapi (OpenAPI specification at runtime)`,
     async run(ctx) {
-      const e = await ctx.http.request('ledger', { method: 'GET', path: '/docs/openapi', auth: 'none' });
-      expectStatus(ctx, e, 200, 'GET /docs/openapi');
-      let doc: unknown;
-      try {
-        doc = parseYaml(responseOf(e).text);
-      } catch (err) {
-        ctx.fail(`the body is not YAML: ${(err as Error).message.split('\n')[0]}`, e);
-      }
+      const { e, doc } = await yamlDocument(ctx, '/docs/openapi');
       if (!isObject(doc) || typeof doc.openapi !== 'string' || !isObject(doc.paths)) return ctx.fail(`not an OpenAPI document (no openapi/paths): ${snippet(e)}`, e);
       if (!Object.keys(doc.paths).some((p) => p.endsWith('/v2/version'))) ctx.fail('the document does not describe /v2/version', e);
     },
@@ -99,14 +104,7 @@ export const ledgerBasicChecks: readonly CheckDefinition[] = [
     kind: 'example',
     specRef: `${SD_B}: GET /docs/asyncapi (AsyncAPI specification at runtime)`,
     async run(ctx) {
-      const e = await ctx.http.request('ledger', { method: 'GET', path: '/docs/asyncapi', auth: 'none' });
-      expectStatus(ctx, e, 200, 'GET /docs/asyncapi');
-      let doc: unknown;
-      try {
-        doc = parseYaml(responseOf(e).text);
-      } catch (err) {
-        ctx.fail(`the body is not YAML: ${(err as Error).message.split('\n')[0]}`, e);
-      }
+      const { e, doc } = await yamlDocument(ctx, '/docs/asyncapi');
       if (!isObject(doc) || typeof doc.asyncapi !== 'string' || !isObject(doc.channels)) return ctx.fail(`not an AsyncAPI document (no asyncapi/channels): ${snippet(e)}`, e);
     },
   }),
