@@ -3,8 +3,9 @@ import { SeedingClock } from './apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
 import { createAuthenticator, type AuthConfig } from './http/api/auth/authConfig.js';
 import { consoleLogger } from './http/api/consoleLogger.js';
-import { defaultWorldPath, formatFixtureError, loadWorld, type FixtureError } from './ledger/fixtures/index.js';
-import { createLedger } from './ledger/index.js';
+import { defaultWorldPath, formatFixtureError, loadWorld, restoreDeclaredTemplates, type FixtureError } from './ledger/fixtures/index.js';
+import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
+import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
 
 export interface StartOptions {
@@ -18,6 +19,18 @@ export interface StartOptions {
   readonly rewardAccounting?: boolean;
   /** The participant's http-list-max-elements-limit; default the ledger's (200). */
   readonly listMaxElements?: number | undefined;
+  /**
+   * Keep the ledger in an SQLite database in this directory (created if missing): a restart on
+   * the same directory resumes at the same ledger end. Default: in memory, gone on exit. A
+   * directory that cannot be used rejects with DataDirError.
+   */
+  readonly dataDir?: string | undefined;
+  /** With `dataDir`: SQLite's synchronous setting (see SqliteStoreOptions); default NORMAL. */
+  readonly synchronous?: 'NORMAL' | 'FULL';
+  /** With `dataDir`: told when the directory can no longer be written (default: throw). */
+  readonly onStorageFailure?: (error: Error) => void;
+  /** Told about what start-up did that the caller did not ask for (a restored ledger, ignored fixtures). */
+  readonly notice?: (message: string) => void;
 }
 
 /** A fixtures file that cannot be served: every problem, each with its file and JSON path. */
@@ -33,11 +46,42 @@ export class FixturesError extends Error {
  * checked before the port opens (a bad file is refused with every problem listed).
  */
 export async function startReferenceServer(options: StartOptions): Promise<ReferenceServer> {
-  // The registry's and Scan's part of the default world is seeded first, on a still clock, so its
-  // contract ids are the same on every start (the README names them); apps attach before any
-  // fixture can name their templates.
+  const store =
+    options.dataDir === undefined
+      ? undefined
+      : SqliteStore.open(options.dataDir, {
+          participantId: resolveConfig().participantId,
+          ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+          ...(options.onStorageFailure === undefined ? {} : { onFailure: options.onStorageFailure }),
+        });
+  let ledger;
+  try {
+    ledger = store === undefined || store.isNew ? seedWorld(options, store) : restoreWorld(options, store);
+  } catch (e) {
+    // Nothing of a start that failed stays in the directory (it is still new next time).
+    store?.abandon();
+    throw e;
+  }
+  try {
+    const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log: consoleLogger });
+    const server = await createReferenceServer({ port: options.port, host: options.host, ledger, authenticator });
+    if (store === undefined) return server;
+    return { ...server, close: async () => void (await server.close(), store.close()) };
+  } catch (e) {
+    store?.close();
+    throw e;
+  }
+}
+
+/**
+ * A new ledger: the registry's and Scan's part of the default world is seeded first, on a still
+ * clock, so its contract ids are the same on every start (the README names them); apps attach
+ * before any fixture can name their templates. With a new durable store all of it is one
+ * transaction (nothing here awaits), so a start that dies half-way leaves the directory new.
+ */
+function seedWorld(options: StartOptions, store: SqliteStore | undefined): Ledger {
   const clock = new SeedingClock(APP_WORLD_TIME);
-  const ledger = createLedger({ clock, ...(options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements }) });
+  const ledger = createLedger({ clock, ...listMaxOf(options), ...(store === undefined ? {} : { store, blobKey: store.blobKey }) });
   createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false } });
   if (options.fixtures === undefined) {
     const apps = seedAppWorld(ledger);
@@ -46,6 +90,25 @@ export async function startReferenceServer(options: StartOptions): Promise<Refer
   clock.release();
   const world = loadWorld(ledger, options.fixtures ?? defaultWorldPath());
   if (!world.ok) throw new FixturesError(world.error);
-  const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log: consoleLogger });
-  return createReferenceServer({ port: options.port, host: options.host, ledger, authenticator });
+  return ledger;
 }
+
+/**
+ * A ledger read back from its directory: the templates fixtures declared are declared again, the
+ * apps attach, then the update log is replayed through them. Record times never go back behind
+ * the last one written, even if the system clock did.
+ */
+function restoreWorld(options: StartOptions, store: SqliteStore): Ledger {
+  const clock = new SeedingClock(0);
+  const ledger = createLedger({ clock, ...listMaxOf(options), store, blobKey: store.blobKey });
+  createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false } });
+  const declared = restoreDeclaredTemplates(ledger);
+  if (!declared.ok) throw new FixturesError(declared.error);
+  ledger.recover();
+  clock.release(store.entryAt(store.ledgerEnd)?.recordTime ?? 0);
+  if (options.fixtures !== undefined) options.notice?.(`--fixtures ${options.fixtures} is ignored: ${store.directory} already holds a ledger (start with a new --data-dir to load other fixtures)`);
+  options.notice?.(`restored the ledger from ${store.directory}: ledger end ${store.ledgerEnd}`);
+  return ledger;
+}
+
+const listMaxOf = (options: StartOptions) => (options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements });

@@ -5,6 +5,7 @@ import { ExitCode, UsageError } from './exitCodes.js';
 const HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE]
          [--auth none|hs256|rs256|es256] [--auth-secret S | --auth-public-key FILE | --auth-jwks URL]
          [--audience A | --scope S] [--no-reward-accounting] [--list-max-elements N]
+         [--data-dir DIR]
 
 Starts the reference server (JSON Ledger API v2 over HTTP and WebSocket) and prints one line with
 its URL once it listens. Stops cleanly on SIGINT or SIGTERM.
@@ -29,6 +30,10 @@ Options:
                    http-list-max-elements-limit; default 200)
   --no-reward-accounting  Scan runs without reward accounting: the earliest-round endpoints answer
                    404 "Reward accounting is not enabled", as a Scan without its activity store does
+  --data-dir DIR   keep the ledger in an SQLite database in DIR (created if missing): a restart on
+                   the same DIR, even after kill -9, resumes at the same ledger end with the same
+                   offsets, ids and deduplication; one server per DIR. Without it the ledger lives
+                   in memory and is gone when the server stops
 
 Try it with the TEST-ONLY keys in fixtures/keys (canton-conformance token --help mints tokens).`;
 
@@ -39,6 +44,7 @@ interface ServeArgs {
   readonly auth: AuthConfig;
   readonly rewardAccounting: boolean;
   readonly listMaxElements: number | undefined;
+  readonly dataDir: string | undefined;
 }
 
 /** Flags win over PORT/HOST, which win over the defaults. */
@@ -59,6 +65,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         scope: { type: 'string' },
         'no-reward-accounting': { type: 'boolean' },
         'list-max-elements': { type: 'string' },
+        'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -77,7 +84,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const rawMax = values['list-max-elements'];
   const listMaxElements = rawMax === undefined ? undefined : /^\d{1,9}$/.test(rawMax) && Number(rawMax) > 0 ? Number(rawMax) : Number.NaN;
   if (Number.isNaN(listMaxElements)) throw new UsageError(`--list-max-elements must be a positive whole number, got '${rawMax}'`);
-  return { port, host, fixtures: values.fixtures, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements };
+  const dataDir = values['data-dir'];
+  if (dataDir === '') throw new UsageError('--data-dir must not be empty');
+  return { port, host, fixtures: values.fixtures, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir };
 }
 
 interface AuthFlags {
@@ -122,12 +131,22 @@ export async function run(argv: string[]): Promise<number> {
   const { startReferenceServer } = await import('../../../reference-server/src/startReferenceServer.js');
   let server;
   try {
-    server = await startReferenceServer(args);
+    server = await startReferenceServer({
+      ...args,
+      notice: (message) => console.error(`canton-conformance: ${message}`),
+      // Stop rather than answer while the ledger can no longer be stored: what was acknowledged is on disk.
+      onStorageFailure: (error) => {
+        console.error(`canton-conformance: the ledger can no longer be written to ${args.dataDir ?? '?'} (${error.message}); stopping`);
+        process.exit(1);
+      },
+    });
   } catch (e) {
     // A key that cannot be loaded is a configuration error (exit 2), not a crash.
     if (e instanceof Error && e.name === 'AuthConfigError') throw new UsageError(e.message);
     // So is a fixtures file that does not hold up, and a port that cannot be had.
     if (e instanceof Error && e.name === 'FixturesError') throw new UsageError(`invalid fixtures:\n${e.message}`);
+    // And a data directory that is locked, damaged or not ours.
+    if (e instanceof Error && e.name === 'DataDirError') throw new UsageError(e.message);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`${args.host}:${args.port} is already in use (pick another with --port or PORT)`);
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${args.host}:${args.port} (${code})`);

@@ -82,7 +82,9 @@ export class Ledger {
   readonly #inFlight = new Set<string>();
   /** In-flight reassignments by id. */
   readonly #unassigned = new Map<string, StoredContract>();
-  #nonce = 0;
+  #nonce: number;
+  /** Nonces up to this one are recorded as used in the store (see #nextNonce). */
+  #nonceReserved: number;
   /** A prepared transaction commits at most once (its contracts become ledger state). */
   readonly #committedTransactions = new WeakSet<PreparedTransaction>();
 
@@ -97,6 +99,7 @@ export class Ledger {
       renderer: new Renderer(this.config),
       interner: this.#interner,
     };
+    this.#nonce = this.#nonceReserved = Number(this.store.meta(NONCE_KEY) ?? 0);
     if (options.sampleTemplates !== false) registerSampleTemplates(this.catalogue);
     if (!this.store.user(PARTICIPANT_ADMIN_USER)) {
       this.store.putUser({
@@ -109,6 +112,16 @@ export class Ledger {
         rights: new Set(['ParticipantAdmin']),
       });
     }
+  }
+
+  /**
+   * Puts back what a durable store found on disk: the update log is replayed through the commit
+   * listeners (so the apps' views rebuild), and in-flight reassignments are found again. Call
+   * once every template is declared and every listener attached; a no-op for a new store.
+   */
+  recover(): void {
+    this.store.recover?.(this.catalogue, (entry) => this.#committed(entry));
+    for (const c of this.store.activeSnapshot({ kind: 'all' })) if (c.inFlight) this.#unassigned.set(c.inFlight.reassignmentId, c);
   }
 
   // ------------------------------------------------------------------ version and state
@@ -607,7 +620,7 @@ export class Ledger {
         config: this.config,
         interner: this.#interner,
         isKnownParty: (p) => this.store.party(p) !== undefined,
-        nextContractId: (seed) => contractIdFrom(this.config.participantId, ++this.#nonce, seed),
+        nextContractId: (seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed),
       },
       v,
       this.config.clock.now(),
@@ -743,6 +756,18 @@ export class Ledger {
     return err(error);
   }
 
+  /**
+   * Contract ids hash a nonce that must never repeat, across restarts too: the store records
+   * nonces as used in blocks, so a restarted ledger continues above anything handed out before.
+   */
+  #nextNonce(): number {
+    if (++this.#nonce > this.#nonceReserved) {
+      this.#nonceReserved = this.#nonce + NONCE_BLOCK - 1;
+      this.store.putMeta(NONCE_KEY, String(this.#nonceReserved));
+    }
+    return this.#nonce;
+  }
+
   #updateId(offset: number): string {
     return '1220' + createHash('sha256').update(`${this.config.participantId}|update|${offset}`).digest('hex');
   }
@@ -758,6 +783,9 @@ export class Ledger {
     }
   }
 }
+
+const NONCE_KEY = 'ledger.contractIdNonce';
+const NONCE_BLOCK = 1024;
 
 export function createLedger(options: CreateLedgerOptions = {}): Ledger {
   return new Ledger(options);

@@ -1,6 +1,6 @@
-import type { TemplateDef } from '../ledger/templates/Catalogue.js';
+import type { Catalogue, TemplateDef } from '../ledger/templates/Catalogue.js';
 import type { LogEntry } from './LogEntry.js';
-import type { DedupRecord, StoredParty, StoredUser } from './records.js';
+import type { DedupRecord, StoredParty, StoredUser, TemplateDeclaration } from './records.js';
 import type { StoredContract } from './StoredContract.js';
 
 /** Where a query looks for active contracts: the index that answers it. */
@@ -15,6 +15,10 @@ export type ActiveScope =
  *
  * The store keeps and indexes; it never decides. Validation, authorization and offsets belong
  * to the core.
+ *
+ * Every change of state goes through a method of this interface, so that a durable store can
+ * journal it: state kept anywhere else is lost on a restart with `--data-dir`. To add a kind of
+ * state: a method here and in MemoryStore, then one entry in `sqlite/persistedState.ts`.
  */
 export interface LedgerStore {
   // ---- the update log: one entry per offset, dense from prunedUpTo + 1 to ledgerEnd
@@ -53,4 +57,20 @@ export interface LedgerStore {
 
   /** Drops log entries and archived contracts at or below `upToInclusive`. */
   prune(upToInclusive: number): void;
+
+  // ---- small named values (counters, settings of other services); `undefined` removes
+  meta(key: string): string | undefined;
+  putMeta(key: string, value: string | undefined): void;
+
+  // ---- templates declared at run time (fixture files), re-declared before a durable store replays
+  templateDeclarations(): readonly TemplateDeclaration[];
+  putTemplateDeclaration(declaration: TemplateDeclaration): void;
+
+  /**
+   * A durable store keeps the update log it found on disk until the catalogue knows every
+   * template it names; the ledger then calls this once, and each entry is put back in offset
+   * order and handed to `onEntry` (the ledger's commit listeners, so derived views rebuild).
+   * Absent (or a no-op) for a store that starts empty.
+   */
+  recover?(catalogue: Catalogue, onEntry: (entry: LogEntry) => void): void;
 }

@@ -1,7 +1,7 @@
 import type { TemplateDef } from '../ledger/templates/Catalogue.js';
 import type { ActiveScope, LedgerStore } from './LedgerStore.js';
 import type { LogEntry } from './LogEntry.js';
-import type { DedupRecord, StoredParty, StoredUser } from './records.js';
+import type { DedupRecord, StoredParty, StoredUser, TemplateDeclaration } from './records.js';
 import { lowerBound, sortedInsert, sortedRemove } from './sortedInsert.js';
 import type { StoredContract } from './StoredContract.js';
 
@@ -32,6 +32,8 @@ export class MemoryStore implements LedgerStore {
   readonly #partyIds: string[] = [];
   readonly #users = new Map<string, StoredUser>();
   readonly #userIds: string[] = [];
+  readonly #meta = new Map<string, string>();
+  readonly #templateDeclarations = new Map<string, TemplateDeclaration>();
 
   get ledgerEnd(): number {
     return this.#ledgerEnd;
@@ -177,6 +179,21 @@ export class MemoryStore implements LedgerStore {
     const keep = this.archivedAfter(upTo);
     for (const c of this.#archived.slice(0, this.#archived.length - keep.length)) this.#contracts.delete(c.contractId);
     this.#archived = keep;
+  }
+
+  meta(key: string): string | undefined {
+    return this.#meta.get(key);
+  }
+  putMeta(key: string, value: string | undefined): void {
+    if (value === undefined) this.#meta.delete(key);
+    else this.#meta.set(key, value);
+  }
+
+  templateDeclarations(): readonly TemplateDeclaration[] {
+    return [...this.#templateDeclarations.values()];
+  }
+  putTemplateDeclaration(declaration: TemplateDeclaration): void {
+    this.#templateDeclarations.set(declaration.templateId, declaration);
   }
 
   #index(c: StoredContract): void {

@@ -13,4 +13,4 @@ export type {
   ExerciseNode,
   SubmissionInfo,
 } from './LogEntry.js';
-export type { StoredParty, StoredUser, DedupRecord } from './records.js';
+export type { StoredParty, StoredUser, DedupRecord, TemplateDeclaration } from './records.js';

@@ -1,4 +1,4 @@
-/** Non-ledger state the store keeps: parties, users, deduplication records. */
+/** Non-ledger state the store keeps: parties, users, deduplication records, declared templates. */
 
 export interface StoredParty {
   readonly party: string;
@@ -29,4 +29,16 @@ export interface DedupRecord {
   readonly offset: number;
   readonly recordTime: number;
   readonly submissionId: string | undefined;
+}
+
+/**
+ * A template declared at run time, as its source declared it (JSON), so that a restarted server
+ * can declare it again before the update log that uses it is replayed.
+ */
+export interface TemplateDeclaration {
+  /** `#package-name:Module:Entity`. */
+  readonly templateId: string;
+  /** Who reads `body` back: `fixture` (fixtures/restoreDeclaredTemplates.ts). */
+  readonly source: string;
+  readonly body: unknown;
 }

@@ -7,7 +7,7 @@ import type { Clock } from '../../ledger/index.js';
  */
 export class SeedingClock implements Clock {
   #pinned: number | undefined;
-  readonly #floor: number;
+  #floor: number;
 
   constructor(at: number) {
     this.#pinned = at;
@@ -18,9 +18,10 @@ export class SeedingClock implements Clock {
     return this.#pinned ?? Math.max(Date.now(), this.#floor);
   }
 
-  /** From now on, follow the system clock. */
-  release(): void {
+  /** From now on, follow the system clock (never going back behind `notBefore` either). */
+  release(notBefore = this.#floor): void {
     this.#pinned = undefined;
+    this.#floor = Math.max(this.#floor, notBefore);
   }
 
   get seeding(): boolean {
