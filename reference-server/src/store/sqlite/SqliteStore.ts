@@ -84,12 +84,12 @@ export class SqliteStore extends MemoryStore {
    * the directory cannot be used is a DataDirError with a message for a person.
    */
   static open(directory: string, options: SqliteStoreOptions): SqliteStore {
+    if (statSync(directory, { throwIfNoEntry: false })?.isDirectory() === false) throw new DataDirError(`${directory} is not a directory`);
     try {
       mkdirSync(directory, { recursive: true });
     } catch (e) {
       throw new DataDirError(`cannot create the data directory ${directory}: ${(e as Error).message}`);
     }
-    if (!statSync(directory).isDirectory()) throw new DataDirError(`${directory} is not a directory`);
     const file = join(directory, DATABASE_FILE);
     let db: Database.Database | undefined;
     try {
