@@ -1,0 +1,196 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+
+// The server runs as a child process (the published CLI, from dist/: `npm run build`), so that
+// it can be killed the hard way.
+const bin = new URL('../../bin/canton-conformance.js', import.meta.url).pathname;
+const ASSET = '#canton-conformance-samples:Sample.Asset:Asset';
+const root = mkdtempSync(join(tmpdir(), 'cc-datadir-'));
+const children = new Set<ChildProcess>();
+
+afterEach(() => {
+  for (const c of children) c.kill('SIGKILL');
+  children.clear();
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+interface Served {
+  readonly child: ChildProcess;
+  readonly url: string;
+  stderr(): string;
+}
+
+/** `serve --data-dir DIR` on a free port; resolves with its URL once it listens. */
+function serve(dir: string, ...extra: string[]): Promise<Served> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir, '--list-max-elements', '1000000', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve({ child, url, stderr: () => err });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+}
+
+/** Runs `serve` to its end: exit code and stderr. */
+function serveFails(dir: string): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr: err })));
+}
+
+async function post(url: string, path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+const get = async (url: string, path: string) => (await fetch(`${url}${path}`)).json() as Promise<Record<string, unknown>>;
+
+const submit = (url: string, party: string, commandId: string, amount: string) =>
+  post(url, '/v2/commands/submit-and-wait', {
+    commands: [{ CreateCommand: { templateId: ASSET, createArguments: { issuer: party, owner: party, amount, observers: null } } }],
+    commandId,
+    userId: 'loader',
+    actAs: [party],
+  });
+
+interface Acked {
+  readonly commandId: string;
+  readonly amount: string;
+  readonly updateId: string;
+  readonly offset: number;
+}
+
+type Update = { update: { Transaction?: { value: { updateId: string; offset: number; events: { CreatedEvent?: { createArgument: { amount: string } } }[] } } } };
+
+describe('serve --data-dir: a ledger that survives kill -9', () => {
+  it('keeps every acknowledged command exactly once, continues offsets and update ids, remembers dedup, users, parties and rights', async () => {
+    const dir = join(root, 'killed');
+    const first = await serve(dir);
+    const party = ((await post(first.url, '/v2/parties', { partyIdHint: 'loader-party', identityProviderId: '' })).body as { partyDetails: { party: string } }).partyDetails.party;
+    const created = await post(first.url, '/v2/users', { user: { id: 'loader', primaryParty: party, isDeactivated: false, identityProviderId: '' }, rights: [{ kind: { CanActAs: { value: { party } } } }] });
+    expect(created.status).toBe(200);
+    const rightsBefore = await get(first.url, '/v2/users/loader/rights');
+
+    // Write load from several clients; stop it by killing the server mid-flight.
+    const acked: Acked[] = [];
+    let stop = false;
+    const client = async (k: number) => {
+      for (let n = 0; !stop; n++) {
+        const commandId = `load-${k}-${n}`;
+        const amount = `${k * 1_000_000 + n + 1}.0000000000`;
+        try {
+          const r = await submit(first.url, party, commandId, amount);
+          if (r.status === 200) {
+            const b = r.body as { updateId: string; completionOffset: number };
+            acked.push({ commandId, amount, updateId: b.updateId, offset: b.completionOffset });
+          }
+        } catch {
+          return; // the connection died with the server: not acknowledged
+        }
+      }
+    };
+    const load = [0, 1, 2, 3, 4, 5].map(client);
+    await new Promise((r) => setTimeout(r, 1500));
+    first.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(load);
+    expect(acked.length).toBeGreaterThan(50);
+
+    const second = await serve(dir);
+    expect(second.stderr()).toMatch(/restored the ledger from .*: ledger end \d+/);
+    const end = (await get(second.url, '/v2/state/ledger-end')).offset as number;
+    expect(end).toBeGreaterThanOrEqual(Math.max(...acked.map((a) => a.offset)));
+
+    // Every acknowledged command is in the log exactly once, at the offset and with the update id it was acknowledged with.
+    const updates = await post(second.url, '/v2/updates', {
+      beginExclusive: 0,
+      endInclusive: end,
+      updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: {} }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } },
+    });
+    expect(updates.status).toBe(200);
+    const txs = (updates.body as Update[]).flatMap((u) => (u.update.Transaction ? [u.update.Transaction.value] : []));
+    const byAmount = new Map<string, { updateId: string; offset: number }[]>();
+    for (const t of txs) {
+      for (const e of t.events) {
+        const amount = e.CreatedEvent?.createArgument.amount;
+        if (amount !== undefined) byAmount.set(amount, [...(byAmount.get(amount) ?? []), { updateId: t.updateId, offset: t.offset }]);
+      }
+    }
+    for (const a of acked) expect(byAmount.get(a.amount), a.commandId).toEqual([{ updateId: a.updateId, offset: a.offset }]);
+    for (const [amount, seen] of byAmount) expect(seen, amount).toHaveLength(1);
+    const updateIds = txs.map((t) => t.updateId);
+    expect(new Set(updateIds).size).toBe(updateIds.length);
+
+    // Deduplication remembers: resubmitting acknowledged commands is refused with their offsets.
+    for (const a of acked.filter((_, i) => i % Math.ceil(acked.length / 20) === 0)) {
+      const again = await submit(second.url, party, a.commandId, a.amount);
+      expect(again.status, a.commandId).toBe(409);
+      expect(again.body).toMatchObject({ code: 'DUPLICATE_COMMAND', context: { completion_offset: String(a.offset) } });
+    }
+
+    // Offsets continue without reuse; the new update id is new.
+    const next = await submit(second.url, party, 'after-restart', '0.5');
+    expect(next.status).toBe(200);
+    const nb = next.body as { updateId: string; completionOffset: number };
+    expect(nb.completionOffset).toBeGreaterThan(end);
+    expect(updateIds).not.toContain(nb.updateId);
+
+    // Users, parties and rights are kept.
+    expect(await get(second.url, '/v2/users/loader/rights')).toEqual(rightsBefore);
+    expect(((await get(second.url, '/v2/users/loader')).user as { primaryParty: string }).primaryParty).toBe(party);
+    const parties = (await get(second.url, `/v2/parties/${encodeURIComponent(party)}`)).partyDetails as { party: string }[];
+    expect(parties.map((p) => p.party)).toEqual([party]);
+    second.child.kill('SIGTERM');
+  }, 60_000);
+
+  it('answers the registry and Scan from the restored ledger as before the restart', async () => {
+    const dir = join(root, 'apps');
+    const first = await serve(dir);
+    const parties = (await get(first.url, '/v2/parties')).partyDetails as { party: string }[];
+    const bob = parties.find((p) => p.party.startsWith('bob::'))?.party as string;
+    const reads = async (url: string) => ({
+      preapproval: await get(url, `/v0/transfer-preapprovals/by-party/${encodeURIComponent(bob)}`),
+      rounds: await get(url, '/v0/internal/reward-accounting-process/rounds/earliest-available'),
+      context: await post(url, '/registry/allocation-instruction/v2/00b1cf648fa1d69ec40a8ab003b392798cdb9d35c1c28a89a718a87c8f1de5a710/choice-contexts/accept', { meta: {} }),
+      end: await get(url, '/v2/state/ledger-end'),
+    });
+    const before = await reads(first.url);
+    expect(before.context.status).toBe(200);
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    const second = await serve(dir);
+    expect(await reads(second.url)).toEqual(before);
+    second.child.kill('SIGTERM');
+  }, 60_000);
+
+  it('refuses a second server on the same directory, with a clear message and exit 2', async () => {
+    const dir = join(root, 'locked');
+    const first = await serve(dir);
+    const second = await serveFails(dir);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/in use by another canton-conformance server/);
+    expect(second.stderr).not.toMatch(/\n\s+at /);
+    expect((await fetch(`${first.url}/livez`)).status).toBe(200);
+    first.child.kill('SIGTERM');
+  }, 60_000);
+
+  it('refuses a damaged or foreign database file with a clear message and exit 2, not a crash', async () => {
+    const dir = join(root, 'garbage');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'ledger.sqlite'), 'not a database '.repeat(100));
+    const r = await serveFails(dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not a canton-conformance ledger database/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 30_000);
+});
