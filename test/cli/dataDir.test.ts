@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { parseServeArgs, run } from '../../conformance/src/cli/serve.js';
 
 // The server runs as a child process (the published CLI, from dist/: `npm run build`), so that
 // it can be killed the hard way.
@@ -71,6 +72,19 @@ interface Acked {
 }
 
 type Update = { update: { Transaction?: { value: { updateId: string; offset: number; events: { CreatedEvent?: { createArgument: { amount: string } } }[] } } } };
+
+describe('serve --data-dir: the flag', () => {
+  it('is read, refused when empty, and absent means in memory (as --help says)', async () => {
+    expect(parseServeArgs(['--data-dir', 'some/dir'], {})).toMatchObject({ dataDir: 'some/dir' });
+    expect(parseServeArgs([], {})).toMatchObject({ dataDir: undefined });
+    expect(() => parseServeArgs(['--data-dir', ''], {})).toThrow(/--data-dir must not be empty/);
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    expect(await run(['--help'])).toBe(0);
+    vi.restoreAllMocks();
+    expect(lines.join('\n')).toMatch(/--data-dir DIR +keep the ledger in an SQLite database[\s\S]*Without it the ledger lives\s+in memory/);
+  });
+});
 
 describe('serve --data-dir: a ledger that survives kill -9', () => {
   it('keeps every acknowledged command exactly once, continues offsets and update ids, remembers dedup, users, parties and rights', async () => {
