@@ -7,6 +7,8 @@ export class ServerProcess {
   private constructor(
     private readonly child: ChildProcess,
     readonly url: string,
+    /** What the server reported about its start (ms to get its ledger ready), if anything. */
+    readonly startMs?: number,
   ) {}
 
   /** Forks `servers/<name>.js` (compiled next to this file) and waits for its URL. */
@@ -17,7 +19,7 @@ export class ServerProcess {
       child.once('error', reject);
       child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
       child.once('message', (m: ServerMessage) => {
-        if (m.kind === 'ready') resolve(new ServerProcess(child, m.url));
+        if (m.kind === 'ready') resolve(new ServerProcess(child, m.url, m.startMs));
         else reject(new Error(`${name}: unexpected first message ${JSON.stringify(m)}`));
       });
     });
@@ -37,6 +39,14 @@ export class ServerProcess {
       };
       this.child.on('message', onMessage);
       this.child.send(message);
+    });
+  }
+
+  /** Ends the server the hard way (SIGKILL), as a crash would. */
+  kill(): Promise<void> {
+    return new Promise((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.kill('SIGKILL');
     });
   }
 

@@ -13,7 +13,8 @@ export interface MemorySnapshot {
 }
 
 export type ServerMessage =
-  | { readonly kind: 'ready'; readonly url: string }
+  /** `startMs`: how long the server took to get its ledger ready (durable store: open and replay). */
+  | { readonly kind: 'ready'; readonly url: string; readonly startMs?: number }
   | { readonly kind: 'parties'; readonly parties: readonly string[] }
   | { readonly kind: 'seeded'; readonly ms: number; readonly ledgerEnd: number }
   | { readonly kind: 'memory'; readonly memory: MemorySnapshot }

@@ -208,7 +208,11 @@ describe('SqliteStore: a directory it cannot use is refused with a clear DataDir
     edit(`UPDATE meta SET value = '${PARTICIPANT}' WHERE key = 'participantId'; UPDATE entries SET body = '{not json' WHERE offset = 1`);
     const store = open(dir);
     const l = createLedger({ clock: new ManualClock(), store, blobKey: store.blobKey });
-    expect(() => l.recover()).toThrow(DataDirError);
+    expect(() => l.recover()).toThrow(/the update at offset 1 .* cannot be read back/);
+    store.close();
+    edit(`UPDATE entries SET body = '{"k":"transaction","o":1}' WHERE offset = 1`);
+    const again = open(dir);
+    expect(() => createLedger({ clock: new ManualClock(), store: again, blobKey: again.blobKey }).recover()).toThrow(DataDirError);
     expect(() => createLedger({ store: open(tempDir()) }).recover()).not.toThrow();
   });
 

@@ -134,8 +134,8 @@ export class SqliteStore extends MemoryStore {
     if (code === 'SQLITE_CORRUPT') return new DataDirError(`${file} is damaged (${message}); restore it from a copy or pick another --data-dir`);
     if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') return new DataDirError(`cannot open ${file} for writing (${message})`);
     if (typeof code === 'string' && code.startsWith('SQLITE_')) return new DataDirError(`cannot use ${file}: ${message} (${code})`);
-    if (e instanceof SyntaxError) return new DataDirError(`${file} holds a record that cannot be read (${message}); the file is damaged`);
-    return e instanceof Error ? e : new Error(String(e));
+    // Anything else while reading back: a record that does not hold what it should.
+    return new DataDirError(`${file} holds a record that cannot be read back (${message}); the file is damaged`);
   }
 
   /** Creates the tables in an empty database, or checks that an existing one is ours. */
@@ -268,6 +268,7 @@ export class SqliteStore extends MemoryStore {
     this.#replaying = true;
     try {
       for (const row of this.#db.prepare('SELECT kind, key, body FROM state ORDER BY rowid').iterate() as IterableIterator<Row>) {
+        if (typeof row.body !== 'string') throw new DataDirError(`the ${row.kind} record ${row.key} in ${this.directory} is damaged`);
         const spec = PERSISTED_STATE[row.kind];
         if (spec === undefined) throw new DataDirError(`the data directory ${this.directory} holds state of an unknown kind '${row.kind}' (written by a newer version?)`);
         spec.replay(this, row.key, JSON.parse(row.body));
@@ -295,7 +296,13 @@ export class SqliteStore extends MemoryStore {
     try {
       for (const row of this.#db.prepare('SELECT offset, body FROM entries ORDER BY offset').iterate() as IterableIterator<{ offset: number; body: string }>) {
         if (row.offset !== this.ledgerEnd + 1) throw new DataDirError(`the update log in ${this.directory} has a gap: offset ${row.offset} follows ${this.ledgerEnd}`);
-        const decoded = decodeEntry(row.body, env);
+        let decoded;
+        try {
+          decoded = decodeEntry(row.body, env);
+        } catch (e) {
+          if (e instanceof DataDirError) throw e;
+          throw new DataDirError(`the update at offset ${row.offset} in ${join(this.directory, DATABASE_FILE)} cannot be read back (${(e as Error).message}); the file is damaged`);
+        }
         super.append(decoded.entry, decoded);
         onEntry(decoded.entry);
       }
