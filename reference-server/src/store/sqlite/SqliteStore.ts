@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import type { Catalogue } from '../../ledger/templates/Catalogue.js';
 import type { LogEntry } from '../LogEntry.js';
 import { MemoryStore } from '../MemoryStore.js';
+import type { DedupRecord } from '../records.js';
 import type { StoredContract } from '../StoredContract.js';
 import { DataDirError } from './DataDirError.js';
 import { decodeEntry, encodeEntry } from './entryCodec.js';
@@ -55,10 +56,13 @@ export class SqliteStore extends MemoryStore {
   readonly isNew: boolean;
   readonly #db: Database.Database;
   readonly #options: SqliteStoreOptions;
-  readonly #insertEntry: Database.Statement<[number, string]>;
+  readonly #insertEntry: Database.Statement<[number, string, string | null]>;
+  readonly #attachDedup: Database.Statement<[string, number]>;
   readonly #putRow: Database.Statement<[string, string, string]>;
   readonly #deleteRow: Database.Statement<[string, string]>;
   readonly #putMetaRow: Database.Statement<[string, string]>;
+  /** The last update of this step, written at the end of the step with its deduplication record. */
+  #staged: { entry: LogEntry; body: string; dedup: string | null } | undefined;
   #inTransaction = false;
   #replaying = false;
   #recovered = false;
@@ -72,7 +76,8 @@ export class SqliteStore extends MemoryStore {
     this.#options = options;
     this.isNew = isNew;
     this.blobKey = blobKey;
-    this.#insertEntry = db.prepare('INSERT INTO entries (offset, body) VALUES (?, ?)');
+    this.#insertEntry = db.prepare('INSERT INTO entries (offset, body, dedup) VALUES (?, ?, ?)');
+    this.#attachDedup = db.prepare('UPDATE entries SET dedup = ? WHERE offset = ?');
     this.#putRow = db.prepare('INSERT OR REPLACE INTO state (kind, key, body) VALUES (?, ?, ?)');
     this.#deleteRow = db.prepare('DELETE FROM state WHERE kind = ? AND key = ?');
     this.#putMetaRow = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
@@ -98,6 +103,9 @@ export class SqliteStore extends MemoryStore {
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+      // Checkpoint (copy the WAL into the database, with its fsyncs) every ~40 MB rather than 4 MB:
+      // the log's pages are rewritten by every commit, so most WAL frames are superseded by then.
+      db.pragma('wal_autocheckpoint = 10000');
       // Take the lock now (a write transaction), not at the first command.
       db.exec('BEGIN IMMEDIATE');
       const { isNew, blobKey } = SqliteStore.#prepareSchema(db, file, options);
@@ -145,7 +153,7 @@ export class SqliteStore extends MemoryStore {
       const blobKey = randomBytes(32);
       db.exec(`
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE entries (offset INTEGER PRIMARY KEY, body TEXT NOT NULL);
+        CREATE TABLE entries (offset INTEGER PRIMARY KEY, body TEXT NOT NULL, dedup TEXT);
         CREATE TABLE state (kind TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (kind, key));
       `);
       const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
@@ -176,9 +184,31 @@ export class SqliteStore extends MemoryStore {
   override append(entry: LogEntry, effects: { created: readonly StoredContract[]; archived: readonly StoredContract[] }): void {
     if (!this.#replaying) {
       const body = encodeEntry(entry, effects.archived);
-      this.#write(() => this.#insertEntry.run(entry.offset, body));
+      this.#write(() => {
+        this.#writeStaged();
+        this.#staged = { entry, body, dedup: null };
+      });
     }
     super.append(entry, effects);
+  }
+
+  /** A deduplication record is kept in the row of the update it names (its completion offset). */
+  override putDedup(record: DedupRecord): void {
+    super.putDedup(record);
+    if (this.#replaying) return;
+    this.#write(() => {
+      const staged = this.#staged;
+      if (staged?.entry.offset !== record.offset) this.#attachDedup.run(JSON.stringify(record), record.offset);
+      // The usual case, the record of the command the update commits, is a mark: it is read back from the update.
+      else staged.dedup = sameDedup(dedupOf(staged.entry), record) ? IMPLIED : JSON.stringify(record);
+    });
+  }
+
+  #writeStaged(): void {
+    const staged = this.#staged;
+    if (staged === undefined) return;
+    this.#staged = undefined;
+    this.#insertEntry.run(staged.entry.offset, staged.body, staged.dedup);
   }
 
   override prune(upToInclusive: number): void {
@@ -226,6 +256,7 @@ export class SqliteStore extends MemoryStore {
     if (!this.#inTransaction || this.#closed) return;
     this.#inTransaction = false;
     try {
+      this.#writeStaged();
       this.#db.exec('COMMIT');
     } catch (e) {
       this.#fail(e as Error);
@@ -258,6 +289,7 @@ export class SqliteStore extends MemoryStore {
     if (this.#closed) return;
     if (this.#inTransaction) this.#db.exec('ROLLBACK');
     this.#inTransaction = false;
+    this.#staged = undefined;
     this.#closed = true;
     this.#db.close();
   }
@@ -294,7 +326,7 @@ export class SqliteStore extends MemoryStore {
     };
     this.#replaying = true;
     try {
-      for (const row of this.#db.prepare('SELECT offset, body FROM entries ORDER BY offset').iterate() as IterableIterator<{ offset: number; body: string }>) {
+      for (const row of this.#db.prepare('SELECT offset, body, dedup FROM entries ORDER BY offset').iterate() as IterableIterator<{ offset: number; body: string; dedup: string | null }>) {
         if (row.offset !== this.ledgerEnd + 1) throw new DataDirError(`the update log in ${this.directory} has a gap: offset ${row.offset} follows ${this.ledgerEnd}`);
         let decoded;
         try {
@@ -304,6 +336,11 @@ export class SqliteStore extends MemoryStore {
           throw new DataDirError(`the update at offset ${row.offset} in ${join(this.directory, DATABASE_FILE)} cannot be read back (${(e as Error).message}); the file is damaged`);
         }
         super.append(decoded.entry, decoded);
+        if (row.dedup !== null) {
+          const r = row.dedup === IMPLIED ? dedupOf(decoded.entry) : (JSON.parse(row.dedup) as DedupRecord);
+          if (r === undefined) throw new DataDirError(`the update at offset ${row.offset} has no submission to deduplicate`);
+          super.putDedup({ ...r, submissionId: r.submissionId });
+        }
         onEntry(decoded.entry);
       }
       const prunedUpTo = Number((this.#db.prepare("SELECT value FROM meta WHERE key = 'prunedUpTo'").get() as { value: string } | undefined)?.value ?? 0);
@@ -314,4 +351,26 @@ export class SqliteStore extends MemoryStore {
       this.#replaying = false;
     }
   }
+}
+
+/** The `dedup` column of an update whose record is the one its own submission implies. */
+const IMPLIED = '=';
+
+/** The deduplication record a committed transaction implies (what Ledger.commit puts). */
+function dedupOf(entry: LogEntry): DedupRecord | undefined {
+  if (entry.kind !== 'transaction' || entry.submission === undefined) return undefined;
+  const s = entry.submission;
+  return { userId: s.userId, actAsKey: s.actAs.join('\n'), commandId: s.commandId, offset: entry.offset, recordTime: entry.recordTime, submissionId: s.submissionId };
+}
+
+function sameDedup(a: DedupRecord | undefined, b: DedupRecord): boolean {
+  return (
+    a !== undefined &&
+    a.userId === b.userId &&
+    a.actAsKey === b.actAsKey &&
+    a.commandId === b.commandId &&
+    a.offset === b.offset &&
+    a.recordTime === b.recordTime &&
+    a.submissionId === b.submissionId
+  );
 }

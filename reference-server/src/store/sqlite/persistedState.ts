@@ -1,5 +1,5 @@
 import type { MemoryStore } from '../MemoryStore.js';
-import type { DedupRecord, StoredParty, StoredUser, TemplateDeclaration } from '../records.js';
+import type { StoredParty, StoredUser, TemplateDeclaration } from '../records.js';
 
 /**
  * THE ONE PLACE that says which store methods change keyed state and how that state is written
@@ -11,12 +11,16 @@ import type { DedupRecord, StoredParty, StoredUser, TemplateDeclaration } from '
  * To persist a new kind of state: give LedgerStore and MemoryStore the method that changes it
  * (`putThing(thing)`), then add an entry here (a `kind` name never used before, the key, a JSON
  * body, and how to call the method again with it). `persistedState.test.ts` fails while a
- * put/delete method of MemoryStore is missing here. The update log (`append`, `prune`) is not
- * keyed state: SqliteStore writes it itself (entryCodec.ts).
+ * put/delete method of MemoryStore is missing here. The update log is not keyed state:
+ * SqliteStore writes it itself (LOG_METHODS, entryCodec.ts).
  */
 
-/** Methods that are journaled by SqliteStore itself, not through this table. */
-export const LOG_METHODS = ['append', 'prune'] as const;
+/**
+ * Methods that SqliteStore journals itself, not through this table: the update log, the pruning
+ * offset, and deduplication records, which are written with the update they deduplicate (one
+ * row per command instead of two, and no random-key index to update).
+ */
+export const LOG_METHODS = ['append', 'prune', 'putDedup'] as const;
 
 type Method = {
   [M in keyof MemoryStore]: MemoryStore[M] extends (...args: never[]) => unknown ? M : never;
@@ -44,14 +48,6 @@ export const PERSISTED_STATE: Readonly<Record<string, PersistedKind>> = {
     replay: (s, _key, body) => {
       const u = body as ReturnType<typeof userDoc>;
       s.putUser({ ...u, rights: new Set(u.rights) });
-    },
-  },
-  dedup: {
-    // Keyed by change id: a later acceptance of the same change replaces the record.
-    writes: { putDedup: (r: DedupRecord) => [`${r.userId}\u0000${r.actAsKey}\u0000${r.commandId}`, r] },
-    replay: (s, _key, body) => {
-      const r = body as DedupRecord;
-      s.putDedup({ ...r, submissionId: r.submissionId });
     },
   },
   meta: {
