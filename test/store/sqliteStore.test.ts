@@ -136,6 +136,14 @@ describe('SqliteStore: a restart puts back everything', () => {
     expect(third.ledger.isInFlight(a4 as string)).toBe(false);
   });
 
+  it('refuses changes to a ledger whose log has not been read back yet', () => {
+    const dir = tempDir();
+    ledgerOn(dir).store.close();
+    const store = open(dir);
+    const ledger = createLedger({ clock: new ManualClock(), store, blobKey: store.blobKey });
+    expect(() => ledger.allocateParty({ partyIdHint: 'early' })).toThrow(/has not been read back yet/);
+  });
+
   it('keeps one transaction per synchronous step: a step abandoned before its microtask leaves nothing', () => {
     const dir = tempDir();
     const store = open(dir);

@@ -238,6 +238,8 @@ export class SqliteStore extends MemoryStore {
   #write(statement: () => unknown): void {
     if (this.#failed) throw new DataDirError(`the data directory ${this.directory} can no longer be written (${this.#failed.message}); restart the server`);
     if (this.#closed) throw new DataDirError(`the ledger in ${this.directory} is closed`);
+    // Writing before the log is read back would put new updates at offsets already taken.
+    if (!this.isNew && !this.#recovered) throw new DataDirError(`the ledger in ${this.directory} has not been read back yet (Ledger.recover)`);
     try {
       if (!this.#inTransaction) {
         this.#db.exec('BEGIN');
@@ -326,7 +328,9 @@ export class SqliteStore extends MemoryStore {
     };
     this.#replaying = true;
     try {
-      for (const row of this.#db.prepare('SELECT offset, body, dedup FROM entries ORDER BY offset').iterate() as IterableIterator<{ offset: number; body: string; dedup: string | null }>) {
+      // Rows as arrays (raw): no object per row for a log of a million updates.
+      for (const [offset, body, dedup] of this.#db.prepare('SELECT offset, body, dedup FROM entries ORDER BY offset').raw(true).iterate() as IterableIterator<[number, string, string | null]>) {
+        const row = { offset, body, dedup };
         if (row.offset !== this.ledgerEnd + 1) throw new DataDirError(`the update log in ${this.directory} has a gap: offset ${row.offset} follows ${this.ledgerEnd}`);
         let decoded;
         try {
