@@ -177,12 +177,17 @@ describe('serve --data-dir: a ledger that survives kill -9', () => {
       rounds: await get(url, '/v0/internal/reward-accounting-process/rounds/earliest-available'),
       context: await post(url, '/registry/allocation-instruction/v2/00b1cf648fa1d69ec40a8ab003b392798cdb9d35c1c28a89a718a87c8f1de5a710/choice-contexts/accept', { meta: {} }),
       end: await get(url, '/v2/state/ledger-end'),
+      // Includes the contracts of the Ticket template the fixture file declares.
+      acs: await post(url, '/v2/state/active-contracts', { activeAtOffset: ((await get(url, '/v2/state/ledger-end')).offset as number), eventFormat: { filtersForAnyParty: {}, verbose: true } }),
     });
     const before = await reads(first.url);
     expect(before.context.status).toBe(200);
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
-    const second = await serve(dir);
+    expect(JSON.stringify(before.acs.body)).toContain(':Demo.Ticket:Ticket');
+    // Fixtures apply to a new directory only.
+    const second = await serve(dir, '--fixtures', 'fixtures/default-world.json');
+    expect(second.stderr()).toMatch(/--fixtures fixtures\/default-world.json is ignored/);
     expect(await reads(second.url)).toEqual(before);
     second.child.kill('SIGTERM');
   }, 60_000);
