@@ -106,6 +106,8 @@ export class SqliteStore extends MemoryStore {
       // Checkpoint (copy the WAL into the database, with its fsyncs) every ~40 MB rather than 4 MB:
       // the log's pages are rewritten by every commit, so most WAL frames are superseded by then.
       db.pragma('wal_autocheckpoint = 10000');
+      // And give back the disk of a WAL that one large transaction (a big fixture world) grew.
+      db.pragma('journal_size_limit = 67108864');
       // Take the lock now (a write transaction), not at the first command.
       db.exec('BEGIN IMMEDIATE');
       const { isNew, blobKey } = SqliteStore.#prepareSchema(db, file, options);
