@@ -42,7 +42,8 @@ type Row = { kind: string; key: string; body: string };
  * extends as the index every read is answered from. Each change is written in the same
  * synchronous step that makes it; the writes of one step (one command: its update, its
  * deduplication record) form one SQLite transaction, committed in a microtask, before the
- * step's answer can reach the client. At open the journal is read back: keyed state
+ * step's answer can reach the client (streams learn of a commit through a promise, so after it
+ * too). At open the journal is read back: keyed state
  * (persistedState.ts) at once, the update log once the catalogue is complete (`recover`).
  *
  * One server per directory: the database is opened in exclusive locking mode, so a second
