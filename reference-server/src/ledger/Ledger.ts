@@ -35,6 +35,11 @@ import * as userService from './userService.js';
 import { PARTICIPANT_ADMIN_USER } from './users.js';
 import { isPlainObject, show } from './values.js';
 import type * as W from './wire.js';
+import type * as WR from './wireReads.js';
+import { activeContractsPage } from './acsPage.js';
+import { contractById, eventsByContractId } from './contractReads.js';
+import { legacyLookupFormat, treeOf, treesOf, treesQuery, visibleTransaction } from './legacyUpdates.js';
+import { updatesPage } from './updatesPage.js';
 
 export type { Claim } from './userService.js';
 
@@ -396,6 +401,99 @@ export class Ledger {
     return this.#updateAt(o.value, req.updateFormat, `Update at offset ${o.value} not found`);
   }
 
+  // ------------------------------------------------------------------ point reads, pages and legacy forms
+
+  /** Legacy flat-transaction lookup: ACS delta for the requesting parties unless a format is given. */
+  transactionById(req: WR.GetTransactionByIdRequest): R<W.JsSubmitAndWaitForTransactionResponse> {
+    if (!isPlainObject(req) || typeof req.updateId !== 'string' || req.updateId === '') return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: update_id');
+    const format = legacyLookupFormat(this.#ctx, req.requestingParties, req.transactionFormat, 'TRANSACTION_SHAPE_ACS_DELTA');
+    if (!format.ok) return format;
+    const offset = this.store.offsetOfUpdate(req.updateId);
+    const tx = visibleTransaction(this.#ctx, offset === undefined ? undefined : this.store.entryAt(offset), format.value);
+    return tx ? ok({ transaction: tx }) : fail('UPDATE_NOT_FOUND', `Transaction with id ${req.updateId} not found, or not visible`, { context: { update_id: req.updateId } });
+  }
+
+  transactionByOffset(req: WR.GetTransactionByOffsetRequest): R<W.JsSubmitAndWaitForTransactionResponse> {
+    const o = parseOffset(isPlainObject(req) ? req.offset : undefined, 'offset', true);
+    if (!o.ok) return o;
+    const format = legacyLookupFormat(this.#ctx, req.requestingParties, req.transactionFormat, 'TRANSACTION_SHAPE_ACS_DELTA');
+    if (!format.ok) return format;
+    const tx = visibleTransaction(this.#ctx, this.store.entryAt(o.value as number), format.value);
+    return tx ? ok({ transaction: tx }) : fail('UPDATE_NOT_FOUND', `Transaction at offset ${o.value} not found, or not visible`, { context: { offset: String(o.value) } });
+  }
+
+  /** Legacy tree lookup: the ledger-effects view of the requesting parties, keyed by node id. */
+  transactionTreeById(updateId: string, requestingParties: readonly string[]): R<WR.JsGetTransactionTreeResponse> {
+    if (updateId === '') return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: update_id');
+    const format = legacyLookupFormat(this.#ctx, requestingParties, undefined, 'TRANSACTION_SHAPE_LEDGER_EFFECTS');
+    if (!format.ok) return format;
+    const offset = this.store.offsetOfUpdate(updateId);
+    const tx = visibleTransaction(this.#ctx, offset === undefined ? undefined : this.store.entryAt(offset), format.value);
+    return tx ? ok({ transaction: treeOf(tx) }) : fail('UPDATE_NOT_FOUND', `Transaction with id ${updateId} not found, or not visible`, { context: { update_id: updateId } });
+  }
+
+  transactionTreeByOffset(offset: number, requestingParties: readonly string[]): R<WR.JsGetTransactionTreeResponse> {
+    const o = parseOffset(offset, 'offset', true);
+    if (!o.ok) return o;
+    const format = legacyLookupFormat(this.#ctx, requestingParties, undefined, 'TRANSACTION_SHAPE_LEDGER_EFFECTS');
+    if (!format.ok) return format;
+    const tx = visibleTransaction(this.#ctx, this.store.entryAt(offset), format.value);
+    return tx ? ok({ transaction: treeOf(tx) }) : fail('UPDATE_NOT_FOUND', `Transaction at offset ${offset} not found, or not visible`, { context: { offset: String(offset) } });
+  }
+
+  /** Legacy trees stream over a closed range (the legacy filter only; no topology events). */
+  updateTrees(req: W.GetUpdatesRequest): R<Iterable<WR.JsGetUpdateTreesResponse>> {
+    const p = this.#treesRequest(req);
+    if (!p.ok) return p;
+    const { uq, begin, end } = p.value;
+    return ok(treesOf(updatesRange(this.#ctx, uq, begin, end ?? this.store.ledgerEnd, () => this.config.clock.now())));
+  }
+
+  /** Like `updateTrees`, then tails new trees as they commit while `endInclusive` is absent. */
+  subscribeUpdateTrees(req: W.GetUpdatesRequest, opts: SubscribeOptions = {}): R<AsyncIterable<WR.JsGetUpdateTreesResponse>> {
+    const p = this.#treesRequest(req);
+    if (!p.ok) return p;
+    const { uq, begin, end } = p.value;
+    return ok(
+      tail({
+        beginExclusive: begin,
+        endInclusive: end,
+        signal: opts.signal,
+        ledgerEnd: () => this.store.ledgerEnd,
+        pulse: this.#pulse,
+        range: (from, to) => treesOf(updatesRange(this.#ctx, uq, from, to, () => this.config.clock.now())),
+      }),
+    );
+  }
+
+  updatesPage(req: WR.GetUpdatesPageRequest): R<WR.JsGetUpdatesPageResponse> {
+    return updatesPage(this.#ctx, req);
+  }
+
+  /** A page of the active contract set; the token pins the offset of the first page. */
+  activeContractsPage(req: WR.GetActiveContractsPageRequest): R<WR.JsGetActiveContractsPageResponse> {
+    return activeContractsPage(this.#ctx, req);
+  }
+
+  eventsByContractId(req: WR.GetEventsByContractIdRequest): R<WR.JsGetEventsByContractIdResponse> {
+    return eventsByContractId(this.#ctx, req);
+  }
+
+  contractById(req: WR.GetContractRequest): R<WR.GetContractResponse> {
+    return contractById(this.#ctx, req);
+  }
+
+  /** Legacy: submit and answer the transaction tree of the actAs and readAs parties. */
+  submitAndWaitForTransactionTree(commands: W.JsCommands): R<WR.JsSubmitAndWaitForTransactionTreeResponse> {
+    if (!isPlainObject(commands)) return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: commands');
+    const parties = [...(Array.isArray(commands.actAs) ? commands.actAs : []), ...(Array.isArray(commands.readAs) ? commands.readAs : [])].filter((p) => typeof p === 'string');
+    const c = this.#submit(commands);
+    if (!c.ok) return c;
+    const format = legacyLookupFormat(this.#ctx, [...new Set(parties)], undefined, 'TRANSACTION_SHAPE_LEDGER_EFFECTS');
+    if (!format.ok) return format;
+    return ok({ transactionTree: treeOf(this.#ctx.renderer.transaction(c.value.entry, format.value.q, format.value.shape)) });
+  }
+
   /** Completions for (userId, parties) after beginExclusive, up to the ledger end. */
   completions(req: W.CompletionStreamRequest): R<Iterable<W.CompletionStreamResponse>> {
     const p = this.#completionsRequest(req);
@@ -686,6 +784,16 @@ export class Ledger {
       return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: descending_order requires end_inclusive');
     }
     return ok({ uq: uq.value, ...range.value });
+  }
+
+  #treesRequest(req: W.GetUpdatesRequest) {
+    if (!isPlainObject(req)) return fail('INVALID_ARGUMENT', 'The request must be an object');
+    if (req.updateFormat !== undefined && req.updateFormat !== null) {
+      return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: update_format is not supported by the transaction trees stream; use filter and verbose, or /v2/updates');
+    }
+    if (req.descendingOrder === true) return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: descending_order is not supported by the transaction trees stream');
+    const p = this.#updatesRequest(req);
+    return p.ok ? ok({ ...p.value, uq: treesQuery(p.value.uq) }) : p;
   }
 
   #completionsRequest(req: W.CompletionStreamRequest) {

@@ -3,7 +3,7 @@ import type { StoredContract } from '../store/StoredContract.js';
 import type { LedgerContext } from './context.js';
 import type { LedgerError } from './errors.js';
 import { fail } from './errors.js';
-import type { EventQuery, ResolvedFilter } from './filters.js';
+import type { EventQuery, Match, ResolvedFilter } from './filters.js';
 import { matchEvent, resolveEventFormat } from './filters.js';
 import { parseOffset } from './offsets.js';
 import type { Result } from './result.js';
@@ -56,27 +56,41 @@ export function activeContracts(ctx: LedgerContext, req: GetActiveContractsReque
 }
 
 function* streamAcs(ctx: LedgerContext, q: EventQuery, at: number): Generator<JsGetActiveContractsResponse> {
-  const { renderer } = ctx;
+  for (const v of visibleAt(ctx, q, at)) yield acsEntry(ctx, v, at);
+}
+
+/** A contract active at an offset, with what the query matched on it. */
+export interface VisibleContract {
+  readonly contract: StoredContract;
+  readonly hit: { readonly witnesses: readonly string[]; readonly match: Match };
+}
+
+/** The contracts `q` sees in the active contract set at `at`, unrendered (pages sort them first). */
+export function* visibleAt(ctx: LedgerContext, q: EventQuery, at: number): Generator<VisibleContract> {
   for (const c of candidates(ctx, q, at)) {
     if (!c.activeAt(at)) continue;
     const hit = matchEvent(q, c.stakeholders, c.template);
-    if (!hit) continue;
-    const loc = c.locationAt(at);
-    const createdEvent = renderer.createdEvent(c, hit.witnesses, hit.match);
-    if (loc.inFlight) {
-      yield {
-        contractEntry: {
-          JsIncompleteUnassigned: { createdEvent, unassignedEvent: renderer.unassignedEvent(c, loc.inFlight, hit.witnesses) },
-        },
-      };
-    } else {
-      yield {
-        contractEntry: {
-          JsActiveContract: { createdEvent, synchronizerId: renderer.synchronizerId(loc.synchronizer), reassignmentCounter: loc.counter },
-        },
-      };
-    }
+    if (hit) yield { contract: c, hit };
   }
+}
+
+/** One element of the active contract set as the wire carries it. */
+export function acsEntry(ctx: LedgerContext, { contract: c, hit }: VisibleContract, at: number): JsGetActiveContractsResponse {
+  const { renderer } = ctx;
+  const loc = c.locationAt(at);
+  const createdEvent = renderer.createdEvent(c, hit.witnesses, hit.match);
+  if (loc.inFlight) {
+    return {
+      contractEntry: {
+        JsIncompleteUnassigned: { createdEvent, unassignedEvent: renderer.unassignedEvent(c, loc.inFlight, hit.witnesses) },
+      },
+    };
+  }
+  return {
+    contractEntry: {
+      JsActiveContract: { createdEvent, synchronizerId: renderer.synchronizerId(loc.synchronizer), reassignmentCounter: loc.counter },
+    },
+  };
 }
 
 /**

@@ -61,7 +61,8 @@ export function resolveUpdateFormat(ctx: LedgerContext, format: UpdateFormat, wh
 /** A GetUpdatesRequest's format, current or legacy (legacy: ACS delta + reassignments + topology of its parties). */
 export function updateQueryOf(ctx: LedgerContext, req: GetUpdatesRequest): Result<UpdateQuery, LedgerError> {
   if (req.updateFormat !== undefined && req.updateFormat !== null) {
-    if (req.filter !== undefined || req.verbose !== undefined) {
+    // verbose: false is the protobuf default, indistinguishable from unset on the participant (wallet-sdk sends it with update_format).
+    if (req.filter !== undefined || (req.verbose !== undefined && req.verbose !== false)) {
       return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: Both filter/verbose and update_format is specified. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.');
     }
     return resolveUpdateFormat(ctx, req.updateFormat);

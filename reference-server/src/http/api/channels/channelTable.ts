@@ -3,6 +3,7 @@ import type { CompletionStreamRequest, GetActiveContractsRequest, GetUpdatesRequ
 import { completionReaders } from '../routes/completionRoutes.js';
 import { readersOf } from '../routes/readersOf.js';
 import { updatesReaders } from '../routes/updateRoutes.js';
+import { legacyUpdateChannels } from './legacyChannels.js';
 import { defineChannel, type StreamChannel } from './StreamChannel.js';
 
 async function* fromIterable<T>(source: Iterable<T>): AsyncGenerator<T> {
@@ -41,4 +42,5 @@ export const ledgerApiChannels: readonly StreamChannel[] = [
       return contracts.ok ? ok(fromIterable(contracts.value)) : contracts;
     },
   }),
+  ...legacyUpdateChannels,
 ];

@@ -11,12 +11,12 @@ import { defineRoute, type Route } from '../route.js';
 import { readersOf } from './readersOf.js';
 
 /** `userId` may be left out when the caller is a user: it then defaults to that user. */
-function withCaller(commands: JsCommands, principal: Principal): JsCommands {
+export function withCaller(commands: JsCommands, principal: Principal): JsCommands {
   return commands.userId === undefined && principal.kind === 'user' ? { ...commands, userId: principal.userId } : commands;
 }
 
 /** Act as every actAs party, read as every readAs party; a `userId` other than the caller's needs admin. */
-const submitterAccess = (commands: JsCommands): RequiredAccess => ({
+export const submitterAccess = (commands: JsCommands): RequiredAccess => ({
   actAs: commands.actAs,
   readAs: commands.readAs ?? [],
   ...(commands.userId === undefined ? {} : { self: commands.userId }),

@@ -1,4 +1,9 @@
 import type { Route } from '../route.js';
+import { activeContractsPageRoutes } from './activeContractsPageRoutes.js';
+import { contractRoutes } from './contractRoutes.js';
+import { legacyStreamRoutes } from './legacyStreamRoutes.js';
+import { transactionTreeCommandRoutes } from './transactionTreeCommandRoutes.js';
+import { updateLookupRoutes } from './updateLookupRoutes.js';
 import { commandRoutes } from './commandRoutes.js';
 import { completionRoutes } from './completionRoutes.js';
 import { docsRoutes } from './docsRoutes.js';
@@ -28,6 +33,12 @@ export const ledgerApiRoutes: readonly Route[] = [
   ...completionRoutes,
   ...stateRoutes,
   ...updateRoutes,
+  // Point reads, pages and the deprecated forms Canton 3.5 still serves (issue 11).
+  ...updateLookupRoutes,
+  ...legacyStreamRoutes,
+  ...contractRoutes,
+  ...activeContractsPageRoutes,
+  ...transactionTreeCommandRoutes,
   ...docsRoutes,
   ...healthRoutes,
   ...registryRoutes,
