@@ -8,22 +8,25 @@
  *    server memory growth < 300 MB during the query).
  * 4. POST /v2/updates over 100,000 transactions (< 3 s).
  * 5. 1,000,000 active contracts held (< 2 GB of server memory).
+ * 6. GET /v2/state/active-contracts-page: a walk over 100,000 contracts, 1,000 per page, beside the
+ *    one-shot list of the same contracts (acspage).
  *
  * `npm run bench` builds into bench/out/build and runs this; results go to stdout (a Markdown
  * summary) and bench/out/results.json. Options: `--quick` (short runs, smaller sizes, to check
- * the harness), `--only version,submit,acs,updates,hold`.
+ * the harness), `--only version,submit,acs,updates,hold,acspage`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options as CannonOptions, type Request as CannonRequest } from 'autocannon';
 import { measureStream } from './measureStream.js';
+import { walkActiveContractsPages } from './walkActiveContractsPages.js';
 import { ServerProcess } from './servers/ServerProcess.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? args[args.indexOf('--only') + 1];
-const only = new Set((args.includes('--only') || args.some((a) => a.startsWith('--only=')) ? (onlyArg ?? '') : 'version,submit,acs,updates,hold').split(','));
+const only = new Set((args.includes('--only') || args.some((a) => a.startsWith('--only=')) ? (onlyArg ?? '') : 'version,submit,acs,updates,hold,acspage').split(','));
 
 const DURATION = quick ? 3 : 10;
 const WARMUP = quick ? 1 : 3;
@@ -130,6 +133,32 @@ async function benchStreams(): Promise<void> {
           `without limit: first byte ${Math.round(u.firstByteMs)} ms, whole ${Math.round(u.totalMs)} ms, growth RSS ${growthU.rssMb} MB / heap ${growthU.heapUsedMb} MB`,
       );
     }
+    if (only.has('acspage')) {
+      const PAGE = 1000;
+      await walkActiveContractsPages(reference.url, filter, PAGE); // warm-up
+      const oneShot = await measureStream(`${reference.url}/v2/state/active-contracts?limit=${BIG}`, { activeAtOffset: seeded.ledgerEnd, eventFormat: filter });
+      await reference.ask({ cmd: 'sample-start' }, 'memory');
+      const w = await walkActiveContractsPages(reference.url, filter, PAGE);
+      const mem = await reference.ask({ cmd: 'sample-stop' }, 'sample');
+      // The same walk while the ledger moves on: one commit after every page; the token keeps the first page's offset.
+      let n = 0;
+      const moving = await walkActiveContractsPages(reference.url, filter, PAGE, async () => {
+        n++;
+        await reference.ask({ cmd: 'seed', issuer, owner, contracts: 1, perCommand: 1 }, 'seeded');
+      });
+      const growth = { rssMb: mem.peak.rssMb - mem.start.rssMb, heapUsedMb: mem.peak.heapUsedMb - mem.start.heapUsedMb };
+      results['acspage'] = {
+        pageSize: PAGE,
+        walk: { ...w, totalMs: Math.round(w.totalMs), slowestPageMs: Math.round(w.slowestPageMs), memoryGrowth: growth },
+        whileLedgerMoves: { ...moving, totalMs: Math.round(moving.totalMs), slowestPageMs: Math.round(moving.slowestPageMs), commitsDuringWalk: n },
+        oneShotListMs: Math.round(oneShot.totalMs),
+      };
+      log(
+        `GET /v2/state/active-contracts-page over ${w.distinct} contracts, ${PAGE} per page: ${w.pages} pages in ${Math.round(w.totalMs)} ms (slowest page ${Math.round(w.slowestPageMs)} ms), ` +
+          `server memory growth RSS ${growth.rssMb} MB / heap ${growth.heapUsedMb} MB; one-shot POST /v2/state/active-contracts of the same set: ${Math.round(oneShot.totalMs)} ms; ` +
+          `walk with a commit after every page: ${moving.pages} pages, ${moving.distinct} distinct contracts at offset ${moving.activeAtOffset} in ${Math.round(moving.totalMs)} ms`,
+      );
+    }
     if (only.has('updates')) {
       const body = {
         beginExclusive: begin,
@@ -168,7 +197,7 @@ log(`# canton-conformance benchmarks (${new Date().toISOString()}${quick ? ', --
 log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`);
 if (only.has('version')) await benchVersion();
 if (only.has('submit')) await benchSubmit();
-if (only.has('acs') || only.has('updates')) await benchStreams();
+if (only.has('acs') || only.has('updates') || only.has('acspage')) await benchStreams();
 if (only.has('hold')) await benchHold();
 
 const out = fileURLToPath(new URL('../../', import.meta.url));

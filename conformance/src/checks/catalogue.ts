@@ -5,6 +5,8 @@ import { ledgerCommandChecks } from './ledgerCommands.js';
 import { ledgerInteractiveChecks } from './ledgerInteractive.js';
 import { ledgerNegativeChecks } from './ledgerNegative.js';
 import { LedgerOp } from './ledgerOps.js';
+import { ledgerReadChecks } from './ledgerReads.js';
+import { LedgerReadOp } from './ledgerReadOps.js';
 import { ledgerStateChecks } from './ledgerState.js';
 import { ledgerUpdateChecks } from './ledgerUpdates.js';
 import { registryChecks } from './registry.js';
@@ -14,7 +16,7 @@ import { statefulChecks } from './stateful.js';
 import type { CheckDefinition } from './types.js';
 
 /** Operations the suite calls (also through helpers), so each gets a schema observer. */
-const EXERCISED = new Set<string>([...Object.values(LedgerOp), 'getAllocationInstructionAcceptContext', 'lookupTransferPreapprovalByParty', 'getRewardAccountingEarliestAvailableRound', 'getRewardAccountingEarliestAvailableRoundLegacy', 'postV2UsersUser-idRights']);
+const EXERCISED = new Set<string>([...Object.values(LedgerOp), ...Object.values(LedgerReadOp), 'getAllocationInstructionAcceptContext', 'lookupTransferPreapprovalByParty', 'getRewardAccountingEarliestAvailableRound', 'getRewardAccountingEarliestAvailableRoundLegacy', 'postV2UsersUser-idRights']);
 
 let cached: readonly CheckDefinition[] | undefined;
 
@@ -27,6 +29,7 @@ export function catalogue(): readonly CheckDefinition[] {
     ...ledgerStateChecks,
     ...ledgerCommandChecks,
     ...ledgerUpdateChecks,
+    ...ledgerReadChecks,
     ...ledgerNegativeChecks,
     ...ledgerInteractiveChecks,
     ...statefulChecks,

@@ -1,4 +1,5 @@
 import type { Group } from '../checks/types.js';
+import { getWithBody } from './getWithBody.js';
 import { curlOf } from './curl.js';
 import type { AuthMode, Exchange, HttpMethod, RecordedRequest, RecordedResponse, RequestSpec, TransportError } from './exchange.js';
 import type { TokenProvider } from './tokenProvider.js';
@@ -71,7 +72,10 @@ export function createTarget(options: TargetOptions): Target {
     try {
       // Bytes, not a string: fetch would otherwise add `text/plain` where we mean to send no Content-Type.
       const bytes = body === undefined ? undefined : new TextEncoder().encode(body);
-      const res = await fetch(url, { method: spec.method, headers, body: bytes, signal: controller.signal, redirect: 'manual' });
+      const res =
+        spec.method === 'GET' && bytes !== undefined
+          ? await getWithBody(url, { headers, body: bytes, signal: controller.signal })
+          : await fetch(url, { method: spec.method, headers, body: bytes, signal: controller.signal, redirect: 'manual' });
       response = await readResponse(res, maxBody);
     } catch (e) {
       error = transportErrorOf(e, timedOut, options.timeoutMs);
