@@ -2,7 +2,9 @@ import type { LedgerContext } from './context.js';
 import type { LedgerError } from './errors.js';
 import { fail } from './errors.js';
 import { acsEntry, visibleAt, type VisibleContract } from './acs.js';
+import type { EventQuery } from './filters.js';
 import { resolveEventFormat } from './filters.js';
+import type { StoredContract } from '../store/StoredContract.js';
 import { parseOffset } from './offsets.js';
 import { readPageSize } from './pageSizes.js';
 import type { Result } from './result.js';
@@ -70,20 +72,56 @@ export function activeContractsPage(ctx: LedgerContext, req: GetActiveContractsP
     });
   }
 
-  const rest: { v: VisibleContract; p: Position }[] = [];
-  for (const v of visibleAt(ctx, q.value, at)) {
-    const p = positionOf(v);
-    if (after === undefined || compare(p, after) > 0) rest.push({ v, p });
-  }
-  rest.sort((a, b) => compare(a.p, b.p));
-  const page = rest.slice(0, size.value);
+  const sorted = snapshotOf(ctx, q.value, at, `${at}|${format}`);
+  const start = after === undefined ? 0 : firstAfter(sorted, after);
+  const page = sorted.slice(start, start + size.value);
   const last = page[page.length - 1];
-  const more = rest.length > page.length && last !== undefined;
+  const more = start + page.length < sorted.length && last !== undefined;
   return ok({
-    activeContracts: page.map(({ v }) => acsEntry(ctx, v, at)),
+    activeContracts: page.map((v) => acsEntry(ctx, v, at)),
     activeAtOffset: at,
-    ...(more ? { nextPageToken: signPageToken(ctx.config.blobKey, { k: 'acs', at, f: format, p: last.p }) } : {}),
+    ...(more ? { nextPageToken: signPageToken(ctx.config.blobKey, { k: 'acs', at, f: format, p: positionOf(last) }) } : {}),
   });
+}
+
+/**
+ * The visible contracts at an offset in page order. A walk asks for the same snapshot once per
+ * page, so the last few are kept per store (a snapshot at a fixed offset never changes; pruning
+ * past it is refused before the cache is read): page N costs a binary search and N renders
+ * instead of a scan and sort of the whole set.
+ */
+const SNAPSHOTS_KEPT = 8;
+const snapshots = new WeakMap<object, Map<string, readonly VisibleContract[]>>();
+
+function snapshotOf(ctx: LedgerContext, q: EventQuery, at: number, key: string): readonly VisibleContract[] {
+  let cache = snapshots.get(ctx.store);
+  if (!cache) snapshots.set(ctx.store, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const list = [...visibleAt(ctx, q, at)].sort((a, b) => compareContracts(a.contract, b.contract));
+  cache.set(key, list);
+  if (cache.size > SNAPSHOTS_KEPT) cache.delete(cache.keys().next().value as string);
+  return list;
+}
+
+function compareContracts(a: StoredContract, b: StoredContract): number {
+  return a.createdOffset - b.createdOffset || a.createdNodeId - b.createdNodeId || (a.contractId < b.contractId ? -1 : a.contractId > b.contractId ? 1 : 0);
+}
+
+/** Index of the first contract strictly after `p`. */
+function firstAfter(list: readonly VisibleContract[], p: Position): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(positionOf(list[mid] as VisibleContract), p) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function readToken(ctx: LedgerContext, raw: unknown): Result<{ at: number; format: string; after: Position }, LedgerError> {
