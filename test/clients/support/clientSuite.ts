@@ -145,6 +145,27 @@ export function describeClientSuite(start: StartTarget): void {
     });
   });
 
+  describe('point reads and the deprecated update list (LedgerClient, issue 11)', () => {
+    it('reads a commit through flats as wallet-sdk 1.4.0 asks (updateFormat with verbose: false), then by update id and by contract id', async () => {
+      const before = await clients.ledger.get('/v2/state/ledger-end');
+      const created = await createAsset(alice, '7.0');
+      const eventFormat = { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } }, verbose: false };
+      const updateFormat = { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' as const } };
+      const flats = await clients.ledger.post('/v2/updates/flats', { beginExclusive: before.offset ?? 0, endInclusive: created.completionOffset, updateFormat, verbose: false });
+      const txs = flats.flatMap((u) => (u.update !== undefined && 'Transaction' in u.update ? [u.update.Transaction.value] : []));
+      expect(txs.map((t) => t.updateId)).toEqual([created.updateId]);
+      const byId = await clients.ledger.post('/v2/updates/update-by-id', { updateId: created.updateId, updateFormat });
+      expect(byId.update !== undefined && 'Transaction' in byId.update ? byId.update.Transaction.value : undefined).toEqual(txs[0]);
+      const event = txs[0]?.events?.[0];
+      const contractId = event !== undefined && 'CreatedEvent' in event ? event.CreatedEvent.contractId : '';
+      const events = await clients.ledger.post('/v2/events/events-by-contract-id', { contractId, eventFormat });
+      expect(events.created?.createdEvent.contractId).toBe(contractId);
+      const missing: unknown = await clients.ledger.post('/v2/updates/update-by-id', { updateId: `1220${'0'.repeat(64)}`, updateFormat }).catch((e: unknown) => e);
+      expect(isJsCantonError(missing)).toBe(true);
+      expect(missing).toMatchObject({ code: 'UPDATE_NOT_FOUND' });
+    });
+  });
+
   describe('WebSocket streams (WebSocketClient)', () => {
     it('streams the updates up to a given offset, then ends', async () => {
       const created = await createAsset(alice, '7.0');
