@@ -1,9 +1,9 @@
 import type { LedgerContext } from './context.js';
 import type { LedgerError } from './errors.js';
 import { fail } from './errors.js';
-import { acsEntry, visibleAt, type VisibleContract } from './acs.js';
+import { acsEntry, visibleAt } from './acs.js';
 import type { EventQuery } from './filters.js';
-import { resolveEventFormat } from './filters.js';
+import { matchEvent, resolveEventFormat } from './filters.js';
 import type { StoredContract } from '../store/StoredContract.js';
 import { parseOffset } from './offsets.js';
 import { readPageSize } from './pageSizes.js';
@@ -16,7 +16,7 @@ import type { GetActiveContractsPageRequest, JsGetActiveContractsPageResponse } 
 /** Where a page ends: contracts are ordered by (creation offset, node id, contract id), stable at a fixed offset. */
 type Position = readonly [offset: number, nodeId: number, contractId: string];
 
-const positionOf = ({ contract: c }: VisibleContract): Position => [c.createdOffset, c.createdNodeId, c.contractId];
+const positionOf = (c: StoredContract): Position => [c.createdOffset, c.createdNodeId, c.contractId];
 
 function compare(a: Position, b: Position): number {
   return a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0);
@@ -77,8 +77,13 @@ export function activeContractsPage(ctx: LedgerContext, req: GetActiveContractsP
   const page = sorted.slice(start, start + size.value);
   const last = page[page.length - 1];
   const more = start + page.length < sorted.length && last !== undefined;
+  const entries = [];
+  for (const contract of page) {
+    const hit = matchEvent(q.value, contract.stakeholders, contract.template);
+    if (hit) entries.push(acsEntry(ctx, { contract, hit }, at));
+  }
   return ok({
-    activeContracts: page.map((v) => acsEntry(ctx, v, at)),
+    activeContracts: entries,
     activeAtOffset: at,
     ...(more ? { nextPageToken: signPageToken(ctx.config.blobKey, { k: 'acs', at, f: format, p: positionOf(last) }) } : {}),
   });
@@ -88,12 +93,13 @@ export function activeContractsPage(ctx: LedgerContext, req: GetActiveContractsP
  * The visible contracts at an offset in page order. A walk asks for the same snapshot once per
  * page, so the last few are kept per store (a snapshot at a fixed offset never changes; pruning
  * past it is refused before the cache is read): page N costs a binary search and N renders
- * instead of a scan and sort of the whole set.
+ * instead of a scan and sort of the whole set. Only contract references are kept (8 bytes each);
+ * what the format matched is worked out again for the page's contracts.
  */
 const SNAPSHOTS_KEPT = 8;
-const snapshots = new WeakMap<object, Map<string, readonly VisibleContract[]>>();
+const snapshots = new WeakMap<object, Map<string, readonly StoredContract[]>>();
 
-function snapshotOf(ctx: LedgerContext, q: EventQuery, at: number, key: string): readonly VisibleContract[] {
+function snapshotOf(ctx: LedgerContext, q: EventQuery, at: number, key: string): readonly StoredContract[] {
   let cache = snapshots.get(ctx.store);
   if (!cache) snapshots.set(ctx.store, (cache = new Map()));
   const hit = cache.get(key);
@@ -102,7 +108,7 @@ function snapshotOf(ctx: LedgerContext, q: EventQuery, at: number, key: string):
     cache.set(key, hit);
     return hit;
   }
-  const list = [...visibleAt(ctx, q, at)].sort((a, b) => compareContracts(a.contract, b.contract));
+  const list = Array.from(visibleAt(ctx, q, at), (v) => v.contract).sort(compareContracts);
   cache.set(key, list);
   if (cache.size > SNAPSHOTS_KEPT) cache.delete(cache.keys().next().value as string);
   return list;
@@ -113,12 +119,12 @@ function compareContracts(a: StoredContract, b: StoredContract): number {
 }
 
 /** Index of the first contract strictly after `p`. */
-function firstAfter(list: readonly VisibleContract[], p: Position): number {
+function firstAfter(list: readonly StoredContract[], p: Position): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compare(positionOf(list[mid] as VisibleContract), p) <= 0) lo = mid + 1;
+    if (compare(positionOf(list[mid] as StoredContract), p) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
