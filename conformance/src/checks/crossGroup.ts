@@ -9,7 +9,7 @@ import type { CheckContext, CheckDefinition } from './types.js';
 const SD = 'service description (groups A, B, C answer from one ledger; the registry and Scan are apps that read it)';
 
 /** How to read the ledger as another party: as `auth.readerUser` when the target is secured and names one. */
-async function readerAuth(ctx: CheckContext): Promise<AuthMode | undefined> {
+export async function readerAuth(ctx: CheckContext): Promise<AuthMode | undefined> {
   const a = ctx.profile.auth;
   if (!a?.required || a.readerUser === undefined || a.signing === undefined) return undefined;
   return { token: await mintToken(a.signing, claimsFor(a.signing, a.readerUser)) };

@@ -14,19 +14,19 @@ interface ExternalParty {
 }
 
 const b64 = (b: Buffer) => b.toString('base64');
-const signature = (key: KeyObject, data: Buffer, signedBy: string): Json => ({
+export const signature = (key: KeyObject, data: Buffer, signedBy: string): Json => ({
   format: 'SIGNATURE_FORMAT_CONCAT',
   signature: b64(sign(null, data, key)),
   signedBy,
   signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
 });
 
-function needInteractive(ctx: CheckContext): void {
+export function needInteractive(ctx: CheckContext): void {
   if (ctx.profile.ledger?.interactiveSubmission === false) ctx.skip(`profile '${ctx.profile.name}' says the target offers no interactive submission (ledger.interactiveSubmission: false)`);
 }
 
 /** Allocates an external party bound to a fresh Ed25519 key the suite holds. */
-async function externalParty(ctx: CheckContext): Promise<ExternalParty> {
+export async function externalParty(ctx: CheckContext): Promise<ExternalParty> {
   const syncs = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
   expectStatus(ctx, syncs, 200, 'connected synchronizers');
   const list = objectBody(ctx, syncs, 'connected synchronizers').connectedSynchronizers;
@@ -72,7 +72,7 @@ async function externalParty(ctx: CheckContext): Promise<ExternalParty> {
   return { party: t.partyId, fingerprint, privateKey, synchronizerId };
 }
 
-async function prepare(ctx: CheckContext, ext: ExternalParty): Promise<{ preparedTransaction: string; hash: Buffer; hashingSchemeVersion: string }> {
+export async function prepare(ctx: CheckContext, ext: ExternalParty): Promise<{ preparedTransaction: string; hash: Buffer; hashingSchemeVersion: string }> {
   const userId = userIdOf(ctx);
   const e = await ctx.http.request('ledger', {
     method: 'POST',
@@ -87,7 +87,7 @@ async function prepare(ctx: CheckContext, ext: ExternalParty): Promise<{ prepare
   return { preparedTransaction: p.preparedTransaction, hash: Buffer.from(p.preparedTransactionHash, 'base64'), hashingSchemeVersion: p.hashingSchemeVersion };
 }
 
-function executeBody(ctx: CheckContext, ext: ExternalParty, prepared: { preparedTransaction: string; hashingSchemeVersion: string }, sig: Json): Json {
+export function executeBody(ctx: CheckContext, ext: ExternalParty, prepared: { preparedTransaction: string; hashingSchemeVersion: string }, sig: Json): Json {
   const userId = userIdOf(ctx);
   return {
     preparedTransaction: prepared.preparedTransaction,

@@ -21,6 +21,21 @@ export const LedgerOp = {
   docsAsyncapi: 'getDocsAsyncapi',
   livez: 'getLivez',
   readyz: 'getReadyz',
+  // Parties, users and rights; state; reassignment; interactive (issue 13).
+  listParties: 'getV2Parties',
+  getParty: 'getV2PartiesParty',
+  participantId: 'getV2PartiesParticipant-id',
+  listUsers: 'getV2Users',
+  getUser: 'getV2UsersUser-id',
+  updateUser: 'patchV2UsersUser-id',
+  authenticatedUser: 'getV2Authenticated-user',
+  listRights: 'getV2UsersUser-idRights',
+  grantRights: 'postV2UsersUser-idRights',
+  revokeRights: 'patchV2UsersUser-idRights',
+  prunedOffsets: 'getV2StateLatest-pruned-offsets',
+  submitAndWaitForReassignment: 'postV2CommandsSubmit-and-wait-for-reassignment',
+  asyncSubmitReassignment: 'postV2CommandsAsyncSubmit-reassignment',
+  executeAndWaitForTransaction: 'postV2Interactive-submissionExecuteandwaitfortransaction',
 } as const;
 
 export const SD_B = 'service description, group B';

@@ -33,11 +33,25 @@ export interface LedgerProfile {
   /** May the suite allocate its own parties (isolates its contracts from everything else)? */
   readonly allocateParties?: boolean;
   /** A template the suite may create and archive. Strings `{{party}}` and `{{amount}}` are filled in. */
-  readonly template?: { readonly templateId: string; readonly createArguments: Record<string, unknown>; readonly archiveChoice?: string };
+  readonly template?: TemplateProfile;
+  /** A second template the suite may create (template filters must tell the two apart). */
+  readonly secondTemplate?: { readonly templateId: string; readonly createArguments: Record<string, unknown> };
   /** Does the target offer external parties and interactive submission? */
   readonly interactiveSubmission?: boolean;
   /** Does it serve `/v2/updates` over WebSocket? (default true) */
   readonly websocket?: boolean;
+}
+
+/** The template the suite creates, and what it knows about it. Strings `{{party}}`, `{{amount}}` are filled in. */
+export interface TemplateProfile {
+  readonly templateId: string;
+  readonly createArguments: Record<string, unknown>;
+  readonly archiveChoice?: string;
+  /** An interface the template implements, and its view of a contract the suite created. */
+  readonly interfaceId?: string;
+  readonly interfaceView?: Record<string, unknown>;
+  /** A consuming choice whose result names the contracts it creates (e.g. a split). */
+  readonly exercise?: { readonly choice: string; readonly choiceArgument: Record<string, unknown> };
 }
 
 export interface RegistryProfile {
@@ -49,6 +63,12 @@ export interface RegistryProfile {
   readonly inFlightAllocationInstructionId?: string;
   /** A party that can read the disclosed contracts on the ledger (cross-group checks). */
   readonly readerParty?: string;
+  /** The authorizer of `allocationInstructionId`: the party that accepts or withdraws it. */
+  readonly authorizerParty?: string;
+  /** On a secured target: a user that may act as `authorizerParty` (the suite mints its token with auth.signing). */
+  readonly authorizerUser?: string;
+  /** The interface its choices are exercised through (default: the token standard's AllocationInstruction v2). */
+  readonly instructionInterfaceId?: string;
 }
 
 export interface ScanProfile {
@@ -122,14 +142,27 @@ const profileSchema = {
           type: 'object',
           additionalProperties: false,
           required: ['templateId', 'createArguments'],
-          properties: { templateId: str, createArguments: { type: 'object' }, archiveChoice: str },
+          properties: {
+            templateId: str,
+            createArguments: { type: 'object' },
+            archiveChoice: str,
+            interfaceId: str,
+            interfaceView: { type: 'object' },
+            exercise: { type: 'object', additionalProperties: false, required: ['choice', 'choiceArgument'], properties: { choice: str, choiceArgument: { type: 'object' } } },
+          },
+        },
+        secondTemplate: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['templateId', 'createArguments'],
+          properties: { templateId: str, createArguments: { type: 'object' } },
         },
       },
     },
     registry: {
       type: 'object',
       additionalProperties: false,
-      properties: { allocationInstructionId: str, archivedAllocationInstructionId: str, inFlightAllocationInstructionId: str, readerParty: str },
+      properties: { allocationInstructionId: str, archivedAllocationInstructionId: str, inFlightAllocationInstructionId: str, readerParty: str, authorizerParty: str, authorizerUser: str, instructionInterfaceId: str },
     },
     scan: {
       type: 'object',

@@ -70,13 +70,43 @@ export async function readParty(ctx: CheckContext): Promise<string | undefined> 
   return ctx.profile.ledger?.party;
 }
 
+/** A profile value with `{{party}}`, `{{amount}}` and `{{unique}}` filled in. */
+export function fill(v: unknown, vars: { party: string; amount: string; unique?: string }): unknown {
+  if (typeof v === 'string') return v.replace(/\{\{party\}\}/g, vars.party).replace(/\{\{amount\}\}/g, vars.amount).replace(/\{\{unique\}\}/g, vars.unique ?? '');
+  if (Array.isArray(v)) return v.map((x) => fill(x, vars));
+  return isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, vars)])) : v;
+}
+
 /** The template the suite may create, with placeholders filled in. */
 export function createCommand(ctx: CheckContext, party: string, amount = '10.0'): { templateId: string; createArguments: Json } {
   const t = ctx.profile.ledger?.template;
   if (!t) return ctx.skip(`profile '${ctx.profile.name}' names no template the suite may create (ledger.template)`);
-  const fill = (v: unknown): unknown =>
-    typeof v === 'string' ? v.replace(/\{\{party\}\}/g, party).replace(/\{\{amount\}\}/g, amount) : Array.isArray(v) ? v.map(fill) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v;
-  return { templateId: t.templateId, createArguments: fill(t.createArguments) as Json };
+  return { templateId: t.templateId, createArguments: fill(t.createArguments, { party, amount, unique: ctx.unique('cc') }) as Json };
+}
+
+/** The profile's second template (template filters must tell two apart), filled in. */
+export function secondCreateCommand(ctx: CheckContext, party: string): { templateId: string; createArguments: Json } {
+  const t = ctx.profile.ledger?.secondTemplate;
+  if (!t) return ctx.skip(`profile '${ctx.profile.name}' names no second template (ledger.secondTemplate), so filters cannot be told apart`);
+  return { templateId: t.templateId, createArguments: fill(t.createArguments, { party, amount: '1.0', unique: ctx.unique('cc') }) as Json };
+}
+
+/**
+ * A party of the check's own (allocated, and on a secured target granted to the run's user), so
+ * what it sees is exactly what the check did. Skips unless the profile allows party allocation.
+ */
+export async function freshParty(ctx: CheckContext, hint = 'cc-party'): Promise<string> {
+  if (!ctx.profile.writes || !ctx.profile.ledger?.allocateParties) return ctx.skip(`profile '${ctx.profile.name}' does not allow party allocation (ledger.allocateParties)`);
+  const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties', json: { partyIdHint: ctx.unique(hint).replace(/[^a-zA-Z0-9_-]/g, '-'), identityProviderId: '' } });
+  expectStatus(ctx, e, 200, 'allocating a party (POST /v2/parties)');
+  const d = objectBody(ctx, e, 'party allocation').partyDetails;
+  if (!isObject(d) || typeof d.party !== 'string') return ctx.fail('POST /v2/parties: no partyDetails.party in the answer', e);
+  const userId = userIdOf(ctx);
+  if (ctx.profile.auth?.required && userId !== undefined) {
+    const g = await ctx.http.request('ledger', { method: 'POST', path: `/v2/users/${encodeURIComponent(userId)}/rights`, json: { userId, rights: [{ kind: { CanActAs: { value: { party: d.party } } } }, { kind: { CanReadAs: { value: { party: d.party } } } }], identityProviderId: '' } });
+    expectStatus(ctx, g, 200, `granting the run's user rights over ${d.party}`);
+  }
+  return d.party;
 }
 
 export interface Submitted {
@@ -108,8 +138,13 @@ export interface Created extends Submitted {
 }
 
 /** Creates one contract of the profile's template; the contract id comes from the transaction. */
-export async function createContract(ctx: CheckContext, party: string, commandId = ctx.unique('cc-create')): Promise<Created> {
-  const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, commandId);
+export function createContract(ctx: CheckContext, party: string, commandId = ctx.unique('cc-create')): Promise<Created> {
+  return createOf(ctx, party, createCommand(ctx, party), commandId);
+}
+
+/** Creates one contract of any template through submit-and-wait-for-transaction. */
+export async function createOf(ctx: CheckContext, party: string, create: { templateId: string; createArguments: Json }, commandId = ctx.unique('cc-create')): Promise<Created> {
+  const body = jsCommands(ctx, party, { CreateCommand: create }, commandId);
   const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands: body } });
   expectStatus(ctx, exchange, 200, 'creating a contract (submit-and-wait-for-transaction)');
   const tx = objectBody(ctx, exchange, 'submit-and-wait-for-transaction').transaction;

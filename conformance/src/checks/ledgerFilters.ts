@@ -1,0 +1,247 @@
+import fc from 'fast-check';
+import { readerAuth } from './crossGroup.js';
+import { createContract, createOf, fill, freshParty, ledgerEnd, secondCreateCommand, transactionsOf } from './support/ledger.js';
+import { bodyOf, expectStatus, isObject, qualifiedName, type Json } from './support/expect.js';
+import { forAll } from './support/property.js';
+import { sameDamlValue } from './support/values.js';
+import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
+import type { AuthMode, Exchange } from '../target/exchange.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+const FILTERS = `${UPSTREAM_B}: EventFormat (filters_by_party, filters_for_any_party; TemplateFilter, InterfaceFilter with include_interface_view, WildcardFilter; include_created_event_blob)`;
+
+type FilterKind = 'template' | 'second' | 'interface' | 'interface-view' | 'wildcard';
+type Scope = 'party' | 'any';
+type Where = 'acs' | 'updates' | 'websocket';
+
+interface Query {
+  readonly kind: FilterKind;
+  readonly scope: Scope;
+  readonly blob: boolean;
+  readonly where: Where;
+}
+
+/** The contracts the filter checks read back: two templates for one party, the first template for another. */
+interface World {
+  readonly party: string;
+  readonly other: string;
+  readonly begin: number;
+  readonly end: number;
+  /** contract id -> what it is. */
+  readonly contracts: ReadonlyMap<string, { template: 'first' | 'second'; owner: string }>;
+}
+
+function world(ctx: CheckContext): Promise<World> {
+  return ctx.shared('filters-world', async () => {
+    const t = ctx.profile.ledger?.template ?? ctx.skip(`profile '${ctx.profile.name}' names no template the suite may create (ledger.template)`);
+    if (!t.interfaceId) ctx.skip(`profile '${ctx.profile.name}' names no interface of its template (ledger.template.interfaceId)`);
+    const party = await freshParty(ctx, 'cc-filter-a');
+    const other = await freshParty(ctx, 'cc-filter-b');
+    secondCreateCommand(ctx, party); // skips early without a second template
+    const begin = (await ledgerEnd(ctx)).offset;
+    const a = await createContract(ctx, party);
+    const s = await createOf(ctx, party, secondCreateCommand(ctx, party));
+    const b = await createContract(ctx, other);
+    const end = (await ledgerEnd(ctx)).offset;
+    return {
+      party,
+      other,
+      begin,
+      end,
+      contracts: new Map([
+        [a.contractId, { template: 'first' as const, owner: party }],
+        [s.contractId, { template: 'second' as const, owner: party }],
+        [b.contractId, { template: 'first' as const, owner: other }],
+      ]),
+    };
+  });
+}
+
+function identifierFilter(ctx: CheckContext, q: Query): Json {
+  const t = ctx.profile.ledger!.template!;
+  const blob = { includeCreatedEventBlob: q.blob };
+  switch (q.kind) {
+    case 'template':
+      return { TemplateFilter: { value: { templateId: t.templateId, ...blob } } };
+    case 'second':
+      return { TemplateFilter: { value: { templateId: ctx.profile.ledger!.secondTemplate!.templateId, ...blob } } };
+    case 'interface':
+    case 'interface-view':
+      return { InterfaceFilter: { value: { interfaceId: t.interfaceId!, includeInterfaceView: q.kind === 'interface-view', ...blob } } };
+    case 'wildcard':
+      return { WildcardFilter: { value: blob } };
+  }
+}
+
+function eventFormatOf(ctx: CheckContext, w: World, q: Query): Json {
+  const filters = { cumulative: [{ identifierFilter: identifierFilter(ctx, q) }] };
+  return { ...(q.scope === 'party' ? { filtersByParty: { [w.party]: filters } } : { filtersForAnyParty: filters }), verbose: true };
+}
+
+/** What the filter must return of the world's contracts. */
+function expected(w: World, q: Query): string[] {
+  return [...w.contracts]
+    .filter(([, c]) => q.scope === 'any' || c.owner === w.party)
+    .filter(([, c]) => (q.kind === 'wildcard' ? true : q.kind === 'second' ? c.template === 'second' : c.template === 'first'))
+    .map(([id]) => id)
+    .sort();
+}
+
+/** Created events the query returns, from the ACS or the update stream (HTTP or WebSocket). */
+async function read(ctx: CheckContext, w: World, q: Query, auth: AuthMode | undefined): Promise<{ e: Exchange; events: Json[] }> {
+  const eventFormat = eventFormatOf(ctx, w, q);
+  const a = auth ? { auth } : {};
+  if (q.where === 'acs') {
+    const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: w.end, eventFormat }, ...a });
+    expectStatus(ctx, e, 200, `active contracts (${describe(q)})`);
+    const list = bodyOf(ctx, e, 'active contracts');
+    if (!Array.isArray(list)) return ctx.fail('active contracts must answer a JSON array', e);
+    const events = list.map((i) => (isObject(i) && isObject(i.contractEntry) && isObject(i.contractEntry.JsActiveContract) ? i.contractEntry.JsActiveContract.createdEvent : undefined)).filter(isObject);
+    return { e, events };
+  }
+  const request = { beginExclusive: w.begin, endInclusive: w.end, updateFormat: { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
+  const createdOf = (items: readonly unknown[]) => transactionsOf(items).flatMap((t) => t.events.map((ev) => ev.CreatedEvent).filter(isObject));
+  if (q.where === 'updates') {
+    const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 1000 }, json: request, ...a });
+    expectStatus(ctx, e, 200, `updates (${describe(q)})`);
+    const list = bodyOf(ctx, e, 'updates');
+    if (!Array.isArray(list)) return ctx.fail('updates must answer a JSON array', e);
+    return { e, events: createdOf(list) };
+  }
+  const ws = await ctx.http.stream('ledger', '/v2/updates', { request, operationId: LedgerOp.updates, idleMs: 1500, until: (m) => transactionsOf(m).some((t) => t.offset >= w.end), ...a });
+  if (ws.rejectedStatus !== undefined) ctx.fail(`the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
+  return { e: ws.exchange, events: createdOf(ws.messages) };
+}
+
+const describe = (q: Query) => `${q.kind} filter, ${q.scope === 'party' ? 'by party' : 'for any party'}, blob ${q.blob}, ${q.where}`;
+
+async function judge(ctx: CheckContext, w: World, q: Query, auth: AuthMode | undefined): Promise<void> {
+  const { e, events } = await read(ctx, w, q, auth);
+  const mine = events.filter((ev) => w.contracts.has(String(ev.contractId)));
+  const got = mine.map((ev) => String(ev.contractId)).sort();
+  const want = expected(w, q);
+  if (got.join() !== want.join()) {
+    const extra = got.filter((x) => !want.includes(x));
+    const missing = want.filter((x) => !got.includes(x));
+    ctx.fail(`${describe(q)}: ${extra.length ? `returns ${extra.join(', ')} it must leave out` : ''}${extra.length && missing.length ? '; ' : ''}${missing.length ? `lacks ${missing.join(', ')}` : ''}`, e);
+  }
+  const t = ctx.profile.ledger!.template!;
+  for (const ev of mine) {
+    const blob = typeof ev.createdEventBlob === 'string' && ev.createdEventBlob !== '';
+    if (blob !== q.blob) ctx.fail(`${describe(q)}: contract ${String(ev.contractId)} ${q.blob ? 'lacks' : 'carries'} a createdEventBlob`, e);
+    const views = Array.isArray(ev.interfaceViews) ? ev.interfaceViews.filter(isObject) : [];
+    if (q.kind !== 'interface-view') {
+      if (views.length > 0) ctx.fail(`${describe(q)}: contract ${String(ev.contractId)} carries interfaceViews although no filter asked for a view`, e);
+      continue;
+    }
+    const view = views.find((v) => qualifiedName(String(v.interfaceId)) === qualifiedName(t.interfaceId!));
+    if (!view) return ctx.fail(`${describe(q)}: contract ${String(ev.contractId)} has no interface view of ${t.interfaceId!}`, e);
+    const status = isObject(view.viewStatus) ? view.viewStatus.code ?? 0 : 0;
+    if (status !== 0) ctx.fail(`${describe(q)}: the view of ${String(ev.contractId)} failed with status ${JSON.stringify(view.viewStatus)}`, e);
+    if (t.interfaceView) {
+      const owner = w.contracts.get(String(ev.contractId))!.owner;
+      const want = fill(t.interfaceView, { party: owner, amount: '10.0' });
+      if (!sameDamlValue(view.viewValue, want)) ctx.fail(`${describe(q)}: the view of ${String(ev.contractId)} is ${JSON.stringify(view.viewValue)}, expected ${JSON.stringify(want)}`, e);
+    }
+  }
+}
+
+async function anyPartyAuth(ctx: CheckContext): Promise<AuthMode | undefined> {
+  return ctx.profile.auth?.required ? readerAuth(ctx) : undefined;
+}
+
+function queryArb(where: readonly Where[]): fc.Arbitrary<Query> {
+  return fc.record({
+    kind: fc.constantFrom<FilterKind>('template', 'second', 'interface', 'interface-view', 'wildcard'),
+    scope: fc.constantFrom<Scope>('party', 'any'),
+    blob: fc.boolean(),
+    where: fc.constantFrom(...where),
+  });
+}
+
+/** Every filter kind once in each scope, then random combinations (blob, where). */
+async function filterProperty(ctx: CheckContext, where: readonly Where[]): Promise<void> {
+  const w = await world(ctx);
+  const auth = await anyPartyAuth(ctx);
+  if (ctx.profile.auth?.required && auth === undefined) ctx.skip('reading for any party needs a read-as-any-party user on a secured target (auth.readerUser with auth.signing)');
+  await forAll(ctx, queryArb(where), (q) => judge(ctx, w, q, q.scope === 'any' ? auth : undefined), Math.max(ctx.runs, 20));
+}
+
+export const ledgerFilterChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.filters.active-contracts',
+    title: 'Active contracts honour template, interface (with and without its view) and wildcard filters, by party and for any party, and includeCreatedEventBlob (property)',
+    operationId: LedgerOp.activeContracts,
+    level: 'MUST',
+    kind: 'property',
+    specRef: FILTERS,
+    requires: { writes: true },
+    async run(ctx) {
+      await filterProperty(ctx, ['acs']);
+    },
+  }),
+  check({
+    id: 'ledger.filters.updates',
+    title: 'The update stream (HTTP and WebSocket) honours template, interface and wildcard filters, by party and for any party (property)',
+    operationId: LedgerOp.updates,
+    level: 'MUST',
+    kind: 'property',
+    specRef: FILTERS,
+    requires: { writes: true },
+    async run(ctx) {
+      await filterProperty(ctx, ctx.profile.ledger?.websocket === false ? ['updates'] : ['updates', 'websocket']);
+    },
+  }),
+  check({
+    id: 'ledger.acs.verbose-values',
+    title: 'createArgument is the labelled record of the command (fields by name, Numerics by value) with verbose true and with verbose false',
+    operationId: LedgerOp.activeContracts,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: values are rendered from the template's Daml type (JSON API SchemaProcessors: records as objects keyed by field name, whatever verbose says)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await freshParty(ctx, 'cc-verbose');
+      const created = await createContract(ctx, party);
+      const sent = ((created.body.commands as Json[])[0]!.CreateCommand as Json).createArguments;
+      for (const verbose of [true, false]) {
+        const e = await ctx.http.request('ledger', {
+          method: 'POST',
+          path: '/v2/state/active-contracts',
+          json: { activeAtOffset: created.completionOffset, eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } }, verbose } },
+        });
+        expectStatus(ctx, e, 200, `active contracts with verbose ${verbose}`);
+        const list = bodyOf(ctx, e, 'active contracts');
+        const ev = Array.isArray(list) ? list.map((i) => (isObject(i) && isObject(i.contractEntry) && isObject(i.contractEntry.JsActiveContract) ? i.contractEntry.JsActiveContract.createdEvent : undefined)).find((c) => isObject(c) && c.contractId === created.contractId) : undefined;
+        if (!isObject(ev)) return ctx.fail(`contract ${created.contractId} is missing (verbose ${verbose})`, e);
+        if (!isObject(ev.createArgument)) ctx.fail(`with verbose ${verbose} createArgument is ${JSON.stringify(ev.createArgument).slice(0, 120)}, not a record keyed by field name`, e);
+        if (!sameDamlValue(ev.createArgument, sent)) ctx.fail(`with verbose ${verbose} createArgument ${JSON.stringify(ev.createArgument).slice(0, 200)} differs from the command's ${JSON.stringify(sent).slice(0, 200)}`, e);
+      }
+    },
+  }),
+  check({
+    id: 'ledger.visibility.stakeholders-only',
+    title: "A party reads only contracts it is a stakeholder of: never another party's, in active contracts or updates (property)",
+    operationId: LedgerOp.activeContracts,
+    level: 'MUST',
+    kind: 'property',
+    specRef: `${UPSTREAM_B}: visibility (a party sees the contracts it is a signatory or observer of); ${FILTERS}`,
+    requires: { writes: true },
+    async run(ctx) {
+      const w = await world(ctx);
+      const readers = [w.party, w.other];
+      await forAll(ctx, fc.record({ reader: fc.constantFrom(0, 1), where: fc.constantFrom<Where>('acs', 'updates'), kind: fc.constantFrom<FilterKind>('template', 'interface', 'wildcard') }), async ({ reader, where, kind }) => {
+        const party = readers[reader]!;
+        const view: World = { ...w, party };
+        const { e, events } = await read(ctx, view, { kind, scope: 'party', blob: false, where }, undefined);
+        for (const ev of events) {
+          const stakeholders = [...(Array.isArray(ev.signatories) ? ev.signatories : []), ...(Array.isArray(ev.observers) ? ev.observers : [])];
+          if (!stakeholders.includes(party)) ctx.fail(`${party} reads contract ${String(ev.contractId)} whose stakeholders are [${stakeholders.join(', ')}]`, e);
+        }
+        const foreign = events.filter((ev) => w.contracts.get(String(ev.contractId))?.owner !== undefined && w.contracts.get(String(ev.contractId))!.owner !== party);
+        if (foreign.length > 0) ctx.fail(`${party} reads ${foreign.map((ev) => String(ev.contractId)).join(', ')}, created by and for another party (${where}, ${kind} filter)`, e);
+      }, Math.min(ctx.runs, 12));
+    },
+  }),
+];

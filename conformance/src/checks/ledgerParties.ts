@@ -1,0 +1,103 @@
+import { freshParty, readParty } from './support/ledger.js';
+import { expectStatus, isObject, objectBody, type Json } from './support/expect.js';
+import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
+import type { Exchange } from '../target/exchange.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+
+/** Every page of GET /v2/parties (bounded), following nextPageToken. */
+export async function listAllParties(ctx: CheckContext): Promise<{ parties: Json[]; last: Exchange }> {
+  const parties: Json[] = [];
+  let token = '';
+  for (let page = 0; page < 200; page++) {
+    const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties', query: { pageSize: 100, ...(token ? { pageToken: token } : {}) } });
+    expectStatus(ctx, e, 200, 'GET /v2/parties');
+    const b = objectBody(ctx, e, 'list parties');
+    if (!Array.isArray(b.partyDetails)) return ctx.fail('GET /v2/parties must answer {partyDetails: [...]}', e);
+    parties.push(...b.partyDetails.filter(isObject));
+    token = typeof b.nextPageToken === 'string' ? b.nextPageToken : '';
+    if (token === '') return { parties, last: e };
+  }
+  return ctx.fail('GET /v2/parties kept answering a nextPageToken after 200 pages');
+}
+
+async function partyDetails(ctx: CheckContext, party: string): Promise<{ e: Exchange; details: Json[] }> {
+  const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/parties/${encodeURIComponent(party)}` });
+  expectStatus(ctx, e, 200, `GET /v2/parties/${party}`);
+  const list = objectBody(ctx, e, 'party details').partyDetails;
+  if (!Array.isArray(list)) return ctx.fail('GET /v2/parties/{party} must answer {partyDetails: [...]}', e);
+  return { e, details: list.filter(isObject) };
+}
+
+export const ledgerPartyChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.parties.allocate-round-trip',
+    title: 'An allocated party is <hint>::<namespace>, local, and GET /v2/parties/{party} answers the same details',
+    operationId: LedgerOp.allocateParty,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: PartyManagementService AllocateParty (party id = hint::namespace), GetParties`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await freshParty(ctx, 'cc-round');
+      const hint = party.split('::')[0]!;
+      if (!/^cc-round/.test(hint) || !/::1220[0-9a-f]{64}$/.test(party)) ctx.fail(`the allocated party '${party}' is not <hint>::1220<64 hex> with the requested hint`);
+      const { e, details } = await partyDetails(ctx, party);
+      const d = details.find((x) => x.party === party);
+      if (!d) return ctx.fail(`GET /v2/parties/${party} does not list the party just allocated`, e);
+      if (d.isLocal !== true) ctx.fail(`the party just allocated on this participant has isLocal ${JSON.stringify(d.isLocal)}`, e);
+    },
+  }),
+  check({
+    id: 'ledger.parties.list-includes-known',
+    title: "GET /v2/parties, page by page, lists the suite's party exactly once",
+    operationId: LedgerOp.listParties,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: ListKnownParties (pageSize, pageToken, nextPageToken)`,
+    async run(ctx) {
+      const party = (await readParty(ctx)) ?? ctx.skip(`profile '${ctx.profile.name}' names no party to look for (ledger.party)`);
+      const { parties, last } = await listAllParties(ctx);
+      const hits = parties.filter((p) => p.party === party).length;
+      if (hits !== 1) ctx.fail(`the pages of GET /v2/parties list ${party} ${hits} time(s), expected once (${parties.length} parties in all)`, last);
+    },
+  }),
+  check({
+    id: 'ledger.parties.get-unknown-empty',
+    title: 'GET /v2/parties/{party} of a well-formed party nobody allocated answers an empty partyDetails list',
+    operationId: LedgerOp.getParty,
+    level: 'SHOULD',
+    kind: 'negative',
+    specRef: `${UPSTREAM_B}: GetParties (unknown parties are left out of party_details)`,
+    async run(ctx) {
+      const unknown = `cc-nobody-${ctx.seed.toString(36)}::1220${'0f'.repeat(32)}`;
+      const { e, details } = await partyDetails(ctx, unknown);
+      if (details.some((d) => d.party === unknown)) ctx.fail(`a party nobody allocated (${unknown}) is reported as known`, e);
+    },
+  }),
+  check({
+    id: 'ledger.parties.participant-id',
+    title: "GET /v2/parties/participant-id answers the participant's id, the same on every call, in the namespace of its local parties",
+    operationId: LedgerOp.participantId,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: GetParticipantId; ${SD_B}: parties hint::<participant namespace>`,
+    async run(ctx) {
+      const ids: string[] = [];
+      let last: Exchange | undefined;
+      for (let i = 0; i < 2; i++) {
+        last = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties/participant-id' });
+        expectStatus(ctx, last, 200, 'GET /v2/parties/participant-id');
+        const id = objectBody(ctx, last, 'participant id').participantId;
+        if (typeof id !== 'string' || !/^[^:]+::[0-9a-f]+$/.test(id)) return ctx.fail(`participantId must be <name>::<namespace>, got ${JSON.stringify(id)}`, last);
+        ids.push(id);
+      }
+      if (ids[0] !== ids[1]) ctx.fail(`two calls answered different participant ids: ${ids.join(', ')}`, last);
+      if (!ctx.profile.writes || !ctx.profile.ledger?.allocateParties) return;
+      const party = await freshParty(ctx, 'cc-ns');
+      const ns = ids[0]!.split('::')[1];
+      if (party.split('::')[1] !== ns) ctx.fail(`a party allocated here (${party}) is not in the participant's namespace ${ns}`, last);
+    },
+  }),
+];

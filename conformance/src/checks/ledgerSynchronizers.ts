@@ -1,0 +1,164 @@
+import { activeContracts, createContract, ledgerEnd, readParty, suiteParty, userIdOf } from './support/ledger.js';
+import { bodyOf, expectCantonError, expectStatus, isObject, objectBody, type Json } from './support/expect.js';
+import { completionOf } from './ledgerTransactions.js';
+import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
+import type { Exchange } from '../target/exchange.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+
+async function synchronizers(ctx: CheckContext): Promise<{ e: Exchange; ids: string[] }> {
+  const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
+  expectStatus(ctx, e, 200, 'GET /v2/state/connected-synchronizers');
+  const list = objectBody(ctx, e, 'connected synchronizers').connectedSynchronizers;
+  if (!Array.isArray(list)) return ctx.fail('connected-synchronizers must answer {connectedSynchronizers: [...]}', e);
+  return { e, ids: list.filter(isObject).map((s) => String(s.synchronizerId)) };
+}
+
+/** The ACS entry (any kind) of one contract at the ledger end, as `party`. */
+async function entryOf(ctx: CheckContext, party: string, contractId: string): Promise<{ e: Exchange; kind?: string; entry?: Json }> {
+  const end = (await ledgerEnd(ctx)).offset;
+  const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: end, eventFormat: { filtersByParty: { [party]: {} }, verbose: false } } });
+  expectStatus(ctx, e, 200, 'active contracts');
+  const list = bodyOf(ctx, e, 'active contracts');
+  for (const item of Array.isArray(list) ? list : []) {
+    const entry = isObject(item) && isObject(item.contractEntry) ? item.contractEntry : undefined;
+    const [kind] = entry ? Object.keys(entry) : [];
+    const v = kind && isObject(entry![kind]) ? (entry![kind] as Json) : undefined;
+    const ev = v && (isObject(v.createdEvent) ? v.createdEvent : isObject(v.unassignedEvent) ? v.unassignedEvent : isObject(v.assignedEvent) && isObject(v.assignedEvent.createdEvent) ? v.assignedEvent.createdEvent : undefined);
+    if (isObject(ev) && ev.contractId === contractId) return { e, kind, entry: v };
+  }
+  return { e };
+}
+
+function reassignmentBody(ctx: CheckContext, party: string, command: Json): Json {
+  const userId = userIdOf(ctx);
+  return { reassignmentCommands: { commandId: ctx.unique('cc-reassign'), ...(userId === undefined ? {} : { userId }), submitter: party, commands: [{ command }] } };
+}
+
+/** A fresh contract, where it lives, and the synchronizer to move it to. */
+async function movable(ctx: CheckContext): Promise<{ party: string; contractId: string; source: string; target: string }> {
+  const { ids } = await synchronizers(ctx);
+  if (ids.length < 2) ctx.skip('the target is connected to fewer than two synchronizers: nothing to reassign between');
+  const party = await suiteParty(ctx);
+  const created = await createContract(ctx, party);
+  const acs = await activeContracts(ctx, party, created.completionOffset, { templateId: ctx.profile.ledger?.template?.templateId });
+  const source = acs.contracts.find((c) => c.createdEvent.contractId === created.contractId)?.synchronizerId ?? ids[0]!;
+  return { party, contractId: created.contractId, source, target: ids.find((s) => s !== source)! };
+}
+
+export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.synchronizers.connected',
+    title: 'Connected synchronizers: each has an id and a permission, and every active contract lives on one of them',
+    operationId: LedgerOp.connectedSynchronizers,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: StateService GetConnectedSynchronizers; JsActiveContract.synchronizer_id`,
+    async run(ctx) {
+      const { e, ids } = await synchronizers(ctx);
+      if (ids.length === 0) ctx.fail('a participant serving the ledger API is connected to no synchronizer', e);
+      const list = objectBody(ctx, e, 'connected synchronizers').connectedSynchronizers as Json[];
+      const bad = list.find((s) => typeof s.synchronizerId !== 'string' || !String(s.synchronizerId).includes('::') || typeof s.permission !== 'string' || !String(s.permission).startsWith('PARTICIPANT_PERMISSION_'));
+      if (bad) ctx.fail(`entry ${JSON.stringify(bad)} lacks synchronizerId <alias>::<namespace> or a PARTICIPANT_PERMISSION_* permission`, e);
+      const party = await readParty(ctx);
+      if (party === undefined) return;
+      if (ctx.profile.writes && ctx.profile.ledger?.template) await createContract(ctx, party);
+      const acs = await activeContracts(ctx, party, (await ledgerEnd(ctx)).offset);
+      const stray = acs.contracts.find((c) => c.synchronizerId !== undefined && !ids.includes(c.synchronizerId));
+      if (stray) ctx.fail(`contract ${stray.createdEvent.contractId} lives on ${stray.synchronizerId}, which is not among the connected synchronizers [${ids.join(', ')}]`, acs.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.pruned-offsets.shape',
+    title: 'Latest pruned offsets are non-negative, at most the ledger end, and active contracts at the pruned offset are answerable',
+    operationId: LedgerOp.prunedOffsets,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: StateService GetLatestPrunedOffsets; activeAtOffset must be >= the last pruning offset`,
+    async run(ctx) {
+      const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/latest-pruned-offsets' });
+      expectStatus(ctx, e, 200, 'GET /v2/state/latest-pruned-offsets');
+      const b = objectBody(ctx, e, 'latest pruned offsets');
+      const end = (await ledgerEnd(ctx)).offset;
+      const values: Record<string, number> = {};
+      for (const k of ['participantPrunedUpToInclusive', 'allDivulgedContractsPrunedUpToInclusive']) {
+        const v = b[k] ?? 0;
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > end) return ctx.fail(`${k} must be an integer between 0 and the ledger end ${end}, got ${JSON.stringify(b[k])}`, e);
+        values[k] = v;
+      }
+      if (values.allDivulgedContractsPrunedUpToInclusive! > values.participantPrunedUpToInclusive!) ctx.fail('divulged contracts are pruned further than the participant itself', e);
+      const at = values.participantPrunedUpToInclusive!;
+      const party = await readParty(ctx);
+      const acs = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: at, eventFormat: party === undefined ? { filtersForAnyParty: {}, verbose: false } : { filtersByParty: { [party]: {} }, verbose: false } } });
+      if (acs.response?.status === 403) return;
+      expectStatus(ctx, acs, 200, `active contracts at the pruned offset ${at}`);
+    },
+  }),
+  check({
+    id: 'ledger.health.readyz',
+    title: 'GET /readyz answers 200 without a token once the ledger API serves',
+    operationId: LedgerOp.readyz,
+    level: 'MAY',
+    kind: 'example',
+    specRef: 'Canton 3.5 JSON API: /readyz (health)',
+    async run(ctx) {
+      expectStatus(ctx, await ctx.http.request('ledger', { method: 'GET', path: '/readyz', auth: 'none' }), 200, 'GET /readyz');
+    },
+  }),
+  check({
+    id: 'ledger.reassignment.unassign-assign',
+    title: 'Unassign then assign moves a contract: in flight it shows as JsIncompleteUnassigned, afterwards active on the target synchronizer',
+    operationId: LedgerOp.submitAndWaitForReassignment,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: reassignment; ${UPSTREAM_B}: UnassignCommand, AssignCommand, JsIncompleteUnassigned`,
+    requires: { writes: true },
+    async run(ctx) {
+      const m = await movable(ctx);
+      const un = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/commands/submit-and-wait-for-reassignment',
+        json: { ...reassignmentBody(ctx, m.party, { UnassignCommand: { value: { contractId: m.contractId, source: m.source, target: m.target } } }), eventFormat: { filtersByParty: { [m.party]: {} }, verbose: false } },
+      });
+      expectStatus(ctx, un, 200, 'unassign');
+      const r = objectBody(ctx, un, 'unassign').reassignment;
+      const ev = isObject(r) && Array.isArray(r.events) ? r.events.find((x) => isObject(x) && isObject(x.JsUnassignedEvent)) : undefined;
+      const value = isObject(ev) && isObject(ev.JsUnassignedEvent) ? (isObject(ev.JsUnassignedEvent.value) ? ev.JsUnassignedEvent.value : ev.JsUnassignedEvent) : undefined;
+      if (!value || value.contractId !== m.contractId || typeof value.reassignmentId !== 'string' || value.target !== m.target) return ctx.fail(`the unassignment answered no JsUnassignedEvent of ${m.contractId} to ${m.target} with a reassignmentId`, un);
+      const inFlight = await entryOf(ctx, m.party, m.contractId);
+      if (inFlight.kind !== 'JsIncompleteUnassigned') ctx.fail(`while in flight the contract shows as ${inFlight.kind ?? 'nothing'} in the active contracts, not JsIncompleteUnassigned`, inFlight.e);
+      const as = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/commands/submit-and-wait-for-reassignment',
+        json: { ...reassignmentBody(ctx, m.party, { AssignCommand: { value: { reassignmentId: value.reassignmentId, source: m.source, target: m.target } } }), eventFormat: { filtersByParty: { [m.party]: {} }, verbose: false } },
+      });
+      expectStatus(ctx, as, 200, 'assign');
+      const after = await entryOf(ctx, m.party, m.contractId);
+      if (after.kind !== 'JsActiveContract' || after.entry?.synchronizerId !== m.target) ctx.fail(`after the assignment the contract shows as ${after.kind ?? 'nothing'} on ${String(after.entry?.synchronizerId)}, expected JsActiveContract on ${m.target}`, after.e);
+    },
+  }),
+  check({
+    id: 'ledger.reassignment.async-completion',
+    title: 'async/submit-reassignment answers {} and the unassignment then completes on the completion stream; a second unassignment of it is refused',
+    operationId: LedgerOp.asyncSubmitReassignment,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: POST /v2/commands/async/submit-reassignment (outcome on completions); ${UPSTREAM_B}: reassignment of a contract already in flight is refused`,
+    requires: { writes: true },
+    async run(ctx) {
+      const m = await movable(ctx);
+      const begin = (await ledgerEnd(ctx)).offset;
+      const body = reassignmentBody(ctx, m.party, { UnassignCommand: { value: { contractId: m.contractId, source: m.source, target: m.target } } });
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/async/submit-reassignment', json: body });
+      expectStatus(ctx, e, 200, 'async submit-reassignment');
+      if (!isObject(bodyOf(ctx, e, 'async submit-reassignment'))) ctx.fail('async submit-reassignment must answer a JSON object ({})', e);
+      const { e: ce, completion } = await completionOf(ctx, m.party, begin, String((body.reassignmentCommands as Json).commandId));
+      const status = isObject(completion.status) ? completion.status.code ?? 0 : 0;
+      if (status !== 0) ctx.fail(`the unassignment completed with status ${JSON.stringify(completion.status)}`, ce);
+      const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-reassignment', json: reassignmentBody(ctx, m.party, { UnassignCommand: { value: { contractId: m.contractId, source: m.source, target: m.target } } }) });
+      const r = expectStatus(ctx, again, [400, 404, 409], 'unassigning a contract already in flight');
+      if (r.status >= 400) expectCantonError(ctx, again, 'unassigning a contract in flight');
+    },
+  }),
+];
