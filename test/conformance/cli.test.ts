@@ -38,6 +38,19 @@ describe('canton-conformance list', () => {
     expect(list.every((c) => c.id.startsWith('scan.') && c.operationId && c.specRef)).toBe(true);
   });
 
+  it('--coverage maps every operation of specs/ to its checks and lists the rules without one', async () => {
+    const r = await cli('list', '--coverage');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^GET \/v2\/parties\s+ledger\.parties\.list-includes-known/m);
+    expect(r.out).toMatch(/^POST \/registry\/allocation-instruction\/v2\/\{allocationInstructionId\}\/choice-contexts\/withdraw\s+registry\.withdraw\./m);
+    expect(r.out).not.toContain('NO BEHAVIOUR CHECK');
+    expect(r.out).toMatch(/(\d+) of \1 operations have a behaviour check/);
+    expect(r.out).toMatch(/NO CHECK \(the suite would have to wait out the deduplication period/);
+    const json = JSON.parse((await cli('list', '--coverage', '--json')).out) as { uncovered: string[]; operations: unknown[] };
+    expect(json.uncovered).toEqual([]);
+    expect(json.operations.length).toBeGreaterThanOrEqual(40);
+  });
+
   it('a selector that matches nothing is a usage error (exit 2)', async () => {
     const r = await cli('list', '--only', 'ledger.acs.offset-zero-emtpy');
     expect(r.code).toBe(2);
@@ -55,9 +68,13 @@ describe('canton-conformance run: usage and configuration errors are exit 2', ()
     [['--seed', '-1'], /Option '--seed|integer >= 0/],
     [['--runs', '0'], /--runs takes an integer >= 1/],
     [['--only', 'registy'], /did you mean 'registry'/],
-    [['--profile', 'no-such-profile'], /cannot read profile .*no-such-profile\.yaml: no such file/],
+    [['--profile', 'no-such-profile'], /no built-in profile 'no-such-profile'; the built-in profiles are participant, reference, reference-secured, registry, scan-readonly/],
+    [['--profile', 'reference-secure'], /did you mean 'reference-secured'\?/],
+    [['--profile', './nowhere/p.yaml'], /cannot read profile .*p\.yaml: no such file/],
+    [['--targt', 'http://127.0.0.1:1'], /unknown option '--targt' \(did you mean --target\?\)/],
+    [['--only', 'ledger.acs'], /did you mean 'ledger\.acs\.\*'/],
     [['--spec', '/nonexistent.yaml'], /cannot read/],
-    [['--frobnicate'], /Unknown option '--frobnicate'/],
+    [['--frobnicate'], /unknown option '--frobnicate'/],
     [['--ledger-url', 'http://127.0.0.1:1'], /no URL for the registry, scan group/],
   ])('run %j', async (args, message) => {
     const r = await cli('run', ...args);
@@ -89,7 +106,7 @@ describe('canton-conformance run: usage and configuration errors are exit 2', ()
 });
 
 describe('sharded campaign, merge, diff and baseline through the CLI', () => {
-  it('two shards merged equal the unsharded run; diff shows no change; a stale baseline entry fails', async () => {
+  it('two shards (each starting its own server) are disjoint and merge into the unsharded run; diff shows no change; a stale baseline entry fails', async () => {
     const whole = tmp('whole');
     const s1 = tmp('s1');
     const s2 = tmp('s2');
@@ -100,8 +117,9 @@ describe('sharded campaign, merge, diff and baseline through the CLI', () => {
     const a = readJson(s1);
     const b = readJson(s2);
     expect(a.shard).toEqual({ index: 1, total: 2 });
-    // Each in-process run has its own server URL; merge needs one target, as a real campaign has.
-    writeFileSync(join(s2, 'report.json'), JSON.stringify({ ...b, target: a.target }));
+    const inA = new Set(a.checks.map((c) => c.id));
+    expect(b.checks.filter((c) => inA.has(c.id)).map((c) => c.id)).toEqual([]);
+    expect(a.checks.length + b.checks.length).toBe(readJson(whole).checks.length);
     const m = await cli('report', 'merge', s1, s2, '--out', merged);
     expect(m.code).toBe(0);
     expect(m.out).toMatch(/merged 2 report\(s\): PASS/);

@@ -78,6 +78,21 @@ describe.skipIf(!haveChromium)('report.html in Chromium', () => {
     await page.getByRole('button', { name: 'all' }).click();
     expect(await page.locator('details.check[data-status="pass"]').first().isVisible()).toBe(true);
 
+    // The operation table's "Failing" link opens the check it names (closed until then).
+    const target = page.locator('details.check#check-registry\\.accept\\.unknown-id-404');
+    await property.locator('summary').click();
+    expect(await target.getAttribute('open')).toBeNull();
+    await page.locator('table.grid a[href="#check-registry.accept.unknown-id-404"]').click();
+    expect(await target.getAttribute('open')).not.toBeNull();
+    expect(await target.locator('pre.counterexample').isVisible()).toBe(true);
+    // The header names the unexpected failures and links them; a link opens its check.
+    const links = page.locator('header .why a');
+    expect(await links.allTextContents()).toEqual(['ledger.acs.offset-after-ledger-end', 'registry.accept.unknown-id-404']);
+    await failure.locator('summary').click();
+    expect(await failure.getAttribute('open')).toBeNull();
+    await links.first().click();
+    expect(await failure.getAttribute('open')).not.toBeNull();
+
     expect(external).toEqual([]);
     mkdirSync(ARTIFACTS, { recursive: true });
     await failure.scrollIntoViewIfNeeded();

@@ -1,22 +1,36 @@
-import { parseArgs } from 'node:util';
 import { catalogue } from '../checks/catalogue.js';
 import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { parseFlags } from './parseFlags.js';
+import { coverageOf, type Coverage } from '../report/coverage.js';
 
-const HELP = `Usage: canton-conformance list [--only SEL] [--skip SEL] [--json]
+function printCoverage(c: Coverage): void {
+  const w = Math.max(...c.operations.map((o) => `${o.method} ${o.path}`.length));
+  for (const o of c.operations) console.log(`${`${o.method} ${o.path}`.padEnd(w)}  ${o.checks.length === 0 ? 'NO BEHAVIOUR CHECK' : o.checks.join(', ')}`);
+  console.log('');
+  for (const r of c.rules) console.log(`rule: ${r.rule}\n      ${r.checks.length === 0 ? `NO CHECK${r.gap ? ` (${r.gap})` : ''}` : r.checks.join(', ')}`);
+  console.log('');
+  console.log(`${c.operations.length - c.uncovered.length} of ${c.operations.length} operations have a behaviour check${c.uncovered.length ? `; none: ${c.uncovered.join(', ')}` : ''}`);
+  console.log(`${c.rules.length - c.uncheckedRules.length} of ${c.rules.length} documented rules have a check${c.uncheckedRules.length ? `; none: ${c.uncheckedRules.map((r) => `"${r}"`).join(', ')}` : ''}`);
+}
+
+export const LIST_HELP = `Usage: canton-conformance list [--only SEL] [--skip SEL] [--json] [--coverage]
 
 Prints every check: id, level, group, kind and title (or JSON with the operation and rule too).
---only/--skip take the same selectors as \`run\`, so you can preview a selection.`;
+--only/--skip take the same selectors as \`run\`, so you can preview a selection.
+--coverage maps every operation of specs/ to its behaviour checks and every documented rule to
+the checks that enforce it, and names the operations and rules with none (exit 1 if any
+operation has none).`;
 
 export async function run(argv: string[]): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { only: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseFlags({ args: argv, options: { only: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true }, json: { type: 'boolean' }, coverage: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
   if (values.help) {
-    console.log(HELP);
+    console.log(LIST_HELP);
     return ExitCode.Ok;
   }
   let checks;
@@ -25,6 +39,12 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof SelectionError) throw new UsageError(e.message);
     throw e;
+  }
+  if (values.coverage) {
+    const c = coverageOf(checks);
+    if (values.json) console.log(JSON.stringify(c, null, 2));
+    else printCoverage(c);
+    return c.uncovered.length > 0 ? ExitCode.Failures : ExitCode.Ok;
   }
   if (values.json) {
     console.log(JSON.stringify(checks.map(({ id, title, group, operationId, level, kind, specRef, requires, observer }) => ({ id, title, group, operationId, level, kind, specRef, ...(requires ? { requires } : {}), ...(observer ? { observer } : {}) })), null, 2));

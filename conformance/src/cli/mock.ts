@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createConnection, createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { isSpecGroup, ourSpecFile, packageRoot, SPEC_GROUPS, type SpecGroup } from '../schema/index.js';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { parseFlags } from './parseFlags.js';
 
 export const DEFAULT_MOCK_PORT = 4010;
 const READY_TIMEOUT_MS = 60_000;
@@ -54,7 +54,7 @@ export const MOCK_USAGE = [
 export function parseMockArgs(argv: string[]): MockOptions | 'help' {
   let values;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseFlags({
       args: argv,
       strict: true,
       allowPositionals: false,

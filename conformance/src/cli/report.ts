@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { catalogue } from '../checks/catalogue.js';
 import { applyBaseline, BaselineError, loadBaseline } from '../report/baseline.js';
 import { diffReports, renderDiff } from '../report/diffReports.js';
@@ -7,6 +6,7 @@ import { isUnexpected, summarize, type Report } from '../report/model.js';
 import { readReport, ReportReadError } from '../report/readReport.js';
 import { writeReports } from '../report/writeReports.js';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { parseFlags } from './parseFlags.js';
 
 export const REPORT_HELP = `Usage:
   canton-conformance report merge A B ... --out DIR [--baseline FILE]
@@ -33,7 +33,7 @@ function read(path: string): Report {
 export async function run(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
+    parsed = parseFlags({
       args: argv,
       options: { out: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, baseline: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       strict: true,

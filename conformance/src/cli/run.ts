@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { catalogue } from '../checks/catalogue.js';
 import { GROUPS, type Group } from '../checks/types.js';
 import { BaselineError, loadBaseline, type Baseline } from '../report/baseline.js';
-import { isUnexpected } from '../report/model.js';
+import { isUnexpected, type Report } from '../report/model.js';
 import { writeReports } from '../report/writeReports.js';
 import { DEFAULT_PROFILE, loadProfile, ProfileError, type Profile } from '../runner/profile.js';
 import { unreachable } from '../runner/reachability.js';
@@ -14,6 +13,7 @@ import { loadSpec, SpecLoadError } from '../schema/index.js';
 import { signingTokens } from '../target/mintToken.js';
 import { staticToken, tokenCommand, tokenFile, TokenSourceError, type TokenProvider } from '../target/tokenProvider.js';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { parseFlags } from './parseFlags.js';
 import { toolVersion } from '../runner/toolVersion.js';
 
 export const RUN_HELP = `Usage: canton-conformance run [--target URL] [options]
@@ -40,7 +40,8 @@ Selection:
                         stateful, auth, cross-group), operationIds, levels (MUST) or globs
                         (ledger.acs.*); repeatable
   --skip SEL            leave these out (same forms); wins over --only
-  --shard K/N           run the K-th of N disjoint parts (merge with \`report merge\`)
+  --shard K/N           run the K-th of N disjoint parts, dealt by operation (merge with
+                        \`report merge\`)
 Runs:
   --seed N              seed of every property and stateful check (default: random, printed)
   --runs N              inputs per property (default ${DEFAULTS.runs})
@@ -96,7 +97,7 @@ function url(name: string, v: string | undefined): string | undefined {
 export function parseRunArgs(argv: string[]): RunArgs | 'help' {
   let values;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseFlags({
       args: argv,
       options: {
         target: { type: 'string' },
@@ -187,6 +188,21 @@ function replayPrefix(args: RunArgs): string {
   return parts.join(' ');
 }
 
+/**
+ * Against a target without --profile the suite is read-only and knows no ids: say so in the
+ * report's warnings (and so on the console), with how many checks that skipped and what to pass.
+ */
+function explainDefaultProfile(args: RunArgs, inProcess: boolean, report: Report): Report {
+  if (inProcess || args.profile !== undefined) return report;
+  const skipped = report.checks.filter((c) => c.status === 'skip').length;
+  if (skipped === 0) return report;
+  const note =
+    `${skipped} check(s) skipped because no --profile was given: the default profile is read-only and names no parties, templates or ids, ` +
+    `so checks that write or need known data cannot run. Give --profile participant, registry or scan-readonly (with their CC_* variables) ` +
+    `or your own file (fixtures/profiles/README.md); each skipped check's message says what it needs.`;
+  return { ...report, warnings: [note, ...report.warnings] };
+}
+
 export async function run(argv: string[]): Promise<number> {
   const args = parseRunArgs(argv);
   if (args === 'help') {
@@ -223,9 +239,10 @@ export async function run(argv: string[]): Promise<number> {
       console.error(`canton-conformance run: target unreachable: ${down}`);
       return ExitCode.Unreachable;
     }
-    const { report, baseline: outcome } = await runSuite({
+    const result = await runSuite({
       baseUrls,
-      target: server ? `${server.url} (in-process reference server)` : base,
+      // One name for every in-process run, so the shards of one campaign merge (the URL is in `targets`).
+      target: server ? 'in-process reference server' : base,
       profile,
       ...(tokens ? { tokens } : {}),
       only: args.only,
@@ -241,6 +258,7 @@ export async function run(argv: string[]): Promise<number> {
       replayPrefix: replayPrefix(args),
       toolVersion: toolVersion(),
     });
+    const report = explainDefaultProfile(args, inProcess, result.report);
     const paths = await writeReports(report, args.reportDir);
     const s = report.summary;
     console.log(
@@ -251,6 +269,7 @@ export async function run(argv: string[]): Promise<number> {
     const bad = report.checks.filter(isUnexpected);
     for (const c of bad.slice(0, 20)) console.log(`  ${c.baseline === 'stale' ? 'STALE' : c.status.toUpperCase()} ${c.id}: ${c.baseline === 'stale' ? 'passes now; remove it from the baseline' : (c.message ?? '').split('\n')[0]!.slice(0, 160)}`);
     if (bad.length > 20) console.log(`  …and ${bad.length - 20} more`);
+    const outcome = result.baseline;
     if (outcome.expected.length > 0) console.log(`  ${outcome.expected.length} expected failure(s) from the baseline`);
     console.log(`report: ${paths.html} (also report.json, junit.xml, summary.md)`);
     return outcome.exitCode === 0 ? ExitCode.Ok : ExitCode.Failures;

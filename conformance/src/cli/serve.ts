@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import type { AuthConfig } from '../../../reference-server/src/http/api/auth/authConfig.js';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { parseFlags } from './parseFlags.js';
 
 const HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE]
          [--auth none|hs256|rs256|es256] [--auth-secret S | --auth-public-key FILE | --auth-jwks URL]
@@ -51,7 +51,7 @@ interface ServeArgs {
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeArgs | 'help' {
   let values;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseFlags({
       args: argv,
       options: {
         port: { type: 'string' },

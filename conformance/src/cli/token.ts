@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { importPKCS8, SignJWT } from 'jose';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { parseFlags } from './parseFlags.js';
 
 const HELP = `Usage: canton-conformance token --user ID [--auth hs256|rs256|es256] [--expires-in 1h]
          [--audience A | --scope S] [--secret S | --private-key FILE]
@@ -95,7 +95,7 @@ export function parseDuration(text: string): number {
 export async function run(argv: string[]): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseFlags({
       args: argv,
       options: {
         user: { type: 'string' },

@@ -1,4 +1,6 @@
+import { catalogue } from '../checks/catalogue.js';
 import { GROUPS } from '../checks/types.js';
+import { coverageOf } from './coverage.js';
 import type { CheckResult, OperationTiming, Report } from './model.js';
 import { isUnexpected, STATUS_RANK, summarize } from './model.js';
 
@@ -46,6 +48,7 @@ export function mergeReports(reports: readonly Report[]): Report {
     verdict: checks.some(isUnexpected) ? 'fail' : 'pass',
     timings: mergeTimings(reports.flatMap((r) => r.timings)),
     checks,
+    ...(reports.some((r) => r.coverage) ? { coverage: coverageOf(catalogue(), checks) } : {}),
   };
 }
 

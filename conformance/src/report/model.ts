@@ -1,4 +1,5 @@
 import type { Counterexample, Group, Kind, Level, Status } from '../checks/types.js';
+import type { Coverage } from './coverage.js';
 
 /** Baseline verdict of one check (see baseline.ts for the exit-code table). */
 export type BaselineMark = 'expected' | 'unexpected' | 'stale';
@@ -82,6 +83,8 @@ export interface Report {
   readonly verdict: 'pass' | 'fail';
   readonly timings: readonly OperationTiming[];
   readonly checks: readonly CheckResult[];
+  /** Every operation of specs/ with its behaviour checks (and how many ran), every documented rule with its checks. */
+  readonly coverage?: Coverage;
 }
 
 export const EVIDENCE_BODY_CHARS = 8192;

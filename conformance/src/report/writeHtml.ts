@@ -28,7 +28,7 @@ export function renderHtml(report: Report): string {
   <ul class="counts">
     ${count('pass', s.passed, 'passed')}${count('fail', s.failed, 'failed')}${count('error', s.errored, 'errored')}${count('warn', s.warned, 'warned')}${count('skip', s.skipped, 'skipped')}
   </ul>
-  <p class="why">${h(whyVerdict(report))}</p>
+  <p class="why" data-testid="why">${whyVerdict(report)}</p>
 </header>
 <main>
 ${report.warnings.length > 0 ? `<section class="warnings"><h2>Warnings</h2><ul>${report.warnings.map((w) => `<li>${h(w)}</li>`).join('')}</ul></section>` : ''}
@@ -38,6 +38,7 @@ ${report.warnings.length > 0 ? `<section class="warnings"><h2>Warnings</h2><ul>$
 </section>
 <section><h2>Verdict per group</h2>${groupTable(report)}</section>
 <section><h2>Verdict per operation</h2>${operationTable(report)}</section>
+${coverageSection(report)}
 <section id="checks"><h2>Checks</h2>
   <p class="filter">Show: ${['all', 'problems', 'pass', 'skip'].map((f, i) => `<button type="button" data-filter="${f}"${i === 0 ? ' aria-pressed="true"' : ''}>${f}</button>`).join(' ')}</p>
   ${ordered.map(checkBlock).join('\n')}
@@ -55,14 +56,20 @@ function count(status: keyof typeof STATUS_COLOURS, n: number, label: string): s
   return `<li class="c-${status}"><b>${n}</b> ${label}</li>`;
 }
 
+const HEADER_LINKS = 10;
+
+/** The verdict's reason as HTML: the unexpected failures named and linked to their checks. */
 function whyVerdict(r: Report): string {
   const unexpected = r.checks.filter(isUnexpected);
   if (unexpected.length === 0) {
     const expected = r.checks.filter((c) => c.baseline === 'expected').length;
-    return `No unexpected failure${expected > 0 ? ` (${expected} expected by the baseline)` : ''}.`;
+    return h(`No unexpected failure${expected > 0 ? ` (${expected} expected by the baseline)` : ''}.`);
   }
   const stale = unexpected.filter((c) => c.baseline === 'stale').length;
-  return `${unexpected.length - stale} unexpected failure(s)${stale > 0 ? ` and ${stale} stale baseline entr${stale === 1 ? 'y' : 'ies'}` : ''}.`;
+  const counts = `${unexpected.length - stale} unexpected failure(s)${stale > 0 ? ` and ${stale} stale baseline entr${stale === 1 ? 'y' : 'ies'}` : ''}`;
+  const links = unexpected.slice(0, HEADER_LINKS).map((c) => `<a href="#${anchor(c.id)}">${h(c.id)}</a>${c.baseline === 'stale' ? ' (stale)' : ''}`);
+  const more = unexpected.length > HEADER_LINKS ? `, and ${unexpected.length - HEADER_LINKS} more below` : '';
+  return `${h(counts)}: ${links.join(', ')}${more}.`;
 }
 
 function verdictOf(checks: readonly CheckResult[]): { label: string; cls: string } {
@@ -94,6 +101,23 @@ function operationTable(r: Report): string {
     return `<tr><td>${h(g)}</td><td><code>${h(op)}</code></td><td><span class="badge ${v.cls}">${v.label}</span></td><td>${checks.length}</td><td>${bad.join('<br>')}</td></tr>`;
   });
   return `<table class="grid"><thead><tr><th>Group</th><th>Operation</th><th>Verdict</th><th>Checks</th><th>Failing</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** Traceability: operations of specs/ no behaviour check covers (or none ran), rules no check enforces. */
+function coverageSection(r: Report): string {
+  const c = r.coverage;
+  if (!c) return '';
+  const item = (op: string) => {
+    const o = c.operations.find((x) => x.operationId === op);
+    return `<li><code>${h(o ? `${o.method} ${o.path}` : op)}</code> <span class="muted">(${h(op)})</span></li>`;
+  };
+  const parts = [`<p>${c.operations.length - c.uncovered.length} of ${c.operations.length} operations of our specs have a behaviour check; ${c.operations.length - (c.notChecked?.length ?? 0)} were checked in this run. ${c.rules.length - c.uncheckedRules.length} of ${c.rules.length} documented rules have a check.</p>`];
+  if (c.uncovered.length > 0) parts.push(`<h3>Operations without a behaviour check</h3><ul>${c.uncovered.map(item).join('')}</ul>`);
+  const notChecked = (c.notChecked ?? []).filter((op) => !c.uncovered.includes(op));
+  if (notChecked.length > 0) parts.push(`<h3>Operations not checked in this run</h3><p class="muted">Their checks were skipped (see each check's reason) or deselected.</p><ul>${notChecked.map(item).join('')}</ul>`);
+  const gaps = c.rules.filter((x) => x.checks.length === 0);
+  if (gaps.length > 0) parts.push(`<h3>Documented rules without a check</h3><ul>${gaps.map((x) => `<li>${h(x.rule)} <span class="muted">(${h(x.specRef)}${x.gap ? `; ${h(x.gap)}` : ''})</span></li>`).join('')}</ul>`);
+  return `<section id="coverage"><h2>Coverage</h2>${parts.join('\n')}</section>`;
 }
 
 const anchor = (id: string) => `check-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
@@ -146,7 +170,7 @@ const CSS = `
 body{margin:0}main{max-width:1100px;margin:0 auto;padding:0 16px 48px}
 .banner{padding:18px 24px;color:#fff}.banner.pass{background:${STATUS_COLOURS.pass}}.banner.fail{background:${STATUS_COLOURS.fail}}
 .banner h1{margin:0 0 6px;font-size:1.5rem}.verdict{display:inline-block;padding:2px 10px;margin-right:8px;border:2px solid #fff;border-radius:6px}
-.banner .meta,.banner .why{margin:4px 0;opacity:.95}.banner code{color:#fff}
+.banner .meta,.banner .why{margin:4px 0;opacity:.95}.banner code,.banner a{color:#fff}
 .counts{list-style:none;padding:0;margin:8px 0;display:flex;gap:16px;flex-wrap:wrap}.counts li{background:rgba(255,255,255,.15);padding:3px 10px;border-radius:4px}
 h2{margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .charts{display:flex;flex-wrap:wrap;gap:24px;margin-top:16px}.charts figure{margin:0;background:#fff;padding:10px;border:1px solid #e0e0e0;border-radius:6px;overflow-x:auto;max-width:100%}
@@ -163,6 +187,18 @@ pre{background:#f4f4f4;border:1px solid #e6e6e6;padding:8px;overflow:auto;max-he
 `;
 
 const SCRIPT = `
+function openCheck(hash){
+  var d=hash&&hash.indexOf('#check-')===0?document.getElementById(decodeURIComponent(hash.slice(1))):null;
+  if(!d)return;
+  d.hidden=false;d.open=true;d.scrollIntoView({block:'start'});
+}
+document.addEventListener('click',function(e){
+  var a=e.target&&e.target.closest?e.target.closest('a[href^="#check-"]'):null;
+  if(!a)return;
+  e.preventDefault();history.replaceState(null,'',a.getAttribute('href'));openCheck(a.getAttribute('href'));
+});
+window.addEventListener('hashchange',function(){openCheck(location.hash)});
+openCheck(location.hash);
 document.querySelectorAll('[data-filter]').forEach(function(b){b.addEventListener('click',function(){
   var f=b.getAttribute('data-filter');
   document.querySelectorAll('[data-filter]').forEach(function(x){x.setAttribute('aria-pressed',String(x===b))});

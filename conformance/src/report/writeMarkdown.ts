@@ -36,11 +36,24 @@ export function renderMarkdown(report: Report): string {
   section(out, 'Failures', unexpected, true);
   section(out, 'Expected failures (baseline)', expected, false);
   section(out, 'Warnings from SHOULD/MAY rules', warned, false);
+  coverage(out, report);
   if (unexpected.some((c) => c.replay)) {
     out.push('', `Replay one check: \`${unexpected.find((c) => c.replay)!.replay!}\``);
   }
   out.push('', 'Full details (requests, responses, curl lines, counterexamples): `report.html` in the report directory.', '');
   return out.join('\n');
+}
+
+function coverage(out: string[], report: Report): void {
+  const c = report.coverage;
+  if (!c) return;
+  const notChecked = c.notChecked ?? [];
+  out.push('', '### Coverage', '');
+  out.push(`${c.operations.length - c.uncovered.length}/${c.operations.length} operations have a behaviour check, ${c.operations.length - notChecked.length} checked in this run; ${c.rules.length - c.uncheckedRules.length}/${c.rules.length} documented rules have a check.`);
+  if (c.uncovered.length > 0) out.push('', `Without a behaviour check: ${c.uncovered.map((o) => `\`${o}\``).join(', ')}`);
+  const skipped = notChecked.filter((o) => !c.uncovered.includes(o));
+  if (skipped.length > 0) out.push('', `Not checked in this run: ${skipped.map((o) => `\`${o}\``).join(', ')}`);
+  if (c.uncheckedRules.length > 0) out.push('', `Rules without a check: ${c.uncheckedRules.map(mdCell).join('; ')}`);
 }
 
 function section(out: string[], title: string, checks: readonly CheckResult[], withStatus: boolean): void {

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
 import { GROUPS, type Group } from '../checks/types.js';
 import { packageRoot } from '../schema/index.js';
+import { closest } from './select.js';
 
 /**
  * What a target is and what the suite may do to it. Profiles live in fixtures/profiles/ (built-in
@@ -209,12 +210,25 @@ export function profilePath(nameOrPath: string): string {
   return join(profilesDir(), `${nameOrPath}.yaml`);
 }
 
+/** The names of the built-in profiles (`--profile NAME`). */
+export function builtInProfiles(): string[] {
+  return readdirSync(profilesDir())
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.slice(0, -'.yaml'.length))
+    .sort();
+}
+
 export function loadProfile(nameOrPath: string, env: NodeJS.ProcessEnv = process.env): Profile {
   const file = profilePath(nameOrPath);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && file === join(profilesDir(), `${nameOrPath}.yaml`)) {
+      const names = builtInProfiles();
+      const hint = closest(nameOrPath, names);
+      throw new ProfileError(`no built-in profile '${nameOrPath}'${hint ? ` (did you mean '${hint}'?)` : ''}; the built-in profiles are ${names.join(', ')}, or give a profile file's path`);
+    }
     throw new ProfileError(`cannot read profile ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
   let raw: unknown;

@@ -1,6 +1,7 @@
 import { catalogue } from '../checks/catalogue.js';
 import type { CheckDefinition, Group } from '../checks/types.js';
 import { applyBaseline, type Baseline, type BaselineOutcome } from '../report/baseline.js';
+import { coverageOf } from '../report/coverage.js';
 import { summarize, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
 import { findOperation } from '../schema/index.js';
@@ -94,6 +95,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     verdict: baseline.exitCode === 0 ? 'pass' : 'fail',
     timings: timingsOf(exchanges),
     checks: baseline.checks,
+    coverage: coverageOf(all, baseline.checks),
   };
   return { report, baseline, exitCode: baseline.exitCode };
 }

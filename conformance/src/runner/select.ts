@@ -39,8 +39,13 @@ export function selectChecks(all: readonly CheckDefinition[], only: readonly str
   return all.filter((c) => (only.length === 0 || only.some((s) => matches(s, c))) && !skip.some((s) => matches(s, c)));
 }
 
-/** The closest id, group, kind or operation by edit distance, when it is close enough to be a typo. */
+/**
+ * A selector to use instead: the glob `s.*` when `s` is a prefix of ids (`ledger.acs` ->
+ * `ledger.acs.*`), else the closest id, group, kind or operation by edit distance.
+ */
 export function suggest(s: string, all: readonly CheckDefinition[]): string | undefined {
+  const prefix = s.replace(/\.+$/, '');
+  if (prefix !== '' && all.some((c) => c.id.startsWith(`${prefix}.`))) return `${prefix}.*`;
   return closest(s, new Set(all.flatMap((c) => [c.id, c.group, c.kind, c.operationId])));
 }
 

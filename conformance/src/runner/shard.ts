@@ -21,18 +21,23 @@ export function parseShard(text: string): Shard {
 }
 
 /**
- * The checks of one shard: the selected checks sorted by id and dealt round-robin, so every shard
- * of the same selection gets a disjoint, stable part and together they cover it. Observers judge
- * what their shard saw, so every shard runs them (`report merge` keeps the worst result).
+ * The checks of one shard. Checks are dealt by operation: every check of an operation, its schema
+ * observer included, goes to the same shard, so shards are disjoint, together cover the
+ * selection, and each observer judges the responses of its own operation's checks. Operations go
+ * largest first to the shard with the fewest checks so far (ties: the lower shard), a stable
+ * order whatever the catalogue order.
  */
 export function shardChecks(checks: readonly CheckDefinition[], shard: Shard | undefined): CheckDefinition[] {
   if (shard === undefined || shard.total === 1) return [...checks];
-  const dealt = new Set(
-    checks
-      .filter((c) => !c.observer)
-      .map((c) => c.id)
-      .sort()
-      .filter((_, i) => i % shard.total === shard.index - 1),
-  );
-  return checks.filter((c) => c.observer || dealt.has(c.id));
+  const byOperation = new Map<string, string[]>();
+  for (const c of checks) byOperation.set(c.operationId, [...(byOperation.get(c.operationId) ?? []), c.id]);
+  const operations = [...byOperation].sort(([a, x], [b, y]) => y.length - x.length || a.localeCompare(b));
+  const load = Array.from({ length: shard.total }, () => 0);
+  const mine = new Set<string>();
+  for (const [, ids] of operations) {
+    const k = load.indexOf(Math.min(...load));
+    load[k]! += ids.length;
+    if (k === shard.index - 1) ids.forEach((id) => mine.add(id));
+  }
+  return checks.filter((c) => mine.has(c.id));
 }

@@ -1,0 +1,50 @@
+/**
+ * Documented rules clients rely on, beyond "every operation is called": each names the checks
+ * that enforce it. `list --coverage` and the reports list the rules whose checks are missing from
+ * the catalogue (an empty `checkedBy` is a known gap, stated with why). Add a line when you add a
+ * check for a rule that is not an operation's own.
+ */
+export interface DocumentedRule {
+  readonly rule: string;
+  /** Where the rule is written down. */
+  readonly specRef: string;
+  /** Check ids (or `prefix.*` globs) that enforce it; empty: not checked, see `gap`. */
+  readonly checkedBy: readonly string[];
+  /** Why a rule has no check (what the suite would need). */
+  readonly gap?: string;
+}
+
+const B = 'Canton JSON Ledger API v2';
+
+export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
+  { rule: 'one command, one update id and offset, wherever it is read (submit answer, completion, update stream, point lookups)', specRef: `${B}: Completion.update_id, offsets`, checkedBy: ['ledger.ids.agree-across-apis', 'ledger.submit.in-updates', 'ledger.submit-for-transaction.matches-stream'] },
+  { rule: 'template, interface (includeInterfaceView) and wildcard filters, by party and for any party, in active contracts and updates (HTTP and WebSocket)', specRef: `${B}: EventFormat`, checkedBy: ['ledger.filters.active-contracts', 'ledger.filters.updates'] },
+  { rule: 'includeCreatedEventBlob: blobs exactly when asked for', specRef: `${B}: CumulativeFilter`, checkedBy: ['ledger.acs.created-event-blob', 'ledger.filters.*'] },
+  { rule: 'transactionShape: ACS_DELTA (created + archived) vs LEDGER_EFFECTS (created + exercised)', specRef: `${B}: TransactionShape`, checkedBy: ['ledger.updates.transaction-shape'] },
+  { rule: 'values are labelled records whatever verbose says', specRef: `${B}: value rendering from the Daml type`, checkedBy: ['ledger.acs.verbose-values'] },
+  { rule: 'an exercise answers its result and the events of what it did', specRef: `${B}: ExercisedEvent`, checkedBy: ['ledger.exercise.result-and-events'] },
+  { rule: 'visibility: a party sees only contracts it is a stakeholder of', specRef: `${B}: visibility`, checkedBy: ['ledger.visibility.stakeholders-only'] },
+  { rule: 'user and party management round trips', specRef: `${B}: UserManagementService, PartyManagementService`, checkedBy: ['ledger.users.*', 'ledger.parties.*'] },
+  { rule: 'command deduplication on (userId, actAs, commandId)', specRef: `${B}: command deduplication`, checkedBy: ['ledger.dedup.*', 'ledger.stateful.model'] },
+  { rule: 'active contracts at any offset between the pruning offset and the ledger end', specRef: `${B}: activeAtOffset`, checkedBy: ['ledger.acs.active-at-offset', 'ledger.stateful.model', 'ledger.pruned-offsets.shape'] },
+  { rule: 'registry choice contexts are complete and usable: the disclosed contracts let the choice succeed', specRef: 'Splice token standard: registry API', checkedBy: ['registry.accept.context-complete', 'registry.accept.context-usable', 'registry.withdraw.context-usable'] },
+  { rule: "Scan and the registry answer from the ledger's contracts", specRef: 'service description: groups A, B, C share one ledger', checkedBy: ['registry.cross-group.disclosed-match-ledger', 'scan.cross-group.preapproval-matches-ledger'] },
+  {
+    rule: 'a change id may be reused once the deduplication period has passed',
+    specRef: `${B}: deduplication_period`,
+    checkedBy: [],
+    gap: 'the suite would have to wait out the deduplication period of the target (minutes by default)',
+  },
+  {
+    rule: 'reads before the pruning offset are refused (PARTICIPANT_PRUNED_DATA_ACCESSED)',
+    specRef: `${B}: pruning`,
+    checkedBy: [],
+    gap: 'needs a target that has pruned; the JSON API has no operation to prune with',
+  },
+  {
+    rule: 'completion streams emit offset checkpoints while idle',
+    specRef: `${B}: OffsetCheckpoint`,
+    checkedBy: [],
+    gap: 'checkpoint timing is a participant setting; not yet checked',
+  },
+];
