@@ -16,14 +16,14 @@ const PUBLIC = /^\/(docs\/|livez$|readyz$|$)/;
  */
 export function authFront(secret: string, o: { ignoreExpiry?: boolean } = {}): Fault {
   const key = new TextEncoder().encode(secret);
-  const verify = async (token: string | undefined): Promise<ProxyResponse | 'ok'> => {
+  const verify = async (token: string | undefined): Promise<ProxyResponse | { sub: string }> => {
     if (!token) return refusal(401, 'UNAUTHENTICATED', 6, 16);
     try {
       const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], ...(o.ignoreExpiry ? { clockTolerance: 10 * 365 * 24 * 3600 } : {}) });
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
       if (!scopes.includes('daml_ledger_api')) return refusal(401, 'UNAUTHENTICATED', 6, 16);
       if (payload.sub === NO_RIGHTS_USER) return refusal(403, 'PERMISSION_DENIED', 7, 7);
-      return 'ok';
+      return { sub: String(payload.sub ?? '') };
     } catch {
       return refusal(401, 'UNAUTHENTICATED', 6, 16);
     }
@@ -33,14 +33,16 @@ export function authFront(secret: string, o: { ignoreExpiry?: boolean } = {}): F
       if (PUBLIC.test(pathOf(req.url))) return req;
       const header = req.headers.authorization;
       const verdict = await verify(typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined);
-      if (verdict !== 'ok') return verdict;
+      if ('status' in verdict) return verdict;
       const { authorization: _dropped, ...headers } = req.headers;
+      // The server behind runs unsecured and knows no token: the front answers for the token's user.
+      if (req.method === 'GET' && pathOf(req.url) === '/v2/authenticated-user') return { ...req, url: `/v2/users/${encodeURIComponent(verdict.sub)}`, headers };
       return { ...req, headers };
     },
     async upgrade(req: ProxyRequest) {
       const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
       const token = offered.find((p) => p.startsWith('jwt.token.'))?.slice('jwt.token.'.length);
-      return (await verify(token)) === 'ok' ? undefined : 401;
+      return 'status' in (await verify(token)) ? 401 : undefined;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Profile } from '../../conformance/src/runner/profile.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import { READ_MUTANTS } from './readMutants.js';
+import { SUITE_DEPTH_MUTANTS } from './suiteDepthMutants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
 export interface Mutant {
@@ -326,4 +327,5 @@ export const MUTANTS: readonly Mutant[] = [
   },
   // The point reads, pages and legacy forms (issue 11).
   ...READ_MUTANTS,
+  ...SUITE_DEPTH_MUTANTS,
 ];

@@ -67,7 +67,7 @@ export const ledgerPartyChecks: readonly CheckDefinition[] = [
     id: 'ledger.parties.get-unknown-empty',
     title: 'GET /v2/parties/{party} of a well-formed party nobody allocated answers an empty partyDetails list',
     operationId: LedgerOp.getParty,
-    level: 'SHOULD',
+    level: 'MUST',
     kind: 'negative',
     specRef: `${UPSTREAM_B}: GetParties (unknown parties are left out of party_details)`,
     async run(ctx) {
