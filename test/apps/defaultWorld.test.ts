@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeedingClock } from '../../reference-server/src/apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
@@ -36,6 +37,13 @@ describe('the default world (npm start)', () => {
   const get = (path: string) => fetch(`${server.url}${path}`);
   const context = (id: string) => post(`/registry/allocation-instruction/v2/${id}/choice-contexts/accept`);
   const preapproval = (party: string) => get(`/v0/transfer-preapprovals/by-party/${encodeURIComponent(party)}`);
+
+  it('the party ids the README lists in full are exactly the parties it serves', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const listed = [...readme.matchAll(/^([a-z][a-z-]*::1220[0-9a-f]{64})$/gm)].map((m) => m[1]!).sort();
+    const served = ((await (await get('/v2/parties?pageSize=1000')).json()) as { partyDetails: { party: string }[] }).partyDetails.map((d) => d.party).sort();
+    expect(listed).toEqual(served);
+  });
 
   it('answers the allocation instructions the README names', async () => {
     const ok = await context(README.aliceActive);

@@ -16,7 +16,10 @@ import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 import { toolVersion } from '../runner/toolVersion.js';
 
-export const RUN_HELP = `Usage: canton-conformance run [--target URL] [options]
+export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-url U] [--registry-url U] [--scan-url U]
+           [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
+           [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
+           [--report-dir DIR] [--baseline FILE] [--spec FILE] [--quiet]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
 it starts the reference server in-process on a free port and certifies it.

@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import type { AuthConfig } from '../../../reference-server/src/http/api/auth/authConfig.js';
+import { fixtureKeyPath } from './token.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 
-const HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE]
-         [--auth none|hs256|rs256|es256] [--auth-secret S | --auth-public-key FILE | --auth-jwks URL]
+export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE]
+         [--auth none|hs256|rs256|es256]
+         [--auth-secret S | --auth-public-key FILE | --auth-jwks URL | --auth-test-key]
          [--audience A | --scope S] [--no-reward-accounting] [--list-max-elements N]
          [--data-dir DIR]
 
@@ -21,6 +24,9 @@ Options:
   --auth-secret S  the HS256 shared secret
   --auth-public-key FILE  the RS256/ES256 public key: PEM (SPKI or certificate), JWK or JWKS file
   --auth-jwks URL  an http(s) JWKS URL (fetched on demand, cached, keys rotate by kid) or a file: URL
+  --auth-test-key  the TEST-ONLY key of that algorithm bundled with this package (fixtures/keys),
+                   the one \`canton-conformance token\` signs with; works from any directory.
+                   Public: never use it for anything real
   --audience A     accept audience-based tokens whose aud contains A
                    (e.g. https://daml.com/jwt/aud/participant/<participantId>)
   --scope S        accept scope-based tokens whose scope contains S (default daml_ledger_api;
@@ -35,7 +41,10 @@ Options:
                    offsets, ids and deduplication; one server per DIR. Without it the ledger lives
                    in memory and is gone when the server stops
 
-Try it with the TEST-ONLY keys in fixtures/keys (canton-conformance token --help mints tokens).`;
+Try the secured mode from any directory:
+  canton-conformance serve --auth es256 --auth-test-key &
+  curl -H "Authorization: Bearer $(canton-conformance token --user alice --auth es256)" \\
+       http://127.0.0.1:7575/v2/authenticated-user`;
 
 interface ServeArgs {
   readonly port: number;
@@ -61,6 +70,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'auth-secret': { type: 'string' },
         'auth-public-key': { type: 'string' },
         'auth-jwks': { type: 'string' },
+        'auth-test-key': { type: 'boolean' },
         audience: { type: 'string' },
         scope: { type: 'string' },
         'no-reward-accounting': { type: 'boolean' },
@@ -94,6 +104,7 @@ interface AuthFlags {
   readonly 'auth-secret'?: string | undefined;
   readonly 'auth-public-key'?: string | undefined;
   readonly 'auth-jwks'?: string | undefined;
+  readonly 'auth-test-key'?: boolean | undefined;
   readonly audience?: string | undefined;
   readonly scope?: string | undefined;
 }
@@ -101,7 +112,7 @@ interface AuthFlags {
 /** The auth flags as one consistent configuration, or a usage error naming the conflict. */
 export function authConfigOf(flags: AuthFlags): AuthConfig {
   const mode = flags.auth ?? 'none';
-  const sources = (['auth-secret', 'auth-public-key', 'auth-jwks'] as const).filter((f) => flags[f] !== undefined);
+  const sources = (['auth-secret', 'auth-public-key', 'auth-jwks', 'auth-test-key'] as const).filter((f) => flags[f] !== undefined && flags[f] !== false);
   if (mode === 'none') {
     const stray = [...sources, ...(['audience', 'scope'] as const).filter((f) => flags[f] !== undefined)];
     if (stray.length > 0) throw new UsageError(`--${stray[0]} needs --auth hs256, rs256 or es256`);
@@ -112,19 +123,24 @@ export function authConfigOf(flags: AuthFlags): AuthConfig {
   if (flags.audience === '' || flags.scope === '') throw new UsageError(`--${flags.audience === '' ? 'audience' : 'scope'} must not be empty`);
   if (sources.length > 1) throw new UsageError(`give one key source, not both --${sources[0]} and --${sources[1]}`);
   const target = { ...(flags.audience === undefined ? {} : { audience: flags.audience }), ...(flags.scope === undefined ? {} : { scope: flags.scope }) };
+  if (flags['auth-test-key'] === true) {
+    // The bundled TEST-ONLY keys, found relative to this package (not the working directory).
+    if (mode === 'hs256') return { mode, key: { kind: 'secret', secret: readFileSync(fixtureKeyPath('hs256.secret'), 'utf8').trim() }, ...target };
+    return { mode, key: { kind: 'public-key-file', path: fixtureKeyPath(`${mode}-public.pem`) }, ...target };
+  }
   if (mode === 'hs256') {
-    if (flags['auth-secret'] === undefined) throw new UsageError('--auth hs256 needs --auth-secret S');
+    if (flags['auth-secret'] === undefined) throw new UsageError('--auth hs256 needs --auth-secret S (or --auth-test-key)');
     return { mode, key: { kind: 'secret', secret: flags['auth-secret'] }, ...target };
   }
   if (flags['auth-public-key'] !== undefined) return { mode, key: { kind: 'public-key-file', path: flags['auth-public-key'] }, ...target };
   if (flags['auth-jwks'] !== undefined) return { mode, key: { kind: 'jwks', url: flags['auth-jwks'] }, ...target };
-  throw new UsageError(`--auth ${mode} needs --auth-public-key FILE or --auth-jwks URL`);
+  throw new UsageError(`--auth ${mode} needs --auth-public-key FILE, --auth-jwks URL or --auth-test-key`);
 }
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseServeArgs(argv);
   if (args === 'help') {
-    console.log(HELP);
+    console.log(SERVE_HELP);
     return ExitCode.Ok;
   }
   // Loaded here so `--help` and usage errors stay fast.

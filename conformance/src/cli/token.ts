@@ -6,7 +6,7 @@ import { importPKCS8, SignJWT } from 'jose';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 
-const HELP = `Usage: canton-conformance token --user ID [--auth hs256|rs256|es256] [--expires-in 1h]
+export const TOKEN_HELP = `Usage: canton-conformance token --user ID [--auth hs256|rs256|es256] [--expires-in 1h]
          [--audience A | --scope S] [--secret S | --private-key FILE]
 
 Prints a Ledger API JWT for a user, signed with the TEST-ONLY keys in fixtures/keys (or the key
@@ -22,8 +22,8 @@ Options:
   --secret S         sign HS256 with this secret instead of fixtures/keys/hs256.secret
   --private-key FILE sign RS256/ES256 with this PKCS#8 PEM key instead of the fixture key
 
-Try the secured mode (from the package directory):
-  canton-conformance serve --auth es256 --auth-public-key fixtures/keys/es256-public.pem &
+Try the secured mode (from any directory):
+  canton-conformance serve --auth es256 --auth-test-key &
   curl -H "Authorization: Bearer $(canton-conformance token --user alice --auth es256)" \\
        http://127.0.0.1:7575/v2/authenticated-user`;
 
@@ -114,7 +114,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError((e as Error).message);
   }
   if (values.help === true) {
-    console.log(HELP);
+    console.log(TOKEN_HELP);
     return ExitCode.Ok;
   }
   if (values.user === undefined || values.user === '') throw new UsageError('--user ID is required');
