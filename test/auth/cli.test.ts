@@ -26,7 +26,7 @@ describe('serve --auth flags', () => {
   it.each([
     [['--auth', 'rs512'], /must be none, hs256, rs256 or es256/],
     [['--auth', 'hs256'], /needs --auth-secret/],
-    [['--auth', 'es256'], /needs --auth-public-key FILE or --auth-jwks URL/],
+    [['--auth', 'es256'], /needs --auth-public-key FILE, --auth-jwks URL or --auth-test-key/],
     [['--auth', 'es256', '--auth-public-key', 'a', '--auth-jwks', 'b'], /one key source/],
     [['--auth', 'hs256', '--auth-secret', 's', '--audience', 'a', '--scope', 'b'], /either --audience or --scope/],
     [['--auth-secret', 's'], /--auth-secret needs --auth hs256/],

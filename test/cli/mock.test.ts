@@ -77,7 +77,7 @@ describe('canton-conformance mock: Prism on our spec', () => {
   it('`run` prints the URL, serves, and ends with exit 0 when signalled', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((m: unknown) => void lines.push(String(m)));
-    const exit = run(['--group', 'scan', '--port', '0']);
+    const exit = run(['--group', 'scan', '--port', '0'], 'ignore');
     // The URL line appears once Prism listens.
     while (!lines.some((l) => l.includes('http://'))) await new Promise((r) => setTimeout(r, 100));
     const url = /(http:\/\/\S+)/.exec(lines.join('\n'))?.[1] as string;

@@ -31,7 +31,10 @@ beforeAll(async () => {
 
 /** The published WebSocketClient: it offers the token as jwt.token.<JWT> beside daml.ws.auth. */
 function streams(token: string): WebSocketClient {
-  return new WebSocketClient({ baseUrl: w.server.url.replace(/^http/, 'ws'), accessTokenProvider: AuthTokenProvider.fromToken(token, quietLogger()), version: '3.4' });
+  const client = new WebSocketClient({ baseUrl: w.server.url.replace(/^http/, 'ws'), accessTokenProvider: AuthTokenProvider.fromToken(token, quietLogger()), version: '3.4' });
+  // Its own pino logger at level info (JSON lines on stdout; private in its typings): silence it.
+  (client as unknown as { logger: { level: string } }).logger.level = 'silent';
+  return client;
 }
 
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {

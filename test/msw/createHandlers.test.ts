@@ -1,5 +1,5 @@
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { ASSET_TEMPLATE } from '../../reference-server/src/ledger/index.js';
 import { createHandlers, sandboxToken, type FixtureFile } from '../../reference-server/src/msw/index.js';
@@ -50,8 +50,15 @@ describe('createHandlers: base URLs', () => {
   });
 
   it('leaves other hosts, ports and look-alike prefixes to msw (unhandled)', async () => {
-    for (const url of ['http://participant.test:7576/v2/version', 'https://registry.test.example/v2/version', 'http://registry.test/v2/version']) {
-      await expect(fetch(url)).rejects.toThrow();
+    // msw reports each on console.error (onUnhandledRequest: 'error'): assert that instead of printing it.
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const url of ['http://participant.test:7576/v2/version', 'https://registry.test.example/v2/version', 'http://registry.test/v2/version']) {
+        await expect(fetch(url)).rejects.toThrow();
+      }
+      expect(printed.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('without a matching request handler'))).toHaveLength(3);
+    } finally {
+      printed.mockRestore();
     }
     expect(unhandled).toEqual([
       'GET http://participant.test:7576/v2/version',

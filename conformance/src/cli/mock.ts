@@ -172,8 +172,8 @@ export async function startMock(options: MockOptions, stdio: 'inherit' | 'ignore
   };
 }
 
-/** `canton-conformance mock`: runs Prism in the foreground until it exits or we are signalled. */
-export async function run(argv: string[]): Promise<number> {
+/** `canton-conformance mock`: runs Prism in the foreground until it exits or we are signalled (its log shown; tests drop it). */
+export async function run(argv: string[], prismOutput: 'inherit' | 'ignore' = 'inherit'): Promise<number> {
   const options = parseMockArgs(argv);
   if (options === 'help') {
     console.log(MOCK_USAGE);
@@ -181,7 +181,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let mock: RunningMock;
   try {
-    mock = await startMock(options);
+    mock = await startMock(options, prismOutput);
   } catch (e) {
     if (e instanceof UsageError) throw e;
     console.error(`canton-conformance mock: ${(e as Error).message}`);

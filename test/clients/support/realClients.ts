@@ -8,6 +8,13 @@ import type { ClientTarget } from './ClientTarget.js';
 
 type PinoLike = ConstructorParameters<typeof LedgerClient>[0]['logger'];
 
+/** The WebSocketClient makes its own pino logger at level info (JSON lines on stdout): silence it. */
+export function quietStreams(client: WebSocketClient): WebSocketClient {
+  // Private in its typings; a pino logger at run time.
+  (client as unknown as { logger: { level: string } }).logger.level = 'silent';
+  return client;
+}
+
 /** A quiet stand-in for pino: the clients call its level methods and `child`. */
 function quietLogger(): PinoLike {
   const noop = () => undefined;
@@ -31,7 +38,7 @@ export function realClients(target: ClientTarget, userId = 'participant_admin'):
   const accessTokenProvider = AuthTokenProvider.fromToken(sandboxToken(userId), logger);
   return {
     ledger: new LedgerClient({ baseUrl: target.ledgerUrl, logger, accessTokenProvider, version: '3.4' }),
-    streams: new WebSocketClient({ baseUrl: target.streamsUrl, accessTokenProvider, version: '3.4' }),
+    streams: quietStreams(new WebSocketClient({ baseUrl: target.streamsUrl, accessTokenProvider, version: '3.4' })),
     scan: new ScanClient(target.scanUrl, logger, accessTokenProvider),
     registry: new TokenStandardClient(target.registryUrl, logger, accessTokenProvider),
   };
