@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../conformance/src/checks/catalogue.js';
+import { coverageOf } from '../../conformance/src/report/coverage.js';
 import { readReport } from '../../conformance/src/report/readReport.js';
 import { validateReport } from '../../conformance/src/report/validateReport.js';
 import { renderHtml } from '../../conformance/src/report/writeHtml.js';
@@ -97,6 +99,19 @@ describe('report writers', () => {
     expect(html.match(/<details class="check"/g)).toHaveLength(sample.checks.length);
     expect(html).toContain('Shrunk counterexample');
     expect(html).toContain('canton-conformance run --only ledger.acs.offset-after-ledger-end --seed 42');
+  });
+
+  it('coverage: report.json carries it (valid), summary.md and report.html name what was not checked and the rules without a check', () => {
+    const checks = catalogue().map((c) => result(c.id, c.operationId === 'getV2Version' ? 'skip' : 'pass', { operationId: c.operationId, group: c.group }));
+    const withCoverage = { ...report(checks), coverage: coverageOf(catalogue(), checks) };
+    expect(validateReport(withCoverage)).toEqual([]);
+    const md = renderMarkdown(withCoverage);
+    expect(md).toMatch(/### Coverage/);
+    expect(md).toContain('Not checked in this run: `getV2Version`');
+    expect(md).toContain('- a change id may be reused once the deduplication period has passed');
+    const html = renderHtml(withCoverage);
+    expect(html).toMatch(/<section id="coverage">[\s\S]*Operations not checked in this run[\s\S]*GET \/v2\/version/);
+    expect(html).toContain('Documented rules without a check');
   });
 
   it('writes 1,000 checks in well under the 2 s budget', async () => {

@@ -53,7 +53,7 @@ function coverage(out: string[], report: Report): void {
   if (c.uncovered.length > 0) out.push('', `Without a behaviour check: ${c.uncovered.map((o) => `\`${o}\``).join(', ')}`);
   const skipped = notChecked.filter((o) => !c.uncovered.includes(o));
   if (skipped.length > 0) out.push('', `Not checked in this run: ${skipped.map((o) => `\`${o}\``).join(', ')}`);
-  if (c.uncheckedRules.length > 0) out.push('', `Rules without a check: ${c.uncheckedRules.map(mdCell).join('; ')}`);
+  if (c.uncheckedRules.length > 0) out.push('', 'Documented rules without a check:', '', ...c.uncheckedRules.map((r) => `- ${mdCell(r)}`));
 }
 
 function section(out: string[], title: string, checks: readonly CheckResult[], withStatus: boolean): void {
