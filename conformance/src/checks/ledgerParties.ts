@@ -90,13 +90,14 @@ export const ledgerPartyChecks: readonly CheckDefinition[] = [
         last = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties/participant-id' });
         expectStatus(ctx, last, 200, 'GET /v2/parties/participant-id');
         const id = objectBody(ctx, last, 'participant id').participantId;
-        if (typeof id !== 'string' || !/^[^:]+::[0-9a-f]+$/.test(id)) return ctx.fail(`participantId must be <name>::<namespace>, got ${JSON.stringify(id)}`, last);
+        // The participant's unique identifier; some renderings prefix it with its kind (PAR::).
+        if (typeof id !== 'string' || !/^(PAR::)?[^:]+::[0-9a-f]+$/.test(id)) return ctx.fail(`participantId must be <name>::<namespace>, got ${JSON.stringify(id)}`, last);
         ids.push(id);
       }
       if (ids[0] !== ids[1]) ctx.fail(`two calls answered different participant ids: ${ids.join(', ')}`, last);
       if (!ctx.profile.writes || !ctx.profile.ledger?.allocateParties) return;
       const party = await freshParty(ctx, 'cc-ns');
-      const ns = ids[0]!.split('::')[1];
+      const ns = ids[0]!.split('::').at(-1);
       if (party.split('::')[1] !== ns) ctx.fail(`a party allocated here (${party}) is not in the participant's namespace ${ns}`, last);
     },
   }),
