@@ -31,15 +31,15 @@ const ASSET = '#canton-conformance-samples:Sample.Asset:Asset';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-/** One GET, timed from the moment it is sent. */
+/** One GET on a fresh connection (as a liveness probe makes it), timed from the moment it is sent; a failure counts as infinitely slow. */
 function probe(url: string): Promise<number> {
   const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent }, (res) => {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
       res.resume();
       res.on('end', () => resolve(performance.now() - t0));
     });
-    req.on('error', reject);
+    req.on('error', () => resolve(Infinity));
     req.end();
   });
 }
@@ -128,12 +128,19 @@ async function benchStall(): Promise<void> {
   }
 }
 
-/** Opens `count` WebSocket subscribers to /v2/updates for `party` from `offset`; resolves once all are open. */
+/** Opens `count` WebSocket subscribers to /v2/updates for `party` from `offset`, 50 at a time; resolves once all are open. */
 async function subscribe(url: string, party: string, offset: number, count: number): Promise<{ sockets: WebSocket[]; received: () => number }> {
   let received = 0;
-  const sockets = await Promise.all(
+  const sockets: WebSocket[] = [];
+  for (let opened = 0; opened < count; opened += 50) {
+    sockets.push(...(await openBatch(Math.min(50, count - opened))));
+  }
+  return { sockets, received: () => received };
+
+  function openBatch(size: number): Promise<WebSocket[]> {
+    return Promise.all(
     Array.from(
-      { length: count },
+      { length: size },
       () =>
         new Promise<WebSocket>((resolve, reject) => {
           const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v2/updates`, ['daml.ws.auth']);
@@ -148,7 +155,7 @@ async function subscribe(url: string, party: string, offset: number, count: numb
         }),
     ),
   );
-  return { sockets, received: () => received };
+  }
 }
 
 async function submitFor(url: string, issuer: string, seconds: number): Promise<{ perSecond: number; p99: number; failures: number }> {

@@ -6,6 +6,7 @@ import { noneAuthenticator } from './http/api/auth/noneAuthenticator.js';
 import type { Authenticator } from './http/api/auth/types.js';
 import { ledgerApiChannels } from './http/api/channels/channelTable.js';
 import type { StreamChannel } from './http/api/channels/StreamChannel.js';
+import { OpenStreams } from './http/api/channels/OpenStreams.js';
 import { defaultHttpConfig, type HttpConfig } from './http/api/config.js';
 import { consoleLogger } from './http/api/consoleLogger.js';
 import { readDocuments } from './http/api/readDocuments.js';
@@ -51,14 +52,16 @@ export function createApiServices(options: ReferenceServerOptions = {}): ApiServ
   const ledger = options.ledger ?? createLedger(options.ledgerOptions);
   // The registry (A) and Scan (C) answer from apps attached to this ledger (a no-op if attached).
   createApps(ledger);
+  const config = { ...defaultHttpConfig, ...options.http };
   return {
     ledger,
-    config: { ...defaultHttpConfig, ...options.http },
+    config,
     participantId: ledger.config.participantId,
     authenticator: options.authenticator ?? noneAuthenticator,
     validateBody: options.validateBody ?? ourSpecsBodyValidator(),
     documents: readDocuments(),
     log: options.log ?? consoleLogger,
+    streams: new OpenStreams(config.maxStreamsPerUser),
   };
 }
 

@@ -32,7 +32,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('JWT authenticator', () => {
   it('accepts a scope-based HS256 token and names its sub as the user', async () => {
-    expect(await run(hs256(), bearer(await userToken('alice')))).toEqual({ ok: true, value: { kind: 'user', userId: 'alice' } });
+    expect(await run(hs256(), bearer(await userToken('alice')))).toEqual({ ok: true, value: { kind: 'user', userId: 'alice', validUntilMs: expect.any(Number) } });
   });
 
   it('accepts the bearer scheme in any case, and scp as a list', async () => {
@@ -124,7 +124,16 @@ describe('JWT authenticator', () => {
       await first;
       const second = auth.authenticate({ headers });
       expect(second).not.toBeInstanceOf(Promise);
-      expect(second).toEqual({ ok: true, value: { kind: 'user', userId: 'alice' } });
+      expect(second).toEqual(await first);
+    });
+
+    it('carries the token expiry (exp plus the leeway) into the principal, from the cache too', async () => {
+      const auth = hs256();
+      const exp = nowSeconds() + 120;
+      const headers = bearer(await sign({ sub: 'alice', scope: 'daml_ledger_api', exp }));
+      const expected = { ok: true, value: { kind: 'user', userId: 'alice', validUntilMs: (exp + 5) * 1000 } };
+      expect(await auth.authenticate({ headers })).toEqual(expected);
+      expect(auth.authenticate({ headers })).toEqual(expected);
     });
 
     it('never honours a cached token past its exp', async () => {

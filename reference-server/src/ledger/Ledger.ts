@@ -26,10 +26,11 @@ import { validateSubmission } from './submission.js';
 import type { ValidatedReassignment } from './reassignmentCommands.js';
 import { validateReassignmentCommands } from './reassignmentCommands.js';
 import { CommitPulse, tail } from './tail.js';
+import { partiesTouchedBy } from './partiesTouchedBy.js';
 import { Catalogue } from './templates/Catalogue.js';
 import { registerSampleTemplates } from './templates/sampleTemplates.js';
 import type { ContractView } from './templates/types.js';
-import { renderUpdate, resolveUpdateFormat, updateQueryOf, updatesDescending, updatesRange, validateRange } from './updates.js';
+import { checkpointAt, renderUpdate, resolveUpdateFormat, updateInterest, updateQueryOf, updatesDescending, updatesRange, validateRange } from './updates.js';
 import type { Claim } from './userService.js';
 import * as userService from './userService.js';
 import { PARTICIPANT_ADMIN_USER } from './users.js';
@@ -83,6 +84,7 @@ export class Ledger {
   readonly #interner = new Interner();
   readonly #pulse = new CommitPulse();
   readonly #listeners = new Set<(entry: LogEntry) => void>();
+  readonly #userListeners = new Set<(userId: string) => void>();
   /** Change ids of accepted async submissions not yet committed. */
   readonly #inFlight = new Set<string>();
   /** In-flight reassignments by id. */
@@ -178,6 +180,7 @@ export class Ledger {
     if (user) {
       user.rights.add(`CanActAs:${party.party}`);
       this.store.putUser(user);
+      this.#userChanged(user.id, ok(undefined));
     }
     return ok({ partyDetails: partyService.partyDetailsOf(party) });
   }
@@ -223,17 +226,31 @@ export class Ledger {
     return userService.listUsers(this.#ctx, req);
   }
   updateUser(userId: string, req: W.UpdateUserRequest): R<W.UpdateUserResponse> {
-    return userService.updateUser(this.#ctx, userId, req);
+    return this.#userChanged(userId, userService.updateUser(this.#ctx, userId, req));
   }
   /** `callerUserId` is the authenticated user; a user cannot delete itself. */
   deleteUser(userId: string, callerUserId?: string): R<W.DeleteUserResponse> {
-    return userService.deleteUser(this.#ctx, userId, callerUserId);
+    return this.#userChanged(userId, userService.deleteUser(this.#ctx, userId, callerUserId));
   }
   grantUserRights(userId: string, req: W.GrantUserRightsRequest): R<W.GrantUserRightsResponse> {
-    return userService.grantRights(this.#ctx, userId, req);
+    return this.#userChanged(userId, userService.grantRights(this.#ctx, userId, req));
   }
   revokeUserRights(userId: string, req: W.RevokeUserRightsRequest): R<W.RevokeUserRightsResponse> {
-    return userService.revokeRights(this.#ctx, userId, req);
+    return this.#userChanged(userId, userService.revokeRights(this.#ctx, userId, req));
+  }
+  /**
+   * What a stream's authorization rests on: the user's rights and whether it is active, as one
+   * comparable string; undefined for a user that does not exist. Open streams compare it on
+   * every change of their user (see `onUserChange`).
+   */
+  userAccessState(userId: string): string | undefined {
+    const u = this.store.user(userId);
+    return u === undefined ? undefined : `${u.isDeactivated ? 'deactivated' : 'active'}|${[...u.rights].sort().join('|')}`;
+  }
+  /** Called after a user's rights, record or existence changed. Returns an unsubscribe function. */
+  onUserChange(listener: (userId: string) => void): () => void {
+    this.#userListeners.add(listener);
+    return () => this.#userListeners.delete(listener);
   }
   listUserRights(userId: string): R<W.ListUserRightsResponse> {
     return userService.listRights(this.#ctx, userId);
@@ -385,6 +402,9 @@ export class Ledger {
         ledgerEnd: () => this.store.ledgerEnd,
         pulse: this.#pulse,
         range: (from, to) => updatesRange(this.#ctx, uq, from, to, () => this.config.clock.now()),
+        interest: updateInterest(uq),
+        checkpoint: (offset) => ({ update: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
+        checkpointIntervalMs: this.config.checkpointIntervalMs,
       }),
     );
   }
@@ -513,6 +533,9 @@ export class Ledger {
         ledgerEnd: () => this.store.ledgerEnd,
         pulse: this.#pulse,
         range: (from, to) => completionsRange(this.#ctx, q, from, to, () => this.config.clock.now()),
+        interest: q.parties,
+        checkpoint: (offset) => ({ completionResponse: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
+        checkpointIntervalMs: this.config.checkpointIntervalMs,
       }),
     );
   }
@@ -880,8 +903,21 @@ export class Ledger {
     return '1220' + createHash('sha256').update(`${this.config.participantId}|update|${offset}`).digest('hex');
   }
 
+  #userChanged<T>(userId: string, result: R<T>): R<T> {
+    if (result.ok) {
+      for (const l of this.#userListeners) {
+        try {
+          l(userId);
+        } catch {
+          // As for commit listeners: the change is made regardless.
+        }
+      }
+    }
+    return result;
+  }
+
   #committed(entry: LogEntry): void {
-    this.#pulse.notify();
+    this.#pulse.notify(partiesTouchedBy(entry));
     for (const l of this.#listeners) {
       try {
         l(entry);

@@ -26,6 +26,12 @@ export interface LedgerConfig {
   readonly clock: Clock;
   /** Key of the createdEventBlob MAC. Random per process unless pinned. */
   readonly blobKey: Uint8Array;
+  /**
+   * How often a tailing stream learns, by an OffsetCheckpoint, of commits that do not concern it
+   * (the participant's offset-checkpoint-cache-update-interval, 15 s by default there; shorter
+   * here so that clients see progress quickly). A commit the stream sees brings its checkpoint at once.
+   */
+  readonly checkpointIntervalMs: number;
 }
 
 export type LedgerOptions = Partial<Omit<LedgerConfig, 'features'>> & {
@@ -64,5 +70,6 @@ export function resolveConfig(options: LedgerOptions = {}): LedgerConfig {
     ],
     clock: options.clock ?? systemClock,
     blobKey: options.blobKey ?? randomBytes(32),
+    checkpointIntervalMs: options.checkpointIntervalMs ?? 1000,
   };
 }

@@ -92,6 +92,10 @@ export const ErrorCodes = {
   UNAUTHENTICATED: def(6, 'UNAUTHENTICATED'),
   PERMISSION_DENIED: def(7, 'PERMISSION_DENIED'),
   LIST_TOO_LARGE: def(1, 'RESOURCE_EXHAUSTED'),
+  // A stream ended because its user's rights changed (or it was deleted or deactivated): retry at once.
+  STALE_STREAM_AUTHORIZATION: def(2, 'ABORTED'),
+  // More concurrent streams than the limit (the participant's rate-limiting refusal).
+  MAXIMUM_NUMBER_OF_STREAMS: def(2, 'ABORTED'),
   UNIMPLEMENTED: def(14, 'UNIMPLEMENTED'),
   INTERNAL_ERROR: def(4, 'INTERNAL'),
   // Refusals of the registry (group A) and Scan (group C) apps; they answer `{"error": cause}`.

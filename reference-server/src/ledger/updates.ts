@@ -10,6 +10,7 @@ import { parseOffset } from './offsets.js';
 import { isValidPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
+import type { PartyInterest } from './tail.js';
 import { isPlainObject } from './values.js';
 import type { GetUpdatesRequest, JsGetUpdatesResponse, OffsetCheckpoint, TransactionShape, Update, UpdateFormat } from './wire.js';
 
@@ -78,6 +79,21 @@ export function updateQueryOf(ctx: LedgerContext, req: GetUpdatesRequest): Resul
     reassignments: q.value,
     topology: parties === undefined ? null : new Set(parties),
   });
+}
+
+/**
+ * The parties whose commits can show in a stream under this query ('all' for a filter on any
+ * party). Topology events wake every stream (see `partiesTouchedBy`), so they need no entry here.
+ */
+export function updateInterest(uq: UpdateQuery): PartyInterest {
+  const parties = new Set<string>();
+  for (const q of [uq.transactions?.q, uq.reassignments]) {
+    if (q === undefined) continue;
+    const of = queryParties(q);
+    if (of === undefined) return 'all';
+    for (const p of of) parties.add(p);
+  }
+  return parties;
 }
 
 /** The update an entry becomes under a query, or undefined when the query does not see it. */

@@ -14,6 +14,8 @@ export interface HttpConfig {
   readonly maxWebSocketMessageBytes: number;
   /** A WebSocket whose request frame has not arrived after this long gets an error frame and is closed. */
   readonly webSocketRequestTimeoutMs: number;
+  /** Open WebSocket streams one user may hold; the next is refused with MAXIMUM_NUMBER_OF_STREAMS. */
+  readonly maxStreamsPerUser: number;
 }
 
 export const defaultHttpConfig: HttpConfig = {
@@ -24,4 +26,6 @@ export const defaultHttpConfig: HttpConfig = {
   maxWebSocketMessageBytes: 4 * 1024 * 1024,
   // Idle sockets that never ask for anything would otherwise stay open forever.
   webSocketRequestTimeoutMs: 30_000,
+  // The participant's default limit of concurrent streams (rate-limiting max-streams), here per user.
+  maxStreamsPerUser: 1000,
 };

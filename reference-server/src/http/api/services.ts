@@ -1,5 +1,6 @@
 import type { Ledger } from '../../ledger/index.js';
 import type { Authenticator } from './auth/types.js';
+import type { OpenStreams } from './channels/OpenStreams.js';
 import type { HttpConfig } from './config.js';
 import type { RequestBodyValidator } from './validation.js';
 
@@ -21,4 +22,6 @@ export interface ApiServices {
   /** Our OpenAPI and AsyncAPI documents, read once at start-up, served as text. */
   readonly documents: { readonly openapi: string; readonly asyncapi: string };
   readonly log: ApiLogger;
+  /** Open WebSocket streams per user, under `config.maxStreamsPerUser`. */
+  readonly streams: OpenStreams;
 }

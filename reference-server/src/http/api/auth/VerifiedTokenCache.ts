@@ -5,7 +5,7 @@
  * soon after. Only the user id is kept: rights are read from the user store on every request.
  */
 export class VerifiedTokenCache {
-  readonly #entries = new Map<string, { readonly userId: string; readonly expiresAtMs: number }>();
+  readonly #entries = new Map<string, { readonly userId: string; readonly expiresAtMs: number; readonly expSeconds: number | undefined }>();
 
   constructor(
     readonly maxEntries: number,
@@ -13,13 +13,18 @@ export class VerifiedTokenCache {
   ) {}
 
   get(token: string, nowMs: number): string | undefined {
+    return this.lookup(token, nowMs)?.userId;
+  }
+
+  /** The user id and the token's `exp` claim (seconds), while the entry is fresh. */
+  lookup(token: string, nowMs: number): { readonly userId: string; readonly expSeconds: number | undefined } | undefined {
     const entry = this.#entries.get(token);
     if (entry === undefined) return undefined;
     if (entry.expiresAtMs <= nowMs) {
       this.#entries.delete(token);
       return undefined;
     }
-    return entry.userId;
+    return entry;
   }
 
   /** `expSeconds` is the token's `exp` claim, when it has one. */
@@ -33,7 +38,7 @@ export class VerifiedTokenCache {
       if (oldest.done === true) break;
       this.#entries.delete(oldest.value);
     }
-    this.#entries.set(token, { userId, expiresAtMs });
+    this.#entries.set(token, { userId, expiresAtMs, expSeconds });
   }
 
   get size(): number {

@@ -54,7 +54,9 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
   const leeway = options.leewaySeconds ?? 5;
   const cacheOptions = options.cache ?? { maxEntries: 10_000, maxAgeMs: 30_000 };
   const cache = cacheOptions === false ? undefined : new VerifiedTokenCache(cacheOptions.maxEntries, cacheOptions.maxAgeMs);
-  const user = (userId: string): Result<Principal, LedgerError> => ok({ kind: 'user', userId });
+  // Open streams end when the token stops counting (with the same leeway as the check at the start).
+  const user = (userId: string, expSeconds: number | undefined): Result<Principal, LedgerError> =>
+    ok(expSeconds === undefined ? { kind: 'user', userId } : { kind: 'user', userId, validUntilMs: (expSeconds + leeway) * 1000 });
 
   async function verify(token: string): Promise<Result<Principal, LedgerError>> {
     const at = now();
@@ -72,8 +74,9 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
     const target = checkTarget(payload, options.target);
     if (!target.ok) return target;
     if (typeof payload.sub !== 'string' || payload.sub === '') return unauthenticated('the token has no "sub" (user id) claim');
-    cache?.put(token, payload.sub, at, typeof payload.exp === 'number' ? payload.exp : undefined);
-    return user(payload.sub);
+    const exp = typeof payload.exp === 'number' ? payload.exp : undefined;
+    cache?.put(token, payload.sub, at, exp);
+    return user(payload.sub, exp);
   }
 
   return {
@@ -82,9 +85,9 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
       const credential = credentialToken(input);
       if (credential.kind === 'none') return unauthenticated('no token: send "Authorization: Bearer <JWT>" (or the jwt.token.<JWT> WebSocket subprotocol)');
       if (credential.kind === 'malformed') return unauthenticated(credential.reason);
-      const cached = cache?.get(credential.token, now());
+      const cached = cache?.lookup(credential.token, now());
       // A cache hit answers synchronously: no promise on the hot path.
-      return cached !== undefined ? user(cached) : verify(credential.token);
+      return cached !== undefined ? user(cached.userId, cached.expSeconds) : verify(credential.token);
     },
   };
 }

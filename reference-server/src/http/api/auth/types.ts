@@ -5,7 +5,14 @@ import type { LedgerError } from '../../../ledger/errors.js';
  * Who is calling. `wildcard` is the unsecured sandbox: every right, no user. `user` comes from a
  * verified token whose `sub` is the user id; its rights live in the user store, not the token.
  */
-export type Principal = { readonly kind: 'wildcard' } | { readonly kind: 'user'; readonly userId: string };
+export type Principal =
+  | { readonly kind: 'wildcard' }
+  | {
+      readonly kind: 'user';
+      readonly userId: string;
+      /** When the token stops counting (its `exp` plus the leeway), in ms; absent for a token without `exp`. */
+      readonly validUntilMs?: number;
+    };
 
 /** What a route needs from its caller, derived from the request (body and path parameters). */
 export interface RequiredAccess {

@@ -4,7 +4,10 @@ import { decodeJsonBody } from '../decodeJsonBody.js';
 import { problemMessage } from '../errors/renderProblem.js';
 import type { ApiServices } from '../services.js';
 import type { Problem } from '../types.js';
+import { sliced } from '../streams/sliceClock.js';
+import type { LedgerError } from '../../../ledger/errors.js';
 import type { StreamChannel } from './StreamChannel.js';
+import { watchAccess } from './watchAccess.js';
 
 /** The transport under a channel: how to send one text message, and whether the client is gone. */
 export interface ChannelSession {
@@ -21,8 +24,11 @@ export interface ChannelCredentials {
 
 /**
  * Serves one WebSocket stream from its first (request) frame to its end: decode and validate the
- * request, authenticate, check access, then send one message per element. Every refusal is a
- * single JsCantonError message (a WebSocket has no status line); the caller closes afterwards.
+ * request, authenticate, check access, count it against the user's stream limit, then send one
+ * message per element, in slices that let other work run. While it is open, access is checked
+ * again on every change of the user and at token expiry (`watchAccess`): a stream that lost it
+ * ends with that error as its last message. Every refusal is a single JsCantonError message (a
+ * WebSocket has no status line); the caller closes afterwards. Every channel gets all of this.
  */
 export async function runChannel(
   channel: StreamChannel,
@@ -50,11 +56,29 @@ export async function runChannel(
     const allowed = checkAccess(principal.value, channel.access(request), services.ledger);
     if (!allowed.ok) return await refuse({ kind: 'ledger', error: allowed.error });
 
-    const stream = channel.open(request, principal.value, services, session.signal);
-    if (!stream.ok) return await refuse({ kind: 'ledger', error: stream.error });
-    for await (const element of stream.value) {
-      if (session.signal.aborted) break;
-      await session.send(JSON.stringify(element));
+    const counted = services.streams.open(principal.value, channel.path);
+    if (!counted.ok) return await refuse({ kind: 'ledger', error: counted.error });
+    // Ends the stream when the client leaves or the caller loses access, whichever comes first.
+    const stop = new AbortController();
+    const onGone = () => stop.abort();
+    session.signal.addEventListener('abort', onGone, { once: true });
+    let lost: LedgerError | undefined;
+    const watch = watchAccess(principal.value, services.ledger, (error) => {
+      lost = error;
+      stop.abort();
+    });
+    try {
+      const stream = channel.open(request, principal.value, services, stop.signal);
+      if (!stream.ok) return await refuse({ kind: 'ledger', error: stream.error });
+      for await (const element of sliced(stream.value)) {
+        if (stop.signal.aborted) break;
+        await session.send(JSON.stringify(element));
+      }
+      if (lost !== undefined && !session.signal.aborted) await refuse({ kind: 'ledger', error: lost });
+    } finally {
+      watch.close();
+      counted.value();
+      session.signal.removeEventListener('abort', onGone);
     }
   } catch (e) {
     if (session.signal.aborted) return;

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from '../../../ledger/result.js';
 import type { Problem } from '../types.js';
+import { SliceClock } from './sliceClock.js';
 
 export type ListSource<T> = Iterable<T> | AsyncIterable<T>;
 
@@ -12,7 +13,8 @@ export type ListSource<T> = Iterable<T> | AsyncIterable<T>;
  * counted in a first pass that keeps nothing, then streamed from a fresh copy: cheaper than holding
  * every element, and the first byte leaves as soon as the count is known. Other sources are read
  * ahead into memory, up to `max + 1` elements. Synchronous sources stay synchronous, so streaming
- * them costs no promise per element.
+ * them costs no promise per element. Counting and reading ahead pause for the event loop now and
+ * then (`SliceClock`), so a count over a million elements does not hold up other requests.
  */
 export async function boundList<T>(
   source: ListSource<T>,
@@ -25,10 +27,12 @@ export async function boundList<T>(
     const array = source as readonly T[];
     return array.length > max ? err({ kind: 'list-too-large', limit: max }) : ok(array);
   }
+  const clock = new SliceClock();
   if (!isAsync(source) && reopen !== undefined) {
     let count = 0;
     for (const _ of source) {
       if (++count > max) return err({ kind: 'list-too-large', limit: max });
+      if (clock.due()) await clock.pause();
     }
     return ok(reopen());
   }
@@ -37,11 +41,13 @@ export async function boundList<T>(
     for await (const element of source) {
       buffered.push(element);
       if (buffered.length > max) return err({ kind: 'list-too-large', limit: max });
+      if (clock.due()) await clock.pause();
     }
   } else {
     for (const element of source) {
       buffered.push(element);
       if (buffered.length > max) return err({ kind: 'list-too-large', limit: max });
+      if (clock.due()) await clock.pause();
     }
   }
   return ok(buffered);

@@ -1,4 +1,5 @@
 import { isAsync, type ListSource } from './boundList.js';
+import { SliceClock } from './sliceClock.js';
 
 /** About the size of a socket write: large enough to amortise syscalls, small enough to stream. */
 const CHUNK_CHARS = 64 * 1024;
@@ -6,9 +7,12 @@ const CHUNK_CHARS = 64 * 1024;
 /**
  * Serialises a stream of elements as one JSON array, in text chunks: the opening bracket leaves at
  * once, elements follow as they come. Adapters write the chunks to their transport. A synchronous
- * source is drained synchronously between chunks (no promise per element).
+ * source is drained synchronously between chunks (no promise per element), in slices: when one is
+ * used up, what is ready leaves and the event loop gets a turn, so other requests are answered
+ * while a large array is written. Backpressure is the consumer's: it pulls the next chunk when
+ * the socket can take it.
  */
-export async function* jsonArrayChunks(elements: ListSource<unknown>): AsyncGenerator<string> {
+export async function* jsonArrayChunks(elements: ListSource<unknown>, clock: SliceClock = new SliceClock()): AsyncGenerator<string> {
   yield '[';
   let chunk = '';
   let first = true;
@@ -20,6 +24,7 @@ export async function* jsonArrayChunks(elements: ListSource<unknown>): AsyncGene
         yield chunk;
         chunk = '';
       }
+      if (clock.due()) await clock.pause();
     }
   } else {
     for (const element of elements) {
@@ -28,6 +33,11 @@ export async function* jsonArrayChunks(elements: ListSource<unknown>): AsyncGene
       if (chunk.length >= CHUNK_CHARS) {
         yield chunk;
         chunk = '';
+      }
+      if (clock.due()) {
+        if (chunk !== '') yield chunk;
+        chunk = '';
+        await clock.pause();
       }
     }
   }
