@@ -48,11 +48,26 @@ function renderSpliceProblem(problem: Problem): ApiResponse {
     case 'decode':
       return jsonResponse({ error: problem.message }, 400);
     case 'ledger':
-      return jsonResponse({ error: problem.error.cause }, spliceStatusOf(problem.error));
+      return jsonResponse({ error: spliceCause(problem.error) }, spliceStatusOf(problem.error));
     default: {
       const { status, error } = transportError(problem);
       return jsonResponse({ error: error.cause }, status);
     }
+  }
+}
+
+/**
+ * What a Splice app says about a refusal. Authentication and permission refusals are redacted,
+ * as the Ledger API redacts them: the reason (an unknown user, a bad signature) stays in the log.
+ */
+function spliceCause(error: LedgerError): string {
+  switch (ErrorCodes[error.code].grpc) {
+    case 'UNAUTHENTICATED':
+      return 'The request could not be authenticated';
+    case 'PERMISSION_DENIED':
+      return 'The request is not authorized';
+    default:
+      return error.cause;
   }
 }
 
