@@ -110,7 +110,8 @@ export function normalizeValue(type: FieldType, value: unknown, path: string, in
   if ('record' in type) return normalizeRecord(type.record, value, path, intern);
   if ('variant' in type) {
     if (!isPlainObject(value) || typeof value.tag !== 'string') return problem(path, 'expected a variant {tag, value}');
-    const ct = type.variant[value.tag];
+    // Own constructors only: a tag such as 'constructor' or '__proto__' is not one.
+    const ct = Object.hasOwn(type.variant, value.tag) ? type.variant[value.tag] : undefined;
     if (ct === undefined) return problem(path, `unknown variant constructor '${truncate(value.tag)}'`);
     const r = normalizeValue(ct, value.value, `${path}.value`, intern);
     return r.ok ? good({ tag: value.tag, value: r.value }) : r;
@@ -123,7 +124,7 @@ export function normalizeRecord(fields: RecordType, value: unknown, path: string
   if (!isPlainObject(value)) return problem(path, 'expected a record (JSON object)');
   const out: DamlRecord = {};
   for (const [name, ft] of Object.entries(fields)) {
-    const v = value[name];
+    const v = Object.hasOwn(value, name) ? value[name] : undefined;
     if (v === undefined && !(typeof ft === 'object' && 'optional' in ft)) {
       return problem(path ? `${path}.${name}` : name, `missing non-optional field '${name}'`);
     }
@@ -131,8 +132,9 @@ export function normalizeRecord(fields: RecordType, value: unknown, path: string
     if (!r.ok) return r;
     out[name] = r.value;
   }
+  // Own fields only: `__proto__`, `constructor`, `toString`, ... are unknown fields like any other.
   for (const name of Object.keys(value)) {
-    if (!(name in fields)) return problem(path ? `${path}.${name}` : name, `unexpected field '${truncate(name)}'`);
+    if (!Object.hasOwn(fields, name)) return problem(path ? `${path}.${name}` : name, `unexpected field '${truncate(name)}'`);
   }
   return good(out);
 }
