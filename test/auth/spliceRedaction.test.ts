@@ -30,7 +30,7 @@ describe('registry and Scan refusals are redacted, as the README promises', () =
 
   it('a token that does not verify, or none: 401 without saying what is wrong with it', async () => {
     const forged = await sign({ sub: 'alice', scope: 'daml_ledger_api', exp: Math.floor(Date.now() / 1000) + 60 }, 'HS256', 'another secret');
-    for (const headers of [{ authorization: `Bearer ${forged}` }, {}, { authorization: 'Bearer not-a-jwt' }]) {
+    for (const headers of [{ authorization: `Bearer ${forged}` }, {}, { authorization: 'Bearer not-a-jwt' }] as Record<string, string>[]) {
       for (const answer of await both(headers)) {
         expect(answer.status).toBe(401);
         expect(JSON.parse(answer.text)).toEqual({ error: 'The request could not be authenticated' });

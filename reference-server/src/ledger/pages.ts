@@ -37,7 +37,30 @@ export function validateAnnotations(annotations: unknown, where: string): Result
     }
     out[k] = v;
   }
-  return ok(out);
+  return checkAnnotationsSize(out, `${where}.annotations`);
+}
+
+/** The participant's limit on a resource's annotations: keys and values together, in UTF-8 bytes. */
+export const MAX_ANNOTATIONS_BYTES = 256 * 1024;
+
+/** Refuses annotations over the limit as the participant does (INVALID_ARGUMENT naming the field). */
+export function checkAnnotationsSize(annotations: Record<string, string>, field: string): Result<Record<string, string>, LedgerError> {
+  let size = 0;
+  for (const [k, v] of Object.entries(annotations)) size += Buffer.byteLength(k, 'utf8') + Buffer.byteLength(v, 'utf8');
+  if (size <= MAX_ANNOTATIONS_BYTES) return ok(annotations);
+  return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: annotations from field '${field}' are larger than the limit of 256kb`, {
+    context: { field_name: field },
+  });
+}
+
+/** Annotations after an update merges `changes` into `current` (an empty value removes its key). */
+export function mergeAnnotations(current: Readonly<Record<string, string>>, changes: Readonly<Record<string, string>>): Record<string, string> {
+  const merged: Record<string, string> = { ...current };
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === '') delete merged[k];
+    else merged[k] = v;
+  }
+  return merged;
 }
 
 export function checkIdentityProvider(id: unknown): Result<void, LedgerError> {

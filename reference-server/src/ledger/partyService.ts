@@ -2,7 +2,7 @@ import type { StoredParty } from '../store/records.js';
 import type { LedgerContext } from './context.js';
 import type { LedgerError } from './errors.js';
 import { fail } from './errors.js';
-import { checkIdentityProvider, decodePageToken, encodePageToken, pageSizeOf, validateAnnotations } from './pages.js';
+import { checkAnnotationsSize, checkIdentityProvider, decodePageToken, encodePageToken, mergeAnnotations, pageSizeOf, validateAnnotations } from './pages.js';
 import { isValidPartyHint, isValidPartyId, localPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
@@ -98,10 +98,9 @@ export function updatePartyDetails(ctx: LedgerContext, req: UpdatePartyDetailsRe
   }
   const annotations = validateAnnotations(meta?.annotations, 'local_metadata');
   if (!annotations.ok) return annotations;
-  for (const [k, v] of Object.entries(annotations.value)) {
-    if (v === '') delete p.annotations[k];
-    else p.annotations[k] = v;
-  }
+  const merged = checkAnnotationsSize(mergeAnnotations(p.annotations, annotations.value), 'local_metadata.annotations');
+  if (!merged.ok) return merged;
+  p.annotations = merged.value;
   p.resourceVersion++;
   ctx.store.putParty(p);
   return ok({ partyDetails: partyDetailsOf(p) });

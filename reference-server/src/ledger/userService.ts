@@ -2,7 +2,7 @@ import type { StoredUser } from '../store/records.js';
 import type { LedgerContext } from './context.js';
 import type { LedgerError } from './errors.js';
 import { fail } from './errors.js';
-import { checkIdentityProvider, decodePageToken, encodePageToken, pageSizeOf, validateAnnotations } from './pages.js';
+import { checkAnnotationsSize, checkIdentityProvider, decodePageToken, encodePageToken, mergeAnnotations, pageSizeOf, validateAnnotations } from './pages.js';
 import { isValidPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
@@ -137,15 +137,12 @@ export function updateUser(ctx: LedgerContext, userId: string, req: W.UpdateUser
   if (!primary.ok) return primary;
   const annotations = validateAnnotations(req.user.metadata?.annotations, 'user.metadata');
   if (!annotations.ok) return annotations;
+  // Annotations merge; an empty value removes the key (as on a participant). The result must fit the limit too.
+  const merged = fields.has('metadata') ? checkAnnotationsSize(mergeAnnotations(u.annotations, annotations.value), 'user.metadata.annotations') : undefined;
+  if (merged !== undefined && !merged.ok) return merged;
   if (fields.has('primaryParty')) u.primaryParty = primary.value;
   if (fields.has('isDeactivated')) u.isDeactivated = req.user.isDeactivated === true;
-  if (fields.has('metadata')) {
-    // Annotations merge; an empty value removes the key (as on a participant).
-    for (const [k, v] of Object.entries(annotations.value)) {
-      if (v === '') delete u.annotations[k];
-      else u.annotations[k] = v;
-    }
-  }
+  if (merged !== undefined) u.annotations = merged.value;
   u.resourceVersion++;
   ctx.store.putUser(u);
   return ok({ user: userOf(u) });
