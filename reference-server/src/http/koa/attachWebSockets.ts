@@ -58,12 +58,18 @@ function serve(ws: WebSocket, req: IncomingMessage, channel: StreamChannel, serv
     signal: gone.signal,
     send: (text) =>
       new Promise((resolve, reject) => {
-        if (ws.readyState !== WebSocket.OPEN) return reject(new Error('WebSocket closed'));
+        // A socket that is no longer open means the client left (its 'close' event may come
+        // later): say so first, so the stream ends quietly instead of as a failure.
+        const left = (e: Error) => {
+          gone.abort();
+          reject(e);
+        };
+        if (ws.readyState !== WebSocket.OPEN) return left(new Error('WebSocket closed'));
         if (ws.bufferedAmount < HIGH_WATER_BYTES) {
           ws.send(text);
           return resolve();
         }
-        ws.send(text, (e) => (e ? reject(e) : resolve()));
+        ws.send(text, (e) => (e ? left(e) : resolve()));
       }),
   };
   const end = () => {
