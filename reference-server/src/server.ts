@@ -80,7 +80,16 @@ function ourSpecsBodyValidator(): RequestBodyValidator {
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const services = createApiServices(options);
   const app = createKoaApp([...ledgerApiRoutes, ...(options.extraRoutes ?? [])], services);
-  const server = createServer(app.callback());
+  const { headersTimeoutMs, requestTimeoutMs } = services.config;
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // How often Node looks for requests past those timeouts (its default, 30 s, would let a slow client stay far longer).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, headersTimeoutMs, requestTimeoutMs)),
+    },
+    app.callback(),
+  );
   const sockets = attachWebSockets(server, [...ledgerApiChannels, ...(options.extraChannels ?? [])], services);
 
   await new Promise<void>((resolve, reject) => {

@@ -2,6 +2,7 @@ import { createApps } from './apps/index.js';
 import { SeedingClock } from './apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
 import { createAuthenticator, type AuthConfig } from './http/api/auth/authConfig.js';
+import type { HttpConfig } from './http/api/config.js';
 import { consoleLogger } from './http/api/consoleLogger.js';
 import { defaultWorldPath, formatFixtureError, loadWorld, restoreDeclaredTemplates, type FixtureError } from './ledger/fixtures/index.js';
 import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
@@ -31,6 +32,8 @@ export interface StartOptions {
   readonly onStorageFailure?: (error: Error) => void;
   /** Told about what start-up did that the caller did not ask for (a restored ledger, ignored fixtures). */
   readonly notice?: (message: string) => void;
+  /** Settings of the HTTP face (stream limit per user, timeouts against slow clients); defaults otherwise. */
+  readonly http?: Partial<HttpConfig>;
 }
 
 /** A fixtures file that cannot be served: every problem, each with its file and JSON path. */
@@ -64,7 +67,7 @@ export async function startReferenceServer(options: StartOptions): Promise<Refer
   }
   try {
     const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log: consoleLogger });
-    const server = await createReferenceServer({ port: options.port, host: options.host, ledger, authenticator });
+    const server = await createReferenceServer({ port: options.port, host: options.host, ledger, authenticator, ...(options.http === undefined ? {} : { http: options.http }) });
     if (store === undefined) return server;
     return { ...server, close: async () => void (await server.close(), store.close()) };
   } catch (e) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AuthConfig } from '../../../reference-server/src/http/api/auth/authConfig.js';
 import { fixtureKeyPath } from './token.js';
+import { defaultHttpConfig, type HttpConfig } from '../../../reference-server/src/http/api/config.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 
@@ -8,7 +9,8 @@ export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H]
          [--auth none|hs256|rs256|es256]
          [--auth-secret S | --auth-public-key FILE | --auth-jwks URL | --auth-test-key]
          [--audience A | --scope S] [--no-reward-accounting] [--list-max-elements N]
-         [--data-dir DIR]
+         [--data-dir DIR] [--max-streams-per-user N]
+         [--headers-timeout-ms MS] [--request-timeout-ms MS]
 
 Starts the reference server (JSON Ledger API v2 over HTTP and WebSocket) and prints one line with
 its URL once it listens. Stops cleanly on SIGINT or SIGTERM.
@@ -34,6 +36,11 @@ Options:
   --list-max-elements N  list endpoints (active contracts, updates, completions) answer 413 above N
                    elements unless ?limit= asks for fewer (the participant's
                    http-list-max-elements-limit; default 200)
+  --max-streams-per-user N  open WebSocket streams one user may hold (the unsecured server counts
+                   as one user); the next gets MAXIMUM_NUMBER_OF_STREAMS (default 1000)
+  --headers-timeout-ms MS  a client must send its request headers within MS, else 408 (default 20000)
+  --request-timeout-ms MS  a client must send its whole request within MS, else 408 (default 60000);
+                   responses, streams included, are not limited
   --no-reward-accounting  Scan runs without reward accounting: the earliest-round endpoints answer
                    404 "Reward accounting is not enabled", as a Scan without its activity store does
   --data-dir DIR   keep the ledger in an SQLite database in DIR (created if missing): a restart on
@@ -54,6 +61,7 @@ interface ServeArgs {
   readonly rewardAccounting: boolean;
   readonly listMaxElements: number | undefined;
   readonly dataDir: string | undefined;
+  readonly http: Partial<HttpConfig>;
 }
 
 /** Flags win over PORT/HOST, which win over the defaults. */
@@ -76,6 +84,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'no-reward-accounting': { type: 'boolean' },
         'list-max-elements': { type: 'string' },
         'data-dir': { type: 'string' },
+        'max-streams-per-user': { type: 'string' },
+        'headers-timeout-ms': { type: 'string' },
+        'request-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -96,8 +107,26 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (Number.isNaN(listMaxElements)) throw new UsageError(`--list-max-elements must be a positive whole number, got '${rawMax}'`);
   const dataDir = values['data-dir'];
   if (dataDir === '') throw new UsageError('--data-dir must not be empty');
-  return { port, host, fixtures: values.fixtures, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir };
+  const http: Partial<Mutable<HttpConfig>> = {};
+  const count = (flag: string, raw: string | undefined): number | undefined => {
+    if (raw === undefined) return undefined;
+    if (!/^\d{1,9}$/.test(raw) || Number(raw) <= 0) throw new UsageError(`--${flag} must be a positive whole number, got '${raw}'`);
+    return Number(raw);
+  };
+  const streams = count('max-streams-per-user', values['max-streams-per-user']);
+  if (streams !== undefined) http.maxStreamsPerUser = streams;
+  const headers = count('headers-timeout-ms', values['headers-timeout-ms']);
+  if (headers !== undefined) http.headersTimeoutMs = headers;
+  const request = count('request-timeout-ms', values['request-timeout-ms']);
+  if (request !== undefined) http.requestTimeoutMs = request;
+  // Node refuses a headers timeout longer than the request timeout.
+  const effectiveHeaders = http.headersTimeoutMs ?? defaultHttpConfig.headersTimeoutMs;
+  const effectiveRequest = http.requestTimeoutMs ?? defaultHttpConfig.requestTimeoutMs;
+  if (effectiveHeaders > effectiveRequest) throw new UsageError(`--headers-timeout-ms (${effectiveHeaders}) must not exceed --request-timeout-ms (${effectiveRequest})`);
+  return { port, host, fixtures: values.fixtures, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir, http };
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 interface AuthFlags {
   readonly auth?: string | undefined;

@@ -16,6 +16,10 @@ export interface HttpConfig {
   readonly webSocketRequestTimeoutMs: number;
   /** Open WebSocket streams one user may hold; the next is refused with MAXIMUM_NUMBER_OF_STREAMS. */
   readonly maxStreamsPerUser: number;
+  /** A client must send its request headers within this long, or gets 408 and a close (slow-header clients). */
+  readonly headersTimeoutMs: number;
+  /** A client must send its whole request (headers and body) within this long, or gets 408 and a close. */
+  readonly requestTimeoutMs: number;
 }
 
 export const defaultHttpConfig: HttpConfig = {
@@ -28,4 +32,8 @@ export const defaultHttpConfig: HttpConfig = {
   webSocketRequestTimeoutMs: 30_000,
   // The participant's default limit of concurrent streams (rate-limiting max-streams), here per user.
   maxStreamsPerUser: 1000,
+  // Against clients that send a request a byte at a time and hold a connection open (slowloris).
+  // Only receiving the request counts; a long response (a stream) is not cut.
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 60_000,
 };
