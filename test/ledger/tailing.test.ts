@@ -29,8 +29,8 @@ describe('update subscriptions', () => {
     await stream.return?.(undefined);
   });
 
-  it('sends a checkpoint when what committed is not for the subscriber', async () => {
-    const { ledger, alice, bank, carol } = world();
+  it('sends a checkpoint when what committed is not for the subscriber, once the checkpoint interval has passed', async () => {
+    const { ledger, alice, bank, carol } = world({ checkpointIntervalMs: 200 });
     const begin = ledger.ledgerEnd().offset;
     const stream = must(ledger.subscribeUpdates({ beginExclusive: begin, filter: { filtersByParty: { [carol]: {} } } }))[Symbol.asyncIterator]();
     const pending = take(stream, 1);

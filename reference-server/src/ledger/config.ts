@@ -28,8 +28,8 @@ export interface LedgerConfig {
   readonly blobKey: Uint8Array;
   /**
    * How often a tailing stream learns, by an OffsetCheckpoint, of commits that do not concern it
-   * (the participant's offset-checkpoint-cache-update-interval, 15 s by default there; shorter
-   * here so that clients see progress quickly). A commit the stream sees brings its checkpoint at once.
+   * (the participant's offset-checkpoint-cache-update-interval, 15 s by default there as here). A
+   * commit the stream sees brings its checkpoint at once.
    */
   readonly checkpointIntervalMs: number;
 }
@@ -70,6 +70,6 @@ export function resolveConfig(options: LedgerOptions = {}): LedgerConfig {
     ],
     clock: options.clock ?? systemClock,
     blobKey: options.blobKey ?? randomBytes(32),
-    checkpointIntervalMs: options.checkpointIntervalMs ?? 1000,
+    checkpointIntervalMs: options.checkpointIntervalMs ?? 15_000,
   };
 }

@@ -25,23 +25,26 @@ interface Subscriber {
  * idle streams of bob (issue 14: every commit used to wake, and send a checkpoint to, every stream).
  */
 export class CommitPulse {
+  /** Every open subscription, for commits that concern everyone (topology). */
+  readonly #all = new Set<Subscriber>();
   readonly #everything = new Set<Subscriber>();
   readonly #byParty = new Map<string, Set<Subscriber>>();
 
   notify(touched: Touched = 'all'): void {
     if (touched === 'all') {
-      for (const set of this.#byParty.values()) for (const s of set) mark(s);
-    } else {
-      for (const party of touched) {
-        const set = this.#byParty.get(party);
-        if (set !== undefined) for (const s of set) mark(s);
-      }
+      for (const s of this.#all) mark(s);
+      return;
+    }
+    for (const party of touched) {
+      const set = this.#byParty.get(party);
+      if (set !== undefined) for (const s of set) mark(s);
     }
     for (const s of this.#everything) mark(s);
   }
 
   subscribe(interest: PartyInterest): PulseSubscription {
     const s: Subscriber = { dirty: false, wake: undefined };
+    this.#all.add(s);
     if (interest === 'all') this.#everything.add(s);
     else {
       for (const party of interest) {
@@ -74,6 +77,7 @@ export class CommitPulse {
         });
       },
       close: () => {
+        this.#all.delete(s);
         this.#everything.delete(s);
         if (interest === 'all') return;
         for (const party of interest) {
@@ -119,7 +123,7 @@ export interface TailOptions<T> {
 export async function* tail<T>(o: TailOptions<T>): AsyncGenerator<T, void, undefined> {
   const quietCheckpoints = o.checkpoint !== undefined && o.interest !== undefined && o.interest !== 'all';
   const subscription = o.pulse.subscribe(quietCheckpoints ? (o.interest as PartyInterest) : 'all');
-  const intervalMs = o.checkpointIntervalMs ?? 1000;
+  const intervalMs = o.checkpointIntervalMs ?? 15_000;
   let cursor = o.beginExclusive;
   // The first pass reads the past, whatever it concerns.
   let concerned = true;
