@@ -27,6 +27,8 @@ export interface Fault {
   upgrade?(req: ProxyRequest): number | undefined | Promise<number | undefined>;
   /** Rewrites the upstream's handshake answer (status line and headers, without the blank line). */
   upgradeResponse?(head: string): string;
+  /** A WebSocket passed through: `closed` settles when either side closes it. */
+  upgraded?(req: ProxyRequest, closed: Promise<void>): void;
 }
 
 export interface Upstream {
@@ -106,9 +108,12 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
       else up.pipe(socket);
     });
     sockets.add(up);
+    let closed: () => void = () => undefined;
+    fault.upgraded?.({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: '' }, new Promise<void>((resolve) => (closed = resolve)));
     const end = () => {
       socket.destroy();
       up.destroy();
+      closed();
     };
     up.on('error', end);
     socket.on('error', end);

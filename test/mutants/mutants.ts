@@ -1,7 +1,9 @@
 import type { Profile } from '../../conformance/src/runner/profile.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import { READ_MUTANTS } from './readMutants.js';
+import { STREAM_MUTANTS } from './streamMutants.js';
 import { SUITE_DEPTH_MUTANTS } from './suiteDepthMutants.js';
+import type { HttpConfig } from '../../reference-server/src/http/api/config.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
 export interface Mutant {
@@ -18,6 +20,12 @@ export interface Mutant {
   readonly secured?: 'correct' | 'ignores-expiry';
   /** Needs parts of the reference server that may not exist yet (group A or C data). */
   readonly needs?: 'registry' | 'scan';
+  /**
+   * The fault is the reference server's own, with these HTTP settings: it runs secured with the
+   * bed's HS256 secret (real users and rights, not the JWT front), only `caughtBy` selected, beside
+   * a control started with the defaults.
+   */
+  readonly server?: { readonly http: Partial<HttpConfig> };
 }
 
 type Json = Record<string, unknown>;
@@ -328,4 +336,5 @@ export const MUTANTS: readonly Mutant[] = [
   // The point reads, pages and legacy forms (issue 11).
   ...READ_MUTANTS,
   ...SUITE_DEPTH_MUTANTS,
+  ...STREAM_MUTANTS,
 ];

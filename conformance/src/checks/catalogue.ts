@@ -8,6 +8,7 @@ import { ledgerNegativeChecks } from './ledgerNegative.js';
 import { ledgerPartyChecks } from './ledgerParties.js';
 import { ledgerReadChecks } from './ledgerReads.js';
 import { ledgerStateChecks } from './ledgerState.js';
+import { ledgerStreamChecks } from './ledgerStreams.js';
 import { ledgerUpdateChecks } from './ledgerUpdates.js';
 import { ledgerSynchronizerChecks } from './ledgerSynchronizers.js';
 import { ledgerTransactionChecks } from './ledgerTransactions.js';
@@ -45,6 +46,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...scanChecks,
     ...crossGroupChecks,
     ...authChecks,
+    ...ledgerStreamChecks,
   ];
 }
 

@@ -20,6 +20,12 @@ export interface HttpConfig {
   readonly headersTimeoutMs: number;
   /** A client must send its whole request (headers and body) within this long, or gets 408 and a close. */
   readonly requestTimeoutMs: number;
+  /**
+   * `ongoing` (the participant's behaviour): an open stream ends when its user's rights change or
+   * its token expires. `at-open` checks access only when the stream opens; it exists so the mutant
+   * bed can show that the suite catches a server that does so.
+   */
+  readonly streamAccessChecks: 'ongoing' | 'at-open';
 }
 
 export const defaultHttpConfig: HttpConfig = {
@@ -36,4 +42,5 @@ export const defaultHttpConfig: HttpConfig = {
   // Only receiving the request counts; a long response (a stream) is not cut.
   headersTimeoutMs: 20_000,
   requestTimeoutMs: 60_000,
+  streamAccessChecks: 'ongoing',
 };

@@ -63,10 +63,13 @@ export async function runChannel(
     const onGone = () => stop.abort();
     session.signal.addEventListener('abort', onGone, { once: true });
     let lost: LedgerError | undefined;
-    const watch = watchAccess(principal.value, services.ledger, (error) => {
-      lost = error;
-      stop.abort();
-    });
+    const watch =
+      services.config.streamAccessChecks === 'at-open'
+        ? { close: () => undefined }
+        : watchAccess(principal.value, services.ledger, (error) => {
+            lost = error;
+            stop.abort();
+          });
     try {
       const stream = channel.open(request, principal.value, services, stop.signal);
       if (!stream.ok) return await refuse({ kind: 'ledger', error: stream.error });
