@@ -97,7 +97,7 @@ function acsRequest(party: string, offset: number) {
 }
 
 async function benchStall(): Promise<void> {
-  const server = await ServerProcess.start('referenceServer', ['--max-old-space-size=4096']);
+  const server = await ServerProcess.start('referenceServer', ['--max-old-space-size=4096', ...(process.env['BENCH_TRACE_GC'] ? ['--trace-gc'] : [])]);
   try {
     const { parties } = await server.ask({ cmd: 'parties', hints: ['stall-issuer', 'stall-owner'] }, 'parties');
     const [issuer, owner] = parties as [string, string];
