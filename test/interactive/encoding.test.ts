@@ -1,18 +1,40 @@
 import { ECDH, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { canonicalText, decodePreparedTransaction, partyKeyOf, signatureProblem } from '../../reference-server/src/ledger/interactive/index.js';
 import { newKey, signHash } from './support/keys.js';
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
 describe('prepared transaction decoding', () => {
+  const valid = (): PreparedTransaction => ({
+    transaction: { version: '2.1', roots: ['0'], nodes: [], nodeSeeds: [] },
+    metadata: {
+      submitterInfo: { actAs: ['alice::1220aa'], commandId: 'c' },
+      synchronizerId: 's::1220bb',
+      mediatorGroup: 0,
+      transactionUuid: '123e4567-e89b-42d3-a456-426614174000',
+      preparationTime: 1_700_000_000_000_000n,
+      inputContracts: [],
+      globalKeyMapping: [],
+    },
+  });
+  const encode = (change: (p: PreparedTransaction) => void) => {
+    const p = valid();
+    change(p);
+    return b64(Buffer.from(PreparedTransaction.toBinary(p)));
+  };
   it.each([
     ['empty', '', /empty/],
     ['not base64', '***', /not base64/],
-    ['foreign bytes', b64('a protobuf, say'), /not prepared by this kind of participant/],
-    ['a future format version', b64(Buffer.concat([Buffer.from('CCPT'), Buffer.of(9), Buffer.from('{}')])), /format version 9/],
-    ['unreadable JSON', b64(Buffer.concat([Buffer.from('CCPT'), Buffer.of(1), Buffer.from('{nope')])), /not readable/],
-    ['a document of the wrong shape', b64(Buffer.concat([Buffer.from('CCPT'), Buffer.of(1), Buffer.from('{"version":1,"metadata":{}}')])), /metadata\./],
+    ['foreign bytes', b64('\xff\xff\xff\xff not a protobuf'), /not a protobuf PreparedTransaction/],
+    ['the old CCPT + JSON form', b64(Buffer.concat([Buffer.from('CCPT'), Buffer.of(1), Buffer.from('{"version":1}')])), /./],
+    ['a truncated message', encode(() => undefined).slice(0, 24), /./],
+    ['no metadata', encode((p) => delete p.metadata), /no metadata/],
+    ['no acting party', encode((p) => (p.metadata!.submitterInfo!.actAs = [])), /act_as is empty/],
+    ['a transaction UUID that is not one', encode((p) => (p.metadata!.transactionUuid = '../x')), /not a UUID/],
+    ['a preparation time in year 275760', encode((p) => (p.metadata!.preparationTime = 8_640_000_000_000_000_000n)), /outside RFC 3339/],
+    ['a root that is not a node', encode(() => undefined), /referenced but not in the transaction/],
   ])('refuses %s with a reason, never an exception', (_what, encoded, reason) => {
     const r = decodePreparedTransaction(encoded);
     expect(r.ok).toBe(false);

@@ -263,10 +263,11 @@ export class Ledger {
   // ------------------------------------------------------------------ command submission
 
   /** Shape checks and interpretation, no commit: the first half of every submission. */
-  interpret(commands: W.JsCommands): R<PreparedTransaction> {
+  /** `nextContractId` replaces the ledger's own id counter (interactive submission derives ids it can re-derive at execution). */
+  interpret(commands: W.JsCommands, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
     const v = this.#validate(commands);
     if (!v.ok) return v;
-    return this.#interpret(v.value);
+    return this.#interpret(v.value, nextContractId);
   }
 
   /**
@@ -733,7 +734,7 @@ export class Ledger {
     return v;
   }
 
-  #interpret(v: ValidatedSubmission): R<PreparedTransaction> {
+  #interpret(v: ValidatedSubmission, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
     return interpret(
       {
         store: this.store,
@@ -741,7 +742,7 @@ export class Ledger {
         config: this.config,
         interner: this.#interner,
         isKnownParty: (p) => this.store.party(p) !== undefined,
-        nextContractId: (seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed),
+        nextContractId: nextContractId ?? ((seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed)),
       },
       v,
       this.config.clock.now(),

@@ -1,4 +1,5 @@
 import type { LedgerError } from './errors.js';
+import { isTimestampInRange, parseRfc3339 } from './rfc3339.js';
 import { fail } from './errors.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
@@ -176,14 +177,15 @@ export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): 
   if (!dedup.ok) return dedup;
   let minLedgerTimeMs: number | undefined;
   if (cmds.minLedgerTimeAbs !== undefined && cmds.minLedgerTimeAbs !== null) {
-    const t = typeof cmds.minLedgerTimeAbs === 'string' ? Date.parse(cmds.minLedgerTimeAbs) : NaN;
-    if (Number.isNaN(t)) return invalid('min_ledger_time_abs', 'expected an RFC 3339 timestamp');
+    const t = parseRfc3339(cmds.minLedgerTimeAbs);
+    if (t === undefined) return invalid('min_ledger_time_abs', 'expected an RFC 3339 timestamp (years 0001-9999)');
     minLedgerTimeMs = t;
   }
   if (cmds.minLedgerTimeRel !== undefined && cmds.minLedgerTimeRel !== null) {
     const r = cmds.minLedgerTimeRel;
     if (!isPlainObject(r) || typeof r.seconds !== 'number' || r.seconds < 0) return invalid('min_ledger_time_rel', 'expected a non-negative duration');
     minLedgerTimeMs = Math.max(minLedgerTimeMs ?? 0, limits.now + r.seconds * 1000 + (typeof r.nanos === 'number' ? r.nanos / 1e6 : 0));
+    if (!isTimestampInRange(minLedgerTimeMs)) return invalid('min_ledger_time_rel', 'the ledger time it asks for is after 9999-12-31T23:59:59Z');
   }
   if (cmds.synchronizerId !== undefined && cmds.synchronizerId !== null && typeof cmds.synchronizerId !== 'string') {
     return invalid('synchronizer_id', 'expected a string');

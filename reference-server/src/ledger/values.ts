@@ -1,4 +1,5 @@
 import { isValidPartyId } from './parties.js';
+import { parseRfc3339 } from './rfc3339.js';
 import type { FieldType, RecordType } from './templates/types.js';
 import type { DamlRecord, DamlValue } from './wire.js';
 
@@ -70,10 +71,7 @@ export function normalizeValue(type: FieldType, value: unknown, path: string, in
       case 'Bool':
         return typeof value === 'boolean' ? good(value) : problem(path, 'expected a boolean');
       case 'Time':
-        if (typeof value !== 'string' || Number.isNaN(Date.parse(value)) || !/^\d{4}-\d{2}-\d{2}T/.test(value)) {
-          return problem(path, 'expected an RFC 3339 timestamp');
-        }
-        return good(value);
+        return typeof value === 'string' && parseRfc3339(value) !== undefined ? good(value) : problem(path, 'expected an RFC 3339 timestamp (years 0001-9999)');
       case 'Date':
         if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value))) return problem(path, 'expected a date YYYY-MM-DD');
         return good(value);

@@ -1,29 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import type { Metadata, PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { toTimestamp } from '../clock.js';
 import type { LedgerContext } from '../context.js';
 import { fail, type LedgerError } from '../errors.js';
 import { resolveEventFormat, type EventQuery } from '../filters.js';
 import { Interner } from '../intern.js';
-import { contractIdFrom, interpret, type PreparedTransaction } from '../interpret.js';
+import { interpret, type PreparedTransaction as Interpreted } from '../interpret.js';
 import type { Ledger } from '../Ledger.js';
 import { checkIdentityProvider } from '../pages.js';
 import { isValidPartyHint, isValidPartyId } from '../parties.js';
 import { Renderer } from '../render.js';
 import { ok, type Result } from '../result.js';
+import { parseRfc3339 } from '../rfc3339.js';
 import { validateSubmission, type ValidatedSubmission } from '../submission.js';
 import { resolveUpdateFormat } from '../updates.js';
 import { isPlainObject } from '../values.js';
 import type { JsCommands, TransactionFormat, TransactionShape } from '../wire.js';
-import {
-  canonicalText,
-  decodePreparedTransaction,
-  describeTransaction,
-  encodePreparedTransaction,
-  FORMAT_VERSION,
-  HASHING_SCHEMES,
-  hashingDetails,
-  preparedTransactionHash,
-  type PreparedDocument,
-} from './preparedTransaction.js';
+import { hashingDetailsV2, hashPreparedTransactionV2 } from './hashingSchemeV2.js';
+import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, interactiveContractIds, millisOf } from './preparedTransaction.js';
 import { partyKeyOf, signatureProblem } from './signingKeys.js';
 import { combinedTopologyHash, decodeTopologyTransaction, encodeTopologyTransaction, topologyTransactionHash, type PartyToParticipantMapping } from './topology.js';
 import type * as W from './wire.js';
@@ -36,9 +30,39 @@ const invalidArgument = (reason: string) => fail('INVALID_ARGUMENT', `The submit
 const invalidField = (field: string, reason: string) =>
   fail('INVALID_FIELD', `The submitted command has a field with invalid value: Invalid field ${field}: ${reason}`, { context: { field_name: field } });
 
+const unsupportedScheme = (version: unknown) =>
+  invalidField('hashing_scheme_version', `unsupported ${String(version).slice(0, 60)} (supported: HASHING_SCHEME_VERSION_V2)`);
+
+/** How far the preparation time may lie behind the record time at execution (Canton's default preparation-time tolerance). */
+export const PREPARATION_TIME_TOLERANCE_MS = 24 * 3600 * 1000;
+/** How far the ledger time may run ahead of the record time (Canton's ledger-time-record-time tolerance). */
+export const LEDGER_TIME_TOLERANCE_MS = 60 * 1000;
+
+/**
+ * The ledger time a prepared transaction commits at, and the checks that it is one the ledger
+ * itself could have derived: prepare sets the preparation time to its clock and the minimum
+ * ledger effective time only when a minLedgerTime pushed the ledger time later.
+ */
+function ledgerTimeOf(meta: Metadata, now: number): Result<number, LedgerError> {
+  const prepared = millisOf(meta.preparationTime);
+  if (prepared > now) return executionFailed(`the preparation time ${toTimestamp(prepared)} is after the record time ${toTimestamp(now)}`);
+  if (now - prepared > PREPARATION_TIME_TOLERANCE_MS) {
+    return executionFailed(`the preparation time ${toTimestamp(prepared)} is more than ${PREPARATION_TIME_TOLERANCE_MS / 3_600_000}h before the record time ${toTimestamp(now)}: prepare it again`);
+  }
+  const min = meta.minLedgerEffectiveTime === undefined ? undefined : millisOf(meta.minLedgerEffectiveTime);
+  if (min !== undefined && min < prepared) return executionFailed(`the minimum ledger effective time ${toTimestamp(min)} is before the preparation time ${toTimestamp(prepared)}`);
+  const ledgerTime = min ?? prepared;
+  const max = meta.maxLedgerEffectiveTime === undefined ? undefined : millisOf(meta.maxLedgerEffectiveTime);
+  if (max !== undefined && max < ledgerTime) return executionFailed(`the maximum ledger effective time ${toTimestamp(max)} is before the ledger time ${toTimestamp(ledgerTime)}`);
+  if (ledgerTime > now + LEDGER_TIME_TOLERANCE_MS) {
+    return executionFailed(`the ledger time ${toTimestamp(ledgerTime)} is more than ${LEDGER_TIME_TOLERANCE_MS / 1000}s after the record time ${toTimestamp(now)}: execute it later`);
+  }
+  return ok(ledgerTime);
+}
+
 /** A transaction ready to commit: rebuilt from its prepared form and checked against it. */
 interface Admitted {
-  readonly prepared: PreparedTransaction;
+  readonly prepared: Interpreted;
   readonly changeKey: string;
 }
 
@@ -166,12 +190,11 @@ export class InteractiveSubmission {
   prepare(req: W.JsPrepareSubmissionRequest): R<W.JsPrepareSubmissionResponse> {
     if (!isPlainObject(req)) return invalidArgument('the request must be an object');
     const version = req.hashingSchemeVersion === undefined || req.hashingSchemeVersion === 'HASHING_SCHEME_VERSION_UNSPECIFIED' ? 'HASHING_SCHEME_VERSION_V2' : req.hashingSchemeVersion;
-    const scheme = HASHING_SCHEMES[version];
-    if (scheme === undefined) return invalidField('hashing_scheme_version', `unsupported ${String(version).slice(0, 60)}`);
+    if (version !== 'HASHING_SCHEME_VERSION_V2') return unsupportedScheme(version);
     let maxRecordTime: number | undefined;
-    if (req.maxRecordTime !== undefined) {
-      maxRecordTime = Date.parse(req.maxRecordTime);
-      if (Number.isNaN(maxRecordTime)) return invalidField('max_record_time', 'expected an RFC 3339 timestamp');
+    if (req.maxRecordTime !== undefined && req.maxRecordTime !== null) {
+      maxRecordTime = parseRfc3339(req.maxRecordTime);
+      if (maxRecordTime === undefined) return invalidField('max_record_time', 'expected an RFC 3339 timestamp (years 0001-9999)');
     }
     const minLedgerTime = minLedgerTimeOf(req.minLedgerTime);
     if (!minLedgerTime.ok) return minLedgerTime;
@@ -185,33 +208,30 @@ export class InteractiveSubmission {
       ...(req.synchronizerId === undefined || req.synchronizerId === '' ? {} : { synchronizerId: req.synchronizerId }),
       ...minLedgerTime.value,
     };
-    const interpreted = this.ledger.interpret(commands);
+    const { config } = this.ledger;
+    const transactionUuid = randomUUID();
+    const preparationTime = config.clock.now();
+    const interpreted = this.ledger.interpret(commands, interactiveContractIds(config.participantId, transactionUuid));
     if (!interpreted.ok) return interpreted;
     const p = interpreted.value;
-    const doc: PreparedDocument = {
-      version: FORMAT_VERSION,
-      metadata: {
-        participantId: this.ledger.config.participantId,
-        userId: p.submission.userId,
-        commandId: p.submission.commandId,
-        actAs: p.submission.actAs,
-        readAs: p.submission.readAs,
-        synchronizerId: this.ledger.config.synchronizers[p.synchronizer]?.id ?? '',
-        ledgerEffectiveTime: p.ledgerTime,
-        preparationTime: this.ledger.config.clock.now(),
+    const prepared = buildPreparedTransaction(
+      p,
+      {
+        synchronizerId: config.synchronizers[p.synchronizer]?.id ?? '',
+        transactionUuid,
+        preparationTime,
+        ...(p.ledgerTime > preparationTime ? { minLedgerEffectiveTime: p.ledgerTime } : {}),
         ...(maxRecordTime === undefined ? {} : { maxRecordTime }),
-        disclosedContracts: p.submission.disclosedContracts,
       },
-      commands: p.submission.commands,
-      ...describeTransaction(p),
-    };
-    const preparedTransaction = encodePreparedTransaction(doc);
+      config,
+    );
+    const preparedTransaction = encodePreparedTransaction(prepared);
     return ok({
       preparedTransaction,
-      preparedTransactionHash: preparedTransactionHash(doc, scheme).toString('base64'),
+      preparedTransactionHash: hashPreparedTransactionV2(prepared).toString('base64'),
       hashingSchemeVersion: version,
-      ...(req.verboseHashing === true ? { hashingDetails: hashingDetails(doc, scheme) } : {}),
-      ...(req.estimateTrafficCost?.disabled === true ? {} : { costEstimation: this.#costEstimation(preparedTransaction, doc, req.estimateTrafficCost?.expectedSignatures) }),
+      ...(req.verboseHashing === true ? { hashingDetails: hashingDetailsV2(prepared) } : {}),
+      ...(req.estimateTrafficCost?.disabled === true ? {} : { costEstimation: this.#costEstimation(preparedTransaction, p.submission.actAs, req.estimateTrafficCost?.expectedSignatures) }),
     });
   }
 
@@ -250,48 +270,57 @@ export class InteractiveSubmission {
 
   /** The parties a prepared transaction acts as (what execute needs CanExecuteAs for); empty when unreadable. */
   static actAsOf(preparedTransaction: unknown): readonly string[] {
-    if (typeof preparedTransaction !== 'string') return [];
     const d = decodePreparedTransaction(preparedTransaction);
-    return d.ok ? d.value.metadata.actAs : [];
+    return d.ok ? (d.value.metadata?.submitterInfo?.actAs ?? []) : [];
   }
 
   /**
    * Everything execute checks before committing, cheapest first: the hashing scheme, the
    * transaction's readability, every acting party's signature over the recomputed hash, the
-   * record-time bound, the submission fields, deduplication, and finally that interpreting the
-   * same commands now yields exactly the transaction that was signed.
+   * time bounds, the submission fields, deduplication, and finally that interpreting the root
+   * nodes again, with the ledger's own contract ids and seeds, yields exactly what was signed.
    */
   #admit(req: W.JsExecuteSubmissionRequest): R<Admitted> {
     if (!isPlainObject(req)) return invalidArgument('the request must be an object');
-    const scheme = HASHING_SCHEMES[req.hashingSchemeVersion];
-    if (scheme === undefined) return invalidField('hashing_scheme_version', `unsupported ${String(req.hashingSchemeVersion).slice(0, 60)} (supported: V2, V3)`);
+    if (req.hashingSchemeVersion !== 'HASHING_SCHEME_VERSION_V2') return unsupportedScheme(req.hashingSchemeVersion);
     const decoded = decodePreparedTransaction(req.preparedTransaction);
     if (!decoded.ok) return invalidField('prepared_transaction', `the prepared transaction cannot be read: ${decoded.reason}`);
-    const doc = decoded.value;
-    const hash = preparedTransactionHash(doc, scheme);
-    const signed = this.#checkSignatures(doc.metadata.actAs, req.partySignatures, hash);
+    const tx = decoded.value;
+    let hash: Buffer;
+    try {
+      hash = hashPreparedTransactionV2(tx);
+    } catch (e) {
+      return invalidField('prepared_transaction', `the prepared transaction cannot be hashed: ${e instanceof Error ? e.message : 'malformed'}`);
+    }
+    const meta = tx.metadata as NonNullable<typeof tx.metadata>;
+    const submitter = meta.submitterInfo as NonNullable<typeof meta.submitterInfo>;
+    const signed = this.#checkSignatures(submitter.actAs, req.partySignatures, hash);
     if (!signed.ok) return signed;
     const now = this.ledger.config.clock.now();
-    if (doc.metadata.maxRecordTime !== undefined && now > doc.metadata.maxRecordTime) {
-      return executionFailed(`the record time ${toTimestamp(now)} is after the transaction's maxRecordTime ${toTimestamp(doc.metadata.maxRecordTime)}`);
+    if (meta.maxRecordTime !== undefined && now > millisOf(meta.maxRecordTime)) {
+      return executionFailed(`the record time ${toTimestamp(now)} is after the transaction's maxRecordTime ${toTimestamp(millisOf(meta.maxRecordTime))}`);
     }
-    // The ledger time was fixed at preparation (the transaction is rebuilt at it): a later minimum cannot be met.
+    const times = ledgerTimeOf(meta, now);
+    if (!times.ok) return times;
+    const ledgerTime = times.value;
     const minLedgerTime = minLedgerTimeOf(req.minLedgerTime);
     if (!minLedgerTime.ok) return minLedgerTime;
     const minimum = minimumLedgerTime(minLedgerTime.value, now);
-    if (minimum !== undefined && minimum > doc.metadata.ledgerEffectiveTime) {
+    if (minimum !== undefined && minimum > ledgerTime) {
       return executionFailed(
-        `the transaction was prepared for ledger time ${toTimestamp(doc.metadata.ledgerEffectiveTime)}, before the requested minimum ${toTimestamp(minimum)}; pass minLedgerTime to prepare instead`,
+        `the transaction was prepared for ledger time ${toTimestamp(ledgerTime)}, before the requested minimum ${toTimestamp(minimum)}; pass minLedgerTime to prepare instead`,
       );
     }
+    const commands = commandsOf(tx);
+    if (!commands.ok) return invalidField('prepared_transaction', `the prepared transaction cannot be executed: ${commands.reason}`);
     const sub = validateSubmission(
       {
-        commandId: doc.metadata.commandId,
-        commands: [...doc.commands],
-        actAs: [...doc.metadata.actAs],
-        readAs: [...doc.metadata.readAs],
-        disclosedContracts: [...doc.metadata.disclosedContracts],
-        synchronizerId: doc.metadata.synchronizerId,
+        commandId: submitter.commandId,
+        commands: commands.commands,
+        actAs: [...submitter.actAs],
+        readAs: [],
+        disclosedContracts: commands.disclosed,
+        synchronizerId: meta.synchronizerId,
         submissionId: req.submissionId,
         ...(req.userId === undefined ? {} : { userId: req.userId }),
         ...(req.deduplicationPeriod === undefined ? {} : { deduplicationPeriod: req.deduplicationPeriod }),
@@ -305,17 +334,21 @@ export class InteractiveSubmission {
     }
     const duplicate = this.ledger.rejectDuplicate(sub.value);
     if (!duplicate.ok) return duplicate;
-    const rebuilt = this.#rebuild(doc, sub.value);
+    const rebuilt = this.#rebuild(tx, hash, sub.value, ledgerTime);
     if (!rebuilt.ok) return rebuilt;
     return ok({ prepared: { ...rebuilt.value, externalTransactionHash: hash.toString('base64') }, changeKey });
   }
 
-  /** Interprets the prepared commands again at the prepared ledger time, replaying the contract ids. */
-  #rebuild(doc: PreparedDocument, sub: ValidatedSubmission): R<PreparedTransaction> {
-    const unknown = [...sub.actAs, ...sub.readAs].filter((p) => !this.ledger.isKnownParty(p));
+  /**
+   * Interprets the root nodes again at the transaction's ledger time with the contract ids and
+   * seeds the ledger derives from its UUID, builds the prepared transaction that interpretation
+   * gives, and refuses unless its hash is the one that was signed: the signer chooses the
+   * commands, never the ids, the effects or the input contracts.
+   */
+  #rebuild(tx: PreparedTransaction, signedHash: Buffer, sub: ValidatedSubmission, ledgerTime: number): R<Interpreted> {
+    const meta = tx.metadata as NonNullable<typeof tx.metadata>;
+    const unknown = sub.actAs.filter((p) => !this.ledger.isKnownParty(p));
     if (unknown.length > 0) return fail('PARTY_NOT_KNOWN_ON_LEDGER', `Parties not known on ledger: ${unknown.join(', ')}`, { context: { parties: unknown.join(',') } });
-    const ids = doc.transaction.nodes.filter((n) => n.kind === 'create').map((n) => n.contractId);
-    let next = 0;
     const { ledger } = this;
     const reinterpreted = interpret(
       {
@@ -324,17 +357,28 @@ export class InteractiveSubmission {
         config: ledger.config,
         interner: this.#interner,
         isKnownParty: (p) => ledger.isKnownParty(p),
-        // More creates than were prepared cannot match; any fresh id will do to reach the comparison.
-        nextContractId: (seed) => ids[next++] ?? contractIdFrom(ledger.config.participantId, -next, seed),
+        nextContractId: interactiveContractIds(ledger.config.participantId, meta.transactionUuid),
       },
       sub,
-      doc.metadata.ledgerEffectiveTime,
+      ledgerTime,
     );
     if (!reinterpreted.ok) return reinterpreted;
     const p = reinterpreted.value;
-    const expected = canonicalText({ transaction: doc.transaction, inputContracts: doc.inputContracts });
-    if (canonicalText(describeTransaction(p)) !== expected || ledger.config.synchronizers[p.synchronizer]?.id !== doc.metadata.synchronizerId) {
-      return executionFailed('the prepared transaction is not what its commands yield on the current ledger: it was altered after preparation, or the contracts it uses changed');
+    const expected = buildPreparedTransaction(
+      p,
+      {
+        synchronizerId: ledger.config.synchronizers[p.synchronizer]?.id ?? '',
+        transactionUuid: meta.transactionUuid,
+        preparationTime: millisOf(meta.preparationTime),
+        ...(meta.minLedgerEffectiveTime === undefined ? {} : { minLedgerEffectiveTime: millisOf(meta.minLedgerEffectiveTime) }),
+        ...(meta.maxLedgerEffectiveTime === undefined ? {} : { maxLedgerEffectiveTime: millisOf(meta.maxLedgerEffectiveTime) }),
+      },
+      ledger.config,
+    );
+    if (!hashPreparedTransactionV2(expected).equals(signedHash)) {
+      return executionFailed(
+        'the prepared transaction is not what its commands yield on the current ledger: it was altered after preparation (its nodes, contract ids, input contracts or times), or the contracts it uses changed',
+      );
     }
     const taken = p.created.find((c) => ledger.store.contract(c.contractId) !== undefined);
     if (taken !== undefined) {
@@ -397,10 +441,10 @@ export class InteractiveSubmission {
    * A traffic estimate in the participant's terms, from sizes: the confirmation request carries
    * the transaction and one signature per expected signer; each hosting participant answers once.
    */
-  #costEstimation(encoded: string, doc: PreparedDocument, expectedSignatures: readonly string[] | undefined): W.CostEstimation {
-    const signatures = expectedSignatures !== undefined && expectedSignatures.length > 0 ? expectedSignatures.length : doc.metadata.actAs.length;
+  #costEstimation(encoded: string, actAs: readonly string[], expectedSignatures: readonly string[] | undefined): W.CostEstimation {
+    const signatures = expectedSignatures !== undefined && expectedSignatures.length > 0 ? expectedSignatures.length : actAs.length;
     const request = Buffer.byteLength(encoded, 'base64') + signatures * 96;
-    const response = 200 * doc.metadata.actAs.length;
+    const response = 200 * actAs.length;
     return {
       estimationTimestamp: toTimestamp(this.ledger.config.clock.now()),
       confirmationRequestTrafficCostEstimation: request,
@@ -414,14 +458,24 @@ export class InteractiveSubmission {
 function minLedgerTimeOf(m: W.MinLedgerTime | undefined): R<Pick<JsCommands, 'minLedgerTimeAbs' | 'minLedgerTimeRel'>> {
   const time = m?.time;
   if (time === undefined || time === null || 'Empty' in time) return ok({});
-  if ('MinLedgerTimeAbs' in time) return ok({ minLedgerTimeAbs: time.MinLedgerTimeAbs.value });
-  if ('MinLedgerTimeRel' in time) return ok({ minLedgerTimeRel: time.MinLedgerTimeRel.value });
+  if ('MinLedgerTimeAbs' in time) {
+    const value = isPlainObject(time.MinLedgerTimeAbs) ? time.MinLedgerTimeAbs.value : undefined;
+    if (parseRfc3339(value) === undefined) return invalidField('min_ledger_time.min_ledger_time_abs', 'expected an RFC 3339 timestamp (years 0001-9999)');
+    return ok({ minLedgerTimeAbs: value as string });
+  }
+  if ('MinLedgerTimeRel' in time) {
+    const value = isPlainObject(time.MinLedgerTimeRel) ? time.MinLedgerTimeRel.value : undefined;
+    if (!isPlainObject(value) || typeof value.seconds !== 'number' || !Number.isFinite(value.seconds) || value.seconds < 0) {
+      return invalidField('min_ledger_time.min_ledger_time_rel', 'expected a non-negative duration');
+    }
+    return ok({ minLedgerTimeRel: value });
+  }
   return invalidField('min_ledger_time', 'expected Empty, MinLedgerTimeAbs or MinLedgerTimeRel');
 }
 
 /** The earliest ledger time a MinLedgerTime asks for (ms), if any. */
 function minimumLedgerTime(m: Pick<JsCommands, 'minLedgerTimeAbs' | 'minLedgerTimeRel'>, now: number): number | undefined {
-  const abs = m.minLedgerTimeAbs === undefined ? undefined : Date.parse(m.minLedgerTimeAbs);
+  const abs = m.minLedgerTimeAbs === undefined ? undefined : parseRfc3339(m.minLedgerTimeAbs);
   const rel = m.minLedgerTimeRel === undefined ? undefined : now + m.minLedgerTimeRel.seconds * 1000 + (m.minLedgerTimeRel.nanos ?? 0) / 1e6;
   const all = [abs, rel].filter((t): t is number => t !== undefined && !Number.isNaN(t));
   return all.length === 0 ? undefined : Math.max(...all);

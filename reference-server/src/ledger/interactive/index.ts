@@ -2,7 +2,8 @@
 export { InteractiveSubmission, interactiveSubmissionOf } from './InteractiveSubmission.js';
 export { partyKeyOf, signatureProblem } from './signingKeys.js';
 export type { KeyAlgorithm, PartyKey } from './signingKeys.js';
-export { decodePreparedTransaction, encodePreparedTransaction, preparedTransactionHash, hashingDetails, canonicalText, HASHING_SCHEMES } from './preparedTransaction.js';
-export type { PreparedDocument, PreparedMetadata, NodeDocument, InputContractDocument } from './preparedTransaction.js';
+export { decodePreparedTransaction, encodePreparedTransaction, buildPreparedTransaction, commandsOf, interactiveContractIds } from './preparedTransaction.js';
+export { hashPreparedTransactionV2, hashingDetailsV2, UnhashableTransaction } from './hashingSchemeV2.js';
+export { canonicalText } from './canonicalText.js';
 export { HashPurpose, multihash } from './hashing.js';
 export type * from './wire.js';

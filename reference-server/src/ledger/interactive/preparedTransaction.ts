@@ -1,209 +1,325 @@
-import type { PreparedTransaction } from '../interpret.js';
-import { isPlainObject } from '../values.js';
-import type { Command, DamlValue, DisclosedContract } from '../wire.js';
-import { HashPurpose, multihash } from './hashing.js';
-import type { HashingSchemeVersion } from './wire.js';
+import { createHash } from 'node:crypto';
+import {
+  PreparedTransaction,
+  type Create,
+  type DamlTransaction_Node,
+  type Metadata,
+  type Metadata_InputContract,
+  type Value,
+} from '@canton-network/core-ledger-proto';
+import { encodeBlob } from '../blob.js';
+import { contractViewOf, type PreparedTransaction as Interpreted } from '../interpret.js';
+import type { LedgerConfig } from '../config.js';
+import { isMicrosInRange } from '../rfc3339.js';
+import type { StoredContract } from '../../store/StoredContract.js';
+import type { ExerciseNode, TxNode } from '../../store/LogEntry.js';
+import type { Command, DisclosedContract } from '../wire.js';
+import { fromProto, identifierOf, identifierText, MAX_VALUE_DEPTH, recordToProto, toProto, untypedToProto } from './damlValueProto.js';
 
 /**
- * The prepared transaction as clients receive it: everything the participant needs to commit it
- * later without trusting its own memory, and everything a careful client needs to check what it
- * signs. Encoded as `CCPT` | format version byte | canonical JSON, then base64. Opaque to
- * clients by contract, readable by anyone who wants to look.
+ * The prepared transaction as Canton encodes it: protobuf
+ * `com.daml.ledger.api.v2.interactive.PreparedTransaction` (Daml transaction nodes, node seeds,
+ * metadata), built and parsed with Canton's own bindings (`@canton-network/core-ledger-proto`).
  */
-export interface PreparedDocument {
-  readonly version: typeof FORMAT_VERSION;
-  readonly metadata: PreparedMetadata;
-  /** The commands as interpreted (execute re-interprets them and must get the same transaction). */
-  readonly commands: readonly Command[];
-  readonly transaction: { readonly nodes: readonly NodeDocument[] };
-  /** The contracts the transaction reads or consumes, as they were at preparation. */
-  readonly inputContracts: readonly InputContractDocument[];
-}
 
-export interface PreparedMetadata {
-  readonly participantId: string;
-  /** The user who prepared (execute names its own submitting user). */
-  readonly userId: string;
-  readonly commandId: string;
-  readonly actAs: readonly string[];
-  readonly readAs: readonly string[];
+/** Daml-LF version written on every node and the transaction. */
+export const LF_VERSION = '2.1';
+
+/** What prepare fixes besides the interpretation: the metadata's own fields. */
+export interface PreparationFacts {
   readonly synchronizerId: string;
-  /** Ledger effective time, ms since the epoch. */
-  readonly ledgerEffectiveTime: number;
+  readonly transactionUuid: string;
+  /** ms since the epoch. */
   readonly preparationTime: number;
-  /** Execution after this instant (ms) is refused. */
+  /** Set when the transaction's ledger time is later than its preparation time (ms). */
+  readonly minLedgerEffectiveTime?: number;
+  readonly maxLedgerEffectiveTime?: number;
   readonly maxRecordTime?: number;
-  readonly disclosedContracts: readonly DisclosedContract[];
 }
 
-export type NodeDocument =
-  | {
-      readonly kind: 'create';
-      readonly nodeId: number;
-      readonly contractId: string;
-      readonly templateId: string;
-      readonly argument: DamlValue;
-      readonly signatories: readonly string[];
-      readonly observers: readonly string[];
-      readonly key?: DamlValue;
-      readonly witnesses: readonly string[];
-      readonly transient: boolean;
-    }
-  | {
-      readonly kind: 'exercise';
-      readonly nodeId: number;
-      readonly contractId: string;
-      readonly templateId: string;
-      readonly interfaceId?: string;
-      readonly choice: string;
-      readonly argument: DamlValue;
-      readonly actingParties: readonly string[];
-      readonly consuming: boolean;
-      readonly witnesses: readonly string[];
-      readonly lastDescendantNodeId: number;
-      readonly result: DamlValue;
-    };
-
-export interface InputContractDocument {
-  readonly contractId: string;
-  readonly templateId: string;
-  readonly argument: DamlValue;
-  readonly signatories: readonly string[];
-  readonly observers: readonly string[];
-  readonly createdAt: number;
-}
-
-export const FORMAT_VERSION = 1;
-const MAGIC = Buffer.from('CCPT', 'ascii');
-
-/** The transaction and inputs of an interpretation, as documented (what execute compares). */
-export function describeTransaction(prepared: PreparedTransaction): Pick<PreparedDocument, 'transaction' | 'inputContracts'> {
-  const nodes = prepared.nodes.map((n): NodeDocument => {
-    const c = n.contract;
-    if (n.kind === 'create') {
-      return {
-        kind: 'create',
-        nodeId: n.nodeId,
-        contractId: c.contractId,
-        templateId: c.template.id,
-        argument: c.argument,
-        signatories: c.signatories,
-        observers: c.observers,
-        ...(c.key === undefined ? {} : { key: c.key }),
-        witnesses: n.witnesses,
-        transient: n.transient,
-      };
-    }
-    return {
-      kind: 'exercise',
-      nodeId: n.nodeId,
-      contractId: c.contractId,
-      templateId: c.template.id,
-      ...(n.interface === undefined ? {} : { interfaceId: n.interface.id }),
-      choice: n.choice.name,
-      argument: n.argument,
-      actingParties: n.actingParties,
-      consuming: n.consuming,
-      witnesses: n.witnesses,
-      lastDescendantNodeId: n.lastDescendantNodeId,
-      result: n.result,
-    };
-  });
-  const inputContracts = prepared.inputs.map((c) => ({
-    contractId: c.contractId,
-    templateId: c.template.id,
-    argument: c.argument,
-    signatories: c.signatories,
-    observers: c.observers,
-    createdAt: c.createdAt,
-  }));
-  return { transaction: { nodes }, inputContracts };
-}
+const micros = (ms: number): bigint => BigInt(Math.trunc(ms)) * 1000n;
+/** ms of a microsecond count (floor). */
+export const millisOf = (us: bigint): number => Number((us - (((us % 1000n) + 1000n) % 1000n)) / 1000n);
 
 /**
- * One canonical text for a document or any part of it: object keys sorted, no whitespace, absent
- * (undefined) members left out as JSON does. Equal content, equal text, equal hash.
+ * Contract ids of an interactive transaction are derived from its UUID and the order of its
+ * creates, so the participant can re-derive them at execution instead of taking the signer's word.
  */
-export function canonicalText(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalText(v))).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((k) => record[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalText(record[k])}`).join(',')}}`;
+export function interactiveContractIds(participantId: string, transactionUuid: string): (seed: string) => string {
+  let n = 0;
+  return () => '00' + createHash('sha256').update(`interactive|${participantId}|${transactionUuid}|${n++}`).digest('hex');
+}
+
+/** The node seed of node `nodeId`: derived, like the contract ids, from the transaction UUID. */
+const nodeSeed = (transactionUuid: string, nodeId: number): Uint8Array => createHash('sha256').update(`seed|${transactionUuid}|${nodeId}`).digest();
+
+const sorted = (xs: readonly string[]): string[] => [...new Set(xs)].sort();
+
+function createOf(c: StoredContract): Create {
+  return {
+    lfVersion: LF_VERSION,
+    contractId: c.contractId,
+    packageName: c.template.packageName,
+    templateId: identifierOf(c.template.id),
+    argument: recordToProto(c.template.fields, c.argument),
+    signatories: sorted(c.signatories),
+    stakeholders: sorted([...c.signatories, ...c.observers]),
+  };
+}
+
+/** Direct children of the node at `index` in the interpreter's pre-order node list (roots for -1). */
+function childrenOf(nodes: readonly TxNode[], index: number): number[] {
+  const last = index < 0 ? nodes.length - 1 : (nodes[index] as ExerciseNode).lastDescendantNodeId;
+  const out: number[] = [];
+  for (let j = index + 1; j <= last; ) {
+    out.push(j);
+    const n = nodes[j] as TxNode;
+    j = (n.kind === 'exercise' ? n.lastDescendantNodeId : j) + 1;
   }
-  return JSON.stringify(value) ?? 'null';
+  return out;
 }
 
-export function encodePreparedTransaction(doc: PreparedDocument): string {
-  return Buffer.concat([MAGIC, Buffer.of(FORMAT_VERSION), Buffer.from(canonicalText(doc), 'utf8')]).toString('base64');
+function exerciseOf(n: ExerciseNode, children: readonly number[], config: LedgerConfig): DamlTransaction_Node['versionedNode'] {
+  const c = n.contract;
+  let choiceObservers: readonly string[] = [];
+  try {
+    choiceObservers = n.choice.observers?.(contractViewOf(c, config), n.argument) ?? [];
+  } catch {
+    // The interpretation that produced this node evaluated the same function without failing.
+  }
+  return {
+    oneofKind: 'v1',
+    v1: {
+      nodeType: {
+        oneofKind: 'exercise',
+        exercise: {
+          lfVersion: LF_VERSION,
+          contractId: c.contractId,
+          packageName: c.template.packageName,
+          templateId: identifierOf(c.template.id),
+          signatories: sorted(c.signatories),
+          stakeholders: sorted([...c.signatories, ...c.observers]),
+          actingParties: sorted(n.actingParties),
+          ...(n.interface === undefined ? {} : { interfaceId: identifierOf(n.interface.id) }),
+          choiceId: n.choice.name,
+          chosenValue: toProto(n.choice.argumentType, n.argument),
+          consuming: n.consuming,
+          children: children.map(String),
+          exerciseResult: untypedToProto(n.result),
+          choiceObservers: sorted(choiceObservers),
+        },
+      },
+    },
+  };
 }
 
-/** Reads a prepared transaction back; a reason when it is not one of ours or is damaged. */
-export function decodePreparedTransaction(encoded: string): { ok: true; value: PreparedDocument } | { ok: false; reason: string } {
+/** The protobuf prepared transaction of an interpretation. */
+export function buildPreparedTransaction(p: Interpreted, facts: PreparationFacts, config: LedgerConfig): PreparedTransaction {
+  const nodes = p.nodes.map(
+    (n, i): DamlTransaction_Node => ({
+      nodeId: String(n.nodeId),
+      versionedNode:
+        n.kind === 'create' ? { oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: createOf(n.contract) } } } : exerciseOf(n, childrenOf(p.nodes, i), config),
+    }),
+  );
+  const inputContracts = p.inputs.map(
+    (c): Metadata_InputContract => ({
+      contract: { oneofKind: 'v1', v1: createOf(c) },
+      createdAt: micros(c.createdAt),
+      eventBlob: Buffer.from(encodeBlob(c, config.blobKey), 'base64'),
+    }),
+  );
+  const metadata: Metadata = {
+    submitterInfo: { actAs: [...p.submission.actAs], commandId: p.submission.commandId },
+    synchronizerId: facts.synchronizerId,
+    mediatorGroup: 0,
+    transactionUuid: facts.transactionUuid,
+    preparationTime: micros(facts.preparationTime),
+    inputContracts,
+    ...(facts.minLedgerEffectiveTime === undefined ? {} : { minLedgerEffectiveTime: micros(facts.minLedgerEffectiveTime) }),
+    ...(facts.maxLedgerEffectiveTime === undefined ? {} : { maxLedgerEffectiveTime: micros(facts.maxLedgerEffectiveTime) }),
+    globalKeyMapping: [],
+    ...(facts.maxRecordTime === undefined ? {} : { maxRecordTime: micros(facts.maxRecordTime) }),
+  };
+  return {
+    transaction: {
+      version: LF_VERSION,
+      roots: childrenOf(p.nodes, -1).map(String),
+      nodes,
+      nodeSeeds: p.nodes.map((n) => ({ nodeId: n.nodeId, seed: nodeSeed(facts.transactionUuid, n.nodeId) })),
+    },
+    metadata,
+  };
+}
+
+export const encodePreparedTransaction = (p: PreparedTransaction): string => Buffer.from(PreparedTransaction.toBinary(p)).toString('base64');
+
+export type Decoded = { ok: true; value: PreparedTransaction } | { ok: false; reason: string };
+
+/** Canton's contract id form: hex, an even number of digits (here at most 512). */
+const CONTRACT_ID = /^(?:[0-9a-f]{2}){1,256}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Reads a prepared transaction back and checks what the hash and the rebuild rely on: the
+ * protobuf parses, every node is a known v1 node referenced once from the roots, contract ids are
+ * hex, times are RFC 3339 instants, values nest boundedly. A reason when it is not so.
+ */
+export function decodePreparedTransaction(encoded: unknown): Decoded {
   if (typeof encoded !== 'string' || encoded === '') return { ok: false, reason: 'it is empty' };
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return { ok: false, reason: 'it is not base64' };
-  const bytes = Buffer.from(encoded, 'base64');
-  if (bytes.length <= MAGIC.length + 1 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return { ok: false, reason: 'it was not prepared by this kind of participant' };
-  if (bytes[MAGIC.length] !== FORMAT_VERSION) return { ok: false, reason: `its format version ${bytes[MAGIC.length]} is not supported` };
-  let doc: unknown;
+  let p: PreparedTransaction;
   try {
-    doc = JSON.parse(bytes.subarray(MAGIC.length + 1).toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'its content is not readable' };
+    p = PreparedTransaction.fromBinary(Buffer.from(encoded, 'base64'), { readUnknownField: false });
+  } catch (e) {
+    return { ok: false, reason: `it is not a protobuf PreparedTransaction (${e instanceof Error ? e.message.slice(0, 120) : 'unreadable'})` };
   }
-  const problem = documentProblem(doc);
-  return problem === undefined ? { ok: true, value: doc as PreparedDocument } : { ok: false, reason: problem };
+  const problem = structureProblem(p);
+  return problem === undefined ? { ok: true, value: p } : { ok: false, reason: problem };
 }
 
-const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-
-/** Structural check of a decoded document, so later stages can rely on its types. */
-function documentProblem(doc: unknown): string | undefined {
-  if (!isPlainObject(doc) || doc.version !== FORMAT_VERSION) return 'its content has the wrong shape';
-  const m = doc.metadata;
-  if (!isPlainObject(m)) return 'it has no metadata';
-  for (const f of ['participantId', 'userId', 'commandId', 'synchronizerId'] as const) if (typeof m[f] !== 'string') return `metadata.${f} is missing`;
-  if (!isStringList(m.actAs) || m.actAs.length === 0 || !isStringList(m.readAs)) return 'metadata.actAs/readAs are malformed';
-  if (!isCount(m.ledgerEffectiveTime) || !isCount(m.preparationTime)) return 'metadata times are malformed';
-  if (m.maxRecordTime !== undefined && !isCount(m.maxRecordTime)) return 'metadata.maxRecordTime is malformed';
-  if (!Array.isArray(m.disclosedContracts) || !m.disclosedContracts.every(isPlainObject)) return 'metadata.disclosedContracts is malformed';
-  if (!Array.isArray(doc.commands) || doc.commands.length === 0 || !doc.commands.every(isPlainObject)) return 'it has no commands';
-  if (!isPlainObject(doc.transaction) || !Array.isArray(doc.transaction.nodes) || !doc.transaction.nodes.every(isPlainObject)) return 'it has no transaction';
-  for (const n of doc.transaction.nodes as Record<string, unknown>[]) {
-    if ((n.kind !== 'create' && n.kind !== 'exercise') || !isCount(n.nodeId) || typeof n.contractId !== 'string') return 'a transaction node is malformed';
+function structureProblem(p: PreparedTransaction): string | undefined {
+  const tx = p.transaction;
+  const m = p.metadata;
+  if (tx === undefined) return 'it has no transaction';
+  if (m === undefined) return 'it has no metadata';
+  if (m.submitterInfo === undefined || m.submitterInfo.actAs.length === 0) return 'metadata.submitter_info.act_as is empty';
+  if (!UUID.test(m.transactionUuid)) return 'metadata.transaction_uuid is not a UUID';
+  const times: [string, bigint | undefined][] = [
+    ['preparation_time', m.preparationTime],
+    ['min_ledger_effective_time', m.minLedgerEffectiveTime],
+    ['max_ledger_effective_time', m.maxLedgerEffectiveTime],
+    ['max_record_time', m.maxRecordTime],
+  ];
+  for (const [name, t] of times) if (t !== undefined && !isMicrosInRange(t)) return `metadata.${name} is outside RFC 3339 (years 0001-9999)`;
+  const byId = new Map<string, DamlTransaction_Node>();
+  for (const n of tx.nodes) {
+    if (byId.has(n.nodeId)) return `node id ${n.nodeId.slice(0, 20)} appears twice`;
+    byId.set(n.nodeId, n);
   }
-  if (!Array.isArray(doc.inputContracts) || !doc.inputContracts.every((c) => isPlainObject(c) && typeof c.contractId === 'string')) return 'its input contracts are malformed';
+  // Every node reachable exactly once from the roots: a tree, as Daml transactions are.
+  const referenced = new Set<string>();
+  const stack = [...tx.roots];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    const n = byId.get(id);
+    if (n === undefined) return `node ${id.slice(0, 20)} is referenced but not in the transaction`;
+    if (referenced.has(id)) return `node ${id.slice(0, 20)} is referenced twice`;
+    referenced.add(id);
+    const problem = nodeProblem(n);
+    if (problem !== undefined) return problem;
+    const t = n.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType : undefined;
+    if (t?.oneofKind === 'exercise') stack.push(...t.exercise.children);
+    if (t?.oneofKind === 'rollback') stack.push(...t.rollback.children);
+  }
+  if (referenced.size !== byId.size) return 'some nodes are not reachable from the roots';
+  for (const c of m.inputContracts) {
+    if (c.contract.oneofKind !== 'v1') return 'an input contract has an unsupported version';
+    if (!isMicrosInRange(c.createdAt)) return 'an input contract has a created_at outside RFC 3339 (years 0001-9999)';
+    const problem = createProblem(c.contract.v1);
+    if (problem !== undefined) return `input contract: ${problem}`;
+  }
+  for (const s of tx.nodeSeeds) if (s.seed.length !== 32) return `the seed of node ${s.nodeId} is not 32 bytes`;
   return undefined;
 }
 
-/** The hashing schemes execute accepts, with the byte that goes into the hash. */
-export const HASHING_SCHEMES: Readonly<Partial<Record<HashingSchemeVersion, number>>> = {
-  HASHING_SCHEME_VERSION_V2: 2,
-  HASHING_SCHEME_VERSION_V3: 3,
-};
+function nodeProblem(n: DamlTransaction_Node): string | undefined {
+  if (n.versionedNode.oneofKind !== 'v1') return `node ${n.nodeId.slice(0, 20)} has an unsupported version`;
+  const t = n.versionedNode.v1.nodeType;
+  switch (t.oneofKind) {
+    case 'create':
+      return createProblem(t.create);
+    case 'exercise':
+      if (!CONTRACT_ID.test(t.exercise.contractId)) return `contract id '${t.exercise.contractId.slice(0, 40)}' is not a Canton contract id`;
+      if (t.exercise.templateId === undefined) return 'an exercise node has no template id';
+      return valueProblem(t.exercise.chosenValue, 0) ?? (t.exercise.exerciseResult === undefined ? undefined : valueProblem(t.exercise.exerciseResult, 0));
+    case 'fetch':
+      return CONTRACT_ID.test(t.fetch.contractId) && t.fetch.templateId !== undefined ? undefined : 'a fetch node is malformed';
+    case 'rollback':
+      return undefined;
+    default:
+      return `node ${n.nodeId.slice(0, 20)} has no known type`;
+  }
+}
+
+function createProblem(c: Create): string | undefined {
+  if (!CONTRACT_ID.test(c.contractId)) return `contract id '${c.contractId.slice(0, 40)}' is not a Canton contract id`;
+  if (c.templateId === undefined) return 'a create node has no template id';
+  return valueProblem(c.argument, 0);
+}
+
+/** Contract ids, times and nesting inside a value (what the hash and the JSON form need). */
+function valueProblem(v: Value | undefined, depth: number): string | undefined {
+  if (v === undefined) return 'a value is missing';
+  if (depth > MAX_VALUE_DEPTH) return `values nest deeper than ${MAX_VALUE_DEPTH}`;
+  const s = v.sum;
+  switch (s.oneofKind) {
+    case 'contractId':
+      return CONTRACT_ID.test(s.contractId) ? undefined : `contract id '${s.contractId.slice(0, 40)}' is not a Canton contract id`;
+    case 'timestamp':
+      return isMicrosInRange(BigInt(s.timestamp)) ? undefined : 'a timestamp value is outside RFC 3339 (years 0001-9999)';
+    case 'optional':
+      return s.optional.value === undefined ? undefined : valueProblem(s.optional.value, depth + 1);
+    case 'list':
+      return firstProblem(s.list.elements, depth);
+    case 'textMap':
+      return firstProblem(s.textMap.entries.map((e) => e.value), depth);
+    case 'record':
+      return firstProblem(s.record.fields.map((f) => f.value), depth);
+    case 'variant':
+      return valueProblem(s.variant.value, depth + 1);
+    case 'genMap':
+      return firstProblem(s.genMap.entries.flatMap((e) => [e.key, e.value]), depth);
+    case undefined:
+      return 'a value has no known kind';
+    default:
+      return undefined;
+  }
+}
+
+function firstProblem(values: readonly (Value | undefined)[], depth: number): string | undefined {
+  for (const v of values) {
+    const p = valueProblem(v, depth + 1);
+    if (p !== undefined) return p;
+  }
+  return undefined;
+}
 
 /**
- * The prepared transaction hash: SHA-256 over purpose (48), the scheme byte, and the canonical
- * text of the whole document, as a 34-byte multihash. The document is exactly what commits:
- * execute rebuilds the transaction and refuses it unless it matches node for node.
+ * The commands a prepared transaction's root nodes stand for (what execute interprets again):
+ * a root create is a CreateCommand, a root exercise an ExerciseCommand on its contract (through
+ * its interface when it has one). Input contracts travel as disclosed contracts with their blobs.
  */
-export function preparedTransactionHash(doc: PreparedDocument, scheme: number): Buffer {
-  return multihash(HashPurpose.PreparedTransaction, Buffer.of(scheme), Buffer.from(canonicalText(doc), 'utf8'));
+export function commandsOf(p: PreparedTransaction): { ok: true; commands: Command[]; disclosed: DisclosedContract[] } | { ok: false; reason: string } {
+  const tx = p.transaction;
+  if (tx === undefined || tx.roots.length === 0) return { ok: false, reason: 'the transaction has no root nodes' };
+  const byId = new Map(tx.nodes.map((n) => [n.nodeId, n]));
+  const commands: Command[] = [];
+  for (const root of tx.roots) {
+    const n = byId.get(root);
+    const t = n?.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType : undefined;
+    if (t?.oneofKind === 'create') {
+      const arg = fromProto(t.create.argument);
+      if (!arg.ok) return arg;
+      commands.push({ CreateCommand: { templateId: identifierText(t.create.templateId), createArguments: arg.value } } as Command);
+    } else if (t?.oneofKind === 'exercise') {
+      const x = t.exercise;
+      const arg = fromProto(x.chosenValue);
+      if (!arg.ok) return arg;
+      const templateId = identifierText(x.interfaceId ?? x.templateId);
+      commands.push({ ExerciseCommand: { templateId, contractId: x.contractId, choice: x.choiceId, choiceArgument: arg.value } } as Command);
+    } else {
+      return { ok: false, reason: `root node ${root.slice(0, 20)} is neither a create nor an exercise` };
+    }
+  }
+  const disclosed = (p.metadata?.inputContracts ?? [])
+    .filter((c) => c.eventBlob.length > 0 && c.contract.oneofKind === 'v1')
+    .map((c) => ({
+      contractId: c.contract.oneofKind === 'v1' ? c.contract.v1.contractId : '',
+      createdEventBlob: Buffer.from(c.eventBlob).toString('base64'),
+    }));
+  return { ok: true, commands, disclosed };
 }
 
-/** What `verboseHashing` answers: the recipe and its inputs, so a client can recompute the hash. */
-export function hashingDetails(doc: PreparedDocument, scheme: number): string {
-  const text = canonicalText(doc);
-  const hash = preparedTransactionHash(doc, scheme);
-  return [
-    `hashing scheme V${scheme} (canton-conformance prepared transaction format ${FORMAT_VERSION})`,
-    `hash = 0x12 0x20 || SHA-256( purpose 0x${HashPurpose.PreparedTransaction.toString(16).padStart(8, '0')} || scheme 0x${scheme.toString(16).padStart(2, '0')} || UTF-8 canonical JSON of the document )`,
-    'canonical JSON: object keys sorted, no whitespace; the document is the base64-decoded preparedTransaction after its 5-byte header ("CCPT" and the format version)',
-    `document (${Buffer.byteLength(text)} bytes): ${text}`,
-    `sha-256: ${hash.subarray(2).toString('hex')}`,
-    `multihash: ${hash.toString('hex')}`,
-  ].join('\n');
-}
+/** Kept for the topology encoding, which still uses it. */
+export { canonicalText } from './canonicalText.js';

@@ -1,0 +1,344 @@
+import { createHash } from 'node:crypto';
+import type { Create, DamlTransaction, DamlTransaction_Node, Exercise, Fetch, Identifier, Metadata, PreparedTransaction, Value } from '@canton-network/core-ledger-proto';
+
+/**
+ * Canton's hashing scheme V2 for prepared transactions (Canton's "external signing hashing
+ * algorithm"): every node and the metadata are encoded field by field (big-endian int32 lengths
+ * and counts, int64 times in microseconds, contract ids as their hex bytes), nodes are hashed
+ * bottom-up (a parent encodes the SHA-256 of each child), and
+ *
+ *   hash = SHA-256( purpose 0x00000030 || 0x02 || transactionHash || metadataHash )
+ *   transactionHash = SHA-256( purpose || version || roots' node hashes )
+ *   metadataHash    = SHA-256( purpose || 0x01 || act_as || command_id || transaction_uuid ||
+ *                              mediator_group || synchronizer_id || min/max ledger effective time ||
+ *                              preparation_time || input contracts (created_at, hash of the create node) )
+ *
+ * 32 raw bytes, no multihash prefix: what the parties sign.
+ */
+
+const PURPOSE = Buffer.of(0, 0, 0, 48);
+const SCHEME_V2 = 2;
+const NODE_ENCODING_VERSION = 1;
+const METADATA_ENCODING_VERSION = 1;
+
+/** Why a prepared transaction cannot be hashed (the decoder refuses these first; this is the last guard). */
+export class UnhashableTransaction extends Error {}
+
+/** A line of `hashingDetails`: what was hashed, and the hash. */
+export interface HashTrace {
+  readonly lines: string[];
+}
+
+const sha256 = (...parts: readonly Uint8Array[]): Buffer => {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest();
+};
+
+/** Appends encoded fields; `bytes()` is the concatenation. */
+class Encoder {
+  readonly #parts: Buffer[] = [];
+  byte(b: number): this {
+    this.#parts.push(Buffer.of(b));
+    return this;
+  }
+  int32(n: number): this {
+    const b = Buffer.alloc(4);
+    b.writeInt32BE(n);
+    this.#parts.push(b);
+    return this;
+  }
+  int64(n: bigint): this {
+    const b = Buffer.alloc(8);
+    b.writeBigInt64BE(BigInt.asIntN(64, n));
+    this.#parts.push(b);
+    return this;
+  }
+  bool(x: boolean): this {
+    return this.byte(x ? 1 : 0);
+  }
+  bytes(b: Uint8Array): this {
+    this.int32(b.length);
+    this.#parts.push(Buffer.from(b));
+    return this;
+  }
+  raw(b: Uint8Array): this {
+    this.#parts.push(Buffer.from(b));
+    return this;
+  }
+  string(s: string): this {
+    return this.bytes(Buffer.from(s, 'utf8'));
+  }
+  hex(s: string): this {
+    if (!/^(?:[0-9a-fA-F]{2})*$/.test(s)) throw new UnhashableTransaction(`'${s.slice(0, 40)}' is not a hex contract id`);
+    return this.bytes(Buffer.from(s, 'hex'));
+  }
+  strings(xs: readonly string[]): this {
+    this.int32(xs.length);
+    for (const x of xs) this.string(x);
+    return this;
+  }
+  optional<T>(x: T | undefined, encode: (e: this, x: T) => void): this {
+    if (x === undefined) return this.byte(0);
+    this.byte(1);
+    encode(this, x);
+    return this;
+  }
+  identifier(i: Identifier | undefined): this {
+    if (i === undefined) throw new UnhashableTransaction('an identifier is missing');
+    return this.string(i.packageId).strings(i.moduleName.split('.')).strings(i.entityName.split('.'));
+  }
+  value(x: Value | undefined): this {
+    encodeValue(this, x);
+    return this;
+  }
+  done(): Buffer {
+    return Buffer.concat(this.#parts);
+  }
+}
+
+function encodeValue(e: Encoder, value: Value | undefined): void {
+  if (value === undefined) throw new UnhashableTransaction('a value is missing');
+  const s = value.sum;
+  switch (s.oneofKind) {
+    case 'unit':
+      e.byte(0);
+      return;
+    case 'bool':
+      e.byte(1).bool(s.bool);
+      return;
+    case 'int64':
+      e.byte(2).int64(BigInt(s.int64));
+      return;
+    case 'numeric':
+      e.byte(3).string(s.numeric);
+      return;
+    case 'timestamp':
+      e.byte(4).int64(BigInt(s.timestamp));
+      return;
+    case 'date':
+      e.byte(5).int32(s.date);
+      return;
+    case 'party':
+      e.byte(6).string(s.party);
+      return;
+    case 'text':
+      e.byte(7).string(s.text);
+      return;
+    case 'contractId':
+      e.byte(8).hex(s.contractId);
+      return;
+    case 'optional':
+      e.byte(9).optional(s.optional.value, (x, v) => x.value(v));
+      return;
+    case 'list':
+      e.byte(10).int32(s.list.elements.length);
+      for (const x of s.list.elements) e.value(x);
+      return;
+    case 'textMap':
+      e.byte(11).int32(s.textMap.entries.length);
+      for (const x of s.textMap.entries) e.string(x.key).value(x.value);
+      return;
+    case 'record':
+      e.byte(12).optional(s.record.recordId, (x, id) => x.identifier(id));
+      e.int32(s.record.fields.length);
+      for (const f of s.record.fields) e.byte(1).string(f.label).value(f.value);
+      return;
+    case 'variant':
+      e.byte(13).optional(s.variant.variantId, (x, id) => x.identifier(id));
+      e.string(s.variant.constructor).value(s.variant.value);
+      return;
+    case 'enum':
+      e.byte(14).optional(s.enum.enumId, (x, id) => x.identifier(id));
+      e.string(s.enum.constructor);
+      return;
+    case 'genMap':
+      e.byte(15).int32(s.genMap.entries.length);
+      for (const x of s.genMap.entries) e.value(x.key).value(x.value);
+      return;
+    default:
+      throw new UnhashableTransaction('a value has no known kind');
+  }
+}
+
+/** The create node encoding (also the input contracts' encoding, without a seed). */
+function encodeCreate(c: Create, seed: Uint8Array | undefined): Buffer {
+  return new Encoder()
+    .byte(NODE_ENCODING_VERSION)
+    .string(c.lfVersion)
+    .byte(0)
+    .optional(seed, (e, s) => e.raw(s))
+    .hex(c.contractId)
+    .string(c.packageName)
+    .identifier(c.templateId)
+    .value(c.argument)
+    .strings(c.signatories)
+    .strings(c.stakeholders)
+    .done();
+}
+
+function encodeFetch(f: Fetch): Buffer {
+  return new Encoder()
+    .byte(NODE_ENCODING_VERSION)
+    .string(f.lfVersion)
+    .byte(2)
+    .hex(f.contractId)
+    .string(f.packageName)
+    .identifier(f.templateId)
+    .strings(f.signatories)
+    .strings(f.stakeholders)
+    .optional(f.interfaceId, (e, i) => e.identifier(i))
+    .strings(f.actingParties)
+    .done();
+}
+
+/** Hashes the nodes of one transaction, each once, refusing cycles and dangling references. */
+class NodeHasher {
+  readonly #byId = new Map<string, DamlTransaction_Node>();
+  readonly #seeds = new Map<string, Uint8Array>();
+  readonly #done = new Map<string, Buffer>();
+  readonly #visiting = new Set<string>();
+
+  constructor(
+    tx: DamlTransaction,
+    readonly trace: HashTrace | undefined,
+  ) {
+    for (const n of tx.nodes) this.#byId.set(n.nodeId, n);
+    for (const s of tx.nodeSeeds) this.#seeds.set(String(s.nodeId), s.seed);
+  }
+
+  hash(nodeId: string): Buffer {
+    const known = this.#done.get(nodeId);
+    if (known !== undefined) return known;
+    const node = this.#byId.get(nodeId);
+    if (node === undefined) throw new UnhashableTransaction(`node ${nodeId.slice(0, 20)} is referenced but not in the transaction`);
+    if (this.#visiting.has(nodeId)) throw new UnhashableTransaction(`node ${nodeId.slice(0, 20)} is its own descendant`);
+    this.#visiting.add(nodeId);
+    const encoded = this.#encode(node);
+    this.#visiting.delete(nodeId);
+    const hash = sha256(encoded);
+    this.#done.set(nodeId, hash);
+    this.trace?.lines.push(`node ${nodeId} (${describe(node)}): ${encoded.length} bytes encoded, sha-256 ${hash.toString('hex')}`);
+    return hash;
+  }
+
+  #children(ids: readonly string[]): Buffer {
+    const e = new Encoder().int32(ids.length);
+    for (const id of ids) e.raw(this.hash(id));
+    return e.done();
+  }
+
+  #encode(node: DamlTransaction_Node): Buffer {
+    if (node.versionedNode.oneofKind !== 'v1') throw new UnhashableTransaction(`node ${node.nodeId.slice(0, 20)} has an unsupported version`);
+    const t = node.versionedNode.v1.nodeType;
+    const seed = this.#seeds.get(node.nodeId);
+    switch (t.oneofKind) {
+      case 'create':
+        return encodeCreate(t.create, seed);
+      case 'exercise': {
+        if (seed === undefined) throw new UnhashableTransaction(`exercise node ${node.nodeId.slice(0, 20)} has no seed`);
+        return this.#encodeExercise(t.exercise, seed);
+      }
+      case 'fetch':
+        return encodeFetch(t.fetch);
+      case 'rollback':
+        return Buffer.concat([Buffer.of(NODE_ENCODING_VERSION, 3), this.#children(t.rollback.children)]);
+      default:
+        throw new UnhashableTransaction(`node ${node.nodeId.slice(0, 20)} has no known type`);
+    }
+  }
+
+  #encodeExercise(x: Exercise, seed: Uint8Array): Buffer {
+    const head = new Encoder()
+      .byte(NODE_ENCODING_VERSION)
+      .string(x.lfVersion)
+      .byte(1)
+      .raw(seed)
+      .hex(x.contractId)
+      .string(x.packageName)
+      .identifier(x.templateId)
+      .strings(x.signatories)
+      .strings(x.stakeholders)
+      .strings(x.actingParties)
+      .optional(x.interfaceId, (e, i) => e.identifier(i))
+      .string(x.choiceId)
+      .value(x.chosenValue)
+      .bool(x.consuming)
+      .optional(x.exerciseResult, (e, r) => e.value(r))
+      .strings(x.choiceObservers)
+      .done();
+    return Buffer.concat([head, this.#children(x.children)]);
+  }
+}
+
+function describe(node: DamlTransaction_Node): string {
+  if (node.versionedNode.oneofKind !== 'v1') return 'unknown';
+  const t = node.versionedNode.v1.nodeType;
+  switch (t.oneofKind) {
+    case 'create':
+      return `create ${t.create.templateId?.entityName ?? ''} ${t.create.contractId}`;
+    case 'exercise':
+      return `exercise ${t.exercise.choiceId} on ${t.exercise.contractId}`;
+    case 'fetch':
+      return `fetch ${t.fetch.contractId}`;
+    case 'rollback':
+      return 'rollback';
+    default:
+      return 'unknown';
+  }
+}
+
+export function transactionHash(tx: DamlTransaction, trace?: HashTrace): Buffer {
+  const nodes = new NodeHasher(tx, trace);
+  const e = new Encoder().string(tx.version).int32(tx.roots.length);
+  for (const root of tx.roots) e.raw(nodes.hash(root));
+  return sha256(PURPOSE, e.done());
+}
+
+export function encodeMetadata(m: Metadata): Buffer {
+  const e = new Encoder()
+    .byte(METADATA_ENCODING_VERSION)
+    .strings(m.submitterInfo?.actAs ?? [])
+    .string(m.submitterInfo?.commandId ?? '')
+    .string(m.transactionUuid)
+    .int32(m.mediatorGroup)
+    .string(m.synchronizerId)
+    .optional(m.minLedgerEffectiveTime, (x, t) => x.int64(t))
+    .optional(m.maxLedgerEffectiveTime, (x, t) => x.int64(t))
+    .int64(m.preparationTime)
+    .int32(m.inputContracts.length);
+  for (const c of m.inputContracts) {
+    if (c.contract.oneofKind !== 'v1') throw new UnhashableTransaction('an input contract has an unsupported version');
+    e.int64(c.createdAt).raw(sha256(encodeCreate(c.contract.v1, undefined)));
+  }
+  return e.done();
+}
+
+export function metadataHash(m: Metadata): Buffer {
+  return sha256(PURPOSE, encodeMetadata(m));
+}
+
+/** The V2 hash of a prepared transaction; throws UnhashableTransaction on a malformed one. */
+export function hashPreparedTransactionV2(p: PreparedTransaction, trace?: HashTrace): Buffer {
+  if (p.transaction === undefined || p.metadata === undefined) throw new UnhashableTransaction('the transaction or its metadata is missing');
+  const tx = transactionHash(p.transaction, trace);
+  const meta = metadataHash(p.metadata);
+  const hash = sha256(PURPOSE, Buffer.of(SCHEME_V2), tx, meta);
+  if (trace !== undefined) {
+    trace.lines.push(`transaction hash = sha-256(purpose 00000030 || version '${p.transaction.version}' || ${p.transaction.roots.length} root node hashes) = ${tx.toString('hex')}`);
+    trace.lines.push(`metadata encoding (${encodeMetadata(p.metadata).toString('hex')})`);
+    trace.lines.push(`metadata hash = sha-256(purpose 00000030 || metadata encoding) = ${meta.toString('hex')}`);
+    trace.lines.push(`prepared transaction hash = sha-256(purpose 00000030 || scheme 02 || transaction hash || metadata hash) = ${hash.toString('hex')}`);
+  }
+  return hash;
+}
+
+/** What `verboseHashing` answers: the steps of the V2 computation with their inputs and results. */
+export function hashingDetailsV2(p: PreparedTransaction): string {
+  const trace: HashTrace = { lines: [] };
+  hashPreparedTransactionV2(p, trace);
+  return [
+    'Canton hashing scheme V2 (HASHING_SCHEME_VERSION_V2) over the protobuf PreparedTransaction; integers big-endian, strings and bytes prefixed with their int32 length, lists with their int32 count, times in microseconds, contract ids as their hex bytes; each node encoded with the SHA-256 of its children',
+    ...trace.lines,
+  ].join('\n');
+}
