@@ -1,4 +1,5 @@
 import type { Profile } from '../../conformance/src/runner/profile.js';
+import { INTERACTIVE_MUTANTS } from './interactiveMutants.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import { READ_MUTANTS } from './readMutants.js';
 import { STREAM_MUTANTS } from './streamMutants.js';
@@ -337,4 +338,6 @@ export const MUTANTS: readonly Mutant[] = [
   ...READ_MUTANTS,
   ...SUITE_DEPTH_MUTANTS,
   ...STREAM_MUTANTS,
+  // Interactive submission's encodings and execute-time validation (issues 10 and 14).
+  ...INTERACTIVE_MUTANTS,
 ];

@@ -4,6 +4,7 @@ import { ledgerBasicChecks } from './ledgerBasics.js';
 import { ledgerCommandChecks } from './ledgerCommands.js';
 import { ledgerInteractiveChecks } from './ledgerInteractive.js';
 import { ledgerFilterChecks } from './ledgerFilters.js';
+import { ledgerInteractiveEncodingChecks } from './ledgerInteractiveEncoding.js';
 import { ledgerNegativeChecks } from './ledgerNegative.js';
 import { ledgerPartyChecks } from './ledgerParties.js';
 import { ledgerReadChecks } from './ledgerReads.js';
@@ -42,6 +43,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...ledgerTransactionChecks,
     ...ledgerFilterChecks,
     ...ledgerSynchronizerChecks,
+    ...ledgerInteractiveEncodingChecks,
     ...statefulChecks,
     ...scanChecks,
     ...crossGroupChecks,

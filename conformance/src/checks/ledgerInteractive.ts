@@ -2,11 +2,12 @@ import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { activeContracts, createCommand, ledgerEnd, userIdOf } from './support/ledger.js';
 import { expectStatus, isObject, objectBody, responseOf, type Json } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
+import type { Exchange } from '../target/exchange.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
 
-interface ExternalParty {
+export interface ExternalParty {
   readonly party: string;
   readonly fingerprint: string;
   readonly privateKey: KeyObject;
@@ -72,7 +73,7 @@ export async function externalParty(ctx: CheckContext): Promise<ExternalParty> {
   return { party: t.partyId, fingerprint, privateKey, synchronizerId };
 }
 
-export async function prepare(ctx: CheckContext, ext: ExternalParty): Promise<{ preparedTransaction: string; hash: Buffer; hashingSchemeVersion: string }> {
+export async function prepare(ctx: CheckContext, ext: ExternalParty): Promise<{ preparedTransaction: string; hash: Buffer; hashingSchemeVersion: string; exchange: Exchange }> {
   const userId = userIdOf(ctx);
   const e = await ctx.http.request('ledger', {
     method: 'POST',
@@ -84,7 +85,7 @@ export async function prepare(ctx: CheckContext, ext: ExternalParty): Promise<{ 
   if (typeof p.preparedTransaction !== 'string' || typeof p.preparedTransactionHash !== 'string' || typeof p.hashingSchemeVersion !== 'string') {
     return ctx.fail('prepare must answer {preparedTransaction, preparedTransactionHash, hashingSchemeVersion}', e);
   }
-  return { preparedTransaction: p.preparedTransaction, hash: Buffer.from(p.preparedTransactionHash, 'base64'), hashingSchemeVersion: p.hashingSchemeVersion };
+  return { preparedTransaction: p.preparedTransaction, hash: Buffer.from(p.preparedTransactionHash, 'base64'), hashingSchemeVersion: p.hashingSchemeVersion, exchange: e };
 }
 
 export function executeBody(ctx: CheckContext, ext: ExternalParty, prepared: { preparedTransaction: string; hashingSchemeVersion: string }, sig: Json): Json {

@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import type { Mutant } from './mutants.js';
+import { jsonResponse, parse, pathOf, type ProxyRequest } from './mutantProxy.js';
+
+/** Mutants of interactive submission's encodings and execute-time validation (issue 10 / 14). */
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPost = (req: ProxyRequest, path: string) => req.method === 'POST' && pathOf(req.url) === path;
+
+export const INTERACTIVE_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'prepared-hash-not-v2',
+    description: "prepare hashes the prepared transaction's bytes (SHA-256 of the protobuf) instead of Canton's hashing scheme V2",
+    caughtBy: 'ledger.interactive.prepared-transaction-hash',
+    fault: {
+      response(req, res) {
+        if (!isPost(req, '/v2/interactive-submission/prepare') || res.status !== 200) return res;
+        const v = parse(res.body);
+        if (!isObject(v) || typeof v.preparedTransaction !== 'string') return res;
+        const hash = createHash('sha256').update(Buffer.from(v.preparedTransaction, 'base64')).digest('base64');
+        return { ...res, body: JSON.stringify({ ...v, preparedTransactionHash: hash }) };
+      },
+    },
+  },
+  {
+    name: 'execute-trusts-signer-edits',
+    description: 'execute checks the signatures only: what the signer edited and signed anew (contract ids, preparation and ledger times) commits',
+    caughtBy: 'ledger.interactive.edited-resigned-rejected',
+    fault: {
+      response(req, res) {
+        if (!isPost(req, '/v2/interactive-submission/executeAndWait') || res.status !== 400) return res;
+        const v = parse(res.body);
+        const cause = isObject(v) && typeof v.cause === 'string' ? v.cause : '';
+        return /not what its commands yield|preparation time|ledger time|ledger effective time/.test(cause) ? jsonResponse(200, { updateId: `1220${'cd'.repeat(32)}`, completionOffset: 1 }) : res;
+      },
+    },
+  },
+];
