@@ -78,6 +78,7 @@ export class InteractiveSubmission {
   readonly #ctx: LedgerContext;
   /** Change ids accepted by `execute` and not yet committed. */
   readonly #inFlight = new Set<string>();
+  readonly #keys = new WeakMap<W.SigningPublicKey, ReturnType<typeof partyKeyOf>>();
 
   constructor(readonly ledger: Ledger) {
     this.#ctx = { config: ledger.config, store: ledger.store, catalogue: ledger.catalogue, renderer: new Renderer(ledger.config), interner: this.#interner };
@@ -374,6 +375,7 @@ export class InteractiveSubmission {
         ...(meta.maxLedgerEffectiveTime === undefined ? {} : { maxLedgerEffectiveTime: millisOf(meta.maxLedgerEffectiveTime) }),
       },
       ledger.config,
+      { blobs: false },
     );
     if (!hashPreparedTransactionV2(expected).equals(signedHash)) {
       return executionFailed(
@@ -402,7 +404,7 @@ export class InteractiveSubmission {
     if (missing.length > 0) return executionFailed(`The following actAs parties did not provide an external signature: ${missing.join(', ')}`);
     for (const party of actAs) {
       const registered = this.ledger.store.party(party)?.externalKey;
-      const key = registered === undefined ? undefined : partyKeyOf(registered);
+      const key = registered === undefined ? undefined : this.#partyKey(registered);
       if (key === undefined || !key.ok) return executionFailed(`Could not find party signing keys for ${party}.`);
       const valid = new Set<string>();
       let invalid = 0;
@@ -419,6 +421,16 @@ export class InteractiveSubmission {
       }
     }
     return ok(undefined);
+  }
+
+  /** A party's registered key, parsed once (parsing builds a crypto key object: costly per execution). */
+  #partyKey(registered: W.SigningPublicKey): ReturnType<typeof partyKeyOf> {
+    let key = this.#keys.get(registered);
+    if (key === undefined) {
+      key = partyKeyOf(registered);
+      this.#keys.set(registered, key);
+    }
+    return key;
   }
 
   #transactionFormat(sub: ValidatedSubmission, format: TransactionFormat | undefined): R<{ q: EventQuery; shape: TransactionShape }> {

@@ -35,43 +35,59 @@ const sha256 = (...parts: readonly Uint8Array[]): Buffer => {
   return h.digest();
 };
 
-/** Appends encoded fields; `bytes()` is the concatenation. */
+/** Appends encoded fields to one growing buffer; `done()` is the concatenation. */
 class Encoder {
-  readonly #parts: Buffer[] = [];
+  #buf = Buffer.allocUnsafe(512);
+  #len = 0;
+  #room(n: number): void {
+    if (this.#len + n <= this.#buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#len + n));
+    this.#buf.copy(next, 0, 0, this.#len);
+    this.#buf = next;
+  }
   byte(b: number): this {
-    this.#parts.push(Buffer.of(b));
+    this.#room(1);
+    this.#buf[this.#len++] = b;
     return this;
   }
   int32(n: number): this {
-    const b = Buffer.alloc(4);
-    b.writeInt32BE(n);
-    this.#parts.push(b);
+    this.#room(4);
+    this.#buf.writeInt32BE(n, this.#len);
+    this.#len += 4;
     return this;
   }
   int64(n: bigint): this {
-    const b = Buffer.alloc(8);
-    b.writeBigInt64BE(BigInt.asIntN(64, n));
-    this.#parts.push(b);
+    this.#room(8);
+    this.#buf.writeBigInt64BE(BigInt.asIntN(64, n), this.#len);
+    this.#len += 8;
     return this;
   }
   bool(x: boolean): this {
     return this.byte(x ? 1 : 0);
   }
   bytes(b: Uint8Array): this {
-    this.int32(b.length);
-    this.#parts.push(Buffer.from(b));
-    return this;
+    return this.int32(b.length).raw(b);
   }
   raw(b: Uint8Array): this {
-    this.#parts.push(Buffer.from(b));
+    this.#room(b.length);
+    this.#buf.set(b, this.#len);
+    this.#len += b.length;
     return this;
   }
   string(s: string): this {
-    return this.bytes(Buffer.from(s, 'utf8'));
+    const n = Buffer.byteLength(s, 'utf8');
+    this.int32(n);
+    this.#room(n);
+    this.#len += this.#buf.write(s, this.#len, 'utf8');
+    return this;
   }
   hex(s: string): this {
-    if (!/^(?:[0-9a-fA-F]{2})*$/.test(s)) throw new UnhashableTransaction(`'${s.slice(0, 40)}' is not a hex contract id`);
-    return this.bytes(Buffer.from(s, 'hex'));
+    if (s.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(s)) throw new UnhashableTransaction(`'${s.slice(0, 40)}' is not a hex contract id`);
+    const n = s.length / 2;
+    this.int32(n);
+    this.#room(n);
+    this.#len += this.#buf.write(s, this.#len, 'hex');
+    return this;
   }
   strings(xs: readonly string[]): this {
     this.int32(xs.length);
@@ -93,7 +109,7 @@ class Encoder {
     return this;
   }
   done(): Buffer {
-    return Buffer.concat(this.#parts);
+    return this.#buf.subarray(0, this.#len);
   }
 }
 

@@ -114,7 +114,7 @@ function exerciseOf(n: ExerciseNode, children: readonly number[], config: Ledger
 }
 
 /** The protobuf prepared transaction of an interpretation. */
-export function buildPreparedTransaction(p: Interpreted, facts: PreparationFacts, config: LedgerConfig): PreparedTransaction {
+export function buildPreparedTransaction(p: Interpreted, facts: PreparationFacts, config: LedgerConfig, o: { blobs: boolean } = { blobs: true }): PreparedTransaction {
   const nodes = p.nodes.map(
     (n, i): DamlTransaction_Node => ({
       nodeId: String(n.nodeId),
@@ -126,7 +126,8 @@ export function buildPreparedTransaction(p: Interpreted, facts: PreparationFacts
     (c): Metadata_InputContract => ({
       contract: { oneofKind: 'v1', v1: createOf(c) },
       createdAt: micros(c.createdAt),
-      eventBlob: Buffer.from(encodeBlob(c, config.blobKey), 'base64'),
+      // Not part of the hash: execute's rebuild, which only compares hashes, leaves it out.
+      eventBlob: o.blobs ? Buffer.from(encodeBlob(c, config.blobKey), 'base64') : new Uint8Array(0),
     }),
   );
   const metadata: Metadata = {
@@ -152,7 +153,7 @@ export function buildPreparedTransaction(p: Interpreted, facts: PreparationFacts
   };
 }
 
-export const encodePreparedTransaction = (p: PreparedTransaction): string => Buffer.from(PreparedTransaction.toBinary(p)).toString('base64');
+export const encodePreparedTransaction = (p: PreparedTransaction): string => Buffer.from(PreparedTransaction.toBinary(p, { writeUnknownFields: false })).toString('base64');
 
 export type Decoded = { ok: true; value: PreparedTransaction } | { ok: false; reason: string };
 
@@ -166,6 +167,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * hex, times are RFC 3339 instants, values nest boundedly. A reason when it is not so.
  */
 export function decodePreparedTransaction(encoded: unknown): Decoded {
+  // The HTTP face decodes once for the access check (actAs) and the core again: remember the last one.
+  if (last !== undefined && last.encoded === encoded) return last.decoded;
+  const decoded = decode(encoded);
+  if (typeof encoded === 'string') last = { encoded, decoded };
+  return decoded;
+}
+
+let last: { readonly encoded: string; readonly decoded: Decoded } | undefined;
+
+function decode(encoded: unknown): Decoded {
   if (typeof encoded !== 'string' || encoded === '') return { ok: false, reason: 'it is empty' };
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return { ok: false, reason: 'it is not base64' };
   let p: PreparedTransaction;
@@ -312,8 +323,10 @@ export function commandsOf(p: PreparedTransaction): { ok: true; commands: Comman
       return { ok: false, reason: `root node ${root.slice(0, 20)} is neither a create nor an exercise` };
     }
   }
+  // Contracts an acting party is a stakeholder of need no disclosure (and no blob authentication).
+  const actAs = new Set(p.metadata?.submitterInfo?.actAs ?? []);
   const disclosed = (p.metadata?.inputContracts ?? [])
-    .filter((c) => c.eventBlob.length > 0 && c.contract.oneofKind === 'v1')
+    .filter((c) => c.eventBlob.length > 0 && c.contract.oneofKind === 'v1' && !c.contract.v1.stakeholders.some((s) => actAs.has(s)))
     .map((c) => ({
       contractId: c.contract.oneofKind === 'v1' ? c.contract.v1.contractId : '',
       createdEventBlob: Buffer.from(c.eventBlob).toString('base64'),
