@@ -20,9 +20,17 @@ const v = (sum: Value['sum']): Value => ({ sum });
 
 /** `pkgId:Module.Path:Entity` as the proto identifier. */
 export function identifierOf(id: string): Identifier {
-  const p = parseIdentifier(id);
-  return p === undefined ? { packageId: '', moduleName: '', entityName: id } : { packageId: p.pkg, moduleName: p.module, entityName: p.entity };
+  let known = identifiers.get(id);
+  if (known === undefined) {
+    const p = parseIdentifier(id);
+    known = p === undefined ? { packageId: '', moduleName: '', entityName: id } : { packageId: p.pkg, moduleName: p.module, entityName: p.entity };
+    // Template ids are few and long-lived; cap the memo anyway.
+    if (identifiers.size < 10_000) identifiers.set(id, known);
+  }
+  return { ...known };
 }
+
+const identifiers = new Map<string, Identifier>();
 
 export const identifierText = (i: Identifier | undefined): string => (i === undefined ? '' : `${i.packageId}:${i.moduleName}:${i.entityName}`);
 

@@ -75,10 +75,12 @@ class Encoder {
     return this;
   }
   string(s: string): this {
-    const n = Buffer.byteLength(s, 'utf8');
-    this.int32(n);
-    this.#room(n);
-    this.#len += this.#buf.write(s, this.#len, 'utf8');
+    // Room for the worst case (3 bytes per UTF-16 unit), write, then fill in the length.
+    this.#room(4 + s.length * 3);
+    const at = this.#len;
+    const n = this.#buf.write(s, at + 4, 'utf8');
+    this.#buf.writeInt32BE(n, at);
+    this.#len = at + 4 + n;
     return this;
   }
   hex(s: string): this {

@@ -122,12 +122,14 @@ export function buildPreparedTransaction(p: Interpreted, facts: PreparationFacts
         n.kind === 'create' ? { oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: createOf(n.contract) } } } : exerciseOf(n, childrenOf(p.nodes, i), config),
     }),
   );
+  const actAs = new Set(p.submission.actAs);
   const inputContracts = p.inputs.map(
     (c): Metadata_InputContract => ({
       contract: { oneofKind: 'v1', v1: createOf(c) },
       createdAt: micros(c.createdAt),
-      // Not part of the hash: execute's rebuild, which only compares hashes, leaves it out.
-      eventBlob: o.blobs ? Buffer.from(encodeBlob(c, config.blobKey), 'base64') : new Uint8Array(0),
+      // The blob discloses the contract to execute; an acting stakeholder sees it anyway, and the
+      // blob is not part of the hash (execute's rebuild, which only compares hashes, leaves it out).
+      eventBlob: o.blobs && !c.signatories.concat(c.observers).some((s) => actAs.has(s)) ? Buffer.from(encodeBlob(c, config.blobKey), 'base64') : new Uint8Array(0),
     }),
   );
   const metadata: Metadata = {
