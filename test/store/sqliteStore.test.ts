@@ -84,7 +84,7 @@ describe('SqliteStore: a restart puts back everything', () => {
     must(l.updateUser('alice', { user: { id: 'alice', isDeactivated: true }, updateMask: { paths: ['is_deactivated'] } }));
     must(l.deleteUser('gone'));
     must(l.allocateParty({ partyIdHint: 'carol', userId: 'alice' }));
-    must(l.updatePartyDetails({ partyDetails: { party: bob, localMetadata: { annotations: { k: 'v' } } }, updateMask: { paths: ['local_metadata'] } }));
+    must(l.updatePartyDetails(bob, { partyDetails: { party: bob, localMetadata: { annotations: { k: 'v' } } }, updateMask: { paths: ['local_metadata'] } }));
     const external = must(l.allocateExternalParty('ext', { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: Buffer.alloc(32, 7).toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' })).party;
 
     const [a1, a2, a3, a4] = submit(l, [bank], [createAsset(bank, alice, '10'), createAsset(bank, alice, '20'), createAsset(bank, bob, '30', [alice]), createAsset(bank, alice, '40')]);

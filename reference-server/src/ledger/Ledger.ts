@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { AdminStore } from '../store/AdminStore.js';
+import { MemoryAdminStore } from '../store/AdminStore.js';
 import type { LedgerStore } from '../store/LedgerStore.js';
 import type { LogEntry, ReassignmentEntry, SubmissionInfo, TransactionEntry } from '../store/LogEntry.js';
 import { MemoryStore } from '../store/MemoryStore.js';
@@ -17,6 +19,11 @@ import type { PreparedTransaction } from './interpret.js';
 import { contractIdFrom, contractViewOf, interpret } from './interpret.js';
 import { parseOffset } from './offsets.js';
 import { fingerprintOf, isValidPartyHint, isValidPartyId } from './parties.js';
+import * as identityProviders from './identityProviders.js';
+import type { IdentityProviderConfig } from './identityProviders.js';
+import type * as P from './packages/packageWire.js';
+import * as packageService from './packages/packageService.js';
+import type { PackageContext, UploadOptions } from './packages/packageService.js';
 import * as partyService from './partyService.js';
 import { Renderer } from './render.js';
 import type { Result } from './result.js';
@@ -68,6 +75,8 @@ export interface ReassignOptions {
 
 export interface CreateLedgerOptions extends LedgerOptions {
   readonly store?: LedgerStore;
+  /** Packages, vetting state and identity provider configs; in memory unless given. */
+  readonly adminStore?: AdminStore;
   /** Register the sample templates (asset, account, holding interface). Default true. */
   readonly sampleTemplates?: boolean;
 }
@@ -80,7 +89,9 @@ export class Ledger {
   readonly config: LedgerConfig;
   readonly catalogue: Catalogue;
   readonly store: LedgerStore;
+  readonly admin: AdminStore;
   readonly #ctx: LedgerContext;
+  readonly #packages: PackageContext;
   readonly #interner = new Interner();
   readonly #pulse = new CommitPulse();
   readonly #listeners = new Set<(entry: LogEntry) => void>();
@@ -99,14 +110,22 @@ export class Ledger {
     this.config = resolveConfig(options);
     this.catalogue = new Catalogue();
     this.store = options.store ?? new MemoryStore();
+    this.admin = options.adminStore ?? new MemoryAdminStore();
     this.#ctx = {
       config: this.config,
       store: this.store,
+      admin: this.admin,
       catalogue: this.catalogue,
       renderer: new Renderer(this.config),
       interner: this.#interner,
     };
     this.#nonce = this.#nonceReserved = Number(this.store.meta(NONCE_KEY) ?? 0);
+    this.#packages = {
+      config: this.config,
+      admin: this.admin,
+      catalogue: this.catalogue,
+      isKnownParty: (party) => this.isKnownParty(party),
+    };
     if (options.sampleTemplates !== false) registerSampleTemplates(this.catalogue);
     if (!this.store.user(PARTICIPANT_ADMIN_USER)) {
       this.store.putUser({
@@ -129,6 +148,66 @@ export class Ledger {
   recover(): void {
     this.store.recover?.(this.catalogue, (entry) => this.#committed(entry));
     for (const c of this.store.activeSnapshot({ kind: 'all' })) if (c.inFlight) this.#unassigned.set(c.inFlight.reassignmentId, c);
+  }
+
+  // ------------------------------------------------------------------ packages and vetting
+
+  uploadDar(bytes: Uint8Array, options: UploadOptions = {}): R<Record<string, never>> {
+    return packageService.uploadDar(this.#packages, bytes, options, true, this.config.clock.now());
+  }
+  validateDar(bytes: Uint8Array, options: UploadOptions = {}): R<Record<string, never>> {
+    return packageService.uploadDar(this.#packages, bytes, options, false, this.config.clock.now());
+  }
+  listPackages(): { packageIds: string[] } {
+    return packageService.listPackages(this.#packages);
+  }
+  getPackage(packageId: string): R<{ payload: Uint8Array; hash: string }> {
+    return packageService.getPackage(this.#packages, packageId);
+  }
+  packageStatus(packageId: string): R<{ packageStatus: P.PackageStatus }> {
+    return packageService.packageStatus(this.#packages, packageId);
+  }
+  listVettedPackages(req: P.ListVettedPackagesRequest): R<P.ListVettedPackagesResponse> {
+    return packageService.listVettedPackages(this.#packages, req);
+  }
+  updateVettedPackages(req: P.UpdateVettedPackagesRequest): R<P.UpdateVettedPackagesResponse> {
+    return packageService.updateVettedPackages(this.#packages, req);
+  }
+  preferredPackageVersion(query: { parties: readonly string[]; packageName: string | undefined; vettingValidAt: string | undefined; synchronizerId: string | undefined }): R<P.GetPreferredPackageVersionResponse> {
+    return packageService.preferredPackageVersion(this.#packages, query, this.config.clock.now());
+  }
+  preferredPackages(req: P.GetPreferredPackagesRequest): R<P.GetPreferredPackagesResponse> {
+    return packageService.preferredPackages(this.#packages, req, this.config.clock.now());
+  }
+
+  // ------------------------------------------------------------------ identity providers
+
+  createIdentityProvider(req: { identityProviderConfig?: unknown }): R<{ identityProviderConfig: IdentityProviderConfig }> {
+    return identityProviders.createIdentityProvider(this.admin, req);
+  }
+  getIdentityProvider(id: string): R<{ identityProviderConfig: IdentityProviderConfig }> {
+    return identityProviders.getIdentityProvider(this.admin, id);
+  }
+  listIdentityProviders(): { identityProviderConfigs: IdentityProviderConfig[] } {
+    return identityProviders.listIdentityProviders(this.admin);
+  }
+  updateIdentityProvider(id: string, req: { identityProviderConfig?: unknown; updateMask?: { paths?: unknown } }): R<{ identityProviderConfig: IdentityProviderConfig }> {
+    return identityProviders.updateIdentityProvider(this.admin, id, req);
+  }
+  deleteIdentityProvider(id: string): R<Record<string, never>> {
+    return identityProviders.deleteIdentityProvider(this.admin, id);
+  }
+  updateUserIdentityProvider(userId: string, req: { userId?: unknown; sourceIdentityProviderId?: unknown; targetIdentityProviderId?: unknown }): R<Record<string, never>> {
+    return identityProviders.updateUserIdentityProvider(this.admin, this.store, userId, req);
+  }
+  /**
+   * The identity provider an administrating user is confined to: undefined for a participant
+   * admin (or an unknown user, which the access check has already refused).
+   */
+  adminScopeOf(userId: string): string | undefined {
+    const u = this.store.user(userId);
+    if (!u || u.rights.has('ParticipantAdmin')) return undefined;
+    return u.identityProviderId;
   }
 
   // ------------------------------------------------------------------ version and state
@@ -207,8 +286,9 @@ export class Ledger {
   getParties(parties: readonly string[]): R<W.GetPartiesResponse> {
     return partyService.getParties(this.#ctx, parties);
   }
-  updatePartyDetails(req: W.UpdatePartyDetailsRequest): R<W.UpdatePartyDetailsResponse> {
-    return partyService.updatePartyDetails(this.#ctx, req);
+  /** `callerIdentityProvider`: the identity provider an identity provider admin is scoped to. */
+  updatePartyDetails(party: string, req: W.UpdatePartyDetailsRequest, callerIdentityProvider?: string): R<W.UpdatePartyDetailsResponse> {
+    return partyService.updatePartyDetails(this.#ctx, party, req, callerIdentityProvider);
   }
   isKnownParty(party: string): boolean {
     return this.store.party(party) !== undefined;

@@ -1,3 +1,4 @@
+import type { AdminStore } from '../store/AdminStore.js';
 import type { LedgerStore } from '../store/LedgerStore.js';
 import type { LedgerConfig } from './config.js';
 import type { Interner } from './intern.js';
@@ -8,6 +9,8 @@ import type { Catalogue } from './templates/Catalogue.js';
 export interface LedgerContext {
   readonly config: LedgerConfig;
   readonly store: LedgerStore;
+  /** Packages, vetting and identity provider configs. */
+  readonly admin: AdminStore;
   readonly catalogue: Catalogue;
   readonly renderer: Renderer;
   readonly interner: Interner;

@@ -63,7 +63,9 @@ export function mergeAnnotations(current: Readonly<Record<string, string>>, chan
   return merged;
 }
 
-export function checkIdentityProvider(id: unknown): Result<void, LedgerError> {
-  if (id === undefined || id === null || id === '') return ok(undefined);
-  return fail('INVALID_ARGUMENT', `Identity provider '${show(id)}' does not exist; this participant only has the default identity provider ("")`);
+/** The default identity provider ("") always exists; others once configured (POST /v2/idps). */
+export function checkIdentityProvider(id: unknown, exists: (id: string) => boolean = () => false): Result<string, LedgerError> {
+  if (id === undefined || id === null || id === '') return ok('');
+  if (typeof id === 'string' && exists(id)) return ok(id);
+  return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: Provided identity_provider_id ${show(id)} has not been found.`);
 }

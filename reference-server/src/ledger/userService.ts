@@ -7,6 +7,7 @@ import { isValidPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
 import { isValidUserId, keyToRight, rightsToKeys } from './users.js';
+import { identityProviderExists } from './identityProviders.js';
 import { isPlainObject, show } from './values.js';
 import type * as W from './wire.js';
 
@@ -59,7 +60,7 @@ export function createUser(ctx: LedgerContext, req: W.CreateUserRequest): Result
   if (!isPlainObject(req) || !isPlainObject(req.user)) return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: user');
   const id = checkUserId(req.user.id, 'user.id');
   if (!id.ok) return id;
-  const idp = checkIdentityProvider(req.user.identityProviderId);
+  const idp = checkIdentityProvider(req.user.identityProviderId, (i) => identityProviderExists(ctx.admin, i));
   if (!idp.ok) return idp;
   const primary = checkPrimaryParty(req.user.primaryParty);
   if (!primary.ok) return primary;
@@ -77,7 +78,7 @@ export function createUser(ctx: LedgerContext, req: W.CreateUserRequest): Result
     isDeactivated: req.user.isDeactivated === true,
     annotations: annotations.value,
     resourceVersion: 0,
-    identityProviderId: '',
+    identityProviderId: idp.value,
     rights: new Set(rights.value),
   };
   ctx.store.putUser(user);
@@ -90,7 +91,7 @@ export function getUser(ctx: LedgerContext, userId: string): Result<W.GetUserRes
 }
 
 export function listUsers(ctx: LedgerContext, req: W.ListUsersRequest): Result<W.ListUsersResponse, LedgerError> {
-  const idp = checkIdentityProvider(req.identityProviderId);
+  const idp = checkIdentityProvider(req.identityProviderId, (i) => identityProviderExists(ctx.admin, i));
   if (!idp.ok) return idp;
   const size = pageSizeOf(req.pageSize, ctx.config.maxUsersPageSize);
   if (!size.ok) return size;
@@ -165,7 +166,7 @@ function rightsChange(ctx: LedgerContext, userId: string, req: W.GrantUserRights
   const found = findUser(ctx, userId);
   if (!found.ok) return found;
   if (isPlainObject(req)) {
-    const idp = checkIdentityProvider(req.identityProviderId);
+    const idp = checkIdentityProvider(req.identityProviderId, (i) => identityProviderExists(ctx.admin, i));
     if (!idp.ok) return idp;
   }
   const rights = rightsToKeys(isPlainObject(req) ? req.rights : undefined);

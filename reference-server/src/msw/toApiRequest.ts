@@ -12,7 +12,9 @@ export async function toApiRequest(request: Request, path: string, search: strin
     headers[name] = value;
   });
   // fetch refuses a body on GET and HEAD, so there is nothing to read; elsewhere an empty body is none.
-  const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+  // Bytes first: a binary upload (a DAR) must reach its route undecoded.
+  const bytes = request.method === 'GET' || request.method === 'HEAD' ? new Uint8Array(0) : new Uint8Array(await request.arrayBuffer());
+  const text = bytes.length === 0 ? '' : new TextDecoder().decode(bytes);
   return {
     method: request.method,
     path: normalizePath(path),
@@ -20,5 +22,6 @@ export async function toApiRequest(request: Request, path: string, search: strin
     query: new URLSearchParams(search),
     headers,
     bodyText: text === '' ? undefined : text,
+    ...(bytes.length === 0 ? {} : { bodyBytes: bytes }),
   };
 }

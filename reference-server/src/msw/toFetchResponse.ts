@@ -18,6 +18,8 @@ export function toFetchResponse(response: ApiResponse, method: string): Response
       return new Response(head ? null : response.body, { ...init, headers: { 'content-type': response.contentType } });
     case 'empty':
       return new Response(null, init);
+    case 'bytes':
+      return new Response(head ? null : response.body.slice(), { ...init, headers: { ...response.headers, 'content-type': response.contentType } });
     case 'stream':
       return new Response(head ? null : readableOf(jsonArrayChunks(response.elements)), {
         ...init,

@@ -14,3 +14,5 @@ export type {
   SubmissionInfo,
 } from './LogEntry.js';
 export type { StoredParty, StoredUser, DedupRecord, TemplateDeclaration } from './records.js';
+export { MemoryAdminStore, emptyAdminState } from './AdminStore.js';
+export type { AdminStore, AdminState, StoredPackage, SynchronizerVetting, VettingBounds, StoredIdentityProvider } from './AdminStore.js';

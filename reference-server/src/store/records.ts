@@ -16,7 +16,7 @@ export interface StoredUser {
   isDeactivated: boolean;
   annotations: Record<string, string>;
   resourceVersion: number;
-  readonly identityProviderId: string;
+  identityProviderId: string;
   /** Rights in canonical string form (`CanActAs:<party>`, `ParticipantAdmin`, ...), in grant order. */
   readonly rights: Set<string>;
 }

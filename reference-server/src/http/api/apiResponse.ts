@@ -1,4 +1,4 @@
-import type { EmptyResponse, JsonResponse, JsonStreamResponse, TextResponse } from './types.js';
+import type { BytesResponse, EmptyResponse, JsonResponse, JsonStreamResponse, TextResponse } from './types.js';
 
 /** A JSON body. Success bodies are never empty: callers answer `{}` where there is nothing to say. */
 export const jsonResponse = (body: unknown, status = 200): JsonResponse => ({ kind: 'json', status, body });
@@ -17,3 +17,11 @@ export const jsonStreamResponse = (elements: Iterable<unknown> | AsyncIterable<u
 });
 
 export const emptyResponse = (status = 200): EmptyResponse => ({ kind: 'empty', status });
+
+export const bytesResponse = (body: Uint8Array, headers: Readonly<Record<string, string>> = {}, contentType = 'application/octet-stream', status = 200): BytesResponse => ({
+  kind: 'bytes',
+  status,
+  contentType,
+  headers,
+  body,
+});

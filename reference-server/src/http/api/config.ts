@@ -6,6 +6,8 @@
 export interface HttpConfig {
   /** Request bodies above this many bytes answer 413. */
   readonly maxRequestBodyBytes: number;
+  /** Binary uploads (DARs, `application/octet-stream`) above this many bytes answer 413. */
+  readonly maxUploadBodyBytes: number;
   /** How long a list endpoint waits for a new element of an open-ended stream before answering. */
   readonly defaultStreamIdleTimeoutMs: number;
   /** Upper bound a client may ask for with `stream_idle_timeout_ms`. */
@@ -31,6 +33,8 @@ export interface HttpConfig {
 export const defaultHttpConfig: HttpConfig = {
   // The participant's default gRPC inbound message size is 4 MiB; the JSON face follows it.
   maxRequestBodyBytes: 4 * 1024 * 1024,
+  // DARs routinely exceed the JSON limit (the Splice DARs are several MiB each).
+  maxUploadBodyBytes: 64 * 1024 * 1024,
   defaultStreamIdleTimeoutMs: 1000,
   maxStreamIdleTimeoutMs: 60_000,
   maxWebSocketMessageBytes: 4 * 1024 * 1024,

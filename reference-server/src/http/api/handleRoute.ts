@@ -26,7 +26,14 @@ export async function handleRoute(
     });
   try {
     let body: unknown = undefined;
-    if (route.body === 'json') {
+    if (route.body === 'binary') {
+      const bytes = request.bodyBytes;
+      if (bytes === undefined || bytes.length === 0) return refuse({ kind: 'decode', message: 'Invalid value for: body (missing request body)' });
+      // The msw adapter reads the whole body before routing: the limit is checked here too.
+      if (bytes.length > services.config.maxUploadBodyBytes) return refuse({ kind: 'body-too-large', limit: services.config.maxUploadBodyBytes });
+    } else if (route.body === 'json-optional' && (request.bodyText === undefined || request.bodyText.trim() === '')) {
+      body = {};
+    } else if (route.body === 'json' || route.body === 'json-optional') {
       const decoded = decodeJsonBody(request.bodyText, services.config.maxRequestBodyBytes);
       if (!decoded.ok) return refuse(decoded.error);
       const check = services.validateBody(route.operationId, decoded.value);

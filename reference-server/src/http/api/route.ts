@@ -28,8 +28,11 @@ export interface Route<Body = unknown> {
   readonly path: string;
   readonly operationId: string;
   readonly group: RouteGroup;
-  /** `json`: a JSON body is required; `none`: any body is ignored. */
-  readonly body: 'json' | 'none';
+  /**
+   * `json`: a JSON body is required; `json-optional`: a JSON body if any (absent reads as `{}`);
+   * `binary`: raw bytes are required (uploads, under their own size limit); `none`: any body is ignored.
+   */
+  readonly body: 'json' | 'json-optional' | 'binary' | 'none';
   /** The rights the caller needs, read off the request; omitted means any authenticated caller. */
   readonly access?: (request: AccessInput<Body>) => RequiredAccess;
   /** Skip authentication entirely (health probes and the published documents). */

@@ -18,6 +18,8 @@ export interface ApiRequest {
   readonly headers: Readonly<Record<string, string | undefined>>;
   /** The body as text; undefined when the request had none. */
   readonly bodyText: string | undefined;
+  /** The body as bytes, for routes that take a binary upload (`application/octet-stream`). */
+  readonly bodyBytes?: Uint8Array;
 }
 
 export interface JsonResponse {
@@ -44,13 +46,22 @@ export interface JsonStreamResponse {
   readonly elements: Iterable<unknown> | AsyncIterable<unknown>;
 }
 
+/** Raw bytes (a package's archive), with extra headers. */
+export interface BytesResponse {
+  readonly kind: 'bytes';
+  readonly status: number;
+  readonly contentType: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+}
+
 /** A status without a body (the health probes, whose spec declares no content). */
 export interface EmptyResponse {
   readonly kind: 'empty';
   readonly status: number;
 }
 
-export type ApiResponse = JsonResponse | TextResponse | JsonStreamResponse | EmptyResponse;
+export type ApiResponse = JsonResponse | TextResponse | JsonStreamResponse | EmptyResponse | BytesResponse;
 
 /**
  * Endpoint groups differ in how they render errors: B (the Ledger API) answers JsCantonError,

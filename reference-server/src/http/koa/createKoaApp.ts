@@ -53,17 +53,21 @@ export function createKoaApp(routes: readonly Route[], services: ApiServices): K
         params[name] = ctx.params[`p${i}`] ?? '';
       });
       let bodyText: string | undefined;
-      if (route.body === 'json') {
-        const read = await readBody(ctx.req, services.config.maxRequestBodyBytes);
+      let bodyBytes: Uint8Array | undefined;
+      if (route.body !== 'none') {
+        const binary = route.body === 'binary';
+        const limit = binary ? services.config.maxUploadBodyBytes : services.config.maxRequestBodyBytes;
+        const read = await readBody(ctx.req, limit, binary ? 'bytes' : 'text');
         if (!read.ok && !read.tooLarge) return;
         if (!read.ok) {
           ctx.set('Connection', 'close');
-          write(ctx, renderProblem({ kind: 'body-too-large', limit: services.config.maxRequestBodyBytes }, route.group, { participantId: services.participantId }));
+          write(ctx, renderProblem({ kind: 'body-too-large', limit }, route.group, { participantId: services.participantId }));
           return;
         }
         bodyText = read.text;
+        bodyBytes = read.bytes;
       }
-      write(ctx, await handleRoute(route, toApiRequest(ctx, params, bodyText), params, services));
+      write(ctx, await handleRoute(route, toApiRequest(ctx, params, bodyText, bodyBytes), params, services));
     });
   }
   app.use(router.routes());

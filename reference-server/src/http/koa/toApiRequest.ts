@@ -3,7 +3,7 @@ import type { ApiRequest } from '../api/types.js';
 import { flattenHeaders } from './flattenHeaders.js';
 
 /** The adapter-neutral view of a Koa request (header names are already lower case in Node). */
-export function toApiRequest(ctx: Context, pathParams: Readonly<Record<string, string>>, bodyText: string | undefined): ApiRequest {
+export function toApiRequest(ctx: Context, pathParams: Readonly<Record<string, string>>, bodyText: string | undefined, bodyBytes?: Uint8Array): ApiRequest {
   return {
     method: ctx.method,
     path: ctx.path,
@@ -11,5 +11,6 @@ export function toApiRequest(ctx: Context, pathParams: Readonly<Record<string, s
     query: new URLSearchParams(ctx.querystring),
     headers: flattenHeaders(ctx.req.headers),
     bodyText,
+    ...(bodyBytes === undefined ? {} : { bodyBytes }),
   };
 }

@@ -15,6 +15,11 @@ export function writeApiResponse(ctx: Context, response: ApiResponse, onStreamEr
       ctx.set('Content-Type', response.contentType);
       ctx.body = response.body;
       return;
+    case 'bytes':
+      ctx.set('Content-Type', response.contentType);
+      for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+      ctx.body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
+      return;
     case 'empty':
       // Koa turns a 200 without body into 204; an explicit empty string keeps the status.
       ctx.body = '';

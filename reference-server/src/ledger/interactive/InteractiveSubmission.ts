@@ -81,7 +81,7 @@ export class InteractiveSubmission {
   readonly #keys = new WeakMap<W.SigningPublicKey, ReturnType<typeof partyKeyOf>>();
 
   constructor(readonly ledger: Ledger) {
-    this.#ctx = { config: ledger.config, store: ledger.store, catalogue: ledger.catalogue, renderer: new Renderer(ledger.config), interner: this.#interner };
+    this.#ctx = { config: ledger.config, store: ledger.store, admin: ledger.admin, catalogue: ledger.catalogue, renderer: new Renderer(ledger.config), interner: this.#interner };
   }
 
   // ------------------------------------------------------------------ external parties

@@ -41,6 +41,13 @@ export interface TemplateDef {
 
 export type IdentifierDef = TemplateDef | InterfaceDef;
 
+/** A package as the catalogue knows it (built-in and fixture-declared templates have no DAR). */
+export interface CataloguePackage {
+  readonly packageId: string;
+  readonly packageName: string;
+  readonly packageVersion: string;
+}
+
 /** Package ids are derived from name and version, so they are stable across runs. */
 export function packageIdOf(packageName: string, version = '1.0.0'): string {
   return createHash('sha256').update(`${packageName}@${version}`).digest('hex');
@@ -92,9 +99,15 @@ export class Catalogue {
   readonly #byId = new Map<string, IdentifierDef>();
   readonly #packageNames = new Set<string>();
   readonly #templates: TemplateDef[] = [];
+  readonly #packages = new Map<string, CataloguePackage>();
 
   templates(): readonly TemplateDef[] {
     return this.#templates;
+  }
+
+  /** The packages the catalogue's templates and interfaces belong to, in registration order. */
+  packages(): readonly CataloguePackage[] {
+    return [...this.#packages.values()];
   }
 
   addInterface(spec: InterfaceSpec): Result<InterfaceDef, LedgerError> {
@@ -105,7 +118,7 @@ export class Catalogue {
     for (const [name, c] of Object.entries(spec.choices ?? {})) {
       choices.set(name, { ...c, name, argumentType: c.argument ?? { record: {} }, interface: def });
     }
-    this.#register(def, spec.packageName);
+    this.#register(def, spec.packageName, spec.packageVersion);
     return ok(def);
   }
 
@@ -138,7 +151,7 @@ export class Catalogue {
       choices,
       interfaces,
     };
-    this.#register(def, spec.packageName);
+    this.#register(def, spec.packageName, spec.packageVersion);
     this.#templates.push(def);
     return ok(def);
   }
@@ -183,7 +196,8 @@ export class Catalogue {
     return ok({ id, packageId, packageName: spec.packageName, qualifiedName });
   }
 
-  #register(def: IdentifierDef, packageName: string) {
+  #register(def: IdentifierDef, packageName: string, packageVersion = '1.0.0') {
+    if (!this.#packages.has(def.packageId)) this.#packages.set(def.packageId, { packageId: def.packageId, packageName, packageVersion });
     this.#byId.set(def.id, def);
     this.#byId.set(`#${packageName}:${def.qualifiedName}`, def);
     this.#packageNames.add(packageName);

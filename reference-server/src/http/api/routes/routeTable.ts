@@ -4,12 +4,14 @@ import { contractRoutes } from './contractRoutes.js';
 import { legacyStreamRoutes } from './legacyStreamRoutes.js';
 import { transactionTreeCommandRoutes } from './transactionTreeCommandRoutes.js';
 import { updateLookupRoutes } from './updateLookupRoutes.js';
+import { adminRoutes } from './adminRoutes.js';
 import { commandRoutes } from './commandRoutes.js';
 import { completionRoutes } from './completionRoutes.js';
 import { docsRoutes } from './docsRoutes.js';
 import { externalPartyRoutes } from './externalPartyRoutes.js';
 import { healthRoutes } from './healthRoutes.js';
 import { interactiveRoutes } from './interactiveRoutes.js';
+import { packageRoutes } from './packageRoutes.js';
 import { partyRoutes } from './partyRoutes.js';
 import { registryRoutes } from './registryRoutes.js';
 import { scanRoutes } from './scanRoutes.js';
@@ -39,6 +41,8 @@ export const ledgerApiRoutes: readonly Route[] = [
   ...contractRoutes,
   ...activeContractsPageRoutes,
   ...transactionTreeCommandRoutes,
+  ...packageRoutes,
+  ...adminRoutes,
   ...docsRoutes,
   ...healthRoutes,
   ...registryRoutes,

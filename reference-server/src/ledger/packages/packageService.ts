@@ -1,0 +1,468 @@
+import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
+import type { AdminStore, StoredPackage, SynchronizerVetting, VettingBounds } from '../../store/AdminStore.js';
+import type { LedgerConfig } from '../config.js';
+import type { LedgerError } from '../errors.js';
+import { fail } from '../errors.js';
+import { decodePageToken, encodePageToken } from '../pages.js';
+import { isValidPartyId } from '../parties.js';
+import { ok, type Result } from '../result.js';
+import type { Catalogue } from '../templates/Catalogue.js';
+import { isPlainObject, show } from '../values.js';
+import type * as P from './packageWire.js';
+import { readDar } from './readDar.js';
+
+type R<T> = Result<T, LedgerError>;
+
+/** What the package services work on: the admin store, the catalogue's built-in packages, the clock. */
+export interface PackageContext {
+  readonly config: LedgerConfig;
+  readonly admin: AdminStore;
+  readonly catalogue: Catalogue;
+  readonly isKnownParty: (party: string) => boolean;
+}
+
+/** A package the participant knows: uploaded (with its payload) or built in (synthesised payload). */
+export interface KnownPackage {
+  readonly packageId: string;
+  readonly packageName: string;
+  readonly packageVersion: string;
+  readonly builtIn: boolean;
+}
+
+export interface UploadOptions {
+  /** Default true, as on the participant. */
+  readonly vetAllPackages?: boolean;
+  readonly synchronizerId?: string;
+}
+
+const PACKAGE_ID = /^[0-9a-f]{64}$/;
+/** The participant's first VettedPackages transaction on a synchronizer happens at connect. */
+const INITIAL_SERIAL = 1;
+
+// ------------------------------------------------------------------ the package store
+
+export function knownPackages(ctx: PackageContext): KnownPackage[] {
+  const out = new Map<string, KnownPackage>();
+  for (const p of ctx.catalogue.packages()) out.set(p.packageId, { ...p, builtIn: true });
+  for (const p of ctx.admin.packages()) out.set(p.packageId, { packageId: p.packageId, packageName: p.packageName, packageVersion: p.packageVersion, builtIn: false });
+  return [...out.values()];
+}
+
+function knownPackage(ctx: PackageContext, packageId: string): KnownPackage | undefined {
+  const uploaded = ctx.admin.package(packageId);
+  if (uploaded) return { packageId, packageName: uploaded.packageName, packageVersion: uploaded.packageVersion, builtIn: false };
+  const builtIn = ctx.catalogue.packages().find((p) => p.packageId === packageId);
+  return builtIn ? { ...builtIn, builtIn: true } : undefined;
+}
+
+export function listPackages(ctx: PackageContext): { packageIds: string[] } {
+  return { packageIds: knownPackages(ctx).map((p) => p.packageId).sort() };
+}
+
+function checkPackageId(packageId: string): R<string> {
+  if (!PACKAGE_ID.test(packageId)) {
+    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: Invalid package id '${show(packageId)}': 64 lowercase hex digits expected`, {
+      context: { field_name: 'package_id' },
+    });
+  }
+  return ok(packageId);
+}
+
+/** The archive payload and its hash, as the package service hands them out. */
+export function getPackage(ctx: PackageContext, packageId: string): R<{ payload: Uint8Array; hash: string }> {
+  const id = checkPackageId(packageId);
+  if (!id.ok) return id;
+  const uploaded = ctx.admin.package(packageId);
+  if (uploaded) return ok({ payload: uploaded.payload, hash: packageId });
+  const builtIn = knownPackage(ctx, packageId);
+  if (builtIn) return ok({ payload: syntheticPayload(builtIn.packageName, builtIn.packageVersion), hash: packageId });
+  return fail('PACKAGE_NOT_FOUND', 'Could not find package.', { context: { package_id: packageId }, resources: [['PACKAGE', packageId]] });
+}
+
+export function packageStatus(ctx: PackageContext, packageId: string): R<{ packageStatus: P.PackageStatus }> {
+  const id = checkPackageId(packageId);
+  if (!id.ok) return id;
+  return ok({ packageStatus: knownPackage(ctx, packageId) ? 'PACKAGE_STATUS_REGISTERED' : 'PACKAGE_STATUS_UNSPECIFIED' });
+}
+
+/**
+ * A built-in package has no DAR: its payload is a Daml-LF 2 `ArchivePayload` naming the package
+ * (metadata only, no modules). Its hash is the catalogue's id, not the SHA-256 of these bytes.
+ */
+export function syntheticPayload(name: string, version: string): Uint8Array {
+  const metadata = new BinaryWriter().tag(1, WireType.Varint).int32(0).tag(2, WireType.Varint).int32(1).finish();
+  const pkg = new BinaryWriter()
+    .tag(2, WireType.LengthDelimited).string(name)
+    .tag(2, WireType.LengthDelimited).string(version)
+    .tag(4, WireType.LengthDelimited).bytes(metadata)
+    .finish();
+  return new BinaryWriter().tag(3, WireType.LengthDelimited).string('1').tag(4, WireType.LengthDelimited).bytes(pkg).finish();
+}
+
+// ------------------------------------------------------------------ DAR upload
+
+/**
+ * Reads and checks a DAR; with `store`, records its packages (all or none) and vets them. The
+ * validate operation runs the same checks without `store`.
+ */
+export function uploadDar(ctx: PackageContext, bytes: Uint8Array, options: UploadOptions, store: boolean, now: number): R<Record<string, never>> {
+  const dar = readDar(bytes);
+  if (!dar.ok) {
+    return fail('INVALID_DAR', `Dar file is corrupt: ${dar.error}`, { context: { reason: dar.error } });
+  }
+  const known = knownPackages(ctx);
+  for (const p of dar.value.packages) {
+    const clash = known.find((k) => k.packageName === p.packageName && k.packageVersion === p.packageVersion && k.packageId !== p.packageId);
+    if (clash) {
+      return fail(
+        'KNOWN_PACKAGE_VERSION',
+        `Tried to upload package ${p.packageId}, but a different package ${clash.packageId} with the same name and version has previously been uploaded.`,
+        { context: { uploadedPackageId: p.packageId, existingPackage: clash.packageId, packageVersion: p.packageVersion } },
+      );
+    }
+  }
+  const vet = options.vetAllPackages !== false;
+  let synchronizerId: string | undefined;
+  if (vet) {
+    const sync = targetSynchronizer(ctx, options.synchronizerId, 'upload');
+    if (!sync.ok) return sync;
+    synchronizerId = sync.value;
+  }
+  if (!store) return ok({});
+  const fresh: StoredPackage[] = dar.value.packages
+    .filter((p) => ctx.admin.package(p.packageId) === undefined)
+    .map((p) => ({ packageId: p.packageId, packageName: p.packageName, packageVersion: p.packageVersion, payload: p.payload, uploadedAt: now }));
+  ctx.admin.putPackages(fresh);
+  if (synchronizerId !== undefined) {
+    const state = effectiveVetting(ctx, synchronizerId);
+    let changed = false;
+    for (const p of dar.value.packages) {
+      if (!state.has(p.packageId)) {
+        state.set(p.packageId, {});
+        changed = true;
+      }
+    }
+    if (changed) saveVetting(ctx, synchronizerId, state, currentSerial(ctx, synchronizerId) + 1);
+  }
+  return ok({});
+}
+
+/** The synchronizer a vetting change applies to: the one named, or the only one connected. */
+function targetSynchronizer(ctx: PackageContext, requested: string | undefined, what: 'upload' | 'vetting'): R<string> {
+  const connected = ctx.config.synchronizers.map((s) => s.id);
+  if (requested === undefined || requested === '') {
+    if (connected.length === 1) return ok(connected[0] as string);
+    return fail('PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER', `Cannot autodetect synchronizer: currently connected synchronizers ${connected.join(', ')}`);
+  }
+  if (!connected.includes(requested)) {
+    return fail(
+      'PACKAGE_SERVICE_NOT_CONNECTED_TO_SYNCHRONIZER',
+      what === 'upload'
+        ? `Cannot upload a dar because the participant is not connected to synchronizer '${show(requested, 200)}'.`
+        : `Cannot vet packages because the participant is not connected to synchronizer '${show(requested, 200)}'.`,
+      { context: { synchronizerId: show(requested, 200) } },
+    );
+  }
+  return ok(requested);
+}
+
+// ------------------------------------------------------------------ vetting state
+
+function currentSerial(ctx: PackageContext, synchronizerId: string): number {
+  return ctx.admin.vetting(synchronizerId)?.serial ?? INITIAL_SERIAL;
+}
+
+/** Package id -> bounds of what is vetted on the synchronizer now. */
+function effectiveVetting(ctx: PackageContext, synchronizerId: string): Map<string, VettingBounds> {
+  const stored = ctx.admin.vetting(synchronizerId);
+  const out = new Map<string, VettingBounds>();
+  const unvetted = new Set(stored?.unvetted ?? []);
+  for (const p of ctx.catalogue.packages()) if (!unvetted.has(p.packageId)) out.set(p.packageId, {});
+  for (const [id, bounds] of Object.entries(stored?.vetted ?? {})) out.set(id, bounds);
+  return out;
+}
+
+function saveVetting(ctx: PackageContext, synchronizerId: string, state: ReadonlyMap<string, VettingBounds>, serial: number): void {
+  const vetting: SynchronizerVetting = {
+    serial,
+    vetted: Object.fromEntries(state),
+    unvetted: ctx.catalogue.packages().map((p) => p.packageId).filter((id) => !state.has(id)),
+  };
+  ctx.admin.putVetting(synchronizerId, vetting);
+}
+
+function vettedPackagesOf(ctx: PackageContext, synchronizerId: string, state: ReadonlyMap<string, VettingBounds>, serial: number, keep: (p: P.VettedPackage) => boolean = () => true): P.VettedPackages {
+  const packages: P.VettedPackage[] = [];
+  for (const [packageId, bounds] of state) {
+    const known = knownPackage(ctx, packageId);
+    const entry: P.VettedPackage = {
+      packageId,
+      ...(known ? { packageName: known.packageName, packageVersion: known.packageVersion } : {}),
+      ...(bounds.validFromInclusive === undefined ? {} : { validFromInclusive: bounds.validFromInclusive }),
+      ...(bounds.validUntilExclusive === undefined ? {} : { validUntilExclusive: bounds.validUntilExclusive }),
+    };
+    if (keep(entry)) packages.push(entry);
+  }
+  // Sorted by name and version where known, package id as a last resort.
+  packages.sort(
+    (a, b) =>
+      (a.packageName ?? '').localeCompare(b.packageName ?? '') ||
+      compareVersions(a.packageVersion ?? '', b.packageVersion ?? '') ||
+      a.packageId.localeCompare(b.packageId),
+  );
+  return { packages, participantId: ctx.config.participantId, synchronizerId, topologySerial: serial };
+}
+
+const stringList = (v: unknown, field: string): R<string[]> => {
+  if (v === undefined || v === null) return ok([]);
+  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: ${field} must be a list of strings`);
+  return ok(v as string[]);
+};
+
+export function listVettedPackages(ctx: PackageContext, req: P.ListVettedPackagesRequest): R<P.ListVettedPackagesResponse> {
+  if (!isPlainObject(req)) return fail('INVALID_ARGUMENT', 'The request must be an object');
+  const max = ctx.config.features.packageFeature?.maxVettedPackagesPageSize ?? 100;
+  const size = req.pageSize ?? 0;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: page_size must be a non-negative integer');
+  if (size > max) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: page_size ${size} exceeds the maximum of ${max}`);
+  const after = decodePageToken(typeof req.pageToken === 'string' ? req.pageToken : undefined);
+  if (!after.ok) return after;
+  const metadata: Record<string, unknown> = isPlainObject(req.packageMetadataFilter) ? req.packageMetadataFilter : {};
+  const topology: Record<string, unknown> = isPlainObject(req.topologyStateFilter) ? req.topologyStateFilter : {};
+  const ids = stringList(metadata['packageIds'], 'package_metadata_filter.package_ids');
+  if (!ids.ok) return ids;
+  const prefixes = stringList(metadata['packageNamePrefixes'], 'package_metadata_filter.package_name_prefixes');
+  if (!prefixes.ok) return prefixes;
+  const participants = stringList(topology['participantIds'], 'topology_state_filter.participant_ids');
+  if (!participants.ok) return participants;
+  const syncs = stringList(topology['synchronizerIds'], 'topology_state_filter.synchronizer_ids');
+  if (!syncs.ok) return syncs;
+  const byMetadata = (p: P.VettedPackage) =>
+    (ids.value.length === 0 && prefixes.value.length === 0) ||
+    ids.value.includes(p.packageId) ||
+    prefixes.value.some((prefix) => (p.packageName ?? '').startsWith(prefix));
+  if (participants.value.length > 0 && !participants.value.includes(ctx.config.participantId)) return ok({ vettedPackages: [], nextPageToken: '' });
+  const candidates = ctx.config.synchronizers
+    .map((s) => s.id)
+    .filter((id) => syncs.value.length === 0 || syncs.value.includes(id))
+    .filter((id) => after.value === undefined || id > after.value)
+    .sort();
+  const pageSize = size === 0 ? max : size;
+  const out: P.VettedPackages[] = [];
+  let last: string | undefined;
+  for (const id of candidates) {
+    const entry = vettedPackagesOf(ctx, id, effectiveVetting(ctx, id), currentSerial(ctx, id), byMetadata);
+    if (entry.packages.length === 0) continue;
+    if (out.length === pageSize) return ok({ vettedPackages: out, nextPageToken: encodePageToken(last as string) });
+    out.push(entry);
+    last = id;
+  }
+  return ok({ vettedPackages: out, nextPageToken: '' });
+}
+
+/** Which known packages a reference names (empty fields are wildcards). */
+function resolveRef(ctx: PackageContext, ref: unknown): R<KnownPackage[]> {
+  if (!isPlainObject(ref)) return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: a package reference must be an object');
+  const { packageId, packageName, packageVersion } = ref as P.VettedPackagesRef;
+  for (const [field, v] of [['package_id', packageId], ['package_name', packageName], ['package_version', packageVersion]] as const) {
+    if (v !== undefined && typeof v !== 'string') return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: ${field} must be a string`);
+  }
+  if (!packageId && !packageName) {
+    return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: a package reference needs a package_id or a package_name');
+  }
+  return ok(
+    knownPackages(ctx).filter(
+      (p) => (!packageId || p.packageId === packageId) && (!packageName || p.packageName === packageName) && (!packageVersion || p.packageVersion === packageVersion),
+    ),
+  );
+}
+
+const describeRef = (ref: P.VettedPackagesRef) =>
+  `VettedPackagesRef(packageId=${show(ref.packageId ?? '')}, packageName=${show(ref.packageName ?? '')}, packageVersion=${show(ref.packageVersion ?? '')})`;
+
+function checkTimestamp(v: unknown, field: string): R<string | undefined> {
+  if (v === undefined || v === null || v === '') return ok(undefined);
+  if (typeof v !== 'string' || Number.isNaN(Date.parse(v)) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) {
+    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: ${field} '${show(v)}' is not an RFC 3339 timestamp`);
+  }
+  return ok(v);
+}
+
+export function updateVettedPackages(ctx: PackageContext, req: P.UpdateVettedPackagesRequest): R<P.UpdateVettedPackagesResponse> {
+  if (!isPlainObject(req) || !Array.isArray(req.changes) || req.changes.length === 0) {
+    return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: changes', { context: { field_name: 'changes' } });
+  }
+  const sync = targetSynchronizer(ctx, req.synchronizerId, 'vetting');
+  if (!sync.ok) return sync;
+  const serial = currentSerial(ctx, sync.value);
+  const expected = req.expectedTopologySerial?.serial;
+  if (isPlainObject(expected)) {
+    if ('Prior' in expected && isPlainObject(expected.Prior) && expected.Prior.value !== serial) {
+      return fail('TOPOLOGY_SERIAL_MISMATCH', `The expected topology serial ${show(expected.Prior.value)} does not match the current serial ${serial} of the vetted packages on ${sync.value}`, {
+        context: { expected: show(expected.Prior.value), actual: String(serial) },
+      });
+    }
+    if ('NoPrior' in expected) {
+      return fail('TOPOLOGY_SERIAL_MISMATCH', `Expected no prior vetted packages on ${sync.value}, but serial ${serial} exists`, { context: { actual: String(serial) } });
+    }
+  }
+  const before = effectiveVetting(ctx, sync.value);
+  const after = new Map(before);
+  for (const [i, change] of req.changes.entries()) {
+    const op: unknown = isPlainObject(change) ? change.operation : undefined;
+    if (isPlainObject(op) && isPlainObject(op.Vet) && isPlainObject(op.Vet.value)) {
+      const vet = op.Vet.value as { packages?: unknown; newValidFromInclusive?: unknown; newValidUntilExclusive?: unknown };
+      if (!Array.isArray(vet.packages) || vet.packages.length === 0) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: changes[${i}].Vet.packages must be non-empty`);
+      const from = checkTimestamp(vet.newValidFromInclusive, 'new_valid_from_inclusive');
+      if (!from.ok) return from;
+      const until = checkTimestamp(vet.newValidUntilExclusive, 'new_valid_until_exclusive');
+      if (!until.ok) return until;
+      for (const ref of vet.packages) {
+        const matches = resolveRef(ctx, ref);
+        if (!matches.ok) return matches;
+        if (matches.value.length === 0) {
+          return fail('UNRESOLVED_VETTING_REFERENCE', `The vetted package reference ${describeRef(ref as P.VettedPackagesRef)} does not match any package in the package store. Reason: no package matches`);
+        }
+        if (matches.value.length > 1) {
+          return fail('AMBIGUOUS_VETTING_REFERENCE', `The package reference ${describeRef(ref as P.VettedPackagesRef)} matches multiple packages: ${matches.value.map((m) => m.packageId).join(', ')}`);
+        }
+        after.set((matches.value[0] as KnownPackage).packageId, {
+          ...(from.value === undefined ? {} : { validFromInclusive: from.value }),
+          ...(until.value === undefined ? {} : { validUntilExclusive: until.value }),
+        });
+      }
+    } else if (isPlainObject(op) && isPlainObject(op.Unvet) && isPlainObject(op.Unvet.value)) {
+      const packages = (op.Unvet.value as { packages?: unknown }).packages;
+      if (!Array.isArray(packages) || packages.length === 0) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: changes[${i}].Unvet.packages must be non-empty`);
+      for (const ref of packages) {
+        const matches = resolveRef(ctx, ref);
+        if (!matches.ok) return matches;
+        if (matches.value.length === 0) {
+          return fail('UNRESOLVED_VETTING_REFERENCE', `The vetted package reference ${describeRef(ref as P.VettedPackagesRef)} does not match any package in the package store. Reason: no package matches`);
+        }
+        for (const m of matches.value) after.delete(m.packageId);
+      }
+    } else {
+      return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: changes[${i}].operation must be Vet or Unvet`);
+    }
+  }
+  const changed = !sameVetting(before, after);
+  const newSerial = changed ? serial + 1 : serial;
+  if (changed && req.dryRun !== true) saveVetting(ctx, sync.value, after, newSerial);
+  return ok({
+    pastVettedPackages: vettedPackagesOf(ctx, sync.value, before, serial),
+    newVettedPackages: vettedPackagesOf(ctx, sync.value, after, newSerial),
+  });
+}
+
+function sameVetting(a: ReadonlyMap<string, VettingBounds>, b: ReadonlyMap<string, VettingBounds>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, x] of a) {
+    const y = b.get(id);
+    if (!y || x.validFromInclusive !== y.validFromInclusive || x.validUntilExclusive !== y.validUntilExclusive) return false;
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------ preferred packages
+
+/** Daml package versions: dot-separated non-negative integers, compared numerically. */
+export function compareVersions(a: string, b: string): number {
+  const xs = a.split('.');
+  const ys = b.split('.');
+  for (let i = 0; i < Math.max(xs.length, ys.length); i++) {
+    const x = Number(xs[i] ?? -1);
+    const y = Number(ys[i] ?? -1);
+    if (Number.isNaN(x) || Number.isNaN(y)) return a.localeCompare(b);
+    if (x !== y) return x - y;
+  }
+  return 0;
+}
+
+function vettedAt(bounds: VettingBounds, at: number): boolean {
+  if (bounds.validFromInclusive !== undefined && Date.parse(bounds.validFromInclusive) > at) return false;
+  if (bounds.validUntilExclusive !== undefined && Date.parse(bounds.validUntilExclusive) <= at) return false;
+  return true;
+}
+
+/** The highest version of a package name vetted on a synchronizer at a time, if any. */
+function preferredOn(ctx: PackageContext, synchronizerId: string, packageName: string, at: number): P.PackageReference | undefined {
+  let best: KnownPackage | undefined;
+  for (const [id, bounds] of effectiveVetting(ctx, synchronizerId)) {
+    if (!vettedAt(bounds, at)) continue;
+    const p = knownPackage(ctx, id);
+    if (!p || p.packageName !== packageName) continue;
+    if (!best || compareVersions(p.packageVersion, best.packageVersion) > 0) best = p;
+  }
+  return best ? { packageId: best.packageId, packageName: best.packageName, packageVersion: best.packageVersion } : undefined;
+}
+
+interface PreferenceQuery {
+  readonly requirements: readonly { readonly parties: readonly string[]; readonly packageName: string }[];
+  readonly synchronizerId: string | undefined;
+  readonly vettingValidAt: string | undefined;
+}
+
+/**
+ * Every party here is hosted by this participant alone, so "vetted by all hosting participants"
+ * is "vetted here". A party this participant does not know has no hosting participant that vetted
+ * anything: no preference.
+ */
+function preferences(ctx: PackageContext, q: PreferenceQuery, now: number): R<{ synchronizerId: string; references: P.PackageReference[] } | undefined> {
+  for (const r of q.requirements) {
+    if (typeof r.packageName !== 'string' || r.packageName === '') return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: package_name', { context: { field_name: 'package_name' } });
+    for (const party of r.parties) {
+      if (typeof party !== 'string' || !isValidPartyId(party)) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: '${show(party)}' is not a valid party id`, { context: { field_name: 'parties' } });
+    }
+  }
+  const at = checkTimestamp(q.vettingValidAt, 'vetting_valid_at');
+  if (!at.ok) return at;
+  const when = at.value === undefined ? now : Date.parse(at.value);
+  const connected = ctx.config.synchronizers.map((s) => s.id);
+  if (q.synchronizerId !== undefined && q.synchronizerId !== '' && !connected.includes(q.synchronizerId)) {
+    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: synchronizer '${show(q.synchronizerId, 200)}' is not connected to this participant`, {
+      context: { field_name: 'synchronizer_id' },
+    });
+  }
+  if (q.requirements.some((r) => r.parties.some((p) => !ctx.isKnownParty(p)))) return ok(undefined);
+  for (const sync of q.synchronizerId ? [q.synchronizerId] : connected) {
+    const references: P.PackageReference[] = [];
+    for (const r of q.requirements) {
+      const ref = preferredOn(ctx, sync, r.packageName, when);
+      if (!ref) break;
+      references.push(ref);
+    }
+    if (references.length === q.requirements.length) return ok({ synchronizerId: sync, references });
+  }
+  return ok(undefined);
+}
+
+export function preferredPackageVersion(
+  ctx: PackageContext,
+  query: { parties: readonly string[]; packageName: string | undefined; vettingValidAt: string | undefined; synchronizerId: string | undefined },
+  now: number,
+): R<P.GetPreferredPackageVersionResponse> {
+  if (query.packageName === undefined || query.packageName === '') {
+    return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: package_name', { context: { field_name: 'package_name' } });
+  }
+  const found = preferences(ctx, { requirements: [{ parties: query.parties, packageName: query.packageName }], synchronizerId: query.synchronizerId, vettingValidAt: query.vettingValidAt }, now);
+  if (!found.ok) return found;
+  if (!found.value) return ok({});
+  return ok({ packagePreference: { packageReference: found.value.references[0] as P.PackageReference, synchronizerId: found.value.synchronizerId } });
+}
+
+export function preferredPackages(ctx: PackageContext, req: P.GetPreferredPackagesRequest, now: number): R<P.GetPreferredPackagesResponse> {
+  if (!isPlainObject(req) || !Array.isArray(req.packageVettingRequirements) || req.packageVettingRequirements.length === 0) {
+    return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: package_vetting_requirements', { context: { field_name: 'package_vetting_requirements' } });
+  }
+  const names = req.packageVettingRequirements.map((r) => r.packageName);
+  if (new Set(names).size !== names.length) return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: duplicate package names in package_vetting_requirements');
+  const found = preferences(ctx, { requirements: req.packageVettingRequirements, synchronizerId: req.synchronizerId, vettingValidAt: req.vettingValidAt }, now);
+  if (!found.ok) return found;
+  if (!found.value) {
+    return fail('PACKAGE_SELECTION_FAILED', `No synchronizers satisfy the topology requirements for the package names ${names.join(', ')} and the requested parties`, {
+      context: { packageNames: names.join(', ') },
+    });
+  }
+  return ok({ packageReferences: found.value.references, synchronizerId: found.value.synchronizerId });
+}
