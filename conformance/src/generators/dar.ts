@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
+import { strToU8, zipSync } from 'fflate';
+
+/** A DALF built for a test: a Daml-LF `Archive` whose package names itself in its metadata. */
+export interface BuiltDalf {
+  readonly packageId: string;
+  readonly packageName: string;
+  readonly packageVersion: string;
+  /** The `ArchivePayload` bytes (what a participant hands back for the package). */
+  readonly payload: Uint8Array;
+  /** The whole `Archive` message (the `.dalf` file). */
+  readonly archive: Uint8Array;
+}
+
+export interface DalfOptions {
+  readonly name: string;
+  readonly version: string;
+  /** Makes the payload (and so the id) differ between packages with the same name and version. */
+  readonly salt?: string;
+  /** Writes this hash instead of the payload's SHA-256 (a tampered archive). */
+  readonly hash?: string;
+}
+
+/**
+ * A minimal valid DALF: `ArchivePayload { minor = "1"; daml_lf_2 = Package { interned_strings =
+ * [name, version, salt]; metadata = { name_interned_str = 0; version_interned_str = 1 } } }`,
+ * wrapped in `Archive { hash_function = SHA256; payload; hash = hex SHA-256 of payload }`.
+ */
+export function buildDalf(options: DalfOptions): BuiltDalf {
+  const metadata = new BinaryWriter().tag(1, WireType.Varint).int32(0).tag(2, WireType.Varint).int32(1).finish();
+  const pkg = new BinaryWriter()
+    .tag(2, WireType.LengthDelimited).string(options.name)
+    .tag(2, WireType.LengthDelimited).string(options.version)
+    .tag(2, WireType.LengthDelimited).string(options.salt ?? '')
+    .tag(4, WireType.LengthDelimited).bytes(metadata)
+    .finish();
+  const payload = new BinaryWriter().tag(3, WireType.LengthDelimited).string('1').tag(4, WireType.LengthDelimited).bytes(pkg).finish();
+  const packageId = createHash('sha256').update(payload).digest('hex');
+  const archive = new BinaryWriter()
+    .tag(1, WireType.Varint).int32(0)
+    .tag(3, WireType.LengthDelimited).bytes(payload)
+    .tag(4, WireType.LengthDelimited).string(options.hash ?? packageId)
+    .finish();
+  return { packageId, packageName: options.name, packageVersion: options.version, payload, archive };
+}
+
+export interface DarOptions {
+  readonly main: BuiltDalf;
+  readonly dependencies?: readonly BuiltDalf[];
+  /** Replace the manifest's text; `null` leaves the manifest out. */
+  readonly manifest?: string | null;
+  /** Extra entries (path -> bytes), e.g. a large resource to reach a given size. */
+  readonly extra?: Readonly<Record<string, Uint8Array>>;
+}
+
+const dalfPath = (d: BuiltDalf) => `${d.packageName}-${d.packageVersion}-${d.packageId}/${d.packageName}-${d.packageVersion}-${d.packageId}.dalf`;
+
+/** A DAR as damlc lays it out: the DALFs and `META-INF/MANIFEST.MF` naming the main one. */
+export function buildDar(options: DarOptions): Uint8Array {
+  const all = [options.main, ...(options.dependencies ?? [])];
+  const files: Record<string, Uint8Array> = {};
+  for (const d of all) files[dalfPath(d)] = d.archive;
+  const manifest =
+    options.manifest !== undefined
+      ? options.manifest
+      : [
+          'Manifest-Version: 1.0',
+          'Created-By: canton-conformance',
+          `Name: ${options.main.packageName}-${options.main.packageVersion}`,
+          `Main-Dalf: ${dalfPath(options.main)}`,
+          `Dalfs: ${all.map(dalfPath).join(', ')}`,
+          'Format: daml-lf',
+          'Encryption: non-encrypted',
+          '',
+        ].join('\r\n');
+  if (manifest !== null) files['META-INF/MANIFEST.MF'] = strToU8(manifest);
+  Object.assign(files, options.extra ?? {});
+  return zipSync(files, { level: 0 });
+}
+
+/** A package name no one has used yet, for tests that must not collide. */
+export function freshPackageName(prefix = 'cc-test'): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}`;
+}
