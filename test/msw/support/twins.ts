@@ -21,6 +21,8 @@ export interface Probe {
   readonly path: string;
   /** Sent as is (no Content-Type, as the real ledger client sends bodies) unless headers say otherwise. */
   readonly body?: string;
+  /** A binary body (a DAR upload), sent instead of `body`. */
+  readonly bytes?: Uint8Array;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -74,10 +76,16 @@ export async function startTwins(options: TwinOptions = {}): Promise<Twins> {
   const fetchAnswer = async (base: string, probe: Probe): Promise<Answer> => {
     const res = await fetch(base + probe.path, {
       method: probe.method,
-      ...(probe.body === undefined ? {} : { body: Buffer.from(probe.body, 'utf8') }),
+      ...(probe.bytes !== undefined ? { body: Buffer.from(probe.bytes) } : probe.body === undefined ? {} : { body: Buffer.from(probe.body, 'utf8') }),
       ...(probe.headers === undefined ? {} : { headers: probe.headers }),
     });
-    return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
+    const contentType = res.headers.get('content-type');
+    // Binary answers (package archives) compare as their hash header and base64 bytes.
+    if (contentType === 'application/octet-stream') {
+      const bytes = Buffer.from(await res.arrayBuffer()).toString('base64');
+      return { status: res.status, contentType, body: `${res.headers.get('canton-package-hash') ?? ''} ${bytes}` };
+    }
+    return { status: res.status, contentType, body: await res.text() };
   };
   return {
     koa,
