@@ -11,6 +11,8 @@ export interface GoldenRequest {
   readonly body?: unknown;
   /** A raw body, sent as is (for malformed input). */
   readonly bodyText?: string;
+  /** A binary body, base64-encoded here and sent as bytes (DAR uploads). */
+  readonly bodyBase64?: string;
 }
 
 /** What must come back. Every member is optional; a case states what matters to it. */

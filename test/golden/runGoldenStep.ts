@@ -17,7 +17,7 @@ export interface StepOutcome {
 export async function runGoldenStep(baseUrl: string, step: GoldenStep, vars: Map<string, unknown>): Promise<StepOutcome> {
   const request = fill(step.request, vars) as GoldenRequest;
   const expected = fill(step.expect, vars) as GoldenExpect;
-  const body = request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+  const body = request.bodyBase64 !== undefined ? Buffer.from(request.bodyBase64, 'base64') : (request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body)));
   const response = await fetch(baseUrl.replace(/\/$/, '') + request.path, {
     method: request.method,
     headers: request.headers ?? {},
