@@ -8,13 +8,29 @@ export interface ProxyRequest {
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  /** The bytes `body` was decoded from: sent instead while `body` is unchanged (binary DAR uploads survive). */
+  readonly raw?: RawBody;
 }
 
 export interface ProxyResponse {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: string;
+  /** As on requests: package archives pass through byte for byte unless a fault rewrote the body. */
+  readonly raw?: RawBody;
 }
+
+export interface RawBody {
+  readonly bytes: Buffer;
+  readonly text: string;
+}
+
+/** The bytes to send for a body: the original ones when a fault left the text alone. */
+const bytesOf = (m: { body: string; raw?: RawBody }): Buffer => (m.raw !== undefined && m.raw.text === m.body ? m.raw.bytes : Buffer.from(m.body));
+const rawOf = (bytes: Buffer): { body: string; raw: RawBody } => {
+  const text = bytes.toString('utf8');
+  return { body: text, raw: { bytes, text } };
+};
 
 /**
  * One fault a real implementation might have, applied in front of the reference server: rewrite
@@ -48,14 +64,14 @@ function forward(base: URL, req: ProxyRequest): Promise<ProxyResponse> {
     const headers = { ...req.headers, host: base.host };
     delete headers['content-length'];
     delete headers['transfer-encoding'];
-    const body = Buffer.from(req.body);
+    const body = bytesOf(req);
     const r = httpRequest({ host: base.hostname, port: base.port, method: req.method, path: req.url, headers: { ...headers, ...(body.length > 0 || req.method !== 'GET' ? { 'content-length': String(body.length) } : {}) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const h: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'keep-alive') h[k] = Array.isArray(v) ? v.join(', ') : v;
-        resolve({ status: res.statusCode ?? 502, headers: h, body: Buffer.concat(chunks).toString('utf8') });
+        resolve({ status: res.statusCode ?? 502, headers: h, ...rawOf(Buffer.concat(chunks)) });
       });
       res.on('error', reject);
     });
@@ -74,12 +90,13 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
-        const incoming: ProxyRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const incoming: ProxyRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, ...rawOf(Buffer.concat(chunks)) };
         const rewritten = fault.request ? await fault.request(incoming, upstream) : incoming;
         const answer = isResponse(rewritten) ? rewritten : await upstream.send(rewritten);
         const out = fault.response ? fault.response(incoming, answer) : answer;
-        res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) });
-        res.end(out.body);
+        const bytes = bytesOf(out);
+        res.writeHead(out.status, { ...out.headers, 'content-length': String(bytes.length) });
+        res.end(bytes);
       })().catch(() => {
         res.writeHead(502).end();
       });

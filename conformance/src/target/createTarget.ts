@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Group } from '../checks/types.js';
 import { getWithBody } from './getWithBody.js';
 import { curlOf } from './curl.js';
@@ -48,9 +49,9 @@ export function createTarget(options: TargetOptions): Target {
   async function once(group: Group, spec: RequestSpec, checkId: string, freshToken?: string): Promise<Exchange> {
     const url = joinUrl(options.baseUrls[group], spec.path, spec.query);
     const headers: Record<string, string> = { ...(spec.headers ?? {}) };
-    const body = spec.body ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
-    if (body !== undefined && spec.contentType !== null && !hasHeader(headers, 'content-type')) {
-      headers['content-type'] = spec.contentType ?? 'application/json';
+    const body = spec.bytes !== undefined ? undefined : (spec.body ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json)));
+    if ((body !== undefined || spec.bytes !== undefined) && spec.contentType !== null && !hasHeader(headers, 'content-type')) {
+      headers['content-type'] = spec.contentType ?? (spec.bytes !== undefined ? 'application/octet-stream' : 'application/json');
     }
     const token = await tokenFor(spec.auth, freshToken);
     const shown: Record<string, string> = { ...headers };
@@ -58,7 +59,13 @@ export function createTarget(options: TargetOptions): Target {
       headers.authorization = `Bearer ${token.value}`;
       shown.authorization = token.show ? headers.authorization : 'Bearer $TOKEN';
     }
-    const request: RecordedRequest = { method: spec.method, url, headers: shown, ...(body === undefined ? {} : { body }) };
+    const request: RecordedRequest = {
+      method: spec.method,
+      url,
+      headers: shown,
+      ...(body === undefined ? {} : { body }),
+      ...(spec.bytes === undefined ? {} : { bodyBase64: Buffer.from(spec.bytes).toString('base64') }),
+    };
     const started = performance.now();
     const startedAt = new Date().toISOString();
     const controller = new AbortController();
@@ -71,7 +78,7 @@ export function createTarget(options: TargetOptions): Target {
     let error: TransportError | undefined;
     try {
       // Bytes, not a string: fetch would otherwise add `text/plain` where we mean to send no Content-Type.
-      const bytes = body === undefined ? undefined : new TextEncoder().encode(body);
+      const bytes = spec.bytes !== undefined ? new Uint8Array(spec.bytes) : body === undefined ? undefined : new TextEncoder().encode(body);
       const res =
         spec.method === 'GET' && bytes !== undefined
           ? await getWithBody(url, { headers, body: bytes, signal: controller.signal })
@@ -166,6 +173,8 @@ async function readResponse(res: Response, maxBody: number): Promise<RecordedRes
       size += value.byteLength;
     }
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
-  return { status: res.status, headers, contentType, text, truncated, size };
+  const all = Buffer.concat(chunks);
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(all);
+  const sha256 = contentType === 'application/octet-stream' ? createHash('sha256').update(all).digest('hex') : undefined;
+  return { status: res.status, headers, contentType, text, truncated, size, ...(sha256 === undefined ? {} : { sha256 }) };
 }

@@ -13,5 +13,7 @@ export function curlOf(req: RecordedRequest): string {
     parts.push('-H', value.includes('$TOKEN') ? `"${name}: ${value}"` : shellQuote(`${name}: ${value}`));
   }
   if (req.body !== undefined) parts.push('--data-binary', shellQuote(req.body));
+  // Binary bodies travel base64-encoded in the report; bash decodes them back for curl.
+  else if (req.bodyBase64 !== undefined) parts.push('--data-binary', `@<(echo ${shellQuote(req.bodyBase64)} | base64 -d)`);
   return parts.join(' ');
 }

@@ -20,6 +20,8 @@ export interface RequestSpec {
   readonly json?: unknown;
   /** Raw body text, sent as is (malformed-input checks). Wins over `json`. */
   readonly body?: string;
+  /** A binary body (a DAR upload), sent as is. Wins over `body` and `json`; Content-Type defaults to application/octet-stream. */
+  readonly bytes?: Uint8Array;
   /** Content-Type to send with a body; `null` sends none. Defaults to application/json. */
   readonly contentType?: string | null;
   readonly headers?: Readonly<Record<string, string>>;
@@ -34,6 +36,8 @@ export interface RecordedRequest {
   /** Headers as sent; bearer tokens replaced by `$TOKEN` unless shown on purpose. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** A binary body, base64-encoded (the curl line decodes it again). */
+  readonly bodyBase64?: string;
 }
 
 export interface RecordedResponse {
@@ -47,6 +51,8 @@ export interface RecordedResponse {
   readonly truncated: boolean;
   /** Bytes read. */
   readonly size: number;
+  /** Hex SHA-256 of the bytes read, for binary (`application/octet-stream`) bodies, whose text is lossy. */
+  readonly sha256?: string;
 }
 
 /** Why a request got no (complete) response. */
