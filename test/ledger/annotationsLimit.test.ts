@@ -38,7 +38,7 @@ describe('annotations are limited to 256 KB per resource, as on the participant'
     const error = refused(ledger.allocateParty({ partyIdHint: 'big', localMetadata: { resourceVersion: '', annotations: sized('a', 256 * KB + 1) } }), 'INVALID_ARGUMENT');
     expect(error.cause).toContain("annotations from field 'local_metadata.annotations' are larger than the limit of 256kb");
     const update = refused(
-      ledger.updatePartyDetails({ partyDetails: { party: alice, isLocal: true, localMetadata: { resourceVersion: '', annotations: sized('a', 256 * KB + 1) }, identityProviderId: '' }, updateMask: mask('local_metadata.annotations') }),
+      ledger.updatePartyDetails(alice, { partyDetails: { party: alice, isLocal: true, localMetadata: { resourceVersion: '', annotations: sized('a', 256 * KB + 1) }, identityProviderId: '' }, updateMask: mask('local_metadata.annotations') }),
       'INVALID_ARGUMENT',
     );
     expect(update.cause).toContain('larger than the limit of 256kb');

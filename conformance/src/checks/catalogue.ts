@@ -1,5 +1,6 @@
 import { authChecks } from './auth.js';
 import { crossGroupChecks } from './crossGroup.js';
+import { ledgerAdminChecks } from './ledgerAdmin.js';
 import { ledgerBasicChecks } from './ledgerBasics.js';
 import { ledgerCommandChecks } from './ledgerCommands.js';
 import { ledgerInteractiveChecks } from './ledgerInteractive.js';
@@ -7,6 +8,7 @@ import { ledgerFilterChecks } from './ledgerFilters.js';
 import { ledgerInteractiveEncodingChecks } from './ledgerInteractiveEncoding.js';
 import { ledgerNegativeChecks } from './ledgerNegative.js';
 import { ledgerPartyChecks } from './ledgerParties.js';
+import { ledgerPackageChecks } from './ledgerPackages.js';
 import { ledgerReadChecks } from './ledgerReads.js';
 import { ledgerStateChecks } from './ledgerState.js';
 import { ledgerStreamChecks } from './ledgerStreams.js';
@@ -44,6 +46,8 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...ledgerFilterChecks,
     ...ledgerSynchronizerChecks,
     ...ledgerInteractiveEncodingChecks,
+    ...ledgerPackageChecks,
+    ...ledgerAdminChecks,
     ...statefulChecks,
     ...scanChecks,
     ...crossGroupChecks,

@@ -36,6 +36,26 @@ export const LedgerOp = {
   submitAndWaitForReassignment: 'postV2CommandsSubmit-and-wait-for-reassignment',
   asyncSubmitReassignment: 'postV2CommandsAsyncSubmit-reassignment',
   executeAndWaitForTransaction: 'postV2Interactive-submissionExecuteandwaitfortransaction',
+  // Packages, vetting and administration (issue 11).
+  uploadDar: 'postV2Dars',
+  uploadPackages: 'postV2Packages',
+  validateDar: 'postV2DarsValidate',
+  listPackages: 'getV2Packages',
+  getPackage: 'getV2PackagesPackage-id',
+  packageStatus: 'getV2PackagesPackage-idStatus',
+  listVetted: 'postV2Package-vettingList',
+  updateVetted: 'postV2Package-vettingUpdate',
+  listVettedDeprecated: 'getV2Package-vetting',
+  updateVettedDeprecated: 'postV2Package-vetting',
+  preferredVersion: 'getV2Interactive-submissionPreferred-package-version',
+  preferredPackages: 'postV2Interactive-submissionPreferred-packages',
+  listIdps: 'getV2Idps',
+  createIdp: 'postV2Idps',
+  getIdp: 'getV2IdpsIdp-id',
+  updateIdp: 'patchV2IdpsIdp-id',
+  deleteIdp: 'deleteV2IdpsIdp-id',
+  moveUserIdp: 'patchV2UsersUser-idIdentity-provider-id',
+  updateParty: 'patchV2PartiesParty',
 } as const;
 
 export const SD_B = 'service description, group B';

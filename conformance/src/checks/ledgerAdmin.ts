@@ -1,0 +1,179 @@
+import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
+import { skipUnlessAdmin } from './support/packages.js';
+import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
+import type { Exchange } from '../target/exchange.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+const IDP = `${UPSTREAM_B}: IdentityProviderConfigService`;
+const mask = (...paths: string[]) => ({ paths, unknownFields: { fields: {} } });
+
+/** An identity provider config unique to this check; issuers must be unique too. */
+const idpConfig = (id: string) => ({ identityProviderId: id, issuer: `https://${id}.conformance.invalid`, jwksUrl: `https://${id}.conformance.invalid/jwks.json`, audience: '' });
+const idpIdOf = (ctx: CheckContext) => ctx.unique('cc-idp').replace(/[^a-zA-Z0-9_-]/g, '-');
+
+async function createIdp(ctx: CheckContext, id: string): Promise<Exchange> {
+  const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/idps', json: { identityProviderConfig: idpConfig(id) } });
+  skipUnlessAdmin(ctx, e, 'POST /v2/idps');
+  expectStatus(ctx, e, 200, 'creating an identity provider config');
+  return e;
+}
+
+const configIn = (ctx: CheckContext, e: Exchange, what: string): Record<string, unknown> => {
+  const c = objectBody(ctx, e, what).identityProviderConfig;
+  if (!isObject(c)) return ctx.fail(`${what}: no identityProviderConfig in the answer`, e);
+  return c;
+};
+
+export const ledgerAdminChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.idp.create-get',
+    title: 'POST /v2/idps creates a config that GET /v2/idps/{id} returns as created; a second create of the id is 409',
+    operationId: LedgerOp.createIdp,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${IDP}: CreateIdentityProviderConfig, IDP_CONFIG_ALREADY_EXISTS`,
+    requires: { writes: true },
+    async run(ctx) {
+      const id = idpIdOf(ctx);
+      const created = configIn(ctx, await createIdp(ctx, id), 'create');
+      for (const k of ['identityProviderId', 'issuer', 'jwksUrl'] as const) if (created[k] !== idpConfig(id)[k]) ctx.fail(`the created config's ${k} is ${String(created[k])}`);
+      const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/idps', json: { identityProviderConfig: idpConfig(id) } });
+      expectStatus(ctx, again, 409, 'creating the same identity provider id twice');
+      expectCantonError(ctx, again, 'a duplicate identity provider', ['IDP_CONFIG_ALREADY_EXISTS']);
+    },
+  }),
+  check({
+    id: 'ledger.idp.get',
+    title: 'GET /v2/idps/{id} returns a created config and answers an unknown id with 404 IDP_CONFIG_NOT_FOUND',
+    operationId: LedgerOp.getIdp,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${IDP}: GetIdentityProviderConfig`,
+    requires: { writes: true },
+    async run(ctx) {
+      const id = idpIdOf(ctx);
+      await createIdp(ctx, id);
+      const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${id}` });
+      expectStatus(ctx, e, 200, 'reading a created identity provider config');
+      const got = configIn(ctx, e, 'get');
+      if (got.identityProviderId !== id || got.issuer !== idpConfig(id).issuer) ctx.fail(`GET /v2/idps/${id} answered another config (${String(got.identityProviderId)}, ${String(got.issuer)})`, e);
+      const unknown = await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${idpIdOf(ctx)}-unknown` });
+      expectStatus(ctx, unknown, 404, 'reading an unknown identity provider config');
+      expectCantonError(ctx, unknown, 'an unknown identity provider', ['IDP_CONFIG_NOT_FOUND']);
+    },
+  }),
+  check({
+    id: 'ledger.idp.list',
+    title: 'GET /v2/idps lists every config, a just-created one included',
+    operationId: LedgerOp.listIdps,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${IDP}: ListIdentityProviderConfigs`,
+    requires: { writes: true },
+    async run(ctx) {
+      const id = idpIdOf(ctx);
+      await createIdp(ctx, id);
+      const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/idps' });
+      expectStatus(ctx, e, 200, 'GET /v2/idps');
+      const list = objectBody(ctx, e, 'identity provider configs').identityProviderConfigs;
+      if (!Array.isArray(list) || !list.some((c) => isObject(c) && c.identityProviderId === id)) ctx.fail(`the created config ${id} is not listed`, e);
+    },
+  }),
+  check({
+    id: 'ledger.idp.update-mask',
+    title: 'PATCH /v2/idps/{id} changes only the masked fields and refuses an unknown mask path with 400',
+    operationId: LedgerOp.updateIdp,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${IDP}: UpdateIdentityProviderConfig (update mask), INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST`,
+    requires: { writes: true },
+    async run(ctx) {
+      const id = idpIdOf(ctx);
+      await createIdp(ctx, id);
+      const changed = { ...idpConfig(id), isDeactivated: true, audience: 'cc-not-masked' };
+      const e = await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/idps/${id}`, json: { identityProviderConfig: changed, updateMask: mask('is_deactivated') } });
+      expectStatus(ctx, e, 200, 'deactivating an identity provider config');
+      const got = configIn(ctx, await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${id}` }), 'get after update');
+      if (got.isDeactivated !== true) ctx.fail('the masked field is_deactivated did not change', e);
+      if ((got.audience ?? '') !== '') ctx.fail(`audience changed to ${String(got.audience)} although the mask did not name it`, e);
+      const bad = await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/idps/${id}`, json: { identityProviderConfig: idpConfig(id), updateMask: mask('cc_no_such_field') } });
+      expectRejected(ctx, bad, 400, 'an update mask with an unknown path');
+    },
+  }),
+  check({
+    id: 'ledger.idp.delete',
+    title: 'DELETE /v2/idps/{id} removes the config (then 404), and a second delete is 404',
+    operationId: LedgerOp.deleteIdp,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${IDP}: DeleteIdentityProviderConfig`,
+    requires: { writes: true },
+    async run(ctx) {
+      const id = idpIdOf(ctx);
+      await createIdp(ctx, id);
+      const e = await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/idps/${id}` });
+      expectStatus(ctx, e, 200, 'deleting an identity provider config');
+      const gone = await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${id}` });
+      expectStatus(ctx, gone, 404, 'reading a deleted identity provider config');
+      const again = await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/idps/${id}` });
+      expectStatus(ctx, again, 404, 'deleting it again');
+    },
+  }),
+  check({
+    id: 'ledger.users.identity-provider-move',
+    title: 'PATCH /v2/users/{id}/identity-provider-id moves a user; the user then reports the new identity provider',
+    operationId: LedgerOp.moveUserIdp,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: UserManagementService UpdateUserIdentityProviderId`,
+    requires: { writes: true },
+    async run(ctx) {
+      const idp = idpIdOf(ctx);
+      await createIdp(ctx, idp);
+      const user = ctx.unique('cc-idp-user').replace(/[^a-zA-Z0-9_-]/g, '-');
+      expectStatus(ctx, await ctx.http.request('ledger', { method: 'POST', path: '/v2/users', json: { user: { id: user } } }), 200, 'creating a user');
+      const e = await ctx.http.request('ledger', {
+        method: 'PATCH',
+        path: `/v2/users/${user}/identity-provider-id`,
+        json: { userId: user, sourceIdentityProviderId: '', targetIdentityProviderId: idp },
+      });
+      expectStatus(ctx, e, 200, 'moving the user');
+      const got = await ctx.http.request('ledger', { method: 'GET', path: `/v2/users/${user}`, query: { 'identity-provider-id': idp } });
+      expectStatus(ctx, got, 200, 'reading the moved user');
+      const u = objectBody(ctx, got, 'user').user;
+      if (!isObject(u) || u.identityProviderId !== idp) ctx.fail(`the moved user reports identity provider ${JSON.stringify(isObject(u) ? u.identityProviderId : u)}, expected ${idp}`, got);
+    },
+  }),
+  check({
+    id: 'ledger.parties.update-resource-version',
+    title: 'PATCH /v2/parties/{party} updates annotations and bumps resourceVersion; a stale version is 409, an unknown mask path 400',
+    operationId: LedgerOp.updateParty,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: PartyManagementService UpdatePartyDetails, CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED`,
+    requires: { writes: true },
+    async run(ctx) {
+      const alloc = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties', json: { partyIdHint: ctx.unique('cc-meta').replace(/[^a-zA-Z0-9_-]/g, '-') } });
+      skipUnlessAdmin(ctx, alloc, 'POST /v2/parties');
+      expectStatus(ctx, alloc, 200, 'allocating a party');
+      const details = objectBody(ctx, alloc, 'party').partyDetails;
+      if (!isObject(details) || typeof details.party !== 'string') return ctx.fail('no partyDetails.party', alloc);
+      const party = details.party;
+      const rv = isObject(details.localMetadata) && typeof details.localMetadata.resourceVersion === 'string' ? details.localMetadata.resourceVersion : '';
+      const path = `/v2/parties/${encodeURIComponent(party)}`;
+      const body = (version: string, value: string) => ({ partyDetails: { party, localMetadata: { resourceVersion: version, annotations: { 'cc-note': value } } }, updateMask: mask('local_metadata.annotations') });
+      const first = await ctx.http.request('ledger', { method: 'PATCH', path, json: body(rv, 'one') });
+      expectStatus(ctx, first, 200, 'updating party annotations');
+      const meta = objectBody(ctx, first, 'updated party').partyDetails;
+      const after = isObject(meta) && isObject(meta.localMetadata) ? meta.localMetadata : {};
+      if (!isObject(after.annotations) || after.annotations['cc-note'] !== 'one') ctx.fail('the annotation was not set', first);
+      if (after.resourceVersion === rv) ctx.fail(`the resource version stayed ${rv} after an update`, first);
+      const stale = await ctx.http.request('ledger', { method: 'PATCH', path, json: body(rv, 'two') });
+      expectStatus(ctx, stale, 409, `an update with the stale resource version ${rv}`);
+      expectCantonError(ctx, stale, 'a stale resource version');
+      const unknown = await ctx.http.request('ledger', { method: 'PATCH', path, json: { partyDetails: { party }, updateMask: mask('cc_no_such_field') } });
+      expectRejected(ctx, unknown, 400, 'an update mask with an unknown path');
+    },
+  }),
+];

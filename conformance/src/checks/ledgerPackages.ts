@@ -1,0 +1,315 @@
+import { buildDalf, buildDar } from '../generators/dar.js';
+import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
+import { firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn } from './support/packages.js';
+import { readParty } from './support/ledger.js';
+import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+const PKG = `${UPSTREAM_B}: PackageService / PackageManagementService`;
+const VETTING = `${UPSTREAM_B}: PackageService vetting (ListVettedPackages, UpdateVettedPackages)`;
+const PACKAGE_ID = /^[0-9a-f]{64}$/;
+
+async function expectStatusOf(ctx: CheckContext, packageId: string, expected: string): Promise<void> {
+  const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/packages/${packageId}/status` });
+  expectStatus(ctx, e, 200, `GET /v2/packages/${packageId.slice(0, 12)}…/status`);
+  const status = objectBody(ctx, e, 'package status').packageStatus;
+  if (status !== expected) ctx.fail(`package ${packageId.slice(0, 12)}… has status ${String(status)}, expected ${expected}`, e);
+}
+
+/** Vet or unvet one package on a synchronizer through an update operation; the answer's new state is returned. */
+async function changeVetting(ctx: CheckContext, path: '/v2/package-vetting/update' | '/v2/package-vetting', synchronizerId: string, change: unknown, extra: Record<string, unknown> = {}) {
+  const e = await ctx.http.request('ledger', { method: 'POST', path, json: { changes: [change], synchronizerId, ...extra } });
+  skipUnlessAdmin(ctx, e, `POST ${path}`);
+  return e;
+}
+
+export const ledgerPackageChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.packages.dar-upload-registers',
+    title: 'POST /v2/dars records every package of the DAR: listed by GET /v2/packages and REGISTERED',
+    operationId: LedgerOp.uploadDar,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${PKG}: UploadDarFile, ListPackages, GetPackageStatus`,
+    requires: { writes: true },
+    async run(ctx) {
+      const { main, dep } = await uploadFreshDar(ctx);
+      const { ids, exchange } = await listPackageIds(ctx);
+      for (const d of [main, dep]) if (!ids.includes(d.packageId)) ctx.fail(`the uploaded package ${d.packageName} (${d.packageId}) is not listed`, exchange);
+      await expectStatusOf(ctx, main.packageId, 'PACKAGE_STATUS_REGISTERED');
+      await expectStatusOf(ctx, dep.packageId, 'PACKAGE_STATUS_REGISTERED');
+    },
+  }),
+  check({
+    id: 'ledger.packages.upload-deprecated-path',
+    title: 'POST /v2/packages uploads a DAR like POST /v2/dars',
+    operationId: LedgerOp.uploadPackages,
+    level: 'SHOULD',
+    kind: 'example',
+    specRef: `${PKG}: POST /v2/packages behaves the same as /v2/dars`,
+    requires: { writes: true },
+    async run(ctx) {
+      const { main, exchange: up } = await uploadFreshDar(ctx, { path: '/v2/packages' });
+      const body = objectBody(ctx, up, 'upload answer');
+      if (!isObject(body)) ctx.fail('the upload answer must be a JSON object', up);
+      const { ids, exchange } = await listPackageIds(ctx);
+      if (!ids.includes(main.packageId)) ctx.fail(`the package uploaded through /v2/packages (${main.packageId}) is not listed`, exchange);
+    },
+  }),
+  check({
+    id: 'ledger.packages.fetch-byte-identical',
+    title: 'GET /v2/packages/{id} returns the archive payload byte for byte: its SHA-256 is the id, sent as Canton-Package-Hash',
+    operationId: LedgerOp.getPackage,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${PKG}: GetPackage (archive_payload, hash)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const { main } = await uploadFreshDar(ctx);
+      const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/packages/${main.packageId}` });
+      const r = expectStatus(ctx, e, 200, 'GET /v2/packages/{package-id}');
+      if (r.contentType !== 'application/octet-stream') ctx.fail(`content type ${r.contentType || '(none)'}, expected application/octet-stream`, e);
+      if (r.headers['canton-package-hash'] !== main.packageId) ctx.fail(`Canton-Package-Hash is ${String(r.headers['canton-package-hash'])}, expected ${main.packageId}`, e);
+      if (r.size !== main.payload.length || r.sha256 !== main.packageId) {
+        ctx.fail(`the body (${r.size} bytes, SHA-256 ${String(r.sha256).slice(0, 16)}…) is not the uploaded payload (${main.payload.length} bytes, SHA-256 ${main.packageId.slice(0, 16)}…)`, e);
+      }
+      const unknown = await ctx.http.request('ledger', { method: 'GET', path: `/v2/packages/${'f'.repeat(64)}` });
+      expectStatus(ctx, unknown, 404, 'GET /v2/packages/{unknown id}');
+      expectCantonError(ctx, unknown, 'an unknown package');
+    },
+  }),
+  check({
+    id: 'ledger.packages.list',
+    title: 'GET /v2/packages lists package ids (64 hex digits, each once), uploaded ones included',
+    operationId: LedgerOp.listPackages,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${PKG}: ListPackages`,
+    requires: { writes: true },
+    async run(ctx) {
+      const { main } = await uploadFreshDar(ctx);
+      const { ids, exchange } = await listPackageIds(ctx);
+      const bad = ids.filter((i) => !PACKAGE_ID.test(i));
+      if (bad.length > 0) ctx.fail(`not package ids: ${bad.slice(0, 3).join(', ')}`, exchange);
+      if (new Set(ids).size !== ids.length) ctx.fail('a package id is listed twice', exchange);
+      if (!ids.includes(main.packageId)) ctx.fail(`the uploaded package ${main.packageId} is not listed`, exchange);
+    },
+  }),
+  check({
+    id: 'ledger.packages.status',
+    title: 'GET /v2/packages/{id}/status: REGISTERED for an uploaded package, UNSPECIFIED for an unknown one',
+    operationId: LedgerOp.packageStatus,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${PKG}: GetPackageStatus`,
+    requires: { writes: true },
+    async run(ctx) {
+      const { dep } = await uploadFreshDar(ctx);
+      await expectStatusOf(ctx, dep.packageId, 'PACKAGE_STATUS_REGISTERED');
+      await expectStatusOf(ctx, 'e'.repeat(64), 'PACKAGE_STATUS_UNSPECIFIED');
+    },
+  }),
+  check({
+    id: 'ledger.packages.corrupt-dar-400',
+    title: 'A corrupt DAR (not a zip, no manifest, a tampered DALF) is refused with 400 and registers nothing',
+    operationId: LedgerOp.uploadDar,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${PKG}: INVALID_DAR`,
+    requires: { writes: true },
+    async run(ctx) {
+      const name = packageName(ctx, 'cc-corrupt');
+      const good = buildDalf({ name, version: '1.0.0' });
+      const tampered = buildDalf({ name, version: '1.0.0', hash: 'ab'.repeat(32) });
+      const cases: { why: string; bytes: Uint8Array }[] = [
+        { why: 'not a zip', bytes: new TextEncoder().encode('this is not a DAR') },
+        { why: 'a zip without META-INF/MANIFEST.MF', bytes: buildDar({ main: good, manifest: null }) },
+        { why: 'a DALF whose hash is not the SHA-256 of its payload', bytes: buildDar({ main: tampered }) },
+      ];
+      for (const c of cases) {
+        const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/dars', query: { vetAllPackages: false }, bytes: c.bytes });
+        skipUnlessAdmin(ctx, e, 'POST /v2/dars');
+        expectRejected(ctx, e, 400, `a DAR that is ${c.why}`);
+      }
+      const { ids, exchange } = await listPackageIds(ctx);
+      if (ids.includes(good.packageId)) ctx.fail(`a package of a refused DAR (${good.packageId}) was registered`, exchange);
+    },
+  }),
+  check({
+    id: 'ledger.packages.validate-no-effect',
+    title: 'POST /v2/dars/validate accepts a valid DAR without registering it and refuses a corrupt one with 400',
+    operationId: LedgerOp.validateDar,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${PKG}: ValidateDarFile (no effect on the participant)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const main = buildDalf({ name: packageName(ctx, 'cc-validate'), version: '1.0.0' });
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/dars/validate', bytes: buildDar({ main }) });
+      skipUnlessAdmin(ctx, e, 'POST /v2/dars/validate');
+      expectStatus(ctx, e, 200, 'validating a valid DAR');
+      const { ids, exchange } = await listPackageIds(ctx);
+      if (ids.includes(main.packageId)) ctx.fail(`validation registered the package ${main.packageId}`, exchange);
+      const bad = await ctx.http.request('ledger', { method: 'POST', path: '/v2/dars/validate', bytes: new TextEncoder().encode('not a DAR') });
+      expectRejected(ctx, bad, 400, 'validating a corrupt DAR');
+    },
+  }),
+  check({
+    id: 'ledger.vetting.update-then-list',
+    title: 'After a vetting update the vetting list agrees: vetted on that synchronizer, then gone once unvetted',
+    operationId: LedgerOp.updateVetted,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${VETTING}: changes apply on the target synchronizer`,
+    requires: { writes: true },
+    async run(ctx) {
+      const sync = await firstSynchronizer(ctx);
+      const { main } = await uploadFreshDar(ctx);
+      const filter = { packageMetadataFilter: { packageIds: [main.packageId] } };
+      const vet = await changeVetting(ctx, '/v2/package-vetting/update', sync, vetChange(main.packageId));
+      expectStatus(ctx, vet, 200, 'vetting an uploaded package');
+      const after = await listVetted(ctx, filter);
+      if (!vettedOn(after.entries, sync, main.packageId)) ctx.fail(`the package vetted on ${sync} is not listed as vetted there`, after.exchange);
+      const unvet = await changeVetting(ctx, '/v2/package-vetting/update', sync, unvetChange(main.packageId));
+      expectStatus(ctx, unvet, 200, 'unvetting it');
+      const gone = await listVetted(ctx, filter);
+      if (vettedOn(gone.entries, sync, main.packageId)) ctx.fail(`the package unvetted on ${sync} is still listed as vetted there`, gone.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.vetting.serial-guard',
+    title: 'A vetting update with a stale expectedTopologySerial is refused with 400 and changes nothing',
+    operationId: LedgerOp.updateVetted,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${VETTING}: expected_topology_serial guards against concurrent changes`,
+    requires: { writes: true },
+    async run(ctx) {
+      const sync = await firstSynchronizer(ctx);
+      const { main } = await uploadFreshDar(ctx, { synchronizerId: sync });
+      const before = await listVetted(ctx, { packageMetadataFilter: { packageIds: [main.packageId] }, topologyStateFilter: { synchronizerIds: [sync] } });
+      const entry = before.entries[0];
+      if (entry === undefined || !vettedOn(before.entries, sync, main.packageId)) return ctx.fail(`a package uploaded with synchronizerId=${sync} is not vetted there`, before.exchange);
+      const stale = await changeVetting(ctx, '/v2/package-vetting/update', sync, unvetChange(main.packageId), { expectedTopologySerial: { serial: { Prior: { value: entry.topologySerial - 1 } } } });
+      expectRejected(ctx, stale, 400, `unvetting with expectedTopologySerial ${entry.topologySerial - 1} (current ${entry.topologySerial})`);
+      const after = await listVetted(ctx, { packageMetadataFilter: { packageIds: [main.packageId] }, topologyStateFilter: { synchronizerIds: [sync] } });
+      if (!vettedOn(after.entries, sync, main.packageId)) ctx.fail('the refused update unvetted the package anyway', after.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.vetting.list-filters',
+    title: 'POST /v2/package-vetting/list honours package-id and participant filters',
+    operationId: LedgerOp.listVetted,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${VETTING}: PackageMetadataFilter, TopologyStateFilter`,
+    requires: { writes: true },
+    async run(ctx) {
+      const sync = await firstSynchronizer(ctx);
+      const { main, dep } = await uploadFreshDar(ctx, { synchronizerId: sync });
+      const only = await listVetted(ctx, { packageMetadataFilter: { packageIds: [main.packageId] } });
+      const listed = only.entries.flatMap((v) => v.packages.map((p) => p.packageId));
+      if (!listed.includes(main.packageId)) ctx.fail('the vetted package asked for by id is not listed', only.exchange);
+      if (listed.some((id) => id !== main.packageId)) ctx.fail(`a package id filter let other packages through (${listed.find((id) => id !== main.packageId)}; ${dep.packageId} was uploaded alongside)`, only.exchange);
+      const nobody = await listVetted(ctx, { topologyStateFilter: { participantIds: ['cc-no-such-participant::1220'] } });
+      if (nobody.entries.length > 0) ctx.fail('a participant filter naming no participant still listed vetted packages', nobody.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.vetting.deprecated-list',
+    title: 'GET /v2/package-vetting (deprecated) lists the vetted packages like POST /v2/package-vetting/list',
+    operationId: LedgerOp.listVettedDeprecated,
+    level: 'SHOULD',
+    kind: 'example',
+    specRef: `${VETTING}: GET /v2/package-vetting (deprecated)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const sync = await firstSynchronizer(ctx);
+      const { main } = await uploadFreshDar(ctx, { synchronizerId: sync });
+      const old = await listVetted(ctx, {}, 'deprecated');
+      if (!vettedOn(old.entries, sync, main.packageId)) ctx.fail(`GET /v2/package-vetting does not list the package vetted on ${sync}`, old.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.vetting.deprecated-update',
+    title: 'POST /v2/package-vetting (deprecated) updates the vetting state like /update',
+    operationId: LedgerOp.updateVettedDeprecated,
+    level: 'SHOULD',
+    kind: 'example',
+    specRef: `${VETTING}: POST /v2/package-vetting (deprecated)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const sync = await firstSynchronizer(ctx);
+      const { main } = await uploadFreshDar(ctx, { synchronizerId: sync });
+      const e = await changeVetting(ctx, '/v2/package-vetting', sync, unvetChange(main.packageId));
+      expectStatus(ctx, e, 200, 'unvetting through POST /v2/package-vetting');
+      const after = await listVetted(ctx, { packageMetadataFilter: { packageIds: [main.packageId] } });
+      if (vettedOn(after.entries, sync, main.packageId)) ctx.fail('the package is still vetted after the deprecated update unvetted it', after.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.preferred.highest-vetted-version',
+    title: 'GET /v2/interactive-submission/preferred-package-version answers the highest vetted version, and follows unvetting',
+    operationId: LedgerOp.preferredVersion,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: InteractiveSubmissionService GetPreferredPackageVersion`,
+    requires: { writes: true },
+    async run(ctx) {
+      const sync = await firstSynchronizer(ctx);
+      const name = packageName(ctx, 'cc-pref');
+      const v1 = (await uploadFreshDar(ctx, { synchronizerId: sync, name, version: '1.2.0' })).main;
+      const v2 = (await uploadFreshDar(ctx, { synchronizerId: sync, name, version: '1.10.0' })).main;
+      const party = await readParty(ctx);
+      const ask = async () => {
+        const e = await ctx.http.request('ledger', {
+          method: 'GET',
+          path: '/v2/interactive-submission/preferred-package-version',
+          query: { 'package-name': name, 'synchronizer-id': sync, ...(party === undefined ? {} : { parties: party }) },
+        });
+        expectStatus(ctx, e, 200, 'GET preferred-package-version');
+        const pref = objectBody(ctx, e, 'preferred package').packagePreference;
+        const ref = isObject(pref) && isObject(pref.packageReference) ? pref.packageReference : undefined;
+        return { e, id: ref?.packageId };
+      };
+      const first = await ask();
+      if (first.id !== v2.packageId) ctx.fail(`preferred ${String(first.id)}, expected version 1.10.0 (${v2.packageId}) over 1.2.0`, first.e);
+      const unvet = await changeVetting(ctx, '/v2/package-vetting/update', sync, unvetChange(v2.packageId));
+      expectStatus(ctx, unvet, 200, 'unvetting 1.10.0');
+      const second = await ask();
+      if (second.id !== v1.packageId) ctx.fail(`after unvetting 1.10.0 the preference is ${String(second.id)}, expected 1.2.0 (${v1.packageId})`, second.e);
+    },
+  }),
+  check({
+    id: 'ledger.preferred.packages',
+    title: 'POST /v2/interactive-submission/preferred-packages answers the vetted package per name, and FAILED_PRECONDITION (400) when none is vetted',
+    operationId: LedgerOp.preferredPackages,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: InteractiveSubmissionService GetPreferredPackages`,
+    requires: { writes: true },
+    async run(ctx) {
+      const sync = await firstSynchronizer(ctx);
+      const party = await readParty(ctx);
+      if (party === undefined) return ctx.skip('preferred packages need a party (profile ledger.party or allocateParties)');
+      const { main } = await uploadFreshDar(ctx, { synchronizerId: sync });
+      const e = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/interactive-submission/preferred-packages',
+        json: { packageVettingRequirements: [{ packageName: main.packageName, parties: [party] }], synchronizerId: sync },
+      });
+      expectStatus(ctx, e, 200, 'preferred packages of a vetted package');
+      const refs = objectBody(ctx, e, 'preferred packages').packageReferences;
+      const first = Array.isArray(refs) && isObject(refs[0]) ? refs[0] : undefined;
+      if (first?.packageId !== main.packageId || first.packageVersion !== '1.0.0') ctx.fail(`expected ${main.packageName} 1.0.0 (${main.packageId}), got ${JSON.stringify(refs)}`, e);
+      const none = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/interactive-submission/preferred-packages',
+        json: { packageVettingRequirements: [{ packageName: packageName(ctx, 'cc-none'), parties: [party] }] },
+      });
+      expectStatus(ctx, none, 400, 'preferred packages of a name nothing vetted');
+      expectCantonError(ctx, none, 'no package vetted');
+    },
+  }),
+];

@@ -1,0 +1,75 @@
+import { buildDalf, buildDar, type BuiltDalf } from '../../generators/dar.js';
+import type { Exchange } from '../../target/exchange.js';
+import type { CheckContext } from '../types.js';
+import { expectStatus, isObject, objectBody, responseOf } from './expect.js';
+
+/** A package name unique to this run and check (Daml package names: letters, digits, `-`, `_`, `.`). */
+export const packageName = (ctx: CheckContext, prefix: string): string => ctx.unique(prefix).replace(/[^A-Za-z0-9_.-]/g, '-');
+
+/** Admin operations need ParticipantAdmin: a 403 means the suite's credentials cannot exercise the rule. */
+export function skipUnlessAdmin(ctx: CheckContext, e: Exchange, what: string): void {
+  if (responseOf(e).status === 403) ctx.skip(`${what} needs ParticipantAdmin, which the suite's credentials lack (HTTP 403)`);
+}
+
+/** Uploads a DAR of fresh packages (main and a dependency); 200 expected. */
+export async function uploadFreshDar(
+  ctx: CheckContext,
+  options: { path?: '/v2/dars' | '/v2/packages'; synchronizerId?: string; version?: string; name?: string } = {},
+): Promise<{ main: BuiltDalf; dep: BuiltDalf; exchange: Exchange }> {
+  const main = buildDalf({ name: options.name ?? packageName(ctx, 'cc-pkg'), version: options.version ?? '1.0.0' });
+  const dep = buildDalf({ name: packageName(ctx, 'cc-dep'), version: '0.1.0' });
+  const path = options.path ?? '/v2/dars';
+  const query: Record<string, string | boolean> = options.synchronizerId === undefined ? { vetAllPackages: false } : { synchronizerId: options.synchronizerId };
+  const exchange = await ctx.http.request('ledger', { method: 'POST', path, query, bytes: buildDar({ main, dependencies: [dep] }) });
+  skipUnlessAdmin(ctx, exchange, `POST ${path}`);
+  expectStatus(ctx, exchange, 200, `POST ${path} with a valid DAR`);
+  return { main, dep, exchange };
+}
+
+export async function listPackageIds(ctx: CheckContext): Promise<{ ids: string[]; exchange: Exchange }> {
+  const exchange = await ctx.http.request('ledger', { method: 'GET', path: '/v2/packages' });
+  expectStatus(ctx, exchange, 200, 'GET /v2/packages');
+  const ids = objectBody(ctx, exchange, 'package list').packageIds;
+  if (!Array.isArray(ids) || ids.some((i) => typeof i !== 'string')) return ctx.fail('packageIds must be a list of strings', exchange);
+  return { ids: ids as string[], exchange };
+}
+
+/** The first synchronizer the participant is connected to (vetting happens per synchronizer). */
+export async function firstSynchronizer(ctx: CheckContext): Promise<string> {
+  return ctx.shared('packages.first-synchronizer', async () => {
+    const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
+    expectStatus(ctx, e, 200, 'GET /v2/state/connected-synchronizers');
+    const list = objectBody(ctx, e, 'connected synchronizers').connectedSynchronizers;
+    const first = Array.isArray(list) ? list.find((s) => isObject(s) && typeof s.synchronizerId === 'string') : undefined;
+    if (!isObject(first)) return ctx.skip('the participant is connected to no synchronizer');
+    return first.synchronizerId as string;
+  });
+}
+
+export interface VettedEntry {
+  readonly synchronizerId: string;
+  readonly participantId: string;
+  readonly topologySerial: number;
+  readonly packages: readonly { packageId: string; packageName?: string; packageVersion?: string; validFromInclusive?: string }[];
+}
+
+/** POST /v2/package-vetting/list with a filter; the entries, shape-checked. */
+export async function listVetted(ctx: CheckContext, filter: Record<string, unknown>, how: 'list' | 'deprecated' = 'list'): Promise<{ entries: VettedEntry[]; exchange: Exchange }> {
+  const exchange =
+    how === 'list'
+      ? await ctx.http.request('ledger', { method: 'POST', path: '/v2/package-vetting/list', json: filter })
+      : await ctx.http.request('ledger', { method: 'GET', path: '/v2/package-vetting', ...(Object.keys(filter).length === 0 ? {} : { json: filter }) });
+  expectStatus(ctx, exchange, 200, how === 'list' ? 'POST /v2/package-vetting/list' : 'GET /v2/package-vetting');
+  const body = objectBody(ctx, exchange, 'vetted packages');
+  const entries = body.vettedPackages ?? [];
+  if (!Array.isArray(entries) || entries.some((v) => !isObject(v) || !Array.isArray(v.packages) || typeof v.synchronizerId !== 'string')) {
+    return ctx.fail('vettedPackages must be a list of {synchronizerId, participantId, topologySerial, packages}', exchange);
+  }
+  return { entries: entries as VettedEntry[], exchange };
+}
+
+export const vettedOn = (entries: readonly VettedEntry[], synchronizerId: string, packageId: string) =>
+  entries.some((v) => v.synchronizerId === synchronizerId && v.packages.some((p) => p.packageId === packageId));
+
+export const vetChange = (packageId: string) => ({ operation: { Vet: { value: { packages: [{ packageId }] } } } });
+export const unvetChange = (packageId: string) => ({ operation: { Unvet: { value: { packages: [{ packageId }] } } } });
