@@ -1,6 +1,7 @@
 import type { Profile } from '../../conformance/src/runner/profile.js';
 import { INTERACTIVE_MUTANTS } from './interactiveMutants.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+import { PACKAGE_MUTANTS } from './packageMutants.js';
 import { READ_MUTANTS } from './readMutants.js';
 import { STREAM_MUTANTS } from './streamMutants.js';
 import { SUITE_DEPTH_MUTANTS } from './suiteDepthMutants.js';
@@ -340,4 +341,6 @@ export const MUTANTS: readonly Mutant[] = [
   ...STREAM_MUTANTS,
   // Interactive submission's encodings and execute-time validation (issues 10 and 14).
   ...INTERACTIVE_MUTANTS,
+  // Packages, vetting and administration: their own file.
+  ...PACKAGE_MUTANTS,
 ];

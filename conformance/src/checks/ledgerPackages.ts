@@ -9,6 +9,8 @@ const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 
 const PKG = `${UPSTREAM_B}: PackageService / PackageManagementService`;
 const VETTING = `${UPSTREAM_B}: PackageService vetting (ListVettedPackages, UpdateVettedPackages)`;
 const PACKAGE_ID = /^[0-9a-f]{64}$/;
+// The deprecated forms (POST /v2/packages, GET and POST /v2/package-vetting) are still part of Canton 3.5's API and
+// still called by clients: their checks are MUST like the rest.
 
 async function expectStatusOf(ctx: CheckContext, packageId: string, expected: string): Promise<void> {
   const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/packages/${packageId}/status` });
@@ -45,7 +47,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
     id: 'ledger.packages.upload-deprecated-path',
     title: 'POST /v2/packages uploads a DAR like POST /v2/dars',
     operationId: LedgerOp.uploadPackages,
-    level: 'SHOULD',
+    level: 'MUST',
     kind: 'example',
     specRef: `${PKG}: POST /v2/packages behaves the same as /v2/dars`,
     requires: { writes: true },
@@ -220,7 +222,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
     id: 'ledger.vetting.deprecated-list',
     title: 'GET /v2/package-vetting (deprecated) lists the vetted packages like POST /v2/package-vetting/list',
     operationId: LedgerOp.listVettedDeprecated,
-    level: 'SHOULD',
+    level: 'MUST',
     kind: 'example',
     specRef: `${VETTING}: GET /v2/package-vetting (deprecated)`,
     requires: { writes: true },
@@ -235,7 +237,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
     id: 'ledger.vetting.deprecated-update',
     title: 'POST /v2/package-vetting (deprecated) updates the vetting state like /update',
     operationId: LedgerOp.updateVettedDeprecated,
-    level: 'SHOULD',
+    level: 'MUST',
     kind: 'example',
     specRef: `${VETTING}: POST /v2/package-vetting (deprecated)`,
     requires: { writes: true },
