@@ -122,6 +122,16 @@ describe('users and identity providers', () => {
     expectCantonError(unknownIdp.body, 'INVALID_ARGUMENT');
   });
 
+  it('lists only the parties of a configured identity provider when asked for it', async () => {
+    const idp = await createIdp();
+    const inIdp = (await post(server, '/v2/parties', { partyIdHint: fresh('mine'), identityProviderId: idp })).body.partyDetails.party as string;
+    const outside = (await post(server, '/v2/parties', { partyIdHint: fresh('other') })).body.partyDetails.party as string;
+    const scoped = (await get(server, `/v2/parties?identity-provider-id=${idp}`)).body.partyDetails.map((p: { party: string }) => p.party);
+    expect(scoped).toEqual([inIdp]);
+    const all = (await get(server, '/v2/parties')).body.partyDetails.map((p: { party: string }) => p.party);
+    expect(all).toEqual(expect.arrayContaining([inIdp, outside]));
+  });
+
   const bad: { what: string; body: (user: string) => unknown; status: number; code: string }[] = [
     { what: 'an unknown target', body: (u) => ({ userId: u, targetIdentityProviderId: 'nowhere' }), status: 404, code: 'IDP_CONFIG_NOT_FOUND' },
     { what: 'a malformed target', body: (u) => ({ userId: u, targetIdentityProviderId: 'a!b' }), status: 400, code: 'INVALID_FIELD' },

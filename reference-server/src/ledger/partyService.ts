@@ -57,7 +57,12 @@ export function listParties(ctx: LedgerContext, req: ListKnownPartiesRequest): R
   if (!after.ok) return after;
   if (req.filterParty !== undefined && req.filterParty !== null && typeof req.filterParty !== 'string') return fail('INVALID_ARGUMENT', 'filter-party must be a string');
   const needle = req.filterParty;
-  const filter = needle ? (p: StoredParty) => p.party.includes(needle) : undefined;
+  // A configured identity provider lists only its own parties; the default one lists all.
+  const idpId = idp.value;
+  const filter =
+    needle || idpId !== ''
+      ? (p: StoredParty) => (!needle || p.party.includes(needle)) && (idpId === '' || p.identityProviderId === idpId)
+      : undefined;
   const page = ctx.store.parties(after.value, size.value + 1, filter);
   const more = page.length > size.value;
   const shown = more ? page.slice(0, size.value) : page;
