@@ -236,3 +236,29 @@ describe('SqliteStore: a directory it cannot use is refused with a clear DataDir
     expect(refusal(join(dir, DATABASE_FILE))).toMatch(/is not a directory/);
   });
 });
+
+describe('SqliteStore: participant administration survives a restart', () => {
+  it('reads back uploaded packages (bytes exact), vetting per synchronizer and identity providers, deletions included', () => {
+    const dir = tempDir();
+    const first = ledgerOn(dir);
+    const payload = new Uint8Array([0, 1, 2, 250, 255]);
+    first.store.putPackages([
+      { packageId: 'a'.repeat(64), packageName: 'demo', packageVersion: '1.0.0', payload, uploadedAt: 1 },
+      { packageId: 'b'.repeat(64), packageName: 'demo-dep', packageVersion: '0.1.0', payload: new Uint8Array([9]), uploadedAt: 1 },
+    ]);
+    first.store.putVetting('global::1220ab', { serial: 2, vetted: { ['a'.repeat(64)]: { validFromInclusive: '2026-01-01T00:00:00Z' } }, unvetted: ['c'.repeat(64)] });
+    const idp = { identityProviderId: 'idp-1', issuer: 'https://issuer.example', jwksUrl: 'https://issuer.example/jwks', audience: '', isDeactivated: false };
+    first.store.putIdentityProvider(idp);
+    first.store.putIdentityProvider({ ...idp, identityProviderId: 'idp-2', issuer: 'https://other.example' });
+    first.store.deleteIdentityProvider('idp-2');
+    const before = first.store.snapshot();
+    first.store.close();
+
+    const second = ledgerOn(dir);
+    expect(second.store.snapshot()).toEqual(before);
+    expect(second.store.package('a'.repeat(64))?.payload).toEqual(payload);
+    expect(second.store.identityProvider('idp-2')).toBeUndefined();
+    // The ledger reads its administration state from the store it was given.
+    expect(second.ledger.admin).toBe(second.store);
+  });
+});

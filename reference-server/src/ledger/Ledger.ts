@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AdminStore } from '../store/AdminStore.js';
-import { MemoryAdminStore } from '../store/AdminStore.js';
 import type { LedgerStore } from '../store/LedgerStore.js';
 import type { LogEntry, ReassignmentEntry, SubmissionInfo, TransactionEntry } from '../store/LogEntry.js';
 import { MemoryStore } from '../store/MemoryStore.js';
@@ -110,7 +109,7 @@ export class Ledger {
     this.config = resolveConfig(options);
     this.catalogue = new Catalogue();
     this.store = options.store ?? new MemoryStore();
-    this.admin = options.adminStore ?? new MemoryAdminStore();
+    this.admin = options.adminStore ?? this.store;
     this.#ctx = {
       config: this.config,
       store: this.store,

@@ -1,4 +1,5 @@
 import type { Catalogue, TemplateDef } from '../ledger/templates/Catalogue.js';
+import type { AdminStore } from './AdminStore.js';
 import type { LogEntry } from './LogEntry.js';
 import type { DedupRecord, StoredParty, StoredUser, TemplateDeclaration } from './records.js';
 import type { StoredContract } from './StoredContract.js';
@@ -19,8 +20,9 @@ export type ActiveScope =
  * Every change of state goes through a method of this interface, so that a durable store can
  * journal it: state kept anywhere else is lost on a restart with `--data-dir`. To add a kind of
  * state: a method here and in MemoryStore, then one entry in `sqlite/persistedState.ts`.
+ * Participant administration (packages, vetting, identity providers) is part of it: AdminStore.
  */
-export interface LedgerStore {
+export interface LedgerStore extends AdminStore {
   // ---- the update log: one entry per offset, dense from prunedUpTo + 1 to ledgerEnd
   readonly ledgerEnd: number;
   readonly prunedUpTo: number;

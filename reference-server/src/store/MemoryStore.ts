@@ -1,4 +1,5 @@
 import type { TemplateDef } from '../ledger/templates/Catalogue.js';
+import { MemoryAdminStore, type AdminState, type StoredIdentityProvider, type StoredPackage, type SynchronizerVetting } from './AdminStore.js';
 import type { ActiveScope, LedgerStore } from './LedgerStore.js';
 import type { LogEntry } from './LogEntry.js';
 import type { DedupRecord, StoredParty, StoredUser, TemplateDeclaration } from './records.js';
@@ -187,6 +188,40 @@ export class MemoryStore implements LedgerStore {
   putMeta(key: string, value: string | undefined): void {
     if (value === undefined) this.#meta.delete(key);
     else this.#meta.set(key, value);
+  }
+
+  // ---- participant administration (packages, vetting, identity providers), kept here so that a
+  // durable store journals it like every other change (sqlite/persistedState.ts)
+  readonly #admin = new MemoryAdminStore();
+  package(packageId: string): StoredPackage | undefined {
+    return this.#admin.package(packageId);
+  }
+  packages(): readonly StoredPackage[] {
+    return this.#admin.packages();
+  }
+  putPackages(packages: readonly StoredPackage[]): void {
+    this.#admin.putPackages(packages);
+  }
+  vetting(synchronizerId: string): SynchronizerVetting | undefined {
+    return this.#admin.vetting(synchronizerId);
+  }
+  putVetting(synchronizerId: string, vetting: SynchronizerVetting): void {
+    this.#admin.putVetting(synchronizerId, vetting);
+  }
+  identityProvider(id: string): StoredIdentityProvider | undefined {
+    return this.#admin.identityProvider(id);
+  }
+  identityProviders(): readonly StoredIdentityProvider[] {
+    return this.#admin.identityProviders();
+  }
+  putIdentityProvider(config: StoredIdentityProvider): void {
+    this.#admin.putIdentityProvider(config);
+  }
+  deleteIdentityProvider(id: string): boolean {
+    return this.#admin.deleteIdentityProvider(id);
+  }
+  snapshot(): AdminState {
+    return this.#admin.snapshot();
   }
 
   templateDeclarations(): readonly TemplateDeclaration[] {

@@ -1,4 +1,5 @@
 import type { MemoryStore } from '../MemoryStore.js';
+import type { StoredIdentityProvider, StoredPackage, SynchronizerVetting } from '../AdminStore.js';
 import type { StoredParty, StoredUser, TemplateDeclaration } from '../records.js';
 
 /**
@@ -37,6 +38,9 @@ export interface PersistedKind {
 }
 
 const userDoc = (u: StoredUser) => ({ ...u, rights: [...u.rights] });
+// A package's archive bytes travel as base64 in the JSON body.
+const packageDoc = (p: StoredPackage) => ({ ...p, payload: Buffer.from(p.payload).toString('base64') });
+const packageOf = (d: ReturnType<typeof packageDoc>): StoredPackage => ({ ...d, payload: new Uint8Array(Buffer.from(d.payload, 'base64')) });
 
 export const PERSISTED_STATE: Readonly<Record<string, PersistedKind>> = {
   party: {
@@ -53,6 +57,22 @@ export const PERSISTED_STATE: Readonly<Record<string, PersistedKind>> = {
   meta: {
     writes: { putMeta: (key: string, value: string | undefined) => [key, value] },
     replay: (s, key, body) => s.putMeta(key, body as string),
+  },
+  // One row per upload: a DAR's packages are registered whole or not at all.
+  packages: {
+    writes: { putPackages: (ps: readonly StoredPackage[]) => [ps.map((p) => p.packageId).join(' '), ps.map(packageDoc)] },
+    replay: (s, _key, body) => s.putPackages((body as ReturnType<typeof packageDoc>[]).map(packageOf)),
+  },
+  vetting: {
+    writes: { putVetting: (synchronizerId: string, v: SynchronizerVetting) => [synchronizerId, v] },
+    replay: (s, key, body) => s.putVetting(key, body as SynchronizerVetting),
+  },
+  identityProvider: {
+    writes: {
+      putIdentityProvider: (c: StoredIdentityProvider) => [c.identityProviderId, c],
+      deleteIdentityProvider: (id: string) => [id, undefined],
+    },
+    replay: (s, _key, body) => s.putIdentityProvider(body as StoredIdentityProvider),
   },
   template: {
     writes: { putTemplateDeclaration: (d: TemplateDeclaration) => [d.templateId, d] },
