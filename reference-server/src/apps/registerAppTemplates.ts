@@ -1,8 +1,21 @@
 import type { Catalogue, TemplateDef } from '../ledger/index.js';
+import { registerAmuletTokenTemplates } from './amulet/amuletTokenTemplates.js';
 import { registerTokenTemplates } from './registry/tokenTemplates.js';
 import { registerAmuletTemplates } from './scan/amuletTemplates.js';
+import { TokenStandardInterfaces } from './tokenStandard/TokenStandardInterfaces.js';
 import {
   ACCOUNT_MAP_TEMPLATE,
+  AMULET_ALLOCATION_TEMPLATE,
+  AMULET_RULES_TEMPLATE,
+  AMULET_TEMPLATE,
+  AMULET_TRANSFER_INSTRUCTION_TEMPLATE,
+  DSO_RULES_TEMPLATE,
+  EXTERNAL_PARTY_AMULET_RULES_TEMPLATE,
+  FEATURED_APP_RIGHT_TEMPLATE,
+  ISSUING_MINING_ROUND_TEMPLATE,
+  LOCKED_AMULET_TEMPLATE,
+  SUMMARIZING_MINING_ROUND_TEMPLATE,
+  TRADE_ALLOCATION_REQUEST_TEMPLATE,
   CLOSED_MINING_ROUND_TEMPLATE,
   OPEN_MINING_ROUND_TEMPLATE,
   TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE,
@@ -19,7 +32,21 @@ export interface AppTemplates {
   readonly tokenRules: TemplateDef;
   readonly accountMap: TemplateDef;
   readonly allocationInstruction: TemplateDef;
+  readonly amuletRules: TemplateDef;
+  readonly summarizingMiningRound: TemplateDef;
+  readonly issuingMiningRound: TemplateDef;
+  readonly amulet: TemplateDef;
+  readonly lockedAmulet: TemplateDef;
+  readonly featuredAppRight: TemplateDef;
+  readonly externalPartyAmuletRules: TemplateDef;
+  readonly amuletTransferInstruction: TemplateDef;
+  readonly amuletAllocation: TemplateDef;
+  readonly dsoRules: TemplateDef;
+  readonly tradeAllocationRequest: TemplateDef;
 }
+
+/** The token standard's interfaces per catalogue (registered once, with the templates). */
+const tokenStandards = new WeakMap<Catalogue, TokenStandardInterfaces>();
 
 /**
  * Adds the apps' templates (Splice Amulet preapprovals and rounds, the sample registry and the
@@ -31,6 +58,11 @@ export function registerAppTemplates(target: Catalogue | { readonly catalogue: C
   const catalogue = 'catalogue' in target ? target.catalogue : target;
   if (!catalogue.resolve(TRANSFER_PREAPPROVAL_TEMPLATE).ok) registerAmuletTemplates(catalogue);
   if (!catalogue.resolve(TOKEN_RULES_TEMPLATE).ok) registerTokenTemplates(catalogue);
+  if (!catalogue.resolve(AMULET_TEMPLATE).ok) {
+    const ts = new TokenStandardInterfaces(catalogue);
+    tokenStandards.set(catalogue, ts);
+    registerAmuletTokenTemplates(catalogue, ts);
+  }
   const def = (id: string) => unwrapRegistration(catalogue.resolveTemplate(id));
   return {
     transferPreapproval: def(TRANSFER_PREAPPROVAL_TEMPLATE),
@@ -39,5 +71,16 @@ export function registerAppTemplates(target: Catalogue | { readonly catalogue: C
     tokenRules: def(TOKEN_RULES_TEMPLATE),
     accountMap: def(ACCOUNT_MAP_TEMPLATE),
     allocationInstruction: def(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE),
+    amuletRules: def(AMULET_RULES_TEMPLATE),
+    summarizingMiningRound: def(SUMMARIZING_MINING_ROUND_TEMPLATE),
+    issuingMiningRound: def(ISSUING_MINING_ROUND_TEMPLATE),
+    amulet: def(AMULET_TEMPLATE),
+    lockedAmulet: def(LOCKED_AMULET_TEMPLATE),
+    featuredAppRight: def(FEATURED_APP_RIGHT_TEMPLATE),
+    externalPartyAmuletRules: def(EXTERNAL_PARTY_AMULET_RULES_TEMPLATE),
+    amuletTransferInstruction: def(AMULET_TRANSFER_INSTRUCTION_TEMPLATE),
+    amuletAllocation: def(AMULET_ALLOCATION_TEMPLATE),
+    dsoRules: def(DSO_RULES_TEMPLATE),
+    tradeAllocationRequest: def(TRADE_ALLOCATION_REQUEST_TEMPLATE),
   };
 }

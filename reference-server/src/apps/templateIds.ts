@@ -23,3 +23,15 @@ export const TOKEN_RULES_TEMPLATE = `#${SAMPLE_TOKEN_PACKAGE}:Sample.Token.Rules
 export const ACCOUNT_MAP_TEMPLATE = `#${SAMPLE_TOKEN_PACKAGE}:Sample.Token.Accounts:AccountMap`;
 export const TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE = `#${SAMPLE_TOKEN_PACKAGE}:Sample.Token.AllocationInstruction:TokenAllocationInstruction`;
 export const TOKEN_ALLOCATION_TEMPLATE = `#${SAMPLE_TOKEN_PACKAGE}:Sample.Token.Allocation:TokenAllocation`;
+
+/** Amulet as a token-standard registry: holdings, the factory, instructions and allocations. */
+export const AMULET_TEMPLATE = `#${AMULET_PACKAGE}:Splice.Amulet:Amulet`;
+export const LOCKED_AMULET_TEMPLATE = `#${AMULET_PACKAGE}:Splice.Amulet:LockedAmulet`;
+export const FEATURED_APP_RIGHT_TEMPLATE = `#${AMULET_PACKAGE}:Splice.Amulet:FeaturedAppRight`;
+export const EXTERNAL_PARTY_AMULET_RULES_TEMPLATE = `#${AMULET_PACKAGE}:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules`;
+export const AMULET_TRANSFER_INSTRUCTION_TEMPLATE = `#${AMULET_PACKAGE}:Splice.AmuletTransferInstruction:AmuletTransferInstruction`;
+export const AMULET_ALLOCATION_TEMPLATE = `#${AMULET_PACKAGE}:Splice.AmuletAllocation:AmuletAllocation`;
+/** The DSO's governance contract Scan's /v0/dso reports. */
+export const DSO_RULES_TEMPLATE = '#splice-dso-governance:Splice.DsoRules:DsoRules';
+/** A trading venue's request for allocations (an app-side AllocationRequest). */
+export const TRADE_ALLOCATION_REQUEST_TEMPLATE = '#canton-conformance-sample-trading:Sample.Trading:TradeAllocationRequest';

@@ -3,12 +3,15 @@ import { err, ok } from '../../ledger/index.js';
 import {
   AMULET_PACKAGE,
   AMULET_RULES_TEMPLATE,
+  AMULET_TEMPLATE,
+  FEATURED_APP_RIGHT_TEMPLATE,
   CLOSED_MINING_ROUND_TEMPLATE,
   ISSUING_MINING_ROUND_TEMPLATE,
   OPEN_MINING_ROUND_TEMPLATE,
   SUMMARIZING_MINING_ROUND_TEMPLATE,
   TRANSFER_PREAPPROVAL_TEMPLATE,
 } from '../templateIds.js';
+import { toScaled } from '../../ledger/templates/numeric.js';
 import { microsToTimestamp, msToMicros, timeMicros } from '../time.js';
 import { unwrapRegistration } from '../unwrapRegistration.js';
 
@@ -93,6 +96,23 @@ export function registerAmuletTemplates(catalogue: Catalogue): void {
           return within.ok ? ok({}) : within;
         },
       },
+      // The receiver's authority for a transfer the factory completes at once (upstream: _SendV2).
+      TransferPreapproval_Send: {
+        consuming: false,
+        argument: { record: { sender: 'Party', amount: 'Numeric', round: ROUND } },
+        controllers: (_self, arg) => [text((arg as DamlRecord).sender)],
+        body: (ctx, self, arg) => {
+          const within = withinDeadline(ctx, micros(self.argument.expiresAt));
+          if (!within.ok) return within;
+          const a = arg as DamlRecord;
+          const cid = ctx.create(AMULET_TEMPLATE, {
+            dso: text(self.argument.dso),
+            owner: text(self.argument.receiver),
+            amount: { initialAmount: text(a.amount), createdAt: a.round as DamlRecord, ratePerRound: { rate: '0.0000000000' } },
+          });
+          return cid.ok ? ok({ receiverAmuletCid: cid.value }) : cid;
+        },
+      },
       TransferPreapproval_Expire: {
         consuming: true,
         controllers: (self) => [text(self.argument.dso)],
@@ -142,6 +162,36 @@ export function registerAmuletTemplates(catalogue: Catalogue): void {
     fields: { dso: 'Party', isDevNet: 'Bool' },
     signatories: ['dso'],
     choices: {
+      // DevNet's faucet: any party mints amulet for itself, against an open round.
+      AmuletRules_DevNet_Tap: {
+        consuming: false,
+        argument: { record: { receiver: 'Party', amount: 'Numeric', openRound: 'ContractId' } },
+        controllers: (_self, arg) => [text((arg as DamlRecord).receiver)],
+        body: (ctx, self, arg) => {
+          const a = arg as DamlRecord;
+          if (self.argument.isDevNet !== true) return err(ctx.fail('DevNet tap is only available on DevNet'));
+          if (toScaled(text(a.amount)) <= 0n) return err(ctx.fail(`amount must be positive, got ${text(a.amount)}`));
+          const r = roundOf(ctx, text(a.openRound), OPEN_MINING_ROUND_TEMPLATE, self.argument.dso);
+          if (!r.ok) return r;
+          if (micros(r.value.argument.opensAt) > msToMicros(ctx.now)) return err(ctx.fail(`round ${r.value.number} is not open yet (opensAt ${text(r.value.argument.opensAt)})`));
+          const cid = ctx.create(AMULET_TEMPLATE, {
+            dso: text(self.argument.dso),
+            owner: text(a.receiver),
+            amount: { initialAmount: text(a.amount), createdAt: { number: r.value.number.toString() }, ratePerRound: { rate: '0.0000000000' } },
+          });
+          return cid.ok ? ok({ amuletSum: { amulet: cid.value } }) : cid;
+        },
+      },
+      AmuletRules_DevNet_FeatureApp: {
+        consuming: false,
+        argument: { record: { provider: 'Party' } },
+        controllers: (_self, arg) => [text((arg as DamlRecord).provider)],
+        body: (ctx, self, arg) => {
+          if (self.argument.isDevNet !== true) return err(ctx.fail('self-granting featured app rights is only available on DevNet'));
+          const cid = ctx.create(FEATURED_APP_RIGHT_TEMPLATE, { dso: text(self.argument.dso), provider: text((arg as DamlRecord).provider) });
+          return cid.ok ? ok({ featuredAppRightCid: cid.value }) : cid;
+        },
+      },
       AmuletRules_AdvanceOpenMiningRounds: {
         consuming: false,
         argument: { record: { amuletPrice: 'Numeric', roundToArchiveCid: 'ContractId', middleRoundCid: 'ContractId', latestRoundCid: 'ContractId' } },
