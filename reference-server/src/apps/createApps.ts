@@ -1,4 +1,7 @@
 import type { Ledger } from '../ledger/index.js';
+import { AmuletLedgerView } from './amulet/AmuletLedgerView.js';
+import { AmuletRegistry } from './amulet/AmuletRegistry.js';
+import { RoundAutomation } from './amulet/RoundAutomation.js';
 import { registerAppTemplates, type AppTemplates } from './registerAppTemplates.js';
 import { RegistryApp } from './registry/RegistryApp.js';
 import { ScanApp, type ScanOptions } from './scan/ScanApp.js';
@@ -11,6 +14,8 @@ export interface AppsOptions {
 export interface Apps {
   readonly templates: AppTemplates;
   readonly registry: RegistryApp;
+  /** Amulet's token-standard registry (the DSO is the instrument admin). */
+  readonly amulet: AmuletRegistry;
   readonly scan: ScanApp;
   /** Stops following the ledger (the apps answer from stale indexes afterwards). */
   detach(): void;
@@ -30,14 +35,19 @@ export function createApps(ledger: Ledger, options: AppsOptions = {}): Apps {
   if (existing !== undefined) return existing;
   const templates = registerAppTemplates(ledger.catalogue);
   const registry = new RegistryApp(ledger, templates);
-  const scan = new ScanApp(ledger, templates, options.scan);
+  const amuletView = new AmuletLedgerView(ledger, templates);
+  const rounds = new RoundAutomation(ledger, amuletView);
+  const amulet = new AmuletRegistry(ledger, amuletView, rounds);
+  const scan = new ScanApp(ledger, templates, options.scan, amuletView, rounds);
   const apps: Apps = {
     templates,
     registry,
+    amulet,
     scan,
     detach: () => {
       registry.detach();
       scan.detach();
+      amuletView.detach();
     },
   };
   attached.set(ledger, apps);

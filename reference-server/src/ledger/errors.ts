@@ -120,6 +120,10 @@ export const ErrorCodes = {
   TRANSFER_PREAPPROVAL_NOT_FOUND: def(11, 'NOT_FOUND'),
   REWARD_ACCOUNTING_NOT_ENABLED: def(11, 'NOT_FOUND'),
   REWARD_ACCOUNTING_NO_DATA: def(11, 'NOT_FOUND'),
+  TRANSFER_INSTRUCTION_NOT_FOUND: def(11, 'NOT_FOUND'),
+  ALLOCATION_NOT_FOUND: def(11, 'NOT_FOUND'),
+  INSTRUMENT_NOT_FOUND: def(11, 'NOT_FOUND'),
+  REGISTRY_NOT_FOUND: def(11, 'NOT_FOUND'),
   // Transport-level refusals of the HTTP face (it answers them with 404/405/413 whatever the code maps to).
   ENDPOINT_NOT_FOUND: def(11, 'NOT_FOUND'),
   METHOD_NOT_ALLOWED: def(8, 'INVALID_ARGUMENT'),

@@ -180,8 +180,8 @@ export function registerAmuletTokenTemplates(catalogue: Catalogue, ts: TokenStan
         view: (self) => ({ originalInstructionCid: null, transfer: record(self.argument.transfer), status: { tag: 'TransferPendingReceiverAcceptance', value: {} }, meta: EMPTY_META }),
         choices: {
           TransferInstruction_Accept: (ctx, self, arg) => acceptTransfer(ctx, self, record(arg), ids),
-          TransferInstruction_Reject: (ctx, self) => returnToSender(ctx, self, ids),
-          TransferInstruction_Withdraw: (ctx, self) => returnToSender(ctx, self, ids),
+          TransferInstruction_Reject: (ctx, self, arg) => returnToSender(ctx, self, record(arg), ids),
+          TransferInstruction_Withdraw: (ctx, self, arg) => returnToSender(ctx, self, record(arg), ids),
         },
       },
     },
@@ -203,9 +203,9 @@ export function registerAmuletTokenTemplates(catalogue: Catalogue, ts: TokenStan
       [ALLOCATION_V1_INTERFACE]: {
         view: (self) => ({ allocation: record(self.argument.allocation), holdingCids: [text(self.argument.lockedAmulet)], meta: EMPTY_META }),
         choices: {
-          Allocation_ExecuteTransfer: (ctx, self) => settleAllocation(ctx, self, 'execute', ids),
-          Allocation_Cancel: (ctx, self) => settleAllocation(ctx, self, 'release', ids),
-          Allocation_Withdraw: (ctx, self) => settleAllocation(ctx, self, 'release', ids),
+          Allocation_ExecuteTransfer: (ctx, self, arg) => settleAllocation(ctx, self, record(arg), 'execute', ids),
+          Allocation_Cancel: (ctx, self, arg) => settleAllocation(ctx, self, record(arg), 'release', ids),
+          Allocation_Withdraw: (ctx, self, arg) => settleAllocation(ctx, self, record(arg), 'release', ids),
         },
       },
     },
@@ -258,16 +258,24 @@ function checkFactoryCall(ctx: ChoiceContext, self: ContractView, expectedAdmin:
     return err(ctx.fail(`instrument ${text(instrument.admin)}/${text(instrument.id)} is not ${dso}/${AMULET_INSTRUMENT_ID}`));
   }
   if (!positive(amount)) return err(ctx.fail(`amount must be positive, got ${amount}`));
+  return contextRound(ctx, extraArgs, dso, ids);
+}
+
+/**
+ * What every Amulet choice reads from its context: the AmuletRules and the open round (whose
+ * number new amulets carry), both of this dso. Answers the round number.
+ */
+function contextRound(ctx: ChoiceContext, extraArgs: DamlValue | undefined, dso: string, ids: AmuletIds): Result<string, LedgerError> {
+  const rulesCid = requiredContextCid(ctx, extraArgs, AMULET_RULES_KEY);
+  if (!rulesCid.ok) return rulesCid;
+  const rules = fetchOf(ctx, rulesCid.value, ids.amuletRules, 'AmuletRules', dso);
+  if (!rules.ok) return rules;
   const roundCid = requiredContextCid(ctx, extraArgs, OPEN_ROUND_KEY);
   if (!roundCid.ok) return roundCid;
   const round = fetchOf(ctx, roundCid.value, ids.openRound, 'OpenMiningRound', dso);
   if (!round.ok) return round;
   const opened = notAfterNow(ctx, round.value.argument.opensAt, 'the open round opensAt');
   if (!opened.ok) return opened;
-  const rulesCid = requiredContextCid(ctx, extraArgs, AMULET_RULES_KEY);
-  if (!rulesCid.ok) return rulesCid;
-  const rules = fetchOf(ctx, rulesCid.value, ids.amuletRules, 'AmuletRules', dso);
-  if (!rules.ok) return rules;
   return ok(text(record(round.value.argument.round).number));
 }
 
@@ -334,34 +342,34 @@ function transfer(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: 
 }
 
 /** Archives the locked amulet behind an instruction or allocation and hands its amount to `owner`. */
-function unlockTo(ctx: ChoiceContext, lockedCid: string, owner: string, ids: AmuletIds): Result<string, LedgerError> {
+function unlockTo(ctx: ChoiceContext, lockedCid: string, owner: string, round: string, ids: AmuletIds): Result<string, LedgerError> {
   const locked = ctx.fetch(lockedCid);
   if (!locked.ok) return locked;
   if (locked.value.templateId !== ids.lockedAmulet) return err(ctx.fail(`${lockedCid} is not a LockedAmulet`));
   const archived = ctx.archive(lockedCid);
   if (!archived.ok) return archived;
   const a = record(locked.value.argument.amulet);
-  const amount = record(a.amount);
-  return ctx.create(AMULET_TEMPLATE, amuletOf(text(a.dso), owner, text(amount.initialAmount), text(record(amount.createdAt).number)));
+  return ctx.create(AMULET_TEMPLATE, amuletOf(text(a.dso), owner, text(record(a.amount).initialAmount), round));
 }
 
 function acceptTransfer(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: AmuletIds): Result<DamlValue, LedgerError> {
   const t = record(self.argument.transfer);
   const dso = text(record(t.instrumentId).admin);
-  const rulesCid = requiredContextCid(ctx, arg.extraArgs, AMULET_RULES_KEY);
-  if (!rulesCid.ok) return rulesCid;
-  const rules = fetchOf(ctx, rulesCid.value, ids.amuletRules, 'AmuletRules', dso);
-  if (!rules.ok) return rules;
+  const round = contextRound(ctx, arg.extraArgs, dso, ids);
+  if (!round.ok) return round;
   const open = before(ctx, t.executeBefore, 'executeBefore');
   if (!open.ok) return open;
-  const cid = unlockTo(ctx, text(self.argument.lockedAmulet), text(t.receiver), ids);
+  const cid = unlockTo(ctx, text(self.argument.lockedAmulet), text(t.receiver), round.value, ids);
   if (!cid.ok) return cid;
   return ok({ output: { tag: 'TransferInstructionResult_Completed', value: { receiverHoldingCids: [cid.value] } }, senderChangeCids: [], meta: EMPTY_META });
 }
 
 /** Reject (receiver) and withdraw (sender): the locked amount goes back to the sender. */
-function returnToSender(ctx: ChoiceContext, self: ContractView, ids: AmuletIds): Result<DamlValue, LedgerError> {
-  const cid = unlockTo(ctx, text(self.argument.lockedAmulet), text(record(self.argument.transfer).sender), ids);
+function returnToSender(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: AmuletIds): Result<DamlValue, LedgerError> {
+  const t = record(self.argument.transfer);
+  const round = contextRound(ctx, arg.extraArgs, text(record(t.instrumentId).admin), ids);
+  if (!round.ok) return round;
+  const cid = unlockTo(ctx, text(self.argument.lockedAmulet), text(t.sender), round.value, ids);
   if (!cid.ok) return cid;
   return ok({ output: { tag: 'TransferInstructionResult_Failed', value: {} }, senderChangeCids: [cid.value], meta: EMPTY_META });
 }
@@ -391,9 +399,11 @@ function allocate(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: 
 }
 
 /** Execute (to the receiver, before settleBefore) or release (cancel, withdraw: back to the sender); archives the allocation. */
-function settleAllocation(ctx: ChoiceContext, self: ContractView, how: 'execute' | 'release', ids: AmuletIds): Result<DamlValue, LedgerError> {
+function settleAllocation(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, how: 'execute' | 'release', ids: AmuletIds): Result<DamlValue, LedgerError> {
   const spec = record(self.argument.allocation);
   const leg = record(spec.transferLeg);
+  const round = contextRound(ctx, arg.extraArgs, text(record(leg.instrumentId).admin), ids);
+  if (!round.ok) return round;
   if (how === 'execute') {
     const open = before(ctx, record(spec.settlement).settleBefore, 'settleBefore');
     if (!open.ok) return open;
@@ -401,7 +411,7 @@ function settleAllocation(ctx: ChoiceContext, self: ContractView, how: 'execute'
   const archived = ctx.archive(self.contractId);
   if (!archived.ok) return archived;
   const owner = text(how === 'execute' ? leg.receiver : leg.sender);
-  const cid = unlockTo(ctx, text(self.argument.lockedAmulet), owner, ids);
+  const cid = unlockTo(ctx, text(self.argument.lockedAmulet), owner, round.value, ids);
   if (!cid.ok) return cid;
   return how === 'execute'
     ? ok({ senderHoldingCids: [], receiverHoldingCids: [cid.value], meta: EMPTY_META })

@@ -21,3 +21,33 @@ export interface LookupTransferPreapprovalByPartyResponse {
 export interface GetRewardAccountingEarliestAvailableRoundResponse {
   readonly earliest_round: number;
 }
+
+/** A contract a caller may already hold: `contract` is left out when its id was in the request. */
+export interface MaybeCachedContractWithState {
+  readonly contract?: ScanContract;
+  readonly domain_id?: string;
+}
+
+export interface GetDsoInfoResponse {
+  readonly sv_user: string;
+  readonly sv_party_id: string;
+  readonly dso_party_id: string;
+  readonly voting_threshold: number;
+  readonly latest_mining_round: ContractWithState;
+  readonly amulet_rules: ContractWithState;
+  readonly dso_rules: ContractWithState;
+  readonly sv_node_states: readonly ContractWithState[];
+}
+
+export interface GetOpenAndIssuingMiningRoundsResponse {
+  readonly open_mining_rounds: Readonly<Record<string, MaybeCachedContractWithState>>;
+  readonly issuing_mining_rounds: Readonly<Record<string, MaybeCachedContractWithState>>;
+  readonly time_to_live_in_microseconds: number;
+}
+
+export interface GetMemberTrafficStatusResponse {
+  readonly traffic_status: {
+    readonly actual: { readonly total_consumed: number; readonly total_limit: number };
+    readonly target: { readonly total_purchased: number };
+  };
+}

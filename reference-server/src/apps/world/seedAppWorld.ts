@@ -2,8 +2,16 @@ import type { Command, DamlRecord, DamlValue, Ledger, LedgerError, Result } from
 import { localPartyId, ok, PARTICIPANT_ADMIN_USER } from '../../ledger/index.js';
 import { createApps, type AppsOptions } from '../createApps.js';
 import { TOKEN_RULES_KEY } from '../registry/contextKeys.js';
+import { AMULET_INSTRUMENT_ID } from '../amulet/amuletContext.js';
 import {
   ACCOUNT_MAP_TEMPLATE,
+  AMULET_ALLOCATION_TEMPLATE,
+  AMULET_TEMPLATE,
+  AMULET_TRANSFER_INSTRUCTION_TEMPLATE,
+  DSO_RULES_TEMPLATE,
+  EXTERNAL_PARTY_AMULET_RULES_TEMPLATE,
+  LOCKED_AMULET_TEMPLATE,
+  TRADE_ALLOCATION_REQUEST_TEMPLATE,
   ALLOCATION_INSTRUCTION_INTERFACE,
   AMULET_RULES_TEMPLATE,
   OPEN_MINING_ROUND_TEMPLATE,
@@ -65,6 +73,22 @@ export interface AppWorld {
     readonly openRounds: readonly [string, string, string];
     /** What Scan answers: first ingested round 0, so 1 once round 1 is archived. */
     readonly earliestRound: number;
+  };
+  /** Amulet as a token-standard registry; the DSO party is the instrument admin. */
+  readonly amulet: {
+    readonly dsoRules: string;
+    /** The transfer and allocation factory. */
+    readonly factory: string;
+    /** alice: 1000 and 250.5 unlocked (plus 25 locked for carol); bob: 500 (plus 20 locked in the allocation). */
+    readonly holdings: { readonly alice: readonly [string, string]; readonly bob: readonly [string] };
+    /** alice -> carol, 25 Amulet, pending carol's acceptance; its locked amulet. */
+    readonly transferToCarol: string;
+    readonly lockedForCarol: string;
+    /** trading-venue asks bob (20 Amulet to alice) and alice (10 Amulet to bob) to allocate for trade 'otc-1'. */
+    readonly allocationRequest: string;
+    /** bob's allocation for leg 'leg-0' of that trade, and its locked amulet. */
+    readonly allocation: string;
+    readonly lockedForAllocation: string;
   };
 }
 
@@ -200,11 +224,58 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
   const closedRound2 = close(summarizing[2] as string);
   if (!closedRound2.ok) return closedRound2;
 
+  // ---- Amulet as a registry: the DSO's rules and factory, holdings, a pending transfer, an allocation
+  const instrumentId = { admin: dso, id: AMULET_INSTRUMENT_ID };
+  const amulet = (owner: string, amount: string) => ({ dso, owner, amount: { initialAmount: amount, createdAt: { number: '3' }, ratePerRound: { rate: '0.0' } } });
+  const locked = (owner: string, amount: string, context: string) =>
+    create(LOCKED_AMULET_TEMPLATE, { amulet: amulet(owner, amount), lock: { holders: [dso], expiresAt: FAR_FUTURE, optContext: context } });
+  const settlement = { executor: venue, settlementRef: { id: 'otc-1', cid: null }, requestedAt: '2025-01-01T00:00:00Z', allocateBefore: FAR_FUTURE, settleBefore: FAR_FUTURE, meta: { values: {} } };
+  const leg = (sender: string, receiver: string, amount: string) => ({ sender, receiver, amount, instrumentId, meta: { values: {} } });
+  const registryBoot = submit(
+    [dso, alice, bob, venue],
+    [
+      create(DSO_RULES_TEMPLATE, { dso, epoch: '0', svs: {} }),
+      create(EXTERNAL_PARTY_AMULET_RULES_TEMPLATE, { dso }),
+      create(AMULET_TEMPLATE, amulet(alice, '1000.0')),
+      create(AMULET_TEMPLATE, amulet(alice, '250.5')),
+      create(AMULET_TEMPLATE, amulet(bob, '500.0')),
+      locked(alice, '25.0', `transfer to ${carol}`),
+      locked(bob, '20.0', 'allocation for otc-1'),
+      create(TRADE_ALLOCATION_REQUEST_TEMPLATE, { venue, settlement, transferLegs: { 'leg-0': leg(bob, alice, '20.0'), 'leg-1': leg(alice, bob, '10.0') }, meta: { values: {} } }),
+    ],
+  );
+  if (!registryBoot.ok) return registryBoot;
+  const [dsoRules, factory, aliceBig, aliceSmall, bobHolding, lockedForCarol, lockedForAllocation, allocationRequest] = registryBoot.value as string[] as [
+    string, string, string, string, string, string, string, string,
+  ];
+  const pending = submit(
+    [dso, alice, bob],
+    [
+      create(AMULET_TRANSFER_INSTRUCTION_TEMPLATE, {
+        lockedAmulet: lockedForCarol,
+        transfer: { sender: alice, receiver: carol, amount: '25.0', instrumentId, requestedAt: '2025-01-01T00:00:00Z', executeBefore: FAR_FUTURE, inputHoldingCids: [], meta: { values: {} } },
+      }),
+      create(AMULET_ALLOCATION_TEMPLATE, { lockedAmulet: lockedForAllocation, allocation: { settlement, transferLegId: 'leg-0', transferLeg: leg(bob, alice, '20.0') } }),
+    ],
+  );
+  if (!pending.ok) return pending;
+  const [transferToCarol, allocation] = pending.value as string[] as [string, string];
+
   return ok({
     parties,
     registry: { tokenRules, accountMap, accountMapInFlight, accountMapReassignmentId: moving.value.reassignmentId, instructions: { aliceActive, bobActive, aliceWithdrawn, carolInFlight } },
     preapprovals: { alice: pAlice, bobOlder: pBobOlder, bobNewer: pBobNewer, carolExpired: pCarol, daveCancelled: pDave },
     rounds: { amuletRules, closedRound2: closedRound2.value, openRounds: openRounds.slice(-3) as [string, string, string], earliestRound: 1 },
+    amulet: {
+      dsoRules,
+      factory,
+      holdings: { alice: [aliceBig, aliceSmall], bob: [bobHolding] },
+      transferToCarol,
+      lockedForCarol,
+      allocationRequest,
+      allocation,
+      lockedForAllocation,
+    },
   });
 }
 

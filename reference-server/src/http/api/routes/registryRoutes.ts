@@ -1,5 +1,5 @@
 import { appsOf } from '../../../apps/index.js';
-import type { InstructionChoice } from '../../../apps/index.js';
+import type { AllocationChoiceName, InstructionChoice, InstructionChoiceName } from '../../../apps/index.js';
 import { jsonResult } from '../ledgerResult.js';
 import { defineRoute, type Route } from '../route.js';
 
@@ -14,7 +14,90 @@ const contextRoute = (choice: InstructionChoice, operationId: string): Route =>
   });
 
 /** Group A: the sample registry's allocation-instruction choice contexts (token standard v2). */
-export const registryRoutes: readonly Route[] = [
+const sampleRegistryRoutes: readonly Route[] = [
   contextRoute('accept', 'getAllocationInstructionAcceptContext'),
   contextRoute('withdraw', 'getAllocationInstructionWithdrawContext'),
 ];
+
+type Version = 'v1' | 'v2';
+const suffix = (v: Version) => v.toUpperCase();
+
+const transferInstructionRoutes = (v: Version): Route[] => [
+  defineRoute<unknown>({
+    method: 'POST',
+    path: `/registry/transfer-instruction/${v}/transfer-factory`,
+    operationId: `getTransferFactory${suffix(v)}`,
+    group: 'A',
+    body: 'json',
+    handle: ({ body, services }) => jsonResult(appsOf(services.ledger).amulet.transferFactory(body)),
+  }),
+  ...(['accept', 'reject', 'withdraw'] as const satisfies readonly InstructionChoiceName[]).map((choice) =>
+    defineRoute<unknown>({
+      method: 'POST',
+      path: `/registry/transfer-instruction/${v}/{transferInstructionId}/choice-contexts/${choice}`,
+      operationId: `getTransferInstruction${choice[0]!.toUpperCase()}${choice.slice(1)}Context${suffix(v)}`,
+      group: 'A',
+      body: 'json',
+      handle: ({ params, body, services }) => jsonResult(appsOf(services.ledger).amulet.transferInstructionContext(choice, params['transferInstructionId'] ?? '', body)),
+    }),
+  ),
+];
+
+const allocationContextRoute = (v: Version, choice: AllocationChoiceName, operationId: string): Route =>
+  defineRoute<unknown>({
+    method: 'POST',
+    path: `/registry/allocations/${v}/{allocationId}/choice-contexts/${choice}`,
+    operationId: `${operationId}${suffix(v)}`,
+    group: 'A',
+    body: 'json',
+    handle: ({ params, body, services }) => jsonResult(appsOf(services.ledger).amulet.allocationContext(choice, params['allocationId'] ?? '', body)),
+  });
+
+const allocationFactoryRoute = (v: Version): Route =>
+  defineRoute<unknown>({
+    method: 'POST',
+    path: `/registry/allocation-instruction/${v}/allocation-factory`,
+    operationId: `getAllocationFactory${suffix(v)}`,
+    group: 'A',
+    body: 'json',
+    handle: ({ body, services }) => jsonResult(appsOf(services.ledger).amulet.allocationFactory(body)),
+  });
+
+/** Group A: Amulet's registry (metadata v1, transfer instructions, allocations; v1 and v2 paths). */
+const amuletRegistryRoutes: readonly Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/registry/metadata/v1/info',
+    operationId: 'getRegistryInfo',
+    group: 'A',
+    body: 'none',
+    handle: ({ services }) => jsonResult(appsOf(services.ledger).amulet.info()),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/registry/metadata/v1/instruments',
+    operationId: 'listInstruments',
+    group: 'A',
+    body: 'none',
+    handle: ({ query, services }) => jsonResult(appsOf(services.ledger).amulet.listInstruments(query)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/registry/metadata/v1/instruments/{instrumentId}',
+    operationId: 'getInstrument',
+    group: 'A',
+    body: 'none',
+    handle: ({ params, services }) => jsonResult(appsOf(services.ledger).amulet.instrument(params['instrumentId'] ?? '')),
+  }),
+  ...transferInstructionRoutes('v1'),
+  ...transferInstructionRoutes('v2'),
+  allocationFactoryRoute('v1'),
+  allocationFactoryRoute('v2'),
+  allocationContextRoute('v1', 'execute-transfer', 'getAllocationTransferContext'),
+  allocationContextRoute('v1', 'withdraw', 'getAllocationWithdrawContext'),
+  allocationContextRoute('v1', 'cancel', 'getAllocationCancelContext'),
+  allocationContextRoute('v2', 'withdraw', 'getAllocationWithdrawContext'),
+  allocationContextRoute('v2', 'cancel', 'getAllocationCancelContext'),
+];
+
+export const registryRoutes: readonly Route[] = [...sampleRegistryRoutes, ...amuletRegistryRoutes];

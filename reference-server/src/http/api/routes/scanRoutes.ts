@@ -31,7 +31,99 @@ const scanOperations: readonly Route[] = [
     body: 'none',
     handle: ({ services }) => jsonResult(appsOf(services.ledger).scan.earliestAvailableRound()),
   }),
+  defineRoute({
+    method: 'GET',
+    path: '/v0/dso',
+    operationId: 'getDsoInfo',
+    group: 'C',
+    body: 'none',
+    handle: ({ services }) => jsonResult(appsOf(services.ledger).scan.dsoInfo()),
+  }),
+  defineRoute<unknown>({
+    method: 'POST',
+    path: '/v0/amulet-rules',
+    operationId: 'getAmuletRules',
+    group: 'C',
+    body: 'json',
+    handle: ({ body, services }) => jsonResult(appsOf(services.ledger).scan.amuletRules(body)),
+  }),
+  defineRoute<unknown>({
+    method: 'POST',
+    path: '/v0/open-and-issuing-mining-rounds',
+    operationId: 'getOpenAndIssuingMiningRounds',
+    group: 'C',
+    body: 'json',
+    handle: ({ body, services }) => jsonResult(appsOf(services.ledger).scan.openAndIssuingRounds(body)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v0/featured-apps/{provider_party_id}',
+    operationId: 'lookupFeaturedAppRight',
+    group: 'C',
+    body: 'none',
+    handle: ({ params, services }) => jsonResult(appsOf(services.ledger).scan.featuredAppRight(params['provider_party_id'] ?? '')),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v0/domains/{domain_id}/members/{member_id}/traffic-status',
+    operationId: 'getMemberTrafficStatus',
+    group: 'C',
+    body: 'none',
+    handle: ({ params, services }) => jsonResult(appsOf(services.ledger).scan.trafficStatus(params['domain_id'] ?? '', params['member_id'] ?? '')),
+  }),
 ];
 
-/** Group C: the two Scan reads, at their paths and under the deployed `/api/scan` prefix. */
-export const scanRoutes: readonly Route[] = [...scanOperations, ...scanOperations.map((r) => ({ ...r, path: `${SCAN_PREFIX}${r.path}` }))];
+/** The validator's scan proxy: the same reads from the validator's base URL, in the proxy's shapes. */
+const scanProxyOperations: readonly Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/v0/scan-proxy/dso-party-id',
+    operationId: 'getDsoPartyIdProxy',
+    group: 'C',
+    body: 'none',
+    handle: ({ services }) => jsonResult(appsOf(services.ledger).scan.dsoPartyId()),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v0/scan-proxy/dso',
+    operationId: 'getDsoInfoProxy',
+    group: 'C',
+    body: 'none',
+    handle: ({ services }) => jsonResult(appsOf(services.ledger).scan.dsoInfo()),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v0/scan-proxy/featured-apps/{provider_party_id}',
+    operationId: 'lookupFeaturedAppRightProxy',
+    group: 'C',
+    body: 'none',
+    handle: ({ params, services }) => jsonResult(appsOf(services.ledger).scan.featuredAppRight(params['provider_party_id'] ?? '')),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v0/scan-proxy/open-and-issuing-mining-rounds',
+    operationId: 'getOpenAndIssuingMiningRoundsProxy',
+    group: 'C',
+    body: 'none',
+    handle: ({ services }) => jsonResult(appsOf(services.ledger).scan.openAndIssuingRoundsProxy()),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v0/scan-proxy/amulet-rules',
+    operationId: 'getAmuletRulesProxy',
+    group: 'C',
+    body: 'none',
+    handle: ({ services }) => jsonResult(appsOf(services.ledger).scan.amuletRulesProxy()),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v0/scan-proxy/transfer-preapprovals/by-party/{party}',
+    operationId: 'lookupTransferPreapprovalByPartyProxy',
+    group: 'C',
+    body: 'none',
+    handle: ({ params, services }) => jsonResult(appsOf(services.ledger).scan.lookupTransferPreapprovalByParty(params['party'] ?? '')),
+  }),
+];
+
+/** Group C: Scan's reads, at their paths and under the deployed `/api/scan` prefix, and the scan-proxy forms. */
+export const scanRoutes: readonly Route[] = [...scanOperations, ...scanOperations.map((r) => ({ ...r, path: `${SCAN_PREFIX}${r.path}` })), ...scanProxyOperations];
