@@ -110,7 +110,8 @@ export const userRoutes: readonly Route[] = [
         : refused(
             ledgerError(
               'INVALID_ARGUMENT',
-              'The request carries no user: this server runs without authentication, so there is no authenticated user; ' +
+              // wallet-sdk recognizes an unsecured ledger by the participant's phrase, then reads the user from its token.
+              'The submitted request is missing a user-id: this server runs without authentication, so there is no authenticated user; ' +
                 'read a user by id with GET /v2/users/{user-id}',
             ),
           ),
