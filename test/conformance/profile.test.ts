@@ -21,7 +21,7 @@ describe('target profiles', () => {
     const p = loadProfile('scan-readonly', env);
     expect(p.scan).toEqual({ preapprovalParty: env.CC_PREAPPROVAL_PARTY });
     const r = loadProfile('registry', { ...env, CC_ARCHIVED_ALLOCATION_INSTRUCTION_ID: '00dead' });
-    expect(r.registry).toEqual({ allocationInstructionId: env.CC_ALLOCATION_INSTRUCTION_ID, archivedAllocationInstructionId: '00dead' });
+    expect(r.registry).toEqual({ allocationInstructionId: env.CC_ALLOCATION_INSTRUCTION_ID, archivedAllocationInstructionId: '00dead', apis: ['allocation-instruction-v2'] });
   });
 
   it('a required variable that is not set is a clear error', () => {

@@ -18,7 +18,9 @@ import { ledgerTransactionChecks } from './ledgerTransactions.js';
 import { ledgerUserChecks } from './ledgerUsers.js';
 import { registryChecks } from './registry.js';
 import { registryContextChecks } from './registryContexts.js';
+import { tokenRegistryChecks } from './tokenRegistry.js';
 import { scanChecks } from './scan.js';
+import { scanWalletChecks } from './scanWallet.js';
 import { schemaChecks } from './schema.js';
 import { statefulChecks } from './stateful.js';
 import type { CheckDefinition } from './types.js';
@@ -33,6 +35,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
   return [
     ...registryChecks,
     ...registryContextChecks,
+    ...tokenRegistryChecks,
     ...ledgerBasicChecks,
     ...ledgerStateChecks,
     ...ledgerCommandChecks,
@@ -50,6 +53,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...ledgerAdminChecks,
     ...statefulChecks,
     ...scanChecks,
+    ...scanWalletChecks,
     ...crossGroupChecks,
     ...authChecks,
     ...ledgerStreamChecks,

@@ -70,6 +70,21 @@ export interface RegistryProfile {
   readonly authorizerUser?: string;
   /** The interface its choices are exercised through (default: the token standard's AllocationInstruction v2). */
   readonly instructionInterfaceId?: string;
+  /**
+   * Token-standard API versions the registry serves (`metadata-v1`, `transfer-instruction-v1`,
+   * `transfer-instruction-v2`, `allocation-instruction-v1`, `allocation-instruction-v2`,
+   * `allocation-v1`, `allocation-v2`); checks of others are skipped. Default: allocation-instruction-v2.
+   */
+  readonly apis?: readonly ('metadata-v1' | 'transfer-instruction-v1' | 'transfer-instruction-v2' | 'allocation-instruction-v1' | 'allocation-instruction-v2' | 'allocation-v1' | 'allocation-v2')[];
+  /** A pending transfer instruction (its contexts answer 200). */
+  readonly transferInstructionId?: string;
+  /** An active allocation (its contexts answer 200). */
+  readonly allocationId?: string;
+  /** Sender and receiver parties the factory checks name in their choice arguments. */
+  readonly transferSender?: string;
+  readonly transferReceiver?: string;
+  /** May the suite mint with the DevNet tap (AmuletRules_DevNet_Tap) to fund a transfer it then accepts? */
+  readonly devNetTap?: boolean;
 }
 
 export interface ScanProfile {
@@ -83,6 +98,10 @@ export interface ScanProfile {
   readonly archivedPreapprovalParty?: string;
   /** The expected earliest complete round, or null when the target should answer 404. */
   readonly earliestRound?: number | null;
+  /** Does the target serve the reads wallets call (DSO, AmuletRules, rounds, featured apps)? Default true. */
+  readonly walletReads?: boolean;
+  /** Does it serve the validator's scan-proxy forms (`/v0/scan-proxy/...`) at the same base URL? */
+  readonly scanProxy?: boolean;
 }
 
 export interface AuthProfile {
@@ -163,7 +182,25 @@ const profileSchema = {
     registry: {
       type: 'object',
       additionalProperties: false,
-      properties: { allocationInstructionId: str, archivedAllocationInstructionId: str, inFlightAllocationInstructionId: str, readerParty: str, authorizerParty: str, authorizerUser: str, instructionInterfaceId: str },
+      properties: {
+        allocationInstructionId: str,
+        archivedAllocationInstructionId: str,
+        inFlightAllocationInstructionId: str,
+        readerParty: str,
+        authorizerParty: str,
+        authorizerUser: str,
+        instructionInterfaceId: str,
+        apis: {
+          type: 'array',
+          uniqueItems: true,
+          items: { enum: ['metadata-v1', 'transfer-instruction-v1', 'transfer-instruction-v2', 'allocation-instruction-v1', 'allocation-instruction-v2', 'allocation-v1', 'allocation-v2'] },
+        },
+        transferInstructionId: str,
+        allocationId: str,
+        transferSender: str,
+        transferReceiver: str,
+        devNetTap: { type: 'boolean' },
+      },
     },
     scan: {
       type: 'object',
@@ -174,6 +211,8 @@ const profileSchema = {
         expiredPreapprovalParty: str,
         archivedPreapprovalParty: str,
         earliestRound: { type: ['integer', 'null'] },
+        walletReads: { type: 'boolean' },
+        scanProxy: { type: 'boolean' },
       },
     },
     auth: {

@@ -1,0 +1,127 @@
+import { malformedPartyArb } from '../generators/identifiers.js';
+import { expectErrorResponse, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
+import { forAll } from './support/property.js';
+import { activeRound } from './tokenRegistry.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+/** The Scan reads wallets call (wallet-sdk's ScanClient and ScanProxyClient), checked for what wallets rely on. */
+const SCAN = 'Splice Scan (scan.yaml)';
+const ROUNDS_BODY = { cached_open_mining_round_contract_ids: [], cached_issuing_round_contract_ids: [] };
+
+const scan = (ctx: CheckContext, method: 'GET' | 'POST', path: string, operationId: string, json?: unknown) =>
+  ctx.http.request('scan', { method, path, operationId, ...(json === undefined ? {} : { json }) });
+
+function walletReads(ctx: CheckContext): void {
+  if (ctx.profile.scan?.walletReads === false) ctx.skip(`profile '${ctx.profile.name}' says the target does not serve the wallet reads (scan.walletReads: false)`);
+}
+
+export const scanWalletChecks: readonly CheckDefinition[] = [
+  {
+    id: 'scan.dso.consistent',
+    title: 'GET /v0/dso names the DSO party that signs the AmuletRules it reports',
+    group: 'scan',
+    operationId: 'getDsoInfo',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SCAN}: GET /v0/dso, GetDsoInfoResponse`,
+    async run(ctx) {
+      walletReads(ctx);
+      const e = await scan(ctx, 'GET', '/v0/dso', 'getDsoInfo');
+      expectStatus(ctx, e, 200, 'DSO info');
+      const b = objectBody(ctx, e, 'DSO info');
+      const rules = isObject(b.amulet_rules) && isObject(b.amulet_rules.contract) ? b.amulet_rules.contract : undefined;
+      if (typeof b.dso_party_id !== 'string' || rules === undefined) return ctx.fail('dso_party_id and amulet_rules.contract are required', e);
+      if (!isObject(rules.payload) || rules.payload.dso !== b.dso_party_id) ctx.fail(`amulet_rules belongs to ${JSON.stringify(isObject(rules.payload) ? rules.payload.dso : undefined)}, not the DSO ${b.dso_party_id}`, e);
+    },
+  },
+  {
+    id: 'scan.amulet-rules.cached-id',
+    title: 'POST /v0/amulet-rules leaves the contract out when the caller already holds the current one',
+    group: 'scan',
+    operationId: 'getAmuletRules',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SCAN}: GetAmuletRulesResponse (contract absent if its id matches cached_amulet_rules_contract_id)`,
+    async run(ctx) {
+      walletReads(ctx);
+      const fresh = await scan(ctx, 'POST', '/v0/amulet-rules', 'getAmuletRules', {});
+      expectStatus(ctx, fresh, 200, 'AmuletRules');
+      const update = objectBody(ctx, fresh, 'AmuletRules').amulet_rules_update;
+      const contract = isObject(update) && isObject(update.contract) ? update.contract : undefined;
+      if (contract === undefined || typeof contract.contract_id !== 'string') return ctx.fail('amulet_rules_update.contract with a contract_id is required without a cache', fresh);
+      const cached = await scan(ctx, 'POST', '/v0/amulet-rules', 'getAmuletRules', { cached_amulet_rules_contract_id: contract.contract_id });
+      expectStatus(ctx, cached, 200, 'AmuletRules with the cached id');
+      const again = objectBody(ctx, cached, 'AmuletRules').amulet_rules_update;
+      if (!isObject(again) || again.contract !== undefined) ctx.fail('the caller named the current contract id, yet the contract was sent again', cached);
+    },
+  },
+  {
+    id: 'scan.rounds.open-round-now',
+    title: 'POST /v0/open-and-issuing-mining-rounds reports an open round that is open now (wallets tap and transfer against it)',
+    group: 'scan',
+    operationId: 'getOpenAndIssuingMiningRounds',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SCAN}: GetOpenAndIssuingMiningRoundsResponse; rounds advance as time moves`,
+    async run(ctx) {
+      walletReads(ctx);
+      const e = await scan(ctx, 'POST', '/v0/open-and-issuing-mining-rounds', 'getOpenAndIssuingMiningRounds', ROUNDS_BODY);
+      expectStatus(ctx, e, 200, 'open and issuing rounds');
+      const b = objectBody(ctx, e, 'open and issuing rounds');
+      if (!isObject(b.open_mining_rounds) || !isObject(b.issuing_mining_rounds)) return ctx.fail('open_mining_rounds and issuing_mining_rounds must be maps by contract id', e);
+      for (const [cid, r] of Object.entries(b.open_mining_rounds)) {
+        if (isObject(r) && isObject(r.contract) && r.contract.contract_id !== cid) ctx.fail(`open_mining_rounds key ${cid} holds contract ${String(r.contract.contract_id)}`, e);
+      }
+      if (activeRound(b.open_mining_rounds) === undefined) ctx.fail('no open round has opensAt <= now < targetClosesAt: a wallet finds no round to tap or transfer against', e);
+    },
+  },
+  {
+    id: 'scan.featured-apps.party-checked',
+    title: 'GET /v0/featured-apps/{party}: 200 (a right or an empty object) for a party, 400 for a malformed party (property)',
+    group: 'scan',
+    operationId: 'lookupFeaturedAppRight',
+    level: 'MUST',
+    kind: 'property',
+    specRef: `${SCAN}: lookupFeaturedAppRight`,
+    async run(ctx) {
+      walletReads(ctx);
+      const party = ctx.profile.scan?.preapprovalParty ?? ctx.skip(`profile '${ctx.profile.name}' names no party (scan.preapprovalParty)`);
+      const ok = await scan(ctx, 'GET', `/v0/featured-apps/${encodeURIComponent(party)}`, 'lookupFeaturedAppRight');
+      expectStatus(ctx, ok, 200, 'featured app right of a party');
+      const right = objectBody(ctx, ok, 'featured app right').featured_app_right;
+      if (right !== undefined && (!isObject(right) || !isObject(right.payload) || right.payload.provider !== party)) ctx.fail(`featured_app_right is not ${party}'s`, ok);
+      await forAll(ctx, malformedPartyArb(), async (bad) => {
+        const e = await scan(ctx, 'GET', `/v0/featured-apps/${encodeURIComponent(bad)}`, 'lookupFeaturedAppRight');
+        expectStatus(ctx, e, 400, `featured app right of malformed party ${JSON.stringify(bad)}`);
+        expectErrorResponse(ctx, e, 'malformed party');
+      });
+    },
+  },
+  {
+    id: 'scan.proxy.same-as-scan',
+    title: "The validator's scan-proxy reads answer what Scan answers (DSO party, AmuletRules, open rounds)",
+    group: 'scan',
+    operationId: 'getAmuletRulesProxy',
+    level: 'MUST',
+    kind: 'example',
+    specRef: 'Splice validator scan-proxy.yaml: the proxy forwards Scan',
+    async run(ctx) {
+      if (ctx.profile.scan?.scanProxy !== true) ctx.skip(`profile '${ctx.profile.name}' does not say the target serves the scan proxy (scan.scanProxy: true)`);
+      const dso = await scan(ctx, 'GET', '/v0/dso', 'getDsoInfo');
+      expectStatus(ctx, dso, 200, 'DSO info');
+      const dsoBody = objectBody(ctx, dso, 'DSO info');
+      const proxyParty = await scan(ctx, 'GET', '/v0/scan-proxy/dso-party-id', 'getDsoPartyIdProxy');
+      expectStatus(ctx, proxyParty, 200, 'scan-proxy DSO party');
+      if (objectBody(ctx, proxyParty, 'DSO party').dso_party_id !== dsoBody.dso_party_id) ctx.fail('the proxy names another DSO party than Scan', proxyParty);
+      const proxyRules = await scan(ctx, 'GET', '/v0/scan-proxy/amulet-rules', 'getAmuletRulesProxy');
+      expectStatus(ctx, proxyRules, 200, 'scan-proxy AmuletRules');
+      const a = (objectBody(ctx, proxyRules, 'AmuletRules').amulet_rules as Json | undefined)?.contract;
+      const b = (dsoBody.amulet_rules as Json | undefined)?.contract;
+      if (!jsonEqual(a, b)) ctx.fail(`the proxy's AmuletRules differ from Scan's, first at ${firstDifference(a, b)}`, proxyRules);
+      const rounds = await scan(ctx, 'GET', '/v0/scan-proxy/open-and-issuing-mining-rounds', 'getOpenAndIssuingMiningRoundsProxy');
+      expectStatus(ctx, rounds, 200, 'scan-proxy rounds');
+      const open = objectBody(ctx, rounds, 'rounds').open_mining_rounds;
+      if (!Array.isArray(open) || activeRound(Object.fromEntries(open.map((r, i) => [String(i), r]))) === undefined) ctx.fail('the proxy reports no open round open now', rounds);
+    },
+  },
+];

@@ -1,0 +1,370 @@
+import { contractIdArb } from '../generators/identifiers.js';
+import type { Exchange } from '../target/exchange.js';
+import { debugFields } from './registry.js';
+import { bodyOf, expectErrorResponse, expectStatus, firstDifference, isBase64, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
+import { forAll } from './support/property.js';
+import { userIdOf } from './support/ledger.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+/**
+ * Checks of the token-standard registry API beyond the allocation-instruction accept context:
+ * metadata v1, the transfer and allocation factories, the contexts of transfer instructions and
+ * allocations (v1 and v2), and the cross-group proof that a context lets the choice succeed.
+ * Which API versions a target serves comes from the profile (`registry.apis`).
+ */
+const TS = 'token standard';
+type Api = 'metadata-v1' | 'transfer-instruction-v1' | 'transfer-instruction-v2' | 'allocation-instruction-v1' | 'allocation-instruction-v2' | 'allocation-v1' | 'allocation-v2';
+
+function serves(ctx: CheckContext, api: Api): void {
+  const apis = ctx.profile.registry?.apis ?? ['allocation-instruction-v2'];
+  if (!apis.includes(api)) ctx.skip(`profile '${ctx.profile.name}' does not list ${api} in registry.apis`);
+}
+const need = <T>(ctx: CheckContext, v: T | undefined, what: string): T => v ?? ctx.skip(`profile '${ctx.profile.name}' does not name ${what}`);
+
+const get = (ctx: CheckContext, path: string, operationId: string) => ctx.http.request('registry', { method: 'GET', path, operationId });
+const post = (ctx: CheckContext, path: string, json: unknown, operationId: string) => ctx.http.request('registry', { method: 'POST', path, json, operationId });
+
+/** A ChoiceContext body, checked for its required shape. */
+function checkContext(ctx: CheckContext, e: Exchange, context: unknown, what: string): Json {
+  if (!isObject(context) || !isObject(context.choiceContextData) || !Array.isArray(context.disclosedContracts)) {
+    return ctx.fail(`${what}: a ChoiceContext needs choiceContextData (object) and disclosedContracts (array)`, e);
+  }
+  context.disclosedContracts.forEach((d, i) => {
+    if (!isObject(d)) return ctx.fail(`${what}: disclosedContracts/${i} is not an object`, e);
+    for (const k of ['templateId', 'contractId', 'synchronizerId']) if (typeof d[k] !== 'string' || d[k] === '') ctx.fail(`${what}: disclosedContracts/${i}/${k} must be a non-empty string`, e);
+    if (!isBase64(d.createdEventBlob)) ctx.fail(`${what}: disclosedContracts/${i}/createdEventBlob must be non-empty base64`, e);
+    return undefined;
+  });
+  return context;
+}
+
+/** The registry's admin and its first instrument (metadata v1), which factory requests name. */
+async function instrument(ctx: CheckContext): Promise<{ admin: string; id: string }> {
+  return ctx.shared('registry-instrument', async () => {
+    const info = await get(ctx, '/registry/metadata/v1/info', 'getRegistryInfo');
+    expectStatus(ctx, info, 200, 'registry info');
+    const admin = objectBody(ctx, info, 'registry info').adminId;
+    const list = await get(ctx, '/registry/metadata/v1/instruments', 'listInstruments');
+    expectStatus(ctx, list, 200, 'instrument list');
+    const first = (objectBody(ctx, list, 'instrument list').instruments as Json[] | undefined)?.[0];
+    if (typeof admin !== 'string' || !isObject(first) || typeof first.id !== 'string') return ctx.fail('metadata v1 names no admin or no instrument', list);
+    return { admin, id: first.id };
+  });
+}
+
+async function transferArgs(ctx: CheckContext, over: Json = {}): Promise<Json> {
+  const { admin, id } = await instrument(ctx);
+  const sender = need(ctx, ctx.profile.registry?.transferSender, 'a sender for factory requests (registry.transferSender)');
+  const receiver = need(ctx, ctx.profile.registry?.transferReceiver, 'a receiver for factory requests (registry.transferReceiver)');
+  const now = Date.now();
+  return {
+    expectedAdmin: admin,
+    transfer: {
+      sender,
+      receiver,
+      amount: '1.0',
+      instrumentId: { admin, id },
+      requestedAt: new Date(now - 60_000).toISOString(),
+      executeBefore: new Date(now + 3_600_000).toISOString(),
+      inputHoldingCids: [],
+      meta: { values: {} },
+      ...over,
+    },
+    extraArgs: { context: { values: {} }, meta: { values: {} } },
+  };
+}
+
+const VERSIONS = ['v1', 'v2'] as const;
+const check = (c: CheckDefinition): CheckDefinition => c;
+
+const perVersion = (make: (v: 'v1' | 'v2') => CheckDefinition): CheckDefinition[] => VERSIONS.map(make);
+
+export const tokenRegistryChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'registry.metadata.info',
+    title: 'Registry info: the admin party and the supported APIs with their minor versions',
+    group: 'registry',
+    operationId: 'getRegistryInfo',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${TS}: token-metadata-v1 GetRegistryInfoResponse`,
+    async run(ctx) {
+      serves(ctx, 'metadata-v1');
+      const e = await get(ctx, '/registry/metadata/v1/info', 'getRegistryInfo');
+      expectStatus(ctx, e, 200, 'registry info');
+      const b = objectBody(ctx, e, 'registry info');
+      if (typeof b.adminId !== 'string' || !/^[^:]+::1220[0-9a-f]{64}$/.test(b.adminId)) ctx.fail(`adminId must be a party id, got ${JSON.stringify(b.adminId)}`, e);
+      if (!isObject(b.supportedApis) || Object.values(b.supportedApis).some((v) => !Number.isInteger(v))) ctx.fail('supportedApis must map API names to integer minor versions', e);
+    },
+  }),
+  check({
+    id: 'registry.metadata.instrument-lookup',
+    title: 'Every listed instrument is found by id; an unknown id gets 404 with an ErrorResponse',
+    group: 'registry',
+    operationId: 'getInstrument',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${TS}: token-metadata-v1 listInstruments, getInstrument (404)`,
+    async run(ctx) {
+      serves(ctx, 'metadata-v1');
+      const list = await get(ctx, '/registry/metadata/v1/instruments', 'listInstruments');
+      expectStatus(ctx, list, 200, 'instrument list');
+      const instruments = objectBody(ctx, list, 'instrument list').instruments;
+      if (!Array.isArray(instruments) || instruments.length === 0) return ctx.fail('the registry lists no instrument', list);
+      for (const i of instruments as Json[]) {
+        const one = await get(ctx, `/registry/metadata/v1/instruments/${encodeURIComponent(String(i.id))}`, 'getInstrument');
+        expectStatus(ctx, one, 200, `instrument ${String(i.id)}`);
+        if (objectBody(ctx, one, 'instrument').id !== i.id) ctx.fail(`GET instruments/${String(i.id)} answered another instrument`, one);
+      }
+      const unknown = await get(ctx, `/registry/metadata/v1/instruments/${ctx.unique('no-such-instrument')}`, 'getInstrument');
+      expectStatus(ctx, unknown, 404, 'an unknown instrument');
+      expectErrorResponse(ctx, unknown, 'unknown instrument');
+    },
+  }),
+  ...perVersion((v) => ({
+    id: `registry.transfer-factory.context-${v}`,
+    title: `Transfer factory (${v}): a factory id, the transfer kind and a choice context with disclosed contracts`,
+    group: 'registry',
+    operationId: `getTransferFactory${v.toUpperCase()}`,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${TS}: transfer-instruction-${v} TransferFactoryWithChoiceContext`,
+    async run(ctx) {
+      serves(ctx, `transfer-instruction-${v}`);
+      const e = await post(ctx, `/registry/transfer-instruction/${v}/transfer-factory`, { choiceArguments: await transferArgs(ctx), excludeDebugFields: true }, `getTransferFactory${v.toUpperCase()}`);
+      expectStatus(ctx, e, 200, 'transfer factory');
+      const b = objectBody(ctx, e, 'transfer factory');
+      if (typeof b.factoryId !== 'string' || b.factoryId === '') ctx.fail('factoryId must be a contract id', e);
+      if (!['self', 'direct', 'offer'].includes(String(b.transferKind))) ctx.fail(`transferKind must be self, direct or offer, got ${JSON.stringify(b.transferKind)}`, e);
+      const context = checkContext(ctx, e, b.choiceContext, 'transfer factory context');
+      const found = debugFields(context);
+      if (found.length > 0) ctx.fail(`excludeDebugFields: true, yet the answer has ${found.join(', ')}`, e);
+    },
+  })),
+  check({
+    id: 'registry.transfer-factory.bad-input-400',
+    title: 'Transfer factory: malformed amounts, unknown instruments, non-party receivers and oversized metadata get 400',
+    group: 'registry',
+    operationId: 'getTransferFactoryV1',
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${TS}: transfer-instruction-v1 getTransferFactory 400; Daml Numeric 10 amounts`,
+    async run(ctx) {
+      serves(ctx, 'transfer-instruction-v1');
+      const base = await transferArgs(ctx);
+      const t = base.transfer as Json;
+      const bad: [string, Json][] = [
+        ['a malformed amount', { ...t, amount: '1.00000000001' }],
+        ['a negative amount', { ...t, amount: '-5.0' }],
+        ['an unknown instrument', { ...t, instrumentId: { admin: (t.instrumentId as Json).admin, id: ctx.unique('no-such-instrument') } }],
+        ['a receiver that is not a party id', { ...t, receiver: 'not-a-party' }],
+        ['oversized metadata', { ...t, meta: { values: { memo: 'x'.repeat(20_000) } } }],
+      ];
+      for (const [why, transfer] of bad) {
+        const e = await post(ctx, '/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: { ...base, transfer } }, 'getTransferFactoryV1');
+        expectStatus(ctx, e, 400, `transfer factory with ${why}`);
+        expectErrorResponse(ctx, e, why);
+      }
+    },
+  }),
+  ...perVersion((v) => ({
+    id: `registry.transfer-instruction.contexts-${v}`,
+    title: `Accept, reject and withdraw contexts (${v}) of a pending transfer instruction, the same on every call`,
+    group: 'registry',
+    operationId: `getTransferInstructionAcceptContext${v.toUpperCase()}`,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${TS}: transfer-instruction-${v} ChoiceContext (SHOULD NOT depend on anything but the instruction)`,
+    async run(ctx) {
+      serves(ctx, `transfer-instruction-${v}`);
+      const id = need(ctx, ctx.profile.registry?.transferInstructionId, 'a pending transfer instruction (registry.transferInstructionId)');
+      for (const choice of ['accept', 'reject', 'withdraw']) {
+        const op = `getTransferInstruction${choice[0]!.toUpperCase()}${choice.slice(1)}Context${v.toUpperCase()}`;
+        const path = `/registry/transfer-instruction/${v}/${encodeURIComponent(id)}/choice-contexts/${choice}`;
+        const a = await post(ctx, path, { excludeDebugFields: true }, op);
+        expectStatus(ctx, a, 200, `${choice} context`);
+        checkContext(ctx, a, bodyOf(ctx, a, `${choice} context`), `${choice} context`);
+        const b = await post(ctx, path, { excludeDebugFields: true }, op);
+        expectStatus(ctx, b, 200, `${choice} context, again`);
+        if (!jsonEqual(bodyOf(ctx, a, `${choice} context`), bodyOf(ctx, b, `${choice} context`))) ctx.fail(`two identical ${choice} requests got different contexts, first at ${firstDifference(bodyOf(ctx, a, `${choice} context`), bodyOf(ctx, b, `${choice} context`))}`, b);
+      }
+    },
+  })),
+  check({
+    id: 'registry.transfer-instruction.unknown-id-404',
+    title: 'Random unknown transfer instruction ids get 404 with an ErrorResponse (property)',
+    group: 'registry',
+    operationId: 'getTransferInstructionAcceptContextV1',
+    level: 'MUST',
+    kind: 'property',
+    specRef: `${TS}: transfer-instruction-v1 404`,
+    async run(ctx) {
+      serves(ctx, 'transfer-instruction-v1');
+      const known = ctx.profile.registry?.transferInstructionId;
+      if (known !== undefined) {
+        expectStatus(ctx, await post(ctx, `/registry/transfer-instruction/v1/${known}/choice-contexts/accept`, {}, 'getTransferInstructionAcceptContextV1'), 200, 'control: the known instruction');
+      }
+      await forAll(ctx, contractIdArb().filter((id) => id !== known), async (id) => {
+        const e = await post(ctx, `/registry/transfer-instruction/v1/${id}/choice-contexts/accept`, {}, 'getTransferInstructionAcceptContextV1');
+        expectStatus(ctx, e, 404, `accept context of unknown instruction ${id}`);
+        expectErrorResponse(ctx, e, 'unknown instruction');
+      });
+    },
+  }),
+  ...perVersion((v) => ({
+    id: `registry.allocation.contexts-${v}`,
+    title: `Allocation contexts (${v}) of an allocation; an unknown allocation gets 404`,
+    group: 'registry',
+    operationId: `getAllocationWithdrawContext${v.toUpperCase()}`,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${TS}: allocation-${v} ChoiceContext, 404`,
+    async run(ctx) {
+      serves(ctx, `allocation-${v}`);
+      const id = need(ctx, ctx.profile.registry?.allocationId, 'an allocation (registry.allocationId)');
+      const choices = v === 'v1' ? [['execute-transfer', 'getAllocationTransferContext'], ['withdraw', 'getAllocationWithdrawContext'], ['cancel', 'getAllocationCancelContext']] : [['withdraw', 'getAllocationWithdrawContext'], ['cancel', 'getAllocationCancelContext']];
+      for (const [choice, op] of choices as [string, string][]) {
+        const e = await post(ctx, `/registry/allocations/${v}/${encodeURIComponent(id)}/choice-contexts/${choice}`, { excludeDebugFields: true }, `${op}${v.toUpperCase()}`);
+        expectStatus(ctx, e, 200, `${choice} context`);
+        checkContext(ctx, e, bodyOf(ctx, e, `${choice} context`), `${choice} context`);
+      }
+      const unknown = await post(ctx, `/registry/allocations/${v}/00${'0f'.repeat(32)}/choice-contexts/withdraw`, {}, `getAllocationWithdrawContext${v.toUpperCase()}`);
+      expectStatus(ctx, unknown, 404, 'withdraw context of an unknown allocation');
+      expectErrorResponse(ctx, unknown, 'unknown allocation');
+    },
+  })),
+  ...perVersion((v) => ({
+    id: `registry.allocation-factory.context-${v}`,
+    title: `Allocation factory (${v}): a factory id and a choice context`,
+    group: 'registry',
+    operationId: `getAllocationFactory${v.toUpperCase()}`,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${TS}: allocation-instruction-${v} FactoryWithChoiceContext`,
+    async run(ctx) {
+      serves(ctx, `allocation-instruction-${v}`);
+      const { admin, id } = await instrument(ctx);
+      const sender = need(ctx, ctx.profile.registry?.transferSender, 'a sender (registry.transferSender)');
+      const receiver = need(ctx, ctx.profile.registry?.transferReceiver, 'a receiver (registry.transferReceiver)');
+      const now = Date.now();
+      const at = (ms: number) => new Date(now + ms).toISOString();
+      const args = {
+        expectedAdmin: admin,
+        allocation: {
+          settlement: { executor: receiver, settlementRef: { id: ctx.unique('cc-settlement'), cid: null }, requestedAt: at(-60_000), allocateBefore: at(3_600_000), settleBefore: at(7_200_000), meta: { values: {} } },
+          transferLegId: 'leg-0',
+          transferLeg: { sender, receiver, amount: '1.0', instrumentId: { admin, id }, meta: { values: {} } },
+        },
+        requestedAt: at(-60_000),
+        inputHoldingCids: [],
+        extraArgs: { context: { values: {} }, meta: { values: {} } },
+      };
+      const e = await post(ctx, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: args, excludeDebugFields: true }, `getAllocationFactory${v.toUpperCase()}`);
+      expectStatus(ctx, e, 200, 'allocation factory');
+      const b = objectBody(ctx, e, 'allocation factory');
+      if (typeof b.factoryId !== 'string' || b.factoryId === '') ctx.fail('factoryId must be a contract id', e);
+      checkContext(ctx, e, b.choiceContext, 'allocation factory context');
+    },
+  })),
+  check({
+    id: 'registry.cross-group.transfer-context-lets-accept-succeed',
+    title: 'A transfer through the factory, then accepted with the accept context and its disclosed contracts, succeeds on the ledger',
+    group: 'registry',
+    operationId: 'getTransferInstructionAcceptContextV1',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${TS}: transfer-instruction-v1 (choice contexts let the wallet exercise the choice)`,
+    requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
+    async run(ctx) {
+      serves(ctx, 'transfer-instruction-v1');
+      if (!ctx.profile.registry?.devNetTap) ctx.skip(`profile '${ctx.profile.name}' does not allow the DevNet tap (registry.devNetTap) to fund a transfer`);
+      const [sender, receiver] = [await allocate(ctx, 'cc-sender'), await allocate(ctx, 'cc-receiver')];
+      const holding = await tap(ctx, sender, '5.0');
+      const args = await transferArgs(ctx, { sender, receiver, amount: '5.0', inputHoldingCids: [holding] });
+      const f = await post(ctx, '/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true }, 'getTransferFactoryV1');
+      expectStatus(ctx, f, 200, 'transfer factory');
+      const factory = objectBody(ctx, f, 'transfer factory');
+      const fctx = factory.choiceContext as Json;
+      const sent = await submitTx(ctx, sender, {
+        ExerciseCommand: {
+          templateId: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory',
+          contractId: factory.factoryId,
+          choice: 'TransferFactory_Transfer',
+          choiceArgument: { ...args, extraArgs: { context: fctx.choiceContextData, meta: { values: {} } } },
+        },
+      }, fctx.disclosedContracts as Json[], 'the transfer through the factory');
+      const output = exerciseResult(sent);
+      const pending = isObject(output) && isObject(output.output) && output.output.tag === 'TransferInstructionResult_Pending' && isObject(output.output.value) ? output.output.value.transferInstructionCid : undefined;
+      if (typeof pending !== 'string') return ctx.skip('the transfer completed at once (the receiver pre-approved it): nothing to accept');
+      const c = await post(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, { excludeDebugFields: true }, 'getTransferInstructionAcceptContextV1');
+      expectStatus(ctx, c, 200, 'accept context');
+      const accept = objectBody(ctx, c, 'accept context');
+      await submitTx(ctx, receiver, {
+        ExerciseCommand: {
+          templateId: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction',
+          contractId: pending,
+          choice: 'TransferInstruction_Accept',
+          choiceArgument: { extraArgs: { context: accept.choiceContextData, meta: { values: {} } } },
+        },
+      }, accept.disclosedContracts as Json[], 'accepting with the registry\'s context');
+    },
+  }),
+];
+
+async function allocate(ctx: CheckContext, hint: string): Promise<string> {
+  const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties', json: { partyIdHint: ctx.unique(hint).replace(/[^a-zA-Z0-9_-]/g, '-'), identityProviderId: '' } });
+  expectStatus(ctx, e, 200, 'allocating a party');
+  const d = objectBody(ctx, e, 'party allocation').partyDetails;
+  return isObject(d) && typeof d.party === 'string' ? d.party : ctx.fail('no partyDetails.party', e);
+}
+
+/** Submits one command with disclosed contracts as `party`, expecting success; the transaction's JSON. */
+async function submitTx(ctx: CheckContext, party: string, command: Json, disclosedContracts: Json[], what: string): Promise<Json> {
+  const userId = userIdOf(ctx);
+  const e = await ctx.http.request('ledger', {
+    method: 'POST',
+    path: '/v2/commands/submit-and-wait-for-transaction',
+    json: {
+      commands: { commands: [command], commandId: ctx.unique('cc-token'), actAs: [party], disclosedContracts, ...(userId === undefined ? {} : { userId }) },
+      transactionFormat: { eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] } }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+    },
+  });
+  expectStatus(ctx, e, 200, what);
+  return objectBody(ctx, e, what);
+}
+
+/** The result of the first exercise of a transaction answer. */
+function exerciseResult(tx: Json): unknown {
+  const events = isObject(tx.transaction) && Array.isArray(tx.transaction.events) ? tx.transaction.events : [];
+  for (const ev of events) if (isObject(ev) && isObject(ev.ExercisedEvent)) return ev.ExercisedEvent.exerciseResult;
+  return undefined;
+}
+
+/** Mints amulet for `party` with the DevNet tap against Scan's AmuletRules and active open round. */
+async function tap(ctx: CheckContext, party: string, amount: string): Promise<string> {
+  const rulesE = await ctx.http.request('scan', { method: 'POST', path: '/v0/amulet-rules', json: {}, operationId: 'getAmuletRules' });
+  expectStatus(ctx, rulesE, 200, 'AmuletRules from Scan');
+  const rules = ((objectBody(ctx, rulesE, 'AmuletRules').amulet_rules_update as Json | undefined)?.contract ?? {}) as Json;
+  const roundsE = await ctx.http.request('scan', { method: 'POST', path: '/v0/open-and-issuing-mining-rounds', json: { cached_open_mining_round_contract_ids: [], cached_issuing_round_contract_ids: [] }, operationId: 'getOpenAndIssuingMiningRounds' });
+  expectStatus(ctx, roundsE, 200, 'open rounds from Scan');
+  const round = activeRound(objectBody(ctx, roundsE, 'open rounds').open_mining_rounds) ?? ctx.fail('Scan reports no open round active now', roundsE);
+  const disclosed = [rules, round].map((c) => ({ templateId: c.template_id, contractId: c.contract_id, createdEventBlob: c.created_event_blob }));
+  const tx = await submitTx(ctx, party, {
+    ExerciseCommand: { templateId: '#splice-amulet:Splice.AmuletRules:AmuletRules', contractId: rules.contract_id, choice: 'AmuletRules_DevNet_Tap', choiceArgument: { receiver: party, amount, openRound: round.contract_id } },
+  }, disclosed, 'the DevNet tap');
+  const events = isObject(tx.transaction) && Array.isArray(tx.transaction.events) ? (tx.transaction.events as Json[]) : [];
+  const created = events.map((e) => e.CreatedEvent).find((c): c is Json => isObject(c) && String(c.templateId).endsWith(':Splice.Amulet:Amulet'));
+  return typeof created?.contractId === 'string' ? created.contractId : ctx.fail('the tap created no Amulet visible to its receiver');
+}
+
+/** The open round active now (opensAt <= now < targetClosesAt) of a Scan rounds map. */
+export function activeRound(rounds: unknown): Json | undefined {
+  if (!isObject(rounds)) return undefined;
+  const now = Date.now();
+  for (const r of Object.values(rounds)) {
+    const c = isObject(r) && isObject(r.contract) ? r.contract : undefined;
+    const p = c && isObject(c.payload) ? c.payload : undefined;
+    if (p && Date.parse(String(p.opensAt)) <= now && now < Date.parse(String(p.targetClosesAt))) return c;
+  }
+  return undefined;
+}
