@@ -315,7 +315,17 @@ async function allocate(ctx: CheckContext, hint: string): Promise<string> {
   const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties', json: { partyIdHint: ctx.unique(hint).replace(/[^a-zA-Z0-9_-]/g, '-'), identityProviderId: '' } });
   expectStatus(ctx, e, 200, 'allocating a party');
   const d = objectBody(ctx, e, 'party allocation').partyDetails;
-  return isObject(d) && typeof d.party === 'string' ? d.party : ctx.fail('no partyDetails.party', e);
+  const party = isObject(d) && typeof d.party === 'string' ? d.party : ctx.fail('no partyDetails.party', e);
+  const userId = userIdOf(ctx);
+  if (ctx.profile.auth?.required && userId !== undefined) {
+    const grant = await ctx.http.request('ledger', {
+      method: 'POST',
+      path: `/v2/users/${encodeURIComponent(userId)}/rights`,
+      json: { userId, rights: [{ kind: { CanActAs: { value: { party } } } }], identityProviderId: '' },
+    });
+    expectStatus(ctx, grant, 200, `granting the run's user the right to act as ${party}`);
+  }
+  return party;
 }
 
 /** Submits one command with disclosed contracts as `party`, expecting success; the transaction's JSON. */
