@@ -6,6 +6,7 @@ import { READ_MUTANTS } from './readMutants.js';
 import { STREAM_MUTANTS } from './streamMutants.js';
 import { SUITE_DEPTH_MUTANTS } from './suiteDepthMutants.js';
 import type { HttpConfig } from '../../reference-server/src/http/api/config.js';
+import { TOKEN_MUTANTS } from './tokenMutants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
 export interface Mutant {
@@ -343,4 +344,6 @@ export const MUTANTS: readonly Mutant[] = [
   ...INTERACTIVE_MUTANTS,
   // Packages, vetting and administration: their own file.
   ...PACKAGE_MUTANTS,
+  // The token-standard registry and Scan's wallet reads (tokenMutants.ts).
+  ...TOKEN_MUTANTS,
 ];
