@@ -24,6 +24,12 @@ const README = {
   alicePreapproval: '006b403c7618b60e065e6c18a1001e4e504ea0d4e389612a83186863e0879eb5b7',
   bobNewer: '000e85e95a4d2e417604bc630ceea72edf470a09b1f37affea88c82c7bdd28d913',
   carolExpired: '0058bbf4ff0c1dc6352ac03f4f6fca37517216d940ba7c5629bfe222d553c8dbab',
+  // Amulet as a registry
+  amuletFactory: '00edd5d58c03576aa4beea3e7233f93974264f359fd6431e8f50b85a1cfdabc902',
+  transferToCarol: '00b0b4447ab67da7d515856b3fdb7d257e33c13f96da6fa945063942d965904aca',
+  allocation: '0019ae3f86bc2c1e8ae3e60458ad6dfd2007648d33535badc798845390c8bcb3a8',
+  allocationRequest: '0068ed16744f91d413d622ba6d32bb71b42096f44645c3fc26e4ce6a3dd76baa0d',
+  aliceHolding: '00fb9ce9c688e78e6f9a38563c5fb4e9fd9ad75b4982a88adcb997ccd85fac1a8c',
 };
 
 describe('the default world (npm start)', () => {
@@ -43,6 +49,23 @@ describe('the default world (npm start)', () => {
     const listed = [...readme.matchAll(/^([a-z][a-z-]*::1220[0-9a-f]{64})$/gm)].map((m) => m[1]!).sort();
     const served = ((await (await get('/v2/parties?pageSize=1000')).json()) as { partyDetails: { party: string }[] }).partyDetails.map((d) => d.party).sort();
     expect(listed).toEqual(served);
+  });
+
+  it('serves the Amulet registry contracts the README names', async () => {
+    const ctx = await post(`/registry/transfer-instruction/v1/${README.transferToCarol}/choice-contexts/accept`);
+    expect(ctx.status).toBe(200);
+    expect((await post(`/registry/allocations/v1/${README.allocation}/choice-contexts/execute-transfer`)).status).toBe(200);
+    const acs = await fetch(`${server.url}/v2/state/active-contracts`, {
+      method: 'POST',
+      body: JSON.stringify({
+        activeAtOffset: ((await (await get('/v2/state/ledger-end')).json()) as { offset: number }).offset,
+        eventFormat: { filtersByParty: { [README.alice]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] } } },
+      }),
+    });
+    const ids = ((await acs.json()) as { contractEntry: { JsActiveContract?: { createdEvent: { contractId: string } } } }[]).map((e) => e.contractEntry.JsActiveContract?.createdEvent.contractId);
+    expect(ids).toEqual(expect.arrayContaining([README.aliceHolding, README.transferToCarol, README.allocationRequest]));
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const id of [README.amuletFactory, README.transferToCarol, README.allocation, README.allocationRequest, README.aliceHolding]) expect(readme).toContain(id);
   });
 
   it('answers the allocation instructions the README names', async () => {
