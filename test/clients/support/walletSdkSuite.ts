@@ -3,9 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxToken } from '../../../reference-server/src/msw/index.js';
 import type { ClientTarget, StartTarget } from './ClientTarget.js';
 
-/** Whether POST /v2/updates/flats is served yet (token.holdings reads it; another change adds it). */
-export const FLATS_SERVED = false;
-
 type Command = { ExerciseCommand: unknown } | { CreateCommand: unknown };
 type Disclosed = { templateId?: string; contractId?: string; createdEventBlob: string; synchronizerId?: string }[];
 
@@ -55,9 +52,10 @@ export function describeWalletSdk(start: StartTarget): void {
       expect(after).toContain('10.0000000000');
     });
 
-    it.skipIf(!FLATS_SERVED)('token.holdings lists the holding transactions of alice (needs POST /v2/updates/flats)', async () => {
+    it('token.holdings lists the holding transactions of alice (through POST /v2/updates/flats)', async () => {
       const history = await sdk.token.holdings({ partyId: parties.alice });
       expect(history.transactions.length).toBeGreaterThan(0);
+      expect(history.nextOffset).toBeGreaterThan(0);
     });
 
     it('token.utxos.list reads alice\'s holdings, locked and unlocked, through the Holding interface', async () => {
