@@ -19,6 +19,7 @@ import { ledgerUserChecks } from './ledgerUsers.js';
 import { registryChecks } from './registry.js';
 import { registryContextChecks } from './registryContexts.js';
 import { tokenRegistryChecks } from './tokenRegistry.js';
+import { tokenRegistryOpChecks } from './tokenRegistryOps.js';
 import { scanChecks } from './scan.js';
 import { scanWalletChecks } from './scanWallet.js';
 import { schemaChecks } from './schema.js';
@@ -36,6 +37,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...registryChecks,
     ...registryContextChecks,
     ...tokenRegistryChecks,
+    ...tokenRegistryOpChecks,
     ...ledgerBasicChecks,
     ...ledgerStateChecks,
     ...ledgerCommandChecks,
