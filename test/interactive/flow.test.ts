@@ -72,7 +72,7 @@ describe('external party onboarding', () => {
     const res = await post(
       w.server,
       '/v2/parties/external/allocate',
-      { synchronizer, onboardingTransactions: [{ transaction: generated.body.topologyTransactions[0] }], multiHashSignatures: [signHash(newKey('ed25519'), generated.body.multiHash, { signedBy: key.fingerprint })] },
+      { synchronizer, onboardingTransactions: generated.body.topologyTransactions.map((transaction: string) => ({ transaction })), multiHashSignatures: [signHash(newKey('ed25519'), generated.body.multiHash, { signedBy: key.fingerprint })] },
       { headers: admin },
     );
     expect(res.status).toBe(400);
@@ -83,7 +83,7 @@ describe('external party onboarding', () => {
   it('refuses an unsigned allocation and a second allocation of the same party', async () => {
     const key = newKey('ed25519');
     const generated = await post(w.server, '/v2/parties/external/generate-topology', { synchronizer, partyHint: 'erin', publicKey: key.publicKey }, { headers: admin });
-    const txs = [{ transaction: generated.body.topologyTransactions[0] }];
+    const txs = generated.body.topologyTransactions.map((transaction: string) => ({ transaction }));
     const unsigned = await post(w.server, '/v2/parties/external/allocate', { synchronizer, onboardingTransactions: txs }, { headers: admin });
     expect([unsigned.status, unsigned.body.code]).toEqual([400, 'INVALID_ARGUMENT']);
     expect(unsigned.body.cause).toMatch(/carries no signature/);

@@ -19,7 +19,7 @@ import type { JsCommands, TransactionFormat, TransactionShape } from '../wire.js
 import { hashingDetailsV2, hashPreparedTransactionV2 } from './hashingSchemeV2.js';
 import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, interactiveContractIds, millisOf } from './preparedTransaction.js';
 import { partyKeyOf, signatureProblem } from './signingKeys.js';
-import { combinedTopologyHash, decodeTopologyTransaction, encodeTopologyTransaction, topologyTransactionHash, type PartyToParticipantMapping } from './topology.js';
+import { combinedTopologyHash, decodeTopologyTransaction, externalPartyTransactions, readOnboarding, topologyTransactionHash } from './topology.js';
 import type * as W from './wire.js';
 
 type R<T> = Result<T, LedgerError>;
@@ -111,25 +111,22 @@ export class InteractiveSubmission {
     if (threshold > available) return invalidArgument('Confirmation threshold exceeds number of confirming participants');
     if (available === 0) return invalidArgument('The party needs at least one confirming participant');
     const partyId = `${req.partyHint}::${key.value.fingerprint}`;
-    const mapping: PartyToParticipantMapping = {
-      mapping: 'PartyToParticipant',
-      serial: 1,
+    const transactions = externalPartyTransactions({
       partyId,
+      namespace: key.value.fingerprint,
+      key: key.value.registered,
       threshold: threshold === 0 ? available : threshold,
       participants: [
-        { participantId, permission: req.localParticipantObservationOnly === true ? 'OBSERVATION' : 'CONFIRMATION' },
-        ...confirming.map((p) => ({ participantId: p, permission: 'CONFIRMATION' as const })),
-        ...observing.map((p) => ({ participantId: p, permission: 'OBSERVATION' as const })),
+        { participantUid: participantId, permission: req.localParticipantObservationOnly === true ? 'OBSERVATION' : 'CONFIRMATION' },
+        ...confirming.map((p) => ({ participantUid: p, permission: 'CONFIRMATION' as const })),
+        ...observing.map((p) => ({ participantUid: p, permission: 'OBSERVATION' as const })),
       ],
-      signingKeys: [key.value.registered],
-      signingThreshold: 1,
-    };
-    const bytes = encodeTopologyTransaction(mapping);
+    });
     return ok({
       partyId,
       publicKeyFingerprint: key.value.fingerprint,
-      topologyTransactions: [bytes.toString('base64')],
-      multiHash: combinedTopologyHash([topologyTransactionHash(bytes)]).toString('base64'),
+      topologyTransactions: transactions.map((b) => b.toString('base64')),
+      multiHash: combinedTopologyHash(transactions.map(topologyTransactionHash)).toString('base64'),
     });
   }
 
@@ -141,36 +138,36 @@ export class InteractiveSubmission {
     const txs = req.onboardingTransactions;
     if (!Array.isArray(txs) || txs.length === 0) return invalidField('onboarding_transactions.transactions', 'Transactions field is empty');
     const decoded = [];
-    for (const tx of txs) {
-      const d = decodeTopologyTransaction(isPlainObject(tx) ? (tx.transaction as string) : '');
-      if (!d.ok) return invalidField('onboarding_transactions.transaction', `Invalid transaction: ${d.reason}`);
-      decoded.push({ ...d, signatures: (isPlainObject(tx) && Array.isArray(tx.signatures) ? tx.signatures : []) as W.Signature[] });
+    for (const [i, tx] of txs.entries()) {
+      const d = decodeTopologyTransaction(isPlainObject(tx) ? tx.transaction : undefined);
+      if (!d.ok) return invalidField('onboarding_transactions.transaction', `Invalid transaction ${i}: ${d.error}`);
+      const bytes = Buffer.from((tx as W.SignedTransaction).transaction, 'base64');
+      decoded.push({ tx: d.value, hash: topologyTransactionHash(bytes), signatures: (isPlainObject(tx) && Array.isArray(tx.signatures) ? tx.signatures : []) as W.Signature[] });
     }
-    if (decoded.length !== 1) return invalidArgument('Expected exactly one party-to-participant transaction for the party');
-    const [tx] = decoded as [(typeof decoded)[number]];
-    const mapping = tx.value;
-    const key = partyKeyOf(mapping.signingKeys[0] as W.SigningPublicKey);
+    const onboarding = readOnboarding(decoded.map((d) => d.tx));
+    if (!onboarding.ok) return invalidArgument(`The onboarding transactions are not those of a new external party: ${onboarding.error}`);
+    const { partyId } = onboarding.value;
+    const key = partyKeyOf(onboarding.value.key);
     if (!key.ok) return key;
-    const sep = mapping.partyId.lastIndexOf('::');
-    const hint = mapping.partyId.slice(0, sep);
-    if (sep <= 0 || mapping.partyId.slice(sep + 2) !== key.value.fingerprint) {
-      return invalidArgument(`The party id ${mapping.partyId.slice(0, 200)} is not in the namespace of its signing key ${key.value.fingerprint}`);
+    const sep = partyId.lastIndexOf('::');
+    const hint = partyId.slice(0, sep);
+    if (partyId.slice(sep + 2) !== key.value.fingerprint) {
+      return invalidArgument(`The party id ${partyId.slice(0, 200)} is not in the namespace of its signing key ${key.value.fingerprint}`);
     }
-    if (!mapping.participants.some((p) => isPlainObject(p) && p.participantId === this.ledger.config.participantId)) {
+    if (!onboarding.value.participants.some((p) => p.participantUid === this.ledger.config.participantId)) {
       return invalidArgument(`The party is not hosted on this participant (${this.ledger.config.participantId})`);
     }
-    // Proof of key ownership: a signature over the multi-hash, or over each transaction's own hash.
-    const txHash = topologyTransactionHash(tx.bytes);
-    const multiHash = combinedTopologyHash([txHash]);
+    // Proof of key ownership: a signature over the multi-hash, or one over each transaction's own hash.
+    const multiHash = combinedTopologyHash(decoded.map((d) => d.hash));
     const proven =
-      (req.multiHashSignatures ?? []).some((s) => signatureProblem(key.value, multiHash, s, mapping.partyId) === undefined) ||
-      tx.signatures.some((s) => signatureProblem(key.value, txHash, s, mapping.partyId) === undefined);
+      (req.multiHashSignatures ?? []).some((s) => signatureProblem(key.value, multiHash, s, partyId) === undefined) ||
+      decoded.every((d) => d.signatures.some((s) => signatureProblem(key.value, d.hash, s, partyId) === undefined));
     if (!proven) {
-      const given = (req.multiHashSignatures ?? []).length + tx.signatures.length;
+      const given = (req.multiHashSignatures ?? []).length + decoded.reduce((n, d) => n + d.signatures.length, 0);
       return invalidArgument(
         given === 0
-          ? `The onboarding of ${mapping.partyId} carries no signature: sign the multiHash with the party's key ${key.value.fingerprint} and send it as multiHashSignatures`
-          : `None of the ${given} signatures is a valid signature by the party's key ${key.value.fingerprint} over the multiHash (or the transaction hash)`,
+          ? `The onboarding of ${partyId} carries no signature: sign the multiHash with the party's key ${key.value.fingerprint} and send it as multiHashSignatures`
+          : `None of the ${given} signatures is a valid signature by the party's key ${key.value.fingerprint} over the multiHash (or every transaction's hash)`,
       );
     }
     if (req.userId !== undefined && req.userId !== '') {
@@ -180,7 +177,7 @@ export class InteractiveSubmission {
     const allocated = this.ledger.allocateExternalParty(hint, key.value.registered);
     if (!allocated.ok) return allocated;
     if (req.userId !== undefined && req.userId !== '') {
-      const granted = this.ledger.grantUserRights(req.userId, { userId: req.userId, rights: [{ kind: { CanActAs: { value: { party: mapping.partyId } } } }] });
+      const granted = this.ledger.grantUserRights(req.userId, { userId: req.userId, rights: [{ kind: { CanActAs: { value: { party: partyId } } } }] });
       if (!granted.ok) return granted;
     }
     return ok({ partyId: allocated.value.party });
