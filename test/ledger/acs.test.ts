@@ -48,6 +48,18 @@ describe('active contracts', () => {
     refused(ledger.activeContracts({ activeAtOffset: at }), 'INVALID_ARGUMENT');
   });
 
+  it('accepts verbose: false beside eventFormat (as wallet-sdk sends it; Canton refuses only verbose: true)', () => {
+    const { ledger, alice, bank } = world();
+    const [a] = submit(ledger, [bank], [createAsset(bank, alice)]);
+    const at = ledger.ledgerEnd().offset;
+    const read = [...must(ledger.activeContracts({ activeAtOffset: at, verbose: false, eventFormat: { filtersByParty: { [alice]: {} } } }))];
+    expect(read.map((e) => created(e).contractId)).toEqual([a]);
+    refused(ledger.activeContracts({ activeAtOffset: at, verbose: 'no' as never, eventFormat: { filtersByParty: { [alice]: {} } } }), 'INVALID_ARGUMENT');
+    const updates = [...must(ledger.updates({ beginExclusive: 0, verbose: false, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }))];
+    expect(updates.length).toBeGreaterThan(0);
+    refused(ledger.updates({ beginExclusive: 0, verbose: true, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }), 'INVALID_ARGUMENT');
+  });
+
   it('filters by template and interface, with blobs and interface views only where asked', () => {
     const { ledger, alice, bank } = world();
     submit(ledger, [bank], [

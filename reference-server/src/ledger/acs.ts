@@ -21,11 +21,12 @@ export function eventQueryOf(
   req: { eventFormat?: unknown; filter?: unknown; verbose?: unknown },
   formatField: string,
 ): Result<EventQuery, LedgerError> {
-  const legacy = req.filter !== undefined || req.verbose !== undefined;
+  if (req.verbose !== undefined && typeof req.verbose !== 'boolean') return fail('INVALID_ARGUMENT', 'verbose must be a boolean');
+  // Canton cannot tell `verbose: false` from an absent verbose (proto3), so only `true` counts as legacy.
+  const legacy = req.filter !== undefined || req.verbose === true;
   if (req.eventFormat !== undefined && legacy) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: ${BOTH_FORMATS}`);
   if (req.eventFormat !== undefined) return resolveEventFormat(ctx.catalogue, req.eventFormat as object, undefined, formatField);
   if (req.filter === undefined) return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: ${NO_FORMAT}`);
-  if (req.verbose !== undefined && typeof req.verbose !== 'boolean') return fail('INVALID_ARGUMENT', 'verbose must be a boolean');
   return resolveEventFormat(ctx.catalogue, req.filter as object, req.verbose as boolean | undefined, 'filter');
 }
 

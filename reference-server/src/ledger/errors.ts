@@ -90,6 +90,8 @@ export const ErrorCodes = {
   FAILED_TO_EXECUTE_TRANSACTION: def(8, 'INVALID_ARGUMENT'),
   EXTERNAL_PARTY_KEY_NOT_FOUND: def(11, 'NOT_FOUND'),
   UNAUTHENTICATED: def(6, 'UNAUTHENTICATED'),
+  // A request that needs a user and carries none (no token on a participant without auth): 400, as Canton.
+  INVALID_TOKEN: def(8, 'INVALID_ARGUMENT'),
   PERMISSION_DENIED: def(7, 'PERMISSION_DENIED'),
   LIST_TOO_LARGE: def(1, 'RESOURCE_EXHAUSTED'),
   // A stream ended because its user's rights changed (or it was deleted or deactivated): retry at once.

@@ -107,13 +107,8 @@ export const userRoutes: readonly Route[] = [
     handle: ({ principal, services }) =>
       principal.kind === 'user'
         ? jsonResult(services.ledger.getUser(principal.userId))
-        : refused(
-            ledgerError(
-              'INVALID_ARGUMENT',
-              // wallet-sdk recognizes an unsecured ledger by the participant's phrase, then reads the user from its token.
-              'The submitted request is missing a user-id: this server runs without authentication, so there is no authenticated user; ' +
-                'read a user by id with GET /v2/users/{user-id}',
-            ),
-          ),
+        : // What a participant without auth answers; clients (wallet-sdk's SDK.create) match this message and
+          // fall back to the user named by their own token.
+          refused(ledgerError('INVALID_TOKEN', 'The submitted request is missing a user-id: requests with an empty user-id are only supported if there is an authenticated user')),
   }),
 ];
