@@ -111,6 +111,19 @@ describe.each([
     expect(target.errors).toEqual([]);
   });
 
+  it('user.create makes a user once (the SDK branches on USER_NOT_FOUND from GET /v2/users/{id}) and finds it the second time', async () => {
+    const owner = target.ledger.allocateParty({ partyIdHint: `user-${randomUUID().slice(0, 8)}` });
+    if (!owner.ok) throw new Error(owner.error.cause);
+    const party = owner.value.partyDetails.party;
+    const userId = `sdk-user-${randomUUID().slice(0, 8)}`;
+    const made = await sdk.user.create({ userId, primaryParty: party, userRights: { actAs: [party] } });
+    expect(made).toMatchObject({ id: userId, primaryParty: party });
+    expect(await sdk.user.create({ userId, primaryParty: party })).toMatchObject({ id: userId });
+    const rights = target.ledger.listUserRights(userId);
+    expect(rights.ok && rights.value.rights).toEqual([{ kind: { CanActAs: { value: { party } } } }]);
+    expect(target.errors).toEqual([]);
+  });
+
   it(
     'onboards an external party: topology(), the SDK’s own multiHash equals the server’s, sign, execute',
     async () => {
