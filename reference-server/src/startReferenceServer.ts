@@ -4,7 +4,7 @@ import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
 import { createAuthenticator, type AuthConfig } from './http/api/auth/authConfig.js';
 import type { HttpConfig } from './http/api/config.js';
 import { consoleLogger } from './http/api/consoleLogger.js';
-import { defaultWorldPath, formatFixtureError, loadWorld, restoreDeclaredTemplates, type FixtureError } from './ledger/fixtures/index.js';
+import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, restoreDeclaredTemplates, type FixtureError } from './ledger/fixtures/index.js';
 import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
@@ -12,7 +12,10 @@ import { createReferenceServer, type ReferenceServer } from './server.js';
 export interface StartOptions {
   readonly port: number;
   readonly host: string;
-  /** A fixtures file; undefined means the default world, fixtures/default-world.json. */
+  /**
+   * A fixtures file; undefined means the default world, fixtures/default-world.json. The registry's
+   * and Scan's sample world is seeded before it unless the file says `"appWorld": false`.
+   */
   readonly fixtures: string | undefined;
   /** Default `{ mode: 'none' }`. A key that cannot be loaded rejects with AuthConfigError. */
   readonly auth?: AuthConfig;
@@ -83,15 +86,20 @@ export async function startReferenceServer(options: StartOptions): Promise<Refer
  * transaction (nothing here awaits), so a start that dies half-way leaves the directory new.
  */
 function seedWorld(options: StartOptions, store: SqliteStore | undefined): Ledger {
+  const file = options.fixtures ?? defaultWorldPath();
+  const fixtures = loadFixtures(file);
+  if (!fixtures.ok) throw new FixturesError(fixtures.error);
   const clock = new SeedingClock(APP_WORLD_TIME);
   const ledger = createLedger({ clock, ...listMaxOf(options), ...(store === undefined ? {} : { store, blobKey: store.blobKey }) });
-  createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false } });
-  if (options.fixtures === undefined) {
-    const apps = seedAppWorld(ledger);
-    if (!apps.ok) throw new Error(`the apps' default world cannot be seeded: ${apps.error.code}: ${apps.error.cause}`);
+  const apps = { scan: { rewardAccounting: options.rewardAccounting !== false } };
+  createApps(ledger, apps);
+  // Beside any fixture file unless it says "appWorld": false; the fixtures reuse the apps' parties.
+  if (fixtures.value.appWorld !== false) {
+    const seeded = seedAppWorld(ledger, apps);
+    if (!seeded.ok) throw new Error(`the apps' default world cannot be seeded: ${seeded.error.code}: ${seeded.error.cause}`);
   }
   clock.release();
-  const world = loadWorld(ledger, options.fixtures ?? defaultWorldPath());
+  const world = applyFixtures(ledger, fixtures.value, file);
   if (!world.ok) throw new FixturesError(world.error);
   return ledger;
 }

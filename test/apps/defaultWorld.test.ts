@@ -1,10 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeedingClock } from '../../reference-server/src/apps/world/SeedingClock.js';
-import { APP_WORLD_TIME, seedAppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
+import { APP_WORLD_TIME, seedAppWorld, type AppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
+import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
+import { defaultWorldPath } from '../../reference-server/src/ledger/fixtures/index.js';
+import { createHandlers } from '../../reference-server/src/msw/index.js';
 import { createLedger, ManualClock } from '../../reference-server/src/ledger/index.js';
 import type { ReferenceServer } from '../../reference-server/src/server.js';
-import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import { FixturesError, startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 
 /** The ids the README names: what `npm start` serves. Changing the world means changing both. */
 const README = {
@@ -132,5 +137,89 @@ describe('SeedingClock', () => {
     const future = new SeedingClock(Date.now() + 3_600_000);
     future.release();
     expect(future.now()).toBeGreaterThan(Date.now() + 3_000_000);
+  });
+});
+
+describe('serve --fixtures FILE keeps the apps world whole', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'world-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, content: unknown) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(content));
+    return path;
+  };
+  const accept = (server: ReferenceServer, id: string) =>
+    fetch(`${server.url}/registry/allocation-instruction/v2/${id}/choice-contexts/accept`, { method: 'POST', body: '{"excludeDebugFields":true}' });
+
+  it('serves the README ids with --fixtures fixtures/default-world.json, as without --fixtures', async () => {
+    const server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: defaultWorldPath() });
+    try {
+      expect((await accept(server, README.aliceActive)).status).toBe(200);
+      expect(server.ledger.getUser('alice').ok).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('serves the README ids beside any other file, and only that file\'s world when it says "appWorld": false', async () => {
+    const own = { version: 1, parties: ['zed'], users: [{ id: 'zed', primaryParty: 'zed', rights: [{ canActAs: 'zed' }] }] };
+    const kept = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: write('own.json', own) });
+    try {
+      expect((await accept(kept, README.aliceActive)).status).toBe(200);
+      expect(kept.ledger.getUser('zed').ok).toBe(true);
+    } finally {
+      await kept.close();
+    }
+    const alone = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: write('alone.json', { ...own, appWorld: false }) });
+    try {
+      expect((await accept(alone, README.aliceActive)).status).toBe(404);
+      expect(alone.ledger.isKnownParty(README.admin)).toBe(false);
+      expect(alone.ledger.getUser('zed').ok).toBe(true);
+    } finally {
+      await alone.close();
+    }
+  });
+
+  it('names every mistake of a file in one start-up', async () => {
+    const file = write('bad.json', {
+      version: 1,
+      parties: ['ann'],
+      users: [{ id: 'u', rights: [{ canActAs: 'ghost' }] }],
+      contracts: [
+        { template: '#nowhere:No:Such', actAs: ['ann'], arguments: {} },
+        { template: '#canton-conformance-samples:Sample.Asset:Asset', actAs: ['nobody'], arguments: {} },
+      ],
+    });
+    const failed = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: file }).then(
+      async (s) => {
+        await s.close();
+        return undefined;
+      },
+      (e: unknown) => e,
+    );
+    expect(failed).toBeInstanceOf(FixturesError);
+    const paths = (failed as FixturesError).problems.map((p) => p.path);
+    expect(paths).toEqual(expect.arrayContaining(['users[0].rights[0]', 'contracts[0].template', 'contracts[1].actAs[0]']));
+  });
+});
+
+describe('the msw handlers’ apps world', () => {
+  it('has the README ids, after every reset(), with or without the default fixtures', () => {
+    for (const fixtures of ['none', 'default'] as const) {
+      const mock = createHandlers({ fixtures, appWorld: true, log: silentLogger });
+      const ids = (w: AppWorld | undefined) => [w?.registry.instructions.aliceActive, w?.registry.tokenRules, w?.preapprovals.bobNewer, w?.parties.alice];
+      const expected = [README.aliceActive, README.tokenRules, README.bobNewer, README.alice];
+      expect(ids(mock.appWorld)).toEqual(expected);
+      mock.reset();
+      expect(ids(mock.appWorld)).toEqual(expected);
+      expect(mock.ledger.isActive(README.aliceActive)).toBe(true);
+    }
+  });
+
+  it('follows the fixture file: "appWorld": false leaves it out, unless the option asks for it', () => {
+    const file = { version: 1, appWorld: false, parties: ['zed'] } as const;
+    expect(createHandlers({ fixtures: file, log: silentLogger }).appWorld).toBeUndefined();
+    expect(createHandlers({ fixtures: { ...file, appWorld: true }, log: silentLogger }).appWorld?.registry.instructions.aliceActive).toBe(README.aliceActive);
+    expect(createHandlers({ fixtures: file, appWorld: true, log: silentLogger }).appWorld).toBeDefined();
   });
 });

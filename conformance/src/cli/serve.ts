@@ -18,7 +18,9 @@ its URL once it listens. Stops cleanly on SIGINT or SIGTERM.
 Options:
   --port N         port to listen on (default: $PORT, else 7575; 0 picks a free port)
   --host H         address to bind (default: $HOST, else 127.0.0.1)
-  --fixtures FILE  the ledger world to start from (default: the fixtures shipped in fixtures/)
+  --fixtures FILE  the ledger world to start from (default: the fixtures shipped in fixtures/);
+                   the registry's and Scan's sample world is seeded beside it unless the file
+                   says "appWorld": false
   --auth MODE      none (default): no authentication, like an unsecured sandbox;
                    hs256 | rs256 | es256: every request needs a JWT signed with that algorithm
                    ("Authorization: Bearer <JWT>", or the jwt.token.<JWT> WebSocket subprotocol);

@@ -1,6 +1,7 @@
 import type { HttpHandler, WebSocketHandler } from 'msw';
 import { createApps } from '../apps/index.js';
-import { seedAppWorld, type AppWorld } from '../apps/world/seedAppWorld.js';
+import { SeedingClock } from '../apps/world/SeedingClock.js';
+import { APP_WORLD_TIME, seedAppWorld, type AppWorld } from '../apps/world/seedAppWorld.js';
 import type { Authenticator } from '../http/api/auth/types.js';
 import { ledgerApiChannels } from '../http/api/channels/channelTable.js';
 import type { StreamChannel } from '../http/api/channels/StreamChannel.js';
@@ -44,7 +45,10 @@ export interface CreateHandlersOptions {
   readonly fixtures?: 'none' | 'default' | string | FixtureFile;
   /**
    * Also seed the registry's and Scan's sample world (allocation instructions, transfer
-   * preapprovals, a round history), as the apps' tests use it; its ids are in `appWorld`.
+   * preapprovals, a round history) before the fixtures, as `npm start` does: the same ids the
+   * README names, after every `reset()` (unless `ledgerOptions.clock` is given: then they follow
+   * that clock). Its ids are in `appWorld`. Default: what the fixture file declares
+   * (`"appWorld"`), else false.
    */
   readonly appWorld?: boolean;
   /** Ledger settings (participant id, clock, limits...). */
@@ -100,17 +104,23 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
   const routes: readonly Route[] = ledgerApiRoutes;
   const channels: readonly StreamChannel[] = ledgerApiChannels;
 
+  // The option wins; else what the fixture file declares; else none (the handlers start empty).
+  const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? false;
   const freshLedger = (): { ledger: Ledger; world: AppliedFixtures; appWorld: AppWorld | undefined } => {
-    const ledger = createLedger(options.ledgerOptions);
+    // As the server does: the apps' world first, on a clock pinned at its seeding time (unless the
+    // caller brings a clock), so its ids are the documented ones, the same after every reset().
+    const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
+    const ledger = createLedger({ ...options.ledgerOptions, ...(seeding === undefined ? {} : { clock: seeding }) });
     // The registry and Scan follow the ledger from its first commit (rounds are counted from there).
     createApps(ledger);
+    const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
+    seeding?.release();
     let world = emptyWorld;
     if (fixtures !== undefined) {
       const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
       if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
       world = applied.value;
     }
-    const appWorld = options.appWorld === true ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
     return { ledger, world, appWorld };
   };
   const log = options.log ?? consoleLogger;
