@@ -1,5 +1,6 @@
 import type { Profile } from '../../conformance/src/runner/profile.js';
 import { INTERACTIVE_MUTANTS } from './interactiveMutants.js';
+import { CLIENT_WIRE_MUTANTS } from './clientWireMutants.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import { PACKAGE_MUTANTS } from './packageMutants.js';
 import { READ_MUTANTS } from './readMutants.js';
@@ -346,4 +347,6 @@ export const MUTANTS: readonly Mutant[] = [
   ...PACKAGE_MUTANTS,
   // The token-standard registry and Scan's wallet reads (tokenMutants.ts).
   ...TOKEN_MUTANTS,
+  // Wire details the published clients rely on (issue 10).
+  ...CLIENT_WIRE_MUTANTS,
 ];

@@ -2,6 +2,7 @@ import { authChecks } from './auth.js';
 import { crossGroupChecks } from './crossGroup.js';
 import { ledgerAdminChecks } from './ledgerAdmin.js';
 import { ledgerBasicChecks } from './ledgerBasics.js';
+import { ledgerClientWireChecks } from './ledgerClientWire.js';
 import { ledgerCommandChecks } from './ledgerCommands.js';
 import { ledgerInteractiveChecks } from './ledgerInteractive.js';
 import { ledgerFilterChecks } from './ledgerFilters.js';
@@ -53,6 +54,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...ledgerInteractiveEncodingChecks,
     ...ledgerPackageChecks,
     ...ledgerAdminChecks,
+    ...ledgerClientWireChecks,
     ...statefulChecks,
     ...scanChecks,
     ...scanWalletChecks,

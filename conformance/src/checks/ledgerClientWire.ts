@@ -1,0 +1,102 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { eventFormat, ledgerEnd, readParty } from './support/ledger.js';
+import { bodyOf, expectStatus, isBase64, objectBody } from './support/expect.js';
+import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
+import { cantonHash, decodeTopologyTransaction, multiHashOf, TOPOLOGY_TRANSACTION_PURPOSE } from './support/topologyHash.js';
+import type { CheckDefinition } from './types.js';
+
+/**
+ * Wire details the published clients (wallet-sdk, core-ledger-client, core-acs-reader) rely on:
+ * the multiHash they recompute over Canton's topology transactions before signing, and the
+ * `verbose: false` they send beside a format.
+ */
+const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+
+export const ledgerClientWireChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.external-party.topology-multihash',
+    title: "generate-topology answers Canton's versioned v30 topology transactions and the multiHash a wallet recomputes over them; a signature over the recomputed hash onboards the party",
+    operationId: LedgerOp.generateTopology,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: GenerateExternalPartyTopologyResponse (topology_transactions, multi_hash); Canton MultiTransactionSignature combined hash (purposes 11 and 55)`,
+    requires: { writes: true },
+    async run(ctx) {
+      if (ctx.profile.ledger?.interactiveSubmission === false) ctx.skip(`profile '${ctx.profile.name}' says the target offers no interactive submission (ledger.interactiveSubmission: false)`);
+      const syncs = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
+      expectStatus(ctx, syncs, 200, 'connected synchronizers');
+      const list = objectBody(ctx, syncs, 'connected synchronizers').connectedSynchronizers;
+      const first = Array.isArray(list) ? (list[0] as { synchronizerId?: unknown } | undefined) : undefined;
+      if (typeof first?.synchronizerId !== 'string') return ctx.fail('no connected synchronizer to generate a topology on', syncs);
+      const synchronizer = first.synchronizerId;
+      const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+      const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+      const generated = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/parties/external/generate-topology',
+        json: { synchronizer, partyHint: ctx.unique('cc-topo').replace(/[^a-zA-Z0-9_-]/g, '-'), publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: raw.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
+      });
+      expectStatus(ctx, generated, 200, 'generate-topology');
+      const t = objectBody(ctx, generated, 'generate-topology');
+      const txs = t.topologyTransactions;
+      if (typeof t.partyId !== 'string' || typeof t.publicKeyFingerprint !== 'string' || typeof t.multiHash !== 'string' || !Array.isArray(txs) || txs.length === 0 || !txs.every(isBase64)) {
+        return ctx.fail('generate-topology must answer {partyId, publicKeyFingerprint, topologyTransactions: non-empty base64[], multiHash}', generated);
+      }
+      const mappings: string[] = [];
+      for (const [i, tx] of txs.entries()) {
+        const decoded = decodeTopologyTransaction(Buffer.from(tx, 'base64'));
+        if (typeof decoded === 'string') return ctx.fail(`topologyTransactions[${i}] is not a Canton topology transaction: ${decoded}`, generated);
+        if (decoded.mapping === 'partyToParticipant' && decoded.party !== t.partyId) ctx.fail(`topologyTransactions[${i}] maps party ${decoded.party}, not ${t.partyId}`, generated);
+        mappings.push(decoded.mapping);
+      }
+      if (!mappings.includes('partyToParticipant')) ctx.fail(`none of the topology transactions is a party-to-participant mapping (found: ${mappings.join(', ')})`, generated);
+      const hashes = txs.map((tx) => cantonHash(TOPOLOGY_TRANSACTION_PURPOSE, Buffer.from(tx, 'base64')));
+      const expected = multiHashOf(hashes).toString('base64');
+      if (t.multiHash !== expected) ctx.fail(`multiHash ${t.multiHash} is not the hash a wallet recomputes over the transactions (${expected}: SHA-256 purpose 55 over the count and the sorted, length-prefixed purpose-11 hashes)`, generated);
+      const allocated = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/parties/external/allocate',
+        json: {
+          synchronizer,
+          onboardingTransactions: txs.map((transaction) => ({ transaction })),
+          multiHashSignatures: [
+            {
+              format: 'SIGNATURE_FORMAT_CONCAT',
+              signature: sign(null, Buffer.from(expected, 'base64'), privateKey).toString('base64'),
+              signedBy: t.publicKeyFingerprint,
+              signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+            },
+          ],
+          identityProviderId: '',
+        },
+      });
+      expectStatus(ctx, allocated, 200, 'allocate with a signature over the recomputed multiHash');
+      const party = objectBody(ctx, allocated, 'allocate').partyId;
+      if (party !== t.partyId) ctx.fail(`allocate answered partyId ${String(party)}, generate-topology said ${t.partyId}`, allocated);
+    },
+  }),
+  check({
+    id: 'ledger.acs.verbose-false-with-format',
+    title: '`verbose: false` beside eventFormat (active contracts) and updateFormat (updates) is accepted, as the wallet SDK sends it; only `verbose: true` conflicts with a format',
+    operationId: LedgerOp.activeContracts,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: GetActiveContractsRequest / GetUpdatesRequest; ${UPSTREAM_B}: verbose is a proto3 bool, so false equals absent`,
+    async run(ctx) {
+      const party = await readParty(ctx);
+      const end = await ledgerEnd(ctx);
+      const format = eventFormat(party);
+      const acs = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', query: { limit: 50 }, json: { activeAtOffset: end.offset, eventFormat: format, verbose: false } });
+      if (acs.response?.status === 403 && party === undefined) ctx.skip('reading as any party is forbidden to the run user (give ledger.party, or allow writes)');
+      expectStatus(ctx, acs, 200, 'active contracts with eventFormat and verbose: false');
+      if (!Array.isArray(bodyOf(ctx, acs, 'active contracts'))) ctx.fail('POST /v2/state/active-contracts must answer a JSON array', acs);
+      const updates = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/updates',
+        query: { stream_idle_timeout_ms: 1000, limit: 50 },
+        json: { beginExclusive: Math.max(0, end.offset - 1), endInclusive: end.offset, verbose: false, updateFormat: { includeTransactions: { eventFormat: format, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } },
+      });
+      expectStatus(ctx, updates, 200, 'updates with updateFormat and verbose: false');
+    },
+  }),
+];
