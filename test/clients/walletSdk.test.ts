@@ -148,7 +148,9 @@ describe.each([
     const prepared = sdk.party.external.create(keys.publicKey, { partyHint: `forged-${randomUUID().slice(0, 8)}` });
     const topology = await prepared.topology();
     const forged = signTransactionHash(topology.multiHash, createKeyPair().privateKey);
-    await expect(prepared.execute(forged, { grantUserRights: false })).rejects.toBeDefined();
+    const refused: unknown = await prepared.execute(forged, { grantUserRights: false }).then(() => undefined, (e: unknown) => e);
+    // The SDK hands the participant's JsCantonError through.
+    expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', errorCategory: 8, cause: expect.stringContaining('None of the 1 signatures is a valid signature') });
     expect(target.ledger.isKnownParty(topology.partyId)).toBe(false);
   });
 
