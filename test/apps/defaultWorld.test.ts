@@ -204,9 +204,9 @@ describe('serve --fixtures FILE keeps the apps world whole', () => {
 });
 
 describe('the msw handlers’ apps world', () => {
-  it('has the README ids, after every reset(), with or without the default fixtures', () => {
-    for (const fixtures of ['none', 'default'] as const) {
-      const mock = createHandlers({ fixtures, appWorld: true, log: silentLogger });
+  it("has the README ids, after every reset(): fixtures 'default' alone (what npm start serves), or appWorld: true", () => {
+    for (const options of [{ fixtures: 'default' }, { fixtures: 'none', appWorld: true }] as const) {
+      const mock = createHandlers({ ...options, log: silentLogger });
       const ids = (w: AppWorld | undefined) => [w?.registry.instructions.aliceActive, w?.registry.tokenRules, w?.preapprovals.bobNewer, w?.parties.alice];
       const expected = [README.aliceActive, README.tokenRules, README.bobNewer, README.alice];
       expect(ids(mock.appWorld)).toEqual(expected);
