@@ -1,8 +1,7 @@
 import { PreparedTransaction as ProtoPreparedTransaction } from '@canton-network/core-ledger-proto';
 import { createKeyPair } from '@canton-network/core-signing-lib';
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
-import { AuthTokenProvider } from '@canton-network/core-wallet-auth';
-import { LedgerProvider, SDK, signTransactionHash } from '@canton-network/wallet-sdk';
+import { SDK, signTransactionHash } from '@canton-network/wallet-sdk';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
@@ -23,7 +22,6 @@ import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
 interface Target {
   readonly url: string;
   readonly token: string;
-  readonly unsecured: boolean;
   close(): Promise<void>;
 }
 
@@ -45,7 +43,7 @@ async function koa(auth: 'none' | 'es256'): Promise<Target> {
   const ledger = createLedger();
   const authenticator = auth === 'none' ? undefined : await createAuthenticator({ mode: 'es256', key: { kind: 'public-key-file', path: ES256_PUBLIC_PEM } }, { participantId: ledger.config.participantId });
   const server = await createReferenceServer({ ledger, port: 0, host: '127.0.0.1', ...(authenticator === undefined ? {} : { authenticator }), log: silentLogger });
-  return { url: server.url, token: await userToken(PARTICIPANT_ADMIN_USER, 'ES256'), unsecured: auth === 'none', close: () => server.close() };
+  return { url: server.url, token: await userToken(PARTICIPANT_ADMIN_USER, 'ES256'), close: () => server.close() };
 }
 
 async function msw(): Promise<Target> {
@@ -55,7 +53,6 @@ async function msw(): Promise<Target> {
   return {
     url: mock.urls.ledger,
     token: await userToken(PARTICIPANT_ADMIN_USER, 'ES256'),
-    unsecured: true,
     close: () => {
       server.close();
       return Promise.resolve();
@@ -63,49 +60,9 @@ async function msw(): Promise<Target> {
   };
 }
 
-/**
- * Until the unsecured `/v2/authenticated-user` answer and `verbose: false` beside a format land
- * (another change of the same issue), SDK.create and the ACS reader need them; this provider
- * (the SDK's own LedgerProvider) bridges exactly those two, and only when the target lacks them.
- */
+/** The SDK as a wallet creates it: a static token, the ledger URL, nothing bridged. */
 async function sdkFor(t: Target) {
-  const options = { auth: { method: 'static', token: t.token }, ledgerClientUrl: t.url, logAdapter: 'console' } as const;
-  const user = await fetch(`${t.url}/v2/authenticated-user`).then((r) => r.text());
-  const acs = await fetch(`${t.url}/v2/state/active-contracts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}` },
-    body: JSON.stringify({ activeAtOffset: 0, verbose: false, eventFormat: { filtersByParty: {}, verbose: false } }),
-  });
-  const bridgeUser = t.unsecured && !user.includes('missing a user-id');
-  const bridgeVerbose = acs.status === 400;
-  if (!bridgeUser && !bridgeVerbose) return SDK.create(options as never);
-  const logger = silentPino();
-  class Bridged extends (LedgerProvider as unknown as ProviderClass) {
-    override async request(args: RequestArgs): Promise<unknown> {
-      const params = args.params;
-      if (bridgeUser && params?.resource === '/v2/authenticated-user') return { user: { id: PARTICIPANT_ADMIN_USER, isDeactivated: false, identityProviderId: '' } } as never;
-      if (bridgeVerbose && params?.body !== undefined && 'verbose' in params.body && params.body.verbose === false) {
-        const { verbose: _drop, ...rest } = params.body;
-        return super.request({ ...args, params: { ...params, body: rest } });
-      }
-      return super.request(args);
-    }
-  }
-  const ledgerProvider = new Bridged({ baseUrl: t.url, accessTokenProvider: AuthTokenProvider.fromToken(t.token, logger) });
-  return SDK.create({ ...options, ledgerProvider } as never);
-}
-
-/** The slice of LedgerProvider this bridge uses (its published types do not resolve under NodeNext). */
-interface RequestArgs {
-  readonly method: string;
-  readonly params?: { readonly resource?: string; readonly body?: Record<string, unknown> };
-}
-type ProviderClass = new (o: { baseUrl: string; accessTokenProvider: AuthTokenProvider }) => { request(args: RequestArgs): Promise<unknown> };
-
-function silentPino(): ConstructorParameters<typeof AuthTokenProvider>[1] {
-  const noop = () => undefined;
-  const logger = { trace: noop, debug: noop, info: noop, warn: noop, error: noop, fatal: noop, level: 'silent', child: () => logger };
-  return logger as never;
+  return SDK.create({ auth: { method: 'static', token: t.token }, ledgerClientUrl: t.url, logAdapter: 'console' } as never);
 }
 
 /** Onboards an external party over the JSON API with the SDK's signing library (topology is another test's subject). */
