@@ -72,4 +72,20 @@ describe('commits wake only the streams they concern', () => {
     expect(topology.got.map(kind)).toContain('TopologyTransaction');
     await Promise.all([any.stop(), topology.stop()]);
   });
+
+  it("the deprecated trees stream too: another party's commits bring nothing until the interval, then one checkpoint", async () => {
+    const { ledger, alice, bank, carol } = world({ checkpointIntervalMs: 300 });
+    const begin = ledger.ledgerEnd().offset;
+    const trees = drain((signal) => must(ledger.subscribeUpdateTrees({ beginExclusive: begin, filter: { filtersByParty: { [carol]: {} } } }, { signal })) as AsyncIterable<JsGetUpdatesResponse>);
+    for (let i = 0; i < 20; i++) {
+      must(ledger.submitAndWait({ userId: 'u', commandId: nextCommandId(), actAs: [bank], commands: [createAsset(bank, alice)] }));
+      await tick(0);
+    }
+    await tick(50);
+    expect(trees.got).toEqual([]);
+    await tick(450);
+    expect(trees.got.map(kind)).toEqual(['OffsetCheckpoint']);
+    expect(trees.got[0]?.update).toMatchObject({ OffsetCheckpoint: { value: { offset: ledger.ledgerEnd().offset } } });
+    await trees.stop();
+  });
 });

@@ -562,6 +562,10 @@ export class Ledger {
         ledgerEnd: () => this.store.ledgerEnd,
         pulse: this.#pulse,
         range: (from, to) => treesOf(updatesRange(this.#ctx, uq, from, to, () => this.config.clock.now())),
+        // Woken only by commits its parties see, like /v2/updates (quiet checkpoints otherwise).
+        interest: updateInterest(uq),
+        checkpoint: (offset) => ({ update: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
+        checkpointIntervalMs: this.config.checkpointIntervalMs,
       }),
     );
   }
