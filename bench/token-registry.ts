@@ -5,15 +5,19 @@
  * Build and run:
  *   npx tsc -p bench/tsconfig.bench.json && node --expose-gc bench/out/build/bench/token-registry.js [--quick]
  * Prints one JSON object. In-process figures call the registry app and the ledger core directly
- * (what the HTTP face adds is measured separately); HTTP figures use the Koa server in this
- * process with 10 concurrent clients, each doing what wallet-sdk does per transfer: POST the
- * transfer factory, then POST submit-and-wait with the context and its disclosed contracts.
+ * (what the HTTP face adds is measured separately); HTTP figures use the Koa server on the main
+ * thread and 10 concurrent wallets in a worker thread (bench/token-wallets.ts), each doing what
+ * wallet-sdk does per transfer: POST the transfer factory, then POST submit-and-wait with the
+ * context and its disclosed contracts.
  */
-import { appsOf, HOLDING_V1_INTERFACE, TRANSFER_FACTORY_V1_INTERFACE, AMULET_TEMPLATE } from '../reference-server/src/apps/index.js';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import { appsOf, HOLDING_V1_INTERFACE, AMULET_TEMPLATE } from '../reference-server/src/apps/index.js';
 import { seedAppWorld, type AppWorld } from '../reference-server/src/apps/world/seedAppWorld.js';
 import { silentLogger } from '../reference-server/src/http/api/consoleLogger.js';
 import { createLedger, type Ledger } from '../reference-server/src/ledger/index.js';
 import { createReferenceServer } from '../reference-server/src/server.js';
+import { exerciseBody, transferArgs, type Factory } from './token-transfer.js';
 
 const quick = process.argv.includes('--quick');
 const TRANSFERS = quick ? 2_000 : 20_000;
@@ -46,33 +50,6 @@ function mint(ledger: Ledger, dso: string, owner: string, n: number, amount: str
   return out;
 }
 
-function transferArgs(w: AppWorld, receiver: string, input: string) {
-  const now = Date.now();
-  return {
-    expectedAdmin: w.parties.dso,
-    transfer: {
-      sender: w.parties.alice,
-      receiver,
-      amount: '1.0',
-      instrumentId: { admin: w.parties.dso, id: 'Amulet' },
-      requestedAt: new Date(now - 60_000).toISOString(),
-      executeBefore: new Date(now + 3_600_000).toISOString(),
-      inputHoldingCids: [input],
-      meta: { values: {} },
-    },
-    extraArgs: { context: { values: {} }, meta: { values: {} } },
-  };
-}
-
-type Factory = { factoryId: string; choiceContext: { choiceContextData: unknown; disclosedContracts: unknown[] } };
-const exerciseBody = (w: AppWorld, f: Factory, args: ReturnType<typeof transferArgs>, i: number) => ({
-  userId: 'participant_admin',
-  commandId: `t-${i}-${Math.random().toString(36).slice(2)}`,
-  actAs: [w.parties.alice],
-  disclosedContracts: f.choiceContext.disclosedContracts,
-  commands: [{ ExerciseCommand: { templateId: TRANSFER_FACTORY_V1_INTERFACE, contractId: f.factoryId, choice: 'TransferFactory_Transfer', choiceArgument: { ...args, extraArgs: { context: f.choiceContext.choiceContextData, meta: { values: {} } } } } }],
-});
-
 const out: Record<string, unknown> = { transfers: TRANSFERS, holdings: HOLDINGS };
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
@@ -84,10 +61,10 @@ for (const kind of only === undefined || only === 'inprocess' ? (['direct', 'off
   const registry = appsOf(ledger).amulet;
   const run = (from: number, n: number) => {
     for (let i = from; i < from + n; i++) {
-      const args = transferArgs(w, receiver, inputs[i] as string);
+      const args = transferArgs(w.parties, receiver, inputs[i] as string);
       const f = registry.transferFactory({ choiceArguments: args, excludeDebugFields: true });
       if (!f.ok) throw new Error(f.error.cause);
-      const r = ledger.submitAndWait(exerciseBody(w, f.value as unknown as Factory, args, i) as never);
+      const r = ledger.submitAndWait(exerciseBody(w.parties, f.value as unknown as Factory, args, i) as never);
       if (!r.ok) throw new Error(r.error.cause);
     }
   };
@@ -101,33 +78,29 @@ for (const kind of only === undefined || only === 'inprocess' ? (['direct', 'off
   out[`inProcess_${kind}_transfersPerCpuSecond`] = Math.round(TRANSFERS / ((cpu.user + cpu.system) / 1e6));
 }
 
-// ---- transfers through the factory, over HTTP (Koa, 10 concurrent wallets)
+// ---- transfers through the factory, over HTTP: the Koa server on this thread, the wallets in a
+// worker thread (their own event loop, so the server's share is this loop's busy time)
 if (only === undefined || only === 'http') {
   const { ledger, w } = world();
-  const inputs = mint(ledger, w.parties.dso, w.parties.alice, TRANSFERS, '2.0');
+  const n = quick ? 2_000 : 20_000;
+  const inputs = mint(ledger, w.parties.dso, w.parties.alice, n + 1_000, '2.0');
   const server = await createReferenceServer({ ledger, port: 0, host: '127.0.0.1', log: silentLogger });
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${server.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    const json = (await res.json()) as unknown;
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
-    return json;
-  };
-  let next = 0;
-  const n = Math.min(TRANSFERS, quick ? 1_000 : 10_000);
-  const wallet = async () => {
-    for (let i = next++; i < n; i = next++) {
-      const args = transferArgs(w, w.parties.bob, inputs[i] as string);
-      const f = (await post('/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true })) as Factory;
-      await post('/v2/commands/submit-and-wait', exerciseBody(w, f, args, i));
-    }
-  };
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  await Promise.all(Array.from({ length: CLIENTS }, wallet));
-  const cpu = process.cpuUsage(cpu0);
-  out.http_direct_transfersPerSecond = Math.round((n / (performance.now() - t0)) * 1000);
-  // Clients and server share this process: the CPU figure counts both.
-  out.http_direct_transfersPerCpuSecond = Math.round(n / ((cpu.user + cpu.system) / 1e6));
+  const run = (slice: string[]) =>
+    new Promise<{ done: number; ms: number }>((resolve, reject) => {
+      const worker = new Worker(new URL('./token-wallets.js', import.meta.url), {
+        workerData: { url: server.url, parties: { dso: w.parties.dso, alice: w.parties.alice }, receiver: w.parties.bob, inputs: slice, wallets: CLIENTS },
+      });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  await run(inputs.slice(0, 1_000)); // warm-up
+  const elu0 = performance.eventLoopUtilization();
+  const r = await run(inputs.slice(1_000));
+  const elu = performance.eventLoopUtilization(elu0);
+  out.http_direct_transfersPerSecond = Math.round((r.done / r.ms) * 1000);
+  // The server's thread busy time per transfer (both requests): what one core of server buys.
+  out.http_direct_serverMsPerTransfer = +(elu.active / r.done).toFixed(3);
+  out.http_direct_transfersPerServerCpuSecond = Math.round(r.done / (elu.active / 1000));
   await server.close();
 }
 
