@@ -1,29 +1,15 @@
 import { ok } from '../../../ledger/result.js';
-import type { CompletionStreamRequest, GetActiveContractsRequest, GetUpdatesRequest } from '../../../ledger/wire.js';
+import type { CompletionStreamRequest, GetActiveContractsRequest } from '../../../ledger/wire.js';
 import { completionReaders } from '../routes/completionRoutes.js';
 import { readersOf } from '../routes/readersOf.js';
-import { updatesReaders } from '../routes/updateRoutes.js';
+import { fromIterable } from './fromIterable.js';
 import { legacyUpdateChannels } from './legacyChannels.js';
 import { defineChannel, type StreamChannel } from './StreamChannel.js';
-
-async function* fromIterable<T>(source: Iterable<T>): AsyncGenerator<T> {
-  yield* source;
-}
+import { updatesChannel } from './updatesChannel.js';
 
 /** The WebSocket streams: updates and completions tail the ledger; active contracts end at their offset. */
 export const ledgerApiChannels: readonly StreamChannel[] = [
-  defineChannel<GetUpdatesRequest>({
-    path: '/v2/updates',
-    requestOperationId: 'postV2Updates',
-    access: updatesReaders,
-    open: (request, _principal, { ledger }, signal) => {
-      if (request.endInclusive !== undefined) {
-        const finite = ledger.updates(request);
-        return finite.ok ? ok(fromIterable(finite.value)) : finite;
-      }
-      return ledger.subscribeUpdates(request, { signal });
-    },
-  }),
+  updatesChannel('/v2/updates', 'postV2Updates', 'updates'),
   defineChannel<CompletionStreamRequest>({
     path: '/v2/commands/completions',
     requestOperationId: 'postV2CommandsCompletions',
