@@ -108,7 +108,7 @@ describe('report writers', () => {
     const md = renderMarkdown(withCoverage);
     expect(md).toMatch(/### Coverage/);
     expect(md).toContain('Not checked in this run: `getV2Version`');
-    expect(md).toContain('- a change id may be reused once the deduplication period has passed');
+    expect(md).toContain('- reads before the pruning offset are refused (PARTICIPANT_PRUNED_DATA_ACCESSED)');
     const html = renderHtml(withCoverage);
     expect(html).toMatch(/<section id="coverage">[\s\S]*Operations not checked in this run[\s\S]*GET \/v2\/version/);
     expect(html).toContain('Documented rules without a check');

@@ -1,6 +1,7 @@
 import type { Profile } from '../../conformance/src/runner/profile.js';
 import { INTERACTIVE_MUTANTS } from './interactiveMutants.js';
 import { CLIENT_WIRE_MUTANTS } from './clientWireMutants.js';
+import { DEDUP_MUTANTS } from './dedupMutants.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import { PACKAGE_MUTANTS } from './packageMutants.js';
 import { READ_MUTANTS } from './readMutants.js';
@@ -349,4 +350,5 @@ export const MUTANTS: readonly Mutant[] = [
   ...TOKEN_MUTANTS,
   // Wire details the published clients rely on (issue 10).
   ...CLIENT_WIRE_MUTANTS,
+  ...DEDUP_MUTANTS,
 ];

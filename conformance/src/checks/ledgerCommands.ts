@@ -42,6 +42,26 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
     },
   }),
   check({
+    id: 'ledger.dedup.reuse-after-period',
+    title: 'A change id is deduplicated within the requested DeduplicationDuration and accepted again once it has passed',
+    operationId: LedgerOp.submitAndWait,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B} deduplication_period: DeduplicationDuration, measured back from the submission's record time`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      // One second: long enough to see the duplicate refused at once, short enough for a run.
+      const body = { ...jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, ctx.unique('cc-dedup-period')), deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 1, nanos: 0 } } } };
+      const first = await submitAndWait(ctx, body, 'first submission (deduplication duration 1 s)');
+      const within = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: body });
+      expectStatus(ctx, within, 409, 'the same change id again within its 1 s deduplication duration');
+      await new Promise((r) => setTimeout(r, 1_500));
+      const after = await submitAndWait(ctx, body, 'the same change id 1.5 s later, after its 1 s deduplication duration');
+      if (after.updateId === first.updateId) ctx.fail('the resubmission after the deduplication period answered the first update id instead of a new one', after.exchange);
+    },
+  }),
+  check({
     id: 'ledger.async.submit-then-completion',
     title: 'Async submit answers {} and the command then completes successfully on the completions stream',
     operationId: LedgerOp.asyncSubmit,

@@ -29,12 +29,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: 'active contracts at any offset between the pruning offset and the ledger end', specRef: `${B}: activeAtOffset`, checkedBy: ['ledger.acs.active-at-offset', 'ledger.stateful.model', 'ledger.pruned-offsets.shape'] },
   { rule: 'registry choice contexts are complete and usable: the disclosed contracts let the choice succeed', specRef: 'Splice token standard: registry API', checkedBy: ['registry.accept.context-complete', 'registry.accept.context-usable', 'registry.withdraw.context-usable'] },
   { rule: "Scan and the registry answer from the ledger's contracts", specRef: 'service description: groups A, B, C share one ledger', checkedBy: ['registry.cross-group.disclosed-match-ledger', 'scan.cross-group.preapproval-matches-ledger'] },
-  {
-    rule: 'a change id may be reused once the deduplication period has passed',
-    specRef: `${B}: deduplication_period`,
-    checkedBy: [],
-    gap: 'the suite would have to wait out the deduplication period of the target (minutes by default)',
-  },
+  { rule: 'a change id may be reused once the deduplication period has passed', specRef: `${B}: deduplication_period`, checkedBy: ['ledger.dedup.reuse-after-period'] },
   {
     rule: 'reads before the pruning offset are refused (PARTICIPANT_PRUNED_DATA_ACCESSED)',
     specRef: `${B}: pruning`,
