@@ -33,6 +33,9 @@ export interface ReferenceServerOptions {
   readonly log?: ApiLogger;
   /** Routes and streams of other groups (registry, scan) served beside the Ledger API. */
   readonly extraRoutes?: readonly Route[];
+  /** Serve exactly these routes and streams instead of the whole table (one listener of `serve --localnet`). */
+  readonly routes?: readonly Route[];
+  readonly channels?: readonly StreamChannel[];
   readonly extraChannels?: readonly StreamChannel[];
   /** Override request validation (default: our spec, specs/ledger.openapi.yaml). */
   readonly validateBody?: RequestBodyValidator;
@@ -79,7 +82,7 @@ function ourSpecsBodyValidator(): RequestBodyValidator {
  */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const services = createApiServices(options);
-  const app = createKoaApp([...ledgerApiRoutes, ...(options.extraRoutes ?? [])], services);
+  const app = createKoaApp([...(options.routes ?? ledgerApiRoutes), ...(options.extraRoutes ?? [])], services);
   const { headersTimeoutMs, requestTimeoutMs } = services.config;
   const server = createServer(
     {
@@ -90,7 +93,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     },
     app.callback(),
   );
-  const sockets = attachWebSockets(server, [...ledgerApiChannels, ...(options.extraChannels ?? [])], services);
+  const sockets = attachWebSockets(server, [...(options.channels ?? ledgerApiChannels), ...(options.extraChannels ?? [])], services);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

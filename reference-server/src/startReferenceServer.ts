@@ -37,6 +37,11 @@ export interface StartOptions {
   readonly notice?: (message: string) => void;
   /** Settings of the HTTP face (stream limit per user, timeouts against slow clients); defaults otherwise. */
   readonly http?: Partial<HttpConfig>;
+  /**
+   * Declares more templates once the apps are attached, before any fixture or restored update
+   * names them (`serve --localnet` adds Canton's built-in Ping).
+   */
+  readonly declareTemplates?: (ledger: Ledger) => void;
 }
 
 /** A fixtures file that cannot be served: every problem, each with its file and JSON path. */
@@ -52,6 +57,23 @@ export class FixturesError extends Error {
  * checked before the port opens (a bad file is refused with every problem listed).
  */
 export async function startReferenceServer(options: StartOptions): Promise<ReferenceServer> {
+  const { ledger, store } = openLedger(options);
+  try {
+    const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log: consoleLogger });
+    const server = await createReferenceServer({ port: options.port, host: options.host, ledger, authenticator, ...(options.http === undefined ? {} : { http: options.http }) });
+    if (store === undefined) return server;
+    return { ...server, close: async () => void (await server.close(), store.close()) };
+  } catch (e) {
+    store?.close();
+    throw e;
+  }
+}
+
+/**
+ * The ledger a start serves: a new one seeded with the fixtures, or the one restored from
+ * `dataDir`. The caller closes the store (if any) when it stops serving.
+ */
+export function openLedger(options: Omit<StartOptions, 'port' | 'host'>): { ledger: Ledger; store: SqliteStore | undefined } {
   const store =
     options.dataDir === undefined
       ? undefined
@@ -68,15 +90,7 @@ export async function startReferenceServer(options: StartOptions): Promise<Refer
     store?.abandon();
     throw e;
   }
-  try {
-    const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log: consoleLogger });
-    const server = await createReferenceServer({ port: options.port, host: options.host, ledger, authenticator, ...(options.http === undefined ? {} : { http: options.http }) });
-    if (store === undefined) return server;
-    return { ...server, close: async () => void (await server.close(), store.close()) };
-  } catch (e) {
-    store?.close();
-    throw e;
-  }
+  return { ledger, store };
 }
 
 /**
@@ -85,7 +99,7 @@ export async function startReferenceServer(options: StartOptions): Promise<Refer
  * before any fixture can name their templates. With a new durable store all of it is one
  * transaction (nothing here awaits), so a start that dies half-way leaves the directory new.
  */
-function seedWorld(options: StartOptions, store: SqliteStore | undefined): Ledger {
+function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore | undefined): Ledger {
   const file = options.fixtures ?? defaultWorldPath();
   const fixtures = loadFixtures(file);
   if (!fixtures.ok) throw new FixturesError(fixtures.error);
@@ -93,6 +107,7 @@ function seedWorld(options: StartOptions, store: SqliteStore | undefined): Ledge
   const ledger = createLedger({ clock, ...listMaxOf(options), ...(store === undefined ? {} : { store, blobKey: store.blobKey }) });
   const apps = { scan: { rewardAccounting: options.rewardAccounting !== false } };
   createApps(ledger, apps);
+  options.declareTemplates?.(ledger);
   // Beside any fixture file unless it says "appWorld": false; the fixtures reuse the apps' parties.
   if (fixtures.value.appWorld !== false) {
     const seeded = seedAppWorld(ledger, apps);
@@ -109,10 +124,11 @@ function seedWorld(options: StartOptions, store: SqliteStore | undefined): Ledge
  * apps attach, then the update log is replayed through them. Record times never go back behind
  * the last one written, even if the system clock did.
  */
-function restoreWorld(options: StartOptions, store: SqliteStore): Ledger {
+function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore): Ledger {
   const clock = new SeedingClock(0);
   const ledger = createLedger({ clock, ...listMaxOf(options), store, blobKey: store.blobKey });
   createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false } });
+  options.declareTemplates?.(ledger);
   const declared = restoreDeclaredTemplates(ledger);
   if (!declared.ok) throw new FixturesError(declared.error);
   ledger.recover();
@@ -122,4 +138,4 @@ function restoreWorld(options: StartOptions, store: SqliteStore): Ledger {
   return ledger;
 }
 
-const listMaxOf = (options: StartOptions) => (options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements });
+const listMaxOf = (options: Pick<StartOptions, 'listMaxElements'>) => (options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements });

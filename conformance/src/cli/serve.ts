@@ -11,6 +11,8 @@ export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H]
          [--audience A | --scope S] [--no-reward-accounting] [--list-max-elements N]
          [--data-dir DIR] [--max-streams-per-user N]
          [--headers-timeout-ms MS] [--request-timeout-ms MS]
+       canton-conformance serve --localnet [--localnet-port-base N] [--host H] [--fixtures FILE]
+         [--data-dir DIR] [--no-reward-accounting] [--list-max-elements N]
 
 Starts the reference server (JSON Ledger API v2 over HTTP and WebSocket) and prints one line with
 its URL once it listens. Stops cleanly on SIGINT or SIGTERM.
@@ -50,12 +52,24 @@ Options:
                    offsets, ids and deduplication; one server per DIR. Without it the ledger lives
                    in memory and is gone when the server stops
 
+LocalNet mode (a drop-in for Splice LocalNet's app-user side, one ledger behind its listeners):
+  --localnet       the JSON Ledger API on 2975, the validator on 2000 under /api/validator
+                   (validator-user, the scan proxy, the registry under /v0/scan-proxy), Scan on
+                   4000 under /api/scan, the token-standard registry on 5003; HS256 tokens signed
+                   with the secret "unsafe" for the audience https://canton.network.global (the
+                   --auth flags do not apply); ledger-api-user is the participant admin acting as
+                   the validator party; other users are created on first use, without rights
+  --localnet-port-base N  listen on N, N+1, N+2, N+3 instead (ledger, validator, scan, token
+                   standard); 0 picks four free ports. Prints one line naming the four URLs
+
 Try the secured mode from any directory:
   canton-conformance serve --auth es256 --auth-test-key &
   curl -H "Authorization: Bearer $(canton-conformance token --user alice --auth es256)" \\
        http://127.0.0.1:7575/v2/authenticated-user`;
 
 interface ServeArgs {
+  /** `--localnet`: LocalNet's listeners; `portBase` undefined means LocalNet's own ports. */
+  readonly localnet?: { readonly portBase: number | undefined };
   readonly port: number;
   readonly host: string;
   readonly fixtures: string | undefined;
@@ -89,6 +103,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'max-streams-per-user': { type: 'string' },
         'headers-timeout-ms': { type: 'string' },
         'request-timeout-ms': { type: 'string' },
+        localnet: { type: 'boolean' },
+        'localnet-port-base': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -98,6 +114,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     throw new UsageError((e as Error).message);
   }
   if (values.help === true) return 'help';
+  const localnet = localNetOf(values);
   const auth = authConfigOf(values);
   const rawPort = values.port ?? env['PORT'] ?? '7575';
   const port = /^\d{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
@@ -125,7 +142,29 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const effectiveHeaders = http.headersTimeoutMs ?? defaultHttpConfig.headersTimeoutMs;
   const effectiveRequest = http.requestTimeoutMs ?? defaultHttpConfig.requestTimeoutMs;
   if (effectiveHeaders > effectiveRequest) throw new UsageError(`--headers-timeout-ms (${effectiveHeaders}) must not exceed --request-timeout-ms (${effectiveRequest})`);
-  return { port, host, fixtures: values.fixtures, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir, http };
+  return { ...(localnet === undefined ? {} : { localnet }), port, host, fixtures: values.fixtures, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir, http };
+}
+
+/** `--localnet [--localnet-port-base N]`; LocalNet's auth is fixed, so the auth flags and --port conflict with it. */
+function localNetOf(values: Record<string, string | boolean | undefined>): ServeArgs['localnet'] {
+  const raw = values['localnet-port-base'];
+  const rawBase = typeof raw === 'string' ? raw : undefined;
+  if (values['localnet'] !== true) {
+    if (rawBase !== undefined) throw new UsageError('--localnet-port-base needs --localnet');
+    return undefined;
+  }
+  const conflicting = ['port', 'auth', 'auth-secret', 'auth-public-key', 'auth-jwks', 'auth-test-key', 'audience', 'scope'].find((f) => values[f] !== undefined);
+  if (conflicting !== undefined) {
+    throw new UsageError(
+      conflicting === 'port'
+        ? '--localnet listens on LocalNet\'s ports (2975, 2000, 4000, 5003); move them with --localnet-port-base N, not --port'
+        : `--localnet uses LocalNet's auth (HS256, secret "unsafe", audience https://canton.network.global); --${conflicting} does not apply`,
+    );
+  }
+  if (rawBase === undefined) return { portBase: undefined };
+  const base = /^\d{1,5}$/.test(rawBase) ? Number(rawBase) : Number.NaN;
+  if (!(base === 0 || (base >= 1 && base <= 65532))) throw new UsageError(`--localnet-port-base must be 0 (free ports) or 1-65532, got '${rawBase}'`);
+  return { portBase: base };
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -174,6 +213,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(SERVE_HELP);
     return ExitCode.Ok;
   }
+  if (args.localnet !== undefined) return runLocalNet(args, args.localnet.portBase);
   // Loaded here so `--help` and usage errors stay fast.
   const { startReferenceServer } = await import('../../../reference-server/src/startReferenceServer.js');
   let server;
@@ -200,8 +240,14 @@ export async function run(argv: string[]): Promise<number> {
     throw e;
   }
   console.log(`canton-conformance reference server listening on ${server.url}`);
+  await untilStopped();
+  await server.close();
+  return ExitCode.Ok;
+}
 
-  await new Promise<void>((resolve) => {
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilStopped(): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -210,6 +256,35 @@ export async function run(argv: string[]): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  await server.close();
+}
+
+async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promise<number> {
+  const { startLocalNet } = await import('../../../reference-server/src/localnet/startLocalNet.js');
+  const { portsFrom } = await import('../../../reference-server/src/localnet/localNetConfig.js');
+  let localnet;
+  try {
+    localnet = await startLocalNet({
+      host: args.host,
+      fixtures: args.fixtures,
+      rewardAccounting: args.rewardAccounting,
+      listMaxElements: args.listMaxElements,
+      dataDir: args.dataDir,
+      http: args.http,
+      ...(portBase === undefined ? {} : { ports: portBase === 0 ? { ledger: 0, validator: 0, scan: 0, tokenStandard: 0 } : portsFrom(portBase) }),
+      notice: (message) => console.error(`canton-conformance: ${message}`),
+      onStorageFailure: (error) => {
+        console.error(`canton-conformance: the ledger can no longer be written to ${args.dataDir ?? '?'} (${error.message}); stopping`);
+        process.exit(1);
+      },
+    });
+  } catch (e) {
+    if (e instanceof Error && (e.name === 'FixturesError' || e.name === 'DataDirError')) throw new UsageError(e.name === 'FixturesError' ? `invalid fixtures:\n${e.message}` : e.message);
+    if (e instanceof Error && e.name === 'LocalNetListenError') throw new UsageError(`${e.message}${portBase === undefined ? ' (is LocalNet running? move the listeners with --localnet-port-base N)' : ''}`);
+    throw e;
+  }
+  const u = localnet.urls;
+  console.log(`canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}`);
+  await untilStopped();
+  await localnet.close();
   return ExitCode.Ok;
 }

@@ -14,6 +14,12 @@ import type { ApiLogger, ApiServices } from '../http/api/services.js';
 import { createApiServices } from '../server.js';
 import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, parseFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
 import { createLedger, type Ledger, type LedgerOptions } from '../ledger/index.js';
+import { createJwtAuthenticator } from '../http/api/auth/jwtAuthenticator.js';
+import { firstUseAuthenticator } from '../localnet/firstUseAuthenticator.js';
+import { LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from '../localnet/localNetConfig.js';
+import { localNetRoutes } from '../localnet/localNetRoutes.js';
+import { registerPingTemplate } from '../localnet/pingTemplate.js';
+import { seedLocalNet } from '../localnet/seedLocalNet.js';
 import { parseBaseUrl, type BaseUrl } from './baseUrl.js';
 import { createDispatchHandler } from './createDispatchHandler.js';
 import { createStreamLink } from './createStreamLink.js';
@@ -58,6 +64,16 @@ export interface CreateHandlersOptions {
   readonly authenticator?: Authenticator;
   /** Where unexpected failures are reported. Default: stderr. */
   readonly log?: ApiLogger;
+  /**
+   * Answer at Splice LocalNet's URLs as `serve --localnet` does (the wallet SDK's
+   * `localNetStaticConfig`): the ledger at `http://localhost:2975`, the validator at
+   * `http://localhost:2000/api/validator` (registry under its scan proxy), Scan at
+   * `http://scan.localhost:4000/api/scan`, the token-standard registry at `http://localhost:5003`;
+   * LocalNet's HS256 auth (secret `unsafe`) unless `authenticator` is given; the Amulet world
+   * seeded (unless `appWorld: false`), with the Ping template, the validator party and
+   * `ledger-api-user`. `ports` moves the listeners. The URL options do not apply.
+   */
+  readonly localnet?: boolean | { readonly ports?: Partial<LocalNetPorts> };
 }
 
 export interface MockLedgerApi {
@@ -70,7 +86,7 @@ export interface MockLedgerApi {
   /** The registry's and Scan's sample world, when `appWorld: true`. */
   readonly appWorld: AppWorld | undefined;
   /** The base URLs the handlers answer, as normalised (no trailing slash); `streams` is the ws:// form. */
-  readonly urls: { readonly ledger: string; readonly registry: string; readonly scan: string; readonly streams: string };
+  readonly urls: { readonly ledger: string; readonly registry: string; readonly scan: string; readonly streams: string; readonly validator?: string; readonly tokenStandard?: string };
   /** A fresh ledger with the fixtures applied again; open streams of the old one end. */
   reset(): void;
   /** Allocates a party and returns its id. */
@@ -97,6 +113,7 @@ const emptyWorld: AppliedFixtures = { parties: {}, users: [], contracts: {}, tem
  * afterAll(() => server.close());
  */
 export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerApi {
+  if (options.localnet !== undefined && options.localnet !== false) return createLocalNetHandlers(options, options.localnet === true ? {} : (options.localnet.ports ?? {}));
   const ledgerBase = parseBaseUrl('ledgerUrl', options.ledgerUrl ?? DEFAULT_LEDGER_URL);
   const registryBase = options.registryUrl === undefined ? ledgerBase : parseBaseUrl('registryUrl', options.registryUrl);
   const scanBase = options.scanUrl === undefined ? ledgerBase : parseBaseUrl('scanUrl', options.scanUrl);
@@ -168,6 +185,80 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
       const services = servicesFor(next.ledger, base);
       state.generation.abort();
       state = { services, world: next.world, appWorld: next.appWorld, dispatch: createDispatcher(routes, services), generation: new AbortController() };
+    },
+    allocateParty: (hint) => allocateParty(state.services.ledger, hint),
+    createUser: (userId, user) => createUser(state.services.ledger, userId, user),
+    createContract: (contract) => createContract(state.services.ledger, contract),
+    addPreapproval: (preapproval) => addPreapproval(state.services.ledger, preapproval),
+  };
+}
+
+/**
+ * The LocalNet layout: one dispatcher per listener, each with that listener's routes (the same
+ * tables `serve --localnet` mounts), over one ledger; the streams on the ledger's base.
+ */
+function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: Partial<LocalNetPorts>): MockLedgerApi {
+  const ports = { ...LOCALNET_PORTS, ...portOverrides };
+  const urls = localNetUrls(ports);
+  const origin = (url: string) => parseBaseUrl('localnet', new URL(url).origin);
+  const listeners = [
+    { base: origin(urls.ledger), routes: localNetRoutes.ledger },
+    { base: origin(urls.validator), routes: localNetRoutes.validator },
+    { base: origin(urls.scan), routes: localNetRoutes.scan },
+    { base: origin(urls.tokenStandard), routes: localNetRoutes.tokenStandard },
+  ];
+  const fixtures = readFixtures(options.fixtures ?? 'none');
+  const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? true;
+  const freshLedger = () => {
+    const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
+    const ledger = createLedger({ ...options.ledgerOptions, ...(seeding === undefined ? {} : { clock: seeding }) });
+    createApps(ledger);
+    registerPingTemplate(ledger.catalogue);
+    const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
+    seeding?.release();
+    seedLocalNet(ledger);
+    let world = emptyWorld;
+    if (fixtures !== undefined) {
+      const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
+      if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
+      world = applied.value;
+    }
+    return { ledger, world, appWorld };
+  };
+  let current = freshLedger();
+  const authenticator =
+    options.authenticator ??
+    firstUseAuthenticator(
+      createJwtAuthenticator({ algorithm: 'HS256', key: new TextEncoder().encode(LOCALNET_SECRET), target: { kind: 'audience', audience: LOCALNET_AUDIENCE } }),
+      () => current.ledger,
+    );
+  const log = options.log ?? consoleLogger;
+  const servicesFor = (ledger: Ledger, reuse?: ApiServices): ApiServices =>
+    createApiServices({ ledger, log, authenticator, ...(options.http === undefined ? {} : { http: options.http }), ...(reuse === undefined ? {} : { validateBody: reuse.validateBody }) });
+  const base = servicesFor(current.ledger);
+  const dispatchers = (services: ApiServices) => listeners.map((l) => createDispatcher(l.routes, services));
+  let state = { services: base, dispatch: dispatchers(base), generation: new AbortController() };
+  const handlers: Array<HttpHandler | WebSocketHandler> = [
+    ...listeners.map((l, i) => createDispatchHandler(l.base, () => state.dispatch[i] as Dispatch)),
+    createStreamLink(listeners[0]!.base, ledgerApiChannels, { services: () => state.services, generation: () => state.generation.signal }),
+  ];
+  return {
+    handlers,
+    get ledger() {
+      return state.services.ledger;
+    },
+    get world() {
+      return current.world;
+    },
+    get appWorld() {
+      return current.appWorld;
+    },
+    urls: { ledger: urls.ledger, registry: urls.registry, scan: urls.scan, streams: urls.ledger.replace(/^http/, 'ws'), validator: urls.validator, tokenStandard: urls.tokenStandard },
+    reset() {
+      current = freshLedger();
+      const services = servicesFor(current.ledger, base);
+      state.generation.abort();
+      state = { services, dispatch: dispatchers(services), generation: new AbortController() };
     },
     allocateParty: (hint) => allocateParty(state.services.ledger, hint),
     createUser: (userId, user) => createUser(state.services.ledger, userId, user),

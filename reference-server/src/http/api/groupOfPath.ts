@@ -4,7 +4,8 @@ import type { RouteGroup } from './types.js';
 /** The group a path belongs to when no route matched it, so even a 404 speaks that group's error dialect. */
 export function groupOfPath(path: string): RouteGroup {
   const p = normalizePath(path);
-  if (p.startsWith('/registry/')) return 'A';
-  if (p.startsWith('/v0/') || p.startsWith('/api/scan/')) return 'C';
+  // The validator's scan proxy serves the registry under its prefix (`serve --localnet`).
+  if (p.startsWith('/registry/') || p.startsWith('/api/validator/v0/scan-proxy/registry/')) return 'A';
+  if (p.startsWith('/v0/') || p.startsWith('/api/scan/') || p.startsWith('/api/validator/')) return 'C';
   return 'B';
 }

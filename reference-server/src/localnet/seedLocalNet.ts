@@ -1,0 +1,26 @@
+import type { Ledger } from '../ledger/index.js';
+import type { Right } from '../ledger/wire.js';
+import { LOCALNET_USER, LOCALNET_VALIDATOR_PARTY_HINT } from './localNetConfig.js';
+import { registerPingTemplate } from './pingTemplate.js';
+
+/**
+ * What a freshly started LocalNet has on its app-user participant besides the apps' world: the
+ * built-in Ping template, the validator's operator party, and `ledger-api-user`, the participant
+ * admin that is also the validator's ledger API user (ParticipantAdmin, acting as the validator
+ * party, which is its primary party). Idempotent: a ledger restored from a data directory keeps
+ * what it has. Returns the validator party.
+ */
+export function seedLocalNet(ledger: Ledger): string {
+  registerPingTemplate(ledger.catalogue);
+  const existing = ledger.getUser(LOCALNET_USER);
+  if (existing.ok && existing.value.user.primaryParty !== undefined && existing.value.user.primaryParty !== '') return existing.value.user.primaryParty;
+  const allocated = ledger.allocateParty({ partyIdHint: LOCALNET_VALIDATOR_PARTY_HINT });
+  if (!allocated.ok) throw new Error(`the validator party cannot be allocated: ${allocated.error.code}: ${allocated.error.cause}`);
+  const party = allocated.value.partyDetails.party;
+  const rights: Right[] = [{ kind: { ParticipantAdmin: { value: {} } } }, { kind: { CanActAs: { value: { party } } } }];
+  const created = existing.ok
+    ? ledger.grantUserRights(LOCALNET_USER, { userId: LOCALNET_USER, rights, identityProviderId: '' })
+    : ledger.createUser({ user: { id: LOCALNET_USER, primaryParty: party, isDeactivated: false, identityProviderId: '' }, rights });
+  if (!created.ok) throw new Error(`${LOCALNET_USER} cannot be set up: ${created.error.code}: ${created.error.cause}`);
+  return party;
+}

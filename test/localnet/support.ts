@@ -1,0 +1,28 @@
+import { SignJWT, type JWTPayload } from 'jose';
+import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
+import { startLocalNet, type LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
+
+/** `serve --localnet` in process, every listener on a free loopback port. */
+export function startTestLocalNet(): Promise<LocalNet> {
+  return startLocalNet({ host: '127.0.0.1', fixtures: undefined, ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0 }, log: silentLogger });
+}
+
+/** The URLs on 127.0.0.1: this machine's resolver does not know `scan.localhost`. */
+export function loopbackUrls(net: LocalNet) {
+  const p = net.ports;
+  return {
+    ledger: `http://127.0.0.1:${p.ledger}`,
+    validator: `http://127.0.0.1:${p.validator}/api/validator`,
+    registry: `http://127.0.0.1:${p.validator}/api/validator/v0/scan-proxy`,
+    scan: `http://127.0.0.1:${p.scan}/api/scan`,
+    tokenStandard: `http://127.0.0.1:${p.tokenStandard}`,
+  };
+}
+
+/** A token as the wallet SDK's self-signed provider makes it for LocalNet (sub, aud, empty scope, iss). */
+export async function localNetToken(sub = 'ledger-api-user', secret = 'unsafe', claims: JWTPayload = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ sub, aud: 'https://canton.network.global', scope: '', iat: now, exp: now + 3600, iss: 'unsafe-auth', ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(new TextEncoder().encode(secret));
+}
