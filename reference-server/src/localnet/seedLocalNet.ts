@@ -2,6 +2,13 @@ import type { Ledger } from '../ledger/index.js';
 import type { Right } from '../ledger/wire.js';
 import { LOCALNET_USER, LOCALNET_VALIDATOR_PARTY_HINT } from './localNetConfig.js';
 import { registerPingTemplate } from './pingTemplate.js';
+import { registerWalletTemplates } from './walletTemplates.js';
+
+/** The templates LocalNet has besides the apps': Canton's Ping and Splice's wallet proposal. Idempotent. */
+export function declareLocalNetTemplates(ledger: Pick<Ledger, 'catalogue'>): void {
+  registerPingTemplate(ledger.catalogue);
+  registerWalletTemplates(ledger.catalogue);
+}
 
 /**
  * What a freshly started LocalNet has on its app-user participant besides the apps' world: the
@@ -11,7 +18,7 @@ import { registerPingTemplate } from './pingTemplate.js';
  * what it has. Returns the validator party.
  */
 export function seedLocalNet(ledger: Ledger): string {
-  registerPingTemplate(ledger.catalogue);
+  declareLocalNetTemplates(ledger);
   const existing = ledger.getUser(LOCALNET_USER);
   if (existing.ok && existing.value.user.primaryParty !== undefined && existing.value.user.primaryParty !== '') return existing.value.user.primaryParty;
   const allocated = ledger.allocateParty({ partyIdHint: LOCALNET_VALIDATOR_PARTY_HINT });

@@ -6,8 +6,9 @@ import { openLedger, type StartOptions } from '../startReferenceServer.js';
 import { firstUseAuthenticator } from './firstUseAuthenticator.js';
 import { LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from './localNetConfig.js';
 import { localNetRoutes } from './localNetRoutes.js';
-import { registerPingTemplate } from './pingTemplate.js';
-import { seedLocalNet } from './seedLocalNet.js';
+import { declareLocalNetTemplates, seedLocalNet } from './seedLocalNet.js';
+import { attachValidatorAutomation } from './ValidatorAutomation.js';
+import { consoleLogger } from '../http/api/consoleLogger.js';
 
 export interface LocalNetOptions extends Omit<StartOptions, 'port' | 'auth' | 'declareTemplates'> {
   /** Default: LocalNet's own (2975, 2000, 4000, 5003); 0 picks a free port for that listener. */
@@ -48,14 +49,17 @@ export class LocalNetListenError extends Error {
  */
 export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet> {
   const ports = { ...LOCALNET_PORTS, ...options.ports };
-  const { ledger, store } = openLedger({ ...options, declareTemplates: (l) => registerPingTemplate(l.catalogue) });
+  const { ledger, store } = openLedger({ ...options, declareTemplates: declareLocalNetTemplates });
   const servers: ReferenceServer[] = [];
+  let detach = () => {};
   const closeAll = async () => {
+    detach();
     await Promise.all(servers.map((s) => s.close()));
     store?.close();
   };
   try {
     const validatorParty = seedLocalNet(ledger);
+    detach = attachValidatorAutomation(ledger, validatorParty, options.log ?? consoleLogger);
     const jwt = await createAuthenticator({ mode: 'hs256', key: { kind: 'secret', secret: LOCALNET_SECRET }, audience: LOCALNET_AUDIENCE }, { participantId: ledger.config.participantId, ...(options.log === undefined ? {} : { log: options.log }) });
     const authenticator = firstUseAuthenticator(jwt, () => ledger);
     // One compiled request validator for the four listeners.

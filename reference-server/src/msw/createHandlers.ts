@@ -18,8 +18,8 @@ import { createJwtAuthenticator } from '../http/api/auth/jwtAuthenticator.js';
 import { firstUseAuthenticator } from '../localnet/firstUseAuthenticator.js';
 import { LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from '../localnet/localNetConfig.js';
 import { localNetRoutes } from '../localnet/localNetRoutes.js';
-import { registerPingTemplate } from '../localnet/pingTemplate.js';
-import { seedLocalNet } from '../localnet/seedLocalNet.js';
+import { declareLocalNetTemplates, seedLocalNet } from '../localnet/seedLocalNet.js';
+import { attachValidatorAutomation } from '../localnet/ValidatorAutomation.js';
 import { parseBaseUrl, type BaseUrl } from './baseUrl.js';
 import { createDispatchHandler } from './createDispatchHandler.js';
 import { createStreamLink } from './createStreamLink.js';
@@ -213,10 +213,10 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
     const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
     const ledger = createLedger({ ...options.ledgerOptions, ...(seeding === undefined ? {} : { clock: seeding }) });
     createApps(ledger);
-    registerPingTemplate(ledger.catalogue);
+    declareLocalNetTemplates(ledger);
     const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
     seeding?.release();
-    seedLocalNet(ledger);
+    attachValidatorAutomation(ledger, seedLocalNet(ledger), options.log ?? consoleLogger);
     let world = emptyWorld;
     if (fixtures !== undefined) {
       const applied = applyFixtures(ledger, fixtures.file, fixtures.name);

@@ -179,7 +179,28 @@ export function registerAmuletTemplates(catalogue: Catalogue): void {
             owner: text(a.receiver),
             amount: { initialAmount: text(a.amount), createdAt: { number: r.value.number.toString() }, ratePerRound: { rate: '0.0000000000' } },
           });
-          return cid.ok ? ok({ amuletSum: { amulet: cid.value } }) : cid;
+          // Upstream's result carries the token standard's tx-kind, so wallets label the tap a Mint.
+          return cid.ok ? ok({ amuletSum: { amulet: cid.value }, meta: { values: { 'splice.lfdecentralizedtrust.org/tx-kind': 'mint' } } }) : cid;
+        },
+      },
+      // The DSO's side of a transfer preapproval (upstream: what TransferPreapprovalProposal_Accept
+      // calls): the provider and the receiver ask, the DSO co-signs. Free here (no fees are charged).
+      AmuletRules_CreateTransferPreapproval: {
+        consuming: false,
+        argument: { record: { context: 'Any', inputs: { list: 'Any' }, receiver: 'Party', provider: 'Party', expiresAt: 'Time' } },
+        controllers: (_self, arg) => [text((arg as DamlRecord).provider), text((arg as DamlRecord).receiver)],
+        body: (ctx, self, arg) => {
+          const a = arg as DamlRecord;
+          const now = microsToTimestamp(msToMicros(ctx.now));
+          const cid = ctx.create(TRANSFER_PREAPPROVAL_TEMPLATE, {
+            dso: text(self.argument.dso),
+            receiver: text(a.receiver),
+            provider: text(a.provider),
+            validFrom: now,
+            lastRenewedAt: now,
+            expiresAt: text(a.expiresAt),
+          });
+          return cid.ok ? ok({ transferPreapprovalCid: cid.value, amuletPaid: '0.0000000000', meta: null }) : cid;
         },
       },
       AmuletRules_DevNet_FeatureApp: {

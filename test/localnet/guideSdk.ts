@@ -1,0 +1,78 @@
+import { CustomLogAdapter, SDK } from '@canton-network/wallet-sdk';
+import type { LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
+import { loopbackUrls } from './support.js';
+
+// core-acs-reader calls Set.prototype.union (Node 22+); the package supports Node 20, so provide it.
+const setProto = Set.prototype as { union?: (other: Set<unknown>) => Set<unknown> };
+if (typeof setProto.union !== 'function') {
+  Object.defineProperty(Set.prototype, 'union', {
+    configurable: true,
+    writable: true,
+    value(this: Set<unknown>, other: Set<unknown>) {
+      return new Set([...this, ...other]);
+    },
+  });
+}
+
+// utxos.merge calls Object.groupBy (Node 21+); the same on Node 20.
+const objectCtor = Object as { groupBy?: unknown };
+if (typeof objectCtor.groupBy !== 'function') {
+  Object.defineProperty(Object, 'groupBy', {
+    configurable: true,
+    writable: true,
+    value<T>(items: Iterable<T>, key: (item: T, index: number) => PropertyKey) {
+      const groups: Record<PropertyKey, T[]> = Object.create(null) as Record<PropertyKey, T[]>;
+      let i = 0;
+      for (const item of items) (groups[key(item, i++)] ??= []).push(item);
+      return groups;
+    },
+  });
+}
+
+/** The wallet guide's token provider: self-signed HS256 with LocalNet's secret and audience. */
+export const SELF_SIGNED = {
+  method: 'self_signed',
+  issuer: 'unsafe-auth',
+  credentials: { clientId: 'ledger-api-user', clientSecret: 'unsafe', audience: 'https://canton.network.global', scope: '' },
+} as const;
+
+/**
+ * wallet-sdk 1.4.0 configured as the guide's scripts configure it (their utils: the self-signed
+ * provider, the validator URL, the registry under the scan proxy, Scan), pointed at our LocalNet's
+ * ports on 127.0.0.1 instead of `localNetStaticConfig`'s fixed ports.
+ */
+export async function guideSdk(net: LocalNet, withEvents = false) {
+  const u = loopbackUrls(net);
+  const auth = SELF_SIGNED as never;
+  const registry = new URL(u.registry);
+  return SDK.create({
+    auth,
+    ledgerClientUrl: new URL(u.ledger),
+    logAdapter: new CustomLogAdapter(() => undefined),
+    token: { validatorUrl: new URL(u.validator), registries: [registry], auth },
+    amulet: { validatorUrl: new URL(u.validator), scanApiUrl: new URL(u.scan), auth, registryUrl: registry },
+    ...(withEvents ? { events: { websocketURL: u.ledger.replace(/^http/, 'ws'), auth } } : {}),
+  });
+}
+
+export type GuideSdk = Awaited<ReturnType<typeof guideSdk>>;
+
+/** An external party onboarded the way the guide's scripts do it (create, sign, execute). */
+export async function externalParty(sdk: GuideSdk, hint: string) {
+  const keys = sdk.keys.generate();
+  const party = await sdk.party.external.create(keys.publicKey, { partyHint: hint }).sign(keys.privateKey).execute();
+  return { ...party, keys };
+}
+
+export type ExternalParty = Awaited<ReturnType<typeof externalParty>>;
+
+/** Prepare, sign with the party's key, execute and wait: the guide's online signing. */
+export function signAndRun(sdk: GuideSdk, party: ExternalParty, commands: unknown, disclosedContracts: unknown = []) {
+  return sdk.ledger.prepare({ partyId: party.partyId, commands: commands as never, disclosedContracts: disclosedContracts as never }).sign(party.keys.privateKey).execute({ partyId: party.partyId });
+}
+
+/** The party's Amulet holdings (amounts), unlocked only, as `token.utxos.list` answers. */
+export async function amuletAmounts(sdk: GuideSdk, partyId: string): Promise<string[]> {
+  const utxos = await sdk.token.utxos.list({ partyId });
+  return utxos.filter((u) => u.interfaceViewValue.instrumentId.id === 'Amulet').map((u) => u.interfaceViewValue.amount);
+}
