@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
 import { installWebSocket } from '../clients/support/installWebSocket.js';
-import { externalParty, guideSdk, signAndRun, type GuideSdk } from './guideSdk.js';
+import { externalParty, guideEventsSdk, signAndRun } from './guideSdk.js';
 import { startTestLocalNet } from './support.js';
 
 const PING = '#canton-builtin-admin-workflow-ping:Canton.Internal.Ping:Ping';
@@ -9,11 +9,11 @@ const PING = '#canton-builtin-admin-workflow-ping:Canton.Internal.Ping:Ping';
 /** Script 12-subscribe-to-events: completions and updates over the ledger's WebSocket, through wallet-sdk 1.4.0's events namespace. */
 describe('wallet guide flows on serve --localnet: event subscriptions', () => {
   let net: LocalNet;
-  let sdk: GuideSdk;
+  let sdk: Awaited<ReturnType<typeof guideEventsSdk>>;
   beforeAll(async () => {
     installWebSocket();
     net = await startTestLocalNet();
-    sdk = await guideSdk(net, true);
+    sdk = await guideEventsSdk(net);
   });
   afterAll(() => net.close());
 
@@ -30,11 +30,11 @@ describe('wallet guide flows on serve --localnet: event subscriptions', () => {
   }
 
   it('12: a party\'s completions from offset 0 and its Ping updates arrive as it pings itself', async () => {
-    const charlie = await externalParty(sdk, 'guide-12-charlie');
+    const charlie = await externalParty(sdk as never, 'guide-12-charlie');
     const completions = collect(sdk.events.completions({ beginOffset: 0, parties: [charlie.partyId] } as never), () => true);
     // From the beginning: the party's onboarding (a topology transaction) comes first, then the ping.
     const updates = collect(sdk.events.updates({ partyId: charlie.partyId, templateIds: [PING] } as never), (u) => 'Transaction' in ((u as { update?: object }).update ?? {}));
-    const result = await signAndRun(sdk, charlie, sdk.utils.ping.create([{ initiator: charlie.partyId, responder: charlie.partyId }]));
+    const result = await signAndRun(sdk as never, charlie, sdk.utils.ping.create([{ initiator: charlie.partyId, responder: charlie.partyId }]));
 
     const [completion] = (await completions) as { completionResponse?: { Completion?: { value?: { updateId?: string; actAs?: string[] } } } }[];
     expect(completion?.completionResponse?.Completion?.value).toMatchObject({ updateId: result.updateId, actAs: [charlie.partyId] });

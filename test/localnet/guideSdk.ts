@@ -41,7 +41,7 @@ export const SELF_SIGNED = {
  * provider, the validator URL, the registry under the scan proxy, Scan), pointed at our LocalNet's
  * ports on 127.0.0.1 instead of `localNetStaticConfig`'s fixed ports.
  */
-export async function guideSdk(net: LocalNet, withEvents = false) {
+export async function guideSdk(net: LocalNet) {
   const u = loopbackUrls(net);
   const auth = SELF_SIGNED as never;
   const registry = new URL(u.registry);
@@ -51,8 +51,14 @@ export async function guideSdk(net: LocalNet, withEvents = false) {
     logAdapter: new CustomLogAdapter(() => undefined),
     token: { validatorUrl: new URL(u.validator), registries: [registry], auth },
     amulet: { validatorUrl: new URL(u.validator), scanApiUrl: new URL(u.scan), auth, registryUrl: registry },
-    ...(withEvents ? { events: { websocketURL: u.ledger.replace(/^http/, 'ws'), auth } } : {}),
   });
+}
+
+/** The same, with the events namespace script 12 adds (the ledger's WebSocket). */
+export async function guideEventsSdk(net: LocalNet) {
+  const u = loopbackUrls(net);
+  const auth = SELF_SIGNED as never;
+  return SDK.create({ auth, ledgerClientUrl: new URL(u.ledger), logAdapter: new CustomLogAdapter(() => undefined), events: { websocketURL: u.ledger.replace(/^http/, 'ws'), auth } });
 }
 
 export type GuideSdk = Awaited<ReturnType<typeof guideSdk>>;
