@@ -41,7 +41,7 @@ export const SELF_SIGNED = {
  * provider, the validator URL, the registry under the scan proxy, Scan), pointed at our LocalNet's
  * ports on 127.0.0.1 instead of `localNetStaticConfig`'s fixed ports.
  */
-export async function guideSdk(net: LocalNet) {
+export async function guideSdk(net: Pick<LocalNet, 'ports'>) {
   const u = loopbackUrls(net);
   const auth = SELF_SIGNED as never;
   const registry = new URL(u.registry);
@@ -55,7 +55,7 @@ export async function guideSdk(net: LocalNet) {
 }
 
 /** The same, with the events namespace script 12 adds (the ledger's WebSocket). */
-export async function guideEventsSdk(net: LocalNet) {
+export async function guideEventsSdk(net: Pick<LocalNet, 'ports'>) {
   const u = loopbackUrls(net);
   const auth = SELF_SIGNED as never;
   return SDK.create({ auth, ledgerClientUrl: new URL(u.ledger), logAdapter: new CustomLogAdapter(() => undefined), events: { websocketURL: u.ledger.replace(/^http/, 'ws'), auth } });

@@ -8,7 +8,7 @@ export function startTestLocalNet(): Promise<LocalNet> {
 }
 
 /** The URLs on 127.0.0.1: this machine's resolver does not know `scan.localhost`. */
-export function loopbackUrls(net: LocalNet) {
+export function loopbackUrls(net: Pick<LocalNet, 'ports'>) {
   const p = net.ports;
   return {
     ledger: `http://127.0.0.1:${p.ledger}`,
