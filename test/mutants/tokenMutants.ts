@@ -124,6 +124,21 @@ export const TOKEN_MUTANTS: readonly Mutant[] = [
     }),
   },
   {
+    name: 'tap-result-without-tx-kind',
+    description: 'the DevNet tap\'s result leaves out its meta (no tx-kind mint): wallets see an unlabelled create',
+    caughtBy: 'registry.amulet.tap-reports-mint',
+    fault: onBody(/^\/v2\/commands\/submit-and-wait-for-transaction$/, (v) => {
+      const tx = isObject(v.transaction) ? v.transaction : {};
+      const events = Array.isArray(tx.events) ? tx.events : [];
+      const strip = (e: unknown) => {
+        if (!isObject(e) || !isObject(e.ExercisedEvent) || e.ExercisedEvent.choice !== 'AmuletRules_DevNet_Tap' || !isObject(e.ExercisedEvent.exerciseResult)) return e;
+        const { meta: _meta, ...rest } = e.ExercisedEvent.exerciseResult;
+        return { ...e, ExercisedEvent: { ...e.ExercisedEvent, exerciseResult: rest } };
+      };
+      return { ...v, transaction: { ...tx, events: events.map(strip) } };
+    }),
+  },
+  {
     name: 'dso-info-wrong-party',
     description: 'GET /v0/dso names the participant admin party as the DSO',
     caughtBy: 'scan.dso.consistent',

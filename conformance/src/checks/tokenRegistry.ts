@@ -309,6 +309,25 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
       }, accept.disclosedContracts as Json[], 'accepting with the registry\'s context');
     },
   }),
+  check({
+    id: 'registry.amulet.tap-reports-mint',
+    title: 'The DevNet tap reports itself as a mint (tx-kind in its result\'s meta), so wallets label it Mint',
+    group: 'registry',
+    operationId: 'postV2CommandsSubmit-and-wait-for-transaction',
+    level: 'SHOULD',
+    kind: 'cross-group',
+    specRef: `${TS}: metadata-v1 (splice.lfdecentralizedtrust.org/tx-kind); what wallet-sdk's transaction parser reads`,
+    requires: { writes: true, groups: ['ledger', 'scan'] },
+    async run(ctx) {
+      if (!ctx.profile.registry?.devNetTap) ctx.skip(`profile '${ctx.profile.name}' does not allow the DevNet tap (registry.devNetTap)`);
+      const party = await allocate(ctx, 'cc-tapper');
+      const { tx } = await tapTx(ctx, party, '3.0');
+      const result = exerciseResult(tx);
+      const meta = isObject(result) && isObject(result.meta) && isObject(result.meta.values) ? result.meta.values : undefined;
+      const kind = meta?.['splice.lfdecentralizedtrust.org/tx-kind'];
+      if (kind !== 'mint') ctx.fail(`the tap's result has tx-kind ${JSON.stringify(kind)} in its meta, not "mint": wallets cannot tell the tap from a transfer`);
+    },
+  }),
 ];
 
 async function allocate(ctx: CheckContext, hint: string): Promise<string> {
@@ -352,6 +371,11 @@ function exerciseResult(tx: Json): unknown {
 
 /** Mints amulet for `party` with the DevNet tap against Scan's AmuletRules and active open round. */
 async function tap(ctx: CheckContext, party: string, amount: string): Promise<string> {
+  return (await tapTx(ctx, party, amount)).holding;
+}
+
+/** The DevNet tap as `tap` runs it, with the transaction it committed. */
+async function tapTx(ctx: CheckContext, party: string, amount: string): Promise<{ holding: string; tx: Json }> {
   const rulesE = await ctx.http.request('scan', { method: 'POST', path: '/v0/amulet-rules', json: {}, operationId: 'getAmuletRules' });
   expectStatus(ctx, rulesE, 200, 'AmuletRules from Scan');
   const rules = ((objectBody(ctx, rulesE, 'AmuletRules').amulet_rules_update as Json | undefined)?.contract ?? {}) as Json;
@@ -364,7 +388,7 @@ async function tap(ctx: CheckContext, party: string, amount: string): Promise<st
   }, disclosed, 'the DevNet tap');
   const events = isObject(tx.transaction) && Array.isArray(tx.transaction.events) ? (tx.transaction.events as Json[]) : [];
   const created = events.map((e) => e.CreatedEvent).find((c): c is Json => isObject(c) && String(c.templateId).endsWith(':Splice.Amulet:Amulet'));
-  return typeof created?.contractId === 'string' ? created.contractId : ctx.fail('the tap created no Amulet visible to its receiver');
+  return { holding: typeof created?.contractId === 'string' ? created.contractId : ctx.fail('the tap created no Amulet visible to its receiver'), tx };
 }
 
 /** The open round active now (opensAt <= now < targetClosesAt) of a Scan rounds map. */
