@@ -51,6 +51,7 @@ export async function guideSdk(net: Pick<LocalNet, 'ports'>) {
     logAdapter: new CustomLogAdapter(() => undefined),
     token: { validatorUrl: new URL(u.validator), registries: [registry], auth },
     amulet: { validatorUrl: new URL(u.validator), scanApiUrl: new URL(u.scan), auth, registryUrl: registry },
+    asset: { registries: [registry], auth },
   });
 }
 
