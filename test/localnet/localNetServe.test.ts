@@ -43,10 +43,17 @@ describe('serve --localnet', () => {
     expect((await get(`${urls.ledger}/v2/users/ledger-api-user`, null)).status).toBe(401);
     expect((await get(`${urls.ledger}/v2/users/ledger-api-user`, await localNetToken('ledger-api-user', 'not-unsafe'))).status).toBe(401);
     expect((await get(`${urls.ledger}/v2/users/ledger-api-user`, await localNetToken('ledger-api-user', 'unsafe', { aud: 'https://elsewhere' }))).status).toBe(401);
-    // Registry and Scan check the same tokens, in their dialect.
-    const refused = await get(`${urls.tokenStandard}/registry/metadata/v1/info`, null);
+    // The validator's scan proxy checks the same tokens, in Scan's dialect.
+    const refused = await get(`${urls.validator}/v0/scan-proxy/dso-party-id`, null);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toEqual({ error: expect.any(String) });
+  });
+
+  it('Scan and the token-standard registry are public, as Splice serves them', async () => {
+    const scanRoot = urls.scan.replace(/\/api\/scan$/, '');
+    for (const url of [`${urls.scan}/v0/dso`, `${urls.tokenStandard}/registry/metadata/v1/info`, `${scanRoot}/registry/metadata/v1/info`]) {
+      expect((await get(url, null)).status, url).toBe(200);
+    }
   });
 
   it('creates a user on first use, without rights', async () => {

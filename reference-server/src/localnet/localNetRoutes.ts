@@ -9,6 +9,8 @@ import { scanRoutes } from '../http/api/routes/scanRoutes.js';
 import { LOCALNET_USER, SCAN_PREFIX, SCAN_PROXY_PREFIX, VALIDATOR_PREFIX } from './localNetConfig.js';
 
 const under = (prefix: string, routes: readonly Route[]): Route[] => routes.map((r) => ({ ...r, path: `${prefix}${r.path}` }));
+/** Splice's Scan is a public read API, and the token-standard registry Amulet serves through it too: no token asked. */
+const publicly = (routes: readonly Route[]): Route[] => routes.map((r) => ({ ...r, public: true }));
 
 /**
  * The validator's own `GET /v0/validator-user`: the party of its ledger API user (the SDK's
@@ -37,9 +39,9 @@ export interface LocalNetRouteTables {
   readonly ledger: readonly Route[];
   /** `/api/validator`: validator-user, the scan proxy's reads, and the registry under the scan proxy. */
   readonly validator: readonly Route[];
-  /** `/api/scan`: Scan's reads. */
+  /** `/api/scan`: Scan's reads, and the token-standard registry at the root as Scan serves it; public. */
   readonly scan: readonly Route[];
-  /** The token-standard registry (group A), at the root. */
+  /** The token-standard registry (group A), at the root; public. */
   readonly tokenStandard: readonly Route[];
 }
 
@@ -51,6 +53,6 @@ export const localNetRoutes: LocalNetRouteTables = {
     ...under(VALIDATOR_PREFIX, [validatorUserRoute, ...scanRoutes.filter(isScanProxy)]),
     ...under(SCAN_PROXY_PREFIX, registryRoutes),
   ],
-  scan: scanRoutes.filter((r) => r.path.startsWith(`${SCAN_PREFIX}/`)),
-  tokenStandard: registryRoutes,
+  scan: publicly([...scanRoutes.filter((r) => r.path.startsWith(`${SCAN_PREFIX}/`)), ...registryRoutes]),
+  tokenStandard: publicly(registryRoutes),
 };
