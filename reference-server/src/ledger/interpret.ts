@@ -391,10 +391,13 @@ class TxBuilder {
         const c = this.create(t.value, argument, authorizers, witnesses, 'choice body create');
         return c.ok ? ok(c.value.contractId) : c;
       },
-      exercise: (contractId, choice, argument) => {
+      exercise: (contractId, choice, argument, interfaceId) => {
         const c = this.fetch(contractId, authorizers, false);
         if (!c.ok) return c;
-        return this.exerciseAs(c.value.template, c.value, choice, argument, authorizers, witnesses);
+        if (interfaceId === undefined) return this.exerciseAs(c.value.template, c.value, choice, argument, authorizers, witnesses);
+        const iface = this.env.catalogue.resolve(interfaceId);
+        if (!iface.ok) return iface;
+        return this.exerciseAs(iface.value, c.value, choice, argument, authorizers, witnesses);
       },
       fetch: (contractId) => {
         const c = this.fetch(contractId, authorizers, false);

@@ -9,6 +9,7 @@ import {
   TRANSFER_FACTORY_V1_INTERFACE,
   TRANSFER_INSTRUCTION_V1_INTERFACE,
 } from '../tokenStandard/ids.js';
+import { HOLDING_V2_INTERFACE, TRANSFER_INSTRUCTION_V2_INTERFACE } from '../tokenStandard/idsV2.js';
 import { TokenStandardInterfaces, type Implementation } from '../tokenStandard/TokenStandardInterfaces.js';
 import { ALLOCATION_SPEC_T, METADATA_T, SETTLEMENT_INFO_T, TRANSFER_LEG_T, TRANSFER_T } from '../tokenStandard/types.js';
 import {
@@ -39,16 +40,17 @@ import {
   requiredContextCid,
   text,
 } from './amuletContext.js';
+import { AmuletTokenStandardV2, holdingV2Of } from './amuletTokenTemplatesV2.js';
 
 const EXPIRING_AMOUNT: FieldType = { record: { initialAmount: 'Numeric', createdAt: { record: { number: 'Int64' } }, ratePerRound: { record: { rate: 'Numeric' } } } };
 const AMULET_RECORD: FieldType = { record: { dso: 'Party', owner: 'Party', amount: EXPIRING_AMOUNT } };
 const TIME_LOCK: FieldType = { record: { holders: { list: 'Party' }, expiresAt: 'Time', optContext: { optional: 'Text' } } };
-const EMPTY_META = { values: {} };
+export const EMPTY_META = { values: {} };
 /** Holding fees are not charged here: amulets keep their initial amount. */
 const RATE_PER_ROUND = { rate: '0.0000000000' };
 
 /** Package-id forms of the templates, for type checks of fetched contracts (filled at registration). */
-interface AmuletIds {
+export interface AmuletIds {
   amulet: string;
   lockedAmulet: string;
   amuletRules: string;
@@ -56,8 +58,8 @@ interface AmuletIds {
   preapproval: string;
 }
 
-const positive = (amount: string) => toScaled(amount) > 0n;
-const amuletOf = (dso: string, owner: string, amount: string, round: string): DamlRecord => ({
+export const positive = (amount: string) => toScaled(amount) > 0n;
+export const amuletOf = (dso: string, owner: string, amount: string, round: string): DamlRecord => ({
   dso,
   owner,
   amount: { initialAmount: amount, createdAt: { number: round }, ratePerRound: RATE_PER_ROUND },
@@ -94,6 +96,9 @@ export function registerAmuletTokenTemplates(catalogue: Catalogue, ts: TokenStan
     return def;
   };
 
+  // The v2 interfaces (holding, factories, instructions, allocations) share this file's logic.
+  const v2 = new AmuletTokenStandardV2(ids, ts);
+
   const holdingView = (a: DamlRecord, lock: DamlValue): DamlValue => ({
     owner: text(a.owner),
     instrumentId: { admin: text(a.dso), id: AMULET_INSTRUMENT_ID },
@@ -110,8 +115,15 @@ export function registerAmuletTokenTemplates(catalogue: Catalogue, ts: TokenStan
       signatories: ['dso', 'owner'],
       ensure: (a) => (positive(text(record(a.amount).initialAmount)) ? undefined : 'amount must be positive'),
     },
-    { [HOLDING_V1_INTERFACE]: { view: (self) => holdingView(self.argument, null) } },
+    {
+      [HOLDING_V1_INTERFACE]: { view: (self) => holdingView(self.argument, null) },
+      [HOLDING_V2_INTERFACE]: { view: (self) => holdingV2Of(holdingView(self.argument, null)) },
+    },
   ).id;
+  const lockedHoldingView = (self: ContractView): DamlValue => {
+    const lock = record(self.argument.lock);
+    return holdingView(record(self.argument.amulet), { holders: lock.holders as string[], expiresAt: text(lock.expiresAt), expiresAfter: null, context: lock.optContext ?? null });
+  };
   ids.lockedAmulet = template(
     {
       packageName: AMULET_PACKAGE,
@@ -121,12 +133,8 @@ export function registerAmuletTokenTemplates(catalogue: Catalogue, ts: TokenStan
       signatories: (a) => [text(record(a.amulet).dso), text(record(a.amulet).owner), ...(record(a.lock).holders as string[])],
     },
     {
-      [HOLDING_V1_INTERFACE]: {
-        view: (self) => {
-          const lock = record(self.argument.lock);
-          return holdingView(record(self.argument.amulet), { holders: lock.holders as string[], expiresAt: text(lock.expiresAt), expiresAfter: null, context: lock.optContext ?? null });
-        },
-      },
+      [HOLDING_V1_INTERFACE]: { view: lockedHoldingView },
+      [HOLDING_V2_INTERFACE]: { view: (self) => holdingV2Of(lockedHoldingView(self)) },
     },
   ).id;
   template({
@@ -163,6 +171,7 @@ export function registerAmuletTokenTemplates(catalogue: Catalogue, ts: TokenStan
         view: factoryView,
         choices: { AllocationFactory_Allocate: (ctx, self, arg) => allocate(ctx, self, record(arg), ids), AllocationFactory_PublicFetch: publicFetch },
       },
+      ...v2.factories(),
     },
   );
 
@@ -184,6 +193,7 @@ export function registerAmuletTokenTemplates(catalogue: Catalogue, ts: TokenStan
           TransferInstruction_Withdraw: (ctx, self, arg) => returnToSender(ctx, self, record(arg), ids),
         },
       },
+      [TRANSFER_INSTRUCTION_V2_INTERFACE]: v2.transferInstruction(),
     },
   );
 
@@ -210,6 +220,8 @@ export function registerAmuletTokenTemplates(catalogue: Catalogue, ts: TokenStan
       },
     },
   );
+
+  v2.registerAllocationTemplate(template);
 
   template(
     {
@@ -265,7 +277,7 @@ function checkFactoryCall(ctx: ChoiceContext, self: ContractView, expectedAdmin:
  * What every Amulet choice reads from its context: the AmuletRules and the open round (whose
  * number new amulets carry), both of this dso. Answers the round number.
  */
-function contextRound(ctx: ChoiceContext, extraArgs: DamlValue | undefined, dso: string, ids: AmuletIds): Result<string, LedgerError> {
+export function contextRound(ctx: ChoiceContext, extraArgs: DamlValue | undefined, dso: string, ids: AmuletIds): Result<string, LedgerError> {
   const rulesCid = requiredContextCid(ctx, extraArgs, AMULET_RULES_KEY);
   if (!rulesCid.ok) return rulesCid;
   const rules = fetchOf(ctx, rulesCid.value, ids.amuletRules, 'AmuletRules', dso);
@@ -283,7 +295,7 @@ function contextRound(ctx: ChoiceContext, extraArgs: DamlValue | undefined, dso:
  * Spends the sender's input holdings (each an unlocked Amulet of this dso owned by the sender;
  * one used twice fails as a fetch of an archived contract) and returns the change, if any.
  */
-function spend(ctx: ChoiceContext, dso: string, sender: string, inputs: readonly string[], amount: string, round: string, ids: AmuletIds): Result<string[], LedgerError> {
+export function spend(ctx: ChoiceContext, dso: string, sender: string, inputs: readonly string[], amount: string, round: string, ids: AmuletIds): Result<string[], LedgerError> {
   let total = 0n;
   for (const cid of inputs) {
     const c = ctx.fetch(cid);
@@ -302,7 +314,7 @@ function spend(ctx: ChoiceContext, dso: string, sender: string, inputs: readonly
   return cid.ok ? ok([cid.value]) : cid;
 }
 
-function transfer(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: AmuletIds): Result<DamlValue, LedgerError> {
+export function transfer(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: AmuletIds): Result<DamlValue, LedgerError> {
   const t = record(arg.transfer);
   const dso = text(self.argument.dso);
   const sender = text(t.sender);
@@ -342,7 +354,7 @@ function transfer(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: 
 }
 
 /** Archives the locked amulet behind an instruction or allocation and hands its amount to `owner`. */
-function unlockTo(ctx: ChoiceContext, lockedCid: string, owner: string, round: string, ids: AmuletIds): Result<string, LedgerError> {
+export function unlockTo(ctx: ChoiceContext, lockedCid: string, owner: string, round: string, ids: AmuletIds): Result<string, LedgerError> {
   const locked = ctx.fetch(lockedCid);
   if (!locked.ok) return locked;
   if (locked.value.templateId !== ids.lockedAmulet) return err(ctx.fail(`${lockedCid} is not a LockedAmulet`));
@@ -352,7 +364,7 @@ function unlockTo(ctx: ChoiceContext, lockedCid: string, owner: string, round: s
   return ctx.create(AMULET_TEMPLATE, amuletOf(text(a.dso), owner, text(record(a.amount).initialAmount), round));
 }
 
-function acceptTransfer(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: AmuletIds): Result<DamlValue, LedgerError> {
+export function acceptTransfer(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: AmuletIds): Result<DamlValue, LedgerError> {
   const t = record(self.argument.transfer);
   const dso = text(record(t.instrumentId).admin);
   const round = contextRound(ctx, arg.extraArgs, dso, ids);
@@ -365,7 +377,7 @@ function acceptTransfer(ctx: ChoiceContext, self: ContractView, arg: DamlRecord,
 }
 
 /** Reject (receiver) and withdraw (sender): the locked amount goes back to the sender. */
-function returnToSender(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: AmuletIds): Result<DamlValue, LedgerError> {
+export function returnToSender(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, ids: AmuletIds): Result<DamlValue, LedgerError> {
   const t = record(self.argument.transfer);
   const round = contextRound(ctx, arg.extraArgs, text(record(t.instrumentId).admin), ids);
   if (!round.ok) return round;

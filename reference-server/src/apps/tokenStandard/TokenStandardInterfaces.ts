@@ -11,6 +11,7 @@ import {
   TRANSFER_FACTORY_V1_INTERFACE,
   TRANSFER_INSTRUCTION_V1_INTERFACE,
 } from './ids.js';
+import { INTERFACES_V2 } from './interfacesV2.js';
 import { ALLOCATION_SPEC_T, EXTRA_ARGS_ARG, EXTRA_ARGS_T, TRANSFER_T } from './types.js';
 
 /** What a template supplies for one interface it implements: the view and the choice bodies. */
@@ -19,11 +20,13 @@ export interface Implementation {
   readonly choices?: Readonly<Record<string, ChoiceBody>>;
 }
 
-interface InterfaceChoice {
+export interface InterfaceChoice {
   readonly consuming: boolean;
   readonly argument: FieldType;
   /** Controllers from the interface view and the argument, as the Daml interface declares them. */
   readonly controllers: (view: DamlRecord, argument: DamlRecord) => readonly string[];
+  /** Choice observers (Daml `observer`), if the interface declares any. */
+  readonly observers?: (view: DamlRecord, argument: DamlRecord) => readonly string[];
 }
 
 const record = (v: DamlValue | undefined): DamlRecord => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as DamlRecord) : {});
@@ -38,7 +41,7 @@ const allocationControllers = (view: DamlRecord) => {
 };
 
 /** The v1 interfaces, their choices and controllers (Splice token standard 1.0). */
-const INTERFACES: Readonly<Record<string, Readonly<Record<string, InterfaceChoice>>>> = {
+const INTERFACES_V1: Readonly<Record<string, Readonly<Record<string, InterfaceChoice>>>> = {
   [ANY_CONTRACT_INTERFACE]: {},
   [HOLDING_V1_INTERFACE]: {},
   [TRANSFER_FACTORY_V1_INTERFACE]: {
@@ -94,8 +97,16 @@ const INTERFACES: Readonly<Record<string, Readonly<Record<string, InterfaceChoic
   },
 };
 
+/** The catalogue's `observers` of an interface choice that declares some. */
+function observersOf(observers: InterfaceChoice['observers'], viewOf: (self: ContractView) => DamlRecord) {
+  return observers === undefined ? {} : { observers: (self: ContractView, arg: DamlValue) => observers(viewOf(self), record(arg)) };
+}
+
+/** v1 and v2 side by side: a template may implement both, as Amulet does upstream. */
+const INTERFACES = { ...INTERFACES_V1, ...INTERFACES_V2 };
+
 /**
- * The token standard's v1 interfaces in a catalogue, each under its real package name and
+ * The token standard's v1 and v2 interfaces in a catalogue, each under its real package name and
  * qualified name, with the choices and controllers of the Daml interfaces. Choice bodies dispatch
  * to the implementing template (registered with `implement`), as Daml dispatches an interface
  * choice to the template's instance; a template without a body for a choice fails it.
@@ -121,6 +132,7 @@ export class TokenStandardInterfaces {
                 consuming: c.consuming,
                 argument: c.argument,
                 controllers: (self: ContractView, arg: DamlValue) => c.controllers(record(this.view(self, id)), record(arg)),
+                ...observersOf(c.observers, (self) => record(this.view(self, id))),
                 body: ((ctx, self, arg) => {
                   const body = this.#impls.get(`${self.templateId}\n${this.#ids.get(id) ?? ''}`)?.choices?.[name];
                   if (body === undefined) return err(ctx.fail(`${self.templateId} does not implement ${name}`));
@@ -143,6 +155,11 @@ export class TokenStandardInterfaces {
   /** The `implements` entry of a template: the view of each interface it implements. */
   static implementsOf(impls: Readonly<Record<string, Implementation>>): Record<string, { view: (self: ContractView) => DamlValue }> {
     return Object.fromEntries(Object.entries(impls).map(([id, impl]) => [id, { view: impl.view }]));
+  }
+
+  /** Whether the contract's template implements the interface (with a registered implementation). */
+  implements(self: ContractView, interfaceId: string): boolean {
+    return this.#impls.has(`${self.templateId}\n${this.#ids.get(interfaceId) ?? interfaceId}`);
   }
 
   /** The interface view of a contract; `{}` when its template does not implement the interface. */

@@ -46,7 +46,11 @@ export interface ChoiceContext {
   /** Parties authorizing actions inside this choice: the controllers plus the signatories. */
   readonly authorizers: readonly string[];
   create(templateId: string, argument: DamlRecord): Result<string, LedgerError>;
-  exercise(contractId: string, choice: string, argument: DamlValue): Result<DamlValue, LedgerError>;
+  /**
+   * Exercises `choice` on a contract; with `interfaceId` (either id form) the choice is the
+   * interface's, as Daml's `exercise` on an interface contract id dispatches it.
+   */
+  exercise(contractId: string, choice: string, argument: DamlValue, interfaceId?: string): Result<DamlValue, LedgerError>;
   fetch(contractId: string): Result<ContractView, LedgerError>;
   archive(contractId: string): Result<void, LedgerError>;
   /** A user-level failure (Daml `abort`/`assert`), answered as DAML_FAILURE. */
