@@ -46,8 +46,7 @@ describe.skipIf(!hasUpstream)('our specs serve every operation upstream declares
     const files = ['token-metadata-v1', 'transfer-instruction-v1', 'transfer-instruction-v2', 'allocation-instruction-v1', 'allocation-instruction-v2', 'allocation-v1', 'allocation-v2'];
     const ours = operations(registryFile);
     const missing = files.flatMap((f) => missingFrom(ours, operations(join(dir, `${f}.yaml`))).map((op) => `${f}: ${op}`));
-    // Not served yet (issue 12 stays open for it); this list must shrink to [] when it is.
-    expect(missing).toEqual(['allocation-v2: POST /registry/allocation/v2/settlement-factory']);
+    expect(missing).toEqual([]);
   });
 
   it("Scan: the reads wallets call are upstream's operations, at upstream's paths", () => {

@@ -10,6 +10,7 @@ import { TOKEN_STANDARD_V1_APIS } from '../tokenStandard/ids.js';
 import { timeMicros } from '../time.js';
 import type { AmuletLedgerView } from './AmuletLedgerView.js';
 import { AMULET_INSTRUMENT_ID, AMULET_RULES_KEY, OPEN_ROUND_KEY, TRANSFER_PREAPPROVAL_KEY, record, text } from './amuletContext.js';
+import { AmuletRegistryV2 } from './AmuletRegistryV2.js';
 import type { RoundAutomation } from './RoundAutomation.js';
 
 /** Metadata v1 wire shapes. */
@@ -47,14 +48,19 @@ const MAX_PAGE_SIZE = 1000;
  * there is a valid one, which makes the transfer complete at once.
  */
 export class AmuletRegistry {
+  /** The v2-only operations (v2 choice arguments, the settlement factory). */
+  readonly v2: AmuletRegistryV2;
+
   constructor(
     readonly ledger: Ledger,
     readonly view: AmuletLedgerView,
     readonly rounds: RoundAutomation,
-  ) {}
+  ) {
+    this.v2 = new AmuletRegistryV2(this);
+  }
 
   info(): Result<RegistryInfo, LedgerError> {
-    const dso = this.#dso();
+    const dso = this.dso();
     return dso.ok ? ok({ adminId: dso.value, supportedApis: SUPPORTED_APIS }) : dso;
   }
 
@@ -64,7 +70,7 @@ export class AmuletRegistry {
       return fail('INVALID_ARGUMENT', `Invalid pageSize '${rawSize.slice(0, 20)}': expected an integer from 1 to ${MAX_PAGE_SIZE}`);
     }
     const token = query.get('pageToken');
-    const dso = this.#dso();
+    const dso = this.dso();
     if (!dso.ok) return dso;
     // One instrument: a page token (the last id of the previous page) past it ends the list.
     const instruments = token !== null && token >= AMULET_INSTRUMENT_ID ? [] : [this.#amulet()];
@@ -72,7 +78,7 @@ export class AmuletRegistry {
   }
 
   instrument(id: string): Result<Instrument, LedgerError> {
-    const dso = this.#dso();
+    const dso = this.dso();
     if (!dso.ok) return dso;
     if (id !== AMULET_INSTRUMENT_ID) return fail('INSTRUMENT_NOT_FOUND', `Instrument '${id.slice(0, 80)}' not found: ${dso.value} administers only '${AMULET_INSTRUMENT_ID}'`);
     return ok(this.#amulet());
@@ -83,24 +89,32 @@ export class AmuletRegistry {
     const request = parseFactoryRequest(body);
     if (!request.ok) return request;
     const args = request.value.choiceArguments;
-    const dso = this.#dso();
+    const dso = this.dso();
     if (!dso.ok) return dso;
     const checked = this.#checkTransfer(args, dso.value);
     if (!checked.ok) return checked;
-    const { sender, receiver } = checked.value;
-    const base = this.#baseContracts(dso.value);
+    return this.transferFactoryFor(dso.value, checked.value.sender, checked.value.receiver, request.value.excludeDebugFields);
+  }
+
+  /**
+   * The transfer factory's answer for a checked transfer, the same for v1 and v2 (Amulet's v2
+   * TransferFactory_Transfer runs the v1 transfer): the receiver's valid preapproval, if any,
+   * joins the context and makes the transfer direct.
+   */
+  transferFactoryFor(dso: string, sender: string, receiver: string, excludeDebugFields: boolean): Result<FactoryWithChoiceContext, LedgerError> {
+    const base = this.baseContracts(dso);
     if (!base.ok) return base;
     const needed = [...base.value.context];
     let transferKind: 'self' | 'direct' | 'offer' = sender === receiver ? 'self' : 'offer';
     if (transferKind === 'offer') {
       const preapproval = this.view.preapprovals.first(receiver);
       const now = BigInt(this.ledger.config.clock.now()) * 1000n;
-      if (preapproval !== undefined && preapproval.argument.dso === dso.value && (timeMicros(text(preapproval.argument.expiresAt)) ?? 0n) > now) {
+      if (preapproval !== undefined && preapproval.argument.dso === dso && (timeMicros(text(preapproval.argument.expiresAt)) ?? 0n) > now) {
         needed.push({ key: TRANSFER_PREAPPROVAL_KEY, contract: preapproval });
         transferKind = 'direct';
       }
     }
-    const context = this.#render([base.value.factory, ...needed.map((n) => n.contract)], needed, request.value.excludeDebugFields);
+    const context = this.render([base.value.factory, ...needed.map((n) => n.contract)], needed, excludeDebugFields);
     return context.ok ? ok({ factoryId: base.value.factory.contractId, transferKind, choiceContext: context.value }) : context;
   }
 
@@ -109,34 +123,47 @@ export class AmuletRegistry {
     const request = parseFactoryRequest(body);
     if (!request.ok) return request;
     const args = request.value.choiceArguments;
-    const dso = this.#dso();
+    const dso = this.dso();
     if (!dso.ok) return dso;
     const checked = this.#checkAllocation(args, dso.value);
     if (!checked.ok) return checked;
-    const base = this.#baseContracts(dso.value);
+    return this.factoryFor(dso.value, request.value.excludeDebugFields);
+  }
+
+  /**
+   * The factory with the context every Amulet factory choice reads (the AmuletRules and the open
+   * round): the v1 and v2 allocation factories' answer, and the base of the settlement factory's.
+   */
+  factoryFor(dso: string, excludeDebugFields: boolean, alsoDisclosed: readonly StoredContract[] = []): Result<FactoryWithChoiceContext, LedgerError> {
+    const base = this.baseContracts(dso);
     if (!base.ok) return base;
-    const context = this.#render([base.value.factory, ...base.value.context.map((n) => n.contract)], base.value.context, request.value.excludeDebugFields);
+    const context = this.render([base.value.factory, ...base.value.context.map((n) => n.contract), ...alsoDisclosed], base.value.context, excludeDebugFields, alsoDisclosed);
     return context.ok ? ok({ factoryId: base.value.factory.contractId, choiceContext: context.value }) : context;
   }
 
   /** POST .../transfer-instruction/v1/{id}/choice-contexts/{accept,reject,withdraw}. */
   transferInstructionContext(choice: InstructionChoiceName, id: string, body: unknown): Result<ChoiceContext, LedgerError> {
-    return this.#contractContext(id, body, this.view.templates.amuletTransferInstruction, 'TRANSFER_INSTRUCTION_NOT_FOUND', 'TransferInstruction', `transferInstructionId`, (c) =>
+    return this.#contractContext(id, body, [this.view.templates.amuletTransferInstruction], 'TRANSFER_INSTRUCTION_NOT_FOUND', 'TransferInstruction', `transferInstructionId`, (c) =>
       text(record(record(c.argument.transfer).instrumentId).admin),
     );
   }
 
-  /** POST .../allocations/v1/{id}/choice-contexts/{execute-transfer,withdraw,cancel}. */
-  allocationContext(choice: AllocationChoiceName, id: string, body: unknown): Result<ChoiceContext, LedgerError> {
-    return this.#contractContext(id, body, this.view.templates.amuletAllocation, 'ALLOCATION_NOT_FOUND', 'Allocation', 'allocationId', (c) =>
-      text(record(record(record(c.argument.allocation).transferLeg).instrumentId).admin),
+  /**
+   * POST .../allocations/v1/{id}/choice-contexts/{execute-transfer,withdraw,cancel}, and the v2
+   * withdraw and cancel contexts: the same contracts (rules, open round) for an AmuletAllocation
+   * and, on the v2 paths, for an AmuletAllocationV2 too.
+   */
+  allocationContext(choice: AllocationChoiceName, id: string, body: unknown, version: 'v1' | 'v2' = 'v1'): Result<ChoiceContext, LedgerError> {
+    const templates = [this.view.templates.amuletAllocation, ...(version === 'v2' ? [this.v2.allocationTemplate] : [])];
+    return this.#contractContext(id, body, templates, 'ALLOCATION_NOT_FOUND', 'Allocation', 'allocationId', (c) =>
+      c.template === this.view.templates.amuletAllocation ? text(record(record(record(c.argument.allocation).transferLeg).instrumentId).admin) : text(c.argument.dso),
     );
   }
 
   #contractContext(
     id: string,
     body: unknown,
-    template: StoredContract['template'],
+    templates: readonly StoredContract['template'][],
     notFound: 'TRANSFER_INSTRUCTION_NOT_FOUND' | 'ALLOCATION_NOT_FOUND',
     what: string,
     param: string,
@@ -149,19 +176,19 @@ export class AmuletRegistry {
     if (!request.ok) return request;
     const c = this.ledger.store.contract(id);
     if (c === undefined || c.createdOffset === 0) return fail(notFound, `${what} '${id}' not found.`);
-    if (c.template !== template) return fail(notFound, `${what} '${id}' not found: the contract is a ${c.template.qualifiedName}.`);
+    if (!templates.includes(c.template)) return fail(notFound, `${what} '${id}' not found: the contract is a ${c.template.qualifiedName}.`);
     if (!c.isActive) return fail(notFound, `${what} '${id}' not found: it has been archived.`);
-    const base = this.#baseContracts(adminOf(c));
+    const base = this.baseContracts(adminOf(c));
     if (!base.ok) return base;
     // The choice also fetches the locked amulet behind the contract: not disclosed (its
     // stakeholders include the actors), but a move of it blocks the choice as much.
-    const locked = this.ledger.store.contract(text(c.argument.lockedAmulet));
+    const locked = typeof c.argument.lockedAmulet === 'string' ? this.ledger.store.contract(c.argument.lockedAmulet) : undefined;
     const fetched = [c, ...(locked === undefined ? [] : [locked]), ...base.value.context.map((n) => n.contract)];
-    return this.#render(fetched, base.value.context, request.value.excludeDebugFields);
+    return this.render(fetched, base.value.context, request.value.excludeDebugFields);
   }
 
   /** The factory, the AmuletRules and the open round of `dso` (rounds brought up to date first). */
-  #baseContracts(dso: string): Result<{ factory: StoredContract; context: { key: string; contract: StoredContract }[] }, LedgerError> {
+  baseContracts(dso: string): Result<{ factory: StoredContract; context: { key: string; contract: StoredContract }[] }, LedgerError> {
     const rules = this.view.amuletRules.first(dso);
     const factory = this.view.factories.first(dso);
     if (rules === undefined || factory === undefined) return fail('CONTRACT_NOT_FOUND', `No active AmuletRules and ExternalPartyAmuletRules of ${dso}.`);
@@ -177,8 +204,16 @@ export class AmuletRegistry {
     });
   }
 
-  /** 409 when a contract the choice needs is being reassigned; else the context, deterministic in the ledger state. */
-  #render(fetched: readonly StoredContract[], named: readonly { key: string; contract: StoredContract }[], excludeDebugFields: boolean): Result<ChoiceContext, LedgerError> {
+  /**
+   * 409 when a contract the choice needs is being reassigned; else the context, deterministic in
+   * the ledger state: the named contracts, the factory and `alsoDisclosed` are disclosed.
+   */
+  render(
+    fetched: readonly StoredContract[],
+    named: readonly { key: string; contract: StoredContract }[],
+    excludeDebugFields: boolean,
+    alsoDisclosed: readonly StoredContract[] = [],
+  ): Result<ChoiceContext, LedgerError> {
     for (const c of fetched) {
       if (c.inFlight !== undefined) {
         return fail('CONTRACT_IN_FLIGHT', `Contract '${c.contractId}' is being reassigned between synchronizers; retry once it is assigned.`, { context: { contract_id: c.contractId } });
@@ -186,11 +221,12 @@ export class AmuletRegistry {
     }
     const values: Record<string, AnyValue> = {};
     for (const { key, contract } of named) values[key] = { tag: 'AV_ContractId', value: contract.contractId };
-    const disclosed = [...new Set(fetched.filter((c) => c.template === this.view.templates.externalPartyAmuletRules || named.some((n) => n.contract === c)))];
+    const disclosed = [...new Set(fetched.filter((c) => c.template === this.view.templates.externalPartyAmuletRules || named.some((n) => n.contract === c) || alsoDisclosed.includes(c)))];
     return ok({ choiceContextData: { values }, disclosedContracts: disclosed.map((c) => disclosedContract(this.ledger, c, excludeDebugFields)) });
   }
 
-  #dso(): Result<string, LedgerError> {
+  /** The DSO party, the admin of Amulet; REGISTRY_NOT_FOUND (404) without AmuletRules. */
+  dso(): Result<string, LedgerError> {
     const dso = this.view.dso();
     return dso === undefined ? fail('REGISTRY_NOT_FOUND', 'No Amulet registry on this ledger: there is no active AmuletRules contract.') : ok(dso);
   }
@@ -208,7 +244,8 @@ export class AmuletRegistry {
     };
   }
 
-  #checkInstrument(v: unknown, path: string, dso: string): Result<void, LedgerError> {
+  /** 400 unless `v` is the instrument `{admin: dso, id: "Amulet"}`. */
+  checkInstrument(v: unknown, path: string, dso: string): Result<void, LedgerError> {
     const instrument = field.object(v, path);
     if (!instrument.ok) return instrument;
     const admin = field.party(instrument.value.admin, `${path}.admin`);
@@ -239,7 +276,7 @@ export class AmuletRegistry {
     if (!receiver.ok) return receiver;
     for (const check of [
       () => field.amount(t.value.amount, `${p}.amount`),
-      () => this.#checkInstrument(t.value.instrumentId, `${p}.instrumentId`, dso),
+      () => this.checkInstrument(t.value.instrumentId, `${p}.instrumentId`, dso),
       () => field.time(t.value.requestedAt, `${p}.requestedAt`),
       () => field.time(t.value.executeBefore, `${p}.executeBefore`),
       () => field.contractIds(t.value.inputHoldingCids, `${p}.inputHoldingCids`),
@@ -270,7 +307,7 @@ export class AmuletRegistry {
       () => field.party(leg.value.sender, `${p}.transferLeg.sender`),
       () => field.party(leg.value.receiver, `${p}.transferLeg.receiver`),
       () => field.amount(leg.value.amount, `${p}.transferLeg.amount`),
-      () => this.#checkInstrument(leg.value.instrumentId, `${p}.transferLeg.instrumentId`, dso),
+      () => this.checkInstrument(leg.value.instrumentId, `${p}.transferLeg.instrumentId`, dso),
       () => field.meta(leg.value.meta, `${p}.transferLeg.meta`),
       () => field.contractIds(args.inputHoldingCids, 'choiceArguments.inputHoldingCids'),
     ]) {

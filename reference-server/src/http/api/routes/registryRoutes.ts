@@ -29,7 +29,10 @@ const transferInstructionRoutes = (v: Version): Route[] => [
     operationId: `getTransferFactory${suffix(v)}`,
     group: 'A',
     body: 'json',
-    handle: ({ body, services }) => jsonResult(appsOf(services.ledger).amulet.transferFactory(body)),
+    handle: ({ body, services }) => {
+      const amulet = appsOf(services.ledger).amulet;
+      return jsonResult(v === 'v1' ? amulet.transferFactory(body) : amulet.v2.transferFactory(body));
+    },
   }),
   ...(['accept', 'reject', 'withdraw'] as const satisfies readonly InstructionChoiceName[]).map((choice) =>
     defineRoute<unknown>({
@@ -50,7 +53,7 @@ const allocationContextRoute = (v: Version, choice: AllocationChoiceName, operat
     operationId: `${operationId}${suffix(v)}`,
     group: 'A',
     body: 'json',
-    handle: ({ params, body, services }) => jsonResult(appsOf(services.ledger).amulet.allocationContext(choice, params['allocationId'] ?? '', body)),
+    handle: ({ params, body, services }) => jsonResult(appsOf(services.ledger).amulet.allocationContext(choice, params['allocationId'] ?? '', body, v)),
   });
 
 const allocationFactoryRoute = (v: Version): Route =>
@@ -60,7 +63,10 @@ const allocationFactoryRoute = (v: Version): Route =>
     operationId: `getAllocationFactory${suffix(v)}`,
     group: 'A',
     body: 'json',
-    handle: ({ body, services }) => jsonResult(appsOf(services.ledger).amulet.allocationFactory(body)),
+    handle: ({ body, services }) => {
+      const amulet = appsOf(services.ledger).amulet;
+      return jsonResult(v === 'v1' ? amulet.allocationFactory(body) : amulet.v2.allocationFactory(body));
+    },
   });
 
 /** Group A: Amulet's registry (metadata v1, transfer instructions, allocations; v1 and v2 paths). */
@@ -98,6 +104,14 @@ const amuletRegistryRoutes: readonly Route[] = [
   allocationContextRoute('v1', 'cancel', 'getAllocationCancelContext'),
   allocationContextRoute('v2', 'withdraw', 'getAllocationWithdrawContext'),
   allocationContextRoute('v2', 'cancel', 'getAllocationCancelContext'),
+  defineRoute<unknown>({
+    method: 'POST',
+    path: '/registry/allocation/v2/settlement-factory',
+    operationId: 'getSettlementFactoryV2',
+    group: 'A',
+    body: 'json',
+    handle: ({ body, services }) => jsonResult(appsOf(services.ledger).amulet.v2.settlementFactory(body)),
+  }),
 ];
 
 export const registryRoutes: readonly Route[] = [...sampleRegistryRoutes, ...amuletRegistryRoutes];

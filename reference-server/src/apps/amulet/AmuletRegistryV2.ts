@@ -1,0 +1,232 @@
+import type { LedgerError, Result, TemplateDef } from '../../ledger/index.js';
+import { fail, ok } from '../../ledger/index.js';
+import type { StoredContract } from '../../store/StoredContract.js';
+import { isContractIdSyntax } from '../registry/isContractIdSyntax.js';
+import { field, parseFactoryRequest } from '../registry/parseFactoryRequest.js';
+import { unwrapRegistration } from '../unwrapRegistration.js';
+import { AMULET_INSTRUMENT_ID } from './amuletContext.js';
+import { AMULET_ALLOCATION_V2_TEMPLATE } from './amuletTokenTemplatesV2.js';
+import type { AmuletRegistry, FactoryWithChoiceContext } from './AmuletRegistry.js';
+
+/**
+ * Settlement requests the registry answers: upstream requires registries to support at least 25
+ * transfer legs (50 allocations); larger ones are refused with 400 rather than answered slowly.
+ */
+export const MAX_SETTLEMENT_LEGS = 1000;
+export const MAX_SETTLEMENT_ALLOCATIONS = 2 * MAX_SETTLEMENT_LEGS;
+
+const invalid = (what: string) => fail('INVALID_ARGUMENT', `Invalid request body: ${what}`);
+
+/** A v2 Account `{owner, provider, id}`; Amulet needs the owner. */
+function account(v: unknown, path: string): Result<string, LedgerError> {
+  const a = field.object(v, path);
+  if (!a.ok) return a;
+  const owner = field.party(a.value.owner, `${path}.owner`);
+  if (!owner.ok) return owner;
+  if (a.value.provider !== undefined && a.value.provider !== null) {
+    const provider = field.party(a.value.provider, `${path}.provider`);
+    if (!provider.ok) return provider;
+  }
+  if (a.value.id !== undefined) {
+    const id = field.text(a.value.id, `${path}.id`);
+    if (!id.ok) return id;
+  }
+  return ok(owner.value);
+}
+
+function partyList(v: unknown, path: string, nonEmpty: boolean): Result<string[], LedgerError> {
+  if (!Array.isArray(v)) return invalid(`${path} must be a list of party ids`);
+  if (nonEmpty && v.length === 0) return invalid(`${path} must not be empty`);
+  for (const [i, p] of v.entries()) {
+    const r = field.party(p, `${path}[${i}]`);
+    if (!r.ok) return r;
+  }
+  return ok(v as string[]);
+}
+
+/** Runs checks in order, answering the first refusal. */
+function all(checks: readonly (() => Result<unknown, LedgerError>)[]): Result<void, LedgerError> {
+  for (const check of checks) {
+    const r = check();
+    if (!r.ok) return r;
+  }
+  return ok(undefined);
+}
+
+/**
+ * Amulet's registry operations whose choice arguments are v2's (accounts instead of parties,
+ * `actors` instead of `expectedAdmin`), answered with the same contracts as v1 where upstream's
+ * v2 choice reads the same ones: the v2 transfer factory runs the v1 transfer (same context,
+ * preapproval included), the v2 allocation factory reads the rules and the open round like v1's.
+ * The settlement factory adds the locked amulets of the allocations named in the arguments, as
+ * upstream's registry discloses them for SettlementFactory_SettleBatch.
+ */
+export class AmuletRegistryV2 {
+  readonly allocationTemplate: TemplateDef;
+
+  constructor(readonly registry: AmuletRegistry) {
+    this.allocationTemplate = unwrapRegistration(registry.ledger.catalogue.resolveTemplate(AMULET_ALLOCATION_V2_TEMPLATE));
+  }
+
+  /** POST /registry/transfer-instruction/v2/transfer-factory */
+  transferFactory(body: unknown): Result<FactoryWithChoiceContext, LedgerError> {
+    const request = parseFactoryRequest(body);
+    if (!request.ok) return request;
+    const dso = this.registry.dso();
+    if (!dso.ok) return dso;
+    const args = request.value.choiceArguments;
+    const p = 'choiceArguments.transfer';
+    const t = field.object(args.transfer, p);
+    if (!t.ok) return t;
+    const sender = account(t.value.sender, `${p}.sender`);
+    if (!sender.ok) return sender;
+    const receiver = account(t.value.receiver, `${p}.receiver`);
+    if (!receiver.ok) return receiver;
+    const checked = all([
+      () => partyList(args.actors, 'choiceArguments.actors', true),
+      () => field.amount(t.value.amount, `${p}.amount`),
+      () => this.registry.checkInstrument(t.value.instrumentId, `${p}.instrumentId`, dso.value),
+      () => field.time(t.value.requestedAt, `${p}.requestedAt`),
+      () => field.time(t.value.executeBefore, `${p}.executeBefore`),
+      () => field.contractIds(t.value.inputHoldingCids, `${p}.inputHoldingCids`),
+      () => field.meta(t.value.meta, `${p}.meta`),
+    ]);
+    if (!checked.ok) return checked;
+    return this.registry.transferFactoryFor(dso.value, sender.value, receiver.value, request.value.excludeDebugFields);
+  }
+
+  /** POST /registry/allocation-instruction/v2/allocation-factory */
+  allocationFactory(body: unknown): Result<FactoryWithChoiceContext, LedgerError> {
+    const request = parseFactoryRequest(body);
+    if (!request.ok) return request;
+    const dso = this.registry.dso();
+    if (!dso.ok) return dso;
+    const args = request.value.choiceArguments;
+    const p = 'choiceArguments.allocation';
+    const spec = field.object(args.allocation, p);
+    if (!spec.ok) return spec;
+    const s = spec.value;
+    const checked = all([
+      () => this.#settlement(s.settlement, `${p}.settlement`),
+      () => this.#admin(s.admin, `${p}.admin`, dso.value),
+      () => account(s.authorizer, `${p}.authorizer`),
+      () => this.#legSides(s.transferLegSides, `${p}.transferLegSides`, dso.value),
+      () => (s.settlementDeadline === undefined || s.settlementDeadline === null ? ok(undefined) : field.time(s.settlementDeadline, `${p}.settlementDeadline`)),
+      () => (s.committed === undefined || typeof s.committed === 'boolean' ? ok(undefined) : invalid(`${p}.committed must be a boolean`)),
+      () => field.meta(s.meta, `${p}.meta`),
+      () => field.time(args.requestedAt, 'choiceArguments.requestedAt'),
+      () => field.contractIds(args.inputHoldingCids, 'choiceArguments.inputHoldingCids'),
+      () => partyList(args.actors, 'choiceArguments.actors', true),
+    ]);
+    if (!checked.ok) return checked;
+    return this.registry.factoryFor(dso.value, request.value.excludeDebugFields);
+  }
+
+  /**
+   * POST /registry/allocation/v2/settlement-factory: the factory, the rules and the open round,
+   * and the locked amulets behind the named allocations (an allocation that is unknown,
+   * archived or not Amulet's adds nothing: the choice refuses it). 409 while any of them moves.
+   */
+  settlementFactory(body: unknown): Result<FactoryWithChoiceContext, LedgerError> {
+    const request = parseFactoryRequest(body);
+    if (!request.ok) return request;
+    const dso = this.registry.dso();
+    if (!dso.ok) return dso;
+    const args = request.value.choiceArguments;
+    const checked = all([
+      () => this.#settlement(args.settlement, 'choiceArguments.settlement'),
+      () => this.#legs(args.transferLegs, 'choiceArguments.transferLegs', dso.value),
+      () => partyList(args.actors, 'choiceArguments.actors', true),
+    ]);
+    if (!checked.ok) return checked;
+    const allocations = this.#allocationIds(args.allocations);
+    if (!allocations.ok) return allocations;
+    const locked: StoredContract[] = [];
+    for (const id of allocations.value) {
+      const c = this.registry.ledger.store.contract(id);
+      if (c === undefined || !c.isActive || c.template !== this.allocationTemplate || typeof c.argument.lockedAmulet !== 'string') continue;
+      const l = this.registry.ledger.store.contract(c.argument.lockedAmulet);
+      if (l !== undefined && l.isActive && !locked.includes(l)) locked.push(l);
+    }
+    return this.registry.factoryFor(dso.value, request.value.excludeDebugFields, locked);
+  }
+
+  #admin(v: unknown, path: string, dso: string): Result<void, LedgerError> {
+    const admin = field.party(v, path);
+    if (!admin.ok) return admin;
+    return admin.value === dso ? ok(undefined) : invalid(`${path} ${admin.value} is not the admin of this registry (${dso})`);
+  }
+
+  #settlement(v: unknown, path: string): Result<void, LedgerError> {
+    const s = field.object(v, path);
+    if (!s.ok) return s;
+    return all([
+      () => partyList(s.value.executors, `${path}.executors`, true),
+      () => field.text(s.value.id, `${path}.id`),
+      () => (s.value.cid === undefined || s.value.cid === null || (typeof s.value.cid === 'string' && isContractIdSyntax(s.value.cid)) ? ok(undefined) : invalid(`${path}.cid is not a contract id`)),
+      () => field.meta(s.value.meta, `${path}.meta`),
+    ]);
+  }
+
+  #instrumentId(v: unknown, path: string, dso: string): Result<void, LedgerError> {
+    const id = field.text(v, path);
+    if (!id.ok) return id;
+    return id.value === AMULET_INSTRUMENT_ID ? ok(undefined) : invalid(`unknown instrument ${dso}/${id.value.slice(0, 80)} at ${path}; this registry administers ${dso}/${AMULET_INSTRUMENT_ID}`);
+  }
+
+  #legSides(v: unknown, path: string, dso: string): Result<void, LedgerError> {
+    if (!Array.isArray(v)) return invalid(`${path} must be a list of transfer leg sides`);
+    if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} entries; this registry answers at most ${MAX_SETTLEMENT_LEGS}`);
+    for (const [i, x] of (v as unknown[]).entries()) {
+      const q = `${path}[${i}]`;
+      const side = field.object(x, q);
+      if (!side.ok) return side;
+      const r = all([
+        () => field.text(side.value.transferLegId, `${q}.transferLegId`),
+        () => (side.value.side === 'SenderSide' || side.value.side === 'ReceiverSide' ? ok(undefined) : invalid(`${q}.side must be SenderSide or ReceiverSide`)),
+        () => account(side.value.otherside, `${q}.otherside`),
+        () => field.amount(side.value.amount, `${q}.amount`),
+        () => this.#instrumentId(side.value.instrumentId, `${q}.instrumentId`, dso),
+        () => field.meta(side.value.meta, `${q}.meta`),
+      ]);
+      if (!r.ok) return r;
+    }
+    return ok(undefined);
+  }
+
+  #legs(v: unknown, path: string, dso: string): Result<void, LedgerError> {
+    if (!Array.isArray(v) || v.length === 0) return invalid(`${path} must be a non-empty list of transfer legs`);
+    if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} legs; this registry settles at most ${MAX_SETTLEMENT_LEGS} in one batch`);
+    for (const [i, x] of (v as unknown[]).entries()) {
+      const q = `${path}[${i}]`;
+      const leg = field.object(x, q);
+      if (!leg.ok) return leg;
+      const r = all([
+        () => field.text(leg.value.transferLegId, `${q}.transferLegId`),
+        () => account(leg.value.sender, `${q}.sender`),
+        () => account(leg.value.receiver, `${q}.receiver`),
+        () => field.amount(leg.value.amount, `${q}.amount`),
+        () => this.#instrumentId(leg.value.instrumentId, `${q}.instrumentId`, dso),
+        () => field.meta(leg.value.meta, `${q}.meta`),
+      ]);
+      if (!r.ok) return r;
+    }
+    return ok(undefined);
+  }
+
+  /** The allocation ids of `allocations: [FinalizedAllocation]`, at least one. */
+  #allocationIds(v: unknown): Result<string[], LedgerError> {
+    const path = 'choiceArguments.allocations';
+    if (!Array.isArray(v) || v.length === 0) return invalid(`${path} must be a non-empty list of {allocationCid, extraTransferLegSides, nextIterationFunding}`);
+    if (v.length > MAX_SETTLEMENT_ALLOCATIONS) return invalid(`${path} has ${v.length} allocations; this registry settles at most ${MAX_SETTLEMENT_ALLOCATIONS} in one batch`);
+    const ids: string[] = [];
+    for (const [i, x] of (v as unknown[]).entries()) {
+      const f = field.object(x, `${path}[${i}]`);
+      if (!f.ok) return f;
+      const cid = f.value.allocationCid;
+      if (typeof cid !== 'string' || !isContractIdSyntax(cid)) return invalid(`${path}[${i}].allocationCid is not a contract id`);
+      ids.push(cid);
+    }
+    return ok(ids);
+  }
+}
