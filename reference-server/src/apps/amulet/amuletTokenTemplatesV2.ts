@@ -2,7 +2,7 @@ import type { Catalogue, ChoiceBody, ChoiceContext, ContractView, DamlRecord, Da
 import { err, ok, toTimestamp } from '../../ledger/index.js';
 import { canonicalJson } from '../../ledger/values.js';
 import { fromScaled, toScaled } from '../../ledger/templates/numeric.js';
-import { ALLOCATION_FACTORY_V2_INTERFACE, ALLOCATION_V2_INTERFACE, SETTLEMENT_FACTORY_V2_INTERFACE, TRANSFER_FACTORY_V2_INTERFACE, TRANSFER_INSTRUCTION_V2_INTERFACE } from '../tokenStandard/idsV2.js';
+import { ALLOCATION_FACTORY_V2_INTERFACE, ALLOCATION_V2_INTERFACE, SETTLEMENT_FACTORY_V2_INTERFACE, TRANSFER_FACTORY_V2_INTERFACE } from '../tokenStandard/idsV2.js';
 import type { Implementation, TokenStandardInterfaces } from '../tokenStandard/TokenStandardInterfaces.js';
 import { ALLOCATION_SPEC_V2_T } from '../tokenStandard/typesV2.js';
 import { AMULET_PACKAGE, AMULET_TEMPLATE, LOCKED_AMULET_TEMPLATE } from '../templateIds.js';

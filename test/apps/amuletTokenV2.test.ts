@@ -1,0 +1,369 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ALLOCATION_FACTORY_V2_INTERFACE,
+  ALLOCATION_V2_INTERFACE,
+  AMULET_TEMPLATE,
+  HOLDING_V2_INTERFACE,
+  SETTLEMENT_FACTORY_V2_INTERFACE,
+  TRANSFER_FACTORY_V2_INTERFACE,
+  TRANSFER_INSTRUCTION_V2_INTERFACE,
+} from '../../reference-server/src/apps/index.js';
+import type { AppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
+import type { DamlRecord } from '../../reference-server/src/ledger/index.js';
+import { expectError, postJson, startWorldServer, type AppServer } from './support/appServer.js';
+import { create, exercise, mustSubmit, submit, type Submitted } from './support/jsonApi.js';
+
+let server: AppServer;
+let world: AppWorld;
+let dso: string;
+beforeAll(async () => {
+  ({ server, world } = await startWorldServer());
+  dso = world.parties.dso;
+});
+afterAll(async () => {
+  expect(server.errors).toEqual([]);
+  await server.close();
+});
+
+interface Context {
+  choiceContextData: { values: DamlRecord };
+  disclosedContracts: { templateId: string; contractId: string; createdEventBlob: string; synchronizerId: string }[];
+}
+interface Factory {
+  factoryId: string;
+  transferKind?: string;
+  choiceContext: Context;
+}
+
+const HOUR = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const account = (owner: string) => ({ owner, provider: null, id: '' });
+const noExtra = { context: { values: {} }, meta: { values: {} } };
+const withContext = (ctx: Context) => ({ context: ctx.choiceContextData, meta: { values: {} } });
+const ledgerEnd = async () => (await server.http.get('/v2/state/ledger-end')).body.offset as number;
+
+async function mint(owner: string, amount: string): Promise<string> {
+  const r = await mustSubmit(server, [dso, owner], [create(AMULET_TEMPLATE, { dso, owner, amount: { initialAmount: amount, createdAt: { number: '3' }, ratePerRound: { rate: '0.0' } } })]);
+  return r.created[0]!.contractId;
+}
+
+async function factory(path: string, args: unknown): Promise<Factory> {
+  const res = await postJson(server, path, { choiceArguments: args, excludeDebugFields: true });
+  expect(res.status, res.text).toBe(200);
+  return res.body as Factory;
+}
+
+/** A party's active contracts through a v2 interface filter, with the interface views. */
+async function viewsOf(party: string, interfaceId: string): Promise<{ contractId: string; view: DamlRecord }[]> {
+  const res = await server.http.post('/v2/state/active-contracts').send(
+    Buffer.from(
+      JSON.stringify({
+        activeAtOffset: await ledgerEnd(),
+        eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId, includeInterfaceView: true } } } }] } } },
+      }),
+    ),
+  );
+  expect(res.status, res.text.slice(0, 300)).toBe(200);
+  type Ev = { contractId: string; interfaceViews: { viewValue: DamlRecord }[] };
+  return (res.body as { contractEntry: { JsActiveContract: { createdEvent: Ev } } }[]).map((e) => ({
+    contractId: e.contractEntry.JsActiveContract.createdEvent.contractId,
+    view: e.contractEntry.JsActiveContract.createdEvent.interfaceViews[0]!.viewValue,
+  }));
+}
+
+/** Unlocked Amulet of `party` by contract id -> amount, read through HoldingV2. */
+async function unlocked(party: string): Promise<Map<string, string>> {
+  const vs = await viewsOf(party, HOLDING_V2_INTERFACE);
+  return new Map(vs.filter((v) => (v.view.account as DamlRecord).owner === party && v.view.lock === null).map((v) => [v.contractId, v.view.amount as string]));
+}
+
+function transferArgsV2(sender: string, receiver: string, amount: string, inputs: string[], actors = [sender]) {
+  const now = server.clock.now();
+  return {
+    transfer: {
+      sender: account(sender),
+      receiver: account(receiver),
+      amount,
+      instrumentId: { admin: dso, id: 'Amulet' },
+      requestedAt: iso(now - 60_000),
+      executeBefore: iso(now + HOUR),
+      inputHoldingCids: inputs,
+      meta: { values: {} },
+    },
+    actors,
+    extraArgs: noExtra,
+  };
+}
+
+describe('HoldingV2', () => {
+  it("shows alice's amulet and locked amulet with her basic account through the v2 interface filter", async () => {
+    const vs = await viewsOf(world.parties.alice, HOLDING_V2_INTERFACE);
+    const mine = vs.find((v) => v.contractId === world.amulet.holdings.alice[0])!;
+    expect(mine.view).toEqual({ account: account(world.parties.alice), instrumentId: { admin: dso, id: 'Amulet' }, amount: '1000.0000000000', lock: null, meta: { values: {} } });
+    const locked = vs.find((v) => v.contractId === world.amulet.lockedForCarol)!;
+    expect(locked.view.lock).toMatchObject({ holders: [dso] });
+  });
+});
+
+describe('transfers v2', () => {
+  it('completes at once to bob (preapproval) through TransferFactory v2, with the same context as v1', async () => {
+    const { alice, bob } = world.parties;
+    const input = await mint(alice, '50.0');
+    const args = transferArgsV2(alice, bob, '20.0', [input]);
+    const f = await factory('/registry/transfer-instruction/v2/transfer-factory', args);
+    expect(f.transferKind).toBe('direct');
+    const v1Args = { expectedAdmin: dso, transfer: { ...args.transfer, sender: alice, receiver: bob }, extraArgs: noExtra };
+    expect(await factory('/registry/transfer-instruction/v1/transfer-factory', v1Args)).toEqual(f);
+    const bobBefore = await unlocked(bob);
+    const r = await submit(server, [alice], [exercise(TRANSFER_FACTORY_V2_INTERFACE, f.factoryId, 'TransferFactory_Transfer', { ...args, extraArgs: withContext(f.choiceContext) })], {
+      disclosedContracts: f.choiceContext.disclosedContracts,
+    });
+    expect(r.status, JSON.stringify(r.body).slice(0, 400)).toBe(200);
+    const fresh = [...(await unlocked(bob))].filter(([cid]) => !bobBefore.has(cid)).map(([, a]) => a);
+    expect(fresh).toEqual(['20.0000000000']);
+  });
+
+  it('leaves a v2 TransferInstruction to erin that she accepts as the actor; others are refused', async () => {
+    const { alice, erin, bob } = world.parties;
+    const input = await mint(alice, '8.0');
+    const args = transferArgsV2(alice, erin, '8.0', [input]);
+    const f = await factory('/registry/transfer-instruction/v2/transfer-factory', args);
+    expect(f.transferKind).toBe('offer');
+    const r = await mustSubmit(server, [alice], [exercise(TRANSFER_FACTORY_V2_INTERFACE, f.factoryId, 'TransferFactory_Transfer', { ...args, extraArgs: withContext(f.choiceContext) })], {
+      disclosedContracts: f.choiceContext.disclosedContracts,
+    });
+    const instruction = r.created.at(-1)!.contractId;
+    const view = (await viewsOf(erin, TRANSFER_INSTRUCTION_V2_INTERFACE)).find((v) => v.contractId === instruction)!.view;
+    expect(view.transfer).toMatchObject({ sender: account(alice), receiver: account(erin), amount: '8.0000000000' });
+    expect(view.availableActions).toEqual([
+      [[erin], [{ tag: 'TIA_Accept', value: {} }, { tag: 'TIA_Reject', value: {} }]],
+      [[alice], [{ tag: 'TIA_Withdraw', value: {} }]],
+    ]);
+    const ctx = (await postJson(server, `/registry/transfer-instruction/v2/${instruction}/choice-contexts/accept`, { excludeDebugFields: true })).body as Context;
+    // The v1 context, shared: the v2 choice runs the v1 accept.
+    expect((await postJson(server, `/registry/transfer-instruction/v1/${instruction}/choice-contexts/accept`, { excludeDebugFields: true })).body).toEqual(ctx);
+    const wrong = await submit(server, [bob], [exercise(TRANSFER_INSTRUCTION_V2_INTERFACE, instruction, 'TransferInstruction_Accept', { actors: [bob], extraArgs: withContext(ctx) })], {
+      disclosedContracts: ctx.disclosedContracts,
+    });
+    expect(wrong.status).not.toBe(200);
+    const erinBefore = await unlocked(erin);
+    const accepted = await submit(server, [erin], [exercise(TRANSFER_INSTRUCTION_V2_INTERFACE, instruction, 'TransferInstruction_Accept', { actors: [erin], extraArgs: withContext(ctx) })], {
+      disclosedContracts: ctx.disclosedContracts,
+    });
+    expect(accepted.status, JSON.stringify(accepted.body).slice(0, 400)).toBe(200);
+    expect(accepted.archived).toContain(instruction);
+    expect([...(await unlocked(erin))].filter(([cid]) => !erinBefore.has(cid)).map(([, a]) => a)).toEqual(['8.0000000000']);
+  });
+
+  it('refuses actors other than the sender and answers 400 for v1-shaped arguments', async () => {
+    const { alice, bob } = world.parties;
+    const input = await mint(alice, '3.0');
+    const args = transferArgsV2(alice, bob, '1.0', [input], [bob]);
+    const f = await factory('/registry/transfer-instruction/v2/transfer-factory', args);
+    const r = await submit(server, [bob], [exercise(TRANSFER_FACTORY_V2_INTERFACE, f.factoryId, 'TransferFactory_Transfer', { ...args, extraArgs: withContext(f.choiceContext) })], {
+      disclosedContracts: f.choiceContext.disclosedContracts,
+    });
+    expect(String(r.body.cause)).toMatch(/actors \[.*\] are not the sender/);
+    const v1 = { expectedAdmin: dso, transfer: { ...args.transfer, sender: alice }, extraArgs: noExtra };
+    expectError(await postJson(server, '/registry/transfer-instruction/v2/transfer-factory', { choiceArguments: v1 }), 400, /choiceArguments.transfer.sender must be an object/);
+    expectError(await postJson(server, '/registry/transfer-instruction/v2/transfer-factory', { choiceArguments: { ...args, actors: [] } }), 400, /choiceArguments.actors must not be empty/);
+  });
+});
+
+/** A two-leg swap in trade `id`: alice sends `a` to bob, bob sends `b` to alice, the venue settles. */
+function trade(id: string, a: string, b: string, deadlineIn = HOUR) {
+  const { alice, bob } = world.parties;
+  const venue = world.parties['trading-venue'];
+  const settlement = { executors: [venue], id, cid: null, meta: { values: {} } };
+  const legs = [
+    { transferLegId: 'leg-1', sender: account(alice), receiver: account(bob), amount: a, instrumentId: 'Amulet', meta: { values: {} } },
+    { transferLegId: 'leg-2', sender: account(bob), receiver: account(alice), amount: b, instrumentId: 'Amulet', meta: { values: {} } },
+  ];
+  const sidesOf = (party: string) =>
+    legs.flatMap((l) => {
+      const common = { transferLegId: l.transferLegId, amount: l.amount, instrumentId: l.instrumentId, meta: l.meta };
+      return [
+        ...(l.sender.owner === party ? [{ ...common, side: 'SenderSide', otherside: l.receiver }] : []),
+        ...(l.receiver.owner === party ? [{ ...common, side: 'ReceiverSide', otherside: l.sender }] : []),
+      ];
+    });
+  const allocateArgs = (party: string, inputs: string[], over: DamlRecord = {}) => ({
+    allocation: {
+      settlement,
+      admin: dso,
+      authorizer: account(party),
+      transferLegSides: sidesOf(party),
+      settlementDeadline: iso(server.clock.now() + deadlineIn),
+      nextIterationFunding: null,
+      committed: false,
+      meta: { values: {} },
+      ...over,
+    },
+    requestedAt: iso(server.clock.now() - 60_000),
+    inputHoldingCids: inputs,
+    extraArgs: noExtra,
+    actors: [party],
+  });
+  const settleArgs = (allocations: string[], actors = [venue]) => ({
+    settlement,
+    transferLegs: legs,
+    allocations: allocations.map((allocationCid) => ({ allocationCid, extraTransferLegSides: [], nextIterationFunding: null })),
+    actors,
+    extraArgs: noExtra,
+  });
+  return { venue, allocateArgs, settleArgs };
+}
+
+async function allocate(party: string, args: unknown): Promise<Submitted> {
+  const f = await factory('/registry/allocation-instruction/v2/allocation-factory', args);
+  return submit(server, [party], [exercise(ALLOCATION_FACTORY_V2_INTERFACE, f.factoryId, 'AllocationFactory_Allocate', { ...(args as DamlRecord), extraArgs: withContext(f.choiceContext) })], {
+    disclosedContracts: f.choiceContext.disclosedContracts,
+  });
+}
+
+const allocationOf = (r: Submitted) => r.created.find((c) => c.templateId.endsWith(':Splice.AmuletAllocationV2:AmuletAllocationV2'))!.contractId;
+
+async function settle(executor: string, args: ReturnType<ReturnType<typeof trade>['settleArgs']>): Promise<Submitted & { context: Factory }> {
+  const f = await factory('/registry/allocation/v2/settlement-factory', args);
+  const r = await submit(server, [executor], [exercise(SETTLEMENT_FACTORY_V2_INTERFACE, f.factoryId, 'SettlementFactory_SettleBatch', { ...args, extraArgs: withContext(f.choiceContext) })], {
+    disclosedContracts: f.choiceContext.disclosedContracts,
+  });
+  return { ...r, context: f };
+}
+
+describe('DvP settlement through SettlementFactory_SettleBatch', () => {
+  it('alice and bob allocate with the v2 factory, the venue settles both legs atomically and the amulet moves', async () => {
+    const { alice, bob } = world.parties;
+    const t = trade('dvp-1', '10.0', '3.0');
+    const aliceIn = await mint(alice, '15.0');
+    const a = await allocate(alice, t.allocateArgs(alice, [aliceIn]));
+    expect(a.status, JSON.stringify(a.body).slice(0, 500)).toBe(200);
+    // alice nets -7: 7 locked, 8 back as change; bob nets +3 and locks nothing.
+    const aView = (await viewsOf(alice, ALLOCATION_V2_INTERFACE)).find((v) => v.contractId === allocationOf(a))!.view;
+    expect(aView.holdingCids).toHaveLength(1);
+    expect((await unlocked(alice)).get(a.created.find((c) => c.templateId.endsWith(':Splice.Amulet:Amulet'))!.contractId)).toBe('8.0000000000');
+    const b = await allocate(bob, t.allocateArgs(bob, []));
+    expect(b.status, JSON.stringify(b.body).slice(0, 500)).toBe(200);
+    expect(b.created.some((c) => c.templateId.endsWith(':Splice.Amulet:LockedAmulet'))).toBe(false);
+
+    const aliceBefore = await unlocked(alice);
+    const bobBefore = await unlocked(bob);
+    const s = await settle(t.venue, t.settleArgs([allocationOf(a), allocationOf(b)]));
+    expect(s.status, JSON.stringify(s.body).slice(0, 600)).toBe(200);
+    // The context disclosed alice's locked amulet besides the factory, the rules and the round.
+    expect(s.context.choiceContext.disclosedContracts.map((d) => d.templateId.split(':').slice(1).join(':')).sort()).toEqual(
+      ['Splice.Amulet:LockedAmulet', 'Splice.AmuletRules:AmuletRules', 'Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules', 'Splice.Round:OpenMiningRound'].sort(),
+    );
+    expect(s.archived).toEqual(expect.arrayContaining([allocationOf(a), allocationOf(b)]));
+    const aliceNew = [...(await unlocked(alice))].filter(([cid]) => !aliceBefore.has(cid));
+    const bobNew = [...(await unlocked(bob))].filter(([cid]) => !bobBefore.has(cid)).map(([, v]) => v);
+    expect(aliceNew).toEqual([]); // 7 locked - 10 sent + 3 received = 0
+    expect(bobNew).toEqual(['7.0000000000']); // +10 - 3
+  });
+
+  it('a failing batch leaves nothing half-applied: missing allocation, wrong actors, expired deadline, mismatched settlement', async () => {
+    const { alice, bob, erin } = world.parties;
+    const t = trade('dvp-2', '4.0', '1.0', 5 * 60_000);
+    const a = await allocate(alice, t.allocateArgs(alice, [await mint(alice, '3.0')]));
+    const b = await allocate(bob, t.allocateArgs(bob, []));
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const ids = [allocationOf(a), allocationOf(b)];
+    const end = await ledgerEnd();
+
+    const missing = await settle(t.venue, t.settleArgs([ids[0]!]));
+    expect(String(missing.body.cause)).toMatch(/do not authorize exactly the transfer legs: 2 missing/);
+    const actors = await settle(erin, t.settleArgs(ids, [erin]));
+    expect(String(actors.body.cause)).toMatch(/actors \[.*\] are not the settlement executors/);
+    const other = trade('dvp-other', '4.0', '1.0');
+    const mismatched = await settle(t.venue, { ...other.settleArgs(ids) });
+    expect(String(mismatched.body.cause)).toMatch(/was made for another settlement/);
+    const twice = await settle(t.venue, t.settleArgs([...ids, ids[0]!]));
+    expect(String(twice.body.cause)).toMatch(/not unique/);
+    expect(await ledgerEnd()).toBe(end);
+
+    server.clock.advance(10 * 60_000);
+    const late = await settle(t.venue, t.settleArgs(ids));
+    expect(String(late.body.cause)).toMatch(/settlementDeadline .* has passed/);
+    expect(await ledgerEnd()).toBe(end);
+    // Both allocations are still there, alice's lock with them.
+    expect((await viewsOf(alice, ALLOCATION_V2_INTERFACE)).map((v) => v.contractId)).toContain(ids[0]);
+    expect((await viewsOf(bob, ALLOCATION_V2_INTERFACE)).map((v) => v.contractId)).toContain(ids[1]);
+  });
+
+  it('refuses an allocation for another admin, and settlement by anyone but the admin and the executors', async () => {
+    const { alice, bob } = world.parties;
+    const t = trade('dvp-3', '2.0', '1.0');
+    expectError(await postJson(server, '/registry/allocation-instruction/v2/allocation-factory', { choiceArguments: t.allocateArgs(alice, [], { admin: bob }) }), 400, /admin .* is not the admin of this registry/);
+    const a = await allocate(alice, t.allocateArgs(alice, [await mint(alice, '1.0')]));
+    expect(a.status).toBe(200);
+    const ctx = (await postJson(server, `/registry/allocations/v2/${allocationOf(a)}/choice-contexts/cancel`, { excludeDebugFields: true })).body as Context;
+    const direct = await submit(server, [t.venue], [exercise(ALLOCATION_V2_INTERFACE, allocationOf(a), 'Allocation_Settle', { actors: [t.venue], extraTransferLegSides: [], nextIterationFunding: null, extraArgs: withContext(ctx) })], {
+      disclosedContracts: ctx.disclosedContracts,
+    });
+    expect(String(direct.body.cause)).toMatch(/are not the admin and executors/);
+  });
+});
+
+describe('allocation v2 cancel and withdraw', () => {
+  it('the executors cancel with the v2 cancel context and alice gets her lock back; a committed one cannot be withdrawn before its deadline', async () => {
+    const { alice } = world.parties;
+    const t = trade('dvp-4', '5.0', '1.0');
+    const a = await allocate(alice, t.allocateArgs(alice, [await mint(alice, '4.0')]));
+    expect(a.status).toBe(200);
+    const id = allocationOf(a);
+    const ctx = (await postJson(server, `/registry/allocations/v2/${id}/choice-contexts/cancel`, { excludeDebugFields: true })).body as Context;
+    expect(Object.keys(ctx.choiceContextData.values).sort()).toEqual(['amulet-rules', 'open-round']);
+    // Not an AmuletAllocation: the v1 paths do not know it.
+    expectError(await postJson(server, `/registry/allocations/v1/${id}/choice-contexts/cancel`, {}), 404, /not found: the contract is a/);
+    const before = await unlocked(alice);
+    const cancelled = await submit(server, [t.venue], [exercise(ALLOCATION_V2_INTERFACE, id, 'Allocation_Cancel', { actors: [t.venue], extraArgs: withContext(ctx) })], {
+      disclosedContracts: ctx.disclosedContracts,
+    });
+    expect(cancelled.status, JSON.stringify(cancelled.body).slice(0, 400)).toBe(200);
+    expect([...(await unlocked(alice))].filter(([cid]) => !before.has(cid)).map(([, v]) => v)).toEqual(['4.0000000000']);
+    expectError(await postJson(server, `/registry/allocations/v2/${id}/choice-contexts/withdraw`, {}), 404, /archived/);
+
+    const c = await allocate(alice, t.allocateArgs(alice, [await mint(alice, '4.0')], { committed: true }));
+    const cid = allocationOf(c);
+    const wctx = (await postJson(server, `/registry/allocations/v2/${cid}/choice-contexts/withdraw`, { excludeDebugFields: true })).body as Context;
+    const early = await submit(server, [alice], [exercise(ALLOCATION_V2_INTERFACE, cid, 'Allocation_Withdraw', { actors: [alice], extraArgs: withContext(wctx) })], {
+      disclosedContracts: wctx.disclosedContracts,
+    });
+    expect(String(early.body.cause)).toMatch(/Cannot withdraw a committed allocation before its settlement deadline/);
+  });
+});
+
+describe('settlement factory requests', () => {
+  const path = '/registry/allocation/v2/settlement-factory';
+  it('answers the same context for the same request, and 400 for malformed arguments', async () => {
+    const t = trade('dvp-5', '1.0', '1.0');
+    const args = t.settleArgs([`00${'ab'.repeat(32)}`]);
+    const one = await postJson(server, path, { choiceArguments: args });
+    expect(one.status, one.text).toBe(200);
+    expect((await postJson(server, path, { choiceArguments: args })).body).toEqual(one.body);
+    expect((one.body as Factory).choiceContext.disclosedContracts[0]).toHaveProperty('debugPayload');
+    const bad: [unknown, RegExp][] = [
+      [{}, /choiceArguments/],
+      [{ choiceArguments: { ...args, transferLegs: [] } }, /transferLegs must be a non-empty list/],
+      [{ choiceArguments: { ...args, settlement: { ...args.settlement, executors: [] } } }, /executors must not be empty/],
+      [{ choiceArguments: { ...args, allocations: [{ allocationCid: 'nope' }] } }, /allocations\[0\].allocationCid is not a contract id/],
+      [{ choiceArguments: { ...args, transferLegs: [{ ...args.transferLegs[0], amount: '1e3' }] } }, /amount must be a decimal string/],
+      [{ choiceArguments: { ...args, transferLegs: [{ ...args.transferLegs[0], instrumentId: 'USD' }] } }, /unknown instrument/],
+      [{ choiceArguments: { ...args, transferLegs: [{ ...args.transferLegs[0], sender: { owner: 'alice' } }] } }, /sender.owner: Invalid party id/],
+      [{ choiceArguments: { ...args, transferLegs: Array.from({ length: 1001 }, () => args.transferLegs[0]) } }, /at most 1000/],
+    ];
+    for (const [body, message] of bad) expectError(await postJson(server, path, body), 400, message);
+  });
+
+  it("answers 409 while an allocation's locked amulet is being reassigned", async () => {
+    const { alice } = world.parties;
+    const t = trade('dvp-6', '2.0', '1.0');
+    const a = await allocate(alice, t.allocateArgs(alice, [await mint(alice, '1.0')]));
+    const locked = a.created.find((c) => c.templateId.endsWith(':Splice.Amulet:LockedAmulet'))!.contractId;
+    const u = server.ledger.unassign(locked, server.ledger.config.synchronizers[1]!.id, { submitter: dso });
+    expect(u.ok).toBe(true);
+    expectError(await postJson(server, path, { choiceArguments: t.settleArgs([allocationOf(a)]) }), 409, /is being reassigned/);
+    if (u.ok) expect(server.ledger.assign(u.value.reassignmentId, { submitter: dso }).ok).toBe(true);
+    expect((await postJson(server, path, { choiceArguments: t.settleArgs([allocationOf(a)]) })).status).toBe(200);
+  });
+});
