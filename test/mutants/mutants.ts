@@ -9,6 +9,7 @@ import { STREAM_MUTANTS } from './streamMutants.js';
 import { SUITE_DEPTH_MUTANTS } from './suiteDepthMutants.js';
 import type { HttpConfig } from '../../reference-server/src/http/api/config.js';
 import { TOKEN_MUTANTS } from './tokenMutants.js';
+import { TOKEN_V2_MUTANTS } from './tokenV2Mutants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
 export interface Mutant {
@@ -348,6 +349,8 @@ export const MUTANTS: readonly Mutant[] = [
   ...PACKAGE_MUTANTS,
   // The token-standard registry and Scan's wallet reads (tokenMutants.ts).
   ...TOKEN_MUTANTS,
+  // The token standard v2: settlement factory and v2 allocation factory (tokenV2Mutants.ts).
+  ...TOKEN_V2_MUTANTS,
   // Wire details the published clients rely on (issue 10).
   ...CLIENT_WIRE_MUTANTS,
   ...DEDUP_MUTANTS,

@@ -21,6 +21,7 @@ import { registryChecks } from './registry.js';
 import { registryContextChecks } from './registryContexts.js';
 import { tokenRegistryChecks } from './tokenRegistry.js';
 import { tokenRegistryOpChecks } from './tokenRegistryOps.js';
+import { tokenRegistryV2Checks } from './tokenRegistryV2.js';
 import { scanChecks } from './scan.js';
 import { scanWalletChecks } from './scanWallet.js';
 import { schemaChecks } from './schema.js';
@@ -39,6 +40,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...registryContextChecks,
     ...tokenRegistryChecks,
     ...tokenRegistryOpChecks,
+    ...tokenRegistryV2Checks,
     ...ledgerBasicChecks,
     ...ledgerStateChecks,
     ...ledgerCommandChecks,

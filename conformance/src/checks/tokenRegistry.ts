@@ -15,17 +15,17 @@ import type { CheckContext, CheckDefinition } from './types.js';
 const TS = 'token standard';
 type Api = 'metadata-v1' | 'transfer-instruction-v1' | 'transfer-instruction-v2' | 'allocation-instruction-v1' | 'allocation-instruction-v2' | 'allocation-v1' | 'allocation-v2';
 
-function serves(ctx: CheckContext, api: Api): void {
+export function serves(ctx: CheckContext, api: Api): void {
   const apis = ctx.profile.registry?.apis ?? ['allocation-instruction-v2'];
   if (!apis.includes(api)) ctx.skip(`profile '${ctx.profile.name}' does not list ${api} in registry.apis`);
 }
-const need = <T>(ctx: CheckContext, v: T | undefined, what: string): T => v ?? ctx.skip(`profile '${ctx.profile.name}' does not name ${what}`);
+export const need = <T>(ctx: CheckContext, v: T | undefined, what: string): T => v ?? ctx.skip(`profile '${ctx.profile.name}' does not name ${what}`);
 
 const get = (ctx: CheckContext, path: string, operationId: string) => ctx.http.request('registry', { method: 'GET', path, operationId });
-const post = (ctx: CheckContext, path: string, json: unknown, operationId: string) => ctx.http.request('registry', { method: 'POST', path, json, operationId });
+export const post = (ctx: CheckContext, path: string, json: unknown, operationId: string) => ctx.http.request('registry', { method: 'POST', path, json, operationId });
 
 /** A ChoiceContext body, checked for its required shape. */
-function checkContext(ctx: CheckContext, e: Exchange, context: unknown, what: string): Json {
+export function checkContext(ctx: CheckContext, e: Exchange, context: unknown, what: string): Json {
   if (!isObject(context) || !isObject(context.choiceContextData) || !Array.isArray(context.disclosedContracts)) {
     return ctx.fail(`${what}: a ChoiceContext needs choiceContextData (object) and disclosedContracts (array)`, e);
   }
@@ -39,7 +39,7 @@ function checkContext(ctx: CheckContext, e: Exchange, context: unknown, what: st
 }
 
 /** The registry's admin and its first instrument (metadata v1), which factory requests name. */
-async function instrument(ctx: CheckContext): Promise<{ admin: string; id: string }> {
+export async function instrument(ctx: CheckContext): Promise<{ admin: string; id: string }> {
   return ctx.shared('registry-instrument', async () => {
     const info = await get(ctx, '/registry/metadata/v1/info', 'getRegistryInfo');
     expectStatus(ctx, info, 200, 'registry info');
@@ -71,6 +71,39 @@ async function transferArgs(ctx: CheckContext, over: Json = {}): Promise<Json> {
       ...over,
     },
     extraArgs: { context: { values: {} }, meta: { values: {} } },
+  };
+}
+
+/** A v2 Account: the party's default account. */
+export const accountOf = (owner: string): Json => ({ owner, provider: null, id: '' });
+const NO_EXTRA_ARGS = { context: { values: {} }, meta: { values: {} } };
+
+/** TransferFactory_Transfer's arguments in v2's shape: accounts, and the sender as the actor. */
+export async function transferArgsV2(ctx: CheckContext): Promise<Json> {
+  const v1 = await transferArgs(ctx);
+  const t = v1.transfer as Json;
+  return { transfer: { ...t, sender: accountOf(String(t.sender)), receiver: accountOf(String(t.receiver)) }, actors: [t.sender], extraArgs: NO_EXTRA_ARGS };
+}
+
+/** AllocationFactory_Allocate's arguments in v2's shape: `authorizer` sends `amount` to `other` in settlement `id`. */
+export async function allocationArgsV2(ctx: CheckContext, p: { authorizer: string; other: string; executor: string; settlementId: string; amount?: string; side?: 'SenderSide' | 'ReceiverSide'; inputs?: string[] }): Promise<Json> {
+  const { admin, id } = await instrument(ctx);
+  const now = Date.now();
+  return {
+    allocation: {
+      settlement: { executors: [p.executor], id: p.settlementId, cid: null, meta: { values: {} } },
+      admin,
+      authorizer: accountOf(p.authorizer),
+      transferLegSides: [{ transferLegId: 'leg-0', side: p.side ?? 'SenderSide', otherside: accountOf(p.other), amount: p.amount ?? '1.0', instrumentId: id, meta: { values: {} } }],
+      settlementDeadline: new Date(now + 3_600_000).toISOString(),
+      nextIterationFunding: null,
+      committed: false,
+      meta: { values: {} },
+    },
+    requestedAt: new Date(now - 60_000).toISOString(),
+    inputHoldingCids: p.inputs ?? [],
+    extraArgs: NO_EXTRA_ARGS,
+    actors: [p.authorizer],
   };
 }
 
@@ -131,7 +164,8 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
     specRef: `${TS}: transfer-instruction-${v} TransferFactoryWithChoiceContext`,
     async run(ctx) {
       serves(ctx, `transfer-instruction-${v}`);
-      const e = await post(ctx, `/registry/transfer-instruction/${v}/transfer-factory`, { choiceArguments: await transferArgs(ctx), excludeDebugFields: true }, `getTransferFactory${v.toUpperCase()}`);
+      const choiceArguments = v === 'v1' ? await transferArgs(ctx) : await transferArgsV2(ctx);
+      const e = await post(ctx, `/registry/transfer-instruction/${v}/transfer-factory`, { choiceArguments, excludeDebugFields: true }, `getTransferFactory${v.toUpperCase()}`);
       expectStatus(ctx, e, 200, 'transfer factory');
       const b = objectBody(ctx, e, 'transfer factory');
       if (typeof b.factoryId !== 'string' || b.factoryId === '') ctx.fail('factoryId must be a contract id', e);
@@ -248,7 +282,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
       const receiver = need(ctx, ctx.profile.registry?.transferReceiver, 'a receiver (registry.transferReceiver)');
       const now = Date.now();
       const at = (ms: number) => new Date(now + ms).toISOString();
-      const args = {
+      const args = v === 'v2' ? await allocationArgsV2(ctx, { authorizer: sender, other: receiver, executor: receiver, settlementId: ctx.unique('cc-settlement') }) : {
         expectedAdmin: admin,
         allocation: {
           settlement: { executor: receiver, settlementRef: { id: ctx.unique('cc-settlement'), cid: null }, requestedAt: at(-60_000), allocateBefore: at(3_600_000), settleBefore: at(7_200_000), meta: { values: {} } },
@@ -330,7 +364,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
   }),
 ];
 
-async function allocate(ctx: CheckContext, hint: string): Promise<string> {
+export async function allocate(ctx: CheckContext, hint: string): Promise<string> {
   const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties', json: { partyIdHint: ctx.unique(hint).replace(/[^a-zA-Z0-9_-]/g, '-'), identityProviderId: '' } });
   expectStatus(ctx, e, 200, 'allocating a party');
   const d = objectBody(ctx, e, 'party allocation').partyDetails;
@@ -348,7 +382,7 @@ async function allocate(ctx: CheckContext, hint: string): Promise<string> {
 }
 
 /** Submits one command with disclosed contracts as `party`, expecting success; the transaction's JSON. */
-async function submitTx(ctx: CheckContext, party: string, command: Json, disclosedContracts: Json[], what: string): Promise<Json> {
+export async function submitTx(ctx: CheckContext, party: string, command: Json, disclosedContracts: Json[], what: string): Promise<Json> {
   const userId = userIdOf(ctx);
   const e = await ctx.http.request('ledger', {
     method: 'POST',
@@ -363,14 +397,14 @@ async function submitTx(ctx: CheckContext, party: string, command: Json, disclos
 }
 
 /** The result of the first exercise of a transaction answer. */
-function exerciseResult(tx: Json): unknown {
+export function exerciseResult(tx: Json): unknown {
   const events = isObject(tx.transaction) && Array.isArray(tx.transaction.events) ? tx.transaction.events : [];
   for (const ev of events) if (isObject(ev) && isObject(ev.ExercisedEvent)) return ev.ExercisedEvent.exerciseResult;
   return undefined;
 }
 
 /** Mints amulet for `party` with the DevNet tap against Scan's AmuletRules and active open round. */
-async function tap(ctx: CheckContext, party: string, amount: string): Promise<string> {
+export async function tap(ctx: CheckContext, party: string, amount: string): Promise<string> {
   return (await tapTx(ctx, party, amount)).holding;
 }
 
