@@ -110,7 +110,7 @@ export class AmuletRegistryV2 {
       () => this.#settlement(s.settlement, `${p}.settlement`),
       () => this.#admin(s.admin, `${p}.admin`, dso.value),
       () => account(s.authorizer, `${p}.authorizer`),
-      () => this.#legSides(s.transferLegSides, `${p}.transferLegSides`, dso.value),
+      () => this.#legSides(s.transferLegSides, `${p}.transferLegSides`),
       () => (s.settlementDeadline === undefined || s.settlementDeadline === null ? ok(undefined) : field.time(s.settlementDeadline, `${p}.settlementDeadline`)),
       () => (s.committed === undefined || typeof s.committed === 'boolean' ? ok(undefined) : invalid(`${p}.committed must be a boolean`)),
       () => field.meta(s.meta, `${p}.meta`),
@@ -128,19 +128,20 @@ export class AmuletRegistryV2 {
    * archived or not Amulet's adds nothing: the choice refuses it). 409 while any of them moves.
    */
   settlementFactory(body: unknown): Result<FactoryWithChoiceContext, LedgerError> {
+    // Malformed is malformed whatever the ledger holds: the arguments are checked first.
     const request = parseFactoryRequest(body);
     if (!request.ok) return request;
-    const dso = this.registry.dso();
-    if (!dso.ok) return dso;
     const args = request.value.choiceArguments;
     const checked = all([
       () => this.#settlement(args.settlement, 'choiceArguments.settlement'),
-      () => this.#legs(args.transferLegs, 'choiceArguments.transferLegs', dso.value),
+      () => this.#legs(args.transferLegs, 'choiceArguments.transferLegs'),
       () => partyList(args.actors, 'choiceArguments.actors', true),
     ]);
     if (!checked.ok) return checked;
     const allocations = this.#allocationIds(args.allocations);
     if (!allocations.ok) return allocations;
+    const dso = this.registry.dso();
+    if (!dso.ok) return dso;
     const locked: StoredContract[] = [];
     for (const id of allocations.value) {
       const c = this.registry.ledger.store.contract(id);
@@ -168,13 +169,14 @@ export class AmuletRegistryV2 {
     ]);
   }
 
-  #instrumentId(v: unknown, path: string, dso: string): Result<void, LedgerError> {
+  /** v2 legs name the instrument by its text id (the admin is the factory's). */
+  #instrumentId(v: unknown, path: string): Result<void, LedgerError> {
     const id = field.text(v, path);
     if (!id.ok) return id;
-    return id.value === AMULET_INSTRUMENT_ID ? ok(undefined) : invalid(`unknown instrument ${dso}/${id.value.slice(0, 80)} at ${path}; this registry administers ${dso}/${AMULET_INSTRUMENT_ID}`);
+    return id.value === AMULET_INSTRUMENT_ID ? ok(undefined) : invalid(`unknown instrument '${id.value.slice(0, 80)}' at ${path}; this registry administers '${AMULET_INSTRUMENT_ID}'`);
   }
 
-  #legSides(v: unknown, path: string, dso: string): Result<void, LedgerError> {
+  #legSides(v: unknown, path: string): Result<void, LedgerError> {
     if (!Array.isArray(v)) return invalid(`${path} must be a list of transfer leg sides`);
     if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} entries; this registry answers at most ${MAX_SETTLEMENT_LEGS}`);
     for (const [i, x] of (v as unknown[]).entries()) {
@@ -186,7 +188,7 @@ export class AmuletRegistryV2 {
         () => (side.value.side === 'SenderSide' || side.value.side === 'ReceiverSide' ? ok(undefined) : invalid(`${q}.side must be SenderSide or ReceiverSide`)),
         () => account(side.value.otherside, `${q}.otherside`),
         () => field.amount(side.value.amount, `${q}.amount`),
-        () => this.#instrumentId(side.value.instrumentId, `${q}.instrumentId`, dso),
+        () => this.#instrumentId(side.value.instrumentId, `${q}.instrumentId`),
         () => field.meta(side.value.meta, `${q}.meta`),
       ]);
       if (!r.ok) return r;
@@ -194,7 +196,7 @@ export class AmuletRegistryV2 {
     return ok(undefined);
   }
 
-  #legs(v: unknown, path: string, dso: string): Result<void, LedgerError> {
+  #legs(v: unknown, path: string): Result<void, LedgerError> {
     if (!Array.isArray(v) || v.length === 0) return invalid(`${path} must be a non-empty list of transfer legs`);
     if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} legs; this registry settles at most ${MAX_SETTLEMENT_LEGS} in one batch`);
     for (const [i, x] of (v as unknown[]).entries()) {
@@ -206,7 +208,7 @@ export class AmuletRegistryV2 {
         () => account(leg.value.sender, `${q}.sender`),
         () => account(leg.value.receiver, `${q}.receiver`),
         () => field.amount(leg.value.amount, `${q}.amount`),
-        () => this.#instrumentId(leg.value.instrumentId, `${q}.instrumentId`, dso),
+        () => this.#instrumentId(leg.value.instrumentId, `${q}.instrumentId`),
         () => field.meta(leg.value.meta, `${q}.meta`),
       ]);
       if (!r.ok) return r;
