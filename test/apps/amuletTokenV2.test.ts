@@ -304,6 +304,65 @@ describe('DvP settlement through SettlementFactory_SettleBatch', () => {
   });
 });
 
+describe('v1 allocations in a v2 settlement', () => {
+  it("a v1 AmuletAllocation is an Allocation v2 too: alice's v1 allocation and bob's v2 receipt settle in one batch", async () => {
+    const { alice, bob } = world.parties;
+    const venue = world.parties['trading-venue'];
+    const now = server.clock.now();
+    const v1Args = {
+      expectedAdmin: dso,
+      allocation: {
+        settlement: { executor: venue, settlementRef: { id: 'mixed-1', cid: null }, requestedAt: iso(now - 60_000), allocateBefore: iso(now + HOUR), settleBefore: iso(now + 2 * HOUR), meta: { values: {} } },
+        transferLegId: 'leg-1',
+        transferLeg: { sender: alice, receiver: bob, amount: '6.0', instrumentId: { admin: dso, id: 'Amulet' }, meta: { values: {} } },
+      },
+      requestedAt: iso(now - 60_000),
+      inputHoldingCids: [await mint(alice, '6.0')],
+      extraArgs: noExtra,
+    };
+    const f1 = await factory('/registry/allocation-instruction/v1/allocation-factory', v1Args);
+    const a = await mustSubmit(server, [alice], [exercise('#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory', f1.factoryId, 'AllocationFactory_Allocate', { ...v1Args, extraArgs: withContext(f1.choiceContext) })], {
+      disclosedContracts: f1.choiceContext.disclosedContracts,
+    });
+    const v1Allocation = a.created.find((c) => c.templateId.endsWith(':Splice.AmuletAllocation:AmuletAllocation'))!.contractId;
+    const view = (await viewsOf(alice, ALLOCATION_V2_INTERFACE)).find((v) => v.contractId === v1Allocation)!.view;
+    const settlement = { executors: [venue], id: 'mixed-1', cid: null, meta: { values: {} } };
+    expect((view.allocation as DamlRecord).settlement).toEqual(settlement);
+    expect((view.allocation as DamlRecord).transferLegSides).toEqual([
+      { transferLegId: 'leg-1', side: 'SenderSide', otherside: account(bob), amount: '6.0000000000', instrumentId: 'Amulet', meta: { values: {} } },
+    ]);
+    const bobArgs = {
+      allocation: {
+        settlement,
+        admin: dso,
+        authorizer: account(bob),
+        transferLegSides: [{ transferLegId: 'leg-1', side: 'ReceiverSide', otherside: account(alice), amount: '6.0', instrumentId: 'Amulet', meta: { values: {} } }],
+        settlementDeadline: iso(now + HOUR),
+        nextIterationFunding: null,
+        committed: false,
+        meta: { values: {} },
+      },
+      requestedAt: iso(now - 60_000),
+      inputHoldingCids: [],
+      extraArgs: noExtra,
+      actors: [bob],
+    };
+    const b = await allocate(bob, bobArgs);
+    expect(b.status, JSON.stringify(b.body).slice(0, 400)).toBe(200);
+    const bobBefore = await unlocked(bob);
+    const s = await settle(venue, {
+      settlement,
+      transferLegs: [{ transferLegId: 'leg-1', sender: account(alice), receiver: account(bob), amount: '6.0', instrumentId: 'Amulet', meta: { values: {} } }],
+      allocations: [v1Allocation, allocationOf(b)].map((allocationCid) => ({ allocationCid, extraTransferLegSides: [], nextIterationFunding: null })),
+      actors: [venue],
+      extraArgs: noExtra,
+    });
+    expect(s.status, JSON.stringify(s.body).slice(0, 500)).toBe(200);
+    expect(s.archived).toEqual(expect.arrayContaining([v1Allocation, allocationOf(b)]));
+    expect([...(await unlocked(bob))].filter(([cid]) => !bobBefore.has(cid)).map(([, v]) => v)).toEqual(['6.0000000000']);
+  });
+});
+
 describe('allocation v2 cancel and withdraw', () => {
   it('the executors cancel with the v2 cancel context and alice gets her lock back; a committed one cannot be withdrawn before its deadline', async () => {
     const { alice } = world.parties;

@@ -58,7 +58,8 @@ function all(checks: readonly (() => Result<unknown, LedgerError>)[]): Result<vo
  * `actors` instead of `expectedAdmin`), answered with the same contracts as v1 where upstream's
  * v2 choice reads the same ones: the v2 transfer factory runs the v1 transfer (same context,
  * preapproval included), the v2 allocation factory reads the rules and the open round like v1's.
- * The settlement factory adds the locked amulets of the allocations named in the arguments, as
+ * The settlement factory adds the locked amulets of the allocations named in the arguments (v2
+ * ones and v1 ones, which implement Allocation v2 too), as
  * upstream's registry discloses them for SettlementFactory_SettleBatch.
  */
 export class AmuletRegistryV2 {
@@ -145,7 +146,8 @@ export class AmuletRegistryV2 {
     const locked: StoredContract[] = [];
     for (const id of allocations.value) {
       const c = this.registry.ledger.store.contract(id);
-      if (c === undefined || !c.isActive || c.template !== this.allocationTemplate || typeof c.argument.lockedAmulet !== 'string') continue;
+      const amulets = c !== undefined && (c.template === this.allocationTemplate || c.template === this.registry.view.templates.amuletAllocation);
+      if (c === undefined || !c.isActive || !amulets || typeof c.argument.lockedAmulet !== 'string') continue;
       const l = this.registry.ledger.store.contract(c.argument.lockedAmulet);
       if (l !== undefined && l.isActive && !locked.includes(l)) locked.push(l);
     }

@@ -9,7 +9,7 @@ import {
   TRANSFER_FACTORY_V1_INTERFACE,
   TRANSFER_INSTRUCTION_V1_INTERFACE,
 } from '../tokenStandard/ids.js';
-import { HOLDING_V2_INTERFACE, TRANSFER_INSTRUCTION_V2_INTERFACE } from '../tokenStandard/idsV2.js';
+import { ALLOCATION_V2_INTERFACE, HOLDING_V2_INTERFACE, TRANSFER_INSTRUCTION_V2_INTERFACE } from '../tokenStandard/idsV2.js';
 import { TokenStandardInterfaces, type Implementation } from '../tokenStandard/TokenStandardInterfaces.js';
 import { ALLOCATION_SPEC_T, METADATA_T, SETTLEMENT_INFO_T, TRANSFER_LEG_T, TRANSFER_T } from '../tokenStandard/types.js';
 import {
@@ -218,6 +218,7 @@ export function registerAmuletTokenTemplates(catalogue: Catalogue, ts: TokenStan
           Allocation_Withdraw: (ctx, self, arg) => settleAllocation(ctx, self, record(arg), 'release', ids),
         },
       },
+      [ALLOCATION_V2_INTERFACE]: v2.allocationOfV1(),
     },
   );
 

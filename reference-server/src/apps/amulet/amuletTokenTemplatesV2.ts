@@ -162,21 +162,30 @@ export class AmuletTokenStandardV2 {
         },
       },
       {
-        [ALLOCATION_V2_INTERFACE]: {
-          view: (self) => this.#allocationView(self),
-          choices: {
-            Allocation_Settle: (ctx, self, arg) => this.#settleAllocation(ctx, self, record(arg)),
-            Allocation_Cancel: (ctx, self, arg) => this.#releaseAllocation(ctx, self, record(arg), 'cancel'),
-            Allocation_Withdraw: (ctx, self, arg) => this.#releaseAllocation(ctx, self, record(arg), 'withdraw'),
-          },
-        },
+        [ALLOCATION_V2_INTERFACE]: this.#allocationImpl(),
       },
     ).id;
   }
 
+  /** Allocation v2 on the v1 AmuletAllocation: its single sender-side leg as a v2 allocation (upstream's upcast). */
+  allocationOfV1(): Implementation {
+    return this.#allocationImpl();
+  }
+
+  #allocationImpl(): Implementation {
+    return {
+      view: (self) => this.#allocationView(self),
+      choices: {
+        Allocation_Settle: (ctx, self, arg) => this.#settleAllocation(ctx, self, record(arg)),
+        Allocation_Cancel: (ctx, self, arg) => this.#releaseAllocation(ctx, self, record(arg), 'cancel'),
+        Allocation_Withdraw: (ctx, self, arg) => this.#releaseAllocation(ctx, self, record(arg), 'withdraw'),
+      },
+    };
+  }
+
   #allocationView(self: ContractView): DamlValue {
-    const a = self.argument;
-    const spec = record(a.allocation);
+    const a = allocationState(self);
+    const spec = a.spec;
     const executors = [...new Set(parties(record(spec.settlement).executors))].sort();
     const canWithdraw = spec.committed !== true || spec.settlementDeadline !== null;
     return {
@@ -255,9 +264,9 @@ export class AmuletTokenStandardV2 {
 
   /** Allocation_Settle: archives the allocation and its lock, pays the lock plus the net credit to the authorizer. */
   #settleAllocation(ctx: ChoiceContext, self: ContractView, arg: DamlRecord): Result<DamlValue, LedgerError> {
-    const a = self.argument;
-    const spec = record(a.allocation);
-    const dso = text(a.dso);
+    const a = allocationState(self);
+    const spec = a.spec;
+    const dso = a.dso;
     const owner = text(record(spec.authorizer).owner);
     const actors = checkActors(ctx, arg.actors, [dso, ...parties(record(spec.settlement).executors)], 'admin and executors');
     if (!actors.ok) return actors;
@@ -304,8 +313,8 @@ export class AmuletTokenStandardV2 {
 
   /** Allocation_Cancel (the executors) and Allocation_Withdraw (the authorizer): the lock goes back to the authorizer. */
   #releaseAllocation(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, how: 'cancel' | 'withdraw'): Result<DamlValue, LedgerError> {
-    const a = self.argument;
-    const spec = record(a.allocation);
+    const a = allocationState(self);
+    const spec = a.spec;
     const owner = text(record(spec.authorizer).owner);
     const actors =
       how === 'cancel' ? checkActors(ctx, arg.actors, parties(record(spec.settlement).executors), 'executors') : checkActors(ctx, arg.actors, [owner], 'authorizer');
@@ -319,7 +328,7 @@ export class AmuletTokenStandardV2 {
     if (!archived.ok) return archived;
     const returned: string[] = [];
     if (typeof a.lockedAmulet === 'string') {
-      const round = contextRound(ctx, arg.extraArgs, text(a.dso), this.ids);
+      const round = contextRound(ctx, arg.extraArgs, a.dso, this.ids);
       if (!round.ok) return round;
       const cid = unlockTo(ctx, a.lockedAmulet, owner, round.value, this.ids);
       if (!cid.ok) return cid;
@@ -393,6 +402,41 @@ export class AmuletTokenStandardV2 {
     }
     return ok({ allocationSettleResults: results, meta: EMPTY_META });
   }
+}
+
+/**
+ * What the v2 choices need of an Amulet allocation: an AmuletAllocationV2 as it is, a v1
+ * AmuletAllocation upcast as upstream does (its executor, its settleBefore as the deadline, its
+ * leg as the sender side).
+ */
+function allocationState(self: ContractView): { spec: DamlRecord; dso: string; lockedAmulet: string | null; createdAt: string; numIterations: string; expiresAt: string } {
+  const a = self.argument;
+  const spec = record(a.allocation);
+  if (!('transferLeg' in spec)) {
+    return { spec, dso: text(a.dso), lockedAmulet: typeof a.lockedAmulet === 'string' ? a.lockedAmulet : null, createdAt: text(a.createdAt), numIterations: text(a.numIterations), expiresAt: text(a.expiresAt) };
+  }
+  const settlement = record(spec.settlement);
+  const leg = record(spec.transferLeg);
+  const instrument = record(leg.instrumentId);
+  return {
+    spec: {
+      settlement: { executors: [text(settlement.executor)], id: text(record(settlement.settlementRef).id), cid: record(settlement.settlementRef).cid ?? null, meta: record(settlement.meta) },
+      admin: text(instrument.admin),
+      authorizer: basicAccount(text(leg.sender)),
+      transferLegSides: [
+        { transferLegId: text(spec.transferLegId), side: 'SenderSide', otherside: basicAccount(text(leg.receiver)), amount: text(leg.amount), instrumentId: text(instrument.id), meta: record(leg.meta) },
+      ],
+      settlementDeadline: text(settlement.settleBefore),
+      nextIterationFunding: null,
+      committed: false,
+      meta: EMPTY_META,
+    },
+    dso: text(instrument.admin),
+    lockedAmulet: typeof a.lockedAmulet === 'string' ? a.lockedAmulet : null,
+    createdAt: text(settlement.requestedAt),
+    numIterations: '0',
+    expiresAt: text(settlement.settleBefore),
+  };
 }
 
 /** Both sides of a leg with the account that must authorize each (upstream transferLegSidesWithAuthorizer). */
