@@ -184,6 +184,27 @@ const appRows = (w: AppWorld): readonly Row[] => {
     { title: 'earliest round', method: 'GET', path: '/v0/internal/reward-accounting-process/rounds/earliest-available', status: 200 },
     { title: 'earliest round, pre-0.6.5 path', method: 'GET', path: '/v0/reward-accounting-process/rounds/earliest-available', status: 200 },
     { title: 'wrong method on a scan path', method: 'POST', path: '/v0/internal/reward-accounting-process/rounds/earliest-available', body: '{}', status: 405 },
+    ...tokenV2Rows(w),
+  ];
+};
+
+/** The token standard v2 factories, the settlement factory included (allocation v2). */
+const tokenV2Rows = (w: AppWorld): readonly Row[] => {
+  const account = (owner: string) => ({ owner, provider: null, id: '' });
+  const { alice, bob, dso } = w.parties;
+  const venue = w.parties['trading-venue'];
+  const settlement = { executors: [venue], id: 'msw-1', cid: null, meta: { values: {} } };
+  const legs = [{ transferLegId: 'leg-1', sender: account(alice), receiver: account(bob), amount: '1.0', instrumentId: 'Amulet', meta: { values: {} } }];
+  const settle = { settlement, transferLegs: legs, allocations: [{ allocationCid: w.amulet.allocation, extraTransferLegSides: [], nextIterationFunding: null }], actors: [venue], extraArgs: { context: { values: {} }, meta: { values: {} } } };
+  const transfer = {
+    transfer: { sender: account(alice), receiver: account(bob), amount: '1.0', instrumentId: { admin: dso, id: 'Amulet' }, requestedAt: '2025-01-01T00:00:00Z', executeBefore: '2099-01-01T00:00:00Z', inputHoldingCids: [], meta: { values: {} } },
+    actors: [alice],
+    extraArgs: { context: { values: {} }, meta: { values: {} } },
+  };
+  return [
+    { title: 'v2 transfer factory', method: 'POST', path: '/registry/transfer-instruction/v2/transfer-factory', body: json({ choiceArguments: transfer }), status: 200 },
+    { title: 'settlement factory', method: 'POST', path: '/registry/allocation/v2/settlement-factory', body: json({ choiceArguments: settle }), status: 200 },
+    { title: 'settlement factory without legs', method: 'POST', path: '/registry/allocation/v2/settlement-factory', body: json({ choiceArguments: { ...settle, transferLegs: [] } }), status: 400 },
   ];
 };
 
