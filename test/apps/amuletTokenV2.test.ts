@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALLOCATION_FACTORY_V2_INTERFACE,
+  ALLOCATION_REQUEST_V2_INTERFACE,
   ALLOCATION_V2_INTERFACE,
   AMULET_TEMPLATE,
   HOLDING_V2_INTERFACE,
@@ -102,6 +103,15 @@ describe('HoldingV2', () => {
     expect(mine.view).toEqual({ account: account(world.parties.alice), instrumentId: { admin: dso, id: 'Amulet' }, amount: '1000.0000000000', lock: null, meta: { values: {} } });
     const locked = vs.find((v) => v.contractId === world.amulet.lockedForCarol)!;
     expect(locked.view.lock).toMatchObject({ holders: [dso] });
+  });
+});
+
+describe('the v2 interfaces in interface filters', () => {
+  it('are known under their package names; the factories show their admin through the view', async () => {
+    for (const id of [TRANSFER_FACTORY_V2_INTERFACE, ALLOCATION_FACTORY_V2_INTERFACE, SETTLEMENT_FACTORY_V2_INTERFACE]) {
+      expect((await viewsOf(dso, id)).map((v) => v.view), id).toEqual([{ admin: dso, meta: { values: {} } }]);
+    }
+    expect(await viewsOf(world.parties.alice, ALLOCATION_REQUEST_V2_INTERFACE)).toEqual([]);
   });
 });
 

@@ -12,6 +12,7 @@ export const HOLDING_V2_PACKAGE = 'splice-api-token-holding-v2';
 export const TRANSFER_INSTRUCTION_V2_PACKAGE = 'splice-api-token-transfer-instruction-v2';
 export const ALLOCATION_INSTRUCTION_V2_PACKAGE = ALLOCATION_INSTRUCTION_PACKAGE;
 export const ALLOCATION_V2_PACKAGE = 'splice-api-token-allocation-v2';
+export const ALLOCATION_REQUEST_V2_PACKAGE = 'splice-api-token-allocation-request-v2';
 
 export const HOLDING_V2_INTERFACE = `#${HOLDING_V2_PACKAGE}:Splice.Api.Token.HoldingV2:Holding`;
 export const TRANSFER_FACTORY_V2_INTERFACE = `#${TRANSFER_INSTRUCTION_V2_PACKAGE}:Splice.Api.Token.TransferInstructionV2:TransferFactory`;
@@ -19,3 +20,5 @@ export const TRANSFER_INSTRUCTION_V2_INTERFACE = `#${TRANSFER_INSTRUCTION_V2_PAC
 export const ALLOCATION_FACTORY_V2_INTERFACE = `#${ALLOCATION_INSTRUCTION_V2_PACKAGE}:Splice.Api.Token.AllocationInstructionV2:AllocationFactory`;
 export const ALLOCATION_V2_INTERFACE = `#${ALLOCATION_V2_PACKAGE}:Splice.Api.Token.AllocationV2:Allocation`;
 export const SETTLEMENT_FACTORY_V2_INTERFACE = `#${ALLOCATION_V2_PACKAGE}:Splice.Api.Token.AllocationV2:SettlementFactory`;
+/** Apps' requests for allocations (no Amulet template implements it; app templates may). */
+export const ALLOCATION_REQUEST_V2_INTERFACE = `#${ALLOCATION_REQUEST_V2_PACKAGE}:Splice.Api.Token.AllocationRequestV2:AllocationRequest`;

@@ -1,6 +1,7 @@
 import type { DamlRecord, DamlValue } from '../../ledger/index.js';
 import {
   ALLOCATION_FACTORY_V2_INTERFACE,
+  ALLOCATION_REQUEST_V2_INTERFACE,
   ALLOCATION_V2_INTERFACE,
   HOLDING_V2_INTERFACE,
   SETTLEMENT_FACTORY_V2_INTERFACE,
@@ -68,5 +69,10 @@ export const INTERFACES_V2: Readonly<Record<string, Readonly<Record<string, Inte
       observers: (_view, arg) => (Array.isArray(arg.transferLegs) ? arg.transferLegs : []).flatMap((l) => [...accountParties(record(l).sender), ...accountParties(record(l).receiver)]),
     },
     SettlementFactory_PublicFetch: { consuming: false, argument: ACTORS_ARG, controllers: actors },
+  },
+  [ALLOCATION_REQUEST_V2_INTERFACE]: {
+    AllocationRequest_Accept: { consuming: false, argument: ACTORS_EXTRA_ARGS_ARG, controllers: actors },
+    AllocationRequest_Reject: { consuming: false, argument: ACTORS_EXTRA_ARGS_ARG, controllers: actors },
+    AllocationRequest_Withdraw: { consuming: false, argument: ACTORS_EXTRA_ARGS_ARG, controllers: actors },
   },
 };
