@@ -12,7 +12,7 @@ import {
 import type { AppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
 import type { DamlRecord } from '../../reference-server/src/ledger/index.js';
 import { expectError, postJson, startWorldServer, type AppServer } from './support/appServer.js';
-import { create, exercise, mustSubmit, submit, type Submitted } from './support/jsonApi.js';
+import { activeContract, create, exercise, mustSubmit, submit, type Submitted } from './support/jsonApi.js';
 
 let server: AppServer;
 let world: AppWorld;
@@ -279,22 +279,30 @@ describe('DvP settlement through SettlementFactory_SettleBatch', () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     const ids = [allocationOf(a), allocationOf(b)];
     const end = await ledgerEnd();
-
     const missing = await settle(t.venue, t.settleArgs([ids[0]!]));
     expect(String(missing.body.cause)).toMatch(/do not authorize exactly the transfer legs: 2 missing/);
     const actors = await settle(erin, t.settleArgs(ids, [erin]));
     expect(String(actors.body.cause)).toMatch(/actors \[.*\] are not the settlement executors/);
+    expect(await ledgerEnd()).toBe(end);
     const other = trade('dvp-other', '4.0', '1.0');
     const mismatched = await settle(t.venue, { ...other.settleArgs(ids) });
     expect(String(mismatched.body.cause)).toMatch(/was made for another settlement/);
     const twice = await settle(t.venue, t.settleArgs([...ids, ids[0]!]));
     expect(String(twice.body.cause)).toMatch(/not unique/);
     expect(await ledgerEnd()).toBe(end);
+    // Another admin's settlement factory (erin plays a registry) refuses allocations of the DSO.
+    const foreign = (await mustSubmit(server, [erin], [create('#splice-amulet:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules', { dso: erin })])).created[0]!.contractId;
+    const blob = await activeContract(server, erin, foreign);
+    const wrongAdmin = await submit(server, [t.venue], [exercise(SETTLEMENT_FACTORY_V2_INTERFACE, foreign, 'SettlementFactory_SettleBatch', t.settleArgs(ids))], {
+      disclosedContracts: [{ templateId: blob.createdEvent.templateId, contractId: foreign, createdEventBlob: blob.createdEvent.createdEventBlob, synchronizerId: blob.synchronizerId }],
+    });
+    expect(String(wrongAdmin.body.cause)).toMatch(/allocation.admin .* is not the admin .* of this factory/);
+    const endAfterFactory = await ledgerEnd();
 
     server.clock.advance(10 * 60_000);
     const late = await settle(t.venue, t.settleArgs(ids));
     expect(String(late.body.cause)).toMatch(/settlementDeadline .* has passed/);
-    expect(await ledgerEnd()).toBe(end);
+    expect(await ledgerEnd()).toBe(endAfterFactory);
     // Both allocations are still there, alice's lock with them.
     expect((await viewsOf(alice, ALLOCATION_V2_INTERFACE)).map((v) => v.contractId)).toContain(ids[0]);
     expect((await viewsOf(bob, ALLOCATION_V2_INTERFACE)).map((v) => v.contractId)).toContain(ids[1]);
