@@ -233,7 +233,7 @@ async function allocate(party: string, args: unknown): Promise<Submitted> {
 
 const allocationOf = (r: Submitted) => r.created.find((c) => c.templateId.endsWith(':Splice.AmuletAllocationV2:AmuletAllocationV2'))!.contractId;
 
-async function settle(executor: string, args: ReturnType<ReturnType<typeof trade>['settleArgs']>): Promise<Submitted & { context: Factory }> {
+async function settle(executor: string, args: DamlRecord): Promise<Submitted & { context: Factory }> {
   const f = await factory('/registry/allocation/v2/settlement-factory', args);
   const r = await submit(server, [executor], [exercise(SETTLEMENT_FACTORY_V2_INTERFACE, f.factoryId, 'SettlementFactory_SettleBatch', { ...args, extraArgs: withContext(f.choiceContext) })], {
     disclosedContracts: f.choiceContext.disclosedContracts,
@@ -364,6 +364,61 @@ describe("upstream's minimum batch", () => {
     expect([...(await unlocked(pairs[24]![1])).values()]).toEqual(['25.0000000000']);
     // The factory request and the settlement together, on the shared test machine.
     expect(ms).toBeLessThan(5_000);
+  });
+});
+
+describe('iterated settlement', () => {
+  it('settles an iteration from funding reserved at allocation and keeps the next iteration funded', async () => {
+    const { alice, bob } = world.parties;
+    const venue = world.parties['trading-venue'];
+    const now = server.clock.now();
+    const settlement = { executors: [venue], id: 'iterated-1', cid: null, meta: { values: {} } };
+    const iterated = (party: string, funding: Record<string, string>, inputs: string[]) => ({
+      allocation: { settlement, admin: dso, authorizer: account(party), transferLegSides: [], settlementDeadline: iso(now + HOUR), nextIterationFunding: funding, committed: false, meta: { values: {} } },
+      requestedAt: iso(now - 60_000),
+      inputHoldingCids: inputs,
+      extraArgs: noExtra,
+      actors: [party],
+    });
+    const a = await allocate(alice, iterated(alice, { Amulet: '5.0' }, [await mint(alice, '5.0')]));
+    expect(a.status, JSON.stringify(a.body).slice(0, 400)).toBe(200);
+    const b = await allocate(bob, iterated(bob, {}, []));
+    expect(b.status, JSON.stringify(b.body).slice(0, 400)).toBe(200);
+    const leg = { transferLegId: 'it-1', sender: account(alice), receiver: account(bob), amount: '2.0', instrumentId: 'Amulet', meta: { values: {} } };
+    const side = (s: 'SenderSide' | 'ReceiverSide') => ({ transferLegId: 'it-1', side: s, otherside: s === 'SenderSide' ? account(bob) : account(alice), amount: '2.0', instrumentId: 'Amulet', meta: { values: {} } });
+    const bobBefore = await unlocked(bob);
+    const s1 = await settle(venue, {
+      settlement,
+      transferLegs: [leg],
+      allocations: [
+        { allocationCid: allocationOf(a), extraTransferLegSides: [side('SenderSide')], nextIterationFunding: { Amulet: '3.0' } },
+        { allocationCid: allocationOf(b), extraTransferLegSides: [side('ReceiverSide')], nextIterationFunding: {} },
+      ],
+      actors: [venue],
+      extraArgs: noExtra,
+    });
+    expect(s1.status, JSON.stringify(s1.body).slice(0, 500)).toBe(200);
+    expect([...(await unlocked(bob))].filter(([cid]) => !bobBefore.has(cid)).map(([, v]) => v)).toEqual(['2.0000000000']);
+    const next = (await viewsOf(alice, ALLOCATION_V2_INTERFACE)).find((v) => v.view.numIterations === '1' && ((v.view.allocation as DamlRecord).settlement as DamlRecord).id === 'iterated-1')!;
+    expect((next.view.allocation as DamlRecord).nextIterationFunding).toEqual({ Amulet: '3.0000000000' });
+    const lock = (await viewsOf(alice, HOLDING_V2_INTERFACE)).find((h) => h.contractId === (next.view.holdingCids as string[])[0])!;
+    expect([lock.view.amount, (lock.view.lock as DamlRecord).holders]).toEqual(['3.0000000000', [alice, dso]]);
+    // Asking the next iteration for more than the funding and the credit cover is refused.
+    const s2 = await settle(venue, {
+      settlement,
+      transferLegs: [{ ...leg, transferLegId: 'it-2', amount: '1.0' }],
+      allocations: [
+        { allocationCid: next.contractId, extraTransferLegSides: [{ ...side('SenderSide'), transferLegId: 'it-2', amount: '1.0' }], nextIterationFunding: { Amulet: '2.5' } },
+        {
+          allocationCid: (await viewsOf(bob, ALLOCATION_V2_INTERFACE)).find((v) => v.view.numIterations === '1' && ((v.view.allocation as DamlRecord).settlement as DamlRecord).id === 'iterated-1')!.contractId,
+          extraTransferLegSides: [{ ...side('ReceiverSide'), transferLegId: 'it-2', amount: '1.0' }],
+          nextIterationFunding: null,
+        },
+      ],
+      actors: [venue],
+      extraArgs: noExtra,
+    });
+    expect(String(s2.body.cause)).toMatch(/inputAmount 2.0000000000 .* is less than the minimal outputAmount 2.5000000000/);
   });
 });
 

@@ -60,6 +60,18 @@ function netCredit(sides: readonly DamlValue[]): bigint {
   return net;
 }
 
+/** The total of an iteration funding map (Amulet only, amounts not negative); 0 when absent. */
+function iterationFunding(ctx: ChoiceContext, funding: DamlValue | undefined, what: string): Result<bigint, LedgerError> {
+  let total = 0n;
+  for (const [id, amount] of Object.entries(record(funding))) {
+    if (id !== AMULET_INSTRUMENT_ID) return err(ctx.fail(`${what}: instrument '${id}' is not '${AMULET_INSTRUMENT_ID}'`));
+    const scaled = toScaled(text(amount));
+    if (scaled < 0n) return err(ctx.fail(`${what}.${id} must be at least zero, got ${text(amount)}`));
+    total += scaled;
+  }
+  return ok(total);
+}
+
 /** Upstream's checks on leg sides: unique (id, side), Amulet only, amounts not negative (strictly positive when allocating). */
 function checkLegSides(ctx: ChoiceContext, sides: readonly DamlValue[], strict: boolean): Result<void, LedgerError> {
   const seen = new Set<string>();
@@ -91,7 +103,8 @@ function checkLegSides(ctx: ChoiceContext, sides: readonly DamlValue[], strict: 
  * - SettlementFactory v2: SettlementFactory_SettleBatch validates the batch as upstream's default
  *   implementation does and settles every allocation in one transaction: all or nothing.
  *
- * Iterated settlement (nextIterationFunding, extra leg sides) is refused at allocation.
+ * Iterated settlement (nextIterationFunding, extra leg sides per iteration) works as upstream's:
+ * each settlement keeps the next iteration's funding locked in a fresh allocation.
  */
 export class AmuletTokenStandardV2 {
   constructor(
@@ -157,7 +170,7 @@ export class AmuletTokenStandardV2 {
           const spec = record(a.allocation);
           if (basicOwner(spec.authorizer) === undefined) return 'allocation.authorizer must be a basic account (owner set, no provider, id "")';
           if (parties(record(spec.settlement).executors).length === 0) return 'allocation.settlement.executors must not be empty';
-          if (list(spec.transferLegSides).length === 0) return 'allocation.transferLegSides must not be empty';
+          if (list(spec.transferLegSides).length === 0 && spec.nextIterationFunding === null) return 'allocation.transferLegSides must not be empty unless iterated settlement is enabled';
           return undefined;
         },
       },
@@ -224,10 +237,13 @@ export class AmuletTokenStandardV2 {
     if (owner === undefined) return err(ctx.fail('allocation.authorizer must be a basic account (owner set, no provider, id "")'));
     const actors = checkActors(ctx, arg.actors, [owner], 'authorizer');
     if (!actors.ok) return actors;
-    if (spec.nextIterationFunding !== null) return err(ctx.fail('iterated settlement (allocation.nextIterationFunding) is not supported by this registry'));
     const sides = list(spec.transferLegSides);
+    // Empty leg sides only for iterated settlement (the legs then come with each iteration).
+    if (sides.length === 0 && spec.nextIterationFunding === null) return err(ctx.fail('allocation.transferLegSides must not be empty unless iterated settlement is enabled'));
     const legs = checkLegSides(ctx, sides, true);
     if (!legs.ok) return legs;
+    const funding = iterationFunding(ctx, spec.nextIterationFunding, 'allocation.nextIterationFunding');
+    if (!funding.ok) return funding;
     const round = contextRound(ctx, arg.extraArgs, dso, this.ids);
     if (!round.ok) return round;
     const requested = notAfterNow(ctx, arg.requestedAt, 'requestedAt');
@@ -238,7 +254,7 @@ export class AmuletTokenStandardV2 {
       if (!open.ok) return open;
     }
     const net = netCredit(sides);
-    const lock = net < 0n ? -net : 0n;
+    const lock = (net < 0n ? -net : 0n) + funding.value;
     const change = spend(ctx, dso, owner, list(arg.inputHoldingCids).map((c) => text(c)), fromScaled(lock), round.value, this.ids);
     if (!change.ok) return change;
     const ttlEnd = ctx.now + MAX_ALLOCATION_TTL_MS;
@@ -262,7 +278,11 @@ export class AmuletTokenStandardV2 {
     });
   }
 
-  /** Allocation_Settle: archives the allocation and its lock, pays the lock plus the net credit to the authorizer. */
+  /**
+   * Allocation_Settle: archives the allocation and its lock and pays the lock plus the net credit
+   * to the authorizer, less what funds the next iteration (iterated settlement: then a new
+   * allocation without leg sides holds that funding in a new lock).
+   */
   #settleAllocation(ctx: ChoiceContext, self: ContractView, arg: DamlRecord): Result<DamlValue, LedgerError> {
     const a = allocationState(self);
     const spec = a.spec;
@@ -279,9 +299,11 @@ export class AmuletTokenStandardV2 {
     if (spec.nextIterationFunding === null && (list(arg.extraTransferLegSides).length > 0 || arg.nextIterationFunding !== null)) {
       return err(ctx.fail('no extra transfer legs and no next iteration funding are allowed when iterated settlement is disabled'));
     }
-    const sides = list(spec.transferLegSides);
+    const sides = [...list(spec.transferLegSides), ...list(arg.extraTransferLegSides)];
     const legs = checkLegSides(ctx, sides, false);
     if (!legs.ok) return legs;
+    const funding = iterationFunding(ctx, arg.nextIterationFunding, 'nextIterationFunding');
+    if (!funding.ok) return funding;
     const round = contextRound(ctx, arg.extraArgs, dso, this.ids);
     if (!round.ok) return round;
     let input = 0n;
@@ -296,16 +318,42 @@ export class AmuletTokenStandardV2 {
       if (!gone.ok) return gone;
       input = toScaled(text(record(amulet.amount).initialAmount));
     }
-    const payout = input + netCredit(sides);
-    if (payout < 0n) return err(ctx.fail(`the allocation holds ${fromScaled(input)}, less than its net debit ${fromScaled(input - payout)}`));
+    const available = input + netCredit(sides);
+    if (available < funding.value) {
+      return err(ctx.fail(`inputAmount ${fromScaled(available)} (the lock plus the net credit) is less than the minimal outputAmount ${fromScaled(funding.value)}`));
+    }
+    const payout = available - funding.value;
     const paid: string[] = [];
     if (payout > 0n) {
       const cid = ctx.create(AMULET_TEMPLATE, amuletOf(dso, owner, fromScaled(payout), round.value));
       if (!cid.ok) return cid;
       paid.push(cid.value);
     }
+    let next: string | null = null;
+    if (arg.nextIterationFunding !== null) {
+      let lockedAmulet: string | null = null;
+      if (funding.value > 0n) {
+        const locked = ctx.create(LOCKED_AMULET_TEMPLATE, {
+          amulet: amuletOf(dso, owner, fromScaled(funding.value), round.value),
+          lock: { holders: [owner, dso], expiresAt: a.expiresAt, optContext: `allocation for ${text(record(spec.settlement).id)}` },
+        });
+        if (!locked.ok) return locked;
+        lockedAmulet = locked.value;
+        paid.unshift(locked.value);
+      }
+      const created = ctx.create(AMULET_ALLOCATION_V2_TEMPLATE, {
+        lockedAmulet,
+        allocation: { ...spec, transferLegSides: [], nextIterationFunding: arg.nextIterationFunding ?? null },
+        dso,
+        expiresAt: a.expiresAt,
+        numIterations: String(BigInt(a.numIterations || '0') + 1n),
+        createdAt: a.createdAt,
+      });
+      if (!created.ok) return created;
+      next = created.value;
+    }
     return ok({
-      output: { tag: 'AllocationResult_Settled', value: { nextIterationAllocationCid: null } },
+      output: { tag: 'AllocationResult_Settled', value: { nextIterationAllocationCid: next } },
       authorizerHoldingCids: byInstrument(paid),
       meta: EMPTY_META,
     });
