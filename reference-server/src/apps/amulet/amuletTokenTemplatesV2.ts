@@ -424,6 +424,10 @@ export class AmuletTokenStandardV2 {
       if (spec.nextIterationFunding === null && (list(f.extraTransferLegSides).length > 0 || f.nextIterationFunding !== null)) {
         return err(ctx.fail(`finalizedAllocation ${cid}: extraTransferLegSides and nextIterationFunding must be empty unless iterated settlement is enabled`));
       }
+      // Upstream's validateNextIterationArgs: what an iteration adds must be positive.
+      for (const x of [...list(f.extraTransferLegSides).map((l) => record(l).amount), ...Object.values(record(f.nextIterationFunding))]) {
+        if (toScaled(text(x)) <= 0n) return err(ctx.fail(`finalizedAllocation ${cid}: extra leg and next iteration funding amounts must be positive, got ${text(x)}`));
+      }
       for (const side of [...list(spec.transferLegSides), ...list(f.extraTransferLegSides)]) {
         const key = canonicalJson([record(spec.authorizer), record(side)]);
         if (allocated.has(key)) return err(ctx.fail(`allocated authorizations are not unique: leg '${text(record(side).transferLegId)}' is authorized twice`));
