@@ -9,6 +9,7 @@ import { ASSET_TEMPLATE, createLedger, PARTICIPANT_ADMIN_USER, type Ledger } fro
 import { createHandlers } from '../../reference-server/src/msw/index.js';
 import { createReferenceServer } from '../../reference-server/src/server.js';
 import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
+import { quietSdkLogs, sdkLogAdapter } from './support/quietSdkLogs.js';
 
 /**
  * The published wallet SDK (@canton-network/wallet-sdk 1.4.0), unchanged, driven as a wallet
@@ -86,6 +87,8 @@ async function mswTarget(): Promise<SdkTarget> {
   };
 }
 
+quietSdkLogs();
+
 describe.each([
   ['the Koa reference server without auth', () => koaTarget('none')],
   ['the Koa reference server with --auth es256', () => koaTarget('es256')],
@@ -95,7 +98,7 @@ describe.each([
   let sdk: Awaited<ReturnType<typeof SDK.create>>;
   beforeAll(async () => {
     target = await start();
-    sdk = await SDK.create({ auth: { method: 'static', token: target.token }, ledgerClientUrl: target.ledgerClientUrl, logAdapter: 'console' } as never);
+    sdk = await SDK.create({ auth: { method: 'static', token: target.token }, ledgerClientUrl: target.ledgerClientUrl, logAdapter: sdkLogAdapter } as never);
   }, TIMEOUT);
   afterAll(async () => {
     await target?.close();

@@ -11,6 +11,7 @@ import { ASSET_TEMPLATE, createLedger, PARTICIPANT_ADMIN_USER } from '../../refe
 import { createHandlers } from '../../reference-server/src/msw/index.js';
 import { createReferenceServer } from '../../reference-server/src/server.js';
 import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
+import { quietSdkLogs, sdkLogAdapter } from './support/quietSdkLogs.js';
 
 /**
  * Interactive submission with the published wallet SDK (@canton-network/wallet-sdk 1.4.0),
@@ -62,7 +63,7 @@ async function msw(): Promise<Target> {
 
 /** The SDK as a wallet creates it: a static token, the ledger URL, nothing bridged. */
 async function sdkFor(t: Target) {
-  return SDK.create({ auth: { method: 'static', token: t.token }, ledgerClientUrl: t.url, logAdapter: 'console' } as never);
+  return SDK.create({ auth: { method: 'static', token: t.token }, ledgerClientUrl: t.url, logAdapter: sdkLogAdapter } as never);
 }
 
 /** Onboards an external party over the JSON API with the SDK's signing library (topology is another test's subject). */
@@ -91,6 +92,8 @@ async function onboard(t: Target, publicKey: string, privateKey: string): Promis
   expect(allocated.status, await allocated.clone().text()).toBe(200);
   return topology.partyId;
 }
+
+quietSdkLogs();
 
 describe.each([
   ['the Koa reference server without auth', () => koa('none')],

@@ -1,7 +1,8 @@
-import { CustomLogAdapter, SDK } from '@canton-network/wallet-sdk';
+import { SDK } from '@canton-network/wallet-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxToken } from '../../../reference-server/src/msw/index.js';
 import type { ClientTarget, StartTarget } from './ClientTarget.js';
+import { sdkLogAdapter } from './quietSdkLogs.js';
 
 type Command = { ExerciseCommand: unknown } | { CreateCommand: unknown };
 type Disclosed = { templateId?: string; contractId?: string; createdEventBlob: string; synchronizerId?: string }[];
@@ -11,7 +12,7 @@ async function createSdk(target: ClientTarget) {
   return SDK.create({
     auth,
     ledgerClientUrl: target.ledgerUrl,
-    logAdapter: new CustomLogAdapter(() => undefined),
+    logAdapter: sdkLogAdapter,
     amulet: { scanApiUrl: target.scanUrl, auth, registryUrl: new URL(target.registryUrl) },
     token: { auth, registries: [new URL(target.registryUrl)] },
   });
