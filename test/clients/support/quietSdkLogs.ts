@@ -16,8 +16,8 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
  */
 const held: string[] = [];
 
-export const sdkLogAdapter = new CustomLogAdapter((level, context, message) => {
-  held.push(`${String(level).toUpperCase()} ${message ?? ''} ${JSON.stringify(context)}`);
+export const sdkLogAdapter = new CustomLogAdapter((level: string, context: unknown, message?: string) => {
+  held.push(`${level.toUpperCase()} ${message ?? ''} ${JSON.stringify(context)}`);
 });
 
 /** Registers the hooks; call once at the top of a test file (or suite) that creates SDKs. */
