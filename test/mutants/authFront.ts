@@ -1,4 +1,4 @@
-import { jwtVerify } from 'jose';
+import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { jsonResponse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 
 /** The user the secured bed knows but grants nothing (the suite's 403 check uses it). */
@@ -9,23 +9,46 @@ const refusal = (status: 401 | 403, code: string, category: number, grpc: number
 
 const PUBLIC = /^\/(docs\/|livez$|readyz$|$)/;
 
+/** One way a participant's token check can be wrong (the secured mutants). */
+export type AuthFlaw =
+  | 'ignores-expiry'
+  | 'accepts-missing-token'
+  | 'accepts-malformed-token'
+  | 'skips-signature'
+  | 'accepts-alg-none'
+  | 'ignores-scope'
+  | 'ignores-rights'
+  | 'websocket-unchecked';
+
 /**
  * A JWT front for the mutant bed's secured runs: HS256 tokens with the `daml_ledger_api` scope,
- * checked like a participant does (signature, expiry, scope), before the unsecured reference
- * server. `ignoreExpiry` is the fault "accepts an expired token".
+ * checked like a participant does (signature, expiry, scope, the no-rights user's rights), before
+ * the unsecured reference server. `flaw` breaks exactly one of those rules.
  */
-export function authFront(secret: string, o: { ignoreExpiry?: boolean } = {}): Fault {
+export function authFront(secret: string, o: { flaw?: AuthFlaw } = {}): Fault {
   const key = new TextEncoder().encode(secret);
-  const verify = async (token: string | undefined): Promise<ProxyResponse | { sub: string }> => {
-    if (!token) return refusal(401, 'UNAUTHENTICATED', 6, 16);
+  const flaw = o.flaw;
+  const unauthenticated = () => refusal(401, 'UNAUTHENTICATED', 6, 16);
+  /** The claims a flawed check lets through without verifying them (undefined: verify). */
+  const unverified = (token: string): { sub?: unknown; scope?: unknown } | undefined => {
     try {
-      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], ...(o.ignoreExpiry ? { clockTolerance: 10 * 365 * 24 * 3600 } : {}) });
+      const alg = decodeProtectedHeader(token).alg;
+      if (flaw === 'skips-signature' || (flaw === 'accepts-alg-none' && alg === 'none')) return decodeJwt(token);
+    } catch {
+      return flaw === 'accepts-malformed-token' ? { sub: 'participant_admin', scope: 'daml_ledger_api' } : undefined;
+    }
+    return undefined;
+  };
+  const verify = async (token: string | undefined): Promise<ProxyResponse | { sub: string }> => {
+    if (!token) return flaw === 'accepts-missing-token' ? { sub: 'participant_admin' } : unauthenticated();
+    try {
+      const payload = unverified(token) ?? (await jwtVerify(token, key, { algorithms: ['HS256'], ...(flaw === 'ignores-expiry' ? { clockTolerance: 10 * 365 * 24 * 3600 } : {}) })).payload;
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
-      if (!scopes.includes('daml_ledger_api')) return refusal(401, 'UNAUTHENTICATED', 6, 16);
-      if (payload.sub === NO_RIGHTS_USER) return refusal(403, 'PERMISSION_DENIED', 7, 7);
+      if (!scopes.includes('daml_ledger_api') && flaw !== 'ignores-scope') return unauthenticated();
+      if (payload.sub === NO_RIGHTS_USER && flaw !== 'ignores-rights') return refusal(403, 'PERMISSION_DENIED', 7, 7);
       return { sub: String(payload.sub ?? '') };
     } catch {
-      return refusal(401, 'UNAUTHENTICATED', 6, 16);
+      return unauthenticated();
     }
   };
   return {
@@ -40,6 +63,7 @@ export function authFront(secret: string, o: { ignoreExpiry?: boolean } = {}): F
       return { ...req, headers };
     },
     async upgrade(req: ProxyRequest) {
+      if (flaw === 'websocket-unchecked') return undefined;
       const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
       const token = offered.find((p) => p.startsWith('jwt.token.'))?.slice('jwt.token.'.length);
       return 'status' in (await verify(token)) ? 401 : undefined;

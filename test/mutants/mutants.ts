@@ -10,6 +10,12 @@ import { SUITE_DEPTH_MUTANTS } from './suiteDepthMutants.js';
 import type { HttpConfig } from '../../reference-server/src/http/api/config.js';
 import { TOKEN_MUTANTS } from './tokenMutants.js';
 import { TOKEN_V2_MUTANTS } from './tokenV2Mutants.js';
+import type { AuthFlaw } from './authFront.js';
+import { AUTH_MUTANTS } from './authMutants.js';
+import { LEDGER_COVERAGE_MUTANTS } from './ledgerCoverageMutants.js';
+import { REGISTRY_COVERAGE_MUTANTS } from './registryCoverageMutants.js';
+import { SCAN_COVERAGE_MUTANTS } from './scanCoverageMutants.js';
+import { schemaMutants } from './schemaMutants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
 export interface Mutant {
@@ -18,12 +24,18 @@ export interface Mutant {
   readonly description: string;
   /** The check id that must fail against this mutant. */
   readonly caughtBy: string;
+  /**
+   * Checks selected with `caughtBy`, earlier in the catalogue, for the state it needs (a contract of
+   * the run's party): with the bed's concurrency of 2, naming two makes `caughtBy` start after one
+   * of them has finished.
+   */
+  readonly after?: readonly string[];
   /** The model-based run must diverge too, reporting a shrunk command sequence with this command in it. */
   readonly modelDiverges?: string;
   /** The fault; a function when it depends on the profile's known ids. */
   readonly fault: Fault | ((profile: Profile) => Fault);
-  /** Run with the JWT front (and its expired-token bug) instead of unsecured. */
-  readonly secured?: 'correct' | 'ignores-expiry';
+  /** Run with the JWT front instead of unsecured: correct, or with one flaw in its token check. */
+  readonly secured?: 'correct' | AuthFlaw;
   /** Needs parts of the reference server that may not exist yet (group A or C data). */
   readonly needs?: 'registry' | 'scan';
   /**
@@ -32,6 +44,8 @@ export interface Mutant {
    * a control started with the defaults.
    */
   readonly server?: { readonly http: Partial<HttpConfig> };
+  /** Run against a reference server of its own, for checks that use up a per-participant quota (identity provider configs). */
+  readonly fresh?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -83,7 +97,7 @@ const camelCased = (v: unknown): unknown =>
 
 const partyOf = (req: ProxyRequest) => decodeURIComponent(pathOf(req.url).slice(PREAPPROVAL_PATH.length));
 
-export const MUTANTS: readonly Mutant[] = [
+const HAND_WRITTEN: readonly Mutant[] = [
   {
     name: 'wrong-error-body-shape',
     description: 'ledger errors answer {"error": "..."} instead of a JsCantonError',
@@ -354,4 +368,12 @@ export const MUTANTS: readonly Mutant[] = [
   // Wire details the published clients rely on (issue 10).
   ...CLIENT_WIRE_MUTANTS,
   ...DEDUP_MUTANTS,
+  // One per check that had none (issue 13: every check proven able to fail; test/mutants/coverage.test.ts).
+  ...REGISTRY_COVERAGE_MUTANTS,
+  ...SCAN_COVERAGE_MUTANTS,
+  ...LEDGER_COVERAGE_MUTANTS,
+  ...AUTH_MUTANTS,
 ];
+
+/** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */
+export const MUTANTS: readonly Mutant[] = [...HAND_WRITTEN, ...schemaMutants(HAND_WRITTEN)];

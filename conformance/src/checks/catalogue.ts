@@ -22,6 +22,7 @@ import { registryContextChecks } from './registryContexts.js';
 import { tokenRegistryChecks } from './tokenRegistry.js';
 import { tokenRegistryOpChecks } from './tokenRegistryOps.js';
 import { tokenRegistryV2Checks } from './tokenRegistryV2.js';
+import { tokenRegistryBadInputChecks } from './tokenRegistryBadInput.js';
 import { scanChecks } from './scan.js';
 import { scanWalletChecks } from './scanWallet.js';
 import { schemaChecks } from './schema.js';
@@ -41,6 +42,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...tokenRegistryChecks,
     ...tokenRegistryOpChecks,
     ...tokenRegistryV2Checks,
+    ...tokenRegistryBadInputChecks,
     ...ledgerBasicChecks,
     ...ledgerStateChecks,
     ...ledgerCommandChecks,

@@ -28,6 +28,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: 'command deduplication on (userId, actAs, commandId)', specRef: `${B}: command deduplication`, checkedBy: ['ledger.dedup.*', 'ledger.stateful.model'] },
   { rule: 'active contracts at any offset between the pruning offset and the ledger end', specRef: `${B}: activeAtOffset`, checkedBy: ['ledger.acs.active-at-offset', 'ledger.stateful.model', 'ledger.pruned-offsets.shape'] },
   { rule: 'registry choice contexts are complete and usable: the disclosed contracts let the choice succeed', specRef: 'Splice token standard: registry API', checkedBy: ['registry.accept.context-complete', 'registry.accept.context-usable', 'registry.withdraw.context-usable'] },
+  { rule: 'factory requests with amounts that are not a positive Daml Numeric 10, unknown instruments, non-party receivers or oversized metadata get 400 {error}', specRef: 'Splice token standard: transfer-instruction and allocation-instruction getFactory 400', checkedBy: ['registry.transfer-factory.bad-input-400', 'registry.allocation-factory.bad-input-400'] },
   { rule: "Scan and the registry answer from the ledger's contracts", specRef: 'service description: groups A, B, C share one ledger', checkedBy: ['registry.cross-group.disclosed-match-ledger', 'scan.cross-group.preapproval-matches-ledger'] },
   { rule: 'a change id may be reused once the deduplication period has passed', specRef: `${B}: deduplication_period`, checkedBy: ['ledger.dedup.reuse-after-period'] },
   {

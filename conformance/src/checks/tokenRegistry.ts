@@ -52,7 +52,7 @@ export async function instrument(ctx: CheckContext): Promise<{ admin: string; id
   });
 }
 
-async function transferArgs(ctx: CheckContext, over: Json = {}): Promise<Json> {
+export async function transferArgs(ctx: CheckContext, over: Json = {}): Promise<Json> {
   const { admin, id } = await instrument(ctx);
   const sender = need(ctx, ctx.profile.registry?.transferSender, 'a sender for factory requests (registry.transferSender)');
   const receiver = need(ctx, ctx.profile.registry?.transferReceiver, 'a receiver for factory requests (registry.transferReceiver)');
@@ -70,6 +70,26 @@ async function transferArgs(ctx: CheckContext, over: Json = {}): Promise<Json> {
       meta: { values: {} },
       ...over,
     },
+    extraArgs: { context: { values: {} }, meta: { values: {} } },
+  };
+}
+
+/** AllocationFactory_Allocate arguments for one leg from the profile's sender to its receiver (the executor). */
+export async function allocationArgs(ctx: CheckContext, leg: Json = {}): Promise<Json> {
+  const { admin, id } = await instrument(ctx);
+  const sender = need(ctx, ctx.profile.registry?.transferSender, 'a sender (registry.transferSender)');
+  const receiver = need(ctx, ctx.profile.registry?.transferReceiver, 'a receiver (registry.transferReceiver)');
+  const now = Date.now();
+  const at = (ms: number) => new Date(now + ms).toISOString();
+  return {
+    expectedAdmin: admin,
+    allocation: {
+      settlement: { executor: receiver, settlementRef: { id: ctx.unique('cc-settlement'), cid: null }, requestedAt: at(-60_000), allocateBefore: at(3_600_000), settleBefore: at(7_200_000), meta: { values: {} } },
+      transferLegId: 'leg-0',
+      transferLeg: { sender, receiver, amount: '1.0', instrumentId: { admin, id }, meta: { values: {} }, ...leg },
+    },
+    requestedAt: at(-60_000),
+    inputHoldingCids: [],
     extraArgs: { context: { values: {} }, meta: { values: {} } },
   };
 }
@@ -190,6 +210,8 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
       const bad: [string, Json][] = [
         ['a malformed amount', { ...t, amount: '1.00000000001' }],
         ['a negative amount', { ...t, amount: '-5.0' }],
+        ['NaN as an amount', { ...t, amount: 'NaN' }],
+        ['an amount with an exponent', { ...t, amount: '1e3' }],
         ['an unknown instrument', { ...t, instrumentId: { admin: (t.instrumentId as Json).admin, id: ctx.unique('no-such-instrument') } }],
         ['a receiver that is not a party id', { ...t, receiver: 'not-a-party' }],
         ['oversized metadata', { ...t, meta: { values: { memo: 'x'.repeat(20_000) } } }],
@@ -277,22 +299,9 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
     specRef: `${TS}: allocation-instruction-${v} FactoryWithChoiceContext`,
     async run(ctx) {
       serves(ctx, `allocation-instruction-${v}`);
-      const { admin, id } = await instrument(ctx);
       const sender = need(ctx, ctx.profile.registry?.transferSender, 'a sender (registry.transferSender)');
       const receiver = need(ctx, ctx.profile.registry?.transferReceiver, 'a receiver (registry.transferReceiver)');
-      const now = Date.now();
-      const at = (ms: number) => new Date(now + ms).toISOString();
-      const args = v === 'v2' ? await allocationArgsV2(ctx, { authorizer: sender, other: receiver, executor: receiver, settlementId: ctx.unique('cc-settlement') }) : {
-        expectedAdmin: admin,
-        allocation: {
-          settlement: { executor: receiver, settlementRef: { id: ctx.unique('cc-settlement'), cid: null }, requestedAt: at(-60_000), allocateBefore: at(3_600_000), settleBefore: at(7_200_000), meta: { values: {} } },
-          transferLegId: 'leg-0',
-          transferLeg: { sender, receiver, amount: '1.0', instrumentId: { admin, id }, meta: { values: {} } },
-        },
-        requestedAt: at(-60_000),
-        inputHoldingCids: [],
-        extraArgs: { context: { values: {} }, meta: { values: {} } },
-      };
+      const args = v === 'v2' ? await allocationArgsV2(ctx, { authorizer: sender, other: receiver, executor: receiver, settlementId: ctx.unique('cc-settlement') }) : await allocationArgs(ctx);
       const e = await post(ctx, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: args, excludeDebugFields: true }, `getAllocationFactory${v.toUpperCase()}`);
       expectStatus(ctx, e, 200, 'allocation factory');
       const b = objectBody(ctx, e, 'allocation factory');

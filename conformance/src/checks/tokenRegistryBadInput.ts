@@ -1,0 +1,58 @@
+import { expectErrorResponse, expectStatus, type Json } from './support/expect.js';
+import { accountOf, allocationArgs, allocationArgsV2, post, serves } from './tokenRegistry.js';
+import type { CheckDefinition } from './types.js';
+
+/**
+ * Bad input to the allocation factory (issue 12): amounts that are not a positive Daml Numeric 10,
+ * an instrument the registry does not administer, a receiver that is not a party id and oversized
+ * metadata in the transfer leg are refused with 400 and an ErrorResponse, on every version served.
+ */
+export const tokenRegistryBadInputChecks: readonly CheckDefinition[] = [
+  {
+    id: 'registry.allocation-factory.bad-input-400',
+    title: 'Allocation factory: malformed, negative or zero amounts, unknown instruments, non-party receivers and oversized metadata get 400',
+    group: 'registry',
+    operationId: 'getAllocationFactoryV1',
+    level: 'MUST',
+    kind: 'negative',
+    specRef: 'token standard: allocation-instruction-v1/v2 getAllocationFactory 400; Daml Numeric 10 amounts',
+    async run(ctx) {
+      const versions = (['v1', 'v2'] as const).filter((v) => (ctx.profile.registry?.apis ?? ['allocation-instruction-v2']).includes(`allocation-instruction-${v}`));
+      if (versions.length === 0) serves(ctx, 'allocation-instruction-v1'); // skips, saying why
+      const base = await allocationArgs(ctx);
+      const leg = (base.allocation as Json).transferLeg as Json;
+      const { admin } = leg.instrumentId as Json;
+      const bad: [string, Json][] = [
+        ['an amount with 11 decimals', { amount: '1.00000000001' }],
+        ['a negative amount', { amount: '-5.0' }],
+        ['a zero amount', { amount: '0.0' }],
+        ['NaN as an amount', { amount: 'NaN' }],
+        ['an amount with an exponent', { amount: '1e3' }],
+        ['an unknown instrument', { instrumentId: { admin, id: ctx.unique('no-such-instrument') } }],
+        ['a receiver that is not a party id', { receiver: 'not-a-party' }],
+        ['oversized metadata', { meta: { values: { memo: 'x'.repeat(20_000) } } }],
+      ];
+      for (const v of versions) {
+        // v2 legs are sides of an account: the receiver is the other side's owner, the instrument an id under the allocation's admin.
+        const base2 = v === 'v2' ? await allocationArgsV2(ctx, { authorizer: String(leg.sender), other: String(leg.receiver), executor: String(leg.receiver), settlementId: ctx.unique('cc-settlement') }) : undefined;
+        for (const [why, change] of bad) {
+          const args = base2 === undefined ? { ...base, allocation: { ...(base.allocation as Json), transferLeg: { ...leg, ...change } } } : withSide(base2, change);
+          const e = await post(ctx, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: args }, `getAllocationFactory${v.toUpperCase()}`);
+          expectStatus(ctx, e, 400, `allocation factory ${v} with ${why}`);
+          expectErrorResponse(ctx, e, why);
+        }
+      }
+    },
+  },
+];
+
+/** A v1 leg change applied to a v2 allocation's one leg side. */
+function withSide(args: Json, change: Json): Json {
+  const allocation = args.allocation as Json;
+  const side = (allocation.transferLegSides as Json[])[0] as Json;
+  const { receiver, instrumentId, ...rest } = change;
+  const next: Json = { ...side, ...rest };
+  if (receiver !== undefined) next.otherside = accountOf(String(receiver));
+  if (instrumentId !== undefined) next.instrumentId = (instrumentId as Json).id;
+  return { ...args, allocation: { ...allocation, transferLegSides: [next] } };
+}

@@ -1,0 +1,24 @@
+import { jsonResponse, parse, pathOf, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+
+/** Small helpers the mutant files share: JSON bodies, path tests, body rewrites. */
+export type Json = Record<string, unknown>;
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const withJson = (res: ProxyResponse, f: (v: unknown) => unknown): ProxyResponse => {
+  const v = parse(res.body);
+  return v === undefined ? res : { ...res, body: JSON.stringify(f(v)) };
+};
+export const at = (req: ProxyRequest, pattern: RegExp) => pattern.test(pathOf(req.url));
+/** Rewrites the JSON object answered with 200 on paths matching `pattern`. */
+export const onBody = (pattern: RegExp, f: (v: Json, req: ProxyRequest) => unknown) => ({
+  response: (req: ProxyRequest, res: ProxyResponse) => (res.status === 200 && at(req, pattern) ? withJson(res, (v) => (isObject(v) ? f(v, req) : v)) : res),
+});
+/** Rewrites the JSON request body of POSTs to paths matching `pattern`. */
+export const onRequest = (pattern: RegExp, f: (v: Json, req: ProxyRequest) => Json) => ({
+  request: (req: ProxyRequest): ProxyRequest => {
+    const body = parse(req.body);
+    return req.method !== 'POST' || !at(req, pattern) || !isObject(body) ? req : { ...req, body: JSON.stringify(f(body, req)) };
+  },
+});
+export const emptyContext = { choiceContextData: { values: {} }, disclosedContracts: [] };
+export const scanError = (status: number, error: string) => jsonResponse(status, { error });
+export const cantonError = (status: number, code: string, cause: string, category = 8) => jsonResponse(status, { code, cause, context: {}, errorCategory: category, grpcCodeValue: 3, correlationId: null, traceId: null, resources: [] });
