@@ -160,6 +160,24 @@ const appRows = (w: AppWorld): readonly Row[] => {
   const accept = (cid: string) => `/registry/allocation-instruction/v2/${encodeURIComponent(cid)}/choice-contexts/accept`;
   const byParty = (party: string) => `/v0/transfer-preapprovals/by-party/${encodeURIComponent(party)}`;
   const { instructions } = w.registry;
+  const { dso, alice: sender, bob: receiver } = w.parties;
+  const instrumentId = { admin: dso, id: 'Amulet' };
+  const transfer = (amount: string) => ({
+    expectedAdmin: dso,
+    transfer: { sender, receiver, amount, instrumentId, requestedAt: '2025-01-01T00:00:00Z', executeBefore: '2099-01-01T00:00:00Z', inputHoldingCids: [], meta: { values: {} } },
+    extraArgs: { context: { values: {} }, meta: { values: {} } },
+  });
+  const allocation = (amount: string) => ({
+    expectedAdmin: dso,
+    allocation: {
+      settlement: { executor: receiver, settlementRef: { id: 'msw', cid: null }, requestedAt: '2025-01-01T00:00:00Z', allocateBefore: '2099-01-01T00:00:00Z', settleBefore: '2099-01-02T00:00:00Z', meta: { values: {} } },
+      transferLegId: 'leg-1',
+      transferLeg: { sender, receiver, amount, instrumentId, meta: { values: {} } },
+    },
+    requestedAt: '2025-01-01T00:00:00Z',
+    inputHoldingCids: [],
+    extraArgs: { context: { values: {} }, meta: { values: {} } },
+  });
   return [
     { title: 'accept context of an active instruction', method: 'POST', path: accept(instructions.aliceActive), body: json({}), status: 200 },
     { title: 'the same, without debug fields', method: 'POST', path: accept(instructions.aliceActive), body: json({ excludeDebugFields: true }), status: 200 },
@@ -184,6 +202,10 @@ const appRows = (w: AppWorld): readonly Row[] => {
     { title: 'earliest round', method: 'GET', path: '/v0/internal/reward-accounting-process/rounds/earliest-available', status: 200 },
     { title: 'earliest round, pre-0.6.5 path', method: 'GET', path: '/v0/reward-accounting-process/rounds/earliest-available', status: 200 },
     { title: 'wrong method on a scan path', method: 'POST', path: '/v0/internal/reward-accounting-process/rounds/earliest-available', body: '{}', status: 405 },
+    // Bad factory input (issue 12): one shared core, so the same 400 {error} from both faces.
+    { title: 'transfer factory v1, NaN amount', method: 'POST', path: '/registry/transfer-instruction/v1/transfer-factory', body: json({ choiceArguments: transfer('NaN') }), status: 400 },
+    { title: 'transfer factory v1, 11 decimals', method: 'POST', path: '/registry/transfer-instruction/v1/transfer-factory', body: json({ choiceArguments: transfer('1.00000000001') }), status: 400 },
+    { title: 'allocation factory v1, exponent amount', method: 'POST', path: '/registry/allocation-instruction/v1/allocation-factory', body: json({ choiceArguments: allocation('1e3') }), status: 400 },
     ...tokenV2Rows(w),
   ];
 };
@@ -204,6 +226,7 @@ const tokenV2Rows = (w: AppWorld): readonly Row[] => {
   return [
     { title: 'v2 transfer factory', method: 'POST', path: '/registry/transfer-instruction/v2/transfer-factory', body: json({ choiceArguments: transfer }), status: 200 },
     { title: 'settlement factory', method: 'POST', path: '/registry/allocation/v2/settlement-factory', body: json({ choiceArguments: settle }), status: 200 },
+    { title: 'v2 transfer factory, NaN amount', method: 'POST', path: '/registry/transfer-instruction/v2/transfer-factory', body: json({ choiceArguments: { ...transfer, transfer: { ...transfer.transfer, amount: 'NaN' } } }), status: 400 },
     { title: 'settlement factory without legs', method: 'POST', path: '/registry/allocation/v2/settlement-factory', body: json({ choiceArguments: { ...settle, transferLegs: [] } }), status: 400 },
   ];
 };
