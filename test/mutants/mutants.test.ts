@@ -41,9 +41,8 @@ function selectionFor(m: Mutant): string[] {
  */
 const NEEDS_REAL_USERS = ['ledger.auth.stream-ends-on-revoked-right'];
 
-async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], fresh = false): Promise<{ exitCode: number; report: Report }> {
-  const own = fresh ? await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined }) : undefined;
-  const server = await startMutant((own ?? reference).url, fault);
+async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[]): Promise<{ exitCode: number; report: Report }> {
+  const server = await startMutant(reference.url, fault);
   try {
     const token = mode === 'secured' ? await adminToken() : undefined;
     const { report, exitCode } = await runSuite({
@@ -63,7 +62,6 @@ async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], 
     return { exitCode, report };
   } finally {
     await server.close();
-    await own?.close();
   }
 }
 
@@ -145,7 +143,7 @@ describe('mutant bed: every mutant is caught', () => {
       const mode = m.secured ? 'secured' : 'open';
       const base = typeof m.fault === 'function' ? m.fault(mode === 'secured' ? secured : profile) : m.fault;
       const fault = m.secured ? compose(authFront(SECRET, m.secured === 'correct' ? {} : { flaw: m.secured }), base) : base;
-      const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy) : await certify(fault, mode, selectionFor(m), m.fresh === true);
+      const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy) : await certify(fault, mode, selectionFor(m));
       const check = report.checks.find((c) => c.id === m.caughtBy);
       expect(check, `${m.caughtBy} is in the catalogue`).toBeDefined();
       // A broken SHOULD is a warning (exit 0); a broken MUST a failure (exit 1).

@@ -44,8 +44,6 @@ export interface Mutant {
    * a control started with the defaults.
    */
   readonly server?: { readonly http: Partial<HttpConfig> };
-  /** Run against a reference server of its own, for checks that use up a per-participant quota (identity provider configs). */
-  readonly fresh?: boolean;
 }
 
 type Json = Record<string, unknown>;

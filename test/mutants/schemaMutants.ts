@@ -14,16 +14,12 @@ import { pathOf } from './mutantProxy.js';
  */
 export function schemaMutants(handWritten: readonly Mutant[]): Mutant[] {
   const caught = new Set(handWritten.map((m) => m.caughtBy));
-  // The identity provider checks leave their configs behind and a participant holds only a few:
-  // their operations' mutants run on a server of their own, or the quota makes them skip.
-  const usesIdps = (operationId: string) => catalogue().some((c) => c.operationId === operationId && /^ledger\.(idp\.|users\.identity-provider)/.test(c.id));
   return catalogue()
     .filter((c) => c.observer === true && !caught.has(c.id))
     .map((c) => ({
       name: `schema-${c.id}`,
       description: `every ${c.operationId} response comes as application/x-undeclared (or 204 where it has no body)`,
       caughtBy: c.id,
-      ...(usesIdps(c.operationId) ? { fresh: true } : {}),
       fault: {
         response: (req, res) => {
           if (findOperation(req.method, pathOf(req.url), c.group as Group)?.operationId !== c.operationId) return res;

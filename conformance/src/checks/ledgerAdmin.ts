@@ -19,6 +19,22 @@ async function createIdp(ctx: CheckContext, id: string): Promise<Exchange> {
   return e;
 }
 
+/**
+ * Runs `body` with a fresh config, deleted afterwards whatever the outcome: a participant holds
+ * only a few configs (Canton's default: 16), so a suite that left its own behind would fail with
+ * TOO_MANY_IDENTITY_PROVIDER_CONFIGS from its third run on the same target.
+ */
+async function withIdp(ctx: CheckContext, body: (id: string) => Promise<void>, cleanup?: () => Promise<unknown>): Promise<void> {
+  const id = idpIdOf(ctx);
+  await createIdp(ctx, id);
+  try {
+    await body(id);
+  } finally {
+    await cleanup?.();
+    await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/idps/${id}` });
+  }
+}
+
 const configIn = (ctx: CheckContext, e: Exchange, what: string): Record<string, unknown> => {
   const c = objectBody(ctx, e, what).identityProviderConfig;
   if (!isObject(c)) return ctx.fail(`${what}: no identityProviderConfig in the answer`, e);
@@ -37,10 +53,14 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const id = idpIdOf(ctx);
       const created = configIn(ctx, await createIdp(ctx, id), 'create');
-      for (const k of ['identityProviderId', 'issuer', 'jwksUrl'] as const) if (created[k] !== idpConfig(id)[k]) ctx.fail(`the created config's ${k} is ${String(created[k])}`);
-      const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/idps', json: { identityProviderConfig: idpConfig(id) } });
-      expectStatus(ctx, again, 409, 'creating the same identity provider id twice');
-      expectCantonError(ctx, again, 'a duplicate identity provider', ['IDP_CONFIG_ALREADY_EXISTS']);
+      try {
+        for (const k of ['identityProviderId', 'issuer', 'jwksUrl'] as const) if (created[k] !== idpConfig(id)[k]) ctx.fail(`the created config's ${k} is ${String(created[k])}`);
+        const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/idps', json: { identityProviderConfig: idpConfig(id) } });
+        expectStatus(ctx, again, 409, 'creating the same identity provider id twice');
+        expectCantonError(ctx, again, 'a duplicate identity provider', ['IDP_CONFIG_ALREADY_EXISTS']);
+      } finally {
+        await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/idps/${id}` });
+      }
     },
   }),
   check({
@@ -52,15 +72,15 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
     specRef: `${IDP}: GetIdentityProviderConfig`,
     requires: { writes: true },
     async run(ctx) {
-      const id = idpIdOf(ctx);
-      await createIdp(ctx, id);
-      const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${id}` });
-      expectStatus(ctx, e, 200, 'reading a created identity provider config');
-      const got = configIn(ctx, e, 'get');
-      if (got.identityProviderId !== id || got.issuer !== idpConfig(id).issuer) ctx.fail(`GET /v2/idps/${id} answered another config (${String(got.identityProviderId)}, ${String(got.issuer)})`, e);
-      const unknown = await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${idpIdOf(ctx)}-unknown` });
-      expectStatus(ctx, unknown, 404, 'reading an unknown identity provider config');
-      expectCantonError(ctx, unknown, 'an unknown identity provider', ['IDP_CONFIG_NOT_FOUND']);
+      await withIdp(ctx, async (id) => {
+        const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${id}` });
+        expectStatus(ctx, e, 200, 'reading a created identity provider config');
+        const got = configIn(ctx, e, 'get');
+        if (got.identityProviderId !== id || got.issuer !== idpConfig(id).issuer) ctx.fail(`GET /v2/idps/${id} answered another config (${String(got.identityProviderId)}, ${String(got.issuer)})`, e);
+        const unknown = await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${idpIdOf(ctx)}-unknown` });
+        expectStatus(ctx, unknown, 404, 'reading an unknown identity provider config');
+        expectCantonError(ctx, unknown, 'an unknown identity provider', ['IDP_CONFIG_NOT_FOUND']);
+      });
     },
   }),
   check({
@@ -72,12 +92,12 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
     specRef: `${IDP}: ListIdentityProviderConfigs`,
     requires: { writes: true },
     async run(ctx) {
-      const id = idpIdOf(ctx);
-      await createIdp(ctx, id);
-      const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/idps' });
-      expectStatus(ctx, e, 200, 'GET /v2/idps');
-      const list = objectBody(ctx, e, 'identity provider configs').identityProviderConfigs;
-      if (!Array.isArray(list) || !list.some((c) => isObject(c) && c.identityProviderId === id)) ctx.fail(`the created config ${id} is not listed`, e);
+      await withIdp(ctx, async (id) => {
+        const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/idps' });
+        expectStatus(ctx, e, 200, 'GET /v2/idps');
+        const list = objectBody(ctx, e, 'identity provider configs').identityProviderConfigs;
+        if (!Array.isArray(list) || !list.some((c) => isObject(c) && c.identityProviderId === id)) ctx.fail(`the created config ${id} is not listed`, e);
+      });
     },
   }),
   check({
@@ -89,16 +109,16 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
     specRef: `${IDP}: UpdateIdentityProviderConfig (update mask), INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST`,
     requires: { writes: true },
     async run(ctx) {
-      const id = idpIdOf(ctx);
-      await createIdp(ctx, id);
-      const changed = { ...idpConfig(id), isDeactivated: true, audience: 'cc-not-masked' };
-      const e = await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/idps/${id}`, json: { identityProviderConfig: changed, updateMask: mask('is_deactivated') } });
-      expectStatus(ctx, e, 200, 'deactivating an identity provider config');
-      const got = configIn(ctx, await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${id}` }), 'get after update');
-      if (got.isDeactivated !== true) ctx.fail('the masked field is_deactivated did not change', e);
-      if ((got.audience ?? '') !== '') ctx.fail(`audience changed to ${String(got.audience)} although the mask did not name it`, e);
-      const bad = await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/idps/${id}`, json: { identityProviderConfig: idpConfig(id), updateMask: mask('cc_no_such_field') } });
-      expectRejected(ctx, bad, 400, 'an update mask with an unknown path');
+      await withIdp(ctx, async (id) => {
+        const changed = { ...idpConfig(id), isDeactivated: true, audience: 'cc-not-masked' };
+        const e = await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/idps/${id}`, json: { identityProviderConfig: changed, updateMask: mask('is_deactivated') } });
+        expectStatus(ctx, e, 200, 'deactivating an identity provider config');
+        const got = configIn(ctx, await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${id}` }), 'get after update');
+        if (got.isDeactivated !== true) ctx.fail('the masked field is_deactivated did not change', e);
+        if ((got.audience ?? '') !== '') ctx.fail(`audience changed to ${String(got.audience)} although the mask did not name it`, e);
+        const bad = await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/idps/${id}`, json: { identityProviderConfig: idpConfig(id), updateMask: mask('cc_no_such_field') } });
+        expectRejected(ctx, bad, 400, 'an update mask with an unknown path');
+      });
     },
   }),
   check({
@@ -129,20 +149,31 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
     specRef: `${UPSTREAM_B}: UserManagementService UpdateUserIdentityProviderId`,
     requires: { writes: true },
     async run(ctx) {
-      const idp = idpIdOf(ctx);
-      await createIdp(ctx, idp);
       const user = ctx.unique('cc-idp-user').replace(/[^a-zA-Z0-9_-]/g, '-');
-      expectStatus(ctx, await ctx.http.request('ledger', { method: 'POST', path: '/v2/users', json: { user: { id: user } } }), 200, 'creating a user');
-      const e = await ctx.http.request('ledger', {
-        method: 'PATCH',
-        path: `/v2/users/${user}/identity-provider-id`,
-        json: { userId: user, sourceIdentityProviderId: '', targetIdentityProviderId: idp },
-      });
-      expectStatus(ctx, e, 200, 'moving the user');
-      const got = await ctx.http.request('ledger', { method: 'GET', path: `/v2/users/${user}`, query: { 'identity-provider-id': idp } });
-      expectStatus(ctx, got, 200, 'reading the moved user');
-      const u = objectBody(ctx, got, 'user').user;
-      if (!isObject(u) || u.identityProviderId !== idp) ctx.fail(`the moved user reports identity provider ${JSON.stringify(isObject(u) ? u.identityProviderId : u)}, expected ${idp}`, got);
+      let target = '';
+      // Cleanup: the user moves back to the default identity provider and goes, then the config.
+      const dropUser = async () => {
+        if (target !== '') await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/users/${user}/identity-provider-id`, json: { userId: user, sourceIdentityProviderId: target, targetIdentityProviderId: '' } });
+        await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${user}` });
+      };
+      await withIdp(
+        ctx,
+        async (idp) => {
+          target = idp;
+          expectStatus(ctx, await ctx.http.request('ledger', { method: 'POST', path: '/v2/users', json: { user: { id: user } } }), 200, 'creating a user');
+          const e = await ctx.http.request('ledger', {
+            method: 'PATCH',
+            path: `/v2/users/${user}/identity-provider-id`,
+            json: { userId: user, sourceIdentityProviderId: '', targetIdentityProviderId: idp },
+          });
+          expectStatus(ctx, e, 200, 'moving the user');
+          const got = await ctx.http.request('ledger', { method: 'GET', path: `/v2/users/${user}`, query: { 'identity-provider-id': idp } });
+          expectStatus(ctx, got, 200, 'reading the moved user');
+          const u = objectBody(ctx, got, 'user').user;
+          if (!isObject(u) || u.identityProviderId !== idp) ctx.fail(`the moved user reports identity provider ${JSON.stringify(isObject(u) ? u.identityProviderId : u)}, expected ${idp}`, got);
+        },
+        dropUser,
+      );
     },
   }),
   check({
