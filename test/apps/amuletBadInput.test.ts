@@ -83,10 +83,47 @@ const BAD: readonly Bad[] = [
   { what: 'NaN', change: () => ({ amount: 'NaN' }), registry: /Daml Numeric 10/, ledger: { code: PREPROCESSING, cause: /invalid Numeric 'NaN'/ } },
   { what: 'an amount with an exponent', change: () => ({ amount: '1e3' }), registry: /Daml Numeric 10/, ledger: { code: PREPROCESSING, cause: /invalid Numeric '1e3'/ } },
   { what: 'an unknown instrument', change: (admin) => ({ instrumentId: { admin, id: 'USD' } }), registry: /unknown instrument .*USD/, ledger: { code: INTERPRETATION, cause: /instrument .*USD is not/ } },
-  { what: 'a receiver that is not a party id', change: () => ({ receiver: 'erin' }), registry: /receiver: Invalid party id/, ledger: { code: PREPROCESSING, cause: /invalid party id 'erin'/ } },
+  { what: 'a receiver that is not a party id', change: () => ({ receiver: 'erin' }), registry: /(receiver|otherside)(\.owner)?: Invalid party id/, ledger: { code: PREPROCESSING, cause: /invalid party id 'erin'/ } },
   { what: 'oversized metadata', change: () => ({ meta: { values: { memo: 'x'.repeat(9000) } } }), registry: /metadata is limited to 8192 bytes/ },
 ];
 const changeFor = (b: Bad): Json => b.change(dso);
+
+// Token standard v2: parties hold accounts, actors authorize, an allocation holds sides of legs.
+const account = (owner: string) => ({ owner, provider: null, id: '' });
+const transferArgsV2 = () => {
+  const { transfer } = transferArgs([]);
+  return { transfer: { ...transfer, sender: account(transfer.sender), receiver: account(transfer.receiver) }, actors: [transfer.sender], extraArgs: { context: { values: {} }, meta: { values: {} } } };
+};
+const allocationArgsV2 = () => {
+  const now = server.clock.now();
+  const { alice, bob } = world.parties;
+  return {
+    allocation: {
+      settlement: { executors: [world.parties['trading-venue']], id: 'bad-input', cid: null, meta: { values: {} } },
+      admin: dso,
+      authorizer: account(alice),
+      transferLegSides: [{ transferLegId: 'leg-1', side: 'SenderSide', otherside: account(bob), amount: '1.0', instrumentId: 'Amulet', meta: { values: {} } }],
+      settlementDeadline: iso(now + HOUR),
+      nextIterationFunding: null,
+      committed: false,
+      meta: { values: {} },
+    },
+    requestedAt: iso(now - 60_000),
+    inputHoldingCids: [],
+    extraArgs: { context: { values: {} }, meta: { values: {} } },
+    actors: [alice],
+  };
+};
+/** A v1 change in v2's terms: a receiver is an account's owner, a leg side's instrument an id under the allocation's admin. */
+function changeV2(b: Bad, where: 'transfer' | 'side'): Json {
+  const { receiver, instrumentId, ...rest } = changeFor(b);
+  const out: Json = { ...rest };
+  if (receiver !== undefined) out[where === 'transfer' ? 'receiver' : 'otherside'] = account(String(receiver));
+  if (instrumentId !== undefined) out.instrumentId = where === 'transfer' ? instrumentId : (instrumentId as Json).id;
+  return out;
+}
+const withTransferV2 = (a: ReturnType<typeof transferArgsV2>, b: Bad) => ({ ...a, transfer: { ...a.transfer, ...changeV2(b, 'transfer') } });
+const withSideV2 = (a: ReturnType<typeof allocationArgsV2>, b: Bad) => ({ ...a, allocation: { ...a.allocation, transferLegSides: [{ ...a.allocation.transferLegSides[0]!, ...changeV2(b, 'side') }] } });
 
 const withTransfer = (a: ReturnType<typeof transferArgs>, b: Bad) => ({ ...a, transfer: { ...a.transfer, ...changeFor(b) } });
 const withLeg = (a: ReturnType<typeof allocationArgs>, b: Bad) => ({ ...a, allocation: { ...a.allocation, transferLeg: { ...a.allocation.transferLeg, ...changeFor(b) } } });
@@ -105,11 +142,13 @@ describe('the registry answers 400 with an ErrorResponse, v1 and v2, and changes
     for (const b of BAD) {
       it(`transfer factory ${v}: ${b.what}`, async () => {
         const end = await ledgerEnd();
-        expectError(await postJson(server, `/registry/transfer-instruction/${v}/transfer-factory`, { choiceArguments: withTransfer(transferArgs([]), b) }), 400, b.registry);
+        const args = v === 'v1' ? withTransfer(transferArgs([]), b) : withTransferV2(transferArgsV2(), b);
+        expectError(await postJson(server, `/registry/transfer-instruction/${v}/transfer-factory`, { choiceArguments: args }), 400, b.registry);
         expect(await ledgerEnd()).toBe(end);
       });
       it(`allocation factory ${v}: ${b.what}`, async () => {
-        expectError(await postJson(server, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: withLeg(allocationArgs([]), b) }), 400, b.registry);
+        const args = v === 'v1' ? withLeg(allocationArgs([]), b) : withSideV2(allocationArgsV2(), b);
+        expectError(await postJson(server, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: args }), 400, b.registry);
       });
     }
   }

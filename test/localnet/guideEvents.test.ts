@@ -3,6 +3,9 @@ import type { LocalNet } from '../../reference-server/src/localnet/startLocalNet
 import { installWebSocket } from '../clients/support/installWebSocket.js';
 import { externalParty, guideEventsSdk, signAndRun } from './guideSdk.js';
 import { startTestLocalNet } from './support.js';
+import { quietSdkLogs } from '../clients/support/quietSdkLogs.js';
+
+quietSdkLogs();
 
 const PING = '#canton-builtin-admin-workflow-ping:Canton.Internal.Ping:Ping';
 

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
 import { amuletAmounts, externalParty, guideSdk, signAndRun, type GuideSdk } from './guideSdk.js';
 import { startTestLocalNet } from './support.js';
+import { quietSdkLogs } from '../clients/support/quietSdkLogs.js';
+
+quietSdkLogs();
 
 const PING = '#canton-builtin-admin-workflow-ping:Canton.Internal.Ping:Ping';
 const T = 60_000;

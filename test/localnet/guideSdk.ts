@@ -1,5 +1,6 @@
-import { CustomLogAdapter, SDK } from '@canton-network/wallet-sdk';
+import { SDK } from '@canton-network/wallet-sdk';
 import type { LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
+import { sdkLogAdapter } from '../clients/support/quietSdkLogs.js';
 import { loopbackUrls } from './support.js';
 
 // core-acs-reader calls Set.prototype.union (Node 22+); the package supports Node 20, so provide it.
@@ -48,7 +49,7 @@ export async function guideSdk(net: Pick<LocalNet, 'ports'>) {
   return SDK.create({
     auth,
     ledgerClientUrl: new URL(u.ledger),
-    logAdapter: new CustomLogAdapter(() => undefined),
+    logAdapter: sdkLogAdapter,
     token: { validatorUrl: new URL(u.validator), registries: [registry], auth },
     amulet: { validatorUrl: new URL(u.validator), scanApiUrl: new URL(u.scan), auth, registryUrl: registry },
     asset: { registries: [registry], auth },
@@ -59,7 +60,7 @@ export async function guideSdk(net: Pick<LocalNet, 'ports'>) {
 export async function guideEventsSdk(net: Pick<LocalNet, 'ports'>) {
   const u = loopbackUrls(net);
   const auth = SELF_SIGNED as never;
-  return SDK.create({ auth, ledgerClientUrl: new URL(u.ledger), logAdapter: new CustomLogAdapter(() => undefined), events: { websocketURL: u.ledger.replace(/^http/, 'ws'), auth } });
+  return SDK.create({ auth, ledgerClientUrl: new URL(u.ledger), logAdapter: sdkLogAdapter, events: { websocketURL: u.ledger.replace(/^http/, 'ws'), auth } });
 }
 
 export type GuideSdk = Awaited<ReturnType<typeof guideSdk>>;

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
 import { amuletAmounts, externalParty, guideSdk, signAndRun, type ExternalParty, type GuideSdk } from './guideSdk.js';
 import { loopbackUrls, startTestLocalNet } from './support.js';
+import { quietSdkLogs } from '../clients/support/quietSdkLogs.js';
+
+quietSdkLogs();
 
 const T = 60_000;
 const sum = (amounts: string[]) => amounts.reduce((a, b) => a + Number(b), 0);

@@ -1,9 +1,12 @@
-import { localNetStaticConfig, SDK, CustomLogAdapter } from '@canton-network/wallet-sdk';
+import { localNetStaticConfig, SDK } from '@canton-network/wallet-sdk';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { createHandlers } from '../../reference-server/src/msw/index.js';
 import { SELF_SIGNED } from './guideSdk.js';
+import { quietSdkLogs, sdkLogAdapter } from '../clients/support/quietSdkLogs.js';
+
+quietSdkLogs();
 
 /**
  * `createHandlers({ localnet: true })`: the same tables as `serve --localnet`, at the URLs of the
@@ -36,7 +39,7 @@ describe('msw handlers at LocalNet\'s URLs', () => {
     const sdk = await SDK.create({
       auth,
       ledgerClientUrl: c.LOCALNET_APP_USER_LEDGER_URL,
-      logAdapter: new CustomLogAdapter(() => undefined),
+      logAdapter: sdkLogAdapter,
       token: { validatorUrl: c.LOCALNET_APP_VALIDATOR_URL, registries: [c.LOCALNET_REGISTRY_API_URL], auth },
       amulet: { validatorUrl: c.LOCALNET_APP_VALIDATOR_URL, scanApiUrl: c.LOCALNET_SCAN_API_URL, auth, registryUrl: c.LOCALNET_REGISTRY_API_URL },
     });
