@@ -1,7 +1,7 @@
 import type { Exchange } from '../target/exchange.js';
 import { claimsFor, mintToken } from '../target/mintToken.js';
 import { TokenSourceError } from '../target/tokenProvider.js';
-import { expectStatus, isObject, type Json } from './support/expect.js';
+import { expectStatus, isObject, objectBody, type Json } from './support/expect.js';
 import { createCommand, createContract, eventFormat, ledgerEnd, suiteParty, transactionsOf, userIdOf } from './support/ledger.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -25,22 +25,52 @@ async function tokenFor(ctx: CheckContext, userId: string): Promise<string> {
   }
 }
 
-/** The suite party with at least LARGE_READ_CONTRACTS active contracts (created once per run), and the offset they are all active at. */
-function largeSet(ctx: CheckContext): Promise<{ party: string; offset: number }> {
-  return ctx.shared('large-contract-set', async () => {
-    const party = await suiteParty(ctx);
-    const command = { CreateCommand: createCommand(ctx, party, '1.0') };
-    const userId = userIdOf(ctx);
-    for (let made = 0; made < LARGE_READ_CONTRACTS; made += CREATES_PER_COMMAND) {
-      const e = await ctx.http.request('ledger', {
-        method: 'POST',
-        path: '/v2/commands/submit-and-wait',
-        json: { commands: Array.from({ length: CREATES_PER_COMMAND }, () => command), commandId: ctx.unique('cc-large'), actAs: [party], ...(userId === undefined ? {} : { userId }) },
-      });
-      expectStatus(ctx, e, 200, `creating ${CREATES_PER_COMMAND} contracts in one command (the large read's data)`);
+interface LargeSet {
+  readonly party: string;
+  /** An offset at which every contract of the set is active. */
+  readonly offset: number;
+  readonly contracts: readonly { contractId: string; templateId: string }[];
+}
+
+/** LARGE_READ_CONTRACTS contracts of the suite party, created CREATES_PER_COMMAND to a command. */
+async function createLargeSet(ctx: CheckContext): Promise<LargeSet> {
+  const party = await suiteParty(ctx);
+  const command = { CreateCommand: createCommand(ctx, party, '1.0') };
+  const userId = userIdOf(ctx);
+  const contracts: { contractId: string; templateId: string }[] = [];
+  for (let made = 0; made < LARGE_READ_CONTRACTS; made += CREATES_PER_COMMAND) {
+    const e = await ctx.http.request('ledger', {
+      method: 'POST',
+      path: '/v2/commands/submit-and-wait-for-transaction',
+      json: { commands: { commands: Array.from({ length: CREATES_PER_COMMAND }, () => command), commandId: ctx.unique('cc-large'), actAs: [party], ...(userId === undefined ? {} : { userId }) } },
+    });
+    expectStatus(ctx, e, 200, `creating ${CREATES_PER_COMMAND} contracts in one command (the large read's data)`);
+    const tx = objectBody(ctx, e, 'submit-and-wait-for-transaction').transaction;
+    for (const ev of isObject(tx) && Array.isArray(tx.events) ? tx.events : []) {
+      const c = isObject(ev) && isObject(ev.CreatedEvent) ? ev.CreatedEvent : undefined;
+      if (c && typeof c.contractId === 'string' && typeof c.templateId === 'string') contracts.push({ contractId: c.contractId, templateId: c.templateId });
     }
-    return { party, offset: (await ledgerEnd(ctx)).offset };
-  });
+  }
+  return { party, offset: (await ledgerEnd(ctx)).offset, contracts };
+}
+
+/**
+ * Archives the set again, CREATES_PER_COMMAND to a command: a suite run against a participant
+ * leaves it no bigger than the run's own small fixtures (and any-party reads of later runs stay
+ * small). A failure here does not change what the check found; it is reported as a warning.
+ */
+async function archiveLargeSet(ctx: CheckContext, set: LargeSet): Promise<void> {
+  const choice = ctx.profile.ledger?.template?.archiveChoice ?? 'Archive';
+  const userId = userIdOf(ctx);
+  for (let i = 0; i < set.contracts.length; i += CREATES_PER_COMMAND) {
+    const commands = set.contracts.slice(i, i + CREATES_PER_COMMAND).map((c) => ({ ExerciseCommand: { templateId: c.templateId, contractId: c.contractId, choice, choiceArgument: {} } }));
+    const e = await ctx.http.request('ledger', {
+      method: 'POST',
+      path: '/v2/commands/submit-and-wait',
+      json: { commands, commandId: ctx.unique('cc-large-archive'), actAs: [set.party], ...(userId === undefined ? {} : { userId }) },
+    });
+    if (e.response?.status !== 200) return ctx.warn(`the ${set.contracts.length} contracts of the large read could not all be archived afterwards (HTTP ${e.response?.status ?? 'no answer'}); they stay on the target`);
+  }
 }
 
 /**
@@ -93,25 +123,29 @@ export const ledgerStreamChecks: readonly CheckDefinition[] = [
     requires: { writes: true },
     async run(ctx) {
       noWebSocket(ctx);
-      const { party, offset } = await largeSet(ctx);
-      const request = { activeAtOffset: offset, eventFormat: eventFormat(party) };
-      await probeDuring(ctx, `the WebSocket read of ${LARGE_READ_CONTRACTS} active contracts`, async (marks) => {
-        const ws = await ctx.http.stream('ledger', '/v2/state/active-contracts', {
-          request,
-          operationId: LedgerOp.activeContracts,
-          idleMs: 5000,
-          timeoutMs: 120_000,
-          maxMessages: LARGE_READ_CONTRACTS * 2,
-          until: () => {
-            const now = performance.now();
-            marks.first ??= now;
-            marks.last = now;
-            return false;
-          },
+      const set = await createLargeSet(ctx);
+      const request = { activeAtOffset: set.offset, eventFormat: eventFormat(set.party) };
+      try {
+        await probeDuring(ctx,   `the WebSocket read of ${LARGE_READ_CONTRACTS} active contracts`, async (marks) => {
+          const ws = await ctx.http.stream('ledger', '/v2/state/active-contracts', {
+            request,
+            operationId: LedgerOp.activeContracts,
+            idleMs: 5000,
+            timeoutMs: 120_000,
+            maxMessages: LARGE_READ_CONTRACTS * 2,
+            until: () => {
+              const now = performance.now();
+              marks.first ??= now;
+              marks.last = now;
+              return false;
+            },
+          });
+          if (ws.rejectedStatus !== undefined) ctx.fail(`the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
+          return ws.exchange;
         });
-        if (ws.rejectedStatus !== undefined) ctx.fail(`the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
-        return ws.exchange;
-      });
+      } finally {
+        await archiveLargeSet(ctx, set);
+      }
     },
   },
   {
