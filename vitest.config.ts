@@ -8,6 +8,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'reference-server/src/**/*.test.ts', 'conformance/src/**/*.test.ts'],
     // Two cores: forks keep native handles (sockets, servers) isolated per file.
     pool: 'forks',
+    // Everything tests write under os.tmpdir() goes to one directory, removed after the run.
+    globalSetup: ['test/support/scratchTmpdir.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
