@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { SDK, signTransactionHash } from '@canton-network/wallet-sdk';
 import { amuletAmounts, externalParty, guideSdk, signAndRun, type GuideSdk } from '../test/localnet/guideSdk.js';
 import { loopbackUrls } from '../test/localnet/support.js';
+import type { LocalNetPorts } from '../reference-server/src/localnet/localNetConfig.js';
 
 // Compiled to bench/out/build/bench/: the repository is four levels up, bench/out two.
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -25,7 +26,7 @@ const STARTS = 5;
 interface Started {
   readonly child: ChildProcess;
   readonly ms: number;
-  readonly ports: { ledger: number; validator: number; scan: number; tokenStandard: number };
+  readonly ports: LocalNetPorts;
 }
 
 function startCli(): Promise<Started> {
@@ -35,8 +36,8 @@ function startCli(): Promise<Started> {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const m = /ledger http:\/\/localhost:(\d+), validator http:\/\/localhost:(\d+)\/api\/validator, scan http:\/\/scan\.localhost:(\d+)\/api\/scan, token standard http:\/\/localhost:(\d+)/.exec(out);
-      if (m) resolve({ child, ms: performance.now() - t0, ports: { ledger: Number(m[1]), validator: Number(m[2]), scan: Number(m[3]), tokenStandard: Number(m[4]) } });
+      const m = /ledger http:\/\/localhost:(\d+), validator http:\/\/localhost:(\d+)\/api\/validator, scan http:\/\/scan\.localhost:(\d+)\/api\/scan, token standard http:\/\/localhost:(\d+), app provider ledger http:\/\/localhost:(\d+)/.exec(out);
+      if (m) resolve({ child, ms: performance.now() - t0, ports: { ledger: Number(m[1]), validator: Number(m[2]), scan: Number(m[3]), tokenStandard: Number(m[4]), appProviderLedger: Number(m[5]) } });
     });
     child.once('exit', (code) => reject(new Error(`serve --localnet exited with ${code}: ${out}`)));
   });

@@ -37,6 +37,11 @@ export interface ReferenceServerOptions {
   readonly routes?: readonly Route[];
   readonly channels?: readonly StreamChannel[];
   readonly extraChannels?: readonly StreamChannel[];
+  /**
+   * The participant this server answers as (default the ledger's own): LocalNet's app-provider
+   * participant is a second face of the same ledger under its own id.
+   */
+  readonly participantId?: string;
   /** Override request validation (default: our spec, specs/ledger.openapi.yaml). */
   readonly validateBody?: RequestBodyValidator;
 }
@@ -59,7 +64,7 @@ export function createApiServices(options: ReferenceServerOptions = {}): ApiServ
   return {
     ledger,
     config,
-    participantId: ledger.config.participantId,
+    participantId: options.participantId ?? ledger.config.participantId,
     authenticator: options.authenticator ?? noneAuthenticator,
     validateBody: options.validateBody ?? ourSpecsBodyValidator(),
     documents: readDocuments(),

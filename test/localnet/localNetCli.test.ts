@@ -22,19 +22,20 @@ describe('canton-conformance serve --localnet: arguments', () => {
 describe('canton-conformance serve --localnet: running', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('prints one line with the four URLs, answers on them, and stops on SIGTERM', async () => {
+  it('prints one line with the five URLs, answers on them, and stops on SIGTERM', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
     const exit = run(['--localnet', '--localnet-port-base', '0']);
     await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 15_000 });
-    const m = /ledger http:\/\/localhost:(\d+), validator http:\/\/localhost:(\d+)\/api\/validator, scan http:\/\/scan\.localhost:(\d+)\/api\/scan, token standard http:\/\/localhost:(\d+)$/.exec(lines[0] ?? '');
+    const m = /ledger http:\/\/localhost:(\d+), validator http:\/\/localhost:(\d+)\/api\/validator, scan http:\/\/scan\.localhost:(\d+)\/api\/scan, token standard http:\/\/localhost:(\d+), app provider ledger http:\/\/localhost:(\d+)$/.exec(lines[0] ?? '');
     expect(m, lines[0]).not.toBeNull();
-    const [ledger, validator, scan, tokenStandard] = m!.slice(1).map(Number);
+    const [ledger, validator, scan, tokenStandard, appProvider] = m!.slice(1).map(Number);
     const auth = { authorization: `Bearer ${await localNetToken()}` };
     expect((await fetch(`http://127.0.0.1:${ledger}/v2/version`, { headers: auth })).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${validator}/api/validator/v0/validator-user`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${scan}/api/scan/v0/dso`, { headers: auth })).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${tokenStandard}/registry/metadata/v1/info`, { headers: auth })).status).toBe(200);
+    expect(await (await fetch(`http://127.0.0.1:${appProvider}/v2/parties/participant-id`, { headers: auth })).json()).toEqual({ participantId: expect.stringMatching(/^app-provider::1220/) });
     process.emit('SIGTERM');
     await expect(exit).resolves.toBe(0);
     await expect(fetch(`http://127.0.0.1:${validator}/api/validator/v0/validator-user`)).rejects.toThrow();

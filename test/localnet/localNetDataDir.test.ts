@@ -13,7 +13,7 @@ const PING = '#canton-builtin-admin-workflow-ping:Canton.Internal.Ping:Ping';
 describe('serve --localnet with a data directory', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cc-localnet-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const start = () => startLocalNet({ host: '127.0.0.1', fixtures: undefined, dataDir: dir, ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0 }, log: silentLogger });
+  const start = () => startLocalNet({ host: '127.0.0.1', fixtures: undefined, dataDir: dir, ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 }, log: silentLogger });
 
   it('resumes with the same validator party and a Ping created before the restart', async () => {
     const headers = { authorization: `Bearer ${await localNetToken()}`, 'content-type': 'application/json' };

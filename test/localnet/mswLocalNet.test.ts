@@ -60,4 +60,20 @@ describe('msw handlers at LocalNet\'s URLs', () => {
     const bobs = await sdk.token.utxos.list({ partyId: bob.partyId });
     expect(bobs.map((u) => u.interfaceViewValue.amount)).toEqual(['40.0000000000']);
   }, 60_000);
+
+  it('hosts a party on the app provider participant (http://localhost:3975) too, as scripts 03 and 12 do', async () => {
+    const auth = SELF_SIGNED as never;
+    const sdk = await SDK.create({ auth, ledgerClientUrl: localNetStaticConfig.LOCALNET_APP_USER_LEDGER_URL, logAdapter: sdkLogAdapter });
+    expect(mock.urls.appProviderLedger).toBe('http://localhost:3975');
+    const keys = sdk.keys.generate();
+    const charlie = await sdk.party.external
+      .create(keys.publicKey, { partyHint: 'msw-charlie', confirmingParticipantEndpoints: [{ url: new URL(mock.urls.appProviderLedger!), tokenProviderConfig: auth }] })
+      .sign(keys.privateKey)
+      .execute();
+    const pinged = await sdk.ledger
+      .prepare({ partyId: charlie.partyId, commands: sdk.utils.ping.create([{ initiator: charlie.partyId, responder: charlie.partyId }]) as never })
+      .sign(keys.privateKey)
+      .execute({ partyId: charlie.partyId });
+    expect(pinged.updateId).toEqual(expect.any(String));
+  }, 60_000);
 });

@@ -4,7 +4,7 @@ import { startLocalNet, type LocalNet } from '../../reference-server/src/localne
 
 /** `serve --localnet` in process, every listener on a free loopback port. */
 export function startTestLocalNet(): Promise<LocalNet> {
-  return startLocalNet({ host: '127.0.0.1', fixtures: undefined, ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0 }, log: silentLogger });
+  return startLocalNet({ host: '127.0.0.1', fixtures: undefined, ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 }, log: silentLogger });
 }
 
 /** The URLs on 127.0.0.1: this machine's resolver does not know `scan.localhost`. */
@@ -16,6 +16,7 @@ export function loopbackUrls(net: Pick<LocalNet, 'ports'>) {
     registry: `http://127.0.0.1:${p.validator}/api/validator/v0/scan-proxy`,
     scan: `http://127.0.0.1:${p.scan}/api/scan`,
     tokenStandard: `http://127.0.0.1:${p.tokenStandard}`,
+    appProviderLedger: `http://127.0.0.1:${p.appProviderLedger}`,
   };
 }
 

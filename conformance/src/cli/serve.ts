@@ -58,9 +58,11 @@ LocalNet mode (a drop-in for Splice LocalNet's app-user side, one ledger behind 
                    4000 under /api/scan, the token-standard registry on 5003; HS256 tokens signed
                    with the secret "unsafe" for the audience https://canton.network.global (the
                    --auth flags do not apply); ledger-api-user is the participant admin acting as
-                   the validator party; other users are created on first use, without rights
-  --localnet-port-base N  listen on N, N+1, N+2, N+3 instead (ledger, validator, scan, token
-                   standard); 0 picks four free ports. Prints one line naming the four URLs
+                   the validator party; other users are created on first use, without rights;
+                   the app provider's participant on 3975 (same ledger, its own participant id)
+                   co-hosts parties
+  --localnet-port-base N  listen on N..N+4 instead (ledger, validator, scan, token standard,
+                   app provider ledger); 0 picks free ports. Prints one line naming the URLs
 
 Try the secured mode from any directory:
   canton-conformance serve --auth es256 --auth-test-key &
@@ -157,13 +159,13 @@ function localNetOf(values: Record<string, string | boolean | undefined>): Serve
   if (conflicting !== undefined) {
     throw new UsageError(
       conflicting === 'port'
-        ? '--localnet listens on LocalNet\'s ports (2975, 2000, 4000, 5003); move them with --localnet-port-base N, not --port'
+        ? '--localnet listens on LocalNet\'s ports (2975, 2000, 4000, 5003, 3975); move them with --localnet-port-base N, not --port'
         : `--localnet uses LocalNet's auth (HS256, secret "unsafe", audience https://canton.network.global); --${conflicting} does not apply`,
     );
   }
   if (rawBase === undefined) return { portBase: undefined };
   const base = /^\d{1,5}$/.test(rawBase) ? Number(rawBase) : Number.NaN;
-  if (!(base === 0 || (base >= 1 && base <= 65532))) throw new UsageError(`--localnet-port-base must be 0 (free ports) or 1-65532, got '${rawBase}'`);
+  if (!(base === 0 || (base >= 1 && base <= 65531))) throw new UsageError(`--localnet-port-base must be 0 (free ports) or 1-65531, got '${rawBase}'`);
   return { portBase: base };
 }
 
@@ -270,7 +272,7 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
       listMaxElements: args.listMaxElements,
       dataDir: args.dataDir,
       http: args.http,
-      ...(portBase === undefined ? {} : { ports: portBase === 0 ? { ledger: 0, validator: 0, scan: 0, tokenStandard: 0 } : portsFrom(portBase) }),
+      ...(portBase === undefined ? {} : { ports: portBase === 0 ? { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 } : portsFrom(portBase) }),
       notice: (message) => console.error(`canton-conformance: ${message}`),
       onStorageFailure: (error) => {
         console.error(`canton-conformance: the ledger can no longer be written to ${args.dataDir ?? '?'} (${error.message}); stopping`);
@@ -283,7 +285,7 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
     throw e;
   }
   const u = localnet.urls;
-  console.log(`canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}`);
+  console.log(`canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}, app provider ledger ${u.appProviderLedger}`);
   await untilStopped();
   await localnet.close();
   return ExitCode.Ok;

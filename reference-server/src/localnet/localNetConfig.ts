@@ -14,9 +14,14 @@ export interface LocalNetPorts {
   readonly scan: number;
   /** The token-standard registry (LocalNet: 5003). */
   readonly tokenStandard: number;
+  /** The app-provider participant's JSON Ledger API (LocalNet: 3975): a second participant that can co-host parties. */
+  readonly appProviderLedger: number;
 }
 
-export const LOCALNET_PORTS: LocalNetPorts = { ledger: 2975, validator: 2000, scan: 4000, tokenStandard: 5003 };
+export const LOCALNET_PORTS: LocalNetPorts = { ledger: 2975, validator: 2000, scan: 4000, tokenStandard: 5003, appProviderLedger: 3975 };
+
+/** The app-provider participant's id: its own name and namespace, beside the app user's participant. */
+export const APP_PROVIDER_PARTICIPANT_ID = `app-provider::1220${'a99'.repeat(21)}a`;
 
 export const VALIDATOR_PREFIX = '/api/validator';
 export const SCAN_PREFIX = '/api/scan';
@@ -30,9 +35,9 @@ export const LOCALNET_USER = 'ledger-api-user';
 /** The app-user validator's operator party (LocalNet names it after its validator). */
 export const LOCALNET_VALIDATOR_PARTY_HINT = 'app_user_localnet-localparty-1';
 
-/** Ports counted from a base in LocalNet's order (ledger, validator, scan, token standard), for tests and side-by-side runs. */
+/** Ports counted from a base (ledger, validator, scan, token standard, app-provider ledger), for tests and side-by-side runs. */
 export function portsFrom(base: number): LocalNetPorts {
-  return { ledger: base, validator: base + 1, scan: base + 2, tokenStandard: base + 3 };
+  return { ledger: base, validator: base + 1, scan: base + 2, tokenStandard: base + 3, appProviderLedger: base + 4 };
 }
 
 /** The base URLs the SDK's `localNetStaticConfig` names, for a host and ports. */
@@ -43,5 +48,6 @@ export function localNetUrls(ports: LocalNetPorts, host = 'localhost', scanHost 
     registry: `http://${host}:${ports.validator}${SCAN_PROXY_PREFIX}`,
     scan: `http://${scanHost}:${ports.scan}${SCAN_PREFIX}`,
     tokenStandard: `http://${host}:${ports.tokenStandard}`,
+    appProviderLedger: `http://${host}:${ports.appProviderLedger}`,
   } as const;
 }

@@ -43,6 +43,8 @@ export interface LocalNetRouteTables {
   readonly scan: readonly Route[];
   /** The token-standard registry (group A), at the root; public. */
   readonly tokenStandard: readonly Route[];
+  /** The app-provider participant's JSON Ledger API (group B), at the root, answering as that participant. */
+  readonly appProviderLedger: readonly Route[];
 }
 
 const isScanProxy = (r: Route) => r.path.startsWith('/v0/scan-proxy/');
@@ -55,4 +57,5 @@ export const localNetRoutes: LocalNetRouteTables = {
   ],
   scan: publicly([...scanRoutes.filter((r) => r.path.startsWith(`${SCAN_PREFIX}/`)), ...registryRoutes]),
   tokenStandard: publicly(registryRoutes),
+  appProviderLedger: ledgerApiRoutes.filter((r) => r.group === 'B'),
 };

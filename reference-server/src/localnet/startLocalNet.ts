@@ -4,14 +4,14 @@ import type { Ledger } from '../ledger/index.js';
 import { createApiServices, createReferenceServer, type ReferenceServer } from '../server.js';
 import { openLedger, type StartOptions } from '../startReferenceServer.js';
 import { firstUseAuthenticator } from './firstUseAuthenticator.js';
-import { LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from './localNetConfig.js';
+import { APP_PROVIDER_PARTICIPANT_ID, LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from './localNetConfig.js';
 import { localNetRoutes } from './localNetRoutes.js';
 import { declareLocalNetTemplates, seedLocalNet } from './seedLocalNet.js';
 import { attachValidatorAutomation } from './ValidatorAutomation.js';
 import { consoleLogger } from '../http/api/consoleLogger.js';
 
 export interface LocalNetOptions extends Omit<StartOptions, 'port' | 'auth' | 'declareTemplates'> {
-  /** Default: LocalNet's own (2975, 2000, 4000, 5003); 0 picks a free port for that listener. */
+  /** Default: LocalNet's own (2975, 2000, 4000, 5003, 3975); 0 picks a free port for that listener. */
   readonly ports?: Partial<LocalNetPorts>;
   readonly log?: ApiLogger;
 }
@@ -62,9 +62,10 @@ export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet>
     detach = attachValidatorAutomation(ledger, validatorParty, options.log ?? consoleLogger);
     const jwt = await createAuthenticator({ mode: 'hs256', key: { kind: 'secret', secret: LOCALNET_SECRET }, audience: LOCALNET_AUDIENCE }, { participantId: ledger.config.participantId, ...(options.log === undefined ? {} : { log: options.log }) });
     const authenticator = firstUseAuthenticator(jwt, () => ledger);
-    // One compiled request validator for the four listeners.
+    // One compiled request validator for all listeners.
     const { validateBody } = createApiServices({ ledger, authenticator });
-    const listeners: readonly (keyof LocalNetPorts)[] = ['ledger', 'validator', 'scan', 'tokenStandard'];
+    const listeners: readonly (keyof LocalNetPorts)[] = ['ledger', 'validator', 'scan', 'tokenStandard', 'appProviderLedger'];
+    const participant = (listener: keyof LocalNetPorts) => listener === 'ledger' || listener === 'appProviderLedger';
     const bound: Record<keyof LocalNetPorts, number> = { ...ports };
     for (const listener of listeners) {
       let server: ReferenceServer;
@@ -76,8 +77,9 @@ export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet>
           port: ports[listener],
           host: options.host,
           routes: localNetRoutes[listener],
-          // The update and completion streams live on the participant's port only.
-          ...(listener === 'ledger' ? {} : { channels: [] }),
+          // The update and completion streams live on the participants' ports only.
+          ...(participant(listener) ? {} : { channels: [] }),
+          ...(listener === 'appProviderLedger' ? { participantId: APP_PROVIDER_PARTICIPANT_ID } : {}),
           ...(options.http === undefined ? {} : { http: options.http }),
           ...(options.log === undefined ? {} : { log: options.log }),
         });

@@ -16,7 +16,7 @@ import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, pars
 import { createLedger, type Ledger, type LedgerOptions } from '../ledger/index.js';
 import { createJwtAuthenticator } from '../http/api/auth/jwtAuthenticator.js';
 import { firstUseAuthenticator } from '../localnet/firstUseAuthenticator.js';
-import { LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from '../localnet/localNetConfig.js';
+import { APP_PROVIDER_PARTICIPANT_ID, LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from '../localnet/localNetConfig.js';
 import { localNetRoutes } from '../localnet/localNetRoutes.js';
 import { declareLocalNetTemplates, seedLocalNet } from '../localnet/seedLocalNet.js';
 import { attachValidatorAutomation } from '../localnet/ValidatorAutomation.js';
@@ -86,7 +86,7 @@ export interface MockLedgerApi {
   /** The registry's and Scan's sample world, when `appWorld: true`. */
   readonly appWorld: AppWorld | undefined;
   /** The base URLs the handlers answer, as normalised (no trailing slash); `streams` is the ws:// form. */
-  readonly urls: { readonly ledger: string; readonly registry: string; readonly scan: string; readonly streams: string; readonly validator?: string; readonly tokenStandard?: string };
+  readonly urls: { readonly ledger: string; readonly registry: string; readonly scan: string; readonly streams: string; readonly validator?: string; readonly tokenStandard?: string; readonly appProviderLedger?: string };
   /** A fresh ledger with the fixtures applied again; open streams of the old one end. */
   reset(): void;
   /** Allocates a party and returns its id. */
@@ -201,12 +201,15 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   const ports = { ...LOCALNET_PORTS, ...portOverrides };
   const urls = localNetUrls(ports);
   const origin = (url: string) => parseBaseUrl('localnet', new URL(url).origin);
-  const listeners = [
+  const listeners: { base: BaseUrl; routes: readonly Route[]; participantId?: string }[] = [
     { base: origin(urls.ledger), routes: localNetRoutes.ledger },
     { base: origin(urls.validator), routes: localNetRoutes.validator },
     { base: origin(urls.scan), routes: localNetRoutes.scan },
     { base: origin(urls.tokenStandard), routes: localNetRoutes.tokenStandard },
+    // The app provider's participant: the same ledger, answering under its own participant id.
+    { base: origin(urls.appProviderLedger), routes: localNetRoutes.appProviderLedger, participantId: APP_PROVIDER_PARTICIPANT_ID },
   ];
+  const asListener = (services: ApiServices, participantId: string | undefined): ApiServices => (participantId === undefined ? services : { ...services, participantId });
   const fixtures = readFixtures(options.fixtures ?? 'none');
   const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? true;
   const freshLedger = () => {
@@ -236,11 +239,12 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   const servicesFor = (ledger: Ledger, reuse?: ApiServices): ApiServices =>
     createApiServices({ ledger, log, authenticator, ...(options.http === undefined ? {} : { http: options.http }), ...(reuse === undefined ? {} : { validateBody: reuse.validateBody }) });
   const base = servicesFor(current.ledger);
-  const dispatchers = (services: ApiServices) => listeners.map((l) => createDispatcher(l.routes, services));
+  const dispatchers = (services: ApiServices) => listeners.map((l) => createDispatcher(l.routes, asListener(services, l.participantId)));
   let state = { services: base, dispatch: dispatchers(base), generation: new AbortController() };
   const handlers: Array<HttpHandler | WebSocketHandler> = [
     ...listeners.map((l, i) => createDispatchHandler(l.base, () => state.dispatch[i] as Dispatch)),
     createStreamLink(listeners[0]!.base, ledgerApiChannels, { services: () => state.services, generation: () => state.generation.signal }),
+    createStreamLink(listeners[4]!.base, ledgerApiChannels, { services: () => asListener(state.services, APP_PROVIDER_PARTICIPANT_ID), generation: () => state.generation.signal }),
   ];
   return {
     handlers,
@@ -253,7 +257,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
     get appWorld() {
       return current.appWorld;
     },
-    urls: { ledger: urls.ledger, registry: urls.registry, scan: urls.scan, streams: urls.ledger.replace(/^http/, 'ws'), validator: urls.validator, tokenStandard: urls.tokenStandard },
+    urls: { ledger: urls.ledger, registry: urls.registry, scan: urls.scan, streams: urls.ledger.replace(/^http/, 'ws'), validator: urls.validator, tokenStandard: urls.tokenStandard, appProviderLedger: urls.appProviderLedger },
     reset() {
       current = freshLedger();
       const services = servicesFor(current.ledger, base);

@@ -86,9 +86,13 @@ export class InteractiveSubmission {
 
   // ------------------------------------------------------------------ external parties
 
-  generateTopology(req: W.GenerateExternalPartyTopologyRequest): R<W.GenerateExternalPartyTopologyResponse> {
+  /**
+   * `participantId`: the participant answering (default the ledger's own). LocalNet's second
+   * participant, the app provider's, answers from the same ledger under its own id, so a party can
+   * be hosted on both as on LocalNet.
+   */
+  generateTopology(req: W.GenerateExternalPartyTopologyRequest, participantId = this.ledger.config.participantId): R<W.GenerateExternalPartyTopologyResponse> {
     if (!isPlainObject(req)) return invalidArgument('the request must be an object');
-    const participantId = this.ledger.config.participantId;
     if (!this.#isConnected(req.synchronizer)) return invalidArgument(`Unknown or not connected synchronizer ${String(req.synchronizer).slice(0, 120)}`);
     if (typeof req.partyHint !== 'string' || req.partyHint === '') return invalidArgument('Party hint is empty');
     if (!isValidPartyHint(req.partyHint)) return invalidArgument(`party_hint: '${req.partyHint.slice(0, 80)}' must be 1-185 characters of [a-zA-Z0-9_-] (single ':' allowed)`);
@@ -130,7 +134,7 @@ export class InteractiveSubmission {
     });
   }
 
-  allocateExternalParty(req: W.AllocateExternalPartyRequest): R<W.AllocateExternalPartyResponse> {
+  allocateExternalParty(req: W.AllocateExternalPartyRequest, participantId = this.ledger.config.participantId): R<W.AllocateExternalPartyResponse> {
     if (!isPlainObject(req)) return invalidArgument('the request must be an object');
     if (!this.#isConnected(req.synchronizer)) return invalidArgument(`This node is not connected to the requested synchronizer ${String(req.synchronizer).slice(0, 120)}.`);
     const idp = checkIdentityProvider(req.identityProviderId);
@@ -154,8 +158,8 @@ export class InteractiveSubmission {
     if (partyId.slice(sep + 2) !== key.value.fingerprint) {
       return invalidArgument(`The party id ${partyId.slice(0, 200)} is not in the namespace of its signing key ${key.value.fingerprint}`);
     }
-    if (!onboarding.value.participants.some((p) => p.participantUid === this.ledger.config.participantId)) {
-      return invalidArgument(`The party is not hosted on this participant (${this.ledger.config.participantId})`);
+    if (!onboarding.value.participants.some((p) => p.participantUid === participantId)) {
+      return invalidArgument(`The party is not hosted on this participant (${participantId})`);
     }
     // Proof of key ownership: a signature over the multi-hash, or one over each transaction's own hash.
     const multiHash = combinedTopologyHash(decoded.map((d) => d.hash));
@@ -174,6 +178,10 @@ export class InteractiveSubmission {
       const user = this.ledger.getUser(req.userId);
       if (!user.ok) return user;
     }
+    // Another hosting participant onboarding a party that already exists with this key adds its
+    // hosting, as each of a multi-hosted party's participants submits the same signed transactions.
+    const existing = this.ledger.store.party(partyId)?.externalKey;
+    if (participantId !== this.ledger.config.participantId && existing !== undefined && existing.keyData === key.value.registered.keyData) return ok({ partyId });
     const allocated = this.ledger.allocateExternalParty(hint, key.value.registered);
     if (!allocated.ok) return allocated;
     if (req.userId !== undefined && req.userId !== '') {

@@ -12,7 +12,7 @@ export const externalPartyRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: () => ({ admin: true }),
-    handle: ({ body, services }) => jsonResult(interactiveSubmissionOf(services.ledger).generateTopology(body)),
+    handle: ({ body, services }) => jsonResult(interactiveSubmissionOf(services.ledger).generateTopology(body, services.participantId)),
   }),
   defineRoute<AllocateExternalPartyRequest>({
     method: 'POST',
@@ -21,6 +21,6 @@ export const externalPartyRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: () => ({ admin: true }),
-    handle: ({ body, services }) => jsonResult(interactiveSubmissionOf(services.ledger).allocateExternalParty(body)),
+    handle: ({ body, services }) => jsonResult(interactiveSubmissionOf(services.ledger).allocateExternalParty(body, services.participantId)),
   }),
 ];

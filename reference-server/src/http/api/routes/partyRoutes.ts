@@ -45,7 +45,7 @@ export const partyRoutes: readonly Route[] = [
     operationId: 'getV2PartiesParticipant-id',
     group: 'B',
     body: 'none',
-    handle: ({ services }) => ok(jsonResponse(services.ledger.participantId())),
+    handle: ({ services }) => ok(jsonResponse({ participantId: services.participantId })),
   }),
   defineRoute({
     method: 'GET',
