@@ -10,15 +10,21 @@ const TRADE = '#canton-conformance-sample-trading:Sample.Trading:TradeAllocation
 const sum = (amounts: string[]) => amounts.reduce((a, b) => a + Number(b), 0);
 
 /**
- * Script 04-token-standard-allocation's flow as far as our model allows. The script's venue is a
- * Daml app uploaded as a DAR (splice-token-test-trading-app), stored here but not run, so the
- * venue's request is the sample trading venue's AllocationRequest; then as in the script each
- * sender finds the request (`allocation.request.pending`) and allocates its leg through the
- * registry's factory (`allocation.instruction.create`), and the venue sees both allocations
- * (`allocation.pending`). Settling needs the trade app's contract, which holds the senders' and
- * receivers' authority: `Allocation_ExecuteTransfer` wants executor, sender and receiver, so the
- * venue alone is refused (as it would be on LocalNet); a sender can withdraw its allocation.
+ * Script 04-token-standard-allocation: an OTC trade through Splice's test trading app
+ * (splice-token-test-trading-app, built in under LocalNet's package id, so the script's upload is
+ * skipped as already vetted). Alice proposes, Bob accepts, the venue initiates settlement; each
+ * sender finds the trade as an AllocationRequest (`allocation.request.pending`) and allocates its
+ * leg through the registry (`allocation.instruction.create`); the venue settles with each
+ * allocation's execute context and the holdings move. Beside it, with a venue request that holds
+ * no trading party's authority, the venue alone may not execute an allocation
+ * (`Allocation_ExecuteTransfer` wants executor, sender and receiver), and a sender can withdraw.
  */
+const OTC_PROPOSAL = '#splice-token-test-trading-app:Splice.Testing.Apps.TradingApp:OTCTradeProposal';
+const OTC_TRADE = '#splice-token-test-trading-app:Splice.Testing.Apps.TradingApp:OTCTrade';
+/** `acsReader.readJsContracts`, which the guide's script calls; 1.4.0's typings leave it out. */
+const readJsContracts = (sdk: GuideSdk, templateId: string, party: ExternalParty) =>
+  (sdk.ledger.acsReader as unknown as { readJsContracts(o: object): Promise<{ contractId: string }[]> }).readJsContracts({ templateIds: [templateId], parties: [party.partyId], filterByParty: true });
+
 describe('wallet guide flows on serve --localnet: a token-standard allocation settled by a venue', () => {
   let net: LocalNet;
   let sdk: GuideSdk;
@@ -28,7 +34,67 @@ describe('wallet guide flows on serve --localnet: a token-standard allocation se
   });
   afterAll(() => net.close());
 
-  it('04: request, allocate each leg; the venue alone may not execute; a sender withdraws', async () => {
+  it('04: propose, accept, initiate settlement, allocate each leg, settle: the holdings move', async () => {
+    const [alice, bob, venue] = (await Promise.all(['otc-alice', 'otc-bob', 'otc-venue'].map((h) => externalParty(sdk, h)))) as [ExternalParty, ExternalParty, ExternalParty];
+    const registryUrl = new URL(loopbackUrls(net).registry);
+    const amulet = await sdk.asset.find('Amulet', registryUrl);
+    for (const p of [alice, bob]) {
+      const [tap, disclosed] = await sdk.amulet.tap(p.partyId, '1000');
+      await signAndRun(sdk, p, tap, disclosed);
+    }
+    const instrumentId = { admin: amulet.admin, id: 'Amulet' };
+    const leg = (sender: string, receiver: string, amount: string) => ({ sender, receiver, amount, instrumentId, meta: { values: {} } });
+    const transferLegs = { leg0: leg(alice.partyId, bob.partyId, '100'), leg1: leg(bob.partyId, alice.partyId, '20') };
+    await signAndRun(sdk, alice, { CreateCommand: { templateId: OTC_PROPOSAL, createArguments: { venue: venue.partyId, tradeCid: null, transferLegs, approvers: [alice.partyId] } } });
+
+    const proposalOf = async (p: ExternalParty) => (await readJsContracts(sdk, OTC_PROPOSAL, p))[0]!.contractId;
+    const exercise = (templateId: string, contractId: string, choice: string, choiceArgument: unknown) => [{ ExerciseCommand: { templateId, contractId, choice, choiceArgument } }];
+    // The venue may not initiate before every trading party approved.
+    const early = await signAndRun(sdk, venue, exercise(OTC_PROPOSAL, await proposalOf(venue), 'OTCTradeProposal_InitiateSettlement', { prepareUntil: new Date(Date.now() + 3_600_000).toISOString(), settleBefore: new Date(Date.now() + 7_200_000).toISOString() })).then(
+      () => undefined,
+      (e: unknown) => e as { cause?: string },
+    );
+    expect(early?.cause).toContain("The requirement 'All trading parties have approved' was not met.");
+    await signAndRun(sdk, bob, exercise(OTC_PROPOSAL, await proposalOf(bob), 'OTCTradeProposal_Accept', { approver: bob.partyId }));
+    await signAndRun(sdk, venue, exercise(OTC_PROPOSAL, await proposalOf(venue), 'OTCTradeProposal_InitiateSettlement', { prepareUntil: new Date(Date.now() + 3_600_000).toISOString(), settleBefore: new Date(Date.now() + 7_200_000).toISOString() }));
+    const [trade] = await readJsContracts(sdk, OTC_TRADE, venue);
+    expect(trade).toBeDefined();
+
+    for (const p of [alice, bob]) {
+      const [request] = await sdk.token.allocation.request.pending(p.partyId);
+      const view = request!.interfaceViewValue;
+      expect(view.settlement.settlementRef.id).toBe('OTCTradeProposal');
+      const legId = Object.keys(view.transferLegs).find((k) => view.transferLegs[k]!.sender === p.partyId)!;
+      const [allocate, disclosed] = await sdk.token.allocation.instruction.create({ allocationSpecification: { settlement: view.settlement, transferLegId: legId, transferLeg: view.transferLegs[legId]! }, asset: amulet });
+      await signAndRun(sdk, p, allocate, disclosed);
+    }
+    const allocations = await sdk.token.allocation.pending(venue.partyId);
+    const entries = await Promise.all(
+      allocations.map(async (a) => ({ a, ctx: await sdk.token.allocation.context.execute({ allocationCid: a.contractId, registryUrl: registryUrl } as never) })),
+    );
+    const allocationsWithContext = Object.fromEntries(
+      entries.map(({ a, ctx }) => [a.interfaceViewValue.allocation.transferLegId, { _1: a.contractId, _2: { context: { values: ctx.choiceContextData?.values ?? {} }, meta: { values: {} } } }]),
+    );
+    const disclosed = [...new Map(entries.flatMap(({ ctx }) => ctx.disclosedContracts ?? []).map((d) => [d.contractId, d])).values()];
+    // A settlement missing a leg is refused, nothing moves.
+    const partial = await signAndRun(sdk, venue, exercise(OTC_TRADE, trade!.contractId, 'OTCTrade_Settle', { allocationsWithContext: { leg0: allocationsWithContext.leg0 } }), disclosed).then(
+      () => undefined,
+      (e: unknown) => e as { cause?: string },
+    );
+    expect(partial?.cause).toContain('Allocation cid and extra arg is missing for leg leg1');
+    // Each leg's allocation must be exactly the trade's for that leg: swapped, they are refused.
+    const swapped = await signAndRun(sdk, venue, exercise(OTC_TRADE, trade!.contractId, 'OTCTrade_Settle', { allocationsWithContext: { leg0: allocationsWithContext.leg1, leg1: allocationsWithContext.leg0 } }), disclosed).then(
+      () => undefined,
+      (e: unknown) => e as { cause?: string },
+    );
+    expect(swapped?.cause).toContain("The requirement 'Allocation matches expected allocation' was not met.");
+    await signAndRun(sdk, venue, exercise(OTC_TRADE, trade!.contractId, 'OTCTrade_Settle', { allocationsWithContext }), disclosed);
+    expect(sum(await amuletAmounts(sdk, alice.partyId))).toBe(920);
+    expect(sum(await amuletAmounts(sdk, bob.partyId))).toBe(1080);
+    expect(await sdk.token.allocation.pending(venue.partyId)).toEqual([]);
+  }, 60_000);
+
+  it('04 without the trade app: request, allocate each leg; the venue alone may not execute; a sender withdraws', async () => {
     const [alice, bob, venue] = (await Promise.all(['guide-04-alice', 'guide-04-bob', 'guide-04-venue'].map((h) => externalParty(sdk, h)))) as [ExternalParty, ExternalParty, ExternalParty];
     const registryUrl = new URL(loopbackUrls(net).registry);
     const amulet = await sdk.asset.find('Amulet', registryUrl);

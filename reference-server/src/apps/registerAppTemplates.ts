@@ -48,6 +48,14 @@ export interface AppTemplates {
 /** The token standard's interfaces per catalogue (registered once, with the templates). */
 const tokenStandards = new WeakMap<Catalogue, TokenStandardInterfaces>();
 
+/** The token standard's interfaces of a catalogue, registering the apps' templates first if needed (for templates that implement them). */
+export function tokenStandardOf(catalogue: Catalogue): TokenStandardInterfaces {
+  registerAppTemplates(catalogue);
+  const ts = tokenStandards.get(catalogue);
+  if (ts === undefined) throw new Error('the token standard interfaces were registered without their record');
+  return ts;
+}
+
 /**
  * Adds the apps' templates (Splice Amulet preapprovals and rounds, the sample registry and the
  * allocation-instruction interface) to a ledger's catalogue. Idempotent, so the server, the msw

@@ -3,11 +3,13 @@ import type { Right } from '../ledger/wire.js';
 import { LOCALNET_USER, LOCALNET_VALIDATOR_PARTY_HINT } from './localNetConfig.js';
 import { registerPingTemplate } from './pingTemplate.js';
 import { registerWalletTemplates } from './walletTemplates.js';
+import { registerTradingAppTemplates } from './tradingAppTemplates.js';
 
 /** The templates LocalNet has besides the apps': Canton's Ping and Splice's wallet proposal. Idempotent. */
 export function declareLocalNetTemplates(ledger: Pick<Ledger, 'catalogue'>): void {
   registerPingTemplate(ledger.catalogue);
   registerWalletTemplates(ledger.catalogue);
+  registerTradingAppTemplates(ledger.catalogue);
 }
 
 /**
