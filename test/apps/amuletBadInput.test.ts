@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOCATION_FACTORY_V1_INTERFACE, AMULET_TEMPLATE, HOLDING_V1_INTERFACE, TRANSFER_FACTORY_V1_INTERFACE } from '../../reference-server/src/apps/index.js';
 import type { AppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
-import type { DamlRecord } from '../../reference-server/src/ledger/index.js';
-import { expectError, postJson, startWorldServer, type AppServer } from './support/appServer.js';
+import { expectError, postJson, startWorldServer, type AppServer, HOUR, type RegistryFactory, closeAppServer, iso } from './support/appServer.js';
 import { create, exercise, mustSubmit, submit } from './support/jsonApi.js';
 
 /**
@@ -21,19 +20,9 @@ beforeAll(async () => {
   ({ server, world } = await startWorldServer());
   dso = world.parties.dso;
 });
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
+afterAll(() => closeAppServer(server));
 
-const HOUR = 3_600_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 type Json = Record<string, unknown>;
-interface Factory {
-  factoryId: string;
-  choiceContext: { choiceContextData: DamlRecord; disclosedContracts: unknown[] };
-}
-
 async function mint(owner: string, amount: string): Promise<string> {
   const r = await mustSubmit(server, [dso, owner], [create(AMULET_TEMPLATE, { dso, owner, amount: { initialAmount: amount, createdAt: { number: '3' }, ratePerRound: { rate: '0.0' } } })]);
   return r.created[0]!.contractId;
@@ -160,7 +149,7 @@ describe('the same values exercised on the ledger are refused as the Daml choice
     const input = await mint(world.parties.alice, '10.0');
     const valid = kind === 'transfer' ? transferArgs([input]) : allocationArgs([input]);
     const path = kind === 'transfer' ? '/registry/transfer-instruction/v1/transfer-factory' : '/registry/allocation-instruction/v1/allocation-factory';
-    const f = (await postJson(server, path, { choiceArguments: valid, excludeDebugFields: true })).body as Factory;
+    const f = (await postJson(server, path, { choiceArguments: valid, excludeDebugFields: true })).body as RegistryFactory;
     const arg = kind === 'transfer' ? withTransfer(valid as ReturnType<typeof transferArgs>, b) : withLeg(valid as ReturnType<typeof allocationArgs>, b);
     const [iface, choice] = kind === 'transfer' ? [TRANSFER_FACTORY_V1_INTERFACE, 'TransferFactory_Transfer'] : [ALLOCATION_FACTORY_V1_INTERFACE, 'AllocationFactory_Allocate'];
     const before = { end: await ledgerEnd(), alice: await holdingIds(world.parties.alice) };

@@ -8,8 +8,7 @@ import {
   TRANSFER_INSTRUCTION_V1_INTERFACE,
 } from '../../reference-server/src/apps/index.js';
 import type { AppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
-import type { DamlRecord } from '../../reference-server/src/ledger/index.js';
-import { expectError, getJson, postJson, startWorldServer, type AppServer } from './support/appServer.js';
+import { expectError, getJson, postJson, startWorldServer, type AppServer, HOUR, type RegistryContext, type RegistryFactory, closeAppServer, iso } from './support/appServer.js';
 import { create, exercise, mustSubmit, submit } from './support/jsonApi.js';
 
 let server: AppServer;
@@ -19,23 +18,8 @@ beforeAll(async () => {
   ({ server, world } = await startWorldServer());
   dso = world.parties.dso;
 });
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
+afterAll(() => closeAppServer(server));
 
-interface Context {
-  choiceContextData: { values: DamlRecord };
-  disclosedContracts: { templateId: string; contractId: string; createdEventBlob: string; synchronizerId: string }[];
-}
-interface Factory {
-  factoryId: string;
-  transferKind?: string;
-  choiceContext: Context;
-}
-
-const HOUR = 3_600_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Fresh amulet for `owner` (minted by the DSO with the owner's consent), so tests do not share holdings. */
 async function mint(owner: string, amount: string): Promise<string> {
@@ -62,14 +46,14 @@ function transferArgs(sender: string, receiver: string, amount: string, inputs: 
   };
 }
 
-async function factory(args: unknown, path = '/registry/transfer-instruction/v1/transfer-factory'): Promise<Factory> {
+async function factory(args: unknown, path = '/registry/transfer-instruction/v1/transfer-factory'): Promise<RegistryFactory> {
   const res = await postJson(server, path, { choiceArguments: args, excludeDebugFields: true });
   expect(res.status, res.text).toBe(200);
-  return res.body as Factory;
+  return res.body as RegistryFactory;
 }
 
 /** What wallet-sdk does: the factory's context goes into extraArgs, its contracts are disclosed. */
-async function transferVia(f: Factory, args: ReturnType<typeof transferArgs>) {
+async function transferVia(f: RegistryFactory, args: ReturnType<typeof transferArgs>) {
   return submit(
     server,
     [args.transfer.sender],
@@ -81,7 +65,7 @@ async function transferVia(f: Factory, args: ReturnType<typeof transferArgs>) {
 async function instructionChoice(choice: 'accept' | 'reject' | 'withdraw', id: string, actor: string) {
   const res = await postJson(server, `/registry/transfer-instruction/v1/${id}/choice-contexts/${choice}`, { excludeDebugFields: true });
   expect(res.status, res.text).toBe(200);
-  const ctx = res.body as Context;
+  const ctx = res.body as RegistryContext;
   const name = `TransferInstruction_${choice[0]!.toUpperCase()}${choice.slice(1)}`;
   return submit(server, [actor], [exercise(TRANSFER_INSTRUCTION_V1_INTERFACE, id, name, { extraArgs: { context: ctx.choiceContextData, meta: { values: {} } } })], {
     disclosedContracts: ctx.disclosedContracts,
@@ -232,7 +216,7 @@ describe('contexts', () => {
     const b = await postJson(server, path, { excludeDebugFields: true });
     expect(a.status).toBe(200);
     expect(b.body).toEqual(a.body);
-    const ctx = a.body as Context;
+    const ctx = a.body as RegistryContext;
     expect(ctx.disclosedContracts.map((d) => d.contractId).sort()).toEqual(Object.values(ctx.choiceContextData.values).map((v) => (v as { value: string }).value).sort());
   });
 
@@ -265,7 +249,7 @@ describe('allocations', () => {
     });
     expect(allocated.status, JSON.stringify(allocated.body).slice(0, 400)).toBe(200);
     const allocation = allocated.created.find((c) => c.templateId.endsWith(':Splice.AmuletAllocation:AmuletAllocation'))!.contractId;
-    const ctx = (await postJson(server, `/registry/allocations/v1/${allocation}/choice-contexts/execute-transfer`, { excludeDebugFields: true })).body as Context;
+    const ctx = (await postJson(server, `/registry/allocations/v1/${allocation}/choice-contexts/execute-transfer`, { excludeDebugFields: true })).body as RegistryContext;
     const executed = await submit(server, [venue, alice, bob], [exercise(ALLOCATION_V1_INTERFACE, allocation, 'Allocation_ExecuteTransfer', { extraArgs: { context: ctx.choiceContextData, meta: { values: {} } } })], {
       disclosedContracts: ctx.disclosedContracts,
     });
@@ -275,7 +259,7 @@ describe('allocations', () => {
   });
 
   it('the world\'s allocation can be withdrawn by bob with the v2 withdraw context', async () => {
-    const ctx = (await postJson(server, `/registry/allocations/v2/${world.amulet.allocation}/choice-contexts/withdraw`, { excludeDebugFields: true })).body as Context;
+    const ctx = (await postJson(server, `/registry/allocations/v2/${world.amulet.allocation}/choice-contexts/withdraw`, { excludeDebugFields: true })).body as RegistryContext;
     const r = await submit(server, [world.parties.bob], [exercise(ALLOCATION_V1_INTERFACE, world.amulet.allocation, 'Allocation_Withdraw', { extraArgs: { context: ctx.choiceContextData, meta: { values: {} } } })], {
       disclosedContracts: ctx.disclosedContracts,
     });

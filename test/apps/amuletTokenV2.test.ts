@@ -11,7 +11,7 @@ import {
 } from '../../reference-server/src/apps/index.js';
 import type { AppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
 import type { DamlRecord } from '../../reference-server/src/ledger/index.js';
-import { expectError, postJson, startWorldServer, type AppServer } from './support/appServer.js';
+import { expectError, postJson, startWorldServer, type AppServer, HOUR, type RegistryContext, type RegistryFactory, closeAppServer, iso } from './support/appServer.js';
 import { activeContract, allocateParty, create, exercise, mustSubmit, submit, type Submitted } from './support/jsonApi.js';
 
 let server: AppServer;
@@ -21,26 +21,11 @@ beforeAll(async () => {
   ({ server, world } = await startWorldServer());
   dso = world.parties.dso;
 });
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
+afterAll(() => closeAppServer(server));
 
-interface Context {
-  choiceContextData: { values: DamlRecord };
-  disclosedContracts: { templateId: string; contractId: string; createdEventBlob: string; synchronizerId: string }[];
-}
-interface Factory {
-  factoryId: string;
-  transferKind?: string;
-  choiceContext: Context;
-}
-
-const HOUR = 3_600_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 const account = (owner: string) => ({ owner, provider: null, id: '' });
 const noExtra = { context: { values: {} }, meta: { values: {} } };
-const withContext = (ctx: Context) => ({ context: ctx.choiceContextData, meta: { values: {} } });
+const withContext = (ctx: RegistryContext) => ({ context: ctx.choiceContextData, meta: { values: {} } });
 const ledgerEnd = async () => (await server.http.get('/v2/state/ledger-end')).body.offset as number;
 
 async function mint(owner: string, amount: string): Promise<string> {
@@ -48,10 +33,10 @@ async function mint(owner: string, amount: string): Promise<string> {
   return r.created[0]!.contractId;
 }
 
-async function factory(path: string, args: unknown): Promise<Factory> {
+async function factory(path: string, args: unknown): Promise<RegistryFactory> {
   const res = await postJson(server, path, { choiceArguments: args, excludeDebugFields: true });
   expect(res.status, res.text).toBe(200);
-  return res.body as Factory;
+  return res.body as RegistryFactory;
 }
 
 /** A party's active contracts through a v2 interface filter, with the interface views. */
@@ -149,7 +134,7 @@ describe('transfers v2', () => {
       [[erin], [{ tag: 'TIA_Accept', value: {} }, { tag: 'TIA_Reject', value: {} }]],
       [[alice], [{ tag: 'TIA_Withdraw', value: {} }]],
     ]);
-    const ctx = (await postJson(server, `/registry/transfer-instruction/v2/${instruction}/choice-contexts/accept`, { excludeDebugFields: true })).body as Context;
+    const ctx = (await postJson(server, `/registry/transfer-instruction/v2/${instruction}/choice-contexts/accept`, { excludeDebugFields: true })).body as RegistryContext;
     // The v1 context, shared: the v2 choice runs the v1 accept.
     expect((await postJson(server, `/registry/transfer-instruction/v1/${instruction}/choice-contexts/accept`, { excludeDebugFields: true })).body).toEqual(ctx);
     const wrong = await submit(server, [bob], [exercise(TRANSFER_INSTRUCTION_V2_INTERFACE, instruction, 'TransferInstruction_Accept', { actors: [bob], extraArgs: withContext(ctx) })], {
@@ -233,7 +218,7 @@ async function allocate(party: string, args: unknown): Promise<Submitted> {
 
 const allocationOf = (r: Submitted) => r.created.find((c) => c.templateId.endsWith(':Splice.AmuletAllocationV2:AmuletAllocationV2'))!.contractId;
 
-async function settle(executor: string, args: DamlRecord): Promise<Submitted & { context: Factory }> {
+async function settle(executor: string, args: DamlRecord): Promise<Submitted & { context: RegistryFactory }> {
   const f = await factory('/registry/allocation/v2/settlement-factory', args);
   const r = await submit(server, [executor], [exercise(SETTLEMENT_FACTORY_V2_INTERFACE, f.factoryId, 'SettlementFactory_SettleBatch', { ...args, extraArgs: withContext(f.choiceContext) })], {
     disclosedContracts: f.choiceContext.disclosedContracts,
@@ -314,7 +299,7 @@ describe('DvP settlement through SettlementFactory_SettleBatch', () => {
     expectError(await postJson(server, '/registry/allocation-instruction/v2/allocation-factory', { choiceArguments: t.allocateArgs(alice, [], { admin: bob }) }), 400, /admin .* is not the admin of this registry/);
     const a = await allocate(alice, t.allocateArgs(alice, [await mint(alice, '1.0')]));
     expect(a.status).toBe(200);
-    const ctx = (await postJson(server, `/registry/allocations/v2/${allocationOf(a)}/choice-contexts/cancel`, { excludeDebugFields: true })).body as Context;
+    const ctx = (await postJson(server, `/registry/allocations/v2/${allocationOf(a)}/choice-contexts/cancel`, { excludeDebugFields: true })).body as RegistryContext;
     const direct = await submit(server, [t.venue], [exercise(ALLOCATION_V2_INTERFACE, allocationOf(a), 'Allocation_Settle', { actors: [t.venue], extraTransferLegSides: [], nextIterationFunding: null, extraArgs: withContext(ctx) })], {
       disclosedContracts: ctx.disclosedContracts,
     });
@@ -488,7 +473,7 @@ describe('allocation v2 cancel and withdraw', () => {
     const a = await allocate(alice, t.allocateArgs(alice, [await mint(alice, '4.0')]));
     expect(a.status).toBe(200);
     const id = allocationOf(a);
-    const ctx = (await postJson(server, `/registry/allocations/v2/${id}/choice-contexts/cancel`, { excludeDebugFields: true })).body as Context;
+    const ctx = (await postJson(server, `/registry/allocations/v2/${id}/choice-contexts/cancel`, { excludeDebugFields: true })).body as RegistryContext;
     expect(Object.keys(ctx.choiceContextData.values).sort()).toEqual(['amulet-rules', 'open-round']);
     // Not an AmuletAllocation: the v1 paths do not know it.
     expectError(await postJson(server, `/registry/allocations/v1/${id}/choice-contexts/cancel`, {}), 404, /not found: the contract is a/);
@@ -502,7 +487,7 @@ describe('allocation v2 cancel and withdraw', () => {
 
     const c = await allocate(alice, t.allocateArgs(alice, [await mint(alice, '4.0')], { committed: true }));
     const cid = allocationOf(c);
-    const wctx = (await postJson(server, `/registry/allocations/v2/${cid}/choice-contexts/withdraw`, { excludeDebugFields: true })).body as Context;
+    const wctx = (await postJson(server, `/registry/allocations/v2/${cid}/choice-contexts/withdraw`, { excludeDebugFields: true })).body as RegistryContext;
     const early = await submit(server, [alice], [exercise(ALLOCATION_V2_INTERFACE, cid, 'Allocation_Withdraw', { actors: [alice], extraArgs: withContext(wctx) })], {
       disclosedContracts: wctx.disclosedContracts,
     });
@@ -518,7 +503,7 @@ describe('settlement factory requests', () => {
     const one = await postJson(server, path, { choiceArguments: args });
     expect(one.status, one.text).toBe(200);
     expect((await postJson(server, path, { choiceArguments: args })).body).toEqual(one.body);
-    expect((one.body as Factory).choiceContext.disclosedContracts[0]).toHaveProperty('debugPayload');
+    expect((one.body as RegistryFactory).choiceContext.disclosedContracts[0]).toHaveProperty('debugPayload');
     const bad: [unknown, RegExp][] = [
       [{}, /choiceArguments/],
       [{ choiceArguments: { ...args, transferLegs: [] } }, /transferLegs must be a non-empty list/],

@@ -6,9 +6,8 @@ import {
   TOKEN_ALLOCATION_TEMPLATE,
   TOKEN_RULES_TEMPLATE,
 } from '../../reference-server/src/apps/index.js';
-import type { DamlRecord } from '../../reference-server/src/ledger/index.js';
 import type { AppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
-import { acceptPath, expectError, postJson, startWorldServer, withdrawPath, type AppServer } from './support/appServer.js';
+import { acceptPath, expectError, postJson, startWorldServer, withdrawPath, type AppServer, type RegistryContext, closeAppServer } from './support/appServer.js';
 import { create, exercise, mustSubmit, submit } from './support/jsonApi.js';
 
 let server: AppServer;
@@ -16,25 +15,17 @@ let world: AppWorld;
 beforeAll(async () => {
   ({ server, world } = await startWorldServer());
 });
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
-
-interface Context {
-  choiceContextData: { values: DamlRecord };
-  disclosedContracts: { templateId: string; contractId: string; createdEventBlob: string; synchronizerId: string }[];
-}
+afterAll(() => closeAppServer(server));
 
 /** What a wallet does: fetch the context (without debug fields, as TokenStandardService asks). */
-async function contextFor(path: string): Promise<Context> {
+async function contextFor(path: string): Promise<RegistryContext> {
   const res = await postJson(server, path, { excludeDebugFields: true });
   expect(res.status, res.text).toBe(200);
-  return res.body as Context;
+  return res.body as RegistryContext;
 }
 
 /** ...then exercise the interface choice with it, passing the disclosed contracts unchanged. */
-function exerciseWith(choice: string, instruction: string, actor: string, ctx: Context, meta: Record<string, string> = {}) {
+function exerciseWith(choice: string, instruction: string, actor: string, ctx: RegistryContext, meta: Record<string, string> = {}) {
   return submit(
     server,
     [actor],

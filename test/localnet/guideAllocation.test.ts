@@ -34,15 +34,20 @@ describe('wallet guide flows on serve --localnet: a token-standard allocation se
   });
   afterAll(() => net.close());
 
-  it('04: propose, accept, initiate settlement, allocate each leg, settle: the holdings move', async () => {
-    const [alice, bob, venue] = (await Promise.all(['otc-alice', 'otc-bob', 'otc-venue'].map((h) => externalParty(sdk, h)))) as [ExternalParty, ExternalParty, ExternalParty];
+  /** Two traders with 1000 Amulet each and a venue, as the script sets them up. */
+  async function traders(prefix: string) {
+    const [alice, bob, venue] = (await Promise.all([`${prefix}-alice`, `${prefix}-bob`, `${prefix}-venue`].map((h) => externalParty(sdk, h)))) as [ExternalParty, ExternalParty, ExternalParty];
     const registryUrl = new URL(loopbackUrls(net).registry);
     const amulet = await sdk.asset.find('Amulet', registryUrl);
     for (const p of [alice, bob]) {
       const [tap, disclosed] = await sdk.amulet.tap(p.partyId, '1000');
       await signAndRun(sdk, p, tap, disclosed);
     }
-    const instrumentId = { admin: amulet.admin, id: 'Amulet' };
+    return { alice, bob, venue, registryUrl, amulet, instrumentId: { admin: amulet.admin, id: 'Amulet' } };
+  }
+
+  it('04: propose, accept, initiate settlement, allocate each leg, settle: the holdings move', async () => {
+    const { alice, bob, venue, registryUrl, amulet, instrumentId } = await traders('otc');
     const leg = (sender: string, receiver: string, amount: string) => ({ sender, receiver, amount, instrumentId, meta: { values: {} } });
     const transferLegs = { leg0: leg(alice.partyId, bob.partyId, '100'), leg1: leg(bob.partyId, alice.partyId, '20') };
     await signAndRun(sdk, alice, { CreateCommand: { templateId: OTC_PROPOSAL, createArguments: { venue: venue.partyId, tradeCid: null, transferLegs, approvers: [alice.partyId] } } });
@@ -95,14 +100,7 @@ describe('wallet guide flows on serve --localnet: a token-standard allocation se
   }, 60_000);
 
   it('04 without the trade app: request, allocate each leg; the venue alone may not execute; a sender withdraws', async () => {
-    const [alice, bob, venue] = (await Promise.all(['guide-04-alice', 'guide-04-bob', 'guide-04-venue'].map((h) => externalParty(sdk, h)))) as [ExternalParty, ExternalParty, ExternalParty];
-    const registryUrl = new URL(loopbackUrls(net).registry);
-    const amulet = await sdk.asset.find('Amulet', registryUrl);
-    for (const p of [alice, bob]) {
-      const [tap, disclosed] = await sdk.amulet.tap(p.partyId, '1000');
-      await signAndRun(sdk, p, tap, disclosed);
-    }
-    const instrumentId = { admin: amulet.admin, id: 'Amulet' };
+    const { alice, bob, venue, amulet, instrumentId } = await traders('guide-04');
     const far = new Date(Date.now() + 3_600_000).toISOString();
     const leg = (sender: string, receiver: string, amount: string) => ({ sender, receiver, amount, instrumentId, meta: { values: {} } });
     const settlement = { executor: venue.partyId, settlementRef: { id: 'guide-04', cid: null }, requestedAt: new Date().toISOString(), allocateBefore: far, settleBefore: far, meta: { values: {} } };

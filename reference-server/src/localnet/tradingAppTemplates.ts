@@ -7,7 +7,7 @@ import { EXTRA_ARGS_T, TRANSFER_LEG_T } from '../apps/tokenStandard/types.js';
 import { unwrapRegistration } from '../apps/unwrapRegistration.js';
 import { err, ok, type Result } from '../ledger/result.js';
 import type { Catalogue } from '../ledger/templates/Catalogue.js';
-import type { ChoiceContext } from '../ledger/templates/types.js';
+import type { ChoiceContext, ChoiceSpec } from '../ledger/templates/types.js';
 import type { DamlRecord, DamlValue } from '../ledger/wire.js';
 import type { LedgerError } from '../ledger/errors.js';
 
@@ -80,6 +80,30 @@ function matchedAllocations(ctx: ChoiceContext, ts: TokenStandardInterfaces, tra
   return ok(out);
 }
 
+/** OTCTrade_Settle and OTCTrade_Cancel: the venue checks the allocations given against the trade, then exercises `choice` on each. */
+function tradeChoice(ts: TokenStandardInterfaces, choice: 'Allocation_ExecuteTransfer' | 'Allocation_Cancel', settling: boolean): ChoiceSpec {
+  return {
+    consuming: true,
+    argument: { record: { allocationsWithContext: ALLOCATIONS_WITH_CONTEXT_T } },
+    controllers: (self) => [text(self.argument.venue)],
+    body: (ctx, self, arg) => {
+      if (settling) {
+        const deadline = require_(ctx, 'Settlement deadline has not passed', msToMicros(ctx.now) < (timeMicros(text(self.argument.settleBefore)) ?? 0n));
+        if (!deadline.ok) return deadline;
+      }
+      const matched = matchedAllocations(ctx, ts, self.argument, record(record(arg).allocationsWithContext), settling);
+      if (!matched.ok) return matched;
+      const results: DamlRecord = {};
+      for (const [legId, cid, extraArgs] of matched.value) {
+        const r = ctx.exercise(cid, choice, { extraArgs }, ALLOCATION_V1_INTERFACE);
+        if (!r.ok) return r;
+        results[legId] = r.value;
+      }
+      return ok(results);
+    },
+  };
+}
+
 /**
  * Splice's test trading app (`splice-token-test-trading-app`, `Splice.Testing.Apps.TradingApp`),
  * the OTC venue of the wallet guide's script 04, as upstream's Daml defines it:
@@ -119,40 +143,10 @@ export function registerTradingAppTemplates(catalogue: Catalogue): void {
       signatories: (a) => [...new Set([text(a.venue), ...tradingParties(a)])],
       implements: TokenStandardInterfaces.implementsOf({ [ALLOCATION_REQUEST_V1_INTERFACE]: allocationRequest }),
       choices: {
-        OTCTrade_Settle: {
-          consuming: true,
-          argument: { record: { allocationsWithContext: ALLOCATIONS_WITH_CONTEXT_T } },
-          controllers: (self) => [text(self.argument.venue)],
-          body: (ctx, self, arg) => {
-            const deadline = require_(ctx, 'Settlement deadline has not passed', msToMicros(ctx.now) < (timeMicros(text(self.argument.settleBefore)) ?? 0n));
-            if (!deadline.ok) return deadline;
-            const matched = matchedAllocations(ctx, ts, self.argument, record(record(arg).allocationsWithContext), true);
-            if (!matched.ok) return matched;
-            const results: DamlRecord = {};
-            for (const [legId, cid, extraArgs] of matched.value) {
-              const r = ctx.exercise(cid, 'Allocation_ExecuteTransfer', { extraArgs }, ALLOCATION_V1_INTERFACE);
-              if (!r.ok) return r;
-              results[legId] = r.value;
-            }
-            return ok(results);
-          },
-        },
-        OTCTrade_Cancel: {
-          consuming: true,
-          argument: { record: { allocationsWithContext: ALLOCATIONS_WITH_CONTEXT_T } },
-          controllers: (self) => [text(self.argument.venue)],
-          body: (ctx, self, arg) => {
-            const matched = matchedAllocations(ctx, ts, self.argument, record(record(arg).allocationsWithContext), false);
-            if (!matched.ok) return matched;
-            const results: DamlRecord = {};
-            for (const [legId, cid, extraArgs] of matched.value) {
-              const r = ctx.exercise(cid, 'Allocation_Cancel', { extraArgs }, ALLOCATION_V1_INTERFACE);
-              if (!r.ok) return r;
-              results[legId] = r.value;
-            }
-            return ok(results);
-          },
-        },
+        // Settle: before settleBefore, an allocation for every leg, each executed.
+        OTCTrade_Settle: tradeChoice(ts, 'Allocation_ExecuteTransfer', true),
+        // Cancel: the allocations given (legs without one are skipped), each cancelled.
+        OTCTrade_Cancel: tradeChoice(ts, 'Allocation_Cancel', false),
       },
     }),
   );

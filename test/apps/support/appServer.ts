@@ -5,8 +5,29 @@ import { createApps, type AppsOptions } from '../../../reference-server/src/apps
 import { APP_WORLD_TIME, seedAppWorld, type AppWorld } from '../../../reference-server/src/apps/world/seedAppWorld.js';
 import { silentLogger } from '../../../reference-server/src/http/api/consoleLogger.js';
 import type { ApiLogger } from '../../../reference-server/src/http/api/services.js';
-import { createLedger, ManualClock, type Ledger } from '../../../reference-server/src/ledger/index.js';
+import { createLedger, ManualClock, type DamlRecord, type Ledger } from '../../../reference-server/src/ledger/index.js';
 import { createReferenceServer, type ReferenceServer } from '../../../reference-server/src/server.js';
+
+/** A registry's choice context as a wallet receives it. */
+export interface RegistryContext {
+  choiceContextData: { values: DamlRecord };
+  disclosedContracts: { templateId: string; contractId: string; createdEventBlob: string; synchronizerId: string }[];
+}
+/** A factory answer: the factory's contract id and the context its choice needs. */
+export interface RegistryFactory {
+  factoryId: string;
+  transferKind?: string;
+  choiceContext: RegistryContext;
+}
+
+export const HOUR = 3_600_000;
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** Stops a test server, after checking that it logged no unexpected error. */
+export async function closeAppServer(server: AppServer | undefined): Promise<void> {
+  expect(server?.errors ?? []).toEqual([]);
+  await server?.close();
+}
 
 /** Ledger time of every test world: the default world's seeding time. */
 export const WORLD_TIME = APP_WORLD_TIME;
