@@ -86,7 +86,7 @@ export const ledgerClientWireChecks: readonly CheckDefinition[] = [
       const party = await readParty(ctx);
       const end = await ledgerEnd(ctx);
       const format = eventFormat(party);
-      const acs = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', query: { limit: 50 }, json: { activeAtOffset: end.offset, eventFormat: format, verbose: false } });
+      const acs = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', query: { limit: 1 }, json: { activeAtOffset: end.offset, eventFormat: format, verbose: false } });
       if (acs.response?.status === 403 && party === undefined) ctx.skip('reading as any party is forbidden to the run user (give ledger.party, or allow writes)');
       expectStatus(ctx, acs, 200, 'active contracts with eventFormat and verbose: false');
       if (!Array.isArray(bodyOf(ctx, acs, 'active contracts'))) ctx.fail('POST /v2/state/active-contracts must answer a JSON array', acs);

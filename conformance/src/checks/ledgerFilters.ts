@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { readerAuth } from './crossGroup.js';
-import { createContract, createOf, fill, freshParty, ledgerEnd, secondCreateCommand, transactionsOf } from './support/ledger.js';
+import { createContract, createOf, fill, freshParty, ledgerEnd, readActiveContracts, secondCreateCommand, transactionsOf } from './support/ledger.js';
 import { bodyOf, expectStatus, isObject, qualifiedName, type Json } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { sameDamlValue } from './support/values.js';
@@ -93,22 +93,10 @@ async function read(ctx: CheckContext, w: World, q: Query, auth: AuthMode | unde
   const eventFormat = eventFormatOf(ctx, w, q);
   const a = auth ? { auth } : {};
   if (q.where === 'acs') {
-    const request = { activeAtOffset: w.end, eventFormat };
-    const createdOf = (list: readonly unknown[]) => list.map((i) => (isObject(i) && isObject(i.contractEntry) && isObject(i.contractEntry.JsActiveContract) ? i.contractEntry.JsActiveContract.createdEvent : undefined)).filter(isObject);
-    const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: request, ...a });
-    if (e.response?.status === 413 && q.scope === 'any') {
-      // For any party the answer holds every matching contract on the participant, past its
-      // http-list-max-elements-limit on any busy one: 413 is the documented answer, and the
-      // WebSocket form (which the 413 points clients to) is where the filter is judged.
-      if (ctx.profile.ledger?.websocket === false) ctx.skip(`reading for any party answers 413 (more contracts than http-list-max-elements-limit) and profile '${ctx.profile.name}' has no WebSocket to read them with`);
-      const ws = await ctx.http.stream('ledger', '/v2/state/active-contracts', { request, operationId: LedgerOp.activeContracts, idleMs: 5000, timeoutMs: Math.max(60_000, ctx.timeoutMs), maxMessages: 10_000_000, ...a });
-      if (ws.rejectedStatus !== undefined) ctx.fail(`active contracts (${describe(q)}) answered 413 over HTTP and the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
-      return { e: ws.exchange, events: createdOf(ws.messages) };
-    }
-    expectStatus(ctx, e, 200, `active contracts (${describe(q)})`);
-    const list = bodyOf(ctx, e, 'active contracts');
-    if (!Array.isArray(list)) return ctx.fail('active contracts must answer a JSON array', e);
-    return { e, events: createdOf(list) };
+    // For any party a busy participant answers 413; readActiveContracts then reads the WebSocket form.
+    const { exchange, entries } = await readActiveContracts(ctx, { activeAtOffset: w.end, eventFormat }, `active contracts (${describe(q)})`, a);
+    const events = entries.map((i) => (isObject(i) && isObject(i.contractEntry) && isObject(i.contractEntry.JsActiveContract) ? i.contractEntry.JsActiveContract.createdEvent : undefined)).filter(isObject);
+    return { e: exchange, events };
   }
   const request = { beginExclusive: w.begin, endInclusive: w.end, updateFormat: { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
   const createdOf = (items: readonly unknown[]) => transactionsOf(items).flatMap((t) => t.events.map((ev) => ev.CreatedEvent).filter(isObject));

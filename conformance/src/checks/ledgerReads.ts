@@ -1,5 +1,5 @@
 import type { Exchange } from '../target/exchange.js';
-import { activeContracts, archiveContract, createCommand, createContract, eventFormat, jsCommands, ledgerEnd, suiteParty } from './support/ledger.js';
+import { activeContracts, archiveContract, createCommand, createContract, eventFormat, jsCommands, ledgerEnd, readActiveContracts, suiteParty } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
 import { SD_B, UPSTREAM_B } from './ledgerOps.js';
@@ -344,10 +344,7 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
       const ids = (items: readonly unknown[]) =>
         items.map((i) => (isObject(i) && isObject(i.contractEntry) ? (Object.values(i.contractEntry)[0] as Json | undefined) : undefined)).map((x) => (isObject(x) && isObject(x.createdEvent) ? String(x.createdEvent.contractId) : '?'));
       const got = ids(walk.items);
-      const oneShot = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: at, eventFormat: format } });
-      expectStatus(ctx, oneShot, 200, `active contracts at ${at}`);
-      const listed = bodyOf(ctx, oneShot, 'active contracts');
-      const want = Array.isArray(listed) ? ids(listed) : [];
+      const want = ids((await readActiveContracts(ctx, { activeAtOffset: at, eventFormat: format }, `active contracts at ${at}`)).entries);
       if (new Set(got).size !== got.length) ctx.fail(`the page walk returned a contract twice (${got.length} entries, ${new Set(got).size} distinct)`, walk.last);
       if (!jsonEqual([...got].sort(), [...want].sort())) {
         ctx.fail(`the page walk (${walk.pages} page(s) of 2) yields ${got.length} contract(s), the active contract set at ${at} ${want.length}; only in the walk: ${got.filter((x) => !want.includes(x)).slice(0, 3).join(', ') || 'none'}; only in the set: ${want.filter((x) => !got.includes(x)).slice(0, 3).join(', ') || 'none'}`, walk.last);

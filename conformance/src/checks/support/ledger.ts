@@ -181,13 +181,9 @@ export async function activeContracts(
   activeAtOffset: number,
   o: { templateId?: string; blob?: boolean; auth?: AuthMode; skipIfForbidden?: string } = {},
 ): Promise<{ exchange: Exchange; contracts: ActiveContract[] }> {
-  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset, eventFormat: eventFormat(party, o) }, ...(o.auth ? { auth: o.auth } : {}) });
-  if (o.skipIfForbidden !== undefined && exchange.response?.status === 403) ctx.skip(o.skipIfForbidden);
-  expectStatus(ctx, exchange, 200, `active contracts at offset ${activeAtOffset}`);
-  const list = bodyOf(ctx, exchange, 'active contracts');
-  if (!Array.isArray(list)) return ctx.fail('POST /v2/state/active-contracts must answer a JSON array', exchange);
+  const { exchange, entries } = await readActiveContracts(ctx, { activeAtOffset, eventFormat: eventFormat(party, o) }, `active contracts at offset ${activeAtOffset}`, o);
   const contracts: ActiveContract[] = [];
-  for (const item of list) {
+  for (const item of entries) {
     const entry = isObject(item) && isObject(item.contractEntry) ? item.contractEntry : undefined;
     const active = entry && isObject(entry.JsActiveContract) ? entry.JsActiveContract : undefined;
     if (!active) continue;
@@ -195,6 +191,33 @@ export async function activeContracts(
     contracts.push({ createdEvent: active.createdEvent as unknown as CreatedEventView, ...(typeof active.synchronizerId === 'string' ? { synchronizerId: active.synchronizerId } : {}) });
   }
   return { exchange, contracts };
+}
+
+/**
+ * `POST /v2/state/active-contracts` with `request`: its entries, and the exchange that carried
+ * them. A participant answers 413 once the result passes its http-list-max-elements-limit (any
+ * busy party, any read for all parties); the entries then come from the WebSocket form the 413
+ * points clients to, so checks judge what they ask about, not the size of the target's ledger.
+ */
+export async function readActiveContracts(
+  ctx: CheckContext,
+  request: Json,
+  what: string,
+  o: { auth?: AuthMode; skipIfForbidden?: string } = {},
+): Promise<{ exchange: Exchange; entries: readonly unknown[] }> {
+  const auth = o.auth ? { auth: o.auth } : {};
+  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: request, ...auth });
+  if (o.skipIfForbidden !== undefined && exchange.response?.status === 403) ctx.skip(o.skipIfForbidden);
+  if (exchange.response?.status === 413) {
+    if (ctx.profile.ledger?.websocket === false) ctx.skip(`${what} answers 413 (more than http-list-max-elements-limit) and profile '${ctx.profile.name}' has no WebSocket to read them with`);
+    const ws = await ctx.http.stream('ledger', '/v2/state/active-contracts', { request, operationId: 'postV2StateActive-contracts', idleMs: 5000, timeoutMs: Math.max(60_000, ctx.timeoutMs), maxMessages: 10_000_000, ...auth });
+    if (ws.rejectedStatus !== undefined) ctx.fail(`${what} answered 413 over HTTP and the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
+    return { exchange: ws.exchange, entries: ws.messages };
+  }
+  expectStatus(ctx, exchange, 200, what);
+  const list = bodyOf(ctx, exchange, what);
+  if (!Array.isArray(list)) return ctx.fail('POST /v2/state/active-contracts must answer a JSON array', exchange);
+  return { exchange, entries: list };
 }
 
 export interface TransactionView {

@@ -1,4 +1,4 @@
-import type { FieldType } from '../../ledger/index.js';
+import type { FieldType, RecordType } from '../../ledger/index.js';
 
 /** Daml types of the token standard v1 in the catalogue's notation (upstream field names). */
 
@@ -13,19 +13,19 @@ export const LOCK_T: FieldType = {
   record: { holders: { list: 'Party' }, expiresAt: { optional: 'Time' }, expiresAfter: { optional: REL_TIME_T }, context: { optional: 'Text' } },
 };
 
-/** Splice.Api.Token.TransferInstructionV1.Transfer */
-export const TRANSFER_T: FieldType = {
-  record: {
-    sender: 'Party',
-    receiver: 'Party',
-    amount: 'Numeric',
-    instrumentId: INSTRUMENT_ID_T,
-    requestedAt: 'Time',
-    executeBefore: 'Time',
-    inputHoldingCids: { list: 'ContractId' },
-    meta: METADATA_T,
-  },
+/** Splice.Api.Token.TransferInstructionV1.Transfer's fields (v2's Transfer has the same, with accounts for parties). */
+export const TRANSFER_FIELDS: RecordType = {
+  sender: 'Party',
+  receiver: 'Party',
+  amount: 'Numeric',
+  instrumentId: INSTRUMENT_ID_T,
+  requestedAt: 'Time',
+  executeBefore: 'Time',
+  inputHoldingCids: { list: 'ContractId' },
+  meta: METADATA_T,
 };
+/** Splice.Api.Token.TransferInstructionV1.Transfer */
+export const TRANSFER_T: FieldType = { record: TRANSFER_FIELDS };
 
 export const REFERENCE_T: FieldType = { record: { id: 'Text', cid: { optional: 'ContractId' } } };
 export const SETTLEMENT_INFO_T: FieldType = {

@@ -1,5 +1,5 @@
 import type { FieldType } from '../../ledger/index.js';
-import { EXTRA_ARGS_T, INSTRUMENT_ID_T, METADATA_T } from './types.js';
+import { EXTRA_ARGS_T, METADATA_T, TRANSFER_FIELDS } from './types.js';
 
 /** Daml types of the token standard v2 in the catalogue's notation (upstream field names). */
 
@@ -7,18 +7,7 @@ import { EXTRA_ARGS_T, INSTRUMENT_ID_T, METADATA_T } from './types.js';
 export const ACCOUNT_T: FieldType = { record: { owner: { optional: 'Party' }, provider: { optional: 'Party' }, id: 'Text' } };
 
 /** Splice.Api.Token.TransferInstructionV2.Transfer */
-export const TRANSFER_V2_T: FieldType = {
-  record: {
-    sender: ACCOUNT_T,
-    receiver: ACCOUNT_T,
-    amount: 'Numeric',
-    instrumentId: INSTRUMENT_ID_T,
-    requestedAt: 'Time',
-    executeBefore: 'Time',
-    inputHoldingCids: { list: 'ContractId' },
-    meta: METADATA_T,
-  },
-};
+export const TRANSFER_V2_T: FieldType = { record: { ...TRANSFER_FIELDS, sender: ACCOUNT_T, receiver: ACCOUNT_T } };
 
 /** Splice.Api.Token.AllocationV2.SettlementInfo */
 export const SETTLEMENT_INFO_V2_T: FieldType = { record: { executors: { list: 'Party' }, id: 'Text', cid: { optional: 'ContractId' }, meta: METADATA_T } };
