@@ -85,6 +85,33 @@ describe('wallet guide flows on serve --localnet: parties hosted on the app prov
     expect(((await res.json()) as { cause: string }).cause).toContain(`not hosted on this participant (${APP_PROVIDER_PARTICIPANT_ID})`);
   });
 
+  it('allocating on the second participant with a userId grants that user the party, as on the first', async () => {
+    const keys = sdk.keys.generate();
+    const topology = await sdk.party.external
+      .create(keys.publicKey, { partyHint: 'guide-03-granted', confirmingParticipantEndpoints: endpoints() })
+      .topology();
+    const token = await localNetToken();
+    const synchronizer = await defaultSynchronizer(token);
+    const signature = signTransactionHash(topology.multiHash, keys.privateKey);
+    const post = (base: string, path: string, body: object) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const urls = loopbackUrls(net);
+    expect((await post(urls.ledger, '/v2/users', { user: { id: 'provider-wallet', isDeactivated: false, identityProviderId: '' }, rights: [] })).status).toBe(200);
+    const allocate = (base: string, userId?: string) =>
+      post(base, '/v2/parties/external/allocate', {
+        synchronizer,
+        onboardingTransactions: topology.topologyTransactions!.map((transaction) => ({ transaction })),
+        multiHashSignatures: [{ format: 'SIGNATURE_FORMAT_CONCAT', signature, signedBy: topology.publicKeyFingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }],
+        ...(userId === undefined ? {} : { userId }),
+      });
+    expect(await (await allocate(urls.ledger)).json()).toEqual({ partyId: topology.partyId });
+    expect(await (await allocate(urls.appProviderLedger, 'provider-wallet')).json()).toEqual({ partyId: topology.partyId });
+    const rights = (await (await fetch(`${urls.ledger}/v2/users/provider-wallet/rights`, { headers: { authorization: `Bearer ${token}` } })).json()) as { rights: unknown[] };
+    expect(rights.rights).toContainEqual({ kind: { CanActAs: { value: { party: topology.partyId } } } });
+    // The first participant, asked again, answers as Canton does for a party it already has.
+    expect((await allocate(urls.ledger)).status).not.toBe(200);
+  });
+
   async function defaultSynchronizer(token: string): Promise<string> {
     const res = await fetch(`${loopbackUrls(net).ledger}/v2/state/connected-synchronizers`, { headers: { authorization: `Bearer ${token}` } });
     return ((await res.json()) as { connectedSynchronizers: { synchronizerId: string }[] }).connectedSynchronizers[0]!.synchronizerId;

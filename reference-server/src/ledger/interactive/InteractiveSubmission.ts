@@ -181,14 +181,16 @@ export class InteractiveSubmission {
     // Another hosting participant onboarding a party that already exists with this key adds its
     // hosting, as each of a multi-hosted party's participants submits the same signed transactions.
     const existing = this.ledger.store.party(partyId)?.externalKey;
-    if (participantId !== this.ledger.config.participantId && existing !== undefined && existing.keyData === key.value.registered.keyData) return ok({ partyId });
-    const allocated = this.ledger.allocateExternalParty(hint, key.value.registered);
-    if (!allocated.ok) return allocated;
+    const cohosting = participantId !== this.ledger.config.participantId && existing !== undefined && existing.keyData === key.value.registered.keyData;
+    if (!cohosting) {
+      const allocated = this.ledger.allocateExternalParty(hint, key.value.registered);
+      if (!allocated.ok) return allocated;
+    }
     if (req.userId !== undefined && req.userId !== '') {
       const granted = this.ledger.grantUserRights(req.userId, { userId: req.userId, rights: [{ kind: { CanActAs: { value: { party: partyId } } } }] });
       if (!granted.ok) return granted;
     }
-    return ok({ partyId: allocated.value.party });
+    return ok({ partyId });
   }
 
   // ------------------------------------------------------------------ prepare
