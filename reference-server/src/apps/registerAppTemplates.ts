@@ -12,6 +12,7 @@ import {
   DSO_RULES_TEMPLATE,
   EXTERNAL_PARTY_AMULET_RULES_TEMPLATE,
   FEATURED_APP_RIGHT_TEMPLATE,
+  MEMBER_TRAFFIC_TEMPLATE,
   ISSUING_MINING_ROUND_TEMPLATE,
   LOCKED_AMULET_TEMPLATE,
   SUMMARIZING_MINING_ROUND_TEMPLATE,
@@ -38,6 +39,7 @@ export interface AppTemplates {
   readonly amulet: TemplateDef;
   readonly lockedAmulet: TemplateDef;
   readonly featuredAppRight: TemplateDef;
+  readonly memberTraffic: TemplateDef;
   readonly externalPartyAmuletRules: TemplateDef;
   readonly amuletTransferInstruction: TemplateDef;
   readonly amuletAllocation: TemplateDef;
@@ -85,6 +87,7 @@ export function registerAppTemplates(target: Catalogue | { readonly catalogue: C
     amulet: def(AMULET_TEMPLATE),
     lockedAmulet: def(LOCKED_AMULET_TEMPLATE),
     featuredAppRight: def(FEATURED_APP_RIGHT_TEMPLATE),
+    memberTraffic: def(MEMBER_TRAFFIC_TEMPLATE),
     externalPartyAmuletRules: def(EXTERNAL_PARTY_AMULET_RULES_TEMPLATE),
     amuletTransferInstruction: def(AMULET_TRANSFER_INSTRUCTION_TEMPLATE),
     amuletAllocation: def(AMULET_ALLOCATION_TEMPLATE),

@@ -28,6 +28,7 @@ export const TOKEN_ALLOCATION_TEMPLATE = `#${SAMPLE_TOKEN_PACKAGE}:Sample.Token.
 export const AMULET_TEMPLATE = `#${AMULET_PACKAGE}:Splice.Amulet:Amulet`;
 export const LOCKED_AMULET_TEMPLATE = `#${AMULET_PACKAGE}:Splice.Amulet:LockedAmulet`;
 export const FEATURED_APP_RIGHT_TEMPLATE = `#${AMULET_PACKAGE}:Splice.Amulet:FeaturedAppRight`;
+export const MEMBER_TRAFFIC_TEMPLATE = `#${AMULET_PACKAGE}:Splice.DecentralizedSynchronizer:MemberTraffic`;
 export const EXTERNAL_PARTY_AMULET_RULES_TEMPLATE = `#${AMULET_PACKAGE}:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules`;
 export const AMULET_TRANSFER_INSTRUCTION_TEMPLATE = `#${AMULET_PACKAGE}:Splice.AmuletTransferInstruction:AmuletTransferInstruction`;
 export const AMULET_ALLOCATION_TEMPLATE = `#${AMULET_PACKAGE}:Splice.AmuletAllocation:AmuletAllocation`;

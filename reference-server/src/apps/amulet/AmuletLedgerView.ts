@@ -14,7 +14,8 @@ const byRound = (a: StoredContract, b: StoredContract) => (roundNumber(a) < roun
 /**
  * The Amulet contracts the registry and Scan answer from, indexed by what they are looked up by
  * and kept current from the ledger's commits: the DSO's rules, factory and rounds, featured app
- * rights by provider, preapprovals by receiver, and the total supply of amulet.
+ * rights by provider, preapprovals by receiver, traffic purchases by member, and the total supply
+ * of amulet.
  */
 export class AmuletLedgerView {
   readonly amuletRules: ContractIndex;
@@ -24,6 +25,8 @@ export class AmuletLedgerView {
   readonly issuingRounds: ContractIndex;
   readonly featuredApps: ContractIndex;
   readonly preapprovals: ContractIndex;
+  /** Traffic purchases by synchronizer and member (`synchronizerId \n memberId`). */
+  readonly memberTraffic: ContractIndex;
   #supply = 0n;
   #supplyAsOf: number;
   readonly #unsubscribe: () => void;
@@ -44,6 +47,7 @@ export class AmuletLedgerView {
       (c) => [text(c.argument.receiver)],
       (a, b) => compareTimes(text(b.argument.validFrom), text(a.argument.validFrom)) || b.createdOffset - a.createdOffset,
     );
+    this.memberTraffic = new ContractIndex(ledger, templates.memberTraffic, (c) => [`${text(c.argument.synchronizerId)}\n${text(c.argument.memberId)}`]);
     for (const t of [templates.amulet, templates.lockedAmulet]) {
       for (const c of ledger.store.activeSnapshot({ kind: 'template', template: t })) this.#supply += this.#amountOf(c);
     }
@@ -76,7 +80,7 @@ export class AmuletLedgerView {
   }
 
   detach(): void {
-    for (const i of [this.amuletRules, this.dsoRules, this.factories, this.openRounds, this.issuingRounds, this.featuredApps, this.preapprovals]) i.detach();
+    for (const i of [this.amuletRules, this.dsoRules, this.factories, this.openRounds, this.issuingRounds, this.featuredApps, this.preapprovals, this.memberTraffic]) i.detach();
     this.#unsubscribe();
   }
 

@@ -5,6 +5,7 @@ import { ContractIndex } from '../ContractIndex.js';
 import { partyIdProblem } from '../partyIdProblem.js';
 import type { AppTemplates } from '../registerAppTemplates.js';
 import { compareTimes } from '../time.js';
+import { text } from '../amulet/amuletContext.js';
 import { AmuletLedgerView } from '../amulet/AmuletLedgerView.js';
 import { RoundAutomation } from '../amulet/RoundAutomation.js';
 import { RoundTracker } from './RoundTracker.js';
@@ -179,16 +180,18 @@ export class ScanApp {
   }
 
   /**
-   * GET /v0/domains/{domain_id}/members/{member_id}/traffic-status. Traffic is not metered here:
-   * a known synchronizer and a well-formed member id (`PAR::` or `MED::` + id::fingerprint) get
-   * zero consumed, limit and purchased.
+   * GET /v0/domains/{domain_id}/members/{member_id}/traffic-status for a known synchronizer and a
+   * well-formed member id (`PAR::` or `MED::` + id::fingerprint): the traffic purchased for it
+   * (its MemberTraffic contracts, as Scan sums them) is its target and its limit; traffic is not
+   * consumed here, so consumed stays 0.
    */
   trafficStatus(domainId: string, memberId: string): Result<GetMemberTrafficStatusResponse, LedgerError> {
     if (!this.ledger.config.synchronizers.some((s) => s.id === domainId)) return fail('CONTRACT_NOT_FOUND', `Unknown synchronizer '${domainId.slice(0, 120)}'`);
     if (!/^(PAR|MED)::[^:]+::1220[0-9a-f]{64}$/.test(memberId)) {
       return fail('INVALID_ARGUMENT', `Invalid member id '${memberId.slice(0, 120)}': expected PAR::<id>::<fingerprint> or MED::<id>::<fingerprint>`);
     }
-    return ok({ traffic_status: { actual: { total_consumed: 0, total_limit: 0 }, target: { total_purchased: 0 } } });
+    const purchased = this.amulet.memberTraffic.get(`${domainId}\n${memberId}`).reduce((sum, c) => sum + Number(text(c.argument.totalPurchased) || '0'), 0);
+    return ok({ traffic_status: { actual: { total_consumed: 0, total_limit: purchased }, target: { total_purchased: purchased } } });
   }
 
   #rules(): Result<StoredContract, LedgerError> {

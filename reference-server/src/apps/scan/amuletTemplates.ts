@@ -5,13 +5,14 @@ import {
   AMULET_RULES_TEMPLATE,
   AMULET_TEMPLATE,
   FEATURED_APP_RIGHT_TEMPLATE,
+  MEMBER_TRAFFIC_TEMPLATE,
   CLOSED_MINING_ROUND_TEMPLATE,
   ISSUING_MINING_ROUND_TEMPLATE,
   OPEN_MINING_ROUND_TEMPLATE,
   SUMMARIZING_MINING_ROUND_TEMPLATE,
   TRANSFER_PREAPPROVAL_TEMPLATE,
 } from '../templateIds.js';
-import { toScaled } from '../../ledger/templates/numeric.js';
+import { fromScaled, toScaled } from '../../ledger/templates/numeric.js';
 import { microsToTimestamp, msToMicros, timeMicros } from '../time.js';
 import { unwrapRegistration } from '../unwrapRegistration.js';
 
@@ -203,6 +204,17 @@ export function registerAmuletTemplates(catalogue: Catalogue): void {
           return cid.ok ? ok({ transferPreapprovalCid: cid.value, amuletPaid: '0.0000000000', meta: null }) : cid;
         },
       },
+      // Traffic for a synchronizer member, paid in amulet (burnt): Splice's defaults price extra
+      // traffic at 16.67 USD per MB with a 200,000-byte minimum top-up; the open round's amulet
+      // price converts. The purchase is a MemberTraffic contract Scan's traffic-status sums.
+      AmuletRules_BuyMemberTraffic: {
+        consuming: false,
+        argument: {
+          record: { inputs: { list: 'Any' }, context: 'Any', provider: 'Party', memberId: 'Text', synchronizerId: 'Text', migrationId: 'Int64', trafficAmount: 'Int64', expectedDso: { optional: 'Party' } },
+        },
+        controllers: (_self, arg) => [text((arg as DamlRecord).provider)],
+        body: (ctx, self, arg) => buyMemberTraffic(ctx, self.argument, arg as DamlRecord),
+      },
       AmuletRules_DevNet_FeatureApp: {
         consuming: false,
         argument: { record: { provider: 'Party' } },
@@ -295,8 +307,16 @@ export function registerAmuletTemplates(catalogue: Catalogue): void {
     },
   });
 
+  unwrapRegistration(catalogue.addTemplate({
+    packageName: AMULET_PACKAGE,
+    module: 'Splice.DecentralizedSynchronizer',
+    entity: 'MemberTraffic',
+    fields: { dso: 'Party', memberId: 'Text', synchronizerId: 'Text', migrationId: 'Int64', totalPurchased: 'Int64', numPurchases: 'Int64', amuletSpent: 'Numeric', usdSpent: 'Numeric' },
+    signatories: ['dso'],
+  }));
+
   // Resolve once so a typo in a template id above fails at start-up, not at the first exercise.
-  for (const id of [AMULET_RULES_TEMPLATE, OPEN_MINING_ROUND_TEMPLATE, SUMMARIZING_MINING_ROUND_TEMPLATE, ISSUING_MINING_ROUND_TEMPLATE, CLOSED_MINING_ROUND_TEMPLATE]) {
+  for (const id of [AMULET_RULES_TEMPLATE, OPEN_MINING_ROUND_TEMPLATE, SUMMARIZING_MINING_ROUND_TEMPLATE, ISSUING_MINING_ROUND_TEMPLATE, CLOSED_MINING_ROUND_TEMPLATE, MEMBER_TRAFFIC_TEMPLATE]) {
     unwrapRegistration(catalogue.resolveTemplate(id));
   }
 }
@@ -324,4 +344,57 @@ function roundOf(ctx: ChoiceContext, contractId: string, expected: string, dso: 
 function withinDeadline(ctx: ChoiceContext, deadline: bigint): Result<void, LedgerError> {
   if (msToMicros(ctx.now) < deadline) return ok(undefined);
   return err(ctx.fail(`TransferPreapproval.expiresAt ${microsToTimestamp(deadline)} has passed`));
+}
+
+/** Splice's default price of extra traffic (USD per MB) and minimum top-up (bytes). */
+const EXTRA_TRAFFIC_PRICE_USD_PER_MB = '16.67';
+const MIN_TOPUP_BYTES = 200_000n;
+
+/** AmuletRules_BuyMemberTraffic: burns the provider's input amulets for the traffic's price, returns the change, records the purchase. */
+function buyMemberTraffic(ctx: ChoiceContext, rules: DamlRecord, a: DamlRecord): Result<DamlValue, LedgerError> {
+  const dso = text(rules.dso);
+  const provider = text(a.provider);
+  if (typeof a.expectedDso === 'string' && a.expectedDso !== dso) return err(ctx.fail(`the expected DSO ${a.expectedDso} is not AmuletRules' DSO`));
+  const bytes = BigInt(text(a.trafficAmount) || '0');
+  if (bytes < MIN_TOPUP_BYTES) return err(ctx.fail(`Traffic purchase of ${bytes} bytes is below the minimum top-up of ${MIN_TOPUP_BYTES} bytes`));
+  if (text(a.memberId) === '' || text(a.synchronizerId) === '') return err(ctx.fail('memberId and synchronizerId must be given'));
+  const round = roundOf(ctx, text(((a.context ?? {}) as DamlRecord).openMiningRound), OPEN_MINING_ROUND_TEMPLATE, dso);
+  if (!round.ok) return round;
+  if (micros(round.value.argument.opensAt) > msToMicros(ctx.now)) return err(ctx.fail(`round ${round.value.number} is not open yet`));
+  const price = toScaled(text(round.value.argument.amuletPrice));
+  if (price <= 0n) return err(ctx.fail('the open round has no positive amulet price'));
+  // Numeric 10 throughout: USD = bytes / 1e6 * price per MB; amulet = USD / amulet price (rounded up).
+  const usd = (bytes * toScaled(EXTRA_TRAFFIC_PRICE_USD_PER_MB)) / 1_000_000n;
+  const cost = (usd * 10_000_000_000n + price - 1n) / price;
+  let paid = 0n;
+  for (const input of ((a.inputs ?? []) as DamlValue[])) {
+    const i = (input ?? {}) as DamlRecord;
+    if (i.tag !== 'InputAmulet') return err(ctx.fail(`input ${JSON.stringify(input).slice(0, 120)} is not an InputAmulet`));
+    const c = ctx.fetch(text(i.value));
+    if (!c.ok) return c;
+    if (!c.value.templateId.endsWith(':Splice.Amulet:Amulet') || c.value.packageName !== AMULET_PACKAGE) return err(ctx.fail(`input ${text(i.value)} is not an Amulet`));
+    if (c.value.argument.owner !== provider || c.value.argument.dso !== dso) return err(ctx.fail(`input ${text(i.value)} is not ${provider}'s amulet of this DSO`));
+    const archived = ctx.archive(c.value.contractId);
+    if (!archived.ok) return archived;
+    paid += toScaled(text(((c.value.argument.amount ?? {}) as DamlRecord).initialAmount));
+  }
+  if (paid < cost) return err(ctx.fail(`the inputs hold ${fromScaled(paid)} amulet; the traffic costs ${fromScaled(cost)}`));
+  let change: string | null = null;
+  if (paid > cost) {
+    const created = ctx.create(AMULET_TEMPLATE, { dso, owner: provider, amount: { initialAmount: fromScaled(paid - cost), createdAt: { number: round.value.number.toString() }, ratePerRound: { rate: '0.0000000000' } } });
+    if (!created.ok) return created;
+    change = created.value;
+  }
+  const traffic = ctx.create(MEMBER_TRAFFIC_TEMPLATE, {
+    dso,
+    memberId: text(a.memberId),
+    synchronizerId: text(a.synchronizerId),
+    migrationId: text(a.migrationId) || '0',
+    totalPurchased: bytes.toString(),
+    numPurchases: '1',
+    amuletSpent: fromScaled(cost),
+    usdSpent: fromScaled(usd),
+  });
+  if (!traffic.ok) return traffic;
+  return ok({ round: { number: round.value.number.toString() }, amuletPaid: fromScaled(cost), purchasedTraffic: traffic.value, senderChangeAmulet: change, meta: null });
 }
