@@ -62,7 +62,7 @@ describe('wallet guide flows on serve --localnet: buying member traffic', () => 
       );
     };
     expect((await refused(100))?.cause).toContain('below the minimum top-up of 200000 bytes');
-    expect((await refused(200000))?.cause).toContain('the inputs hold 100.0000000000 amulet; the traffic costs 666.8000000000');
+    expect((await refused(200000))?.cause).toContain('Insufficient funds: the inputs hold 100.0000000000, the traffic purchase needs 666.8000000000');
     expect(sum(await amuletAmounts(sdk, carol.partyId))).toBe(100);
   }, 60_000);
 });

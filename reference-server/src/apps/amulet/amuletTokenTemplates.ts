@@ -296,7 +296,16 @@ export function contextRound(ctx: ChoiceContext, extraArgs: DamlValue | undefine
  * Spends the sender's input holdings (each an unlocked Amulet of this dso owned by the sender;
  * one used twice fails as a fetch of an archived contract) and returns the change, if any.
  */
-export function spend(ctx: ChoiceContext, dso: string, sender: string, inputs: readonly string[], amount: string, round: string, ids: AmuletIds): Result<string[], LedgerError> {
+export function spend(
+  ctx: ChoiceContext,
+  dso: string,
+  sender: string,
+  inputs: readonly string[],
+  amount: string,
+  round: string,
+  ids: Pick<AmuletIds, 'amulet' | 'lockedAmulet'>,
+  what = 'the transfer',
+): Result<string[], LedgerError> {
   let total = 0n;
   for (const cid of inputs) {
     const c = ctx.fetch(cid);
@@ -309,7 +318,7 @@ export function spend(ctx: ChoiceContext, dso: string, sender: string, inputs: r
     if (!archived.ok) return archived;
   }
   const change = total - toScaled(amount);
-  if (change < 0n) return err(ctx.fail(`Insufficient funds: the inputs hold ${fromScaled(total)}, the transfer needs ${fromScaled(toScaled(amount))}`));
+  if (change < 0n) return err(ctx.fail(`Insufficient funds: the inputs hold ${fromScaled(total)}, ${what} needs ${fromScaled(toScaled(amount))}`));
   if (change === 0n) return ok([]);
   const cid = ctx.create(AMULET_TEMPLATE, amuletOf(dso, sender, fromScaled(change), round));
   return cid.ok ? ok([cid.value]) : cid;

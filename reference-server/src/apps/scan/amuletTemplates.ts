@@ -6,6 +6,7 @@ import {
   AMULET_TEMPLATE,
   FEATURED_APP_RIGHT_TEMPLATE,
   MEMBER_TRAFFIC_TEMPLATE,
+  LOCKED_AMULET_TEMPLATE,
   CLOSED_MINING_ROUND_TEMPLATE,
   ISSUING_MINING_ROUND_TEMPLATE,
   OPEN_MINING_ROUND_TEMPLATE,
@@ -13,6 +14,7 @@ import {
   TRANSFER_PREAPPROVAL_TEMPLATE,
 } from '../templateIds.js';
 import { fromScaled, toScaled } from '../../ledger/templates/numeric.js';
+import { spend, type AmuletIds } from '../amulet/amuletTokenTemplates.js';
 import { microsToTimestamp, msToMicros, timeMicros } from '../time.js';
 import { unwrapRegistration } from '../unwrapRegistration.js';
 
@@ -47,6 +49,10 @@ const relMicros = (v: DamlValue | undefined): bigint => BigInt(((v ?? {}) as Dam
  */
 export function registerAmuletTemplates(catalogue: Catalogue): void {
   const template = (spec: Parameters<Catalogue['addTemplate']>[0]) => unwrapRegistration(catalogue.addTemplate(spec));
+  // Amulet holdings are declared after these templates (with the token standard); resolved once, on first use.
+  let holdings: Pick<AmuletIds, 'amulet' | 'lockedAmulet'> | undefined;
+  const holdingIds = () =>
+    (holdings ??= { amulet: unwrapRegistration(catalogue.resolveTemplate(AMULET_TEMPLATE)).id, lockedAmulet: unwrapRegistration(catalogue.resolveTemplate(LOCKED_AMULET_TEMPLATE)).id });
 
   template({
     packageName: AMULET_PACKAGE,
@@ -213,7 +219,7 @@ export function registerAmuletTemplates(catalogue: Catalogue): void {
           record: { inputs: { list: 'Any' }, context: 'Any', provider: 'Party', memberId: 'Text', synchronizerId: 'Text', migrationId: 'Int64', trafficAmount: 'Int64', expectedDso: { optional: 'Party' } },
         },
         controllers: (_self, arg) => [text((arg as DamlRecord).provider)],
-        body: (ctx, self, arg) => buyMemberTraffic(ctx, self.argument, arg as DamlRecord),
+        body: (ctx, self, arg) => buyMemberTraffic(ctx, self.argument, arg as DamlRecord, holdingIds),
       },
       AmuletRules_DevNet_FeatureApp: {
         consuming: false,
@@ -351,7 +357,7 @@ const EXTRA_TRAFFIC_PRICE_USD_PER_MB = '16.67';
 const MIN_TOPUP_BYTES = 200_000n;
 
 /** AmuletRules_BuyMemberTraffic: burns the provider's input amulets for the traffic's price, returns the change, records the purchase. */
-function buyMemberTraffic(ctx: ChoiceContext, rules: DamlRecord, a: DamlRecord): Result<DamlValue, LedgerError> {
+function buyMemberTraffic(ctx: ChoiceContext, rules: DamlRecord, a: DamlRecord, holdingIds: () => Pick<AmuletIds, 'amulet' | 'lockedAmulet'>): Result<DamlValue, LedgerError> {
   const dso = text(rules.dso);
   const provider = text(a.provider);
   if (typeof a.expectedDso === 'string' && a.expectedDso !== dso) return err(ctx.fail(`the expected DSO ${a.expectedDso} is not AmuletRules' DSO`));
@@ -366,25 +372,14 @@ function buyMemberTraffic(ctx: ChoiceContext, rules: DamlRecord, a: DamlRecord):
   // Numeric 10 throughout: USD = bytes / 1e6 * price per MB; amulet = USD / amulet price (rounded up).
   const usd = (bytes * toScaled(EXTRA_TRAFFIC_PRICE_USD_PER_MB)) / 1_000_000n;
   const cost = (usd * 10_000_000_000n + price - 1n) / price;
-  let paid = 0n;
-  for (const input of ((a.inputs ?? []) as DamlValue[])) {
+  const inputs: string[] = [];
+  for (const input of (a.inputs ?? []) as DamlValue[]) {
     const i = (input ?? {}) as DamlRecord;
     if (i.tag !== 'InputAmulet') return err(ctx.fail(`input ${JSON.stringify(input).slice(0, 120)} is not an InputAmulet`));
-    const c = ctx.fetch(text(i.value));
-    if (!c.ok) return c;
-    if (!c.value.templateId.endsWith(':Splice.Amulet:Amulet') || c.value.packageName !== AMULET_PACKAGE) return err(ctx.fail(`input ${text(i.value)} is not an Amulet`));
-    if (c.value.argument.owner !== provider || c.value.argument.dso !== dso) return err(ctx.fail(`input ${text(i.value)} is not ${provider}'s amulet of this DSO`));
-    const archived = ctx.archive(c.value.contractId);
-    if (!archived.ok) return archived;
-    paid += toScaled(text(((c.value.argument.amount ?? {}) as DamlRecord).initialAmount));
+    inputs.push(text(i.value));
   }
-  if (paid < cost) return err(ctx.fail(`the inputs hold ${fromScaled(paid)} amulet; the traffic costs ${fromScaled(cost)}`));
-  let change: string | null = null;
-  if (paid > cost) {
-    const created = ctx.create(AMULET_TEMPLATE, { dso, owner: provider, amount: { initialAmount: fromScaled(paid - cost), createdAt: { number: round.value.number.toString() }, ratePerRound: { rate: '0.0000000000' } } });
-    if (!created.ok) return created;
-    change = created.value;
-  }
+  const change = spend(ctx, dso, provider, inputs, fromScaled(cost), round.value.number.toString(), holdingIds(), 'the traffic purchase');
+  if (!change.ok) return change;
   const traffic = ctx.create(MEMBER_TRAFFIC_TEMPLATE, {
     dso,
     memberId: text(a.memberId),
@@ -396,5 +391,5 @@ function buyMemberTraffic(ctx: ChoiceContext, rules: DamlRecord, a: DamlRecord):
     usdSpent: fromScaled(usd),
   });
   if (!traffic.ok) return traffic;
-  return ok({ round: { number: round.value.number.toString() }, amuletPaid: fromScaled(cost), purchasedTraffic: traffic.value, senderChangeAmulet: change, meta: null });
+  return ok({ round: { number: round.value.number.toString() }, amuletPaid: fromScaled(cost), purchasedTraffic: traffic.value, senderChangeAmulet: change.value[0] ?? null, meta: null });
 }
