@@ -163,34 +163,17 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
     createStreamLink(ledgerBase, channels, { services: () => state.services, generation: () => state.generation.signal }),
   ];
 
-  return {
+  return mockLedgerApi({
     handlers,
-    get ledger() {
-      return state.services.ledger;
-    },
-    get world() {
-      return state.world;
-    },
-    get appWorld() {
-      return state.appWorld;
-    },
-    urls: {
-      ledger: ledgerBase.href,
-      registry: registryBase.href,
-      scan: scanBase.href,
-      streams: ledgerBase.href.replace(/^http/, 'ws'),
-    },
+    urls: { ledger: ledgerBase.href, registry: registryBase.href, scan: scanBase.href, streams: ledgerBase.href.replace(/^http/, 'ws') },
+    current: () => ({ ledger: state.services.ledger, world: state.world, appWorld: state.appWorld }),
     reset() {
       const next = freshLedger();
       const services = servicesFor(next.ledger, base);
       state.generation.abort();
       state = { services, world: next.world, appWorld: next.appWorld, dispatch: createDispatcher(routes, services), generation: new AbortController() };
     },
-    allocateParty: (hint) => allocateParty(state.services.ledger, hint),
-    createUser: (userId, user) => createUser(state.services.ledger, userId, user),
-    createContract: (contract) => createContract(state.services.ledger, contract),
-    addPreapproval: (preapproval) => addPreapproval(state.services.ledger, preapproval),
-  };
+  });
 }
 
 /**
@@ -201,13 +184,13 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   const ports = { ...LOCALNET_PORTS, ...portOverrides };
   const urls = localNetUrls(ports);
   const origin = (url: string) => parseBaseUrl('localnet', new URL(url).origin);
-  const listeners: { base: BaseUrl; routes: readonly Route[]; participantId?: string }[] = [
-    { base: origin(urls.ledger), routes: localNetRoutes.ledger },
+  // The participants' listeners also carry the streams; the app provider's answers under its own participant id.
+  const listeners: { base: BaseUrl; routes: readonly Route[]; streams?: true; participantId?: string }[] = [
+    { base: origin(urls.ledger), routes: localNetRoutes.ledger, streams: true },
     { base: origin(urls.validator), routes: localNetRoutes.validator },
     { base: origin(urls.scan), routes: localNetRoutes.scan },
     { base: origin(urls.tokenStandard), routes: localNetRoutes.tokenStandard },
-    // The app provider's participant: the same ledger, answering under its own participant id.
-    { base: origin(urls.appProviderLedger), routes: localNetRoutes.appProviderLedger, participantId: APP_PROVIDER_PARTICIPANT_ID },
+    { base: origin(urls.appProviderLedger), routes: localNetRoutes.appProviderLedger, streams: true, participantId: APP_PROVIDER_PARTICIPANT_ID },
   ];
   const asListener = (services: ApiServices, participantId: string | undefined): ApiServices => (participantId === undefined ? services : { ...services, participantId });
   const fixtures = readFixtures(options.fixtures ?? 'none');
@@ -243,31 +226,48 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   let state = { services: base, dispatch: dispatchers(base), generation: new AbortController() };
   const handlers: Array<HttpHandler | WebSocketHandler> = [
     ...listeners.map((l, i) => createDispatchHandler(l.base, () => state.dispatch[i] as Dispatch)),
-    createStreamLink(listeners[0]!.base, ledgerApiChannels, { services: () => state.services, generation: () => state.generation.signal }),
-    createStreamLink(listeners[4]!.base, ledgerApiChannels, { services: () => asListener(state.services, APP_PROVIDER_PARTICIPANT_ID), generation: () => state.generation.signal }),
+    ...listeners
+      .filter((l) => l.streams)
+      .map((l) => createStreamLink(l.base, ledgerApiChannels, { services: () => asListener(state.services, l.participantId), generation: () => state.generation.signal })),
   ];
-  return {
+  return mockLedgerApi({
     handlers,
-    get ledger() {
-      return state.services.ledger;
-    },
-    get world() {
-      return current.world;
-    },
-    get appWorld() {
-      return current.appWorld;
-    },
     urls: { ledger: urls.ledger, registry: urls.registry, scan: urls.scan, streams: urls.ledger.replace(/^http/, 'ws'), validator: urls.validator, tokenStandard: urls.tokenStandard, appProviderLedger: urls.appProviderLedger },
+    current: () => ({ ledger: state.services.ledger, world: current.world, appWorld: current.appWorld }),
     reset() {
       current = freshLedger();
       const services = servicesFor(current.ledger, base);
       state.generation.abort();
       state = { services, dispatch: dispatchers(services), generation: new AbortController() };
     },
-    allocateParty: (hint) => allocateParty(state.services.ledger, hint),
-    createUser: (userId, user) => createUser(state.services.ledger, userId, user),
-    createContract: (contract) => createContract(state.services.ledger, contract),
-    addPreapproval: (preapproval) => addPreapproval(state.services.ledger, preapproval),
+  });
+}
+
+/** The face both layouts return: the current ledger and worlds, the URLs, reset, and the seeding helpers over the current ledger. */
+function mockLedgerApi(parts: {
+  handlers: MockLedgerApi['handlers'];
+  urls: MockLedgerApi['urls'];
+  current: () => { ledger: Ledger; world: AppliedFixtures; appWorld: AppWorld | undefined };
+  reset: () => void;
+}): MockLedgerApi {
+  const ledger = () => parts.current().ledger;
+  return {
+    handlers: parts.handlers,
+    get ledger() {
+      return ledger();
+    },
+    get world() {
+      return parts.current().world;
+    },
+    get appWorld() {
+      return parts.current().appWorld;
+    },
+    urls: parts.urls,
+    reset: parts.reset,
+    allocateParty: (hint) => allocateParty(ledger(), hint),
+    createUser: (userId, user) => createUser(ledger(), userId, user),
+    createContract: (contract) => createContract(ledger(), contract),
+    addPreapproval: (preapproval) => addPreapproval(ledger(), preapproval),
   };
 }
 
