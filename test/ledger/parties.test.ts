@@ -19,7 +19,7 @@ describe('party ids', () => {
     const a = must(createLedger().allocateParty({ partyIdHint: 'alice' })).partyDetails;
     const b = must(createLedger().allocateParty({ partyIdHint: 'alice' })).partyDetails;
     expect(a.party).toBe(b.party);
-    expect(a.party.split('::')[1]).toBe(createLedger().participantId().participantId.split('::')[1]);
+    expect(a.party.split('::')[1]).toBe(createLedger().config.participantId.split('::')[1]);
     expect(a).toMatchObject({ isLocal: true, identityProviderId: '' });
   });
 

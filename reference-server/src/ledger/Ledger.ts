@@ -214,9 +214,6 @@ export class Ledger {
   version(): W.GetLedgerApiVersionResponse {
     return { version: this.config.apiVersion, features: this.config.features };
   }
-  participantId(): W.GetParticipantIdResponse {
-    return { participantId: this.config.participantId };
-  }
   ledgerEnd(): W.GetLedgerEndResponse {
     return { offset: this.store.ledgerEnd };
   }
