@@ -24,11 +24,11 @@ async function createIdp(ctx: CheckContext, id: string): Promise<Exchange> {
  * only a few configs (Canton's default: 16), so a suite that left its own behind would fail with
  * TOO_MANY_IDENTITY_PROVIDER_CONFIGS from its third run on the same target.
  */
-async function withIdp(ctx: CheckContext, body: (id: string) => Promise<void>, cleanup?: () => Promise<unknown>): Promise<void> {
+async function withIdp(ctx: CheckContext, body: (id: string, created: Exchange) => Promise<void>, cleanup?: () => Promise<unknown>): Promise<void> {
   const id = idpIdOf(ctx);
-  await createIdp(ctx, id);
+  const created = await createIdp(ctx, id);
   try {
-    await body(id);
+    await body(id, created);
   } finally {
     await cleanup?.();
     await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/idps/${id}` });
@@ -51,16 +51,13 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
     specRef: `${IDP}: CreateIdentityProviderConfig, IDP_CONFIG_ALREADY_EXISTS`,
     requires: { writes: true },
     async run(ctx) {
-      const id = idpIdOf(ctx);
-      const created = configIn(ctx, await createIdp(ctx, id), 'create');
-      try {
+      await withIdp(ctx, async (id, e) => {
+        const created = configIn(ctx, e, 'create');
         for (const k of ['identityProviderId', 'issuer', 'jwksUrl'] as const) if (created[k] !== idpConfig(id)[k]) ctx.fail(`the created config's ${k} is ${String(created[k])}`);
         const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/idps', json: { identityProviderConfig: idpConfig(id) } });
         expectStatus(ctx, again, 409, 'creating the same identity provider id twice');
         expectCantonError(ctx, again, 'a duplicate identity provider', ['IDP_CONFIG_ALREADY_EXISTS']);
-      } finally {
-        await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/idps/${id}` });
-      }
+      });
     },
   }),
   check({
