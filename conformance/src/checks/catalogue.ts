@@ -28,6 +28,11 @@ import { scanWalletChecks } from './scanWallet.js';
 import { schemaChecks } from './schema.js';
 import { statefulChecks } from './stateful.js';
 import type { CheckDefinition } from './types.js';
+// Checks that judge meaning, not shape: token, Scan and ledger semantics and bounds.
+import { tokenSemanticChecks } from './tokenSemantics.js';
+import { scanSemanticChecks } from './scanSemantics.js';
+import { ledgerBoundChecks } from './ledgerBounds.js';
+import { ledgerMeaningChecks } from './ledgerMeaning.js';
 
 let cached: readonly CheckDefinition[] | undefined;
 
@@ -65,6 +70,11 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...crossGroupChecks,
     ...authChecks,
     ...ledgerStreamChecks,
+    // Meaning, not shape.
+    ...tokenSemanticChecks,
+    ...scanSemanticChecks,
+    ...ledgerBoundChecks,
+    ...ledgerMeaningChecks,
   ];
 }
 

@@ -1,0 +1,269 @@
+import type { Exchange } from '../target/exchange.js';
+import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
+import { createContract, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
+import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+/**
+ * Bounds the JSON Ledger API promises and clients size their reads by: `limit` and page sizes
+ * are upper bounds, a list walked page by page is the whole list, a completion stream starts
+ * strictly after `beginExclusive`, a bounded WebSocket stream stops at its end and closes, and a
+ * WebSocket snapshot is the HTTP answer at the same offset. All of them also run read-only,
+ * over whatever the target holds; with writes they first add data of their own.
+ */
+const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+const UPSTREAM_35 = `${UPSTREAM_B} (Canton 3.5)`;
+const MAX_PAGES = 500;
+
+/** The offset of an update list or completion element, whatever its kind (transaction, checkpoint, ...). */
+export function offsetOf(item: unknown): number | undefined {
+  const holder = isObject(item) ? (isObject(item.update) ? item.update : isObject(item.completionResponse) ? item.completionResponse : undefined) : undefined;
+  const inner = holder ? Object.values(holder)[0] : undefined;
+  const value = isObject(inner) && isObject(inner.value) ? inner.value : inner;
+  return isObject(value) && typeof value.offset === 'number' ? value.offset : undefined;
+}
+
+/** A JSON array answer of a list endpoint. */
+async function listOf(ctx: CheckContext, path: string, query: Record<string, number>, json: Json, what: string, operationId: string): Promise<{ e: Exchange; items: unknown[] }> {
+  const e = await ctx.http.request('ledger', { method: 'POST', path, query: { stream_idle_timeout_ms: 500, ...query }, json, operationId });
+  expectStatus(ctx, e, 200, what);
+  const items = bodyOf(ctx, e, what);
+  return Array.isArray(items) ? { e, items } : ctx.fail(`${what} must answer a JSON array`, e);
+}
+
+/** Three contracts of the suite's own when the profile may write, so every list has more than one element. */
+async function ownData(ctx: CheckContext): Promise<void> {
+  if (!ctx.profile.writes || !(ctx.profile.ledger?.allocateParties || ctx.profile.ledger?.party)) return;
+  const party = await suiteParty(ctx);
+  for (let i = 0; i < 3; i++) await createContract(ctx, party);
+}
+
+interface Walk {
+  readonly items: unknown[];
+  readonly pages: number;
+  readonly last: Exchange;
+  readonly first: Json;
+}
+
+/**
+ * Follows nextPageToken from the first page; every page must hold at most `size` items. `limit`
+ * pages at most: the walk stops there (complete: false) when only the bound is judged.
+ */
+async function walk(ctx: CheckContext, what: string, size: number, send: (token: string | undefined) => Promise<Exchange>, itemsOf: (b: Json) => unknown, limit = MAX_PAGES): Promise<Walk & { complete: boolean }> {
+  const items: unknown[] = [];
+  let token: string | undefined;
+  let first: Json | undefined;
+  let last: Exchange | undefined;
+  for (let pages = 1; pages <= limit; pages++) {
+    last = await send(token);
+    expectStatus(ctx, last, 200, `${what}, page ${pages}`);
+    const b = objectBody(ctx, last, `${what}, page ${pages}`);
+    first ??= b;
+    const page = itemsOf(b);
+    if (!Array.isArray(page)) return ctx.fail(`${what}, page ${pages}: no list in the answer`, last);
+    if (page.length > size) ctx.fail(`${what}, page ${pages} holds ${page.length} elements; the page size asked for is ${size}`, last);
+    items.push(...page);
+    token = typeof b.nextPageToken === 'string' && b.nextPageToken !== '' ? b.nextPageToken : undefined;
+    if (token === undefined) return { items, pages, last, first, complete: true };
+  }
+  return { items, pages: limit, last: last!, first: first!, complete: false };
+}
+
+const partyPages = (ctx: CheckContext, size: number) => (token: string | undefined) => ctx.http.request('ledger', { method: 'GET', path: '/v2/parties', query: { pageSize: size, ...(token ? { pageToken: token } : {}) }, operationId: LedgerOp.listParties });
+const userPages = (ctx: CheckContext, size: number) => (token: string | undefined) => ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: size, ...(token ? { pageToken: token } : {}) }, operationId: LedgerOp.listUsers });
+const partyIds = (items: readonly unknown[]) => items.map((p) => (isObject(p) ? String(p.party) : '?'));
+const userIds = (items: readonly unknown[]) => items.map((u) => (isObject(u) ? String(u.id) : '?'));
+const contractIdsOf = (items: readonly unknown[]) =>
+  items.map((i) => (isObject(i) && isObject(i.contractEntry) ? (Object.values(i.contractEntry)[0] as unknown) : undefined)).map((x) => (isObject(x) && isObject(x.createdEvent) ? String(x.createdEvent.contractId) : '?'));
+
+/** Walks with several page sizes must each list every element once, and the same elements. */
+function sameSets(ctx: CheckContext, what: string, walks: readonly { size: number; ids: string[]; last: Exchange }[]): void {
+  for (const w of walks) {
+    const dup = w.ids.find((id, i) => w.ids.indexOf(id) !== i);
+    if (dup !== undefined) ctx.fail(`${what} walked with pages of ${w.size}: ${dup} is listed twice`, w.last);
+  }
+  const [a, ...rest] = walks;
+  for (const b of rest) {
+    const onlyA = a!.ids.filter((x) => !b.ids.includes(x));
+    const onlyB = b.ids.filter((x) => !a!.ids.includes(x));
+    if (onlyA.length > 0 || onlyB.length > 0) {
+      ctx.fail(`${what}: pages of ${a!.size} list ${a!.ids.length}, pages of ${b.size} list ${b.ids.length}; only with ${a!.size}: ${onlyA.slice(0, 3).join(', ') || 'none'}; only with ${b.size}: ${onlyB.slice(0, 3).join(', ') || 'none'}`, b.last);
+    }
+  }
+}
+
+const noWebSocket = (ctx: CheckContext) => ctx.profile.ledger?.websocket === false && ctx.skip(`profile '${ctx.profile.name}' says the target has no WebSocket (ledger.websocket: false)`);
+
+export const ledgerBoundChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.lists.size-bounds',
+    title: '`limit` and page sizes are bounds: lists answer at most `limit` elements (the first ones), every page at most maxPageSize / pageSize',
+    operationId: LedgerOp.updates,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_35}: limit on the list endpoints (maximum number of elements to return), GetUpdatesPageRequest.max_page_size, GetActiveContractsPageRequest.max_page_size, ListKnownPartiesRequest.page_size, ListUsersRequest.page_size`,
+    async run(ctx) {
+      await ownData(ctx);
+      const party = await readParty(ctx);
+      const end = (await ledgerEnd(ctx)).offset;
+      // ?limit on the lists: at most that many, and a prefix of the same list with a larger limit.
+      const window = updatesRequest(party, Math.max(0, end - 8), end);
+      const one = await listOf(ctx, '/v2/updates', { limit: 1 }, window, 'updates with limit 1', LedgerOp.updates);
+      const two = await listOf(ctx, '/v2/updates', { limit: 2 }, window, 'updates with limit 2', LedgerOp.updates);
+      if (one.items.length > 1) ctx.fail(`POST /v2/updates?limit=1 answered ${one.items.length} elements`, one.e);
+      if (two.items.length > 2) ctx.fail(`POST /v2/updates?limit=2 answered ${two.items.length} elements`, two.e);
+      if (two.items.length > 0 && one.items.length === 0) ctx.fail('limit 2 found updates, limit 1 none', one.e);
+      if (!jsonEqual(one.items, two.items.slice(0, one.items.length))) ctx.fail(`limit 1 answered another first update than limit 2, at ${firstDifference(one.items, two.items.slice(0, 1))}`, one.e);
+      const acs = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', query: { limit: 1 }, json: { activeAtOffset: end, eventFormat: eventFormat(party) }, operationId: LedgerOp.activeContracts });
+      if (acs.response?.status === 403 && party === undefined) ctx.skip('reading as any party is forbidden to the run user (give ledger.party, or allow writes)');
+      expectStatus(ctx, acs, 200, 'active contracts with limit 1');
+      const acsItems = bodyOf(ctx, acs, 'active contracts');
+      if (!Array.isArray(acsItems) || acsItems.length > 1) ctx.fail(`POST /v2/state/active-contracts?limit=1 answered ${Array.isArray(acsItems) ? acsItems.length : 'no list of'} elements`, acs);
+      const userId = userIdOf(ctx);
+      if (party !== undefined && userId !== undefined) {
+        const c = await listOf(ctx, '/v2/commands/completions', { limit: 1 }, { userId, parties: [party], beginExclusive: Math.max(0, end - 8) }, 'completions with limit 1', LedgerOp.completions);
+        if (c.items.length > 1) ctx.fail(`POST /v2/commands/completions?limit=1 answered ${c.items.length} elements`, c.e);
+      }
+      // Page sizes: the first pages of every paged read, each within its size.
+      const format = eventFormat(party);
+      await walk(ctx, 'active-contracts-page with maxPageSize 1', 1, (token) => ctx.http.request('ledger', { method: 'GET', path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 1, ...(token ? { pageToken: token } : {}) } }), (b) => b.activeContracts, 3);
+      const updatesPage = { beginOffsetExclusive: Math.max(0, end - 8), endOffsetInclusive: end, maxPageSize: 1, updateFormat: window.updateFormat };
+      await walk(ctx, 'get-updates-page with maxPageSize 1', 1, (token) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/get-updates-page', json: { ...updatesPage, ...(token ? { pageToken: token } : {}) } }), (b) => b.updates, 3);
+      await walk(ctx, 'GET /v2/parties with pageSize 1', 1, partyPages(ctx, 1), (b) => b.partyDetails, 3);
+      const users = await userPages(ctx, 1)(undefined);
+      if (users.response?.status !== 403) await walk(ctx, 'GET /v2/users with pageSize 1', 1, userPages(ctx, 1), (b) => b.users, 3);
+    },
+  }),
+  check({
+    id: 'ledger.lists.complete-on-every-page',
+    title: 'A list walked page by page is the whole list whatever the page size: parties and users (what the suite just made included), active contracts and updates (the one-shot list)',
+    operationId: LedgerOp.listParties,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_35}: ListKnownParties / ListUsers (page_token, next_page_token), GetActiveContractsPage, GetUpdatesPage: consecutive pages continue the list`,
+    async run(ctx) {
+      await ownData(ctx);
+      const party = await readParty(ctx);
+      // Parties: the suite's own party (just allocated with writes) on every walk, the same set on all.
+      const partyWalks = [];
+      for (const size of [2, 3, 1000]) {
+        const w = await walk(ctx, `GET /v2/parties with pageSize ${size}`, size, partyPages(ctx, size), (b) => b.partyDetails);
+        const ids = partyIds(w.items);
+        if (party !== undefined && !ids.includes(party)) ctx.fail(`GET /v2/parties walked with pages of ${size} (${w.pages} pages, ${ids.length} parties) never lists ${party}`, w.last);
+        partyWalks.push({ size, ids, last: w.last });
+      }
+      sameSets(ctx, 'GET /v2/parties', partyWalks);
+      // Users: the same, with a user of the suite's own when it may write.
+      const probe = await userPages(ctx, 1)(undefined);
+      if (probe.response?.status !== 403) {
+        let own: string | undefined;
+        if (ctx.profile.writes) {
+          own = ctx.unique('cc-pages').replace(/[^a-zA-Z0-9_-]/g, '-');
+          const created = await ctx.http.request('ledger', { method: 'POST', path: '/v2/users', json: { user: { id: own, isDeactivated: false, identityProviderId: '' }, rights: [] }, operationId: LedgerOp.createUser });
+          expectStatus(ctx, created, 200, `creating user ${own}`);
+        }
+        try {
+          const userWalks = [];
+          for (const size of [2, 1000]) {
+            const w = await walk(ctx, `GET /v2/users with pageSize ${size}`, size, userPages(ctx, size), (b) => b.users);
+            const ids = userIds(w.items);
+            if (own !== undefined && !ids.includes(own)) ctx.fail(`GET /v2/users walked with pages of ${size} never lists the user ${own} just created`, w.last);
+            userWalks.push({ size, ids, last: w.last });
+          }
+          sameSets(ctx, 'GET /v2/users', userWalks);
+        } finally {
+          if (own !== undefined) await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${encodeURIComponent(own)}` });
+        }
+      }
+      // Active contracts: the walk equals the one-shot set at the first page's offset.
+      const format = eventFormat(party);
+      const acsPages = await walk(ctx, 'active-contracts-page with maxPageSize 2', 2, (token) => ctx.http.request('ledger', { method: 'GET', path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 2, ...(token ? { pageToken: token } : {}) } }), (b) => b.activeContracts, 100);
+      const at = acsPages.first.activeAtOffset;
+      if (acsPages.complete && typeof at === 'number') {
+        const got = contractIdsOf(acsPages.items);
+        const want = contractIdsOf((await readActiveContracts(ctx, { activeAtOffset: at, eventFormat: format }, `active contracts at ${at}`)).entries);
+        if (!jsonEqual([...got].sort(), [...want].sort())) ctx.fail(`the active-contracts-page walk (${acsPages.pages} pages of 2) lists ${got.length} contracts, the active contract set at ${at} ${want.length}; only in the set: ${want.filter((x) => !got.includes(x)).slice(0, 3).join(', ') || 'none'}`, acsPages.last);
+      }
+      // Updates: the walk over the last offsets equals the list of the same range.
+      const end = (await ledgerEnd(ctx)).offset;
+      const range = updatesRequest(party, Math.max(0, end - 6), end);
+      const list = await listOf(ctx, '/v2/updates', {}, range, 'updates', LedgerOp.updates);
+      const pages = await walk(ctx, 'get-updates-page with maxPageSize 2', 2, (token) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/get-updates-page', json: { beginOffsetExclusive: range.beginExclusive, endOffsetInclusive: end, maxPageSize: 2, updateFormat: range.updateFormat, ...(token ? { pageToken: token } : {}) } }), (b) => b.updates, 20);
+      const txOffsets = (items: readonly unknown[]) => items.filter((i) => isObject(i) && isObject(i.update) && isObject(i.update.Transaction)).map(offsetOf);
+      const [got, want] = [txOffsets(pages.items), txOffsets(list.items)];
+      if (pages.complete && !jsonEqual(got, want)) ctx.fail(`the get-updates-page walk over (${String(range.beginExclusive)}, ${end}] yields transactions at offsets [${got.join(', ')}], the list [${want.join(', ')}]`, pages.last);
+    },
+  }),
+  check({
+    id: 'ledger.completions.strictly-after-begin',
+    title: 'Completions start strictly after beginExclusive: the completion at that offset is not sent again, the next one is',
+    operationId: LedgerOp.completions,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: CompletionStreamRequest.begin_exclusive (completions after this offset; exclusive)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const userId = userIdOf(ctx) ?? ctx.skip(`profile '${ctx.profile.name}' names no ledger.userId to read completions for`);
+      const first = await submitAndWait(ctx, jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }), 'the first command');
+      const second = await submitAndWait(ctx, jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }), 'the second command');
+      const { e, items } = await listOf(ctx, '/v2/commands/completions', { limit: 50 }, { userId, parties: [party], beginExclusive: first.completionOffset }, `completions after ${first.completionOffset}`, LedgerOp.completions);
+      const early = items.map(offsetOf).filter((o): o is number => o !== undefined && o <= first.completionOffset);
+      if (early.length > 0) ctx.fail(`completions asked for after offset ${first.completionOffset} include offset(s) ${early.join(', ')}: beginExclusive is exclusive`, e);
+      if (!items.some((i) => offsetOf(i) === second.completionOffset)) ctx.fail(`the completion of the next command (offset ${second.completionOffset}) is missing`, e);
+    },
+  }),
+  check({
+    id: 'ledger.updates.websocket-bounded-closes',
+    title: 'A WebSocket on /v2/updates with endInclusive sends nothing past that offset, then the server closes it',
+    operationId: LedgerOp.updates,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: GetUpdatesRequest.end_inclusive (the stream completes once it reaches this offset; absent: it follows the ledger)`,
+    async run(ctx) {
+      noWebSocket(ctx);
+      await ownData(ctx);
+      const party = await readParty(ctx);
+      let end = (await ledgerEnd(ctx)).offset;
+      // Something past the end the stream is bounded by, so a stream that runs on has more to send.
+      if (ctx.profile.writes && party !== undefined) await createContract(ctx, party);
+      else end -= 1;
+      if (end < 1) ctx.skip('the ledger is empty: no bounded range to stream');
+      const ws = await ctx.http.stream('ledger', '/v2/updates', { request: updatesRequest(party, Math.max(0, end - 4), end), operationId: LedgerOp.updates, idleMs: 3000, timeoutMs: Math.max(10_000, ctx.timeoutMs) });
+      if (ws.rejectedStatus !== undefined) ctx.fail(`the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
+      const past = ws.messages.map(offsetOf).filter((o): o is number => o !== undefined && o > end);
+      if (past.length > 0) ctx.fail(`the stream bounded by endInclusive ${end} sent offset(s) ${past.slice(0, 5).join(', ')}`, ws.exchange);
+      if (ws.ended !== 'closed') ctx.fail(`the stream bounded by endInclusive ${end} was not closed by the server after its last element (it ended: ${ws.ended})`, ws.exchange);
+      ctx.setEvidence(ws.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.acs.websocket-equals-http',
+    title: 'The active contract set over the WebSocket equals the HTTP answer at the same activeAtOffset, contract for contract, though the ledger moved on',
+    operationId: LedgerOp.activeContracts,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: GetActiveContractsRequest.active_at_offset (HTTP list and WebSocket forms of StateService.GetActiveContracts answer the same snapshot)`,
+    async run(ctx) {
+      noWebSocket(ctx);
+      await ownData(ctx);
+      const party = await readParty(ctx);
+      const at = (await ledgerEnd(ctx)).offset;
+      // The ledger moves on after the snapshot offset: both forms must still answer that offset.
+      if (ctx.profile.writes && party !== undefined) await createContract(ctx, party);
+      const request = { activeAtOffset: at, eventFormat: eventFormat(party, { verbose: true }) };
+      const http = await readActiveContracts(ctx, request, `active contracts at ${at}`);
+      const ws = await ctx.http.stream('ledger', '/v2/state/active-contracts', { request, operationId: LedgerOp.activeContracts, idleMs: 3000, timeoutMs: Math.max(30_000, ctx.timeoutMs), maxMessages: 1_000_000 });
+      if (ws.rejectedStatus !== undefined) ctx.fail(`the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
+      const key = (x: unknown) => JSON.stringify(x);
+      const a = [...http.entries].map(key).sort();
+      const b = [...ws.messages].map(key).sort();
+      if (!jsonEqual(a, b)) {
+        const onlyHttp = contractIdsOf(http.entries).filter((id) => !contractIdsOf(ws.messages).includes(id));
+        const onlyWs = contractIdsOf(ws.messages).filter((id) => !contractIdsOf(http.entries).includes(id));
+        ctx.fail(`at offset ${at} HTTP answered ${a.length} entries, the WebSocket ${b.length}; only over HTTP: ${onlyHttp.slice(0, 3).join(', ') || 'none'}; only on the WebSocket: ${onlyWs.slice(0, 3).join(', ') || 'none'}${onlyHttp.length + onlyWs.length === 0 ? ' (the same contracts, answered differently)' : ''}`, ws.exchange);
+      }
+      ctx.setEvidence(ws.exchange);
+    },
+  }),
+];
