@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
 
 /** A request as the proxy sees it (body as text). */
 export interface ProxyRequest {
@@ -45,6 +46,11 @@ export interface Fault {
   upgradeResponse?(head: string): string;
   /** A WebSocket passed through: `closed` settles when either side closes it. */
   upgraded?(req: ProxyRequest, closed: Promise<void>): void;
+  /**
+   * Rewrites the frames a client sends on a WebSocket (its request). With it the proxy ends the
+   * WebSocket itself and relays message by message; without it the bytes pass through untouched.
+   */
+  wsRequest?(req: ProxyRequest, frame: string, upstream: Upstream): Promise<string> | string;
 }
 
 export interface Upstream {
@@ -85,6 +91,7 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
   const base = new URL(upstreamUrl);
   const upstream: Upstream = { url: upstreamUrl, send: (req) => forward(base, req) };
   const sockets = new Set<Socket>();
+  const relays = new Set<WebSocket>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -111,6 +118,10 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
     sockets.add(socket);
     socket.on('error', () => undefined);
     const status = await fault.upgrade?.({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: '' });
+    if (status === undefined && fault.wsRequest) {
+      relays.add(relayWebSocket(req, socket, head, base, (frame) => fault.wsRequest!({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: '' }, frame, upstream)));
+      return;
+    }
     if (status !== undefined) {
       const body = JSON.stringify({ code: 'UNAUTHENTICATED', cause: 'refused by the mutant bed', context: {}, errorCategory: 6, grpcCodeValue: 16 });
       socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
@@ -144,9 +155,51 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
+        for (const r of relays) r.terminate();
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Ends a client's WebSocket in the proxy and opens one to the upstream with the same path,
+ * subprotocols and authorization: the client gets the upstream's subprotocol, its frames (each
+ * rewritten by `rewrite`) go up, the upstream's come back unchanged, and a close on either side
+ * closes the other with the same code. Returns the upstream socket (terminated with the proxy).
+ */
+function relayWebSocket(req: IncomingMessage, socket: Socket, head: Buffer, base: URL, rewrite: (frame: string) => Promise<string> | string): WebSocket {
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const auth = req.headers.authorization;
+  const up = new WebSocket(`ws://${base.host}${req.url ?? '/'}`, offered, auth === undefined ? {} : { headers: { authorization: auth } });
+  up.on('unexpected-response', (_r, res) => {
+    socket.end(`HTTP/1.1 ${res.statusCode ?? 502} Refused\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+    up.terminate();
+  });
+  up.on('error', () => socket.destroy());
+  up.on('open', () => {
+    const wss = new WebSocketServer({ noServer: true, handleProtocols: () => (up.protocol === '' ? false : up.protocol) });
+    wss.handleUpgrade(req, socket, head, (client) => {
+      // Frames in order: each rewrite finishes before the next frame goes up.
+      let chain = Promise.resolve();
+      client.on('message', (data, isBinary) => {
+        chain = chain.then(async () => {
+          const frame = isBinary ? data : await rewrite(Buffer.isBuffer(data) ? data.toString('utf8') : String(data));
+          if (up.readyState === WebSocket.OPEN) up.send(frame);
+        });
+      });
+      up.on('message', (data, isBinary) => client.send(data as Buffer, { binary: isBinary }));
+      const closeWith = (target: WebSocket, code: number, reason: Buffer) => {
+        if (target.readyState !== WebSocket.OPEN) return;
+        // 1005 and 1006 say no code was sent; they cannot be sent on.
+        if (code === 1005 || code === 1006) target.close();
+        else target.close(code, reason);
+      };
+      up.on('close', (code, reason) => closeWith(client, code, reason));
+      client.on('close', (code, reason) => closeWith(up, code, reason));
+      client.on('error', () => up.terminate());
+    });
+  });
+  return up;
 }
 
 /** Holds the upstream's bytes until its handshake answer is complete, rewrites that, then pipes the frames. */

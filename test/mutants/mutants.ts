@@ -16,6 +16,7 @@ import { LEDGER_COVERAGE_MUTANTS } from './ledgerCoverageMutants.js';
 import { REGISTRY_COVERAGE_MUTANTS } from './registryCoverageMutants.js';
 import { SCAN_COVERAGE_MUTANTS } from './scanCoverageMutants.js';
 import { schemaMutants } from './schemaMutants.js';
+import { MEANING_MUTANTS } from './meaningMutants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
 export interface Mutant {
@@ -371,6 +372,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...SCAN_COVERAGE_MUTANTS,
   ...LEDGER_COVERAGE_MUTANTS,
   ...AUTH_MUTANTS,
+  ...MEANING_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */
