@@ -288,7 +288,11 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
         const one = await ctx.http.request('ledger', { method: 'GET', path: `/v2/parties/${encodeURIComponent(p)}`, operationId: LedgerOp.getParty });
         expectStatus(ctx, one, 200, `GET /v2/parties/${p}`);
         const alone = ((objectBody(ctx, one, 'party').partyDetails as unknown[] | undefined) ?? []).find((d) => isObject(d) && d.party === p);
-        if (!jsonEqual(alone, entry)) ctx.fail(`${p} looked up alone differs from its list entry at ${firstDifference(alone, entry) ?? '?'}`, one);
+        if (jsonEqual(alone, entry)) continue;
+        // Another client may have updated the party between the two reads: judge against a fresh list too.
+        const again = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties', query: { pageSize: 1000 }, operationId: LedgerOp.listParties });
+        const fresh = ((isObject(bodyOf(ctx, again, 'parties')) ? (objectBody(ctx, again, 'parties').partyDetails as unknown[] | undefined) : undefined) ?? []).find((d) => isObject(d) && d.party === p);
+        if (!jsonEqual(alone, fresh)) ctx.fail(`${p} looked up alone differs from its list entry at ${firstDifference(alone, fresh ?? entry) ?? '?'}`, one);
       }
       const users = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 1000 }, operationId: LedgerOp.listUsers });
       if (users.response?.status === 403) return;
@@ -301,7 +305,10 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
         if (one.response?.status === 404) continue; // deleted meanwhile by another check
         expectStatus(ctx, one, 200, `GET /v2/users/${id}`);
         const alone = objectBody(ctx, one, 'user').user;
-        if (!jsonEqual(alone, entry)) ctx.fail(`user ${id} looked up alone differs from its list entry at ${firstDifference(alone, entry) ?? '?'}`, one);
+        if (jsonEqual(alone, entry)) continue;
+        const again = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 1000 }, operationId: LedgerOp.listUsers });
+        const fresh = ((isObject(bodyOf(ctx, again, 'users')) ? (objectBody(ctx, again, 'users').users as unknown[] | undefined) : undefined) ?? []).find((u) => isObject(u) && u.id === id);
+        if (!jsonEqual(alone, fresh)) ctx.fail(`user ${id} looked up alone differs from its list entry at ${firstDifference(alone, fresh ?? entry) ?? '?'}`, one);
       }
     },
   }),
