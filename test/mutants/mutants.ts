@@ -15,6 +15,7 @@ import { AUTH_MUTANTS } from './authMutants.js';
 import { LEDGER_COVERAGE_MUTANTS } from './ledgerCoverageMutants.js';
 import { REGISTRY_COVERAGE_MUTANTS } from './registryCoverageMutants.js';
 import { SCAN_COVERAGE_MUTANTS } from './scanCoverageMutants.js';
+import { ROUTING_MUTANTS } from './routingMutants.js';
 import { schemaMutants } from './schemaMutants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -371,6 +372,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...SCAN_COVERAGE_MUTANTS,
   ...LEDGER_COVERAGE_MUTANTS,
   ...AUTH_MUTANTS,
+  ...ROUTING_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */
