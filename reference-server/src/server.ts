@@ -15,6 +15,8 @@ import { ledgerApiRoutes } from './http/api/routes/routeTable.js';
 import type { ApiLogger, ApiServices } from './http/api/services.js';
 import { specBodyValidator } from './http/api/specBodyValidator.js';
 import type { RequestBodyValidator } from './http/api/validation.js';
+import { routeMatcherOf } from './http/api/createDispatcher.js';
+import { answerConnect } from './http/koa/answerConnect.js';
 import { attachWebSockets } from './http/koa/attachWebSockets.js';
 import { createKoaApp } from './http/koa/createKoaApp.js';
 import { createLedger, type Ledger, type LedgerOptions } from './ledger/index.js';
@@ -87,7 +89,8 @@ function ourSpecsBodyValidator(): RequestBodyValidator {
  */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const services = createApiServices(options);
-  const app = createKoaApp([...(options.routes ?? ledgerApiRoutes), ...(options.extraRoutes ?? [])], services);
+  const routes = [...(options.routes ?? ledgerApiRoutes), ...(options.extraRoutes ?? [])];
+  const app = createKoaApp(routes, services);
   const { headersTimeoutMs, requestTimeoutMs } = services.config;
   const server = createServer(
     {
@@ -98,6 +101,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     },
     app.callback(),
   );
+  server.on('connect', answerConnect(routeMatcherOf(routes), services));
   const sockets = attachWebSockets(server, [...(options.channels ?? ledgerApiChannels), ...(options.extraChannels ?? [])], services);
 
   await new Promise<void>((resolve, reject) => {

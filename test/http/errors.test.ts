@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectCantonError, expectNoStackTrace } from './support/cantonError.js';
 import { get, post, send } from './support/ledgerApi.js';
 import { rawRequest } from './support/raw.js';
+import { rawExchange } from './support/rawExchange.js';
 import { startServer, type TestServer } from './support/startServer.js';
 
 const LIMIT = 4096;
@@ -29,6 +30,39 @@ describe('routing errors', () => {
     const res = await post(server, '/v2/commands/no-such-command', '{not even json', { unchecked: true });
     expect(res.status).toBe(404);
     expectCantonError(res.body, 'ENDPOINT_NOT_FOUND');
+  });
+});
+
+describe('routing: case, CONNECT', () => {
+  it('answers a path in another case with 404, as the participant does (segments compare exactly)', async () => {
+    for (const path of ['/V2/VERSION', '/v2/Version', '/V2/version', '/v2/USERS']) {
+      const res = await get(server, path, { unchecked: true });
+      expect(res.status, path).toBe(404);
+      expectCantonError(res.body, 'ENDPOINT_NOT_FOUND', new RegExp(`GET ${path}$`));
+    }
+    expect((await get(server, '/v2/version')).status).toBe(200);
+  });
+
+  it('answers CONNECT to a known path with 405 naming the allowed methods, then closes', async () => {
+    const res = await rawExchange(server.url, 'CONNECT /v2/version HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(res.status).toBe(405);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['connection']).toBe('close');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
+    expectCantonError(JSON.parse(res.body), 'METHOD_NOT_ALLOWED', /CONNECT is not supported on \/v2\/version; supported: GET/);
+  });
+
+  it('answers CONNECT in authority form (a proxy request) with 404: it names no path', async () => {
+    const res = await rawExchange(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(res.status).toBe(404);
+    expectCantonError(JSON.parse(res.body), 'ENDPOINT_NOT_FOUND', /No endpoint CONNECT example\.com:443/);
+  });
+
+  it('answers CONNECT to an unknown path with 404, and keeps serving', async () => {
+    const res = await rawExchange(server.url, 'CONNECT //v2/nothing?x=1 HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(res.status).toBe(404);
+    expectCantonError(JSON.parse(res.body), 'ENDPOINT_NOT_FOUND', /No endpoint CONNECT \/v2\/nothing$/);
+    expect((await get(server, '/v2/version')).status).toBe(200);
   });
 });
 

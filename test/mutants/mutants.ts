@@ -15,6 +15,7 @@ import { AUTH_MUTANTS } from './authMutants.js';
 import { LEDGER_COVERAGE_MUTANTS } from './ledgerCoverageMutants.js';
 import { REGISTRY_COVERAGE_MUTANTS } from './registryCoverageMutants.js';
 import { SCAN_COVERAGE_MUTANTS } from './scanCoverageMutants.js';
+import { ROUTING_MUTANTS } from './routingMutants.js';
 import { schemaMutants } from './schemaMutants.js';
 import { MEANING_MUTANTS } from './meaningMutants.js';
 
@@ -373,6 +374,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...LEDGER_COVERAGE_MUTANTS,
   ...AUTH_MUTANTS,
   ...MEANING_MUTANTS,
+  ...ROUTING_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

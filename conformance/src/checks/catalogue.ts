@@ -8,6 +8,7 @@ import { ledgerInteractiveChecks } from './ledgerInteractive.js';
 import { ledgerFilterChecks } from './ledgerFilters.js';
 import { ledgerInteractiveEncodingChecks } from './ledgerInteractiveEncoding.js';
 import { ledgerNegativeChecks } from './ledgerNegative.js';
+import { ledgerRoutingChecks } from './ledgerRouting.js';
 import { ledgerPartyChecks } from './ledgerParties.js';
 import { ledgerPackageChecks } from './ledgerPackages.js';
 import { ledgerReadChecks } from './ledgerReads.js';
@@ -75,6 +76,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...scanSemanticChecks,
     ...ledgerBoundChecks,
     ...ledgerMeaningChecks,
+    ...ledgerRoutingChecks,
   ];
 }
 

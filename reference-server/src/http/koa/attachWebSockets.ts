@@ -9,6 +9,7 @@ import { normalizePath } from '../api/normalizePath.js';
 import type { ApiServices } from '../api/services.js';
 import { offeredSubprotocols, selectSubprotocol } from './selectSubprotocol.js';
 import { flattenHeaders } from './flattenHeaders.js';
+import { writeRawResponse } from './writeRawResponse.js';
 
 /** Above this much unsent data a stream waits for the client to read before producing more. */
 const HIGH_WATER_BYTES = 1024 * 1024;
@@ -109,9 +110,5 @@ function rawBytes(data: RawData): Buffer {
 
 /** An upgrade to a path without a stream: a plain HTTP 404 with the usual error body. */
 function refuseUpgrade(socket: Duplex, req: IncomingMessage, path: string, services: ApiServices): void {
-  const response = renderNoRoute({ method: req.method ?? 'GET', path }, undefined, services);
-  const body = response.kind === 'json' ? JSON.stringify(response.body) : '';
-  socket.end(
-    `HTTP/1.1 ${response.status} Not Found\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  writeRawResponse(socket, renderNoRoute({ method: req.method ?? 'GET', path }, undefined, services));
 }
