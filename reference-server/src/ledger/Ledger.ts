@@ -12,6 +12,7 @@ import type { LedgerContext } from './context.js';
 import { completionQueryOf, completionsRange } from './completions.js';
 import type { LedgerError } from './errors.js';
 import { fail } from './errors.js';
+import { ledgerTimeOutOfBound } from './ledgerTime.js';
 import { resolveEventFormat } from './filters.js';
 import { Interner } from './intern.js';
 import type { PreparedTransaction } from './interpret.js';
@@ -369,6 +370,9 @@ export class Ledger {
     }
     const duplicate = this.#duplicateOf(sub, now);
     if (duplicate) return this.#reject(sub, duplicate);
+    // The confirmers' check: a ledger time (minLedgerTime, or an interactive transaction's bounds) too far from the record time.
+    const outOfBound = ledgerTimeOutOfBound(prepared.ledgerTime, now);
+    if (outOfBound) return this.#reject(sub, outOfBound);
     const actAsKey = this.#interner.string(sub.actAs.join('\n'));
     const offset = this.store.ledgerEnd + 1;
     const updateId = this.#updateId(offset);
