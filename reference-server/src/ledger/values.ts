@@ -72,7 +72,7 @@ export function normalizeValue(type: FieldType, value: unknown, path: string, in
       case 'Time':
         return typeof value === 'string' && parseRfc3339(value) !== undefined ? good(value) : problem(path, 'expected an RFC 3339 timestamp (years 0001-9999)');
       case 'Date':
-        if (parseFullDate(value) === undefined) return problem(path, 'expected a date YYYY-MM-DD (years 0001-9999)');
+        if (typeof value !== 'string' || parseFullDate(value) === undefined) return problem(path, 'expected a date YYYY-MM-DD (years 0001-9999)');
         return good(value);
       case 'ContractId':
         return typeof value === 'string' && CONTRACT_ID.test(value) ? good(value) : problem(path, 'expected a contract id (hex string)');

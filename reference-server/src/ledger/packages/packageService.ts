@@ -283,7 +283,7 @@ const describeRef = (ref: P.VettedPackagesRef) =>
 
 function checkTimestamp(v: unknown, field: string): R<string | undefined> {
   if (v === undefined || v === null || v === '') return ok(undefined);
-  if (parseRfc3339(v) === undefined) {
+  if (typeof v !== 'string' || parseRfc3339(v) === undefined) {
     return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: ${field} '${show(v)}' is not an RFC 3339 timestamp`);
   }
   return ok(v);
