@@ -190,6 +190,14 @@ describe('a signature commits at most once', () => {
     expect(transactionsOf(ext)).toBe(before);
   });
 
+  it('executed again by the same user with a zero deduplication period (what the suite does), it is refused as a replay', () => {
+    const p = prepare([exercise(stamp(), 'Touch')]);
+    const zero = { deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 0, nanos: 0 } } } };
+    expect(codeOf(execute(p, zero))).toBe('committed');
+    clock.advance(1);
+    expect(codeOf(execute(p, zero))).toBe(REPLAYED);
+  });
+
   it('an asynchronous replay is accepted and refused on its completion', async () => {
     const p = prepare([exercise(stamp(), 'Touch')]);
     expect(codeOf(execute(p))).toBe('committed');
