@@ -253,14 +253,17 @@ describe('tampering and bad signatures are refused', () => {
   });
 
   it('ledger times the signer chose, signed anew: 25 years back, beyond year 9999, ahead of the record time', async () => {
-    const before = w.ledger.ledgerEnd().offset;
+    const holdings = () => [...(w.ledger.activeContracts({ activeAtOffset: w.ledger.ledgerEnd().offset, eventFormat: { filtersByParty: { [carol]: {} } } } as never) as { ok: true; value: Iterable<unknown> }).value].length;
+    const before = holdings();
     const year = 365n * 24n * 3600n * 1_000_000n;
     const cases: [string, (d: PreparedTransaction) => void, number, RegExp][] = [
       ['25 years back', (d) => (d.metadata!.preparationTime -= 25n * year), 400, /more than 24h before the record time/],
       ['year 275760', (d) => (d.metadata!.preparationTime = 8_640_000_000_000_000_000n), 400, /outside RFC 3339/],
       ['a minimum ledger time in year 275760', (d) => (d.metadata!.minLedgerEffectiveTime = 8_640_000_000_000_000_000n), 400, /outside RFC 3339/],
-      ['a minimum ledger time a year ahead', (d) => (d.metadata!.minLedgerEffectiveTime = d.metadata!.preparationTime + year), 400, /after the record time/],
-      ['a minimum ledger time before the preparation', (d) => (d.metadata!.minLedgerEffectiveTime = d.metadata!.preparationTime - year), 400, /before the preparation time/],
+      // The ledger time moves into the signed bounds; the confirmers' record-time check refuses it.
+      ['a minimum ledger time a year ahead', (d) => (d.metadata!.minLedgerEffectiveTime = d.metadata!.preparationTime + year), 409, /delta of the ledger time and the record time exceed the time tolerance/],
+      ['a maximum ledger time a year back', (d) => (d.metadata!.maxLedgerEffectiveTime = d.metadata!.preparationTime - year), 409, /delta of the ledger time and the record time exceed the time tolerance/],
+      ['a minimum after the maximum', (d) => ((d.metadata!.minLedgerEffectiveTime = d.metadata!.preparationTime + 2000n), (d.metadata!.maxLedgerEffectiveTime = d.metadata!.preparationTime)), 400, /is after the maximum/],
       ['a preparation time ahead of the record time', (d) => (d.metadata!.preparationTime += year), 400, /after the record time/],
     ];
     for (const [what, change, status, cause] of cases) {
@@ -269,7 +272,7 @@ describe('tampering and bad signatures are refused', () => {
       expect([what, res.status], res.text).toEqual([what, status]);
       expect(res.body.cause).toMatch(cause);
     }
-    expect(w.ledger.ledgerEnd().offset).toBe(before);
+    expect(holdings()).toBe(before);
   });
 
   it('an input contract the signer changed, signed anew', async () => {
@@ -355,20 +358,20 @@ describe('time bounds', () => {
     expect(res.body.cause).toMatch(/after the transaction's maxRecordTime/);
   });
 
-  it('honours an execute-time minLedgerTime the prepared ledger time meets, refuses one it does not', async () => {
+  it('takes an execute-time minLedgerTime as the ledger time: an hour ahead is refused by the record-time check, one in the past is the record time', async () => {
     const p = await prepare([createAssetCommand(carol, carol)]);
     const late = await execute(executeBody(p.preparedTransaction, signedBy(carolKey, carol, p.preparedTransactionHash), { minLedgerTime: { time: { MinLedgerTimeRel: { value: { seconds: 3600, nanos: 0 } } } } }));
-    expect([late.status, late.body.code]).toEqual([400, 'FAILED_TO_EXECUTE_TRANSACTION']);
+    expect([late.status, late.body.code]).toEqual([409, 'LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND']);
     const past = { time: { MinLedgerTimeAbs: { value: '2020-01-01T00:00:00Z' } } };
     expect((await execute(executeBody(p.preparedTransaction, signedBy(carolKey, carol, p.preparedTransactionHash), { minLedgerTime: past }))).status).toBe(200);
   });
 
-  it('prepares at a requested minimum ledger time', async () => {
+  it('prepares at a requested minimum ledger time: the preparation time; no bounds for a transaction that does not read the time', async () => {
     const at = new Date(Date.now() + 60_000).toISOString();
     const p = await prepare([createAssetCommand(carol, carol)], { minLedgerTime: { time: { MinLedgerTimeAbs: { value: at } } } });
     const decoded = PreparedTransaction.fromBinary(Buffer.from(p.preparedTransaction, 'base64'));
-    expect(decoded.metadata?.minLedgerEffectiveTime).toBeGreaterThanOrEqual(BigInt(Date.parse(at)) * 1000n);
-    expect(decoded.metadata!.preparationTime).toBeLessThan(decoded.metadata!.minLedgerEffectiveTime!);
+    expect(decoded.metadata!.preparationTime).toBe(BigInt(Date.parse(at)) * 1000n);
+    expect([decoded.metadata?.minLedgerEffectiveTime, decoded.metadata?.maxLedgerEffectiveTime]).toEqual([undefined, undefined]);
   });
 
   it.each([

@@ -2,6 +2,7 @@ import type { Profile } from '../../conformance/src/runner/profile.js';
 import { INTERACTIVE_MUTANTS } from './interactiveMutants.js';
 import { CLIENT_WIRE_MUTANTS } from './clientWireMutants.js';
 import { DEDUP_MUTANTS } from './dedupMutants.js';
+import { TIME_AND_REPLAY_MUTANTS } from './timeAndReplayMutants.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import { PACKAGE_MUTANTS } from './packageMutants.js';
 import { READ_MUTANTS } from './readMutants.js';
@@ -368,6 +369,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   // Wire details the published clients rely on (issue 10).
   ...CLIENT_WIRE_MUTANTS,
   ...DEDUP_MUTANTS,
+  // Ledger time bounds, replayed signatures, strict registry timestamps (timeAndReplayMutants.ts).
+  ...TIME_AND_REPLAY_MUTANTS,
   // One per check that had none (issue 13: every check proven able to fail; test/mutants/coverage.test.ts).
   ...REGISTRY_COVERAGE_MUTANTS,
   ...SCAN_COVERAGE_MUTANTS,

@@ -5,6 +5,7 @@ import { ledgerBasicChecks } from './ledgerBasics.js';
 import { ledgerClientWireChecks } from './ledgerClientWire.js';
 import { ledgerCommandChecks } from './ledgerCommands.js';
 import { ledgerInteractiveChecks } from './ledgerInteractive.js';
+import { timeAndReplayChecks } from './timeAndReplay.js';
 import { ledgerFilterChecks } from './ledgerFilters.js';
 import { ledgerInteractiveEncodingChecks } from './ledgerInteractiveEncoding.js';
 import { ledgerNegativeChecks } from './ledgerNegative.js';
@@ -77,6 +78,8 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...ledgerBoundChecks,
     ...ledgerMeaningChecks,
     ...ledgerRoutingChecks,
+    // Ledger time bounds, replayed signatures, strict registry timestamps (timeAndReplay.ts).
+    ...timeAndReplayChecks,
   ];
 }
 

@@ -1,16 +1,12 @@
-const RFC3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/i;
+import { microsOfTimestamp } from '../ledger/rfc3339.js';
 
 /**
  * Microseconds since the epoch of an RFC 3339 timestamp, exactly (Daml `Time` has microsecond
- * precision, and `Date.parse` drops everything below the millisecond). Undefined when malformed.
+ * precision). The ledger's own strict parser, so the apps refuse exactly what the ledger refuses
+ * (`2025-02-30`, year 0, `T24:00:00`). Undefined when malformed.
  */
 export function timeMicros(t: string): bigint | undefined {
-  const m = RFC3339.exec(t);
-  if (!m) return undefined;
-  const seconds = Date.parse(`${m[1]}${m[3]}`);
-  if (Number.isNaN(seconds)) return undefined;
-  const fraction = (m[2] ?? '').padEnd(6, '0').slice(0, 6);
-  return BigInt(seconds) * 1000n + BigInt(fraction);
+  return microsOfTimestamp(t);
 }
 
 /** Ledger time (ms, as choice bodies see it) in microseconds. */

@@ -11,7 +11,9 @@ import { resolveConfig } from './config.js';
 import type { LedgerContext } from './context.js';
 import { completionQueryOf, completionsRange } from './completions.js';
 import type { LedgerError } from './errors.js';
-import { fail } from './errors.js';
+import { toTimestamp } from './clock.js';
+import { fail, ledgerError } from './errors.js';
+import { ledgerTimeOutOfBound } from './ledgerTime.js';
 import { resolveEventFormat } from './filters.js';
 import { Interner } from './intern.js';
 import type { PreparedTransaction } from './interpret.js';
@@ -104,6 +106,8 @@ export class Ledger {
   #nonceReserved: number;
   /** A prepared transaction commits at most once (its contracts become ledger state). */
   readonly #committedTransactions = new WeakSet<PreparedTransaction>();
+  /** Transaction UUIDs of committed externally signed transactions, with when each may be used again (the mediator's deduplication). */
+  readonly #usedTransactionUuids = new Map<string, number>();
 
   constructor(options: CreateLedgerOptions = {}) {
     this.config = resolveConfig(options);
@@ -356,6 +360,8 @@ export class Ledger {
       return fail('INVALID_ARGUMENT', `This prepared transaction (command ${sub.commandId}) has already been committed`);
     }
     const now = this.config.clock.now();
+    const replayed = prepared.transactionUuid === undefined ? undefined : this.transactionUuidReplay(prepared.transactionUuid);
+    if (replayed) return this.#reject(sub, replayed);
     for (const c of prepared.inputs) {
       if (!c.isActive) return this.#reject(sub, fail('CONTRACT_NOT_ACTIVE', `Contract ${c.contractId} was archived before the transaction committed`, { context: { contract_id: c.contractId } }).error);
       if (c.inFlight || c.synchronizer !== prepared.synchronizer) {
@@ -369,6 +375,9 @@ export class Ledger {
     }
     const duplicate = this.#duplicateOf(sub, now);
     if (duplicate) return this.#reject(sub, duplicate);
+    // The confirmers' check: a ledger time (minLedgerTime, or an interactive transaction's bounds) too far from the record time.
+    const outOfBound = ledgerTimeOutOfBound(prepared.ledgerTime, now);
+    if (outOfBound) return this.#reject(sub, outOfBound);
     const actAsKey = this.#interner.string(sub.actAs.join('\n'));
     const offset = this.store.ledgerEnd + 1;
     const updateId = this.#updateId(offset);
@@ -398,12 +407,34 @@ export class Ledger {
       nodes: prepared.nodes,
       submission: this.#submissionInfo(sub),
       ...(prepared.externalTransactionHash === undefined ? {} : { externalTransactionHash: prepared.externalTransactionHash }),
+      ...(prepared.transactionUuid === undefined ? {} : { transactionUuid: prepared.transactionUuid }),
     };
     this.store.append(entry, { created: prepared.created, archived });
     this.#committedTransactions.add(prepared);
     this.store.putDedup({ userId: sub.userId, actAsKey, commandId: sub.commandId, offset, recordTime: now, submissionId: sub.submissionId });
     this.#committed(entry);
     return ok({ offset, updateId, entry });
+  }
+
+  /**
+   * The mediator's refusal of a confirmation request whose UUID an earlier one used (Canton's
+   * DUPLICATE_CONFIRMATION_REQUEST_UUID), within the mediator deduplication timeout; undefined
+   * when the UUID is fresh. An externally signed transaction is thus executed at most once,
+   * whoever submits it and however late: after the timeout its preparation time is out of bounds.
+   */
+  transactionUuidReplay(transactionUuid: string): LedgerError | undefined {
+    const expireAfter = this.#usedTransactionUuids.get(transactionUuid);
+    if (expireAfter === undefined || this.config.clock.now() > expireAfter) return undefined;
+    return ledgerError(
+      'DUPLICATE_CONFIRMATION_REQUEST_UUID',
+      `The request UUID (${transactionUuid}) is a duplicate of a previous request with an identical UUID. It cannot be re-used until ${toTimestamp(expireAfter)}.`,
+      { context: { transaction_uuid: transactionUuid } },
+    );
+  }
+
+  /** Records a rejected submission (on its completion) and answers the error: interactive submission's refusals after sequencing. */
+  rejectSubmission(sub: ValidatedSubmission, error: LedgerError): R<never> {
+    return this.#reject(sub, error);
   }
 
   /**
@@ -998,6 +1029,10 @@ export class Ledger {
   }
 
   #committed(entry: LogEntry): void {
+    // Live commits and recovery from --data-dir both pass here, so the UUIDs survive a restart.
+    if (entry.kind === 'transaction' && entry.transactionUuid !== undefined) {
+      this.#usedTransactionUuids.set(entry.transactionUuid, entry.recordTime + MEDIATOR_DEDUPLICATION_TIMEOUT_MS);
+    }
     this.#pulse.notify(partiesTouchedBy(entry));
     for (const l of this.#listeners) {
       try {
@@ -1008,6 +1043,9 @@ export class Ledger {
     }
   }
 }
+
+/** Canton's default mediatorDeduplicationTimeout: twice the preparation-time tolerance (24 h). */
+const MEDIATOR_DEDUPLICATION_TIMEOUT_MS = 48 * 3600 * 1000;
 
 const NONCE_KEY = 'ledger.contractIdNonce';
 const NONCE_BLOCK = 1024;

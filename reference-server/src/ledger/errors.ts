@@ -117,6 +117,9 @@ export const ErrorCodes = {
   INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST: def(8, 'INVALID_ARGUMENT'),
   INVALID_PARTY_DETAILS_UPDATE_REQUEST: def(8, 'INVALID_ARGUMENT'),
   CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED: def(2, 'ABORTED'),
+  // Time and replay refusals of the synchronizer (Canton's LocalRejectError.TimeRejects and MediatorError).
+  LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND: def(2, 'ABORTED'),
+  DUPLICATE_CONFIRMATION_REQUEST_UUID: def(5, 'INVALID_ARGUMENT'),
   // Refusals of the registry (group A) and Scan (group C) apps; they answer `{"error": cause}`.
   ALLOCATION_INSTRUCTION_NOT_FOUND: def(11, 'NOT_FOUND'),
   TRANSFER_PREAPPROVAL_NOT_FOUND: def(11, 'NOT_FOUND'),

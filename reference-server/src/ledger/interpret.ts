@@ -38,10 +38,17 @@ export interface PreparedTransaction {
   readonly inputs: readonly StoredContract[];
   readonly synchronizer: number;
   readonly ledgerTime: number;
+  /**
+   * Whether a choice read the ledger time (Daml `getTime`): the transaction is then only what it
+   * is at this ledger time, and interactive submission pins it (min = max ledger effective time).
+   */
+  readonly dependsOnTime: boolean;
   /** Result of each command, in order (the exercise result, or the created contract id). */
   readonly results: readonly DamlValue[];
   /** Set by interactive submission: the prepared transaction hash the parties signed (base64). */
   readonly externalTransactionHash?: string;
+  /** Set by interactive submission: the prepared transaction's UUID, which commits at most once. */
+  readonly transactionUuid?: string;
 }
 
 export function keyHashOf(template: TemplateDef, key: DamlValue): string {
@@ -88,6 +95,8 @@ class TxBuilder {
   readonly readers: ReadonlySet<string>;
   readonly actAs: readonly string[];
   readonly seed: string;
+  /** Set when a choice reads the ledger time. */
+  dependsOnTime = false;
 
   constructor(
     readonly env: InterpretEnv,
@@ -382,8 +391,14 @@ class TxBuilder {
   }
 
   context(authorizers: readonly string[], witnesses: readonly string[]): ChoiceContext {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter's own `this` is the context object
+    const tx = this;
     return {
-      now: this.ledgerTime,
+      // Reading the time is Daml's getTime: it makes the transaction depend on its ledger time.
+      get now() {
+        tx.dependsOnTime = true;
+        return tx.ledgerTime;
+      },
       authorizers,
       create: (templateId, argument) => {
         const t = this.env.catalogue.resolveTemplate(templateId);
@@ -458,6 +473,7 @@ class TxBuilder {
       inputs: [...this.inputs.values()],
       synchronizer,
       ledgerTime: this.ledgerTime,
+      dependsOnTime: this.dependsOnTime,
       results,
     });
   }

@@ -23,6 +23,11 @@ export function parseRfc3339(text: unknown): number | undefined {
   return isTimestampInRange(ms) ? ms : undefined;
 }
 
+/** Milliseconds since the epoch of a Daml `Date` (RFC 3339 full-date `YYYY-MM-DD`, years 0001-9999, a day the month has). */
+export function parseFullDate(text: unknown): number | undefined {
+  return typeof text === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(text) ? parseRfc3339(`${text}T00:00:00Z`) : undefined;
+}
+
 /** Whether an instant (ms) can be written as an RFC 3339 timestamp. */
 export function isTimestampInRange(ms: number): boolean {
   return Number.isFinite(ms) && ms >= MIN_TIMESTAMP_MS && ms <= MAX_TIMESTAMP_MS;

@@ -176,7 +176,11 @@ export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): 
   const dedup = parseDeduplicationPeriod(cmds.deduplicationPeriod, limits);
   if (!dedup.ok) return dedup;
   let minLedgerTimeMs: number | undefined;
-  if (cmds.minLedgerTimeAbs !== undefined && cmds.minLedgerTimeAbs !== null) {
+  const hasAbs = cmds.minLedgerTimeAbs !== undefined && cmds.minLedgerTimeAbs !== null;
+  if (hasAbs && cmds.minLedgerTimeRel !== undefined && cmds.minLedgerTimeRel !== null) {
+    return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: min_ledger_time_abs cannot be specified at the same time as min_ledger_time_rel');
+  }
+  if (hasAbs) {
     const t = parseRfc3339(cmds.minLedgerTimeAbs);
     if (t === undefined) return invalid('min_ledger_time_abs', 'expected an RFC 3339 timestamp (years 0001-9999)');
     minLedgerTimeMs = t;
@@ -184,7 +188,7 @@ export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): 
   if (cmds.minLedgerTimeRel !== undefined && cmds.minLedgerTimeRel !== null) {
     const r = cmds.minLedgerTimeRel;
     if (!isPlainObject(r) || typeof r.seconds !== 'number' || r.seconds < 0) return invalid('min_ledger_time_rel', 'expected a non-negative duration');
-    minLedgerTimeMs = Math.max(minLedgerTimeMs ?? 0, limits.now + r.seconds * 1000 + (typeof r.nanos === 'number' ? r.nanos / 1e6 : 0));
+    minLedgerTimeMs = limits.now + r.seconds * 1000 + (typeof r.nanos === 'number' ? r.nanos / 1e6 : 0);
     if (!isTimestampInRange(minLedgerTimeMs)) return invalid('min_ledger_time_rel', 'the ledger time it asks for is after 9999-12-31T23:59:59Z');
   }
   if (cmds.synchronizerId !== undefined && cmds.synchronizerId !== null && typeof cmds.synchronizerId !== 'string') {

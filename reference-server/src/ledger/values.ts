@@ -1,5 +1,5 @@
 import { isValidPartyId } from './parties.js';
-import { parseRfc3339 } from './rfc3339.js';
+import { parseFullDate, parseRfc3339 } from './rfc3339.js';
 import type { FieldType, RecordType } from './templates/types.js';
 import type { DamlRecord, DamlValue } from './wire.js';
 
@@ -13,7 +13,6 @@ export type Normalized = { ok: true; value: DamlValue } | { ok: false; problem: 
 
 const INT64 = /^[+-]?\d{1,19}$/;
 const NUMERIC = /^([+-]?)(\d+)(?:\.(\d+))?$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const CONTRACT_ID = /^[0-9a-f]{2,512}$/;
 const MAX_INT64 = 2n ** 63n - 1n;
 const MIN_INT64 = -(2n ** 63n);
@@ -73,7 +72,7 @@ export function normalizeValue(type: FieldType, value: unknown, path: string, in
       case 'Time':
         return typeof value === 'string' && parseRfc3339(value) !== undefined ? good(value) : problem(path, 'expected an RFC 3339 timestamp (years 0001-9999)');
       case 'Date':
-        if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value))) return problem(path, 'expected a date YYYY-MM-DD');
+        if (typeof value !== 'string' || parseFullDate(value) === undefined) return problem(path, 'expected a date YYYY-MM-DD (years 0001-9999)');
         return good(value);
       case 'ContractId':
         return typeof value === 'string' && CONTRACT_ID.test(value) ? good(value) : problem(path, 'expected a contract id (hex string)');

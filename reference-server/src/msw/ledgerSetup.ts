@@ -3,6 +3,7 @@ import { TRANSFER_PREAPPROVAL_TEMPLATE } from '../apps/index.js';
 import type { Ledger, LedgerError, Result } from '../ledger/index.js';
 import { localPartyId, PARTICIPANT_ADMIN_USER } from '../ledger/index.js';
 import type { DamlRecord, Right } from '../ledger/wire.js';
+import { parseRfc3339 } from '../ledger/rfc3339.js';
 
 /**
  * Test setup through the ledger core, not HTTP: what a client team arranges before the code under
@@ -116,7 +117,9 @@ export function addPreapproval(ledger: Ledger, preapproval: NewPreapproval): Cre
   if (!ledger.isKnownParty(dso)) unwrap(`addPreapproval: allocating ${dso}`, ledger.allocateParty({ partyIdHint: dso.split('::')[0] ?? 'dso' }));
   const provider = preapproval.provider ?? preapproval.receiver;
   const validFrom = preapproval.validFrom ?? new Date(ledger.config.clock.now()).toISOString();
-  const expiresAt = preapproval.expiresAt ?? new Date(Date.parse(validFrom) + 365 * 24 * 3600 * 1000).toISOString();
+  const from = parseRfc3339(validFrom);
+  if (from === undefined) throw new Error(`addPreapproval: validFrom ${validFrom} is not an RFC 3339 timestamp (years 0001-9999)`);
+  const expiresAt = preapproval.expiresAt ?? new Date(from + 365 * 24 * 3600 * 1000).toISOString();
   return createContract(ledger, {
     templateId: TRANSFER_PREAPPROVAL_TEMPLATE,
     createArguments: { dso, receiver: preapproval.receiver, provider, validFrom, lastRenewedAt: validFrom, expiresAt },

@@ -58,6 +58,8 @@ export interface TransactionEntry extends EntryBase {
   readonly submission: SubmissionInfo | undefined;
   /** The prepared transaction hash of an externally signed transaction (base64). */
   readonly externalTransactionHash?: string;
+  /** The prepared transaction's UUID of an externally signed transaction: it commits at most once. */
+  readonly transactionUuid?: string;
 }
 
 export interface ReassignmentEntry extends EntryBase {

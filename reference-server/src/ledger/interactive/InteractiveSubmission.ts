@@ -33,38 +33,40 @@ const invalidField = (field: string, reason: string) =>
 const unsupportedScheme = (version: unknown) =>
   invalidField('hashing_scheme_version', `unsupported ${String(version).slice(0, 60)} (supported: HASHING_SCHEME_VERSION_V2)`);
 
-/** How far the preparation time may lie behind the record time at execution (Canton's default preparation-time tolerance). */
+/** How far the preparation time may lie from the record time at execution, either way (Canton's default preparationTimeRecordTimeTolerance). */
 export const PREPARATION_TIME_TOLERANCE_MS = 24 * 3600 * 1000;
-/** How far the ledger time may run ahead of the record time (Canton's ledger-time-record-time tolerance). */
-export const LEDGER_TIME_TOLERANCE_MS = 60 * 1000;
 
 /**
- * The ledger time a prepared transaction commits at, and the checks that it is one the ledger
- * itself could have derived: prepare sets the preparation time to its clock and the minimum
- * ledger effective time only when a minLedgerTime pushed the ledger time later.
+ * The ledger time a prepared transaction commits at, chosen at execution as Canton does: the
+ * execution's own time (its record time, or the minLedgerTime the execute request asks for)
+ * moved into the transaction's bounds. Prepare pins the bounds (min = max) only when the
+ * transaction read the time; otherwise it commits at the time it is executed, never at its
+ * preparation time. Whether that ledger time is close enough to the record time is the commit's
+ * check (LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND), as the confirmers make it.
  */
-function ledgerTimeOf(meta: Metadata, now: number): Result<number, LedgerError> {
+function ledgerTimeOf(meta: Metadata, now: number, requested: number): Result<number, LedgerError> {
   const prepared = millisOf(meta.preparationTime);
-  if (prepared > now) return executionFailed(`the preparation time ${toTimestamp(prepared)} is after the record time ${toTimestamp(now)}`);
+  const hours = PREPARATION_TIME_TOLERANCE_MS / 3_600_000;
   if (now - prepared > PREPARATION_TIME_TOLERANCE_MS) {
-    return executionFailed(`the preparation time ${toTimestamp(prepared)} is more than ${PREPARATION_TIME_TOLERANCE_MS / 3_600_000}h before the record time ${toTimestamp(now)}: prepare it again`);
+    return executionFailed(`the preparation time ${toTimestamp(prepared)} is more than ${hours}h before the record time ${toTimestamp(now)}: prepare it again`);
   }
+  if (prepared - now > PREPARATION_TIME_TOLERANCE_MS) return executionFailed(`the preparation time ${toTimestamp(prepared)} is more than ${hours}h after the record time ${toTimestamp(now)}`);
   const min = meta.minLedgerEffectiveTime === undefined ? undefined : millisOf(meta.minLedgerEffectiveTime);
-  if (min !== undefined && min < prepared) return executionFailed(`the minimum ledger effective time ${toTimestamp(min)} is before the preparation time ${toTimestamp(prepared)}`);
-  const ledgerTime = min ?? prepared;
   const max = meta.maxLedgerEffectiveTime === undefined ? undefined : millisOf(meta.maxLedgerEffectiveTime);
-  if (max !== undefined && max < ledgerTime) return executionFailed(`the maximum ledger effective time ${toTimestamp(max)} is before the ledger time ${toTimestamp(ledgerTime)}`);
-  if (ledgerTime > now + LEDGER_TIME_TOLERANCE_MS) {
-    return executionFailed(`the ledger time ${toTimestamp(ledgerTime)} is more than ${LEDGER_TIME_TOLERANCE_MS / 1000}s after the record time ${toTimestamp(now)}: execute it later`);
-  }
-  return ok(ledgerTime);
+  if (min !== undefined && max !== undefined && min > max) return executionFailed(`the minimum ledger effective time ${toTimestamp(min)} is after the maximum ${toTimestamp(max)}`);
+  if (min !== undefined && requested < min) return ok(min);
+  if (max !== undefined && requested > max) return ok(max);
+  return ok(requested);
 }
 
-/** A transaction ready to commit: rebuilt from its prepared form and checked against it. */
-interface Admitted {
-  readonly prepared: Interpreted;
-  readonly changeKey: string;
-}
+/**
+ * What execute's checks decide: a transaction ready to commit (rebuilt from its prepared form and
+ * checked against it), or one the synchronizer refuses once sequenced (a replayed transaction
+ * UUID), which the submitter learns from its completion, as from Canton's mediator.
+ */
+type Admitted =
+  | { readonly kind: 'admitted'; readonly prepared: Interpreted; readonly changeKey: string }
+  | { readonly kind: 'rejected'; readonly submission: ValidatedSubmission; readonly error: LedgerError };
 
 /**
  * Interactive submission and external party onboarding over a ledger: prepare interprets without
@@ -218,7 +220,6 @@ export class InteractiveSubmission {
     };
     const { config } = this.ledger;
     const transactionUuid = randomUUID();
-    const preparationTime = config.clock.now();
     const interpreted = this.ledger.interpret(commands, interactiveContractIds(config.participantId, transactionUuid));
     if (!interpreted.ok) return interpreted;
     const p = interpreted.value;
@@ -227,8 +228,10 @@ export class InteractiveSubmission {
       {
         synchronizerId: config.synchronizers[p.synchronizer]?.id ?? '',
         transactionUuid,
-        preparationTime,
-        ...(p.ledgerTime > preparationTime ? { minLedgerEffectiveTime: p.ledgerTime } : {}),
+        // As Canton: the preparation time is the ledger time interpreted at (a minLedgerTime moves both).
+        preparationTime: p.ledgerTime,
+        // A transaction that read the time is what it is at that time only: execution keeps it.
+        ...(p.dependsOnTime ? { minLedgerEffectiveTime: p.ledgerTime, maxLedgerEffectiveTime: p.ledgerTime } : {}),
         ...(maxRecordTime === undefined ? {} : { maxRecordTime }),
       },
       config,
@@ -249,6 +252,11 @@ export class InteractiveSubmission {
   execute(req: W.JsExecuteSubmissionRequest): R<W.ExecuteSubmissionResponse> {
     const admitted = this.#admit(req);
     if (!admitted.ok) return admitted;
+    if (admitted.value.kind === 'rejected') {
+      const { submission, error } = admitted.value;
+      setImmediate(() => this.ledger.rejectSubmission(submission, error));
+      return ok({});
+    }
     const { prepared, changeKey } = admitted.value;
     this.#inFlight.add(changeKey);
     setImmediate(() => {
@@ -261,6 +269,7 @@ export class InteractiveSubmission {
   executeAndWait(req: W.JsExecuteSubmissionRequest): R<W.ExecuteSubmissionAndWaitResponse> {
     const admitted = this.#admit(req);
     if (!admitted.ok) return admitted;
+    if (admitted.value.kind === 'rejected') return this.ledger.rejectSubmission(admitted.value.submission, admitted.value.error);
     const committed = this.ledger.commit(admitted.value.prepared);
     return committed.ok ? ok({ updateId: committed.value.updateId, completionOffset: committed.value.offset }) : committed;
   }
@@ -268,10 +277,12 @@ export class InteractiveSubmission {
   executeAndWaitForTransaction(req: W.JsExecuteSubmissionAndWaitForTransactionRequest): R<W.JsExecuteSubmissionAndWaitForTransactionResponse> {
     const admitted = this.#admit(req);
     if (!admitted.ok) return admitted;
+    const a = admitted.value;
     // The format is checked before anything commits, as for submit-and-wait-for-transaction.
-    const format = this.#transactionFormat(admitted.value.prepared.submission, req.transactionFormat);
+    const format = this.#transactionFormat(a.kind === 'admitted' ? a.prepared.submission : a.submission, req.transactionFormat);
     if (!format.ok) return format;
-    const committed = this.ledger.commit(admitted.value.prepared);
+    if (a.kind === 'rejected') return this.ledger.rejectSubmission(a.submission, a.error);
+    const committed = this.ledger.commit(a.prepared);
     if (!committed.ok) return committed;
     return ok({ transaction: this.#ctx.renderer.transaction(committed.value.entry, format.value.q, format.value.shape) });
   }
@@ -308,17 +319,11 @@ export class InteractiveSubmission {
     if (meta.maxRecordTime !== undefined && now > millisOf(meta.maxRecordTime)) {
       return executionFailed(`the record time ${toTimestamp(now)} is after the transaction's maxRecordTime ${toTimestamp(millisOf(meta.maxRecordTime))}`);
     }
-    const times = ledgerTimeOf(meta, now);
-    if (!times.ok) return times;
-    const ledgerTime = times.value;
     const minLedgerTime = minLedgerTimeOf(req.minLedgerTime);
     if (!minLedgerTime.ok) return minLedgerTime;
-    const minimum = minimumLedgerTime(minLedgerTime.value, now);
-    if (minimum !== undefined && minimum > ledgerTime) {
-      return executionFailed(
-        `the transaction was prepared for ledger time ${toTimestamp(ledgerTime)}, before the requested minimum ${toTimestamp(minimum)}; pass minLedgerTime to prepare instead`,
-      );
-    }
+    const times = ledgerTimeOf(meta, now, requestedLedgerTime(minLedgerTime.value, now));
+    if (!times.ok) return times;
+    const ledgerTime = times.value;
     const commands = commandsOf(tx);
     if (!commands.ok) return invalidField('prepared_transaction', `the prepared transaction cannot be executed: ${commands.reason}`);
     const sub = validateSubmission(
@@ -342,9 +347,12 @@ export class InteractiveSubmission {
     }
     const duplicate = this.ledger.rejectDuplicate(sub.value);
     if (!duplicate.ok) return duplicate;
+    // The mediator refuses a reused UUID before any confirmer looks at the transaction: one signature, at most one commit.
+    const replayed = this.ledger.transactionUuidReplay(meta.transactionUuid);
+    if (replayed) return ok({ kind: 'rejected', submission: sub.value, error: replayed });
     const rebuilt = this.#rebuild(tx, hash, sub.value, ledgerTime);
     if (!rebuilt.ok) return rebuilt;
-    return ok({ prepared: { ...rebuilt.value, externalTransactionHash: hash.toString('base64') }, changeKey });
+    return ok({ kind: 'admitted', prepared: { ...rebuilt.value, externalTransactionHash: hash.toString('base64'), transactionUuid: meta.transactionUuid }, changeKey });
   }
 
   /**
@@ -492,12 +500,11 @@ function minLedgerTimeOf(m: W.MinLedgerTime | undefined): R<Pick<JsCommands, 'mi
   return invalidField('min_ledger_time', 'expected Empty, MinLedgerTimeAbs or MinLedgerTimeRel');
 }
 
-/** The earliest ledger time a MinLedgerTime asks for (ms), if any. */
-function minimumLedgerTime(m: Pick<JsCommands, 'minLedgerTimeAbs' | 'minLedgerTimeRel'>, now: number): number | undefined {
-  const abs = m.minLedgerTimeAbs === undefined ? undefined : parseRfc3339(m.minLedgerTimeAbs);
-  const rel = m.minLedgerTimeRel === undefined ? undefined : now + m.minLedgerTimeRel.seconds * 1000 + (m.minLedgerTimeRel.nanos ?? 0) / 1e6;
-  const all = [abs, rel].filter((t): t is number => t !== undefined && !Number.isNaN(t));
-  return all.length === 0 ? undefined : Math.max(...all);
+/** The ledger time an execution asks for before the transaction's bounds apply: now, the later of now and the absolute minimum, or now plus the relative one (Canton's validateLedgerTime). */
+function requestedLedgerTime(m: Pick<JsCommands, 'minLedgerTimeAbs' | 'minLedgerTimeRel'>, now: number): number {
+  if (m.minLedgerTimeAbs !== undefined) return Math.max(now, parseRfc3339(m.minLedgerTimeAbs) ?? now);
+  if (m.minLedgerTimeRel !== undefined) return now + m.minLedgerTimeRel.seconds * 1000 + (m.minLedgerTimeRel.nanos ?? 0) / 1e6;
+  return now;
 }
 
 const services = new WeakMap<Ledger, InteractiveSubmission>();

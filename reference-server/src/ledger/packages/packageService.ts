@@ -10,6 +10,7 @@ import type { Catalogue } from '../templates/Catalogue.js';
 import { isPlainObject, show } from '../values.js';
 import type * as P from './packageWire.js';
 import { readDar } from './readDar.js';
+import { parseRfc3339 } from '../rfc3339.js';
 
 type R<T> = Result<T, LedgerError>;
 
@@ -282,7 +283,7 @@ const describeRef = (ref: P.VettedPackagesRef) =>
 
 function checkTimestamp(v: unknown, field: string): R<string | undefined> {
   if (v === undefined || v === null || v === '') return ok(undefined);
-  if (typeof v !== 'string' || Number.isNaN(Date.parse(v)) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) {
+  if (typeof v !== 'string' || parseRfc3339(v) === undefined) {
     return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: ${field} '${show(v)}' is not an RFC 3339 timestamp`);
   }
   return ok(v);
@@ -380,8 +381,10 @@ export function compareVersions(a: string, b: string): number {
 }
 
 function vettedAt(bounds: VettingBounds, at: number): boolean {
-  if (bounds.validFromInclusive !== undefined && Date.parse(bounds.validFromInclusive) > at) return false;
-  if (bounds.validUntilExclusive !== undefined && Date.parse(bounds.validUntilExclusive) <= at) return false;
+  const from = bounds.validFromInclusive === undefined ? undefined : parseRfc3339(bounds.validFromInclusive);
+  const until = bounds.validUntilExclusive === undefined ? undefined : parseRfc3339(bounds.validUntilExclusive);
+  if (from !== undefined && from > at) return false;
+  if (until !== undefined && until <= at) return false;
   return true;
 }
 
@@ -417,7 +420,7 @@ function preferences(ctx: PackageContext, q: PreferenceQuery, now: number): R<{ 
   }
   const at = checkTimestamp(q.vettingValidAt, 'vetting_valid_at');
   if (!at.ok) return at;
-  const when = at.value === undefined ? now : Date.parse(at.value);
+  const when = at.value === undefined ? now : (parseRfc3339(at.value) ?? now);
   const connected = ctx.config.synchronizers.map((s) => s.id);
   if (q.synchronizerId !== undefined && q.synchronizerId !== '' && !connected.includes(q.synchronizerId)) {
     return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: synchronizer '${show(q.synchronizerId, 200)}' is not connected to this participant`, {

@@ -41,7 +41,10 @@ export interface ContractView {
 
 /** Operations a TypeScript choice body may perform; each is checked like a command would be. */
 export interface ChoiceContext {
-  /** Ledger time of the transaction, ms. */
+  /**
+   * Ledger time of the transaction, ms. Reading it is Daml's `getTime`: the transaction then
+   * depends on its ledger time, and interactive submission pins it (read it only where the choice does).
+   */
   readonly now: number;
   /** Parties authorizing actions inside this choice: the controllers plus the signatories. */
   readonly authorizers: readonly string[];

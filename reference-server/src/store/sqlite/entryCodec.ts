@@ -58,6 +58,8 @@ type EntryDoc =
       readonly nodes: readonly NodeDoc[];
       readonly sub?: SubmissionInfo;
       readonly h?: string;
+      /** The prepared transaction's UUID (externally signed transactions). */
+      readonly tu?: string;
       /** Contracts created before this transaction that it archives. */
       readonly ar: readonly string[];
     }
@@ -108,6 +110,7 @@ export function encodeEntry(entry: LogEntry, archived: readonly StoredContract[]
         nodes: entry.nodes.map(nodeDoc),
         ...(entry.submission === undefined ? {} : { sub: entry.submission }),
         ...(entry.externalTransactionHash === undefined ? {} : { h: entry.externalTransactionHash }),
+        ...(entry.transactionUuid === undefined ? {} : { tu: entry.transactionUuid }),
         ar: archived.filter((c) => !createdHere.has(c)).map((c) => c.contractId),
       };
       break;
@@ -202,6 +205,7 @@ export function decodeEntry(text: string, env: DecodeEnv): DecodedEntry {
         nodes,
         submission: doc.sub === undefined ? undefined : submissionOf(doc.sub, env),
         ...(doc.h === undefined ? {} : { externalTransactionHash: doc.h }),
+        ...(doc.tu === undefined ? {} : { transactionUuid: doc.tu }),
       };
       return { entry, created: [...local.values()], archived };
     }

@@ -1,5 +1,6 @@
 import type * as P from '../../../ledger/packages/packageWire.js';
 import { err, ok, type Result } from '../../../ledger/result.js';
+import { parseRfc3339 } from '../../../ledger/rfc3339.js';
 import { bytesResponse, emptyResponse } from '../apiResponse.js';
 import { jsonResult, refused } from '../ledgerResult.js';
 import { readStringQuery } from '../readQuery.js';
@@ -143,7 +144,7 @@ export const packageRoutes: readonly Route[] = [
     body: 'none',
     handle: ({ query, services }) => {
       const validAt = query.get('vetting_valid_at');
-      if (validAt !== null && validAt !== '' && (Number.isNaN(Date.parse(validAt)) || !/^\d{4}-\d{2}-\d{2}T/.test(validAt))) {
+      if (validAt !== null && validAt !== '' && parseRfc3339(validAt) === undefined) {
         return err({ kind: 'decode', message: 'Invalid value for: query parameter vetting_valid_at' });
       }
       return jsonResult(
