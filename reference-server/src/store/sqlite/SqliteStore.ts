@@ -95,7 +95,13 @@ export class SqliteStore extends MemoryStore {
    * the directory cannot be used is a DataDirError with a message for a person.
    */
   static open(directory: string, options: SqliteStoreOptions): SqliteStore {
-    if (statSync(directory, { throwIfNoEntry: false })?.isDirectory() === false) throw new DataDirError(`${directory} is not a directory`);
+    let found;
+    try {
+      found = statSync(directory, { throwIfNoEntry: false });
+    } catch (e) {
+      throw new DataDirError(`cannot reach the data directory ${directory}: ${(e as Error).message}`);
+    }
+    if (found?.isDirectory() === false) throw new DataDirError(`${directory} is not a directory`);
     try {
       mkdirSync(directory, { recursive: true });
     } catch (e) {
