@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -212,4 +212,104 @@ describe('serve --data-dir: a ledger that survives kill -9', () => {
     expect(r.stderr).toMatch(/is not a canton-conformance ledger database/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 30_000);
+});
+
+describe('serve --data-dir: a ledger that lost acknowledged commands, or a directory it may not write', () => {
+  // Runs as nobody when the tests run as root (root may write any file, so permissions would not show).
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  // Under /tmp itself when it runs as nobody: the test run's own temporary directory is private to root.
+  const base = mkdtempSync(join(asUser.uid !== undefined ? '/tmp' : tmpdir(), 'cc-datadir-access-'));
+  chmodSync(base, 0o755);
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  /** `serve --data-dir DIR`: resolves with the URL once it listens, or its exit code and stderr. */
+  function serveAs(dir: string): Promise<{ child: ChildProcess; url: string } | { code: number | null; stderr: string }> {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let out = '';
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
+    return new Promise((resolve) => {
+      child.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+        if (url) resolve({ child, url });
+      });
+      child.once('exit', (code) => resolve({ code, stderr: err }));
+    });
+  }
+  const exited = (child: ChildProcess) => new Promise((r) => child.once('exit', r));
+  /** A ledger made in a new directory, stopped with SIGTERM or killed. */
+  async function ledgerIn(name: string, commands: number, end: 'SIGTERM' | 'SIGKILL'): Promise<{ dir: string; acked: number }> {
+    const dir = join(base, name);
+    mkdirSync(dir);
+    const s = await serveAs(dir);
+    if (!('url' in s)) throw new Error(`serve exited with ${s.code}: ${s.stderr}`);
+    const party = ((await post(s.url, '/v2/parties', { partyIdHint: 'p', identityProviderId: '' })).body as { partyDetails: { party: string } }).partyDetails.party;
+    let acked = 0;
+    for (let i = 0; i < commands; i++) {
+      const r = await post(s.url, '/v2/commands/submit-and-wait', {
+        commands: [{ CreateCommand: { templateId: ASSET, createArguments: { issuer: party, owner: party, amount: '1', observers: null } } }],
+        commandId: `c-${i}`,
+        userId: 'participant_admin',
+        actAs: [party],
+      });
+      acked = (r.body as { completionOffset: number }).completionOffset;
+    }
+    const gone = exited(s.child);
+    s.child.kill(end);
+    await gone;
+    return { dir, acked };
+  }
+  const files = (dir: string) => readdirSync(dir).sort().map((f) => `${f}:${statSync(join(dir, f)).size}:${readFileSync(join(dir, f)).toString('base64')}`);
+
+  it('the write-ahead log removed after kill -9: refused (exit 2) naming the database and the acknowledged end, nothing written', async () => {
+    const { dir, acked } = await ledgerIn('wal-lost', 20, 'SIGKILL');
+    rmSync(join(dir, 'ledger.sqlite-wal'));
+    const before = files(dir);
+    const r = await serveAs(dir);
+    expect(r).toMatchObject({ code: 2 });
+    const stderr = 'stderr' in r ? r.stderr : '';
+    expect(stderr).toContain(join(dir, 'ledger.sqlite'));
+    expect(stderr).toContain(`records acknowledged updates up to offset ${acked}`);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(files(dir)).toEqual(before);
+  }, 60_000);
+
+  it('a 0-byte database file: refused (exit 2) naming it, not a new ledger', async () => {
+    const { dir } = await ledgerIn('zero-bytes', 2, 'SIGTERM');
+    writeFileSync(join(dir, 'ledger.sqlite'), '');
+    const before = files(dir);
+    const r = await serveAs(dir);
+    expect(r).toMatchObject({ code: 2 });
+    expect('stderr' in r ? r.stderr : '').toContain(`${join(dir, 'ledger.sqlite')} is empty (0 bytes)`);
+    expect(files(dir)).toEqual(before);
+  }, 60_000);
+
+  // The store as the server opens it (from dist/), in a child as `asUser`: the sandbox this runs in may refuse an unprivileged listen.
+  const store = new URL('../../dist/reference-server/src/store/sqlite/SqliteStore.js', import.meta.url).pathname;
+  function openAs(dir: string): Promise<string> {
+    const script = `import { SqliteStore } from ${JSON.stringify(store)}; try { SqliteStore.open(${JSON.stringify(dir)}, { participantId: 'p::1220ab' }); console.log('opened'); } catch (e) { console.log(e.name + ': ' + e.message); }`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'], ...asUser });
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => void (out += d.toString()));
+    return new Promise((resolve) => child.once('exit', () => resolve(out.trim())));
+  }
+
+  it('a database file it may not write, or a read-only new directory: reported as read-only with the path, not "disk I/O error"', async () => {
+    const dir = join(base, 'read-only-file');
+    mkdirSync(dir);
+    if (asUser.uid !== undefined) chownSync(dir, asUser.uid, asUser.gid);
+    expect(await openAs(dir)).toBe('opened');
+    chmodSync(join(dir, 'ledger.sqlite'), 0o444);
+    const message = await openAs(dir);
+    expect(message).toContain(`DataDirError: the data directory ${dir} is read-only: ${join(dir, 'ledger.sqlite')} cannot be written`);
+    expect(message).not.toMatch(/disk I\/O error/);
+
+    const empty = join(base, 'read-only-dir');
+    mkdirSync(empty);
+    if (asUser.uid !== undefined) chownSync(empty, asUser.uid, asUser.gid);
+    chmodSync(empty, 0o555);
+    expect(await openAs(empty)).toContain(`DataDirError: the data directory ${empty} is read-only`);
+  }, 60_000);
 });

@@ -56,11 +56,17 @@ describe('serve --localnet', () => {
     }
   });
 
-  it('creates a user on first use, without rights', async () => {
+  it('refuses a valid token for a user the participant does not know (PERMISSION_DENIED, as Canton), until an admin creates it', async () => {
     const user = `wallet-${randomUUID().slice(0, 8)}`;
     const own = await localNetToken(user);
-    const res = await get(`${urls.ledger}/v2/users/${user}`, own);
-    expect(res.status).toBe(200);
+    const unknown = await get(`${urls.ledger}/v2/users/${user}`, own);
+    expect(unknown.status).toBe(403);
+    // Redacted as the participant redacts permission errors; PERMISSION_DENIED is gRPC code 7.
+    expect(await unknown.json()).toMatchObject({ code: 'NA', grpcCodeValue: 7 });
+    // Nothing was created by the refused token.
+    expect((await get(`${urls.ledger}/v2/users/${user}`)).status).toBe(404);
+    expect((await post(`${urls.ledger}/v2/users`, { user: { id: user, isDeactivated: false, identityProviderId: '' }, rights: [] })).status).toBe(200);
+    expect((await get(`${urls.ledger}/v2/users/${user}`, own)).status).toBe(200);
     const rights = (await (await get(`${urls.ledger}/v2/users/${user}/rights`, own)).json()) as { rights: unknown[] };
     expect(rights.rights).toEqual([]);
     // Without rights it may not act for the validator.

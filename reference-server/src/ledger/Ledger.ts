@@ -9,7 +9,7 @@ import { encodeBlob } from './blob.js';
 import type { LedgerConfig, LedgerOptions } from './config.js';
 import { resolveConfig } from './config.js';
 import type { LedgerContext } from './context.js';
-import { completionQueryOf, completionsRange } from './completions.js';
+import { completionQueryOf, completionsAt, completionsRange } from './completions.js';
 import type { LedgerError } from './errors.js';
 import { toTimestamp } from './clock.js';
 import { fail, ledgerError } from './errors.js';
@@ -38,7 +38,7 @@ import { partiesTouchedBy } from './partiesTouchedBy.js';
 import { Catalogue } from './templates/Catalogue.js';
 import { registerSampleTemplates } from './templates/sampleTemplates.js';
 import type { ContractView } from './templates/types.js';
-import { checkpointAt, renderUpdate, resolveUpdateFormat, updateInterest, updateQueryOf, updatesDescending, updatesRange, validateRange } from './updates.js';
+import { checkpointAt, renderUpdate, resolveUpdateFormat, updateInterest, updateQueryOf, updatesAt, updatesDescending, updatesRange, validateRange } from './updates.js';
 import type { Claim } from './userService.js';
 import * as userService from './userService.js';
 import { PARTICIPANT_ADMIN_USER } from './users.js';
@@ -94,7 +94,7 @@ export class Ledger {
   readonly #ctx: LedgerContext;
   readonly #packages: PackageContext;
   readonly #interner = new Interner();
-  readonly #pulse = new CommitPulse();
+  readonly #pulse: CommitPulse;
   readonly #listeners = new Set<(entry: LogEntry) => void>();
   readonly #userListeners = new Set<(userId: string) => void>();
   /** Change ids of accepted async submissions not yet committed. */
@@ -111,6 +111,7 @@ export class Ledger {
 
   constructor(options: CreateLedgerOptions = {}) {
     this.config = resolveConfig(options);
+    this.#pulse = new CommitPulse(this.config.streamTimers);
     this.catalogue = new Catalogue();
     this.store = options.store ?? new MemoryStore();
     this.admin = options.adminStore ?? this.store;
@@ -510,6 +511,7 @@ export class Ledger {
         ledgerEnd: () => this.store.ledgerEnd,
         pulse: this.#pulse,
         range: (from, to) => updatesRange(this.#ctx, uq, from, to, () => this.config.clock.now()),
+        at: (offsets, from, to) => updatesAt(this.#ctx, uq, offsets, from, to, () => this.config.clock.now()),
         interest: updateInterest(uq),
         checkpoint: (offset) => ({ update: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
         checkpointIntervalMs: this.config.checkpointIntervalMs,
@@ -590,6 +592,7 @@ export class Ledger {
         ledgerEnd: () => this.store.ledgerEnd,
         pulse: this.#pulse,
         range: (from, to) => treesOf(updatesRange(this.#ctx, uq, from, to, () => this.config.clock.now())),
+        at: (offsets, from, to) => treesOf(updatesAt(this.#ctx, uq, offsets, from, to, () => this.config.clock.now())),
         // Woken only by commits its parties see, like /v2/updates (quiet checkpoints otherwise).
         interest: updateInterest(uq),
         checkpoint: (offset) => ({ update: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
@@ -645,6 +648,7 @@ export class Ledger {
         ledgerEnd: () => this.store.ledgerEnd,
         pulse: this.#pulse,
         range: (from, to) => completionsRange(this.#ctx, q, from, to, () => this.config.clock.now()),
+        at: (offsets, from, to) => completionsAt(this.#ctx, q, offsets, from, to, () => this.config.clock.now()),
         interest: q.parties,
         checkpoint: (offset) => ({ completionResponse: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
         checkpointIntervalMs: this.config.checkpointIntervalMs,
@@ -1033,7 +1037,7 @@ export class Ledger {
     if (entry.kind === 'transaction' && entry.transactionUuid !== undefined) {
       this.#usedTransactionUuids.set(entry.transactionUuid, entry.recordTime + MEDIATOR_DEDUPLICATION_TIMEOUT_MS);
     }
-    this.#pulse.notify(partiesTouchedBy(entry));
+    this.#pulse.notify(entry.offset, partiesTouchedBy(entry));
     for (const l of this.#listeners) {
       try {
         l(entry);

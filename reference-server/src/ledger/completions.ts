@@ -6,7 +6,7 @@ import { ErrorCodes, GrpcCode, fail } from './errors.js';
 import { isValidPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
-import { checkpointAt } from './updates.js';
+import { checkpointAt, entriesAt } from './updates.js';
 import { isValidUserId } from './users.js';
 import { isPlainObject, show } from './values.js';
 import type { Completion, CompletionStreamRequest, CompletionStreamResponse, JsStatus } from './wire.js';
@@ -65,9 +65,18 @@ export function completionOf(ctx: LedgerContext, e: LogEntry, q: CompletionQuery
   };
 }
 
-export function* completionsRange(ctx: LedgerContext, q: CompletionQuery, fromExclusive: number, toInclusive: number, now: () => number): Generator<CompletionStreamResponse> {
+export function completionsRange(ctx: LedgerContext, q: CompletionQuery, fromExclusive: number, toInclusive: number, now: () => number): Generator<CompletionStreamResponse> {
+  return completionsOf(ctx, q, ctx.store.entries(fromExclusive, toInclusive), fromExclusive, toInclusive, now);
+}
+
+/** Like `completionsRange`, reading only the commits at `offsets` (those that may concern the query). */
+export function completionsAt(ctx: LedgerContext, q: CompletionQuery, offsets: readonly number[], fromExclusive: number, toInclusive: number, now: () => number): Generator<CompletionStreamResponse> {
+  return completionsOf(ctx, q, entriesAt(ctx, offsets), fromExclusive, toInclusive, now);
+}
+
+function* completionsOf(ctx: LedgerContext, q: CompletionQuery, entries: Iterable<LogEntry>, fromExclusive: number, toInclusive: number, now: () => number): Generator<CompletionStreamResponse> {
   let last = fromExclusive;
-  for (const e of ctx.store.entries(fromExclusive, toInclusive)) {
+  for (const e of entries) {
     const c = completionOf(ctx, e, q);
     if (!c) continue;
     last = e.offset;

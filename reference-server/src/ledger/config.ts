@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
+import type { StreamTimers } from './streamTimers.js';
+import { systemTimers } from './streamTimers.js';
 import type { FeaturesDescriptor } from './wire.js';
 
 export interface SynchronizerConfig {
@@ -32,6 +34,8 @@ export interface LedgerConfig {
    * commit the stream sees brings its checkpoint at once.
    */
   readonly checkpointIntervalMs: number;
+  /** What tailing streams time their checkpoints with (tests pass `ManualTimers`). */
+  readonly streamTimers: StreamTimers;
 }
 
 export type LedgerOptions = Partial<Omit<LedgerConfig, 'features'>> & {
@@ -71,5 +75,6 @@ export function resolveConfig(options: LedgerOptions = {}): LedgerConfig {
     clock: options.clock ?? systemClock,
     blobKey: options.blobKey ?? randomBytes(32),
     checkpointIntervalMs: options.checkpointIntervalMs ?? 15_000,
+    streamTimers: options.streamTimers ?? systemTimers,
   };
 }

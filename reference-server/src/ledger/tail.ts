@@ -1,3 +1,6 @@
+import type { StreamTimers } from './streamTimers.js';
+import { systemTimers } from './streamTimers.js';
+
 /**
  * Which parties a stream can see updates for (`'all'`: any commit may concern it, e.g. a filter
  * for any party), and which parties a commit concerns (`'all'`: every stream must look).
@@ -5,24 +8,34 @@
 export type PartyInterest = ReadonlySet<string> | 'all';
 export type Touched = Iterable<string> | 'all';
 
-/** One open stream's registration: marked dirty by every commit that may concern it. */
+/**
+ * The commits that may concern a stream since it last looked: their offsets in commit order, or
+ * 'many' when more landed than a subscription keeps (the stream then reads the whole range).
+ */
+export type Concerning = readonly number[] | 'many';
+
+/** One open stream's registration: told of every commit that may concern it. */
 export interface PulseSubscription {
-  /** True when a commit that may concern the stream landed since the last call; resets the mark. */
-  takeDirty(): boolean;
+  /** The concerning commits since the last call; resets them. */
+  take(): Concerning;
   /** Resolves at the next concerning commit ('change'), after `timeoutMs` ('timeout'), or on abort. */
   wait(signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<'change' | 'timeout' | 'aborted'>;
   close(): void;
 }
 
+/** A subscription keeps at most this many offsets; a stream this far behind reads its range. */
+const MAX_PENDING = 256;
+
 interface Subscriber {
-  dirty: boolean;
+  pending: number[] | 'many';
   wake: (() => void) | undefined;
 }
 
 /**
  * Wakes subscribers when the ledger end moves, but only those a commit may concern: subscribers
  * are indexed by the parties they read as, so a commit for alice costs nothing for a thousand
- * idle streams of bob (issue 14: every commit used to wake, and send a checkpoint to, every stream).
+ * idle streams of bob, and each subscriber keeps the offsets of the commits that concern it, so
+ * it reads those and not every commit since it last looked.
  */
 export class CommitPulse {
   /** Every open subscription, for commits that concern everyone (topology). */
@@ -30,20 +43,23 @@ export class CommitPulse {
   readonly #everything = new Set<Subscriber>();
   readonly #byParty = new Map<string, Set<Subscriber>>();
 
-  notify(touched: Touched = 'all'): void {
+  constructor(readonly timers: StreamTimers = systemTimers) {}
+
+  /** A commit at `offset` landed (the ledger end already includes it), touching these parties. */
+  notify(offset: number, touched: Touched = 'all'): void {
     if (touched === 'all') {
-      for (const s of this.#all) mark(s);
+      for (const s of this.#all) mark(s, offset);
       return;
     }
     for (const party of touched) {
       const set = this.#byParty.get(party);
-      if (set !== undefined) for (const s of set) mark(s);
+      if (set !== undefined) for (const s of set) mark(s, offset);
     }
-    for (const s of this.#everything) mark(s);
+    for (const s of this.#everything) mark(s, offset);
   }
 
   subscribe(interest: PartyInterest): PulseSubscription {
-    const s: Subscriber = { dirty: false, wake: undefined };
+    const s: Subscriber = { pending: [], wake: undefined };
     this.#all.add(s);
     if (interest === 'all') this.#everything.add(s);
     else {
@@ -54,25 +70,25 @@ export class CommitPulse {
       }
     }
     return {
-      takeDirty: () => {
-        const dirty = s.dirty;
-        s.dirty = false;
-        return dirty;
+      take: () => {
+        const taken = s.pending;
+        s.pending = [];
+        return taken;
       },
       wait: (signal, timeoutMs) => {
-        if (s.dirty) return Promise.resolve('change');
+        if (s.pending === 'many' || s.pending.length > 0) return Promise.resolve('change');
         if (signal?.aborted) return Promise.resolve('aborted');
         return new Promise((resolve) => {
-          let timer: NodeJS.Timeout | undefined;
+          let cancel: (() => void) | undefined;
           const settle = (outcome: 'change' | 'timeout' | 'aborted') => {
             s.wake = undefined;
-            clearTimeout(timer);
+            cancel?.();
             signal?.removeEventListener('abort', onAbort);
             resolve(outcome);
           };
           const onAbort = () => settle('aborted');
           s.wake = () => settle('change');
-          if (timeoutMs !== undefined) timer = setTimeout(() => settle('timeout'), timeoutMs);
+          if (timeoutMs !== undefined) cancel = this.timers.after(timeoutMs, () => settle('timeout'));
           signal?.addEventListener('abort', onAbort, { once: true });
         });
       },
@@ -90,8 +106,11 @@ export class CommitPulse {
   }
 }
 
-function mark(s: Subscriber): void {
-  s.dirty = true;
+function mark(s: Subscriber, offset: number): void {
+  if (s.pending !== 'many') {
+    if (s.pending.length < MAX_PENDING) s.pending.push(offset);
+    else s.pending = 'many';
+  }
   s.wake?.();
 }
 
@@ -103,6 +122,12 @@ export interface TailOptions<T> {
   readonly pulse: CommitPulse;
   /** Elements for fromExclusive < offset <= toInclusive, ending with a checkpoint where due. */
   readonly range: (fromExclusive: number, toInclusive: number) => Iterable<T>;
+  /**
+   * Elements of the commits at `offsets` only (ascending, all in (fromExclusive, toInclusive]),
+   * ending with a checkpoint at `toInclusive` where due: how a stream reads the commits that
+   * concern it without rendering those between them. Without it, `range` is read.
+   */
+  readonly at?: (offsets: readonly number[], fromExclusive: number, toInclusive: number) => Iterable<T>;
   /** Parties whose commits can show in the stream; default 'all' (every commit is read). */
   readonly interest?: PartyInterest;
   /**
@@ -118,45 +143,51 @@ export interface TailOptions<T> {
  * Streams a range and then keeps streaming as the ledger grows, until `endInclusive` is reached
  * (if given), the signal aborts, or the consumer stops iterating. A commit that concerns the
  * stream is read at once (its updates, then a checkpoint where due); commits that do not are
- * only reported by a checkpoint once the checkpoint interval has passed.
+ * only reported by a checkpoint once the checkpoint interval has passed, without being read: an
+ * idle stream's work is one checkpoint per interval, however many commits passed it by.
  */
 export async function* tail<T>(o: TailOptions<T>): AsyncGenerator<T, void, undefined> {
   const quietCheckpoints = o.checkpoint !== undefined && o.interest !== undefined && o.interest !== 'all';
   const subscription = o.pulse.subscribe(quietCheckpoints ? (o.interest as PartyInterest) : 'all');
+  const clock = o.pulse.timers;
   const intervalMs = o.checkpointIntervalMs ?? 15_000;
   let cursor = o.beginExclusive;
-  // The first pass reads the past, whatever it concerns.
-  let concerned = true;
-  let lastReport = 0;
+  // The first pass reads the past, whatever it concerns; later passes read what concerns the stream.
+  let pastRead = false;
+  let lastReport = clock.now();
   try {
     for (;;) {
       if (o.signal?.aborted) return;
-      // Taken together, synchronously: a commit after this read marks the subscription again.
-      concerned = subscription.takeDirty() || concerned || !quietCheckpoints;
+      // Taken before the ledger end is read: a commit after this marks the subscription again.
+      // Every commit taken is at or before the end read next, so none is left for a later pass.
+      const concerning = subscription.take();
       const end = o.ledgerEnd();
       const target = o.endInclusive !== undefined ? Math.min(o.endInclusive, end) : end;
-      const due = performance.now() - lastReport >= intervalMs;
-      if (target > cursor && (concerned || due)) {
-        if (concerned) {
-          for (const item of o.range(cursor, target)) {
-            if (o.signal?.aborted) return;
-            yield item;
-          }
-        } else {
-          yield (o.checkpoint as (offset: number) => T)(target);
+      const readAll = !quietCheckpoints || !pastRead || concerning === 'many';
+      const due = concerning === 'many' ? [] : concerning.filter((offset) => offset > cursor && offset <= target);
+      if (target > cursor && (readAll || due.length > 0 || clock.now() - lastReport >= intervalMs)) {
+        const elements = readAll
+          ? o.range(cursor, target)
+          : due.length === 0
+            ? [(o.checkpoint as (offset: number) => T)(target)]
+            : o.at !== undefined
+              ? o.at(due, cursor, target)
+              : o.range(cursor, target);
+        for (const item of elements) {
+          if (o.signal?.aborted) return;
+          yield item;
         }
         cursor = target;
-        concerned = false;
-        lastReport = performance.now();
+        lastReport = clock.now();
       }
+      pastRead = true;
       if (o.endInclusive !== undefined && cursor >= o.endInclusive) return;
       // Wait for a concerning commit; with commits pending that do not concern the stream, at
       // most until the checkpoint interval has passed.
       const pendingQuiet = quietCheckpoints && o.ledgerEnd() > cursor;
-      const timeout = pendingQuiet ? Math.max(0, intervalMs - (performance.now() - lastReport)) : quietCheckpoints ? intervalMs : undefined;
+      const timeout = pendingQuiet ? Math.max(0, intervalMs - (clock.now() - lastReport)) : quietCheckpoints ? intervalMs : undefined;
       const woken = await subscription.wait(o.signal, timeout);
       if (woken === 'aborted') return;
-      if (woken === 'change') concerned = true;
     }
   } finally {
     subscription.close();

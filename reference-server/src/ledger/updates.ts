@@ -162,9 +162,26 @@ export function validateRange(
  * Updates for fromExclusive < offset <= toInclusive, then an OffsetCheckpoint at toInclusive
  * if the last update shown was before it, so a client always learns how far it has read.
  */
-export function* updatesRange(ctx: LedgerContext, uq: UpdateQuery, fromExclusive: number, toInclusive: number, now: () => number): Generator<JsGetUpdatesResponse> {
+export function updatesRange(ctx: LedgerContext, uq: UpdateQuery, fromExclusive: number, toInclusive: number, now: () => number): Generator<JsGetUpdatesResponse> {
+  return updatesOf(ctx, uq, ctx.store.entries(fromExclusive, toInclusive), fromExclusive, toInclusive, now);
+}
+
+/** Like `updatesRange`, reading only the commits at `offsets` (those that may concern the query). */
+export function updatesAt(ctx: LedgerContext, uq: UpdateQuery, offsets: readonly number[], fromExclusive: number, toInclusive: number, now: () => number): Generator<JsGetUpdatesResponse> {
+  return updatesOf(ctx, uq, entriesAt(ctx, offsets), fromExclusive, toInclusive, now);
+}
+
+/** The entries at these offsets, skipping any pruned meanwhile. */
+export function* entriesAt(ctx: LedgerContext, offsets: readonly number[]): Generator<LogEntry> {
+  for (const offset of offsets) {
+    const e = ctx.store.entryAt(offset);
+    if (e) yield e;
+  }
+}
+
+function* updatesOf(ctx: LedgerContext, uq: UpdateQuery, entries: Iterable<LogEntry>, fromExclusive: number, toInclusive: number, now: () => number): Generator<JsGetUpdatesResponse> {
   let last = fromExclusive;
-  for (const e of ctx.store.entries(fromExclusive, toInclusive)) {
+  for (const e of entries) {
     const update = renderUpdate(ctx, e, uq);
     if (!update) continue;
     last = e.offset;

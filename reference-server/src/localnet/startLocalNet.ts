@@ -3,7 +3,6 @@ import type { ApiLogger } from '../http/api/services.js';
 import type { Ledger } from '../ledger/index.js';
 import { createApiServices, createReferenceServer, type ReferenceServer } from '../server.js';
 import { openLedger, type StartOptions } from '../startReferenceServer.js';
-import { firstUseAuthenticator } from './firstUseAuthenticator.js';
 import { APP_PROVIDER_PARTICIPANT_ID, LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from './localNetConfig.js';
 import { localNetRoutes } from './localNetRoutes.js';
 import { declareLocalNetTemplates, seedLocalNet } from './seedLocalNet.js';
@@ -45,7 +44,7 @@ export class LocalNetListenError extends Error {
  * written against LocalNet (the wallet SDK's `localNetStaticConfig`, the wallet integration
  * guide's scripts) runs unchanged: the JSON Ledger API, the validator (validator-user, scan
  * proxy, the registry under it), Scan and the token-standard registry, each on its port; HS256
- * tokens with the secret `unsafe` for LocalNet's audience; users created on first use.
+ * tokens with the secret `unsafe` for LocalNet's audience; a token for a user the participant does not know is refused (PERMISSION_DENIED), as there.
  */
 export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet> {
   const ports = { ...LOCALNET_PORTS, ...options.ports };
@@ -61,7 +60,8 @@ export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet>
     const validatorParty = seedLocalNet(ledger);
     detach = attachValidatorAutomation(ledger, validatorParty, options.log ?? consoleLogger);
     const jwt = await createAuthenticator({ mode: 'hs256', key: { kind: 'secret', secret: LOCALNET_SECRET }, audience: LOCALNET_AUDIENCE }, { participantId: ledger.config.participantId, ...(options.log === undefined ? {} : { log: options.log }) });
-    const authenticator = firstUseAuthenticator(jwt, () => ledger);
+    // As LocalNet's participant (user management on): a token for a user it does not know is refused.
+    const authenticator = jwt;
     // One compiled request validator for all listeners.
     const { validateBody } = createApiServices({ ledger, authenticator });
     const listeners: readonly (keyof LocalNetPorts)[] = ['ledger', 'validator', 'scan', 'tokenStandard', 'appProviderLedger'];

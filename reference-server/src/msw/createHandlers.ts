@@ -15,7 +15,6 @@ import { createApiServices } from '../server.js';
 import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, parseFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
 import { createLedger, type Ledger, type LedgerOptions } from '../ledger/index.js';
 import { createJwtAuthenticator } from '../http/api/auth/jwtAuthenticator.js';
-import { firstUseAuthenticator } from '../localnet/firstUseAuthenticator.js';
 import { APP_PROVIDER_PARTICIPANT_ID, LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from '../localnet/localNetConfig.js';
 import { localNetRoutes } from '../localnet/localNetRoutes.js';
 import { declareLocalNetTemplates, seedLocalNet } from '../localnet/seedLocalNet.js';
@@ -214,10 +213,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   let current = freshLedger();
   const authenticator =
     options.authenticator ??
-    firstUseAuthenticator(
-      createJwtAuthenticator({ algorithm: 'HS256', key: new TextEncoder().encode(LOCALNET_SECRET), target: { kind: 'audience', audience: LOCALNET_AUDIENCE } }),
-      () => current.ledger,
-    );
+    createJwtAuthenticator({ algorithm: 'HS256', key: new TextEncoder().encode(LOCALNET_SECRET), target: { kind: 'audience', audience: LOCALNET_AUDIENCE } });
   const log = options.log ?? consoleLogger;
   const servicesFor = (ledger: Ledger, reuse?: ApiServices): ApiServices =>
     createApiServices({ ledger, log, authenticator, ...(options.http === undefined ? {} : { http: options.http }), ...(reuse === undefined ? {} : { validateBody: reuse.validateBody }) });

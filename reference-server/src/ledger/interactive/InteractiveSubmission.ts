@@ -19,6 +19,7 @@ import type { JsCommands, TransactionFormat, TransactionShape } from '../wire.js
 import { hashingDetailsV2, hashPreparedTransactionV2 } from './hashingSchemeV2.js';
 import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, interactiveContractIds, millisOf } from './preparedTransaction.js';
 import { partyKeyOf, signatureProblem } from './signingKeys.js';
+import { tallySignatures } from './tallySignatures.js';
 import { combinedTopologyHash, decodeTopologyTransaction, externalPartyTransactions, readOnboarding, topologyTransactionHash } from './topology.js';
 import type * as W from './wire.js';
 
@@ -165,9 +166,9 @@ export class InteractiveSubmission {
     }
     // Proof of key ownership: a signature over the multi-hash, or one over each transaction's own hash.
     const multiHash = combinedTopologyHash(decoded.map((d) => d.hash));
-    const proven =
-      (req.multiHashSignatures ?? []).some((s) => signatureProblem(key.value, multiHash, s, partyId) === undefined) ||
-      decoded.every((d) => d.signatures.some((s) => signatureProblem(key.value, d.hash, s, partyId) === undefined));
+    const keys = new Set([key.value.fingerprint]);
+    const signs = (signatures: readonly unknown[], hash: Uint8Array) => tallySignatures(Array.isArray(signatures) ? signatures : [], keys, 1, (s) => signatureProblem(key.value, hash, s, partyId) === undefined).validKeys >= 1;
+    const proven = signs(req.multiHashSignatures ?? [], multiHash) || decoded.every((d) => signs(d.signatures, d.hash));
     if (!proven) {
       const given = (req.multiHashSignatures ?? []).length + decoded.reduce((n, d) => n + d.signatures.length, 0);
       return invalidArgument(
@@ -413,7 +414,10 @@ export class InteractiveSubmission {
     const entries = isPlainObject(partySignatures) && Array.isArray(partySignatures.signatures) ? partySignatures.signatures : [];
     for (const entry of entries) {
       if (!isPlainObject(entry) || typeof entry.party !== 'string') continue;
-      byParty.set(entry.party, [...(byParty.get(entry.party) ?? []), ...(Array.isArray(entry.signatures) ? entry.signatures : [])]);
+      let list = byParty.get(entry.party);
+      if (list === undefined) byParty.set(entry.party, (list = []));
+      // Appended in place: copying per entry would be quadratic in the number of entries.
+      if (Array.isArray(entry.signatures)) for (const s of entry.signatures as W.Signature[]) list.push(s);
     }
     const missing = actAs.filter((p) => !byParty.has(p));
     if (missing.length > 0) return executionFailed(`The following actAs parties did not provide an external signature: ${missing.join(', ')}`);
@@ -421,15 +425,10 @@ export class InteractiveSubmission {
       const registered = this.ledger.store.party(party)?.externalKey;
       const key = registered === undefined ? undefined : this.#partyKey(registered);
       if (key === undefined || !key.ok) return executionFailed(`Could not find party signing keys for ${party}.`);
-      const valid = new Set<string>();
-      let invalid = 0;
-      for (const signature of byParty.get(party) ?? []) {
-        if (signatureProblem(key.value, hash, signature, party) === undefined) valid.add(signature.signedBy);
-        else invalid++;
-      }
-      if (valid.size < 1) {
+      const tally = tallySignatures(byParty.get(party) ?? [], new Set([key.value.fingerprint]), 1, (signature) => signatureProblem(key.value, hash, signature, party) === undefined);
+      if (tally.validKeys < 1) {
         return executionFailed(
-          `Received ${valid.size} valid signatures from distinct keys (${invalid} invalid), but expected at least 1 valid for ${party}. ` +
+          `Received ${tally.validKeys} valid signatures from distinct keys (${tally.invalid} invalid), but expected at least 1 valid for ${party}. ` +
             `Transaction hash to be signed: ${hash.toString('hex')}`,
           { party },
         );

@@ -7,6 +7,7 @@ import {
   type Metadata_InputContract,
   type Value,
 } from '@canton-network/core-ledger-proto';
+import type { IMessageType } from '@protobuf-ts/runtime';
 import { encodeBlob } from '../blob.js';
 import { contractViewOf, type PreparedTransaction as Interpreted } from '../interpret.js';
 import type { LedgerConfig } from '../config.js';
@@ -15,6 +16,7 @@ import type { StoredContract } from '../../store/StoredContract.js';
 import type { ExerciseNode, TxNode } from '../../store/LogEntry.js';
 import type { Command, DisclosedContract } from '../wire.js';
 import { fromProto, identifierOf, identifierText, MAX_VALUE_DEPTH, recordToProto, toProto, untypedToProto } from './damlValueProto.js';
+import { protobufNesting } from './protobufNesting.js';
 
 /**
  * The prepared transaction as Canton encodes it: protobuf
@@ -159,6 +161,13 @@ export const encodePreparedTransaction = (p: PreparedTransaction): string => Buf
 
 export type Decoded = { ok: true; value: PreparedTransaction } | { ok: false; reason: string };
 
+/**
+ * Message nesting a prepared transaction may have: room for values nested MAX_VALUE_DEPTH deep
+ * (three messages per level at most: Value, Record, RecordField) below the transaction's own
+ * levels. Deeper input is refused before it is decoded.
+ */
+export const PROTOBUF_NESTING_LIMIT = 3 * (MAX_VALUE_DEPTH + 1) + 16;
+
 /** Canton's contract id form: hex, an even number of digits (here at most 512). */
 const CONTRACT_ID = /^(?:[0-9a-f]{2}){1,256}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -181,9 +190,13 @@ let last: { readonly encoded: string; readonly decoded: Decoded } | undefined;
 function decode(encoded: unknown): Decoded {
   if (typeof encoded !== 'string' || encoded === '') return { ok: false, reason: 'it is empty' };
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return { ok: false, reason: 'it is not base64' };
+  const bytes = Buffer.from(encoded, 'base64');
+  // Read recursively below: a hostile nesting is refused first, by the protobuf recursion limit.
+  const nesting = protobufNesting(bytes, PreparedTransaction as IMessageType<object>, PROTOBUF_NESTING_LIMIT);
+  if (nesting.kind === 'too-deep') return { ok: false, reason: `its messages nest deeper than ${nesting.limit} levels (the protobuf recursion limit)` };
   let p: PreparedTransaction;
   try {
-    p = PreparedTransaction.fromBinary(Buffer.from(encoded, 'base64'), { readUnknownField: false });
+    p = PreparedTransaction.fromBinary(bytes, { readUnknownField: false });
   } catch (e) {
     return { ok: false, reason: `it is not a protobuf PreparedTransaction (${e instanceof Error ? e.message.slice(0, 120) : 'unreadable'})` };
   }

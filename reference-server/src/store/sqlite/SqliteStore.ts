@@ -7,7 +7,9 @@ import type { LogEntry } from '../LogEntry.js';
 import { MemoryStore } from '../MemoryStore.js';
 import type { DedupRecord } from '../records.js';
 import type { StoredContract } from '../StoredContract.js';
+import { AcknowledgedEnd, LEDGER_END_FILE } from './AcknowledgedEnd.js';
 import { DataDirError } from './DataDirError.js';
+import { readOnlyPath } from './readOnlyPath.js';
 import { decodeEntry, encodeEntry } from './entryCodec.js';
 import { PERSISTED_STATE } from './persistedState.js';
 
@@ -62,6 +64,8 @@ export class SqliteStore extends MemoryStore {
   readonly #putRow: Database.Statement<[string, string, string]>;
   readonly #deleteRow: Database.Statement<[string, string]>;
   readonly #putMetaRow: Database.Statement<[string, string]>;
+  /** The highest acknowledged offset, kept outside the database (see AcknowledgedEnd). */
+  readonly #acknowledged: AcknowledgedEnd;
   /** The last update of this step, written at the end of the step with its deduplication record. */
   #staged: { entry: LogEntry; body: string; dedup: string | null } | undefined;
   #inTransaction = false;
@@ -70,10 +74,11 @@ export class SqliteStore extends MemoryStore {
   #failed: Error | undefined;
   #closed = false;
 
-  private constructor(directory: string, db: Database.Database, options: SqliteStoreOptions, isNew: boolean, blobKey: Uint8Array) {
+  private constructor(directory: string, db: Database.Database, options: SqliteStoreOptions, isNew: boolean, blobKey: Uint8Array, acknowledged: AcknowledgedEnd) {
     super();
     this.directory = directory;
     this.#db = db;
+    this.#acknowledged = acknowledged;
     this.#options = options;
     this.isNew = isNew;
     this.blobKey = blobKey;
@@ -90,7 +95,13 @@ export class SqliteStore extends MemoryStore {
    * the directory cannot be used is a DataDirError with a message for a person.
    */
   static open(directory: string, options: SqliteStoreOptions): SqliteStore {
-    if (statSync(directory, { throwIfNoEntry: false })?.isDirectory() === false) throw new DataDirError(`${directory} is not a directory`);
+    let found;
+    try {
+      found = statSync(directory, { throwIfNoEntry: false });
+    } catch (e) {
+      throw new DataDirError(`cannot reach the data directory ${directory}: ${(e as Error).message}`);
+    }
+    if (found?.isDirectory() === false) throw new DataDirError(`${directory} is not a directory`);
     try {
       mkdirSync(directory, { recursive: true });
     } catch (e) {
@@ -98,7 +109,10 @@ export class SqliteStore extends MemoryStore {
     }
     const file = join(directory, DATABASE_FILE);
     let db: Database.Database | undefined;
+    let acknowledged: AcknowledgedEnd | undefined;
     try {
+      // Before SQLite touches anything: a database that lost what was acknowledged is refused as found.
+      acknowledged = AcknowledgedEnd.open(directory, file);
       // timeout 0: a directory in use is refused at once rather than after a wait.
       db = new Database(file, { timeout: 0 });
       db.pragma('locking_mode = EXCLUSIVE');
@@ -112,7 +126,9 @@ export class SqliteStore extends MemoryStore {
       // Take the lock now (a write transaction), not at the first command.
       db.exec('BEGIN IMMEDIATE');
       const { isNew, blobKey } = SqliteStore.#prepareSchema(db, file, options);
-      const store = new SqliteStore(directory, db, options, isNew, blobKey);
+      const lastOffset = (db.prepare('SELECT MAX(offset) AS o FROM entries').get() as { o: number | null }).o ?? 0;
+      acknowledged.check(isNew, lastOffset);
+      const store = new SqliteStore(directory, db, options, isNew, blobKey, acknowledged);
       if (isNew) {
         // The world the caller seeds next joins this first transaction: a start that dies
         // before it is done leaves the directory new.
@@ -127,6 +143,7 @@ export class SqliteStore extends MemoryStore {
       try {
         if (db?.inTransaction) db.exec('ROLLBACK');
         db?.close();
+        acknowledged?.close();
       } catch {
         // Already failing; the first error is the one to report.
       }
@@ -143,7 +160,12 @@ export class SqliteStore extends MemoryStore {
     }
     if (code === 'SQLITE_NOTADB') return new DataDirError(`${file} is not a canton-conformance ledger database (not an SQLite file); move it away or pick another --data-dir`);
     if (code === 'SQLITE_CORRUPT') return new DataDirError(`${file} is damaged (${message}); restore it from a copy or pick another --data-dir`);
-    if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') return new DataDirError(`cannot open ${file} for writing (${message})`);
+    if (typeof code === 'string' && /^SQLITE_(CANTOPEN|READONLY|PERM|IOERR|AUTH)/.test(code)) {
+      // SQLite reports a file it may not write as "disk I/O error" (SQLITE_IOERR_LOCK) or the like: say what is wrong.
+      const readOnly = readOnlyPath([directory, file, `${file}-wal`, join(directory, LEDGER_END_FILE)]);
+      if (readOnly !== undefined) return new DataDirError(`the data directory ${directory} is read-only: ${readOnly} cannot be written (${code}); give the server write access or pick another --data-dir`);
+      if (!code.startsWith('SQLITE_IOERR')) return new DataDirError(`cannot open ${file} for writing (${message})`);
+    }
     if (typeof code === 'string' && code.startsWith('SQLITE_')) return new DataDirError(`cannot use ${file}: ${message} (${code})`);
     // Anything else while reading back: a record that does not hold what it should.
     return new DataDirError(`${file} holds a record that cannot be read back (${message}); the file is damaged`);
@@ -263,6 +285,8 @@ export class SqliteStore extends MemoryStore {
     try {
       this.#writeStaged();
       this.#db.exec('COMMIT');
+      // After the commit: the mark never runs ahead of what the database holds.
+      this.#acknowledged.advance(this.ledgerEnd);
     } catch (e) {
       this.#fail(e as Error);
     }
@@ -287,6 +311,7 @@ export class SqliteStore extends MemoryStore {
     this.#commit();
     this.#closed = true;
     this.#db.close();
+    this.#acknowledged.close();
   }
 
   /** Drops what the current step wrote and closes: a start that failed leaves the directory as it was. */
@@ -297,6 +322,7 @@ export class SqliteStore extends MemoryStore {
     this.#staged = undefined;
     this.#closed = true;
     this.#db.close();
+    this.#acknowledged.close();
   }
 
   // ------------------------------------------------------------------ reading back
