@@ -9,7 +9,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/cc-packed-install-XXXXXX")}
 mkdir -p "$work/your-project"
-step() { local t0=$SECONDS; "$@"; echo "step: $* ($((SECONDS - t0)) s)" >&2; }
+step() { local t0=$SECONDS rc=0; "$@" || rc=$?; echo "step: ${*:0:80} ($((SECONDS - t0)) s, exit $rc)" >&2; return $rc; }
 
 version=$(node -p "require('$repo/package.json').version")
 (cd "$repo" && step npm pack --pack-destination "$work" >/dev/null)
@@ -27,8 +27,13 @@ step bash -c "$recipe"
 status=$?
 set -e
 echo "CI recipe exit: $status" >&2
+# npx has exited; the server under it stops as soon as it notices (well under a second).
+for i in $(seq 50); do
+  pgrep -f "your-project/node_modules/.bin/canton-conformance serve" >/dev/null || break
+  sleep 0.2
+done
 if pgrep -f "your-project/node_modules/.bin/canton-conformance serve" >/dev/null; then
-  echo "FAIL: a server is still running after the CI recipe" >&2
+  echo "FAIL: a server is still running 10 s after the CI recipe" >&2
   exit 1
 fi
 echo "no process left; reports in $work/your-project/reports" >&2
