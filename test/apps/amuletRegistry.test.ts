@@ -88,9 +88,23 @@ async function holdings(party: string): Promise<{ contractId: string; amount: st
 }
 
 describe('metadata v1', () => {
-  it('names the DSO as admin, the v1 APIs, and Amulet with its supply', async () => {
+  it('names the DSO as admin, the APIs as Splice does, and Amulet with its supply', async () => {
     const info = await getJson(server, '/registry/metadata/v1/info');
-    expect(info.body).toMatchObject({ adminId: dso, supportedApis: { 'splice-api-token-holding-v1': 1, 'splice-api-token-transfer-instruction-v1': 1 } });
+    // Splice's Scan: the registry supports the metadata API; the rest is per instrument.
+    expect(info.body).toEqual({ adminId: dso, supportedApis: { 'splice-api-token-metadata-v1': 1 } });
+    // Amulet: Splice's v1 list (no allocation-request API: apps use it, registries do not), and
+    // the v2 APIs served here by the same rule.
+    expect((await getJson(server, '/registry/metadata/v1/instruments/Amulet')).body.supportedApis).toEqual({
+      'splice-api-token-metadata-v1': 1,
+      'splice-api-token-holding-v1': 1,
+      'splice-api-token-transfer-instruction-v1': 1,
+      'splice-api-token-allocation-v1': 1,
+      'splice-api-token-allocation-instruction-v1': 1,
+      'splice-api-token-holding-v2': 1,
+      'splice-api-token-transfer-instruction-v2': 1,
+      'splice-api-token-allocation-v2': 1,
+      'splice-api-token-allocation-instruction-v2': 1,
+    });
     const list = await getJson(server, '/registry/metadata/v1/instruments?pageSize=10');
     expect(list.body.instruments.map((i: { id: string }) => i.id)).toEqual(['Amulet']);
     const one = await getJson(server, '/registry/metadata/v1/instruments/Amulet');

@@ -107,7 +107,7 @@ describe('report writers', () => {
     expect(validateReport(withCoverage)).toEqual([]);
     const md = renderMarkdown(withCoverage);
     expect(md).toMatch(/### Coverage/);
-    expect(md).toContain('Not checked in this run: `getV2Version`');
+    expect(md).toContain('Not checked in this run (1):\n\n- `getV2Version`');
     expect(md).toContain('- reads before the pruning offset are refused (PARTICIPANT_PRUNED_DATA_ACCESSED)');
     const html = renderHtml(withCoverage);
     expect(html).toMatch(/<section id="coverage">[\s\S]*Operations not checked in this run[\s\S]*GET \/v2\/version/);

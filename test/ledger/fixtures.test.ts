@@ -84,7 +84,34 @@ describe('fixture file errors name the file, the path and the problem', () => {
 
   it('reports unknown properties', () => {
     const p = file('unknown.json', { version: 1, partys: [] });
-    expect(errorsOf(p)).toEqual([`${p}: (root): unknown property 'partys'`]);
+    expect(errorsOf(p)).toEqual([`${p}: (root): unknown property 'partys' (did you mean 'parties'?)`]);
+  });
+
+  it('suggests the property meant, also deep in the file, and nothing when none is close', () => {
+    const p = file('unknown-deep.json', { version: 1, users: [{ id: 'u', primaryPary: 'x' }], contracts: [{ template: 't', actAs: [], arguments: {}, zzzzzzzz: 1 }] });
+    const errors = errorsOf(p);
+    expect(errors).toContain(`${p}: users[0]: unknown property 'primaryPary' (did you mean 'primaryParty'?)`);
+    expect(errors).toContain(`${p}: contracts[0]: unknown property 'zzzzzzzz'`);
+  });
+
+  it("a typo in a template is reported once, there, and its contracts' own mistakes are still reported", () => {
+    const p = file('typo.json', {
+      version: 1,
+      parties: ['bank', 'alice'],
+      templates: [{ packageName: 'my-app', module: 'Main', entity: 'Iou', fields: { issuer: 'Party', owner: 'Party', amount: 'Numeric' }, signatories: ['isuer'] }],
+      contracts: [
+        { template: '#my-app:Main:Iou', actAs: ['bank'], arguments: { issuer: 'bank', owner: 'alice', amount: '1' } },
+        { template: '#my-app:Main:Iou', actAs: ['bank'], arguments: { issuer: 'bank', owner: 'alice', amont: '1' } },
+        { template: '#my-app:Main:Iuo', actAs: ['bank'], arguments: {} },
+      ],
+    });
+    const errors = errorsOf(p);
+    expect(errors).toEqual([
+      `${p}: templates[0].signatories[0]: 'isuer' is not a field of the template (did you mean 'issuer'?)`,
+      `${p}: contracts[1].arguments: missing field 'amount'`,
+      `${p}: contracts[1].arguments.amont: unknown field 'amont' (did you mean 'amount'?)`,
+      expect.stringMatching(new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: contracts\\[2\\]\\.template: .*\\(did you mean '#my-app:Main:Iou'\\?\\)$`)),
+    ]);
   });
 
   it('reports template declarations that do not hold together', () => {

@@ -2,11 +2,15 @@ import { catalogue } from '../checks/catalogue.js';
 import { GROUPS, type Group } from '../checks/types.js';
 import { BaselineError, loadBaseline, type Baseline } from '../report/baseline.js';
 import { isUnexpected, type Report } from '../report/model.js';
+import { unreachableReport } from '../report/unreachableReport.js';
+import { plural } from '../report/writeMarkdown.js';
 import { writeReports } from '../report/writeReports.js';
 import { DEFAULT_PROFILE, loadProfile, ProfileError, type Profile } from '../runner/profile.js';
 import { unreachable } from '../runner/reachability.js';
 import { startInProcessReference, type InProcessServer } from '../runner/referenceServer.js';
 import { DEFAULTS, runSuite } from '../runner/runSuite.js';
+import { randomSeed } from '../runner/seeds.js';
+import { shellQuote } from '../target/curl.js';
 import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
 import { parseShard, type ShardError, type Shard } from '../runner/shard.js';
 import { loadSpec, SpecLoadError } from '../schema/index.js';
@@ -182,12 +186,22 @@ function tokensOf(args: RunArgs, profile: Profile): TokenProvider | undefined {
   return undefined;
 }
 
-function replayPrefix(args: RunArgs): string {
-  const parts = ['canton-conformance run'];
-  if (args.target) parts.push(`--target ${args.target}`);
-  for (const g of GROUPS) if (args.urls[g]) parts.push(`--${g}-url ${args.urls[g]}`);
-  if (args.profile) parts.push(`--profile ${args.profile}`);
+/**
+ * The start of every replay line: runs as printed from the project that installed the package
+ * (`npx`), against the same URLs, profile, documents and auth. A token appears by reference only
+ * (`"$TOKEN"`), never as itself: reports are published as CI artifacts.
+ */
+export function replayPrefix(args: RunArgs): string {
+  const q = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : shellQuote(v));
+  const parts = ['npx canton-conformance run'];
+  if (args.target) parts.push(`--target ${q(args.target)}`);
+  for (const g of GROUPS) if (args.urls[g]) parts.push(`--${g}-url ${q(args.urls[g])}`);
+  if (args.profile) parts.push(`--profile ${q(args.profile)}`);
+  if (args.token !== undefined) parts.push('--token "$TOKEN"');
+  if (args.tokenFile !== undefined) parts.push(`--token-file ${q(args.tokenFile)}`);
+  for (const spec of args.specs) parts.push(`--spec ${q(spec)}`);
   if (args.runs) parts.push(`--runs ${args.runs}`);
+  if (args.timeoutMs !== undefined) parts.push(`--timeout ${args.timeoutMs}`);
   return parts.join(' ');
 }
 
@@ -232,6 +246,8 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   let server: InProcessServer | undefined;
+  const startedAt = new Date();
+  const started = performance.now();
   try {
     if (inProcess) server = await startInProcessReference(profile);
     const base = server?.url ?? args.target ?? Object.values(args.urls)[0]!;
@@ -239,7 +255,20 @@ export async function run(argv: string[]): Promise<number> {
     const served = Object.fromEntries(profile.groups.map((g) => [g, baseUrls[g]]));
     const down = await unreachable(served, args.timeoutMs ?? DEFAULTS.timeoutMs);
     if (down !== undefined) {
-      console.error(`canton-conformance run: target unreachable: ${down}`);
+      console.error(`canton-conformance run: target unreachable: ${down.url}: ${down.reason}`);
+      const report = unreachableReport({
+        target: base,
+        targets: baseUrls,
+        profile: profile.name,
+        seed: args.seed ?? randomSeed(),
+        runs: args.runs ?? DEFAULTS.runs,
+        startedAt,
+        durationMs: Math.round(performance.now() - started),
+        toolVersion: toolVersion(),
+        down,
+      });
+      const paths = await writeReports(report, args.reportDir);
+      console.error(`report: ${paths.markdown} (also report.json, junit.xml, report.html) says the target was unreachable`);
       return ExitCode.Unreachable;
     }
     const result = await runSuite({
@@ -264,8 +293,9 @@ export async function run(argv: string[]): Promise<number> {
     const report = explainDefaultProfile(args, inProcess, result.report);
     const paths = await writeReports(report, args.reportDir);
     const s = report.summary;
+    const stale = report.checks.filter((c) => c.baseline === 'stale').length;
     console.log(
-      `canton-conformance: ${report.verdict.toUpperCase()}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.warned} warned, ${s.skipped} skipped` +
+      `canton-conformance: ${report.verdict.toUpperCase()}${stale > 0 ? ` (${plural(stale, 'stale baseline entry', 'stale baseline entries')})` : ''}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.warned} warned, ${s.skipped} skipped` +
         ` (seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s${report.shard ? `, shard ${report.shard.index}/${report.shard.total}` : ''})`,
     );
     for (const w of report.warnings) console.log(`warning: ${w}`);

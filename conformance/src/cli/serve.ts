@@ -4,6 +4,7 @@ import { fixtureKeyPath } from './token.js';
 import { defaultHttpConfig, type HttpConfig } from '../../../reference-server/src/http/api/config.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
+import { startedByNpm, watchParent } from './watchParent.js';
 
 export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE]
          [--auth none|hs256|rs256|es256]
@@ -15,7 +16,8 @@ export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H]
          [--data-dir DIR] [--no-reward-accounting] [--list-max-elements N]
 
 Starts the reference server (JSON Ledger API v2 over HTTP and WebSocket) and prints one line with
-its URL once it listens. Stops cleanly on SIGINT or SIGTERM.
+its URL once it listens. Stops cleanly on SIGINT or SIGTERM (started by npm or npx: also when
+npm is stopped, so no server is left behind).
 
 Options:
   --port N         port to listen on (default: $PORT, else 7575; 0 picks a free port)
@@ -247,12 +249,17 @@ export async function run(argv: string[]): Promise<number> {
   return ExitCode.Ok;
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
+/**
+ * Resolves on the first SIGINT or SIGTERM, or, when npm started the server, once npm's shell in
+ * between is gone (npm passes the signal to that shell only; see watchParent).
+ */
 function untilStopped(): Promise<void> {
   return new Promise<void>((resolve) => {
+    const unwatch = startedByNpm() ? watchParent(() => stop()) : () => undefined;
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      unwatch();
       resolve();
     };
     process.on('SIGINT', stop);

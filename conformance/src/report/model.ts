@@ -76,6 +76,8 @@ export interface Report {
   readonly shard?: { readonly index: number; readonly total: number };
   /** Shards merged into this report (`report merge`). */
   readonly mergedFrom?: number;
+  /** Set when a target did not answer at all (exit 3): no check ran. */
+  readonly unreachable?: { readonly url: string; readonly reason: string };
   /** Run-level warnings that keep a pass honest (mostly 401/403, mostly 404, ...). */
   readonly warnings: readonly string[];
   readonly summary: Summary;

@@ -11,7 +11,7 @@ import { isUnexpected, STATUS_RANK, summarize } from './model.js';
  */
 export function renderHtml(report: Report): string {
   const s = report.summary;
-  const verdict = report.verdict === 'pass' ? 'PASS' : 'FAIL';
+  const verdict = report.unreachable ? 'UNREACHABLE' : report.verdict === 'pass' ? 'PASS' : 'FAIL';
   const ordered = [...report.checks].sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
   return `<!doctype html>
 <html lang="en">
@@ -60,6 +60,7 @@ const HEADER_LINKS = 10;
 
 /** The verdict's reason as HTML: the unexpected failures named and linked to their checks. */
 function whyVerdict(r: Report): string {
+  if (r.unreachable) return h(`The target did not answer (${r.unreachable.url}: ${r.unreachable.reason}), so no check ran.`);
   const unexpected = r.checks.filter(isUnexpected);
   if (unexpected.length === 0) {
     const expected = r.checks.filter((c) => c.baseline === 'expected').length;

@@ -10,6 +10,7 @@ const secs = (ms: number) => (ms / 1000).toFixed(3);
  * `skipped` so CI dashboards stay green for them; stale baseline entries are failures.
  */
 export function renderJunit(report: Report): string {
+  if (report.unreachable) return unreachableJunit(report, report.unreachable);
   const groups = [...new Set(report.checks.map((c) => c.group))];
   const suites = groups.map((g) => suite(g, report.checks.filter((c) => c.group === g)));
   const all = report.checks.map(classify);
@@ -80,4 +81,20 @@ function testcase(c: CheckResult, k: Classified): string {
             ? `      <system-out>${escapeXml(`WARN: ${details}`)}</system-out>`
             : '';
   return inner === '' ? `${open}/>` : `${open}>\n${inner}\n    </testcase>`;
+}
+
+/** No check ran: one errored testcase says so, so a CI test tab shows the run as red with the reason. */
+function unreachableJunit(report: Report, down: NonNullable<Report['unreachable']>): string {
+  const message = escapeXml(`target unreachable: ${down.url}: ${down.reason}`);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="canton-conformance" tests="1" failures="0" errors="1" skipped="0" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    `  <testsuite name="reachability" tests="1" failures="0" errors="1" skipped="0" time="${secs(report.durationMs)}">`,
+    `    <testcase classname="reachability" name="target reachable" time="${secs(report.durationMs)}">`,
+    `      <error message="${message}" type="unreachable">${message}; no check ran (exit 3)</error>`,
+    '    </testcase>',
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
 }

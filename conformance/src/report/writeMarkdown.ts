@@ -4,6 +4,12 @@ import type { CheckResult, Report } from './model.js';
 import { isUnexpected, summarize } from './model.js';
 
 const MAX_ROWS = 50;
+const MAX_UNCHECKED = 10;
+
+/** `1 check`, `2 checks`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
 
 /** summary.md: short enough for a CI job summary ($GITHUB_STEP_SUMMARY), the verdict first. */
 export function renderMarkdown(report: Report): string {
@@ -12,15 +18,22 @@ export function renderMarkdown(report: Report): string {
   const expected = report.checks.filter((c) => c.baseline === 'expected');
   const warned = report.checks.filter((c) => c.status === 'warn');
   const out: string[] = [];
-  out.push(`## canton-conformance: ${report.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}`);
+  out.push(`## canton-conformance: ${report.unreachable ? '❌ UNREACHABLE' : report.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}`);
   out.push('');
   out.push(
-    `Target \`${report.target}\` · profile \`${report.profile}\` · seed \`${report.seed}\` · ${s.total} checks in ${(report.durationMs / 1000).toFixed(1)} s` +
+    `Target \`${report.target}\` · profile \`${report.profile}\` · seed \`${report.seed}\` · ${plural(s.total, 'check')} in ${(report.durationMs / 1000).toFixed(1)} s` +
       (report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : '') +
       (report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : '') +
       ` · ${report.tool.name} ${report.tool.version}`,
   );
   out.push('');
+  if (report.unreachable) {
+    out.push(`The target did not answer, so no check ran: \`${report.unreachable.url}\`: ${mdCell(report.unreachable.reason)}.`, '');
+    out.push('Start the target (or fix its URL) and run again; the exit code was 3.', '');
+    return out.join('\n');
+  }
+  const stale = unexpected.filter((c) => c.baseline === 'stale').length;
+  if (stale > 0) out.push(`${plural(stale, 'stale baseline entry', 'stale baseline entries')} fail${stale === 1 ? 's' : ''} the run: ${stale === 1 ? 'it passes' : 'they pass'} now; remove ${stale === 1 ? 'it' : 'them'} from the baseline.`, '');
   out.push('| Group | Passed | Failed | Errored | Warned | Skipped |');
   out.push('|---|---:|---:|---:|---:|---:|');
   for (const g of GROUPS) {
@@ -52,7 +65,11 @@ function coverage(out: string[], report: Report): void {
   out.push(`${c.operations.length - c.uncovered.length}/${c.operations.length} operations have a behaviour check, ${c.operations.length - notChecked.length} checked in this run; ${c.rules.length - c.uncheckedRules.length}/${c.rules.length} documented rules have a check.`);
   if (c.uncovered.length > 0) out.push('', `Without a behaviour check: ${c.uncovered.map((o) => `\`${o}\``).join(', ')}`);
   const skipped = notChecked.filter((o) => !c.uncovered.includes(o));
-  if (skipped.length > 0) out.push('', `Not checked in this run: ${skipped.map((o) => `\`${o}\``).join(', ')}`);
+  // One operation a line, and only the first few: a narrow run (--only) leaves most of them out.
+  if (skipped.length > 0) {
+    out.push('', `Not checked in this run (${skipped.length}):`, '', ...skipped.slice(0, MAX_UNCHECKED).map((o) => `- \`${o}\``));
+    if (skipped.length > MAX_UNCHECKED) out.push('', `…and ${skipped.length - MAX_UNCHECKED} more (\`coverage.notChecked\` in report.json).`);
+  }
   if (c.uncheckedRules.length > 0) out.push('', 'Documented rules without a check:', '', ...c.uncheckedRules.map((r) => `- ${mdCell(r)}`));
 }
 

@@ -6,7 +6,12 @@ import { transportErrorOf } from '../target/transportError.js';
  * refused connection or an unknown host makes a target unreachable (exit 3). A target that hangs
  * is reachable: its checks end as `error` within their timeouts.
  */
-export async function unreachable(baseUrls: Readonly<Partial<Record<Group, string>>>, timeoutMs: number): Promise<string | undefined> {
+export interface Unreachable {
+  readonly url: string;
+  readonly reason: string;
+}
+
+export async function unreachable(baseUrls: Readonly<Partial<Record<Group, string>>>, timeoutMs: number): Promise<Unreachable | undefined> {
   const urls = [...new Set(Object.values(baseUrls))];
   for (const url of urls) {
     const controller = new AbortController();
@@ -20,8 +25,8 @@ export async function unreachable(baseUrls: Readonly<Partial<Record<Group, strin
       await res.body?.cancel().catch(() => undefined);
     } catch (e) {
       const t = transportErrorOf(e, timedOut, timeoutMs);
-      if (t.kind === 'refused' || t.kind === 'dns') return `${url}: ${t.message}`;
-      if (t.kind === 'other' && /invalid url|unsupported protocol|ERR_INVALID_URL/i.test(t.message)) return `${url}: ${t.message}`;
+      if (t.kind === 'refused' || t.kind === 'dns') return { url, reason: t.message };
+      if (t.kind === 'other' && /invalid url|unsupported protocol|ERR_INVALID_URL/i.test(t.message)) return { url, reason: t.message };
     } finally {
       clearTimeout(timer);
     }

@@ -18,10 +18,10 @@ export function decodePageToken(token: string | undefined): Result<string | unde
 }
 
 /** 0 or absent: the maximum; above the maximum: the maximum (as a participant does). */
-export function pageSizeOf(pageSize: unknown, max: number): Result<number, LedgerError> {
+export function pageSizeOf(pageSize: unknown, max: number, negative = 'page_size must be a non-negative integer'): Result<number, LedgerError> {
   if (pageSize === undefined || pageSize === null || pageSize === 0) return ok(max);
   if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 0) {
-    return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: page_size must be a non-negative integer');
+    return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: ${negative}`);
   }
   return ok(Math.min(pageSize, max));
 }

@@ -93,7 +93,8 @@ export function getUser(ctx: LedgerContext, userId: string): Result<W.GetUserRes
 export function listUsers(ctx: LedgerContext, req: W.ListUsersRequest): Result<W.ListUsersResponse, LedgerError> {
   const idp = checkIdentityProvider(req.identityProviderId, (i) => identityProviderExists(ctx.admin, i));
   if (!idp.ok) return idp;
-  const size = pageSizeOf(req.pageSize, ctx.config.maxUsersPageSize);
+  // The user service's own wording for a negative page size.
+  const size = pageSizeOf(req.pageSize, ctx.config.maxUsersPageSize, 'Max page size must be non-negative');
   if (!size.ok) return size;
   const after = decodePageToken(req.pageToken);
   if (!after.ok) return after;

@@ -35,9 +35,17 @@ import {
 } from './ledgerSetup.js';
 
 export const DEFAULT_LEDGER_URL = 'http://localhost:7575';
+/**
+ * The same default address as `npm start` prints it: code written against the server
+ * (`http://127.0.0.1:7575`, the README's snippets) runs against the default handlers unchanged.
+ */
+export const DEFAULT_LEDGER_ALIAS_URL = 'http://127.0.0.1:7575';
 
 export interface CreateHandlersOptions {
-  /** Base URL of the JSON Ledger API (group B) and its WebSocket streams. Default `http://localhost:7575`. */
+  /**
+   * Base URL of the JSON Ledger API (group B) and its WebSocket streams. Default
+   * `http://localhost:7575`, and then `http://127.0.0.1:7575` answers too (where a default URL applies).
+   */
   readonly ledgerUrl?: string;
   /** Base URL of the token registry (group A). Default: the ledger URL. */
   readonly registryUrl?: string;
@@ -155,11 +163,14 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
   let state = { services: base, world: first.world, appWorld: first.appWorld, dispatch: createDispatcher(routes, base), generation: new AbortController() };
 
   const dispatch = (): Dispatch => state.dispatch;
+  // Without a ledger URL, the loopback address answers as well as localhost.
+  const alias = options.ledgerUrl === undefined ? parseBaseUrl('ledgerUrl', DEFAULT_LEDGER_ALIAS_URL) : undefined;
   // Most specific base first: a scan base of `http://host/api/scan` must win over `http://host`.
-  const bases = uniqueBases([ledgerBase, registryBase, scanBase]).sort((a, b) => b.href.length - a.href.length);
+  const bases = uniqueBases([ledgerBase, registryBase, scanBase, ...(alias === undefined ? [] : [alias])]).sort((a, b) => b.href.length - a.href.length);
+  const streamBases = alias === undefined ? [ledgerBase] : [ledgerBase, alias];
   const handlers: Array<HttpHandler | WebSocketHandler> = [
     ...bases.map((b) => createDispatchHandler(b, dispatch)),
-    createStreamLink(ledgerBase, channels, { services: () => state.services, generation: () => state.generation.signal }),
+    ...streamBases.map((b) => createStreamLink(b, channels, { services: () => state.services, generation: () => state.generation.signal })),
   ];
 
   return mockLedgerApi({

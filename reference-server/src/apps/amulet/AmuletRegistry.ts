@@ -6,7 +6,8 @@ import { isContractIdSyntax } from '../registry/isContractIdSyntax.js';
 import { parseChoiceContextRequest } from '../registry/parseChoiceContextRequest.js';
 import { field, parseFactoryRequest } from '../registry/parseFactoryRequest.js';
 import type { AnyValue, ChoiceContext } from '../registry/types.js';
-import { TOKEN_STANDARD_V1_APIS } from '../tokenStandard/ids.js';
+import { AMULET_V1_APIS, REGISTRY_INFO_APIS } from '../tokenStandard/ids.js';
+import { ALLOCATION_INSTRUCTION_V2_PACKAGE, ALLOCATION_V2_PACKAGE, HOLDING_V2_PACKAGE, TRANSFER_INSTRUCTION_V2_PACKAGE } from '../tokenStandard/idsV2.js';
 import { timeMicros } from '../time.js';
 import type { AmuletLedgerView } from './AmuletLedgerView.js';
 import { AMULET_INSTRUMENT_ID, AMULET_RULES_KEY, OPEN_ROUND_KEY, TRANSFER_PREAPPROVAL_KEY, record, text } from './amuletContext.js';
@@ -36,7 +37,17 @@ export interface FactoryWithChoiceContext {
 export type InstructionChoiceName = 'accept' | 'reject' | 'withdraw';
 export type AllocationChoiceName = 'execute-transfer' | 'withdraw' | 'cancel';
 
-const SUPPORTED_APIS: Readonly<Record<string, number>> = Object.fromEntries(TOKEN_STANDARD_V1_APIS.map((api) => [api, 1]));
+/**
+ * Amulet's `supportedApis`: Splice's v1 list, and the v2 APIs this registry also serves for
+ * Amulet by the same rule (registry-side only: no allocation-request-v2), so v2 clients find them.
+ */
+const AMULET_APIS: Readonly<Record<string, number>> = {
+  ...AMULET_V1_APIS,
+  [HOLDING_V2_PACKAGE]: 1,
+  [TRANSFER_INSTRUCTION_V2_PACKAGE]: 1,
+  [ALLOCATION_V2_PACKAGE]: 1,
+  [ALLOCATION_INSTRUCTION_V2_PACKAGE]: 1,
+};
 const MAX_PAGE_SIZE = 1000;
 
 /**
@@ -61,7 +72,7 @@ export class AmuletRegistry {
 
   info(): Result<RegistryInfo, LedgerError> {
     const dso = this.dso();
-    return dso.ok ? ok({ adminId: dso.value, supportedApis: SUPPORTED_APIS }) : dso;
+    return dso.ok ? ok({ adminId: dso.value, supportedApis: REGISTRY_INFO_APIS }) : dso;
   }
 
   listInstruments(query: URLSearchParams): Result<{ instruments: Instrument[]; nextPageToken?: string }, LedgerError> {
@@ -240,7 +251,7 @@ export class AmuletRegistry {
       totalSupply: supply.totalSupply,
       totalSupplyAsOf: toTimestamp(supply.asOf),
       decimals: 10,
-      supportedApis: SUPPORTED_APIS,
+      supportedApis: AMULET_APIS,
     };
   }
 

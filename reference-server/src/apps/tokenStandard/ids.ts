@@ -18,12 +18,21 @@ export const ALLOCATION_REQUEST_V1_INTERFACE = `#${ALLOCATION_REQUEST_V1_PACKAGE
 export const ALLOCATION_FACTORY_V1_INTERFACE = `#${ALLOCATION_INSTRUCTION_V1_PACKAGE}:Splice.Api.Token.AllocationInstructionV1:AllocationFactory`;
 export const ALLOCATION_INSTRUCTION_V1_INTERFACE = `#${ALLOCATION_INSTRUCTION_V1_PACKAGE}:Splice.Api.Token.AllocationInstructionV1:AllocationInstruction`;
 
-/** The API names a registry reports in `supportedApis` (metadata v1 `info`), with the minor version. */
-export const TOKEN_STANDARD_V1_APIS = [
-  METADATA_V1_PACKAGE,
-  HOLDING_V1_PACKAGE,
-  TRANSFER_INSTRUCTION_V1_PACKAGE,
-  ALLOCATION_V1_PACKAGE,
-  ALLOCATION_REQUEST_V1_PACKAGE,
-  ALLOCATION_INSTRUCTION_V1_PACKAGE,
-] as const;
+/**
+ * `supportedApis` of metadata v1 `info`, as Splice's Scan answers it for the registry as a
+ * whole: the metadata API only. What each instrument supports is on the instrument.
+ */
+export const REGISTRY_INFO_APIS: Readonly<Record<string, number>> = { [METADATA_V1_PACKAGE]: 1 };
+
+/**
+ * Amulet's `supportedApis` in the v1 APIs, as Splice's Scan lists them (API name to minor
+ * version): the registry-side APIs. No allocation-request API (an API used by apps, not
+ * registries) and no burn-mint API (Amulet does not use it).
+ */
+export const AMULET_V1_APIS: Readonly<Record<string, number>> = {
+  [METADATA_V1_PACKAGE]: 1,
+  [HOLDING_V1_PACKAGE]: 1,
+  [TRANSFER_INSTRUCTION_V1_PACKAGE]: 1,
+  [ALLOCATION_V1_PACKAGE]: 1,
+  [ALLOCATION_INSTRUCTION_V1_PACKAGE]: 1,
+};

@@ -1,3 +1,4 @@
+import { logRedacted } from './errors/logRedacted.js';
 import { ledgerError } from '../../ledger/errors.js';
 import { checkAccess } from './auth/checkAccess.js';
 import { renderProblem } from './errors/renderProblem.js';
@@ -23,6 +24,7 @@ export async function handleRoute(
     renderProblem(problem, route.group, {
       participantId: services.participantId,
       ...(correlationId === undefined ? {} : { correlationId }),
+      onRedacted: logRedacted(services.log, `${request.method} ${request.path}`),
     });
   try {
     let body: unknown = undefined;

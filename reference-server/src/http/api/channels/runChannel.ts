@@ -1,3 +1,4 @@
+import { logRedacted } from '../errors/logRedacted.js';
 import { ledgerError } from '../../../ledger/errors.js';
 import { checkAccess } from '../auth/checkAccess.js';
 import { decodeJsonBody } from '../decodeJsonBody.js';
@@ -37,7 +38,8 @@ export async function runChannel(
   services: ApiServices,
   session: ChannelSession,
 ): Promise<void> {
-  const refuse = (problem: Problem) => session.send(JSON.stringify(problemMessage(problem, { participantId: services.participantId })));
+  const refuse = (problem: Problem) =>
+    session.send(JSON.stringify(problemMessage(problem, { participantId: services.participantId, onRedacted: logRedacted(services.log, `stream ${channel.path}`) })));
   try {
     const decoded = decodeJsonBody(requestFrame, services.config.maxWebSocketMessageBytes);
     if (!decoded.ok) return await refuse(decoded.error);

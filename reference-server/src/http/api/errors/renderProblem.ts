@@ -12,7 +12,7 @@ import { toJsCantonError, type ErrorRenderContext, type JsCantonError } from './
  */
 export function renderProblem(problem: Problem, group: RouteGroup, ctx: ErrorRenderContext): ApiResponse {
   if (group === 'B') return renderLedgerApiProblem(problem, ctx);
-  return renderSpliceProblem(problem);
+  return renderSpliceProblem(problem, ctx);
 }
 
 function renderLedgerApiProblem(problem: Problem, ctx: ErrorRenderContext): ApiResponse {
@@ -43,12 +43,16 @@ export function problemMessage(problem: Problem, ctx: ErrorRenderContext): JsCan
   }
 }
 
-function renderSpliceProblem(problem: Problem): ApiResponse {
+function renderSpliceProblem(problem: Problem, ctx: ErrorRenderContext): ApiResponse {
   switch (problem.kind) {
     case 'decode':
       return jsonResponse({ error: problem.message }, 400);
-    case 'ledger':
-      return jsonResponse({ error: spliceCause(problem.error) }, spliceStatusOf(problem.error));
+    case 'ledger': {
+      const cause = spliceCause(problem.error);
+      // Splice's body carries no trace id; the log line stands alone.
+      if (cause !== problem.error.cause) ctx.onRedacted?.(problem.error, '-');
+      return jsonResponse({ error: cause }, spliceStatusOf(problem.error));
+    }
     default: {
       const { status, error } = transportError(problem);
       return jsonResponse({ error: error.cause }, status);

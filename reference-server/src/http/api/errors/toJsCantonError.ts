@@ -19,6 +19,11 @@ export interface ErrorRenderContext {
   readonly participantId: string;
   /** Echoed as `correlationId` (the participant uses the submission id when it has one). */
   readonly correlationId?: string;
+  /**
+   * Told the real cause of a refusal the caller only sees redacted, with the trace id the caller
+   * was given, so the operator's log says why (as a participant logs it).
+   */
+  readonly onRedacted?: (error: LedgerError, traceId: string) => void;
 }
 
 /** Categories whose details a participant never shows to the caller (authentication, permission). */
@@ -35,6 +40,7 @@ export function toJsCantonError(error: LedgerError, ctx: ErrorRenderContext): Js
   const traceId = randomBytes(16).toString('hex');
   const correlationId = ctx.correlationId ?? null;
   if (REDACTED_CATEGORIES.has(category)) {
+    ctx.onRedacted?.(error, traceId);
     return {
       code: 'NA',
       cause:

@@ -2,7 +2,7 @@ import type { AllocatePartyRequest } from '../../../ledger/wire.js';
 import { ok } from '../../../ledger/result.js';
 import { jsonResponse } from '../apiResponse.js';
 import { jsonResult } from '../ledgerResult.js';
-import { readCountQuery, readStringQuery } from '../readQuery.js';
+import { readInt32Query, readStringQuery } from '../readQuery.js';
 import { defineRoute, type Route } from '../route.js';
 
 /** Party management: allocate, list, look up, and the participant's own id. */
@@ -24,7 +24,7 @@ export const partyRoutes: readonly Route[] = [
     body: 'none',
     access: () => ({ admin: true }),
     handle: ({ query, services }) => {
-      const pageSize = readCountQuery(query, 'pageSize');
+      const pageSize = readInt32Query(query, 'pageSize');
       if (!pageSize.ok) return pageSize;
       const pageToken = readStringQuery(query, 'pageToken');
       const filterParty = readStringQuery(query, 'filter-party');

@@ -1,3 +1,4 @@
+import { parseJavaInteger } from '../readQuery.js';
 import { err, ok, type Result } from '../../../ledger/result.js';
 import type { GetUpdateByIdRequest, GetUpdateByOffsetRequest, UpdateFormat } from '../../../ledger/wire.js';
 import type { GetTransactionByIdRequest, GetTransactionByOffsetRequest, GetUpdatesPageRequest } from '../../../ledger/wireReads.js';
@@ -25,9 +26,11 @@ function partiesQuery(query: URLSearchParams): string[] {
   return query.getAll('parties').flatMap((p) => p.split(',')).filter((p) => p !== '');
 }
 
+/** A Long path parameter as the participant decodes it (`+7` is 7); a negative offset is refused as undecodable here. */
 function offsetParam(raw: string | undefined): Result<number, Problem> {
-  if (raw === undefined || !/^\d{1,19}$/.test(raw) || BigInt(raw) > 2n ** 63n - 1n) return err({ kind: 'decode', message: 'Invalid value for: path parameter offset' });
-  return ok(Number(raw));
+  const v = raw === undefined ? undefined : parseJavaInteger(raw, 'int64');
+  if (v === undefined || v < 0n) return err({ kind: 'decode', message: 'Invalid value for: path parameter offset' });
+  return ok(Number(v));
 }
 
 /** Point reads of the update service (by id, by offset; current and legacy forms) and its pages. */

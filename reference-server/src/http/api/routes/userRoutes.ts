@@ -2,7 +2,7 @@ import { ledgerError } from '../../../ledger/errors.js';
 import type { CreateUserRequest, GrantUserRightsRequest, RevokeUserRightsRequest, Right, UpdateUserRequest } from '../../../ledger/wire.js';
 import type { RequiredAccess } from '../auth/types.js';
 import { jsonResult, refused } from '../ledgerResult.js';
-import { readCountQuery, readStringQuery } from '../readQuery.js';
+import { readInt32Query, readStringQuery } from '../readQuery.js';
 import { defineRoute, type Route } from '../route.js';
 
 const userId = (params: Readonly<Record<string, string>>): string => params['user-id'] ?? '';
@@ -32,7 +32,7 @@ export const userRoutes: readonly Route[] = [
     body: 'none',
     access: () => ({ admin: true }),
     handle: ({ query, services }) => {
-      const pageSize = readCountQuery(query, 'pageSize');
+      const pageSize = readInt32Query(query, 'pageSize');
       if (!pageSize.ok) return pageSize;
       const pageToken = readStringQuery(query, 'pageToken');
       return jsonResult(

@@ -1,0 +1,174 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The README's install path and CI recipe, from the packed tarball in a project that is not the
+ * checkout: `npm pack`, the package laid out as `npm install <tgz>` lays it out (its dependencies
+ * linked from this checkout, so the test needs no registry; `bench/packed-install.sh` does the
+ * real install), then the real `npx` and `npm start`. Stopping npm must leave no process and no
+ * listening port behind.
+ */
+const exec = promisify(execFile);
+const repo = resolve('.');
+const version = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+let project: string;
+
+beforeAll(async () => {
+  expect(existsSync(join(repo, 'dist/conformance/src/cli/main.js')), 'dist/ is missing: run `npm run build`').toBe(true);
+  const work = mkdtempSync(join(tmpdir(), 'cc-packed-'));
+  // dist/ is built already; --ignore-scripts skips `prepare` (a second build).
+  await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: repo });
+  const tgz = join(work, `canton-conformance-${version}.tgz`);
+  project = join(work, 'your-project');
+  const modules = join(project, 'node_modules');
+  mkdirSync(join(modules, '.bin'), { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'your-project', private: true, dependencies: { 'canton-conformance': `file:${tgz}` } }));
+  await exec('tar', ['xzf', tgz, '-C', modules]);
+  renameSync(join(modules, 'package'), join(modules, 'canton-conformance'));
+  symlinkSync(join(repo, 'node_modules'), join(modules, 'canton-conformance', 'node_modules'));
+  symlinkSync('../canton-conformance/bin/canton-conformance.js', join(modules, '.bin', 'canton-conformance'));
+}, 120_000);
+
+describe('installed from the packed tarball', () => {
+  it('the tarball carries what the commands need, and npx runs them from the project', async () => {
+    const pkg = join(project, 'node_modules', 'canton-conformance');
+    for (const f of ['bin/canton-conformance.js', 'dist/conformance/src/cli/main.js', 'specs/ledger.openapi.yaml', 'fixtures/default-world.json', 'README.md', 'LICENSE']) {
+      expect(existsSync(join(pkg, f)), f).toBe(true);
+    }
+    expect(existsSync(join(pkg, 'test'))).toBe(false);
+    const v = await exec('npx', ['canton-conformance', '--version'], { cwd: project });
+    expect(v.stdout.trim()).toBe(version);
+    const list = await exec('npx', ['canton-conformance', 'list', '--coverage', '--json'], { cwd: project, maxBuffer: 64 * 1024 * 1024 });
+    expect((JSON.parse(list.stdout) as { uncovered: string[] }).uncovered).toEqual([]);
+  }, 60_000);
+
+  it('SIGTERM to `npx canton-conformance serve` stops the server under it: no process, no port left', async () => {
+    const npx = spawn('npx', ['canton-conformance', 'serve', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    await expectStopsCleanly(npx);
+  }, 60_000);
+
+  it('SIGTERM to `npm start` stops the server: no process, no port left', async () => {
+    const npm = spawn('npm', ['start'], { cwd: repo, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    await expectStopsCleanly(npm);
+  }, 60_000);
+
+  it("the README's CI recipe starts the server, certifies it and leaves nothing running", async () => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const recipe = /<!-- ci-recipe[^>]*-->\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(recipe, 'the README has a ci-recipe block').toBeDefined();
+    const port = await freePort();
+    // The same commands, on a free port, with the suite narrowed to a few quick checks.
+    const script = recipe!.replaceAll('7575', String(port)).replace(/^(npx canton-conformance run .*)$/m, '$1 --only ledger.version.*,ledger.ledger-end.*');
+    const summary = join(project, 'step-summary.md');
+    const run = spawn('bash', ['-c', script], { cwd: project, env: { ...process.env, GITHUB_STEP_SUMMARY: summary }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    run.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    run.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const tree = new Set<number>();
+    const code = await new Promise<number | null>((done) => {
+      // Remember every process the recipe started while it runs, to prove they are gone afterwards.
+      const watch = setInterval(() => descendants(run.pid!).forEach((p) => tree.add(p)), 100);
+      run.on('exit', (c) => {
+        clearInterval(watch);
+        done(c);
+      });
+    });
+    expect(code, output).toBe(0);
+    expect(output).toContain(`canton-conformance reference server listening on http://127.0.0.1:${port}`);
+    expect(readFileSync(summary, 'utf8')).toMatch(/^## canton-conformance: ✅ PASS/);
+    expect(readFileSync(join(project, 'reports', 'summary.md'), 'utf8')).toMatch(/✅ PASS/);
+    expect([...tree].some((p) => commandLine(p)?.includes(' serve '))).toBe(true);
+    await expectGone([...tree], port);
+  }, 120_000);
+});
+
+/** Waits for the "listening" line, sends SIGTERM to npm, then expects npm, everything under it and the port to be gone. */
+async function expectStopsCleanly(npm: ChildProcess): Promise<void> {
+  let out = '';
+  const url = await new Promise<string>((done, fail) => {
+    npm.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/[\d.]+:(\d+))/.exec(out);
+      if (m) done(m[1]!);
+    });
+    npm.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    npm.on('exit', (code) => fail(new Error(`exited ${code} before listening: ${out}`)));
+  });
+  const port = Number(new URL(url).port);
+  const tree = descendants(npm.pid!);
+  expect(tree.some((p) => commandLine(p)?.includes('serve'))).toBe(true);
+  const exited = new Promise<void>((done) => npm.on('exit', () => done()));
+  npm.kill('SIGTERM');
+  await exited;
+  await expectGone(tree, port);
+}
+
+/** Every process below `root`, from /proc (Linux). */
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => (children.get(p) ?? []).forEach((c) => (out.push(c), walk(c)));
+  walk(root);
+  return out;
+}
+
+function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    // A zombie has exited; only its parent's reaping is pending.
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.on('connect', () => (socket.destroy(), done(false)));
+    socket.on('error', () => done(true));
+  });
+}
+
+/** The stop is asynchronous (the server notices npm's shell is gone): wait for it, up to a generous bound. */
+async function expectGone(pids: readonly number[], port: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const left = pids.filter(alive);
+    if (left.length === 0 && (await refused(port))) return;
+    if (Date.now() > deadline) throw new Error(`still running: ${left.map((p) => `${p} ${commandLine(p)}`).join('; ')}; port ${port} ${(await refused(port)) ? 'closed' : 'still open'}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => done(port));
+    });
+  });
+}
