@@ -104,7 +104,7 @@ describe.skipIf(!HAS_DARS)('bad input is a failure as data naming what is wrong'
   it('a DALF whose payload does not hash to its package id', () => {
     const { bytes } = mainDalf('splice-util-0.1.4.dar');
     const tampered = bytes.slice();
-    tampered[100] ^= 0x01; // inside the payload, which comes first
+    tampered[100] = tampered[100]! ^ 0x01; // inside the payload, which comes first
     const result = decodeArchive(tampered);
     expect(result.ok).toBe(false);
     if (!result.ok) {
