@@ -196,7 +196,7 @@ describe.skipIf(!HAS_DARS)('evaluating real definitions of the reference DARs', 
     expect(ok(e.evaluate({ kind: 'app', fun: { kind: 'tyApp', expr: reverse, types: [INT] }, args: [lit(ints(1, 2, 3))] }))).toEqual(ints(3, 2, 1));
     const zip = find('daml-stdlib', 'DA.Internal.Prelude', 'zip');
     const zipped = ok(e.evaluate({ kind: 'app', fun: { kind: 'tyApp', expr: zip, types: [INT, INT] }, args: [lit(ints(1, 2, 3)), lit(ints(4, 5))] }));
-    expect(listItems(zipped as never).map((t) => (t as { fields: Value[] }).fields)).toEqual([[int64(1n), int64(4n)], [int64(2n), int64(5n)]]);
+    expect(listItems(zipped as never).map((t) => (t as unknown as { fields: Value[] }).fields)).toEqual([[int64(1n), int64(4n)], [int64(2n), int64(5n)]]);
   });
 
   it('class methods through their dictionaries: GHC.Num (+) on Int, GHC.Show show on Int and lists', () => {
