@@ -256,9 +256,15 @@ export class Evaluator {
         this.k.push({ t: K.Collect, node: expr, exprs: cache.exprs, vals: [], env });
         return this.evalIn(cache.exprs[0]!, env);
       }
-      case 'app':
-        this.k.push({ t: K.AppFun, args: expr.args, env });
-        return this.evalIn(expr.fun, env);
+      case 'app': {
+        // Atoms (variables, literals, builtins, evaluated top-level values) need no step of their own.
+        const fn = this.atom(expr.fun, env);
+        if (fn === undefined) {
+          this.k.push({ t: K.AppFun, args: expr.args, env });
+          return this.evalIn(expr.fun, env);
+        }
+        return this.collectArgs(fn, expr.args, [], env);
+      }
       case 'tyApp':
         this.k.push({ t: K.TyApp, count: expr.types.length });
         return this.evalIn(expr.expr, env);
@@ -270,9 +276,12 @@ export class Evaluator {
         if (pending === 0) return this.evalIn(expr.body, env); // erasable: Λ α . v is v
         return this.give(fnValue({ tag: 'tyClosure', pending, body: expr.body, env, def: this.def }));
       }
-      case 'case':
+      case 'case': {
+        const scrut = this.atom(expr.scrut, env);
+        if (scrut !== undefined) return this.match(scrut, expr.alts, env);
         this.k.push({ t: K.Case, alts: expr.alts, env });
         return this.evalIn(expr.scrut, env);
+      }
       case 'let':
         if (expr.bindings.length === 0) return this.evalIn(expr.body, env);
         this.k.push({ t: K.Let, bindings: expr.bindings, i: 0, body: expr.body, env });
@@ -298,19 +307,10 @@ export class Evaluator {
   private resume(frame: Frame): void {
     const v = this.ret;
     switch (frame.t) {
-      case K.AppFun: {
-        const vals: Value[] = [];
-        this.k.push({ t: K.AppArgs, fn: v, args: frame.args, vals, env: frame.env });
-        return this.evalIn(frame.args[0]!, frame.env);
-      }
-      case K.AppArgs: {
+      case K.AppFun: return this.collectArgs(v, frame.args, [], frame.env);
+      case K.AppArgs:
         frame.vals.push(v);
-        if (frame.vals.length < frame.args.length) {
-          this.k.push(frame);
-          return this.evalIn(frame.args[frame.vals.length]!, frame.env);
-        }
-        return this.applyFn(frame.fn, frame.vals);
-      }
+        return this.collectArgs(frame.fn, frame.args, frame.vals, frame.env);
       case K.ApplyTo: return this.applyFn(v, frame.args);
       case K.TyApp: {
         if (v.kind !== 'function') return this.give(v);
@@ -376,6 +376,36 @@ export class Evaluator {
   }
 
   // ---- application ---------------------------------------------------------------------------
+
+  /** The value of an expression that needs no evaluation step, or undefined. */
+  private atom(expr: Expr, env: Env): Value | undefined {
+    switch (expr.kind) {
+      case 'lit': return expr.value;
+      case 'var':
+        for (let e = env; e !== null; e = e.next) if (e.name === expr.name) return e.value;
+        return undefined; // the step reports the unbound variable
+      case 'builtin': return this.builtinValue(expr.builtin);
+      case 'val': {
+        const def = expr.cache as DefValue | undefined;
+        return def ? this.topValues.get(def) ?? undefined : undefined;
+      }
+      default: return undefined;
+    }
+  }
+
+  /** Evaluates the remaining arguments of an application, atoms inline, then applies. */
+  private collectArgs(fn: Value, args: readonly Expr[], vals: Value[], env: Env): void {
+    while (vals.length < args.length) {
+      const arg = args[vals.length]!;
+      const value = this.atom(arg, env);
+      if (value === undefined) {
+        this.k.push({ t: K.AppArgs, fn, args, vals, env });
+        return this.evalIn(arg, env);
+      }
+      vals.push(value);
+    }
+    return this.applyFn(fn, vals);
+  }
 
   private applyFn(fnv: Value, args: Value[]): void {
     if (fnv.kind !== 'function') return this.fail('crash', `applied a ${fnv.kind} value as a function`);
