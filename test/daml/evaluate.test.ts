@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { CaseAlt, Expr } from '../../reference-server/src/daml/ast/Expr.js';
-import type { DataCons, DefValue, Module, Package } from '../../reference-server/src/daml/ast/Package.js';
+import type { DataCons, DefTemplate, DefValue, Module, Package } from '../../reference-server/src/daml/ast/Package.js';
+import { qualifiedKey } from '../../reference-server/src/daml/ast/Package.js';
 import type { QualifiedName, Type } from '../../reference-server/src/daml/ast/Type.js';
 import { ARITHMETIC_ERROR_PACKAGE_ID, Evaluator } from '../../reference-server/src/daml/eval/Evaluator.js';
 import type { EvalResult } from '../../reference-server/src/daml/eval/EvalResult.js';
@@ -175,6 +176,59 @@ describe('the evaluator (daml-lf-2.rst, operational semantics)', () => {
       ok: false, error: { kind: 'missingDefinition', message: `package ${'b'.repeat(64)} is not available (needed for X:y)` },
     });
     expect(ev.evaluate(val('nope'))).toMatchObject({ ok: false, error: { kind: 'missingDefinition', message: `no value M:nope in package ${PKG}` } });
+  });
+});
+
+describe('interfaces (daml-lf-2.rst: to_interface, from_interface, call_interface, view_interface, ...)', () => {
+  const party = (name: string): Value => ({ kind: 'party', value: name });
+  const self = (field: string): Expr => ({ kind: 'recProj', tycon: { tycon: q('T'), args: [] }, field, record: v('this') });
+  const listExpr = (...items: Expr[]): Expr => ({ kind: 'cons', type: INT, front: items, tail: { kind: 'nil', type: INT } });
+  const T_DATA: DataCons = { kind: 'record', fields: [{ name: 'owner', type: INT }, { name: 'n', type: INT }], fieldNames: ['owner', 'n'] };
+  const template = (name: string, implementsI: boolean): DefTemplate => ({
+    name, param: 'this', precondition: lit({ kind: 'bool', value: true }), key: undefined,
+    signatories: listExpr(self('owner')), observers: { kind: 'nil', type: INT },
+    choices: new Map([['Ch', {
+      name: 'Ch', consuming: true, controllers: listExpr(self('owner')), observers: listExpr(v('arg')), authorizers: undefined,
+      argBinder: { name: 'arg', type: INT }, selfBinder: 'self', returnType: INT, update: lit(UNIT),
+    }]]),
+    implements: new Map(implementsI ? [[qualifiedKey(q('I')), {
+      iface: q('I'), methods: new Map([['double', app(b('ADD_INT64'), self('n'), self('n'))]]), view: self('n'),
+    }]] : []),
+  });
+  const base = pkg({}, { T: T_DATA, U: T_DATA, I: { kind: 'interface' } });
+  const module = base.modules.get('M')!;
+  const withTemplates: Package = {
+    ...base,
+    modules: new Map([['M', {
+      ...module,
+      templates: new Map([['T', template('T', true)], ['U', template('U', false)]]),
+      interfaces: new Map([['I', { name: 'I', param: 'this', methods: new Map([['double', INT]]), choices: new Map(), view: INT, requires: [] }]]),
+    }]]),
+  };
+  const ev = new Evaluator({ getPackage: (id) => (id === PKG ? withTemplates : undefined) });
+  const contract: Expr = { kind: 'recCon', tycon: { tycon: q('T'), args: [] }, fields: [{ field: 'owner', expr: lit(party('Alice')) }, { field: 'n', expr: int(21) }] };
+  const asI: Expr = { kind: 'toInterface', iface: q('I'), template: q('T'), expr: contract };
+  const cid = lit({ kind: 'contractId', value: '00abc' });
+
+  it('calls methods and views through the template\'s instance', () => {
+    expect(ok(ev.evaluate({ kind: 'callInterface', iface: q('I'), method: 'double', expr: asI }))).toEqual(int64(42n));
+    expect(ok(ev.evaluate({ kind: 'viewInterface', iface: q('I'), expr: asI }))).toEqual(int64(21n));
+    expect(ok(ev.evaluate({ kind: 'signatoryInterface', iface: q('I'), expr: asI }))).toEqual(listOf([party('Alice')]));
+    expect(ok(ev.evaluate({ kind: 'observerInterface', iface: q('I'), expr: asI }))).toEqual(listOf([]));
+    expect(ok(ev.evaluate({ kind: 'interfaceTemplateTypeRep', iface: q('I'), expr: asI }))).toEqual({ kind: 'typeRep', type: { kind: 'con', tycon: q('T'), args: [] } });
+  });
+
+  it('converts back only to the contract\'s own template', () => {
+    expect(ok(ev.evaluate({ kind: 'fromInterface', iface: q('I'), template: q('T'), expr: asI }))).toMatchObject(some({ kind: 'record', tycon: q('T') } as never));
+    expect(ok(ev.evaluate({ kind: 'fromInterface', iface: q('I'), template: q('U'), expr: asI }))).toEqual(NONE);
+    expect(ok(ev.evaluate({ kind: 'unsafeFromInterface', iface: q('I'), template: q('T'), cid, expr: asI }))).toMatchObject({ kind: 'record', tycon: q('T') });
+    expect(ev.evaluate({ kind: 'unsafeFromInterface', iface: q('I'), template: q('U'), cid, expr: asI })).toMatchObject({ ok: false, error: { kind: 'crash', message: 'contract 00abc is not a M:U' } });
+    expect(ok(ev.evaluate({ kind: 'fromRequiredInterface', required: q('I'), requiring: q('I'), expr: asI }))).toMatchObject({ kind: 'optional' });
+  });
+
+  it('choice controllers and observers see the contract and the choice argument', () => {
+    expect(ok(ev.evaluate({ kind: 'choiceController', template: q('T'), choice: 'Ch', contract, arg: lit(party('Bob')) }))).toEqual(listOf([party('Alice')]));
+    expect(ok(ev.evaluate({ kind: 'choiceObserver', template: q('T'), choice: 'Ch', contract, arg: lit(party('Bob')) }))).toEqual(listOf([party('Bob')]));
   });
 });
 
