@@ -267,4 +267,16 @@ describe.skipIf(!HAS_DARS)('evaluating real definitions of the reference DARs', 
     const showInts = { kind: 'app', fun: { kind: 'tyApp', expr: showList, types: [INT] }, args: [showInt] } as const satisfies Expr;
     expect(ok(e.evaluate({ kind: 'app', fun: { kind: 'tyApp', expr: show, types: [LIST_INT] }, args: [showInts, lit(ints(1, 2, 3))] }))).toEqual(text('[1,2,3]'));
   });
+
+  it('Splice helper functions: Splice.Util patchScalar and patchListAsScalar (splice-util)', () => {
+    const e = ev();
+    const eqInt = find('daml-prim', 'GHC.Classes', '$$fEqInt');
+    const call = (name: string, ...args: Expr[]): Value =>
+      ok(e.evaluate({ kind: 'app', fun: { kind: 'tyApp', expr: find('splice-util', 'Splice.Util', name), types: [INT] }, args: [eqInt, ...args] }));
+    // patchScalar new base current: the new value if it changed from base, else the current one.
+    expect(call('patchScalar', int(5), int(5), int(7))).toEqual(int64(7n));
+    expect(call('patchScalar', int(6), int(5), int(7))).toEqual(int64(6n));
+    expect(call('patchListAsScalar', lit(ints(1, 2)), lit(ints(1, 2)), lit(ints(3)))).toEqual(ints(3));
+    expect(call('patchListAsScalar', lit(ints(1, 2)), lit(ints(1)), lit(ints(3)))).toEqual(ints(1, 2));
+  });
 });
