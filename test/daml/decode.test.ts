@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 
+import { forEachExpr } from '../../reference-server/src/daml/ast/forEachExpr.js';
 import type { Package } from '../../reference-server/src/daml/ast/Package.js';
 import { decodeArchive } from '../../reference-server/src/daml/decode/decodeArchive.js';
 import { decodeDar, parseManifest } from '../../reference-server/src/daml/decode/decodeDar.js';
@@ -49,10 +50,22 @@ describe.skipIf(!HAS_DARS)('decoding the reference DARs', () => {
       for (const pkg of packages) expect(pkg.id).toMatch(/^[0-9a-f]{64}$/);
       expect(new Set(packages.map((p) => p.id)).size).toBe(packages.length);
     }
-    // Value bodies decode lazily: force every one, once per package.
-    let values = 0;
-    for (const pkg of cache.values()) for (const module of pkg.modules.values()) for (const value of module.values.values()) if (value.expr.kind) values++;
-    expect(values).toBeGreaterThan(20_000);
+    // Value bodies decode lazily: walking every expression of every package forces them all.
+    const kinds = new Set<string>();
+    const builtins = new Set<string>();
+    let nodes = 0;
+    for (const pkg of cache.values()) {
+      forEachExpr(pkg, (e) => {
+        nodes++;
+        kinds.add(e.kind === 'update' ? `update.${e.update.kind}` : e.kind);
+        if (e.kind === 'builtin') builtins.add(e.builtin);
+      });
+    }
+    expect(nodes).toBeGreaterThan(500_000);
+    // No reference DAR uses an experimental builtin or contract keys (LF 2.1 has none).
+    expect([...kinds].filter((k) => /experimental|ByKey/.test(k))).toEqual([]);
+    expect(kinds).toContain('update.tryCatch');
+    expect(builtins).toContain('FAIL_WITH_STATUS');
   }, 180_000);
 
   it('resolves templates, choices, interface instances and references across packages (splice-amulet 0.1.14)', () => {
