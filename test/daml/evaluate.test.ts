@@ -279,4 +279,18 @@ describe.skipIf(!HAS_DARS)('evaluating real definitions of the reference DARs', 
     expect(call('patchListAsScalar', lit(ints(1, 2)), lit(ints(1, 2)), lit(ints(3)))).toEqual(ints(3));
     expect(call('patchListAsScalar', lit(ints(1, 2)), lit(ints(1)), lit(ints(3)))).toEqual(ints(1, 2));
   });
+
+  it('an ArithmeticError from a builtin is daml-prim\'s exception, whose message ANY_EXCEPTION_MESSAGE reads', () => {
+    const arithmetic = packages.get(ARITHMETIC_ERROR_PACKAGE_ID);
+    expect(arithmetic?.modules.get('DA.Exception.ArithmeticError')?.exceptions.has('ArithmeticError')).toBe(true);
+    const e = ev();
+    const failed = e.evaluate(app(b('DIV_INT64'), int(7), int(0)));
+    if (failed.ok || failed.error.kind !== 'unhandledException') throw new Error('expected an unhandled ArithmeticError');
+    const message = e.evaluate({ kind: 'app', fun: { kind: 'builtin', builtin: 'ANY_EXCEPTION_MESSAGE' }, args: [lit(failed.error.exception)] });
+    // The message is the payload's `message` field (its wording is the builtin's).
+    const payload = failed.error.exception.value as unknown as { fieldNames: string[]; fields: Value[] };
+    expect(payload.fieldNames).toEqual(['message']);
+    expect(ok(message)).toEqual(payload.fields[0]);
+    expect(ok(message)).toMatchObject({ kind: 'text', value: expect.stringMatching(/ArithmeticError/) });
+  });
 });
