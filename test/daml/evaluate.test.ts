@@ -268,7 +268,7 @@ describe.skipIf(!HAS_DARS)('evaluating real definitions of the reference DARs', 
     expect(ok(e.evaluate({ kind: 'app', fun: { kind: 'tyApp', expr: show, types: [LIST_INT] }, args: [showInts, lit(ints(1, 2, 3))] }))).toEqual(text('[1,2,3]'));
   });
 
-  it('Splice helper functions: Splice.Util patchScalar and patchListAsScalar (splice-util)', () => {
+  it('Splice pure functions: Splice.Util patchScalar and patchListAsScalar (splice-util)', () => {
     const e = ev();
     const eqInt = find('daml-prim', 'GHC.Classes', '$$fEqInt');
     const call = (name: string, ...args: Expr[]): Value =>
