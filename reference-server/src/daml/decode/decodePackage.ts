@@ -124,7 +124,7 @@ class PackageDecoder {
     return { id: this.selfId, lfVersion, metadata, modules, imports: this.imports };
   }
 
-  // ---- helpers -------------------------------------------------------------------------------
+  // ---- tables --------------------------------------------------------------------------------
 
   // proto3 omits a zero-valued int32, so an absent interned index means entry 0 of its table.
   private get s0(): string {
