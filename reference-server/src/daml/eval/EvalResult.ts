@@ -1,0 +1,31 @@
+/** What an evaluation returns: a value, or why there is none (as data, never a thrown error). */
+import type { QualifiedName } from '../ast/Type.js';
+import type { AnyExceptionValue, FailureCategory, Value } from '../value/Value.js';
+
+/** The definition whose code was running: package, module and definition name. */
+export type Definition = QualifiedName;
+
+export type EvalError =
+  /** A Daml exception nobody caught (`throw`, or an ArithmeticError from a builtin). */
+  | { readonly kind: 'unhandledException'; readonly exception: AnyExceptionValue; readonly definition: Definition | undefined }
+  /** `ERROR` (Daml's `error`): not catchable. */
+  | { readonly kind: 'userError'; readonly message: string; readonly definition: Definition | undefined }
+  | {
+      readonly kind: 'failWithStatus'; readonly errorId: string; readonly category: FailureCategory;
+      readonly message: string; readonly meta: readonly (readonly [string, string])[]; readonly definition: Definition | undefined;
+    }
+  /** The step budget ran out: a loop, or more work than the caller allowed. */
+  | { readonly kind: 'budgetExceeded'; readonly steps: number; readonly definition: Definition | undefined; readonly message: string }
+  /** A package, module or definition the code refers to is not available from the caller. */
+  | { readonly kind: 'missingDefinition'; readonly message: string; readonly definition: Definition | undefined }
+  /** Ill-typed code or a value of the wrong type: a bug in a package or in the engine. */
+  | { readonly kind: 'crash'; readonly message: string; readonly definition: Definition | undefined };
+
+export type EvalResult =
+  | { readonly ok: true; readonly value: Value; readonly steps: number }
+  | { readonly ok: false; readonly error: EvalError; readonly steps: number };
+
+/** `Module:name` of a definition, with its package id, for messages. */
+export function describeDefinition(d: Definition | undefined): string {
+  return d ? `${d.module}:${d.name} (package ${d.packageId})` : 'an expression outside any definition';
+}

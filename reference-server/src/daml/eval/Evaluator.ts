@@ -1,0 +1,803 @@
+/**
+ * The Daml-LF 2 evaluator: a CEK-style machine (control, environment, continuation) with an
+ * explicit continuation stack, so Daml recursion depth is bounded by memory, never by the JS
+ * stack. Evaluation is call-by-value as daml-lf-2.rst "Operational semantics" defines it; types
+ * are erased except where the semantics needs them (`to_any`, `from_any`, `type_rep`, exceptions)
+ * and in type abstractions over a `nat` kind, which stay values until applied (ValExpTyAbsNat).
+ *
+ * The evaluator holds no store: it asks its caller for packages (`getPackage`). Top-level values
+ * are evaluated on first use and cached; names are resolved once per expression node.
+ *
+ * Updates evaluate to suspended `update` values (daml-lf-2.rst "Update interpretation" runs them).
+ */
+import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
+import { BUILTINS } from '../builtins/builtins.js';
+import type { CaseAlt, Expr, Update } from '../ast/Expr.js';
+import type { DefTemplate, DefValue, Package, TemplateChoice } from '../ast/Package.js';
+import { qualifiedKey } from '../ast/Package.js';
+import type { QualifiedName } from '../ast/Type.js';
+import { PackageFormatError } from '../decode/decodePackage.js';
+import { WireError } from '../decode/WireReader.js';
+import type {
+  AnyExceptionValue, FunctionValue, ListValue, RecordValue, UpdateValue, Value,
+} from '../value/Value.js';
+import { FALSE, NIL, NONE, TRUE, UNIT, some, text } from '../value/Value.js';
+import type { Definition, EvalError, EvalResult } from './EvalResult.js';
+import { describeDefinition } from './EvalResult.js';
+import { typesEqual } from './typesEqual.js';
+
+/** A variable environment: an immutable linked list, shared by closures. */
+export type Env = { readonly name: string; readonly value: Value; readonly next: Env } | null;
+
+/** The function values the evaluator builds (the `fn` of a `FunctionValue`). */
+export type Fn =
+  | { readonly tag: 'closure'; readonly params: readonly { readonly name: string }[]; readonly body: Expr; readonly env: Env; readonly def: Definition | undefined }
+  | { readonly tag: 'pap'; readonly fn: Fn; readonly args: readonly Value[] }
+  | { readonly tag: 'builtin'; readonly name: BuiltinName; readonly arity: number; readonly impl: FirstOrderBuiltin | undefined }
+  /** `Λ α : 'nat' . e`: evaluated when `pending` more type arguments have been applied. */
+  | { readonly tag: 'tyClosure'; readonly pending: number; readonly body: Expr; readonly env: Env; readonly def: Definition | undefined };
+
+/** A suspended update: the `update` of an `UpdateValue` (interpreted by the update engine). */
+export interface SuspendedUpdate {
+  readonly update: Update;
+  readonly env: Env;
+  readonly def: Definition | undefined;
+}
+
+export interface EvaluatorOptions {
+  /** The caller's packages by id. */
+  readonly getPackage: (packageId: string) => Package | undefined;
+  /** Steps one call of `evaluate` / `apply` may take (default 100,000,000). */
+  readonly stepBudget?: number;
+  /** Receives `TRACE` messages (Daml's `trace` / `debug`). */
+  readonly onTrace?: (message: string) => void;
+  /** The package of daml-prim's `DA.Exception.ArithmeticError` (stable across SDKs). */
+  readonly arithmeticErrorPackageId?: string;
+}
+
+/** daml-prim's stable package `DA.Exception.ArithmeticError` (its id in every reference DAR). */
+export const ARITHMETIC_ERROR_PACKAGE_ID = 'ee33fb70918e7aaa3d3fc44d64a399fb2bf5bcefc54201b1690ecd448551ba88';
+
+/** Builtins the evaluator implements itself, with their value arities. */
+const EVALUATOR_ARITIES: Partial<Record<BuiltinName, number>> = {
+  TRACE: 2, FOLDL: 3, FOLDR: 3, EQUAL_LIST: 3, ANY_EXCEPTION_MESSAGE: 1,
+};
+
+// Continuation frames. Plain objects with a numeric tag: one allocation per pushed frame.
+const enum K {
+  AppFun, AppArgs, ApplyTo, TyApp, Case, Let, One, Two, Collect, SetTop, Foldl, Foldr, EqualList, Restore, Catch,
+}
+type Frame =
+  | { t: K.AppFun; args: readonly Expr[]; env: Env }
+  | { t: K.AppArgs; fn: Value; args: readonly Expr[]; vals: Value[]; env: Env }
+  | { t: K.ApplyTo; args: Value[] }
+  | { t: K.TyApp; count: number }
+  | { t: K.Case; alts: readonly CaseAlt[]; env: Env }
+  | { t: K.Let; bindings: readonly { readonly name: string; readonly bound: Expr }[]; i: number; body: Expr; env: Env }
+  | { t: K.One; node: Expr; env: Env }
+  | { t: K.Two; node: Expr; env: Env; first: Value | undefined }
+  | { t: K.Collect; node: Expr; exprs: readonly Expr[]; vals: Value[]; env: Env }
+  | { t: K.SetTop; def: DefValue; saved: Definition | undefined }
+  | { t: K.Foldl; f: Value; rest: ListValue }
+  | { t: K.Foldr; f: Value; items: Value[]; i: number }
+  | { t: K.EqualList; eq: Value; xs: ListValue; ys: ListValue }
+  | { t: K.Restore; def: Definition | undefined }
+  /** A handler for Daml exceptions (the update engine's try/catch pushes these). */
+  | { t: K.Catch; handler: (exception: AnyExceptionValue) => void };
+
+/** An evaluation stops: the reason, as data. */
+class Stop {
+  constructor(readonly error: EvalError) {}
+}
+
+const fnValue = (fn: Fn): FunctionValue => ({ kind: 'function', fn });
+
+interface RecConCache { readonly fieldNames: readonly string[]; readonly exprs: readonly Expr[]; readonly tycon: QualifiedName }
+/** Fields evaluate in the expression's order; `order[i]` is the sorted position of field i. */
+interface StructConCache { readonly fieldNames: readonly string[]; readonly exprs: readonly Expr[]; readonly order: readonly number[] }
+
+export class Evaluator {
+  private readonly getPackage: (id: string) => Package | undefined;
+  private readonly budget: number;
+  private readonly onTrace: ((message: string) => void) | undefined;
+  private readonly arithmeticError: QualifiedName;
+  /** Top-level values evaluated so far (null while one is being evaluated: a cycle). */
+  private readonly topValues = new Map<DefValue, Value | null>();
+  private readonly builtinValues = new Map<BuiltinName, Value>();
+
+  // Machine registers, live during one run.
+  private k: Frame[] = [];
+  private steps = 0;
+  private def: Definition | undefined;
+  private mode: 0 | 1 = 0; // 0: evaluate `expr` in `env`; 1: return `ret` to the top frame
+  private expr: Expr = { kind: 'lit', value: UNIT };
+  private env: Env = null;
+  private ret: Value = UNIT;
+
+  constructor(options: EvaluatorOptions) {
+    this.getPackage = options.getPackage;
+    this.budget = options.stepBudget ?? 100_000_000;
+    this.onTrace = options.onTrace;
+    this.arithmeticError = {
+      packageId: options.arithmeticErrorPackageId ?? ARITHMETIC_ERROR_PACKAGE_ID,
+      module: 'DA.Exception.ArithmeticError',
+      name: 'ArithmeticError',
+    };
+  }
+
+  /** Evaluates a closed expression (or one over `bindings`). */
+  evaluate(expr: Expr, bindings: readonly (readonly [string, Value])[] = [], definition?: Definition): EvalResult {
+    let env: Env = null;
+    for (const [name, value] of bindings) env = { name, value, next: env };
+    return this.run(() => { this.def = definition; this.evalIn(expr, env); });
+  }
+
+  /** The value of a top-level definition. */
+  value(ref: QualifiedName): EvalResult {
+    return this.evaluate({ kind: 'val', ref });
+  }
+
+  /** Applies a function value to arguments. */
+  apply(fn: Value, args: readonly Value[]): EvalResult {
+    return this.run(() => { this.def = undefined; this.applyFn(fn, [...args]); });
+  }
+
+  // ---- the machine ---------------------------------------------------------------------------
+
+  private run(start: () => void): EvalResult {
+    const savedK = this.k;
+    this.k = [];
+    this.steps = 0;
+    try {
+      start();
+      this.loop(0);
+      return { ok: true, value: this.ret, steps: this.steps };
+    } catch (error) {
+      if (error instanceof Stop) return { ok: false, error: error.error, steps: this.steps };
+      if (error instanceof PackageFormatError || error instanceof WireError) {
+        return { ok: false, error: { kind: 'crash', message: `malformed package: ${error.message}`, definition: this.def }, steps: this.steps };
+      }
+      throw error;
+    } finally {
+      // Values left half-evaluated by a failure are evaluated afresh next time.
+      for (const [def, value] of this.topValues) if (value === null) this.topValues.delete(def);
+      this.k = savedK;
+    }
+  }
+
+  /** Runs until the continuation stack is back to `depth` frames with a value returned. */
+  private loop(depth: number): void {
+    const k = this.k;
+    const budget = this.budget;
+    for (;;) {
+      if (++this.steps > budget) {
+        throw new Stop({
+          kind: 'budgetExceeded', steps: this.steps - 1, definition: this.def,
+          message: `evaluation exceeded its budget of ${budget} steps in ${describeDefinition(this.def)}`,
+        });
+      }
+      if (this.mode === 0) {
+        this.step(this.expr, this.env);
+      } else {
+        if (k.length === depth) return;
+        this.resume(k.pop()!);
+      }
+    }
+  }
+
+  private evalIn(expr: Expr, env: Env): void {
+    this.mode = 0;
+    this.expr = expr;
+    this.env = env;
+  }
+
+  private give(value: Value): void {
+    this.mode = 1;
+    this.ret = value;
+  }
+
+  private fail(kind: 'crash' | 'missingDefinition', message: string): never {
+    throw new Stop({ kind, message, definition: this.def });
+  }
+
+  /** One evaluation step of `expr` in `env`. */
+  private step(expr: Expr, env: Env): void {
+    switch (expr.kind) {
+      case 'var': {
+        for (let e = env; e !== null; e = e.next) if (e.name === expr.name) { this.give(e.value); return; }
+        return this.fail('crash', `unbound variable ${expr.name}`);
+      }
+      case 'val': {
+        let def = expr.cache as DefValue | undefined;
+        if (!def) {
+          def = this.module(expr.ref).values.get(expr.ref.name);
+          if (!def) return this.fail('missingDefinition', `no value ${expr.ref.module}:${expr.ref.name} in package ${expr.ref.packageId}`);
+          expr.cache = def;
+        }
+        const cached = this.topValues.get(def);
+        if (cached) { this.give(cached); return; }
+        if (cached === null) return this.fail('crash', `the value ${expr.ref.module}:${expr.ref.name} depends on itself`);
+        this.topValues.set(def, null);
+        this.k.push({ t: K.SetTop, def, saved: this.def });
+        this.def = expr.ref;
+        this.evalIn(def.expr, null);
+        return;
+      }
+      case 'builtin': return this.give(this.builtinValue(expr.builtin));
+      case 'lit': return this.give(expr.value);
+      case 'recCon': {
+        const cache = this.recConCache(expr);
+        if (cache.exprs.length === 0) return this.give({ kind: 'record', tycon: cache.tycon, fieldNames: cache.fieldNames, fields: [] });
+        this.k.push({ t: K.Collect, node: expr, exprs: cache.exprs, vals: [], env });
+        return this.evalIn(cache.exprs[0]!, env);
+      }
+      case 'recProj': case 'variantCon': case 'structProj': case 'optionalSome': case 'toAny': case 'fromAny':
+      case 'toAnyException': case 'fromAnyException': case 'throw': case 'toInterface': case 'fromInterface':
+      case 'callInterface': case 'signatoryInterface': case 'observerInterface': case 'viewInterface':
+      case 'interfaceTemplateTypeRep': case 'toRequiredInterface': case 'fromRequiredInterface':
+        this.k.push({ t: K.One, node: expr, env });
+        return this.evalIn(oneSub(expr), env);
+      case 'recUpd': case 'structUpd': case 'unsafeFromInterface': case 'unsafeFromRequiredInterface':
+      case 'choiceController': case 'choiceObserver':
+        this.k.push({ t: K.Two, node: expr, env, first: undefined });
+        return this.evalIn(twoSubs(expr)[0], env);
+      case 'enumCon': {
+        if (!expr.cache) {
+          const dt = this.dataType(expr.tycon);
+          const rank = dt.cons.kind === 'enum' ? dt.cons.constructors.indexOf(expr.constructor) : -1;
+          if (rank < 0) return this.fail('crash', `no enum constructor ${expr.constructor} in ${expr.tycon.module}:${expr.tycon.name}`);
+          expr.cache = { kind: 'enum', tycon: expr.tycon, constructor: expr.constructor, rank };
+        }
+        return this.give(expr.cache);
+      }
+      case 'structCon': {
+        const cache = structConCache(expr);
+        if (cache.exprs.length === 0) return this.give({ kind: 'struct', fieldNames: [], fields: [] });
+        this.k.push({ t: K.Collect, node: expr, exprs: cache.exprs, vals: [], env });
+        return this.evalIn(cache.exprs[0]!, env);
+      }
+      case 'app': {
+        // Atoms (variables, literals, builtins, evaluated top-level values) need no step of their own.
+        const fn = this.atom(expr.fun, env);
+        if (fn === undefined) {
+          this.k.push({ t: K.AppFun, args: expr.args, env });
+          return this.evalIn(expr.fun, env);
+        }
+        return this.collectArgs(fn, expr.args, [], env);
+      }
+      case 'tyApp':
+        this.k.push({ t: K.TyApp, count: expr.types.length });
+        return this.evalIn(expr.expr, env);
+      case 'abs':
+        return this.give(fnValue({ tag: 'closure', params: expr.params, body: expr.body, env, def: this.def }));
+      case 'tyAbs': {
+        let pending = 0;
+        for (let i = 0; i < expr.params.length; i++) if (expr.params[i]!.kind.kind === 'nat') pending = i + 1;
+        if (pending === 0) return this.evalIn(expr.body, env); // erasable: Λ α . v is v
+        return this.give(fnValue({ tag: 'tyClosure', pending, body: expr.body, env, def: this.def }));
+      }
+      case 'case': {
+        const scrut = this.atom(expr.scrut, env);
+        if (scrut !== undefined) return this.match(scrut, expr.alts, env);
+        this.k.push({ t: K.Case, alts: expr.alts, env });
+        return this.evalIn(expr.scrut, env);
+      }
+      case 'let':
+        if (expr.bindings.length === 0) return this.evalIn(expr.body, env);
+        this.k.push({ t: K.Let, bindings: expr.bindings, i: 0, body: expr.body, env });
+        return this.evalIn(expr.bindings[0]!.bound, env);
+      case 'nil': return this.give(NIL);
+      case 'cons': {
+        const exprs = consExprs(expr);
+        this.k.push({ t: K.Collect, node: expr, exprs, vals: [], env });
+        return this.evalIn(exprs[0]!, env);
+      }
+      case 'optionalNone': return this.give(NONE);
+      case 'typeRep': return this.give({ kind: 'typeRep', type: expr.type });
+      case 'update': {
+        const update: SuspendedUpdate = { update: expr.update, env, def: this.def };
+        return this.give({ kind: 'update', update } satisfies UpdateValue);
+      }
+      case 'experimental':
+        return this.fail('crash', `experimental builtin ${expr.name} is not supported`);
+    }
+  }
+
+  /** Continues the top frame with the returned value `this.ret`. */
+  private resume(frame: Frame): void {
+    const v = this.ret;
+    switch (frame.t) {
+      case K.AppFun: return this.collectArgs(v, frame.args, [], frame.env);
+      case K.AppArgs:
+        frame.vals.push(v);
+        return this.collectArgs(frame.fn, frame.args, frame.vals, frame.env);
+      case K.ApplyTo: return this.applyFn(v, frame.args);
+      case K.TyApp: {
+        if (v.kind !== 'function') return this.give(v);
+        const fn = v.fn as Fn;
+        if (fn.tag !== 'tyClosure') return this.give(v);
+        if (frame.count < fn.pending) return this.give(fnValue({ ...fn, pending: fn.pending - frame.count }));
+        if (frame.count > fn.pending) this.k.push({ t: K.TyApp, count: frame.count - fn.pending });
+        this.enter(fn.def);
+        return this.evalIn(fn.body, fn.env);
+      }
+      case K.Case: return this.match(v, frame.alts, frame.env);
+      case K.Let: {
+        const env: Env = { name: frame.bindings[frame.i]!.name, value: v, next: frame.env };
+        const i = frame.i + 1;
+        if (i === frame.bindings.length) return this.evalIn(frame.body, env);
+        this.k.push({ t: K.Let, bindings: frame.bindings, i, body: frame.body, env });
+        return this.evalIn(frame.bindings[i]!.bound, env);
+      }
+      case K.One: return this.finishOne(frame.node, v, frame.env);
+      case K.Two: {
+        if (frame.first === undefined) {
+          this.k.push({ t: K.Two, node: frame.node, env: frame.env, first: v });
+          return this.evalIn(twoSubs(frame.node)[1], frame.env);
+        }
+        return this.finishTwo(frame.node, frame.first, v);
+      }
+      case K.Collect: {
+        frame.vals.push(v);
+        if (frame.vals.length < frame.exprs.length) {
+          this.k.push(frame);
+          return this.evalIn(frame.exprs[frame.vals.length]!, frame.env);
+        }
+        return this.finishCollect(frame.node, frame.vals);
+      }
+      case K.SetTop:
+        this.topValues.set(frame.def, v);
+        this.def = frame.saved;
+        return this.give(v);
+      case K.Foldl: {
+        if (frame.rest.kind === 'nil') return this.give(v);
+        this.k.push({ t: K.Foldl, f: frame.f, rest: frame.rest.tail });
+        return this.applyFn(frame.f, [v, frame.rest.head]);
+      }
+      case K.Foldr: {
+        if (frame.i < 0) return this.give(v);
+        this.k.push({ t: K.Foldr, f: frame.f, items: frame.items, i: frame.i - 1 });
+        return this.applyFn(frame.f, [frame.items[frame.i]!, v]);
+      }
+      case K.EqualList: {
+        if (v.kind !== 'bool' || !v.value) return this.give(FALSE);
+        return this.equalList(frame.eq, frame.xs, frame.ys);
+      }
+      case K.Restore:
+        this.def = frame.def;
+        return this.give(v);
+      case K.Catch:
+        return this.give(v);
+    }
+  }
+
+  private enter(def: Definition | undefined): void {
+    this.def = def;
+  }
+
+  // ---- application ---------------------------------------------------------------------------
+
+  /** The value of an expression that needs no evaluation step, or undefined. */
+  private atom(expr: Expr, env: Env): Value | undefined {
+    switch (expr.kind) {
+      case 'lit': return expr.value;
+      case 'var':
+        for (let e = env; e !== null; e = e.next) if (e.name === expr.name) return e.value;
+        return undefined; // the step reports the unbound variable
+      case 'builtin': return this.builtinValue(expr.builtin);
+      case 'val': {
+        const def = expr.cache as DefValue | undefined;
+        return def ? this.topValues.get(def) ?? undefined : undefined;
+      }
+      default: return undefined;
+    }
+  }
+
+  /** Evaluates the remaining arguments of an application, atoms inline, then applies. */
+  private collectArgs(fn: Value, args: readonly Expr[], vals: Value[], env: Env): void {
+    while (vals.length < args.length) {
+      const arg = args[vals.length]!;
+      const value = this.atom(arg, env);
+      if (value === undefined) {
+        this.k.push({ t: K.AppArgs, fn, args, vals, env });
+        return this.evalIn(arg, env);
+      }
+      vals.push(value);
+    }
+    return this.applyFn(fn, vals);
+  }
+
+  private applyFn(fnv: Value, args: Value[]): void {
+    if (fnv.kind !== 'function') return this.fail('crash', `applied a ${fnv.kind} value as a function`);
+    const fn = fnv.fn as Fn;
+    switch (fn.tag) {
+      case 'closure': {
+        const n = fn.params.length;
+        if (args.length < n) return this.give(fnValue({ tag: 'pap', fn, args }));
+        let env = fn.env;
+        for (let i = 0; i < n; i++) env = { name: fn.params[i]!.name, value: args[i]!, next: env };
+        if (args.length > n) this.k.push({ t: K.ApplyTo, args: args.slice(n) });
+        this.def = fn.def;
+        return this.evalIn(fn.body, env);
+      }
+      case 'pap': return this.applyFn(fnValue(fn.fn), [...fn.args, ...args]);
+      case 'builtin': {
+        if (args.length < fn.arity) return this.give(fnValue({ tag: 'pap', fn, args }));
+        if (args.length > fn.arity) {
+          this.k.push({ t: K.ApplyTo, args: args.slice(fn.arity) });
+          args = args.slice(0, fn.arity);
+        }
+        return this.callBuiltin(fn, args);
+      }
+      case 'tyClosure': return this.fail('crash', 'applied a type abstraction to a value argument');
+    }
+  }
+
+  private builtinValue(name: BuiltinName): Value {
+    let value = this.builtinValues.get(name);
+    if (value) return value;
+    const impl = BUILTINS.get(name);
+    const arity = impl?.arity ?? EVALUATOR_ARITIES[name];
+    if (arity === undefined) return this.fail('crash', `builtin ${name} is not implemented`);
+    if (arity === 0 && impl) {
+      const outcome = impl.apply([]);
+      if (!outcome.ok) return this.fail('crash', `builtin ${name}: ${outcome.failure.message}`);
+      value = outcome.value;
+    } else {
+      value = fnValue({ tag: 'builtin', name, arity, impl });
+    }
+    this.builtinValues.set(name, value);
+    return value;
+  }
+
+  private callBuiltin(fn: Extract<Fn, { tag: 'builtin' }>, args: Value[]): void {
+    if (fn.impl) {
+      const outcome = fn.impl.apply(args);
+      if (outcome.ok) return this.give(outcome.value);
+      const failure = outcome.failure;
+      switch (failure.kind) {
+        case 'arithmetic': {
+          // daml-lf-2.rst: arithmetic failures throw daml-prim's ArithmeticError, catchable.
+          const payload: RecordValue = { kind: 'record', tycon: this.arithmeticError, fieldNames: ['message'], fields: [text(failure.message)] };
+          return this.throwException({ kind: 'anyException', type: { kind: 'con', tycon: this.arithmeticError, args: [] }, value: payload });
+        }
+        case 'error': throw new Stop({ kind: 'userError', message: failure.message, definition: this.def });
+        case 'failWithStatus': throw new Stop({ ...failure, definition: this.def });
+        case 'crash': return this.fail('crash', `builtin ${fn.name}: ${failure.message}`);
+      }
+    }
+    switch (fn.name) {
+      case 'TRACE': {
+        const [message, value] = args as [Value, Value];
+        this.onTrace?.(message.kind === 'text' ? message.value : String(message.kind));
+        return this.give(value);
+      }
+      case 'FOLDL': {
+        const [f, z, list] = args as [Value, Value, Value];
+        if (list.kind !== 'cons' && list.kind !== 'nil') return this.fail('crash', `FOLDL over a ${list.kind}`);
+        this.k.push({ t: K.Foldl, f, rest: list });
+        return this.give(z);
+      }
+      case 'FOLDR': {
+        const [f, z, list] = args as [Value, Value, Value];
+        if (list.kind !== 'cons' && list.kind !== 'nil') return this.fail('crash', `FOLDR over a ${list.kind}`);
+        const items: Value[] = [];
+        for (let cell: ListValue = list; cell.kind === 'cons'; cell = cell.tail) items.push(cell.head);
+        this.k.push({ t: K.Foldr, f, items, i: items.length - 1 });
+        return this.give(z);
+      }
+      case 'EQUAL_LIST': {
+        const [eq, xs, ys] = args as [Value, Value, Value];
+        if ((xs.kind !== 'cons' && xs.kind !== 'nil') || (ys.kind !== 'cons' && ys.kind !== 'nil')) return this.fail('crash', 'EQUAL_LIST over non-lists');
+        return this.equalList(eq, xs, ys);
+      }
+      case 'ANY_EXCEPTION_MESSAGE': {
+        const [exception] = args as [Value];
+        if (exception.kind !== 'anyException') return this.fail('crash', `ANY_EXCEPTION_MESSAGE of a ${exception.kind}`);
+        const type = exception.type;
+        if (type.kind !== 'con') return this.fail('crash', 'an exception whose type is not a type constructor');
+        const def = this.module(type.tycon).exceptions.get(type.tycon.name);
+        if (!def) return this.fail('missingDefinition', `no exception ${type.tycon.module}:${type.tycon.name}`);
+        this.k.push({ t: K.Restore, def: this.def });
+        this.k.push({ t: K.ApplyTo, args: [exception.value] });
+        this.def = type.tycon;
+        return this.evalIn(def.message, null);
+      }
+      default: return this.fail('crash', `builtin ${fn.name} is not implemented`);
+    }
+  }
+
+  private equalList(eq: Value, xs: ListValue, ys: ListValue): void {
+    if (xs.kind === 'nil' || ys.kind === 'nil') return this.give(xs.kind === ys.kind ? TRUE : FALSE);
+    this.k.push({ t: K.EqualList, eq, xs: xs.tail, ys: ys.tail });
+    return this.applyFn(eq, [xs.head, ys.head]);
+  }
+
+  /** Unwinds to the innermost handler; with none, the evaluation ends with the exception. */
+  throwException(exception: AnyExceptionValue): void {
+    const k = this.k;
+    while (k.length > 0) {
+      const frame = k.pop()!;
+      if (frame.t === K.Catch) return frame.handler(exception);
+      if (frame.t === K.SetTop) this.topValues.delete(frame.def);
+    }
+    throw new Stop({ kind: 'unhandledException', exception, definition: this.def });
+  }
+
+  // ---- case --------------------------------------------------------------------------------
+
+  private match(v: Value, alts: readonly CaseAlt[], env: Env): void {
+    for (const alt of alts) {
+      switch (alt.kind) {
+        case 'default': return this.evalIn(alt.body, env);
+        case 'variant':
+          if (v.kind === 'variant' && v.constructor === alt.constructor) return this.evalIn(alt.body, { name: alt.binder, value: v.value, next: env });
+          break;
+        case 'enum':
+          if (v.kind === 'enum' && v.constructor === alt.constructor) return this.evalIn(alt.body, env);
+          break;
+        case 'builtinCon':
+          if (alt.con === 'unit' ? v.kind === 'unit' : v.kind === 'bool' && v.value === (alt.con === 'true')) return this.evalIn(alt.body, env);
+          break;
+        case 'nil':
+          if (v.kind === 'nil') return this.evalIn(alt.body, env);
+          break;
+        case 'cons':
+          if (v.kind === 'cons') return this.evalIn(alt.body, { name: alt.tail, value: v.tail, next: { name: alt.head, value: v.head, next: env } });
+          break;
+        case 'optionalNone':
+          if (v.kind === 'optional' && v.value === undefined) return this.evalIn(alt.body, env);
+          break;
+        case 'optionalSome':
+          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, { name: alt.binder, value: v.value, next: env });
+          break;
+      }
+    }
+    return this.fail('crash', `no case alternative matches a ${v.kind} value`);
+  }
+
+  // ---- nodes with sub-expressions -----------------------------------------------------------
+
+  private finishOne(node: Expr, v: Value, env: Env): void {
+    switch (node.kind) {
+      case 'recProj': {
+        if (v.kind !== 'record') return this.fail('crash', `projected field ${node.field} of a ${v.kind}`);
+        let index = node.cache;
+        if (index === undefined || v.fieldNames[index] !== node.field) {
+          index = v.fieldNames.indexOf(node.field);
+          if (index < 0) return this.fail('crash', `no field ${node.field} in ${v.tycon.module}:${v.tycon.name}`);
+          node.cache = index;
+        }
+        return this.give(v.fields[index]!);
+      }
+      case 'variantCon': {
+        let rank = node.cache;
+        if (rank === undefined) {
+          const dt = this.dataType(node.tycon.tycon);
+          rank = dt.cons.kind === 'variant' ? dt.cons.constructors.findIndex((c) => c.name === node.constructor) : -1;
+          if (rank < 0) return this.fail('crash', `no constructor ${node.constructor} in ${node.tycon.tycon.module}:${node.tycon.tycon.name}`);
+          node.cache = rank;
+        }
+        return this.give({ kind: 'variant', tycon: node.tycon.tycon, constructor: node.constructor, rank, value: v });
+      }
+      case 'structProj': {
+        if (v.kind !== 'struct') return this.fail('crash', `struct projection of a ${v.kind}`);
+        const index = v.fieldNames.indexOf(node.field);
+        if (index < 0) return this.fail('crash', `no struct field ${node.field}`);
+        return this.give(v.fields[index]!);
+      }
+      case 'optionalSome': return this.give(some(v));
+      case 'toAny': return this.give({ kind: 'any', type: node.type, value: v });
+      case 'fromAny':
+        if (v.kind !== 'any') return this.fail('crash', `from_any of a ${v.kind}`);
+        return this.give(typesEqual(v.type, node.type) ? some(v.value) : NONE);
+      case 'toAnyException': return this.give({ kind: 'anyException', type: node.type, value: v });
+      case 'fromAnyException':
+        if (v.kind !== 'anyException') return this.fail('crash', `from_any_exception of a ${v.kind}`);
+        return this.give(typesEqual(v.type, node.type) ? some(v.value) : NONE);
+      case 'throw': return this.throwException({ kind: 'anyException', type: node.exceptionType, value: v });
+      case 'toInterface': case 'toRequiredInterface': return this.give(v);
+      case 'fromInterface':
+        return this.give(this.templateOf(v) === qualifiedKey(node.template) ? some(v) : NONE);
+      case 'fromRequiredInterface':
+        return this.give(this.instanceOf(v, node.requiring) ? some(v) : NONE);
+      case 'callInterface': {
+        const { template, record } = this.contract(v);
+        const body = this.instance(template, record, node.iface).methods.get(node.method);
+        if (!body) return this.fail('crash', `${record.tycon.module}:${record.tycon.name} has no method ${node.method} of ${node.iface.module}:${node.iface.name}`);
+        return this.inTemplate(record, template.param, body);
+      }
+      case 'viewInterface': {
+        const { template, record } = this.contract(v);
+        return this.inTemplate(record, template.param, this.instance(template, record, node.iface).view);
+      }
+      case 'signatoryInterface': {
+        const { template, record } = this.contract(v);
+        return this.inTemplate(record, template.param, template.signatories);
+      }
+      case 'observerInterface': {
+        const { template, record } = this.contract(v);
+        return this.inTemplate(record, template.param, template.observers);
+      }
+      case 'interfaceTemplateTypeRep': {
+        const { record } = this.contract(v);
+        return this.give({ kind: 'typeRep', type: { kind: 'con', tycon: record.tycon, args: [] } });
+      }
+      default:
+        void env;
+        return this.fail('crash', `unexpected ${node.kind} continuation`);
+    }
+  }
+
+  private finishTwo(node: Expr, a: Value, b: Value): void {
+    switch (node.kind) {
+      case 'recUpd': {
+        if (a.kind !== 'record') return this.fail('crash', `updated field ${node.field} of a ${a.kind}`);
+        const index = a.fieldNames.indexOf(node.field);
+        if (index < 0) return this.fail('crash', `no field ${node.field} in ${a.tycon.module}:${a.tycon.name}`);
+        const fields = a.fields.slice();
+        fields[index] = b;
+        return this.give({ kind: 'record', tycon: a.tycon, fieldNames: a.fieldNames, fields });
+      }
+      case 'structUpd': {
+        if (a.kind !== 'struct') return this.fail('crash', `struct update of a ${a.kind}`);
+        const index = a.fieldNames.indexOf(node.field);
+        if (index < 0) return this.fail('crash', `no struct field ${node.field}`);
+        const fields = a.fields.slice();
+        fields[index] = b;
+        return this.give({ kind: 'struct', fieldNames: a.fieldNames, fields });
+      }
+      case 'unsafeFromInterface':
+        if (this.templateOf(b) !== qualifiedKey(node.template)) {
+          return this.fail('crash', `contract ${a.kind === 'contractId' ? a.value : '?'} is not a ${node.template.module}:${node.template.name}`);
+        }
+        return this.give(b);
+      case 'unsafeFromRequiredInterface':
+        if (!this.instanceOf(b, node.requiring)) {
+          return this.fail('crash', `contract ${a.kind === 'contractId' ? a.value : '?'} does not implement ${node.requiring.module}:${node.requiring.name}`);
+        }
+        return this.give(b);
+      case 'choiceController': case 'choiceObserver': {
+        const template = this.template(node.template);
+        const choice: TemplateChoice | undefined = template.choices.get(node.choice);
+        if (!choice) return this.fail('missingDefinition', `no choice ${node.choice} on ${node.template.module}:${node.template.name}`);
+        const body = node.kind === 'choiceController' ? choice.controllers : choice.observers;
+        if (!body) return this.give(NIL);
+        this.k.push({ t: K.Restore, def: this.def });
+        this.def = node.template;
+        return this.evalIn(body, { name: choice.argBinder.name, value: b, next: { name: template.param, value: a, next: null } });
+      }
+      default: return this.fail('crash', `unexpected ${node.kind} continuation`);
+    }
+  }
+
+  private finishCollect(node: Expr, vals: Value[]): void {
+    switch (node.kind) {
+      case 'recCon': {
+        const cache = node.cache as RecConCache;
+        return this.give({ kind: 'record', tycon: cache.tycon, fieldNames: cache.fieldNames, fields: vals });
+      }
+      case 'structCon': {
+        const cache = node.cache as StructConCache;
+        const fields = new Array<Value>(vals.length);
+        for (let i = 0; i < vals.length; i++) fields[cache.order[i]!] = vals[i]!;
+        return this.give({ kind: 'struct', fieldNames: cache.fieldNames, fields });
+      }
+      case 'cons': {
+        let list = vals[vals.length - 1]!;
+        if (list.kind !== 'cons' && list.kind !== 'nil') return this.fail('crash', `cons onto a ${list.kind}`);
+        for (let i = vals.length - 2; i >= 0; i--) list = { kind: 'cons', head: vals[i]!, tail: list };
+        return this.give(list);
+      }
+      default: return this.fail('crash', `unexpected ${node.kind} continuation`);
+    }
+  }
+
+  // ---- definitions ---------------------------------------------------------------------------
+
+  private module(ref: QualifiedName) {
+    const pkg = this.getPackage(ref.packageId);
+    if (!pkg) return this.fail('missingDefinition', `package ${ref.packageId} is not available (needed for ${ref.module}:${ref.name})`);
+    const module = pkg.modules.get(ref.module);
+    if (!module) return this.fail('missingDefinition', `no module ${ref.module} in package ${ref.packageId}`);
+    return module;
+  }
+
+  private dataType(ref: QualifiedName) {
+    const dt = this.module(ref).dataTypes.get(ref.name);
+    if (!dt) return this.fail('missingDefinition', `no data type ${ref.module}:${ref.name} in package ${ref.packageId}`);
+    return dt;
+  }
+
+  template(ref: QualifiedName): DefTemplate {
+    const t = this.module(ref).templates.get(ref.name);
+    if (!t) return this.fail('missingDefinition', `no template ${ref.module}:${ref.name} in package ${ref.packageId}`);
+    return t;
+  }
+
+  private recConCache(expr: Extract<Expr, { kind: 'recCon' }>): RecConCache {
+    if (expr.cache) return expr.cache as RecConCache;
+    const dt = this.dataType(expr.tycon.tycon);
+    if (dt.cons.kind !== 'record') return this.fail('crash', `${expr.tycon.tycon.module}:${expr.tycon.tycon.name} is not a record`);
+    const byName = new Map(expr.fields.map((f) => [f.field, f.expr]));
+    const exprs = dt.cons.fieldNames.map((name) => byName.get(name));
+    if (exprs.some((e) => e === undefined) || byName.size !== exprs.length) {
+      return this.fail('crash', `record ${expr.tycon.tycon.module}:${expr.tycon.tycon.name} built with fields ${[...byName.keys()].join(', ')}`);
+    }
+    const cache: RecConCache = { fieldNames: dt.cons.fieldNames, exprs: exprs as Expr[], tycon: expr.tycon.tycon };
+    expr.cache = cache;
+    return cache;
+  }
+
+  /** The `packageId:module:name` of the template a contract value (a record) belongs to. */
+  private templateOf(v: Value): string | undefined {
+    return v.kind === 'record' ? qualifiedKey(v.tycon) : undefined;
+  }
+
+  private contract(v: Value): { template: DefTemplate; record: RecordValue } {
+    if (v.kind !== 'record') return this.fail('crash', `an interface value that is a ${v.kind}, not a template record`);
+    return { template: this.template(v.tycon), record: v };
+  }
+
+  private instance(template: DefTemplate, record: RecordValue, iface: QualifiedName) {
+    const inst = template.implements.get(qualifiedKey(iface));
+    if (!inst) return this.fail('crash', `${record.tycon.module}:${record.tycon.name} does not implement ${iface.module}:${iface.name}`);
+    return inst;
+  }
+
+  private instanceOf(v: Value, iface: QualifiedName): boolean {
+    if (v.kind !== 'record') return false;
+    return this.template(v.tycon).implements.has(qualifiedKey(iface));
+  }
+
+  /** Evaluates a template-scoped expression with the template parameter bound to the contract. */
+  private inTemplate(record: RecordValue, param: string, body: Expr): void {
+    this.k.push({ t: K.Restore, def: this.def });
+    this.def = record.tycon;
+    return this.evalIn(body, { name: param, value: record, next: null });
+  }
+}
+
+/** The single sub-expression of a node evaluated through a `One` frame. */
+function oneSub(expr: Expr): Expr {
+  switch (expr.kind) {
+    case 'recProj': return expr.record;
+    case 'variantCon': return expr.arg;
+    case 'structProj': return expr.struct;
+    case 'optionalSome': return expr.value;
+    case 'toAny': case 'fromAny': case 'toAnyException': case 'fromAnyException': case 'throw':
+    case 'toInterface': case 'fromInterface': case 'callInterface': case 'signatoryInterface':
+    case 'observerInterface': case 'viewInterface': case 'interfaceTemplateTypeRep':
+    case 'toRequiredInterface': case 'fromRequiredInterface':
+      return expr.expr;
+    default: throw new Error(`no single sub-expression in ${expr.kind}`);
+  }
+}
+
+/** The two sub-expressions of a node evaluated through a `Two` frame, in evaluation order. */
+function twoSubs(expr: Expr): readonly [Expr, Expr] {
+  switch (expr.kind) {
+    case 'recUpd': return [expr.record, expr.update];
+    case 'structUpd': return [expr.struct, expr.update];
+    case 'unsafeFromInterface': case 'unsafeFromRequiredInterface': return [expr.cid, expr.expr];
+    case 'choiceController': case 'choiceObserver': return [expr.contract, expr.arg];
+    default: throw new Error(`no two sub-expressions in ${expr.kind}`);
+  }
+}
+
+const consCache = new WeakMap<Expr, readonly Expr[]>();
+function consExprs(expr: Extract<Expr, { kind: 'cons' }>): readonly Expr[] {
+  let exprs = consCache.get(expr);
+  if (!exprs) { exprs = [...expr.front, expr.tail]; consCache.set(expr, exprs); }
+  return exprs;
+}
+
+/** Struct values keep their fields sorted by name (daml-lf-2.rst, ValExpStructCon). */
+function structConCache(expr: Extract<Expr, { kind: 'structCon' }>): StructConCache {
+  if (expr.cache) return expr.cache as StructConCache;
+  const fieldNames = expr.fields.map((f) => f.field).sort();
+  const cache: StructConCache = { fieldNames, exprs: expr.fields.map((f) => f.expr), order: expr.fields.map((f) => fieldNames.indexOf(f.field)) };
+  expr.cache = cache;
+  return cache;
+}
+
