@@ -79,7 +79,6 @@ export function genMapDelete(map: GenMapValue, key: Value): GenMapValue {
 
 /** A TextMap from entries in any order (later keys win), as the JSON API and the engine build them. */
 export function textMapOf(entries: Iterable<readonly [string, Value]>): TextMapValue {
-  let map = EMPTY_TEXT_MAP;
-  for (const [k, v] of entries) map = textMapInsert(map, k, v);
-  return map;
+  const byKey = new Map<string, Value>(entries);
+  return { kind: 'textMap', entries: [...byKey].sort((a, b) => compareText(a[0], b[0])) };
 }
