@@ -1,0 +1,356 @@
+/**
+ * Daml-LF values in the JSON Ledger API's encoding, converted by their Daml-LF type in both
+ * directions (the "Daml-LF JSON encoding"): records as objects (arrays accepted on input),
+ * Int64 and Numeric as strings (numbers accepted on input), Optional as the value or null with
+ * nested optionals as [] / [x], lists as arrays, TextMap as objects, GenMap as [[k, v], ...],
+ * variants as {tag, value}, enums as strings, Unit as {}, Date as YYYY-MM-DD, Timestamp as
+ * ISO 8601 in UTC with 0, 3 or 6 fraction digits.
+ *
+ * Decoding never throws: a value that does not fit its type is a problem naming the JSON path.
+ */
+import type { QualifiedName, Type } from '../ast/Type.js';
+import { EMPTY_GEN_MAP, genMapInsert, genMapLookup, textMapOf } from '../value/maps.js';
+import { numericToScaledText, textToNumeric } from '../value/numeric.js';
+import { dateToText, daysFromCivil, isValidDate, isValidTimestamp, timestampToText } from '../value/time.js';
+import { int64, listItems, listOf, NONE, some, UNIT, type Value } from '../value/Value.js';
+import { showTycon, type DataTypes } from './DataTypes.js';
+
+export interface JsonProblem {
+  /** Where in the JSON value, e.g. `amount` or `legs[2].receiver`. */
+  readonly path: string;
+  readonly message: string;
+}
+
+export type Decoded = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly problem: JsonProblem };
+
+type Json = unknown;
+
+const PARTY = /^[a-zA-Z0-9:\-_ ]{1,255}$/;
+const CONTRACT_ID = /^[0-9a-f]{2,512}$/;
+const INT64_TEXT = /^[+-]?\d+$/;
+const NUMERIC_TEXT = /^[+-]?\d+(\.\d+)?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
+
+const good = (value: Value): Decoded => ({ ok: true, value });
+const bad = (path: string, message: string): Decoded => ({ ok: false, problem: { path, message } });
+const at = (path: string, field: string): string => (path === '' ? field : `${path}.${field}`);
+const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const short = (v: Json): string => {
+  let s: string;
+  try { s = typeof v === 'string' ? v : (JSON.stringify(v) ?? typeof v); } catch { s = typeof v; }
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+};
+
+/** Replaces type variables by their arguments (a definition's field types under its parameters). */
+export function substitute(type: Type, env: ReadonlyMap<string, Type>): Type {
+  if (env.size === 0) return type;
+  switch (type.kind) {
+    case 'var': {
+      const t = env.get(type.name);
+      if (t === undefined) return type.args.length === 0 ? type : { ...type, args: type.args.map((a) => substitute(a, env)) };
+      return type.args.reduce<Type>((lhs, rhs) => ({ kind: 'app', lhs, rhs: substitute(rhs, env) }), t);
+    }
+    case 'con': return { ...type, args: type.args.map((a) => substitute(a, env)) };
+    case 'syn': return { ...type, args: type.args.map((a) => substitute(a, env)) };
+    case 'builtin': return { ...type, args: type.args.map((a) => substitute(a, env)) };
+    case 'struct': return { ...type, fields: type.fields.map((f) => ({ name: f.name, type: substitute(f.type, env) })) };
+    case 'app': return { kind: 'app', lhs: substitute(type.lhs, env), rhs: substitute(type.rhs, env) };
+    case 'forall':
+    case 'nat':
+      return type;
+  }
+}
+
+/**
+ * A type with applications folded into its head (`app(con T, x)` becomes `con T [x]`) and
+ * synonyms expanded, so the codec sees one shape per type.
+ */
+function normalize(type: Type, types: DataTypes): Type {
+  let t = type;
+  const pending: Type[] = [];
+  while (t.kind === 'app') { pending.unshift(t.rhs); t = t.lhs; }
+  if (pending.length > 0) {
+    if (t.kind === 'con' || t.kind === 'builtin' || t.kind === 'syn' || t.kind === 'var') t = { ...t, args: [...t.args, ...pending] };
+  }
+  if (t.kind === 'syn') {
+    const syn = types.synonym?.(t.tysyn);
+    if (syn === undefined) return t;
+    return normalize(substitute(syn.type, new Map(syn.params.map((p, i) => [p, t.args[i]!] as const))), types);
+  }
+  return t;
+}
+
+function bindings(params: readonly string[], args: readonly Type[]): Map<string, Type> {
+  return new Map(params.map((p, i) => [p, args[i] ?? { kind: 'var', name: p, args: [] }] as const));
+}
+
+/** The JSON value of type `type` as a Daml-LF value, or the problem with it. */
+export function decodeJson(type: Type, json: Json, types: DataTypes, path = ''): Decoded {
+  const t = normalize(type, types);
+  switch (t.kind) {
+    case 'builtin': return decodeBuiltin(t.builtin, t.args, json, types, path);
+    case 'con': return decodeCon(t.tycon, t.args, json, types, path);
+    default: return bad(path, `a value of type '${t.kind}' cannot be given in JSON`);
+  }
+}
+
+function decodeBuiltin(builtin: string, args: readonly Type[], json: Json, types: DataTypes, path: string): Decoded {
+  switch (builtin) {
+    case 'UNIT':
+      return isObject(json) && Object.keys(json).length === 0 ? good(UNIT) : bad(path, 'expected Unit ({})');
+    case 'BOOL':
+      return typeof json === 'boolean' ? good({ kind: 'bool', value: json }) : bad(path, 'expected a boolean');
+    case 'TEXT':
+      return typeof json === 'string' ? good({ kind: 'text', value: json }) : bad(path, 'expected a text string');
+    case 'PARTY':
+      if (typeof json !== 'string') return bad(path, 'expected a party id string');
+      return PARTY.test(json) ? good({ kind: 'party', value: json }) : bad(path, `invalid party id '${short(json)}'`);
+    case 'CONTRACT_ID':
+      return typeof json === 'string' && CONTRACT_ID.test(json) ? good({ kind: 'contractId', value: json }) : bad(path, 'expected a contract id (hex string)');
+    case 'INT64': {
+      const s = typeof json === 'number' && Number.isSafeInteger(json) ? String(json) : json;
+      if (typeof s !== 'string' || !INT64_TEXT.test(s)) return bad(path, 'expected an Int64 (a string of digits)');
+      const n = BigInt(s);
+      return n >= -(2n ** 63n) && n < 2n ** 63n ? good(int64(n)) : bad(path, `Int64 '${short(s)}' out of range`);
+    }
+    case 'NUMERIC': {
+      const scale = natOf(args[0]);
+      if (scale === undefined) return bad(path, 'a Numeric of unknown scale');
+      const s = typeof json === 'number' && Number.isFinite(json) ? String(json) : json;
+      if (typeof s !== 'string' || !NUMERIC_TEXT.test(s)) return bad(path, `invalid Numeric '${short(json)}'`);
+      const n = textToNumeric(scale, s);
+      return n === undefined ? bad(path, `Numeric '${short(s)}' does not fit Numeric ${scale}`) : good(n);
+    }
+    case 'DATE': {
+      const m = typeof json === 'string' ? DATE.exec(json) : null;
+      if (m === null) return bad(path, 'expected a date YYYY-MM-DD');
+      const days = civilDays(Number(m[1]), Number(m[2]), Number(m[3]));
+      return days === undefined ? bad(path, `invalid date '${short(json)}'`) : good({ kind: 'date', days });
+    }
+    case 'TIMESTAMP': {
+      const micros = typeof json === 'string' ? parseTimestamp(json) : undefined;
+      return micros === undefined ? bad(path, 'expected a timestamp yyyy-mm-ddThh:mm:ss[.ssssss]Z in 0001-9999') : good({ kind: 'timestamp', micros });
+    }
+    case 'LIST': {
+      if (!Array.isArray(json)) return bad(path, 'expected a list');
+      const items: Value[] = [];
+      for (let i = 0; i < json.length; i++) {
+        const r = decodeJson(args[0]!, json[i], types, `${path}[${i}]`);
+        if (!r.ok) return r;
+        items.push(r.value);
+      }
+      return good(listOf(items));
+    }
+    case 'OPTIONAL': return decodeOptional(args[0]!, json, types, path);
+    case 'TEXTMAP': {
+      if (!isObject(json)) return bad(path, 'expected a text map (object)');
+      const entries: [string, Value][] = [];
+      for (const [k, v] of Object.entries(json)) {
+        const r = decodeJson(args[0]!, v, types, at(path, k));
+        if (!r.ok) return r;
+        entries.push([k, r.value]);
+      }
+      return good(textMapOf(entries));
+    }
+    case 'GENMAP': {
+      if (!Array.isArray(json)) return bad(path, 'expected a map as a list of [key, value] pairs');
+      let map = EMPTY_GEN_MAP;
+      for (let i = 0; i < json.length; i++) {
+        const pair: Json = json[i];
+        if (!Array.isArray(pair) || pair.length !== 2) return bad(`${path}[${i}]`, 'expected a [key, value] pair');
+        const k = decodeJson(args[0]!, pair[0], types, `${path}[${i}][0]`);
+        if (!k.ok) return k;
+        const v = decodeJson(args[1]!, pair[1], types, `${path}[${i}][1]`);
+        if (!v.ok) return v;
+        if (genMapLookup(map, k.value) !== undefined) return bad(`${path}[${i}][0]`, 'duplicate key in map');
+        map = genMapInsert(map, k.value, v.value);
+      }
+      return good(map);
+    }
+    default:
+      return bad(path, `a value of type ${builtin} cannot be given in JSON`);
+  }
+}
+
+/** Top-level Optional: null or the value; an Optional inside it is [] or [x] (the encoding's rule). */
+function decodeOptional(inner: Type, json: Json, types: DataTypes, path: string): Decoded {
+  if (json === null || json === undefined) return good(NONE);
+  const r = isOptional(inner, types) ? decodeNested(inner, json, types, path) : decodeJson(inner, json, types, path);
+  return r.ok ? good(some(r.value)) : r;
+}
+
+/** A nested Optional (`type` is one): [] for None, [x] for Some x, x again nested if it is one. */
+function decodeNested(type: Type, json: Json, types: DataTypes, path: string): Decoded {
+  if (!Array.isArray(json) || json.length > 1) return bad(path, 'expected a nested optional as [] or [value]');
+  if (json.length === 0) return good(NONE);
+  const elem = typeArg(normalize(type, types), 0);
+  const r = isOptional(elem, types) ? decodeNested(elem, json[0], types, `${path}[0]`) : decodeJson(elem, json[0], types, `${path}[0]`);
+  return r.ok ? good(some(r.value)) : r;
+}
+
+function isOptional(type: Type, types: DataTypes): boolean {
+  const t = normalize(type, types);
+  return t.kind === 'builtin' && t.builtin === 'OPTIONAL';
+}
+
+function decodeCon(tycon: QualifiedName, args: readonly Type[], json: Json, types: DataTypes, path: string): Decoded {
+  const def = types.dataType(tycon);
+  if (def === undefined) return bad(path, `unknown data type ${showTycon(tycon)}`);
+  switch (def.kind) {
+    case 'enum': {
+      const rank = typeof json === 'string' ? def.constructors.indexOf(json) : -1;
+      if (rank < 0) return bad(path, `expected one of ${def.constructors.join(', ')}`);
+      return good({ kind: 'enum', tycon, constructor: def.constructors[rank]!, rank });
+    }
+    case 'variant': {
+      if (!isObject(json) || typeof json.tag !== 'string') return bad(path, 'expected a variant {tag, value}');
+      const tag = json.tag;
+      const rank = def.constructors.findIndex((c) => c.name === tag);
+      if (rank < 0) return bad(path, `unknown variant constructor '${short(tag)}'`);
+      const env = bindings(def.params, args);
+      const r = decodeJson(substitute(def.constructors[rank]!.type, env), json.value, types, at(path, 'value'));
+      return r.ok ? good({ kind: 'variant', tycon, constructor: tag, rank, value: r.value }) : r;
+    }
+    case 'record': {
+      const env = bindings(def.params, args);
+      const fieldNames = def.fields.map((f) => f.name);
+      const fields: Value[] = [];
+      if (Array.isArray(json)) {
+        if (json.length !== def.fields.length) return bad(path, `expected a record of ${def.fields.length} fields`);
+        for (let i = 0; i < def.fields.length; i++) {
+          const r = decodeJson(substitute(def.fields[i]!.type, env), json[i], types, `${path}[${i}]`);
+          if (!r.ok) return r;
+          fields.push(r.value);
+        }
+        return good({ kind: 'record', tycon, fieldNames, fields });
+      }
+      if (!isObject(json)) return bad(path, 'expected a record (JSON object)');
+      for (const f of def.fields) {
+        const type = substitute(f.type, env);
+        const present = Object.hasOwn(json, f.name);
+        if (!present && !isOptional(type, types)) return bad(at(path, f.name), `missing non-optional field '${f.name}'`);
+        const r = decodeJson(type, present ? json[f.name] : null, types, at(path, f.name));
+        if (!r.ok) return r;
+        fields.push(r.value);
+      }
+      for (const name of Object.keys(json)) {
+        if (!fieldNames.includes(name)) return bad(at(path, name), `unexpected field '${short(name)}'`);
+      }
+      return good({ kind: 'record', tycon, fieldNames, fields });
+    }
+  }
+}
+
+/** The Daml-LF value as JSON by its type (the JSON API's output form). */
+export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
+  const t = normalize(type, types);
+  switch (value.kind) {
+    case 'unit': return {};
+    case 'bool': return value.value;
+    case 'int64': return value.value.toString();
+    case 'numeric': return numericToScaledText(value);
+    case 'text':
+    case 'party':
+    case 'contractId':
+      return value.value;
+    case 'date': return dateToText(value.days);
+    case 'timestamp': return timestampToText(value.micros);
+    case 'nil':
+    case 'cons': {
+      const item = typeArg(t, 0);
+      return listItems(value).map((v) => encodeJson(v, item, types));
+    }
+    case 'optional': {
+      if (value.value === undefined) return null;
+      const inner = typeArg(t, 0);
+      return isOptional(inner, types) ? encodeNested(value.value, inner, types) : encodeJson(value.value, inner, types);
+    }
+    case 'textMap': {
+      const item = typeArg(t, 0);
+      const out: Record<string, Json> = {};
+      for (const [k, v] of value.entries) Object.defineProperty(out, k, { value: encodeJson(v, item, types), enumerable: true, writable: true, configurable: true });
+      return out;
+    }
+    case 'genMap': return value.entries.map(([k, v]) => [encodeJson(k, typeArg(t, 0), types), encodeJson(v, typeArg(t, 1), types)]);
+    case 'enum': return value.constructor;
+    case 'variant': {
+      const def = types.dataType(value.tycon);
+      const ctor = def?.kind === 'variant' ? def.constructors[value.rank] : undefined;
+      const argType = ctor === undefined || def?.kind !== 'variant' ? undefined : substitute(ctor.type, bindings(def.params, t.kind === 'con' ? t.args : []));
+      return { tag: value.constructor, value: argType === undefined ? encodeUntyped(value.value) : encodeJson(value.value, argType, types) };
+    }
+    case 'record': {
+      const def = types.dataType(value.tycon);
+      const env = def?.kind === 'record' ? bindings(def.params, t.kind === 'con' ? t.args : []) : new Map<string, Type>();
+      const out: Record<string, Json> = {};
+      value.fieldNames.forEach((name, i) => {
+        const fieldType = def?.kind === 'record' ? def.fields[i]?.type : undefined;
+        const v = value.fields[i]!;
+        Object.defineProperty(out, name, { value: fieldType === undefined ? encodeUntyped(v) : encodeJson(v, substitute(fieldType, env), types), enumerable: true, writable: true, configurable: true });
+      });
+      return out;
+    }
+    default:
+      return encodeUntyped(value);
+  }
+}
+
+function encodeNested(value: Value, type: Type, types: DataTypes): Json {
+  const t = normalize(type, types);
+  if (t.kind !== 'builtin' || t.builtin !== 'OPTIONAL' || value.kind !== 'optional') return encodeJson(value, t, types);
+  return value.value === undefined ? [] : [encodeNested(value.value, t.args[0]!, types)];
+}
+
+/** Without a type (a definition the caller could not give): the unambiguous shapes only. */
+function encodeUntyped(value: Value): Json {
+  switch (value.kind) {
+    case 'optional': return value.value === undefined ? null : encodeUntyped(value.value);
+    case 'nil':
+    case 'cons': return listItems(value).map(encodeUntyped);
+    case 'record': return Object.fromEntries(value.fieldNames.map((n, i) => [n, encodeUntyped(value.fields[i]!)]));
+    case 'variant': return { tag: value.constructor, value: encodeUntyped(value.value) };
+    case 'textMap': return Object.fromEntries(value.entries.map(([k, v]) => [k, encodeUntyped(v)]));
+    case 'genMap': return value.entries.map(([k, v]) => [encodeUntyped(k), encodeUntyped(v)]);
+    case 'unit': return {};
+    case 'bool': return value.value;
+    case 'int64': return value.value.toString();
+    case 'numeric': return numericToScaledText(value);
+    case 'text':
+    case 'party':
+    case 'contractId':
+      return value.value;
+    case 'date': return dateToText(value.days);
+    case 'timestamp': return timestampToText(value.micros);
+    case 'enum': return value.constructor;
+    default: return null;
+  }
+}
+
+function typeArg(t: Type, i: number): Type {
+  const args = t.kind === 'builtin' || t.kind === 'con' ? t.args : [];
+  return args[i] ?? { kind: 'builtin', builtin: 'UNIT', args: [] };
+}
+
+function natOf(t: Type | undefined): number | undefined {
+  return t?.kind === 'nat' ? t.value : undefined;
+}
+
+function civilDays(year: number, month: number, day: number): number | undefined {
+  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  const days = daysFromCivil(year, month, day);
+  // A day the month does not have (2025-02-30) lands in the next month.
+  if (dateToText(days) !== `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`) return undefined;
+  return isValidDate(days) ? days : undefined;
+}
+
+/** Microseconds of `yyyy-mm-ddThh:mm:ss[.fraction]Z` (digits past microseconds dropped). */
+export function parseTimestamp(text: string): bigint | undefined {
+  const m = TIMESTAMP.exec(text);
+  if (m === null) return undefined;
+  const days = civilDays(Number(m[1]), Number(m[2]), Number(m[3]));
+  const [h, min, s] = [Number(m[4]), Number(m[5]), Number(m[6])];
+  if (days === undefined || h > 23 || min > 59 || s > 59) return undefined;
+  const micros = (BigInt(days) * 86_400n + BigInt(h * 3600 + min * 60 + s)) * 1_000_000n + BigInt((m[7] ?? '').padEnd(6, '0').slice(0, 6));
+  return isValidTimestamp(micros) ? micros : undefined;
+}

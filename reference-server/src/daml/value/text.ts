@@ -1,0 +1,51 @@
+/**
+ * Text as Daml sees it: a sequence of Unicode code points, ordered by code point (the order of
+ * its UTF-8 bytes). JS strings are UTF-16, whose unit order differs from code point order for
+ * characters above U+E000 against surrogate pairs, so comparisons remap those units.
+ */
+
+/** Code point order of two strings: negative, zero or positive. */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return orderUnit(x) - orderUnit(y);
+  }
+  return a.length - b.length;
+}
+
+/** Surrogates (U+D800..U+DFFF) encode code points above U+FFFF: move them past U+E000..U+FFFF. */
+function orderUnit(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
+
+/** The code points of a string (EXPLODE_TEXT, TEXT_TO_CODE_POINTS). */
+export function codePoints(text: string): number[] {
+  const points: number[] = [];
+  for (const ch of text) points.push(ch.codePointAt(0)!);
+  return points;
+}
+
+/** The characters of a string, one per code point. */
+export function explode(text: string): string[] {
+  return Array.from(text);
+}
+
+/** A valid Unicode scalar value: what CODE_POINTS_TO_TEXT accepts. */
+export function isScalarValue(point: bigint): boolean {
+  return (point >= 0n && point <= 0xd7ffn) || (point >= 0xe000n && point <= 0x10ffffn);
+}
+
+/** Text length in code points. */
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xdc00 || unit > 0xdfff) n++;
+  }
+  return n;
+}

@@ -1,0 +1,81 @@
+// Daml-LF values in the JSON Ledger API's encoding, by type, both directions.
+import { describe, expect, it } from 'vitest';
+import type { QualifiedName, Type } from '../../reference-server/src/daml/ast/Type.js';
+import type { DataTypeDef, DataTypes } from '../../reference-server/src/daml/json/DataTypes.js';
+import { decodeJson, encodeJson, parseTimestamp } from '../../reference-server/src/daml/json/jsonValue.js';
+
+const b = (builtin: string, ...args: Type[]): Type => ({ kind: 'builtin', builtin: builtin as never, args });
+const con = (name: string, ...args: Type[]): Type => ({ kind: 'con', tycon: { packageId: 'pkg', module: 'M', name }, args });
+const v = (name: string): Type => ({ kind: 'var', name, args: [] });
+const numeric10 = b('NUMERIC', { kind: 'nat', value: 10 });
+
+const DEFS: Record<string, DataTypeDef> = {
+  Transfer: { kind: 'record', params: [], fields: [
+    { name: 'sender', type: b('PARTY') },
+    { name: 'amount', type: numeric10 },
+    { name: 'memo', type: b('OPTIONAL', b('TEXT')) },
+    { name: 'legs', type: b('LIST', con('Leg')) },
+    { name: 'meta', type: b('TEXTMAP', b('TEXT')) },
+    { name: 'when', type: b('TIMESTAMP') },
+  ] },
+  Leg: { kind: 'record', params: [], fields: [{ name: 'id', type: b('INT64') }, { name: 'side', type: con('Side') }] },
+  Side: { kind: 'enum', constructors: ['Buy', 'Sell'] },
+  Oa: { kind: 'record', params: ['a'], fields: [{ name: 'foo', type: b('OPTIONAL', v('a')) }] },
+  Shape: { kind: 'variant', params: ['a'], constructors: [{ name: 'Circle', type: v('a') }, { name: 'Empty', type: b('UNIT') }] },
+};
+const types: DataTypes = { dataType: (t: QualifiedName) => DEFS[t.name] };
+const roundTrip = (type: Type, json: unknown): unknown => {
+  const r = decodeJson(type, json, types);
+  if (!r.ok) throw new Error(`${r.problem.path}: ${r.problem.message}`);
+  return encodeJson(r.value, type, types);
+};
+
+describe('JSON encoding of Daml-LF values', () => {
+  it('records by field name, Numeric and Int64 as strings, optional fields omitted as None', () => {
+    const json = { sender: 'alice::1220ab', amount: 12.5, legs: [{ id: 1, side: 'Buy' }, [2, 'Sell']], meta: { b: 'y', a: 'x' }, when: '2025-01-02T03:04:05.5Z' };
+    expect(roundTrip(con('Transfer'), json)).toEqual({
+      sender: 'alice::1220ab', amount: '12.5000000000', memo: null,
+      legs: [{ id: '1', side: 'Buy' }, { id: '2', side: 'Sell' }],
+      meta: { a: 'x', b: 'y' }, when: '2025-01-02T03:04:05.500Z',
+    });
+  });
+  it('nested optionals as [] and [x] below the top level (type variables resolved first)', () => {
+    const oaOpt = con('Oa', b('OPTIONAL', b('INT64')));
+    expect(roundTrip(oaOpt, {})).toEqual({ foo: null });
+    expect(roundTrip(oaOpt, { foo: [] })).toEqual({ foo: [] });
+    expect(roundTrip(oaOpt, { foo: ['42'] })).toEqual({ foo: ['42'] });
+    expect(roundTrip(con('Oa', b('INT64')), { foo: 42 })).toEqual({ foo: '42' });
+    expect(decodeJson(oaOpt, { foo: 42 }, types)).toMatchObject({ ok: false, problem: { path: 'foo' } });
+    const triple = b('OPTIONAL', b('OPTIONAL', b('OPTIONAL', b('INT64'))));
+    expect(roundTrip(triple, [[]])).toEqual([[]]);
+    expect(roundTrip(triple, [['7']])).toEqual([['7']]);
+  });
+  it('variants as {tag, value}, enums as strings, GenMap as sorted pairs', () => {
+    expect(roundTrip(con('Shape', b('TEXT')), { tag: 'Circle', value: 'r' })).toEqual({ tag: 'Circle', value: 'r' });
+    expect(roundTrip(con('Shape', b('TEXT')), { tag: 'Empty', value: {} })).toEqual({ tag: 'Empty', value: {} });
+    expect(roundTrip(b('GENMAP', b('INT64'), b('TEXT')), [['3', 'c'], [1, 'a']])).toEqual([['1', 'a'], ['3', 'c']]);
+    expect(decodeJson(b('GENMAP', b('INT64'), b('TEXT')), [[1, 'a'], ['1', 'b']], types)).toMatchObject({ ok: false, problem: { message: 'duplicate key in map' } });
+  });
+  it('names the path of what does not fit', () => {
+    const bad = (json: unknown) => decodeJson(con('Transfer'), json, types);
+    const base = { sender: 'alice::1220ab', amount: '1', legs: [], meta: {}, when: '2025-01-01T00:00:00Z' };
+    expect(bad({ ...base, amount: '1.00000000001' })).toMatchObject({ ok: false, problem: { path: 'amount' } });
+    expect(bad({ ...base, legs: [{ id: 1, side: 'Hold' }] })).toMatchObject({ ok: false, problem: { path: 'legs[0].side', message: 'expected one of Buy, Sell' } });
+    expect(bad({ ...base, legs: [{ id: '9223372036854775808', side: 'Buy' }] })).toMatchObject({ ok: false, problem: { path: 'legs[0].id' } });
+    expect(bad({ ...base, extra: 1 })).toMatchObject({ ok: false, problem: { path: 'extra' } });
+    expect(bad({ ...base, sender: 'not/a/party' })).toMatchObject({ ok: false, problem: { path: 'sender' } });
+    const { amount: _amount, ...noAmount } = base;
+    expect(bad(noAmount)).toMatchObject({ ok: false, problem: { path: 'amount', message: "missing non-optional field 'amount'" } });
+    expect(bad({ ...base, when: '2025-02-30T00:00:00Z' })).toMatchObject({ ok: false, problem: { path: 'when' } });
+  });
+  it('timestamps: 0, 3 or 6 fraction digits out; the Daml range and real days in', () => {
+    expect(parseTimestamp('0001-01-01T00:00:00Z')).toBe(-62_135_596_800_000_000n);
+    expect(parseTimestamp('9999-12-31T23:59:59.999999999Z')).toBe(253_402_300_799_999_999n);
+    expect(parseTimestamp('0000-12-31T23:59:59Z')).toBeUndefined();
+    expect(parseTimestamp('2025-01-01T24:00:00Z')).toBeUndefined();
+    expect(parseTimestamp('2025-01-01T00:00:00+01:00')).toBeUndefined();
+    expect(roundTrip(b('TIMESTAMP'), '2025-01-01T00:00:00.000001Z')).toBe('2025-01-01T00:00:00.000001Z');
+    expect(roundTrip(b('DATE'), '2024-02-29')).toBe('2024-02-29');
+    expect(decodeJson(b('DATE'), '2023-02-29', types).ok).toBe(false);
+  });
+});
