@@ -1,6 +1,6 @@
 /**
  * The order on types of daml-lf-2.rst "Type ordering" (<ₜ): used to order `Any` values and type
- * representations, and (as syntactic equality) by `from_any`.
+ * representations (`from_any` compares with the evaluator's `typesEqual`, which is total).
  *
  * A type is compared as an application spine: builtin constructors in the spec's order, then
  * type constructors (package id, module, name), then naturals, then structs, then applications,
@@ -81,11 +81,6 @@ function compareSpines(x: Spine, y: Spine): number {
 /** Negative, zero or positive as `a` comes before, equals or comes after `b` in <ₜ. */
 export function compareTypes(a: Type, b: Type): number {
   return compareSpines(spine(a), spine(b));
-}
-
-/** Syntactic equality of closed types (what `from_any` and EQUAL on type reps compare). */
-export function typesEqual(a: Type, b: Type): boolean {
-  return a === b || compareTypes(a, b) === 0;
 }
 
 /** `pkg:Module.Name:Entity.Name`: how Daml prints a type constructor's id. */
