@@ -246,16 +246,6 @@ function decodeCon(tycon: QualifiedName, args: readonly Type[], json: Json, type
 export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
   const t = normalize(type, types);
   switch (value.kind) {
-    case 'unit': return {};
-    case 'bool': return value.value;
-    case 'int64': return value.value.toString();
-    case 'numeric': return numericToScaledText(value);
-    case 'text':
-    case 'party':
-    case 'contractId':
-      return value.value;
-    case 'date': return dateToText(value.days);
-    case 'timestamp': return timestampToText(value.micros);
     case 'nil':
     case 'cons': {
       const item = typeArg(t, 0);
@@ -292,6 +282,7 @@ export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
       return out;
     }
     default:
+      // Scalars, enums and what JSON cannot carry need no type.
       return encodeUntyped(value);
   }
 }
