@@ -88,7 +88,9 @@ export function createOracleSession(twin: Target, url: string, seeds: readonly (
               return tx;
             }
             const rx = await twinClient.request(group, translated.spec);
-            judge(tx, rx, isPageRequest(spec));
+            const missing = modelMissing(tx, rx);
+            if (missing !== undefined) stop(missing);
+            else judge(tx, rx, isPageRequest(spec));
             noteAnswer(tx, bijection);
             return tx;
           });
@@ -141,6 +143,20 @@ function signedElsewhere(spec: RequestSpec, t: Translation): Translation {
 function withMessages(s: StreamResult): Exchange {
   const r = s.exchange.response;
   return r === undefined || r.status !== 101 ? s.exchange : { ...s.exchange, response: { ...r, text: JSON.stringify(s.messages) } };
+}
+
+const MODEL_MISSING = new Set(['TEMPLATES_OR_INTERFACES_NOT_FOUND', 'PACKAGE_NOT_FOUND', 'PACKAGE_NAMES_NOT_FOUND']);
+
+/**
+ * The target runs a Daml model the reference ledger does not have (a vendor's template): what the
+ * scenario does with it cannot be replayed, so it leaves the oracle rather than fail.
+ */
+function modelMissing(tx: Exchange, rx: Exchange): string | undefined {
+  const ts = tx.response?.status ?? 0;
+  if (ts < 200 || ts >= 300 || (rx.response?.status ?? 0) < 400) return undefined;
+  const body = jsonOf(rx);
+  const code = body.ok && typeof body.value === 'object' && body.value !== null ? (body.value as Record<string, unknown>).code : undefined;
+  return typeof code === 'string' && MODEL_MISSING.has(code) ? `the target's Daml model is not on the reference ledger (${code})` : undefined;
 }
 
 function isPageRequest(spec: RequestSpec): boolean {
