@@ -10,6 +10,8 @@ export const MAY_DIFFER: Readonly<Record<string, string>> = {
   correlationId: 'correlation ids are minted per request by each server',
   'x-request-id': 'request ids are minted per request',
   tid: 'the trace id in an error\'s context is minted per request by each server',
+  totalSupply: "a registry's total supply counts every holding the target ever minted, earlier runs and other users included",
+  topologySerial: "a vetting state's topology serial counts every change the target ever made, earlier runs included",
   costEstimation: 'traffic cost estimates follow the encoded size of each ledger\'s own identifiers and times',
 };
 
@@ -24,17 +26,17 @@ export const isTimestamp = (s: string): boolean => TIMESTAMP.test(s);
 export const EMBEDDED_TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g;
 
 /** Numbers under these keys are ledger offsets. */
-const OFFSET_KEYS = /^(offset|.*Offset|.*_offset|beginExclusive|endInclusive|ledgerEnd|prunedUpTo|participantPrunedUpToInclusive|allDivulgedContractsPrunedUpToInclusive|completionOffset|activeAtOffset|begin|end)$/;
+const OFFSET_KEYS = /^(offset|beginExclusive|endInclusive|ledgerEnd|begin|end|prunedUpTo)$|Offset|_offset|PrunedUpTo/;
 export const isOffsetKey = (key: string): boolean => OFFSET_KEYS.test(key);
 
 /** Opaque values that identify something on one ledger only. */
-const OPAQUE_KEYS = /^(createdEventBlob|created_event_blob|contract_id|preparedTransaction|preparedTransactionHash|hash|reassignmentId|unassignId|pageToken|nextPageToken|synchronizerId|source|target|workflowId|submissionId)$/;
+const OPAQUE_KEYS = /^(resourceVersion|createdEventBlob|created_event_blob|contract_id|preparedTransaction|preparedTransactionHash|hash|reassignmentId|unassignId|pageToken|nextPageToken|synchronizerId|source|target|workflowId|submissionId)$/;
 
 /** `name::namespace` (parties, synchronizers, participants) or long lower-case hex (contract ids, update ids, hashes). */
 const PARTY_LIKE = /^[^\s:]+::[0-9a-f]{40,}$/;
 const LONG_HEX = /^[0-9a-f]{40,}$/;
 /** The same shapes embedded in text (error messages name parties and contracts). */
-export const EMBEDDED_ID = /[A-Za-z0-9_.\-]+::[0-9a-f]{40,}|\b[0-9a-f]{40,}\b/g;
+export const EMBEDDED_ID = /[A-Za-z0-9_.-]+::[0-9a-f]{40,}|\b[0-9a-f]{40,}\b/g;
 
 /** Is this string, under this key, an identifier to compare through the bijection? */
 export function isIdentifier(key: string, value: string): boolean {

@@ -15,10 +15,12 @@ class Untranslatable extends Error {}
  */
 export function translateRequest(spec: RequestSpec, b: Bijection): Translation {
   try {
-    const path = spec.path
-      .split('/')
-      .map((seg) => {
+    const segments = spec.path.split('/');
+    const path = segments
+      .map((seg, i) => {
         if (seg === '') return seg;
+        // `/v2/updates/transaction-tree-by-offset/186`: an offset in the path.
+        if (/^\d+$/.test(seg) && /offset/i.test(segments[i - 1] ?? '')) return String(offset(Number(seg), b));
         let decoded: string;
         try {
           decoded = decodeURIComponent(seg);
