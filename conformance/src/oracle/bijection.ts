@@ -7,11 +7,14 @@ export type Pairing = { readonly ok: true } | { readonly ok: false; readonly rea
 
 const OK: Pairing = { ok: true };
 
+/** Number lines whose values pair by order: ledger offsets, and topology serials (vetting states). */
+export type Line = 'offset' | 'serial';
+
 export class Bijection {
   private readonly toRef = new Map<string, string>();
   private readonly toTarget = new Map<string, string>();
-  /** Offset pairs, sorted by the target's offset. */
-  private readonly offsets: [number, number][] = [[0, 0]];
+  /** Offset (and serial) pairs per number line, sorted by the target's value; offset 0 is the ledger's begin on both. */
+  private readonly lines = new Map<Line, [number, number][]>([['offset', [[0, 0]]]]);
   /** Every identifier and offset a target answer contained, paired or not: the target's own state. */
   private readonly seenTarget = new Set<string>();
 
@@ -45,45 +48,53 @@ export class Bijection {
     this.seenTarget.add(t);
   }
 
-  noteTargetOffset(t: number): void {
-    this.seenTarget.add(`offset:${t}`);
+  noteTargetOffset(t: number, line: Line = 'offset'): void {
+    this.seenTarget.add(`${line}:${t}`);
   }
 
-  pairOffset(t: number, r: number): Pairing {
-    this.seenTarget.add(`offset:${t}`);
-    const i = this.offsets.findIndex(([ot]) => ot >= t);
-    const at = i === -1 ? undefined : this.offsets[i]!;
-    if (at !== undefined && at[0] === t) return at[1] === r ? OK : { ok: false, reason: `the target's offset ${t} was paired with the reference's ${at[1]} by an earlier answer, here it stands for ${r}` };
-    const sameR = this.offsets.find(([, or]) => or === r);
-    if (sameR !== undefined) return { ok: false, reason: `the reference's offset ${r} was paired with the target's ${sameR[0]} by an earlier answer, here the target answers ${t}` };
-    const below = i === -1 ? this.offsets.at(-1) : i > 0 ? this.offsets[i - 1] : undefined;
-    // Offsets by order: what is later on one ledger is later on the other.
-    if (below !== undefined && below[1] >= r) return { ok: false, reason: `offsets out of order: the target's ${t} follows its ${below[0]}, but the reference's ${r} does not follow ${below[1]}` };
-    if (at !== undefined && at[1] <= r) return { ok: false, reason: `offsets out of order: the target's ${t} precedes its ${at[0]}, but the reference's ${r} does not precede ${at[1]}` };
-    this.offsets.splice(i === -1 ? this.offsets.length : i, 0, [t, r]);
+  pairOffset(t: number, r: number, line: Line = 'offset'): Pairing {
+    const what = line === 'offset' ? 'offset' : 'serial';
+    const pairs = this.line(line);
+    this.seenTarget.add(`${line}:${t}`);
+    const i = pairs.findIndex(([ot]) => ot >= t);
+    const at = i === -1 ? undefined : pairs[i]!;
+    if (at !== undefined && at[0] === t) return at[1] === r ? OK : { ok: false, reason: `the target's ${what} ${t} was paired with the reference's ${at[1]} by an earlier answer, here it stands for ${r}` };
+    const sameR = pairs.find(([, or]) => or === r);
+    if (sameR !== undefined) return { ok: false, reason: `the reference's ${what} ${r} was paired with the target's ${sameR[0]} by an earlier answer, here the target answers ${t}` };
+    const below = i === -1 ? pairs.at(-1) : i > 0 ? pairs[i - 1] : undefined;
+    // By order: what is later on one ledger is later on the other.
+    if (below !== undefined && below[1] >= r) return { ok: false, reason: `${what}s out of order: the target's ${t} follows its ${below[0]}, but the reference's ${r} does not follow ${below[1]}` };
+    if (at !== undefined && at[1] <= r) return { ok: false, reason: `${what}s out of order: the target's ${t} precedes its ${at[0]}, but the reference's ${r} does not precede ${at[1]}` };
+    pairs.splice(i === -1 ? pairs.length : i, 0, [t, r]);
     return OK;
   }
 
   /**
-   * The reference's offset for a target offset: its pair, or, for one no answer named (a check's
-   * `end + 1`), the same distance from the nearest paired offset below it.
+   * The reference's counterpart of a target offset (or serial): its pair, or, for one no answer
+   * named (a check's `end + 1`, `serial - 1`), the same distance from the nearest paired one.
    */
-  referenceOffset(t: number): number {
-    let below: [number, number] = [0, 0];
-    for (const p of this.offsets) {
+  referenceOffset(t: number, line: Line = 'offset'): number {
+    let nearest: [number, number] | undefined;
+    for (const p of this.line(line)) {
       if (p[0] === t) return p[1];
-      if (p[0] < t) below = p;
+      if (nearest === undefined || Math.abs(p[0] - t) < Math.abs(nearest[0] - t)) nearest = p;
     }
-    return below[1] + (t - below[0]);
+    return nearest === undefined ? t : nearest[1] + (t - nearest[0]);
   }
 
   /** The reference's offset paired with exactly this target offset, if any. */
   pairedOffset(t: number): number | undefined {
-    return this.offsets.find(([ot]) => ot === t)?.[1];
+    return this.line('offset').find(([ot]) => ot === t)?.[1];
   }
 
-  /** Was this offset in a target answer without a pair? */
-  isTargetOffsetState(t: number): boolean {
-    return this.seenTarget.has(`offset:${t}`) && !this.offsets.some(([ot]) => ot === t);
+  private line(line: Line): [number, number][] {
+    let pairs = this.lines.get(line);
+    if (pairs === undefined) this.lines.set(line, (pairs = []));
+    return pairs;
+  }
+
+  /** Was this offset (serial) in a target answer without a pair? */
+  isTargetOffsetState(t: number, line: Line = 'offset'): boolean {
+    return this.seenTarget.has(`${line}:${t}`) && !this.line(line).some(([ot]) => ot === t);
   }
 }

@@ -1,5 +1,5 @@
 import type { Bijection } from './bijection.js';
-import { EMBEDDED_ID, EMBEDDED_TIMESTAMP, IDENTITY_KEYS, isIdentifier, isOffsetKey, isTimestamp, MAY_DIFFER, PAGE_TOKEN_KEYS } from './fieldRules.js';
+import { EMBEDDED_ID, EMBEDDED_TIMESTAMP, IDENTITY_KEYS, isIdentifier, isOffsetKey, isSerialKey, isTimestamp, MAY_DIFFER, PAGE_TOKEN_KEYS } from './fieldRules.js';
 
 /** One place where the target's answer is not the reference ledger's, after normalisation. */
 export interface Difference {
@@ -64,6 +64,11 @@ function walk(t: unknown, r: unknown, path: string, key: string, w: Walk): void 
   }
   if (typeof t === 'string' && typeof r === 'string') return compareStrings(t, r, path, key, w);
   if (typeof t === 'number' && typeof r === 'number') {
+    if (isSerialKey(key) && w.options.learnOffsets !== false) {
+      const p = w.bijection.pairOffset(t, r, 'serial');
+      if (!p.ok) differ(w, path, t, r, p.reason);
+      return;
+    }
     if (t !== r) differ(w, path, t, r, 'different numbers');
     return;
   }
@@ -158,7 +163,7 @@ function sameTextUpToOffsets(t: string, r: string, b: Bijection): boolean {
   if (t.replace(NUMBER, '#') !== r.replace(NUMBER, '#')) return false;
   const tn = t.match(NUMBER) ?? [];
   const rn = r.match(NUMBER) ?? [];
-  return tn.every((n, i) => n === rn[i] || b.referenceOffset(Number(n)) === Number(rn[i]));
+  return tn.every((n, i) => n === rn[i] || b.referenceOffset(Number(n)) === Number(rn[i]) || b.referenceOffset(Number(n), 'serial') === Number(rn[i]));
 }
 
 type Identity = { readonly kind: 'id'; readonly value: string } | { readonly kind: 'offset'; readonly value: number };

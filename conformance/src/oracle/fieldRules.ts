@@ -11,7 +11,6 @@ export const MAY_DIFFER: Readonly<Record<string, string>> = {
   'x-request-id': 'request ids are minted per request',
   tid: 'the trace id in an error\'s context is minted per request by each server',
   totalSupply: "a registry's total supply counts every holding the target ever minted, earlier runs and other users included",
-  topologySerial: "a vetting state's topology serial counts every change the target ever made, earlier runs included",
   costEstimation: 'traffic cost estimates follow the encoded size of each ledger\'s own identifiers and times',
 };
 
@@ -28,6 +27,12 @@ export const EMBEDDED_TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z
 /** Numbers under these keys are ledger offsets. */
 const OFFSET_KEYS = /^(offset|beginExclusive|endInclusive|ledgerEnd|begin|end|prunedUpTo)$|Offset|_offset|PrunedUpTo/;
 export const isOffsetKey = (key: string): boolean => OFFSET_KEYS.test(key);
+/**
+ * Numbers under these keys (or anywhere inside them: `expectedTopologySerial.serial.Prior.value`)
+ * are topology serials: they count every change the target ever made, so they pair by order like
+ * offsets, on a line of their own.
+ */
+export const isSerialKey = (key: string): boolean => /Serial$/.test(key);
 
 /** Opaque values that identify something on one ledger only. */
 const OPAQUE_KEYS = /^(resourceVersion|createdEventBlob|created_event_blob|contract_id|preparedTransaction|preparedTransactionHash|hash|reassignmentId|unassignId|pageToken|nextPageToken|synchronizerId|source|target|workflowId|submissionId)$/;

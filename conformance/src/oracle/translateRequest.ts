@@ -1,6 +1,6 @@
 import type { RequestSpec } from '../target/exchange.js';
 import type { Bijection } from './bijection.js';
-import { EMBEDDED_ID, isIdentifier, isOffsetKey } from './fieldRules.js';
+import { EMBEDDED_ID, isIdentifier, isOffsetKey, isSerialKey } from './fieldRules.js';
 
 /** The request the reference twin receives, or why the scenario cannot be replayed there. */
 export type Translation = { readonly ok: true; readonly spec: RequestSpec } | { readonly ok: false; readonly reason: string };
@@ -74,10 +74,16 @@ function id(key: string, v: string, b: Bijection): string {
   return v.replace(EMBEDDED_ID, (x) => b.reference(x) ?? x);
 }
 
-function deep(v: unknown, key: string, b: Bijection): unknown {
+function deep(v: unknown, key: string, b: Bijection, inSerial = false): unknown {
   if (typeof v === 'string') return id(key, v, b);
+  if (typeof v === 'number' && (inSerial || isSerialKey(key))) return serial(v, b);
   if (typeof v === 'number' && isOffsetKey(key)) return offset(v, b);
-  if (Array.isArray(v)) return v.map((x) => deep(x, key, b));
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, k, b)]));
+  if (Array.isArray(v)) return v.map((x) => deep(x, key, b, inSerial));
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, k, b, inSerial || isSerialKey(k))]));
   return v;
+}
+
+function serial(t: number, b: Bijection): number {
+  if (b.isTargetOffsetState(t, 'serial')) throw new Untranslatable(`the request names the target's topology serial ${t}, which the reference has no counterpart for`);
+  return b.referenceOffset(t, 'serial');
 }
