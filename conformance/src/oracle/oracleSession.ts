@@ -40,7 +40,7 @@ export interface OracleSession {
 }
 
 /**
- * The reference as the oracle: every request a check makes goes to the target, then (translated
+ * The reference as the oracle: every request a check makes goes to the target and (translated
  * through the identifier bijection) to the reference twin, one pair at a time so both ledgers see
  * the same writes in the same order; the two answers are compared after normalisation.
  */
@@ -81,13 +81,14 @@ export function createOracleSession(twin: Target, url: string, seeds: readonly (
           if (stopped !== undefined || requestExclusion(spec) !== undefined) return targetClient.request(group, spec);
           return locked(async () => {
             const translated = signedElsewhere(spec, translateRequest(spec, bijection));
-            const tx = await targetClient.request(group, spec);
             if (!translated.ok) {
+              const tx = await targetClient.request(group, spec);
               stop(translated.reason);
               noteAnswer(tx, bijection);
               return tx;
             }
-            const rx = await twinClient.request(group, translated.spec);
+            // The two ledgers answer at once; the lock keeps pairs in order, so both see the same sequence.
+            const [tx, rx] = await Promise.all([targetClient.request(group, spec), twinClient.request(group, translated.spec)]);
             const missing = modelMissing(tx, rx);
             if (missing !== undefined) stop(missing);
             else judge(tx, rx, isPageRequest(spec));
