@@ -92,6 +92,15 @@ describe('the oracle: requests translated for the reference', () => {
     });
   });
 
+  it('translates topology serials on their own line, anywhere under a *Serial member', () => {
+    const b = new Bijection();
+    expect(compareAnswers({ vettedPackages: [{ packageId: hex('1'), topologySerial: 15 }] }, { vettedPackages: [{ packageId: hex('1'), topologySerial: 4 }] }, b, whole)).toEqual([]);
+    const t = translateRequest({ method: 'POST', path: '/v2/package-vetting/update', json: { expectedTopologySerial: { serial: { Prior: { value: 14 } } } } }, b);
+    expect(t).toMatchObject({ ok: true, spec: { json: { expectedTopologySerial: { serial: { Prior: { value: 3 } } } } } });
+    // The refusals name both serials, each the other's counterpart.
+    expect(compareAnswers({ cause: 'expected serial 14, current 15' }, { cause: 'expected serial 3, current 4' }, b, { partial: false, learnOffsets: false })).toEqual([]);
+  });
+
   it('refuses a request naming target state the reference does not share, and passes generated ids through', () => {
     const b = new Bijection();
     b.noteTarget(cid('7'));
