@@ -7,8 +7,8 @@ export type Pairing = { readonly ok: true } | { readonly ok: false; readonly rea
 
 const OK: Pairing = { ok: true };
 
-/** Number lines whose values pair by order: ledger offsets, and topology serials (vetting states). */
-export type Line = 'offset' | 'serial';
+/** Number lines whose values pair by order: ledger offsets, and topology serials (one line per vetting state: `serial@<synchronizer>`). */
+export type Line = string;
 
 export class Bijection {
   private readonly toRef = new Map<string, string>();
@@ -53,7 +53,7 @@ export class Bijection {
   }
 
   pairOffset(t: number, r: number, line: Line = 'offset'): Pairing {
-    const what = line === 'offset' ? 'offset' : 'serial';
+    const what = line === 'offset' ? 'offset' : 'topology serial';
     const pairs = this.line(line);
     this.seenTarget.add(`${line}:${t}`);
     const i = pairs.findIndex(([ot]) => ot >= t);
@@ -85,6 +85,11 @@ export class Bijection {
   /** The reference's offset paired with exactly this target offset, if any. */
   pairedOffset(t: number): number | undefined {
     return this.line('offset').find(([ot]) => ot === t)?.[1];
+  }
+
+  /** The serial lines learned so far (error texts name serials without saying whose). */
+  serialLines(): Line[] {
+    return [...this.lines.keys()].filter((l) => l.startsWith('serial'));
   }
 
   private line(line: Line): [number, number][] {

@@ -1,5 +1,5 @@
 import type { Bijection } from './bijection.js';
-import { EMBEDDED_ID, EMBEDDED_TIMESTAMP, IDENTITY_KEYS, isIdentifier, isOffsetKey, isSerialKey, isTimestamp, MAY_DIFFER, PAGE_TOKEN_KEYS } from './fieldRules.js';
+import { EMBEDDED_ID, EMBEDDED_TIMESTAMP, EMBEDDED_TRACE_ID, IDENTITY_KEYS, isIdentifier, isOffsetKey, isSerialKey, serialLineOf, isTimestamp, MAY_DIFFER, PAGE_TOKEN_KEYS } from './fieldRules.js';
 
 /** One place where the target's answer is not the reference ledger's, after normalisation. */
 export interface Difference {
@@ -30,11 +30,13 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** Compares the target's answer with the reference's field by field, learning identifier pairs as it goes. */
 export function compareAnswers(target: unknown, reference: unknown, bijection: Bijection, options: CompareOptions): Difference[] {
   const out: Difference[] = [];
-  walk(target, reference, '$', '', { bijection, options, out });
+  walk(target, reference, '$', '', { bijection, options, out, line: 'serial' });
   return out;
 }
 
 interface Walk {
+  /** The serial line numbers under `*Serial` members pair on here. */
+  readonly line: string;
   readonly bijection: Bijection;
   readonly options: CompareOptions;
   readonly out: Difference[];
@@ -65,7 +67,7 @@ function walk(t: unknown, r: unknown, path: string, key: string, w: Walk): void 
   if (typeof t === 'string' && typeof r === 'string') return compareStrings(t, r, path, key, w);
   if (typeof t === 'number' && typeof r === 'number') {
     if (isSerialKey(key) && w.options.learnOffsets !== false) {
-      const p = w.bijection.pairOffset(t, r, 'serial');
+      const p = w.bijection.pairOffset(t, r, w.line);
       if (!p.ok) differ(w, path, t, r, p.reason);
       return;
     }
@@ -74,6 +76,8 @@ function walk(t: unknown, r: unknown, path: string, key: string, w: Walk): void 
   }
   if (Array.isArray(t) && Array.isArray(r)) return compareArrays(t, r, path, w);
   if (isObject(t) && isObject(r)) {
+    const line = serialLineOf(t, w.line);
+    if (line !== w.line) w = { ...w, line };
     const keyed = pairIdentifierKeys(t, r, path, w);
     if (keyed !== undefined) {
       for (const [tk, rk] of keyed) walk(t[tk], r[rk], `${path}[${JSON.stringify(tk)}]`, '', w);
@@ -146,7 +150,7 @@ function compareStrings(t: string, r: string, path: string, key: string, w: Walk
   // Text (error messages, descriptions) names identifiers: the same text around them, and the
   // identifiers themselves pair in order.
   const PLACE = '\u0000id\u0000';
-  const clockless = (s: string) => s.replace(EMBEDDED_TIMESTAMP, '\u0000time\u0000').replace(EMBEDDED_ID, PLACE);
+  const clockless = (s: string) => s.replace(EMBEDDED_TIMESTAMP, '\u0000time\u0000').replace(EMBEDDED_TRACE_ID, 'tid \u0000trace\u0000').replace(EMBEDDED_ID, PLACE);
   if (!sameTextUpToOffsets(clockless(t), clockless(r), w.bijection)) return differ(w, path, t, r, 'different values');
   const tIds = t.match(EMBEDDED_ID) ?? [];
   const rIds = r.match(EMBEDDED_ID) ?? [];
@@ -163,7 +167,7 @@ function sameTextUpToOffsets(t: string, r: string, b: Bijection): boolean {
   if (t.replace(NUMBER, '#') !== r.replace(NUMBER, '#')) return false;
   const tn = t.match(NUMBER) ?? [];
   const rn = r.match(NUMBER) ?? [];
-  return tn.every((n, i) => n === rn[i] || b.referenceOffset(Number(n)) === Number(rn[i]) || b.referenceOffset(Number(n), 'serial') === Number(rn[i]));
+  return tn.every((n, i) => n === rn[i] || b.referenceOffset(Number(n)) === Number(rn[i]) || b.serialLines().some((l) => b.referenceOffset(Number(n), l) === Number(rn[i])));
 }
 
 type Identity = { readonly kind: 'id'; readonly value: string } | { readonly kind: 'offset'; readonly value: number };

@@ -33,6 +33,10 @@ export const isOffsetKey = (key: string): boolean => OFFSET_KEYS.test(key);
  * offsets, on a line of their own.
  */
 export const isSerialKey = (key: string): boolean => /Serial$/.test(key);
+/** The serial line of an object: its synchronizer's vetting state (the target's synchronizer id names it). */
+export const serialLineOf = (o: Record<string, unknown>, outer: string): string => (typeof o.synchronizerId === 'string' ? `serial@${o.synchronizerId}` : outer);
+/** Trace ids quoted in error texts (`... with tid 6669fd5b...`). */
+export const EMBEDDED_TRACE_ID = /\btid [0-9a-f]{16,}/g;
 
 /** Opaque values that identify something on one ledger only. */
 const OPAQUE_KEYS = /^(resourceVersion|createdEventBlob|created_event_blob|contract_id|preparedTransaction|preparedTransactionHash|hash|reassignmentId|unassignId|pageToken|nextPageToken|synchronizerId|source|target|workflowId|submissionId)$/;

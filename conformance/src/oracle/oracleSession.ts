@@ -5,7 +5,7 @@ import type { StreamOptions, StreamResult } from '../target/websocket.js';
 import { Bijection } from './bijection.js';
 import { compareAnswers, type Difference } from './compareAnswers.js';
 import { checkExclusion, PAGE_REQUEST_KEYS, requestExclusion } from './exclusions.js';
-import { isIdentifier, isOffsetKey, isSerialKey } from './fieldRules.js';
+import { isIdentifier, isOffsetKey, isSerialKey, serialLineOf } from './fieldRules.js';
 import { legitimateStatusDifference } from './statusRules.js';
 import { translateRequest, type Translation } from './translateRequest.js';
 
@@ -193,11 +193,14 @@ function noteMessages(ms: readonly unknown[], b: Bijection): void {
   for (const m of ms) noteValue(m, '', b);
 }
 
-/** Every identifier and offset a target answer holds becomes known target state. */
-function noteValue(v: unknown, key: string, b: Bijection): void {
+/** Every identifier, offset and serial a target answer holds becomes known target state. */
+function noteValue(v: unknown, key: string, b: Bijection, line = 'serial'): void {
   if (typeof v === 'string' && isIdentifier(key, v)) b.noteTarget(v);
   else if (typeof v === 'number' && isOffsetKey(key)) b.noteTargetOffset(v);
-  else if (typeof v === 'number' && isSerialKey(key)) b.noteTargetOffset(v, 'serial');
-  else if (Array.isArray(v)) for (const x of v) noteValue(x, key, b);
-  else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) noteValue(x, k, b);
+  else if (typeof v === 'number' && isSerialKey(key)) b.noteTargetOffset(v, line);
+  else if (Array.isArray(v)) for (const x of v) noteValue(x, key, b, line);
+  else if (typeof v === 'object' && v !== null) {
+    const here = serialLineOf(v as Record<string, unknown>, line);
+    for (const [k, x] of Object.entries(v)) noteValue(x, k, b, here);
+  }
 }

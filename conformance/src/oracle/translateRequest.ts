@@ -1,6 +1,6 @@
 import type { RequestSpec } from '../target/exchange.js';
 import type { Bijection } from './bijection.js';
-import { EMBEDDED_ID, isIdentifier, isOffsetKey, isSerialKey } from './fieldRules.js';
+import { EMBEDDED_ID, isIdentifier, isOffsetKey, isSerialKey, serialLineOf } from './fieldRules.js';
 
 /** The request the reference twin receives, or why the scenario cannot be replayed there. */
 export type Translation = { readonly ok: true; readonly spec: RequestSpec } | { readonly ok: false; readonly reason: string };
@@ -74,16 +74,20 @@ function id(key: string, v: string, b: Bijection): string {
   return v.replace(EMBEDDED_ID, (x) => b.reference(x) ?? x);
 }
 
-function deep(v: unknown, key: string, b: Bijection, inSerial = false): unknown {
+function deep(v: unknown, key: string, b: Bijection, inSerial = false, line = 'serial'): unknown {
   if (typeof v === 'string') return id(key, v, b);
-  if (typeof v === 'number' && (inSerial || isSerialKey(key))) return serial(v, b);
+  if (typeof v === 'number' && (inSerial || isSerialKey(key))) return serial(v, b, line);
   if (typeof v === 'number' && isOffsetKey(key)) return offset(v, b);
-  if (Array.isArray(v)) return v.map((x) => deep(x, key, b, inSerial));
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, k, b, inSerial || isSerialKey(k))]));
+  if (Array.isArray(v)) return v.map((x) => deep(x, key, b, inSerial, line));
+  if (typeof v === 'object' && v !== null) {
+    const o = v as Record<string, unknown>;
+    const here = serialLineOf(o, line);
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, deep(x, k, b, inSerial || isSerialKey(k), here)]));
+  }
   return v;
 }
 
-function serial(t: number, b: Bijection): number {
-  if (b.isTargetOffsetState(t, 'serial')) throw new Untranslatable(`the request names the target's topology serial ${t}, which the reference has no counterpart for`);
-  return b.referenceOffset(t, 'serial');
+function serial(t: number, b: Bijection, line: string): number {
+  if (b.isTargetOffsetState(t, line)) throw new Untranslatable(`the request names the target's topology serial ${t}, which the reference has no counterpart for`);
+  return b.referenceOffset(t, line);
 }
