@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../conformance/src/checks/catalogue.js';
 import type { Report } from '../../conformance/src/report/model.js';
 import { loadProfile, type Profile } from '../../conformance/src/runner/profile.js';
-import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import { runSuite, type OracleMode } from '../../conformance/src/runner/runSuite.js';
 import { staticToken } from '../../conformance/src/target/tokenProvider.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { authFront, compose, NO_RIGHTS_USER } from './authFront.js';
@@ -22,7 +22,7 @@ const SEED = 20260701;
 let reference: { url: string; close(): Promise<void> };
 const profile: Profile = loadProfile('reference');
 const secured: Profile = { ...profile, auth: { required: true, signing: { alg: 'HS256', secret: SECRET, userId: 'participant_admin' }, noRightsUser: NO_RIGHTS_USER } };
-const controls: Partial<Record<'open' | 'secured', Report>> = {};
+const controls: Partial<Record<'open' | 'secured' | 'oracle', Report>> = {};
 
 /**
  * What a mutant's run selects: the check that must catch it (its operation's checks for a schema
@@ -41,7 +41,7 @@ function selectionFor(m: Mutant): string[] {
  */
 const NEEDS_REAL_USERS = ['ledger.auth.stream-ends-on-revoked-right'];
 
-async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[]): Promise<{ exitCode: number; report: Report }> {
+async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], oracle: OracleMode = 'none'): Promise<{ exitCode: number; report: Report }> {
   const server = await startMutant(reference.url, fault);
   try {
     const token = mode === 'secured' ? await adminToken() : undefined;
@@ -58,6 +58,7 @@ async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[]):
       concurrency: 2,
       progress: 'quiet',
       toolVersion: 'mutant-bed',
+      oracle,
     });
     return { exitCode, report };
   } finally {
@@ -120,6 +121,15 @@ describe('mutant bed: controls', () => {
     expect(auth.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status} ${c.message}`)).toEqual([]);
     controls.secured = report;
   }, 120_000);
+
+  it('the reference server behind a faultless proxy passes the checks of the oracle mutants with the oracle on', async () => {
+    const only = [...new Set(MUTANTS.filter((m) => m.oracle).flatMap(selectionFor))];
+    const { exitCode, report } = await certify({}, 'open', only, 'reference');
+    expect(failing(report)).toEqual([]);
+    expect(exitCode).toBe(0);
+    expect(report.oracle?.compared).toBeGreaterThan(0);
+    controls.oracle = report;
+  }, 300_000);
 });
 
 /** Why the reference profile cannot exercise a mutant; a mutant bed that skips proves nothing, so this fails the mutant. */
@@ -143,7 +153,13 @@ describe('mutant bed: every mutant is caught', () => {
       const mode = m.secured ? 'secured' : 'open';
       const base = typeof m.fault === 'function' ? m.fault(mode === 'secured' ? secured : profile) : m.fault;
       const fault = m.secured ? compose(authFront(SECRET, m.secured === 'correct' ? {} : { flaw: m.secured }), base) : base;
-      const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy) : await certify(fault, mode, selectionFor(m));
+      if (m.oracle) {
+        // No dedicated check catches it: without the oracle the same check passes.
+        const alone = await certify(fault, mode, selectionFor(m), 'none');
+        const unaided = alone.report.checks.find((c) => c.id === m.caughtBy);
+        expect(unaided?.status, `${m.caughtBy} without the oracle: ${unaided?.message}`).toBe('pass');
+      }
+      const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy) : await certify(fault, mode, selectionFor(m), m.oracle ? 'reference' : 'none');
       const check = report.checks.find((c) => c.id === m.caughtBy);
       expect(check, `${m.caughtBy} is in the catalogue`).toBeDefined();
       // A broken SHOULD is a warning (exit 0); a broken MUST a failure (exit 1).
@@ -165,7 +181,11 @@ describe('mutant bed: every mutant is caught', () => {
         expect(model.counterexample!.value.split(',').length).toBeLessThanOrEqual(6);
       }
       // The controls run first in this file; under a name filter (-t) they may not have run at all.
-      const controlReport = m.server ? undefined : controls[mode];
+      if (m.oracle) {
+        expect(check!.message).toMatch(/differs from the reference ledger's \(the oracle\)/);
+        expect(check!.oracle?.difference?.referenceExchange.request.url).toBeTruthy();
+      }
+      const controlReport = m.server ? undefined : controls[m.oracle ? 'oracle' : mode];
       if (controlReport) expect(controlReport.checks.find((c) => c.id === m.caughtBy)?.status, 'the same check passes against the faultless control').toBe('pass');
       killed.add(m.name);
     }, 120_000);

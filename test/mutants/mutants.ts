@@ -19,6 +19,7 @@ import { SCAN_COVERAGE_MUTANTS } from './scanCoverageMutants.js';
 import { ROUTING_MUTANTS } from './routingMutants.js';
 import { schemaMutants } from './schemaMutants.js';
 import { MEANING_MUTANTS } from './meaningMutants.js';
+import { ORACLE_MUTANTS } from './oracleMutants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
 export interface Mutant {
@@ -47,6 +48,11 @@ export interface Mutant {
    * a control started with the defaults.
    */
   readonly server?: { readonly http: Partial<HttpConfig> };
+  /**
+   * Only the oracle catches it: `caughtBy` passes with `--oracle none` (no dedicated check looks at
+   * what the fault changes) and fails with `--oracle reference`. `category` names the rule family.
+   */
+  readonly oracle?: { readonly category: string };
 }
 
 type Json = Record<string, unknown>;
@@ -378,6 +384,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...AUTH_MUTANTS,
   ...MEANING_MUTANTS,
   ...ROUTING_MUTANTS,
+  // Faults only the oracle catches (oracleMutants.ts): each check passes without it, fails with it.
+  ...ORACLE_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

@@ -8,7 +8,7 @@ import { writeReports } from '../report/writeReports.js';
 import { DEFAULT_PROFILE, loadProfile, ProfileError, type Profile } from '../runner/profile.js';
 import { unreachable } from '../runner/reachability.js';
 import { startInProcessReference, type InProcessServer } from '../runner/referenceServer.js';
-import { DEFAULTS, runSuite } from '../runner/runSuite.js';
+import { DEFAULTS, runSuite, type OracleMode } from '../runner/runSuite.js';
 import { randomSeed } from '../runner/seeds.js';
 import { shellQuote } from '../target/curl.js';
 import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
@@ -23,7 +23,7 @@ import { toolVersion } from '../runner/toolVersion.js';
 export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-url U] [--registry-url U] [--scan-url U]
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
-           [--report-dir DIR] [--baseline FILE] [--spec FILE] [--quiet]
+           [--report-dir DIR] [--baseline FILE] [--spec FILE] [--oracle reference|none] [--quiet]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
 it starts the reference server in-process on a free port and certifies it.
@@ -54,6 +54,10 @@ Runs:
   --runs N              inputs per property (default ${DEFAULTS.runs})
   --timeout MS          per-request timeout in milliseconds (default ${DEFAULTS.timeoutMs})
   --concurrency N       checks run at once (default ${DEFAULTS.concurrency})
+  --oracle MODE         reference: replay every check on an in-process reference ledger in
+                        lockstep and fail any answer that differs from its answer; none: judge
+                        by the checks alone (default: reference when the profile allows writes,
+                        none otherwise)
 Reports:
   --report-dir DIR      where report.json, junit.xml, summary.md and report.html go (default: reports)
   --baseline FILE       expected failures: a previous report.json or one check id per line
@@ -81,6 +85,7 @@ interface RunArgs {
   readonly specs: string[];
   readonly shard?: Shard;
   readonly quiet: boolean;
+  readonly oracle?: OracleMode;
 }
 
 function int(name: string, v: string | undefined, min: number): number | undefined {
@@ -125,6 +130,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         spec: { type: 'string', multiple: true },
         shard: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        oracle: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -141,6 +147,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
   } catch (e) {
     throw new UsageError((e as ShardError).message);
   }
+  if (values.oracle !== undefined && values.oracle !== 'reference' && values.oracle !== 'none') throw new UsageError(`--oracle takes reference or none (got '${values.oracle}')`);
   const urls: Partial<Record<Group, string>> = {};
   const ledger = url('ledger-url', values['ledger-url']);
   const registry = url('registry-url', values['registry-url']);
@@ -165,6 +172,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     specs: values.spec ?? [],
     ...(shard ? { shard } : {}),
     quiet: values.quiet === true,
+    ...(values.oracle !== undefined ? { oracle: values.oracle as OracleMode } : {}),
   };
 }
 
@@ -232,6 +240,9 @@ export async function run(argv: string[]): Promise<number> {
     const missing = profile.groups.filter((g) => args.urls[g] === undefined);
     if (missing.length > 0) throw new UsageError(`no URL for the ${missing.join(', ')} group(s): give --target (the default for every group) or --${missing[0]}-url`);
   }
+  // The oracle replays writes: only a profile that allows them can have it (read-only ones keep the checks alone).
+  if (args.oracle === 'reference' && !profile.writes) throw new UsageError(`--oracle reference replays the checks' writes on a reference ledger; profile '${profile.name}' is read-only (writes: false)`);
+  const oracle: OracleMode = args.oracle ?? (profile.writes ? 'reference' : 'none');
   const baseline: Baseline | undefined = args.baseline ? usage(() => loadBaseline(args.baseline!, catalogue().map((c) => c.id))) : undefined;
   usage(() => args.specs.forEach((s) => loadSpec(s)));
   // Fail fast on selection typos, before starting anything.
@@ -289,6 +300,7 @@ export async function run(argv: string[]): Promise<number> {
       progress: args.quiet ? 'quiet' : 'auto',
       replayPrefix: replayPrefix(args),
       toolVersion: toolVersion(),
+      oracle,
     });
     const report = explainDefaultProfile(args, inProcess, result.report);
     const paths = await writeReports(report, args.reportDir);

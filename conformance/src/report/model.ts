@@ -42,6 +42,36 @@ export interface CheckResult {
   /** Requests the check made. */
   readonly requests: number;
   readonly baseline?: BaselineMark;
+  /** What the oracle (the reference ledger replaying the check in lockstep) found; absent without `--oracle reference`. */
+  readonly oracle?: OracleCheckResult;
+}
+
+/** The oracle's part of a check result. */
+export interface OracleCheckResult {
+  /** Requests answered by both the target and the reference ledger and compared. */
+  readonly compared: number;
+  /** Why (part of) the check was not replayed on the reference ledger. */
+  readonly notReplayed?: string;
+  /** How many differences were found; the first is `difference`. */
+  readonly differences?: number;
+  readonly difference?: {
+    /** JSON path into the target's answer, `status` or `body`. */
+    readonly path: string;
+    readonly why: string;
+    readonly target?: unknown;
+    readonly reference?: unknown;
+    readonly targetExchange: Evidence;
+    readonly referenceExchange: Evidence;
+  };
+}
+
+/** The run's oracle: the reference ledger it started and how much it compared. */
+export interface OracleRunSummary {
+  readonly mode: 'reference';
+  /** Requests compared over the run. */
+  readonly compared: number;
+  /** Checks (part of) whose scenario was not replayed (their `oracle.notReplayed` says why). */
+  readonly checksNotReplayed: number;
 }
 
 export interface Summary {
@@ -85,6 +115,8 @@ export interface Report {
   readonly verdict: 'pass' | 'fail';
   readonly timings: readonly OperationTiming[];
   readonly checks: readonly CheckResult[];
+  /** Present when the run compared answers with the reference ledger (`--oracle reference`). */
+  readonly oracle?: OracleRunSummary;
   /** Every operation of specs/ with its behaviour checks (and how many ran), every documented rule with its checks. */
   readonly coverage?: Coverage;
 }

@@ -3,6 +3,8 @@ import type { CheckContext, CheckDefinition, Counterexample, Status } from '../c
 import type { CheckResult } from '../report/model.js';
 import type { Target } from '../target/createTarget.js';
 import type { Exchange } from '../target/exchange.js';
+import type { OracleSession } from '../oracle/oracleSession.js';
+import { oracleResultOf } from '../oracle/oracleResult.js';
 import { evidenceOf } from './evidenceOf.js';
 import type { Profile } from './profile.js';
 import type { Progress } from './progress.js';
@@ -26,6 +28,8 @@ export interface RunChecksOptions {
   readonly replay?: (checkId: string) => string;
   /** --spec files (validated first, then our specs). */
   readonly specFiles?: readonly string[];
+  /** The reference as the oracle: each request is replayed on it in lockstep and the answers compared. */
+  readonly oracle?: OracleSession;
 }
 
 export interface RunChecksResult {
@@ -54,14 +58,17 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
     let counterexample: Counterexample | undefined;
     let evidence: Exchange | undefined;
     const warnings: string[] = [];
+    let oracle: ReturnType<NonNullable<RunChecksOptions['oracle']>['check']> | undefined;
     if (reason !== undefined) {
       status = 'skip';
       message = reason;
     } else {
-      const http = o.target.bind(check.id, (e) => {
+      const bound = o.target.bind(check.id, (e) => {
         exchanges.push(e);
         seen.push(e);
       });
+      oracle = o.oracle?.check(check, bound);
+      const http = oracle?.http ?? bound;
       const ctx: CheckContext = {
         check,
         profile: o.profile,
@@ -124,6 +131,13 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
         clearTimeout(timer);
       }
     }
+    const judged = oracle === undefined ? undefined : oracleResultOf(oracle.outcome());
+    if (judged?.failure !== undefined && (status === 'pass' || status === 'warn')) {
+      // A difference from the reference ledger fails the check whose request showed it.
+      status = check.level === 'MUST' ? 'fail' : 'warn';
+      message = judged.failure.message;
+      evidence = judged.failure.exchange;
+    }
     const shown = evidence ?? (status === 'pass' || status === 'skip' ? undefined : exchanges.at(-1)) ?? exchanges.at(-1);
     const isProperty = check.kind === 'property' || check.kind === 'stateful';
     const result: CheckResult = {
@@ -142,6 +156,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       ...(isProperty || counterexample ? { seed: o.seed } : {}),
       ...(o.replay && status !== 'pass' && status !== 'skip' ? { replay: o.replay(check.id) } : {}),
       requests: exchanges.length,
+      ...(judged ? { oracle: judged.result } : {}),
     };
     results.set(check.id, result);
     o.progress?.finish(result);

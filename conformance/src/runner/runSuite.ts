@@ -4,6 +4,7 @@ import { applyBaseline, type Baseline, type BaselineOutcome } from '../report/ba
 import { coverageOf } from '../report/coverage.js';
 import { summarize, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
+import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
 import { findOperation } from '../schema/index.js';
 import { createTarget } from '../target/createTarget.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
@@ -39,7 +40,14 @@ export interface SuiteOptions {
   /** Another catalogue (tests); defaults to every check. */
   readonly checks?: readonly CheckDefinition[];
   readonly toolVersion: string;
+  /**
+   * `reference`: replay every check on an in-process reference ledger in lockstep and compare the
+   * answers (only for profiles that allow writes). Default `none` here; `run` picks per profile.
+   */
+  readonly oracle?: OracleMode;
 }
+
+export type OracleMode = 'reference' | 'none';
 
 export interface SuiteResult {
   readonly report: Report;
@@ -64,6 +72,28 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   });
   const startedAt = new Date();
   const started = performance.now();
+  const oracle: RunningOracle | undefined = o.oracle === 'reference' ? await startOracle(o.profile, o.tokens, timeoutMs) : undefined;
+  try {
+    return await runWith(o, { seed, runs, timeoutMs, all, selected, target, startedAt, started, ...(oracle ? { oracle } : {}) });
+  } finally {
+    await oracle?.close();
+  }
+}
+
+interface Prepared {
+  readonly seed: number;
+  readonly runs: number;
+  readonly timeoutMs: number;
+  readonly all: readonly CheckDefinition[];
+  readonly selected: readonly CheckDefinition[];
+  readonly target: ReturnType<typeof createTarget>;
+  readonly startedAt: Date;
+  readonly started: number;
+  readonly oracle?: RunningOracle;
+}
+
+async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
+  const { seed, runs, timeoutMs, all, selected, target, startedAt, started, oracle } = p;
   const progress = createProgress(selected.length, process.stderr, o.progress ?? 'auto');
   const { results, exchanges } = await runChecks({
     checks: selected,
@@ -76,6 +106,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     requestTimeoutMs: timeoutMs,
     progress,
     ...(o.specFiles ? { specFiles: o.specFiles } : {}),
+    ...(oracle ? { oracle: oracle.session } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
   progress.done();
@@ -96,6 +127,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
     timings: timingsOf(exchanges),
     checks: baseline.checks,
     coverage: coverageOf(all, baseline.checks),
+    ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
   };
   return { report, baseline, exitCode: baseline.exitCode };
 }

@@ -1,0 +1,258 @@
+import type { Bijection } from './bijection.js';
+import { EMBEDDED_ID, EMBEDDED_TIMESTAMP, EMBEDDED_TRACE_ID, IDENTITY_KEYS, isIdentifier, isOffsetKey, isSerialKey, serialLineOf, isTimestamp, MAY_DIFFER, PAGE_TOKEN_KEYS } from './fieldRules.js';
+
+/** One place where the target's answer is not the reference ledger's, after normalisation. */
+export interface Difference {
+  /** JSON path into the target's answer (`$.partyDetails[2].isLocal`). */
+  readonly path: string;
+  readonly target: unknown;
+  readonly reference: unknown;
+  readonly why: string;
+}
+
+export interface CompareOptions {
+  /**
+   * The answers are parts (a page, a stream cut short by the check): an element of one that the
+   * other lacks may be on the next part, so only elements both hold are compared.
+   */
+  readonly partial: boolean;
+  /**
+   * Offsets in this answer name points of each ledger (false for refusals, whose offsets echo the
+   * request: those must equal the translated request's, and are not learned).
+   */
+  readonly learnOffsets?: boolean;
+}
+
+const MAX_DIFFERENCES = 20;
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Compares the target's answer with the reference's field by field, learning identifier pairs as it goes. */
+export function compareAnswers(target: unknown, reference: unknown, bijection: Bijection, options: CompareOptions): Difference[] {
+  const out: Difference[] = [];
+  walk(target, reference, '$', '', { bijection, options, out, line: 'serial' });
+  return out;
+}
+
+interface Walk {
+  /** The serial line numbers under `*Serial` members pair on here. */
+  readonly line: string;
+  readonly bijection: Bijection;
+  readonly options: CompareOptions;
+  readonly out: Difference[];
+}
+
+function differ(w: Walk, path: string, target: unknown, reference: unknown, why: string): void {
+  if (w.out.length < MAX_DIFFERENCES) w.out.push({ path, target, reference, why });
+}
+
+function walk(t: unknown, r: unknown, path: string, key: string, w: Walk): void {
+  if (w.out.length >= MAX_DIFFERENCES) return;
+  if (key in MAY_DIFFER) return;
+  if (PAGE_TOKEN_KEYS.has(key) && (t === '' || t === null || t === undefined || r === '' || r === null || r === undefined)) return;
+  // An absent member and a null one mean the same in JSON encodings of optional fields.
+  if ((t === null || t === undefined) && (r === null || r === undefined)) return;
+  const asOffset = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v);
+  if (isOffsetKey(key) && typeof asOffset(t) === 'number' && typeof asOffset(r) === 'number') {
+    const to = asOffset(t) as number;
+    const ro = asOffset(r) as number;
+    if (w.options.learnOffsets === false) {
+      if (w.bijection.referenceOffset(to) !== ro) differ(w, path, t, r, `the reference was asked about its offset ${w.bijection.referenceOffset(to)} where the target was asked about ${to}; the answers name other offsets`);
+      return;
+    }
+    const p = w.bijection.pairOffset(to, ro);
+    if (!p.ok) differ(w, path, t, r, p.reason);
+    return;
+  }
+  if (typeof t === 'string' && typeof r === 'string') return compareStrings(t, r, path, key, w);
+  if (typeof t === 'number' && typeof r === 'number') {
+    if (isSerialKey(key) && w.options.learnOffsets !== false) {
+      const p = w.bijection.pairOffset(t, r, w.line);
+      if (!p.ok) differ(w, path, t, r, p.reason);
+      return;
+    }
+    if (t !== r) differ(w, path, t, r, 'different numbers');
+    return;
+  }
+  if (Array.isArray(t) && Array.isArray(r)) return compareArrays(t, r, path, w);
+  if (isObject(t) && isObject(r)) {
+    const line = serialLineOf(t, w.line);
+    if (line !== w.line) w = { ...w, line };
+    const keyed = pairIdentifierKeys(t, r, path, w);
+    if (keyed !== undefined) {
+      for (const [tk, rk] of keyed) walk(t[tk], r[rk], `${path}[${JSON.stringify(tk)}]`, '', w);
+      return;
+    }
+    for (const k of new Set([...Object.keys(t), ...Object.keys(r)])) {
+      if (k in MAY_DIFFER) continue;
+      const child = `${path}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`;
+      const tv = t[k];
+      const rv = r[k];
+      const tAbsent = tv === undefined || tv === null;
+      const rAbsent = rv === undefined || rv === null;
+      if (tAbsent !== rAbsent) differ(w, child, tv, rv, tAbsent ? 'the reference answers this member, the target does not' : 'the target answers a member the reference does not');
+      else walk(tv, rv, child, k, w);
+    }
+    return;
+  }
+  if (t !== r) differ(w, path, t, r, `different types (${typeName(t)} vs ${typeName(r)})`);
+}
+
+/**
+ * An object keyed by identifiers (Scan's rounds by contract id) is a map: its keys pair through the
+ * bijection like a list's elements. Undefined when the object is a record.
+ */
+function pairIdentifierKeys(t: Json, r: Json, path: string, w: Walk): [string, string][] | undefined {
+  const tk = Object.keys(t);
+  const rk = Object.keys(r);
+  if (tk.length === 0 || !tk.every((k) => isIdentifier('', k)) || !rk.every((k) => isIdentifier('', k))) return undefined;
+  const pairs: [string, string][] = [];
+  const freeT: string[] = [];
+  const taken = new Set<string>();
+  for (const k of tk) {
+    const c = w.bijection.reference(k) ?? (w.bijection.target(k) === undefined ? k : undefined);
+    if (c !== undefined && c in r && !taken.has(c)) {
+      pairs.push([k, c]);
+      taken.add(c);
+    } else freeT.push(k);
+  }
+  const freeR = rk.filter((k) => !taken.has(k));
+  if (freeT.length === freeR.length) {
+    freeT.forEach((k, i) => {
+      const p = w.bijection.pair(k, freeR[i]!);
+      if (!p.ok) differ(w, `${path}[${JSON.stringify(k)}]`, k, freeR[i], p.reason);
+      else pairs.push([k, freeR[i]!]);
+    });
+  } else if (!w.options.partial) {
+    for (const k of freeR) {
+      const known = w.bijection.target(k);
+      if (known !== undefined) differ(w, `${path}[?]`, undefined, k, `the target's map lacks ${known} (the reference's ${k}), which this run created or saw earlier`);
+    }
+  }
+  return pairs;
+}
+
+const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+function compareStrings(t: string, r: string, path: string, key: string, w: Walk): void {
+  if (t === r && !isIdentifier(key, t)) return;
+  // Two correct ledgers never read the same clock.
+  if (isTimestamp(t) && isTimestamp(r)) return;
+  if (isIdentifier(key, t) || isIdentifier(key, r)) {
+    if (t === '' || r === '') {
+      if (t !== r) differ(w, path, t, r, 'one side answers an empty identifier');
+      return;
+    }
+    const p = w.bijection.pair(t, r);
+    if (!p.ok) differ(w, path, t, r, p.reason);
+    return;
+  }
+  // Text (error messages, descriptions) names identifiers: the same text around them, and the
+  // identifiers themselves pair in order.
+  const PLACE = '\u0000id\u0000';
+  const clockless = (s: string) => s.replace(EMBEDDED_TIMESTAMP, '\u0000time\u0000').replace(EMBEDDED_TRACE_ID, 'tid \u0000trace\u0000').replace(EMBEDDED_ID, PLACE);
+  if (!sameTextUpToOffsets(clockless(t), clockless(r), w.bijection)) return differ(w, path, t, r, 'different values');
+  const tIds = t.match(EMBEDDED_ID) ?? [];
+  const rIds = r.match(EMBEDDED_ID) ?? [];
+  tIds.forEach((id, i) => {
+    const p = w.bijection.pair(id, rIds[i]!);
+    if (!p.ok) differ(w, path, t, r, p.reason);
+  });
+}
+
+/** The same words; each number the same, or an offset and its counterpart (`ledger end (155)` / `ledger end (63)`). */
+function sameTextUpToOffsets(t: string, r: string, b: Bijection): boolean {
+  if (t === r) return true;
+  const NUMBER = /\d+/g;
+  if (t.replace(NUMBER, '#') !== r.replace(NUMBER, '#')) return false;
+  const tn = t.match(NUMBER) ?? [];
+  const rn = r.match(NUMBER) ?? [];
+  return tn.every((n, i) => n === rn[i] || b.referenceOffset(Number(n)) === Number(rn[i]) || b.serialLines().some((l) => b.referenceOffset(Number(n), l) === Number(rn[i])));
+}
+
+type Identity = { readonly kind: 'id'; readonly value: string } | { readonly kind: 'offset'; readonly value: number };
+
+/** What names a list element: the element itself (a string), or its first identity member, breadth first. */
+function identityOf(v: unknown): Identity | undefined {
+  if (typeof v === 'string') return { kind: 'id', value: v };
+  if (!isObject(v)) return undefined;
+  // The most telling key at any depth wins (an ACS entry is named by its contract, not its synchronizer).
+  for (const k of IDENTITY_KEYS) {
+    let level: Json[] = [v];
+    for (let depth = 0; depth < 5 && level.length > 0; depth++) {
+      for (const node of level) {
+        const x = node[k];
+        if (typeof x === 'string' && x !== '') return { kind: 'id', value: x };
+        if (typeof x === 'number' && isOffsetKey(k)) return { kind: 'offset', value: x };
+      }
+      level = level.flatMap((n) => Object.values(n).filter(isObject));
+    }
+  }
+  return undefined;
+}
+
+const keyOf = (i: Identity) => `${i.kind}:${String(i.value)}`;
+
+function uniqueIdentities(xs: readonly unknown[]): Identity[] | undefined {
+  const ids = xs.map(identityOf);
+  if (ids.some((i) => i === undefined)) return undefined;
+  const keys = new Set(ids.map((i) => keyOf(i!)));
+  return keys.size === ids.length ? (ids as Identity[]) : undefined;
+}
+
+/** The reference identity a target identity stands for: its pair, or the same value when neither side has paired it. */
+function counterpart(i: Identity, w: Walk): string | undefined {
+  if (i.kind === 'offset') {
+    const r = w.bijection.pairedOffset(i.value);
+    return r === undefined ? undefined : `offset:${r}`;
+  }
+  const r = w.bijection.reference(i.value);
+  if (r !== undefined) return `id:${r}`;
+  return w.bijection.target(i.value) === undefined ? `id:${i.value}` : undefined;
+}
+
+/**
+ * Lists are matched element by element through their identities (the target may hold elements
+ * the scenario did not create: earlier runs, other users). A reference element whose identity the
+ * scenario has paired must be in the target's list too, unless the answers are parts.
+ */
+function compareArrays(t: readonly unknown[], r: readonly unknown[], path: string, w: Walk): void {
+  const tIds = uniqueIdentities(t);
+  const rIds = uniqueIdentities(r);
+  if (tIds === undefined || rIds === undefined) {
+    if (t.length !== r.length) {
+      if (!w.options.partial) differ(w, path, `${t.length} elements`, `${r.length} elements`, 'lists of different lengths');
+      return;
+    }
+    t.forEach((x, i) => walk(x, r[i], `${path}[${i}]`, '', w));
+    return;
+  }
+  const rIndex = new Map(rIds.map((id, j) => [keyOf(id), j]));
+  const pairs: [number, number][] = [];
+  const takenR = new Set<number>();
+  const freeT: number[] = [];
+  tIds.forEach((id, i) => {
+    const c = counterpart(id, w);
+    const j = c === undefined ? undefined : rIndex.get(c);
+    if (j !== undefined && !takenR.has(j)) {
+      pairs.push([i, j]);
+      takenR.add(j);
+    } else freeT.push(i);
+  });
+  const freeR = r.map((_, j) => j).filter((j) => !takenR.has(j));
+  const knownR = freeR.filter((j) => rIds[j]!.kind === 'id' && w.bijection.target(String(rIds[j]!.value)) !== undefined);
+  const newT = freeT.filter((i) => tIds[i]!.kind === 'offset' || w.bijection.reference(String(tIds[i]!.value)) === undefined);
+  const newR = freeR.filter((j) => !knownR.includes(j));
+  // Same size: the elements neither side has named yet pair in order (first appearances).
+  if (t.length === r.length && knownR.length === 0 && newT.length === newR.length) newT.forEach((i, k) => pairs.push([i, newR[k]!]));
+  else if (!w.options.partial) {
+    // Every element of the target's list is accounted for, yet the reference lists more: the target left them out.
+    const lacking = freeT.length === 0 ? freeR : knownR;
+    for (const j of lacking.filter((x) => !knownR.includes(x))) differ(w, `${path}[?]`, undefined, r[j], 'the reference lists an element the target does not (every element the target lists matches one of the reference\'s)');
+    for (const j of knownR) {
+      const id = String(rIds[j]!.value);
+      differ(w, `${path}[?]`, undefined, r[j], `the target's list lacks ${w.bijection.target(id)} (the reference's ${id}), which this run created or saw earlier`);
+    }
+  }
+  for (const [i, j] of pairs) walk(t[i], r[j], `${path}[${i}]`, '', w);
+}

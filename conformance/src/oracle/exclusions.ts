@@ -1,0 +1,29 @@
+import type { CheckDefinition } from '../checks/types.js';
+import type { RequestSpec } from '../target/exchange.js';
+import type { StreamOptions } from '../target/websocket.js';
+
+/**
+ * Checks whose requests the oracle does not replay, each with the reason. Their own assertions
+ * still run against the target.
+ */
+export const NOT_REPLAYED: Readonly<Record<string, string>> = {
+  'ledger.streams.large-read-does-not-stall': 'it measures how the target streams ten thousand contracts, not what they are; replaying it doubles the run for nothing the other checks miss',
+};
+
+/** Why a whole check stays off the oracle, or undefined. */
+export function checkExclusion(check: CheckDefinition): string | undefined {
+  if (check.observer) return 'observers make no requests';
+  // Authentication is the target's configuration (its issuer, audience, users), not ledger semantics.
+  if (check.kind === 'auth') return 'authentication checks judge the target\'s token configuration, which the reference does not share';
+  return NOT_REPLAYED[check.id];
+}
+
+/** Why one request stays off the oracle, or undefined. */
+export function requestExclusion(spec: Pick<RequestSpec, 'auth'> | Pick<StreamOptions, 'auth' | 'protocols'>): string | undefined {
+  if (spec.auth !== undefined && spec.auth !== 'default') return 'the request carries its own credentials (an authentication probe)';
+  if ('protocols' in spec && spec.protocols !== undefined) return 'the request offers its own subprotocols (a handshake probe)';
+  return undefined;
+}
+
+/** Request members that make an answer one page of a longer list. */
+export const PAGE_REQUEST_KEYS = ['limit', 'pageSize', 'maxResults', 'pageToken', 'page_size', 'after'] as const;
