@@ -482,6 +482,7 @@ export class Ledger {
         interest: updateInterest(uq),
         checkpoint: (offset) => ({ update: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
         checkpointIntervalMs: this.config.checkpointIntervalMs,
+        timer: this.config.streamTimer,
       }),
     );
   }
@@ -563,6 +564,7 @@ export class Ledger {
         interest: updateInterest(uq),
         checkpoint: (offset) => ({ update: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
         checkpointIntervalMs: this.config.checkpointIntervalMs,
+        timer: this.config.streamTimer,
       }),
     );
   }
@@ -617,6 +619,7 @@ export class Ledger {
         interest: q.parties,
         checkpoint: (offset) => ({ completionResponse: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
         checkpointIntervalMs: this.config.checkpointIntervalMs,
+        timer: this.config.streamTimer,
       }),
     );
   }

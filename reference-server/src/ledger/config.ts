@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
+import { systemTimer, type Timer } from './timer.js';
 import type { FeaturesDescriptor } from './wire.js';
 
 export interface SynchronizerConfig {
@@ -32,6 +33,8 @@ export interface LedgerConfig {
    * commit the stream sees brings its checkpoint at once.
    */
   readonly checkpointIntervalMs: number;
+  /** What measures checkpointIntervalMs: wall-clock time, injectable (ManualTimer) for tests. */
+  readonly streamTimer: Timer;
 }
 
 export type LedgerOptions = Partial<Omit<LedgerConfig, 'features'>> & {
@@ -71,5 +74,6 @@ export function resolveConfig(options: LedgerOptions = {}): LedgerConfig {
     clock: options.clock ?? systemClock,
     blobKey: options.blobKey ?? randomBytes(32),
     checkpointIntervalMs: options.checkpointIntervalMs ?? 15_000,
+    streamTimer: options.streamTimer ?? systemTimer,
   };
 }

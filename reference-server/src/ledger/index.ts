@@ -10,6 +10,8 @@ export type { LedgerConfig, LedgerOptions, SynchronizerConfig } from './config.j
 export { resolveConfig, defaultFeatures } from './config.js';
 export type { Clock } from './clock.js';
 export { ManualClock, systemClock, toTimestamp } from './clock.js';
+export { ManualTimer, systemTimer } from './timer.js';
+export type { Timer } from './timer.js';
 export { isValidPartyId, isValidPartyHint, localPartyId, fingerprintOf } from './parties.js';
 export { isValidUserId, PARTICIPANT_ADMIN_USER } from './users.js';
 export { Catalogue, packageIdOf, parseIdentifier } from './templates/Catalogue.js';

@@ -1,3 +1,5 @@
+import { systemTimer, type Timer } from './timer.js';
+
 /**
  * Which parties a stream can see updates for (`'all'`: any commit may concern it, e.g. a filter
  * for any party), and which parties a commit concerns (`'all'`: every stream must look).
@@ -9,8 +11,8 @@ export type Touched = Iterable<string> | 'all';
 export interface PulseSubscription {
   /** True when a commit that may concern the stream landed since the last call; resets the mark. */
   takeDirty(): boolean;
-  /** Resolves at the next concerning commit ('change'), after `timeoutMs` ('timeout'), or on abort. */
-  wait(signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<'change' | 'timeout' | 'aborted'>;
+  /** Resolves at the next concerning commit ('change'), after `timeoutMs` on `timer` ('timeout'), or on abort. */
+  wait(signal: AbortSignal | undefined, timeoutMs: number | undefined, timer?: Timer): Promise<'change' | 'timeout' | 'aborted'>;
   close(): void;
 }
 
@@ -59,20 +61,20 @@ export class CommitPulse {
         s.dirty = false;
         return dirty;
       },
-      wait: (signal, timeoutMs) => {
+      wait: (signal, timeoutMs, timer = systemTimer) => {
         if (s.dirty) return Promise.resolve('change');
         if (signal?.aborted) return Promise.resolve('aborted');
         return new Promise((resolve) => {
-          let timer: NodeJS.Timeout | undefined;
+          let cancel: (() => void) | undefined;
           const settle = (outcome: 'change' | 'timeout' | 'aborted') => {
             s.wake = undefined;
-            clearTimeout(timer);
+            cancel?.();
             signal?.removeEventListener('abort', onAbort);
             resolve(outcome);
           };
           const onAbort = () => settle('aborted');
           s.wake = () => settle('change');
-          if (timeoutMs !== undefined) timer = setTimeout(() => settle('timeout'), timeoutMs);
+          if (timeoutMs !== undefined) cancel = timer.after(timeoutMs, () => settle('timeout'));
           signal?.addEventListener('abort', onAbort, { once: true });
         });
       },
@@ -112,6 +114,8 @@ export interface TailOptions<T> {
    */
   readonly checkpoint?: (offset: number) => T;
   readonly checkpointIntervalMs?: number;
+  /** What measures the checkpoint interval; the system's by default. */
+  readonly timer?: Timer;
 }
 
 /**
@@ -124,6 +128,7 @@ export async function* tail<T>(o: TailOptions<T>): AsyncGenerator<T, void, undef
   const quietCheckpoints = o.checkpoint !== undefined && o.interest !== undefined && o.interest !== 'all';
   const subscription = o.pulse.subscribe(quietCheckpoints ? (o.interest as PartyInterest) : 'all');
   const intervalMs = o.checkpointIntervalMs ?? 15_000;
+  const timer = o.timer ?? systemTimer;
   let cursor = o.beginExclusive;
   // The first pass reads the past, whatever it concerns.
   let concerned = true;
@@ -135,7 +140,7 @@ export async function* tail<T>(o: TailOptions<T>): AsyncGenerator<T, void, undef
       concerned = subscription.takeDirty() || concerned || !quietCheckpoints;
       const end = o.ledgerEnd();
       const target = o.endInclusive !== undefined ? Math.min(o.endInclusive, end) : end;
-      const due = performance.now() - lastReport >= intervalMs;
+      const due = timer.now() - lastReport >= intervalMs;
       if (target > cursor && (concerned || due)) {
         if (concerned) {
           for (const item of o.range(cursor, target)) {
@@ -147,14 +152,14 @@ export async function* tail<T>(o: TailOptions<T>): AsyncGenerator<T, void, undef
         }
         cursor = target;
         concerned = false;
-        lastReport = performance.now();
+        lastReport = timer.now();
       }
       if (o.endInclusive !== undefined && cursor >= o.endInclusive) return;
       // Wait for a concerning commit; with commits pending that do not concern the stream, at
       // most until the checkpoint interval has passed.
       const pendingQuiet = quietCheckpoints && o.ledgerEnd() > cursor;
-      const timeout = pendingQuiet ? Math.max(0, intervalMs - (performance.now() - lastReport)) : quietCheckpoints ? intervalMs : undefined;
-      const woken = await subscription.wait(o.signal, timeout);
+      const timeout = pendingQuiet ? Math.max(0, intervalMs - (timer.now() - lastReport)) : quietCheckpoints ? intervalMs : undefined;
+      const woken = await subscription.wait(o.signal, timeout, timer);
       if (woken === 'aborted') return;
       if (woken === 'change') concerned = true;
     }
