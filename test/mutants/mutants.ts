@@ -15,6 +15,7 @@ import { AUTH_MUTANTS } from './authMutants.js';
 import { LEDGER_COVERAGE_MUTANTS } from './ledgerCoverageMutants.js';
 import { REGISTRY_COVERAGE_MUTANTS } from './registryCoverageMutants.js';
 import { SCAN_COVERAGE_MUTANTS } from './scanCoverageMutants.js';
+import { SCAN_OPEN_BODIES_MUTANTS } from './scanOpenBodiesMutants.js';
 import { schemaMutants } from './schemaMutants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -369,6 +370,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   // One per check that had none (issue 13: every check proven able to fail; test/mutants/coverage.test.ts).
   ...REGISTRY_COVERAGE_MUTANTS,
   ...SCAN_COVERAGE_MUTANTS,
+  ...SCAN_OPEN_BODIES_MUTANTS,
   ...LEDGER_COVERAGE_MUTANTS,
   ...AUTH_MUTANTS,
 ];
