@@ -347,8 +347,9 @@ describe("upstream's minimum batch", () => {
     expect(s.status, JSON.stringify(s.body).slice(0, 400)).toBe(200);
     expect(s.archived).toEqual(expect.arrayContaining(allocations));
     expect([...(await unlocked(pairs[24]![1])).values()]).toEqual(['25.0000000000']);
-    // The factory request and the settlement together, on the shared test machine.
-    expect(ms).toBeLessThan(5_000);
+    // The factory request and the settlement together: well under a second on a quiet machine; the
+    // bound catches a blow-up (per-leg scans of the ledger), not a busy machine.
+    expect(ms).toBeLessThan(20_000);
   });
 });
 

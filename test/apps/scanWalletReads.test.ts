@@ -73,6 +73,19 @@ describe('Scan reads wallets call, from the ledger', () => {
     expect((await server.http.post('/v0/open-and-issuing-mining-rounds').send(Buffer.from('{}'))).status).toBe(400);
   });
 
+  it("the POST bodies are open, as in Splice's scan.yaml: unknown members are ignored, known ones still checked", async () => {
+    for (const prefix of ['', '/api/scan']) {
+      const rules = await postJson(server, `${prefix}/v0/amulet-rules`, { cached_amulet_rules_contract_id: world.rounds.amuletRules, page_hint: 3, extra: { deep: true } });
+      expect(rules.status, rules.text).toBe(200);
+      expect(rules.body.amulet_rules_update.contract).toBeUndefined();
+      const res = await postJson(server, `${prefix}/v0/open-and-issuing-mining-rounds`, { ...ROUNDS, client: 'wallet' });
+      expect(res.status, res.text).toBe(200);
+      expect(Object.keys(res.body.open_mining_rounds as object).length).toBeGreaterThan(0);
+    }
+    expectError(await postJson(server, '/v0/amulet-rules', { cached_amulet_rules_contract_id: 7, extra: 1 }), 400, /cached_amulet_rules_contract_id/);
+    expectError(await postJson(server, '/v0/open-and-issuing-mining-rounds', { cached_open_mining_round_contract_ids: [], extra: 1 }), 400, /cached_issuing_round_contract_ids/);
+  });
+
   it('featured app rights: none, then the one the provider self-granted on DevNet; 400 for a malformed party', async () => {
     const alice = world.parties.alice;
     expect((await getJson(server, `/v0/featured-apps/${alice}`)).body).toEqual({});

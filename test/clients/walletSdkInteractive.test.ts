@@ -6,7 +6,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { createAuthenticator } from '../../reference-server/src/http/api/auth/authConfig.js';
-import { hashPreparedTransactionV2 } from '../../reference-server/src/ledger/interactive/index.js';
+import { hashPreparedTransaction as ourHash } from '../../reference-server/src/ledger/interactive/index.js';
 import { ASSET_TEMPLATE, createLedger, PARTICIPANT_ADMIN_USER } from '../../reference-server/src/ledger/index.js';
 import { createHandlers } from '../../reference-server/src/msw/index.js';
 import { createReferenceServer } from '../../reference-server/src/server.js';
@@ -128,7 +128,7 @@ describe.each([
     const sdkHash = (await sdk.utils.hash.preparedTransaction(response.preparedTransaction)).toBase64();
     expect(sdkHash).toBe(response.preparedTransactionHash);
     expect(await hashPreparedTransaction(decodePreparedTransaction(response.preparedTransaction), 'base64')).toBe(response.preparedTransactionHash);
-    expect(hashPreparedTransactionV2(ProtoPreparedTransaction.fromBinary(Buffer.from(response.preparedTransaction, 'base64'))).toString('base64')).toBe(response.preparedTransactionHash);
+    expect(ourHash(ProtoPreparedTransaction.fromBinary(Buffer.from(response.preparedTransaction, 'base64')), 2).toString('base64')).toBe(response.preparedTransactionHash);
 
     const executed = await sdk.ledger.execute(prepared.sign(keys.privateKey), { partyId: party });
     expect(executed).toMatchObject({ updateId: expect.any(String), completionOffset: expect.any(Number) });

@@ -88,9 +88,8 @@ describe('target client', () => {
   it('a hanging target ends in a timeout error, not a hang', async () => {
     const s = await start(() => undefined);
     const http = createTarget({ baseUrls: urls(s.url), timeoutMs: 200 }).bind('c', () => undefined);
-    const t = performance.now();
+    // A hang would time the test out; the timeout error is what ends it.
     const e = await http.request('ledger', { method: 'GET', path: '/v2/version' });
-    expect(performance.now() - t).toBeLessThan(1500);
     expect(e.response).toBeUndefined();
     expect(e.error).toMatchObject({ kind: 'timeout' });
   });
@@ -107,7 +106,9 @@ describe('target client', () => {
     });
     const http = createTarget({ baseUrls: urls(s.url), timeoutMs: 300, maxBodyBytes: 100_000 }).bind('c', () => undefined);
     expect((await http.request('ledger', { method: 'GET', path: '/slow' })).error?.kind).toBe('timeout');
-    const big = await http.request('ledger', { method: 'GET', path: '/big' });
+    // Reading 4 MiB must not race the short timeout on a busy machine: the cut is about size.
+    const patient = createTarget({ baseUrls: urls(s.url), timeoutMs: 25_000, maxBodyBytes: 100_000 }).bind('c', () => undefined);
+    const big = await patient.request('ledger', { method: 'GET', path: '/big' });
     expect(big.response).toMatchObject({ truncated: true, size: 100_000 });
     expect(jsonOf(big).ok).toBe(false);
   });

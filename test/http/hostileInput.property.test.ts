@@ -127,7 +127,9 @@ describe('bodies with thousands of errors', () => {
     const body = JSON.stringify({ commands: Array<string>(20_000).fill('a'), commandId: 'c', userId: 'participant_admin', actAs: [party] });
     const started = Date.now();
     const res = await send('POST', '/v2/commands/submit-and-wait', body);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Tens of milliseconds with first-error validators; collecting every error took ~15 s on a
+    // quiet machine. The bound tells the two apart, not a fast machine from a busy one.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.text).toMatch(/^Invalid value for: body \(/);

@@ -184,7 +184,8 @@ describe('WebSocket credentials', () => {
 
 describe('WebSocket request frame timeout', () => {
   let quick: TestServer;
-  const WAIT_MS = 300;
+  // Long enough that a busy machine delivers a prompt request frame within it.
+  const WAIT_MS = 1000;
   beforeAll(async () => {
     quick = await startServer({ http: { webSocketRequestTimeoutMs: WAIT_MS } });
   });
@@ -195,14 +196,14 @@ describe('WebSocket request frame timeout', () => {
   });
 
   it('sends an error frame and closes a socket whose request never comes', async () => {
+    // Measured from before connecting: the server's wait starts after that, so no load can shorten it.
+    const connecting = performance.now();
     const socket = new WebSocket(quick.url.replace(/^http/, 'ws') + '/v2/updates', ['jwt.token.x', 'daml.ws.auth']);
     const messages: unknown[] = [];
     socket.on('message', (data) => messages.push(JSON.parse(String(data)) as unknown));
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
-    await new Promise((resolve) => socket.once('open', resolve));
-    const opened = performance.now();
     expect(await closed).toBe(1000);
-    expect(performance.now() - opened).toBeGreaterThanOrEqual(WAIT_MS - 20);
+    expect(performance.now() - connecting).toBeGreaterThanOrEqual(WAIT_MS - 2);
     expect(messages).toHaveLength(1);
     expectCantonError(messages[0], 'INVALID_ARGUMENT', new RegExp(`no request frame within ${WAIT_MS} ms`));
   });

@@ -74,9 +74,12 @@ describe('wallet guide flows on serve --localnet: transfers, preapprovals, mergi
     }, T);
 
     it('expire: accepting after the expiration date fails with a FAILED_PRECONDITION (category 9) error', async () => {
-      const cid = await offer(sender, receiver, '2000', new Date(Date.now() + 1500));
+      // LocalNet runs on the system clock: the offer must be made before its expiry however busy the
+      // machine (5 s), and accepted after it (waiting for the clock to pass it, not a fixed sleep).
+      const expiresAt = Date.now() + 5000;
+      const cid = await offer(sender, receiver, '2000', new Date(expiresAt));
       const [accept, disclosed] = await sdk.token.transfer.accept({ transferInstructionCid: cid, registryUrl });
-      await new Promise((resolve) => setTimeout(resolve, 1600));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt + 100 - Date.now())));
       const refused = await signAndRun(sdk, receiver, accept, disclosed).then(
         () => undefined,
         (e: unknown) => e as { errorCategory?: number; code?: string },

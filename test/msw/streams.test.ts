@@ -112,9 +112,13 @@ describe('WebSocket streams through msw behave as on the Koa server', () => {
   });
 
   it('ends open streams on reset()', async () => {
+    // A stream with something to send: its first message shows it is open on the mock's side.
+    const created = twins.mock.createContract({ templateId: ASSET_TEMPLATE, createArguments: { issuer, owner: alice, amount: '4.0', observers: null }, actAs: [issuer] });
     const socket = new WebSocket(MOCK_WS + '/v2/updates', ['daml.ws.auth']);
-    const run = runSocket(socket, JSON.stringify({ beginExclusive: 0, updateFormat: {} }));
-    await new Promise((r) => setTimeout(r, 50));
+    const first = new Promise((resolve) => socket.addEventListener('message', resolve, { once: true }));
+    const format = { includeTransactions: { eventFormat: { filtersByParty: { [issuer]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } };
+    const run = runSocket(socket, JSON.stringify({ beginExclusive: created.offset - 1, updateFormat: format }));
+    await first;
     twins.mock.reset();
     const seen = await run;
     // 1001 Going Away: the ledger behind the stream is gone.

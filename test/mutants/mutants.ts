@@ -17,6 +17,7 @@ import { LEDGER_COVERAGE_MUTANTS } from './ledgerCoverageMutants.js';
 import { REGISTRY_COVERAGE_MUTANTS } from './registryCoverageMutants.js';
 import { SCAN_COVERAGE_MUTANTS } from './scanCoverageMutants.js';
 import { ROUTING_MUTANTS } from './routingMutants.js';
+import { SCAN_OPEN_BODIES_MUTANTS } from './scanOpenBodiesMutants.js';
 import { schemaMutants } from './schemaMutants.js';
 import { MEANING_MUTANTS } from './meaningMutants.js';
 import { ORACLE_MUTANTS } from './oracleMutants.js';
@@ -380,6 +381,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   // One per check that had none (issue 13: every check proven able to fail; test/mutants/coverage.test.ts).
   ...REGISTRY_COVERAGE_MUTANTS,
   ...SCAN_COVERAGE_MUTANTS,
+  ...SCAN_OPEN_BODIES_MUTANTS,
   ...LEDGER_COVERAGE_MUTANTS,
   ...AUTH_MUTANTS,
   ...MEANING_MUTANTS,

@@ -63,3 +63,37 @@ describe.skipIf(!hasUpstream)('our specs serve every operation upstream declares
     expect(missingFrom(operations(scanFile), new Set(proxied))).toEqual([]);
   });
 });
+
+/** `METHOD /path` → whether its JSON request body's schema refuses unknown members (local $refs followed). */
+function closedRequestBodies(file: string): Map<string, boolean> {
+  const doc = parse(readFileSync(file, 'utf8')) as { paths: Json; components?: { schemas?: Json } };
+  const deref = (s: unknown): Json | undefined => {
+    const o = s as Json | undefined;
+    const ref = o?.['$ref'];
+    return typeof ref === 'string' && ref.startsWith('#/components/schemas/') ? deref(doc.components?.schemas?.[ref.split('/').pop() as string]) : o;
+  };
+  const out = new Map<string, boolean>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const post = (item as Json)['post'] as Json | undefined;
+    const schema = deref((((post?.['requestBody'] as Json | undefined)?.['content'] as Json | undefined)?.['application/json'] as Json | undefined)?.['schema']);
+    if (schema !== undefined) out.set(`POST ${path.replace(/\{[^}]+\}/g, '{}')}`, schema['additionalProperties'] === false);
+  }
+  return out;
+}
+
+describe.skipIf(!hasUpstream)("Splice's request bodies are as open here as upstream declares them", () => {
+  // Splice's servers decode with generated decoders that ignore unknown members; a closed schema here
+  // would refuse what a real Scan or registry accepts.
+  it.each([
+    ['scan', join('scan', 'scan.yaml'), scanFile],
+    ['allocation-instruction v2', join('token-standard', 'allocation-instruction-v2.yaml'), registryFile],
+    ['transfer-instruction v2', join('token-standard', 'transfer-instruction-v2.yaml'), registryFile],
+    ['allocation v2', join('token-standard', 'allocation-v2.yaml'), registryFile],
+  ])('%s', (_name, upstreamFile, oursFile) => {
+    const upstream = closedRequestBodies(join(upstreamDir, 'splice', upstreamFile));
+    const ours = closedRequestBodies(oursFile);
+    const shared = [...upstream.keys()].filter((op) => ours.has(op));
+    expect(shared.length).toBeGreaterThan(0);
+    expect(shared.filter((op) => ours.get(op) !== upstream.get(op)).map((op) => `${op}: ours ${ours.get(op) === true ? 'closed' : 'open'}`)).toEqual([]);
+  });
+});

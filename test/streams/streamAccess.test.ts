@@ -44,7 +44,7 @@ class StreamClient {
   }
 
   /** Waits until `test` holds (re-checked on every message and on close), for at most `ms`. */
-  async until(test: () => boolean, what: string, ms = 4000): Promise<void> {
+  async until(test: () => boolean, what: string, ms = 20_000): Promise<void> {
     const deadline = Date.now() + ms;
     while (!test()) {
       const left = deadline - Date.now();

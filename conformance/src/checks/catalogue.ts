@@ -27,6 +27,7 @@ import { tokenRegistryV2Checks } from './tokenRegistryV2.js';
 import { tokenRegistryBadInputChecks } from './tokenRegistryBadInput.js';
 import { scanChecks } from './scan.js';
 import { scanWalletChecks } from './scanWallet.js';
+import { scanOpenBodiesChecks } from './scanOpenBodies.js';
 import { schemaChecks } from './schema.js';
 import { statefulChecks } from './stateful.js';
 import type { CheckDefinition } from './types.js';
@@ -69,6 +70,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...statefulChecks,
     ...scanChecks,
     ...scanWalletChecks,
+    ...scanOpenBodiesChecks,
     ...crossGroupChecks,
     ...authChecks,
     ...ledgerStreamChecks,

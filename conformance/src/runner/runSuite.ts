@@ -14,7 +14,7 @@ import { runChecks } from './runChecks.js';
 import { randomSeed } from './seeds.js';
 import { selectChecks } from './select.js';
 import { shardChecks, type Shard } from './shard.js';
-import { runWarnings } from './warnings.js';
+import { runWarnings, toleranceWarnings } from './warnings.js';
 
 export interface SuiteOptions {
   /** Base URL per group. */
@@ -121,7 +121,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     seed,
     runs,
     ...(o.shard && o.shard.total > 1 ? { shard: o.shard } : {}),
-    warnings: runWarnings(selected, results, exchanges),
+    warnings: [...runWarnings(selected, results, exchanges), ...toleranceWarnings(o.specFiles ?? [])],
     summary: summarize(baseline.checks),
     verdict: baseline.exitCode === 0 ? 'pass' : 'fail',
     timings: timingsOf(exchanges),

@@ -1,5 +1,6 @@
 import type { CheckDefinition } from '../checks/types.js';
 import type { CheckResult } from '../report/model.js';
+import { loadSpec } from '../schema/index.js';
 import type { Exchange } from '../target/exchange.js';
 
 const MIN_SAMPLE = 8;
@@ -28,4 +29,15 @@ export function runWarnings(checks: readonly CheckDefinition[], results: readonl
   const transport = exchanges.filter((e) => e.error).length;
   if (transport > 0) out.push(`${transport} request(s) got no complete response (timeouts, resets); see the checks with status error.`);
   return out;
+}
+
+/**
+ * What a pass against another document (--spec) leaves out: the documented quirks of that document
+ * the validation tolerated (conformance/src/schema/specQuirks.ts), each with where and why.
+ */
+export function toleranceWarnings(specFiles: readonly string[]): string[] {
+  return specFiles.flatMap((file) => {
+    const spec = loadSpec(file);
+    return spec.tolerated.map((q) => `--spec ${file}: tolerated the document's quirk ${q.id} (${q.places.length} place(s), e.g. ${q.places.slice(0, 2).join(', ')}): ${q.reason}.`);
+  });
 }

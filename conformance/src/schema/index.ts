@@ -8,6 +8,8 @@ export { findOperation } from './findOperation.js';
 export { ourSpecFile, packageRoot, SPEC_GROUPS, isSpecGroup } from './ourSpecFile.js';
 export { createAjv } from './createAjv.js';
 export { SpecLoadError } from './SpecLoadError.js';
+export { SPEC_QUIRKS, tolerateQuirks } from './specQuirks.js';
+export type { SpecQuirk, ToleratedQuirk } from './specQuirks.js';
 export type {
   BodyValidator,
   CompiledOperation,

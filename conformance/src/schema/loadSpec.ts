@@ -8,6 +8,7 @@ import { escapeToken, resolvePointer, toPointer } from './jsonPointer.js';
 import { normalizeMediaType } from './mediaType.js';
 import { isSpecGroup, ourSpecFile } from './ourSpecFile.js';
 import { SpecLoadError } from './SpecLoadError.js';
+import { tolerateQuirks } from './specQuirks.js';
 import type { BodyValidator, CompiledOperation, CompiledSpec, HttpMethod, SpecSource } from './types.js';
 
 const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -85,6 +86,8 @@ function compileSpec(file: string, doc: Json, allErrors: boolean): CompiledSpec 
   if (typeof openapi !== 'string' || !openapi.startsWith('3.')) {
     throw new SpecLoadError(file, `not an OpenAPI 3.x document (openapi: ${JSON.stringify(openapi)})`);
   }
+  // Before compiling: the tolerances widen the document's schemas and responses.
+  const tolerated = tolerateQuirks(doc);
   const ajv = createAjv({ allErrors });
   const id = `https://canton-conformance.invalid/spec/${++documents}.json`;
   ajv.addSchema(doc, id);
@@ -124,6 +127,7 @@ function compileSpec(file: string, doc: Json, allErrors: boolean): CompiledSpec 
     document: doc,
     openapi,
     operations,
+    tolerated,
     match(method, path) {
       const m = router.find(method, path);
       return m && { operationId: m.value, template: m.template, pathParams: m.params };

@@ -224,12 +224,12 @@ describe('bodies with thousands of problems', () => {
   const entry = { contractEntry: { JsActiveContract: { createdEvent: { offset: 'x', nodeId: 'y' }, synchronizerId: 3 } } };
   const acs = { spec: 'ledger' as const, method: 'POST', path: '/v2/state/active-contracts', status: 200, contentType: 'application/json' };
 
-  it('judges 8,000 malformed list items quickly, still as a failure with a pointer into the list', () => {
-    const started = Date.now();
+  it('judges 8,000 malformed list items with first-error validators, still as a failure with a pointer into the list', () => {
+    // What makes it quick, independent of the machine's speed: the first problem, not 8,000 x k
+    // (collecting them all is quadratic: 45 s for this body).
     const r = validateResponse({ ...acs, body: JSON.stringify(Array(8000).fill(entry)) });
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.problems[0]?.pointer).toMatch(/^\/\d+\//);
+    if (!r.ok) expect(r.problems.map((p) => p.pointer)).toEqual([expect.stringMatching(/^\/\d+\//)]);
   });
 
   it('reports every problem of a small body', () => {

@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+import type { ToleratedQuirk } from './specQuirks.js';
 
 /** One of our own documents in specs/, by the endpoint group it describes. */
 export type SpecGroup = 'registry' | 'ledger' | 'scan';
@@ -55,6 +56,8 @@ export interface CompiledSpec {
   /** `openapi` field of the document, e.g. '3.1.0' or '3.0.3'. */
   readonly openapi: string;
   readonly operations: ReadonlyMap<string, CompiledOperation>;
+  /** Documented quirks of the document that were tolerated (specQuirks.ts); empty for ours. */
+  readonly tolerated: readonly ToleratedQuirk[];
   /** Matches a concrete path (query string ignored, duplicate slashes tolerated) to an operation. */
   match(method: string, path: string): OperationMatch | undefined;
 }

@@ -29,7 +29,12 @@ export function writeApiResponse(ctx: Context, response: ApiResponse, onStreamEr
       ctx.set('Content-Type', 'application/json');
       const stream = Readable.from(jsonArrayChunks(response.elements), { objectMode: false });
       // Once the status line is out an error can only cut the response short; say why in the log.
-      stream.on('error', onStreamError);
+      // A client that hangs up mid-stream is not a failure of ours: depending on when the close is
+      // seen, the body ends quietly or with ERR_STREAM_PREMATURE_CLOSE (the latter on a busy machine).
+      stream.on('error', (e: unknown) => {
+        if (ctx.res.destroyed || (e as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+        onStreamError(e);
+      });
       ctx.body = stream;
       return;
     }

@@ -16,7 +16,7 @@ import { validateSubmission, type ValidatedSubmission } from '../submission.js';
 import { resolveUpdateFormat } from '../updates.js';
 import { isPlainObject } from '../values.js';
 import type { JsCommands, TransactionFormat, TransactionShape } from '../wire.js';
-import { hashingDetailsV2, hashPreparedTransactionV2 } from './hashingSchemeV2.js';
+import { hashingDetails, hashPreparedTransaction, type HashingScheme } from './preparedTransactionHash.js';
 import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, interactiveContractIds, millisOf } from './preparedTransaction.js';
 import { partyKeyOf, signatureProblem } from './signingKeys.js';
 import { tallySignatures } from './tallySignatures.js';
@@ -31,8 +31,17 @@ const invalidArgument = (reason: string) => fail('INVALID_ARGUMENT', `The submit
 const invalidField = (field: string, reason: string) =>
   fail('INVALID_FIELD', `The submitted command has a field with invalid value: Invalid field ${field}: ${reason}`, { context: { field_name: field } });
 
-const unsupportedScheme = (version: unknown) =>
-  invalidField('hashing_scheme_version', `unsupported ${String(version).slice(0, 60)} (supported: HASHING_SCHEME_VERSION_V2)`);
+/**
+ * The hashing scheme a request names, as Canton 3.5 validates it: V2 and V3 are schemes, UNSPECIFIED
+ * is refused. Both are supported on the protocol version our synchronizers run (35, Canton 3.5's
+ * latest stable), so no synchronizer is ever ruled out by the scheme.
+ */
+function hashingSchemeOf(version: unknown): R<HashingScheme> {
+  if (version === 'HASHING_SCHEME_VERSION_V2') return ok(2);
+  if (version === 'HASHING_SCHEME_VERSION_V3') return ok(3);
+  if (version === 'HASHING_SCHEME_VERSION_UNSPECIFIED') return invalidField('hashing_scheme_version', 'Unspecified version');
+  return invalidField('hashing_scheme_version', `Unrecognized version ${String(version).slice(0, 60)}`);
+}
 
 /** How far the preparation time may lie from the record time at execution, either way (Canton's default preparationTimeRecordTimeTolerance). */
 export const PREPARATION_TIME_TOLERANCE_MS = 24 * 3600 * 1000;
@@ -200,8 +209,9 @@ export class InteractiveSubmission {
 
   prepare(req: W.JsPrepareSubmissionRequest): R<W.JsPrepareSubmissionResponse> {
     if (!isPlainObject(req)) return invalidArgument('the request must be an object');
-    const version = req.hashingSchemeVersion === undefined || req.hashingSchemeVersion === 'HASHING_SCHEME_VERSION_UNSPECIFIED' ? 'HASHING_SCHEME_VERSION_V2' : req.hashingSchemeVersion;
-    if (version !== 'HASHING_SCHEME_VERSION_V2') return unsupportedScheme(version);
+    // Absent means V2, as on Canton 3.5 (kept for clients that predate V3).
+    const scheme = req.hashingSchemeVersion === undefined ? ok<HashingScheme>(2) : hashingSchemeOf(req.hashingSchemeVersion);
+    if (!scheme.ok) return scheme;
     let maxRecordTime: number | undefined;
     if (req.maxRecordTime !== undefined && req.maxRecordTime !== null) {
       maxRecordTime = parseRfc3339(req.maxRecordTime);
@@ -240,9 +250,9 @@ export class InteractiveSubmission {
     const preparedTransaction = encodePreparedTransaction(prepared);
     return ok({
       preparedTransaction,
-      preparedTransactionHash: hashPreparedTransactionV2(prepared).toString('base64'),
-      hashingSchemeVersion: version,
-      ...(req.verboseHashing === true ? { hashingDetails: hashingDetailsV2(prepared) } : {}),
+      preparedTransactionHash: hashPreparedTransaction(prepared, scheme.value).toString('base64'),
+      hashingSchemeVersion: scheme.value === 2 ? 'HASHING_SCHEME_VERSION_V2' : 'HASHING_SCHEME_VERSION_V3',
+      ...(req.verboseHashing === true ? { hashingDetails: hashingDetails(prepared, scheme.value) } : {}),
       ...(req.estimateTrafficCost?.disabled === true ? {} : { costEstimation: this.#costEstimation(preparedTransaction, p.submission.actAs, req.estimateTrafficCost?.expectedSignatures) }),
     });
   }
@@ -302,13 +312,14 @@ export class InteractiveSubmission {
    */
   #admit(req: W.JsExecuteSubmissionRequest): R<Admitted> {
     if (!isPlainObject(req)) return invalidArgument('the request must be an object');
-    if (req.hashingSchemeVersion !== 'HASHING_SCHEME_VERSION_V2') return unsupportedScheme(req.hashingSchemeVersion);
+    const scheme = hashingSchemeOf(req.hashingSchemeVersion);
+    if (!scheme.ok) return scheme;
     const decoded = decodePreparedTransaction(req.preparedTransaction);
     if (!decoded.ok) return invalidField('prepared_transaction', `the prepared transaction cannot be read: ${decoded.reason}`);
     const tx = decoded.value;
     let hash: Buffer;
     try {
-      hash = hashPreparedTransactionV2(tx);
+      hash = hashPreparedTransaction(tx, scheme.value);
     } catch (e) {
       return invalidField('prepared_transaction', `the prepared transaction cannot be hashed: ${e instanceof Error ? e.message : 'malformed'}`);
     }
@@ -351,7 +362,7 @@ export class InteractiveSubmission {
     // The mediator refuses a reused UUID before any confirmer looks at the transaction: one signature, at most one commit.
     const replayed = this.ledger.transactionUuidReplay(meta.transactionUuid);
     if (replayed) return ok({ kind: 'rejected', submission: sub.value, error: replayed });
-    const rebuilt = this.#rebuild(tx, hash, sub.value, ledgerTime);
+    const rebuilt = this.#rebuild(tx, scheme.value, hash, sub.value, ledgerTime);
     if (!rebuilt.ok) return rebuilt;
     return ok({ kind: 'admitted', prepared: { ...rebuilt.value, externalTransactionHash: hash.toString('base64'), transactionUuid: meta.transactionUuid }, changeKey });
   }
@@ -362,7 +373,7 @@ export class InteractiveSubmission {
    * gives, and refuses unless its hash is the one that was signed: the signer chooses the
    * commands, never the ids, the effects or the input contracts.
    */
-  #rebuild(tx: PreparedTransaction, signedHash: Buffer, sub: ValidatedSubmission, ledgerTime: number): R<Interpreted> {
+  #rebuild(tx: PreparedTransaction, scheme: HashingScheme, signedHash: Buffer, sub: ValidatedSubmission, ledgerTime: number): R<Interpreted> {
     const meta = tx.metadata as NonNullable<typeof tx.metadata>;
     const unknown = sub.actAs.filter((p) => !this.ledger.isKnownParty(p));
     if (unknown.length > 0) return fail('PARTY_NOT_KNOWN_ON_LEDGER', `Parties not known on ledger: ${unknown.join(', ')}`, { context: { parties: unknown.join(',') } });
@@ -389,11 +400,13 @@ export class InteractiveSubmission {
         preparationTime: millisOf(meta.preparationTime),
         ...(meta.minLedgerEffectiveTime === undefined ? {} : { minLedgerEffectiveTime: millisOf(meta.minLedgerEffectiveTime) }),
         ...(meta.maxLedgerEffectiveTime === undefined ? {} : { maxLedgerEffectiveTime: millisOf(meta.maxLedgerEffectiveTime) }),
+        // Hashed by V3 only; V2 leaves it out.
+        ...(meta.maxRecordTime === undefined ? {} : { maxRecordTime: millisOf(meta.maxRecordTime) }),
       },
       ledger.config,
       { blobs: false },
     );
-    if (!hashPreparedTransactionV2(expected).equals(signedHash)) {
+    if (!hashPreparedTransaction(expected, scheme).equals(signedHash)) {
       return executionFailed(
         'the prepared transaction is not what its commands yield on the current ledger: it was altered after preparation (its nodes, contract ids, input contracts or times), or the contracts it uses changed',
       );

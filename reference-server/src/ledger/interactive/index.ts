@@ -3,7 +3,8 @@ export { InteractiveSubmission, interactiveSubmissionOf } from './InteractiveSub
 export { partyKeyOf, signatureProblem } from './signingKeys.js';
 export type { KeyAlgorithm, PartyKey } from './signingKeys.js';
 export { decodePreparedTransaction, encodePreparedTransaction, buildPreparedTransaction, commandsOf, interactiveContractIds } from './preparedTransaction.js';
-export { hashPreparedTransactionV2, hashingDetailsV2, UnhashableTransaction } from './hashingSchemeV2.js';
+export { hashPreparedTransaction, hashingDetails, UnhashableTransaction } from './preparedTransactionHash.js';
+export type { HashingScheme } from './preparedTransactionHash.js';
 export { canonicalText } from './canonicalText.js';
 export { HashPurpose, multihash } from './hashing.js';
 export type * from './wire.js';

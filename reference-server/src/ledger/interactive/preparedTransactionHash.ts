@@ -1,25 +1,32 @@
 import { createHash } from 'node:crypto';
 import type { Create, DamlTransaction, DamlTransaction_Node, Exercise, Fetch, Identifier, Metadata, PreparedTransaction, Value } from '@canton-network/core-ledger-proto';
+import { UnknownFieldHandler } from '@protobuf-ts/runtime';
 
 /**
- * Canton's hashing scheme V2 for prepared transactions (Canton's "external signing hashing
+ * Canton's hashing schemes V2 and V3 for prepared transactions (Canton's "external signing hashing
  * algorithm"): every node and the metadata are encoded field by field (big-endian int32 lengths
  * and counts, int64 times in microseconds, contract ids as their hex bytes), nodes are hashed
  * bottom-up (a parent encodes the SHA-256 of each child), and
  *
- *   hash = SHA-256( purpose 0x00000030 || 0x02 || transactionHash || metadataHash )
+ *   hash = SHA-256( purpose 0x00000030 || scheme (0x02 or 0x03) || transactionHash || metadataHash )
  *   transactionHash = SHA-256( purpose || version || roots' node hashes )
- *   metadataHash    = SHA-256( purpose || 0x01 || act_as || command_id || transaction_uuid ||
+ *   metadataHash    = SHA-256( purpose || [V2: 0x01] || act_as || command_id || transaction_uuid ||
  *                              mediator_group || synchronizer_id || min/max ledger effective time ||
- *                              preparation_time || input contracts (created_at, hash of the create node) )
+ *                              preparation_time || input contracts (created_at, hash of the create node)
+ *                              || [V3: max_record_time] )
  *
+ * V3 (Canton 3.5, protocol version 35) drops V2's encoding-version bytes (0x01 before every node
+ * and the metadata), adds the contract key (optional) to create, fetch and exercise nodes and
+ * `by_key` to fetch and exercise nodes, and adds the optional max record time to the metadata.
  * 32 raw bytes, no multihash prefix: what the parties sign.
  */
 
 const PURPOSE = Buffer.of(0, 0, 0, 48);
-const SCHEME_V2 = 2;
-const NODE_ENCODING_VERSION = 1;
-const METADATA_ENCODING_VERSION = 1;
+/** The 0x01 V2 puts before every node and the metadata (the protobuf encoding's version); V3 has none. */
+const V2_ENCODING_VERSION = 1;
+
+/** A hashing scheme by its number: HASHING_SCHEME_VERSION_V2 is 2, _V3 is 3. */
+export type HashingScheme = 2 | 3;
 
 /** Why a prepared transaction cannot be hashed (the decoder refuses these first; this is the last guard). */
 export class UnhashableTransaction extends Error {}
@@ -179,10 +186,26 @@ function encodeValue(e: Encoder, value: Value | undefined): void {
   }
 }
 
+/** A new node encoding: V2 starts it with its encoding version, V3 with nothing. */
+const nodeEncoder = (scheme: HashingScheme): Encoder => (scheme === 2 ? new Encoder().byte(V2_ENCODING_VERSION) : new Encoder());
+
+/**
+ * Contract keys (`key` on creates, fetches and exercises, `by_key` on fetches and exercises) exist
+ * only on LF serialization version 2 nodes, which the ledger never prepares; the protobuf types we
+ * read predate them, so they arrive as unknown fields. Refused rather than silently left out of the hash.
+ */
+function refuseKeys(node: object, kind: string, lfVersion: string, fields: readonly number[]): void {
+  const present = UnknownFieldHandler.list(node).filter((f) => fields.includes(f.no));
+  if (present.length > 0) throw new UnhashableTransaction(`contract keys in ${kind} node (field ${present.map((f) => f.no).join(', ')}) are not supported in nodes with LF version ${lfVersion.slice(0, 20)}`);
+}
+
+/** V3's key fields of a node without a key: `by_key` false (fetches and exercises have one) and no key. */
+const noKey = (e: Encoder, scheme: HashingScheme, hasByKey: boolean): Encoder => (scheme === 2 ? e : (hasByKey ? e.bool(false) : e).optional(undefined, () => undefined));
+
 /** The create node encoding (also the input contracts' encoding, without a seed). */
-function encodeCreate(c: Create, seed: Uint8Array | undefined): Buffer {
-  return new Encoder()
-    .byte(NODE_ENCODING_VERSION)
+function encodeCreate(c: Create, seed: Uint8Array | undefined, scheme: HashingScheme): Buffer {
+  refuseKeys(c, 'a create', c.lfVersion, [8]);
+  const e = nodeEncoder(scheme)
     .string(c.lfVersion)
     .byte(0)
     .optional(seed, (e, s) => e.raw(s))
@@ -191,13 +214,13 @@ function encodeCreate(c: Create, seed: Uint8Array | undefined): Buffer {
     .identifier(c.templateId)
     .value(c.argument)
     .strings(c.signatories)
-    .strings(c.stakeholders)
-    .done();
+    .strings(c.stakeholders);
+  return noKey(e, scheme, false).done();
 }
 
-function encodeFetch(f: Fetch): Buffer {
-  return new Encoder()
-    .byte(NODE_ENCODING_VERSION)
+function encodeFetch(f: Fetch, scheme: HashingScheme): Buffer {
+  refuseKeys(f, 'a fetch', f.lfVersion, [9, 10]);
+  const e = nodeEncoder(scheme)
     .string(f.lfVersion)
     .byte(2)
     .hex(f.contractId)
@@ -205,9 +228,9 @@ function encodeFetch(f: Fetch): Buffer {
     .identifier(f.templateId)
     .strings(f.signatories)
     .strings(f.stakeholders)
-    .optional(f.interfaceId, (e, i) => e.identifier(i))
-    .strings(f.actingParties)
-    .done();
+    .optional(f.interfaceId, (x, i) => x.identifier(i))
+    .strings(f.actingParties);
+  return noKey(e, scheme, true).done();
 }
 
 /** Hashes the nodes of one transaction, each once, refusing cycles and dangling references. */
@@ -219,6 +242,7 @@ class NodeHasher {
 
   constructor(
     tx: DamlTransaction,
+    readonly scheme: HashingScheme,
     readonly trace: HashTrace | undefined,
   ) {
     for (const n of tx.nodes) this.#byId.set(n.nodeId, n);
@@ -252,23 +276,23 @@ class NodeHasher {
     const seed = this.#seeds.get(node.nodeId);
     switch (t.oneofKind) {
       case 'create':
-        return encodeCreate(t.create, seed);
+        return encodeCreate(t.create, seed, this.scheme);
       case 'exercise': {
         if (seed === undefined) throw new UnhashableTransaction(`exercise node ${node.nodeId.slice(0, 20)} has no seed`);
         return this.#encodeExercise(t.exercise, seed);
       }
       case 'fetch':
-        return encodeFetch(t.fetch);
+        return encodeFetch(t.fetch, this.scheme);
       case 'rollback':
-        return Buffer.concat([Buffer.of(NODE_ENCODING_VERSION, 3), this.#children(t.rollback.children)]);
+        return Buffer.concat([nodeEncoder(this.scheme).byte(3).done(), this.#children(t.rollback.children)]);
       default:
         throw new UnhashableTransaction(`node ${node.nodeId.slice(0, 20)} has no known type`);
     }
   }
 
   #encodeExercise(x: Exercise, seed: Uint8Array): Buffer {
-    const head = new Encoder()
-      .byte(NODE_ENCODING_VERSION)
+    refuseKeys(x, 'an exercise', x.lfVersion, [15, 16]);
+    const head = nodeEncoder(this.scheme)
       .string(x.lfVersion)
       .byte(1)
       .raw(seed)
@@ -283,9 +307,8 @@ class NodeHasher {
       .value(x.chosenValue)
       .bool(x.consuming)
       .optional(x.exerciseResult, (e, r) => e.value(r))
-      .strings(x.choiceObservers)
-      .done();
-    return Buffer.concat([head, this.#children(x.children)]);
+      .strings(x.choiceObservers);
+    return Buffer.concat([noKey(head, this.scheme, true).done(), this.#children(x.children)]);
   }
 }
 
@@ -306,16 +329,15 @@ function describe(node: DamlTransaction_Node): string {
   }
 }
 
-export function transactionHash(tx: DamlTransaction, trace?: HashTrace): Buffer {
-  const nodes = new NodeHasher(tx, trace);
+export function transactionHash(tx: DamlTransaction, scheme: HashingScheme, trace?: HashTrace): Buffer {
+  const nodes = new NodeHasher(tx, scheme, trace);
   const e = new Encoder().string(tx.version).int32(tx.roots.length);
   for (const root of tx.roots) e.raw(nodes.hash(root));
   return sha256(PURPOSE, e.done());
 }
 
-export function encodeMetadata(m: Metadata): Buffer {
-  const e = new Encoder()
-    .byte(METADATA_ENCODING_VERSION)
+export function encodeMetadata(m: Metadata, scheme: HashingScheme): Buffer {
+  const e = (scheme === 2 ? new Encoder().byte(V2_ENCODING_VERSION) : new Encoder())
     .strings(m.submitterInfo?.actAs ?? [])
     .string(m.submitterInfo?.commandId ?? '')
     .string(m.transactionUuid)
@@ -327,36 +349,37 @@ export function encodeMetadata(m: Metadata): Buffer {
     .int32(m.inputContracts.length);
   for (const c of m.inputContracts) {
     if (c.contract.oneofKind !== 'v1') throw new UnhashableTransaction('an input contract has an unsupported version');
-    e.int64(c.createdAt).raw(sha256(encodeCreate(c.contract.v1, undefined)));
+    e.int64(c.createdAt).raw(sha256(encodeCreate(c.contract.v1, undefined, scheme)));
   }
+  if (scheme === 3) e.optional(m.maxRecordTime, (x, t) => x.int64(t));
   return e.done();
 }
 
-export function metadataHash(m: Metadata): Buffer {
-  return sha256(PURPOSE, encodeMetadata(m));
+export function metadataHash(m: Metadata, scheme: HashingScheme): Buffer {
+  return sha256(PURPOSE, encodeMetadata(m, scheme));
 }
 
-/** The V2 hash of a prepared transaction; throws UnhashableTransaction on a malformed one. */
-export function hashPreparedTransactionV2(p: PreparedTransaction, trace?: HashTrace): Buffer {
+/** The hash of a prepared transaction under a scheme; throws UnhashableTransaction on a malformed one. */
+export function hashPreparedTransaction(p: PreparedTransaction, scheme: HashingScheme, trace?: HashTrace): Buffer {
   if (p.transaction === undefined || p.metadata === undefined) throw new UnhashableTransaction('the transaction or its metadata is missing');
-  const tx = transactionHash(p.transaction, trace);
-  const meta = metadataHash(p.metadata);
-  const hash = sha256(PURPOSE, Buffer.of(SCHEME_V2), tx, meta);
+  const tx = transactionHash(p.transaction, scheme, trace);
+  const meta = metadataHash(p.metadata, scheme);
+  const hash = sha256(PURPOSE, Buffer.of(scheme), tx, meta);
   if (trace !== undefined) {
     trace.lines.push(`transaction hash = sha-256(purpose 00000030 || version '${p.transaction.version}' || ${p.transaction.roots.length} root node hashes) = ${tx.toString('hex')}`);
-    trace.lines.push(`metadata encoding (${encodeMetadata(p.metadata).toString('hex')})`);
+    trace.lines.push(`metadata encoding (${encodeMetadata(p.metadata, scheme).toString('hex')})`);
     trace.lines.push(`metadata hash = sha-256(purpose 00000030 || metadata encoding) = ${meta.toString('hex')}`);
-    trace.lines.push(`prepared transaction hash = sha-256(purpose 00000030 || scheme 02 || transaction hash || metadata hash) = ${hash.toString('hex')}`);
+    trace.lines.push(`prepared transaction hash = sha-256(purpose 00000030 || scheme 0${scheme} || transaction hash || metadata hash) = ${hash.toString('hex')}`);
   }
   return hash;
 }
 
-/** What `verboseHashing` answers: the steps of the V2 computation with their inputs and results. */
-export function hashingDetailsV2(p: PreparedTransaction): string {
+/** What `verboseHashing` answers: the steps of the computation with their inputs and results. */
+export function hashingDetails(p: PreparedTransaction, scheme: HashingScheme): string {
   const trace: HashTrace = { lines: [] };
-  hashPreparedTransactionV2(p, trace);
+  hashPreparedTransaction(p, scheme, trace);
   return [
-    'Canton hashing scheme V2 (HASHING_SCHEME_VERSION_V2) over the protobuf PreparedTransaction; integers big-endian, strings and bytes prefixed with their int32 length, lists with their int32 count, times in microseconds, contract ids as their hex bytes; each node encoded with the SHA-256 of its children',
+    `Canton hashing scheme V${scheme} (HASHING_SCHEME_VERSION_V${scheme}) over the protobuf PreparedTransaction; integers big-endian, strings and bytes prefixed with their int32 length, lists with their int32 count, times in microseconds, contract ids as their hex bytes; each node encoded with the SHA-256 of its children`,
     ...trace.lines,
   ].join('\n');
 }

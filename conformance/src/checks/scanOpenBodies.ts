@@ -1,0 +1,33 @@
+import { expectStatus } from './support/expect.js';
+import type { CheckDefinition } from './types.js';
+
+/**
+ * Splice's scan.yaml leaves Scan's POST request bodies open, and Scan's generated decoders ignore
+ * members they do not know: a client that sends one more member (a newer client, a cache hint)
+ * still gets its answer. A Scan that refuses them breaks such clients.
+ */
+const PROBE = { canton_conformance_probe: true };
+
+export const scanOpenBodiesChecks: readonly CheckDefinition[] = [
+  {
+    id: 'scan.post-bodies.unknown-members-ignored',
+    title: 'POST /v0/amulet-rules and /v0/open-and-issuing-mining-rounds answer a body with a member they do not know',
+    group: 'scan',
+    operationId: 'getOpenAndIssuingMiningRounds',
+    level: 'SHOULD',
+    kind: 'negative',
+    specRef: 'Splice Scan (scan.yaml): GetAmuletRulesRequest and GetOpenAndIssuingMiningRoundsRequest are open objects',
+    async run(ctx) {
+      if (ctx.profile.scan?.walletReads === false) ctx.skip(`profile '${ctx.profile.name}' says the target does not serve the wallet reads (scan.walletReads: false)`);
+      const rounds = await ctx.http.request('scan', {
+        method: 'POST',
+        path: '/v0/open-and-issuing-mining-rounds',
+        operationId: 'getOpenAndIssuingMiningRounds',
+        json: { cached_open_mining_round_contract_ids: [], cached_issuing_round_contract_ids: [], ...PROBE },
+      });
+      expectStatus(ctx, rounds, 200, 'open and issuing rounds with an extra request member');
+      const rules = await ctx.http.request('scan', { method: 'POST', path: '/v0/amulet-rules', operationId: 'getAmuletRules', json: PROBE });
+      expectStatus(ctx, rules, 200, 'AmuletRules with an extra request member');
+    },
+  },
+];
