@@ -4,6 +4,7 @@ import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
 import { createAuthenticator, type AuthConfig } from './http/api/auth/authConfig.js';
 import type { HttpConfig } from './http/api/config.js';
 import { consoleLogger } from './http/api/consoleLogger.js';
+import type { ApiLogger } from './http/api/services.js';
 import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, restoreDeclaredTemplates, type FixtureError } from './ledger/fixtures/index.js';
 import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
@@ -42,6 +43,8 @@ export interface StartOptions {
    * names them (`serve --localnet` adds Canton's built-in Ping).
    */
   readonly declareTemplates?: (ledger: Ledger) => void;
+  /** Where the server logs (default stderr); `run` certifying it in-process keeps refusals out of its own output. */
+  readonly log?: ApiLogger;
 }
 
 /** A fixtures file that cannot be served: every problem, each with its file and JSON path. */
@@ -59,8 +62,9 @@ export class FixturesError extends Error {
 export async function startReferenceServer(options: StartOptions): Promise<ReferenceServer> {
   const { ledger, store } = openLedger(options);
   try {
-    const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log: consoleLogger });
-    const server = await createReferenceServer({ port: options.port, host: options.host, ledger, authenticator, ...(options.http === undefined ? {} : { http: options.http }) });
+    const log = options.log ?? consoleLogger;
+    const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log });
+    const server = await createReferenceServer({ port: options.port, host: options.host, ledger, authenticator, log, ...(options.http === undefined ? {} : { http: options.http }) });
     if (store === undefined) return server;
     return { ...server, close: async () => void (await server.close(), store.close()) };
   } catch (e) {

@@ -1,4 +1,4 @@
-import { expectStatus } from './support/expect.js';
+import { expectStatus, objectBody } from './support/expect.js';
 import type { CheckDefinition } from './types.js';
 
 /**
@@ -7,6 +7,8 @@ import type { CheckDefinition } from './types.js';
  * still gets its answer. A Scan that refuses them breaks such clients.
  */
 const PROBE = { canton_conformance_probe: true };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const scanOpenBodiesChecks: readonly CheckDefinition[] = [
   {
@@ -26,8 +28,12 @@ export const scanOpenBodiesChecks: readonly CheckDefinition[] = [
         json: { cached_open_mining_round_contract_ids: [], cached_issuing_round_contract_ids: [], ...PROBE },
       });
       expectStatus(ctx, rounds, 200, 'open and issuing rounds with an extra request member');
+      // The answer must be the answer, not any 200: the rounds as maps by contract id.
+      const r = objectBody(ctx, rounds, 'open and issuing rounds');
+      if (!isObject(r.open_mining_rounds) || !isObject(r.issuing_mining_rounds)) ctx.fail('open_mining_rounds and issuing_mining_rounds must be maps by contract id', rounds);
       const rules = await ctx.http.request('scan', { method: 'POST', path: '/v0/amulet-rules', operationId: 'getAmuletRules', json: PROBE });
       expectStatus(ctx, rules, 200, 'AmuletRules with an extra request member');
+      if (!isObject(objectBody(ctx, rules, 'AmuletRules').amulet_rules)) ctx.fail('the answer holds no amulet_rules', rules);
     },
   },
 ];

@@ -8,6 +8,10 @@ import type { StreamOptions } from '../target/websocket.js';
  */
 export const NOT_REPLAYED: Readonly<Record<string, string>> = {
   'ledger.streams.large-read-does-not-stall': 'it measures how the target streams ten thousand contracts, not what they are; replaying it doubles the run for nothing the other checks miss',
+  // Page walks over whole lists: a target holding more (other clients' users and parties, those the
+  // authentication checks create, which are not replayed) puts other elements on each page.
+  'ledger.lists.complete-on-every-page': 'it walks whole party and user lists page by page; pages of a target that holds more than the run wrote hold other elements, and the check judges completeness itself',
+  'ledger.lookups.agree-with-lists': 'it looks up entries of whole lists, which on a target hold parties and users the reference never saw; the check compares each lookup with the target\'s own list',
 };
 
 /** Why a whole check stays off the oracle, or undefined. */

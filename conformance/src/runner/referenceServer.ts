@@ -13,9 +13,22 @@ export interface InProcessServer {
 type KeySource = { kind: 'secret'; secret: string } | { kind: 'public-key-file'; path: string };
 type AuthConfig = { mode: 'none' } | { mode: 'hs256' | 'rs256' | 'es256'; key: KeySource; audience?: string; scope?: string };
 
-interface StartModule {
-  startReferenceServer(options: { port: number; host: string; fixtures: string | undefined; auth?: AuthConfig }): Promise<InProcessServer>;
+/** The reference's logger: refusals it explains to an operator (info) are noise in a run's output. */
+interface Logger {
+  error(message: string, cause?: unknown): void;
+  warn(message: string): void;
+  info(message: string): void;
 }
+
+interface StartModule {
+  startReferenceServer(options: { port: number; host: string; fixtures: string | undefined; auth?: AuthConfig; log?: Logger }): Promise<InProcessServer>;
+}
+
+const errorsOnly: Logger = {
+  error: (message, cause) => console.error(`[reference] ${message}`, ...(cause === undefined ? [] : [cause])),
+  warn: () => undefined,
+  info: () => undefined,
+};
 
 /** The server's auth for a profile that signs its own tokens: the same secret, or the public half of its key. */
 function authFor(profile: Profile): AuthConfig {
@@ -36,5 +49,5 @@ function authFor(profile: Profile): AuthConfig {
  */
 export async function startInProcessReference(profile: Profile): Promise<InProcessServer> {
   const mod = (await import('../../../reference-server/src/startReferenceServer.js')) as unknown as StartModule;
-  return mod.startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: authFor(profile) });
+  return mod.startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: authFor(profile), log: errorsOnly });
 }
