@@ -33,7 +33,7 @@ export const scanOpenBodiesChecks: readonly CheckDefinition[] = [
       if (!isObject(r.open_mining_rounds) || !isObject(r.issuing_mining_rounds)) ctx.fail('open_mining_rounds and issuing_mining_rounds must be maps by contract id', rounds);
       const rules = await ctx.http.request('scan', { method: 'POST', path: '/v0/amulet-rules', operationId: 'getAmuletRules', json: PROBE });
       expectStatus(ctx, rules, 200, 'AmuletRules with an extra request member');
-      if (!isObject(objectBody(ctx, rules, 'AmuletRules').amulet_rules)) ctx.fail('the answer holds no amulet_rules', rules);
+      if (!isObject(objectBody(ctx, rules, 'AmuletRules').amulet_rules_update)) ctx.fail('the answer holds no amulet_rules_update', rules);
     },
   },
 ];
