@@ -12,7 +12,7 @@ import type { Packages } from '../../reference-server/src/daml/decode/Packages.j
 import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../reference-server/src/daml/update/seeds.js';
 import type { CreateNode, ExerciseNode, FetchNode } from '../../reference-server/src/daml/update/Transaction.js';
 import type { LedgerContract, SubmissionResult } from '../../reference-server/src/daml/update/UpdateEngine.js';
-import { createCommand, exerciseCommand, UpdateEngine } from '../../reference-server/src/daml/update/UpdateEngine.js';
+import { createCommand, exerciseCommand, exerciseInterfaceCommand, UpdateEngine } from '../../reference-server/src/daml/update/UpdateEngine.js';
 import type { Value } from '../../reference-server/src/daml/value/Value.js';
 import { HAS_DARS, loadDar } from './damlFixtures.js';
 
@@ -182,5 +182,74 @@ describe.skipIf(!HAS_DARS)('update engine on splitwell-0.1.23', () => {
     const { requestId } = installRequest(ledger);
     const fetch: Update = { kind: 'fetch', template: tpl('SplitwellInstall'), cid: { kind: 'lit', value: { kind: 'contractId', value: requestId } } };
     expect(failure(ledger.submit(fetch, [USER], 11))).toMatchObject({ kind: 'ledger', failure: { kind: 'wronglyTypedContract' } });
+  });
+});
+
+describe.skipIf(!HAS_DARS)('update engine on splice-test-token-v1-1.0.0: preconditions and interfaces', () => {
+  let packages: Packages;
+  let main: string;
+  const setup = () => {
+    if (packages) return;
+    const loaded = loadDar('splice/splice-test-token-v1-1.0.0.dar');
+    packages = loaded.packages;
+    main = loaded.dar.main.id;
+  };
+  const MODULE = 'Splice.Testing.Tokens.TestTokenV1';
+  const tpl = (name: string): QualifiedName => ({ packageId: main, module: MODULE, name });
+  const ifaceNamed = (module: string, name: string): QualifiedName => {
+    for (const p of packages.all()) if (p.modules.get(module)?.interfaces.has(name)) return { packageId: p.id, module, name };
+    throw new Error(`no interface ${module}:${name}`);
+  };
+  const fromJson = (type: Type, json: Json): Value => {
+    const decoded = decodeJson(type, json, packageDataTypes((id) => packages.get(id)));
+    if (!decoded.ok) throw new Error(JSON.stringify(decoded.problem));
+    return decoded.value;
+  };
+  const ADMIN = 'admin::1220dd';
+  const token = (amount: string): Value => fromJson({ kind: 'con', tycon: tpl('Token'), args: [] }, {
+    holding: { owner: USER, instrumentId: { admin: ADMIN, id: 'TEST' }, amount, lock: null, meta: { values: {} } },
+  });
+  const newLedger = () => { setup(); return new TestLedger(new UpdateEngine({ getPackage: (id) => packages.get(id) })); };
+
+  it('create: an ensure that fails ends the submission with the PreconditionFailed exception, uncaught', () => {
+    const ledger = newLedger();
+    ok(ledger.submit(createCommand(tpl('Token'), token('10.0')), [USER, ADMIN]));
+    const error = failure(ledger.submit(createCommand(tpl('Token'), token('0.0')), [USER, ADMIN]));
+    // SDK 3.x compiles `ensure` to throw daml-stdlib's PreconditionFailed: an exception a caller may catch.
+    expect(error).toMatchObject({
+      kind: 'unhandledException',
+      exception: { type: { tycon: { module: 'DA.Exception.PreconditionFailed', name: 'PreconditionFailed' } } },
+    });
+    if (error.kind !== 'unhandledException') return;
+    expect(error.exception.value).toMatchObject({ fields: [{ kind: 'text', value: expect.stringMatching(/^Template precondition violated: Token/) }] });
+    expect(ledger.active.size).toBe(1);
+  });
+
+  it('fetch_interface of a Token through Holding records the interface on the fetch node', () => {
+    const ledger = newLedger();
+    const created = ok(ledger.submit(createCommand(tpl('Token'), token('10.0')), [USER, ADMIN]));
+    const cid = (created.result as { value: string }).value;
+    const holding = ifaceNamed('Splice.Api.Token.HoldingV1', 'Holding');
+    const fetched = ok(ledger.submit({ kind: 'fetchInterface', iface: holding, cid: { kind: 'lit', value: { kind: 'contractId', value: cid } } }, [USER], 3));
+    expect(fetched.transaction.nodes[0]).toMatchObject({ kind: 'fetch', contractId: cid, templateId: { name: 'Token' }, interfaceId: holding });
+    // A contract whose template does not implement the interface is refused.
+    const rules = ok(ledger.submit(createCommand(tpl('TokenRules'), fromJson({ kind: 'con', tycon: tpl('TokenRules'), args: [] }, { admin: ADMIN })), [ADMIN], 4));
+    const rulesId = (rules.result as { value: string }).value;
+    expect(failure(ledger.submit({ kind: 'fetchInterface', iface: holding, cid: { kind: 'lit', value: { kind: 'contractId', value: rulesId } } }, [ADMIN], 5)))
+      .toMatchObject({ kind: 'ledger', failure: { kind: 'contractDoesNotImplementInterface' } });
+  });
+
+  it('exercise_interface dispatches an interface choice (TransferFactory_PublicFetch) to the template implementing it', () => {
+    const ledger = newLedger();
+    const rules = ok(ledger.submit(createCommand(tpl('TokenRules'), fromJson({ kind: 'con', tycon: tpl('TokenRules'), args: [] }, { admin: ADMIN })), [ADMIN]));
+    const rulesId = (rules.result as { value: string }).value;
+    const factory = ifaceNamed('Splice.Api.Token.TransferInstructionV1', 'TransferFactory');
+    const choice = packages.get(factory.packageId)!.modules.get(factory.module)!.interfaces.get(factory.name)!.choices.get('TransferFactory_PublicFetch')!;
+    const arg = fromJson(choice.argBinder.type, { expectedAdmin: ADMIN, actor: USER });
+    const r = ok(ledger.submit(exerciseInterfaceCommand(factory, rulesId, 'TransferFactory_PublicFetch', arg), [USER], 6));
+    const ex = r.transaction.nodes[0] as ExerciseNode;
+    expect(ex).toMatchObject({ kind: 'exercise', interfaceId: factory, templateId: { name: 'TokenRules' }, consuming: false, actingParties: [USER] });
+    expect(ex.exerciseResult).toEqual(r.result);
+    expect(r.result).toMatchObject({ kind: 'record', fieldNames: ['admin', 'meta'], fields: [{ kind: 'party', value: ADMIN }, { kind: 'record' }] });
   });
 });
