@@ -82,14 +82,18 @@ const NEST: Expr = {
   },
 };
 
+/** template Nobody with p : Party; n : Int64 where signatory [] (refused by every create). */
+const NOBODY: DefTemplate = { ...T, name: 'Nobody', signatories: { kind: 'nil', type: ANY }, choices: new Map() };
+
 const E: DefException = { name: 'E', message: { kind: 'abs', params: [{ name: 'x', type: E_TYPE }], body: { kind: 'recProj', tycon: { tycon: q('E'), args: [] }, field: 'message', record: v('x') } } };
 const MODULE: Module = {
   name: 'M', synonyms: new Map(), interfaces: new Map(),
-  templates: new Map([['T', T]]),
+  templates: new Map([['T', T], ['Nobody', NOBODY]]),
   exceptions: new Map([['E', E]]),
   values: new Map([['nest', { name: 'nest', type: ANY, expr: NEST }]]),
   dataTypes: new Map([
     ['T', { name: 'T', params: [], serializable: true, cons: { kind: 'record', fields: [{ name: 'p', type: ANY }, { name: 'n', type: ANY }], fieldNames: ['p', 'n'] } }],
+    ['Nobody', { name: 'Nobody', params: [], serializable: true, cons: { kind: 'record', fields: [{ name: 'p', type: ANY }, { name: 'n', type: ANY }], fieldNames: ['p', 'n'] } }],
     ['E', { name: 'E', params: [], serializable: true, cons: { kind: 'record', fields: [{ name: 'message', type: ANY }], fieldNames: ['message'] } }],
   ]),
 };
@@ -114,6 +118,11 @@ describe('update engine semantics (hand-built package)', () => {
   it('create: an ensure that evaluates to False fails with templatePreconditionViolated', () => {
     const r = submit(create(ALICE, -1));
     expect(r).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'templatePreconditionViolated', templateId: q('T') } } });
+  });
+
+  it('create: a contract with no signatories fails with noSignatories', () => {
+    const r = submit({ kind: 'create', template: q('Nobody'), expr: lit({ ...tRecord(ALICE, 1), tycon: q('Nobody') }) });
+    expect(r).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'noSignatories', templateId: q('Nobody') } } });
   });
 
   it('exercise: a choice with no controllers fails with noControllers', () => {

@@ -570,6 +570,7 @@ export class Evaluator {
       const frame = k.pop()!;
       if (frame.t === K.Catch) return frame.handler(exception);
       if (frame.t === K.SetTop) this.topValues.delete(frame.def);
+      else if (frame.t === K.Restore) this.def = frame.def; // the handler runs in its own definition
     }
     throw new Stop({ kind: 'unhandledException', exception, definition: this.def });
   }
