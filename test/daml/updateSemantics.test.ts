@@ -188,6 +188,24 @@ describe('update engine semantics (hand-built package)', () => {
     expect(r.transaction.created).toEqual([]);
   });
 
+  it('rollback normalization: ROLL [ROLL [xs], ys] becomes ROLL [xs], ROLL [ys]', () => {
+    const fail = upd({ kind: 'embedExpr', type: ANY, expr: throwE('fail') });
+    const inner = tryCatch(bind([['a', create(ALICE, 1)]], fail), create(ALICE, 2)); // ROLL [c1], c2
+    const r = ok(submit(tryCatch(bind([['x', inner]], fail), pure(lit(UNIT)))));
+    expect(r.transaction.nodes.map((n) => n.kind)).toEqual(['rollback', 'create', 'rollback', 'create']);
+    expect(r.transaction.roots).toEqual([0, 2]);
+    expect(r.transaction.nodes[0]).toMatchObject({ children: [1] });
+    expect(r.transaction.nodes[2]).toMatchObject({ children: [3] });
+  });
+
+  it('rollback normalization: ROLL [xs, ROLL [ys]] becomes ROLL [xs, ys]', () => {
+    const fail = upd({ kind: 'embedExpr', type: ANY, expr: throwE('fail') });
+    const inner = tryCatch(bind([['b', create(ALICE, 2)]], fail), fail); // its handler fails again
+    const r = ok(submit(tryCatch(bind([['a', create(ALICE, 1)]], inner), pure(lit(UNIT)))));
+    expect(r.transaction.nodes.map((n) => n.kind)).toEqual(['rollback', 'create', 'create']);
+    expect(r.transaction.nodes[0]).toMatchObject({ children: [1, 2] });
+  });
+
   it('try/catch without an exception leaves no node of its own', () => {
     const r = ok(submit(tryCatch(create(ALICE, 1), pure(lit(UNIT)))));
     expect(r.transaction.nodes.map((n) => n.kind)).toEqual(['create']);

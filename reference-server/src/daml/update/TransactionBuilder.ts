@@ -133,7 +133,7 @@ export class TransactionBuilder {
     for (const id of this.consumedLog.splice(checkpoint.consumedCount)) this.consumedSet.delete(id);
   }
 
-  /** The finished transaction: node ids in pre-order, rollback nodes normalized. */
+  /** The finished transaction: rollback nodes normalized, then node ids in pre-order from 0. */
   finish(): Transaction {
     if (this.contexts.length !== 1) throw new Error('finish with an exercise still open');
     const nodes: TxNode[] = [];
@@ -168,7 +168,7 @@ export class TransactionBuilder {
           case 'exercise': case 'rollback': {
             const children: NodeId[] = [];
             const inner = inRollback || draft.kind === 'rollback';
-            const kids = draft.kind === 'rollback' ? normalizeRollback(draft.children) : dropEmptyRollbacks(draft.children);
+            const kids = draft.children;
             if (draft.kind === 'exercise') {
               const { seed, kind: _kind, children: _c, result, ...rest } = draft;
               nodes.push({ kind: 'exercise', nodeId, ...rest, children, exerciseResult: result, seed: hex(seed) });
@@ -184,36 +184,47 @@ export class TransactionBuilder {
       }
       return ids;
     };
-    const roots = number(dropEmptyRollbacks(this.contexts[0]!.children), false);
+    const roots = number(normalize(this.contexts[0]!.children), false);
     return { nodes, roots, nodeSeeds, created, archived };
   }
 }
 
 /**
- * The Daml engine's rollback normalization: an empty rollback node is dropped, and a rollback
- * node that ends in another rollback node absorbs its children (they are rolled back either way).
+ * The Daml engine's rollback normalization, bottom-up, with an explicit stack (exercises may nest
+ * as deep as the Daml program recursed):
+ *   1. a rollback of nothing is dropped;
+ *   2. ROLL [ROLL [xs], ys] becomes ROLL [xs], ROLL [ys];
+ *   3. ROLL [xs, ROLL [ys]] becomes ROLL [xs, ys].
+ * Roots are not themselves wrapped: the rules apply to what a rollback node holds.
  */
-function normalizeRollback(children: readonly Draft[]): Draft[] {
-  const out = dropEmptyRollbacks(children);
+function normalize(roots: readonly Draft[]): Draft[] {
+  type Frame = { readonly draft: Draft | undefined; readonly kids: readonly Draft[]; i: number; readonly acc: Draft[] };
+  const stack: Frame[] = [{ draft: undefined, kids: roots, i: 0, acc: [] }];
   for (;;) {
-    const last = out[out.length - 1];
-    if (last?.kind !== 'rollback') return out;
-    out.pop();
-    out.push(...dropEmptyRollbacks(last.children));
+    const top = stack[stack.length - 1]!;
+    if (top.i < top.kids.length) {
+      const d = top.kids[top.i++]!;
+      if (d.kind === 'exercise' || d.kind === 'rollback') stack.push({ draft: d, kids: d.children, i: 0, acc: [] });
+      else top.acc.push(d);
+      continue;
+    }
+    stack.pop();
+    if (!top.draft) return top.acc;
+    const parent = stack[stack.length - 1]!;
+    if (top.draft.kind === 'exercise') parent.acc.push({ ...top.draft, children: top.acc });
+    else parent.acc.push(...makeRollback(top.acc));
   }
 }
 
-function dropEmptyRollbacks(children: readonly Draft[]): Draft[] {
-  return children.filter((c) => c.kind !== 'rollback' || c.children.length > 0 && hasAction(c));
-}
-
-/** A rollback node holding only empty rollback nodes holds nothing. */
-function hasAction(draft: Draft): boolean {
-  const stack: Draft[] = [draft];
-  while (stack.length > 0) {
-    const d = stack.pop()!;
-    if (d.kind !== 'rollback') return true;
-    stack.push(...d.children);
-  }
-  return false;
+/** A rollback of already normalized nodes, normalized. */
+function makeRollback(items: readonly Draft[]): Draft[] {
+  const out: Draft[] = [];
+  let i = 0;
+  while (i < items.length && items[i]!.kind === 'rollback') out.push(items[i++]!); // rule 2
+  const rest = items.slice(i);
+  if (rest.length === 0) return out; // rule 1
+  const last = rest[rest.length - 1]!;
+  if (rest.length > 1 && last.kind === 'rollback') out.push({ kind: 'rollback', children: [...rest.slice(0, -1), ...last.children] }); // rule 3
+  else out.push({ kind: 'rollback', children: rest });
+  return out;
 }
