@@ -66,6 +66,14 @@ const T: DefTemplate = {
       bind([['c', create(ALICE, 5)]], upd({ kind: 'embedExpr', type: ANY, expr: throwE('inside the choice') }))),
     choice('GiveToBob', false, { kind: 'cons', type: ANY, front: [proj(v('this'), 'p')], tail: { kind: 'nil', type: ANY } }, create(BOB, 1)),
     choice('NoOne', false, { kind: 'nil', type: ANY }, pure(lit(UNIT))),
+    // Down n: exercises Down (n - 1) on itself until 0: exercise nodes nested n deep.
+    choice('Down', false, { kind: 'cons', type: ANY, front: [proj(v('this'), 'p')], tail: { kind: 'nil', type: ANY } }, {
+      kind: 'case', scrut: app({ kind: 'builtin', builtin: 'EQUAL' }, v('arg'), int(0)),
+      alts: [
+        { kind: 'builtinCon', con: 'true', body: pure(lit(UNIT)) },
+        { kind: 'builtinCon', con: 'false', body: upd({ kind: 'exercise', template: q('T'), choice: 'Down', cid: v('self'), arg: app({ kind: 'builtin', builtin: 'SUB_INT64' }, v('arg'), int(1)) }) },
+      ],
+    }),
   ]),
 };
 
@@ -228,6 +236,16 @@ describe('update engine semantics (hand-built package)', () => {
     const r = ok(submit({ kind: 'embedExpr', type: ANY, expr: app({ kind: 'val', ref: q('nest') }, int(200_000)) }));
     expect(r.result).toEqual(int64(200_000n));
     expect(r.transaction.nodes).toEqual([]);
+  });
+
+  it('exercises nested 20,000 deep: every node in pre-order, each seeded from its parent', () => {
+    const r = ok(submit(bind([['c', create(ALICE, 1)]], upd({ kind: 'exercise', template: q('T'), choice: 'Down', cid: v('c'), arg: int(20_000) }))));
+    const nodes = r.transaction.nodes;
+    expect(nodes.length).toBe(20_002);
+    expect(r.transaction.roots).toEqual([0, 1]);
+    expect(nodes[20_001]).toMatchObject({ kind: 'exercise', choiceArgument: int64(0n), children: [] });
+    expect(nodes[1]).toMatchObject({ kind: 'exercise', children: [2] });
+    expect((nodes[2] as ExerciseNode).seed).toBe(hex(deriveNodeSeed(deriveNodeSeed(SEED, 1), 0)));
   });
 
   it('a contract of the caller: signatories evaluated from its argument, exercised by its controller', () => {
