@@ -98,7 +98,11 @@ const MODULE: Module = {
   name: 'M', synonyms: new Map(), interfaces: new Map(),
   templates: new Map([['T', T], ['Nobody', NOBODY]]),
   exceptions: new Map([['E', E]]),
-  values: new Map([['nest', { name: 'nest', type: ANY, expr: NEST }]]),
+  values: new Map([
+    ['nest', { name: 'nest', type: ANY, expr: NEST }],
+    // spin = do () <- pure (); spin: an update that never ends.
+    ['spin', { name: 'spin', type: ANY, expr: bind([['_', pure(lit(UNIT))]], { kind: 'val', ref: q('spin') }) }],
+  ]),
   dataTypes: new Map([
     ['T', { name: 'T', params: [], serializable: true, cons: { kind: 'record', fields: [{ name: 'p', type: ANY }, { name: 'n', type: ANY }], fieldNames: ['p', 'n'] } }],
     ['Nobody', { name: 'Nobody', params: [], serializable: true, cons: { kind: 'record', fields: [{ name: 'p', type: ANY }, { name: 'n', type: ANY }], fieldNames: ['p', 'n'] } }],
@@ -255,6 +259,15 @@ describe('update engine semantics (hand-built package)', () => {
     const r = ok(submit(cmd, { contracts, submitters: [BOB] }));
     expect(r.transaction.nodes[0]).toMatchObject({ kind: 'exercise', signatories: [BOB], stakeholders: [BOB], consuming: true });
     expect(r.transaction.archived).toEqual(['00' + 'ab'.repeat(32)]);
+  });
+
+  it('an update that never ends stops at the step budget, naming the definition (never a hang)', () => {
+    const bounded = new UpdateEngine({ getPackage: (id) => (id === PKG ? PACKAGE : undefined), stepBudget: 100_000 });
+    const r = bounded.submit({
+      update: { kind: 'embedExpr', type: ANY, expr: { kind: 'val', ref: q('spin') } }, submitters: [ALICE],
+      transactionSeed: SEED, preparationTime: 0n, getContract: () => undefined,
+    });
+    expect(r).toMatchObject({ ok: false, error: { kind: 'budgetExceeded', definition: q('spin') } });
   });
 
   it('a value of the wrong type is a crash naming the definition, never a JS exception', () => {
