@@ -1,5 +1,6 @@
 /** What an evaluation returns: a value, or why there is none (as data, never a thrown error). */
 import type { QualifiedName } from '../ast/Type.js';
+import type { LedgerFailure } from '../update/LedgerFailure.js';
 import type { AnyExceptionValue, FailureCategory, Value } from '../value/Value.js';
 
 /** The definition whose code was running: package, module and definition name. */
@@ -18,6 +19,8 @@ export type EvalError =
   | { readonly kind: 'budgetExceeded'; readonly steps: number; readonly definition: Definition | undefined; readonly message: string }
   /** A package, module or definition the code refers to is not available from the caller. */
   | { readonly kind: 'missingDefinition'; readonly message: string; readonly definition: Definition | undefined }
+  /** An update broke a rule of the ledger model (authorization, an inactive contract, a precondition). */
+  | { readonly kind: 'ledger'; readonly failure: LedgerFailure; readonly message: string; readonly definition: Definition | undefined }
   /** Ill-typed code or a value of the wrong type: a bug in a package or in the engine. */
   | { readonly kind: 'crash'; readonly message: string; readonly definition: Definition | undefined };
 

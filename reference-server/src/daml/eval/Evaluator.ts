@@ -65,7 +65,7 @@ const EVALUATOR_ARITIES: Partial<Record<BuiltinName, number>> = {
 
 // Continuation frames. Plain objects with a numeric tag: one allocation per pushed frame.
 const enum K {
-  AppFun, AppArgs, ApplyTo, TyApp, Case, Let, One, Two, Collect, SetTop, Foldl, Foldr, EqualList, Restore, Catch,
+  AppFun, AppArgs, ApplyTo, TyApp, Case, Let, One, Two, Collect, SetTop, Foldl, Foldr, EqualList, Restore, Catch, Then,
 }
 type Frame =
   | { t: K.AppFun; args: readonly Expr[]; env: Env }
@@ -83,7 +83,9 @@ type Frame =
   | { t: K.EqualList; eq: Value; xs: ListValue; ys: ListValue }
   | { t: K.Restore; def: Definition | undefined }
   /** A handler for Daml exceptions (the update engine's try/catch pushes these). */
-  | { t: K.Catch; handler: (exception: AnyExceptionValue) => void };
+  | { t: K.Catch; handler: (exception: AnyExceptionValue) => void }
+  /** A continuation of the update engine: receives the value returned to it. */
+  | { t: K.Then; resume: (value: Value) => void };
 
 /** An evaluation stops: the reason, as data. */
 class Stop {
@@ -140,6 +142,52 @@ export class Evaluator {
   /** Applies a function value to arguments. */
   apply(fn: Value, args: readonly Value[]): EvalResult {
     return this.run(() => { this.def = undefined; this.applyFn(fn, [...args]); });
+  }
+
+  // ---- ports for the update engine: it drives this machine with frames, never recursively ----
+
+  /** Runs the machine from `start` until its stack is empty (the update engine's entry point). */
+  runMachine(start: () => void, definition?: Definition): EvalResult {
+    return this.run(() => { this.def = definition; start(); });
+  }
+
+  /** Pushes a continuation: `resume` receives the next value returned to it. */
+  then(resume: (value: Value) => void): void {
+    this.k.push({ t: K.Then, resume });
+  }
+
+  /** Pushes a handler for Daml exceptions thrown by what runs above it. */
+  catchWith(handler: (exception: AnyExceptionValue) => void): void {
+    this.k.push({ t: K.Catch, handler });
+  }
+
+  /** Evaluates `expr` in `env`, with `definition` named in failures while it runs. */
+  evalWith(expr: Expr, env: Env, definition?: Definition): void {
+    if (definition) {
+      this.k.push({ t: K.Restore, def: this.def });
+      this.def = definition;
+    }
+    this.evalIn(expr, env);
+  }
+
+  /** Returns `value` to the top frame. */
+  returnValue(value: Value): void {
+    this.give(value);
+  }
+
+  /** Applies a function value to arguments; the result returns to the top frame. */
+  applyValue(fn: Value, args: readonly Value[]): void {
+    this.applyFn(fn, [...args]);
+  }
+
+  /** Ends the run with `error` (a failure of the ledger model, as data). */
+  abort(error: EvalError): never {
+    throw new Stop(error);
+  }
+
+  /** The definition running now, for failure messages. */
+  get definition(): Definition | undefined {
+    return this.def;
   }
 
   // ---- the machine ---------------------------------------------------------------------------
@@ -368,6 +416,8 @@ export class Evaluator {
         return this.give(v);
       case K.Catch:
         return this.give(v);
+      case K.Then:
+        return frame.resume(v);
     }
   }
 
@@ -520,6 +570,7 @@ export class Evaluator {
       const frame = k.pop()!;
       if (frame.t === K.Catch) return frame.handler(exception);
       if (frame.t === K.SetTop) this.topValues.delete(frame.def);
+      else if (frame.t === K.Restore) this.def = frame.def; // the handler runs in its own definition
     }
     throw new Stop({ kind: 'unhandledException', exception, definition: this.def });
   }

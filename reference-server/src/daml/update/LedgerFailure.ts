@@ -1,0 +1,32 @@
+/**
+ * Why an update breaks the ledger model (transaction.rst "Authorization", "Consistency";
+ * daml-lf-2.rst "Update interpretation"). Names follow the Daml engine's interpretation errors
+ * (`TemplatePreconditionViolated`, `ContractNotActive`, `FailedAuthorization.*`, ...).
+ */
+import type { QualifiedName } from '../ast/Type.js';
+
+export type LedgerFailure =
+  /** The template's `ensure` evaluated to False. */
+  | { readonly kind: 'templatePreconditionViolated'; readonly templateId: QualifiedName }
+  /** A contract must have at least one signatory. */
+  | { readonly kind: 'noSignatories'; readonly templateId: QualifiedName }
+  /** A choice must have at least one controller. */
+  | { readonly kind: 'noControllers'; readonly templateId: QualifiedName; readonly choice: string }
+  /** Signatories of a create that are not among the authorizers. */
+  | { readonly kind: 'createMissingAuthorization'; readonly templateId: QualifiedName; readonly authorizers: readonly string[]; readonly requiredAuthorizers: readonly string[] }
+  /** Controllers of an exercise that are not among the authorizers. */
+  | { readonly kind: 'exerciseMissingAuthorization'; readonly templateId: QualifiedName; readonly choice: string; readonly authorizers: readonly string[]; readonly requiredAuthorizers: readonly string[] }
+  /** A fetch with no stakeholder of the contract among the authorizers. */
+  | { readonly kind: 'fetchMissingAuthorization'; readonly templateId: QualifiedName; readonly authorizers: readonly string[]; readonly stakeholders: readonly string[] }
+  /** The contract was archived earlier (in this transaction or on the ledger). */
+  | { readonly kind: 'contractNotActive'; readonly contractId: string; readonly templateId: QualifiedName }
+  /** Neither this transaction nor the caller knows the contract. */
+  | { readonly kind: 'contractNotFound'; readonly contractId: string }
+  /** The contract is of another template than the update names. */
+  | { readonly kind: 'wronglyTypedContract'; readonly contractId: string; readonly expected: QualifiedName; readonly actual: QualifiedName }
+  /** The contract's template does not implement the interface the update names. */
+  | { readonly kind: 'contractDoesNotImplementInterface'; readonly contractId: string; readonly interfaceId: QualifiedName; readonly templateId: QualifiedName }
+  /** The guard of an `exercise_interface` returned False. */
+  | { readonly kind: 'interfaceGuardFailed'; readonly contractId: string; readonly interfaceId: QualifiedName; readonly choice: string }
+  /** An update form the engine does not run (contract keys, absent from LF 2.1). */
+  | { readonly kind: 'unsupported'; readonly what: string };

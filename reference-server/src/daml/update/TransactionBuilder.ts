@@ -1,0 +1,230 @@
+/**
+ * Builds a transaction while an update runs: a stack of open contexts (the root, then one per
+ * exercise being run), node seeds, the contracts the transaction created and consumed, and
+ * checkpoints a try/catch rolls back to (transaction.rst "Rollback nodes").
+ *
+ * Node seeds follow contract-id.rst: action child `i` of the root derives from the transaction
+ * seed, action child `i` of an exercise from the exercise's seed. Every action (create, exercise,
+ * fetch) takes the next index of its context; a try block continues its parent's count, and a
+ * rolled-back subtree keeps the indices it used, so seeds never repeat.
+ */
+import type { QualifiedName } from '../ast/Type.js';
+import type { RecordValue, Value } from '../value/Value.js';
+import type { Seed } from './seeds.js';
+import { deriveNodeSeed } from './seeds.js';
+import type { CreatedContract, NodeId, Transaction, TxNode } from './Transaction.js';
+
+type Draft =
+  | { readonly kind: 'create'; readonly contractId: string; readonly templateId: QualifiedName; readonly argument: RecordValue; readonly signatories: readonly string[]; readonly observers: readonly string[]; readonly stakeholders: readonly string[]; readonly seed: Seed }
+  | {
+      readonly kind: 'exercise'; readonly contractId: string; readonly templateId: QualifiedName; readonly interfaceId: QualifiedName | undefined;
+      readonly choice: string; readonly choiceArgument: Value; readonly consuming: boolean; readonly actingParties: readonly string[];
+      readonly signatories: readonly string[]; readonly stakeholders: readonly string[]; readonly choiceObservers: readonly string[];
+      readonly children: Draft[]; result: Value | undefined; readonly seed: Seed;
+    }
+  | { readonly kind: 'fetch'; readonly contractId: string; readonly templateId: QualifiedName; readonly interfaceId: QualifiedName | undefined; readonly actingParties: readonly string[]; readonly signatories: readonly string[]; readonly stakeholders: readonly string[] }
+  | { readonly kind: 'rollback'; readonly children: Draft[] };
+
+export type ExerciseDraft = Omit<Extract<Draft, { kind: 'exercise' }>, 'kind' | 'children' | 'result' | 'seed'>;
+export type CreateDraft = Omit<Extract<Draft, { kind: 'create' }>, 'kind' | 'seed'>;
+export type FetchDraft = Omit<Extract<Draft, { kind: 'fetch' }>, 'kind'>;
+
+interface Context {
+  readonly exercise: Extract<Draft, { kind: 'exercise' }> | undefined;
+  readonly children: Draft[];
+  /** Index of the next action child: its seed is `deriveNodeSeed(seed, next)`. */
+  next: number;
+  readonly seed: Seed;
+  readonly authorizers: ReadonlySet<string>;
+}
+
+/** Where a try block began: what a rollback restores. */
+export interface Checkpoint {
+  readonly depth: number;
+  readonly childCount: number;
+  readonly createdCount: number;
+  readonly consumedCount: number;
+}
+
+export class TransactionBuilder {
+  private readonly contexts: Context[];
+  /** Contracts created so far, in order (truncated by a rollback). */
+  private readonly createdLog: string[] = [];
+  private readonly createdSet = new Set<string>();
+  private readonly consumedLog: string[] = [];
+  private readonly consumedSet = new Set<string>();
+
+  constructor(transactionSeed: Seed, submitters: readonly string[]) {
+    this.contexts = [{ exercise: undefined, children: [], next: 0, seed: transactionSeed, authorizers: new Set(submitters) }];
+  }
+
+  private get top(): Context {
+    return this.contexts[this.contexts.length - 1]!;
+  }
+
+  /** The parties whose authority the running update has (transaction.rst "Authorization"). */
+  get authorizers(): ReadonlySet<string> {
+    return this.top.authorizers;
+  }
+
+  /** Whether this transaction created `contractId` outside a rolled-back subtree. */
+  isCreated(contractId: string): boolean {
+    return this.createdSet.has(contractId);
+  }
+
+  isConsumed(contractId: string): boolean {
+    return this.consumedSet.has(contractId);
+  }
+
+  /** Reserves the seed of the next action node of the running context. */
+  nextSeed(): Seed {
+    const top = this.top;
+    return deriveNodeSeed(top.seed, top.next++);
+  }
+
+  addCreate(create: CreateDraft, seed: Seed): void {
+    this.top.children.push({ kind: 'create', ...create, seed });
+    this.createdLog.push(create.contractId);
+    this.createdSet.add(create.contractId);
+  }
+
+  addFetch(fetch: FetchDraft): void {
+    this.nextSeed(); // a fetch is an action: it takes an index, though its node keeps no seed
+    this.top.children.push({ kind: 'fetch', ...fetch });
+  }
+
+  /** Opens an exercise node; its consequences run with `authorizers`. */
+  beginExercise(exercise: ExerciseDraft, authorizers: ReadonlySet<string>): void {
+    const seed = this.nextSeed();
+    const node: Extract<Draft, { kind: 'exercise' }> = { kind: 'exercise', ...exercise, children: [], result: undefined, seed };
+    this.top.children.push(node);
+    // Consumed when the choice begins: its own body cannot fetch or exercise the contract again.
+    if (exercise.consuming) this.consume(exercise.contractId);
+    this.contexts.push({ exercise: node, children: node.children, next: 0, seed, authorizers });
+  }
+
+  endExercise(result: Value): void {
+    const context = this.contexts.pop();
+    if (!context?.exercise || this.contexts.length === 0) throw new Error('endExercise without an open exercise');
+    context.exercise.result = result;
+  }
+
+  private consume(contractId: string): void {
+    this.consumedSet.add(contractId);
+    this.consumedLog.push(contractId);
+  }
+
+  checkpoint(): Checkpoint {
+    return { depth: this.contexts.length, childCount: this.top.children.length, createdCount: this.createdLog.length, consumedCount: this.consumedLog.length };
+  }
+
+  /**
+   * Rolls back to `checkpoint`: exercises left open by the exception stay in the tree without a
+   * result, everything since the checkpoint moves under one rollback node, and contracts created
+   * or consumed since then are as before.
+   */
+  rollbackTo(checkpoint: Checkpoint): void {
+    if (this.contexts.length < checkpoint.depth) throw new Error('rollback past its try block');
+    this.contexts.length = checkpoint.depth;
+    const top = this.top;
+    const moved = top.children.splice(checkpoint.childCount);
+    top.children.push({ kind: 'rollback', children: moved });
+    for (const id of this.createdLog.splice(checkpoint.createdCount)) this.createdSet.delete(id);
+    for (const id of this.consumedLog.splice(checkpoint.consumedCount)) this.consumedSet.delete(id);
+  }
+
+  /** The finished transaction: rollback nodes normalized, then node ids in pre-order from 0. */
+  finish(): Transaction {
+    if (this.contexts.length !== 1) throw new Error('finish with an exercise still open');
+    const nodes: TxNode[] = [];
+    const nodeSeeds: [NodeId, string][] = [];
+    const created: CreatedContract[] = [];
+    const archived: string[] = [];
+    const hex = (s: Seed): string => Buffer.from(s).toString('hex');
+
+    // Pre-order with an explicit stack: nesting depth is the Daml program's, not the JS stack's.
+    const number = (roots: readonly Draft[], rolledBack: boolean): NodeId[] => {
+      const ids: NodeId[] = [];
+      type Job = { draft: Draft; out: NodeId[]; rolledBack: boolean };
+      const stack: Job[] = [];
+      for (let i = roots.length - 1; i >= 0; i--) stack.push({ draft: roots[i]!, out: ids, rolledBack });
+      while (stack.length > 0) {
+        const { draft, out, rolledBack: inRollback } = stack.pop()!;
+        const nodeId = nodes.length;
+        out.push(nodeId);
+        switch (draft.kind) {
+          case 'create': {
+            const { seed, kind: _kind, ...rest } = draft;
+            nodes.push({ kind: 'create', nodeId, ...rest, seed: hex(seed) });
+            nodeSeeds.push([nodeId, hex(seed)]);
+            if (!inRollback) created.push({ contractId: draft.contractId, templateId: draft.templateId, argument: draft.argument, signatories: draft.signatories, observers: draft.observers });
+            break;
+          }
+          case 'fetch': {
+            const { kind: _kind, ...rest } = draft;
+            nodes.push({ kind: 'fetch', nodeId, ...rest });
+            break;
+          }
+          case 'exercise': case 'rollback': {
+            const children: NodeId[] = [];
+            const inner = inRollback || draft.kind === 'rollback';
+            const kids = draft.children;
+            if (draft.kind === 'exercise') {
+              const { seed, kind: _kind, children: _c, result, ...rest } = draft;
+              nodes.push({ kind: 'exercise', nodeId, ...rest, children, exerciseResult: result, seed: hex(seed) });
+              nodeSeeds.push([nodeId, hex(seed)]);
+              if (!inRollback && draft.consuming) archived.push(draft.contractId);
+            } else {
+              nodes.push({ kind: 'rollback', nodeId, children });
+            }
+            for (let i = kids.length - 1; i >= 0; i--) stack.push({ draft: kids[i]!, out: children, rolledBack: inner });
+            break;
+          }
+        }
+      }
+      return ids;
+    };
+    const roots = number(normalize(this.contexts[0]!.children), false);
+    return { nodes, roots, nodeSeeds, created, archived };
+  }
+}
+
+/**
+ * The Daml engine's rollback normalization, bottom-up, with an explicit stack (exercises may nest
+ * as deep as the Daml program recursed):
+ *   1. a rollback of nothing is dropped;
+ *   2. ROLL [ROLL [xs], ys] becomes ROLL [xs], ROLL [ys];
+ *   3. ROLL [xs, ROLL [ys]] becomes ROLL [xs, ys].
+ * Roots are not themselves wrapped: the rules apply to what a rollback node holds.
+ */
+function normalize(roots: readonly Draft[]): Draft[] {
+  type Frame = { readonly draft: Draft | undefined; readonly kids: readonly Draft[]; i: number; readonly acc: Draft[] };
+  const stack: Frame[] = [{ draft: undefined, kids: roots, i: 0, acc: [] }];
+  for (;;) {
+    const top = stack[stack.length - 1]!;
+    if (top.i < top.kids.length) {
+      const d = top.kids[top.i++]!;
+      if (d.kind === 'exercise' || d.kind === 'rollback') stack.push({ draft: d, kids: d.children, i: 0, acc: [] });
+      else top.acc.push(d);
+      continue;
+    }
+    stack.pop();
+    if (!top.draft) return top.acc;
+    const parent = stack[stack.length - 1]!;
+    if (top.draft.kind === 'exercise') parent.acc.push({ ...top.draft, children: top.acc });
+    else parent.acc.push(...makeRollback(top.acc));
+  }
+}
+
+/** A rollback of already normalized nodes, normalized. */
+function makeRollback(items: readonly Draft[]): Draft[] {
+  const out: Draft[] = [];
+  let i = 0;
+  while (i < items.length && items[i]!.kind === 'rollback') out.push(items[i++]!); // rule 2
+  const rest = items.slice(i);
+  if (rest.length === 0) return out; // rule 1
+  const last = rest[rest.length - 1]!;
+  if (rest.length > 1 && last.kind === 'rollback') out.push({ kind: 'rollback', children: [...rest.slice(0, -1), ...last.children] }); // rule 3
+  else out.push({ kind: 'rollback', children: rest });
+  return out;
+}

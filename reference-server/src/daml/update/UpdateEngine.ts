@@ -1,0 +1,386 @@
+/**
+ * The update engine: runs an `update` value as daml-lf-2.rst "Update interpretation" defines it,
+ * building the transaction of transaction.rst. It drives the evaluator's machine with
+ * continuation frames (`then`, `catchWith`), never with nested evaluations: Daml's `forA` and
+ * `mapA` build binds nested as deep as their lists are long.
+ *
+ * It holds no store: contracts the transaction did not create come from `getContract`.
+ */
+import type { Expr, Update } from '../ast/Expr.js';
+import type { DefInterface, DefTemplate, Package, TemplateChoice } from '../ast/Package.js';
+import { qualifiedKey } from '../ast/Package.js';
+import type { QualifiedName } from '../ast/Type.js';
+import type { Env, SuspendedUpdate } from '../eval/Evaluator.js';
+import { Evaluator } from '../eval/Evaluator.js';
+import type { Definition, EvalError } from '../eval/EvalResult.js';
+import type { AnyExceptionValue, ContractIdValue, RecordValue, UpdateValue, Value } from '../value/Value.js';
+import { bool } from '../value/Value.js';
+import type { LedgerFailure } from './LedgerFailure.js';
+import type { Seed } from './seeds.js';
+import { contractIdV1, deriveContractDiscriminator } from './seeds.js';
+import type { Transaction } from './Transaction.js';
+import { TransactionBuilder } from './TransactionBuilder.js';
+
+/** A contract the caller knows: its template and argument (a record of that template). */
+export interface LedgerContract {
+  readonly templateId: QualifiedName;
+  readonly argument: Value;
+}
+
+export interface UpdateEngineOptions {
+  readonly getPackage: (packageId: string) => Package | undefined;
+  /** Steps one submission may take. */
+  readonly stepBudget?: number;
+  readonly onTrace?: (message: string) => void;
+}
+
+export interface Submission {
+  /** The update to run: an `update` value, or an Update node of closed expressions (a command). */
+  readonly update: UpdateValue | Update;
+  /** The acting parties: the authorizers of the root actions. */
+  readonly submitters: readonly string[];
+  readonly transactionSeed: Seed;
+  /** Microseconds since the epoch; part of every contract id's discriminator. */
+  readonly preparationTime: bigint;
+  /** What `get_time` returns and `ledger_time_lt` compares with (default: the preparation time). */
+  readonly ledgerTime?: bigint;
+  readonly getContract: (contractId: string) => LedgerContract | undefined;
+}
+
+export type SubmissionResult =
+  | { readonly ok: true; readonly result: Value; readonly transaction: Transaction; readonly steps: number }
+  | { readonly ok: false; readonly error: EvalError; readonly steps: number };
+
+interface ContractInfo {
+  readonly contractId: string;
+  readonly templateId: QualifiedName;
+  readonly template: DefTemplate;
+  readonly argument: RecordValue;
+  readonly signatories: readonly string[];
+  readonly observers: readonly string[];
+  readonly stakeholders: readonly string[];
+}
+
+export class UpdateEngine {
+  private readonly m: Evaluator;
+  private readonly getPackage: (id: string) => Package | undefined;
+
+  constructor(options: UpdateEngineOptions) {
+    this.getPackage = options.getPackage;
+    this.m = new Evaluator({ getPackage: options.getPackage, stepBudget: options.stepBudget, onTrace: options.onTrace });
+  }
+
+  /** Runs one submission: its result and transaction, or why it failed (as data). */
+  submit(submission: Submission): SubmissionResult {
+    const run = new Run(this.m, this.getPackage, submission);
+    const update: UpdateValue = 'kind' in submission.update && submission.update.kind === 'update'
+      ? submission.update
+      : { kind: 'update', update: { update: submission.update as Update, env: null, def: undefined } satisfies SuspendedUpdate };
+    const outcome = this.m.runMachine(() => run.run(update));
+    if (!outcome.ok) return outcome;
+    return { ok: true, result: outcome.value, transaction: run.tx.finish(), steps: outcome.steps };
+  }
+}
+
+/** A create command: `create` of a closed argument. */
+export function createCommand(templateId: QualifiedName, argument: Value): Update {
+  return { kind: 'create', template: templateId, expr: { kind: 'lit', value: argument } };
+}
+
+/** An exercise command on a contract of `templateId`. */
+export function exerciseCommand(templateId: QualifiedName, contractId: string, choice: string, argument: Value): Update {
+  return {
+    kind: 'exercise', template: templateId, choice,
+    cid: { kind: 'lit', value: { kind: 'contractId', value: contractId } }, arg: { kind: 'lit', value: argument },
+  };
+}
+
+/** An exercise of an interface choice on a contract of any template implementing `interfaceId`. */
+export function exerciseInterfaceCommand(interfaceId: QualifiedName, contractId: string, choice: string, argument: Value): Update {
+  return {
+    kind: 'exerciseInterface', iface: interfaceId, choice, guard: undefined,
+    cid: { kind: 'lit', value: { kind: 'contractId', value: contractId } }, arg: { kind: 'lit', value: argument },
+  };
+}
+
+const show = (q: QualifiedName): string => `${q.module}:${q.name}`;
+const sameName = (a: QualifiedName, b: QualifiedName): boolean => a.packageId === b.packageId && a.module === b.module && a.name === b.name;
+
+/** The state of one submission while the machine runs it. */
+class Run {
+  readonly tx: TransactionBuilder;
+  private readonly local = new Map<string, ContractInfo>();
+  private readonly global = new Map<string, ContractInfo>();
+  private readonly ledgerTime: bigint;
+
+  constructor(
+    private readonly m: Evaluator,
+    private readonly getPackage: (id: string) => Package | undefined,
+    private readonly s: Submission,
+  ) {
+    this.tx = new TransactionBuilder(s.transactionSeed, s.submitters);
+    this.ledgerTime = s.ledgerTime ?? s.preparationTime;
+  }
+
+  private fail(failure: LedgerFailure, message: string): never {
+    return this.m.abort({ kind: 'ledger', failure, message, definition: this.m.definition });
+  }
+
+  private crash(message: string): never {
+    return this.m.abort({ kind: 'crash', message, definition: this.m.definition });
+  }
+
+  /** Evaluates `expr` in `env`, then continues with `k`. */
+  private eval(expr: Expr, env: Env, def: Definition | undefined, k: (v: Value) => void): void {
+    this.m.then(k);
+    this.m.evalWith(expr, env, def);
+  }
+
+  /** Runs an update value; its result returns to the top frame. */
+  run(value: Value): void {
+    if (value.kind !== 'update') return this.crash(`ran a ${value.kind} value as an update`);
+    const { update: u, env, def } = value.update as SuspendedUpdate;
+    switch (u.kind) {
+      case 'pure': return this.m.evalWith(u.expr, env, def);
+      case 'block': return this.block(u, 0, env, def);
+      case 'embedExpr': return this.eval(u.expr, env, def, (v) => this.run(v));
+      case 'getTime': return this.m.returnValue({ kind: 'timestamp', micros: this.ledgerTime });
+      case 'ledgerTimeLt':
+        return this.eval(u.expr, env, def, (t) => {
+          if (t.kind !== 'timestamp') return this.crash(`ledger_time_lt of a ${t.kind}`);
+          this.m.returnValue(bool(this.ledgerTime < t.micros));
+        });
+      case 'create': return this.eval(u.expr, env, def, (arg) => this.create(u.template, arg));
+      case 'createInterface':
+        return this.eval(u.expr, env, def, (arg) => {
+          if (arg.kind !== 'record') return this.crash(`create_interface of a ${arg.kind}`);
+          this.create(arg.tycon, arg);
+        });
+      case 'exercise':
+        return this.eval(u.cid, env, def, (cid) => this.eval(u.arg, env, def, (arg) =>
+          this.exercise(this.cidOf(cid), arg, { template: u.template }, u.choice)));
+      case 'exerciseInterface':
+        return this.eval(u.cid, env, def, (cid) => this.eval(u.arg, env, def, (arg) => {
+          if (!u.guard) return this.exercise(this.cidOf(cid), arg, { iface: u.iface, guard: undefined }, u.choice);
+          this.eval(u.guard, env, def, (guard) => this.exercise(this.cidOf(cid), arg, { iface: u.iface, guard }, u.choice));
+        }));
+      case 'fetch': return this.eval(u.cid, env, def, (cid) => this.fetch(this.cidOf(cid), { template: u.template }));
+      case 'fetchInterface': return this.eval(u.cid, env, def, (cid) => this.fetch(this.cidOf(cid), { iface: u.iface }));
+      case 'tryCatch': return this.tryCatch(u, env, def);
+      case 'exerciseByKey': case 'lookupByKey': case 'fetchByKey': case 'queryNByKey':
+        return this.fail({ kind: 'unsupported', what: `contract keys (${u.kind})` }, `contract keys are not part of Daml-LF 2.1 (${u.kind})`);
+    }
+  }
+
+  /** `ubind x₁ ← e₁ ; … ; e`: each binding's update runs before the next is evaluated. */
+  private block(u: Extract<Update, { kind: 'block' }>, i: number, env: Env, def: Definition | undefined): void {
+    if (i === u.bindings.length) return this.eval(u.body, env, def, (v) => this.run(v)); // a tail call: no frame stays
+    const binding = u.bindings[i]!;
+    this.m.then((x) => this.block(u, i + 1, { name: binding.name, value: x, next: env }, def));
+    this.eval(binding.bound, env, def, (v) => this.run(v));
+  }
+
+  private cidOf(v: Value): string {
+    if (v.kind !== 'contractId') return this.crash(`a contract id that is a ${v.kind}`);
+    return v.value;
+  }
+
+  private parties(v: Value, what: string): string[] {
+    const out = new Set<string>();
+    for (let cell = v; cell.kind === 'cons'; cell = cell.tail) {
+      if (cell.head.kind !== 'party') return this.crash(`${what} holds a ${cell.head.kind}, not a party`);
+      out.add(cell.head.value);
+    }
+    if (v.kind !== 'cons' && v.kind !== 'nil') return this.crash(`${what} is a ${v.kind}, not a list of parties`);
+    return [...out].sort();
+  }
+
+  // ---- create ------------------------------------------------------------------------------
+
+  /** daml-lf-2.rst "create": ensure, signatories, observers, then authorization (transaction.rst). */
+  private create(templateId: QualifiedName, arg: Value): void {
+    if (arg.kind !== 'record') return this.crash(`created a ${arg.kind}, not a record of ${show(templateId)}`);
+    const template = this.m.template(templateId);
+    const env: Env = { name: template.param, value: arg, next: null };
+    this.eval(template.precondition, env, templateId, (ensure) => {
+      if (ensure.kind !== 'bool') return this.crash(`the precondition of ${show(templateId)} is a ${ensure.kind}`);
+      if (!ensure.value) {
+        return this.fail({ kind: 'templatePreconditionViolated', templateId }, `the precondition (ensure) of ${show(templateId)} is false`);
+      }
+      this.stakeholders(template, templateId, arg, (signatories, observers) => {
+        if (signatories.length === 0) return this.fail({ kind: 'noSignatories', templateId }, `a contract of ${show(templateId)} with no signatories`);
+        const authorizers = this.tx.authorizers;
+        const missing = signatories.filter((p) => !authorizers.has(p));
+        if (missing.length > 0) {
+          return this.fail(
+            { kind: 'createMissingAuthorization', templateId, authorizers: [...authorizers].sort(), requiredAuthorizers: signatories },
+            `create of ${show(templateId)} lacks the authorization of ${missing.join(', ')}`,
+          );
+        }
+        const stakeholders = [...new Set([...signatories, ...observers])].sort();
+        const seed = this.tx.nextSeed();
+        const contractId = contractIdV1(deriveContractDiscriminator(seed, this.s.preparationTime, stakeholders));
+        this.tx.addCreate({ contractId, templateId, argument: arg, signatories, observers, stakeholders }, seed);
+        this.local.set(contractId, { contractId, templateId, template, argument: arg, signatories, observers, stakeholders });
+        this.m.returnValue({ kind: 'contractId', value: contractId } satisfies ContractIdValue);
+      });
+    });
+  }
+
+  private stakeholders(template: DefTemplate, templateId: QualifiedName, arg: RecordValue, k: (signatories: string[], observers: string[]) => void): void {
+    const env: Env = { name: template.param, value: arg, next: null };
+    this.eval(template.signatories, env, templateId, (sigs) => {
+      const signatories = this.parties(sigs, `the signatories of ${show(templateId)}`);
+      this.eval(template.observers, env, templateId, (obs) => k(signatories, this.parties(obs, `the observers of ${show(templateId)}`)));
+    });
+  }
+
+  // ---- contracts -----------------------------------------------------------------------------
+
+  /** The contract `cid` if active: created by this transaction, or the caller's. */
+  private withContract(contractId: string, k: (info: ContractInfo) => void): void {
+    const known = this.local.get(contractId) ?? this.global.get(contractId);
+    if (known && (this.tx.isConsumed(contractId) || !this.isLive(known))) {
+      return this.fail({ kind: 'contractNotActive', contractId, templateId: known.templateId }, `contract ${contractId} (${show(known.templateId)}) is not active`);
+    }
+    if (known) return k(known);
+    const contract = this.s.getContract(contractId);
+    if (!contract) return this.fail({ kind: 'contractNotFound', contractId }, `contract ${contractId} is not known`);
+    const argument = contract.argument;
+    if (argument.kind !== 'record') return this.crash(`contract ${contractId} has a ${argument.kind} argument, not a record`);
+    const template = this.m.template(contract.templateId);
+    this.stakeholders(template, contract.templateId, argument, (signatories, observers) => {
+      const stakeholders = [...new Set([...signatories, ...observers])].sort();
+      const info: ContractInfo = { contractId, templateId: contract.templateId, template, argument, signatories, observers, stakeholders };
+      this.global.set(contractId, info);
+      if (this.tx.isConsumed(contractId)) {
+        return this.fail({ kind: 'contractNotActive', contractId, templateId: info.templateId }, `contract ${contractId} is not active`);
+      }
+      k(info);
+    });
+  }
+
+  /** A contract this transaction created lives while its create was not rolled back. */
+  private isLive(info: ContractInfo): boolean {
+    return !this.local.has(info.contractId) || this.tx.isCreated(info.contractId);
+  }
+
+  private fetch(contractId: string, target: { template: QualifiedName } | { iface: QualifiedName }): void {
+    this.withContract(contractId, (info) => {
+      const interfaceId = 'iface' in target ? target.iface : undefined;
+      this.checkTarget(info, target);
+      // transaction.rst: a fetch needs a stakeholder of the contract among the authorizers.
+      const authorizers = this.tx.authorizers;
+      const acting = info.stakeholders.filter((p) => authorizers.has(p));
+      if (acting.length === 0) {
+        return this.fail(
+          { kind: 'fetchMissingAuthorization', templateId: info.templateId, authorizers: [...authorizers].sort(), stakeholders: info.stakeholders },
+          `fetch of ${contractId} (${show(info.templateId)}) has no stakeholder among the authorizers ${[...authorizers].sort().join(', ')}`,
+        );
+      }
+      this.tx.addFetch({ contractId, templateId: info.templateId, interfaceId, actingParties: acting, signatories: info.signatories, stakeholders: info.stakeholders });
+      this.m.returnValue(info.argument);
+    });
+  }
+
+  private checkTarget(info: ContractInfo, target: { template: QualifiedName } | { iface: QualifiedName }): void {
+    if ('template' in target) {
+      if (!sameName(info.templateId, target.template)) {
+        return this.fail(
+          { kind: 'wronglyTypedContract', contractId: info.contractId, expected: target.template, actual: info.templateId },
+          `contract ${info.contractId} is a ${show(info.templateId)}, not a ${show(target.template)}`,
+        );
+      }
+    } else if (!info.template.implements.has(qualifiedKey(target.iface))) {
+      return this.fail(
+        { kind: 'contractDoesNotImplementInterface', contractId: info.contractId, interfaceId: target.iface, templateId: info.templateId },
+        `contract ${info.contractId} (${show(info.templateId)}) does not implement ${show(target.iface)}`,
+      );
+    }
+  }
+
+  private interfaceDef(iface: QualifiedName): DefInterface {
+    const def = this.getPackage(iface.packageId)?.modules.get(iface.module)?.interfaces.get(iface.name);
+    if (!def) return this.m.abort({ kind: 'missingDefinition', message: `no interface ${show(iface)} in package ${iface.packageId}`, definition: this.m.definition });
+    return def;
+  }
+
+  // ---- exercise ----------------------------------------------------------------------------
+
+  private exercise(
+    contractId: string, arg: Value,
+    target: { template: QualifiedName } | { iface: QualifiedName; guard: Value | undefined },
+    choiceName: string,
+  ): void {
+    this.withContract(contractId, (info) => {
+      this.checkTarget(info, target);
+      const iface = 'iface' in target ? target.iface : undefined;
+      const owner = iface ? this.interfaceDef(iface) : info.template;
+      const choice: TemplateChoice | undefined = owner.choices.get(choiceName);
+      if (!choice) return this.m.abort({ kind: 'missingDefinition', message: `no choice ${choiceName} on ${show(iface ?? info.templateId)}`, definition: this.m.definition });
+      const def = iface ?? info.templateId;
+      const thisEnv: Env = { name: owner.param, value: info.argument, next: null };
+      const argEnv: Env = { name: choice.argBinder.name, value: arg, next: thisEnv };
+      const go = (): void => this.eval(choice.controllers, argEnv, def, (ctl) => {
+        const controllers = this.parties(ctl, `the controllers of ${choiceName}`);
+        if (controllers.length === 0) return this.fail({ kind: 'noControllers', templateId: info.templateId, choice: choiceName }, `choice ${choiceName} of ${show(info.templateId)} has no controllers`);
+        const observe = (k: (obs: string[]) => void): void => {
+          if (!choice.observers) return k([]);
+          this.eval(choice.observers, argEnv, def, (obs) => k(this.parties(obs, `the observers of ${choiceName}`)));
+        };
+        observe((choiceObservers) => {
+          // transaction.rst: the controllers must all be authorizers of the exercise.
+          const authorizers = this.tx.authorizers;
+          const missing = controllers.filter((p) => !authorizers.has(p));
+          if (missing.length > 0) {
+            return this.fail(
+              { kind: 'exerciseMissingAuthorization', templateId: info.templateId, choice: choiceName, authorizers: [...authorizers].sort(), requiredAuthorizers: controllers },
+              `exercise of ${choiceName} on ${contractId} (${show(info.templateId)}) lacks the authorization of ${missing.join(', ')}`,
+            );
+          }
+          // The consequences run with the authority of the signatories and the controllers.
+          const inner = new Set([...info.signatories, ...controllers]);
+          this.tx.beginExercise({
+            contractId, templateId: info.templateId, interfaceId: iface, choice: choiceName, choiceArgument: arg,
+            consuming: choice.consuming, actingParties: controllers, signatories: info.signatories,
+            stakeholders: info.stakeholders, choiceObservers,
+          }, inner);
+          const bodyEnv: Env = { name: choice.selfBinder, value: { kind: 'contractId', value: contractId }, next: argEnv };
+          this.m.then((result) => { this.tx.endExercise(result); this.m.returnValue(result); });
+          this.eval(choice.update, bodyEnv, def, (v) => this.run(v));
+        });
+      });
+      if ('guard' in target && target.guard) {
+        this.m.then((ok) => {
+          if (ok.kind !== 'bool') return this.crash(`an interface guard returned a ${ok.kind}`);
+          if (!ok.value) {
+            return this.fail({ kind: 'interfaceGuardFailed', contractId, interfaceId: target.iface, choice: choiceName }, `the guard of ${choiceName} rejected contract ${contractId}`);
+          }
+          go();
+        });
+        return this.m.applyValue(target.guard, [info.argument]);
+      }
+      go();
+    });
+  }
+
+  // ---- exceptions ----------------------------------------------------------------------------
+
+  /**
+   * `try e catch x. h`: on an exception, `h` decides first (it is pure); with `Some u` the
+   * transaction rolls back to where the try began (a rollback node) and `u` runs; with `None`
+   * the exception goes on to the next handler, the nodes staying for it to roll back.
+   */
+  private tryCatch(u: Extract<Update, { kind: 'tryCatch' }>, env: Env, def: Definition | undefined): void {
+    const checkpoint = this.tx.checkpoint();
+    this.m.catchWith((exception: AnyExceptionValue) => {
+      this.eval(u.catchExpr, { name: u.binder, value: exception, next: env }, def, (handler) => {
+        if (handler.kind !== 'optional') return this.crash(`a catch handler returned a ${handler.kind}`);
+        if (handler.value === undefined) return this.m.throwException(exception);
+        this.tx.rollbackTo(checkpoint);
+        this.run(handler.value);
+      });
+    });
+    this.eval(u.tryExpr, env, def, (v) => this.run(v));
+  }
+}
