@@ -5,7 +5,7 @@ import { expectError, postJson, startWorldServer, type AppServer, HOUR, type Reg
 import { create, exercise, mustSubmit, submit } from './support/jsonApi.js';
 
 /**
- * Issue 12's bad input, on both sides of Amulet as a registry. The registry's factories answer
+ * Bad input, on both sides of Amulet as a registry. The registry's factories answer
  * 400 with an ErrorResponse for every malformed request, v1 and v2 alike; the same values
  * exercised on the ledger are refused as the Daml choices refuse them: values that do not decode
  * (a Numeric with 11 decimals, NaN, an exponent, a non-party) as INVALID_ARGUMENT before

@@ -206,7 +206,7 @@ const appRows = (w: AppWorld): readonly Row[] => {
     { title: 'earliest round', method: 'GET', path: '/v0/internal/reward-accounting-process/rounds/earliest-available', status: 200 },
     { title: 'earliest round, pre-0.6.5 path', method: 'GET', path: '/v0/reward-accounting-process/rounds/earliest-available', status: 200 },
     { title: 'wrong method on a scan path', method: 'POST', path: '/v0/internal/reward-accounting-process/rounds/earliest-available', body: '{}', status: 405 },
-    // Bad factory input (issue 12): one shared core, so the same 400 {error} from both faces.
+    // Bad factory input: one shared core, so the same 400 {error} from both faces.
     { title: 'transfer factory v1, NaN amount', method: 'POST', path: '/registry/transfer-instruction/v1/transfer-factory', body: json({ choiceArguments: transfer('NaN') }), status: 400 },
     { title: 'transfer factory v1, 11 decimals', method: 'POST', path: '/registry/transfer-instruction/v1/transfer-factory', body: json({ choiceArguments: transfer('1.00000000001') }), status: 400 },
     { title: 'allocation factory v1, exponent amount', method: 'POST', path: '/registry/allocation-instruction/v1/allocation-factory', body: json({ choiceArguments: allocation('1e3') }), status: 400 },

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Mutant } from './mutants.js';
 import { jsonResponse, parse, pathOf, type ProxyRequest } from './mutantProxy.js';
 
-/** Mutants of interactive submission's encodings and execute-time validation (issue 10 / 14). */
+/** Mutants of interactive submission's encodings and execute-time validation. */
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

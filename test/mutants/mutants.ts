@@ -361,7 +361,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
       },
     },
   },
-  // The point reads, pages and legacy forms (issue 11).
+  // The point reads, pages and legacy forms.
   ...READ_MUTANTS,
   ...SUITE_DEPTH_MUTANTS,
   ...STREAM_MUTANTS,
@@ -373,12 +373,12 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...TOKEN_MUTANTS,
   // The token standard v2: settlement factory and v2 allocation factory (tokenV2Mutants.ts).
   ...TOKEN_V2_MUTANTS,
-  // Wire details the published clients rely on (issue 10).
+  // Wire details the published clients rely on.
   ...CLIENT_WIRE_MUTANTS,
   ...DEDUP_MUTANTS,
   // Ledger time bounds, replayed signatures, strict registry timestamps (timeAndReplayMutants.ts).
   ...TIME_AND_REPLAY_MUTANTS,
-  // One per check that had none (issue 13: every check proven able to fail; test/mutants/coverage.test.ts).
+  // One per check that had none(every check proven able to fail; test/mutants/coverage.test.ts).
   ...REGISTRY_COVERAGE_MUTANTS,
   ...SCAN_COVERAGE_MUTANTS,
   ...SCAN_OPEN_BODIES_MUTANTS,

@@ -2,7 +2,7 @@ import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyR
 import type { Mutant } from './mutants.js';
 
 /**
- * Mutants of packages, vetting, preferred packages and administration (issue 11): one plausible
+ * Mutants of packages, vetting, preferred packages and administration: one plausible
  * fault per behaviour check of conformance/src/checks/ledgerPackages.ts and ledgerAdmin.ts.
  */
 type Json = Record<string, unknown>;

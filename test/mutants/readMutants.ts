@@ -1,7 +1,7 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 
-/** Mutants of the point reads, pages and legacy forms (issue 11): each a fault a real implementation might have. */
+/** Mutants of the point reads, pages and legacy forms: each a fault a real implementation might have. */
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -5,7 +5,7 @@ import { at, emptyContext, isObject, onBody, onRequest, scanError, withJson, typ
 /**
  * Mutants of the registry checks that had none (the allocation-instruction accept context, the
  * per-choice contexts of transfer instructions and allocations, the instrument list, the
- * cross-group blob check) and of the allocation factory's bad-input check (issue 12).
+ * cross-group blob check) and of the allocation factory's bad-input check.
  */
 const ACCEPT = /^\/registry\/allocation-instruction\/v2\/[^/]+\/choice-contexts\/accept$/;
 const disclosedOf = (v: Json): Json[] => (Array.isArray(v.disclosedContracts) ? (v.disclosedContracts as Json[]) : []);

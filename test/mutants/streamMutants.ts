@@ -1,7 +1,7 @@
 import type { Mutant } from './mutants.js';
 import { pathOf } from './mutantProxy.js';
 
-/** Issue 14: streams that stall the server, and streams that outlive their user's rights. */
+/** Streams that stall the server, and streams that outlive their user's rights. */
 export const STREAM_MUTANTS: readonly Mutant[] = [
   {
     name: 'large-read-stalls-server',

@@ -3,7 +3,7 @@ import type { Mutant } from './mutants.js';
 import { jsonResponse, parse, pathOf, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 
 /**
- * Mutants of issue 13: one per check added for an operation or a rule clients rely on. Each is a
+ * Mutants of the suite-depth checks: one per check added for an operation or a rule clients rely on. Each is a
  * fault a real implementation might have; the named check must fail against it and pass against
  * the faultless control.
  */

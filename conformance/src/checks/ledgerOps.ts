@@ -21,7 +21,7 @@ export const LedgerOp = {
   docsAsyncapi: 'getDocsAsyncapi',
   livez: 'getLivez',
   readyz: 'getReadyz',
-  // Parties, users and rights; state; reassignment; interactive (issue 13).
+  // Parties, users and rights; state; reassignment; interactive.
   listParties: 'getV2Parties',
   getParty: 'getV2PartiesParty',
   participantId: 'getV2PartiesParticipant-id',
@@ -36,7 +36,7 @@ export const LedgerOp = {
   submitAndWaitForReassignment: 'postV2CommandsSubmit-and-wait-for-reassignment',
   asyncSubmitReassignment: 'postV2CommandsAsyncSubmit-reassignment',
   executeAndWaitForTransaction: 'postV2Interactive-submissionExecuteandwaitfortransaction',
-  // Packages, vetting and administration (issue 11).
+  // Packages, vetting and administration.
   uploadDar: 'postV2Dars',
   uploadPackages: 'postV2Packages',
   validateDar: 'postV2DarsValidate',

@@ -1,4 +1,4 @@
-/** operationIds of the point reads, pages and legacy forms (issue 11), named for readability. */
+/** operationIds of the point reads, pages and legacy forms, named for readability. */
 export const LedgerReadOp = {
   updateById: 'postV2UpdatesUpdate-by-id',
   updateByOffset: 'postV2UpdatesUpdate-by-offset',

@@ -3,7 +3,7 @@ import { accountOf, allocationArgs, allocationArgsV2, post, serves } from './tok
 import type { CheckDefinition } from './types.js';
 
 /**
- * Bad input to the allocation factory (issue 12): amounts that are not a positive Daml Numeric 10,
+ * Bad input to the allocation factory: amounts that are not a positive Daml Numeric 10,
  * an instrument the registry does not administer, a receiver that is not a party id and oversized
  * metadata in the transfer leg are refused with 400 and an ErrorResponse, on every version served.
  */

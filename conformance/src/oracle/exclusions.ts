@@ -11,6 +11,7 @@ export const NOT_REPLAYED: Readonly<Record<string, string>> = {
   // Page walks over whole lists: a target holding more (other clients' users and parties, those the
   // authentication checks create, which are not replayed) puts other elements on each page.
   'ledger.lists.complete-on-every-page': 'it walks whole party and user lists page by page; pages of a target that holds more than the run wrote hold other elements, and the check judges completeness itself',
+  'ledger.lists.size-bounds': 'it reads bounded slices of the whole update history, parties and users, whose elements depend on everything the target did before (checks not replayed, other clients); it judges the bounds itself',
   'ledger.lookups.agree-with-lists': 'it looks up entries of whole lists, which on a target hold parties and users the reference never saw; the check compares each lookup with the target\'s own list',
 };
 

@@ -145,7 +145,7 @@ export function describeClientSuite(start: StartTarget): void {
     });
   });
 
-  describe('point reads and the deprecated update list (LedgerClient, issue 11)', () => {
+  describe('point reads and the deprecated update list (LedgerClient)', () => {
     it('reads a commit through flats as wallet-sdk 1.4.0 asks (updateFormat with verbose: false), then by update id and by contract id', async () => {
       const before = await clients.ledger.get('/v2/state/ledger-end');
       const created = await createAsset(alice, '7.0');

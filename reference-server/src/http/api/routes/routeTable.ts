@@ -35,7 +35,7 @@ export const ledgerApiRoutes: readonly Route[] = [
   ...completionRoutes,
   ...stateRoutes,
   ...updateRoutes,
-  // Point reads, pages and the deprecated forms Canton 3.5 still serves (issue 11).
+  // Point reads, pages and the deprecated forms Canton 3.5 still serves.
   ...updateLookupRoutes,
   ...legacyStreamRoutes,
   ...contractRoutes,
