@@ -53,7 +53,7 @@ function list(args: readonly Value[], i: number): ListValue {
 }
 
 /** How Daml prints a literal argument in an ArithmeticError message. */
-export function literalText(v: Value): string {
+function literalText(v: Value): string {
   switch (v.kind) {
     case 'bool': return String(v.value);
     case 'int64': return v.value.toString();

@@ -43,7 +43,7 @@ const short = (v: Json): string => {
 };
 
 /** Replaces type variables by their arguments (a definition's field types under its parameters). */
-export function substitute(type: Type, env: ReadonlyMap<string, Type>): Type {
+function substitute(type: Type, env: ReadonlyMap<string, Type>): Type {
   if (env.size === 0) return type;
   switch (type.kind) {
     case 'var': {

@@ -8,7 +8,6 @@
 import type { NumericValue } from './Value.js';
 
 export const MAX_PRECISION = 38;
-export const MAX_SCALE = 37;
 /** 10^38: the unscaled value of a numeric must be strictly below it in absolute value. */
 const PRECISION_BOUND = 10n ** 38n;
 
@@ -25,10 +24,6 @@ export function pow10(n: number): bigint {
 
 export function numeric(scale: number, unscaled: bigint): NumericValue {
   return { kind: 'numeric', scale, unscaled };
-}
-
-export function isValidScale(scale: number): boolean {
-  return Number.isInteger(scale) && scale >= 0 && scale <= MAX_SCALE;
 }
 
 const abs = (x: bigint): bigint => (x < 0n ? -x : x);

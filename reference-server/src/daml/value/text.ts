@@ -39,13 +39,3 @@ export function explode(text: string): string[] {
 export function isScalarValue(point: bigint): boolean {
   return (point >= 0n && point <= 0xd7ffn) || (point >= 0xe000n && point <= 0x10ffffn);
 }
-
-/** Text length in code points. */
-export function codePointLength(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0xdc00 || unit > 0xdfff) n++;
-  }
-  return n;
-}
