@@ -16,7 +16,9 @@ import { fail, ledgerError } from './errors.js';
 import { ledgerTimeOutOfBound } from './ledgerTime.js';
 import { resolveEventFormat } from './filters.js';
 import { Interner } from './intern.js';
-import type { PreparedTransaction } from './interpret.js';
+import { EngineRuntime } from './engine/EngineRuntime.js';
+import { interpretWithEngine, usesEngine } from './engine/interpretWithEngine.js';
+import type { InterpretEnv, PreparedTransaction } from './interpret.js';
 import { contractIdFrom, contractViewOf, interpret } from './interpret.js';
 import { parseOffset } from './offsets.js';
 import { fingerprintOf, isValidPartyHint, isValidPartyId } from './parties.js';
@@ -80,6 +82,8 @@ export interface CreateLedgerOptions extends LedgerOptions {
   readonly adminStore?: AdminStore;
   /** Register the sample templates (asset, account, holding interface). Default true. */
   readonly sampleTemplates?: boolean;
+  /** Evaluation steps one engine submission may take (a looping choice stops there). Default 10,000,000. */
+  readonly engineStepBudget?: number;
 }
 
 /**
@@ -94,6 +98,8 @@ export class Ledger {
   readonly #ctx: LedgerContext;
   readonly #packages: PackageContext;
   readonly #interner = new Interner();
+  /** The Daml-LF engine over the uploaded packages. */
+  readonly engine: EngineRuntime;
   readonly #pulse: CommitPulse;
   readonly #listeners = new Set<(entry: LogEntry) => void>();
   readonly #userListeners = new Set<(userId: string) => void>();
@@ -130,6 +136,12 @@ export class Ledger {
       catalogue: this.catalogue,
       isKnownParty: (party) => this.isKnownParty(party),
     };
+    this.engine = new EngineRuntime({
+      admin: this.admin,
+      selectPackageId: (name, preference) => packageService.selectPackageId(this.#packages, name, this.config.clock.now(), preference),
+      stepBudget: options.engineStepBudget ?? 10_000_000,
+    });
+    this.catalogue.useUploaded(this.engine.catalogue);
     if (options.sampleTemplates !== false) registerSampleTemplates(this.catalogue);
     if (!this.store.user(PARTICIPANT_ADMIN_USER)) {
       this.store.putUser({
@@ -850,18 +862,16 @@ export class Ledger {
   }
 
   #interpret(v: ValidatedSubmission, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
-    return interpret(
-      {
-        store: this.store,
-        catalogue: this.catalogue,
-        config: this.config,
-        interner: this.#interner,
-        isKnownParty: (p) => this.store.party(p) !== undefined,
-        nextContractId: nextContractId ?? ((seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed)),
-      },
-      v,
-      this.config.clock.now(),
-    );
+    const env: InterpretEnv = {
+      store: this.store,
+      catalogue: this.catalogue,
+      config: this.config,
+      interner: this.#interner,
+      isKnownParty: (p) => this.store.party(p) !== undefined,
+      nextContractId: nextContractId ?? ((seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed)),
+    };
+    const now = this.config.clock.now();
+    return usesEngine(env, v) ? interpretWithEngine(env, this.engine, v, now) : interpret(env, v, now);
   }
 
   #submit(commands: W.JsCommands): R<Committed> {

@@ -29,6 +29,8 @@ export interface ValidatedSubmission {
   /** The period as completions report it. */
   readonly deduplicationPeriod: DeduplicationPeriod;
   readonly minLedgerTimeMs: number | undefined;
+  /** Package ids a `#name` template id should run as, when one of them has that name. */
+  readonly packageIdSelectionPreference?: readonly string[];
 }
 
 export interface SubmissionLimits {
@@ -204,5 +206,6 @@ export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): 
     dedup: dedup.value.window,
     deduplicationPeriod: dedup.value.reported,
     minLedgerTimeMs,
+    ...(Array.isArray(cmds.packageIdSelectionPreference) ? { packageIdSelectionPreference: cmds.packageIdSelectionPreference.filter((p) => typeof p === 'string') } : {}),
   });
 }

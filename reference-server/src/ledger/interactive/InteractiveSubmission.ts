@@ -4,6 +4,7 @@ import { toTimestamp } from '../clock.js';
 import type { LedgerContext } from '../context.js';
 import { fail, type LedgerError } from '../errors.js';
 import { resolveEventFormat, type EventQuery } from '../filters.js';
+import { isEngineDef } from '../engine/EngineCatalogue.js';
 import { Interner } from '../intern.js';
 import { interpret, type PreparedTransaction as Interpreted } from '../interpret.js';
 import type { Ledger } from '../Ledger.js';
@@ -234,6 +235,10 @@ export class InteractiveSubmission {
     const interpreted = this.ledger.interpret(commands, interactiveContractIds(config.participantId, transactionUuid));
     if (!interpreted.ok) return interpreted;
     const p = interpreted.value;
+    // The prepared-transaction protobuf of engine values is not built yet: refuse clearly rather than mis-encode.
+    if (p.nodes.some((n) => isEngineDef(n.contract.template))) {
+      return fail('UNIMPLEMENTED', 'Preparing a transaction on templates of uploaded packages is not supported by this server yet; submit the commands through the command service');
+    }
     const prepared = buildPreparedTransaction(
       p,
       {

@@ -400,6 +400,24 @@ function preferredOn(ctx: PackageContext, synchronizerId: string, packageName: s
   return best ? { packageId: best.packageId, packageName: best.packageName, packageVersion: best.packageVersion } : undefined;
 }
 
+/**
+ * The package a `#name` reference runs as (Canton's package selection for a command): the highest
+ * version of the name vetted now on a connected synchronizer, or, when `preference` (the
+ * submission's `packageIdSelectionPreference`) names a package of that name, that one.
+ */
+export function selectPackageId(ctx: PackageContext, packageName: string, now: number, preference: readonly string[] = []): string | undefined {
+  for (const id of preference) {
+    const p = knownPackage(ctx, id);
+    if (p && !p.builtIn && p.packageName === packageName) return id;
+  }
+  let best: P.PackageReference | undefined;
+  for (const s of ctx.config.synchronizers) {
+    const ref = preferredOn(ctx, s.id, packageName, now);
+    if (ref && (!best || compareVersions(ref.packageVersion, best.packageVersion) > 0)) best = ref;
+  }
+  return best?.packageId;
+}
+
 interface PreferenceQuery {
   readonly requirements: readonly { readonly parties: readonly string[]; readonly packageName: string }[];
   readonly synchronizerId: string | undefined;

@@ -41,6 +41,12 @@ export interface TemplateDef {
 
 export type IdentifierDef = TemplateDef | InterfaceDef;
 
+/** Where the catalogue finds templates it does not declare: those of uploaded packages. */
+export interface UploadedDefs {
+  resolve(id: string): IdentifierDef | undefined;
+  hasPackageName(name: string): boolean;
+}
+
 /** A package as the catalogue knows it (built-in and fixture-declared templates have no DAR). */
 export interface CataloguePackage {
   readonly packageId: string;
@@ -100,6 +106,13 @@ export class Catalogue {
   readonly #packageNames = new Set<string>();
   readonly #templates: TemplateDef[] = [];
   readonly #packages = new Map<string, CataloguePackage>();
+  /** Templates and interfaces of uploaded packages (the engine's), consulted after the declared ones. */
+  #uploaded: UploadedDefs | undefined;
+
+  /** Makes the templates and interfaces of uploaded packages resolvable (ids of either form). */
+  useUploaded(uploaded: UploadedDefs): void {
+    this.#uploaded = uploaded;
+  }
 
   templates(): readonly TemplateDef[] {
     return this.#templates;
@@ -162,9 +175,9 @@ export class Catalogue {
     if (!parsed) {
       return fail('INVALID_ARGUMENT', `Invalid identifier '${id}': expected 'packageId:Module:Entity' or '#package-name:Module:Entity'`);
     }
-    const def = this.#byId.get(id);
+    const def = this.#byId.get(id) ?? this.#uploaded?.resolve(id);
     if (def) return ok(def);
-    if (parsed.byName && !this.#packageNames.has(parsed.pkg)) {
+    if (parsed.byName && !this.#packageNames.has(parsed.pkg) && this.#uploaded?.hasPackageName(parsed.pkg) !== true) {
       return fail('PACKAGE_NAMES_NOT_FOUND', `The following package names do not match upgradable packages: ${parsed.pkg}`, {
         context: { packageNames: parsed.pkg },
       });

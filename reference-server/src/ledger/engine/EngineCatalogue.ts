@@ -1,0 +1,133 @@
+import type { DefInterface, DefTemplate, Package, TemplateChoice } from '../../daml/ast/Package.js';
+import type { QualifiedName, Type } from '../../daml/ast/Type.js';
+import type { ChoiceDef, IdentifierDef, InterfaceDef, TemplateDef } from '../templates/Catalogue.js';
+import { parseIdentifier } from '../templates/Catalogue.js';
+import type { ContractView } from '../templates/types.js';
+import type { DamlValue } from '../wire.js';
+import type { EnginePackages } from './EnginePackages.js';
+
+/** A choice of an engine template or interface: its Daml-LF definition beside the catalogue's shape. */
+export interface EngineChoiceDef extends ChoiceDef {
+  readonly engine: TemplateChoice;
+}
+
+/** A template of an uploaded package, behind the catalogue's `TemplateDef` shape. */
+export interface EngineTemplateDef extends TemplateDef {
+  readonly engine: { readonly name: QualifiedName; readonly def: DefTemplate; readonly type: Type };
+  readonly choices: ReadonlyMap<string, EngineChoiceDef>;
+}
+
+export interface EngineInterfaceDef extends InterfaceDef {
+  readonly engine: { readonly name: QualifiedName; readonly def: DefInterface };
+  readonly choices: ReadonlyMap<string, EngineChoiceDef>;
+}
+
+export type EngineDef = EngineTemplateDef | EngineInterfaceDef;
+
+export const isEngineDef = (d: IdentifierDef): d is EngineDef => 'engine' in d;
+
+/** An interface view as the JSON API renders it, computed by the engine from the contract. */
+export type ViewOf = (template: EngineTemplateDef, iface: EngineInterfaceDef, self: ContractView) => DamlValue;
+
+/** The built-in and fixture templates never run engine choices: engine defs route to the engine. */
+const NO_PARTIES = (): string[] => [];
+
+/**
+ * Templates and interfaces of uploaded packages, made on first use and kept (filters and store
+ * indexes compare them by identity). `#name` ids resolve to the package `preferredPackageId`
+ * picks, as Canton resolves a package-name reference.
+ */
+export class EngineCatalogue {
+  /** Only what was found is kept: a package uploaded later makes a missing name resolvable. */
+  readonly #defs = new Map<string, EngineDef>();
+
+  constructor(
+    readonly packages: EnginePackages,
+    readonly preferredPackageId: (packageName: string) => string | undefined,
+    readonly viewOf: ViewOf,
+  ) {}
+
+  /** An engine template or interface by either id form; undefined when no uploaded package has it. */
+  resolve(id: string): EngineDef | undefined {
+    const parsed = parseIdentifier(id);
+    if (!parsed) return undefined;
+    const packageId = parsed.byName ? this.preferredPackageId(parsed.pkg) : parsed.pkg;
+    if (packageId === undefined) return undefined;
+    return this.byName({ packageId, module: parsed.module, name: parsed.entity });
+  }
+
+  /** Whether `name` is the name of an uploaded package the engine can run. */
+  hasPackageName(name: string): boolean {
+    return this.preferredPackageId(name) !== undefined;
+  }
+
+  byName(name: QualifiedName): EngineDef | undefined {
+    const key = `${name.packageId}:${name.module}:${name.name}`;
+    const known = this.#defs.get(key);
+    if (known !== undefined) return known;
+    const pkg = this.packages.get(name.packageId);
+    const module = pkg?.modules.get(name.module);
+    const template = module?.templates.get(name.name);
+    const iface = module?.interfaces.get(name.name);
+    let def: EngineDef | undefined;
+    if (pkg && template) def = this.#template(pkg, name, key, template);
+    else if (pkg && iface) def = this.#interface(pkg, name, key, iface);
+    if (def) this.#defs.set(key, def);
+    return def;
+  }
+
+  template(name: QualifiedName): EngineTemplateDef | undefined {
+    const d = this.byName(name);
+    return d?.kind === 'template' ? d : undefined;
+  }
+
+  interface(name: QualifiedName): EngineInterfaceDef | undefined {
+    const d = this.byName(name);
+    return d?.kind === 'interface' ? d : undefined;
+  }
+
+  #template(pkg: Package, name: QualifiedName, id: string, def: DefTemplate): EngineTemplateDef {
+    const choices = new Map<string, EngineChoiceDef>();
+    const interfaces = new Map<string, { def: InterfaceDef; view: (self: ContractView) => DamlValue }>();
+    const out: EngineTemplateDef = {
+      kind: 'template',
+      id,
+      packageId: name.packageId,
+      packageName: pkg.metadata?.name ?? name.packageId,
+      qualifiedName: `${name.module}:${name.name}`,
+      fields: {},
+      signatoriesOf: NO_PARTIES,
+      observersOf: NO_PARTIES,
+      key: undefined,
+      ensure: undefined,
+      choices,
+      interfaces,
+      engine: { name, def, type: { kind: 'con', tycon: name, args: [] } },
+    };
+    for (const [n, c] of def.choices) choices.set(n, choiceDef(c));
+    for (const [ifaceKey, impl] of def.implements) {
+      const iface = this.interface(impl.iface);
+      if (iface) interfaces.set(ifaceKey, { def: iface, view: (self) => this.viewOf(out, iface, self) });
+    }
+    return out;
+  }
+
+  #interface(pkg: Package, name: QualifiedName, id: string, def: DefInterface): EngineInterfaceDef {
+    const choices = new Map<string, EngineChoiceDef>();
+    const out: EngineInterfaceDef = {
+      kind: 'interface',
+      id,
+      packageId: name.packageId,
+      packageName: pkg.metadata?.name ?? name.packageId,
+      qualifiedName: `${name.module}:${name.name}`,
+      choices,
+      engine: { name, def },
+    };
+    for (const [n, c] of def.choices) choices.set(n, { ...choiceDef(c), interface: out });
+    return out;
+  }
+}
+
+function choiceDef(c: TemplateChoice): EngineChoiceDef {
+  return { name: c.name, consuming: c.consuming, argumentType: 'Any', controllers: NO_PARTIES, engine: c };
+}

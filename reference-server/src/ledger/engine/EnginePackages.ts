@@ -1,0 +1,50 @@
+import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
+import type { Package } from '../../daml/ast/Package.js';
+import type { PackageCache } from '../../daml/decode/decodeArchive.js';
+import { decodeArchive } from '../../daml/decode/decodeArchive.js';
+import type { DecodeFailure } from '../../daml/decode/DecodeFailure.js';
+import type { DataTypes } from '../../daml/json/DataTypes.js';
+import { packageDataTypes } from '../../daml/json/packageDataTypes.js';
+import type { AdminStore } from '../../store/AdminStore.js';
+
+/**
+ * The uploaded packages as the engine runs them: decoded from the payloads the admin store keeps,
+ * once per package id. Decoding is lazy, so a restarted ledger (`--data-dir`) decodes a package
+ * when a command or a stored contract first needs it.
+ */
+export class EnginePackages {
+  readonly #cache: PackageCache = new Map();
+  /** Packages whose payload the engine cannot read (Daml-LF 1, corrupt): stored, never executable. */
+  readonly #undecodable = new Map<string, DecodeFailure>();
+  readonly dataTypes: DataTypes;
+
+  constructor(readonly admin: AdminStore) {
+    this.dataTypes = packageDataTypes((id) => this.get(id));
+  }
+
+  /** The decoded package, or undefined when it was never uploaded or cannot be decoded. */
+  get(packageId: string): Package | undefined {
+    const cached = this.#cache.get(packageId);
+    if (cached !== undefined) return cached;
+    if (this.#undecodable.has(packageId)) return undefined;
+    const stored = this.admin.package(packageId);
+    if (stored === undefined) return undefined;
+    const r = decodeArchive(archiveOf(packageId, stored.payload), this.#cache, packageId);
+    if (!r.ok) {
+      this.#undecodable.set(packageId, r.failure);
+      return undefined;
+    }
+    return r.value;
+  }
+
+  /** Why a stored package is not executable, if it is not. */
+  failureOf(packageId: string): DecodeFailure | undefined {
+    this.get(packageId);
+    return this.#undecodable.get(packageId);
+  }
+}
+
+/** A daml_lf.proto `Archive` around a stored payload (hash function SHA-256 is field 1's default). */
+function archiveOf(packageId: string, payload: Uint8Array): Uint8Array {
+  return new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(payload).tag(4, WireType.LengthDelimited).string(packageId).finish();
+}

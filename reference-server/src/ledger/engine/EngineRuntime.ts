@@ -1,0 +1,80 @@
+import type { Type } from '../../daml/ast/Type.js';
+import { Evaluator } from '../../daml/eval/Evaluator.js';
+import { decodeJson, encodeJson } from '../../daml/json/jsonValue.js';
+import type { JsonProblem } from '../../daml/json/jsonValue.js';
+import { UpdateEngine } from '../../daml/update/UpdateEngine.js';
+import type { Value } from '../../daml/value/Value.js';
+import type { AdminStore } from '../../store/AdminStore.js';
+import type { StoredContract } from '../../store/StoredContract.js';
+import type { ContractView } from '../templates/types.js';
+import type { DamlRecord, DamlValue } from '../wire.js';
+import type { EngineInterfaceDef, EngineTemplateDef } from './EngineCatalogue.js';
+import { EngineCatalogue, isEngineDef } from './EngineCatalogue.js';
+import { EnginePackages } from './EnginePackages.js';
+
+export interface EngineRuntimeOptions {
+  readonly admin: AdminStore;
+  /** The package a `#name` id runs as (see packageService.selectPackageId). */
+  readonly selectPackageId: (packageName: string, preference?: readonly string[]) => string | undefined;
+  /** Steps one submission (or one interface view) may take before it is stopped. */
+  readonly stepBudget: number;
+}
+
+/**
+ * The Daml-LF engine as the ledger uses it: the uploaded packages, their templates behind the
+ * catalogue's shape, one update engine, and the conversion of contract arguments between the
+ * JSON API encoding the store keeps and the engine's values.
+ */
+export class EngineRuntime {
+  readonly packages: EnginePackages;
+  readonly catalogue: EngineCatalogue;
+  readonly engine: UpdateEngine;
+  readonly #views: Evaluator;
+  /** Engine values of stored arguments, decoded once (after a restart, on first use). */
+  readonly #values = new WeakMap<object, Value>();
+
+  constructor(readonly options: EngineRuntimeOptions) {
+    this.packages = new EnginePackages(options.admin);
+    const getPackage = (id: string) => this.packages.get(id);
+    this.catalogue = new EngineCatalogue(this.packages, (name) => options.selectPackageId(name), (t, i, self) => this.#view(t, i, self));
+    this.engine = new UpdateEngine({ getPackage, stepBudget: options.stepBudget });
+    this.#views = new Evaluator({ getPackage, stepBudget: options.stepBudget });
+  }
+
+  /** The JSON of `value` by its Daml-LF type, as events carry it. */
+  json(value: Value, type: Type): DamlValue {
+    return encodeJson(value, type, this.packages.dataTypes) as DamlValue;
+  }
+
+  /** The engine value of a JSON API value of `type`, or where it does not fit. */
+  value(type: Type, json: unknown): { ok: true; value: Value } | { ok: false; problem: JsonProblem } {
+    return decodeJson(type, json, this.packages.dataTypes);
+  }
+
+  /** Remembers the engine value of a stored argument (a contract the engine just created). */
+  remember(argument: DamlRecord, value: Value): void {
+    this.#values.set(argument, value);
+  }
+
+  /** The argument of an engine contract as an engine value. */
+  argumentOf(c: StoredContract | ContractView): Value | undefined {
+    const known = this.#values.get(c.argument);
+    if (known) return known;
+    const template = 'template' in c ? c.template : this.catalogue.resolve(c.templateId);
+    if (!template || !isEngineDef(template) || template.kind !== 'template') return undefined;
+    const r = this.value(template.engine.type, c.argument);
+    if (!r.ok) return undefined;
+    this.#values.set(c.argument, r.value);
+    return r.value;
+  }
+
+  /** An interface view: the template's `view` for the interface, evaluated on the contract. */
+  #view(template: EngineTemplateDef, iface: EngineInterfaceDef, self: ContractView): DamlValue {
+    const impl = template.engine.def.implements.get(iface.id);
+    const arg = this.argumentOf(self);
+    if (!impl || !arg) throw new Error(`no view of ${iface.qualifiedName} for ${template.qualifiedName}`);
+    const r = this.#views.evaluate(impl.view, [[template.engine.def.param, arg]], template.engine.name);
+    if (!r.ok) throw new Error(`the view of ${iface.qualifiedName} failed: ${'message' in r.error ? r.error.message : r.error.kind}`);
+    return this.json(r.value, iface.engine.def.view);
+  }
+}

@@ -1,0 +1,90 @@
+import type { Transaction } from '../../daml/update/Transaction.js';
+import type { CreateNode, ExerciseNode, TxNode } from '../../store/LogEntry.js';
+import { StoredContract } from '../../store/StoredContract.js';
+import type { Interner } from '../intern.js';
+import type { DamlRecord } from '../wire.js';
+import type { EngineRuntime } from './EngineRuntime.js';
+
+export interface StoreNodes {
+  readonly nodes: readonly TxNode[];
+  readonly created: readonly StoredContract[];
+  /** Contracts from before the transaction that a consuming exercise archived. */
+  readonly consumed: readonly StoredContract[];
+}
+
+/**
+ * The engine's transaction as the store keeps one: create and exercise nodes with the engine's
+ * node ids (pre-order, rollback and fetch nodes counted but not shown, as Canton's events), each
+ * with its witnesses: the node's informees plus those of its ancestors (transaction.rst,
+ * "Projections"). Rolled-back subtrees are left out; their effects never happened.
+ */
+export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transaction, inputs: ReadonlyMap<string, StoredContract>, ledgerTime: number): StoreNodes {
+  const nodes: TxNode[] = [];
+  const created = new Map<string, StoredContract>();
+  const consumed: StoredContract[] = [];
+  const consumedInTx = new Set<string>();
+  // An explicit stack: exercises nest as deep as Daml recursion does.
+  const stack: { id: number; witnesses: readonly string[] }[] = [...tx.roots].reverse().map((id) => ({ id, witnesses: [] }));
+  while (stack.length > 0) {
+    const { id, witnesses: above } = stack.pop() as { id: number; witnesses: readonly string[] };
+    const n = tx.nodes[id];
+    if (n === undefined || n.kind === 'rollback' || n.kind === 'fetch') continue;
+    if (n.kind === 'create') {
+      const template = rt.catalogue.template(n.templateId);
+      if (!template) throw new Error(`the engine created a contract of ${n.templateId.module}:${n.templateId.name}, which no uploaded package declares`);
+      const argument = rt.json(n.argument, template.engine.type) as DamlRecord;
+      rt.remember(argument, n.argument);
+      const signatories = interner.set(n.signatories);
+      const stakeholders = interner.set(n.stakeholders);
+      const observers = interner.set(n.stakeholders.filter((p) => !signatories.includes(p)));
+      const contract = new StoredContract(n.contractId, template, argument, signatories, observers, stakeholders, undefined, undefined, n.nodeId, 0);
+      contract.createdAt = ledgerTime;
+      created.set(n.contractId, contract);
+      const node: CreateNode = { kind: 'create', nodeId: n.nodeId, contract, witnesses: interner.union(stakeholders, above), transient: false };
+      nodes.push(node);
+      continue;
+    }
+    const contract = created.get(n.contractId) ?? inputs.get(n.contractId);
+    if (!contract) throw new Error(`the engine exercised ${n.contractId}, which it neither created nor looked up`);
+    const iface = n.interfaceId === undefined ? undefined : rt.catalogue.interface(n.interfaceId);
+    const template = rt.catalogue.template(n.templateId);
+    const choice = (iface ?? template)?.choices.get(n.choice);
+    if (!choice) throw new Error(`the engine exercised choice ${n.choice}, which ${n.templateId.module}:${n.templateId.name} does not declare`);
+    const informees = [...(n.consuming ? n.stakeholders : n.signatories), ...n.actingParties, ...n.choiceObservers];
+    const witnesses = interner.union(interner.set(informees), above);
+    const archivesInput = n.consuming && !created.has(n.contractId);
+    const node: ExerciseNode = {
+      kind: 'exercise',
+      nodeId: n.nodeId,
+      contract,
+      choice,
+      interface: iface,
+      argument: rt.json(n.choiceArgument, choice.engine.argBinder.type),
+      actingParties: interner.set(n.actingParties),
+      consuming: n.consuming,
+      witnesses,
+      lastDescendantNodeId: lastDescendant(tx, n.nodeId),
+      result: n.exerciseResult === undefined ? null : rt.json(n.exerciseResult, choice.engine.returnType),
+      archivesInput,
+    };
+    nodes.push(node);
+    if (n.consuming) {
+      consumedInTx.add(n.contractId);
+      if (archivesInput) consumed.push(contract);
+    }
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push({ id: n.children[i] as number, witnesses });
+  }
+  for (const node of nodes) if (node.kind === 'create') node.transient = consumedInTx.has(node.contract.contractId);
+  return { nodes, created: [...created.values()], consumed };
+}
+
+/** The last node of a subtree in pre-order: follow the last child down. */
+function lastDescendant(tx: Transaction, nodeId: number): number {
+  let id = nodeId;
+  for (;;) {
+    const n = tx.nodes[id];
+    const children = n && (n.kind === 'exercise' || n.kind === 'rollback') ? n.children : [];
+    if (children.length === 0) return id;
+    id = children[children.length - 1] as number;
+  }
+}
