@@ -178,8 +178,8 @@ function engineCommand(env: InterpretEnv, rt: EngineRuntime, submission: Validat
       });
     }
     case 'ExerciseByKeyCommand':
-      // Daml-LF 2.1 has no contract keys: the participant refuses the command before interpretation.
-      return fail('CONTRACT_KEY_NOT_SUPPORTED', `Contract keys are not supported in Daml-LF 2.1: ExerciseByKeyCommand on ${templateId} cannot be run`, {
+      // Daml-LF 2.1 templates have no key: the preprocessor's look-up of the template's key fails.
+      return preprocessing(`Lookup error: template ${def.value.packageName}:${def.value.qualifiedName} has no contract key, so ExerciseByKeyCommand cannot address it (contract keys are not part of Daml-LF 2.1)`, {
         context: { template_id: def.value.id },
       });
   }

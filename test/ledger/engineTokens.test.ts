@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Ledger } from '../../reference-server/src/ledger/index.js';
+import type { Command, Event, JsTransaction } from '../../reference-server/src/ledger/wire.js';
+import { DARS_DIR, HAS_DARS, loadDar } from '../daml/damlFixtures.js';
+import { must, nextCommandId, refused, world } from './helpers.js';
+
+const TOKEN_DAR = 'splice/splice-test-token-v1-1.0.0.dar';
+const TOKEN = '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:Token';
+
+function setup(options: { engineStepBudget?: number } = {}) {
+  const w = world(options);
+  must(w.ledger.uploadDar(readFileSync(join(DARS_DIR, TOKEN_DAR)), { synchronizerId: w.ledger.config.synchronizers[0]!.id }));
+  const holdingPackage = [...loadDar(TOKEN_DAR).dar.packages].find((p) => p.metadata?.name === 'splice-api-token-holding-v1')!.id;
+  return { ...w, holdingInterface: `${holdingPackage}:Splice.Api.Token.HoldingV1:Holding` };
+}
+
+const holding = (owner: string, admin: string, amount: string) => ({ owner, instrumentId: { admin, id: 'TEST' }, amount, lock: null, meta: { values: {} } });
+const createToken = (owner: string, admin: string, amount = '10.0'): Command => ({ CreateCommand: { templateId: TOKEN, createArguments: { holding: holding(owner, admin, amount) } } });
+
+function submit(ledger: Ledger, actAs: string[], commands: Command[]) {
+  return ledger.submitAndWaitForTransaction({
+    commands: { userId: 'tester', commandId: nextCommandId(), actAs, commands },
+    transactionFormat: { eventFormat: { filtersForAnyParty: {}, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+  });
+}
+const createdIn = (tx: JsTransaction) => tx.events.flatMap((e: Event) => ('CreatedEvent' in e ? [e.CreatedEvent] : []));
+
+describe.runIf(HAS_DARS)('uploaded DARs run through the engine: a test token and the token-standard Holding', () => {
+  it('an interface filter on Holding shows the engine-evaluated view of each token', () => {
+    const { ledger, alice, bank, holdingInterface } = setup();
+    const tx = must(submit(ledger, [alice, bank], [createToken(alice, bank, '10.5')])).transaction;
+    const token = createdIn(tx)[0]!;
+    expect(token.createArgument).toEqual({ holding: holding(alice, bank, '10.5000000000') });
+    expect(token.signatories).toEqual([alice, bank].sort());
+    const acs = [...must(ledger.activeContracts({
+      activeAtOffset: ledger.ledgerEnd().offset,
+      eventFormat: { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: holdingInterface, includeInterfaceView: true, includeCreatedEventBlob: true } } } }] } } },
+    }))];
+    expect(acs).toHaveLength(1);
+    const ev = (acs[0]!.contractEntry as { JsActiveContract: { createdEvent: Record<string, unknown> } }).JsActiveContract.createdEvent;
+    expect(ev.interfaceViews).toEqual([{ interfaceId: holdingInterface, viewStatus: { code: 0, message: '' }, viewValue: holding(alice, bank, '10.5000000000') }]);
+    expect(typeof ev.createdEventBlob).toBe('string');
+  });
+
+  it('refuses as a participant does: bad value (path named), missing authorization, precondition, archived contract, exercise by key', () => {
+    const { ledger, alice, bank } = setup();
+    const bad = refused(submit(ledger, [alice, bank], [createToken(alice, bank, 'ten')]), 'COMMAND_PREPROCESSING_FAILED');
+    expect(bad.cause).toContain('createArguments.holding.amount');
+    const extra = refused(submit(ledger, [alice, bank], [{ CreateCommand: { templateId: TOKEN, createArguments: { holding: holding(alice, bank, '1.0'), colour: 'red' } } }]), 'COMMAND_PREPROCESSING_FAILED');
+    expect(extra.cause).toContain('colour');
+    refused(submit(ledger, [alice], [createToken(alice, bank)]), 'DAML_AUTHORIZATION_ERROR');
+    const pre = refused(submit(ledger, [alice, bank], [createToken(alice, bank, '0.0')]), 'DAML_INTERPRETATION_ERROR');
+    expect(pre.cause).toContain('PreconditionFailed');
+    const id = createdIn(must(submit(ledger, [alice, bank], [createToken(alice, bank)])).transaction)[0]!.contractId;
+    const archive: Command = { ExerciseCommand: { templateId: TOKEN, contractId: id, choice: 'Archive', choiceArgument: {} } };
+    const archived = must(submit(ledger, [alice, bank], [archive])).transaction;
+    expect(archived.events.map((e) => Object.keys(e)[0])).toEqual(['ExercisedEvent']);
+    refused(submit(ledger, [alice, bank], [archive]), 'CONTRACT_NOT_FOUND');
+    refused(submit(ledger, [alice, bank], [{ ExerciseByKeyCommand: { templateId: TOKEN, contractKey: {}, choice: 'Archive', choiceArgument: {} } }]), 'COMMAND_PREPROCESSING_FAILED');
+  });
+
+  it('a submission that outruns its step budget ends with an interpretation error, never a hang', () => {
+    const { ledger, alice, bank } = setup({ engineStepBudget: 50 });
+    const e = refused(submit(ledger, [alice, bank], [createToken(alice, bank)]), 'DAML_INTERPRETATION_ERROR');
+    expect(e.cause).toContain('budget');
+  });
+
+  it('several commands are one transaction; the second sees the first one`s contract', () => {
+    const { ledger, alice, bank } = setup();
+    const tx = must(submit(ledger, [alice, bank], [createToken(alice, bank, '1.0'), createToken(alice, bank, '2.0')])).transaction;
+    expect(createdIn(tx).map((c) => [c.nodeId, (c.createArgument as { holding: { amount: string } }).holding.amount])).toEqual([[0, '1.0000000000'], [1, '2.0000000000']]);
+  });
+});
