@@ -113,7 +113,8 @@ export function uploadDar(ctx: PackageContext, bytes: Uint8Array, options: Uploa
   }
   const known = knownPackages(ctx);
   for (const p of dar.value.packages) {
-    const clash = known.find((k) => k.packageName === p.packageName && k.packageVersion === p.packageVersion && k.packageId !== p.packageId);
+    // A built-in package is the server's model standing in for the real one: the real DAR may be uploaded beside it.
+    const clash = known.find((k) => !k.builtIn && k.packageName === p.packageName && k.packageVersion === p.packageVersion && k.packageId !== p.packageId);
     if (clash) {
       return fail(
         'KNOWN_PACKAGE_VERSION',
