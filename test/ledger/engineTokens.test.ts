@@ -50,6 +50,9 @@ describe.runIf(HAS_DARS)('uploaded DARs run through the engine: a test token and
     expect(bad.cause).toContain('createArguments.holding.amount');
     const extra = refused(submit(ledger, [alice, bank], [{ CreateCommand: { templateId: TOKEN, createArguments: { holding: holding(alice, bank, '1.0'), colour: 'red' } } }]), 'COMMAND_PREPROCESSING_FAILED');
     expect(extra.cause).toContain('colour');
+    // The upgrade rule: a missing Optional field is None; an unknown field may be dropped only when it is None.
+    const { lock: _lock, ...withoutLock } = holding(alice, bank, '1.0');
+    must(submit(ledger, [alice, bank], [{ CreateCommand: { templateId: TOKEN, createArguments: { holding: withoutLock, colour: null } } }]));
     refused(submit(ledger, [alice], [createToken(alice, bank)]), 'DAML_AUTHORIZATION_ERROR');
     const pre = refused(submit(ledger, [alice, bank], [createToken(alice, bank, '0.0')]), 'DAML_INTERPRETATION_ERROR');
     expect(pre.cause).toContain('PreconditionFailed');

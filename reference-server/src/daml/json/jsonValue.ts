@@ -234,8 +234,9 @@ function decodeCon(tycon: QualifiedName, args: readonly Type[], json: Json, type
         if (!r.ok) return r;
         fields.push(r.value);
       }
+      // Smart-contract upgrades: a value of a newer version may carry fields this one lacks, if they are None.
       for (const name of Object.keys(json)) {
-        if (!fieldNames.includes(name)) return bad(at(path, name), `unexpected field '${short(name)}'`);
+        if (!fieldNames.includes(name) && json[name] !== null) return bad(at(path, name), `unexpected field '${short(name)}' (only an Optional field that is None may be dropped)`);
       }
       return good({ kind: 'record', tycon, fieldNames, fields });
     }
