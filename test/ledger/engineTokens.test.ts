@@ -39,7 +39,7 @@ describe.runIf(HAS_DARS)('uploaded DARs run through the engine: a test token and
       eventFormat: { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: holdingInterface, includeInterfaceView: true, includeCreatedEventBlob: true } } } }] } } },
     }))];
     expect(acs).toHaveLength(1);
-    const ev = (acs[0]!.contractEntry as { JsActiveContract: { createdEvent: Record<string, unknown> } }).JsActiveContract.createdEvent;
+    const ev = (acs[0]!.contractEntry as unknown as { JsActiveContract: { createdEvent: Record<string, unknown> } }).JsActiveContract.createdEvent;
     expect(ev.interfaceViews).toEqual([{ interfaceId: holdingInterface, viewStatus: { code: 0, message: '' }, viewValue: holding(alice, bank, '10.5000000000') }]);
     expect(typeof ev.createdEventBlob).toBe('string');
   });

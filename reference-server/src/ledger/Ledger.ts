@@ -17,7 +17,10 @@ import { ledgerTimeOutOfBound } from './ledgerTime.js';
 import { resolveEventFormat } from './filters.js';
 import { Interner } from './intern.js';
 import { EngineRuntime } from './engine/EngineRuntime.js';
-import { interpretWithEngine, usesEngine } from './engine/interpretWithEngine.js';
+import { interpretWithEngine, runEngineCommands, usesEngine } from './engine/interpretWithEngine.js';
+import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
+import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
+import type { QualifiedName } from '../daml/ast/Type.js';
 import type { InterpretEnv, PreparedTransaction } from './interpret.js';
 import { contractIdFrom, contractViewOf, interpret } from './interpret.js';
 import { parseOffset } from './offsets.js';
@@ -489,6 +492,30 @@ export class Ledger {
     return ok({});
   }
 
+  // ------------------------------------------------------------------ the engine, natively
+
+  /**
+   * Runs Daml-LF updates over engine values (see `EngineSubmission`) as one transaction of
+   * `actAs`, checked and committed like any submission (authorization, visibility of contracts to
+   * act-as and read-as, disclosed contracts), and answers the engine's own results and transaction
+   * beside the offset and update id it committed at. For engine callers such as a Daml Script runner.
+   */
+  submitEngineCommands(req: EngineSubmission): R<EngineSubmitted> {
+    const sub = engineSubmissionOf(req);
+    if (sub.actAs.length === 0) return fail('MISSING_FIELD', 'The submitted command is missing a mandatory field: act_as', { context: { field_name: 'act_as' } });
+    const unknown = [...sub.actAs, ...sub.readAs].filter((p) => !this.store.party(p));
+    if (unknown.length) return fail('PARTY_NOT_KNOWN_ON_LEDGER', `Parties not known on ledger: ${unknown.join(', ')}`, { context: { parties: unknown.join(',') } });
+    const run = runEngineCommands(this.#interpretEnv(), this.engine, sub, req.commands.map((update) => ({ update, resultType: undefined })), this.config.clock.now());
+    if (!run.ok) return run;
+    const c = this.commit(run.value.prepared);
+    return c.ok ? ok({ results: run.value.results, transaction: run.value.transaction, offset: c.value.offset, updateId: c.value.updateId }) : c;
+  }
+
+  /** Active contracts of an uploaded template, or of the templates implementing an uploaded interface (with their views), that `parties` see. */
+  activeEngineContracts(id: QualifiedName, parties: readonly string[]): EngineContract[] {
+    return activeEngineContracts(this.engine, this.store, id, parties);
+  }
+
   // ------------------------------------------------------------------ reading
 
   /** Active contracts at `activeAtOffset`, lazily rendered (iterate to stream). */
@@ -861,8 +888,8 @@ export class Ledger {
     return v;
   }
 
-  #interpret(v: ValidatedSubmission, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
-    const env: InterpretEnv = {
+  #interpretEnv(nextContractId?: (seed: string) => string): InterpretEnv {
+    return {
       store: this.store,
       catalogue: this.catalogue,
       config: this.config,
@@ -870,6 +897,10 @@ export class Ledger {
       isKnownParty: (p) => this.store.party(p) !== undefined,
       nextContractId: nextContractId ?? ((seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed)),
     };
+  }
+
+  #interpret(v: ValidatedSubmission, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
+    const env = this.#interpretEnv(nextContractId);
     const now = this.config.clock.now();
     return usesEngine(env, v) ? interpretWithEngine(env, this.engine, v, now) : interpret(env, v, now);
   }

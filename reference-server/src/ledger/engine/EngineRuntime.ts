@@ -68,13 +68,20 @@ export class EngineRuntime {
     return r.value;
   }
 
-  /** An interface view: the template's `view` for the interface, evaluated on the contract. */
-  #view(template: EngineTemplateDef, iface: EngineInterfaceDef, self: ContractView): DamlValue {
+  /** An interface view as an engine value: the template's `view` for the interface, evaluated on its argument. */
+  viewValue(template: EngineTemplateDef, iface: EngineInterfaceDef, argument: Value): { ok: true; value: Value } | { ok: false; message: string } {
     const impl = template.engine.def.implements.get(iface.id);
+    if (!impl) return { ok: false, message: `${template.qualifiedName} does not implement ${iface.qualifiedName}` };
+    const r = this.#views.evaluate(impl.view, [[template.engine.def.param, argument]], template.engine.name);
+    return r.ok ? { ok: true, value: r.value } : { ok: false, message: `the view of ${iface.qualifiedName} failed: ${'message' in r.error ? r.error.message : r.error.kind}` };
+  }
+
+  /** An interface view as the JSON API renders it (a failure becomes the event's view status). */
+  #view(template: EngineTemplateDef, iface: EngineInterfaceDef, self: ContractView): DamlValue {
     const arg = this.argumentOf(self);
-    if (!impl || !arg) throw new Error(`no view of ${iface.qualifiedName} for ${template.qualifiedName}`);
-    const r = this.#views.evaluate(impl.view, [[template.engine.def.param, arg]], template.engine.name);
-    if (!r.ok) throw new Error(`the view of ${iface.qualifiedName} failed: ${'message' in r.error ? r.error.message : r.error.kind}`);
-    return this.json(r.value, iface.engine.def.view);
+    if (!arg) throw new Error(`the argument of ${self.contractId} does not fit ${template.qualifiedName}`);
+    const v = this.viewValue(template, iface, arg);
+    if (!v.ok) throw new Error(v.message);
+    return this.json(v.value, iface.engine.def.view);
   }
 }

@@ -3,6 +3,7 @@ import type { Expr, Update } from '../../daml/ast/Expr.js';
 import type { Type } from '../../daml/ast/Type.js';
 import type { LedgerContract } from '../../daml/update/UpdateEngine.js';
 import { createCommand, exerciseCommand, exerciseInterfaceCommand } from '../../daml/update/UpdateEngine.js';
+import type { Transaction } from '../../daml/update/Transaction.js';
 import type { Value } from '../../daml/value/Value.js';
 import type { StoredContract } from '../../store/StoredContract.js';
 import { decodeBlob } from '../blob.js';
@@ -26,8 +27,8 @@ type R<T> = Result<T, LedgerError>;
 const ANY_TYPE: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
 const preprocessing = (cause: string, extra: Omit<LedgerError, 'code' | 'cause'> = {}) => err(ledgerError('COMMAND_PREPROCESSING_FAILED', cause, extra));
 
-/** A command turned into an engine update, with how to render its result. */
-interface EngineCommand {
+/** A command turned into an engine update, with how to render its result (by its type, when known). */
+export interface EngineCommand {
   readonly update: Update;
   readonly resultType: Type | undefined;
 }
@@ -53,16 +54,30 @@ export function usesEngine(env: InterpretEnv, submission: ValidatedSubmission): 
  * (act-as and read-as) see them or as disclosed. Pure: nothing is written.
  */
 export function interpretWithEngine(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, now: number): R<PreparedTransaction> {
-  const ledgerTime = Math.max(now, submission.minLedgerTimeMs ?? 0);
-  const readers = new Set([...submission.actAs, ...submission.readAs]);
-  const disclosed = disclosedContracts(env, submission);
-  if (!disclosed.ok) return disclosed;
   const commands: EngineCommand[] = [];
   for (const [i, c] of submission.commands.entries()) {
     const r = engineCommand(env, rt, submission, c, i);
     if (!r.ok) return r;
     commands.push(r.value);
   }
+  const run = runEngineCommands(env, rt, submission, commands, now);
+  return run.ok ? ok(run.value.prepared) : run;
+}
+
+/** What an engine run produced: the transaction to commit, and the engine's own results and transaction. */
+export interface EngineRun {
+  readonly prepared: PreparedTransaction;
+  /** The result of each command, as engine values. */
+  readonly results: readonly Value[];
+  readonly transaction: Transaction;
+}
+
+/** Runs engine commands as one transaction of `submission` (its parties, disclosed contracts, ledger time). */
+export function runEngineCommands(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number): R<EngineRun> {
+  const ledgerTime = Math.max(now, submission.minLedgerTimeMs ?? 0);
+  const readers = new Set([...submission.actAs, ...submission.readAs]);
+  const disclosed = disclosedContracts(env, submission);
+  if (!disclosed.ok) return disclosed;
   const inputs = new Map<string, StoredContract>();
   const getContract = (contractId: string): LedgerContract | undefined => {
     const c = disclosed.value.get(contractId) ?? env.store.contract(contractId);
@@ -74,14 +89,14 @@ export function interpretWithEngine(env: InterpretEnv, rt: EngineRuntime, submis
     inputs.set(contractId, c);
     return { templateId: (c.template as EngineTemplateDef).engine.name, argument };
   };
+  if (commands.length === 0) return preprocessing('The submitted command is missing a mandatory field: commands');
   // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
   const transactionSeed = createHash('sha256').update(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`)).digest();
-  const micros = BigInt(Math.trunc(now)) * 1000n;
   const run = rt.engine.submit({
     update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
     submitters: submission.actAs,
     transactionSeed,
-    preparationTime: micros,
+    preparationTime: BigInt(Math.trunc(now)) * 1000n,
     ledgerTime: BigInt(Math.trunc(ledgerTime)) * 1000n,
     getContract,
   });
@@ -102,15 +117,19 @@ export function interpretWithEngine(env: InterpretEnv, rt: EngineRuntime, submis
   const synchronizer = synchronizerOf(env, submission, inputs);
   if (!synchronizer.ok) return synchronizer;
   return ok({
-    submission,
-    nodes: converted.nodes,
-    created: converted.created,
-    consumed: converted.consumed,
-    inputs: [...inputs.values()],
-    synchronizer: synchronizer.value,
-    ledgerTime,
-    dependsOnTime: false,
-    results,
+    prepared: {
+      submission,
+      nodes: converted.nodes,
+      created: converted.created,
+      consumed: converted.consumed,
+      inputs: [...inputs.values()],
+      synchronizer: synchronizer.value,
+      ledgerTime,
+      dependsOnTime: false,
+      results,
+    },
+    results: values,
+    transaction: run.transaction,
   });
 }
 
