@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../../reference-server/src/ledger/index.js';
+import { ASSET_TEMPLATE } from '../../reference-server/src/ledger/index.js';
 import type { Command, Event, JsTransaction } from '../../reference-server/src/ledger/wire.js';
 import { DARS_DIR, HAS_DARS, loadDar } from '../daml/damlFixtures.js';
 import { must, nextCommandId, refused, world } from './helpers.js';
@@ -61,6 +62,10 @@ describe.runIf(HAS_DARS)('uploaded DARs run through the engine: a test token and
     const archived = must(submit(ledger, [alice, bank], [archive])).transaction;
     expect(archived.events.map((e) => Object.keys(e)[0])).toEqual(['ExercisedEvent']);
     refused(submit(ledger, [alice, bank], [archive]), 'CONTRACT_NOT_FOUND');
+    // The built-in templates run in the TypeScript interpreter: one submission cannot mix the two.
+    const asset = { CreateCommand: { templateId: ASSET_TEMPLATE, createArguments: { issuer: bank, owner: alice, amount: '1' } } };
+    refused(submit(ledger, [alice, bank], [createToken(alice, bank), asset]), 'COMMAND_PREPROCESSING_FAILED');
+    refused(submit(ledger, [alice, bank], [asset, createToken(alice, bank)]), 'COMMAND_PREPROCESSING_FAILED');
     refused(submit(ledger, [alice, bank], [{ ExerciseByKeyCommand: { templateId: TOKEN, contractKey: {}, choice: 'Archive', choiceArgument: {} } }]), 'COMMAND_PREPROCESSING_FAILED');
   });
 

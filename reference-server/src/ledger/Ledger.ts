@@ -16,8 +16,9 @@ import { fail, ledgerError } from './errors.js';
 import { ledgerTimeOutOfBound } from './ledgerTime.js';
 import { resolveEventFormat } from './filters.js';
 import { Interner } from './intern.js';
+import { cachedSelection } from './engine/cachedSelection.js';
 import { EngineRuntime } from './engine/EngineRuntime.js';
-import { interpretWithEngine, runEngineCommands, usesEngine } from './engine/interpretWithEngine.js';
+import { interpretWithEngine, runEngineCommands } from './engine/interpretWithEngine.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
 import type { QualifiedName } from '../daml/ast/Type.js';
@@ -141,7 +142,10 @@ export class Ledger {
     };
     this.engine = new EngineRuntime({
       admin: this.admin,
-      selectPackageId: (name, preference) => packageService.selectPackageId(this.#packages, name, this.config.clock.now(), preference),
+      selectPackageId: cachedSelection(
+        (name, preference) => packageService.selectPackageId(this.#packages, name, this.config.clock.now(), preference),
+        () => this.#vettingStamp(),
+      ),
       stepBudget: options.engineStepBudget ?? 10_000_000,
     });
     this.catalogue.useUploaded(this.engine.catalogue);
@@ -902,7 +906,7 @@ export class Ledger {
   #interpret(v: ValidatedSubmission, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
     const env = this.#interpretEnv(nextContractId);
     const now = this.config.clock.now();
-    return usesEngine(env, v) ? interpretWithEngine(env, this.engine, v, now) : interpret(env, v, now);
+    return interpretWithEngine(env, this.engine, v, now) ?? interpret(env, v, now);
   }
 
   #submit(commands: W.JsCommands): R<Committed> {
@@ -1054,6 +1058,17 @@ export class Ledger {
       this.store.putMeta(NONCE_KEY, String(this.#nonceReserved));
     }
     return this.#nonce;
+  }
+
+  /** What package selection depends on, or undefined while a vetting bound makes it depend on the time. */
+  #vettingStamp(): string | undefined {
+    let stamp = String(this.admin.packages().length);
+    for (const s of this.config.synchronizers) {
+      const v = this.admin.vetting(s.id);
+      if (v && Object.values(v.vetted).some((b) => b.validFromInclusive !== undefined || b.validUntilExclusive !== undefined)) return undefined;
+      stamp += `|${v?.serial ?? 0}`;
+    }
+    return stamp;
   }
 
   #updateId(offset: number): string {

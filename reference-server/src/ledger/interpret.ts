@@ -68,6 +68,9 @@ export function contractViewOf(c: StoredContract, config: LedgerConfig): Contrac
   };
 }
 
+/** Templates of uploaded packages run in the engine only; the TypeScript interpreter never mixes them in. */
+const ENGINE_ONLY = (id: string) => `${id} belongs to an uploaded package: commands on it run through the Daml-LF engine and cannot be combined with the server's built-in templates`;
+
 const preprocessing = (cause: string, extra: Omit<LedgerError, 'code' | 'cause'> = {}) =>
   ledgerError('COMMAND_PREPROCESSING_FAILED', cause, extra);
 
@@ -178,6 +181,7 @@ class TxBuilder {
   }
 
   create(template: TemplateDef, rawArgument: unknown, authorizers: readonly string[], parentWitnesses: readonly string[], path: string): Result<StoredContract, LedgerError> {
+    if ('engine' in template) return err(preprocessing(ENGINE_ONLY(template.id)));
     const { interner } = this.env;
     const norm = normalizeRecord(template.fields, rawArgument, '', (p) => interner.string(p));
     if (!norm.ok) {
@@ -300,6 +304,7 @@ class TxBuilder {
   ): Result<DamlValue, LedgerError> {
     let choice: ChoiceDef | undefined;
     let iface: InterfaceDef | undefined;
+    if ('engine' in def || 'engine' in contract.template) return err(preprocessing(ENGINE_ONLY(def.id)));
     if (def.kind === 'template') {
       if (def.packageName !== contract.template.packageName || def.qualifiedName !== contract.template.qualifiedName) {
         return fail('DAML_INTERPRETATION_ERROR', `Interpretation error: Error: contract ${contract.contractId} is a ${contract.template.qualifiedName}, not a ${def.qualifiedName} (wrongly typed contract)`, {

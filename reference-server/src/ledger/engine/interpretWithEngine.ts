@@ -27,18 +27,11 @@ type R<T> = Result<T, LedgerError>;
 const ANY_TYPE: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
 const preprocessing = (cause: string, extra: Omit<LedgerError, 'code' | 'cause'> = {}) => err(ledgerError('COMMAND_PREPROCESSING_FAILED', cause, extra));
 
-/** A command turned into an engine update, with how to render its result (by its type, when known). */
-export interface EngineCommand {
-  readonly update: Update;
-  readonly resultType: Type | undefined;
-}
+const MIXED = 'Commands on templates of uploaded packages cannot be combined with commands on the server\'s built-in templates in one submission';
 
-/**
- * Whether a submission names templates of uploaded packages: it then runs through the engine.
- * A template id the catalogue declares (built-in or fixture) keeps the TypeScript interpreter.
- */
-export function usesEngine(env: InterpretEnv, submission: ValidatedSubmission): boolean {
-  return submission.commands.some((c) => {
+/** Whether any of the commands names a template or interface of an uploaded package. */
+function namesEngineTemplate(env: InterpretEnv, commands: readonly Record<string, unknown>[]): boolean {
+  return commands.some((c) => {
     const body = Object.values(c)[0];
     if (!isPlainObject(body) || typeof body.templateId !== 'string') return false;
     const def = env.catalogue.resolve(body.templateId);
@@ -46,17 +39,26 @@ export function usesEngine(env: InterpretEnv, submission: ValidatedSubmission): 
   });
 }
 
+/** A command turned into an engine update, with how to render its result (by its type, when known). */
+export interface EngineCommand {
+  readonly update: Update;
+  readonly resultType: Type | undefined;
+}
+
 /**
  * Runs a submission's commands as one engine transaction (daml-lf-2.rst "Update interpretation")
  * and turns it into the store's nodes, as Canton's command interpretation would: templates by
  * package id or by package name (the vetted version, or `packageIdSelectionPreference`), values in
  * the JSON API encoding checked against the package's types, contracts looked up as the submitters
- * (act-as and read-as) see them or as disclosed. Pure: nothing is written.
+ * (act-as and read-as) see them or as disclosed. Pure: nothing is written. Undefined when the first
+ * command names a template the catalogue declares (built-in or fixture): the TypeScript
+ * interpreter runs those.
  */
-export function interpretWithEngine(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, now: number): R<PreparedTransaction> {
+export function interpretWithEngine(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, now: number): R<PreparedTransaction> | undefined {
   const commands: EngineCommand[] = [];
   for (const [i, c] of submission.commands.entries()) {
     const r = engineCommand(env, rt, submission, c, i);
+    if (r === undefined) return namesEngineTemplate(env, submission.commands.slice(1)) ? preprocessing(MIXED) : undefined;
     if (!r.ok) return r;
     commands.push(r.value);
   }
@@ -144,13 +146,16 @@ function sequence(commands: readonly EngineCommand[]): Update {
   };
 }
 
-function engineCommand(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, command: Record<string, unknown>, index: number): R<EngineCommand> {
+/** The engine update of one command; undefined for a first command the TypeScript interpreter runs. */
+function engineCommand(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, command: Record<string, unknown>, index: number): R<EngineCommand> | undefined {
   const [kind, body] = Object.entries(command)[0] as [string, unknown];
-  if (!isPlainObject(body)) return preprocessing(`${kind} must be an object`);
+  if (!isPlainObject(body) || typeof body.templateId !== 'string') return index === 0 ? undefined : preprocessing(`${kind}.templateId is missing`);
   const templateId = body.templateId;
-  if (typeof templateId !== 'string') return preprocessing(`${kind}.templateId is missing`);
   const def = resolveEngineDef(env, rt, templateId, submission.packageIdSelectionPreference ?? []);
-  if (!def.ok) return def;
+  if (def === undefined) {
+    return index === 0 ? undefined : preprocessing(MIXED);
+  }
+  if (!def.ok) return index === 0 ? undefined : def;
   const where = `commands[${index}]`;
   switch (kind) {
     case 'CreateCommand': {
@@ -205,8 +210,8 @@ function engineCommand(env: InterpretEnv, rt: EngineRuntime, submission: Validat
   return preprocessing(`unknown command ${kind}`);
 }
 
-/** A template or interface of an uploaded package; a built-in one cannot join an engine transaction. */
-function resolveEngineDef(env: InterpretEnv, rt: EngineRuntime, id: string, preference: readonly string[]): R<EngineDef> {
+/** A template or interface of an uploaded package; undefined for one the catalogue declares. */
+function resolveEngineDef(env: InterpretEnv, rt: EngineRuntime, id: string, preference: readonly string[]): R<EngineDef> | undefined {
   const parsed = parseIdentifier(id);
   if (parsed?.byName) {
     const packageId = rt.options.selectPackageId(parsed.pkg, preference);
@@ -215,10 +220,7 @@ function resolveEngineDef(env: InterpretEnv, rt: EngineRuntime, id: string, pref
   }
   const r = env.catalogue.resolve(id);
   if (!r.ok) return r;
-  if (!isEngineDef(r.value)) {
-    return preprocessing(`${id} is a template of the server's catalogue; it cannot be combined with templates of uploaded packages in one submission`);
-  }
-  return ok(r.value);
+  return isEngineDef(r.value) ? ok(r.value) : undefined;
 }
 
 /** A JSON API value converted by its type; a misfit is COMMAND_PREPROCESSING_FAILED naming the path. */

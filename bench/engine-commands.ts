@@ -1,0 +1,85 @@
+/**
+ * Commands through the ledger core on templates of an uploaded DAR (the Daml-LF engine) next to
+ * the built-in TypeScript templates, in the same run and process: creates and exercises per
+ * second of submit-and-wait without HTTP. Rounds alternate between the two so both see the
+ * same machine load.
+ *
+ *   npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/engine-commands.js
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { Command, Ledger } from '../reference-server/src/ledger/index.js';
+import { ASSET_TEMPLATE, createLedger } from '../reference-server/src/ledger/index.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const candidates = [join(here, '../../../../../shared/upstream/daml/dars'), join(here, '../../shared/upstream/daml/dars')];
+const root = candidates.find((c) => { try { return statSync(c).isDirectory(); } catch { return false; } });
+if (!root) throw new Error('no shared/upstream/daml/dars beside the checkout');
+
+const ROUNDS = Number(process.env.ROUNDS ?? 2_000);
+const TOKEN = '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:Token';
+
+function party(ledger: Ledger, hint: string): string {
+  const r = ledger.allocateParty({ partyIdHint: hint });
+  if (!r.ok) throw new Error(r.error.cause);
+  return r.value.partyDetails.party;
+}
+
+let seq = 0;
+function submit(ledger: Ledger, actAs: string[], command: Command): string {
+  const r = ledger.submitAndWaitForTransaction({ commands: { userId: 'bench', commandId: `c${++seq}`, actAs, commands: [command] } });
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.cause}`);
+  const first = r.value.transaction.events[0];
+  return first && 'CreatedEvent' in first ? first.CreatedEvent.contractId : '';
+}
+
+interface Side { readonly name: string; round(): void }
+
+function builtIn(): Side {
+  const ledger = createLedger();
+  const issuer = party(ledger, 'issuer');
+  const owner = party(ledger, 'owner');
+  return {
+    name: 'built-in Sample.Asset (TypeScript)',
+    round() {
+      const id = submit(ledger, [issuer], { CreateCommand: { templateId: ASSET_TEMPLATE, createArguments: { issuer, owner, amount: '10.5' } } });
+      submit(ledger, [issuer], { ExerciseCommand: { templateId: ASSET_TEMPLATE, contractId: id, choice: 'Archive', choiceArgument: {} } });
+    },
+  };
+}
+
+function engine(): Side {
+  const ledger = createLedger();
+  const up = ledger.uploadDar(readFileSync(join(root as string, 'splice/splice-test-token-v1-1.0.0.dar')), { synchronizerId: ledger.config.synchronizers[0]!.id });
+  if (!up.ok) throw new Error(up.error.cause);
+  const owner = party(ledger, 'owner');
+  const admin = party(ledger, 'admin');
+  const holding = { owner, instrumentId: { admin, id: 'T' }, amount: '10.5', lock: null, meta: { values: {} } };
+  return {
+    name: 'uploaded test token Token (engine: ensure, signatories, JSON by type)',
+    round() {
+      const id = submit(ledger, [owner, admin], { CreateCommand: { templateId: TOKEN, createArguments: { holding } } });
+      submit(ledger, [owner, admin], { ExerciseCommand: { templateId: TOKEN, contractId: id, choice: 'Archive', choiceArgument: {} } });
+    },
+  };
+}
+
+const sides = [builtIn(), engine()];
+for (const s of sides) for (let i = 0; i < 200; i++) s.round(); // warm-up
+const totals = new Map<string, number>(sides.map((s) => [s.name, 0]));
+const SLICES = 4;
+for (let slice = 0; slice < SLICES; slice++) {
+  for (const s of sides) {
+    const t0 = performance.now();
+    for (let i = 0; i < ROUNDS / SLICES; i++) s.round();
+    totals.set(s.name, (totals.get(s.name) ?? 0) + performance.now() - t0);
+  }
+}
+const out = sides.map((s) => {
+  const ms = totals.get(s.name) as number;
+  return { side: s.name, rounds: ROUNDS, ms: Math.round(ms), commandsPerSecond: Math.round(((2 * ROUNDS) / ms) * 1000) };
+});
+const [base, eng] = out as [typeof out[0], typeof out[0]];
+console.log(JSON.stringify({ at: new Date().toISOString(), load: (await import('node:os')).loadavg().map((l) => +l.toFixed(1)), results: out, engineOverBuiltIn: +(eng.commandsPerSecond / base.commandsPerSecond).toFixed(2) }, null, 1));
