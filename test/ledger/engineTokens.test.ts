@@ -75,6 +75,21 @@ describe.runIf(HAS_DARS)('uploaded DARs run through the engine: a test token and
     expect(e.cause).toContain('budget');
   });
 
+  it('an interface choice on a disclosed contract: the registry factory as wallets call it', () => {
+    const { ledger, alice, bank } = setup();
+    const factory = `${[...loadDar(TOKEN_DAR).dar.packages].find((p) => p.metadata?.name === 'splice-api-token-transfer-instruction-v1')!.id}:Splice.Api.Token.TransferInstructionV1:TransferFactory`;
+    const rules = createdIn(must(submit(ledger, [bank], [{ CreateCommand: { templateId: '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:TokenRules', createArguments: { admin: bank } } }])).transaction)[0]!;
+    const fetch: Command = { ExerciseCommand: { templateId: factory, contractId: rules.contractId, choice: 'TransferFactory_PublicFetch', choiceArgument: { expectedAdmin: bank, actor: alice } } };
+    refused(submit(ledger, [alice], [fetch]), 'CONTRACT_NOT_FOUND');
+    const tx = must(ledger.submitAndWaitForTransaction({
+      commands: { userId: 'tester', commandId: nextCommandId(), actAs: [alice], commands: [fetch], disclosedContracts: [{ contractId: rules.contractId, templateId: rules.templateId, createdEventBlob: ledger.createdEventBlob(rules.contractId)!, synchronizerId: '' }] },
+      transactionFormat: { eventFormat: { filtersByParty: { [alice]: {} }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+    })).transaction;
+    const ex = (tx.events[0] as { ExercisedEvent: Record<string, unknown> }).ExercisedEvent;
+    expect(ex).toMatchObject({ interfaceId: factory, templateId: rules.templateId, choice: 'TransferFactory_PublicFetch', consuming: false, actingParties: [alice], witnessParties: [alice] });
+    expect(ex.exerciseResult).toEqual({ admin: bank, meta: { values: {} } });
+  });
+
   it('several commands are one transaction; the second sees the first one`s contract', () => {
     const { ledger, alice, bank } = setup();
     const tx = must(submit(ledger, [alice, bank], [createToken(alice, bank, '1.0'), createToken(alice, bank, '2.0')])).transaction;
