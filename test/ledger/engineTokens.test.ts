@@ -85,7 +85,7 @@ describe.runIf(HAS_DARS)('uploaded DARs run through the engine: a test token and
       commands: { userId: 'tester', commandId: nextCommandId(), actAs: [alice], commands: [fetch], disclosedContracts: [{ contractId: rules.contractId, templateId: rules.templateId, createdEventBlob: ledger.createdEventBlob(rules.contractId)!, synchronizerId: '' }] },
       transactionFormat: { eventFormat: { filtersByParty: { [alice]: {} }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
     })).transaction;
-    const ex = (tx.events[0] as { ExercisedEvent: Record<string, unknown> }).ExercisedEvent;
+    const ex = (tx.events[0] as unknown as { ExercisedEvent: Record<string, unknown> }).ExercisedEvent;
     expect(ex).toMatchObject({ interfaceId: factory, templateId: rules.templateId, choice: 'TransferFactory_PublicFetch', consuming: false, actingParties: [alice], witnessParties: [alice] });
     expect(ex.exerciseResult).toEqual({ admin: bank, meta: { values: {} } });
   });

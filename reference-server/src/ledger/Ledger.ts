@@ -176,7 +176,10 @@ export class Ledger {
   // ------------------------------------------------------------------ packages and vetting
 
   uploadDar(bytes: Uint8Array, options: UploadOptions = {}): R<Record<string, never>> {
-    return packageService.uploadDar(this.#packages, bytes, options, true, this.config.clock.now());
+    const r = packageService.uploadDar(this.#packages, bytes, options, true, this.config.clock.now());
+    // Decode for the engine now (once per package id), so the first command does not pay for it.
+    if (r.ok) for (const p of this.admin.packages()) this.engine.packages.get(p.packageId);
+    return r;
   }
   validateDar(bytes: Uint8Array, options: UploadOptions = {}): R<Record<string, never>> {
     return packageService.uploadDar(this.#packages, bytes, options, false, this.config.clock.now());
