@@ -62,6 +62,13 @@ describe.runIf(HAS_DARS)('uploaded DARs run through the engine: a test token and
     const archived = must(submit(ledger, [alice, bank], [archive])).transaction;
     expect(archived.events.map((e) => Object.keys(e)[0])).toEqual(['ExercisedEvent']);
     refused(submit(ledger, [alice, bank], [archive]), 'CONTRACT_NOT_FOUND');
+    // Archived earlier in the same transaction: not active; a contract of another template: wrongly typed.
+    const twice = createdIn(must(submit(ledger, [alice, bank], [createToken(alice, bank)])).transaction)[0]!.contractId;
+    const archiveTwice: Command = { ExerciseCommand: { templateId: TOKEN, contractId: twice, choice: 'Archive', choiceArgument: {} } };
+    refused(submit(ledger, [alice, bank], [archiveTwice, archiveTwice]), 'CONTRACT_NOT_ACTIVE');
+    const rules = createdIn(must(submit(ledger, [bank], [{ CreateCommand: { templateId: '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:TokenRules', createArguments: { admin: bank } } }])).transaction)[0]!.contractId;
+    const wrong = refused(submit(ledger, [alice, bank], [{ ExerciseCommand: { templateId: TOKEN, contractId: rules, choice: 'Archive', choiceArgument: {} } }]), 'DAML_INTERPRETATION_ERROR');
+    expect(wrong.cause).toContain('TokenRules');
     // The built-in templates run in the TypeScript interpreter: one submission cannot mix the two.
     const asset = { CreateCommand: { templateId: ASSET_TEMPLATE, createArguments: { issuer: bank, owner: alice, amount: '1' } } };
     refused(submit(ledger, [alice, bank], [createToken(alice, bank), asset]), 'COMMAND_PREPROCESSING_FAILED');
