@@ -27,5 +27,12 @@ describe.runIf(HAS_DARS)('package-name template ids run as Canton selects the pa
     expect(createdPackage(ledger, dso, provider, { packageIdSelectionPreference: [oldId] })).toBe(oldId);
     must(ledger.updateVettedPackages({ changes: [{ operation: { Unvet: { value: { packages: [{ packageId: newId }] } } } }], synchronizerId: sync } as never));
     expect(createdPackage(ledger, dso, provider)).toBe(oldId);
+    // A filter by package name matches the template in every version of the package.
+    const acs = [...must(ledger.activeContracts({
+      activeAtOffset: ledger.ledgerEnd().offset,
+      eventFormat: { filtersByParty: { [provider]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: RIGHT, includeCreatedEventBlob: false } } } }] } } },
+    }))];
+    const packagesSeen = acs.map((e) => (e.contractEntry as unknown as { JsActiveContract: { createdEvent: { templateId: string } } }).JsActiveContract.createdEvent.templateId.split(':')[0]);
+    expect(packagesSeen.sort()).toEqual([newId, oldId, oldId].sort());
   });
 });

@@ -75,19 +75,27 @@ function resolveFilters(catalogue: Catalogue, filters: Filters | undefined, wher
       if (!isPlainObject(v) || typeof v.templateId !== 'string') return fail('MISSING_FIELD', `The submitted request is missing a mandatory field: template_id (${where})`);
       const t = catalogue.resolveTemplate(v.templateId);
       if (!t.ok) return t;
-      const prev = templates.get(t.value)?.blob ?? false;
-      templates.set(t.value, { blob: prev || v.includeCreatedEventBlob === true });
+      const all = catalogue.resolveForFilter(v.templateId);
+      for (const d of all.ok ? all.value : [t.value]) {
+        if (d.kind !== 'template') continue;
+        const prev = templates.get(d)?.blob ?? false;
+        templates.set(d, { blob: prev || v.includeCreatedEventBlob === true });
+      }
     } else if ('InterfaceFilter' in idf) {
       const v = idf.InterfaceFilter?.value;
       if (!isPlainObject(v) || typeof v.interfaceId !== 'string') return fail('MISSING_FIELD', `The submitted request is missing a mandatory field: interface_id (${where})`);
       const i = catalogue.resolve(v.interfaceId);
       if (!i.ok) return i;
       if (i.value.kind !== 'interface') return fail('INVALID_ARGUMENT', `${v.interfaceId} is a template; use a TemplateFilter`);
-      const prev = interfaces.get(i.value);
-      interfaces.set(i.value, {
-        blob: (prev?.blob ?? false) || v.includeCreatedEventBlob === true,
-        view: (prev?.view ?? false) || v.includeInterfaceView === true,
-      });
+      const all = catalogue.resolveForFilter(v.interfaceId);
+      for (const d of all.ok ? all.value : [i.value]) {
+        if (d.kind !== 'interface') continue;
+        const prev = interfaces.get(d);
+        interfaces.set(d, {
+          blob: (prev?.blob ?? false) || v.includeCreatedEventBlob === true,
+          view: (prev?.view ?? false) || v.includeInterfaceView === true,
+        });
+      }
     } else {
       return fail('INVALID_ARGUMENT', `${where}: unknown identifier filter ${Object.keys(idf)[0]}`);
     }

@@ -56,6 +56,19 @@ export class EngineCatalogue {
     return this.byName({ packageId, module: parsed.module, name: parsed.entity });
   }
 
+  /** The template or interface of a `#name` id in every uploaded version of the package. */
+  versions(id: string): readonly EngineDef[] {
+    const parsed = parseIdentifier(id);
+    if (!parsed?.byName) return [];
+    const out: EngineDef[] = [];
+    for (const p of this.packages.admin.packages()) {
+      if (p.packageName !== parsed.pkg) continue;
+      const d = this.byName({ packageId: p.packageId, module: parsed.module, name: parsed.entity });
+      if (d) out.push(d);
+    }
+    return out;
+  }
+
   /** Whether `name` is the name of an uploaded package the engine can run. */
   hasPackageName(name: string): boolean {
     return this.preferredPackageId(name) !== undefined;

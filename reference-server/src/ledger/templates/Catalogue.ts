@@ -45,6 +45,8 @@ export type IdentifierDef = TemplateDef | InterfaceDef;
 export interface UploadedDefs {
   resolve(id: string): IdentifierDef | undefined;
   hasPackageName(name: string): boolean;
+  /** Every uploaded version of a `#name` id's template or interface (filters by package name match them all). */
+  versions(id: string): readonly IdentifierDef[];
 }
 
 /** A package as the catalogue knows it (built-in and fixture-declared templates have no DAR). */
@@ -185,6 +187,19 @@ export class Catalogue {
     return fail('TEMPLATES_OR_INTERFACES_NOT_FOUND', `The following template or interface ids were not found: ${id}`, {
       context: { templatesOrInterfaces: id },
     });
+  }
+
+  /**
+   * What a filter naming `id` matches: the one definition, or, for a `#name` id of an uploaded
+   * package, that template or interface in every uploaded version of the package (as Canton
+   * filters by package name).
+   */
+  resolveForFilter(id: string): Result<readonly IdentifierDef[], LedgerError> {
+    const r = this.resolve(id);
+    if (!r.ok) return r;
+    if (this.#byId.has(id) || !id.startsWith('#') || !this.#uploaded) return ok([r.value]);
+    const all = this.#uploaded.versions(id);
+    return ok(all.includes(r.value) ? all : [r.value, ...all]);
   }
 
   resolveTemplate(id: string): Result<TemplateDef, LedgerError> {
