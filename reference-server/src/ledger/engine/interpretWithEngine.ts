@@ -240,6 +240,15 @@ function disclosedContracts(env: InterpretEnv, submission: ValidatedSubmission):
     if (d.contractId !== undefined && d.contractId !== p.contractId) {
       return fail('DISCLOSED_CONTRACT_INVALID', `Disclosed contract ${d.contractId} does not match its createdEventBlob (which is for ${p.contractId})`, { context: { contract_id: d.contractId } });
     }
+    if (d.templateId !== undefined) {
+      // A package-name id names the template in any version of its package.
+      const t = env.catalogue.resolve(d.templateId);
+      const own = env.store.contract(p.contractId)?.template;
+      const byName = own !== undefined && d.templateId === `#${own.packageName}:${own.qualifiedName}`;
+      if (!byName && (!t.ok || t.value.id !== p.templateId)) {
+        return fail('DISCLOSED_CONTRACT_INVALID', `Disclosed contract ${p.contractId}: template id ${d.templateId} does not match its createdEventBlob`, { context: { contract_id: p.contractId } });
+      }
+    }
     const stored = env.store.contract(p.contractId);
     if (!stored || stored.template.id !== p.templateId || canonicalJson(stored.argument) !== canonicalJson(p.argument)) {
       return fail('CONTRACT_NOT_FOUND', `Contract could not be found with id ${p.contractId}`, { context: { contract_id: p.contractId } });
