@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import type { Expr, Update } from '../../daml/ast/Expr.js';
+import type { LedgerContract } from '../../daml/update/UpdateEngine.js';
+import type { Transaction } from '../../daml/update/Transaction.js';
+import type { Value } from '../../daml/value/Value.js';
+import type { StoredContract } from '../../store/StoredContract.js';
+import { decodeBlob } from '../blob.js';
+import type { LedgerError } from '../errors.js';
+import { fail, ledgerError } from '../errors.js';
+import type { InterpretEnv, PreparedTransaction } from '../interpret.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import type { ValidatedSubmission } from '../submission.js';
+import type { DamlValue } from '../wire.js';
+import { cantonErrorOf } from './cantonErrorOf.js';
+import type { EngineCommand } from './engineCommandOf.js';
+import { ANY_TYPE } from './engineCommandOf.js';
+import type { EngineTemplateDef } from './EngineCatalogue.js';
+import { isEngineDef } from './EngineCatalogue.js';
+import type { EngineRuntime } from './EngineRuntime.js';
+import { storeNodesOf } from './storeNodesOf.js';
+import { canonicalJson } from '../values.js';
+
+type R<T> = Result<T, LedgerError>;
+const preprocessing = (cause: string, extra: Omit<LedgerError, 'code' | 'cause'> = {}) => err(ledgerError('COMMAND_PREPROCESSING_FAILED', cause, extra));
+
+/** What an engine run produced: the transaction to commit, and the engine's own results and transaction. */
+export interface EngineRun {
+  readonly prepared: PreparedTransaction;
+  /** The result of each command, as engine values. */
+  readonly results: readonly Value[];
+  readonly transaction: Transaction;
+}
+
+/** Runs engine commands as one transaction of `submission` (its parties, disclosed contracts, ledger time). */
+export function runEngineCommands(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number): R<EngineRun> {
+  const ledgerTime = Math.max(now, submission.minLedgerTimeMs ?? 0);
+  const readers = new Set([...submission.actAs, ...submission.readAs]);
+  const disclosed = disclosedContracts(env, submission);
+  if (!disclosed.ok) return disclosed;
+  const inputs = new Map<string, StoredContract>();
+  const getContract = (contractId: string): LedgerContract | undefined => {
+    const c = disclosed.value.get(contractId) ?? env.store.contract(contractId);
+    if (!c || !c.isActive || c.createdOffset === 0) return undefined;
+    if (!disclosed.value.has(contractId) && !c.stakeholders.some((p) => readers.has(p))) return undefined;
+    if (!isEngineDef(c.template) || c.template.kind !== 'template') return undefined;
+    const argument = rt.argumentOf(c);
+    if (!argument) return undefined;
+    inputs.set(contractId, c);
+    return { templateId: (c.template as EngineTemplateDef).engine.name, argument };
+  };
+  if (commands.length === 0) return preprocessing('The submitted command is missing a mandatory field: commands');
+  // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
+  const transactionSeed = createHash('sha256').update(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`)).digest();
+  const run = rt.engine.submit({
+    update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
+    submitters: submission.actAs,
+    transactionSeed,
+    preparationTime: BigInt(Math.trunc(now)) * 1000n,
+    ledgerTime: BigInt(Math.trunc(ledgerTime)) * 1000n,
+    getContract,
+  });
+  if (!run.ok) return err(cantonErrorOf(run.error));
+  for (const c of inputs.values()) {
+    if (c.inFlight) {
+      return fail('UNKNOWN_CONTRACT_SYNCHRONIZERS', `The synchronizers for the contracts ${c.contractId} are currently unknown due to ongoing contract reassignments`, {
+        context: { contractIds: c.contractId },
+      });
+    }
+  }
+  const converted = storeNodesOf(rt, env.interner, run.transaction, inputs, ledgerTime);
+  const values: Value[] = commands.length === 1 ? [run.result] : run.result.kind === 'struct' ? [...run.result.fields] : [];
+  const results = commands.map((c, i): DamlValue => {
+    const v = values[i];
+    return v === undefined ? null : rt.json(v, c.resultType ?? ANY_TYPE);
+  });
+  const synchronizer = synchronizerOf(env, submission, inputs);
+  if (!synchronizer.ok) return synchronizer;
+  return ok({
+    prepared: {
+      submission,
+      nodes: converted.nodes,
+      created: converted.created,
+      consumed: converted.consumed,
+      inputs: [...inputs.values()],
+      synchronizer: synchronizer.value,
+      ledgerTime,
+      dependsOnTime: false,
+      results,
+    },
+    results: values,
+    transaction: run.transaction,
+  });
+}
+
+/** Commands run in order, each result kept: `r0 <- c0; ...; pure (struct r0 ...)`. */
+function sequence(commands: readonly EngineCommand[]): Update {
+  const names = commands.map((_, i) => `cmd$${i}`);
+  const fields = names.map((n) => ({ field: n, expr: { kind: 'var', name: n } as Expr }));
+  return {
+    kind: 'block',
+    bindings: commands.map((c, i) => ({ name: names[i] as string, type: ANY_TYPE, bound: { kind: 'update', update: c.update } })),
+    body: { kind: 'update', update: { kind: 'pure', type: ANY_TYPE, expr: { kind: 'structCon', fields } } },
+  };
+}
+
+function disclosedContracts(env: InterpretEnv, submission: ValidatedSubmission): R<Map<string, StoredContract>> {
+  const out = new Map<string, StoredContract>();
+  for (const d of submission.disclosedContracts) {
+    const decoded = decodeBlob(d.createdEventBlob, env.config.blobKey);
+    if (!decoded.ok) return fail('DISCLOSED_CONTRACT_INVALID', `Disclosed contract is invalid: ${decoded.reason}`, { context: { contract_id: d.contractId ?? '' } });
+    const p = decoded.value;
+    if (d.contractId !== undefined && d.contractId !== p.contractId) {
+      return fail('DISCLOSED_CONTRACT_INVALID', `Disclosed contract ${d.contractId} does not match its createdEventBlob (which is for ${p.contractId})`, { context: { contract_id: d.contractId } });
+    }
+    if (d.templateId !== undefined) {
+      // A package-name id names the template in any version of its package.
+      const t = env.catalogue.resolve(d.templateId);
+      const own = env.store.contract(p.contractId)?.template;
+      const byName = own !== undefined && d.templateId === `#${own.packageName}:${own.qualifiedName}`;
+      if (!byName && (!t.ok || t.value.id !== p.templateId)) {
+        return fail('DISCLOSED_CONTRACT_INVALID', `Disclosed contract ${p.contractId}: template id ${d.templateId} does not match its createdEventBlob`, { context: { contract_id: p.contractId } });
+      }
+    }
+    const stored = env.store.contract(p.contractId);
+    if (!stored || stored.template.id !== p.templateId || canonicalJson(stored.argument) !== canonicalJson(p.argument)) {
+      return fail('CONTRACT_NOT_FOUND', `Contract could not be found with id ${p.contractId}`, { context: { contract_id: p.contractId } });
+    }
+    out.set(p.contractId, stored);
+  }
+  return ok(out);
+}
+
+function synchronizerOf(env: InterpretEnv, submission: ValidatedSubmission, inputs: ReadonlyMap<string, StoredContract>): R<number> {
+  const syncs = new Set([...inputs.values()].map((c) => c.synchronizer));
+  if (submission.synchronizerId !== undefined) {
+    const index = env.config.synchronizers.findIndex((s) => s.id === submission.synchronizerId);
+    if (index < 0) return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${submission.synchronizerId} is not connected to this participant`, { context: { synchronizer_id: submission.synchronizerId } });
+    if ([...syncs].some((s) => s !== index)) {
+      return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission: input contracts are not assigned to ${submission.synchronizerId}`, { context: { synchronizer_id: submission.synchronizerId } });
+    }
+    return ok(index);
+  }
+  if (syncs.size > 1) return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', 'No valid synchronizer for submission: the input contracts are assigned to different synchronizers');
+  return ok(syncs.size === 1 ? ([...syncs][0] as number) : 0);
+}
+
