@@ -70,6 +70,18 @@ describe.runIf(HAS_DARS)('JSON Ledger API over an uploaded DAR', () => {
     expect(mine?.contractEntry.JsActiveContract?.createdEvent.interfaceViews).toEqual(ev.interfaceViews);
   });
 
+  it('a package-name interface filter matches the built-in model and the uploaded package alike', async () => {
+    const created = await post(server, '/v2/commands/submit-and-wait-for-transaction', { commands: commands([alice, admin], [createToken('2.0')]) });
+    const id = created.body.transaction.events[0].CreatedEvent.contractId as string;
+    const byName = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
+    const acs = (await post(server, '/v2/state/active-contracts', {
+      activeAtOffset: created.body.transaction.offset,
+      eventFormat: { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: byName, includeInterfaceView: true, includeCreatedEventBlob: false } } } }] } }, verbose: true },
+    })).body as { contractEntry: { JsActiveContract?: { createdEvent: { contractId: string; interfaceViews: { interfaceId: string }[] } } } }[];
+    const mine = acs.find((e) => e.contractEntry.JsActiveContract?.createdEvent.contractId === id);
+    expect(mine?.contractEntry.JsActiveContract?.createdEvent.interfaceViews.map((v) => v.interfaceId)).toEqual([holdingInterface]);
+  });
+
   it('refusals carry Canton error codes and statuses, never a 500', async () => {
     const cases: [unknown, number, string, RegExp?][] = [
       [commands([alice, admin], [createToken('lots')]), 400, 'COMMAND_PREPROCESSING_FAILED', /holding\.amount/],

@@ -190,15 +190,16 @@ export class Catalogue {
   }
 
   /**
-   * What a filter naming `id` matches: the one definition, or, for a `#name` id of an uploaded
-   * package, that template or interface in every uploaded version of the package (as Canton
-   * filters by package name).
+   * What a filter naming `id` matches: the one definition, or, for a `#name` id, also that
+   * template or interface in every uploaded package of that name (as Canton filters by package
+   * name), beside a built-in model of the same name.
    */
   resolveForFilter(id: string): Result<readonly IdentifierDef[], LedgerError> {
     const r = this.resolve(id);
     if (!r.ok) return r;
-    if (this.#byId.has(id) || !id.startsWith('#') || !this.#uploaded) return ok([r.value]);
-    const all = this.#uploaded.versions(id);
+    if (!id.startsWith('#') || !this.#uploaded) return ok([r.value]);
+    // Built-in models share names with real packages (the token standard): a name filter matches both.
+    const all = this.#uploaded.versions(id).filter((d) => d.kind === r.value.kind);
     return ok(all.includes(r.value) ? all : [r.value, ...all]);
   }
 
