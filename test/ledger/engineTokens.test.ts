@@ -97,6 +97,33 @@ describe.runIf(HAS_DARS)('uploaded DARs run through the engine: a test token and
     expect(ex.exerciseResult).toEqual({ admin: bank, meta: { values: {} } });
   });
 
+  it('a token-standard transfer: the factory splits the holding and offers it, the receiver accepts', () => {
+    const { ledger, alice, bob, bank } = setup();
+    const pkg = (name: string) => [...loadDar(TOKEN_DAR).dar.packages].find((p) => p.metadata?.name === name)!.id;
+    const factory = `${pkg('splice-api-token-transfer-instruction-v1')}:Splice.Api.Token.TransferInstructionV1:TransferFactory`;
+    const instruction = `${pkg('splice-api-token-transfer-instruction-v1')}:Splice.Api.Token.TransferInstructionV1:TransferInstruction`;
+    const rules = createdIn(must(submit(ledger, [bank], [{ CreateCommand: { templateId: '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:TokenRules', createArguments: { admin: bank } } }])).transaction)[0]!;
+    const input = createdIn(must(submit(ledger, [alice, bank], [createToken(alice, bank, '10.0')])).transaction)[0]!.contractId;
+    const disclosed = [{ contractId: rules.contractId, templateId: rules.templateId, createdEventBlob: ledger.createdEventBlob(rules.contractId)!, synchronizerId: '' }];
+    const transfer = {
+      sender: alice, receiver: bob, amount: '4.0', instrumentId: { admin: bank, id: 'TEST' },
+      requestedAt: '2000-01-01T00:00:00Z', executeBefore: '9000-01-01T00:00:00Z', inputHoldingCids: [input], meta: { values: {} },
+    };
+    const noContext = { context: { values: {} }, meta: { values: {} } };
+    const offerTx = must(ledger.submitAndWaitForTransaction({
+      commands: { userId: 'tester', commandId: nextCommandId(), actAs: [alice], disclosedContracts: disclosed, commands: [{ ExerciseCommand: { templateId: factory, contractId: rules.contractId, choice: 'TransferFactory_Transfer', choiceArgument: { expectedAdmin: bank, transfer, extraArgs: noContext } } }] },
+      transactionFormat: { eventFormat: { filtersByParty: { [alice]: {}, [bob]: {} }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+    })).transaction;
+    const made = createdIn(offerTx);
+    expect(made.map((c) => c.templateId.split(':').slice(1).join(':'))).toEqual(['Splice.Testing.Tokens.TestTokenV1:Token', 'Splice.Testing.Tokens.TestTokenV1:TokenTransferOffer']);
+    expect(made[0]!.createArgument).toMatchObject({ holding: { owner: alice, amount: '6.0000000000' } });
+    expect(ledger.isActive(input)).toBe(false);
+    const offer = made[1]!.contractId;
+    const acceptTx = must(submit(ledger, [bob], [{ ExerciseCommand: { templateId: instruction, contractId: offer, choice: 'TransferInstruction_Accept', choiceArgument: { extraArgs: noContext } } }])).transaction;
+    const received = createdIn(acceptTx).find((c) => c.templateId.endsWith(':Token'))!;
+    expect(received.createArgument).toMatchObject({ holding: { owner: bob, amount: '4.0000000000' } });
+  });
+
   it('several commands are one transaction; the second sees the first one`s contract', () => {
     const { ledger, alice, bank } = setup();
     const tx = must(submit(ledger, [alice, bank], [createToken(alice, bank, '1.0'), createToken(alice, bank, '2.0')])).transaction;
