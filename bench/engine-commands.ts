@@ -82,4 +82,41 @@ const out = sides.map((s) => {
   return { side: s.name, rounds: ROUNDS, ms: Math.round(ms), commandsPerSecond: Math.round(((2 * ROUNDS) / ms) * 1000) };
 });
 const [base, eng] = out as [typeof out[0], typeof out[0]];
-console.log(JSON.stringify({ at: new Date().toISOString(), load: (await import('node:os')).loadavg().map((l) => +l.toFixed(1)), results: out, engineOverBuiltIn: +(eng.commandsPerSecond / base.commandsPerSecond).toFixed(2) }, null, 1));
+
+/** Token-standard transfers through the engine: mint a holding, TransferFactory_Transfer on the disclosed factory, the receiver's accept. */
+function transfers(n: number): { transfers: number; ms: number; perSecond: number } {
+  const ledger = createLedger();
+  const sync = ledger.config.synchronizers[0]!.id;
+  const up = ledger.uploadDar(readFileSync(join(root as string, 'splice/splice-test-token-v1-1.0.0.dar')), { synchronizerId: sync });
+  if (!up.ok) throw new Error(up.error.cause);
+  const [alice, bob, admin] = [party(ledger, 'alice'), party(ledger, 'bob'), party(ledger, 'admin')];
+  const rulesId = submit(ledger, [admin], { CreateCommand: { templateId: '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:TokenRules', createArguments: { admin } } });
+  const factory = `${transferApi(ledger)}:Splice.Api.Token.TransferInstructionV1`;
+  const rulesTemplate = ledger.contract(rulesId)!.templateId;
+  const disclosed = [{ contractId: rulesId, templateId: rulesTemplate, createdEventBlob: ledger.createdEventBlob(rulesId)!, synchronizerId: sync }];
+  const noContext = { context: { values: {} }, meta: { values: {} } };
+  const round = () => {
+    const input = submit(ledger, [alice, admin], { CreateCommand: { templateId: TOKEN, createArguments: { holding: { owner: alice, instrumentId: { admin, id: 'T' }, amount: '10.0', lock: null, meta: { values: {} } } } } });
+    const transfer = { sender: alice, receiver: bob, amount: '4.0', instrumentId: { admin, id: 'T' }, requestedAt: '2000-01-01T00:00:00Z', executeBefore: '9000-01-01T00:00:00Z', inputHoldingCids: [input], meta: { values: {} } };
+    const r = ledger.submitAndWaitForTransaction({ commands: { userId: 'bench', commandId: `t${++seq}`, actAs: [alice], disclosedContracts: disclosed, commands: [{ ExerciseCommand: { templateId: `${factory}:TransferFactory`, contractId: rulesId, choice: 'TransferFactory_Transfer', choiceArgument: { expectedAdmin: admin, transfer, extraArgs: noContext } } }] } });
+    if (!r.ok) throw new Error(r.error.cause);
+    const offer = r.value.transaction.events.flatMap((e) => ('CreatedEvent' in e && e.CreatedEvent.templateId.endsWith(':TokenTransferOffer') ? [e.CreatedEvent.contractId] : []))[0]!;
+    submit(ledger, [bob], { ExerciseCommand: { templateId: `${factory}:TransferInstruction`, contractId: offer, choice: 'TransferInstruction_Accept', choiceArgument: { extraArgs: noContext } } });
+  };
+  for (let i = 0; i < 50; i++) round();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) round();
+  const ms = performance.now() - t0;
+  return { transfers: n, ms: Math.round(ms), perSecond: Math.round((n / ms) * 1000) };
+}
+
+/** The id of the token-standard transfer-instruction API package the test token's DAR carries. */
+function transferApi(ledger: Ledger): string {
+  for (const id of ledger.listPackages().packageIds) {
+    const p = ledger.engine.packages.get(id);
+    if (p?.metadata?.name === 'splice-api-token-transfer-instruction-v1') return id;
+  }
+  throw new Error('no splice-api-token-transfer-instruction-v1 package');
+}
+const tokenTransfers = transfers(Math.max(100, Math.round(ROUNDS / 4)));
+console.log(JSON.stringify({ at: new Date().toISOString(), load: (await import('node:os')).loadavg().map((l) => +l.toFixed(1)), results: out, engineOverBuiltIn: +(eng.commandsPerSecond / base.commandsPerSecond).toFixed(2), tokenTransfers }, null, 1));
