@@ -173,4 +173,31 @@ describe.skipIf(!HAS_DARS)('prepare of an engine transaction: test token transfe
     if (!again.ok) throw new Error(JSON.stringify(again.failure));
     expect(wire(again.value)).toBe(wire(p));
   });
+
+  it('execute refuses a signed transaction it cannot commit as it stands, saying why', () => {
+    const read = (mutate: (p: ReturnType<typeof prepare>) => void) => {
+      const p = decodePreparedTransaction(wire(prepare()));
+      mutate(p);
+      return engineTransactionOfPrepared(p, (id) => packages.get(id));
+    };
+    expect(read((p) => { p.transaction!.roots = ['0', '0']; })).toEqual({ ok: false, problem: 'node 0 is referenced twice' });
+    expect(read((p) => { p.transaction!.nodeSeeds = p.transaction!.nodeSeeds.filter((s) => s.nodeId !== 3); })).toEqual({ ok: false, problem: 'create node 3 has no seed' });
+    expect(read((p) => { p.transaction!.roots = []; })).toEqual({ ok: false, problem: 'some nodes are not reachable from the roots' });
+    // The change's create carrying the transfer offer's argument: not a Token record.
+    expect(read((p) => {
+      const [change, offer] = [p.transaction!.nodes[3]!.versionedNode, p.transaction!.nodes[4]!.versionedNode];
+      if (change.oneofKind === 'v1' && change.v1.nodeType.oneofKind === 'create' && offer.oneofKind === 'v1' && offer.v1.nodeType.oneofKind === 'create') change.v1.nodeType.create.argument = offer.v1.nodeType.create.argument;
+    })).toEqual({ ok: false, problem: 'node 3: the argument is not a Splice.Testing.Tokens.TestTokenV1:Token record' });
+    // A package the participant does not have: its types cannot be read.
+    const foreign = engineTransactionOfPrepared(decodePreparedTransaction(wire(prepare())), () => undefined);
+    expect(foreign).toMatchObject({ ok: false, problem: expect.stringContaining('is not a known record type') });
+  });
+
+  it('prepare refuses a transaction whose package the participant does not have', () => {
+    const r = preparedTransactionOfEngine({
+      transaction: transfer.transaction, actAs: [SENDER], commandId: 'c', synchronizerId: SYNCHRONIZER, transactionUuid: UUID, preparationTime: NOW,
+      getPackage: (id) => (id === main ? undefined : packages.get(id)), inputContract: (cid) => ledger.active.get(cid),
+    });
+    expect(r).toEqual({ ok: false, failure: { kind: 'unknownPackage', packageId: main } });
+  });
 });
