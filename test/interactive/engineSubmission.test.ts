@@ -12,7 +12,7 @@ import type { QualifiedName } from '../../reference-server/src/daml/ast/Type.js'
 import type { Packages } from '../../reference-server/src/daml/decode/Packages.js';
 import { createCommand, exerciseInterfaceCommand } from '../../reference-server/src/daml/update/UpdateEngine.js';
 import type { EngineRun } from '../../reference-server/src/ledger/interactive/engine/engineSubmission.js';
-import { prepareEngineCommands, reinterpretSigned, submissionSeedOf } from '../../reference-server/src/ledger/interactive/engine/engineSubmission.js';
+import { prepareEngineCommands, reinterpretSigned, rerunWith, submissionSeedOf } from '../../reference-server/src/ledger/interactive/engine/engineSubmission.js';
 import { hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/index.js';
 import { HAS_DARS, loadDar } from '../daml/damlFixtures.js';
 import { EngineLedger, SYNCHRONIZER, wire } from './support/engineLedger.js';
@@ -75,7 +75,7 @@ describe.skipIf(!HAS_DARS)('engine prepare and execute (splice-test-token-v1-1.0
     const signedHash = hashPreparedTransaction(p, 2);
     expect(await visualizerHash(decodePreparedTransaction(wire(p)), 'hex')).toBe(signedHash.toString('hex'));
     // Executed a minute later: the ledger time moves, the transaction (ids, seeds, values) does not.
-    const checked = reinterpretSigned(decodePreparedTransaction(wire(p)), signedHash, 2, run(NOW + 60_000_000n), lookups());
+    const checked = reinterpretSigned(decodePreparedTransaction(wire(p)), signedHash, 2, rerunWith(run(NOW + 60_000_000n)), lookups());
     if (!checked.ok) throw new Error(checked.problem);
     expect(checked.transaction.created.map((c) => c.contractId)).toEqual(p.transaction!.nodes.flatMap((n) => (n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create' ? [n.versionedNode.v1.nodeType.create.contractId] : [])));
     expect(checked.transaction.archived).toEqual([tokenId]);
@@ -90,15 +90,15 @@ describe.skipIf(!HAS_DARS)('engine prepare and execute (splice-test-token-v1-1.0
     if (root.oneofKind === 'v1' && root.v1.nodeType.oneofKind === 'exercise' && honestRoot.oneofKind === 'v1' && honestRoot.v1.nodeType.oneofKind === 'exercise') {
       root.v1.nodeType.exercise.chosenValue = honestRoot.v1.nodeType.exercise.chosenValue;
     }
-    const checked = reinterpretSigned(p, hashPreparedTransaction(p, 2), 2, run(NOW), lookups());
+    const checked = reinterpretSigned(p, hashPreparedTransaction(p, 2), 2, rerunWith(run(NOW)), lookups());
     expect(checked).toMatchObject({ ok: false, problem: expect.stringContaining('is not what its commands yield') });
     // The honest 31.0 transaction passes.
-    expect(reinterpretSigned(honest, hashPreparedTransaction(honest, 2), 2, run(NOW), lookups()).ok).toBe(true);
+    expect(reinterpretSigned(honest, hashPreparedTransaction(honest, 2), 2, rerunWith(run(NOW)), lookups()).ok).toBe(true);
   });
 
   it('execute refuses when the commands fail on the current ledger: past executeBefore', () => {
     const p = prepared([transferOf('30.5')]);
-    const checked = reinterpretSigned(decodePreparedTransaction(wire(p)), hashPreparedTransaction(p, 2), 2, run(NOW + 3n * 86_400_000_000n), lookups());
+    const checked = reinterpretSigned(decodePreparedTransaction(wire(p)), hashPreparedTransaction(p, 2), 2, rerunWith(run(NOW + 3n * 86_400_000_000n)), lookups());
     expect(checked).toMatchObject({ ok: false, problem: expect.stringContaining('its commands fail on the current ledger') });
   });
 
@@ -108,8 +108,20 @@ describe.skipIf(!HAS_DARS)('engine prepare and execute (splice-test-token-v1-1.0
     if (!r.ok) throw new Error(r.reason);
     expect(r.prepared.transaction!.roots).toEqual(['0', '1']);
     const p = decodePreparedTransaction(wire(r.prepared));
-    expect(reinterpretSigned(p, hashPreparedTransaction(p, 2), 2, run(NOW), lookups()).ok).toBe(true);
+    expect(reinterpretSigned(p, hashPreparedTransaction(p, 2), 2, rerunWith(run(NOW)), lookups()).ok).toBe(true);
     // Another participant key gives other seeds, so other contract ids: not what was signed.
-    expect(reinterpretSigned(p, hashPreparedTransaction(p, 2), 2, { ...run(NOW), submissionSeed: submissionSeedOf('another key', UUID) }, lookups()).ok).toBe(false);
+    expect(reinterpretSigned(p, hashPreparedTransaction(p, 2), 2, rerunWith({ ...run(NOW), submissionSeed: submissionSeedOf('another key', UUID) }), lookups()).ok).toBe(false);
+  });
+
+  it('execute refuses when an input contract is gone between prepare and execute', () => {
+    const p = prepared([transferOf('30.5')]);
+    const saved = ledger.active.get(tokenId)!;
+    ledger.active.delete(tokenId);
+    try {
+      const checked = reinterpretSigned(decodePreparedTransaction(wire(p)), hashPreparedTransaction(p, 2), 2, rerunWith(run(NOW)), lookups());
+      expect(checked).toEqual({ ok: false, problem: 'its commands fail on the current ledger (ledger)' });
+    } finally {
+      ledger.active.set(tokenId, saved);
+    }
   });
 });

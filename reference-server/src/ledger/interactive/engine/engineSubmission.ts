@@ -4,7 +4,7 @@ import type { Update } from '../../../daml/ast/Expr.js';
 import type { EvalError } from '../../../daml/eval/EvalResult.js';
 import { deriveTransactionSeed } from '../../../daml/update/seeds.js';
 import type { Transaction } from '../../../daml/update/Transaction.js';
-import type { LedgerContract, UpdateEngine } from '../../../daml/update/UpdateEngine.js';
+import type { LedgerContract, SubmissionResult, UpdateEngine } from '../../../daml/update/UpdateEngine.js';
 import type { Value } from '../../../daml/value/Value.js';
 import { hashPreparedTransaction, type HashingScheme } from '../preparedTransactionHash.js';
 import { engineTransactionOfPrepared, type SignedEngineTransaction } from './engineTransactionOfPrepared.js';
@@ -47,21 +47,36 @@ export type EnginePrepareResult =
   | { readonly ok: false; readonly reason: 'interpretation'; readonly error: EvalError }
   | { readonly ok: false; readonly reason: 'encoding'; readonly failure: PrepareFailure };
 
-/** Prepare: interpret the commands and encode the transaction they make. */
-export function prepareEngineCommands(commands: readonly Update[], run: EngineRun, facts: Omit<EnginePreparation, 'transaction'>): EnginePrepareResult {
-  const submitted = run.engine.submit({
+/** Runs commands as one transaction, seeded as `run` says, at the given preparation time. */
+export function runEngineCommands(commands: readonly Update[], run: EngineRun, actAs: readonly string[], preparationTime: bigint): SubmissionResult {
+  return run.engine.submit({
     update: commandsUpdate(commands),
-    submitters: facts.actAs,
-    transactionSeed: deriveTransactionSeed(run.submissionSeed, run.participantId, facts.preparationTime),
-    preparationTime: facts.preparationTime,
+    submitters: actAs,
+    transactionSeed: deriveTransactionSeed(run.submissionSeed, run.participantId, preparationTime),
+    preparationTime,
     ledgerTime: run.ledgerTime,
     getContract: run.getContract,
   });
+}
+
+/** Prepare: interpret the commands and encode the transaction they make. */
+export function prepareEngineCommands(commands: readonly Update[], run: EngineRun, facts: Omit<EnginePreparation, 'transaction'>): EnginePrepareResult {
+  const submitted = runEngineCommands(commands, run, facts.actAs, facts.preparationTime);
   if (!submitted.ok) return { ok: false, reason: 'interpretation', error: submitted.error };
   const prepared = preparedTransactionOfEngine({ ...facts, transaction: submitted.transaction });
   if (!prepared.ok) return { ok: false, reason: 'encoding', failure: prepared.failure };
   return { ok: true, prepared: prepared.value, transaction: submitted.transaction, result: submitted.result };
 }
+
+/**
+ * How execute runs the signed transaction's root commands again: as the signers (`actAs`), at
+ * the signed preparation time (contract ids depend on it), with the seed prepare used and the
+ * ledger time execute chose. The ledger core may pass its own command runner; `rerunWith` is
+ * the one over `runEngineCommands`.
+ */
+export type Rerun = (commands: readonly Update[], actAs: readonly string[], preparationTime: bigint) => SubmissionResult;
+
+export const rerunWith = (run: EngineRun): Rerun => (commands, actAs, preparationTime) => runEngineCommands(commands, run, actAs, preparationTime);
 
 export type ExecuteCheck =
   | { readonly ok: true; readonly transaction: Transaction; readonly result: Value; readonly signed: SignedEngineTransaction }
@@ -75,18 +90,19 @@ export function reinterpretSigned(
   p: PreparedTransaction,
   signedHash: Uint8Array,
   scheme: HashingScheme,
-  run: EngineRun,
+  rerun: Rerun,
   lookups: Pick<EnginePreparation, 'getPackage' | 'inputContract'>,
 ): ExecuteCheck {
   const signed = engineTransactionOfPrepared(p, lookups.getPackage);
   if (!signed.ok) return signed;
   const roots = rootCommandsOf(signed.value.transaction);
   if (!roots.ok) return roots;
-  const again = prepareEngineCommands(roots.commands, run, { ...signed.value.facts, ...lookups });
-  if (!again.ok) {
-    return { ok: false, problem: again.reason === 'interpretation' ? `its commands fail on the current ledger (${again.error.kind})` : `its transaction cannot be encoded (${again.failure.kind})` };
-  }
-  if (!Buffer.from(hashPreparedTransaction(again.prepared, scheme)).equals(Buffer.from(signedHash))) {
+  const facts = signed.value.facts;
+  const again = rerun(roots.commands, facts.actAs, facts.preparationTime);
+  if (!again.ok) return { ok: false, problem: `its commands fail on the current ledger (${again.error.kind})` };
+  const encoded = preparedTransactionOfEngine({ ...facts, ...lookups, transaction: again.transaction });
+  if (!encoded.ok) return { ok: false, problem: `its transaction cannot be encoded (${encoded.failure.kind})` };
+  if (!Buffer.from(hashPreparedTransaction(encoded.value, scheme)).equals(Buffer.from(signedHash))) {
     return { ok: false, problem: 'the prepared transaction is not what its commands yield on the current ledger: it was altered after preparation, or the contracts it uses changed' };
   }
   return { ok: true, transaction: again.transaction, result: again.result, signed: signed.value };
