@@ -15,7 +15,7 @@ import type { Packages } from '../../reference-server/src/daml/decode/Packages.j
 import { createCommand, exerciseInterfaceCommand } from '../../reference-server/src/daml/update/UpdateEngine.js';
 import { engineTransactionOfPrepared } from '../../reference-server/src/ledger/interactive/engine/engineTransactionOfPrepared.js';
 import { preparedTransactionOfEngine } from '../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';
-import { hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/index.js';
+import { decodePreparedTransaction as ourDecode, hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/index.js';
 import { HAS_DARS, loadDar } from '../daml/damlFixtures.js';
 import { EngineLedger, ok, SYNCHRONIZER, wire, type Ok } from './support/engineLedger.js';
 
@@ -199,5 +199,9 @@ describe.skipIf(!HAS_DARS)('prepare of an engine transaction: test token transfe
       getPackage: (id) => (id === main ? undefined : packages.get(id)), inputContract: (cid) => ledger.active.get(cid),
     });
     expect(r).toEqual({ ok: false, failure: { kind: 'unknownPackage', packageId: main } });
+  });
+
+  it('passes the execute path\'s own structural checks on the submitted bytes', () => {
+    expect(ourDecode(wire(prepare()))).toMatchObject({ ok: true });
   });
 });

@@ -16,7 +16,7 @@ import type { ExerciseNode } from '../../reference-server/src/daml/update/Transa
 import { createCommand, exerciseCommand } from '../../reference-server/src/daml/update/UpdateEngine.js';
 import { engineTransactionOfPrepared } from '../../reference-server/src/ledger/interactive/engine/engineTransactionOfPrepared.js';
 import { preparedTransactionOfEngine } from '../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';
-import { hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/index.js';
+import { decodePreparedTransaction as ourDecode, hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/index.js';
 import { HAS_DARS, loadDar } from '../daml/damlFixtures.js';
 import { EngineLedger, ok, SYNCHRONIZER, wire, type Ok } from './support/engineLedger.js';
 
@@ -139,5 +139,9 @@ describe.skipIf(!HAS_DARS)('prepare of an engine transaction with a rollback nod
     });
     if (!again.ok) throw new Error(JSON.stringify(again.failure));
     expect(wire(again.value)).toBe(wire(p));
+  });
+
+  it('passes the execute path\'s own structural checks on the submitted bytes', () => {
+    expect(ourDecode(wire(prepare()))).toMatchObject({ ok: true });
   });
 });
