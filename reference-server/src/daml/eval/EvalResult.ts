@@ -1,12 +1,18 @@
 /** What an evaluation returns: a value, or why there is none (as data, never a thrown error). */
 import type { QualifiedName } from '../ast/Type.js';
+import type { InterpretationTrace } from '../update/InterpretationTrace.js';
 import type { LedgerFailure } from '../update/LedgerFailure.js';
 import type { AnyExceptionValue, FailureCategory, Value } from '../value/Value.js';
 
 /** The definition whose code was running: package, module and definition name. */
 export type Definition = QualifiedName;
 
-export type EvalError =
+export type EvalError = EvalFailure & {
+  /** Where the update engine was when it failed (set by `UpdateEngine.submit`, absent for a plain evaluation). */
+  readonly trace?: InterpretationTrace;
+};
+
+type EvalFailure =
   /** A Daml exception nobody caught (`throw`, or an ArithmeticError from a builtin). */
   | { readonly kind: 'unhandledException'; readonly exception: AnyExceptionValue; readonly definition: Definition | undefined }
   /** `ERROR` (Daml's `error`): not catchable. */
