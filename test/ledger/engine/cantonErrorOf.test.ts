@@ -13,7 +13,9 @@ import type { QualifiedName, Type } from '../../../reference-server/src/daml/ast
 import type { EvalError } from '../../../reference-server/src/daml/eval/EvalResult.js';
 import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../../reference-server/src/daml/update/seeds.js';
 import type { LedgerContract, SubmissionResult } from '../../../reference-server/src/daml/update/UpdateEngine.js';
-import { exerciseCommand, UpdateEngine } from '../../../reference-server/src/daml/update/UpdateEngine.js';
+import { createCommand, exerciseCommand, UpdateEngine } from '../../../reference-server/src/daml/update/UpdateEngine.js';
+import { decodeJson } from '../../../reference-server/src/daml/json/jsonValue.js';
+import { packageDataTypes } from '../../../reference-server/src/daml/json/packageDataTypes.js';
 import type { RecordValue, Value } from '../../../reference-server/src/daml/value/Value.js';
 import { int64, text, UNIT } from '../../../reference-server/src/daml/value/Value.js';
 import { renderProblem } from '../../../reference-server/src/http/api/errors/renderProblem.js';
@@ -21,6 +23,7 @@ import { httpStatusOf } from '../../../reference-server/src/http/api/errors/http
 import { cantonErrorOf } from '../../../reference-server/src/ledger/engine/cantonErrorOf.js';
 import type { LedgerError } from '../../../reference-server/src/ledger/errors.js';
 import { errorClassOf } from '../../../reference-server/src/ledger/errors.js';
+import { HAS_DARS, loadDar } from '../../daml/damlFixtures.js';
 
 const PKG = 'c'.repeat(64);
 const q = (name: string): QualifiedName => ({ packageId: PKG, module: 'M', name });
@@ -268,13 +271,41 @@ describe('cantonErrorOf: Canton 3.5 errors for Daml engine failures', () => {
   });
 });
 
+describe.skipIf(!HAS_DARS)('cantonErrorOf on a real DAR (splice-test-token-v1)', () => {
+  it("an ensure that fails: SDK 3.x code throws PreconditionFailed, so Canton answers UNHANDLED_EXCEPTION with daml-stdlib's exception type", () => {
+    const { dar, packages } = loadDar('splice/splice-test-token-v1-1.0.0.dar');
+    const main = dar.main.id;
+    const tpl: QualifiedName = { packageId: main, module: 'Splice.Testing.Tokens.TestTokenV1', name: 'Token' };
+    const decoded = decodeJson({ kind: 'con', tycon: tpl, args: [] }, {
+      holding: { owner: ALICE, instrumentId: { admin: BOB, id: 'TEST' }, amount: '0.0', lock: null, meta: { values: {} } },
+    }, packageDataTypes((id) => packages.get(id)));
+    if (!decoded.ok) throw new Error(JSON.stringify(decoded.problem));
+    const engine = new UpdateEngine({ getPackage: (id) => packages.get(id) });
+    const r = engine.submit({ update: createCommand(tpl, decoded.value), submitters: [ALICE, BOB], transactionSeed: SEED, preparationTime: PREPARED, getContract: () => undefined });
+    if (r.ok || r.error.kind !== 'unhandledException') throw new Error('expected an unhandled exception');
+    const exceptionType = r.error.exception.type;
+    if (exceptionType.kind !== 'con') throw new Error('an exception of a record type');
+    const preconditionFailed = exceptionType.tycon.packageId;
+    expect(preconditionFailed.slice(0, 8)).toBe('91e167fa'); // daml-prim-DA-Exception-PreconditionFailed
+    const message = (r.error.exception.value as RecordValue).fields[0] as { value: string };
+    const e = cantonErrorOf(r.error);
+    expect(classOf(e)).toEqual({ code: 'UNHANDLED_EXCEPTION', category: 9, grpc: 'FAILED_PRECONDITION', status: 400 });
+    expect(e.cause).toBe(`${P}Unhandled Daml exception: DA.Exception.PreconditionFailed:PreconditionFailed@91e167fa{ message = "${message.value}" }\n` +
+      `    in create command ${main.slice(0, 8)}:Splice.Testing.Tokens.TestTokenV1:Token.\n.`);
+    expect(e.resources?.[0]).toEqual(['EXCEPTION_TYPE', `${preconditionFailed}:DA.Exception.PreconditionFailed:PreconditionFailed`]);
+  });
+});
+
 describe('the rendered JsCantonError of engine failures', () => {
   const render = (e: LedgerError) => renderProblem({ kind: 'ledger', error: e }, 'B', { participantId: 'participant1' }) as { status: number; body: Record<string, unknown> };
 
   it("DAML_FAILURE is rendered with failWithStatus's category and gRPC code", () => {
     const r = render(cantonErrorOf(failureOf(exerciseCommand(q('T'), HELD, 'Refuse', UNIT))));
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'DAML_FAILURE', errorCategory: 8, grpcCodeValue: 3, retryInfo: null, context: { category: '8', error_id: 'splice.lab/insufficient-funds', available: '3' } });
+    expect(r.body).toMatchObject({
+      code: 'DAML_FAILURE', errorCategory: 8, grpcCodeValue: 3, retryInfo: null, definiteAnswer: false,
+      context: { category: '8', definite_answer: 'false', error_id: 'splice.lab/insufficient-funds', available: '3' },
+    });
   });
 
   it('INTERPRETATION_TIME_EXCEEDED is 409 and retryable after its category\'s second', () => {

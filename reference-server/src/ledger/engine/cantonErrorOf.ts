@@ -33,8 +33,15 @@ const PREFIX = 'Interpretation error: Error: ';
 /** EngineConfig.transactionTraceMaxLength. */
 const TRACE_MAX = 10;
 
-/** Canton's error for an interpretation failure of the Daml engine. */
+/**
+ * Canton's error for an interpretation failure of the Daml engine. Each is a
+ * DamlErrorWithDefiniteAnswer whose answer is not definite: `definiteAnswer: false`.
+ */
 export function cantonErrorOf(error: EvalError, at: InterpretationAt = {}): LedgerError {
+  return { ...errorOf(error, at), definiteAnswer: false };
+}
+
+function errorOf(error: EvalError, at: InterpretationAt): LedgerError {
   const trace = transactionTrace(error.trace);
   switch (error.kind) {
     case 'unhandledException': {
