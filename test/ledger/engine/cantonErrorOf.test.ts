@@ -252,10 +252,19 @@ describe('cantonErrorOf: Canton 3.5 errors for Daml engine failures', () => {
     const crash = cantonErrorOf(failureOf({ kind: 'create', template: q('T'), expr: lit(int64(1n)) }));
     expect(classOf(crash)).toEqual({ code: 'LEDGER_API_INTERNAL_ERROR', category: 4, grpc: 'INTERNAL', status: 500 });
     expect(crash.cause).toMatch(/^Daml-Engine interpretation failed with internal error: .+ \/ created a int64, not a record of M:T$/);
-    const missing = cantonErrorOf(failureOf(embed({ kind: 'val', ref: { packageId: 'd'.repeat(64), module: 'X', name: 'y' } })));
-    expect(classOf(missing).code).toBe('LEDGER_API_INTERNAL_ERROR');
+    const missingValue = cantonErrorOf(failureOf(embed({ kind: 'val', ref: q('nope') })));
+    expect(classOf(missingValue).code).toBe('LEDGER_API_INTERNAL_ERROR');
     const keys = cantonErrorOf({ kind: 'ledger', message: 'contract keys are not part of Daml-LF 2.1', definition: undefined, failure: { kind: 'unsupported', what: 'contract keys (fetchByKey)' } });
     expect(classOf(keys).code).toBe('LEDGER_API_INTERNAL_ERROR');
+  });
+
+  it('a package the participant does not have: PACKAGE_NOT_FOUND (11, 404), naming what was looked up', () => {
+    const other = 'd'.repeat(64);
+    const e = cantonErrorOf(failureOf(embed({ kind: 'val', ref: { packageId: other, module: 'X', name: 'y' } })));
+    expect(classOf(e)).toEqual({ code: 'PACKAGE_NOT_FOUND', category: 11, grpc: 'NOT_FOUND', status: 404 });
+    expect(e.cause).toBe(`Couldn't find package ${other} while looking for value ${other}:X:y`);
+    const t = cantonErrorOf(failureOf({ kind: 'create', template: { packageId: other, module: 'X', name: 'T' }, expr: lit(tRecord(ALICE, 1)) }));
+    expect(t.cause).toBe(`Couldn't find package ${other} while looking for template ${other}:X:T`);
   });
 
   it('more than 10 open exercises: the trace shows the innermost 10, then ...', () => {

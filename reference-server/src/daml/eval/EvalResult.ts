@@ -24,7 +24,11 @@ type EvalFailure =
   /** The step budget ran out: a loop, or more work than the caller allowed. */
   | { readonly kind: 'budgetExceeded'; readonly steps: number; readonly definition: Definition | undefined; readonly message: string }
   /** A package, module or definition the code refers to is not available from the caller. */
-  | { readonly kind: 'missingDefinition'; readonly message: string; readonly definition: Definition | undefined }
+  | {
+      readonly kind: 'missingDefinition'; readonly message: string; readonly definition: Definition | undefined;
+      /** When a whole package is missing: its id, and what was being looked up (`template pkg:M:T`, Daml's Reference). */
+      readonly missingPackage?: { readonly packageId: string; readonly reference: string };
+    }
   /** An update broke a rule of the ledger model (authorization, an inactive contract, a precondition). */
   | { readonly kind: 'ledger'; readonly failure: LedgerFailure; readonly message: string; readonly definition: Definition | undefined }
   /** Ill-typed code or a value of the wrong type: a bug in a package or in the engine. */

@@ -73,11 +73,14 @@ function errorOf(error: EvalError, at: InterpretationAt): LedgerError {
         `Time exceeds limit of Ledger Effective Time (${let_}) + tolerance (${at.tolerance ?? '1m'}). Interpretation aborted\n${trace}.`);
     }
     case 'missingDefinition':
+      // A package the participant does not have: Engine's Package.MissingPackage, which
+      // RejectionGenerators reports as RequestValidationErrors.NotFound.Package.InterpretationReject.
+      if (error.missingPackage !== undefined) {
+        return ledgerError('PACKAGE_NOT_FOUND', `Couldn't find package ${error.missingPackage.packageId} while looking for ${error.missingPackage.reference}`);
+      }
+      return internalError(describeDefinition(error.definition), error.message);
     case 'crash':
-      // Engine-internal failures (Interpretation.Internal): a participant redacts them (category 4).
-      return ledgerError('LEDGER_API_INTERNAL_ERROR',
-        `Daml-Engine interpretation failed with internal error: ${describeDefinition(error.definition)} / ${error.message}`,
-        { context: { detailMessage: 'None' } });
+      return internalError(describeDefinition(error.definition), error.message);
     case 'ledger':
       return ledgerFailureError(error.failure, error.message);
   }
@@ -131,9 +134,16 @@ function ledgerFailureError(f: LedgerFailure, message: string): LedgerError {
     case 'unsupported':
       // Contract keys are outside LF 2.1, the only version a Canton 3.5 participant runs: its
       // engine cannot meet them, so this is the engine's own limit, reported as internal.
-      return ledgerError('LEDGER_API_INTERNAL_ERROR', `Daml-Engine interpretation failed with internal error: ${f.what} / ${message}`, { context: { detailMessage: 'None' } });
+      return internalError(f.what, message);
   }
 }
+
+/**
+ * Engine-internal failures (Interpretation.Internal -> LedgerApiErrors.InternalError.Interpretation):
+ * a participant redacts them (category 4), so only the operator's log shows this.
+ */
+const internalError = (where: string, message: string): LedgerError =>
+  ledgerError('LEDGER_API_INTERNAL_ERROR', `Daml-Engine interpretation failed with internal error: ${where} / ${message}`, { context: { detailMessage: 'None' } });
 
 /** ConsistencyErrors.ContractNotFound, with the engine's message (no interpretation prefix). */
 const contractNotFound = (contractId: string): LedgerError =>
