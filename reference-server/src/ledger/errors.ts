@@ -160,7 +160,7 @@ export const GRPC_OF_CATEGORY: Readonly<Record<number, GrpcCodeName>> = {
   2: 'ABORTED',
   3: 'DEADLINE_EXCEEDED',
   4: 'INTERNAL',
-  5: 'INTERNAL',
+  5: 'INVALID_ARGUMENT',
   6: 'UNAUTHENTICATED',
   7: 'PERMISSION_DENIED',
   8: 'INVALID_ARGUMENT',
