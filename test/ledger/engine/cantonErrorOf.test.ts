@@ -128,6 +128,14 @@ describe('cantonErrorOf: Canton 3.5 errors for Daml engine failures', () => {
     expect(e.resources).toEqual([['EXCEPTION_TYPE', `${PKG}:M:E`], ['EXCEPTION_VALUE', value]]);
   });
 
+  it('an exception a try rethrows: the trace starts from the try (the engine rolled it back first)', () => {
+    const none: Expr = upd({ kind: 'tryCatch', returnType: ANY, tryExpr: exercise(v('c'), 'CreateThenThrow'), binder: 'e', catchExpr: { kind: 'optionalNone', type: ANY } });
+    const inside = cantonErrorOf(failureOf(bind([['c', create(ALICE, 1)]], none)));
+    expect(inside.cause).toBe(`${P}Unhandled Daml exception: M:E@cccccccc{ message = "inside the choice" }\n.`);
+    const uncaught = cantonErrorOf(failureOf(bind([['c', create(ALICE, 1)]], exercise(v('c'), 'CreateThenThrow'))));
+    expect(uncaught.cause).toBe(`${P}Unhandled Daml exception: M:E@cccccccc{ message = "inside the choice" }\n    in choice cccccccc:M:T:CreateThenThrow on contract ${rootCid(0).slice(0, 10)} (#1)\n.`);
+  });
+
   it('unhandled exception outside any exercise, with no command: the trace is empty', () => {
     const e = cantonErrorOf(failureOf(embed(throwE('top'))));
     expect(e.cause).toBe(`${P}Unhandled Daml exception: M:E@cccccccc{ message = "top" }\n.`);

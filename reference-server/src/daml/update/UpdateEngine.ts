@@ -405,17 +405,20 @@ class Run {
   // ---- exceptions ----------------------------------------------------------------------------
 
   /**
-   * `try e catch x. h`: on an exception, `h` decides first (it is pure); with `Some u` the
-   * transaction rolls back to where the try began (a rollback node) and `u` runs; with `None`
-   * the exception goes on to the next handler, the nodes staying for it to roll back.
+   * `try e catch x. h`: on an exception the transaction rolls back to where the try began (a
+   * rollback node), then `h` decides (it is pure): with `Some u`, `u` runs; with `None` the
+   * exception goes on to the next handler.
    */
   private tryCatch(u: Extract<Update, { kind: 'tryCatch' }>, env: Env, def: Definition | undefined): void {
     const checkpoint = this.tx.checkpoint();
     this.m.catchWith((exception: AnyExceptionValue) => {
+      // The engine rolls the try back before its handler decides, even if the handler then
+      // rethrows (Speedy's handleException): an exception going on starts from the try's context,
+      // which is what a failure's trace shows. The nested rollback nodes this leaves normalize away.
+      this.tx.rollbackTo(checkpoint);
       this.eval(u.catchExpr, { name: u.binder, value: exception, next: env }, def, (handler) => {
         if (handler.kind !== 'optional') return this.crash(`a catch handler returned a ${handler.kind}`);
         if (handler.value === undefined) return this.m.throwException(exception);
-        this.tx.rollbackTo(checkpoint);
         this.run(handler.value);
       });
     });
