@@ -7,6 +7,7 @@ import { consoleLogger } from './http/api/consoleLogger.js';
 import type { ApiLogger } from './http/api/services.js';
 import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, restoreDeclaredTemplates, type FixtureError } from './ledger/fixtures/index.js';
 import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
+import { DarsError, readDarFiles, uploadDars } from './ledger/packages/startupDars.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
 
@@ -18,6 +19,11 @@ export interface StartOptions {
    * and Scan's sample world is seeded before it unless the file says `"appWorld": false`.
    */
   readonly fixtures: string | undefined;
+  /**
+   * DAR files (paths) uploaded at start, as `POST /v2/dars` uploads them, vetted on every
+   * synchronizer. One that cannot be read or uploaded rejects with DarsError naming it.
+   */
+  readonly dars?: readonly string[];
   /** Default `{ mode: 'none' }`. A key that cannot be loaded rejects with AuthConfigError. */
   readonly auth?: AuthConfig;
   /** Scan's reward accounting (the earliest-round endpoints); default on. */
@@ -118,6 +124,7 @@ function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteSt
     if (!seeded.ok) throw new Error(`the apps' default world cannot be seeded: ${seeded.error.code}: ${seeded.error.cause}`);
   }
   clock.release();
+  loadStartupDars(ledger, options);
   const world = applyFixtures(ledger, fixtures.value, file);
   if (!world.ok) throw new FixturesError(world.error);
   return ledger;
@@ -137,9 +144,20 @@ function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: Sqlit
   if (!declared.ok) throw new FixturesError(declared.error);
   ledger.recover();
   clock.release(store.entryAt(store.ledgerEnd)?.recordTime ?? 0);
+  // Uploading a DAR again changes nothing; a changed one is checked like any upload.
+  loadStartupDars(ledger, options);
   if (options.fixtures !== undefined) options.notice?.(`--fixtures ${options.fixtures} is ignored: ${store.directory} already holds a ledger (start with a new --data-dir to load other fixtures)`);
   options.notice?.(`restored the ledger from ${store.directory}: ledger end ${store.ledgerEnd}`);
   return ledger;
+}
+
+/** `--dar` files, before the fixtures (whose own `dars` come next, in their order). */
+function loadStartupDars(ledger: Ledger, options: Pick<StartOptions, 'dars'>): void {
+  if (options.dars === undefined || options.dars.length === 0) return;
+  const read = readDarFiles(options.dars);
+  if (!read.ok) throw new DarsError(`--dar ${read.error.path}: ${read.error.reason}`);
+  const uploaded = uploadDars(ledger, read.value);
+  if (!uploaded.ok) throw new DarsError(`--dar ${uploaded.error}`);
 }
 
 const listMaxOf = (options: Pick<StartOptions, 'listMaxElements'>) => (options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements });

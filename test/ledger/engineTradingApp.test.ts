@@ -27,7 +27,7 @@ describe.runIf(HAS_DARS)('uploaded DARs run through the engine: the token-standa
     refused(ledger.submitAndWait({
       userId: 'tester', commandId: nextCommandId(), actAs: [venue],
       commands: [{ ExerciseCommand: { templateId: `${APP}:OTCTradeProposal`, contractId: proposal.contractId, choice: 'OTCTradeProposal_Accept', choiceArgument: { approver: venue } } }],
-    }), 'DAML_INTERPRETATION_ERROR');
+    }), 'UNHANDLED_EXCEPTION');
 
     const acceptTx = run(ledger, [bob], { ExerciseCommand: { templateId: `${APP}:OTCTradeProposal`, contractId: proposal.contractId, choice: 'OTCTradeProposal_Accept', choiceArgument: { approver: bob } } });
     const accepted = createdOf(acceptTx)[0]!;

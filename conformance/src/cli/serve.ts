@@ -6,14 +6,14 @@ import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 import { startedByNpm, watchParent } from './watchParent.js';
 
-export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE]
+export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE] [--dar FILE]...
          [--auth none|hs256|rs256|es256]
          [--auth-secret S | --auth-public-key FILE | --auth-jwks URL | --auth-test-key]
          [--audience A | --scope S] [--no-reward-accounting] [--list-max-elements N]
          [--data-dir DIR] [--max-streams-per-user N]
          [--headers-timeout-ms MS] [--request-timeout-ms MS]
        canton-conformance serve --localnet [--localnet-port-base N] [--host H] [--fixtures FILE]
-         [--data-dir DIR] [--no-reward-accounting] [--list-max-elements N]
+         [--dar FILE]... [--data-dir DIR] [--no-reward-accounting] [--list-max-elements N]
 
 Starts the reference server (JSON Ledger API v2 over HTTP and WebSocket) and prints one line with
 its URL once it listens. Stops cleanly on SIGINT or SIGTERM (started by npm or npx: also when
@@ -25,6 +25,9 @@ Options:
   --fixtures FILE  the ledger world to start from (default: the fixtures shipped in fixtures/);
                    the registry's and Scan's sample world is seeded beside it unless the file
                    says "appWorld": false
+  --dar FILE       upload a DAR at start, as POST /v2/dars does (repeat for more): its packages are
+                   listed and vetted on every synchronizer (with --localnet: the ledger both
+                   participants serve); a file that cannot be read or uploaded stops the start
   --auth MODE      none (default): no authentication, like an unsecured sandbox;
                    hs256 | rs256 | es256: every request needs a JWT signed with that algorithm
                    ("Authorization: Bearer <JWT>", or the jwt.token.<JWT> WebSocket subprotocol);
@@ -77,6 +80,8 @@ interface ServeArgs {
   readonly port: number;
   readonly host: string;
   readonly fixtures: string | undefined;
+  /** `--dar FILE`, in the order given. */
+  readonly dars: readonly string[];
   readonly auth: AuthConfig;
   readonly rewardAccounting: boolean;
   readonly listMaxElements: number | undefined;
@@ -94,6 +99,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         port: { type: 'string' },
         host: { type: 'string' },
         fixtures: { type: 'string' },
+        dar: { type: 'string', multiple: true },
         auth: { type: 'string' },
         'auth-secret': { type: 'string' },
         'auth-public-key': { type: 'string' },
@@ -128,6 +134,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const rawMax = values['list-max-elements'];
   const listMaxElements = rawMax === undefined ? undefined : /^\d{1,9}$/.test(rawMax) && Number(rawMax) > 0 ? Number(rawMax) : Number.NaN;
   if (Number.isNaN(listMaxElements)) throw new UsageError(`--list-max-elements must be a positive whole number, got '${rawMax}'`);
+  const dars = values.dar ?? [];
+  if (dars.includes('')) throw new UsageError('--dar must name a file');
   const dataDir = values['data-dir'];
   if (dataDir === '') throw new UsageError('--data-dir must not be empty');
   const http: Partial<Mutable<HttpConfig>> = {};
@@ -146,11 +154,11 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const effectiveHeaders = http.headersTimeoutMs ?? defaultHttpConfig.headersTimeoutMs;
   const effectiveRequest = http.requestTimeoutMs ?? defaultHttpConfig.requestTimeoutMs;
   if (effectiveHeaders > effectiveRequest) throw new UsageError(`--headers-timeout-ms (${effectiveHeaders}) must not exceed --request-timeout-ms (${effectiveRequest})`);
-  return { ...(localnet === undefined ? {} : { localnet }), port, host, fixtures: values.fixtures, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir, http };
+  return { ...(localnet === undefined ? {} : { localnet }), port, host, fixtures: values.fixtures, dars, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir, http };
 }
 
 /** `--localnet [--localnet-port-base N]`; LocalNet's auth is fixed, so the auth flags and --port conflict with it. */
-function localNetOf(values: Record<string, string | boolean | undefined>): ServeArgs['localnet'] {
+function localNetOf(values: Record<string, string | boolean | readonly string[] | undefined>): ServeArgs['localnet'] {
   const raw = values['localnet-port-base'];
   const rawBase = typeof raw === 'string' ? raw : undefined;
   if (values['localnet'] !== true) {
@@ -238,6 +246,8 @@ export async function run(argv: string[]): Promise<number> {
     if (e instanceof Error && e.name === 'FixturesError') throw new UsageError(`invalid fixtures:\n${e.message}`);
     // And a data directory that is locked, damaged or not ours.
     if (e instanceof Error && e.name === 'DataDirError') throw new UsageError(e.message);
+    // And a DAR that cannot be read or uploaded (one line naming it).
+    if (e instanceof Error && e.name === 'DarsError') throw new UsageError(e.message);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`${args.host}:${args.port} is already in use (pick another with --port or PORT)`);
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${args.host}:${args.port} (${code})`);
@@ -275,6 +285,7 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
     localnet = await startLocalNet({
       host: args.host,
       fixtures: args.fixtures,
+      dars: args.dars,
       rewardAccounting: args.rewardAccounting,
       listMaxElements: args.listMaxElements,
       dataDir: args.dataDir,
@@ -287,6 +298,7 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
       },
     });
   } catch (e) {
+    if (e instanceof Error && e.name === 'DarsError') throw new UsageError(e.message);
     if (e instanceof Error && (e.name === 'FixturesError' || e.name === 'DataDirError')) throw new UsageError(e.name === 'FixturesError' ? `invalid fixtures:\n${e.message}` : e.message);
     if (e instanceof Error && e.name === 'LocalNetListenError') throw new UsageError(`${e.message}${portBase === undefined ? ' (is LocalNet running? move the listeners with --localnet-port-base N)' : ''}`);
     throw e;

@@ -2,7 +2,7 @@ import type { LogEntry, SubmissionInfo } from '../store/LogEntry.js';
 import { toTimestamp } from './clock.js';
 import type { LedgerContext } from './context.js';
 import type { LedgerError } from './errors.js';
-import { ErrorCodes, GrpcCode, fail } from './errors.js';
+import { errorClassOf, GrpcCode, fail } from './errors.js';
 import { isValidPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
@@ -38,7 +38,7 @@ export function completionQueryOf(req: CompletionStreamRequest): Result<Completi
 }
 
 export function statusOf(error: LedgerError): JsStatus {
-  const def = ErrorCodes[error.code];
+  const def = errorClassOf(error);
   return { code: GrpcCode[def.grpc], message: `${error.code}(${def.category},0): ${error.cause}`, details: [] };
 }
 

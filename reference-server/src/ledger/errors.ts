@@ -72,7 +72,9 @@ export const ErrorCodes = {
   PARTY_NOT_FOUND: def(11, 'NOT_FOUND'),
   PARTY_ALREADY_EXISTS: def(10, 'ALREADY_EXISTS'),
   PARTY_NOT_KNOWN_ON_LEDGER: def(9, 'FAILED_PRECONDITION'),
-  DAML_AUTHORIZATION_ERROR: def(9, 'FAILED_PRECONDITION'),
+  // Canton 3.5 CommandExecutionErrors.Interpreter.AuthorizationError: InvalidIndependentOfSystemState.
+  DAML_AUTHORIZATION_ERROR: def(8, 'INVALID_ARGUMENT'),
+  // failWithStatus: the category is the Daml code's (LedgerError.errorClass); 9 when it gives none.
   DAML_FAILURE: def(9, 'FAILED_PRECONDITION'),
   DAML_INTERPRETATION_ERROR: def(9, 'FAILED_PRECONDITION'),
   COMMAND_PREPROCESSING_FAILED: def(8, 'INVALID_ARGUMENT'),
@@ -109,6 +111,16 @@ export const ErrorCodes = {
   AMBIGUOUS_VETTING_REFERENCE: def(9, 'FAILED_PRECONDITION'),
   TOPOLOGY_SERIAL_MISMATCH: def(9, 'FAILED_PRECONDITION'),
   PACKAGE_SELECTION_FAILED: def(9, 'FAILED_PRECONDITION'),
+  // Interpretation failures of the Daml engine (Canton's CommandExecutionErrors.Interpreter and
+  // TimeExceeded, LedgerApiErrors.InternalError), as ledger/engine/cantonErrorOf.ts maps them.
+  UNHANDLED_EXCEPTION: def(9, 'FAILED_PRECONDITION'),
+  INTERPRETATION_USER_ERROR: def(9, 'FAILED_PRECONDITION'),
+  TEMPLATE_PRECONDITION_VIOLATED: def(8, 'INVALID_ARGUMENT'),
+  WRONGLY_TYPED_CONTRACT: def(9, 'FAILED_PRECONDITION'),
+  CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE: def(8, 'INVALID_ARGUMENT'),
+  INTERPRETATION_DEV_ERROR: def(9, 'FAILED_PRECONDITION'),
+  INTERPRETATION_TIME_EXCEEDED: def(2, 'ABORTED'),
+  LEDGER_API_INTERNAL_ERROR: def(4, 'INTERNAL'),
   // Identity provider configs and party details (IdentityProviderConfigServiceErrorGroup, PartyManagement).
   IDP_CONFIG_NOT_FOUND: def(11, 'NOT_FOUND'),
   IDP_CONFIG_ALREADY_EXISTS: def(10, 'ALREADY_EXISTS'),
@@ -136,13 +148,46 @@ export const ErrorCodes = {
 } as const satisfies Record<string, { category: number; grpc: GrpcCodeName }>;
 export type ErrorCodeId = keyof typeof ErrorCodes;
 
+/** An error's category and gRPC code. */
+export interface ErrorClass {
+  readonly category: number;
+  readonly grpc: GrpcCodeName;
+}
+
+/** Canton's ErrorCategory -> gRPC code (base/errors ErrorCategory.scala), for categories chosen at run time. */
+export const GRPC_OF_CATEGORY: Readonly<Record<number, GrpcCodeName>> = {
+  1: 'UNAVAILABLE',
+  2: 'ABORTED',
+  3: 'DEADLINE_EXCEEDED',
+  4: 'INTERNAL',
+  5: 'INVALID_ARGUMENT',
+  6: 'UNAUTHENTICATED',
+  7: 'PERMISSION_DENIED',
+  8: 'INVALID_ARGUMENT',
+  9: 'FAILED_PRECONDITION',
+  10: 'ALREADY_EXISTS',
+  11: 'NOT_FOUND',
+  12: 'OUT_OF_RANGE',
+  14: 'UNIMPLEMENTED',
+};
+
 /** A refused ledger operation, before rendering. */
 export interface LedgerError {
   readonly code: ErrorCodeId;
   readonly cause: string;
+  /**
+   * The category and gRPC code when this error's are not its code's: Daml's `failWithStatus`
+   * picks them (DAML_FAILURE with category 8 is INVALID_ARGUMENT).
+   */
+  readonly errorClass?: ErrorClass;
   readonly context?: Readonly<Record<string, string>>;
   readonly resources?: ReadonlyArray<readonly [string, string]>;
   readonly definiteAnswer?: boolean;
+}
+
+/** The category and gRPC code an error is rendered with. */
+export function errorClassOf(error: LedgerError): ErrorClass {
+  return error.errorClass ?? ErrorCodes[error.code];
 }
 
 export const ledgerError = (

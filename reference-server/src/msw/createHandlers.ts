@@ -14,6 +14,7 @@ import type { ApiLogger, ApiServices } from '../http/api/services.js';
 import { createApiServices } from '../server.js';
 import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, parseFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
 import { createLedger, type Ledger, type LedgerOptions } from '../ledger/index.js';
+import { readDarFiles, uploadDars, type DarEntry } from '../ledger/packages/startupDars.js';
 import { createJwtAuthenticator } from '../http/api/auth/jwtAuthenticator.js';
 import { APP_PROVIDER_PARTICIPANT_ID, LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from '../localnet/localNetConfig.js';
 import { localNetRoutes } from '../localnet/localNetRoutes.js';
@@ -56,6 +57,13 @@ export interface CreateHandlersOptions {
    * contracts), `'default'` (the world `npm start` serves), a fixture file path, or a parsed file.
    */
   readonly fixtures?: 'none' | 'default' | string | FixtureFile;
+  /**
+   * DARs on the ledger from the start (and after every `reset()`), uploaded as `POST /v2/dars`
+   * uploads them and vetted on every synchronizer: the bytes of a DAR, or in Node a file path
+   * (relative to the working directory). An entry that cannot be read or uploaded throws an
+   * error naming it (`dars[1] (my-app.dar): ...`).
+   */
+  readonly dars?: readonly (Uint8Array | string)[];
   /**
    * Also seed the registry's and Scan's sample world (allocation instructions, transfer
    * preapprovals, a round history) before the fixtures, as `npm start` does: the same ids the
@@ -125,6 +133,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
   const registryBase = options.registryUrl === undefined ? ledgerBase : parseBaseUrl('registryUrl', options.registryUrl);
   const scanBase = options.scanUrl === undefined ? ledgerBase : parseBaseUrl('scanUrl', options.scanUrl);
   const fixtures = readFixtures(options.fixtures ?? 'none');
+  const dars = readDars(options.dars ?? []);
   const routes: readonly Route[] = ledgerApiRoutes;
   const channels: readonly StreamChannel[] = ledgerApiChannels;
 
@@ -139,6 +148,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
     createApps(ledger);
     const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
     seeding?.release();
+    loadDars(ledger, dars);
     let world = emptyWorld;
     if (fixtures !== undefined) {
       const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
@@ -204,6 +214,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   ];
   const asListener = (services: ApiServices, participantId: string | undefined): ApiServices => (participantId === undefined ? services : { ...services, participantId });
   const fixtures = readFixtures(options.fixtures ?? 'none');
+  const dars = readDars(options.dars ?? []);
   const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? true;
   const freshLedger = () => {
     const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
@@ -213,6 +224,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
     const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
     seeding?.release();
     attachValidatorAutomation(ledger, seedLocalNet(ledger), options.log ?? consoleLogger);
+    loadDars(ledger, dars);
     let world = emptyWorld;
     if (fixtures !== undefined) {
       const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
@@ -285,6 +297,22 @@ function readFixtures(fixtures: 'none' | 'default' | string | FixtureFile): { fi
   const loaded = typeof fixtures === 'string' ? loadFixtures(name) : parseFixtures(JSON.stringify(fixtures), name);
   if (!loaded.ok) throw new Error(`[canton-conformance] cannot load fixtures:\n${loaded.error.map(formatFixtureError).join('\n')}`);
   return { file: loaded.value, name };
+}
+
+/** The `dars` option's entries, read once: named `dars[i]`, with the path when one was given. */
+function readDars(entries: readonly (Uint8Array | string)[]): DarEntry[] {
+  return entries.map((entry, i) => {
+    if (entry instanceof Uint8Array) return { name: `dars[${i}]`, bytes: entry };
+    if (typeof entry !== 'string' || entry === '') throw new Error(`[canton-conformance] dars[${i}]: expected the bytes of a DAR (Uint8Array) or a file path`);
+    const read = readDarFiles([entry]);
+    if (!read.ok) throw new Error(`[canton-conformance] dars[${i}] (${entry}): ${read.error.reason}`);
+    return { name: `dars[${i}] (${entry})`, bytes: read.value[0]!.bytes };
+  });
+}
+
+function loadDars(ledger: Ledger, dars: readonly DarEntry[]): void {
+  const uploaded = uploadDars(ledger, dars);
+  if (!uploaded.ok) throw new Error(`[canton-conformance] ${uploaded.error}`);
 }
 
 function uniqueBases(bases: readonly BaseUrl[]): BaseUrl[] {

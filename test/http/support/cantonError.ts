@@ -10,8 +10,10 @@ export function expectCantonError(body: unknown, code: string, cause?: RegExp | 
     resources: expect.any(Array),
     errorCategory: expect.any(Number),
     grpcCodeValue: expect.any(Number),
-    retryInfo: null,
   });
+  // The category's retry duration (the JSON API's retryInfo): transient, contention and deadline categories only.
+  const { errorCategory, retryInfo } = body as { errorCategory: number; retryInfo: unknown };
+  expect(retryInfo).toBe([1, 2, 3].includes(errorCategory) ? '1 second' : null);
   if (cause !== undefined) expect((body as { cause: string }).cause).toMatch(cause);
 }
 

@@ -1,12 +1,18 @@
 /** What an evaluation returns: a value, or why there is none (as data, never a thrown error). */
 import type { QualifiedName } from '../ast/Type.js';
+import type { InterpretationTrace } from '../update/InterpretationTrace.js';
 import type { LedgerFailure } from '../update/LedgerFailure.js';
 import type { AnyExceptionValue, FailureCategory, Value } from '../value/Value.js';
 
 /** The definition whose code was running: package, module and definition name. */
 export type Definition = QualifiedName;
 
-export type EvalError =
+export type EvalError = EvalFailure & {
+  /** Where the update engine was when it failed (set by `UpdateEngine.submit`, absent for a plain evaluation). */
+  readonly trace?: InterpretationTrace;
+};
+
+type EvalFailure =
   /** A Daml exception nobody caught (`throw`, or an ArithmeticError from a builtin). */
   | { readonly kind: 'unhandledException'; readonly exception: AnyExceptionValue; readonly definition: Definition | undefined }
   /** `ERROR` (Daml's `error`): not catchable. */
@@ -18,7 +24,11 @@ export type EvalError =
   /** The step budget ran out: a loop, or more work than the caller allowed. */
   | { readonly kind: 'budgetExceeded'; readonly steps: number; readonly definition: Definition | undefined; readonly message: string }
   /** A package, module or definition the code refers to is not available from the caller. */
-  | { readonly kind: 'missingDefinition'; readonly message: string; readonly definition: Definition | undefined }
+  | {
+      readonly kind: 'missingDefinition'; readonly message: string; readonly definition: Definition | undefined;
+      /** When a whole package is missing: its id, and what was being looked up (`template pkg:M:T`, Daml's Reference). */
+      readonly missingPackage?: { readonly packageId: string; readonly reference: string };
+    }
   /** An update broke a rule of the ledger model (authorization, an inactive contract, a precondition). */
   | { readonly kind: 'ledger'; readonly failure: LedgerFailure; readonly message: string; readonly definition: Definition | undefined }
   /** Ill-typed code or a value of the wrong type: a bug in a package or in the engine. */

@@ -258,7 +258,7 @@ export class Evaluator {
       case 'val': {
         let def = expr.cache as DefValue | undefined;
         if (!def) {
-          def = this.module(expr.ref).values.get(expr.ref.name);
+          def = this.module(expr.ref, 'value').values.get(expr.ref.name);
           if (!def) return this.fail('missingDefinition', `no value ${expr.ref.module}:${expr.ref.name} in package ${expr.ref.packageId}`);
           expr.cache = def;
         }
@@ -546,7 +546,7 @@ export class Evaluator {
         if (exception.kind !== 'anyException') return this.fail('crash', `ANY_EXCEPTION_MESSAGE of a ${exception.kind}`);
         const type = exception.type;
         if (type.kind !== 'con') return this.fail('crash', 'an exception whose type is not a type constructor');
-        const def = this.module(type.tycon).exceptions.get(type.tycon.name);
+        const def = this.module(type.tycon, 'data type').exceptions.get(type.tycon.name);
         if (!def) return this.fail('missingDefinition', `no exception ${type.tycon.module}:${type.tycon.name}`);
         this.k.push({ t: K.Restore, def: this.def });
         this.k.push({ t: K.ApplyTo, args: [exception.value] });
@@ -746,22 +746,28 @@ export class Evaluator {
 
   // ---- definitions ---------------------------------------------------------------------------
 
-  private module(ref: QualifiedName) {
+  /** The module of `ref`; `what` names the lookup as Daml's Reference does (`template`, `value`, `data type`). */
+  private module(ref: QualifiedName, what: 'template' | 'value' | 'data type') {
     const pkg = this.getPackage(ref.packageId);
-    if (!pkg) return this.fail('missingDefinition', `package ${ref.packageId} is not available (needed for ${ref.module}:${ref.name})`);
+    if (!pkg) {
+      throw new Stop({
+        kind: 'missingDefinition', message: `package ${ref.packageId} is not available (needed for ${ref.module}:${ref.name})`, definition: this.def,
+        missingPackage: { packageId: ref.packageId, reference: `${what} ${ref.packageId}:${ref.module}:${ref.name}` },
+      });
+    }
     const module = pkg.modules.get(ref.module);
     if (!module) return this.fail('missingDefinition', `no module ${ref.module} in package ${ref.packageId}`);
     return module;
   }
 
   private dataType(ref: QualifiedName) {
-    const dt = this.module(ref).dataTypes.get(ref.name);
+    const dt = this.module(ref, 'data type').dataTypes.get(ref.name);
     if (!dt) return this.fail('missingDefinition', `no data type ${ref.module}:${ref.name} in package ${ref.packageId}`);
     return dt;
   }
 
   template(ref: QualifiedName): DefTemplate {
-    const t = this.module(ref).templates.get(ref.name);
+    const t = this.module(ref, 'template').templates.get(ref.name);
     if (!t) return this.fail('missingDefinition', `no template ${ref.module}:${ref.name} in package ${ref.packageId}`);
     return t;
   }

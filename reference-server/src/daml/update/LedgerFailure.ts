@@ -4,22 +4,26 @@
  * (`TemplatePreconditionViolated`, `ContractNotActive`, `FailedAuthorization.*`, ...).
  */
 import type { QualifiedName } from '../ast/Type.js';
+import type { Value } from '../value/Value.js';
 
 export type LedgerFailure =
   /** The template's `ensure` evaluated to False. */
-  | { readonly kind: 'templatePreconditionViolated'; readonly templateId: QualifiedName }
+  | { readonly kind: 'templatePreconditionViolated'; readonly templateId: QualifiedName; readonly argument: Value }
   /** A contract must have at least one signatory. */
-  | { readonly kind: 'noSignatories'; readonly templateId: QualifiedName }
+  | { readonly kind: 'noSignatories'; readonly templateId: QualifiedName; readonly nodeId: number }
   /** A choice must have at least one controller. */
-  | { readonly kind: 'noControllers'; readonly templateId: QualifiedName; readonly choice: string }
+  | { readonly kind: 'noControllers'; readonly templateId: QualifiedName; readonly choice: string; readonly nodeId: number }
   /** Signatories of a create that are not among the authorizers. */
-  | { readonly kind: 'createMissingAuthorization'; readonly templateId: QualifiedName; readonly authorizers: readonly string[]; readonly requiredAuthorizers: readonly string[] }
+  | { readonly kind: 'createMissingAuthorization'; readonly templateId: QualifiedName; readonly authorizers: readonly string[]; readonly requiredAuthorizers: readonly string[]; readonly nodeId: number; readonly atRoot: boolean }
   /** Controllers of an exercise that are not among the authorizers. */
-  | { readonly kind: 'exerciseMissingAuthorization'; readonly templateId: QualifiedName; readonly choice: string; readonly authorizers: readonly string[]; readonly requiredAuthorizers: readonly string[] }
+  | { readonly kind: 'exerciseMissingAuthorization'; readonly templateId: QualifiedName; readonly choice: string; readonly authorizers: readonly string[]; readonly requiredAuthorizers: readonly string[]; readonly nodeId: number; readonly atRoot: boolean }
   /** A fetch with no stakeholder of the contract among the authorizers. */
-  | { readonly kind: 'fetchMissingAuthorization'; readonly templateId: QualifiedName; readonly authorizers: readonly string[]; readonly stakeholders: readonly string[] }
-  /** The contract was archived earlier (in this transaction or on the ledger). */
-  | { readonly kind: 'contractNotActive'; readonly contractId: string; readonly templateId: QualifiedName }
+  | { readonly kind: 'fetchMissingAuthorization'; readonly templateId: QualifiedName; readonly authorizers: readonly string[]; readonly stakeholders: readonly string[]; readonly nodeId: number; readonly atRoot: boolean }
+  /**
+   * The contract is not active: consumed by an exercise of this transaction (`consumedBy`, its
+   * node id in allocation order), or created by it in a part that was rolled back (no `consumedBy`).
+   */
+  | { readonly kind: 'contractNotActive'; readonly contractId: string; readonly templateId: QualifiedName; readonly consumedBy?: number }
   /** Neither this transaction nor the caller knows the contract. */
   | { readonly kind: 'contractNotFound'; readonly contractId: string }
   /** The contract is of another template than the update names. */
@@ -27,6 +31,6 @@ export type LedgerFailure =
   /** The contract's template does not implement the interface the update names. */
   | { readonly kind: 'contractDoesNotImplementInterface'; readonly contractId: string; readonly interfaceId: QualifiedName; readonly templateId: QualifiedName }
   /** The guard of an `exercise_interface` returned False. */
-  | { readonly kind: 'interfaceGuardFailed'; readonly contractId: string; readonly interfaceId: QualifiedName; readonly choice: string }
+  | { readonly kind: 'interfaceGuardFailed'; readonly contractId: string; readonly interfaceId: QualifiedName; readonly templateId: QualifiedName; readonly choice: string }
   /** An update form the engine does not run (contract keys, absent from LF 2.1). */
   | { readonly kind: 'unsupported'; readonly what: string };

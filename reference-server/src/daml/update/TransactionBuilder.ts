@@ -31,6 +31,8 @@ export type FetchDraft = Omit<Extract<Draft, { kind: 'fetch' }>, 'kind'>;
 
 interface Context {
   readonly exercise: Extract<Draft, { kind: 'exercise' }> | undefined;
+  /** The exercise's id in the Daml engine's allocation order (see `nextNodeId`). */
+  readonly exerciseNodeId: number;
   readonly children: Draft[];
   /** Index of the next action child: its seed is `deriveNodeSeed(seed, next)`. */
   next: number;
@@ -41,6 +43,8 @@ interface Context {
 /** Where a try block began: what a rollback restores. */
 export interface Checkpoint {
   readonly depth: number;
+  /** The try block's own id in allocation order (the rollback node it may become). */
+  readonly nodeId: number;
   readonly childCount: number;
   readonly createdCount: number;
   readonly consumedCount: number;
@@ -53,9 +57,38 @@ export class TransactionBuilder {
   private readonly createdSet = new Set<string>();
   private readonly consumedLog: string[] = [];
   private readonly consumedSet = new Set<string>();
+  /** The allocation-order id of the exercise that consumed each contract (`ContractNotActive`). */
+  private readonly consumers = new Map<string, number>();
+  /**
+   * Node ids as the Daml engine allocates them while it runs (PartialTransaction.nextNodeIdx):
+   * one per create, fetch, exercise and try block, in the order they begin, rolled-back ones
+   * included. Its errors name nodes by these ids (`node NodeId(3) ...`), not by the pre-order
+   * ids of the finished transaction.
+   */
+  private allocated = 0;
 
   constructor(transactionSeed: Seed, submitters: readonly string[]) {
-    this.contexts = [{ exercise: undefined, children: [], next: 0, seed: transactionSeed, authorizers: new Set(submitters) }];
+    this.contexts = [{ exercise: undefined, exerciseNodeId: -1, children: [], next: 0, seed: transactionSeed, authorizers: new Set(submitters) }];
+  }
+
+  /** The id the next node will take in allocation order: the one a failing action is named by. */
+  get nextNodeId(): number {
+    return this.allocated;
+  }
+
+  /** The allocation-order id of the exercise that consumed `contractId` in this transaction. */
+  consumedBy(contractId: string): number | undefined {
+    return this.consumers.get(contractId);
+  }
+
+  /** The exercises being run, innermost first, with their allocation-order ids. */
+  openExercises(): { readonly nodeId: number; readonly exercise: ExerciseDraft }[] {
+    const out: { nodeId: number; exercise: ExerciseDraft }[] = [];
+    for (let i = this.contexts.length - 1; i > 0; i--) {
+      const c = this.contexts[i]!;
+      if (c.exercise) out.push({ nodeId: c.exerciseNodeId, exercise: c.exercise });
+    }
+    return out;
   }
 
   private get top(): Context {
@@ -65,6 +98,11 @@ export class TransactionBuilder {
   /** The parties whose authority the running update has (transaction.rst "Authorization"). */
   get authorizers(): ReadonlySet<string> {
     return this.top.authorizers;
+  }
+
+  /** Whether no exercise is running: the authorizers are then the submitters. */
+  get atRoot(): boolean {
+    return this.contexts.length === 1;
   }
 
   /** Whether this transaction created `contractId` outside a rolled-back subtree. */
@@ -83,6 +121,7 @@ export class TransactionBuilder {
   }
 
   addCreate(create: CreateDraft, seed: Seed): void {
+    this.allocated++;
     this.top.children.push({ kind: 'create', ...create, seed });
     this.createdLog.push(create.contractId);
     this.createdSet.add(create.contractId);
@@ -90,17 +129,19 @@ export class TransactionBuilder {
 
   addFetch(fetch: FetchDraft): void {
     this.nextSeed(); // a fetch is an action: it takes an index, though its node keeps no seed
+    this.allocated++;
     this.top.children.push({ kind: 'fetch', ...fetch });
   }
 
   /** Opens an exercise node; its consequences run with `authorizers`. */
   beginExercise(exercise: ExerciseDraft, authorizers: ReadonlySet<string>): void {
     const seed = this.nextSeed();
+    const nodeId = this.allocated++;
     const node: Extract<Draft, { kind: 'exercise' }> = { kind: 'exercise', ...exercise, children: [], result: undefined, seed };
     this.top.children.push(node);
     // Consumed when the choice begins: its own body cannot fetch or exercise the contract again.
-    if (exercise.consuming) this.consume(exercise.contractId);
-    this.contexts.push({ exercise: node, children: node.children, next: 0, seed, authorizers });
+    if (exercise.consuming) this.consume(exercise.contractId, nodeId);
+    this.contexts.push({ exercise: node, exerciseNodeId: nodeId, children: node.children, next: 0, seed, authorizers });
   }
 
   endExercise(result: Value): void {
@@ -109,13 +150,15 @@ export class TransactionBuilder {
     context.exercise.result = result;
   }
 
-  private consume(contractId: string): void {
+  private consume(contractId: string, by: number): void {
     this.consumedSet.add(contractId);
     this.consumedLog.push(contractId);
+    this.consumers.set(contractId, by);
   }
 
+  /** Where a try block begins; the block takes a node id, as the engine's `beginTry` does. */
   checkpoint(): Checkpoint {
-    return { depth: this.contexts.length, childCount: this.top.children.length, createdCount: this.createdLog.length, consumedCount: this.consumedLog.length };
+    return { depth: this.contexts.length, nodeId: this.allocated++, childCount: this.top.children.length, createdCount: this.createdLog.length, consumedCount: this.consumedLog.length };
   }
 
   /**
@@ -130,7 +173,10 @@ export class TransactionBuilder {
     const moved = top.children.splice(checkpoint.childCount);
     top.children.push({ kind: 'rollback', children: moved });
     for (const id of this.createdLog.splice(checkpoint.createdCount)) this.createdSet.delete(id);
-    for (const id of this.consumedLog.splice(checkpoint.consumedCount)) this.consumedSet.delete(id);
+    for (const id of this.consumedLog.splice(checkpoint.consumedCount)) {
+      this.consumedSet.delete(id);
+      this.consumers.delete(id);
+    }
   }
 
   /** The finished transaction: rollback nodes normalized, then node ids in pre-order from 0. */

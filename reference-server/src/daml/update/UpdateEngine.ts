@@ -15,6 +15,7 @@ import { Evaluator } from '../eval/Evaluator.js';
 import type { Definition, EvalError } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, ContractIdValue, RecordValue, UpdateValue, Value } from '../value/Value.js';
 import { bool } from '../value/Value.js';
+import type { InterpretationTrace, TraceCommand } from './InterpretationTrace.js';
 import type { LedgerFailure } from './LedgerFailure.js';
 import type { Seed } from './seeds.js';
 import { contractIdV1, deriveContractDiscriminator } from './seeds.js';
@@ -45,6 +46,11 @@ export interface Submission {
   /** What `get_time` returns and `ledger_time_lt` compares with (default: the preparation time). */
   readonly ledgerTime?: bigint;
   readonly getContract: (contractId: string) => LedgerContract | undefined;
+  /**
+   * The command being run, for the trace a failure carries (default: the command `update` is,
+   * when it is a create, exercise or interface exercise node).
+   */
+  readonly command?: TraceCommand;
 }
 
 export type SubmissionResult =
@@ -77,7 +83,7 @@ export class UpdateEngine {
       ? submission.update
       : { kind: 'update', update: { update: submission.update as Update, env: null, def: undefined } satisfies SuspendedUpdate };
     const outcome = this.m.runMachine(() => run.run(update));
-    if (!outcome.ok) return outcome;
+    if (!outcome.ok) return { ...outcome, error: { ...outcome.error, trace: run.trace(submission.command ?? commandOf(submission.update)) } };
     return { ok: true, result: outcome.value, transaction: run.tx.finish(), steps: outcome.steps };
   }
 }
@@ -103,6 +109,24 @@ export function exerciseInterfaceCommand(interfaceId: QualifiedName, contractId:
   };
 }
 
+/** The command an Update node is, for the failure trace. */
+function commandOf(update: UpdateValue | Update): TraceCommand | undefined {
+  if (update.kind === 'update') return undefined;
+  const cid = (e: Expr): string | undefined => (e.kind === 'lit' && e.value.kind === 'contractId' ? e.value.value : undefined);
+  switch (update.kind) {
+    case 'create': return { kind: 'create', templateId: update.template };
+    case 'exercise': {
+      const contractId = cid(update.cid);
+      return contractId === undefined ? undefined : { kind: 'exercise', templateId: update.template, choice: update.choice, contractId };
+    }
+    case 'exerciseInterface': {
+      const contractId = cid(update.cid);
+      return contractId === undefined ? undefined : { kind: 'exerciseInterface', interfaceId: update.iface, choice: update.choice, contractId };
+    }
+    default: return undefined;
+  }
+}
+
 const show = (q: QualifiedName): string => `${q.module}:${q.name}`;
 const sameName = (a: QualifiedName, b: QualifiedName): boolean => a.packageId === b.packageId && a.module === b.module && a.name === b.name;
 
@@ -120,6 +144,14 @@ class Run {
   ) {
     this.tx = new TransactionBuilder(s.transactionSeed, s.submitters);
     this.ledgerTime = s.ledgerTime ?? s.preparationTime;
+  }
+
+  /** The exercises running now (innermost first) and the command. */
+  trace(command: TraceCommand | undefined): InterpretationTrace {
+    const exercises = this.tx.openExercises().map(({ nodeId, exercise: e }) => ({
+      templateId: e.interfaceId ?? e.templateId, choice: e.choice, contractId: e.contractId, nodeId,
+    }));
+    return { exercises, command };
   }
 
   private fail(failure: LedgerFailure, message: string): never {
@@ -205,15 +237,15 @@ class Run {
     this.eval(template.precondition, env, templateId, (ensure) => {
       if (ensure.kind !== 'bool') return this.crash(`the precondition of ${show(templateId)} is a ${ensure.kind}`);
       if (!ensure.value) {
-        return this.fail({ kind: 'templatePreconditionViolated', templateId }, `the precondition (ensure) of ${show(templateId)} is false`);
+        return this.fail({ kind: 'templatePreconditionViolated', templateId, argument: arg }, `the precondition (ensure) of ${show(templateId)} is false`);
       }
       this.stakeholders(template, templateId, arg, (signatories, observers) => {
-        if (signatories.length === 0) return this.fail({ kind: 'noSignatories', templateId }, `a contract of ${show(templateId)} with no signatories`);
+        if (signatories.length === 0) return this.fail({ kind: 'noSignatories', templateId, nodeId: this.tx.nextNodeId }, `a contract of ${show(templateId)} with no signatories`);
         const authorizers = this.tx.authorizers;
         const missing = signatories.filter((p) => !authorizers.has(p));
         if (missing.length > 0) {
           return this.fail(
-            { kind: 'createMissingAuthorization', templateId, authorizers: [...authorizers].sort(), requiredAuthorizers: signatories },
+            { kind: 'createMissingAuthorization', templateId, authorizers: [...authorizers], requiredAuthorizers: signatories, nodeId: this.tx.nextNodeId, atRoot: this.tx.atRoot },
             `create of ${show(templateId)} lacks the authorization of ${missing.join(', ')}`,
           );
         }
@@ -241,7 +273,7 @@ class Run {
   private withContract(contractId: string, k: (info: ContractInfo) => void): void {
     const known = this.local.get(contractId) ?? this.global.get(contractId);
     if (known && (this.tx.isConsumed(contractId) || !this.isLive(known))) {
-      return this.fail({ kind: 'contractNotActive', contractId, templateId: known.templateId }, `contract ${contractId} (${show(known.templateId)}) is not active`);
+      return this.fail({ kind: 'contractNotActive', contractId, templateId: known.templateId, ...this.consumer(contractId) }, `contract ${contractId} (${show(known.templateId)}) is not active`);
     }
     if (known) return k(known);
     const contract = this.s.getContract(contractId);
@@ -254,10 +286,15 @@ class Run {
       const info: ContractInfo = { contractId, templateId: contract.templateId, template, argument, signatories, observers, stakeholders };
       this.global.set(contractId, info);
       if (this.tx.isConsumed(contractId)) {
-        return this.fail({ kind: 'contractNotActive', contractId, templateId: info.templateId }, `contract ${contractId} is not active`);
+        return this.fail({ kind: 'contractNotActive', contractId, templateId: info.templateId, ...this.consumer(contractId) }, `contract ${contractId} is not active`);
       }
       k(info);
     });
+  }
+
+  private consumer(contractId: string): { consumedBy?: number } {
+    const by = this.tx.consumedBy(contractId);
+    return by === undefined ? {} : { consumedBy: by };
   }
 
   /** A contract this transaction created lives while its create was not rolled back. */
@@ -274,7 +311,7 @@ class Run {
       const acting = info.stakeholders.filter((p) => authorizers.has(p));
       if (acting.length === 0) {
         return this.fail(
-          { kind: 'fetchMissingAuthorization', templateId: info.templateId, authorizers: [...authorizers].sort(), stakeholders: info.stakeholders },
+          { kind: 'fetchMissingAuthorization', templateId: info.templateId, authorizers: [...authorizers], stakeholders: info.stakeholders, nodeId: this.tx.nextNodeId, atRoot: this.tx.atRoot },
           `fetch of ${contractId} (${show(info.templateId)}) has no stakeholder among the authorizers ${[...authorizers].sort().join(', ')}`,
         );
       }
@@ -323,7 +360,7 @@ class Run {
       const argEnv: Env = { name: choice.argBinder.name, value: arg, next: thisEnv };
       const go = (): void => this.eval(choice.controllers, argEnv, def, (ctl) => {
         const controllers = this.parties(ctl, `the controllers of ${choiceName}`);
-        if (controllers.length === 0) return this.fail({ kind: 'noControllers', templateId: info.templateId, choice: choiceName }, `choice ${choiceName} of ${show(info.templateId)} has no controllers`);
+        if (controllers.length === 0) return this.fail({ kind: 'noControllers', templateId: info.templateId, choice: choiceName, nodeId: this.tx.nextNodeId }, `choice ${choiceName} of ${show(info.templateId)} has no controllers`);
         const observe = (k: (obs: string[]) => void): void => {
           if (!choice.observers) return k([]);
           this.eval(choice.observers, argEnv, def, (obs) => k(this.parties(obs, `the observers of ${choiceName}`)));
@@ -334,12 +371,13 @@ class Run {
           const missing = controllers.filter((p) => !authorizers.has(p));
           if (missing.length > 0) {
             return this.fail(
-              { kind: 'exerciseMissingAuthorization', templateId: info.templateId, choice: choiceName, authorizers: [...authorizers].sort(), requiredAuthorizers: controllers },
+              { kind: 'exerciseMissingAuthorization', templateId: info.templateId, choice: choiceName, authorizers: [...authorizers], requiredAuthorizers: controllers, nodeId: this.tx.nextNodeId, atRoot: this.tx.atRoot },
               `exercise of ${choiceName} on ${contractId} (${show(info.templateId)}) lacks the authorization of ${missing.join(', ')}`,
             );
           }
-          // The consequences run with the authority of the signatories and the controllers.
-          const inner = new Set([...info.signatories, ...controllers]);
+          // The consequences run with the authority of the signatories and the controllers (a
+          // sorted set, as the engine's union of two sorted party sets).
+          const inner = new Set([...info.signatories, ...controllers].sort());
           this.tx.beginExercise({
             contractId, templateId: info.templateId, interfaceId: iface, choice: choiceName, choiceArgument: arg,
             consuming: choice.consuming, actingParties: controllers, signatories: info.signatories,
@@ -354,7 +392,7 @@ class Run {
         this.m.then((ok) => {
           if (ok.kind !== 'bool') return this.crash(`an interface guard returned a ${ok.kind}`);
           if (!ok.value) {
-            return this.fail({ kind: 'interfaceGuardFailed', contractId, interfaceId: target.iface, choice: choiceName }, `the guard of ${choiceName} rejected contract ${contractId}`);
+            return this.fail({ kind: 'interfaceGuardFailed', contractId, interfaceId: target.iface, templateId: info.templateId, choice: choiceName }, `the guard of ${choiceName} rejected contract ${contractId}`);
           }
           go();
         });
@@ -367,17 +405,20 @@ class Run {
   // ---- exceptions ----------------------------------------------------------------------------
 
   /**
-   * `try e catch x. h`: on an exception, `h` decides first (it is pure); with `Some u` the
-   * transaction rolls back to where the try began (a rollback node) and `u` runs; with `None`
-   * the exception goes on to the next handler, the nodes staying for it to roll back.
+   * `try e catch x. h`: on an exception the transaction rolls back to where the try began (a
+   * rollback node), then `h` decides (it is pure): with `Some u`, `u` runs; with `None` the
+   * exception goes on to the next handler.
    */
   private tryCatch(u: Extract<Update, { kind: 'tryCatch' }>, env: Env, def: Definition | undefined): void {
     const checkpoint = this.tx.checkpoint();
     this.m.catchWith((exception: AnyExceptionValue) => {
+      // The engine rolls the try back before its handler decides, even if the handler then
+      // rethrows (Speedy's handleException): an exception going on starts from the try's context,
+      // which is what a failure's trace shows. The nested rollback nodes this leaves normalize away.
+      this.tx.rollbackTo(checkpoint);
       this.eval(u.catchExpr, { name: u.binder, value: exception, next: env }, def, (handler) => {
         if (handler.kind !== 'optional') return this.crash(`a catch handler returned a ${handler.kind}`);
         if (handler.value === undefined) return this.m.throwException(exception);
-        this.tx.rollbackTo(checkpoint);
         this.run(handler.value);
       });
     });

@@ -37,6 +37,8 @@ export interface UploadOptions {
 }
 
 const PACKAGE_ID = /^[0-9a-f]{64}$/;
+/** Package names Canton requires to be utility packages (no templates), exempt from the same-name-and-version check. */
+const UTILITY_PACKAGE_NAMES: ReadonlySet<string> = new Set(['daml-prim', 'daml-stdlib']);
 /** The participant's first VettedPackages transaction on a synchronizer happens at connect. */
 const INITIAL_SERIAL = 1;
 
@@ -113,6 +115,10 @@ export function uploadDar(ctx: PackageContext, bytes: Uint8Array, options: Uploa
   }
   const known = knownPackages(ctx);
   for (const p of dar.value.packages) {
+    // daml-prim and daml-stdlib are utility packages: DARs built with different SDKs carry
+    // different ones under one name and version (0.0.0), and Canton's upgrade check leaves
+    // utility packages out (TopologyManagerError: they "must be a utility package").
+    if (UTILITY_PACKAGE_NAMES.has(p.packageName)) continue;
     // A built-in package is the server's model standing in for the real one: the real DAR may be uploaded beside it.
     const clash = known.find((k) => !k.builtIn && k.packageName === p.packageName && k.packageVersion === p.packageVersion && k.packageId !== p.packageId);
     if (clash) {

@@ -1,4 +1,4 @@
-import { ErrorCodes, ledgerError, type LedgerError } from '../../../ledger/errors.js';
+import { errorClassOf, ledgerError, type LedgerError } from '../../../ledger/errors.js';
 import { jsonResponse, textResponse } from '../apiResponse.js';
 import type { ApiResponse, Problem, RouteGroup } from '../types.js';
 import { httpStatusOf } from './httpStatusOf.js';
@@ -20,7 +20,7 @@ function renderLedgerApiProblem(problem: Problem, ctx: ErrorRenderContext): ApiR
     case 'decode':
       return textResponse(problem.message, 'text/plain; charset=UTF-8', 400);
     case 'ledger':
-      return jsonResponse(toJsCantonError(problem.error, ctx), httpStatusOf(ErrorCodes[problem.error.code].grpc));
+      return jsonResponse(toJsCantonError(problem.error, ctx), httpStatusOf(errorClassOf(problem.error).grpc));
     default: {
       const { status, error } = transportError(problem);
       return jsonResponse(toJsCantonError(error, ctx), status);
@@ -65,7 +65,7 @@ function renderSpliceProblem(problem: Problem, ctx: ErrorRenderContext): ApiResp
  * as the Ledger API redacts them: the reason (an unknown user, a bad signature) stays in the log.
  */
 function spliceCause(error: LedgerError): string {
-  switch (ErrorCodes[error.code].grpc) {
+  switch (errorClassOf(error).grpc) {
     case 'UNAUTHENTICATED':
       return 'The request could not be authenticated';
     case 'PERMISSION_DENIED':

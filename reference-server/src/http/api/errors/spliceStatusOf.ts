@@ -1,4 +1,4 @@
-import { ErrorCodes, type ErrorCodeId, type LedgerError } from '../../../ledger/errors.js';
+import { errorClassOf, type ErrorCodeId, type LedgerError } from '../../../ledger/errors.js';
 
 /** FAILED_PRECONDITION errors Splice apps answer with 409 rather than 400 (a conflict with ledger state). */
 const CONFLICTS: ReadonlySet<ErrorCodeId> = new Set<ErrorCodeId>(['CONTRACT_IN_FLIGHT', 'DAML_INTERPRETATION_ERROR', 'UNKNOWN_SYNCHRONIZER']);
@@ -8,7 +8,7 @@ const CONFLICTS: ReadonlySet<ErrorCodeId> = new Set<ErrorCodeId>(['CONTRACT_IN_F
  * participant's table (ABORTED is 429 here, unknown codes are 500).
  */
 export function spliceStatusOf(error: LedgerError): number {
-  const { grpc } = ErrorCodes[error.code];
+  const { grpc } = errorClassOf(error);
   switch (grpc) {
     case 'NOT_FOUND':
       return 404;

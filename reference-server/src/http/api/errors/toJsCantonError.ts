@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ErrorCodes, GrpcCode, type LedgerError } from '../../../ledger/errors.js';
+import { errorClassOf, GrpcCode, type LedgerError } from '../../../ledger/errors.js';
 
 /** The Ledger API's error body (spec schema `JsCantonError`). */
 export interface JsCantonError {
@@ -26,8 +26,18 @@ export interface ErrorRenderContext {
   readonly onRedacted?: (error: LedgerError, traceId: string) => void;
 }
 
-/** Categories whose details a participant never shows to the caller (authentication, permission). */
-const REDACTED_CATEGORIES = new Set([6, 7]);
+/**
+ * Categories whose details a participant never shows to the caller (ErrorCategory.redactDetails):
+ * internal assumptions violated, authentication, permission.
+ */
+const REDACTED_CATEGORIES = new Set([4, 6, 7]);
+
+/**
+ * The JSON API's retryInfo: the category's own retry duration (JsCantonError takes
+ * `code.category.retryable`), Scala's FiniteDuration text; transient, contention and
+ * deadline-exceeded categories retry after 1 second.
+ */
+const RETRY_INFO: Readonly<Record<number, string>> = { 1: '1 second', 2: '1 second', 3: '1 second' };
 
 /**
  * Renders a ledger error as the participant does: the catalogue gives category and gRPC code, the
@@ -36,7 +46,7 @@ const REDACTED_CATEGORIES = new Set([6, 7]);
  * participant does; the details stay in the server log under the trace id.
  */
 export function toJsCantonError(error: LedgerError, ctx: ErrorRenderContext): JsCantonError {
-  const { category, grpc } = ErrorCodes[error.code];
+  const { category, grpc } = errorClassOf(error);
   const traceId = randomBytes(16).toString('hex');
   const correlationId = ctx.correlationId ?? null;
   if (REDACTED_CATEGORIES.has(category)) {
@@ -71,7 +81,7 @@ export function toJsCantonError(error: LedgerError, ctx: ErrorRenderContext): Js
     resources: error.resources ?? [],
     errorCategory: category,
     grpcCodeValue: GrpcCode[grpc],
-    retryInfo: null,
+    retryInfo: RETRY_INFO[category] ?? null,
     definiteAnswer: error.definiteAnswer ?? null,
   };
 }

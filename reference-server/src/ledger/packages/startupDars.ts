@@ -1,0 +1,60 @@
+/**
+ * DARs named at start-up (`serve --dar`, a fixture file's `dars`, `createHandlers({ dars })`):
+ * each goes through the upload of `POST /v2/dars`, so its packages are listed, named and
+ * versioned as an upload's are. An upload without a synchronizer id vets on the one synchronizer
+ * a participant is connected to; the reference is connected to two, so a start-up DAR is vetted
+ * on each of them, as an upload naming each synchronizer in turn would vet it.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Ledger } from '../Ledger.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+
+/** A DAR to load: what names it in messages (its path, or the caller's label) and its bytes. */
+export interface DarEntry {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+}
+
+/** A start-up DAR that cannot be loaded: one line naming it and saying why. */
+export class DarsError extends Error {
+  override readonly name = 'DarsError';
+}
+
+/** A DAR file that cannot be read: its path as given, and why (with the full path when it differs). */
+export interface UnreadableDar {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** Reads DAR files, paths relative to `baseDir` (default: the working directory). */
+export function readDarFiles(paths: readonly string[], baseDir?: string): Result<DarEntry[], UnreadableDar> {
+  const out: DarEntry[] = [];
+  for (const path of paths) {
+    const full = baseDir === undefined ? resolve(path) : resolve(baseDir, path);
+    try {
+      out.push({ name: path, bytes: readFileSync(full) });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a DAR file' : code === 'EACCES' ? 'not readable (permission denied)' : (e as Error).message;
+      return err({ path, reason: `cannot be read: ${why}${full === path ? '' : ` (${full})`}` });
+    }
+  }
+  return ok(out);
+}
+
+/**
+ * Uploads each DAR as `POST /v2/dars` does, vetting its packages on every connected
+ * synchronizer; stops at the first that fails, naming it with the upload's own reason (a corrupt
+ * archive, a package whose name and version another package already has).
+ */
+export function uploadDars(ledger: Ledger, dars: readonly DarEntry[]): Result<void, string> {
+  for (const dar of dars) {
+    for (const sync of ledger.config.synchronizers) {
+      const r = ledger.uploadDar(dar.bytes, { synchronizerId: sync.id });
+      if (!r.ok) return err(`${dar.name}: ${r.error.code}: ${r.error.cause}`);
+    }
+  }
+  return ok(undefined);
+}
