@@ -32,8 +32,23 @@ export interface EngineRun {
   readonly transaction: Transaction;
 }
 
+/**
+ * How a run is seeded and timed when the caller decides it (interactive submission seeds from the
+ * transaction UUID and runs again at the signed preparation time); by default a fresh seed from the
+ * ledger's contract-id nonce, the preparation time `now`, the ledger time max(now, minLedgerTime).
+ */
+export interface EngineRunOptions {
+  readonly transactionSeed?: Uint8Array;
+  /** Microseconds since the epoch. */
+  readonly preparationTime?: bigint;
+  /** Microseconds since the epoch: what `get_time` answers. */
+  readonly ledgerTime?: bigint;
+}
+
 /** Runs engine commands as one transaction of `submission` (its parties, disclosed contracts, ledger time). */
-export function runEngineCommands(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number): R<EngineRun> {
+export function runEngineCommands(
+  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number, options: EngineRunOptions = {},
+): R<EngineRun> {
   const ledgerTime = Math.max(now, submission.minLedgerTimeMs ?? 0);
   const readers = new Set([...submission.actAs, ...submission.readAs]);
   const disclosed = disclosedContracts(env, submission);
@@ -51,13 +66,13 @@ export function runEngineCommands(env: InterpretEnv, rt: EngineRuntime, submissi
   };
   if (commands.length === 0) return preprocessing('The submitted command is missing a mandatory field: commands');
   // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
-  const transactionSeed = createHash('sha256').update(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`)).digest();
+  const transactionSeed = options.transactionSeed ?? createHash('sha256').update(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`)).digest();
   const run = rt.engine.submit({
     update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
     submitters: submission.actAs,
     transactionSeed,
-    preparationTime: BigInt(Math.trunc(now)) * 1000n,
-    ledgerTime: BigInt(Math.trunc(ledgerTime)) * 1000n,
+    preparationTime: options.preparationTime ?? BigInt(Math.trunc(now)) * 1000n,
+    ledgerTime: options.ledgerTime ?? BigInt(Math.trunc(ledgerTime)) * 1000n,
     getContract,
   });
   if (!run.ok) return err(cantonErrorOf(run.error));
