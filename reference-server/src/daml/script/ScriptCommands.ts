@@ -69,15 +69,14 @@ function treeValue(values: ScriptValues, events: readonly ScriptTreeEvent[]): Va
     }))
     : values.variant(eventTycon, 'ExercisedEvent', values.script(m, 'Exercised', {
       contractId: values.anyContractId(e.templateId, e.contractId), choice: { kind: 'text', value: e.choice },
-      argument: choiceValue(values, e.templateId, e.choice, e.argument), childEvents: listOf(e.children.map(event)),
+      argument: choiceValue(values, e.templateId, e.argument), childEvents: listOf(e.children.map(event)),
     }));
   return values.script(m, 'TransactionTree', { rootEvents: listOf(events.map(event)) });
 }
 
 /** `AnyChoice` of a choice argument (its type is named after the choice). */
-function choiceValue(values: ScriptValues, templateId: QualifiedName, choice: string, argument: Value): Value {
+function choiceValue(values: ScriptValues, templateId: QualifiedName, argument: Value): Value {
   const type = argument.kind === 'record' ? { kind: 'con' as const, tycon: argument.tycon, args: [] } : { kind: 'builtin' as const, builtin: 'UNIT' as const, args: [] };
-  void choice;
   return values.record(values.tycon('DA.Internal.Any', 'AnyChoice'), {
     getAnyChoice: { kind: 'any', type, value: argument }, getAnyChoiceTemplateTypeRep: values.templateTypeRep(templateId),
   });

@@ -29,7 +29,7 @@ import { ScriptValues, ShapeError, constructorOf, field, text } from './ScriptVa
 export const LOW_LEVEL_MODULE = 'Daml.Script.Internal.LowLevel';
 
 export interface ScriptRunOptions {
-  /** Evaluation steps the whole script may take (script code and submissions). Default 2,000,000,000. */
+  /** Evaluation steps the script's own code may take in all (each submission has the ledger's budget). Default 200,000,000. */
   readonly stepBudget?: number;
   /** Receives `trace` / `debug` output of the script code. */
   readonly onTrace?: (message: string) => void;
@@ -80,8 +80,6 @@ export interface ScriptContext {
   readonly ledger: ScriptLedger;
   readonly values: ScriptValues;
   readonly evaluator: Evaluator;
-  /** Steps a submission took count towards the script's budget. */
-  addSteps(steps: number): void;
 }
 
 const IDENTITY: Value = {
@@ -97,7 +95,7 @@ export class ScriptRunner {
 
   /** Runs the script `ref` against `ledger`. Failures are data, never thrown. */
   run(ref: QualifiedName, ledger: ScriptLedger, options: ScriptRunOptions = {}): ScriptOutcome {
-    const budget = options.stepBudget ?? 2_000_000_000;
+    const budget = options.stepBudget ?? 200_000_000;
     let steps = 0;
     let questions = 0;
     const where = `${ref.module}:${ref.name} (package ${ref.packageId})`;
@@ -118,7 +116,7 @@ export class ScriptRunner {
       valueOverride: (r) => (r.packageId === scriptPackageId && r.module === LOW_LEVEL_MODULE && r.name === 'dangerousCast' ? IDENTITY : undefined),
     });
     const values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId);
-    const ctx: ScriptContext = { ledger, values, evaluator, addSteps: (n) => { steps += n; } };
+    const ctx: ScriptContext = { ledger, values, evaluator };
 
     const evalFailure = (error: EvalError): ScriptFailure => {
       switch (error.kind) {
