@@ -86,6 +86,27 @@ describe.runIf(HAS_DARS)('Daml Script: splice-amulet-test-0.1.8', () => {
     }
   });
 
+  it('submitMustFail passes only when the submission fails: a ledger accepting everything fails the 12 scripts that expect a rejection', () => {
+    const runner = new ScriptRunner((id) => loaded.packages.get(id), () => loaded.packages.all());
+    const failed: string[] = [];
+    for (const ref of loaded.scripts) {
+      const ledger = new InMemoryScriptLedger({ getPackage: (id) => loaded.packages.get(id) });
+      const submit = ledger.submit.bind(ledger);
+      // Every rejected submission is reported as committed, with no results.
+      ledger.submit = (s) => { const r = submit(s); return r.ok ? r : { ok: true, results: [], tree: [] }; };
+      const outcome = runner.run(ref, ledger);
+      if (!outcome.ok) {
+        expect(outcome.failure).toEqual({ kind: 'userError', message: 'Expected submit to fail but it succeeded' });
+        failed.push(ref.name);
+      }
+    }
+    expect(failed).toEqual([
+      'testAddFutureAmuletConfigSchedule', 'testRemoveFutureAmuletConfigSchedule', 'testUpdateFutureAmuletConfigSchedule',
+      'testAmuletRules', 'testExpireAmulet', 'testExpireLockedAmulet', 'testRewardComputation', 'testTransferCommand',
+      'testTransferPreapprovalCancelExpire', 'testTransferPreapprovalRenewal', 'testTransferPreapprovalSend', 'test_ValidatorFaucet',
+    ]);
+  });
+
   it('a script that runs out of steps fails as such, naming the script, instead of hanging', () => {
     const ref = byName('Splice.Scripts.TestAmuletBurn:testAmuletBurn');
     const [r] = runDarScripts(loaded, [ref], { stepBudget: 100_000 });

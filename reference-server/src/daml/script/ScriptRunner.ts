@@ -35,6 +35,8 @@ export interface ScriptRunOptions {
   readonly onTrace?: (message: string) => void;
   /** For tests only: builtins replacing the engine's (see `EvaluatorOptions.builtinOverrides`). */
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  /** Sees each question the script asks, before it is answered. */
+  readonly onQuestion?: (question: Question) => void;
 }
 
 export type ScriptFailureKind =
@@ -168,6 +170,7 @@ export class ScriptRunner {
             version: (() => { const v = field(question, 'commandVersion'); return v.kind === 'int64' ? v.value : 0n; })(),
             payload: field(question, 'payload'),
           };
+          options.onQuestion?.(q);
           const got = answer(q, ctx);
           switch (got.kind) {
             case 'value': pending = { kind: 'apply', fn: field(question, 'continue'), arg: got.value }; continue;

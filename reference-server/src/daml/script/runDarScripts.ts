@@ -9,7 +9,7 @@ import { decodeDar } from '../decode/decodeDar.js';
 import { Packages } from '../decode/Packages.js';
 import { findScripts, scriptName } from './findScripts.js';
 import { InMemoryScriptLedger } from './InMemoryScriptLedger.js';
-import type { ScriptFailure } from './ScriptRunner.js';
+import type { Question, ScriptFailure } from './ScriptRunner.js';
 import { ScriptRunner } from './ScriptRunner.js';
 
 export interface LoadedDar {
@@ -48,6 +48,8 @@ export interface RunScriptsOptions {
   /** For tests only: builtins replacing the engine's (never reachable from the CLI). */
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
   readonly onResult?: (result: ScriptResult) => void;
+  /** Sees each question a script asks (name and version), e.g. to count them. */
+  readonly onQuestion?: (script: QualifiedName, question: Question) => void;
   /** The clock durations are measured with (ms). */
   readonly now?: () => number;
 }
@@ -61,9 +63,13 @@ export function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName
   for (const ref of scripts) {
     const trace: string[] = [];
     const onTrace = (m: string) => { trace.push(m); };
-    const ledger = new InMemoryScriptLedger({ getPackage, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget });
+    const ledger = new InMemoryScriptLedger({
+      getPackage, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget,
+    });
     const started = now();
-    const outcome = runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides });
+    const outcome = runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
+      onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)),
+    });
     const result: ScriptResult = {
       name: scriptName(ref), ref, ok: outcome.ok, failure: outcome.ok ? undefined : outcome.failure,
       durationMs: now() - started, steps: outcome.steps, questions: outcome.questions, trace,
