@@ -65,7 +65,7 @@ describe('canton-conformance test', () => {
     expect(junit).toMatch(/<testcase classname="Splice\.Scripts\.UnitTests\.Fees" name="test_toRatePerDay" time="[\d.]+"\/>/);
     const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
     expect(summary).toContain('# Daml Script tests: splice-amulet-test-0.1.8');
-    expect(summary).toMatch(/\| Splice\.Scripts\.TestAmuletBurn:testAmuletBurn \| pass \| \d+ \| \d+ \| \d+ \|/);
+    expect(summary).toMatch(/\| Splice\.Scripts\.TestAmuletBurn:testAmuletBurn \| pass \| \d+ \| \d+ \| \d+ \| \d+ \|/);
   });
 
   it.runIf(HAS_DARS)('a failing script is FAIL with its reason, a junit failure and exit 1', async () => {

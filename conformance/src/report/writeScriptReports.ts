@@ -49,9 +49,9 @@ export function renderScriptSummary(run: ScriptRun): string {
     '',
     `${run.results.length - failed.length} passed, ${failed.length} failed, ${run.results.length} scripts in ${(run.durationMs / 1000).toFixed(1)} s (started ${run.startedAt}).`,
     '',
-    '| Script | Result | ms | Steps | Questions |',
-    '| --- | --- | ---: | ---: | ---: |',
-    ...run.results.map((r) => `| ${mdCell(r.name)} | ${r.ok ? 'pass' : 'FAIL'} | ${r.durationMs.toFixed(0)} | ${r.steps} | ${r.questions} |`),
+    '| Script | Result | ms | Script steps | Ledger steps | Questions |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
+    ...run.results.map((r) => `| ${mdCell(r.name)} | ${r.ok ? 'pass' : 'FAIL'} | ${r.durationMs.toFixed(0)} | ${r.steps} | ${r.ledgerSteps} | ${r.questions} |`),
     ...(failed.length > 0 ? ['', '## Failures', '', ...failed.map((r) => `- **${mdCell(r.name)}** (${r.failure!.kind}): ${mdCell(r.failure!.message, 1000)}`)] : []),
     '',
   ].join('\n');

@@ -54,6 +54,8 @@ export class InMemoryScriptLedger implements ScriptLedger {
   private readonly active = new Map<string, StoredContract>();
   private readonly users = new Map<string, { user: ScriptUser; rights: ScriptUserRight[] }>();
   private time = 0n;
+  /** Evaluation steps the ledger's submissions and views took so far. */
+  stepsUsed = 0;
   private submissions = 0;
   private allocations = 0;
 
@@ -145,6 +147,7 @@ export class InMemoryScriptLedger implements ScriptLedger {
         return { templateId: c.templateId, argument: c.argument };
       },
     });
+    this.stepsUsed += outcome.steps;
     if (!outcome.ok) return { ok: false, error: outcome.error };
     this.commit(outcome.transaction);
     const values = outcome.result.kind === 'cons' || outcome.result.kind === 'nil' ? listItems(outcome.result) : [];
@@ -225,6 +228,7 @@ export class InMemoryScriptLedger implements ScriptLedger {
         kind: 'viewInterface', iface: interfaceId,
         expr: { kind: 'toInterface', iface: interfaceId, template: c.templateId, expr: lit(c.argument) },
       });
+      this.stepsUsed += view.steps;
       out.push({ contractId: c.contractId, view: view.ok ? view.value : undefined });
     }
     return out;

@@ -36,7 +36,10 @@ export interface ScriptResult {
   readonly ok: boolean;
   readonly failure: ScriptFailure | undefined;
   readonly durationMs: number;
+  /** Evaluation steps of the script's own code. */
   readonly steps: number;
+  /** Evaluation steps of its submissions and interface views, on the ledger. */
+  readonly ledgerSteps: number;
   readonly questions: number;
   /** `trace` / `debug` output, in order (script code, then choices as they ran). */
   readonly trace: readonly string[];
@@ -72,7 +75,7 @@ export function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName
     });
     const result: ScriptResult = {
       name: scriptName(ref), ref, ok: outcome.ok, failure: outcome.ok ? undefined : outcome.failure,
-      durationMs: now() - started, steps: outcome.steps, questions: outcome.questions, trace,
+      durationMs: now() - started, steps: outcome.steps, ledgerSteps: ledger.stepsUsed, questions: outcome.questions, trace,
     };
     results.push(result);
     options.onResult?.(result);
