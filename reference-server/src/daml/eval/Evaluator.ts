@@ -207,9 +207,11 @@ export class Evaluator {
     const savedK = this.k;
     this.k = [];
     this.steps = 0;
+    let completed = false;
     try {
       start();
       this.loop(0);
+      completed = true;
       return { ok: true, value: this.ret, steps: this.steps };
     } catch (error) {
       if (error instanceof Stop) return { ok: false, error: error.error, steps: this.steps };
@@ -218,8 +220,9 @@ export class Evaluator {
       }
       throw error;
     } finally {
-      // Values left half-evaluated by a failure are evaluated afresh next time.
-      for (const [def, value] of this.topValues) if (value === null) this.topValues.delete(def);
+      // Values left half-evaluated by a failure are evaluated afresh next time. A run that
+      // completed popped every SetTop frame it pushed: nothing to scan (a script asks thousands).
+      if (!completed) for (const [def, value] of this.topValues) if (value === null) this.topValues.delete(def);
       this.k = savedK;
     }
   }
