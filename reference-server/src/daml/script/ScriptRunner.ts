@@ -12,6 +12,7 @@
  * frame; an exception (a Daml `throw`, an unhandled exception from a submission that must
  * succeed) unwinds to the innermost frame, whose `continue` receives `Left exception`.
  */
+import type { Expr } from '../ast/Expr.js';
 import type { Package } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
@@ -97,19 +98,26 @@ export class ScriptRunner {
 
   /** Runs the script `ref` against `ledger`. Failures are data, never thrown. */
   run(ref: QualifiedName, ledger: ScriptLedger, options: ScriptRunOptions = {}): ScriptOutcome {
+    const where = `${ref.module}:${ref.name} (package ${ref.packageId})`;
+    const def = lookupValue(this.getPackage, ref);
+    if (!def) return { ok: false, failure: { kind: 'notAScript', message: `no definition ${where}` }, steps: 0, questions: 0 };
+    const type = def.type;
+    if (type.kind !== 'con' || type.tycon.module !== LOW_LEVEL_MODULE || type.tycon.name !== 'Script') {
+      return { ok: false, failure: { kind: 'notAScript', message: `${where} is not a Script (its type is not ${LOW_LEVEL_MODULE}:Script)` }, steps: 0, questions: 0 };
+    }
+    return this.runExpr({ kind: 'val', ref }, type.tycon.packageId, where, ledger, options);
+  }
+
+  /**
+   * Runs the Script `expr` evaluates to, built against the daml-script package `scriptPackageId`;
+   * `where` names it in failures.
+   */
+  runExpr(expr: Expr, scriptPackageId: string, where: string, ledger: ScriptLedger, options: ScriptRunOptions = {}): ScriptOutcome {
     const budget = options.stepBudget ?? 200_000_000;
     let steps = 0;
     let questions = 0;
-    const where = `${ref.module}:${ref.name} (package ${ref.packageId})`;
     const done = (failure: ScriptFailure): ScriptOutcome => ({ ok: false, failure, steps, questions });
 
-    const def = lookupValue(this.getPackage, ref);
-    if (!def) return done({ kind: 'notAScript', message: `no definition ${where}` });
-    const type = def.type;
-    if (type.kind !== 'con' || type.tycon.module !== LOW_LEVEL_MODULE || type.tycon.name !== 'Script') {
-      return done({ kind: 'notAScript', message: `${where} is not a Script (its type is not ${LOW_LEVEL_MODULE}:Script)` });
-    }
-    const scriptPackageId = type.tycon.packageId;
     const evaluator = new Evaluator({
       getPackage: this.getPackage,
       stepBudget: budget,
@@ -138,7 +146,7 @@ export class ScriptRunner {
     // `Catch` frames: the `continue` of each open Catch question.
     const catches: Value[] = [];
     let pending: { kind: 'apply'; fn: Value; arg: Value } | { kind: 'start'; script: Value };
-    const start = account(evaluator.value(ref));
+    const start = account(evaluator.evaluate(expr));
     if (!start.ok) return start.error.kind === 'unhandledException' ? done(this.uncaught(evaluator, start.error.exception)) : done(evalFailure(start.error));
     pending = { kind: 'start', script: start.value };
 
