@@ -34,6 +34,14 @@ for (let i = 0; i < rounds; i++) {
   const failed = results.filter((r) => !r.ok);
   if (failed.length > 0) throw new Error(`round ${i + 1}: ${failed.map((r) => r.name).join(', ')} failed`);
 }
+// The floor, in the same process: the scripts that ask no question (pure Daml evaluation on the
+// same evaluator), repeated; its steps/s is what evaluation alone gives on this machine now.
+const pure = runs[0]!.results.filter((r) => r.questions === 0).map((r) => r.ref);
+let pureSteps = 0;
+const pureStart = performance.now();
+for (let i = 0; i < 100; i++) for (const r of runDarScripts(loaded.loaded, pure)) pureSteps += r.steps;
+const pureMs = performance.now() - pureStart;
+
 const sum = (rs: ScriptResult[], f: (r: ScriptResult) => number) => rs.reduce((t, r) => t + f(r), 0);
 const first = runs[0]!;
 const warm = runs.slice(1);
@@ -45,6 +53,9 @@ console.log(`DAR decode (manifest, archives, hashes): ${decodeMs.toFixed(0)} ms`
 console.log(`whole run, 50 scripts: round 1 ${(first.ms / 1000).toFixed(2)} s; median of rounds 2..${rounds} ${(warmMs / 1000).toFixed(2)} s`);
 console.log(`steps per run: ${scriptSteps} script + ${ledgerSteps} ledger = ${scriptSteps + ledgerSteps}; questions ${questions}`);
 console.log(`warm: ${((scriptSteps + ledgerSteps) / (warmMs / 1000) / 1e6).toFixed(1)} M steps/s, ${(questions / (warmMs / 1000)).toFixed(0)} questions/s`);
+const pureRate = pureSteps / (pureMs / 1000);
+const runRate = (scriptSteps + ledgerSteps) / (warmMs / 1000);
+console.log(`floor: ${pure.length} question-free scripts x 100: ${(pureRate / 1e6).toFixed(1)} M steps/s; the whole run reaches ${(100 * runRate / pureRate).toFixed(0)}% of it`);
 console.log('\nper script (median ms over rounds 2..n; steps; questions):');
 for (const [i, r] of first.results.entries()) {
   const ms = warm.length > 0 ? median(warm.map((w) => w.results[i]!.durationMs)) : r.durationMs;
