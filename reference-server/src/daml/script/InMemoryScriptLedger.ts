@@ -40,6 +40,8 @@ export interface InMemoryScriptLedgerOptions {
 
 interface StoredContract extends ScriptActiveContract {
   readonly stakeholders: ReadonlySet<string>;
+  /** The ledger time of the transaction that created it. */
+  readonly createdAt: bigint;
 }
 
 const UNIT_TYPE: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
@@ -142,6 +144,9 @@ export class InMemoryScriptLedger implements ScriptLedger {
       getContract: (cid) => {
         const c = this.active.get(cid);
         if (!c) return undefined;
+        // A contract created after the submission's ledger time (the script moved time back) is
+        // not effective yet: the IDE ledger reports it not found, Canton rejects the time.
+        if (c.createdAt > this.time) return undefined;
         // Canton answers CONTRACT_NOT_FOUND for a contract the readers cannot see.
         if (!disclosed.has(cid) && ![...c.stakeholders].some((p) => readers.has(p))) return undefined;
         return { templateId: c.templateId, argument: c.argument };
@@ -195,7 +200,7 @@ export class InMemoryScriptLedger implements ScriptLedger {
     for (const c of tx.created) {
       this.active.set(c.contractId, {
         contractId: c.contractId, templateId: c.templateId, argument: c.argument,
-        stakeholders: new Set([...c.signatories, ...c.observers]),
+        stakeholders: new Set([...c.signatories, ...c.observers]), createdAt: this.time,
       });
     }
     for (const cid of tx.archived) this.active.delete(cid);
