@@ -170,12 +170,15 @@ describe.runIf(HAS_DARS)('Daml Script questions', () => {
     expect(caught).toMatchObject({ ok: true, value: { kind: 'variant', constructor: 'Right', value: { kind: 'timestamp', micros: 42n } } });
   });
 
-  it('AllocateParty: a display name gets <name>-<8 hex>; a hint that differs from the name fails as daml-script says', () => {
+  it('AllocateParty: a display name gets <name>-<8 hex>, nothing party-<8 hex>, a hint itself; a hint that differs from the name fails as daml-script says', () => {
     const alloc = (requestedName: string, idHint: string) => run(ask('AllocateParty', values.script('Questions.PartyManagement', 'AllocateParty', {
       requestedName: { kind: 'text', value: requestedName }, idHint: { kind: 'text', value: idHint }, participant: NONE,
     })));
     const named = alloc('alice', '');
     expect(named.ok && named.value).toMatchObject({ kind: 'party', value: expect.stringMatching(/^alice-[0-9a-f]{8}$/) });
+    const anonymous = alloc('', '');
+    expect(anonymous.ok && anonymous.value).toMatchObject({ kind: 'party', value: expect.stringMatching(/^party-[0-9a-f]{8}$/) });
+    expect(alloc('', 'carol')).toMatchObject({ ok: true, value: { kind: 'party', value: 'carol' } });
     expect(alloc('alice', 'bob')).toMatchObject({ ok: false, failure: { kind: 'userError', message: "Requested name 'alice' cannot be different from id hint 'bob'" } });
   });
 

@@ -1,7 +1,7 @@
 /**
  * A `ScriptLedger` in memory over the update engine: the ledger `daml test` gives each script.
- * Static time from the epoch, parties allocated from hints (daml-script's rules: an empty hint
- * becomes `party-<8 hex>`, a display name `<name>-<8 hex>`), active contracts by id, visibility
+ * Static time from the epoch, parties allocated from hints (the IDE ledger's rules: a hint once,
+ * no hint the first free of `party`, `party1`, `party2`, ...), active contracts by id, visibility
  * by stakeholders, readAs parties and explicit disclosures.
  *
  * Transaction seeds derive from a per-ledger submission counter, the participant id and the
@@ -59,7 +59,6 @@ export class InMemoryScriptLedger implements ScriptLedger {
   /** Evaluation steps the ledger's submissions and views took so far. */
   stepsUsed = 0;
   private submissions = 0;
-  private allocations = 0;
 
   constructor(options: InMemoryScriptLedgerOptions) {
     this.getPackage = options.getPackage;
@@ -75,16 +74,11 @@ export class InMemoryScriptLedger implements ScriptLedger {
     if (this.parties.has(hint)) return { ok: false, message: `party '${hint}' already exists` };
     let party = hint;
     if (party === '') {
-      // daml-script names an unhinted party `party-<8 hex>`; ours derive from a counter, not a random source.
-      do party = `party-${this.suffix()}`; while (this.parties.has(party));
+      party = 'party';
+      for (let n = 1; this.parties.has(party); n++) party = `party${n}`;
     }
     this.parties.set(party, { party, isLocal: true });
     return { ok: true, party };
-  }
-
-  /** Eight hex digits, deterministic per ledger (daml-script draws them at random). */
-  suffix(): string {
-    return createHash('sha256').update(`${this.participantId}/${this.allocations++}`).digest('hex').slice(0, 8);
   }
 
   listKnownParties(): readonly ScriptPartyDetails[] {

@@ -158,17 +158,12 @@ const allocateParty: Handler = (payload, ctx) => {
   if (hint !== '' && requested !== '' && hint !== requested) {
     return { kind: 'fail', failure: { kind: 'userError', message: `Requested name '${requested}' cannot be different from id hint '${hint}'` } };
   }
-  const id = hint !== '' ? hint : requested !== '' ? `${requested}-${suffixOf(ctx)}` : '';
+  // daml-script appends 8 random hex digits; ours are drawn from a per-run deterministic source.
+  const id = hint !== '' ? hint : `${requested !== '' ? requested : 'party'}-${ctx.randomHex(8)}`;
   const r = ctx.ledger.allocateParty(id);
   if (!r.ok) return { kind: 'fail', failure: { kind: 'userError', message: `allocateParty: ${r.message}` } };
   return value({ kind: 'party', value: r.party });
 };
-
-/** Eight hex digits for a display name's party (the in-memory ledger derives them deterministically). */
-function suffixOf(ctx: ScriptContext): string {
-  const ledger = ctx.ledger as { suffix?: () => string };
-  return ledger.suffix ? ledger.suffix() : Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
-}
 
 const listKnownParties: Handler = (_payload, ctx) => value(listOf(ctx.ledger.listKnownParties().map((p) =>
   ctx.values.script('Questions.PartyManagement', 'PartyDetails', { party: { kind: 'party', value: p.party }, isLocal: p.isLocal ? TRUE : FALSE }))));

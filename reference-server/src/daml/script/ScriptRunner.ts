@@ -12,6 +12,8 @@
  * frame; an exception (a Daml `throw`, an unhandled exception from a submission that must
  * succeed) unwinds to the innermost frame, whose `continue` receives `Left exception`.
  */
+import { createHash } from 'node:crypto';
+
 import type { Expr } from '../ast/Expr.js';
 import type { Package } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
@@ -83,6 +85,8 @@ export interface ScriptContext {
   readonly ledger: ScriptLedger;
   readonly values: ScriptValues;
   readonly evaluator: Evaluator;
+  /** `n` hex digits, deterministic per run (where daml-script draws random ones). */
+  randomHex(n: number): string;
 }
 
 const IDENTITY: Value = {
@@ -126,7 +130,9 @@ export class ScriptRunner {
       valueOverride: (r) => (r.packageId === scriptPackageId && r.module === LOW_LEVEL_MODULE && r.name === 'dangerousCast' ? IDENTITY : undefined),
     });
     const values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId);
-    const ctx: ScriptContext = { ledger, values, evaluator };
+    let draws = 0;
+    const randomHex = (n: number) => createHash('sha256').update(`${where}/${draws++}`).digest('hex').slice(0, n);
+    const ctx: ScriptContext = { ledger, values, evaluator, randomHex };
 
     const evalFailure = (error: EvalError): ScriptFailure => {
       switch (error.kind) {
