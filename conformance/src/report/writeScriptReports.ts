@@ -47,7 +47,7 @@ export function renderScriptSummary(run: ScriptRun): string {
   return [
     `# Daml Script tests: ${mdCell(run.dar)}`,
     '',
-    `${run.results.length - failed.length} passed, ${failed.length} failed, ${run.results.length} scripts in ${(run.durationMs / 1000).toFixed(1)} s (started ${run.startedAt}).`,
+    `${run.results.length - failed.length} passed, ${failed.length} failed, ${run.results.length} script${run.results.length === 1 ? '' : 's'} in ${(run.durationMs / 1000).toFixed(1)} s (started ${run.startedAt}).`,
     '',
     '| Script | Result | ms | Script steps | Ledger steps | Questions |',
     '| --- | --- | ---: | ---: | ---: | ---: |',
