@@ -112,6 +112,29 @@ describe.runIf(HAS_DARS)('Daml Script questions', () => {
     expect(failed.ok ? '' : failed.failure.message).toContain('lacks the authorization of dso');
   });
 
+  it('a create whose precondition throws: Try gives Left UnhandledException; MustSucceed ends the script, even inside Catch', () => {
+    const amount = values.record({ packageId: amuletPkg, module: 'Splice.Fees', name: 'ExpiringAmount' }, {
+      initialAmount: { kind: 'numeric', scale: 10, unscaled: -1_0000000000n },
+      createdAt: values.record({ packageId: amuletPkg, module: 'Splice.Types', name: 'Round' }, { number: { kind: 'int64', value: 0n } }),
+      ratePerRound: values.record({ packageId: amuletPkg, module: 'Splice.Fees', name: 'RatePerRound' }, { rate: { kind: 'numeric', scale: 10, unscaled: 0n } }),
+    });
+    const negative = values.record({ packageId: amuletPkg, module: 'Splice.Amulet', name: 'Amulet' }, { dso: party('dso'), owner: party('alice'), amount });
+    const tried = run(ask('Submit', submission(['dso', 'alice'], 'Try', negative)));
+    expect(tried.ok && list(tried.value)[0]).toMatchObject({
+      constructor: 'Left', value: { constructor: 'UnhandledException', value: { fields: [{ kind: 'optional', value: { kind: 'anyException' } }] } },
+    });
+    const mustSucceed = ask('Submit', submission(['dso', 'alice'], 'MustSucceed', negative));
+    const catchIt = (script: Expr): Expr => ({
+      kind: 'recCon', tycon: app(values.tycon('Daml.Script.Internal.Questions.Exceptions', 'Catch')), fields: [
+        { field: 'act', expr: { kind: 'abs', params: [{ name: 'u', type: unitType }], body: script } }, { field: 'dummy', expr: lit(UNIT) },
+      ],
+    });
+    for (const script of [mustSucceed, ask('Catch', catchIt(mustSucceed))]) {
+      const r = run(script);
+      expect(r).toMatchObject({ ok: false, failure: { kind: 'submitFailed', message: expect.stringMatching(/^submission failed: unhandled exception /) } });
+    }
+  });
+
   it('QueryInterface: the Holding view of an Amulet, for its owner only', () => {
     const ledger = new InMemoryScriptLedger({ getPackage });
     const amount = values.record({ packageId: amuletPkg, module: 'Splice.Fees', name: 'ExpiringAmount' }, {

@@ -6,6 +6,7 @@ import type { QualifiedName } from '../ast/Type.js';
 import type { Value } from '../value/Value.js';
 import { TRUE, FALSE, listOf } from '../value/Value.js';
 import type { Answer, Question, ScriptContext } from './ScriptRunner.js';
+import { describeException } from './describeException.js';
 import type { ScriptCommand, ScriptCommandResult, ScriptDisclosure, ScriptTreeEvent, ScriptUser, ScriptUserRight } from './ScriptLedger.js';
 import type { ScriptValues} from './ScriptValues.js';
 import { ShapeError, constructorOf, field, list, party, text, typeRepTycon, unwrap } from './ScriptValues.js';
@@ -106,9 +107,12 @@ const submit: Handler = (payload, ctx) => {
       continue;
     }
     if (behaviour === 'MustSucceed') {
-      // An exception the transaction did not handle is the script's to catch.
-      if (result.error.kind === 'unhandledException') return { kind: 'throw', exception: result.error.exception };
-      return { kind: 'fail', failure: { kind: 'submitFailed', message: `submission failed: ${result.error.message}` } };
+      // As upstream's runner: a failed submission that had to succeed ends the script; a Script
+      // `try` does not catch it (only `trySubmit` / `submitMustFail` see its SubmitError).
+      const why = result.error.kind === 'unhandledException'
+        ? `unhandled exception ${describeException(ctx.evaluator, result.error.exception)}`
+        : result.error.message;
+      return { kind: 'fail', failure: { kind: 'submitFailed', message: `submission failed: ${why}` } };
     }
     const error = submitErrorValue(ctx.values, result.error);
     if (error === undefined) {

@@ -25,6 +25,7 @@ import type { EvalError, EvalResult } from '../eval/EvalResult.js';
 import { describeDefinition } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, Value } from '../value/Value.js';
 import { UNIT } from '../value/Value.js';
+import { describeException } from './describeException.js';
 import { answer } from './ScriptCommands.js';
 import type { ScriptLedger } from './ScriptLedger.js';
 import { ScriptValues, ShapeError, constructorOf, field, text } from './ScriptValues.js';
@@ -213,9 +214,6 @@ export class ScriptRunner {
 
   /** An uncaught exception, with its message as Daml computes it. */
   private uncaught(evaluator: Evaluator, exception: AnyExceptionValue): ScriptFailure {
-    const tycon = exception.type.kind === 'con' ? `${exception.type.tycon.module}:${exception.type.tycon.name}` : 'an exception';
-    const message = evaluator.evaluate({ kind: 'app', fun: { kind: 'builtin', builtin: 'ANY_EXCEPTION_MESSAGE' }, args: [{ kind: 'lit', value: exception }] });
-    const text = message.ok && message.value.kind === 'text' ? message.value.value : '<its message could not be computed>';
-    return { kind: 'unhandledException', message: `unhandled exception ${tycon}: ${text}` };
+    return { kind: 'unhandledException', message: `unhandled exception ${describeException(evaluator, exception)}` };
   }
 }
