@@ -96,7 +96,7 @@ describe.runIf(HAS_DARS)('Daml Script: splice-amulet-test-0.1.8', () => {
       ledger.submit = (s) => { const r = submit(s); return r.ok ? r : { ok: true, results: [], tree: [] }; };
       const outcome = runner.run(ref, ledger);
       if (!outcome.ok) {
-        expect(outcome.failure).toEqual({ kind: 'userError', message: 'Expected submit to fail but it succeeded' });
+        expect(outcome.failure).toEqual({ kind: 'userError', message: expect.stringMatching(/^Expected submit to fail but it succeeded at daml\/Splice\/Scripts\/\w+\.daml:\d+:\d+ \(submit\w*\)$/) });
         failed.push(ref.name);
       }
     }

@@ -83,6 +83,17 @@ function choiceValue(values: ScriptValues, templateId: QualifiedName, argument: 
   });
 }
 
+/**
+ * ` at file:line:col (function)` of a submission's `sLocation` (an `Optional (Text, SrcLoc)`
+ * whose lines and columns count from 0), or nothing.
+ */
+function locationOf(v: Value): string {
+  if (v.kind !== 'optional' || v.value === undefined) return '';
+  const loc = field(v.value, '_2');
+  const n = (name: string) => { const x = field(loc, name); return x.kind === 'int64' ? Number(x.value) + 1 : 0; };
+  return ` at ${text(field(loc, 'srcLocFile'))}:${n('srcLocStartLine')}:${n('srcLocStartCol')} (${text(field(v.value, '_1'))})`;
+}
+
 const submit: Handler = (payload, ctx) => {
   const out: Value[] = [];
   for (const s of list(field(payload, 'submissions'))) {
@@ -100,9 +111,10 @@ const submit: Handler = (payload, ctx) => {
       commands.push(c);
     }
     const behaviour = constructorOf(field(s, 'sErrorBehaviour'));
+    const at = locationOf(field(s, 'sLocation'));
     const result = ctx.ledger.submit({ actAs, readAs: parties(field(s, 'sReadAs')), disclosures, commands });
     if (result.ok) {
-      if (behaviour === 'MustFail') return { kind: 'fail', failure: { kind: 'userError', message: 'Expected submit to fail but it succeeded' } };
+      if (behaviour === 'MustFail') return { kind: 'fail', failure: { kind: 'userError', message: `Expected submit to fail but it succeeded${at}` } };
       out.push(ctx.values.right(ctx.values.tuple(listOf(result.results.map((r) => commandResult(ctx.values, r))), treeValue(ctx.values, result.tree))));
       continue;
     }
@@ -112,7 +124,7 @@ const submit: Handler = (payload, ctx) => {
       const why = result.error.kind === 'unhandledException'
         ? `unhandled exception ${describeException(ctx.evaluator, result.error.exception)}`
         : result.error.message;
-      return { kind: 'fail', failure: { kind: 'submitFailed', message: `submission failed: ${why}` } };
+      return { kind: 'fail', failure: { kind: 'submitFailed', message: `submission failed${at}: ${why}` } };
     }
     const error = submitErrorValue(ctx.values, result.error);
     if (error === undefined) {

@@ -21,7 +21,7 @@ import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import { lookupValue } from '../decode/Packages.js';
 import type { Fn } from '../eval/Evaluator.js';
 import { Evaluator } from '../eval/Evaluator.js';
-import type { EvalError, EvalResult } from '../eval/EvalResult.js';
+import type { Definition, EvalError, EvalResult } from '../eval/EvalResult.js';
 import { describeDefinition } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, Value } from '../value/Value.js';
 import { UNIT } from '../value/Value.js';
@@ -139,7 +139,7 @@ export class ScriptRunner {
       switch (error.kind) {
         case 'userError': return { kind: 'userError', message: `${error.message} (in ${describeDefinition(error.definition)})` };
         case 'budgetExceeded': return { kind: 'budgetExceeded', message: `${where} exceeded its budget of ${budget} steps (in ${describeDefinition(error.definition)})` };
-        case 'unhandledException': return this.uncaught(evaluator, error.exception);
+        case 'unhandledException': return this.uncaught(evaluator, error.exception, error.definition);
         case 'failWithStatus': return { kind: 'userError', message: `${error.errorId}: ${error.message}` };
         default: return { kind: 'engine', message: error.message };
       }
@@ -154,7 +154,7 @@ export class ScriptRunner {
     const catches: Value[] = [];
     let pending: { kind: 'apply'; fn: Value; arg: Value } | { kind: 'start'; script: Value };
     const start = account(evaluator.evaluate(expr));
-    if (!start.ok) return start.error.kind === 'unhandledException' ? done(this.uncaught(evaluator, start.error.exception)) : done(evalFailure(start.error));
+    if (!start.ok) return start.error.kind === 'unhandledException' ? done(this.uncaught(evaluator, start.error.exception, start.error.definition)) : done(evalFailure(start.error));
     pending = { kind: 'start', script: start.value };
 
     try {
@@ -165,9 +165,10 @@ export class ScriptRunner {
           ? account(evaluator.apply(field(pending.script, 'runScript'), [UNIT]))
           : account(evaluator.apply(pending.fn, [pending.arg]));
         let thrown: AnyExceptionValue | undefined;
+        let thrownIn: Definition | undefined;
         let free: Value | undefined;
         if (next.ok) free = next.value;
-        else if (next.error.kind === 'unhandledException') thrown = next.error.exception;
+        else if (next.error.kind === 'unhandledException') ({ exception: thrown, definition: thrownIn } = next.error);
         else return done(evalFailure(next.error));
 
         if (free !== undefined) {
@@ -195,7 +196,7 @@ export class ScriptRunner {
               const inner = account(evaluator.apply(got.script, [UNIT]));
               if (inner.ok) { pending = { kind: 'start', script: inner.value }; continue; }
               if (inner.error.kind !== 'unhandledException') return done(evalFailure(inner.error));
-              thrown = inner.error.exception;
+              ({ exception: thrown, definition: thrownIn } = inner.error);
               break;
             }
             case 'throw': thrown = got.exception; break;
@@ -203,7 +204,7 @@ export class ScriptRunner {
         }
         // An exception: the innermost Catch receives it.
         const frame = catches.pop();
-        if (frame === undefined) return done(this.uncaught(evaluator, thrown!));
+        if (frame === undefined) return done(this.uncaught(evaluator, thrown!, thrownIn));
         pending = { kind: 'apply', fn: frame, arg: values.left(thrown!) };
       }
     } catch (error) {
@@ -213,7 +214,8 @@ export class ScriptRunner {
   }
 
   /** An uncaught exception, with its message as Daml computes it. */
-  private uncaught(evaluator: Evaluator, exception: AnyExceptionValue): ScriptFailure {
-    return { kind: 'unhandledException', message: `unhandled exception ${describeException(evaluator, exception)}` };
+  private uncaught(evaluator: Evaluator, exception: AnyExceptionValue, thrownIn: Definition | undefined): ScriptFailure {
+    const where = thrownIn ? ` (thrown in ${describeDefinition(thrownIn)})` : '';
+    return { kind: 'unhandledException', message: `unhandled exception ${describeException(evaluator, exception)}${where}` };
   }
 }
