@@ -5,6 +5,7 @@ import { MOCK_USAGE } from '../../conformance/src/cli/mock.js';
 import { REPORT_HELP } from '../../conformance/src/cli/report.js';
 import { RUN_HELP } from '../../conformance/src/cli/run.js';
 import { SERVE_HELP } from '../../conformance/src/cli/serve.js';
+import { TEST_HELP } from '../../conformance/src/cli/test.js';
 import { TOKEN_HELP } from '../../conformance/src/cli/token.js';
 
 /**
@@ -12,7 +13,7 @@ import { TOKEN_HELP } from '../../conformance/src/cli/token.js';
  * flag added to a command must reach the README, and the README must not promise a flag the
  * command does not take.
  */
-const HELPS = { serve: SERVE_HELP, run: RUN_HELP, list: LIST_HELP, report: REPORT_HELP, mock: MOCK_USAGE, token: TOKEN_HELP };
+const HELPS = { serve: SERVE_HELP, run: RUN_HELP, list: LIST_HELP, report: REPORT_HELP, mock: MOCK_USAGE, token: TOKEN_HELP, test: TEST_HELP };
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** The synopses of a help text: the `Usage:` block up to its first blank line, one per `canton-conformance` line. */

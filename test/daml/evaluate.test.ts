@@ -6,6 +6,7 @@ import { qualifiedKey } from '../../reference-server/src/daml/ast/Package.js';
 import type { QualifiedName, Type } from '../../reference-server/src/daml/ast/Type.js';
 import { ARITHMETIC_ERROR_PACKAGE_ID, Evaluator } from '../../reference-server/src/daml/eval/Evaluator.js';
 import type { EvalResult } from '../../reference-server/src/daml/eval/EvalResult.js';
+import type { FirstOrderBuiltin } from '../../reference-server/src/daml/builtins/Builtin.js';
 import type { Value } from '../../reference-server/src/daml/value/Value.js';
 import { int64, listItems, listOf, NONE, some, text, UNIT } from '../../reference-server/src/daml/value/Value.js';
 import { HAS_DARS, loadDar } from './damlFixtures.js';
@@ -48,9 +49,10 @@ const DEFS: Record<string, Expr> = {
   loop: lam(['x'], app(val('loop'), v('x'))),
   cyclic: app(b('ADD_INT64'), int(1), val('cyclic')),
   counted: app(b('TRACE'), lit(text('evaluated once')), int(7)),
+  flaky: app(b('ADD_INT64'), app(b('TRACE'), lit(text('evaluating flaky')), int(1)), int(2)),
 };
 
-function evaluator(options: { stepBudget?: number; onTrace?: (m: string) => void } = {}): Evaluator {
+function evaluator(options: Omit<ConstructorParameters<typeof Evaluator>[0], 'getPackage'> = {}): Evaluator {
   const p = pkg(DEFS, { Either: VARIANT, Color: COLOR, Point: POINT });
   return new Evaluator({ getPackage: (id) => (id === PKG ? p : undefined), ...options });
 }
@@ -81,6 +83,30 @@ describe('the evaluator (daml-lf-2.rst, operational semantics)', () => {
     expect(ok(ev.evaluate(app(b('ADD_INT64'), val('counted'), val('counted'))))).toEqual(int64(14n));
     expect(traces).toEqual(['evaluated once']);
     expect(ev.evaluate(val('cyclic'))).toMatchObject({ ok: false, error: { kind: 'crash', message: expect.stringMatching(/depends on itself/) } });
+  });
+
+  it('a top-level value whose evaluation failed is evaluated afresh next time; once it succeeded, it is cached (daml-lf-2.rst: values are pure)', () => {
+    // A builtin replaced (the evaluator's test option) to fail its first call only.
+    let calls = 0;
+    const add: FirstOrderBuiltin = {
+      arity: 2,
+      apply: (args) => (++calls === 1 ? { ok: false, failure: { kind: 'error', message: 'first call' } } : { ok: true, value: int64((args[0] as { value: bigint }).value + (args[1] as { value: bigint }).value) }),
+    };
+    const traces: string[] = [];
+    const ev = evaluator({ onTrace: (m) => traces.push(m), builtinOverrides: new Map([['ADD_INT64', add]]) });
+    expect(ev.evaluate(val('flaky'))).toMatchObject({ ok: false, error: { kind: 'userError', message: 'first call' } });
+    expect(ok(ev.evaluate(val('flaky')))).toEqual(int64(3n));
+    expect(ok(ev.evaluate(val('flaky')))).toEqual(int64(3n));
+    expect(traces).toEqual(['evaluating flaky', 'evaluating flaky']);
+  });
+
+  it('valueOverride replaces a top-level definition (as Daml Script replaces dangerousCast), asked once per evaluator', () => {
+    const asked: string[] = [];
+    const ev = evaluator({ valueOverride: (r) => { asked.push(r.name); return r.name === 'cyclic' ? int64(5n) : undefined; } });
+    expect(ok(ev.evaluate(app(b('ADD_INT64'), val('cyclic'), val('cyclic'))))).toEqual(int64(10n));
+    expect(ok(ev.evaluate(val('counted')))).toEqual(int64(7n));
+    expect(ok(ev.evaluate(val('counted')))).toEqual(int64(7n));
+    expect(asked).toEqual(['cyclic', 'counted']);
   });
 
   it('closures capture their environment; partial and over-application', () => {

@@ -10,6 +10,7 @@ const commands: Record<string, Command> = {
   list: { summary: 'list every check id with its title, group and level', load: () => import('./list.js') },
   mock: { summary: 'start Prism on one of our specs (registry, ledger or scan)', load: () => import('./mock.js') },
   report: { summary: 'merge or compare reports (report merge, report --diff A B)', load: () => import('./report.js') },
+  test: { summary: 'run the Daml Script tests of a DAR on an in-memory ledger (test --dar FILE)', load: () => import('./test.js') },
   token: { summary: 'mint a test JWT for a user, signed with the TEST-ONLY keys in fixtures/keys', load: () => import('./token.js') },
 };
 

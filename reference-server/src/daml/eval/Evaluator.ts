@@ -53,6 +53,13 @@ export interface EvaluatorOptions {
   readonly onTrace?: (message: string) => void;
   /** The package of daml-prim's `DA.Exception.ArithmeticError` (stable across SDKs). */
   readonly arithmeticErrorPackageId?: string;
+  /**
+   * Top-level values the caller provides instead of their definitions (Daml Script's runner
+   * replaces `dangerousCast` by the identity). Asked once per definition, on first use.
+   */
+  readonly valueOverride?: (ref: QualifiedName) => Value | undefined;
+  /** First-order builtins replacing the engine's own (tests prove checks can fail with them). */
+  readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
 }
 
 /** daml-prim's stable package `DA.Exception.ArithmeticError` (its id in every reference DAR). */
@@ -103,6 +110,8 @@ export class Evaluator {
   private readonly budget: number;
   private readonly onTrace: ((message: string) => void) | undefined;
   private readonly arithmeticError: QualifiedName;
+  private readonly valueOverride: ((ref: QualifiedName) => Value | undefined) | undefined;
+  private readonly builtinOverrides: ReadonlyMap<BuiltinName, FirstOrderBuiltin> | undefined;
   /** Top-level values evaluated so far (null while one is being evaluated: a cycle). */
   private readonly topValues = new Map<DefValue, Value | null>();
   private readonly builtinValues = new Map<BuiltinName, Value>();
@@ -120,6 +129,8 @@ export class Evaluator {
     this.getPackage = options.getPackage;
     this.budget = options.stepBudget ?? 100_000_000;
     this.onTrace = options.onTrace;
+    this.valueOverride = options.valueOverride;
+    this.builtinOverrides = options.builtinOverrides;
     this.arithmeticError = {
       packageId: options.arithmeticErrorPackageId ?? ARITHMETIC_ERROR_PACKAGE_ID,
       module: 'DA.Exception.ArithmeticError',
@@ -196,9 +207,11 @@ export class Evaluator {
     const savedK = this.k;
     this.k = [];
     this.steps = 0;
+    let completed = false;
     try {
       start();
       this.loop(0);
+      completed = true;
       return { ok: true, value: this.ret, steps: this.steps };
     } catch (error) {
       if (error instanceof Stop) return { ok: false, error: error.error, steps: this.steps };
@@ -207,8 +220,9 @@ export class Evaluator {
       }
       throw error;
     } finally {
-      // Values left half-evaluated by a failure are evaluated afresh next time.
-      for (const [def, value] of this.topValues) if (value === null) this.topValues.delete(def);
+      // Values left half-evaluated by a failure are evaluated afresh next time. A run that
+      // completed popped every SetTop frame it pushed: nothing to scan (a script asks thousands).
+      if (!completed) for (const [def, value] of this.topValues) if (value === null) this.topValues.delete(def);
       this.k = savedK;
     }
   }
@@ -262,7 +276,12 @@ export class Evaluator {
           if (!def) return this.fail('missingDefinition', `no value ${expr.ref.module}:${expr.ref.name} in package ${expr.ref.packageId}`);
           expr.cache = def;
         }
-        const cached = this.topValues.get(def);
+        let cached = this.topValues.get(def);
+        if (cached === undefined && this.valueOverride) {
+          // Asked per evaluator, not per node: expression nodes (and their caches) are shared.
+          cached = this.valueOverride(expr.ref);
+          if (cached) this.topValues.set(def, cached);
+        }
         if (cached) { this.give(cached); return; }
         if (cached === null) return this.fail('crash', `the value ${expr.ref.module}:${expr.ref.name} depends on itself`);
         this.topValues.set(def, null);
@@ -486,7 +505,7 @@ export class Evaluator {
   private builtinValue(name: BuiltinName): Value {
     let value = this.builtinValues.get(name);
     if (value) return value;
-    const impl = BUILTINS.get(name);
+    const impl = this.builtinOverrides?.get(name) ?? BUILTINS.get(name);
     const arity = impl?.arity ?? EVALUATOR_ARITIES[name];
     if (arity === undefined) return this.fail('crash', `builtin ${name} is not implemented`);
     if (arity === 0 && impl) {

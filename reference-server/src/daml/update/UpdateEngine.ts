@@ -10,7 +10,7 @@ import type { Expr, Update } from '../ast/Expr.js';
 import type { DefInterface, DefTemplate, Package, TemplateChoice } from '../ast/Package.js';
 import { qualifiedKey } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
-import type { Env, SuspendedUpdate } from '../eval/Evaluator.js';
+import type { Env, EvaluatorOptions, SuspendedUpdate } from '../eval/Evaluator.js';
 import { Evaluator } from '../eval/Evaluator.js';
 import type { Definition, EvalError } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, ContractIdValue, RecordValue, UpdateValue, Value } from '../value/Value.js';
@@ -33,6 +33,8 @@ export interface UpdateEngineOptions {
   /** Steps one submission may take. */
   readonly stepBudget?: number;
   readonly onTrace?: (message: string) => void;
+  /** Replaces builtins (see `EvaluatorOptions.builtinOverrides`): for tests, never for users. */
+  readonly builtinOverrides?: EvaluatorOptions['builtinOverrides'];
 }
 
 export interface Submission {
@@ -73,7 +75,9 @@ export class UpdateEngine {
 
   constructor(options: UpdateEngineOptions) {
     this.getPackage = options.getPackage;
-    this.m = new Evaluator({ getPackage: options.getPackage, stepBudget: options.stepBudget, onTrace: options.onTrace });
+    this.m = new Evaluator({
+      getPackage: options.getPackage, stepBudget: options.stepBudget, onTrace: options.onTrace, builtinOverrides: options.builtinOverrides,
+    });
   }
 
   /** Runs one submission: its result and transaction, or why it failed (as data). */

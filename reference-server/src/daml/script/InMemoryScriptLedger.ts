@@ -1,0 +1,260 @@
+/**
+ * A `ScriptLedger` in memory over the update engine: the ledger `daml test` gives each script.
+ * Static time from the epoch, parties allocated from hints (the IDE ledger's rules: a hint once,
+ * no hint the first free of `party`, `party1`, `party2`, ...), active contracts by id, visibility
+ * by stakeholders, readAs parties and explicit disclosures.
+ *
+ * Transaction seeds derive from a per-ledger submission counter, the participant id and the
+ * submission's time (contract-id.rst), so a run is deterministic.
+ */
+import { createHash } from 'node:crypto';
+
+import type { Binding, Expr, Update } from '../ast/Expr.js';
+import type { Package } from '../ast/Package.js';
+import { qualifiedKey } from '../ast/Package.js';
+import type { QualifiedName, Type } from '../ast/Type.js';
+import type { FirstOrderBuiltin } from '../builtins/Builtin.js';
+import type { BuiltinName } from '../builtins/Builtin.js';
+import { lookupInterface, lookupTemplate } from '../decode/Packages.js';
+import { Evaluator } from '../eval/Evaluator.js';
+import type { Transaction, TxNode } from '../update/Transaction.js';
+import { UpdateEngine } from '../update/UpdateEngine.js';
+import { deriveTransactionSeed } from '../update/seeds.js';
+import type { RecordValue, Value } from '../value/Value.js';
+import { listItems } from '../value/Value.js';
+import type {
+  AllocateResult, ScriptActiveContract, ScriptCommand, ScriptCommandResult, ScriptLedger, ScriptPartyDetails,
+  ScriptSubmission, ScriptSubmitResult, ScriptTreeEvent, ScriptUser, ScriptUserRight,
+} from './ScriptLedger.js';
+
+export interface InMemoryScriptLedgerOptions {
+  readonly getPackage: (packageId: string) => Package | undefined;
+  /** Receives `trace` / `debug` output of choices and templates. */
+  readonly onTrace?: (message: string) => void;
+  /** Steps one submission may take. */
+  readonly stepBudget?: number;
+  /** For tests only: builtins replacing the engine's (see `EvaluatorOptions.builtinOverrides`). */
+  readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  readonly participantId?: string;
+}
+
+interface StoredContract extends ScriptActiveContract {
+  readonly stakeholders: ReadonlySet<string>;
+  /** The ledger time of the transaction that created it. */
+  readonly createdAt: bigint;
+}
+
+const UNIT_TYPE: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
+const lit = (value: Value): Expr => ({ kind: 'lit', value });
+
+export class InMemoryScriptLedger implements ScriptLedger {
+  private readonly engine: UpdateEngine;
+  private readonly views: Evaluator;
+  private readonly getPackage: (id: string) => Package | undefined;
+  private readonly participantId: string;
+  private readonly parties = new Map<string, ScriptPartyDetails>();
+  private readonly active = new Map<string, StoredContract>();
+  private readonly users = new Map<string, { user: ScriptUser; rights: ScriptUserRight[] }>();
+  private time = 0n;
+  /** Evaluation steps the ledger's submissions and views took so far. */
+  stepsUsed = 0;
+  private submissions = 0;
+
+  constructor(options: InMemoryScriptLedgerOptions) {
+    this.getPackage = options.getPackage;
+    this.participantId = options.participantId ?? 'participant::reference';
+    this.engine = new UpdateEngine({
+      getPackage: options.getPackage, onTrace: options.onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
+    });
+    this.views = new Evaluator({ getPackage: options.getPackage, onTrace: options.onTrace, builtinOverrides: options.builtinOverrides });
+  }
+
+  allocateParty(hint: string): AllocateResult {
+    if (hint !== '' && !/^[A-Za-z0-9:\-_ ]{1,255}$/.test(hint)) return { ok: false, message: `invalid party id hint '${hint}'` };
+    if (this.parties.has(hint)) return { ok: false, message: `party '${hint}' already exists` };
+    let party = hint;
+    if (party === '') {
+      party = 'party';
+      for (let n = 1; this.parties.has(party); n++) party = `party${n}`;
+    }
+    this.parties.set(party, { party, isLocal: true });
+    return { ok: true, party };
+  }
+
+  listKnownParties(): readonly ScriptPartyDetails[] {
+    return [...this.parties.values()];
+  }
+
+  createUser(user: ScriptUser, rights: readonly ScriptUserRight[]): boolean {
+    if (this.users.has(user.userId)) return false;
+    this.users.set(user.userId, { user, rights: [] });
+    this.grantUserRights(user.userId, rights);
+    return true;
+  }
+
+  getUser(userId: string): ScriptUser | undefined { return this.users.get(userId)?.user; }
+
+  deleteUser(userId: string): boolean { return this.users.delete(userId); }
+
+  listAllUsers(): readonly ScriptUser[] {
+    return [...this.users.values()].map((u) => u.user).sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  }
+
+  grantUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined {
+    const u = this.users.get(userId);
+    if (!u) return undefined;
+    const granted: ScriptUserRight[] = [];
+    for (const r of rights) {
+      if (u.rights.some((x) => sameRight(x, r)) || granted.some((x) => sameRight(x, r))) continue;
+      granted.push(r);
+    }
+    u.rights.push(...granted);
+    return granted;
+  }
+
+  revokeUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined {
+    const u = this.users.get(userId);
+    if (!u) return undefined;
+    const revoked = u.rights.filter((x) => rights.some((r) => sameRight(x, r)));
+    u.rights = u.rights.filter((x) => !revoked.includes(x));
+    return revoked;
+  }
+
+  listUserRights(userId: string): readonly ScriptUserRight[] | undefined { return this.users.get(userId)?.rights; }
+
+  getTime(): bigint { return this.time; }
+  setTime(micros: bigint): void { this.time = micros; }
+
+  submit(s: ScriptSubmission): ScriptSubmitResult {
+    const readers = new Set([...s.actAs, ...s.readAs]);
+    const disclosed = new Set(s.disclosures.filter((d) => d.blob === this.blob(d.contractId)).map((d) => d.contractId));
+    const seedInput = createHash('sha256').update(`submission/${this.submissions++}`).digest();
+    const { update, kinds } = this.commandsUpdate(s.commands);
+    const outcome = this.engine.submit({
+      update,
+      submitters: s.actAs,
+      transactionSeed: deriveTransactionSeed(new Uint8Array(seedInput), this.participantId, this.time),
+      preparationTime: this.time,
+      getContract: (cid) => {
+        const c = this.active.get(cid);
+        if (!c) return undefined;
+        // A contract created after the submission's ledger time (the script moved time back) is
+        // not effective yet: the IDE ledger reports it not found, Canton rejects the time.
+        if (c.createdAt > this.time) return undefined;
+        // Canton answers CONTRACT_NOT_FOUND for a contract the readers cannot see.
+        if (!disclosed.has(cid) && ![...c.stakeholders].some((p) => readers.has(p))) return undefined;
+        return { templateId: c.templateId, argument: c.argument };
+      },
+    });
+    this.stepsUsed += outcome.steps;
+    if (!outcome.ok) return { ok: false, error: outcome.error };
+    this.commit(outcome.transaction);
+    const values = outcome.result.kind === 'cons' || outcome.result.kind === 'nil' ? listItems(outcome.result) : [];
+    const results: ScriptCommandResult[] = values.map((v, i) =>
+      kinds[i] === 'create' && v.kind === 'contractId' ? { kind: 'create', contractId: v.value } : { kind: 'exercise', result: v });
+    return { ok: true, results, tree: treeOf(outcome.transaction) };
+  }
+
+  /** One update running the commands in order; its result lists each command's results. */
+  private commandsUpdate(commands: readonly ScriptCommand[]): { update: Update; kinds: ('create' | 'exercise')[] } {
+    const bindings: Binding[] = [];
+    const kinds: ('create' | 'exercise')[] = [];
+    const bind = (kind: 'create' | 'exercise', update: Update): Expr => {
+      const name = `r${bindings.length}`;
+      bindings.push({ name, type: UNIT_TYPE, bound: { kind: 'update', update } });
+      kinds.push(kind);
+      return { kind: 'var', name };
+    };
+    const exercise = (templateId: QualifiedName, cid: Expr, choice: string, argument: Value): Update =>
+      lookupInterface(this.getPackage, templateId)
+        ? { kind: 'exerciseInterface', iface: templateId, choice, cid, arg: lit(argument), guard: undefined }
+        : { kind: 'exercise', template: templateId, choice, cid, arg: lit(argument) };
+    const out: Expr[] = [];
+    for (const c of commands) {
+      switch (c.kind) {
+        case 'create': out.push(bind('create', { kind: 'create', template: c.templateId, expr: lit(c.argument) })); break;
+        case 'exercise':
+          out.push(bind('exercise', exercise(c.templateId, lit({ kind: 'contractId', value: c.contractId }), c.choice, c.argument)));
+          break;
+        case 'createAndExercise': {
+          const cid = bind('create', { kind: 'create', template: c.templateId, expr: lit(c.argument) });
+          out.push(cid, bind('exercise', exercise(c.templateId, cid, c.choice, c.choiceArgument)));
+          break;
+        }
+      }
+    }
+    const results: Expr = { kind: 'cons', type: UNIT_TYPE, front: out, tail: { kind: 'nil', type: UNIT_TYPE } };
+    return {
+      update: { kind: 'block', bindings, body: { kind: 'update', update: { kind: 'pure', type: UNIT_TYPE, expr: out.length ? results : { kind: 'nil', type: UNIT_TYPE } } } },
+      kinds,
+    };
+  }
+
+  private commit(tx: Transaction): void {
+    for (const c of tx.created) {
+      this.active.set(c.contractId, {
+        contractId: c.contractId, templateId: c.templateId, argument: c.argument,
+        stakeholders: new Set([...c.signatories, ...c.observers]), createdAt: this.time,
+      });
+    }
+    for (const cid of tx.archived) this.active.delete(cid);
+  }
+
+  private visible(parties: readonly string[]): (c: StoredContract) => boolean {
+    const readers = new Set(parties);
+    return (c) => [...c.stakeholders].some((p) => readers.has(p));
+  }
+
+  query(parties: readonly string[], templateId: QualifiedName): readonly ScriptActiveContract[] {
+    const key = qualifiedKey(templateId);
+    const sees = this.visible(parties);
+    return [...this.active.values()].filter((c) => qualifiedKey(c.templateId) === key && sees(c)).map(strip);
+  }
+
+  queryContractId(parties: readonly string[], contractId: string): (ScriptActiveContract & { readonly blob: string }) | undefined {
+    const c = this.active.get(contractId);
+    if (!c || !this.visible(parties)(c)) return undefined;
+    return { ...strip(c), blob: this.blob(contractId) };
+  }
+
+  queryInterface(parties: readonly string[], interfaceId: QualifiedName): readonly { readonly contractId: string; readonly view: Value | undefined }[] {
+    const key = qualifiedKey(interfaceId);
+    const sees = this.visible(parties);
+    const out: { contractId: string; view: Value | undefined }[] = [];
+    for (const c of this.active.values()) {
+      if (!sees(c) || !lookupTemplate(this.getPackage, c.templateId)?.implements.has(key)) continue;
+      const view = this.views.evaluate({
+        kind: 'viewInterface', iface: interfaceId,
+        expr: { kind: 'toInterface', iface: interfaceId, template: c.templateId, expr: lit(c.argument) },
+      });
+      this.stepsUsed += view.steps;
+      out.push({ contractId: c.contractId, view: view.ok ? view.value : undefined });
+    }
+    return out;
+  }
+
+  /** The disclosure blob of a contract: opaque to scripts, checked when they disclose it. */
+  private blob(contractId: string): string {
+    return createHash('sha256').update(`${this.participantId}/${contractId}`).digest('base64');
+  }
+}
+
+const sameRight = (a: ScriptUserRight, b: ScriptUserRight): boolean => a.right === b.right && a.party === b.party;
+
+const strip = (c: StoredContract): ScriptActiveContract => ({ contractId: c.contractId, templateId: c.templateId, argument: c.argument });
+
+/** The Ledger API's transaction tree: creates and exercises; fetches and rolled-back nodes are not shown. */
+function treeOf(tx: Transaction): ScriptTreeEvent[] {
+  const event = (node: TxNode): ScriptTreeEvent | undefined => {
+    switch (node.kind) {
+      case 'create': return { kind: 'created', contractId: node.contractId, templateId: node.templateId, argument: node.argument as RecordValue };
+      case 'exercise':
+        return {
+          kind: 'exercised', contractId: node.contractId, templateId: node.templateId, choice: node.choice, argument: node.choiceArgument,
+          children: node.children.map((id) => event(tx.nodes[id]!)).filter((e) => e !== undefined),
+        };
+      default: return undefined;
+    }
+  };
+  return tx.roots.map((id) => event(tx.nodes[id]!)).filter((e) => e !== undefined);
+}

@@ -1,0 +1,102 @@
+/**
+ * What a Daml Script runner needs from a ledger, in engine values (never JSON). The in-memory
+ * implementation (`InMemoryScriptLedger`) runs commands on the update engine; the reference's
+ * ledger core can implement the same interface to run scripts against the served ledger.
+ *
+ * Time is static: the ledger's clock moves only by `setTime` (daml-script `setTime` / `passTime`).
+ */
+import type { QualifiedName } from '../ast/Type.js';
+import type { EvalError } from '../eval/EvalResult.js';
+import type { RecordValue, Value } from '../value/Value.js';
+
+/** One command of a submission (daml-script `Command`; contract keys are not part of LF 2.1). */
+export type ScriptCommand =
+  | { readonly kind: 'create'; readonly templateId: QualifiedName; readonly argument: RecordValue }
+  /** `templateId` names a template, or an interface for an interface choice. */
+  | { readonly kind: 'exercise'; readonly templateId: QualifiedName; readonly contractId: string; readonly choice: string; readonly argument: Value }
+  | { readonly kind: 'createAndExercise'; readonly templateId: QualifiedName; readonly argument: RecordValue; readonly choice: string; readonly choiceArgument: Value };
+
+/** What a command returned: a created contract id, or an exercise result. */
+export type ScriptCommandResult =
+  | { readonly kind: 'create'; readonly contractId: string }
+  | { readonly kind: 'exercise'; readonly result: Value };
+
+/** A contract the submitters may use without seeing it (explicit disclosure). */
+export interface ScriptDisclosure {
+  readonly templateId: QualifiedName;
+  readonly contractId: string;
+  /** The opaque blob `queryContractId_` returned for the contract. */
+  readonly blob: string;
+}
+
+export interface ScriptSubmission {
+  readonly actAs: readonly string[];
+  readonly readAs: readonly string[];
+  readonly disclosures: readonly ScriptDisclosure[];
+  readonly commands: readonly ScriptCommand[];
+}
+
+/** A committed transaction's tree, in the order Canton numbers its nodes. */
+export type ScriptTreeEvent =
+  | { readonly kind: 'created'; readonly contractId: string; readonly templateId: QualifiedName; readonly argument: RecordValue }
+  | {
+      readonly kind: 'exercised'; readonly contractId: string; readonly templateId: QualifiedName; readonly choice: string;
+      readonly argument: Value; readonly children: readonly ScriptTreeEvent[];
+    };
+
+export type ScriptSubmitResult =
+  | { readonly ok: true; readonly results: readonly ScriptCommandResult[]; readonly tree: readonly ScriptTreeEvent[] }
+  /** The engine's failure as data (a ledger-model failure, an unhandled exception, ...). */
+  | { readonly ok: false; readonly error: EvalError };
+
+export interface ScriptActiveContract {
+  readonly contractId: string;
+  readonly templateId: QualifiedName;
+  readonly argument: RecordValue;
+}
+
+export interface ScriptPartyDetails {
+  readonly party: string;
+  readonly isLocal: boolean;
+}
+
+/** A user right by its daml-script constructor name (`CanActAs`, `CanReadAs`, `ParticipantAdmin`, ...). */
+export interface ScriptUserRight {
+  readonly right: string;
+  readonly party?: string;
+}
+
+export interface ScriptUser {
+  readonly userId: string;
+  readonly primaryParty: string | undefined;
+}
+
+export type AllocateResult = { readonly ok: true; readonly party: string } | { readonly ok: false; readonly message: string };
+
+export interface ScriptLedger {
+  /** Allocates a party from a (possibly empty) hint, as the participant's party management does. */
+  allocateParty(hint: string): AllocateResult;
+  listKnownParties(): readonly ScriptPartyDetails[];
+  /** The static ledger time, microseconds since the epoch. */
+  getTime(): bigint;
+  setTime(micros: bigint): void;
+  submit(submission: ScriptSubmission): ScriptSubmitResult;
+  /** Active contracts of `templateId` a stakeholder among `parties` sees, in creation order. */
+  query(parties: readonly string[], templateId: QualifiedName): readonly ScriptActiveContract[];
+  /** One active contract a stakeholder among `parties` sees, with its disclosure blob. */
+  queryContractId(parties: readonly string[], contractId: string): (ScriptActiveContract & { readonly blob: string }) | undefined;
+  /** Active contracts implementing `interfaceId` that `parties` see, with their views (undefined: the view failed). */
+  /** False when the user exists already. */
+  createUser(user: ScriptUser, rights: readonly ScriptUserRight[]): boolean;
+  getUser(userId: string): ScriptUser | undefined;
+  /** False when there is no such user. */
+  deleteUser(userId: string): boolean;
+  /** Every user, by id. */
+  listAllUsers(): readonly ScriptUser[];
+  /** The rights newly granted; undefined when there is no such user. */
+  grantUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined;
+  /** The rights revoked (those the user had); undefined when there is no such user. */
+  revokeUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined;
+  listUserRights(userId: string): readonly ScriptUserRight[] | undefined;
+  queryInterface(parties: readonly string[], interfaceId: QualifiedName): readonly { readonly contractId: string; readonly view: Value | undefined }[];
+}

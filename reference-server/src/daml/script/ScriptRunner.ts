@@ -1,0 +1,221 @@
+/**
+ * Runs a Daml Script (daml-script 3.x) against a `ScriptLedger`.
+ *
+ * A script is `Script { runScript : () -> Free ScriptF (a, ()), dummy }` (module
+ * `Daml.Script.Internal.LowLevel`). `Free` is `Pure x | Free (ScriptF next)`; `ScriptF` wraps a
+ * `Question { commandName, commandVersion, payload, locations, continue }`. The runner answers
+ * each question (`ScriptCommands.ts`) and applies `continue` to the answer, until `Pure (a, ())`.
+ * As the upstream runner does, it replaces `dangerousCast` (the library's untyped coercion) by the
+ * identity.
+ *
+ * The loop is iterative: a script asking a million questions uses no JS stack. `Catch` pushes a
+ * frame; an exception (a Daml `throw`, an unhandled exception from a submission that must
+ * succeed) unwinds to the innermost frame, whose `continue` receives `Left exception`.
+ */
+import { createHash } from 'node:crypto';
+
+import type { Expr } from '../ast/Expr.js';
+import type { Package } from '../ast/Package.js';
+import type { QualifiedName } from '../ast/Type.js';
+import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
+import { lookupValue } from '../decode/Packages.js';
+import type { Fn } from '../eval/Evaluator.js';
+import { Evaluator } from '../eval/Evaluator.js';
+import type { Definition, EvalError, EvalResult } from '../eval/EvalResult.js';
+import { describeDefinition } from '../eval/EvalResult.js';
+import type { AnyExceptionValue, Value } from '../value/Value.js';
+import { UNIT } from '../value/Value.js';
+import { describeException } from './describeException.js';
+import { answer } from './ScriptCommands.js';
+import type { ScriptLedger } from './ScriptLedger.js';
+import { ScriptValues, ShapeError, constructorOf, field, text } from './ScriptValues.js';
+
+export const LOW_LEVEL_MODULE = 'Daml.Script.Internal.LowLevel';
+
+export interface ScriptRunOptions {
+  /** Evaluation steps the script's own code may take in all (each submission has the ledger's budget). Default 200,000,000. */
+  readonly stepBudget?: number;
+  /** Receives `trace` / `debug` output of the script code. */
+  readonly onTrace?: (message: string) => void;
+  /** For tests only: builtins replacing the engine's (see `EvaluatorOptions.builtinOverrides`). */
+  readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  /** Sees each question the script asks, before it is answered. */
+  readonly onQuestion?: (question: Question) => void;
+}
+
+export type ScriptFailureKind =
+  /** A Daml exception nobody caught. */
+  | 'unhandledException'
+  /** `error` / `abort` / `fail`, or a submission that must fail succeeded. */
+  | 'userError'
+  /** A submission that must succeed failed. */
+  | 'submitFailed'
+  /** A question this runner does not answer. */
+  | 'unsupportedCommand'
+  | 'budgetExceeded'
+  /** The definition is not a Script, or is missing. */
+  | 'notAScript'
+  /** Anything else the engine reports (a missing definition, ill-typed code). */
+  | 'engine';
+
+export interface ScriptFailure {
+  readonly kind: ScriptFailureKind;
+  readonly message: string;
+}
+
+export type ScriptOutcome =
+  | { readonly ok: true; readonly value: Value; readonly steps: number; readonly questions: number }
+  | { readonly ok: false; readonly failure: ScriptFailure; readonly steps: number; readonly questions: number };
+
+/** What answering one question gave. */
+export type Answer =
+  | { readonly kind: 'value'; readonly value: Value }
+  | { readonly kind: 'throw'; readonly exception: AnyExceptionValue }
+  | { readonly kind: 'fail'; readonly failure: ScriptFailure }
+  /** `Catch`: run `script` (a Script value) in a frame that catches its exceptions. */
+  | { readonly kind: 'catch'; readonly script: Value };
+
+export interface Question {
+  readonly name: string;
+  readonly version: bigint;
+  readonly payload: Value;
+}
+
+/** The evaluator and values one script run answers questions with. */
+export interface ScriptContext {
+  readonly ledger: ScriptLedger;
+  readonly values: ScriptValues;
+  readonly evaluator: Evaluator;
+  /** `n` hex digits, deterministic per run (where daml-script draws random ones). */
+  randomHex(n: number): string;
+}
+
+const IDENTITY: Value = {
+  kind: 'function',
+  fn: { tag: 'closure', params: [{ name: 'x' }], body: { kind: 'var', name: 'x' }, env: null, def: undefined } satisfies Fn,
+};
+
+export class ScriptRunner {
+  constructor(
+    private readonly getPackage: (id: string) => Package | undefined,
+    private readonly allPackages: () => Iterable<Package>,
+  ) {}
+
+  /** Runs the script `ref` against `ledger`. Failures are data, never thrown. */
+  run(ref: QualifiedName, ledger: ScriptLedger, options: ScriptRunOptions = {}): ScriptOutcome {
+    const where = `${ref.module}:${ref.name} (package ${ref.packageId})`;
+    const def = lookupValue(this.getPackage, ref);
+    if (!def) return { ok: false, failure: { kind: 'notAScript', message: `no definition ${where}` }, steps: 0, questions: 0 };
+    const type = def.type;
+    if (type.kind !== 'con' || type.tycon.module !== LOW_LEVEL_MODULE || type.tycon.name !== 'Script') {
+      return { ok: false, failure: { kind: 'notAScript', message: `${where} is not a Script (its type is not ${LOW_LEVEL_MODULE}:Script)` }, steps: 0, questions: 0 };
+    }
+    return this.runExpr({ kind: 'val', ref }, type.tycon.packageId, where, ledger, options);
+  }
+
+  /**
+   * Runs the Script `expr` evaluates to, built against the daml-script package `scriptPackageId`;
+   * `where` names it in failures.
+   */
+  runExpr(expr: Expr, scriptPackageId: string, where: string, ledger: ScriptLedger, options: ScriptRunOptions = {}): ScriptOutcome {
+    const budget = options.stepBudget ?? 200_000_000;
+    let steps = 0;
+    let questions = 0;
+    const done = (failure: ScriptFailure): ScriptOutcome => ({ ok: false, failure, steps, questions });
+
+    const evaluator = new Evaluator({
+      getPackage: this.getPackage,
+      stepBudget: budget,
+      onTrace: options.onTrace,
+      builtinOverrides: options.builtinOverrides,
+      valueOverride: (r) => (r.packageId === scriptPackageId && r.module === LOW_LEVEL_MODULE && r.name === 'dangerousCast' ? IDENTITY : undefined),
+    });
+    const values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId);
+    let draws = 0;
+    const randomHex = (n: number) => createHash('sha256').update(`${where}/${draws++}`).digest('hex').slice(0, n);
+    const ctx: ScriptContext = { ledger, values, evaluator, randomHex };
+
+    const evalFailure = (error: EvalError): ScriptFailure => {
+      switch (error.kind) {
+        case 'userError': return { kind: 'userError', message: `${error.message} (in ${describeDefinition(error.definition)})` };
+        case 'budgetExceeded': return { kind: 'budgetExceeded', message: `${where} exceeded its budget of ${budget} steps (in ${describeDefinition(error.definition)})` };
+        case 'unhandledException': return this.uncaught(evaluator, error.exception, error.definition);
+        case 'failWithStatus': return { kind: 'userError', message: `${error.errorId}: ${error.message}` };
+        default: return { kind: 'engine', message: error.message };
+      }
+    };
+    /** Counts an evaluation's steps; `Stop` when the budget is spent. */
+    const account = (r: EvalResult): EvalResult => {
+      steps += r.steps;
+      return r;
+    };
+
+    // `Catch` frames: the `continue` of each open Catch question.
+    const catches: Value[] = [];
+    let pending: { kind: 'apply'; fn: Value; arg: Value } | { kind: 'start'; script: Value };
+    const start = account(evaluator.evaluate(expr));
+    if (!start.ok) return start.error.kind === 'unhandledException' ? done(this.uncaught(evaluator, start.error.exception, start.error.definition)) : done(evalFailure(start.error));
+    pending = { kind: 'start', script: start.value };
+
+    try {
+      for (;;) {
+        if (steps > budget) return done({ kind: 'budgetExceeded', message: `${where} exceeded its budget of ${budget} steps` });
+        // Evaluate to the next `Free` value.
+        const next = pending.kind === 'start'
+          ? account(evaluator.apply(field(pending.script, 'runScript'), [UNIT]))
+          : account(evaluator.apply(pending.fn, [pending.arg]));
+        let thrown: AnyExceptionValue | undefined;
+        let thrownIn: Definition | undefined;
+        let free: Value | undefined;
+        if (next.ok) free = next.value;
+        else if (next.error.kind === 'unhandledException') ({ exception: thrown, definition: thrownIn } = next.error);
+        else return done(evalFailure(next.error));
+
+        if (free !== undefined) {
+          if (constructorOf(free) === 'Pure') {
+            const result = field((free as { value: Value }).value, '_1');
+            const frame = catches.pop();
+            if (frame === undefined) return { ok: true, value: result, steps, questions };
+            pending = { kind: 'apply', fn: frame, arg: values.right(result) };
+            continue;
+          }
+          const question = field((free as { value: Value }).value, 'unpack');
+          questions++;
+          const q: Question = {
+            name: text(field(question, 'commandName')),
+            version: (() => { const v = field(question, 'commandVersion'); return v.kind === 'int64' ? v.value : 0n; })(),
+            payload: field(question, 'payload'),
+          };
+          options.onQuestion?.(q);
+          const got = answer(q, ctx);
+          switch (got.kind) {
+            case 'value': pending = { kind: 'apply', fn: field(question, 'continue'), arg: got.value }; continue;
+            case 'fail': return done(got.failure);
+            case 'catch': {
+              catches.push(field(question, 'continue'));
+              const inner = account(evaluator.apply(got.script, [UNIT]));
+              if (inner.ok) { pending = { kind: 'start', script: inner.value }; continue; }
+              if (inner.error.kind !== 'unhandledException') return done(evalFailure(inner.error));
+              ({ exception: thrown, definition: thrownIn } = inner.error);
+              break;
+            }
+            case 'throw': thrown = got.exception; break;
+          }
+        }
+        // An exception: the innermost Catch receives it.
+        const frame = catches.pop();
+        if (frame === undefined) return done(this.uncaught(evaluator, thrown!, thrownIn));
+        pending = { kind: 'apply', fn: frame, arg: values.left(thrown!) };
+      }
+    } catch (error) {
+      if (error instanceof ShapeError) return done({ kind: 'engine', message: `${where}: unexpected script value: ${error.message}` });
+      throw error;
+    }
+  }
+
+  /** An uncaught exception, with its message as Daml computes it. */
+  private uncaught(evaluator: Evaluator, exception: AnyExceptionValue, thrownIn: Definition | undefined): ScriptFailure {
+    const where = thrownIn ? ` (thrown in ${describeDefinition(thrownIn)})` : '';
+    return { kind: 'unhandledException', message: `unhandled exception ${describeException(evaluator, exception)}${where}` };
+  }
+}

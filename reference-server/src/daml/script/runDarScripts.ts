@@ -1,0 +1,84 @@
+/**
+ * `daml test` without a JVM: decode a DAR, find its scripts, run each on a fresh in-memory ledger.
+ * Shared by the CLI (`canton-conformance test --dar`), the bench and the tests.
+ */
+import type { QualifiedName } from '../ast/Type.js';
+import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
+import type { Dar } from '../decode/decodeDar.js';
+import { decodeDar } from '../decode/decodeDar.js';
+import { Packages } from '../decode/Packages.js';
+import { findScripts, scriptName } from './findScripts.js';
+import { InMemoryScriptLedger } from './InMemoryScriptLedger.js';
+import type { Question, ScriptFailure } from './ScriptRunner.js';
+import { ScriptRunner } from './ScriptRunner.js';
+
+export interface LoadedDar {
+  readonly dar: Dar;
+  readonly packages: Packages;
+  /** The main package's scripts, by module then name. */
+  readonly scripts: readonly QualifiedName[];
+}
+
+export type LoadDarResult = { readonly ok: true; readonly loaded: LoadedDar } | { readonly ok: false; readonly message: string };
+
+export function loadDarScripts(bytes: Uint8Array): LoadDarResult {
+  const packages = new Packages();
+  const decoded = decodeDar(bytes, packages.cache);
+  if (!decoded.ok) return { ok: false, message: `not a readable DAR: ${decoded.failure.message}` };
+  packages.addDar(decoded.value);
+  return { ok: true, loaded: { dar: decoded.value, packages, scripts: findScripts(decoded.value.main) } };
+}
+
+export interface ScriptResult {
+  /** `Module:name`. */
+  readonly name: string;
+  readonly ref: QualifiedName;
+  readonly ok: boolean;
+  readonly failure: ScriptFailure | undefined;
+  readonly durationMs: number;
+  /** Evaluation steps of the script's own code. */
+  readonly steps: number;
+  /** Evaluation steps of its submissions and interface views, on the ledger. */
+  readonly ledgerSteps: number;
+  readonly questions: number;
+  /** `trace` / `debug` output, in order (script code, then choices as they ran). */
+  readonly trace: readonly string[];
+}
+
+export interface RunScriptsOptions {
+  /** Evaluation steps each script may take. */
+  readonly stepBudget?: number;
+  /** For tests only: builtins replacing the engine's (never reachable from the CLI). */
+  readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  readonly onResult?: (result: ScriptResult) => void;
+  /** Sees each question a script asks (name and version), e.g. to count them. */
+  readonly onQuestion?: (script: QualifiedName, question: Question) => void;
+  /** The clock durations are measured with (ms). */
+  readonly now?: () => number;
+}
+
+/** Runs `scripts` (default: all of the DAR's), each on a fresh ledger, in order. */
+export function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName[] = loaded.scripts, options: RunScriptsOptions = {}): ScriptResult[] {
+  const getPackage = (id: string) => loaded.packages.get(id);
+  const runner = new ScriptRunner(getPackage, () => loaded.packages.all());
+  const now = options.now ?? (() => performance.now());
+  const results: ScriptResult[] = [];
+  for (const ref of scripts) {
+    const trace: string[] = [];
+    const onTrace = (m: string) => { trace.push(m); };
+    const ledger = new InMemoryScriptLedger({
+      getPackage, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget,
+    });
+    const started = now();
+    const outcome = runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
+      onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)),
+    });
+    const result: ScriptResult = {
+      name: scriptName(ref), ref, ok: outcome.ok, failure: outcome.ok ? undefined : outcome.failure,
+      durationMs: now() - started, steps: outcome.steps, ledgerSteps: ledger.stepsUsed, questions: outcome.questions, trace,
+    };
+    results.push(result);
+    options.onResult?.(result);
+  }
+  return results;
+}
