@@ -23,6 +23,8 @@ import { runEngineCommands } from './engine/runEngineCommands.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
 import type { QualifiedName } from '../daml/ast/Type.js';
+import type { BuiltinName, FirstOrderBuiltin } from '../daml/builtins/Builtin.js';
+import type { PackageCache } from '../daml/decode/decodeArchive.js';
 import type { InterpretEnv, PreparedTransaction } from './interpret.js';
 import { contractIdFrom, contractViewOf, interpret } from './interpret.js';
 import { parseOffset } from './offsets.js';
@@ -89,6 +91,12 @@ export interface CreateLedgerOptions extends LedgerOptions {
   readonly sampleTemplates?: boolean;
   /** Evaluation steps one engine submission may take (a looping choice stops there). Default 10,000,000. */
   readonly engineStepBudget?: number;
+  /** Receives `trace` / `debug` output of uploaded packages' choices (a Daml Script run reports it). */
+  readonly engineOnTrace?: (message: string) => void;
+  /** Decoded packages to share with the caller (a Daml Script run decoded its DAR already). */
+  readonly enginePackageCache?: PackageCache;
+  /** For tests only: builtins replacing the engine's, to prove checks can fail. Never set by the server or CLI. */
+  readonly engineBuiltinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
 }
 
 /**
@@ -148,6 +156,9 @@ export class Ledger {
         () => this.#vettingStamp(),
       ),
       stepBudget: options.engineStepBudget ?? 10_000_000,
+      onTrace: options.engineOnTrace,
+      packageCache: options.enginePackageCache,
+      builtinOverrides: options.engineBuiltinOverrides,
     });
     this.catalogue.useUploaded(this.engine.catalogue);
     if (options.sampleTemplates !== false) registerSampleTemplates(this.catalogue);
@@ -513,7 +524,12 @@ export class Ledger {
     if (sub.actAs.length === 0) return fail('MISSING_FIELD', 'The submitted command is missing a mandatory field: act_as', { context: { field_name: 'act_as' } });
     const unknown = [...sub.actAs, ...sub.readAs].filter((p) => !this.store.party(p));
     if (unknown.length) return fail('PARTY_NOT_KNOWN_ON_LEDGER', `Parties not known on ledger: ${unknown.join(', ')}`, { context: { parties: unknown.join(',') } });
-    const run = runEngineCommands(this.#interpretEnv(), this.engine, sub, req.commands.map((update) => ({ update, resultType: undefined })), this.config.clock.now());
+    const now = this.config.clock.now();
+    if (req.ledgerTime !== undefined && req.ledgerTime / 1000n !== BigInt(Math.trunc(now))) {
+      return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: ledger time ${req.ledgerTime} µs is not within the ledger clock's millisecond ${now}`);
+    }
+    const at = req.ledgerTime === undefined ? {} : { preparationTime: req.ledgerTime, ledgerTime: req.ledgerTime };
+    const run = runEngineCommands(this.#interpretEnv(), this.engine, sub, req.commands.map((update) => ({ update, resultType: undefined })), now, at);
     if (!run.ok) return run;
     const c = this.commit(run.value.prepared);
     return c.ok ? ok({ results: run.value.results, transaction: run.value.transaction, offset: c.value.offset, updateId: c.value.updateId }) : c;

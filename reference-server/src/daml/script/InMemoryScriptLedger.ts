@@ -9,23 +9,22 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { Binding, Expr, Update } from '../ast/Expr.js';
+import type { Expr } from '../ast/Expr.js';
 import type { Package } from '../ast/Package.js';
 import { qualifiedKey } from '../ast/Package.js';
-import type { QualifiedName, Type } from '../ast/Type.js';
+import type { QualifiedName } from '../ast/Type.js';
 import type { FirstOrderBuiltin } from '../builtins/Builtin.js';
 import type { BuiltinName } from '../builtins/Builtin.js';
-import { lookupInterface, lookupTemplate } from '../decode/Packages.js';
+import { lookupTemplate } from '../decode/Packages.js';
 import { Evaluator } from '../eval/Evaluator.js';
-import type { Transaction, TxNode } from '../update/Transaction.js';
+import type { Transaction } from '../update/Transaction.js';
 import { UpdateEngine } from '../update/UpdateEngine.js';
 import { deriveTransactionSeed } from '../update/seeds.js';
-import type { RecordValue, Value } from '../value/Value.js';
-import { listItems } from '../value/Value.js';
+import type { Value } from '../value/Value.js';
 import type {
-  AllocateResult, ScriptActiveContract, ScriptCommand, ScriptCommandResult, ScriptLedger, ScriptPartyDetails,
-  ScriptSubmission, ScriptSubmitResult, ScriptTreeEvent, ScriptUser, ScriptUserRight,
+  AllocateResult, ScriptActiveContract, ScriptLedger, ScriptPartyDetails, ScriptSubmission, ScriptSubmitResult, ScriptUser, ScriptUserRight,
 } from './ScriptLedger.js';
+import { scriptCommandResults, scriptCommandsUpdate, scriptTreeOf } from './scriptTransaction.js';
 
 export interface InMemoryScriptLedgerOptions {
   readonly getPackage: (packageId: string) => Package | undefined;
@@ -44,7 +43,6 @@ interface StoredContract extends ScriptActiveContract {
   readonly createdAt: bigint;
 }
 
-const UNIT_TYPE: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
 const lit = (value: Value): Expr => ({ kind: 'lit', value });
 
 export class InMemoryScriptLedger implements ScriptLedger {
@@ -129,7 +127,7 @@ export class InMemoryScriptLedger implements ScriptLedger {
     const readers = new Set([...s.actAs, ...s.readAs]);
     const disclosed = new Set(s.disclosures.filter((d) => d.blob === this.blob(d.contractId)).map((d) => d.contractId));
     const seedInput = createHash('sha256').update(`submission/${this.submissions++}`).digest();
-    const { update, kinds } = this.commandsUpdate(s.commands);
+    const { update, kinds } = scriptCommandsUpdate(this.getPackage, s.commands);
     const outcome = this.engine.submit({
       update,
       submitters: s.actAs,
@@ -149,45 +147,7 @@ export class InMemoryScriptLedger implements ScriptLedger {
     this.stepsUsed += outcome.steps;
     if (!outcome.ok) return { ok: false, error: outcome.error };
     this.commit(outcome.transaction);
-    const values = outcome.result.kind === 'cons' || outcome.result.kind === 'nil' ? listItems(outcome.result) : [];
-    const results: ScriptCommandResult[] = values.map((v, i) =>
-      kinds[i] === 'create' && v.kind === 'contractId' ? { kind: 'create', contractId: v.value } : { kind: 'exercise', result: v });
-    return { ok: true, results, tree: treeOf(outcome.transaction) };
-  }
-
-  /** One update running the commands in order; its result lists each command's results. */
-  private commandsUpdate(commands: readonly ScriptCommand[]): { update: Update; kinds: ('create' | 'exercise')[] } {
-    const bindings: Binding[] = [];
-    const kinds: ('create' | 'exercise')[] = [];
-    const bind = (kind: 'create' | 'exercise', update: Update): Expr => {
-      const name = `r${bindings.length}`;
-      bindings.push({ name, type: UNIT_TYPE, bound: { kind: 'update', update } });
-      kinds.push(kind);
-      return { kind: 'var', name };
-    };
-    const exercise = (templateId: QualifiedName, cid: Expr, choice: string, argument: Value): Update =>
-      lookupInterface(this.getPackage, templateId)
-        ? { kind: 'exerciseInterface', iface: templateId, choice, cid, arg: lit(argument), guard: undefined }
-        : { kind: 'exercise', template: templateId, choice, cid, arg: lit(argument) };
-    const out: Expr[] = [];
-    for (const c of commands) {
-      switch (c.kind) {
-        case 'create': out.push(bind('create', { kind: 'create', template: c.templateId, expr: lit(c.argument) })); break;
-        case 'exercise':
-          out.push(bind('exercise', exercise(c.templateId, lit({ kind: 'contractId', value: c.contractId }), c.choice, c.argument)));
-          break;
-        case 'createAndExercise': {
-          const cid = bind('create', { kind: 'create', template: c.templateId, expr: lit(c.argument) });
-          out.push(cid, bind('exercise', exercise(c.templateId, cid, c.choice, c.choiceArgument)));
-          break;
-        }
-      }
-    }
-    const results: Expr = { kind: 'cons', type: UNIT_TYPE, front: out, tail: { kind: 'nil', type: UNIT_TYPE } };
-    return {
-      update: { kind: 'block', bindings, body: { kind: 'update', update: { kind: 'pure', type: UNIT_TYPE, expr: out.length ? results : { kind: 'nil', type: UNIT_TYPE } } } },
-      kinds,
-    };
+    return { ok: true, results: scriptCommandResults(outcome.result, kinds), tree: scriptTreeOf(outcome.transaction) };
   }
 
   private commit(tx: Transaction): void {
@@ -242,19 +202,3 @@ export class InMemoryScriptLedger implements ScriptLedger {
 const sameRight = (a: ScriptUserRight, b: ScriptUserRight): boolean => a.right === b.right && a.party === b.party;
 
 const strip = (c: StoredContract): ScriptActiveContract => ({ contractId: c.contractId, templateId: c.templateId, argument: c.argument });
-
-/** The Ledger API's transaction tree: creates and exercises; fetches and rolled-back nodes are not shown. */
-function treeOf(tx: Transaction): ScriptTreeEvent[] {
-  const event = (node: TxNode): ScriptTreeEvent | undefined => {
-    switch (node.kind) {
-      case 'create': return { kind: 'created', contractId: node.contractId, templateId: node.templateId, argument: node.argument as RecordValue };
-      case 'exercise':
-        return {
-          kind: 'exercised', contractId: node.contractId, templateId: node.templateId, choice: node.choice, argument: node.choiceArgument,
-          children: node.children.map((id) => event(tx.nodes[id]!)).filter((e) => e !== undefined),
-        };
-      default: return undefined;
-    }
-  };
-  return tx.roots.map((id) => event(tx.nodes[id]!)).filter((e) => e !== undefined);
-}

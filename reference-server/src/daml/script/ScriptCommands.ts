@@ -123,7 +123,7 @@ const submit: Handler = (payload, ctx) => {
       // `try` does not catch it (only `trySubmit` / `submitMustFail` see its SubmitError).
       const why = result.error.kind === 'unhandledException'
         ? `unhandled exception ${describeException(ctx.evaluator, result.error.exception)}`
-        : result.error.message;
+        : result.error.kind === 'refused' ? `${result.error.code}: ${result.error.message}` : result.error.message;
       return { kind: 'fail', failure: { kind: 'submitFailed', message: `submission failed${at}: ${why}` } };
     }
     const error = submitErrorValue(ctx.values, result.error);

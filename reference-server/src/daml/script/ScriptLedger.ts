@@ -1,7 +1,8 @@
 /**
  * What a Daml Script runner needs from a ledger, in engine values (never JSON). The in-memory
  * implementation (`InMemoryScriptLedger`) runs commands on the update engine; the reference's
- * ledger core can implement the same interface to run scripts against the served ledger.
+ * ledger core implements it too (`ledger/engine/CoreScriptLedger.ts`), so a script does what the
+ * JSON API would see.
  *
  * Time is static: the ledger's clock moves only by `setTime` (daml-script `setTime` / `passTime`).
  */
@@ -44,10 +45,32 @@ export type ScriptTreeEvent =
       readonly argument: Value; readonly children: readonly ScriptTreeEvent[];
     };
 
+/**
+ * A participant's refusal that is no engine failure (an unknown party, an invalid disclosed
+ * contract, a ledger time out of bounds): its Canton error code id and message.
+ */
+export interface ScriptLedgerRefusalError {
+  readonly kind: 'refused';
+  readonly code: string;
+  readonly message: string;
+}
+
 export type ScriptSubmitResult =
   | { readonly ok: true; readonly results: readonly ScriptCommandResult[]; readonly tree: readonly ScriptTreeEvent[] }
-  /** The engine's failure as data (a ledger-model failure, an unhandled exception, ...). */
-  | { readonly ok: false; readonly error: EvalError };
+  /** The engine's failure as data (a ledger-model failure, an unhandled exception, ...), or the participant's refusal. */
+  | { readonly ok: false; readonly error: EvalError | ScriptLedgerRefusalError };
+
+/**
+ * Thrown by a ledger that refuses a question outright, as a participant's gRPC error ends a
+ * daml-script run (setting static time backwards, a user the participant will not create): the
+ * runner ends the script with the message, which names the Canton error.
+ */
+export class ScriptLedgerRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScriptLedgerRefusal';
+  }
+}
 
 export interface ScriptActiveContract {
   readonly contractId: string;
@@ -79,14 +102,14 @@ export interface ScriptLedger {
   listKnownParties(): readonly ScriptPartyDetails[];
   /** The static ledger time, microseconds since the epoch. */
   getTime(): bigint;
+  /** May throw `ScriptLedgerRefusal` (a participant does not set time backwards). */
   setTime(micros: bigint): void;
   submit(submission: ScriptSubmission): ScriptSubmitResult;
   /** Active contracts of `templateId` a stakeholder among `parties` sees, in creation order. */
   query(parties: readonly string[], templateId: QualifiedName): readonly ScriptActiveContract[];
   /** One active contract a stakeholder among `parties` sees, with its disclosure blob. */
   queryContractId(parties: readonly string[], contractId: string): (ScriptActiveContract & { readonly blob: string }) | undefined;
-  /** Active contracts implementing `interfaceId` that `parties` see, with their views (undefined: the view failed). */
-  /** False when the user exists already. */
+  /** False when the user exists already. User management may throw `ScriptLedgerRefusal` for any other refusal. */
   createUser(user: ScriptUser, rights: readonly ScriptUserRight[]): boolean;
   getUser(userId: string): ScriptUser | undefined;
   /** False when there is no such user. */
@@ -98,5 +121,6 @@ export interface ScriptLedger {
   /** The rights revoked (those the user had); undefined when there is no such user. */
   revokeUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined;
   listUserRights(userId: string): readonly ScriptUserRight[] | undefined;
+  /** Active contracts implementing `interfaceId` that `parties` see, with their views (undefined: the view failed). */
   queryInterface(parties: readonly string[], interfaceId: QualifiedName): readonly { readonly contractId: string; readonly view: Value | undefined }[];
 }

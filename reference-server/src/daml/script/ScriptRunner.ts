@@ -28,6 +28,7 @@ import { UNIT } from '../value/Value.js';
 import { describeException } from './describeException.js';
 import { answer } from './ScriptCommands.js';
 import type { ScriptLedger } from './ScriptLedger.js';
+import { ScriptLedgerRefusal } from './ScriptLedger.js';
 import { ScriptValues, ShapeError, constructorOf, field, text } from './ScriptValues.js';
 
 export const LOW_LEVEL_MODULE = 'Daml.Script.Internal.LowLevel';
@@ -52,6 +53,8 @@ export type ScriptFailureKind =
   | 'submitFailed'
   /** A question this runner does not answer. */
   | 'unsupportedCommand'
+  /** The ledger refused a question outright (static time set backwards on a participant, ...). */
+  | 'ledgerRefused'
   | 'budgetExceeded'
   /** The definition is not a Script, or is missing. */
   | 'notAScript'
@@ -209,6 +212,7 @@ export class ScriptRunner {
       }
     } catch (error) {
       if (error instanceof ShapeError) return done({ kind: 'engine', message: `${where}: unexpected script value: ${error.message}` });
+      if (error instanceof ScriptLedgerRefusal) return done({ kind: 'ledgerRefused', message: error.message });
       throw error;
     }
   }

@@ -1,5 +1,6 @@
 /**
- * `daml test` without a JVM: decode a DAR, find its scripts, run each on a fresh in-memory ledger.
+ * `daml test` without a JVM: decode a DAR, find its scripts, run each on a fresh ledger (in memory
+ * unless the caller brings another, such as the reference's ledger core).
  * Shared by the CLI (`canton-conformance test --dar`), the bench and the tests.
  */
 import type { QualifiedName } from '../ast/Type.js';
@@ -9,10 +10,13 @@ import { decodeDar } from '../decode/decodeDar.js';
 import { Packages } from '../decode/Packages.js';
 import { findScripts, scriptName } from './findScripts.js';
 import { InMemoryScriptLedger } from './InMemoryScriptLedger.js';
+import type { ScriptLedger } from './ScriptLedger.js';
 import type { Question, ScriptFailure } from './ScriptRunner.js';
 import { ScriptRunner } from './ScriptRunner.js';
 
 export interface LoadedDar {
+  /** The DAR file as read (a ledger that runs scripts uploads it). */
+  readonly bytes: Uint8Array;
   readonly dar: Dar;
   readonly packages: Packages;
   /** The main package's scripts, by module then name. */
@@ -26,8 +30,27 @@ export function loadDarScripts(bytes: Uint8Array): LoadDarResult {
   const decoded = decodeDar(bytes, packages.cache);
   if (!decoded.ok) return { ok: false, message: `not a readable DAR: ${decoded.failure.message}` };
   packages.addDar(decoded.value);
-  return { ok: true, loaded: { dar: decoded.value, packages, scripts: findScripts(decoded.value.main) } };
+  return { ok: true, loaded: { bytes, dar: decoded.value, packages, scripts: findScripts(decoded.value.main) } };
 }
+
+/** What a fresh script ledger is made with (`runDarScripts` makes one per script). */
+export interface ScriptLedgerSetup {
+  readonly loaded: LoadedDar;
+  /** Receives `trace` / `debug` output of choices and templates. */
+  readonly onTrace: (message: string) => void;
+  /** Steps one submission may take. */
+  readonly stepBudget: number | undefined;
+  /** For tests only: builtins replacing the engine's. */
+  readonly builtinOverrides: ReadonlyMap<BuiltinName, FirstOrderBuiltin> | undefined;
+}
+
+/** A ledger for one script, and the evaluation steps its submissions and views took. */
+export type ScriptLedgerFactory = (setup: ScriptLedgerSetup) => ScriptLedger & { readonly stepsUsed: number };
+
+/** The in-memory ledger `daml test` gives each script. */
+export const inMemoryScriptLedger: ScriptLedgerFactory = (setup) => new InMemoryScriptLedger({
+  getPackage: (id) => setup.loaded.packages.get(id), onTrace: setup.onTrace, builtinOverrides: setup.builtinOverrides, stepBudget: setup.stepBudget,
+});
 
 export interface ScriptResult {
   /** `Module:name`. */
@@ -55,6 +78,8 @@ export interface RunScriptsOptions {
   readonly onQuestion?: (script: QualifiedName, question: Question) => void;
   /** The clock durations are measured with (ms). */
   readonly now?: () => number;
+  /** The ledger each script runs on, fresh per script. Default: in memory (`inMemoryScriptLedger`). */
+  readonly ledger?: ScriptLedgerFactory;
 }
 
 /** Runs `scripts` (default: all of the DAR's), each on a fresh ledger, in order. */
@@ -66,9 +91,7 @@ export function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName
   for (const ref of scripts) {
     const trace: string[] = [];
     const onTrace = (m: string) => { trace.push(m); };
-    const ledger = new InMemoryScriptLedger({
-      getPackage, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget,
-    });
+    const ledger = (options.ledger ?? inMemoryScriptLedger)({ loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget });
     const started = now();
     const outcome = runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
       onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)),

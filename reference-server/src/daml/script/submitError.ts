@@ -8,12 +8,13 @@
 import type { EvalError } from '../eval/EvalResult.js';
 import type { Value } from '../value/Value.js';
 import { NONE, UNIT, some, text } from '../value/Value.js';
+import type { ScriptLedgerRefusalError } from './ScriptLedger.js';
 import type { ScriptValues } from './ScriptValues.js';
 
 const MODULE = 'Daml.Script.Internal.Questions.Submit.Error';
 
 /** The SubmitError of `error`, or undefined when the failure is not the submission's (an engine fault). */
-export function submitErrorValue(values: ScriptValues, error: EvalError): Value | undefined {
+export function submitErrorValue(values: ScriptValues, error: EvalError | ScriptLedgerRefusalError): Value | undefined {
   const tycon = values.tycon(MODULE, 'SubmitError');
   const ctor = (name: string, fields: Record<string, Value> | undefined): Value =>
     values.variant(tycon, name, fields === undefined ? UNIT : values.record(values.tycon(MODULE, `SubmitError.${name}`), fields));
@@ -21,6 +22,8 @@ export function submitErrorValue(values: ScriptValues, error: EvalError): Value 
     case 'unhandledException': return ctor('UnhandledException', { exc: some(error.exception) });
     case 'userError': return ctor('UserError', { userErrorMessage: text(error.message) });
     case 'failWithStatus': return ctor('UnknownError', { unknownErrorMessage: text(`${error.errorId}: ${error.message}`) });
+    // A Canton error daml-script has no constructor for: its runner gives it as UnknownError.
+    case 'refused': return ctor('UnknownError', { unknownErrorMessage: text(`${error.code}(${error.message})`) });
     case 'ledger': {
       const f = error.failure;
       switch (f.kind) {

@@ -13,19 +13,25 @@ import type { AdminStore } from '../../store/AdminStore.js';
  * when a command or a stored contract first needs it.
  */
 export class EnginePackages {
-  readonly #cache: PackageCache = new Map();
+  readonly #cache: PackageCache;
+  /** Whether `#cache` is the caller's (then it may hold packages never uploaded here). */
+  readonly #shared: boolean;
   /** Packages whose payload the engine cannot read (Daml-LF 1, corrupt): stored, never executable. */
   readonly #undecodable = new Map<string, DecodeFailure>();
   readonly dataTypes: DataTypes;
 
-  constructor(readonly admin: AdminStore) {
+  /** `cache`: decoded packages to share (only packages the admin store holds are ever answered). */
+  constructor(readonly admin: AdminStore, cache?: PackageCache) {
+    this.#cache = cache ?? new Map();
+    this.#shared = cache !== undefined;
     this.dataTypes = packageDataTypes((id) => this.get(id));
   }
 
   /** The decoded package, or undefined when it was never uploaded or cannot be decoded. */
   get(packageId: string): Package | undefined {
     const cached = this.#cache.get(packageId);
-    if (cached !== undefined) return cached;
+    // A shared cache may hold packages never uploaded here: those stay unknown.
+    if (cached !== undefined && (!this.#shared || this.admin.package(packageId) !== undefined)) return cached;
     if (this.#undecodable.has(packageId)) return undefined;
     const stored = this.admin.package(packageId);
     if (stored === undefined) return undefined;

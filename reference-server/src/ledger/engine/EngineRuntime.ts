@@ -1,4 +1,6 @@
 import type { Type } from '../../daml/ast/Type.js';
+import type { BuiltinName, FirstOrderBuiltin } from '../../daml/builtins/Builtin.js';
+import type { PackageCache } from '../../daml/decode/decodeArchive.js';
 import { Evaluator } from '../../daml/eval/Evaluator.js';
 import { decodeJson, encodeJson } from '../../daml/json/jsonValue.js';
 import type { JsonProblem } from '../../daml/json/jsonValue.js';
@@ -18,6 +20,12 @@ export interface EngineRuntimeOptions {
   readonly selectPackageId: (packageName: string, preference?: readonly string[]) => string | undefined;
   /** Steps one submission (or one interface view) may take before it is stopped. */
   readonly stepBudget: number;
+  /** Receives `trace` / `debug` output of choices and templates (a Daml Script run shows it). */
+  readonly onTrace?: (message: string) => void;
+  /** Decoded packages shared with the caller (a Daml Script run decoded the DAR already). */
+  readonly packageCache?: PackageCache;
+  /** For tests only: builtins replacing the engine's (see `EvaluatorOptions.builtinOverrides`). */
+  readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
 }
 
 /**
@@ -32,13 +40,16 @@ export class EngineRuntime {
   readonly #views: Evaluator;
   /** Engine values of stored arguments, decoded once (after a restart, on first use). */
   readonly #values = new WeakMap<object, Value>();
+  /** Evaluation steps submissions and interface views took so far. */
+  stepsUsed = 0;
 
   constructor(readonly options: EngineRuntimeOptions) {
-    this.packages = new EnginePackages(options.admin);
+    this.packages = new EnginePackages(options.admin, options.packageCache);
     const getPackage = (id: string) => this.packages.get(id);
     this.catalogue = new EngineCatalogue(this.packages, (name) => options.selectPackageId(name), (t, i, self) => this.#view(t, i, self));
-    this.engine = new UpdateEngine({ getPackage, stepBudget: options.stepBudget });
-    this.#views = new Evaluator({ getPackage, stepBudget: options.stepBudget });
+    const { stepBudget, onTrace, builtinOverrides } = options;
+    this.engine = new UpdateEngine({ getPackage, stepBudget, onTrace, builtinOverrides });
+    this.#views = new Evaluator({ getPackage, stepBudget, onTrace, builtinOverrides });
   }
 
   /** The JSON of `value` by its Daml-LF type, as events carry it. */
@@ -73,6 +84,7 @@ export class EngineRuntime {
     const impl = template.engine.def.implements.get(iface.id);
     if (!impl) return { ok: false, message: `${template.qualifiedName} does not implement ${iface.qualifiedName}` };
     const r = this.#views.evaluate(impl.view, [[template.engine.def.param, argument]], template.engine.name);
+    this.stepsUsed += r.steps;
     return r.ok ? { ok: true, value: r.value } : { ok: false, message: `the view of ${iface.qualifiedName} failed: ${'message' in r.error ? r.error.message : r.error.kind}` };
   }
 

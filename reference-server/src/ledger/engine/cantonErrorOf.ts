@@ -38,7 +38,21 @@ const TRACE_MAX = 10;
  * DamlErrorWithDefiniteAnswer whose answer is not definite: `definiteAnswer: false`.
  */
 export function cantonErrorOf(error: EvalError, at: InterpretationAt = {}): LedgerError {
-  return { ...errorOf(error, at), definiteAnswer: false };
+  const out: LedgerError = { ...errorOf(error, at), definiteAnswer: false };
+  engineErrors.set(out, error);
+  return out;
+}
+
+/** The engine failures Canton errors were made from (kept beside, so they never reach the wire or the store). */
+const engineErrors = new WeakMap<LedgerError, EvalError>();
+
+/**
+ * The engine's own failure behind a Canton error `cantonErrorOf` made, for engine callers that
+ * need more than the participant shows (a Daml Script runner's SubmitError carries the exception
+ * value); undefined for any other error.
+ */
+export function engineErrorOf(error: LedgerError): EvalError | undefined {
+  return engineErrors.get(error);
 }
 
 function errorOf(error: EvalError, at: InterpretationAt): LedgerError {

@@ -20,6 +20,11 @@ export interface EngineSubmission {
   readonly disclosedContracts?: readonly string[];
   readonly userId?: string;
   readonly commandId?: string;
+  /**
+   * The ledger time in microseconds, for a caller on static time whose clock the ledger's
+   * `ManualClock` follows to the millisecond (a Daml Script may set any microsecond); default the clock's.
+   */
+  readonly ledgerTime?: bigint;
 }
 
 /** An active contract as engine values; `view` is the interface view when an interface was asked for. */

@@ -75,6 +75,7 @@ export function runEngineCommands(
     ledgerTime: options.ledgerTime ?? BigInt(Math.trunc(ledgerTime)) * 1000n,
     getContract,
   });
+  rt.stepsUsed += run.steps;
   if (!run.ok) return err(cantonErrorOf(run.error));
   for (const c of inputs.values()) {
     if (c.inFlight) {
