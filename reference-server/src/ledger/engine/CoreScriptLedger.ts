@@ -1,7 +1,8 @@
 /**
  * A Daml Script `ScriptLedger` over the reference's ledger core: what a script does is what the
  * JSON API of `serve` would see. Each script gets a fresh participant (as `daml test` gives a fresh
- * ledger) with the DAR uploaded and vetted through the package service, static time on the
+ * ledger) with the DAR uploaded and vetted through the package service (once; each participant
+ * starts from the package store that upload left), static time on the
  * ledger's `ManualClock` from the epoch, parties from the party service (`hint::1220…`), users and
  * rights from the user service, submissions through `submitEngineCommands` and reads through
  * `activeEngineContracts` and the store.
@@ -24,6 +25,8 @@ import { encodeBlob } from '../blob.js';
 import { ManualClock } from '../clock.js';
 import type { LedgerError } from '../errors.js';
 import { Ledger } from '../Ledger.js';
+import type { AdminState } from '../../store/AdminStore.js';
+import { MemoryAdminStore } from '../../store/AdminStore.js';
 import { uploadDars } from '../packages/startupDars.js';
 import type { Result } from '../result.js';
 import type * as W from '../wire.js';
@@ -216,36 +219,36 @@ function submitFailure(e: LedgerError): EvalError | ScriptLedgerRefusalError {
   return { kind: 'refused', code: e.code, message: e.cause };
 }
 
-/** The participant a script runs on: fresh, static time from the epoch, the DAR uploaded and vetted. */
-function participantFor(setup: Pick<ScriptLedgerSetup, 'loaded'> & Partial<ScriptLedgerSetup>): Result<CoreScriptLedger, string> {
+/** A fresh participant on static time from the epoch, with `admin` (the packages and their vetting). */
+function participant(setup: Pick<ScriptLedgerSetup, 'loaded'> & Partial<ScriptLedgerSetup>, admin: AdminState | undefined): { ledger: Ledger; clock: ManualClock } {
   const clock = new ManualClock(0);
   const ledger = new Ledger({
     clock,
+    adminStore: new MemoryAdminStore(admin),
     engineStepBudget: setup.stepBudget,
     engineOnTrace: setup.onTrace,
     enginePackageCache: setup.loaded.packages.cache,
     engineBuiltinOverrides: setup.builtinOverrides,
   });
-  // Vetted on every synchronizer, as `serve --dar` uploads.
-  const uploaded = uploadDars(ledger, [{ name: 'the DAR', bytes: setup.loaded.bytes }]);
-  if (!uploaded.ok) return { ok: false, error: uploaded.error };
-  return { ok: true, value: new CoreScriptLedger({ ledger, clock }) };
+  return { ledger, clock };
 }
 
 /**
  * The factory `runDarScripts` takes to run each script on a fresh ledger core, or why the
- * participant refuses the DAR (checked once, before any script runs).
+ * participant refuses the DAR. The DAR is uploaded once through the package service and vetted on
+ * every synchronizer (as `serve --dar` does); each script's participant starts from a copy of the
+ * package store that upload left, so reading the DAR is not paid per script.
  */
 export function coreScriptLedgers(loaded: LoadedDar): Result<ScriptLedgerFactory, string> {
-  const first = participantFor({ loaded });
-  if (!first.ok) return first;
+  const first = participant({ loaded }, undefined);
+  const uploaded = uploadDars(first.ledger, [{ name: 'the DAR', bytes: loaded.bytes }]);
+  if (!uploaded.ok) return uploaded;
+  const admin = first.ledger.admin.snapshot();
   return {
     ok: true,
     value: (setup) => {
-      const p = participantFor(setup);
-      // The same bytes were accepted by a fresh participant just before.
-      if (!p.ok) throw new Error(`the ledger core refused a DAR it accepted before: ${p.error}`);
-      return p.value;
+      const p = participant(setup, admin);
+      return new CoreScriptLedger(p);
     },
   };
 }

@@ -1,0 +1,165 @@
+/**
+ * Daml Script on the reference's ledger core (`CoreScriptLedger`): Splice's Amulet tests pass on
+ * the participant `serve` runs, what they do is what the JSON API shows, and the proofs that checks
+ * can fail hold there too.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import type { QualifiedName } from '../../reference-server/src/daml/ast/Type.js';
+import type { FirstOrderBuiltin } from '../../reference-server/src/daml/builtins/Builtin.js';
+import { BUILTINS } from '../../reference-server/src/daml/builtins/builtins.js';
+import type { LoadedDar, ScriptLedgerFactory } from '../../reference-server/src/daml/script/runDarScripts.js';
+import { loadDarScripts, runDarScripts } from '../../reference-server/src/daml/script/runDarScripts.js';
+import { ScriptLedgerRefusal } from '../../reference-server/src/daml/script/ScriptLedger.js';
+import { ScriptRunner } from '../../reference-server/src/daml/script/ScriptRunner.js';
+import type { CoreScriptLedger } from '../../reference-server/src/ledger/engine/CoreScriptLedger.js';
+import { coreScriptLedgers } from '../../reference-server/src/ledger/engine/CoreScriptLedger.js';
+import { DARS_DIR, HAS_DARS } from './damlFixtures.js';
+
+const AMULET_TEST = 'history/splice-amulet-test-0.1.8.dar';
+
+function load(): { loaded: LoadedDar; core: ScriptLedgerFactory } {
+  const r = loadDarScripts(readFileSync(join(DARS_DIR, AMULET_TEST)));
+  if (!r.ok) throw new Error(r.message);
+  const core = coreScriptLedgers(r.loaded);
+  if (!core.ok) throw new Error(core.error);
+  return { loaded: r.loaded, core: core.value };
+}
+
+describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1.8', () => {
+  const { loaded, core } = HAS_DARS ? load() : undefined!;
+  /** A script by `Module:name`, or by its name alone when that is unique. */
+  const byName = (name: string): QualifiedName => {
+    const refs = loaded.scripts.filter((s) => `${s.module}:${s.name}` === name || s.name === name);
+    if (refs.length !== 1) throw new Error(`${refs.length} scripts ${name}`);
+    return refs[0]!;
+  };
+  /** A factory that also hands out the ledgers it made, to look at the participant afterwards. */
+  const keeping = (): { factory: ScriptLedgerFactory; made: CoreScriptLedger[] } => {
+    const made: CoreScriptLedger[] = [];
+    return { made, factory: (setup) => { const l = core(setup) as CoreScriptLedger; made.push(l); return l; } };
+  };
+
+  it('runs every script on a fresh participant and every one passes', () => {
+    const results = runDarScripts(loaded, undefined, { ledger: core });
+    expect(results.filter((r) => !r.ok).map((r) => `${r.name}: ${r.failure!.message}`)).toEqual([]);
+    expect(results).toHaveLength(50);
+    const burn = results.find((r) => r.name === 'Splice.Scripts.TestAmuletBurn:testAmuletBurn')!;
+    expect(burn.questions).toBeGreaterThan(1000);
+    expect(burn.ledgerSteps).toBeGreaterThan(0);
+    expect(burn.trace[0]).toMatch(/^TransferInputsSummary \{totalAmuletAmount = 21\.0,/);
+  }, 120_000);
+
+  it('what a script did is the participant\'s state: parties hint::1220…, users, transactions at offsets, contracts in the ACS', () => {
+    const { factory, made } = keeping();
+    const [r] = runDarScripts(loaded, [byName('Splice.Scripts.Util:setupDefaultAppWithUsers')], { ledger: factory });
+    expect(r!.ok).toBe(true);
+    const { ledger } = made[0]!;
+    const listedParties = ledger.listParties({});
+    const parties = listedParties.ok ? listedParties.value.partyDetails.map((p) => p.party) : [];
+    expect(parties.length).toBe(14);
+    for (const p of parties) expect(p).toMatch(/^[A-Za-z0-9_-]+::1220[0-9a-f]{64}$/);
+    const users = ledger.listUsers({});
+    expect(users.ok && users.value.users.map((u) => u.id)).toContain('participant_admin');
+    expect(users.ok && users.value.users.length).toBe(11);
+    expect(ledger.ledgerEnd().offset).toBeGreaterThan(14);
+    // The script's contracts are the JSON API's active contracts of a party that sees them.
+    const dso = parties.find((p) => p.startsWith('dso'))!;
+    const acs = ledger.activeContracts({ filter: { filtersByParty: { [dso]: {} } }, activeAtOffset: ledger.ledgerEnd().offset } as never);
+    expect(acs.ok).toBe(true);
+    const listed = acs.ok ? [...acs.value] : [];
+    expect(listed.length).toBeGreaterThan(0);
+    expect(JSON.stringify(listed)).toContain('Splice.AmuletRules:AmuletRules');
+  });
+
+  it('a wrong ADD_NUMERIC fails scripts whose assertions see sums on the core as in memory', () => {
+    const real = BUILTINS.get('ADD_NUMERIC')!;
+    const wrong: FirstOrderBuiltin = {
+      arity: real.arity,
+      apply(args) {
+        const r = real.apply(args);
+        return r.ok && r.value.kind === 'numeric' && r.value.unscaled !== 0n ? { ok: true, value: { ...r.value, unscaled: r.value.unscaled + 1n } } : r;
+      },
+    };
+    const names = [
+      'testSenderNoChange', 'testExpireAmulet', 'testUnclaimedRewards_withCoupons', 'testTransferCommand',
+      // Not among the 21: they pass with the wrong sum too.
+      'testAmuletRules', 'testTap', 'setupApp',
+    ];
+    const results = runDarScripts(loaded, names.map(byName), { ledger: core, builtinOverrides: new Map([['ADD_NUMERIC', wrong]]) });
+    expect(results.filter((r) => !r.ok).map((r) => r.ref.name)).toEqual(names.slice(0, 4));
+    for (const r of results.filter((x) => !x.ok)) expect(r.failure!.message).toMatch(/^unhandled exception DA\.Exception\.AssertionFailed:AssertionFailed: /);
+  }, 120_000);
+
+  it('submitMustFail passes only when the participant refuses: accepting everything fails the scripts that expect a rejection', () => {
+    const runner = new ScriptRunner((id) => loaded.packages.get(id), () => loaded.packages.all());
+    const names = [
+      'testAmuletRules', 'testExpireAmulet', 'testTransferPreapprovalSend', 'test_ValidatorFaucet',
+      // No submitMustFail in these.
+      'testTap', 'setupApp',
+    ];
+    const failed: string[] = [];
+    for (const name of names) {
+      const ledger = core({ loaded, onTrace: () => {}, stepBudget: undefined, builtinOverrides: undefined }) as CoreScriptLedger;
+      const submit = ledger.submit.bind(ledger);
+      ledger.submit = (s) => { const r = submit(s); return r.ok ? r : { ok: true, results: [], tree: [] }; };
+      const outcome = runner.run(byName(name), ledger);
+      if (!outcome.ok) {
+        expect(outcome.failure).toEqual({ kind: 'userError', message: expect.stringMatching(/^Expected submit to fail but it succeeded at daml\/Splice\/Scripts\/\w+\.daml:\d+:\d+ \(submit\w*\)$/) });
+        failed.push(name);
+      }
+    }
+    expect(failed).toEqual(names.slice(0, 4));
+  }, 120_000);
+
+  it('static time: from the epoch, forward on the ledger clock, never backwards (Canton\'s time service refuses)', () => {
+    const ledger = core({ loaded, onTrace: () => {}, stepBudget: undefined, builtinOverrides: undefined }) as CoreScriptLedger;
+    expect(ledger.getTime()).toBe(0n);
+    ledger.setTime(86_400_000_123n);
+    expect(ledger.getTime()).toBe(86_400_000_123n);
+    expect(ledger.ledger.config.clock.now()).toBe(86_400_000);
+    expect(() => ledger.setTime(1_000_000n)).toThrow(new ScriptLedgerRefusal(
+      'INVALID_ARGUMENT: The submitted request has invalid arguments: new_time [1970-01-01T00:00:01Z] is before current_time [1970-01-02T00:00:00.000123Z]. Setting time backwards is not allowed.',
+    ));
+    expect(ledger.getTime()).toBe(86_400_000_123n);
+  });
+
+  it('parties, users and refusals go through the participant\'s services', () => {
+    const ledger = core({ loaded, onTrace: () => {}, stepBudget: undefined, builtinOverrides: undefined }) as CoreScriptLedger;
+    const alice = ledger.allocateParty('alice');
+    expect(alice).toMatchObject({ ok: true, party: expect.stringMatching(/^alice::1220[0-9a-f]{64}$/) });
+    expect(ledger.allocateParty('alice')).toMatchObject({ ok: false, message: expect.stringMatching(/^PARTY_ALREADY_EXISTS: /) });
+    expect(ledger.allocateParty('no/slash')).toMatchObject({ ok: false, message: expect.stringMatching(/^INVALID_ARGUMENT: /) });
+    const party = (alice as { party: string }).party;
+    expect(ledger.listKnownParties()).toEqual([{ party, isLocal: true }]);
+
+    expect(ledger.createUser({ userId: 'u1', primaryParty: party }, [{ right: 'CanActAs', party }])).toBe(true);
+    expect(ledger.createUser({ userId: 'u1', primaryParty: undefined }, [])).toBe(false);
+    expect(ledger.getUser('u1')).toEqual({ userId: 'u1', primaryParty: party });
+    expect(ledger.grantUserRights('u1', [{ right: 'CanActAs', party }, { right: 'CanReadAs', party }])).toEqual([{ right: 'CanReadAs', party }]);
+    expect(ledger.revokeUserRights('u1', [{ right: 'CanActAs', party }, { right: 'ParticipantAdmin' }])).toEqual([{ right: 'CanActAs', party }]);
+    expect(ledger.listUserRights('u1')).toEqual([{ right: 'CanReadAs', party }]);
+    expect(ledger.grantUserRights('nobody', [])).toBeUndefined();
+    expect(ledger.listAllUsers().map((u) => u.userId)).toEqual(['participant_admin', 'u1']);
+    expect(ledger.deleteUser('u1')).toBe(true);
+    expect(ledger.deleteUser('u1')).toBe(false);
+    expect(ledger.getUser('u1')).toBeUndefined();
+    // Invalid user ids are the participant's refusal, which ends a script.
+    expect(() => ledger.createUser({ userId: 'not valid!', primaryParty: undefined }, [])).toThrow(/^INVALID_ARGUMENT: /);
+
+    // A submission the participant refuses before interpretation: its Canton code, for SubmitError's UnknownError.
+    const refused = ledger.submit({ actAs: ['nobody::1220' + '0'.repeat(64)], readAs: [], disclosures: [], commands: [] });
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'refused', code: 'PARTY_NOT_KNOWN_ON_LEDGER' } });
+    // An unknown contract is the engine's contractNotFound (SubmitError's ContractNotFound).
+    const rules = loaded.dar.packages.flatMap((p) => [...p.modules.values()].flatMap((m) => [...m.templates.keys()].map((t) => ({ pkg: p.id, module: m.name, t }))))
+      .find((x) => x.module === 'Splice.AmuletRules' && x.t === 'AmuletRules')!;
+    const missing = '00' + 'ab'.repeat(32);
+    const notFound = ledger.submit({
+      actAs: [party], readAs: [], disclosures: [],
+      commands: [{ kind: 'exercise', templateId: { packageId: rules.pkg, module: rules.module, name: rules.t }, contractId: missing, choice: 'Archive', argument: { kind: 'record', tycon: undefined, fieldNames: [], fields: [] } as never }],
+    });
+    expect(notFound).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'contractNotFound', contractId: missing } } });
+  });
+});
