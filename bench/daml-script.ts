@@ -1,8 +1,10 @@
 /**
  * Daml Script: the whole of Splice's splice-amulet-test-0.1.8 (50 scripts, each on a fresh
- * in-memory ledger), several rounds in one process: whole-run time, per-script times (median over
- * the rounds), evaluation steps per second (script code and ledger submissions), questions per
- * second. Round 1 also decodes the packages' value bodies (first use), the later rounds do not.
+ * ledger) on both ledgers side by side, several rounds in one process (which ledger goes first
+ * alternates): the reference's ledger core (`test --dar`'s default) and the in-memory one
+ * (`--ledger memory`). Whole-run times and their ratio, per-script times (median over the rounds),
+ * evaluation steps per second (script code and ledger submissions), questions per second.
+ * Round 1 also decodes the packages' value bodies (first use), the later rounds do not.
  *
  *   npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/daml-script.js [rounds]
  */
@@ -11,7 +13,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { ScriptResult } from '../reference-server/src/daml/script/runDarScripts.js';
-import { loadDarScripts, runDarScripts } from '../reference-server/src/daml/script/runDarScripts.js';
+import type { ScriptLedgerFactory } from '../reference-server/src/daml/script/runDarScripts.js';
+import { inMemoryScriptLedger, loadDarScripts, runDarScripts } from '../reference-server/src/daml/script/runDarScripts.js';
+import { coreScriptLedgers } from '../reference-server/src/ledger/engine/CoreScriptLedger.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const candidates = [join(here, '../../../../../shared/upstream/daml/dars'), join(here, '../../shared/upstream/daml/dars')];
@@ -25,39 +29,43 @@ const loaded = loadDarScripts(bytes);
 if (!loaded.ok) throw new Error(loaded.message);
 const decodeMs = performance.now() - t0;
 
+const uploadStart = performance.now();
+const core = coreScriptLedgers(loaded.loaded);
+if (!core.ok) throw new Error(core.error);
+const uploadMs = performance.now() - uploadStart;
+
+const ledgers: readonly { name: string; factory: ScriptLedgerFactory }[] = [
+  { name: 'core', factory: core.value },
+  { name: 'memory', factory: inMemoryScriptLedger },
+];
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
-const runs: { ms: number; results: ScriptResult[] }[] = [];
+const runs = new Map<string, { ms: number; results: ScriptResult[] }[]>(ledgers.map((l) => [l.name, []]));
 for (let i = 0; i < rounds; i++) {
-  const start = performance.now();
-  const results = runDarScripts(loaded.loaded);
-  runs.push({ ms: performance.now() - start, results });
-  const failed = results.filter((r) => !r.ok);
-  if (failed.length > 0) throw new Error(`round ${i + 1}: ${failed.map((r) => r.name).join(', ')} failed`);
+  for (const l of i % 2 === 0 ? ledgers : [...ledgers].reverse()) {
+    const start = performance.now();
+    const results = runDarScripts(loaded.loaded, undefined, { ledger: l.factory });
+    runs.get(l.name)!.push({ ms: performance.now() - start, results });
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length > 0) throw new Error(`${l.name}, round ${i + 1}: ${failed.map((r) => r.name).join(', ')} failed`);
+  }
 }
-// The floor, in the same process: the scripts that ask no question (pure Daml evaluation on the
-// same evaluator), repeated; its steps/s is what evaluation alone gives on this machine now.
-const pure = runs[0]!.results.filter((r) => r.questions === 0).map((r) => r.ref);
-let pureSteps = 0;
-const pureStart = performance.now();
-for (let i = 0; i < 100; i++) for (const r of runDarScripts(loaded.loaded, pure)) pureSteps += r.steps;
-const pureMs = performance.now() - pureStart;
 
 const sum = (rs: ScriptResult[], f: (r: ScriptResult) => number) => rs.reduce((t, r) => t + f(r), 0);
-const first = runs[0]!;
-const warm = runs.slice(1);
-const warmMs = warm.length > 0 ? median(warm.map((r) => r.ms)) : first.ms;
-const scriptSteps = sum(first.results, (r) => r.steps);
-const ledgerSteps = sum(first.results, (r) => r.ledgerSteps);
-const questions = sum(first.results, (r) => r.questions);
-console.log(`DAR decode (manifest, archives, hashes): ${decodeMs.toFixed(0)} ms`);
-console.log(`whole run, 50 scripts: round 1 ${(first.ms / 1000).toFixed(2)} s; median of rounds 2..${rounds} ${(warmMs / 1000).toFixed(2)} s`);
-console.log(`steps per run: ${scriptSteps} script + ${ledgerSteps} ledger = ${scriptSteps + ledgerSteps}; questions ${questions}`);
-console.log(`warm: ${((scriptSteps + ledgerSteps) / (warmMs / 1000) / 1e6).toFixed(1)} M steps/s, ${(questions / (warmMs / 1000)).toFixed(0)} questions/s`);
-const pureRate = pureSteps / (pureMs / 1000);
-const runRate = (scriptSteps + ledgerSteps) / (warmMs / 1000);
-console.log(`floor: ${pure.length} question-free scripts x 100: ${(pureRate / 1e6).toFixed(1)} M steps/s; the whole run reaches ${(100 * runRate / pureRate).toFixed(0)}% of it`);
-console.log('\nper script (median ms over rounds 2..n; steps; questions):');
-for (const [i, r] of first.results.entries()) {
-  const ms = warm.length > 0 ? median(warm.map((w) => w.results[i]!.durationMs)) : r.durationMs;
-  console.log(`${ms.toFixed(1).padStart(8)} ms  ${String(r.steps + r.ledgerSteps).padStart(9)}  ${String(r.questions).padStart(5)}  ${r.name}`);
+const warmOf = (name: string) => { const r = runs.get(name)!; return r.length > 1 ? median(r.slice(1).map((x) => x.ms)) : r[0]!.ms; };
+console.log(`DAR decode (manifest, archives, hashes): ${decodeMs.toFixed(0)} ms; upload to the ledger core (once): ${uploadMs.toFixed(0)} ms`);
+for (const l of ledgers) {
+  const first = runs.get(l.name)![0]!;
+  const warmMs = warmOf(l.name);
+  const scriptSteps = sum(first.results, (r) => r.steps);
+  const ledgerSteps = sum(first.results, (r) => r.ledgerSteps);
+  const questions = sum(first.results, (r) => r.questions);
+  console.log(`\n${l.name}: whole run, 50 scripts: round 1 ${(first.ms / 1000).toFixed(2)} s; median of rounds 2..${rounds} ${(warmMs / 1000).toFixed(2)} s`);
+  console.log(`${l.name}: steps per run: ${scriptSteps} script + ${ledgerSteps} ledger = ${scriptSteps + ledgerSteps}; questions ${questions}`);
+  console.log(`${l.name}: warm: ${((scriptSteps + ledgerSteps) / (warmMs / 1000) / 1e6).toFixed(1)} M steps/s, ${(questions / (warmMs / 1000)).toFixed(0)} questions/s`);
+}
+console.log(`\nratio core / memory (medians of rounds 2..${rounds}): ${(warmOf('core') / warmOf('memory')).toFixed(2)}`);
+console.log('\nper script (median ms over rounds 2..n, core and memory; steps; questions):');
+const perScript = (name: string, i: number) => { const r = runs.get(name)!; return median((r.length > 1 ? r.slice(1) : r).map((w) => w.results[i]!.durationMs)); };
+for (const [i, r] of runs.get('core')![0]!.results.entries()) {
+  console.log(`${perScript('core', i).toFixed(1).padStart(8)} ms ${perScript('memory', i).toFixed(1).padStart(8)} ms  ${String(r.steps + r.ledgerSteps).padStart(9)}  ${String(r.questions).padStart(5)}  ${r.name}`);
 }

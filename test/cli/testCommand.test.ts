@@ -35,6 +35,7 @@ describe('canton-conformance test', () => {
     expect(await cli()).toMatchObject({ code: 2, stderr: expect.stringContaining('--dar FILE is required') });
     expect(await cli('--dra', 'x')).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean --dar?') });
     expect(await cli('--dar', 'x', '--max-steps', 'lots')).toMatchObject({ code: 2, stderr: expect.stringContaining('--max-steps takes an integer') });
+    expect(await cli('--dar', 'x', '--ledger', 'sandbox')).toMatchObject({ code: 2, stderr: expect.stringContaining("--ledger takes core or memory (got 'sandbox')") });
   });
 
   it('an unreadable or corrupt DAR is a usage error naming the file (exit 2)', async () => {
@@ -66,6 +67,14 @@ describe('canton-conformance test', () => {
     const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
     expect(summary).toContain('# Daml Script tests: splice-amulet-test-0.1.8');
     expect(summary).toMatch(/\| Splice\.Scripts\.TestAmuletBurn:testAmuletBurn \| pass \| \d+ \| \d+ \| \d+ \| \d+ \|/);
+  });
+
+  it.runIf(HAS_DARS)('--ledger memory runs the scripts on the in-memory ledger, --ledger core (the default) on the participant', async () => {
+    const script = ['--script', 'Splice.Scripts.Util:setupApp'];
+    const memory = await cli('--dar', DAR, ...script, '--ledger', 'memory', '--report-dir', join(root, 'memory'));
+    const core = await cli('--dar', DAR, ...script, '--report-dir', join(root, 'core'));
+    expect(memory).toMatchObject({ code: 0, stdout: expect.stringMatching(/^PASS {2}Splice\.Scripts\.Util:setupApp {2}\d+ ms$/m) });
+    expect(core).toMatchObject({ code: 0, stdout: expect.stringMatching(/^PASS {2}Splice\.Scripts\.Util:setupApp {2}\d+ ms$/m) });
   });
 
   it.runIf(HAS_DARS)('a failing script is FAIL with its reason, a junit failure and exit 1', async () => {

@@ -3,17 +3,19 @@ import { join } from 'node:path';
 
 import type { QualifiedName } from '../../../reference-server/src/daml/ast/Type.js';
 import { scriptName } from '../../../reference-server/src/daml/script/findScripts.js';
-import { loadDarScripts, runDarScripts } from '../../../reference-server/src/daml/script/runDarScripts.js';
+import type { ScriptLedgerFactory } from '../../../reference-server/src/daml/script/runDarScripts.js';
+import { inMemoryScriptLedger, loadDarScripts, runDarScripts } from '../../../reference-server/src/daml/script/runDarScripts.js';
+import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
 import { renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
 import { closest } from '../runner/select.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 
 export const TEST_HELP = `Usage: canton-conformance test --dar FILE [--script Module:name]... [--report-dir DIR]
-                             [--max-steps N]
+                             [--max-steps N] [--ledger core|memory]
 
 Runs the Daml Script tests of a DAR (every top-level \`Script\` value of its main package, as
-\`daml test\` does), each on a fresh in-memory ledger with static time from the epoch, without a JVM.
+\`daml test\` does), each on a fresh ledger with static time from the epoch, without a JVM.
 Prints one line per script (PASS/FAIL, name, milliseconds) and writes junit.xml (debug output in
 each test case's system-out) and summary.md.
 
@@ -22,9 +24,12 @@ each test case's system-out) and summary.md.
   --report-dir DIR    where junit.xml and summary.md go (default: reports)
   --max-steps N       evaluation steps one script may take before it fails as looping
                       (default 200000000)
+  --ledger core       (default) the reference server's participant: the DAR uploaded and vetted,
+                      parties hint::1220..., users and rights, offsets; time moves forward only
+  --ledger memory     a small ledger of its own, as daml test's IDE ledger (time may go back)
 
 Exit codes: 0 every script passed, 1 a script failed, 2 usage error, unknown script, or a DAR
-that cannot be read or decoded.`;
+that cannot be read, decoded or uploaded.`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseFlags({
@@ -34,6 +39,7 @@ export async function run(argv: string[]): Promise<number> {
       script: { type: 'string', multiple: true },
       'report-dir': { type: 'string' },
       'max-steps': { type: 'string' },
+      ledger: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -47,6 +53,8 @@ export async function run(argv: string[]): Promise<number> {
   if (maxSteps !== undefined && (!/^\d+$/.test(maxSteps) || !Number.isSafeInteger(Number(maxSteps)) || Number(maxSteps) < 1)) {
     throw new UsageError(`--max-steps takes an integer >= 1 (got '${maxSteps}')`);
   }
+  const ledgerKind = values.ledger ?? 'core';
+  if (ledgerKind !== 'core' && ledgerKind !== 'memory') throw new UsageError(`--ledger takes core or memory (got '${ledgerKind}')`);
   let bytes: Uint8Array;
   try {
     bytes = await readFile(values.dar);
@@ -65,11 +73,18 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (!selected.includes(ref)) selected.push(ref);
   }
+  let ledger: ScriptLedgerFactory = inMemoryScriptLedger;
+  if (ledgerKind === 'core') {
+    const core = coreScriptLedgers(loaded.loaded);
+    if (!core.ok) throw new UsageError(`${values.dar}: the participant refuses the DAR: ${core.error}`);
+    ledger = core.value;
+  }
   const mainName = loaded.loaded.dar.main.metadata ? `${loaded.loaded.dar.main.metadata.name}-${loaded.loaded.dar.main.metadata.version}` : loaded.loaded.dar.main.id;
   const startedAt = new Date().toISOString();
   const started = performance.now();
   const results = runDarScripts(loaded.loaded, selected.length > 0 ? selected : loaded.loaded.scripts, {
     stepBudget: maxSteps === undefined ? undefined : Number(maxSteps),
+    ledger,
     onResult: (r) => {
       console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  ${r.durationMs.toFixed(0)} ms${r.ok ? '' : `\n      ${r.failure!.kind}: ${r.failure!.message}`}`);
     },
