@@ -162,4 +162,37 @@ describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1
     });
     expect(notFound).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'contractNotFound', contractId: missing } } });
   });
+
+  it('disclosures: queryContractId gives the participant\'s createdEventBlob, which lets a non-stakeholder use the contract', () => {
+    const ledger = core({ loaded, onTrace: () => {}, stepBudget: undefined, builtinOverrides: undefined }) as CoreScriptLedger;
+    const dso = (ledger.allocateParty('dso') as { party: string }).party;
+    const bob = (ledger.allocateParty('bob') as { party: string }).party;
+    const amulet = loaded.dar.packages.find((p) => p.modules.get('Splice.Amulet')?.templates.has('FeaturedAppRight'))!;
+    const templateId: QualifiedName = { packageId: amulet.id, module: 'Splice.Amulet', name: 'FeaturedAppRight' };
+    const argument = { kind: 'record', tycon: templateId, fieldNames: ['dso', 'provider'], fields: [{ kind: 'party', value: dso }, { kind: 'party', value: dso }] } as const;
+    const created = ledger.submit({ actAs: [dso], readAs: [], disclosures: [], commands: [{ kind: 'create', templateId, argument }] });
+    expect(created.ok).toBe(true);
+    const cid = (created as { results: { contractId: string }[] }).results[0]!.contractId;
+
+    expect(ledger.queryContractId([bob], cid)).toBeUndefined();
+    const seen = ledger.queryContractId([dso], cid)!;
+    expect(seen).toMatchObject({ contractId: cid, templateId });
+    // The JSON API's createdEventBlob of the same contract.
+    const acs = ledger.ledger.activeContracts({
+      eventFormat: { filtersByParty: { [dso]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] } } },
+      activeAtOffset: ledger.ledger.ledgerEnd().offset,
+    } as never);
+    expect(JSON.stringify(acs.ok ? [...acs.value] : [])).toContain(seen.blob);
+
+    const archive = { kind: 'record', tycon: { packageId: '', module: 'DA.Internal.Template', name: 'Archive' }, fieldNames: [], fields: [] } as never;
+    const exercise = { kind: 'exercise', templateId, contractId: cid, choice: 'Archive', argument: archive } as const;
+    // Without the disclosure bob cannot see it; with it the contract is found and only authorization fails.
+    expect(ledger.submit({ actAs: [bob], readAs: [], disclosures: [], commands: [exercise] }))
+      .toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'contractNotFound' } } });
+    expect(ledger.submit({ actAs: [bob], readAs: [], disclosures: [{ templateId, contractId: cid, blob: seen.blob }], commands: [exercise] }))
+      .toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'exerciseMissingAuthorization' } } });
+    // A blob the participant did not issue is its refusal.
+    expect(ledger.submit({ actAs: [bob], readAs: [], disclosures: [{ templateId, contractId: cid, blob: Buffer.from('forged').toString('base64') }], commands: [exercise] }))
+      .toMatchObject({ ok: false, error: { kind: 'refused', code: 'DISCLOSED_CONTRACT_INVALID' } });
+  });
 });
