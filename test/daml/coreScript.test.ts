@@ -74,6 +74,19 @@ describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1
     expect(JSON.stringify(listed)).toContain('Splice.AmuletRules:AmuletRules');
   });
 
+  it('each script gets a fresh participant: parties, contracts, offsets and time do not leak between scripts', () => {
+    const { factory, made } = keeping();
+    // The first run in a process takes a few more steps (expression nodes cache what they resolve on first use).
+    runDarScripts(loaded, [byName('setupApp')], { ledger: core });
+    const [a, b] = runDarScripts(loaded, [byName('setupApp'), byName('setupApp')], { ledger: factory });
+    expect(a!.ok && b!.ok).toBe(true);
+    expect(b!.steps).toBe(a!.steps);
+    expect(made[1]!.ledger).not.toBe(made[0]!.ledger);
+    expect(made[1]!.ledger.ledgerEnd()).toEqual(made[0]!.ledger.ledgerEnd());
+    expect(made[1]!.listKnownParties()).toEqual(made[0]!.listKnownParties());
+    expect(made[1]!.getTime()).toBe(made[0]!.getTime());
+  });
+
   it('a wrong ADD_NUMERIC fails scripts whose assertions see sums on the core as in memory', () => {
     const real = BUILTINS.get('ADD_NUMERIC')!;
     const wrong: FirstOrderBuiltin = {
