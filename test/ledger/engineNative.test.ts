@@ -55,3 +55,14 @@ describe.runIf(HAS_DARS)('the engine-native entry of the ledger core', () => {
     expect(holdings[0]!.view).toMatchObject({ kind: 'record', fieldNames: ['owner', 'instrumentId', 'amount', 'lock', 'meta'] });
   });
 });
+
+describe('the engine-native entry: a static-time caller\'s ledger time', () => {
+  it('must lie within the ledger clock\'s millisecond (the clock follows the caller\'s time)', () => {
+    const { ledger, clock, alice } = world();
+    const micros = BigInt(clock.now()) * 1000n;
+    const e = refused(ledger.submitEngineCommands({ actAs: [alice], commands: [], ledgerTime: micros + 1000n }), 'INVALID_ARGUMENT');
+    expect(e.cause).toContain(`ledger time ${micros + 1000n} µs is not within the ledger clock's millisecond ${clock.now()}`);
+    // Within the millisecond, the time is accepted (the empty command list is then the refusal).
+    refused(ledger.submitEngineCommands({ actAs: [alice], commands: [], ledgerTime: micros + 999n }), 'COMMAND_PREPROCESSING_FAILED');
+  });
+});
