@@ -184,8 +184,9 @@ describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1
     const templateId: QualifiedName = { packageId: amulet.id, module: 'Splice.Amulet', name: 'FeaturedAppRight' };
     const argument = { kind: 'record', tycon: templateId, fieldNames: ['dso', 'provider'], fields: [{ kind: 'party', value: dso }, { kind: 'party', value: dso }] } as const;
     const created = ledger.submit({ actAs: [dso], readAs: [], disclosures: [], commands: [{ kind: 'create', templateId, argument }] });
-    expect(created.ok).toBe(true);
-    const cid = (created as { results: { contractId: string }[] }).results[0]!.contractId;
+    if (!created.ok) throw new Error('the create was refused');
+    const first = created.results[0]!;
+    const cid = first.kind === 'create' ? first.contractId : '';
 
     expect(ledger.queryContractId([bob], cid)).toBeUndefined();
     const seen = ledger.queryContractId([dso], cid)!;
