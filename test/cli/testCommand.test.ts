@@ -74,7 +74,9 @@ describe('canton-conformance test', () => {
     const memory = await cli('--dar', DAR, ...script, '--ledger', 'memory', '--report-dir', join(root, 'memory'));
     const core = await cli('--dar', DAR, ...script, '--report-dir', join(root, 'core'));
     expect(memory).toMatchObject({ code: 0, stdout: expect.stringMatching(/^PASS {2}Splice\.Scripts\.Util:setupApp {2}\d+ ms$/m) });
+    expect(memory.stdout).toMatch(/^1 passed, 0 failed, 1 script in [\d.]+ s on the in-memory ledger; reports in /m);
     expect(core).toMatchObject({ code: 0, stdout: expect.stringMatching(/^PASS {2}Splice\.Scripts\.Util:setupApp {2}\d+ ms$/m) });
+    expect(core.stdout).toMatch(/^1 passed, 0 failed, 1 script in [\d.]+ s on the ledger core; reports in /m);
   });
 
   it.runIf(HAS_DARS)('a failing script is FAIL with its reason, a junit failure and exit 1', async () => {

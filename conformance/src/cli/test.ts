@@ -96,6 +96,6 @@ export async function run(argv: string[]): Promise<number> {
   const run = { dar: mainName, startedAt, durationMs, results };
   await writeFile(join(reportDir, 'junit.xml'), renderScriptJunit(run));
   await writeFile(join(reportDir, 'summary.md'), renderScriptSummary(run));
-  console.log(`\n${results.length - failed} passed, ${failed} failed, ${results.length} script${results.length === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s; reports in ${reportDir}`);
+  console.log(`\n${results.length - failed} passed, ${failed} failed, ${results.length} script${results.length === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s on ${ledgerKind === 'core' ? 'the ledger core' : 'the in-memory ledger'}; reports in ${reportDir}`);
   return failed > 0 ? ExitCode.Failures : ExitCode.Ok;
 }
