@@ -52,13 +52,15 @@ let counter = 0;
 export class JsonApiClient {
   synchronizerId = '';
 
-  constructor(readonly baseUrl: string, readonly userId = 'engine-apps') {}
+  /** `token`: a JWT sent as the bearer (LocalNet's listeners require one). */
+  constructor(readonly baseUrl: string, readonly userId = 'engine-apps', readonly token?: string) {}
 
   async send(method: 'GET' | 'POST', path: string, body?: unknown, contentType?: string): Promise<Answer> {
-    const init: RequestInit = { method };
+    const headers: Record<string, string> = this.token === undefined ? {} : { authorization: `Bearer ${this.token}` };
+    const init: RequestInit = { method, headers };
     if (body !== undefined) {
-      init.body = body instanceof Uint8Array ? body : JSON.stringify(body);
-      init.headers = { 'content-type': contentType ?? 'application/json' };
+      init.body = body instanceof Uint8Array ? new Blob([new Uint8Array(body)]) : JSON.stringify(body);
+      headers['content-type'] = contentType ?? 'application/json';
     }
     const res = await fetch(`${this.baseUrl}${path}`, init);
     const text = await res.text();
@@ -77,6 +79,8 @@ export class JsonApiClient {
   async connect(): Promise<this> {
     const body = await this.ok('GET', '/v2/state/connected-synchronizers');
     this.synchronizerId = (body.connectedSynchronizers as { synchronizerId: string }[])[0]!.synchronizerId;
+    // Transactions are read for any party (filtersForAnyParty), which a secured participant allows only with this right.
+    if (this.token !== undefined) await this.ok('POST', `/v2/users/${encodeURIComponent(this.userId)}/rights`, { userId: this.userId, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }], identityProviderId: '' });
     return this;
   }
 
@@ -85,9 +89,14 @@ export class JsonApiClient {
     expect(a.status, JSON.stringify(a.body)).toBe(200);
   }
 
+  /** Allocates a party and, with a token, grants its user the right to act as it (as an app's onboarding does). */
   async party(hint: string): Promise<string> {
     const body = await this.ok('POST', '/v2/parties', { partyIdHint: `${hint}-${++counter}`, identityProviderId: '' });
-    return body.partyDetails.party as string;
+    const party = body.partyDetails.party as string;
+    if (this.token !== undefined) {
+      await this.ok('POST', `/v2/users/${encodeURIComponent(this.userId)}/rights`, { userId: this.userId, rights: [{ kind: { CanActAs: { value: { party } } } }], identityProviderId: '' });
+    }
+    return party;
   }
 
   /** submit-and-wait-for-transaction; every party's ledger effects, with blobs. */
