@@ -120,6 +120,15 @@ export class JsonApiClient {
     return (await this.ok('GET', '/v2/state/ledger-end')).offset as number;
   }
 
+  /** The party's active contracts of a template. */
+  async byTemplate(party: string, templateId: string): Promise<CreatedEvent[]> {
+    const body = await this.ok('POST', '/v2/state/active-contracts', {
+      activeAtOffset: await this.ledgerEnd(),
+      eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId, includeCreatedEventBlob: true } } } }] } }, verbose: true },
+    });
+    return (body as { contractEntry: { JsActiveContract?: { createdEvent: CreatedEvent } } }[]).flatMap((e) => (e.contractEntry.JsActiveContract ? [e.contractEntry.JsActiveContract.createdEvent] : []));
+  }
+
   /** The party's active contracts of an interface, with its view (as a wallet lists holdings). */
   async byInterface(party: string, interfaceId: string): Promise<CreatedEvent[]> {
     const body = await this.ok('POST', '/v2/state/active-contracts', {
