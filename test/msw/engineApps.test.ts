@@ -11,12 +11,13 @@ import { HAS_DARS } from '../daml/damlFixtures.js';
 import { JsonApiClient } from '../engineApps/JsonApiClient.js';
 import { darBytes, TOKEN_V1_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
 import { decimal, runTokenV1Flow } from '../engineApps/tokenV1Flow.js';
+import { AMULET_TEST_DAR, runSplitwellPaymentFlow, SPLITWELL_DAR } from '../engineApps/splitwellPaymentFlow.js';
 import { runTradingAppFlow } from '../engineApps/tradingAppFlow.js';
 
 const URL_ = 'http://engine-apps.test';
 
 describe.runIf(HAS_DARS)('real Splice DARs through the msw handlers', () => {
-  const mock = HAS_DARS ? createHandlers({ ledgerUrl: URL_, dars: [darBytes(TOKEN_V1_DAR), darBytes(TRADING_APP_DAR)], log: silentLogger }) : undefined;
+  const mock = HAS_DARS ? createHandlers({ ledgerUrl: URL_, dars: [darBytes(TOKEN_V1_DAR), darBytes(TRADING_APP_DAR), darBytes(SPLITWELL_DAR), darBytes(AMULET_TEST_DAR)], log: silentLogger }) : undefined;
   const server = setupServer(...(mock?.handlers ?? []));
   const unhandled: string[] = [];
   server.events.on('request:unhandled', ({ request }) => void unhandled.push(`${request.method} ${request.url}`));
@@ -40,5 +41,9 @@ describe.runIf(HAS_DARS)('real Splice DARs through the msw handlers', () => {
     expect((await runTradingAppFlow(await new JsonApiClient(URL_).connect())).holdings).toEqual(expected);
     mock!.reset();
     expect((await runTradingAppFlow(await new JsonApiClient(URL_).connect())).holdings).toEqual(expected);
+  });
+
+  it('splitwell: a payment in Amulet, accepted from the wallet and completed by the provider', async () => {
+    await runSplitwellPaymentFlow(await new JsonApiClient(URL_).connect(), mock!.ledger);
   });
 });
