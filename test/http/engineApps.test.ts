@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_DARS } from '../daml/damlFixtures.js';
 import { JsonApiClient } from '../engineApps/JsonApiClient.js';
-import { darBytes, TOKEN_V1_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
+import { darBytes, TOKEN_V1_DAR, TOKEN_V2_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
 import { decimal, runTokenV1Flow } from '../engineApps/tokenV1Flow.js';
+import { runTokenV2Holdings } from '../engineApps/tokenV2Flow.js';
 import { runTradingAppFlow } from '../engineApps/tradingAppFlow.js';
 import { startServer, type TestServer } from './support/startServer.js';
 
@@ -19,6 +20,7 @@ beforeAll(async () => {
   if (!HAS_DARS) return;
   await api.uploadDar(darBytes(TOKEN_V1_DAR));
   await api.uploadDar(darBytes(TRADING_APP_DAR));
+  await api.uploadDar(darBytes(TOKEN_V2_DAR));
 });
 afterAll(() => server.close());
 
@@ -30,6 +32,10 @@ describe.runIf(HAS_DARS)('real Splice DARs through the JSON Ledger API', () => {
       bob: [{ amount: decimal('40'), locked: false, entity: 'Token' }],
     });
     expect(server.errors).toEqual([]);
+  });
+
+  it('test token v2: a token of an account, listed through the Holding v2 interface and, downcast, through v1', async () => {
+    await runTokenV2Holdings(api);
   });
 
   it('test trading app: propose, accept, initiate settlement, allocate each leg with the test token, settle', async () => {

@@ -9,15 +9,16 @@ import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.
 import { createHandlers } from '../../reference-server/src/msw/index.js';
 import { HAS_DARS } from '../daml/damlFixtures.js';
 import { JsonApiClient } from '../engineApps/JsonApiClient.js';
-import { darBytes, TOKEN_V1_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
+import { darBytes, TOKEN_V1_DAR, TOKEN_V2_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
 import { decimal, runTokenV1Flow } from '../engineApps/tokenV1Flow.js';
 import { AMULET_TEST_DAR, runSplitwellPaymentFlow, SPLITWELL_DAR } from '../engineApps/splitwellPaymentFlow.js';
+import { runTokenV2Holdings } from '../engineApps/tokenV2Flow.js';
 import { runTradingAppFlow } from '../engineApps/tradingAppFlow.js';
 
 const URL_ = 'http://engine-apps.test';
 
 describe.runIf(HAS_DARS)('real Splice DARs through the msw handlers', () => {
-  const mock = HAS_DARS ? createHandlers({ ledgerUrl: URL_, dars: [darBytes(TOKEN_V1_DAR), darBytes(TRADING_APP_DAR), darBytes(SPLITWELL_DAR), darBytes(AMULET_TEST_DAR)], log: silentLogger }) : undefined;
+  const mock = HAS_DARS ? createHandlers({ ledgerUrl: URL_, dars: [darBytes(TOKEN_V1_DAR), darBytes(TRADING_APP_DAR), darBytes(SPLITWELL_DAR), darBytes(AMULET_TEST_DAR), darBytes(TOKEN_V2_DAR)], log: silentLogger }) : undefined;
   const server = setupServer(...(mock?.handlers ?? []));
   const unhandled: string[] = [];
   server.events.on('request:unhandled', ({ request }) => void unhandled.push(`${request.method} ${request.url}`));
@@ -31,6 +32,10 @@ describe.runIf(HAS_DARS)('real Splice DARs through the msw handlers', () => {
       alice: [decimal('1'), decimal('4'), decimal('10'), decimal('45')].map((amount) => ({ amount, locked: false, entity: 'Token' })),
       bob: [{ amount: decimal('40'), locked: false, entity: 'Token' }],
     });
+  });
+
+  it('test token v2: the same views through Holding v2 and v1', async () => {
+    await runTokenV2Holdings(await new JsonApiClient(URL_).connect());
   });
 
   it('test trading app: the same settlement, after reset() too (the DARs stay loaded)', async () => {
