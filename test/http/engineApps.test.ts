@@ -1,7 +1,8 @@
 /**
  * Whole apps from the real Splice DARs, uploaded with POST /v2/dars and driven through the JSON
  * Ledger API over a socket (fetch), every answer checked against the spec: the test token v1
- * registry and wallets, and the test trading app settling with test-token allocations.
+ * registry and wallets, the test token v2's holdings through both Holding interfaces, and the
+ * test trading app settling with test-token allocations.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_DARS } from '../daml/damlFixtures.js';
