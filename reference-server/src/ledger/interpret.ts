@@ -208,7 +208,7 @@ class TxBuilder {
     if (unknown.length) return fail('PARTY_NOT_KNOWN_ON_LEDGER', `Parties not known on ledger: ${unknown.join(', ')}`, { context: { parties: unknown.join(',') } });
     const missingAuth = signatories.filter((p) => !authorizers.includes(p));
     if (missingAuth.length) {
-      return this.unauthorized(`create of ${template.qualifiedName}`, signatories, authorizers);
+      return this.unauthorized(template.id, signatories, authorizers);
     }
     let key: DamlValue | undefined;
     let keyHash: string | undefined;
@@ -352,7 +352,7 @@ class TxBuilder {
     }
     if (controllers.length === 0) return fail('DAML_INTERPRETATION_ERROR', `Interpretation error: Error: choice ${choice.name} has no controllers`);
     if (controllers.some((p) => !authorizers.includes(p))) {
-      return this.unauthorized(`exercise of ${choice.name} on ${contract.contractId}`, controllers, authorizers);
+      return this.unauthorized(contract.template.id, controllers, authorizers);
     }
     const informees = interner.set([...(choice.consuming ? contract.stakeholders : contract.signatories), ...controllers, ...choiceObservers]);
     const witnesses = interner.union(informees, parentWitnesses);
@@ -433,10 +433,11 @@ class TxBuilder {
     };
   }
 
-  unauthorized(action: string, required: readonly string[], given: readonly string[]): Result<never, LedgerError> {
+  /** Daml's Create/ExerciseMissingAuthorization as Canton prints it (the engine's cantonErrorOf writes the same). */
+  unauthorized(templateId: string, required: readonly string[], given: readonly string[]): Result<never, LedgerError> {
     return fail(
       'DAML_AUTHORIZATION_ERROR',
-      `Interpretation error: Error: node ${this.nodes.length} (${action}) requires authorizers ${required.join(', ')}, but only ${given.join(', ') || 'none'} were given`,
+      `Interpretation error: Error: node NodeId(${this.nodes.length}) (${templateId}) requires authorizers ${required.join(',')}, but only ${given.join(',')} were given`,
       { context: { required_authorizers: required.join(','), given_authorizers: given.join(',') } },
     );
   }

@@ -5,6 +5,7 @@ import { TokenStandardInterfaces, type Implementation } from '../apps/tokenStand
 import { ALLOCATION_REQUEST_V1_INTERFACE, ALLOCATION_V1_INTERFACE } from '../apps/tokenStandard/ids.js';
 import { EXTRA_ARGS_T, TRANSFER_LEG_T } from '../apps/tokenStandard/types.js';
 import { unwrapRegistration } from '../apps/unwrapRegistration.js';
+import { unhandledDamlException } from './damlExceptionError.js';
 import { err, ok, type Result } from '../ledger/result.js';
 import type { Catalogue } from '../ledger/templates/Catalogue.js';
 import type { ChoiceContext, ChoiceSpec } from '../ledger/templates/types.js';
@@ -25,7 +26,8 @@ const ALLOCATIONS_WITH_CONTEXT_T = { textMap: { record: { _1: 'ContractId', _2: 
 const legsOf = (a: DamlRecord): [string, DamlRecord][] => Object.entries(record(a.transferLegs)).map(([id, leg]) => [id, record(leg)]);
 /** Senders and receivers of all legs (upstream's `tradingParties`). */
 const tradingParties = (a: DamlRecord): string[] => [...new Set(legsOf(a).flatMap(([, l]) => [text(l.sender), text(l.receiver)]))].sort();
-const require_ = (ctx: ChoiceContext, what: string, holds: boolean): Result<void, LedgerError> => (holds ? ok(undefined) : err(ctx.fail(`The requirement '${what}' was not met.`)));
+/** Upstream's `require`: `assertMsg`, which throws AssertionFailed. */
+const require_ = (_ctx: ChoiceContext, what: string, holds: boolean): Result<void, LedgerError> => (holds ? ok(undefined) : err(unhandledDamlException('AssertionFailed', `The requirement '${what}' was not met.`)));
 
 /** The OTCTrade's SettlementInfo (upstream's: settlementRef names the proposal, as `makeTradeRef`). */
 function settlementOf(trade: DamlRecord): DamlRecord {
@@ -55,19 +57,27 @@ function sameValue(a: DamlValue | undefined, b: DamlValue | undefined): boolean 
 /**
  * For each leg the allocation given for it: present for every leg, for no other, and holding
  * exactly the trade's AllocationSpecification for it (upstream's zipTextMaps and checks).
+ * Upstream's `fromSomeNote`s sit in `let`s that Daml evaluates while `mapA` builds the update,
+ * and the list fold builds from the last key to the first: those refusals name the last bad leg;
+ * the fetches and checks then run from the first leg on.
  */
 function matchedAllocations(ctx: ChoiceContext, ts: TokenStandardInterfaces, trade: DamlRecord, given: DamlRecord, everyLeg: boolean): Result<[string, string, DamlValue][], LedgerError> {
   const settlement = settlementOf(trade);
   const legs = new Map(legsOf(trade));
-  const out: [string, string, DamlValue][] = [];
-  for (const legId of [...new Set([...Object.keys(given), ...legs.keys()])].sort()) {
-    const entry = given[legId] === undefined ? undefined : record(given[legId]);
-    const leg = legs.get(legId);
-    if (entry === undefined) {
-      if (everyLeg) return err(ctx.fail(`Allocation cid and extra arg is missing for leg ${legId}`));
-      continue;
+  const keys = [...new Set([...Object.keys(given), ...legs.keys()])].sort();
+  for (const legId of [...keys].reverse()) {
+    if (given[legId] === undefined) {
+      // fromSomeNote: `error`, which throws GeneralError.
+      if (everyLeg) return err(unhandledDamlException('GeneralError', `Allocation cid and extra arg is missing for leg ${legId}`));
+    } else if (!legs.has(legId)) {
+      return err(unhandledDamlException('GeneralError', `Allocation with context provided for unexpected leg ${legId}`));
     }
-    if (leg === undefined) return err(ctx.fail(`Allocation with context provided for unexpected leg ${legId}`));
+  }
+  const out: [string, string, DamlValue][] = [];
+  for (const legId of keys) {
+    if (given[legId] === undefined) continue;
+    const entry = record(given[legId]);
+    const leg = legs.get(legId) as DamlRecord;
     const cid = text(entry._1);
     const fetched = ctx.fetch(cid);
     if (!fetched.ok) return fetched;
@@ -93,7 +103,8 @@ function tradeChoice(ts: TokenStandardInterfaces, choice: 'Allocation_ExecuteTra
       }
       const matched = matchedAllocations(ctx, ts, self.argument, record(record(arg).allocationsWithContext), settling);
       if (!matched.ok) return matched;
-      const results: DamlRecord = {};
+      // Cancel answers every leg of the trade: None where no allocation was given (upstream's forA over an Optional).
+      const results: DamlRecord = settling ? {} : Object.fromEntries(legsOf(self.argument).map(([legId]) => [legId, null]));
       for (const [legId, cid, extraArgs] of matched.value) {
         const r = ctx.exercise(cid, choice, { extraArgs }, ALLOCATION_V1_INTERFACE);
         if (!r.ok) return r;

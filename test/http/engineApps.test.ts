@@ -1,0 +1,50 @@
+/**
+ * Whole apps from the real Splice DARs, uploaded with POST /v2/dars and driven through the JSON
+ * Ledger API over a socket (fetch), every answer checked against the spec: the test token v1
+ * registry and wallets, the test token v2's holdings through both Holding interfaces, and the
+ * test trading app settling with test-token allocations.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_DARS } from '../daml/damlFixtures.js';
+import { JsonApiClient } from '../engineApps/JsonApiClient.js';
+import { darBytes, TOKEN_V1_DAR, TOKEN_V2_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
+import { decimal, runTokenV1Flow } from '../engineApps/tokenV1Flow.js';
+import { runTokenV2Holdings } from '../engineApps/tokenV2Flow.js';
+import { runTradingAppFlow } from '../engineApps/tradingAppFlow.js';
+import { startServer, type TestServer } from './support/startServer.js';
+
+let server: TestServer;
+let api: JsonApiClient;
+beforeAll(async () => {
+  server = await startServer();
+  api = await new JsonApiClient(server.url).connect();
+  if (!HAS_DARS) return;
+  await api.uploadDar(darBytes(TOKEN_V1_DAR));
+  await api.uploadDar(darBytes(TRADING_APP_DAR));
+  await api.uploadDar(darBytes(TOKEN_V2_DAR));
+});
+afterAll(() => server.close());
+
+describe.runIf(HAS_DARS)('real Splice DARs through the JSON Ledger API', () => {
+  it('test token v1: mint, transfers accepted, rejected and withdrawn through the disclosed factory; wallets list holdings', async () => {
+    const end = await runTokenV1Flow(api);
+    expect(end).toEqual({
+      alice: [decimal('1'), decimal('4'), decimal('10'), decimal('45')].map((amount) => ({ amount, locked: false, entity: 'Token' })),
+      bob: [{ amount: decimal('40'), locked: false, entity: 'Token' }],
+    });
+    expect(server.errors).toEqual([]);
+  });
+
+  it('test token v2: a token of an account, listed through the Holding v2 interface and, downcast, through v1', async () => {
+    await runTokenV2Holdings(api);
+  });
+
+  it('test trading app: propose, accept, initiate settlement, allocate each leg with the test token, settle', async () => {
+    const end = await runTradingAppFlow(api);
+    expect(end.holdings).toEqual({
+      alice: [{ amount: decimal('20'), locked: false, entity: 'Token' }, { amount: decimal('90'), locked: false, entity: 'Token' }],
+      bob: [{ amount: decimal('10'), locked: false, entity: 'Token' }, { amount: decimal('80'), locked: false, entity: 'Token' }],
+    });
+    expect(server.errors).toEqual([]);
+  });
+});
