@@ -125,6 +125,16 @@ describe.runIf(HAS_DARS)('interactive submission of an uploaded DAR over HTTP', 
     expect(tx.metadata?.minLedgerEffectiveTime).toBeUndefined();
   });
 
+  it("a transaction that reads no time commits at the execution's ledger time; verboseHashing details it", async () => {
+    const p = await prepare([admin, sender], [{ CreateCommand: { templateId: TOKEN, createArguments: { holding: holding('2.0') } } }], { verboseHashing: true });
+    expect((p as Prepared & { hashingDetails?: string }).hashingDetails).toMatch(/Metadata/i);
+    clock.advance(30_000);
+    const res = await executeForTransaction(p, [admin, sender]);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.transaction.effectiveAt).toBe(toTimestamp(clock.now()));
+    expect((res.body.transaction.events as Event[])[0]!.CreatedEvent!.contractId).toBe(nodeTypes(decode(p)).map((t) => (t?.oneofKind === 'create' ? t.create.contractId : ''))[0]);
+  });
+
   it('prepare shows the real choice on a disclosed factory; execute commits exactly that transaction', async () => {
     const { rules, token, p } = await prepareTransfer();
     expect(await hashPreparedTransaction(p.preparedTransaction, 'base64')).toBe(p.preparedTransactionHash);
@@ -142,6 +152,7 @@ describe.runIf(HAS_DARS)('interactive submission of an uploaded DAR over HTTP', 
     expect(meta.inputContracts.map((c) => (c.contract.oneofKind === 'v1' ? c.contract.v1.contractId : ''))).toEqual([rules.contractId, token.contractId].sort());
     const preparedCreates = nodes.flatMap((t) => (t?.oneofKind === 'create' ? [t.create.contractId] : []));
 
+    const preparedAt = clock.now();
     clock.advance(60_000);
     const res = await executeForTransaction(p, [sender]);
     expect(res.status, res.text).toBe(200);
@@ -152,7 +163,7 @@ describe.runIf(HAS_DARS)('interactive submission of an uploaded DAR over HTTP', 
     expect(events.flatMap((e) => (e.CreatedEvent ? [e.CreatedEvent.contractId] : []))).toEqual(preparedCreates);
     expect(events[2]!.CreatedEvent!.createArgument).toMatchObject({ holding: { owner: sender, amount: '69.5000000000' } });
     // Pinned by the choice: committed at the preparation time, not at the execution's.
-    expect(res.body.transaction.effectiveAt).toBe(toTimestamp(NOW));
+    expect(res.body.transaction.effectiveAt).toBe(toTimestamp(preparedAt));
     expect(res.body.transaction.externalTransactionHash).toBe(p.preparedTransactionHash);
 
     // The same transaction read back by update id: the same events.
