@@ -221,6 +221,30 @@ describe.runIf(HAS_DARS)('interactive submission of an uploaded DAR over HTTP', 
     expectCantonError(stale.body, 'CONTRACT_NOT_FOUND');
   });
 
+  it.each([
+    ['a node dropped', 'INVALID_FIELD', (t: PreparedTransaction) => { t.transaction!.nodes.splice(3, 1); }],
+    ['the root choice renamed', 'COMMAND_PREPROCESSING_FAILED', (t: PreparedTransaction) => { const r = nodeTypes(t)[0]; if (r?.oneofKind === 'exercise') r.exercise.choiceId = 'TransferFactory_Nope'; }],
+    ['the root template in an unknown package', 'COMMAND_PREPROCESSING_FAILED', (t: PreparedTransaction) => { const r = nodeTypes(t)[0]; if (r?.oneofKind === 'exercise') r.exercise.templateId!.packageId = 'ab'.repeat(32); }],
+    ['the root interface renamed', 'TEMPLATES_OR_INTERFACES_NOT_FOUND', (t: PreparedTransaction) => { const r = nodeTypes(t)[0]; if (r?.oneofKind === 'exercise') r.exercise.interfaceId!.entityName = 'Nope'; }],
+    ['a choice argument of the wrong type', 'FAILED_TO_EXECUTE_TRANSACTION', (t: PreparedTransaction) => { const r = nodeTypes(t)[0]; if (r?.oneofKind === 'exercise') r.exercise.chosenValue = { sum: { oneofKind: 'text', text: 'not a record' } }; }],
+    ['the input contracts removed', 'CONTRACT_NOT_FOUND', (t: PreparedTransaction) => { t.metadata!.inputContracts = []; }],
+    ['a child that is not a node', 'INVALID_FIELD', (t: PreparedTransaction) => { const r = nodeTypes(t)[0]; if (r?.oneofKind === 'exercise') r.exercise.children.push('99'); }],
+  ])('refuses a re-signed transaction with %s: %s, nothing committed', async (_what, code, change) => {
+    const { p } = await prepareTransfer();
+    const decoded = decode(p);
+    change(decoded);
+    const bytes = Buffer.from(PreparedTransaction.toBinary(decoded)).toString('base64');
+    const end = server.ledger.store.ledgerEnd;
+    // Signed anew when the client can hash it at all; else under the original hash (the participant cannot hash it either).
+    const hash = await hashPreparedTransaction(bytes, 'base64').catch(() => p.preparedTransactionHash);
+    const res = await executeForTransaction({ ...p, preparedTransaction: bytes, preparedTransactionHash: hash }, [sender]);
+    expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+    expect(res.status, res.text).toBeLessThan(500);
+    expectCantonError(res.body, code);
+    expect(server.ledger.store.ledgerEnd).toBe(end);
+    expect(server.errors).toEqual([]);
+  });
+
   it('refuses at execution a transaction whose input was consumed after preparation', async () => {
     const { token, p } = await prepareTransfer();
     const archive = await prepare([admin, sender], [{ ExerciseCommand: { templateId: TOKEN, contractId: token.contractId, choice: 'Archive', choiceArgument: {} } }]);

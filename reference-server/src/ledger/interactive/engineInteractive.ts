@@ -1,5 +1,7 @@
 import type { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { deriveTransactionSeed } from '../../daml/update/seeds.js';
+import type { Update } from '../../daml/ast/Expr.js';
+import type { QualifiedName } from '../../daml/ast/Type.js';
 import type { SubmissionResult } from '../../daml/update/UpdateEngine.js';
 import { UNIT } from '../../daml/value/Value.js';
 import { encodeBlob } from '../blob.js';
@@ -109,6 +111,29 @@ export function prepareOnEngine(ledger: Ledger, submission: ValidatedSubmission,
   return encoded.ok ? ok({ prepared: encoded.value, run: run.value }) : encodingRefused(encoded.failure);
 }
 
+const nameOf = (q: QualifiedName) => `${q.packageId}:${q.module}:${q.name}`;
+
+/**
+ * The command service's preprocessing of a signed transaction's root commands: every template,
+ * interface and choice they name exists (a signer may rename them; the engine must not meet an
+ * unknown one, which it reports as an internal error).
+ */
+function preprocessRoots(ledger: Ledger, updates: readonly Update[]): LedgerError | undefined {
+  for (const u of updates) {
+    const id = u.kind === 'create' || u.kind === 'exercise' ? u.template : u.kind === 'exerciseInterface' ? u.iface : undefined;
+    if (id === undefined) continue;
+    const module = ledger.engine.packages.get(id.packageId)?.modules.get(id.module);
+    const def = u.kind === 'exerciseInterface' ? module?.interfaces.get(id.name) : module?.templates.get(id.name);
+    if (def === undefined) {
+      return fail('TEMPLATES_OR_INTERFACES_NOT_FOUND', `The following template or interface ids were not found: ${nameOf(id)}`, { context: { templatesOrInterfaces: nameOf(id) } }).error;
+    }
+    if ((u.kind === 'exercise' || u.kind === 'exerciseInterface') && !def.choices.has(u.choice)) {
+      return fail('COMMAND_PREPROCESSING_FAILED', `Couldn't find requested choice ${u.choice} for ${u.kind === 'exercise' ? 'template' : 'interface'} ${nameOf(id)}`, { context: { choice: u.choice } }).error;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Execute: the signed root nodes run again through the ledger core (as the signers, with the
  * submission's disclosed input contracts) at the signed preparation time and seed and the chosen
@@ -119,7 +144,8 @@ export function rebuildOnEngine(ledger: Ledger, tx: PreparedTransaction, scheme:
   const transactionUuid = tx.metadata?.transactionUuid ?? '';
   let core: R<CoreRun> | undefined;
   const rerun: Rerun = (updates, actAs, preparationTime): SubmissionResult => {
-    core = ledger.runEngine(
+    const unknown = preprocessRoots(ledger, updates);
+    core = unknown !== undefined ? { ok: false, error: unknown } : ledger.runEngine(
       { ...sub, actAs: [...actAs] },
       updates.map((update) => ({ update, resultType: undefined })),
       { transactionSeed: transactionSeedOf(ledger, transactionUuid, preparationTime), preparationTime, ledgerTime: micros(ledgerTimeMs) },
@@ -130,7 +156,11 @@ export function rebuildOnEngine(ledger: Ledger, tx: PreparedTransaction, scheme:
   };
   const checked = reinterpretSigned(tx, signedHash, scheme, rerun, lookups(ledger));
   const ran = core as R<CoreRun> | undefined;
-  if (ran !== undefined && !ran.ok) return ran;
+  if (ran !== undefined && !ran.ok) {
+    // A signed transaction the engine cannot even run (values that do not fit their types) is the signer's, not the participant's, failure.
+    if (ran.error.code !== 'LEDGER_API_INTERNAL_ERROR') return ran;
+    return fail('FAILED_TO_EXECUTE_TRANSACTION', `The participant failed to execute the transaction: its commands cannot run: ${ran.error.cause}`, { definiteAnswer: false });
+  }
   if (!checked.ok || ran === undefined) {
     const problem = checked.ok ? 'its commands were not run' : checked.problem;
     return fail('FAILED_TO_EXECUTE_TRANSACTION', `The participant failed to execute the transaction: ${problem}`, { definiteAnswer: false });
