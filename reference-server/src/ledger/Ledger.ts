@@ -376,15 +376,20 @@ export class Ledger {
   }
 
   /**
-   * Interactive submission's engine path: the validated submission and its engine commands when
-   * its commands are on uploaded templates; undefined when on declared ones (`interpret` runs those).
+   * Interactive submission's first step: the validated submission, with its engine commands when
+   * its commands are on uploaded templates (undefined when on declared ones: `interpretValidated`).
    */
-  engineCommands(commands: W.JsCommands): R<{ readonly submission: ValidatedSubmission; readonly commands: EngineCommand[] }> | undefined {
+  engineCommands(commands: W.JsCommands): R<{ readonly submission: ValidatedSubmission; readonly commands: EngineCommand[] | undefined }> {
     const v = this.#validate(commands);
     if (!v.ok) return v;
     const c = engineCommandsOf(this.#interpretEnv(), this.engine, v.value);
-    if (c === undefined || !c.ok) return c;
-    return ok({ submission: v.value, commands: c.value });
+    if (c !== undefined && !c.ok) return c;
+    return ok({ submission: v.value, commands: c?.value });
+  }
+
+  /** `interpret` of a submission `engineCommands` validated. */
+  interpretValidated(v: ValidatedSubmission, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
+    return this.#interpret(v, nextContractId);
   }
 
   /** Runs engine commands as one transaction of `submission`, seeded and timed as the caller decides (interactive submission); nothing is written. */

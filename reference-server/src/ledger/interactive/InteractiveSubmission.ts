@@ -232,14 +232,14 @@ export class InteractiveSubmission {
     };
     const { config } = this.ledger;
     const transactionUuid = randomUUID();
-    const onEngine = this.ledger.engineCommands(commands);
+    const validated = this.ledger.engineCommands(commands);
+    if (!validated.ok) return validated;
+    const { submission, commands: onEngine } = validated.value;
     if (onEngine !== undefined) {
-      if (!onEngine.ok) return onEngine;
-      const { submission } = onEngine.value;
-      const engine = prepareOnEngine(this.ledger, submission, onEngine.value.commands, { transactionUuid, ...(maxRecordTime === undefined ? {} : { maxRecordTime }) });
+      const engine = prepareOnEngine(this.ledger, submission, onEngine, { transactionUuid, ...(maxRecordTime === undefined ? {} : { maxRecordTime }) });
       return engine.ok ? ok(this.#prepared(engine.value.prepared, scheme.value, submission.actAs, req)) : engine;
     }
-    const interpreted = this.ledger.interpret(commands, interactiveContractIds(config.participantId, transactionUuid));
+    const interpreted = this.ledger.interpretValidated(submission, interactiveContractIds(config.participantId, transactionUuid));
     if (!interpreted.ok) return interpreted;
     const p = interpreted.value;
     const prepared = buildPreparedTransaction(
