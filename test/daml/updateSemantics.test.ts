@@ -236,6 +236,12 @@ describe('update engine semantics (hand-built package)', () => {
     expect(ok(submit({ kind: 'ledgerTimeLt', expr: lit({ kind: 'timestamp', micros: t }) }, { ledgerTime: t })).result).toEqual({ kind: 'bool', value: false });
   });
 
+  it('reports whether the run read the ledger time (get_time, ledger_time_lt), which pins an interactive transaction', () => {
+    expect(ok(submit({ kind: 'getTime' })).readsLedgerTime).toBe(true);
+    expect(ok(submit({ kind: 'ledgerTimeLt', expr: lit({ kind: 'timestamp', micros: 1n }) })).readsLedgerTime).toBe(true);
+    expect(ok(submit(create(ALICE, 1))).readsLedgerTime).toBe(false);
+  });
+
   it('binds nested 200,000 deep run on the heap, not the JS stack', () => {
     const r = ok(submit({ kind: 'embedExpr', type: ANY, expr: app({ kind: 'val', ref: q('nest') }, int(200_000)) }));
     expect(r.result).toEqual(int64(200_000n));

@@ -98,10 +98,10 @@ describe.runIf(HAS_DARS)('JSON Ledger API over an uploaded DAR', () => {
     }
   });
 
-  it('interactive prepare of an engine command is refused clearly (not yet encoded), not a crash', async () => {
-    const res = await post(server, '/v2/interactive-submission/prepare', { ...commands([alice, admin], [createToken('1.0')]), synchronizerId: '', packageIdSelectionPreference: [], verboseHashing: false, disclosedContracts: [], readAs: [] }, { unchecked: true });
-    expect(res.status).toBe(501);
-    expectCantonError(res.body, 'UNIMPLEMENTED');
+  it('interactive prepare of an engine command answers the engine transaction (the full flow: test/interactive/engineHttp.test.ts)', async () => {
+    const res = await post(server, '/v2/interactive-submission/prepare', { ...commands([alice, admin], [createToken('1.0')]), synchronizerId: '', packageIdSelectionPreference: [], verboseHashing: false, disclosedContracts: [], readAs: [] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.hashingSchemeVersion).toBe('HASHING_SCHEME_VERSION_V2');
   });
 });
 

@@ -18,8 +18,9 @@ import { resolveEventFormat } from './filters.js';
 import { Interner } from './intern.js';
 import { cachedSelection } from './engine/cachedSelection.js';
 import { EngineRuntime } from './engine/EngineRuntime.js';
-import { interpretWithEngine } from './engine/interpretWithEngine.js';
-import { runEngineCommands } from './engine/runEngineCommands.js';
+import type { EngineCommand } from './engine/engineCommandOf.js';
+import { engineCommandsOf, interpretWithEngine } from './engine/interpretWithEngine.js';
+import { runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
 import type { QualifiedName } from '../daml/ast/Type.js';
@@ -383,6 +384,28 @@ export class Ledger {
     const v = this.#validate(commands);
     if (!v.ok) return v;
     return this.#interpret(v.value, nextContractId);
+  }
+
+  /**
+   * Interactive submission's first step: the validated submission, with its engine commands when
+   * its commands are on uploaded templates (undefined when on declared ones: `interpretValidated`).
+   */
+  engineCommands(commands: W.JsCommands): R<{ readonly submission: ValidatedSubmission; readonly commands: EngineCommand[] | undefined }> {
+    const v = this.#validate(commands);
+    if (!v.ok) return v;
+    const c = engineCommandsOf(this.#interpretEnv(), this.engine, v.value);
+    if (c !== undefined && !c.ok) return c;
+    return ok({ submission: v.value, commands: c?.value });
+  }
+
+  /** `interpret` of a submission `engineCommands` validated. */
+  interpretValidated(v: ValidatedSubmission, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
+    return this.#interpret(v, nextContractId);
+  }
+
+  /** Runs engine commands as one transaction of `submission`, seeded and timed as the caller decides (interactive submission); nothing is written. */
+  runEngine(submission: ValidatedSubmission, commands: readonly EngineCommand[], options: EngineRunOptions): R<EngineRun> {
+    return runEngineCommands(this.#interpretEnv(), this.engine, submission, commands, this.config.clock.now(), options);
   }
 
   /**

@@ -56,7 +56,11 @@ export interface Submission {
 }
 
 export type SubmissionResult =
-  | { readonly ok: true; readonly result: Value; readonly transaction: Transaction; readonly steps: number }
+  | {
+      readonly ok: true; readonly result: Value; readonly transaction: Transaction; readonly steps: number;
+      /** Whether `get_time` or `ledger_time_lt` ran: the transaction then holds at its ledger time only (Canton's time boundaries). */
+      readonly readsLedgerTime: boolean;
+    }
   | { readonly ok: false; readonly error: EvalError; readonly steps: number };
 
 interface ContractInfo {
@@ -88,7 +92,7 @@ export class UpdateEngine {
       : { kind: 'update', update: { update: submission.update as Update, env: null, def: undefined } satisfies SuspendedUpdate };
     const outcome = this.m.runMachine(() => run.run(update));
     if (!outcome.ok) return { ...outcome, error: { ...outcome.error, trace: run.trace(submission.command ?? commandOf(submission.update)) } };
-    return { ok: true, result: outcome.value, transaction: run.tx.finish(), steps: outcome.steps };
+    return { ok: true, result: outcome.value, transaction: run.tx.finish(), steps: outcome.steps, readsLedgerTime: run.readsLedgerTime };
   }
 }
 
@@ -140,6 +144,8 @@ class Run {
   private readonly local = new Map<string, ContractInfo>();
   private readonly global = new Map<string, ContractInfo>();
   private readonly ledgerTime: bigint;
+  /** Set by `get_time` and `ledger_time_lt`. */
+  readsLedgerTime = false;
 
   constructor(
     private readonly m: Evaluator,
@@ -180,10 +186,13 @@ class Run {
       case 'pure': return this.m.evalWith(u.expr, env, def);
       case 'block': return this.block(u, 0, env, def);
       case 'embedExpr': return this.eval(u.expr, env, def, (v) => this.run(v));
-      case 'getTime': return this.m.returnValue({ kind: 'timestamp', micros: this.ledgerTime });
+      case 'getTime':
+        this.readsLedgerTime = true;
+        return this.m.returnValue({ kind: 'timestamp', micros: this.ledgerTime });
       case 'ledgerTimeLt':
         return this.eval(u.expr, env, def, (t) => {
           if (t.kind !== 'timestamp') return this.crash(`ledger_time_lt of a ${t.kind}`);
+          this.readsLedgerTime = true;
           this.m.returnValue(bool(this.ledgerTime < t.micros));
         });
       case 'create': return this.eval(u.expr, env, def, (arg) => this.create(u.template, arg));

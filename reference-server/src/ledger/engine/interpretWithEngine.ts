@@ -21,6 +21,14 @@ type R<T> = Result<T, LedgerError>;
  * interpreter runs those.
  */
 export function interpretWithEngine(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, now: number): R<PreparedTransaction> | undefined {
+  const commands = engineCommandsOf(env, rt, submission);
+  if (commands === undefined || !commands.ok) return commands;
+  const run = runEngineCommands(env, rt, submission, commands.value, now);
+  return run.ok ? ok(run.value.prepared) : run;
+}
+
+/** A submission's commands as engine commands; undefined when the first names a template the catalogue declares (the TypeScript interpreter's). */
+export function engineCommandsOf(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission): R<EngineCommand[]> | undefined {
   const commands: EngineCommand[] = [];
   for (const [i, c] of submission.commands.entries()) {
     const r = engineCommandOf(env, rt, submission, c, i);
@@ -28,7 +36,6 @@ export function interpretWithEngine(env: InterpretEnv, rt: EngineRuntime, submis
     if (!r.ok) return r;
     commands.push(r.value);
   }
-  const run = runEngineCommands(env, rt, submission, commands, now);
-  return run.ok ? ok(run.value.prepared) : run;
+  return ok(commands);
 }
 

@@ -41,7 +41,7 @@ export interface EngineRunOptions {
   readonly transactionSeed?: Uint8Array;
   /** Microseconds since the epoch. */
   readonly preparationTime?: bigint;
-  /** Microseconds since the epoch: what `get_time` answers. */
+  /** Microseconds since the epoch: what `get_time` answers, and the ledger time the transaction commits at. */
   readonly ledgerTime?: bigint;
 }
 
@@ -49,7 +49,8 @@ export interface EngineRunOptions {
 export function runEngineCommands(
   env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number, options: EngineRunOptions = {},
 ): R<EngineRun> {
-  const ledgerTime = Math.max(now, submission.minLedgerTimeMs ?? 0);
+  // A caller that chose the ledger time (interactive execution, within the signed bounds) commits at it.
+  const ledgerTime = options.ledgerTime === undefined ? Math.max(now, submission.minLedgerTimeMs ?? 0) : Number(options.ledgerTime / 1000n);
   const readers = new Set([...submission.actAs, ...submission.readAs]);
   const disclosed = disclosedContracts(env, submission);
   if (!disclosed.ok) return disclosed;
@@ -101,7 +102,7 @@ export function runEngineCommands(
       inputs: [...inputs.values()],
       synchronizer: synchronizer.value,
       ledgerTime,
-      dependsOnTime: false,
+      dependsOnTime: run.readsLedgerTime,
       results,
     },
     results: values,

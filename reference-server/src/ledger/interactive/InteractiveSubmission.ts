@@ -4,7 +4,6 @@ import { toTimestamp } from '../clock.js';
 import type { LedgerContext } from '../context.js';
 import { fail, type LedgerError } from '../errors.js';
 import { resolveEventFormat, type EventQuery } from '../filters.js';
-import { isEngineDef } from '../engine/EngineCatalogue.js';
 import { Interner } from '../intern.js';
 import { interpret, type PreparedTransaction as Interpreted } from '../interpret.js';
 import type { Ledger } from '../Ledger.js';
@@ -17,6 +16,7 @@ import { validateSubmission, type ValidatedSubmission } from '../submission.js';
 import { resolveUpdateFormat } from '../updates.js';
 import { isPlainObject } from '../values.js';
 import type { JsCommands, TransactionFormat, TransactionShape } from '../wire.js';
+import { isEngineTransaction, prepareOnEngine, rebuildOnEngine } from './engineInteractive.js';
 import { hashingDetails, hashPreparedTransaction, type HashingScheme } from './preparedTransactionHash.js';
 import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, interactiveContractIds, millisOf } from './preparedTransaction.js';
 import { partyKeyOf, signatureProblem } from './signingKeys.js';
@@ -232,13 +232,16 @@ export class InteractiveSubmission {
     };
     const { config } = this.ledger;
     const transactionUuid = randomUUID();
-    const interpreted = this.ledger.interpret(commands, interactiveContractIds(config.participantId, transactionUuid));
+    const validated = this.ledger.engineCommands(commands);
+    if (!validated.ok) return validated;
+    const { submission, commands: onEngine } = validated.value;
+    if (onEngine !== undefined) {
+      const engine = prepareOnEngine(this.ledger, submission, onEngine, { transactionUuid, ...(maxRecordTime === undefined ? {} : { maxRecordTime }) });
+      return engine.ok ? ok(this.#prepared(engine.value.prepared, scheme.value, submission.actAs, req)) : engine;
+    }
+    const interpreted = this.ledger.interpretValidated(submission, interactiveContractIds(config.participantId, transactionUuid));
     if (!interpreted.ok) return interpreted;
     const p = interpreted.value;
-    // The prepared-transaction protobuf of engine values is not built yet: refuse clearly rather than mis-encode.
-    if (p.nodes.some((n) => isEngineDef(n.contract.template))) {
-      return fail('UNIMPLEMENTED', 'Preparing a transaction on templates of uploaded packages is not supported by this server yet; submit the commands through the command service');
-    }
     const prepared = buildPreparedTransaction(
       p,
       {
@@ -252,14 +255,19 @@ export class InteractiveSubmission {
       },
       config,
     );
+    return ok(this.#prepared(prepared, scheme.value, p.submission.actAs, req));
+  }
+
+  /** The prepare answer for a prepared transaction: its bytes, hash under the asked scheme, hashing details, cost estimation. */
+  #prepared(prepared: PreparedTransaction, scheme: HashingScheme, actAs: readonly string[], req: W.JsPrepareSubmissionRequest): W.JsPrepareSubmissionResponse {
     const preparedTransaction = encodePreparedTransaction(prepared);
-    return ok({
+    return {
       preparedTransaction,
-      preparedTransactionHash: hashPreparedTransaction(prepared, scheme.value).toString('base64'),
-      hashingSchemeVersion: scheme.value === 2 ? 'HASHING_SCHEME_VERSION_V2' : 'HASHING_SCHEME_VERSION_V3',
-      ...(req.verboseHashing === true ? { hashingDetails: hashingDetails(prepared, scheme.value) } : {}),
-      ...(req.estimateTrafficCost?.disabled === true ? {} : { costEstimation: this.#costEstimation(preparedTransaction, p.submission.actAs, req.estimateTrafficCost?.expectedSignatures) }),
-    });
+      preparedTransactionHash: hashPreparedTransaction(prepared, scheme).toString('base64'),
+      hashingSchemeVersion: scheme === 2 ? 'HASHING_SCHEME_VERSION_V2' : 'HASHING_SCHEME_VERSION_V3',
+      ...(req.verboseHashing === true ? { hashingDetails: hashingDetails(prepared, scheme) } : {}),
+      ...(req.estimateTrafficCost?.disabled === true ? {} : { costEstimation: this.#costEstimation(preparedTransaction, actAs, req.estimateTrafficCost?.expectedSignatures) }),
+    };
   }
 
   // ------------------------------------------------------------------ execute
@@ -367,7 +375,7 @@ export class InteractiveSubmission {
     // The mediator refuses a reused UUID before any confirmer looks at the transaction: one signature, at most one commit.
     const replayed = this.ledger.transactionUuidReplay(meta.transactionUuid);
     if (replayed) return ok({ kind: 'rejected', submission: sub.value, error: replayed });
-    const rebuilt = this.#rebuild(tx, scheme.value, hash, sub.value, ledgerTime);
+    const rebuilt = isEngineTransaction(this.ledger, tx) ? rebuildOnEngine(this.ledger, tx, scheme.value, hash, sub.value, ledgerTime) : this.#rebuild(tx, scheme.value, hash, sub.value, ledgerTime);
     if (!rebuilt.ok) return rebuilt;
     return ok({ kind: 'admitted', prepared: { ...rebuilt.value, externalTransactionHash: hash.toString('base64'), transactionUuid: meta.transactionUuid }, changeKey });
   }
