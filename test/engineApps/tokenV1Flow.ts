@@ -11,6 +11,14 @@ import { tokenStandardV1 } from './realDars.js';
 export const TOKEN_RULES = '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:TokenRules';
 export const TOKEN = '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:Token';
 export const NO_CONTEXT = { context: { values: {} }, meta: { values: {} } };
+/**
+ * The interfaces by package name, as wallets name them: the default world's built-in token
+ * standard shares these names, and the contract exercised decides which package they mean.
+ */
+export const BY_NAME = {
+  transferFactory: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory',
+  transferInstruction: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction',
+} as const;
 const EMPTY_META = { values: {} };
 
 export interface TokenParties { readonly alice: string; readonly bob: string; readonly admin: string }
@@ -39,13 +47,14 @@ export async function mint(api: JsonApiClient, w: TokenParties, owner: string, a
 
 export const decimal = (amount: string): string => Number(amount).toFixed(10);
 
-/** TransferFactory_Transfer as the sender's wallet calls it: on the factory the registry discloses. */
-export async function offerTransfer(api: JsonApiClient, w: TokenWorld, sender: string, receiver: string, amount: string, inputs: string[]) {
+/** TransferFactory_Transfer as the sender's wallet calls it: on the factory the registry discloses (by the interface's package id, or `byName`). */
+export async function offerTransfer(api: JsonApiClient, w: TokenWorld, sender: string, receiver: string, amount: string, inputs: string[], byName = false) {
   const transfer = {
     sender, receiver, amount, instrumentId: instrument(w.admin),
     requestedAt: '2000-01-01T00:00:00Z', executeBefore: '9000-01-01T00:00:00Z', inputHoldingCids: inputs, meta: EMPTY_META,
   };
-  const tx = await api.must([sender], [{ ExerciseCommand: { templateId: w.ids.transferFactory, contractId: w.rules.contractId, choice: 'TransferFactory_Transfer', choiceArgument: { expectedAdmin: w.admin, transfer, extraArgs: NO_CONTEXT } } }], [disclose(w.rules, api.synchronizerId)]);
+  const factoryId = byName ? BY_NAME.transferFactory : w.ids.transferFactory;
+  const tx = await api.must([sender], [{ ExerciseCommand: { templateId: factoryId, contractId: w.rules.contractId, choice: 'TransferFactory_Transfer', choiceArgument: { expectedAdmin: w.admin, transfer, extraArgs: NO_CONTEXT } } }], [disclose(w.rules, api.synchronizerId)]);
   const root = exercisedIn(tx)[0]!;
   expect(root).toMatchObject({ interfaceId: w.ids.transferFactory, templateId: w.rules.templateId, choice: 'TransferFactory_Transfer', actingParties: [sender] });
   const made = createdIn(tx);
@@ -58,11 +67,11 @@ export async function offerTransfer(api: JsonApiClient, w: TokenWorld, sender: s
   return { tx, offer: offer!, change };
 }
 
-/** The receiver's or sender's answer to an instruction: accept, reject or withdraw. */
-export async function decide(api: JsonApiClient, w: TokenWorld, actor: string, offer: string, choice: 'TransferInstruction_Accept' | 'TransferInstruction_Reject' | 'TransferInstruction_Withdraw') {
-  const tx = await api.must([actor], [{ ExerciseCommand: { templateId: w.ids.transferInstruction, contractId: offer, choice, choiceArgument: { extraArgs: NO_CONTEXT } } }]);
+/** The receiver's or sender's answer to an instruction: accept, reject or withdraw (by the interface's package id, or `byName`). */
+export async function decide(api: JsonApiClient, w: TokenWorld, actor: string, offer: string, choice: 'TransferInstruction_Accept' | 'TransferInstruction_Reject' | 'TransferInstruction_Withdraw', byName = false) {
+  const tx = await api.must([actor], [{ ExerciseCommand: { templateId: byName ? BY_NAME.transferInstruction : w.ids.transferInstruction, contractId: offer, choice, choiceArgument: { extraArgs: NO_CONTEXT } } }]);
   const root = exercisedIn(tx)[0]!;
-  expect(root).toMatchObject({ contractId: offer, choice, consuming: true, actingParties: [actor] });
+  expect(root).toMatchObject({ contractId: offer, choice, consuming: true, actingParties: [actor], interfaceId: w.ids.transferInstruction });
   const [token] = createdIn(tx);
   return { tx, token: token!, result: root.exerciseResult as { output: unknown; senderChangeCids: string[] } };
 }
@@ -88,8 +97,8 @@ export async function runTokenV1Flow(api: JsonApiClient): Promise<{ alice: unkno
   const { alice, bob } = w;
   const minted = await mint(api, w, alice, '100.0');
 
-  // Accepted: 40 to Bob; Alice keeps 60 as change.
-  const first = await offerTransfer(api, w, alice, bob, '40.0', [minted.contractId]);
+  // Accepted: 40 to Bob; Alice keeps 60 as change. The wallets name the interfaces by package name.
+  const first = await offerTransfer(api, w, alice, bob, '40.0', [minted.contractId], true);
   expect(first.change!.createArgument).toMatchObject({ holding: { owner: alice, amount: decimal('60') } });
   // While pending, the offer is Alice's locked holding (the test token's shortcut), and Bob's instruction.
   expect(await holdingsOf(api, w, alice)).toEqual([
@@ -99,7 +108,7 @@ export async function runTokenV1Flow(api: JsonApiClient): Promise<{ alice: unkno
   const pending = await api.byInterface(bob, w.ids.transferInstruction);
   expect(pending.map((c) => c.contractId)).toEqual([first.offer.contractId]);
   expect(pending[0]!.interfaceViews![0]!.viewValue).toMatchObject({ status: { tag: 'TransferPendingReceiverAcceptance', value: {} }, transfer: { sender: alice, receiver: bob, amount: decimal('40') } });
-  const accepted = await decide(api, w, bob, first.offer.contractId, 'TransferInstruction_Accept');
+  const accepted = await decide(api, w, bob, first.offer.contractId, 'TransferInstruction_Accept', true);
   expect(accepted.token.createArgument).toMatchObject({ holding: { owner: bob, amount: decimal('40'), lock: null } });
   expect(accepted.result).toEqual({ output: { tag: 'TransferInstructionResult_Completed', value: { receiverHoldingCids: [accepted.token.contractId] } }, senderChangeCids: [], meta: EMPTY_META });
 

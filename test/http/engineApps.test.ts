@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_DARS } from '../daml/damlFixtures.js';
-import { JsonApiClient } from '../engineApps/JsonApiClient.js';
+import { createdIn, JsonApiClient } from '../engineApps/JsonApiClient.js';
 import { darBytes, TOKEN_V1_DAR, TOKEN_V2_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
-import { decimal, runTokenV1Flow } from '../engineApps/tokenV1Flow.js';
+import { BY_NAME, decimal, NO_CONTEXT, runTokenV1Flow } from '../engineApps/tokenV1Flow.js';
 import { runTokenV2Holdings } from '../engineApps/tokenV2Flow.js';
 import { runTradingAppFlow } from '../engineApps/tradingAppFlow.js';
 import { startServer, type TestServer } from './support/startServer.js';
@@ -33,6 +33,16 @@ describe.runIf(HAS_DARS)('real Splice DARs through the JSON Ledger API', () => {
       bob: [{ amount: decimal('40'), locked: false, entity: 'Token' }],
     });
     expect(server.errors).toEqual([]);
+  });
+
+  it('a built-in contract exercised by the same #name interface id stays with the built-in model', async () => {
+    const dso = await api.party('dso-by-name');
+    await api.must([dso], [{ CreateCommand: { templateId: '#splice-amulet:Splice.AmuletRules:AmuletRules', createArguments: { dso, isDevNet: true } } }]);
+    const [factory] = createdIn(await api.must([dso], [{ CreateCommand: { templateId: '#splice-amulet:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules', createArguments: { dso } } }]));
+    const transfer = { sender: dso, receiver: dso, amount: '1.00000000001', instrumentId: { admin: dso, id: 'Amulet' }, requestedAt: '2025-01-01T00:00:00Z', executeBefore: '2099-01-01T00:00:00Z', inputHoldingCids: [], meta: { values: {} } };
+    const r = await api.submit([dso], [{ ExerciseCommand: { templateId: BY_NAME.transferFactory, contractId: factory!.contractId, choice: 'TransferFactory_Transfer', choiceArgument: { expectedAdmin: dso, transfer, extraArgs: NO_CONTEXT } } }]);
+    // The built-in model's own refusal (the engine words a misfit value differently).
+    expect([r.status, r.body.code, r.body.cause]).toEqual([400, 'COMMAND_PREPROCESSING_FAILED', "Invalid argument for choice TransferFactory_Transfer at choiceArgument.transfer.amount: Numeric '1.00000000001' has more than 10 decimal places"]);
   });
 
   it('test token v2: a token of an account, listed through the Holding v2 interface and, downcast, through v1', async () => {

@@ -153,7 +153,7 @@ export class Ledger {
     this.engine = new EngineRuntime({
       admin: this.admin,
       selectPackageId: cachedSelection(
-        (name, preference) => packageService.selectPackageId(this.#packages, name, this.config.clock.now(), preference),
+        (name, preference, uploadedOnly) => packageService.selectPackageId(this.#packages, name, this.config.clock.now(), preference, uploadedOnly),
         () => this.#vettingStamp(),
       ),
       stepBudget: options.engineStepBudget ?? 10_000_000,

@@ -13,11 +13,12 @@ import type { DamlRecord, DamlValue } from '../wire.js';
 import type { EngineInterfaceDef, EngineTemplateDef } from './EngineCatalogue.js';
 import { EngineCatalogue, isEngineDef } from './EngineCatalogue.js';
 import { EnginePackages } from './EnginePackages.js';
+import type { PackageSelection } from './cachedSelection.js';
 
 export interface EngineRuntimeOptions {
   readonly admin: AdminStore;
   /** The package a `#name` id runs as (see packageService.selectPackageId). */
-  readonly selectPackageId: (packageName: string, preference?: readonly string[]) => string | undefined;
+  readonly selectPackageId: PackageSelection;
   /** Steps one submission (or one interface view) may take before it is stopped. */
   readonly stepBudget: number;
   /** Receives `trace` / `debug` output of choices and templates (a Daml Script run shows it). */

@@ -22,14 +22,22 @@ const preprocessing = (cause: string, extra: Omit<LedgerError, 'code' | 'cause'>
 
 export const MIXED_SUBMISSION = 'Commands on templates of uploaded packages cannot be combined with commands on the server\'s built-in templates in one submission';
 
-/** Whether any of the commands names a template or interface of an uploaded package. */
+/** Whether any of the commands names a template or interface of an uploaded package, or exercises a contract of one by a `#name` id. */
 export function namesEngineTemplate(env: InterpretEnv, commands: readonly Record<string, unknown>[]): boolean {
   return commands.some((c) => {
-    const body = Object.values(c)[0];
+    const [kind, body] = Object.entries(c)[0] ?? [];
     if (!isPlainObject(body) || typeof body.templateId !== 'string') return false;
+    if (kind === 'ExerciseCommand' && parseIdentifier(body.templateId)?.byName && engineContractOf(env, body.contractId) !== undefined) return true;
     const def = env.catalogue.resolve(body.templateId);
     return def.ok && isEngineDef(def.value);
   });
+}
+
+/** The template of a stored contract of an uploaded package; undefined for a built-in contract or an unknown id. */
+function engineContractOf(env: InterpretEnv, contractId: unknown): EngineDef | undefined {
+  if (typeof contractId !== 'string') return undefined;
+  const template = env.store.contract(contractId)?.template;
+  return template !== undefined && isEngineDef(template) ? template : undefined;
 }
 
 /** A command turned into an engine update, with how to render its result (by its type, when known). */
@@ -43,7 +51,8 @@ export function engineCommandOf(env: InterpretEnv, rt: EngineRuntime, submission
   const [kind, body] = Object.entries(command)[0] as [string, unknown];
   if (!isPlainObject(body) || typeof body.templateId !== 'string') return index === 0 ? undefined : preprocessing(`${kind}.templateId is missing`);
   const templateId = body.templateId;
-  const def = resolveEngineDef(env, rt, templateId, submission.packageIdSelectionPreference ?? []);
+  const preference = submission.packageIdSelectionPreference ?? [];
+  const def = kind === 'ExerciseCommand' ? resolveExerciseTarget(env, rt, templateId, body.contractId, preference) : resolveEngineDef(env, rt, templateId, preference);
   if (def === undefined) {
     return index === 0 ? undefined : preprocessing(MIXED_SUBMISSION);
   }
@@ -59,12 +68,7 @@ export function engineCommandOf(env: InterpretEnv, rt: EngineRuntime, submission
       if (typeof body.contractId !== 'string' || body.contractId === '') return preprocessing('ExerciseCommand.contractId is missing');
       if (typeof body.choice !== 'string') return preprocessing('ExerciseCommand.choice is missing');
       const contractId = body.contractId;
-      let target = def.value;
-      // A package-name id addresses the contract's own version of the template (no upgrade of its argument).
-      if (target.kind === 'template' && parseIdentifier(templateId)?.byName) {
-        const stored = env.store.contract(contractId)?.template;
-        if (stored && isEngineDef(stored) && stored.packageName === target.packageName && stored.qualifiedName === target.qualifiedName) target = stored;
-      }
+      const target = def.value;
       const choice = target.choices.get(body.choice);
       if (!choice) return preprocessing(`Couldn't find requested choice ${body.choice} for ${target.kind} ${target.packageName}:${target.qualifiedName}`, { context: { choice: body.choice } });
       const arg = argumentOf(rt, choice.engine.argBinder.type, body.choiceArgument, `${where}.choiceArgument`, target);
@@ -100,6 +104,29 @@ export function engineCommandOf(env: InterpretEnv, rt: EngineRuntime, submission
       });
   }
   return preprocessing(`unknown command ${kind}`);
+}
+
+/**
+ * The template or interface an ExerciseCommand names. A `#name` id is resolved for the contract
+ * at hand, as Canton does: on a contract of an uploaded package, the uploaded package of that
+ * name (the highest vetted version, or `packageIdSelectionPreference`), even where a built-in
+ * model shares the name (the token-standard interfaces); on a built-in contract, the built-in
+ * model (undefined: the TypeScript interpreter's). A template named by package name is the
+ * contract's own version of it (no upgrade of its argument).
+ */
+function resolveExerciseTarget(env: InterpretEnv, rt: EngineRuntime, id: string, contractId: unknown, preference: readonly string[]): R<EngineDef> | undefined {
+  const parsed = parseIdentifier(id);
+  if (!parsed?.byName || typeof contractId !== 'string') return resolveEngineDef(env, rt, id, preference);
+  const stored = env.store.contract(contractId)?.template;
+  if (stored === undefined) return resolveEngineDef(env, rt, id, preference);
+  if (!isEngineDef(stored)) {
+    const r = env.catalogue.resolve(id);
+    return r.ok ? undefined : r;
+  }
+  if (stored.packageName === parsed.pkg && stored.qualifiedName === `${parsed.module}:${parsed.entity}`) return ok(stored);
+  const packageId = rt.options.selectPackageId(parsed.pkg, preference, true);
+  const def = packageId === undefined ? undefined : rt.catalogue.byName({ packageId, module: parsed.module, name: parsed.entity });
+  return def ? ok(def) : resolveEngineDef(env, rt, id, preference);
 }
 
 /** A template or interface of an uploaded package; undefined for one the catalogue declares. */

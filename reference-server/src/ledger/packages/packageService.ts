@@ -396,12 +396,12 @@ function vettedAt(bounds: VettingBounds, at: number): boolean {
 }
 
 /** The highest version of a package name vetted on a synchronizer at a time, if any. */
-function preferredOn(ctx: PackageContext, synchronizerId: string, packageName: string, at: number): P.PackageReference | undefined {
+function preferredOn(ctx: PackageContext, synchronizerId: string, packageName: string, at: number, uploadedOnly = false): P.PackageReference | undefined {
   let best: KnownPackage | undefined;
   for (const [id, bounds] of effectiveVetting(ctx, synchronizerId)) {
     if (!vettedAt(bounds, at)) continue;
     const p = knownPackage(ctx, id);
-    if (!p || p.packageName !== packageName) continue;
+    if (!p || p.packageName !== packageName || (uploadedOnly && p.builtIn)) continue;
     if (!best || compareVersions(p.packageVersion, best.packageVersion) > 0) best = p;
   }
   return best ? { packageId: best.packageId, packageName: best.packageName, packageVersion: best.packageVersion } : undefined;
@@ -411,15 +411,16 @@ function preferredOn(ctx: PackageContext, synchronizerId: string, packageName: s
  * The package a `#name` reference runs as (Canton's package selection for a command): the highest
  * version of the name vetted now on a connected synchronizer, or, when `preference` (the
  * submission's `packageIdSelectionPreference`) names a package of that name, that one.
+ * `uploadedOnly` leaves out the built-in models (a command on a contract of an uploaded package).
  */
-export function selectPackageId(ctx: PackageContext, packageName: string, now: number, preference: readonly string[] = []): string | undefined {
+export function selectPackageId(ctx: PackageContext, packageName: string, now: number, preference: readonly string[] = [], uploadedOnly = false): string | undefined {
   for (const id of preference) {
     const p = knownPackage(ctx, id);
     if (p && !p.builtIn && p.packageName === packageName) return id;
   }
   let best: P.PackageReference | undefined;
   for (const s of ctx.config.synchronizers) {
-    const ref = preferredOn(ctx, s.id, packageName, now);
+    const ref = preferredOn(ctx, s.id, packageName, now, uploadedOnly);
     if (ref && (!best || compareVersions(ref.packageVersion, best.packageVersion) > 0)) best = ref;
   }
   return best?.packageId;
