@@ -9,7 +9,7 @@ import { HAS_DARS } from '../daml/damlFixtures.js';
 import { createdIn, JsonApiClient } from '../engineApps/JsonApiClient.js';
 import { darBytes, TOKEN_V1_DAR, TOKEN_V2_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
 import { BY_NAME, decimal, NO_CONTEXT, runTokenV1Flow } from '../engineApps/tokenV1Flow.js';
-import { runTokenV2Holdings } from '../engineApps/tokenV2Flow.js';
+import { runTokenV2Holdings, runTokenV2Transfer } from '../engineApps/tokenV2Flow.js';
 import { runTradingAppFlow } from '../engineApps/tradingAppFlow.js';
 import { startServer, type TestServer } from './support/startServer.js';
 
@@ -47,6 +47,11 @@ describe.runIf(HAS_DARS)('real Splice DARs through the JSON Ledger API', () => {
 
   it('test token v2: a token of an account, listed through the Holding v2 interface and, downcast, through v1', async () => {
     await runTokenV2Holdings(api);
+  });
+
+  it('test token v2: a transfer offered through the v2 TransferFactory and accepted through the v2 TransferInstruction', async () => {
+    await runTokenV2Transfer(api);
+    expect(server.errors).toEqual([]);
   });
 
   it('test trading app: propose, accept, initiate settlement, allocate each leg with the test token, settle', async () => {

@@ -12,7 +12,7 @@ import { JsonApiClient } from '../engineApps/JsonApiClient.js';
 import { darBytes, TOKEN_V1_DAR, TOKEN_V2_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
 import { decimal, runTokenV1Flow } from '../engineApps/tokenV1Flow.js';
 import { AMULET_TEST_DAR, runSplitwellPaymentFlow, SPLITWELL_DAR } from '../engineApps/splitwellPaymentFlow.js';
-import { runTokenV2Holdings } from '../engineApps/tokenV2Flow.js';
+import { runTokenV2Holdings, runTokenV2Transfer } from '../engineApps/tokenV2Flow.js';
 import { runTradingAppFlow } from '../engineApps/tradingAppFlow.js';
 
 const URL_ = 'http://engine-apps.test';
@@ -36,6 +36,10 @@ describe.runIf(HAS_DARS)('real Splice DARs through the msw handlers', () => {
 
   it('test token v2: the same views through Holding v2 and v1', async () => {
     await runTokenV2Holdings(await new JsonApiClient(URL_).connect());
+  });
+
+  it('test token v2: the same transfer through the v2 TransferFactory and TransferInstruction', async () => {
+    await runTokenV2Transfer(await new JsonApiClient(URL_).connect());
   });
 
   it('test trading app: the same settlement, after reset() too (the DARs stay loaded)', async () => {
