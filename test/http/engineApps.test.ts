@@ -5,6 +5,7 @@
  * test trading app settling with test-token allocations.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIXED_SUBMISSION } from '../../reference-server/src/ledger/engine/engineCommandOf.js';
 import { HAS_DARS } from '../daml/damlFixtures.js';
 import { createdIn, JsonApiClient } from '../engineApps/JsonApiClient.js';
 import { darBytes, TOKEN_V1_DAR, TOKEN_V2_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
@@ -35,7 +36,7 @@ describe.runIf(HAS_DARS)('real Splice DARs through the JSON Ledger API', () => {
     expect(server.errors).toEqual([]);
   });
 
-  it('a built-in contract exercised by the same #name interface id stays with the built-in model', async () => {
+  it('a built-in contract exercised by the same #name interface id stays with the built-in model, and the two never mix in one submission', async () => {
     const dso = await api.party('dso-by-name');
     await api.must([dso], [{ CreateCommand: { templateId: '#splice-amulet:Splice.AmuletRules:AmuletRules', createArguments: { dso, isDevNet: true } } }]);
     const [factory] = createdIn(await api.must([dso], [{ CreateCommand: { templateId: '#splice-amulet:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules', createArguments: { dso } } }]));
@@ -43,6 +44,13 @@ describe.runIf(HAS_DARS)('real Splice DARs through the JSON Ledger API', () => {
     const r = await api.submit([dso], [{ ExerciseCommand: { templateId: BY_NAME.transferFactory, contractId: factory!.contractId, choice: 'TransferFactory_Transfer', choiceArgument: { expectedAdmin: dso, transfer, extraArgs: NO_CONTEXT } } }]);
     // The built-in model's own refusal (the engine words a misfit value differently).
     expect([r.status, r.body.code, r.body.cause]).toEqual([400, 'COMMAND_PREPROCESSING_FAILED', "Invalid argument for choice TransferFactory_Transfer at choiceArgument.transfer.amount: Numeric '1.00000000001' has more than 10 decimal places"]);
+    // One submission on a built-in and an uploaded factory by the same #name id mixes the two interpreters, in either order.
+    const [rules] = createdIn(await api.must([dso], [{ CreateCommand: { templateId: '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:TokenRules', createArguments: { admin: dso } } }]));
+    const publicFetch = (contractId: string) => ({ ExerciseCommand: { templateId: BY_NAME.transferFactory, contractId, choice: 'TransferFactory_PublicFetch', choiceArgument: { expectedAdmin: dso, actor: dso } } });
+    for (const commands of [[publicFetch(factory!.contractId), publicFetch(rules!.contractId)], [publicFetch(rules!.contractId), publicFetch(factory!.contractId)]]) {
+      const mixed = await api.submit([dso], commands);
+      expect([mixed.status, mixed.body.code, mixed.body.cause]).toEqual([400, 'COMMAND_PREPROCESSING_FAILED', MIXED_SUBMISSION]);
+    }
   });
 
   it('test token v2: a token of an account, listed through the Holding v2 interface and, downcast, through v1', async () => {
