@@ -8,6 +8,8 @@
  */
 import { createHmac } from 'node:crypto';
 
+import { sortedUnique } from './partySets.js';
+
 /** A 32-byte seed or discriminator. */
 export type Seed = Uint8Array;
 
@@ -44,9 +46,9 @@ class Message {
     return this;
   }
 
-  stringSet(items: Iterable<string>): this {
-    // Sorted as Java sorts strings (UTF-16 code units), which JS's default sort matches.
-    const sorted = [...new Set(items)].sort();
+  stringSet(items: readonly string[]): this {
+    // Sorted as Java sorts strings (UTF-16 code units).
+    const sorted = sortedUnique(items);
     this.int(sorted.length);
     for (const s of sorted) this.string(s);
     return this;
@@ -87,7 +89,7 @@ export function deriveNodeSeed(parent: Seed, index: number): Seed {
 }
 
 /** The 32-byte discriminator of a contract created at a node with `nodeSeed`. */
-export function deriveContractDiscriminator(nodeSeed: Seed, preparationTimeMicros: bigint, stakeholders: Iterable<string>): Seed {
+export function deriveContractDiscriminator(nodeSeed: Seed, preparationTimeMicros: bigint, stakeholders: readonly string[]): Seed {
   return new Message().long(preparationTimeMicros).stringSet(stakeholders).hmac(nodeSeed);
 }
 
