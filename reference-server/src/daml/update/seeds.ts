@@ -6,12 +6,14 @@
  * string as its UTF-8 length (4 bytes) then its bytes, a set of strings as its size (4 bytes) then
  * its members sorted, each as a string.
  */
-import { createHmac } from 'node:crypto';
-
 import { sortedUnique } from './partySets.js';
+import { hmacSha256 } from './sha256.js';
 
 /** A 32-byte seed or discriminator. */
 export type Seed = Uint8Array;
+
+/** Where messages are written (hashing is synchronous: one message at a time). */
+let scratch = Buffer.allocUnsafe(256);
 
 /**
  * One HMAC message, written into a single buffer: its size is known before any byte is written
@@ -55,7 +57,8 @@ class Message {
   }
 
   hmac(key: Seed): Seed {
-    const bytes = Buffer.allocUnsafe(this.size);
+    if (scratch.length < this.size) scratch = Buffer.allocUnsafe(Math.max(this.size, 2 * scratch.length));
+    const bytes = scratch;
     let at = 0;
     let i = 0;
     let l = 0;
@@ -72,9 +75,7 @@ class Message {
         at += 4 + written;
       }
     }
-    const out = new Uint8Array(32);
-    out.set(createHmac('sha256', key).update(bytes).digest());
-    return out;
+    return hmacSha256(key, bytes, this.size);
   }
 }
 
