@@ -1,3 +1,4 @@
+import { sortedUnique } from '../../daml/update/partySets.js';
 import type { CreateNode as EngineCreateNode, Transaction } from '../../daml/update/Transaction.js';
 import type { CreateNode, ExerciseNode, TxNode } from '../../store/LogEntry.js';
 import { StoredContract } from '../../store/StoredContract.js';
@@ -49,7 +50,7 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
     const template = rt.catalogue.template(n.templateId);
     const choice = (iface ?? template)?.choices.get(n.choice);
     if (!choice) throw new Error(`the engine exercised choice ${n.choice}, which ${n.templateId.module}:${n.templateId.name} does not declare`);
-    const informees = [...(n.consuming ? n.stakeholders : n.signatories), ...n.actingParties, ...n.choiceObservers];
+    const informees = sortedUnique([...(n.consuming ? n.stakeholders : n.signatories), ...n.actingParties, ...n.choiceObservers]);
     const witnesses = interner.union(interner.set(informees), above);
     const archivesInput = n.consuming && !created.has(n.contractId);
     const node: ExerciseNode = {
