@@ -18,15 +18,22 @@ import { bool } from '../value/Value.js';
 import type { InterpretationTrace, TraceCommand } from './InterpretationTrace.js';
 import type { LedgerFailure } from './LedgerFailure.js';
 import type { Seed } from './seeds.js';
-import { insert, union } from './partySets.js';
+import { insert, sortedUnique, union } from './partySets.js';
 import { contractIdV1, deriveContractDiscriminator } from './seeds.js';
 import type { Transaction } from './Transaction.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 
-/** A contract the caller knows: its template and argument (a record of that template). */
+/**
+ * A contract the caller knows: its template and argument (a record of that template), and the
+ * signatories and observers the ledger recorded when it was created. Given, they are used as
+ * they are (the template's expressions, run on the same argument, give them again: Canton checks
+ * exactly that); absent, they are evaluated from the template.
+ */
 export interface LedgerContract {
   readonly templateId: QualifiedName;
   readonly argument: Value;
+  readonly signatories?: readonly string[];
+  readonly observers?: readonly string[];
 }
 
 export interface UpdateEngineOptions {
@@ -289,7 +296,7 @@ class Run {
     const argument = contract.argument;
     if (argument.kind !== 'record') return this.crash(`contract ${contractId} has a ${argument.kind} argument, not a record`);
     const template = this.m.template(contract.templateId);
-    this.stakeholders(template, contract.templateId, argument, (signatories, observers) => {
+    const found = (signatories: readonly string[], observers: readonly string[]): void => {
       const stakeholders = union(signatories, observers);
       const info: ContractInfo = { contractId, templateId: contract.templateId, template, argument, signatories, observers, stakeholders, local: false };
       (this.contracts ??= new Map()).set(contractId, info);
@@ -297,7 +304,9 @@ class Run {
         return this.fail({ kind: 'contractNotActive', contractId, templateId: info.templateId, ...this.consumer(contractId) }, `contract ${contractId} is not active`);
       }
       k(info);
-    });
+    };
+    if (contract.signatories !== undefined && contract.observers !== undefined) return found(sortedUnique(contract.signatories), sortedUnique(contract.observers));
+    this.stakeholders(template, contract.templateId, argument, found);
   }
 
   private consumer(contractId: string): { consumedBy?: number } {

@@ -62,7 +62,8 @@ export function runEngineCommands(
     const argument = rt.argumentOf(c);
     if (!argument) return undefined;
     inputs.set(contractId, c);
-    return { templateId: (c.template as EngineTemplateDef).engine.name, argument };
+    // The stakeholders recorded at the create: the engine need not run the template's expressions again.
+    return { templateId: (c.template as EngineTemplateDef).engine.name, argument, signatories: c.signatories, observers: c.observers };
   };
   if (commands.length === 0) return preprocessing('The submitted command is missing a mandatory field: commands');
   // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
