@@ -2,9 +2,10 @@
  * Commands through the ledger core on templates of an uploaded DAR (the Daml-LF engine) next to
  * the built-in TypeScript templates, in the same run and process: creates and exercises per
  * second of submit-and-wait without HTTP. Rounds alternate between the two in short slices
- * (SLICES, default 20) so both see the same machine load; the median ratio of neighbouring slices
- * and the ratio per CPU-second are reported beside the totals. Then token-standard transfers of the test token through the engine
- * (mint, TransferFactory_Transfer on the disclosed factory, TransferInstruction_Accept).
+ * (SLICES, default 20) so both see the same machine load; the median ratio of neighbouring
+ * slices and the ratio per CPU-second are reported beside the totals. Then token-standard
+ * transfers of the test token through the engine (mint, TransferFactory_Transfer on the
+ * disclosed factory, TransferInstruction_Accept).
  *
  *   npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/engine-commands.js
  */
