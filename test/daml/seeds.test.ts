@@ -21,6 +21,13 @@ describe('node seeds and contract ids (contract-id.rst)', () => {
     expect(hex(deriveContractDiscriminator(seed(3), 100n, ['Bob', 'Alice']))).toBe(hmac(seed(3), message));
   });
 
+  it('prefixes a string with its UTF-8 byte length, not its length in characters', () => {
+    // "pé€" is 3 characters and 6 bytes (70, c3a9, e282ac).
+    expect(hex(deriveTransactionSeed(seed(7), 'pé€', 2n))).toBe(hmac(seed(7), `00000006${'70c3a9e282ac'}${'0000000000000002'}`));
+    const long = 'x'.repeat(200); // a message longer than one SHA-256 block
+    expect(hex(deriveContractDiscriminator(seed(8), -1n, [long]))).toBe(hmac(seed(8), `${'ffffffffffffffff'}${'00000001'}${'000000c8'}${Buffer.from(long).toString('hex')}`));
+  });
+
   it('a discriminator depends on the stakeholder set, not its order; seeds differ per child index', () => {
     const a = deriveContractDiscriminator(seed(4), 5n, ['Bob', 'Alice', 'Bob']);
     expect(hex(a)).toBe(hex(deriveContractDiscriminator(seed(4), 5n, ['Alice', 'Bob'])));

@@ -139,6 +139,26 @@ describe.skipIf(!HAS_DARS)('update engine on splitwell-0.1.23', () => {
     expect(ledger.active.has(requestId)).toBe(false);
   });
 
+  it('a contract given with its recorded signatories and observers: the same transaction, without running the template\'s expressions', () => {
+    const ledger = newLedger();
+    const { request, requestId } = installRequest(ledger);
+    const contract = ledger.active.get(requestId)!;
+    const create = request.transaction.nodes.find((n): n is CreateNode => n.kind === 'create' && n.contractId === requestId)!;
+    const accept = exerciseCommand(tpl('SplitwellInstallRequest'), requestId, 'SplitwellInstallRequest_Accept', choiceArg('SplitwellInstallRequest', 'SplitwellInstallRequest_Accept', {}));
+    const run = (c: LedgerContract) => ok(new UpdateEngine({ getPackage: (id) => packages.get(id) }).submit({
+      update: accept, submitters: [PROVIDER], transactionSeed: SEED, preparationTime: PREPARED, getContract: (cid) => (cid === requestId ? c : undefined),
+    }));
+    const evaluated = run(contract);
+    const given = run({ ...contract, signatories: create.signatories, observers: create.observers });
+    expect(given.transaction).toEqual(evaluated.transaction);
+    expect(given.steps).toBeLessThan(evaluated.steps);
+    // Given, they are taken as they are: the caller's record decides the exercise node's signatories.
+    expect(create.signatories).toEqual([PROVIDER, USER]);
+    const recorded = run({ ...contract, signatories: [USER], observers: [PROVIDER] });
+    expect((recorded.transaction.nodes[0] as ExerciseNode).signatories).toEqual([USER]);
+    expect((evaluated.transaction.nodes[0] as ExerciseNode).signatories).toEqual([PROVIDER, USER]);
+  });
+
   it('exercise: a controller outside the authorizers fails with exerciseMissingAuthorization', () => {
     const ledger = newLedger();
     const { requestId } = installRequest(ledger);

@@ -16,7 +16,8 @@ export class Interner {
 
   /** Sorted, deduplicated, frozen and shared. */
   set(parties: Iterable<string>): readonly string[] {
-    const sorted = [...new Set(parties)].sort();
+    // Most sets arrive sorted already (the engine's are): sorting allocates even then.
+    const sorted = Array.isArray(parties) && isStrictlySorted(parties) ? parties as readonly string[] : [...new Set(parties)].sort();
     if (sorted.length === 0) return Interner.EMPTY;
     const key = sorted.join('\n');
     const known = this.#sets.get(key);
@@ -31,4 +32,9 @@ export class Interner {
     if (a.length === 0) return b;
     return this.set([...a, ...b]);
   }
+}
+
+function isStrictlySorted(xs: readonly string[]): boolean {
+  for (let i = 1; i < xs.length; i++) if (!(xs[i - 1]! < xs[i]!)) return false;
+  return true;
 }

@@ -295,10 +295,15 @@ export class Evaluator {
       case 'recCon': {
         const cache = this.recConCache(expr);
         if (cache.exprs.length === 0) return this.give({ kind: 'record', tycon: cache.tycon, fieldNames: cache.fieldNames, fields: [] });
-        this.k.push({ t: K.Collect, node: expr, exprs: cache.exprs, vals: [], env });
-        return this.evalIn(cache.exprs[0]!, env);
+        return this.collect(expr, cache.exprs, [], env, undefined);
       }
-      case 'recProj': case 'variantCon': case 'structProj': case 'optionalSome': case 'toAny': case 'fromAny':
+      case 'recProj': {
+        const record = this.atom(expr.record, env);
+        if (record !== undefined) return this.finishOne(expr, record, env);
+        this.k.push({ t: K.One, node: expr, env });
+        return this.evalIn(expr.record, env);
+      }
+      case 'variantCon': case 'structProj': case 'optionalSome': case 'toAny': case 'fromAny':
       case 'toAnyException': case 'fromAnyException': case 'throw': case 'toInterface': case 'fromInterface':
       case 'callInterface': case 'signatoryInterface': case 'observerInterface': case 'viewInterface':
       case 'interfaceTemplateTypeRep': case 'toRequiredInterface': case 'fromRequiredInterface':
@@ -307,7 +312,7 @@ export class Evaluator {
       case 'recUpd': case 'structUpd': case 'unsafeFromInterface': case 'unsafeFromRequiredInterface':
       case 'choiceController': case 'choiceObserver':
         this.k.push({ t: K.Two, node: expr, env, first: undefined });
-        return this.evalIn(twoSubs(expr)[0], env);
+        return this.evalIn(firstSub(expr), env);
       case 'enumCon': {
         if (!expr.cache) {
           const dt = this.dataType(expr.tycon);
@@ -320,8 +325,7 @@ export class Evaluator {
       case 'structCon': {
         const cache = structConCache(expr);
         if (cache.exprs.length === 0) return this.give({ kind: 'struct', fieldNames: [], fields: [] });
-        this.k.push({ t: K.Collect, node: expr, exprs: cache.exprs, vals: [], env });
-        return this.evalIn(cache.exprs[0]!, env);
+        return this.collect(expr, cache.exprs, [], env, undefined);
       }
       case 'app': {
         // Atoms (variables, literals, builtins, evaluated top-level values) need no step of their own.
@@ -332,9 +336,12 @@ export class Evaluator {
         }
         return this.collectArgs(fn, expr.args, [], env);
       }
-      case 'tyApp':
+      case 'tyApp': {
+        const v = this.atom(expr, env);
+        if (v !== undefined) return this.give(v);
         this.k.push({ t: K.TyApp, count: expr.types.length });
         return this.evalIn(expr.expr, env);
+      }
       case 'abs':
         return this.give(fnValue({ tag: 'closure', params: expr.params, body: expr.body, env, def: this.def }));
       case 'tyAbs': {
@@ -349,15 +356,10 @@ export class Evaluator {
         this.k.push({ t: K.Case, alts: expr.alts, env });
         return this.evalIn(expr.scrut, env);
       }
-      case 'let':
-        if (expr.bindings.length === 0) return this.evalIn(expr.body, env);
-        this.k.push({ t: K.Let, bindings: expr.bindings, i: 0, body: expr.body, env });
-        return this.evalIn(expr.bindings[0]!.bound, env);
+      case 'let': return this.bind(expr.bindings, 0, expr.body, env, undefined);
       case 'nil': return this.give(NIL);
       case 'cons': {
-        const exprs = consExprs(expr);
-        this.k.push({ t: K.Collect, node: expr, exprs, vals: [], env });
-        return this.evalIn(exprs[0]!, env);
+        return this.collect(expr, consExprs(expr), [], env, undefined);
       }
       case 'optionalNone': return this.give(NONE);
       case 'typeRep': return this.give({ kind: 'typeRep', type: expr.type });
@@ -377,7 +379,7 @@ export class Evaluator {
       case K.AppFun: return this.collectArgs(v, frame.args, [], frame.env);
       case K.AppArgs:
         frame.vals.push(v);
-        return this.collectArgs(frame.fn, frame.args, frame.vals, frame.env);
+        return this.collectArgs(frame.fn, frame.args, frame.vals, frame.env, frame);
       case K.ApplyTo: return this.applyFn(v, frame.args);
       case K.TyApp: {
         if (v.kind !== 'function') return this.give(v);
@@ -389,42 +391,37 @@ export class Evaluator {
         return this.evalIn(fn.body, fn.env);
       }
       case K.Case: return this.match(v, frame.alts, frame.env);
-      case K.Let: {
-        const env: Env = { name: frame.bindings[frame.i]!.name, value: v, next: frame.env };
-        const i = frame.i + 1;
-        if (i === frame.bindings.length) return this.evalIn(frame.body, env);
-        this.k.push({ t: K.Let, bindings: frame.bindings, i, body: frame.body, env });
-        return this.evalIn(frame.bindings[i]!.bound, env);
-      }
+      case K.Let:
+        return this.bind(frame.bindings, frame.i + 1, frame.body, { name: frame.bindings[frame.i]!.name, value: v, next: frame.env }, frame);
       case K.One: return this.finishOne(frame.node, v, frame.env);
       case K.Two: {
         if (frame.first === undefined) {
-          this.k.push({ t: K.Two, node: frame.node, env: frame.env, first: v });
-          return this.evalIn(twoSubs(frame.node)[1], frame.env);
+          frame.first = v;
+          this.k.push(frame);
+          return this.evalIn(secondSub(frame.node), frame.env);
         }
         return this.finishTwo(frame.node, frame.first, v);
       }
-      case K.Collect: {
+      case K.Collect:
         frame.vals.push(v);
-        if (frame.vals.length < frame.exprs.length) {
-          this.k.push(frame);
-          return this.evalIn(frame.exprs[frame.vals.length]!, frame.env);
-        }
-        return this.finishCollect(frame.node, frame.vals);
-      }
+        return this.collect(frame.node, frame.exprs, frame.vals, frame.env, frame);
       case K.SetTop:
         this.topValues.set(frame.def, v);
         this.def = frame.saved;
         return this.give(v);
       case K.Foldl: {
-        if (frame.rest.kind === 'nil') return this.give(v);
-        this.k.push({ t: K.Foldl, f: frame.f, rest: frame.rest.tail });
-        return this.applyFn(frame.f, [v, frame.rest.head]);
+        const cell = frame.rest;
+        if (cell.kind === 'nil') return this.give(v);
+        frame.rest = cell.tail;
+        this.k.push(frame);
+        return this.applyFn(frame.f, [v, cell.head]);
       }
       case K.Foldr: {
-        if (frame.i < 0) return this.give(v);
-        this.k.push({ t: K.Foldr, f: frame.f, items: frame.items, i: frame.i - 1 });
-        return this.applyFn(frame.f, [frame.items[frame.i]!, v]);
+        const i = frame.i;
+        if (i < 0) return this.give(v);
+        frame.i = i - 1;
+        this.k.push(frame);
+        return this.applyFn(frame.f, [frame.items[i]!, v]);
       }
       case K.EqualList: {
         if (v.kind !== 'bool' || !v.value) return this.give(FALSE);
@@ -458,22 +455,78 @@ export class Evaluator {
         const def = expr.cache as DefValue | undefined;
         return def ? this.topValues.get(def) ?? undefined : undefined;
       }
+      case 'nil': return NIL;
+      case 'optionalNone': return NONE;
+      case 'recProj': {
+        // A field of a record at hand; anything else (a misfit included) takes a step.
+        const record = this.atom(expr.record, env);
+        if (record === undefined || record.kind !== 'record') return undefined;
+        let index = expr.cache;
+        if (index === undefined || record.fieldNames[index] !== expr.field) {
+          index = record.fieldNames.indexOf(expr.field);
+          if (index < 0) return undefined;
+          expr.cache = index;
+        }
+        return record.fields[index];
+      }
+      case 'tyApp': {
+        // Type arguments are erased, except by a type abstraction over a `nat` (it takes a step).
+        const v = this.atom(expr.expr, env);
+        return v !== undefined && v.kind === 'function' && (v.fn as Fn).tag === 'tyClosure' ? undefined : v;
+      }
       default: return undefined;
     }
   }
 
   /** Evaluates the remaining arguments of an application, atoms inline, then applies. */
-  private collectArgs(fn: Value, args: readonly Expr[], vals: Value[], env: Env): void {
+  private collectArgs(fn: Value, args: readonly Expr[], vals: Value[], env: Env, frame?: Extract<Frame, { t: K.AppArgs }>): void {
     while (vals.length < args.length) {
       const arg = args[vals.length]!;
       const value = this.atom(arg, env);
       if (value === undefined) {
-        this.k.push({ t: K.AppArgs, fn, args, vals, env });
+        this.k.push(frame ?? { t: K.AppArgs, fn, args, vals, env });
         return this.evalIn(arg, env);
       }
       vals.push(value);
     }
     return this.applyFn(fn, vals);
+  }
+
+  /**
+   * Binds `bindings[i..]` in order, atoms inline, then evaluates `body`. Frames are popped before
+   * they resume: one still in use is pushed again, not copied.
+   */
+  private bind(bindings: Extract<Frame, { t: K.Let }>['bindings'], i: number, body: Expr, env: Env, frame: Extract<Frame, { t: K.Let }> | undefined): void {
+    for (; i < bindings.length; i++) {
+      const binding = bindings[i]!;
+      const value = this.atom(binding.bound, env);
+      if (value === undefined) {
+        if (frame) {
+          frame.i = i;
+          frame.env = env;
+          this.k.push(frame);
+        } else {
+          this.k.push({ t: K.Let, bindings, i, body, env });
+        }
+        return this.evalIn(binding.bound, env);
+      }
+      env = { name: binding.name, value, next: env };
+    }
+    return this.evalIn(body, env);
+  }
+
+  /** Evaluates the remaining items of a record, struct or list, atoms inline, then builds it. */
+  private collect(node: Expr, exprs: readonly Expr[], vals: Value[], env: Env, frame: Extract<Frame, { t: K.Collect }> | undefined): void {
+    while (vals.length < exprs.length) {
+      const e = exprs[vals.length]!;
+      const value = this.atom(e, env);
+      if (value === undefined) {
+        this.k.push(frame ?? { t: K.Collect, node, exprs, vals, env });
+        return this.evalIn(e, env);
+      }
+      vals.push(value);
+    }
+    return this.finishCollect(node, vals);
   }
 
   private applyFn(fnv: Value, args: Value[]): void {
@@ -850,13 +903,23 @@ function oneSub(expr: Expr): Expr {
   }
 }
 
-/** The two sub-expressions of a node evaluated through a `Two` frame, in evaluation order. */
-function twoSubs(expr: Expr): readonly [Expr, Expr] {
+/** The first of the two sub-expressions of a node evaluated through a `Two` frame. */
+function firstSub(expr: Expr): Expr {
   switch (expr.kind) {
-    case 'recUpd': return [expr.record, expr.update];
-    case 'structUpd': return [expr.struct, expr.update];
-    case 'unsafeFromInterface': case 'unsafeFromRequiredInterface': return [expr.cid, expr.expr];
-    case 'choiceController': case 'choiceObserver': return [expr.contract, expr.arg];
+    case 'recUpd': return expr.record;
+    case 'structUpd': return expr.struct;
+    case 'unsafeFromInterface': case 'unsafeFromRequiredInterface': return expr.cid;
+    case 'choiceController': case 'choiceObserver': return expr.contract;
+    default: throw new Error(`no two sub-expressions in ${expr.kind}`);
+  }
+}
+
+/** The second, evaluated after the first. */
+function secondSub(expr: Expr): Expr {
+  switch (expr.kind) {
+    case 'recUpd': case 'structUpd': return expr.update;
+    case 'unsafeFromInterface': case 'unsafeFromRequiredInterface': return expr.expr;
+    case 'choiceController': case 'choiceObserver': return expr.arg;
     default: throw new Error(`no two sub-expressions in ${expr.kind}`);
   }
 }

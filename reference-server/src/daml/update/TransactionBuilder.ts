@@ -66,6 +66,8 @@ export class TransactionBuilder {
    * ids of the finished transaction.
    */
   private allocated = 0;
+  /** Whether any rollback node was made (without one, normalization changes nothing). */
+  private rolledBack = false;
 
   constructor(transactionSeed: Seed, submitters: readonly string[]) {
     this.contexts = [{ exercise: undefined, exerciseNodeId: -1, children: [], next: 0, seed: transactionSeed, authorizers: new Set(submitters) }];
@@ -120,11 +122,14 @@ export class TransactionBuilder {
     return deriveNodeSeed(top.seed, top.next++);
   }
 
-  addCreate(create: CreateDraft, seed: Seed): void {
+  addCreate(c: CreateDraft, seed: Seed): void {
     this.allocated++;
-    this.top.children.push({ kind: 'create', ...create, seed });
-    this.createdLog.push(create.contractId);
-    this.createdSet.add(create.contractId);
+    this.top.children.push({
+      kind: 'create', contractId: c.contractId, templateId: c.templateId, argument: c.argument,
+      signatories: c.signatories, observers: c.observers, stakeholders: c.stakeholders, seed,
+    });
+    this.createdLog.push(c.contractId);
+    this.createdSet.add(c.contractId);
   }
 
   addFetch(fetch: FetchDraft): void {
@@ -137,7 +142,12 @@ export class TransactionBuilder {
   beginExercise(exercise: ExerciseDraft, authorizers: ReadonlySet<string>): void {
     const seed = this.nextSeed();
     const nodeId = this.allocated++;
-    const node: Extract<Draft, { kind: 'exercise' }> = { kind: 'exercise', ...exercise, children: [], result: undefined, seed };
+    const e = exercise;
+    const node: Extract<Draft, { kind: 'exercise' }> = {
+      kind: 'exercise', contractId: e.contractId, templateId: e.templateId, interfaceId: e.interfaceId, choice: e.choice,
+      choiceArgument: e.choiceArgument, consuming: e.consuming, actingParties: e.actingParties, signatories: e.signatories,
+      stakeholders: e.stakeholders, choiceObservers: e.choiceObservers, children: [], result: undefined, seed,
+    };
     this.top.children.push(node);
     // Consumed when the choice begins: its own body cannot fetch or exercise the contract again.
     if (exercise.consuming) this.consume(exercise.contractId, nodeId);
@@ -172,6 +182,7 @@ export class TransactionBuilder {
     const top = this.top;
     const moved = top.children.splice(checkpoint.childCount);
     top.children.push({ kind: 'rollback', children: moved });
+    this.rolledBack = true;
     for (const id of this.createdLog.splice(checkpoint.createdCount)) this.createdSet.delete(id);
     for (const id of this.consumedLog.splice(checkpoint.consumedCount)) {
       this.consumedSet.delete(id);
@@ -186,7 +197,7 @@ export class TransactionBuilder {
     const nodeSeeds: [NodeId, string][] = [];
     const created: CreatedContract[] = [];
     const archived: string[] = [];
-    const hex = (s: Seed): string => Buffer.from(s).toString('hex');
+    const hex = (s: Seed): string => Buffer.from(s.buffer, s.byteOffset, s.length).toString('hex');
 
     // Pre-order with an explicit stack: nesting depth is the Daml program's, not the JS stack's.
     const number = (roots: readonly Draft[], rolledBack: boolean): NodeId[] => {
@@ -200,15 +211,20 @@ export class TransactionBuilder {
         out.push(nodeId);
         switch (draft.kind) {
           case 'create': {
-            const { seed, kind: _kind, ...rest } = draft;
-            nodes.push({ kind: 'create', nodeId, ...rest, seed: hex(seed) });
-            nodeSeeds.push([nodeId, hex(seed)]);
+            const seed = hex(draft.seed);
+            nodes.push({
+              kind: 'create', nodeId, contractId: draft.contractId, templateId: draft.templateId, argument: draft.argument,
+              signatories: draft.signatories, observers: draft.observers, stakeholders: draft.stakeholders, seed,
+            });
+            nodeSeeds.push([nodeId, seed]);
             if (!inRollback) created.push({ contractId: draft.contractId, templateId: draft.templateId, argument: draft.argument, signatories: draft.signatories, observers: draft.observers });
             break;
           }
           case 'fetch': {
-            const { kind: _kind, ...rest } = draft;
-            nodes.push({ kind: 'fetch', nodeId, ...rest });
+            nodes.push({
+              kind: 'fetch', nodeId, contractId: draft.contractId, templateId: draft.templateId, interfaceId: draft.interfaceId,
+              actingParties: draft.actingParties, signatories: draft.signatories, stakeholders: draft.stakeholders,
+            });
             break;
           }
           case 'exercise': case 'rollback': {
@@ -216,9 +232,14 @@ export class TransactionBuilder {
             const inner = inRollback || draft.kind === 'rollback';
             const kids = draft.children;
             if (draft.kind === 'exercise') {
-              const { seed, kind: _kind, children: _c, result, ...rest } = draft;
-              nodes.push({ kind: 'exercise', nodeId, ...rest, children, exerciseResult: result, seed: hex(seed) });
-              nodeSeeds.push([nodeId, hex(seed)]);
+              const d = draft;
+              const seed = hex(d.seed);
+              nodes.push({
+                kind: 'exercise', nodeId, contractId: d.contractId, templateId: d.templateId, interfaceId: d.interfaceId, choice: d.choice,
+                choiceArgument: d.choiceArgument, consuming: d.consuming, actingParties: d.actingParties, signatories: d.signatories,
+                stakeholders: d.stakeholders, choiceObservers: d.choiceObservers, children, exerciseResult: d.result, seed,
+              });
+              nodeSeeds.push([nodeId, seed]);
               if (!inRollback && draft.consuming) archived.push(draft.contractId);
             } else {
               nodes.push({ kind: 'rollback', nodeId, children });
@@ -230,7 +251,8 @@ export class TransactionBuilder {
       }
       return ids;
     };
-    const roots = number(normalize(this.contexts[0]!.children), false);
+    const top = this.contexts[0]!.children;
+    const roots = number(this.rolledBack ? normalize(top) : top, false);
     return { nodes, roots, nodeSeeds, created, archived };
   }
 }

@@ -18,14 +18,22 @@ import { bool } from '../value/Value.js';
 import type { InterpretationTrace, TraceCommand } from './InterpretationTrace.js';
 import type { LedgerFailure } from './LedgerFailure.js';
 import type { Seed } from './seeds.js';
+import { insert, sortedUnique, union } from './partySets.js';
 import { contractIdV1, deriveContractDiscriminator } from './seeds.js';
 import type { Transaction } from './Transaction.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 
-/** A contract the caller knows: its template and argument (a record of that template). */
+/**
+ * A contract the caller knows: its template and argument (a record of that template), and the
+ * signatories and observers the ledger recorded when it was created. Given, they are used as
+ * they are (the template's expressions, run on the same argument, give them again: Canton checks
+ * exactly that); absent, they are evaluated from the template.
+ */
 export interface LedgerContract {
   readonly templateId: QualifiedName;
   readonly argument: Value;
+  readonly signatories?: readonly string[];
+  readonly observers?: readonly string[];
 }
 
 export interface UpdateEngineOptions {
@@ -71,6 +79,8 @@ interface ContractInfo {
   readonly signatories: readonly string[];
   readonly observers: readonly string[];
   readonly stakeholders: readonly string[];
+  /** Created by this transaction (else the caller's). */
+  readonly local: boolean;
 }
 
 export class UpdateEngine {
@@ -141,8 +151,8 @@ const sameName = (a: QualifiedName, b: QualifiedName): boolean => a.packageId ==
 /** The state of one submission while the machine runs it. */
 class Run {
   readonly tx: TransactionBuilder;
-  private readonly local = new Map<string, ContractInfo>();
-  private readonly global = new Map<string, ContractInfo>();
+  /** Contracts this transaction created or looked up, made on first use (most commands touch one or two). */
+  private contracts: Map<string, ContractInfo> | undefined;
   private readonly ledgerTime: bigint;
   /** Set by `get_time` and `ledger_time_lt`. */
   readsLedgerTime = false;
@@ -230,14 +240,15 @@ class Run {
     return v.value;
   }
 
-  private parties(v: Value, what: string): string[] {
-    const out = new Set<string>();
+  /** A list of parties as a sorted set; `role` and `of` name it in a failure (built only then). */
+  private parties(v: Value, role: string, of: QualifiedName | string): string[] {
+    const out: string[] = [];
     for (let cell = v; cell.kind === 'cons'; cell = cell.tail) {
-      if (cell.head.kind !== 'party') return this.crash(`${what} holds a ${cell.head.kind}, not a party`);
-      out.add(cell.head.value);
+      if (cell.head.kind !== 'party') return this.crash(`the ${role} of ${typeof of === 'string' ? of : show(of)} holds a ${cell.head.kind}, not a party`);
+      insert(out, cell.head.value);
     }
-    if (v.kind !== 'cons' && v.kind !== 'nil') return this.crash(`${what} is a ${v.kind}, not a list of parties`);
-    return [...out].sort();
+    if (v.kind !== 'cons' && v.kind !== 'nil') return this.crash(`the ${role} of ${typeof of === 'string' ? of : show(of)} is a ${v.kind}, not a list of parties`);
+    return out;
   }
 
   // ---- create ------------------------------------------------------------------------------
@@ -262,11 +273,11 @@ class Run {
             `create of ${show(templateId)} lacks the authorization of ${missing.join(', ')}`,
           );
         }
-        const stakeholders = [...new Set([...signatories, ...observers])].sort();
+        const stakeholders = union(signatories, observers);
         const seed = this.tx.nextSeed();
         const contractId = contractIdV1(deriveContractDiscriminator(seed, this.s.preparationTime, stakeholders));
         this.tx.addCreate({ contractId, templateId, argument: arg, signatories, observers, stakeholders }, seed);
-        this.local.set(contractId, { contractId, templateId, template, argument: arg, signatories, observers, stakeholders });
+        (this.contracts ??= new Map()).set(contractId, { contractId, templateId, template, argument: arg, signatories, observers, stakeholders, local: true });
         this.m.returnValue({ kind: 'contractId', value: contractId } satisfies ContractIdValue);
       });
     });
@@ -275,8 +286,8 @@ class Run {
   private stakeholders(template: DefTemplate, templateId: QualifiedName, arg: RecordValue, k: (signatories: string[], observers: string[]) => void): void {
     const env: Env = { name: template.param, value: arg, next: null };
     this.eval(template.signatories, env, templateId, (sigs) => {
-      const signatories = this.parties(sigs, `the signatories of ${show(templateId)}`);
-      this.eval(template.observers, env, templateId, (obs) => k(signatories, this.parties(obs, `the observers of ${show(templateId)}`)));
+      const signatories = this.parties(sigs, 'signatories', templateId);
+      this.eval(template.observers, env, templateId, (obs) => k(signatories, this.parties(obs, 'observers', templateId)));
     });
   }
 
@@ -284,7 +295,7 @@ class Run {
 
   /** The contract `cid` if active: created by this transaction, or the caller's. */
   private withContract(contractId: string, k: (info: ContractInfo) => void): void {
-    const known = this.local.get(contractId) ?? this.global.get(contractId);
+    const known = this.contracts?.get(contractId);
     if (known && (this.tx.isConsumed(contractId) || !this.isLive(known))) {
       return this.fail({ kind: 'contractNotActive', contractId, templateId: known.templateId, ...this.consumer(contractId) }, `contract ${contractId} (${show(known.templateId)}) is not active`);
     }
@@ -294,15 +305,17 @@ class Run {
     const argument = contract.argument;
     if (argument.kind !== 'record') return this.crash(`contract ${contractId} has a ${argument.kind} argument, not a record`);
     const template = this.m.template(contract.templateId);
-    this.stakeholders(template, contract.templateId, argument, (signatories, observers) => {
-      const stakeholders = [...new Set([...signatories, ...observers])].sort();
-      const info: ContractInfo = { contractId, templateId: contract.templateId, template, argument, signatories, observers, stakeholders };
-      this.global.set(contractId, info);
+    const found = (signatories: readonly string[], observers: readonly string[]): void => {
+      const stakeholders = union(signatories, observers);
+      const info: ContractInfo = { contractId, templateId: contract.templateId, template, argument, signatories, observers, stakeholders, local: false };
+      (this.contracts ??= new Map()).set(contractId, info);
       if (this.tx.isConsumed(contractId)) {
         return this.fail({ kind: 'contractNotActive', contractId, templateId: info.templateId, ...this.consumer(contractId) }, `contract ${contractId} is not active`);
       }
       k(info);
-    });
+    };
+    if (contract.signatories !== undefined && contract.observers !== undefined) return found(sortedUnique(contract.signatories), sortedUnique(contract.observers));
+    this.stakeholders(template, contract.templateId, argument, found);
   }
 
   private consumer(contractId: string): { consumedBy?: number } {
@@ -312,7 +325,7 @@ class Run {
 
   /** A contract this transaction created lives while its create was not rolled back. */
   private isLive(info: ContractInfo): boolean {
-    return !this.local.has(info.contractId) || this.tx.isCreated(info.contractId);
+    return !info.local || this.tx.isCreated(info.contractId);
   }
 
   private fetch(contractId: string, target: { template: QualifiedName } | { iface: QualifiedName }): void {
@@ -372,11 +385,11 @@ class Run {
       const thisEnv: Env = { name: owner.param, value: info.argument, next: null };
       const argEnv: Env = { name: choice.argBinder.name, value: arg, next: thisEnv };
       const go = (): void => this.eval(choice.controllers, argEnv, def, (ctl) => {
-        const controllers = this.parties(ctl, `the controllers of ${choiceName}`);
+        const controllers = this.parties(ctl, 'controllers', choiceName);
         if (controllers.length === 0) return this.fail({ kind: 'noControllers', templateId: info.templateId, choice: choiceName, nodeId: this.tx.nextNodeId }, `choice ${choiceName} of ${show(info.templateId)} has no controllers`);
         const observe = (k: (obs: string[]) => void): void => {
           if (!choice.observers) return k([]);
-          this.eval(choice.observers, argEnv, def, (obs) => k(this.parties(obs, `the observers of ${choiceName}`)));
+          this.eval(choice.observers, argEnv, def, (obs) => k(this.parties(obs, 'observers', choiceName)));
         };
         observe((choiceObservers) => {
           // transaction.rst: the controllers must all be authorizers of the exercise.
@@ -390,7 +403,7 @@ class Run {
           }
           // The consequences run with the authority of the signatories and the controllers (a
           // sorted set, as the engine's union of two sorted party sets).
-          const inner = new Set([...info.signatories, ...controllers].sort());
+          const inner = new Set(union(info.signatories, controllers));
           this.tx.beginExercise({
             contractId, templateId: info.templateId, interfaceId: iface, choice: choiceName, choiceArgument: arg,
             consuming: choice.consuming, actingParties: controllers, signatories: info.signatories,

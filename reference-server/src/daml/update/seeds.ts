@@ -6,47 +6,76 @@
  * string as its UTF-8 length (4 bytes) then its bytes, a set of strings as its size (4 bytes) then
  * its members sorted, each as a string.
  */
-import { createHmac } from 'node:crypto';
+import { sortedUnique } from './partySets.js';
+import { hmacSha256 } from './sha256.js';
 
 /** A 32-byte seed or discriminator. */
 export type Seed = Uint8Array;
 
+/** Where messages are written (hashing is synchronous: one message at a time). */
+let scratch = Buffer.allocUnsafe(256);
+
+/**
+ * One HMAC message, written into a single buffer: its size is known before any byte is written
+ * (sizes first, then one allocation), as every seed of every node of every transaction pays it.
+ */
 class Message {
-  private readonly parts: Uint8Array[] = [];
+  private readonly ints: number[] = [];
+  private readonly longs: bigint[] = [];
+  private readonly strings: string[] = [];
+  /** What to write, in order: 0 an int, 1 a long, 2 a string (each its next of `ints`, ...). */
+  private readonly order: number[] = [];
+  private size = 0;
 
   int(n: number): this {
-    const b = new Uint8Array(4);
-    new DataView(b.buffer).setInt32(0, n, false);
-    this.parts.push(b);
+    this.ints.push(n);
+    this.order.push(0);
+    this.size += 4;
     return this;
   }
 
   long(n: bigint): this {
-    const b = new Uint8Array(8);
-    new DataView(b.buffer).setBigInt64(0, n, false);
-    this.parts.push(b);
+    this.longs.push(n);
+    this.order.push(1);
+    this.size += 8;
     return this;
   }
 
   string(s: string): this {
-    const bytes = new TextEncoder().encode(s);
-    this.int(bytes.length);
-    this.parts.push(bytes);
+    this.strings.push(s);
+    this.order.push(2);
+    this.size += 4 + Buffer.byteLength(s, 'utf8');
     return this;
   }
 
-  stringSet(items: Iterable<string>): this {
-    // Sorted as Java sorts strings (UTF-16 code units), which JS's default sort matches.
-    const sorted = [...new Set(items)].sort();
+  stringSet(items: readonly string[]): this {
+    // Sorted as Java sorts strings (UTF-16 code units).
+    const sorted = sortedUnique(items);
     this.int(sorted.length);
     for (const s of sorted) this.string(s);
     return this;
   }
 
   hmac(key: Seed): Seed {
-    const mac = createHmac('sha256', key);
-    for (const part of this.parts) mac.update(part);
-    return new Uint8Array(mac.digest());
+    if (scratch.length < this.size) scratch = Buffer.allocUnsafe(Math.max(this.size, 2 * scratch.length));
+    const bytes = scratch;
+    let at = 0;
+    let i = 0;
+    let l = 0;
+    let s = 0;
+    for (const what of this.order) {
+      if (what === 0) {
+        at = bytes.writeInt32BE(this.ints[i++]!, at);
+      } else if (what === 1) {
+        at = bytes.writeBigInt64BE(this.longs[l++]!, at);
+      } else {
+        const str = this.strings[s++]!;
+        const written = bytes.write(str, at + 4, 'utf8');
+        bytes.writeInt32BE(written, at);
+        at += 4 + written;
+      }
+    }
+    return hmacSha256(key, bytes, this.size);
   }
 }
 
@@ -61,11 +90,11 @@ export function deriveNodeSeed(parent: Seed, index: number): Seed {
 }
 
 /** The 32-byte discriminator of a contract created at a node with `nodeSeed`. */
-export function deriveContractDiscriminator(nodeSeed: Seed, preparationTimeMicros: bigint, stakeholders: Iterable<string>): Seed {
+export function deriveContractDiscriminator(nodeSeed: Seed, preparationTimeMicros: bigint, stakeholders: readonly string[]): Seed {
   return new Message().long(preparationTimeMicros).stringSet(stakeholders).hmac(nodeSeed);
 }
 
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
 
 /** A V1 contract id in hex: the version prefix 0x00, the discriminator, then the suffix (0..94 bytes). */
 export function contractIdV1(discriminator: Seed, suffix: Uint8Array = new Uint8Array(0)): string {

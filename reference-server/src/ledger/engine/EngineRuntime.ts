@@ -68,6 +68,20 @@ export class EngineRuntime {
     this.#values.set(argument, value);
   }
 
+  /**
+   * Lets go of the engine value of an argument whose contract a transaction archives: the store
+   * keeps archived arguments as JSON, and an engine value held beside each of them would outlive
+   * the collector's young generation for nothing (it is decoded again if ever asked for).
+   */
+  forget(argument: DamlRecord): void {
+    this.#values.delete(argument);
+  }
+
+  /** Whether the engine value of a stored argument is held (decoded or remembered). */
+  holdsValueOf(argument: DamlRecord): boolean {
+    return this.#values.has(argument);
+  }
+
   /** The argument of an engine contract as an engine value. */
   argumentOf(c: StoredContract | ContractView): Value | undefined {
     const known = this.#values.get(c.argument);

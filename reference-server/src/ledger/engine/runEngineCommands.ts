@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Expr, Update } from '../../daml/ast/Expr.js';
 import type { LedgerContract } from '../../daml/update/UpdateEngine.js';
+import { sha256 } from '../../daml/update/sha256.js';
 import type { Transaction } from '../../daml/update/Transaction.js';
 import type { Value } from '../../daml/value/Value.js';
 import type { StoredContract } from '../../store/StoredContract.js';
@@ -63,11 +63,12 @@ export function runEngineCommands(
     const argument = rt.argumentOf(c);
     if (!argument) return undefined;
     inputs.set(contractId, c);
-    return { templateId: (c.template as EngineTemplateDef).engine.name, argument };
+    // The stakeholders recorded at the create: the engine need not run the template's expressions again.
+    return { templateId: (c.template as EngineTemplateDef).engine.name, argument, signatories: c.signatories, observers: c.observers };
   };
   if (commands.length === 0) return preprocessing('The submitted command is missing a mandatory field: commands');
   // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
-  const transactionSeed = options.transactionSeed ?? createHash('sha256').update(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`)).digest();
+  const transactionSeed = options.transactionSeed ?? sha256(Buffer.from(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`), 'utf8'));
   const run = rt.engine.submit({
     update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
     submitters: submission.actAs,

@@ -1,4 +1,5 @@
-import type { Transaction } from '../../daml/update/Transaction.js';
+import { sortedUnique } from '../../daml/update/partySets.js';
+import type { CreateNode as EngineCreateNode, Transaction } from '../../daml/update/Transaction.js';
 import type { CreateNode, ExerciseNode, TxNode } from '../../store/LogEntry.js';
 import { StoredContract } from '../../store/StoredContract.js';
 import type { Interner } from '../intern.js';
@@ -33,7 +34,6 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
       const template = rt.catalogue.template(n.templateId);
       if (!template) throw new Error(`the engine created a contract of ${n.templateId.module}:${n.templateId.name}, which no uploaded package declares`);
       const argument = rt.json(n.argument, template.engine.type) as DamlRecord;
-      rt.remember(argument, n.argument);
       const signatories = interner.set(n.signatories);
       const stakeholders = interner.set(n.stakeholders);
       const observers = interner.set(n.stakeholders.filter((p) => !signatories.includes(p)));
@@ -50,7 +50,7 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
     const template = rt.catalogue.template(n.templateId);
     const choice = (iface ?? template)?.choices.get(n.choice);
     if (!choice) throw new Error(`the engine exercised choice ${n.choice}, which ${n.templateId.module}:${n.templateId.name} does not declare`);
-    const informees = [...(n.consuming ? n.stakeholders : n.signatories), ...n.actingParties, ...n.choiceObservers];
+    const informees = sortedUnique([...(n.consuming ? n.stakeholders : n.signatories), ...n.actingParties, ...n.choiceObservers]);
     const witnesses = interner.union(interner.set(informees), above);
     const archivesInput = n.consuming && !created.has(n.contractId);
     const node: ExerciseNode = {
@@ -74,7 +74,13 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
     }
     for (let i = n.children.length - 1; i >= 0; i--) stack.push({ id: n.children[i] as number, witnesses });
   }
-  for (const node of nodes) if (node.kind === 'create') node.transient = consumedInTx.has(node.contract.contractId);
+  for (const node of nodes) {
+    if (node.kind !== 'create') continue;
+    node.transient = consumedInTx.has(node.contract.contractId);
+    // A contract archived in its own transaction is never an input: no engine value to keep.
+    if (!node.transient) rt.remember(node.contract.argument, (tx.nodes[node.nodeId] as EngineCreateNode).argument);
+  }
+  for (const c of consumed) rt.forget(c.argument);
   return { nodes, created: [...created.values()], consumed };
 }
 

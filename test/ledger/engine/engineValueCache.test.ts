@@ -1,0 +1,62 @@
+/**
+ * The engine values the ledger keeps beside stored JSON arguments: held for active contracts,
+ * let go when a transaction archives the contract (or never kept, for a contract archived in its
+ * own transaction), and decoded again from the JSON when a run still needs one.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Ledger } from '../../../reference-server/src/ledger/index.js';
+import type { Command } from '../../../reference-server/src/ledger/wire.js';
+import { DARS_DIR, HAS_DARS } from '../../daml/damlFixtures.js';
+import { must, nextCommandId, world } from '../helpers.js';
+
+const TOKEN = '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:Token';
+const holding = (owner: string, admin: string) => ({ owner, instrumentId: { admin, id: 'TEST' }, amount: '10.0', lock: null, meta: { values: {} } });
+const commands = (actAs: string[], c: Command[]) => ({ userId: 'tester', commandId: nextCommandId(), actAs, commands: c });
+
+function setup() {
+  const w = world();
+  must(w.ledger.uploadDar(readFileSync(join(DARS_DIR, 'splice/splice-test-token-v1-1.0.0.dar')), { synchronizerId: w.ledger.config.synchronizers[0]!.id }));
+  return w;
+}
+
+function createToken(ledger: Ledger, owner: string, admin: string): string {
+  const tx = must(ledger.submitAndWaitForTransaction({ commands: commands([owner, admin], [{ CreateCommand: { templateId: TOKEN, createArguments: { holding: holding(owner, admin) } } }]) })).transaction;
+  const created = tx.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent.contractId] : []));
+  return created[0]!;
+}
+const archive = (contractId: string): Command => ({ ExerciseCommand: { templateId: TOKEN, contractId, choice: 'Archive', choiceArgument: {} } });
+const argumentOf = (ledger: Ledger, contractId: string) => ledger.store.contract(contractId)!.argument;
+
+describe.runIf(HAS_DARS)('engine values beside stored arguments', () => {
+  it('holds the value of an active contract and lets it go when a transaction archives the contract', () => {
+    const { ledger, alice, bank } = setup();
+    const id = createToken(ledger, alice, bank);
+    expect(ledger.engine.holdsValueOf(argumentOf(ledger, id))).toBe(true);
+    must(ledger.submitAndWaitForTransaction({ commands: commands([alice, bank], [archive(id)]) }));
+    expect(ledger.isActive(id)).toBe(false);
+    expect(ledger.engine.holdsValueOf(argumentOf(ledger, id))).toBe(false);
+  });
+
+  it('keeps no value for a contract created and archived in one transaction', () => {
+    const { ledger, alice, bank } = setup();
+    const tx = must(ledger.submitAndWaitForTransaction({
+      commands: commands([alice, bank], [{ CreateAndExerciseCommand: { templateId: TOKEN, createArguments: { holding: holding(alice, bank) }, choice: 'Archive', choiceArgument: {} } }]),
+      transactionFormat: { eventFormat: { filtersForAnyParty: {}, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+    })).transaction;
+    const id = tx.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent.contractId] : []))[0]!;
+    expect(ledger.engine.holdsValueOf(argumentOf(ledger, id))).toBe(false);
+  });
+
+  it('a run that archives without committing (interpretation only) leaves the contract usable: its value is decoded again', () => {
+    const { ledger, alice, bank } = setup();
+    const id = createToken(ledger, alice, bank);
+    must(ledger.interpret(commands([alice, bank], [archive(id)])));
+    expect(ledger.isActive(id)).toBe(true);
+    expect(ledger.engine.holdsValueOf(argumentOf(ledger, id))).toBe(false);
+    const tx = must(ledger.submitAndWaitForTransaction({ commands: commands([alice, bank], [archive(id)]) })).transaction;
+    expect(tx.events.map((e) => Object.keys(e)[0])).toEqual(['ArchivedEvent']);
+    expect(ledger.isActive(id)).toBe(false);
+  });
+});
