@@ -111,6 +111,10 @@ export class Ledger {
   readonly admin: AdminStore;
   readonly #ctx: LedgerContext;
   readonly #packages: PackageContext;
+  /** Bumped by every call that may write packages or vetting, so the selection stamp is O(1) per command. */
+  #adminChanges = 0;
+  #stampAt = -1;
+  #stamp: string | undefined;
   readonly #interner = new Interner();
   /** The Daml-LF engine over the uploaded packages. */
   readonly engine: EngineRuntime;
@@ -189,12 +193,14 @@ export class Ledger {
   // ------------------------------------------------------------------ packages and vetting
 
   uploadDar(bytes: Uint8Array, options: UploadOptions = {}): R<Record<string, never>> {
+    this.#adminChanges++;
     const r = packageService.uploadDar(this.#packages, bytes, options, true, this.config.clock.now());
     // Decode for the engine now (once per package id), so the first command does not pay for it.
     if (r.ok) for (const p of this.admin.packages()) this.engine.packages.get(p.packageId);
     return r;
   }
   validateDar(bytes: Uint8Array, options: UploadOptions = {}): R<Record<string, never>> {
+    this.#adminChanges++;
     return packageService.uploadDar(this.#packages, bytes, options, false, this.config.clock.now());
   }
   listPackages(): { packageIds: string[] } {
@@ -210,6 +216,7 @@ export class Ledger {
     return packageService.listVettedPackages(this.#packages, req);
   }
   updateVettedPackages(req: P.UpdateVettedPackagesRequest): R<P.UpdateVettedPackagesResponse> {
+    this.#adminChanges++;
     return packageService.updateVettedPackages(this.#packages, req);
   }
   preferredPackageVersion(query: { parties: readonly string[]; packageName: string | undefined; vettingValidAt: string | undefined; synchronizerId: string | undefined }): R<P.GetPreferredPackageVersionResponse> {
@@ -1105,6 +1112,15 @@ export class Ledger {
 
   /** What package selection depends on, or undefined while a vetting bound makes it depend on the time. */
   #vettingStamp(): string | undefined {
+    // Packages and vetting change only through this ledger's methods, which bump the counter.
+    if (this.#stampAt !== this.#adminChanges) {
+      this.#stamp = this.#computeVettingStamp();
+      this.#stampAt = this.#adminChanges;
+    }
+    return this.#stamp;
+  }
+
+  #computeVettingStamp(): string | undefined {
     let stamp = String(this.admin.packages().length);
     for (const s of this.config.synchronizers) {
       const v = this.admin.vetting(s.id);
