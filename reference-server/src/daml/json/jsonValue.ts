@@ -32,7 +32,7 @@ const NUMERIC_TEXT = /^[+-]?\d+(\.\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
 
-const good = (value: Value): Decoded => ({ ok: true, value });
+const good = (value: Value): { readonly ok: true; readonly value: Value } => ({ ok: true, value });
 const bad = (path: string, message: string): Decoded => ({ ok: false, problem: { path, message } });
 const at = (path: string, field: string): string => (path === '' ? field : `${path}.${field}`);
 const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -81,112 +81,159 @@ function normalize(type: Type, types: DataTypes): Type {
   return t;
 }
 
-function bindings(params: readonly string[], args: readonly Type[]): Map<string, Type> {
+const NO_BINDINGS: ReadonlyMap<string, Type> = new Map();
+
+function bindings(params: readonly string[], args: readonly Type[]): ReadonlyMap<string, Type> {
+  // Most data types take no parameters: share one empty map instead of one per value.
+  if (params.length === 0) return NO_BINDINGS;
   return new Map(params.map((p, i) => [p, args[i] ?? { kind: 'var', name: p, args: [] }] as const));
+}
+
+/**
+ * Decoding inside: a failure carries its path as segments, innermost first, each added while
+ * unwinding, so a value that decodes builds no path strings at all.
+ */
+interface Failure {
+  readonly ok: false;
+  readonly message: string;
+  /** Field names and list indexes, innermost first. */
+  readonly segments: (string | number)[];
+}
+type Step = { readonly ok: true; readonly value: Value } | Failure;
+
+const fail = (message: string): Failure => ({ ok: false, message, segments: [] });
+const within = (failure: Failure, segment: string | number): Failure => {
+  failure.segments.push(segment);
+  return failure;
+};
+/** The path of a failure below `path`, as the forward rule would have built it (`a.b[2].c`). */
+function render(path: string, segments: readonly (string | number)[]): string {
+  let p = path;
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const s = segments[i]!;
+    p = typeof s === 'number' ? `${p}[${s}]` : at(p, s);
+  }
+  return p;
+}
+
+/** Field names of a record definition, computed once per definition (values share the array). */
+const fieldNamesOf = new WeakMap<object, readonly string[]>();
+function fieldNames(def: { readonly fields: readonly { readonly name: string }[] }): readonly string[] {
+  let names = fieldNamesOf.get(def);
+  if (names === undefined) {
+    names = def.fields.map((f) => f.name);
+    fieldNamesOf.set(def, names);
+  }
+  return names;
 }
 
 /** The JSON value of type `type` as a Daml-LF value, or the problem with it. */
 export function decodeJson(type: Type, json: Json, types: DataTypes, path = ''): Decoded {
+  const r = decode(type, json, types);
+  return r.ok ? r : bad(render(path, r.segments), r.message);
+}
+
+function decode(type: Type, json: Json, types: DataTypes): Step {
   const t = normalize(type, types);
   switch (t.kind) {
-    case 'builtin': return decodeBuiltin(t.builtin, t.args, json, types, path);
-    case 'con': return decodeCon(t.tycon, t.args, json, types, path);
-    default: return bad(path, `a value of type '${t.kind}' cannot be given in JSON`);
+    case 'builtin': return decodeBuiltin(t.builtin, t.args, json, types);
+    case 'con': return decodeCon(t.tycon, t.args, json, types);
+    default: return fail(`a value of type '${t.kind}' cannot be given in JSON`);
   }
 }
 
-function decodeBuiltin(builtin: string, args: readonly Type[], json: Json, types: DataTypes, path: string): Decoded {
+function decodeBuiltin(builtin: string, args: readonly Type[], json: Json, types: DataTypes): Step {
   switch (builtin) {
     case 'UNIT':
-      return isObject(json) && Object.keys(json).length === 0 ? good(UNIT) : bad(path, 'expected Unit ({})');
+      return isObject(json) && Object.keys(json).length === 0 ? good(UNIT) : fail('expected Unit ({})');
     case 'BOOL':
-      return typeof json === 'boolean' ? good({ kind: 'bool', value: json }) : bad(path, 'expected a boolean');
+      return typeof json === 'boolean' ? good({ kind: 'bool', value: json }) : fail('expected a boolean');
     case 'TEXT':
-      return typeof json === 'string' ? good({ kind: 'text', value: json }) : bad(path, 'expected a text string');
+      return typeof json === 'string' ? good({ kind: 'text', value: json }) : fail('expected a text string');
     case 'PARTY':
-      if (typeof json !== 'string') return bad(path, 'expected a party id string');
-      return PARTY.test(json) ? good({ kind: 'party', value: json }) : bad(path, `invalid party id '${short(json)}'`);
+      if (typeof json !== 'string') return fail('expected a party id string');
+      return PARTY.test(json) ? good({ kind: 'party', value: json }) : fail(`invalid party id '${short(json)}'`);
     case 'CONTRACT_ID':
-      return typeof json === 'string' && CONTRACT_ID.test(json) ? good({ kind: 'contractId', value: json }) : bad(path, 'expected a contract id (hex string)');
+      return typeof json === 'string' && CONTRACT_ID.test(json) ? good({ kind: 'contractId', value: json }) : fail('expected a contract id (hex string)');
     case 'INT64': {
       const s = typeof json === 'number' && Number.isSafeInteger(json) ? String(json) : json;
-      if (typeof s !== 'string' || !INT64_TEXT.test(s)) return bad(path, 'expected an Int64 (a string of digits)');
+      if (typeof s !== 'string' || !INT64_TEXT.test(s)) return fail('expected an Int64 (a string of digits)');
       const n = BigInt(s);
-      return n >= -(2n ** 63n) && n < 2n ** 63n ? good(int64(n)) : bad(path, `Int64 '${short(s)}' out of range`);
+      return n >= -(2n ** 63n) && n < 2n ** 63n ? good(int64(n)) : fail(`Int64 '${short(s)}' out of range`);
     }
     case 'NUMERIC': {
       const scale = natOf(args[0]);
-      if (scale === undefined) return bad(path, 'a Numeric of unknown scale');
+      if (scale === undefined) return fail('a Numeric of unknown scale');
       const s = typeof json === 'number' && Number.isFinite(json) ? String(json) : json;
-      if (typeof s !== 'string' || !NUMERIC_TEXT.test(s)) return bad(path, `invalid Numeric '${short(json)}'`);
+      if (typeof s !== 'string' || !NUMERIC_TEXT.test(s)) return fail(`invalid Numeric '${short(json)}'`);
       const n = textToNumeric(scale, s);
-      return n === undefined ? bad(path, `Numeric '${short(s)}' does not fit Numeric ${scale}`) : good(n);
+      return n === undefined ? fail(`Numeric '${short(s)}' does not fit Numeric ${scale}`) : good(n);
     }
     case 'DATE': {
       const m = typeof json === 'string' ? DATE.exec(json) : null;
-      if (m === null) return bad(path, 'expected a date YYYY-MM-DD');
+      if (m === null) return fail('expected a date YYYY-MM-DD');
       const days = civilDays(Number(m[1]), Number(m[2]), Number(m[3]));
-      return days === undefined ? bad(path, `invalid date '${short(json)}'`) : good({ kind: 'date', days });
+      return days === undefined ? fail(`invalid date '${short(json)}'`) : good({ kind: 'date', days });
     }
     case 'TIMESTAMP': {
       const micros = typeof json === 'string' ? parseTimestamp(json) : undefined;
-      return micros === undefined ? bad(path, 'expected a timestamp yyyy-mm-ddThh:mm:ss[.ssssss]Z in 0001-9999') : good({ kind: 'timestamp', micros });
+      return micros === undefined ? fail('expected a timestamp yyyy-mm-ddThh:mm:ss[.ssssss]Z in 0001-9999') : good({ kind: 'timestamp', micros });
     }
     case 'LIST': {
-      if (!Array.isArray(json)) return bad(path, 'expected a list');
+      if (!Array.isArray(json)) return fail('expected a list');
       const items: Value[] = [];
       for (let i = 0; i < json.length; i++) {
-        const r = decodeJson(args[0]!, json[i], types, `${path}[${i}]`);
-        if (!r.ok) return r;
+        const r = decode(args[0]!, json[i], types);
+        if (!r.ok) return within(r, i);
         items.push(r.value);
       }
       return good(listOf(items));
     }
-    case 'OPTIONAL': return decodeOptional(args[0]!, json, types, path);
+    case 'OPTIONAL': return decodeOptional(args[0]!, json, types);
     case 'TEXTMAP': {
-      if (!isObject(json)) return bad(path, 'expected a text map (object)');
+      if (!isObject(json)) return fail('expected a text map (object)');
       const entries: [string, Value][] = [];
       for (const [k, v] of Object.entries(json)) {
-        const r = decodeJson(args[0]!, v, types, at(path, k));
-        if (!r.ok) return r;
+        const r = decode(args[0]!, v, types);
+        if (!r.ok) return within(r, k);
         entries.push([k, r.value]);
       }
       return good(textMapOf(entries));
     }
     case 'GENMAP': {
-      if (!Array.isArray(json)) return bad(path, 'expected a map as a list of [key, value] pairs');
+      if (!Array.isArray(json)) return fail('expected a map as a list of [key, value] pairs');
       let map = EMPTY_GEN_MAP;
       for (let i = 0; i < json.length; i++) {
         const pair: Json = json[i];
-        if (!Array.isArray(pair) || pair.length !== 2) return bad(`${path}[${i}]`, 'expected a [key, value] pair');
-        const k = decodeJson(args[0]!, pair[0], types, `${path}[${i}][0]`);
-        if (!k.ok) return k;
-        const v = decodeJson(args[1]!, pair[1], types, `${path}[${i}][1]`);
-        if (!v.ok) return v;
-        if (genMapLookup(map, k.value) !== undefined) return bad(`${path}[${i}][0]`, 'duplicate key in map');
+        if (!Array.isArray(pair) || pair.length !== 2) return within(fail('expected a [key, value] pair'), i);
+        const k = decode(args[0]!, pair[0], types);
+        if (!k.ok) return within(within(k, 0), i);
+        const v = decode(args[1]!, pair[1], types);
+        if (!v.ok) return within(within(v, 1), i);
+        if (genMapLookup(map, k.value) !== undefined) return within(within(fail('duplicate key in map'), 0), i);
         map = genMapInsert(map, k.value, v.value);
       }
       return good(map);
     }
     default:
-      return bad(path, `a value of type ${builtin} cannot be given in JSON`);
+      return fail(`a value of type ${builtin} cannot be given in JSON`);
   }
 }
 
 /** Top-level Optional: null or the value; an Optional inside it is [] or [x] (the encoding's rule). */
-function decodeOptional(inner: Type, json: Json, types: DataTypes, path: string): Decoded {
+function decodeOptional(inner: Type, json: Json, types: DataTypes): Step {
   if (json === null || json === undefined) return good(NONE);
-  const r = isOptional(inner, types) ? decodeNested(inner, json, types, path) : decodeJson(inner, json, types, path);
+  const r = isOptional(inner, types) ? decodeNested(inner, json, types) : decode(inner, json, types);
   return r.ok ? good(some(r.value)) : r;
 }
 
 /** A nested Optional (`type` is one): [] for None, [x] for Some x, x again nested if it is one. */
-function decodeNested(type: Type, json: Json, types: DataTypes, path: string): Decoded {
-  if (!Array.isArray(json) || json.length > 1) return bad(path, 'expected a nested optional as [] or [value]');
+function decodeNested(type: Type, json: Json, types: DataTypes): Step {
+  if (!Array.isArray(json) || json.length > 1) return fail('expected a nested optional as [] or [value]');
   if (json.length === 0) return good(NONE);
   const elem = typeArg(normalize(type, types), 0);
-  const r = isOptional(elem, types) ? decodeNested(elem, json[0], types, `${path}[0]`) : decodeJson(elem, json[0], types, `${path}[0]`);
-  return r.ok ? good(some(r.value)) : r;
+  const r = isOptional(elem, types) ? decodeNested(elem, json[0], types) : decode(elem, json[0], types);
+  return r.ok ? good(some(r.value)) : within(r, 0);
 }
 
 function isOptional(type: Type, types: DataTypes): boolean {
@@ -194,51 +241,56 @@ function isOptional(type: Type, types: DataTypes): boolean {
   return t.kind === 'builtin' && t.builtin === 'OPTIONAL';
 }
 
-function decodeCon(tycon: QualifiedName, args: readonly Type[], json: Json, types: DataTypes, path: string): Decoded {
+function decodeCon(tycon: QualifiedName, args: readonly Type[], json: Json, types: DataTypes): Step {
   const def = types.dataType(tycon);
-  if (def === undefined) return bad(path, `unknown data type ${showTycon(tycon)}`);
+  if (def === undefined) return fail(`unknown data type ${showTycon(tycon)}`);
   switch (def.kind) {
     case 'enum': {
       const rank = typeof json === 'string' ? def.constructors.indexOf(json) : -1;
-      if (rank < 0) return bad(path, `expected one of ${def.constructors.join(', ')}`);
+      if (rank < 0) return fail(`expected one of ${def.constructors.join(', ')}`);
       return good({ kind: 'enum', tycon, constructor: def.constructors[rank]!, rank });
     }
     case 'variant': {
-      if (!isObject(json) || typeof json.tag !== 'string') return bad(path, 'expected a variant {tag, value}');
+      if (!isObject(json) || typeof json.tag !== 'string') return fail('expected a variant {tag, value}');
       const tag = json.tag;
       const rank = def.constructors.findIndex((c) => c.name === tag);
-      if (rank < 0) return bad(path, `unknown variant constructor '${short(tag)}'`);
+      if (rank < 0) return fail(`unknown variant constructor '${short(tag)}'`);
       const env = bindings(def.params, args);
-      const r = decodeJson(substitute(def.constructors[rank]!.type, env), json.value, types, at(path, 'value'));
-      return r.ok ? good({ kind: 'variant', tycon, constructor: tag, rank, value: r.value }) : r;
+      const r = decode(substitute(def.constructors[rank]!.type, env), json.value, types);
+      return r.ok ? good({ kind: 'variant', tycon, constructor: tag, rank, value: r.value }) : within(r, 'value');
     }
     case 'record': {
       const env = bindings(def.params, args);
-      const fieldNames = def.fields.map((f) => f.name);
+      const names = fieldNames(def);
       const fields: Value[] = [];
       if (Array.isArray(json)) {
-        if (json.length !== def.fields.length) return bad(path, `expected a record of ${def.fields.length} fields`);
+        if (json.length !== def.fields.length) return fail(`expected a record of ${def.fields.length} fields`);
         for (let i = 0; i < def.fields.length; i++) {
-          const r = decodeJson(substitute(def.fields[i]!.type, env), json[i], types, `${path}[${i}]`);
-          if (!r.ok) return r;
+          const r = decode(substitute(def.fields[i]!.type, env), json[i], types);
+          if (!r.ok) return within(r, i);
           fields.push(r.value);
         }
-        return good({ kind: 'record', tycon, fieldNames, fields });
+        return good({ kind: 'record', tycon, fieldNames: names, fields });
       }
-      if (!isObject(json)) return bad(path, 'expected a record (JSON object)');
+      if (!isObject(json)) return fail('expected a record (JSON object)');
+      let given = 0;
       for (const f of def.fields) {
         const type = substitute(f.type, env);
         const present = Object.hasOwn(json, f.name);
-        if (!present && !isOptional(type, types)) return bad(at(path, f.name), `missing non-optional field '${f.name}'`);
-        const r = decodeJson(type, present ? json[f.name] : null, types, at(path, f.name));
-        if (!r.ok) return r;
+        if (present) given++;
+        else if (!isOptional(type, types)) return within(fail(`missing non-optional field '${f.name}'`), f.name);
+        const r = decode(type, present ? json[f.name] : null, types);
+        if (!r.ok) return within(r, f.name);
         fields.push(r.value);
       }
       // Smart-contract upgrades: a value of a newer version may carry fields this one lacks, if they are None.
-      for (const name of Object.keys(json)) {
-        if (!fieldNames.includes(name) && json[name] !== null) return bad(at(path, name), `unexpected field '${short(name)}' (only an Optional field that is None may be dropped)`);
+      // Only when the object has keys beyond the fields found is there anything to check.
+      if (Object.keys(json).length !== given) {
+        for (const name of Object.keys(json)) {
+          if (!names.includes(name) && json[name] !== null) return within(fail(`unexpected field '${short(name)}' (only an Optional field that is None may be dropped)`), name);
+        }
       }
-      return good({ kind: 'record', tycon, fieldNames, fields });
+      return good({ kind: 'record', tycon, fieldNames: names, fields });
     }
   }
 }
@@ -260,7 +312,7 @@ export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
     case 'textMap': {
       const item = typeArg(t, 0);
       const out: Record<string, Json> = {};
-      for (const [k, v] of value.entries) Object.defineProperty(out, k, { value: encodeJson(v, item, types), enumerable: true, writable: true, configurable: true });
+      for (const [k, v] of value.entries) put(out, k, encodeJson(v, item, types));
       return out;
     }
     case 'genMap': return value.entries.map(([k, v]) => [encodeJson(k, typeArg(t, 0), types), encodeJson(v, typeArg(t, 1), types)]);
@@ -278,7 +330,7 @@ export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
       value.fieldNames.forEach((name, i) => {
         const fieldType = def?.kind === 'record' ? def.fields[i]?.type : undefined;
         const v = value.fields[i]!;
-        Object.defineProperty(out, name, { value: fieldType === undefined ? encodeUntyped(v) : encodeJson(v, substitute(fieldType, env), types), enumerable: true, writable: true, configurable: true });
+        put(out, name, fieldType === undefined ? encodeUntyped(v) : encodeJson(v, substitute(fieldType, env), types));
       });
       return out;
     }
@@ -286,6 +338,12 @@ export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
       // Scalars, enums and what JSON cannot carry need no type.
       return encodeUntyped(value);
   }
+}
+
+/** Sets an own property; only `__proto__` needs defining (assigning it would set the prototype). */
+function put(out: Record<string, Json>, key: string, value: Json): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 function encodeNested(value: Value, type: Type, types: DataTypes): Json {
