@@ -68,6 +68,29 @@ describe('JSON encoding of Daml-LF values', () => {
     expect(bad(noAmount)).toMatchObject({ ok: false, problem: { path: 'amount', message: "missing non-optional field 'amount'" } });
     expect(bad({ ...base, when: '2025-02-30T00:00:00Z' })).toMatchObject({ ok: false, problem: { path: 'when' } });
   });
+  it('paths through maps, pairs, nested optionals, variants and positional records; a given prefix; extra None fields dropped', () => {
+    const base = { sender: 'alice::1220ab', amount: '1', legs: [], meta: {}, when: '2025-01-01T00:00:00Z' };
+    const problem = (type: Type, json: unknown, path?: string) => {
+      const r = decodeJson(type, json, types, path);
+      return r.ok ? undefined : r.problem;
+    };
+    expect(problem(con('Transfer'), { ...base, meta: { '[k': 1 } })).toEqual({ path: 'meta.[k', message: 'expected a text string' });
+    expect(problem(con('Transfer'), { ...base, legs: [[1, 'Buy'], [2, 'Hold']] })).toEqual({ path: 'legs[1][1]', message: 'expected one of Buy, Sell' });
+    expect(problem(con('Transfer'), { ...base, legs: [{ id: 1, side: 'Buy', extra: null }] })).toBeUndefined();
+    expect(problem(con('Transfer'), { ...base, legs: [{ id: 1, side: 'Buy', extra: 0 }] }, 'arg')).toEqual({ path: 'arg.legs[0].extra', message: "unexpected field 'extra' (only an Optional field that is None may be dropped)" });
+    const pairs = b('GENMAP', b('INT64'), con('Side'));
+    expect(problem(pairs, [[1, 'Buy'], [2, 'Up']])).toEqual({ path: '[1][1]', message: 'expected one of Buy, Sell' });
+    expect(problem(pairs, [[1, 'Buy'], ['x', 'Buy']], 'm')).toEqual({ path: 'm[1][0]', message: 'expected an Int64 (a string of digits)' });
+    expect(problem(pairs, [[1, 'Buy'], [1, 'Sell']])).toEqual({ path: '[1][0]', message: 'duplicate key in map' });
+    expect(problem(pairs, [[1, 'Buy'], 3])).toEqual({ path: '[1]', message: 'expected a [key, value] pair' });
+    expect(problem(b('OPTIONAL', b('OPTIONAL', b('OPTIONAL', b('INT64')))), [['x']])).toEqual({ path: '[0][0]', message: 'expected an Int64 (a string of digits)' });
+    expect(problem(con('Shape', con('Leg')), { tag: 'Circle', value: { id: 'x', side: 'Buy' } }, 's')).toEqual({ path: 's.value.id', message: 'expected an Int64 (a string of digits)' });
+  });
+  it('a field or key named __proto__ is an own property out, never the prototype', () => {
+    const out = roundTrip(b('TEXTMAP', b('TEXT')), JSON.parse('{"__proto__": "x", "a": "y"}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe('{"__proto__":"x","a":"y"}');
+  });
   it('timestamps: 0, 3 or 6 fraction digits out; the Daml range and real days in', () => {
     expect(parseTimestamp('0001-01-01T00:00:00Z')).toBe(-62_135_596_800_000_000n);
     expect(parseTimestamp('9999-12-31T23:59:59.999999999Z')).toBe(253_402_300_799_999_999n);
