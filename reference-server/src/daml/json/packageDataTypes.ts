@@ -8,11 +8,18 @@ import type { DataTypeDef, DataTypes } from './DataTypes.js';
 
 export function packageDataTypes(getPackage: (packageId: string) => Package | undefined): DataTypes {
   const cache = new Map<string, DataTypeDef | undefined>();
+  // Type and value nodes share their (immutable) names: by identity first, no key string per lookup.
+  const byName = new WeakMap<QualifiedName, DataTypeDef | undefined>();
   const moduleOf = (name: QualifiedName) => getPackage(name.packageId)?.modules.get(name.module);
   return {
     dataType(tycon) {
+      if (byName.has(tycon)) return byName.get(tycon);
       const key = `${tycon.packageId}:${tycon.module}:${tycon.name}`;
-      if (cache.has(key)) return cache.get(key);
+      if (cache.has(key)) {
+        const known = cache.get(key);
+        byName.set(tycon, known);
+        return known;
+      }
       const dt = moduleOf(tycon)?.dataTypes.get(tycon.name);
       let def: DataTypeDef | undefined;
       if (dt) {
@@ -25,6 +32,7 @@ export function packageDataTypes(getPackage: (packageId: string) => Package | un
         }
       }
       cache.set(key, def);
+      byName.set(tycon, def);
       return def;
     },
     synonym(tysyn) {
