@@ -35,4 +35,19 @@ describe.runIf(HAS_DARS)('package-name template ids run as Canton selects the pa
     const packagesSeen = acs.map((e) => (e.contractEntry as unknown as { JsActiveContract: { createdEvent: { templateId: string } } }).JsActiveContract.createdEvent.templateId.split(':')[0]);
     expect(packagesSeen.sort()).toEqual([newId, oldId, oldId].sort());
   });
+  it('a selection remembered between commands follows each later upload and vetting change', () => {
+    const { ledger, bank: dso, alice: provider } = world();
+    const sync = ledger.config.synchronizers[0]!.id;
+    const oldId = loadDar(OLD).dar.main.id;
+    const newId = loadDar(NEW).dar.main.id;
+    must(ledger.uploadDar(readFileSync(join(DARS_DIR, OLD)), { synchronizerId: sync }));
+    expect(createdPackage(ledger, dso, provider)).toBe(oldId);
+    expect(createdPackage(ledger, dso, provider)).toBe(oldId);
+    must(ledger.uploadDar(readFileSync(join(DARS_DIR, NEW)), { synchronizerId: sync }));
+    expect(createdPackage(ledger, dso, provider)).toBe(newId);
+    must(ledger.updateVettedPackages({ changes: [{ operation: { Unvet: { value: { packages: [{ packageId: newId }] } } } }], synchronizerId: sync } as never));
+    expect(createdPackage(ledger, dso, provider)).toBe(oldId);
+    must(ledger.updateVettedPackages({ changes: [{ operation: { Vet: { value: { packages: [{ packageId: newId }] } } } }], synchronizerId: sync } as never));
+    expect(createdPackage(ledger, dso, provider)).toBe(newId);
+  });
 });
