@@ -171,63 +171,45 @@ function createOf(c: { contractId: string; templateId: QualifiedName; argument: 
 
 const childIds = (children: readonly NodeId[]): string[] => children.map(String);
 
+/** The fields an exercise and a fetch node share: the contract acted on and who acted. */
+function actionOn(n: Extract<TxNode, { kind: 'exercise' | 'fetch' }>, pkgs: PackageFacts) {
+  return {
+    lfVersion: pkgs.version(n.templateId),
+    contractId: n.contractId,
+    packageName: pkgs.name(n.templateId),
+    templateId: protoIdentifier(n.templateId),
+    signatories: sorted(n.signatories),
+    stakeholders: sorted(n.stakeholders),
+    actingParties: sorted(n.actingParties),
+    ...(n.interfaceId === undefined ? {} : { interfaceId: protoIdentifier(n.interfaceId) }),
+  };
+}
+
+type NodeType = NonNullable<DamlTransaction_Node['versionedNode'] & { oneofKind: 'v1' }>['v1']['nodeType'];
+
 function nodeOf(n: TxNode, pkgs: PackageFacts): DamlTransaction_Node {
   const nodeId = String(n.nodeId);
   const where = `node ${nodeId}`;
+  const v1 = (nodeType: NodeType): DamlTransaction_Node => ({ nodeId, versionedNode: { oneofKind: 'v1', v1: { nodeType } } });
   switch (n.kind) {
     case 'create':
-      return { nodeId, versionedNode: { oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: createOf(n, pkgs, where) } } } };
+      return v1({ oneofKind: 'create', create: createOf(n, pkgs, where) });
     case 'exercise':
-      return {
-        nodeId,
-        versionedNode: {
-          oneofKind: 'v1',
-          v1: {
-            nodeType: {
-              oneofKind: 'exercise',
-              exercise: {
-                lfVersion: pkgs.version(n.templateId),
-                contractId: n.contractId,
-                packageName: pkgs.name(n.templateId),
-                templateId: protoIdentifier(n.templateId),
-                signatories: sorted(n.signatories),
-                stakeholders: sorted(n.stakeholders),
-                actingParties: sorted(n.actingParties),
-                ...(n.interfaceId === undefined ? {} : { interfaceId: protoIdentifier(n.interfaceId) }),
-                choiceId: n.choice,
-                chosenValue: valueOf(n.choiceArgument, `${where} choice argument`),
-                consuming: n.consuming,
-                children: childIds(n.children),
-                ...(n.exerciseResult === undefined ? {} : { exerciseResult: valueOf(n.exerciseResult, `${where} exercise result`) }),
-                choiceObservers: sorted(n.choiceObservers),
-              },
-            },
-          },
+      return v1({
+        oneofKind: 'exercise',
+        exercise: {
+          ...actionOn(n, pkgs),
+          choiceId: n.choice,
+          chosenValue: valueOf(n.choiceArgument, `${where} choice argument`),
+          consuming: n.consuming,
+          children: childIds(n.children),
+          ...(n.exerciseResult === undefined ? {} : { exerciseResult: valueOf(n.exerciseResult, `${where} exercise result`) }),
+          choiceObservers: sorted(n.choiceObservers),
         },
-      };
+      });
     case 'fetch':
-      return {
-        nodeId,
-        versionedNode: {
-          oneofKind: 'v1',
-          v1: {
-            nodeType: {
-              oneofKind: 'fetch',
-              fetch: {
-                lfVersion: pkgs.version(n.templateId),
-                contractId: n.contractId,
-                packageName: pkgs.name(n.templateId),
-                templateId: protoIdentifier(n.templateId),
-                signatories: sorted(n.signatories),
-                stakeholders: sorted(n.stakeholders),
-                actingParties: sorted(n.actingParties),
-                ...(n.interfaceId === undefined ? {} : { interfaceId: protoIdentifier(n.interfaceId) }),
-              },
-            },
-          },
-        },
-      };
+      return v1({ oneofKind: 'fetch', fetch: actionOn(n, pkgs) });
     case 'rollback':
-      return { nodeId, versionedNode: { oneofKind: 'v1', v1: { nodeType: { oneofKind: 'rollback', rollback: { children: childIds(n.children) } } } } };
+      return v1({ oneofKind: 'rollback', rollback: { children: childIds(n.children) } });
   }
 }
