@@ -1,43 +1,27 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { interactiveSubmissionOf } from '../../reference-server/src/ledger/interactive/index.js';
-import { createLedger, ManualClock, resolveConfig, type Ledger } from '../../reference-server/src/ledger/index.js';
-import { SqliteStore } from '../../reference-server/src/store/sqlite/SqliteStore.js';
+import { ManualClock } from '../../reference-server/src/ledger/index.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 import { freshId } from '../interactive/support/externalParties.js';
 import { newKey, signHash } from '../interactive/support/keys.js';
 import { must } from '../ledger/helpers.js';
+import { restartableLedgers } from './support/restartableLedgers.js';
 
 /**
  * The seed of an interactive transaction on an uploaded template is keyed by the participant's
  * persisted secret: a transaction prepared before a restart from --data-dir executes after it,
  * with the contract ids it was prepared with.
  */
-const dirs: string[] = [];
-const stores: SqliteStore[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function ledgerOn(dir: string, clock: ManualClock): Ledger {
-  const store = SqliteStore.open(dir, { participantId: resolveConfig().participantId });
-  stores.push(store);
-  const ledger = createLedger({ clock, store, blobKey: store.blobKey });
-  ledger.recover();
-  return ledger;
-}
+const { newDataDir, ledgerOn, stopAll } = restartableLedgers();
 
 const DUMMY = '#splice-token-test-dummy-holding:Splice.Api.Token.Test.DummyHolding:DummyHolding';
 
 describe.runIf(HAS_DARS)('interactive submission of an uploaded template across a restart', () => {
   it('prepared before the restart, executed after it: the contract ids it was prepared with', () => {
-    const base = mkdtempSync(join(tmpdir(), 'cc-engine-interactive-'));
-    dirs.push(base);
-    const dir = join(base, 'data');
+    const dir = newDataDir('cc-engine-interactive-');
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const first = ledgerOn(dir, clock);
     must(first.uploadDar(readFileSync(join(DARS_DIR, 'splice/splice-token-test-dummy-holding-0.0.4.dar')), { synchronizerId: first.config.synchronizers[0]!.id }));
@@ -53,7 +37,7 @@ describe.runIf(HAS_DARS)('interactive submission of an uploaded template across 
     const node = PreparedTransaction.fromBinary(Buffer.from(p.preparedTransaction, 'base64')).transaction!.nodes[0]!.versionedNode;
     const preparedId = node.oneofKind === 'v1' && node.v1.nodeType.oneofKind === 'create' ? node.v1.nodeType.create.contractId : '';
     expect(preparedId).toMatch(/^00[0-9a-f]{64}/);
-    stores.splice(0).forEach((s) => s.close());
+    stopAll();
 
     clock.advance(60_000);
     const second = ledgerOn(dir, clock);

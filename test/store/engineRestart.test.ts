@@ -1,36 +1,20 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createLedger, ManualClock, resolveConfig, type Ledger } from '../../reference-server/src/ledger/index.js';
+import { describe, expect, it } from 'vitest';
+import { ManualClock, type Ledger } from '../../reference-server/src/ledger/index.js';
 import type { Command } from '../../reference-server/src/ledger/wire.js';
-import { SqliteStore } from '../../reference-server/src/store/sqlite/SqliteStore.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 import { must, nextCommandId } from '../ledger/helpers.js';
+import { restartableLedgers } from './support/restartableLedgers.js';
 
 /** Packages are persisted; contracts of their templates must work again after a restart from --data-dir. */
-const dirs: string[] = [];
-const stores: SqliteStore[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function ledgerOn(dir: string, clock: ManualClock): Ledger {
-  const store = SqliteStore.open(dir, { participantId: resolveConfig().participantId });
-  stores.push(store);
-  const ledger = createLedger({ clock, store, blobKey: store.blobKey });
-  ledger.recover();
-  return ledger;
-}
+const { newDataDir, ledgerOn, stopAll } = restartableLedgers();
 
 const SPLITWELL = '#splitwell:Splice.Splitwell';
 
 describe.runIf(HAS_DARS)('engine contracts across a restart', () => {
   it('a contract created through the engine before the restart is exercised after it, its events read back', () => {
-    const base = mkdtempSync(join(tmpdir(), 'cc-engine-'));
-    dirs.push(base);
-    const dir = join(base, 'data');
+    const dir = newDataDir('cc-engine-');
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const first = ledgerOn(dir, clock);
     must(first.uploadDar(readFileSync(join(DARS_DIR, 'splice/splitwell-0.1.23.dar')), { synchronizerId: first.config.synchronizers[0]!.id }));
@@ -40,7 +24,7 @@ describe.runIf(HAS_DARS)('engine contracts across a restart', () => {
       must(ledger.submitAndWaitForTransaction({ commands: { userId: 'tester', commandId: nextCommandId(), actAs, commands: [command] } })).transaction;
     const rules = submit(first, [provider], { CreateCommand: { templateId: `${SPLITWELL}:SplitwellRules`, createArguments: { provider } } });
     const rulesId = (rules.events[0] as { CreatedEvent: { contractId: string } }).CreatedEvent.contractId;
-    stores.splice(0).forEach((s) => s.close());
+    stopAll();
 
     const second = ledgerOn(dir, clock);
     const request = submit(second, [provider, user], {
@@ -50,7 +34,7 @@ describe.runIf(HAS_DARS)('engine contracts across a restart', () => {
     expect(requestEvent.createArgument).toEqual({ provider, user });
     const before = must(second.updateById({ updateId: rules.updateId, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [provider]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }));
     expect(JSON.stringify(before)).toContain(rulesId);
-    stores.splice(0).forEach((s) => s.close());
+    stopAll();
 
     const third = ledgerOn(dir, clock);
     const accepted = submit(third, [provider], {

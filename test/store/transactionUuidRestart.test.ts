@@ -1,35 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { interactiveSubmissionOf } from '../../reference-server/src/ledger/interactive/index.js';
-import { createLedger, ManualClock, resolveConfig, type Ledger } from '../../reference-server/src/ledger/index.js';
-import { SqliteStore } from '../../reference-server/src/store/sqlite/SqliteStore.js';
+import { ManualClock } from '../../reference-server/src/ledger/index.js';
 import { createAssetCommand, freshId } from '../interactive/support/externalParties.js';
 import { newKey, signHash } from '../interactive/support/keys.js';
 import { must } from '../ledger/helpers.js';
+import { restartableLedgers } from './support/restartableLedgers.js';
 
 /** The transaction UUIDs a ledger has committed are part of its state: a restart from --data-dir does not make a signature executable again. */
-const dirs: string[] = [];
-const stores: SqliteStore[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function ledgerOn(dir: string, clock: ManualClock): Ledger {
-  const store = SqliteStore.open(dir, { participantId: resolveConfig().participantId });
-  stores.push(store);
-  const ledger = createLedger({ clock, store, blobKey: store.blobKey });
-  ledger.recover();
-  return ledger;
-}
+const { newDataDir, ledgerOn, stopAll } = restartableLedgers();
 
 describe('transaction UUIDs across a restart', () => {
   it('a signed transaction executed before the restart is refused as a replay after it', () => {
-    const base = mkdtempSync(join(tmpdir(), 'cc-uuid-'));
-    dirs.push(base);
-    const dir = join(base, 'data');
+    const dir = newDataDir('cc-uuid-');
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const first = ledgerOn(dir, clock);
     const key = newKey('ed25519');
@@ -48,7 +30,7 @@ describe('transaction UUIDs across a restart', () => {
         partySignatures: { signatures: [{ party: ext, signatures: [signHash(key, p.preparedTransactionHash)] }] },
       }) as never;
     must(interactiveSubmissionOf(first).executeAndWait(request('wallet')));
-    stores.splice(0).forEach((s) => s.close());
+    stopAll();
 
     clock.advance(60_000);
     const second = ledgerOn(dir, clock);
