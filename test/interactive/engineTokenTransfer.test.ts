@@ -17,7 +17,7 @@ import { engineTransactionOfPrepared } from '../../reference-server/src/ledger/i
 import { preparedTransactionOfEngine } from '../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';
 import { decodePreparedTransaction as ourDecode, hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/index.js';
 import { HAS_DARS, loadDar } from '../daml/damlFixtures.js';
-import { EngineLedger, ok, SYNCHRONIZER, wire, type Ok } from './support/engineLedger.js';
+import { EngineLedger, expectReadsBackAndPreparesAgain, ok, SYNCHRONIZER, wire, type Ok } from './support/engineLedger.js';
 
 const ADMIN = 'admin::1220aa';
 const SENDER = 'sender::1220bb';
@@ -161,17 +161,7 @@ describe.skipIf(!HAS_DARS)('prepare of an engine transaction: test token transfe
 
   it('reads back as the engine transaction execute commits: node for node, created and archived, and prepares to the same bytes', () => {
     const p = prepare();
-    const back = engineTransactionOfPrepared(decodePreparedTransaction(wire(p)), (id) => packages.get(id));
-    if (!back.ok) throw new Error(back.problem);
-    const original = transfer.transaction;
-    const sortSets = (tx: typeof original) => JSON.stringify(tx, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...(v as string[])].sort() : v));
-    expect(sortSets(back.value.transaction)).toBe(sortSets(original));
-    const again = preparedTransactionOfEngine({
-      ...back.value.facts, transaction: back.value.transaction, getPackage: (id) => packages.get(id),
-      inputContract: (cid) => back.value.inputContracts.find((c) => c.contractId === cid),
-    });
-    if (!again.ok) throw new Error(JSON.stringify(again.failure));
-    expect(wire(again.value)).toBe(wire(p));
+    expectReadsBackAndPreparesAgain(p, transfer.transaction, packages);
   });
 
   it('execute refuses a signed transaction it cannot commit as it stands, saying why', () => {

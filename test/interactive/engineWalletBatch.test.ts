@@ -14,11 +14,9 @@ import type { QualifiedName } from '../../reference-server/src/daml/ast/Type.js'
 import type { Packages } from '../../reference-server/src/daml/decode/Packages.js';
 import type { ExerciseNode } from '../../reference-server/src/daml/update/Transaction.js';
 import { createCommand, exerciseCommand } from '../../reference-server/src/daml/update/UpdateEngine.js';
-import { engineTransactionOfPrepared } from '../../reference-server/src/ledger/interactive/engine/engineTransactionOfPrepared.js';
-import { preparedTransactionOfEngine } from '../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';
 import { decodePreparedTransaction as ourDecode, hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/index.js';
 import { HAS_DARS, loadDar } from '../daml/damlFixtures.js';
-import { EngineLedger, ok, SYNCHRONIZER, wire, type Ok } from './support/engineLedger.js';
+import { EngineLedger, expectReadsBackAndPreparesAgain, ok, SYNCHRONIZER, wire, type Ok } from './support/engineLedger.js';
 
 const DSO = 'dso::1220d5';
 const VALIDATOR = 'validator::1220aa';
@@ -128,17 +126,7 @@ describe.skipIf(!HAS_DARS)('prepare of an engine transaction with a rollback nod
 
   it('reads back as the engine transaction execute commits: node for node, created and archived, and prepares to the same bytes', () => {
     const p = prepare();
-    const back = engineTransactionOfPrepared(decodePreparedTransaction(wire(p)), (id) => packages.get(id));
-    if (!back.ok) throw new Error(back.problem);
-    const original = batch.transaction;
-    const sortSets = (tx: typeof original) => JSON.stringify(tx, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...(v as string[])].sort() : v));
-    expect(sortSets(back.value.transaction)).toBe(sortSets(original));
-    const again = preparedTransactionOfEngine({
-      ...back.value.facts, transaction: back.value.transaction, getPackage: (id) => packages.get(id),
-      inputContract: (cid) => back.value.inputContracts.find((c) => c.contractId === cid),
-    });
-    if (!again.ok) throw new Error(JSON.stringify(again.failure));
-    expect(wire(again.value)).toBe(wire(p));
+    expectReadsBackAndPreparesAgain(p, batch.transaction, packages);
   });
 
   it('passes the execute path\'s own structural checks on the submitted bytes', () => {

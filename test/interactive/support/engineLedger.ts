@@ -13,6 +13,10 @@ import { UpdateEngine } from '../../../reference-server/src/daml/update/UpdateEn
 import type { Value } from '../../../reference-server/src/daml/value/Value.js';
 import type { EngineInputContract, EnginePreparation, PrepareResult } from '../../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';
 import { preparedTransactionOfEngine } from '../../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';
+import { engineTransactionOfPrepared } from '../../../reference-server/src/ledger/interactive/engine/engineTransactionOfPrepared.js';
+import type { Transaction } from '../../../reference-server/src/daml/update/Transaction.js';
+import { decodePreparedTransaction } from '@canton-network/core-tx-visualizer';
+import { expect } from 'vitest';
 
 export const SYNCHRONIZER = 'global-domain::1220f00dcafe';
 export type Ok = Extract<SubmissionResult, { ok: true }>;
@@ -69,3 +73,20 @@ export class EngineLedger {
 
 /** The prepared transaction as the JSON API returns it: base64 protobuf. */
 export const wire = (p: Proto): string => Buffer.from(Proto.toBinary(p)).toString('base64');
+
+/**
+ * Reads a prepared transaction back as execute does and prepares it again: the engine transaction
+ * it reads back equals `original` (party sets compared as sets), and it encodes to the same bytes.
+ */
+export function expectReadsBackAndPreparesAgain(p: Proto, original: Transaction, packages: Packages): void {
+  const back = engineTransactionOfPrepared(decodePreparedTransaction(wire(p)), (id) => packages.get(id));
+  if (!back.ok) throw new Error(back.problem);
+  const sortSets = (tx: Transaction) => JSON.stringify(tx, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...(v as string[])].sort() : v));
+  expect(sortSets(back.value.transaction)).toBe(sortSets(original));
+  const again = preparedTransactionOfEngine({
+    ...back.value.facts, transaction: back.value.transaction, getPackage: (id) => packages.get(id),
+    inputContract: (cid) => back.value.inputContracts.find((c) => c.contractId === cid),
+  });
+  if (!again.ok) throw new Error(JSON.stringify(again.failure));
+  expect(wire(again.value)).toBe(wire(p));
+}
