@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { decodeDar } from '../reference-server/src/daml/decode/decodeDar.js';
+import { decodeDar } from '../daml-engine/decode/decodeDar.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 // From bench/out/build/bench/ (compiled) or bench/ (source) up to the checkout's sibling shared/.

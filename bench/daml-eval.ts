@@ -9,13 +9,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { Expr } from '../reference-server/src/daml/ast/Expr.js';
-import type { Package } from '../reference-server/src/daml/ast/Package.js';
-import type { Type } from '../reference-server/src/daml/ast/Type.js';
-import { decodeDar } from '../reference-server/src/daml/decode/decodeDar.js';
-import { Evaluator } from '../reference-server/src/daml/eval/Evaluator.js';
-import type { Value } from '../reference-server/src/daml/value/Value.js';
-import { int64, listOf } from '../reference-server/src/daml/value/Value.js';
+import type { Expr } from '../daml-engine/ast/Expr.js';
+import type { Package } from '../daml-engine/ast/Package.js';
+import type { Type } from '../daml-engine/ast/Type.js';
+import { decodeDar } from '../daml-engine/decode/decodeDar.js';
+import { Evaluator } from '../daml-engine/eval/Evaluator.js';
+import type { Value } from '../daml-engine/value/Value.js';
+import { int64, listOf } from '../daml-engine/value/Value.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const candidates = [join(here, '../../../../../shared/upstream/daml/dars'), join(here, '../../shared/upstream/daml/dars')];

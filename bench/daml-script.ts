@@ -12,9 +12,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { ScriptResult } from '../reference-server/src/daml/script/runDarScripts.js';
-import type { ScriptLedgerFactory } from '../reference-server/src/daml/script/runDarScripts.js';
-import { inMemoryScriptLedger, loadDarScripts, runDarScripts } from '../reference-server/src/daml/script/runDarScripts.js';
+import type { ScriptResult } from '../daml-engine/script/runDarScripts.js';
+import type { ScriptLedgerFactory } from '../daml-engine/script/runDarScripts.js';
+import { inMemoryScriptLedger, loadDarScripts, runDarScripts } from '../daml-engine/script/runDarScripts.js';
 import { coreScriptLedgers } from '../reference-server/src/ledger/engine/CoreScriptLedger.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -9,16 +9,16 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { Update } from '../reference-server/src/daml/ast/Expr.js';
-import type { QualifiedName, Type } from '../reference-server/src/daml/ast/Type.js';
-import { decodeDar } from '../reference-server/src/daml/decode/decodeDar.js';
-import { Packages } from '../reference-server/src/daml/decode/Packages.js';
-import { decodeJson } from '../reference-server/src/daml/json/jsonValue.js';
-import { packageDataTypes } from '../reference-server/src/daml/json/packageDataTypes.js';
-import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../reference-server/src/daml/update/seeds.js';
-import type { LedgerContract } from '../reference-server/src/daml/update/UpdateEngine.js';
-import { createCommand, exerciseCommand, UpdateEngine } from '../reference-server/src/daml/update/UpdateEngine.js';
-import type { Value } from '../reference-server/src/daml/value/Value.js';
+import type { Update } from '../daml-engine/ast/Expr.js';
+import type { QualifiedName, Type } from '../daml-engine/ast/Type.js';
+import { decodeDar } from '../daml-engine/decode/decodeDar.js';
+import { Packages } from '../daml-engine/decode/Packages.js';
+import { decodeJson } from '../daml-engine/json/jsonValue.js';
+import { packageDataTypes } from '../daml-engine/json/packageDataTypes.js';
+import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../daml-engine/update/seeds.js';
+import type { LedgerContract } from '../daml-engine/update/UpdateEngine.js';
+import { createCommand, exerciseCommand, UpdateEngine } from '../daml-engine/update/UpdateEngine.js';
+import type { Value } from '../daml-engine/value/Value.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const candidates = [join(here, '../../../../../shared/upstream/daml/dars'), join(here, '../../shared/upstream/daml/dars')];

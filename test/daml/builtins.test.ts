@@ -1,15 +1,15 @@
 // The first-order builtins against daml-lf-2.rst "Built-in functions" (sections cited per block).
 import { describe, expect, it } from 'vitest';
-import type { BuiltinName, BuiltinOutcome } from '../../reference-server/src/daml/builtins/Builtin.js';
-import { BUILTINS, OFF_LEDGER_BUILTINS } from '../../reference-server/src/daml/builtins/builtins.js';
-import { compareValues } from '../../reference-server/src/daml/value/compare.js';
-import { compareTypes } from '../../reference-server/src/daml/value/compareTypes.js';
-import { keccak256 } from '../../reference-server/src/daml/value/keccak256.js';
-import { daysFromCivil } from '../../reference-server/src/daml/value/time.js';
+import type { BuiltinName, BuiltinOutcome } from '../../daml-engine/builtins/Builtin.js';
+import { BUILTINS, OFF_LEDGER_BUILTINS } from '../../daml-engine/builtins/builtins.js';
+import { compareValues } from '../../daml-engine/value/compare.js';
+import { compareTypes } from '../../daml-engine/value/compareTypes.js';
+import { keccak256 } from '../../daml-engine/value/keccak256.js';
+import { daysFromCivil } from '../../daml-engine/value/time.js';
 import {
   bool, int64, listItems, listOf, NIL, NONE, some, text, UNIT, type Value,
-} from '../../reference-server/src/daml/value/Value.js';
-import type { Type } from '../../reference-server/src/daml/ast/Type.js';
+} from '../../daml-engine/value/Value.js';
+import type { Type } from '../../daml-engine/ast/Type.js';
 
 const call = (name: BuiltinName, ...args: Value[]): BuiltinOutcome => {
   const b = BUILTINS.get(name);

@@ -3,9 +3,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { Dar } from '../../reference-server/src/daml/decode/decodeDar.js';
-import { decodeDar } from '../../reference-server/src/daml/decode/decodeDar.js';
-import { Packages } from '../../reference-server/src/daml/decode/Packages.js';
+import type { Dar } from '../../daml-engine/decode/decodeDar.js';
+import { decodeDar } from '../../daml-engine/decode/decodeDar.js';
+import { Packages } from '../../daml-engine/decode/Packages.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const DARS_DIR = join(root, '..', 'shared', 'upstream', 'daml', 'dars');

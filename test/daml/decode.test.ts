@@ -4,10 +4,10 @@ import { basename } from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 
-import { forEachExpr } from '../../reference-server/src/daml/ast/forEachExpr.js';
-import type { Package } from '../../reference-server/src/daml/ast/Package.js';
-import { decodeArchive } from '../../reference-server/src/daml/decode/decodeArchive.js';
-import { decodeDar, parseManifest } from '../../reference-server/src/daml/decode/decodeDar.js';
+import { forEachExpr } from '../../daml-engine/ast/forEachExpr.js';
+import type { Package } from '../../daml-engine/ast/Package.js';
+import { decodeArchive } from '../../daml-engine/decode/decodeArchive.js';
+import { decodeDar, parseManifest } from '../../daml-engine/decode/decodeDar.js';
 import { allDars, DARS_DIR, HAS_DARS, loadDar } from './damlFixtures.js';
 
 // A tiny protobuf writer for hand-made archives.

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import type { CaseAlt, Expr } from '../../reference-server/src/daml/ast/Expr.js';
-import type { DataCons, DefTemplate, DefValue, Module, Package } from '../../reference-server/src/daml/ast/Package.js';
-import { qualifiedKey } from '../../reference-server/src/daml/ast/Package.js';
-import type { QualifiedName, Type } from '../../reference-server/src/daml/ast/Type.js';
-import { ARITHMETIC_ERROR_PACKAGE_ID, Evaluator } from '../../reference-server/src/daml/eval/Evaluator.js';
-import type { EvalResult } from '../../reference-server/src/daml/eval/EvalResult.js';
-import type { FirstOrderBuiltin } from '../../reference-server/src/daml/builtins/Builtin.js';
-import type { Value } from '../../reference-server/src/daml/value/Value.js';
-import { int64, listItems, listOf, NONE, some, text, UNIT } from '../../reference-server/src/daml/value/Value.js';
+import type { CaseAlt, Expr } from '../../daml-engine/ast/Expr.js';
+import type { DataCons, DefTemplate, DefValue, Module, Package } from '../../daml-engine/ast/Package.js';
+import { qualifiedKey } from '../../daml-engine/ast/Package.js';
+import type { QualifiedName, Type } from '../../daml-engine/ast/Type.js';
+import { ARITHMETIC_ERROR_PACKAGE_ID, Evaluator } from '../../daml-engine/eval/Evaluator.js';
+import type { EvalResult } from '../../daml-engine/eval/EvalResult.js';
+import type { FirstOrderBuiltin } from '../../daml-engine/builtins/Builtin.js';
+import type { Value } from '../../daml-engine/value/Value.js';
+import { int64, listItems, listOf, NONE, some, text, UNIT } from '../../daml-engine/value/Value.js';
 import { HAS_DARS, loadDar } from './damlFixtures.js';
 
 // ---- a hand-built package: the machine's own semantics, independent of any DAR ---------------

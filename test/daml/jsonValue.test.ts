@@ -1,8 +1,8 @@
 // Daml-LF values in the JSON Ledger API's encoding, by type, both directions.
 import { describe, expect, it } from 'vitest';
-import type { QualifiedName, Type } from '../../reference-server/src/daml/ast/Type.js';
-import type { DataTypeDef, DataTypes } from '../../reference-server/src/daml/json/DataTypes.js';
-import { decodeJson, encodeJson, parseTimestamp } from '../../reference-server/src/daml/json/jsonValue.js';
+import type { QualifiedName, Type } from '../../daml-engine/ast/Type.js';
+import type { DataTypeDef, DataTypes } from '../../daml-engine/json/DataTypes.js';
+import { decodeJson, encodeJson, parseTimestamp } from '../../daml-engine/json/jsonValue.js';
 
 const b = (builtin: string, ...args: Type[]): Type => ({ kind: 'builtin', builtin: builtin as never, args });
 const con = (name: string, ...args: Type[]): Type => ({ kind: 'con', tycon: { packageId: 'pkg', module: 'M', name }, args });

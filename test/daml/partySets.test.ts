@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { insert, sortedUnique, union } from '../../reference-server/src/daml/update/partySets.js';
+import { insert, sortedUnique, union } from '../../daml-engine/update/partySets.js';
 
 const reference = (xs: readonly string[]): string[] => [...new Set(xs)].sort();
 // Short strings over a few characters (duplicates likely), astral ones included (surrogate pairs).

@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { BUILTINS } from '../../reference-server/src/daml/builtins/builtins.js';
-import type { FirstOrderBuiltin } from '../../reference-server/src/daml/builtins/Builtin.js';
-import { InMemoryScriptLedger } from '../../reference-server/src/daml/script/InMemoryScriptLedger.js';
-import type { LoadedDar } from '../../reference-server/src/daml/script/runDarScripts.js';
-import { loadDarScripts, runDarScripts } from '../../reference-server/src/daml/script/runDarScripts.js';
-import { ScriptRunner } from '../../reference-server/src/daml/script/ScriptRunner.js';
+import { BUILTINS } from '../../daml-engine/builtins/builtins.js';
+import type { FirstOrderBuiltin } from '../../daml-engine/builtins/Builtin.js';
+import { InMemoryScriptLedger } from '../../daml-engine/script/InMemoryScriptLedger.js';
+import type { LoadedDar } from '../../daml-engine/script/runDarScripts.js';
+import { loadDarScripts, runDarScripts } from '../../daml-engine/script/runDarScripts.js';
+import { ScriptRunner } from '../../daml-engine/script/ScriptRunner.js';
 import { DARS_DIR, HAS_DARS } from './damlFixtures.js';
 
 const AMULET_TEST = 'history/splice-amulet-test-0.1.8.dar';

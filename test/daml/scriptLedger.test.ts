@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { QualifiedName } from '../../reference-server/src/daml/ast/Type.js';
-import { InMemoryScriptLedger } from '../../reference-server/src/daml/script/InMemoryScriptLedger.js';
-import type { ScriptSubmission, ScriptSubmitResult } from '../../reference-server/src/daml/script/ScriptLedger.js';
-import type { RecordValue } from '../../reference-server/src/daml/value/Value.js';
+import type { QualifiedName } from '../../daml-engine/ast/Type.js';
+import { InMemoryScriptLedger } from '../../daml-engine/script/InMemoryScriptLedger.js';
+import type { ScriptSubmission, ScriptSubmitResult } from '../../daml-engine/script/ScriptLedger.js';
+import type { RecordValue } from '../../daml-engine/value/Value.js';
 import { HAS_DARS, loadDar } from './damlFixtures.js';
 
 describe.runIf(HAS_DARS)('InMemoryScriptLedger with Splice Amulet templates', () => {

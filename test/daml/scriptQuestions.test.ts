@@ -8,16 +8,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import type { Expr } from '../../reference-server/src/daml/ast/Expr.js';
-import type { QualifiedName, Type } from '../../reference-server/src/daml/ast/Type.js';
-import { InMemoryScriptLedger } from '../../reference-server/src/daml/script/InMemoryScriptLedger.js';
-import type { LoadedDar } from '../../reference-server/src/daml/script/runDarScripts.js';
-import { loadDarScripts } from '../../reference-server/src/daml/script/runDarScripts.js';
-import type { ScriptOutcome } from '../../reference-server/src/daml/script/ScriptRunner.js';
-import { LOW_LEVEL_MODULE, ScriptRunner } from '../../reference-server/src/daml/script/ScriptRunner.js';
-import { ScriptValues, field, list } from '../../reference-server/src/daml/script/ScriptValues.js';
-import type { Value } from '../../reference-server/src/daml/value/Value.js';
-import { FALSE, NIL, NONE, UNIT, listOf } from '../../reference-server/src/daml/value/Value.js';
+import type { Expr } from '../../daml-engine/ast/Expr.js';
+import type { QualifiedName, Type } from '../../daml-engine/ast/Type.js';
+import { InMemoryScriptLedger } from '../../daml-engine/script/InMemoryScriptLedger.js';
+import type { LoadedDar } from '../../daml-engine/script/runDarScripts.js';
+import { loadDarScripts } from '../../daml-engine/script/runDarScripts.js';
+import type { ScriptOutcome } from '../../daml-engine/script/ScriptRunner.js';
+import { LOW_LEVEL_MODULE, ScriptRunner } from '../../daml-engine/script/ScriptRunner.js';
+import { ScriptValues, field, list } from '../../daml-engine/script/ScriptValues.js';
+import type { Value } from '../../daml-engine/value/Value.js';
+import { FALSE, NIL, NONE, UNIT, listOf } from '../../daml-engine/value/Value.js';
 import { DARS_DIR, HAS_DARS } from './damlFixtures.js';
 
 describe.runIf(HAS_DARS)('Daml Script questions', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   contractIdV1, deriveContractDiscriminator, deriveNodeSeed, deriveTransactionSeed,
-} from '../../reference-server/src/daml/update/seeds.js';
+} from '../../daml-engine/update/seeds.js';
 
 const seed = (byte: number): Uint8Array => new Uint8Array(32).fill(byte);
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');

@@ -4,7 +4,7 @@ import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { hmacSha256, sha256 } from '../../reference-server/src/daml/update/sha256.js';
+import { hmacSha256, sha256 } from '../../daml-engine/update/sha256.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const bytes = (max: number) => fc.uint8Array({ maxLength: max });

@@ -4,16 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { Update } from '../../reference-server/src/daml/ast/Expr.js';
-import type { QualifiedName, Type } from '../../reference-server/src/daml/ast/Type.js';
-import { decodeJson } from '../../reference-server/src/daml/json/jsonValue.js';
-import { packageDataTypes } from '../../reference-server/src/daml/json/packageDataTypes.js';
-import type { Packages } from '../../reference-server/src/daml/decode/Packages.js';
-import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../reference-server/src/daml/update/seeds.js';
-import type { CreateNode, ExerciseNode, FetchNode } from '../../reference-server/src/daml/update/Transaction.js';
-import type { LedgerContract, SubmissionResult } from '../../reference-server/src/daml/update/UpdateEngine.js';
-import { createCommand, exerciseCommand, exerciseInterfaceCommand, UpdateEngine } from '../../reference-server/src/daml/update/UpdateEngine.js';
-import type { Value } from '../../reference-server/src/daml/value/Value.js';
+import type { Update } from '../../daml-engine/ast/Expr.js';
+import type { QualifiedName, Type } from '../../daml-engine/ast/Type.js';
+import { decodeJson } from '../../daml-engine/json/jsonValue.js';
+import { packageDataTypes } from '../../daml-engine/json/packageDataTypes.js';
+import type { Packages } from '../../daml-engine/decode/Packages.js';
+import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../daml-engine/update/seeds.js';
+import type { CreateNode, ExerciseNode, FetchNode } from '../../daml-engine/update/Transaction.js';
+import type { LedgerContract, SubmissionResult } from '../../daml-engine/update/UpdateEngine.js';
+import { createCommand, exerciseCommand, exerciseInterfaceCommand, UpdateEngine } from '../../daml-engine/update/UpdateEngine.js';
+import type { Value } from '../../daml-engine/value/Value.js';
 import { HAS_DARS, loadDar } from './damlFixtures.js';
 
 const SEED = new Uint8Array(32).fill(7);

@@ -5,15 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { Expr, Update } from '../../reference-server/src/daml/ast/Expr.js';
-import type { DefException, DefTemplate, Module, Package, TemplateChoice } from '../../reference-server/src/daml/ast/Package.js';
-import type { QualifiedName, Type } from '../../reference-server/src/daml/ast/Type.js';
-import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../reference-server/src/daml/update/seeds.js';
-import type { CreateNode, ExerciseNode, RollbackNode } from '../../reference-server/src/daml/update/Transaction.js';
-import type { LedgerContract, SubmissionResult } from '../../reference-server/src/daml/update/UpdateEngine.js';
-import { exerciseCommand, UpdateEngine } from '../../reference-server/src/daml/update/UpdateEngine.js';
-import type { RecordValue, Value } from '../../reference-server/src/daml/value/Value.js';
-import { int64, listOf, NIL, text, UNIT } from '../../reference-server/src/daml/value/Value.js';
+import type { Expr, Update } from '../../daml-engine/ast/Expr.js';
+import type { DefException, DefTemplate, Module, Package, TemplateChoice } from '../../daml-engine/ast/Package.js';
+import type { QualifiedName, Type } from '../../daml-engine/ast/Type.js';
+import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../daml-engine/update/seeds.js';
+import type { CreateNode, ExerciseNode, RollbackNode } from '../../daml-engine/update/Transaction.js';
+import type { LedgerContract, SubmissionResult } from '../../daml-engine/update/UpdateEngine.js';
+import { exerciseCommand, UpdateEngine } from '../../daml-engine/update/UpdateEngine.js';
+import type { RecordValue, Value } from '../../daml-engine/value/Value.js';
+import { int64, listOf, NIL, text, UNIT } from '../../daml-engine/value/Value.js';
 
 const PKG = 'c'.repeat(64);
 const q = (name: string): QualifiedName => ({ packageId: PKG, module: 'M', name });

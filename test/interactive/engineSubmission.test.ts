@@ -7,10 +7,10 @@ import { decodePreparedTransaction, hashPreparedTransaction as visualizerHash } 
 import type { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { Update } from '../../reference-server/src/daml/ast/Expr.js';
-import type { QualifiedName } from '../../reference-server/src/daml/ast/Type.js';
-import type { Packages } from '../../reference-server/src/daml/decode/Packages.js';
-import { createCommand, exerciseInterfaceCommand } from '../../reference-server/src/daml/update/UpdateEngine.js';
+import type { Update } from '../../daml-engine/ast/Expr.js';
+import type { QualifiedName } from '../../daml-engine/ast/Type.js';
+import type { Packages } from '../../daml-engine/decode/Packages.js';
+import { createCommand, exerciseInterfaceCommand } from '../../daml-engine/update/UpdateEngine.js';
 import type { EngineRun } from '../../reference-server/src/ledger/interactive/engine/engineSubmission.js';
 import { prepareEngineCommands, reinterpretSigned, rerunWith, submissionSeedOf } from '../../reference-server/src/ledger/interactive/engine/engineSubmission.js';
 import { hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/index.js';

@@ -10,9 +10,9 @@ import { SDK } from '@canton-network/wallet-sdk';
 import type { Exercise, Fetch, Value as ProtoValue } from '@canton-network/core-ledger-proto';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { QualifiedName } from '../../reference-server/src/daml/ast/Type.js';
-import type { Packages } from '../../reference-server/src/daml/decode/Packages.js';
-import { createCommand, exerciseInterfaceCommand } from '../../reference-server/src/daml/update/UpdateEngine.js';
+import type { QualifiedName } from '../../daml-engine/ast/Type.js';
+import type { Packages } from '../../daml-engine/decode/Packages.js';
+import { createCommand, exerciseInterfaceCommand } from '../../daml-engine/update/UpdateEngine.js';
 import { engineTransactionOfPrepared } from '../../reference-server/src/ledger/interactive/engine/engineTransactionOfPrepared.js';
 import { preparedTransactionOfEngine } from '../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';
 import { decodePreparedTransaction as ourDecode, hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/index.js';

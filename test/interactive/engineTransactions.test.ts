@@ -7,10 +7,10 @@ import { decodePreparedTransaction, hashPreparedTransaction as visualizerHash } 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import type { DefDataType, Module, Package } from '../../reference-server/src/daml/ast/Package.js';
-import type { QualifiedName, Type } from '../../reference-server/src/daml/ast/Type.js';
-import type { CreatedContract, NodeId, Transaction, TxNode } from '../../reference-server/src/daml/update/Transaction.js';
-import { int64, NONE, some, text, UNIT, type RecordValue, type Value } from '../../reference-server/src/daml/value/Value.js';
+import type { DefDataType, Module, Package } from '../../daml-engine/ast/Package.js';
+import type { QualifiedName, Type } from '../../daml-engine/ast/Type.js';
+import type { CreatedContract, NodeId, Transaction, TxNode } from '../../daml-engine/update/Transaction.js';
+import { int64, NONE, some, text, UNIT, type RecordValue, type Value } from '../../daml-engine/value/Value.js';
 import { engineTransactionOfPrepared } from '../../reference-server/src/ledger/interactive/engine/engineTransactionOfPrepared.js';
 import type { EngineInputContract } from '../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';
 import { preparedTransactionOfEngine } from '../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';

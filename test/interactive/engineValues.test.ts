@@ -5,11 +5,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import type { QualifiedName, Type } from '../../reference-server/src/daml/ast/Type.js';
-import type { DataTypeDef, DataTypes } from '../../reference-server/src/daml/json/DataTypes.js';
-import { equalValues } from '../../reference-server/src/daml/value/compare.js';
-import { EMPTY_GEN_MAP, genMapInsert, textMapOf } from '../../reference-server/src/daml/value/maps.js';
-import { int64, listOf, NONE, some, text, UNIT, type RecordValue, type Value } from '../../reference-server/src/daml/value/Value.js';
+import type { QualifiedName, Type } from '../../daml-engine/ast/Type.js';
+import type { DataTypeDef, DataTypes } from '../../daml-engine/json/DataTypes.js';
+import { equalValues } from '../../daml-engine/value/compare.js';
+import { EMPTY_GEN_MAP, genMapInsert, textMapOf } from '../../daml-engine/value/maps.js';
+import { int64, listOf, NONE, some, text, UNIT, type RecordValue, type Value } from '../../daml-engine/value/Value.js';
 import { engineValueToProto } from '../../reference-server/src/ledger/interactive/engine/engineValueToProto.js';
 import { protoToEngineValue } from '../../reference-server/src/ledger/interactive/engine/protoToEngineValue.js';
 

@@ -10,10 +10,10 @@ import { decodePreparedTransaction, hashPreparedTransaction as visualizerHash } 
 import type { Exercise, Value as ProtoValue } from '@canton-network/core-ledger-proto';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { QualifiedName } from '../../reference-server/src/daml/ast/Type.js';
-import type { Packages } from '../../reference-server/src/daml/decode/Packages.js';
-import type { ExerciseNode } from '../../reference-server/src/daml/update/Transaction.js';
-import { createCommand, exerciseCommand } from '../../reference-server/src/daml/update/UpdateEngine.js';
+import type { QualifiedName } from '../../daml-engine/ast/Type.js';
+import type { Packages } from '../../daml-engine/decode/Packages.js';
+import type { ExerciseNode } from '../../daml-engine/update/Transaction.js';
+import { createCommand, exerciseCommand } from '../../daml-engine/update/UpdateEngine.js';
 import { decodePreparedTransaction as ourDecode, hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/index.js';
 import { HAS_DARS, loadDar } from '../daml/damlFixtures.js';
 import { EngineLedger, expectReadsBackAndPreparesAgain, ok, SYNCHRONIZER, wire, type Ok } from './support/engineLedger.js';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { QualifiedName } from '../../reference-server/src/daml/ast/Type.js';
-import { createCommand, exerciseCommand } from '../../reference-server/src/daml/update/UpdateEngine.js';
-import type { Value } from '../../reference-server/src/daml/value/Value.js';
+import type { QualifiedName } from '../../daml-engine/ast/Type.js';
+import { createCommand, exerciseCommand } from '../../daml-engine/update/UpdateEngine.js';
+import type { Value } from '../../daml-engine/value/Value.js';
 import type { Ledger } from '../../reference-server/src/ledger/index.js';
 import { DARS_DIR, HAS_DARS, loadDar } from '../daml/damlFixtures.js';
 import { must, refused, world } from './helpers.js';

@@ -1,10 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import type { QualifiedName } from '../../../reference-server/src/daml/ast/Type.js';
-import { scriptName } from '../../../reference-server/src/daml/script/findScripts.js';
-import type { ScriptLedgerFactory } from '../../../reference-server/src/daml/script/runDarScripts.js';
-import { inMemoryScriptLedger, loadDarScripts, runDarScripts } from '../../../reference-server/src/daml/script/runDarScripts.js';
+import type { QualifiedName, ScriptLedgerFactory } from '../../../daml-engine/index.js';
+import { inMemoryScriptLedger, loadDarScripts, runDarScripts, scriptName } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
 import { renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
 import { closest } from '../runner/select.js';

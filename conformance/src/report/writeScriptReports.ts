@@ -2,7 +2,7 @@
  * Reports of a Daml Script run (`canton-conformance test --dar`): junit.xml with one test case per
  * script (its debug output in system-out) and summary.md, in the conventions of the suite's reports.
  */
-import type { ScriptResult } from '../../../reference-server/src/daml/script/runDarScripts.js';
+import type { ScriptResult } from '../../../daml-engine/index.js';
 import { escapeXml, mdCell } from './escape.js';
 
 export interface ScriptRun {

@@ -23,9 +23,9 @@ import { engineCommandsOf, interpretWithEngine } from './engine/interpretWithEng
 import { runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
-import type { QualifiedName } from '../daml/ast/Type.js';
-import type { BuiltinName, FirstOrderBuiltin } from '../daml/builtins/Builtin.js';
-import type { PackageCache } from '../daml/decode/decodeArchive.js';
+import type { QualifiedName } from '../../../daml-engine/ast/Type.js';
+import type { BuiltinName, FirstOrderBuiltin } from '../../../daml-engine/builtins/Builtin.js';
+import type { PackageCache } from '../../../daml-engine/decode/decodeArchive.js';
 import type { InterpretEnv, PreparedTransaction } from './interpret.js';
 import { contractIdFrom, contractViewOf, interpret } from './interpret.js';
 import { parseOffset } from './offsets.js';

@@ -1,4 +1,4 @@
-import type { Value } from '../daml/value/Value.js';
+import type { Value } from '../../../daml-engine/value/Value.js';
 import { lfValueBytes } from '../ledger/engine/lfValueBytes.js';
 import { identifierText, prettyDamlValue } from '../ledger/engine/prettyDamlValue.js';
 import { ledgerError, type LedgerError } from '../ledger/errors.js';

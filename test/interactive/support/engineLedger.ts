@@ -3,18 +3,18 @@
  * contracts its submissions made (with creation times and blobs), and the prepare seam over them.
  */
 import { PreparedTransaction as Proto } from '@canton-network/core-ledger-proto';
-import type { Update } from '../../../reference-server/src/daml/ast/Expr.js';
-import type { QualifiedName, Type } from '../../../reference-server/src/daml/ast/Type.js';
-import type { Packages } from '../../../reference-server/src/daml/decode/Packages.js';
-import { decodeJson } from '../../../reference-server/src/daml/json/jsonValue.js';
-import { packageDataTypes } from '../../../reference-server/src/daml/json/packageDataTypes.js';
-import type { SubmissionResult } from '../../../reference-server/src/daml/update/UpdateEngine.js';
-import { UpdateEngine } from '../../../reference-server/src/daml/update/UpdateEngine.js';
-import type { Value } from '../../../reference-server/src/daml/value/Value.js';
+import type { Update } from '../../../daml-engine/ast/Expr.js';
+import type { QualifiedName, Type } from '../../../daml-engine/ast/Type.js';
+import type { Packages } from '../../../daml-engine/decode/Packages.js';
+import { decodeJson } from '../../../daml-engine/json/jsonValue.js';
+import { packageDataTypes } from '../../../daml-engine/json/packageDataTypes.js';
+import type { SubmissionResult } from '../../../daml-engine/update/UpdateEngine.js';
+import { UpdateEngine } from '../../../daml-engine/update/UpdateEngine.js';
+import type { Value } from '../../../daml-engine/value/Value.js';
 import type { EngineInputContract, EnginePreparation, PrepareResult } from '../../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';
 import { preparedTransactionOfEngine } from '../../../reference-server/src/ledger/interactive/engine/preparedTransactionOfEngine.js';
 import { engineTransactionOfPrepared } from '../../../reference-server/src/ledger/interactive/engine/engineTransactionOfPrepared.js';
-import type { Transaction } from '../../../reference-server/src/daml/update/Transaction.js';
+import type { Transaction } from '../../../daml-engine/update/Transaction.js';
 import { decodePreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { expect } from 'vitest';
 

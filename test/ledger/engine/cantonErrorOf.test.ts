@@ -7,17 +7,17 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { Expr, Update } from '../../../reference-server/src/daml/ast/Expr.js';
-import type { DefException, DefTemplate, Module, Package, TemplateChoice } from '../../../reference-server/src/daml/ast/Package.js';
-import type { QualifiedName, Type } from '../../../reference-server/src/daml/ast/Type.js';
-import type { EvalError } from '../../../reference-server/src/daml/eval/EvalResult.js';
-import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../../reference-server/src/daml/update/seeds.js';
-import type { LedgerContract, SubmissionResult } from '../../../reference-server/src/daml/update/UpdateEngine.js';
-import { createCommand, exerciseCommand, UpdateEngine } from '../../../reference-server/src/daml/update/UpdateEngine.js';
-import { decodeJson } from '../../../reference-server/src/daml/json/jsonValue.js';
-import { packageDataTypes } from '../../../reference-server/src/daml/json/packageDataTypes.js';
-import type { RecordValue, Value } from '../../../reference-server/src/daml/value/Value.js';
-import { int64, text, UNIT } from '../../../reference-server/src/daml/value/Value.js';
+import type { Expr, Update } from '../../../daml-engine/ast/Expr.js';
+import type { DefException, DefTemplate, Module, Package, TemplateChoice } from '../../../daml-engine/ast/Package.js';
+import type { QualifiedName, Type } from '../../../daml-engine/ast/Type.js';
+import type { EvalError } from '../../../daml-engine/eval/EvalResult.js';
+import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../../daml-engine/update/seeds.js';
+import type { LedgerContract, SubmissionResult } from '../../../daml-engine/update/UpdateEngine.js';
+import { createCommand, exerciseCommand, UpdateEngine } from '../../../daml-engine/update/UpdateEngine.js';
+import { decodeJson } from '../../../daml-engine/json/jsonValue.js';
+import { packageDataTypes } from '../../../daml-engine/json/packageDataTypes.js';
+import type { RecordValue, Value } from '../../../daml-engine/value/Value.js';
+import { int64, text, UNIT } from '../../../daml-engine/value/Value.js';
 import { renderProblem } from '../../../reference-server/src/http/api/errors/renderProblem.js';
 import { httpStatusOf } from '../../../reference-server/src/http/api/errors/httpStatusOf.js';
 import { cantonErrorOf } from '../../../reference-server/src/ledger/engine/cantonErrorOf.js';

@@ -11,16 +11,16 @@
  * to set it backwards, and a daml-script run against Canton fails there); microseconds are kept
  * for the engine, the clock follows to the millisecond.
  */
-import type { QualifiedName } from '../../daml/ast/Type.js';
-import type { EvalError } from '../../daml/eval/EvalResult.js';
+import type { QualifiedName } from '../../../../daml-engine/ast/Type.js';
+import type { EvalError } from '../../../../daml-engine/eval/EvalResult.js';
 import type {
   AllocateResult, ScriptActiveContract, ScriptLedger, ScriptLedgerRefusalError, ScriptPartyDetails, ScriptSubmission, ScriptSubmitResult,
   ScriptUser, ScriptUserRight,
-} from '../../daml/script/ScriptLedger.js';
-import { ScriptLedgerRefusal } from '../../daml/script/ScriptLedger.js';
-import type { LoadedDar, ScriptLedgerFactory, ScriptLedgerSetup } from '../../daml/script/runDarScripts.js';
-import { scriptCommandResults, scriptCommandsUpdate, scriptTreeOf } from '../../daml/script/scriptTransaction.js';
-import type { Value } from '../../daml/value/Value.js';
+} from '../../../../daml-engine/script/ScriptLedger.js';
+import { ScriptLedgerRefusal } from '../../../../daml-engine/script/ScriptLedger.js';
+import type { LoadedDar, ScriptLedgerFactory, ScriptLedgerSetup } from '../../../../daml-engine/script/runDarScripts.js';
+import { scriptCommandResults, scriptCommandsUpdate, scriptTreeOf } from '../../../../daml-engine/script/scriptTransaction.js';
+import type { Value } from '../../../../daml-engine/value/Value.js';
 import { encodeBlob } from '../blob.js';
 import { ManualClock } from '../clock.js';
 import type { LedgerError } from '../errors.js';

@@ -1,5 +1,5 @@
-import type { DefInterface, DefTemplate, Package, TemplateChoice } from '../../daml/ast/Package.js';
-import type { QualifiedName, Type } from '../../daml/ast/Type.js';
+import type { DefInterface, DefTemplate, Package, TemplateChoice } from '../../../../daml-engine/ast/Package.js';
+import type { QualifiedName, Type } from '../../../../daml-engine/ast/Type.js';
 import type { ChoiceDef, IdentifierDef, InterfaceDef, TemplateDef } from '../templates/Catalogue.js';
 import { parseIdentifier } from '../templates/Catalogue.js';
 import type { ContractView } from '../templates/types.js';

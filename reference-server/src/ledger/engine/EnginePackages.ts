@@ -1,10 +1,10 @@
 import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
-import type { Package } from '../../daml/ast/Package.js';
-import type { PackageCache } from '../../daml/decode/decodeArchive.js';
-import { decodeArchive } from '../../daml/decode/decodeArchive.js';
-import type { DecodeFailure } from '../../daml/decode/DecodeFailure.js';
-import type { DataTypes } from '../../daml/json/DataTypes.js';
-import { packageDataTypes } from '../../daml/json/packageDataTypes.js';
+import type { Package } from '../../../../daml-engine/ast/Package.js';
+import type { PackageCache } from '../../../../daml-engine/decode/decodeArchive.js';
+import { decodeArchive } from '../../../../daml-engine/decode/decodeArchive.js';
+import type { DecodeFailure } from '../../../../daml-engine/decode/DecodeFailure.js';
+import type { DataTypes } from '../../../../daml-engine/json/DataTypes.js';
+import { packageDataTypes } from '../../../../daml-engine/json/packageDataTypes.js';
 import type { AdminStore } from '../../store/AdminStore.js';
 
 /**

@@ -10,12 +10,12 @@
  *   `prettyDamlException`: the message, `Interpretation error: Error: ...`;
  * - `speedy/Speedy.scala` `transactionTrace`: the trace of open exercises and the command.
  */
-import type { QualifiedName } from '../../daml/ast/Type.js';
-import type { EvalError } from '../../daml/eval/EvalResult.js';
-import { describeDefinition } from '../../daml/eval/EvalResult.js';
-import type { InterpretationTrace, TraceCommand } from '../../daml/update/InterpretationTrace.js';
-import type { LedgerFailure } from '../../daml/update/LedgerFailure.js';
-import { timestampToText } from '../../daml/value/time.js';
+import type { QualifiedName } from '../../../../daml-engine/ast/Type.js';
+import type { EvalError } from '../../../../daml-engine/eval/EvalResult.js';
+import { describeDefinition } from '../../../../daml-engine/eval/EvalResult.js';
+import type { InterpretationTrace, TraceCommand } from '../../../../daml-engine/update/InterpretationTrace.js';
+import type { LedgerFailure } from '../../../../daml-engine/update/LedgerFailure.js';
+import { timestampToText } from '../../../../daml-engine/value/time.js';
 import type { ErrorCodeId, LedgerError } from '../errors.js';
 import { GRPC_OF_CATEGORY, ledgerError } from '../errors.js';
 import { lfValueBytes } from './lfValueBytes.js';

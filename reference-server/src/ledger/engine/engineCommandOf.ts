@@ -1,7 +1,7 @@
-import type { Type } from '../../daml/ast/Type.js';
-import { createCommand, exerciseCommand, exerciseInterfaceCommand } from '../../daml/update/UpdateEngine.js';
-import type { Update } from '../../daml/ast/Expr.js';
-import type { Value } from '../../daml/value/Value.js';
+import type { Type } from '../../../../daml-engine/ast/Type.js';
+import { createCommand, exerciseCommand, exerciseInterfaceCommand } from '../../../../daml-engine/update/UpdateEngine.js';
+import type { Update } from '../../../../daml-engine/ast/Expr.js';
+import type { Value } from '../../../../daml-engine/value/Value.js';
 import type { LedgerError } from '../errors.js';
 import { ledgerError } from '../errors.js';
 import type { InterpretEnv } from '../interpret.js';

@@ -1,7 +1,7 @@
-import type { Update } from '../../daml/ast/Expr.js';
-import type { QualifiedName } from '../../daml/ast/Type.js';
-import type { Transaction } from '../../daml/update/Transaction.js';
-import type { Value } from '../../daml/value/Value.js';
+import type { Update } from '../../../../daml-engine/ast/Expr.js';
+import type { QualifiedName } from '../../../../daml-engine/ast/Type.js';
+import type { Transaction } from '../../../../daml-engine/update/Transaction.js';
+import type { Value } from '../../../../daml-engine/value/Value.js';
 import type { LedgerStore } from '../../store/LedgerStore.js';
 import type { StoredContract } from '../../store/StoredContract.js';
 import type { ValidatedSubmission } from '../submission.js';

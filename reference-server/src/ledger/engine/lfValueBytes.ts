@@ -4,8 +4,8 @@
  * of an UNHANDLED_EXCEPTION error: fields in number order, oneof members always written, proto3
  * defaults of plain fields left out.
  */
-import type { Value } from '../../daml/value/Value.js';
-import { numericToScaledText } from '../../daml/value/numeric.js';
+import type { Value } from '../../../../daml-engine/value/Value.js';
+import { numericToScaledText } from '../../../../daml-engine/value/numeric.js';
 
 class Writer {
   readonly bytes: number[] = [];

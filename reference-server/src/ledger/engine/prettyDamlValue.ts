@@ -4,10 +4,10 @@
  * community/daml-lf/interpreter/.../speedy/Pretty.scala). Its documents have no line breaks
  * inside values, so plain strings render them exactly.
  */
-import type { QualifiedName } from '../../daml/ast/Type.js';
-import { numericToScaledText, numericToText } from '../../daml/value/numeric.js';
-import { dateToText, timestampToText } from '../../daml/value/time.js';
-import type { Value } from '../../daml/value/Value.js';
+import type { QualifiedName } from '../../../../daml-engine/ast/Type.js';
+import { numericToScaledText, numericToText } from '../../../../daml-engine/value/numeric.js';
+import { dateToText, timestampToText } from '../../../../daml-engine/value/time.js';
+import type { Value } from '../../../../daml-engine/value/Value.js';
 
 /** `Module:Name@` and the package id's first 8 characters (prettyTypeConId, prettyIdentifier). */
 export const prettyTypeConId = (q: QualifiedName): string => `${q.module}:${q.name}@${q.packageId.slice(0, 8)}`;

@@ -1,8 +1,8 @@
-import type { Expr, Update } from '../../daml/ast/Expr.js';
-import type { LedgerContract } from '../../daml/update/UpdateEngine.js';
-import { sha256 } from '../../daml/update/sha256.js';
-import type { Transaction } from '../../daml/update/Transaction.js';
-import type { Value } from '../../daml/value/Value.js';
+import type { Expr, Update } from '../../../../daml-engine/ast/Expr.js';
+import type { LedgerContract } from '../../../../daml-engine/update/UpdateEngine.js';
+import { sha256 } from '../../../../daml-engine/update/sha256.js';
+import type { Transaction } from '../../../../daml-engine/update/Transaction.js';
+import type { Value } from '../../../../daml-engine/value/Value.js';
 import type { StoredContract } from '../../store/StoredContract.js';
 import { decodeBlob } from '../blob.js';
 import type { LedgerError } from '../errors.js';

@@ -1,5 +1,5 @@
-import { sortedUnique } from '../../daml/update/partySets.js';
-import type { CreateNode as EngineCreateNode, Transaction } from '../../daml/update/Transaction.js';
+import { sortedUnique } from '../../../../daml-engine/update/partySets.js';
+import type { CreateNode as EngineCreateNode, Transaction } from '../../../../daml-engine/update/Transaction.js';
 import type { CreateNode, ExerciseNode, TxNode } from '../../store/LogEntry.js';
 import { StoredContract } from '../../store/StoredContract.js';
 import type { Interner } from '../intern.js';

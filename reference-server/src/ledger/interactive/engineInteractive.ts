@@ -1,9 +1,9 @@
 import type { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { deriveTransactionSeed } from '../../daml/update/seeds.js';
-import type { Update } from '../../daml/ast/Expr.js';
-import type { QualifiedName } from '../../daml/ast/Type.js';
-import type { SubmissionResult } from '../../daml/update/UpdateEngine.js';
-import { UNIT } from '../../daml/value/Value.js';
+import { deriveTransactionSeed } from '../../../../daml-engine/update/seeds.js';
+import type { Update } from '../../../../daml-engine/ast/Expr.js';
+import type { QualifiedName } from '../../../../daml-engine/ast/Type.js';
+import type { SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
+import { UNIT } from '../../../../daml-engine/value/Value.js';
 import { encodeBlob } from '../blob.js';
 import type { EngineCommand } from '../engine/engineCommandOf.js';
 import { isEngineDef, type EngineTemplateDef } from '../engine/EngineCatalogue.js';

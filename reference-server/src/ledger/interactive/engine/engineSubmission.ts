@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import type { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import type { Update } from '../../../daml/ast/Expr.js';
-import type { EvalError } from '../../../daml/eval/EvalResult.js';
-import { deriveTransactionSeed } from '../../../daml/update/seeds.js';
-import type { Transaction } from '../../../daml/update/Transaction.js';
-import type { LedgerContract, SubmissionResult, UpdateEngine } from '../../../daml/update/UpdateEngine.js';
-import type { Value } from '../../../daml/value/Value.js';
+import type { Update } from '../../../../../daml-engine/ast/Expr.js';
+import type { EvalError } from '../../../../../daml-engine/eval/EvalResult.js';
+import { deriveTransactionSeed } from '../../../../../daml-engine/update/seeds.js';
+import type { Transaction } from '../../../../../daml-engine/update/Transaction.js';
+import type { LedgerContract, SubmissionResult, UpdateEngine } from '../../../../../daml-engine/update/UpdateEngine.js';
+import type { Value } from '../../../../../daml-engine/value/Value.js';
 import { hashPreparedTransaction, type HashingScheme } from '../preparedTransactionHash.js';
 import { engineTransactionOfPrepared, type SignedEngineTransaction } from './engineTransactionOfPrepared.js';
 import { preparedTransactionOfEngine, type EnginePreparation, type PrepareFailure } from './preparedTransactionOfEngine.js';

@@ -1,10 +1,10 @@
 import type { Create, DamlTransaction_Node, Identifier, PreparedTransaction } from '@canton-network/core-ledger-proto';
-import type { Package } from '../../../daml/ast/Package.js';
-import type { QualifiedName } from '../../../daml/ast/Type.js';
-import { packageDataTypes } from '../../../daml/json/packageDataTypes.js';
-import type { DataTypes } from '../../../daml/json/DataTypes.js';
-import type { CreatedContract, NodeId, Transaction, TxNode } from '../../../daml/update/Transaction.js';
-import type { RecordValue, Value } from '../../../daml/value/Value.js';
+import type { Package } from '../../../../../daml-engine/ast/Package.js';
+import type { QualifiedName } from '../../../../../daml-engine/ast/Type.js';
+import { packageDataTypes } from '../../../../../daml-engine/json/packageDataTypes.js';
+import type { DataTypes } from '../../../../../daml-engine/json/DataTypes.js';
+import type { CreatedContract, NodeId, Transaction, TxNode } from '../../../../../daml-engine/update/Transaction.js';
+import type { RecordValue, Value } from '../../../../../daml-engine/value/Value.js';
 import type { EngineInputContract, EnginePreparation } from './preparedTransactionOfEngine.js';
 import { protoToEngineValue, qualifiedNameOf } from './protoToEngineValue.js';
 

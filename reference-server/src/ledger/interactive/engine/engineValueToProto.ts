@@ -1,7 +1,7 @@
 import type { Identifier, RecordField, Value as ProtoValue } from '@canton-network/core-ledger-proto';
-import type { QualifiedName } from '../../../daml/ast/Type.js';
-import { numericToScaledText } from '../../../daml/value/numeric.js';
-import type { Value } from '../../../daml/value/Value.js';
+import type { QualifiedName } from '../../../../../daml-engine/ast/Type.js';
+import { numericToScaledText } from '../../../../../daml-engine/value/numeric.js';
+import type { Value } from '../../../../../daml-engine/value/Value.js';
 
 /**
  * Engine values as Canton writes them into a prepared transaction. Canton enriches the engine's

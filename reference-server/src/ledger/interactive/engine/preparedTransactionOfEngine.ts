@@ -1,8 +1,8 @@
 import type { Create, DamlTransaction_Node, Metadata_InputContract, PreparedTransaction, Value as ProtoValue } from '@canton-network/core-ledger-proto';
-import type { Package } from '../../../daml/ast/Package.js';
-import type { QualifiedName } from '../../../daml/ast/Type.js';
-import type { NodeId, Transaction, TxNode } from '../../../daml/update/Transaction.js';
-import type { RecordValue, Value } from '../../../daml/value/Value.js';
+import type { Package } from '../../../../../daml-engine/ast/Package.js';
+import type { QualifiedName } from '../../../../../daml-engine/ast/Type.js';
+import type { NodeId, Transaction, TxNode } from '../../../../../daml-engine/update/Transaction.js';
+import type { RecordValue, Value } from '../../../../../daml-engine/value/Value.js';
 import { engineValueToProto, protoIdentifier, type ValueEncodingFailure } from './engineValueToProto.js';
 import { serializationVersionOf, transactionVersionOf } from './serializationVersion.js';
 

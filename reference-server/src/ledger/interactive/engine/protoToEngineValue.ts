@@ -1,10 +1,10 @@
 import type { Identifier, Value as ProtoValue } from '@canton-network/core-ledger-proto';
-import type { QualifiedName, Type } from '../../../daml/ast/Type.js';
-import type { DataTypes } from '../../../daml/json/DataTypes.js';
-import { genMapInsert, genMapLookup, EMPTY_GEN_MAP, textMapOf } from '../../../daml/value/maps.js';
-import { MAX_PRECISION } from '../../../daml/value/numeric.js';
-import { isValidDate, isValidTimestamp } from '../../../daml/value/time.js';
-import { listOf, NONE, UNIT, type Value } from '../../../daml/value/Value.js';
+import type { QualifiedName, Type } from '../../../../../daml-engine/ast/Type.js';
+import type { DataTypes } from '../../../../../daml-engine/json/DataTypes.js';
+import { genMapInsert, genMapLookup, EMPTY_GEN_MAP, textMapOf } from '../../../../../daml-engine/value/maps.js';
+import { MAX_PRECISION } from '../../../../../daml-engine/value/numeric.js';
+import { isValidDate, isValidTimestamp } from '../../../../../daml-engine/value/time.js';
+import { listOf, NONE, UNIT, type Value } from '../../../../../daml-engine/value/Value.js';
 import { MAX_NESTING } from './engineValueToProto.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { Update } from '../../../daml/ast/Expr.js';
-import type { Transaction } from '../../../daml/update/Transaction.js';
-import { createCommand, exerciseCommand, exerciseInterfaceCommand } from '../../../daml/update/UpdateEngine.js';
+import type { Update } from '../../../../../daml-engine/ast/Expr.js';
+import type { Transaction } from '../../../../../daml-engine/update/Transaction.js';
+import { createCommand, exerciseCommand, exerciseInterfaceCommand } from '../../../../../daml-engine/update/UpdateEngine.js';
 
 /**
  * The commands a transaction's root nodes stand for: a root create is a create command, a root

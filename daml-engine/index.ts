@@ -1,0 +1,22 @@
+// Public entry of the Daml-LF 2 engine: what the reference server's ledger core and the conformance
+// suite both use (decode a DAR, evaluate, run updates and Daml Script, JSON API values). It holds no
+// store and speaks no HTTP; callers hand it packages and contracts. Internals: README.md here.
+export type { Dar } from './decode/decodeDar.js';
+export { decodeDar, parseManifest } from './decode/decodeDar.js';
+export type { PackageCache } from './decode/decodeArchive.js';
+export { decodeArchive, SUPPORTED_LF2_MINORS } from './decode/decodeArchive.js';
+export type { DecodeFailure, DecodeResult } from './decode/DecodeFailure.js';
+export type { PackageSource } from './decode/Packages.js';
+export { Packages, compareVersions, lookupDataType, lookupInterface, lookupTemplate, lookupValue } from './decode/Packages.js';
+export type { Package } from './ast/Package.js';
+export type { QualifiedName, Type } from './ast/Type.js';
+export type { Value } from './value/Value.js';
+export { Evaluator } from './eval/Evaluator.js';
+export type { EvaluatorOptions } from './eval/Evaluator.js';
+export type { LedgerContract, Submission, SubmissionResult, UpdateEngineOptions } from './update/UpdateEngine.js';
+export { UpdateEngine, createCommand, exerciseCommand, exerciseInterfaceCommand } from './update/UpdateEngine.js';
+export type { Decoded, JsonProblem } from './json/jsonValue.js';
+export { decodeJson, encodeJson } from './json/jsonValue.js';
+export type { LoadDarResult, LoadedDar, RunScriptsOptions, ScriptLedgerFactory, ScriptLedgerSetup, ScriptResult } from './script/runDarScripts.js';
+export { inMemoryScriptLedger, loadDarScripts, runDarScripts } from './script/runDarScripts.js';
+export { findScripts, scriptName } from './script/findScripts.js';
