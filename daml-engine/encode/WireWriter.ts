@@ -1,7 +1,11 @@
 /**
  * A minimal protobuf wire-format writer, the inverse of `decode/WireReader.ts` (the encoding of
- * https://protobuf.dev/programming-guides/encoding/). Fields are written in the order called;
- * a sub-message is written in place by `message(field, body)`, its length patched in afterwards.
+ * https://protobuf.dev/programming-guides/encoding/). Fields are written in the order called.
+ *
+ * A sub-message is written in place by `message(field, body)`: its length is not known before its
+ * body, so the writer notes a hole where the length goes and `finish()` fills every hole in one
+ * pass. Moving bodies right as lengths become known would copy each byte once per enclosing
+ * message, and Daml-LF expressions nest hundreds deep.
  */
 
 const utf8 = new TextEncoder();
@@ -9,6 +13,11 @@ const utf8 = new TextEncoder();
 export class WireWriter {
   private buf = new Uint8Array(256);
   pos = 0;
+  /** Where each sub-message's length goes (ascending) and the length. */
+  private readonly holeAt: number[] = [];
+  private readonly holeLength: number[] = [];
+  /** Bytes the filled holes will add. */
+  private extra = 0;
 
   private ensure(extra: number): void {
     if (this.pos + extra <= this.buf.length) return;
@@ -19,9 +28,22 @@ export class WireWriter {
     this.buf = next;
   }
 
-  /** The bytes written so far (a copy). */
+  /** The bytes written so far, lengths filled in (a copy). */
   finish(): Uint8Array {
-    return this.buf.slice(0, this.pos);
+    if (this.holeAt.length === 0) return this.buf.slice(0, this.pos);
+    const out = new Uint8Array(this.pos + this.extra);
+    let src = 0, dst = 0;
+    for (let i = 0; i < this.holeAt.length; i++) {
+      const at = this.holeAt[i]!;
+      out.set(this.buf.subarray(src, at), dst);
+      dst += at - src;
+      src = at;
+      let v = this.holeLength[i]!;
+      while (v >= 0x80) { out[dst++] = (v & 0x7f) | 0x80; v >>>= 7; }
+      out[dst++] = v;
+    }
+    out.set(this.buf.subarray(src, this.pos), dst);
+    return out;
   }
 
   tag(field: number, wireType: 0 | 1 | 2 | 5): void {
@@ -83,23 +105,18 @@ export class WireWriter {
   bytesField(field: number, b: Uint8Array): void { this.tag(field, 2); this.bytes(b); }
   stringField(field: number, s: string): void { this.tag(field, 2); this.string(s); }
 
-  /** A length-delimited sub-message written by `body`, in place (its length moved in after). */
+  /** A length-delimited sub-message written by `body`, in place. */
   message(field: number, body: () => void): void {
     this.tag(field, 2);
-    this.ensure(1);
-    const lengthAt = this.pos++;
+    const hole = this.holeAt.length;
+    this.holeAt.push(this.pos);
+    this.holeLength.push(0);
     const start = this.pos;
+    const extraBefore = this.extra;
     body();
-    const length = this.pos - start;
-    if (length < 0x80) { this.buf[lengthAt] = length; return; }
-    // The length needs more than the one byte reserved: shift the body right.
-    let extra = 0;
-    for (let v = length >>> 7; v > 0; v >>>= 7) extra++;
-    this.ensure(extra);
-    this.buf.copyWithin(start + extra, start, this.pos);
-    this.pos = lengthAt;
-    this.varint32(length);
-    this.pos = start + extra + length;
+    const length = this.pos - start + this.extra - extraBefore;
+    this.holeLength[hole] = length;
+    this.extra += varint32Size(length);
   }
 
   /** An empty message (the proto's `Unit`). */
@@ -107,4 +124,8 @@ export class WireWriter {
     this.tag(field, 2);
     this.varint32(0);
   }
+}
+
+function varint32Size(n: number): number {
+  return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
 }
