@@ -70,7 +70,11 @@ describe('the first baseline', () => {
     );
     expect(written.code, written.out).toBe(0);
     expect(written.out).toMatch(new RegExp(`baseline: wrote ${file.replaceAll('/', '\\/')} \\(\\d+ accepted failures?\\)`));
-    const failing = readJson(dir).checks.filter((c) => c.status === 'fail' || c.status === 'error');
+    // A cold CLI: the summary line and the report give the checks' time and the command's wall time apart.
+    const first = readJson(dir);
+    expect(first.wallTimeMs).toBeGreaterThan(first.durationMs);
+    expect(written.out).toContain(`(seed 7, checks ${(first.durationMs / 1000).toFixed(1)} s, wall ${(first.wallTimeMs! / 1000).toFixed(1)} s)`);
+    const failing = first.checks.filter((c) => c.status === 'fail' || c.status === 'error');
     expect(failing.length).toBeGreaterThan(0);
     expect(failing.every((c) => c.baseline === 'expected')).toBe(true);
     const baseline = loadBaseline(file, catalogue().map((c) => c.id));

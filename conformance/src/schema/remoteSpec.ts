@@ -20,7 +20,8 @@ export async function fetchSpec(url: string, timeoutMs: number): Promise<void> {
     res = await fetch(url, { headers: { accept: 'application/yaml, application/json;q=0.9, */*;q=0.5' }, signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
     const err = e as Error & { cause?: { code?: string; message?: string } };
-    const why = err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err.cause?.code ?? err.cause?.message ?? err.message);
+    // fetch says only "fetch failed"; the cause says what happened (connect ECONNREFUSED 127.0.0.1:80, getaddrinfo ENOTFOUND host).
+    const why = err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err.cause?.message ?? err.cause?.code ?? err.message);
     throw new SpecLoadError(url, `cannot fetch: ${why}`);
   }
   const text = await res.text();
