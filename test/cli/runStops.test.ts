@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +71,23 @@ describe('run stopped from outside writes the reports of what ran', () => {
       expect(report.stopped!.message).toContain(signal);
     }, 120_000);
   }
+
+  it('SIGTERM to `npx canton-conformance run` (a project that installed the package) ends the run with its reports', async () => {
+    // The package as a project's dependency (linked, not packed: packedInstall.test.ts covers the tarball).
+    const project = mkdtempSync(join(tmpdir(), 'cc-stop-npx-'));
+    mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'your-project', private: true }));
+    symlinkSync(resolve('.'), join(project, 'node_modules', 'canton-conformance'));
+    symlinkSync('../canton-conformance/bin/canton-conformance.js', join(project, 'node_modules', '.bin', 'canton-conformance'));
+    const dir = join(project, 'reports');
+    const npx = spawn('npx', ['canton-conformance', 'run', '--report-dir', dir, '--seed', '11'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    // npx, npm's shell and the run share these pipes: `close` comes once the last of them exited.
+    const closed = new Promise<void>((done) => npx.on('close', () => done()));
+    const seen = await progressOf(npx);
+    npx.kill('SIGTERM');
+    await closed;
+    expectInterrupted(dir, 'SIGTERM', seen);
+  }, 120_000);
 
   it('started by npm or npx: when the process above it ends, the run writes its reports and ends too', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cc-stop-parent-'));

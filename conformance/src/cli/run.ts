@@ -77,7 +77,8 @@ Reports:
   --quiet               no progress output (on a terminal a line rewritten in place; in CI logs
                         a line per group and every 5 s, on stderr), only the final summary
 
-Every exit writes the reports (a configuration error or an interrupted run: what ran, marked so).
+Once the flags parse, every exit writes the reports (a configuration error or an interrupted run
+too: what ran, marked so).
 Exit codes: 0 no unexpected failure, 1 unexpected failures or stale baseline entries,
             2 usage or configuration error, 3 target unreachable,
             130 interrupted (SIGINT), 143 terminated (SIGTERM, or npm/npx above it ended).`;
