@@ -267,6 +267,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const done = await Promise.race([certify(args, state), stop.stopped]);
     if (typeof done === 'number') return done;
+    if (process.stderr.isTTY === true) process.stderr.write('\r\x1b[2K'); // the progress line rewritten in place
     await writeStoppedReports(args.reportDir, state, { reason: 'interrupted', signal: done.signal, message: done.message });
     // The checks still in flight would keep the process alive for their timeouts: end it here.
     process.exit(SIGNAL_EXIT[done.signal]);
