@@ -33,6 +33,30 @@ describe('canton-conformance CLI', () => {
   it('an unknown command is a usage error (exit 2)', async () => {
     const r = await cli('frobnicate');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("unknown command 'frobnicate'");
+    expect(r.stderr).toContain("unknown command 'frobnicate'\n");
+  });
+
+  it('a mistyped command gets the nearest one suggested', async () => {
+    for (const [typed, meant] of [
+      ['sreve', 'serve'],
+      ['rnu', 'run'],
+      ['mokc', 'mock'],
+      ['reprot', 'report'],
+    ]) {
+      const r = await cli(typed!);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`unknown command '${typed}' (did you mean '${meant}'?)`);
+    }
+  });
+
+  it('the help says what each command does by default: `test` runs on the ledger core, not an in-memory ledger', async () => {
+    const top = await cli('--help');
+    expect(top.stdout).toMatch(/^ {2}test +run the Daml Script tests of a DAR on the reference server's ledger core/m);
+    expect(top.stdout).not.toMatch(/in-memory ledger/);
+    const test = await cli('test', '--help');
+    expect(test.stdout).toMatch(/--ledger core +\(default\)/);
+    expect(top.stdout).toContain('130/143 stopped by SIGINT/SIGTERM');
+    const run = await cli('run', '--help');
+    for (const flag of ['--write-baseline FILE', '--spec FILE|URL', '130 interrupted (SIGINT), 143 terminated']) expect(run.stdout).toContain(flag);
   });
 });

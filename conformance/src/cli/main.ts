@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { closest } from '../runner/select.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 
 /** One module per command; each exports `run(argv)` resolving to an exit code. */
@@ -10,7 +11,7 @@ const commands: Record<string, Command> = {
   list: { summary: 'list every check id with its title, group and level', load: () => import('./list.js') },
   mock: { summary: 'start Prism on one of our specs (registry, ledger or scan)', load: () => import('./mock.js') },
   report: { summary: 'merge or compare reports (report merge, report --diff A B)', load: () => import('./report.js') },
-  test: { summary: 'run the Daml Script tests of a DAR on an in-memory ledger (test --dar FILE)', load: () => import('./test.js') },
+  test: { summary: "run the Daml Script tests of a DAR on the reference server's ledger core (test --dar FILE)", load: () => import('./test.js') },
   token: { summary: 'mint a test JWT for a user, signed with the TEST-ONLY keys in fixtures/keys', load: () => import('./token.js') },
 };
 
@@ -32,7 +33,8 @@ function help(): string {
     '  --version  print the version',
     '',
     'Exit codes: 0 no unexpected failure, 1 unexpected failures or stale baseline entries,',
-    '            2 usage or configuration error, 3 target unreachable.',
+    '            2 usage or configuration error, 3 target unreachable,',
+    '            130/143 stopped by SIGINT/SIGTERM (`run` writes the reports of what ran).',
   ].join('\n');
 }
 
@@ -48,7 +50,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (command === undefined) {
-    console.error(`canton-conformance: unknown command '${name}'\n\n${help()}`);
+    const near = closest(name, Object.keys(commands));
+    console.error(`canton-conformance: unknown command '${name}'${near ? ` (did you mean '${near}'?)` : ''}\n\n${help()}`);
     return ExitCode.Usage;
   }
   try {

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { catalogue } from '../checks/catalogue.js';
 import { GROUPS, type Group } from '../checks/types.js';
 import { BaselineError, loadBaseline, type Baseline } from '../report/baseline.js';
@@ -13,7 +16,11 @@ import { randomSeed } from '../runner/seeds.js';
 import { shellQuote } from '../target/curl.js';
 import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
 import { parseShard, type ShardError, type Shard } from '../runner/shard.js';
-import { loadSpec, SpecLoadError } from '../schema/index.js';
+import { shardChecks } from '../runner/shard.js';
+import { fetchSpec, isSpecUrl, loadSpec, SpecLoadError } from '../schema/index.js';
+import { rebaseline, renderBaseline } from '../report/writeBaseline.js';
+import { listenForStop, SIGNAL_EXIT } from './interruption.js';
+import { newRunState, writeStoppedReports, type RunState } from './runState.js';
 import { signingTokens } from '../target/mintToken.js';
 import { staticToken, tokenCommand, tokenFile, TokenSourceError, type TokenProvider } from '../target/tokenProvider.js';
 import { ExitCode, UsageError } from './exitCodes.js';
@@ -23,7 +30,8 @@ import { toolVersion } from '../runner/toolVersion.js';
 export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-url U] [--registry-url U] [--scan-url U]
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
-           [--report-dir DIR] [--baseline FILE] [--spec FILE] [--oracle reference|none] [--quiet]
+           [--report-dir DIR] [--baseline FILE] [--write-baseline FILE] [--spec FILE|URL]
+           [--oracle reference|none] [--quiet]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
 it starts the reference server in-process on a free port and certifies it.
@@ -61,12 +69,19 @@ Runs:
 Reports:
   --report-dir DIR      where report.json, junit.xml, summary.md and report.html go (default: reports)
   --baseline FILE       expected failures: a previous report.json or one check id per line
-  --spec FILE           validate responses against this OpenAPI document first (e.g. an upstream
-                        one); repeatable; our specs cover what it does not describe
-  --quiet               no progress line, only the final summary
+  --write-baseline FILE write this run's failed and errored checks to FILE (one id per line, the
+                        form --baseline reads) and judge the run by it: the first baseline
+  --spec FILE|URL       validate responses against this OpenAPI document first (YAML or JSON, a
+                        file or an http(s) URL such as a participant's /docs/openapi); repeatable;
+                        our specs cover what it does not describe
+  --quiet               no progress output (on a terminal a line rewritten in place; in CI logs
+                        a line per group and every 5 s, on stderr), only the final summary
 
+Once the flags parse, every exit writes the reports (a configuration error or an interrupted run
+too: what ran, marked so).
 Exit codes: 0 no unexpected failure, 1 unexpected failures or stale baseline entries,
-            2 usage or configuration error, 3 target unreachable.`;
+            2 usage or configuration error, 3 target unreachable,
+            130 interrupted (SIGINT), 143 terminated (SIGTERM, or npm/npx above it ended).`;
 
 interface RunArgs {
   readonly target?: string;
@@ -82,6 +97,7 @@ interface RunArgs {
   readonly concurrency?: number;
   readonly reportDir: string;
   readonly baseline?: string;
+  readonly writeBaseline?: string;
   readonly specs: string[];
   readonly shard?: Shard;
   readonly quiet: boolean;
@@ -127,6 +143,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         concurrency: { type: 'string' },
         'report-dir': { type: 'string' },
         baseline: { type: 'string' },
+        'write-baseline': { type: 'string' },
         spec: { type: 'string', multiple: true },
         shard: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
@@ -169,6 +186,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     ...(values.concurrency !== undefined ? { concurrency: int('concurrency', values.concurrency, 1)! } : {}),
     reportDir: values['report-dir'] ?? 'reports',
     ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+    ...(values['write-baseline'] !== undefined ? { writeBaseline: values['write-baseline'] } : {}),
     specs: values.spec ?? [],
     ...(shard ? { shard } : {}),
     quiet: values.quiet === true,
@@ -182,6 +200,15 @@ function usage<T>(f: () => T): T {
     return f();
   } catch (e) {
     if (e instanceof ProfileError || e instanceof BaselineError || e instanceof SelectionError || e instanceof SpecLoadError || e instanceof TokenSourceError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+async function usageAsync<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof SpecLoadError) throw new UsageError(e.message);
     throw e;
   }
 }
@@ -234,8 +261,44 @@ export async function run(argv: string[]): Promise<number> {
     console.log(RUN_HELP);
     return ExitCode.Ok;
   }
+  // From here the report directory is known: every way out writes the reports.
+  const state = newRunState({ ...args, seed: args.seed ?? randomSeed(), runs: args.runs ?? DEFAULTS.runs });
+  const stop = listenForStop();
+  try {
+    const done = await Promise.race([certify(args, state), stop.stopped]);
+    if (typeof done === 'number') return done;
+    if (process.stderr.isTTY === true) process.stderr.write('\r\x1b[2K'); // the progress line rewritten in place
+    await writeStoppedReports(args.reportDir, state, { reason: 'interrupted', signal: done.signal, message: done.message });
+    // The checks still in flight would keep the process alive for their timeouts: end it here.
+    process.exit(SIGNAL_EXIT[done.signal]);
+  } catch (e) {
+    if (e instanceof UsageError) await writeStoppedReports(args.reportDir, state, { reason: 'configuration-error', message: e.message });
+    throw e;
+  } finally {
+    stop.dispose();
+  }
+}
+
+/**
+ * The command to write the first baseline: the same target, profile, auth, documents and
+ * selection as the run that asked for a missing one, and `--write-baseline FILE`.
+ */
+export function firstBaselineCommand(args: RunArgs, file: string): string {
+  const q = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : shellQuote(v));
+  const parts = [replayPrefix(args)];
+  if (args.only.length > 0) parts.push(`--only ${q(args.only.join(','))}`);
+  if (args.skip.length > 0) parts.push(`--skip ${q(args.skip.join(','))}`);
+  if (args.shard) parts.push(`--shard ${args.shard.index}/${args.shard.total}`);
+  if (args.seed !== undefined) parts.push(`--seed ${args.seed}`);
+  if (args.reportDir !== 'reports') parts.push(`--report-dir ${q(args.reportDir)}`);
+  parts.push(`--write-baseline ${q(file)}`);
+  return parts.join(' ');
+}
+
+async function certify(args: RunArgs, state: RunState): Promise<number> {
   const inProcess = args.target === undefined && Object.keys(args.urls).length === 0;
   const profile = usage(() => (args.profile ? loadProfile(args.profile) : inProcess ? loadProfile('reference') : DEFAULT_PROFILE));
+  state.profile = profile.name;
   if (!inProcess && args.target === undefined) {
     const missing = profile.groups.filter((g) => args.urls[g] === undefined);
     if (missing.length > 0) throw new UsageError(`no URL for the ${missing.join(', ')} group(s): give --target (the default for every group) or --${missing[0]}-url`);
@@ -243,10 +306,15 @@ export async function run(argv: string[]): Promise<number> {
   // The oracle replays writes: only a profile that allows them can have it (read-only ones keep the checks alone).
   if (args.oracle === 'reference' && !profile.writes) throw new UsageError(`--oracle reference replays the checks' writes on a reference ledger; profile '${profile.name}' is read-only (writes: false)`);
   const oracle: OracleMode = args.oracle ?? (profile.writes ? 'reference' : 'none');
+  if (args.baseline !== undefined && !existsSync(args.baseline)) {
+    throw new UsageError(`baseline ${args.baseline} does not exist. Write the first one from a run (its failures become the accepted ones), review it and commit it:\n  ${firstBaselineCommand(args, args.baseline)}`);
+  }
   const baseline: Baseline | undefined = args.baseline ? usage(() => loadBaseline(args.baseline!, catalogue().map((c) => c.id))) : undefined;
+  if (args.writeBaseline !== undefined && !existsSync(dirname(resolve(args.writeBaseline)))) throw new UsageError(`--write-baseline ${args.writeBaseline}: its directory does not exist`);
+  for (const spec of args.specs.filter(isSpecUrl)) await usageAsync(() => fetchSpec(spec, args.timeoutMs ?? DEFAULTS.timeoutMs));
   usage(() => args.specs.forEach((s) => loadSpec(s)));
   // Fail fast on selection typos, before starting anything.
-  usage(() => selectChecks(catalogue(), args.only, args.skip));
+  state.selected = shardChecks(usage(() => selectChecks(catalogue(), args.only, args.skip)), args.shard).length;
   const tokens = tokensOf(args, profile);
   if (tokens) {
     try {
@@ -257,12 +325,13 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   let server: InProcessServer | undefined;
-  const startedAt = new Date();
+  const startedAt = state.startedAt;
   const started = performance.now();
   try {
     if (inProcess) server = await startInProcessReference(profile);
     const base = server?.url ?? args.target ?? Object.values(args.urls)[0]!;
     const baseUrls = Object.fromEntries(GROUPS.map((g) => [g, args.urls[g] ?? base])) as Record<Group, string>;
+    state.targets = baseUrls;
     const served = Object.fromEntries(profile.groups.map((g) => [g, baseUrls[g]]));
     const down = await unreachable(served, args.timeoutMs ?? DEFAULTS.timeoutMs);
     if (down !== undefined) {
@@ -271,17 +340,19 @@ export async function run(argv: string[]): Promise<number> {
         target: base,
         targets: baseUrls,
         profile: profile.name,
-        seed: args.seed ?? randomSeed(),
-        runs: args.runs ?? DEFAULTS.runs,
+        seed: state.seed,
+        runs: state.runs,
         startedAt,
         durationMs: Math.round(performance.now() - started),
         toolVersion: toolVersion(),
         down,
       });
-      const paths = await writeReports(report, args.reportDir);
+      const paths = await writeReports({ ...report, wallTimeMs: Math.round(performance.now()) }, args.reportDir);
+      if (args.writeBaseline !== undefined) console.error(`baseline: ${args.writeBaseline} not written: no check ran`);
       console.error(`report: ${paths.markdown} (also report.json, junit.xml, report.html) says the target was unreachable`);
       return ExitCode.Unreachable;
     }
+    state.suiteStarted = performance.now();
     const result = await runSuite({
       baseUrls,
       // One name for every in-process run, so the shards of one campaign merge (the URL is in `targets`).
@@ -290,32 +361,43 @@ export async function run(argv: string[]): Promise<number> {
       ...(tokens ? { tokens } : {}),
       only: args.only,
       skip: args.skip,
-      ...(args.seed !== undefined ? { seed: args.seed } : {}),
-      ...(args.runs !== undefined ? { runs: args.runs } : {}),
+      seed: state.seed,
+      runs: state.runs,
       ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
       ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
       ...(args.shard ? { shard: args.shard } : {}),
       ...(baseline ? { baseline } : {}),
       specFiles: args.specs,
       progress: args.quiet ? 'quiet' : 'auto',
+      onResult: (r) => void state.checks.push(r),
       replayPrefix: replayPrefix(args),
       toolVersion: toolVersion(),
       oracle,
     });
-    const report = explainDefaultProfile(args, inProcess, result.report);
+    let report = explainDefaultProfile(args, inProcess, result.report);
+    let outcome = result.baseline;
+    let written: string | undefined;
+    if (args.writeBaseline !== undefined) {
+      // The run is judged by the baseline it writes: the report says what the gate will say with it.
+      const rendered = renderBaseline(report, args.writeBaseline);
+      ({ report, outcome } = rebaseline(report, rendered.baseline));
+      written = rendered.text;
+    }
+    report = { ...report, wallTimeMs: Math.round(performance.now()) };
     const paths = await writeReports(report, args.reportDir);
+    if (written !== undefined) await writeFile(args.writeBaseline!, written);
     const s = report.summary;
     const stale = report.checks.filter((c) => c.baseline === 'stale').length;
     console.log(
       `canton-conformance: ${report.verdict.toUpperCase()}${stale > 0 ? ` (${plural(stale, 'stale baseline entry', 'stale baseline entries')})` : ''}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.warned} warned, ${s.skipped} skipped` +
-        ` (seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s${report.shard ? `, shard ${report.shard.index}/${report.shard.total}` : ''})`,
+        ` (seed ${report.seed}, checks ${(report.durationMs / 1000).toFixed(1)} s, wall ${(report.wallTimeMs! / 1000).toFixed(1)} s${report.shard ? `, shard ${report.shard.index}/${report.shard.total}` : ''})`,
     );
     for (const w of report.warnings) console.log(`warning: ${w}`);
     const bad = report.checks.filter(isUnexpected);
     for (const c of bad.slice(0, 20)) console.log(`  ${c.baseline === 'stale' ? 'STALE' : c.status.toUpperCase()} ${c.id}: ${c.baseline === 'stale' ? 'passes now; remove it from the baseline' : (c.message ?? '').split('\n')[0]!.slice(0, 160)}`);
     if (bad.length > 20) console.log(`  …and ${bad.length - 20} more`);
-    const outcome = result.baseline;
     if (outcome.expected.length > 0) console.log(`  ${outcome.expected.length} expected failure(s) from the baseline`);
+    if (written !== undefined) console.log(`baseline: wrote ${args.writeBaseline} (${plural(outcome.expected.length, 'accepted failure')}); gate later runs with --baseline ${args.writeBaseline}`);
     console.log(`report: ${paths.html} (also report.json, junit.xml, summary.md)`);
     return outcome.exitCode === 0 ? ExitCode.Ok : ExitCode.Failures;
   } finally {

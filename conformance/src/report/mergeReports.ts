@@ -37,7 +37,9 @@ export function mergeReports(reports: readonly Report[]): Report {
   }
   const start = Math.min(...reports.map((r) => Date.parse(r.startedAt)));
   const end = Math.max(...reports.map((r) => Date.parse(r.startedAt) + r.durationMs));
-  const { shard: _shard, ...rest } = first;
+  // Wall times of separate jobs do not add up; a shard that did not finish leaves the merge unfinished too.
+  const { shard: _shard, wallTimeMs: _wall, stopped: _stopped, ...rest } = first;
+  const stopped = reports.find((r) => r.stopped)?.stopped;
   return {
     ...rest,
     startedAt: new Date(start).toISOString(),
@@ -45,7 +47,8 @@ export function mergeReports(reports: readonly Report[]): Report {
     mergedFrom: reports.reduce((n, r) => n + (r.mergedFrom ?? 1), 0),
     warnings,
     summary: summarize(checks),
-    verdict: checks.some(isUnexpected) ? 'fail' : 'pass',
+    ...(stopped ? { stopped } : {}),
+    verdict: stopped || checks.some(isUnexpected) ? 'fail' : 'pass',
     timings: mergeTimings(reports.flatMap((r) => r.timings)),
     checks,
     ...(reports.some((r) => r.coverage) ? { coverage: coverageOf(catalogue(), checks) } : {}),

@@ -65,6 +65,11 @@ export interface OracleCheckResult {
   };
 }
 
+/** Why a run ended before its last check. */
+export type RunStopped =
+  | { readonly reason: 'configuration-error'; readonly message: string }
+  | { readonly reason: 'interrupted'; readonly signal: 'SIGINT' | 'SIGTERM'; readonly message: string };
+
 /** The run's oracle: the reference ledger it started and how much it compared. */
 export interface OracleRunSummary {
   readonly mode: 'reference';
@@ -100,7 +105,10 @@ export interface Report {
   readonly targets: Readonly<Record<Group, string>>;
   readonly profile: string;
   readonly startedAt: string;
+  /** Time spent running the checks (start of the suite to its end), as before `wallTimeMs` existed. */
   readonly durationMs: number;
+  /** The whole command, from the process's start (start-up, the in-process server, reports) to the report. */
+  readonly wallTimeMs?: number;
   readonly seed: number;
   readonly runs: number;
   readonly shard?: { readonly index: number; readonly total: number };
@@ -108,6 +116,8 @@ export interface Report {
   readonly mergedFrom?: number;
   /** Set when a target did not answer at all (exit 3): no check ran. */
   readonly unreachable?: { readonly url: string; readonly reason: string };
+  /** Set when the run did not finish: a configuration error (exit 2) or a signal (exit 130/143); `checks` holds what ran. */
+  readonly stopped?: RunStopped;
   /** Run-level warnings that keep a pass honest (mostly 401/403, mostly 404, ...). */
   readonly warnings: readonly string[];
   readonly summary: Summary;

@@ -11,7 +11,7 @@ import { isUnexpected, STATUS_RANK, summarize } from './model.js';
  */
 export function renderHtml(report: Report): string {
   const s = report.summary;
-  const verdict = report.unreachable ? 'UNREACHABLE' : report.verdict === 'pass' ? 'PASS' : 'FAIL';
+  const verdict = report.unreachable ? 'UNREACHABLE' : report.stopped ? (report.stopped.reason === 'interrupted' ? 'INTERRUPTED' : 'CONFIGURATION ERROR') : report.verdict === 'pass' ? 'PASS' : 'FAIL';
   const ordered = [...report.checks].sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
   return `<!doctype html>
 <html lang="en">
@@ -24,7 +24,7 @@ export function renderHtml(report: Report): string {
 <body>
 <header class="banner ${report.verdict}">
   <h1><span class="verdict" data-testid="verdict">${verdict}</span> canton-conformance report</h1>
-  <p class="meta">Target <code>${h(report.target)}</code> · profile <code>${h(report.profile)}</code> · seed <code>${report.seed}</code> · started ${h(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : ''}${report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : ''} · ${h(report.tool.name)} ${h(report.tool.version)}</p>
+  <p class="meta">Target <code>${h(report.target)}</code> · profile <code>${h(report.profile)}</code> · seed <code>${report.seed}</code> · started ${h(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.wallTimeMs !== undefined ? ` (${(report.wallTimeMs / 1000).toFixed(1)} s in all)` : ''}${report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : ''}${report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : ''} · ${h(report.tool.name)} ${h(report.tool.version)}</p>
   <ul class="counts">
     ${count('pass', s.passed, 'passed')}${count('fail', s.failed, 'failed')}${count('error', s.errored, 'errored')}${count('warn', s.warned, 'warned')}${count('skip', s.skipped, 'skipped')}
   </ul>
@@ -61,6 +61,8 @@ const HEADER_LINKS = 10;
 /** The verdict's reason as HTML: the unexpected failures named and linked to their checks. */
 function whyVerdict(r: Report): string {
   if (r.unreachable) return h(`The target did not answer (${r.unreachable.url}: ${r.unreachable.reason}), so no check ran.`);
+  if (r.stopped?.reason === 'configuration-error') return h(`The run did not start: ${r.stopped.message}`);
+  if (r.stopped) return h(`${r.stopped.message}: below is what ran until then.`);
   const unexpected = r.checks.filter(isUnexpected);
   if (unexpected.length === 0) {
     const expected = r.checks.filter((c) => c.baseline === 'expected').length;

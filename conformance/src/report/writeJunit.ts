@@ -15,9 +15,12 @@ export function renderJunit(report: Report): string {
   const suites = groups.map((g) => suite(g, report.checks.filter((c) => c.group === g)));
   const all = report.checks.map(classify);
   const count = (k: Classified['kind']) => all.filter((c) => c.kind === k).length;
+  // A run that did not finish shows red in a CI test tab however its checks went: one errored testcase says why.
+  const stopped = report.stopped ? stoppedSuite(report, report.stopped) : [];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="canton-conformance" tests="${report.checks.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    `<testsuites name="canton-conformance" tests="${report.checks.length + (report.stopped ? 1 : 0)}" failures="${count('failure')}" errors="${count('error') + (report.stopped ? 1 : 0)}" skipped="${count('skipped')}" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    ...stopped,
     ...suites,
     '</testsuites>',
     '',
@@ -81,6 +84,17 @@ function testcase(c: CheckResult, k: Classified): string {
             ? `      <system-out>${escapeXml(`WARN: ${details}`)}</system-out>`
             : '';
   return inner === '' ? `${open}/>` : `${open}>\n${inner}\n    </testcase>`;
+}
+
+function stoppedSuite(report: Report, stopped: NonNullable<Report['stopped']>): string[] {
+  const message = escapeXml(stopped.message);
+  return [
+    `  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="${secs(report.durationMs)}">`,
+    `    <testcase classname="run" name="run completed" time="${secs(report.durationMs)}">`,
+    `      <error message="${message}" type="${stopped.reason}">${message}</error>`,
+    '    </testcase>',
+    '  </testsuite>',
+  ];
 }
 
 /** No check ran: one errored testcase says so, so a CI test tab shows the run as red with the reason. */

@@ -18,10 +18,11 @@ export function renderMarkdown(report: Report): string {
   const expected = report.checks.filter((c) => c.baseline === 'expected');
   const warned = report.checks.filter((c) => c.status === 'warn');
   const out: string[] = [];
-  out.push(`## canton-conformance: ${report.unreachable ? '❌ UNREACHABLE' : report.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}`);
+  out.push(`## canton-conformance: ${headline(report)}`);
   out.push('');
   out.push(
     `Target \`${report.target}\` · profile \`${report.profile}\` · seed \`${report.seed}\` · ${plural(s.total, 'check')} in ${(report.durationMs / 1000).toFixed(1)} s` +
+      (report.wallTimeMs !== undefined ? ` (${(report.wallTimeMs / 1000).toFixed(1)} s in all)` : '') +
       (report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : '') +
       (report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : '') +
       ` · ${report.tool.name} ${report.tool.version}`,
@@ -32,6 +33,11 @@ export function renderMarkdown(report: Report): string {
     out.push('Start the target (or fix its URL) and run again; the exit code was 3.', '');
     return out.join('\n');
   }
+  if (report.stopped?.reason === 'configuration-error') {
+    out.push(`The run did not start: ${mdCell(report.stopped.message)}`, '', 'Fix the configuration and run again; the exit code was 2.', '');
+    return out.join('\n');
+  }
+  if (report.stopped) out.push(`${mdCell(report.stopped.message)}: below is what ran until then. Run again for the verdict.`, '');
   const stale = unexpected.filter((c) => c.baseline === 'stale').length;
   if (stale > 0) out.push(`${plural(stale, 'stale baseline entry', 'stale baseline entries')} fail${stale === 1 ? 's' : ''} the run: ${stale === 1 ? 'it passes' : 'they pass'} now; remove ${stale === 1 ? 'it' : 'them'} from the baseline.`, '');
   out.push('| Group | Passed | Failed | Errored | Warned | Skipped |');
@@ -55,6 +61,12 @@ export function renderMarkdown(report: Report): string {
   }
   out.push('', 'Full details (requests, responses, curl lines, counterexamples): `report.html` in the report directory.', '');
   return out.join('\n');
+}
+
+function headline(report: Report): string {
+  if (report.unreachable) return '❌ UNREACHABLE';
+  if (report.stopped) return report.stopped.reason === 'interrupted' ? '⏹ INTERRUPTED' : '❌ CONFIGURATION ERROR';
+  return report.verdict === 'pass' ? '✅ PASS' : '❌ FAIL';
 }
 
 function coverage(out: string[], report: Report): void {

@@ -2,14 +2,14 @@ import { catalogue } from '../checks/catalogue.js';
 import type { CheckDefinition, Group } from '../checks/types.js';
 import { applyBaseline, type Baseline, type BaselineOutcome } from '../report/baseline.js';
 import { coverageOf } from '../report/coverage.js';
-import { summarize, type Report } from '../report/model.js';
+import { summarize, type CheckResult, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
 import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
 import { findOperation } from '../schema/index.js';
 import { createTarget } from '../target/createTarget.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
 import type { Profile } from './profile.js';
-import { createProgress } from './progress.js';
+import { createProgress, type Progress } from './progress.js';
 import { runChecks } from './runChecks.js';
 import { randomSeed } from './seeds.js';
 import { selectChecks } from './select.js';
@@ -34,7 +34,9 @@ export interface SuiteOptions {
   readonly shard?: Shard;
   readonly baseline?: Baseline;
   readonly specFiles?: readonly string[];
-  readonly progress?: 'auto' | 'tty' | 'quiet';
+  readonly progress?: 'auto' | 'tty' | 'lines' | 'quiet';
+  /** Called with each check's result as it finishes: what a run stopped by a signal reports. */
+  readonly onResult?: (result: CheckResult) => void;
   /** Command-line prefix used to print replay commands (`canton-conformance run --target ...`). */
   readonly replayPrefix?: string;
   /** Another catalogue (tests); defaults to every check. */
@@ -94,7 +96,8 @@ interface Prepared {
 
 async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   const { seed, runs, timeoutMs, all, selected, target, startedAt, started, oracle } = p;
-  const progress = createProgress(selected.length, process.stderr, o.progress ?? 'auto');
+  const shown = createProgress(selected.length, process.stderr, o.progress ?? 'auto', { checks: selected });
+  const progress: Progress = o.onResult ? { ...shown, finish: (r) => (o.onResult!(r), shown.finish(r)) } : shown;
   const { results, exchanges } = await runChecks({
     checks: selected,
     target,

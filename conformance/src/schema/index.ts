@@ -1,5 +1,6 @@
 // ajv over our specs (or one the user passes): compiled once per process, O(path depth) lookup per call.
 export { loadSpec, readDocument, specFile } from './loadSpec.js';
+export { fetchSpec, isSpecUrl } from './remoteSpec.js';
 export { validateResponse, declaredStatus } from './validateResponse.js';
 export type { ResponseToValidate } from './validateResponse.js';
 export { validateRequestBody } from './validateRequestBody.js';

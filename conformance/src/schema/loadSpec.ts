@@ -7,6 +7,7 @@ import { createPathRouter } from './createPathRouter.js';
 import { escapeToken, resolvePointer, toPointer } from './jsonPointer.js';
 import { normalizeMediaType } from './mediaType.js';
 import { isSpecGroup, ourSpecFile } from './ourSpecFile.js';
+import { fetchedSpecText, isSpecUrl } from './remoteSpec.js';
 import { SpecLoadError } from './SpecLoadError.js';
 import { tolerateQuirks } from './specQuirks.js';
 import type { BodyValidator, CompiledOperation, CompiledSpec, HttpMethod, SpecSource } from './types.js';
@@ -25,9 +26,9 @@ let documents = 0;
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Resolves the file behind a source: a group name means our document in specs/. */
+/** Resolves the file behind a source: a group name means our document in specs/; a URL stays itself (fetchSpec). */
 export function specFile(source: SpecSource): string {
-  return isSpecGroup(source) ? ourSpecFile(source) : resolve(source);
+  return isSpecGroup(source) ? ourSpecFile(source) : isSpecUrl(source) ? source : resolve(source);
 }
 
 export interface LoadSpecOptions {
@@ -67,13 +68,15 @@ export function loadSpec(source: SpecSource, options: LoadSpecOptions = {}): Com
 export function readDocument(file: string): Json {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = isSpecUrl(file) ? fetchedSpecText(file) : readFileSync(file, 'utf8');
   } catch (e) {
+    if (e instanceof SpecLoadError) throw e;
     throw new SpecLoadError(file, `cannot read: ${(e as Error).message}`);
   }
   let doc: unknown;
   try {
-    doc = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: -1 });
+    // A URL names no extension; JSON parses as YAML too, only slower on big documents.
+    doc = /\.json$/i.test(file) || (isSpecUrl(file) && text.trimStart().startsWith('{')) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: -1 });
   } catch (e) {
     throw new SpecLoadError(file, `cannot parse: ${(e as Error).message}`);
   }
