@@ -52,6 +52,11 @@ describe('installed from the packed tarball', () => {
     await expectStopsCleanly(npx);
   }, 60_000);
 
+  it('SIGTERM to `npx canton-conformance mock` stops Prism under it: no process, no port left', async () => {
+    const npx = spawn('npx', ['canton-conformance', 'mock', '--group', 'scan', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    await expectStopsCleanly(npx, /^Prism mock of the scan spec .* on (http:\/\/[\d.]+:(\d+))$/m, 'prism');
+  }, 120_000);
+
   it('SIGTERM to `npm start` stops the server: no process, no port left', async () => {
     const npm = spawn('npm', ['start'], { cwd: repo, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     await expectStopsCleanly(npm);
@@ -87,13 +92,13 @@ describe('installed from the packed tarball', () => {
   }, 120_000);
 });
 
-/** Waits for the "listening" line, sends SIGTERM to npm, then expects npm, everything under it and the port to be gone. */
-async function expectStopsCleanly(npm: ChildProcess): Promise<void> {
+/** Waits for the line naming the URL, sends SIGTERM to npm, then expects npm, everything under it and the port to be gone. */
+async function expectStopsCleanly(npm: ChildProcess, listening = /listening on (http:\/\/[\d.]+:(\d+))/, command = 'serve'): Promise<void> {
   let out = '';
   const url = await new Promise<string>((done, fail) => {
     npm.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /listening on (http:\/\/[\d.]+:(\d+))/.exec(out);
+      const m = listening.exec(out);
       if (m) done(m[1]!);
     });
     npm.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -101,7 +106,7 @@ async function expectStopsCleanly(npm: ChildProcess): Promise<void> {
   });
   const port = Number(new URL(url).port);
   const tree = descendants(npm.pid!);
-  expect(tree.some((p) => commandLine(p)?.includes('serve'))).toBe(true);
+  expect(tree.some((p) => commandLine(p)?.includes(command))).toBe(true);
   const exited = new Promise<void>((done) => npm.on('exit', () => done()));
   npm.kill('SIGTERM');
   await exited;
