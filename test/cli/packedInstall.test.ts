@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 
 /**
  * The README's install path and CI recipe, from the packed tarball in a project that is not the
@@ -63,26 +64,10 @@ describe('installed from the packed tarball', () => {
   }, 60_000);
 
   it("the README's CI recipe starts the server, certifies it and leaves nothing running", async () => {
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-    const recipe = /<!-- ci-recipe[^>]*-->\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(recipe, 'the README has a ci-recipe block').toBeDefined();
     const port = await freePort();
-    // The same commands, on a free port, with the suite narrowed to a few quick checks.
-    const script = recipe!.replaceAll('7575', String(port)).replace(/^(npx canton-conformance run .*)$/m, '$1 --only ledger.version.*,ledger.ledger-end.*');
     const summary = join(project, 'step-summary.md');
-    const run = spawn('bash', ['-c', script], { cwd: project, env: { ...process.env, GITHUB_STEP_SUMMARY: summary }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    run.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    run.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const tree = new Set<number>();
-    const code = await new Promise<number | null>((done) => {
-      // Remember every process the recipe started while it runs, to prove they are gone afterwards.
-      const watch = setInterval(() => descendants(run.pid!).forEach((p) => tree.add(p)), 100);
-      run.on('exit', (c) => {
-        clearInterval(watch);
-        done(c);
-      });
-    });
+    // In POSIX sh (dash on Debian), as the README promises.
+    const { code, output, tree } = await runRecipe('sh', port, { GITHUB_STEP_SUMMARY: summary });
     expect(code, output).toBe(0);
     expect(output).toContain(`canton-conformance reference server listening on http://127.0.0.1:${port}`);
     expect(readFileSync(summary, 'utf8')).toMatch(/^## canton-conformance: ✅ PASS/);
@@ -90,7 +75,51 @@ describe('installed from the packed tarball', () => {
     expect([...tree].some((p) => commandLine(p)?.includes(' serve '))).toBe(true);
     await expectGone([...tree], port);
   }, 120_000);
+
+  it("the README's CI recipe fails, saying why, when its server cannot start because another server holds the port", async () => {
+    // Another reference server on the port: it answers /livez and would pass the suite.
+    const { createReferenceServer } = await import('../../reference-server/src/server.js');
+    const other = await createReferenceServer({ port: 0, log: silentLogger });
+    try {
+      const port = Number(new URL(other.url).port);
+      // bash with `set -eu`, as CI runners use it.
+      const { code, output, tree } = await runRecipe('bash', port, { GITHUB_STEP_SUMMARY: join(project, 'step-summary-taken.md') }, 'set -eu\n');
+      expect(code, output).toBe(1);
+      expect(output).toContain(`127.0.0.1:${port} is already in use`);
+      expect(output).toContain('canton-conformance serve exited (2) before it listened');
+      expect(output).not.toContain('canton-conformance run');
+      expect([...tree].some((p) => commandLine(p)?.includes(' run '))).toBe(false);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
 });
+
+/**
+ * The README's ci-recipe block, on `port`, with the suite narrowed to a few quick checks, run by
+ * `shell` in the project; every process it started while it ran is remembered, to prove they are
+ * gone afterwards.
+ */
+async function runRecipe(shell: string, port: number, env: Record<string, string>, prelude = ''): Promise<{ code: number | null; output: string; tree: Set<number> }> {
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  const recipe = /<!-- ci-recipe[^>]*-->\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(recipe, 'the README has a ci-recipe block').toBeDefined();
+  expect(recipe).toContain('--report-dir reports');
+  const script = prelude + recipe!.replaceAll('7575', String(port)).replace('--report-dir reports', '--report-dir reports --only ledger.version.*,ledger.ledger-end.*');
+  const run = spawn(shell, ['-c', script], { cwd: project, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  run.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  run.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const tree = new Set<number>();
+  const code = await new Promise<number | null>((done) => {
+    const watch = setInterval(() => descendants(run.pid!).forEach((p) => tree.add(p)), 100);
+    run.on('exit', (c) => {
+      clearInterval(watch);
+      done(c);
+    });
+  });
+  return { code, output, tree };
+}
 
 /** Waits for the line naming the URL, sends SIGTERM to npm, then expects npm, everything under it and the port to be gone. */
 async function expectStopsCleanly(npm: ChildProcess, listening = /listening on (http:\/\/[\d.]+:(\d+))/, command = 'serve'): Promise<void> {
