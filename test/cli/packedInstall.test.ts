@@ -95,6 +95,63 @@ describe('installed from the packed tarball', () => {
   }, 120_000);
 });
 
+describe('the msw entry from a CommonJS project', () => {
+  // A `"type": "commonjs"` project beside the first, with the package and msw (its peer) installed.
+  let cjs: string;
+  beforeAll(() => {
+    cjs = join(project, '..', 'your-cjs-project');
+    const modules = join(cjs, 'node_modules');
+    mkdirSync(join(modules, '@types'), { recursive: true });
+    writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'your-cjs-project', private: true, type: 'commonjs' }));
+    symlinkSync(join(project, 'node_modules', 'canton-conformance'), join(modules, 'canton-conformance'));
+    symlinkSync(join(repo, 'node_modules', 'msw'), join(modules, 'msw'));
+    symlinkSync(join(repo, 'node_modules', '@types', 'node'), join(modules, '@types', 'node'));
+  });
+
+  it('the package declares msw as an optional peer, so the project\'s own copy (and its types) is the one used', () => {
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'canton-conformance', 'package.json'), 'utf8')) as Record<string, Record<string, unknown> | undefined>;
+    expect(pkg['dependencies']?.['msw']).toBeUndefined();
+    expect(pkg['peerDependencies']?.['msw']).toMatch(/^\^2\./);
+    expect(pkg['peerDependenciesMeta']?.['msw']).toEqual({ optional: true });
+  });
+
+  it("require('canton-conformance/msw') gives handlers that msw/node serves", async () => {
+    writeFileSync(
+      join(cjs, 'mock.test.js'),
+      [
+        "const { setupServer } = require('msw/node');",
+        "const { createHandlers } = require('canton-conformance/msw');",
+        "const mock = createHandlers({ ledgerUrl: 'http://ledger.test' });",
+        'const server = setupServer(...mock.handlers);',
+        "server.listen({ onUnhandledRequest: 'error' });",
+        "fetch('http://ledger.test/v2/parties', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ partyIdHint: 'cjs', identityProviderId: '' }) })",
+        '  .then((r) => r.json())',
+        '  .then((b) => console.log(b.partyDetails.party))',
+        '  .finally(() => server.close());',
+      ].join('\n'),
+    );
+    const { stdout, stderr } = await exec(process.execPath, ['mock.test.js'], { cwd: cjs }).catch((e: { stdout: string; stderr: string }) => e);
+    expect(stdout.trim(), stderr).toMatch(/^cjs::1220[0-9a-f]{64}$/);
+    expect(stderr).toBe('');
+  }, 60_000);
+
+  it("a TypeScript project with module commonjs type-checks the README's setupServer(...mock.handlers)", async () => {
+    writeFileSync(join(cjs, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'es2022', strict: true, noEmit: true, types: ['node'] }, files: ['mock.test.ts'] }));
+    writeFileSync(
+      join(cjs, 'mock.test.ts'),
+      [
+        "import { setupServer } from 'msw/node';",
+        "import { createHandlers, type MockLedgerApi } from 'canton-conformance/msw';",
+        "const mock: MockLedgerApi = createHandlers({ ledgerUrl: 'http://ledger.test' });",
+        'export const server = setupServer(...mock.handlers);',
+      ].join('\n'),
+    );
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = await exec(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: cjs }).then(() => ({ stdout: '' }), (e: { stdout: string }) => e);
+    expect(r.stdout).toBe('');
+  }, 120_000);
+});
+
 /**
  * The README's ci-recipe block, on `port`, with the suite narrowed to a few quick checks, run by
  * `shell` in the project; every process it started while it ran is remembered, to prove they are
