@@ -135,8 +135,13 @@ describe('the msw entry from a CommonJS project', () => {
     expect(stderr).toBe('');
   }, 60_000);
 
-  it("a TypeScript project with module commonjs type-checks the README's setupServer(...mock.handlers)", async () => {
-    writeFileSync(join(cjs, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'es2022', strict: true, noEmit: true, types: ['node'] }, files: ['mock.test.ts'] }));
+  // module commonjs resolves as node10 (no "exports"); node16/nodenext read the require condition,
+  // where msw's CommonJS types must be the ones our declarations name too.
+  it.each([
+    ['commonjs', false],
+    ['nodenext', true],
+  ] as const)("a TypeScript project with module %s type-checks the README's setupServer(...mock.handlers)", async (module, skipLibCheck) => {
+    writeFileSync(join(cjs, `tsconfig.${module}.json`), JSON.stringify({ compilerOptions: { module, target: 'es2022', strict: true, noEmit: true, skipLibCheck, types: ['node'] }, files: ['mock.test.ts'] }));
     writeFileSync(
       join(cjs, 'mock.test.ts'),
       [
@@ -147,7 +152,7 @@ describe('the msw entry from a CommonJS project', () => {
       ].join('\n'),
     );
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
-    const r = await exec(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: cjs }).then(() => ({ stdout: '' }), (e: { stdout: string }) => e);
+    const r = await exec(process.execPath, [tsc, '-p', `tsconfig.${module}.json`], { cwd: cjs }).then(() => ({ stdout: '' }), (e: { stdout: string }) => e);
     expect(r.stdout).toBe('');
   }, 120_000);
 });
