@@ -326,6 +326,8 @@ async function announce(line: string, url: string, readyFile: string | undefined
   try {
     await writeFile(aside, `${url}\n`);
     await rename(aside, readyFile);
+    // Gone however the process ends (a storage failure exits at once).
+    process.once('exit', () => removeReadyFile(readyFile));
     return ExitCode.Ok;
   } catch (e) {
     console.error(`canton-conformance: --ready-file ${readyFile} cannot be written (${(e as Error).message}); stopping`);
@@ -336,7 +338,11 @@ async function announce(line: string, url: string, readyFile: string | undefined
 
 /** An old ready file would tell a waiting script that this start is done before it is. */
 function removeReadyFile(readyFile: string | undefined): void {
-  if (readyFile !== undefined) rmSync(readyFile, { force: true });
+  try {
+    if (readyFile !== undefined) rmSync(readyFile, { force: true });
+  } catch {
+    // Not a file (a directory): writing it will fail and say so.
+  }
 }
 
 /**
