@@ -19,6 +19,7 @@ import { routeMatcherOf } from './http/api/createDispatcher.js';
 import { answerConnect } from './http/koa/answerConnect.js';
 import { attachWebSockets } from './http/koa/attachWebSockets.js';
 import { createKoaApp } from './http/koa/createKoaApp.js';
+import { attachRequestLog } from './http/requestLog.js';
 import { createLedger, type Ledger, type LedgerOptions } from './ledger/index.js';
 
 export interface ReferenceServerOptions {
@@ -33,6 +34,8 @@ export interface ReferenceServerOptions {
   /** Default `none` (an unsecured sandbox). */
   readonly authenticator?: Authenticator;
   readonly log?: ApiLogger;
+  /** One line per request and WebSocket upgrade (`serve --log-requests`); default none. */
+  readonly requestLog?: (line: string) => void;
   /** Routes and streams of other groups (registry, scan) served beside the Ledger API. */
   readonly extraRoutes?: readonly Route[];
   /** Serve exactly these routes and streams instead of the whole table (one listener of `serve --localnet`). */
@@ -102,7 +105,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     app.callback(),
   );
   server.on('connect', answerConnect(routeMatcherOf(routes), services));
-  const sockets = attachWebSockets(server, [...(options.channels ?? ledgerApiChannels), ...(options.extraChannels ?? [])], services);
+  const upgraded = options.requestLog === undefined ? undefined : attachRequestLog(server, services.authenticator, options.requestLog);
+  const sockets = attachWebSockets(server, [...(options.channels ?? ledgerApiChannels), ...(options.extraChannels ?? [])], services, upgraded);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

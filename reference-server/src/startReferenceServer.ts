@@ -51,6 +51,13 @@ export interface StartOptions {
   readonly declareTemplates?: (ledger: Ledger) => void;
   /** Where the server logs (default stderr); `run` certifying it in-process keeps refusals out of its own output. */
   readonly log?: ApiLogger;
+  /** `serve --log-requests`: told one line per request and WebSocket upgrade (see requestLog.ts). */
+  readonly requestLog?: (line: string) => void;
+}
+
+/** A started server, and the DARs this start loaded (`--dar`, then the fixture file's), as named. */
+export interface StartedServer extends ReferenceServer {
+  readonly dars: readonly string[];
 }
 
 /** A fixtures file that cannot be served: every problem, each with its file and JSON path. */
@@ -65,14 +72,22 @@ export class FixturesError extends Error {
  * What `canton-conformance serve` and `npm start` run: the reference server over a fixtures world,
  * checked before the port opens (a bad file is refused with every problem listed).
  */
-export async function startReferenceServer(options: StartOptions): Promise<ReferenceServer> {
-  const { ledger, store } = openLedger(options);
+export async function startReferenceServer(options: StartOptions): Promise<StartedServer> {
+  const { ledger, store, dars } = openLedger(options);
   try {
     const log = options.log ?? consoleLogger;
     const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log });
-    const server = await createReferenceServer({ port: options.port, host: options.host, ledger, authenticator, log, ...(options.http === undefined ? {} : { http: options.http }) });
-    if (store === undefined) return server;
-    return { ...server, close: async () => void (await server.close(), store.close()) };
+    const server = await createReferenceServer({
+      port: options.port,
+      host: options.host,
+      ledger,
+      authenticator,
+      log,
+      ...(options.http === undefined ? {} : { http: options.http }),
+      ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
+    });
+    if (store === undefined) return { ...server, dars };
+    return { ...server, dars, close: async () => void (await server.close(), store.close()) };
   } catch (e) {
     store?.close();
     throw e;
@@ -83,7 +98,7 @@ export async function startReferenceServer(options: StartOptions): Promise<Refer
  * The ledger a start serves: a new one seeded with the fixtures, or the one restored from
  * `dataDir`. The caller closes the store (if any) when it stops serving.
  */
-export function openLedger(options: Omit<StartOptions, 'port' | 'host'>): { ledger: Ledger; store: SqliteStore | undefined } {
+export function openLedger(options: Omit<StartOptions, 'port' | 'host'>): { ledger: Ledger; store: SqliteStore | undefined; dars: readonly string[] } {
   const store =
     options.dataDir === undefined
       ? undefined
@@ -92,15 +107,14 @@ export function openLedger(options: Omit<StartOptions, 'port' | 'host'>): { ledg
           ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
           ...(options.onStorageFailure === undefined ? {} : { onFailure: options.onStorageFailure }),
         });
-  let ledger;
   try {
-    ledger = store === undefined || store.isNew ? seedWorld(options, store) : restoreWorld(options, store);
+    const opened = store === undefined || store.isNew ? seedWorld(options, store) : restoreWorld(options, store);
+    return { ...opened, store };
   } catch (e) {
     // Nothing of a start that failed stays in the directory (it is still new next time).
     store?.abandon();
     throw e;
   }
-  return { ledger, store };
 }
 
 /**
@@ -109,7 +123,7 @@ export function openLedger(options: Omit<StartOptions, 'port' | 'host'>): { ledg
  * before any fixture can name their templates. With a new durable store all of it is one
  * transaction (nothing here awaits), so a start that dies half-way leaves the directory new.
  */
-function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore | undefined): Ledger {
+function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore | undefined): { ledger: Ledger; dars: readonly string[] } {
   const file = options.fixtures ?? defaultWorldPath();
   const fixtures = loadFixtures(file);
   if (!fixtures.ok) throw new FixturesError(fixtures.error);
@@ -127,7 +141,7 @@ function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteSt
   loadStartupDars(ledger, options);
   const world = applyFixtures(ledger, fixtures.value, file);
   if (!world.ok) throw new FixturesError(world.error);
-  return ledger;
+  return { ledger, dars: [...(options.dars ?? []), ...(fixtures.value.dars ?? [])] };
 }
 
 /**
@@ -135,7 +149,7 @@ function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteSt
  * apps attach, then the update log is replayed through them. Record times never go back behind
  * the last one written, even if the system clock did.
  */
-function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore): Ledger {
+function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore): { ledger: Ledger; dars: readonly string[] } {
   const clock = new SeedingClock(0);
   const ledger = createLedger({ clock, ...listMaxOf(options), store, blobKey: store.blobKey });
   createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false } });
@@ -148,7 +162,8 @@ function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: Sqlit
   loadStartupDars(ledger, options);
   if (options.fixtures !== undefined) options.notice?.(`--fixtures ${options.fixtures} is ignored: ${store.directory} already holds a ledger (start with a new --data-dir to load other fixtures)`);
   options.notice?.(`restored the ledger from ${store.directory}: ledger end ${store.ledgerEnd}`);
-  return ledger;
+  // The DARs of earlier starts are in the restored ledger; this start loaded the --dar ones.
+  return { ledger, dars: options.dars ?? [] };
 }
 
 /** `--dar` files, before the fixtures (whose own `dars` come next, in their order). */

@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseServeArgs, run } from '../../conformance/src/cli/serve.js';
+import { readableCopy, type ReadableCopy } from '../support/readableCopy.js';
 
 // The server runs as a child process (the published CLI, from dist/: `npm run build`), so that
 // it can be killed the hard way.
@@ -291,16 +292,30 @@ describe('serve --data-dir: a ledger that lost acknowledged commands, or a direc
   }, 60_000);
 
   // The store as the server opens it (from dist/), in a child as `asUser`: the sandbox this runs in may refuse an unprivileged listen.
-  const store = new URL('../../dist/reference-server/src/store/sqlite/SqliteStore.js', import.meta.url).pathname;
+  // Another user may not read the checkout (a private directory, mode 0700): that child loads a world-readable copy.
+  let store: ReadableCopy = { ok: true, dist: new URL('../../dist', import.meta.url).pathname };
+  beforeAll(() => {
+    if (asUser.uid !== undefined) store = readableCopy(base);
+  });
+  /** What the child printed (`opened`, or the error's name and message), or what happened when it printed nothing. */
   function openAs(dir: string): Promise<string> {
-    const script = `import { SqliteStore } from ${JSON.stringify(store)}; try { SqliteStore.open(${JSON.stringify(dir)}, { participantId: 'p::1220ab' }); console.log('opened'); } catch (e) { console.log(e.name + ': ' + e.message); }`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'], ...asUser });
+    if (!store.ok) throw new Error(store.reason);
+    const module = join(store.dist, 'reference-server/src/store/sqlite/SqliteStore.js');
+    const script = `import { SqliteStore } from ${JSON.stringify(module)}; try { SqliteStore.open(${JSON.stringify(dir)}, { participantId: 'p::1220ab' }); console.log('opened'); } catch (e) { console.log(e.name + ': ' + e.message); }`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], ...asUser });
     let out = '';
+    let err = '';
     child.stdout?.on('data', (d: Buffer) => void (out += d.toString()));
-    return new Promise((resolve) => child.once('exit', () => resolve(out.trim())));
+    child.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
+    const who = asUser.uid !== undefined ? ` as uid ${asUser.uid}` : '';
+    return new Promise((resolve) => {
+      child.once('error', (e) => resolve(`the child${who} could not start: ${e.message}`));
+      child.once('close', (code, signal) => resolve(out.trim() !== '' ? out.trim() : `the child${who} printed nothing and exited with ${signal ?? `code ${code}`}; stderr: ${err.trim() || '(empty)'}`));
+    });
   }
 
-  it('a database file it may not write, or a read-only new directory: reported as read-only with the path, not "disk I/O error"', async () => {
+  it('a database file it may not write, or a read-only new directory: reported as read-only with the path, not "disk I/O error"', async (ctx) => {
+    if (!store.ok) ctx.skip(`cannot arrange a child as another user: ${store.reason}`);
     const dir = join(base, 'read-only-file');
     mkdirSync(dir);
     if (asUser.uid !== undefined) chownSync(dir, asUser.uid, asUser.gid);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 
 /**
  * The README's install path and CI recipe, from the packed tarball in a project that is not the
@@ -52,32 +53,21 @@ describe('installed from the packed tarball', () => {
     await expectStopsCleanly(npx);
   }, 60_000);
 
+  it('SIGTERM to `npx canton-conformance mock` stops Prism under it: no process, no port left', async () => {
+    const npx = spawn('npx', ['canton-conformance', 'mock', '--group', 'scan', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    await expectStopsCleanly(npx, /^Prism mock of the scan spec .* on (http:\/\/[\d.]+:(\d+))$/m, 'prism');
+  }, 120_000);
+
   it('SIGTERM to `npm start` stops the server: no process, no port left', async () => {
     const npm = spawn('npm', ['start'], { cwd: repo, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     await expectStopsCleanly(npm);
   }, 60_000);
 
   it("the README's CI recipe starts the server, certifies it and leaves nothing running", async () => {
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-    const recipe = /<!-- ci-recipe[^>]*-->\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(recipe, 'the README has a ci-recipe block').toBeDefined();
     const port = await freePort();
-    // The same commands, on a free port, with the suite narrowed to a few quick checks.
-    const script = recipe!.replaceAll('7575', String(port)).replace(/^(npx canton-conformance run .*)$/m, '$1 --only ledger.version.*,ledger.ledger-end.*');
     const summary = join(project, 'step-summary.md');
-    const run = spawn('bash', ['-c', script], { cwd: project, env: { ...process.env, GITHUB_STEP_SUMMARY: summary }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    run.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    run.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const tree = new Set<number>();
-    const code = await new Promise<number | null>((done) => {
-      // Remember every process the recipe started while it runs, to prove they are gone afterwards.
-      const watch = setInterval(() => descendants(run.pid!).forEach((p) => tree.add(p)), 100);
-      run.on('exit', (c) => {
-        clearInterval(watch);
-        done(c);
-      });
-    });
+    // In POSIX sh (dash on Debian), as the README promises.
+    const { code, output, tree } = await runRecipe('sh', port, { GITHUB_STEP_SUMMARY: summary });
     expect(code, output).toBe(0);
     expect(output).toContain(`canton-conformance reference server listening on http://127.0.0.1:${port}`);
     expect(readFileSync(summary, 'utf8')).toMatch(/^## canton-conformance: ✅ PASS/);
@@ -85,15 +75,122 @@ describe('installed from the packed tarball', () => {
     expect([...tree].some((p) => commandLine(p)?.includes(' serve '))).toBe(true);
     await expectGone([...tree], port);
   }, 120_000);
+
+  it("the README's CI recipe fails, saying why, when its server cannot start because another server holds the port", async () => {
+    // Another reference server on the port: it answers /livez and would pass the suite.
+    const { createReferenceServer } = await import('../../reference-server/src/server.js');
+    const other = await createReferenceServer({ port: 0, log: silentLogger });
+    try {
+      const port = Number(new URL(other.url).port);
+      // bash with `set -eu`, as CI runners use it.
+      const { code, output, tree } = await runRecipe('bash', port, { GITHUB_STEP_SUMMARY: join(project, 'step-summary-taken.md') }, 'set -eu\n');
+      expect(code, output).toBe(1);
+      expect(output).toContain(`127.0.0.1:${port} is already in use`);
+      expect(output).toContain('canton-conformance serve exited (2) before it listened');
+      expect(output).not.toContain('canton-conformance run');
+      expect([...tree].some((p) => commandLine(p)?.includes(' run '))).toBe(false);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
 });
 
-/** Waits for the "listening" line, sends SIGTERM to npm, then expects npm, everything under it and the port to be gone. */
-async function expectStopsCleanly(npm: ChildProcess): Promise<void> {
+describe('the msw entry from a CommonJS project', () => {
+  // A `"type": "commonjs"` project beside the first, with the package and msw (its peer) installed.
+  let cjs: string;
+  beforeAll(() => {
+    cjs = join(project, '..', 'your-cjs-project');
+    const modules = join(cjs, 'node_modules');
+    mkdirSync(join(modules, '@types'), { recursive: true });
+    writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'your-cjs-project', private: true, type: 'commonjs' }));
+    symlinkSync(join(project, 'node_modules', 'canton-conformance'), join(modules, 'canton-conformance'));
+    symlinkSync(join(repo, 'node_modules', 'msw'), join(modules, 'msw'));
+    symlinkSync(join(repo, 'node_modules', '@types', 'node'), join(modules, '@types', 'node'));
+  });
+
+  it('the package declares msw as an optional peer, so the project\'s own copy (and its types) is the one used', () => {
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'canton-conformance', 'package.json'), 'utf8')) as Record<string, Record<string, unknown> | undefined>;
+    expect(pkg['dependencies']?.['msw']).toBeUndefined();
+    expect(pkg['peerDependencies']?.['msw']).toMatch(/^\^2\./);
+    expect(pkg['peerDependenciesMeta']?.['msw']).toEqual({ optional: true });
+  });
+
+  it("require('canton-conformance/msw') gives handlers that msw/node serves", async () => {
+    writeFileSync(
+      join(cjs, 'mock.test.js'),
+      [
+        "const { setupServer } = require('msw/node');",
+        "const { createHandlers } = require('canton-conformance/msw');",
+        "const mock = createHandlers({ ledgerUrl: 'http://ledger.test' });",
+        'const server = setupServer(...mock.handlers);',
+        "server.listen({ onUnhandledRequest: 'error' });",
+        "fetch('http://ledger.test/v2/parties', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ partyIdHint: 'cjs', identityProviderId: '' }) })",
+        '  .then((r) => r.json())',
+        '  .then((b) => console.log(b.partyDetails.party))',
+        '  .finally(() => server.close());',
+      ].join('\n'),
+    );
+    const { stdout, stderr } = await exec(process.execPath, ['mock.test.js'], { cwd: cjs }).catch((e: { stdout: string; stderr: string }) => e);
+    expect(stdout.trim(), stderr).toMatch(/^cjs::1220[0-9a-f]{64}$/);
+    // Node 20.19 to 20.x and 22.12 may warn that require() of ESM is experimental; nothing else.
+    expect(stderr.replace(/^.*ExperimentalWarning.*\n(\(Use `node --trace-warnings.*\n)?/gm, '')).toBe('');
+  }, 60_000);
+
+  // module commonjs resolves as node10 (no "exports"); node16/nodenext read the require condition,
+  // where msw's CommonJS types must be the ones our declarations name too.
+  it.each([
+    ['commonjs', false],
+    ['nodenext', true],
+  ] as const)("a TypeScript project with module %s type-checks the README's setupServer(...mock.handlers)", async (module, skipLibCheck) => {
+    writeFileSync(join(cjs, `tsconfig.${module}.json`), JSON.stringify({ compilerOptions: { module, target: 'es2022', strict: true, noEmit: true, skipLibCheck, types: ['node'] }, files: ['mock.test.ts'] }));
+    writeFileSync(
+      join(cjs, 'mock.test.ts'),
+      [
+        "import { setupServer } from 'msw/node';",
+        "import { createHandlers, type MockLedgerApi } from 'canton-conformance/msw';",
+        "const mock: MockLedgerApi = createHandlers({ ledgerUrl: 'http://ledger.test' });",
+        'export const server = setupServer(...mock.handlers);',
+      ].join('\n'),
+    );
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = await exec(process.execPath, [tsc, '-p', `tsconfig.${module}.json`], { cwd: cjs }).then(() => ({ stdout: '' }), (e: { stdout: string }) => e);
+    expect(r.stdout).toBe('');
+  }, 120_000);
+});
+
+/**
+ * The README's ci-recipe block, on `port`, with the suite narrowed to a few quick checks, run by
+ * `shell` in the project; every process it started while it ran is remembered, to prove they are
+ * gone afterwards.
+ */
+async function runRecipe(shell: string, port: number, env: Record<string, string>, prelude = ''): Promise<{ code: number | null; output: string; tree: Set<number> }> {
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  const recipe = /<!-- ci-recipe[^>]*-->\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(recipe, 'the README has a ci-recipe block').toBeDefined();
+  expect(recipe).toContain('--report-dir reports');
+  const script = prelude + recipe!.replaceAll('7575', String(port)).replace('--report-dir reports', '--report-dir reports --only ledger.version.*,ledger.ledger-end.*');
+  const run = spawn(shell, ['-c', script], { cwd: project, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  run.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  run.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const tree = new Set<number>();
+  const code = await new Promise<number | null>((done) => {
+    const watch = setInterval(() => descendants(run.pid!).forEach((p) => tree.add(p)), 100);
+    run.on('exit', (c) => {
+      clearInterval(watch);
+      done(c);
+    });
+  });
+  return { code, output, tree };
+}
+
+/** Waits for the line naming the URL, sends SIGTERM to npm, then expects npm, everything under it and the port to be gone. */
+async function expectStopsCleanly(npm: ChildProcess, listening = /listening on (http:\/\/[\d.]+:(\d+))/, command = 'serve'): Promise<void> {
   let out = '';
   const url = await new Promise<string>((done, fail) => {
     npm.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /listening on (http:\/\/[\d.]+:(\d+))/.exec(out);
+      const m = listening.exec(out);
       if (m) done(m[1]!);
     });
     npm.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -101,7 +198,7 @@ async function expectStopsCleanly(npm: ChildProcess): Promise<void> {
   });
   const port = Number(new URL(url).port);
   const tree = descendants(npm.pid!);
-  expect(tree.some((p) => commandLine(p)?.includes('serve'))).toBe(true);
+  expect(tree.some((p) => commandLine(p)?.includes(command))).toBe(true);
   const exited = new Promise<void>((done) => npm.on('exit', () => done()));
   npm.kill('SIGTERM');
   await exited;

@@ -62,7 +62,7 @@ describe('serve --dar: the flag', () => {
   });
 });
 
-describe.skipIf(!HAS_DARS)('serve --dar with real DARs', () => {
+describe.skipIf(!HAS_DARS)('serve --dar with real DARs (needs ../shared/upstream/daml/dars)', () => {
   it('lists the packages, vets them on both synchronizers, and the preferred-package query picks them', async () => {
     const url = await start({ dars: [UTIL, FEATURED] });
     const listed = (await getJson(`${url}/v2/packages`)).packageIds as string[];
@@ -106,7 +106,7 @@ describe.skipIf(!HAS_DARS)('serve --dar with real DARs', () => {
   });
 });
 
-describe.skipIf(!HAS_DARS)('serve --localnet --dar', () => {
+describe.skipIf(!HAS_DARS)('serve --localnet --dar (needs ../shared/upstream/daml/dars)', () => {
   it('the DARs are on the ledger both LocalNet participants serve (app user and app provider)', async () => {
     const net = await startLocalNet({ host: '127.0.0.1', fixtures: undefined, dars: [FEATURED], ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 }, log: { info: () => undefined, error: () => undefined } as never });
     try {

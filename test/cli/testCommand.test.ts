@@ -46,14 +46,14 @@ describe('canton-conformance test', () => {
     expect(await cli('--dar', corrupt)).toMatchObject({ code: 2, stderr: expect.stringContaining(`${corrupt}: not a readable DAR: not a readable zip`) });
   });
 
-  it.runIf(HAS_DARS)('an unknown --script is a usage error with the nearest script name (exit 2)', async () => {
+  it.runIf(HAS_DARS)('an unknown --script is a usage error with the nearest script name (exit 2) (needs ../shared/upstream/daml/dars)', async () => {
     const r = await cli('--dar', DAR, '--script', 'Splice.Scripts.TestAmuletBurn:testAmuletBrn', '--report-dir', join(root, 'unknown'));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("no script 'Splice.Scripts.TestAmuletBurn:testAmuletBrn'");
     expect(r.stderr).toContain('did you mean Splice.Scripts.TestAmuletBurn:testAmuletBurn?');
   });
 
-  it.runIf(HAS_DARS)('runs the named scripts: one line each, junit.xml with debug output in system-out, summary.md (exit 0)', async () => {
+  it.runIf(HAS_DARS)('runs the named scripts: one line each, junit.xml with debug output in system-out, summary.md (exit 0) (needs ../shared/upstream/daml/dars)', async () => {
     const dir = join(root, 'pass');
     const r = await cli('--dar', DAR, '--script', 'Splice.Scripts.TestAmuletBurn:testAmuletBurn', '--script', 'Splice.Scripts.UnitTests.Fees:test_toRatePerDay', '--report-dir', dir);
     expect(r.code).toBe(0);
@@ -69,7 +69,7 @@ describe('canton-conformance test', () => {
     expect(summary).toMatch(/\| Splice\.Scripts\.TestAmuletBurn:testAmuletBurn \| pass \| \d+ \| \d+ \| \d+ \| \d+ \|/);
   });
 
-  it.runIf(HAS_DARS)('--ledger memory runs the scripts on the in-memory ledger, --ledger core (the default) on the participant', async () => {
+  it.runIf(HAS_DARS)('--ledger memory runs the scripts on the in-memory ledger, --ledger core (the default) on the participant (needs ../shared/upstream/daml/dars)', async () => {
     const script = ['--script', 'Splice.Scripts.Util:setupApp'];
     const memory = await cli('--dar', DAR, ...script, '--ledger', 'memory', '--report-dir', join(root, 'memory'));
     const core = await cli('--dar', DAR, ...script, '--report-dir', join(root, 'core'));
@@ -79,7 +79,7 @@ describe('canton-conformance test', () => {
     expect(core.stdout).toMatch(/^1 passed, 0 failed, 1 script in [\d.]+ s on the ledger core; reports in /m);
   });
 
-  it.runIf(HAS_DARS)('a failing script is FAIL with its reason, a junit failure and exit 1', async () => {
+  it.runIf(HAS_DARS)('a failing script is FAIL with its reason, a junit failure and exit 1 (needs ../shared/upstream/daml/dars)', async () => {
     const dir = join(root, 'fail');
     const r = await cli('--dar', DAR, '--script', 'Splice.Scripts.TestAmuletBurn:testAmuletBurn', '--max-steps', '1000', '--report-dir', dir);
     expect(r.code).toBe(1);

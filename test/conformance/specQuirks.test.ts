@@ -29,7 +29,7 @@ const error = (extra: Record<string, unknown> = {}) => ({
 });
 const users400 = (contentType: string, body: unknown) => validateResponse({ spec: upstream, method: 'get', path: '/v2/users/alice', status: 400, contentType, body });
 
-describe.skipIf(!hasUpstream)("--spec with Canton's 3.5 document", () => {
+describe.skipIf(!hasUpstream)("--spec with Canton's 3.5 document (needs ../shared/upstream)", () => {
   it('every quirk in the list has an id and a reason', () => {
     expect(SPEC_QUIRKS.map((q) => q.id)).toEqual(['canton-json-400-bodies', 'canton-null-error-members']);
     for (const q of SPEC_QUIRKS) expect(q.reason.length).toBeGreaterThan(80);

@@ -35,7 +35,7 @@ function mainDalf(relative: string): { path: string; bytes: Uint8Array } {
   return { path, bytes: entries[path]! };
 }
 
-describe.skipIf(!HAS_DARS)('decoding the reference DARs', () => {
+describe.skipIf(!HAS_DARS)('decoding the reference DARs (needs ../shared/upstream/daml/dars)', () => {
   it('decodes every DAR of shared/upstream/daml/dars, each package id the SHA-256 its file name carries', () => {
     const files = allDars();
     expect(files.length).toBeGreaterThanOrEqual(28);
@@ -101,7 +101,7 @@ describe.skipIf(!HAS_DARS)('decoding the reference DARs', () => {
   });
 });
 
-describe.skipIf(!HAS_DARS)('bad input is a failure as data naming what is wrong', () => {
+describe.skipIf(!HAS_DARS)('bad input is a failure as data naming what is wrong (needs ../shared/upstream/daml/dars)', () => {
   it('a truncated DALF', () => {
     const { path, bytes } = mainDalf('splice-util-0.1.4.dar');
     for (const cut of [1, 10, 1000, bytes.length - 1]) {

@@ -258,7 +258,7 @@ describe('interfaces (daml-lf-2.rst: to_interface, from_interface, call_interfac
   });
 });
 
-describe.skipIf(!HAS_DARS)('evaluating real definitions of the reference DARs', () => {
+describe.skipIf(!HAS_DARS)('evaluating real definitions of the reference DARs (needs ../shared/upstream/daml/dars)', () => {
   const { dar, packages } = HAS_DARS ? loadDar('splice-amulet-0.1.14.dar') : ({} as ReturnType<typeof loadDar>);
   const find = (pkgName: string, module: string, name: string): Expr => {
     const pkg = dar.packages.find((p) => p.metadata?.name === pkgName && p.modules.get(module)?.values.has(name));

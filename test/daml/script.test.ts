@@ -22,7 +22,7 @@ function load(): LoadedDar {
   return r.loaded;
 }
 
-describe.runIf(HAS_DARS)('Daml Script: splice-amulet-test-0.1.8', () => {
+describe.runIf(HAS_DARS)('Daml Script: splice-amulet-test-0.1.8 (needs ../shared/upstream/daml/dars)', () => {
   const loaded = HAS_DARS ? load() : undefined!;
   const byName = (name: string) => loaded.scripts.find((s) => `${s.module}:${s.name}` === name)!;
 

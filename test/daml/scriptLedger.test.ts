@@ -11,7 +11,7 @@ import type { ScriptSubmission, ScriptSubmitResult } from '../../daml-engine/scr
 import type { RecordValue } from '../../daml-engine/value/Value.js';
 import { HAS_DARS, loadDar } from './damlFixtures.js';
 
-describe.runIf(HAS_DARS)('InMemoryScriptLedger with Splice Amulet templates', () => {
+describe.runIf(HAS_DARS)('InMemoryScriptLedger with Splice Amulet templates (needs ../shared/upstream/daml/dars)', () => {
   const { packages } = HAS_DARS ? loadDar('history/splice-amulet-test-0.1.8.dar') : { packages: undefined! };
   const getPackage = (id: string) => packages.get(id);
   const amulet = HAS_DARS ? [...packages.all()].find((p) => p.metadata?.name === 'splice-amulet')!.id : '';

@@ -20,7 +20,7 @@ import type { Value } from '../../daml-engine/value/Value.js';
 import { FALSE, NIL, NONE, UNIT, listOf } from '../../daml-engine/value/Value.js';
 import { DARS_DIR, HAS_DARS } from './damlFixtures.js';
 
-describe.runIf(HAS_DARS)('Daml Script questions', () => {
+describe.runIf(HAS_DARS)('Daml Script questions (needs ../shared/upstream/daml/dars)', () => {
   const loaded: LoadedDar = (() => {
     if (!HAS_DARS) return undefined!;
     const r = loadDarScripts(readFileSync(join(DARS_DIR, 'history/splice-amulet-test-0.1.8.dar')));

@@ -51,7 +51,7 @@ function failure(result: SubmissionResult): Extract<SubmissionResult, { ok: fals
   return result.error;
 }
 
-describe.skipIf(!HAS_DARS)('update engine on splitwell-0.1.23', () => {
+describe.skipIf(!HAS_DARS)('update engine on splitwell-0.1.23 (needs ../shared/upstream/daml/dars)', () => {
   let packages: Packages;
   let main: string;
   const setup = () => {
@@ -205,7 +205,7 @@ describe.skipIf(!HAS_DARS)('update engine on splitwell-0.1.23', () => {
   });
 });
 
-describe.skipIf(!HAS_DARS)('update engine on splice-test-token-v1-1.0.0: preconditions and interfaces', () => {
+describe.skipIf(!HAS_DARS)('update engine on splice-test-token-v1-1.0.0: preconditions and interfaces (needs ../shared/upstream/daml/dars)', () => {
   let packages: Packages;
   let main: string;
   const setup = () => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe.runIf(HAS_DARS)('real Splice DARs through the JSON Ledger API', () => {
+describe.runIf(HAS_DARS)('real Splice DARs through the JSON Ledger API (needs ../shared/upstream/daml/dars)', () => {
   it('test token v1: mint, transfers accepted, rejected and withdrawn through the disclosed factory; wallets list holdings', async () => {
     const end = await runTokenV1Flow(api);
     expect(end).toEqual({

@@ -32,7 +32,7 @@ const holding = (amount: string) => ({ owner: alice, instrumentId: { admin, id: 
 const commands = (actAs: string[], cmds: unknown[], extra: Record<string, unknown> = {}) => ({ userId: 'engine-user', commandId: `engine-${++n}`, actAs, commands: cmds, ...extra });
 const createToken = (amount: string) => ({ CreateCommand: { templateId: TOKEN, createArguments: { holding: holding(amount) } } });
 
-describe.runIf(HAS_DARS)('JSON Ledger API over an uploaded DAR', () => {
+describe.runIf(HAS_DARS)('JSON Ledger API over an uploaded DAR (needs ../shared/upstream/daml/dars)', () => {
   it('creates and exercises through every submit form; the answers conform to the spec', async () => {
     const created = await post(server, '/v2/commands/submit-and-wait-for-transaction', { commands: commands([alice, admin], [createToken('5.0')]) });
     expect(created.status).toBe(200);

@@ -17,7 +17,7 @@ afterAll(() => server.close());
 
 interface Created { contractId: string; templateId: string; createdEventBlob?: string; createArgument: Record<string, unknown> }
 
-describe.runIf(HAS_DARS)('splitwell through the JSON Ledger API, beside the default world', () => {
+describe.runIf(HAS_DARS)('splitwell through the JSON Ledger API, beside the default world (needs ../shared/upstream/daml/dars)', () => {
   it('uploads next to the built-in Amulet model, then groups, invites and joins with disclosed contracts', async () => {
     const sync = server.ledger.config.synchronizers[0]!.id;
     expect((await upload(server, `/v2/dars?synchronizerId=${encodeURIComponent(sync)}`, readFileSync(join(DARS_DIR, 'splice/splitwell-0.1.23.dar')))).status).toBe(200);

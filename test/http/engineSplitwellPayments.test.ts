@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe.runIf(HAS_DARS)('splitwell payments with Amulet through the JSON API', () => {
+describe.runIf(HAS_DARS)('splitwell payments with Amulet through the JSON API (needs ../shared/upstream/daml/dars)', () => {
   it('enter a payment, initiate a transfer, accept it with amulets, complete it: the receiver is paid and the balance moves', async () => {
     await runSplitwellPaymentFlow(api, server.ledger);
     expect(server.errors).toEqual([]);

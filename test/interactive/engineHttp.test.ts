@@ -111,7 +111,7 @@ async function prepareTransfer(scheme: 'HASHING_SCHEME_VERSION_V2' | 'HASHING_SC
   return { rules, token, p };
 }
 
-describe.runIf(HAS_DARS)('interactive submission of an uploaded DAR over HTTP', () => {
+describe.runIf(HAS_DARS)('interactive submission of an uploaded DAR over HTTP (needs ../shared/upstream/daml/dars)', () => {
   it('prepares the engine transaction of several commands: two creates, hashed as core-tx-visualizer recomputes it', async () => {
     const p = await prepare([admin, sender], [{ CreateCommand: { templateId: TOKEN, createArguments: { holding: holding('1.0') } } }, { CreateCommand: { templateId: TOKEN_RULES, createArguments: { admin } } }]);
     expect(p.hashingSchemeVersion).toBe('HASHING_SCHEME_VERSION_V2');

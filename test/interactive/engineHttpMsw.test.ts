@@ -23,7 +23,7 @@ async function postJson(path: string, body: unknown): Promise<{ status: number; 
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-describe.runIf(HAS_DARS)('msw mocks: interactive submission of a DAR given to createHandlers', () => {
+describe.runIf(HAS_DARS)('msw mocks: interactive submission of a DAR given to createHandlers (needs ../shared/upstream/daml/dars)', () => {
   const mock = HAS_DARS ? createHandlers({ ledgerUrl: URL_BASE, dars: [join(DARS_DIR, 'splice/splice-token-test-dummy-holding-0.0.4.dar')], log: silentLogger }) : undefined;
   const server = setupServer(...(mock?.handlers ?? []));
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

@@ -19,7 +19,7 @@ const DUMMY = '#splice-token-test-dummy-holding:Splice.Api.Token.Test.DummyHoldi
 
 interface Event { CreatedEvent?: { contractId: string; createArgument: Record<string, unknown> }; ArchivedEvent?: { contractId: string } }
 
-describe.runIf(HAS_DARS)('wallet-sdk: interactive submission of an uploaded DAR on serve --localnet', () => {
+describe.runIf(HAS_DARS)('wallet-sdk: interactive submission of an uploaded DAR on serve --localnet (needs ../shared/upstream/daml/dars)', () => {
   let net: LocalNet;
   let sdk: GuideSdk;
   let owner: ExternalParty;

@@ -27,7 +27,7 @@ const NOW = T0 + 86_400_000_000n;
 const UUID = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
 const MODULE = 'Splice.Testing.Tokens.TestTokenV1';
 
-describe.skipIf(!HAS_DARS)('engine prepare and execute (splice-test-token-v1-1.0.0)', () => {
+describe.skipIf(!HAS_DARS)('engine prepare and execute (splice-test-token-v1-1.0.0) (needs ../shared/upstream/daml/dars)', () => {
   let packages: Packages;
   let main: string;
   let ledger: EngineLedger;

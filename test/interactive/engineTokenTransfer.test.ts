@@ -31,7 +31,7 @@ const MODULE = 'Splice.Testing.Tokens.TestTokenV1';
 const field = (v: ProtoValue | undefined, label: string): ProtoValue | undefined =>
   v?.sum.oneofKind === 'record' ? v.sum.record.fields.find((f) => f.label === label)?.value : undefined;
 
-describe.skipIf(!HAS_DARS)('prepare of an engine transaction: test token transfer (splice-test-token-v1-1.0.0)', () => {
+describe.skipIf(!HAS_DARS)('prepare of an engine transaction: test token transfer (splice-test-token-v1-1.0.0) (needs ../shared/upstream/daml/dars)', () => {
   let packages: Packages;
   let main: string;
   let ledger: EngineLedger;

@@ -30,7 +30,7 @@ const cid = (n: number): string => '00' + n.toString(16).padStart(64, '0');
 const fields = (v: ProtoValue | undefined) => (v?.sum.oneofKind === 'record' ? v.sum.record.fields : []);
 const field = (v: ProtoValue | undefined, label: string) => fields(v).find((f) => f.label === label)?.value;
 
-describe.skipIf(!HAS_DARS)('prepare of an engine transaction with a rollback node: wallet batch (splice-wallet-0.1.14)', () => {
+describe.skipIf(!HAS_DARS)('prepare of an engine transaction with a rollback node: wallet batch (splice-wallet-0.1.14) (needs ../shared/upstream/daml/dars)', () => {
   let packages: Packages;
   let main: string;
   let ledger: EngineLedger;

@@ -19,7 +19,7 @@ const valueOf = (ledger: Ledger, tycon: QualifiedName, json: unknown): Value => 
   return r.value;
 };
 
-describe.runIf(HAS_DARS)('the engine-native entry of the ledger core', () => {
+describe.runIf(HAS_DARS)('the engine-native entry of the ledger core (needs ../shared/upstream/daml/dars)', () => {
   it('submits engine commands, answers engine results and commits what the JSON API then shows', () => {
     const { ledger, bank: provider, alice: user, packages } = setup('splice/splitwell-0.1.23.dar');
     const main = packages[0]!.id;

@@ -16,7 +16,7 @@ function createdPackage(ledger: Ledger, dso: string, provider: string, extra: Re
   return (tx.events[0] as { CreatedEvent: { templateId: string } }).CreatedEvent.templateId.split(':')[0] as string;
 }
 
-describe.runIf(HAS_DARS)('package-name template ids run as Canton selects the package', () => {
+describe.runIf(HAS_DARS)('package-name template ids run as Canton selects the package (needs ../shared/upstream/daml/dars)', () => {
   it('the highest vetted version, unless packageIdSelectionPreference names another; unvetting moves the choice', () => {
     const { ledger, bank: dso, alice: provider } = world();
     const sync = ledger.config.synchronizers[0]!.id;

@@ -22,7 +22,7 @@ const created = (tx: JsTransaction, entity: string) =>
 const exercised = (tx: JsTransaction) => tx.events.flatMap((e: Event) => ('ExercisedEvent' in e ? [e.ExercisedEvent] : []));
 const blobOf = (ledger: Ledger, contractId: string, templateId: string) => ({ contractId, templateId, createdEventBlob: ledger.createdEventBlob(contractId) as string, synchronizerId: '' });
 
-describe.runIf(HAS_DARS)('uploaded DARs run through the engine: splitwell', () => {
+describe.runIf(HAS_DARS)('uploaded DARs run through the engine: splitwell (needs ../shared/upstream/daml/dars)', () => {
   let w: ReturnType<typeof world>;
   beforeAll(() => {
     w = world();

@@ -28,7 +28,7 @@ function submit(ledger: Ledger, actAs: string[], commands: Command[]) {
 }
 const createdIn = (tx: JsTransaction) => tx.events.flatMap((e: Event) => ('CreatedEvent' in e ? [e.CreatedEvent] : []));
 
-describe.runIf(HAS_DARS)('uploaded DARs run through the engine: a test token and the token-standard Holding', () => {
+describe.runIf(HAS_DARS)('uploaded DARs run through the engine: a test token and the token-standard Holding (needs ../shared/upstream/daml/dars)', () => {
   it('an interface filter on Holding shows the engine-evaluated view of each token', () => {
     const { ledger, alice, bank, holdingInterface } = setup();
     const tx = must(submit(ledger, [alice, bank], [createToken(alice, bank, '10.5')])).transaction;

@@ -16,7 +16,7 @@ function run(ledger: Ledger, actAs: string[], command: Command): JsTransaction {
 }
 const createdOf = (tx: JsTransaction) => tx.events.flatMap((e: Event) => ('CreatedEvent' in e ? [e.CreatedEvent] : []));
 
-describe.runIf(HAS_DARS)('uploaded DARs run through the engine: the token-standard test trading app', () => {
+describe.runIf(HAS_DARS)('uploaded DARs run through the engine: the token-standard test trading app (needs ../shared/upstream/daml/dars)', () => {
   it('a trader proposes, the counterparty accepts, the venue initiates settlement (getTime, TextMap of legs)', () => {
     const { ledger, alice, bob, bank: venue, carol: admin } = world();
     must(ledger.uploadDar(readFileSync(join(DARS_DIR, 'splice/splice-token-test-trading-app-1.0.2.dar')), { synchronizerId: ledger.config.synchronizers[0]!.id }));

@@ -27,7 +27,7 @@ describe('canton-conformance serve --localnet: running', () => {
     vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
     const exit = run(['--localnet', '--localnet-port-base', '0']);
     await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 15_000 });
-    const m = /ledger http:\/\/localhost:(\d+), validator http:\/\/localhost:(\d+)\/api\/validator, scan http:\/\/scan\.localhost:(\d+)\/api\/scan, token standard http:\/\/localhost:(\d+), app provider ledger http:\/\/localhost:(\d+)$/.exec(lines[0] ?? '');
+    const m = /ledger http:\/\/localhost:(\d+), validator http:\/\/localhost:(\d+)\/api\/validator, scan http:\/\/scan\.localhost:(\d+)\/api\/scan, token standard http:\/\/localhost:(\d+), app provider ledger http:\/\/localhost:(\d+) \(auth: hs256 \(LocalNet.s secret "unsafe", audience https:\/\/canton\.network\.global\); DARs: none\)$/.exec(lines[0] ?? '');
     expect(m, lines[0]).not.toBeNull();
     const [ledger, validator, scan, tokenStandard, appProvider] = m!.slice(1).map(Number);
     const auth = { authorization: `Bearer ${await localNetToken()}` };

@@ -142,7 +142,7 @@ async function tradeFlow(api: JsonApiClient): Promise<unknown[]> {
   return out;
 }
 
-describe.runIf(HAS_DARS)('the built-in test trading app and the real DAR of it answer alike', () => {
+describe.runIf(HAS_DARS)('the built-in test trading app and the real DAR of it answer alike (needs ../shared/upstream/daml/dars)', () => {
   const localnet = createHandlers({ localnet: true, log: silentLogger });
   const withDar = HAS_DARS ? createHandlers({ ledgerUrl: DAR_URL, dars: [darBytes(TRADING_APP_DAR)], log: silentLogger }) : localnet;
   const server = setupServer(...localnet.handlers, ...withDar.handlers);

@@ -17,7 +17,7 @@ import { runTradingAppFlow } from '../engineApps/tradingAppFlow.js';
 
 const URL_ = 'http://engine-apps.test';
 
-describe.runIf(HAS_DARS)('real Splice DARs through the msw handlers', () => {
+describe.runIf(HAS_DARS)('real Splice DARs through the msw handlers (needs ../shared/upstream/daml/dars)', () => {
   const mock = HAS_DARS ? createHandlers({ ledgerUrl: URL_, dars: [darBytes(TOKEN_V1_DAR), darBytes(TRADING_APP_DAR), darBytes(SPLITWELL_DAR), darBytes(AMULET_TEST_DAR), darBytes(TOKEN_V2_DAR)], log: silentLogger }) : undefined;
   const server = setupServer(...(mock?.handlers ?? []));
   const unhandled: string[] = [];

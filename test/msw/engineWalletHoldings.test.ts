@@ -20,7 +20,7 @@ import { localNetToken } from '../localnet/support.js';
 
 quietSdkLogs();
 
-describe.runIf(HAS_DARS)('wallet-sdk lists the holdings of an uploaded token', () => {
+describe.runIf(HAS_DARS)('wallet-sdk lists the holdings of an uploaded token (needs ../shared/upstream/daml/dars)', () => {
   const mock = HAS_DARS ? createHandlers({ localnet: true, dars: [darBytes(TOKEN_V1_DAR)], log: silentLogger }) : undefined;
   const server = setupServer(...(mock?.handlers ?? []));
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

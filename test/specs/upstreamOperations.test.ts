@@ -31,7 +31,7 @@ function operations(file: string): Set<string> {
 const [registryFile, ledgerFile, scanFile] = openApiFiles as [string, string, string];
 const missingFrom = (ours: Set<string>, upstream: Set<string>) => [...upstream].filter((op) => !ours.has(op)).sort();
 
-describe.skipIf(!hasUpstream)('our specs serve every operation upstream declares', () => {
+describe.skipIf(!hasUpstream)('our specs serve every operation upstream declares (needs ../shared/upstream)', () => {
   it("Canton 3.5's JSON Ledger API: all 65 operations", () => {
     const upstream = operations(join(upstreamDir, 'canton-json-api-v2', 'openapi.3.5.yaml'));
     const ours = operations(ledgerFile);
@@ -81,7 +81,7 @@ function closedRequestBodies(file: string): Map<string, boolean> {
   return out;
 }
 
-describe.skipIf(!hasUpstream)("Splice's request bodies are as open here as upstream declares them", () => {
+describe.skipIf(!hasUpstream)("Splice's request bodies are as open here as upstream declares them (needs ../shared/upstream)", () => {
   // Splice's servers decode with generated decoders that ignore unknown members; a closed schema here
   // would refuse what a real Scan or registry accepts.
   it.each([

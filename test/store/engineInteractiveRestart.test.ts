@@ -19,7 +19,7 @@ const { newDataDir, ledgerOn, stopAll } = restartableLedgers();
 
 const DUMMY = '#splice-token-test-dummy-holding:Splice.Api.Token.Test.DummyHolding:DummyHolding';
 
-describe.runIf(HAS_DARS)('interactive submission of an uploaded template across a restart', () => {
+describe.runIf(HAS_DARS)('interactive submission of an uploaded template across a restart (needs ../shared/upstream/daml/dars)', () => {
   it('prepared before the restart, executed after it: the contract ids it was prepared with', () => {
     const dir = newDataDir('cc-engine-interactive-');
     const clock = new ManualClock(Date.UTC(2026, 0, 1));

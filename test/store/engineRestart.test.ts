@@ -12,7 +12,7 @@ const { newDataDir, ledgerOn, stopAll } = restartableLedgers();
 
 const SPLITWELL = '#splitwell:Splice.Splitwell';
 
-describe.runIf(HAS_DARS)('engine contracts across a restart', () => {
+describe.runIf(HAS_DARS)('engine contracts across a restart (needs ../shared/upstream/daml/dars)', () => {
   it('a contract created through the engine before the restart is exercised after it, its events read back', () => {
     const dir = newDataDir('cc-engine-');
     const clock = new ManualClock(Date.UTC(2026, 0, 1));

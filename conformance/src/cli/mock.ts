@@ -6,6 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { isSpecGroup, ourSpecFile, packageRoot, SPEC_GROUPS, type SpecGroup } from '../schema/index.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
+import { startedByNpm, watchParent } from './watchParent.js';
 
 export const DEFAULT_MOCK_PORT = 4010;
 const READY_TIMEOUT_MS = 60_000;
@@ -194,8 +195,17 @@ export async function run(argv: string[], prismOutput: 'inherit' | 'ignore' = 'i
   };
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, forward);
+  // npm/npx pass a signal to their shell only: once it is gone, stop Prism as if signalled (see watchParent).
+  const unwatch = startedByNpm() ? watchParent(() => forward('SIGTERM')) : () => undefined;
+  // However this process ends, Prism ends with it rather than keep the port.
+  let gone = false;
+  const orphanGuard = () => void (gone || mock.child.kill('SIGTERM'));
+  process.once('exit', orphanGuard);
   console.log(`Prism mock of the ${options.group} spec (${relative(packageRoot(), mock.specFile)}) on ${mock.url}`);
   const { code } = await mock.exited;
+  gone = true;
+  unwatch();
+  process.off('exit', orphanGuard);
   for (const s of signals) process.off(s, forward);
   // Stopped on request (Ctrl-C) is a normal end; Prism dying on its own is not.
   if (forwarded) return ExitCode.Ok;

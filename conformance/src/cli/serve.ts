@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import type { AuthConfig } from '../../../reference-server/src/http/api/auth/authConfig.js';
 import { fixtureKeyPath } from './token.js';
 import { defaultHttpConfig, type HttpConfig } from '../../../reference-server/src/http/api/config.js';
@@ -11,13 +12,14 @@ export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H]
          [--auth-secret S | --auth-public-key FILE | --auth-jwks URL | --auth-test-key]
          [--audience A | --scope S] [--no-reward-accounting] [--list-max-elements N]
          [--data-dir DIR] [--max-streams-per-user N]
-         [--headers-timeout-ms MS] [--request-timeout-ms MS]
+         [--headers-timeout-ms MS] [--request-timeout-ms MS] [--ready-file FILE] [--log-requests]
        canton-conformance serve --localnet [--localnet-port-base N] [--host H] [--fixtures FILE]
          [--dar FILE]... [--data-dir DIR] [--no-reward-accounting] [--list-max-elements N]
+         [--ready-file FILE] [--log-requests]
 
 Starts the reference server (JSON Ledger API v2 over HTTP and WebSocket) and prints one line with
-its URL once it listens. Stops cleanly on SIGINT or SIGTERM (started by npm or npx: also when
-npm is stopped, so no server is left behind).
+its URL, its auth mode and the DARs it loaded once it listens. Stops cleanly on SIGINT or SIGTERM
+(started by npm or npx: also when npm is stopped, so no server is left behind).
 
 Options:
   --port N         port to listen on (default: $PORT, else 7575; 0 picks a free port)
@@ -52,6 +54,12 @@ Options:
                    responses, streams included, are not limited
   --no-reward-accounting  Scan runs without reward accounting: the earliest-round endpoints answer
                    404 "Reward accounting is not enabled", as a Scan without its activity store does
+  --ready-file FILE  once it listens, write its URL (with --localnet: the ledger's) to FILE, and
+                   remove FILE when it stops: a script waits for this file, not for a /livez that
+                   another server on the port may answer
+  --log-requests   one line per request on stderr: time, method, path (no query), status,
+                   duration and the authenticated user ("-" for none); WebSocket upgrades too.
+                   Tokens, headers and bodies are never logged
   --data-dir DIR   keep the ledger in an SQLite database in DIR (created if missing): a restart on
                    the same DIR, even after kill -9, resumes at the same ledger end with the same
                    offsets, ids and deduplication; one server per DIR. Without it the ledger lives
@@ -87,6 +95,9 @@ interface ServeArgs {
   readonly listMaxElements: number | undefined;
   readonly dataDir: string | undefined;
   readonly http: Partial<HttpConfig>;
+  /** `--ready-file FILE`: the URL is written there once the server listens. */
+  readonly readyFile: string | undefined;
+  readonly logRequests: boolean;
 }
 
 /** Flags win over PORT/HOST, which win over the defaults. */
@@ -115,6 +126,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'request-timeout-ms': { type: 'string' },
         localnet: { type: 'boolean' },
         'localnet-port-base': { type: 'string' },
+        'ready-file': { type: 'string' },
+        'log-requests': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -154,7 +167,13 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const effectiveHeaders = http.headersTimeoutMs ?? defaultHttpConfig.headersTimeoutMs;
   const effectiveRequest = http.requestTimeoutMs ?? defaultHttpConfig.requestTimeoutMs;
   if (effectiveHeaders > effectiveRequest) throw new UsageError(`--headers-timeout-ms (${effectiveHeaders}) must not exceed --request-timeout-ms (${effectiveRequest})`);
-  return { ...(localnet === undefined ? {} : { localnet }), port, host, fixtures: values.fixtures, dars, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir, http };
+  const readyFile = values['ready-file'];
+  if (readyFile === '') throw new UsageError('--ready-file must name a file');
+  return {
+    ...(localnet === undefined ? {} : { localnet }),
+    port, host, fixtures: values.fixtures, dars, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir, http,
+    readyFile, logRequests: values['log-requests'] === true,
+  };
 }
 
 /** `--localnet [--localnet-port-base N]`; LocalNet's auth is fixed, so the auth flags and --port conflict with it. */
@@ -230,8 +249,10 @@ export async function run(argv: string[]): Promise<number> {
   const { startReferenceServer } = await import('../../../reference-server/src/startReferenceServer.js');
   let server;
   try {
+    removeReadyFile(args.readyFile);
     server = await startReferenceServer({
       ...args,
+      ...requestLogOf(args),
       notice: (message) => console.error(`canton-conformance: ${message}`),
       // Stop rather than answer while the ledger can no longer be stored: what was acknowledged is on disk.
       onStorageFailure: (error) => {
@@ -253,10 +274,75 @@ export async function run(argv: string[]): Promise<number> {
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${args.host}:${args.port} (${code})`);
     throw e;
   }
-  console.log(`canton-conformance reference server listening on ${server.url}`);
-  await untilStopped();
+  const ready = await announce(`canton-conformance reference server listening on ${server.url} (${startedWith(args.auth, server.dars)})`, server.url, args.readyFile);
+  if (ready === ExitCode.Ok) await untilStopped();
+  removeReadyFile(args.readyFile);
   await server.close();
-  return ExitCode.Ok;
+  return ready;
+}
+
+/** `auth: MODE (key source, audience or scope); DARs: a.dar, b.dar`: what this start serves with. */
+export function startedWith(auth: AuthConfig | 'localnet', dars: readonly string[]): string {
+  return `auth: ${auth === 'localnet' ? 'hs256 (LocalNet\'s secret "unsafe", audience https://canton.network.global)' : authSummary(auth)}; DARs: ${dars.length === 0 ? 'none' : dars.join(', ')}`;
+}
+
+/** The mode and where its key comes from; never the secret itself. */
+function authSummary(auth: AuthConfig): string {
+  if (auth.mode === 'none') return 'none';
+  const source = (() => {
+    const key = auth.key;
+    if (key.kind === 'secret') return key.secret === readFileSync(fixtureKeyPath('hs256.secret'), 'utf8').trim() ? 'the TEST-ONLY key' : 'a shared secret';
+    if (key.kind === 'public-key-file') return key.path === fixtureKeyPath(`${auth.mode}-public.pem`) ? 'the TEST-ONLY key' : `public key ${key.path}`;
+    return `JWKS ${withoutCredentials(key.url)}`;
+  })();
+  const target = auth.audience !== undefined ? `, audience ${auth.audience}` : auth.scope !== undefined ? `, scope ${auth.scope}` : '';
+  return `${auth.mode} (${source}${target})`;
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
+/** `--log-requests`: one line per request on stderr. */
+function requestLogOf(args: ServeArgs): { requestLog?: (line: string) => void } {
+  return args.logRequests ? { requestLog: (line) => void process.stderr.write(`${line}\n`) } : {};
+}
+
+/**
+ * Prints the start-up line, then writes `--ready-file` (whole or not at all: written aside, then
+ * renamed). A file that cannot be written is a configuration error: the caller stops the server.
+ */
+async function announce(line: string, url: string, readyFile: string | undefined): Promise<number> {
+  console.log(line);
+  if (readyFile === undefined) return ExitCode.Ok;
+  const aside = `${readyFile}.${process.pid}.tmp`;
+  try {
+    await writeFile(aside, `${url}\n`);
+    await rename(aside, readyFile);
+    // Gone however the process ends (a storage failure exits at once).
+    process.once('exit', () => removeReadyFile(readyFile));
+    return ExitCode.Ok;
+  } catch (e) {
+    console.error(`canton-conformance: --ready-file ${readyFile} cannot be written (${(e as Error).message}); stopping`);
+    await rm(aside, { force: true });
+    return ExitCode.Usage;
+  }
+}
+
+/** An old ready file would tell a waiting script that this start is done before it is. */
+function removeReadyFile(readyFile: string | undefined): void {
+  try {
+    if (readyFile !== undefined) rmSync(readyFile, { force: true });
+  } catch {
+    // Not a file (a directory): writing it will fail and say so.
+  }
 }
 
 /**
@@ -282,7 +368,9 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
   const { portsFrom } = await import('../../../reference-server/src/localnet/localNetConfig.js');
   let localnet;
   try {
+    removeReadyFile(args.readyFile);
     localnet = await startLocalNet({
+      ...requestLogOf(args),
       host: args.host,
       fixtures: args.fixtures,
       dars: args.dars,
@@ -304,8 +392,13 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
     throw e;
   }
   const u = localnet.urls;
-  console.log(`canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}, app provider ledger ${u.appProviderLedger}`);
-  await untilStopped();
+  const ready = await announce(
+    `canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}, app provider ledger ${u.appProviderLedger} (${startedWith('localnet', localnet.dars)})`,
+    u.ledger,
+    args.readyFile,
+  );
+  if (ready === ExitCode.Ok) await untilStopped();
+  removeReadyFile(args.readyFile);
   await localnet.close();
-  return ExitCode.Ok;
+  return ready;
 }

@@ -23,6 +23,8 @@ export interface LocalNet {
   readonly urls: ReturnType<typeof localNetUrls>;
   /** The validator operator's party (`GET /api/validator/v0/validator-user`). */
   readonly validatorParty: string;
+  /** The DARs this start loaded (`--dar`, then the fixture file's), as named. */
+  readonly dars: readonly string[];
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ export class LocalNetListenError extends Error {
  */
 export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet> {
   const ports = { ...LOCALNET_PORTS, ...options.ports };
-  const { ledger, store } = openLedger({ ...options, declareTemplates: declareLocalNetTemplates });
+  const { ledger, store, dars } = openLedger({ ...options, declareTemplates: declareLocalNetTemplates });
   const servers: ReferenceServer[] = [];
   let detach = () => {};
   const closeAll = async () => {
@@ -82,6 +84,7 @@ export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet>
           ...(listener === 'appProviderLedger' ? { participantId: APP_PROVIDER_PARTICIPANT_ID } : {}),
           ...(options.http === undefined ? {} : { http: options.http }),
           ...(options.log === undefined ? {} : { log: options.log }),
+          ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
         });
       } catch (e) {
         throw new LocalNetListenError(listener, ports[listener], (e as NodeJS.ErrnoException).code, e);
@@ -92,7 +95,7 @@ export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet>
     // Loopback listeners are named as LocalNet names them (localhost, scan.localhost).
     const loopback = options.host === '127.0.0.1' || options.host === 'localhost' || options.host === '::1';
     const urls = loopback ? localNetUrls(bound) : localNetUrls(bound, options.host.includes(':') ? `[${options.host}]` : options.host, options.host.includes(':') ? `[${options.host}]` : options.host);
-    return { ledger, ports: bound, urls, validatorParty, close: closeAll };
+    return { ledger, ports: bound, urls, validatorParty, dars, close: closeAll };
   } catch (e) {
     await closeAll();
     throw e;

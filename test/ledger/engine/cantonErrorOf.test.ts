@@ -288,7 +288,7 @@ describe('cantonErrorOf: Canton 3.5 errors for Daml engine failures', () => {
   });
 });
 
-describe.skipIf(!HAS_DARS)('cantonErrorOf on a real DAR (splice-test-token-v1)', () => {
+describe.skipIf(!HAS_DARS)('cantonErrorOf on a real DAR (splice-test-token-v1) (needs ../shared/upstream/daml/dars)', () => {
   it("an ensure that fails: SDK 3.x code throws PreconditionFailed, so Canton answers UNHANDLED_EXCEPTION with daml-stdlib's exception type", () => {
     const { dar, packages } = loadDar('splice/splice-test-token-v1-1.0.0.dar');
     const main = dar.main.id;

@@ -29,7 +29,7 @@ function createToken(ledger: Ledger, owner: string, admin: string): string {
 const archive = (contractId: string): Command => ({ ExerciseCommand: { templateId: TOKEN, contractId, choice: 'Archive', choiceArgument: {} } });
 const argumentOf = (ledger: Ledger, contractId: string) => ledger.store.contract(contractId)!.argument;
 
-describe.runIf(HAS_DARS)('engine values beside stored arguments', () => {
+describe.runIf(HAS_DARS)('engine values beside stored arguments (needs ../shared/upstream/daml/dars)', () => {
   it('holds the value of an active contract and lets it go when a transaction archives the contract', () => {
     const { ledger, alice, bank } = setup();
     const id = createToken(ledger, alice, bank);

@@ -7,6 +7,7 @@ import { refuseRequestFrame } from '../api/channels/refuseRequestFrame.js';
 import { renderNoRoute } from '../api/createDispatcher.js';
 import { normalizePath } from '../api/normalizePath.js';
 import type { ApiServices } from '../api/services.js';
+import type { UpgradeObserver } from '../requestLog.js';
 import { offeredSubprotocols, selectSubprotocol } from './selectSubprotocol.js';
 import { flattenHeaders } from './flattenHeaders.js';
 import { writeRawResponse } from './writeRawResponse.js';
@@ -24,7 +25,7 @@ export interface WebSocketFace {
  * the path picks the channel, the first text message is the request, then the channel's messages
  * follow until it ends (the socket is then closed normally) or the client leaves.
  */
-export function attachWebSockets(server: Server, channels: readonly StreamChannel[], services: ApiServices): WebSocketFace {
+export function attachWebSockets(server: Server, channels: readonly StreamChannel[], services: ApiServices, answered?: UpgradeObserver): WebSocketFace {
   const byPath = new Map(channels.map((c) => [c.path, c]));
   const wss = new WebSocketServer({
     noServer: true,
@@ -36,8 +37,15 @@ export function attachWebSockets(server: Server, channels: readonly StreamChanne
     // Not `new URL(req.url, base)`: it would read `//v2/updates` as a host named v2.
     const path = normalizePath((req.url ?? '/').split('?')[0] ?? '/');
     const channel = byPath.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
-    if (channel === undefined) return refuseUpgrade(socket, req, path, services);
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, req, channel, services));
+    if (channel === undefined) {
+      refuseUpgrade(socket, req, path, services);
+      answered?.(req, 404);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      answered?.(req, 101);
+      serve(ws, req, channel, services);
+    });
   };
   server.on('upgrade', onUpgrade);
 
