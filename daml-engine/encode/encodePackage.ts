@@ -26,14 +26,15 @@ export class EncodeError extends Error {
   override readonly name = 'EncodeError';
 }
 
-const BUILTIN_TYPE_CODES: Readonly<Record<BuiltinTypeName, number>> = {
+export const BUILTIN_TYPE_CODES: Readonly<Record<BuiltinTypeName, number>> = {
   UNIT: 0, BOOL: 1, INT64: 2, DATE: 3, TIMESTAMP: 4, NUMERIC: 5, PARTY: 6, TEXT: 7,
   CONTRACT_ID: 8, OPTIONAL: 9, LIST: 10, GENMAP: 11, ANY: 13, ANY_EXCEPTION: 14,
   TYPE_REP: 15, ARROW: 16, UPDATE: 17, FAILURE_CATEGORY: 18, TEXTMAP: 19,
   BIGNUMERIC: 1002, ROUNDING_MODE: 1003,
 };
 
-const BUILTIN_FUNCTION_CODES: Readonly<Record<BuiltinName, number>> = {
+/** Every builtin function and its `BuiltinFunction` number (typed over every `BuiltinName`, so none is missing). */
+export const BUILTIN_FUNCTION_CODES: Readonly<Record<BuiltinName, number>> = {
   TRACE: 0, ERROR: 1, EQUAL: 2, LESS_EQ: 3, LESS: 4, GREATER_EQ: 5, GREATER: 6,
   ADD_INT64: 7, SUB_INT64: 8, MUL_INT64: 9, DIV_INT64: 10, MOD_INT64: 11, EXP_INT64: 12,
   ADD_NUMERIC: 13, SUB_NUMERIC: 14, MUL_NUMERIC: 15, DIV_NUMERIC: 16, ROUND_NUMERIC: 17,
