@@ -121,6 +121,12 @@ export interface TemplateSpec {
   /** `[Party]`; no observers by default. */
   readonly observers?: ScopedExpr<TemplateScope>;
   readonly choices?: readonly ChoiceSpec[];
+  /**
+   * The `Archive` choice every compiled template has (consuming, controllers the signatories,
+   * returning `()`), its empty argument record `Archive` defined in the module: added unless
+   * `false` or a choice of that name is given.
+   */
+  readonly archive?: boolean;
   readonly implements?: readonly ImplementsSpec[];
   readonly key?: { readonly type: Type; readonly body: ScopedExpr<TemplateScope>; readonly maintainers: Expr };
 }
@@ -241,6 +247,11 @@ export class ModuleBuilder {
     const scope = templateScope(rec.tycon, param);
     const choices = new Map<string, TemplateChoice>();
     for (const c of spec.choices ?? []) choices.set(c.name, this.choice(c, scope));
+    if (spec.archive !== false && !choices.has('Archive')) {
+      choices.set('Archive', this.choice({
+        name: 'Archive', returnType: T.unit, controllers: spec.signatories, update: E.pure(T.unit, E.unit),
+      }, scope));
+    }
     const implementsMap = new Map<string, InterfaceInstance>();
     for (const i of spec.implements ?? []) {
       const methods = new Map(Object.entries(i.methods ?? {}).map(([m, e]) => [m, resolve(e, scope)] as const));
