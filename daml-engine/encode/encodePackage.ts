@@ -94,6 +94,15 @@ function childTypes(t: Type): readonly Type[] {
   }
 }
 
+/**
+ * A builtin named `#<number>` is written as that enum number: hostile packages use it for
+ * builtins the proto does not define (`E.unknownBuiltin`, `T.unknownBuiltin`).
+ */
+function rawCode(name: string): number | undefined {
+  const match = /^#(\d{1,9})$/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** Closes the innermost open sub-message (field numbers are positive). */
 const CLOSE = -1;
 /** One step of writing an expression: open a sub-message, close one, write something flat, expand a sub-expression. */
@@ -297,7 +306,7 @@ class PackageEncoder {
         return;
       }
       case 'builtin': {
-        const code = BUILTIN_TYPE_CODES[t.builtin];
+        const code = BUILTIN_TYPE_CODES[t.builtin] ?? rawCode(t.builtin);
         if (code === undefined) throw new EncodeError(`unknown builtin type ${String(t.builtin)}`);
         w.message(3, () => {
           if (code !== 0) w.int32Field(1, code);
@@ -384,7 +393,7 @@ class PackageEncoder {
       case 'var': return [() => w.int32Field(2, this.str(e.name))];
       case 'val': return [ref(3, e.ref)];
       case 'builtin': {
-        const code = BUILTIN_FUNCTION_CODES[e.builtin];
+        const code = BUILTIN_FUNCTION_CODES[e.builtin] ?? rawCode(e.builtin);
         if (code === undefined) throw new EncodeError(`unknown builtin function ${String(e.builtin)}`);
         return [() => w.int32Field(4, code)];
       }

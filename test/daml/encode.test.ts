@@ -276,6 +276,17 @@ describe('hostile packages, written as asked', () => {
     expect(depth).toBe(100_000);
   });
 
+  it('builtins the proto does not define, by number: the decoder refuses them', () => {
+    const fn = new PackageBuilder({ name: 'unknown-builtin', version: '1.0.0' });
+    fn.module('M').template('T', { fields: { p: T.party }, signatories: E.app(E.unknownBuiltin(4242), E.var('this')) });
+    const decodedFn = decodeArchive(fn.build().dalf);
+    expect(!decodedFn.ok && decodedFn.failure.message).toMatch(/unknown builtin function 4242/);
+    const ty = new PackageBuilder({ name: 'unknown-builtin-type', version: '1.0.0' });
+    ty.module('M').record('R', { f: T.unknownBuiltin(77) });
+    const decodedTy = decodeArchive(ty.build().dalf);
+    expect(!decodedTy.ok && decodedTy.failure.message).toMatch(/unknown builtin type 77/);
+  });
+
   it('no metadata at all, and an unknown LF minor, as written', () => {
     const bare = new PackageBuilder({ name: 'x', version: '1', noMetadata: true }).build();
     expect(bare.package.metadata).toBeUndefined();
