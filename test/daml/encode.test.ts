@@ -305,4 +305,16 @@ describe('built code runs', () => {
     const r = ev.evaluate(E.list(T.bool, [E.app(isEmpty, E.nil(T.int64)), E.app(isEmpty, E.list(T.int64, [E.int64(1)]))]));
     expect(r.ok && listItems(r.value as never)).toEqual([{ kind: 'bool', value: true }, { kind: 'bool', value: false }]);
   });
+
+  it('hostile code runs as written: a loop runs out of steps, EXPLODE_TEXT builds its list', () => {
+    const b = new PackageBuilder({ name: 'hostile-code', version: '1.0.0' });
+    const m = b.module('M');
+    m.value('loop', T.arrow(T.int64, T.int64), E.lam([['x', T.int64]], E.app(E.val(m.ref('loop')), E.var('x'))));
+    m.value('explode', T.list(T.text), E.call('EXPLODE_TEXT', [], E.text('ab✓')));
+    const built = b.build();
+    const ev = new Evaluator({ getPackage: (id) => (id === built.id ? built.package : undefined), stepBudget: 10_000 });
+    expect(ev.evaluate(E.app(E.val(built.ref('M', 'loop')), E.int64(1)))).toMatchObject({ ok: false, error: { kind: 'budgetExceeded' } });
+    const exploded = ev.value(built.ref('M', 'explode'));
+    expect(exploded.ok && listItems(exploded.value as never)).toEqual([text('a'), text('b'), text('✓')]);
+  });
 });
