@@ -24,6 +24,8 @@ export const E = {
   /** A top-level value of this or another package. */
   val: (ref: QualifiedName): Expr => ({ kind: 'val', ref }),
   builtin: (builtin: BuiltinName): Expr => ({ kind: 'builtin', builtin }),
+  /** A builtin function by its proto number, known or not (hostile packages: a builtin the engine lacks). */
+  unknownBuiltin: (code: number): Expr => ({ kind: 'builtin', builtin: `#${code}` as BuiltinName }),
   /** A builtin function applied to its type arguments (if any) and arguments. */
   call: (builtin: BuiltinName, types: readonly Type[], ...args: Expr[]): Expr => {
     const fun: Expr = types.length > 0 ? { kind: 'tyApp', expr: { kind: 'builtin', builtin }, types } : { kind: 'builtin', builtin };

@@ -121,6 +121,12 @@ export interface TemplateSpec {
   /** `[Party]`; no observers by default. */
   readonly observers?: ScopedExpr<TemplateScope>;
   readonly choices?: readonly ChoiceSpec[];
+  /**
+   * The `Archive` choice every compiled template has (consuming, controllers the signatories,
+   * returning `()`), its empty argument record `Archive` defined in the module: added unless
+   * `false` or a choice of that name is given.
+   */
+  readonly archive?: boolean;
   readonly implements?: readonly ImplementsSpec[];
   readonly key?: { readonly type: Type; readonly body: ScopedExpr<TemplateScope>; readonly maintainers: Expr };
 }
@@ -149,7 +155,7 @@ export interface BuiltPackage {
   readonly id: string;
   readonly name: string;
   readonly version: string;
-  /** The package as the engine decodes it from `dalf` (real ids, bodies as written). */
+  /** The package as the engine decodes it from `dalf` (real ids, bodies as written), decoded on first use. */
   readonly package: Package;
   /** The ArchivePayload bytes. */
   readonly payload: Uint8Array;
@@ -241,6 +247,11 @@ export class ModuleBuilder {
     const scope = templateScope(rec.tycon, param);
     const choices = new Map<string, TemplateChoice>();
     for (const c of spec.choices ?? []) choices.set(c.name, this.choice(c, scope));
+    if (spec.archive !== false && !choices.has('Archive')) {
+      choices.set('Archive', this.choice({
+        name: 'Archive', returnType: T.unit, controllers: spec.signatories, update: E.pure(T.unit, E.unit),
+      }, scope));
+    }
     const implementsMap = new Map<string, InterfaceInstance>();
     for (const i of spec.implements ?? []) {
       const methods = new Map(Object.entries(i.methods ?? {}).map(([m, e]) => [m, resolve(e, scope)] as const));
@@ -348,28 +359,39 @@ export class PackageBuilder {
     };
   }
 
-  /** Encodes, hashes and decodes the package back (so `package` is exactly what the engine will see). */
+  /** Encodes and hashes the package; `package` of the result is what the engine decodes from it. */
   build(): BuiltPackage {
     return buildPackage(this.toPackage());
   }
 }
 
 /**
- * Encodes any AST package (self references under `pkg.id`) into a DALF and decodes it back with
- * its real id. Throws when the engine cannot decode what was written (an encoder bug, or a
- * package the decoder refuses, e.g. an LF version it does not support).
+ * Encodes any AST package (self references under `pkg.id`) into a DALF. `package` decodes the DALF
+ * on first use and throws when the engine cannot decode it (the point of some hostile packages:
+ * nesting deeper than the decoder allows, an LF version it refuses).
  */
 export function buildPackage(pkg: Package): BuiltPackage {
   const payload = encodePackagePayload(pkg);
   const { dalf, id } = encodeArchive(payload);
-  const decoded = decodeArchive(dalf);
-  if (!decoded.ok) throw new Error(`the built package does not decode: ${decoded.failure.message}`);
   const name = pkg.metadata?.name ?? 'package';
   const version = pkg.metadata?.version ?? '0.0.0';
+  let decoded: Package | undefined;
   return {
-    id, name, version, package: decoded.value, payload, dalf,
+    id, name, version, payload, dalf,
+    get package(): Package {
+      if (decoded) return decoded;
+      const result = decodeArchive(dalf);
+      if (!result.ok) throw new Error(`the built package does not decode: ${result.failure.message}`);
+      return (decoded = result.value);
+    },
     ref: (module, defName) => ({ packageId: id, module, name: defName }),
-    dar: (options = {}) => encodeDar({ ...options, name: options.name ?? `${name}-${version}`, main: dalf }),
+    // A DAR's name is also a path segment: a hostile package name must not make it one.
+    dar: (options = {}) => encodeDar({ ...options, name: options.name ?? darName(name, version), main: dalf }),
   };
 }
 
+/** `name-version`, as damlc names a DAR, made safe as one path segment of the zip. */
+function darName(name: string, version: string): string {
+  const safe = `${name}-${version}`.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
+  return safe === '' || /^\.+$/.test(safe) ? 'package' : safe;
+}

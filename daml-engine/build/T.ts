@@ -39,4 +39,6 @@ export const T = {
   struct: (fields: Readonly<Record<string, Type>>): Type => ({ kind: 'struct', fields: Object.entries(fields).map(([name, type]) => ({ name, type })) }),
   nat: (value: number): Type => ({ kind: 'nat', value }),
   builtin,
+  /** A builtin type by its proto number, known or not (hostile packages). */
+  unknownBuiltin: (code: number, ...args: Type[]): Type => builtin(`#${code}` as BuiltinTypeName, ...args),
 } as const;

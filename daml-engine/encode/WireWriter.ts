@@ -18,6 +18,8 @@ export class WireWriter {
   private readonly holeLength: number[] = [];
   /** Bytes the filled holes will add. */
   private extra = 0;
+  /** Open sub-messages, three numbers each: hole index, body start, `extra` at the start. */
+  private readonly open_: number[] = [];
 
   private ensure(extra: number): void {
     if (this.pos + extra <= this.buf.length) return;
@@ -107,13 +109,24 @@ export class WireWriter {
 
   /** A length-delimited sub-message written by `body`, in place. */
   message(field: number, body: () => void): void {
+    this.open(field);
+    body();
+    this.close();
+  }
+
+  /** Starts a sub-message (what `message` does, for writers that cannot nest calls: deep trees). */
+  open(field: number): void {
     this.tag(field, 2);
-    const hole = this.holeAt.length;
+    this.open_.push(this.holeAt.length, this.pos, this.extra);
     this.holeAt.push(this.pos);
     this.holeLength.push(0);
-    const start = this.pos;
-    const extraBefore = this.extra;
-    body();
+  }
+
+  /** Ends the innermost open sub-message. */
+  close(): void {
+    const extraBefore = this.open_.pop()!;
+    const start = this.open_.pop()!;
+    const hole = this.open_.pop()!;
     const length = this.pos - start + this.extra - extraBefore;
     this.holeLength[hole] = length;
     this.extra += varint32Size(length);

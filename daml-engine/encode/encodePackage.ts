@@ -26,14 +26,15 @@ export class EncodeError extends Error {
   override readonly name = 'EncodeError';
 }
 
-const BUILTIN_TYPE_CODES: Readonly<Record<BuiltinTypeName, number>> = {
+export const BUILTIN_TYPE_CODES: Readonly<Record<BuiltinTypeName, number>> = {
   UNIT: 0, BOOL: 1, INT64: 2, DATE: 3, TIMESTAMP: 4, NUMERIC: 5, PARTY: 6, TEXT: 7,
   CONTRACT_ID: 8, OPTIONAL: 9, LIST: 10, GENMAP: 11, ANY: 13, ANY_EXCEPTION: 14,
   TYPE_REP: 15, ARROW: 16, UPDATE: 17, FAILURE_CATEGORY: 18, TEXTMAP: 19,
   BIGNUMERIC: 1002, ROUNDING_MODE: 1003,
 };
 
-const BUILTIN_FUNCTION_CODES: Readonly<Record<BuiltinName, number>> = {
+/** Every builtin function and its `BuiltinFunction` number (typed over every `BuiltinName`, so none is missing). */
+export const BUILTIN_FUNCTION_CODES: Readonly<Record<BuiltinName, number>> = {
   TRACE: 0, ERROR: 1, EQUAL: 2, LESS_EQ: 3, LESS: 4, GREATER_EQ: 5, GREATER: 6,
   ADD_INT64: 7, SUB_INT64: 8, MUL_INT64: 9, DIV_INT64: 10, MOD_INT64: 11, EXP_INT64: 12,
   ADD_NUMERIC: 13, SUB_NUMERIC: 14, MUL_NUMERIC: 15, DIV_NUMERIC: 16, ROUND_NUMERIC: 17,
@@ -82,6 +83,30 @@ export function numericLiteralText(scale: number, unscaled: bigint): string {
   const whole = digits.slice(0, digits.length - scale);
   return `${negative ? '-' : ''}${whole}.${digits.slice(digits.length - scale)}`;
 }
+
+function childTypes(t: Type): readonly Type[] {
+  switch (t.kind) {
+    case 'var': case 'con': case 'syn': case 'builtin': return t.args;
+    case 'forall': return [t.body];
+    case 'struct': return t.fields.map((f) => f.type);
+    case 'app': return [t.lhs, t.rhs];
+    case 'nat': return [];
+  }
+}
+
+/**
+ * A builtin named `#<number>` is written as that enum number: hostile packages use it for
+ * builtins the proto does not define (`E.unknownBuiltin`, `T.unknownBuiltin`).
+ */
+function rawCode(name: string): number | undefined {
+  const match = /^#(\d{1,9})$/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Closes the innermost open sub-message (field numbers are positive). */
+const CLOSE = -1;
+/** One step of writing an expression: open a sub-message, close one, write something flat, expand a sub-expression. */
+type Step = number | (() => void) | { readonly field: number; readonly expr: Expr };
 
 class PackageEncoder {
   private readonly strings = new Map<string, number>();
@@ -228,9 +253,28 @@ class PackageEncoder {
     this.w.message(field, () => this.w.int32Field(8, index));
   }
 
-  private internType(t: Type): number {
-    const known = this.typeByObject.get(t);
+  /**
+   * The index of `root` in the type table. Sub-types are interned first, children before parents
+   * by an explicit stack (types nest deeper than JS recursion goes), so each entry names only
+   * earlier ones, as the proto requires, and a type nested 100,000 deep is a flat table.
+   */
+  private internType(root: Type): number {
+    const known = this.typeByObject.get(root);
     if (known !== undefined) return known;
+    const stack: [Type, boolean][] = [[root, false]];
+    while (stack.length > 0) {
+      const [t, childrenDone] = stack.pop()!;
+      if (this.typeByObject.has(t)) continue;
+      if (childrenDone) { this.internOne(t); continue; }
+      stack.push([t, true]);
+      const children = childTypes(t);
+      for (let i = children.length - 1; i >= 0; i--) if (!this.typeByObject.has(children[i]!)) stack.push([children[i]!, false]);
+    }
+    return this.typeByObject.get(root)!;
+  }
+
+  /** Interns one type whose sub-types are interned already. */
+  private internOne(t: Type): number {
     const bytes = this.sub(() => this.typeBody(t));
     const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
     let index = this.typeByBytes.get(key);
@@ -262,7 +306,7 @@ class PackageEncoder {
         return;
       }
       case 'builtin': {
-        const code = BUILTIN_TYPE_CODES[t.builtin];
+        const code = BUILTIN_TYPE_CODES[t.builtin] ?? rawCode(t.builtin);
         if (code === undefined) throw new EncodeError(`unknown builtin type ${String(t.builtin)}`);
         w.message(3, () => {
           if (code !== 0) w.int32Field(1, code);
@@ -313,161 +357,88 @@ class PackageEncoder {
   }
 
   // ---- expressions -----------------------------------------------------------------------------
+  //
+  // Expressions nest as deep as a package likes (hostile ones 100,000 deep), deeper than JS
+  // recursion goes: an expression is written by a loop over an explicit stack of steps. A step
+  // opens a sub-message (a field number), closes one (CLOSE), writes something flat (a function:
+  // names, types, literals), or expands a sub-expression (`{ field, expr }`).
 
+  /** Writes `e` as the sub-message `field`. */
   private expr(field: number, e: Expr): void {
-    this.w.message(field, () => this.exprBody(e));
+    const w = this.w;
+    const stack: Step[] = [{ field, expr: e }];
+    while (stack.length > 0) {
+      const step = stack.pop()!;
+      if (typeof step === 'number') {
+        if (step === CLOSE) w.close();
+        else w.open(step);
+      } else if (typeof step === 'function') step();
+      else {
+        const steps = this.exprSteps(step.expr);
+        stack.push(CLOSE);
+        for (let i = steps.length - 1; i >= 0; i--) stack.push(steps[i]!);
+        stack.push(step.field);
+      }
+    }
   }
 
-  private exprBody(e: Expr): void {
+  /** The steps of one expression's body (the inside of its `Expr` message). */
+  private exprSteps(e: Expr): Step[] {
     const w = this.w;
+    const sub = (field: number, expr: Expr): Step => ({ field, expr });
+    const ref = (field: number, name: QualifiedName): Step => () => this.defRef(field, name);
+    const type = (field: number, t: Type): Step => () => this.type(field, t);
+    const str = (field: number, s: string): Step => () => this.strField(field, s);
     switch (e.kind) {
-      case 'var': w.int32Field(2, this.str(e.name)); return;
-      case 'val': this.defRef(3, e.ref); return;
+      case 'var': return [() => w.int32Field(2, this.str(e.name))];
+      case 'val': return [ref(3, e.ref)];
       case 'builtin': {
-        const code = BUILTIN_FUNCTION_CODES[e.builtin];
+        const code = BUILTIN_FUNCTION_CODES[e.builtin] ?? rawCode(e.builtin);
         if (code === undefined) throw new EncodeError(`unknown builtin function ${String(e.builtin)}`);
-        w.int32Field(4, code);
-        return;
+        return [() => w.int32Field(4, code)];
       }
-      case 'lit': this.literal(e.value); return;
-      case 'recCon':
-        w.message(7, () => {
-          this.typeConApp(1, e.tycon);
-          for (const f of e.fields) this.fieldExpr(2, f);
-        });
-        return;
-      case 'recProj':
-        w.message(8, () => {
-          this.typeConApp(1, e.tycon);
-          this.expr(3, e.record);
-          this.strField(4, e.field);
-        });
-        return;
-      case 'recUpd':
-        w.message(9, () => {
-          this.typeConApp(1, e.tycon);
-          this.strField(2, e.field);
-          this.expr(3, e.record);
-          this.expr(4, e.update);
-        });
-        return;
-      case 'variantCon':
-        w.message(10, () => {
-          this.typeConApp(1, e.tycon);
-          this.strField(2, e.constructor);
-          this.expr(3, e.arg);
-        });
-        return;
-      case 'enumCon':
-        w.message(11, () => {
-          this.defRef(1, e.tycon);
-          this.strField(2, e.constructor);
-        });
-        return;
-      case 'structCon': w.message(12, () => { for (const f of e.fields) this.fieldExpr(1, f); }); return;
-      case 'structProj':
-        w.message(13, () => {
-          this.strField(1, e.field);
-          this.expr(2, e.struct);
-        });
-        return;
-      case 'structUpd':
-        w.message(14, () => {
-          this.strField(1, e.field);
-          this.expr(2, e.struct);
-          this.expr(3, e.update);
-        });
-        return;
-      case 'app':
-        w.message(15, () => {
-          this.expr(1, e.fun);
-          for (const a of e.args) this.expr(2, a);
-        });
-        return;
-      case 'tyApp':
-        w.message(16, () => {
-          this.expr(1, e.expr);
-          for (const t of e.types) this.type(2, t);
-        });
-        return;
-      case 'abs':
-        w.message(17, () => {
-          for (const p of e.params) this.fieldWithType(1, p);
-          this.expr(2, e.body);
-        });
-        return;
-      case 'tyAbs':
-        w.message(18, () => {
-          for (const p of e.params) this.typeVar(1, p);
-          this.expr(2, e.body);
-        });
-        return;
-      case 'case':
-        w.message(19, () => {
-          this.expr(1, e.scrut);
-          for (const a of e.alts) this.caseAlt(2, a);
-        });
-        return;
-      case 'let': w.message(20, () => this.block(e.bindings, e.body)); return;
-      case 'nil': w.message(21, () => this.type(1, e.type)); return;
-      case 'cons':
-        w.message(22, () => {
-          this.type(1, e.type);
-          for (const f of e.front) this.expr(2, f);
-          this.expr(3, e.tail);
-        });
-        return;
-      case 'update': w.message(23, () => this.update(e.update)); return;
-      case 'optionalNone': w.message(25, () => this.type(1, e.type)); return;
-      case 'optionalSome': this.typeAndExpr(26, e.type, e.value); return;
-      case 'toAny': this.typeAndExpr(27, e.type, e.expr); return;
-      case 'fromAny': this.typeAndExpr(28, e.type, e.expr); return;
-      case 'typeRep': {
-        // `type_rep` is a Type message itself, not a reference field: the interned index inside it.
-        const index = this.internType(e.type);
-        w.message(29, () => w.int32Field(8, index));
-        return;
-      }
-      case 'toAnyException': this.typeAndExpr(30, e.type, e.expr); return;
-      case 'fromAnyException': this.typeAndExpr(31, e.type, e.expr); return;
-      case 'throw':
-        w.message(32, () => {
-          this.type(1, e.returnType);
-          this.type(2, e.exceptionType);
-          this.expr(3, e.expr);
-        });
-        return;
-      case 'toInterface': this.twoRefs(33, e.iface, e.template, e.expr, undefined); return;
-      case 'fromInterface': this.twoRefs(34, e.iface, e.template, e.expr, undefined); return;
-      case 'callInterface':
-        w.message(35, () => {
-          this.defRef(1, e.iface);
-          this.strField(2, e.method);
-          this.expr(3, e.expr);
-        });
-        return;
-      case 'signatoryInterface': this.refAndExpr(36, e.iface, e.expr); return;
-      case 'observerInterface': this.refAndExpr(37, e.iface, e.expr); return;
-      case 'viewInterface': this.refAndExpr(38, e.iface, e.expr); return;
-      case 'unsafeFromInterface': this.twoRefs(39, e.iface, e.template, e.cid, e.expr); return;
-      case 'interfaceTemplateTypeRep': this.refAndExpr(40, e.iface, e.expr); return;
-      case 'toRequiredInterface': this.twoRefs(41, e.required, e.requiring, e.expr, undefined); return;
-      case 'fromRequiredInterface': this.twoRefs(42, e.required, e.requiring, e.expr, undefined); return;
-      case 'unsafeFromRequiredInterface': this.twoRefs(43, e.required, e.requiring, e.cid, e.expr); return;
+      case 'lit': return [() => this.literal(e.value)];
+      case 'recCon': return [7, () => this.typeConApp(1, e.tycon), ...e.fields.flatMap((f) => this.fieldExprSteps(2, f)), CLOSE];
+      case 'recProj': return [8, () => this.typeConApp(1, e.tycon), sub(3, e.record), str(4, e.field), CLOSE];
+      case 'recUpd': return [9, () => this.typeConApp(1, e.tycon), str(2, e.field), sub(3, e.record), sub(4, e.update), CLOSE];
+      case 'variantCon': return [10, () => this.typeConApp(1, e.tycon), str(2, e.constructor), sub(3, e.arg), CLOSE];
+      case 'enumCon': return [11, ref(1, e.tycon), str(2, e.constructor), CLOSE];
+      case 'structCon': return [12, ...e.fields.flatMap((f) => this.fieldExprSteps(1, f)), CLOSE];
+      case 'structProj': return [13, str(1, e.field), sub(2, e.struct), CLOSE];
+      case 'structUpd': return [14, str(1, e.field), sub(2, e.struct), sub(3, e.update), CLOSE];
+      case 'app': return [15, sub(1, e.fun), ...e.args.map((a) => sub(2, a)), CLOSE];
+      case 'tyApp': return [16, sub(1, e.expr), () => { for (const t of e.types) this.type(2, t); }, CLOSE];
+      case 'abs': return [17, () => { for (const p of e.params) this.fieldWithType(1, p); }, sub(2, e.body), CLOSE];
+      case 'tyAbs': return [18, () => { for (const p of e.params) this.typeVar(1, p); }, sub(2, e.body), CLOSE];
+      case 'case': return [19, sub(1, e.scrut), ...e.alts.flatMap((a) => this.caseAltSteps(2, a)), CLOSE];
+      case 'let': return [20, ...this.blockSteps(e.bindings, e.body), CLOSE];
+      case 'nil': return [21, type(1, e.type), CLOSE];
+      case 'cons': return [22, type(1, e.type), ...e.front.map((f) => sub(2, f)), sub(3, e.tail), CLOSE];
+      case 'update': return [23, ...this.updateSteps(e.update), CLOSE];
+      case 'optionalNone': return [25, type(1, e.type), CLOSE];
+      case 'optionalSome': return [26, type(1, e.type), sub(2, e.value), CLOSE];
+      case 'toAny': return [27, type(1, e.type), sub(2, e.expr), CLOSE];
+      case 'fromAny': return [28, type(1, e.type), sub(2, e.expr), CLOSE];
+      // `type_rep` is a Type message itself, not a reference field: the interned index inside it.
+      case 'typeRep': return [() => { const index = this.internType(e.type); w.message(29, () => w.int32Field(8, index)); }];
+      case 'toAnyException': return [30, type(1, e.type), sub(2, e.expr), CLOSE];
+      case 'fromAnyException': return [31, type(1, e.type), sub(2, e.expr), CLOSE];
+      case 'throw': return [32, type(1, e.returnType), type(2, e.exceptionType), sub(3, e.expr), CLOSE];
+      case 'toInterface': return [33, ref(1, e.iface), ref(2, e.template), sub(3, e.expr), CLOSE];
+      case 'fromInterface': return [34, ref(1, e.iface), ref(2, e.template), sub(3, e.expr), CLOSE];
+      case 'callInterface': return [35, ref(1, e.iface), str(2, e.method), sub(3, e.expr), CLOSE];
+      case 'signatoryInterface': return [36, ref(1, e.iface), sub(2, e.expr), CLOSE];
+      case 'observerInterface': return [37, ref(1, e.iface), sub(2, e.expr), CLOSE];
+      case 'viewInterface': return [38, ref(1, e.iface), sub(2, e.expr), CLOSE];
+      case 'unsafeFromInterface': return [39, ref(1, e.iface), ref(2, e.template), sub(3, e.cid), sub(4, e.expr), CLOSE];
+      case 'interfaceTemplateTypeRep': return [40, ref(1, e.iface), sub(2, e.expr), CLOSE];
+      case 'toRequiredInterface': return [41, ref(1, e.required), ref(2, e.requiring), sub(3, e.expr), CLOSE];
+      case 'fromRequiredInterface': return [42, ref(1, e.required), ref(2, e.requiring), sub(3, e.expr), CLOSE];
+      case 'unsafeFromRequiredInterface': return [43, ref(1, e.required), ref(2, e.requiring), sub(3, e.cid), sub(4, e.expr), CLOSE];
       case 'choiceController': case 'choiceObserver':
-        w.message(e.kind === 'choiceController' ? 1001 : 1002, () => {
-          this.defRef(1, e.template);
-          this.strField(2, e.choice);
-          this.expr(3, e.contract);
-          this.expr(4, e.arg);
-        });
-        return;
+        return [e.kind === 'choiceController' ? 1001 : 1002, ref(1, e.template), str(2, e.choice), sub(3, e.contract), sub(4, e.arg), CLOSE];
       case 'experimental':
-        w.message(9999, () => {
-          if (e.name !== '') w.stringField(1, e.name);
-          this.type(2, e.type);
-        });
-        return;
+        return [9999, () => { if (e.name !== '') w.stringField(1, e.name); }, type(2, e.type), CLOSE];
       default: throw new EncodeError(`unknown expression ${(e as { kind: string }).kind}`);
     }
   }
@@ -489,40 +460,14 @@ class PackageEncoder {
     }
   }
 
-  private fieldExpr(field: number, f: FieldExpr): void {
-    this.w.message(field, () => {
-      this.expr(2, f.expr);
-      this.strField(3, f.field);
-    });
+  /** FieldWithExpr (expr 2, name 3). */
+  private fieldExprSteps(field: number, f: FieldExpr): Step[] {
+    return [field, { field: 2, expr: f.expr }, () => this.strField(3, f.field), CLOSE];
   }
 
-  private typeAndExpr(field: number, type: Type, expr: Expr): void {
-    this.w.message(field, () => {
-      this.type(1, type);
-      this.expr(2, expr);
-    });
-  }
-
-  private refAndExpr(field: number, ref: QualifiedName, expr: Expr): void {
-    this.w.message(field, () => {
-      this.defRef(1, ref);
-      this.expr(2, expr);
-    });
-  }
-
-  private twoRefs(field: number, a: QualifiedName, b: QualifiedName, e1: Expr, e2: Expr | undefined): void {
-    this.w.message(field, () => {
-      this.defRef(1, a);
-      this.defRef(2, b);
-      this.expr(3, e1);
-      if (e2) this.expr(4, e2);
-    });
-  }
-
-  private caseAlt(field: number, a: CaseAlt): void {
+  private caseAltSteps(field: number, a: CaseAlt): Step[] {
     const w = this.w;
-    w.message(field, () => {
-      this.expr(1, a.body);
+    const pattern = (): void => {
       switch (a.kind) {
         case 'default': w.unitField(2); return;
         case 'variant':
@@ -550,62 +495,43 @@ class PackageEncoder {
           return;
         default: throw new EncodeError(`unknown case alternative ${(a as { kind: string }).kind}`);
       }
-    });
+    };
+    return [field, { field: 1, expr: a.body }, pattern, CLOSE];
   }
 
-  /** Block (bindings 1, body 2). */
-  private block(bindings: readonly Binding[], body: Expr): void {
-    for (const b of bindings) {
-      this.w.message(1, () => {
-        this.fieldWithType(1, b);
-        this.expr(2, b.bound);
-      });
-    }
-    this.expr(2, body);
+  /** Block (bindings 1, body 2); a Binding is (VarWithType 1, Expr 2). */
+  private blockSteps(bindings: readonly Binding[], body: Expr): Step[] {
+    const steps: Step[] = [];
+    for (const b of bindings) steps.push(1, () => this.fieldWithType(1, b), { field: 2, expr: b.bound }, CLOSE);
+    steps.push({ field: 2, expr: body });
+    return steps;
   }
 
-  private update(u: Update): void {
+  /** The steps of one update's body (the inside of its `Update` message). */
+  private updateSteps(u: Update): Step[] {
     const w = this.w;
+    const sub = (field: number, expr: Expr): Step => ({ field, expr });
+    const ref = (field: number, name: QualifiedName): Step => () => this.defRef(field, name);
+    const type = (field: number, t: Type): Step => () => this.type(field, t);
+    const str = (field: number, s: string): Step => () => this.strField(field, s);
     switch (u.kind) {
-      case 'pure': this.typeAndExpr(1, u.type, u.expr); return;
-      case 'block': w.message(2, () => this.block(u.bindings, u.body)); return;
-      case 'create': this.refAndExpr(3, u.template, u.expr); return;
-      case 'createInterface': this.refAndExpr(12, u.iface, u.expr); return;
-      case 'fetch': this.refAndExpr(5, u.template, u.cid); return;
-      case 'fetchInterface': this.refAndExpr(14, u.iface, u.cid); return;
-      case 'exercise':
-        w.message(4, () => {
-          this.defRef(1, u.template);
-          this.expr(3, u.cid);
-          this.expr(5, u.arg);
-          this.strField(6, u.choice);
-        });
-        return;
-      case 'exerciseByKey': case 'exerciseInterface': {
-        const isKey = u.kind === 'exerciseByKey';
-        w.message(isKey ? 10 : 13, () => {
-          this.defRef(1, isKey ? u.template : u.iface);
-          this.strField(2, u.choice);
-          this.expr(3, isKey ? u.key : u.cid);
-          this.expr(4, u.arg);
-          if (!isKey && u.guard) this.expr(5, u.guard);
-        });
-        return;
-      }
-      case 'getTime': w.unitField(6); return;
-      case 'lookupByKey': case 'fetchByKey': case 'queryNByKey':
-        w.message(u.kind === 'lookupByKey' ? 8 : u.kind === 'fetchByKey' ? 9 : 16, () => this.defRef(1, u.template));
-        return;
-      case 'embedExpr': this.typeAndExpr(7, u.type, u.expr); return;
-      case 'tryCatch':
-        w.message(11, () => {
-          this.type(1, u.returnType);
-          this.expr(2, u.tryExpr);
-          this.strField(3, u.binder);
-          this.expr(4, u.catchExpr);
-        });
-        return;
-      case 'ledgerTimeLt': this.expr(15, u.expr); return;
+      case 'pure': return [1, type(1, u.type), sub(2, u.expr), CLOSE];
+      case 'block': return [2, ...this.blockSteps(u.bindings, u.body), CLOSE];
+      case 'create': return [3, ref(1, u.template), sub(2, u.expr), CLOSE];
+      case 'createInterface': return [12, ref(1, u.iface), sub(2, u.expr), CLOSE];
+      case 'fetch': return [5, ref(1, u.template), sub(2, u.cid), CLOSE];
+      case 'fetchInterface': return [14, ref(1, u.iface), sub(2, u.cid), CLOSE];
+      case 'exercise': return [4, ref(1, u.template), sub(3, u.cid), sub(5, u.arg), str(6, u.choice), CLOSE];
+      case 'exerciseByKey': return [10, ref(1, u.template), str(2, u.choice), sub(3, u.key), sub(4, u.arg), CLOSE];
+      case 'exerciseInterface':
+        return [13, ref(1, u.iface), str(2, u.choice), sub(3, u.cid), sub(4, u.arg), ...(u.guard ? [sub(5, u.guard)] : []), CLOSE];
+      case 'getTime': return [() => w.unitField(6)];
+      case 'lookupByKey': return [8, ref(1, u.template), CLOSE];
+      case 'fetchByKey': return [9, ref(1, u.template), CLOSE];
+      case 'queryNByKey': return [16, ref(1, u.template), CLOSE];
+      case 'embedExpr': return [7, type(1, u.type), sub(2, u.expr), CLOSE];
+      case 'tryCatch': return [11, type(1, u.returnType), sub(2, u.tryExpr), str(3, u.binder), sub(4, u.catchExpr), CLOSE];
+      case 'ledgerTimeLt': return [sub(15, u.expr)];
       default: throw new EncodeError(`unknown update ${(u as { kind: string }).kind}`);
     }
   }
