@@ -1,6 +1,7 @@
 import { catalogue } from '../checks/catalogue.js';
 import { GROUPS, type Group } from '../checks/types.js';
 import { BaselineError, loadBaseline, type Baseline } from '../report/baseline.js';
+import { applyGate, ranLine } from '../report/gate.js';
 import { isUnexpected, type Report } from '../report/model.js';
 import { unreachableReport } from '../report/unreachableReport.js';
 import { plural } from '../report/writeMarkdown.js';
@@ -24,6 +25,7 @@ export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
            [--report-dir DIR] [--baseline FILE] [--spec FILE] [--oracle reference|none] [--quiet]
+           [--min-ran PERCENT] [--fail-on-skip]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
 it starts the reference server in-process on a free port and certifies it.
@@ -64,6 +66,9 @@ Reports:
   --spec FILE           validate responses against this OpenAPI document first (e.g. an upstream
                         one); repeatable; our specs cover what it does not describe
   --quiet               no progress line, only the final summary
+Gate (both off by default):
+  --min-ran PERCENT     fail the run (exit 1) when fewer than PERCENT of the selected checks ran
+  --fail-on-skip        fail the run (exit 1) when any selected MUST check skipped
 
 Exit codes: 0 no unexpected failure, 1 unexpected failures or stale baseline entries,
             2 usage or configuration error, 3 target unreachable.`;
@@ -86,6 +91,8 @@ interface RunArgs {
   readonly shard?: Shard;
   readonly quiet: boolean;
   readonly oracle?: OracleMode;
+  readonly minRanPercent?: number;
+  readonly failOnSkip: boolean;
 }
 
 function int(name: string, v: string | undefined, min: number): number | undefined {
@@ -104,6 +111,13 @@ function url(name: string, v: string | undefined): string | undefined {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--${name} must be an http(s) URL (got '${v}')`);
   return v.replace(/\/+$/, '');
+}
+
+/** `--min-ran PERCENT`: 0 to 100, decimals allowed, a trailing % tolerated. */
+function parsePercent(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)%?$/.exec(v);
+  if (!m || Number(m[1]) > 100) throw new UsageError(`--min-ran takes a percentage from 0 to 100 (got '${v}')`);
+  return Number(m[1]);
 }
 
 export function parseRunArgs(argv: string[]): RunArgs | 'help' {
@@ -131,6 +145,8 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         shard: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         oracle: { type: 'string' },
+        'min-ran': { type: 'string' },
+        'fail-on-skip': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -173,6 +189,8 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     ...(shard ? { shard } : {}),
     quiet: values.quiet === true,
     ...(values.oracle !== undefined ? { oracle: values.oracle as OracleMode } : {}),
+    ...(values['min-ran'] !== undefined ? { minRanPercent: parsePercent(values['min-ran']) } : {}),
+    failOnSkip: values['fail-on-skip'] === true,
   };
 }
 
@@ -302,22 +320,24 @@ export async function run(argv: string[]): Promise<number> {
       toolVersion: toolVersion(),
       oracle,
     });
-    const report = explainDefaultProfile(args, inProcess, result.report);
+    const gated = applyGate(explainDefaultProfile(args, inProcess, result.report), { ...(args.minRanPercent !== undefined ? { minRanPercent: args.minRanPercent } : {}), failOnSkip: args.failOnSkip });
+    const report = gated.report;
     const paths = await writeReports(report, args.reportDir);
     const s = report.summary;
     const stale = report.checks.filter((c) => c.baseline === 'stale').length;
     console.log(
-      `canton-conformance: ${report.verdict.toUpperCase()}${stale > 0 ? ` (${plural(stale, 'stale baseline entry', 'stale baseline entries')})` : ''}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.warned} warned, ${s.skipped} skipped` +
+      `canton-conformance: ${report.verdict.toUpperCase()}${stale > 0 ? ` (${plural(stale, 'stale baseline entry', 'stale baseline entries')})` : ''}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.warned} warned, ${s.skipped} skipped; ${ranLine(s)}` +
         ` (seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s${report.shard ? `, shard ${report.shard.index}/${report.shard.total}` : ''})`,
     );
     for (const w of report.warnings) console.log(`warning: ${w}`);
+    for (const f of report.gate?.failures ?? []) console.log(`  GATE ${f}`);
     const bad = report.checks.filter(isUnexpected);
     for (const c of bad.slice(0, 20)) console.log(`  ${c.baseline === 'stale' ? 'STALE' : c.status.toUpperCase()} ${c.id}: ${c.baseline === 'stale' ? 'passes now; remove it from the baseline' : (c.message ?? '').split('\n')[0]!.slice(0, 160)}`);
     if (bad.length > 20) console.log(`  …and ${bad.length - 20} more`);
     const outcome = result.baseline;
     if (outcome.expected.length > 0) console.log(`  ${outcome.expected.length} expected failure(s) from the baseline`);
     console.log(`report: ${paths.html} (also report.json, junit.xml, summary.md)`);
-    return outcome.exitCode === 0 ? ExitCode.Ok : ExitCode.Failures;
+    return outcome.exitCode === 0 && !gated.failed ? ExitCode.Ok : ExitCode.Failures;
   } finally {
     await server?.close();
   }

@@ -1,5 +1,6 @@
 import { resultsChart, STATUS_COLOURS, timingsChart } from './charts.js';
 import { escapeHtml as h } from './escape.js';
+import { ranLine } from './gate.js';
 import type { CheckResult, Evidence, Report } from './model.js';
 import { isUnexpected, STATUS_RANK, summarize } from './model.js';
 
@@ -28,6 +29,7 @@ export function renderHtml(report: Report): string {
   <ul class="counts">
     ${count('pass', s.passed, 'passed')}${count('fail', s.failed, 'failed')}${count('error', s.errored, 'errored')}${count('warn', s.warned, 'warned')}${count('skip', s.skipped, 'skipped')}
   </ul>
+  <p class="ran" data-testid="ran">The run ${h(ranLine(s))}.</p>
   <p class="why" data-testid="why">${whyVerdict(report)}</p>
 </header>
 <main>
@@ -62,7 +64,10 @@ const HEADER_LINKS = 10;
 function whyVerdict(r: Report): string {
   if (r.unreachable) return h(`The target did not answer (${r.unreachable.url}: ${r.unreachable.reason}), so no check ran.`);
   const unexpected = r.checks.filter(isUnexpected);
+  // The gate (--min-ran, --fail-on-skip) fails a run that may have no failing check: say so first.
+  const gate = (r.gate?.failures ?? []).map((f) => h(`The gate fails the run: ${f}. `)).join('');
   if (unexpected.length === 0) {
+    if (gate !== '') return gate;
     const expected = r.checks.filter((c) => c.baseline === 'expected').length;
     return h(`No unexpected failure${expected > 0 ? ` (${expected} expected by the baseline)` : ''}.`);
   }
@@ -70,7 +75,7 @@ function whyVerdict(r: Report): string {
   const counts = `${unexpected.length - stale} unexpected failure(s)${stale > 0 ? ` and ${stale} stale baseline entr${stale === 1 ? 'y' : 'ies'}` : ''}`;
   const links = unexpected.slice(0, HEADER_LINKS).map((c) => `<a href="#${anchor(c.id)}">${h(c.id)}</a>${c.baseline === 'stale' ? ' (stale)' : ''}`);
   const more = unexpected.length > HEADER_LINKS ? `, and ${unexpected.length - HEADER_LINKS} more below` : '';
-  return `${h(counts)}: ${links.join(', ')}${more}.`;
+  return `${gate}${h(counts)}: ${links.join(', ')}${more}.`;
 }
 
 function verdictOf(checks: readonly CheckResult[]): { label: string; cls: string } {

@@ -1,5 +1,6 @@
 import { GROUPS } from '../checks/types.js';
 import { mdCell } from './escape.js';
+import { ranLine } from './gate.js';
 import type { CheckResult, Report } from './model.js';
 import { isUnexpected, summarize } from './model.js';
 
@@ -32,6 +33,8 @@ export function renderMarkdown(report: Report): string {
     out.push('Start the target (or fix its URL) and run again; the exit code was 3.', '');
     return out.join('\n');
   }
+  out.push(`The run ${ranLine(s)}.`, '');
+  for (const f of report.gate?.failures ?? []) out.push(`The gate fails the run: ${mdCell(f)}.`, '');
   const stale = unexpected.filter((c) => c.baseline === 'stale').length;
   if (stale > 0) out.push(`${plural(stale, 'stale baseline entry', 'stale baseline entries')} fail${stale === 1 ? 's' : ''} the run: ${stale === 1 ? 'it passes' : 'they pass'} now; remove ${stale === 1 ? 'it' : 'them'} from the baseline.`, '');
   out.push('| Group | Passed | Failed | Errored | Warned | Skipped |');
