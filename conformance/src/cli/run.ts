@@ -3,6 +3,8 @@ import { GROUPS, type Group } from '../checks/types.js';
 import { BaselineError, loadBaseline, type Baseline } from '../report/baseline.js';
 import { applyGate, ranLine } from '../report/gate.js';
 import { isUnexpected, type Report } from '../report/model.js';
+import { preflightReport } from '../report/preflightReport.js';
+import { preflightOfRun } from '../preflight/preflightOfRun.js';
 import { unreachableReport } from '../report/unreachableReport.js';
 import { plural } from '../report/writeMarkdown.js';
 import { writeReports } from '../report/writeReports.js';
@@ -95,13 +97,13 @@ interface RunArgs {
   readonly failOnSkip: boolean;
 }
 
-function int(name: string, v: string | undefined, min: number): number | undefined {
+export function int(name: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new UsageError(`--${name} takes an integer >= ${min} (got '${v}')`);
   return Number(v);
 }
 
-function url(name: string, v: string | undefined): string | undefined {
+export function url(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
   let u: URL;
   try {
@@ -195,7 +197,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
 }
 
 /** Configuration errors of our own kinds become usage errors (exit 2) with their message. */
-function usage<T>(f: () => T): T {
+export function usage<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
@@ -204,7 +206,7 @@ function usage<T>(f: () => T): T {
   }
 }
 
-function tokensOf(args: RunArgs, profile: Profile): TokenProvider | undefined {
+export function tokensOf(args: Pick<RunArgs, 'token' | 'tokenFile'>, profile: Profile): TokenProvider | undefined {
   if (args.token !== undefined) return usage(() => staticToken(args.token!));
   if (args.tokenFile !== undefined) return tokenFile(args.tokenFile);
   if (profile.auth?.tokenCommand) return tokenCommand(profile.auth.tokenCommand);
@@ -300,6 +302,15 @@ export async function run(argv: string[]): Promise<number> {
       console.error(`report: ${paths.markdown} (also report.json, junit.xml, report.html) says the target was unreachable`);
       return ExitCode.Unreachable;
     }
+    const pre = await preflightOfRun(args, profile, inProcess, served, tokens);
+    if (pre.stopped) {
+      const paths = await writeReports(
+        preflightReport({ target: base, targets: baseUrls, profile: profile.name, seed: args.seed ?? randomSeed(), runs: args.runs ?? DEFAULTS.runs, startedAt, durationMs: Math.round(performance.now() - started), toolVersion: toolVersion(), preflight: pre.verdict }),
+        args.reportDir,
+      );
+      console.error(`report: ${paths.markdown} (also report.json, junit.xml, report.html) says why no check ran`);
+      return pre.exitCode;
+    }
     const result = await runSuite({
       baseUrls,
       // One name for every in-process run, so the shards of one campaign merge (the URL is in `targets`).
@@ -320,7 +331,7 @@ export async function run(argv: string[]): Promise<number> {
       toolVersion: toolVersion(),
       oracle,
     });
-    const gated = applyGate(explainDefaultProfile(args, inProcess, result.report), { ...(args.minRanPercent !== undefined ? { minRanPercent: args.minRanPercent } : {}), failOnSkip: args.failOnSkip });
+    const gated = applyGate({ ...explainDefaultProfile(args, inProcess, result.report), preflight: pre.verdict }, { ...(args.minRanPercent !== undefined ? { minRanPercent: args.minRanPercent } : {}), failOnSkip: args.failOnSkip });
     const report = gated.report;
     const paths = await writeReports(report, args.reportDir);
     const s = report.summary;

@@ -1,6 +1,7 @@
 import { resultsChart, STATUS_COLOURS, timingsChart } from './charts.js';
 import { escapeHtml as h } from './escape.js';
 import { ranLine } from './gate.js';
+import { stoppedByPreflight } from './preflightReport.js';
 import type { CheckResult, Evidence, Report } from './model.js';
 import { isUnexpected, STATUS_RANK, summarize } from './model.js';
 
@@ -12,7 +13,7 @@ import { isUnexpected, STATUS_RANK, summarize } from './model.js';
  */
 export function renderHtml(report: Report): string {
   const s = report.summary;
-  const verdict = report.unreachable ? 'UNREACHABLE' : report.verdict === 'pass' ? 'PASS' : 'FAIL';
+  const verdict = report.unreachable ? 'UNREACHABLE' : stoppedByPreflight(report) ? 'NOT STARTED' : report.verdict === 'pass' ? 'PASS' : 'FAIL';
   const ordered = [...report.checks].sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
   return `<!doctype html>
 <html lang="en">
@@ -63,6 +64,7 @@ const HEADER_LINKS = 10;
 /** The verdict's reason as HTML: the unexpected failures named and linked to their checks. */
 function whyVerdict(r: Report): string {
   if (r.unreachable) return h(`The target did not answer (${r.unreachable.url}: ${r.unreachable.reason}), so no check ran.`);
+  if (stoppedByPreflight(r)) return h(`The preflight found that the target cannot be certified as configured, so no check ran: ${(r.preflight?.problems ?? []).join('; ')}`);
   const unexpected = r.checks.filter(isUnexpected);
   // The gate (--min-ran, --fail-on-skip) fails a run that may have no failing check: say so first.
   const gate = (r.gate?.failures ?? []).map((f) => h(`The gate fails the run: ${f}. `)).join('');

@@ -11,6 +11,7 @@ const secs = (ms: number) => (ms / 1000).toFixed(3);
  */
 export function renderJunit(report: Report): string {
   if (report.unreachable) return unreachableJunit(report, report.unreachable);
+  if (report.preflight?.status === 'misconfigured') return stoppedJunit(report, report.preflight.problems);
   const groups = [...new Set(report.checks.map((c) => c.group))];
   const suites = groups.map((g) => suite(g, report.checks.filter((c) => c.group === g)));
   const all = report.checks.map(classify);
@@ -81,6 +82,22 @@ function testcase(c: CheckResult, k: Classified): string {
             ? `      <system-out>${escapeXml(`WARN: ${details}`)}</system-out>`
             : '';
   return inner === '' ? `${open}/>` : `${open}>\n${inner}\n    </testcase>`;
+}
+
+/** The preflight stopped the run: one failed testcase names its problems (exit 2). */
+function stoppedJunit(report: Report, problems: readonly string[]): string {
+  const message = escapeXml(`the target cannot be certified as configured: ${problems.join('; ')}`);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="canton-conformance" tests="1" failures="1" errors="0" skipped="0" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    `  <testsuite name="preflight" tests="1" failures="1" errors="0" skipped="0" time="${secs(report.durationMs)}">`,
+    `    <testcase classname="preflight" name="target ready to certify" time="${secs(report.durationMs)}">`,
+    `      <failure message="${message}" type="preflight">${message}; no check ran (exit 2)</failure>`,
+    '    </testcase>',
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
 }
 
 /** No check ran: one errored testcase says so, so a CI test tab shows the run as red with the reason. */

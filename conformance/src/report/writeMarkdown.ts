@@ -1,6 +1,7 @@
 import { GROUPS } from '../checks/types.js';
 import { mdCell } from './escape.js';
 import { ranLine } from './gate.js';
+import { stoppedByPreflight } from './preflightReport.js';
 import type { CheckResult, Report } from './model.js';
 import { isUnexpected, summarize } from './model.js';
 
@@ -19,7 +20,7 @@ export function renderMarkdown(report: Report): string {
   const expected = report.checks.filter((c) => c.baseline === 'expected');
   const warned = report.checks.filter((c) => c.status === 'warn');
   const out: string[] = [];
-  out.push(`## canton-conformance: ${report.unreachable ? '❌ UNREACHABLE' : report.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}`);
+  out.push(`## canton-conformance: ${report.unreachable ? '❌ UNREACHABLE' : stoppedByPreflight(report) ? '❌ NOT STARTED' : report.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}`);
   out.push('');
   out.push(
     `Target \`${report.target}\` · profile \`${report.profile}\` · seed \`${report.seed}\` · ${plural(s.total, 'check')} in ${(report.durationMs / 1000).toFixed(1)} s` +
@@ -31,6 +32,12 @@ export function renderMarkdown(report: Report): string {
   if (report.unreachable) {
     out.push(`The target did not answer, so no check ran: \`${report.unreachable.url}\`: ${mdCell(report.unreachable.reason)}.`, '');
     out.push('Start the target (or fix its URL) and run again; the exit code was 3.', '');
+    return out.join('\n');
+  }
+  if (stoppedByPreflight(report)) {
+    out.push('The preflight found that the target cannot be certified as configured, so no check ran (exit 2):', '');
+    out.push(...(report.preflight?.problems ?? []).map((p) => `- ${mdCell(p)}`), '');
+    out.push('`npx canton-conformance doctor` with the same flags says more (the rights to grant, the checks that skip).', '');
     return out.join('\n');
   }
   out.push(`The run ${ranLine(s)}.`, '');
