@@ -72,8 +72,11 @@ Gate (both off by default):
   --min-ran PERCENT     fail the run (exit 1) when fewer than PERCENT of the selected checks ran
   --fail-on-skip        fail the run (exit 1) when any selected MUST check skipped
 
-Exit codes: 0 no unexpected failure, 1 unexpected failures or stale baseline entries,
-            2 usage or configuration error, 3 target unreachable.`;
+Before any check it performs the preflight (\`doctor\`): one line, and no run when the target cannot be
+certified as configured (exit 2) or does not answer (exit 3).
+
+Exit codes: 0 no unexpected failure, 1 unexpected failures, stale baseline entries or the gate,
+            2 usage or configuration error (the preflight's included), 3 target unreachable.`;
 
 interface RunArgs {
   readonly target?: string;
