@@ -5,7 +5,7 @@
  *
  * - `participant-admin`: ParticipantAdmin (packages, vetting, identity provider configs)
  * - `admin`: ParticipantAdmin or IdentityProviderAdmin (parties and users)
- * - `submit`: CanActAs the submitting party (CanExecuteAs for interactive submission)
+ * - `submit`: CanActAs the submitting party (CanExecuteAs for executing an interactive submission)
  * - `read`: CanReadAs the parties read as (CanActAs implies it), or CanReadAsAnyParty
  * - `public`: any caller the participant authenticates (or none: /livez, /docs)
  */
@@ -44,7 +44,8 @@ const ACCESS: Readonly<Record<string, OperationAccess>> = {
   'postV2CommandsAsyncSubmit': 'submit',
   'postV2CommandsSubmit-and-wait-for-reassignment': 'submit',
   'postV2CommandsAsyncSubmit-reassignment': 'submit',
-  'postV2Interactive-submissionPrepare': 'submit',
+  // Preparing reads as the acting parties; executing acts for them (CanExecuteAs, implied by CanActAs).
+  'postV2Interactive-submissionPrepare': 'read',
   'postV2Interactive-submissionExecute': 'submit',
   'postV2Interactive-submissionExecuteandwait': 'submit',
   'postV2Interactive-submissionExecuteandwaitfortransaction': 'submit',

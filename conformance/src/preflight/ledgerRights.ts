@@ -73,11 +73,12 @@ export function holds(held: readonly Right[], need: Right): boolean {
  * an admin right; otherwise `ledger.party`; a read-only run without a party reads for any party.
  */
 export function neededRights(checks: readonly CheckDefinition[], profile: Profile): NeededRight[] {
-  const byKey = new Map<string, { right: Right; why: string; checks: string[] }>();
+  const byKey = new Map<string, { right: Right; whys: Set<string>; checks: Set<string> }>();
   const need = (right: Right, why: string, check: string) => {
     const key = rightLabel(right);
-    const entry = byKey.get(key) ?? { right, why, checks: [] };
-    entry.checks.push(check);
+    const entry = byKey.get(key) ?? { right, whys: new Set<string>(), checks: new Set<string>() };
+    entry.whys.add(why);
+    entry.checks.add(check);
     byKey.set(key, entry);
   };
   const ledger = profile.ledger;
@@ -94,5 +95,13 @@ export function neededRights(checks: readonly CheckDefinition[], profile: Profil
     else if (ledger?.party !== undefined) need(acts && profile.writes ? { kind: 'CanActAs', party: ledger.party } : { kind: 'CanReadAs', party: ledger.party }, acts ? 'the suite submits as the profile\'s party (ledger.party)' : 'the suite reads as the profile\'s party (ledger.party)', c.id);
     else if (reads) need({ kind: 'CanReadAsAnyParty' }, 'the profile names no party (ledger.party), so the suite reads for any party', c.id);
   }
-  return [...byKey.values()];
+  // CanActAs implies CanReadAs of the same party: one right to hold (and grant), with both needs.
+  for (const [key, e] of byKey) {
+    const acts = e.right.kind === 'CanReadAs' ? byKey.get(`CanActAs ${e.right.party}`) : undefined;
+    if (acts === undefined) continue;
+    e.whys.forEach((w) => acts.whys.add(w));
+    e.checks.forEach((c) => acts.checks.add(c));
+    byKey.delete(key);
+  }
+  return [...byKey.values()].map((e) => ({ right: e.right, why: [...e.whys].join('; '), checks: [...e.checks] }));
 }
