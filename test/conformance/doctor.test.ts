@@ -175,6 +175,7 @@ describe('run performs the preflight first', () => {
     expect(r.out).toMatch(new RegExp(`preflight: ready · Canton ${version.replace(/\./g, '\\.')} · no auth · 1 of 1 selected checks can run`));
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
     expect(report.preflight).toEqual({ status: 'ready', cantonVersion: version, problems: [] });
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(` · Canton ${version} · `);
     expect(validateReport(report)).toEqual([]);
   }, 60_000);
 

@@ -26,6 +26,7 @@ export function renderMarkdown(report: Report): string {
     `Target \`${report.target}\` · profile \`${report.profile}\` · seed \`${report.seed}\` · ${plural(s.total, 'check')} in ${(report.durationMs / 1000).toFixed(1)} s` +
       (report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : '') +
       (report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : '') +
+      (report.preflight?.cantonVersion ? ` · Canton ${report.preflight.cantonVersion}` : '') +
       ` · ${report.tool.name} ${report.tool.version}`,
   );
   out.push('');
