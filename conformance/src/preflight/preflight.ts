@@ -270,7 +270,7 @@ async function ledgerAuth(
   const held = parseRights(r.answer.json);
   const missing = needed.filter((n) => !holds(held, n.right));
   for (const m of missing) {
-    finding(`user '${user}' lacks ${rightLabel(m.right)}, which ${m.checks.length} selected check(s) need (${m.why}); grant it (see below) or leave them out with --skip`);
+    finding(`user '${user}' lacks ${rightLabel(m.right)}, which ${m.checks.length} selected check(s) need (${m.why}); grant it (doctor prints the JSON API call) or leave them out with --skip`);
   }
   return { auth, rights: { held, needed, missing } };
 }
