@@ -147,6 +147,11 @@ describe('doctor: wrong or missing targets', () => {
     const r = await cli('doctor', '--target', closed.url, '--profile', 'reference');
     expect(r.code).toBe(3);
     expect(r.out).toMatch(/UNREACHABLE \(exit 3\)[\s\S]*connection refused/);
+    const dir = tmp('run-unreachable');
+    expect((await cli('run', '--target', closed.url, '--profile', 'reference', '--report-dir', dir, '--quiet')).code).toBe(3);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report.preflight).toMatchObject({ status: 'unreachable', problems: [expect.stringMatching(/connection refused/) as string] });
+    expect(validateReport(report)).toEqual([]);
   });
 
   it('a registry URL given as a ledger is exit 2, naming what answered; the same URL as a registry is ready', async () => {
