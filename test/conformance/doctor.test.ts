@@ -21,8 +21,9 @@ const ASSET = '#canton-conformance-samples:Sample.Asset:Asset';
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
 /** A profile file of our own: a vendor's participant that the suite may write to, secured with HS256. */
-function vendorProfile(extra: { signing?: boolean } = {}): string {
+function vendorProfile(extra: { signing?: boolean; user?: string; party?: string } = {}): string {
   const file = join(tmp('profile'), 'vendor.yaml');
+  const user = extra.user ?? 'vendor';
   writeFileSync(
     file,
     [
@@ -30,12 +31,12 @@ function vendorProfile(extra: { signing?: boolean } = {}): string {
       'groups: [ledger]',
       'writes: true',
       'ledger:',
-      '  userId: vendor',
-      '  allocateParties: true',
+      `  userId: ${user}`,
+      extra.party === undefined ? '  allocateParties: true' : `  party: "${extra.party}"`,
       `  template: { templateId: "${ASSET}", createArguments: { issuer: "{{party}}", owner: "{{party}}", amount: "{{amount}}", observers: null }, archiveChoice: Archive }`,
       'auth:',
       '  required: true',
-      ...(extra.signing === false ? [] : [`  signing: { alg: HS256, secret: ${SECRET}, userId: vendor }`]),
+      ...(extra.signing === false ? [] : [`  signing: { alg: HS256, secret: ${SECRET}, userId: ${user} }`]),
     ].join('\n'),
   );
   return file;
@@ -125,6 +126,29 @@ describe('doctor against the reference secured with HS256, as a vendor user', ()
     expect(after.out).toMatch(/has\s+ParticipantAdmin/);
     expect(after.code).toBe(0);
   }, 60_000);
+
+  it('with a party of its own and no admin right: names the operations to leave out instead, and without them it is ready', async () => {
+    const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+    const allocated = await fetch(`${secured.url}/v2/parties`, { method: 'POST', headers: admin, body: JSON.stringify({ partyIdHint: 'vendor-desk', identityProviderId: '' }) });
+    const party = ((await allocated.json()) as { partyDetails: { party: string } }).partyDetails.party;
+    const user = await fetch(`${secured.url}/v2/users`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ user: { id: 'desk', primaryParty: party, isDeactivated: false, identityProviderId: '' }, rights: [{ kind: { CanActAs: { value: { party } } } }] }),
+    });
+    expect(user.status).toBe(200);
+    const profile = vendorProfile({ user: 'desk', party });
+    const r = await cli('doctor', '--target', secured.url, '--profile', profile, '--only', 'ledger');
+    expect(r.code).toBe(2);
+    expect(r.out).toContain(`has     CanActAs ${party}`);
+    expect(r.out).toMatch(/MISSING ParticipantAdmin: \d+ selected check\(s\) need it \(party and user management/);
+    const skip = /^\s+--skip '([^']+)'$/m.exec(r.out)?.[1];
+    expect(skip, 'doctor suggests what to leave out').toBeDefined();
+    expect(skip!.split(',')).toEqual(expect.arrayContaining(['getV2Parties', 'postV2Users', 'getV2Idps']));
+    const without = await cli('doctor', '--target', secured.url, '--profile', profile, '--only', 'ledger', '--skip', skip!);
+    expect(without.out).not.toContain('MISSING');
+    expect(without.code).toBe(0);
+  });
 
   it('a token the ledger refuses, and no token at all, are exit 2 saying which', async () => {
     const refused = await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ signing: false }), '--token', 'not-a-jwt');

@@ -17,6 +17,8 @@ export interface NeededRight {
   readonly right: Right;
   readonly why: string;
   readonly checks: readonly string[];
+  /** The operations of those checks: what `--skip` takes to leave them out instead. */
+  readonly operations: readonly string[];
 }
 
 export function rightLabel(r: Right): string {
@@ -73,12 +75,13 @@ export function holds(held: readonly Right[], need: Right): boolean {
  * an admin right; otherwise `ledger.party`; a read-only run without a party reads for any party.
  */
 export function neededRights(checks: readonly CheckDefinition[], profile: Profile): NeededRight[] {
-  const byKey = new Map<string, { right: Right; whys: Set<string>; checks: Set<string> }>();
-  const need = (right: Right, why: string, check: string) => {
+  const byKey = new Map<string, { right: Right; whys: Set<string>; checks: Set<string>; operations: Set<string> }>();
+  const need = (right: Right, why: string, check: CheckDefinition) => {
     const key = rightLabel(right);
-    const entry = byKey.get(key) ?? { right, whys: new Set<string>(), checks: new Set<string>() };
+    const entry = byKey.get(key) ?? { right, whys: new Set<string>(), checks: new Set<string>(), operations: new Set<string>() };
     entry.whys.add(why);
-    entry.checks.add(check);
+    entry.checks.add(check.id);
+    entry.operations.add(check.operationId);
     byKey.set(key, entry);
   };
   const ledger = profile.ledger;
@@ -86,14 +89,14 @@ export function neededRights(checks: readonly CheckDefinition[], profile: Profil
   for (const c of checks) {
     if (c.group !== 'ledger') continue;
     const access = accessOf(c.operationId);
-    if (access === 'participant-admin') need({ kind: 'ParticipantAdmin' }, 'packages, vetting and identity provider configs are the participant admin\'s', c.id);
-    else if (access === 'admin') need({ kind: 'ParticipantAdmin' }, 'party and user management (IdentityProviderAdmin covers its own provider\'s only)', c.id);
+    if (access === 'participant-admin') need({ kind: 'ParticipantAdmin' }, 'packages, vetting and identity provider configs are the participant admin\'s', c);
+    else if (access === 'admin') need({ kind: 'ParticipantAdmin' }, 'party and user management (IdentityProviderAdmin covers its own provider\'s only)', c);
     const acts = access === 'submit' || c.requires?.writes === true;
     const reads = access === 'read';
     if (!acts && !reads) continue;
-    if (allocates) need({ kind: 'ParticipantAdmin' }, 'the profile allocates the suite\'s own party (ledger.allocateParties) and grants the run\'s user rights over it', c.id);
-    else if (ledger?.party !== undefined) need(acts && profile.writes ? { kind: 'CanActAs', party: ledger.party } : { kind: 'CanReadAs', party: ledger.party }, acts ? 'the suite submits as the profile\'s party (ledger.party)' : 'the suite reads as the profile\'s party (ledger.party)', c.id);
-    else if (reads) need({ kind: 'CanReadAsAnyParty' }, 'the profile names no party (ledger.party), so the suite reads for any party', c.id);
+    if (allocates) need({ kind: 'ParticipantAdmin' }, 'the profile allocates the suite\'s own party (ledger.allocateParties) and grants the run\'s user rights over it', c);
+    else if (ledger?.party !== undefined) need(acts && profile.writes ? { kind: 'CanActAs', party: ledger.party } : { kind: 'CanReadAs', party: ledger.party }, acts ? 'the suite submits as the profile\'s party (ledger.party)' : 'the suite reads as the profile\'s party (ledger.party)', c);
+    else if (reads) need({ kind: 'CanReadAsAnyParty' }, 'the profile names no party (ledger.party), so the suite reads for any party', c);
   }
   // CanActAs implies CanReadAs of the same party: one right to hold (and grant), with both needs.
   for (const [key, e] of byKey) {
@@ -101,7 +104,8 @@ export function neededRights(checks: readonly CheckDefinition[], profile: Profil
     if (acts === undefined) continue;
     e.whys.forEach((w) => acts.whys.add(w));
     e.checks.forEach((c) => acts.checks.add(c));
+    e.operations.forEach((o) => acts.operations.add(o));
     byKey.delete(key);
   }
-  return [...byKey.values()].map((e) => ({ right: e.right, why: [...e.whys].join('; '), checks: [...e.checks] }));
+  return [...byKey.values()].map((e) => ({ right: e.right, why: [...e.whys].join('; '), checks: [...e.checks], operations: [...e.operations] }));
 }

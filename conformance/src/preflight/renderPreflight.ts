@@ -4,6 +4,7 @@ import type { PreflightResult } from './preflight.js';
 
 const HEADLINE = { ready: 'READY', misconfigured: 'CANNOT BE CERTIFIED AS CONFIGURED', unreachable: 'UNREACHABLE' } as const;
 const MAX_IDS = 4;
+const MAX_SKIP_OPERATIONS = 30;
 
 const ids = (list: readonly string[]) => `${list.slice(0, MAX_IDS).join(', ')}${list.length > MAX_IDS ? `, …and ${list.length - MAX_IDS} more` : ''}`;
 
@@ -46,6 +47,9 @@ export function renderPreflight(r: PreflightResult): string {
     if (r.rights.missing.length > 0 && ledger !== undefined) {
       out.push('', 'Grant the missing rights as a participant admin (JSON Ledger API), then ask again:');
       out.push(`  ${grantCommand(ledger, r.auth.user, r.rights.missing.map((m) => rightJson(m.right)))}`);
+      // Leaving the checks out is the other way, when it names a few operations rather than most of the suite.
+      const operations = [...new Set(r.rights.missing.flatMap((m) => m.operations))];
+      if (operations.length <= MAX_SKIP_OPERATIONS) out.push('', 'Or leave out the checks that need them:', `  --skip ${shellQuote(operations.join(','))}`);
     }
   }
   out.push('', `Checks: ${r.selected} selected, ${r.willRun} can run, ${r.selected - r.willRun} will skip${r.skips.length > 0 ? ':' : ''}`);
