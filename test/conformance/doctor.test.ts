@@ -171,6 +171,13 @@ describe('doctor: wrong or missing targets', () => {
     const r = await cli('doctor', '--target', closed.url, '--profile', 'reference');
     expect(r.code).toBe(3);
     expect(r.out).toMatch(/UNREACHABLE \(exit 3\)[\s\S]*connection refused/);
+    // A port fetch will not connect to answers no probe either.
+    const blocked = await cli('doctor', '--target', 'http://127.0.0.1:1', '--profile', 'reference');
+    expect(blocked.code).toBe(3);
+    expect(blocked.out).toMatch(/UNREACHABLE \(exit 3\)[\s\S]*bad port/);
+    const blockedDir = tmp('run-blocked');
+    expect((await cli('run', '--target', 'http://127.0.0.1:1', '--profile', 'reference', '--report-dir', blockedDir, '--quiet')).code).toBe(3);
+    expect(JSON.parse(readFileSync(join(blockedDir, 'report.json'), 'utf8'))).toMatchObject({ checks: [], unreachable: { url: 'http://127.0.0.1:1' }, preflight: { status: 'unreachable' } });
     const dir = tmp('run-unreachable');
     expect((await cli('run', '--target', closed.url, '--profile', 'reference', '--report-dir', dir, '--quiet')).code).toBe(3);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;

@@ -307,10 +307,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     const pre = await preflightOfRun(args, profile, inProcess, served, tokens);
     if (pre.stopped) {
-      const paths = await writeReports(
-        preflightReport({ target: base, targets: baseUrls, profile: profile.name, seed: args.seed ?? randomSeed(), runs: args.runs ?? DEFAULTS.runs, startedAt, durationMs: Math.round(performance.now() - started), toolVersion: toolVersion(), preflight: pre.verdict }),
-        args.reportDir,
-      );
+      const run = { target: base, targets: baseUrls, profile: profile.name, seed: args.seed ?? randomSeed(), runs: args.runs ?? DEFAULTS.runs, startedAt, durationMs: Math.round(performance.now() - started), toolVersion: toolVersion() };
+      const paths = await writeReports(pre.exitCode === 3 ? unreachableReport({ ...run, down: pre.down }) : preflightReport({ ...run, preflight: pre.verdict }), args.reportDir);
       console.error(`report: ${paths.markdown} (also report.json, junit.xml, report.html) says why no check ran`);
       return pre.exitCode;
     }

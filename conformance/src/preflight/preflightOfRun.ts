@@ -2,6 +2,7 @@ import { catalogue } from '../checks/catalogue.js';
 import type { Group } from '../checks/types.js';
 import type { PreflightVerdict } from '../report/model.js';
 import type { Profile } from '../runner/profile.js';
+import type { Unreachable } from '../runner/reachability.js';
 import { DEFAULTS } from '../runner/runSuite.js';
 import { selectChecks } from '../runner/select.js';
 import { shardChecks, type Shard } from '../runner/shard.js';
@@ -19,7 +20,10 @@ export interface RunSelection {
   readonly quiet: boolean;
 }
 
-export type RunPreflight = { readonly stopped: false; readonly verdict: PreflightVerdict } | { readonly stopped: true; readonly exitCode: 2; readonly verdict: PreflightVerdict };
+export type RunPreflight =
+  | { readonly stopped: false; readonly verdict: PreflightVerdict }
+  | { readonly stopped: true; readonly exitCode: 2; readonly verdict: PreflightVerdict }
+  | { readonly stopped: true; readonly exitCode: 3; readonly verdict: PreflightVerdict; readonly down: Unreachable };
 
 /**
  * `run`'s preflight: one line on the console (its problems on stderr when it stops the run), the
@@ -30,7 +34,11 @@ export async function preflightOfRun(args: RunSelection, profile: Profile, inPro
   const checks = shardChecks(selectChecks(catalogue(), args.only, args.skip), args.shard);
   const r = await preflight({ baseUrls, profile, strict: args.profile !== undefined || inProcess, ...(tokens ? { tokens } : {}), checks, timeoutMs: args.timeoutMs ?? DEFAULTS.timeoutMs });
   const verdict = verdictOf(r);
-  // Unreachable was asked just before (exit 3 there); a target that went away since is the checks' to report.
+  // A refused connection stopped the run just before; this is a target that answers no probe at all.
+  if (r.status === 'unreachable' && r.unreachable !== undefined) {
+    console.error(`canton-conformance run: target unreachable: ${r.unreachable.url}: ${r.unreachable.reason}`);
+    return { stopped: true, exitCode: 3, verdict, down: r.unreachable };
+  }
   if (r.status === 'misconfigured') {
     console.error(`canton-conformance run: ${preflightLine(r)}; the run does not start:`);
     for (const p of r.problems) console.error(`  - ${p}`);
