@@ -39,11 +39,13 @@ describe('the gate on what ran (--min-ran, --fail-on-skip)', () => {
     expect(report.gate!.failures).toHaveLength(1);
     expect(validateReport(report)).toEqual([]);
     expect(readFileSync(join(failing, 'summary.md'), 'utf8')).toMatch(/❌ FAIL[\s\S]*The gate fails the run: only 1 of 2/);
+    expect(readFileSync(join(failing, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="canton-conformance" tests="3" failures="1"[\s\S]*<failure message="only 1 of 2 selected checks ran \(50%\), below --min-ran 90%" type="gate">/);
 
     const passing = tmp('min-pass');
     const p = await cli('run', ...HALF, '--min-ran', '50', '--report-dir', passing);
     expect(p.code).toBe(0);
     expect(readJson(passing)).toMatchObject({ verdict: 'pass', gate: { minRanPercent: 50, ranPercent: 50, failures: [] } });
+    expect(readFileSync(join(passing, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="canton-conformance" tests="3" failures="0"[\s\S]*<testcase classname="gate" name="enough of the selected checks ran" time="0.000"\/>/);
   }, 120_000);
 
   it('--fail-on-skip fails a run where a MUST check skipped (exit 1) and passes one where none did', async () => {

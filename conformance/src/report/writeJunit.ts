@@ -16,10 +16,14 @@ export function renderJunit(report: Report): string {
   const suites = groups.map((g) => suite(g, report.checks.filter((c) => c.group === g)));
   const all = report.checks.map(classify);
   const count = (k: Classified['kind']) => all.filter((c) => c.kind === k).length;
+  // The gate (--min-ran, --fail-on-skip) is one more testcase, so a test tab is red when it failed the run.
+  const gate = report.gate ? gateSuite(report.gate.failures) : undefined;
+  const gateFailed = (report.gate?.failures.length ?? 0) > 0 ? 1 : 0;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="canton-conformance" tests="${report.checks.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    `<testsuites name="canton-conformance" tests="${report.checks.length + (gate ? 1 : 0)}" failures="${count('failure') + gateFailed}" errors="${count('error')}" skipped="${count('skipped')}" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
     ...suites,
+    ...(gate ? [gate] : []),
     '</testsuites>',
     '',
   ].join('\n');
@@ -82,6 +86,17 @@ function testcase(c: CheckResult, k: Classified): string {
             ? `      <system-out>${escapeXml(`WARN: ${details}`)}</system-out>`
             : '';
   return inner === '' ? `${open}/>` : `${open}>\n${inner}\n    </testcase>`;
+}
+
+function gateSuite(failures: readonly string[]): string {
+  const message = escapeXml(failures.join('; '));
+  return [
+    `  <testsuite name="gate" tests="1" failures="${failures.length > 0 ? 1 : 0}" errors="0" skipped="0" time="0.000">`,
+    failures.length > 0
+      ? `    <testcase classname="gate" name="enough of the selected checks ran" time="0.000">\n      <failure message="${message}" type="gate">${message}</failure>\n    </testcase>`
+      : '    <testcase classname="gate" name="enough of the selected checks ran" time="0.000"/>',
+    '  </testsuite>',
+  ].join('\n');
 }
 
 /** The preflight stopped the run: one failed testcase names its problems (exit 2). */
