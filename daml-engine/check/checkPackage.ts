@@ -13,7 +13,7 @@ import type { BuiltinTypeName, Kind, QualifiedName, Type } from '../ast/Type.js'
 import type { CheckFailure, CheckReason, CheckResult } from './CheckFailure.js';
 import { arrowToStar, curried, type K, kindsEqual, showKind, STAR } from './kinds.js';
 import { hasBuiltin, hasBuiltinType } from './lfFeatures.js';
-import { kindDepth, typeDepth } from './measure.js';
+import { isVarFree, kindDepth, typeDepth } from './measure.js';
 import { isPackageName, isPackageVersion } from './packageNames.js';
 
 /** Bounds; real packages stay far below them (see bench/RESULTS.md for splice-amulet's figures). */
@@ -83,6 +83,9 @@ class PackageChecker {
   #work = 0;
   readonly #vars = new Scope<true>();
   readonly #tvars = new Scope<K>();
+  /** Kinds of variable-free types already checked (their kind is the same wherever they stand). */
+  readonly #closedKinds = new WeakMap<Type, K>();
+  readonly #paramKinds = new WeakMap<object, K>();
 
   constructor(readonly pkg: Package, readonly lookup: PackageLookup, readonly limits: CheckLimits) {}
 
@@ -267,12 +270,32 @@ class PackageChecker {
   }
 
   typeKind(t: Type): K {
+    const known = this.#closedKinds.get(t);
+    if (known !== undefined) return known;
     if (typeDepth(t, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'type', limit: this.limits.typeDepth });
     return this.kindOf(t);
   }
 
   /** Recursive: callers bounded the depth first (typeKind). */
   kindOf(t: Type): K {
+    const known = this.#closedKinds.get(t);
+    if (known !== undefined) return known;
+    const k = this.kindOfNode(t);
+    if (isVarFree(t)) this.#closedKinds.set(t, k);
+    return k;
+  }
+
+  /** `k1 → … → kn → *` of a data type or synonym's parameters, once per definition. */
+  paramsKind(def: { readonly params: readonly { readonly kind: Kind }[] }): K {
+    let k = this.#paramKinds.get(def);
+    if (k === undefined) {
+      k = arrowToStar(def.params.map((p) => this.kind(p.kind)));
+      this.#paramKinds.set(def, k);
+    }
+    return k;
+  }
+
+  kindOfNode(t: Type): K {
     this.tick();
     switch (t.kind) {
       case 'var': {
@@ -282,13 +305,13 @@ class PackageChecker {
       }
       case 'con': {
         const dt = this.dataTypeOf(t.tycon);
-        return this.applyKind(arrowToStar(dt.params.map((p) => this.kind(p.kind))), t.args, showName(t.tycon));
+        return this.applyKind(this.paramsKind(dt), t.args, showName(t.tycon));
       }
       case 'syn': {
         const syn = this.moduleOf(t.tysyn).synonyms.get(t.tysyn.name);
         if (!syn) this.fail({ kind: 'unknownReference', what: 'synonym', name: showName(t.tysyn) });
         if (syn.params.length !== t.args.length) this.fail({ kind: 'illFormed', detail: `wrong arity in type synonym application: ${showName(t.tysyn)}` });
-        this.applyKind(arrowToStar(syn.params.map((p) => this.kind(p.kind))), t.args, showName(t.tysyn));
+        this.applyKind(this.paramsKind(syn), t.args, showName(t.tysyn));
         return STAR;
       }
       case 'builtin':
@@ -366,13 +389,15 @@ class PackageChecker {
   expr(e: Expr, d: number, stack: Item[]): void {
     this.tick();
     if (d > this.limits.exprDepth) this.fail({ kind: 'tooDeep', what: 'expression', limit: this.limits.exprDepth });
-    const sub = (x: Expr): void => { stack.push({ k: 'e', e: x, d: d + 1 }); };
+    // Leaves are checked at once: fewer stack items.
+    const sub = (x: Expr): void => {
+      if (x.kind === 'var' || x.kind === 'val' || x.kind === 'builtin' || x.kind === 'lit') this.expr(x, d + 1, stack);
+      else stack.push({ k: 'e', e: x, d: d + 1 });
+    };
     const type = (t: Type, star = true): void => { stack.push({ k: 't', t, star }); };
     /** `x` in scope of `names` only. */
     const scoped = (names: readonly string[], x: Expr): void => {
-      stack.push({ k: 'unbind', names });
-      sub(x);
-      stack.push({ k: 'bind', names });
+      stack.push({ k: 'unbind', names }, { k: 'e', e: x, d: d + 1 }, { k: 'bind', names });
     };
     switch (e.kind) {
       case 'var':

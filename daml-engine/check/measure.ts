@@ -6,6 +6,8 @@
 import type { Kind, Type } from '../ast/Type.js';
 
 const typeDepths = new WeakMap<Type, number>();
+/** Types without any type variable: their kind does not depend on where they stand. */
+const varFree = new WeakSet<Type>();
 const kindDepths = new WeakMap<Kind, number>();
 
 function typeChildren(t: Type, out: Type[]): void {
@@ -22,25 +24,28 @@ function kindChildren(k: Kind, out: Kind[]): void {
   if (k.kind === 'arrow') out.push(...k.params, k.result);
 }
 
-function depthOf<T extends object>(root: T, memo: WeakMap<T, number>, children: (n: T, out: T[]) => void, limit: number): number {
+function depthOf<T extends object>(root: T, memo: WeakMap<T, number>, children: (n: T, out: T[]) => void, limit: number, done?: (n: T, kids: readonly T[]) => void): number {
   const known = memo.get(root);
   if (known !== undefined) return known;
   const stack: T[] = [root];
-  const expanded = new Set<T>();
+  let expanded: Set<T> | undefined;
   const kids: T[] = [];
   while (stack.length > 0) {
     const n = stack[stack.length - 1]!;
     if (memo.has(n)) { stack.pop(); continue; }
     kids.length = 0;
     children(n, kids);
-    if (!expanded.has(n)) {
-      expanded.add(n);
-      for (const c of kids) if (!memo.has(c)) stack.push(c);
-      continue;
-    }
     let depth = 0;
-    for (const c of kids) depth = Math.max(depth, memo.get(c) ?? limit + 1);
+    let pending = false;
+    const first = expanded === undefined || !expanded.has(n);
+    for (const c of kids) {
+      const d = memo.get(c);
+      if (d !== undefined) depth = Math.max(depth, d);
+      else if (first) { stack.push(c); pending = true; } else depth = limit + 1; // only a cycle leaves a child unmeasured
+    }
+    if (pending) { (expanded ??= new Set()).add(n); continue; }
     memo.set(n, depth + 1);
+    done?.(n, kids);
     stack.pop();
   }
   return memo.get(root)!;
@@ -48,7 +53,14 @@ function depthOf<T extends object>(root: T, memo: WeakMap<T, number>, children: 
 
 /** Levels of the type's tree (a leaf is 1). */
 export function typeDepth(t: Type, limit: number): number {
-  return depthOf(t, typeDepths, typeChildren, limit);
+  return depthOf(t, typeDepths, typeChildren, limit, (n, kids) => {
+    if ((n.kind !== 'var') && kids.every((c) => varFree.has(c))) varFree.add(n);
+  });
+}
+
+/** Whether `t` (already measured by `typeDepth`) holds no type variable. */
+export function isVarFree(t: Type): boolean {
+  return varFree.has(t);
 }
 
 export function kindDepth(k: Kind, limit: number): number {

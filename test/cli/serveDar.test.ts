@@ -30,7 +30,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** The package ids of a DAR, main first, as the reference's own reader reads them. */
 const idsOf = (file: string): string[] => {
   const r = readDar(readFileSync(file));
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(r.error.reason);
   return r.value.packages.map((p) => p.packageId);
 };
 

@@ -18,7 +18,7 @@ const UTIL = join(DARS_DIR, 'splice-util-0.1.4.dar');
 const FEATURED = join(DARS_DIR, 'splice-api-featured-app-v1-1.0.0.dar');
 const idsOf = (bytes: Uint8Array): string[] => {
   const r = readDar(bytes);
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(r.error.reason);
   return r.value.packages.map((p) => p.packageId);
 };
 
