@@ -64,11 +64,12 @@ export class PackageFormatError extends WireError {}
 type Range = readonly [start: number, end: number];
 
 /**
- * How deep types, kinds and expressions may nest in the wire format. Daml's archive reader caps
- * protobuf message nesting at 1000 (each level here is at least one message), and decoding
- * recurses, so a deeper input is refused here rather than overflowing the JS stack.
+ * How deep types, kinds and expressions may nest in the wire format. Decoding recurses (a few JS
+ * frames per level), so a deeper input is refused here rather than overflowing the JS stack. A
+ * level is an Expr (or Type, Kind) and the message of its case, so 500 levels is about the 1000
+ * protobuf messages Daml's archive reader allows; real packages nest up to ~250 (splice-amulet-test).
  */
-export const MAX_WIRE_NESTING = 1000;
+export const MAX_WIRE_NESTING = 500;
 
 interface ModuleRef { readonly packageId: string; readonly module: string }
 

@@ -14,6 +14,7 @@ import { T } from '../../daml-engine/build/T.js';
 import { describeCheckFailure, type CheckReason } from '../../daml-engine/check/CheckFailure.js';
 import { checkPackage, checkPackages, DEFAULT_CHECK_LIMITS } from '../../daml-engine/check/checkPackage.js';
 import { decodeArchive } from '../../daml-engine/decode/decodeArchive.js';
+import { MAX_WIRE_NESTING } from '../../daml-engine/decode/decodePackage.js';
 import { decodeDar } from '../../daml-engine/decode/decodeDar.js';
 import { encodePackageArchive } from '../../daml-engine/encode/encodeArchive.js';
 import { buildSamplePackage } from './samplePackage.js';
@@ -176,7 +177,7 @@ describe('the check', () => {
 describe('the decoder bounds what it recurses on', () => {
   it('refuses an expression nested deeper than the wire bound as a decode failure, not a stack overflow', () => {
     let e: Expr = E.int64(0);
-    for (let i = 0; i < 1_200; i++) e = E.some(T.int64, e);
+    for (let i = 0; i < MAX_WIRE_NESTING + 10; i++) e = E.some(T.int64, e);
     const b = new PackageBuilder({ name: 'hostile', version: '1.0.0' });
     b.module('Main').value('v', T.int64, e);
     const { dalf } = encodePackageArchive(b.toPackage());
@@ -184,6 +185,6 @@ describe('the decoder bounds what it recurses on', () => {
     expect(decoded.ok).toBe(true);
     if (!decoded.ok) return;
     // Value bodies decode on first use: the check forces them and reports the wire error.
-    expect(reasonOf(decoded.value)).toMatchObject({ kind: 'undecodable', detail: expect.stringMatching(/nest deeper than 1000/) });
+    expect(reasonOf(decoded.value)).toMatchObject({ kind: 'undecodable', detail: expect.stringMatching(/nest deeper than 500/) });
   });
 });
