@@ -121,6 +121,9 @@ export function uploadDar(
     if (dar.error.code === 'ZIP_BOMB') return fail('ZIP_BOMB', 'Dar zip file seems to be a zip bomb.', { context: { msg: dar.error.reason } });
     return fail('INVALID_DAR', `Dar file is corrupt: ${dar.error.reason}`, { context: { reason: dar.error.reason } });
   }
+  // Decoded and checked whole before anything else (validate says what upload would).
+  const validated = validateDarPackages(dar.value.packages, (id) => (ctx.admin.package(id) === undefined ? undefined : ctx.enginePackage?.(id)));
+  if (!validated.ok) return validated;
   const known = knownPackages(ctx);
   for (const p of dar.value.packages) {
     // daml-prim and daml-stdlib are utility packages: DARs built with different SDKs carry
@@ -144,9 +147,6 @@ export function uploadDar(
     if (!sync.ok) return sync;
     synchronizerId = sync.value;
   }
-  // Decoded and checked whole before anything is recorded (validate says what upload would).
-  const validated = validateDarPackages(dar.value.packages, (id) => (ctx.admin.package(id) === undefined ? undefined : ctx.enginePackage?.(id)));
-  if (!validated.ok) return validated;
   if (!store) return ok({ decoded: validated.value });
   const fresh: StoredPackage[] = dar.value.packages
     .filter((p) => ctx.admin.package(p.packageId) === undefined)

@@ -10,8 +10,8 @@ import { Inflate } from 'fflate';
 /** What a DAR may inflate to, all entries together: a bound against zip bombs (real DARs: ~10 MiB). */
 export const MAX_DAR_INFLATED_BYTES = 256 * 1024 * 1024;
 
-/** Compressed bytes fed to the inflater per step: deflate's ratio bound (~1032) keeps each step's output under ~4 MiB. */
-const STEP_INPUT_BYTES = 4096;
+/** Compressed bytes fed to the inflater per step: deflate's ratio bound (~1032) keeps each step's output under ~16 MiB. */
+const STEP_INPUT_BYTES = 16 * 1024;
 
 export type UnzipFailure =
   | { readonly kind: 'corrupt'; readonly message: string }

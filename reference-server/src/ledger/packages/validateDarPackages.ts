@@ -51,6 +51,10 @@ export function validateDarPackages(packages: readonly DarPackage[], known: Know
     }
     if (checked.ok) continue;
     const f = checked.failure;
+    if (f.reason.kind === 'undecodable') {
+      // A lazily decoded value body the decoder refuses: a parse error, as for the rest of the DALF.
+      return fail('DAR_PARSE_ERROR', 'Failed to parse the dar file content.', { context: { reason: describeCheckFailure(f), packageId: f.packageId } });
+    }
     if (f.reason.kind === 'unknownReference' && f.reason.what === 'package') {
       return fail('DAR_NOT_SELF_CONSISTENT', 'The set of packages in the dar is not self-consistent and is missing dependencies', {
         context: { packageIds: fresh.map((p) => p.id).join(', '), missingDependencies: f.reason.name, validationError: describeCheckFailure(f) },
