@@ -134,8 +134,8 @@ describe('zip bombs under the upload bound are refused before or while inflating
   });
 
   it('an entry that inflates past what its header declares (fflate-built, 32 MiB of zeros declared as 1 KiB)', async () => {
-    const bomb = declareSizes(zipSync({ 'META-INF/MANIFEST.MF': new Uint8Array(32 * 1024 * 1024) }, { level: 9 }), () => 1024);
-    expect(bomb.length).toBeLessThan(64 * 1024);
+    const bomb = declareSizes(zipSync({ 'META-INF/MANIFEST.MF': new Uint8Array(32 * 1024 * 1024) }, { level: 1 }), () => 1024);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
     for (const path of ['/v2/dars?vetAllPackages=false', '/v2/dars/validate']) {
       const res = await upload(server, path, bomb);
       expect(res.status).toBe(400);
