@@ -57,7 +57,7 @@ export function uploadDars(ledger: Ledger, dars: readonly DarEntry[]): Result<vo
         // The detail Canton keeps in the error's context (which package, which definition, why), on the same line.
         const context = r.error.context ?? {};
         const detail = context['validationError'] ?? context['reason'] ?? context['msg'];
-        const line = `${dar.name}: ${r.error.code}: ${r.error.cause}${detail === undefined ? '' : ` ${detail}`}`;
+        const line = `${dar.name}: ${r.error.code}: ${r.error.cause}${detail === undefined || r.error.cause.includes(detail) ? '' : ` ${detail}`}`;
         return err(line.replace(/\s*\n\s*/g, ' '));
       }
     }
