@@ -116,7 +116,13 @@ export function syntheticPayload(name: string, version: string): Uint8Array {
 export function uploadDar(
   ctx: PackageContext, bytes: Uint8Array, options: UploadOptions, store: boolean, now: number, inflated?: UnzipResult,
 ): R<{ decoded: Package[] }> {
-  const dar = readDar(bytes, inflated);
+  let dar: ReturnType<typeof readDar>;
+  try {
+    dar = readDar(bytes, inflated);
+  } catch (e) {
+    // A reader bug must refuse the DAR, not answer 500.
+    dar = { ok: false, error: { code: 'INVALID_DAR', reason: e instanceof Error ? e.message : 'unreadable' } };
+  }
   if (!dar.ok) {
     if (dar.error.code === 'ZIP_BOMB') return fail('ZIP_BOMB', 'Dar zip file seems to be a zip bomb.', { context: { msg: dar.error.reason } });
     return fail('INVALID_DAR', `Dar file is corrupt: ${dar.error.reason}`, { context: { reason: dar.error.reason } });

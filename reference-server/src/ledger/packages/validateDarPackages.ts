@@ -23,6 +23,15 @@ const message = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.me
 
 /** Decodes and checks the DAR's packages that are not known yet; the decoded new ones, in DAR order. */
 export function validateDarPackages(packages: readonly DarPackage[], known: KnownEnginePackage): Result<Package[], LedgerError> {
+  try {
+    return validate(packages, known);
+  } catch (e) {
+    // Whatever throws below (a look-up of known packages, a checker bug) refuses the DAR, cleanly.
+    return fail('DAR_VALIDATION_ERROR', 'Package validation failed.', { context: { validationError: `the DAR could not be validated: ${message(e)}` } });
+  }
+}
+
+function validate(packages: readonly DarPackage[], known: KnownEnginePackage): Result<Package[], LedgerError> {
   const fresh: Package[] = [];
   const byId = new Map<string, Package>();
   for (const p of packages) {
