@@ -5,12 +5,6 @@
 import type { Expr, Update } from './Expr.js';
 import type { Package } from './Package.js';
 
-/** Pushes the direct sub-expressions of `e` (an `update`'s too) onto `out`. */
-export function exprChildren(e: Expr, out: Expr[]): void {
-  if (e.kind === 'update') updateChildren(e.update, out);
-  else children(e, out);
-}
-
 function children(e: Expr, out: Expr[]): void {
   switch (e.kind) {
     case 'var': case 'val': case 'builtin': case 'lit': case 'enumCon': case 'nil': case 'optionalNone':

@@ -13,7 +13,7 @@ import type { BuiltinTypeName, Kind, QualifiedName, Type } from '../ast/Type.js'
 import type { CheckFailure, CheckReason, CheckResult } from './CheckFailure.js';
 import { arrowToStar, curried, type K, kindsEqual, showKind, STAR } from './kinds.js';
 import { hasBuiltin, hasBuiltinType } from './lfFeatures.js';
-import { isVarFree, kindDepth, typeDepth } from './measure.js';
+import { isVarFree, kindSize, typeDepth } from './measure.js';
 import { isPackageName, isPackageVersion } from './packageNames.js';
 
 /** Bounds; real packages stay far below them (see bench/RESULTS.md for splice-amulet's figures). */
@@ -260,7 +260,8 @@ class PackageChecker {
   // ---- kinds and types -------------------------------------------------------------------------
 
   kind(k: Kind): K {
-    if (kindDepth(k, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'kind', limit: this.limits.typeDepth });
+    // Its size bounds the curried form's depth (an arrow of n parameters is n deep once curried).
+    if (kindSize(k, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'kind', limit: this.limits.typeDepth });
     return curried(k);
   }
 

@@ -14,15 +14,29 @@ export function curried(k: Kind): K {
   return out;
 }
 
+/** Iterative along `→` chains (a data type may have many parameters); recursive on parameter kinds only, whose size kind() bounded. */
 export function kindsEqual(a: K, b: K): boolean {
-  if (typeof a === 'string' || typeof b === 'string') return a === b;
-  return kindsEqual(a.from, b.from) && kindsEqual(a.to, b.to);
+  let x = a;
+  let y = b;
+  for (;;) {
+    if (typeof x === 'string' || typeof y === 'string') return x === y;
+    if (!kindsEqual(x.from, y.from)) return false;
+    x = x.to;
+    y = y.to;
+  }
 }
 
-export function showKind(k: K): string {
-  if (typeof k === 'string') return k;
-  const from = typeof k.from === 'string' ? k.from : `(${showKind(k.from)})`;
-  return `${from} → ${showKind(k.to)}`;
+/** At most `max` arrows are printed. */
+export function showKind(k: K, max = 20): string {
+  const parts: string[] = [];
+  let cur = k;
+  while (typeof cur !== 'string') {
+    if (parts.length === max) { parts.push('…'); return parts.join(' → '); }
+    parts.push(typeof cur.from === 'string' ? cur.from : `(${showKind(cur.from, max)})`);
+    cur = cur.to;
+  }
+  parts.push(cur);
+  return parts.join(' → ');
 }
 
 /** `k1 → … → kn → *` */

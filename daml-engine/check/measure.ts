@@ -1,27 +1,22 @@
 /**
- * Depth of types and kinds, computed without recursion and once per node: interning makes them
- * DAGs (a type may name an earlier one, LF 2.dev kinds too), so a 100,000-deep type costs no more
- * than its entries, and the checker's recursive functions run only on types under the bound.
+ * Depth of types (and size of kinds), computed without recursion, types once per node: interning
+ * makes them DAGs (a type may name an earlier one, LF 2.dev kinds too), so a 100,000-deep type
+ * costs no more than its entries, and the checker's recursive functions run only under the bound.
  */
 import type { Kind, Type } from '../ast/Type.js';
 
 const typeDepths = new WeakMap<Type, number>();
 /** Types without any type variable: their kind does not depend on where they stand. */
 const varFree = new WeakSet<Type>();
-const kindDepths = new WeakMap<Kind, number>();
 
 function typeChildren(t: Type, out: Type[]): void {
   switch (t.kind) {
-    case 'var': case 'con': case 'syn': case 'builtin': out.push(...t.args); return;
+    case 'var': case 'con': case 'syn': case 'builtin': for (const a of t.args) out.push(a); return;
     case 'forall': out.push(t.body); return;
     case 'struct': for (const f of t.fields) out.push(f.type); return;
     case 'app': out.push(t.lhs, t.rhs); return;
     case 'nat': return;
   }
-}
-
-function kindChildren(k: Kind, out: Kind[]): void {
-  if (k.kind === 'arrow') out.push(...k.params, k.result);
 }
 
 function depthOf<T extends object>(root: T, memo: WeakMap<T, number>, children: (n: T, out: T[]) => void, limit: number, done?: (n: T, kids: readonly T[]) => void): number {
@@ -63,6 +58,18 @@ export function isVarFree(t: Type): boolean {
   return varFree.has(t);
 }
 
-export function kindDepth(k: Kind, limit: number): number {
-  return depthOf(k, kindDepths, kindChildren, limit);
+
+/** Nodes of a kind's tree (arrow parameters included), counting at most `limit + 1`. */
+export function kindSize(k: Kind, limit: number): number {
+  let count = 0;
+  const stack: Kind[] = [k];
+  while (stack.length > 0 && count <= limit) {
+    const n = stack.pop()!;
+    count++;
+    if (n.kind === 'arrow') {
+      for (const p of n.params) stack.push(p);
+      stack.push(n.result);
+    }
+  }
+  return count;
 }

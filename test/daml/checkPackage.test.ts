@@ -156,6 +156,20 @@ describe('the check', () => {
     expect(reasonOf(pkg)).toEqual({ kind: 'tooDeep', what: 'expression', limit: DEFAULT_CHECK_LIMITS.exprDepth });
   });
 
+  it('handles wide definitions without recursing: 100,000 type parameters, a kind of 100,000 arrows', () => {
+    const params = Array.from({ length: 100_000 }, (_, i) => ({ name: `a${i}`, kind: { kind: 'star' } as const }));
+    const b = new PackageBuilder({ name: 'hostile', version: '1.0.0' });
+    const m = b.module('Main');
+    const wide = m.dataType({ name: 'Wide', params, serializable: false, cons: { kind: 'record', fields: [], fieldNames: [] } });
+    m.record('UsesWideUnapplied', { f: T.con(wide) });
+    const r = checkPackage(b.build().package, noOther);
+    expect(r).toMatchObject({ ok: false, failure: { definition: 'Main:UsesWideUnapplied', reason: { kind: 'kindMismatch', detail: expect.stringMatching(/^expected kind \*, found \* → \* → .* → …$/) } } });
+    const arrowKind = { kind: 'arrow', params: params.map((p) => p.kind), result: { kind: 'star' } } as const;
+    const b2 = new PackageBuilder({ name: 'hostile', version: '1.0.0' });
+    b2.module('Main').dataType({ name: 'HigherKinded', params: [{ name: 'f', kind: arrowKind }], serializable: false, cons: { kind: 'record', fields: [], fieldNames: [] } });
+    expect(checkPackage(b2.build().package, noOther)).toMatchObject({ ok: false, failure: { reason: { kind: 'tooDeep', what: 'kind' } } });
+  }, 120_000);
+
   it('bounds the work on shared sub-expressions (a DAG whose tree is exponential)', () => {
     let e: Expr = E.int64(1);
     for (let i = 0; i < 64; i++) e = E.app(E.builtin('ADD_INT64'), e, e);
