@@ -8,10 +8,10 @@
 import { Inflate } from 'fflate';
 
 /** What a DAR may inflate to, all entries together: a bound against zip bombs (real DARs: ~10 MiB). */
-export const MAX_DAR_INFLATED_BYTES = 256 * 1024 * 1024;
+export const MAX_DAR_INFLATED_BYTES = 128 * 1024 * 1024;
 
-/** Compressed bytes fed to the inflater per step: deflate's ratio bound (~1032) keeps each step's output under ~16 MiB. */
-const STEP_INPUT_BYTES = 16 * 1024;
+/** Compressed bytes fed to the inflater per step: deflate's ratio bound (~1032) keeps each step's output under ~1 MiB. */
+const STEP_INPUT_BYTES = 1024;
 
 export type UnzipFailure =
   | { readonly kind: 'corrupt'; readonly message: string }
@@ -92,15 +92,16 @@ function* unzipSteps(bytes: Uint8Array, wanted: (name: string) => boolean, bound
       continue;
     }
     if (e.method !== 8) corrupt(`${e.name}: unsupported compression method ${e.method}`);
-    const chunks: Uint8Array[] = [];
+    // Written in place as it inflates (no final copy of a large entry in one go).
+    const file = new Uint8Array(e.size);
     let out = 0;
     let ended = false;
     const inflater = new Inflate((chunk, final) => {
-      out += chunk.length;
       total += chunk.length;
-      if (out > e.size) throw new ZipError({ kind: 'zipBomb', message: `${e.name} inflates past its declared ${e.size} bytes` });
+      if (out + chunk.length > e.size) throw new ZipError({ kind: 'zipBomb', message: `${e.name} inflates past its declared ${e.size} bytes` });
       if (total > bound) throw new ZipError({ kind: 'zipBomb', message: `the archive inflates to more than ${bound} bytes` });
-      chunks.push(chunk);
+      file.set(chunk, out);
+      out += chunk.length;
       if (final) ended = true;
     });
     try {
@@ -114,9 +115,6 @@ function* unzipSteps(bytes: Uint8Array, wanted: (name: string) => boolean, bound
       corrupt(`${e.name}: ${error instanceof Error ? error.message : 'cannot inflate'}`);
     }
     if (!ended || out !== e.size) corrupt(`${e.name}: inflates to ${out} bytes, its header says ${e.size}`);
-    const file = new Uint8Array(out);
-    let at = 0;
-    for (const c of chunks) { file.set(c, at); at += c.length; }
     files[e.name] = file;
   }
   return files;
