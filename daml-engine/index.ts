@@ -31,3 +31,7 @@ export { encodeArchive, encodePackageArchive } from './encode/encodeArchive.js';
 export type { DarInput } from './encode/encodeDar.js';
 export { encodeDar } from './encode/encodeDar.js';
 export type { Expr, Update } from './ast/Expr.js';
+export type { CheckLimits, PackageLookup } from './check/checkPackage.js';
+export { DEFAULT_CHECK_LIMITS, checkPackage, checkPackages } from './check/checkPackage.js';
+export type { CheckFailure, CheckReason, CheckResult } from './check/CheckFailure.js';
+export { describeCheckFailure } from './check/CheckFailure.js';

@@ -39,6 +39,7 @@ import * as partyService from './partyService.js';
 import { Renderer } from './render.js';
 import type { Result } from './result.js';
 import { err, ok } from './result.js';
+import type { UnzipResult } from './packages/unzipDar.js';
 import type { ValidatedSubmission } from './submission.js';
 import { validateSubmission } from './submission.js';
 import type { ValidatedReassignment } from './reassignmentCommands.js';
@@ -153,6 +154,7 @@ export class Ledger {
       admin: this.admin,
       catalogue: this.catalogue,
       isKnownParty: (party) => this.isKnownParty(party),
+      enginePackage: (id) => this.engine.packages.get(id),
     };
     this.engine = new EngineRuntime({
       admin: this.admin,
@@ -192,16 +194,23 @@ export class Ledger {
 
   // ------------------------------------------------------------------ packages and vetting
 
-  uploadDar(bytes: Uint8Array, options: UploadOptions = {}): R<Record<string, never>> {
+  /**
+   * Reads, decodes and checks a DAR whole, then records and vets its packages (all or none).
+   * `inflated`: the DAR's entries already inflated by `unzipDarAsync` (the HTTP route does so in
+   * slices, off the event loop's critical path); otherwise they are inflated here.
+   */
+  uploadDar(bytes: Uint8Array, options: UploadOptions = {}, inflated?: UnzipResult): R<Record<string, never>> {
     this.#adminChanges++;
-    const r = packageService.uploadDar(this.#packages, bytes, options, true, this.config.clock.now());
-    // Decode for the engine now (once per package id), so the first command does not pay for it.
-    if (r.ok) for (const p of this.admin.packages()) this.engine.packages.get(p.packageId);
-    return r;
+    const r = packageService.uploadDar(this.#packages, bytes, options, true, this.config.clock.now(), inflated);
+    if (!r.ok) return r;
+    // The engine keeps the packages the check decoded, so the first command does not decode them again.
+    for (const p of r.value.decoded) this.engine.packages.adopt(p);
+    return ok({});
   }
-  validateDar(bytes: Uint8Array, options: UploadOptions = {}): R<Record<string, never>> {
+  validateDar(bytes: Uint8Array, options: UploadOptions = {}, inflated?: UnzipResult): R<Record<string, never>> {
     this.#adminChanges++;
-    return packageService.uploadDar(this.#packages, bytes, options, false, this.config.clock.now());
+    const r = packageService.uploadDar(this.#packages, bytes, options, false, this.config.clock.now(), inflated);
+    return r.ok ? ok({}) : r;
   }
   listPackages(): { packageIds: string[] } {
     return packageService.listPackages(this.#packages);

@@ -104,6 +104,14 @@ export const ErrorCodes = {
   INTERNAL_ERROR: def(4, 'INTERNAL'),
   // Package management and vetting (Canton's PackageServiceErrors and CantonPackageServiceError).
   INVALID_DAR: def(8, 'INVALID_ARGUMENT'),
+  // A DAR that inflates past the bound (PackageServiceErrors.Reading.ZipBomb).
+  ZIP_BOMB: def(8, 'INVALID_ARGUMENT'),
+  // A DALF the Daml-LF decoder cannot read (Reading.ParseError).
+  DAR_PARSE_ERROR: def(8, 'INVALID_ARGUMENT'),
+  // A package that fails Daml-LF validation (Validation.ValidationError).
+  DAR_VALIDATION_ERROR: def(8, 'INVALID_ARGUMENT'),
+  // A package referencing a package neither in the DAR nor known (Validation.SelfConsistency).
+  DAR_NOT_SELF_CONSISTENT: def(8, 'INVALID_ARGUMENT'),
   KNOWN_PACKAGE_VERSION: def(9, 'FAILED_PRECONDITION'),
   PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER: def(9, 'FAILED_PRECONDITION'),
   PACKAGE_SERVICE_NOT_CONNECTED_TO_SYNCHRONIZER: def(9, 'FAILED_PRECONDITION'),
