@@ -20,3 +20,5 @@ export { decodeJson, encodeJson } from './json/jsonValue.js';
 export type { LoadDarResult, LoadedDar, RunScriptsOptions, ScriptLedgerFactory, ScriptLedgerSetup, ScriptResult } from './script/runDarScripts.js';
 export { inMemoryScriptLedger, loadDarScripts, runDarScripts } from './script/runDarScripts.js';
 export { findScripts, scriptName } from './script/findScripts.js';
+export type { CoverageCount, CoverageReport, CoverageScope } from './script/ScriptCoverage.js';
+export { ScriptCoverage, coverageRatio } from './script/ScriptCoverage.js';

@@ -113,6 +113,7 @@ const submit: Handler = (payload, ctx) => {
     const behaviour = constructorOf(field(s, 'sErrorBehaviour'));
     const at = locationOf(field(s, 'sLocation'));
     const result = ctx.ledger.submit({ actAs, readAs: parties(field(s, 'sReadAs')), disclosures, commands });
+    ctx.coverage?.submitted(result);
     if (result.ok) {
       if (behaviour === 'MustFail') return { kind: 'fail', failure: { kind: 'userError', message: `Expected submit to fail but it succeeded${at}` } };
       out.push(ctx.values.right(ctx.values.tuple(listOf(result.results.map((r) => commandResult(ctx.values, r))), treeValue(ctx.values, result.tree))));
@@ -155,15 +156,18 @@ const queryContractId: Handler = (payload, ctx) => {
 };
 
 const queryInterface: Handler = (payload, ctx) => {
-  const found = ctx.ledger.queryInterface(parties(field(payload, 'parties')), typeRepTycon(field(payload, 'interfaceId')));
+  const interfaceId = typeRepTycon(field(payload, 'interfaceId'));
+  ctx.coverage?.interfaceUsed(interfaceId);
+  const found = ctx.ledger.queryInterface(parties(field(payload, 'parties')), interfaceId);
   return value(listOf(found.map((c) => ctx.values.tuple({ kind: 'contractId', value: c.contractId }, ctx.values.optional(c.view)))));
 };
 
 const queryInterfaceContractId: Handler = (payload, ctx) => {
   const cid = field(payload, 'cid');
   if (cid.kind !== 'contractId') throw new ShapeError('QueryInterfaceContractId of a non contract id');
-  const found = ctx.ledger.queryInterface(parties(field(payload, 'parties')), typeRepTycon(field(payload, 'interfaceId')))
-    .find((c) => c.contractId === cid.value);
+  const interfaceId = typeRepTycon(field(payload, 'interfaceId'));
+  ctx.coverage?.interfaceUsed(interfaceId);
+  const found = ctx.ledger.queryInterface(parties(field(payload, 'parties')), interfaceId).find((c) => c.contractId === cid.value);
   return value(ctx.values.optional(found?.view));
 };
 

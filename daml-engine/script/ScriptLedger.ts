@@ -41,8 +41,10 @@ export interface ScriptSubmission {
 export type ScriptTreeEvent =
   | { readonly kind: 'created'; readonly contractId: string; readonly templateId: QualifiedName; readonly argument: RecordValue }
   | {
-      readonly kind: 'exercised'; readonly contractId: string; readonly templateId: QualifiedName; readonly choice: string;
-      readonly argument: Value; readonly children: readonly ScriptTreeEvent[];
+      readonly kind: 'exercised'; readonly contractId: string; readonly templateId: QualifiedName;
+      /** The interface of a choice exercised through an interface. */
+      readonly interfaceId: QualifiedName | undefined;
+      readonly choice: string; readonly argument: Value; readonly children: readonly ScriptTreeEvent[];
     };
 
 /**

@@ -26,6 +26,7 @@ import { describeDefinition } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, Value } from '../value/Value.js';
 import { UNIT } from '../value/Value.js';
 import { describeException } from './describeException.js';
+import type { ScriptCoverage } from './ScriptCoverage.js';
 import { answer } from './ScriptCommands.js';
 import type { ScriptLedger } from './ScriptLedger.js';
 import { ScriptLedgerRefusal } from './ScriptLedger.js';
@@ -42,6 +43,8 @@ export interface ScriptRunOptions {
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
   /** Sees each question the script asks, before it is answered. */
   readonly onQuestion?: (question: Question) => void;
+  /** Records what the script's submissions and interface queries used. */
+  readonly coverage?: ScriptCoverage;
 }
 
 export type ScriptFailureKind =
@@ -89,6 +92,7 @@ export interface ScriptContext {
   readonly ledger: ScriptLedger;
   readonly values: ScriptValues;
   readonly evaluator: Evaluator;
+  readonly coverage: ScriptCoverage | undefined;
   /** `n` hex digits, deterministic per run (where daml-script draws random ones). */
   randomHex(n: number): string;
 }
@@ -136,7 +140,7 @@ export class ScriptRunner {
     const values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId);
     let draws = 0;
     const randomHex = (n: number) => createHash('sha256').update(`${where}/${draws++}`).digest('hex').slice(0, n);
-    const ctx: ScriptContext = { ledger, values, evaluator, randomHex };
+    const ctx: ScriptContext = { ledger, values, evaluator, randomHex, coverage: options.coverage };
 
     const evalFailure = (error: EvalError): ScriptFailure => {
       switch (error.kind) {

@@ -9,6 +9,7 @@ import type { Dar } from '../decode/decodeDar.js';
 import { decodeDar } from '../decode/decodeDar.js';
 import { Packages } from '../decode/Packages.js';
 import { findScripts, scriptName } from './findScripts.js';
+import type { ScriptCoverage } from './ScriptCoverage.js';
 import { InMemoryScriptLedger } from './InMemoryScriptLedger.js';
 import type { ScriptLedger } from './ScriptLedger.js';
 import type { Question, ScriptFailure } from './ScriptRunner.js';
@@ -80,6 +81,8 @@ export interface RunScriptsOptions {
   readonly now?: () => number;
   /** The ledger each script runs on, fresh per script. Default: in memory (`inMemoryScriptLedger`). */
   readonly ledger?: ScriptLedgerFactory;
+  /** Records what the scripts created, exercised and queried (`ScriptCoverage.report` sums it up). */
+  readonly coverage?: ScriptCoverage;
 }
 
 /** Runs `scripts` (default: all of the DAR's), each on a fresh ledger, in order. */
@@ -94,7 +97,7 @@ export function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName
     const ledger = (options.ledger ?? inMemoryScriptLedger)({ loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget });
     const started = now();
     const outcome = runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
-      onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)),
+      onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)), coverage: options.coverage,
     });
     const result: ScriptResult = {
       name: scriptName(ref), ref, ok: outcome.ok, failure: outcome.ok ? undefined : outcome.failure,

@@ -1,10 +1,11 @@
 /** `canton-conformance test --dar`: Daml Script tests of a DAR, reports and exit codes. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 
 import { main } from '../../conformance/src/cli/main.js';
+import type { CoverageReport } from '../../daml-engine/index.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 
 const DAR = join(DARS_DIR, 'history', 'splice-amulet-test-0.1.8.dar');
@@ -28,6 +29,7 @@ describe('canton-conformance test', () => {
     const r = await cli('--help');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: canton-conformance test --dar FILE');
+    expect(r.stdout).toContain('--show-coverage');
     expect(r.stdout).toContain('Exit codes: 0 every script passed, 1 a script failed');
   });
 
@@ -51,6 +53,79 @@ describe('canton-conformance test', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("no script 'Splice.Scripts.TestAmuletBurn:testAmuletBrn'");
     expect(r.stderr).toContain('did you mean Splice.Scripts.TestAmuletBurn:testAmuletBurn?');
+  });
+
+  it.runIf(HAS_DARS)('a bare name that is one script\'s suggests its Module:name; one of several lists them (exit 2)', async () => {
+    const unique = await cli('--dar', DAR, '--script', 'testAmuletBurn');
+    expect(unique).toMatchObject({ code: 2, stderr: expect.stringContaining("no script 'testAmuletBurn' (did you mean Splice.Scripts.TestAmuletBurn:testAmuletBurn?)") });
+    const several = await cli('--dar', DAR, '--script', 'test');
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('(did you mean one of Splice.Scripts.TestAmuletRulesDisclosure:test, Splice.Scripts.TestComputeFees:test, '
+      + 'Splice.Scripts.TestLockAndAmuletExpiry:test, Splice.Scripts.TestSteppedRate:test?)');
+  });
+
+  it.runIf(HAS_DARS)('--list prints the selected scripts and runs nothing: --script Module selects a module, --test-pattern filters by regex', async () => {
+    const all = await cli('--dar', DAR, '--list');
+    expect(all.code).toBe(0);
+    expect(all.stdout.split('\n')).toHaveLength(50);
+    expect(all.stdout.split('\n')[0]).toBe('Splice.Scripts.TestAmuletBurn:testAmuletBurn');
+    expect(all.stdout).not.toContain('PASS');
+    const module = await cli('--dar', DAR, '--list', '--script', 'Splice.Scripts.UnitTests.Fees');
+    expect(module).toMatchObject({ code: 0, stdout: 'Splice.Scripts.UnitTests.Fees:test_chargeRatePerDay\nSplice.Scripts.UnitTests.Fees:test_toRatePerDay' });
+    const pattern = await cli('--dar', DAR, '--list', '--test-pattern', 'Burn$|^Splice\\.Scripts\\.UnitTests\\.Fees:');
+    expect(pattern.stdout.split('\n')).toEqual([
+      'Splice.Scripts.TestAmuletBurn:testAmuletBurn', 'Splice.Scripts.UnitTests.Fees:test_chargeRatePerDay', 'Splice.Scripts.UnitTests.Fees:test_toRatePerDay',
+    ]);
+    // Both: the module's scripts the pattern matches.
+    const both = await cli('--dar', DAR, '--list', '--script', 'Splice.Scripts.UnitTests.Fees', '--test-pattern', 'charge');
+    expect(both).toMatchObject({ code: 0, stdout: 'Splice.Scripts.UnitTests.Fees:test_chargeRatePerDay' });
+  });
+
+  it.runIf(HAS_DARS)('nothing selected, or a DAR with no scripts, is exit 2, not "0 scripts"', async () => {
+    expect(await cli('--dar', DAR, '--test-pattern', 'noSuchScript')).toMatchObject({ code: 2, stderr: expect.stringContaining('matches --test-pattern noSuchScript') });
+    expect(await cli('--dar', DAR, '--test-pattern', '(')).toMatchObject({ code: 2, stderr: expect.stringContaining('--test-pattern takes a regular expression') });
+    const noScripts = join(DARS_DIR, 'splice-util-0.1.4.dar');
+    expect(await cli('--dar', noScripts)).toMatchObject({ code: 2, stderr: expect.stringContaining(`${noScripts} holds no scripts`) });
+  });
+
+  it.runIf(HAS_DARS)('reports go to reports/daml-test by default, not beside run\'s reports', async () => {
+    const cwd = process.cwd();
+    const dir = join(root, 'default-dir');
+    mkdirSync(dir);
+    process.chdir(dir);
+    try {
+      const r = await cli('--dar', DAR, '--script', 'Splice.Scripts.UnitTests.Fees:test_toRatePerDay', '--ledger', 'memory');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`reports in ${join('reports', 'daml-test')}`);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readdirSync(join(dir, 'reports'))).toEqual(['daml-test']);
+    expect(readdirSync(join(dir, 'reports', 'daml-test')).sort()).toEqual(['junit.xml', 'summary.md']);
+  });
+
+  it.runIf(HAS_DARS)('--show-coverage: templates created, choices exercised, interfaces used, in stdout, summary.md and coverage.json', async () => {
+    const dir = join(root, 'coverage');
+    const r = await cli('--dar', DAR, '--script', 'Splice.Scripts.TestAmuletBurn:testAmuletBurn', '--show-coverage', '--ledger', 'memory', '--report-dir', dir);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8')) as CoverageReport & { dar: string };
+    expect(json.dar).toBe('splice-amulet-test-0.1.8');
+    // The test package defines 3 templates of its own; the script creates none of them.
+    expect(json.main.templatesCreated).toEqual({ defined: 3, used: 0, unused: ['Splice.Scripts.TestAmuletRulesTransferLimits:CheckError', 'Splice.Scripts.TestComputeFees:Test', 'Splice.Scripts.TestDesignExample:Escrow'] });
+    const deps = json.dependencies;
+    expect(deps.templatesCreated.used).toBeGreaterThan(3);
+    expect(deps.templatesCreated.unused).not.toContain('Splice.AmuletRules:AmuletRules');
+    expect(deps.templatesCreated.unused).not.toContain('Splice.Amulet:Amulet');
+    expect(deps.templatesCreated.defined).toBe(deps.templatesCreated.used + deps.templatesCreated.unused.length);
+    expect(deps.templateChoicesExercised.unused).not.toContain('Splice.AmuletRules:AmuletRules:AmuletRules_Transfer');
+    expect(deps.templateChoicesExercised.unused).toContain('Splice.ValidatorLicense:ValidatorLicense:ValidatorLicense_Withdraw');
+    expect(r.stdout).toMatch(/^Coverage:\n- this package\n {4}Templates created: 0\/3 \(0\.0%\)\n/m);
+    expect(r.stdout).toMatch(new RegExp(`^ {4}Templates created: ${deps.templatesCreated.used}/${deps.templatesCreated.defined} `, 'm'));
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(`| dependencies | Templates created | ${deps.templatesCreated.used}/${deps.templatesCreated.defined} (`);
+    // Without the flag, no coverage.
+    const plain = await cli('--dar', DAR, '--script', 'Splice.Scripts.UnitTests.Fees:test_toRatePerDay', '--ledger', 'memory', '--report-dir', join(root, 'plain'));
+    expect(plain.stdout).not.toContain('Coverage:');
+    expect(readdirSync(join(root, 'plain')).sort()).toEqual(['junit.xml', 'summary.md']);
   });
 
   it.runIf(HAS_DARS)('runs the named scripts: one line each, junit.xml with debug output in system-out, summary.md (exit 0)', async () => {
