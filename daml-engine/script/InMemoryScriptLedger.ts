@@ -67,15 +67,17 @@ export class InMemoryScriptLedger implements ScriptLedger {
     this.views = new Evaluator({ getPackage: options.getPackage, onTrace: options.onTrace, builtinOverrides: options.builtinOverrides });
   }
 
-  allocateParty(hint: string): AllocateResult {
+  allocateParty(hint: string, displayName?: string): AllocateResult {
     if (hint !== '' && !/^[A-Za-z0-9:\-_ ]{1,255}$/.test(hint)) return { ok: false, message: `invalid party id hint '${hint}'` };
     if (this.parties.has(hint)) return { ok: false, message: `party '${hint}' already exists` };
     let party = hint;
     if (party === '') {
-      party = 'party';
-      for (let n = 1; this.parties.has(party); n++) party = `party${n}`;
+      const prefix = displayName === undefined || displayName === '' ? 'party' : displayName;
+      party = prefix;
+      for (let n = 1; this.parties.has(party); n++) party = `${prefix}${n}`;
+      if (!/^[A-Za-z0-9:\-_ ]{1,255}$/.test(party)) return { ok: false, message: `invalid party name '${party}'` };
     }
-    this.parties.set(party, { party, isLocal: true });
+    this.parties.set(party, displayName === undefined ? { party, isLocal: true } : { party, isLocal: true, displayName });
     return { ok: true, party };
   }
 

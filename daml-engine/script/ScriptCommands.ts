@@ -172,8 +172,14 @@ const queryInterfaceContractId: Handler = (payload, ctx) => {
 };
 
 const allocateParty: Handler = (payload, ctx) => {
-  const requested = text(field(payload, 'requestedName'));
   const hint = text(field(payload, 'idHint'));
+  if (hasField(payload, 'displayName')) {
+    // daml-script 3.2 (version 1): a display name beside the hint; without a hint the ledger
+    // names the party (the IDE ledger after the display name, a participant itself).
+    const r = ctx.ledger.allocateParty(hint, text(field(payload, 'displayName')));
+    return r.ok ? value({ kind: 'party', value: r.party }) : { kind: 'fail', failure: { kind: 'userError', message: `allocateParty: ${r.message}` } };
+  }
+  const requested = text(field(payload, 'requestedName'));
   // daml-script's hint rules (Converter.toPartyIdHint).
   if (hint !== '' && requested !== '' && hint !== requested) {
     return { kind: 'fail', failure: { kind: 'userError', message: `Requested name '${requested}' cannot be different from id hint '${hint}'` } };
@@ -185,8 +191,16 @@ const allocateParty: Handler = (payload, ctx) => {
   return value({ kind: 'party', value: r.party });
 };
 
-const listKnownParties: Handler = (_payload, ctx) => value(listOf(ctx.ledger.listKnownParties().map((p) =>
-  ctx.values.script('Questions.PartyManagement', 'PartyDetails', { party: { kind: 'party', value: p.party }, isLocal: p.isLocal ? TRUE : FALSE }))));
+const hasField = (v: Value, name: string): boolean => v.kind === 'record' && v.fieldNames.includes(name);
+
+/** `PartyDetails`: 3.2's has `displayName : Optional Text`, 3.3's not. */
+const listKnownParties: Handler = (_payload, ctx) => {
+  const tycon = ctx.values.tycon('Daml.Script.Internal.Questions.PartyManagement', 'PartyDetails');
+  return value(listOf(ctx.ledger.listKnownParties().map((p) => ctx.values.record(tycon, {
+    party: { kind: 'party', value: p.party }, isLocal: p.isLocal ? TRUE : FALSE,
+    displayName: ctx.values.optional(p.displayName === undefined ? undefined : { kind: 'text', value: p.displayName }),
+  }))));
+};
 
 const getTime: Handler = (_payload, ctx) => value({ kind: 'timestamp', micros: ctx.ledger.getTime() });
 
@@ -201,6 +215,12 @@ const setTime: Handler = (payload, ctx) => {
 const sleep: Handler = (_payload, ctx) => value(ctx.values.unit);
 
 const catchQuestion: Handler = (payload) => ({ kind: 'catch', script: field(payload, 'act') });
+
+/** daml-script 3.3+'s `failWithStatus` in a script: the script fails with the status. */
+const failWithStatus: Handler = (payload) => {
+  const status = field(payload, 'status');
+  return { kind: 'fail', failure: { kind: 'userError', message: `failed with status ${text(field(status, 'errorId'))}: ${text(field(status, 'message'))}` } };
+};
 
 const throwQuestion: Handler = (payload) => {
   const exc = field(payload, 'exc');
@@ -271,7 +291,8 @@ const listUserRights: Handler = (payload, ctx) => value(rightsValue(ctx.values, 
 
 /** Handlers by `commandName` and the versions they understand. */
 const HANDLERS: ReadonlyMap<string, { readonly versions: readonly bigint[]; readonly handle: Handler }> = new Map([
-  ['Submit', { versions: [1n], handle: submit }],
+  // Version 2 (daml-script 3.5) has the same payload; only contract keys, not answered here, differ.
+  ['Submit', { versions: [1n, 2n], handle: submit }],
   ['QueryACS', { versions: [1n], handle: queryACS }],
   ['QueryContractId', { versions: [1n], handle: queryContractId }],
   ['QueryInterface', { versions: [1n], handle: queryInterface }],
@@ -283,6 +304,7 @@ const HANDLERS: ReadonlyMap<string, { readonly versions: readonly bigint[]; read
   ['Sleep', { versions: [1n], handle: sleep }],
   ['Catch', { versions: [1n], handle: catchQuestion }],
   ['Throw', { versions: [1n], handle: throwQuestion }],
+  ['FailWithStatus', { versions: [1n], handle: failWithStatus }],
   ['ValidateUserId', { versions: [1n], handle: validateUserId }],
   ['CreateUser', { versions: [1n], handle: createUser }],
   ['GetUser', { versions: [1n], handle: getUser }],

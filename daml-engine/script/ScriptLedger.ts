@@ -83,6 +83,8 @@ export interface ScriptActiveContract {
 export interface ScriptPartyDetails {
   readonly party: string;
   readonly isLocal: boolean;
+  /** The display name it was allocated with (daml-script 3.2's `PartyDetails.displayName`). */
+  readonly displayName?: string;
 }
 
 /** A user right by its daml-script constructor name (`CanActAs`, `CanReadAs`, `ParticipantAdmin`, ...). */
@@ -99,8 +101,13 @@ export interface ScriptUser {
 export type AllocateResult = { readonly ok: true; readonly party: string } | { readonly ok: false; readonly message: string };
 
 export interface ScriptLedger {
-  /** Allocates a party from a (possibly empty) hint, as the participant's party management does. */
-  allocateParty(hint: string): AllocateResult;
+  /**
+   * Allocates a party from a (possibly empty) hint, as the participant's party management does.
+   * `displayName` (daml-script 3.2) names the party where there is no hint on a ledger that
+   * names parties itself (the IDE ledger's `name`, `name1`, ...); a participant keeps it only as
+   * the party's display name.
+   */
+  allocateParty(hint: string, displayName?: string): AllocateResult;
   listKnownParties(): readonly ScriptPartyDetails[];
   /** The static ledger time, microseconds since the epoch. */
   getTime(): bigint;

@@ -27,6 +27,8 @@ import type { AnyExceptionValue, Value } from '../value/Value.js';
 import { UNIT } from '../value/Value.js';
 import { describeException } from './describeException.js';
 import type { ScriptCoverage } from './ScriptCoverage.js';
+import type { ScriptLibrary } from './scriptLibrary.js';
+import { scriptLibraryOf } from './scriptLibrary.js';
 import { answer } from './ScriptCommands.js';
 import type { ScriptLedger } from './ScriptLedger.js';
 import { ScriptLedgerRefusal } from './ScriptLedger.js';
@@ -56,6 +58,8 @@ export type ScriptFailureKind =
   | 'submitFailed'
   /** A question this runner does not answer. */
   | 'unsupportedCommand'
+  /** The script was built with a daml-script release this runner does not know. */
+  | 'unknownScriptLibrary'
   /** The ledger refused a question outright (static time set backwards on a participant, ...). */
   | 'ledgerRefused'
   | 'budgetExceeded'
@@ -93,6 +97,8 @@ export interface ScriptContext {
   readonly values: ScriptValues;
   readonly evaluator: Evaluator;
   readonly coverage: ScriptCoverage | undefined;
+  /** The daml-script release the script was built with. */
+  readonly library: ScriptLibrary;
   /** `n` hex digits, deterministic per run (where daml-script draws random ones). */
   randomHex(n: number): string;
 }
@@ -129,6 +135,8 @@ export class ScriptRunner {
     let steps = 0;
     let questions = 0;
     const done = (failure: ScriptFailure): ScriptOutcome => ({ ok: false, failure, steps, questions });
+    const library = scriptLibraryOf(this.getPackage(scriptPackageId), scriptPackageId);
+    if (!library.ok) return done({ kind: 'unknownScriptLibrary', message: `${where}: ${library.message}` });
 
     const evaluator = new Evaluator({
       getPackage: this.getPackage,
@@ -140,7 +148,7 @@ export class ScriptRunner {
     const values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId);
     let draws = 0;
     const randomHex = (n: number) => createHash('sha256').update(`${where}/${draws++}`).digest('hex').slice(0, n);
-    const ctx: ScriptContext = { ledger, values, evaluator, randomHex, coverage: options.coverage };
+    const ctx: ScriptContext = { ledger, values, evaluator, randomHex, coverage: options.coverage, library: library.library };
 
     const evalFailure = (error: EvalError): ScriptFailure => {
       switch (error.kind) {

@@ -7,9 +7,10 @@ import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import type { Dar } from '../decode/decodeDar.js';
 import { decodeDar } from '../decode/decodeDar.js';
-import { Packages } from '../decode/Packages.js';
+import { Packages, lookupValue } from '../decode/Packages.js';
 import { findScripts, scriptName } from './findScripts.js';
 import type { ScriptCoverage } from './ScriptCoverage.js';
+import { scriptLibraryOf } from './scriptLibrary.js';
 import { InMemoryScriptLedger } from './InMemoryScriptLedger.js';
 import type { ScriptLedger } from './ScriptLedger.js';
 import type { Question, ScriptFailure } from './ScriptRunner.js';
@@ -32,6 +33,22 @@ export function loadDarScripts(bytes: Uint8Array): LoadDarResult {
   if (!decoded.ok) return { ok: false, message: `not a readable DAR: ${decoded.failure.message}` };
   packages.addDar(decoded.value);
   return { ok: true, loaded: { bytes, dar: decoded.value, packages, scripts: findScripts(decoded.value.main) } };
+}
+
+/**
+ * Why the runner cannot run `scripts`: the first daml-script release among those they were built
+ * with that it does not know (`scriptLibrary.ts`), or undefined when it knows them all.
+ */
+export function unknownScriptLibrary(loaded: LoadedDar, scripts: readonly QualifiedName[]): string | undefined {
+  const seen = new Set<string>();
+  for (const ref of scripts) {
+    const type = lookupValue((id) => loaded.packages.get(id), ref)?.type;
+    if (type?.kind !== 'con' || seen.has(type.tycon.packageId)) continue;
+    seen.add(type.tycon.packageId);
+    const library = scriptLibraryOf(loaded.packages.get(type.tycon.packageId), type.tycon.packageId);
+    if (!library.ok) return library.message;
+  }
+  return undefined;
 }
 
 /** What a fresh script ledger is made with (`runDarScripts` makes one per script). */

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { ScriptLedgerFactory } from '../../../daml-engine/index.js';
-import { ScriptCoverage, inMemoryScriptLedger, loadDarScripts, runDarScripts, scriptName } from '../../../daml-engine/index.js';
+import { ScriptCoverage, inMemoryScriptLedger, loadDarScripts, runDarScripts, scriptName, unknownScriptLibrary } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
 import { renderCoverageText, renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
 import { ExitCode, UsageError } from './exitCodes.js';
@@ -32,8 +32,12 @@ each test case's system-out) and summary.md.
                         parties hint::1220..., users and rights, offsets; time moves forward only
   --ledger memory       a small ledger of its own, as daml test's IDE ledger (time may go back)
 
+Scripts built with daml-script 3.2 (daml3-script), 3.3, 3.4 or 3.5 run; another daml-script
+release is exit 2, naming it.
+
 Exit codes: 0 every script passed, 1 a script failed, 2 usage error, unknown script, no script
-selected, or a DAR that cannot be read, decoded or uploaded.`;
+selected, a daml-script release the runner does not know, or a DAR that cannot be read, decoded
+or uploaded.`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseFlags({
@@ -91,6 +95,8 @@ export async function run(argv: string[]): Promise<number> {
     for (const ref of selected) console.log(scriptName(ref));
     return ExitCode.Ok;
   }
+  const unknown = unknownScriptLibrary(loaded.loaded, selected);
+  if (unknown) throw new UsageError(`${values.dar}: ${unknown}`);
   let ledger: ScriptLedgerFactory = inMemoryScriptLedger;
   if (ledgerKind === 'core') {
     const core = coreScriptLedgers(loaded.loaded);
