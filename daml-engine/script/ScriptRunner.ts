@@ -8,7 +8,8 @@
  * As the upstream runner does, it replaces `dangerousCast` (the library's untyped coercion) by the
  * identity.
  *
- * The loop is iterative: a script asking a million questions uses no JS stack. `Catch` pushes a
+ * The loop is iterative: a script asking a million questions uses no JS stack; it awaits each
+ * answer (the ledger's are asynchronous), so a long script yields between questions. `Catch` pushes a
  * frame; an exception (a Daml `throw`, an unhandled exception from a submission that must
  * succeed) unwinds to the innermost frame, whose `continue` receives `Left exception`.
  */
@@ -115,7 +116,7 @@ export class ScriptRunner {
   ) {}
 
   /** Runs the script `ref` against `ledger`. Failures are data, never thrown. */
-  run(ref: QualifiedName, ledger: ScriptLedger, options: ScriptRunOptions = {}): ScriptOutcome {
+  async run(ref: QualifiedName, ledger: ScriptLedger, options: ScriptRunOptions = {}): Promise<ScriptOutcome> {
     const where = `${ref.module}:${ref.name} (package ${ref.packageId})`;
     const def = lookupValue(this.getPackage, ref);
     if (!def) return { ok: false, failure: { kind: 'notAScript', message: `no definition ${where}` }, steps: 0, questions: 0 };
@@ -130,7 +131,7 @@ export class ScriptRunner {
    * Runs the Script `expr` evaluates to, built against the daml-script package `scriptPackageId`;
    * `where` names it in failures.
    */
-  runExpr(expr: Expr, scriptPackageId: string, where: string, ledger: ScriptLedger, options: ScriptRunOptions = {}): ScriptOutcome {
+  async runExpr(expr: Expr, scriptPackageId: string, where: string, ledger: ScriptLedger, options: ScriptRunOptions = {}): Promise<ScriptOutcome> {
     const budget = options.stepBudget ?? 200_000_000;
     let steps = 0;
     let questions = 0;
@@ -202,7 +203,8 @@ export class ScriptRunner {
             payload: field(question, 'payload'),
           };
           options.onQuestion?.(q);
-          const got = answer(q, ctx);
+          // The ledger may answer over the network: the loop awaits, and stays a loop.
+          const got = await answer(q, ctx);
           switch (got.kind) {
             case 'value': pending = { kind: 'apply', fn: field(question, 'continue'), arg: got.value }; continue;
             case 'fail': return done(got.failure);

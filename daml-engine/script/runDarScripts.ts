@@ -63,7 +63,7 @@ export interface ScriptLedgerSetup {
 }
 
 /** A ledger for one script, and the evaluation steps its submissions and views took. */
-export type ScriptLedgerFactory = (setup: ScriptLedgerSetup) => ScriptLedger & { readonly stepsUsed: number };
+export type ScriptLedgerFactory = (setup: ScriptLedgerSetup) => ScriptLedger & { readonly stepsUsed: number } | Promise<ScriptLedger & { readonly stepsUsed: number }>;
 
 /** The in-memory ledger `daml test` gives each script. */
 export const inMemoryScriptLedger: ScriptLedgerFactory = (setup) => new InMemoryScriptLedger({
@@ -103,7 +103,7 @@ export interface RunScriptsOptions {
 }
 
 /** Runs `scripts` (default: all of the DAR's), each on a fresh ledger, in order. */
-export function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName[] = loaded.scripts, options: RunScriptsOptions = {}): ScriptResult[] {
+export async function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName[] = loaded.scripts, options: RunScriptsOptions = {}): Promise<ScriptResult[]> {
   const getPackage = (id: string) => loaded.packages.get(id);
   const runner = new ScriptRunner(getPackage, () => loaded.packages.all());
   const now = options.now ?? (() => performance.now());
@@ -111,9 +111,9 @@ export function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName
   for (const ref of scripts) {
     const trace: string[] = [];
     const onTrace = (m: string) => { trace.push(m); };
-    const ledger = (options.ledger ?? inMemoryScriptLedger)({ loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget });
+    const ledger = await (options.ledger ?? inMemoryScriptLedger)({ loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget });
     const started = now();
-    const outcome = runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
+    const outcome = await runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
       onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)), coverage: options.coverage,
     });
     const result: ScriptResult = {

@@ -108,7 +108,7 @@ export async function run(argv: string[]): Promise<number> {
   const coverage = values['show-coverage'] ? new ScriptCoverage() : undefined;
   const startedAt = new Date().toISOString();
   const started = performance.now();
-  const results = runDarScripts(loaded.loaded, selected, {
+  const results = await runDarScripts(loaded.loaded, selected, {
     stepBudget: maxSteps === undefined ? undefined : Number(maxSteps),
     ledger,
     coverage,
