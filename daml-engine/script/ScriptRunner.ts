@@ -48,6 +48,12 @@ export interface ScriptRunOptions {
   readonly onQuestion?: (question: Question) => void;
   /** Records what the script's submissions and interface queries used. */
   readonly coverage?: ScriptCoverage;
+  /**
+   * Mixed into the draws where daml-script draws at random (party names): give a fresh one per
+   * run against a shared participant, where the same names would collide. Default: none, so a
+   * run is deterministic.
+   */
+  readonly randomSeed?: string;
 }
 
 export type ScriptFailureKind =
@@ -148,7 +154,7 @@ export class ScriptRunner {
     });
     const values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId);
     let draws = 0;
-    const randomHex = (n: number) => createHash('sha256').update(`${where}/${draws++}`).digest('hex').slice(0, n);
+    const randomHex = (n: number) => createHash('sha256').update(`${options.randomSeed ?? ''}${where}/${draws++}`).digest('hex').slice(0, n);
     const ctx: ScriptContext = { ledger, values, evaluator, randomHex, coverage: options.coverage, library: library.library };
 
     const evalFailure = (error: EvalError): ScriptFailure => {

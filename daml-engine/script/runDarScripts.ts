@@ -100,6 +100,8 @@ export interface RunScriptsOptions {
   readonly ledger?: ScriptLedgerFactory;
   /** Records what the scripts created, exercised and queried (`ScriptCoverage.report` sums it up). */
   readonly coverage?: ScriptCoverage;
+  /** See `ScriptRunOptions.randomSeed`. */
+  readonly randomSeed?: string;
 }
 
 /** Runs `scripts` (default: all of the DAR's), each on a fresh ledger, in order. */
@@ -114,7 +116,7 @@ export async function runDarScripts(loaded: LoadedDar, scripts: readonly Qualifi
     const ledger = await (options.ledger ?? inMemoryScriptLedger)({ loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget });
     const started = now();
     const outcome = await runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
-      onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)), coverage: options.coverage,
+      onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)), coverage: options.coverage, randomSeed: options.randomSeed,
     });
     const result: ScriptResult = {
       name: scriptName(ref), ref, ok: outcome.ok, failure: outcome.ok ? undefined : outcome.failure,

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { ScriptLedgerFactory } from '../../../daml-engine/index.js';
 import { ScriptCoverage, inMemoryScriptLedger, loadDarScripts, runDarScripts, scriptName, unknownScriptLibrary } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
+import { jsonApiScriptLedgers } from '../target/JsonApiScriptLedger.js';
 import { renderCoverageText, renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
@@ -11,7 +13,7 @@ import { selectScripts } from './selectScripts.js';
 
 export const TEST_HELP = `Usage: canton-conformance test --dar FILE [--script Module[:name]]... [--test-pattern REGEX]
                              [--list] [--show-coverage] [--report-dir DIR] [--max-steps N]
-                             [--ledger core|memory]
+                             [--ledger core|memory | --ledger-url URL [--token T | --token-file F]]
 
 Runs the Daml Script tests of a DAR (every top-level \`Script\` value of its main package, as
 \`daml test\` does), each on a fresh ledger with static time from the epoch, without a JVM.
@@ -31,6 +33,11 @@ each test case's system-out) and summary.md.
   --ledger core         (default) the reference server's participant: the DAR uploaded and vetted,
                         parties hint::1220..., users and rights, offsets; time moves forward only
   --ledger memory       a small ledger of its own, as daml test's IDE ledger (time may go back)
+  --ledger-url URL      a running participant's JSON Ledger API v2 (yours, or the reference's):
+                        the DAR uploaded there, every script on that one participant, time its
+                        wall clock (setTime fails); as daml script --ledger-host runs scripts
+  --token T             bearer token for --ledger-url
+  --token-file F        file holding that token
 
 Scripts built with daml-script 3.2 (daml3-script), 3.3, 3.4 or 3.5 run; another daml-script
 release is exit 2, naming it.
@@ -51,6 +58,9 @@ export async function run(argv: string[]): Promise<number> {
       'report-dir': { type: 'string' },
       'max-steps': { type: 'string' },
       ledger: { type: 'string' },
+      'ledger-url': { type: 'string' },
+      token: { type: 'string' },
+      'token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -64,8 +74,21 @@ export async function run(argv: string[]): Promise<number> {
   if (maxSteps !== undefined && (!/^\d+$/.test(maxSteps) || !Number.isSafeInteger(Number(maxSteps)) || Number(maxSteps) < 1)) {
     throw new UsageError(`--max-steps takes an integer >= 1 (got '${maxSteps}')`);
   }
-  const ledgerKind = values.ledger ?? 'core';
-  if (ledgerKind !== 'core' && ledgerKind !== 'memory') throw new UsageError(`--ledger takes core or memory (got '${ledgerKind}')`);
+  const ledgerUrl = values['ledger-url'];
+  if (ledgerUrl !== undefined && values.ledger !== undefined) throw new UsageError('--ledger-url and --ledger exclude each other: scripts run either on a built-in ledger or on the participant at the URL');
+  if (ledgerUrl === undefined && (values.token !== undefined || values['token-file'] !== undefined)) throw new UsageError('--token and --token-file go with --ledger-url');
+  if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('--token and --token-file exclude each other');
+  if (ledgerUrl !== undefined && !/^https?:\/\/[^/]/.test(ledgerUrl)) throw new UsageError(`--ledger-url takes an http(s) URL (got '${ledgerUrl}')`);
+  const ledgerKind = ledgerUrl !== undefined ? 'url' : values.ledger ?? 'core';
+  if (ledgerKind !== 'core' && ledgerKind !== 'memory' && ledgerKind !== 'url') throw new UsageError(`--ledger takes core or memory (got '${ledgerKind}')`);
+  let token = values.token;
+  if (values['token-file'] !== undefined) {
+    try {
+      token = (await readFile(values['token-file'], 'utf8')).trim();
+    } catch (e) {
+      throw new UsageError(`cannot read the token file ${values['token-file']}: ${(e as Error).message}`);
+    }
+  }
   let pattern: RegExp | undefined;
   if (values['test-pattern'] !== undefined) {
     try {
@@ -102,6 +125,10 @@ export async function run(argv: string[]): Promise<number> {
     const core = coreScriptLedgers(loaded.loaded);
     if (!core.ok) throw new UsageError(`${values.dar}: the participant refuses the DAR: ${core.error}`);
     ledger = core.value;
+  } else if (ledgerUrl !== undefined) {
+    const remote = await jsonApiScriptLedgers(loaded.loaded, { url: ledgerUrl, token });
+    if (!remote.ok) throw new UsageError(`${values.dar}: the participant at ${ledgerUrl} refuses the DAR: ${remote.error}`);
+    ledger = remote.value;
   }
   const main = loaded.loaded.dar.main;
   const mainName = main.metadata ? `${main.metadata.name}-${main.metadata.version}` : main.id;
@@ -112,6 +139,8 @@ export async function run(argv: string[]): Promise<number> {
     stepBudget: maxSteps === undefined ? undefined : Number(maxSteps),
     ledger,
     coverage,
+    // One participant for every script, and for every run: party names must not repeat.
+    randomSeed: ledgerUrl === undefined ? undefined : randomUUID(),
     onResult: (r) => {
       console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  ${r.durationMs.toFixed(0)} ms${r.ok ? '' : `\n      ${r.failure!.kind}: ${r.failure!.message}`}`);
     },
@@ -128,6 +157,6 @@ export async function run(argv: string[]): Promise<number> {
     await writeFile(join(reportDir, 'coverage.json'), `${JSON.stringify({ dar: mainName, ...report }, null, 2)}\n`);
     console.log(`\n${renderCoverageText(report)}`);
   }
-  console.log(`\n${results.length - failed} passed, ${failed} failed, ${results.length} script${results.length === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s on ${ledgerKind === 'core' ? 'the ledger core' : 'the in-memory ledger'}; reports in ${reportDir}`);
+  console.log(`\n${results.length - failed} passed, ${failed} failed, ${results.length} script${results.length === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s on ${ledgerKind === 'core' ? 'the ledger core' : ledgerKind === 'memory' ? 'the in-memory ledger' : ledgerUrl}; reports in ${reportDir}`);
   return failed > 0 ? ExitCode.Failures : ExitCode.Ok;
 }
