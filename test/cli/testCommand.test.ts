@@ -2,10 +2,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { main } from '../../conformance/src/cli/main.js';
 import type { CoverageReport } from '../../daml-engine/index.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 
 const DAR = join(DARS_DIR, 'history', 'splice-amulet-test-0.1.8.dar');
@@ -38,6 +39,10 @@ describe('canton-conformance test', () => {
     expect(await cli('--dra', 'x')).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean --dar?') });
     expect(await cli('--dar', 'x', '--max-steps', 'lots')).toMatchObject({ code: 2, stderr: expect.stringContaining('--max-steps takes an integer') });
     expect(await cli('--dar', 'x', '--ledger', 'sandbox')).toMatchObject({ code: 2, stderr: expect.stringContaining("--ledger takes core or memory (got 'sandbox')") });
+    expect(await cli('--dar', 'x', '--ledger', 'memory', '--ledger-url', 'http://localhost:7575')).toMatchObject({ code: 2, stderr: expect.stringContaining('--ledger-url and --ledger exclude each other') });
+    expect(await cli('--dar', 'x', '--ledger-url', 'localhost:7575')).toMatchObject({ code: 2, stderr: expect.stringContaining("--ledger-url takes an http(s) URL (got 'localhost:7575')") });
+    expect(await cli('--dar', 'x', '--token', 't')).toMatchObject({ code: 2, stderr: expect.stringContaining('--token and --token-file go with --ledger-url') });
+    expect(await cli('--dar', 'x', '--ledger-url', 'http://h', '--token', 't', '--token-file', 'f')).toMatchObject({ code: 2, stderr: expect.stringContaining('--token and --token-file exclude each other') });
   });
 
   it('an unreadable or corrupt DAR is a usage error naming the file (exit 2)', async () => {
@@ -163,5 +168,29 @@ describe('canton-conformance test', () => {
     expect(junit).toContain('failures="1"');
     expect(junit).toMatch(/<failure message="[^"]*budget of 1000 steps[^"]*" type="budgetExceeded">/);
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('## Failures');
+  });
+
+  describe.skipIf(!HAS_DARS)('--ledger-url: the scripts against a running participant (the reference on a port)', () => {
+    let server: Awaited<ReturnType<typeof startReferenceServer>>;
+    beforeAll(async () => { server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined }); }, 60_000);
+    afterAll(async () => { await server?.close(); });
+
+    it('uploads the DAR, runs the selected scripts there and says where; a script that sets time fails as on a wall-clock participant (exit 1)', async () => {
+      const dir = join(root, 'url');
+      const tokenFile = join(root, 'token');
+      writeFileSync(tokenFile, 'unused-by-an-open-participant\n');
+      const pass = await cli('--dar', DAR, '--script', 'Splice.Scripts.UnitTests.Fees', '--ledger-url', server.url, '--report-dir', dir);
+      expect(pass.code).toBe(0);
+      expect(pass.stdout).toContain(`2 passed, 0 failed, 2 scripts`);
+      expect(pass.stdout).toContain(`on ${server.url}; reports in ${dir}`);
+      const fail = await cli('--dar', DAR, '--script', 'Splice.Scripts.Util:setupApp', '--ledger-url', server.url, '--token-file', tokenFile, '--report-dir', dir);
+      expect(fail.code).toBe(1);
+      expect(fail.stdout).toMatch(/^FAIL {2}Splice\.Scripts\.Util:setupApp {2}\d+ ms\n {6}ledgerRefused: setTime is not supported against a participant on wall-clock time/m);
+    });
+
+    it('a participant that cannot be reached is exit 2, naming the URL', async () => {
+      const r = await cli('--dar', DAR, '--ledger-url', 'http://127.0.0.1:1', '--report-dir', join(root, 'down'));
+      expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('the participant at http://127.0.0.1:1 refuses the DAR') });
+    });
   });
 });

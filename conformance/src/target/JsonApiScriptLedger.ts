@@ -133,7 +133,7 @@ export class JsonApiScriptLedger implements ScriptLedger {
     return BigInt(Math.trunc((this.#options.now ?? Date.now)())) * 1000n;
   }
 
-  async setTime(): Promise<void> {
+  async setTime(_micros: bigint): Promise<void> {
     throw new ScriptLedgerRefusal('setTime is not supported against a participant on wall-clock time (the JSON Ledger API has no time service); daml-script fails the same way');
   }
 
@@ -153,7 +153,8 @@ export class JsonApiScriptLedger implements ScriptLedger {
     });
     if (!r.ok) {
       if (r.status >= 500 && r.code.startsWith('HTTP')) throw new ScriptLedgerRefusal(`${r.code}: ${r.message}`);
-      const contractId = typeof r.context.contract_id === 'string' ? r.context.contract_id : undefined;
+      // The contract id is in the error's context, or only in its message ("... with id 00ab...").
+      const contractId = typeof r.context.contract_id === 'string' ? r.context.contract_id : /\b(00[0-9a-f]{64,})\b/.exec(r.message)?.[1];
       if ((r.code === 'CONTRACT_NOT_FOUND' || r.code === 'CONTRACT_NOT_ACTIVE') && contractId !== undefined) {
         return { ok: false, error: { kind: 'ledger', failure: { kind: 'contractNotFound', contractId }, message: r.message, definition: undefined } };
       }
