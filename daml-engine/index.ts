@@ -24,3 +24,14 @@ export { KNOWN_SCRIPT_LIBRARIES, scriptLibraryOf } from './script/scriptLibrary.
 export { findScripts, scriptName } from './script/findScripts.js';
 export type { CoverageCount, CoverageReport, CoverageScope } from './script/ScriptCoverage.js';
 export { ScriptCoverage, coverageRatio } from './script/ScriptCoverage.js';
+export type { BuiltPackage, ChoiceScope, ChoiceSpec, FieldsSpec, ImplementsSpec, InterfaceSpec, PackageBuilderOptions, ScopedExpr, TemplateScope, TemplateSpec, TypeHandle } from './build/PackageBuilder.js';
+export { ModuleBuilder, PackageBuilder, SELF_PACKAGE_ID, buildPackage } from './build/PackageBuilder.js';
+export { Alt, E } from './build/E.js';
+export type { BindingSpec, TyconLike } from './build/E.js';
+export { T } from './build/T.js';
+export { EncodeError, encodePackage, encodePackagePayload } from './encode/encodePackage.js';
+export type { EncodedArchive } from './encode/encodeArchive.js';
+export { encodeArchive, encodePackageArchive } from './encode/encodeArchive.js';
+export type { DarInput } from './encode/encodeDar.js';
+export { encodeDar } from './encode/encodeDar.js';
+export type { Expr, Update } from './ast/Expr.js';

@@ -1,5 +1,5 @@
 /**
- * `serve --dar FILE` and a fixture file's `dars`: real DARs go through the upload of POST /v2/dars
+ * `serve --dar FILE` and a fixture file's `dars`: DARs go through the upload of POST /v2/dars
  * (listed by /v2/packages, vetted on every synchronizer, picked by the preferred-package query),
  * and a DAR that cannot be loaded stops the start with one line naming it, exit 2.
  */
@@ -14,12 +14,17 @@ import { readDar } from '../../reference-server/src/ledger/packages/readDar.js';
 import type { ReferenceServer } from '../../reference-server/src/server.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { startLocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
-import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import { buildSamplePackage } from '../daml/samplePackage.js';
 import { localNetToken, loopbackUrls } from '../localnet/support.js';
 
-const UTIL = join(DARS_DIR, 'splice-util-0.1.4.dar');
-const FEATURED = join(DARS_DIR, 'splice-api-featured-app-v1-1.0.0.dar');
 const root = mkdtempSync(join(tmpdir(), 'cc-serve-dar-'));
+// DAR files of packages the test builds (test/daml/samplePackage.ts): no upstream file needed.
+const UTIL_NAME = 'conformance-util';
+const FEATURED_NAME = 'conformance-featured';
+const UTIL = join(root, `${UTIL_NAME}-0.1.4.dar`);
+const FEATURED = join(root, `${FEATURED_NAME}-1.0.0.dar`);
+writeFileSync(UTIL, buildSamplePackage(UTIL_NAME, '0.1.4').dar());
+writeFileSync(FEATURED, buildSamplePackage(FEATURED_NAME, '1.0.0').dar());
 const servers: ReferenceServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -62,7 +67,7 @@ describe('serve --dar: the flag', () => {
   });
 });
 
-describe.skipIf(!HAS_DARS)('serve --dar with real DARs', () => {
+describe('serve --dar with built DARs', () => {
   it('lists the packages, vets them on both synchronizers, and the preferred-package query picks them', async () => {
     const url = await start({ dars: [UTIL, FEATURED] });
     const listed = (await getJson(`${url}/v2/packages`)).packageIds as string[];
@@ -70,19 +75,19 @@ describe.skipIf(!HAS_DARS)('serve --dar with real DARs', () => {
     const [featuredMain] = idsOf(FEATURED);
     expect(listed).toEqual(expect.arrayContaining([...idsOf(UTIL), ...idsOf(FEATURED)]));
 
-    const vetting = await postJson(`${url}/v2/package-vetting/list`, { packageMetadataFilter: { packageNamePrefixes: ['splice-util', 'splice-api-featured-app-v1'] } });
+    const vetting = await postJson(`${url}/v2/package-vetting/list`, { packageMetadataFilter: { packageNamePrefixes: [UTIL_NAME, FEATURED_NAME] } });
     const bySync = (vetting.vettedPackages as { synchronizerId: string; packages: { packageId: string; packageName: string; packageVersion: string }[] }[]);
     expect(bySync).toHaveLength(2);
     for (const s of bySync) {
       expect(s.packages).toEqual(expect.arrayContaining([
-        expect.objectContaining({ packageId: utilMain, packageName: 'splice-util', packageVersion: '0.1.4' }),
-        expect.objectContaining({ packageId: featuredMain, packageName: 'splice-api-featured-app-v1', packageVersion: '1.0.0' }),
+        expect.objectContaining({ packageId: utilMain, packageName: UTIL_NAME, packageVersion: '0.1.4' }),
+        expect.objectContaining({ packageId: featuredMain, packageName: FEATURED_NAME, packageVersion: '1.0.0' }),
       ]));
     }
 
     const party = ((await postJson(`${url}/v2/parties`, { partyIdHint: 'dar-user' })).partyDetails as { party: string }).party;
-    const preferred = await getJson(`${url}/v2/interactive-submission/preferred-package-version?package-name=splice-api-featured-app-v1&parties=${encodeURIComponent(party)}`);
-    expect(preferred).toMatchObject({ packagePreference: { packageReference: { packageId: featuredMain, packageName: 'splice-api-featured-app-v1', packageVersion: '1.0.0' } } });
+    const preferred = await getJson(`${url}/v2/interactive-submission/preferred-package-version?package-name=${FEATURED_NAME}&parties=${encodeURIComponent(party)}`);
+    expect(preferred).toMatchObject({ packagePreference: { packageReference: { packageId: featuredMain, packageName: FEATURED_NAME, packageVersion: '1.0.0' } } });
   });
 
   it('a fixture file names DARs relative to itself, before its parties and contracts', async () => {
@@ -106,7 +111,7 @@ describe.skipIf(!HAS_DARS)('serve --dar with real DARs', () => {
   });
 });
 
-describe.skipIf(!HAS_DARS)('serve --localnet --dar', () => {
+describe('serve --localnet --dar', () => {
   it('the DARs are on the ledger both LocalNet participants serve (app user and app provider)', async () => {
     const net = await startLocalNet({ host: '127.0.0.1', fixtures: undefined, dars: [FEATURED], ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 }, log: { info: () => undefined, error: () => undefined } as never });
     try {

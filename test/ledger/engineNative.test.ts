@@ -1,58 +1,55 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { QualifiedName } from '../../daml-engine/ast/Type.js';
 import { createCommand, exerciseCommand } from '../../daml-engine/update/UpdateEngine.js';
 import type { Value } from '../../daml-engine/value/Value.js';
 import type { Ledger } from '../../reference-server/src/ledger/index.js';
-import { DARS_DIR, HAS_DARS, loadDar } from '../daml/damlFixtures.js';
+import { buildSamplePackage } from '../daml/samplePackage.js';
 import { must, refused, world } from './helpers.js';
 
-function setup(dar: string) {
+// A package the test builds (test/daml/samplePackage.ts): no upstream file needed.
+const SAMPLE = buildSamplePackage('conformance-sample-native');
+
+function setup() {
   const w = world();
-  must(w.ledger.uploadDar(readFileSync(join(DARS_DIR, dar)), { synchronizerId: w.ledger.config.synchronizers[0]!.id }));
-  return { ...w, packages: loadDar(dar).dar.packages };
+  must(w.ledger.uploadDar(SAMPLE.dar(), { synchronizerId: w.ledger.config.synchronizers[0]!.id }));
+  return w;
 }
 const valueOf = (ledger: Ledger, tycon: QualifiedName, json: unknown): Value => {
   const r = ledger.engine.value({ kind: 'con', tycon, args: [] }, json);
   if (!r.ok) throw new Error(JSON.stringify(r.problem));
   return r.value;
 };
+const ASSET = SAMPLE.ref('Sample.Asset', 'Asset');
 
-describe.runIf(HAS_DARS)('the engine-native entry of the ledger core', () => {
+describe('the engine-native entry of the ledger core', () => {
   it('submits engine commands, answers engine results and commits what the JSON API then shows', () => {
-    const { ledger, bank: provider, alice: user, packages } = setup('splice/splitwell-0.1.23.dar');
-    const main = packages[0]!.id;
-    const tpl = (name: string): QualifiedName => ({ packageId: main, module: 'Splice.Splitwell', name });
-    const rules = must(ledger.submitEngineCommands({ actAs: [provider], commands: [createCommand(tpl('SplitwellRules'), valueOf(ledger, tpl('SplitwellRules'), { provider }))] }));
-    expect(rules.results[0]).toMatchObject({ kind: 'contractId' });
-    const rulesId = (rules.results[0] as { value: string }).value;
-    expect(rules.transaction.nodes[0]).toMatchObject({ kind: 'create', contractId: rulesId });
+    const { ledger, bank: issuer, alice: owner, bob } = setup();
+    const created = must(ledger.submitEngineCommands({ actAs: [issuer], commands: [createCommand(ASSET, valueOf(ledger, ASSET, { issuer, owner, description: 'gold', quantity: '5' }))] }));
+    expect(created.results[0]).toMatchObject({ kind: 'contractId' });
+    const assetId = (created.results[0] as { value: string }).value;
+    expect(created.transaction.nodes[0]).toMatchObject({ kind: 'create', contractId: assetId });
 
-    const arg = { kind: 'record', tycon: { packageId: main, module: 'Splice.Splitwell', name: 'SplitwellRules_RequestInstall' }, fieldNames: ['user'], fields: [{ kind: 'party', value: user }] } as Value;
-    refused(ledger.submitEngineCommands({ actAs: [provider], commands: [exerciseCommand(tpl('SplitwellRules'), rulesId, 'SplitwellRules_RequestInstall', arg)] }), 'DAML_AUTHORIZATION_ERROR');
-    const request = must(ledger.submitEngineCommands({ actAs: [user], readAs: [provider], commands: [exerciseCommand(tpl('SplitwellRules'), rulesId, 'SplitwellRules_RequestInstall', arg)] }));
-    const requestId = (request.results[0] as { value: string }).value;
+    const arg = valueOf(ledger, SAMPLE.ref('Sample.Asset', 'Transfer'), { newOwner: bob });
+    refused(ledger.submitEngineCommands({ actAs: [issuer], commands: [exerciseCommand(ASSET, assetId, 'Transfer', arg)] }), 'DAML_AUTHORIZATION_ERROR');
+    const moved = must(ledger.submitEngineCommands({ actAs: [owner], commands: [exerciseCommand(ASSET, assetId, 'Transfer', arg)] }));
+    const movedId = (moved.results[0] as { value: string }).value;
 
-    const active = ledger.activeEngineContracts(tpl('SplitwellInstallRequest'), [user]);
-    expect(active.map((c) => c.contractId)).toEqual([requestId]);
-    expect(active[0]!.argument).toMatchObject({ kind: 'record', fields: [{ kind: 'party', value: provider }, { kind: 'party', value: user }] });
-    expect(ledger.activeEngineContracts(tpl('SplitwellInstallRequest'), [ledger.config.participantId])).toEqual([]);
-    const seen = must(ledger.updateById({ updateId: request.updateId, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [user]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }));
-    expect(JSON.stringify(seen)).toContain(requestId);
+    const active = ledger.activeEngineContracts(ASSET, [bob]);
+    expect(active.map((c) => c.contractId)).toEqual([movedId]);
+    expect(active[0]!.argument).toMatchObject({ kind: 'record', fields: [{ kind: 'party', value: issuer }, { kind: 'party', value: bob }, { kind: 'text', value: 'gold' }, { kind: 'int64', value: 5n }] });
+    expect(ledger.activeEngineContracts(ASSET, [owner])).toEqual([]);
+    const seen = must(ledger.updateById({ updateId: moved.updateId, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [bob]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }));
+    expect(JSON.stringify(seen)).toContain(movedId);
   });
 
   it('reads the contracts of an interface with their views as engine values', () => {
-    const { ledger, alice, bank, packages } = setup('splice/splice-test-token-v1-1.0.0.dar');
-    const main = packages[0]!.id;
-    const token: QualifiedName = { packageId: main, module: 'Splice.Testing.Tokens.TestTokenV1', name: 'Token' };
-    const holding = { owner: alice, instrumentId: { admin: bank, id: 'T' }, amount: '3.0', lock: null, meta: { values: {} } };
-    must(ledger.submitEngineCommands({ actAs: [alice, bank], commands: [createCommand(token, valueOf(ledger, token, { holding }))] }));
-    const iface: QualifiedName = { packageId: packages.find((p) => p.metadata?.name === 'splice-api-token-holding-v1')!.id, module: 'Splice.Api.Token.HoldingV1', name: 'Holding' };
-    const holdings = ledger.activeEngineContracts(iface, [alice]);
-    expect(holdings).toHaveLength(1);
-    expect(holdings[0]!.templateId).toEqual(token);
-    expect(holdings[0]!.view).toMatchObject({ kind: 'record', fieldNames: ['owner', 'instrumentId', 'amount', 'lock', 'meta'] });
+    const { ledger, alice, bank } = setup();
+    must(ledger.submitEngineCommands({ actAs: [bank], commands: [createCommand(ASSET, valueOf(ledger, ASSET, { issuer: bank, owner: alice, description: 'silver', quantity: '3' }))] }));
+    const iface = SAMPLE.ref('Sample.Asset', 'Describable');
+    const held = ledger.activeEngineContracts(iface, [alice]);
+    expect(held).toHaveLength(1);
+    expect(held[0]!.templateId).toEqual(ASSET);
+    expect(held[0]!.view).toMatchObject({ kind: 'record', fieldNames: ['owner', 'description'], fields: [{ kind: 'party', value: alice }, { kind: 'text', value: 'silver' }] });
   });
 });
 

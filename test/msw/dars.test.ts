@@ -3,7 +3,8 @@
  * them, on the ledger from the start and again after reset(); an entry that cannot be loaded
  * throws an error naming it.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,20 +12,24 @@ import { buildDalf, buildDar } from '../../conformance/src/generators/dar.js';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { readDar } from '../../reference-server/src/ledger/packages/readDar.js';
 import { createHandlers } from '../../reference-server/src/msw/index.js';
-import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import { buildSamplePackage } from '../daml/samplePackage.js';
 
 const log = silentLogger;
-const UTIL = join(DARS_DIR, 'splice-util-0.1.4.dar');
-const FEATURED = join(DARS_DIR, 'splice-api-featured-app-v1-1.0.0.dar');
 const idsOf = (bytes: Uint8Array): string[] => {
   const r = readDar(bytes);
   if (!r.ok) throw new Error(r.error);
   return r.value.packages.map((p) => p.packageId);
 };
 
-describe.skipIf(!HAS_DARS)('createHandlers({ dars }) with real DARs', () => {
-  const featuredBytes = HAS_DARS ? new Uint8Array(readFileSync(FEATURED)) : new Uint8Array();
-  const mock = createHandlers({ ledgerUrl: 'http://dars.test', dars: [UTIL, featuredBytes], log });
+// Two packages the test builds (test/daml/samplePackage.ts), one given as a path, one as bytes.
+const FEATURED_NAME = 'conformance-featured';
+const featured = buildSamplePackage(FEATURED_NAME, '1.0.0');
+const utilPath = join(mkdtempSync(join(tmpdir(), 'cc-msw-dars-')), 'conformance-util-0.1.4.dar');
+writeFileSync(utilPath, buildSamplePackage('conformance-util', '0.1.4').dar());
+
+describe('createHandlers({ dars }) with built DARs', () => {
+  const featuredBytes = featured.dar();
+  const mock = createHandlers({ ledgerUrl: 'http://dars.test', dars: [utilPath, featuredBytes], log });
   const server = setupServer(...mock.handlers);
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterAll(() => server.close());
@@ -33,14 +38,14 @@ describe.skipIf(!HAS_DARS)('createHandlers({ dars }) with real DARs', () => {
 
   it('lists the packages of a path and of bytes, vets them on every synchronizer, and the preferred-package query picks them', async () => {
     const [featuredMain] = idsOf(featuredBytes);
-    expect(await packageIds()).toEqual(expect.arrayContaining([...idsOf(readFileSync(UTIL)), ...idsOf(featuredBytes)]));
+    expect(await packageIds()).toEqual(expect.arrayContaining([...idsOf(readFileSync(utilPath)), ...idsOf(featuredBytes)]));
     const vetting = (await (await fetch('http://dars.test/v2/package-vetting/list', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ packageMetadataFilter: { packageNamePrefixes: ['splice-api-featured-app-v1'] } }),
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ packageMetadataFilter: { packageNamePrefixes: [FEATURED_NAME] } }),
     })).json()) as { vettedPackages: { packages: { packageId: string }[] }[] };
     expect(vetting.vettedPackages).toHaveLength(2);
     for (const s of vetting.vettedPackages) expect(s.packages.map((p) => p.packageId)).toEqual([featuredMain]);
     const party = mock.allocateParty('mock-dar-user');
-    const preferred = await (await fetch(`http://dars.test/v2/interactive-submission/preferred-package-version?package-name=splice-api-featured-app-v1&parties=${encodeURIComponent(party)}`)).json();
+    const preferred = await (await fetch(`http://dars.test/v2/interactive-submission/preferred-package-version?package-name=${FEATURED_NAME}&parties=${encodeURIComponent(party)}`)).json();
     expect(preferred).toMatchObject({ packagePreference: { packageReference: { packageId: featuredMain, packageVersion: '1.0.0' } } });
   });
 

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { describe, expect, it } from 'vitest';
 import { interactiveSubmissionOf } from '../../reference-server/src/ledger/interactive/index.js';
 import { ManualClock } from '../../reference-server/src/ledger/index.js';
-import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import { buildSamplePackage } from '../daml/samplePackage.js';
 import { freshId } from '../interactive/support/externalParties.js';
 import { newKey, signHash } from '../interactive/support/keys.js';
 import { must } from '../ledger/helpers.js';
@@ -17,21 +15,23 @@ import { restartableLedgers } from './support/restartableLedgers.js';
  */
 const { newDataDir, ledgerOn, stopAll } = restartableLedgers();
 
-const DUMMY = '#splice-token-test-dummy-holding:Splice.Api.Token.Test.DummyHolding:DummyHolding';
+// A package the test builds (test/daml/samplePackage.ts): no upstream file needed.
+const SAMPLE = buildSamplePackage('conformance-sample-interactive');
+const DUMMY = '#conformance-sample-interactive:Sample.Asset:Asset';
 
-describe.runIf(HAS_DARS)('interactive submission of an uploaded template across a restart', () => {
+describe('interactive submission of an uploaded template across a restart', () => {
   it('prepared before the restart, executed after it: the contract ids it was prepared with', () => {
     const dir = newDataDir('cc-engine-interactive-');
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const first = ledgerOn(dir, clock);
-    must(first.uploadDar(readFileSync(join(DARS_DIR, 'splice/splice-token-test-dummy-holding-0.0.4.dar')), { synchronizerId: first.config.synchronizers[0]!.id }));
+    must(first.uploadDar(SAMPLE.dar(), { synchronizerId: first.config.synchronizers[0]!.id }));
     const key = newKey('ed25519');
     const ext = must(first.allocateExternalParty('ext', key.publicKey)).party;
     must(first.createUser({ user: { id: 'wallet', isDeactivated: false, identityProviderId: '' }, rights: [{ kind: { CanActAs: { value: { party: ext } } } }] }));
     const p = must(
       interactiveSubmissionOf(first).prepare({
         userId: 'wallet', commandId: freshId('prep'), actAs: [ext], readAs: [], disclosedContracts: [], packageIdSelectionPreference: [], verboseHashing: false,
-        commands: [{ CreateCommand: { templateId: DUMMY, createArguments: { owner: ext, issuer: ext, amount: '3.0' } } }],
+        commands: [{ CreateCommand: { templateId: DUMMY, createArguments: { owner: ext, issuer: ext, description: 'held', quantity: '3' } } }],
       } as never),
     );
     const node = PreparedTransaction.fromBinary(Buffer.from(p.preparedTransaction, 'base64')).transaction!.nodes[0]!.versionedNode;
@@ -51,6 +51,6 @@ describe.runIf(HAS_DARS)('interactive submission of an uploaded template across 
         partySignatures: { signatures: [{ party: ext, signatures: [signHash(key, p.preparedTransactionHash)] }] },
       } as never),
     );
-    expect(executed.transaction.events).toEqual([{ CreatedEvent: expect.objectContaining({ contractId: preparedId, createArgument: { owner: ext, issuer: ext, amount: '3.0000000000' } }) }]);
+    expect(executed.transaction.events).toEqual([{ CreatedEvent: expect.objectContaining({ contractId: preparedId, createArgument: { issuer: ext, owner: ext, description: 'held', quantity: '3' } }) }]);
   });
 });

@@ -3,33 +3,33 @@
  * let go when a transaction archives the contract (or never kept, for a contract archived in its
  * own transaction), and decoded again from the JSON when a run still needs one.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../../../reference-server/src/ledger/index.js';
 import type { Command } from '../../../reference-server/src/ledger/wire.js';
-import { DARS_DIR, HAS_DARS } from '../../daml/damlFixtures.js';
+import { buildSamplePackage } from '../../daml/samplePackage.js';
 import { must, nextCommandId, world } from '../helpers.js';
 
-const TOKEN = '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:Token';
-const holding = (owner: string, admin: string) => ({ owner, instrumentId: { admin, id: 'TEST' }, amount: '10.0', lock: null, meta: { values: {} } });
+// A package the test builds (test/daml/samplePackage.ts): no upstream file needed.
+const SAMPLE = buildSamplePackage('conformance-sample-values');
+const TOKEN = '#conformance-sample-values:Sample.Asset:Asset';
+const asset = (owner: string, issuer: string) => ({ issuer, owner, description: 'a token', quantity: '10' });
 const commands = (actAs: string[], c: Command[]) => ({ userId: 'tester', commandId: nextCommandId(), actAs, commands: c });
 
 function setup() {
   const w = world();
-  must(w.ledger.uploadDar(readFileSync(join(DARS_DIR, 'splice/splice-test-token-v1-1.0.0.dar')), { synchronizerId: w.ledger.config.synchronizers[0]!.id }));
+  must(w.ledger.uploadDar(SAMPLE.dar(), { synchronizerId: w.ledger.config.synchronizers[0]!.id }));
   return w;
 }
 
 function createToken(ledger: Ledger, owner: string, admin: string): string {
-  const tx = must(ledger.submitAndWaitForTransaction({ commands: commands([owner, admin], [{ CreateCommand: { templateId: TOKEN, createArguments: { holding: holding(owner, admin) } } }]) })).transaction;
+  const tx = must(ledger.submitAndWaitForTransaction({ commands: commands([owner, admin], [{ CreateCommand: { templateId: TOKEN, createArguments: asset(owner, admin) } }]) })).transaction;
   const created = tx.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent.contractId] : []));
   return created[0]!;
 }
 const archive = (contractId: string): Command => ({ ExerciseCommand: { templateId: TOKEN, contractId, choice: 'Archive', choiceArgument: {} } });
 const argumentOf = (ledger: Ledger, contractId: string) => ledger.store.contract(contractId)!.argument;
 
-describe.runIf(HAS_DARS)('engine values beside stored arguments', () => {
+describe('engine values beside stored arguments', () => {
   it('holds the value of an active contract and lets it go when a transaction archives the contract', () => {
     const { ledger, alice, bank } = setup();
     const id = createToken(ledger, alice, bank);
@@ -42,7 +42,7 @@ describe.runIf(HAS_DARS)('engine values beside stored arguments', () => {
   it('keeps no value for a contract created and archived in one transaction', () => {
     const { ledger, alice, bank } = setup();
     const tx = must(ledger.submitAndWaitForTransaction({
-      commands: commands([alice, bank], [{ CreateAndExerciseCommand: { templateId: TOKEN, createArguments: { holding: holding(alice, bank) }, choice: 'Archive', choiceArgument: {} } }]),
+      commands: commands([alice, bank], [{ CreateAndExerciseCommand: { templateId: TOKEN, createArguments: asset(alice, bank), choice: 'Archive', choiceArgument: {} } }]),
       transactionFormat: { eventFormat: { filtersForAnyParty: {}, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
     })).transaction;
     const id = tx.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent.contractId] : []))[0]!;
