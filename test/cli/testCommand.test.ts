@@ -7,6 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { main } from '../../conformance/src/cli/main.js';
 import type { CoverageReport } from '../../daml-engine/index.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import type { ScriptShape } from '../daml/helpers/scriptLibraryPackages.js';
+import { builtScriptDar } from '../daml/helpers/scriptLibraryPackages.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 
 const DAR = join(DARS_DIR, 'history', 'splice-amulet-test-0.1.8.dar');
@@ -191,6 +193,56 @@ describe('canton-conformance test', () => {
     it('a participant that cannot be reached is exit 2, naming the URL', async () => {
       const r = await cli('--dar', DAR, '--ledger-url', 'http://127.0.0.1:1', '--report-dir', join(root, 'down'));
       expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('the participant at http://127.0.0.1:1 refuses the DAR') });
+    });
+  });
+
+  describe('DARs built with each daml-script release (encoded here, no upstream files)', () => {
+    /** Allocates two parties by name and lists the known ones, in `shape`'s records. */
+    const partiesDar = (shape: ScriptShape, metadata?: { name: string; version: string }) => builtScriptDar(shape, (e) => {
+      const allocate = shape === '3.2'
+        ? e.question('PartyManagement', 'AllocateParty', { displayName: e.text('alice'), idHint: e.text(''), participant: e.none })
+        : e.question('PartyManagement', 'AllocateParty', { requestedName: e.text('alice'), idHint: e.text(''), participants: e.nil });
+      const version = shape === '3.2' ? 1n : 2n;
+      return {
+        parties: e.script(e.ask('AllocateParty', version, allocate, 'a', e.ask('AllocateParty', version, allocate, 'b',
+          e.ask('ListKnownParties', 1n, e.question('PartyManagement', 'ListKnownParties', { participant: e.none }), 'ps', e.pure(e.v('ps')))))),
+      };
+    }, metadata);
+
+    for (const shape of ['3.2', '3.3', '3.4', '3.5'] as const) {
+      it(`daml-script ${shape}: its scripts pass on the ledger core and in memory`, async () => {
+        const dar = join(root, `scripts-${shape}.dar`);
+        writeFileSync(dar, partiesDar(shape));
+        for (const ledger of ['core', 'memory']) {
+          const r = await cli('--dar', dar, '--ledger', ledger, '--report-dir', join(root, `v${shape}-${ledger}`));
+          expect(r).toMatchObject({ code: 0, stdout: expect.stringMatching(/^PASS {2}Main:parties {2}\d+ ms$/m) });
+        }
+      });
+    }
+
+    it('daml-script 3.2 and 3.5 scripts run against a participant through --ledger-url (the reference on a port)', async () => {
+      const server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
+      try {
+        for (const shape of ['3.2', '3.5'] as const) {
+          const dar = join(root, `url-scripts-${shape}.dar`);
+          writeFileSync(dar, partiesDar(shape));
+          const r = await cli('--dar', dar, '--ledger-url', server.url, '--report-dir', join(root, `url-v${shape}`));
+          expect(r).toMatchObject({ code: 0, stdout: expect.stringMatching(/^PASS {2}Main:parties {2}\d+ ms$/m) });
+        }
+      } finally {
+        await server.close();
+      }
+    }, 60_000);
+
+    it('a daml-script release the runner does not know is exit 2 naming the package and version, before anything runs', async () => {
+      for (const metadata of [{ name: 'daml-script', version: '3.6.0-snapshot.20260820.20062.0' }, { name: 'daml-script', version: '2.10.2' }]) {
+        const dar = join(root, `scripts-${metadata.version}.dar`);
+        writeFileSync(dar, partiesDar('3.3', metadata));
+        const r = await cli('--dar', dar, '--report-dir', join(root, `unknown-${metadata.version}`));
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(`${dar}: the script was built with daml-script ${metadata.version}, a daml-script this runner does not know (it knows daml3-script 3.2, daml-script 3.3, daml-script 3.4, daml-script 3.5)`);
+        expect(r.stdout).not.toContain('PASS');
+      }
     });
   });
 });

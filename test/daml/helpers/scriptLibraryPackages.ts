@@ -13,7 +13,9 @@ import { findScripts } from '../../../daml-engine/script/findScripts.js';
 import type { LoadedDar } from '../../../daml-engine/script/runDarScripts.js';
 import { LOW_LEVEL_MODULE } from '../../../daml-engine/script/ScriptRunner.js';
 import type { Value } from '../../../daml-engine/value/Value.js';
-import { NONE, NIL, UNIT } from '../../../daml-engine/value/Value.js';
+import { UNIT } from '../../../daml-engine/value/Value.js';
+import { encodeDar } from '../../../daml-engine/encode/encodeDar.js';
+import { encodePackageArchive } from '../../../daml-engine/encode/encodeArchive.js';
 
 const ANY: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
 const rec = (...fields: string[]): DataCons => ({ kind: 'record', fields: fields.map((name) => ({ name, type: ANY })), fieldNames: fields });
@@ -79,7 +81,7 @@ function defaultMetadata(shape: ScriptShape): { name: string; version: string } 
 
 /** Builds the expressions of scripts over one daml-script package. */
 export class ScriptExprs {
-  constructor(readonly scriptId: string) {}
+  constructor(readonly scriptId: string, readonly primId: string = PRIM_ID) {}
   private con(module: string, name: string, packageId = this.scriptId) { return { tycon: { packageId, module, name }, args: [] }; }
   lit(value: Value): Expr { return { kind: 'lit', value }; }
   text(value: string): Expr { return this.lit({ kind: 'text', value }); }
@@ -87,7 +89,7 @@ export class ScriptExprs {
   record(module: string, name: string, fields: Readonly<Record<string, Expr>>, packageId = this.scriptId): Expr {
     return { kind: 'recCon', tycon: this.con(module, name, packageId), fields: Object.entries(fields).map(([field, expr]) => ({ field, expr })) };
   }
-  tuple(a: Expr, b: Expr): Expr { return this.record('DA.Types', 'Tuple2', { _1: a, _2: b }, PRIM_ID); }
+  tuple(a: Expr, b: Expr): Expr { return this.record('DA.Types', 'Tuple2', { _1: a, _2: b }, this.primId); }
   question(module: string, name: string, fields: Readonly<Record<string, Expr>>): Expr {
     return this.record(`Daml.Script.Internal.Questions.${module}`, name, fields);
   }
@@ -99,7 +101,7 @@ export class ScriptExprs {
   ask(command: string, version: bigint, payload: Expr, bind: string, next: Expr): Expr {
     const question = this.record(LOW_LEVEL_MODULE, 'Question', {
       commandName: this.text(command), commandVersion: this.lit({ kind: 'int64', value: version }), payload,
-      locations: this.lit(NIL), continue: { kind: 'abs', params: [{ name: bind, type: ANY }], body: next },
+      locations: { kind: 'nil', type: ANY }, continue: { kind: 'abs', params: [{ name: bind, type: ANY }], body: next },
     });
     return { kind: 'variantCon', tycon: this.con('Daml.Script.Internal.Free', 'Free'), constructor: 'Free', arg: this.record(LOW_LEVEL_MODULE, 'ScriptF', { unpack: question }) };
   }
@@ -110,8 +112,9 @@ export class ScriptExprs {
       expr: this.record(LOW_LEVEL_MODULE, 'Script', { runScript: { kind: 'abs', params: [{ name: 'u', type: ANY }], body: free }, dummy: this.lit(UNIT) }),
     };
   }
-  readonly none = this.lit(NONE);
-  readonly nil = this.lit(NIL);
+  /** `None` and `[]` as expressions (a DALF has no literal for them). */
+  readonly none: Expr = { kind: 'optionalNone', type: ANY };
+  readonly nil: Expr = { kind: 'nil', type: ANY };
 }
 
 /** A DAR in memory: `main` (scripts by module), the script package, daml-prim. Its bytes are empty (nothing to upload). */
@@ -123,8 +126,25 @@ export function loadedDar(main: Package, script: Package): LoadedDar {
   return { bytes: new Uint8Array(), dar, packages, scripts: findScripts(main) };
 }
 
-export function mainPackage(id: string, module: string, values: Readonly<Record<string, Omit<DefValue, 'name'>>>): Package {
-  return pkg(id, { name: 'my-tests', version: '1.0.0' }, { [module]: { values } });
+export function mainPackage(id: string, module: string, values: Readonly<Record<string, Omit<DefValue, 'name'>>>, version = '1.0.0'): Package {
+  return pkg(id, { name: 'my-tests', version }, { [module]: { values } });
+}
+
+/**
+ * A real DAR (encoded DALFs, as damlc lays them out) of scripts in `shape`: daml-prim and the
+ * daml-script package are encoded first, then `scripts` (given the expression builder over their
+ * package ids) become the main package's module `Main`.
+ */
+export function builtScriptDar(
+  shape: ScriptShape, scripts: (e: ScriptExprs) => Readonly<Record<string, Omit<DefValue, 'name'>>>,
+  metadata?: { name: string; version: string },
+): Uint8Array {
+  const prim = encodePackageArchive(primPackage());
+  const script = encodePackageArchive(scriptPackage(shape, 'daml-script-self', metadata ?? defaultMetadata(shape)));
+  // A version per daml-script release: one participant takes each DAR once per name and version.
+  const version = `1.${shape.replace('.', '')}.0`;
+  const main = encodePackageArchive(mainPackage('main-self', 'Main', scripts(new ScriptExprs(script.id, prim.id)), version));
+  return encodeDar({ name: `my-tests-${version}`, main: main.dalf, dependencies: [script.dalf, prim.dalf] });
 }
 
 export type { QualifiedName };
