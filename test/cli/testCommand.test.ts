@@ -172,7 +172,7 @@ describe('canton-conformance test', () => {
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('## Failures');
   });
 
-  describe.skipIf(!HAS_DARS)('--ledger-url: the scripts against a running participant (the reference on a port)', () => {
+  describe.skipIf(!HAS_DARS)('--ledger-url: Splice\'s Amulet tests against a running participant, the reference on a port (needs ../shared/upstream/daml/dars)', () => {
     let server: Awaited<ReturnType<typeof startReferenceServer>>;
     beforeAll(async () => { server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined }); }, 60_000);
     afterAll(async () => { await server?.close(); });
