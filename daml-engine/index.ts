@@ -18,8 +18,12 @@ export { UpdateEngine, createCommand, exerciseCommand, exerciseInterfaceCommand 
 export type { Decoded, JsonProblem } from './json/jsonValue.js';
 export { decodeJson, encodeJson } from './json/jsonValue.js';
 export type { LoadDarResult, LoadedDar, RunScriptsOptions, ScriptLedgerFactory, ScriptLedgerSetup, ScriptResult } from './script/runDarScripts.js';
-export { inMemoryScriptLedger, loadDarScripts, runDarScripts } from './script/runDarScripts.js';
+export { inMemoryScriptLedger, loadDarScripts, runDarScripts, unknownScriptLibrary } from './script/runDarScripts.js';
+export type { ScriptLibrary, ScriptLibraryResult } from './script/scriptLibrary.js';
+export { KNOWN_SCRIPT_LIBRARIES, scriptLibraryOf } from './script/scriptLibrary.js';
 export { findScripts, scriptName } from './script/findScripts.js';
+export type { CoverageCount, CoverageReport, CoverageScope } from './script/ScriptCoverage.js';
+export { ScriptCoverage, coverageRatio } from './script/ScriptCoverage.js';
 export type { BuiltPackage, ChoiceScope, ChoiceSpec, FieldsSpec, ImplementsSpec, InterfaceSpec, PackageBuilderOptions, ScopedExpr, TemplateScope, TemplateSpec, TypeHandle } from './build/PackageBuilder.js';
 export { ModuleBuilder, PackageBuilder, SELF_PACKAGE_ID, buildPackage } from './build/PackageBuilder.js';
 export { Alt, E } from './build/E.js';
