@@ -235,7 +235,7 @@ describe('canton-conformance test', () => {
     }, 60_000);
 
     it('a daml-script release the runner does not know is exit 2 naming the package and version, before anything runs', async () => {
-      for (const metadata of [{ name: 'daml-script', version: '3.6.0-snapshot.20260820.20062.0' }, { name: 'daml-script', version: '2.10.2' }]) {
+      for (const metadata of [{ name: 'daml-script', version: '3.6.0.20260820.20062.0' }, { name: 'daml-script', version: '2.10.2' }]) {
         const dar = join(root, `scripts-${metadata.version}.dar`);
         writeFileSync(dar, partiesDar('3.3', metadata));
         const r = await cli('--dar', dar, '--report-dir', join(root, `unknown-${metadata.version}`));

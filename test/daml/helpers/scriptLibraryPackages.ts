@@ -29,7 +29,8 @@ function pkg(id: string, metadata: { name: string; version: string } | undefined
     metadata: metadata && { ...metadata, upgradedPackageId: undefined },
     modules: new Map(Object.entries(modules).map(([name, m]): [string, Module] => [name, {
       name, synonyms: new Map(), templates: new Map(), exceptions: new Map(), interfaces: new Map(),
-      dataTypes: new Map(Object.entries(m.dataTypes ?? {}).map(([n, cons]): [string, DefDataType] => [n, { name: n, params: [], serializable: true, cons }])),
+      // `Script a` takes its result type, as daml-script declares it (the upload check counts type arguments).
+      dataTypes: new Map(Object.entries(m.dataTypes ?? {}).map(([n, cons]): [string, DefDataType] => [n, { name: n, params: n === 'Script' && name === LOW_LEVEL_MODULE ? [{ name: 'a', kind: { kind: 'star' } }] : [], serializable: true, cons }])),
       values: new Map(Object.entries(m.values ?? {}).map(([n, v]): [string, DefValue] => [n, { name: n, ...v }])),
     }])),
   };
@@ -72,7 +73,7 @@ export function scriptPackage(shape: ScriptShape, id: string, metadata: { name: 
 
 function defaultMetadata(shape: ScriptShape): { name: string; version: string } {
   switch (shape) {
-    case '3.2': return { name: 'daml3-script', version: '3.2.0-snapshot.20241031.0' };
+    case '3.2': return { name: 'daml3-script', version: '3.2.0.20241031.0' } // damlc drops '-snapshot': a package version is dotted numbers;
     case '3.3': return { name: 'daml-script', version: '3.3.0.20250214.13611.0' };
     case '3.4': return { name: 'daml-script', version: '3.4.0' };
     case '3.5': return { name: 'daml-script', version: '3.5.0' };
@@ -109,7 +110,10 @@ export class ScriptExprs {
   script(free: Expr): Omit<DefValue, 'name'> {
     return {
       type: { kind: 'con', tycon: { packageId: this.scriptId, module: LOW_LEVEL_MODULE, name: 'Script' }, args: [ANY] },
-      expr: this.record(LOW_LEVEL_MODULE, 'Script', { runScript: { kind: 'abs', params: [{ name: 'u', type: ANY }], body: free }, dummy: this.lit(UNIT) }),
+      expr: {
+        kind: 'recCon', tycon: { tycon: { packageId: this.scriptId, module: LOW_LEVEL_MODULE, name: 'Script' }, args: [ANY] },
+        fields: [{ field: 'runScript', expr: { kind: 'abs', params: [{ name: 'u', type: ANY }], body: free } }, { field: 'dummy', expr: this.lit(UNIT) }],
+      },
     };
   }
   /** `None` and `[]` as expressions (a DALF has no literal for them). */
