@@ -8,7 +8,7 @@ import { writeReports } from '../report/writeReports.js';
 import { DEFAULT_PROFILE, loadProfile, ProfileError, type Profile } from '../runner/profile.js';
 import { unreachable } from '../runner/reachability.js';
 import { startInProcessReference, type InProcessServer } from '../runner/referenceServer.js';
-import { DEFAULTS, runSuite, type OracleMode } from '../runner/runSuite.js';
+import { DEFAULTS, runSuite, type JudgeMode, type OracleMode } from '../runner/runSuite.js';
 import { randomSeed } from '../runner/seeds.js';
 import { shellQuote } from '../target/curl.js';
 import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
@@ -23,7 +23,8 @@ import { toolVersion } from '../runner/toolVersion.js';
 export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-url U] [--registry-url U] [--scan-url U]
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
-           [--report-dir DIR] [--baseline FILE] [--spec FILE] [--oracle reference|none] [--quiet]
+           [--report-dir DIR] [--baseline FILE] [--spec FILE] [--oracle reference|none]
+           [--judge model|none] [--quiet]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
 it starts the reference server in-process on a free port and certifies it.
@@ -58,6 +59,9 @@ Runs:
                         lockstep and fail any answer that differs from its answer; none: judge
                         by the checks alone (default: reference when the profile allows writes,
                         none otherwise)
+  --judge MODE          model: judge every answer against the target's own earlier answers by
+                        the named invariants (judge.*, see \`list --invariants\`); none: off
+                        (default: model)
 Reports:
   --report-dir DIR      where report.json, junit.xml, summary.md and report.html go (default: reports)
   --baseline FILE       expected failures: a previous report.json or one check id per line
@@ -86,6 +90,7 @@ interface RunArgs {
   readonly shard?: Shard;
   readonly quiet: boolean;
   readonly oracle?: OracleMode;
+  readonly judge?: JudgeMode;
 }
 
 function int(name: string, v: string | undefined, min: number): number | undefined {
@@ -131,6 +136,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         shard: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         oracle: { type: 'string' },
+        judge: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -148,6 +154,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     throw new UsageError((e as ShardError).message);
   }
   if (values.oracle !== undefined && values.oracle !== 'reference' && values.oracle !== 'none') throw new UsageError(`--oracle takes reference or none (got '${values.oracle}')`);
+  if (values.judge !== undefined && values.judge !== 'model' && values.judge !== 'none') throw new UsageError(`--judge takes model or none (got '${values.judge}')`);
   const urls: Partial<Record<Group, string>> = {};
   const ledger = url('ledger-url', values['ledger-url']);
   const registry = url('registry-url', values['registry-url']);
@@ -173,6 +180,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     ...(shard ? { shard } : {}),
     quiet: values.quiet === true,
     ...(values.oracle !== undefined ? { oracle: values.oracle as OracleMode } : {}),
+    ...(values.judge !== undefined ? { judge: values.judge as JudgeMode } : {}),
   };
 }
 
@@ -301,6 +309,7 @@ export async function run(argv: string[]): Promise<number> {
       replayPrefix: replayPrefix(args),
       toolVersion: toolVersion(),
       oracle,
+      ...(args.judge ? { judge: args.judge } : {}),
     });
     const report = explainDefaultProfile(args, inProcess, result.report);
     const paths = await writeReports(report, args.reportDir);
