@@ -1,25 +1,8 @@
 /**
- * Canton's error tables, for judging an error by rule: the category's gRPC code
- * (base/errors ErrorCategory.scala), the gRPC code's HTTP status (the JSON Ledger API's
- * GrpcHttpErrorCodes), and the category of codes whose category is fixed (the error catalogue).
+ * Canton's error tables, for judging an error by rule: the gRPC code's HTTP status (the JSON
+ * Ledger API's GrpcHttpErrorCodes), the retryable categories (base/errors ErrorCategory.scala) and
+ * the category of codes whose category is fixed and definitive (the error catalogue).
  */
-export const GRPC_OF_CATEGORY: Readonly<Record<number, number>> = {
-  1: 14, // TransientServerFailure: UNAVAILABLE
-  2: 10, // ContentionOnSharedResources: ABORTED
-  3: 4, // DeadlineExceededRequestStateUnknown: DEADLINE_EXCEEDED
-  4: 13, // SystemInternalAssumptionViolated: INTERNAL
-  5: 3, // MaliciousOrFaultyBehaviour: INVALID_ARGUMENT
-  6: 16, // AuthInterceptorInvalidAuthenticationCredentials: UNAUTHENTICATED
-  7: 7, // InsufficientPermission: PERMISSION_DENIED
-  8: 3, // InvalidIndependentOfSystemState: INVALID_ARGUMENT
-  9: 9, // InvalidGivenCurrentSystemStateOther: FAILED_PRECONDITION
-  10: 6, // InvalidGivenCurrentSystemStateResourceExists: ALREADY_EXISTS
-  11: 5, // InvalidGivenCurrentSystemStateResourceMissing: NOT_FOUND
-  12: 11, // InvalidGivenCurrentSystemStateSeekAfterEnd: OUT_OF_RANGE
-  13: 8, // BackgroundProcessDegradationWarning: RESOURCE_EXHAUSTED
-  14: 12, // InternalUnsupportedOperation: UNIMPLEMENTED
-};
-
 export const HTTP_OF_GRPC: Readonly<Record<number, number>> = {
   1: 499, 2: 500, 3: 400, 4: 504, 5: 404, 6: 409, 7: 403, 8: 429, 9: 400, 10: 409, 11: 400, 12: 501, 13: 500, 14: 503, 15: 500, 16: 401,
 };

@@ -43,7 +43,7 @@ export const INVARIANTS = [
   {
     id: 'judge.errors.consistent',
     title: "an error's code, category, gRPC code and HTTP status agree",
-    rule: "Canton's error codes (base/errors ErrorCategory.scala): a code has one category, a category one gRPC code, and the JSON Ledger API answers a gRPC code with one HTTP status (GrpcHttpErrorCodes); the context's category repeats errorCategory.",
+    rule: "Canton's error codes (base/errors ErrorCode.scala, ErrorCategory.scala): a code has one category and one gRPC code, every time it is answered; the JSON Ledger API answers a gRPC code with one HTTP status (GrpcHttpErrorCodes); the context's category repeats errorCategory.",
   },
   {
     id: 'judge.errors.definitive-not-retryable',

@@ -69,7 +69,7 @@ export function createJudgeSession(model: TargetModel = new TargetModel()): Judg
           const r = await client.stream(group, path, options);
           if (r.exchange.response !== undefined) {
             const cut = r.ended === 'until' || r.ended === 'limit' || options.until !== undefined || options.maxMessages !== undefined;
-            judge(r.exchange, { method: 'GET', path: r.exchange.path, request: options.request, status: r.exchange.response.status, body: r.messages, stream: { ended: r.ended, cut } }, startTick, `WS ${r.exchange.path}`);
+            judge(r.exchange, { method: 'GET', path: r.exchange.path, request: options.request, status: r.exchange.response.status, body: r.messages, stream: { ended: r.ended, cut, ...(r.closeCode === undefined ? {} : { closeCode: r.closeCode }) } }, startTick, `WS ${r.exchange.path}`);
           }
           return r;
         },

@@ -1,4 +1,4 @@
-import { DEFINITIVE_CODES, GRPC_OF_CATEGORY, HTTP_OF_GRPC, RETRYABLE_CATEGORIES, VARIABLE_CATEGORY_CODES } from './errorRules.js';
+import { DEFINITIVE_CODES, HTTP_OF_GRPC, RETRYABLE_CATEGORIES, VARIABLE_CATEGORY_CODES } from './errorRules.js';
 import type { InvariantId } from './invariants.js';
 import { canonical, type Observation, type TargetModel, type Violation } from './targetModel.js';
 
@@ -15,7 +15,7 @@ export interface Answer {
   readonly status: number;
   /** The parsed body, or a stream's frames as an array. */
   readonly body: unknown;
-  readonly stream?: { readonly ended: string; readonly cut: boolean };
+  readonly stream?: { readonly ended: string; readonly cut: boolean; readonly closeCode?: number };
 }
 
 /** Judges one answer against the model and records what it shows. */
@@ -184,13 +184,13 @@ function judgeErrors(model: TargetModel, body: unknown, status: number | undefin
   const out: Violation[] = [];
   const { code, errorCategory: category, grpcCodeValue: grpc } = body as { code: string; errorCategory: number; grpcCodeValue: number };
   const bad = (invariant: InvariantId, message: string, first?: Observation) => out.push({ invariant, message: `error ${code}: ${message}`, ...(first ? { first } : {}), second: seen });
-  if (category !== -1 && GRPC_OF_CATEGORY[category] !== undefined && GRPC_OF_CATEGORY[category] !== grpc) bad('judge.errors.consistent', `category ${category} is gRPC code ${GRPC_OF_CATEGORY[category]}, answered with ${grpc}`);
   if (status !== undefined && HTTP_OF_GRPC[grpc] !== undefined && HTTP_OF_GRPC[grpc] !== status) bad('judge.errors.consistent', `gRPC code ${grpc} is HTTP ${HTTP_OF_GRPC[grpc]}, answered with HTTP ${status}`);
   const ctx = isObject(body.context) ? body.context : {};
   if (typeof ctx.category === 'string' && category !== -1 && ctx.category !== String(category)) bad('judge.errors.consistent', `context.category ${ctx.category} is not errorCategory ${category}`);
   if (category !== -1 && !VARIABLE_CATEGORY_CODES.has(code)) {
-    // One code, one category, over the whole run.
-    out.push(...model.read('error', code, { category }, seen, Number.MAX_SAFE_INTEGER, () => 'judge.errors.consistent'));
+    // One code, one category and gRPC code, over the whole run (a code may pin a gRPC code other
+    // than its category's: LIST_TOO_LARGE is RESOURCE_EXHAUSTED).
+    out.push(...model.read('error', code, { category, grpc }, seen, Number.MAX_SAFE_INTEGER, () => 'judge.errors.consistent'));
   }
   const retryable = RETRYABLE_CATEGORIES.has(category);
   const own = DEFINITIVE_CODES[code];
@@ -205,6 +205,8 @@ function judgeStreamEnd(a: Answer, seen: Observation): Violation[] {
   const req = isObject(a.request) ? a.request : {};
   const bounded = (/^\/v2\/updates/.test(a.path) && typeof req.endInclusive === 'number') || (a.path === '/v2/state/active-contracts' && typeof req.activeAtOffset === 'number');
     // Not `idle`: a slow target may pause longer than a check's idle window; a hang ends in a timeout.
-  if (!bounded || (a.stream.ended !== 'error' && a.stream.ended !== 'timeout')) return [];
-  return [{ invariant: 'judge.streams.bounded-close', message: `the stream ${a.path} has an end (${typeof req.endInclusive === 'number' ? `endInclusive ${req.endInclusive}` : `activeAtOffset ${String(req.activeAtOffset)}`}) but ended by ${a.stream.ended}, not a normal close`, second: seen }];
+  const normal = a.stream.ended === 'closed' && (a.stream.closeCode === undefined || a.stream.closeCode === 1000);
+  if (!bounded || normal || a.stream.ended === 'idle') return [];
+  const how = a.stream.ended === 'closed' ? `a close with code ${String(a.stream.closeCode)}` : a.stream.ended;
+  return [{ invariant: 'judge.streams.bounded-close', message: `the stream ${a.path} has an end (${typeof req.endInclusive === 'number' ? `endInclusive ${req.endInclusive}` : `activeAtOffset ${String(req.activeAtOffset)}`}) but ended by ${how}, not a normal close (1000)`, second: seen }];
 }
