@@ -23,3 +23,6 @@ export const DEFINITIVE_CODES: Readonly<Record<string, number>> = {
 
 /** Codes whose category the command picks at run time (Daml's failWithStatus): not one category per code. */
 export const VARIABLE_CATEGORY_CODES: ReadonlySet<string> = new Set(['DAML_FAILURE', 'NA']);
+
+/** Codes the JSON Ledger API answers with a status of its own: a list past http-list-max-elements-limit is 413. */
+export const HTTP_OF_CODE: Readonly<Record<string, number>> = { LIST_TOO_LARGE: 413 };

@@ -1,4 +1,4 @@
-import { DEFINITIVE_CODES, HTTP_OF_GRPC, RETRYABLE_CATEGORIES, VARIABLE_CATEGORY_CODES } from './errorRules.js';
+import { DEFINITIVE_CODES, HTTP_OF_CODE, HTTP_OF_GRPC, RETRYABLE_CATEGORIES, VARIABLE_CATEGORY_CODES } from './errorRules.js';
 import type { InvariantId } from './invariants.js';
 import { canonical, type Observation, type TargetModel, type Violation } from './targetModel.js';
 
@@ -184,7 +184,8 @@ function judgeErrors(model: TargetModel, body: unknown, status: number | undefin
   const out: Violation[] = [];
   const { code, errorCategory: category, grpcCodeValue: grpc } = body as { code: string; errorCategory: number; grpcCodeValue: number };
   const bad = (invariant: InvariantId, message: string, first?: Observation) => out.push({ invariant, message: `error ${code}: ${message}`, ...(first ? { first } : {}), second: seen });
-  if (status !== undefined && HTTP_OF_GRPC[grpc] !== undefined && HTTP_OF_GRPC[grpc] !== status) bad('judge.errors.consistent', `gRPC code ${grpc} is HTTP ${HTTP_OF_GRPC[grpc]}, answered with HTTP ${status}`);
+  const http = HTTP_OF_CODE[code] ?? HTTP_OF_GRPC[grpc];
+  if (status !== undefined && http !== undefined && http !== status) bad('judge.errors.consistent', `gRPC code ${grpc} is HTTP ${http}, answered with HTTP ${status}`);
   const ctx = isObject(body.context) ? body.context : {};
   if (typeof ctx.category === 'string' && category !== -1 && ctx.category !== String(category)) bad('judge.errors.consistent', `context.category ${ctx.category} is not errorCategory ${category}`);
   if (category !== -1 && !VARIABLE_CATEGORY_CODES.has(code)) {
