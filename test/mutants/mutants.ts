@@ -21,6 +21,7 @@ import { SCAN_OPEN_BODIES_MUTANTS } from './scanOpenBodiesMutants.js';
 import { schemaMutants } from './schemaMutants.js';
 import { MEANING_MUTANTS } from './meaningMutants.js';
 import { ORACLE_MUTANTS } from './oracleMutants.js';
+import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
 export interface Mutant {
@@ -54,6 +55,11 @@ export interface Mutant {
    * what the fault changes) and fails with `--oracle reference`. `category` names the rule family.
    */
   readonly oracle?: { readonly category: string };
+  /**
+   * Only the judge catches it: `caughtBy` passes with `--judge none` and fails with the judge on,
+   * naming this invariant.
+   */
+  readonly judge?: { readonly invariant: InvariantId };
 }
 
 type Json = Record<string, unknown>;
