@@ -74,7 +74,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       });
       judge = o.judge?.check(check, bound);
       oracle = o.oracle?.check(check, judge?.http ?? bound);
-      const http = oracle?.http ?? bound;
+      const http = oracle?.http ?? judge?.http ?? bound;
       const ctx: CheckContext = {
         check,
         profile: o.profile,
