@@ -21,6 +21,7 @@ import { SCAN_OPEN_BODIES_MUTANTS } from './scanOpenBodiesMutants.js';
 import { schemaMutants } from './schemaMutants.js';
 import { MEANING_MUTANTS } from './meaningMutants.js';
 import { ORACLE_MUTANTS } from './oracleMutants.js';
+import { JUDGE_MUTANTS } from './judgeMutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -394,6 +395,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...ROUTING_MUTANTS,
   // Faults only the oracle catches (oracleMutants.ts): each check passes without it, fails with it.
   ...ORACLE_MUTANTS,
+  // Faults only the judge catches (judgeMutants.ts): each check passes with --judge none, fails with it.
+  ...JUDGE_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */
