@@ -14,7 +14,7 @@ const laterBy = (t: string, ms: number) => new Date(Date.parse(t) + ms).toISOStr
 
 export const JUDGE_MUTANTS: readonly Mutant[] = [
   {
-    name: 'judge-acs-created-at-seconds',
+    name: 'judge-acs-created-at-ingest-time',
     description: 'the active-contracts snapshot answers createdAt as the time its index ingested the contract (a second later), not the ledger time the transaction showed',
     caughtBy: 'ledger.submit.visible-in-acs',
     judge: { invariant: 'judge.facts.reread-equal' },
@@ -61,7 +61,7 @@ export const JUDGE_MUTANTS: readonly Mutant[] = [
     fault: onBody(/^\/v0\//, (v) => deep(v, (k, x) => (k === 'template_id' && typeof x === 'string' && /^[0-9a-f]{64}:/.test(x) ? `${'f'.repeat(64)}${x.slice(64)}` : x)) as Json),
   },
   {
-    name: 'judge-created-observers-dropped',
+    name: 'judge-created-signatories-as-observers',
     description: 'transactions answered by submit-and-wait-for-transaction list every stakeholder as observer (the signatories too)',
     caughtBy: 'ledger.submit.visible-in-acs',
     judge: { invariant: 'judge.events.parties-computed' },

@@ -20,7 +20,7 @@ import { ROUTING_MUTANTS } from './routingMutants.js';
 import { SCAN_OPEN_BODIES_MUTANTS } from './scanOpenBodiesMutants.js';
 import { schemaMutants } from './schemaMutants.js';
 import { MEANING_MUTANTS } from './meaningMutants.js';
-import { ORACLE_MUTANTS } from './oracleMutants.js';
+import { FORMER_ORACLE_MUTANTS, HASHING_SCHEME_MUTANT, ORACLE_MUTANTS } from './oracleMutants.js';
 import { JUDGE_MUTANTS } from './judgeMutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
@@ -397,6 +397,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...ORACLE_MUTANTS,
   // Faults only the judge catches (judgeMutants.ts): each check passes with --judge none, fails with it.
   ...JUDGE_MUTANTS,
+  ...FORMER_ORACLE_MUTANTS,
+  HASHING_SCHEME_MUTANT,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

@@ -29,7 +29,9 @@ export function observe(model: TargetModel, a: Answer, seen: Observation, startT
   const write = ok && a.method !== 'GET' && !a.stream && isWrite(a.method, a.path);
   const obs: Observation = write ? { ...seen, write: true } : seen;
   if (write) out.push(...recordWrite(model, a, obs, startTick));
-  for (const f of frames) walk(f, (o) => out.push(...readObject(model, o, a.path, obs, startTick)));
+  // A write's own answer is judged against what it wrote (it must show the write).
+  const judgedFrom = write ? model.tick() : startTick;
+  for (const f of frames) walk(f, (o) => out.push(...readObject(model, o, a.path, obs, judgedFrom)));
   if (a.method === 'GET' && /^\/v2\/users\/[^/]+\/rights$/.test(a.path) && isObject(a.body) && Array.isArray(a.body.rights)) {
     const user = decodeURIComponent(a.path.split('/')[3]!);
     if (model.owns('user', user) && model.get('rights', user) !== undefined) out.push(...model.read('rights', user, { rights: rightsSet(a.body.rights) }, obs, startTick));
