@@ -90,6 +90,8 @@ describe('certifying a conformant participant that is not the reference (partici
       expect(bad(report)).toEqual([]);
       expect(code).toBe(0);
       expect(report.oracle?.compared ?? 0).toBeGreaterThan(0);
+      // The judge saw the run's answers (and found nothing to hold against a conformant target).
+      expect(report.judge?.answers ?? 0).toBeGreaterThan(500);
     }
     await server.close();
     server = await start();
