@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../conformance/src/cli/main.js';
 import { observe } from '../../conformance/src/judge/observe.js';
 import { TargetModel, type Observation } from '../../conformance/src/judge/targetModel.js';
 import { INVARIANTS } from '../../conformance/src/judge/invariants.js';
@@ -46,8 +47,16 @@ describe('the judge: answers against the target\'s own earlier answers', () => {
     expect(stream(1011).map((x) => x.invariant)).toEqual(['judge.streams.bounded-close']);
   });
 
-  it('every invariant has a stable judge.* id and a rule', () => {
+  it('every invariant has a stable judge.* id and a rule, and `list --invariants` prints them', async () => {
     expect(INVARIANTS.length).toBeGreaterThanOrEqual(9);
     for (const i of INVARIANTS) expect(i.id).toMatch(/^judge\.[a-z-]+\.[a-z-]+$/);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      expect(await main(['list', '--invariants'])).toBe(0);
+      const printed = log.mock.calls.map((c) => c.join(' ')).join('\n');
+      for (const i of INVARIANTS) expect(printed).toContain(i.id);
+    } finally {
+      log.mockRestore();
+    }
   });
 });

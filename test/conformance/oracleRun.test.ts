@@ -56,6 +56,7 @@ describe('run --oracle', () => {
     expect(ro.code).toBe(2);
     expect(ro.err).toMatch(/read-only/);
     expect((await cli('run', '--target', reference.url, '--oracle', 'maybe')).code).toBe(2);
+    expect((await cli('run', '--target', reference.url, '--judge', 'maybe')).code).toBe(2);
   });
 
   it('is on by default for a profile that writes: the faultless reference passes, every answer compared', async () => {
