@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../conformance/src/checks/catalogue.js';
 import type { Report } from '../../conformance/src/report/model.js';
 import { loadProfile, type Profile } from '../../conformance/src/runner/profile.js';
-import { runSuite, type OracleMode } from '../../conformance/src/runner/runSuite.js';
+import { runSuite, type JudgeMode, type OracleMode } from '../../conformance/src/runner/runSuite.js';
 import { staticToken } from '../../conformance/src/target/tokenProvider.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { authFront, compose, NO_RIGHTS_USER } from './authFront.js';
@@ -41,7 +41,7 @@ function selectionFor(m: Mutant): string[] {
  */
 const NEEDS_REAL_USERS = ['ledger.auth.stream-ends-on-revoked-right'];
 
-async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], oracle: OracleMode = 'none'): Promise<{ exitCode: number; report: Report }> {
+async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], oracle: OracleMode = 'none', judge: JudgeMode = 'model'): Promise<{ exitCode: number; report: Report }> {
   const server = await startMutant(reference.url, fault);
   try {
     const token = mode === 'secured' ? await adminToken() : undefined;
@@ -59,6 +59,7 @@ async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], 
       progress: 'quiet',
       toolVersion: 'mutant-bed',
       oracle,
+      judge,
     });
     return { exitCode, report };
   } finally {
@@ -153,13 +154,14 @@ describe('mutant bed: every mutant is caught', () => {
       const mode = m.secured ? 'secured' : 'open';
       const base = typeof m.fault === 'function' ? m.fault(mode === 'secured' ? secured : profile) : m.fault;
       const fault = m.secured ? compose(authFront(SECRET, m.secured === 'correct' ? {} : { flaw: m.secured }), base) : base;
-      if (m.oracle) {
-        // No dedicated check catches it: without the oracle the same check passes.
-        const alone = await certify(fault, mode, selectionFor(m), 'none');
+      if (m.oracle || m.judge) {
+        // No dedicated check catches it: without the oracle and the judge the same check passes.
+        const alone = await certify(fault, mode, selectionFor(m), 'none', 'none');
         const unaided = alone.report.checks.find((c) => c.id === m.caughtBy);
-        expect(unaided?.status, `${m.caughtBy} without the oracle: ${unaided?.message}`).toBe('pass');
+        expect(unaided?.status, `${m.caughtBy} without the ${m.oracle ? 'oracle' : 'judge'}: ${unaided?.message}`).toBe('pass');
       }
-      const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy) : await certify(fault, mode, selectionFor(m), m.oracle ? 'reference' : 'none');
+      // An oracle mutant is judged by the oracle alone.
+      const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy) : await certify(fault, mode, selectionFor(m), m.oracle ? 'reference' : 'none', m.oracle ? 'none' : 'model');
       const check = report.checks.find((c) => c.id === m.caughtBy);
       expect(check, `${m.caughtBy} is in the catalogue`).toBeDefined();
       // A broken SHOULD is a warning (exit 0); a broken MUST a failure (exit 1).
@@ -184,6 +186,10 @@ describe('mutant bed: every mutant is caught', () => {
       if (m.oracle) {
         expect(check!.message).toMatch(/differs from the reference ledger's \(the oracle\)/);
         expect(check!.oracle?.difference?.referenceExchange.request.url).toBeTruthy();
+      }
+      if (m.judge) {
+        expect(check!.message).toContain(m.judge.invariant);
+        expect(check!.judge?.invariant).toBe(m.judge.invariant);
       }
       const controlReport = m.server ? undefined : controls[m.oracle ? 'oracle' : mode];
       if (controlReport) expect(controlReport.checks.find((c) => c.id === m.caughtBy)?.status, 'the same check passes against the faultless control').toBe('pass');

@@ -20,7 +20,9 @@ import { ROUTING_MUTANTS } from './routingMutants.js';
 import { SCAN_OPEN_BODIES_MUTANTS } from './scanOpenBodiesMutants.js';
 import { schemaMutants } from './schemaMutants.js';
 import { MEANING_MUTANTS } from './meaningMutants.js';
-import { ORACLE_MUTANTS } from './oracleMutants.js';
+import { FORMER_ORACLE_MUTANTS, HASHING_SCHEME_MUTANT, ORACLE_MUTANTS } from './oracleMutants.js';
+import { JUDGE_MUTANTS } from './judgeMutants.js';
+import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
 export interface Mutant {
@@ -54,6 +56,11 @@ export interface Mutant {
    * what the fault changes) and fails with `--oracle reference`. `category` names the rule family.
    */
   readonly oracle?: { readonly category: string };
+  /**
+   * Only the judge catches it: `caughtBy` passes with `--judge none` and fails with the judge on,
+   * naming this invariant.
+   */
+  readonly judge?: { readonly invariant: InvariantId };
 }
 
 type Json = Record<string, unknown>;
@@ -388,6 +395,10 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...ROUTING_MUTANTS,
   // Faults only the oracle catches (oracleMutants.ts): each check passes without it, fails with it.
   ...ORACLE_MUTANTS,
+  // Faults only the judge catches (judgeMutants.ts): each check passes with --judge none, fails with it.
+  ...JUDGE_MUTANTS,
+  ...FORMER_ORACLE_MUTANTS,
+  HASHING_SCHEME_MUTANT,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

@@ -14,7 +14,7 @@ import { writeReports } from '../report/writeReports.js';
 import { DEFAULT_PROFILE, loadProfile, ProfileError, type Profile } from '../runner/profile.js';
 import { unreachable } from '../runner/reachability.js';
 import { startInProcessReference, type InProcessServer } from '../runner/referenceServer.js';
-import { DEFAULTS, runSuite, type OracleMode } from '../runner/runSuite.js';
+import { DEFAULTS, runSuite, type JudgeMode, type OracleMode } from '../runner/runSuite.js';
 import { randomSeed } from '../runner/seeds.js';
 import { shellQuote } from '../target/curl.js';
 import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
@@ -34,7 +34,7 @@ export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
            [--report-dir DIR] [--baseline FILE] [--write-baseline FILE] [--spec FILE|URL]
-           [--oracle reference|none] [--quiet] [--min-ran PERCENT] [--fail-on-skip]
+           [--oracle reference|none] [--judge model|none] [--quiet] [--min-ran PERCENT] [--fail-on-skip]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
 it starts the reference server in-process on a free port and certifies it.
@@ -69,6 +69,9 @@ Runs:
                         lockstep and fail any answer that differs from its answer; none: judge
                         by the checks alone (default: reference when the profile allows writes,
                         none otherwise)
+  --judge MODE          model: judge every answer against the target's own earlier answers by
+                        the named invariants (judge.*, see \`list --invariants\`); none: off
+                        (default: model)
 Reports:
   --report-dir DIR      where report.json, junit.xml, summary.md and report.html go (default: reports)
   --baseline FILE       expected failures: a previous report.json or one check id per line
@@ -112,6 +115,7 @@ interface RunArgs {
   readonly oracle?: OracleMode;
   readonly minRanPercent?: number;
   readonly failOnSkip: boolean;
+  readonly judge?: JudgeMode;
 }
 
 export function int(name: string, v: string | undefined, min: number): number | undefined {
@@ -167,6 +171,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         oracle: { type: 'string' },
         'min-ran': { type: 'string' },
         'fail-on-skip': { type: 'boolean' },
+        judge: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -184,6 +189,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     throw new UsageError((e as ShardError).message);
   }
   if (values.oracle !== undefined && values.oracle !== 'reference' && values.oracle !== 'none') throw new UsageError(`--oracle takes reference or none (got '${values.oracle}')`);
+  if (values.judge !== undefined && values.judge !== 'model' && values.judge !== 'none') throw new UsageError(`--judge takes model or none (got '${values.judge}')`);
   const urls: Partial<Record<Group, string>> = {};
   const ledger = url('ledger-url', values['ledger-url']);
   const registry = url('registry-url', values['registry-url']);
@@ -212,6 +218,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     ...(values.oracle !== undefined ? { oracle: values.oracle as OracleMode } : {}),
     ...(values['min-ran'] !== undefined ? { minRanPercent: parsePercent(values['min-ran']) } : {}),
     failOnSkip: values['fail-on-skip'] === true,
+    ...(values.judge !== undefined ? { judge: values.judge as JudgeMode } : {}),
   };
 }
 
@@ -403,6 +410,7 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       replayPrefix: replayPrefix(args),
       toolVersion: toolVersion(),
       oracle,
+      ...(args.judge ? { judge: args.judge } : {}),
     });
     let report: Report = { ...explainDefaultProfile(args, inProcess, result.report), preflight: pre.verdict };
     let outcome = result.baseline;

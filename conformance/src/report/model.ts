@@ -44,6 +44,38 @@ export interface CheckResult {
   readonly baseline?: BaselineMark;
   /** What the oracle (the reference ledger replaying the check in lockstep) found; absent without `--oracle reference`. */
   readonly oracle?: OracleCheckResult;
+  /** The first named invariant (`judge.*`) the check's answers broke, judged against the target's own earlier answers. */
+  readonly judge?: JudgeCheckResult;
+}
+
+/** Where and when the judge saw an answer. */
+export interface JudgeObservation {
+  readonly checkId: string;
+  /** `METHOD /path` (`WS /path` for a stream). */
+  readonly where: string;
+  readonly at: string;
+  readonly seq: number;
+}
+
+/** The judge's part of a check result. */
+export interface JudgeCheckResult {
+  /** How many invariant violations the check's answers showed; the first is described. */
+  readonly violations: number;
+  readonly invariant: string;
+  readonly rule: string;
+  readonly message: string;
+  /** The earlier answer it contradicts (absent for rules about one answer). */
+  readonly first?: JudgeObservation;
+  readonly second: JudgeObservation;
+  readonly evidence: Evidence;
+}
+
+/** The run's judge: how many answers were judged by the target's own model. */
+export interface JudgeRunSummary {
+  readonly mode: 'model';
+  readonly invariants: number;
+  readonly answers: number;
+  readonly violations: number;
 }
 
 /** The oracle's part of a check result. */
@@ -133,6 +165,8 @@ export interface Report {
   readonly gate?: RunGate;
   /** What the preflight (`doctor`) found before the run; present for runs of `run`. */
   readonly preflight?: PreflightVerdict;
+  /** Present unless `--judge none`: answers judged against the target's own model. */
+  readonly judge?: JudgeRunSummary;
   /** Every operation of specs/ with its behaviour checks (and how many ran), every documented rule with its checks. */
   readonly coverage?: Coverage;
 }

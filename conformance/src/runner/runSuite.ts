@@ -5,6 +5,8 @@ import { coverageOf } from '../report/coverage.js';
 import { summarize, type CheckResult, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
 import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
+import { createJudgeSession } from '../judge/judgeSession.js';
+import { INVARIANTS } from '../judge/invariants.js';
 import { findOperation } from '../schema/index.js';
 import { createTarget } from '../target/createTarget.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
@@ -47,9 +49,12 @@ export interface SuiteOptions {
    * answers (only for profiles that allow writes). Default `none` here; `run` picks per profile.
    */
   readonly oracle?: OracleMode;
+  /** `model` (default): judge every answer against the target's own earlier answers by the named invariants; `none`: off. */
+  readonly judge?: JudgeMode;
 }
 
 export type OracleMode = 'reference' | 'none';
+export type JudgeMode = 'model' | 'none';
 
 export interface SuiteResult {
   readonly report: Report;
@@ -98,6 +103,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   const { seed, runs, timeoutMs, all, selected, target, startedAt, started, oracle } = p;
   const shown = createProgress(selected.length, process.stderr, o.progress ?? 'auto', { checks: selected });
   const progress: Progress = o.onResult ? { ...shown, finish: (r) => (o.onResult!(r), shown.finish(r)) } : shown;
+  const judge = o.judge === 'none' ? undefined : createJudgeSession();
   const { results, exchanges } = await runChecks({
     checks: selected,
     target,
@@ -110,6 +116,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     progress,
     ...(o.specFiles ? { specFiles: o.specFiles } : {}),
     ...(oracle ? { oracle: oracle.session } : {}),
+    ...(judge ? { judge } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
   progress.done();
@@ -130,6 +137,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     timings: timingsOf(exchanges),
     checks: baseline.checks,
     coverage: coverageOf(all, baseline.checks),
+    ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations } } : {}),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
   };
   return { report, baseline, exitCode: baseline.exitCode };
