@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PreparedTransaction, type Exercise } from '@canton-network/core-ledger-proto';
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorMetadataProblem } from '../../conformance/src/checks/ledgerMeaning.js';
 import { toTimestamp } from '../../reference-server/src/ledger/clock.js';
 import { createLedger, ManualClock } from '../../reference-server/src/ledger/index.js';
 import { DARS_DIR, HAS_DARS, loadDar } from '../daml/damlFixtures.js';
@@ -208,6 +209,9 @@ describe.runIf(HAS_DARS)('interactive submission of an uploaded DAR over HTTP', 
     // The same signed transaction from another user (another change id, so no command deduplication): the mediator refuses the UUID.
     const again = await post(server, '/v2/interactive-submission/executeAndWait', executeBody(p.preparedTransaction, signaturesOf(p, [sender]), { userId: 'other-wallet' }), { unchecked: true });
     expectCantonError(again.body, 'DUPLICATE_CONFIRMATION_REQUEST_UUID');
+    // Canton's AlarmErrorCode: UnredactedSecurityAlert (5), INVALID_ARGUMENT; the suite's catalogue agrees.
+    expect([again.status, again.body.errorCategory, again.body.grpcCodeValue]).toEqual([400, 5, 3]);
+    expect(errorMetadataProblem(again.status, again.body)).toBeUndefined();
 
     // Preparing on the holding the transfer consumed: refused as the command service refuses it.
     const { rules } = await mint();

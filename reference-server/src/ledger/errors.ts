@@ -32,7 +32,8 @@ export const ErrorCategory = {
   ContentionOnSharedResources: 2,
   DeadlineExceededRequestStateUnknown: 3,
   SystemInternalAssumptionViolated: 4,
-  MaliciousOrFaultyBehaviour: 5,
+  /** SecurityAlert / UnredactedSecurityAlert (the AlarmErrorCode category), sent as INVALID_ARGUMENT. */
+  SecurityAlert: 5,
   AuthInterceptorInvalidAuthenticationCredentials: 6,
   InsufficientPermission: 7,
   InvalidIndependentOfSystemState: 8,
@@ -131,6 +132,7 @@ export const ErrorCodes = {
   CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED: def(2, 'ABORTED'),
   // Time and replay refusals of the synchronizer (Canton's LocalRejectError.TimeRejects and MediatorError).
   LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND: def(2, 'ABORTED'),
+  // An AlarmErrorCode with redactDetails = false: UnredactedSecurityAlert, category 5, INVALID_ARGUMENT.
   DUPLICATE_CONFIRMATION_REQUEST_UUID: def(5, 'INVALID_ARGUMENT'),
   // Refusals of the registry (group A) and Scan (group C) apps; they answer `{"error": cause}`.
   ALLOCATION_INSTRUCTION_NOT_FOUND: def(11, 'NOT_FOUND'),
