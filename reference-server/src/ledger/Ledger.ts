@@ -1,3 +1,4 @@
+import { resolveEngineLimits, type EngineLimits } from './engine/engineLimits.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AdminStore } from '../store/AdminStore.js';
 import type { LedgerStore } from '../store/LedgerStore.js';
@@ -90,8 +91,10 @@ export interface CreateLedgerOptions extends LedgerOptions {
   readonly adminStore?: AdminStore;
   /** Register the sample templates (asset, account, holding interface). Default true. */
   readonly sampleTemplates?: boolean;
-  /** Evaluation steps one engine submission may take (a looping choice stops there). Default 10,000,000. */
+  /** Evaluation steps one engine submission may take (a looping choice stops there). Default 10,000,000; `engineLimits.stepBudget` too. */
   readonly engineStepBudget?: number;
+  /** The bounds on uploaded code (steps, allocation, transaction size, views); defaults otherwise (DEFAULT_ENGINE_LIMITS). */
+  readonly engineLimits?: Partial<EngineLimits>;
   /** Receives `trace` / `debug` output of uploaded packages' choices (a Daml Script run reports it). */
   readonly engineOnTrace?: (message: string) => void;
   /** Decoded packages to share with the caller (a Daml Script run decoded its DAR already). */
@@ -160,7 +163,7 @@ export class Ledger {
         (name, preference, uploadedOnly) => packageService.selectPackageId(this.#packages, name, this.config.clock.now(), preference, uploadedOnly),
         () => this.#vettingStamp(),
       ),
-      stepBudget: options.engineStepBudget ?? 10_000_000,
+      limits: resolveEngineLimits({ ...options.engineLimits, ...(options.engineStepBudget === undefined ? {} : { stepBudget: options.engineStepBudget }) }),
       onTrace: options.engineOnTrace,
       packageCache: options.enginePackageCache,
       builtinOverrides: options.engineBuiltinOverrides,

@@ -121,6 +121,12 @@ export const ErrorCodes = {
   CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE: def(8, 'INVALID_ARGUMENT'),
   INTERPRETATION_DEV_ERROR: def(9, 'FAILED_PRECONDITION'),
   INTERPRETATION_TIME_EXCEEDED: def(2, 'ABORTED'),
+  // Canton's CommandExecutionErrors.Interpreter.ValueNesting: a value nested deeper than 100.
+  VALUE_NESTING: def(8, 'INVALID_ARGUMENT'),
+  // This server's own resource limits where Canton has no error (README "Resource limits"): in the
+  // category Canton gives its resource limits (INTERPRETATION_TIME_EXCEEDED, HEAP_MEMORY_OVER_LIMIT).
+  INTERPRETATION_ALLOCATION_EXCEEDED: def(2, 'ABORTED'),
+  TRANSACTION_SIZE_EXCEEDED: def(2, 'ABORTED'),
   LEDGER_API_INTERNAL_ERROR: def(4, 'INTERNAL'),
   // Identity provider configs and party details (IdentityProviderConfigServiceErrorGroup, PartyManagement).
   IDP_CONFIG_NOT_FOUND: def(11, 'NOT_FOUND'),
