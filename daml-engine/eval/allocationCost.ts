@@ -23,8 +23,8 @@ export const textBytes = (length: number): number => 16 + 2 * length;
 
 const textLength = (v: Value | undefined): number => (v !== undefined && v.kind === 'text' ? v.value.length : 0);
 const mapSize = (v: Value | undefined): number => (v !== undefined && (v.kind === 'genMap' || v.kind === 'textMap') ? v.entries.length : 0);
-const bigDigits = (v: Value | undefined): number =>
-  v !== undefined && (v.kind === 'numeric' || v.kind === 'bigNumeric' || v.kind === 'int64') ? (v.kind === 'int64' ? 19 : v.unscaled.toString(16).length) : 0;
+/** Hex digits of a BigNumeric's unscaled value (bigint sizes are not exposed: its text, BigNumerics being rare); a Numeric has at most 38 decimal digits. */
+const bigDigits = (v: Value | undefined): number => (v !== undefined && v.kind === 'bigNumeric' ? v.unscaled.toString(16).length : 32);
 
 /** Walks a list's spine (its cells are charged already), summing `f` over its items. */
 function sumList(v: Value | undefined, f: (item: Value) => number): { readonly items: number; readonly sum: number } {
@@ -78,6 +78,8 @@ export function builtinCost(name: BuiltinName, args: readonly Value[]): number {
       return mapSize(args[0]) * (CELL_BYTES + recordBytes(2) + textBytes(0));
     case 'ADD_NUMERIC': case 'SUB_NUMERIC': case 'MUL_NUMERIC': case 'DIV_NUMERIC': case 'ROUND_NUMERIC': case 'CAST_NUMERIC':
     case 'SHIFT_NUMERIC': case 'INT64_TO_NUMERIC': case 'NUMERIC_TO_TEXT': case 'INT64_TO_TEXT': case 'NUMERIC_TO_INT64':
+      // Numeric and Int64 are bounded (38 digits): a bigint and its text.
+      return 2 * CELL_BYTES;
     case 'SCALE_BIGNUMERIC': case 'PRECISION_BIGNUMERIC': case 'ADD_BIGNUMERIC': case 'SUB_BIGNUMERIC': case 'MUL_BIGNUMERIC':
     case 'DIV_BIGNUMERIC': case 'SHIFT_RIGHT_BIGNUMERIC': case 'BIGNUMERIC_TO_NUMERIC': case 'NUMERIC_TO_BIGNUMERIC': case 'BIGNUMERIC_TO_TEXT': {
       // A bigint (and its text) as large as its operands together.
