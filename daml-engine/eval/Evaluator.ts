@@ -67,6 +67,20 @@ export interface EvaluatorOptions {
   readonly valueOverride?: (ref: QualifiedName) => Value | undefined;
   /** First-order builtins replacing the engine's own (tests prove checks can fail with them). */
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  /**
+   * Top-level values already evaluated, shared by evaluators of the same packages (the update
+   * engine gives each sliced run its own evaluator, and all of them this cache). Pure, so shared safely.
+   */
+  readonly sharedValues?: Map<DefValue, Value>;
+}
+
+/**
+ * How a sliced run yields (`runMachineSliced`): after about `steps` evaluation steps it awaits
+ * `pause()` (e.g. `setImmediate`), so the event loop serves others between slices.
+ */
+export interface Slicing {
+  readonly steps: number;
+  readonly pause: () => Promise<void>;
 }
 
 /** The default allocation budget of one run: 256 MiB. */
@@ -125,6 +139,7 @@ export class Evaluator {
   private readonly builtinOverrides: ReadonlyMap<BuiltinName, FirstOrderBuiltin> | undefined;
   /** Top-level values evaluated so far (null while one is being evaluated: a cycle). */
   private readonly topValues = new Map<DefValue, Value | null>();
+  private readonly sharedValues: Map<DefValue, Value> | undefined;
   private readonly builtinValues = new Map<BuiltinName, Value>();
 
   // Machine registers, live during one run.
@@ -145,6 +160,7 @@ export class Evaluator {
     this.onTrace = options.onTrace;
     this.valueOverride = options.valueOverride;
     this.builtinOverrides = options.builtinOverrides;
+    this.sharedValues = options.sharedValues;
     this.arithmeticError = {
       packageId: options.arithmeticErrorPackageId ?? ARITHMETIC_ERROR_PACKAGE_ID,
       module: 'DA.Exception.ArithmeticError',
@@ -175,6 +191,28 @@ export class Evaluator {
   runMachine(start: () => void, definition?: Definition): EvalResult {
     return this.run(() => { this.def = definition; start(); });
   }
+
+  /**
+   * `runMachine` in slices: after every `slicing.steps` steps the run awaits `slicing.pause()`.
+   * The machine's registers are this run's until it ends: an evaluator runs one sliced run at a
+   * time, and no other run meanwhile (the update engine gives each its own evaluator).
+   */
+  async runMachineSliced(start: () => void, slicing: Slicing, definition?: Definition): Promise<EvalResult> {
+    if (this.slicedRunning) throw new Error('an evaluator runs one sliced run at a time');
+    this.slicedRunning = true;
+    try {
+      let r = this.run(() => { this.def = definition; start(); }, slicing.steps, false);
+      while (r === 'paused') {
+        await slicing.pause();
+        r = this.run(() => undefined, this.steps + slicing.steps, true);
+      }
+      return r;
+    } finally {
+      this.slicedRunning = false;
+    }
+  }
+
+  private slicedRunning = false;
 
   /** Pushes a continuation: `resume` receives the next value returned to it. */
   then(resume: (value: Value) => void): void {
@@ -217,15 +255,30 @@ export class Evaluator {
 
   // ---- the machine ---------------------------------------------------------------------------
 
-  private run(start: () => void): EvalResult {
+  private run(start: () => void): EvalResult;
+  private run(start: () => void, stepLimit: number, resuming: boolean): EvalResult | 'paused';
+  /**
+   * Runs `start` then the machine to the end; with `stepLimit`, returns 'paused' once that many
+   * steps are taken (registers and stack kept: call again with `resuming` to go on).
+   */
+  private run(start: () => void, stepLimit = Infinity, resuming = false): EvalResult | 'paused' {
     const savedK = this.k;
-    this.k = [];
-    this.steps = 0;
-    this.allocated = 0;
+    if (resuming) {
+      this.k = this.pausedK;
+    } else {
+      this.k = [];
+      this.steps = 0;
+      this.allocated = 0;
+    }
     let completed = false;
+    let paused = false;
     try {
       start();
-      this.loop(0);
+      if (!this.loop(0, stepLimit)) {
+        paused = true;
+        this.pausedK = this.k;
+        return 'paused';
+      }
       completed = true;
       return { ok: true, value: this.ret, steps: this.steps };
     } catch (error) {
@@ -237,16 +290,24 @@ export class Evaluator {
     } finally {
       // Values left half-evaluated by a failure are evaluated afresh next time. A run that
       // completed popped every SetTop frame it pushed: nothing to scan (a script asks thousands).
-      if (!completed) for (const [def, value] of this.topValues) if (value === null) this.topValues.delete(def);
+      if (!completed && !paused) for (const [def, value] of this.topValues) if (value === null) this.topValues.delete(def);
+      if (!paused) this.pausedK = [];
       this.k = savedK;
     }
   }
 
-  /** Runs until the continuation stack is back to `depth` frames with a value returned. */
-  private loop(depth: number): void {
+  /** The stack of a sliced run between its slices. */
+  private pausedK: Frame[] = [];
+
+  /**
+   * Runs until the continuation stack is back to `depth` frames with a value returned (true), or
+   * until `stepLimit` steps are taken (false: the registers hold where to go on).
+   */
+  private loop(depth: number, stepLimit: number): boolean {
     const k = this.k;
     const budget = this.budget;
     for (;;) {
+      if (this.steps >= stepLimit) return false;
       if (++this.steps > budget) {
         throw new Stop({
           kind: 'budgetExceeded', steps: this.steps - 1, definition: this.def,
@@ -256,7 +317,7 @@ export class Evaluator {
       if (this.mode === 0) {
         this.step(this.expr, this.env);
       } else {
-        if (k.length === depth) return;
+        if (k.length === depth) return true;
         this.resume(k.pop()!);
       }
     }
@@ -301,6 +362,10 @@ export class Evaluator {
           expr.cache = def;
         }
         let cached = this.topValues.get(def);
+        if (cached === undefined) {
+          const shared = this.sharedValues?.get(def);
+          if (shared !== undefined) this.topValues.set(def, (cached = shared));
+        }
         if (cached === undefined && this.valueOverride) {
           // Asked per evaluator, not per node: expression nodes (and their caches) are shared.
           cached = this.valueOverride(expr.ref);
@@ -433,6 +498,7 @@ export class Evaluator {
         return this.collect(frame.node, frame.exprs, frame.vals, frame.env, frame);
       case K.SetTop:
         this.topValues.set(frame.def, v);
+        this.sharedValues?.set(frame.def, v);
         this.def = frame.saved;
         return this.give(v);
       case K.Foldl: {
@@ -479,7 +545,7 @@ export class Evaluator {
       case 'builtin': return this.builtinValue(expr.builtin);
       case 'val': {
         const def = expr.cache as DefValue | undefined;
-        return def ? this.topValues.get(def) ?? undefined : undefined;
+        return def ? this.topValues.get(def) ?? this.sharedValues?.get(def) ?? undefined : undefined;
       }
       case 'nil': return NIL;
       case 'optionalNone': return NONE;

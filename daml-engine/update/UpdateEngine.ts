@@ -10,9 +10,9 @@ import type { Expr, Update } from '../ast/Expr.js';
 import type { DefInterface, DefTemplate, Package, TemplateChoice } from '../ast/Package.js';
 import { qualifiedKey } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
-import type { Env, EvaluatorOptions, SuspendedUpdate } from '../eval/Evaluator.js';
+import type { Env, EvaluatorOptions, Slicing, SuspendedUpdate } from '../eval/Evaluator.js';
 import { Evaluator } from '../eval/Evaluator.js';
-import type { Definition, EvalError } from '../eval/EvalResult.js';
+import type { Definition, EvalError, EvalResult } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, ContractIdValue, RecordValue, UpdateValue, Value } from '../value/Value.js';
 import { bool } from '../value/Value.js';
 import type { InterpretationTrace, TraceCommand } from './InterpretationTrace.js';
@@ -98,23 +98,39 @@ export class UpdateEngine {
   private readonly m: Evaluator;
   private readonly getPackage: (id: string) => Package | undefined;
   private readonly maxValueBytes: number;
+  private readonly evaluatorOptions: EvaluatorOptions;
 
   constructor(options: UpdateEngineOptions) {
     this.getPackage = options.getPackage;
     this.maxValueBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
-    this.m = new Evaluator({
+    this.evaluatorOptions = {
       getPackage: options.getPackage, stepBudget: options.stepBudget, allocationBudget: options.allocationBudget,
-      onTrace: options.onTrace, builtinOverrides: options.builtinOverrides,
-    });
+      onTrace: options.onTrace, builtinOverrides: options.builtinOverrides, sharedValues: new Map(),
+    };
+    this.m = new Evaluator(this.evaluatorOptions);
+  }
+
+  /**
+   * `submit` in slices that yield (`slicing.pause()` every `slicing.steps` steps), so a long
+   * command leaves the event loop to others. Each sliced run has its own evaluator (runs may
+   * interleave), sharing the top-level values evaluated so far. `getContract` is asked during the
+   * run: a caller that commits the result must check afterwards that what it read still holds.
+   */
+  async submitSliced(submission: Submission, slicing: Slicing): Promise<SubmissionResult> {
+    const m = new Evaluator(this.evaluatorOptions);
+    const run = new Run(m, this.getPackage, submission);
+    const outcome = await m.runMachineSliced(() => run.run(updateOf(submission)), slicing);
+    return this.finish(run, submission, outcome);
   }
 
   /** Runs one submission: its result and transaction, or why it failed (as data). */
   submit(submission: Submission): SubmissionResult {
     const run = new Run(this.m, this.getPackage, submission);
-    const update: UpdateValue = 'kind' in submission.update && submission.update.kind === 'update'
-      ? submission.update
-      : { kind: 'update', update: { update: submission.update as Update, env: null, def: undefined } satisfies SuspendedUpdate };
-    const outcome = this.m.runMachine(() => run.run(update));
+    const outcome = this.m.runMachine(() => run.run(updateOf(submission)));
+    return this.finish(run, submission, outcome);
+  }
+
+  private finish(run: Run, submission: Submission, outcome: EvalResult): SubmissionResult {
     if (!outcome.ok) return { ...outcome, error: { ...outcome.error, trace: run.trace(submission.command ?? commandOf(submission.update)) } };
     const transaction = run.tx.finish();
     const bounds = boundsError(outcome.value, transaction, this.maxValueBytes);
@@ -147,6 +163,13 @@ function boundsError(result: Value, tx: Transaction, maxBytes: number): EvalErro
     }
   }
   return undefined;
+}
+
+/** The update value a submission runs. */
+function updateOf(submission: Submission): UpdateValue {
+  return 'kind' in submission.update && submission.update.kind === 'update'
+    ? submission.update
+    : { kind: 'update', update: { update: submission.update as Update, env: null, def: undefined } satisfies SuspendedUpdate };
 }
 
 /** A create command: `create` of a closed argument. */
