@@ -21,7 +21,7 @@ import { cachedSelection } from './engine/cachedSelection.js';
 import { EngineRuntime } from './engine/EngineRuntime.js';
 import type { EngineCommand } from './engine/engineCommandOf.js';
 import { engineCommandsOf, interpretWithEngine } from './engine/interpretWithEngine.js';
-import { runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
+import { preRunEngineCommands, runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
 import type { QualifiedName } from '../../../daml-engine/ast/Type.js';
@@ -84,6 +84,10 @@ export interface ReassignOptions {
   readonly submissionId?: string;
   readonly workflowId?: string;
 }
+
+/** Evaluation steps between two yields of a command's engine run (a few milliseconds of work). */
+export const ENGINE_SLICE_STEPS = 20_000;
+const ENGINE_SLICING = { steps: ENGINE_SLICE_STEPS, pause: () => new Promise<void>((resolve) => setImmediate(resolve)) };
 
 export interface CreateLedgerOptions extends LedgerOptions {
   readonly store?: LedgerStore;
@@ -387,6 +391,23 @@ export class Ledger {
   }
 
   // ------------------------------------------------------------------ command submission
+
+  /**
+   * The command service's engine work ahead of its commit: commands on uploaded templates are
+   * interpreted in slices that yield to the event loop (`ENGINE_SLICE_STEPS` steps each), so other
+   * clients are served meanwhile; the outcome waits for `submitAndWait` (and the other submit
+   * methods) of the same `commands` object, which commits it synchronously if every contract it
+   * read is unchanged, else interprets again. Anything else (bad input, built-in templates) is
+   * left to the submit method, which answers it.
+   */
+  async preRunEngine(commands: W.JsCommands): Promise<void> {
+    const v = this.#validate(commands);
+    if (!v.ok) return;
+    const env = this.#interpretEnv();
+    const c = engineCommandsOf(env, this.engine, v.value);
+    if (c === undefined || !c.ok || c.value.length === 0) return;
+    await preRunEngineCommands(env, this.engine, v.value, c.value, this.config.clock.now(), ENGINE_SLICING);
+  }
 
   /** Shape checks and interpretation, no commit: the first half of every submission. */
   /** `nextContractId` replaces the ledger's own id counter (interactive submission derives ids it can re-derive at execution). */

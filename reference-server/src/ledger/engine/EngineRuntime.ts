@@ -48,6 +48,8 @@ export class EngineRuntime {
   readonly #values = new WeakMap<object, Value>();
   /** Evaluation steps submissions and interface views took so far. */
   stepsUsed = 0;
+  /** Command runs in progress in slices (`preRunEngineCommands`): others are served meanwhile. */
+  slicedRunsInProgress = 0;
 
   constructor(readonly options: EngineRuntimeOptions) {
     this.packages = new EnginePackages(options.admin, options.packageCache);
