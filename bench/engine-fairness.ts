@@ -24,8 +24,9 @@ const post = async (path: string, body: unknown, contentType = 'application/json
 const party = async (hint: string): Promise<string> => ((await post('/v2/parties', { partyIdHint: hint, identityProviderId: '' })).body.partyDetails as { party: string }).party;
 
 const built = buildHostilePackage('hostile-bench');
-const upload = await post('/v2/dars', built.dar(), 'application/octet-stream');
-if (upload.status !== 200) throw new Error(`upload: ${upload.status}`);
+const synchronizerId = server.ledger.config.synchronizers[0]!.id;
+const upload = await post(`/v2/dars?synchronizerId=${encodeURIComponent(synchronizerId)}`, built.dar(), 'application/octet-stream');
+if (upload.status !== 200) throw new Error(`upload: ${upload.status} ${JSON.stringify(upload.body).slice(0, 300)}`);
 const owner = await party('owner');
 const issuer = await party('issuer');
 let seq = 0;

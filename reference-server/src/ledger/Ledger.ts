@@ -86,8 +86,30 @@ export interface ReassignOptions {
 }
 
 /** Evaluation steps between two yields of a command's engine run (a few milliseconds of work). */
-export const ENGINE_SLICE_STEPS = 20_000;
-const ENGINE_SLICING = { steps: ENGINE_SLICE_STEPS, pause: () => new Promise<void>((resolve) => setImmediate(resolve)) };
+export const ENGINE_SLICE_STEPS = 2_500;
+
+/**
+ * One engine slice per turn of the event loop, whatever the number of commands running: their
+ * slices take turns (first come, first served), so a request arriving meanwhile waits for at most
+ * one slice, not one per running command.
+ */
+const waitingSlices: (() => void)[] = [];
+let pumping = false;
+function pumpSlices(): void {
+  waitingSlices.shift()?.();
+  if (waitingSlices.length > 0) setImmediate(pumpSlices);
+  else pumping = false;
+}
+const ENGINE_SLICING = {
+  steps: ENGINE_SLICE_STEPS,
+  pause: () => new Promise<void>((resolve) => {
+    waitingSlices.push(resolve);
+    if (!pumping) {
+      pumping = true;
+      setImmediate(pumpSlices);
+    }
+  }),
+};
 
 export interface CreateLedgerOptions extends LedgerOptions {
   readonly store?: LedgerStore;
