@@ -8,6 +8,7 @@ import type { ApiLogger } from './http/api/services.js';
 import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, restoreDeclaredTemplates, type FixtureError } from './ledger/fixtures/index.js';
 import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
 import { DarsError, readDarFiles, uploadDars } from './ledger/packages/startupDars.js';
+import type { EngineLimits } from './ledger/engine/engineLimits.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
 
@@ -30,6 +31,8 @@ export interface StartOptions {
   readonly rewardAccounting?: boolean;
   /** The participant's http-list-max-elements-limit; default the ledger's (200). */
   readonly listMaxElements?: number | undefined;
+  /** The bounds on uploaded Daml code (README "Resource limits"); defaults otherwise. */
+  readonly engineLimits?: Partial<EngineLimits> | undefined;
   /**
    * Keep the ledger in an SQLite database in this directory (created if missing): a restart on
    * the same directory resumes at the same ledger end. Default: in memory, gone on exit. A
@@ -175,4 +178,7 @@ function loadStartupDars(ledger: Ledger, options: Pick<StartOptions, 'dars'>): v
   if (!uploaded.ok) throw new DarsError(`--dar ${uploaded.error}`);
 }
 
-const listMaxOf = (options: Pick<StartOptions, 'listMaxElements'>) => (options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements });
+const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'engineLimits'>) => ({
+  ...(options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements }),
+  ...(options.engineLimits === undefined ? {} : { engineLimits: options.engineLimits }),
+});

@@ -1,3 +1,4 @@
+import { resolveEngineLimits, type EngineLimits } from './engine/engineLimits.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AdminStore } from '../store/AdminStore.js';
 import type { LedgerStore } from '../store/LedgerStore.js';
@@ -20,7 +21,7 @@ import { cachedSelection } from './engine/cachedSelection.js';
 import { EngineRuntime } from './engine/EngineRuntime.js';
 import type { EngineCommand } from './engine/engineCommandOf.js';
 import { engineCommandsOf, interpretWithEngine } from './engine/interpretWithEngine.js';
-import { runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
+import { preRunEngineCommands, runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
 import type { QualifiedName } from '../../../daml-engine/ast/Type.js';
@@ -85,14 +86,42 @@ export interface ReassignOptions {
   readonly workflowId?: string;
 }
 
+/** Evaluation steps between two yields of a command's engine run (a few milliseconds of work). */
+export const ENGINE_SLICE_STEPS = 2_500;
+
+/**
+ * One engine slice per turn of the event loop, whatever the number of commands running: their
+ * slices take turns (first come, first served), so a request arriving meanwhile waits for at most
+ * one slice, not one per running command.
+ */
+const waitingSlices: (() => void)[] = [];
+let pumping = false;
+function pumpSlices(): void {
+  waitingSlices.shift()?.();
+  if (waitingSlices.length > 0) setImmediate(pumpSlices);
+  else pumping = false;
+}
+const ENGINE_SLICING = {
+  steps: ENGINE_SLICE_STEPS,
+  pause: () => new Promise<void>((resolve) => {
+    waitingSlices.push(resolve);
+    if (!pumping) {
+      pumping = true;
+      setImmediate(pumpSlices);
+    }
+  }),
+};
+
 export interface CreateLedgerOptions extends LedgerOptions {
   readonly store?: LedgerStore;
   /** Packages, vetting state and identity provider configs; in memory unless given. */
   readonly adminStore?: AdminStore;
   /** Register the sample templates (asset, account, holding interface). Default true. */
   readonly sampleTemplates?: boolean;
-  /** Evaluation steps one engine submission may take (a looping choice stops there). Default 10,000,000. */
+  /** Evaluation steps one engine submission may take (a looping choice stops there). Default 10,000,000; `engineLimits.stepBudget` too. */
   readonly engineStepBudget?: number;
+  /** The bounds on uploaded code (steps, allocation, transaction size, views); defaults otherwise (DEFAULT_ENGINE_LIMITS). */
+  readonly engineLimits?: Partial<EngineLimits>;
   /** Receives `trace` / `debug` output of uploaded packages' choices (a Daml Script run reports it). */
   readonly engineOnTrace?: (message: string) => void;
   /** Decoded packages to share with the caller (a Daml Script run decoded its DAR already). */
@@ -162,7 +191,7 @@ export class Ledger {
         (name, preference, uploadedOnly) => packageService.selectPackageId(this.#packages, name, this.config.clock.now(), preference, uploadedOnly),
         () => this.#vettingStamp(),
       ),
-      stepBudget: options.engineStepBudget ?? 10_000_000,
+      limits: resolveEngineLimits({ ...options.engineLimits, ...(options.engineStepBudget === undefined ? {} : { stepBudget: options.engineStepBudget }) }),
       onTrace: options.engineOnTrace,
       packageCache: options.enginePackageCache,
       builtinOverrides: options.engineBuiltinOverrides,
@@ -393,6 +422,23 @@ export class Ledger {
   }
 
   // ------------------------------------------------------------------ command submission
+
+  /**
+   * The command service's engine work ahead of its commit: commands on uploaded templates are
+   * interpreted in slices that yield to the event loop (`ENGINE_SLICE_STEPS` steps each), so other
+   * clients are served meanwhile; the outcome waits for `submitAndWait` (and the other submit
+   * methods) of the same `commands` object, which commits it synchronously if every contract it
+   * read is unchanged, else interprets again. Anything else (bad input, built-in templates) is
+   * left to the submit method, which answers it.
+   */
+  async preRunEngine(commands: W.JsCommands): Promise<void> {
+    const v = this.#validate(commands);
+    if (!v.ok) return;
+    const env = this.#interpretEnv();
+    const c = engineCommandsOf(env, this.engine, v.value);
+    if (c === undefined || !c.ok || c.value.length === 0) return;
+    await preRunEngineCommands(env, this.engine, v.value, c.value, this.config.clock.now(), ENGINE_SLICING);
+  }
 
   /** Shape checks and interpretation, no commit: the first half of every submission. */
   /** `nextContractId` replaces the ledger's own id counter (interactive submission derives ids it can re-derive at execution). */

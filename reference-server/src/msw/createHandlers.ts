@@ -1,3 +1,4 @@
+import type { EngineLimits } from '../ledger/engine/engineLimits.js';
 import type { HttpHandler, WebSocketHandler } from 'msw';
 import { createApps } from '../apps/index.js';
 import { SeedingClock } from '../apps/world/SeedingClock.js';
@@ -74,6 +75,8 @@ export interface CreateHandlersOptions {
   readonly appWorld?: boolean;
   /** Ledger settings (participant id, clock, limits...). */
   readonly ledgerOptions?: LedgerOptions;
+  /** The bounds on uploaded Daml code (README "Resource limits"); defaults otherwise. */
+  readonly engineLimits?: Partial<EngineLimits>;
   readonly http?: Partial<HttpConfig>;
   /** Default: none (every caller may do everything, like an unsecured sandbox). */
   readonly authenticator?: Authenticator;
@@ -127,6 +130,8 @@ const emptyWorld: AppliedFixtures = { parties: {}, users: [], contracts: {}, tem
  * afterEach(() => mock.reset());
  * afterAll(() => server.close());
  */
+const limitsOf = (options: CreateHandlersOptions) => (options.engineLimits === undefined ? {} : { engineLimits: options.engineLimits });
+
 export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerApi {
   if (options.localnet !== undefined && options.localnet !== false) return createLocalNetHandlers(options, options.localnet === true ? {} : (options.localnet.ports ?? {}));
   const ledgerBase = parseBaseUrl('ledgerUrl', options.ledgerUrl ?? DEFAULT_LEDGER_URL);
@@ -143,7 +148,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
     // As the server does: the apps' world first, on a clock pinned at its seeding time (unless the
     // caller brings a clock), so its ids are the documented ones, the same after every reset().
     const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
-    const ledger = createLedger({ ...options.ledgerOptions, ...(seeding === undefined ? {} : { clock: seeding }) });
+    const ledger = createLedger({ ...options.ledgerOptions, ...limitsOf(options), ...(seeding === undefined ? {} : { clock: seeding }) });
     // The registry and Scan follow the ledger from its first commit (rounds are counted from there).
     createApps(ledger);
     const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
@@ -218,7 +223,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? true;
   const freshLedger = () => {
     const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
-    const ledger = createLedger({ ...options.ledgerOptions, ...(seeding === undefined ? {} : { clock: seeding }) });
+    const ledger = createLedger({ ...options.ledgerOptions, ...limitsOf(options), ...(seeding === undefined ? {} : { clock: seeding }) });
     createApps(ledger);
     declareLocalNetTemplates(ledger);
     const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;

@@ -311,6 +311,7 @@ export class AmuletRegistry {
     if (!leg.ok) return leg;
     for (const check of [
       () => field.party(settlement.value.executor, `${p}.settlement.executor`),
+      () => field.time(settlement.value.requestedAt, `${p}.settlement.requestedAt`),
       () => field.time(settlement.value.allocateBefore, `${p}.settlement.allocateBefore`),
       () => field.time(settlement.value.settleBefore, `${p}.settlement.settleBefore`),
       () => field.meta(settlement.value.meta, `${p}.settlement.meta`),
@@ -320,6 +321,7 @@ export class AmuletRegistry {
       () => field.amount(leg.value.amount, `${p}.transferLeg.amount`),
       () => this.checkInstrument(leg.value.instrumentId, `${p}.transferLeg.instrumentId`, dso),
       () => field.meta(leg.value.meta, `${p}.transferLeg.meta`),
+      () => field.time(args.requestedAt, 'choiceArguments.requestedAt'),
       () => field.contractIds(args.inputHoldingCids, 'choiceArguments.inputHoldingCids'),
     ]) {
       const r = check();
