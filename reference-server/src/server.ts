@@ -19,6 +19,7 @@ import { routeMatcherOf } from './http/api/createDispatcher.js';
 import { answerConnect } from './http/koa/answerConnect.js';
 import { attachWebSockets } from './http/koa/attachWebSockets.js';
 import { createKoaApp } from './http/koa/createKoaApp.js';
+import { API_VERSION, channelsOf, DEFAULT_CANTON_VERSION, routesOf, type CantonVersion } from './http/api/cantonVersion.js';
 import { createLedger, type Ledger, type LedgerOptions } from './ledger/index.js';
 
 export interface ReferenceServerOptions {
@@ -29,6 +30,11 @@ export interface ReferenceServerOptions {
   /** Serve this ledger (tests and benchmarks set it up beforehand); otherwise one is created. */
   readonly ledger?: Ledger;
   readonly ledgerOptions?: LedgerOptions;
+  /**
+   * The Canton line served (default 3.5, as of 3.5.10): operations that line's document lacks are
+   * not served (404), and a ledger created here answers that line's version on /v2/version.
+   */
+  readonly cantonVersion?: CantonVersion;
   readonly http?: Partial<HttpConfig>;
   /** Default `none` (an unsecured sandbox). */
   readonly authenticator?: Authenticator;
@@ -59,7 +65,7 @@ export interface ReferenceServer {
 
 /** Builds what every adapter shares: the ledger, configuration, auth, validation, documents. */
 export function createApiServices(options: ReferenceServerOptions = {}): ApiServices {
-  const ledger = options.ledger ?? createLedger(options.ledgerOptions);
+  const ledger = options.ledger ?? createLedger({ apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION], ...options.ledgerOptions });
   // The registry (A) and Scan (C) answer from apps attached to this ledger (a no-op if attached).
   createApps(ledger);
   const config = { ...defaultHttpConfig, ...options.http };
@@ -89,7 +95,8 @@ function ourSpecsBodyValidator(): RequestBodyValidator {
  */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const services = createApiServices(options);
-  const routes = [...(options.routes ?? ledgerApiRoutes), ...(options.extraRoutes ?? [])];
+  const version = options.cantonVersion ?? DEFAULT_CANTON_VERSION;
+  const routes = routesOf([...(options.routes ?? ledgerApiRoutes), ...(options.extraRoutes ?? [])], version);
   const app = createKoaApp(routes, services);
   const { headersTimeoutMs, requestTimeoutMs } = services.config;
   const server = createServer(
@@ -102,7 +109,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     app.callback(),
   );
   server.on('connect', answerConnect(routeMatcherOf(routes), services));
-  const sockets = attachWebSockets(server, [...(options.channels ?? ledgerApiChannels), ...(options.extraChannels ?? [])], services);
+  const sockets = attachWebSockets(server, channelsOf([...(options.channels ?? ledgerApiChannels), ...(options.extraChannels ?? [])], version), services);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

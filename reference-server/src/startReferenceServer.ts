@@ -1,4 +1,5 @@
 import { createApps } from './apps/index.js';
+import { API_VERSION, DEFAULT_CANTON_VERSION, type CantonVersion } from './http/api/cantonVersion.js';
 import { SeedingClock } from './apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
 import { createAuthenticator, type AuthConfig } from './http/api/auth/authConfig.js';
@@ -28,6 +29,8 @@ export interface StartOptions {
   readonly auth?: AuthConfig;
   /** Scan's reward accounting (the earliest-round endpoints); default on. */
   readonly rewardAccounting?: boolean;
+  /** The Canton line served (default 3.5): its operations only, and its version on /v2/version. */
+  readonly cantonVersion?: CantonVersion;
   /** The participant's http-list-max-elements-limit; default the ledger's (200). */
   readonly listMaxElements?: number | undefined;
   /**
@@ -70,7 +73,7 @@ export async function startReferenceServer(options: StartOptions): Promise<Refer
   try {
     const log = options.log ?? consoleLogger;
     const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log });
-    const server = await createReferenceServer({ port: options.port, host: options.host, ledger, authenticator, log, ...(options.http === undefined ? {} : { http: options.http }) });
+    const server = await createReferenceServer({ port: options.port, host: options.host, ledger, authenticator, log, ...(options.http === undefined ? {} : { http: options.http }), ...(options.cantonVersion === undefined ? {} : { cantonVersion: options.cantonVersion }) });
     if (store === undefined) return server;
     return { ...server, close: async () => void (await server.close(), store.close()) };
   } catch (e) {
@@ -160,4 +163,8 @@ function loadStartupDars(ledger: Ledger, options: Pick<StartOptions, 'dars'>): v
   if (!uploaded.ok) throw new DarsError(`--dar ${uploaded.error}`);
 }
 
-const listMaxOf = (options: Pick<StartOptions, 'listMaxElements'>) => (options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements });
+/** The ledger settings of the start options: its list limit, and the version its line answers. */
+const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'cantonVersion'>) => ({
+  apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION],
+  ...(options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements }),
+});
