@@ -1,10 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setupServer } from 'msw/node';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { absentOperations, API_VERSION, CANTON_VERSIONS, type CantonVersion } from '../../reference-server/src/http/api/cantonVersion.js';
 import { ledgerApiRoutes } from '../../reference-server/src/http/api/routes/routeTable.js';
 import { parseServeArgs } from '../../conformance/src/cli/serve.js';
+import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
+import { createHandlers } from '../../reference-server/src/msw/index.js';
 import { startServer, type TestServer } from './support/startServer.js';
 import { openStream } from './support/wsClient.js';
 
@@ -73,5 +76,19 @@ describe.each(CANTON_VERSIONS)('the reference serving Canton %s', (v) => {
       session.socket.close();
       await session.closed;
     }
+  });
+});
+
+describe('createHandlers({ cantonVersion }) mocks the same line', () => {
+  const mock = createHandlers({ ledgerUrl: 'http://participant-34.test', cantonVersion: '3.4', log: silentLogger });
+  const server = setupServer(...mock.handlers);
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+
+  it('answers 3.4.0 and 404 for an operation 3.4 lacks', async () => {
+    expect(((await (await fetch('http://participant-34.test/v2/version')).json()) as { version: string }).version).toBe('3.4.0');
+    const page = await fetch('http://participant-34.test/v2/state/active-contracts-page', { method: 'POST', body: '{}' });
+    expect(page.status).toBe(404);
+    expect((await fetch('http://participant-34.test/v2/state/ledger-end')).status).toBe(200);
   });
 });
