@@ -3,6 +3,7 @@ import { bodyOf, expectCantonError, expectStatus, isObject, type Json } from './
 import { createContract, ledgerEnd, suiteParty } from './support/ledger.js';
 import { tokenFor } from './ledgerStreams.js';
 import { LedgerOp, UPSTREAM_3510 } from './ledgerOps.js';
+import { needsCanton } from './support/targetVersion.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
@@ -13,6 +14,7 @@ import type { CheckContext, CheckDefinition } from './types.js';
  */
 const PATH = '/v2/commands/command-completions';
 const RULE = `${UPSTREAM_3510}: POST ${PATH} (GetCompletionsRequest: parties, begin_exclusive)`;
+const since357 = (ctx: CheckContext) => needsCanton(ctx, '3.5.7', `POST ${PATH}`);
 const noWebSocket = (ctx: CheckContext) => ctx.profile.ledger?.websocket === false && ctx.skip(`profile '${ctx.profile.name}' says the target has no WebSocket (ledger.websocket: false)`);
 
 /** The Completion values of a list of CompletionStreamResponse. */
@@ -55,6 +57,7 @@ export const ledgerGetCompletionsChecks: readonly CheckDefinition[] = [
     specRef: `${RULE}: only completions of commands with at least one act_as party in the given set, after begin_exclusive`,
     requires: { writes: true },
     async run(ctx) {
+      await since357(ctx);
       const party = await suiteParty(ctx);
       const begin = (await ledgerEnd(ctx)).offset;
       const created = await createContract(ctx, party);
@@ -72,6 +75,7 @@ export const ledgerGetCompletionsChecks: readonly CheckDefinition[] = [
     kind: 'negative',
     specRef: `${RULE}: begin_exclusive must not be after the ledger end (OFFSET_AFTER_LEDGER_END); parties must be valid PartyIdStrings`,
     async run(ctx) {
+      await since357(ctx);
       const end = (await ledgerEnd(ctx)).offset;
       const late = await ctx.http.request('ledger', { method: 'POST', path: PATH, query: { stream_idle_timeout_ms: 300 }, json: { parties: [], beginExclusive: end + 1_000_000 } });
       expectStatus(ctx, late, 400, `GetCompletions after offset ${end + 1_000_000}, past the ledger end ${end}`);
@@ -91,6 +95,7 @@ export const ledgerGetCompletionsChecks: readonly CheckDefinition[] = [
     specRef: `${UPSTREAM_3510}: AsyncAPI channel ${PATH} (GetCompletionsRequest frame, CompletionStreamResponse elements)`,
     requires: { writes: true },
     async run(ctx) {
+      await since357(ctx);
       noWebSocket(ctx);
       const party = await suiteParty(ctx);
       const begin = (await ledgerEnd(ctx)).offset;
@@ -117,6 +122,7 @@ export const ledgerGetCompletionsChecks: readonly CheckDefinition[] = [
     specRef: `${RULE}: only Ledger API users with CanReadAsAnyParty may provide no parties (RequiredClaims.readAsForAllPartiesOrAnyPartyIfEmpty)`,
     requires: { writes: true, auth: 'signing' },
     async run(ctx) {
+      await since357(ctx);
       const party = await suiteParty(ctx);
       const reader = ctx.unique('cc-completions-reader').replace(/[^a-zA-Z0-9_-]/g, '-');
       const created = await ctx.http.request('ledger', { method: 'POST', path: '/v2/users', json: { user: { id: reader, isDeactivated: false, identityProviderId: '' }, rights: [{ kind: { CanReadAs: { value: { party } } } }] } });

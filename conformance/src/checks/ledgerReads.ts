@@ -3,6 +3,7 @@ import { activeContracts, archiveContract, createCommand, createContract, eventF
 import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
 import { SD_B, UPSTREAM_3510, UPSTREAM_B } from './ledgerOps.js';
+import { needsCanton } from './support/targetVersion.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
@@ -99,6 +100,7 @@ function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, sp
     specRef,
     requires: { writes: true },
     async run(ctx) {
+      await needsCanton(ctx, method === 'POST' ? '3.5.7' : '3.5.0', `${method} /v2/state/active-contracts-page`);
       const w = await written(ctx);
       const format = eventFormat(w.party, { verbose: true });
       let moved = false;
