@@ -39,7 +39,7 @@ function selectionFor(m: Mutant): string[] {
  * The JWT front has no users or rights, so the check that a revoked right ends a stream runs only
  * against the secured reference server itself (`certifyServer`), not in the secured control.
  */
-const NEEDS_REAL_USERS = ['ledger.auth.stream-ends-on-revoked-right'];
+const NEEDS_REAL_USERS = ['ledger.auth.stream-ends-on-revoked-right', 'ledger.auth.command-completions-all-parties-needs-any-party'];
 
 async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], oracle: OracleMode = 'none', judge: JudgeMode = 'model'): Promise<{ exitCode: number; report: Report }> {
   const server = await startMutant(reference.url, fault);
@@ -75,9 +75,11 @@ const referenceSecured: Profile = (() => {
   return { ...p, auth: { ...p.auth!, signing: { alg: 'HS256', secret: SECRET, userId: 'participant_admin' } } };
 })();
 
-/** The reference server itself, secured, with `http` settings, running only `check`. */
-async function certifyServer(http: Partial<HttpConfig>, check: string): Promise<{ exitCode: number; report: Report }> {
-  const server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: { mode: 'hs256', key: { kind: 'secret', secret: SECRET } }, http });
+/** The reference server itself, secured, with `http` settings (and `fault` in front, if any), running only `check`. */
+async function certifyServer(http: Partial<HttpConfig>, check: string, fault?: Fault): Promise<{ exitCode: number; report: Report }> {
+  const secured = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: { mode: 'hs256', key: { kind: 'secret', secret: SECRET } }, http });
+  const proxy = fault && Object.keys(fault).length > 0 ? await startMutant(secured.url, fault) : undefined;
+  const server = { url: proxy?.url ?? secured.url, close: async () => { await proxy?.close(); await secured.close(); } };
   try {
     const { report, exitCode } = await runSuite({
       baseUrls: { registry: server.url, ledger: server.url, scan: server.url },
@@ -161,7 +163,7 @@ describe('mutant bed: every mutant is caught', () => {
         expect(unaided?.status, `${m.caughtBy} without the ${m.oracle ? 'oracle' : 'judge'}: ${unaided?.message}`).toBe('pass');
       }
       // An oracle mutant is judged by the oracle alone.
-      const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy) : await certify(fault, mode, selectionFor(m), m.oracle ? 'reference' : 'none', m.oracle ? 'none' : 'model');
+      const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy, base) : await certify(fault, mode, selectionFor(m), m.oracle ? 'reference' : 'none', m.oracle ? 'none' : 'model');
       const check = report.checks.find((c) => c.id === m.caughtBy);
       expect(check, `${m.caughtBy} is in the catalogue`).toBeDefined();
       // A broken SHOULD is a warning (exit 0); a broken MUST a failure (exit 1).

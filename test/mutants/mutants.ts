@@ -6,6 +6,7 @@ import { TIME_AND_REPLAY_MUTANTS } from './timeAndReplayMutants.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import { PACKAGE_MUTANTS } from './packageMutants.js';
 import { READ_MUTANTS } from './readMutants.js';
+import { GET_COMPLETIONS_MUTANTS } from './getCompletionsMutants.js';
 import { STREAM_MUTANTS } from './streamMutants.js';
 import { SUITE_DEPTH_MUTANTS } from './suiteDepthMutants.js';
 import type { HttpConfig } from '../../reference-server/src/http/api/config.js';
@@ -370,6 +371,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   },
   // The point reads, pages and legacy forms.
   ...READ_MUTANTS,
+  ...GET_COMPLETIONS_MUTANTS,
   ...SUITE_DEPTH_MUTANTS,
   ...STREAM_MUTANTS,
   // Interactive submission's encodings and execute-time validation (issues 10 and 14).

@@ -5,6 +5,7 @@ import { fixtureKeyPath } from './token.js';
 import { defaultHttpConfig, type HttpConfig } from '../../../reference-server/src/http/api/config.js';
 import type { EngineLimits } from '../../../reference-server/src/ledger/engine/engineLimits.js';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { CANTON_VERSIONS, isCantonVersion, type CantonVersion } from '../../../reference-server/src/http/api/cantonVersion.js';
 import { parseFlags } from './parseFlags.js';
 import { startedByNpm, watchParent } from './watchParent.js';
 
@@ -12,7 +13,7 @@ export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H]
          [--auth none|hs256|rs256|es256]
          [--auth-secret S | --auth-public-key FILE | --auth-jwks URL | --auth-test-key]
          [--audience A | --scope S] [--no-reward-accounting] [--list-max-elements N]
-         [--data-dir DIR] [--max-streams-per-user N]
+         [--data-dir DIR] [--max-streams-per-user N] [--canton-version 3.4|3.5|3.6]
          [--headers-timeout-ms MS] [--request-timeout-ms MS] [--ready-file FILE] [--log-requests]
          [--step-budget N] [--allocation-budget-mib N] [--max-transaction-mib N] [--view-step-budget N]
        canton-conformance serve --localnet [--localnet-port-base N] [--host H] [--fixtures FILE]
@@ -49,6 +50,10 @@ Options:
   --list-max-elements N  list endpoints (active contracts, updates, completions) answer 413 above N
                    elements unless ?limit= asks for fewer (the participant's
                    http-list-max-elements-limit; default 200)
+  --canton-version V  the Canton line served (default 3.5, as of 3.5.10): /v2/version answers 3.4.0,
+                   3.5.10 or 3.6.0, and operations that line's JSON Ledger API document lacks answer
+                   404 (3.4: no pages, contract lookup, vetting list/update, GetCompletions; 3.6, a
+                   preview of main's 3.6.0-SNAPSHOT: no flats, trees, transaction lookups, old vetting)
   --max-streams-per-user N  open WebSocket streams one user may hold (the unsecured server counts
                    as one user); the next gets MAXIMUM_NUMBER_OF_STREAMS (default 1000)
   --headers-timeout-ms MS  a client must send its request headers within MS, else 408 (default 20000)
@@ -103,6 +108,7 @@ interface ServeArgs {
   readonly auth: AuthConfig;
   readonly rewardAccounting: boolean;
   readonly listMaxElements: number | undefined;
+  readonly cantonVersion?: CantonVersion;
   readonly dataDir: string | undefined;
   readonly http: Partial<HttpConfig>;
   /** `--ready-file FILE`: the URL is written there once the server listens. */
@@ -131,6 +137,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         scope: { type: 'string' },
         'no-reward-accounting': { type: 'boolean' },
         'list-max-elements': { type: 'string' },
+        'canton-version': { type: 'string' },
         'data-dir': { type: 'string' },
         'max-streams-per-user': { type: 'string' },
         'headers-timeout-ms': { type: 'string' },
@@ -162,6 +169,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const rawMax = values['list-max-elements'];
   const listMaxElements = rawMax === undefined ? undefined : /^\d{1,9}$/.test(rawMax) && Number(rawMax) > 0 ? Number(rawMax) : Number.NaN;
   if (Number.isNaN(listMaxElements)) throw new UsageError(`--list-max-elements must be a positive whole number, got '${rawMax}'`);
+  const rawVersion = values['canton-version'];
+  if (rawVersion !== undefined && !isCantonVersion(rawVersion)) throw new UsageError(`--canton-version must be one of ${CANTON_VERSIONS.join(', ')}, got '${rawVersion}'`);
+  if (rawVersion !== undefined && localnet !== undefined) throw new UsageError('--canton-version cannot be combined with --localnet (LocalNet serves 3.5)');
   const dars = values.dar ?? [];
   if (dars.includes('')) throw new UsageError('--dar must name a file');
   const dataDir = values['data-dir'];
@@ -195,7 +205,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (readyFile === '') throw new UsageError('--ready-file must name a file');
   return {
     ...(localnet === undefined ? {} : { localnet }),
-    port, host, fixtures: values.fixtures, dars, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir, http,
+    port, host, fixtures: values.fixtures, dars, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, ...(rawVersion === undefined ? {} : { cantonVersion: rawVersion }), dataDir, http,
     readyFile, logRequests: values['log-requests'] === true, engineLimits,
   };
 }

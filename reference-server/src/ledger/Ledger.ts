@@ -10,7 +10,7 @@ import { encodeBlob } from './blob.js';
 import type { LedgerConfig, LedgerOptions } from './config.js';
 import { resolveConfig } from './config.js';
 import type { LedgerContext } from './context.js';
-import { completionQueryOf, completionsAt, completionsRange } from './completions.js';
+import { type CompletionQuery, completionQueryOf, completionsAt, completionsRange, getCompletionsQueryOf } from './completions.js';
 import type { LedgerError } from './errors.js';
 import { toTimestamp } from './clock.js';
 import { fail, ledgerError } from './errors.js';
@@ -786,22 +786,35 @@ export class Ledger {
 
   subscribeCompletions(req: W.CompletionStreamRequest, opts: SubscribeOptions = {}): R<AsyncIterable<W.CompletionStreamResponse>> {
     const p = this.#completionsRequest(req);
+    return p.ok ? ok(this.#tailCompletions(p.value.q, p.value.begin, opts)) : p;
+  }
+
+  /** GetCompletions (Canton 3.5.7+): every user's completions for the parties (all when none), up to the ledger end. */
+  getCompletions(req: W.GetCompletionsRequest): R<Iterable<W.CompletionStreamResponse>> {
+    const p = this.#getCompletionsRequest(req);
     if (!p.ok) return p;
-    const { q, begin } = p.value;
-    return ok(
-      tail({
-        beginExclusive: begin,
-        endInclusive: undefined,
-        signal: opts.signal,
-        ledgerEnd: () => this.store.ledgerEnd,
-        pulse: this.#pulse,
-        range: (from, to) => completionsRange(this.#ctx, q, from, to, () => this.config.clock.now()),
-        at: (offsets, from, to) => completionsAt(this.#ctx, q, offsets, from, to, () => this.config.clock.now()),
-        interest: q.parties,
-        checkpoint: (offset) => ({ completionResponse: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
-        checkpointIntervalMs: this.config.checkpointIntervalMs,
-      }),
-    );
+    return ok(completionsRange(this.#ctx, p.value.q, p.value.begin, this.store.ledgerEnd, () => this.config.clock.now()));
+  }
+
+  /** GetCompletions as an open-ended stream, tailing the ledger like the deprecated completion stream. */
+  subscribeGetCompletions(req: W.GetCompletionsRequest, opts: SubscribeOptions = {}): R<AsyncIterable<W.CompletionStreamResponse>> {
+    const p = this.#getCompletionsRequest(req);
+    return p.ok ? ok(this.#tailCompletions(p.value.q, p.value.begin, opts)) : p;
+  }
+
+  #tailCompletions(q: CompletionQuery, begin: number, opts: SubscribeOptions): AsyncIterable<W.CompletionStreamResponse> {
+    return tail({
+      beginExclusive: begin,
+      endInclusive: undefined,
+      signal: opts.signal,
+      ledgerEnd: () => this.store.ledgerEnd,
+      pulse: this.#pulse,
+      range: (from, to) => completionsRange(this.#ctx, q, from, to, () => this.config.clock.now()),
+      at: (offsets, from, to) => completionsAt(this.#ctx, q, offsets, from, to, () => this.config.clock.now()),
+      interest: q.parties,
+      checkpoint: (offset) => ({ completionResponse: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
+      checkpointIntervalMs: this.config.checkpointIntervalMs,
+    });
   }
 
   // ------------------------------------------------------------------ contracts, for the apps
@@ -1087,6 +1100,14 @@ export class Ledger {
 
   #completionsRequest(req: W.CompletionStreamRequest) {
     const q = completionQueryOf(req);
+    if (!q.ok) return q;
+    const range = validateRange(this.#ctx, req.beginExclusive, undefined, 'Completions');
+    if (!range.ok) return range;
+    return ok({ q: q.value, begin: range.value.begin });
+  }
+
+  #getCompletionsRequest(req: W.GetCompletionsRequest) {
+    const q = getCompletionsQueryOf(req);
     if (!q.ok) return q;
     const range = validateRange(this.#ctx, req.beginExclusive, undefined, 'Completions');
     if (!range.ok) return range;

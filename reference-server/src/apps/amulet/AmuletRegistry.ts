@@ -23,7 +23,10 @@ export interface Instrument {
   readonly totalSupplyAsOf: string;
   readonly decimals: number;
   readonly supportedApis: Readonly<Record<string, number>>;
+  /** Which account input fields wallets show in forms (token-metadata-v1, Splice PR #6346). */
+  readonly accountInputFieldsToShow: readonly AccountInputField[];
 }
+export type AccountInputField = 'provider' | 'accountId';
 export interface RegistryInfo {
   readonly adminId: string;
   readonly supportedApis: Readonly<Record<string, number>>;
@@ -252,6 +255,9 @@ export class AmuletRegistry {
       totalSupplyAsOf: toTimestamp(supply.asOf),
       decimals: 10,
       supportedApis: AMULET_APIS,
+      // Amulet holdings have only the implicit basic account: no provider, no account id to enter.
+      // Scan sets neither field, which the document reads as this empty list.
+      accountInputFieldsToShow: [],
     };
   }
 
