@@ -92,7 +92,9 @@ describe('the check', () => {
     const asset = sample.ref('Sample.Asset', 'Asset');
     const user = withValue(T.update(T.unit), E.exercise(asset, 'NoSuchChoice', E.unit, E.unit));
     expect(reasonOf(user, (id) => (id === sample.id ? sample.package : undefined))).toMatchObject({ kind: 'unknownReference', what: 'choice' });
-    expect(reasonOf(withValue(T.update(T.unit), E.fetch(asset, E.unit)), (id) => (id === sample.id ? sample.package : undefined))).toBe('ok');
+    const cid = T.contractId(T.con(asset));
+    const fetch = withValue(T.arrow(cid, T.update(T.con(asset))), E.lam([['c', cid]], E.fetch(asset, E.var('c'))));
+    expect(reasonOf(fetch, (id) => (id === sample.id ? sample.package : undefined))).toBe('ok');
   });
 
   it('refuses unbound variables and type variables', () => {
