@@ -192,7 +192,7 @@ export class ExprTyper {
       case 'structProj': want(e.struct, UNKNOWN, ''); result(UNKNOWN); break;
       case 'structUpd': want(e.struct, UNKNOWN, ''); want(e.update, UNKNOWN, ''); result(UNKNOWN); break;
       case 'app': {
-        const head = e.fun.kind === 'builtin' ? e.fun.builtin : e.fun.kind === 'val' ? e.fun.ref.name : e.fun.kind === 'var' ? e.fun.name : 'a function';
+        const head = e.fun.kind === 'builtin' ? e.fun.builtin : e.fun.kind === 'val' ? e.fun.ref.name : e.fun.kind === 'var' ? e.fun.name : 'an expression';
         seq.push({ k: 'e', e: e.fun });
         for (const [i, a] of e.args.entries()) seq.push({ k: 'e', e: a }, { k: 'apply', i, head });
         break;
