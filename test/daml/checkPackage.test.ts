@@ -123,6 +123,25 @@ describe('the check', () => {
     expect(reasonOf(b.build().package)).toBe('ok');
   });
 
+  it('types code using a dependency not yet checked, whose types nest 100,000 deep, without recursing', () => {
+    const dep = new PackageBuilder({ name: 'deep-dep', version: '1.0.0' });
+    let t: Type = T.var('a');
+    for (let i = 0; i < 100_000; i++) t = T.list(t);
+    const depModule = dep.module('Dep');
+    const Deep = depModule.record('Deep', { f: t }, { params: ['a'] });
+    const field = depModule.synonym('Field', ['a'], t);
+    const builtDep = dep.build();
+    // Main is well typed and shallow: `get : Deep Int64 → Field Int64 = \r → r.f`.
+    const main = new PackageBuilder({ name: 'uses-deep', version: '1.0.0' });
+    const deepRef = { ...Deep.ref, packageId: builtDep.id };
+    const deepInt = T.con(deepRef, T.int64);
+    main.module('Main').value('get', T.arrow(deepInt, T.syn({ ...field, packageId: builtDep.id }, T.int64)),
+      E.lam([['r', deepInt]], E.field({ tycon: deepRef, args: [T.int64] }, 'f', E.var('r'))));
+    const pkgs = [main.build().package, builtDep.package];
+    const r = checkPackages(pkgs, (id) => pkgs.find((p) => p.id === id));
+    expect(r.ok ? 'ok' : r.failure.reason).toMatchObject({ kind: 'tooDeep', what: 'type' });
+  }, 60_000);
+
   it('refuses unbound variables and type variables', () => {
     expect(reasonOf(withValue(T.int64, E.var('x')))).toEqual({ kind: 'unknownVariable', name: 'x' });
     expect(reasonOf(withValue(T.arrow(T.int64, T.int64), E.lam([['x', T.int64]], E.var('x'))))).toBe('ok');
