@@ -15,6 +15,8 @@ import { arrowToStar, curried, type K, kindsEqual, showKind, STAR } from './kind
 import { hasBuiltin, hasBuiltinType } from './lfFeatures.js';
 import { isVarFree, kindSize, typeDepth } from './measure.js';
 import { isPackageName, isPackageVersion } from './packageNames.js';
+import { ExprTyper } from './ExprTyper.js';
+import { BOOL, con, contractId, fn, list, PARTY, TEXT, toTy, type Ty, UNKNOWN, update } from './types.js';
 
 /** Bounds; real packages stay far below them (see bench/RESULTS.md for splice-amulet's figures). */
 export interface CheckLimits {
@@ -87,6 +89,9 @@ class PackageChecker {
   readonly #closedKinds = new WeakMap<Type, K>();
   readonly #paramKinds = new WeakMap<object, K>();
 
+  /** The typing rules, run on expressions once the walk above accepted them. */
+  readonly #typer: ExprTyper = new ExprTyper(this);
+
   constructor(readonly pkg: Package, readonly lookup: PackageLookup, readonly limits: CheckLimits) {}
 
   fail(reason: CheckReason): never {
@@ -120,6 +125,7 @@ class PackageChecker {
       const dt = m.dataTypes.get(x.name);
       if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
       this.exprs([x.message], []);
+      this.#typer.roots([{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], []);
     }
     for (const v of m.values.values()) {
       at(v.name);
@@ -132,6 +138,7 @@ class PackageChecker {
         this.fail({ kind: 'undecodable', detail: e instanceof Error ? e.message : String(e) });
       }
       this.exprs([body], []);
+      this.#typer.roots([{ e: body, type: toTy(v.type), what: 'value body' }], []);
     }
     this.#definition = undefined;
   }
@@ -176,6 +183,10 @@ class PackageChecker {
     const c = (of === 'template' ? this.templateOf(q) : this.interfaceOf(q)).choices.get(choice);
     if (!c) this.fail({ kind: 'unknownReference', what: 'choice', name: `${showName(q)}:${choice}` });
     return c;
+  }
+
+  self(m: Module, name: string): QualifiedName {
+    return { packageId: this.pkg.id, module: m.name, name };
   }
 
   // ---- definitions -----------------------------------------------------------------------------
@@ -226,17 +237,31 @@ class PackageChecker {
       this.fail({ kind: 'illFormed', detail: `expected monomorphic record type in template definition: ${t.name}` });
     }
     this.exprs([t.precondition, t.signatories, t.observers], [t.param]);
-    for (const c of t.choices.values()) this.choice(c, t.param);
+    const tt = con(this.self(m, t.name));
+    const param = [{ name: t.param, type: tt }];
+    this.#typer.roots([
+      { e: t.precondition, type: BOOL, what: 'precondition' },
+      { e: t.signatories, type: PARTIES, what: 'signatories' },
+      { e: t.observers, type: PARTIES, what: 'observers' },
+    ], param);
+    for (const c of t.choices.values()) this.choice(c, t.param, tt);
     if (t.key) {
       this.typeStar(t.key.type);
       this.exprs([t.key.body], [t.param]);
       this.exprs([t.key.maintainers], []);
+      const kt = toTy(t.key.type);
+      this.#typer.roots([{ e: t.key.body, type: kt, what: 'key' }], param);
+      this.#typer.roots([{ e: t.key.maintainers, type: fn(kt, PARTIES), what: 'key maintainers' }], []);
     }
     for (const inst of t.implements.values()) {
       const iface = this.interfaceOf(inst.iface);
       for (const name of inst.methods.keys()) if (!iface.methods.has(name)) this.fail({ kind: 'unknownReference', what: 'method', name: `${showName(inst.iface)}:${name}` });
       for (const name of iface.methods.keys()) if (!inst.methods.has(name)) this.fail({ kind: 'illFormed', detail: `missing method ${name} of ${showName(inst.iface)}` });
       this.exprs([inst.view, ...inst.methods.values()], [t.param]);
+      this.#typer.roots([
+        { e: inst.view, type: toTy(iface.view), what: `view of ${inst.iface.name}` },
+        ...[...inst.methods].map(([name, e]) => ({ e, type: iface.methods.has(name) ? toTy(iface.methods.get(name)!) : UNKNOWN, what: `method ${name} of ${inst.iface.name}` })),
+      ], param);
     }
   }
 
@@ -246,15 +271,22 @@ class PackageChecker {
     this.typeStar(i.view);
     for (const t of i.methods.values()) this.typeStar(t);
     for (const r of i.requires) this.interfaceOf(r);
-    for (const c of i.choices.values()) this.choice(c, i.param);
+    for (const c of i.choices.values()) this.choice(c, i.param, con(this.self(m, i.name)));
   }
 
-  choice(c: TemplateChoice, param: string): void {
+  /** A template's or interface's choice; `of` is the template or interface type. */
+  choice(c: TemplateChoice, param: string, of: Ty): void {
+    const at = this.#definition;
+    this.#definition = `${at ?? ''}/${c.name}`;
     this.typeStar(c.argBinder.type);
     this.typeStar(c.returnType);
     const parts = [c.controllers, ...(c.observers ? [c.observers] : []), ...(c.authorizers ? [c.authorizers] : [])];
     this.exprs(parts, [param, c.argBinder.name]);
     this.exprs([c.update], [param, c.selfBinder, c.argBinder.name]);
+    const bound = [{ name: param, type: of }, { name: c.argBinder.name, type: toTy(c.argBinder.type) }];
+    this.#typer.roots(parts.map((e) => ({ e, type: PARTIES, what: 'controllers or observers' })), bound);
+    this.#typer.roots([{ e: c.update, type: update(toTy(c.returnType)), what: 'choice body' }], [...bound, { name: c.selfBinder, type: contractId(of) }]);
+    this.#definition = at;
   }
 
   // ---- kinds and types -------------------------------------------------------------------------
@@ -580,6 +612,8 @@ class PackageChecker {
     if (!this.templateOf(q).key) this.fail({ kind: 'illFormed', detail: `tried to perform key lookup or fetch on template ${showName(q)}` });
   }
 }
+
+const PARTIES = list(PARTY);
 
 function sameName(a: QualifiedName, b: QualifiedName): boolean {
   return a.packageId === b.packageId && a.module === b.module && a.name === b.name;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Expr } from '../../daml-engine/ast/Expr.js';
 import type { Package } from '../../daml-engine/ast/Package.js';
 import type { Type } from '../../daml-engine/ast/Type.js';
-import { E } from '../../daml-engine/build/E.js';
+import { Alt, E } from '../../daml-engine/build/E.js';
 import { PackageBuilder, SELF_PACKAGE_ID } from '../../daml-engine/build/PackageBuilder.js';
 import { T } from '../../daml-engine/build/T.js';
 import { describeCheckFailure, type CheckReason } from '../../daml-engine/check/CheckFailure.js';
@@ -17,6 +17,7 @@ import { decodeArchive } from '../../daml-engine/decode/decodeArchive.js';
 import { MAX_WIRE_NESTING } from '../../daml-engine/decode/decodePackage.js';
 import { decodeDar } from '../../daml-engine/decode/decodeDar.js';
 import { encodePackageArchive } from '../../daml-engine/encode/encodeArchive.js';
+import { ILL_TYPED } from './illTypedPackages.js';
 import { buildSamplePackage } from './samplePackage.js';
 
 const DARS = new URL('../../../shared/upstream/daml/dars', import.meta.url).pathname;
@@ -92,8 +93,54 @@ describe('the check', () => {
     const asset = sample.ref('Sample.Asset', 'Asset');
     const user = withValue(T.update(T.unit), E.exercise(asset, 'NoSuchChoice', E.unit, E.unit));
     expect(reasonOf(user, (id) => (id === sample.id ? sample.package : undefined))).toMatchObject({ kind: 'unknownReference', what: 'choice' });
-    expect(reasonOf(withValue(T.update(T.unit), E.fetch(asset, E.unit)), (id) => (id === sample.id ? sample.package : undefined))).toBe('ok');
+    const cid = T.contractId(T.con(asset));
+    const fetch = withValue(T.arrow(cid, T.update(T.con(asset))), E.lam([['c', cid]], E.fetch(asset, E.var('c'))));
+    expect(reasonOf(fetch, (id) => (id === sample.id ? sample.package : undefined))).toBe('ok');
   });
+
+  it.each(ILL_TYPED)('refuses ill-typed code, naming the definition and the rule: $what', ({ build, definition, says }) => {
+    const pkg = build('ill-typed').package;
+    const r = checkPackage(pkg, noOther);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.failure).toMatchObject({ packageId: pkg.id, definition, reason: { kind: 'typeMismatch' } });
+    expect(describeCheckFailure(r.failure)).toMatch(says);
+  });
+
+  it('accepts well-typed code the typing rules cover: polymorphism, builtins at types, lets, cases, updates, interfaces', () => {
+    // The sample package (asset template, interface, exception, a polymorphic value) must pass.
+    expect(reasonOf(buildSamplePackage().package)).toBe('ok');
+    const idT = T.forall(['a'], T.arrow(T.var('a'), T.var('a')));
+    const b = new PackageBuilder({ name: 'well-typed', version: '1.0.0' });
+    const m = b.module('Main');
+    m.value('id', idT, E.tyLam(['a'], E.lam([['x', T.var('a')]], E.var('x'))));
+    m.value('useId', T.int64, E.app(E.tyApp(E.val(m.ref('id')), T.int64), E.int64(3)));
+    m.value('sum', T.numeric(10), E.call('ADD_NUMERIC', [T.nat(10)], E.numeric('1.0000000000'), E.numeric('2.0000000000')));
+    m.value('len', T.int64, E.let([['xs', T.list(T.text), E.call('EXPLODE_TEXT', [], E.text('abc'))]],
+      E.case(E.var('xs'), [Alt.nil(E.int64(0)), Alt.cons('h', 't', E.call('ADD_INT64', [], E.int64(1), E.int64(2)))])));
+    m.value('now', T.update(T.timestamp), E.block([['t', T.timestamp, E.getTime]], E.pure(T.timestamp, E.var('t'))));
+    m.value('err', T.int64, E.error(T.int64, 'boom'));
+    expect(reasonOf(b.build().package)).toBe('ok');
+  });
+
+  it('types code using a dependency not yet checked, whose types nest 100,000 deep, without recursing', () => {
+    const dep = new PackageBuilder({ name: 'deep-dep', version: '1.0.0' });
+    let t: Type = T.var('a');
+    for (let i = 0; i < 100_000; i++) t = T.list(t);
+    const depModule = dep.module('Dep');
+    const Deep = depModule.record('Deep', { f: t }, { params: ['a'] });
+    const field = depModule.synonym('Field', ['a'], t);
+    const builtDep = dep.build();
+    // Main is well typed and shallow: `get : Deep Int64 → Field Int64 = \r → r.f`.
+    const main = new PackageBuilder({ name: 'uses-deep', version: '1.0.0' });
+    const deepRef = { ...Deep.ref, packageId: builtDep.id };
+    const deepInt = T.con(deepRef, T.int64);
+    main.module('Main').value('get', T.arrow(deepInt, T.syn({ ...field, packageId: builtDep.id }, T.int64)),
+      E.lam([['r', deepInt]], E.field({ tycon: deepRef, args: [T.int64] }, 'f', E.var('r'))));
+    const pkgs = [main.build().package, builtDep.package];
+    const r = checkPackages(pkgs, (id) => pkgs.find((p) => p.id === id));
+    expect(r.ok ? 'ok' : r.failure.reason).toMatchObject({ kind: 'tooDeep', what: 'type' });
+  }, 60_000);
 
   it('refuses unbound variables and type variables', () => {
     expect(reasonOf(withValue(T.int64, E.var('x')))).toEqual({ kind: 'unknownVariable', name: 'x' });

@@ -15,6 +15,7 @@ import { encodePackageArchive } from '../../daml-engine/encode/encodeArchive.js'
 import { encodeDar } from '../../daml-engine/encode/encodeDar.js';
 import { ManualClock } from '../../reference-server/src/ledger/index.js';
 import { MAX_DAR_INFLATED_BYTES } from '../../reference-server/src/ledger/packages/unzipDar.js';
+import { ILL_TYPED } from '../daml/illTypedPackages.js';
 import { buildSamplePackage } from '../daml/samplePackage.js';
 import { restartableLedgers } from '../store/support/restartableLedgers.js';
 import { expectCantonError, expectNoStackTrace } from './support/cantonError.js';
@@ -75,6 +76,13 @@ const hostile: { what: string; build: () => { id: string; dar: Uint8Array }; cod
   { what: 'a type nested 100,000 deep', build: deepTypeDar, code: 'DAR_VALIDATION_ERROR', says: /Main:Deep .*types nest deeper than/ },
   { what: 'an expression nested past the wire bound', build: deepExprDar, code: 'DAR_PARSE_ERROR', says: /nest deeper than/ },
   { what: 'a reference to a package it does not carry', build: () => darWithValue(T.int64, E.val({ packageId: 'e'.repeat(64), module: 'M', name: 'x' })), code: 'DAR_NOT_SELF_CONSISTENT', says: /e{64}/ },
+  // Ill-typed code (daml-lf-2.rst typing rules): the definition and the rule broken are named.
+  ...ILL_TYPED.map(({ what, build, definition, says }) => ({
+    what: `ill-typed: ${what}`,
+    build: () => { const p = build(`ill-typed-${++serial}`); return { id: p.id, dar: p.dar() }; },
+    code: 'DAR_VALIDATION_ERROR',
+    says: new RegExp(`${definition} .*type mismatch: ${says.source}`),
+  })),
 ];
 
 describe('a hostile DAR is refused whole, with Canton’s validation error, and leaves no trace', () => {

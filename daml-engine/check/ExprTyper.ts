@@ -1,0 +1,363 @@
+/**
+ * The expression typing rules of daml-lf-2.rst ("Type system", "Well-formed expressions") for the
+ * upload check: each expression's type is inferred bottom-up and compared with what its context
+ * requires (application arguments, record and variant fields, case patterns and alternatives,
+ * `let` and update-block bindings, update forms, builtin signatures, definitions' declared types).
+ * Runs on expressions the scope walker (checkPackage.ts) accepted, so names resolve and variables
+ * are bound. What it cannot type exactly is UNKNOWN (types.ts), which agrees with anything: a
+ * false refusal of a real package is worse than a missed ill-typed one. An explicit stack of
+ * frames and a stack of result types: no recursion on expression depth.
+ */
+import type { CaseAlt, Expr, TypeConApp, Update } from '../ast/Expr.js';
+import type { DataCons, DefDataType, DefInterface, DefTemplate, Module, TemplateChoice } from '../ast/Package.js';
+import type { QualifiedName, Type } from '../ast/Type.js';
+import type { Value } from '../value/Value.js';
+import { BUILTIN_TYPES } from './builtinTypes.js';
+import type { CheckReason } from './CheckFailure.js';
+import {
+  agree, b, BOOL, con, conHead, contractId, DATE, fn, INT64, list, optional, PARTY, showTy, TEXT, TIMESTAMP, toTy, type Ty,
+  type TyNode, UNIT, UNKNOWN, update,
+} from './types.js';
+
+/** The look-ups the typer borrows from the package checker (which fails with a CheckFailure). */
+export interface TypingContext {
+  fail(reason: CheckReason): never;
+  moduleOf(q: QualifiedName): Module;
+  consOf<C extends DataCons['kind']>(q: QualifiedName, kind: C): { dt: DefDataType; cons: Extract<DataCons, { kind: C }> };
+  templateOf(q: QualifiedName): DefTemplate;
+  interfaceOf(q: QualifiedName): DefInterface;
+  choiceOf(q: QualifiedName, choice: string, of: 'template' | 'interface'): TemplateChoice;
+}
+
+export interface Root { readonly e: Expr; readonly type: Ty; readonly what: string }
+export interface Bound { readonly name: string; readonly type: Ty }
+
+type Frame =
+  | { readonly k: 'e'; readonly e: Expr }
+  /** Pops a type and compares it with `type` (`keep`: leaves it). */
+  | { readonly k: 'expect'; readonly type: Ty; readonly what: string; readonly keep?: boolean }
+  | { readonly k: 'push'; readonly type: Ty }
+  /** Pops an argument's type and the function's, pushes the result. */
+  | { readonly k: 'apply'; readonly i: number; readonly head: string }
+  | { readonly k: 'abs'; readonly params: readonly Ty[] }
+  | { readonly k: 'bind'; readonly names: readonly string[]; readonly types: readonly Ty[] }
+  | { readonly k: 'unbind'; readonly names: readonly string[] }
+  /** A `let` (or update block, `upd`) binding: pops the bound expression's type, binds the name. */
+  | { readonly k: 'letBind'; readonly name: string; readonly type: Ty; readonly upd: boolean }
+  | { readonly k: 'alts'; readonly alts: readonly CaseAlt[] }
+  /** Pops an alternative's type and the earlier ones' (`first`: none yet). */
+  | { readonly k: 'join'; readonly first: boolean };
+
+const ANY = b('ANY');
+const ANY_EXCEPTION = b('ANY_EXCEPTION');
+const TYPE_REP = b('TYPE_REP');
+const PARTIES = list(PARTY);
+
+export class ExprTyper {
+  readonly #vars = new Map<string, Ty[]>();
+  readonly #vals: Ty[] = [];
+
+  constructor(readonly cx: TypingContext) {}
+
+  /** Each root, with `bound` in scope, must have its type. */
+  roots(roots: readonly Root[], bound: readonly Bound[]): void {
+    for (const r of roots) {
+      const stack: Frame[] = [
+        { k: 'unbind', names: bound.map((x) => x.name) },
+        { k: 'expect', type: r.type, what: r.what },
+        { k: 'e', e: r.e },
+        { k: 'bind', names: bound.map((x) => x.name), types: bound.map((x) => x.type) },
+      ];
+      this.run(stack);
+    }
+  }
+
+  mismatch(what: string, expected: Ty, found: Ty): never {
+    this.cx.fail({ kind: 'typeMismatch', detail: `${what}: expected ${showTy(expected)}, found ${showTy(found)}` });
+  }
+
+  run(stack: Frame[]): void {
+    const vals = this.#vals;
+    while (stack.length > 0) {
+      const f = stack.pop()!;
+      switch (f.k) {
+        case 'e': this.expr(f.e, stack); break;
+        case 'expect': {
+          const t = f.keep ? vals[vals.length - 1]! : vals.pop()!;
+          if (!agree(t, f.type)) this.mismatch(f.what, f.type, t);
+          break;
+        }
+        case 'push': vals.push(f.type); break;
+        case 'apply': {
+          const arg = vals.pop()!;
+          const fun = vals.pop()!;
+          if (fun === UNKNOWN) { vals.push(UNKNOWN); break; }
+          if (fun.head !== 'ARROW' || fun.args.length !== 2) {
+            this.cx.fail({ kind: 'typeMismatch', detail: `${f.head} of type ${showTy(fun)} is applied to argument ${f.i + 1}, but it is not a function` });
+          }
+          const from = fun.args[0]!;
+          if (!agree(arg, from)) this.mismatch(`argument ${f.i + 1} of ${f.head}`, from, arg);
+          vals.push(fun.args[1]!);
+          break;
+        }
+        case 'abs': {
+          let t = vals.pop()!;
+          for (let i = f.params.length - 1; i >= 0; i--) t = fn(f.params[i]!, t);
+          vals.push(t);
+          break;
+        }
+        case 'bind': for (let i = 0; i < f.names.length; i++) this.bind(f.names[i]!, f.types[i]!); break;
+        case 'unbind': for (const n of f.names) this.unbind(n); break;
+        case 'letBind': {
+          const t = vals.pop()!;
+          const want = f.upd ? update(f.type) : f.type;
+          if (!agree(t, want)) this.mismatch(`binding ${f.name}`, want, t);
+          this.bind(f.name, f.type);
+          break;
+        }
+        case 'alts': this.alts(f.alts, vals.pop()!, stack); break;
+        case 'join': {
+          if (f.first) break;
+          const t = vals.pop()!;
+          const before = vals.pop()!;
+          if (!agree(t, before)) this.mismatch('case alternatives of different types', before, t);
+          vals.push(before ?? t);
+          break;
+        }
+      }
+    }
+  }
+
+  bind(name: string, t: Ty): void {
+    const xs = this.#vars.get(name);
+    if (xs) xs.push(t);
+    else this.#vars.set(name, [t]);
+  }
+
+  unbind(name: string): void {
+    const xs = this.#vars.get(name)!;
+    xs.pop();
+    if (xs.length === 0) this.#vars.delete(name);
+  }
+
+  /** A data type applied to its arguments, and the substitution of its parameters. */
+  applied(app: TypeConApp, dt: DefDataType): { type: TyNode; subst: ReadonlyMap<string, Ty> | undefined } {
+    const args = app.args.map((a) => toTy(a));
+    if (dt.params.length === 0) return { type: con(app.tycon), subst: undefined };
+    return { type: con(app.tycon, args), subst: new Map(dt.params.map((p, i) => [p.name, args[i] ?? UNKNOWN])) };
+  }
+
+  expr(e: Expr, stack: Frame[]): void {
+    const vals = this.#vals;
+    // Frames in the order they run; pushed reversed at the end.
+    const seq: Frame[] = [];
+    const want = (x: Expr, type: Ty, what: string): void => { seq.push({ k: 'e', e: x }, { k: 'expect', type, what }); };
+    const result = (type: Ty): void => { seq.push({ k: 'push', type }); };
+    switch (e.kind) {
+      case 'var': vals.push(this.#vars.get(e.name)?.at(-1) ?? UNKNOWN); return;
+      case 'val': {
+        const v = this.cx.moduleOf(e.ref).values.get(e.ref.name);
+        vals.push(v ? toTy(v.type) : UNKNOWN);
+        return;
+      }
+      case 'builtin': vals.push(BUILTIN_TYPES[e.builtin] ?? UNKNOWN); return;
+      case 'lit': vals.push(litType(e.value)); return;
+      case 'recCon': {
+        const { dt, cons } = this.cx.consOf(e.tycon.tycon, 'record');
+        const { type, subst } = this.applied(e.tycon, dt);
+        for (const [i, f] of e.fields.entries()) want(f.expr, toTy(cons.fields[i]!.type, subst), `field ${f.field} of ${showTy(type)}`);
+        result(type);
+        break;
+      }
+      case 'recProj': case 'recUpd': {
+        const { dt, cons } = this.cx.consOf(e.tycon.tycon, 'record');
+        const { type, subst } = this.applied(e.tycon, dt);
+        const field = cons.fields.find((f) => f.name === e.field)!;
+        const ft = toTy(field.type, subst);
+        want(e.record, type, `record of ${e.kind === 'recProj' ? 'projection' : 'update'} ${e.field}`);
+        if (e.kind === 'recUpd') { want(e.update, ft, `update of field ${e.field} of ${showTy(type)}`); result(type); } else result(ft);
+        break;
+      }
+      case 'variantCon': {
+        const { dt, cons } = this.cx.consOf(e.tycon.tycon, 'variant');
+        const { type, subst } = this.applied(e.tycon, dt);
+        const c = cons.constructors.find((x) => x.name === e.constructor)!;
+        want(e.arg, toTy(c.type, subst), `argument of constructor ${e.constructor} of ${showTy(type)}`);
+        result(type);
+        break;
+      }
+      case 'enumCon': vals.push(con(e.tycon)); return;
+      // Type-level structs: not tracked.
+      case 'structCon': for (const f of e.fields) want(f.expr, UNKNOWN, ''); result(UNKNOWN); break;
+      case 'structProj': want(e.struct, UNKNOWN, ''); result(UNKNOWN); break;
+      case 'structUpd': want(e.struct, UNKNOWN, ''); want(e.update, UNKNOWN, ''); result(UNKNOWN); break;
+      case 'app': {
+        const head = e.fun.kind === 'builtin' ? e.fun.builtin : e.fun.kind === 'val' ? e.fun.ref.name : e.fun.kind === 'var' ? e.fun.name : 'an expression';
+        seq.push({ k: 'e', e: e.fun });
+        for (const [i, a] of e.args.entries()) seq.push({ k: 'e', e: a }, { k: 'apply', i, head });
+        break;
+      }
+      // No `forall` instantiation: only builtins keep a known type (their parameters are UNKNOWN).
+      case 'tyApp':
+        seq.push({ k: 'e', e: e.expr });
+        if (e.expr.kind !== 'builtin') seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: UNKNOWN });
+        break;
+      case 'abs': {
+        const names = e.params.map((p) => p.name);
+        const types = e.params.map((p) => toTy(p.type));
+        seq.push({ k: 'bind', names, types }, { k: 'e', e: e.body }, { k: 'unbind', names }, { k: 'abs', params: types });
+        break;
+      }
+      case 'tyAbs': want(e.body, UNKNOWN, ''); result(UNKNOWN); break;
+      case 'case': seq.push({ k: 'e', e: e.scrut }, { k: 'alts', alts: e.alts }); break;
+      case 'let': this.bindings(e.bindings, e.body, false, seq); break;
+      case 'nil': vals.push(list(toTy(e.type))); return;
+      case 'cons': {
+        const t = toTy(e.type);
+        for (const [i, x] of e.front.entries()) want(x, t, `list element ${i + 1}`);
+        want(e.tail, list(t), 'list tail');
+        result(list(t));
+        break;
+      }
+      case 'update': this.update(e.update, seq, want, result); break;
+      case 'optionalNone': vals.push(optional(toTy(e.type))); return;
+      case 'optionalSome': { const t = toTy(e.type); want(e.value, t, 'Some'); result(optional(t)); break; }
+      case 'toAny': want(e.expr, toTy(e.type), 'to_any'); result(ANY); break;
+      case 'fromAny': want(e.expr, ANY, 'from_any'); result(optional(toTy(e.type))); break;
+      case 'typeRep': vals.push(TYPE_REP); return;
+      case 'toAnyException': want(e.expr, toTy(e.type), 'to_any_exception'); result(ANY_EXCEPTION); break;
+      case 'fromAnyException': want(e.expr, ANY_EXCEPTION, 'from_any_exception'); result(optional(toTy(e.type))); break;
+      case 'throw': want(e.expr, toTy(e.exceptionType), 'throw'); result(toTy(e.returnType)); break;
+      case 'toInterface': want(e.expr, con(e.template), 'to_interface'); result(con(e.iface)); break;
+      case 'fromInterface': want(e.expr, con(e.iface), 'from_interface'); result(optional(con(e.template))); break;
+      case 'unsafeFromInterface':
+        want(e.cid, contractId(con(e.iface)), 'contract id of unsafe_from_interface');
+        want(e.expr, con(e.iface), 'unsafe_from_interface');
+        result(con(e.template));
+        break;
+      case 'callInterface': {
+        const m = this.cx.interfaceOf(e.iface).methods.get(e.method);
+        want(e.expr, con(e.iface), `call_interface ${e.method}`);
+        result(m ? toTy(m) : UNKNOWN);
+        break;
+      }
+      case 'signatoryInterface': case 'observerInterface': want(e.expr, con(e.iface), 'interface value'); result(PARTIES); break;
+      case 'viewInterface': want(e.expr, con(e.iface), 'view_interface'); result(toTy(this.cx.interfaceOf(e.iface).view)); break;
+      case 'interfaceTemplateTypeRep': want(e.expr, con(e.iface), 'interface value'); result(TYPE_REP); break;
+      case 'toRequiredInterface': want(e.expr, con(e.requiring), 'to_required_interface'); result(con(e.required)); break;
+      case 'fromRequiredInterface': want(e.expr, con(e.required), 'from_required_interface'); result(optional(con(e.requiring))); break;
+      case 'unsafeFromRequiredInterface':
+        want(e.cid, contractId(con(e.required)), 'contract id of unsafe_from_required_interface');
+        want(e.expr, con(e.required), 'unsafe_from_required_interface');
+        result(con(e.requiring));
+        break;
+      case 'choiceController': case 'choiceObserver': {
+        const c = this.cx.choiceOf(e.template, e.choice, 'template');
+        want(e.contract, con(e.template), 'contract');
+        want(e.arg, toTy(c.argBinder.type), `argument of choice ${e.choice}`);
+        result(PARTIES);
+        break;
+      }
+      case 'experimental': vals.push(toTy(e.type)); return;
+    }
+    for (let i = seq.length - 1; i >= 0; i--) stack.push(seq[i]!);
+  }
+
+  /** Each binding sees the ones before it; update blocks bind an `Update τ`'s result `τ`. */
+  bindings(bindings: readonly { name: string; type: Type; bound: Expr }[], body: Expr, upd: boolean, seq: Frame[]): void {
+    for (const x of bindings) seq.push({ k: 'e', e: x.bound }, { k: 'letBind', name: x.name, type: toTy(x.type), upd });
+    seq.push({ k: 'e', e: body });
+    if (upd) seq.push({ k: 'expect', type: update(UNKNOWN), what: 'the last update of a block', keep: true });
+    seq.push({ k: 'unbind', names: bindings.map((x) => x.name) });
+  }
+
+  update(u: Update, seq: Frame[], want: (x: Expr, t: Ty, what: string) => void, result: (t: Ty) => void): void {
+    switch (u.kind) {
+      case 'pure': { const t = toTy(u.type); want(u.expr, t, 'pure'); result(update(t)); return; }
+      case 'block': this.bindings(u.bindings, u.body, true, seq); return;
+      case 'create': want(u.expr, con(u.template), 'create'); result(update(contractId(con(u.template)))); return;
+      case 'createInterface': want(u.expr, con(u.iface), 'create_interface'); result(update(contractId(con(u.iface)))); return;
+      case 'exercise': case 'exerciseInterface': {
+        const of = u.kind === 'exercise' ? u.template : u.iface;
+        const c = this.cx.choiceOf(of, u.choice, u.kind === 'exercise' ? 'template' : 'interface');
+        want(u.cid, contractId(con(of)), `contract id of exercise ${u.choice}`);
+        want(u.arg, toTy(c.argBinder.type), `argument of choice ${u.choice}`);
+        if (u.kind === 'exerciseInterface' && u.guard) want(u.guard, fn(con(of), BOOL), `guard of exercise ${u.choice}`);
+        result(update(toTy(c.returnType)));
+        return;
+      }
+      case 'exerciseByKey': {
+        const c = this.cx.choiceOf(u.template, u.choice, 'template');
+        want(u.key, UNKNOWN, '');
+        want(u.arg, toTy(c.argBinder.type), `argument of choice ${u.choice}`);
+        result(update(toTy(c.returnType)));
+        return;
+      }
+      case 'fetch': want(u.cid, contractId(con(u.template)), 'fetch'); result(update(con(u.template))); return;
+      case 'fetchInterface': want(u.cid, contractId(con(u.iface)), 'fetch_interface'); result(update(con(u.iface))); return;
+      case 'getTime': result(update(TIMESTAMP)); return;
+      // Key operations (absent from LF 2.1): not tracked.
+      case 'lookupByKey': case 'fetchByKey': case 'queryNByKey': result(UNKNOWN); return;
+      case 'embedExpr': { const t = update(toTy(u.type)); want(u.expr, t, 'embedded update'); result(t); return; }
+      case 'tryCatch': {
+        const t = update(toTy(u.returnType));
+        want(u.tryExpr, t, 'try block');
+        seq.push({ k: 'bind', names: [u.binder], types: [ANY_EXCEPTION] });
+        want(u.catchExpr, optional(t), 'catch handler');
+        seq.push({ k: 'unbind', names: [u.binder] });
+        result(t);
+        return;
+      }
+      case 'ledgerTimeLt': want(u.expr, TIMESTAMP, 'ledger_time_lt'); result(update(BOOL)); return;
+    }
+  }
+
+  /** Case alternatives against the scrutinee's type `s`; each binds its pattern's variables. */
+  alts(alts: readonly CaseAlt[], s: Ty, stack: Frame[]): void {
+    const seq: Frame[] = [];
+    const pattern = (head: string, what: string): void => {
+      if (s !== UNKNOWN && s.head !== head) this.cx.fail({ kind: 'typeMismatch', detail: `pattern ${what} against a scrutinee of type ${showTy(s)}` });
+    };
+    const arg = (i: number): Ty => (s !== UNKNOWN ? s.args[i] ?? UNKNOWN : UNKNOWN);
+    for (const [i, alt] of alts.entries()) {
+      let names: string[] = [];
+      let types: Ty[] = [];
+      switch (alt.kind) {
+        case 'default': break;
+        case 'variant': {
+          pattern(conHead(alt.tycon), alt.constructor);
+          const { dt, cons } = this.cx.consOf(alt.tycon, 'variant');
+          const c = cons.constructors.find((x) => x.name === alt.constructor)!;
+          const subst = dt.params.length === 0 ? undefined : new Map(dt.params.map((p, j) => [p.name, arg(j)]));
+          names = [alt.binder];
+          types = [toTy(c.type, subst)];
+          break;
+        }
+        case 'enum': pattern(conHead(alt.tycon), alt.constructor); break;
+        case 'builtinCon': pattern(alt.con === 'unit' ? 'UNIT' : 'BOOL', alt.con === 'unit' ? '()' : alt.con === 'true' ? 'True' : 'False'); break;
+        case 'nil': pattern('LIST', 'Nil'); break;
+        case 'cons': pattern('LIST', 'Cons'); names = [alt.head, alt.tail]; types = [arg(0), list(arg(0))]; break;
+        case 'optionalNone': pattern('OPTIONAL', 'None'); break;
+        case 'optionalSome': pattern('OPTIONAL', 'Some'); names = [alt.binder]; types = [arg(0)]; break;
+      }
+      seq.push({ k: 'bind', names, types }, { k: 'e', e: alt.body }, { k: 'unbind', names }, { k: 'join', first: i === 0 });
+    }
+    for (let i = seq.length - 1; i >= 0; i--) stack.push(seq[i]!);
+  }
+}
+
+function litType(v: Value): Ty {
+  switch (v.kind) {
+    case 'unit': return UNIT;
+    case 'bool': return BOOL;
+    case 'int64': return INT64;
+    case 'numeric': return b('NUMERIC', [UNKNOWN]);
+    case 'text': return TEXT;
+    case 'date': return DATE;
+    case 'timestamp': return TIMESTAMP;
+    case 'party': return PARTY;
+    case 'roundingMode': return b('ROUNDING_MODE');
+    case 'failureCategory': return b('FAILURE_CATEGORY');
+    default: return UNKNOWN;
+  }
+}
