@@ -17,20 +17,31 @@ import { UNIT } from '../../../daml-engine/value/Value.js';
 import { encodeDar } from '../../../daml-engine/encode/encodeDar.js';
 import { encodePackageArchive } from '../../../daml-engine/encode/encodeArchive.js';
 
-const ANY: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
-const rec = (...fields: string[]): DataCons => ({ kind: 'record', fields: fields.map((name) => ({ name, type: ANY })), fieldNames: fields });
-const variant = (...ctors: string[]): DataCons => ({ kind: 'variant', constructors: ctors.map((name) => ({ name, type: ANY })) });
+/**
+ * The runner reads these records by field name and never by type, so every field and binder is
+ * typed `Any`: a synonym of `()` each package declares (module `Any`). The upload check does not
+ * expand synonyms (daml-engine/README.md, "what is typed"), so the packages pass it as daml-script's
+ * own, fully typed, packages do.
+ */
+const ANY_MODULE = 'Any';
+const anyIn = (packageId: string): Type => ({ kind: 'syn', tysyn: { packageId, module: ANY_MODULE, name: 'Any' }, args: [] });
+const rec = (...fields: string[]) => (any: Type): DataCons => ({ kind: 'record', fields: fields.map((name) => ({ name, type: any })), fieldNames: fields });
+const variant = (...ctors: string[]) => (any: Type): DataCons => ({ kind: 'variant', constructors: ctors.map((name) => ({ name, type: any })) });
 
-type ModuleSpec = { readonly dataTypes?: Readonly<Record<string, DataCons>>; readonly values?: Readonly<Record<string, Omit<DefValue, 'name'>>> };
+type ModuleSpec = { readonly dataTypes?: Readonly<Record<string, (any: Type) => DataCons>>; readonly values?: Readonly<Record<string, Omit<DefValue, 'name'>>> };
 
 function pkg(id: string, metadata: { name: string; version: string } | undefined, modules: Readonly<Record<string, ModuleSpec>>): Package {
+  const any = anyIn(id);
+  const unit: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
+  const all: Readonly<Record<string, ModuleSpec>> = { [ANY_MODULE]: {}, ...modules };
   return {
     id, lfVersion: '2.1', imports: undefined,
     metadata: metadata && { ...metadata, upgradedPackageId: undefined },
-    modules: new Map(Object.entries(modules).map(([name, m]): [string, Module] => [name, {
-      name, synonyms: new Map(), templates: new Map(), exceptions: new Map(), interfaces: new Map(),
+    modules: new Map(Object.entries(all).map(([name, m]): [string, Module] => [name, {
+      name, templates: new Map(), exceptions: new Map(), interfaces: new Map(),
+      synonyms: new Map(name === ANY_MODULE ? [['Any', { name: 'Any', params: [], type: unit }]] : []),
       // `Script a` takes its result type, as daml-script declares it (the upload check counts type arguments).
-      dataTypes: new Map(Object.entries(m.dataTypes ?? {}).map(([n, cons]): [string, DefDataType] => [n, { name: n, params: n === 'Script' && name === LOW_LEVEL_MODULE ? [{ name: 'a', kind: { kind: 'star' } }] : [], serializable: true, cons }])),
+      dataTypes: new Map(Object.entries(m.dataTypes ?? {}).map(([n, cons]): [string, DefDataType] => [n, { name: n, params: n === 'Script' && name === LOW_LEVEL_MODULE ? [{ name: 'a', kind: { kind: 'star' } }] : [], serializable: true, cons: cons(any) }])),
       values: new Map(Object.entries(m.values ?? {}).map(([n, v]): [string, DefValue] => [n, { name: n, ...v }])),
     }])),
   };
@@ -83,6 +94,8 @@ function defaultMetadata(shape: ScriptShape): { name: string; version: string } 
 /** Builds the expressions of scripts over one daml-script package. */
 export class ScriptExprs {
   constructor(readonly scriptId: string, readonly primId: string = PRIM_ID) {}
+  /** The `Any` synonym of the daml-script package: what every binder and list here is typed. */
+  get any(): Type { return anyIn(this.scriptId); }
   private con(module: string, name: string, packageId = this.scriptId) { return { tycon: { packageId, module, name }, args: [] }; }
   lit(value: Value): Expr { return { kind: 'lit', value }; }
   text(value: string): Expr { return this.lit({ kind: 'text', value }); }
@@ -102,23 +115,23 @@ export class ScriptExprs {
   ask(command: string, version: bigint, payload: Expr, bind: string, next: Expr): Expr {
     const question = this.record(LOW_LEVEL_MODULE, 'Question', {
       commandName: this.text(command), commandVersion: this.lit({ kind: 'int64', value: version }), payload,
-      locations: { kind: 'nil', type: ANY }, continue: { kind: 'abs', params: [{ name: bind, type: ANY }], body: next },
+      locations: { kind: 'nil', type: this.any }, continue: { kind: 'abs', params: [{ name: bind, type: this.any }], body: next },
     });
     return { kind: 'variantCon', tycon: this.con('Daml.Script.Internal.Free', 'Free'), constructor: 'Free', arg: this.record(LOW_LEVEL_MODULE, 'ScriptF', { unpack: question }) };
   }
   /** `Script { runScript = \_ -> free, dummy = () }`, as a top-level value of type `Script`. */
   script(free: Expr): Omit<DefValue, 'name'> {
     return {
-      type: { kind: 'con', tycon: { packageId: this.scriptId, module: LOW_LEVEL_MODULE, name: 'Script' }, args: [ANY] },
+      type: { kind: 'con', tycon: { packageId: this.scriptId, module: LOW_LEVEL_MODULE, name: 'Script' }, args: [this.any] },
       expr: {
-        kind: 'recCon', tycon: { tycon: { packageId: this.scriptId, module: LOW_LEVEL_MODULE, name: 'Script' }, args: [ANY] },
-        fields: [{ field: 'runScript', expr: { kind: 'abs', params: [{ name: 'u', type: ANY }], body: free } }, { field: 'dummy', expr: this.lit(UNIT) }],
+        kind: 'recCon', tycon: { tycon: { packageId: this.scriptId, module: LOW_LEVEL_MODULE, name: 'Script' }, args: [this.any] },
+        fields: [{ field: 'runScript', expr: { kind: 'abs', params: [{ name: 'u', type: this.any }], body: free } }, { field: 'dummy', expr: this.lit(UNIT) }],
       },
     };
   }
   /** `None` and `[]` as expressions (a DALF has no literal for them). */
-  readonly none: Expr = { kind: 'optionalNone', type: ANY };
-  readonly nil: Expr = { kind: 'nil', type: ANY };
+  get none(): Expr { return { kind: 'optionalNone', type: this.any }; }
+  get nil(): Expr { return { kind: 'nil', type: this.any }; }
 }
 
 /** A DAR in memory: `main` (scripts by module), the script package, daml-prim. Its bytes are empty (nothing to upload). */
