@@ -167,3 +167,16 @@ describe('createHandlers({ dars }): reset() restores the initial state exactly',
     expect(mock.ledger.engine.packages.get(main!)).toBe(before);
   });
 });
+
+describe('createHandlers({ fixtures }) with the file\'s own dars: read and checked once too', () => {
+  it('keeps them listed after reset(), the decoded packages shared', () => {
+    const mock = createHandlers({ fixtures: { version: 1, dars: [utilPath], parties: ['fixture-dar-owner'] }, log });
+    const ids = idsOf(readFileSync(utilPath));
+    const decoded = mock.ledger.engine.packages.get(ids[0]!);
+    const parties = mock.world.parties;
+    mock.reset();
+    expect(mock.ledger.listPackages().packageIds).toEqual(expect.arrayContaining(ids));
+    expect(mock.ledger.engine.packages.get(ids[0]!)).toBe(decoded);
+    expect(mock.world.parties).toEqual(parties);
+  });
+});

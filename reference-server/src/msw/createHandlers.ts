@@ -14,7 +14,7 @@ import { ledgerApiRoutes } from '../http/api/routes/routeTable.js';
 import { API_VERSION, channelsOf, DEFAULT_CANTON_VERSION, routesOf, type CantonVersion } from '../http/api/cantonVersion.js';
 import type { ApiLogger, ApiServices } from '../http/api/services.js';
 import { createApiServices } from '../server.js';
-import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, parseFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
+import { applyFixtures, defaultWorldPath, type FixtureDarCache, formatFixtureError, loadFixtures, parseFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
 import { createLedger, type Ledger, type LedgerOptions, type Result } from '../ledger/index.js';
 import { darLoader, readDarFiles, type DarEntry } from '../ledger/packages/startupDars.js';
 import { createJwtAuthenticator } from '../http/api/auth/jwtAuthenticator.js';
@@ -143,6 +143,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
   const fixtures = readFixtures(options.fixtures ?? 'none');
   // Read, decoded and checked on the first ledger only: reset() records what that found again.
   const loadDars = darLoader(readDars(options.dars ?? []));
+  const fixtureDars: FixtureDarCache = new Map();
   const version = options.cantonVersion ?? DEFAULT_CANTON_VERSION;
   const routes: readonly Route[] = routesOf(ledgerApiRoutes, version);
   const channels: readonly StreamChannel[] = channelsOf(ledgerApiChannels, version);
@@ -161,7 +162,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
     unwrapDars(loadDars(ledger));
     let world = emptyWorld;
     if (fixtures !== undefined) {
-      const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
+      const applied = applyFixtures(ledger, fixtures.file, fixtures.name, fixtureDars);
       if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
       world = applied.value;
     }
@@ -226,6 +227,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   const fixtures = readFixtures(options.fixtures ?? 'none');
   // Read, decoded and checked on the first ledger only: reset() records what that found again.
   const loadDars = darLoader(readDars(options.dars ?? []));
+  const fixtureDars: FixtureDarCache = new Map();
   const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? true;
   const freshLedger = () => {
     const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
@@ -238,7 +240,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
     unwrapDars(loadDars(ledger));
     let world = emptyWorld;
     if (fixtures !== undefined) {
-      const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
+      const applied = applyFixtures(ledger, fixtures.file, fixtures.name, fixtureDars);
       if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
       world = applied.value;
     }
