@@ -229,11 +229,28 @@ export class Ledger {
    * slices, off the event loop's critical path); otherwise they are inflated here.
    */
   uploadDar(bytes: Uint8Array, options: UploadOptions = {}, inflated?: UnzipResult): R<Record<string, never>> {
+    const r = this.uploadDarChecked(bytes, options, inflated);
+    return r.ok ? ok({}) : r;
+  }
+  /** `uploadDar`, answering what it read and decoded: to record on another ledger in this one's state with `recordCheckedDar`. */
+  uploadDarChecked(bytes: Uint8Array, options: UploadOptions = {}, inflated?: UnzipResult): R<packageService.CheckedDar> {
     this.#adminChanges++;
     const r = packageService.uploadDar(this.#packages, bytes, options, true, this.config.clock.now(), inflated);
     if (!r.ok) return r;
     // The engine keeps the packages the check decoded, so the first command does not decode them again.
     for (const p of r.value.decoded) this.engine.packages.adopt(p);
+    return r;
+  }
+  /**
+   * Records a DAR another ledger read and checked (`uploadDarChecked`), without reading, decoding
+   * or checking it again: the same packages, vetting and errors as uploading its bytes here, when
+   * this ledger knows the same packages that one did (msw's `reset()` rebuilding the same world).
+   */
+  recordCheckedDar(dar: packageService.CheckedDar, options: UploadOptions = {}): R<Record<string, never>> {
+    this.#adminChanges++;
+    const r = packageService.recordDar(this.#packages, dar, options, true, this.config.clock.now());
+    if (!r.ok) return r;
+    for (const p of dar.decoded) this.engine.packages.adopt(p);
     return ok({});
   }
   validateDar(bytes: Uint8Array, options: UploadOptions = {}, inflated?: UnzipResult): R<Record<string, never>> {

@@ -14,9 +14,9 @@ import { ledgerApiRoutes } from '../http/api/routes/routeTable.js';
 import { API_VERSION, channelsOf, DEFAULT_CANTON_VERSION, routesOf, type CantonVersion } from '../http/api/cantonVersion.js';
 import type { ApiLogger, ApiServices } from '../http/api/services.js';
 import { createApiServices } from '../server.js';
-import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, parseFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
-import { createLedger, type Ledger, type LedgerOptions } from '../ledger/index.js';
-import { readDarFiles, uploadDars, type DarEntry } from '../ledger/packages/startupDars.js';
+import { applyFixtures, defaultWorldPath, type FixtureDarCache, formatFixtureError, loadFixtures, parseFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
+import { createLedger, type Ledger, type LedgerOptions, type Result } from '../ledger/index.js';
+import { darLoader, readDarFiles, type DarEntry } from '../ledger/packages/startupDars.js';
 import { createJwtAuthenticator } from '../http/api/auth/jwtAuthenticator.js';
 import { APP_PROVIDER_PARTICIPANT_ID, LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from '../localnet/localNetConfig.js';
 import { localNetRoutes } from '../localnet/localNetRoutes.js';
@@ -141,7 +141,9 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
   const registryBase = options.registryUrl === undefined ? ledgerBase : parseBaseUrl('registryUrl', options.registryUrl);
   const scanBase = options.scanUrl === undefined ? ledgerBase : parseBaseUrl('scanUrl', options.scanUrl);
   const fixtures = readFixtures(options.fixtures ?? 'none');
-  const dars = readDars(options.dars ?? []);
+  // Read, decoded and checked on the first ledger only: reset() records what that found again.
+  const loadDars = darLoader(readDars(options.dars ?? []));
+  const fixtureDars: FixtureDarCache = new Map();
   const version = options.cantonVersion ?? DEFAULT_CANTON_VERSION;
   const routes: readonly Route[] = routesOf(ledgerApiRoutes, version);
   const channels: readonly StreamChannel[] = channelsOf(ledgerApiChannels, version);
@@ -157,10 +159,10 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
     createApps(ledger);
     const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
     seeding?.release();
-    loadDars(ledger, dars);
+    unwrapDars(loadDars(ledger));
     let world = emptyWorld;
     if (fixtures !== undefined) {
-      const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
+      const applied = applyFixtures(ledger, fixtures.file, fixtures.name, fixtureDars);
       if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
       world = applied.value;
     }
@@ -223,7 +225,9 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   ];
   const asListener = (services: ApiServices, participantId: string | undefined): ApiServices => (participantId === undefined ? services : { ...services, participantId });
   const fixtures = readFixtures(options.fixtures ?? 'none');
-  const dars = readDars(options.dars ?? []);
+  // Read, decoded and checked on the first ledger only: reset() records what that found again.
+  const loadDars = darLoader(readDars(options.dars ?? []));
+  const fixtureDars: FixtureDarCache = new Map();
   const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? true;
   const freshLedger = () => {
     const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
@@ -233,10 +237,10 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
     const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
     seeding?.release();
     attachValidatorAutomation(ledger, seedLocalNet(ledger), options.log ?? consoleLogger);
-    loadDars(ledger, dars);
+    unwrapDars(loadDars(ledger));
     let world = emptyWorld;
     if (fixtures !== undefined) {
-      const applied = applyFixtures(ledger, fixtures.file, fixtures.name);
+      const applied = applyFixtures(ledger, fixtures.file, fixtures.name, fixtureDars);
       if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
       world = applied.value;
     }
@@ -319,9 +323,8 @@ function readDars(entries: readonly (Uint8Array | string)[]): DarEntry[] {
   });
 }
 
-function loadDars(ledger: Ledger, dars: readonly DarEntry[]): void {
-  const uploaded = uploadDars(ledger, dars);
-  if (!uploaded.ok) throw new Error(`[canton-conformance] ${uploaded.error}`);
+function unwrapDars(loaded: Result<void, string>): void {
+  if (!loaded.ok) throw new Error(`[canton-conformance] ${loaded.error}`);
 }
 
 function uniqueBases(bases: readonly BaseUrl[]): BaseUrl[] {

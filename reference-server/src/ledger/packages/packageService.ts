@@ -9,7 +9,7 @@ import { ok, type Result } from '../result.js';
 import type { Catalogue } from '../templates/Catalogue.js';
 import { isPlainObject, show } from '../values.js';
 import type * as P from './packageWire.js';
-import { readDar } from './readDar.js';
+import { readDar, type ParsedDar } from './readDar.js';
 import type { UnzipResult } from './unzipDar.js';
 import type { Package } from '../../../../daml-engine/ast/Package.js';
 import { validateDarPackages } from './validateDarPackages.js';
@@ -115,7 +115,7 @@ export function syntheticPayload(name: string, version: string): Uint8Array {
  */
 export function uploadDar(
   ctx: PackageContext, bytes: Uint8Array, options: UploadOptions, store: boolean, now: number, inflated?: UnzipResult,
-): R<{ decoded: Package[] }> {
+): R<CheckedDar> {
   let dar: ReturnType<typeof readDar>;
   try {
     dar = readDar(bytes, inflated);
@@ -130,8 +130,28 @@ export function uploadDar(
   // Decoded and checked whole before anything else (validate says what upload would).
   const validated = validateDarPackages(dar.value.packages, (id) => (ctx.admin.package(id) === undefined ? undefined : ctx.enginePackage?.(id)));
   if (!validated.ok) return validated;
+  return recordDar(ctx, { parsed: dar.value, decoded: validated.value }, options, store, now);
+}
+
+/**
+ * A DAR read and checked once, to record again on another ledger in the same state (msw's
+ * `reset()`): its packages as read, and what the check decoded. Packages are immutable, so the
+ * decoded `Package` objects are shared by every ledger that records the DAR.
+ */
+export interface CheckedDar {
+  readonly parsed: ParsedDar;
+  readonly decoded: readonly Package[];
+}
+
+/**
+ * The part of an upload after reading and checking: the name-and-version clash check, then
+ * recording and vetting (when `store`). A `CheckedDar` from an upload to a ledger in the same
+ * state (same packages known) records exactly what uploading its bytes would.
+ */
+export function recordDar(ctx: PackageContext, dar: CheckedDar, options: UploadOptions, store: boolean, now: number): R<CheckedDar> {
+  const packages = dar.parsed.packages;
   const known = knownPackages(ctx);
-  for (const p of dar.value.packages) {
+  for (const p of packages) {
     // daml-prim and daml-stdlib are utility packages: DARs built with different SDKs carry
     // different ones under one name and version (0.0.0), and Canton's upgrade check leaves
     // utility packages out (TopologyManagerError: they "must be a utility package").
@@ -153,15 +173,15 @@ export function uploadDar(
     if (!sync.ok) return sync;
     synchronizerId = sync.value;
   }
-  if (!store) return ok({ decoded: validated.value });
-  const fresh: StoredPackage[] = dar.value.packages
+  if (!store) return ok(dar);
+  const fresh: StoredPackage[] = packages
     .filter((p) => ctx.admin.package(p.packageId) === undefined)
     .map((p) => ({ packageId: p.packageId, packageName: p.packageName, packageVersion: p.packageVersion, payload: p.payload, uploadedAt: now }));
   ctx.admin.putPackages(fresh);
   if (synchronizerId !== undefined) {
     const state = effectiveVetting(ctx, synchronizerId);
     let changed = false;
-    for (const p of dar.value.packages) {
+    for (const p of packages) {
       if (!state.has(p.packageId)) {
         state.set(p.packageId, {});
         changed = true;
@@ -169,7 +189,7 @@ export function uploadDar(
     }
     if (changed) saveVetting(ctx, synchronizerId, state, currentSerial(ctx, synchronizerId) + 1);
   }
-  return ok({ decoded: validated.value });
+  return ok(dar);
 }
 
 /** The synchronizer a vetting change applies to: the one named, or the only one connected. */

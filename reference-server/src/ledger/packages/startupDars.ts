@@ -7,7 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { LedgerError } from '../errors.js';
 import type { Ledger } from '../Ledger.js';
+import type { CheckedDar } from './packageService.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 
@@ -50,17 +52,47 @@ export function readDarFiles(paths: readonly string[], baseDir?: string): Result
  * archive, a package whose name and version another package already has).
  */
 export function uploadDars(ledger: Ledger, dars: readonly DarEntry[]): Result<void, string> {
-  for (const dar of dars) {
-    for (const sync of ledger.config.synchronizers) {
-      const r = ledger.uploadDar(dar.bytes, { synchronizerId: sync.id });
-      if (!r.ok) {
-        // The detail Canton keeps in the error's context (which package, which definition, why), on the same line.
-        const context = r.error.context ?? {};
-        const detail = context['validationError'] ?? context['reason'] ?? context['msg'];
-        const line = `${dar.name}: ${r.error.code}: ${r.error.cause}${detail === undefined || r.error.cause.includes(detail) ? '' : ` ${detail}`}`;
-        return err(line.replace(/\s*\n\s*/g, ' '));
+  return darLoader(dars)(ledger);
+}
+
+/**
+ * `uploadDars` for ledger after ledger built the same way (msw's `createHandlers` and each of its
+ * `reset()`s): the first load reads, decodes and checks each DAR as an upload does; later loads
+ * record what it read and decoded (`Ledger.recordCheckedDar`), which yields the same packages and
+ * vetting without the cost. A first load that fails keeps nothing, so the next one uploads again.
+ */
+export function darLoader(dars: readonly DarEntry[]): (ledger: Ledger) => Result<void, string> {
+  let checked: CheckedDar[][] | undefined;
+  return (ledger) => {
+    if (checked !== undefined) {
+      for (const [i, dar] of dars.entries()) {
+        for (const [j, sync] of ledger.config.synchronizers.entries()) {
+          const once = checked[i]?.[j];
+          const r = once === undefined ? ledger.uploadDar(dar.bytes, { synchronizerId: sync.id }) : ledger.recordCheckedDar(once, { synchronizerId: sync.id });
+          if (!r.ok) return err(refusal(dar, r.error));
+        }
       }
+      return ok(undefined);
     }
-  }
-  return ok(undefined);
+    const first: CheckedDar[][] = [];
+    for (const dar of dars) {
+      const perSync: CheckedDar[] = [];
+      for (const sync of ledger.config.synchronizers) {
+        const r = ledger.uploadDarChecked(dar.bytes, { synchronizerId: sync.id });
+        if (!r.ok) return err(refusal(dar, r.error));
+        perSync.push(r.value);
+      }
+      first.push(perSync);
+    }
+    checked = first;
+    return ok(undefined);
+  };
+}
+
+/** One line naming the DAR, with the detail Canton keeps in the error's context (which package, which definition, why). */
+function refusal(dar: DarEntry, error: LedgerError): string {
+  const context = error.context ?? {};
+  const detail = context['validationError'] ?? context['reason'] ?? context['msg'];
+  const line = `${dar.name}: ${error.code}: ${error.cause}${detail === undefined || error.cause.includes(detail) ? '' : ` ${detail}`}`;
+  return line.replace(/\s*\n\s*/g, ' ');
 }
