@@ -31,3 +31,8 @@ export { encodeArchive, encodePackageArchive } from './encode/encodeArchive.js';
 export type { DarInput } from './encode/encodeDar.js';
 export { encodeDar } from './encode/encodeDar.js';
 export type { Expr, Update } from './ast/Expr.js';
+export type { CreateNode, ExerciseNode, Transaction, TxNode } from './update/Transaction.js';
+export type { EvalError } from './eval/EvalResult.js';
+export type { DataTypes } from './json/DataTypes.js';
+export { packageDataTypes } from './json/packageDataTypes.js';
+export { parseTimestamp } from './json/jsonValue.js';

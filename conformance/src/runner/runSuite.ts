@@ -4,6 +4,7 @@ import { applyBaseline, type Baseline, type BaselineOutcome } from '../report/ba
 import { coverageOf } from '../report/coverage.js';
 import { summarize, type CheckResult, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
+import { ReinterpretTally, type ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
 import { findOperation } from '../schema/index.js';
 import { createTarget } from '../target/createTarget.js';
@@ -47,6 +48,8 @@ export interface SuiteOptions {
    * answers (only for profiles that allow writes). Default `none` here; `run` picks per profile.
    */
   readonly oracle?: OracleMode;
+  /** `engine` (default): checks re-interpret the transactions they cause with the Daml engine; `none`: off. */
+  readonly reinterpret?: ReinterpretMode;
 }
 
 export type OracleMode = 'reference' | 'none';
@@ -96,6 +99,7 @@ interface Prepared {
 
 async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   const { seed, runs, timeoutMs, all, selected, target, startedAt, started, oracle } = p;
+  const reinterpretation = new ReinterpretTally(o.reinterpret ?? 'engine');
   const shown = createProgress(selected.length, process.stderr, o.progress ?? 'auto', { checks: selected });
   const progress: Progress = o.onResult ? { ...shown, finish: (r) => (o.onResult!(r), shown.finish(r)) } : shown;
   const { results, exchanges } = await runChecks({
@@ -110,6 +114,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     progress,
     ...(o.specFiles ? { specFiles: o.specFiles } : {}),
     ...(oracle ? { oracle: oracle.session } : {}),
+    reinterpretation,
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
   progress.done();
@@ -130,6 +135,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     timings: timingsOf(exchanges),
     checks: baseline.checks,
     coverage: coverageOf(all, baseline.checks),
+    ...(reinterpretation.summary().transactions > 0 || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary() } : {}),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
   };
   return { report, baseline, exitCode: baseline.exitCode };
