@@ -5,6 +5,7 @@ import { DEDUP_MUTANTS } from './dedupMutants.js';
 import { TIME_AND_REPLAY_MUTANTS } from './timeAndReplayMutants.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import { PACKAGE_MUTANTS } from './packageMutants.js';
+import { REINTERPRET_MUTANTS } from './reinterpretMutants.js';
 import { READ_MUTANTS } from './readMutants.js';
 import { STREAM_MUTANTS } from './streamMutants.js';
 import { SUITE_DEPTH_MUTANTS } from './suiteDepthMutants.js';
@@ -369,6 +370,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...INTERACTIVE_MUTANTS,
   // Packages, vetting and administration: their own file.
   ...PACKAGE_MUTANTS,
+  ...REINTERPRET_MUTANTS,
   // The token-standard registry and Scan's wallet reads (tokenMutants.ts).
   ...TOKEN_MUTANTS,
   // The token standard v2: settlement factory and v2 allocation factory (tokenV2Mutants.ts).

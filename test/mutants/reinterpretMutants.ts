@@ -1,0 +1,118 @@
+import { pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+import { isObject, withJson, type Json } from './mutantKit.js';
+import type { Mutant } from './mutants.js';
+
+/**
+ * Faults inside the transactions of the suite's own package (`ledger.daml.own-package`): each
+ * rewrites one field of an event the way a participant with a broken engine or event writer
+ * would. No hand-written expectation looks at these fields, so only re-interpretation (`judge`:
+ * the `judge.daml.*` id it fails with) catches them; `--reinterpret none` lets them through. The
+ * last two break the life cycle around the transactions and are caught by the check itself.
+ */
+export interface ReinterpretMutant extends Mutant {
+  /** What the failure message must name: a `judge.daml.*` id, or words of the check's own failure. */
+  readonly judge: string;
+}
+
+const CHECK = 'ledger.daml.own-package';
+const OWN = 'Suite.Ticket';
+
+/** Rewrites the events of submit-and-wait-for-transaction answers to commands on the suite's package whose request matches `when`. */
+function onOwnTransaction(when: (request: string) => boolean, f: (events: Json[]) => void): Fault {
+  return {
+    response(req: ProxyRequest, res: ProxyResponse) {
+      if (req.method !== 'POST' || pathOf(req.url) !== '/v2/commands/submit-and-wait-for-transaction' || res.status !== 200) return res;
+      if (!req.body.includes(OWN) || !when(req.body)) return res;
+      return withJson(res, (v) => {
+        if (isObject(v) && isObject(v.transaction) && Array.isArray(v.transaction.events)) f(v.transaction.events.filter(isObject));
+        return v;
+      });
+    },
+  };
+}
+const created = (events: Json[]) => events.map((e) => e.CreatedEvent).filter(isObject);
+const exercised = (events: Json[]) => events.map((e) => e.ExercisedEvent).filter(isObject);
+const isCreate = (body: string) => body.includes('CreateCommand');
+const choiceIs = (choice: string) => (body: string) => body.includes(`"choice":"${choice}"`);
+
+export const REINTERPRET_MUTANTS: readonly ReinterpretMutant[] = [
+  {
+    name: 'own-package-wrong-signatory',
+    description: 'the created event names the holder (an observer) as signatory instead of the issuer the template computes',
+    caughtBy: CHECK, judge: 'judge.daml.signatories',
+    fault: onOwnTransaction(isCreate, (events) => {
+      for (const c of created(events)) if (Array.isArray(c.observers) && c.observers.length > 0) c.signatories = [c.observers[0]];
+    }),
+  },
+  {
+    name: 'own-package-extra-observer',
+    description: 'the created event lists an observer the template does not compute',
+    caughtBy: CHECK, judge: 'judge.daml.observers',
+    fault: onOwnTransaction(isCreate, (events) => {
+      for (const c of created(events)) c.observers = [...(Array.isArray(c.observers) ? c.observers : []), 'intruder::1220aaaa'];
+    }),
+  },
+  {
+    name: 'own-package-payload-field',
+    description: 'the successor a consuming choice creates carries its old count (the choice\'s update to the field is lost)',
+    caughtBy: CHECK, judge: 'judge.daml.payload',
+    fault: onOwnTransaction(choiceIs('Bump'), (events) => {
+      for (const c of created(events)) if (isObject(c.createArgument)) c.createArgument = { ...c.createArgument, count: '3' };
+    }),
+  },
+  {
+    name: 'own-package-consuming-flag',
+    description: 'a non-consuming choice is reported as consuming',
+    caughtBy: CHECK, judge: 'judge.daml.consuming',
+    fault: onOwnTransaction(choiceIs('Describe'), (events) => {
+      for (const x of exercised(events)) x.consuming = true;
+    }),
+  },
+  {
+    name: 'own-package-exercise-result',
+    description: 'the exercise result of a non-consuming choice is not what the choice computes',
+    caughtBy: CHECK, judge: 'judge.daml.exercise-result',
+    fault: onOwnTransaction(choiceIs('Describe'), (events) => {
+      for (const x of exercised(events)) x.exerciseResult = 'ticket-3';
+    }),
+  },
+  {
+    name: 'own-package-interface-view-lost',
+    description: 'active contracts read through an interface come without the interface view asked for',
+    caughtBy: CHECK, judge: 'the interface view of',
+    fault: {
+      response(req, res) {
+        if (req.method !== 'POST' || pathOf(req.url) !== '/v2/state/active-contracts' || res.status !== 200 || !req.body.includes('InterfaceFilter')) return res;
+        return withJson(res, (v) => (Array.isArray(v) ? v.map((e) => {
+          const c = isObject(e) && isObject(e.contractEntry) && isObject(e.contractEntry.JsActiveContract) ? e.contractEntry.JsActiveContract.createdEvent : undefined;
+          if (isObject(c)) c.interfaceViews = [];
+          return e;
+        }) : v));
+      },
+    },
+  },
+  {
+    name: 'own-package-listed-not-vetted',
+    description: 'a DAR uploaded with vetAllPackages=true is listed and registered but never vetted',
+    caughtBy: CHECK, judge: 'is not vetted on',
+    fault: {
+      response(req, res) {
+        if (req.method !== 'POST' || pathOf(req.url) !== '/v2/package-vetting/list' || res.status !== 200) return res;
+        const ids = (() => {
+          try {
+            const b = JSON.parse(req.body) as { packageMetadataFilter?: { packageIds?: string[] } };
+            return new Set(b.packageMetadataFilter?.packageIds ?? []);
+          } catch {
+            return new Set<string>();
+          }
+        })();
+        return withJson(res, (v) => {
+          if (isObject(v) && Array.isArray(v.vettedPackages)) {
+            for (const e of v.vettedPackages) if (isObject(e) && Array.isArray(e.packages)) e.packages = e.packages.filter((p) => !(isObject(p) && ids.has(String(p.packageId))));
+          }
+          return v;
+        });
+      },
+    },
+  },
+];

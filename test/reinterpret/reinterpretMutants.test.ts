@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../conformance/src/report/model.js';
+import { loadProfile } from '../../conformance/src/runner/profile.js';
+import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import type { ReinterpretMode } from '../../conformance/src/reinterpret/reinterpretTally.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import { startMutant, type Fault } from '../mutants/mutantProxy.js';
+import { REINTERPRET_MUTANTS } from '../mutants/reinterpretMutants.js';
+
+/**
+ * The suite's own package on a writable target, and faults inside its transactions: each fault
+ * fails `ledger.daml.own-package` with its `judge.daml.*` id when re-interpretation is on, and
+ * passes unnoticed with `--reinterpret none` (no hand-written expectation looks at it).
+ */
+const CHECK = 'ledger.daml.own-package';
+let reference: { url: string; close(): Promise<void> };
+
+beforeAll(async () => {
+  reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
+}, 60_000);
+afterAll(() => reference?.close());
+
+async function certify(fault: Fault, reinterpret: ReinterpretMode): Promise<Report> {
+  const server = await startMutant(reference.url, fault);
+  try {
+    const { report } = await runSuite({
+      baseUrls: { registry: server.url, ledger: server.url, scan: server.url },
+      target: server.url, profile: loadProfile('reference'), only: [CHECK], seed: 7, runs: 2, timeoutMs: 5000,
+      progress: 'quiet', toolVersion: 'reinterpret-test', oracle: 'none', reinterpret,
+    });
+    return report;
+  } finally {
+    await server.close();
+  }
+}
+
+const checkOf = (r: Report) => r.checks.find((c) => c.id === CHECK)!;
+
+describe('ledger.daml.own-package and re-interpretation', () => {
+  it('a conformant target passes, every transaction of the check re-interpreted', async () => {
+    const report = await certify({}, 'engine');
+    expect(checkOf(report).status, checkOf(report).message).toBe('pass');
+    expect(report.reinterpretation).toMatchObject({ mode: 'engine', transactions: 4, reinterpreted: 4, differing: 0, share: 1, skipped: [] });
+  }, 120_000);
+
+  for (const m of REINTERPRET_MUTANTS) {
+    it(`${m.name}: ${m.description}`, async () => {
+      const caught = await certify(m.fault as Fault, 'engine');
+      expect(checkOf(caught).status, checkOf(caught).message).toBe('fail');
+      expect(checkOf(caught).message).toContain(m.judge);
+      if (m.judge.startsWith('judge.daml.')) {
+        const unaided = await certify(m.fault as Fault, 'none');
+        expect(checkOf(unaided).status, `${CHECK} with --reinterpret none: ${checkOf(unaided).message}`).toBe('pass');
+        expect(unaided.reinterpretation).toMatchObject({ mode: 'none', reinterpreted: 0 });
+      }
+    }, 180_000);
+  }
+});
