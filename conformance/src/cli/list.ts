@@ -3,6 +3,7 @@ import { parseSelectors, SelectionError, selectChecks } from '../runner/select.j
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 import { coverageOf, type Coverage } from '../report/coverage.js';
+import { JUDGE_DAML } from '../reinterpret/judgeDamlIds.js';
 
 function printCoverage(c: Coverage): void {
   const w = Math.max(...c.operations.map((o) => `${o.method} ${o.path}`.length));
@@ -14,23 +15,30 @@ function printCoverage(c: Coverage): void {
   console.log(`${c.rules.length - c.uncheckedRules.length} of ${c.rules.length} documented rules have a check${c.uncheckedRules.length ? `; none: ${c.uncheckedRules.map((r) => `"${r}"`).join(', ')}` : ''}`);
 }
 
-export const LIST_HELP = `Usage: canton-conformance list [--only SEL] [--skip SEL] [--json] [--coverage]
+export const LIST_HELP = `Usage: canton-conformance list [--only SEL] [--skip SEL] [--json] [--coverage] [--invariants]
 
 Prints every check: id, level, group, kind and title (or JSON with the operation and rule too).
 --only/--skip take the same selectors as \`run\`, so you can preview a selection.
 --coverage maps every operation of specs/ to its behaviour checks and every documented rule to
 the checks that enforce it, and names the operations and rules with none (exit 1 if any
-operation has none).`;
+operation has none).
+--invariants prints what re-interpretation compares (judge.daml.*: a check fails with one of these
+when a transaction it caused differs from the engine's), with the rule each enforces.`;
 
 export async function run(argv: string[]): Promise<number> {
   let values;
   try {
-    ({ values } = parseFlags({ args: argv, options: { only: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true }, json: { type: 'boolean' }, coverage: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
+    ({ values } = parseFlags({ args: argv, options: { only: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true }, json: { type: 'boolean' }, coverage: { type: 'boolean' }, invariants: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
   if (values.help) {
     console.log(LIST_HELP);
+    return ExitCode.Ok;
+  }
+  if (values.invariants) {
+    if (values.json) console.log(JSON.stringify(JUDGE_DAML, null, 2));
+    else for (const i of JUDGE_DAML) console.log(`${i.id}  ${i.title}\n    ${i.rule}`);
     return ExitCode.Ok;
   }
   let checks;

@@ -12,6 +12,7 @@ import { DEFAULT_PROFILE, loadProfile, ProfileError, type Profile } from '../run
 import { unreachable } from '../runner/reachability.js';
 import { startInProcessReference, type InProcessServer } from '../runner/referenceServer.js';
 import { DEFAULTS, runSuite, type OracleMode } from '../runner/runSuite.js';
+import type { ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { randomSeed } from '../runner/seeds.js';
 import { shellQuote } from '../target/curl.js';
 import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
@@ -31,7 +32,7 @@ export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
            [--report-dir DIR] [--baseline FILE] [--write-baseline FILE] [--spec FILE|URL]
-           [--oracle reference|none] [--quiet]
+           [--oracle reference|none] [--reinterpret engine|none] [--quiet]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
 it starts the reference server in-process on a free port and certifies it.
@@ -66,6 +67,9 @@ Runs:
                         lockstep and fail any answer that differs from its answer; none: judge
                         by the checks alone (default: reference when the profile allows writes,
                         none otherwise)
+  --reinterpret MODE    engine (default): re-run the commands of the transactions checks cause
+                        with the Daml engine on the packages the target serves and fail any
+                        difference (judge.daml.*, see list --invariants); none: off
 Reports:
   --report-dir DIR      where report.json, junit.xml, summary.md and report.html go (default: reports)
   --baseline FILE       expected failures: a previous report.json or one check id per line
@@ -102,6 +106,7 @@ interface RunArgs {
   readonly shard?: Shard;
   readonly quiet: boolean;
   readonly oracle?: OracleMode;
+  readonly reinterpret?: ReinterpretMode;
 }
 
 function int(name: string, v: string | undefined, min: number): number | undefined {
@@ -148,6 +153,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         shard: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         oracle: { type: 'string' },
+        reinterpret: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -165,6 +171,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     throw new UsageError((e as ShardError).message);
   }
   if (values.oracle !== undefined && values.oracle !== 'reference' && values.oracle !== 'none') throw new UsageError(`--oracle takes reference or none (got '${values.oracle}')`);
+  if (values.reinterpret !== undefined && values.reinterpret !== 'engine' && values.reinterpret !== 'none') throw new UsageError(`--reinterpret takes engine or none (got '${values.reinterpret}')`);
   const urls: Partial<Record<Group, string>> = {};
   const ledger = url('ledger-url', values['ledger-url']);
   const registry = url('registry-url', values['registry-url']);
@@ -191,6 +198,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     ...(shard ? { shard } : {}),
     quiet: values.quiet === true,
     ...(values.oracle !== undefined ? { oracle: values.oracle as OracleMode } : {}),
+    ...(values.reinterpret !== undefined ? { reinterpret: values.reinterpret as ReinterpretMode } : {}),
   };
 }
 
@@ -373,6 +381,7 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       replayPrefix: replayPrefix(args),
       toolVersion: toolVersion(),
       oracle,
+      ...(args.reinterpret ? { reinterpret: args.reinterpret } : {}),
     });
     let report = explainDefaultProfile(args, inProcess, result.report);
     let outcome = result.baseline;
