@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../conformance/src/report/model.js';
 import { loadProfile } from '../../conformance/src/runner/profile.js';
-import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import { runSuite, type OracleMode } from '../../conformance/src/runner/runSuite.js';
 import type { ReinterpretMode } from '../../conformance/src/reinterpret/reinterpretTally.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { startMutant, type Fault } from '../mutants/mutantProxy.js';
@@ -20,13 +20,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => reference?.close());
 
-async function certify(fault: Fault, reinterpret: ReinterpretMode): Promise<Report> {
+async function certify(fault: Fault, reinterpret: ReinterpretMode, oracle: OracleMode = 'none'): Promise<Report> {
   const server = await startMutant(reference.url, fault);
   try {
     const { report } = await runSuite({
       baseUrls: { registry: server.url, ledger: server.url, scan: server.url },
       target: server.url, profile: loadProfile('reference'), only: [CHECK], seed: 7, runs: 2, timeoutMs: 5000,
-      progress: 'quiet', toolVersion: 'reinterpret-test', oracle: 'none', reinterpret,
+      progress: 'quiet', toolVersion: 'reinterpret-test', oracle, reinterpret,
     });
     return report;
   } finally {
@@ -41,6 +41,12 @@ describe('ledger.daml.own-package and re-interpretation', () => {
     const report = await certify({}, 'engine');
     expect(checkOf(report).status, checkOf(report).message).toBe('pass');
     expect(report.reinterpretation).toMatchObject({ mode: 'engine', transactions: 4, reinterpreted: 4, differing: 0, share: 1, skipped: [] });
+  }, 120_000);
+
+  it('a conformant target passes with the oracle replaying the check on a reference twin too', async () => {
+    const report = await certify({}, 'engine', 'reference');
+    expect(checkOf(report).status, checkOf(report).message).toBe('pass');
+    expect(report.reinterpretation).toMatchObject({ reinterpreted: 4, share: 1 });
   }, 120_000);
 
   for (const m of REINTERPRET_MUTANTS) {
