@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../conformance/src/report/model.js';
+import { validateReport } from '../../conformance/src/report/validateReport.js';
 import { loadProfile } from '../../conformance/src/runner/profile.js';
 import { runSuite, type OracleMode } from '../../conformance/src/runner/runSuite.js';
 import type { ReinterpretMode } from '../../conformance/src/reinterpret/reinterpretTally.js';
@@ -41,6 +42,7 @@ describe('ledger.daml.own-package and re-interpretation', () => {
     const report = await certify({}, 'engine');
     expect(checkOf(report).status, checkOf(report).message).toBe('pass');
     expect(report.reinterpretation).toMatchObject({ mode: 'engine', transactions: 4, reinterpreted: 4, differing: 0, share: 1, skipped: [] });
+    expect(validateReport(JSON.parse(JSON.stringify(report)))).toEqual([]);
   }, 120_000);
 
   it('a conformant target passes with the oracle replaying the check on a reference twin too', async () => {
@@ -58,6 +60,7 @@ describe('ledger.daml.own-package and re-interpretation', () => {
         const unaided = await certify(m.fault as Fault, 'none');
         expect(checkOf(unaided).status, `${CHECK} with --reinterpret none: ${checkOf(unaided).message}`).toBe('pass');
         expect(unaided.reinterpretation).toMatchObject({ mode: 'none', reinterpreted: 0 });
+        expect(validateReport(JSON.parse(JSON.stringify(unaided)))).toEqual([]);
       }
     }, 180_000);
   }
