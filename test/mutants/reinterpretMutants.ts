@@ -24,7 +24,7 @@ function onOwnTransaction(when: (request: string) => boolean, f: (events: Json[]
       if (req.method !== 'POST' || pathOf(req.url) !== '/v2/commands/submit-and-wait-for-transaction' || res.status !== 200) return res;
       if (!req.body.includes(OWN) || !when(req.body)) return res;
       return withJson(res, (v) => {
-        if (isObject(v) && isObject(v.transaction) && Array.isArray(v.transaction.events)) f(v.transaction.events.filter(isObject));
+        if (isObject(v) && isObject(v.transaction) && Array.isArray(v.transaction.events)) f(v.transaction.events as Json[]);
         return v;
       });
     },
@@ -74,6 +74,15 @@ export const REINTERPRET_MUTANTS: readonly ReinterpretMutant[] = [
     caughtBy: CHECK, judge: 'judge.daml.exercise-result',
     fault: onOwnTransaction(choiceIs('Describe'), (events) => {
       for (const x of exercised(events)) x.exerciseResult = 'ticket-3';
+    }),
+  },
+  {
+    name: 'own-package-extra-node',
+    description: 'the transaction of a create reports its created event twice (an event writer that appends a node again)',
+    caughtBy: CHECK, judge: 'judge.daml.nodes',
+    fault: onOwnTransaction(isCreate, (events) => {
+      const first = events.find((e) => isObject(e.CreatedEvent));
+      if (first && isObject(first.CreatedEvent)) events.push({ CreatedEvent: { ...first.CreatedEvent, nodeId: 1 } });
     }),
   },
   {
