@@ -3,7 +3,7 @@ import { buildOwnPackage, OWN_MODULE } from '../../conformance/src/reinterpret/o
 import type { LedgerSource, ReportedContract } from '../../conformance/src/reinterpret/ledgerSource.js';
 import { reinterpret, type JudgedSubmission } from '../../conformance/src/reinterpret/reinterpret.js';
 import { describeDifference } from '../../conformance/src/reinterpret/compareTransaction.js';
-import { ReinterpretTally } from '../../conformance/src/reinterpret/reinterpretTally.js';
+import { committedTransactions, ReinterpretTally } from '../../conformance/src/reinterpret/reinterpretTally.js';
 
 /** Re-interpretation against an in-memory source: agreement, each kind of difference, and the skips. */
 const built = buildOwnPackage('reinterpret-unit');
@@ -82,6 +82,16 @@ describe('reinterpret', () => {
     t.record('a', { kind: 'differs' });
     t.record('b', { kind: 'skipped', reason: 'why' });
     t.record('b', { kind: 'agrees' });
-    expect(t.summary()).toEqual({ mode: 'engine', transactions: 4, reinterpreted: 3, differing: 1, share: 0.75, skipped: [{ check: 'b', reason: 'why' }] });
+    expect(t.summary()).toEqual({ mode: 'engine', transactions: 4, handed: 4, reinterpreted: 3, differing: 1, share: 0.75, skipped: [{ check: 'b', reason: 'why' }] });
+    // The share is of every transaction the run committed, not only of those handed to it.
+    expect(t.summary(10)).toMatchObject({ transactions: 10, handed: 4, reinterpreted: 3, share: 0.3 });
+  });
+
+  it('counts the committed transactions of a run: answered synchronous submissions', () => {
+    const e = (path: string, status: number, method = 'POST') => ({ group: 'ledger' as const, path, request: { method: method as 'POST', url: `http://x${path}`, headers: {} }, response: { status, headers: {}, contentType: 'application/json', text: '', truncated: false, size: 0 } });
+    expect(committedTransactions([
+      e('/v2/commands/submit-and-wait', 200), e('/v2/commands/submit-and-wait-for-transaction', 200), e('/v2/interactive-submission/executeAndWait', 200),
+      e('/v2/commands/submit-and-wait', 400), e('/v2/commands/async/submit', 200), e('/v2/parties', 200),
+    ])).toBe(3);
   });
 });

@@ -41,7 +41,7 @@ describe('ledger.daml.own-package and re-interpretation', () => {
   it('a conformant target passes, every transaction of the check re-interpreted', async () => {
     const report = await certify({}, 'engine');
     expect(checkOf(report).status, checkOf(report).message).toBe('pass');
-    expect(report.reinterpretation).toMatchObject({ mode: 'engine', transactions: 4, reinterpreted: 4, differing: 0, share: 1, skipped: [] });
+    expect(report.reinterpretation).toMatchObject({ mode: 'engine', transactions: 4, handed: 4, reinterpreted: 4, differing: 0, share: 1, skipped: [] });
     expect(validateReport(JSON.parse(JSON.stringify(report)))).toEqual([]);
   }, 120_000);
 

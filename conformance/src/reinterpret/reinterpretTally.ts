@@ -2,6 +2,8 @@
  * The run's re-interpretation: whether it is on (`run --reinterpret engine|none`) and what it did,
  * for the report (how many of the suite's transactions were re-run, which were skipped and why).
  */
+import type { Exchange } from '../target/exchange.js';
+
 export type ReinterpretMode = 'engine' | 'none';
 
 export interface ReinterpretSkip {
@@ -11,8 +13,10 @@ export interface ReinterpretSkip {
 
 export interface ReinterpretSummary {
   readonly mode: ReinterpretMode;
-  /** Transactions of the suite handed to re-interpretation. */
+  /** Transactions the suite's checks committed on the target (answered submissions: `committedTransactions`). */
   readonly transactions: number;
+  /** Of those, handed to re-interpretation by the check that caused them. */
+  readonly handed: number;
   /** Of those, re-run by the engine and compared (agreeing or not). */
   readonly reinterpreted: number;
   /** Of those, where the target's transaction differed from the engine's. */
@@ -37,8 +41,17 @@ export class ReinterpretTally {
     if (outcome.kind === 'skipped') this.#skipped.push({ check, reason: outcome.reason });
   }
 
-  summary(): ReinterpretSummary {
-    const share = this.#transactions === 0 ? 1 : Math.round((this.#reinterpreted / this.#transactions) * 1000) / 1000;
-    return { mode: this.mode, transactions: this.#transactions, reinterpreted: this.#reinterpreted, differing: this.#differing, share, skipped: [...this.#skipped] };
+  /** `committed`: the run's committed transactions (at least those handed here). */
+  summary(committed = 0): ReinterpretSummary {
+    const transactions = Math.max(committed, this.#transactions);
+    const share = transactions === 0 ? 1 : Math.round((this.#reinterpreted / transactions) * 1000) / 1000;
+    return { mode: this.mode, transactions, handed: this.#transactions, reinterpreted: this.#reinterpreted, differing: this.#differing, share, skipped: [...this.#skipped] };
   }
+}
+
+/** Answered submissions that commit a transaction (the synchronous command and interactive forms; asynchronous submits are not counted). */
+const COMMITTING = /^\/v2\/(commands\/submit-and-wait(-for-transaction(-tree)?)?|interactive-submission\/executeAndWait(ForTransaction)?)$/;
+
+export function committedTransactions(exchanges: readonly Pick<Exchange, 'group' | 'path' | 'request' | 'response'>[]): number {
+  return exchanges.filter((e) => e.group === 'ledger' && e.request.method === 'POST' && e.response?.status === 200 && COMMITTING.test(e.path)).length;
 }

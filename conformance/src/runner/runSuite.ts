@@ -4,7 +4,7 @@ import { applyBaseline, type Baseline, type BaselineOutcome } from '../report/ba
 import { coverageOf } from '../report/coverage.js';
 import { summarize, type CheckResult, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
-import { ReinterpretTally, type ReinterpretMode } from '../reinterpret/reinterpretTally.js';
+import { committedTransactions, ReinterpretTally, type ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
 import { findOperation } from '../schema/index.js';
 import { createTarget } from '../target/createTarget.js';
@@ -135,7 +135,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     timings: timingsOf(exchanges),
     checks: baseline.checks,
     coverage: coverageOf(all, baseline.checks),
-    ...(reinterpretation.summary().transactions > 0 || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary() } : {}),
+    ...(reinterpretation.summary().handed > 0 || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
   };
   return { report, baseline, exitCode: baseline.exitCode };
