@@ -55,6 +55,11 @@ export interface Mutant {
    * what the fault changes) and fails with `--oracle reference`. `category` names the rule family.
    */
   readonly oracle?: { readonly category: string };
+  /**
+   * Only re-interpretation catches it, naming this `judge.daml.*` id: `caughtBy` passes with
+   * `--reinterpret none` (no hand-written expectation looks at what the fault changes).
+   */
+  readonly reinterpret?: string;
 }
 
 type Json = Record<string, unknown>;

@@ -5,14 +5,10 @@ import type { Mutant } from './mutants.js';
 /**
  * Faults inside the transactions of the suite's own package (`ledger.daml.own-package`): each
  * rewrites one field of an event the way a participant with a broken engine or event writer
- * would. No hand-written expectation looks at these fields, so only re-interpretation (`judge`:
+ * would. No hand-written expectation looks at these fields, so only re-interpretation (`reinterpret`:
  * the `judge.daml.*` id it fails with) catches them; `--reinterpret none` lets them through. The
  * last two break the life cycle around the transactions and are caught by the check itself.
  */
-export interface ReinterpretMutant extends Mutant {
-  /** What the failure message must name: a `judge.daml.*` id, or words of the check's own failure. */
-  readonly judge: string;
-}
 
 const CHECK = 'ledger.daml.own-package';
 const OWN = 'Suite.Ticket';
@@ -35,11 +31,11 @@ const exercised = (events: Json[]) => events.map((e) => e.ExercisedEvent).filter
 const isCreate = (body: string) => body.includes('CreateCommand');
 const choiceIs = (choice: string) => (body: string) => body.includes(`"choice":"${choice}"`);
 
-export const REINTERPRET_MUTANTS: readonly ReinterpretMutant[] = [
+export const REINTERPRET_MUTANTS: readonly Mutant[] = [
   {
     name: 'own-package-wrong-signatory',
     description: 'the created event names the holder (an observer) as signatory instead of the issuer the template computes',
-    caughtBy: CHECK, judge: 'judge.daml.signatories',
+    caughtBy: CHECK, reinterpret: 'judge.daml.signatories',
     fault: onOwnTransaction(isCreate, (events) => {
       for (const c of created(events)) if (Array.isArray(c.observers) && c.observers.length > 0) c.signatories = [c.observers[0]];
     }),
@@ -47,7 +43,7 @@ export const REINTERPRET_MUTANTS: readonly ReinterpretMutant[] = [
   {
     name: 'own-package-extra-observer',
     description: 'the created event lists an observer the template does not compute',
-    caughtBy: CHECK, judge: 'judge.daml.observers',
+    caughtBy: CHECK, reinterpret: 'judge.daml.observers',
     fault: onOwnTransaction(isCreate, (events) => {
       for (const c of created(events)) c.observers = [...(Array.isArray(c.observers) ? c.observers : []), 'intruder::1220aaaa'];
     }),
@@ -55,7 +51,7 @@ export const REINTERPRET_MUTANTS: readonly ReinterpretMutant[] = [
   {
     name: 'own-package-payload-field',
     description: 'the successor a consuming choice creates carries its old count (the choice\'s update to the field is lost)',
-    caughtBy: CHECK, judge: 'judge.daml.payload',
+    caughtBy: CHECK, reinterpret: 'judge.daml.payload',
     fault: onOwnTransaction(choiceIs('Bump'), (events) => {
       for (const c of created(events)) if (isObject(c.createArgument)) c.createArgument = { ...c.createArgument, count: '3' };
     }),
@@ -63,7 +59,7 @@ export const REINTERPRET_MUTANTS: readonly ReinterpretMutant[] = [
   {
     name: 'own-package-consuming-flag',
     description: 'a non-consuming choice is reported as consuming',
-    caughtBy: CHECK, judge: 'judge.daml.consuming',
+    caughtBy: CHECK, reinterpret: 'judge.daml.consuming',
     fault: onOwnTransaction(choiceIs('Describe'), (events) => {
       for (const x of exercised(events)) x.consuming = true;
     }),
@@ -71,7 +67,7 @@ export const REINTERPRET_MUTANTS: readonly ReinterpretMutant[] = [
   {
     name: 'own-package-exercise-result',
     description: 'the exercise result of a non-consuming choice is not what the choice computes',
-    caughtBy: CHECK, judge: 'judge.daml.exercise-result',
+    caughtBy: CHECK, reinterpret: 'judge.daml.exercise-result',
     fault: onOwnTransaction(choiceIs('Describe'), (events) => {
       for (const x of exercised(events)) x.exerciseResult = 'ticket-3';
     }),
@@ -79,7 +75,7 @@ export const REINTERPRET_MUTANTS: readonly ReinterpretMutant[] = [
   {
     name: 'own-package-extra-node',
     description: 'the transaction of a create reports its created event twice (an event writer that appends a node again)',
-    caughtBy: CHECK, judge: 'judge.daml.nodes',
+    caughtBy: CHECK, reinterpret: 'judge.daml.nodes',
     fault: onOwnTransaction(isCreate, (events) => {
       const first = events.find((e) => isObject(e.CreatedEvent));
       if (first && isObject(first.CreatedEvent)) events.push({ CreatedEvent: { ...first.CreatedEvent, nodeId: 1 } });
@@ -88,7 +84,7 @@ export const REINTERPRET_MUTANTS: readonly ReinterpretMutant[] = [
   {
     name: 'own-package-interface-view-lost',
     description: 'active contracts read through an interface come without the interface view asked for',
-    caughtBy: CHECK, judge: 'the interface view of',
+    caughtBy: CHECK,
     fault: {
       response(req, res) {
         if (req.method !== 'POST' || pathOf(req.url) !== '/v2/state/active-contracts' || res.status !== 200 || !req.body.includes('InterfaceFilter')) return res;
@@ -103,7 +99,7 @@ export const REINTERPRET_MUTANTS: readonly ReinterpretMutant[] = [
   {
     name: 'own-package-listed-not-vetted',
     description: 'a DAR uploaded with vetAllPackages=true is listed and registered but never vetted',
-    caughtBy: CHECK, judge: 'is not vetted on',
+    caughtBy: CHECK,
     fault: {
       response(req, res) {
         if (req.method !== 'POST' || pathOf(req.url) !== '/v2/package-vetting/list' || res.status !== 200) return res;

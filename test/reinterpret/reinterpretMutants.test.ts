@@ -55,8 +55,8 @@ describe('ledger.daml.own-package and re-interpretation', () => {
     it(`${m.name}: ${m.description}`, async () => {
       const caught = await certify(m.fault as Fault, 'engine');
       expect(checkOf(caught).status, checkOf(caught).message).toBe('fail');
-      expect(checkOf(caught).message).toContain(m.judge);
-      if (m.judge.startsWith('judge.daml.')) {
+      if (m.reinterpret !== undefined) {
+        expect(checkOf(caught).message).toContain(m.reinterpret);
         const unaided = await certify(m.fault as Fault, 'none');
         expect(checkOf(unaided).status, `${CHECK} with --reinterpret none: ${checkOf(unaided).message}`).toBe('pass');
         expect(unaided.reinterpretation).toMatchObject({ mode: 'none', reinterpreted: 0 });
