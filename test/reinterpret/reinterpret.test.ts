@@ -3,7 +3,7 @@ import { buildOwnPackage, OWN_MODULE } from '../../conformance/src/reinterpret/o
 import type { LedgerSource, ReportedContract } from '../../conformance/src/reinterpret/ledgerSource.js';
 import { reinterpret, type JudgedSubmission } from '../../conformance/src/reinterpret/reinterpret.js';
 import { describeDifference } from '../../conformance/src/reinterpret/compareTransaction.js';
-import { committedTransactions, ReinterpretTally } from '../../conformance/src/reinterpret/reinterpretTally.js';
+import { committedTransactions, mergeReinterpretation, ReinterpretTally } from '../../conformance/src/reinterpret/reinterpretTally.js';
 
 /** Re-interpretation against an in-memory source: agreement, each kind of difference, and the skips. */
 const built = buildOwnPackage('reinterpret-unit');
@@ -85,6 +85,15 @@ describe('reinterpret', () => {
     expect(t.summary()).toEqual({ mode: 'engine', transactions: 4, handed: 4, reinterpreted: 3, differing: 1, share: 0.75, skipped: [{ check: 'b', reason: 'why' }] });
     // The share is of every transaction the run committed, not only of those handed to it.
     expect(t.summary(10)).toMatchObject({ transactions: 10, handed: 4, reinterpreted: 3, share: 0.3 });
+  });
+
+  it('shards add up: counts summed, the share over the sum, skips kept', () => {
+    const a = new ReinterpretTally('engine');
+    a.record('x', { kind: 'agrees' });
+    const b = new ReinterpretTally('engine');
+    b.record('y', { kind: 'skipped', reason: 'why' });
+    expect(mergeReinterpretation([a.summary(2), undefined, b.summary(2)])).toEqual({ mode: 'engine', transactions: 4, handed: 2, reinterpreted: 1, differing: 0, share: 0.25, skipped: [{ check: 'y', reason: 'why' }] });
+    expect(mergeReinterpretation([undefined])).toBeUndefined();
   });
 
   it('counts the committed transactions of a run: answered synchronous submissions', () => {

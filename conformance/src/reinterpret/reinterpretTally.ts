@@ -55,3 +55,18 @@ const COMMITTING = /^\/v2\/(commands\/submit-and-wait(-for-transaction(-tree)?)?
 export function committedTransactions(exchanges: readonly Pick<Exchange, 'group' | 'path' | 'request' | 'response'>[]): number {
   return exchanges.filter((e) => e.group === 'ledger' && e.request.method === 'POST' && e.response?.status === 200 && COMMITTING.test(e.path)).length;
 }
+
+/** The summaries of several reports (shards, re-runs) added up; undefined when none has one. */
+export function mergeReinterpretation(all: readonly (ReinterpretSummary | undefined)[]): ReinterpretSummary | undefined {
+  const present = all.filter((s): s is ReinterpretSummary => s !== undefined);
+  if (present.length === 0) return undefined;
+  const sum = (f: (s: ReinterpretSummary) => number) => present.reduce((n, s) => n + f(s), 0);
+  const transactions = sum((s) => s.transactions);
+  const reinterpreted = sum((s) => s.reinterpreted);
+  return {
+    mode: present.some((s) => s.mode === 'engine') ? 'engine' : 'none',
+    transactions, handed: sum((s) => s.handed), reinterpreted, differing: sum((s) => s.differing),
+    share: transactions === 0 ? 1 : Math.round((reinterpreted / transactions) * 1000) / 1000,
+    skipped: present.flatMap((s) => s.skipped),
+  };
+}
