@@ -43,7 +43,7 @@ const runs = new Map<string, { ms: number; results: ScriptResult[] }[]>(ledgers.
 for (let i = 0; i < rounds; i++) {
   for (const l of i % 2 === 0 ? ledgers : [...ledgers].reverse()) {
     const start = performance.now();
-    const results = runDarScripts(loaded.loaded, undefined, { ledger: l.factory });
+    const results = await runDarScripts(loaded.loaded, undefined, { ledger: l.factory });
     runs.get(l.name)!.push({ ms: performance.now() - start, results });
     const failed = results.filter((r) => !r.ok);
     if (failed.length > 0) throw new Error(`${l.name}, round ${i + 1}: ${failed.map((r) => r.name).join(', ')} failed`);

@@ -147,7 +147,7 @@ function amuletTransfers(n: number): { transfers: number; ms: number; perSecond:
   const up = ledger.uploadDar(dar, { synchronizerId: ledger.config.synchronizers[0]!.id });
   if (!up.ok) throw new Error(up.error.cause);
   const parsed = readDar(dar);
-  if (!parsed.ok) throw new Error(parsed.error);
+  if (!parsed.ok) throw new Error(parsed.error.reason);
   const pkg = (name: string) => parsed.value.packages.find((p) => p.packageName === name)!.packageId;
   const [amuletPkg, testPkg] = [pkg('splice-amulet'), pkg('splice-amulet-test')];
   const [dso, alice, bob] = [party(ledger, 'dso'), party(ledger, 'alice'), party(ledger, 'bob')];

@@ -63,6 +63,14 @@ export class PackageFormatError extends WireError {}
 
 type Range = readonly [start: number, end: number];
 
+/**
+ * How deep types, kinds and expressions may nest in the wire format. Decoding recurses (a few JS
+ * frames per level), so a deeper input is refused here rather than overflowing the JS stack. A
+ * level is an Expr (or Type, Kind) and the message of its case, so 500 levels is about the 1000
+ * protobuf messages Daml's archive reader allows; real packages nest up to ~250 (splice-amulet-test).
+ */
+export const MAX_WIRE_NESTING = 500;
+
 interface ModuleRef { readonly packageId: string; readonly module: string }
 
 /** Decodes one package payload (the `daml_lf_2` bytes of an ArchivePayload). */
@@ -80,6 +88,10 @@ class PackageDecoder {
   private exprs: (Expr | undefined)[] = [];
   private imports: string[] | undefined;
   private readonly names = new Map<string, QualifiedName>();
+  /** Current nesting of type/kind/expr messages (see MAX_WIRE_NESTING). */
+  private depth = 0;
+  /** Interned expressions being decoded: one that contains itself is refused, not recursed into. */
+  private readonly decoding = new Set<number>();
 
   constructor(bytes: Uint8Array, private readonly selfId: string) {
     this.r = new WireReader(bytes);
@@ -270,6 +282,7 @@ class PackageDecoder {
 
   private kind(end: number): Kind {
     const r = this.r;
+    this.enter();
     let kind: Kind = STAR;
     while (r.pos < end) {
       const tag = r.tag();
@@ -299,11 +312,17 @@ class PackageDecoder {
         default: r.skip(tag);
       }
     }
+    this.depth--;
     return kind;
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_WIRE_NESTING) throw new PackageFormatError(`types, kinds or expressions nest deeper than ${MAX_WIRE_NESTING} levels`);
   }
 
   private type(end: number): Type {
     const r = this.r;
+    this.enter();
     let type: Type | undefined;
     while (r.pos < end) {
       const tag = r.tag();
@@ -388,6 +407,7 @@ class PackageDecoder {
       }
     }
     if (!type) throw new PackageFormatError(`empty type at byte ${end}`);
+    this.depth--;
     return type;
   }
 
@@ -440,10 +460,13 @@ class PackageDecoder {
     if (cached) return cached;
     const range = this.exprRanges[index];
     if (!range) throw new PackageFormatError(`interned expression ${index} out of range`);
+    if (this.decoding.has(index)) throw new PackageFormatError(`interned expression ${index} contains itself`);
+    this.decoding.add(index);
     const saved = this.r.pos;
     this.r.pos = range[0];
     const expr = this.expr(range[1]);
     this.r.pos = saved;
+    this.decoding.delete(index);
     this.exprs[index] = expr;
     return expr;
   }
@@ -455,6 +478,7 @@ class PackageDecoder {
 
   private expr(end: number): Expr {
     const r = this.r;
+    this.enter();
     let expr: Expr | undefined;
     while (r.pos < end) {
       const tag = r.tag();
@@ -487,6 +511,7 @@ class PackageDecoder {
       r.pos = stop;
     }
     if (!expr) throw new PackageFormatError(`empty expression ending at byte ${end}`);
+    this.depth--;
     return expr;
   }
 
@@ -1152,11 +1177,14 @@ class PackageDecoder {
   /** Decodes the expression at `range`, leaving the reader where it was. */
   private exprAt([start, end]: Range): Expr {
     const saved = this.r.pos;
+    const savedDepth = this.depth;
     this.r.pos = start;
     try {
       return this.expr(end);
     } finally {
       this.r.pos = saved;
+      this.depth = savedDepth;
+      this.decoding.clear();
     }
   }
 

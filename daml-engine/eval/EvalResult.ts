@@ -23,6 +23,12 @@ type EvalFailure =
     }
   /** The step budget ran out: a loop, or more work than the caller allowed. */
   | { readonly kind: 'budgetExceeded'; readonly steps: number; readonly definition: Definition | undefined; readonly message: string }
+  /** The allocation budget ran out: the run built (or was about to build) more than the caller allowed. */
+  | { readonly kind: 'allocationExceeded'; readonly allocated: number; readonly budget: number; readonly definition: Definition | undefined; readonly message: string }
+  /** A value the run produced (a result, or one a transaction node carries) is nested deeper than Daml allows (100). */
+  | { readonly kind: 'valueNesting'; readonly limit: number; readonly where: string; readonly definition: Definition | undefined; readonly message: string }
+  /** The result or the transaction is larger than the caller allows. */
+  | { readonly kind: 'sizeExceeded'; readonly bytes: number; readonly limit: number; readonly where: string; readonly definition: Definition | undefined; readonly message: string }
   /** A package, module or definition the code refers to is not available from the caller. */
   | {
       readonly kind: 'missingDefinition'; readonly message: string; readonly definition: Definition | undefined;

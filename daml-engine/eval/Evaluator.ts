@@ -24,6 +24,7 @@ import type {
 import { FALSE, NIL, NONE, TRUE, UNIT, some, text } from '../value/Value.js';
 import type { Definition, EvalError, EvalResult } from './EvalResult.js';
 import { describeDefinition } from './EvalResult.js';
+import { builtinCost, CELL_BYTES, recordBytes, SLOT_BYTES } from './allocationCost.js';
 import { typesEqual } from './typesEqual.js';
 
 /** A variable environment: an immutable linked list, shared by closures. */
@@ -49,6 +50,12 @@ export interface EvaluatorOptions {
   readonly getPackage: (packageId: string) => Package | undefined;
   /** Steps one call of `evaluate` / `apply` may take (default 100,000,000). */
   readonly stepBudget?: number;
+  /**
+   * Bytes one call of `evaluate` / `apply` may allocate (default 256 MiB, `DEFAULT_ALLOCATION_BUDGET`):
+   * builtins are charged by the size of what they build before they run, the machine by the cells,
+   * records and closures it makes (see allocationCost.ts).
+   */
+  readonly allocationBudget?: number;
   /** Receives `TRACE` messages (Daml's `trace` / `debug`). */
   readonly onTrace?: (message: string) => void;
   /** The package of daml-prim's `DA.Exception.ArithmeticError` (stable across SDKs). */
@@ -60,7 +67,24 @@ export interface EvaluatorOptions {
   readonly valueOverride?: (ref: QualifiedName) => Value | undefined;
   /** First-order builtins replacing the engine's own (tests prove checks can fail with them). */
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  /**
+   * Top-level values already evaluated, shared by evaluators of the same packages (the update
+   * engine gives each sliced run its own evaluator, and all of them this cache). Pure, so shared safely.
+   */
+  readonly sharedValues?: Map<DefValue, Value>;
 }
+
+/**
+ * How a sliced run yields (`runMachineSliced`): after about `steps` evaluation steps it awaits
+ * `pause()` (e.g. `setImmediate`), so the event loop serves others between slices.
+ */
+export interface Slicing {
+  readonly steps: number;
+  readonly pause: () => Promise<void>;
+}
+
+/** The default allocation budget of one run: 256 MiB. */
+export const DEFAULT_ALLOCATION_BUDGET = 256 * 1024 * 1024;
 
 /** daml-prim's stable package `DA.Exception.ArithmeticError` (its id in every reference DAR). */
 export const ARITHMETIC_ERROR_PACKAGE_ID = 'ee33fb70918e7aaa3d3fc44d64a399fb2bf5bcefc54201b1690ecd448551ba88';
@@ -108,17 +132,21 @@ interface StructConCache { readonly fieldNames: readonly string[]; readonly expr
 export class Evaluator {
   private readonly getPackage: (id: string) => Package | undefined;
   private readonly budget: number;
+  private readonly allocationBudget: number;
   private readonly onTrace: ((message: string) => void) | undefined;
   private readonly arithmeticError: QualifiedName;
   private readonly valueOverride: ((ref: QualifiedName) => Value | undefined) | undefined;
   private readonly builtinOverrides: ReadonlyMap<BuiltinName, FirstOrderBuiltin> | undefined;
   /** Top-level values evaluated so far (null while one is being evaluated: a cycle). */
   private readonly topValues = new Map<DefValue, Value | null>();
+  private readonly sharedValues: Map<DefValue, Value> | undefined;
   private readonly builtinValues = new Map<BuiltinName, Value>();
 
   // Machine registers, live during one run.
   private k: Frame[] = [];
   private steps = 0;
+  /** Bytes allocated by this run so far (see allocationCost.ts). */
+  private allocated = 0;
   private def: Definition | undefined;
   private mode: 0 | 1 = 0; // 0: evaluate `expr` in `env`; 1: return `ret` to the top frame
   private expr: Expr = { kind: 'lit', value: UNIT };
@@ -128,9 +156,11 @@ export class Evaluator {
   constructor(options: EvaluatorOptions) {
     this.getPackage = options.getPackage;
     this.budget = options.stepBudget ?? 100_000_000;
+    this.allocationBudget = options.allocationBudget ?? DEFAULT_ALLOCATION_BUDGET;
     this.onTrace = options.onTrace;
     this.valueOverride = options.valueOverride;
     this.builtinOverrides = options.builtinOverrides;
+    this.sharedValues = options.sharedValues;
     this.arithmeticError = {
       packageId: options.arithmeticErrorPackageId ?? ARITHMETIC_ERROR_PACKAGE_ID,
       module: 'DA.Exception.ArithmeticError',
@@ -161,6 +191,28 @@ export class Evaluator {
   runMachine(start: () => void, definition?: Definition): EvalResult {
     return this.run(() => { this.def = definition; start(); });
   }
+
+  /**
+   * `runMachine` in slices: after every `slicing.steps` steps the run awaits `slicing.pause()`.
+   * The machine's registers are this run's until it ends: an evaluator runs one sliced run at a
+   * time, and no other run meanwhile (the update engine gives each its own evaluator).
+   */
+  async runMachineSliced(start: () => void, slicing: Slicing, definition?: Definition): Promise<EvalResult> {
+    if (this.slicedRunning) throw new Error('an evaluator runs one sliced run at a time');
+    this.slicedRunning = true;
+    try {
+      let r = this.run(() => { this.def = definition; start(); }, slicing.steps, false);
+      while (r === 'paused') {
+        await slicing.pause();
+        r = this.run(() => undefined, this.steps + slicing.steps, true);
+      }
+      return r;
+    } finally {
+      this.slicedRunning = false;
+    }
+  }
+
+  private slicedRunning = false;
 
   /** Pushes a continuation: `resume` receives the next value returned to it. */
   then(resume: (value: Value) => void): void {
@@ -203,14 +255,30 @@ export class Evaluator {
 
   // ---- the machine ---------------------------------------------------------------------------
 
-  private run(start: () => void): EvalResult {
+  private run(start: () => void): EvalResult;
+  private run(start: () => void, stepLimit: number, resuming: boolean): EvalResult | 'paused';
+  /**
+   * Runs `start` then the machine to the end; with `stepLimit`, returns 'paused' once that many
+   * steps are taken (registers and stack kept: call again with `resuming` to go on).
+   */
+  private run(start: () => void, stepLimit = Infinity, resuming = false): EvalResult | 'paused' {
     const savedK = this.k;
-    this.k = [];
-    this.steps = 0;
+    if (resuming) {
+      this.k = this.pausedK;
+    } else {
+      this.k = [];
+      this.steps = 0;
+      this.allocated = 0;
+    }
     let completed = false;
+    let paused = false;
     try {
       start();
-      this.loop(0);
+      if (!this.loop(0, stepLimit)) {
+        paused = true;
+        this.pausedK = this.k;
+        return 'paused';
+      }
       completed = true;
       return { ok: true, value: this.ret, steps: this.steps };
     } catch (error) {
@@ -222,16 +290,24 @@ export class Evaluator {
     } finally {
       // Values left half-evaluated by a failure are evaluated afresh next time. A run that
       // completed popped every SetTop frame it pushed: nothing to scan (a script asks thousands).
-      if (!completed) for (const [def, value] of this.topValues) if (value === null) this.topValues.delete(def);
+      if (!completed && !paused) for (const [def, value] of this.topValues) if (value === null) this.topValues.delete(def);
+      if (!paused) this.pausedK = [];
       this.k = savedK;
     }
   }
 
-  /** Runs until the continuation stack is back to `depth` frames with a value returned. */
-  private loop(depth: number): void {
+  /** The stack of a sliced run between its slices. */
+  private pausedK: Frame[] = [];
+
+  /**
+   * Runs until the continuation stack is back to `depth` frames with a value returned (true), or
+   * until `stepLimit` steps are taken (false: the registers hold where to go on).
+   */
+  private loop(depth: number, stepLimit: number): boolean {
     const k = this.k;
     const budget = this.budget;
     for (;;) {
+      if (this.steps >= stepLimit) return false;
       if (++this.steps > budget) {
         throw new Stop({
           kind: 'budgetExceeded', steps: this.steps - 1, definition: this.def,
@@ -241,10 +317,19 @@ export class Evaluator {
       if (this.mode === 0) {
         this.step(this.expr, this.env);
       } else {
-        if (k.length === depth) return;
+        if (k.length === depth) return true;
         this.resume(k.pop()!);
       }
     }
+  }
+
+  /** Charges `bytes` to the run's allocation budget; past it, the run stops. */
+  private charge(bytes: number): void {
+    if ((this.allocated += bytes) <= this.allocationBudget) return;
+    throw new Stop({
+      kind: 'allocationExceeded', allocated: this.allocated, budget: this.allocationBudget, definition: this.def,
+      message: `evaluation exceeded its allocation budget of ${this.allocationBudget} bytes in ${describeDefinition(this.def)}`,
+    });
   }
 
   private evalIn(expr: Expr, env: Env): void {
@@ -277,6 +362,10 @@ export class Evaluator {
           expr.cache = def;
         }
         let cached = this.topValues.get(def);
+        if (cached === undefined) {
+          const shared = this.sharedValues?.get(def);
+          if (shared !== undefined) this.topValues.set(def, (cached = shared));
+        }
         if (cached === undefined && this.valueOverride) {
           // Asked per evaluator, not per node: expression nodes (and their caches) are shared.
           cached = this.valueOverride(expr.ref);
@@ -343,11 +432,13 @@ export class Evaluator {
         return this.evalIn(expr.expr, env);
       }
       case 'abs':
+        this.charge(recordBytes(5));
         return this.give(fnValue({ tag: 'closure', params: expr.params, body: expr.body, env, def: this.def }));
       case 'tyAbs': {
         let pending = 0;
         for (let i = 0; i < expr.params.length; i++) if (expr.params[i]!.kind.kind === 'nat') pending = i + 1;
         if (pending === 0) return this.evalIn(expr.body, env); // erasable: Λ α . v is v
+        this.charge(recordBytes(5));
         return this.give(fnValue({ tag: 'tyClosure', pending, body: expr.body, env, def: this.def }));
       }
       case 'case': {
@@ -407,6 +498,7 @@ export class Evaluator {
         return this.collect(frame.node, frame.exprs, frame.vals, frame.env, frame);
       case K.SetTop:
         this.topValues.set(frame.def, v);
+        this.sharedValues?.set(frame.def, v);
         this.def = frame.saved;
         return this.give(v);
       case K.Foldl: {
@@ -453,7 +545,7 @@ export class Evaluator {
       case 'builtin': return this.builtinValue(expr.builtin);
       case 'val': {
         const def = expr.cache as DefValue | undefined;
-        return def ? this.topValues.get(def) ?? undefined : undefined;
+        return def ? this.topValues.get(def) ?? this.sharedValues?.get(def) ?? undefined : undefined;
       }
       case 'nil': return NIL;
       case 'optionalNone': return NONE;
@@ -535,7 +627,10 @@ export class Evaluator {
     switch (fn.tag) {
       case 'closure': {
         const n = fn.params.length;
-        if (args.length < n) return this.give(fnValue({ tag: 'pap', fn, args }));
+        if (args.length < n) {
+          this.charge(recordBytes(args.length + 2));
+          return this.give(fnValue({ tag: 'pap', fn, args }));
+        }
         let env = fn.env;
         for (let i = 0; i < n; i++) env = { name: fn.params[i]!.name, value: args[i]!, next: env };
         if (args.length > n) this.k.push({ t: K.ApplyTo, args: args.slice(n) });
@@ -544,7 +639,10 @@ export class Evaluator {
       }
       case 'pap': return this.applyFn(fnValue(fn.fn), [...fn.args, ...args]);
       case 'builtin': {
-        if (args.length < fn.arity) return this.give(fnValue({ tag: 'pap', fn, args }));
+        if (args.length < fn.arity) {
+          this.charge(recordBytes(args.length + 2));
+          return this.give(fnValue({ tag: 'pap', fn, args }));
+        }
         if (args.length > fn.arity) {
           this.k.push({ t: K.ApplyTo, args: args.slice(fn.arity) });
           args = args.slice(0, fn.arity);
@@ -574,7 +672,18 @@ export class Evaluator {
 
   private callBuiltin(fn: Extract<Fn, { tag: 'builtin' }>, args: Value[]): void {
     if (fn.impl) {
-      const outcome = fn.impl.apply(args);
+      this.charge(builtinCost(fn.name, args));
+      let outcome;
+      try {
+        outcome = fn.impl.apply(args);
+      } catch (e) {
+        // V8's own limits (a string or array past its maximum length), met only under a budget raised past them.
+        if (!(e instanceof RangeError)) throw e;
+        throw new Stop({
+          kind: 'allocationExceeded', allocated: this.allocated, budget: this.allocationBudget, definition: this.def,
+          message: `builtin ${fn.name} would build a value past the engine's limits (${e.message}) in ${describeDefinition(this.def)}`,
+        });
+      }
       if (outcome.ok) return this.give(outcome.value);
       const failure = outcome.failure;
       switch (failure.kind) {
@@ -605,6 +714,7 @@ export class Evaluator {
         if (list.kind !== 'cons' && list.kind !== 'nil') return this.fail('crash', `FOLDR over a ${list.kind}`);
         const items: Value[] = [];
         for (let cell: ListValue = list; cell.kind === 'cons'; cell = cell.tail) items.push(cell.head);
+        this.charge(SLOT_BYTES * items.length);
         this.k.push({ t: K.Foldr, f, items, i: items.length - 1 });
         return this.give(z);
       }
@@ -701,6 +811,7 @@ export class Evaluator {
           if (rank < 0) return this.fail('crash', `no constructor ${node.constructor} in ${node.tycon.tycon.module}:${node.tycon.tycon.name}`);
           node.cache = rank;
         }
+        this.charge(recordBytes(4));
         return this.give({ kind: 'variant', tycon: node.tycon.tycon, constructor: node.constructor, rank, value: v });
       }
       case 'structProj': {
@@ -709,8 +820,8 @@ export class Evaluator {
         if (index < 0) return this.fail('crash', `no struct field ${node.field}`);
         return this.give(v.fields[index]!);
       }
-      case 'optionalSome': return this.give(some(v));
-      case 'toAny': return this.give({ kind: 'any', type: node.type, value: v });
+      case 'optionalSome': return this.charge(CELL_BYTES), this.give(some(v));
+      case 'toAny': return this.charge(recordBytes(2)), this.give({ kind: 'any', type: node.type, value: v });
       case 'fromAny':
         if (v.kind !== 'any') return this.fail('crash', `from_any of a ${v.kind}`);
         return this.give(typesEqual(v.type, node.type) ? some(v.value) : NONE);
@@ -758,6 +869,7 @@ export class Evaluator {
         if (a.kind !== 'record') return this.fail('crash', `updated field ${node.field} of a ${a.kind}`);
         const index = a.fieldNames.indexOf(node.field);
         if (index < 0) return this.fail('crash', `no field ${node.field} in ${a.tycon.module}:${a.tycon.name}`);
+        this.charge(recordBytes(a.fields.length));
         const fields = a.fields.slice();
         fields[index] = b;
         return this.give({ kind: 'record', tycon: a.tycon, fieldNames: a.fieldNames, fields });
@@ -766,6 +878,7 @@ export class Evaluator {
         if (a.kind !== 'struct') return this.fail('crash', `struct update of a ${a.kind}`);
         const index = a.fieldNames.indexOf(node.field);
         if (index < 0) return this.fail('crash', `no struct field ${node.field}`);
+        this.charge(recordBytes(a.fields.length));
         const fields = a.fields.slice();
         fields[index] = b;
         return this.give({ kind: 'struct', fieldNames: a.fieldNames, fields });
@@ -798,10 +911,12 @@ export class Evaluator {
     switch (node.kind) {
       case 'recCon': {
         const cache = node.cache as RecConCache;
+        this.charge(recordBytes(vals.length));
         return this.give({ kind: 'record', tycon: cache.tycon, fieldNames: cache.fieldNames, fields: vals });
       }
       case 'structCon': {
         const cache = node.cache as StructConCache;
+        this.charge(recordBytes(vals.length));
         const fields = new Array<Value>(vals.length);
         for (let i = 0; i < vals.length; i++) fields[cache.order[i]!] = vals[i]!;
         return this.give({ kind: 'struct', fieldNames: cache.fieldNames, fields });
@@ -809,6 +924,7 @@ export class Evaluator {
       case 'cons': {
         let list = vals[vals.length - 1]!;
         if (list.kind !== 'cons' && list.kind !== 'nil') return this.fail('crash', `cons onto a ${list.kind}`);
+        this.charge(CELL_BYTES * (vals.length - 1));
         for (let i = vals.length - 2; i >= 0; i--) list = { kind: 'cons', head: vals[i]!, tail: list };
         return this.give(list);
       }

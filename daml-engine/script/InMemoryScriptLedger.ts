@@ -67,38 +67,40 @@ export class InMemoryScriptLedger implements ScriptLedger {
     this.views = new Evaluator({ getPackage: options.getPackage, onTrace: options.onTrace, builtinOverrides: options.builtinOverrides });
   }
 
-  allocateParty(hint: string): AllocateResult {
+  async allocateParty(hint: string, displayName?: string): Promise<AllocateResult> {
     if (hint !== '' && !/^[A-Za-z0-9:\-_ ]{1,255}$/.test(hint)) return { ok: false, message: `invalid party id hint '${hint}'` };
     if (this.parties.has(hint)) return { ok: false, message: `party '${hint}' already exists` };
     let party = hint;
     if (party === '') {
-      party = 'party';
-      for (let n = 1; this.parties.has(party); n++) party = `party${n}`;
+      const prefix = displayName === undefined || displayName === '' ? 'party' : displayName;
+      party = prefix;
+      for (let n = 1; this.parties.has(party); n++) party = `${prefix}${n}`;
+      if (!/^[A-Za-z0-9:\-_ ]{1,255}$/.test(party)) return { ok: false, message: `invalid party name '${party}'` };
     }
-    this.parties.set(party, { party, isLocal: true });
+    this.parties.set(party, displayName === undefined ? { party, isLocal: true } : { party, isLocal: true, displayName });
     return { ok: true, party };
   }
 
-  listKnownParties(): readonly ScriptPartyDetails[] {
+  async listKnownParties(): Promise<readonly ScriptPartyDetails[]> {
     return [...this.parties.values()];
   }
 
-  createUser(user: ScriptUser, rights: readonly ScriptUserRight[]): boolean {
+  async createUser(user: ScriptUser, rights: readonly ScriptUserRight[]): Promise<boolean> {
     if (this.users.has(user.userId)) return false;
     this.users.set(user.userId, { user, rights: [] });
-    this.grantUserRights(user.userId, rights);
+    await this.grantUserRights(user.userId, rights);
     return true;
   }
 
-  getUser(userId: string): ScriptUser | undefined { return this.users.get(userId)?.user; }
+  async getUser(userId: string): Promise<ScriptUser | undefined> { return this.users.get(userId)?.user; }
 
-  deleteUser(userId: string): boolean { return this.users.delete(userId); }
+  async deleteUser(userId: string): Promise<boolean> { return this.users.delete(userId); }
 
-  listAllUsers(): readonly ScriptUser[] {
+  async listAllUsers(): Promise<readonly ScriptUser[]> {
     return [...this.users.values()].map((u) => u.user).sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   }
 
-  grantUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined {
+  async grantUserRights(userId: string, rights: readonly ScriptUserRight[]): Promise<readonly ScriptUserRight[] | undefined> {
     const u = this.users.get(userId);
     if (!u) return undefined;
     const granted: ScriptUserRight[] = [];
@@ -110,7 +112,7 @@ export class InMemoryScriptLedger implements ScriptLedger {
     return granted;
   }
 
-  revokeUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined {
+  async revokeUserRights(userId: string, rights: readonly ScriptUserRight[]): Promise<readonly ScriptUserRight[] | undefined> {
     const u = this.users.get(userId);
     if (!u) return undefined;
     const revoked = u.rights.filter((x) => rights.some((r) => sameRight(x, r)));
@@ -118,12 +120,12 @@ export class InMemoryScriptLedger implements ScriptLedger {
     return revoked;
   }
 
-  listUserRights(userId: string): readonly ScriptUserRight[] | undefined { return this.users.get(userId)?.rights; }
+  async listUserRights(userId: string): Promise<readonly ScriptUserRight[] | undefined> { return this.users.get(userId)?.rights; }
 
-  getTime(): bigint { return this.time; }
-  setTime(micros: bigint): void { this.time = micros; }
+  async getTime(): Promise<bigint> { return this.time; }
+  async setTime(micros: bigint): Promise<void> { this.time = micros; }
 
-  submit(s: ScriptSubmission): ScriptSubmitResult {
+  async submit(s: ScriptSubmission): Promise<ScriptSubmitResult> {
     const readers = new Set([...s.actAs, ...s.readAs]);
     const disclosed = new Set(s.disclosures.filter((d) => d.blob === this.blob(d.contractId)).map((d) => d.contractId));
     const seedInput = createHash('sha256').update(`submission/${this.submissions++}`).digest();
@@ -165,19 +167,19 @@ export class InMemoryScriptLedger implements ScriptLedger {
     return (c) => [...c.stakeholders].some((p) => readers.has(p));
   }
 
-  query(parties: readonly string[], templateId: QualifiedName): readonly ScriptActiveContract[] {
+  async query(parties: readonly string[], templateId: QualifiedName): Promise<readonly ScriptActiveContract[]> {
     const key = qualifiedKey(templateId);
     const sees = this.visible(parties);
     return [...this.active.values()].filter((c) => qualifiedKey(c.templateId) === key && sees(c)).map(strip);
   }
 
-  queryContractId(parties: readonly string[], contractId: string): (ScriptActiveContract & { readonly blob: string }) | undefined {
+  async queryContractId(parties: readonly string[], contractId: string): Promise<(ScriptActiveContract & { readonly blob: string }) | undefined> {
     const c = this.active.get(contractId);
     if (!c || !this.visible(parties)(c)) return undefined;
     return { ...strip(c), blob: this.blob(contractId) };
   }
 
-  queryInterface(parties: readonly string[], interfaceId: QualifiedName): readonly { readonly contractId: string; readonly view: Value | undefined }[] {
+  async queryInterface(parties: readonly string[], interfaceId: QualifiedName): Promise<readonly { readonly contractId: string; readonly view: Value | undefined }[]> {
     const key = qualifiedKey(interfaceId);
     const sees = this.visible(parties);
     const out: { contractId: string; view: Value | undefined }[] = [];

@@ -12,7 +12,7 @@ import type { ScriptValues} from './ScriptValues.js';
 import { ShapeError, constructorOf, field, list, party, text, typeRepTycon, unwrap } from './ScriptValues.js';
 import { submitErrorValue } from './submitError.js';
 
-type Handler = (payload: Value, ctx: ScriptContext) => Answer;
+type Handler = (payload: Value, ctx: ScriptContext) => Answer | Promise<Answer>;
 
 const value = (v: Value): Answer => ({ kind: 'value', value: v });
 const parties = (v: Value): string[] => [...new Set(list(v).map(party))];
@@ -94,7 +94,7 @@ function locationOf(v: Value): string {
   return ` at ${text(field(loc, 'srcLocFile'))}:${n('srcLocStartLine')}:${n('srcLocStartCol')} (${text(field(v.value, '_1'))})`;
 }
 
-const submit: Handler = (payload, ctx) => {
+const submit: Handler = async (payload, ctx) => {
   const out: Value[] = [];
   for (const s of list(field(payload, 'submissions'))) {
     const actAsNe = field(s, 'sActAs');
@@ -112,7 +112,8 @@ const submit: Handler = (payload, ctx) => {
     }
     const behaviour = constructorOf(field(s, 'sErrorBehaviour'));
     const at = locationOf(field(s, 'sLocation'));
-    const result = ctx.ledger.submit({ actAs, readAs: parties(field(s, 'sReadAs')), disclosures, commands });
+    const result = await ctx.ledger.submit({ actAs, readAs: parties(field(s, 'sReadAs')), disclosures, commands });
+    ctx.coverage?.submitted(result);
     if (result.ok) {
       if (behaviour === 'MustFail') return { kind: 'fail', failure: { kind: 'userError', message: `Expected submit to fail but it succeeded${at}` } };
       out.push(ctx.values.right(ctx.values.tuple(listOf(result.results.map((r) => commandResult(ctx.values, r))), treeValue(ctx.values, result.tree))));
@@ -135,16 +136,16 @@ const submit: Handler = (payload, ctx) => {
   return value(listOf(out));
 };
 
-const queryACS: Handler = (payload, ctx) => {
-  const found = ctx.ledger.query(parties(field(payload, 'parties')), typeRepTycon(field(payload, 'tplId')));
+const queryACS: Handler = async (payload, ctx) => {
+  const found = await ctx.ledger.query(parties(field(payload, 'parties')), typeRepTycon(field(payload, 'tplId')));
   return value(listOf(found.map((c) => ctx.values.tuple({ kind: 'contractId', value: c.contractId }, ctx.values.anyTemplate(c.templateId, c.argument)))));
 };
 
-const queryContractId: Handler = (payload, ctx) => {
+const queryContractId: Handler = async (payload, ctx) => {
   const cid = field(payload, 'cid');
   if (cid.kind !== 'contractId') throw new ShapeError('QueryContractId of a non contract id');
   const wanted = typeRepTycon(field(payload, 'tplId'));
-  const c = ctx.ledger.queryContractId(parties(field(payload, 'parties')), cid.value);
+  const c = await ctx.ledger.queryContractId(parties(field(payload, 'parties')), cid.value);
   // Without upgrades, a contract of another template is not the one asked for.
   if (!c || c.templateId.packageId !== wanted.packageId || c.templateId.module !== wanted.module || c.templateId.name !== wanted.name) {
     return value(ctx.values.optional(undefined));
@@ -154,42 +155,59 @@ const queryContractId: Handler = (payload, ctx) => {
   )));
 };
 
-const queryInterface: Handler = (payload, ctx) => {
-  const found = ctx.ledger.queryInterface(parties(field(payload, 'parties')), typeRepTycon(field(payload, 'interfaceId')));
+const queryInterface: Handler = async (payload, ctx) => {
+  const interfaceId = typeRepTycon(field(payload, 'interfaceId'));
+  ctx.coverage?.interfaceUsed(interfaceId);
+  const found = await ctx.ledger.queryInterface(parties(field(payload, 'parties')), interfaceId);
   return value(listOf(found.map((c) => ctx.values.tuple({ kind: 'contractId', value: c.contractId }, ctx.values.optional(c.view)))));
 };
 
-const queryInterfaceContractId: Handler = (payload, ctx) => {
+const queryInterfaceContractId: Handler = async (payload, ctx) => {
   const cid = field(payload, 'cid');
   if (cid.kind !== 'contractId') throw new ShapeError('QueryInterfaceContractId of a non contract id');
-  const found = ctx.ledger.queryInterface(parties(field(payload, 'parties')), typeRepTycon(field(payload, 'interfaceId')))
-    .find((c) => c.contractId === cid.value);
+  const interfaceId = typeRepTycon(field(payload, 'interfaceId'));
+  ctx.coverage?.interfaceUsed(interfaceId);
+  const found = (await ctx.ledger.queryInterface(parties(field(payload, 'parties')), interfaceId)).find((c) => c.contractId === cid.value);
   return value(ctx.values.optional(found?.view));
 };
 
-const allocateParty: Handler = (payload, ctx) => {
-  const requested = text(field(payload, 'requestedName'));
+const allocateParty: Handler = async (payload, ctx) => {
   const hint = text(field(payload, 'idHint'));
+  if (hasField(payload, 'displayName')) {
+    // daml-script 3.2 (version 1): a display name beside the hint; without a hint the ledger
+    // names the party (the IDE ledger after the display name, a participant itself).
+    const r = await ctx.ledger.allocateParty(hint, text(field(payload, 'displayName')));
+    return r.ok ? value({ kind: 'party', value: r.party }) : { kind: 'fail', failure: { kind: 'userError', message: `allocateParty: ${r.message}` } };
+  }
+  const requested = text(field(payload, 'requestedName'));
   // daml-script's hint rules (Converter.toPartyIdHint).
   if (hint !== '' && requested !== '' && hint !== requested) {
     return { kind: 'fail', failure: { kind: 'userError', message: `Requested name '${requested}' cannot be different from id hint '${hint}'` } };
   }
   // daml-script appends 8 random hex digits; ours are drawn from a per-run deterministic source.
   const id = hint !== '' ? hint : `${requested !== '' ? requested : 'party'}-${ctx.randomHex(8)}`;
-  const r = ctx.ledger.allocateParty(id);
+  const r = await ctx.ledger.allocateParty(id);
   if (!r.ok) return { kind: 'fail', failure: { kind: 'userError', message: `allocateParty: ${r.message}` } };
   return value({ kind: 'party', value: r.party });
 };
 
-const listKnownParties: Handler = (_payload, ctx) => value(listOf(ctx.ledger.listKnownParties().map((p) =>
-  ctx.values.script('Questions.PartyManagement', 'PartyDetails', { party: { kind: 'party', value: p.party }, isLocal: p.isLocal ? TRUE : FALSE }))));
+const hasField = (v: Value, name: string): boolean => v.kind === 'record' && v.fieldNames.includes(name);
 
-const getTime: Handler = (_payload, ctx) => value({ kind: 'timestamp', micros: ctx.ledger.getTime() });
+/** `PartyDetails`: 3.2's has `displayName : Optional Text`, 3.3's not. */
+const listKnownParties: Handler = async (_payload, ctx) => {
+  const tycon = ctx.values.tycon('Daml.Script.Internal.Questions.PartyManagement', 'PartyDetails');
+  return value(listOf((await ctx.ledger.listKnownParties()).map((p) => ctx.values.record(tycon, {
+    party: { kind: 'party', value: p.party }, isLocal: p.isLocal ? TRUE : FALSE,
+    displayName: ctx.values.optional(p.displayName === undefined ? undefined : { kind: 'text', value: p.displayName }),
+  }))));
+};
 
-const setTime: Handler = (payload, ctx) => {
+const getTime: Handler = async (_payload, ctx) => value({ kind: 'timestamp', micros: await ctx.ledger.getTime() });
+
+const setTime: Handler = async (payload, ctx) => {
   const t = field(payload, 'time');
   if (t.kind !== 'timestamp') throw new ShapeError('SetTime of a non timestamp');
-  ctx.ledger.setTime(t.micros);
+  await ctx.ledger.setTime(t.micros);
   return value(ctx.values.unit);
 };
 
@@ -197,6 +215,12 @@ const setTime: Handler = (payload, ctx) => {
 const sleep: Handler = (_payload, ctx) => value(ctx.values.unit);
 
 const catchQuestion: Handler = (payload) => ({ kind: 'catch', script: field(payload, 'act') });
+
+/** daml-script 3.3+'s `failWithStatus` in a script: the script fails with the status. */
+const failWithStatus: Handler = (payload) => {
+  const status = field(payload, 'status');
+  return { kind: 'fail', failure: { kind: 'userError', message: `failed with status ${text(field(status, 'errorId'))}: ${text(field(status, 'message'))}` } };
+};
 
 const throwQuestion: Handler = (payload) => {
   const exc = field(payload, 'exc');
@@ -244,30 +268,31 @@ const validateUserId: Handler = (payload, ctx) => {
     : { kind: 'text', value: `User ID "${name}" does not match regex "[a-zA-Z0-9@^$.!\`\\-#+'~_|:]{1,128}"` }));
 };
 
-const createUser: Handler = (payload, ctx) => value(ctx.values.optional(
-  ctx.ledger.createUser(userOf(field(payload, 'user')), list(field(payload, 'rights')).map(rightOf)) ? ctx.values.unit : undefined));
+const createUser: Handler = async (payload, ctx) => value(ctx.values.optional(
+  await ctx.ledger.createUser(userOf(field(payload, 'user')), list(field(payload, 'rights')).map(rightOf)) ? ctx.values.unit : undefined));
 
-const getUser: Handler = (payload, ctx) => {
-  const u = ctx.ledger.getUser(userIdOf(field(payload, 'userId')));
+const getUser: Handler = async (payload, ctx) => {
+  const u = await ctx.ledger.getUser(userIdOf(field(payload, 'userId')));
   return value(ctx.values.optional(u === undefined ? undefined : userValue(ctx.values, u)));
 };
 
-const deleteUser: Handler = (payload, ctx) =>
-  value(ctx.values.optional(ctx.ledger.deleteUser(userIdOf(field(payload, 'userId'))) ? ctx.values.unit : undefined));
+const deleteUser: Handler = async (payload, ctx) =>
+  value(ctx.values.optional(await ctx.ledger.deleteUser(userIdOf(field(payload, 'userId'))) ? ctx.values.unit : undefined));
 
-const listAllUsers: Handler = (_payload, ctx) => value(listOf(ctx.ledger.listAllUsers().map((u) => userValue(ctx.values, u))));
+const listAllUsers: Handler = async (_payload, ctx) => value(listOf((await ctx.ledger.listAllUsers()).map((u) => userValue(ctx.values, u))));
 
-const grantUserRights: Handler = (payload, ctx) => value(rightsValue(ctx.values,
-  ctx.ledger.grantUserRights(userIdOf(field(payload, 'userId')), list(field(payload, 'rights')).map(rightOf))));
+const grantUserRights: Handler = async (payload, ctx) => value(rightsValue(ctx.values,
+  await ctx.ledger.grantUserRights(userIdOf(field(payload, 'userId')), list(field(payload, 'rights')).map(rightOf))));
 
-const revokeUserRights: Handler = (payload, ctx) => value(rightsValue(ctx.values,
-  ctx.ledger.revokeUserRights(userIdOf(field(payload, 'userId')), list(field(payload, 'rights')).map(rightOf))));
+const revokeUserRights: Handler = async (payload, ctx) => value(rightsValue(ctx.values,
+  await ctx.ledger.revokeUserRights(userIdOf(field(payload, 'userId')), list(field(payload, 'rights')).map(rightOf))));
 
-const listUserRights: Handler = (payload, ctx) => value(rightsValue(ctx.values, ctx.ledger.listUserRights(userIdOf(field(payload, 'userId')))));
+const listUserRights: Handler = async (payload, ctx) => value(rightsValue(ctx.values, await ctx.ledger.listUserRights(userIdOf(field(payload, 'userId')))));
 
 /** Handlers by `commandName` and the versions they understand. */
 const HANDLERS: ReadonlyMap<string, { readonly versions: readonly bigint[]; readonly handle: Handler }> = new Map([
-  ['Submit', { versions: [1n], handle: submit }],
+  // Version 2 (daml-script 3.5) has the same payload; only contract keys, not answered here, differ.
+  ['Submit', { versions: [1n, 2n], handle: submit }],
   ['QueryACS', { versions: [1n], handle: queryACS }],
   ['QueryContractId', { versions: [1n], handle: queryContractId }],
   ['QueryInterface', { versions: [1n], handle: queryInterface }],
@@ -279,6 +304,7 @@ const HANDLERS: ReadonlyMap<string, { readonly versions: readonly bigint[]; read
   ['Sleep', { versions: [1n], handle: sleep }],
   ['Catch', { versions: [1n], handle: catchQuestion }],
   ['Throw', { versions: [1n], handle: throwQuestion }],
+  ['FailWithStatus', { versions: [1n], handle: failWithStatus }],
   ['ValidateUserId', { versions: [1n], handle: validateUserId }],
   ['CreateUser', { versions: [1n], handle: createUser }],
   ['GetUser', { versions: [1n], handle: getUser }],
@@ -289,7 +315,7 @@ const HANDLERS: ReadonlyMap<string, { readonly versions: readonly bigint[]; read
   ['ListUserRights', { versions: [1n], handle: listUserRights }],
 ]);
 
-export function answer(q: Question, ctx: ScriptContext): Answer {
+export function answer(q: Question, ctx: ScriptContext): Answer | Promise<Answer> {
   const h = HANDLERS.get(q.name);
   if (!h || !h.versions.includes(q.version)) {
     return { kind: 'fail', failure: { kind: 'unsupportedCommand', message: `the script asked ${q.name} version ${q.version}, which this runner does not answer` } };

@@ -1,5 +1,6 @@
 /**
- * What a Daml Script runner needs from a ledger, in engine values (never JSON). The in-memory
+ * What a Daml Script runner needs from a ledger, in engine values (never JSON). Every answer is
+ * asynchronous (a participant answers over HTTP); the in-memory ledgers answer at once. The in-memory
  * implementation (`InMemoryScriptLedger`) runs commands on the update engine; the reference's
  * ledger core implements it too (`ledger/engine/CoreScriptLedger.ts`), so a script does what the
  * JSON API would see.
@@ -41,8 +42,10 @@ export interface ScriptSubmission {
 export type ScriptTreeEvent =
   | { readonly kind: 'created'; readonly contractId: string; readonly templateId: QualifiedName; readonly argument: RecordValue }
   | {
-      readonly kind: 'exercised'; readonly contractId: string; readonly templateId: QualifiedName; readonly choice: string;
-      readonly argument: Value; readonly children: readonly ScriptTreeEvent[];
+      readonly kind: 'exercised'; readonly contractId: string; readonly templateId: QualifiedName;
+      /** The interface of a choice exercised through an interface. */
+      readonly interfaceId: QualifiedName | undefined;
+      readonly choice: string; readonly argument: Value; readonly children: readonly ScriptTreeEvent[];
     };
 
 /**
@@ -81,6 +84,8 @@ export interface ScriptActiveContract {
 export interface ScriptPartyDetails {
   readonly party: string;
   readonly isLocal: boolean;
+  /** The display name it was allocated with (daml-script 3.2's `PartyDetails.displayName`). */
+  readonly displayName?: string;
 }
 
 /** A user right by its daml-script constructor name (`CanActAs`, `CanReadAs`, `ParticipantAdmin`, ...). */
@@ -97,30 +102,35 @@ export interface ScriptUser {
 export type AllocateResult = { readonly ok: true; readonly party: string } | { readonly ok: false; readonly message: string };
 
 export interface ScriptLedger {
-  /** Allocates a party from a (possibly empty) hint, as the participant's party management does. */
-  allocateParty(hint: string): AllocateResult;
-  listKnownParties(): readonly ScriptPartyDetails[];
+  /**
+   * Allocates a party from a (possibly empty) hint, as the participant's party management does.
+   * `displayName` (daml-script 3.2) names the party where there is no hint on a ledger that
+   * names parties itself (the IDE ledger's `name`, `name1`, ...); a participant keeps it only as
+   * the party's display name.
+   */
+  allocateParty(hint: string, displayName?: string): Promise<AllocateResult>;
+  listKnownParties(): Promise<readonly ScriptPartyDetails[]>;
   /** The static ledger time, microseconds since the epoch. */
-  getTime(): bigint;
-  /** May throw `ScriptLedgerRefusal` (a participant does not set time backwards). */
-  setTime(micros: bigint): void;
-  submit(submission: ScriptSubmission): ScriptSubmitResult;
+  getTime(): Promise<bigint>;
+  /** May reject with `ScriptLedgerRefusal` (a participant does not set time backwards). */
+  setTime(micros: bigint): Promise<void>;
+  submit(submission: ScriptSubmission): Promise<ScriptSubmitResult>;
   /** Active contracts of `templateId` a stakeholder among `parties` sees, in creation order. */
-  query(parties: readonly string[], templateId: QualifiedName): readonly ScriptActiveContract[];
+  query(parties: readonly string[], templateId: QualifiedName): Promise<readonly ScriptActiveContract[]>;
   /** One active contract a stakeholder among `parties` sees, with its disclosure blob. */
-  queryContractId(parties: readonly string[], contractId: string): (ScriptActiveContract & { readonly blob: string }) | undefined;
+  queryContractId(parties: readonly string[], contractId: string): Promise<(ScriptActiveContract & { readonly blob: string }) | undefined>;
   /** False when the user exists already. User management may throw `ScriptLedgerRefusal` for any other refusal. */
-  createUser(user: ScriptUser, rights: readonly ScriptUserRight[]): boolean;
-  getUser(userId: string): ScriptUser | undefined;
+  createUser(user: ScriptUser, rights: readonly ScriptUserRight[]): Promise<boolean>;
+  getUser(userId: string): Promise<ScriptUser | undefined>;
   /** False when there is no such user. */
-  deleteUser(userId: string): boolean;
+  deleteUser(userId: string): Promise<boolean>;
   /** Every user, by id. */
-  listAllUsers(): readonly ScriptUser[];
+  listAllUsers(): Promise<readonly ScriptUser[]>;
   /** The rights newly granted; undefined when there is no such user. */
-  grantUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined;
+  grantUserRights(userId: string, rights: readonly ScriptUserRight[]): Promise<readonly ScriptUserRight[] | undefined>;
   /** The rights revoked (those the user had); undefined when there is no such user. */
-  revokeUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined;
-  listUserRights(userId: string): readonly ScriptUserRight[] | undefined;
+  revokeUserRights(userId: string, rights: readonly ScriptUserRight[]): Promise<readonly ScriptUserRight[] | undefined>;
+  listUserRights(userId: string): Promise<readonly ScriptUserRight[] | undefined>;
   /** Active contracts implementing `interfaceId` that `parties` see, with their views (undefined: the view failed). */
-  queryInterface(parties: readonly string[], interfaceId: QualifiedName): readonly { readonly contractId: string; readonly view: Value | undefined }[];
+  queryInterface(parties: readonly string[], interfaceId: QualifiedName): Promise<readonly { readonly contractId: string; readonly view: Value | undefined }[]>;
 }

@@ -8,7 +8,8 @@
  * As the upstream runner does, it replaces `dangerousCast` (the library's untyped coercion) by the
  * identity.
  *
- * The loop is iterative: a script asking a million questions uses no JS stack. `Catch` pushes a
+ * The loop is iterative: a script asking a million questions uses no JS stack; it awaits each
+ * answer (the ledger's are asynchronous), so a long script yields between questions. `Catch` pushes a
  * frame; an exception (a Daml `throw`, an unhandled exception from a submission that must
  * succeed) unwinds to the innermost frame, whose `continue` receives `Left exception`.
  */
@@ -26,6 +27,9 @@ import { describeDefinition } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, Value } from '../value/Value.js';
 import { UNIT } from '../value/Value.js';
 import { describeException } from './describeException.js';
+import type { ScriptCoverage } from './ScriptCoverage.js';
+import type { ScriptLibrary } from './scriptLibrary.js';
+import { scriptLibraryOf } from './scriptLibrary.js';
 import { answer } from './ScriptCommands.js';
 import type { ScriptLedger } from './ScriptLedger.js';
 import { ScriptLedgerRefusal } from './ScriptLedger.js';
@@ -42,6 +46,14 @@ export interface ScriptRunOptions {
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
   /** Sees each question the script asks, before it is answered. */
   readonly onQuestion?: (question: Question) => void;
+  /** Records what the script's submissions and interface queries used. */
+  readonly coverage?: ScriptCoverage;
+  /**
+   * Mixed into the draws where daml-script draws at random (party names): give a fresh one per
+   * run against a shared participant, where the same names would collide. Default: none, so a
+   * run is deterministic.
+   */
+  readonly randomSeed?: string;
 }
 
 export type ScriptFailureKind =
@@ -53,6 +65,8 @@ export type ScriptFailureKind =
   | 'submitFailed'
   /** A question this runner does not answer. */
   | 'unsupportedCommand'
+  /** The script was built with a daml-script release this runner does not know. */
+  | 'unknownScriptLibrary'
   /** The ledger refused a question outright (static time set backwards on a participant, ...). */
   | 'ledgerRefused'
   | 'budgetExceeded'
@@ -89,6 +103,9 @@ export interface ScriptContext {
   readonly ledger: ScriptLedger;
   readonly values: ScriptValues;
   readonly evaluator: Evaluator;
+  readonly coverage: ScriptCoverage | undefined;
+  /** The daml-script release the script was built with. */
+  readonly library: ScriptLibrary;
   /** `n` hex digits, deterministic per run (where daml-script draws random ones). */
   randomHex(n: number): string;
 }
@@ -105,7 +122,7 @@ export class ScriptRunner {
   ) {}
 
   /** Runs the script `ref` against `ledger`. Failures are data, never thrown. */
-  run(ref: QualifiedName, ledger: ScriptLedger, options: ScriptRunOptions = {}): ScriptOutcome {
+  async run(ref: QualifiedName, ledger: ScriptLedger, options: ScriptRunOptions = {}): Promise<ScriptOutcome> {
     const where = `${ref.module}:${ref.name} (package ${ref.packageId})`;
     const def = lookupValue(this.getPackage, ref);
     if (!def) return { ok: false, failure: { kind: 'notAScript', message: `no definition ${where}` }, steps: 0, questions: 0 };
@@ -120,11 +137,13 @@ export class ScriptRunner {
    * Runs the Script `expr` evaluates to, built against the daml-script package `scriptPackageId`;
    * `where` names it in failures.
    */
-  runExpr(expr: Expr, scriptPackageId: string, where: string, ledger: ScriptLedger, options: ScriptRunOptions = {}): ScriptOutcome {
+  async runExpr(expr: Expr, scriptPackageId: string, where: string, ledger: ScriptLedger, options: ScriptRunOptions = {}): Promise<ScriptOutcome> {
     const budget = options.stepBudget ?? 200_000_000;
     let steps = 0;
     let questions = 0;
     const done = (failure: ScriptFailure): ScriptOutcome => ({ ok: false, failure, steps, questions });
+    const library = scriptLibraryOf(this.getPackage(scriptPackageId), scriptPackageId);
+    if (!library.ok) return done({ kind: 'unknownScriptLibrary', message: `${where}: ${library.message}` });
 
     const evaluator = new Evaluator({
       getPackage: this.getPackage,
@@ -135,8 +154,8 @@ export class ScriptRunner {
     });
     const values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId);
     let draws = 0;
-    const randomHex = (n: number) => createHash('sha256').update(`${where}/${draws++}`).digest('hex').slice(0, n);
-    const ctx: ScriptContext = { ledger, values, evaluator, randomHex };
+    const randomHex = (n: number) => createHash('sha256').update(`${options.randomSeed ?? ''}${where}/${draws++}`).digest('hex').slice(0, n);
+    const ctx: ScriptContext = { ledger, values, evaluator, randomHex, coverage: options.coverage, library: library.library };
 
     const evalFailure = (error: EvalError): ScriptFailure => {
       switch (error.kind) {
@@ -190,7 +209,8 @@ export class ScriptRunner {
             payload: field(question, 'payload'),
           };
           options.onQuestion?.(q);
-          const got = answer(q, ctx);
+          // The ledger may answer over the network: the loop awaits, and stays a loop.
+          const got = await answer(q, ctx);
           switch (got.kind) {
             case 'value': pending = { kind: 'apply', fn: field(question, 'continue'), arg: got.value }; continue;
             case 'fail': return done(got.failure);

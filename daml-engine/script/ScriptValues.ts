@@ -92,6 +92,7 @@ export class ScriptValues {
     return def;
   }
 
+  /** A record of `tycon`: values for fields this version of the type lacks are left out; a field without a value is a ShapeError. */
   record(tycon: QualifiedName, values: Readonly<Record<string, Value>>): RecordValue {
     const def = this.def(tycon);
     if (def.cons.kind !== 'record') throw new ShapeError(`${tycon.module}:${tycon.name} is not a record`);

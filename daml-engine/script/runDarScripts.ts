@@ -7,8 +7,10 @@ import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import type { Dar } from '../decode/decodeDar.js';
 import { decodeDar } from '../decode/decodeDar.js';
-import { Packages } from '../decode/Packages.js';
+import { Packages, lookupValue } from '../decode/Packages.js';
 import { findScripts, scriptName } from './findScripts.js';
+import type { ScriptCoverage } from './ScriptCoverage.js';
+import { scriptLibraryOf } from './scriptLibrary.js';
 import { InMemoryScriptLedger } from './InMemoryScriptLedger.js';
 import type { ScriptLedger } from './ScriptLedger.js';
 import type { Question, ScriptFailure } from './ScriptRunner.js';
@@ -33,6 +35,22 @@ export function loadDarScripts(bytes: Uint8Array): LoadDarResult {
   return { ok: true, loaded: { bytes, dar: decoded.value, packages, scripts: findScripts(decoded.value.main) } };
 }
 
+/**
+ * Why the runner cannot run `scripts`: the first daml-script release among those they were built
+ * with that it does not know (`scriptLibrary.ts`), or undefined when it knows them all.
+ */
+export function unknownScriptLibrary(loaded: LoadedDar, scripts: readonly QualifiedName[]): string | undefined {
+  const seen = new Set<string>();
+  for (const ref of scripts) {
+    const type = lookupValue((id) => loaded.packages.get(id), ref)?.type;
+    if (type?.kind !== 'con' || seen.has(type.tycon.packageId)) continue;
+    seen.add(type.tycon.packageId);
+    const library = scriptLibraryOf(loaded.packages.get(type.tycon.packageId), type.tycon.packageId);
+    if (!library.ok) return library.message;
+  }
+  return undefined;
+}
+
 /** What a fresh script ledger is made with (`runDarScripts` makes one per script). */
 export interface ScriptLedgerSetup {
   readonly loaded: LoadedDar;
@@ -45,7 +63,7 @@ export interface ScriptLedgerSetup {
 }
 
 /** A ledger for one script, and the evaluation steps its submissions and views took. */
-export type ScriptLedgerFactory = (setup: ScriptLedgerSetup) => ScriptLedger & { readonly stepsUsed: number };
+export type ScriptLedgerFactory = (setup: ScriptLedgerSetup) => ScriptLedger & { readonly stepsUsed: number } | Promise<ScriptLedger & { readonly stepsUsed: number }>;
 
 /** The in-memory ledger `daml test` gives each script. */
 export const inMemoryScriptLedger: ScriptLedgerFactory = (setup) => new InMemoryScriptLedger({
@@ -80,10 +98,14 @@ export interface RunScriptsOptions {
   readonly now?: () => number;
   /** The ledger each script runs on, fresh per script. Default: in memory (`inMemoryScriptLedger`). */
   readonly ledger?: ScriptLedgerFactory;
+  /** Records what the scripts created, exercised and queried (`ScriptCoverage.report` sums it up). */
+  readonly coverage?: ScriptCoverage;
+  /** See `ScriptRunOptions.randomSeed`. */
+  readonly randomSeed?: string;
 }
 
 /** Runs `scripts` (default: all of the DAR's), each on a fresh ledger, in order. */
-export function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName[] = loaded.scripts, options: RunScriptsOptions = {}): ScriptResult[] {
+export async function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName[] = loaded.scripts, options: RunScriptsOptions = {}): Promise<ScriptResult[]> {
   const getPackage = (id: string) => loaded.packages.get(id);
   const runner = new ScriptRunner(getPackage, () => loaded.packages.all());
   const now = options.now ?? (() => performance.now());
@@ -91,10 +113,10 @@ export function runDarScripts(loaded: LoadedDar, scripts: readonly QualifiedName
   for (const ref of scripts) {
     const trace: string[] = [];
     const onTrace = (m: string) => { trace.push(m); };
-    const ledger = (options.ledger ?? inMemoryScriptLedger)({ loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget });
+    const ledger = await (options.ledger ?? inMemoryScriptLedger)({ loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget });
     const started = now();
-    const outcome = runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
-      onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)),
+    const outcome = await runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
+      onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)), coverage: options.coverage, randomSeed: options.randomSeed,
     });
     const result: ScriptResult = {
       name: scriptName(ref), ref, ok: outcome.ok, failure: outcome.ok ? undefined : outcome.failure,

@@ -71,7 +71,7 @@ export function scriptTreeOf(tx: Transaction): ScriptTreeEvent[] {
       case 'create': return { kind: 'created', contractId: node.contractId, templateId: node.templateId, argument: node.argument as RecordValue };
       case 'exercise':
         return {
-          kind: 'exercised', contractId: node.contractId, templateId: node.templateId, choice: node.choice, argument: node.choiceArgument,
+          kind: 'exercised', contractId: node.contractId, templateId: node.templateId, interfaceId: node.interfaceId, choice: node.choice, argument: node.choiceArgument,
           children: node.children.map((id) => event(tx.nodes[id]!)).filter((e) => e !== undefined),
         };
       default: return undefined;

@@ -10,9 +10,9 @@ import type { Expr, Update } from '../ast/Expr.js';
 import type { DefInterface, DefTemplate, Package, TemplateChoice } from '../ast/Package.js';
 import { qualifiedKey } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
-import type { Env, EvaluatorOptions, SuspendedUpdate } from '../eval/Evaluator.js';
+import type { Env, EvaluatorOptions, Slicing, SuspendedUpdate } from '../eval/Evaluator.js';
 import { Evaluator } from '../eval/Evaluator.js';
-import type { Definition, EvalError } from '../eval/EvalResult.js';
+import type { Definition, EvalError, EvalResult } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, ContractIdValue, RecordValue, UpdateValue, Value } from '../value/Value.js';
 import { bool } from '../value/Value.js';
 import type { InterpretationTrace, TraceCommand } from './InterpretationTrace.js';
@@ -22,6 +22,7 @@ import { insert, sortedUnique, union } from './partySets.js';
 import { contractIdV1, deriveContractDiscriminator } from './seeds.js';
 import type { Transaction } from './Transaction.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
+import { MAXIMUM_NESTING, valueBoundsProblem } from '../value/valueBounds.js';
 
 /**
  * A contract the caller knows: its template and argument (a record of that template), and the
@@ -40,6 +41,13 @@ export interface UpdateEngineOptions {
   readonly getPackage: (packageId: string) => Package | undefined;
   /** Steps one submission may take. */
   readonly stepBudget?: number;
+  /** Bytes one submission may allocate (default 256 MiB; see `EvaluatorOptions.allocationBudget`). */
+  readonly allocationBudget?: number;
+  /**
+   * Bytes the result, and the values of the transaction together, may take (default 16 MiB,
+   * `DEFAULT_MAX_VALUE_BYTES`): past them the submission fails with `sizeExceeded`.
+   */
+  readonly maxValueBytes?: number;
   readonly onTrace?: (message: string) => void;
   /** Replaces builtins (see `EvaluatorOptions.builtinOverrides`): for tests, never for users. */
   readonly builtinOverrides?: EvaluatorOptions['builtinOverrides'];
@@ -83,27 +91,85 @@ interface ContractInfo {
   readonly local: boolean;
 }
 
+/** The default bound of a submission's result, and of its transaction's values: 16 MiB. */
+export const DEFAULT_MAX_VALUE_BYTES = 16 * 1024 * 1024;
+
 export class UpdateEngine {
   private readonly m: Evaluator;
   private readonly getPackage: (id: string) => Package | undefined;
+  private readonly maxValueBytes: number;
+  private readonly evaluatorOptions: EvaluatorOptions;
 
   constructor(options: UpdateEngineOptions) {
     this.getPackage = options.getPackage;
-    this.m = new Evaluator({
-      getPackage: options.getPackage, stepBudget: options.stepBudget, onTrace: options.onTrace, builtinOverrides: options.builtinOverrides,
-    });
+    this.maxValueBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
+    this.evaluatorOptions = {
+      getPackage: options.getPackage, stepBudget: options.stepBudget, allocationBudget: options.allocationBudget,
+      onTrace: options.onTrace, builtinOverrides: options.builtinOverrides, sharedValues: new Map(),
+    };
+    this.m = new Evaluator(this.evaluatorOptions);
+  }
+
+  /**
+   * `submit` in slices that yield (`slicing.pause()` every `slicing.steps` steps), so a long
+   * command leaves the event loop to others. Each sliced run has its own evaluator (runs may
+   * interleave), sharing the top-level values evaluated so far. `getContract` is asked during the
+   * run: a caller that commits the result must check afterwards that what it read still holds.
+   */
+  async submitSliced(submission: Submission, slicing: Slicing): Promise<SubmissionResult> {
+    const m = new Evaluator(this.evaluatorOptions);
+    const run = new Run(m, this.getPackage, submission);
+    const outcome = await m.runMachineSliced(() => run.run(updateOf(submission)), slicing);
+    return this.finish(run, submission, outcome);
   }
 
   /** Runs one submission: its result and transaction, or why it failed (as data). */
   submit(submission: Submission): SubmissionResult {
     const run = new Run(this.m, this.getPackage, submission);
-    const update: UpdateValue = 'kind' in submission.update && submission.update.kind === 'update'
-      ? submission.update
-      : { kind: 'update', update: { update: submission.update as Update, env: null, def: undefined } satisfies SuspendedUpdate };
-    const outcome = this.m.runMachine(() => run.run(update));
-    if (!outcome.ok) return { ...outcome, error: { ...outcome.error, trace: run.trace(submission.command ?? commandOf(submission.update)) } };
-    return { ok: true, result: outcome.value, transaction: run.tx.finish(), steps: outcome.steps, readsLedgerTime: run.readsLedgerTime };
+    const outcome = this.m.runMachine(() => run.run(updateOf(submission)));
+    return this.finish(run, submission, outcome);
   }
+
+  private finish(run: Run, submission: Submission, outcome: EvalResult): SubmissionResult {
+    if (!outcome.ok) return { ...outcome, error: { ...outcome.error, trace: run.trace(submission.command ?? commandOf(submission.update)) } };
+    const transaction = run.tx.finish();
+    const bounds = boundsError(outcome.value, transaction, this.maxValueBytes);
+    if (bounds) return { ok: false, error: { ...bounds, trace: run.trace(submission.command ?? commandOf(submission.update)) }, steps: outcome.steps };
+    return { ok: true, result: outcome.value, transaction, steps: outcome.steps, readsLedgerTime: run.readsLedgerTime };
+  }
+}
+
+/**
+ * The bounds a submission's output keeps (Daml's value nesting limit, `maxBytes`) checked on the
+ * values that leave the engine: the result, and the arguments and results its nodes carry.
+ */
+function boundsError(result: Value, tx: Transaction, maxBytes: number): EvalError | undefined {
+  const problemAt = (v: Value, where: string, used: number, onBytes?: (b: number) => void): EvalError | undefined => {
+    const p = valueBoundsProblem(v, MAXIMUM_NESTING, maxBytes, used, onBytes);
+    if (p === undefined) return undefined;
+    return p.kind === 'nesting'
+      ? { kind: 'valueNesting', limit: p.limit, where, definition: undefined, message: `Value exceeds maximum nesting value of ${p.limit}` }
+      : { kind: 'sizeExceeded', bytes: p.bytes, limit: p.limit, where, definition: undefined, message: `the ${where} takes more than ${p.limit} bytes` };
+  };
+  const resultProblem = problemAt(result, 'result', 0);
+  if (resultProblem) return resultProblem;
+  let used = 0;
+  const add = (b: number) => { used += b; };
+  for (const n of tx.nodes) {
+    const values = n.kind === 'create' ? [n.argument] : n.kind === 'exercise' ? (n.exerciseResult === undefined ? [n.choiceArgument] : [n.choiceArgument, n.exerciseResult]) : [];
+    for (const v of values) {
+      const p = problemAt(v, 'transaction', used, add);
+      if (p) return p;
+    }
+  }
+  return undefined;
+}
+
+/** The update value a submission runs. */
+function updateOf(submission: Submission): UpdateValue {
+  return 'kind' in submission.update && submission.update.kind === 'update'
+    ? submission.update
+    : { kind: 'update', update: { update: submission.update as Update, env: null, def: undefined } satisfies SuspendedUpdate };
 }
 
 /** A create command: `create` of a closed argument. */

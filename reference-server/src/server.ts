@@ -20,6 +20,7 @@ import { answerConnect } from './http/koa/answerConnect.js';
 import { attachWebSockets } from './http/koa/attachWebSockets.js';
 import { createKoaApp } from './http/koa/createKoaApp.js';
 import { attachRequestLog } from './http/requestLog.js';
+import { API_VERSION, channelsOf, DEFAULT_CANTON_VERSION, routesOf, type CantonVersion } from './http/api/cantonVersion.js';
 import { createLedger, type Ledger, type LedgerOptions } from './ledger/index.js';
 
 export interface ReferenceServerOptions {
@@ -30,6 +31,11 @@ export interface ReferenceServerOptions {
   /** Serve this ledger (tests and benchmarks set it up beforehand); otherwise one is created. */
   readonly ledger?: Ledger;
   readonly ledgerOptions?: LedgerOptions;
+  /**
+   * The Canton line served (default 3.5, as of 3.5.10): operations that line's document lacks are
+   * not served (404), and a ledger created here answers that line's version on /v2/version.
+   */
+  readonly cantonVersion?: CantonVersion;
   readonly http?: Partial<HttpConfig>;
   /** Default `none` (an unsecured sandbox). */
   readonly authenticator?: Authenticator;
@@ -62,7 +68,7 @@ export interface ReferenceServer {
 
 /** Builds what every adapter shares: the ledger, configuration, auth, validation, documents. */
 export function createApiServices(options: ReferenceServerOptions = {}): ApiServices {
-  const ledger = options.ledger ?? createLedger(options.ledgerOptions);
+  const ledger = options.ledger ?? createLedger({ apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION], ...options.ledgerOptions });
   // The registry (A) and Scan (C) answer from apps attached to this ledger (a no-op if attached).
   createApps(ledger);
   const config = { ...defaultHttpConfig, ...options.http };
@@ -92,7 +98,8 @@ function ourSpecsBodyValidator(): RequestBodyValidator {
  */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const services = createApiServices(options);
-  const routes = [...(options.routes ?? ledgerApiRoutes), ...(options.extraRoutes ?? [])];
+  const version = options.cantonVersion ?? DEFAULT_CANTON_VERSION;
+  const routes = routesOf([...(options.routes ?? ledgerApiRoutes), ...(options.extraRoutes ?? [])], version);
   const app = createKoaApp(routes, services);
   const { headersTimeoutMs, requestTimeoutMs } = services.config;
   const server = createServer(
@@ -106,7 +113,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   );
   server.on('connect', answerConnect(routeMatcherOf(routes), services));
   const upgraded = options.requestLog === undefined ? undefined : attachRequestLog(server, services.authenticator, options.requestLog);
-  const sockets = attachWebSockets(server, [...(options.channels ?? ledgerApiChannels), ...(options.extraChannels ?? [])], services, upgraded);
+  const sockets = attachWebSockets(server, channelsOf([...(options.channels ?? ledgerApiChannels), ...(options.extraChannels ?? [])], version), services, upgraded);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

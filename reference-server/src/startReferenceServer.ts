@@ -1,4 +1,5 @@
 import { createApps } from './apps/index.js';
+import { API_VERSION, DEFAULT_CANTON_VERSION, type CantonVersion } from './http/api/cantonVersion.js';
 import { SeedingClock } from './apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
 import { createAuthenticator, type AuthConfig } from './http/api/auth/authConfig.js';
@@ -8,6 +9,7 @@ import type { ApiLogger } from './http/api/services.js';
 import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, restoreDeclaredTemplates, type FixtureError } from './ledger/fixtures/index.js';
 import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
 import { DarsError, readDarFiles, uploadDars } from './ledger/packages/startupDars.js';
+import type { EngineLimits } from './ledger/engine/engineLimits.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
 
@@ -28,8 +30,12 @@ export interface StartOptions {
   readonly auth?: AuthConfig;
   /** Scan's reward accounting (the earliest-round endpoints); default on. */
   readonly rewardAccounting?: boolean;
+  /** The Canton line served (default 3.5): its operations only, and its version on /v2/version. */
+  readonly cantonVersion?: CantonVersion;
   /** The participant's http-list-max-elements-limit; default the ledger's (200). */
   readonly listMaxElements?: number | undefined;
+  /** The bounds on uploaded Daml code (README "Resource limits"); defaults otherwise. */
+  readonly engineLimits?: Partial<EngineLimits> | undefined;
   /**
    * Keep the ledger in an SQLite database in this directory (created if missing): a restart on
    * the same directory resumes at the same ledger end. Default: in memory, gone on exit. A
@@ -85,6 +91,7 @@ export async function startReferenceServer(options: StartOptions): Promise<Start
       log,
       ...(options.http === undefined ? {} : { http: options.http }),
       ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
+      ...(options.cantonVersion === undefined ? {} : { cantonVersion: options.cantonVersion }),
     });
     if (store === undefined) return { ...server, dars };
     return { ...server, dars, close: async () => void (await server.close(), store.close()) };
@@ -175,4 +182,9 @@ function loadStartupDars(ledger: Ledger, options: Pick<StartOptions, 'dars'>): v
   if (!uploaded.ok) throw new DarsError(`--dar ${uploaded.error}`);
 }
 
-const listMaxOf = (options: Pick<StartOptions, 'listMaxElements'>) => (options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements });
+/** The ledger settings of the start options: its list limit, engine limits, and the version its line answers. */
+const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'engineLimits' | 'cantonVersion'>) => ({
+  apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION],
+  ...(options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements }),
+  ...(options.engineLimits === undefined ? {} : { engineLimits: options.engineLimits }),
+});

@@ -109,6 +109,10 @@ describe('metadata v1', () => {
     expect(list.body.instruments.map((i: { id: string }) => i.id)).toEqual(['Amulet']);
     const one = await getJson(server, '/registry/metadata/v1/instruments/Amulet');
     expect(one.body).toMatchObject({ id: 'Amulet', decimals: 10, totalSupply: expect.stringMatching(/^\d+\.\d{10}$/) });
+    // Amulet has only the implicit basic account: wallets show no account input field (Splice PR #6346).
+    expect(one.body.accountInputFieldsToShow).toEqual([]);
+    expect(list.body.instruments[0].accountInputFieldsToShow).toEqual([]);
+    expect(one.body).not.toHaveProperty('showAccountInputFields');
     expectError(await getJson(server, '/registry/metadata/v1/instruments/USD'), 404, /Instrument 'USD' not found/);
     expectError(await getJson(server, '/registry/metadata/v1/instruments?pageSize=0'), 400, /pageSize/);
   });

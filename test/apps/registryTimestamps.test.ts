@@ -57,4 +57,39 @@ describe('registry factory arguments', () => {
     const res = await postJson(server, '/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: transferArgs({}) });
     expect(res.status, res.text).toBe(200);
   });
+
+  // The v1 allocation factory: AllocationFactory_Allocate's requestedAt and the settlement's.
+  const allocationArgs = (top: Record<string, unknown>, settlement: Record<string, unknown>) => {
+    const now = server.clock.now();
+    const { alice, bob, dso } = world.parties;
+    return {
+      expectedAdmin: dso,
+      allocation: {
+        settlement: { executor: world.parties['trading-venue'], settlementRef: { id: 'ts', cid: null }, requestedAt: iso(now - 60_000), allocateBefore: iso(now + HOUR), settleBefore: iso(now + 2 * HOUR), meta: { values: {} }, ...settlement },
+        transferLegId: 'leg-1',
+        transferLeg: { sender: alice, receiver: bob, amount: '1.0', instrumentId: { admin: dso, id: 'Amulet' }, meta: { values: {} } },
+      },
+      requestedAt: iso(now - 60_000),
+      inputHoldingCids: [],
+      extraArgs: { context: { values: {} }, meta: { values: {} } },
+      ...top,
+    };
+  };
+  const ALLOCATION_FACTORY = '/registry/allocation-instruction/v1/allocation-factory';
+  // Beyond the impossible dates: what is no timestamp at all, or lacks its zone.
+  const NOT_TIMESTAMPS: readonly unknown[] = [...REFUSED, 'yesterday', '2025-01-01', '2025-01-01T00:00:00', 1_735_689_600_000, null, ''];
+
+  for (const t of NOT_TIMESTAMPS) {
+    it(`the v1 allocation factory refuses ${JSON.stringify(t)} as requestedAt and settlement.requestedAt with 400`, async () => {
+      const top = await postJson(server, ALLOCATION_FACTORY, { choiceArguments: allocationArgs({ requestedAt: t }, {}) });
+      expectError(top, 400, /choiceArguments\.requestedAt must be an RFC 3339 timestamp/);
+      const inSettlement = await postJson(server, ALLOCATION_FACTORY, { choiceArguments: allocationArgs({}, { requestedAt: t }) });
+      expectError(inSettlement, 400, /settlement\.requestedAt must be an RFC 3339 timestamp/);
+    });
+  }
+
+  it('the v1 allocation factory still answers a well-formed request', async () => {
+    const res = await postJson(server, ALLOCATION_FACTORY, { choiceArguments: allocationArgs({}, {}) });
+    expect(res.status, res.text).toBe(200);
+  });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DOCTOR_HELP } from '../../conformance/src/cli/doctor.js';
 import { LIST_HELP } from '../../conformance/src/cli/list.js';
 import { MOCK_USAGE } from '../../conformance/src/cli/mock.js';
 import { REPORT_HELP } from '../../conformance/src/cli/report.js';
@@ -13,7 +14,7 @@ import { TOKEN_HELP } from '../../conformance/src/cli/token.js';
  * flag added to a command must reach the README, and the README must not promise a flag the
  * command does not take.
  */
-const HELPS = { serve: SERVE_HELP, run: RUN_HELP, list: LIST_HELP, report: REPORT_HELP, mock: MOCK_USAGE, token: TOKEN_HELP, test: TEST_HELP };
+const HELPS = { serve: SERVE_HELP, run: RUN_HELP, doctor: DOCTOR_HELP, list: LIST_HELP, report: REPORT_HELP, mock: MOCK_USAGE, token: TOKEN_HELP, test: TEST_HELP };
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** The synopses of a help text: the `Usage:` block up to its first blank line, one per `canton-conformance` line. */

@@ -10,6 +10,9 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../conformance/src/cli/main.js';
 import { parseServeArgs } from '../../conformance/src/cli/serve.js';
 import { buildDalf, buildDar } from '../../conformance/src/generators/dar.js';
+import type { Type } from '../../daml-engine/ast/Type.js';
+import { PackageBuilder } from '../../daml-engine/build/PackageBuilder.js';
+import { T } from '../../daml-engine/build/T.js';
 import { readDar } from '../../reference-server/src/ledger/packages/readDar.js';
 import type { ReferenceServer } from '../../reference-server/src/server.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
@@ -35,7 +38,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** The package ids of a DAR, main first, as the reference's own reader reads them. */
 const idsOf = (file: string): string[] => {
   const r = readDar(readFileSync(file));
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(r.error.reason);
   return r.value.packages.map((p) => p.packageId);
 };
 
@@ -165,6 +168,25 @@ describe('serve --dar: a DAR that cannot be loaded stops the start, exit 2, one 
     expect(r.out).toBe('');
     expect(r.err).toMatch(new RegExp(`^canton-conformance serve: --dar ${second}: KNOWN_PACKAGE_VERSION: [^\\n]+$`));
   });
+
+  it('a package that fails validation (a type nested 100,000 deep, a bad name): Canton\'s validation error, the package and the reason', async () => {
+    const deep = new PackageBuilder({ name: 'cc-deep', version: '1.0.0' });
+    const fields: { name: string; type: Type }[] = [];
+    let t: Type = T.int64;
+    for (let i = 0; i < 100_000; i++) { t = T.list(t); fields.push({ name: `f${i}`, type: t }); }
+    deep.module('Main').record('Deep', fields);
+    const built = deep.build();
+    const bad = file('deep.dar', built.dar());
+    const r = await serveCli('--dar', bad);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(new RegExp(`^canton-conformance serve: --dar ${bad}: DAR_VALIDATION_ERROR: Package validation failed\\. validation error in Main:Deep in package ${built.id}: types nest deeper than \\d+ levels$`));
+    const named = new PackageBuilder({ name: '../x/y', version: 'latest' });
+    const badName = file('bad-name.dar', named.build().dar());
+    const n = await serveCli('--dar', badName);
+    expect(n.code).toBe(2);
+    expect(n.err).toMatch(/^canton-conformance serve: --dar \S+: DAR_VALIDATION_ERROR: [^\n]*invalid package name '\.\.\/x\/y'[^\n]*$/);
+  }, 120_000);
 
   it('a fixture file naming a missing DAR: the file and the entry', async () => {
     const fixtures = file('bad-world.json', JSON.stringify({ version: 1, dars: ['missing.dar'] }));

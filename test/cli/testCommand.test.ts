@@ -1,10 +1,14 @@
 /** `canton-conformance test --dar`: Daml Script tests of a DAR, reports and exit codes. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { main } from '../../conformance/src/cli/main.js';
+import type { CoverageReport } from '../../daml-engine/index.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import type { ScriptShape } from '../daml/helpers/scriptLibraryPackages.js';
+import { builtScriptDar } from '../daml/helpers/scriptLibraryPackages.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 
 const DAR = join(DARS_DIR, 'history', 'splice-amulet-test-0.1.8.dar');
@@ -28,6 +32,7 @@ describe('canton-conformance test', () => {
     const r = await cli('--help');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: canton-conformance test --dar FILE');
+    expect(r.stdout).toContain('--show-coverage');
     expect(r.stdout).toContain('Exit codes: 0 every script passed, 1 a script failed');
   });
 
@@ -36,6 +41,10 @@ describe('canton-conformance test', () => {
     expect(await cli('--dra', 'x')).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean --dar?') });
     expect(await cli('--dar', 'x', '--max-steps', 'lots')).toMatchObject({ code: 2, stderr: expect.stringContaining('--max-steps takes an integer') });
     expect(await cli('--dar', 'x', '--ledger', 'sandbox')).toMatchObject({ code: 2, stderr: expect.stringContaining("--ledger takes core or memory (got 'sandbox')") });
+    expect(await cli('--dar', 'x', '--ledger', 'memory', '--ledger-url', 'http://localhost:7575')).toMatchObject({ code: 2, stderr: expect.stringContaining('--ledger-url and --ledger exclude each other') });
+    expect(await cli('--dar', 'x', '--ledger-url', 'localhost:7575')).toMatchObject({ code: 2, stderr: expect.stringContaining("--ledger-url takes an http(s) URL (got 'localhost:7575')") });
+    expect(await cli('--dar', 'x', '--token', 't')).toMatchObject({ code: 2, stderr: expect.stringContaining('--token and --token-file go with --ledger-url') });
+    expect(await cli('--dar', 'x', '--ledger-url', 'http://h', '--token', 't', '--token-file', 'f')).toMatchObject({ code: 2, stderr: expect.stringContaining('--token and --token-file exclude each other') });
   });
 
   it('an unreadable or corrupt DAR is a usage error naming the file (exit 2)', async () => {
@@ -51,6 +60,79 @@ describe('canton-conformance test', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("no script 'Splice.Scripts.TestAmuletBurn:testAmuletBrn'");
     expect(r.stderr).toContain('did you mean Splice.Scripts.TestAmuletBurn:testAmuletBurn?');
+  });
+
+  it.runIf(HAS_DARS)('a bare name that is one script\'s suggests its Module:name; one of several lists them (exit 2)', async () => {
+    const unique = await cli('--dar', DAR, '--script', 'testAmuletBurn');
+    expect(unique).toMatchObject({ code: 2, stderr: expect.stringContaining("no script 'testAmuletBurn' (did you mean Splice.Scripts.TestAmuletBurn:testAmuletBurn?)") });
+    const several = await cli('--dar', DAR, '--script', 'test');
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('(did you mean one of Splice.Scripts.TestAmuletRulesDisclosure:test, Splice.Scripts.TestComputeFees:test, '
+      + 'Splice.Scripts.TestLockAndAmuletExpiry:test, Splice.Scripts.TestSteppedRate:test?)');
+  });
+
+  it.runIf(HAS_DARS)('--list prints the selected scripts and runs nothing: --script Module selects a module, --test-pattern filters by regex', async () => {
+    const all = await cli('--dar', DAR, '--list');
+    expect(all.code).toBe(0);
+    expect(all.stdout.split('\n')).toHaveLength(50);
+    expect(all.stdout.split('\n')[0]).toBe('Splice.Scripts.TestAmuletBurn:testAmuletBurn');
+    expect(all.stdout).not.toContain('PASS');
+    const module = await cli('--dar', DAR, '--list', '--script', 'Splice.Scripts.UnitTests.Fees');
+    expect(module).toMatchObject({ code: 0, stdout: 'Splice.Scripts.UnitTests.Fees:test_chargeRatePerDay\nSplice.Scripts.UnitTests.Fees:test_toRatePerDay' });
+    const pattern = await cli('--dar', DAR, '--list', '--test-pattern', 'Burn$|^Splice\\.Scripts\\.UnitTests\\.Fees:');
+    expect(pattern.stdout.split('\n')).toEqual([
+      'Splice.Scripts.TestAmuletBurn:testAmuletBurn', 'Splice.Scripts.UnitTests.Fees:test_chargeRatePerDay', 'Splice.Scripts.UnitTests.Fees:test_toRatePerDay',
+    ]);
+    // Both: the module's scripts the pattern matches.
+    const both = await cli('--dar', DAR, '--list', '--script', 'Splice.Scripts.UnitTests.Fees', '--test-pattern', 'charge');
+    expect(both).toMatchObject({ code: 0, stdout: 'Splice.Scripts.UnitTests.Fees:test_chargeRatePerDay' });
+  });
+
+  it.runIf(HAS_DARS)('nothing selected, or a DAR with no scripts, is exit 2, not "0 scripts"', async () => {
+    expect(await cli('--dar', DAR, '--test-pattern', 'noSuchScript')).toMatchObject({ code: 2, stderr: expect.stringContaining('matches --test-pattern noSuchScript') });
+    expect(await cli('--dar', DAR, '--test-pattern', '(')).toMatchObject({ code: 2, stderr: expect.stringContaining('--test-pattern takes a regular expression') });
+    const noScripts = join(DARS_DIR, 'splice-util-0.1.4.dar');
+    expect(await cli('--dar', noScripts)).toMatchObject({ code: 2, stderr: expect.stringContaining(`${noScripts} holds no scripts`) });
+  });
+
+  it.runIf(HAS_DARS)('reports go to reports/daml-test by default, not beside run\'s reports', async () => {
+    const cwd = process.cwd();
+    const dir = join(root, 'default-dir');
+    mkdirSync(dir);
+    process.chdir(dir);
+    try {
+      const r = await cli('--dar', DAR, '--script', 'Splice.Scripts.UnitTests.Fees:test_toRatePerDay', '--ledger', 'memory');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`reports in ${join('reports', 'daml-test')}`);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readdirSync(join(dir, 'reports'))).toEqual(['daml-test']);
+    expect(readdirSync(join(dir, 'reports', 'daml-test')).sort()).toEqual(['junit.xml', 'summary.md']);
+  });
+
+  it.runIf(HAS_DARS)('--show-coverage: templates created, choices exercised, interfaces used, in stdout, summary.md and coverage.json', async () => {
+    const dir = join(root, 'coverage');
+    const r = await cli('--dar', DAR, '--script', 'Splice.Scripts.TestAmuletBurn:testAmuletBurn', '--show-coverage', '--ledger', 'memory', '--report-dir', dir);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8')) as CoverageReport & { dar: string };
+    expect(json.dar).toBe('splice-amulet-test-0.1.8');
+    // The test package defines 3 templates of its own; the script creates none of them.
+    expect(json.main.templatesCreated).toEqual({ defined: 3, used: 0, unused: ['Splice.Scripts.TestAmuletRulesTransferLimits:CheckError', 'Splice.Scripts.TestComputeFees:Test', 'Splice.Scripts.TestDesignExample:Escrow'] });
+    const deps = json.dependencies;
+    expect(deps.templatesCreated.used).toBeGreaterThan(3);
+    expect(deps.templatesCreated.unused).not.toContain('Splice.AmuletRules:AmuletRules');
+    expect(deps.templatesCreated.unused).not.toContain('Splice.Amulet:Amulet');
+    expect(deps.templatesCreated.defined).toBe(deps.templatesCreated.used + deps.templatesCreated.unused.length);
+    expect(deps.templateChoicesExercised.unused).not.toContain('Splice.AmuletRules:AmuletRules:AmuletRules_Transfer');
+    expect(deps.templateChoicesExercised.unused).toContain('Splice.ValidatorLicense:ValidatorLicense:ValidatorLicense_Withdraw');
+    expect(r.stdout).toMatch(/^Coverage:\n- this package\n {4}Templates created: 0\/3 \(0\.0%\)\n/m);
+    expect(r.stdout).toMatch(new RegExp(`^ {4}Templates created: ${deps.templatesCreated.used}/${deps.templatesCreated.defined} `, 'm'));
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(`| dependencies | Templates created | ${deps.templatesCreated.used}/${deps.templatesCreated.defined} (`);
+    // Without the flag, no coverage.
+    const plain = await cli('--dar', DAR, '--script', 'Splice.Scripts.UnitTests.Fees:test_toRatePerDay', '--ledger', 'memory', '--report-dir', join(root, 'plain'));
+    expect(plain.stdout).not.toContain('Coverage:');
+    expect(readdirSync(join(root, 'plain')).sort()).toEqual(['junit.xml', 'summary.md']);
   });
 
   it.runIf(HAS_DARS)('runs the named scripts: one line each, junit.xml with debug output in system-out, summary.md (exit 0) (needs ../shared/upstream/daml/dars)', async () => {
@@ -88,5 +170,79 @@ describe('canton-conformance test', () => {
     expect(junit).toContain('failures="1"');
     expect(junit).toMatch(/<failure message="[^"]*budget of 1000 steps[^"]*" type="budgetExceeded">/);
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('## Failures');
+  });
+
+  describe.skipIf(!HAS_DARS)('--ledger-url: Splice\'s Amulet tests against a running participant, the reference on a port (needs ../shared/upstream/daml/dars)', () => {
+    let server: Awaited<ReturnType<typeof startReferenceServer>>;
+    beforeAll(async () => { server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined }); }, 60_000);
+    afterAll(async () => { await server?.close(); });
+
+    it('uploads the DAR, runs the selected scripts there and says where; a script that sets time fails as on a wall-clock participant (exit 1)', async () => {
+      const dir = join(root, 'url');
+      const tokenFile = join(root, 'token');
+      writeFileSync(tokenFile, 'unused-by-an-open-participant\n');
+      const pass = await cli('--dar', DAR, '--script', 'Splice.Scripts.UnitTests.Fees', '--ledger-url', server.url, '--report-dir', dir);
+      expect(pass.code).toBe(0);
+      expect(pass.stdout).toContain(`2 passed, 0 failed, 2 scripts`);
+      expect(pass.stdout).toContain(`on ${server.url}; reports in ${dir}`);
+      const fail = await cli('--dar', DAR, '--script', 'Splice.Scripts.Util:setupApp', '--ledger-url', server.url, '--token-file', tokenFile, '--report-dir', dir);
+      expect(fail.code).toBe(1);
+      expect(fail.stdout).toMatch(/^FAIL {2}Splice\.Scripts\.Util:setupApp {2}\d+ ms\n {6}ledgerRefused: setTime is not supported against a participant on wall-clock time/m);
+    });
+
+    it('a participant that cannot be reached is exit 2, naming the URL', async () => {
+      const r = await cli('--dar', DAR, '--ledger-url', 'http://127.0.0.1:1', '--report-dir', join(root, 'down'));
+      expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('the participant at http://127.0.0.1:1 refuses the DAR') });
+    });
+  });
+
+  describe('DARs built with each daml-script release (encoded here, no upstream files)', () => {
+    /** Allocates two parties by name and lists the known ones, in `shape`'s records. */
+    const partiesDar = (shape: ScriptShape, metadata?: { name: string; version: string }) => builtScriptDar(shape, (e) => {
+      const allocate = shape === '3.2'
+        ? e.question('PartyManagement', 'AllocateParty', { displayName: e.text('alice'), idHint: e.text(''), participant: e.none })
+        : e.question('PartyManagement', 'AllocateParty', { requestedName: e.text('alice'), idHint: e.text(''), participants: e.nil });
+      const version = shape === '3.2' ? 1n : 2n;
+      return {
+        parties: e.script(e.ask('AllocateParty', version, allocate, 'a', e.ask('AllocateParty', version, allocate, 'b',
+          e.ask('ListKnownParties', 1n, e.question('PartyManagement', 'ListKnownParties', { participant: e.none }), 'ps', e.pure(e.v('ps')))))),
+      };
+    }, metadata);
+
+    for (const shape of ['3.2', '3.3', '3.4', '3.5'] as const) {
+      it(`daml-script ${shape}: its scripts pass on the ledger core and in memory`, async () => {
+        const dar = join(root, `scripts-${shape}.dar`);
+        writeFileSync(dar, partiesDar(shape));
+        for (const ledger of ['core', 'memory']) {
+          const r = await cli('--dar', dar, '--ledger', ledger, '--report-dir', join(root, `v${shape}-${ledger}`));
+          expect(r).toMatchObject({ code: 0, stdout: expect.stringMatching(/^PASS {2}Main:parties {2}\d+ ms$/m) });
+        }
+      });
+    }
+
+    it('daml-script 3.2 and 3.5 scripts run against a participant through --ledger-url (the reference on a port)', async () => {
+      const server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
+      try {
+        for (const shape of ['3.2', '3.5'] as const) {
+          const dar = join(root, `url-scripts-${shape}.dar`);
+          writeFileSync(dar, partiesDar(shape));
+          const r = await cli('--dar', dar, '--ledger-url', server.url, '--report-dir', join(root, `url-v${shape}`));
+          expect(r).toMatchObject({ code: 0, stdout: expect.stringMatching(/^PASS {2}Main:parties {2}\d+ ms$/m) });
+        }
+      } finally {
+        await server.close();
+      }
+    }, 60_000);
+
+    it('a daml-script release the runner does not know is exit 2 naming the package and version, before anything runs', async () => {
+      for (const metadata of [{ name: 'daml-script', version: '3.6.0.20260820.20062.0' }, { name: 'daml-script', version: '2.10.2' }]) {
+        const dar = join(root, `scripts-${metadata.version}.dar`);
+        writeFileSync(dar, partiesDar('3.3', metadata));
+        const r = await cli('--dar', dar, '--report-dir', join(root, `unknown-${metadata.version}`));
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(`${dar}: the script was built with daml-script ${metadata.version}, a daml-script this runner does not know (it knows daml3-script 3.2, daml-script 3.3, daml-script 3.4, daml-script 3.5)`);
+        expect(r.stdout).not.toContain('PASS');
+      }
+    });
   });
 });

@@ -32,6 +32,8 @@ describe("errorMetadataProblem: Canton's error catalogue", () => {
     expect(errorMetadataProblem(409, { code: 'DUPLICATE_COMMAND', errorCategory: 10, grpcCodeValue: 6 })).toBeUndefined();
     expect(errorMetadataProblem(400, { code: 'OFFSET_AFTER_LEDGER_END', errorCategory: 12, grpcCodeValue: 11 })).toBeUndefined();
     expect(errorMetadataProblem(401, { code: 'UNAUTHENTICATED', errorCategory: 6 })).toBeUndefined();
+    // The mediator's replay alarm: UnredactedSecurityAlert (5), INVALID_ARGUMENT, HTTP 400.
+    expect(errorMetadataProblem(400, { code: 'DUPLICATE_CONFIRMATION_REQUEST_UUID', errorCategory: 5, grpcCodeValue: 3 })).toBeUndefined();
     // A legacy gRPC error: no category, its code decides the status.
     expect(errorMetadataProblem(503, { code: 'UNAVAILABLE', errorCategory: -1, grpcCodeValue: 14 })).toBeUndefined();
   });
@@ -40,6 +42,8 @@ describe("errorMetadataProblem: Canton's error catalogue", () => {
     expect(errorMetadataProblem(404, { code: 'USER_NOT_FOUND', errorCategory: 9, grpcCodeValue: 5 })).toMatch(/errorCategory 9 goes with gRPC code 9/);
     expect(errorMetadataProblem(400, { code: 'USER_NOT_FOUND', errorCategory: 11 })).toMatch(/sent as HTTP 404, not 400/);
     expect(errorMetadataProblem(400, { code: 'DUPLICATE_COMMAND', errorCategory: 8 })).toMatch(/DUPLICATE_COMMAND is an error of category 10/);
+    expect(errorMetadataProblem(500, { code: 'DUPLICATE_CONFIRMATION_REQUEST_UUID', errorCategory: 5, grpcCodeValue: 2 })).toMatch(/errorCategory 5 goes with gRPC code 3/);
+    expect(errorMetadataProblem(409, { code: 'DUPLICATE_CONFIRMATION_REQUEST_UUID', errorCategory: 10, grpcCodeValue: 6 })).toMatch(/is an error of category 5/);
     expect(errorMetadataProblem(400, { code: 'X', errorCategory: 42 })).toMatch(/not one of Canton's categories/);
     expect(errorMetadataProblem(500, { code: 'X', errorCategory: -1 })).toMatch(/needs the grpcCodeValue/);
   });

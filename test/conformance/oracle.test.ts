@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { Bijection } from '../../conformance/src/oracle/bijection.js';
 import { compareAnswers } from '../../conformance/src/oracle/compareAnswers.js';
 import { translateRequest } from '../../conformance/src/oracle/translateRequest.js';
+import { classOf, sameRefusal } from '../../conformance/src/oracle/statusRules.js';
+import type { Exchange } from '../../conformance/src/target/exchange.js';
 
 const hex = (c: string) => c.repeat(64);
 const party = (name: string, c: string) => `${name}::1220${hex(c)}`;
 const cid = (c: string) => `00${hex(c)}`;
-const whole = { partial: false };
 
 describe('the oracle: identifiers pair one to one, offsets by order', () => {
   it('learns pairs and refuses a second partner on either side', () => {
@@ -30,53 +31,54 @@ describe('the oracle: identifiers pair one to one, offsets by order', () => {
   });
 });
 
-describe('the oracle: answers compared field by field after normalisation', () => {
-  it('passes answers that differ only in identifiers, offsets, clocks and trace ids', () => {
+describe('the oracle: only what the request alone decides (shapes, invalid-request codes)', () => {
+  it('passes answers that differ in identifiers, offsets, clocks, values and texts, learning the pairs', () => {
     const b = new Bijection();
-    const t = { party: party('alice', 'a'), contractId: cid('b'), offset: 500, recordTime: '2026-01-01T00:00:00Z', context: { tid: 'aaaa' }, amount: '10.0' };
-    const r = { party: party('alice', 'c'), contractId: cid('d'), offset: 40, recordTime: '2026-01-01T00:00:01.5Z', context: { tid: 'bbbb' }, amount: '10.0' };
-    expect(compareAnswers(t, r, b, whole)).toEqual([]);
+    const t = { party: party('alice', 'a'), contractId: cid('b'), offset: 500, recordTime: '2026-01-01T00:00:00Z', cause: 'ledger end (155)', amount: '10.0', isLocal: false };
+    const r = { party: party('alice', 'c'), contractId: cid('d'), offset: 40, recordTime: '2026-01-01T00:00:01.5Z', cause: 'ledger end (63)', amount: '11.0', isLocal: true };
+    expect(compareAnswers(t, r, b, {})).toEqual([]);
     expect(b.reference(cid('b'))).toBe(cid('d'));
-    // The same contract must keep its partner in later answers.
-    expect(compareAnswers({ contractId: cid('b') }, { contractId: cid('e') }, b, whole)).toMatchObject([{ path: '$.contractId' }]);
+    expect(b.referenceOffset(501)).toBe(41);
   });
 
-  it('reports a wrong value with its JSON path and both values', () => {
-    const diffs = compareAnswers({ partyDetails: [{ party: party('x', 'a'), isLocal: false }] }, { partyDetails: [{ party: party('x', 'c'), isLocal: true }] }, new Bijection(), whole);
-    expect(diffs).toMatchObject([{ path: '$.partyDetails[0].isLocal', target: false, reference: true }]);
+  it('reports a member one side answers and the other does not, and a type that differs, with the JSON path', () => {
+    const diffs = compareAnswers({ partyDetails: [{ party: party('x', 'a'), isLocal: false }] }, { partyDetails: [{ party: party('x', 'c'), isLocal: true, localMetadata: {} }] }, new Bijection(), {});
+    expect(diffs).toMatchObject([{ path: '$.partyDetails[0].localMetadata' }]);
+    expect(compareAnswers({ amount: 10 }, { amount: '10' }, new Bijection(), {})).toMatchObject([{ path: '$.amount', why: expect.stringContaining('types') }]);
   });
 
-  it('matches list elements by identity: extra target state is ignored, a paired element the target lacks is a difference', () => {
+  it('compares list elements both answers hold, by identity; which elements a list holds is history, not compared', () => {
     const b = new Bijection();
     b.pair(cid('1'), cid('a'));
     const t = [{ contractId: cid('9'), v: 1 }, { contractId: cid('1'), v: 2 }];
-    expect(compareAnswers(t, [{ contractId: cid('a'), v: 2 }], b, whole)).toEqual([]);
-    expect(compareAnswers(t, [{ contractId: cid('a'), v: 3 }], b, whole)).toMatchObject([{ path: '$[1].v' }]);
-    b.pair(cid('2'), cid('b'));
-    const lacking = compareAnswers(t, [{ contractId: cid('a'), v: 2 }, { contractId: cid('b'), v: 5 }], b, whole);
-    expect(lacking).toMatchObject([{ why: expect.stringContaining('lacks') }]);
-    // A page may hold it on the next page.
-    expect(compareAnswers(t, [{ contractId: cid('a'), v: 2 }, { contractId: cid('b'), v: 5 }], b, { partial: true })).toEqual([]);
+    expect(compareAnswers(t, [{ contractId: cid('a'), v: 3 }, { contractId: cid('b'), v: 5 }], b, {})).toEqual([]);
+    expect(compareAnswers(t, [{ contractId: cid('a'), v: 'x' }], b, {})).toMatchObject([{ path: '$[1].v' }]);
   });
 
-  it('reads error texts through the pairing and the clock', () => {
+  it('pairs maps keyed by identifiers (Scan rounds by contract id) and compares their shapes', () => {
     const b = new Bijection();
-    const diffs = compareAnswers(
-      { cause: `party ${party('p', 'a')} unknown at 2026-01-01T00:00:00Z` },
-      { cause: `party ${party('p', 'c')} unknown at 2026-01-01T00:00:09Z` },
-      b,
-      whole,
-    );
-    expect(diffs).toEqual([]);
-    expect(b.reference(party('p', 'a'))).toBe(party('p', 'c'));
-    expect(compareAnswers({ cause: 'contract not found' }, { cause: 'contract archived' }, b, whole)).toHaveLength(1);
-  });
-
-  it('pairs maps keyed by identifiers (Scan rounds by contract id)', () => {
-    const b = new Bijection();
-    expect(compareAnswers({ [cid('1')]: { round: 3 } }, { [cid('a')]: { round: 3 } }, b, whole)).toEqual([]);
+    expect(compareAnswers({ [cid('1')]: { round: 3 } }, { [cid('a')]: { round: 4 } }, b, {})).toEqual([]);
     expect(b.reference(cid('1'))).toBe(cid('a'));
-    expect(compareAnswers({ [cid('1')]: { round: 3 } }, { [cid('a')]: { round: 4 } }, b, whole)).toHaveLength(1);
+    expect(compareAnswers({ [cid('1')]: { round: 3 } }, { [cid('a')]: { round: 4, extra: 1 } }, b, {})).toHaveLength(1);
+  });
+});
+
+const exchange = (status: number, body: unknown): Exchange =>
+  ({ seq: 0, group: 'ledger', operationId: undefined, path: '/v2/x', request: { method: 'POST', url: 'http://x/v2/x', headers: {} }, response: { status, headers: {}, contentType: 'application/json', text: JSON.stringify(body), size: 0, truncated: false }, startedAt: '', durationMs: 0, curl: '', checkId: 'c' }) as unknown as Exchange;
+
+describe('the oracle: which answers the request alone decides', () => {
+  it('a refusal for what the request says is invalid; auth and state-dependent answers are not compared', () => {
+    expect(classOf(exchange(400, { code: 'INVALID_ARGUMENT', errorCategory: 8 }))).toBe('invalid');
+    expect(classOf(exchange(400, { error: 'bad party' }))).toBe('invalid');
+    expect(classOf(exchange(400, { code: 'OFFSET_AFTER_LEDGER_END', errorCategory: 12 }))).toBe('state');
+    expect(classOf(exchange(403, { code: 'NA', errorCategory: -1 }))).toBe('auth');
+    expect(classOf(exchange(404, { code: 'USER_NOT_FOUND', errorCategory: 11 }))).toBe('state');
+    expect(classOf(exchange(200, {}))).toBe('ok');
+  });
+
+  it('two refusals of an invalid request must name the same code, whatever their texts', () => {
+    expect(sameRefusal(exchange(400, { code: 'INVALID_FIELD', cause: 'a' }), exchange(400, { code: 'INVALID_FIELD', cause: 'b' }))).toBeUndefined();
+    expect(sameRefusal(exchange(400, { code: 'INVALID_FIELD' }), exchange(400, { code: 'MISSING_FIELD' }))).toMatchObject({ path: '$.code' });
   });
 });
 
@@ -94,11 +96,9 @@ describe('the oracle: requests translated for the reference', () => {
 
   it('translates topology serials on their own line, anywhere under a *Serial member', () => {
     const b = new Bijection();
-    expect(compareAnswers({ vettedPackages: [{ packageId: hex('1'), topologySerial: 15 }] }, { vettedPackages: [{ packageId: hex('1'), topologySerial: 4 }] }, b, whole)).toEqual([]);
+    expect(compareAnswers({ vettedPackages: [{ packageId: hex('1'), topologySerial: 15 }] }, { vettedPackages: [{ packageId: hex('1'), topologySerial: 4 }] }, b, {})).toEqual([]);
     const t = translateRequest({ method: 'POST', path: '/v2/package-vetting/update', json: { expectedTopologySerial: { serial: { Prior: { value: 14 } } } } }, b);
     expect(t).toMatchObject({ ok: true, spec: { json: { expectedTopologySerial: { serial: { Prior: { value: 3 } } } } } });
-    // The refusals name both serials, each the other's counterpart.
-    expect(compareAnswers({ cause: 'expected serial 14, current 15' }, { cause: 'expected serial 3, current 4' }, b, { partial: false, learnOffsets: false })).toEqual([]);
   });
 
   it('refuses a request naming target state the reference does not share, and passes generated ids through', () => {

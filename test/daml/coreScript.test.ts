@@ -43,8 +43,8 @@ describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1
     return { made, factory: (setup) => { const l = core(setup) as CoreScriptLedger; made.push(l); return l; } };
   };
 
-  it('runs every script on a fresh participant and every one passes', () => {
-    const results = runDarScripts(loaded, undefined, { ledger: core });
+  it('runs every script on a fresh participant and every one passes', async () => {
+    const results = await runDarScripts(loaded, undefined, { ledger: core });
     expect(results.filter((r) => !r.ok).map((r) => `${r.name}: ${r.failure!.message}`)).toEqual([]);
     expect(results).toHaveLength(50);
     const burn = results.find((r) => r.name === 'Splice.Scripts.TestAmuletBurn:testAmuletBurn')!;
@@ -53,9 +53,9 @@ describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1
     expect(burn.trace[0]).toMatch(/^TransferInputsSummary \{totalAmuletAmount = 21\.0,/);
   }, 120_000);
 
-  it('what a script did is the participant\'s state: parties hint::1220…, users, transactions at offsets, contracts in the ACS', () => {
+  it('what a script did is the participant\'s state: parties hint::1220…, users, transactions at offsets, contracts in the ACS', async () => {
     const { factory, made } = keeping();
-    const [r] = runDarScripts(loaded, [byName('Splice.Scripts.Util:setupDefaultAppWithUsers')], { ledger: factory });
+    const [r] = await runDarScripts(loaded, [byName('Splice.Scripts.Util:setupDefaultAppWithUsers')], { ledger: factory });
     expect(r!.ok).toBe(true);
     const { ledger } = made[0]!;
     const listedParties = ledger.listParties({});
@@ -75,20 +75,20 @@ describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1
     expect(JSON.stringify(listed)).toContain('Splice.AmuletRules:AmuletRules');
   });
 
-  it('each script gets a fresh participant: parties, contracts, offsets and time do not leak between scripts', () => {
+  it('each script gets a fresh participant: parties, contracts, offsets and time do not leak between scripts', async () => {
     const { factory, made } = keeping();
     // The first run in a process takes a few more steps (expression nodes cache what they resolve on first use).
-    runDarScripts(loaded, [byName('setupApp')], { ledger: core });
-    const [a, b] = runDarScripts(loaded, [byName('setupApp'), byName('setupApp')], { ledger: factory });
+    await runDarScripts(loaded, [byName('setupApp')], { ledger: core });
+    const [a, b] = await runDarScripts(loaded, [byName('setupApp'), byName('setupApp')], { ledger: factory });
     expect(a!.ok && b!.ok).toBe(true);
     expect(b!.steps).toBe(a!.steps);
     expect(made[1]!.ledger).not.toBe(made[0]!.ledger);
     expect(made[1]!.ledger.ledgerEnd()).toEqual(made[0]!.ledger.ledgerEnd());
-    expect(made[1]!.listKnownParties()).toEqual(made[0]!.listKnownParties());
-    expect(made[1]!.getTime()).toBe(made[0]!.getTime());
+    expect(await made[1]!.listKnownParties()).toEqual(await made[0]!.listKnownParties());
+    expect(await made[1]!.getTime()).toBe(await made[0]!.getTime());
   });
 
-  it('a wrong ADD_NUMERIC fails scripts whose assertions see sums on the core as in memory', () => {
+  it('a wrong ADD_NUMERIC fails scripts whose assertions see sums on the core as in memory', async () => {
     const real = BUILTINS.get('ADD_NUMERIC')!;
     const wrong: FirstOrderBuiltin = {
       arity: real.arity,
@@ -102,12 +102,12 @@ describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1
       // Not among the 21: they pass with the wrong sum too.
       'testAmuletRules', 'testTap', 'setupApp',
     ];
-    const results = runDarScripts(loaded, names.map(byName), { ledger: core, builtinOverrides: new Map([['ADD_NUMERIC', wrong]]) });
+    const results = await runDarScripts(loaded, names.map(byName), { ledger: core, builtinOverrides: new Map([['ADD_NUMERIC', wrong]]) });
     expect(results.filter((r) => !r.ok).map((r) => r.ref.name)).toEqual(names.slice(0, 4));
     for (const r of results.filter((x) => !x.ok)) expect(r.failure!.message).toMatch(/^unhandled exception DA\.Exception\.AssertionFailed:AssertionFailed: /);
   }, 120_000);
 
-  it('submitMustFail passes only when the participant refuses: accepting everything fails the scripts that expect a rejection', () => {
+  it('submitMustFail passes only when the participant refuses: accepting everything fails the scripts that expect a rejection', async () => {
     const runner = new ScriptRunner((id) => loaded.packages.get(id), () => loaded.packages.all());
     const names = [
       'testAmuletRules', 'testExpireAmulet', 'testTransferPreapprovalSend', 'test_ValidatorFaucet',
@@ -118,8 +118,8 @@ describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1
     for (const name of names) {
       const ledger = core({ loaded, onTrace: () => {}, stepBudget: undefined, builtinOverrides: undefined }) as CoreScriptLedger;
       const submit = ledger.submit.bind(ledger);
-      ledger.submit = (s) => { const r = submit(s); return r.ok ? r : { ok: true, results: [], tree: [] }; };
-      const outcome = runner.run(byName(name), ledger);
+      ledger.submit = async (s) => { const r = await submit(s); return r.ok ? r : { ok: true, results: [], tree: [] }; };
+      const outcome = await runner.run(byName(name), ledger);
       if (!outcome.ok) {
         expect(outcome.failure).toEqual({ kind: 'userError', message: expect.stringMatching(/^Expected submit to fail but it succeeded at daml\/Splice\/Scripts\/\w+\.daml:\d+:\d+ \(submit\w*\)$/) });
         failed.push(name);
@@ -128,69 +128,69 @@ describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1
     expect(failed).toEqual(names.slice(0, 4));
   }, 120_000);
 
-  it('static time: from the epoch, forward on the ledger clock, never backwards (Canton\'s time service refuses)', () => {
+  it('static time: from the epoch, forward on the ledger clock, never backwards (Canton\'s time service refuses)', async () => {
     const ledger = core({ loaded, onTrace: () => {}, stepBudget: undefined, builtinOverrides: undefined }) as CoreScriptLedger;
-    expect(ledger.getTime()).toBe(0n);
-    ledger.setTime(86_400_000_123n);
-    expect(ledger.getTime()).toBe(86_400_000_123n);
+    expect(await ledger.getTime()).toBe(0n);
+    await ledger.setTime(86_400_000_123n);
+    expect(await ledger.getTime()).toBe(86_400_000_123n);
     expect(ledger.ledger.config.clock.now()).toBe(86_400_000);
-    expect(() => ledger.setTime(1_000_000n)).toThrow(new ScriptLedgerRefusal(
+    await expect(ledger.setTime(1_000_000n)).rejects.toThrow(new ScriptLedgerRefusal(
       'INVALID_ARGUMENT: The submitted request has invalid arguments: new_time [1970-01-01T00:00:01Z] is before current_time [1970-01-02T00:00:00.000123Z]. Setting time backwards is not allowed.',
     ));
-    expect(ledger.getTime()).toBe(86_400_000_123n);
+    expect(await ledger.getTime()).toBe(86_400_000_123n);
   });
 
-  it('parties, users and refusals go through the participant\'s services', () => {
+  it('parties, users and refusals go through the participant\'s services', async () => {
     const ledger = core({ loaded, onTrace: () => {}, stepBudget: undefined, builtinOverrides: undefined }) as CoreScriptLedger;
-    const alice = ledger.allocateParty('alice');
+    const alice = await ledger.allocateParty('alice');
     expect(alice).toMatchObject({ ok: true, party: expect.stringMatching(/^alice::1220[0-9a-f]{64}$/) });
-    expect(ledger.allocateParty('alice')).toMatchObject({ ok: false, message: expect.stringMatching(/^PARTY_ALREADY_EXISTS: /) });
-    expect(ledger.allocateParty('no/slash')).toMatchObject({ ok: false, message: expect.stringMatching(/^INVALID_ARGUMENT: /) });
+    expect(await ledger.allocateParty('alice')).toMatchObject({ ok: false, message: expect.stringMatching(/^PARTY_ALREADY_EXISTS: /) });
+    expect(await ledger.allocateParty('no/slash')).toMatchObject({ ok: false, message: expect.stringMatching(/^INVALID_ARGUMENT: /) });
     const party = (alice as { party: string }).party;
-    expect(ledger.listKnownParties()).toEqual([{ party, isLocal: true }]);
+    expect(await ledger.listKnownParties()).toEqual([{ party, isLocal: true }]);
 
-    expect(ledger.createUser({ userId: 'u1', primaryParty: party }, [{ right: 'CanActAs', party }])).toBe(true);
-    expect(ledger.createUser({ userId: 'u1', primaryParty: undefined }, [])).toBe(false);
-    expect(ledger.getUser('u1')).toEqual({ userId: 'u1', primaryParty: party });
-    expect(ledger.grantUserRights('u1', [{ right: 'CanActAs', party }, { right: 'CanReadAs', party }])).toEqual([{ right: 'CanReadAs', party }]);
-    expect(ledger.revokeUserRights('u1', [{ right: 'CanActAs', party }, { right: 'ParticipantAdmin' }])).toEqual([{ right: 'CanActAs', party }]);
-    expect(ledger.listUserRights('u1')).toEqual([{ right: 'CanReadAs', party }]);
-    expect(ledger.grantUserRights('nobody', [])).toBeUndefined();
-    expect(ledger.listAllUsers().map((u) => u.userId)).toEqual(['participant_admin', 'u1']);
-    expect(ledger.deleteUser('u1')).toBe(true);
-    expect(ledger.deleteUser('u1')).toBe(false);
-    expect(ledger.getUser('u1')).toBeUndefined();
+    expect(await ledger.createUser({ userId: 'u1', primaryParty: party }, [{ right: 'CanActAs', party }])).toBe(true);
+    expect(await ledger.createUser({ userId: 'u1', primaryParty: undefined }, [])).toBe(false);
+    expect(await ledger.getUser('u1')).toEqual({ userId: 'u1', primaryParty: party });
+    expect(await ledger.grantUserRights('u1', [{ right: 'CanActAs', party }, { right: 'CanReadAs', party }])).toEqual([{ right: 'CanReadAs', party }]);
+    expect(await ledger.revokeUserRights('u1', [{ right: 'CanActAs', party }, { right: 'ParticipantAdmin' }])).toEqual([{ right: 'CanActAs', party }]);
+    expect(await ledger.listUserRights('u1')).toEqual([{ right: 'CanReadAs', party }]);
+    expect(await ledger.grantUserRights('nobody', [])).toBeUndefined();
+    expect((await ledger.listAllUsers()).map((u) => u.userId)).toEqual(['participant_admin', 'u1']);
+    expect(await ledger.deleteUser('u1')).toBe(true);
+    expect(await ledger.deleteUser('u1')).toBe(false);
+    expect(await ledger.getUser('u1')).toBeUndefined();
     // Invalid user ids are the participant's refusal, which ends a script.
-    expect(() => ledger.createUser({ userId: 'not valid!', primaryParty: undefined }, [])).toThrow(/^INVALID_ARGUMENT: /);
+    await expect(ledger.createUser({ userId: 'not valid!', primaryParty: undefined }, [])).rejects.toThrow(/^INVALID_ARGUMENT: /);
 
     // A submission the participant refuses before interpretation: its Canton code, for SubmitError's UnknownError.
-    const refused = ledger.submit({ actAs: ['nobody::1220' + '0'.repeat(64)], readAs: [], disclosures: [], commands: [] });
+    const refused = await ledger.submit({ actAs: ['nobody::1220' + '0'.repeat(64)], readAs: [], disclosures: [], commands: [] });
     expect(refused).toMatchObject({ ok: false, error: { kind: 'refused', code: 'PARTY_NOT_KNOWN_ON_LEDGER' } });
     // An unknown contract is the engine's contractNotFound (SubmitError's ContractNotFound).
     const rules = loaded.dar.packages.flatMap((p) => [...p.modules.values()].flatMap((m) => [...m.templates.keys()].map((t) => ({ pkg: p.id, module: m.name, t }))))
       .find((x) => x.module === 'Splice.AmuletRules' && x.t === 'AmuletRules')!;
     const missing = '00' + 'ab'.repeat(32);
-    const notFound = ledger.submit({
+    const notFound = await ledger.submit({
       actAs: [party], readAs: [], disclosures: [],
       commands: [{ kind: 'exercise', templateId: { packageId: rules.pkg, module: rules.module, name: rules.t }, contractId: missing, choice: 'Archive', argument: { kind: 'record', tycon: undefined, fieldNames: [], fields: [] } as never }],
     });
     expect(notFound).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'contractNotFound', contractId: missing } } });
   });
 
-  it('disclosures: queryContractId gives the participant\'s createdEventBlob, which lets a non-stakeholder use the contract', () => {
+  it('disclosures: queryContractId gives the participant\'s createdEventBlob, which lets a non-stakeholder use the contract', async () => {
     const ledger = core({ loaded, onTrace: () => {}, stepBudget: undefined, builtinOverrides: undefined }) as CoreScriptLedger;
-    const dso = (ledger.allocateParty('dso') as { party: string }).party;
-    const bob = (ledger.allocateParty('bob') as { party: string }).party;
+    const dso = (await ledger.allocateParty('dso') as { party: string }).party;
+    const bob = (await ledger.allocateParty('bob') as { party: string }).party;
     const amulet = loaded.dar.packages.find((p) => p.modules.get('Splice.Amulet')?.templates.has('FeaturedAppRight'))!;
     const templateId: QualifiedName = { packageId: amulet.id, module: 'Splice.Amulet', name: 'FeaturedAppRight' };
     const argument = { kind: 'record', tycon: templateId, fieldNames: ['dso', 'provider'], fields: [{ kind: 'party', value: dso }, { kind: 'party', value: dso }] } as const;
-    const created = ledger.submit({ actAs: [dso], readAs: [], disclosures: [], commands: [{ kind: 'create', templateId, argument }] });
+    const created = await ledger.submit({ actAs: [dso], readAs: [], disclosures: [], commands: [{ kind: 'create', templateId, argument }] });
     if (!created.ok) throw new Error('the create was refused');
     const first = created.results[0]!;
     const cid = first.kind === 'create' ? first.contractId : '';
 
-    expect(ledger.queryContractId([bob], cid)).toBeUndefined();
-    const seen = ledger.queryContractId([dso], cid)!;
+    expect(await ledger.queryContractId([bob], cid)).toBeUndefined();
+    const seen = (await ledger.queryContractId([dso], cid))!;
     expect(seen).toMatchObject({ contractId: cid, templateId });
     // The JSON API's createdEventBlob of the same contract.
     const acs = ledger.ledger.activeContracts({
@@ -202,12 +202,12 @@ describe.runIf(HAS_DARS)('Daml Script on the ledger core: splice-amulet-test-0.1
     const archive = { kind: 'record', tycon: { packageId: '', module: 'DA.Internal.Template', name: 'Archive' }, fieldNames: [], fields: [] } as never;
     const exercise = { kind: 'exercise', templateId, contractId: cid, choice: 'Archive', argument: archive } as const;
     // Without the disclosure bob cannot see it; with it the contract is found and only authorization fails.
-    expect(ledger.submit({ actAs: [bob], readAs: [], disclosures: [], commands: [exercise] }))
+    expect(await ledger.submit({ actAs: [bob], readAs: [], disclosures: [], commands: [exercise] }))
       .toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'contractNotFound' } } });
-    expect(ledger.submit({ actAs: [bob], readAs: [], disclosures: [{ templateId, contractId: cid, blob: seen.blob }], commands: [exercise] }))
+    expect(await ledger.submit({ actAs: [bob], readAs: [], disclosures: [{ templateId, contractId: cid, blob: seen.blob }], commands: [exercise] }))
       .toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'exerciseMissingAuthorization' } } });
     // A blob the participant did not issue is its refusal.
-    expect(ledger.submit({ actAs: [bob], readAs: [], disclosures: [{ templateId, contractId: cid, blob: Buffer.from('forged').toString('base64') }], commands: [exercise] }))
+    expect(await ledger.submit({ actAs: [bob], readAs: [], disclosures: [{ templateId, contractId: cid, blob: Buffer.from('forged').toString('base64') }], commands: [exercise] }))
       .toMatchObject({ ok: false, error: { kind: 'refused', code: 'DISCLOSED_CONTRACT_INVALID' } });
   });
 });

@@ -24,65 +24,65 @@ describe.runIf(HAS_DARS)('InMemoryScriptLedger with Splice Amulet templates (nee
     const tpl = [...packages.all()].find((p) => p.modules.get('DA.Internal.Template')?.dataTypes.has('Archive'))!;
     return { kind: 'record', tycon: { ...ARCHIVE, packageId: tpl.id }, fieldNames: [], fields: [] };
   };
-  const submit = (ledger: InMemoryScriptLedger, s: Partial<ScriptSubmission> & Pick<ScriptSubmission, 'actAs' | 'commands'>): ScriptSubmitResult =>
+  const submit = (ledger: InMemoryScriptLedger, s: Partial<ScriptSubmission> & Pick<ScriptSubmission, 'actAs' | 'commands'>): Promise<ScriptSubmitResult> =>
     ledger.submit({ readAs: [], disclosures: [], ...s });
-  const create = (ledger: InMemoryScriptLedger): string => {
-    const r = submit(ledger, { actAs: ['dso'], commands: [{ kind: 'create', templateId: FEATURED, argument: right('dso', 'app') }] });
+  const create = async (ledger: InMemoryScriptLedger): Promise<string> => {
+    const r = await await submit(ledger, { actAs: ['dso'], commands: [{ kind: 'create', templateId: FEATURED, argument: right('dso', 'app') }] });
     if (!r.ok || r.results[0]?.kind !== 'create') throw new Error('create failed');
     return r.results[0].contractId;
   };
   const archive = (ledger: InMemoryScriptLedger, cid: string, actAs: string[], readAs: string[] = [], disclosures: ScriptSubmission['disclosures'] = []) =>
     submit(ledger, { actAs, readAs, disclosures, commands: [{ kind: 'exercise', templateId: FEATURED, contractId: cid, choice: 'Archive', argument: archiveArg() }] });
 
-  it('a create is committed: its id, a tree with the created event, visible to its stakeholders only', () => {
+  it('a create is committed: its id, a tree with the created event, visible to its stakeholders only', async () => {
     const ledger = new InMemoryScriptLedger({ getPackage });
-    const r = submit(ledger, { actAs: ['dso'], commands: [{ kind: 'create', templateId: FEATURED, argument: right('dso', 'app') }] });
+    const r = await submit(ledger, { actAs: ['dso'], commands: [{ kind: 'create', templateId: FEATURED, argument: right('dso', 'app') }] });
     expect(r).toMatchObject({ ok: true, results: [{ kind: 'create' }], tree: [{ kind: 'created', templateId: FEATURED }] });
     const cid = r.ok && r.results[0]?.kind === 'create' ? r.results[0].contractId : '';
     expect(cid).toMatch(/^00[0-9a-f]{64}$/);
-    expect(ledger.query(['app'], FEATURED).map((c) => c.contractId)).toEqual([cid]);
-    expect(ledger.query(['stranger'], FEATURED)).toEqual([]);
-    expect(ledger.queryContractId(['stranger'], cid)).toBeUndefined();
+    expect((await ledger.query(['app'], FEATURED)).map((c) => c.contractId)).toEqual([cid]);
+    expect(await ledger.query(['stranger'], FEATURED)).toEqual([]);
+    expect(await ledger.queryContractId(['stranger'], cid)).toBeUndefined();
   });
 
-  it('an exercise by a party that cannot see the contract is ContractNotFound, even with the right to act', () => {
+  it('an exercise by a party that cannot see the contract is ContractNotFound, even with the right to act', async () => {
     const ledger = new InMemoryScriptLedger({ getPackage });
-    const cid = create(ledger);
-    expect(archive(ledger, cid, ['stranger'])).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'contractNotFound', contractId: cid } } });
+    const cid = await create(ledger);
+    expect(await archive(ledger, cid, ['stranger'])).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'contractNotFound', contractId: cid } } });
     // Archive is controlled by the signatory (dso); the stakeholder app sees it but cannot archive it.
-    expect(archive(ledger, cid, ['app'])).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'exerciseMissingAuthorization' } } });
-    expect(archive(ledger, cid, ['dso'])).toMatchObject({ ok: true, results: [{ kind: 'exercise' }], tree: [{ kind: 'exercised', choice: 'Archive', children: [] }] });
-    expect(ledger.query(['dso'], FEATURED)).toEqual([]);
-    expect(archive(ledger, cid, ['dso'])).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'contractNotFound' } } });
+    expect(await archive(ledger, cid, ['app'])).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'exerciseMissingAuthorization' } } });
+    expect(await archive(ledger, cid, ['dso'])).toMatchObject({ ok: true, results: [{ kind: 'exercise' }], tree: [{ kind: 'exercised', choice: 'Archive', children: [] }] });
+    expect(await ledger.query(['dso'], FEATURED)).toEqual([]);
+    expect(await archive(ledger, cid, ['dso'])).toMatchObject({ ok: false, error: { kind: 'ledger', failure: { kind: 'contractNotFound' } } });
   });
 
-  it('readAs and a disclosure with the blob the ledger issued make a contract usable; a forged blob does not', () => {
+  it('readAs and a disclosure with the blob the ledger issued make a contract usable; a forged blob does not', async () => {
     const ledger = new InMemoryScriptLedger({ getPackage });
-    const cid = create(ledger);
+    const cid = await create(ledger);
     // dso2 acts, but reads as app (a stakeholder): the contract is found; Archive then needs dso.
-    expect(archive(ledger, cid, ['dso2'], ['app'])).toMatchObject({ ok: false, error: { failure: { kind: 'exerciseMissingAuthorization' } } });
-    const blob = ledger.queryContractId(['app'], cid)!.blob;
+    expect(await archive(ledger, cid, ['dso2'], ['app'])).toMatchObject({ ok: false, error: { failure: { kind: 'exerciseMissingAuthorization' } } });
+    const blob = (await ledger.queryContractId(['app'], cid))!.blob;
     const forged = [{ templateId: FEATURED, contractId: cid, blob: `${blob}x` }];
-    expect(archive(ledger, cid, ['dso2'], [], forged)).toMatchObject({ ok: false, error: { failure: { kind: 'contractNotFound' } } });
+    expect(await archive(ledger, cid, ['dso2'], [], forged)).toMatchObject({ ok: false, error: { failure: { kind: 'contractNotFound' } } });
     const disclosed = [{ templateId: FEATURED, contractId: cid, blob }];
-    expect(archive(ledger, cid, ['dso2'], [], disclosed)).toMatchObject({ ok: false, error: { failure: { kind: 'exerciseMissingAuthorization' } } });
+    expect(await archive(ledger, cid, ['dso2'], [], disclosed)).toMatchObject({ ok: false, error: { failure: { kind: 'exerciseMissingAuthorization' } } });
   });
 
-  it('a contract created later than the ledger time (time set back) is not found until time catches up', () => {
+  it('a contract created later than the ledger time (time set back) is not found until time catches up', async () => {
     const ledger = new InMemoryScriptLedger({ getPackage });
-    ledger.setTime(1_000_000n);
-    const cid = create(ledger);
-    ledger.setTime(0n);
-    expect(archive(ledger, cid, ['dso'])).toMatchObject({ ok: false, error: { failure: { kind: 'contractNotFound' } } });
-    ledger.setTime(1_000_000n);
-    expect(archive(ledger, cid, ['dso']).ok).toBe(true);
+    await ledger.setTime(1_000_000n);
+    const cid = await create(ledger);
+    await ledger.setTime(0n);
+    expect(await archive(ledger, cid, ['dso'])).toMatchObject({ ok: false, error: { failure: { kind: 'contractNotFound' } } });
+    await ledger.setTime(1_000_000n);
+    expect((await archive(ledger, cid, ['dso'])).ok).toBe(true);
   });
 
-  it('createAndExercise gives the create result then the exercise result, in one transaction', () => {
+  it('createAndExercise gives the create result then the exercise result, in one transaction', async () => {
     const ledger = new InMemoryScriptLedger({ getPackage });
-    const r = submit(ledger, { actAs: ['dso'], commands: [{ kind: 'createAndExercise', templateId: FEATURED, argument: right('dso', 'app'), choice: 'Archive', choiceArgument: archiveArg() }] });
+    const r = await submit(ledger, { actAs: ['dso'], commands: [{ kind: 'createAndExercise', templateId: FEATURED, argument: right('dso', 'app'), choice: 'Archive', choiceArgument: archiveArg() }] });
     expect(r).toMatchObject({ ok: true, results: [{ kind: 'create' }, { kind: 'exercise', result: { kind: 'unit' } }] });
     expect(r.ok && r.tree.map((e) => e.kind)).toEqual(['created', 'exercised']);
-    expect(ledger.query(['dso'], FEATURED)).toEqual([]);
+    expect(await ledger.query(['dso'], FEATURED)).toEqual([]);
   });
 });

@@ -59,7 +59,7 @@ describe.runIf(HAS_DARS)('Daml Script questions (needs ../shared/upstream/daml/d
   }
   /** Expression kinds a payload is built with here (no value has these kinds). */
   const EXPR_KINDS = new Set(['recCon', 'abs', 'lit']);
-  const run = (script: Expr, ledger = new InMemoryScriptLedger({ getPackage })): ScriptOutcome => runner.runExpr(script, scriptPkg, 'a hand-built script', ledger);
+  const run = (script: Expr, ledger = new InMemoryScriptLedger({ getPackage })): Promise<ScriptOutcome> => runner.runExpr(script, scriptPkg, 'a hand-built script', ledger);
   const party = (value: string): Value => ({ kind: 'party', value });
 
   const featuredAppRight = (dso: string, provider: string): Value =>
@@ -80,15 +80,15 @@ describe.runIf(HAS_DARS)('Daml Script questions (needs ../shared/upstream/daml/d
     });
   };
 
-  it('Submit (Try): a create the submitter cannot authorize is Left AuthorizationError; by the signatory, Right ([CreateResult cid], tree)', () => {
+  it('Submit (Try): a create the submitter cannot authorize is Left AuthorizationError; by the signatory, Right ([CreateResult cid], tree)', async () => {
     const ledger = new InMemoryScriptLedger({ getPackage });
-    const denied = run(ask('Submit', submission('alice', 'Try', featuredAppRight('dso', 'alice'))), ledger);
+    const denied = await run(ask('Submit', submission('alice', 'Try', featuredAppRight('dso', 'alice'))), ledger);
     expect(denied.ok).toBe(true);
     const [left] = list(denied.ok ? denied.value : NIL);
     expect(left).toMatchObject({ kind: 'variant', constructor: 'Left', value: { kind: 'variant', constructor: 'AuthorizationError' } });
     expect(JSON.stringify(field((left as { value: { value: Value } }).value.value, 'authorizationErrorMessage'))).toContain('lacks the authorization of dso');
 
-    const granted = run(ask('Submit', submission('dso', 'Try', featuredAppRight('dso', 'alice'))), ledger);
+    const granted = await run(ask('Submit', submission('dso', 'Try', featuredAppRight('dso', 'alice'))), ledger);
     const [right] = list(granted.ok ? granted.value : NIL);
     expect(right).toMatchObject({ kind: 'variant', constructor: 'Right' });
     const pair = (right as { value: Value }).value;
@@ -99,27 +99,27 @@ describe.runIf(HAS_DARS)('Daml Script questions (needs ../shared/upstream/daml/d
     expect(event).toMatchObject({ kind: 'variant', constructor: 'CreatedEvent' });
     expect(field(field((event as { value: Value }).value, 'contractId'), 'contractId')).toEqual({ kind: 'contractId', value: cid });
     // The ledger holds it: the provider sees it, a stranger does not.
-    expect(ledger.query(['alice'], { packageId: amuletPkg, module: 'Splice.Amulet', name: 'FeaturedAppRight' }).map((c) => c.contractId)).toEqual([cid]);
-    expect(ledger.query(['bob'], { packageId: amuletPkg, module: 'Splice.Amulet', name: 'FeaturedAppRight' })).toEqual([]);
+    expect((await ledger.query(['alice'], { packageId: amuletPkg, module: 'Splice.Amulet', name: 'FeaturedAppRight' })).map((c) => c.contractId)).toEqual([cid]);
+    expect(await ledger.query(['bob'], { packageId: amuletPkg, module: 'Splice.Amulet', name: 'FeaturedAppRight' })).toEqual([]);
   });
 
-  it('Submit (MustFail) that succeeds fails the script; (MustSucceed) that fails fails it with the reason', () => {
-    expect(run(ask('Submit', submission('dso', 'MustFail', featuredAppRight('dso', 'alice'))))).toMatchObject({
+  it('Submit (MustFail) that succeeds fails the script; (MustSucceed) that fails fails it with the reason', async () => {
+    expect(await run(ask('Submit', submission('dso', 'MustFail', featuredAppRight('dso', 'alice'))))).toMatchObject({
       ok: false, failure: { kind: 'userError', message: 'Expected submit to fail but it succeeded' },
     });
-    const failed = run(ask('Submit', submission('alice', 'MustSucceed', featuredAppRight('dso', 'alice'))));
+    const failed = await run(ask('Submit', submission('alice', 'MustSucceed', featuredAppRight('dso', 'alice'))));
     expect(failed).toMatchObject({ ok: false, failure: { kind: 'submitFailed' } });
     expect(failed.ok ? '' : failed.failure.message).toContain('lacks the authorization of dso');
   });
 
-  it('a create whose precondition throws: Try gives Left UnhandledException; MustSucceed ends the script, even inside Catch', () => {
+  it('a create whose precondition throws: Try gives Left UnhandledException; MustSucceed ends the script, even inside Catch', async () => {
     const amount = values.record({ packageId: amuletPkg, module: 'Splice.Fees', name: 'ExpiringAmount' }, {
       initialAmount: { kind: 'numeric', scale: 10, unscaled: -1_0000000000n },
       createdAt: values.record({ packageId: amuletPkg, module: 'Splice.Types', name: 'Round' }, { number: { kind: 'int64', value: 0n } }),
       ratePerRound: values.record({ packageId: amuletPkg, module: 'Splice.Fees', name: 'RatePerRound' }, { rate: { kind: 'numeric', scale: 10, unscaled: 0n } }),
     });
     const negative = values.record({ packageId: amuletPkg, module: 'Splice.Amulet', name: 'Amulet' }, { dso: party('dso'), owner: party('alice'), amount });
-    const tried = run(ask('Submit', submission(['dso', 'alice'], 'Try', negative)));
+    const tried = await run(ask('Submit', submission(['dso', 'alice'], 'Try', negative)));
     expect(tried.ok && list(tried.value)[0]).toMatchObject({
       constructor: 'Left', value: { constructor: 'UnhandledException', value: { fields: [{ kind: 'optional', value: { kind: 'anyException' } }] } },
     });
@@ -130,12 +130,12 @@ describe.runIf(HAS_DARS)('Daml Script questions (needs ../shared/upstream/daml/d
       ],
     });
     for (const script of [mustSucceed, ask('Catch', catchIt(mustSucceed))]) {
-      const r = run(script);
+      const r = await run(script);
       expect(r).toMatchObject({ ok: false, failure: { kind: 'submitFailed', message: expect.stringMatching(/^submission failed: unhandled exception /) } });
     }
   });
 
-  it('QueryInterface: the Holding view of an Amulet, for its owner only', () => {
+  it('QueryInterface: the Holding view of an Amulet, for its owner only', async () => {
     const ledger = new InMemoryScriptLedger({ getPackage });
     const amount = values.record({ packageId: amuletPkg, module: 'Splice.Fees', name: 'ExpiringAmount' }, {
       initialAmount: { kind: 'numeric', scale: 10, unscaled: 12_5000000000n },
@@ -144,16 +144,16 @@ describe.runIf(HAS_DARS)('Daml Script questions (needs ../shared/upstream/daml/d
     });
     const amulet = values.record({ packageId: amuletPkg, module: 'Splice.Amulet', name: 'Amulet' }, { dso: party('dso'), owner: party('alice'), amount });
     // Its signatories are the dso and the owner: the dso alone cannot create it.
-    const alone = run(ask('Submit', submission('dso', 'Try', amulet)), ledger);
+    const alone = await run(ask('Submit', submission('dso', 'Try', amulet)), ledger);
     expect(alone.ok && list(alone.value)[0]).toMatchObject({ constructor: 'Left', value: { constructor: 'AuthorizationError' } });
-    const both = run(ask('Submit', submission(['dso', 'alice'], 'Try', amulet)), ledger);
+    const both = await run(ask('Submit', submission(['dso', 'alice'], 'Try', amulet)), ledger);
     expect(both.ok && list(both.value)[0]).toMatchObject({ constructor: 'Right' });
     const holdingPkg = loaded.dar.packages.find((p) => p.metadata?.name === 'splice-api-token-holding-v1')!.id;
     const holding = values.templateTypeRep({ packageId: holdingPkg, module: 'Splice.Api.Token.HoldingV1', name: 'Holding' });
     const query = (p: string) => run(ask('QueryInterface', values.script('Questions.Query', 'QueryInterface', { parties: listOf([party(p)]), interfaceId: holding })), ledger);
-    const none = query('bob');
+    const none = await query('bob');
     expect(none.ok && list(none.value)).toEqual([]);
-    const seen = query('alice');
+    const seen = await query('alice');
     const rows = seen.ok ? list(seen.value) : [];
     expect(rows).toHaveLength(1);
     // (ContractId Holding, Optional HoldingView): the view's owner and amount are the Amulet's.
@@ -164,15 +164,15 @@ describe.runIf(HAS_DARS)('Daml Script questions (needs ../shared/upstream/daml/d
     expect(field(v, 'amount')).toEqual({ kind: 'numeric', scale: 10, unscaled: 12_5000000000n });
   });
 
-  it('Throw: uncaught, the script fails with the exception message; inside Catch, continue receives Left', () => {
+  it('Throw: uncaught, the script fails with the exception message; inside Catch, continue receives Left', async () => {
     const generalError: QualifiedName = loaded.packages.all() && [...loaded.packages.all()].flatMap((p) => (p.modules.get('DA.Exception.GeneralError')?.dataTypes.has('GeneralError') ? [{ packageId: p.id, module: 'DA.Exception.GeneralError', name: 'GeneralError' }] : []))[0]!;
     const exception: Expr = {
       kind: 'toAnyException', type: { kind: 'con', tycon: generalError, args: [] },
       expr: { kind: 'recCon', tycon: app(generalError), fields: [{ field: 'message', expr: lit({ kind: 'text', value: 'boom' }) }] },
     };
     const throwing = ask('Throw', { kind: 'recCon', tycon: app(values.tycon('Daml.Script.Internal.Questions.Exceptions', 'Throw')), fields: [{ field: 'exc', expr: exception }] });
-    expect(run(throwing)).toMatchObject({ ok: false, failure: { kind: 'unhandledException', message: 'unhandled exception DA.Exception.GeneralError:GeneralError: boom' } });
-    const caught = run(ask('Catch', {
+    expect(await run(throwing)).toMatchObject({ ok: false, failure: { kind: 'unhandledException', message: 'unhandled exception DA.Exception.GeneralError:GeneralError: boom' } });
+    const caught = await run(ask('Catch', {
       kind: 'recCon', tycon: app(values.tycon('Daml.Script.Internal.Questions.Exceptions', 'Catch')), fields: [
         { field: 'act', expr: { kind: 'abs', params: [{ name: 'u', type: unitType }], body: throwing } },
         { field: 'dummy', expr: lit(UNIT) },
@@ -181,11 +181,11 @@ describe.runIf(HAS_DARS)('Daml Script questions (needs ../shared/upstream/daml/d
     expect(caught).toMatchObject({ ok: true, value: { kind: 'variant', constructor: 'Left', value: { kind: 'anyException', value: { fields: [{ kind: 'text', value: 'boom' }] } } } });
   });
 
-  it('Catch of a script that succeeds gives Right with its result', () => {
+  it('Catch of a script that succeeds gives Right with its result', async () => {
     const inner = ask('GetTime', values.script('Questions.Time', 'GetTime', {}));
     const ledger = new InMemoryScriptLedger({ getPackage });
-    ledger.setTime(42n);
-    const caught = run(ask('Catch', {
+    await ledger.setTime(42n);
+    const caught = await run(ask('Catch', {
       kind: 'recCon', tycon: app(values.tycon('Daml.Script.Internal.Questions.Exceptions', 'Catch')), fields: [
         { field: 'act', expr: { kind: 'abs', params: [{ name: 'u', type: unitType }], body: inner } }, { field: 'dummy', expr: lit(UNIT) },
       ],
@@ -193,23 +193,23 @@ describe.runIf(HAS_DARS)('Daml Script questions (needs ../shared/upstream/daml/d
     expect(caught).toMatchObject({ ok: true, value: { kind: 'variant', constructor: 'Right', value: { kind: 'timestamp', micros: 42n } } });
   });
 
-  it('AllocateParty: a display name gets <name>-<8 hex>, nothing party-<8 hex>, a hint itself; a hint that differs from the name fails as daml-script says', () => {
+  it('AllocateParty: a display name gets <name>-<8 hex>, nothing party-<8 hex>, a hint itself; a hint that differs from the name fails as daml-script says', async () => {
     const alloc = (requestedName: string, idHint: string) => run(ask('AllocateParty', values.script('Questions.PartyManagement', 'AllocateParty', {
       requestedName: { kind: 'text', value: requestedName }, idHint: { kind: 'text', value: idHint }, participant: NONE,
     })));
-    const named = alloc('alice', '');
+    const named = await alloc('alice', '');
     expect(named.ok && named.value).toMatchObject({ kind: 'party', value: expect.stringMatching(/^alice-[0-9a-f]{8}$/) });
-    const anonymous = alloc('', '');
+    const anonymous = await alloc('', '');
     expect(anonymous.ok && anonymous.value).toMatchObject({ kind: 'party', value: expect.stringMatching(/^party-[0-9a-f]{8}$/) });
-    expect(alloc('', 'carol')).toMatchObject({ ok: true, value: { kind: 'party', value: 'carol' } });
-    expect(alloc('alice', 'bob')).toMatchObject({ ok: false, failure: { kind: 'userError', message: "Requested name 'alice' cannot be different from id hint 'bob'" } });
+    expect(await alloc('', 'carol')).toMatchObject({ ok: true, value: { kind: 'party', value: 'carol' } });
+    expect(await alloc('alice', 'bob')).toMatchObject({ ok: false, failure: { kind: 'userError', message: "Requested name 'alice' cannot be different from id hint 'bob'" } });
   });
 
-  it('a question the runner does not answer fails the script naming the command and version', () => {
-    expect(run(ask('QueryContractKey', UNIT))).toMatchObject({
+  it('a question the runner does not answer fails the script naming the command and version', async () => {
+    expect(await run(ask('QueryContractKey', UNIT))).toMatchObject({
       ok: false, failure: { kind: 'unsupportedCommand', message: 'the script asked QueryContractKey version 1, which this runner does not answer' },
     });
-    expect(run(ask('GetTime', values.script('Questions.Time', 'GetTime', {}), 7n))).toMatchObject({
+    expect(await run(ask('GetTime', values.script('Questions.Time', 'GetTime', {}), 7n))).toMatchObject({
       ok: false, failure: { kind: 'unsupportedCommand', message: 'the script asked GetTime version 7, which this runner does not answer' },
     });
   });

@@ -21,7 +21,7 @@ export interface CreatedEvent {
   readonly createdEventBlob?: string;
   readonly signatories: string[];
   readonly observers: string[];
-  readonly interfaceViews?: { interfaceId: string; viewStatus: { code: number }; viewValue?: Record<string, unknown> }[];
+  readonly interfaceViews?: { interfaceId: string; viewStatus: { code: number; message?: string }; viewValue?: Record<string, unknown> }[];
 }
 
 export interface ExercisedEvent {

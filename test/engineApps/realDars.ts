@@ -13,7 +13,7 @@ export const darBytes = (relative: string): Uint8Array => new Uint8Array(readFil
 /** The id of the package `name` the DAR carries. */
 export function packageIdIn(relative: string, name: string): string {
   const dar = readDar(darBytes(relative));
-  if (!dar.ok) throw new Error(dar.error);
+  if (!dar.ok) throw new Error(dar.error.reason);
   const found = dar.value.packages.find((p) => p.packageName === name);
   if (found === undefined) throw new Error(`${relative} carries no ${name}`);
   return found.packageId;

@@ -13,6 +13,14 @@ describe('canton-conformance serve: arguments', () => {
     expect(() => parseServeArgs(['--list-max-elements', '0'], {})).toThrow(/positive whole number/);
     expect(() => parseServeArgs(['--list-max-elements', 'many'], {})).toThrow(UsageError);
   });
+  it('takes the engine limits (README "Resource limits"), none by default', () => {
+    expect(parseServeArgs([], {})).toMatchObject({ engineLimits: {} });
+    expect(parseServeArgs(['--step-budget', '500', '--allocation-budget-mib', '64', '--max-transaction-mib', '2', '--view-step-budget', '1000'], {})).toMatchObject({
+      engineLimits: { stepBudget: 500, allocationBudget: 64 * 1024 * 1024, maxTransactionBytes: 2 * 1024 * 1024, viewStepBudget: 1000 },
+    });
+    expect(() => parseServeArgs(['--allocation-budget-mib', '0'], {})).toThrow(/--allocation-budget-mib must be a positive whole number/);
+    expect(() => parseServeArgs(['--step-budget', 'lots'], {})).toThrow(UsageError);
+  });
   it('takes PORT and HOST from the environment, and flags over both', () => {
     expect(parseServeArgs([], { PORT: '8080', HOST: '0.0.0.0' })).toMatchObject({ port: 8080, host: '0.0.0.0', fixtures: undefined });
     expect(parseServeArgs(['--port', '9000', '--host', '::1'], { PORT: '8080', HOST: '0.0.0.0' })).toMatchObject({ port: 9000, host: '::1' });

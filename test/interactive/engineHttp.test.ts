@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PreparedTransaction, type Exercise } from '@canton-network/core-ledger-proto';
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorMetadataProblem } from '../../conformance/src/checks/ledgerMeaning.js';
 import { toTimestamp } from '../../reference-server/src/ledger/clock.js';
 import { createLedger, ManualClock } from '../../reference-server/src/ledger/index.js';
 import { DARS_DIR, HAS_DARS, loadDar } from '../daml/damlFixtures.js';
@@ -208,6 +209,9 @@ describe.runIf(HAS_DARS)('interactive submission of an uploaded DAR over HTTP (n
     // The same signed transaction from another user (another change id, so no command deduplication): the mediator refuses the UUID.
     const again = await post(server, '/v2/interactive-submission/executeAndWait', executeBody(p.preparedTransaction, signaturesOf(p, [sender]), { userId: 'other-wallet' }), { unchecked: true });
     expectCantonError(again.body, 'DUPLICATE_CONFIRMATION_REQUEST_UUID');
+    // Canton's AlarmErrorCode: UnredactedSecurityAlert (5), INVALID_ARGUMENT; the suite's catalogue agrees.
+    expect([again.status, again.body.errorCategory, again.body.grpcCodeValue]).toEqual([400, 5, 3]);
+    expect(errorMetadataProblem(again.status, again.body)).toBeUndefined();
 
     // Preparing on the holding the transfer consumed: refused as the command service refuses it.
     const { rules } = await mint();
@@ -241,6 +245,41 @@ describe.runIf(HAS_DARS)('interactive submission of an uploaded DAR over HTTP (n
     expect(res.status, res.text).toBeGreaterThanOrEqual(400);
     expect(res.status, res.text).toBeLessThan(500);
     expectCantonError(res.body, code);
+    expect(server.ledger.store.ledgerEnd).toBe(end);
+    expect(server.errors).toEqual([]);
+  });
+
+  /** Sets the LF version of the transfer's i-th node (exercise, fetch, exercise, create, create). */
+  const setNodeVersion = (i: number, v: string) => (t: PreparedTransaction) => {
+    const n = nodeTypes(t)[i];
+    if (n?.oneofKind === 'create') n.create.lfVersion = v;
+    else if (n?.oneofKind === 'exercise') n.exercise.lfVersion = v;
+    else if (n?.oneofKind === 'fetch') n.fetch.lfVersion = v;
+    else throw new Error(`node ${i} has no LF version`);
+  };
+  const setInputVersion = (v: string) => (t: PreparedTransaction) => {
+    for (const c of t.metadata!.inputContracts) if (c.contract.oneofKind === 'v1') c.contract.v1.lfVersion = v;
+  };
+  it.each([
+    ['the root exercise on LF dev', setNodeVersion(0, 'dev'), /node 0 \(exercise\) has LF version "dev", but its package \w+ dictates "2\.1"/],
+    ['the fetch on an unknown LF version', setNodeVersion(1, '2.2'), /node 1 \(fetch\) has LF version "2\.2"/],
+    ['a child exercise on LF 1.17', setNodeVersion(2, '1.17'), /node 2 \(exercise\) has LF version "1\.17"/],
+    ['a create with no LF version', setNodeVersion(3, ''), /node 3 \(create\) has LF version ""/],
+    ['a create on LF dev, the transaction too', (t: PreparedTransaction) => { setNodeVersion(4, 'dev')(t); t.transaction!.version = 'dev'; }, /node 4 \(create\) has LF version "dev"/],
+    ['every node and the transaction on LF dev', (t: PreparedTransaction) => { for (let i = 0; i < 5; i++) setNodeVersion(i, 'dev')(t); t.transaction!.version = 'dev'; }, /node 0 \(exercise\) has LF version "dev"/],
+    ['the transaction version alone', (t: PreparedTransaction) => { t.transaction!.version = 'dev'; }, /the transaction has version "dev", but its nodes dictate "2\.1"/],
+    ['the input contracts on LF dev', setInputVersion('dev'), /input contract \w+ has LF version "dev"/],
+  ])('refuses a re-signed transaction with %s: INVALID_FIELD naming the version its package dictates, nothing committed', async (_what, change, cause) => {
+    const { p } = await prepareTransfer();
+    const decoded = decode(p);
+    change(decoded);
+    const bytes = Buffer.from(PreparedTransaction.toBinary(decoded)).toString('base64');
+    const end = server.ledger.store.ledgerEnd;
+    // Hashed and signed anew, as an attacker holding the key would.
+    const hash = await hashPreparedTransaction(bytes, 'base64');
+    const res = await executeForTransaction({ ...p, preparedTransaction: bytes, preparedTransactionHash: hash }, [sender]);
+    expect(res.status, res.text).toBe(400);
+    expectCantonError(res.body, 'INVALID_FIELD', cause);
     expect(server.ledger.store.ledgerEnd).toBe(end);
     expect(server.errors).toEqual([]);
   });

@@ -244,6 +244,22 @@ describe('tampering and bad signatures are refused', () => {
     expectFailed(await execute(executeBody(changed, signedBy(carolKey, carol, await recomputeHash(changed)))), /not what its commands yield/);
   });
 
+  it('a node or transaction LF version other than its package dictates, signed anew: INVALID_FIELD, nothing committed', async () => {
+    const before = w.ledger.ledgerEnd().offset;
+    const changes: [(d: PreparedTransaction) => void, RegExp][] = [
+      [(d) => { firstCreate(d).lfVersion = 'dev'; }, /\(create\) has LF version "dev", but its package \S+ dictates "2\.1"/],
+      [(d) => { firstCreate(d).lfVersion = 'dev'; d.transaction!.version = 'dev'; }, /\(create\) has LF version "dev"/],
+      [(d) => { d.transaction!.version = '2.2'; }, /the transaction has version "2\.2", but its nodes dictate "2\.1"/],
+    ];
+    for (const [change, cause] of changes) {
+      const changed = tamper(p.preparedTransaction, change);
+      const res = await execute(executeBody(changed, signedBy(carolKey, carol, await recomputeHash(changed))));
+      expect([res.status, res.body.code]).toEqual([400, 'INVALID_FIELD']);
+      expect(res.body.cause).toMatch(cause);
+    }
+    expect(w.ledger.ledgerEnd().offset).toBe(before);
+  });
+
   it('a contract id the signer chose, signed anew: refused whatever its form', async () => {
     const before = w.ledger.ledgerEnd().offset;
     for (const id of ['x\u0000../../y', 'not-a-contract-id', 'ab'.repeat(300)]) {

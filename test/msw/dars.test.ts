@@ -17,7 +17,7 @@ import { buildSamplePackage } from '../daml/samplePackage.js';
 const log = silentLogger;
 const idsOf = (bytes: Uint8Array): string[] => {
   const r = readDar(bytes);
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(r.error.reason);
   return r.value.packages.map((p) => p.packageId);
 };
 

@@ -99,6 +99,26 @@ describe('the point reads, pages and legacy forms through msw answer as the Koa 
     await same('GET', '/v2/state/active-contracts-page', undefined, 400);
   });
 
+  it('the active contracts page as a POST (Canton 3.5.7+): fetch can send it, and msw answers as Koa does', async () => {
+    const { koa, msw } = await twins.send({ method: 'POST', path: '/v2/state/active-contracts-page', body: json({ eventFormat, maxPageSize: 1 }) });
+    expect([koa.status, msw.status], msw.body).toEqual([200, 200]);
+    type Page = { activeContracts: unknown[]; activeAtOffset: number; nextPageToken?: string };
+    const [k, m] = [JSON.parse(koa.body) as Page, JSON.parse(msw.body) as Page];
+    expect(m.activeContracts).toEqual(k.activeContracts);
+    expect(m.activeAtOffset).toBe(k.activeAtOffset);
+    // Each face's token continues its own walk.
+    const next = await twins.send({ method: 'POST', path: '/v2/state/active-contracts-page', body: json({ eventFormat, maxPageSize: 1, pageToken: m.nextPageToken }) });
+    expect(next.msw.status, next.msw.body).toBe(200);
+    expect((JSON.parse(next.msw.body) as Page).activeAtOffset).toBe(m.activeAtOffset);
+  });
+
+  it('the GetCompletions list (Canton 3.5.7+), for named parties and for all', async () => {
+    await same('POST', '/v2/commands/command-completions?limit=20&stream_idle_timeout_ms=20', { parties: [issuer], beginExclusive: 0 }, 200);
+    const all = await same('POST', '/v2/commands/command-completions?limit=20&stream_idle_timeout_ms=20', { parties: [] }, 200);
+    expect((all as unknown as unknown[]).length).toBeGreaterThan(0);
+    await same('POST', '/v2/commands/command-completions', { parties: ['no party'] }, 400);
+  });
+
   it('the flats and trees WebSocket streams', async () => {
     const koaWs = twins.koa.url.replace(/^http/, 'ws');
     const mockWs = MOCK_URL.replace(/^http/, 'ws');

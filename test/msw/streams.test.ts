@@ -111,6 +111,22 @@ describe('WebSocket streams through msw behave as on the Koa server', () => {
     expect(completion).toMatchObject({ offset: created.offset, updateId: created.updateId });
   });
 
+  it('tails GetCompletions (Canton 3.5.7+) for every party when none is named', async () => {
+    const frame = { beginExclusive: twins.mock.ledger.ledgerEnd().offset, parties: [] };
+    const socket = new WebSocket(MOCK_WS + '/v2/commands/command-completions', ['daml.ws.auth']);
+    const run = runSocket(socket, JSON.stringify(frame), 1);
+    await new Promise((r) => setTimeout(r, 50));
+    const created = twins.mock.createContract({
+      templateId: ASSET_TEMPLATE,
+      createArguments: { issuer, owner: alice, amount: '3.5', observers: null },
+      actAs: [issuer],
+    });
+    const seen = await run;
+    const completion = (JSON.parse(seen.messages[0] ?? '{}') as { completionResponse: { Completion: { value: { offset: number; actAs: string[] } } } })
+      .completionResponse.Completion.value;
+    expect(completion).toMatchObject({ offset: created.offset, actAs: [issuer] });
+  });
+
   it('ends open streams on reset()', async () => {
     // A stream with something to send: its first message shows it is open on the mock's side.
     const created = twins.mock.createContract({ templateId: ASSET_TEMPLATE, createArguments: { issuer, owner: alice, amount: '4.0', observers: null }, actAs: [issuer] });

@@ -21,4 +21,7 @@ export const onRequest = (pattern: RegExp, f: (v: Json, req: ProxyRequest) => Js
 });
 export const emptyContext = { choiceContextData: { values: {} }, disclosedContracts: [] };
 export const scanError = (status: number, error: string) => jsonResponse(status, { error });
-export const cantonError = (status: number, code: string, cause: string, category = 8) => jsonResponse(status, { code, cause, context: {}, errorCategory: category, grpcCodeValue: 3, correlationId: null, traceId: null, resources: [] });
+/** The gRPC code a participant answers with each HTTP status (GrpcHttpErrorCodes), so a faked error is consistent (judge.errors.consistent). */
+const GRPC_OF_STATUS: Readonly<Record<number, number>> = { 400: 3, 401: 16, 403: 7, 404: 5, 409: 6, 429: 8, 500: 13, 501: 12, 503: 14, 504: 4 };
+export const cantonError = (status: number, code: string, cause: string, category = 8) =>
+  jsonResponse(status, { code, cause, context: {}, errorCategory: category, grpcCodeValue: GRPC_OF_STATUS[status] ?? 3, correlationId: null, traceId: null, resources: [] });

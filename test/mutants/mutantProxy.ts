@@ -51,6 +51,8 @@ export interface Fault {
    * WebSocket itself and relays message by message; without it the bytes pass through untouched.
    */
   wsRequest?(req: ProxyRequest, frame: string, upstream: Upstream): Promise<string> | string;
+  /** With `wsRequest`: the close code the client gets when the upstream closes with `code`. */
+  wsCloseCode?(req: ProxyRequest, code: number): number;
 }
 
 export interface Upstream {
@@ -119,7 +121,8 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
     socket.on('error', () => undefined);
     const status = await fault.upgrade?.({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: '' });
     if (status === undefined && fault.wsRequest) {
-      relays.add(relayWebSocket(req, socket, head, base, (frame) => fault.wsRequest!({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: '' }, frame, upstream)));
+      const proxied = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: '' };
+      relays.add(relayWebSocket(req, socket, head, base, (frame) => fault.wsRequest!(proxied, frame, upstream), (code) => fault.wsCloseCode?.(proxied, code) ?? code));
       return;
     }
     if (status !== undefined) {
@@ -167,7 +170,7 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
  * rewritten by `rewrite`) go up, the upstream's come back unchanged, and a close on either side
  * closes the other with the same code. Returns the upstream socket (terminated with the proxy).
  */
-function relayWebSocket(req: IncomingMessage, socket: Socket, head: Buffer, base: URL, rewrite: (frame: string) => Promise<string> | string): WebSocket {
+function relayWebSocket(req: IncomingMessage, socket: Socket, head: Buffer, base: URL, rewrite: (frame: string) => Promise<string> | string, closeCode: (code: number) => number = (c) => c): WebSocket {
   const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
   const auth = req.headers.authorization;
   const up = new WebSocket(`ws://${base.host}${req.url ?? '/'}`, offered, auth === undefined ? {} : { headers: { authorization: auth } });
@@ -194,7 +197,7 @@ function relayWebSocket(req: IncomingMessage, socket: Socket, head: Buffer, base
         if (code === 1005 || code === 1006) target.close();
         else target.close(code, reason);
       };
-      up.on('close', (code, reason) => closeWith(client, code, reason));
+      up.on('close', (code, reason) => closeWith(client, closeCode(code), reason));
       client.on('close', (code, reason) => closeWith(up, code, reason));
       client.on('error', () => up.terminate());
     });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../conformance/src/checks/catalogue.js';
 import type { Report } from '../../conformance/src/report/model.js';
 import { loadProfile, type Profile } from '../../conformance/src/runner/profile.js';
-import { runSuite, type OracleMode } from '../../conformance/src/runner/runSuite.js';
+import { runSuite, type JudgeMode, type OracleMode } from '../../conformance/src/runner/runSuite.js';
 import type { ReinterpretMode } from '../../conformance/src/reinterpret/reinterpretTally.js';
 import { staticToken } from '../../conformance/src/target/tokenProvider.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
@@ -40,9 +40,9 @@ function selectionFor(m: Mutant): string[] {
  * The JWT front has no users or rights, so the check that a revoked right ends a stream runs only
  * against the secured reference server itself (`certifyServer`), not in the secured control.
  */
-const NEEDS_REAL_USERS = ['ledger.auth.stream-ends-on-revoked-right'];
+const NEEDS_REAL_USERS = ['ledger.auth.stream-ends-on-revoked-right', 'ledger.auth.command-completions-all-parties-needs-any-party'];
 
-async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], oracle: OracleMode = 'none', reinterpret: ReinterpretMode = 'engine'): Promise<{ exitCode: number; report: Report }> {
+async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], oracle: OracleMode = 'none', judge: JudgeMode = 'model', reinterpret: ReinterpretMode = 'engine'): Promise<{ exitCode: number; report: Report }> {
   const server = await startMutant(reference.url, fault);
   try {
     const token = mode === 'secured' ? await adminToken() : undefined;
@@ -60,6 +60,7 @@ async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], 
       progress: 'quiet',
       toolVersion: 'mutant-bed',
       oracle,
+      judge,
       reinterpret,
     });
     return { exitCode, report };
@@ -76,9 +77,11 @@ const referenceSecured: Profile = (() => {
   return { ...p, auth: { ...p.auth!, signing: { alg: 'HS256', secret: SECRET, userId: 'participant_admin' } } };
 })();
 
-/** The reference server itself, secured, with `http` settings, running only `check`. */
-async function certifyServer(http: Partial<HttpConfig>, check: string): Promise<{ exitCode: number; report: Report }> {
-  const server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: { mode: 'hs256', key: { kind: 'secret', secret: SECRET } }, http });
+/** The reference server itself, secured, with `http` settings (and `fault` in front, if any), running only `check`. */
+async function certifyServer(http: Partial<HttpConfig>, check: string, fault?: Fault): Promise<{ exitCode: number; report: Report }> {
+  const secured = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: { mode: 'hs256', key: { kind: 'secret', secret: SECRET } }, http });
+  const proxy = fault && Object.keys(fault).length > 0 ? await startMutant(secured.url, fault) : undefined;
+  const server = { url: proxy?.url ?? secured.url, close: async () => { await proxy?.close(); await secured.close(); } };
   try {
     const { report, exitCode } = await runSuite({
       baseUrls: { registry: server.url, ledger: server.url, scan: server.url },
@@ -155,19 +158,20 @@ describe('mutant bed: every mutant is caught', () => {
       const mode = m.secured ? 'secured' : 'open';
       const base = typeof m.fault === 'function' ? m.fault(mode === 'secured' ? secured : profile) : m.fault;
       const fault = m.secured ? compose(authFront(SECRET, m.secured === 'correct' ? {} : { flaw: m.secured }), base) : base;
-      if (m.oracle) {
-        // No dedicated check catches it: without the oracle the same check passes.
-        const alone = await certify(fault, mode, selectionFor(m), 'none');
+      if (m.oracle || m.judge) {
+        // No dedicated check catches it: without the oracle and the judge the same check passes.
+        const alone = await certify(fault, mode, selectionFor(m), 'none', 'none');
         const unaided = alone.report.checks.find((c) => c.id === m.caughtBy);
-        expect(unaided?.status, `${m.caughtBy} without the oracle: ${unaided?.message}`).toBe('pass');
+        expect(unaided?.status, `${m.caughtBy} without the ${m.oracle ? 'oracle' : 'judge'}: ${unaided?.message}`).toBe('pass');
       }
       if (m.reinterpret !== undefined) {
         // No hand-written expectation catches it: without re-interpretation the same check passes.
-        const alone = await certify(fault, mode, selectionFor(m), 'none', 'none');
+        const alone = await certify(fault, mode, selectionFor(m), 'none', 'model', 'none');
         const unaided = alone.report.checks.find((c) => c.id === m.caughtBy);
         expect(unaided?.status, `${m.caughtBy} with --reinterpret none: ${unaided?.message}`).toBe('pass');
       }
-      const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy) : await certify(fault, mode, selectionFor(m), m.oracle ? 'reference' : 'none');
+      // An oracle mutant is judged by the oracle alone.
+      const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy, base) : await certify(fault, mode, selectionFor(m), m.oracle ? 'reference' : 'none', m.oracle ? 'none' : 'model');
       const check = report.checks.find((c) => c.id === m.caughtBy);
       expect(check, `${m.caughtBy} is in the catalogue`).toBeDefined();
       // A broken SHOULD is a warning (exit 0); a broken MUST a failure (exit 1).
@@ -193,6 +197,10 @@ describe('mutant bed: every mutant is caught', () => {
       if (m.oracle) {
         expect(check!.message).toMatch(/differs from the reference ledger's \(the oracle\)/);
         expect(check!.oracle?.difference?.referenceExchange.request.url).toBeTruthy();
+      }
+      if (m.judge) {
+        expect(check!.message).toContain(m.judge.invariant);
+        expect(check!.judge?.invariant).toBe(m.judge.invariant);
       }
       const controlReport = m.server ? undefined : controls[m.oracle ? 'oracle' : mode];
       if (controlReport) expect(controlReport.checks.find((c) => c.id === m.caughtBy)?.status, 'the same check passes against the faultless control').toBe('pass');

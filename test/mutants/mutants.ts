@@ -7,6 +7,7 @@ import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyR
 import { PACKAGE_MUTANTS } from './packageMutants.js';
 import { REINTERPRET_MUTANTS } from './reinterpretMutants.js';
 import { READ_MUTANTS } from './readMutants.js';
+import { GET_COMPLETIONS_MUTANTS } from './getCompletionsMutants.js';
 import { STREAM_MUTANTS } from './streamMutants.js';
 import { SUITE_DEPTH_MUTANTS } from './suiteDepthMutants.js';
 import type { HttpConfig } from '../../reference-server/src/http/api/config.js';
@@ -21,7 +22,9 @@ import { ROUTING_MUTANTS } from './routingMutants.js';
 import { SCAN_OPEN_BODIES_MUTANTS } from './scanOpenBodiesMutants.js';
 import { schemaMutants } from './schemaMutants.js';
 import { MEANING_MUTANTS } from './meaningMutants.js';
-import { ORACLE_MUTANTS } from './oracleMutants.js';
+import { FORMER_ORACLE_MUTANTS, HASHING_SCHEME_MUTANT, ORACLE_MUTANTS } from './oracleMutants.js';
+import { JUDGE_MUTANTS } from './judgeMutants.js';
+import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
 export interface Mutant {
@@ -60,6 +63,11 @@ export interface Mutant {
    * `--reinterpret none` (no hand-written expectation looks at what the fault changes).
    */
   readonly reinterpret?: string;
+  /**
+   * Only the judge catches it: `caughtBy` passes with `--judge none` and fails with the judge on,
+   * naming this invariant.
+   */
+  readonly judge?: { readonly invariant: InvariantId };
 }
 
 type Json = Record<string, unknown>;
@@ -369,6 +377,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   },
   // The point reads, pages and legacy forms.
   ...READ_MUTANTS,
+  ...GET_COMPLETIONS_MUTANTS,
   ...SUITE_DEPTH_MUTANTS,
   ...STREAM_MUTANTS,
   // Interactive submission's encodings and execute-time validation (issues 10 and 14).
@@ -395,6 +404,10 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...ROUTING_MUTANTS,
   // Faults only the oracle catches (oracleMutants.ts): each check passes without it, fails with it.
   ...ORACLE_MUTANTS,
+  // Faults only the judge catches (judgeMutants.ts): each check passes with --judge none, fails with it.
+  ...JUDGE_MUTANTS,
+  ...FORMER_ORACLE_MUTANTS,
+  HASHING_SCHEME_MUTANT,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

@@ -134,6 +134,12 @@ export const READ_MUTANTS: readonly Mutant[] = [
     fault: answer('GET', '/v2/state/active-contracts-page', (v) => ({ activeContracts: v.activeContracts, activeAtOffset: v.activeAtOffset })),
   },
   {
+    name: 'acs-page-post-repeats-first-page',
+    description: 'POST active-contracts-page (3.5.7+) ignores pageToken: every page is the first one again',
+    caughtBy: 'ledger.acs-page-post.walk-equals-list',
+    fault: asking('POST', '/v2/state/active-contracts-page', ({ pageToken: _token, ...rest }) => rest),
+  },
+  {
     name: 'submit-tree-without-events',
     description: 'submit-and-wait-for-transaction-tree answers the tree with no events',
     caughtBy: 'ledger.submit-tree.agrees-with-ledger-effects',

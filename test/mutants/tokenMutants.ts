@@ -17,6 +17,12 @@ const emptyContext = { choiceContextData: { values: {} }, disclosedContracts: []
 
 export const TOKEN_MUTANTS: readonly Mutant[] = [
   {
+    name: 'instrument-account-fields-repeated',
+    description: 'GET instruments/{id} collects accountInputFieldsToShow per account configuration without deduplicating: accountId twice',
+    caughtBy: 'registry.metadata.account-input-fields',
+    fault: onBody(/^\/registry\/metadata\/v1\/instruments\/[^/]+$/, (v) => ({ ...v, accountInputFieldsToShow: ['accountId', 'accountId'] })),
+  },
+  {
     name: 'registry-admin-not-a-party',
     description: 'registry info names the admin by its hint only (dso), not as a party id',
     caughtBy: 'registry.metadata.info',

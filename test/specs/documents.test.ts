@@ -167,7 +167,7 @@ describe('ledger.asyncapi.yaml', () => {
   it('parses and validates with @asyncapi/parser, without errors', async () => {
     const { document, diagnostics } = await new Parser().parse(text, { source: asyncApiFile });
     expect(diagnostics.filter((d) => d.severity === 0).map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`)).toEqual([]);
-    expect(document?.channels().all().map((c) => c.address()).sort()).toEqual(['/v2/commands/completions', '/v2/state/active-contracts', '/v2/updates', '/v2/updates/flats', '/v2/updates/trees']);
+    expect(document?.channels().all().map((c) => c.address()).sort()).toEqual(['/v2/commands/command-completions', '/v2/commands/completions', '/v2/state/active-contracts', '/v2/updates', '/v2/updates/flats', '/v2/updates/trees']);
   });
 
   it('names both authentication subprotocols and the ledger.ws.auth alias', () => {

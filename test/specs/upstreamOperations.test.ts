@@ -6,7 +6,7 @@ import { openApiFiles, root } from './specDocs.js';
 
 /**
  * Our specs against upstream's own documents (in ../shared/upstream beside the repository on
- * project machines and in CI; skipped, saying so, in a user's clone): every operation Canton 3.5's
+ * project machines and in CI; skipped, saying so, in a user's clone): every operation Canton 3.5.10's
  * JSON Ledger API and the token standard's registry APIs declare is in our specs. Operations of
  * ours that upstream lacks are listed, not failed (e.g. /docs/openapi).
  */
@@ -32,13 +32,30 @@ const [registryFile, ledgerFile, scanFile] = openApiFiles as [string, string, st
 const missingFrom = (ours: Set<string>, upstream: Set<string>) => [...upstream].filter((op) => !ours.has(op)).sort();
 
 describe.skipIf(!hasUpstream)('our specs serve every operation upstream declares (needs ../shared/upstream)', () => {
-  it("Canton 3.5's JSON Ledger API: all 65 operations", () => {
-    const upstream = operations(join(upstreamDir, 'canton-json-api-v2', 'openapi.3.5.yaml'));
+  it("Canton 3.5.10's JSON Ledger API: all 67 operations (3.5.4's 65 and the two 3.5.7 added)", () => {
+    const upstream = operations(join(upstreamDir, 'canton-json-api-v2', 'openapi.3.5.10.yaml'));
     const ours = operations(ledgerFile);
-    expect(upstream.size).toBe(65);
+    expect(upstream.size).toBe(67);
     expect(missingFrom(ours, upstream)).toEqual([]);
     const extra = [...ours].filter((op) => !upstream.has(op)).sort();
     expect(extra).toEqual(['GET /docs/asyncapi', 'GET /docs/openapi']);
+  });
+
+  it("our deprecation marks are Canton 3.5.10's, and the completion list its description deprecates", () => {
+    const deprecated = (file: string) => {
+      const doc = parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, Json>> };
+      return Object.entries(doc.paths)
+        .flatMap(([path, item]) => Object.entries(item).filter(([m, op]) => METHODS.has(m) && op['deprecated'] === true).map(([m]) => `${m.toUpperCase()} ${path}`))
+        .sort();
+    };
+    // Upstream deprecates POST /v2/commands/completions in its description only; we also flag it.
+    const upstream = [...deprecated(join(upstreamDir, 'canton-json-api-v2', 'openapi.3.5.10.yaml')), 'POST /v2/commands/completions'].sort();
+    expect(deprecated(ledgerFile)).toEqual(upstream);
+  });
+
+  it('the WebSocket channels are those of Canton 3.5.10', () => {
+    const channels = (file: string) => Object.keys((parse(readFileSync(file, 'utf8')) as { channels: Json }).channels).sort();
+    expect(channels(join(root, 'specs', 'ledger.asyncapi.yaml'))).toEqual(channels(join(upstreamDir, 'canton-json-api-v2', 'asyncapi.3.5.10.yaml')));
   });
 
   it('the token standard: metadata, transfer instruction, allocation instruction and allocation, v1 and v2', () => {

@@ -16,6 +16,7 @@ import { ledgerOwnPackageChecks } from './ledgerOwnPackage.js';
 import { ledgerReadChecks } from './ledgerReads.js';
 import { ledgerStateChecks } from './ledgerState.js';
 import { ledgerStreamChecks } from './ledgerStreams.js';
+import { ledgerGetCompletionsChecks } from './ledgerGetCompletions.js';
 import { ledgerUpdateChecks } from './ledgerUpdates.js';
 import { ledgerSynchronizerChecks } from './ledgerSynchronizers.js';
 import { ledgerTransactionChecks } from './ledgerTransactions.js';
@@ -76,6 +77,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...crossGroupChecks,
     ...authChecks,
     ...ledgerStreamChecks,
+    ...ledgerGetCompletionsChecks,
     // Meaning, not shape.
     ...tokenSemanticChecks,
     ...scanSemanticChecks,

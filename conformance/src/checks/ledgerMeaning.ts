@@ -58,8 +58,11 @@ export function treeProblem(nodes: readonly TreeNode[], roots: number): string |
   return found === roots ? undefined : `the transaction of ${roots} command(s) has ${found} root node(s): the subtree bounds (lastDescendantNodeId) leave ${found - roots > 0 ? 'consequences outside the exercise that caused them' : 'too few roots'}`;
 }
 
-/** Canton's ErrorCategory: its integer, the gRPC code it is sent with (none for 13). */
-const GRPC_OF_CATEGORY: Readonly<Record<number, number | undefined>> = { 1: 14, 2: 10, 3: 4, 4: 13, 5: 2, 6: 16, 7: 7, 8: 3, 9: 9, 10: 6, 11: 5, 12: 11, 13: undefined, 14: 12 };
+/**
+ * Canton's ErrorCategory (base/error/ErrorCategory.scala): its integer, the gRPC code it is sent with
+ * (none for 13). 5 is (Unredacted)SecurityAlert, sent as INVALID_ARGUMENT since Canton 3.
+ */
+const GRPC_OF_CATEGORY: Readonly<Record<number, number | undefined>> = { 1: 14, 2: 10, 3: 4, 4: 13, 5: 3, 6: 16, 7: 7, 8: 3, 9: 9, 10: 6, 11: 5, 12: 11, 13: undefined, 14: 12 };
 /** The JSON Ledger API's HTTP status for a gRPC code (GrpcHttpErrorCodes). */
 const HTTP_OF_GRPC: Readonly<Record<number, number>> = { 1: 499, 2: 500, 3: 400, 4: 504, 5: 404, 6: 409, 7: 403, 8: 429, 9: 400, 10: 409, 11: 400, 12: 501, 13: 500, 14: 503, 15: 500, 16: 401 };
 /** Error codes whose category the catalogue fixes. */
@@ -75,6 +78,8 @@ const CATEGORY_OF_CODE: Readonly<Record<string, number>> = {
   INVALID_ARGUMENT: 8,
   INVALID_FIELD: 8,
   MISSING_FIELD: 8,
+  // The mediator's AlarmErrorCode for a replayed confirmation request (MediatorError.scala).
+  DUPLICATE_CONFIRMATION_REQUEST_UUID: 5,
 };
 
 /** Why a JsCantonError answer's metadata disagree with each other, or undefined. */

@@ -7,6 +7,7 @@ export const LedgerOp = {
   submitAndWaitForTransaction: 'postV2CommandsSubmit-and-wait-for-transaction',
   asyncSubmit: 'postV2CommandsAsyncSubmit',
   completions: 'postV2CommandsCompletions',
+  commandCompletions: 'postV2CommandsCommand-completions',
   updates: 'postV2Updates',
   deleteUser: 'deleteV2UsersUser-id',
   createUser: 'postV2Users',
@@ -60,3 +61,5 @@ export const LedgerOp = {
 
 export const SD_B = 'service description, group B';
 export const UPSTREAM_B = 'Canton JSON Ledger API v2';
+/** The 3.5 line as of 3.5.10 (its operations added in 3.5.7). */
+export const UPSTREAM_3510 = `${UPSTREAM_B} (Canton 3.5.10)`;

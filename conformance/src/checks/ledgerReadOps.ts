@@ -12,5 +12,6 @@ export const LedgerReadOp = {
   eventsByContractId: 'postV2EventsEvents-by-contract-id',
   contractById: 'postV2ContractsContract-by-id',
   activeContractsPage: 'getV2StateActive-contracts-page',
+  activeContractsPagePost: 'postV2StateActive-contracts-page',
   submitAndWaitForTree: 'postV2CommandsSubmit-and-wait-for-transaction-tree',
 } as const;

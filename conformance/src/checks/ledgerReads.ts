@@ -2,7 +2,8 @@ import type { Exchange } from '../target/exchange.js';
 import { activeContracts, archiveContract, createCommand, createContract, eventFormat, jsCommands, ledgerEnd, readActiveContracts, suiteParty } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
-import { SD_B, UPSTREAM_B } from './ledgerOps.js';
+import { SD_B, UPSTREAM_3510, UPSTREAM_B } from './ledgerOps.js';
+import { needsCanton } from './support/targetVersion.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
@@ -82,6 +83,55 @@ async function pageWalk(ctx: CheckContext, send: (token: string | undefined) => 
     pages++;
   } while (token !== undefined && pages < limit);
   return { items, pages, last, first: first! };
+}
+
+/**
+ * The page walk of active-contracts-page, for either method: Canton 3.5.7+ serves it as a POST and
+ * keeps the GET-with-body form of 3.5.0-3.5.6, deprecated, with the same answers.
+ */
+function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, specRef: string): CheckDefinition {
+  return check({
+    id,
+    title: `A walk over ${method} active-contracts-page equals the one-shot active contract set at the offset of its first page, though the ledger moves on between pages`,
+    group: 'ledger',
+    operationId,
+    level: 'MUST',
+    kind: 'example',
+    specRef,
+    requires: { writes: true },
+    async run(ctx) {
+      await needsCanton(ctx, method === 'POST' ? '3.5.7' : '3.5.0', `${method} /v2/state/active-contracts-page`);
+      const w = await written(ctx);
+      const format = eventFormat(w.party, { verbose: true });
+      let moved = false;
+      const walk = await pageWalk(
+        ctx,
+        async (token) => {
+          // Commit between the first and second page: the token must keep reading the first page's snapshot.
+          if (token !== undefined && !moved) {
+            moved = true;
+            await createContract(ctx, w.party);
+          }
+          return ctx.http.request('ledger', { method, path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 2, ...(token ? { pageToken: token } : {}) } });
+        },
+        (body) => (Array.isArray(body.activeContracts) ? body.activeContracts : []),
+      );
+      const at = walk.first.activeAtOffset;
+      if (typeof at !== 'number') return ctx.fail('the first page names no activeAtOffset', walk.last);
+      if (at < w.end) ctx.fail(`the first page is at offset ${at}, before the ledger end ${w.end} it was asked at`, walk.last);
+      const ids = (items: readonly unknown[]) =>
+        items.map((i) => (isObject(i) && isObject(i.contractEntry) ? (Object.values(i.contractEntry)[0] as Json | undefined) : undefined)).map((x) => (isObject(x) && isObject(x.createdEvent) ? String(x.createdEvent.contractId) : '?'));
+      const got = ids(walk.items);
+      const want = ids((await readActiveContracts(ctx, { activeAtOffset: at, eventFormat: format }, `active contracts at ${at}`)).entries);
+      if (new Set(got).size !== got.length) ctx.fail(`the page walk returned a contract twice (${got.length} entries, ${new Set(got).size} distinct)`, walk.last);
+      if (!jsonEqual([...got].sort(), [...want].sort())) {
+        ctx.fail(`the page walk (${walk.pages} page(s) of 2) yields ${got.length} contract(s), the active contract set at ${at} ${want.length}; only in the walk: ${got.filter((x) => !want.includes(x)).slice(0, 3).join(', ') || 'none'}; only in the set: ${want.filter((x) => !got.includes(x)).slice(0, 3).join(', ') || 'none'}`, walk.last);
+      }
+      const forged = await ctx.http.request('ledger', { method, path: '/v2/state/active-contracts-page', json: { eventFormat: format, pageToken: 'forged.token' } });
+      expectStatus(ctx, forged, 400, 'a page token the server did not issue');
+      expectCantonError(ctx, forged, 'a page token the server did not issue', ['INVALID_ARGUMENT']);
+    },
+  });
 }
 
 export const ledgerReadChecks: readonly CheckDefinition[] = [
@@ -313,47 +363,8 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
       expectCantonError(ctx, unknown, 'contract-by-id of an unknown contract', ['CONTRACT_PAYLOAD_NOT_FOUND']);
     },
   }),
-  check({
-    id: 'ledger.acs-page.walk-equals-list',
-    title: 'A walk over active-contracts-page equals the one-shot active contract set at the offset of its first page, though the ledger moves on between pages',
-    group: 'ledger',
-    operationId: LedgerReadOp.activeContractsPage,
-    level: 'MUST',
-    kind: 'example',
-    specRef: `${UPSTREAM_35}: GET /v2/state/active-contracts-page (page_token; same active_at_offset and event_format)`,
-    requires: { writes: true },
-    async run(ctx) {
-      const w = await written(ctx);
-      const format = eventFormat(w.party, { verbose: true });
-      let moved = false;
-      const walk = await pageWalk(
-        ctx,
-        async (token) => {
-          // Commit between the first and second page: the token must keep reading the first page's snapshot.
-          if (token !== undefined && !moved) {
-            moved = true;
-            await createContract(ctx, w.party);
-          }
-          return ctx.http.request('ledger', { method: 'GET', path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 2, ...(token ? { pageToken: token } : {}) } });
-        },
-        (body) => (Array.isArray(body.activeContracts) ? body.activeContracts : []),
-      );
-      const at = walk.first.activeAtOffset;
-      if (typeof at !== 'number') return ctx.fail('the first page names no activeAtOffset', walk.last);
-      if (at < w.end) ctx.fail(`the first page is at offset ${at}, before the ledger end ${w.end} it was asked at`, walk.last);
-      const ids = (items: readonly unknown[]) =>
-        items.map((i) => (isObject(i) && isObject(i.contractEntry) ? (Object.values(i.contractEntry)[0] as Json | undefined) : undefined)).map((x) => (isObject(x) && isObject(x.createdEvent) ? String(x.createdEvent.contractId) : '?'));
-      const got = ids(walk.items);
-      const want = ids((await readActiveContracts(ctx, { activeAtOffset: at, eventFormat: format }, `active contracts at ${at}`)).entries);
-      if (new Set(got).size !== got.length) ctx.fail(`the page walk returned a contract twice (${got.length} entries, ${new Set(got).size} distinct)`, walk.last);
-      if (!jsonEqual([...got].sort(), [...want].sort())) {
-        ctx.fail(`the page walk (${walk.pages} page(s) of 2) yields ${got.length} contract(s), the active contract set at ${at} ${want.length}; only in the walk: ${got.filter((x) => !want.includes(x)).slice(0, 3).join(', ') || 'none'}; only in the set: ${want.filter((x) => !got.includes(x)).slice(0, 3).join(', ') || 'none'}`, walk.last);
-      }
-      const forged = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/active-contracts-page', json: { eventFormat: format, pageToken: 'forged.token' } });
-      expectStatus(ctx, forged, 400, 'a page token the server did not issue');
-      expectCantonError(ctx, forged, 'a page token the server did not issue', ['INVALID_ARGUMENT']);
-    },
-  }),
+  acsPageWalk('ledger.acs-page.walk-equals-list', 'GET', LedgerReadOp.activeContractsPage, `${UPSTREAM_35}: GET /v2/state/active-contracts-page (page_token; same active_at_offset and event_format; deprecated since 3.5.7)`),
+  acsPageWalk('ledger.acs-page-post.walk-equals-list', 'POST', LedgerReadOp.activeContractsPagePost, `${UPSTREAM_3510}: POST /v2/state/active-contracts-page (added in 3.5.7; page_token; same active_at_offset and event_format)`),
   check({
     id: 'ledger.submit-tree.agrees-with-ledger-effects',
     title: 'submit-and-wait-for-transaction-tree (deprecated) answers the tree of the committed transaction, as update-by-id shows it in LEDGER_EFFECTS',

@@ -16,7 +16,7 @@ const noWebSocket = (ctx: CheckContext) => ctx.profile.ledger?.websocket === fal
 const isErrorFrame = (m: unknown): m is Json => isObject(m) && typeof m.code === 'string' && typeof m.cause === 'string';
 
 /** A token for `userId`, minted with the profile's key. */
-async function tokenFor(ctx: CheckContext, userId: string): Promise<string> {
+export async function tokenFor(ctx: CheckContext, userId: string): Promise<string> {
   try {
     return await mintToken(ctx.profile.auth?.signing, claimsFor(ctx.profile.auth?.signing, userId));
   } catch (e) {

@@ -174,6 +174,37 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
       expectErrorResponse(ctx, unknown, 'unknown instrument');
     },
   }),
+  check({
+    id: 'registry.metadata.account-input-fields',
+    title: 'accountInputFieldsToShow names provider and accountId at most once each, equally in the list and the lookup, and agrees with the deprecated showAccountInputFields',
+    group: 'registry',
+    operationId: 'getInstrument',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${TS}: token-metadata-v1 Instrument.accountInputFieldsToShow (a unique array of provider / accountId; showAccountInputFields deprecated; Splice PR #6346)`,
+    async run(ctx) {
+      serves(ctx, 'metadata-v1');
+      const list = await get(ctx, '/registry/metadata/v1/instruments', 'listInstruments');
+      expectStatus(ctx, list, 200, 'instrument list');
+      const instruments = objectBody(ctx, list, 'instrument list').instruments;
+      if (!Array.isArray(instruments) || instruments.length === 0) return ctx.fail('the registry lists no instrument', list);
+      for (const i of instruments as Json[]) {
+        const one = await get(ctx, `/registry/metadata/v1/instruments/${encodeURIComponent(String(i.id))}`, 'getInstrument');
+        expectStatus(ctx, one, 200, `instrument ${String(i.id)}`);
+        const fields = objectBody(ctx, one, 'instrument').accountInputFieldsToShow;
+        const what = `instrument ${String(i.id)}`;
+        if (fields === undefined) continue;
+        if (!Array.isArray(fields)) return ctx.fail(`${what}: accountInputFieldsToShow must be an array, got ${JSON.stringify(fields)}`, one);
+        const unknown = fields.filter((f) => f !== 'provider' && f !== 'accountId');
+        if (unknown.length > 0) ctx.fail(`${what}: accountInputFieldsToShow names ${JSON.stringify(unknown)}; only provider and accountId are fields`, one);
+        if (new Set(fields).size !== fields.length) ctx.fail(`${what}: accountInputFieldsToShow names a field twice: ${JSON.stringify(fields)}`, one);
+        if (!jsonEqual(i.accountInputFieldsToShow, fields)) ctx.fail(`${what}: the list answers accountInputFieldsToShow ${JSON.stringify(i.accountInputFieldsToShow)}, the lookup ${JSON.stringify(fields)}`, one);
+        // The deprecated flag, where still sent, must not contradict its replacement.
+        const show = (objectBody(ctx, one, 'instrument') as Json).showAccountInputFields;
+        if (typeof show === 'boolean' && show !== fields.length > 0) ctx.fail(`${what}: showAccountInputFields is ${show} but accountInputFieldsToShow is ${JSON.stringify(fields)}`, one);
+      }
+    },
+  }),
   ...perVersion((v) => ({
     id: `registry.transfer-factory.context-${v}`,
     title: `Transfer factory (${v}): a factory id, the transfer kind and a choice context with disclosed contracts`,

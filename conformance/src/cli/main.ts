@@ -8,6 +8,7 @@ type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Pro
 const commands: Record<string, Command> = {
   serve: { summary: 'start the reference server (Koa) with the default or given fixtures', load: () => import('./serve.js') },
   run: { summary: 'run the conformance suite against a target and write a report', load: () => import('./run.js') },
+  doctor: { summary: 'preflight: is the target the kind the profile says, does the token work, which rights and checks are missing', load: () => import('./doctor.js') },
   list: { summary: 'list every check id with its title, group and level', load: () => import('./list.js') },
   mock: { summary: 'start Prism on one of our specs (registry, ledger or scan)', load: () => import('./mock.js') },
   report: { summary: 'merge or compare reports (report merge, report --diff A B)', load: () => import('./report.js') },

@@ -4,14 +4,17 @@ import { dirname, resolve } from 'node:path';
 import { catalogue } from '../checks/catalogue.js';
 import { GROUPS, type Group } from '../checks/types.js';
 import { BaselineError, loadBaseline, type Baseline } from '../report/baseline.js';
+import { applyGate, ranLine } from '../report/gate.js';
 import { isUnexpected, type Report } from '../report/model.js';
+import { preflightReport } from '../report/preflightReport.js';
+import { preflightOfRun } from '../preflight/preflightOfRun.js';
 import { unreachableReport } from '../report/unreachableReport.js';
 import { plural } from '../report/writeMarkdown.js';
 import { writeReports } from '../report/writeReports.js';
 import { DEFAULT_PROFILE, loadProfile, ProfileError, type Profile } from '../runner/profile.js';
 import { unreachable } from '../runner/reachability.js';
 import { startInProcessReference, type InProcessServer } from '../runner/referenceServer.js';
-import { DEFAULTS, runSuite, type OracleMode } from '../runner/runSuite.js';
+import { DEFAULTS, runSuite, type JudgeMode, type OracleMode } from '../runner/runSuite.js';
 import type { ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { randomSeed } from '../runner/seeds.js';
 import { shellQuote } from '../target/curl.js';
@@ -32,7 +35,8 @@ export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
            [--report-dir DIR] [--baseline FILE] [--write-baseline FILE] [--spec FILE|URL]
-           [--oracle reference|none] [--reinterpret engine|none] [--quiet]
+           [--oracle reference|none] [--judge model|none] [--reinterpret engine|none] [--quiet]
+           [--min-ran PERCENT] [--fail-on-skip]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
 it starts the reference server in-process on a free port and certifies it.
@@ -67,6 +71,9 @@ Runs:
                         lockstep and fail any answer that differs from its answer; none: judge
                         by the checks alone (default: reference when the profile allows writes,
                         none otherwise)
+  --judge MODE          model: judge every answer against the target's own earlier answers by
+                        the named invariants (judge.*, see \`list --invariants\`); none: off
+                        (default: model)
   --reinterpret MODE    engine (default): re-run the commands of the transactions checks cause
                         with the Daml engine on the packages the target serves and fail any
                         difference (judge.daml.*, see list --invariants); none: off
@@ -80,11 +87,16 @@ Reports:
                         our specs cover what it does not describe
   --quiet               no progress output (on a terminal a line rewritten in place; in CI logs
                         a line per group and every 5 s, on stderr), only the final summary
+Gate (both off by default):
+  --min-ran PERCENT     fail the run (exit 1) when fewer than PERCENT of the selected checks ran
+  --fail-on-skip        fail the run (exit 1) when any selected MUST check skipped
 
-Once the flags parse, every exit writes the reports (a configuration error or an interrupted run
-too: what ran, marked so).
-Exit codes: 0 no unexpected failure, 1 unexpected failures or stale baseline entries,
-            2 usage or configuration error, 3 target unreachable,
+Before any check it performs the preflight (\`doctor\`): one line, and no run when the target cannot be
+certified as configured (exit 2) or does not answer (exit 3).
+Once the flags parse, every exit writes the reports (a configuration error, a stopping preflight or
+an interrupted run too: what ran, marked so).
+Exit codes: 0 no unexpected failure, 1 unexpected failures, stale baseline entries or the gate,
+            2 usage or configuration error (the preflight's included), 3 target unreachable,
             130 interrupted (SIGINT), 143 terminated (SIGTERM, or npm/npx above it ended).`;
 
 interface RunArgs {
@@ -106,16 +118,19 @@ interface RunArgs {
   readonly shard?: Shard;
   readonly quiet: boolean;
   readonly oracle?: OracleMode;
+  readonly minRanPercent?: number;
+  readonly failOnSkip: boolean;
+  readonly judge?: JudgeMode;
   readonly reinterpret?: ReinterpretMode;
 }
 
-function int(name: string, v: string | undefined, min: number): number | undefined {
+export function int(name: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new UsageError(`--${name} takes an integer >= ${min} (got '${v}')`);
   return Number(v);
 }
 
-function url(name: string, v: string | undefined): string | undefined {
+export function url(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
   let u: URL;
   try {
@@ -125,6 +140,13 @@ function url(name: string, v: string | undefined): string | undefined {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--${name} must be an http(s) URL (got '${v}')`);
   return v.replace(/\/+$/, '');
+}
+
+/** `--min-ran PERCENT`: 0 to 100, decimals allowed, a trailing % tolerated. */
+function parsePercent(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)%?$/.exec(v);
+  if (!m || Number(m[1]) > 100) throw new UsageError(`--min-ran takes a percentage from 0 to 100 (got '${v}')`);
+  return Number(m[1]);
 }
 
 export function parseRunArgs(argv: string[]): RunArgs | 'help' {
@@ -153,6 +175,9 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         shard: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         oracle: { type: 'string' },
+        'min-ran': { type: 'string' },
+        'fail-on-skip': { type: 'boolean' },
+        judge: { type: 'string' },
         reinterpret: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -171,6 +196,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     throw new UsageError((e as ShardError).message);
   }
   if (values.oracle !== undefined && values.oracle !== 'reference' && values.oracle !== 'none') throw new UsageError(`--oracle takes reference or none (got '${values.oracle}')`);
+  if (values.judge !== undefined && values.judge !== 'model' && values.judge !== 'none') throw new UsageError(`--judge takes model or none (got '${values.judge}')`);
   if (values.reinterpret !== undefined && values.reinterpret !== 'engine' && values.reinterpret !== 'none') throw new UsageError(`--reinterpret takes engine or none (got '${values.reinterpret}')`);
   const urls: Partial<Record<Group, string>> = {};
   const ledger = url('ledger-url', values['ledger-url']);
@@ -198,12 +224,15 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     ...(shard ? { shard } : {}),
     quiet: values.quiet === true,
     ...(values.oracle !== undefined ? { oracle: values.oracle as OracleMode } : {}),
+    ...(values['min-ran'] !== undefined ? { minRanPercent: parsePercent(values['min-ran']) } : {}),
+    failOnSkip: values['fail-on-skip'] === true,
+    ...(values.judge !== undefined ? { judge: values.judge as JudgeMode } : {}),
     ...(values.reinterpret !== undefined ? { reinterpret: values.reinterpret as ReinterpretMode } : {}),
   };
 }
 
 /** Configuration errors of our own kinds become usage errors (exit 2) with their message. */
-function usage<T>(f: () => T): T {
+export function usage<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
@@ -221,7 +250,7 @@ async function usageAsync<T>(f: () => Promise<T>): Promise<T> {
   }
 }
 
-function tokensOf(args: RunArgs, profile: Profile): TokenProvider | undefined {
+export function tokensOf(args: Pick<RunArgs, 'token' | 'tokenFile'>, profile: Profile): TokenProvider | undefined {
   if (args.token !== undefined) return usage(() => staticToken(args.token!));
   if (args.tokenFile !== undefined) return tokenFile(args.tokenFile);
   if (profile.auth?.tokenCommand) return tokenCommand(profile.auth.tokenCommand);
@@ -360,6 +389,15 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       console.error(`report: ${paths.markdown} (also report.json, junit.xml, report.html) says the target was unreachable`);
       return ExitCode.Unreachable;
     }
+    const pre = await preflightOfRun(args, profile, inProcess, served, tokens);
+    if (pre.stopped) {
+      const run = { target: base, targets: baseUrls, profile: profile.name, seed: state.seed, runs: state.runs, startedAt, durationMs: Math.round(performance.now() - started), toolVersion: toolVersion() };
+      const stopped = pre.exitCode === 3 ? unreachableReport({ ...run, down: pre.down }) : preflightReport({ ...run, preflight: pre.verdict });
+      const paths = await writeReports({ ...stopped, wallTimeMs: Math.round(performance.now()) }, args.reportDir);
+      if (args.writeBaseline !== undefined) console.error(`baseline: ${args.writeBaseline} not written: no check ran`);
+      console.error(`report: ${paths.markdown} (also report.json, junit.xml, report.html) says why no check ran`);
+      return pre.exitCode;
+    }
     state.suiteStarted = performance.now();
     const result = await runSuite({
       baseUrls,
@@ -381,9 +419,10 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       replayPrefix: replayPrefix(args),
       toolVersion: toolVersion(),
       oracle,
+      ...(args.judge ? { judge: args.judge } : {}),
       ...(args.reinterpret ? { reinterpret: args.reinterpret } : {}),
     });
-    let report = explainDefaultProfile(args, inProcess, result.report);
+    let report: Report = { ...explainDefaultProfile(args, inProcess, result.report), preflight: pre.verdict };
     let outcome = result.baseline;
     let written: string | undefined;
     if (args.writeBaseline !== undefined) {
@@ -392,23 +431,25 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       ({ report, outcome } = rebaseline(report, rendered.baseline));
       written = rendered.text;
     }
-    report = { ...report, wallTimeMs: Math.round(performance.now()) };
+    const gated = applyGate(report, { ...(args.minRanPercent !== undefined ? { minRanPercent: args.minRanPercent } : {}), failOnSkip: args.failOnSkip });
+    report = { ...gated.report, wallTimeMs: Math.round(performance.now()) };
     const paths = await writeReports(report, args.reportDir);
     if (written !== undefined) await writeFile(args.writeBaseline!, written);
     const s = report.summary;
     const stale = report.checks.filter((c) => c.baseline === 'stale').length;
     console.log(
-      `canton-conformance: ${report.verdict.toUpperCase()}${stale > 0 ? ` (${plural(stale, 'stale baseline entry', 'stale baseline entries')})` : ''}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.warned} warned, ${s.skipped} skipped` +
+      `canton-conformance: ${report.verdict.toUpperCase()}${stale > 0 ? ` (${plural(stale, 'stale baseline entry', 'stale baseline entries')})` : ''}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.warned} warned, ${s.skipped} skipped; ${ranLine(s)}` +
         ` (seed ${report.seed}, checks ${(report.durationMs / 1000).toFixed(1)} s, wall ${(report.wallTimeMs! / 1000).toFixed(1)} s${report.shard ? `, shard ${report.shard.index}/${report.shard.total}` : ''})`,
     );
     for (const w of report.warnings) console.log(`warning: ${w}`);
+    for (const f of report.gate?.failures ?? []) console.log(`  GATE ${f}`);
     const bad = report.checks.filter(isUnexpected);
     for (const c of bad.slice(0, 20)) console.log(`  ${c.baseline === 'stale' ? 'STALE' : c.status.toUpperCase()} ${c.id}: ${c.baseline === 'stale' ? 'passes now; remove it from the baseline' : (c.message ?? '').split('\n')[0]!.slice(0, 160)}`);
     if (bad.length > 20) console.log(`  …and ${bad.length - 20} more`);
     if (outcome.expected.length > 0) console.log(`  ${outcome.expected.length} expected failure(s) from the baseline`);
     if (written !== undefined) console.log(`baseline: wrote ${args.writeBaseline} (${plural(outcome.expected.length, 'accepted failure')}); gate later runs with --baseline ${args.writeBaseline}`);
     console.log(`report: ${paths.html} (also report.json, junit.xml, summary.md)`);
-    return outcome.exitCode === 0 ? ExitCode.Ok : ExitCode.Failures;
+    return outcome.exitCode === 0 && !gated.failed ? ExitCode.Ok : ExitCode.Failures;
   } finally {
     await server?.close();
   }

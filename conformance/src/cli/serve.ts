@@ -3,7 +3,9 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import type { AuthConfig } from '../../../reference-server/src/http/api/auth/authConfig.js';
 import { fixtureKeyPath } from './token.js';
 import { defaultHttpConfig, type HttpConfig } from '../../../reference-server/src/http/api/config.js';
+import type { EngineLimits } from '../../../reference-server/src/ledger/engine/engineLimits.js';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { CANTON_VERSIONS, isCantonVersion, type CantonVersion } from '../../../reference-server/src/http/api/cantonVersion.js';
 import { parseFlags } from './parseFlags.js';
 import { startedByNpm, watchParent } from './watchParent.js';
 
@@ -11,8 +13,9 @@ export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H]
          [--auth none|hs256|rs256|es256]
          [--auth-secret S | --auth-public-key FILE | --auth-jwks URL | --auth-test-key]
          [--audience A | --scope S] [--no-reward-accounting] [--list-max-elements N]
-         [--data-dir DIR] [--max-streams-per-user N]
+         [--data-dir DIR] [--max-streams-per-user N] [--canton-version 3.4|3.5|3.6]
          [--headers-timeout-ms MS] [--request-timeout-ms MS] [--ready-file FILE] [--log-requests]
+         [--step-budget N] [--allocation-budget-mib N] [--max-transaction-mib N] [--view-step-budget N]
        canton-conformance serve --localnet [--localnet-port-base N] [--host H] [--fixtures FILE]
          [--dar FILE]... [--data-dir DIR] [--no-reward-accounting] [--list-max-elements N]
          [--ready-file FILE] [--log-requests]
@@ -47,11 +50,23 @@ Options:
   --list-max-elements N  list endpoints (active contracts, updates, completions) answer 413 above N
                    elements unless ?limit= asks for fewer (the participant's
                    http-list-max-elements-limit; default 200)
+  --canton-version V  the Canton line served (default 3.5, as of 3.5.10): /v2/version answers 3.4.0,
+                   3.5.10 or 3.6.0, and operations that line's JSON Ledger API document lacks answer
+                   404 (3.4: no pages, contract lookup, vetting list/update, GetCompletions; 3.6, a
+                   preview of main's 3.6.0-SNAPSHOT: no flats, trees, transaction lookups, old vetting)
   --max-streams-per-user N  open WebSocket streams one user may hold (the unsecured server counts
                    as one user); the next gets MAXIMUM_NUMBER_OF_STREAMS (default 1000)
   --headers-timeout-ms MS  a client must send its request headers within MS, else 408 (default 20000)
   --request-timeout-ms MS  a client must send its whole request within MS, else 408 (default 60000);
                    responses, streams included, are not limited
+  --step-budget N  evaluation steps one command on an uploaded package may take; past them it is
+                   refused with INTERPRETATION_TIME_EXCEEDED (default 10000000)
+  --allocation-budget-mib N  MiB one command may allocate, builtins charged by the size of what
+                   they build; past it: INTERPRETATION_ALLOCATION_EXCEEDED (default 256)
+  --max-transaction-mib N  MiB a command's result, and its transaction's values, may take; past
+                   it: TRANSACTION_SIZE_EXCEEDED (default 16)
+  --view-step-budget N  evaluation steps one interface view on a read or stream may take; past
+                   them the view reports a failed viewStatus and the read goes on (default 1000000)
   --no-reward-accounting  Scan runs without reward accounting: the earliest-round endpoints answer
                    404 "Reward accounting is not enabled", as a Scan without its activity store does
   --ready-file FILE  once it listens, write its URL (with --localnet: the ledger's) to FILE, and
@@ -93,11 +108,13 @@ interface ServeArgs {
   readonly auth: AuthConfig;
   readonly rewardAccounting: boolean;
   readonly listMaxElements: number | undefined;
+  readonly cantonVersion?: CantonVersion;
   readonly dataDir: string | undefined;
   readonly http: Partial<HttpConfig>;
   /** `--ready-file FILE`: the URL is written there once the server listens. */
   readonly readyFile: string | undefined;
   readonly logRequests: boolean;
+  readonly engineLimits: Partial<EngineLimits>;
 }
 
 /** Flags win over PORT/HOST, which win over the defaults. */
@@ -120,10 +137,15 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         scope: { type: 'string' },
         'no-reward-accounting': { type: 'boolean' },
         'list-max-elements': { type: 'string' },
+        'canton-version': { type: 'string' },
         'data-dir': { type: 'string' },
         'max-streams-per-user': { type: 'string' },
         'headers-timeout-ms': { type: 'string' },
         'request-timeout-ms': { type: 'string' },
+        'step-budget': { type: 'string' },
+        'allocation-budget-mib': { type: 'string' },
+        'max-transaction-mib': { type: 'string' },
+        'view-step-budget': { type: 'string' },
         localnet: { type: 'boolean' },
         'localnet-port-base': { type: 'string' },
         'ready-file': { type: 'string' },
@@ -147,6 +169,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const rawMax = values['list-max-elements'];
   const listMaxElements = rawMax === undefined ? undefined : /^\d{1,9}$/.test(rawMax) && Number(rawMax) > 0 ? Number(rawMax) : Number.NaN;
   if (Number.isNaN(listMaxElements)) throw new UsageError(`--list-max-elements must be a positive whole number, got '${rawMax}'`);
+  const rawVersion = values['canton-version'];
+  if (rawVersion !== undefined && !isCantonVersion(rawVersion)) throw new UsageError(`--canton-version must be one of ${CANTON_VERSIONS.join(', ')}, got '${rawVersion}'`);
+  if (rawVersion !== undefined && localnet !== undefined) throw new UsageError('--canton-version cannot be combined with --localnet (LocalNet serves 3.5)');
   const dars = values.dar ?? [];
   if (dars.includes('')) throw new UsageError('--dar must name a file');
   const dataDir = values['data-dir'];
@@ -163,6 +188,15 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (headers !== undefined) http.headersTimeoutMs = headers;
   const request = count('request-timeout-ms', values['request-timeout-ms']);
   if (request !== undefined) http.requestTimeoutMs = request;
+  const engineLimits: Partial<Mutable<EngineLimits>> = {};
+  const steps = count('step-budget', values['step-budget']);
+  if (steps !== undefined) engineLimits.stepBudget = steps;
+  const allocation = count('allocation-budget-mib', values['allocation-budget-mib']);
+  if (allocation !== undefined) engineLimits.allocationBudget = allocation * MiB;
+  const transaction = count('max-transaction-mib', values['max-transaction-mib']);
+  if (transaction !== undefined) engineLimits.maxTransactionBytes = transaction * MiB;
+  const viewSteps = count('view-step-budget', values['view-step-budget']);
+  if (viewSteps !== undefined) engineLimits.viewStepBudget = viewSteps;
   // Node refuses a headers timeout longer than the request timeout.
   const effectiveHeaders = http.headersTimeoutMs ?? defaultHttpConfig.headersTimeoutMs;
   const effectiveRequest = http.requestTimeoutMs ?? defaultHttpConfig.requestTimeoutMs;
@@ -171,10 +205,12 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (readyFile === '') throw new UsageError('--ready-file must name a file');
   return {
     ...(localnet === undefined ? {} : { localnet }),
-    port, host, fixtures: values.fixtures, dars, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, dataDir, http,
-    readyFile, logRequests: values['log-requests'] === true,
+    port, host, fixtures: values.fixtures, dars, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, ...(rawVersion === undefined ? {} : { cantonVersion: rawVersion }), dataDir, http,
+    readyFile, logRequests: values['log-requests'] === true, engineLimits,
   };
 }
+
+const MiB = 1024 * 1024;
 
 /** `--localnet [--localnet-port-base N]`; LocalNet's auth is fixed, so the auth flags and --port conflict with it. */
 function localNetOf(values: Record<string, string | boolean | readonly string[] | undefined>): ServeArgs['localnet'] {
@@ -376,6 +412,7 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
       dars: args.dars,
       rewardAccounting: args.rewardAccounting,
       listMaxElements: args.listMaxElements,
+      engineLimits: args.engineLimits,
       dataDir: args.dataDir,
       http: args.http,
       ...(portBase === undefined ? {} : { ports: portBase === 0 ? { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 } : portsFrom(portBase) }),

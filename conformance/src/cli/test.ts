@@ -1,33 +1,50 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import type { QualifiedName, ScriptLedgerFactory } from '../../../daml-engine/index.js';
-import { inMemoryScriptLedger, loadDarScripts, runDarScripts, scriptName } from '../../../daml-engine/index.js';
+import type { ScriptLedgerFactory } from '../../../daml-engine/index.js';
+import { ScriptCoverage, inMemoryScriptLedger, loadDarScripts, runDarScripts, scriptName, unknownScriptLibrary } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
-import { renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
-import { closest } from '../runner/select.js';
+import { jsonApiScriptLedgers } from '../target/JsonApiScriptLedger.js';
+import { renderCoverageText, renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
+import { selectScripts } from './selectScripts.js';
 
-export const TEST_HELP = `Usage: canton-conformance test --dar FILE [--script Module:name]... [--report-dir DIR]
-                             [--max-steps N] [--ledger core|memory]
+export const TEST_HELP = `Usage: canton-conformance test --dar FILE [--script Module[:name]]... [--test-pattern REGEX]
+                             [--list] [--show-coverage] [--report-dir DIR] [--max-steps N]
+                             [--ledger core|memory | --ledger-url URL [--token T | --token-file F]]
 
 Runs the Daml Script tests of a DAR (every top-level \`Script\` value of its main package, as
 \`daml test\` does), each on a fresh ledger with static time from the epoch, without a JVM.
 Prints one line per script (PASS/FAIL, name, milliseconds) and writes junit.xml (debug output in
 each test case's system-out) and summary.md.
 
-  --dar FILE          the DAR to test (its dependencies, daml-script included, are inside it)
-  --script M:name     run only this script; repeatable
-  --report-dir DIR    where junit.xml and summary.md go (default: reports)
-  --max-steps N       evaluation steps one script may take before it fails as looping
-                      (default 200000000)
-  --ledger core       (default) the reference server's participant: the DAR uploaded and vetted,
-                      parties hint::1220..., users and rights, offsets; time moves forward only
-  --ledger memory     a small ledger of its own, as daml test's IDE ledger (time may go back)
+  --dar FILE            the DAR to test (its dependencies, daml-script included, are inside it)
+  --script M:name       run only this script; --script M runs the scripts of module M; repeatable
+  --test-pattern REGEX  run only the scripts whose Module:name the expression matches
+  --list                print the selected scripts' names, one a line, and run nothing
+  --show-coverage       print which templates were created, which choices exercised and which
+                        interfaces used, of those the DAR and its dependencies define (also in
+                        summary.md and coverage.json)
+  --report-dir DIR      where junit.xml and summary.md go (default: reports/daml-test)
+  --max-steps N         evaluation steps one script may take before it fails as looping
+                        (default 200000000)
+  --ledger core         (default) the reference server's participant: the DAR uploaded and vetted,
+                        parties hint::1220..., users and rights, offsets; time moves forward only
+  --ledger memory       a small ledger of its own, as daml test's IDE ledger (time may go back)
+  --ledger-url URL      a running participant's JSON Ledger API v2 (yours, or the reference's):
+                        the DAR uploaded there, every script on that one participant, time its
+                        wall clock (setTime fails); as daml script --ledger-host runs scripts
+  --token T             bearer token for --ledger-url
+  --token-file F        file holding that token
 
-Exit codes: 0 every script passed, 1 a script failed, 2 usage error, unknown script, or a DAR
-that cannot be read, decoded or uploaded.`;
+Scripts built with daml-script 3.2 (daml3-script), 3.3, 3.4 or 3.5 run; another daml-script
+release is exit 2, naming it.
+
+Exit codes: 0 every script passed, 1 a script failed, 2 usage error, unknown script, no script
+selected, a daml-script release the runner does not know, or a DAR that cannot be read, decoded
+or uploaded.`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseFlags({
@@ -35,9 +52,15 @@ export async function run(argv: string[]): Promise<number> {
     options: {
       dar: { type: 'string' },
       script: { type: 'string', multiple: true },
+      'test-pattern': { type: 'string' },
+      list: { type: 'boolean' },
+      'show-coverage': { type: 'boolean' },
       'report-dir': { type: 'string' },
       'max-steps': { type: 'string' },
       ledger: { type: 'string' },
+      'ledger-url': { type: 'string' },
+      token: { type: 'string' },
+      'token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -51,8 +74,29 @@ export async function run(argv: string[]): Promise<number> {
   if (maxSteps !== undefined && (!/^\d+$/.test(maxSteps) || !Number.isSafeInteger(Number(maxSteps)) || Number(maxSteps) < 1)) {
     throw new UsageError(`--max-steps takes an integer >= 1 (got '${maxSteps}')`);
   }
-  const ledgerKind = values.ledger ?? 'core';
-  if (ledgerKind !== 'core' && ledgerKind !== 'memory') throw new UsageError(`--ledger takes core or memory (got '${ledgerKind}')`);
+  const ledgerUrl = values['ledger-url'];
+  if (ledgerUrl !== undefined && values.ledger !== undefined) throw new UsageError('--ledger-url and --ledger exclude each other: scripts run either on a built-in ledger or on the participant at the URL');
+  if (ledgerUrl === undefined && (values.token !== undefined || values['token-file'] !== undefined)) throw new UsageError('--token and --token-file go with --ledger-url');
+  if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('--token and --token-file exclude each other');
+  if (ledgerUrl !== undefined && !/^https?:\/\/[^/]/.test(ledgerUrl)) throw new UsageError(`--ledger-url takes an http(s) URL (got '${ledgerUrl}')`);
+  const ledgerKind = ledgerUrl !== undefined ? 'url' : values.ledger ?? 'core';
+  if (ledgerKind !== 'core' && ledgerKind !== 'memory' && ledgerKind !== 'url') throw new UsageError(`--ledger takes core or memory (got '${ledgerKind}')`);
+  let token = values.token;
+  if (values['token-file'] !== undefined) {
+    try {
+      token = (await readFile(values['token-file'], 'utf8')).trim();
+    } catch (e) {
+      throw new UsageError(`cannot read the token file ${values['token-file']}: ${(e as Error).message}`);
+    }
+  }
+  let pattern: RegExp | undefined;
+  if (values['test-pattern'] !== undefined) {
+    try {
+      pattern = new RegExp(values['test-pattern']);
+    } catch (e) {
+      throw new UsageError(`--test-pattern takes a regular expression: ${(e as Error).message}`);
+    }
+  }
   let bytes: Uint8Array;
   try {
     bytes = await readFile(values.dar);
@@ -61,39 +105,58 @@ export async function run(argv: string[]): Promise<number> {
   }
   const loaded = loadDarScripts(bytes);
   if (!loaded.ok) throw new UsageError(`${values.dar}: ${loaded.message}`);
-  const byName = new Map(loaded.loaded.scripts.map((s) => [scriptName(s), s]));
-  const selected: QualifiedName[] = [];
-  for (const wanted of values.script ?? []) {
-    const ref = byName.get(wanted);
-    if (!ref) {
-      const hint = closest(wanted, byName.keys());
-      throw new UsageError(`no script '${wanted}' in ${values.dar}${hint ? ` (did you mean ${hint}?)` : ''}; scripts are named Module:name`);
-    }
-    if (!selected.includes(ref)) selected.push(ref);
+  if (loaded.loaded.scripts.length === 0) {
+    throw new UsageError(`${values.dar} holds no scripts (no top-level Script value in its main package); nothing to run`);
   }
+  const selection = selectScripts(loaded.loaded.scripts, values.script ?? [], pattern);
+  if (!selection.ok) throw new UsageError(`${selection.message} (in ${values.dar}; --list shows its scripts)`);
+  const selected = selection.scripts;
+  if (selected.length === 0) {
+    throw new UsageError(`no script of ${values.dar} matches --test-pattern ${values['test-pattern']}${values.script ? ' among those --script selects' : ''}; --list shows its scripts`);
+  }
+  if (values.list) {
+    for (const ref of selected) console.log(scriptName(ref));
+    return ExitCode.Ok;
+  }
+  const unknown = unknownScriptLibrary(loaded.loaded, selected);
+  if (unknown) throw new UsageError(`${values.dar}: ${unknown}`);
   let ledger: ScriptLedgerFactory = inMemoryScriptLedger;
   if (ledgerKind === 'core') {
     const core = coreScriptLedgers(loaded.loaded);
     if (!core.ok) throw new UsageError(`${values.dar}: the participant refuses the DAR: ${core.error}`);
     ledger = core.value;
+  } else if (ledgerUrl !== undefined) {
+    const remote = await jsonApiScriptLedgers(loaded.loaded, { url: ledgerUrl, token });
+    if (!remote.ok) throw new UsageError(`${values.dar}: the participant at ${ledgerUrl} refuses the DAR: ${remote.error}`);
+    ledger = remote.value;
   }
-  const mainName = loaded.loaded.dar.main.metadata ? `${loaded.loaded.dar.main.metadata.name}-${loaded.loaded.dar.main.metadata.version}` : loaded.loaded.dar.main.id;
+  const main = loaded.loaded.dar.main;
+  const mainName = main.metadata ? `${main.metadata.name}-${main.metadata.version}` : main.id;
+  const coverage = values['show-coverage'] ? new ScriptCoverage() : undefined;
   const startedAt = new Date().toISOString();
   const started = performance.now();
-  const results = runDarScripts(loaded.loaded, selected.length > 0 ? selected : loaded.loaded.scripts, {
+  const results = await runDarScripts(loaded.loaded, selected, {
     stepBudget: maxSteps === undefined ? undefined : Number(maxSteps),
     ledger,
+    coverage,
+    // One participant for every script, and for every run: party names must not repeat.
+    randomSeed: ledgerUrl === undefined ? undefined : randomUUID(),
     onResult: (r) => {
       console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  ${r.durationMs.toFixed(0)} ms${r.ok ? '' : `\n      ${r.failure!.kind}: ${r.failure!.message}`}`);
     },
   });
   const durationMs = performance.now() - started;
   const failed = results.filter((r) => !r.ok).length;
-  const reportDir = values['report-dir'] ?? 'reports';
+  const reportDir = values['report-dir'] ?? join('reports', 'daml-test');
   await mkdir(reportDir, { recursive: true });
-  const run = { dar: mainName, startedAt, durationMs, results };
+  const report = coverage?.report(main.id, loaded.loaded.packages.all());
+  const run = { dar: mainName, startedAt, durationMs, results, coverage: report };
   await writeFile(join(reportDir, 'junit.xml'), renderScriptJunit(run));
   await writeFile(join(reportDir, 'summary.md'), renderScriptSummary(run));
-  console.log(`\n${results.length - failed} passed, ${failed} failed, ${results.length} script${results.length === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s on ${ledgerKind === 'core' ? 'the ledger core' : 'the in-memory ledger'}; reports in ${reportDir}`);
+  if (report) {
+    await writeFile(join(reportDir, 'coverage.json'), `${JSON.stringify({ dar: mainName, ...report }, null, 2)}\n`);
+    console.log(`\n${renderCoverageText(report)}`);
+  }
+  console.log(`\n${results.length - failed} passed, ${failed} failed, ${results.length} script${results.length === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s on ${ledgerKind === 'core' ? 'the ledger core' : ledgerKind === 'memory' ? 'the in-memory ledger' : ledgerUrl}; reports in ${reportDir}`);
   return failed > 0 ? ExitCode.Failures : ExitCode.Ok;
 }

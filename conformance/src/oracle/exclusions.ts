@@ -23,12 +23,17 @@ export function checkExclusion(check: CheckDefinition): string | undefined {
   return NOT_REPLAYED[check.id];
 }
 
-/** Why one request stays off the oracle, or undefined. */
-export function requestExclusion(spec: Pick<RequestSpec, 'auth'> | Pick<StreamOptions, 'auth' | 'protocols'>): string | undefined {
+/**
+ * Requests about the caller: their answer is the caller's user, which exists on the target only
+ * when the reference runs without the target's authentication.
+ */
+const CALLER_PATHS: ReadonlySet<string> = new Set(['/v2/authenticated-user']);
+
+/** Why one request stays off the oracle, or undefined. `anonymousTwin`: the reference runs without the target's users. */
+export function requestExclusion(spec: (Pick<RequestSpec, 'auth'> | Pick<StreamOptions, 'auth' | 'protocols'>) & { readonly path?: string }, anonymousTwin = false): string | undefined {
+  if (anonymousTwin && spec.path !== undefined && CALLER_PATHS.has(spec.path.split('?')[0]!)) return 'the answer is the caller\'s user, which the reference (running without the target\'s authentication) does not have';
   if (spec.auth !== undefined && spec.auth !== 'default') return 'the request carries its own credentials (an authentication probe)';
   if ('protocols' in spec && spec.protocols !== undefined) return 'the request offers its own subprotocols (a handshake probe)';
   return undefined;
 }
 
-/** Request members that make an answer one page of a longer list. */
-export const PAGE_REQUEST_KEYS = ['limit', 'pageSize', 'maxResults', 'pageToken', 'page_size', 'after'] as const;

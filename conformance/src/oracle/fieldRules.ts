@@ -1,28 +1,17 @@
 /**
- * What the oracle knows about fields: which strings are identifiers (compared through the
- * bijection), which numbers are offsets (paired by order), and the fields two correct ledgers may
- * answer differently, each with the reason. Declared once here; nothing else exempts a field.
+ * What the oracle knows about fields: which strings are identifiers (paired through the
+ * bijection, so later requests translate), which numbers are offsets (paired by order), and the
+ * members two correct ledgers may answer or leave out, each with the reason. Values are never
+ * compared (compareAnswers.ts), so nothing is tolerated for its value.
  */
 
-/** Fields whose values are each ledger's own and may differ between two correct ledgers. */
+/** Members a correct ledger may answer or leave out per request, whatever the request. */
 export const MAY_DIFFER: Readonly<Record<string, string>> = {
   traceId: 'trace ids are minted per request by each server',
   correlationId: 'correlation ids are minted per request by each server',
   'x-request-id': 'request ids are minted per request',
   tid: 'the trace id in an error\'s context is minted per request by each server',
-  totalSupply: "a registry's total supply counts every holding the target ever minted, earlier runs and other users included",
-  costEstimation: 'traffic cost estimates follow the encoded size of each ledger\'s own identifiers and times',
 };
-
-/**
- * Keys whose timestamp values come from each ledger's clock (record times, effective times,
- * creation times, Scan's round times): two correct ledgers never read the same clock.
- */
-export const CLOCK_REASON = 'timestamps come from each ledger\'s own clock';
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-export const isTimestamp = (s: string): boolean => TIMESTAMP.test(s);
-/** The same inside text (an error message quoting the record time). */
-export const EMBEDDED_TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g;
 
 /** Numbers under these keys are ledger offsets. */
 const OFFSET_KEYS = /^(offset|beginExclusive|endInclusive|ledgerEnd|begin|end|prunedUpTo)$|Offset|_offset|PrunedUpTo/;
@@ -35,16 +24,13 @@ export const isOffsetKey = (key: string): boolean => OFFSET_KEYS.test(key);
 export const isSerialKey = (key: string): boolean => /Serial$/.test(key);
 /** The serial line of an object: its synchronizer's vetting state (the target's synchronizer id names it). */
 export const serialLineOf = (o: Record<string, unknown>, outer: string): string => (typeof o.synchronizerId === 'string' ? `serial@${o.synchronizerId}` : outer);
-/** Trace ids quoted in error texts (`... with tid 6669fd5b...`). */
-export const EMBEDDED_TRACE_ID = /\btid [0-9a-f]{16,}/g;
-
 /** Opaque values that identify something on one ledger only. */
 const OPAQUE_KEYS = /^(resourceVersion|createdEventBlob|created_event_blob|contract_id|preparedTransaction|preparedTransactionHash|hash|reassignmentId|unassignId|pageToken|nextPageToken|synchronizerId|source|target|workflowId|submissionId)$/;
 
 /** `name::namespace` (parties, synchronizers, participants) or long lower-case hex (contract ids, update ids, hashes). */
 const PARTY_LIKE = /^[^\s:]+::[0-9a-f]{40,}$/;
 const LONG_HEX = /^[0-9a-f]{40,}$/;
-/** The same shapes embedded in text (error messages name parties and contracts). */
+/** The same shapes embedded in longer strings (filter expressions, keys), rewritten in requests. */
 export const EMBEDDED_ID = /[A-Za-z0-9_.-]+::[0-9a-f]{40,}|\b[0-9a-f]{40,}\b/g;
 
 /** Is this string, under this key, an identifier to compare through the bijection? */

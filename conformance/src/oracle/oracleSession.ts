@@ -4,9 +4,9 @@ import { jsonOf, type Exchange, type RequestSpec } from '../target/exchange.js';
 import type { StreamOptions, StreamResult } from '../target/websocket.js';
 import { Bijection } from './bijection.js';
 import { compareAnswers, type Difference } from './compareAnswers.js';
-import { checkExclusion, PAGE_REQUEST_KEYS, requestExclusion } from './exclusions.js';
+import { checkExclusion, requestExclusion } from './exclusions.js';
 import { isIdentifier, isOffsetKey, isSerialKey, serialLineOf } from './fieldRules.js';
-import { legitimateStatusDifference } from './statusRules.js';
+import { classOf, sameRefusal } from './statusRules.js';
 import { translateRequest, type Translation } from './translateRequest.js';
 
 /** A difference found by the oracle, with the two exchanges that show it. */
@@ -44,7 +44,7 @@ export interface OracleSession {
  * through the identifier bijection) to the reference twin, one pair at a time so both ledgers see
  * the same writes in the same order; the two answers are compared after normalisation.
  */
-export function createOracleSession(twin: Target, url: string, seeds: readonly (readonly [string, string])[] = [], targetState: readonly string[] = []): OracleSession {
+export function createOracleSession(twin: Target, url: string, seeds: readonly (readonly [string, string])[] = [], targetState: readonly string[] = [], anonymousTwin = false): OracleSession {
   const bijection = new Bijection();
   for (const [t, r] of seeds) bijection.pair(t, r);
   for (const t of targetState) bijection.noteTarget(t);
@@ -69,16 +69,16 @@ export function createOracleSession(twin: Target, url: string, seeds: readonly (
         if (stopped === undefined) stoppedChecks++;
         stopped ??= why;
       };
-      const judge = (tx: Exchange, rx: Exchange, partial: boolean) => {
+      const judge = (tx: Exchange, rx: Exchange) => {
         count++;
         compared++;
-        for (const d of judgeExchanges(tx, rx, bijection, partial)) findings.push({ difference: d, target: tx, reference: rx });
+        for (const d of judgeExchanges(tx, rx, bijection)) findings.push({ difference: d, target: tx, reference: rx });
       };
 
       const http: TargetClient = {
         baseUrl: (group: Group) => targetClient.baseUrl(group),
         request(group: Group, spec: RequestSpec) {
-          if (stopped !== undefined || requestExclusion(spec) !== undefined) return targetClient.request(group, spec);
+          if (stopped !== undefined || requestExclusion(spec, anonymousTwin) !== undefined) return targetClient.request(group, spec);
           return locked(async () => {
             const translated = signedElsewhere(spec, translateRequest(spec, bijection));
             if (!translated.ok) {
@@ -91,13 +91,13 @@ export function createOracleSession(twin: Target, url: string, seeds: readonly (
             const [tx, rx] = await Promise.all([targetClient.request(group, spec), twinClient.request(group, translated.spec)]);
             const missing = modelMissing(tx, rx);
             if (missing !== undefined) stop(missing);
-            else judge(tx, rx, isPageRequest(spec));
+            else judge(tx, rx);
             noteAnswer(tx, bijection);
             return tx;
           });
         },
         async stream(group: Group, path: string, options: StreamOptions): Promise<StreamResult> {
-          if (stopped !== undefined || requestExclusion(options) !== undefined) return targetClient.stream(group, path, options);
+          if (stopped !== undefined || requestExclusion({ ...options, path }, anonymousTwin) !== undefined) return targetClient.stream(group, path, options);
           const translated = translateRequest({ method: 'GET', path, json: options.request }, bijection);
           // Streams are not serialised with the writes: a check may write while its stream is open.
           const tr = await targetClient.stream(group, path, options);
@@ -115,8 +115,7 @@ export function createOracleSession(twin: Target, url: string, seeds: readonly (
             until: cut ? (m) => m.length >= tr.messages.length : undefined,
             ...(tr.ended === 'closed' ? {} : { idleMs: options.idleMs ?? 1000 }),
           });
-          const partial = tr.ended !== 'closed' || rr.ended !== 'closed';
-          judge(withMessages(tr), withMessages(rr), partial);
+          judge(withMessages(tr), withMessages(rr));
           noteMessages(tr.messages, bijection);
           return tr;
         },
@@ -160,35 +159,30 @@ function modelMissing(tx: Exchange, rx: Exchange): string | undefined {
   return typeof code === 'string' && MODEL_MISSING.has(code) ? `the target's Daml model is not on the reference ledger (${code})` : undefined;
 }
 
-function isPageRequest(spec: RequestSpec): boolean {
-  const has = (o: unknown) => typeof o === 'object' && o !== null && PAGE_REQUEST_KEYS.some((k) => (o as Record<string, unknown>)[k] !== undefined);
-  return has(spec.query) || has(spec.json);
-}
-
 /**
- * Answers that name a point every writer moves, not one the run made: the ledger end of a target
- * that other clients (or its own automation) write to between the check's requests. Their offsets
- * still pair where they can; a difference there is not the target's fault.
+ * What the request alone decides, compared answer by answer: whether it is refused as invalid (and
+ * with which code), and the shape of what is answered. Whether something exists, who may see it and
+ * what the values are depend on each ledger's history, users and configuration: not compared here
+ * (the target's own model judges them, conformance/src/judge/); authentication and permission
+ * answers are judged by rule (the auth checks, the token and its rights).
  */
-const MOVING_POINTS: ReadonlySet<string> = new Set(['/v2/state/ledger-end']);
-
-function judgeExchanges(tx: Exchange, rx: Exchange, b: Bijection, partial: boolean): Difference[] {
+function judgeExchanges(tx: Exchange, rx: Exchange, b: Bijection): Difference[] {
   // A transport failure is the check's own finding (error), not a semantic difference.
   if (tx.response === undefined || rx.response === undefined) return [];
-  const ts = tx.response.status;
-  const rs = rx.response.status;
-  if (ts !== rs) {
-    if (legitimateStatusDifference(tx, rx)) return [];
-    return [{ path: 'status', target: ts, reference: rs, why: 'the target answers another status than the reference ledger' }];
+  const t = classOf(tx);
+  const r = classOf(rx);
+  if (t === 'auth' || r === 'auth') return [];
+  if ((t === 'invalid') !== (r === 'invalid')) {
+    return [{ path: 'status', target: tx.response.status, reference: rx.response.status, why: t === 'invalid' ? 'the target refuses as invalid a request the reference ledger accepts as well-formed' : 'the reference ledger refuses the request as invalid (the request alone decides that), the target does not' }];
   }
+  if (t === 'invalid') {
+    const differs = sameRefusal(tx, rx);
+    if (differs !== undefined) return [differs];
+  }
+  if (t !== r || (t !== 'ok' && t !== 'invalid')) return [];
   const tj = jsonOf(tx);
   const rj = jsonOf(rx);
-  if (tj.ok && rj.ok) {
-    const paged = [tj.value, rj.value].some((v) => typeof v === 'object' && v !== null && typeof (v as Record<string, unknown>).nextPageToken === 'string' && (v as Record<string, unknown>).nextPageToken !== '');
-    const differences = compareAnswers(tj.value, rj.value, b, { partial: partial || paged, learnOffsets: ts < 400 });
-    // Still compared, so the points pair when they can; a mismatch there is another writer's doing.
-    return MOVING_POINTS.has(tx.path) ? [] : differences;
-  }
+  if (tj.ok && rj.ok) return compareAnswers(tj.value, rj.value, b, { learnOffsets: t === 'ok' });
   if (tj.ok !== rj.ok) return [{ path: 'body', target: tx.response.contentType, reference: rx.response.contentType, why: tj.ok ? 'the target answers JSON where the reference does not' : 'the reference answers JSON where the target does not' }];
   return [];
 }

@@ -27,7 +27,9 @@ export async function startOracle(profile: Profile, tokens: TokenProvider | unde
     operationOf: (group, method, path) => findOperation(method, path, group)?.operationId,
   });
   const known = knownIds(profile);
-  return { session: createOracleSession(twin, url, known.same, known.targetOnly), close: () => server.close() };
+    // A secured target whose tokens the reference cannot check: the reference answers anonymously.
+  const anonymous = profile.auth?.required === true && !signed;
+  return { session: createOracleSession(twin, url, known.same, known.targetOnly, anonymous), close: () => server.close() };
 }
 
 /**

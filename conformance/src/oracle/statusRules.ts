@@ -1,15 +1,44 @@
-import type { Exchange } from '../target/exchange.js';
+import { jsonOf, type Exchange } from '../target/exchange.js';
+import type { Difference } from './compareAnswers.js';
 
 /**
- * Status differences two correct ledgers may show, each with the reason. Declared once here.
- *
- * - 413 on one side, 2xx on the other: size limits (`http-list-max-elements-limit`, the request
- *   body limit) are each participant's configuration; a list past the target's limit is judged by
- *   the checks that go to the WebSocket the 413 points to.
+ * What kind of answer an exchange is, for deciding what the reference may judge of it:
+ * - `ok`: 2xx (101 for a stream);
+ * - `invalid`: refused for what the request says, whatever the ledger holds: 400 with Canton's
+ *   category InvalidIndependentOfSystemState (8), or a 400 without a category (registry, Scan);
+ * - `auth`: 401/403: the target's tokens, users and rights, judged by rule, never against a
+ *   reference that has other users (or none);
+ * - `state`: every other answer, which depends on the ledger's history or configuration
+ *   (not found, already exists, offset after the end, list size limits, unavailable).
  */
-export function legitimateStatusDifference(target: Exchange, reference: Exchange): boolean {
-  const t = target.response?.status ?? 0;
-  const r = reference.response?.status ?? 0;
-  const ok = (s: number) => s >= 200 && s < 300;
-  return (t === 413 && ok(r)) || (r === 413 && ok(t));
+export type AnswerClass = 'ok' | 'invalid' | 'auth' | 'state';
+
+export function classOf(e: Exchange): AnswerClass {
+  const s = e.response?.status ?? 0;
+  if ((s >= 200 && s < 300) || s === 101) return 'ok';
+  if (s === 401 || s === 403) return 'auth';
+  if (s !== 400) return 'state';
+  const category = categoryOf(e);
+  return category === undefined || category === 8 ? 'invalid' : 'state';
+}
+
+function categoryOf(e: Exchange): number | undefined {
+  const j = jsonOf(e);
+  if (!j.ok || typeof j.value !== 'object' || j.value === null) return undefined;
+  const c = (j.value as Record<string, unknown>).errorCategory;
+  return typeof c === 'number' ? c : undefined;
+}
+
+const codeOf = (e: Exchange): string | undefined => {
+  const j = jsonOf(e);
+  const c = j.ok && typeof j.value === 'object' && j.value !== null ? (j.value as Record<string, unknown>).code : undefined;
+  return typeof c === 'string' ? c : undefined;
+};
+
+/** Two refusals of an invalid request must name the same error code (their texts are each ledger's own). */
+export function sameRefusal(target: Exchange, reference: Exchange): Difference | undefined {
+  const t = codeOf(target);
+  const r = codeOf(reference);
+  if (t === undefined || r === undefined || t === r) return undefined;
+  return { path: '$.code', target: t, reference: r, why: 'the request is refused as invalid with another error code than the reference ledger refuses it with' };
 }

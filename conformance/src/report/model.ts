@@ -45,6 +45,38 @@ export interface CheckResult {
   readonly baseline?: BaselineMark;
   /** What the oracle (the reference ledger replaying the check in lockstep) found; absent without `--oracle reference`. */
   readonly oracle?: OracleCheckResult;
+  /** The first named invariant (`judge.*`) the check's answers broke, judged against the target's own earlier answers. */
+  readonly judge?: JudgeCheckResult;
+}
+
+/** Where and when the judge saw an answer. */
+export interface JudgeObservation {
+  readonly checkId: string;
+  /** `METHOD /path` (`WS /path` for a stream). */
+  readonly where: string;
+  readonly at: string;
+  readonly seq: number;
+}
+
+/** The judge's part of a check result. */
+export interface JudgeCheckResult {
+  /** How many invariant violations the check's answers showed; the first is described. */
+  readonly violations: number;
+  readonly invariant: string;
+  readonly rule: string;
+  readonly message: string;
+  /** The earlier answer it contradicts (absent for rules about one answer). */
+  readonly first?: JudgeObservation;
+  readonly second: JudgeObservation;
+  readonly evidence: Evidence;
+}
+
+/** The run's judge: how many answers were judged by the target's own model. */
+export interface JudgeRunSummary {
+  readonly mode: 'model';
+  readonly invariants: number;
+  readonly answers: number;
+  readonly violations: number;
 }
 
 /** The oracle's part of a check result. */
@@ -87,6 +119,8 @@ export interface Summary {
   readonly skipped: number;
   readonly warned: number;
   readonly errored: number;
+  /** Selected checks that ran (every status but skip): `total - skipped`. Absent in reports of older versions. */
+  readonly ran?: number;
 }
 
 /** Response-time statistics per operation, for the report's chart. */
@@ -130,15 +164,46 @@ export interface Report {
   readonly reinterpretation?: ReinterpretSummary;
   /** Present when the run compared answers with the reference ledger (`--oracle reference`). */
   readonly oracle?: OracleRunSummary;
+  /** The gate on what ran (`--min-ran`, `--fail-on-skip`); present when either was given. */
+  readonly gate?: RunGate;
+  /** What the preflight (`doctor`) found before the run; present for runs of `run`. */
+  readonly preflight?: PreflightVerdict;
+  /** Present unless `--judge none`: answers judged against the target's own model. */
+  readonly judge?: JudgeRunSummary;
   /** Every operation of specs/ with its behaviour checks (and how many ran), every documented rule with its checks. */
   readonly coverage?: Coverage;
+}
+
+/** The gate on what ran: `--min-ran PERCENT` and `--fail-on-skip` (both off by default). */
+export interface RunGate {
+  readonly minRanPercent?: number;
+  readonly failOnSkip?: boolean;
+  /** Share of the selected checks that ran, in percent (100 when none was selected). */
+  readonly ranPercent: number;
+  /** Ids of MUST checks that skipped. */
+  readonly skippedMust: readonly string[];
+  /** Why the gate failed the run; empty when it held. */
+  readonly failures: readonly string[];
+}
+
+/** The preflight's verdict as report.json records it (the full result is `doctor --json`). */
+export interface PreflightVerdict {
+  /** ready: exit 0; misconfigured: exit 2 (the run did not start); unreachable: exit 3. */
+  readonly status: 'ready' | 'misconfigured' | 'unreachable';
+  /** The Canton version the ledger's /v2/version reports, when the profile serves the ledger. */
+  readonly cantonVersion?: string;
+  /** One line per problem found (empty when ready). */
+  readonly problems: readonly string[];
+  /** Rights the selected checks need that the profile's user lacks. */
+  readonly missingRights?: readonly string[];
 }
 
 export const EVIDENCE_BODY_CHARS = 8192;
 
 export function summarize(checks: readonly Pick<CheckResult, 'status'>[]): Summary {
   const count = (s: CheckResult['status']) => checks.filter((c) => c.status === s).length;
-  return { total: checks.length, passed: count('pass'), failed: count('fail'), skipped: count('skip'), warned: count('warn'), errored: count('error') };
+  const skipped = count('skip');
+  return { total: checks.length, passed: count('pass'), failed: count('fail'), skipped, warned: count('warn'), errored: count('error'), ran: checks.length - skipped };
 }
 
 /** Worst first: the order used when two results for one check meet (merge) and in listings. */

@@ -29,6 +29,8 @@ export function unreachableReport(r: UnreachableRun): Report {
     seed: r.seed,
     runs: r.runs,
     unreachable: { url: r.down.url, reason: r.down.reason },
+    // The preflight's first question got no answer: the same verdict `doctor` gives (exit 3).
+    preflight: { status: 'unreachable', problems: [`target unreachable: ${r.down.url}: ${r.down.reason}`] },
     warnings: [`target unreachable: ${r.down.url}: ${r.down.reason}; no check ran`],
     summary: summarize([]),
     verdict: 'fail',

@@ -1,5 +1,7 @@
 import { resultsChart, STATUS_COLOURS, timingsChart } from './charts.js';
 import { escapeHtml as h } from './escape.js';
+import { ranLine } from './gate.js';
+import { stoppedByPreflight } from './preflightReport.js';
 import type { CheckResult, Evidence, Report } from './model.js';
 import { isUnexpected, STATUS_RANK, summarize } from './model.js';
 
@@ -11,7 +13,7 @@ import { isUnexpected, STATUS_RANK, summarize } from './model.js';
  */
 export function renderHtml(report: Report): string {
   const s = report.summary;
-  const verdict = report.unreachable ? 'UNREACHABLE' : report.stopped ? (report.stopped.reason === 'interrupted' ? 'INTERRUPTED' : 'CONFIGURATION ERROR') : report.verdict === 'pass' ? 'PASS' : 'FAIL';
+  const verdict = report.unreachable ? 'UNREACHABLE' : stoppedByPreflight(report) ? 'NOT STARTED' : report.stopped ? (report.stopped.reason === 'interrupted' ? 'INTERRUPTED' : 'CONFIGURATION ERROR') : report.verdict === 'pass' ? 'PASS' : 'FAIL';
   const ordered = [...report.checks].sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
   return `<!doctype html>
 <html lang="en">
@@ -24,10 +26,11 @@ export function renderHtml(report: Report): string {
 <body>
 <header class="banner ${report.verdict}">
   <h1><span class="verdict" data-testid="verdict">${verdict}</span> canton-conformance report</h1>
-  <p class="meta">Target <code>${h(report.target)}</code> · profile <code>${h(report.profile)}</code> · seed <code>${report.seed}</code> · started ${h(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.wallTimeMs !== undefined ? ` (${(report.wallTimeMs / 1000).toFixed(1)} s in all)` : ''}${report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : ''}${report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : ''} · ${h(report.tool.name)} ${h(report.tool.version)}</p>
+  <p class="meta">Target <code>${h(report.target)}</code> · profile <code>${h(report.profile)}</code> · seed <code>${report.seed}</code> · started ${h(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.wallTimeMs !== undefined ? ` (${(report.wallTimeMs / 1000).toFixed(1)} s in all)` : ''}${report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : ''}${report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : ''}${report.preflight?.cantonVersion ? ` · Canton <code>${h(report.preflight.cantonVersion)}</code>` : ''} · ${h(report.tool.name)} ${h(report.tool.version)}</p>
   <ul class="counts">
     ${count('pass', s.passed, 'passed')}${count('fail', s.failed, 'failed')}${count('error', s.errored, 'errored')}${count('warn', s.warned, 'warned')}${count('skip', s.skipped, 'skipped')}
   </ul>
+  <p class="ran" data-testid="ran">The run ${h(ranLine(s))}.</p>
   <p class="why" data-testid="why">${whyVerdict(report)}</p>
 </header>
 <main>
@@ -61,10 +64,14 @@ const HEADER_LINKS = 10;
 /** The verdict's reason as HTML: the unexpected failures named and linked to their checks. */
 function whyVerdict(r: Report): string {
   if (r.unreachable) return h(`The target did not answer (${r.unreachable.url}: ${r.unreachable.reason}), so no check ran.`);
+  if (stoppedByPreflight(r)) return h(`The preflight found that the target cannot be certified as configured, so no check ran: ${(r.preflight?.problems ?? []).join('; ')}`);
   if (r.stopped?.reason === 'configuration-error') return h(`The run did not start: ${r.stopped.message}`);
   if (r.stopped) return h(`${r.stopped.message}: below is what ran until then.`);
   const unexpected = r.checks.filter(isUnexpected);
+  // The gate (--min-ran, --fail-on-skip) fails a run that may have no failing check: say so first.
+  const gate = (r.gate?.failures ?? []).map((f) => h(`The gate fails the run: ${f}. `)).join('');
   if (unexpected.length === 0) {
+    if (gate !== '') return gate;
     const expected = r.checks.filter((c) => c.baseline === 'expected').length;
     return h(`No unexpected failure${expected > 0 ? ` (${expected} expected by the baseline)` : ''}.`);
   }
@@ -72,7 +79,7 @@ function whyVerdict(r: Report): string {
   const counts = `${unexpected.length - stale} unexpected failure(s)${stale > 0 ? ` and ${stale} stale baseline entr${stale === 1 ? 'y' : 'ies'}` : ''}`;
   const links = unexpected.slice(0, HEADER_LINKS).map((c) => `<a href="#${anchor(c.id)}">${h(c.id)}</a>${c.baseline === 'stale' ? ' (stale)' : ''}`);
   const more = unexpected.length > HEADER_LINKS ? `, and ${unexpected.length - HEADER_LINKS} more below` : '';
-  return `${h(counts)}: ${links.join(', ')}${more}.`;
+  return `${gate}${h(counts)}: ${links.join(', ')}${more}.`;
 }
 
 function verdictOf(checks: readonly CheckResult[]): { label: string; cls: string } {

@@ -11,17 +11,22 @@ const secs = (ms: number) => (ms / 1000).toFixed(3);
  */
 export function renderJunit(report: Report): string {
   if (report.unreachable) return unreachableJunit(report, report.unreachable);
+  if (report.preflight?.status === 'misconfigured') return stoppedJunit(report, report.preflight.problems);
   const groups = [...new Set(report.checks.map((c) => c.group))];
   const suites = groups.map((g) => suite(g, report.checks.filter((c) => c.group === g)));
   const all = report.checks.map(classify);
   const count = (k: Classified['kind']) => all.filter((c) => c.kind === k).length;
   // A run that did not finish shows red in a CI test tab however its checks went: one errored testcase says why.
   const stopped = report.stopped ? stoppedSuite(report, report.stopped) : [];
+  // The gate (--min-ran, --fail-on-skip) is one more testcase, so a test tab is red when it failed the run.
+  const gate = report.gate ? gateSuite(report.gate.failures) : undefined;
+  const gateFailed = (report.gate?.failures.length ?? 0) > 0 ? 1 : 0;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="canton-conformance" tests="${report.checks.length + (report.stopped ? 1 : 0)}" failures="${count('failure')}" errors="${count('error') + (report.stopped ? 1 : 0)}" skipped="${count('skipped')}" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    `<testsuites name="canton-conformance" tests="${report.checks.length + (report.stopped ? 1 : 0) + (gate ? 1 : 0)}" failures="${count('failure') + gateFailed}" errors="${count('error') + (report.stopped ? 1 : 0)}" skipped="${count('skipped')}" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
     ...stopped,
     ...suites,
+    ...(gate ? [gate] : []),
     '</testsuites>',
     '',
   ].join('\n');
@@ -95,6 +100,33 @@ function stoppedSuite(report: Report, stopped: NonNullable<Report['stopped']>): 
     '    </testcase>',
     '  </testsuite>',
   ];
+}
+
+function gateSuite(failures: readonly string[]): string {
+  const message = escapeXml(failures.join('; '));
+  return [
+    `  <testsuite name="gate" tests="1" failures="${failures.length > 0 ? 1 : 0}" errors="0" skipped="0" time="0.000">`,
+    failures.length > 0
+      ? `    <testcase classname="gate" name="enough of the selected checks ran" time="0.000">\n      <failure message="${message}" type="gate">${message}</failure>\n    </testcase>`
+      : '    <testcase classname="gate" name="enough of the selected checks ran" time="0.000"/>',
+    '  </testsuite>',
+  ].join('\n');
+}
+
+/** The preflight stopped the run: one failed testcase names its problems (exit 2). */
+function stoppedJunit(report: Report, problems: readonly string[]): string {
+  const message = escapeXml(`the target cannot be certified as configured: ${problems.join('; ')}`);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="canton-conformance" tests="1" failures="1" errors="0" skipped="0" time="${secs(report.durationMs)}" timestamp="${escapeXml(report.startedAt)}">`,
+    `  <testsuite name="preflight" tests="1" failures="1" errors="0" skipped="0" time="${secs(report.durationMs)}">`,
+    `    <testcase classname="preflight" name="target ready to certify" time="${secs(report.durationMs)}">`,
+    `      <failure message="${message}" type="preflight">${message}; no check ran (exit 2)</failure>`,
+    '    </testcase>',
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
 }
 
 /** No check ran: one errored testcase says so, so a CI test tab shows the run as red with the reason. */

@@ -1,5 +1,7 @@
 import { GROUPS } from '../checks/types.js';
 import { mdCell } from './escape.js';
+import { ranLine } from './gate.js';
+import { stoppedByPreflight } from './preflightReport.js';
 import type { CheckResult, Report } from './model.js';
 import { isUnexpected, summarize } from './model.js';
 
@@ -25,6 +27,7 @@ export function renderMarkdown(report: Report): string {
       (report.wallTimeMs !== undefined ? ` (${(report.wallTimeMs / 1000).toFixed(1)} s in all)` : '') +
       (report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : '') +
       (report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : '') +
+      (report.preflight?.cantonVersion ? ` · Canton ${report.preflight.cantonVersion}` : '') +
       ` · ${report.tool.name} ${report.tool.version}`,
   );
   out.push('');
@@ -33,11 +36,19 @@ export function renderMarkdown(report: Report): string {
     out.push('Start the target (or fix its URL) and run again; the exit code was 3.', '');
     return out.join('\n');
   }
+  if (stoppedByPreflight(report)) {
+    out.push('The preflight found that the target cannot be certified as configured, so no check ran (exit 2):', '');
+    out.push(...(report.preflight?.problems ?? []).map((p) => `- ${mdCell(p)}`), '');
+    out.push('`npx canton-conformance doctor` with the same flags says more (the rights to grant, the checks that skip).', '');
+    return out.join('\n');
+  }
   if (report.stopped?.reason === 'configuration-error') {
     out.push(`The run did not start: ${mdCell(report.stopped.message)}`, '', 'Fix the configuration and run again; the exit code was 2.', '');
     return out.join('\n');
   }
   if (report.stopped) out.push(`${mdCell(report.stopped.message)}: below is what ran until then. Run again for the verdict.`, '');
+  out.push(`The run ${ranLine(s)}.`, '');
+  for (const f of report.gate?.failures ?? []) out.push(`The gate fails the run: ${mdCell(f)}.`, '');
   const stale = unexpected.filter((c) => c.baseline === 'stale').length;
   if (stale > 0) out.push(`${plural(stale, 'stale baseline entry', 'stale baseline entries')} fail${stale === 1 ? 's' : ''} the run: ${stale === 1 ? 'it passes' : 'they pass'} now; remove ${stale === 1 ? 'it' : 'them'} from the baseline.`, '');
   out.push('| Group | Passed | Failed | Errored | Warned | Skipped |');
@@ -65,6 +76,7 @@ export function renderMarkdown(report: Report): string {
 
 function headline(report: Report): string {
   if (report.unreachable) return '❌ UNREACHABLE';
+  if (stoppedByPreflight(report)) return '❌ NOT STARTED';
   if (report.stopped) return report.stopped.reason === 'interrupted' ? '⏹ INTERRUPTED' : '❌ CONFIGURATION ERROR';
   return report.verdict === 'pass' ? '✅ PASS' : '❌ FAIL';
 }

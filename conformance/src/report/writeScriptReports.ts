@@ -2,7 +2,8 @@
  * Reports of a Daml Script run (`canton-conformance test --dar`): junit.xml with one test case per
  * script (its debug output in system-out) and summary.md, in the conventions of the suite's reports.
  */
-import type { ScriptResult } from '../../../daml-engine/index.js';
+import type { CoverageCount, CoverageReport, CoverageScope, ScriptResult } from '../../../daml-engine/index.js';
+import { coverageRatio } from '../../../daml-engine/index.js';
 import { escapeXml, mdCell } from './escape.js';
 
 export interface ScriptRun {
@@ -11,6 +12,8 @@ export interface ScriptRun {
   readonly startedAt: string;
   readonly durationMs: number;
   readonly results: readonly ScriptResult[];
+  /** With `--show-coverage`. */
+  readonly coverage?: CoverageReport | undefined;
 }
 
 const secs = (ms: number) => (ms / 1000).toFixed(3);
@@ -53,6 +56,39 @@ export function renderScriptSummary(run: ScriptRun): string {
     '| --- | --- | ---: | ---: | ---: | ---: |',
     ...run.results.map((r) => `| ${mdCell(r.name)} | ${r.ok ? 'pass' : 'FAIL'} | ${r.durationMs.toFixed(0)} | ${r.steps} | ${r.ledgerSteps} | ${r.questions} |`),
     ...(failed.length > 0 ? ['', '## Failures', '', ...failed.map((r) => `- **${mdCell(r.name)}** (${r.failure!.kind}): ${mdCell(r.failure!.message, 1000)}`)] : []),
+    ...(run.coverage ? ['', '## Coverage', '', ...coverageMarkdown(run.coverage)] : []),
     '',
+  ].join('\n');
+}
+
+const KINDS: readonly (readonly [keyof CoverageScope, string, string])[] = [
+  ['templatesCreated', 'Templates created', 'never created'],
+  ['templateChoicesExercised', 'Template choices exercised', 'never exercised'],
+  ['interfacesUsed', 'Interfaces used', 'never used'],
+  ['interfaceChoicesExercised', 'Interface choices exercised', 'never exercised'],
+];
+const SCOPES = [['main', 'this package'], ['dependencies', 'dependencies']] as const;
+
+function coverageMarkdown(c: CoverageReport): string[] {
+  const unused = (n: CoverageCount) => (n.unused.length === 0 ? '' : n.unused.map((u) => mdCell(u)).join(', '));
+  return [
+    '| Scope | What | Used / defined | Not used |',
+    '| --- | --- | ---: | --- |',
+    ...SCOPES.flatMap(([scope, label]) => KINDS.map(([k, what]) => `| ${label} | ${what} | ${coverageRatio(c[scope][k])} | ${unused(c[scope][k])} |`)),
+  ];
+}
+
+/** The coverage as `--show-coverage` prints it: counts, then what was never used in this package. */
+export function renderCoverageText(c: CoverageReport): string {
+  return [
+    'Coverage:',
+    ...SCOPES.flatMap(([scope, label]) => [
+      `- ${label}`,
+      ...KINDS.flatMap(([k, what, never]) => {
+        const n = c[scope][k];
+        const list = scope === 'main' && n.unused.length > 0 ? [`      ${never}: ${n.unused.join(', ')}`] : [];
+        return [`    ${what}: ${coverageRatio(n)}`, ...list];
+      }),
+    ]),
   ].join('\n');
 }

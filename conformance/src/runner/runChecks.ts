@@ -6,6 +6,8 @@ import type { Exchange } from '../target/exchange.js';
 import type { OracleSession } from '../oracle/oracleSession.js';
 import type { ReinterpretTally } from '../reinterpret/reinterpretTally.js';
 import { oracleResultOf } from '../oracle/oracleResult.js';
+import type { JudgeSession } from '../judge/judgeSession.js';
+import { judgeResultOf } from '../judge/judgeResult.js';
 import { evidenceOf } from './evidenceOf.js';
 import type { Profile } from './profile.js';
 import type { Progress } from './progress.js';
@@ -33,6 +35,8 @@ export interface RunChecksOptions {
   readonly oracle?: OracleSession;
   /** Re-interpretation of the transactions checks cause (they hand them to it). */
   readonly reinterpretation?: ReinterpretTally;
+  /** The target's own model: every answer judged by the named invariants (conformance/src/judge/). */
+  readonly judge?: JudgeSession;
 }
 
 export interface RunChecksResult {
@@ -62,6 +66,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
     let evidence: Exchange | undefined;
     const warnings: string[] = [];
     let oracle: ReturnType<NonNullable<RunChecksOptions['oracle']>['check']> | undefined;
+    let judge: ReturnType<NonNullable<RunChecksOptions['judge']>['check']> | undefined;
     if (reason !== undefined) {
       status = 'skip';
       message = reason;
@@ -70,8 +75,9 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
         exchanges.push(e);
         seen.push(e);
       });
-      oracle = o.oracle?.check(check, bound);
-      const http = oracle?.http ?? bound;
+      judge = o.judge?.check(check, bound);
+      oracle = o.oracle?.check(check, judge?.http ?? bound);
+      const http = oracle?.http ?? judge?.http ?? bound;
       const ctx: CheckContext = {
         check,
         profile: o.profile,
@@ -142,6 +148,13 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       message = judged.failure.message;
       evidence = judged.failure.exchange;
     }
+    const byModel = judge === undefined ? undefined : judgeResultOf(judge.violations());
+    if (byModel?.failure !== undefined && status !== 'fail') {
+      // An answer that breaks an invariant fails the check that received it, whatever the check asserted.
+      status = 'fail';
+      message = byModel.failure.message;
+      evidence = byModel.failure.exchange;
+    }
     const shown = evidence ?? (status === 'pass' || status === 'skip' ? undefined : exchanges.at(-1)) ?? exchanges.at(-1);
     const isProperty = check.kind === 'property' || check.kind === 'stateful';
     const result: CheckResult = {
@@ -161,6 +174,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       ...(o.replay && status !== 'pass' && status !== 'skip' ? { replay: o.replay(check.id) } : {}),
       requests: exchanges.length,
       ...(judged ? { oracle: judged.result } : {}),
+      ...(byModel?.result ? { judge: byModel.result } : {}),
     };
     results.set(check.id, result);
     o.progress?.finish(result);

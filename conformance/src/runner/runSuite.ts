@@ -6,6 +6,8 @@ import { summarize, type CheckResult, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
 import { committedTransactions, ReinterpretTally, type ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
+import { createJudgeSession } from '../judge/judgeSession.js';
+import { INVARIANTS } from '../judge/invariants.js';
 import { findOperation } from '../schema/index.js';
 import { createTarget } from '../target/createTarget.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
@@ -50,9 +52,12 @@ export interface SuiteOptions {
   readonly oracle?: OracleMode;
   /** `engine` (default): checks re-interpret the transactions they cause with the Daml engine; `none`: off. */
   readonly reinterpret?: ReinterpretMode;
+  /** `model` (default): judge every answer against the target's own earlier answers by the named invariants; `none`: off. */
+  readonly judge?: JudgeMode;
 }
 
 export type OracleMode = 'reference' | 'none';
+export type JudgeMode = 'model' | 'none';
 
 export interface SuiteResult {
   readonly report: Report;
@@ -102,6 +107,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   const reinterpretation = new ReinterpretTally(o.reinterpret ?? 'engine');
   const shown = createProgress(selected.length, process.stderr, o.progress ?? 'auto', { checks: selected });
   const progress: Progress = o.onResult ? { ...shown, finish: (r) => (o.onResult!(r), shown.finish(r)) } : shown;
+  const judge = o.judge === 'none' ? undefined : createJudgeSession();
   const { results, exchanges } = await runChecks({
     checks: selected,
     target,
@@ -115,6 +121,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     ...(o.specFiles ? { specFiles: o.specFiles } : {}),
     ...(oracle ? { oracle: oracle.session } : {}),
     reinterpretation,
+    ...(judge ? { judge } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
   progress.done();
@@ -136,6 +143,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     checks: baseline.checks,
     coverage: coverageOf(all, baseline.checks),
     ...(reinterpretation.summary().handed > 0 || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
+    ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations } } : {}),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
   };
   return { report, baseline, exitCode: baseline.exitCode };

@@ -37,6 +37,8 @@ export interface StreamResult {
   /** HTTP status when the upgrade was refused (e.g. 401). */
   readonly rejectedStatus?: number;
   readonly error?: TransportError;
+  /** The close code when the stream ended by a close (1000: normal; 1006: dropped without a close frame). */
+  readonly closeCode?: number;
 }
 
 interface InternalOptions extends StreamOptions {
@@ -66,6 +68,7 @@ export function openStream(url: string, o: InternalOptions): Promise<StreamResul
     let size = 0;
     let truncated = false;
     let status = 0;
+    let closeCode: number | undefined;
     let headers: Record<string, string> = {};
     let rejectedBody = '';
     let settled = false;
@@ -95,7 +98,7 @@ export function openStream(url: string, o: InternalOptions): Promise<StreamResul
         checkId: '',
         websocket: true,
       };
-      resolve({ exchange, messages, nonJson, ended, protocol: ws.protocol, ...(status !== 101 && status !== 0 ? { rejectedStatus: status } : {}), ...(error ? { error } : {}) });
+      resolve({ exchange, messages, nonJson, ended, protocol: ws.protocol, ...(status !== 101 && status !== 0 ? { rejectedStatus: status } : {}), ...(error ? { error } : {}), ...(closeCode === undefined ? {} : { closeCode }) });
     };
     const overall = setTimeout(() => finish('timeout', { kind: 'timeout', message: `stream did not finish within ${o.timeoutMs} ms` }), o.timeoutMs);
     const armIdle = () => {
@@ -136,7 +139,10 @@ export function openStream(url: string, o: InternalOptions): Promise<StreamResul
       if (o.until?.(messages)) finish('until');
       else if (messages.length + nonJson.length >= maxMessages) finish('limit');
     });
-    ws.on('close', () => finish('closed'));
+    ws.on('close', (code) => {
+      closeCode = code;
+      finish('closed');
+    });
     ws.on('error', (e) => finish('error', transportErrorOf(e, false, o.timeoutMs)));
   });
 }

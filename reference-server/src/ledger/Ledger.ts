@@ -1,3 +1,4 @@
+import { resolveEngineLimits, type EngineLimits } from './engine/engineLimits.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AdminStore } from '../store/AdminStore.js';
 import type { LedgerStore } from '../store/LedgerStore.js';
@@ -9,7 +10,7 @@ import { encodeBlob } from './blob.js';
 import type { LedgerConfig, LedgerOptions } from './config.js';
 import { resolveConfig } from './config.js';
 import type { LedgerContext } from './context.js';
-import { completionQueryOf, completionsAt, completionsRange } from './completions.js';
+import { type CompletionQuery, completionQueryOf, completionsAt, completionsRange, getCompletionsQueryOf } from './completions.js';
 import type { LedgerError } from './errors.js';
 import { toTimestamp } from './clock.js';
 import { fail, ledgerError } from './errors.js';
@@ -20,7 +21,7 @@ import { cachedSelection } from './engine/cachedSelection.js';
 import { EngineRuntime } from './engine/EngineRuntime.js';
 import type { EngineCommand } from './engine/engineCommandOf.js';
 import { engineCommandsOf, interpretWithEngine } from './engine/interpretWithEngine.js';
-import { runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
+import { preRunEngineCommands, runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
 import type { QualifiedName } from '../../../daml-engine/ast/Type.js';
@@ -39,6 +40,7 @@ import * as partyService from './partyService.js';
 import { Renderer } from './render.js';
 import type { Result } from './result.js';
 import { err, ok } from './result.js';
+import type { UnzipResult } from './packages/unzipDar.js';
 import type { ValidatedSubmission } from './submission.js';
 import { validateSubmission } from './submission.js';
 import type { ValidatedReassignment } from './reassignmentCommands.js';
@@ -84,14 +86,42 @@ export interface ReassignOptions {
   readonly workflowId?: string;
 }
 
+/** Evaluation steps between two yields of a command's engine run (a few milliseconds of work). */
+export const ENGINE_SLICE_STEPS = 2_500;
+
+/**
+ * One engine slice per turn of the event loop, whatever the number of commands running: their
+ * slices take turns (first come, first served), so a request arriving meanwhile waits for at most
+ * one slice, not one per running command.
+ */
+const waitingSlices: (() => void)[] = [];
+let pumping = false;
+function pumpSlices(): void {
+  waitingSlices.shift()?.();
+  if (waitingSlices.length > 0) setImmediate(pumpSlices);
+  else pumping = false;
+}
+const ENGINE_SLICING = {
+  steps: ENGINE_SLICE_STEPS,
+  pause: () => new Promise<void>((resolve) => {
+    waitingSlices.push(resolve);
+    if (!pumping) {
+      pumping = true;
+      setImmediate(pumpSlices);
+    }
+  }),
+};
+
 export interface CreateLedgerOptions extends LedgerOptions {
   readonly store?: LedgerStore;
   /** Packages, vetting state and identity provider configs; in memory unless given. */
   readonly adminStore?: AdminStore;
   /** Register the sample templates (asset, account, holding interface). Default true. */
   readonly sampleTemplates?: boolean;
-  /** Evaluation steps one engine submission may take (a looping choice stops there). Default 10,000,000. */
+  /** Evaluation steps one engine submission may take (a looping choice stops there). Default 10,000,000; `engineLimits.stepBudget` too. */
   readonly engineStepBudget?: number;
+  /** The bounds on uploaded code (steps, allocation, transaction size, views); defaults otherwise (DEFAULT_ENGINE_LIMITS). */
+  readonly engineLimits?: Partial<EngineLimits>;
   /** Receives `trace` / `debug` output of uploaded packages' choices (a Daml Script run reports it). */
   readonly engineOnTrace?: (message: string) => void;
   /** Decoded packages to share with the caller (a Daml Script run decoded its DAR already). */
@@ -153,6 +183,7 @@ export class Ledger {
       admin: this.admin,
       catalogue: this.catalogue,
       isKnownParty: (party) => this.isKnownParty(party),
+      enginePackage: (id) => this.engine.packages.get(id),
     };
     this.engine = new EngineRuntime({
       admin: this.admin,
@@ -160,7 +191,7 @@ export class Ledger {
         (name, preference, uploadedOnly) => packageService.selectPackageId(this.#packages, name, this.config.clock.now(), preference, uploadedOnly),
         () => this.#vettingStamp(),
       ),
-      stepBudget: options.engineStepBudget ?? 10_000_000,
+      limits: resolveEngineLimits({ ...options.engineLimits, ...(options.engineStepBudget === undefined ? {} : { stepBudget: options.engineStepBudget }) }),
       onTrace: options.engineOnTrace,
       packageCache: options.enginePackageCache,
       builtinOverrides: options.engineBuiltinOverrides,
@@ -192,16 +223,23 @@ export class Ledger {
 
   // ------------------------------------------------------------------ packages and vetting
 
-  uploadDar(bytes: Uint8Array, options: UploadOptions = {}): R<Record<string, never>> {
+  /**
+   * Reads, decodes and checks a DAR whole, then records and vets its packages (all or none).
+   * `inflated`: the DAR's entries already inflated by `unzipDarAsync` (the HTTP route does so in
+   * slices, off the event loop's critical path); otherwise they are inflated here.
+   */
+  uploadDar(bytes: Uint8Array, options: UploadOptions = {}, inflated?: UnzipResult): R<Record<string, never>> {
     this.#adminChanges++;
-    const r = packageService.uploadDar(this.#packages, bytes, options, true, this.config.clock.now());
-    // Decode for the engine now (once per package id), so the first command does not pay for it.
-    if (r.ok) for (const p of this.admin.packages()) this.engine.packages.get(p.packageId);
-    return r;
+    const r = packageService.uploadDar(this.#packages, bytes, options, true, this.config.clock.now(), inflated);
+    if (!r.ok) return r;
+    // The engine keeps the packages the check decoded, so the first command does not decode them again.
+    for (const p of r.value.decoded) this.engine.packages.adopt(p);
+    return ok({});
   }
-  validateDar(bytes: Uint8Array, options: UploadOptions = {}): R<Record<string, never>> {
+  validateDar(bytes: Uint8Array, options: UploadOptions = {}, inflated?: UnzipResult): R<Record<string, never>> {
     this.#adminChanges++;
-    return packageService.uploadDar(this.#packages, bytes, options, false, this.config.clock.now());
+    const r = packageService.uploadDar(this.#packages, bytes, options, false, this.config.clock.now(), inflated);
+    return r.ok ? ok({}) : r;
   }
   listPackages(): { packageIds: string[] } {
     return packageService.listPackages(this.#packages);
@@ -384,6 +422,23 @@ export class Ledger {
   }
 
   // ------------------------------------------------------------------ command submission
+
+  /**
+   * The command service's engine work ahead of its commit: commands on uploaded templates are
+   * interpreted in slices that yield to the event loop (`ENGINE_SLICE_STEPS` steps each), so other
+   * clients are served meanwhile; the outcome waits for `submitAndWait` (and the other submit
+   * methods) of the same `commands` object, which commits it synchronously if every contract it
+   * read is unchanged, else interprets again. Anything else (bad input, built-in templates) is
+   * left to the submit method, which answers it.
+   */
+  async preRunEngine(commands: W.JsCommands): Promise<void> {
+    const v = this.#validate(commands);
+    if (!v.ok) return;
+    const env = this.#interpretEnv();
+    const c = engineCommandsOf(env, this.engine, v.value);
+    if (c === undefined || !c.ok || c.value.length === 0) return;
+    await preRunEngineCommands(env, this.engine, v.value, c.value, this.config.clock.now(), ENGINE_SLICING);
+  }
 
   /** Shape checks and interpretation, no commit: the first half of every submission. */
   /** `nextContractId` replaces the ledger's own id counter (interactive submission derives ids it can re-derive at execution). */
@@ -731,22 +786,35 @@ export class Ledger {
 
   subscribeCompletions(req: W.CompletionStreamRequest, opts: SubscribeOptions = {}): R<AsyncIterable<W.CompletionStreamResponse>> {
     const p = this.#completionsRequest(req);
+    return p.ok ? ok(this.#tailCompletions(p.value.q, p.value.begin, opts)) : p;
+  }
+
+  /** GetCompletions (Canton 3.5.7+): every user's completions for the parties (all when none), up to the ledger end. */
+  getCompletions(req: W.GetCompletionsRequest): R<Iterable<W.CompletionStreamResponse>> {
+    const p = this.#getCompletionsRequest(req);
     if (!p.ok) return p;
-    const { q, begin } = p.value;
-    return ok(
-      tail({
-        beginExclusive: begin,
-        endInclusive: undefined,
-        signal: opts.signal,
-        ledgerEnd: () => this.store.ledgerEnd,
-        pulse: this.#pulse,
-        range: (from, to) => completionsRange(this.#ctx, q, from, to, () => this.config.clock.now()),
-        at: (offsets, from, to) => completionsAt(this.#ctx, q, offsets, from, to, () => this.config.clock.now()),
-        interest: q.parties,
-        checkpoint: (offset) => ({ completionResponse: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
-        checkpointIntervalMs: this.config.checkpointIntervalMs,
-      }),
-    );
+    return ok(completionsRange(this.#ctx, p.value.q, p.value.begin, this.store.ledgerEnd, () => this.config.clock.now()));
+  }
+
+  /** GetCompletions as an open-ended stream, tailing the ledger like the deprecated completion stream. */
+  subscribeGetCompletions(req: W.GetCompletionsRequest, opts: SubscribeOptions = {}): R<AsyncIterable<W.CompletionStreamResponse>> {
+    const p = this.#getCompletionsRequest(req);
+    return p.ok ? ok(this.#tailCompletions(p.value.q, p.value.begin, opts)) : p;
+  }
+
+  #tailCompletions(q: CompletionQuery, begin: number, opts: SubscribeOptions): AsyncIterable<W.CompletionStreamResponse> {
+    return tail({
+      beginExclusive: begin,
+      endInclusive: undefined,
+      signal: opts.signal,
+      ledgerEnd: () => this.store.ledgerEnd,
+      pulse: this.#pulse,
+      range: (from, to) => completionsRange(this.#ctx, q, from, to, () => this.config.clock.now()),
+      at: (offsets, from, to) => completionsAt(this.#ctx, q, offsets, from, to, () => this.config.clock.now()),
+      interest: q.parties,
+      checkpoint: (offset) => ({ completionResponse: { OffsetCheckpoint: { value: checkpointAt(this.#ctx, offset, this.config.clock.now()) } } }),
+      checkpointIntervalMs: this.config.checkpointIntervalMs,
+    });
   }
 
   // ------------------------------------------------------------------ contracts, for the apps
@@ -1032,6 +1100,14 @@ export class Ledger {
 
   #completionsRequest(req: W.CompletionStreamRequest) {
     const q = completionQueryOf(req);
+    if (!q.ok) return q;
+    const range = validateRange(this.#ctx, req.beginExclusive, undefined, 'Completions');
+    if (!range.ok) return range;
+    return ok({ q: q.value, begin: range.value.begin });
+  }
+
+  #getCompletionsRequest(req: W.GetCompletionsRequest) {
+    const q = getCompletionsQueryOf(req);
     if (!q.ok) return q;
     const range = validateRange(this.#ctx, req.beginExclusive, undefined, 'Completions');
     if (!range.ok) return range;

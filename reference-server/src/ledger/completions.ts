@@ -9,11 +9,16 @@ import { ok } from './result.js';
 import { checkpointAt, entriesAt } from './updates.js';
 import { isValidUserId } from './users.js';
 import { isPlainObject, show } from './values.js';
-import type { Completion, CompletionStreamRequest, CompletionStreamResponse, JsStatus } from './wire.js';
+import type { Completion, CompletionStreamRequest, CompletionStreamResponse, GetCompletionsRequest, JsStatus } from './wire.js';
 
+/**
+ * Whose completions a stream reads. The deprecated stream names one user and its parties; the
+ * 3.5.7+ GetCompletions stream names no user (every user's commands) and, with no parties, every
+ * party (`'all'`).
+ */
 export interface CompletionQuery {
-  readonly userId: string;
-  readonly parties: ReadonlySet<string>;
+  readonly userId?: string;
+  readonly parties: ReadonlySet<string> | 'all';
 }
 
 export function completionQueryOf(req: CompletionStreamRequest): Result<CompletionQuery, LedgerError> {
@@ -37,6 +42,23 @@ export function completionQueryOf(req: CompletionStreamRequest): Result<Completi
   return ok({ userId: req.userId, parties: new Set(req.parties) });
 }
 
+/** The query of a GetCompletions request (Canton 3.5.7+): parties only, empty meaning all. */
+export function getCompletionsQueryOf(req: GetCompletionsRequest): Result<CompletionQuery, LedgerError> {
+  if (!isPlainObject(req)) return fail('INVALID_ARGUMENT', 'The request must be an object');
+  const parties: unknown = req.parties ?? [];
+  if (!Array.isArray(parties)) {
+    return fail('INVALID_FIELD', 'The submitted request has a field with invalid value: Invalid field parties', { context: { field_name: 'parties' } });
+  }
+  for (const p of parties) {
+    if (typeof p !== 'string' || !isValidPartyId(p)) {
+      return fail('INVALID_FIELD', `The submitted request has a field with invalid value: Invalid field parties: '${show(p)}' is not a party id`, {
+        context: { field_name: 'parties' },
+      });
+    }
+  }
+  return ok({ parties: parties.length === 0 ? 'all' : new Set(parties as string[]) });
+}
+
 export function statusOf(error: LedgerError): JsStatus {
   const def = errorClassOf(error);
   return { code: GrpcCode[def.grpc], message: `${error.code}(${def.category},0): ${error.cause}`, details: [] };
@@ -49,8 +71,9 @@ function submissionOf(e: LogEntry): SubmissionInfo | undefined {
 /** The completion an entry yields for a query, if it was submitted by that user for those parties. */
 export function completionOf(ctx: LedgerContext, e: LogEntry, q: CompletionQuery): Completion | undefined {
   const sub = submissionOf(e);
-  if (!sub || sub.userId !== q.userId) return undefined;
-  const actAs = sub.actAs.filter((p) => q.parties.has(p));
+  if (!sub || (q.userId !== undefined && sub.userId !== q.userId)) return undefined;
+  const { parties } = q;
+  const actAs = parties === 'all' ? [...sub.actAs] : sub.actAs.filter((p) => parties.has(p));
   if (actAs.length === 0) return undefined;
   return {
     commandId: sub.commandId,

@@ -61,7 +61,7 @@ export function resolveConfig(options: LedgerOptions = {}): LedgerConfig {
   const base = defaultFeatures(maxRightsPerUser, maxUsersPageSize, maxPartiesPageSize);
   return {
     participantId: options.participantId ?? `participant1::${PARTICIPANT_NAMESPACE}`,
-    apiVersion: options.apiVersion ?? '3.5.1',
+    apiVersion: options.apiVersion ?? '3.5.10',
     features: { ...base, ...options.features },
     maxDeduplicationDurationMs: options.maxDeduplicationDurationMs ?? 7 * 24 * 3600 * 1000,
     maxRightsPerUser,

@@ -32,7 +32,8 @@ export const ErrorCategory = {
   ContentionOnSharedResources: 2,
   DeadlineExceededRequestStateUnknown: 3,
   SystemInternalAssumptionViolated: 4,
-  MaliciousOrFaultyBehaviour: 5,
+  /** SecurityAlert / UnredactedSecurityAlert (the AlarmErrorCode category), sent as INVALID_ARGUMENT. */
+  SecurityAlert: 5,
   AuthInterceptorInvalidAuthenticationCredentials: 6,
   InsufficientPermission: 7,
   InvalidIndependentOfSystemState: 8,
@@ -104,6 +105,14 @@ export const ErrorCodes = {
   INTERNAL_ERROR: def(4, 'INTERNAL'),
   // Package management and vetting (Canton's PackageServiceErrors and CantonPackageServiceError).
   INVALID_DAR: def(8, 'INVALID_ARGUMENT'),
+  // A DAR that inflates past the bound (PackageServiceErrors.Reading.ZipBomb).
+  ZIP_BOMB: def(8, 'INVALID_ARGUMENT'),
+  // A DALF the Daml-LF decoder cannot read (Reading.ParseError).
+  DAR_PARSE_ERROR: def(8, 'INVALID_ARGUMENT'),
+  // A package that fails Daml-LF validation (Validation.ValidationError).
+  DAR_VALIDATION_ERROR: def(8, 'INVALID_ARGUMENT'),
+  // A package referencing a package neither in the DAR nor known (Validation.SelfConsistency).
+  DAR_NOT_SELF_CONSISTENT: def(8, 'INVALID_ARGUMENT'),
   KNOWN_PACKAGE_VERSION: def(9, 'FAILED_PRECONDITION'),
   PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER: def(9, 'FAILED_PRECONDITION'),
   PACKAGE_SERVICE_NOT_CONNECTED_TO_SYNCHRONIZER: def(9, 'FAILED_PRECONDITION'),
@@ -120,6 +129,12 @@ export const ErrorCodes = {
   CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE: def(8, 'INVALID_ARGUMENT'),
   INTERPRETATION_DEV_ERROR: def(9, 'FAILED_PRECONDITION'),
   INTERPRETATION_TIME_EXCEEDED: def(2, 'ABORTED'),
+  // Canton's CommandExecutionErrors.Interpreter.ValueNesting: a value nested deeper than 100.
+  VALUE_NESTING: def(8, 'INVALID_ARGUMENT'),
+  // This server's own resource limits where Canton has no error (README "Resource limits"): in the
+  // category Canton gives its resource limits (INTERPRETATION_TIME_EXCEEDED, HEAP_MEMORY_OVER_LIMIT).
+  INTERPRETATION_ALLOCATION_EXCEEDED: def(2, 'ABORTED'),
+  TRANSACTION_SIZE_EXCEEDED: def(2, 'ABORTED'),
   LEDGER_API_INTERNAL_ERROR: def(4, 'INTERNAL'),
   // Identity provider configs and party details (IdentityProviderConfigServiceErrorGroup, PartyManagement).
   IDP_CONFIG_NOT_FOUND: def(11, 'NOT_FOUND'),
@@ -131,6 +146,7 @@ export const ErrorCodes = {
   CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED: def(2, 'ABORTED'),
   // Time and replay refusals of the synchronizer (Canton's LocalRejectError.TimeRejects and MediatorError).
   LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND: def(2, 'ABORTED'),
+  // An AlarmErrorCode with redactDetails = false: UnredactedSecurityAlert, category 5, INVALID_ARGUMENT.
   DUPLICATE_CONFIRMATION_REQUEST_UUID: def(5, 'INVALID_ARGUMENT'),
   // Refusals of the registry (group A) and Scan (group C) apps; they answer `{"error": cause}`.
   ALLOCATION_INSTRUCTION_NOT_FOUND: def(11, 'NOT_FOUND'),

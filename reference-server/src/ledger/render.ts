@@ -1,3 +1,4 @@
+import { ViewFailed } from './engine/ViewFailed.js';
 import type { ExerciseNode, ReassignmentEntry, TopologyEntry, TransactionEntry } from '../store/LogEntry.js';
 import type { ReassignmentStep, StoredContract } from '../store/StoredContract.js';
 import { encodeBlob } from './blob.js';
@@ -65,7 +66,8 @@ export class Renderer {
       const viewValue = impl?.view(contractViewOf(c, this.config));
       return { interfaceId, viewStatus: { code: 0, message: '' }, ...(viewValue !== undefined ? { viewValue } : {}) };
     } catch (e) {
-      return { interfaceId, viewStatus: { code: 9, message: e instanceof Error ? e.message : show(e) } };
+      // A view the engine could not compute carries its Canton status; any other failure is a failed precondition.
+      return { interfaceId, viewStatus: { code: e instanceof ViewFailed ? e.grpcCode : 9, message: e instanceof Error ? e.message : show(e) } };
     }
   }
 

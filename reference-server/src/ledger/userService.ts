@@ -224,7 +224,8 @@ function holds(rights: ReadonlySet<string>, claim: Claim): boolean {
         rights.has('CanActAsAnyParty')
       );
     case 'readAsAnyParty':
-      return rights.has('CanReadAsAnyParty');
+      // Acting as any party includes reading as any party (Canton's ClaimActAsAnyParty).
+      return rights.has('CanReadAsAnyParty') || rights.has('CanActAsAnyParty');
   }
 }
 

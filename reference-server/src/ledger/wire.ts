@@ -480,6 +480,12 @@ export interface CompletionStreamRequest {
   beginExclusive?: number;
 }
 
+/** The request of the GetCompletions stream (Canton 3.5.7+): no user, empty `parties` meaning all. */
+export interface GetCompletionsRequest {
+  parties?: string[];
+  beginExclusive?: number;
+}
+
 export interface CompletionStreamResponse {
   completionResponse:
     | { Completion: { value: Completion } }

@@ -1,3 +1,4 @@
+import type { EngineLimits } from '../ledger/engine/engineLimits.js';
 import type { HttpHandler, WebSocketHandler } from 'msw';
 import { createApps } from '../apps/index.js';
 import { SeedingClock } from '../apps/world/SeedingClock.js';
@@ -10,6 +11,7 @@ import { consoleLogger } from '../http/api/consoleLogger.js';
 import { createDispatcher, type Dispatch } from '../http/api/createDispatcher.js';
 import type { Route } from '../http/api/route.js';
 import { ledgerApiRoutes } from '../http/api/routes/routeTable.js';
+import { API_VERSION, channelsOf, DEFAULT_CANTON_VERSION, routesOf, type CantonVersion } from '../http/api/cantonVersion.js';
 import type { ApiLogger, ApiServices } from '../http/api/services.js';
 import { createApiServices } from '../server.js';
 import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, parseFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
@@ -74,6 +76,10 @@ export interface CreateHandlersOptions {
   readonly appWorld?: boolean;
   /** Ledger settings (participant id, clock, limits...). */
   readonly ledgerOptions?: LedgerOptions;
+  /** The bounds on uploaded Daml code (README "Resource limits"); defaults otherwise. */
+  readonly engineLimits?: Partial<EngineLimits>;
+  /** The Canton line mocked (default 3.5, as of 3.5.10), as `serve --canton-version` (not with `localnet`). */
+  readonly cantonVersion?: CantonVersion;
   readonly http?: Partial<HttpConfig>;
   /** Default: none (every caller may do everything, like an unsecured sandbox). */
   readonly authenticator?: Authenticator;
@@ -127,6 +133,8 @@ const emptyWorld: AppliedFixtures = { parties: {}, users: [], contracts: {}, tem
  * afterEach(() => mock.reset());
  * afterAll(() => server.close());
  */
+const limitsOf = (options: CreateHandlersOptions) => (options.engineLimits === undefined ? {} : { engineLimits: options.engineLimits });
+
 export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerApi {
   if (options.localnet !== undefined && options.localnet !== false) return createLocalNetHandlers(options, options.localnet === true ? {} : (options.localnet.ports ?? {}));
   const ledgerBase = parseBaseUrl('ledgerUrl', options.ledgerUrl ?? DEFAULT_LEDGER_URL);
@@ -134,8 +142,9 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
   const scanBase = options.scanUrl === undefined ? ledgerBase : parseBaseUrl('scanUrl', options.scanUrl);
   const fixtures = readFixtures(options.fixtures ?? 'none');
   const dars = readDars(options.dars ?? []);
-  const routes: readonly Route[] = ledgerApiRoutes;
-  const channels: readonly StreamChannel[] = ledgerApiChannels;
+  const version = options.cantonVersion ?? DEFAULT_CANTON_VERSION;
+  const routes: readonly Route[] = routesOf(ledgerApiRoutes, version);
+  const channels: readonly StreamChannel[] = channelsOf(ledgerApiChannels, version);
 
   // The option wins; else what the fixture file declares; else none (the handlers start empty).
   const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? false;
@@ -143,7 +152,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
     // As the server does: the apps' world first, on a clock pinned at its seeding time (unless the
     // caller brings a clock), so its ids are the documented ones, the same after every reset().
     const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
-    const ledger = createLedger({ ...options.ledgerOptions, ...(seeding === undefined ? {} : { clock: seeding }) });
+    const ledger = createLedger({ apiVersion: API_VERSION[version], ...options.ledgerOptions, ...limitsOf(options), ...(seeding === undefined ? {} : { clock: seeding }) });
     // The registry and Scan follow the ledger from its first commit (rounds are counted from there).
     createApps(ledger);
     const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
@@ -218,7 +227,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? true;
   const freshLedger = () => {
     const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
-    const ledger = createLedger({ ...options.ledgerOptions, ...(seeding === undefined ? {} : { clock: seeding }) });
+    const ledger = createLedger({ ...options.ledgerOptions, ...limitsOf(options), ...(seeding === undefined ? {} : { clock: seeding }) });
     createApps(ledger);
     declareLocalNetTemplates(ledger);
     const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;

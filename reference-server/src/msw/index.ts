@@ -4,6 +4,7 @@
  */
 export { createHandlers, DEFAULT_LEDGER_URL } from './createHandlers.js';
 export type { CreateHandlersOptions, MockLedgerApi } from './createHandlers.js';
+export type { CantonVersion } from '../http/api/cantonVersion.js';
 export type { CreatedContract, NewContract, NewPreapproval, NewUser } from './ledgerSetup.js';
 export type { AppWorld } from '../apps/world/seedAppWorld.js';
 export { sandboxToken } from './sandboxToken.js';

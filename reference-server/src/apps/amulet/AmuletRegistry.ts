@@ -23,7 +23,10 @@ export interface Instrument {
   readonly totalSupplyAsOf: string;
   readonly decimals: number;
   readonly supportedApis: Readonly<Record<string, number>>;
+  /** Which account input fields wallets show in forms (token-metadata-v1, Splice PR #6346). */
+  readonly accountInputFieldsToShow: readonly AccountInputField[];
 }
+export type AccountInputField = 'provider' | 'accountId';
 export interface RegistryInfo {
   readonly adminId: string;
   readonly supportedApis: Readonly<Record<string, number>>;
@@ -252,6 +255,9 @@ export class AmuletRegistry {
       totalSupplyAsOf: toTimestamp(supply.asOf),
       decimals: 10,
       supportedApis: AMULET_APIS,
+      // Amulet holdings have only the implicit basic account: no provider, no account id to enter.
+      // Scan sets neither field, which the document reads as this empty list.
+      accountInputFieldsToShow: [],
     };
   }
 
@@ -311,6 +317,7 @@ export class AmuletRegistry {
     if (!leg.ok) return leg;
     for (const check of [
       () => field.party(settlement.value.executor, `${p}.settlement.executor`),
+      () => field.time(settlement.value.requestedAt, `${p}.settlement.requestedAt`),
       () => field.time(settlement.value.allocateBefore, `${p}.settlement.allocateBefore`),
       () => field.time(settlement.value.settleBefore, `${p}.settlement.settleBefore`),
       () => field.meta(settlement.value.meta, `${p}.settlement.meta`),
@@ -320,6 +327,7 @@ export class AmuletRegistry {
       () => field.amount(leg.value.amount, `${p}.transferLeg.amount`),
       () => this.checkInstrument(leg.value.instrumentId, `${p}.transferLeg.instrumentId`, dso),
       () => field.meta(leg.value.meta, `${p}.transferLeg.meta`),
+      () => field.time(args.requestedAt, 'choiceArguments.requestedAt'),
       () => field.contractIds(args.inputHoldingCids, 'choiceArguments.inputHoldingCids'),
     ]) {
       const r = check();

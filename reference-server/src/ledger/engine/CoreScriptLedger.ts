@@ -81,12 +81,12 @@ export class CoreScriptLedger implements ScriptLedger {
     return this.ledger.engine.stepsUsed;
   }
 
-  allocateParty(hint: string): AllocateResult {
+  async allocateParty(hint: string): Promise<AllocateResult> {
     const r = this.ledger.allocateParty(hint === '' ? {} : { partyIdHint: hint });
     return r.ok ? { ok: true, party: r.value.partyDetails.party } : { ok: false, message: describe(r.error) };
   }
 
-  listKnownParties(): readonly ScriptPartyDetails[] {
+  async listKnownParties(): Promise<readonly ScriptPartyDetails[]> {
     const out: ScriptPartyDetails[] = [];
     let pageToken = '';
     do {
@@ -97,11 +97,11 @@ export class CoreScriptLedger implements ScriptLedger {
     return out;
   }
 
-  getTime(): bigint {
+  async getTime(): Promise<bigint> {
     return this.#time;
   }
 
-  setTime(micros: bigint): void {
+  async setTime(micros: bigint): Promise<void> {
     if (micros < this.#time) {
       throw new ScriptLedgerRefusal(
         `INVALID_ARGUMENT: The submitted request has invalid arguments: new_time [${instantText(micros)}] is before current_time [${instantText(this.#time)}]. Setting time backwards is not allowed.`,
@@ -111,7 +111,7 @@ export class CoreScriptLedger implements ScriptLedger {
     this.#clock.set(Number(micros / 1000n));
   }
 
-  submit(s: ScriptSubmission): ScriptSubmitResult {
+  async submit(s: ScriptSubmission): Promise<ScriptSubmitResult> {
     const getPackage = (id: string) => this.ledger.engine.packages.get(id);
     const { update, kinds } = scriptCommandsUpdate(getPackage, s.commands);
     const r = this.ledger.submitEngineCommands({
@@ -123,11 +123,11 @@ export class CoreScriptLedger implements ScriptLedger {
     return { ok: true, results: result === undefined ? [] : scriptCommandResults(result, kinds), tree: scriptTreeOf(r.value.transaction) };
   }
 
-  query(parties: readonly string[], templateId: QualifiedName): readonly ScriptActiveContract[] {
+  async query(parties: readonly string[], templateId: QualifiedName): Promise<readonly ScriptActiveContract[]> {
     return this.ledger.activeEngineContracts(templateId, parties).map((c) => ({ contractId: c.contractId, templateId: c.templateId, argument: c.argument as ScriptActiveContract['argument'] }));
   }
 
-  queryContractId(parties: readonly string[], contractId: string): (ScriptActiveContract & { readonly blob: string }) | undefined {
+  async queryContractId(parties: readonly string[], contractId: string): Promise<(ScriptActiveContract & { readonly blob: string }) | undefined> {
     const c = this.ledger.store.contract(contractId);
     if (!c || !c.isActive || c.createdOffset === 0 || !c.stakeholders.some((p) => parties.includes(p))) return undefined;
     if (!isEngineDef(c.template) || c.template.kind !== 'template') return undefined;
@@ -136,7 +136,7 @@ export class CoreScriptLedger implements ScriptLedger {
     return { contractId, templateId: (c.template as EngineTemplateDef).engine.name, argument, blob: encodeBlob(c, this.ledger.config.blobKey) };
   }
 
-  queryInterface(parties: readonly string[], interfaceId: QualifiedName): readonly { readonly contractId: string; readonly view: Value | undefined }[] {
+  async queryInterface(parties: readonly string[], interfaceId: QualifiedName): Promise<readonly { readonly contractId: string; readonly view: Value | undefined }[]> {
     const offset = (cid: string) => this.ledger.store.contract(cid)?.createdOffset ?? 0;
     // In creation order, as the participant's active contract set lists them.
     return this.ledger.activeEngineContracts(interfaceId, parties)
@@ -145,7 +145,7 @@ export class CoreScriptLedger implements ScriptLedger {
       .map(({ contractId, view }) => ({ contractId, view }));
   }
 
-  createUser(user: ScriptUser, rights: readonly ScriptUserRight[]): boolean {
+  async createUser(user: ScriptUser, rights: readonly ScriptUserRight[]): Promise<boolean> {
     const r = this.ledger.createUser({
       user: { id: user.userId, ...(user.primaryParty === undefined ? {} : { primaryParty: user.primaryParty }) }, rights: rights.map(wireRight),
     });
@@ -154,21 +154,21 @@ export class CoreScriptLedger implements ScriptLedger {
     return true;
   }
 
-  getUser(userId: string): ScriptUser | undefined {
+  async getUser(userId: string): Promise<ScriptUser | undefined> {
     const r = this.ledger.getUser(userId);
     if (!r.ok && r.error.code === 'USER_NOT_FOUND') return undefined;
     const u = this.#must(r).user;
     return { userId: u.id, primaryParty: u.primaryParty === undefined || u.primaryParty === '' ? undefined : u.primaryParty };
   }
 
-  deleteUser(userId: string): boolean {
+  async deleteUser(userId: string): Promise<boolean> {
     const r = this.ledger.deleteUser(userId);
     if (!r.ok && r.error.code === 'USER_NOT_FOUND') return false;
     this.#must(r);
     return true;
   }
 
-  listAllUsers(): readonly ScriptUser[] {
+  async listAllUsers(): Promise<readonly ScriptUser[]> {
     const out: ScriptUser[] = [];
     let pageToken = '';
     do {
@@ -179,19 +179,19 @@ export class CoreScriptLedger implements ScriptLedger {
     return out;
   }
 
-  grantUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined {
+  async grantUserRights(userId: string, rights: readonly ScriptUserRight[]): Promise<readonly ScriptUserRight[] | undefined> {
     const r = this.ledger.grantUserRights(userId, { userId, rights: rights.map(wireRight) });
     if (!r.ok && r.error.code === 'USER_NOT_FOUND') return undefined;
     return scriptRights(this.#must(r).newlyGrantedRights);
   }
 
-  revokeUserRights(userId: string, rights: readonly ScriptUserRight[]): readonly ScriptUserRight[] | undefined {
+  async revokeUserRights(userId: string, rights: readonly ScriptUserRight[]): Promise<readonly ScriptUserRight[] | undefined> {
     const r = this.ledger.revokeUserRights(userId, { userId, rights: rights.map(wireRight) });
     if (!r.ok && r.error.code === 'USER_NOT_FOUND') return undefined;
     return scriptRights(this.#must(r).newlyRevokedRights);
   }
 
-  listUserRights(userId: string): readonly ScriptUserRight[] | undefined {
+  async listUserRights(userId: string): Promise<readonly ScriptUserRight[] | undefined> {
     const r = this.ledger.listUserRights(userId);
     if (!r.ok && r.error.code === 'USER_NOT_FOUND') return undefined;
     return scriptRights(this.#must(r).rights);

@@ -43,6 +43,11 @@ export class EnginePackages {
     return r.value;
   }
 
+  /** A package the upload check decoded, kept once the admin store holds it. */
+  adopt(pkg: Package): void {
+    if (this.admin.package(pkg.id) !== undefined && !this.#cache.has(pkg.id)) this.#cache.set(pkg.id, pkg);
+  }
+
   /** Why a stored package is not executable, if it is not. */
   failureOf(packageId: string): DecodeFailure | undefined {
     this.get(packageId);

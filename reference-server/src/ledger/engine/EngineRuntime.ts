@@ -13,14 +13,19 @@ import type { DamlRecord, DamlValue } from '../wire.js';
 import type { EngineInterfaceDef, EngineTemplateDef } from './EngineCatalogue.js';
 import { EngineCatalogue, isEngineDef } from './EngineCatalogue.js';
 import { EnginePackages } from './EnginePackages.js';
+import { cantonErrorOf } from './cantonErrorOf.js';
+import { ViewFailed } from './ViewFailed.js';
+import { errorClassOf, GrpcCode } from '../errors.js';
+import { MAXIMUM_NESTING, valueBoundsProblem } from '../../../../daml-engine/value/valueBounds.js';
+import type { EngineLimits } from './engineLimits.js';
 import type { PackageSelection } from './cachedSelection.js';
 
 export interface EngineRuntimeOptions {
   readonly admin: AdminStore;
   /** The package a `#name` id runs as (see packageService.selectPackageId). */
   readonly selectPackageId: PackageSelection;
-  /** Steps one submission (or one interface view) may take before it is stopped. */
-  readonly stepBudget: number;
+  /** The bounds of a submission and of an interface view. */
+  readonly limits: EngineLimits;
   /** Receives `trace` / `debug` output of choices and templates (a Daml Script run shows it). */
   readonly onTrace?: (message: string) => void;
   /** Decoded packages shared with the caller (a Daml Script run decoded the DAR already). */
@@ -43,14 +48,19 @@ export class EngineRuntime {
   readonly #values = new WeakMap<object, Value>();
   /** Evaluation steps submissions and interface views took so far. */
   stepsUsed = 0;
+  /** Command runs in progress in slices (`preRunEngineCommands`): others are served meanwhile. */
+  slicedRunsInProgress = 0;
 
   constructor(readonly options: EngineRuntimeOptions) {
     this.packages = new EnginePackages(options.admin, options.packageCache);
     const getPackage = (id: string) => this.packages.get(id);
     this.catalogue = new EngineCatalogue(this.packages, (name) => options.selectPackageId(name), (t, i, self) => this.#view(t, i, self));
-    const { stepBudget, onTrace, builtinOverrides } = options;
-    this.engine = new UpdateEngine({ getPackage, stepBudget, onTrace, builtinOverrides });
-    this.#views = new Evaluator({ getPackage, stepBudget, onTrace, builtinOverrides });
+    const { limits, onTrace, builtinOverrides } = options;
+    this.engine = new UpdateEngine({
+      getPackage, stepBudget: limits.stepBudget, allocationBudget: limits.allocationBudget, maxValueBytes: limits.maxTransactionBytes, onTrace, builtinOverrides,
+    });
+    // Views run on reads and streams: their own, smaller budget, so one view never holds a read for long.
+    this.#views = new Evaluator({ getPackage, stepBudget: limits.viewStepBudget, allocationBudget: limits.viewAllocationBudget, onTrace, builtinOverrides });
   }
 
   /** The JSON of `value` by its Daml-LF type, as events carry it. */
@@ -94,13 +104,28 @@ export class EngineRuntime {
     return r.value;
   }
 
-  /** An interface view as an engine value: the template's `view` for the interface, evaluated on its argument. */
-  viewValue(template: EngineTemplateDef, iface: EngineInterfaceDef, argument: Value): { ok: true; value: Value } | { ok: false; message: string } {
+  /**
+   * An interface view as an engine value: the template's `view` for the interface, evaluated on
+   * its argument under the view budgets (`limits.viewStepBudget`, `viewAllocationBudget`), its
+   * value nested no deeper than Daml allows and no larger than `maxTransactionBytes`. A failure
+   * carries the status Canton gives a failed view: the Canton error's gRPC code and its text.
+   */
+  viewValue(template: EngineTemplateDef, iface: EngineInterfaceDef, argument: Value): { ok: true; value: Value } | { ok: false; message: string; grpcCode: number } {
     const impl = template.engine.def.implements.get(iface.id);
-    if (!impl) return { ok: false, message: `${template.qualifiedName} does not implement ${iface.qualifiedName}` };
+    if (!impl) return { ok: false, message: `${template.qualifiedName} does not implement ${iface.qualifiedName}`, grpcCode: GrpcCode.INVALID_ARGUMENT };
     const r = this.#views.evaluate(impl.view, [[template.engine.def.param, argument]], template.engine.name);
     this.stepsUsed += r.steps;
-    return r.ok ? { ok: true, value: r.value } : { ok: false, message: `the view of ${iface.qualifiedName} failed: ${'message' in r.error ? r.error.message : r.error.kind}` };
+    let error = r.ok ? undefined : r.error;
+    if (r.ok) {
+      const bounds = valueBoundsProblem(r.value, MAXIMUM_NESTING, this.options.limits.maxTransactionBytes);
+      if (bounds === undefined) return { ok: true, value: r.value };
+      error = bounds.kind === 'nesting'
+        ? { kind: 'valueNesting', limit: bounds.limit, where: 'view', definition: template.engine.name, message: `Value exceeds maximum nesting value of ${bounds.limit}` }
+        : { kind: 'sizeExceeded', bytes: bounds.bytes, limit: bounds.limit, where: 'view', definition: template.engine.name, message: `the view takes more than ${bounds.limit} bytes` };
+    }
+    const canton = cantonErrorOf(error!);
+    const { category, grpc } = errorClassOf(canton);
+    return { ok: false, message: `${canton.code}(${category},0): the view of ${iface.qualifiedName} failed: ${canton.cause}`, grpcCode: GrpcCode[grpc] };
   }
 
   /** An interface view as the JSON API renders it (a failure becomes the event's view status). */
@@ -108,7 +133,7 @@ export class EngineRuntime {
     const arg = this.argumentOf(self);
     if (!arg) throw new Error(`the argument of ${self.contractId} does not fit ${template.qualifiedName}`);
     const v = this.viewValue(template, iface, arg);
-    if (!v.ok) throw new Error(v.message);
+    if (!v.ok) throw new ViewFailed(v.grpcCode, v.message);
     return this.json(v.value, iface.engine.def.view);
   }
 }

@@ -86,6 +86,16 @@ function errorOf(error: EvalError, at: InterpretationAt): LedgerError {
       return ledgerError('INTERPRETATION_TIME_EXCEEDED',
         `Time exceeds limit of Ledger Effective Time (${let_}) + tolerance (${at.tolerance ?? '1m'}). Interpretation aborted\n${trace}.`);
     }
+    case 'allocationExceeded':
+      // Canton bounds interpretation by time only; this engine also bounds what one command builds.
+      return ledgerError('INTERPRETATION_ALLOCATION_EXCEEDED',
+        `${PREFIX}Allocation exceeds the limit of ${error.budget} bytes per command. Interpretation aborted\n${trace}.`, { context: { limit: String(error.budget) } });
+    case 'valueNesting':
+      // Speedy's interpretation.Error.ValueNesting, which Canton reports as CommandExecutionErrors.Interpreter.ValueNesting.
+      return ledgerError('VALUE_NESTING', `${PREFIX}Value exceeds maximum nesting value of ${error.limit}`);
+    case 'sizeExceeded':
+      return ledgerError('TRANSACTION_SIZE_EXCEEDED',
+        `The ${error.where} of the command takes more than the limit of ${error.limit} bytes (at least ${error.bytes}); nothing was committed\n${trace}.`, { context: { limit: String(error.limit) } });
     case 'missingDefinition':
       // A package the participant does not have: Engine's Package.MissingPackage, which
       // RejectionGenerators reports as RequestValidationErrors.NotFound.Package.InterpretationReject.

@@ -1,5 +1,6 @@
 import type { Expr, Update } from '../../../../daml-engine/ast/Expr.js';
-import type { LedgerContract } from '../../../../daml-engine/update/UpdateEngine.js';
+import type { LedgerContract, SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
+import type { Slicing } from '../../../../daml-engine/eval/Evaluator.js';
 import { sha256 } from '../../../../daml-engine/update/sha256.js';
 import type { Transaction } from '../../../../daml-engine/update/Transaction.js';
 import type { Value } from '../../../../daml-engine/value/Value.js';
@@ -45,17 +46,68 @@ export interface EngineRunOptions {
   readonly ledgerTime?: bigint;
 }
 
-/** Runs engine commands as one transaction of `submission` (its parties, disclosed contracts, ledger time). */
-export function runEngineCommands(
-  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number, options: EngineRunOptions = {},
-): R<EngineRun> {
-  // A caller that chose the ledger time (interactive execution, within the signed bounds) commits at it.
-  const ledgerTime = options.ledgerTime === undefined ? Math.max(now, submission.minLedgerTimeMs ?? 0) : Number(options.ledgerTime / 1000n);
+/**
+ * An engine run made ahead of the commit, in slices that yield (`preRunEngineCommands`): its
+ * outcome, the times and seed it ran with, and the contracts it read as the store held them then.
+ */
+export interface PreRun {
+  readonly outcome: SubmissionResult;
+  readonly transactionSeed: Uint8Array;
+  readonly preparationTime: bigint;
+  readonly ledgerTime: bigint;
+  /** Contract id -> the store's contract and whether it was active when the run read it (undefined: not in the store). */
+  readonly reads: ReadonlyMap<string, { readonly stored: StoredContract | undefined; readonly active: boolean }>;
+}
+
+/** Pre-runs waiting for their commit, by the submission's commands array (the request's own). */
+const preRuns = new WeakMap<object, PreRun>();
+
+/**
+ * Runs engine commands in slices that yield to the event loop (other clients are served
+ * meanwhile) and keeps the outcome for `runEngineCommands` of the same submission, which commits
+ * it synchronously when every contract it read is still as it was (else it runs again, at once).
+ */
+export async function preRunEngineCommands(
+  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number, slicing: Slicing,
+): Promise<void> {
+  const ledgerTime = BigInt(Math.trunc(Math.max(now, submission.minLedgerTimeMs ?? 0))) * 1000n;
+  const reads = new Map<string, { stored: StoredContract | undefined; active: boolean }>();
+  const lookup = contractLookup(env, rt, submission, new Map());
+  if (!lookup.ok) return;
+  const transactionSeed = sha256(Buffer.from(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`), 'utf8'));
+  const preparationTime = BigInt(Math.trunc(now)) * 1000n;
+  rt.slicedRunsInProgress++;
+  const outcome = await rt.engine.submitSliced({
+    update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
+    submitters: submission.actAs, transactionSeed, preparationTime, ledgerTime,
+    getContract: (contractId) => {
+      const stored = env.store.contract(contractId);
+      if (!reads.has(contractId)) reads.set(contractId, { stored, active: stored?.isActive ?? false });
+      return lookup.value(contractId);
+    },
+  }, slicing).finally(() => { rt.slicedRunsInProgress--; });
+  rt.stepsUsed += outcome.steps;
+  preRuns.set(submission.commands, { outcome, transactionSeed, preparationTime, ledgerTime, reads });
+}
+
+/** The pre-run of `submission`, when every contract it read is still as it was (taken: used once). */
+function takePreRun(env: InterpretEnv, submission: ValidatedSubmission): PreRun | undefined {
+  const pre = preRuns.get(submission.commands);
+  if (pre === undefined) return undefined;
+  preRuns.delete(submission.commands);
+  for (const [contractId, then] of pre.reads) {
+    const now = env.store.contract(contractId);
+    if (now !== then.stored || (now?.isActive ?? false) !== then.active) return undefined;
+  }
+  return pre;
+}
+
+/** How the engine sees contracts for `submission`: disclosed ones first, then the store's as its readers see them; `inputs` collects those used. */
+function contractLookup(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, inputs: Map<string, StoredContract>): R<(contractId: string) => LedgerContract | undefined> {
   const readers = new Set([...submission.actAs, ...submission.readAs]);
   const disclosed = disclosedContracts(env, submission);
   if (!disclosed.ok) return disclosed;
-  const inputs = new Map<string, StoredContract>();
-  const getContract = (contractId: string): LedgerContract | undefined => {
+  return ok((contractId: string): LedgerContract | undefined => {
     const c = disclosed.value.get(contractId) ?? env.store.contract(contractId);
     if (!c || !c.isActive || c.createdOffset === 0) return undefined;
     if (!disclosed.value.has(contractId) && !c.stakeholders.some((p) => readers.has(p))) return undefined;
@@ -65,8 +117,27 @@ export function runEngineCommands(
     inputs.set(contractId, c);
     // The stakeholders recorded at the create: the engine need not run the template's expressions again.
     return { templateId: (c.template as EngineTemplateDef).engine.name, argument, signatories: c.signatories, observers: c.observers };
-  };
+  });
+}
+
+/** Runs engine commands as one transaction of `submission` (its parties, disclosed contracts, ledger time). */
+export function runEngineCommands(
+  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number, options: EngineRunOptions = {},
+): R<EngineRun> {
+  // A caller that chose the ledger time (interactive execution, within the signed bounds) commits at it.
+  const ledgerTime = options.ledgerTime === undefined ? Math.max(now, submission.minLedgerTimeMs ?? 0) : Number(options.ledgerTime / 1000n);
+  const inputs = new Map<string, StoredContract>();
+  const lookup = contractLookup(env, rt, submission, inputs);
+  if (!lookup.ok) return lookup;
+  const getContract = lookup.value;
   if (commands.length === 0) return preprocessing('The submitted command is missing a mandatory field: commands');
+  // A run made ahead in slices (the command service's), committed now if what it read still holds.
+  const pre = options.transactionSeed === undefined && options.ledgerTime === undefined ? takePreRun(env, submission) : undefined;
+  if (pre !== undefined) {
+    // The inputs as this lookup sees them (the same contracts: nothing it read has changed).
+    for (const contractId of pre.reads.keys()) getContract(contractId);
+    return finishRun(env, rt, submission, commands, pre.outcome, inputs, Number(pre.ledgerTime / 1000n));
+  }
   // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
   const transactionSeed = options.transactionSeed ?? sha256(Buffer.from(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`), 'utf8'));
   const run = rt.engine.submit({
@@ -78,6 +149,14 @@ export function runEngineCommands(
     getContract,
   });
   rt.stepsUsed += run.steps;
+  return finishRun(env, rt, submission, commands, run, inputs, ledgerTime);
+}
+
+/** An engine run's outcome as the ledger's prepared transaction. */
+function finishRun(
+  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], run: SubmissionResult,
+  inputs: Map<string, StoredContract>, ledgerTime: number,
+): R<EngineRun> {
   if (!run.ok) return err(cantonErrorOf(run.error));
   for (const c of inputs.values()) {
     if (c.inFlight) {

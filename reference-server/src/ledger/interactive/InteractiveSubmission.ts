@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Metadata, PreparedTransaction } from '@canton-network/core-ledger-proto';
+import type { Identifier, Metadata, PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { toTimestamp } from '../clock.js';
 import type { LedgerContext } from '../context.js';
 import { fail, type LedgerError } from '../errors.js';
@@ -16,9 +16,12 @@ import { validateSubmission, type ValidatedSubmission } from '../submission.js';
 import { resolveUpdateFormat } from '../updates.js';
 import { isPlainObject } from '../values.js';
 import type { JsCommands, TransactionFormat, TransactionShape } from '../wire.js';
+import { isEngineDef } from '../engine/EngineCatalogue.js';
+import { lfVersionProblem } from './engine/lfVersionProblem.js';
+import { serializationVersionOf } from './engine/serializationVersion.js';
 import { isEngineTransaction, prepareOnEngine, rebuildOnEngine } from './engineInteractive.js';
 import { hashingDetails, hashPreparedTransaction, type HashingScheme } from './preparedTransactionHash.js';
-import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, interactiveContractIds, millisOf } from './preparedTransaction.js';
+import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, interactiveContractIds, LF_VERSION, millisOf } from './preparedTransaction.js';
 import { partyKeyOf, signatureProblem } from './signingKeys.js';
 import { tallySignatures } from './tallySignatures.js';
 import { combinedTopologyHash, decodeTopologyTransaction, externalPartyTransactions, readOnboarding, topologyTransactionHash } from './topology.js';
@@ -351,6 +354,8 @@ export class InteractiveSubmission {
     const ledgerTime = times.value;
     const commands = commandsOf(tx);
     if (!commands.ok) return invalidField('prepared_transaction', `the prepared transaction cannot be executed: ${commands.reason}`);
+    const versions = lfVersionProblem(tx, (id) => this.#dictatedVersion(id));
+    if (versions !== undefined) return invalidField('prepared_transaction', `the prepared transaction cannot be executed: ${versions}`);
     const sub = validateSubmission(
       {
         commandId: submitter.commandId,
@@ -378,6 +383,18 @@ export class InteractiveSubmission {
     const rebuilt = isEngineTransaction(this.ledger, tx) ? rebuildOnEngine(this.ledger, tx, scheme.value, hash, sub.value, ledgerTime) : this.#rebuild(tx, scheme.value, hash, sub.value, ledgerTime);
     if (!rebuilt.ok) return rebuilt;
     return ok({ kind: 'admitted', prepared: { ...rebuilt.value, externalTransactionHash: hash.toString('base64'), transactionUuid: meta.transactionUuid }, changeKey });
+  }
+
+  /**
+   * The serialization version a template's package dictates for its nodes: its LF version for an
+   * uploaded package, the built-in models' LF_VERSION for theirs; undefined for an unknown template.
+   */
+  #dictatedVersion(id: Identifier): string | undefined {
+    const def = this.ledger.catalogue.resolve(`${id.packageId}:${id.moduleName}:${id.entityName}`);
+    if (!def.ok) return undefined;
+    if (!isEngineDef(def.value)) return LF_VERSION;
+    const pkg = this.ledger.engine.packages.get(def.value.engine.name.packageId);
+    return pkg === undefined ? undefined : serializationVersionOf(pkg.lfVersion);
   }
 
   /**

@@ -10,6 +10,9 @@ import type { Catalogue } from '../templates/Catalogue.js';
 import { isPlainObject, show } from '../values.js';
 import type * as P from './packageWire.js';
 import { readDar } from './readDar.js';
+import type { UnzipResult } from './unzipDar.js';
+import type { Package } from '../../../../daml-engine/ast/Package.js';
+import { validateDarPackages } from './validateDarPackages.js';
 import { parseRfc3339 } from '../rfc3339.js';
 
 type R<T> = Result<T, LedgerError>;
@@ -20,6 +23,8 @@ export interface PackageContext {
   readonly admin: AdminStore;
   readonly catalogue: Catalogue;
   readonly isKnownParty: (party: string) => boolean;
+  /** Uploaded packages as the engine decoded them (dependencies of a DAR being checked). */
+  readonly enginePackage?: (packageId: string) => Package | undefined;
 }
 
 /** A package the participant knows: uploaded (with its payload) or built in (synthesised payload). */
@@ -108,11 +113,23 @@ export function syntheticPayload(name: string, version: string): Uint8Array {
  * Reads and checks a DAR; with `store`, records its packages (all or none) and vets them. The
  * validate operation runs the same checks without `store`.
  */
-export function uploadDar(ctx: PackageContext, bytes: Uint8Array, options: UploadOptions, store: boolean, now: number): R<Record<string, never>> {
-  const dar = readDar(bytes);
-  if (!dar.ok) {
-    return fail('INVALID_DAR', `Dar file is corrupt: ${dar.error}`, { context: { reason: dar.error } });
+export function uploadDar(
+  ctx: PackageContext, bytes: Uint8Array, options: UploadOptions, store: boolean, now: number, inflated?: UnzipResult,
+): R<{ decoded: Package[] }> {
+  let dar: ReturnType<typeof readDar>;
+  try {
+    dar = readDar(bytes, inflated);
+  } catch (e) {
+    // A reader bug must refuse the DAR, not answer 500.
+    dar = { ok: false, error: { code: 'INVALID_DAR', reason: e instanceof Error ? e.message : 'unreadable' } };
   }
+  if (!dar.ok) {
+    if (dar.error.code === 'ZIP_BOMB') return fail('ZIP_BOMB', 'Dar zip file seems to be a zip bomb.', { context: { msg: dar.error.reason } });
+    return fail('INVALID_DAR', `Dar file is corrupt: ${dar.error.reason}`, { context: { reason: dar.error.reason } });
+  }
+  // Decoded and checked whole before anything else (validate says what upload would).
+  const validated = validateDarPackages(dar.value.packages, (id) => (ctx.admin.package(id) === undefined ? undefined : ctx.enginePackage?.(id)));
+  if (!validated.ok) return validated;
   const known = knownPackages(ctx);
   for (const p of dar.value.packages) {
     // daml-prim and daml-stdlib are utility packages: DARs built with different SDKs carry
@@ -136,7 +153,7 @@ export function uploadDar(ctx: PackageContext, bytes: Uint8Array, options: Uploa
     if (!sync.ok) return sync;
     synchronizerId = sync.value;
   }
-  if (!store) return ok({});
+  if (!store) return ok({ decoded: validated.value });
   const fresh: StoredPackage[] = dar.value.packages
     .filter((p) => ctx.admin.package(p.packageId) === undefined)
     .map((p) => ({ packageId: p.packageId, packageName: p.packageName, packageVersion: p.packageVersion, payload: p.payload, uploadedAt: now }));
@@ -152,7 +169,7 @@ export function uploadDar(ctx: PackageContext, bytes: Uint8Array, options: Uploa
     }
     if (changed) saveVetting(ctx, synchronizerId, state, currentSerial(ctx, synchronizerId) + 1);
   }
-  return ok({});
+  return ok({ decoded: validated.value });
 }
 
 /** The synchronizer a vetting change applies to: the one named, or the only one connected. */

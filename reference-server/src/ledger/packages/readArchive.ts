@@ -84,6 +84,9 @@ function readPackageMetadata(pkg: Uint8Array): { name: string | undefined; versi
     const [field, wire] = r.tag();
     if (field === 2 && wire === WireType.LengthDelimited) strings.push(r.string());
     else if (field === 4 && wire === WireType.LengthDelimited) {
+      // proto3 leaves out an index of 0: a metadata message without one names interned string 0.
+      nameIndex = 0;
+      versionIndex = 0;
       const m = new BinaryReader(r.bytes());
       while (m.pos < m.len) {
         const [f, w] = m.tag();

@@ -1,6 +1,6 @@
-import { unzipSync } from 'fflate';
 import { err, ok, type Result } from '../result.js';
 import { readArchive } from './readArchive.js';
+import { type UnzipResult, unzipDar } from './unzipDar.js';
 
 /** One package of a DAR, as the participant records it. */
 export interface DarPackage {
@@ -19,41 +19,44 @@ export interface ParsedDar {
   readonly packages: readonly DarPackage[];
 }
 
-/** What a DAR may inflate to, whatever its compressed size: a bound against zip bombs. */
-export const MAX_DAR_INFLATED_BYTES = 512 * 1024 * 1024;
+/** Why a DAR cannot be read: Canton's INVALID_DAR, or ZIP_BOMB for an archive past the inflate bound. */
+export interface DarReadError {
+  readonly code: 'INVALID_DAR' | 'ZIP_BOMB';
+  readonly reason: string;
+}
 
 const MANIFEST = 'META-INF/MANIFEST.MF';
+
+/** The entries a DAR upload reads: the manifest and the DALFs (other entries count toward the bound only). */
+export const darEntryWanted = (name: string): boolean => name === MANIFEST || name.endsWith('.dalf');
+
+const invalid = (reason: string) => err<DarReadError>({ code: 'INVALID_DAR', reason });
 
 /**
  * Reads a DAR: a zip with `META-INF/MANIFEST.MF` naming the `Main-Dalf` (and `Dalfs`), and one
  * DALF per package. Each DALF's id is checked against its payload's SHA-256. Failures are the
  * reason of the participant's INVALID_DAR answer; nothing is recorded until the whole DAR read.
  */
-export function readDar(bytes: Uint8Array): Result<ParsedDar, string> {
-  if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b) return err('the upload is not a zip archive');
-  let declared = 0;
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, {
-      filter: (f) => {
-        declared += f.originalSize;
-        if (declared > MAX_DAR_INFLATED_BYTES) throw new RangeError(`the archive inflates to more than ${MAX_DAR_INFLATED_BYTES} bytes`);
-        return f.name === MANIFEST || f.name.endsWith('.dalf');
-      },
-    });
-  } catch (e) {
-    return err(`the zip archive is corrupt (${e instanceof Error ? e.message : 'unreadable'})`);
+export function readDar(bytes: Uint8Array, inflated?: UnzipResult): Result<ParsedDar, DarReadError> {
+  if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b) return invalid('the upload is not a zip archive');
+  // `inflated`: the same bytes already inflated by unzipDarAsync (HTTP uploads), else inflated here.
+  const unzipped = inflated ?? unzipDar(bytes, darEntryWanted);
+  if (!unzipped.ok) {
+    return unzipped.failure.kind === 'zipBomb'
+      ? err({ code: 'ZIP_BOMB', reason: unzipped.failure.message })
+      : invalid(`the zip archive is corrupt (${unzipped.failure.message})`);
   }
+  const files = unzipped.files;
   const manifestBytes = files[MANIFEST];
-  if (manifestBytes === undefined) return err(`the archive has no ${MANIFEST}`);
+  if (manifestBytes === undefined) return invalid(`the archive has no ${MANIFEST}`);
   const manifest = readManifest(new TextDecoder().decode(manifestBytes));
   const format = manifest.get('Format');
-  if (format !== undefined && format !== 'daml-lf') return err(`unsupported DAR format '${format.slice(0, 40)}'`);
+  if (format !== undefined && format !== 'daml-lf') return invalid(`unsupported DAR format '${format.slice(0, 40)}'`);
   const mainDalf = manifest.get('Main-Dalf');
-  if (mainDalf === undefined || mainDalf === '') return err('the manifest names no Main-Dalf');
+  if (mainDalf === undefined || mainDalf === '') return invalid('the manifest names no Main-Dalf');
   const listed = (manifest.get('Dalfs') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   for (const path of [mainDalf, ...listed]) {
-    if (files[path] === undefined) return err(`the manifest names ${path.slice(0, 200)}, which the archive does not contain`);
+    if (files[path] === undefined) return invalid(`the manifest names ${path.slice(0, 200)}, which the archive does not contain`);
   }
   const order = [mainDalf, ...listed, ...Object.keys(files).filter((p) => p.endsWith('.dalf'))];
   const seen = new Set<string>();
@@ -61,13 +64,13 @@ export function readDar(bytes: Uint8Array): Result<ParsedDar, string> {
   for (const path of order) {
     if (seen.has(path)) continue;
     seen.add(path);
-    const archive = readArchive(files[path] as Uint8Array);
-    if (!archive.ok) return err(`${path.slice(0, 200)}: ${archive.error}`);
+    const archive = readArchive(files[path]!);
+    if (!archive.ok) return invalid(`${path.slice(0, 200)}: ${archive.error}`);
     if (packages.some((p) => p.packageId === archive.value.packageId)) continue;
     const fromPath = nameAndVersionOfPath(path, archive.value.packageId);
     const packageName = archive.value.name ?? fromPath?.name;
     const packageVersion = archive.value.version ?? fromPath?.version;
-    if (packageName === undefined || packageVersion === undefined) return err(`${path.slice(0, 200)}: the package has no name and version`);
+    if (packageName === undefined || packageVersion === undefined) return invalid(`${path.slice(0, 200)}: the package has no name and version`);
     packages.push({ packageId: archive.value.packageId, packageName, packageVersion, payload: archive.value.payload, lfVersion: archive.value.lfVersion });
   }
   const main = packages[0] as DarPackage;

@@ -53,7 +53,13 @@ export function uploadDars(ledger: Ledger, dars: readonly DarEntry[]): Result<vo
   for (const dar of dars) {
     for (const sync of ledger.config.synchronizers) {
       const r = ledger.uploadDar(dar.bytes, { synchronizerId: sync.id });
-      if (!r.ok) return err(`${dar.name}: ${r.error.code}: ${r.error.cause}`);
+      if (!r.ok) {
+        // The detail Canton keeps in the error's context (which package, which definition, why), on the same line.
+        const context = r.error.context ?? {};
+        const detail = context['validationError'] ?? context['reason'] ?? context['msg'];
+        const line = `${dar.name}: ${r.error.code}: ${r.error.cause}${detail === undefined || r.error.cause.includes(detail) ? '' : ` ${detail}`}`;
+        return err(line.replace(/\s*\n\s*/g, ' '));
+      }
     }
   }
   return ok(undefined);

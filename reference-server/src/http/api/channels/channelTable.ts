@@ -1,6 +1,6 @@
 import { ok } from '../../../ledger/result.js';
-import type { CompletionStreamRequest, GetActiveContractsRequest } from '../../../ledger/wire.js';
-import { completionReaders } from '../routes/completionRoutes.js';
+import type { CompletionStreamRequest, GetActiveContractsRequest, GetCompletionsRequest } from '../../../ledger/wire.js';
+import { completionReaders, getCompletionsReaders } from '../routes/completionRoutes.js';
 import { readersOf } from '../routes/readersOf.js';
 import { fromIterable } from './fromIterable.js';
 import { legacyUpdateChannels } from './legacyChannels.js';
@@ -18,6 +18,12 @@ export const ledgerApiChannels: readonly StreamChannel[] = [
       const withUser = request.userId === undefined && principal.kind === 'user' ? { ...request, userId: principal.userId } : request;
       return ledger.subscribeCompletions(withUser, { signal });
     },
+  }),
+  defineChannel<GetCompletionsRequest>({
+    path: '/v2/commands/command-completions',
+    requestOperationId: 'postV2CommandsCommand-completions',
+    access: getCompletionsReaders,
+    open: (request, _principal, { ledger }, signal) => ledger.subscribeGetCompletions(request, { signal }),
   }),
   defineChannel<GetActiveContractsRequest>({
     path: '/v2/state/active-contracts',

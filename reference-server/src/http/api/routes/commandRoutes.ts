@@ -49,7 +49,12 @@ export const commandRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => submitterAccess(body),
-    handle: ({ body, principal, services }) => jsonResult(services.ledger.submitAndWait(withCaller(body, principal))),
+    handle: async ({ body, principal, services }) => {
+      const commands = withCaller(body, principal);
+      // Engine work runs first, in slices that let other clients in; the commit stays synchronous.
+      await services.ledger.preRunEngine(commands);
+      return jsonResult(services.ledger.submitAndWait(commands));
+    },
   }),
   defineRoute<JsSubmitAndWaitForTransactionRequest>({
     method: 'POST',
@@ -58,8 +63,11 @@ export const commandRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => submitterAndReaderAccess(body),
-    handle: ({ body, principal, services }) =>
-      jsonResult(services.ledger.submitAndWaitForTransaction({ ...body, commands: withCaller(body.commands, principal) })),
+    handle: async ({ body, principal, services }) => {
+      const request = { ...body, commands: withCaller(body.commands, principal) };
+      if (request.commands !== undefined && request.commands !== null) await services.ledger.preRunEngine(request.commands);
+      return jsonResult(services.ledger.submitAndWaitForTransaction(request));
+    },
   }),
   defineRoute<JsCommands>({
     method: 'POST',
@@ -68,7 +76,11 @@ export const commandRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => submitterAccess(body),
-    handle: ({ body, principal, services }) => jsonResult(services.ledger.submitAsync(withCaller(body, principal))),
+    handle: async ({ body, principal, services }) => {
+      const commands = withCaller(body, principal);
+      await services.ledger.preRunEngine(commands);
+      return jsonResult(services.ledger.submitAsync(commands));
+    },
   }),
   defineRoute<JsSubmitAndWaitForReassignmentRequest>({
     method: 'POST',

@@ -1,4 +1,5 @@
-import type { CompletionStreamRequest } from '../../../ledger/wire.js';
+import type { CompletionStreamRequest, GetCompletionsRequest } from '../../../ledger/wire.js';
+import type { RequiredAccess } from '../auth/types.js';
 import { defineRoute, type Route } from '../route.js';
 import { readListParams } from '../streams/listParams.js';
 import { listResult } from '../streams/listResult.js';
@@ -7,6 +8,16 @@ import { tailUntilIdle } from '../streams/tailUntilIdle.js';
 /** Who may read a completion stream: a reader of every party, and its own user unless admin. */
 export function completionReaders(body: CompletionStreamRequest) {
   return { readAs: body.parties, ...(body.userId === undefined ? {} : { self: body.userId }) };
+}
+
+/**
+ * Who may read GetCompletions (Canton 3.5.7+, `RequiredClaims.readAsForAllPartiesOrAnyPartyIfEmpty`):
+ * a reader of every named party, or read-as-any-party when it names none. It names no user, so
+ * there is no user match.
+ */
+export function getCompletionsReaders(body: GetCompletionsRequest): RequiredAccess {
+  const parties = Array.isArray(body.parties) ? body.parties.filter((p): p is string => typeof p === 'string') : [];
+  return parties.length === 0 ? { readAsAnyParty: true } : { readAs: parties };
 }
 
 /** Completions as a list: the stream never ends by itself, so it answers once it goes quiet. */
@@ -24,6 +35,21 @@ export const completionRoutes: readonly Route[] = [
       const { ledger } = services;
       const request = body.userId === undefined && principal.kind === 'user' ? { ...body, userId: principal.userId } : body;
       const open = () => tailUntilIdle((signal) => ledger.subscribeCompletions(request, { signal }), params.value.idleTimeoutMs);
+      return listResult(open, { limit: params.value.limit, max: ledger.config.listMaxElements });
+    },
+  }),
+  defineRoute<GetCompletionsRequest>({
+    method: 'POST',
+    path: '/v2/commands/command-completions',
+    operationId: 'postV2CommandsCommand-completions',
+    group: 'B',
+    body: 'json',
+    access: ({ body }) => getCompletionsReaders(body),
+    handle: async ({ body, query, services }) => {
+      const params = readListParams(query, services.config);
+      if (!params.ok) return params;
+      const { ledger } = services;
+      const open = () => tailUntilIdle((signal) => ledger.subscribeGetCompletions(body, { signal }), params.value.idleTimeoutMs);
       return listResult(open, { limit: params.value.limit, max: ledger.config.listMaxElements });
     },
   }),

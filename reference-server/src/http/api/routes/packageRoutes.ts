@@ -1,4 +1,6 @@
 import type * as P from '../../../ledger/packages/packageWire.js';
+import { darEntryWanted } from '../../../ledger/packages/readDar.js';
+import { unzipDarAsync } from '../../../ledger/packages/unzipDar.js';
 import { err, ok, type Result } from '../../../ledger/result.js';
 import { parseRfc3339 } from '../../../ledger/rfc3339.js';
 import { bytesResponse, emptyResponse } from '../apiResponse.js';
@@ -19,7 +21,7 @@ function readBooleanQuery(query: URLSearchParams, name: string): Result<boolean 
 
 /** The two upload operations share their query (`vetAllPackages`, `synchronizerId`) and body (the DAR bytes). */
 function darUpload() {
-  return ({ request, query, services }: RouteInput<undefined>) => {
+  return async ({ request, query, services }: RouteInput<undefined>) => {
     const vetAllPackages = readBooleanQuery(query, 'vetAllPackages');
     if (!vetAllPackages.ok) return vetAllPackages;
     const synchronizerId = readStringQuery(query, 'synchronizerId');
@@ -28,7 +30,7 @@ function darUpload() {
       ...(synchronizerId === undefined ? {} : { synchronizerId }),
     };
     const bytes = request.bodyBytes ?? new Uint8Array(0);
-    return jsonResult(services.ledger.uploadDar(bytes, options));
+    return jsonResult(services.ledger.uploadDar(bytes, options, await unzipDarAsync(bytes, darEntryWanted)));
   };
 }
 
@@ -64,13 +66,14 @@ export const packageRoutes: readonly Route[] = [
     body: 'binary',
     access: () => ({ participantAdmin: true }),
     // The participant answers a valid DAR with an empty 200 (the operation declares no content).
-    handle: ({ request, query, services }) => {
+    handle: async ({ request, query, services }) => {
       const synchronizerId = readStringQuery(query, 'synchronizerId');
+      const bytes = request.bodyBytes ?? new Uint8Array(0);
       // Checked against the named synchronizer's vetting state; without one, the DAR alone is checked.
-      const result = services.ledger.validateDar(request.bodyBytes ?? new Uint8Array(0), {
+      const result = services.ledger.validateDar(bytes, {
         vetAllPackages: synchronizerId !== undefined,
         ...(synchronizerId === undefined ? {} : { synchronizerId }),
-      });
+      }, await unzipDarAsync(bytes, darEntryWanted));
       return result.ok ? ok(emptyResponse(200)) : refused(result.error);
     },
   }),

@@ -11,3 +11,4 @@ export { commandsUpdate, rootCommandsOf } from './rootCommands.js';
 export { prepareEngineCommands, reinterpretSigned, rerunWith, runEngineCommands, submissionSeedOf } from './engineSubmission.js';
 export type { EnginePrepareResult, EngineRun, ExecuteCheck, Rerun } from './engineSubmission.js';
 export { serializationVersionOf, transactionVersionOf } from './serializationVersion.js';
+export { lfVersionProblem } from './lfVersionProblem.js';

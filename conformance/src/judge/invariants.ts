@@ -1,0 +1,62 @@
+/**
+ * The invariants the suite judges every answer by, against the target's own earlier answers (the
+ * model, targetModel.ts). Ids are stable: never reused for another rule.
+ */
+export interface Invariant {
+  readonly id: InvariantId;
+  readonly title: string;
+  /** The rule it enforces, cited. */
+  readonly rule: string;
+}
+
+export const INVARIANTS = [
+  {
+    id: 'judge.facts.reread-equal',
+    title: 'a fact read again has the fields it was first seen with',
+    rule: 'Ledger API v2: contracts, created events and committed updates are immutable once committed; a party, user or identity-provider config changes only by a write (service description, "ledger model"). A fact read through another endpoint, page, stream or API version has the same fields, times included.',
+  },
+  {
+    id: 'judge.writes.visible-after',
+    title: 'after a write every lookup and list shows the change',
+    rule: 'PartyManagementService, UserManagementService and IdentityProviderConfigService: an acknowledged update is the state every later read answers (read-your-writes of the participant\'s own stores), all elements of a list, not a sample.',
+  },
+  {
+    id: 'judge.writes.answer-is-committed',
+    title: "a write's answer names the committed update",
+    rule: 'CommandService: submit-and-wait answers the updateId and completionOffset of the transaction the command committed; the update stream, the completion stream and point lookups show that update at that offset on that synchronizer with that record time.',
+  },
+  {
+    id: 'judge.numbers.add-up',
+    title: 'derived numbers add up',
+    rule: 'CostEstimation (interactive submission): totalTrafficCostEstimation = confirmationRequestTrafficCostEstimation + confirmationResponseTrafficCostEstimation.',
+  },
+  {
+    id: 'judge.payloads.unchanged',
+    title: 'contracts served by Scan, the scan proxy or the registry carry the ledger payload',
+    rule: 'Splice Scan and the token-standard registry serve ledger contracts (payload, created_at, created_event_blob) as the ledger created them; a disclosed contract is the ledger\'s created event blob.',
+  },
+  {
+    id: 'judge.events.parties-computed',
+    title: 'created events carry the signatories and observers their template computes',
+    rule: 'Daml ledger model: a contract\'s signatories and observers are the template\'s `signatory` and `observer` expressions over its arguments; CreatedEvent.observers holds no signatory (ledger API v2 event.proto). Judged for the templates the suite knows (canton-conformance-samples).',
+  },
+  {
+    id: 'judge.errors.consistent',
+    title: "an error's code, category, gRPC code and HTTP status agree",
+    rule: "Canton's error codes (base/errors ErrorCode.scala, ErrorCategory.scala): a code has one category and one gRPC code, every time it is answered; the JSON Ledger API answers a gRPC code with one HTTP status (GrpcHttpErrorCodes); the context's category repeats errorCategory.",
+  },
+  {
+    id: 'judge.errors.definitive-not-retryable',
+    title: 'a definitive refusal is never reported as retryable',
+    rule: "Canton's ErrorCategory: only TransientServerFailure, ContentionOnSharedResources and DeadlineExceededRequestStateUnknown are retryable (carry retryInfo); a code whose category is definitive (invalid, not found, already exists, failed precondition) is never answered with a retryable one.",
+  },
+  {
+    id: 'judge.streams.bounded-close',
+    title: 'a bounded stream ends with a normal close',
+    rule: 'JSON Ledger API AsyncAPI: a stream with an end (endInclusive, an active-contracts snapshot at an offset) sends its elements and closes normally (1000); it does not hang open or end with an error.',
+  },
+] as const satisfies readonly { id: string; title: string; rule: string }[];
+
+export type InvariantId = (typeof INVARIANTS)[number]['id'];
+
+export const invariantOf = (id: InvariantId): Invariant => INVARIANTS.find((i) => i.id === id)!;

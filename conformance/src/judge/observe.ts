@@ -1,0 +1,215 @@
+import { DEFINITIVE_CODES, HTTP_OF_CODE, HTTP_OF_GRPC, RETRYABLE_CATEGORIES, VARIABLE_CATEGORY_CODES } from './errorRules.js';
+import type { InvariantId } from './invariants.js';
+import { canonical, type Observation, type TargetModel, type Violation } from './targetModel.js';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** One answer of the target as the judge sees it. */
+export interface Answer {
+  readonly method: string;
+  readonly path: string;
+  readonly request: unknown;
+  /** HTTP status (101 for a stream). */
+  readonly status: number;
+  /** The parsed body, or a stream's frames as an array. */
+  readonly body: unknown;
+  readonly stream?: { readonly ended: string; readonly cut: boolean; readonly closeCode?: number };
+}
+
+/** Judges one answer against the model and records what it shows. */
+export function observe(model: TargetModel, a: Answer, seen: Observation, startTick: number): Violation[] {
+  const out: Violation[] = [];
+  const ok = (a.status >= 200 && a.status < 300) || a.status === 101;
+  if (a.stream) out.push(...judgeStreamEnd(a, seen));
+  const frames = a.stream ? (Array.isArray(a.body) ? a.body : []) : [a.body];
+  for (const f of frames) out.push(...judgeErrors(model, f, a.stream ? undefined : a.status, seen));
+  if (!ok) return out;
+  const write = ok && a.method !== 'GET' && !a.stream && isWrite(a.method, a.path);
+  const obs: Observation = write ? { ...seen, write: true } : seen;
+  if (write) out.push(...recordWrite(model, a, obs, startTick));
+  // A write's own answer is judged against what it wrote (it must show the write).
+  const judgedFrom = write ? model.tick() : startTick;
+  for (const f of frames) walk(f, (o) => out.push(...readObject(model, o, a.path, obs, judgedFrom)));
+  if (a.method === 'GET' && /^\/v2\/users\/[^/]+\/rights$/.test(a.path) && isObject(a.body) && Array.isArray(a.body.rights)) {
+    const user = decodeURIComponent(a.path.split('/')[3]!);
+    if (model.owns('user', user) && model.get('rights', user) !== undefined) out.push(...model.read('rights', user, { rights: rightsSet(a.body.rights) }, obs, startTick));
+  }
+  return out;
+}
+
+const WRITES = /^\/v2\/(commands\/submit-and-wait|interactive-submission\/execute-and-wait|users|parties|idps)/;
+const isWrite = (method: string, path: string) => WRITES.test(path) && !path.endsWith('/parties/external/generate-topology') && method !== 'GET';
+
+function walk(v: unknown, f: (o: Json) => void): void {
+  if (Array.isArray(v)) for (const x of v) walk(x, f);
+  else if (isObject(v)) {
+    f(v);
+    for (const x of Object.values(v)) walk(x, f);
+  }
+}
+
+/** Timestamps compare as instants written the same way: trailing zeros of the fraction do not count. */
+const time = (v: unknown) => (typeof v === 'string' ? v.replace(/(\.\d*?)0+(Z|[+-]\d{2}:\d{2})$/, '$1$2').replace(/\.(Z|[+-])/, '$1') : undefined);
+/** Decimal texts compare by value (`0.0050000000` and `0.005`), as Daml Numeric does. */
+const decimals = (v: unknown): unknown =>
+  typeof v === 'string' && /^-?\d+\.\d+$/.test(v) ? v.replace(/\.?0+$/, '') : Array.isArray(v) ? v.map(decimals) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decimals(x)])) : v;
+const sorted = (v: unknown) => (Array.isArray(v) ? [...v].map(String).sort() : undefined);
+const rightsSet = (rights: unknown[]) => rights.map((r) => canonical(r)).sort();
+
+const APP_PATH = /^\/(v0|api\/scan|registry)\//;
+const appOrSame = (seen: Observation) => (first: Observation): InvariantId =>
+  APP_PATH.test(first.where.split(' ')[1] ?? '') || APP_PATH.test(seen.where.split(' ')[1] ?? '') ? 'judge.payloads.unchanged' : 'judge.facts.reread-equal';
+const writeOrSame = (seen: Observation) => (first: Observation): InvariantId => (first.write === true || seen.write === true ? 'judge.writes.answer-is-committed' : 'judge.facts.reread-equal');
+
+function readObject(model: TargetModel, o: Json, path: string, seen: Observation, startTick: number): Violation[] {
+  const out: Violation[] = [];
+  // A created event (ledger), a Scan contract, a disclosed contract (registry, Scan).
+  const cid = str(o.contractId) ?? str(o.contract_id);
+  if (cid !== undefined) {
+    if (str(o.createdAt) !== undefined) {
+      out.push(
+        ...model.read('contract', cid, {
+          templateId: str(o.templateId)?.startsWith('#') ? undefined : o.templateId,
+          packageName: o.packageName,
+          createArgument: o.createArgument === undefined ? undefined : decimals(o.createArgument),
+          signatories: sorted(o.signatories),
+          observers: sorted(o.observers),
+          createdAt: time(o.createdAt),
+          createdEventBlob: str(o.createdEventBlob),
+        }, seen, startTick, appOrSame(seen)),
+      );
+      out.push(...partiesComputed(o, seen));
+    } else if (str(o.created_at) !== undefined && o.payload !== undefined) {
+      out.push(...model.read('contract', cid, { templateId: o.template_id, createArgument: decimals(o.payload), createdAt: time(o.created_at), createdEventBlob: str(o.created_event_blob) }, seen, startTick, appOrSame(seen)));
+    } else if (str(o.createdEventBlob) !== undefined && str(o.templateId) !== undefined && APP_PATH.test(path)) {
+      out.push(...model.read('contract', cid, { templateId: str(o.templateId)!.startsWith('#') ? undefined : o.templateId, createdEventBlob: o.createdEventBlob }, seen, startTick, appOrSame(seen)));
+    }
+  }
+  // A committed update, a completion, a write's answer.
+  const uid = str(o.updateId);
+  if (uid !== undefined) {
+    const st = isObject(o.synchronizerTime) ? o.synchronizerTime : {};
+    const offset = typeof o.offset === 'number' ? o.offset : typeof o.completionOffset === 'number' ? o.completionOffset : undefined;
+    out.push(
+      ...model.read('update', uid, { offset, recordTime: time(o.recordTime ?? st.recordTime), synchronizerId: str(o.synchronizerId) ?? str(st.synchronizerId), effectiveAt: time(o.effectiveAt) }, seen, startTick, writeOrSame(seen)),
+    );
+    if (offset !== undefined) out.push(...model.read('offset', String(offset), { updateId: uid }, seen, startTick, writeOrSame(seen)));
+  }
+  // Users, parties and identity-provider configs the run created.
+  if (typeof o.id === 'string' && typeof o.isDeactivated === 'boolean' && model.owns('user', o.id)) out.push(...model.read('user', o.id, userFields(o), seen, startTick));
+  if (typeof o.party === 'string' && typeof o.isLocal === 'boolean' && model.owns('party', o.party)) out.push(...model.read('party', o.party, partyFields(o), seen, startTick));
+  if (typeof o.identityProviderId === 'string' && typeof o.issuer === 'string' && model.owns('idp', o.identityProviderId)) out.push(...model.read('idp', o.identityProviderId, idpFields(o), seen, startTick));
+  // Derived numbers.
+  const req = o.confirmationRequestTrafficCostEstimation;
+  const res = o.confirmationResponseTrafficCostEstimation;
+  const total = o.totalTrafficCostEstimation;
+  if (typeof req === 'number' && typeof res === 'number' && typeof total === 'number' && req + res !== total) {
+    out.push({ invariant: 'judge.numbers.add-up', message: `costEstimation: totalTrafficCostEstimation ${total} is not confirmationRequestTrafficCostEstimation ${req} + confirmationResponseTrafficCostEstimation ${res}`, second: seen });
+  }
+  return out;
+}
+
+const annotations = (m: unknown) => (isObject(m) && isObject(m.annotations) ? m.annotations : {});
+const userFields = (u: Json) => ({ primaryParty: u.primaryParty ?? '', isDeactivated: u.isDeactivated ?? false, identityProviderId: u.identityProviderId ?? '', annotations: annotations(u.metadata) });
+const partyFields = (p: Json) => ({ isLocal: p.isLocal, identityProviderId: p.identityProviderId ?? '', annotations: annotations(p.localMetadata) });
+const idpFields = (c: Json) => ({ isDeactivated: c.isDeactivated ?? false, issuer: c.issuer, jwksUrl: c.jwksUrl, audience: c.audience ?? '' });
+
+function recordWrite(model: TargetModel, a: Answer, seen: Observation, startTick: number): Violation[] {
+  const req = isObject(a.request) ? a.request : {};
+  const body = isObject(a.body) ? a.body : {};
+  const segs = a.path.split('/').map((s) => decodeURIComponent(s));
+  const out: Violation[] = [];
+  if (a.method === 'POST' && a.path === '/v2/users' && isObject(req.user) && typeof req.user.id === 'string') {
+    const id = req.user.id;
+    model.own('user', id);
+    model.write('user', id, userFields(req.user), seen);
+    model.write('rights', id, { rights: rightsSet(Array.isArray(req.rights) ? req.rights : []) }, seen);
+  } else if (a.method === 'PATCH' && segs.length === 4 && segs[2] === 'users' && isObject(body.user) && model.owns('user', segs[3]!)) {
+    model.write('user', segs[3]!, userFields(body.user), seen);
+  } else if (segs.length === 5 && segs[2] === 'users' && segs[4] === 'rights' && model.owns('user', segs[3]!) && Array.isArray(req.rights)) {
+    const now = model.get('rights', segs[3]!)?.rights;
+    if (Array.isArray(now)) {
+      const changed = rightsSet(req.rights);
+      const next = a.method === 'POST' ? [...new Set([...(now as string[]), ...changed])].sort() : (now as string[]).filter((r) => !changed.includes(r));
+      model.write('rights', segs[3]!, { rights: next }, seen);
+    }
+  } else if (a.method === 'DELETE' && segs.length === 4 && segs[2] === 'users') {
+    model.forget('user', segs[3]!);
+    model.forget('rights', segs[3]!);
+  } else if (a.method === 'POST' && a.path === '/v2/parties' && isObject(body.partyDetails) && typeof body.partyDetails.party === 'string') {
+    const party = body.partyDetails.party;
+    model.own('party', party);
+    model.write('party', party, { identityProviderId: req.identityProviderId ?? '', annotations: annotations(req.localMetadata) }, seen);
+  } else if (a.method === 'PATCH' && segs.length === 4 && segs[2] === 'parties' && isObject(body.partyDetails) && model.owns('party', segs[3]!)) {
+    model.write('party', segs[3]!, partyFields(body.partyDetails), seen);
+  } else if (a.method === 'POST' && a.path === '/v2/idps' && isObject(req.identityProviderConfig) && typeof req.identityProviderConfig.identityProviderId === 'string') {
+    const id = req.identityProviderConfig.identityProviderId;
+    model.own('idp', id);
+    model.write('idp', id, idpFields(req.identityProviderConfig), seen);
+  } else if (a.method === 'PATCH' && segs.length === 4 && segs[2] === 'idps' && isObject(body.identityProviderConfig) && model.owns('idp', segs[3]!)) {
+    model.write('idp', segs[3]!, idpFields(body.identityProviderConfig), seen);
+  } else if (a.method === 'DELETE' && segs.length === 4 && segs[2] === 'idps') {
+    model.forget('idp', segs[3]!);
+  } else if (segs.length >= 4 && KIND_OF_COLLECTION[segs[2]!] !== undefined) {
+    // A write the model does not follow field by field (moving a user to another identity
+    // provider): what it held of the object is no longer known to be current.
+    model.clear(KIND_OF_COLLECTION[segs[2]!]!, segs[3]!);
+  }
+  void startTick;
+  return out;
+}
+
+const KIND_OF_COLLECTION: Readonly<Record<string, 'user' | 'party' | 'idp'>> = { users: 'user', parties: 'party', idps: 'idp' };
+
+/** Templates the suite knows: their signatory and observer expressions over the arguments. */
+const KNOWN_TEMPLATES: Readonly<Record<string, (arg: Json) => { signatories: string[]; observers: string[] }>> = {
+  'canton-conformance-samples:Sample.Asset:Asset': (a) => ({ signatories: [String(a.issuer)], observers: [String(a.owner), ...(Array.isArray(a.observers) ? a.observers.map(String) : [])] }),
+  'canton-conformance-samples:Sample.Account:Account': (a) => ({ signatories: [String(a.bank)], observers: [String(a.holder)] }),
+};
+
+function partiesComputed(o: Json, seen: Observation): Violation[] {
+  const name = str(o.templateId)?.split(':').slice(1).join(':');
+  const compute = name === undefined || o.packageName === undefined ? undefined : KNOWN_TEMPLATES[`${String(o.packageName)}:${name}`];
+  if (compute === undefined || !isObject(o.createArgument) || !Array.isArray(o.signatories) || !Array.isArray(o.observers)) return [];
+  const want = compute(o.createArgument);
+  const sigs = [...new Set(want.signatories)].sort();
+  const obs = [...new Set(want.observers)].filter((p) => !sigs.includes(p)).sort();
+  const got = { signatories: sorted(o.signatories)!, observers: sorted(o.observers)! };
+  if (canonical(got.signatories) === canonical(sigs) && canonical([...new Set(got.observers)]) === canonical(obs)) return [];
+  return [{ invariant: 'judge.events.parties-computed', message: `created event of ${String(o.contractId)} (${name}): signatories ${canonical(got.signatories)}, observers ${canonical(got.observers)}; the template computes signatories ${canonical(sigs)}, observers ${canonical(obs)}`, second: seen }];
+}
+
+function judgeErrors(model: TargetModel, body: unknown, status: number | undefined, seen: Observation): Violation[] {
+  if (!isObject(body) || typeof body.code !== 'string' || typeof body.errorCategory !== 'number' || typeof body.grpcCodeValue !== 'number') return [];
+  const out: Violation[] = [];
+  const { code, errorCategory: category, grpcCodeValue: grpc } = body as { code: string; errorCategory: number; grpcCodeValue: number };
+  const bad = (invariant: InvariantId, message: string, first?: Observation) => out.push({ invariant, message: `error ${code}: ${message}`, ...(first ? { first } : {}), second: seen });
+  const http = HTTP_OF_CODE[code] ?? HTTP_OF_GRPC[grpc];
+  if (status !== undefined && http !== undefined && http !== status) bad('judge.errors.consistent', `gRPC code ${grpc} is HTTP ${http}, answered with HTTP ${status}`);
+  const ctx = isObject(body.context) ? body.context : {};
+  if (typeof ctx.category === 'string' && category !== -1 && ctx.category !== String(category)) bad('judge.errors.consistent', `context.category ${ctx.category} is not errorCategory ${category}`);
+  if (category !== -1 && !VARIABLE_CATEGORY_CODES.has(code)) {
+    // One code, one category and gRPC code, over the whole run (a code may pin a gRPC code other
+    // than its category's: LIST_TOO_LARGE is RESOURCE_EXHAUSTED).
+    out.push(...model.read('error', code, { category, grpc }, seen, Number.MAX_SAFE_INTEGER, () => 'judge.errors.consistent'));
+  }
+  const retryable = RETRYABLE_CATEGORIES.has(category);
+  const own = DEFINITIVE_CODES[code];
+  if (own !== undefined && retryable) bad('judge.errors.definitive-not-retryable', `a definitive refusal (category ${own}) answered as retryable category ${category}`);
+  else if (!retryable && str(body.retryInfo) !== undefined && category !== -1) bad('judge.errors.definitive-not-retryable', `category ${category} is definitive, yet the error carries retryInfo ${String(body.retryInfo)}`);
+  return out;
+}
+
+/** Streams with an end of their own: the update stream up to endInclusive, an active-contracts snapshot. */
+function judgeStreamEnd(a: Answer, seen: Observation): Violation[] {
+  if (a.stream === undefined || a.stream.cut || a.status !== 101) return [];
+  const req = isObject(a.request) ? a.request : {};
+  const bounded = (/^\/v2\/updates/.test(a.path) && typeof req.endInclusive === 'number') || (a.path === '/v2/state/active-contracts' && typeof req.activeAtOffset === 'number');
+    // Not `idle`: a slow target may pause longer than a check's idle window; a hang ends in a timeout.
+  const normal = a.stream.ended === 'closed' && (a.stream.closeCode === undefined || a.stream.closeCode === 1000);
+  if (!bounded || normal || a.stream.ended === 'idle') return [];
+  const how = a.stream.ended === 'closed' ? `a close with code ${String(a.stream.closeCode)}` : a.stream.ended;
+  return [{ invariant: 'judge.streams.bounded-close', message: `the stream ${a.path} has an end (${typeof req.endInclusive === 'number' ? `endInclusive ${req.endInclusive}` : `activeAtOffset ${String(req.activeAtOffset)}`}) but ended by ${how}, not a normal close (1000)`, second: seen }];
+}

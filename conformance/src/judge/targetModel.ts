@@ -1,0 +1,148 @@
+import type { InvariantId } from './invariants.js';
+
+/** Where and when an answer was seen: the check, the request, the exchange's order and start time. */
+export interface Observation {
+  readonly checkId: string;
+  /** `POST /v2/updates` (a stream's frames: `WS /v2/updates`). */
+  readonly where: string;
+  /** The exchange's sequence number in the run. */
+  readonly seq: number;
+  readonly at: string;
+  /** The answer to a write (submit, allocate, create, update, grant, revoke). */
+  readonly write?: boolean;
+}
+
+/** An answer that breaks an invariant, with both observations. */
+export interface Violation {
+  readonly invariant: InvariantId;
+  readonly message: string;
+  /** The earlier observation the answer is judged against (absent for rules about one answer). */
+  readonly first?: Observation;
+  readonly second: Observation;
+}
+
+/** Kinds of fact the model keeps, each keyed by the target's own identifier. */
+export type FactKind = 'contract' | 'update' | 'offset' | 'party' | 'user' | 'rights' | 'idp' | 'error';
+
+interface Field {
+  readonly value: string;
+  readonly seen: Observation;
+  /** Set by a write: a later read that differs breaks judge.writes.visible-after. */
+  readonly written: boolean;
+  /** The model's tick when it was stored; reads that started earlier are not judged against it. */
+  readonly tick: number;
+}
+
+/** A fact's fields as the model holds them: JSON text of each field's value. */
+export type Facts = Readonly<Record<string, unknown>>;
+
+/**
+ * The target as its own answers showed it during the run: contracts with their created events,
+ * updates by id and by offset with record times and synchronizers, and the parties, users, rights
+ * and identity-provider configs the run created, as last written or read. Read it through
+ * `contract`, `update`, `updateAt`, `get` (issue 29 re-runs transactions from the input contracts
+ * held here).
+ */
+export class TargetModel {
+  private readonly facts = new Map<string, Map<string, Field>>();
+  /** Objects the run created (only the run writes them, so a difference is the target's). */
+  private readonly owned = new Set<string>();
+  private ticks = 0;
+
+  tick(): number {
+    return ++this.ticks;
+  }
+
+  /** Marks an object as created by the run (a party, user or identity-provider config). */
+  own(kind: FactKind, key: string): void {
+    this.owned.add(`${kind}:${key}`);
+  }
+
+  owns(kind: FactKind, key: string): boolean {
+    return this.owned.has(`${kind}:${key}`);
+  }
+
+  /** Drops what the model holds of an object (it stays the run's own). */
+  clear(kind: FactKind, key: string): void {
+    this.facts.delete(`${kind}:${key}`);
+  }
+
+  forget(kind: FactKind, key: string): void {
+    this.facts.delete(`${kind}:${key}`);
+    this.owned.delete(`${kind}:${key}`);
+  }
+
+  /** The fields of one fact (JSON values), or undefined when the run has not seen it. */
+  get(kind: FactKind, key: string): Facts | undefined {
+    const f = this.facts.get(`${kind}:${key}`);
+    return f === undefined ? undefined : Object.fromEntries([...f].map(([k, v]) => [k, JSON.parse(v.value) as unknown]));
+  }
+
+  /** A contract's created event as first seen (payload, package, template, signatories, observers, createdAt, offset). */
+  contract(contractId: string): Facts | undefined {
+    return this.get('contract', contractId);
+  }
+
+  /** A committed update (offset, recordTime, synchronizerId, effectiveAt). */
+  update(updateId: string): Facts | undefined {
+    return this.get('update', updateId);
+  }
+
+  /** The update id the target committed at an offset. */
+  updateAt(offset: number): string | undefined {
+    return this.get('offset', String(offset))?.updateId as string | undefined;
+  }
+
+  /** Every contract the run saw created, by id. */
+  contractIds(): string[] {
+    return [...this.facts.keys()].filter((k) => k.startsWith('contract:')).map((k) => k.slice('contract:'.length));
+  }
+
+  /**
+   * Records what a read showed of a fact and judges it against what the model holds: a field
+   * that differs breaks `judge.writes.visible-after` when the model's value came from a write, else
+   * `onDiffer`'s invariant (judge.facts.reread-equal unless the kind of source says otherwise).
+   * `startTick` is the model's tick when the read's request started: fields written after that are
+   * not judged (the read may have been answered before the write).
+   */
+  read(kind: FactKind, key: string, fields: Facts, seen: Observation, startTick: number, onDiffer: (first: Observation) => InvariantId = () => 'judge.facts.reread-equal'): Violation[] {
+    const id = `${kind}:${key}`;
+    let f = this.facts.get(id);
+    if (f === undefined) this.facts.set(id, (f = new Map()));
+    const out: Violation[] = [];
+    for (const [name, v] of Object.entries(fields)) {
+      if (v === undefined) continue;
+      const value = canonical(v);
+      const known = f.get(name);
+      if (known === undefined) {
+        f.set(name, { value, seen, written: false, tick: this.tick() });
+        continue;
+      }
+      if (known.value === value || known.tick > startTick) continue;
+      const invariant = known.written ? 'judge.writes.visible-after' : onDiffer(known.seen);
+      out.push({
+        invariant,
+        message: `${kind} ${key}: ${name} is ${clip(value)} here, ${clip(known.value)} ${known.written ? 'as written' : 'where first seen'} (${known.seen.where} in ${known.seen.checkId})`,
+        first: known.seen,
+        second: seen,
+      });
+    }
+    return out;
+  }
+
+  /** Records what a write set: later reads must show it. */
+  write(kind: FactKind, key: string, fields: Facts, seen: Observation): void {
+    const id = `${kind}:${key}`;
+    let f = this.facts.get(id);
+    if (f === undefined) this.facts.set(id, (f = new Map()));
+    const tick = this.tick();
+    for (const [name, v] of Object.entries(fields)) if (v !== undefined) f.set(name, { value: canonical(v), seen, written: true, tick });
+  }
+}
+
+/** JSON with object keys sorted, so the same value always has the same text. */
+export function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'object' && x !== null && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+}
+
+const clip = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);

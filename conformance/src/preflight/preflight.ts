@@ -1,0 +1,302 @@
+import type { CheckDefinition, Group } from '../checks/types.js';
+import type { PreflightVerdict } from '../report/model.js';
+import type { Profile } from '../runner/profile.js';
+import { unreachable, type Unreachable } from '../runner/reachability.js';
+import { skipReason } from '../runner/skipReason.js';
+import type { TokenProvider } from '../target/tokenProvider.js';
+import { transportErrorOf } from '../target/transportError.js';
+import { holds, neededRights, parseRights, rightLabel, type NeededRight, type Right } from './ledgerRights.js';
+
+/** What the preflight asks the target, and of what it judges the answers. */
+export interface PreflightOptions {
+  /** Base URL per group the profile serves. */
+  readonly baseUrls: Readonly<Partial<Record<Group, string>>>;
+  readonly profile: Profile;
+  /**
+   * The profile was chosen (`--profile`, or the in-process reference's): what it claims is held
+   * against the target. The default profile claims nothing, so what it finds is only a note.
+   */
+  readonly strict: boolean;
+  readonly tokens?: TokenProvider;
+  /** The selected checks (after --only, --skip, --shard). */
+  readonly checks: readonly CheckDefinition[];
+  readonly timeoutMs: number;
+}
+
+/** One question about the kind of target: did the path the profile's group implies answer as that API does? */
+export interface KindProbe {
+  readonly group: Group;
+  readonly request: string;
+  readonly ok: boolean;
+  /** The HTTP status, when one came. */
+  readonly status?: number;
+  readonly detail: string;
+}
+
+/** Whether the token works, and whose it is. */
+export interface AuthFinding {
+  /** Does the ledger refuse a request without a token (401)? Undefined when not asked (no ledger group) or unclear. */
+  readonly secured?: boolean;
+  readonly tokenGiven: boolean;
+  readonly token: 'works' | 'refused' | 'unknown-user' | 'missing' | 'not-needed' | 'not-checked';
+  /** The authenticated user (`/v2/authenticated-user`). */
+  readonly user?: string;
+  readonly detail: string;
+}
+
+export interface RightsFinding {
+  /** The user's rights (`/v2/users/{id}/rights`); absent when not read. */
+  readonly held?: readonly Right[];
+  readonly needed: readonly NeededRight[];
+  readonly missing: readonly NeededRight[];
+}
+
+/** Checks the profile skips, grouped by the reason. */
+export interface SkipGroup {
+  readonly reason: string;
+  readonly checks: readonly string[];
+}
+
+export type PreflightStatus = PreflightVerdict['status'];
+
+/** Everything the preflight found; `doctor --json` prints it and `run` records its verdict. */
+export interface PreflightResult {
+  readonly status: PreflightStatus;
+  /** 0 ready, 2 cannot be certified as configured, 3 unreachable. */
+  readonly exitCode: 0 | 2 | 3;
+  readonly profile: string;
+  readonly targets: Readonly<Partial<Record<Group, string>>>;
+  readonly unreachable?: Unreachable;
+  /**
+   * The Canton version the ledger reports (`GET /v2/version`), as it says it: what a judgement by
+   * version reads. Absent without the ledger group or when the ledger did not say.
+   */
+  readonly cantonVersion?: string;
+  readonly kinds: readonly KindProbe[];
+  readonly auth: AuthFinding;
+  readonly rights: RightsFinding;
+  readonly selected: number;
+  /** Selected checks the profile does not skip (some may still skip at run time, e.g. for data the target lacks). */
+  readonly willRun: number;
+  readonly skips: readonly SkipGroup[];
+  /** Why the target cannot be certified as configured (exit 2); empty when ready. */
+  readonly problems: readonly string[];
+  /** What is worth knowing but does not stop a run. */
+  readonly notes: readonly string[];
+}
+
+interface Answer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly json?: unknown;
+  readonly text: string;
+}
+
+type Probe = { readonly ok: true; readonly answer: Answer } | { readonly ok: false; readonly error: string };
+
+async function get(url: string, token: string | undefined, timeoutMs: number): Promise<Probe> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  try {
+    const res = await fetch(url, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` }, signal: controller.signal, redirect: 'manual' });
+    const text = await res.text();
+    const contentType = res.headers.get('content-type') ?? '';
+    let json: unknown;
+    try {
+      json = JSON.parse(text) as unknown;
+    } catch {
+      json = undefined;
+    }
+    return { ok: true, answer: { status: res.status, contentType, text, ...(json !== undefined ? { json } : {}) } };
+  } catch (e) {
+    return { ok: false, error: transportErrorOf(e, timedOut, timeoutMs).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const snippet = (a: Answer) => `${a.status}${a.contentType ? ` ${a.contentType.split(';')[0]}` : ''}${a.text ? `: ${a.text.replace(/\s+/g, ' ').slice(0, 120)}` : ''}`;
+
+/** The path that tells each group's API apart, and what its answer must hold. */
+function kindRequest(group: Group, profile: Profile): { path: string; api: string; accept: (a: Answer) => boolean } {
+  switch (group) {
+    case 'ledger':
+      return { path: '/v2/version', api: 'a JSON Ledger API v2 (a version string)', accept: (a) => a.status === 200 && isObject(a.json) && typeof a.json.version === 'string' && a.json.version !== '' };
+    case 'registry':
+      return { path: '/registry/metadata/v1/info', api: 'a token-standard registry (metadata v1 info with adminId)', accept: (a) => a.status === 200 && isObject(a.json) && typeof a.json.adminId === 'string' };
+    case 'scan':
+      return profile.scan?.walletReads === false
+        ? {
+            path: '/v0/internal/reward-accounting-process/rounds/earliest-available',
+            api: 'Splice Scan (the earliest round, or 404 with an error)',
+            accept: (a) => (a.status === 200 && isObject(a.json) && 'earliest_round' in a.json) || (a.status === 404 && isObject(a.json) && typeof a.json.error === 'string'),
+          }
+        : { path: '/v0/dso', api: 'Splice Scan (the DSO info with dso_party_id)', accept: (a) => a.status === 200 && isObject(a.json) && typeof a.json.dso_party_id === 'string' };
+  }
+}
+
+/**
+ * The preflight (`doctor`, and the start of every `run`): is the target reachable and the kind the
+ * profile says, which Canton version it reports, does the token work, which rights the run's user
+ * has against those the selected checks need, and which checks the profile skips.
+ */
+export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  // What the profile claims but the target contradicts stops a run only when a profile was chosen.
+  const finding = (text: string) => (o.strict ? problems : notes).push(text);
+  const urls = Object.fromEntries(o.profile.groups.filter((g) => o.baseUrls[g] !== undefined).map((g) => [g, o.baseUrls[g]!])) as Partial<Record<Group, string>>;
+  const skips = skipGroups(o.checks, o.profile);
+  const willRun = o.checks.filter((c) => skipReason(c, o.profile) === undefined);
+  const base = { profile: o.profile.name, targets: urls, selected: o.checks.length, willRun: willRun.length, skips };
+  const noRights: RightsFinding = { needed: [], missing: [] };
+
+  const down = await unreachable(urls, o.timeoutMs);
+  if (down !== undefined) {
+    return { ...base, status: 'unreachable', exitCode: 3, unreachable: down, kinds: [], auth: { tokenGiven: o.tokens !== undefined, token: 'not-checked', detail: 'the target did not answer' }, rights: noRights, problems: [`target unreachable: ${down.url}: ${down.reason}`], notes };
+  }
+
+  let token: string | undefined;
+  if (o.tokens) {
+    try {
+      token = await o.tokens.token();
+    } catch (e) {
+      problems.push(`no token: ${(e as Error).message}`);
+    }
+  }
+
+  const kinds: KindProbe[] = [];
+  let cantonVersion: string | undefined;
+  let ledgerAnswersAsLedger = false;
+  for (const g of o.profile.groups) {
+    const url = urls[g];
+    if (url === undefined) continue;
+    const k = kindRequest(g, o.profile);
+    const p = await get(`${url}${k.path}`, token, o.timeoutMs);
+    const request = `GET ${url}${k.path}`;
+    if (!p.ok) {
+      kinds.push({ group: g, request, ok: false, detail: p.error });
+      finding(`${request} got no answer (${p.error}): cannot tell whether it is ${k.api}`);
+      continue;
+    }
+    const a = p.answer;
+    if (k.accept(a)) {
+      kinds.push({ group: g, request, ok: true, status: a.status, detail: `answers as ${k.api}` });
+      if (g === 'ledger') {
+        ledgerAnswersAsLedger = true;
+        cantonVersion = (a.json as { version: string }).version;
+      }
+    } else if (a.status === 401 || a.status === 403) {
+      // Secured: whether it is the right kind shows once the token works (reported under auth).
+      kinds.push({ group: g, request, ok: false, status: a.status, detail: `refused (${a.status}) before answering: see the token` });
+      if (g !== 'ledger') finding(`${request} answered ${a.status}: the ${g} group refuses the run's ${token === undefined ? 'missing token' : 'token'}`);
+    } else {
+      kinds.push({ group: g, request, ok: false, status: a.status, detail: `answered ${snippet(a)}` });
+      finding(
+        `${request} answered ${snippet(a)}: this is not ${k.api}, yet profile '${o.profile.name}' says the target serves the ${g} group` +
+          ` (check the URL${g === 'scan' ? ', e.g. https://scan.example/api/scan' : ''}, or give --${g}-url for it)`,
+      );
+    }
+  }
+  // No group answered at all (a port fetch refuses, a connection reset before any answer): as unreachable as a refused connection.
+  const silent = kinds.filter((k) => k.status === undefined);
+  if (kinds.length > 0 && silent.length === kinds.length) {
+    const first = silent[0]!;
+    const down = { url: urls[first.group]!, reason: first.detail };
+    return { ...base, status: 'unreachable', exitCode: 3, unreachable: down, kinds, auth: { tokenGiven: token !== undefined, token: 'not-checked', detail: 'the target did not answer' }, rights: noRights, problems: [`target unreachable: ${down.url}: ${down.reason}`], notes };
+  }
+  if (ledgerAnswersAsLedger && urls.ledger !== undefined) {
+    const end = await get(`${urls.ledger}/v2/state/ledger-end`, token, o.timeoutMs);
+    const ok = end.ok && end.answer.status === 200 && isObject(end.answer.json) && Number.isInteger(end.answer.json.offset);
+    kinds.push({ group: 'ledger', request: `GET ${urls.ledger}/v2/state/ledger-end`, ok, ...(end.ok ? { status: end.answer.status } : {}), detail: ok ? 'answers an offset' : end.ok ? `answered ${snippet(end.answer)}` : end.error });
+    if (!ok) finding(`GET ${urls.ledger}/v2/state/ledger-end ${end.ok ? `answered ${snippet(end.answer)}` : `got no answer (${end.error})`}: the ledger end is where every ledger check starts`);
+  }
+
+  const { auth, rights } = urls.ledger !== undefined ? await ledgerAuth(o, urls.ledger, token, willRun, problems, finding) : { auth: { tokenGiven: token !== undefined, token: 'not-checked' as const, detail: 'no ledger group: rights are not asked' }, rights: noRights };
+  const status: PreflightStatus = problems.length > 0 ? 'misconfigured' : 'ready';
+  return { ...base, status, exitCode: status === 'ready' ? 0 : 2, ...(cantonVersion !== undefined ? { cantonVersion } : {}), kinds, auth, rights, problems, notes };
+}
+
+async function ledgerAuth(
+  o: PreflightOptions,
+  ledger: string,
+  token: string | undefined,
+  willRun: readonly CheckDefinition[],
+  problems: string[],
+  finding: (text: string) => void,
+): Promise<{ auth: AuthFinding; rights: RightsFinding }> {
+  const needed = neededRights(willRun, o.profile);
+  const tokenGiven = token !== undefined;
+  // Without a token a secured participant answers 401; an unsecured one has no authenticated user (400).
+  const anonymous = await get(`${ledger}/v2/authenticated-user`, undefined, o.timeoutMs);
+  const secured = anonymous.ok ? (anonymous.answer.status === 401 ? true : anonymous.answer.status < 500 ? false : undefined) : undefined;
+  if (secured === false) {
+    if (o.profile.auth?.required === true) finding(`profile '${o.profile.name}' declares auth.required, but ${ledger} answers without a token: its authentication checks would fail (set auth.required: false, or secure the target)`);
+    return { auth: { secured, tokenGiven, token: 'not-needed', detail: 'the ledger asks for no token: every request is authorized' }, rights: { needed, missing: [] } };
+  }
+  if (secured === undefined) {
+    return { auth: { tokenGiven, token: 'not-checked', detail: `GET ${ledger}/v2/authenticated-user without a token answered ${anonymous.ok ? snippet(anonymous.answer) : anonymous.error}: cannot tell whether the ledger is secured` }, rights: { needed, missing: [] } };
+  }
+  if (!tokenGiven) {
+    problems.push(`${ledger} requires a token (401 without one): give --token or --token-file, or auth.tokenCommand or auth.signing in the profile`);
+    return { auth: { secured, tokenGiven, token: 'missing', detail: 'no token given' }, rights: { needed, missing: [] } };
+  }
+  const me = await get(`${ledger}/v2/authenticated-user`, token, o.timeoutMs);
+  if (!me.ok || me.answer.status !== 200) {
+    const status = me.ok ? me.answer.status : undefined;
+    const refused = status === 401;
+    const unknown = status === 403;
+    const detail = refused
+      ? 'the ledger refused the token (401): it is expired, not yet valid, wrongly signed, or for another audience or scope'
+      : unknown
+        ? "the token is valid but the ledger refused its user (403): the token's user (its `sub`) does not exist on the participant or is deactivated; create it with POST /v2/users as an admin"
+        : `GET ${ledger}/v2/authenticated-user with the token answered ${me.ok ? snippet(me.answer) : me.error}`;
+    problems.push(detail);
+    return { auth: { secured, tokenGiven, token: refused ? 'refused' : unknown ? 'unknown-user' : 'not-checked', detail }, rights: { needed, missing: [] } };
+  }
+  const user = isObject(me.answer.json) && isObject(me.answer.json.user) && typeof me.answer.json.user.id === 'string' ? me.answer.json.user.id : undefined;
+  if (user === undefined) {
+    finding(`GET ${ledger}/v2/authenticated-user answered 200 without user.id: ${snippet(me.answer)}`);
+    return { auth: { secured, tokenGiven, token: 'works', detail: 'the token works; its user is not named' }, rights: { needed, missing: [] } };
+  }
+  const profileUser = o.profile.ledger?.userId;
+  if (profileUser !== undefined && profileUser !== user) {
+    finding(`the token is user '${user}''s, but profile '${o.profile.name}' submits as user '${profileUser}' (ledger.userId): the participant refuses a userId other than the token's; make them the same`);
+  }
+  const auth: AuthFinding = { secured, tokenGiven, token: 'works', user, detail: `the token works: user '${user}'` };
+  const r = await get(`${ledger}/v2/users/${encodeURIComponent(user)}/rights`, token, o.timeoutMs);
+  if (!r.ok || r.answer.status !== 200) {
+    finding(`cannot read the rights of user '${user}' (GET /v2/users/${user}/rights answered ${r.ok ? snippet(r.answer) : r.error})`);
+    return { auth, rights: { needed, missing: [] } };
+  }
+  const held = parseRights(r.answer.json);
+  const missing = needed.filter((n) => !holds(held, n.right));
+  for (const m of missing) {
+    finding(`user '${user}' lacks ${rightLabel(m.right)}, which ${m.checks.length} selected check(s) need (${m.why}); grant it (doctor prints the JSON API call) or leave them out with --skip`);
+  }
+  return { auth, rights: { held, needed, missing } };
+}
+
+function skipGroups(checks: readonly CheckDefinition[], profile: Profile): SkipGroup[] {
+  const by = new Map<string, string[]>();
+  for (const c of checks) {
+    const reason = skipReason(c, profile);
+    if (reason !== undefined) by.set(reason, [...(by.get(reason) ?? []), c.id]);
+  }
+  return [...by.entries()].map(([reason, ids]) => ({ reason, checks: ids })).sort((a, b) => b.checks.length - a.checks.length);
+}
+
+/** The verdict `run` records in report.json. */
+export function verdictOf(r: PreflightResult): PreflightVerdict {
+  return {
+    status: r.status,
+    ...(r.cantonVersion !== undefined ? { cantonVersion: r.cantonVersion } : {}),
+    problems: r.problems,
+    ...(r.rights.missing.length > 0 ? { missingRights: r.rights.missing.map((m) => rightLabel(m.right)) } : {}),
+  };
+}

@@ -1,0 +1,48 @@
+import type { Report, RunGate } from './model.js';
+
+/** `--min-ran PERCENT` and `--fail-on-skip`; both off unless given. */
+export interface GateOptions {
+  readonly minRanPercent?: number;
+  readonly failOnSkip?: boolean;
+}
+
+/** Share of the selected checks that ran, in percent, to one decimal; 100 when none was selected. */
+export function ranPercent(summary: Report['summary']): number {
+  if (summary.total === 0) return 100;
+  const ran = summary.ran ?? summary.total - summary.skipped;
+  return Math.floor((ran / summary.total) * 1000) / 10;
+}
+
+/**
+ * A pass says little when most checks skipped: the gate fails the run (exit 1, verdict fail) when
+ * fewer than `minRanPercent` of the selected checks ran, or, with `failOnSkip`, when any MUST check
+ * skipped. Without either option the report is returned unchanged.
+ */
+export function applyGate(report: Report, o: GateOptions): { readonly report: Report; readonly failed: boolean } {
+  if (o.minRanPercent === undefined && o.failOnSkip !== true) return { report, failed: false };
+  const percent = ranPercent(report.summary);
+  const ran = report.summary.ran ?? report.summary.total - report.summary.skipped;
+  const skippedMust = report.checks.filter((c) => c.status === 'skip' && c.level === 'MUST').map((c) => c.id);
+  const failures: string[] = [];
+  if (o.minRanPercent !== undefined && percent < o.minRanPercent) {
+    failures.push(`only ${ran} of ${report.summary.total} selected checks ran (${percent}%), below --min-ran ${o.minRanPercent}%`);
+  }
+  if (o.failOnSkip === true && skippedMust.length > 0) {
+    failures.push(`${skippedMust.length} MUST check(s) skipped with --fail-on-skip: ${skippedMust.slice(0, 5).join(', ')}${skippedMust.length > 5 ? `, …and ${skippedMust.length - 5} more` : ''}`);
+  }
+  const gate: RunGate = {
+    ...(o.minRanPercent !== undefined ? { minRanPercent: o.minRanPercent } : {}),
+    ...(o.failOnSkip === true ? { failOnSkip: true } : {}),
+    ranPercent: percent,
+    skippedMust,
+    failures,
+  };
+  const failed = failures.length > 0;
+  return { report: { ...report, gate, ...(failed ? { verdict: 'fail' as const } : {}) }, failed };
+}
+
+/** "ran 12 of 20 selected checks (60%)": the line every summary shows. */
+export function ranLine(summary: Report['summary']): string {
+  const ran = summary.ran ?? summary.total - summary.skipped;
+  return `ran ${ran} of ${summary.total} selected check${summary.total === 1 ? '' : 's'} (${ranPercent(summary)}%)`;
+}

@@ -1,0 +1,609 @@
+/**
+ * The upload check of a Daml-LF 2 package, as a participant validates a DAR before recording it
+ * (daml-lf-2.rst "Well-formed packages"): package name and version, references resolved (modules,
+ * types, synonyms, values, templates, interfaces, choices, methods, fields, constructors, across
+ * packages by id), kinds and well-formed types, every expression variable bound, builtins present
+ * in the package's LF version, and nesting bounded. Nothing here recurses on input depth except
+ * over types and kinds whose depth was bounded first (measure.ts); expressions are walked with an
+ * explicit stack. Failures are data (CheckFailure).
+ */
+import type { CaseAlt, Expr, TypeConApp, Update } from '../ast/Expr.js';
+import type { DataCons, DefDataType, DefInterface, DefTemplate, Module, Package, TemplateChoice } from '../ast/Package.js';
+import type { BuiltinTypeName, Kind, QualifiedName, Type } from '../ast/Type.js';
+import type { CheckFailure, CheckReason, CheckResult } from './CheckFailure.js';
+import { arrowToStar, curried, type K, kindsEqual, showKind, STAR } from './kinds.js';
+import { hasBuiltin, hasBuiltinType } from './lfFeatures.js';
+import { isVarFree, kindSize, typeDepth } from './measure.js';
+import { isPackageName, isPackageVersion } from './packageNames.js';
+
+/** Bounds; real packages stay far below them (see bench/RESULTS.md for splice-amulet's figures). */
+export interface CheckLimits {
+  /** Levels of a type or kind. */
+  readonly typeDepth: number;
+  /** Levels of an expression. */
+  readonly exprDepth: number;
+  /** Type and expression nodes visited per package (interning lets a small package name a huge tree). */
+  readonly work: number;
+}
+
+export const DEFAULT_CHECK_LIMITS: CheckLimits = { typeDepth: 500, exprDepth: 5000, work: 50_000_000 };
+
+/** Packages by id: the ones being checked and those already known (uploaded before). */
+export type PackageLookup = (packageId: string) => Package | undefined;
+
+/** Internal unwinding only: `checkPackage` returns it as data. */
+class Refusal {
+  constructor(readonly failure: CheckFailure) {}
+}
+
+const NAT: K = 'nat';
+const STAR_TO_STAR: K = { from: STAR, to: STAR };
+
+const BUILTIN_TYPE_KINDS: Record<BuiltinTypeName, K> = {
+  UNIT: STAR, BOOL: STAR, INT64: STAR, DATE: STAR, TIMESTAMP: STAR, PARTY: STAR, TEXT: STAR, ANY: STAR,
+  ANY_EXCEPTION: STAR, TYPE_REP: STAR, FAILURE_CATEGORY: STAR, BIGNUMERIC: STAR, ROUNDING_MODE: STAR,
+  NUMERIC: { from: NAT, to: STAR },
+  CONTRACT_ID: STAR_TO_STAR, OPTIONAL: STAR_TO_STAR, LIST: STAR_TO_STAR, UPDATE: STAR_TO_STAR, TEXTMAP: STAR_TO_STAR,
+  GENMAP: { from: STAR, to: STAR_TO_STAR }, ARROW: { from: STAR, to: STAR_TO_STAR },
+};
+
+/** Numeric scales: 0..37 (daml-lf-2.rst "Kinds, types and expressions"). */
+const MAX_NAT = 37;
+
+const showName = (q: QualifiedName): string => `${q.packageId}:${q.module}:${q.name}`;
+
+/** A name bound several times (shadowing), counted. */
+class Scope<T> {
+  readonly #map = new Map<string, T[]>();
+  bind(name: string, v: T): void {
+    const xs = this.#map.get(name);
+    if (xs) xs.push(v);
+    else this.#map.set(name, [v]);
+  }
+  unbind(name: string): void {
+    const xs = this.#map.get(name)!;
+    xs.pop();
+    if (xs.length === 0) this.#map.delete(name);
+  }
+  get(name: string): T | undefined {
+    const xs = this.#map.get(name);
+    return xs === undefined ? undefined : xs[xs.length - 1];
+  }
+}
+
+type Item =
+  | { readonly k: 'e'; readonly e: Expr; readonly d: number }
+  /** A type in the expression: well-formed, of kind `*` when `star`. */
+  | { readonly k: 't'; readonly t: Type; readonly star: boolean }
+  | { readonly k: 'bind' | 'unbind'; readonly names: readonly string[] }
+  | { readonly k: 'tbind' | 'tunbind'; readonly vars: readonly { readonly name: string; readonly kind: Kind }[] };
+
+class PackageChecker {
+  #definition: string | undefined;
+  #work = 0;
+  readonly #vars = new Scope<true>();
+  readonly #tvars = new Scope<K>();
+  /** Kinds of variable-free types already checked (their kind is the same wherever they stand). */
+  readonly #closedKinds = new WeakMap<Type, K>();
+  readonly #paramKinds = new WeakMap<object, K>();
+
+  constructor(readonly pkg: Package, readonly lookup: PackageLookup, readonly limits: CheckLimits) {}
+
+  fail(reason: CheckReason): never {
+    throw new Refusal({ packageId: this.pkg.id, definition: this.#definition, reason });
+  }
+
+  tick(): void {
+    if (++this.#work > this.limits.work) this.fail({ kind: 'tooLarge', limit: this.limits.work });
+  }
+
+  check(): void {
+    const meta = this.pkg.metadata;
+    if (!meta || !isPackageName(meta.name)) this.fail({ kind: 'badPackageName', name: meta?.name ?? '' });
+    if (!isPackageVersion(meta.version)) this.fail({ kind: 'badPackageVersion', version: meta.version });
+    for (const module of this.pkg.modules.values()) this.module(module);
+  }
+
+  // ---- look-ups ------------------------------------------------------------------------------
+
+  module(m: Module): void {
+    const at = (name: string) => { this.#definition = `${m.name}:${name}`; };
+    for (const dt of m.dataTypes.values()) { at(dt.name); this.dataType(dt); }
+    for (const syn of m.synonyms.values()) {
+      at(syn.name);
+      this.withTypeParams(syn.params, () => this.typeStar(syn.type));
+    }
+    for (const t of m.templates.values()) { at(t.name); this.template(m, t); }
+    for (const i of m.interfaces.values()) { at(i.name); this.iface(m, i); }
+    for (const x of m.exceptions.values()) {
+      at(x.name);
+      const dt = m.dataTypes.get(x.name);
+      if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
+      this.exprs([x.message], []);
+    }
+    for (const v of m.values.values()) {
+      at(v.name);
+      this.typeStar(v.type);
+      let body: Expr;
+      try {
+        body = v.expr;
+      } catch (e) {
+        // Value bodies decode lazily: a wire error surfaces here.
+        this.fail({ kind: 'undecodable', detail: e instanceof Error ? e.message : String(e) });
+      }
+      this.exprs([body], []);
+    }
+    this.#definition = undefined;
+  }
+
+  package(id: string): Package {
+    const p = id === this.pkg.id ? this.pkg : this.lookup(id);
+    if (!p) this.fail({ kind: 'unknownReference', what: 'package', name: id });
+    return p;
+  }
+
+  moduleOf(q: QualifiedName): Module {
+    const m = this.package(q.packageId).modules.get(q.module);
+    if (!m) this.fail({ kind: 'unknownReference', what: 'module', name: `${q.packageId}:${q.module}` });
+    return m;
+  }
+
+  dataTypeOf(q: QualifiedName): DefDataType {
+    const dt = this.moduleOf(q).dataTypes.get(q.name);
+    if (!dt) this.fail({ kind: 'unknownReference', what: 'type', name: showName(q) });
+    return dt;
+  }
+
+  consOf<C extends DataCons['kind']>(q: QualifiedName, kind: C): { dt: DefDataType; cons: Extract<DataCons, { kind: C }> } {
+    const dt = this.dataTypeOf(q);
+    if (dt.cons.kind !== kind) this.fail({ kind: 'illFormed', detail: `expected ${kind} type: ${showName(q)}` });
+    return { dt, cons: dt.cons as Extract<DataCons, { kind: C }> };
+  }
+
+  templateOf(q: QualifiedName): DefTemplate {
+    const t = this.moduleOf(q).templates.get(q.name);
+    if (!t) this.fail({ kind: 'unknownReference', what: 'template', name: showName(q) });
+    return t;
+  }
+
+  interfaceOf(q: QualifiedName): DefInterface {
+    const i = this.moduleOf(q).interfaces.get(q.name);
+    if (!i) this.fail({ kind: 'unknownReference', what: 'interface', name: showName(q) });
+    return i;
+  }
+
+  choiceOf(q: QualifiedName, choice: string, of: 'template' | 'interface'): TemplateChoice {
+    const c = (of === 'template' ? this.templateOf(q) : this.interfaceOf(q)).choices.get(choice);
+    if (!c) this.fail({ kind: 'unknownReference', what: 'choice', name: `${showName(q)}:${choice}` });
+    return c;
+  }
+
+  // ---- definitions -----------------------------------------------------------------------------
+
+  distinct(names: readonly string[], what: string): void {
+    const seen = new Set<string>();
+    for (const n of names) {
+      if (seen.has(n)) this.fail({ kind: 'illFormed', detail: `duplicate ${what}: ${n}` });
+      seen.add(n);
+    }
+  }
+
+  withTypeParams(params: readonly { name: string; kind: Kind }[], body: () => void): void {
+    this.distinct(params.map((p) => p.name), 'type parameter');
+    for (const p of params) this.#tvars.bind(p.name, this.kind(p.kind));
+    try {
+      body();
+    } finally {
+      for (const p of params) this.#tvars.unbind(p.name);
+    }
+  }
+
+  dataType(dt: DefDataType): void {
+    this.withTypeParams(dt.params, () => {
+      const cons = dt.cons;
+      switch (cons.kind) {
+        case 'record':
+          this.distinct(cons.fields.map((f) => f.name), 'field');
+          for (const f of cons.fields) this.typeStar(f.type);
+          return;
+        case 'variant':
+          this.distinct(cons.constructors.map((f) => f.name), 'variant constructor');
+          for (const f of cons.constructors) this.typeStar(f.type);
+          return;
+        case 'enum':
+          if (dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'illegal higher order enum type' });
+          this.distinct(cons.constructors, 'enum constructor');
+          return;
+        case 'interface':
+          return;
+      }
+    });
+  }
+
+  template(m: Module, t: DefTemplate): void {
+    const dt = m.dataTypes.get(t.name);
+    if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) {
+      this.fail({ kind: 'illFormed', detail: `expected monomorphic record type in template definition: ${t.name}` });
+    }
+    this.exprs([t.precondition, t.signatories, t.observers], [t.param]);
+    for (const c of t.choices.values()) this.choice(c, t.param);
+    if (t.key) {
+      this.typeStar(t.key.type);
+      this.exprs([t.key.body], [t.param]);
+      this.exprs([t.key.maintainers], []);
+    }
+    for (const inst of t.implements.values()) {
+      const iface = this.interfaceOf(inst.iface);
+      for (const name of inst.methods.keys()) if (!iface.methods.has(name)) this.fail({ kind: 'unknownReference', what: 'method', name: `${showName(inst.iface)}:${name}` });
+      for (const name of iface.methods.keys()) if (!inst.methods.has(name)) this.fail({ kind: 'illFormed', detail: `missing method ${name} of ${showName(inst.iface)}` });
+      this.exprs([inst.view, ...inst.methods.values()], [t.param]);
+    }
+  }
+
+  iface(m: Module, i: DefInterface): void {
+    const dt = m.dataTypes.get(i.name);
+    if (!dt || dt.cons.kind !== 'interface') this.fail({ kind: 'illFormed', detail: `an interface needs an interface type of the same name: ${i.name}` });
+    this.typeStar(i.view);
+    for (const t of i.methods.values()) this.typeStar(t);
+    for (const r of i.requires) this.interfaceOf(r);
+    for (const c of i.choices.values()) this.choice(c, i.param);
+  }
+
+  choice(c: TemplateChoice, param: string): void {
+    this.typeStar(c.argBinder.type);
+    this.typeStar(c.returnType);
+    const parts = [c.controllers, ...(c.observers ? [c.observers] : []), ...(c.authorizers ? [c.authorizers] : [])];
+    this.exprs(parts, [param, c.argBinder.name]);
+    this.exprs([c.update], [param, c.selfBinder, c.argBinder.name]);
+  }
+
+  // ---- kinds and types -------------------------------------------------------------------------
+
+  kind(k: Kind): K {
+    // Its size bounds the curried form's depth (an arrow of n parameters is n deep once curried).
+    if (kindSize(k, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'kind', limit: this.limits.typeDepth });
+    return curried(k);
+  }
+
+  typeStar(t: Type): void {
+    const k = this.typeKind(t);
+    if (k !== STAR) this.fail({ kind: 'kindMismatch', detail: `expected kind *, found ${showKind(k)}` });
+  }
+
+  typeKind(t: Type): K {
+    const known = this.#closedKinds.get(t);
+    if (known !== undefined) return known;
+    if (typeDepth(t, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'type', limit: this.limits.typeDepth });
+    return this.kindOf(t);
+  }
+
+  /** Recursive: callers bounded the depth first (typeKind). */
+  kindOf(t: Type): K {
+    const known = this.#closedKinds.get(t);
+    if (known !== undefined) return known;
+    const k = this.kindOfNode(t);
+    if (isVarFree(t)) this.#closedKinds.set(t, k);
+    return k;
+  }
+
+  /** `k1 → … → kn → *` of a data type or synonym's parameters, once per definition. */
+  paramsKind(def: { readonly params: readonly { readonly kind: Kind }[] }): K {
+    let k = this.#paramKinds.get(def);
+    if (k === undefined) {
+      k = arrowToStar(def.params.map((p) => this.kind(p.kind)));
+      this.#paramKinds.set(def, k);
+    }
+    return k;
+  }
+
+  kindOfNode(t: Type): K {
+    this.tick();
+    switch (t.kind) {
+      case 'var': {
+        const k = this.#tvars.get(t.name);
+        if (k === undefined) this.fail({ kind: 'unknownTypeVariable', name: t.name });
+        return this.applyKind(k, t.args, t.name);
+      }
+      case 'con': {
+        const dt = this.dataTypeOf(t.tycon);
+        return this.applyKind(this.paramsKind(dt), t.args, showName(t.tycon));
+      }
+      case 'syn': {
+        const syn = this.moduleOf(t.tysyn).synonyms.get(t.tysyn.name);
+        if (!syn) this.fail({ kind: 'unknownReference', what: 'synonym', name: showName(t.tysyn) });
+        if (syn.params.length !== t.args.length) this.fail({ kind: 'illFormed', detail: `wrong arity in type synonym application: ${showName(t.tysyn)}` });
+        this.applyKind(this.paramsKind(syn), t.args, showName(t.tysyn));
+        return STAR;
+      }
+      case 'builtin':
+        if (!hasBuiltinType(this.pkg.lfVersion, t.builtin)) this.fail({ kind: 'unavailableBuiltin', builtin: t.builtin, lfVersion: this.pkg.lfVersion });
+        return this.applyKind(BUILTIN_TYPE_KINDS[t.builtin], t.args, t.builtin);
+      case 'forall':
+        this.withTypeParams(t.vars, () => this.typeStarInner(t.body));
+        return STAR;
+      case 'struct':
+        this.distinct(t.fields.map((f) => f.name), 'field');
+        for (const f of t.fields) this.typeStarInner(f.type);
+        return STAR;
+      case 'nat':
+        if (!Number.isInteger(t.value) || t.value < 0 || t.value > MAX_NAT) this.fail({ kind: 'illFormed', detail: `Numeric scale ${t.value} is not in 0..${MAX_NAT}` });
+        return NAT;
+      case 'app': {
+        const f = this.kindOf(t.lhs);
+        if (typeof f === 'string') this.fail({ kind: 'kindMismatch', detail: `expected higher kinded type, but found kind ${f}` });
+        const a = this.kindOf(t.rhs);
+        if (!kindsEqual(a, f.from)) this.fail({ kind: 'kindMismatch', detail: `expected kind ${showKind(f.from)}, found ${showKind(a)}` });
+        return f.to;
+      }
+    }
+  }
+
+  typeStarInner(t: Type): void {
+    const k = this.kindOf(t);
+    if (k !== STAR) this.fail({ kind: 'kindMismatch', detail: `expected kind *, found ${showKind(k)}` });
+  }
+
+  applyKind(k: K, args: readonly Type[], head: string): K {
+    let cur = k;
+    for (const arg of args) {
+      if (typeof cur === 'string') this.fail({ kind: 'kindMismatch', detail: `${head} is applied to too many type arguments` });
+      const a = this.kindOf(arg);
+      if (!kindsEqual(a, cur.from)) this.fail({ kind: 'kindMismatch', detail: `argument of ${head}: expected kind ${showKind(cur.from)}, found ${showKind(a)}` });
+      cur = cur.to;
+    }
+    return cur;
+  }
+
+  tyConApp(app: TypeConApp, kind: DataCons['kind']): DataCons {
+    const { dt, cons } = this.consOf(app.tycon, kind);
+    if (dt.params.length !== app.args.length) this.fail({ kind: 'illFormed', detail: `wrong arity in typecon application: ${showName(app.tycon)}` });
+    for (const [i, arg] of app.args.entries()) {
+      const k = this.typeKind(arg);
+      if (!kindsEqual(k, this.kind(dt.params[i]!.kind))) this.fail({ kind: 'kindMismatch', detail: `argument ${i + 1} of ${showName(app.tycon)}` });
+    }
+    return cons;
+  }
+
+  // ---- expressions -------------------------------------------------------------------------------
+
+  /** Walks each root with `names` bound, iteratively. */
+  exprs(roots: readonly Expr[], names: readonly string[]): void {
+    const stack: Item[] = [{ k: 'unbind', names }];
+    for (const e of roots) stack.push({ k: 'e', e, d: 1 });
+    stack.push({ k: 'bind', names });
+    while (stack.length > 0) {
+      const item = stack.pop()!;
+      switch (item.k) {
+        case 'e': this.expr(item.e, item.d, stack); break;
+        case 't': if (item.star) this.typeStar(item.t); else this.typeKind(item.t); break;
+        case 'bind': for (const n of item.names) this.#vars.bind(n, true); break;
+        case 'unbind': for (const n of item.names) this.#vars.unbind(n); break;
+        case 'tbind':
+          this.distinct(item.vars.map((v) => v.name), 'type parameter');
+          for (const v of item.vars) this.#tvars.bind(v.name, this.kind(v.kind));
+          break;
+        case 'tunbind': for (const v of item.vars) this.#tvars.unbind(v.name); break;
+      }
+    }
+  }
+
+  expr(e: Expr, d: number, stack: Item[]): void {
+    this.tick();
+    if (d > this.limits.exprDepth) this.fail({ kind: 'tooDeep', what: 'expression', limit: this.limits.exprDepth });
+    // Leaves are checked at once: fewer stack items.
+    const sub = (x: Expr): void => {
+      if (x.kind === 'var' || x.kind === 'val' || x.kind === 'builtin' || x.kind === 'lit') this.expr(x, d + 1, stack);
+      else stack.push({ k: 'e', e: x, d: d + 1 });
+    };
+    const type = (t: Type, star = true): void => { stack.push({ k: 't', t, star }); };
+    /** `x` in scope of `names` only. */
+    const scoped = (names: readonly string[], x: Expr): void => {
+      stack.push({ k: 'unbind', names }, { k: 'e', e: x, d: d + 1 }, { k: 'bind', names });
+    };
+    switch (e.kind) {
+      case 'var':
+        if (this.#vars.get(e.name) === undefined) this.fail({ kind: 'unknownVariable', name: e.name });
+        return;
+      case 'val': {
+        if (!this.moduleOf(e.ref).values.has(e.ref.name)) this.fail({ kind: 'unknownReference', what: 'value', name: showName(e.ref) });
+        return;
+      }
+      case 'builtin':
+        if (!hasBuiltin(this.pkg.lfVersion, e.builtin)) this.fail({ kind: 'unavailableBuiltin', builtin: e.builtin, lfVersion: this.pkg.lfVersion });
+        return;
+      case 'lit': return;
+      case 'recCon': {
+        const cons = this.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
+        if (cons.fields.length !== e.fields.length || cons.fields.some((f, i) => f.name !== e.fields[i]!.field)) {
+          this.fail({ kind: 'illFormed', detail: `field mismatch in record construction of ${showName(e.tycon.tycon)}` });
+        }
+        for (const f of e.fields) sub(f.expr);
+        return;
+      }
+      case 'recProj': case 'recUpd': {
+        const cons = this.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
+        if (!cons.fields.some((f) => f.name === e.field)) this.fail({ kind: 'unknownReference', what: 'field', name: `${showName(e.tycon.tycon)}:${e.field}` });
+        sub(e.record);
+        if (e.kind === 'recUpd') sub(e.update);
+        return;
+      }
+      case 'variantCon': {
+        const cons = this.tyConApp(e.tycon, 'variant') as Extract<DataCons, { kind: 'variant' }>;
+        if (!cons.constructors.some((c) => c.name === e.constructor)) this.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon.tycon)}:${e.constructor}` });
+        sub(e.arg);
+        return;
+      }
+      case 'enumCon': {
+        const { cons } = this.consOf(e.tycon, 'enum');
+        if (!cons.constructors.includes(e.constructor)) this.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon)}:${e.constructor}` });
+        return;
+      }
+      case 'structCon':
+        this.distinct(e.fields.map((f) => f.field), 'field');
+        for (const f of e.fields) sub(f.expr);
+        return;
+      case 'structProj': sub(e.struct); return;
+      case 'structUpd': sub(e.struct); sub(e.update); return;
+      case 'app':
+        if (e.args.length === 0) this.fail({ kind: 'illFormed', detail: 'application without arguments' });
+        sub(e.fun);
+        for (const a of e.args) sub(a);
+        return;
+      case 'tyApp':
+        if (e.types.length === 0) this.fail({ kind: 'illFormed', detail: 'type application without types' });
+        sub(e.expr);
+        for (const t of e.types) type(t, false);
+        return;
+      case 'abs':
+        if (e.params.length === 0) this.fail({ kind: 'illFormed', detail: 'abstraction without parameters' });
+        scoped(e.params.map((p) => p.name), e.body);
+        for (const p of e.params) type(p.type);
+        return;
+      case 'tyAbs':
+        if (e.params.length === 0) this.fail({ kind: 'illFormed', detail: 'type abstraction without parameters' });
+        stack.push({ k: 'tunbind', vars: e.params });
+        sub(e.body);
+        stack.push({ k: 'tbind', vars: e.params });
+        return;
+      case 'case':
+        if (e.alts.length === 0) this.fail({ kind: 'illFormed', detail: 'empty case' });
+        for (const alt of e.alts) this.alt(alt, scoped);
+        sub(e.scrut);
+        return;
+      case 'let': this.bindings(e.bindings, e.body, stack, d); return;
+      case 'nil': type(e.type); return;
+      case 'cons':
+        if (e.front.length === 0) this.fail({ kind: 'illFormed', detail: 'empty Cons front' });
+        type(e.type);
+        for (const x of e.front) sub(x);
+        sub(e.tail);
+        return;
+      case 'update': this.update(e.update, d, stack, sub, type, scoped); return;
+      case 'optionalNone': case 'typeRep': case 'experimental': type(e.type); return;
+      case 'optionalSome': type(e.type); sub(e.value); return;
+      case 'toAny': case 'fromAny': case 'toAnyException': case 'fromAnyException': type(e.type); sub(e.expr); return;
+      case 'throw': type(e.returnType); type(e.exceptionType); sub(e.expr); return;
+      case 'toInterface': case 'fromInterface': case 'unsafeFromInterface': {
+        this.interfaceOf(e.iface);
+        const t = this.templateOf(e.template);
+        if (![...t.implements.values()].some((i) => sameName(i.iface, e.iface))) {
+          this.fail({ kind: 'illFormed', detail: `template ${showName(e.template)} does not implement interface ${showName(e.iface)}` });
+        }
+        if (e.kind === 'unsafeFromInterface') sub(e.cid);
+        sub(e.expr);
+        return;
+      }
+      case 'callInterface':
+        if (!this.interfaceOf(e.iface).methods.has(e.method)) this.fail({ kind: 'unknownReference', what: 'method', name: `${showName(e.iface)}:${e.method}` });
+        sub(e.expr);
+        return;
+      case 'signatoryInterface': case 'observerInterface': case 'viewInterface': case 'interfaceTemplateTypeRep':
+        this.interfaceOf(e.iface);
+        sub(e.expr);
+        return;
+      case 'toRequiredInterface': case 'fromRequiredInterface': case 'unsafeFromRequiredInterface': {
+        this.interfaceOf(e.required);
+        const requiring = this.interfaceOf(e.requiring);
+        if (!requiring.requires.some((r) => sameName(r, e.required))) {
+          this.fail({ kind: 'illFormed', detail: `interface ${showName(e.requiring)} does not require ${showName(e.required)}` });
+        }
+        if (e.kind === 'unsafeFromRequiredInterface') sub(e.cid);
+        sub(e.expr);
+        return;
+      }
+      case 'choiceController': case 'choiceObserver':
+        this.choiceOf(e.template, e.choice, 'template');
+        sub(e.contract);
+        sub(e.arg);
+        return;
+    }
+  }
+
+  alt(alt: CaseAlt, scoped: (names: readonly string[], x: Expr) => void): void {
+    switch (alt.kind) {
+      case 'default': case 'builtinCon': case 'nil': case 'optionalNone': scoped([], alt.body); return;
+      case 'variant': {
+        const { cons } = this.consOf(alt.tycon, 'variant');
+        if (!cons.constructors.some((c) => c.name === alt.constructor)) this.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(alt.tycon)}:${alt.constructor}` });
+        scoped([alt.binder], alt.body);
+        return;
+      }
+      case 'enum': {
+        const { cons } = this.consOf(alt.tycon, 'enum');
+        if (!cons.constructors.includes(alt.constructor)) this.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(alt.tycon)}:${alt.constructor}` });
+        scoped([], alt.body);
+        return;
+      }
+      case 'cons': scoped([alt.head, alt.tail], alt.body); return;
+      case 'optionalSome': scoped([alt.binder], alt.body); return;
+    }
+  }
+
+  /** `let` and update blocks: each binding sees the ones before it. Pushed so they pop in order. */
+  bindings(bindings: readonly { name: string; type: Type; bound: Expr }[], body: Expr, stack: Item[], d: number): void {
+    stack.push({ k: 'unbind', names: bindings.map((b) => b.name) });
+    stack.push({ k: 'e', e: body, d: d + 1 });
+    for (let i = bindings.length - 1; i >= 0; i--) {
+      const b = bindings[i]!;
+      stack.push({ k: 'bind', names: [b.name] });
+      stack.push({ k: 'e', e: b.bound, d: d + 1 });
+      stack.push({ k: 't', t: b.type, star: true });
+    }
+  }
+
+  update(
+    u: Update, d: number, stack: Item[], sub: (x: Expr) => void, type: (t: Type, star?: boolean) => void,
+    scoped: (names: readonly string[], x: Expr) => void,
+  ): void {
+    switch (u.kind) {
+      case 'pure': case 'embedExpr': type(u.type); sub(u.expr); return;
+      case 'block': this.bindings(u.bindings, u.body, stack, d); return;
+      case 'create': this.templateOf(u.template); sub(u.expr); return;
+      case 'createInterface': this.interfaceOf(u.iface); sub(u.expr); return;
+      case 'exercise': this.choiceOf(u.template, u.choice, 'template'); sub(u.cid); sub(u.arg); return;
+      case 'exerciseInterface':
+        this.choiceOf(u.iface, u.choice, 'interface');
+        sub(u.cid); sub(u.arg);
+        if (u.guard) sub(u.guard);
+        return;
+      case 'exerciseByKey': this.keyed(u.template); this.choiceOf(u.template, u.choice, 'template'); sub(u.key); sub(u.arg); return;
+      case 'lookupByKey': case 'fetchByKey': case 'queryNByKey': this.keyed(u.template); return;
+      case 'fetch': this.templateOf(u.template); sub(u.cid); return;
+      case 'fetchInterface': this.interfaceOf(u.iface); sub(u.cid); return;
+      case 'getTime': return;
+      case 'ledgerTimeLt': sub(u.expr); return;
+      case 'tryCatch': type(u.returnType); sub(u.tryExpr); scoped([u.binder], u.catchExpr); return;
+    }
+  }
+
+  keyed(q: QualifiedName): void {
+    if (!this.templateOf(q).key) this.fail({ kind: 'illFormed', detail: `tried to perform key lookup or fetch on template ${showName(q)}` });
+  }
+}
+
+function sameName(a: QualifiedName, b: QualifiedName): boolean {
+  return a.packageId === b.packageId && a.module === b.module && a.name === b.name;
+}
+
+/**
+ * Checks one package whole. `lookup` answers the other packages it may reference (the DAR's own
+ * and those already known); the package itself needs not be in it.
+ */
+export function checkPackage(pkg: Package, lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS): CheckResult {
+  try {
+    new PackageChecker(pkg, lookup, limits).check();
+    return { ok: true };
+  } catch (e) {
+    if (e instanceof Refusal) return { ok: false, failure: e.failure };
+    throw e;
+  }
+}
+
+/** Checks each package in turn; the first failure. */
+export function checkPackages(pkgs: readonly Package[], lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS): CheckResult {
+  for (const p of pkgs) {
+    const r = checkPackage(p, lookup, limits);
+    if (!r.ok) return r;
+  }
+  return { ok: true };
+}

@@ -1,0 +1,158 @@
+/**
+ * The zip reader of DAR uploads, bounded as a whole: the central directory's declared sizes of
+ * every entry are summed and checked before anything is inflated, and the actual output is counted
+ * while inflating (an entry that inflates past its declared size, or the archive past the bound, is
+ * refused at once). Inflation runs in small steps; the asynchronous form yields to the event loop
+ * between them, so a large or hostile upload never holds other clients up.
+ */
+import { Inflate } from 'fflate';
+
+/** What a DAR may inflate to, all entries together: a bound against zip bombs (real DARs: ~10 MiB). */
+export const MAX_DAR_INFLATED_BYTES = 128 * 1024 * 1024;
+
+/** Compressed bytes fed to the inflater per step: deflate's ratio bound (~1032) keeps each step's output under ~1 MiB. */
+const STEP_INPUT_BYTES = 1024;
+
+export type UnzipFailure =
+  | { readonly kind: 'corrupt'; readonly message: string }
+  | { readonly kind: 'zipBomb'; readonly message: string };
+
+export type UnzipResult =
+  | { readonly ok: true; readonly files: Readonly<Record<string, Uint8Array>> }
+  | { readonly ok: false; readonly failure: UnzipFailure };
+
+interface Entry {
+  readonly name: string;
+  readonly method: number;
+  readonly compressedSize: number;
+  readonly size: number;
+  readonly localOffset: number;
+}
+
+const u16 = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
+const u32 = (b: Uint8Array, i: number) => (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
+
+class ZipError extends Error {
+  constructor(readonly failure: UnzipFailure) {
+    super(failure.message);
+  }
+}
+const corrupt = (message: string): never => { throw new ZipError({ kind: 'corrupt', message }); };
+
+/** The central directory (APPNOTE 4.3.12 / 4.3.16); no zip64 (no DAR needs it). */
+function centralDirectory(b: Uint8Array): Entry[] {
+  let eocd = -1;
+  for (let i = b.length - 22; i >= Math.max(0, b.length - 22 - 0xffff); i--) {
+    if (u32(b, i) === 0x06054b50) { eocd = i; break; }
+  }
+  if (eocd < 0) corrupt('no end of central directory record');
+  const count = u16(b, eocd + 10);
+  const size = u32(b, eocd + 12);
+  let p = u32(b, eocd + 16);
+  if (count === 0xffff || size === 0xffffffff || p === 0xffffffff) corrupt('zip64 archives are not supported');
+  if (p + size > eocd) corrupt('the central directory lies outside the archive');
+  const entries: Entry[] = [];
+  const utf8 = new TextDecoder();
+  for (let n = 0; n < count; n++) {
+    if (p + 46 > eocd || u32(b, p) !== 0x02014b50) corrupt(`central directory entry ${n} is malformed`);
+    const nameLength = u16(b, p + 28);
+    const end = p + 46 + nameLength + u16(b, p + 30) + u16(b, p + 32);
+    if (end > eocd) corrupt(`central directory entry ${n} runs past the directory`);
+    entries.push({
+      name: utf8.decode(b.subarray(p + 46, p + 46 + nameLength)),
+      method: u16(b, p + 10),
+      compressedSize: u32(b, p + 20),
+      size: u32(b, p + 24),
+      localOffset: u32(b, p + 42),
+    });
+    p = end;
+  }
+  return entries;
+}
+
+/** Steps of inflating the entries `wanted` keeps; yields between steps, returns the files. */
+function* unzipSteps(bytes: Uint8Array, wanted: (name: string) => boolean, bound: number): Generator<void, Record<string, Uint8Array>> {
+  const entries = centralDirectory(bytes);
+  let declared = 0;
+  for (const e of entries) declared += e.size;
+  if (declared > bound) throw new ZipError({ kind: 'zipBomb', message: `the archive's entries declare ${declared} bytes, more than the ${bound} bytes a DAR may inflate to` });
+  const files: Record<string, Uint8Array> = {};
+  let total = 0;
+  for (const e of entries) {
+    if (!wanted(e.name)) continue;
+    const h = e.localOffset;
+    if (h + 30 > bytes.length || u32(bytes, h) !== 0x04034b50) corrupt(`${e.name}: bad local header`);
+    const start = h + 30 + u16(bytes, h + 26) + u16(bytes, h + 28);
+    const data = bytes.subarray(start, start + e.compressedSize);
+    if (start + e.compressedSize > bytes.length) corrupt(`${e.name}: the entry runs past the archive`);
+    if (e.method === 0) {
+      if (e.compressedSize !== e.size) corrupt(`${e.name}: a stored entry's sizes differ`);
+      files[e.name] = data.slice();
+      total += e.size;
+      continue;
+    }
+    if (e.method !== 8) corrupt(`${e.name}: unsupported compression method ${e.method}`);
+    // Written in place as it inflates (no final copy of a large entry in one go).
+    const file = new Uint8Array(e.size);
+    let out = 0;
+    let ended = false;
+    const inflater = new Inflate((chunk, final) => {
+      total += chunk.length;
+      if (out + chunk.length > e.size) throw new ZipError({ kind: 'zipBomb', message: `${e.name} inflates past its declared ${e.size} bytes` });
+      if (total > bound) throw new ZipError({ kind: 'zipBomb', message: `the archive inflates to more than ${bound} bytes` });
+      file.set(chunk, out);
+      out += chunk.length;
+      if (final) ended = true;
+    });
+    try {
+      for (let i = 0; i < data.length; i += STEP_INPUT_BYTES) {
+        inflater.push(data.subarray(i, i + STEP_INPUT_BYTES), i + STEP_INPUT_BYTES >= data.length);
+        yield;
+      }
+      if (data.length === 0) inflater.push(new Uint8Array(0), true);
+    } catch (error) {
+      if (error instanceof ZipError) throw error;
+      corrupt(`${e.name}: ${error instanceof Error ? error.message : 'cannot inflate'}`);
+    }
+    if (!ended || out !== e.size) corrupt(`${e.name}: inflates to ${out} bytes, its header says ${e.size}`);
+    files[e.name] = file;
+  }
+  return files;
+}
+
+function run(steps: () => Generator<void, Record<string, Uint8Array>>): UnzipResult {
+  try {
+    const it = steps();
+    for (;;) {
+      const r = it.next();
+      if (r.done) return { ok: true, files: r.value };
+    }
+  } catch (error) {
+    if (error instanceof ZipError) return { ok: false, failure: error.failure };
+    return { ok: false, failure: { kind: 'corrupt', message: error instanceof Error ? error.message : 'unreadable' } };
+  }
+}
+
+/** Inflates at once (start-up DARs, direct callers of the ledger). */
+export function unzipDar(bytes: Uint8Array, wanted: (name: string) => boolean, bound = MAX_DAR_INFLATED_BYTES): UnzipResult {
+  return run(() => unzipSteps(bytes, wanted, bound));
+}
+
+/** Inflates in steps, yielding to the event loop about every `sliceMs` (HTTP uploads). */
+export async function unzipDarAsync(bytes: Uint8Array, wanted: (name: string) => boolean, bound = MAX_DAR_INFLATED_BYTES, sliceMs = 10): Promise<UnzipResult> {
+  try {
+    const it = unzipSteps(bytes, wanted, bound);
+    let since = performance.now();
+    for (;;) {
+      const r = it.next();
+      if (r.done) return { ok: true, files: r.value };
+      if (performance.now() - since >= sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
+    }
+  } catch (error) {
+    if (error instanceof ZipError) return { ok: false, failure: error.failure };
+    return { ok: false, failure: { kind: 'corrupt', message: error instanceof Error ? error.message : 'unreadable' } };
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * A DAR's packages decoded and checked whole, by the engine's decoder and package checker
+ * (daml-engine/check), before the package service records anything: the participant's upload
+ * validation. Refusals carry Canton's codes (PackageServiceErrors): DAR_PARSE_ERROR for a DALF the
+ * decoder cannot read, DAR_NOT_SELF_CONSISTENT for a reference to a package neither in the DAR nor
+ * known, DAR_VALIDATION_ERROR for any other failed check. An unexpected exception of the decoder
+ * or the checker is a refusal too, never a half-recorded upload.
+ */
+import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
+import type { Package } from '../../../../daml-engine/ast/Package.js';
+import { checkPackage } from '../../../../daml-engine/check/checkPackage.js';
+import { describeCheckFailure } from '../../../../daml-engine/check/CheckFailure.js';
+import { decodeArchive } from '../../../../daml-engine/decode/decodeArchive.js';
+import type { LedgerError } from '../errors.js';
+import { fail } from '../errors.js';
+import { ok, type Result } from '../result.js';
+import type { DarPackage } from './readDar.js';
+
+/** Decoded packages already known to the participant (uploaded before), by id. */
+export type KnownEnginePackage = (packageId: string) => Package | undefined;
+
+const message = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).slice(0, 500);
+
+/** Decodes and checks the DAR's packages that are not known yet; the decoded new ones, in DAR order. */
+export function validateDarPackages(packages: readonly DarPackage[], known: KnownEnginePackage): Result<Package[], LedgerError> {
+  try {
+    return validate(packages, known);
+  } catch (e) {
+    // Whatever throws below (a look-up of known packages, a checker bug) refuses the DAR, cleanly.
+    return fail('DAR_VALIDATION_ERROR', 'Package validation failed.', { context: { validationError: `the DAR could not be validated: ${message(e)}` } });
+  }
+}
+
+function validate(packages: readonly DarPackage[], known: KnownEnginePackage): Result<Package[], LedgerError> {
+  const fresh: Package[] = [];
+  const byId = new Map<string, Package>();
+  for (const p of packages) {
+    if (known(p.packageId) !== undefined || byId.has(p.packageId)) continue;
+    let decoded: ReturnType<typeof decodeArchive>;
+    try {
+      decoded = decodeArchive(archiveOf(p.packageId, p.payload), undefined, p.packageId);
+    } catch (e) {
+      decoded = { ok: false, failure: { kind: 'corrupt', message: message(e) } };
+    }
+    if (!decoded.ok) {
+      const reason = `package ${p.packageId} (${p.packageName} ${p.packageVersion}): ${decoded.failure.message}`;
+      return fail('DAR_PARSE_ERROR', 'Failed to parse the dar file content.', { context: { reason, packageId: p.packageId } });
+    }
+    fresh.push(decoded.value);
+    byId.set(p.packageId, decoded.value);
+  }
+  const lookup = (id: string) => byId.get(id) ?? known(id);
+  for (const pkg of fresh) {
+    let checked: ReturnType<typeof checkPackage>;
+    try {
+      checked = checkPackage(pkg, lookup);
+    } catch (e) {
+      // A checker bug (or a lazily decoded body that throws) must refuse, not crash the upload.
+      return fail('DAR_VALIDATION_ERROR', 'Package validation failed.', { context: { validationError: `validation error in package ${pkg.id}: ${message(e)}`, packageId: pkg.id } });
+    }
+    if (checked.ok) continue;
+    const f = checked.failure;
+    if (f.reason.kind === 'undecodable') {
+      // A lazily decoded value body the decoder refuses: a parse error, as for the rest of the DALF.
+      return fail('DAR_PARSE_ERROR', 'Failed to parse the dar file content.', { context: { reason: describeCheckFailure(f), packageId: f.packageId } });
+    }
+    if (f.reason.kind === 'unknownReference' && f.reason.what === 'package') {
+      return fail('DAR_NOT_SELF_CONSISTENT', 'The set of packages in the dar is not self-consistent and is missing dependencies', {
+        context: { packageIds: fresh.map((p) => p.id).join(', '), missingDependencies: f.reason.name, validationError: describeCheckFailure(f) },
+      });
+    }
+    return fail('DAR_VALIDATION_ERROR', 'Package validation failed.', {
+      context: { validationError: describeCheckFailure(f), packageId: f.packageId, ...(f.definition === undefined ? {} : { definition: f.definition }), reason: f.reason.kind },
+    });
+  }
+  return ok(fresh);
+}
+
+/** A daml_lf.proto `Archive` around a payload whose hash readDar already checked. */
+function archiveOf(packageId: string, payload: Uint8Array): Uint8Array {
+  return new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(payload).tag(4, WireType.LengthDelimited).string(packageId).finish();
+}

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadProfile } from '../../conformance/src/runner/profile.js';
+import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import { releaseOf } from '../../conformance/src/checks/support/targetVersion.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import type { ReferenceServer } from '../../reference-server/src/server.js';
+import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
+
+/** Checks of what Canton 3.5.x added skip, naming the reported version, on an older participant; they run on 3.5.10. */
+const IDS = ['ledger.command-completions.by-party', 'ledger.command-completions.refusals', 'ledger.command-completions.websocket', 'ledger.acs-page-post.walk-equals-list', 'ledger.acs-page.walk-equals-list'];
+
+describe('checks of later 3.5 operations against the line a target reports', () => {
+  const servers: ReferenceServer[] = [];
+  beforeAll(async () => {
+    servers.push(await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, cantonVersion: '3.4', log: silentLogger }));
+    servers.push(await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: silentLogger }));
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+  });
+
+  const run = (url: string) =>
+    runSuite({ baseUrls: { registry: url, ledger: url, scan: url }, target: url, profile: loadProfile('reference'), only: IDS, seed: 1, runs: 2, timeoutMs: 5000, concurrency: 1, progress: 'quiet', toolVersion: 'test' });
+
+  it('skips them on a 3.4 participant, saying why', async () => {
+    const { report } = await run(servers[0]!.url);
+    for (const id of IDS) {
+      const c = report.checks.find((x) => x.id === id);
+      expect(c?.status, `${id}: ${c?.message}`).toBe('skip');
+      expect(c?.message).toMatch(/the target reports Canton 3\.4\.0; .* came with Canton 3\.5\.\d/);
+    }
+  }, 60_000);
+
+  it('runs and passes them on 3.5.10', async () => {
+    const { report } = await run(servers[1]!.url);
+    expect(report.checks.filter((c) => IDS.includes(c.id)).map((c) => `${c.id}: ${c.status}`).sort()).toEqual(IDS.map((id) => `${id}: pass`).sort());
+  }, 60_000);
+
+  it('reads release numbers from what participants report', () => {
+    expect(releaseOf('3.5.4-SNAPSHOT')).toEqual([3, 5, 4]);
+    expect(releaseOf('3.4')).toEqual([3, 4, 0]);
+    expect(releaseOf('dev')).toBeUndefined();
+  });
+});

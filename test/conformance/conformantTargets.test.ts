@@ -1,0 +1,102 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { run } from '../../conformance/src/cli/run.js';
+import type { Report } from '../../conformance/src/report/model.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import type { ReferenceServer } from '../../reference-server/src/server.js';
+import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
+
+/**
+ * A new user certifies a conformant participant that differs legitimately from the in-process
+ * reference the oracle replays on: secured with its own vendor user and token (a user that exists
+ * only there), 100 earlier transactions by other parties, the suite run twice in a row and once
+ * more after a restart on its data directory, with the `participant` profile as shipped. Nothing
+ * of that may fail a check or warn because of the reference (issue 28, "Precision").
+ */
+const TEMPLATE = '#canton-conformance-samples:Sample.Asset:Asset';
+const dataDir = mkdtempSync(join(tmpdir(), 'cc-conformant-'));
+const auth = { mode: 'es256' as const, key: { kind: 'public-key-file' as const, path: ES256_PUBLIC_PEM } };
+let server: ReferenceServer;
+let vendorToken: string;
+let vendorParty: string;
+
+const start = () => startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, dataDir, log: { error: () => undefined, warn: () => undefined, info: () => undefined } });
+
+async function call(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function party(admin: string, hint: string): Promise<string> {
+  return ((await call(admin, 'POST', '/v2/parties', { partyIdHint: hint, identityProviderId: '' })).partyDetails as { party: string }).party;
+}
+
+async function user(admin: string, id: string, p: string, extra: unknown[] = []): Promise<void> {
+  await call(admin, 'POST', '/v2/users', {
+    user: { id, primaryParty: p, isDeactivated: false, identityProviderId: '' },
+    rights: [{ kind: { CanActAs: { value: { party: p } } } }, { kind: { CanReadAs: { value: { party: p } } } }, ...extra],
+  });
+}
+
+beforeAll(async () => {
+  server = await start();
+  const admin = await userToken('participant_admin', 'ES256');
+  vendorParty = await party(admin, 'vendor-ci-party');
+  // The vendor's CI user: exists on this participant only, administers it and acts as its own party.
+  await user(admin, 'vendor-ci', vendorParty, [{ kind: { ParticipantAdmin: { value: {} } } }]);
+  vendorToken = await userToken('vendor-ci', 'ES256');
+  // History the reference never had: 100 transactions by another application's party.
+  const other = await party(admin, 'other-app-party');
+  await user(admin, 'other-app', other);
+  const otherToken = await userToken('other-app', 'ES256');
+  for (let i = 0; i < 100; i++) {
+    await call(otherToken, 'POST', '/v2/commands/submit-and-wait', {
+      commands: [{ CreateCommand: { templateId: TEMPLATE, createArguments: { issuer: other, owner: other, amount: `${i + 1}.0`, observers: null } } }],
+      commandId: `earlier-${i}`,
+      userId: 'other-app',
+      actAs: [other],
+    });
+  }
+}, 120_000);
+afterAll(() => server?.close());
+
+async function certify(seed: number): Promise<{ code: number; report: Report }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-conformant-report-'));
+  const env = { CC_USER_ID: 'vendor-ci', CC_PARTY: vendorParty, CC_TEMPLATE_ID: TEMPLATE };
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  try {
+    const code = await run(['--target', server.url, '--profile', 'participant', '--token', vendorToken, '--report-dir', dir, '--seed', String(seed), '--quiet']);
+    return { code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report };
+  } finally {
+    log.mockRestore();
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+}
+
+/** Everything a run reports as not passing (skips aside), with its message. */
+const bad = (r: Report) => r.checks.filter((c) => c.status === 'fail' || c.status === 'error' || c.status === 'warn').map((c) => `${c.id}: ${c.status}: ${c.message ?? ''}`);
+
+describe('certifying a conformant participant that is not the reference (participant profile as shipped)', () => {
+  it('passes with no failure and no warning: twice in a row, then after a restart on its data directory', async () => {
+    for (const seed of [11, 12]) {
+      const { code, report } = await certify(seed);
+      expect(bad(report)).toEqual([]);
+      expect(code).toBe(0);
+      expect(report.oracle?.compared ?? 0).toBeGreaterThan(0);
+      // The judge saw the run's answers (and found nothing to hold against a conformant target).
+      expect(report.judge?.answers ?? 0).toBeGreaterThan(500);
+    }
+    await server.close();
+    server = await start();
+    const { code, report } = await certify(13);
+    expect(bad(report)).toEqual([]);
+    expect(code).toBe(0);
+  }, 900_000);
+});

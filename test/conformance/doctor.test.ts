@@ -1,0 +1,230 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PreflightResult } from '../../conformance/src/preflight/preflight.js';
+import { claimsFor, mintToken } from '../../conformance/src/target/mintToken.js';
+import type { Report } from '../../conformance/src/report/model.js';
+import { validateReport } from '../../conformance/src/report/validateReport.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import type { ReferenceServer } from '../../reference-server/src/server.js';
+import { cliInProcess as cli } from './helpers/cliInProcess.js';
+import { fakeServer, type FakeServer } from './helpers/fakeServer.js';
+
+const exec = promisify(execFile);
+const tmp = (p: string) => mkdtempSync(join(tmpdir(), `cc-doctor-${p}-`));
+const SECRET = 'doctor-test-secret-0123456789';
+const SIGNING = { alg: 'HS256' as const, secret: SECRET };
+const ASSET = '#canton-conformance-samples:Sample.Asset:Asset';
+const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
+
+/** A profile file of our own: a vendor's participant that the suite may write to, secured with HS256. */
+function vendorProfile(extra: { signing?: boolean; user?: string; party?: string } = {}): string {
+  const file = join(tmp('profile'), 'vendor.yaml');
+  const user = extra.user ?? 'vendor';
+  writeFileSync(
+    file,
+    [
+      'name: vendor',
+      'groups: [ledger]',
+      'writes: true',
+      'ledger:',
+      `  userId: ${user}`,
+      extra.party === undefined ? '  allocateParties: true' : `  party: "${extra.party}"`,
+      `  template: { templateId: "${ASSET}", createArguments: { issuer: "{{party}}", owner: "{{party}}", amount: "{{amount}}", observers: null }, archiveChoice: Archive }`,
+      'auth:',
+      '  required: true',
+      ...(extra.signing === false ? [] : [`  signing: { alg: HS256, secret: ${SECRET}, userId: ${user} }`]),
+    ].join('\n'),
+  );
+  return file;
+}
+
+/** A read-only profile that says the target serves the ledger. */
+function ledgerReadOnlyProfile(): string {
+  const file = join(tmp('profile'), 'ledger-ro.yaml');
+  writeFileSync(file, 'name: ledger-read-only\ngroups: [ledger]\nwrites: false\n');
+  return file;
+}
+
+let open: ReferenceServer;
+let secured: ReferenceServer;
+let registryOnly: FakeServer;
+let adminToken: string;
+let version: string;
+
+beforeAll(async () => {
+  open = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+  secured = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: { mode: 'hs256', key: { kind: 'secret', secret: SECRET } }, log: quiet });
+  adminToken = await mintToken(SIGNING, claimsFor(SIGNING, 'participant_admin'));
+  // The vendor's own user, holding no rights yet.
+  const created = await fetch(`${secured.url}/v2/users`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { id: 'vendor', primaryParty: '', isDeactivated: false, identityProviderId: '' }, rights: [] }),
+  });
+  expect(created.status).toBe(200);
+  version = ((await (await fetch(`${open.url}/v2/version`)).json()) as { version: string }).version;
+  // A token registry and nothing else: the reference's /registry/ paths, 404 for every other one.
+  registryOnly = await fakeServer(async (req, res) => {
+    if (!req.url?.startsWith('/registry/')) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+    const upstream = await fetch(`${open.url}${req.url}`, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json' }, ...(req.method === 'POST' ? { body: req.body } : {}) });
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(await upstream.text());
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await registryOnly?.close();
+  await secured?.close();
+  await open?.close();
+});
+
+describe('doctor against the reference, unsecured', () => {
+  it('is ready (exit 0): the kinds answer, the Canton version is printed, the auth checks skip for the reason the profile gives', async () => {
+    const r = await cli('doctor', '--target', open.url, '--profile', 'reference');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^canton-conformance doctor: READY \(exit 0\)/);
+    expect(r.out).toContain(`Canton version: ${version}`);
+    expect(r.out).toMatch(/yes\s+ledger\s+GET .*\/v2\/version: answers as a JSON Ledger API v2/);
+    expect(r.out).toMatch(/yes\s+registry\s+GET .*\/registry\/metadata\/v1\/info/);
+    expect(r.out).toMatch(/yes\s+scan\s+GET .*\/v0\/dso/);
+    expect(r.out).toContain('Token: the ledger asks for no token');
+    expect(r.out).toMatch(/\s+9\s+profile 'reference' declares no authentication \(auth\.required\): ledger\.auth\./);
+  });
+
+  it('--json gives the typed result: the version a judgement by version reads, the skips grouped by reason', async () => {
+    const r = await cli('doctor', '--target', open.url, '--profile', 'reference', '--json', '--only', 'ledger');
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.out) as PreflightResult;
+    expect(result).toMatchObject({ status: 'ready', exitCode: 0, cantonVersion: version, auth: { secured: false, token: 'not-needed' }, problems: [] });
+    expect(result.skips).toEqual([{ reason: "profile 'reference' declares no authentication (auth.required)", checks: expect.arrayContaining(['ledger.auth.missing-token-401']) as string[] }]);
+    expect(result.willRun).toBe(result.selected - result.skips[0]!.checks.length);
+  });
+});
+
+describe('doctor against the reference secured with HS256, as a vendor user', () => {
+  it('names the right the vendor user lacks and how to grant it (exit 2); the printed call grants it, and then it is ready', async () => {
+    const profile = vendorProfile();
+    const r = await cli('doctor', '--target', secured.url, '--profile', profile, '--only', 'ledger');
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/^canton-conformance doctor: CANNOT BE CERTIFIED AS CONFIGURED \(exit 2\)/);
+    expect(r.out).toContain("Token: the token works: user 'vendor'");
+    expect(r.out).toContain("Rights of user 'vendor': none");
+    expect(r.out).toMatch(/MISSING ParticipantAdmin: \d+ selected check\(s\) need it/);
+    expect(r.out).toMatch(/user 'vendor' lacks ParticipantAdmin/);
+    const grant = r.out.split('\n').find((l) => l.trim().startsWith('curl -X POST'))!.trim();
+    expect(grant).toContain(`${secured.url}/v2/users/vendor/rights`);
+    const json = JSON.parse((await cli('doctor', '--target', secured.url, '--profile', profile, '--only', 'ledger', '--json')).out) as PreflightResult;
+    expect(json.rights.missing.map((m) => m.right)).toEqual([{ kind: 'ParticipantAdmin' }]);
+    expect(json.cantonVersion).toBe(version);
+
+    // An admin runs the printed line as printed; the next preflight finds the right.
+    await exec('/bin/sh', ['-c', grant], { env: { ...process.env, ADMIN_TOKEN: adminToken } });
+    const after = await cli('doctor', '--target', secured.url, '--profile', profile, '--only', 'ledger');
+    expect(after.out).toMatch(/has\s+ParticipantAdmin/);
+    expect(after.code).toBe(0);
+  }, 60_000);
+
+  it('with a party of its own and no admin right: names the operations to leave out instead, and without them it is ready', async () => {
+    const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+    const allocated = await fetch(`${secured.url}/v2/parties`, { method: 'POST', headers: admin, body: JSON.stringify({ partyIdHint: 'vendor-desk', identityProviderId: '' }) });
+    const party = ((await allocated.json()) as { partyDetails: { party: string } }).partyDetails.party;
+    const user = await fetch(`${secured.url}/v2/users`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ user: { id: 'desk', primaryParty: party, isDeactivated: false, identityProviderId: '' }, rights: [{ kind: { CanActAs: { value: { party } } } }] }),
+    });
+    expect(user.status).toBe(200);
+    const profile = vendorProfile({ user: 'desk', party });
+    const r = await cli('doctor', '--target', secured.url, '--profile', profile, '--only', 'ledger');
+    expect(r.code).toBe(2);
+    expect(r.out).toContain(`has     CanActAs ${party}`);
+    expect(r.out).toMatch(/MISSING ParticipantAdmin: \d+ selected check\(s\) need it \(party and user management/);
+    const skip = /^\s+--skip '([^']+)'$/m.exec(r.out)?.[1];
+    expect(skip, 'doctor suggests what to leave out').toBeDefined();
+    expect(skip!.split(',')).toEqual(expect.arrayContaining(['getV2Parties', 'postV2Users', 'getV2Idps']));
+    const without = await cli('doctor', '--target', secured.url, '--profile', profile, '--only', 'ledger', '--skip', skip!);
+    expect(without.out).not.toContain('MISSING');
+    expect(without.code).toBe(0);
+  });
+
+  it('a token the ledger refuses, and no token at all, are exit 2 saying which', async () => {
+    const refused = await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ signing: false }), '--token', 'not-a-jwt');
+    expect(refused.code).toBe(2);
+    expect(refused.out).toMatch(/the ledger refused the token \(401\)/);
+    const missing = await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ signing: false }));
+    expect(missing.code).toBe(2);
+    expect(missing.out).toMatch(/requires a token \(401 without one\): give --token/);
+    const ghost = await mintToken(SIGNING, claimsFor(SIGNING, 'nobody-here'));
+    const unknown = await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ signing: false }), '--token', ghost);
+    expect(unknown.code).toBe(2);
+    expect(unknown.out).toMatch(/does not exist on the participant or is deactivated/);
+  });
+});
+
+describe('doctor: wrong or missing targets', () => {
+  it('an unreachable URL is exit 3', async () => {
+    const closed = await fakeServer(() => undefined);
+    await closed.close();
+    const r = await cli('doctor', '--target', closed.url, '--profile', 'reference');
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/UNREACHABLE \(exit 3\)[\s\S]*connection refused/);
+    // A port fetch will not connect to answers no probe either.
+    const blocked = await cli('doctor', '--target', 'http://127.0.0.1:1', '--profile', 'reference');
+    expect(blocked.code).toBe(3);
+    expect(blocked.out).toMatch(/UNREACHABLE \(exit 3\)[\s\S]*bad port/);
+    const blockedDir = tmp('run-blocked');
+    expect((await cli('run', '--target', 'http://127.0.0.1:1', '--profile', 'reference', '--report-dir', blockedDir, '--quiet')).code).toBe(3);
+    expect(JSON.parse(readFileSync(join(blockedDir, 'report.json'), 'utf8'))).toMatchObject({ checks: [], unreachable: { url: 'http://127.0.0.1:1' }, preflight: { status: 'unreachable' } });
+    const dir = tmp('run-unreachable');
+    expect((await cli('run', '--target', closed.url, '--profile', 'reference', '--report-dir', dir, '--quiet')).code).toBe(3);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report.preflight).toMatchObject({ status: 'unreachable', problems: [expect.stringMatching(/connection refused/) as string] });
+    expect(validateReport(report)).toEqual([]);
+  });
+
+  it('a registry URL given as a ledger is exit 2, naming what answered; the same URL as a registry is ready', async () => {
+    const asLedger = await cli('doctor', '--ledger-url', registryOnly.url, '--profile', ledgerReadOnlyProfile());
+    expect(asLedger.code).toBe(2);
+    expect(asLedger.out).toMatch(/NO\s+ledger\s+GET .*\/v2\/version: answered 404/);
+    expect(asLedger.out).toMatch(/this is not a JSON Ledger API v2 \(a version string\), yet profile 'ledger-read-only' says the target serves the ledger group/);
+    expect(asLedger.out).toContain('Canton version: not reported');
+
+    process.env['CC_ALLOCATION_INSTRUCTION_ID'] = '00b1cf648fa1d69ec40a8ab003b392798cdb9d35c1c28a89a718a87c8f1de5a710';
+    try {
+      const asRegistry = await cli('doctor', '--registry-url', registryOnly.url, '--profile', 'registry');
+      expect(asRegistry.out).toMatch(/yes\s+registry/);
+      expect(asRegistry.code).toBe(0);
+    } finally {
+      delete process.env['CC_ALLOCATION_INSTRUCTION_ID'];
+    }
+  });
+});
+
+describe('run performs the preflight first', () => {
+  it('records a ready verdict with the Canton version in report.json', async () => {
+    const dir = tmp('run-ready');
+    const r = await cli('run', '--target', open.url, '--profile', 'reference', '--only', 'ledger.version.shape', '--oracle', 'none', '--seed', '1', '--report-dir', dir);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(new RegExp(`preflight: ready · Canton ${version.replace(/\./g, '\\.')} · no auth · 1 of 1 selected checks can run`));
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report.preflight).toEqual({ status: 'ready', cantonVersion: version, problems: [] });
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(` · Canton ${version} · `);
+    expect(validateReport(report)).toEqual([]);
+  }, 60_000);
+
+  it('does not start when the preflight says the target cannot be certified (exit 2), and still writes the reports', async () => {
+    const dir = tmp('run-stopped');
+    const r = await cli('run', '--target', secured.url, '--profile', vendorProfile({ signing: false }), '--token', 'not-a-jwt', '--report-dir', dir, '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/preflight: cannot be certified as configured[\s\S]*the ledger refused the token \(401\)/);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report).toMatchObject({ verdict: 'fail', checks: [], preflight: { status: 'misconfigured' } });
+    expect(validateReport(report)).toEqual([]);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/^## canton-conformance: ❌ NOT STARTED[\s\S]*refused the token/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<failure message="the target cannot be certified as configured: /);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/data-testid="verdict">NOT STARTED</);
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../conformance/src/cli/main.js';
+import { observe } from '../../conformance/src/judge/observe.js';
+import { TargetModel, type Observation } from '../../conformance/src/judge/targetModel.js';
+import { INVARIANTS } from '../../conformance/src/judge/invariants.js';
+
+const at = (where: string, seq: number): Observation => ({ checkId: 'c', where, seq, at: `2026-01-01T00:00:0${seq}Z` });
+const created = (createdAt: string, observers: string[] = []) => ({ CreatedEvent: { contractId: '00aa', templateId: 'p:Sample.Asset:Asset', packageName: 'canton-conformance-samples', createArgument: { issuer: 'i', owner: 'o', amount: '1.0' }, signatories: ['i'], observers: ['o', ...observers], createdAt } });
+
+describe('the judge: answers against the target\'s own earlier answers', () => {
+  it('a created event read again with another createdAt breaks judge.facts.reread-equal, naming both observations', () => {
+    const m = new TargetModel();
+    expect(observe(m, { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', request: {}, status: 200, body: { transaction: { events: [created('2026-01-01T00:00:00.123Z')] } } }, at('POST /a', 1), m.tick())).toEqual([]);
+    const v = observe(m, { method: 'POST', path: '/v2/state/active-contracts', request: {}, status: 200, body: [{ contractEntry: { JsActiveContract: { createdEvent: created('2026-01-01T00:00:01.123Z').CreatedEvent } } }] }, at('POST /b', 2), m.tick());
+    expect(v).toMatchObject([{ invariant: 'judge.facts.reread-equal', first: { where: 'POST /a' }, second: { where: 'POST /b' } }]);
+    // The same instant written with trailing zeros is the same fact.
+    expect(observe(m, { method: 'POST', path: '/v2/x', request: {}, status: 200, body: created('2026-01-01T00:00:00.123000Z') }, at('POST /c', 3), m.tick())).toEqual([]);
+  });
+
+  it('a signatory listed as observer breaks judge.events.parties-computed', () => {
+    const v = observe(new TargetModel(), { method: 'POST', path: '/v2/x', request: {}, status: 200, body: created('2026-01-01T00:00:00Z', ['i']) }, at('POST /x', 1), 0);
+    expect(v.map((x) => x.invariant)).toEqual(['judge.events.parties-computed']);
+  });
+
+  it('after a write, a read that misses it breaks judge.writes.visible-after', () => {
+    const m = new TargetModel();
+    observe(m, { method: 'POST', path: '/v2/users', request: { user: { id: 'u1', primaryParty: 'p' } }, status: 200, body: { user: { id: 'u1', primaryParty: 'p', isDeactivated: false } } }, at('POST /v2/users', 1), m.tick());
+    const v = observe(m, { method: 'GET', path: '/v2/users', request: undefined, status: 200, body: { users: [{ id: 'u1', primaryParty: 'p', isDeactivated: true }] } }, at('GET /v2/users', 2), m.tick());
+    expect(v.map((x) => x.invariant)).toEqual(['judge.writes.visible-after']);
+  });
+
+  it('errors: gRPC code against HTTP status, one category per code, and no retryable definitive refusal', () => {
+    const m = new TargetModel();
+    const err = (status: number, body: object) => observe(m, { method: 'GET', path: '/v2/users/x', request: undefined, status, body }, at('GET /v2/users/x', 1), m.tick()).map((x) => x.invariant);
+    expect(err(404, { code: 'USER_NOT_FOUND', errorCategory: 11, grpcCodeValue: 5 })).toEqual([]);
+    expect(err(404, { code: 'USER_NOT_FOUND', errorCategory: 11, grpcCodeValue: 3 })).toContain('judge.errors.consistent');
+    expect(err(409, { code: 'USER_ALREADY_EXISTS', errorCategory: 2, grpcCodeValue: 10, retryInfo: '1 second' })).toEqual(['judge.errors.definitive-not-retryable']);
+  });
+
+  it('cost estimates add up; a bounded stream that does not close normally breaks judge.streams.bounded-close', () => {
+    const m = new TargetModel();
+    const cost = (total: number) => observe(m, { method: 'POST', path: '/v2/interactive-submission/prepare', request: {}, status: 200, body: { costEstimation: { confirmationRequestTrafficCostEstimation: 2, confirmationResponseTrafficCostEstimation: 3, totalTrafficCostEstimation: total } } }, at('POST /p', 1), 0);
+    expect(cost(5)).toEqual([]);
+    expect(cost(2).map((x) => x.invariant)).toEqual(['judge.numbers.add-up']);
+    const stream = (closeCode: number) => observe(m, { method: 'GET', path: '/v2/updates', request: { endInclusive: 5 }, status: 101, body: [], stream: { ended: 'closed', cut: false, closeCode } }, at('WS /v2/updates', 2), 0);
+    expect(stream(1000)).toEqual([]);
+    expect(stream(1011).map((x) => x.invariant)).toEqual(['judge.streams.bounded-close']);
+  });
+
+  it('every invariant has a stable judge.* id and a rule, and `list --invariants` prints them', async () => {
+    expect(INVARIANTS.length).toBeGreaterThanOrEqual(9);
+    for (const i of INVARIANTS) expect(i.id).toMatch(/^judge\.[a-z-]+\.[a-z-]+$/);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      expect(await main(['list', '--invariants'])).toBe(0);
+      const printed = log.mock.calls.map((c) => c.join(' ')).join('\n');
+      for (const i of INVARIANTS) expect(printed).toContain(i.id);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * The upload check (daml-engine/check): every reference DAR passes; hand-built hostile packages
+ * are refused with the reason named; nothing recurses on input depth.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Expr } from '../../daml-engine/ast/Expr.js';
+import type { Package } from '../../daml-engine/ast/Package.js';
+import type { Type } from '../../daml-engine/ast/Type.js';
+import { E } from '../../daml-engine/build/E.js';
+import { PackageBuilder, SELF_PACKAGE_ID } from '../../daml-engine/build/PackageBuilder.js';
+import { T } from '../../daml-engine/build/T.js';
+import { describeCheckFailure, type CheckReason } from '../../daml-engine/check/CheckFailure.js';
+import { checkPackage, checkPackages, DEFAULT_CHECK_LIMITS } from '../../daml-engine/check/checkPackage.js';
+import { decodeArchive } from '../../daml-engine/decode/decodeArchive.js';
+import { MAX_WIRE_NESTING } from '../../daml-engine/decode/decodePackage.js';
+import { decodeDar } from '../../daml-engine/decode/decodeDar.js';
+import { encodePackageArchive } from '../../daml-engine/encode/encodeArchive.js';
+import { buildSamplePackage } from './samplePackage.js';
+
+const DARS = new URL('../../../shared/upstream/daml/dars', import.meta.url).pathname;
+
+function darFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? darFiles(p) : p.endsWith('.dar') ? [p] : [];
+  });
+}
+
+const noOther = () => undefined;
+
+/** Checks the built package alone; its failure's reason. */
+function reasonOf(pkg: Package, lookup: (id: string) => Package | undefined = noOther): CheckReason | 'ok' {
+  const r = checkPackage(pkg, lookup);
+  return r.ok ? 'ok' : r.failure.reason;
+}
+
+/** A package with one value `Main:v : type = expr`, built (encoded and decoded back). */
+function withValue(type: Type, expr: Expr, options: { lfVersion?: string } = {}): Package {
+  const b = new PackageBuilder({ name: 'hostile', version: '1.0.0', ...options });
+  b.module('Main').value('v', type, expr);
+  return b.build().package;
+}
+
+describe.skipIf(!existsSync(DARS))('the check accepts every reference DAR (needs ../shared/upstream/daml/dars)', () => {
+  it.each(existsSync(DARS) ? darFiles(DARS).map((f) => [f.slice(DARS.length + 1)]) : [])('%s', (rel) => {
+    const dar = decodeDar(readFileSync(join(DARS, rel)));
+    expect(dar.ok).toBe(true);
+    if (!dar.ok) return;
+    const byId = new Map(dar.value.packages.map((p) => [p.id, p]));
+    const r = checkPackages(dar.value.packages, (id) => byId.get(id));
+    expect(r.ok ? 'ok' : describeCheckFailure(r.failure)).toBe('ok');
+  }, 120_000);
+});
+
+describe('the check', () => {
+  it('accepts the sample package built by the tests', () => {
+    expect(reasonOf(buildSamplePackage().package)).toBe('ok');
+  });
+
+  it.each([
+    ['the empty string', ''],
+    ['a path', '../x/y'],
+    ['10,000 characters', 'a'.repeat(10_000)],
+    ['a space', 'my package'],
+  ])('refuses a package name that is not a PackageNameString: %s', (_what, name) => {
+    const b = new PackageBuilder({ name, version: '1.0.0' });
+    expect(reasonOf(b.build().package)).toEqual({ kind: 'badPackageName', name });
+  });
+
+  it.each([['latest'], [''], ['1.0.0-rc1'], ['01.2'], ['1..2'], ['9'.repeat(300)]])('refuses the package version %j', (version) => {
+    const b = new PackageBuilder({ name: 'ok-name', version });
+    expect(reasonOf(b.build().package)).toEqual({ kind: 'badPackageVersion', version });
+  });
+
+  it('refuses a package without metadata, and accepts names and versions the spec allows', () => {
+    expect(reasonOf(new PackageBuilder({ name: 'x', version: '1', noMetadata: true }).build().package)).toEqual({ kind: 'badPackageName', name: '' });
+    expect(reasonOf(new PackageBuilder({ name: 'splice-amulet:v_2', version: '0.10.22' }).build().package)).toBe('ok');
+  });
+
+  it('resolves references: values, types, templates, choices, packages', () => {
+    const elsewhere = { packageId: 'f'.repeat(64), module: 'Main', name: 'x' };
+    expect(reasonOf(withValue(T.int64, E.val({ packageId: SELF_PACKAGE_ID, module: 'Main', name: 'nowhere' })))).toMatchObject({ kind: 'unknownReference', what: 'value' });
+    expect(reasonOf(withValue(T.int64, E.val({ packageId: SELF_PACKAGE_ID, module: 'Nowhere', name: 'v' })))).toMatchObject({ kind: 'unknownReference', what: 'module' });
+    expect(reasonOf(withValue(T.con({ packageId: SELF_PACKAGE_ID, module: 'Main', name: 'Nope' }), E.unit))).toMatchObject({ kind: 'unknownReference', what: 'type' });
+    expect(reasonOf(withValue(T.int64, E.val(elsewhere)))).toEqual({ kind: 'unknownReference', what: 'package', name: 'f'.repeat(64) });
+    const tpl = { packageId: SELF_PACKAGE_ID, module: 'Main', name: 'NoTemplate' };
+    expect(reasonOf(withValue(T.update(T.unit), E.fetch(tpl, E.unit)))).toMatchObject({ kind: 'unknownReference', what: 'template' });
+    // A choice the sample template does not have.
+    const sample = buildSamplePackage();
+    const asset = sample.ref('Sample.Asset', 'Asset');
+    const user = withValue(T.update(T.unit), E.exercise(asset, 'NoSuchChoice', E.unit, E.unit));
+    expect(reasonOf(user, (id) => (id === sample.id ? sample.package : undefined))).toMatchObject({ kind: 'unknownReference', what: 'choice' });
+    expect(reasonOf(withValue(T.update(T.unit), E.fetch(asset, E.unit)), (id) => (id === sample.id ? sample.package : undefined))).toBe('ok');
+  });
+
+  it('refuses unbound variables and type variables', () => {
+    expect(reasonOf(withValue(T.int64, E.var('x')))).toEqual({ kind: 'unknownVariable', name: 'x' });
+    expect(reasonOf(withValue(T.arrow(T.int64, T.int64), E.lam([['x', T.int64]], E.var('x'))))).toBe('ok');
+    // A lambda's parameter is not in scope of its argument.
+    expect(reasonOf(withValue(T.int64, E.app(E.lam([['x', T.int64]], E.var('x')), E.var('x'))))).toEqual({ kind: 'unknownVariable', name: 'x' });
+    expect(reasonOf(withValue(T.list(T.var('a')), E.nil(T.var('a'))))).toEqual({ kind: 'unknownTypeVariable', name: 'a' });
+    expect(reasonOf(withValue(T.forall(['a'], T.list(T.var('a'))), E.tyLam(['a'], E.nil(T.var('a')))))).toBe('ok');
+  });
+
+  it('checks kinds: builtin arities, Numeric scales, type arguments', () => {
+    expect(reasonOf(withValue(T.builtin('LIST', T.int64, T.int64), E.unit))).toMatchObject({ kind: 'kindMismatch' });
+    expect(reasonOf(withValue(T.list(T.nat(3)), E.unit))).toMatchObject({ kind: 'kindMismatch' });
+    expect(reasonOf(withValue(T.builtin('NUMERIC', T.int64), E.unit))).toMatchObject({ kind: 'kindMismatch' });
+    expect(reasonOf(withValue(T.numeric(38), E.unit))).toMatchObject({ kind: 'illFormed' });
+    expect(reasonOf(withValue(T.builtin('LIST'), E.unit))).toMatchObject({ kind: 'kindMismatch', detail: 'expected kind *, found * → *' });
+  });
+
+  it('refuses builtins the package\'s LF version does not have', () => {
+    expect(reasonOf(withValue(T.int64, E.builtin('SECP256K1_VALIDATE_KEY')))).toEqual({ kind: 'unavailableBuiltin', builtin: 'SECP256K1_VALIDATE_KEY', lfVersion: '2.1' });
+    expect(reasonOf(withValue(T.int64, E.builtin('SECP256K1_VALIDATE_KEY'), { lfVersion: '2.3' }))).toBe('ok');
+    expect(reasonOf(withValue(T.int64, E.builtin('ADD_BIGNUMERIC')))).toMatchObject({ kind: 'unavailableBuiltin', builtin: 'ADD_BIGNUMERIC' });
+  });
+
+  it('refuses ill-formed constructions: record fields, empty case, duplicate fields', () => {
+    const b = new PackageBuilder({ name: 'hostile', version: '1.0.0' });
+    const m = b.module('Main');
+    const R = m.record('R', { a: T.int64, b: T.int64 });
+    m.value('v', R.type, E.record(R.ref, { b: E.int64(1), a: E.int64(2) }));
+    expect(reasonOf(b.build().package)).toMatchObject({ kind: 'illFormed', detail: expect.stringMatching(/field mismatch/) });
+    expect(reasonOf(withValue(T.int64, E.case(E.unit, [])))).toMatchObject({ kind: 'illFormed', detail: 'empty case' });
+    expect(reasonOf(withValue(T.struct({ a: T.int64 }), E.struct({ a: E.int64(1) })))).toBe('ok');
+  });
+
+  it('refuses a type nested 100,000 deep (interned, so the wire stays flat) without recursing', () => {
+    // Each field's type is the previous one under a List: interning writes every level once.
+    const b = new PackageBuilder({ name: 'hostile', version: '1.0.0' });
+    const fields: { name: string; type: Type }[] = [];
+    let t: Type = T.int64;
+    for (let i = 0; i < 100_000; i++) {
+      t = T.list(t);
+      fields.push({ name: `f${i}`, type: t });
+    }
+    b.module('Main').record('Deep', fields);
+    const r = checkPackage(b.build().package, noOther);
+    expect(r).toMatchObject({ ok: false, failure: { definition: 'Main:Deep', reason: { kind: 'tooDeep', what: 'type', limit: DEFAULT_CHECK_LIMITS.typeDepth } } });
+  }, 120_000);
+
+  it('refuses an expression nested 100,000 deep without recursing (the walk keeps its own stack)', () => {
+    let e: Expr = E.int64(0);
+    for (let i = 0; i < 100_000; i++) e = E.some(T.int64, e);
+    const pkg: Package = {
+      id: 'a'.repeat(64), lfVersion: '2.1', imports: undefined,
+      metadata: { name: 'hostile', version: '1.0.0', upgradedPackageId: undefined },
+      modules: new Map([['Main', {
+        name: 'Main', synonyms: new Map(), dataTypes: new Map(), templates: new Map(), exceptions: new Map(), interfaces: new Map(),
+        values: new Map([['v', { name: 'v', type: T.int64, expr: e }]]),
+      }]]),
+    };
+    expect(reasonOf(pkg)).toEqual({ kind: 'tooDeep', what: 'expression', limit: DEFAULT_CHECK_LIMITS.exprDepth });
+  });
+
+  it('handles wide definitions without recursing: 100,000 type parameters, a kind of 100,000 arrows', () => {
+    const params = Array.from({ length: 100_000 }, (_, i) => ({ name: `a${i}`, kind: { kind: 'star' } as const }));
+    const b = new PackageBuilder({ name: 'hostile', version: '1.0.0' });
+    const m = b.module('Main');
+    const wide = m.dataType({ name: 'Wide', params, serializable: false, cons: { kind: 'record', fields: [], fieldNames: [] } });
+    m.record('UsesWideUnapplied', { f: T.con(wide) });
+    const r = checkPackage(b.build().package, noOther);
+    expect(r).toMatchObject({ ok: false, failure: { definition: 'Main:UsesWideUnapplied', reason: { kind: 'kindMismatch', detail: expect.stringMatching(/^expected kind \*, found \* → \* → .* → …$/) } } });
+    const arrowKind = { kind: 'arrow', params: params.map((p) => p.kind), result: { kind: 'star' } } as const;
+    const b2 = new PackageBuilder({ name: 'hostile', version: '1.0.0' });
+    b2.module('Main').dataType({ name: 'HigherKinded', params: [{ name: 'f', kind: arrowKind }], serializable: false, cons: { kind: 'record', fields: [], fieldNames: [] } });
+    expect(checkPackage(b2.build().package, noOther)).toMatchObject({ ok: false, failure: { reason: { kind: 'tooDeep', what: 'kind' } } });
+  }, 120_000);
+
+  it('bounds the work on shared sub-expressions (a DAG whose tree is exponential)', () => {
+    let e: Expr = E.int64(1);
+    for (let i = 0; i < 64; i++) e = E.app(E.builtin('ADD_INT64'), e, e);
+    const pkg = { ...withValue(T.int64, E.unit) };
+    const module = pkg.modules.get('Main')!;
+    const hostile: Package = { ...pkg, modules: new Map([['Main', { ...module, values: new Map([['v', { name: 'v', type: T.int64, expr: e }]]) }]]) };
+    expect(checkPackage(hostile, noOther, { ...DEFAULT_CHECK_LIMITS, work: 100_000 })).toMatchObject({ ok: false, failure: { reason: { kind: 'tooLarge', limit: 100_000 } } });
+  });
+
+  it('names the package, the definition and the reason in one line', () => {
+    const pkg = withValue(T.int64, E.var('ghost'));
+    const r = checkPackage(pkg, noOther);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(describeCheckFailure(r.failure)).toBe(`validation error in Main:v in package ${pkg.id}: unknown expr variable: ghost`);
+  });
+});
+
+describe('the decoder bounds what it recurses on', () => {
+  it('refuses an expression nested deeper than the wire bound as a decode failure, not a stack overflow', () => {
+    let e: Expr = E.int64(0);
+    for (let i = 0; i < MAX_WIRE_NESTING + 10; i++) e = E.some(T.int64, e);
+    const b = new PackageBuilder({ name: 'hostile', version: '1.0.0' });
+    b.module('Main').value('v', T.int64, e);
+    const { dalf } = encodePackageArchive(b.toPackage());
+    const decoded = decodeArchive(dalf);
+    expect(decoded.ok).toBe(true);
+    if (!decoded.ok) return;
+    // Value bodies decode on first use: the check forces them and reports the wire error.
+    expect(reasonOf(decoded.value)).toMatchObject({ kind: 'undecodable', detail: expect.stringMatching(/nest deeper than 500/) });
+  });
+});
