@@ -26,6 +26,21 @@ function onOwnTransaction(when: (request: string) => boolean, f: (events: Json[]
     },
   };
 }
+/**
+ * Rewrites every created event of the suite's template in every answer (transactions, active
+ * contracts, events by contract id): a consistent fault, as a participant that stored the wrong
+ * value would have, so reading it again elsewhere shows the same.
+ */
+function onEveryTicket(f: (created: Json) => void): Fault {
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (isObject(v)) {
+      if (typeof v.templateId === 'string' && v.templateId.endsWith(`:${OWN}:Ticket`) && Array.isArray(v.signatories) && 'createArgument' in v) f(v);
+      Object.values(v).forEach(walk);
+    }
+  };
+  return { response: (req, res) => (res.status === 200 && pathOf(req.url).startsWith('/v2/') ? withJson(res, (v) => (walk(v), v)) : res) };
+}
 const created = (events: Json[]) => events.map((e) => e.CreatedEvent).filter(isObject);
 const exercised = (events: Json[]) => events.map((e) => e.ExercisedEvent).filter(isObject);
 const isCreate = (body: string) => body.includes('CreateCommand');
@@ -36,16 +51,16 @@ export const REINTERPRET_MUTANTS: readonly Mutant[] = [
     name: 'own-package-wrong-signatory',
     description: 'the created event names the holder (an observer) as signatory instead of the issuer the template computes',
     caughtBy: CHECK, reinterpret: 'judge.daml.signatories',
-    fault: onOwnTransaction(isCreate, (events) => {
-      for (const c of created(events)) if (Array.isArray(c.observers) && c.observers.length > 0) c.signatories = [c.observers[0]];
+    fault: onEveryTicket((c) => {
+      if (Array.isArray(c.observers) && c.observers.length > 0) c.signatories = [c.observers[0]];
     }),
   },
   {
     name: 'own-package-extra-observer',
     description: 'the created event lists an observer the template does not compute',
     caughtBy: CHECK, reinterpret: 'judge.daml.observers',
-    fault: onOwnTransaction(isCreate, (events) => {
-      for (const c of created(events)) c.observers = [...(Array.isArray(c.observers) ? c.observers : []), 'intruder::1220aaaa'];
+    fault: onEveryTicket((c) => {
+      if (Array.isArray(c.observers) && !c.observers.includes('intruder::1220aaaa')) c.observers = [...c.observers, 'intruder::1220aaaa'];
     }),
   },
   {
