@@ -5,6 +5,7 @@ import { DEDUP_MUTANTS } from './dedupMutants.js';
 import { TIME_AND_REPLAY_MUTANTS } from './timeAndReplayMutants.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import { PACKAGE_MUTANTS } from './packageMutants.js';
+import { REINTERPRET_MUTANTS } from './reinterpretMutants.js';
 import { READ_MUTANTS } from './readMutants.js';
 import { GET_COMPLETIONS_MUTANTS } from './getCompletionsMutants.js';
 import { STREAM_MUTANTS } from './streamMutants.js';
@@ -57,6 +58,11 @@ export interface Mutant {
    * what the fault changes) and fails with `--oracle reference`. `category` names the rule family.
    */
   readonly oracle?: { readonly category: string };
+  /**
+   * Only re-interpretation catches it, naming this `judge.daml.*` id: `caughtBy` passes with
+   * `--reinterpret none` (no hand-written expectation looks at what the fault changes).
+   */
+  readonly reinterpret?: string;
   /**
    * Only the judge catches it: `caughtBy` passes with `--judge none` and fails with the judge on,
    * naming this invariant.
@@ -378,6 +384,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...INTERACTIVE_MUTANTS,
   // Packages, vetting and administration: their own file.
   ...PACKAGE_MUTANTS,
+  ...REINTERPRET_MUTANTS,
   // The token-standard registry and Scan's wallet reads (tokenMutants.ts).
   ...TOKEN_MUTANTS,
   // The token standard v2: settlement factory and v2 allocation factory (tokenV2Mutants.ts).

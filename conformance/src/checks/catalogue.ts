@@ -12,6 +12,7 @@ import { ledgerNegativeChecks } from './ledgerNegative.js';
 import { ledgerRoutingChecks } from './ledgerRouting.js';
 import { ledgerPartyChecks } from './ledgerParties.js';
 import { ledgerPackageChecks } from './ledgerPackages.js';
+import { ledgerOwnPackageChecks } from './ledgerOwnPackage.js';
 import { ledgerReadChecks } from './ledgerReads.js';
 import { ledgerStateChecks } from './ledgerState.js';
 import { ledgerStreamChecks } from './ledgerStreams.js';
@@ -66,6 +67,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...ledgerSynchronizerChecks,
     ...ledgerInteractiveEncodingChecks,
     ...ledgerPackageChecks,
+    ...ledgerOwnPackageChecks,
     ...ledgerAdminChecks,
     ...ledgerClientWireChecks,
     ...statefulChecks,

@@ -1,6 +1,7 @@
 import type { Exchange } from '../target/exchange.js';
 import type { TargetClient } from '../target/createTarget.js';
 import type { Profile } from '../runner/profile.js';
+import type { ReinterpretTally } from '../reinterpret/reinterpretTally.js';
 
 /** The endpoint group a check exercises (A: registry, B: ledger JSON API, C: scan). */
 export type Group = 'registry' | 'ledger' | 'scan';
@@ -71,6 +72,8 @@ export interface CheckContext {
   readonly seen: readonly Exchange[];
   /** Spec files given with --spec: responses are validated against these first, then against ours. */
   readonly specFiles: readonly string[];
+  /** The run's re-interpretation of transactions (`run --reinterpret`); absent: off. */
+  readonly reinterpretation?: ReinterpretTally;
   /** Run-wide memo (shared setup such as the suite's own party), keyed by name. */
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** A fresh unique name for things the suite creates (command ids, user ids, party hints). */

@@ -3,6 +3,7 @@ import { parseSelectors, SelectionError, selectChecks } from '../runner/select.j
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 import { coverageOf, type Coverage } from '../report/coverage.js';
+import { JUDGE_DAML } from '../reinterpret/judgeDamlIds.js';
 import { INVARIANTS } from '../judge/invariants.js';
 
 function printCoverage(c: Coverage): void {
@@ -23,7 +24,8 @@ Prints every check: id, level, group, kind and title (or JSON with the operation
 the checks that enforce it, and names the operations and rules with none (exit 1 if any
 operation has none).
 --invariants prints the named invariants (judge.*) every answer is judged by against the target's
-own earlier answers, with the rule each enforces.`;
+own earlier answers, and what re-interpretation compares (judge.daml.*: a check fails with one of
+these when a transaction it caused differs from the engine's), with the rule each enforces.`;
 
 export async function run(argv: string[]): Promise<number> {
   let values;
@@ -37,8 +39,9 @@ export async function run(argv: string[]): Promise<number> {
     return ExitCode.Ok;
   }
   if (values.invariants) {
-    if (values.json) console.log(JSON.stringify(INVARIANTS, null, 2));
-    else for (const i of INVARIANTS) console.log(`${i.id}  ${i.title}\n    ${i.rule}`);
+    const all = [...INVARIANTS, ...JUDGE_DAML];
+    if (values.json) console.log(JSON.stringify(all, null, 2));
+    else for (const i of all) console.log(`${i.id}  ${i.title}\n    ${i.rule}`);
     return ExitCode.Ok;
   }
   let checks;

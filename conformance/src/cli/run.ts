@@ -15,6 +15,7 @@ import { DEFAULT_PROFILE, loadProfile, ProfileError, type Profile } from '../run
 import { unreachable } from '../runner/reachability.js';
 import { startInProcessReference, type InProcessServer } from '../runner/referenceServer.js';
 import { DEFAULTS, runSuite, type JudgeMode, type OracleMode } from '../runner/runSuite.js';
+import type { ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { randomSeed } from '../runner/seeds.js';
 import { shellQuote } from '../target/curl.js';
 import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
@@ -34,7 +35,8 @@ export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
            [--report-dir DIR] [--baseline FILE] [--write-baseline FILE] [--spec FILE|URL]
-           [--oracle reference|none] [--judge model|none] [--quiet] [--min-ran PERCENT] [--fail-on-skip]
+           [--oracle reference|none] [--judge model|none] [--reinterpret engine|none] [--quiet]
+           [--min-ran PERCENT] [--fail-on-skip]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
 it starts the reference server in-process on a free port and certifies it.
@@ -72,6 +74,9 @@ Runs:
   --judge MODE          model: judge every answer against the target's own earlier answers by
                         the named invariants (judge.*, see \`list --invariants\`); none: off
                         (default: model)
+  --reinterpret MODE    engine (default): re-run the commands of the transactions checks cause
+                        with the Daml engine on the packages the target serves and fail any
+                        difference (judge.daml.*, see list --invariants); none: off
 Reports:
   --report-dir DIR      where report.json, junit.xml, summary.md and report.html go (default: reports)
   --baseline FILE       expected failures: a previous report.json or one check id per line
@@ -116,6 +121,7 @@ interface RunArgs {
   readonly minRanPercent?: number;
   readonly failOnSkip: boolean;
   readonly judge?: JudgeMode;
+  readonly reinterpret?: ReinterpretMode;
 }
 
 export function int(name: string, v: string | undefined, min: number): number | undefined {
@@ -172,6 +178,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         'min-ran': { type: 'string' },
         'fail-on-skip': { type: 'boolean' },
         judge: { type: 'string' },
+        reinterpret: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -190,6 +197,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
   }
   if (values.oracle !== undefined && values.oracle !== 'reference' && values.oracle !== 'none') throw new UsageError(`--oracle takes reference or none (got '${values.oracle}')`);
   if (values.judge !== undefined && values.judge !== 'model' && values.judge !== 'none') throw new UsageError(`--judge takes model or none (got '${values.judge}')`);
+  if (values.reinterpret !== undefined && values.reinterpret !== 'engine' && values.reinterpret !== 'none') throw new UsageError(`--reinterpret takes engine or none (got '${values.reinterpret}')`);
   const urls: Partial<Record<Group, string>> = {};
   const ledger = url('ledger-url', values['ledger-url']);
   const registry = url('registry-url', values['registry-url']);
@@ -219,6 +227,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     ...(values['min-ran'] !== undefined ? { minRanPercent: parsePercent(values['min-ran']) } : {}),
     failOnSkip: values['fail-on-skip'] === true,
     ...(values.judge !== undefined ? { judge: values.judge as JudgeMode } : {}),
+    ...(values.reinterpret !== undefined ? { reinterpret: values.reinterpret as ReinterpretMode } : {}),
   };
 }
 
@@ -411,6 +420,7 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       toolVersion: toolVersion(),
       oracle,
       ...(args.judge ? { judge: args.judge } : {}),
+      ...(args.reinterpret ? { reinterpret: args.reinterpret } : {}),
     });
     let report: Report = { ...explainDefaultProfile(args, inProcess, result.report), preflight: pre.verdict };
     let outcome = result.baseline;

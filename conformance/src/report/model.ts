@@ -1,3 +1,4 @@
+import type { ReinterpretSummary } from '../reinterpret/reinterpretTally.js';
 import type { Counterexample, Group, Kind, Level, Status } from '../checks/types.js';
 import type { Coverage } from './coverage.js';
 
@@ -159,6 +160,8 @@ export interface Report {
   readonly verdict: 'pass' | 'fail';
   readonly timings: readonly OperationTiming[];
   readonly checks: readonly CheckResult[];
+  /** What re-interpretation of the suite's transactions did (present when any was handed to it, or it was off). */
+  readonly reinterpretation?: ReinterpretSummary;
   /** Present when the run compared answers with the reference ledger (`--oracle reference`). */
   readonly oracle?: OracleRunSummary;
   /** The gate on what ran (`--min-ran`, `--fail-on-skip`); present when either was given. */

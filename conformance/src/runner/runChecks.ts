@@ -4,6 +4,7 @@ import type { CheckResult } from '../report/model.js';
 import type { Target } from '../target/createTarget.js';
 import type { Exchange } from '../target/exchange.js';
 import type { OracleSession } from '../oracle/oracleSession.js';
+import type { ReinterpretTally } from '../reinterpret/reinterpretTally.js';
 import { oracleResultOf } from '../oracle/oracleResult.js';
 import type { JudgeSession } from '../judge/judgeSession.js';
 import { judgeResultOf } from '../judge/judgeResult.js';
@@ -32,6 +33,8 @@ export interface RunChecksOptions {
   readonly specFiles?: readonly string[];
   /** The reference as the oracle: each request is replayed on it in lockstep and the answers compared. */
   readonly oracle?: OracleSession;
+  /** Re-interpretation of the transactions checks cause (they hand them to it). */
+  readonly reinterpretation?: ReinterpretTally;
   /** The target's own model: every answer judged by the named invariants (conformance/src/judge/). */
   readonly judge?: JudgeSession;
 }
@@ -84,6 +87,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
         timeoutMs: o.requestTimeoutMs ?? 10_000,
         seen,
         specFiles: o.specFiles ?? [],
+        ...(o.reinterpretation ? { reinterpretation: o.reinterpretation } : {}),
         shared: <T>(key: string, make: () => Promise<T>) => {
           let p = memo.get(key) as Promise<T> | undefined;
           if (p === undefined) {

@@ -4,6 +4,7 @@ import { applyBaseline, type Baseline, type BaselineOutcome } from '../report/ba
 import { coverageOf } from '../report/coverage.js';
 import { summarize, type CheckResult, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
+import { committedTransactions, ReinterpretTally, type ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
 import { createJudgeSession } from '../judge/judgeSession.js';
 import { INVARIANTS } from '../judge/invariants.js';
@@ -49,6 +50,8 @@ export interface SuiteOptions {
    * answers (only for profiles that allow writes). Default `none` here; `run` picks per profile.
    */
   readonly oracle?: OracleMode;
+  /** `engine` (default): checks re-interpret the transactions they cause with the Daml engine; `none`: off. */
+  readonly reinterpret?: ReinterpretMode;
   /** `model` (default): judge every answer against the target's own earlier answers by the named invariants; `none`: off. */
   readonly judge?: JudgeMode;
 }
@@ -101,6 +104,7 @@ interface Prepared {
 
 async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   const { seed, runs, timeoutMs, all, selected, target, startedAt, started, oracle } = p;
+  const reinterpretation = new ReinterpretTally(o.reinterpret ?? 'engine');
   const shown = createProgress(selected.length, process.stderr, o.progress ?? 'auto', { checks: selected });
   const progress: Progress = o.onResult ? { ...shown, finish: (r) => (o.onResult!(r), shown.finish(r)) } : shown;
   const judge = o.judge === 'none' ? undefined : createJudgeSession();
@@ -116,6 +120,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     progress,
     ...(o.specFiles ? { specFiles: o.specFiles } : {}),
     ...(oracle ? { oracle: oracle.session } : {}),
+    reinterpretation,
     ...(judge ? { judge } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
@@ -137,6 +142,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     timings: timingsOf(exchanges),
     checks: baseline.checks,
     coverage: coverageOf(all, baseline.checks),
+    ...(reinterpretation.summary().handed > 0 || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
     ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations } } : {}),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
   };

@@ -176,5 +176,5 @@ async function readResponse(res: Response, maxBody: number): Promise<RecordedRes
   const all = Buffer.concat(chunks);
   const text = new TextDecoder('utf-8', { fatal: false }).decode(all);
   const sha256 = contentType === 'application/octet-stream' ? createHash('sha256').update(all).digest('hex') : undefined;
-  return { status: res.status, headers, contentType, text, truncated, size, ...(sha256 === undefined ? {} : { sha256 }) };
+  return { status: res.status, headers, contentType, text, truncated, size, ...(sha256 === undefined ? {} : { sha256, bytes: new Uint8Array(all) }) };
 }

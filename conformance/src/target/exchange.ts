@@ -53,6 +53,8 @@ export interface RecordedResponse {
   readonly size: number;
   /** Hex SHA-256 of the bytes read, for binary (`application/octet-stream`) bodies, whose text is lossy. */
   readonly sha256?: string;
+  /** The bytes read, for binary bodies (a package); never part of report evidence. */
+  readonly bytes?: Uint8Array;
 }
 
 /** Why a request got no (complete) response. */

@@ -1,0 +1,102 @@
+import { buildOwnPackage, OWN_MODULE } from '../reinterpret/ownPackage.js';
+import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
+import type { Exchange } from '../target/exchange.js';
+import { expectStatus, isObject, objectBody, type Json } from './support/expect.js';
+import { activeContracts, freshParty, ledgerEnd, readActiveContracts, userIdOf } from './support/ledger.js';
+import { firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, vettedOn } from './support/packages.js';
+import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+/**
+ * A vendor's package the target has never seen, built by the suite at run time: uploaded, listed,
+ * vetted, then created, exercised (a non-consuming choice with a result, a consuming one creating
+ * a successor), read through its interface's view and archived. What the transactions hold
+ * (signatories, observers, payloads, results, consuming flags) is judged by re-interpreting them
+ * with the engine (`conformance/src/reinterpret/`); this check judges the life cycle around them.
+ */
+const SPEC = `${UPSTREAM_B}: PackageManagementService.UploadDarFile, PackageService, CommandService; Daml-LF templates, choices and interfaces`;
+
+const ledgerEffects = (parties: readonly string[]): Json => ({
+  eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] }])), verbose: true },
+  transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+});
+
+/** Submits one command as `actAs`, re-interprets the answered transaction, returns its events. */
+async function submitJudged(ctx: CheckContext, actAs: string, command: Json, what: string): Promise<{ events: Json[]; exchange: Exchange }> {
+  const userId = userIdOf(ctx);
+  const commands = { commands: [command], commandId: ctx.unique('cc-own'), actAs: [actAs], ...(userId === undefined ? {} : { userId }) };
+  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([actAs]) } });
+  expectStatus(ctx, exchange, 200, what);
+  const tx = objectBody(ctx, exchange, what).transaction;
+  if (!isObject(tx) || !Array.isArray(tx.events)) return ctx.fail(`${what}: the answer holds no transaction with events`, exchange);
+  await judgeTransaction(ctx, { commands: [command], actAs: [actAs], parties: [actAs], transaction: tx }, exchange);
+  return { events: tx.events.filter(isObject), exchange };
+}
+
+const createdOf = (events: readonly Json[]) => events.map((e) => e.CreatedEvent).filter(isObject);
+const exercisedOf = (events: readonly Json[], choice: string) => events.map((e) => e.ExercisedEvent).filter((x): x is Json => isObject(x) && x.choice === choice);
+
+export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
+  {
+    id: 'ledger.daml.own-package',
+    title: 'A package the suite builds at run time is uploaded, listed, vetted, created, exercised, read through its interface view and archived; every transaction re-interpreted',
+    group: 'ledger',
+    operationId: LedgerOp.uploadDar,
+    level: 'MUST',
+    kind: 'example',
+    specRef: SPEC,
+    requires: { writes: true },
+    async run(ctx) {
+      const [issuer, holder, watcher] = [await freshParty(ctx, 'cc-issuer'), await freshParty(ctx, 'cc-holder'), await freshParty(ctx, 'cc-watcher')];
+      const built = buildOwnPackage(packageName(ctx, 'cc-vendor'));
+      // Vetting happens per synchronizer: a participant connected to several needs it named.
+      const sync = await firstSynchronizer(ctx);
+      const up = await ctx.http.request('ledger', { method: 'POST', path: '/v2/dars', query: { vetAllPackages: true, synchronizerId: sync }, bytes: built.dar() });
+      skipUnlessAdmin(ctx, up, 'POST /v2/dars');
+      expectStatus(ctx, up, 200, 'uploading the suite\'s own package');
+
+      const { ids, exchange: listed } = await listPackageIds(ctx);
+      if (!ids.includes(built.id)) ctx.fail(`the uploaded package ${built.name} (${built.id}) is not listed by GET /v2/packages`, listed);
+      const status = await ctx.http.request('ledger', { method: 'GET', path: `/v2/packages/${built.id}/status` });
+      expectStatus(ctx, status, 200, 'GET /v2/packages/{id}/status');
+      if (objectBody(ctx, status, 'package status').packageStatus !== 'PACKAGE_STATUS_REGISTERED') ctx.fail(`the uploaded package is not PACKAGE_STATUS_REGISTERED`, status);
+      const vetted = await listVetted(ctx, { packageMetadataFilter: { packageIds: [built.id] } });
+      if (!vettedOn(vetted.entries, sync, built.id)) ctx.fail(`the package uploaded with vetAllPackages=true is not vetted on ${sync}`, vetted.exchange);
+
+      const templateId = `${built.id}:${OWN_MODULE}:Ticket`;
+      const interfaceId = `${built.id}:${OWN_MODULE}:Counted`;
+      const note = 'ticket-';
+      const created = await submitJudged(ctx, issuer, { CreateCommand: { templateId, createArguments: { issuer, holder, watchers: [watcher], count: '3', note } } }, 'creating a contract of the suite\'s package');
+      const first = createdOf(created.events)[0];
+      if (typeof first?.contractId !== 'string') return ctx.fail('the create answered no CreatedEvent', created.exchange);
+      if (first.templateId !== templateId) ctx.fail(`the created event names template ${String(first.templateId)}, not ${templateId}`, created.exchange);
+
+      // The holder, an observer, reads the contract through the interface, with its view.
+      const end = await ledgerEnd(ctx);
+      const viewFilter = { filtersByParty: { [holder]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId, includeInterfaceView: true, includeCreatedEventBlob: false } } } }] } }, verbose: true };
+      const acs = await readActiveContracts(ctx, { activeAtOffset: end.offset, eventFormat: viewFilter }, 'the holder\'s contracts through the interface', { small: true });
+      const entry = acs.entries.map((e) => (isObject(e) && isObject(e.contractEntry) && isObject(e.contractEntry.JsActiveContract) ? e.contractEntry.JsActiveContract.createdEvent : undefined))
+        .find((c): c is Json => isObject(c) && c.contractId === first.contractId);
+      if (!entry) return ctx.fail(`the holder (an observer) does not see ${first.contractId} through interface ${interfaceId}`, acs.exchange);
+      const views = Array.isArray(entry.interfaceViews) ? entry.interfaceViews.filter(isObject) : [];
+      const view = views.find((v) => v.interfaceId === interfaceId);
+      const expected = { holder, total: '3', label: note };
+      if (!view || JSON.stringify(view.viewValue) !== JSON.stringify(expected)) {
+        ctx.fail(`the interface view of ${interfaceId} is ${view ? JSON.stringify(view.viewValue ?? view.viewStatus) : '(absent)'}, the template's view computes ${JSON.stringify(expected)}`, acs.exchange);
+      }
+
+      const described = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: first.contractId, choice: 'Describe', choiceArgument: { times: '2' } } }, 'a non-consuming choice');
+      if (exercisedOf(described.events, 'Describe').length !== 1) ctx.fail('the exercise of Describe answered no ExercisedEvent', described.exchange);
+      const bumped = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: first.contractId, choice: 'Bump', choiceArgument: { by: '4' } } }, 'a consuming choice');
+      const next = createdOf(bumped.events)[0];
+      if (exercisedOf(bumped.events, 'Bump').length !== 1 || typeof next?.contractId !== 'string') return ctx.fail('the exercise of Bump answered no ExercisedEvent and successor CreatedEvent', bumped.exchange);
+      const archived = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: next.contractId, choice: 'Archive', choiceArgument: {} } }, 'archiving the successor');
+      if (exercisedOf(archived.events, 'Archive').length !== 1) ctx.fail('the Archive answered no ExercisedEvent', archived.exchange);
+
+      const after = await ledgerEnd(ctx);
+      const active = await activeContracts(ctx, issuer, after.offset, { templateId });
+      const still = active.contracts.filter((c) => c.createdEvent.contractId === first.contractId || c.createdEvent.contractId === next.contractId);
+      if (still.length > 0) ctx.fail(`${still.map((c) => c.createdEvent.contractId).join(', ')} is still active after Bump and Archive consumed it`, active.exchange);
+    },
+  },
+];

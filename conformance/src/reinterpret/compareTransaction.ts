@@ -1,0 +1,101 @@
+/**
+ * Compares the target's events with the engine's projected nodes, node by node in pre-order.
+ * Contract ids are not compared (the JSON API gives no seed to derive them): the engine's ids are
+ * replaced by the target's of the node at the same place before values are compared.
+ */
+import { isObject, jsonEqual, type Json } from '../checks/support/expect.js';
+import type { JudgeDamlId } from './judgeDamlIds.js';
+import type { EngineEventNode } from './projectEngineNodes.js';
+
+export interface Difference {
+  readonly id: JudgeDamlId;
+  /** Where: `events[i]` of the target's transaction (or the command). */
+  readonly path: string;
+  readonly target: unknown;
+  readonly engine: unknown;
+}
+
+export type TargetNode =
+  | { readonly kind: 'create'; readonly contractId: string; readonly templateId: unknown; readonly createArgument: unknown; readonly signatories: unknown; readonly observers: unknown }
+  | {
+      readonly kind: 'exercise'; readonly contractId: string; readonly templateId: unknown; readonly choice: unknown; readonly consuming: unknown;
+      readonly actingParties: unknown; readonly exerciseResult: unknown; readonly descendants: number;
+    };
+
+/** The created and exercised events of a LEDGER_EFFECTS transaction, with each exercise's number of descendants. */
+export function targetNodesOf(events: readonly unknown[]): { ok: true; nodes: TargetNode[] } | { ok: false; reason: string } {
+  const withIds: { node: TargetNode; nodeId: unknown; last: unknown }[] = [];
+  for (const [i, e] of events.entries()) {
+    if (!isObject(e)) return { ok: false, reason: `events[${i}] is not an object` };
+    if (isObject(e.CreatedEvent)) {
+      const c = e.CreatedEvent;
+      withIds.push({ node: { kind: 'create', contractId: String(c.contractId), templateId: c.templateId, createArgument: c.createArgument, signatories: c.signatories, observers: c.observers }, nodeId: c.nodeId, last: c.nodeId });
+    } else if (isObject(e.ExercisedEvent)) {
+      const x = e.ExercisedEvent;
+      withIds.push({
+        node: { kind: 'exercise', contractId: String(x.contractId), templateId: x.templateId, choice: x.choice, consuming: x.consuming, actingParties: x.actingParties, exerciseResult: x.exerciseResult, descendants: 0 },
+        nodeId: x.nodeId, last: x.lastDescendantNodeId,
+      });
+    } else {
+      return { ok: false, reason: `events[${i}] is neither a CreatedEvent nor an ExercisedEvent (the transaction must be of LEDGER_EFFECTS shape)` };
+    }
+  }
+  const nodes = withIds.map(({ node, nodeId, last }) => {
+    if (node.kind !== 'exercise' || typeof nodeId !== 'number' || typeof last !== 'number') return node;
+    return { ...node, descendants: withIds.filter((o) => typeof o.nodeId === 'number' && o.nodeId > nodeId && o.nodeId <= last).length };
+  });
+  return { ok: true, nodes };
+}
+
+const sorted = (v: unknown): unknown => (Array.isArray(v) ? [...v].map(String).sort() : v);
+
+/** Replaces every string that is a key of `ids` (an engine contract id) by its value (the target's). */
+function renameIds(v: unknown, ids: ReadonlyMap<string, string>): unknown {
+  if (typeof v === 'string') return ids.get(v) ?? v;
+  if (Array.isArray(v)) return v.map((x) => renameIds(x, ids));
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renameIds(x, ids)]));
+  return v;
+}
+
+export function compareTransaction(target: readonly TargetNode[], engine: readonly EngineEventNode[]): Difference[] {
+  const out: Difference[] = [];
+  const ids = new Map<string, string>();
+  for (let i = 0; i < Math.min(target.length, engine.length); i++) ids.set(engine[i]!.contractId, target[i]!.contractId);
+  const shape = (ns: readonly { kind: string }[]) => ns.map((n) => ('choice' in n ? `exercise ${String(n.choice)}` : n.kind));
+  if (target.length !== engine.length) {
+    out.push({ id: 'judge.daml.nodes', path: 'events', target: shape(target), engine: shape(engine) });
+  }
+  for (let i = 0; i < Math.min(target.length, engine.length); i++) {
+    const t = target[i]!;
+    const e = engine[i]!;
+    const path = `events[${i}]`;
+    const diff = (id: JudgeDamlId, field: string, tv: unknown, ev: unknown) => {
+      if (!jsonEqual(tv, ev)) out.push({ id, path: `${path}.${field}`, target: tv, engine: ev });
+    };
+    if (t.kind !== e.kind) {
+      out.push({ id: 'judge.daml.nodes', path, target: t.kind === 'create' ? 'CreatedEvent' : 'ExercisedEvent', engine: e.kind === 'create' ? 'create node' : 'exercise node' });
+      continue;
+    }
+    diff('judge.daml.template', 'templateId', t.templateId, e.templateId);
+    if (t.kind === 'create' && e.kind === 'create') {
+      diff('judge.daml.payload', 'createArgument', t.createArgument, renameIds(e.createArgument, ids));
+      diff('judge.daml.signatories', 'signatories', sorted(t.signatories), sorted(e.signatories));
+      diff('judge.daml.observers', 'observers', sorted(t.observers ?? []), sorted(e.observers));
+    } else if (t.kind === 'exercise' && e.kind === 'exercise') {
+      diff('judge.daml.nodes', 'choice', t.choice, e.choice);
+      diff('judge.daml.consuming', 'consuming', t.consuming, e.consuming);
+      diff('judge.daml.acting-parties', 'actingParties', sorted(t.actingParties), sorted(e.actingParties));
+      diff('judge.daml.exercise-result', 'exerciseResult', t.exerciseResult, renameIds(e.exerciseResult, ids));
+      diff('judge.daml.nodes', 'lastDescendantNodeId (descendants shown)', t.descendants, e.descendants);
+    }
+  }
+  return out;
+}
+
+/** One line per difference: the id, the path and both values. */
+export function describeDifference(d: Difference): string {
+  const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v));
+  return `${d.id} at ${d.path}: the target has ${show(d.target)}, the engine ${show(d.engine)}`;
+}
+
+export type { Json };

@@ -1,0 +1,20 @@
+/**
+ * What re-interpretation compares, one id per kind of difference (`list --invariants` prints them;
+ * the same shape as the own-ledger judge's invariants, so both lists can be shown together). A
+ * difference fails the check whose transaction it is, with its id, the node path and both values.
+ */
+const RULE = 'Canton: every confirming participant re-interprets the submitted commands with the Daml engine and rejects a transaction view that differs (ledger model, "Validity"; DAML-LF interpretation).';
+
+export const JUDGE_DAML = [
+  { id: 'judge.daml.nodes', title: 'the nodes the engine builds for the submitted commands, as the suite\'s parties see them (count, kind, choice, descendants)', rule: RULE },
+  { id: 'judge.daml.template', title: 'each created and exercised event names the template (package, module, entity) the engine used', rule: RULE },
+  { id: 'judge.daml.payload', title: 'each created event carries the argument the engine created (contract ids aside)', rule: RULE },
+  { id: 'judge.daml.signatories', title: 'each created event carries the signatories the template computes', rule: `${RULE} Signatories are the template's signatory expression over its argument.` },
+  { id: 'judge.daml.observers', title: 'each created event carries the observers the template computes (signatories excluded, as event.proto says)', rule: `${RULE} Observers are the template's observer expression over its argument.` },
+  { id: 'judge.daml.consuming', title: 'each exercised event is consuming exactly when its choice is', rule: RULE },
+  { id: 'judge.daml.acting-parties', title: 'each exercised event names the controllers the choice computes', rule: RULE },
+  { id: 'judge.daml.exercise-result', title: 'each exercised event carries the result the engine computed (contract ids aside)', rule: RULE },
+  { id: 'judge.daml.refused', title: 'a transaction the engine refuses to build (a Daml error, failed authorization) is not committed', rule: RULE },
+] as const satisfies readonly { id: string; title: string; rule: string }[];
+
+export type JudgeDamlId = (typeof JUDGE_DAML)[number]['id'];

@@ -1,0 +1,81 @@
+/**
+ * What re-interpretation needs of the target's ledger: the packages it used and the input
+ * contracts as it reported them. Behind an interface so that a model of the target built from its
+ * own answers can back it later; `httpLedgerSource` asks the target itself.
+ */
+import { decodeArchive, encodeArchive, type Package } from '../../../daml-engine/index.js';
+import { isObject, type Json } from '../checks/support/expect.js';
+import type { CheckContext } from '../checks/types.js';
+
+export type PackageLookup = { readonly ok: true; readonly pkg: Package } | { readonly ok: false; readonly reason: string };
+
+/** A created event of an input contract, as the target reported it. */
+export interface ReportedContract {
+  readonly contractId: string;
+  readonly templateId: string;
+  readonly createArgument: unknown;
+  readonly signatories: readonly string[];
+  readonly observers: readonly string[];
+}
+
+export interface LedgerSource {
+  /** The package `packageId` as the target serves it, decoded (cached by id for the run). */
+  packageOf(packageId: string): Promise<PackageLookup>;
+  /** The created event of `contractId` visible to `parties`, or undefined. */
+  contract(contractId: string, parties: readonly string[]): Promise<ReportedContract | undefined>;
+}
+
+/** Packages decoded per run, by id (a package id names its bytes, so the cache never goes stale). */
+type PackageCacheMemo = Map<string, Promise<PackageLookup>>;
+
+export function httpLedgerSource(ctx: CheckContext): LedgerSource {
+  const cache = ctx.shared<PackageCacheMemo>('reinterpret.packages', () => Promise.resolve(new Map()));
+  return {
+    async packageOf(packageId) {
+      const memo = await cache;
+      let hit = memo.get(packageId);
+      if (!hit) {
+        hit = fetchPackage(ctx, packageId);
+        memo.set(packageId, hit);
+      }
+      return hit;
+    },
+    async contract(contractId, parties) {
+      const filters = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
+      const e = await ctx.http.request('ledger', {
+        method: 'POST', path: '/v2/events/events-by-contract-id',
+        json: { contractId, eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, filters])), verbose: true } },
+      });
+      const body = e.response?.status === 200 ? parseJson(e.response.text) : undefined;
+      const created = isObject(body) && isObject(body.created) && isObject(body.created.createdEvent) ? body.created.createdEvent : undefined;
+      return created ? reportedContract(created) : undefined;
+    },
+  };
+}
+
+async function fetchPackage(ctx: CheckContext, packageId: string): Promise<PackageLookup> {
+  const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/packages/${packageId}` });
+  const r = e.response;
+  if (r?.status !== 200) return { ok: false, reason: `GET /v2/packages/${packageId} answered ${r ? `HTTP ${r.status}` : e.error?.message ?? 'nothing'}` };
+  if (r.bytes === undefined || r.truncated) return { ok: false, reason: `GET /v2/packages/${packageId} did not answer the package's bytes (application/octet-stream, complete)` };
+  // The endpoint answers the archive payload; its SHA-256 is the id, which decodeArchive checks.
+  const { dalf } = encodeArchive(r.bytes, { hash: packageId });
+  const d = decodeArchive(dalf);
+  return d.ok ? { ok: true, pkg: d.value } : { ok: false, reason: `the engine cannot decode package ${packageId}: ${d.failure.message}` };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** A created event's fields re-interpretation uses; undefined when they are missing. */
+export function reportedContract(c: Json): ReportedContract | undefined {
+  if (typeof c.contractId !== 'string' || typeof c.templateId !== 'string') return undefined;
+  return { contractId: c.contractId, templateId: c.templateId, createArgument: c.createArgument, signatories: strings(c.signatories), observers: strings(c.observers) };
+}

@@ -1,0 +1,43 @@
+/**
+ * The suite's own vendor-style package, built at run time (a fresh name per run, so no target
+ * knows it in advance): a `Ticket` whose signatories and observers are computed from its fields,
+ * a consuming choice creating its successor, a non-consuming choice with a computed result, and an
+ * interface `Counted` with a view. `ledger.daml.own-package` uploads and drives it; the
+ * re-interpretation judges every transaction it causes.
+ */
+import { E, PackageBuilder, T, type BuiltPackage } from '../../../daml-engine/index.js';
+
+export const OWN_MODULE = 'Suite.Ticket';
+
+export function buildOwnPackage(name: string): BuiltPackage {
+  const b = new PackageBuilder({ name, version: '1.0.0' });
+  const m = b.module(OWN_MODULE);
+  const ticketRef = m.ref('Ticket');
+  const CountedView = m.record('CountedView', { holder: T.party, total: T.int64, label: T.text });
+  m.interface('Counted', { view: CountedView.type, methods: {}, choices: [] });
+  m.template('Ticket', {
+    fields: { issuer: T.party, holder: T.party, watchers: T.list(T.party), count: T.int64, note: T.text },
+    // Computed, not copied: the issuer alone signs; the holder and every watcher observe.
+    signatories: (t) => E.list(T.party, [t.field('issuer')]),
+    observers: (t) => E.cons(T.party, [t.field('holder')], t.field('watchers')),
+    choices: [
+      {
+        name: 'Bump', arg: { by: T.int64 }, returnType: T.contractId(T.con(ticketRef)),
+        controllers: (c) => E.list(T.party, [c.field('issuer')]),
+        update: (c) => E.create(ticketRef, E.setField(ticketRef, 'count', c.this, E.call('ADD_INT64', [], c.field('count'), c.argField('by')))),
+      },
+      {
+        name: 'Describe', consuming: false, arg: { times: T.int64 }, returnType: T.text,
+        controllers: (c) => E.list(T.party, [c.field('issuer')]),
+        update: (c) => E.pure(T.text, E.call('APPEND_TEXT', [], c.field('note'),
+          E.call('INT64_TO_TEXT', [], E.call('MUL_INT64', [], c.field('count'), c.argField('times'))))),
+      },
+    ],
+    implements: [{
+      iface: m.ref('Counted'),
+      view: (t) => E.record(CountedView.ref, { holder: t.field('holder'), total: t.field('count'), label: t.field('note') }),
+      methods: {},
+    }],
+  });
+  return b.build();
+}

@@ -1,0 +1,46 @@
+/**
+ * The engine's transaction as the suite's parties see it, in the JSON API's own terms: created
+ * and exercised nodes in pre-order (fetches and rolled-back subtrees are not events), a node shown
+ * when one of the parties is its informee or an ancestor's, values encoded as the JSON API does.
+ */
+import { encodeJson, lookupInterface, lookupTemplate, type DataTypes, type Package, type QualifiedName, type Transaction, type TxNode } from '../../../daml-engine/index.js';
+
+export type EngineEventNode =
+  | {
+      readonly kind: 'create'; readonly contractId: string; readonly templateId: string; readonly createArgument: unknown;
+      readonly signatories: readonly string[]; readonly observers: readonly string[];
+    }
+  | {
+      readonly kind: 'exercise'; readonly contractId: string; readonly templateId: string; readonly choice: string; readonly consuming: boolean;
+      readonly actingParties: readonly string[]; readonly exerciseResult: unknown; readonly descendants: number;
+    };
+
+const show = (q: QualifiedName) => `${q.packageId}:${q.module}:${q.name}`;
+
+export function projectEngineNodes(tx: Transaction, parties: ReadonlySet<string>, getPackage: (id: string) => Package | undefined, types: DataTypes): EngineEventNode[] {
+  const out: EngineEventNode[] = [];
+  const sees = (ps: readonly string[]) => ps.some((p) => parties.has(p));
+  const visit = (id: number, shownAbove: boolean): void => {
+    const n: TxNode = tx.nodes[id]!;
+    if (n.kind === 'rollback' || n.kind === 'fetch') return;
+    if (n.kind === 'create') {
+      if (shownAbove || sees(n.stakeholders)) {
+        const observers = n.observers.filter((p) => !n.signatories.includes(p));
+        out.push({ kind: 'create', contractId: n.contractId, templateId: show(n.templateId), createArgument: encodeJson(n.argument, { kind: 'con', tycon: n.templateId, args: [] }, types), signatories: n.signatories, observers });
+      }
+      return;
+    }
+    const informees = [...(n.consuming ? n.stakeholders : n.signatories), ...n.actingParties, ...n.choiceObservers];
+    const shown = shownAbove || sees(informees);
+    const at = out.length;
+    if (shown) {
+      const choice = (n.interfaceId ? lookupInterface(getPackage, n.interfaceId) : lookupTemplate(getPackage, n.templateId))?.choices.get(n.choice);
+      const exerciseResult = n.exerciseResult === undefined || choice === undefined ? undefined : encodeJson(n.exerciseResult, choice.returnType, types);
+      out.push({ kind: 'exercise', contractId: n.contractId, templateId: show(n.templateId), choice: n.choice, consuming: n.consuming, actingParties: n.actingParties, exerciseResult, descendants: 0 });
+    }
+    for (const c of n.children) visit(c, shown);
+    if (shown) out[at] = { ...(out[at] as Extract<EngineEventNode, { kind: 'exercise' }>), descendants: out.length - at - 1 };
+  };
+  for (const r of tx.roots) visit(r, false);
+  return out;
+}

@@ -1,0 +1,72 @@
+/**
+ * The run's re-interpretation: whether it is on (`run --reinterpret engine|none`) and what it did,
+ * for the report (how many of the suite's transactions were re-run, which were skipped and why).
+ */
+import type { Exchange } from '../target/exchange.js';
+
+export type ReinterpretMode = 'engine' | 'none';
+
+export interface ReinterpretSkip {
+  readonly check: string;
+  readonly reason: string;
+}
+
+export interface ReinterpretSummary {
+  readonly mode: ReinterpretMode;
+  /** Transactions the suite's checks committed on the target (answered submissions: `committedTransactions`). */
+  readonly transactions: number;
+  /** Of those, handed to re-interpretation by the check that caused them. */
+  readonly handed: number;
+  /** Of those, re-run by the engine and compared (agreeing or not). */
+  readonly reinterpreted: number;
+  /** Of those, where the target's transaction differed from the engine's. */
+  readonly differing: number;
+  /** `reinterpreted / transactions` (1 when there were none). */
+  readonly share: number;
+  readonly skipped: readonly ReinterpretSkip[];
+}
+
+export class ReinterpretTally {
+  #transactions = 0;
+  #reinterpreted = 0;
+  #differing = 0;
+  readonly #skipped: ReinterpretSkip[] = [];
+
+  constructor(readonly mode: ReinterpretMode) {}
+
+  record(check: string, outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped'; reason: string } | { kind: 'off' }): void {
+    this.#transactions++;
+    if (outcome.kind === 'agrees' || outcome.kind === 'differs') this.#reinterpreted++;
+    if (outcome.kind === 'differs') this.#differing++;
+    if (outcome.kind === 'skipped') this.#skipped.push({ check, reason: outcome.reason });
+  }
+
+  /** `committed`: the run's committed transactions (at least those handed here). */
+  summary(committed = 0): ReinterpretSummary {
+    const transactions = Math.max(committed, this.#transactions);
+    const share = transactions === 0 ? 1 : Math.round((this.#reinterpreted / transactions) * 1000) / 1000;
+    return { mode: this.mode, transactions, handed: this.#transactions, reinterpreted: this.#reinterpreted, differing: this.#differing, share, skipped: [...this.#skipped] };
+  }
+}
+
+/** Answered submissions that commit a transaction (the synchronous command and interactive forms; asynchronous submits are not counted). */
+const COMMITTING = /^\/v2\/(commands\/submit-and-wait(-for-transaction(-tree)?)?|interactive-submission\/executeAndWait(ForTransaction)?)$/;
+
+export function committedTransactions(exchanges: readonly Pick<Exchange, 'group' | 'path' | 'request' | 'response'>[]): number {
+  return exchanges.filter((e) => e.group === 'ledger' && e.request.method === 'POST' && e.response?.status === 200 && COMMITTING.test(e.path)).length;
+}
+
+/** The summaries of several reports (shards, re-runs) added up; undefined when none has one. */
+export function mergeReinterpretation(all: readonly (ReinterpretSummary | undefined)[]): ReinterpretSummary | undefined {
+  const present = all.filter((s): s is ReinterpretSummary => s !== undefined);
+  if (present.length === 0) return undefined;
+  const sum = (f: (s: ReinterpretSummary) => number) => present.reduce((n, s) => n + f(s), 0);
+  const transactions = sum((s) => s.transactions);
+  const reinterpreted = sum((s) => s.reinterpreted);
+  return {
+    mode: present.some((s) => s.mode === 'engine') ? 'engine' : 'none',
+    transactions, handed: sum((s) => s.handed), reinterpreted, differing: sum((s) => s.differing),
+    share: transactions === 0 ? 1 : Math.round((reinterpreted / transactions) * 1000) / 1000,
+    skipped: present.flatMap((s) => s.skipped),
+  };
+}
