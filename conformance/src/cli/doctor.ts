@@ -5,11 +5,12 @@ import { renderPreflight } from '../preflight/renderPreflight.js';
 import { DEFAULT_PROFILE, loadProfile } from '../runner/profile.js';
 import { startInProcessReference, type InProcessServer } from '../runner/referenceServer.js';
 import { DEFAULTS } from '../runner/runSuite.js';
-import { parseSelectors, selectChecks } from '../runner/select.js';
-import { parseShard, shardChecks, type Shard, type ShardError } from '../runner/shard.js';
+import { selectChecks } from '../runner/select.js';
+import { shardChecks } from '../runner/shard.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
-import { int, tokensOf, url, usage } from './run.js';
+import { tokensOf, usage } from './run.js';
+import { TARGET_FLAG_OPTIONS, targetArgsOf, type TargetArgs } from './targetFlags.js';
 
 export const DOCTOR_HELP = `Usage: canton-conformance doctor [--target URL] [--ledger-url U] [--registry-url U] [--scan-url U]
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
@@ -25,16 +26,7 @@ and which checks will skip and why. Takes run's target, profile, token and selec
 
 Exit codes: 0 ready, 2 cannot be certified as configured (or a usage error), 3 target unreachable.`;
 
-interface DoctorArgs {
-  readonly target?: string;
-  readonly urls: Partial<Record<Group, string>>;
-  readonly profile?: string;
-  readonly token?: string;
-  readonly tokenFile?: string;
-  readonly only: string[];
-  readonly skip: string[];
-  readonly shard?: Shard;
-  readonly timeoutMs?: number;
+interface DoctorArgs extends TargetArgs {
   readonly json: boolean;
 }
 
@@ -42,48 +34,14 @@ function parseDoctorArgs(argv: string[]): DoctorArgs | 'help' {
   const { values } = parseFlags({
     args: argv,
     options: {
-      target: { type: 'string' },
-      'ledger-url': { type: 'string' },
-      'registry-url': { type: 'string' },
-      'scan-url': { type: 'string' },
-      profile: { type: 'string' },
-      token: { type: 'string' },
-      'token-file': { type: 'string' },
-      only: { type: 'string', multiple: true },
-      skip: { type: 'string', multiple: true },
-      shard: { type: 'string' },
-      timeout: { type: 'string' },
+      ...TARGET_FLAG_OPTIONS,
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
   });
   if (values.help) return 'help';
-  if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('give either --token or --token-file, not both');
-  let shard: Shard | undefined;
-  try {
-    shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  } catch (e) {
-    throw new UsageError((e as ShardError).message);
-  }
-  const urls: Partial<Record<Group, string>> = {};
-  for (const g of GROUPS) {
-    const u = url(`${g}-url`, values[`${g}-url`]);
-    if (u) urls[g] = u;
-  }
-  const timeoutMs = int('timeout', values.timeout, 1);
-  return {
-    ...(values.target !== undefined ? { target: url('target', values.target)! } : {}),
-    urls,
-    ...(values.profile !== undefined ? { profile: values.profile } : {}),
-    ...(values.token !== undefined ? { token: values.token } : {}),
-    ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
-    only: parseSelectors(values.only ?? []),
-    skip: parseSelectors(values.skip ?? []),
-    ...(shard ? { shard } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    json: values.json === true,
-  };
+  return { ...targetArgsOf(values), json: values.json === true };
 }
 
 /** `doctor`: the preflight alone, as text or JSON; its exit code is the one `run` would stop with (or 0). */

@@ -18,8 +18,7 @@ import { DEFAULTS, runSuite, type JudgeMode, type OracleMode } from '../runner/r
 import type { ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { randomSeed } from '../runner/seeds.js';
 import { shellQuote } from '../target/curl.js';
-import { parseSelectors, SelectionError, selectChecks } from '../runner/select.js';
-import { parseShard, type ShardError, type Shard } from '../runner/shard.js';
+import { SelectionError, selectChecks } from '../runner/select.js';
 import { shardChecks } from '../runner/shard.js';
 import { fetchSpec, isSpecUrl, loadSpec, SpecLoadError } from '../schema/index.js';
 import { rebaseline, renderBaseline } from '../report/writeBaseline.js';
@@ -29,6 +28,7 @@ import { signingTokens } from '../target/mintToken.js';
 import { staticToken, tokenCommand, tokenFile, TokenSourceError, type TokenProvider } from '../target/tokenProvider.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
+import { int, TARGET_FLAG_OPTIONS, targetArgsOf, type TargetArgs } from './targetFlags.js';
 import { toolVersion } from '../runner/toolVersion.js';
 
 export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-url U] [--registry-url U] [--scan-url U]
@@ -99,23 +99,14 @@ Exit codes: 0 no unexpected failure, 1 unexpected failures, stale baseline entri
             2 usage or configuration error (the preflight's included), 3 target unreachable,
             130 interrupted (SIGINT), 143 terminated (SIGTERM, or npm/npx above it ended).`;
 
-interface RunArgs {
-  readonly target?: string;
-  readonly urls: Partial<Record<Group, string>>;
-  readonly profile?: string;
-  readonly token?: string;
-  readonly tokenFile?: string;
-  readonly only: string[];
-  readonly skip: string[];
+interface RunArgs extends TargetArgs {
   readonly seed?: number;
   readonly runs?: number;
-  readonly timeoutMs?: number;
   readonly concurrency?: number;
   readonly reportDir: string;
   readonly baseline?: string;
   readonly writeBaseline?: string;
   readonly specs: string[];
-  readonly shard?: Shard;
   readonly quiet: boolean;
   readonly oracle?: OracleMode;
   readonly minRanPercent?: number;
@@ -124,23 +115,6 @@ interface RunArgs {
   readonly reinterpret?: ReinterpretMode;
 }
 
-export function int(name: string, v: string | undefined, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new UsageError(`--${name} takes an integer >= ${min} (got '${v}')`);
-  return Number(v);
-}
-
-export function url(name: string, v: string | undefined): string | undefined {
-  if (v === undefined) return undefined;
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw new UsageError(`--${name} is not a URL: '${v}'`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--${name} must be an http(s) URL (got '${v}')`);
-  return v.replace(/\/+$/, '');
-}
 
 /** `--min-ran PERCENT`: 0 to 100, decimals allowed, a trailing % tolerated. */
 function parsePercent(v: string): number {
@@ -155,24 +129,14 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     ({ values } = parseFlags({
       args: argv,
       options: {
-        target: { type: 'string' },
-        'ledger-url': { type: 'string' },
-        'registry-url': { type: 'string' },
-        'scan-url': { type: 'string' },
-        profile: { type: 'string' },
-        token: { type: 'string' },
-        'token-file': { type: 'string' },
-        only: { type: 'string', multiple: true },
-        skip: { type: 'string', multiple: true },
+        ...TARGET_FLAG_OPTIONS,
         seed: { type: 'string' },
         runs: { type: 'string' },
-        timeout: { type: 'string' },
         concurrency: { type: 'string' },
         'report-dir': { type: 'string' },
         baseline: { type: 'string' },
         'write-baseline': { type: 'string' },
         spec: { type: 'string', multiple: true },
-        shard: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         oracle: { type: 'string' },
         'min-ran': { type: 'string' },
@@ -188,40 +152,19 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     throw new UsageError((e as Error).message);
   }
   if (values.help) return 'help';
-  if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('give either --token or --token-file, not both');
-  let shard: Shard | undefined;
-  try {
-    shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  } catch (e) {
-    throw new UsageError((e as ShardError).message);
-  }
+  const target = targetArgsOf(values);
   if (values.oracle !== undefined && values.oracle !== 'reference' && values.oracle !== 'none') throw new UsageError(`--oracle takes reference or none (got '${values.oracle}')`);
   if (values.judge !== undefined && values.judge !== 'model' && values.judge !== 'none') throw new UsageError(`--judge takes model or none (got '${values.judge}')`);
   if (values.reinterpret !== undefined && values.reinterpret !== 'engine' && values.reinterpret !== 'none') throw new UsageError(`--reinterpret takes engine or none (got '${values.reinterpret}')`);
-  const urls: Partial<Record<Group, string>> = {};
-  const ledger = url('ledger-url', values['ledger-url']);
-  const registry = url('registry-url', values['registry-url']);
-  const scan = url('scan-url', values['scan-url']);
-  if (ledger) urls.ledger = ledger;
-  if (registry) urls.registry = registry;
-  if (scan) urls.scan = scan;
   return {
-    ...(values.target !== undefined ? { target: url('target', values.target)! } : {}),
-    urls,
-    ...(values.profile !== undefined ? { profile: values.profile } : {}),
-    ...(values.token !== undefined ? { token: values.token } : {}),
-    ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
-    only: parseSelectors(values.only ?? []),
-    skip: parseSelectors(values.skip ?? []),
+    ...target,
     ...(values.seed !== undefined ? { seed: int('seed', values.seed, 0)! } : {}),
     ...(values.runs !== undefined ? { runs: int('runs', values.runs, 1)! } : {}),
-    ...(values.timeout !== undefined ? { timeoutMs: int('timeout', values.timeout, 1)! } : {}),
     ...(values.concurrency !== undefined ? { concurrency: int('concurrency', values.concurrency, 1)! } : {}),
     reportDir: values['report-dir'] ?? 'reports',
     ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
     ...(values['write-baseline'] !== undefined ? { writeBaseline: values['write-baseline'] } : {}),
     specs: values.spec ?? [],
-    ...(shard ? { shard } : {}),
     quiet: values.quiet === true,
     ...(values.oracle !== undefined ? { oracle: values.oracle as OracleMode } : {}),
     ...(values['min-ran'] !== undefined ? { minRanPercent: parsePercent(values['min-ran']) } : {}),

@@ -1,0 +1,80 @@
+import { GROUPS, type Group } from '../checks/types.js';
+import { parseSelectors } from '../runner/select.js';
+import { parseShard, type Shard, type ShardError } from '../runner/shard.js';
+import { UsageError } from './exitCodes.js';
+
+/** The flags that name a target and what to check on it: `run` and `doctor` read them alike. */
+export const TARGET_FLAG_OPTIONS = {
+  target: { type: 'string' },
+  'ledger-url': { type: 'string' },
+  'registry-url': { type: 'string' },
+  'scan-url': { type: 'string' },
+  profile: { type: 'string' },
+  token: { type: 'string' },
+  'token-file': { type: 'string' },
+  only: { type: 'string', multiple: true },
+  skip: { type: 'string', multiple: true },
+  shard: { type: 'string' },
+  timeout: { type: 'string' },
+} as const;
+
+export interface TargetArgs {
+  readonly target?: string;
+  readonly urls: Partial<Record<Group, string>>;
+  readonly profile?: string;
+  readonly token?: string;
+  readonly tokenFile?: string;
+  readonly only: string[];
+  readonly skip: string[];
+  readonly shard?: Shard;
+  readonly timeoutMs?: number;
+}
+
+type TargetFlagValues = {
+  readonly [K in keyof typeof TARGET_FLAG_OPTIONS]?: (typeof TARGET_FLAG_OPTIONS)[K] extends { multiple: true } ? string[] : string;
+};
+
+export function targetArgsOf(values: TargetFlagValues): TargetArgs {
+  if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('give either --token or --token-file, not both');
+  let shard: Shard | undefined;
+  try {
+    shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  } catch (e) {
+    throw new UsageError((e as ShardError).message);
+  }
+  const urls: Partial<Record<Group, string>> = {};
+  for (const g of GROUPS) {
+    const u = url(`${g}-url`, values[`${g}-url`]);
+    if (u) urls[g] = u;
+  }
+  const timeoutMs = int('timeout', values.timeout, 1);
+  return {
+    ...(values.target !== undefined ? { target: url('target', values.target)! } : {}),
+    urls,
+    ...(values.profile !== undefined ? { profile: values.profile } : {}),
+    ...(values.token !== undefined ? { token: values.token } : {}),
+    ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+    only: parseSelectors(values.only ?? []),
+    skip: parseSelectors(values.skip ?? []),
+    ...(shard ? { shard } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+}
+
+export function int(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new UsageError(`--${name} takes an integer >= ${min} (got '${v}')`);
+  return Number(v);
+}
+
+export function url(name: string, v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new UsageError(`--${name} is not a URL: '${v}'`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--${name} must be an http(s) URL (got '${v}')`);
+  return v.replace(/\/+$/, '');
+}
