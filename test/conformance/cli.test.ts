@@ -1,23 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../conformance/src/checks/catalogue.js';
-import { main } from '../../conformance/src/cli/main.js';
+import { cliInProcess } from './helpers/cliInProcess.js';
 import type { Report } from '../../conformance/src/report/model.js';
 
-/** Runs the CLI in-process; returns exit code and what it printed. */
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  try {
-    const code = await main(argv);
-    return { code, out: log.mock.calls.map((c) => c.join(' ')).join('\n'), err: error.mock.calls.map((c) => c.join(' ')).join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const cli = cliInProcess;
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), `cc-cli-${p}-`));
 const readJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;

@@ -3,9 +3,10 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { catalogue } from '../../conformance/src/checks/catalogue.js';
 import { run } from '../../conformance/src/cli/run.js';
+import { captured } from './helpers/cliInProcess.js';
 import { coverageOf } from '../../conformance/src/report/coverage.js';
 import type { Report } from '../../conformance/src/report/model.js';
 import { validateReport } from '../../conformance/src/report/validateReport.js';
@@ -23,17 +24,7 @@ afterEach(async () => {
   target = undefined;
 });
 
-async function quietRun(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  try {
-    const code = await run(argv);
-    return { code, out: log.mock.calls.map((c) => c.join(' ')).join('\n'), err: error.mock.calls.map((c) => c.join(' ')).join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const quietRun = (argv: string[]) => captured(() => run(argv));
 
 describe('an unreachable target (exit 3) still leaves a report', () => {
   it('writes report.json, junit.xml, summary.md and report.html saying the target was unreachable', async () => {
