@@ -1,0 +1,28 @@
+import type { Mutant } from './mutants.js';
+import { pathOf, type ProxyRequest } from './mutantProxy.js';
+import { isObject, onBody, withJson, type Json } from './mutantKit.js';
+
+/**
+ * Faults the value-comparing oracle used to catch, won back by a rule the target's own answers are
+ * held to (Canton's or Splice's definition), never by the reference's values.
+ */
+const deep = (v: unknown, f: (key: string, x: unknown) => unknown): unknown =>
+  Array.isArray(v) ? v.map((x) => deep(x, f)) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, f(k, deep(x, f))])) : v;
+const is = (req: ProxyRequest, method: string, path: RegExp) => req.method === method && path.test(pathOf(req.url));
+
+export const RULE_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'rule-exercise-witnesses-dropped',
+    description: 'transaction trees answer exercised events without their witnesses',
+    caughtBy: 'ledger.exercise.result-and-events',
+    fault: onBody(/^\/v2\/commands\/submit-and-wait-for-transaction$/, (v) => deep(v, (k, x) => (k === 'ExercisedEvent' && isObject(x) ? { ...x, witnessParties: [] } : x)) as Json),
+  },
+  {
+    name: 'rule-error-resources-dropped',
+    description: 'errors answer no resources (the user id a USER_NOT_FOUND is about is missing)',
+    caughtBy: 'ledger.users.get-unknown-404',
+    fault: {
+      response: (req, res) => (is(req, 'GET', /^\/v2\/users\/[^/]+$/) && res.status === 404 ? withJson(res, (v) => (isObject(v) ? { ...v, resources: [] } : v)) : res),
+    },
+  },
+];
