@@ -25,4 +25,11 @@ export const RULE_MUTANTS: readonly Mutant[] = [
       response: (req, res) => (is(req, 'GET', /^\/v2\/users\/[^/]+$/) && res.status === 404 ? withJson(res, (v) => (isObject(v) ? { ...v, resources: [] } : v)) : res),
     },
   },
+  {
+    name: 'rule-dso-voting-threshold',
+    description: 'Scan and its proxy both answer a voting threshold one above what the DsoRules they report require (the proxy agrees with Scan, both wrong)',
+    caughtBy: 'scan.dso.consistent',
+    needs: 'scan',
+    fault: onBody(/^\/v0\/(scan-proxy\/)?dso$/, (v) => ({ ...v, voting_threshold: typeof v.voting_threshold === 'number' ? v.voting_threshold + 1 : v.voting_threshold })),
+  },
 ];
