@@ -32,4 +32,10 @@ export const RULE_MUTANTS: readonly Mutant[] = [
     needs: 'scan',
     fault: onBody(/^\/v0\/(scan-proxy\/)?dso$/, (v) => ({ ...v, voting_threshold: typeof v.voting_threshold === 'number' ? v.voting_threshold + 1 : v.voting_threshold })),
   },
+  {
+    name: 'rule-instrument-decimals',
+    description: "the registry answers an instrument's decimals one short, the same in the list and the lookup (they agree, both wrong, both in range)",
+    caughtBy: 'registry.metadata.instrument-list',
+    fault: onBody(/^\/registry\/metadata\/v1\/instruments(\/[^/]+)?$/, (v) => deep(v, (k, x) => (k === 'decimals' && typeof x === 'number' && x > 0 ? x - 1 : x)) as Json),
+  },
 ];
