@@ -38,4 +38,10 @@ export const RULE_MUTANTS: readonly Mutant[] = [
     caughtBy: 'registry.metadata.instrument-list',
     fault: onBody(/^\/registry\/metadata\/v1\/instruments(\/[^/]+)?$/, (v) => deep(v, (k, x) => (k === 'decimals' && typeof x === 'number' && x > 0 ? x - 1 : x)) as Json),
   },
+  {
+    name: 'rule-connected-synchronizers-one-short',
+    description: 'connected synchronizers leave out the last one the participant is connected to (its package vetting still names it)',
+    caughtBy: 'ledger.synchronizers.connected',
+    fault: onBody(/^\/v2\/state\/connected-synchronizers$/, (v) => (Array.isArray(v.connectedSynchronizers) && v.connectedSynchronizers.length > 1 ? { ...v, connectedSynchronizers: v.connectedSynchronizers.slice(0, -1) } : v)),
+  },
 ];
