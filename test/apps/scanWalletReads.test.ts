@@ -35,6 +35,12 @@ describe('Scan reads wallets call, from the ledger', () => {
     expect((await getJson(server, '/v0/scan-proxy/dso-party-id')).body).toEqual({ dso_party_id: world.parties.dso });
   });
 
+  it("GET /v0/dso answers the voting threshold Splice computes from its DsoRules' SVs (one SV: one vote)", async () => {
+    const body = (await getJson(server, '/v0/dso')).body;
+    expect(Object.keys(body.dso_rules.contract.payload.svs)).toEqual([world.parties.dso]);
+    expect(body.voting_threshold).toBe(1);
+  });
+
   it('POST /v0/amulet-rules leaves the contract out for a caller holding the current one', async () => {
     const fresh = await postJson(server, '/v0/amulet-rules', {});
     expect(fresh.body.amulet_rules_update.contract).toMatchObject({ contract_id: world.rounds.amuletRules, payload: { dso: world.parties.dso, isDevNet: true } });

@@ -6,7 +6,8 @@ import { isObject, onBody, withJson } from './mutantKit.js';
  * Faults only the oracle catches: what the request alone decides (a validation refusal's code, the
  * shape of an answer), which no dedicated check looks at. The named check passes without the
  * oracle and fails with it. Faults in values the target's history decides are the judge's
- * (judgeMutants.ts), including the ones this file held before the oracle was narrowed.
+ * (judgeMutants.ts) or, where a published rule fixes the value, their dedicated check's
+ * (ruleMutants.ts): together they hold the ones this file held before the oracle was narrowed.
  */
 const deep = (v: unknown, f: (key: string, x: unknown) => unknown): unknown =>
   Array.isArray(v) ? v.map((x) => deep(x, f)) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, f(k, deep(x, f))])) : v;

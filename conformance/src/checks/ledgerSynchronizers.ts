@@ -15,6 +15,24 @@ async function synchronizers(ctx: CheckContext): Promise<{ e: Exchange; ids: str
   return { e, ids: list.filter(isObject).map((s) => String(s.synchronizerId)) };
 }
 
+/**
+ * The synchronizers the participant's package vetting names (POST /v2/package-vetting/list, all
+ * pages), or undefined where the target does not list vetting (an older API, or not to this user).
+ */
+async function vettingSynchronizers(ctx: CheckContext): Promise<{ e: Exchange; ids: string[] } | undefined> {
+  const ids = new Set<string>();
+  let token = '';
+  for (let page = 0; page < 50; page++) {
+    const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/package-vetting/list', json: token === '' ? {} : { pageToken: token } });
+    if (e.response?.status !== 200) return undefined;
+    const b = objectBody(ctx, e, 'vetted packages');
+    for (const v of Array.isArray(b.vettedPackages) ? b.vettedPackages : []) if (isObject(v) && typeof v.synchronizerId === 'string' && v.synchronizerId !== '') ids.add(v.synchronizerId);
+    token = typeof b.nextPageToken === 'string' ? b.nextPageToken : '';
+    if (token === '') return { e, ids: [...ids] };
+  }
+  return undefined;
+}
+
 /** The ACS entry (any kind) of one contract at the ledger end, as `party`. */
 async function entryOf(ctx: CheckContext, party: string, contractId: string): Promise<{ e: Exchange; kind?: string; entry?: Json }> {
   const end = (await ledgerEnd(ctx)).offset;
@@ -48,17 +66,21 @@ async function movable(ctx: CheckContext): Promise<{ party: string; contractId: 
 export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.synchronizers.connected',
-    title: 'Connected synchronizers: each has an id and a permission, and every active contract lives on one of them',
+    title: 'Connected synchronizers: each has an id and a permission, and every active contract and every synchronizer of the package vetting is on one of them',
     operationId: LedgerOp.connectedSynchronizers,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: StateService GetConnectedSynchronizers; JsActiveContract.synchronizer_id`,
+    specRef: `${UPSTREAM_B}: StateService GetConnectedSynchronizers; JsActiveContract.synchronizer_id; PackageService ListVettedPackages (VettedPackages.synchronizer_id: the topology state of connected synchronizers)`,
     async run(ctx) {
       const { e, ids } = await synchronizers(ctx);
       if (ids.length === 0) ctx.fail('a participant serving the ledger API is connected to no synchronizer', e);
       const list = objectBody(ctx, e, 'connected synchronizers').connectedSynchronizers as Json[];
       const bad = list.find((s) => typeof s.synchronizerId !== 'string' || !String(s.synchronizerId).includes('::') || typeof s.permission !== 'string' || !String(s.permission).startsWith('PARTICIPANT_PERMISSION_'));
       if (bad) ctx.fail(`entry ${JSON.stringify(bad)} lacks synchronizerId <alias>::<namespace> or a PARTICIPANT_PERMISSION_* permission`, e);
+      // The vetting state the participant lists is read from the topology of the synchronizers it is connected to.
+      const vetted = await vettingSynchronizers(ctx);
+      const unlisted = vetted?.ids.find((id) => !ids.includes(id));
+      if (vetted && unlisted !== undefined) ctx.fail(`the participant's package vetting names synchronizer ${unlisted}, which is not among the connected synchronizers [${ids.join(', ')}]`, vetted.e);
       const party = await readParty(ctx);
       if (party === undefined) return;
       if (ctx.profile.writes && ctx.profile.ledger?.template) await createContract(ctx, party);

@@ -128,7 +128,7 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.submitAndWaitForTransaction,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: ExercisedEvent (contract_id, choice, choice_argument, acting_parties, consuming, exercise_result); CreatedEvent`,
+    specRef: `${UPSTREAM_B}: ExercisedEvent (contract_id, choice, choice_argument, acting_parties, consuming, exercise_result; witness_parties: the requesting parties that witnessed it, acting parties and stakeholders among them); CreatedEvent`,
     requires: { writes: true },
     async run(ctx) {
       const x = await exerciseChoice(ctx, 'TRANSACTION_SHAPE_LEDGER_EFFECTS');
@@ -140,6 +140,8 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
       if (root.choice !== x.choice) ctx.fail(`the ExercisedEvent names choice ${JSON.stringify(root.choice)}, the command exercised ${x.choice}`, e);
       if (root.consuming !== true) ctx.fail(`${x.choice} is consuming but the ExercisedEvent says consuming ${JSON.stringify(root.consuming)}`, e);
       if (!Array.isArray(root.actingParties) || !root.actingParties.includes(x.party)) ctx.fail(`actingParties ${JSON.stringify(root.actingParties)} lack the submitting controller ${x.party}`, e);
+      // The acting party is a stakeholder of the consumed contract and the party the request reads as: it witnessed the exercise.
+      if (!Array.isArray(root.witnessParties) || !root.witnessParties.includes(x.party)) ctx.fail(`witnessParties ${JSON.stringify(root.witnessParties)} lack the acting party ${x.party}, who witnessed its own exercise`, e);
       if (!sameDamlValue(root.choiceArgument, x.choiceArgument)) ctx.fail(`choiceArgument ${JSON.stringify(root.choiceArgument)} differs from the command's ${JSON.stringify(x.choiceArgument)}`, e);
       const created = tx.events.map((ev) => eventOf(ev, 'CreatedEvent')).filter((v) => v !== undefined).map((c) => String(c.contractId));
       const named = [...new Set(contractIdsIn(root.exerciseResult, new Set(created)))].sort();

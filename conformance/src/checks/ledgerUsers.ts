@@ -4,7 +4,17 @@ import { expectCantonError, expectStatus, isObject, objectBody, type Json } from
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
+import { RESOURCE_OF_CODE } from '../judge/errorRules.js';
 import type { CheckContext, CheckDefinition } from './types.js';
+
+/** An error's `resources` names what it is about, as Canton's definition of its code declares (RESOURCE_OF_CODE). */
+function expectResource(ctx: CheckContext, e: Exchange, code: string, value: string): void {
+  const kind = RESOURCE_OF_CODE[code];
+  const body = objectBody(ctx, e, code);
+  const resources = Array.isArray(body.resources) ? body.resources : [];
+  const names = resources.some((r) => Array.isArray(r) && r[0] === kind && r[1] === value);
+  if (!names) ctx.fail(`${code} must name its resource [${JSON.stringify(kind)}, ${JSON.stringify(value)}] in resources, answered ${JSON.stringify(body.resources)?.slice(0, 200)}`, e);
+}
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
 const UM = `${UPSTREAM_B}: UserManagementService`;
@@ -98,12 +108,13 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.getUser,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UM} GetUser; ${UPSTREAM_B}: USER_NOT_FOUND (HTTP 404)`,
+    specRef: `${UM} GetUser; ${UPSTREAM_B}: USER_NOT_FOUND (HTTP 404); Canton UserManagementServiceErrors.UserNotFound: resources ErrorResource.User ("USER") -> the user id`,
     async run(ctx) {
       const id = `cc-absent-${ctx.seed.toString(36)}-${ctx.unique('u').replace(/[^a-z0-9-]/g, '-')}`;
       const e = await ctx.http.request('ledger', { method: 'GET', path: userPath(id) });
       expectStatus(ctx, e, 404, `GET /v2/users/${id} (never created)`);
       expectCantonError(ctx, e, 'unknown user', ['USER_NOT_FOUND']);
+      expectResource(ctx, e, 'USER_NOT_FOUND', id);
     },
   }),
   check({

@@ -15,15 +15,18 @@ function walletReads(ctx: CheckContext): void {
   if (ctx.profile.scan?.walletReads === false) ctx.skip(`profile '${ctx.profile.name}' says the target does not serve the wallet reads (scan.walletReads: false)`);
 }
 
+/** Splice's Thresholds.requiredNumVotes for n SVs (as per DsoRules' summarizeDso): ceil((n + f + 1) / 2), f = floor((n - 1) / 3). */
+const requiredNumVotes = (n: number): number => Math.ceil((n + Math.floor((n - 1) / 3) + 1) / 2);
+
 export const scanWalletChecks: readonly CheckDefinition[] = [
   {
     id: 'scan.dso.consistent',
-    title: 'GET /v0/dso names the DSO party that signs the AmuletRules it reports',
+    title: "GET /v0/dso names the DSO party that signs the AmuletRules it reports, and the voting threshold its DsoRules' SVs require",
     group: 'scan',
     operationId: 'getDsoInfo',
     level: 'MUST',
     kind: 'example',
-    specRef: `${SCAN}: GET /v0/dso, GetDsoInfoResponse`,
+    specRef: `${SCAN}: GET /v0/dso, GetDsoInfoResponse; Splice SvUtil Thresholds.requiredNumVotes (voting_threshold from dso_rules.svs)`,
     async run(ctx) {
       walletReads(ctx);
       const e = await scan(ctx, 'GET', '/v0/dso', 'getDsoInfo');
@@ -32,6 +35,14 @@ export const scanWalletChecks: readonly CheckDefinition[] = [
       const rules = isObject(b.amulet_rules) && isObject(b.amulet_rules.contract) ? b.amulet_rules.contract : undefined;
       if (typeof b.dso_party_id !== 'string' || rules === undefined) return ctx.fail('dso_party_id and amulet_rules.contract are required', e);
       if (!isObject(rules.payload) || rules.payload.dso !== b.dso_party_id) ctx.fail(`amulet_rules belongs to ${JSON.stringify(isObject(rules.payload) ? rules.payload.dso : undefined)}, not the DSO ${b.dso_party_id}`, e);
+      // The threshold follows from the SVs of the DsoRules the same answer reports, as Splice computes it.
+      const dsoRules = isObject(b.dso_rules) && isObject(b.dso_rules.contract) && isObject(b.dso_rules.contract.payload) ? b.dso_rules.contract.payload : undefined;
+      const svs = dsoRules?.svs;
+      const n = Array.isArray(svs) ? svs.length : isObject(svs) ? Object.keys(svs).length : undefined;
+      if (n === undefined) return ctx.fail('dso_rules.contract.payload.svs (the SVs of the DSO) is required', e);
+      if (n === 0) return ctx.fail('dso_rules names no SV: a DSO has at least one', e);
+      const want = requiredNumVotes(n);
+      if (b.voting_threshold !== want) ctx.fail(`voting_threshold is ${JSON.stringify(b.voting_threshold)}; with the ${n} SV(s) of dso_rules Splice requires ${want} votes (ceil((n + f + 1) / 2), f = floor((n - 1) / 3))`, e);
     },
   },
   {

@@ -42,6 +42,10 @@ const proxy = (ctx: CheckContext) => {
   if (ctx.profile.scan?.scanProxy !== true) ctx.skip(`profile '${ctx.profile.name}' does not say the target serves the scan proxy (scan.scanProxy: true)`);
 };
 
+/** Splice's Amulet instrument (Scan's token metadata: id "Amulet", decimals 10, the places of a Daml Decimal). */
+const AMULET_ID = 'Amulet';
+const AMULET_DECIMALS = 10;
+
 export const tokenRegistryOpChecks: readonly CheckDefinition[] = [
   ...(['v1', 'v2'] as const).flatMap((v) =>
     (['reject', 'withdraw'] as const).map((choice) =>
@@ -59,12 +63,12 @@ export const tokenRegistryOpChecks: readonly CheckDefinition[] = [
   contextCheck('registry.allocation.cancel-context-v2', 'getAllocationCancelContextV2', 'allocation-v2', (cid) => `/registry/allocations/v2/${cid}/choice-contexts/cancel`, alloc),
   {
     id: 'registry.metadata.instrument-list',
-    title: 'The instrument list: id, name, symbol and decimals (0-10) per instrument; a pageSize out of range gets 400',
+    title: "The instrument list: id, name, symbol and decimals (0-10) per instrument, Amulet's 10 as Splice serves it; a pageSize out of range gets 400",
     group: 'registry',
     operationId: 'listInstruments',
     level: 'MUST',
     kind: 'example',
-    specRef: `${TS}: token-metadata-v1 ListInstrumentsResponse, Instrument.decimals`,
+    specRef: `${TS}: token-metadata-v1 ListInstrumentsResponse, Instrument.decimals; Splice Scan HttpTokenStandardMetadataHandler.amuletInstrument (id Amulet, decimals 10)`,
     async run(ctx) {
       serves(ctx, 'metadata-v1');
       const e = await ctx.http.request('registry', { method: 'GET', path: '/registry/metadata/v1/instruments', operationId: 'listInstruments' });
@@ -75,6 +79,8 @@ export const tokenRegistryOpChecks: readonly CheckDefinition[] = [
         if (!isObject(i) || typeof i.id !== 'string' || typeof i.name !== 'string' || typeof i.symbol !== 'string' || !Number.isInteger(i.decimals) || (i.decimals as number) < 0 || (i.decimals as number) > 10) {
           ctx.fail(`instrument ${JSON.stringify(i).slice(0, 120)} lacks id, name, symbol or decimals between 0 and 10`, e);
         }
+        // Splice's Amulet is served with 10 decimals, the places of the Decimal its holdings' amounts are.
+        if (isObject(i) && i.id === AMULET_ID && i.decimals !== AMULET_DECIMALS) ctx.fail(`instrument ${AMULET_ID} answers decimals ${JSON.stringify(i.decimals)}; Splice's Amulet has ${AMULET_DECIMALS}`, e);
       }
       const bad = await ctx.http.request('registry', { method: 'GET', path: '/registry/metadata/v1/instruments?pageSize=-1', operationId: 'listInstruments' });
       expectStatus(ctx, bad, 400, 'pageSize -1');

@@ -26,3 +26,10 @@ export const VARIABLE_CATEGORY_CODES: ReadonlySet<string> = new Set(['DAML_FAILU
 
 /** Codes the JSON Ledger API answers with a status of its own: a list past http-list-max-elements-limit is 413. */
 export const HTTP_OF_CODE: Readonly<Record<string, number>> = { LIST_TOO_LARGE: 413 };
+
+/**
+ * The resource an error of these codes names (its `resources`: [kind, value] pairs), as Canton's
+ * error definitions declare it: UserManagementServiceErrors' UserNotFound and UserAlreadyExists
+ * override `resources` with ErrorResource.User (asString "USER") -> the user id.
+ */
+export const RESOURCE_OF_CODE: Readonly<Record<string, string>> = { USER_NOT_FOUND: 'USER', USER_ALREADY_EXISTS: 'USER' };

@@ -217,7 +217,7 @@ export function updateUserIdentityProvider(
   if (!user || user.identityProviderId !== source) {
     return fail('USER_NOT_FOUND', `updating user's identity provider failed for unknown user "${show(pathUserId, 128)}"`, {
       context: { user_id: show(pathUserId, 128) },
-      resources: [['USER_ID', show(pathUserId, 128)]],
+      resources: [['USER', show(pathUserId, 128)]],
     });
   }
   user.identityProviderId = target as string;

@@ -44,7 +44,7 @@ function findUser(ctx: LedgerContext, rawId: unknown): Result<StoredUser, Ledger
   const id = checkUserId(rawId);
   if (!id.ok) return id;
   const u = ctx.store.user(id.value);
-  return u ? ok(u) : fail('USER_NOT_FOUND', `getting user failed for unknown user "${id.value}"`, { context: { user_id: id.value }, resources: [['USER_ID', id.value]] });
+  return u ? ok(u) : fail('USER_NOT_FOUND', `getting user failed for unknown user "${id.value}"`, { context: { user_id: id.value }, resources: [['USER', id.value]] });
 }
 
 function checkPrimaryParty(p: unknown): Result<string | undefined, LedgerError> {
@@ -70,7 +70,7 @@ export function createUser(ctx: LedgerContext, req: W.CreateUserRequest): Result
   if (!rights.ok) return rights;
   if (rights.value.length > ctx.config.maxRightsPerUser) return tooMany(ctx, id.value);
   if (ctx.store.user(id.value)) {
-    return fail('USER_ALREADY_EXISTS', `creating user failed for existing user "${id.value}"`, { context: { user_id: id.value }, resources: [['USER_ID', id.value]] });
+    return fail('USER_ALREADY_EXISTS', `creating user failed for existing user "${id.value}"`, { context: { user_id: id.value }, resources: [['USER', id.value]] });
   }
   const user: StoredUser = {
     id: id.value,
@@ -157,7 +157,7 @@ export function deleteUser(ctx: LedgerContext, userId: string, callerUserId: str
     return fail('INVALID_ARGUMENT', 'The submitted request has invalid arguments: Requesting user cannot delete itself', { context: { user_id: id.value } });
   }
   if (!ctx.store.deleteUser(id.value)) {
-    return fail('USER_NOT_FOUND', `deleting user failed for unknown user "${id.value}"`, { context: { user_id: id.value }, resources: [['USER_ID', id.value]] });
+    return fail('USER_NOT_FOUND', `deleting user failed for unknown user "${id.value}"`, { context: { user_id: id.value }, resources: [['USER', id.value]] });
   }
   return ok({});
 }

@@ -38,6 +38,15 @@ export interface ScanOptions {
  * ledger's commits: transfer preapprovals by receiver (newest `validFrom` first) and the round
  * tracker of reward accounting. Lookups cost the same with ten or a million contracts.
  */
+/** The SVs of a DsoRules payload (`svs`, a map of SV party to SvInfo, as a JSON object or [key, value] pairs). */
+const svCount = (payload: unknown): number => {
+  const svs = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>).svs : undefined;
+  return Array.isArray(svs) ? svs.length : typeof svs === 'object' && svs !== null ? Object.keys(svs).length : 0;
+};
+
+/** Splice's Thresholds.requiredNumVotes: ceil((n + f + 1) / 2) with f = floor((n - 1) / 3), at least 1. */
+const votingThreshold = (n: number): number => Math.max(1, Math.ceil((n + Math.floor((n - 1) / 3) + 1) / 2));
+
 export class ScanApp {
   readonly #preapprovals: ContractIndex;
   readonly #rounds: RoundTracker | undefined;
@@ -109,7 +118,7 @@ export class ScanApp {
       sv_user: PARTICIPANT_ADMIN_USER,
       sv_party_id: dso,
       dso_party_id: dso,
-      voting_threshold: 1,
+      voting_threshold: votingThreshold(svCount(dsoRules.argument)),
       latest_mining_round: this.#contractWithState(latest),
       amulet_rules: this.#contractWithState(rules),
       dso_rules: this.#contractWithState(dsoRules),

@@ -234,7 +234,8 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
   const registryBoot = submit(
     [dso, alice, bob, venue],
     [
-      create(DSO_RULES_TEMPLATE, { dso, epoch: '0', svs: {} }),
+      // One SV, the party Scan answers as its own (sv_party_id): a DSO always has at least one.
+      create(DSO_RULES_TEMPLATE, { dso, epoch: '0', svs: { [dso]: { name: 'sv-1', joinedAsOfRound: { number: '0' } } } }),
       create(EXTERNAL_PARTY_AMULET_RULES_TEMPLATE, { dso }),
       create(AMULET_TEMPLATE, amulet(alice, '1000.0')),
       create(AMULET_TEMPLATE, amulet(alice, '250.5')),

@@ -1,0 +1,47 @@
+import type { Mutant } from './mutants.js';
+import { pathOf, type ProxyRequest } from './mutantProxy.js';
+import { isObject, onBody, withJson, type Json } from './mutantKit.js';
+
+/**
+ * Faults the value-comparing oracle used to catch, won back by a rule the target's own answers are
+ * held to (Canton's or Splice's definition), never by the reference's values.
+ */
+const deep = (v: unknown, f: (key: string, x: unknown) => unknown): unknown =>
+  Array.isArray(v) ? v.map((x) => deep(x, f)) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, f(k, deep(x, f))])) : v;
+const is = (req: ProxyRequest, method: string, path: RegExp) => req.method === method && path.test(pathOf(req.url));
+
+export const RULE_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'rule-exercise-witnesses-dropped',
+    description: 'transaction trees answer exercised events without their witnesses',
+    caughtBy: 'ledger.exercise.result-and-events',
+    fault: onBody(/^\/v2\/commands\/submit-and-wait-for-transaction$/, (v) => deep(v, (k, x) => (k === 'ExercisedEvent' && isObject(x) ? { ...x, witnessParties: [] } : x)) as Json),
+  },
+  {
+    name: 'rule-error-resources-dropped',
+    description: 'errors answer no resources (the user id a USER_NOT_FOUND is about is missing)',
+    caughtBy: 'ledger.users.get-unknown-404',
+    fault: {
+      response: (req, res) => (is(req, 'GET', /^\/v2\/users\/[^/]+$/) && res.status === 404 ? withJson(res, (v) => (isObject(v) ? { ...v, resources: [] } : v)) : res),
+    },
+  },
+  {
+    name: 'rule-dso-voting-threshold',
+    description: 'Scan and its proxy both answer a voting threshold one above what the DsoRules they report require (the proxy agrees with Scan, both wrong)',
+    caughtBy: 'scan.dso.consistent',
+    needs: 'scan',
+    fault: onBody(/^\/v0\/(scan-proxy\/)?dso$/, (v) => ({ ...v, voting_threshold: typeof v.voting_threshold === 'number' ? v.voting_threshold + 1 : v.voting_threshold })),
+  },
+  {
+    name: 'rule-instrument-decimals',
+    description: "the registry answers an instrument's decimals one short, the same in the list and the lookup (they agree, both wrong, both in range)",
+    caughtBy: 'registry.metadata.instrument-list',
+    fault: onBody(/^\/registry\/metadata\/v1\/instruments(\/[^/]+)?$/, (v) => deep(v, (k, x) => (k === 'decimals' && typeof x === 'number' && x > 0 ? x - 1 : x)) as Json),
+  },
+  {
+    name: 'rule-connected-synchronizers-one-short',
+    description: 'connected synchronizers leave out the last one the participant is connected to (its package vetting still names it)',
+    caughtBy: 'ledger.synchronizers.connected',
+    fault: onBody(/^\/v2\/state\/connected-synchronizers$/, (v) => (Array.isArray(v.connectedSynchronizers) && v.connectedSynchronizers.length > 1 ? { ...v, connectedSynchronizers: v.connectedSynchronizers.slice(0, -1) } : v)),
+  },
+];
