@@ -203,13 +203,8 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
       );
     }
   }
-  // No group answered at all (a port fetch refuses, a connection reset before any answer): as unreachable as a refused connection.
-  const silent = kinds.filter((k) => k.status === undefined);
-  if (kinds.length > 0 && silent.length === kinds.length) {
-    const first = silent[0]!;
-    const down = { url: urls[first.group]!, reason: first.detail };
-    return { ...base, status: 'unreachable', exitCode: 3, unreachable: down, kinds, auth: { tokenGiven: token !== undefined, token: 'not-checked', detail: 'the target did not answer' }, rights: noRights, problems: [`target unreachable: ${down.url}: ${down.reason}`], notes };
-  }
+  // A group that answers nothing (hangs, resets) is still reachable, as `run` has always held: its
+  // checks end as `error` with evidence. Only a connection that cannot be made is unreachable (above).
   if (ledgerAnswersAsLedger && urls.ledger !== undefined) {
     const end = await get(`${urls.ledger}/v2/state/ledger-end`, token, o.timeoutMs);
     const ok = end.ok && end.answer.status === 200 && isObject(end.answer.json) && Number.isInteger(end.answer.json.offset);

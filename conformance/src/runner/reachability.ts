@@ -26,7 +26,7 @@ export async function unreachable(baseUrls: Readonly<Partial<Record<Group, strin
     } catch (e) {
       const t = transportErrorOf(e, timedOut, timeoutMs);
       if (t.kind === 'refused' || t.kind === 'dns') return { url, reason: t.message };
-      if (t.kind === 'other' && /invalid url|unsupported protocol|ERR_INVALID_URL/i.test(t.message)) return { url, reason: t.message };
+      if (t.kind === 'other' && /invalid url|unsupported protocol|ERR_INVALID_URL|bad port/i.test(t.message)) return { url, reason: t.message };
     } finally {
       clearTimeout(timer);
     }
