@@ -1,0 +1,89 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { run } from '../../conformance/src/cli/run.js';
+import type { Report } from '../../conformance/src/report/model.js';
+import { absentOnLine, cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
+import { ABSENT_OPERATIONS, type CantonVersion } from '../../conformance/src/schema/cantonVersions.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import type { ReferenceServer } from '../../reference-server/src/server.js';
+import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
+
+describe('the Canton line a run judges by', () => {
+  it('follows the reported version, --canton-version overriding it', () => {
+    expect(cantonLineOf('3.4.0')).toEqual({ line: '3.4', from: 'target', reported: '3.4.0' });
+    expect(cantonLineOf('3.5.10')).toEqual({ line: '3.5', from: 'target', reported: '3.5.10' });
+    expect(cantonLineOf('3.6.0-SNAPSHOT')).toEqual({ line: '3.6', from: 'target', reported: '3.6.0-SNAPSHOT' });
+    expect(cantonLineOf('3.4.0', '3.6')).toEqual({ line: '3.6', from: 'flag', reported: '3.4.0' });
+    expect(cantonLineOf(undefined, '3.4')).toEqual({ line: '3.4', from: 'flag' });
+  });
+
+  it('judges a newer release by the newest line, an unparsable or missing one by 3.5, each with a warning', () => {
+    const newer = cantonLineOf('3.7.4');
+    expect(newer.line).toBe('3.6');
+    expect(newer.warning).toMatch(/3\.7\.4.*Canton 3\.6/);
+    expect(cantonLineOf('4.0.0').line).toBe('3.6');
+    const older = cantonLineOf('3.3.1');
+    expect([older.line, older.warning]).toEqual(['3.4', expect.stringMatching(/3\.3\.1.*Canton 3\.4/)]);
+    const odd = cantonLineOf('dev');
+    expect([odd.line, odd.from, odd.warning]).toEqual(['3.5', 'default', expect.stringMatching(/'dev'.*Canton 3\.5/)]);
+    expect(cantonLineOf(undefined)).toMatchObject({ line: '3.5', from: 'default', warning: expect.stringMatching(/no Canton version/) });
+  });
+
+  it('skips ledger checks of the operations the line lacks, and only those', () => {
+    expect(absentOnLine({ group: 'ledger', operationId: 'postV2UpdatesFlats' }, '3.6')).toBe('Canton 3.6 has no postV2UpdatesFlats');
+    expect(absentOnLine({ group: 'ledger', operationId: 'postV2UpdatesFlats' }, '3.5')).toBeUndefined();
+    expect(absentOnLine({ group: 'ledger', operationId: 'postV2Package-vettingList' }, '3.4')).toBe('Canton 3.4 has no postV2Package-vettingList');
+    expect(absentOnLine({ group: 'registry', operationId: 'postV2UpdatesFlats' }, '3.6')).toBeUndefined();
+  });
+});
+
+/** Checks of operations 3.4 or 3.6 lack (their example and schema checks), and one every line has. */
+const ONLY = ['postV2UpdatesFlats', 'postV2UpdatesTrees', 'postV2Package-vettingList', 'postV2StateActive-contracts-page', 'ledger.version.shape'];
+const absentFrom = (line: CantonVersion, r: Report) => r.checks.filter((c) => c.group === 'ledger' && ABSENT_OPERATIONS[line].includes(c.operationId));
+
+async function runOn(url: string, extra: string[] = []): Promise<{ code: number; report: Report; summary: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-line-'));
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    const code = await run(['--target', url, '--profile', 'reference', '--report-dir', dir, '--quiet', '--seed', '1', '--runs', '2', '--only', ONLY.join(','), ...extra]);
+    return { code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report, summary: readFileSync(join(dir, 'summary.md'), 'utf8') };
+  } finally {
+    log.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('run against the reference serving each line', () => {
+  const servers = new Map<CantonVersion, ReferenceServer>();
+  beforeAll(async () => {
+    for (const v of ['3.4', '3.6'] as const) servers.set(v, await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, cantonVersion: v, log: silentLogger }));
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of servers.values()) await s.close();
+  });
+
+  for (const line of ['3.4', '3.6'] as const) {
+    it(`judges a Canton ${line} target by ${line}: what it lacks skips with the reason, nothing fails`, async () => {
+      const { code, report, summary } = await runOn(servers.get(line)!.url);
+      expect(report.canton).toMatchObject({ line, from: 'target' });
+      const lacking = absentFrom(line, report);
+      expect(lacking.length).toBeGreaterThan(0);
+      for (const c of lacking) expect([c.id, c.status, c.message]).toEqual([c.id, 'skip', `Canton ${line} has no ${c.operationId}`]);
+      expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+      expect(report.checks.find((c) => c.id === 'ledger.version.shape')?.status).toBe('pass');
+      expect(code).toBe(0);
+      expect(summary).toContain(`judged as Canton ${line} (its version)`);
+    }, 120_000);
+  }
+
+  it('--canton-version overrides the reported version: a 3.4 target judged as 3.5 meets its 404s', async () => {
+    const { code, report } = await runOn(servers.get('3.4')!.url, ['--canton-version', '3.5']);
+    expect(report.canton).toEqual({ line: '3.5', from: 'flag', reported: '3.4.0' });
+    const lacking = absentFrom('3.4', report);
+    expect(lacking.some((c) => c.status === 'fail')).toBe(true);
+    expect(code).toBe(1);
+  }, 120_000);
+});
