@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../conformance/src/cli/run.js';
 import type { Report } from '../../conformance/src/report/model.js';
+import { validateReport } from '../../conformance/src/report/validateReport.js';
 import { absentOnLine, cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
 import { ABSENT_OPERATIONS, type CantonVersion } from '../../conformance/src/schema/cantonVersions.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
@@ -43,12 +44,12 @@ describe('the Canton line a run judges by', () => {
 const ONLY = ['postV2UpdatesFlats', 'postV2UpdatesTrees', 'postV2Package-vettingList', 'postV2StateActive-contracts-page', 'ledger.version.shape'];
 const absentFrom = (line: CantonVersion, r: Report) => r.checks.filter((c) => c.group === 'ledger' && ABSENT_OPERATIONS[line].includes(c.operationId));
 
-async function runOn(url: string, extra: string[] = []): Promise<{ code: number; report: Report; summary: string }> {
+async function runOn(url: string | undefined, extra: string[] = []): Promise<{ code: number; report: Report; summary: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'cc-line-'));
   const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   try {
-    const code = await run(['--target', url, '--profile', 'reference', '--report-dir', dir, '--quiet', '--seed', '1', '--runs', '2', '--only', ONLY.join(','), ...extra]);
+    const code = await run([...(url === undefined ? [] : ['--target', url]), '--profile', 'reference', '--report-dir', dir, '--quiet', '--seed', '1', '--runs', '2', '--only', ONLY.join(','), ...extra]);
     return { code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report, summary: readFileSync(join(dir, 'summary.md'), 'utf8') };
   } finally {
     log.mockRestore();
@@ -69,6 +70,7 @@ describe('run against the reference serving each line', () => {
     it(`judges a Canton ${line} target by ${line}: what it lacks skips with the reason, nothing fails`, async () => {
       const { code, report, summary } = await runOn(servers.get(line)!.url);
       expect(report.canton).toMatchObject({ line, from: 'target' });
+      expect(validateReport(report)).toEqual([]);
       const lacking = absentFrom(line, report);
       expect(lacking.length).toBeGreaterThan(0);
       for (const c of lacking) expect([c.id, c.status, c.message]).toEqual([c.id, 'skip', `Canton ${line} has no ${c.operationId}`]);
@@ -79,11 +81,29 @@ describe('run against the reference serving each line', () => {
     }, 120_000);
   }
 
+  it('the in-process reference is judged as the 3.5 it reports, where every check runs', async () => {
+    const { code, report, summary } = await runOn(undefined);
+    expect(report.canton).toEqual({ line: '3.5', from: 'target', reported: '3.5.10' });
+    expect(report.checks.filter((c) => c.message?.includes(' has no '))).toEqual([]);
+    expect(summary).toContain('judged as Canton 3.5 (its version)');
+    expect(code).toBe(0);
+  }, 120_000);
+
   it('--canton-version overrides the reported version: a 3.4 target judged as 3.5 meets its 404s', async () => {
     const { code, report } = await runOn(servers.get('3.4')!.url, ['--canton-version', '3.5']);
     expect(report.canton).toEqual({ line: '3.5', from: 'flag', reported: '3.4.0' });
+    expect(validateReport(report)).toEqual([]);
     const lacking = absentFrom('3.4', report);
     expect(lacking.some((c) => c.status === 'fail')).toBe(true);
     expect(code).toBe(1);
+    // And the other way: a 3.4 target judged as 3.6 skips what 3.6 lacks, and runs what 3.4 lacks.
+    const as36 = (await runOn(servers.get('3.4')!.url, ['--canton-version', '3.6'])).report;
+    expect(as36.canton).toMatchObject({ line: '3.6', from: 'flag' });
+    expect(absentFrom('3.6', as36).every((c) => c.status === 'skip' && c.message === `Canton 3.6 has no ${c.operationId}`)).toBe(true);
+    expect(absentFrom('3.4', as36).some((c) => c.status === 'fail')).toBe(true);
   }, 120_000);
+
+  it('rejects a line it does not know', async () => {
+    await expect(run(['--canton-version', '3.7', '--quiet'])).rejects.toThrow(/--canton-version takes 3\.4, 3\.5, 3\.6 \(got '3\.7'\)/);
+  });
 });
