@@ -17,6 +17,7 @@ import { runChecks } from './runChecks.js';
 import { randomSeed } from './seeds.js';
 import { selectChecks } from './select.js';
 import { absentOnLine, type CantonLine } from './cantonLine.js';
+import { absentOperations } from '../schema/cantonVersions.js';
 import { shardChecks, type Shard } from './shard.js';
 import { runWarnings, toleranceWarnings } from './warnings.js';
 
@@ -131,6 +132,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     ...(oracle ? { oracle: oracle.session } : {}),
     reinterpretation,
     ...(judge ? { judge } : {}),
+    ...(line !== undefined ? { absent: { line, operations: absentOperations(line) } } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
   progress.done();
