@@ -49,7 +49,7 @@ async function runOn(url: string | undefined, extra: string[] = []): Promise<{ c
   const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   try {
-    const code = await run([...(url === undefined ? [] : ['--target', url]), '--profile', 'reference', '--report-dir', dir, '--quiet', '--seed', '1', '--runs', '2', '--only', ONLY.join(','), ...extra]);
+    const code = await run([...(url === undefined ? [] : ['--target', url]), '--profile', 'reference', '--report-dir', dir, '--quiet', '--seed', '1', '--runs', '2', ...(extra.includes('--only') ? [] : ['--only', ONLY.join(',')]), ...extra]);
     return { code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report, summary: readFileSync(join(dir, 'summary.md'), 'utf8') };
   } finally {
     log.mockRestore();
@@ -80,6 +80,18 @@ describe('run against the reference serving each line', () => {
       expect(summary).toContain(`judged as Canton ${line} (its version)`);
     }, 120_000);
   }
+
+  it('a check whose helper needs an operation the line lacks (a DAR upload, a page walk) skips naming it', async () => {
+    const ids = 'ledger.packages.list,ledger.lists.size-bounds';
+    const { code, report } = await runOn(servers.get('3.4')!.url, ['--only', ids]);
+    const by = (id: string) => report.checks.find((c) => c.id === id)!;
+    expect(by('ledger.packages.list')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^Canton 3\.4 has no postV2Dars, which this check needs/) });
+    expect(by('ledger.lists.size-bounds')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^Canton 3\.4 has no getV2StateActive-contracts-page, which this check needs/) });
+    expect(code).toBe(0);
+    // Judged as 3.5, the same 404s are failures: the skip comes from the line, not from any 404.
+    const as35 = (await runOn(servers.get('3.4')!.url, ['--only', ids, '--canton-version', '3.5'])).report;
+    expect(as35.checks.filter((c) => c.id.startsWith('ledger.packages.list') || c.id === 'ledger.lists.size-bounds').map((c) => c.status)).toEqual(['fail', 'fail']);
+  }, 120_000);
 
   it('the in-process reference is judged as the 3.5 it reports, where every check runs', async () => {
     const { code, report, summary } = await runOn(undefined);
