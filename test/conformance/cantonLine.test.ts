@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../conformance/src/cli/run.js';
 import type { Report } from '../../conformance/src/report/model.js';
+import { mergeReports } from '../../conformance/src/report/mergeReports.js';
 import { validateReport } from '../../conformance/src/report/validateReport.js';
 import { absentOnLine, cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
 import { ABSENT_OPERATIONS, type CantonVersion } from '../../conformance/src/schema/cantonVersions.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import type { ReferenceServer } from '../../reference-server/src/server.js';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
+import { report, result } from './helpers/fakeReport.js';
 
 describe('the Canton line a run judges by', () => {
   it('follows the reported version, --canton-version overriding it', () => {
@@ -37,6 +39,16 @@ describe('the Canton line a run judges by', () => {
     expect(absentOnLine({ group: 'ledger', operationId: 'postV2UpdatesFlats' }, '3.5')).toBeUndefined();
     expect(absentOnLine({ group: 'ledger', operationId: 'postV2Package-vettingList' }, '3.4')).toBe('Canton 3.4 has no postV2Package-vettingList');
     expect(absentOnLine({ group: 'registry', operationId: 'postV2UpdatesFlats' }, '3.6')).toBeUndefined();
+  });
+});
+
+describe('merging shards judged by their lines', () => {
+  it('keeps the line, and warns when the shards were judged by different ones', () => {
+    const a = report([result('ledger.a', 'pass')], { canton: { line: '3.4', from: 'target', reported: '3.4.0' } });
+    const b = report([result('ledger.b', 'pass')], { canton: { line: '3.4', from: 'target', reported: '3.4.0' } });
+    expect(mergeReports([a, b])).toMatchObject({ canton: { line: '3.4' }, warnings: [] });
+    const c = report([result('ledger.c', 'pass')], { canton: { line: '3.5', from: 'flag' } });
+    expect(mergeReports([a, c]).warnings).toEqual([expect.stringMatching(/different Canton lines \(3\.4, 3\.5\)/)]);
   });
 });
 
