@@ -8,6 +8,8 @@ import { applyGate, ranLine } from '../report/gate.js';
 import { isUnexpected, type Report } from '../report/model.js';
 import { preflightReport } from '../report/preflightReport.js';
 import { preflightOfRun } from '../preflight/preflightOfRun.js';
+import { cantonLineOf } from '../runner/cantonLine.js';
+import { CANTON_VERSIONS, isCantonVersion, type CantonVersion } from '../schema/cantonVersions.js';
 import { unreachableReport } from '../report/unreachableReport.js';
 import { plural } from '../report/writeMarkdown.js';
 import { writeReports } from '../report/writeReports.js';
@@ -35,7 +37,7 @@ export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
            [--report-dir DIR] [--baseline FILE] [--write-baseline FILE] [--spec FILE|URL]
-           [--oracle reference|none] [--judge model|none] [--reinterpret engine|none] [--quiet]
+           [--oracle reference|none] [--judge model|none] [--reinterpret engine|none] [--canton-version 3.4|3.5|3.6] [--quiet]
            [--min-ran PERCENT] [--fail-on-skip]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
@@ -74,6 +76,8 @@ Runs:
   --judge MODE          model: judge every answer against the target's own earlier answers by
                         the named invariants (judge.*, see \`list --invariants\`); none: off
                         (default: model)
+  --canton-version V    judge the target as Canton V (3.4, 3.5 or 3.6) instead of by the version its
+                        /v2/version reports; checks of operations that line lacks skip, naming it
   --reinterpret MODE    engine (default): re-run the commands of the transactions checks cause
                         with the Daml engine on the packages the target serves and fail any
                         difference (judge.daml.*, see list --invariants); none: off
@@ -113,6 +117,8 @@ interface RunArgs extends TargetArgs {
   readonly failOnSkip: boolean;
   readonly judge?: JudgeMode;
   readonly reinterpret?: ReinterpretMode;
+  /** `--canton-version`: the line to judge the target by, whatever it reports. */
+  readonly cantonVersion?: CantonVersion;
 }
 
 
@@ -143,6 +149,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         'fail-on-skip': { type: 'boolean' },
         judge: { type: 'string' },
         reinterpret: { type: 'string' },
+        'canton-version': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -156,6 +163,8 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
   if (values.oracle !== undefined && values.oracle !== 'reference' && values.oracle !== 'none') throw new UsageError(`--oracle takes reference or none (got '${values.oracle}')`);
   if (values.judge !== undefined && values.judge !== 'model' && values.judge !== 'none') throw new UsageError(`--judge takes model or none (got '${values.judge}')`);
   if (values.reinterpret !== undefined && values.reinterpret !== 'engine' && values.reinterpret !== 'none') throw new UsageError(`--reinterpret takes engine or none (got '${values.reinterpret}')`);
+  const cantonVersion = values['canton-version'];
+  if (cantonVersion !== undefined && !isCantonVersion(cantonVersion)) throw new UsageError(`--canton-version takes ${CANTON_VERSIONS.join(', ')} (got '${cantonVersion}')`);
   return {
     ...target,
     ...(values.seed !== undefined ? { seed: int('seed', values.seed, 0)! } : {}),
@@ -171,6 +180,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     failOnSkip: values['fail-on-skip'] === true,
     ...(values.judge !== undefined ? { judge: values.judge as JudgeMode } : {}),
     ...(values.reinterpret !== undefined ? { reinterpret: values.reinterpret as ReinterpretMode } : {}),
+    ...(cantonVersion !== undefined ? { cantonVersion } : {}),
   };
 }
 
@@ -364,6 +374,8 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       oracle,
       ...(args.judge ? { judge: args.judge } : {}),
       ...(args.reinterpret ? { reinterpret: args.reinterpret } : {}),
+      // A target without a ledger has no Canton version to judge: no line, and no warning about it.
+      ...(profile.groups.includes('ledger') || args.cantonVersion !== undefined ? { canton: cantonLineOf(pre.verdict.cantonVersion, args.cantonVersion) } : {}),
     });
     let report: Report = { ...explainDefaultProfile(args, inProcess, result.report), preflight: pre.verdict };
     let outcome = result.baseline;

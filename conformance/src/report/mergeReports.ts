@@ -29,6 +29,8 @@ export function mergeReports(reports: readonly Report[]): Report {
   const seeds = [...new Set(reports.map((r) => r.seed))];
   const warnings = [...new Set(reports.flatMap((r) => r.warnings))];
   if (seeds.length > 1) warnings.push(`merged reports used different seeds (${seeds.join(', ')}); replay each check with the seed in its own entry`);
+  const lines = [...new Set(reports.flatMap((r) => (r.canton ? [r.canton.line] : [])))];
+  if (lines.length > 1) warnings.push(`merged reports judged the target by different Canton lines (${lines.join(', ')}); the merged report names the first's`);
   const shards = reports.filter((r) => r.shard).map((r) => `${r.shard!.index}/${r.shard!.total}`);
   const totals = new Set(reports.filter((r) => r.shard).map((r) => r.shard!.total));
   if (totals.size === 1 && shards.length > 0) {

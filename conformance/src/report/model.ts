@@ -1,3 +1,4 @@
+import type { CantonLine } from '../runner/cantonLine.js';
 import type { ReinterpretSummary } from '../reinterpret/reinterpretTally.js';
 import type { Counterexample, Group, Kind, Level, Status } from '../checks/types.js';
 import type { Coverage } from './coverage.js';
@@ -168,6 +169,8 @@ export interface Report {
   readonly gate?: RunGate;
   /** What the preflight (`doctor`) found before the run; present for runs of `run`. */
   readonly preflight?: PreflightVerdict;
+  /** The Canton line the target was judged by, and how it was chosen; present for runs of `run`. */
+  readonly canton?: CantonLine;
   /** Present unless `--judge none`: answers judged against the target's own model. */
   readonly judge?: JudgeRunSummary;
   /** Every operation of specs/ with its behaviour checks (and how many ran), every documented rule with its checks. */

@@ -26,7 +26,7 @@ export function renderHtml(report: Report): string {
 <body>
 <header class="banner ${report.verdict}">
   <h1><span class="verdict" data-testid="verdict">${verdict}</span> canton-conformance report</h1>
-  <p class="meta">Target <code>${h(report.target)}</code> · profile <code>${h(report.profile)}</code> · seed <code>${report.seed}</code> · started ${h(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.wallTimeMs !== undefined ? ` (${(report.wallTimeMs / 1000).toFixed(1)} s in all)` : ''}${report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : ''}${report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : ''}${report.preflight?.cantonVersion ? ` · Canton <code>${h(report.preflight.cantonVersion)}</code>` : ''} · ${h(report.tool.name)} ${h(report.tool.version)}</p>
+  <p class="meta">Target <code>${h(report.target)}</code> · profile <code>${h(report.profile)}</code> · seed <code>${report.seed}</code> · started ${h(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s${report.wallTimeMs !== undefined ? ` (${(report.wallTimeMs / 1000).toFixed(1)} s in all)` : ''}${report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : ''}${report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : ''}${report.preflight?.cantonVersion ? ` · Canton <code>${h(report.preflight.cantonVersion)}</code>` : ''}${report.canton ? ` · judged as Canton <code>${h(report.canton.line)}</code>` : ''} · ${h(report.tool.name)} ${h(report.tool.version)}</p>
   <ul class="counts">
     ${count('pass', s.passed, 'passed')}${count('fail', s.failed, 'failed')}${count('error', s.errored, 'errored')}${count('warn', s.warned, 'warned')}${count('skip', s.skipped, 'skipped')}
   </ul>

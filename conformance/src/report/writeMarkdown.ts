@@ -28,6 +28,7 @@ export function renderMarkdown(report: Report): string {
       (report.shard ? ` · shard ${report.shard.index}/${report.shard.total}` : '') +
       (report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : '') +
       (report.preflight?.cantonVersion ? ` · Canton ${report.preflight.cantonVersion}` : '') +
+      (report.canton ? ` · judged as Canton ${report.canton.line} (${report.canton.from === 'flag' ? '--canton-version' : report.canton.from === 'target' ? 'its version' : 'default'})` : '') +
       ` · ${report.tool.name} ${report.tool.version}`,
   );
   out.push('');

@@ -37,6 +37,12 @@ export interface RunChecksOptions {
   readonly reinterpretation?: ReinterpretTally;
   /** The target's own model: every answer judged by the named invariants (conformance/src/judge/). */
   readonly judge?: JudgeSession;
+  /**
+   * The judged Canton line and the ledger operations it lacks: a check that did not pass because a
+   * request to one of them answered 404 (a helper, such as a DAR upload or a page walk, outside its
+   * own operation) skips naming the line instead of failing.
+   */
+  readonly absent?: { readonly line: string; readonly operations: ReadonlySet<string> };
 }
 
 export interface RunChecksResult {
@@ -155,6 +161,11 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       message = byModel.failure.message;
       evidence = byModel.failure.exchange;
     }
+    const missing = o.absent && status !== 'pass' && status !== 'skip' ? missingOperation(o.absent.operations, evidence ? [evidence, ...exchanges] : exchanges) : undefined;
+    if (missing !== undefined) {
+      status = 'skip';
+      message = `Canton ${o.absent!.line} has no ${missing}, which this check needs (${message ?? 'it answered 404'})`;
+    }
     const shown = evidence ?? (status === 'pass' || status === 'skip' ? undefined : exchanges.at(-1)) ?? exchanges.at(-1);
     const isProperty = check.kind === 'property' || check.kind === 'stateful';
     const result: CheckResult = {
@@ -185,6 +196,11 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
   await pool(regular, Math.max(1, o.concurrency), runOne);
   await pool(observers, Math.max(1, o.concurrency), runOne);
   return { results: o.checks.map((c) => results.get(c.id)!), exchanges: seen };
+}
+
+/** The first operation the line lacks that one of the check's requests met as a 404. */
+function missingOperation(absent: ReadonlySet<string>, exchanges: readonly Exchange[]): string | undefined {
+  return exchanges.find((e) => e.group === 'ledger' && e.operationId !== undefined && absent.has(e.operationId) && e.response?.status === 404)?.operationId;
 }
 
 async function pool<T>(items: readonly T[], size: number, work: (t: T) => Promise<void>): Promise<void> {

@@ -16,6 +16,8 @@ import { createProgress, type Progress } from './progress.js';
 import { runChecks } from './runChecks.js';
 import { randomSeed } from './seeds.js';
 import { selectChecks } from './select.js';
+import { absentOnLine, type CantonLine } from './cantonLine.js';
+import { absentOperations } from '../schema/cantonVersions.js';
 import { shardChecks, type Shard } from './shard.js';
 import { runWarnings, toleranceWarnings } from './warnings.js';
 
@@ -54,6 +56,11 @@ export interface SuiteOptions {
   readonly reinterpret?: ReinterpretMode;
   /** `model` (default): judge every answer against the target's own earlier answers by the named invariants; `none`: off. */
   readonly judge?: JudgeMode;
+  /**
+   * The Canton line the target is judged by (`cantonLineOf`): checks of operations that line lacks
+   * skip, naming it, instead of meeting 404s. Absent: every check runs (tests, custom catalogues).
+   */
+  readonly canton?: CantonLine;
 }
 
 export type OracleMode = 'reference' | 'none';
@@ -103,7 +110,10 @@ interface Prepared {
 }
 
 async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
-  const { seed, runs, timeoutMs, all, selected, target, startedAt, started, oracle } = p;
+  const { seed, runs, timeoutMs, all, target, startedAt, started, oracle } = p;
+  const line = o.canton?.line;
+  const notOnLine = new Map(line === undefined ? [] : p.selected.flatMap((c) => { const why = absentOnLine(c, line); return why === undefined ? [] : [[c.id, why] as const]; }));
+  const selected = p.selected.filter((c) => !notOnLine.has(c.id));
   const reinterpretation = new ReinterpretTally(o.reinterpret ?? 'engine');
   const shown = createProgress(selected.length, process.stderr, o.progress ?? 'auto', { checks: selected });
   const progress: Progress = o.onResult ? { ...shown, finish: (r) => (o.onResult!(r), shown.finish(r)) } : shown;
@@ -122,10 +132,14 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     ...(oracle ? { oracle: oracle.session } : {}),
     reinterpretation,
     ...(judge ? { judge } : {}),
+    ...(line !== undefined ? { absent: { line, operations: absentOperations(line) } } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
   progress.done();
-  const baseline = applyBaseline(results, o.baseline);
+  const ran = new Map(results.map((r) => [r.id, r]));
+  const skipped = new Map([...notOnLine].map(([id, why]) => [id, skippedResult(p.selected.find((c) => c.id === id)!, why)]));
+  for (const r of skipped.values()) o.onResult?.(r);
+  const baseline = applyBaseline(p.selected.map((c) => ran.get(c.id) ?? skipped.get(c.id)!), o.baseline);
   const report: Report = {
     tool: { name: 'canton-conformance', version: o.toolVersion },
     target: o.target,
@@ -136,7 +150,8 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     seed,
     runs,
     ...(o.shard && o.shard.total > 1 ? { shard: o.shard } : {}),
-    warnings: [...runWarnings(selected, results, exchanges), ...toleranceWarnings(o.specFiles ?? [])],
+    ...(o.canton ? { canton: o.canton } : {}),
+    warnings: [...(o.canton?.warning ? [o.canton.warning] : []), ...runWarnings(selected, results, exchanges), ...toleranceWarnings(o.specFiles ?? [])],
     summary: summarize(baseline.checks),
     verdict: baseline.exitCode === 0 ? 'pass' : 'fail',
     timings: timingsOf(exchanges),
@@ -147,4 +162,9 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
   };
   return { report, baseline, exitCode: baseline.exitCode };
+}
+
+/** A check of an operation the judged line lacks: skipped before any request, saying which line. */
+function skippedResult(c: CheckDefinition, why: string): CheckResult {
+  return { id: c.id, title: c.title, group: c.group, operationId: c.operationId, level: c.level, kind: c.kind, status: 'skip', specRef: c.specRef, durationMs: 0, message: why, requests: 0 };
 }

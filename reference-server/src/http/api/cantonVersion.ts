@@ -1,58 +1,9 @@
+import { absentChannels, absentOperations, type CantonVersion } from '../../../../conformance/src/schema/cantonVersions.js';
 import type { StreamChannel } from './channels/StreamChannel.js';
 import type { Route } from './route.js';
 
-/** The Canton release lines the reference can serve (`serve --canton-version`). */
-export const CANTON_VERSIONS = ['3.4', '3.5', '3.6'] as const;
-export type CantonVersion = (typeof CANTON_VERSIONS)[number];
-export const DEFAULT_CANTON_VERSION: CantonVersion = '3.5';
-
-export const isCantonVersion = (v: unknown): v is CantonVersion => typeof v === 'string' && (CANTON_VERSIONS as readonly string[]).includes(v);
-
-/** What `/v2/version` answers: the version of that line's upstream document (3.5: its newest release, 3.5.10). */
-export const API_VERSION: Readonly<Record<CantonVersion, string>> = { '3.4': '3.4.0', '3.5': '3.5.10', '3.6': '3.6.0' };
-
-/**
- * The ledger operations (operationIds) each line's upstream document lacks, against 3.5.10's
- * (`test/http/cantonVersions.test.ts` derives them from ../shared/upstream/canton-json-api-v2):
- * 3.4 predates 3.5's pages, contract lookup, vetting list/update, DAR validation and GetCompletions;
- * 3.6 (main's 3.6.0-SNAPSHOT) drops the flat/tree forms, the transaction lookups, the old vetting
- * operations and the deprecated preferred-package-version GET. `/livez` and `/readyz`, absent from
- * 3.4's document only, stay: they are the participant's health endpoints, not Ledger API operations.
- */
-const ABSENT: Readonly<Record<CantonVersion, readonly string[]>> = {
-  '3.4': [
-    'getV2StateActive-contracts-page',
-    'postV2StateActive-contracts-page',
-    'postV2CommandsCommand-completions',
-    'postV2ContractsContract-by-id',
-    'postV2Dars',
-    'postV2DarsValidate',
-    'postV2Package-vettingList',
-    'postV2Package-vettingUpdate',
-    'postV2UpdatesGet-updates-page',
-  ],
-  '3.5': [],
-  '3.6': [
-    'getV2Interactive-submissionPreferred-package-version',
-    'getV2Package-vetting',
-    'postV2Package-vetting',
-    'getV2UpdatesTransaction-tree-by-idUpdate-id',
-    'getV2UpdatesTransaction-tree-by-offsetOffset',
-    'postV2UpdatesFlats',
-    'postV2UpdatesTransaction-by-id',
-    'postV2UpdatesTransaction-by-offset',
-    'postV2UpdatesTrees',
-  ],
-};
-
-/** The WebSocket channels each line lacks (its AsyncAPI document against 3.5.10's). */
-const ABSENT_CHANNELS: Readonly<Record<CantonVersion, readonly string[]>> = {
-  '3.4': ['/v2/commands/command-completions'],
-  '3.5': [],
-  '3.6': ['/v2/updates/flats', '/v2/updates/trees'],
-};
-
-export const absentOperations = (v: CantonVersion): ReadonlySet<string> => new Set(ABSENT[v]);
+// The per-line tables are shared with the suite, which judges a target by the same data.
+export { API_VERSION, CANTON_VERSIONS, DEFAULT_CANTON_VERSION, absentOperations, isCantonVersion, type CantonVersion } from '../../../../conformance/src/schema/cantonVersions.js';
 
 /** The routes a version serves: the others are gone, so their paths answer 404 as on that version. */
 export function routesOf(routes: readonly Route[], v: CantonVersion): readonly Route[] {
@@ -61,6 +12,6 @@ export function routesOf(routes: readonly Route[], v: CantonVersion): readonly R
 }
 
 export function channelsOf(channels: readonly StreamChannel[], v: CantonVersion): readonly StreamChannel[] {
-  const absent = new Set(ABSENT_CHANNELS[v]);
+  const absent = absentChannels(v);
   return channels.filter((c) => !absent.has(c.path));
 }
