@@ -44,7 +44,7 @@ describe('canton-conformance serve: running', () => {
     vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
     const exit = run(['--port', '0']);
     await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 10_000 });
-    const url = /(http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] ?? '')?.[1];
+    const url = /(http:\/\/127\.0\.0\.1:\d+)(?=\s|$)/.exec(lines[0] ?? '')?.[1];
     expect(url).toBeDefined();
 
     const users = (await (await fetch(`${url}/v2/users`)).json()) as { users: { id: string }[] };
@@ -61,7 +61,7 @@ describe('canton-conformance serve: running', () => {
     vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
     const exit = run(['--port', '0', '--no-reward-accounting']);
     await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 10_000 });
-    const url = /(http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] ?? '')?.[1];
+    const url = /(http:\/\/127\.0\.0\.1:\d+)(?=\s|$)/.exec(lines[0] ?? '')?.[1];
     for (const path of ['/v0/internal/reward-accounting-process/rounds/earliest-available', '/v0/reward-accounting-process/rounds/earliest-available']) {
       const res = await fetch(`${url}${path}`);
       expect(res.status).toBe(404);
@@ -80,7 +80,7 @@ describe('canton-conformance serve: running', () => {
     vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
     const exit = run(['--port', '0', '--list-max-elements', '1']);
     await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 10_000 });
-    const url = /(http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] ?? '')?.[1];
+    const url = /(http:\/\/127\.0\.0\.1:\d+)(?=\s|$)/.exec(lines[0] ?? '')?.[1];
     const end = ((await (await fetch(`${url}/v2/state/ledger-end`)).json()) as { offset: number }).offset;
     const query = JSON.stringify({ activeAtOffset: end, eventFormat: { filtersForAnyParty: { cumulative: [] } } });
     const all = await fetch(`${url}/v2/state/active-contracts`, { method: 'POST', body: query });

@@ -50,10 +50,13 @@ const ACCESS: Readonly<Record<string, OperationAccess>> = {
   'postV2Interactive-submissionExecuteandwait': 'submit',
   'postV2Interactive-submissionExecuteandwaitfortransaction': 'submit',
   'postV2CommandsCompletions': 'read',
+  // GetCompletions (3.5.7+): per party, or any party when `parties` is empty.
+  'postV2CommandsCommand-completions': 'read',
   'postV2EventsEvents-by-contract-id': 'read',
   'postV2ContractsContract-by-id': 'read',
   'postV2StateActive-contracts': 'read',
   'getV2StateActive-contracts-page': 'read',
+  'postV2StateActive-contracts-page': 'read',
   'postV2UpdatesUpdate-by-id': 'read',
   'postV2UpdatesUpdate-by-offset': 'read',
   'postV2UpdatesTransaction-by-id': 'read',
