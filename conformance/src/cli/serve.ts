@@ -310,8 +310,10 @@ export async function run(argv: string[]): Promise<number> {
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${args.host}:${args.port} (${code})`);
     throw e;
   }
+  const stop = stopSignal();
   const ready = await announce(`canton-conformance reference server listening on ${server.url} (${startedWith(args.auth, server.dars)})`, server.url, args.readyFile);
-  if (ready === ExitCode.Ok) await untilStopped();
+  if (ready === ExitCode.Ok) await stop.stopped;
+  else stop.cancel();
   removeReadyFile(args.readyFile);
   await server.close();
   return ready;
@@ -382,21 +384,28 @@ function removeReadyFile(readyFile: string | undefined): void {
 }
 
 /**
- * Resolves on the first SIGINT or SIGTERM, or, when npm started the server, once npm's shell in
- * between is gone (npm passes the signal to that shell only; see watchParent).
+ * Listens from now on for the first SIGINT or SIGTERM, or, when npm started the server, for npm's
+ * shell in between to go (npm passes the signal to that shell only; see watchParent). Made before
+ * the server is announced, so a signal sent the moment the line or the ready file appears is a
+ * clean stop (reports and ready file handled), never the default kill.
  */
-function untilStopped(): Promise<void> {
-  return new Promise<void>((resolve) => {
+function stopSignal(): { readonly stopped: Promise<void>; readonly cancel: () => void } {
+  let cancel: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
     const unwatch = startedByNpm() ? watchParent(() => stop()) : () => undefined;
-    const stop = () => {
+    cancel = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       unwatch();
+    };
+    const stop = () => {
+      cancel();
       resolve();
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  return { stopped, cancel };
 }
 
 async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promise<number> {
@@ -429,12 +438,14 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
     throw e;
   }
   const u = localnet.urls;
+  const stop = stopSignal();
   const ready = await announce(
     `canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}, app provider ledger ${u.appProviderLedger} (${startedWith('localnet', localnet.dars)})`,
     u.ledger,
     args.readyFile,
   );
-  if (ready === ExitCode.Ok) await untilStopped();
+  if (ready === ExitCode.Ok) await stop.stopped;
+  else stop.cancel();
   removeReadyFile(args.readyFile);
   await localnet.close();
   return ready;
