@@ -160,13 +160,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
     specRef: `${TS}: token-metadata-v1 listInstruments, getInstrument (404)`,
     async run(ctx) {
       serves(ctx, 'metadata-v1');
-      const list = await get(ctx, '/registry/metadata/v1/instruments', 'listInstruments');
-      expectStatus(ctx, list, 200, 'instrument list');
-      const instruments = objectBody(ctx, list, 'instrument list').instruments;
-      if (!Array.isArray(instruments) || instruments.length === 0) return ctx.fail('the registry lists no instrument', list);
-      for (const i of instruments as Json[]) {
-        const one = await get(ctx, `/registry/metadata/v1/instruments/${encodeURIComponent(String(i.id))}`, 'getInstrument');
-        expectStatus(ctx, one, 200, `instrument ${String(i.id)}`);
+      for await (const { i, one } of listedAndLookedUp(ctx)) {
         if (objectBody(ctx, one, 'instrument').id !== i.id) ctx.fail(`GET instruments/${String(i.id)} answered another instrument`, one);
       }
       const unknown = await get(ctx, `/registry/metadata/v1/instruments/${ctx.unique('no-such-instrument')}`, 'getInstrument');
@@ -184,13 +178,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
     specRef: `${TS}: token-metadata-v1 Instrument.accountInputFieldsToShow (a unique array of provider / accountId; showAccountInputFields deprecated; Splice PR #6346)`,
     async run(ctx) {
       serves(ctx, 'metadata-v1');
-      const list = await get(ctx, '/registry/metadata/v1/instruments', 'listInstruments');
-      expectStatus(ctx, list, 200, 'instrument list');
-      const instruments = objectBody(ctx, list, 'instrument list').instruments;
-      if (!Array.isArray(instruments) || instruments.length === 0) return ctx.fail('the registry lists no instrument', list);
-      for (const i of instruments as Json[]) {
-        const one = await get(ctx, `/registry/metadata/v1/instruments/${encodeURIComponent(String(i.id))}`, 'getInstrument');
-        expectStatus(ctx, one, 200, `instrument ${String(i.id)}`);
+      for await (const { i, one } of listedAndLookedUp(ctx)) {
         const fields = objectBody(ctx, one, 'instrument').accountInputFieldsToShow;
         const what = `instrument ${String(i.id)}`;
         if (fields === undefined) continue;
@@ -475,4 +463,20 @@ export function activeRound(rounds: unknown): Json | undefined {
     if (p && Date.parse(String(p.opensAt)) <= now && now < Date.parse(String(p.targetClosesAt))) return c;
   }
   return undefined;
+}
+
+/**
+ * Every instrument the registry lists, with its lookup by id (answered 200); a registry that lists
+ * none fails the check.
+ */
+async function* listedAndLookedUp(ctx: CheckContext): AsyncGenerator<{ readonly i: Json; readonly one: Exchange }> {
+  const list = await get(ctx, '/registry/metadata/v1/instruments', 'listInstruments');
+  expectStatus(ctx, list, 200, 'instrument list');
+  const instruments = objectBody(ctx, list, 'instrument list').instruments;
+  if (!Array.isArray(instruments) || instruments.length === 0) return ctx.fail('the registry lists no instrument', list);
+  for (const i of instruments as Json[]) {
+    const one = await get(ctx, `/registry/metadata/v1/instruments/${encodeURIComponent(String(i.id))}`, 'getInstrument');
+    expectStatus(ctx, one, 200, `instrument ${String(i.id)}`);
+    yield { i, one };
+  }
 }
