@@ -13,20 +13,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { zipSync } from 'fflate';
 import { silentLogger } from '../reference-server/src/http/api/consoleLogger.js';
 import { createReferenceServer } from '../reference-server/src/server.js';
+import { declareEntrySizes } from '../conformance/src/generators/dar.js';
 
 const MiB = 1024 * 1024;
-
-/** Rewrites every entry's declared size (central directory and local headers). */
-function declare(zip: Uint8Array, size: number): Uint8Array {
-  const out = zip.slice();
-  const view = new DataView(out.buffer);
-  for (let i = 0; i + 4 <= out.length; i++) {
-    const sig = view.getUint32(i, true);
-    if (sig === 0x02014b50) view.setUint32(i + 24, size, true);
-    else if (sig === 0x04034b50) view.setUint32(i + 22, size, true);
-  }
-  return out;
-}
 
 async function main(): Promise<void> {
   const reference = await createReferenceServer({ port: 0, host: '127.0.0.1', log: silentLogger });
@@ -34,8 +23,8 @@ async function main(): Promise<void> {
   const here = fileURLToPath(new URL('.', import.meta.url));
   const amulet = [join(here, '../../../../../shared/upstream/daml/dars/splice/splice-amulet-0.1.22.dar'), join(here, '../../shared/upstream/daml/dars/splice/splice-amulet-0.1.22.dar')].find(existsSync);
   const cases: { what: string; bytes: Uint8Array }[] = [
-    { what: 'declared sizes sum past the bound (3 entries x 64 MiB declared)', bytes: declare(zipSync({ 'a.dalf': new Uint8Array(16), 'b.dalf': new Uint8Array(16), 'c.dalf': new Uint8Array(16) }, { level: 0 }), 64 * MiB) },
-    { what: 'lying header: 64 MiB of zeros declared as 1 KiB', bytes: declare(zipSync({ 'a.dalf': new Uint8Array(64 * MiB) }, { level: 6 }), 1024) },
+    { what: 'declared sizes sum past the bound (3 entries x 64 MiB declared)', bytes: declareEntrySizes(zipSync({ 'a.dalf': new Uint8Array(16), 'b.dalf': new Uint8Array(16), 'c.dalf': new Uint8Array(16) }, { level: 0 }), 64 * MiB) },
+    { what: 'lying header: 64 MiB of zeros declared as 1 KiB', bytes: declareEntrySizes(zipSync({ 'a.dalf': new Uint8Array(64 * MiB) }, { level: 6 }), 1024) },
     { what: 'honest, just under the bound: a 120 MiB DALF of zeros', bytes: zipSync({ 'META-INF/MANIFEST.MF': new TextEncoder().encode('Main-Dalf: a.dalf\n'), 'a.dalf': new Uint8Array(120 * MiB) }, { level: 6 }) },
     ...(amulet ? [{ what: 'legitimate: splice-amulet-0.1.22 (51 packages, decoded and checked)', bytes: readFileSync(amulet) }] : []),
   ];

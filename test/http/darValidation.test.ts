@@ -22,6 +22,7 @@ import { expectCantonError, expectNoStackTrace } from './support/cantonError.js'
 import { get, post } from './support/ledgerApi.js';
 import { upload } from './support/packages.js';
 import { startServer, type TestServer } from './support/startServer.js';
+import { declareEntrySizes } from '../../conformance/src/generators/dar.js';
 
 let server: TestServer;
 let sync: string;
@@ -111,30 +112,13 @@ describe('a hostile DAR is refused whole, with Canton’s validation error, and 
   });
 });
 
-/** Rewrites every entry's declared (uncompressed) size, in the central directory and local headers. */
-function declareSizes(zip: Uint8Array, size: (name: string) => number): Uint8Array {
-  const out = zip.slice();
-  const view = new DataView(out.buffer);
-  for (let i = 0; i + 4 <= out.length; i++) {
-    const sig = view.getUint32(i, true);
-    if (sig === 0x02014b50) {
-      const name = new TextDecoder().decode(out.subarray(i + 46, i + 46 + view.getUint16(i + 28, true)));
-      view.setUint32(i + 24, size(name), true);
-    } else if (sig === 0x04034b50) {
-      const name = new TextDecoder().decode(out.subarray(i + 30, i + 30 + view.getUint16(i + 26, true)));
-      view.setUint32(i + 22, size(name), true);
-    }
-  }
-  return out;
-}
-
 describe('zip bombs under the upload bound are refused before or while inflating (ZIP_BOMB)', () => {
   const sampleDar = () => buildSamplePackage(`sample-zip-${++serial}`).dar();
 
   it('entries whose declared sizes sum past the bound, each under it', async () => {
     const entries: Record<string, Uint8Array> = {};
     for (let i = 0; i < 3; i++) entries[`x${i}.dalf`] = new Uint8Array(16);
-    const bomb = declareSizes(zipSync(entries, { level: 0 }), () => Math.floor(MAX_DAR_INFLATED_BYTES / 2));
+    const bomb = declareEntrySizes(zipSync(entries, { level: 0 }), () => Math.floor(MAX_DAR_INFLATED_BYTES / 2));
     const res = await upload(server, '/v2/dars?vetAllPackages=false', bomb);
     expect(res.status).toBe(400);
     expectCantonError(res.body, 'ZIP_BOMB', 'Dar zip file seems to be a zip bomb.');
@@ -142,7 +126,7 @@ describe('zip bombs under the upload bound are refused before or while inflating
   });
 
   it('an entry that inflates past what its header declares (fflate-built, 32 MiB of zeros declared as 1 KiB)', async () => {
-    const bomb = declareSizes(zipSync({ 'META-INF/MANIFEST.MF': new Uint8Array(32 * 1024 * 1024) }, { level: 1 }), () => 1024);
+    const bomb = declareEntrySizes(zipSync({ 'META-INF/MANIFEST.MF': new Uint8Array(32 * 1024 * 1024) }, { level: 1 }), () => 1024);
     expect(bomb.length).toBeLessThan(1024 * 1024);
     for (const path of ['/v2/dars?vetAllPackages=false', '/v2/dars/validate']) {
       const res = await upload(server, path, bomb);

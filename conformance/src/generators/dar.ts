@@ -83,3 +83,20 @@ export function buildDar(options: DarOptions): Uint8Array {
 export function freshPackageName(prefix = 'cc-test'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }
+
+/**
+ * A zip whose entries declare other uncompressed sizes than they inflate to (central directory
+ * and local headers rewritten), as a lying archive or a zip bomb does.
+ */
+export function declareEntrySizes(zip: Uint8Array, size: number | ((name: string) => number)): Uint8Array {
+  const sizeOf = typeof size === 'number' ? () => size : size;
+  const out = zip.slice();
+  const view = new DataView(out.buffer);
+  const nameAt = (start: number, length: number) => new TextDecoder().decode(out.subarray(start, start + length));
+  for (let i = 0; i + 4 <= out.length; i++) {
+    const sig = view.getUint32(i, true);
+    if (sig === 0x02014b50) view.setUint32(i + 24, sizeOf(nameAt(i + 46, view.getUint16(i + 28, true))), true);
+    else if (sig === 0x04034b50) view.setUint32(i + 22, sizeOf(nameAt(i + 30, view.getUint16(i + 26, true))), true);
+  }
+  return out;
+}

@@ -1,21 +1,10 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { unzipDar, unzipDarAsync } from './unzipDar.js';
+import { declareEntrySizes } from '../../../../conformance/src/generators/dar.js';
 
 const all = () => true;
 const MiB = 1024 * 1024;
-
-/** Sets every entry's declared size (central directory and local header), as a lying archive does. */
-function declare(zip: Uint8Array, size: number): Uint8Array {
-  const out = zip.slice();
-  const view = new DataView(out.buffer);
-  for (let i = 0; i + 4 <= out.length; i++) {
-    const sig = view.getUint32(i, true);
-    if (sig === 0x02014b50) view.setUint32(i + 24, size, true);
-    else if (sig === 0x04034b50) view.setUint32(i + 22, size, true);
-  }
-  return out;
-}
 
 describe('unzipDar', () => {
   it('reads what fflate writes, stored and deflated, and only the entries wanted', () => {
@@ -35,12 +24,12 @@ describe('unzipDar', () => {
   });
 
   it('stops inflating an entry that outgrows its declared size (a real bomb: 8 MiB of zeros declared as 100 bytes)', () => {
-    const zip = declare(zipSync({ 'a.dalf': new Uint8Array(8 * MiB) }, { level: 1 }), 100);
+    const zip = declareEntrySizes(zipSync({ 'a.dalf': new Uint8Array(8 * MiB) }, { level: 1 }), 100);
     expect(unzipDar(zip, all)).toMatchObject({ ok: false, failure: { kind: 'zipBomb', message: 'a.dalf inflates past its declared 100 bytes' } });
   });
 
   it('refuses an entry that inflates to less than declared, and corrupt archives', () => {
-    const zip = declare(zipSync({ 'a.dalf': new Uint8Array(1000) }, { level: 9 }), 2000);
+    const zip = declareEntrySizes(zipSync({ 'a.dalf': new Uint8Array(1000) }, { level: 9 }), 2000);
     expect(unzipDar(zip, all)).toMatchObject({ ok: false, failure: { kind: 'corrupt' } });
     expect(unzipDar(new Uint8Array([0x50, 0x4b, 3, 4, 0, 0]), all)).toMatchObject({ ok: false, failure: { kind: 'corrupt' } });
     const good = zipSync({ 'a.dalf': new Uint8Array(5000).fill(1) }, { level: 9 });
@@ -55,7 +44,7 @@ describe('unzipDar', () => {
     const r = await unzipDarAsync(zip, all, undefined, 0);
     expect(otherWorkRan).toBe(true);
     expect(r.ok && r.files['a.dalf']).toEqual(data);
-    expect(await unzipDarAsync(declare(zipSync({ 'a.dalf': new Uint8Array(8 * MiB) }, { level: 1 }), 100), all, undefined, 0))
+    expect(await unzipDarAsync(declareEntrySizes(zipSync({ 'a.dalf': new Uint8Array(8 * MiB) }, { level: 1 }), 100), all, undefined, 0))
       .toMatchObject({ ok: false, failure: { kind: 'zipBomb' } });
   });
 });
