@@ -24,14 +24,15 @@ export function checkExclusion(check: CheckDefinition): string | undefined {
 }
 
 /**
- * Requests about the caller: their answer is the caller's user, which exists on the target only
- * when the reference runs without the target's authentication.
+ * Requests about the caller: their answer is decided by the token, not by the request, so they are
+ * judged by that rule (ledger.users.authenticated-user: the user the token's `sub` names) and not
+ * against a reference that runs without the target's authentication and users.
  */
 const CALLER_PATHS: ReadonlySet<string> = new Set(['/v2/authenticated-user']);
 
 /** Why one request stays off the oracle, or undefined. `anonymousTwin`: the reference runs without the target's users. */
 export function requestExclusion(spec: (Pick<RequestSpec, 'auth'> | Pick<StreamOptions, 'auth' | 'protocols'>) & { readonly path?: string }, anonymousTwin = false): string | undefined {
-  if (anonymousTwin && spec.path !== undefined && CALLER_PATHS.has(spec.path.split('?')[0]!)) return 'the answer is the caller\'s user, which the reference (running without the target\'s authentication) does not have';
+  if (anonymousTwin && spec.path !== undefined && CALLER_PATHS.has(spec.path.split('?')[0]!)) return 'the answer is the token\'s user, judged by rule (ledger.users.authenticated-user), not against a reference without the target\'s users';
   if (spec.auth !== undefined && spec.auth !== 'default') return 'the request carries its own credentials (an authentication probe)';
   if ('protocols' in spec && spec.protocols !== undefined) return 'the request offers its own subprotocols (a handshake probe)';
   return undefined;
