@@ -44,4 +44,39 @@ export const RULE_MUTANTS: readonly Mutant[] = [
     caughtBy: 'ledger.synchronizers.connected',
     fault: onBody(/^\/v2\/state\/connected-synchronizers$/, (v) => (Array.isArray(v.connectedSynchronizers) && v.connectedSynchronizers.length > 1 ? { ...v, connectedSynchronizers: v.connectedSynchronizers.slice(0, -1) } : v)),
   },
+  {
+    name: 'rule-package-list-one-short',
+    description: 'GET /v2/packages leaves out one package the participant stores and vets (a truncated listing)',
+    caughtBy: 'ledger.packages.vetted-are-listed',
+    fault: onBody(/^\/v2\/packages$/, (v) => (Array.isArray(v.packageIds) && v.packageIds.length > 1 ? { ...v, packageIds: [...v.packageIds].sort().slice(1) } : v)),
+  },
+  ((): Mutant => {
+    // The smallest id the listing names (remembered from the listings the proxy relays).
+    let smallest: string | undefined;
+    return {
+      name: 'rule-package-status-unregistered',
+      description: 'the first package GET /v2/packages lists answers UNSPECIFIED on its status (a status read from a cache that misses it)',
+      caughtBy: 'ledger.packages.listed-are-registered',
+      fault: {
+        response: (req, res) => {
+          if (is(req, 'GET', /^\/v2\/packages$/)) withJson(res, (v) => { if (isObject(v) && Array.isArray(v.packageIds)) smallest = [...(v.packageIds as string[])].sort()[0]; return v; });
+          return is(req, 'GET', /^\/v2\/packages\/[0-9a-f]{64}\/status$/) && smallest !== undefined && pathOf(req.url).includes(smallest)
+            ? withJson(res, (v) => (isObject(v) ? { ...v, packageStatus: 'PACKAGE_STATUS_UNSPECIFIED' } : v))
+            : res;
+        },
+      },
+    };
+  })(),
+  {
+    name: 'rule-features-user-management-unsupported',
+    description: 'the feature descriptor says user management is unsupported while the user service answers',
+    caughtBy: 'ledger.version.features-honoured',
+    fault: onBody(/^\/v2\/version$/, (v) => (isObject(v.features) && isObject(v.features.userManagement) ? { ...v, features: { ...v.features, userManagement: { ...v.features.userManagement, supported: false } } } : v)),
+  },
+  {
+    name: 'rule-features-parties-page-over-maximum',
+    description: 'the feature descriptor announces a maximum party page smaller than the pages the party list serves',
+    caughtBy: 'ledger.version.features-honoured',
+    fault: onBody(/^\/v2\/version$/, (v) => (isObject(v.features) && isObject(v.features.partyManagement) ? { ...v, features: { ...v.features, partyManagement: { ...v.features.partyManagement, maxPartiesPageSize: 1 } } } : v)),
+  },
 ];

@@ -56,6 +56,35 @@ export const ledgerBasicChecks: readonly CheckDefinition[] = [
     },
   }),
   check({
+    id: 'ledger.version.features-honoured',
+    title: 'The feature descriptor says what the participant does: user management answers as `supported` says, and user and party pages never exceed their announced maximum',
+    operationId: LedgerOp.version,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: VersionService features (UserManagementFeature.supported, max_users_page_size; PartyManagementFeature.max_parties_page_size): clients decide from them whether and how to call the services`,
+    async run(ctx) {
+      const v = await ctx.http.request('ledger', { method: 'GET', path: '/v2/version' });
+      expectStatus(ctx, v, 200, 'GET /v2/version');
+      const f = objectBody(ctx, v, 'version').features;
+      if (!isObject(f)) return ctx.fail('features must be an object', v);
+      const um = isObject(f.userManagement) ? f.userManagement : {};
+      const pm = isObject(f.partyManagement) ? f.partyManagement : {};
+      // pageSize 0: the participant's own page size, which must be within what it announced.
+      const users = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 0 } });
+      const usersStatus = responseOf(users).status;
+      if (um.supported === false && usersStatus === 200) ctx.fail('features.userManagement.supported is false, but GET /v2/users answers 200', users);
+      if (um.supported === true && (usersStatus === 404 || usersStatus === 501)) ctx.fail(`features.userManagement.supported is true, but GET /v2/users answers ${usersStatus}`, users);
+      const pageOver = (e: Exchange, list: string, max: unknown, what: string) => {
+        if (responseOf(e).status !== 200 || !Number.isInteger(max) || (max as number) <= 0) return;
+        const items = objectBody(ctx, e, what)[list];
+        if (Array.isArray(items) && items.length > (max as number)) ctx.fail(`${what}: a page of ${items.length}, more than the ${String(max)} the feature descriptor announces`, e);
+      };
+      pageOver(users, 'users', um.maxUsersPageSize, 'GET /v2/users');
+      const parties = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties', query: { pageSize: 0 } });
+      pageOver(parties, 'partyDetails', pm.maxPartiesPageSize, 'GET /v2/parties');
+    },
+  }),
+  check({
     id: 'ledger.ledger-end.shape',
     title: 'GET /v2/state/ledger-end answers {offset} as a non-negative integer',
     operationId: LedgerOp.ledgerEnd,

@@ -9,6 +9,7 @@ const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 
 const PKG = `${UPSTREAM_B}: PackageService / PackageManagementService`;
 const VETTING = `${UPSTREAM_B}: PackageService vetting (ListVettedPackages, UpdateVettedPackages)`;
 const PACKAGE_ID = /^[0-9a-f]{64}$/;
+const chunks = <T>(xs: readonly T[], n: number): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 // The deprecated forms (POST /v2/packages, GET and POST /v2/package-vetting) are still part of Canton 3.5's API and
 // still called by clients: their checks are MUST like the rest.
 
@@ -96,6 +97,43 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
       if (bad.length > 0) ctx.fail(`not package ids: ${bad.slice(0, 3).join(', ')}`, exchange);
       if (new Set(ids).size !== ids.length) ctx.fail('a package id is listed twice', exchange);
       if (!ids.includes(main.packageId)) ctx.fail(`the uploaded package ${main.packageId} is not listed`, exchange);
+    },
+  }),
+  check({
+    id: 'ledger.packages.listed-are-registered',
+    title: 'Every package GET /v2/packages lists (all of them, not a sample) answers REGISTERED on its status',
+    operationId: LedgerOp.listPackages,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${PKG}: ListPackages ("all packages known to the participant"), GetPackageStatus`,
+    async run(ctx) {
+      const { ids } = await listPackageIds(ctx);
+      for (const batch of chunks(ids, 8)) {
+        await Promise.all(batch.map((id) => expectStatusOf(ctx, id, 'PACKAGE_STATUS_REGISTERED')));
+      }
+    },
+  }),
+  check({
+    id: 'ledger.packages.vetted-are-listed',
+    title: 'Every package this participant has vetted, on any synchronizer, is listed by GET /v2/packages (a participant vets only packages it stores)',
+    operationId: LedgerOp.listVetted,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${VETTING}; ${PKG}: ListPackages. Canton refuses to vet a package the participant does not have (PACKAGE_MISSING_DEPENDENCIES / unknown package)`,
+    async run(ctx) {
+      const participant = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties/participant-id' });
+      expectStatus(ctx, participant, 200, 'GET /v2/parties/participant-id');
+      const participantId = objectBody(ctx, participant, 'participant id').participantId;
+      if (typeof participantId !== 'string') return ctx.fail('participantId must be a string', participant);
+      const { entries } = await listVetted(ctx, {});
+      const ours = entries.filter((v) => v.participantId === participantId);
+      if (ours.length === 0) return ctx.skip(`the vetting list names no entry of this participant (${participantId})`);
+      const { ids, exchange } = await listPackageIds(ctx);
+      const listed = new Set(ids);
+      const missing = [...new Set(ours.flatMap((v) => v.packages.map((p) => p.packageId)))].filter((id) => !listed.has(id));
+      if (missing.length > 0) {
+        ctx.fail(`${missing.length} package(s) this participant has vetted are not listed by GET /v2/packages: ${missing.slice(0, 3).join(', ')}`, exchange);
+      }
     },
   }),
   check({
