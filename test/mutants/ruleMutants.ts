@@ -79,4 +79,10 @@ export const RULE_MUTANTS: readonly Mutant[] = [
     caughtBy: 'ledger.version.features-honoured',
     fault: onBody(/^\/v2\/version$/, (v) => (isObject(v.features) && isObject(v.features.partyManagement) ? { ...v, features: { ...v.features, partyManagement: { ...v.features.partyManagement, maxPartiesPageSize: 1 } } } : v)),
   },
+  {
+    name: 'rule-synchronizer-permission-observation',
+    description: 'connected synchronizers answer observation permission for parties the participant submits for',
+    caughtBy: 'ledger.synchronizers.connected',
+    fault: onBody(/^\/v2\/state\/connected-synchronizers$/, (v) => deep(v, (k, x) => (k === 'permission' && typeof x === 'string' ? 'PARTICIPANT_PERMISSION_OBSERVATION' : x)) as Json),
+  },
 ];

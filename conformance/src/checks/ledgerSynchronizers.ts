@@ -66,11 +66,11 @@ async function movable(ctx: CheckContext): Promise<{ party: string; contractId: 
 export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.synchronizers.connected',
-    title: 'Connected synchronizers: each has an id and a permission, and every active contract and every synchronizer of the package vetting is on one of them',
+    title: 'Connected synchronizers: each has an id and a permission, every active contract and every synchronizer of the package vetting is on one of them, and a party that submits is hosted there with submission permission',
     operationId: LedgerOp.connectedSynchronizers,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: StateService GetConnectedSynchronizers; JsActiveContract.synchronizer_id; PackageService ListVettedPackages (VettedPackages.synchronizer_id: the topology state of connected synchronizers)`,
+    specRef: `${UPSTREAM_B}: StateService GetConnectedSynchronizers; JsActiveContract.synchronizer_id; PackageService ListVettedPackages (VettedPackages.synchronizer_id: the topology state of connected synchronizers); topology ParticipantPermission (only Submission lets the participant submit for a party)`,
     async run(ctx) {
       const { e, ids } = await synchronizers(ctx);
       if (ids.length === 0) ctx.fail('a participant serving the ledger API is connected to no synchronizer', e);
@@ -83,7 +83,21 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
       if (vetted && unlisted !== undefined) ctx.fail(`the participant's package vetting names synchronizer ${unlisted}, which is not among the connected synchronizers [${ids.join(', ')}]`, vetted.e);
       const party = await readParty(ctx);
       if (party === undefined) return;
-      if (ctx.profile.writes && ctx.profile.ledger?.template) await createContract(ctx, party);
+      if (ctx.profile.writes && ctx.profile.ledger?.template) {
+        // The participant just submitted for `party` on a synchronizer: it hosts the party there with
+        // submission permission (Canton refuses a submission through a participant that only confirms or observes).
+        const created = await createContract(ctx, party);
+        const tx = objectBody(ctx, created.exchange, 'submit-and-wait-for-transaction').transaction;
+        const on = isObject(tx) && typeof tx.synchronizerId === 'string' ? tx.synchronizerId : undefined;
+        const hosted = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers', query: { party } });
+        expectStatus(ctx, hosted, 200, 'GET /v2/state/connected-synchronizers?party=');
+        const entries = objectBody(ctx, hosted, 'connected synchronizers of a party').connectedSynchronizers;
+        const entry = Array.isArray(entries) ? entries.filter(isObject).find((s) => s.synchronizerId === on) : undefined;
+        if (on !== undefined && entry === undefined) ctx.fail(`${party} just submitted a transaction on ${on}, which the party's connected synchronizers do not name`, hosted);
+        if (entry !== undefined && entry.permission !== 'PARTICIPANT_PERMISSION_SUBMISSION') {
+          ctx.fail(`${party} just submitted a transaction through this participant on ${on}, yet its permission there is ${String(entry.permission)}, not PARTICIPANT_PERMISSION_SUBMISSION`, hosted);
+        }
+      }
       const acs = await activeContracts(ctx, party, (await ledgerEnd(ctx)).offset);
       const stray = acs.contracts.find((c) => c.synchronizerId !== undefined && !ids.includes(c.synchronizerId));
       if (stray) ctx.fail(`contract ${stray.createdEvent.contractId} lives on ${stray.synchronizerId}, which is not among the connected synchronizers [${ids.join(', ')}]`, acs.exchange);
