@@ -392,7 +392,13 @@ export class Evaluator {
         this.k.push({ t: K.One, node: expr, env });
         return this.evalIn(expr.record, env);
       }
-      case 'variantCon': case 'structProj': case 'optionalSome': case 'toAny': case 'fromAny':
+      case 'structProj': {
+        const struct = this.atom(expr.struct, env);
+        if (struct !== undefined) return this.finishOne(expr, struct, env);
+        this.k.push({ t: K.One, node: expr, env });
+        return this.evalIn(expr.struct, env);
+      }
+      case 'variantCon': case 'optionalSome': case 'toAny': case 'fromAny':
       case 'toAnyException': case 'fromAnyException': case 'throw': case 'toInterface': case 'fromInterface':
       case 'callInterface': case 'signatoryInterface': case 'observerInterface': case 'viewInterface':
       case 'interfaceTemplateTypeRep': case 'toRequiredInterface': case 'fromRequiredInterface':
@@ -560,6 +566,13 @@ export class Evaluator {
           expr.cache = index;
         }
         return record.fields[index];
+      }
+      case 'structProj': {
+        // A field of a struct at hand (a type class method of a dictionary, mostly), as recProj.
+        const struct = this.atom(expr.struct, env);
+        if (struct === undefined || struct.kind !== 'struct') return undefined;
+        const index = structFieldIndex(expr, struct.fieldNames);
+        return index < 0 ? undefined : struct.fields[index];
       }
       case 'tyApp': {
         // Type arguments are erased, except by a type abstraction over a `nat` (it takes a step).
@@ -816,7 +829,7 @@ export class Evaluator {
       }
       case 'structProj': {
         if (v.kind !== 'struct') return this.fail('crash', `struct projection of a ${v.kind}`);
-        const index = v.fieldNames.indexOf(node.field);
+        const index = structFieldIndex(node, v.fieldNames);
         if (index < 0) return this.fail('crash', `no struct field ${node.field}`);
         return this.give(v.fields[index]!);
       }
@@ -1001,6 +1014,15 @@ export class Evaluator {
     this.def = record.tycon;
     return this.evalIn(body, { name: param, value: record, next: null });
   }
+}
+
+/** The position of a struct projection's field, remembered on the node (structs of one type share their names). */
+function structFieldIndex(node: Extract<Expr, { kind: 'structProj' }>, fieldNames: readonly string[]): number {
+  const cached = node.cache;
+  if (cached !== undefined && fieldNames[cached] === node.field) return cached;
+  const index = fieldNames.indexOf(node.field);
+  if (index >= 0) node.cache = index;
+  return index;
 }
 
 /** The single sub-expression of a node evaluated through a `One` frame. */
