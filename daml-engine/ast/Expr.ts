@@ -29,7 +29,7 @@ export interface FieldExpr {
 export type Expr =
   | { readonly kind: 'var'; readonly name: string }
   | { readonly kind: 'val'; readonly ref: QualifiedName; cache?: unknown }
-  | { readonly kind: 'builtin'; readonly builtin: BuiltinName }
+  | { readonly kind: 'builtin'; readonly builtin: BuiltinName; cache?: unknown }
   /** `()`, `True`, `False` and literals: already values. */
   | { readonly kind: 'lit'; readonly value: Value }
   | { readonly kind: 'recCon'; readonly tycon: TypeConApp; readonly fields: readonly FieldExpr[]; cache?: unknown }

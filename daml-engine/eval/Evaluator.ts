@@ -125,6 +125,15 @@ class Stop {
 
 const fnValue = (fn: Fn): FunctionValue => ({ kind: 'function', fn });
 
+/**
+ * A `val` node resolved: its definition, and its value as the evaluator `owner` (its map of
+ * top-level values) last found it. Nodes are shared by evaluators whose values may differ
+ * (`valueOverride`, `builtinOverrides`), so the value is only read back by the same evaluator.
+ */
+interface ResolvedVal { readonly def: DefValue; owner: Map<DefValue, Value | null> | undefined; value: Value | undefined }
+/** A `builtin` node's value as the evaluator `owner` (its map of builtin values) made it. */
+interface ResolvedBuiltin { owner: Map<BuiltinName, Value>; value: Value }
+
 interface RecConCache { readonly fieldNames: readonly string[]; readonly exprs: readonly Expr[]; readonly tycon: QualifiedName }
 /** Fields evaluate in the expression's order; `order[i]` is the sorted position of field i. */
 interface StructConCache { readonly fieldNames: readonly string[]; readonly exprs: readonly Expr[]; readonly order: readonly number[] }
@@ -355,12 +364,15 @@ export class Evaluator {
         return this.fail('crash', `unbound variable ${expr.name}`);
       }
       case 'val': {
-        let def = expr.cache as DefValue | undefined;
-        if (!def) {
-          def = this.module(expr.ref, 'value').values.get(expr.ref.name);
-          if (!def) return this.fail('missingDefinition', `no value ${expr.ref.module}:${expr.ref.name} in package ${expr.ref.packageId}`);
-          expr.cache = def;
+        let ref = expr.cache as ResolvedVal | undefined;
+        if (!ref) {
+          const found = this.module(expr.ref, 'value').values.get(expr.ref.name);
+          if (!found) return this.fail('missingDefinition', `no value ${expr.ref.module}:${expr.ref.name} in package ${expr.ref.packageId}`);
+          expr.cache = ref = { def: found, owner: undefined, value: undefined };
+        } else if (ref.owner === this.topValues) {
+          return this.give(ref.value!);
         }
+        const def = ref.def;
         let cached = this.topValues.get(def);
         if (cached === undefined) {
           const shared = this.sharedValues?.get(def);
@@ -371,7 +383,11 @@ export class Evaluator {
           cached = this.valueOverride(expr.ref);
           if (cached) this.topValues.set(def, cached);
         }
-        if (cached) { this.give(cached); return; }
+        if (cached) {
+          ref.owner = this.topValues;
+          ref.value = cached;
+          return this.give(cached);
+        }
         if (cached === null) return this.fail('crash', `the value ${expr.ref.module}:${expr.ref.name} depends on itself`);
         this.topValues.set(def, null);
         this.k.push({ t: K.SetTop, def, saved: this.def });
@@ -379,7 +395,7 @@ export class Evaluator {
         this.evalIn(def.expr, null);
         return;
       }
-      case 'builtin': return this.give(this.builtinValue(expr.builtin));
+      case 'builtin': return this.give(this.builtinOf(expr));
       case 'lit': return this.give(expr.value);
       case 'recCon': {
         const cache = this.recConCache(expr);
@@ -548,10 +564,17 @@ export class Evaluator {
       case 'var':
         for (let e = env; e !== null; e = e.next) if (e.name === expr.name) return e.value;
         return undefined; // the step reports the unbound variable
-      case 'builtin': return this.builtinValue(expr.builtin);
+      case 'builtin': return this.builtinOf(expr);
       case 'val': {
-        const def = expr.cache as DefValue | undefined;
-        return def ? this.topValues.get(def) ?? this.sharedValues?.get(def) ?? undefined : undefined;
+        const ref = expr.cache as ResolvedVal | undefined;
+        if (ref === undefined) return undefined;
+        if (ref.owner === this.topValues) return ref.value;
+        const v = this.topValues.get(ref.def) ?? this.sharedValues?.get(ref.def) ?? undefined;
+        if (v !== undefined) {
+          ref.owner = this.topValues;
+          ref.value = v;
+        }
+        return v;
       }
       case 'nil': return NIL;
       case 'optionalNone': return NONE;
@@ -650,7 +673,7 @@ export class Evaluator {
         this.def = fn.def;
         return this.evalIn(fn.body, env);
       }
-      case 'pap': return this.applyFn(fnValue(fn.fn), [...fn.args, ...args]);
+      case 'pap': return this.applyFn(fnValue(fn.fn), fn.args.concat(args));
       case 'builtin': {
         if (args.length < fn.arity) {
           this.charge(recordBytes(args.length + 2));
@@ -664,6 +687,16 @@ export class Evaluator {
       }
       case 'tyClosure': return this.fail('crash', 'applied a type abstraction to a value argument');
     }
+  }
+
+  /** A builtin node's value, remembered on the node for this evaluator (overrides differ between evaluators). */
+  private builtinOf(expr: Extract<Expr, { kind: 'builtin' }>): Value {
+    const resolved = expr.cache as ResolvedBuiltin | undefined;
+    if (resolved !== undefined && resolved.owner === this.builtinValues) return resolved.value;
+    const value = this.builtinValue(expr.builtin);
+    if (resolved === undefined) expr.cache = { owner: this.builtinValues, value } satisfies ResolvedBuiltin;
+    else { resolved.owner = this.builtinValues; resolved.value = value; }
+    return value;
   }
 
   private builtinValue(name: BuiltinName): Value {
