@@ -100,14 +100,15 @@ const enum K {
 }
 type Frame =
   | { t: K.AppFun; args: readonly Expr[]; env: Env }
-  | { t: K.AppArgs; fn: Value; args: readonly Expr[]; vals: Value[]; env: Env }
-  | { t: K.ApplyTo; args: Value[] }
+  | { t: K.AppArgs; fn: Value; args: readonly Expr[]; vals: Value[]; i: number; env: Env }
+  /** Applies the returned function to `args[from..]` (the arguments a callee did not take). */
+  | { t: K.ApplyTo; args: Value[]; from: number }
   | { t: K.TyApp; count: number }
   | { t: K.Case; alts: readonly CaseAlt[]; env: Env }
   | { t: K.Let; bindings: readonly { readonly name: string; readonly bound: Expr }[]; i: number; body: Expr; env: Env }
   | { t: K.One; node: Expr; env: Env }
   | { t: K.Two; node: Expr; env: Env; first: Value | undefined }
-  | { t: K.Collect; node: Expr; exprs: readonly Expr[]; vals: Value[]; env: Env }
+  | { t: K.Collect; node: Expr; exprs: readonly Expr[]; vals: Value[]; i: number; env: Env }
   | { t: K.SetTop; def: DefValue; saved: Definition | undefined }
   | { t: K.Foldl; f: Value; rest: ListValue }
   | { t: K.Foldr; f: Value; items: Value[]; i: number }
@@ -400,7 +401,7 @@ export class Evaluator {
       case 'recCon': {
         const cache = this.recConCache(expr);
         if (cache.exprs.length === 0) return this.give({ kind: 'record', tycon: cache.tycon, fieldNames: cache.fieldNames, fields: [] });
-        return this.collect(expr, cache.exprs, [], env, undefined);
+        return this.collect(expr, cache.exprs, new Array<Value>(cache.exprs.length), 0, env, undefined);
       }
       case 'recProj': {
         const record = this.atom(expr.record, env);
@@ -436,7 +437,7 @@ export class Evaluator {
       case 'structCon': {
         const cache = structConCache(expr);
         if (cache.exprs.length === 0) return this.give({ kind: 'struct', fieldNames: [], fields: [] });
-        return this.collect(expr, cache.exprs, [], env, undefined);
+        return this.collect(expr, cache.exprs, new Array<Value>(cache.exprs.length), 0, env, undefined);
       }
       case 'app': {
         // Atoms (variables, literals, builtins, evaluated top-level values) need no step of their own.
@@ -445,7 +446,7 @@ export class Evaluator {
           this.k.push({ t: K.AppFun, args: expr.args, env });
           return this.evalIn(expr.fun, env);
         }
-        return this.collectArgs(fn, expr.args, [], env);
+        return this.collectArgs(fn, expr.args, new Array<Value>(expr.args.length), 0, env);
       }
       case 'tyApp': {
         const v = this.atom(expr, env);
@@ -472,7 +473,8 @@ export class Evaluator {
       case 'let': return this.bind(expr.bindings, 0, expr.body, env, undefined);
       case 'nil': return this.give(NIL);
       case 'cons': {
-        return this.collect(expr, consExprs(expr), [], env, undefined);
+        const exprs = consExprs(expr);
+        return this.collect(expr, exprs, new Array<Value>(exprs.length), 0, env, undefined);
       }
       case 'optionalNone': return this.give(NONE);
       case 'typeRep': return this.give({ kind: 'typeRep', type: expr.type });
@@ -489,11 +491,11 @@ export class Evaluator {
   private resume(frame: Frame): void {
     const v = this.ret;
     switch (frame.t) {
-      case K.AppFun: return this.collectArgs(v, frame.args, [], frame.env);
+      case K.AppFun: return this.collectArgs(v, frame.args, new Array<Value>(frame.args.length), 0, frame.env);
       case K.AppArgs:
-        frame.vals.push(v);
-        return this.collectArgs(frame.fn, frame.args, frame.vals, frame.env, frame);
-      case K.ApplyTo: return this.applyFn(v, frame.args);
+        frame.vals[frame.i] = v;
+        return this.collectArgs(frame.fn, frame.args, frame.vals, frame.i + 1, frame.env, frame);
+      case K.ApplyTo: return this.applyFn(v, frame.args, frame.from);
       case K.TyApp: {
         if (v.kind !== 'function') return this.give(v);
         const fn = v.fn as Fn;
@@ -516,8 +518,8 @@ export class Evaluator {
         return this.finishTwo(frame.node, frame.first, v);
       }
       case K.Collect:
-        frame.vals.push(v);
-        return this.collect(frame.node, frame.exprs, frame.vals, frame.env, frame);
+        frame.vals[frame.i] = v;
+        return this.collect(frame.node, frame.exprs, frame.vals, frame.i + 1, frame.env, frame);
       case K.SetTop:
         this.topValues.set(frame.def, v);
         this.sharedValues?.set(frame.def, v);
@@ -606,16 +608,24 @@ export class Evaluator {
     }
   }
 
-  /** Evaluates the remaining arguments of an application, atoms inline, then applies. */
-  private collectArgs(fn: Value, args: readonly Expr[], vals: Value[], env: Env, frame?: Extract<Frame, { t: K.AppArgs }>): void {
-    while (vals.length < args.length) {
-      const arg = args[vals.length]!;
+  /**
+   * Evaluates the arguments of an application from `args[i]` on, atoms inline, then applies.
+   * `vals` is made at the arguments' count (an empty array grows a backing store of 16 on first push).
+   */
+  private collectArgs(fn: Value, args: readonly Expr[], vals: Value[], i: number, env: Env, frame?: Extract<Frame, { t: K.AppArgs }>): void {
+    for (const n = args.length; i < n; i++) {
+      const arg = args[i]!;
       const value = this.atom(arg, env);
       if (value === undefined) {
-        this.k.push(frame ?? { t: K.AppArgs, fn, args, vals, env });
+        if (frame) {
+          frame.i = i;
+          this.k.push(frame);
+        } else {
+          this.k.push({ t: K.AppArgs, fn, args, vals, i, env });
+        }
         return this.evalIn(arg, env);
       }
-      vals.push(value);
+      vals[i] = value;
     }
     return this.applyFn(fn, vals);
   }
@@ -643,51 +653,59 @@ export class Evaluator {
     return this.evalIn(body, env);
   }
 
-  /** Evaluates the remaining items of a record, struct or list, atoms inline, then builds it. */
-  private collect(node: Expr, exprs: readonly Expr[], vals: Value[], env: Env, frame: Extract<Frame, { t: K.Collect }> | undefined): void {
-    while (vals.length < exprs.length) {
-      const e = exprs[vals.length]!;
+  /** Evaluates the items of a record, struct or list from `exprs[i]` on, atoms inline, then builds it. */
+  private collect(node: Expr, exprs: readonly Expr[], vals: Value[], i: number, env: Env, frame: Extract<Frame, { t: K.Collect }> | undefined): void {
+    for (const n = exprs.length; i < n; i++) {
+      const e = exprs[i]!;
       const value = this.atom(e, env);
       if (value === undefined) {
-        this.k.push(frame ?? { t: K.Collect, node, exprs, vals, env });
+        if (frame) {
+          frame.i = i;
+          this.k.push(frame);
+        } else {
+          this.k.push({ t: K.Collect, node, exprs, vals, i, env });
+        }
         return this.evalIn(e, env);
       }
-      vals.push(value);
+      vals[i] = value;
     }
     return this.finishCollect(node, vals);
   }
 
-  private applyFn(fnv: Value, args: Value[]): void {
+  /** Applies `fnv` to `args[from..]` (an over-applied callee leaves the rest to an ApplyTo frame, without copying). */
+  private applyFn(fnv: Value, args: Value[], from = 0): void {
     if (fnv.kind !== 'function') return this.fail('crash', `applied a ${fnv.kind} value as a function`);
-    const fn = fnv.fn as Fn;
+    return this.applyFun(fnv.fn as Fn, args, from);
+  }
+
+  private applyFun(fn: Fn, args: Value[], from: number): void {
+    const count = args.length - from;
     switch (fn.tag) {
       case 'closure': {
         const n = fn.params.length;
-        if (args.length < n) {
-          this.charge(recordBytes(args.length + 2));
-          return this.give(fnValue({ tag: 'pap', fn, args }));
+        if (count < n) {
+          this.charge(recordBytes(count + 2));
+          return this.give(fnValue({ tag: 'pap', fn, args: from === 0 ? args : args.slice(from) }));
         }
         let env = fn.env;
-        for (let i = 0; i < n; i++) env = { name: fn.params[i]!.name, value: args[i]!, next: env };
-        if (args.length > n) this.k.push({ t: K.ApplyTo, args: args.slice(n) });
+        for (let i = 0; i < n; i++) env = { name: fn.params[i]!.name, value: args[from + i]!, next: env };
+        if (count > n) this.k.push({ t: K.ApplyTo, args, from: from + n });
         this.def = fn.def;
         return this.evalIn(fn.body, env);
       }
-      case 'pap': return this.applyFn(fnValue(fn.fn), fn.args.concat(args));
+      case 'pap': return this.applyFun(fn.fn, fn.args.concat(from === 0 ? args : args.slice(from)), 0);
       case 'builtin': {
-        if (args.length < fn.arity) {
-          this.charge(recordBytes(args.length + 2));
-          return this.give(fnValue({ tag: 'pap', fn, args }));
+        if (count < fn.arity) {
+          this.charge(recordBytes(count + 2));
+          return this.give(fnValue({ tag: 'pap', fn, args: from === 0 ? args : args.slice(from) }));
         }
-        if (args.length > fn.arity) {
-          this.k.push({ t: K.ApplyTo, args: args.slice(fn.arity) });
-          args = args.slice(0, fn.arity);
-        }
-        return this.callBuiltin(fn, args);
+        if (count > fn.arity) this.k.push({ t: K.ApplyTo, args, from: from + fn.arity });
+        return this.callBuiltin(fn, from === 0 && count === fn.arity ? args : args.slice(from, from + fn.arity));
       }
       case 'tyClosure': return this.fail('crash', 'applied a type abstraction to a value argument');
     }
   }
+
 
   /** A builtin node's value, remembered on the node for this evaluator (overrides differ between evaluators). */
   private builtinOf(expr: Extract<Expr, { kind: 'builtin' }>): Value {
@@ -777,7 +795,7 @@ export class Evaluator {
         const def = this.module(type.tycon, 'data type').exceptions.get(type.tycon.name);
         if (!def) return this.fail('missingDefinition', `no exception ${type.tycon.module}:${type.tycon.name}`);
         this.k.push({ t: K.Restore, def: this.def });
-        this.k.push({ t: K.ApplyTo, args: [exception.value] });
+        this.k.push({ t: K.ApplyTo, args: [exception.value], from: 0 });
         this.def = type.tycon;
         return this.evalIn(def.message, null);
       }
