@@ -29,7 +29,7 @@ export interface FieldExpr {
 export type Expr =
   | { readonly kind: 'var'; readonly name: string }
   | { readonly kind: 'val'; readonly ref: QualifiedName; cache?: unknown }
-  | { readonly kind: 'builtin'; readonly builtin: BuiltinName }
+  | { readonly kind: 'builtin'; readonly builtin: BuiltinName; cache?: unknown }
   /** `()`, `True`, `False` and literals: already values. */
   | { readonly kind: 'lit'; readonly value: Value }
   | { readonly kind: 'recCon'; readonly tycon: TypeConApp; readonly fields: readonly FieldExpr[]; cache?: unknown }
@@ -38,7 +38,7 @@ export type Expr =
   | { readonly kind: 'variantCon'; readonly tycon: TypeConApp; readonly constructor: string; readonly arg: Expr; cache?: number }
   | { readonly kind: 'enumCon'; readonly tycon: QualifiedName; readonly constructor: string; cache?: Value }
   | { readonly kind: 'structCon'; readonly fields: readonly FieldExpr[]; cache?: unknown }
-  | { readonly kind: 'structProj'; readonly field: string; readonly struct: Expr }
+  | { readonly kind: 'structProj'; readonly field: string; readonly struct: Expr; cache?: number }
   | { readonly kind: 'structUpd'; readonly field: string; readonly struct: Expr; readonly update: Expr }
   | { readonly kind: 'app'; readonly fun: Expr; readonly args: readonly Expr[] }
   | { readonly kind: 'tyApp'; readonly expr: Expr; readonly types: readonly Type[] }

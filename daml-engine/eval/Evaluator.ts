@@ -100,14 +100,15 @@ const enum K {
 }
 type Frame =
   | { t: K.AppFun; args: readonly Expr[]; env: Env }
-  | { t: K.AppArgs; fn: Value; args: readonly Expr[]; vals: Value[]; env: Env }
-  | { t: K.ApplyTo; args: Value[] }
+  | { t: K.AppArgs; fn: Value; args: readonly Expr[]; vals: Value[]; i: number; env: Env }
+  /** Applies the returned function to `args[from..]` (the arguments a callee did not take). */
+  | { t: K.ApplyTo; args: Value[]; from: number }
   | { t: K.TyApp; count: number }
   | { t: K.Case; alts: readonly CaseAlt[]; env: Env }
   | { t: K.Let; bindings: readonly { readonly name: string; readonly bound: Expr }[]; i: number; body: Expr; env: Env }
   | { t: K.One; node: Expr; env: Env }
   | { t: K.Two; node: Expr; env: Env; first: Value | undefined }
-  | { t: K.Collect; node: Expr; exprs: readonly Expr[]; vals: Value[]; env: Env }
+  | { t: K.Collect; node: Expr; exprs: readonly Expr[]; vals: Value[]; i: number; env: Env }
   | { t: K.SetTop; def: DefValue; saved: Definition | undefined }
   | { t: K.Foldl; f: Value; rest: ListValue }
   | { t: K.Foldr; f: Value; items: Value[]; i: number }
@@ -124,6 +125,15 @@ class Stop {
 }
 
 const fnValue = (fn: Fn): FunctionValue => ({ kind: 'function', fn });
+
+/**
+ * A `val` node resolved: its definition, and its value as the evaluator `owner` (its map of
+ * top-level values) last found it. Nodes are shared by evaluators whose values may differ
+ * (`valueOverride`, `builtinOverrides`), so the value is only read back by the same evaluator.
+ */
+interface ResolvedVal { readonly def: DefValue; owner: Map<DefValue, Value | null> | undefined; value: Value | undefined }
+/** A `builtin` node's value as the evaluator `owner` (its map of builtin values) made it. */
+interface ResolvedBuiltin { owner: Map<BuiltinName, Value>; value: Value }
 
 interface RecConCache { readonly fieldNames: readonly string[]; readonly exprs: readonly Expr[]; readonly tycon: QualifiedName }
 /** Fields evaluate in the expression's order; `order[i]` is the sorted position of field i. */
@@ -355,12 +365,15 @@ export class Evaluator {
         return this.fail('crash', `unbound variable ${expr.name}`);
       }
       case 'val': {
-        let def = expr.cache as DefValue | undefined;
-        if (!def) {
-          def = this.module(expr.ref, 'value').values.get(expr.ref.name);
-          if (!def) return this.fail('missingDefinition', `no value ${expr.ref.module}:${expr.ref.name} in package ${expr.ref.packageId}`);
-          expr.cache = def;
+        let ref = expr.cache as ResolvedVal | undefined;
+        if (!ref) {
+          const found = this.module(expr.ref, 'value').values.get(expr.ref.name);
+          if (!found) return this.fail('missingDefinition', `no value ${expr.ref.module}:${expr.ref.name} in package ${expr.ref.packageId}`);
+          expr.cache = ref = { def: found, owner: undefined, value: undefined };
+        } else if (ref.owner === this.topValues) {
+          return this.give(ref.value!);
         }
+        const def = ref.def;
         let cached = this.topValues.get(def);
         if (cached === undefined) {
           const shared = this.sharedValues?.get(def);
@@ -371,7 +384,11 @@ export class Evaluator {
           cached = this.valueOverride(expr.ref);
           if (cached) this.topValues.set(def, cached);
         }
-        if (cached) { this.give(cached); return; }
+        if (cached) {
+          ref.owner = this.topValues;
+          ref.value = cached;
+          return this.give(cached);
+        }
         if (cached === null) return this.fail('crash', `the value ${expr.ref.module}:${expr.ref.name} depends on itself`);
         this.topValues.set(def, null);
         this.k.push({ t: K.SetTop, def, saved: this.def });
@@ -379,12 +396,12 @@ export class Evaluator {
         this.evalIn(def.expr, null);
         return;
       }
-      case 'builtin': return this.give(this.builtinValue(expr.builtin));
+      case 'builtin': return this.give(this.builtinOf(expr));
       case 'lit': return this.give(expr.value);
       case 'recCon': {
         const cache = this.recConCache(expr);
         if (cache.exprs.length === 0) return this.give({ kind: 'record', tycon: cache.tycon, fieldNames: cache.fieldNames, fields: [] });
-        return this.collect(expr, cache.exprs, [], env, undefined);
+        return this.collect(expr, cache.exprs, new Array<Value>(cache.exprs.length), 0, env, undefined);
       }
       case 'recProj': {
         const record = this.atom(expr.record, env);
@@ -392,7 +409,13 @@ export class Evaluator {
         this.k.push({ t: K.One, node: expr, env });
         return this.evalIn(expr.record, env);
       }
-      case 'variantCon': case 'structProj': case 'optionalSome': case 'toAny': case 'fromAny':
+      case 'structProj': {
+        const struct = this.atom(expr.struct, env);
+        if (struct !== undefined) return this.finishOne(expr, struct, env);
+        this.k.push({ t: K.One, node: expr, env });
+        return this.evalIn(expr.struct, env);
+      }
+      case 'variantCon': case 'optionalSome': case 'toAny': case 'fromAny':
       case 'toAnyException': case 'fromAnyException': case 'throw': case 'toInterface': case 'fromInterface':
       case 'callInterface': case 'signatoryInterface': case 'observerInterface': case 'viewInterface':
       case 'interfaceTemplateTypeRep': case 'toRequiredInterface': case 'fromRequiredInterface':
@@ -414,7 +437,7 @@ export class Evaluator {
       case 'structCon': {
         const cache = structConCache(expr);
         if (cache.exprs.length === 0) return this.give({ kind: 'struct', fieldNames: [], fields: [] });
-        return this.collect(expr, cache.exprs, [], env, undefined);
+        return this.collect(expr, cache.exprs, new Array<Value>(cache.exprs.length), 0, env, undefined);
       }
       case 'app': {
         // Atoms (variables, literals, builtins, evaluated top-level values) need no step of their own.
@@ -423,7 +446,7 @@ export class Evaluator {
           this.k.push({ t: K.AppFun, args: expr.args, env });
           return this.evalIn(expr.fun, env);
         }
-        return this.collectArgs(fn, expr.args, [], env);
+        return this.collectArgs(fn, expr.args, new Array<Value>(expr.args.length), 0, env);
       }
       case 'tyApp': {
         const v = this.atom(expr, env);
@@ -450,7 +473,8 @@ export class Evaluator {
       case 'let': return this.bind(expr.bindings, 0, expr.body, env, undefined);
       case 'nil': return this.give(NIL);
       case 'cons': {
-        return this.collect(expr, consExprs(expr), [], env, undefined);
+        const exprs = consExprs(expr);
+        return this.collect(expr, exprs, new Array<Value>(exprs.length), 0, env, undefined);
       }
       case 'optionalNone': return this.give(NONE);
       case 'typeRep': return this.give({ kind: 'typeRep', type: expr.type });
@@ -467,11 +491,11 @@ export class Evaluator {
   private resume(frame: Frame): void {
     const v = this.ret;
     switch (frame.t) {
-      case K.AppFun: return this.collectArgs(v, frame.args, [], frame.env);
+      case K.AppFun: return this.collectArgs(v, frame.args, new Array<Value>(frame.args.length), 0, frame.env);
       case K.AppArgs:
-        frame.vals.push(v);
-        return this.collectArgs(frame.fn, frame.args, frame.vals, frame.env, frame);
-      case K.ApplyTo: return this.applyFn(v, frame.args);
+        frame.vals[frame.i] = v;
+        return this.collectArgs(frame.fn, frame.args, frame.vals, frame.i + 1, frame.env, frame);
+      case K.ApplyTo: return this.applyFn(v, frame.args, frame.from);
       case K.TyApp: {
         if (v.kind !== 'function') return this.give(v);
         const fn = v.fn as Fn;
@@ -494,8 +518,8 @@ export class Evaluator {
         return this.finishTwo(frame.node, frame.first, v);
       }
       case K.Collect:
-        frame.vals.push(v);
-        return this.collect(frame.node, frame.exprs, frame.vals, frame.env, frame);
+        frame.vals[frame.i] = v;
+        return this.collect(frame.node, frame.exprs, frame.vals, frame.i + 1, frame.env, frame);
       case K.SetTop:
         this.topValues.set(frame.def, v);
         this.sharedValues?.set(frame.def, v);
@@ -542,10 +566,17 @@ export class Evaluator {
       case 'var':
         for (let e = env; e !== null; e = e.next) if (e.name === expr.name) return e.value;
         return undefined; // the step reports the unbound variable
-      case 'builtin': return this.builtinValue(expr.builtin);
+      case 'builtin': return this.builtinOf(expr);
       case 'val': {
-        const def = expr.cache as DefValue | undefined;
-        return def ? this.topValues.get(def) ?? this.sharedValues?.get(def) ?? undefined : undefined;
+        const ref = expr.cache as ResolvedVal | undefined;
+        if (ref === undefined) return undefined;
+        if (ref.owner === this.topValues) return ref.value;
+        const v = this.topValues.get(ref.def) ?? this.sharedValues?.get(ref.def) ?? undefined;
+        if (v !== undefined) {
+          ref.owner = this.topValues;
+          ref.value = v;
+        }
+        return v;
       }
       case 'nil': return NIL;
       case 'optionalNone': return NONE;
@@ -561,6 +592,13 @@ export class Evaluator {
         }
         return record.fields[index];
       }
+      case 'structProj': {
+        // A field of a struct at hand (a type class method of a dictionary, mostly), as recProj.
+        const struct = this.atom(expr.struct, env);
+        if (struct === undefined || struct.kind !== 'struct') return undefined;
+        const index = structFieldIndex(expr, struct.fieldNames);
+        return index < 0 ? undefined : struct.fields[index];
+      }
       case 'tyApp': {
         // Type arguments are erased, except by a type abstraction over a `nat` (it takes a step).
         const v = this.atom(expr.expr, env);
@@ -570,16 +608,24 @@ export class Evaluator {
     }
   }
 
-  /** Evaluates the remaining arguments of an application, atoms inline, then applies. */
-  private collectArgs(fn: Value, args: readonly Expr[], vals: Value[], env: Env, frame?: Extract<Frame, { t: K.AppArgs }>): void {
-    while (vals.length < args.length) {
-      const arg = args[vals.length]!;
+  /**
+   * Evaluates the arguments of an application from `args[i]` on, atoms inline, then applies.
+   * `vals` is made at the arguments' count (an empty array grows a backing store of 16 on first push).
+   */
+  private collectArgs(fn: Value, args: readonly Expr[], vals: Value[], i: number, env: Env, frame?: Extract<Frame, { t: K.AppArgs }>): void {
+    for (const n = args.length; i < n; i++) {
+      const arg = args[i]!;
       const value = this.atom(arg, env);
       if (value === undefined) {
-        this.k.push(frame ?? { t: K.AppArgs, fn, args, vals, env });
+        if (frame) {
+          frame.i = i;
+          this.k.push(frame);
+        } else {
+          this.k.push({ t: K.AppArgs, fn, args, vals, i, env });
+        }
         return this.evalIn(arg, env);
       }
-      vals.push(value);
+      vals[i] = value;
     }
     return this.applyFn(fn, vals);
   }
@@ -607,50 +653,68 @@ export class Evaluator {
     return this.evalIn(body, env);
   }
 
-  /** Evaluates the remaining items of a record, struct or list, atoms inline, then builds it. */
-  private collect(node: Expr, exprs: readonly Expr[], vals: Value[], env: Env, frame: Extract<Frame, { t: K.Collect }> | undefined): void {
-    while (vals.length < exprs.length) {
-      const e = exprs[vals.length]!;
+  /** Evaluates the items of a record, struct or list from `exprs[i]` on, atoms inline, then builds it. */
+  private collect(node: Expr, exprs: readonly Expr[], vals: Value[], i: number, env: Env, frame: Extract<Frame, { t: K.Collect }> | undefined): void {
+    for (const n = exprs.length; i < n; i++) {
+      const e = exprs[i]!;
       const value = this.atom(e, env);
       if (value === undefined) {
-        this.k.push(frame ?? { t: K.Collect, node, exprs, vals, env });
+        if (frame) {
+          frame.i = i;
+          this.k.push(frame);
+        } else {
+          this.k.push({ t: K.Collect, node, exprs, vals, i, env });
+        }
         return this.evalIn(e, env);
       }
-      vals.push(value);
+      vals[i] = value;
     }
     return this.finishCollect(node, vals);
   }
 
-  private applyFn(fnv: Value, args: Value[]): void {
+  /** Applies `fnv` to `args[from..]` (an over-applied callee leaves the rest to an ApplyTo frame, without copying). */
+  private applyFn(fnv: Value, args: Value[], from = 0): void {
     if (fnv.kind !== 'function') return this.fail('crash', `applied a ${fnv.kind} value as a function`);
-    const fn = fnv.fn as Fn;
+    return this.applyFun(fnv.fn as Fn, args, from);
+  }
+
+  private applyFun(fn: Fn, args: Value[], from: number): void {
+    const count = args.length - from;
     switch (fn.tag) {
       case 'closure': {
         const n = fn.params.length;
-        if (args.length < n) {
-          this.charge(recordBytes(args.length + 2));
-          return this.give(fnValue({ tag: 'pap', fn, args }));
+        if (count < n) {
+          this.charge(recordBytes(count + 2));
+          return this.give(fnValue({ tag: 'pap', fn, args: from === 0 ? args : args.slice(from) }));
         }
         let env = fn.env;
-        for (let i = 0; i < n; i++) env = { name: fn.params[i]!.name, value: args[i]!, next: env };
-        if (args.length > n) this.k.push({ t: K.ApplyTo, args: args.slice(n) });
+        for (let i = 0; i < n; i++) env = { name: fn.params[i]!.name, value: args[from + i]!, next: env };
+        if (count > n) this.k.push({ t: K.ApplyTo, args, from: from + n });
         this.def = fn.def;
         return this.evalIn(fn.body, env);
       }
-      case 'pap': return this.applyFn(fnValue(fn.fn), [...fn.args, ...args]);
+      case 'pap': return this.applyFun(fn.fn, fn.args.concat(from === 0 ? args : args.slice(from)), 0);
       case 'builtin': {
-        if (args.length < fn.arity) {
-          this.charge(recordBytes(args.length + 2));
-          return this.give(fnValue({ tag: 'pap', fn, args }));
+        if (count < fn.arity) {
+          this.charge(recordBytes(count + 2));
+          return this.give(fnValue({ tag: 'pap', fn, args: from === 0 ? args : args.slice(from) }));
         }
-        if (args.length > fn.arity) {
-          this.k.push({ t: K.ApplyTo, args: args.slice(fn.arity) });
-          args = args.slice(0, fn.arity);
-        }
-        return this.callBuiltin(fn, args);
+        if (count > fn.arity) this.k.push({ t: K.ApplyTo, args, from: from + fn.arity });
+        return this.callBuiltin(fn, from === 0 && count === fn.arity ? args : args.slice(from, from + fn.arity));
       }
       case 'tyClosure': return this.fail('crash', 'applied a type abstraction to a value argument');
     }
+  }
+
+
+  /** A builtin node's value, remembered on the node for this evaluator (overrides differ between evaluators). */
+  private builtinOf(expr: Extract<Expr, { kind: 'builtin' }>): Value {
+    const resolved = expr.cache as ResolvedBuiltin | undefined;
+    if (resolved !== undefined && resolved.owner === this.builtinValues) return resolved.value;
+    const value = this.builtinValue(expr.builtin);
+    if (resolved === undefined) expr.cache = { owner: this.builtinValues, value } satisfies ResolvedBuiltin;
+    else { resolved.owner = this.builtinValues; resolved.value = value; }
+    return value;
   }
 
   private builtinValue(name: BuiltinName): Value {
@@ -731,7 +795,7 @@ export class Evaluator {
         const def = this.module(type.tycon, 'data type').exceptions.get(type.tycon.name);
         if (!def) return this.fail('missingDefinition', `no exception ${type.tycon.module}:${type.tycon.name}`);
         this.k.push({ t: K.Restore, def: this.def });
-        this.k.push({ t: K.ApplyTo, args: [exception.value] });
+        this.k.push({ t: K.ApplyTo, args: [exception.value], from: 0 });
         this.def = type.tycon;
         return this.evalIn(def.message, null);
       }
@@ -816,7 +880,7 @@ export class Evaluator {
       }
       case 'structProj': {
         if (v.kind !== 'struct') return this.fail('crash', `struct projection of a ${v.kind}`);
-        const index = v.fieldNames.indexOf(node.field);
+        const index = structFieldIndex(node, v.fieldNames);
         if (index < 0) return this.fail('crash', `no struct field ${node.field}`);
         return this.give(v.fields[index]!);
       }
@@ -1001,6 +1065,15 @@ export class Evaluator {
     this.def = record.tycon;
     return this.evalIn(body, { name: param, value: record, next: null });
   }
+}
+
+/** The position of a struct projection's field, remembered on the node (structs of one type share their names). */
+function structFieldIndex(node: Extract<Expr, { kind: 'structProj' }>, fieldNames: readonly string[]): number {
+  const cached = node.cache;
+  if (cached !== undefined && fieldNames[cached] === node.field) return cached;
+  const index = fieldNames.indexOf(node.field);
+  if (index >= 0) node.cache = index;
+  return index;
 }
 
 /** The single sub-expression of a node evaluated through a `One` frame. */

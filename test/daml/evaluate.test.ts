@@ -109,6 +109,43 @@ describe('the evaluator (daml-lf-2.rst, operational semantics)', () => {
     expect(asked).toEqual(['cyclic', 'counted']);
   });
 
+  it('evaluators sharing one package keep their own values and builtins (nodes remember a value for the evaluator that found it)', () => {
+    // Daml Script's runner (valueOverride) and the tests' builtinOverrides evaluate the same
+    // expression nodes as the ledger's evaluators: what one found must never answer another.
+    const p = pkg({ ...DEFS, two: app(b('ADD_INT64'), int(1), int(1)) });
+    const getPackage = (id: string) => (id === PKG ? p : undefined);
+    const hundred: FirstOrderBuiltin = { arity: 2, apply: () => ({ ok: true, value: int64(100n) }) };
+    const plain = new Evaluator({ getPackage });
+    const overridden = new Evaluator({ getPackage, builtinOverrides: new Map([['ADD_INT64', hundred]]), valueOverride: (r) => (r.name === 'cyclic' ? int64(5n) : undefined) });
+    const sum = app(b('ADD_INT64'), val('two'), int(1)); // one node: its `val` and `builtin` children are shared
+    expect(ok(plain.evaluate(sum))).toEqual(int64(3n));
+    expect(ok(overridden.evaluate(sum))).toEqual(int64(100n));
+    expect(ok(plain.evaluate(sum))).toEqual(int64(3n));
+    expect(ok(overridden.evaluate(val('two')))).toEqual(int64(100n));
+    expect(ok(plain.evaluate(val('two')))).toEqual(int64(2n));
+    const cyclic = val('cyclic');
+    expect(ok(overridden.evaluate(cyclic))).toEqual(int64(5n));
+    expect(plain.evaluate(cyclic)).toMatchObject({ ok: false, error: { kind: 'crash', message: expect.stringMatching(/depends on itself/) } });
+    expect(ok(overridden.evaluate(cyclic))).toEqual(int64(5n));
+  });
+
+  it('a struct projection of a value at hand takes no step of its own; one node reads structs of different shapes', () => {
+    const ev = evaluator();
+    const structOf = (...fields: [string, number][]): Expr => ({ kind: 'structCon', fields: fields.map(([field, n]) => ({ field, expr: int(n) })) });
+    // `\s -> s.b` applied to structs where `b` is the second field, then the first.
+    const getB = lam(['s'], { kind: 'structProj', field: 'b', struct: v('s') });
+    const both = { kind: 'let', bindings: [{ name: 'getB', type: INT, bound: getB }], body: app(b('ADD_INT64'), app(v('getB'), structOf(['a', 1], ['b', 20])), app(v('getB'), structOf(['b', 300], ['c', 4]))) } satisfies Expr;
+    expect(ok(ev.evaluate(both))).toEqual(int64(320n));
+    // A type class method through its dictionary: `d.plus 1 2` with `d` bound: one step for the
+    // application and one for returning its value (no steps nor frames for `d.plus`).
+    const dict = { kind: 'structCon', fields: [{ field: 'plus', expr: b('ADD_INT64') }] } satisfies Expr;
+    const call = app({ kind: 'structProj', field: 'plus', struct: v('d') }, int(1), int(2));
+    const r = ev.evaluate(call, [['d', ok(ev.evaluate(dict))]]);
+    expect(r).toMatchObject({ ok: true, value: int64(3n), steps: 2 });
+    // A projection of anything but a struct is still the step's crash.
+    expect(ev.evaluate({ kind: 'structProj', field: 'b', struct: v('s') }, [['s', int64(1n)]])).toMatchObject({ ok: false, error: { kind: 'crash', message: 'struct projection of a int64' } });
+  });
+
   it('closures capture their environment; partial and over-application', () => {
     const adder = lam(['a'], lam(['b'], app(b('ADD_INT64'), v('a'), v('b'))));
     const ev = evaluator();
