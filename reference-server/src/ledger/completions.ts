@@ -85,6 +85,7 @@ export function completionOf(ctx: LedgerContext, e: LogEntry, q: CompletionQuery
     deduplicationPeriod: sub.deduplicationPeriod,
     offset: e.offset,
     synchronizerTime: { synchronizerId: ctx.renderer.synchronizerId(e.synchronizer), recordTime: toTimestamp(e.recordTime) },
+    ...(ctx.config.shapes.transactionHash && sub.transactionHash !== undefined ? { transactionHash: sub.transactionHash } : {}),
   };
 }
 

@@ -114,6 +114,7 @@ export class Renderer {
       synchronizerId: this.synchronizerId(tx.synchronizer),
       recordTime: toTimestamp(tx.recordTime),
       ...(tx.externalTransactionHash === undefined ? {} : { externalTransactionHash: tx.externalTransactionHash }),
+      ...(tx.externalTransactionHash === undefined || !this.config.shapes.transactionHash ? {} : { transactionHash: tx.externalTransactionHash }),
     };
   }
 
