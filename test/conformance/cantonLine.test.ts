@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../conformance/src/cli/run.js';
-import type { Report } from '../../conformance/src/report/model.js';
+import type { CheckResult, Report } from '../../conformance/src/report/model.js';
 import { mergeReports } from '../../conformance/src/report/mergeReports.js';
 import { validateReport } from '../../conformance/src/report/validateReport.js';
-import { absentOnLine, cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
+import { absentOnLine, asSnapshotWarning, cantonLineOf, snapshotRule } from '../../conformance/src/runner/cantonLine.js';
 import { ABSENT_OPERATIONS, type CantonVersion } from '../../conformance/src/schema/cantonVersions.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import type { ReferenceServer } from '../../reference-server/src/server.js';
@@ -39,6 +39,20 @@ describe('the Canton line a run judges by', () => {
     expect(absentOnLine({ group: 'ledger', operationId: 'postV2UpdatesFlats' }, '3.5')).toBeUndefined();
     expect(absentOnLine({ group: 'ledger', operationId: 'postV2Package-vettingList' }, '3.4')).toBe('Canton 3.4 has no postV2Package-vettingList');
     expect(absentOnLine({ group: 'registry', operationId: 'postV2UpdatesFlats' }, '3.6')).toBeUndefined();
+    // 3.6's operations, and 3.6's rules on operations every line has.
+    expect(absentOnLine({ group: 'ledger', operationId: 'postV2UpdatesUpdate-by-hash' }, '3.5')).toBe('Canton 3.5 has no postV2UpdatesUpdate-by-hash');
+    expect(absentOnLine({ group: 'ledger', operationId: 'getV2StateLedger-end', lines: ['3.6'] }, '3.4')).toBe("Canton 3.4's document has no such rule (only Canton 3.6)");
+    expect(absentOnLine({ group: 'ledger', operationId: 'getV2StateLedger-end', lines: ['3.6'] }, '3.6')).toBeUndefined();
+  });
+
+  it("warns instead of failing on rules only 3.6's snapshot document has, judged as 3.6", () => {
+    const failed: CheckResult = { ...result('ledger.x', 'fail'), message: 'broken' };
+    expect(snapshotRule({ group: 'ledger', operationId: 'getV2JoseJwks' }, '3.6')).toBe(true);
+    expect(snapshotRule({ group: 'ledger', operationId: 'getV2StateLedger-end', lines: ['3.6'] }, '3.6')).toBe(true);
+    expect(snapshotRule({ group: 'ledger', operationId: 'getV2StateLedger-end' }, '3.6')).toBe(false);
+    expect(snapshotRule({ group: 'ledger', operationId: 'getV2JoseJwks' }, '3.5')).toBe(false);
+    expect(asSnapshotWarning(failed, '3.6')).toMatchObject({ status: 'warn', message: expect.stringMatching(/^Canton 3\.6's document is a snapshot of main.*: broken$/) });
+    expect(asSnapshotWarning({ ...failed, status: 'error' }, '3.6').status).toBe('error');
   });
 });
 

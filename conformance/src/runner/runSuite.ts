@@ -89,7 +89,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   });
   const startedAt = new Date();
   const started = performance.now();
-  const oracle: RunningOracle | undefined = o.oracle === 'reference' ? await startOracle(o.profile, o.tokens, timeoutMs) : undefined;
+  const oracle: RunningOracle | undefined = o.oracle === 'reference' ? await startOracle(o.profile, o.tokens, timeoutMs, o.canton?.line) : undefined;
   try {
     return await runWith(o, { seed, runs, timeoutMs, all, selected, target, startedAt, started, ...(oracle ? { oracle } : {}) });
   } finally {
