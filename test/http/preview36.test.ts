@@ -182,6 +182,24 @@ describe.each(CANTON_VERSIONS.filter((v) => v !== '3.6'))('the reference serving
     expect((await get(w.server, '/v2/state/ledger-end')).body).toEqual({ offset: w.ledger.store.ledgerEnd });
   });
 
+  it(line === '3.4' ? 'writes empty defaults out, as 3.4 does ("" workflowId, createdEventBlob, submissionId)' : 'leaves empty defaults out', async () => {
+    const res = await post(w.server, '/v2/commands/submit-and-wait-for-transaction', {
+      commands: { commands: [createAssetCommand(w.alice, w.alice)], commandId: freshId('defaults'), actAs: [w.alice], userId: USER },
+      transactionFormat: acsDelta(w.alice).includeTransactions,
+    });
+    expect(res.status, res.text).toBe(200);
+    const tx = res.body.transaction;
+    const completions = await post(w.server, '/v2/commands/completions?stream_idle_timeout_ms=100', { userId: USER, parties: [w.alice], beginExclusive: 0 });
+    const completion = (completions.body as { completionResponse: { Completion?: { value: Record<string, unknown> } } }[]).find((r) => r.completionResponse.Completion)?.completionResponse.Completion?.value;
+    if (line === '3.4') {
+      expect([tx.workflowId, tx.events[0].CreatedEvent.createdEventBlob, completion?.['submissionId']]).toEqual(['', '', '']);
+    } else {
+      expect(tx).not.toHaveProperty('workflowId');
+      expect(tx.events[0].CreatedEvent).not.toHaveProperty('createdEventBlob');
+      expect(completion).not.toHaveProperty('submissionId');
+    }
+  });
+
   it('cannot decode the CanActAsAnyParty right (400, text/plain), as a participant of that line', async () => {
     const res = await post(w.server, '/v2/users', { user: { id: 'operator', isDeactivated: false, identityProviderId: '' }, rights: [{ kind: { CanActAsAnyParty: { value: {} } } }] });
     expect(res.status).toBe(400);

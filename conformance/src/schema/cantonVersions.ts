@@ -74,15 +74,23 @@ export const SNAPSHOT_LINES: ReadonlySet<CantonVersion> = new Set<CantonVersion>
  * the `CanActAsAnyParty` right (3.6 only; 3.4 and 3.5 neither show nor accept them).
  */
 export interface LineShapes {
+  /**
+   * 3.4 writes proto3 defaults out: an empty `workflowId`, `commandId`, `createdEventBlob`,
+   * `submissionId` or `updateId` is sent as "" (its document requires them); 3.5 leaves them out.
+   */
+  readonly emptyDefaults: boolean;
   readonly transactionHash: boolean;
   readonly ledgerEndSynchronizerTimes: boolean;
   readonly canActAsAnyParty: boolean;
 }
 
-const PREVIEW_SHAPES: LineShapes = { transactionHash: true, ledgerEndSynchronizerTimes: true, canActAsAnyParty: true };
-const RELEASED_SHAPES: LineShapes = { transactionHash: false, ledgerEndSynchronizerTimes: false, canActAsAnyParty: false };
+const SHAPES_35: LineShapes = { emptyDefaults: false, transactionHash: false, ledgerEndSynchronizerTimes: false, canActAsAnyParty: false };
 
-export const LINE_SHAPES: Readonly<Record<CantonVersion, LineShapes>> = { '3.4': RELEASED_SHAPES, '3.5': RELEASED_SHAPES, '3.6': PREVIEW_SHAPES };
+export const LINE_SHAPES: Readonly<Record<CantonVersion, LineShapes>> = {
+  '3.4': { ...SHAPES_35, emptyDefaults: true },
+  '3.5': SHAPES_35,
+  '3.6': { ...SHAPES_35, transactionHash: true, ledgerEndSynchronizerTimes: true, canActAsAnyParty: true },
+};
 
 /** The line whose `/v2/version` answer this is (the reference's ledger knows only its API version); undefined for none. */
 export function lineOfApiVersion(apiVersion: string): CantonVersion | undefined {
