@@ -98,5 +98,16 @@ export function lineOfApiVersion(apiVersion: string): CantonVersion | undefined 
   return m !== null && isCantonVersion(m[1]) ? m[1] : undefined;
 }
 
-/** The shapes of the line an API version belongs to; 3.5.10's for an unknown one. */
-export const shapesOfApiVersion = (apiVersion: string): LineShapes => LINE_SHAPES[lineOfApiVersion(apiVersion) ?? DEFAULT_CANTON_VERSION];
+/**
+ * The shapes of the line an API version belongs to: a version newer than every line has the
+ * newest line's (as the suite judges it), any other unknown one 3.5.10's.
+ */
+export function shapesOfApiVersion(apiVersion: string): LineShapes {
+  const line = lineOfApiVersion(apiVersion);
+  if (line !== undefined) return LINE_SHAPES[line];
+  const newest = CANTON_VERSIONS[CANTON_VERSIONS.length - 1] as CantonVersion;
+  const [major, minor] = apiVersion.split('.').map(Number);
+  const [nMajor, nMinor] = newest.split('.').map(Number) as [number, number];
+  const newer = major !== undefined && minor !== undefined && (major > nMajor || (major === nMajor && minor > nMinor));
+  return LINE_SHAPES[newer ? newest : DEFAULT_CANTON_VERSION];
+}
