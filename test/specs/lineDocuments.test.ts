@@ -1,4 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Parser } from '@asyncapi/parser';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +27,14 @@ describe.each(CANTON_VERSIONS)('our Canton %s ledger documents', (line) => {
     expect(readFileSync(file, 'utf8') === text, `${file} is stale: regenerate with UPDATE_LINE_SPECS=1`).toBe(true);
     expect(yaml11Problems(text)).toEqual([]);
   });
+
+  it('is a valid OpenAPI 3.1 document and a valid AsyncAPI document', async () => {
+    const openapi = await new Validator().validate(lineSpecFile(line));
+    expect(openapi.errors ?? []).toEqual([]);
+    const file = lineSpecFile(line, 'asyncapi');
+    const { diagnostics } = await new Parser().parse(readFileSync(file, 'utf8'), { source: file });
+    expect(diagnostics.filter((d) => d.severity === 0).map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`)).toEqual([]);
+  }, 60_000);
 
   it('has exactly the operations the line has, and its version', () => {
     const ours = parse(readFileSync(join(import.meta.dirname, '..', '..', 'specs', 'ledger.openapi.yaml'), 'utf8')) as Json;
