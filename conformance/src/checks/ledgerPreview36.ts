@@ -1,7 +1,7 @@
 import { createPublicKey, sign, verify, type JsonWebKey } from 'node:crypto';
 import type { Exchange } from '../target/exchange.js';
 import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, objectBody, type Json } from './support/expect.js';
-import { createCommand, createContract, ledgerEnd, suiteParty, userIdOf } from './support/ledger.js';
+import { createCommand, createContract, ledgerEnd, suiteParty } from './support/ledger.js';
 import { tokenFor } from './ledgerStreams.js';
 import { executeBody, externalParty, needInteractive, prepare, signature, type ExternalParty } from './ledgerInteractive.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
@@ -73,12 +73,12 @@ export const ledgerPreview36Checks: readonly CheckDefinition[] = [
       if (transaction.externalTransactionHash !== undefined && transaction.externalTransactionHash !== transaction.transactionHash) {
         ctx.fail(`externalTransactionHash (${String(transaction.externalTransactionHash)}) and transactionHash (${String(transaction.transactionHash)}) differ; 3.6 gives them the same value`, exchange);
       }
-      const userId = userIdOf(ctx);
+      // GetCompletions (3.5.7+, so on every 3.6): by party, whoever submitted.
       const completions = await ctx.http.request('ledger', {
         method: 'POST',
-        path: '/v2/commands/completions',
+        path: '/v2/commands/command-completions',
         query: { limit: 1000, stream_idle_timeout_ms: 300 },
-        json: { userId: userId ?? 'participant_admin', parties: [ext.party], beginExclusive: Number(transaction.offset) - 1 },
+        json: { parties: [ext.party], beginExclusive: Number(transaction.offset) - 1 },
       });
       expectStatus(ctx, completions, 200, `the completions of ${ext.party}`);
       const mine = completionsOf(bodyOf(ctx, completions, 'completions')).find((c) => c.updateId === transaction.updateId);
