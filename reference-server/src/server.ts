@@ -21,6 +21,8 @@ import { attachWebSockets } from './http/koa/attachWebSockets.js';
 import { createKoaApp } from './http/koa/createKoaApp.js';
 import { attachRequestLog } from './http/requestLog.js';
 import { API_VERSION, channelsOf, DEFAULT_CANTON_VERSION, routesOf, type CantonVersion } from './http/api/cantonVersion.js';
+import { lineOfApiVersion } from '../../conformance/src/schema/cantonVersions.js';
+import { lineSpecFile } from '../../conformance/src/schema/lineSpecText.js';
 import { createLedger, type Ledger, type LedgerOptions } from './ledger/index.js';
 
 export interface ReferenceServerOptions {
@@ -69,6 +71,8 @@ export interface ReferenceServer {
 /** Builds what every adapter shares: the ledger, configuration, auth, validation, documents. */
 export function createApiServices(options: ReferenceServerOptions = {}): ApiServices {
   const ledger = options.ledger ?? createLedger({ apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION], ...options.ledgerOptions });
+  // A ledger handed in answers its own line unless told otherwise (the mocks pass theirs).
+  const line = options.cantonVersion ?? lineOfApiVersion(ledger.config.apiVersion) ?? DEFAULT_CANTON_VERSION;
   // The registry (A) and Scan (C) answer from apps attached to this ledger (a no-op if attached).
   createApps(ledger);
   const config = { ...defaultHttpConfig, ...options.http };
@@ -77,16 +81,19 @@ export function createApiServices(options: ReferenceServerOptions = {}): ApiServ
     config,
     participantId: options.participantId ?? ledger.config.participantId,
     authenticator: options.authenticator ?? noneAuthenticator,
-    validateBody: options.validateBody ?? ourSpecsBodyValidator(),
-    documents: readDocuments(),
+    validateBody: options.validateBody ?? ourSpecsBodyValidator(line),
+    documents: readDocuments(line),
     log: options.log ?? consoleLogger,
     streams: new OpenStreams(config.maxStreamsPerUser),
   };
 }
 
-/** Request validation against whichever of our specs declares the operation (ledger, registry, scan). */
-function ourSpecsBodyValidator(): RequestBodyValidator {
-  const specs = SPEC_GROUPS.map((group) => loadSpec(group));
+/**
+ * Request validation against whichever of our specs declares the operation (registry, scan, and the
+ * served line's ledger document: a 3.5 participant cannot decode 3.6's CanActAsAnyParty right).
+ */
+function ourSpecsBodyValidator(line: CantonVersion): RequestBodyValidator {
+  const specs = SPEC_GROUPS.map((group) => loadSpec(group === 'ledger' ? lineSpecFile(line) : group));
   const validators = specs.map((spec) => specBodyValidator(spec));
   const fallback = validators[SPEC_GROUPS.indexOf('ledger')] as RequestBodyValidator;
   return (operationId, body) => (validators[specs.findIndex((spec) => spec.operations.has(operationId))] ?? fallback)(operationId, body);

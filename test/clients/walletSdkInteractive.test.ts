@@ -12,6 +12,7 @@ import { createHandlers } from '../../reference-server/src/msw/index.js';
 import { createReferenceServer } from '../../reference-server/src/server.js';
 import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
 import { quietSdkLogs, sdkLogAdapter } from './support/quietSdkLogs.js';
+import { API_VERSION, type CantonVersion } from '../../conformance/src/schema/cantonVersions.js';
 
 /**
  * Interactive submission with the published wallet SDK (@canton-network/wallet-sdk 1.4.0),
@@ -40,10 +41,10 @@ if (typeof setProto.union !== 'function') {
   });
 }
 
-async function koa(auth: 'none' | 'es256'): Promise<Target> {
-  const ledger = createLedger();
+async function koa(auth: 'none' | 'es256', line?: CantonVersion): Promise<Target> {
+  const ledger = createLedger(line === undefined ? {} : { apiVersion: API_VERSION[line] });
   const authenticator = auth === 'none' ? undefined : await createAuthenticator({ mode: 'es256', key: { kind: 'public-key-file', path: ES256_PUBLIC_PEM } }, { participantId: ledger.config.participantId });
-  const server = await createReferenceServer({ ledger, port: 0, host: '127.0.0.1', ...(authenticator === undefined ? {} : { authenticator }), log: silentLogger });
+  const server = await createReferenceServer({ ledger, port: 0, host: '127.0.0.1', ...(line === undefined ? {} : { cantonVersion: line }), ...(authenticator === undefined ? {} : { authenticator }), log: silentLogger });
   return { url: server.url, token: await userToken(PARTICIPANT_ADMIN_USER, 'ES256'), close: () => server.close() };
 }
 
@@ -99,6 +100,9 @@ describe.each([
   ['the Koa reference server without auth', () => koa('none')],
   ['the Koa reference server with --auth es256', () => koa('es256')],
   ['the msw handlers', msw],
+  // The other lines the reference serves: the SDK's interactive flow works on each.
+  ['the Koa reference server serving Canton 3.4', () => koa('none', '3.4')],
+  ['the Koa reference server serving Canton 3.6', () => koa('none', '3.6')],
 ])('wallet-sdk interactive submission against %s', (_name, start) => {
   let target: Target;
   let sdk: Awaited<ReturnType<typeof SDK.create>>;

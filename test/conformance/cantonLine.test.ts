@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../conformance/src/cli/run.js';
-import type { Report } from '../../conformance/src/report/model.js';
+import type { CheckResult, Report } from '../../conformance/src/report/model.js';
 import { mergeReports } from '../../conformance/src/report/mergeReports.js';
 import { validateReport } from '../../conformance/src/report/validateReport.js';
-import { absentOnLine, cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
+import { absentOnLine, asSnapshotWarning, cantonLineOf, snapshotRule } from '../../conformance/src/runner/cantonLine.js';
 import { ABSENT_OPERATIONS, type CantonVersion } from '../../conformance/src/schema/cantonVersions.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
-import type { ReferenceServer } from '../../reference-server/src/server.js';
+import { createReferenceServer, type ReferenceServer } from '../../reference-server/src/server.js';
+import { createLedger } from '../../reference-server/src/ledger/index.js';
+import { seedAppWorld } from '../../reference-server/src/apps/world/seedAppWorld.js';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { report, result } from './helpers/fakeReport.js';
 
@@ -39,6 +41,20 @@ describe('the Canton line a run judges by', () => {
     expect(absentOnLine({ group: 'ledger', operationId: 'postV2UpdatesFlats' }, '3.5')).toBeUndefined();
     expect(absentOnLine({ group: 'ledger', operationId: 'postV2Package-vettingList' }, '3.4')).toBe('Canton 3.4 has no postV2Package-vettingList');
     expect(absentOnLine({ group: 'registry', operationId: 'postV2UpdatesFlats' }, '3.6')).toBeUndefined();
+    // 3.6's operations, and 3.6's rules on operations every line has.
+    expect(absentOnLine({ group: 'ledger', operationId: 'postV2UpdatesUpdate-by-hash' }, '3.5')).toBe('Canton 3.5 has no postV2UpdatesUpdate-by-hash');
+    expect(absentOnLine({ group: 'ledger', operationId: 'getV2StateLedger-end', lines: ['3.6'] }, '3.4')).toBe("Canton 3.4's document has no such rule (only Canton 3.6)");
+    expect(absentOnLine({ group: 'ledger', operationId: 'getV2StateLedger-end', lines: ['3.6'] }, '3.6')).toBeUndefined();
+  });
+
+  it("warns instead of failing on rules only 3.6's snapshot document has, judged as 3.6", () => {
+    const failed: CheckResult = { ...result('ledger.x', 'fail'), message: 'broken' };
+    expect(snapshotRule({ group: 'ledger', operationId: 'getV2JoseJwks' }, '3.6')).toBe(true);
+    expect(snapshotRule({ group: 'ledger', operationId: 'getV2StateLedger-end', lines: ['3.6'] }, '3.6')).toBe(true);
+    expect(snapshotRule({ group: 'ledger', operationId: 'getV2StateLedger-end' }, '3.6')).toBe(false);
+    expect(snapshotRule({ group: 'ledger', operationId: 'getV2JoseJwks' }, '3.5')).toBe(false);
+    expect(asSnapshotWarning(failed, '3.6')).toMatchObject({ status: 'warn', message: expect.stringMatching(/^Canton 3\.6's document is a snapshot of main.*: broken$/) });
+    expect(asSnapshotWarning({ ...failed, status: 'error' }, '3.6').status).toBe('error');
   });
 });
 
@@ -125,6 +141,26 @@ describe('run against the reference serving each line', () => {
     expect(as36.canton).toMatchObject({ line: '3.6', from: 'flag' });
     expect(absentFrom('3.6', as36).every((c) => c.status === 'skip' && c.message === `Canton 3.6 has no ${c.operationId}`)).toBe(true);
     expect(absentFrom('3.4', as36).some((c) => c.status === 'fail')).toBe(true);
+  }, 120_000);
+
+  it('a target newer than any known line (3.7.4) is judged by the newest, 3.6, with a warning naming both; 3.6 checks run', async () => {
+    const ledger = createLedger({ apiVersion: '3.7.4' });
+    // The apps' world (Amulet, registry, Scan) the reference profile expects beside the ledger.
+    expect(seedAppWorld(ledger).ok).toBe(true);
+    const newer = await createReferenceServer({ ledger, cantonVersion: '3.6', port: 0, host: '127.0.0.1', log: silentLogger });
+    try {
+      const { code, report, summary } = await runOn(newer.url, ['--only', 'ledger.version.shape,ledger.preview36.ledger-end-synchronizer-times']);
+      expect(report.canton, JSON.stringify(report.warnings)).toMatchObject({ line: '3.6', from: 'target', reported: '3.7.4', warning: expect.stringMatching(/3\.7\.4.*newer than any line.*Canton 3\.6/) });
+      expect(validateReport(report)).toEqual([]);
+      expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+        ['ledger.version.shape', 'pass'],
+        ['ledger.preview36.ledger-end-synchronizer-times', 'pass'],
+      ]);
+      expect(summary).toContain('3.7.4');
+      expect(code).toBe(0);
+    } finally {
+      await newer.close();
+    }
   }, 120_000);
 
   it('rejects a line it does not know', async () => {

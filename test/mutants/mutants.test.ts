@@ -151,7 +151,8 @@ describe('mutant bed: every mutant is caught', () => {
     expect(new Set(MUTANTS.map((m) => m.name)).size).toBe(MUTANTS.length);
   });
 
-  for (const m of MUTANTS) {
+  // Mutants of another line's rules run in that line's bed (preview36.test.ts for 3.6).
+  for (const m of MUTANTS.filter((x) => x.line === undefined)) {
     it(`${m.name}: ${m.description} -> caught by ${m.caughtBy}`, async () => {
       attempted.add(m.name);
       expect(missingFromProfile(m), m.name).toBeUndefined();
@@ -209,7 +210,7 @@ describe('mutant bed: every mutant is caught', () => {
   }
 
   // The bed's kill count, stated: every mutant above was caught (under a -t filter, those that ran).
-  it(`kills all ${MUTANTS.length} mutants`, () => {
+  it(`kills all ${MUTANTS.filter((m) => m.line === undefined).length} mutants of the default line`, () => {
     expect([...attempted].filter((name) => !killed.has(name)), `survivors (killed ${killed.size} of ${attempted.size} tried)`).toEqual([]);
   });
 });

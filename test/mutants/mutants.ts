@@ -8,6 +8,8 @@ import { PACKAGE_MUTANTS } from './packageMutants.js';
 import { REINTERPRET_MUTANTS } from './reinterpretMutants.js';
 import { READ_MUTANTS } from './readMutants.js';
 import { GET_COMPLETIONS_MUTANTS } from './getCompletionsMutants.js';
+import { PREVIEW36_MUTANTS } from './preview36Mutants.js';
+import type { CantonVersion } from '../../conformance/src/schema/cantonVersions.js';
 import { STREAM_MUTANTS } from './streamMutants.js';
 import { SUITE_DEPTH_MUTANTS } from './suiteDepthMutants.js';
 import type { HttpConfig } from '../../reference-server/src/http/api/config.js';
@@ -69,6 +71,11 @@ export interface Mutant {
    * naming this invariant.
    */
   readonly judge?: { readonly invariant: InvariantId };
+  /**
+   * The line whose reference the mutant runs in front of, judged as that line, when not the
+   * default: 3.6's own rules (preview36.test.ts runs these; this bed leaves them out).
+   */
+  readonly line?: CantonVersion;
 }
 
 type Json = Record<string, unknown>;
@@ -379,6 +386,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   // The point reads, pages and legacy forms.
   ...READ_MUTANTS,
   ...GET_COMPLETIONS_MUTANTS,
+  ...PREVIEW36_MUTANTS,
   ...SUITE_DEPTH_MUTANTS,
   ...STREAM_MUTANTS,
   // Interactive submission's encodings and execute-time validation (issues 10 and 14).

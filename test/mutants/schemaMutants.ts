@@ -1,3 +1,4 @@
+import { PREVIEW_OPERATIONS } from '../../conformance/src/schema/cantonVersions.js';
 import { catalogue } from '../../conformance/src/checks/catalogue.js';
 import type { Group } from '../../conformance/src/checks/types.js';
 import { findOperation } from '../../conformance/src/schema/index.js';
@@ -20,6 +21,8 @@ export function schemaMutants(handWritten: readonly Mutant[]): Mutant[] {
       name: `schema-${c.id}`,
       description: `every ${c.operationId} response comes as application/x-undeclared (or 204 where it has no body)`,
       caughtBy: c.id,
+      // An operation only 3.6 has is exercised on the reference serving 3.6 only.
+      ...(PREVIEW_OPERATIONS.includes(c.operationId) ? { line: '3.6' as const } : {}),
       fault: {
         response: (req, res) => {
           if (findOperation(req.method, pathOf(req.url), c.group as Group)?.operationId !== c.operationId) return res;

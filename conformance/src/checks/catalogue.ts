@@ -17,6 +17,7 @@ import { ledgerReadChecks } from './ledgerReads.js';
 import { ledgerStateChecks } from './ledgerState.js';
 import { ledgerStreamChecks } from './ledgerStreams.js';
 import { ledgerGetCompletionsChecks } from './ledgerGetCompletions.js';
+import { ledgerPreview36Checks } from './ledgerPreview36.js';
 import { ledgerUpdateChecks } from './ledgerUpdates.js';
 import { ledgerSynchronizerChecks } from './ledgerSynchronizers.js';
 import { ledgerTransactionChecks } from './ledgerTransactions.js';
@@ -78,6 +79,8 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...authChecks,
     ...ledgerStreamChecks,
     ...ledgerGetCompletionsChecks,
+    // Canton 3.6's additions (a snapshot document: they warn instead of failing).
+    ...ledgerPreview36Checks,
     // Meaning, not shape.
     ...tokenSemanticChecks,
     ...scanSemanticChecks,

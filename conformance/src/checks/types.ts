@@ -2,6 +2,7 @@ import type { Exchange } from '../target/exchange.js';
 import type { TargetClient } from '../target/createTarget.js';
 import type { Profile } from '../runner/profile.js';
 import type { ReinterpretTally } from '../reinterpret/reinterpretTally.js';
+import type { CantonVersion } from '../schema/cantonVersions.js';
 
 /** The endpoint group a check exercises (A: registry, B: ledger JSON API, C: scan). */
 export type Group = 'registry' | 'ledger' | 'scan';
@@ -38,6 +39,11 @@ export interface CheckDefinition {
   /** The rule enforced: a section of the service description or an upstream document. */
   readonly specRef: string;
   readonly requires?: Requirements;
+  /**
+   * The Canton lines whose documents hold the rule, when not every line that has the operation does
+   * (3.6's transactionHash on an operation every line has): on other lines the check is skipped.
+   */
+  readonly lines?: readonly CantonVersion[];
   /**
    * Observers run after every other selected check of the shard and judge what those saw (schema
    * conformance of every response). They are part of every shard; `report merge` keeps the worst.

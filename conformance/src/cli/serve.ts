@@ -53,7 +53,9 @@ Options:
   --canton-version V  the Canton line served (default 3.5, as of 3.5.10): /v2/version answers 3.4.0,
                    3.5.10 or 3.6.0, and operations that line's JSON Ledger API document lacks answer
                    404 (3.4: no pages, contract lookup, vetting list/update, GetCompletions; 3.6, a
-                   preview of main's 3.6.0-SNAPSHOT: no flats, trees, transaction lookups, old vetting)
+                   preview of main's 3.6.0-SNAPSHOT: no flats, trees, transaction lookups, old vetting;
+                   adds the lookups by transaction hash, the party JWKS, transactionHash,
+                   the ledger end's synchronizerTimes, CanActAsAnyParty)
   --max-streams-per-user N  open WebSocket streams one user may hold (the unsecured server counts
                    as one user); the next gets MAXIMUM_NUMBER_OF_STREAMS (default 1000)
   --headers-timeout-ms MS  a client must send its request headers within MS, else 408 (default 20000)

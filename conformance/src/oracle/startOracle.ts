@@ -1,6 +1,7 @@
 import { loadProfile, type Profile } from '../runner/profile.js';
 import { startInProcessReference } from '../runner/referenceServer.js';
 import { findOperation } from '../schema/index.js';
+import type { CantonVersion } from '../schema/cantonVersions.js';
 import { createTarget } from '../target/createTarget.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
 import { isIdentifier } from './fieldRules.js';
@@ -13,10 +14,11 @@ export interface RunningOracle {
 
 /**
  * Starts the reference ledger the oracle replays on: the reference server with its default world,
- * in process, through its public entry, secured like the profile says.
+ * in process, through its public entry, secured like the profile says, serving the line the target
+ * is judged by (a 3.6 target's ledger end is compared with a 3.6 reference's).
  */
-export async function startOracle(profile: Profile, tokens: TokenProvider | undefined, timeoutMs: number): Promise<RunningOracle> {
-  const server = await startInProcessReference(profile);
+export async function startOracle(profile: Profile, tokens: TokenProvider | undefined, timeoutMs: number, line?: CantonVersion): Promise<RunningOracle> {
+  const server = await startInProcessReference(profile, line);
   const url = server.url;
   // The reference trusts the profile's signing key only; with any other token source it runs open.
   const signed = profile.auth?.required === true && profile.auth.signing !== undefined;

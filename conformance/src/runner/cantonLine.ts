@@ -1,4 +1,5 @@
-import { absentOperations, CANTON_VERSIONS, DEFAULT_CANTON_VERSION, type CantonVersion } from '../schema/cantonVersions.js';
+import { absentOperations, CANTON_VERSIONS, DEFAULT_CANTON_VERSION, SNAPSHOT_LINES, type CantonVersion } from '../schema/cantonVersions.js';
+import type { CheckResult } from '../report/model.js';
 import type { CheckDefinition } from '../checks/types.js';
 
 /** The Canton line a run judges the target by, and how it was chosen (report.json `canton`). */
@@ -37,7 +38,28 @@ export function cantonLineOf(reported: string | undefined, flag?: CantonVersion)
   return { line: CANTON_VERSIONS[0], from: 'target', ...known, warning: `the target reports Canton ${reported}, older than any line the suite knows; judged by Canton ${CANTON_VERSIONS[0]}` };
 }
 
-/** Why a check cannot run on a line: its operation is not in that line's document; undefined when it can. */
-export function absentOnLine(check: Pick<CheckDefinition, 'group' | 'operationId'>, line: CantonVersion): string | undefined {
-  return check.group === 'ledger' && absentOperations(line).has(check.operationId) ? `Canton ${line} has no ${check.operationId}` : undefined;
+/** Why a check cannot run on a line: its operation, or its rule, is not in that line's document; undefined when it can. */
+export function absentOnLine(check: Pick<CheckDefinition, 'group' | 'operationId' | 'lines'>, line: CantonVersion): string | undefined {
+  if (check.group === 'ledger' && absentOperations(line).has(check.operationId)) return `Canton ${line} has no ${check.operationId}`;
+  if (check.lines !== undefined && !check.lines.includes(line)) return `Canton ${line}'s document has no such rule (only Canton ${check.lines.join(', ')})`;
+  return undefined;
+}
+
+/** The lines a check's rule is on: its own list, else every line whose document has its operation. */
+const linesOf = (check: Pick<CheckDefinition, 'group' | 'operationId' | 'lines'>): readonly CantonVersion[] =>
+  check.lines ?? CANTON_VERSIONS.filter((v) => check.group !== 'ledger' || !absentOperations(v).has(check.operationId));
+
+/**
+ * Is the check's rule only in snapshot documents (3.6's, main's 3.6.0-SNAPSHOT), the line judged
+ * being one? Such a rule may still change before a release: breaking it warns instead of failing.
+ */
+export function snapshotRule(check: Pick<CheckDefinition, 'group' | 'operationId' | 'lines'>, line: CantonVersion): boolean {
+  const lines = linesOf(check);
+  return SNAPSHOT_LINES.has(line) && lines.length > 0 && lines.every((v) => SNAPSHOT_LINES.has(v));
+}
+
+/** A failed check of a snapshot-only rule, as a warning naming why. */
+export function asSnapshotWarning(result: CheckResult, line: CantonVersion): CheckResult {
+  if (result.status !== 'fail') return result;
+  return { ...result, status: 'warn', message: `Canton ${line}'s document is a snapshot of main, not a release line, so this rule warns instead of failing: ${result.message ?? 'the rule is broken'}` };
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Profile } from './profile.js';
+import type { CantonVersion } from '../schema/cantonVersions.js';
 
 /** What `run` needs from the reference server when it certifies it in-process. */
 export interface InProcessServer {
@@ -21,7 +22,7 @@ interface Logger {
 }
 
 interface StartModule {
-  startReferenceServer(options: { port: number; host: string; fixtures: string | undefined; auth?: AuthConfig; log?: Logger }): Promise<InProcessServer>;
+  startReferenceServer(options: { port: number; host: string; fixtures: string | undefined; auth?: AuthConfig; log?: Logger; cantonVersion?: CantonVersion }): Promise<InProcessServer>;
 }
 
 const errorsOnly: Logger = {
@@ -44,10 +45,10 @@ function authFor(profile: Profile): AuthConfig {
 
 /**
  * Starts the reference server on a free loopback port, secured like the profile says (a profile
- * with `auth.signing` gets a server that trusts that key). Loaded dynamically: the suite itself
+ * with `auth.signing` gets a server that trusts that key), serving `line` (default 3.5). Loaded dynamically: the suite itself
  * talks HTTP only.
  */
-export async function startInProcessReference(profile: Profile): Promise<InProcessServer> {
+export async function startInProcessReference(profile: Profile, line?: CantonVersion): Promise<InProcessServer> {
   const mod = (await import('../../../reference-server/src/startReferenceServer.js')) as unknown as StartModule;
-  return mod.startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: authFor(profile), log: errorsOnly });
+  return mod.startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: authFor(profile), log: errorsOnly, ...(line === undefined ? {} : { cantonVersion: line }) });
 }

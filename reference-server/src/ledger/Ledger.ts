@@ -61,6 +61,8 @@ import { activeContractsPage } from './acsPage.js';
 import { contractById, eventsByContractId } from './contractReads.js';
 import { legacyLookupFormat, treeOf, treesOf, treesQuery, visibleTransaction } from './legacyUpdates.js';
 import { updatesPage } from './updatesPage.js';
+import { completionByHash, requestedHash, TransactionHashIndex } from './transactionHashes.js';
+import { partyJwks } from './partyJwks.js';
 
 export type { Claim } from './userService.js';
 
@@ -162,6 +164,8 @@ export class Ledger {
   readonly #committedTransactions = new WeakSet<PreparedTransaction>();
   /** Transaction UUIDs of committed externally signed transactions, with when each may be used again (the mediator's deduplication). */
   readonly #usedTransactionUuids = new Map<string, number>();
+  /** Externally signed submissions' commits by their hash (the 3.6 lookups by hash). */
+  readonly #hashes = new TransactionHashIndex();
 
   constructor(options: CreateLedgerOptions = {}) {
     this.config = resolveConfig(options);
@@ -311,13 +315,33 @@ export class Ledger {
     return u.identityProviderId;
   }
 
+  /**
+   * The parties a user reads as (CanReadAs, CanActAs), `'all'` with CanReadAsAnyParty or
+   * CanActAsAnyParty: what Canton backfills a by-hash lookup with (MatchReadAsParties).
+   */
+  readerScopeOf(userId: string): ReadonlySet<string> | 'all' {
+    const rights = this.store.user(userId)?.rights ?? new Set<string>();
+    if (rights.has('CanReadAsAnyParty') || rights.has('CanActAsAnyParty')) return 'all';
+    const parties = new Set<string>();
+    for (const r of rights) {
+      const m = /^Can(?:ReadAs|ActAs):(.*)$/s.exec(r);
+      if (m) parties.add(m[1] as string);
+    }
+    return parties;
+  }
+
   // ------------------------------------------------------------------ version and state
 
   version(): W.GetLedgerApiVersionResponse {
     return { version: this.config.apiVersion, features: this.config.features };
   }
   ledgerEnd(): W.GetLedgerEndResponse {
-    return { offset: this.store.ledgerEnd };
+    const offset = this.store.ledgerEnd;
+    if (!this.config.shapes.ledgerEndSynchronizerTimes) return { offset };
+    // The reference sequences by its own clock: every synchronizer it is connected to has reached now,
+    // so a command whose maxRecordTime is before it and has no completion yet is lost.
+    const recordTime = toTimestamp(Math.max(this.config.clock.now(), this.store.entryAt(offset)?.recordTime ?? 0));
+    return { offset, synchronizerTimes: this.config.synchronizers.map((s) => ({ synchronizerId: s.id, recordTime })) };
   }
   latestPrunedOffsets(): W.GetLatestPrunedOffsetsResponse {
     const p = this.store.prunedUpTo;
@@ -688,6 +712,27 @@ export class Ledger {
     if (!isPlainObject(req) || typeof req.updateId !== 'string' || req.updateId === '') return fail('MISSING_FIELD', 'The submitted request is missing a mandatory field: update_id');
     const offset = this.store.offsetOfUpdate(req.updateId);
     return this.#updateAt(offset, req.updateFormat, `Update with id ${req.updateId} not found`);
+  }
+
+  /** Canton 3.6: the transaction an external submitter's signed hash committed, as `updateById` answers it. */
+  updateByHash(req: W.GetUpdateByHashRequest): R<W.GetUpdateResponse> {
+    const hash = requestedHash(isPlainObject(req) ? req.transactionHash : undefined);
+    if (!hash.ok) return hash;
+    const offset = this.#hashes.offsets(hash.value).find((o) => this.store.entryAt(o)?.kind === 'transaction');
+    return this.#updateAt(offset, req.updateFormat, `Update with transaction hash ${hash.value} not found`);
+  }
+
+  /**
+   * Canton 3.6: the completions of the submissions that signed this hash, as `parties` see them
+   * (`'all'`: a caller who reads as any party).
+   */
+  completionByHash(req: W.GetCompletionByHashRequest, parties: ReadonlySet<string> | 'all'): R<W.GetCompletionByHashResponse> {
+    return completionByHash(this.#ctx, this.#hashes, isPlainObject(req) ? req.transactionHash : undefined, parties);
+  }
+
+  /** Canton 3.6: the keys a party's external signatures verify with, as a JWKS. */
+  partyJwks(synchronizerId: string, party: string): R<W.GetJwksResponse> {
+    return partyJwks(this.#ctx, synchronizerId, party);
   }
 
   updateByOffset(req: W.GetUpdateByOffsetRequest): R<W.GetUpdateResponse> {
@@ -1076,6 +1121,7 @@ export class Ledger {
       submissionId: sub.submissionId,
       workflowId: sub.workflowId,
       deduplicationPeriod: sub.deduplicationPeriod,
+      ...(sub.transactionHash === undefined ? {} : { transactionHash: sub.transactionHash }),
     };
   }
 
@@ -1241,6 +1287,7 @@ export class Ledger {
   }
 
   #committed(entry: LogEntry): void {
+    this.#hashes.add(entry);
     // Live commits and recovery from --data-dir both pass here, so the UUIDs survive a restart.
     if (entry.kind === 'transaction' && entry.transactionUuid !== undefined) {
       this.#usedTransactionUuids.set(entry.transactionUuid, entry.recordTime + MEDIATOR_DEDUPLICATION_TIMEOUT_MS);

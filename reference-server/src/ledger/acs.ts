@@ -82,12 +82,14 @@ export function acsEntry(ctx: LedgerContext, { contract: c, hit }: VisibleContra
   const createdEvent = renderer.createdEvent(c, hit.witnesses, hit.match);
   if (loc.inFlight) {
     return {
+      ...(ctx.config.shapes.emptyDefaults ? { workflowId: '' } : {}),
       contractEntry: {
         JsIncompleteUnassigned: { createdEvent, unassignedEvent: renderer.unassignedEvent(c, loc.inFlight, hit.witnesses) },
       },
     };
   }
   return {
+    ...(ctx.config.shapes.emptyDefaults ? { workflowId: '' } : {}),
     contractEntry: {
       JsActiveContract: { createdEvent, synchronizerId: renderer.synchronizerId(loc.synchronizer), reassignmentCounter: loc.counter },
     },

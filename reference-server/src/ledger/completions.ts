@@ -78,13 +78,14 @@ export function completionOf(ctx: LedgerContext, e: LogEntry, q: CompletionQuery
   return {
     commandId: sub.commandId,
     status: e.kind === 'rejection' ? statusOf(e.error) : { code: 0, message: '', details: [] },
-    ...(e.kind !== 'rejection' ? { updateId: e.updateId } : {}),
+    ...(e.kind !== 'rejection' ? { updateId: e.updateId } : ctx.config.shapes.emptyDefaults ? { updateId: '' } : {}),
     userId: sub.userId,
     actAs,
-    ...(sub.submissionId !== undefined ? { submissionId: sub.submissionId } : {}),
+    ...(sub.submissionId !== undefined ? { submissionId: sub.submissionId } : ctx.config.shapes.emptyDefaults ? { submissionId: '' } : {}),
     deduplicationPeriod: sub.deduplicationPeriod,
     offset: e.offset,
     synchronizerTime: { synchronizerId: ctx.renderer.synchronizerId(e.synchronizer), recordTime: toTimestamp(e.recordTime) },
+    ...(ctx.config.shapes.transactionHash && sub.transactionHash !== undefined ? { transactionHash: sub.transactionHash } : {}),
   };
 }
 

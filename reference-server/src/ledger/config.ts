@@ -4,6 +4,7 @@ import { systemClock } from './clock.js';
 import type { StreamTimers } from './streamTimers.js';
 import { systemTimers } from './streamTimers.js';
 import type { FeaturesDescriptor } from './wire.js';
+import { shapesOfApiVersion, type LineShapes } from '../../../conformance/src/schema/cantonVersions.js';
 
 export interface SynchronizerConfig {
   readonly id: string;
@@ -16,6 +17,8 @@ export interface LedgerConfig {
   /** Reported by GET /v2/version; clients accept 3.4.x and 3.5.x. */
   readonly apiVersion: string;
   readonly features: FeaturesDescriptor;
+  /** What the answers carry beyond 3.5.10's, by the line of `apiVersion` (3.6: transaction hashes, ledger-end times, CanActAsAnyParty). */
+  readonly shapes: LineShapes;
   /** Upper bound of any deduplication period, and the default period (ms). */
   readonly maxDeduplicationDurationMs: number;
   readonly maxRightsPerUser: number;
@@ -38,7 +41,7 @@ export interface LedgerConfig {
   readonly streamTimers: StreamTimers;
 }
 
-export type LedgerOptions = Partial<Omit<LedgerConfig, 'features'>> & {
+export type LedgerOptions = Partial<Omit<LedgerConfig, 'features' | 'shapes'>> & {
   readonly features?: Partial<FeaturesDescriptor>;
 };
 
@@ -59,10 +62,12 @@ export function resolveConfig(options: LedgerOptions = {}): LedgerConfig {
   const maxUsersPageSize = options.maxUsersPageSize ?? 1000;
   const maxPartiesPageSize = options.maxPartiesPageSize ?? 10000;
   const base = defaultFeatures(maxRightsPerUser, maxUsersPageSize, maxPartiesPageSize);
+  const apiVersion = options.apiVersion ?? '3.5.10';
   return {
     participantId: options.participantId ?? `participant1::${PARTICIPANT_NAMESPACE}`,
-    apiVersion: options.apiVersion ?? '3.5.10',
+    apiVersion,
     features: { ...base, ...options.features },
+    shapes: shapesOfApiVersion(apiVersion),
     maxDeduplicationDurationMs: options.maxDeduplicationDurationMs ?? 7 * 24 * 3600 * 1000,
     maxRightsPerUser,
     maxUsersPageSize,

@@ -28,6 +28,11 @@ import type {
 export class Renderer {
   constructor(readonly config: LedgerConfig) {}
 
+  /** A string field left at its default: "" on a line that writes defaults out (3.4), absent otherwise. */
+  #empty<K extends string>(field: K): Partial<Record<K, string>> {
+    return this.config.shapes.emptyDefaults ? ({ [field]: '' } as Record<K, string>) : {};
+  }
+
   synchronizerId(index: number): string {
     return this.config.synchronizers[index]?.id ?? '';
   }
@@ -38,6 +43,7 @@ export class Renderer {
     if (c.template.key) ev.contractKey = c.key ?? null;
     ev.createArgument = c.argument;
     if (match.blob) ev.createdEventBlob = encodeBlob(c, this.config.blobKey);
+    else if (this.config.shapes.emptyDefaults) ev.createdEventBlob = '';
     if (match.views.length) ev.interfaceViews = match.views.map((i) => this.#view(c, i.id));
     ev.witnessParties = witnesses as string[];
     ev.signatories = c.signatories as string[];
@@ -106,14 +112,15 @@ export class Renderer {
     const sub = tx.submission;
     return {
       updateId: tx.updateId,
-      ...(sub ? { commandId: sub.commandId } : {}),
-      ...(sub?.workflowId ? { workflowId: sub.workflowId } : {}),
+      ...(sub ? { commandId: sub.commandId } : this.#empty('commandId')),
+      ...(sub?.workflowId ? { workflowId: sub.workflowId } : this.#empty('workflowId')),
       effectiveAt: toTimestamp(tx.effectiveAt),
       events,
       offset: tx.offset,
       synchronizerId: this.synchronizerId(tx.synchronizer),
       recordTime: toTimestamp(tx.recordTime),
       ...(tx.externalTransactionHash === undefined ? {} : { externalTransactionHash: tx.externalTransactionHash }),
+      ...(tx.externalTransactionHash === undefined || !this.config.shapes.transactionHash ? {} : { transactionHash: tx.externalTransactionHash }),
     };
   }
 
@@ -175,8 +182,8 @@ export class Renderer {
           };
     return {
       updateId: e.updateId,
-      ...(e.submission ? { commandId: e.submission.commandId } : {}),
-      ...(e.submission?.workflowId ? { workflowId: e.submission.workflowId } : {}),
+      ...(e.submission ? { commandId: e.submission.commandId } : this.#empty('commandId')),
+      ...(e.submission?.workflowId ? { workflowId: e.submission.workflowId } : this.#empty('workflowId')),
       offset: e.offset,
       events: [event],
       recordTime: toTimestamp(e.recordTime),

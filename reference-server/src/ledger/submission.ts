@@ -31,6 +31,8 @@ export interface ValidatedSubmission {
   readonly minLedgerTimeMs: number | undefined;
   /** Package ids a `#name` template id should run as, when one of them has that name. */
   readonly packageIdSelectionPreference?: readonly string[];
+  /** An interactive submission's signed prepared-transaction hash (base64); absent for internal submissions. */
+  readonly transactionHash?: string;
 }
 
 export interface SubmissionLimits {

@@ -280,6 +280,8 @@ export interface JsTransaction {
   recordTime: Timestamp;
   externalTransactionHash?: string;
   paidTrafficCost?: number;
+  /** Canton 3.6: the same value as `externalTransactionHash`, its successor. */
+  transactionHash?: string;
 }
 
 export interface UnassignedEvent {
@@ -418,6 +420,26 @@ export interface JsGetActiveContractsResponse {
 
 export interface GetLedgerEndResponse {
   offset: number;
+  /** Canton 3.6: the record time this participant has observed on each synchronizer. */
+  synchronizerTimes?: SynchronizerTime[];
+}
+
+/** Canton 3.6 (preview): a completion looked up by the transaction hash its submitter signed. */
+export interface GetCompletionByHashRequest {
+  transactionHash: string;
+}
+export interface GetCompletionByHashResponse {
+  acceptedCompletion?: Completion;
+  lastRejectedCompletions?: Completion[];
+}
+/** Canton 3.6 (preview): an update looked up by its transaction hash. */
+export interface GetUpdateByHashRequest {
+  transactionHash: string;
+  updateFormat: UpdateFormat;
+}
+/** Canton 3.6 (preview): a party's public keys as a JWKS (RFC 7517). */
+export interface GetJwksResponse {
+  keys: Record<string, unknown>[];
 }
 
 export interface GetLatestPrunedOffsetsResponse {
@@ -472,6 +494,8 @@ export interface Completion {
   offset: number;
   synchronizerTime: SynchronizerTime;
   paidTrafficCost?: number;
+  /** Canton 3.6: the prepared-transaction hash an external submitter signed. */
+  transactionHash?: string;
 }
 
 export interface CompletionStreamRequest {

@@ -13,6 +13,8 @@ export interface SubmissionInfo {
   readonly workflowId: string | undefined;
   /** The period that was applied, as completions report it. */
   readonly deduplicationPeriod: DeduplicationPeriod;
+  /** The prepared-transaction hash the external submitter signed (base64), on its completion whether accepted or rejected. */
+  readonly transactionHash?: string;
 }
 
 export interface CreateNode {

@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../../../conformance/src/schema/index.js';
+import type { CantonVersion } from '../../../../conformance/src/schema/cantonVersions.js';
 
-/** Our Ledger API documents, read once at start-up and served as they are on disk. */
-export function readDocuments(root: string = packageRoot()): { openapi: string; asyncapi: string } {
+/**
+ * The Ledger API documents of the line served (`specs/ledger.<line>.*.yaml`), read once at
+ * start-up and served as they are on disk, as a participant serves its own version's.
+ */
+export function readDocuments(line: CantonVersion, root: string = packageRoot()): { openapi: string; asyncapi: string } {
   const read = (name: string) => {
     const file = join(root, 'specs', name);
     try {
@@ -12,5 +16,5 @@ export function readDocuments(root: string = packageRoot()): { openapi: string; 
       throw new Error(`cannot read ${file}: ${(e as Error).message}`);
     }
   };
-  return { openapi: read('ledger.openapi.yaml'), asyncapi: read('ledger.asyncapi.yaml') };
+  return { openapi: read(`ledger.${line}.openapi.yaml`), asyncapi: read(`ledger.${line}.asyncapi.yaml`) };
 }

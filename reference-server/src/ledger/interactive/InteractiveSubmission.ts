@@ -371,16 +371,18 @@ export class InteractiveSubmission {
       { maxDeduplicationDurationMs: this.ledger.config.maxDeduplicationDurationMs, ledgerEnd: this.ledger.store.ledgerEnd, prunedUpTo: this.ledger.store.prunedUpTo, now },
     );
     if (!sub.ok) return sub;
-    const changeKey = `${sub.value.userId}\n${sub.value.commandId}\n${sub.value.actAs.join('\n')}`;
+    // What the completions carry as the hash the parties signed (Canton 3.6's transactionHash), rejections included.
+    const submission = { ...sub.value, transactionHash: hash.toString('base64') };
+    const changeKey = `${submission.userId}\n${submission.commandId}\n${submission.actAs.join('\n')}`;
     if (this.#inFlight.has(changeKey)) {
-      return fail('SUBMISSION_ALREADY_IN_FLIGHT', 'The command is already being processed (same user, parties and command id)', { context: { command_id: sub.value.commandId } });
+      return fail('SUBMISSION_ALREADY_IN_FLIGHT', 'The command is already being processed (same user, parties and command id)', { context: { command_id: submission.commandId } });
     }
-    const duplicate = this.ledger.rejectDuplicate(sub.value);
+    const duplicate = this.ledger.rejectDuplicate(submission);
     if (!duplicate.ok) return duplicate;
     // The mediator refuses a reused UUID before any confirmer looks at the transaction: one signature, at most one commit.
     const replayed = this.ledger.transactionUuidReplay(meta.transactionUuid);
-    if (replayed) return ok({ kind: 'rejected', submission: sub.value, error: replayed });
-    const rebuilt = isEngineTransaction(this.ledger, tx) ? rebuildOnEngine(this.ledger, tx, scheme.value, hash, sub.value, ledgerTime) : this.#rebuild(tx, scheme.value, hash, sub.value, ledgerTime);
+    if (replayed) return ok({ kind: 'rejected', submission, error: replayed });
+    const rebuilt = isEngineTransaction(this.ledger, tx) ? rebuildOnEngine(this.ledger, tx, scheme.value, hash, submission, ledgerTime) : this.#rebuild(tx, scheme.value, hash, submission, ledgerTime);
     if (!rebuilt.ok) return rebuilt;
     return ok({ kind: 'admitted', prepared: { ...rebuilt.value, externalTransactionHash: hash.toString('base64'), transactionUuid: meta.transactionUuid }, changeKey });
   }

@@ -1,4 +1,5 @@
-import type { CompletionStreamRequest, GetCompletionsRequest } from '../../../ledger/wire.js';
+import type { CompletionStreamRequest, GetCompletionByHashRequest, GetCompletionsRequest } from '../../../ledger/wire.js';
+import { jsonResult } from '../ledgerResult.js';
 import type { RequiredAccess } from '../auth/types.js';
 import { defineRoute, type Route } from '../route.js';
 import { readListParams } from '../streams/listParams.js';
@@ -52,5 +53,15 @@ export const completionRoutes: readonly Route[] = [
       const open = () => tailUntilIdle((signal) => ledger.subscribeGetCompletions(body, { signal }), params.value.idleTimeoutMs);
       return listResult(open, { limit: params.value.limit, max: ledger.config.listMaxElements });
     },
+  }),
+  // Canton 3.6 (preview). Any caller may ask; the answer holds only what its parties see (Canton's MatchReadAsParties).
+  defineRoute<GetCompletionByHashRequest>({
+    method: 'POST',
+    path: '/v2/commands/completion-by-hash',
+    operationId: 'postV2CommandsCompletion-by-hash',
+    group: 'B',
+    body: 'json',
+    handle: ({ body, principal, services }) =>
+      jsonResult(services.ledger.completionByHash(body, principal.kind === 'wildcard' ? 'all' : services.ledger.readerScopeOf(principal.userId))),
   }),
 ];

@@ -18,6 +18,7 @@ import { scanRoutes } from './scanRoutes.js';
 import { stateRoutes } from './stateRoutes.js';
 import { updateRoutes } from './updateRoutes.js';
 import { userRoutes } from './userRoutes.js';
+import { joseRoutes } from './joseRoutes.js';
 import { versionRoutes } from './versionRoutes.js';
 
 /**
@@ -37,6 +38,7 @@ export const ledgerApiRoutes: readonly Route[] = [
   ...updateRoutes,
   // Point reads, pages and the deprecated forms Canton 3.5 still serves.
   ...updateLookupRoutes,
+  ...joseRoutes,
   ...legacyStreamRoutes,
   ...contractRoutes,
   ...activeContractsPageRoutes,

@@ -1,6 +1,6 @@
 import { parseJavaInteger } from '../readQuery.js';
 import { err, ok, type Result } from '../../../ledger/result.js';
-import type { GetUpdateByIdRequest, GetUpdateByOffsetRequest, UpdateFormat } from '../../../ledger/wire.js';
+import type { GetUpdateByHashRequest, GetUpdateByIdRequest, GetUpdateByOffsetRequest, UpdateFormat } from '../../../ledger/wire.js';
 import type { GetTransactionByIdRequest, GetTransactionByOffsetRequest, GetUpdatesPageRequest } from '../../../ledger/wireReads.js';
 import type { RequiredAccess } from '../auth/types.js';
 import { jsonResult } from '../ledgerResult.js';
@@ -52,6 +52,16 @@ export const updateLookupRoutes: readonly Route[] = [
     body: 'json',
     access: ({ body }) => updateFormatReaders(body.updateFormat),
     handle: ({ body, services }) => jsonResult(services.ledger.updateByOffset(body)),
+  }),
+  // Canton 3.6 (preview): read as the format's parties, like the lookup by id.
+  defineRoute<GetUpdateByHashRequest>({
+    method: 'POST',
+    path: '/v2/updates/update-by-hash',
+    operationId: 'postV2UpdatesUpdate-by-hash',
+    group: 'B',
+    body: 'json',
+    access: ({ body }) => updateFormatReaders(body.updateFormat),
+    handle: ({ body, services }) => jsonResult(services.ledger.updateByHash(body)),
   }),
   defineRoute<GetTransactionByIdRequest>({
     method: 'POST',
