@@ -130,6 +130,44 @@ export class TargetModel {
     return out;
   }
 
+  /** Where each contract was seen archived (offset), and the latest offset an ACS showed it active at. */
+  private readonly archives = new Map<string, { offset: number; seen: Observation }>();
+  private readonly active = new Map<string, { offset: number; seen: Observation }>();
+
+  /** The offset a contract was archived at, as first seen. */
+  archivedAt(contractId: string): number | undefined {
+    return this.archives.get(contractId)?.offset;
+  }
+
+  /**
+   * Records an archive (an ArchivedEvent, a consuming exercise) at an offset and judges it: a
+   * contract is consumed once, and no active-contracts snapshot at or after that offset held it.
+   */
+  archive(contractId: string, offset: number, seen: Observation): Violation[] {
+    const known = this.archives.get(contractId);
+    if (known !== undefined) {
+      return known.offset === offset
+        ? []
+        : [{ invariant: 'judge.contracts.archived-stays-archived', message: `contract ${contractId} is archived at offset ${offset} here, and at offset ${known.offset} (${known.seen.where} in ${known.seen.checkId}): consumed twice`, first: known.seen, second: seen }];
+    }
+    this.archives.set(contractId, { offset, seen });
+    const act = this.active.get(contractId);
+    return act !== undefined && act.offset >= offset
+      ? [{ invariant: 'judge.contracts.archived-stays-archived', message: `contract ${contractId} is archived at offset ${offset} here, yet the active contracts at offset ${act.offset} held it (${act.seen.where} in ${act.seen.checkId})`, first: act.seen, second: seen }]
+      : [];
+  }
+
+  /** Records that an active-contracts snapshot at `offset` held the contract, judged against its archive. */
+  activeAt(contractId: string, offset: number, seen: Observation): Violation[] {
+    const arch = this.archives.get(contractId);
+    if (arch !== undefined && arch.offset <= offset) {
+      return [{ invariant: 'judge.contracts.archived-stays-archived', message: `the active contracts at offset ${offset} hold ${contractId}, archived at offset ${arch.offset} (${arch.seen.where} in ${arch.seen.checkId})`, first: arch.seen, second: seen }];
+    }
+    const act = this.active.get(contractId);
+    if (act === undefined || act.offset < offset) this.active.set(contractId, { offset, seen });
+    return [];
+  }
+
   /** Records what a write set: later reads must show it. */
   write(kind: FactKind, key: string, fields: Facts, seen: Observation): void {
     const id = `${kind}:${key}`;
