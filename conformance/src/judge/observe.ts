@@ -88,8 +88,8 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
       out.push(...model.read('contract', cid, { templateId: str(o.templateId)!.startsWith('#') ? undefined : o.templateId, createdEventBlob: o.createdEventBlob }, seen, startTick, appOrSame(seen)));
     }
   }
-  // An archive: the contract is inactive from this offset on.
-  const archived = isObject(o.ArchivedEvent) ? o.ArchivedEvent : isObject(o.ExercisedEvent) && o.ExercisedEvent.consuming === true ? o.ExercisedEvent : undefined;
+  // An archive (a transaction's event, events-by-contract-id's `archived`): the contract is inactive from this offset on.
+  const archived = isObject(o.ArchivedEvent) ? o.ArchivedEvent : isObject(o.archivedEvent) ? o.archivedEvent : isObject(o.ExercisedEvent) && o.ExercisedEvent.consuming === true ? o.ExercisedEvent : undefined;
   if (archived !== undefined && typeof archived.offset === 'number' && str(archived.contractId) !== undefined) out.push(...model.archive(str(archived.contractId)!, archived.offset, seen));
   // A committed update, a completion, a write's answer.
   const uid = str(o.updateId);
