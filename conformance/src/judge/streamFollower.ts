@@ -14,6 +14,11 @@ export const STREAM_CHECK_ID = 'judge.stream.end-of-run';
 
 /** Updates per page of `POST /v2/updates` (under Canton's default http-list-max-elements-limit, 200). */
 export const UPDATES_PAGE = 100;
+/**
+ * Bytes a page should stay under: a page of large transactions (thousands of events each) gets a
+ * smaller limit next, so neither side holds its event loop for one huge answer.
+ */
+const PAGE_BYTES = 512 * 1024;
 /** Completions per page; the list ends once the stream goes quiet this long. */
 const COMPLETIONS_PAGE = 1000;
 const COMPLETIONS_IDLE_MS = 300;
@@ -109,6 +114,8 @@ export class StreamFollower {
   private updates = 0;
   private completions = 0;
   private requests = 0;
+  /** The page size the last pages suggested (see PAGE_BYTES): it starts small and grows while pages stay small. */
+  private limit = 10;
   /** Syncs run one at a time (checks may finish together). */
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -198,6 +205,7 @@ export class StreamFollower {
     let begin = this.cursor!;
     // The exchange of the last page read: the evidence for a write the stream did not show.
     let last: { e: Exchange; seen: Observation } | undefined;
+    let limit = this.limit;
     while (begin < end) {
       const format = this.eventFormat();
       if (format === undefined) break;
@@ -205,8 +213,13 @@ export class StreamFollower {
       const request = { beginExclusive: begin, endInclusive: end, updateFormat: { includeTransactions: { eventFormat: format, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' }, includeReassignments: format } };
       const startTick = this.model.tick();
       this.requests++;
-      const e = await this.client.request('ledger', { method: 'POST', path: '/v2/updates', query: { limit: UPDATES_PAGE }, json: request });
+      const e = await this.client.request('ledger', { method: 'POST', path: '/v2/updates', query: { limit }, json: request });
       const status = e.response?.status;
+      if (status === 200 && e.response!.truncated && limit > 1) {
+        // More than the suite reads of one answer: ask again for fewer updates.
+        limit = Math.max(1, Math.floor(limit / 8));
+        continue;
+      }
       if ((status === 401 || status === 403) && this.filter === 'any-party') {
         // The token cannot read every party: follow the parties it acts and reads as.
         this.filter = 'parties';
@@ -243,12 +256,16 @@ export class StreamFollower {
           judged({ invariant: 'judge.stream.offsets-increase', message: `update ${u.updateId} at offset ${u.offset} is shown twice by the update stream`, first: before.seen, second: seen });
         } else this.streamIds.set(u.updateId, { offset: u.offset, seen });
       }
-      if (items.length < UPDATES_PAGE || top <= begin) {
+      const full = items.length >= limit && top > begin;
+      const size = e.response!.size;
+      limit = size > PAGE_BYTES ? Math.max(1, Math.floor((limit * PAGE_BYTES) / size)) : full ? Math.min(UPDATES_PAGE, limit * 2) : limit;
+      if (!full) {
         begin = end;
         break;
       }
       begin = top;
     }
+    this.limit = limit;
     if (begin >= end) this.cursor = end;
     if (last !== undefined) found.push(...this.judgeWrites(this.cursor!, last.e, last.seen));
     return found;
