@@ -295,18 +295,20 @@ export class StreamFollower {
     const found: JudgedViolation[] = [];
     for (const [userId, writes] of byUser) {
       const parties = [...new Set(writes.flatMap((w) => w.actAs))].sort();
+      const who = userId === '' ? "the token's user" : `user '${userId}'`;
       const items: unknown[] = [];
       let begin = this.from!;
       let e: Exchange | undefined;
       for (;;) {
-        const request = { userId, parties, beginExclusive: begin };
+        // No userId: the token's user (the run's commands named none either).
+        const request = { ...(userId === '' ? {} : { userId }), parties, beginExclusive: begin };
         const startTick = this.model.tick();
         this.requests++;
         e = await this.client.request('ledger', { method: 'POST', path: '/v2/commands/completions', query: { limit: COMPLETIONS_PAGE, stream_idle_timeout_ms: COMPLETIONS_IDLE_MS }, json: request });
         const j = e.response?.status === 200 ? jsonOf(e) : undefined;
         if (j === undefined || !j.ok || !Array.isArray(j.value)) {
           // A user the run deleted, or one the token may not read for: nothing to judge by.
-          this.note = `POST /v2/commands/completions for user '${userId}' answered ${e.response?.status ?? e.error?.kind ?? 'nothing'}; its completions were not judged`;
+          this.note = `POST /v2/commands/completions for ${who} answered ${e.response?.status ?? e.error?.kind ?? 'nothing'}; its completions were not judged`;
           e = undefined;
           break;
         }
@@ -325,7 +327,7 @@ export class StreamFollower {
         const mine = completions.filter((c) => c.updateId === w.updateId || (c.commandId === w.commandId && (c.offset === w.offset || (isObject(c.status) && (c.status.code ?? 0) === 0))));
         const ofUpdate = mine.filter((c) => c.updateId === w.updateId);
         const bad = (message: string) => found.push({ violation: { invariant: 'judge.completions.once-per-command', message: `command ${w.commandId} (update ${w.updateId} at offset ${w.offset}): ${message}`, first: w.seen, second: seen }, exchange: e });
-        if (ofUpdate.length === 0) bad(mine.length === 0 ? `no completion among the ${completions.length} completion(s) of user '${userId}' for ${parties.join(', ')} since offset ${this.from}` : `its completion names update ${String(mine[0]!.updateId)} at offset ${String(mine[0]!.offset)}`);
+        if (ofUpdate.length === 0) bad(mine.length === 0 ? `no completion among the ${completions.length} completion(s) of ${who} for ${parties.join(', ')} since offset ${this.from}` : `its completion names update ${String(mine[0]!.updateId)} at offset ${String(mine[0]!.offset)}`);
         else if (ofUpdate.length > 1) bad(`${ofUpdate.length} completions name this update (offsets ${ofUpdate.map((c) => String(c.offset)).join(', ')}); a command completes once`);
         else if (ofUpdate[0]!.commandId !== w.commandId || ofUpdate[0]!.offset !== w.offset) bad(`its completion is command ${String(ofUpdate[0]!.commandId)} at offset ${String(ofUpdate[0]!.offset)}`);
       }
