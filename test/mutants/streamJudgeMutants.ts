@@ -72,4 +72,18 @@ export const STREAM_JUDGE_MUTANTS: readonly Mutant[] = [
       response: (req, res) => (is(req, 'POST', '/v2/commands/completions') && res.status === 200 ? withJson(res, (v) => (Array.isArray(v) ? v.flatMap((c) => [c, c]) : v)) : res),
     },
   },
+  {
+    name: 'rights-list-misses-latest-grant',
+    description: "GET /v2/users/{id}/rights answers from a projection that misses the latest grant (the run's own user, which the run did not create, lacks the rights just granted over its new party)",
+    caughtBy: 'ledger.submit.visible-in-acs',
+    judge: { invariant: 'judge.writes.visible-after' },
+    // The secured reference itself: the run's user (participant_admin) is real and is granted rights by the run.
+    server: { http: {} },
+    fault: {
+      response: (req, res) =>
+        req.method === 'GET' && /^\/v2\/users\/[^/]+\/rights$/.test(pathOf(req.url)) && res.status === 200
+          ? withJson(res, (v) => (isObject(v) && Array.isArray(v.rights) ? { ...v, rights: v.rights.slice(0, -1) } : v))
+          : res,
+    },
+  },
 ];

@@ -55,7 +55,7 @@ export function createJudgeSession(model: TargetModel = new TargetModel(), follo
     ...(follower ? { follower } : {}),
     totals: () => ({ answers, violations }),
     async finish() {
-      if (follower === undefined || !follower.active) return [];
+      if (follower === undefined) return [];
       const found = await follower.finish();
       violations += found.length;
       return found;

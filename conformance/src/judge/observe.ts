@@ -36,6 +36,8 @@ export function observe(model: TargetModel, a: Answer, seen: Observation, startT
   if (a.method === 'GET' && /^\/v2\/users\/[^/]+\/rights$/.test(a.path) && isObject(a.body) && Array.isArray(a.body.rights)) {
     const user = decodeURIComponent(a.path.split('/')[3]!);
     if (model.owns('user', user) && model.get('rights', user) !== undefined) out.push(...model.read('rights', user, { rights: rightsSet(a.body.rights) }, obs, startTick));
+    const listed = new Set(rightsSet(a.body.rights));
+    for (const key of model.keysOf('right', `${user} `)) out.push(...model.read('right', key, { present: listed.has(key.slice(user.length + 1)) }, obs, startTick));
   }
   return out;
 }
@@ -139,9 +141,15 @@ function recordWrite(model: TargetModel, a: Answer, seen: Observation, startTick
       const next = a.method === 'POST' ? [...new Set([...(now as string[]), ...changed])].sort() : (now as string[]).filter((r) => !changed.includes(r));
       model.write('rights', segs[3]!, { rights: next }, seen);
     }
+  } else if (segs.length === 5 && segs[2] === 'users' && segs[4] === 'rights' && Array.isArray(req.rights)) {
+    // A user the run did not create (the run's own user, granted rights over the parties it
+    // allocates): its other rights are not known, but each right the run granted or revoked is,
+    // and every later read of the user's rights shows it (or its absence).
+    for (const r of rightsSet(req.rights)) model.write('right', `${segs[3]!} ${r}`, { present: a.method === 'POST' }, seen);
   } else if (a.method === 'DELETE' && segs.length === 4 && segs[2] === 'users') {
     model.forget('user', segs[3]!);
     model.forget('rights', segs[3]!);
+    for (const key of model.keysOf('right', `${segs[3]!} `)) model.forget('right', key);
   } else if (a.method === 'POST' && a.path === '/v2/parties' && isObject(body.partyDetails) && typeof body.partyDetails.party === 'string') {
     const party = body.partyDetails.party;
     model.own('party', party);

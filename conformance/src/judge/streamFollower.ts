@@ -158,6 +158,7 @@ export class StreamFollower {
   async finish(): Promise<JudgedViolation[]> {
     const found = await this.sync(STREAM_CHECK_ID);
     if (this.active) found.push(...(await this.readCompletions()));
+    found.push(...(await this.readRights()));
     return found;
   }
 
@@ -284,6 +285,26 @@ export class StreamFollower {
         ? `the write's answer names update ${w.updateId} at offset ${w.offset}; the update stream (${this.from}, ${upTo}] read for ${this.filter === 'any-party' ? 'every party' : `its parties ${w.actAs.join(', ')}`} has no such update`
         : `the write's answer names update ${w.updateId} at offset ${w.offset}; the update stream shows it at offset ${inStream.offset}`;
       found.push({ violation: { invariant: 'judge.writes.answer-is-committed', message, first: w.seen, second: inStream?.seen ?? seen }, exchange: e });
+    }
+    return found;
+  }
+
+  /**
+   * The rights of every user the run granted rights to or revoked from without creating it (the
+   * run's own user): read once more at the end, each granted right listed and each revoked one
+   * gone (judged by `observe` against the writes, judge.writes.visible-after).
+   */
+  private async readRights(): Promise<JudgedViolation[]> {
+    const users = [...new Set(this.model.keysOf('right', '').map((k) => k.slice(0, k.indexOf(' '))))];
+    const found: JudgedViolation[] = [];
+    for (const user of users) {
+      const path = `/v2/users/${encodeURIComponent(user)}/rights`;
+      const startTick = this.model.tick();
+      this.requests++;
+      const e = await this.client.request('ledger', { method: 'GET', path });
+      const j = e.response?.status === 200 ? jsonOf(e) : undefined;
+      if (j === undefined || !j.ok) continue;
+      for (const v of observe(this.model, { method: 'GET', path: e.path, request: undefined, status: 200, body: j.value }, this.seenOf(STREAM_CHECK_ID, e), startTick)) found.push({ violation: v, exchange: e });
     }
     return found;
   }

@@ -22,7 +22,7 @@ export interface Violation {
 }
 
 /** Kinds of fact the model keeps, each keyed by the target's own identifier. */
-export type FactKind = 'contract' | 'update' | 'offset' | 'party' | 'user' | 'rights' | 'idp' | 'error';
+export type FactKind = 'contract' | 'update' | 'offset' | 'party' | 'user' | 'rights' | 'right' | 'idp' | 'error';
 
 interface Field {
   readonly value: string;
@@ -91,6 +91,12 @@ export class TargetModel {
   /** The update id the target committed at an offset. */
   updateAt(offset: number): string | undefined {
     return this.get('offset', String(offset))?.updateId as string | undefined;
+  }
+
+  /** The keys of one kind of fact that start with `prefix`. */
+  keysOf(kind: FactKind, prefix: string): string[] {
+    const start = `${kind}:${prefix}`;
+    return [...this.facts.keys()].filter((k) => k.startsWith(start)).map((k) => k.slice(kind.length + 1));
   }
 
   /** Every contract the run saw created, by id. */
