@@ -108,6 +108,8 @@ export class StreamFollower {
   private filter: StreamTotals['filter'] = 'any-party';
   private note: string | undefined;
   private readonly parties = new Set<string>();
+  /** The offset after which the stream was read for each party (a party joins the filter when the run first acts as it). */
+  private readonly coveredAfter = new Map<string, number>();
   private readonly writes: CommittedWrite[] = [];
   /** Update id -> offset, and offset -> update id, as the stream showed them. */
   private readonly streamIds = new Map<string, { offset: number; seen: Observation }>();
@@ -210,6 +212,7 @@ export class StreamFollower {
     while (begin < end) {
       const format = this.eventFormat();
       if (format === undefined) break;
+      for (const p of this.parties) if (!this.coveredAfter.has(p)) this.coveredAfter.set(p, begin);
       // LEDGER_EFFECTS: every transaction a party submitted is visible to it (it is an informee of its root actions).
       const request = { beginExclusive: begin, endInclusive: end, updateFormat: { includeTransactions: { eventFormat: format, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' }, includeReassignments: format } };
       const startTick = this.model.tick();
@@ -278,7 +281,8 @@ export class StreamFollower {
     for (const w of this.writes) {
       if (w.offset > upTo || w.judged === true) continue;
       w.judged = true;
-      if (this.filter === 'parties' && !w.actAs.some((p) => this.parties.has(p))) continue;
+      // Read for its parties only: judged when one of them was in the filter of the read that covered its offset.
+      if (this.filter === 'parties' && !w.actAs.some((p) => (this.coveredAfter.get(p) ?? Infinity) < w.offset)) continue;
       const inStream = this.streamIds.get(w.updateId);
       if (inStream?.offset === w.offset) continue;
       const message = inStream === undefined
