@@ -219,8 +219,8 @@ export class StreamFollower {
       this.requests++;
       const e = await this.client.request('ledger', { method: 'POST', path: '/v2/updates', query: { limit }, json: request });
       const status = e.response?.status;
-      if (status === 200 && e.response!.truncated && limit > 1) {
-        // More than the suite reads of one answer: ask again for fewer updates.
+      if (((status === 200 && e.response!.truncated) || status === 413) && limit > 1) {
+        // More than the suite reads of one answer, or than the target's http-list-max-elements-limit: ask again for fewer.
         limit = Math.max(1, Math.floor(limit / 8));
         continue;
       }
