@@ -100,7 +100,7 @@ describe('the stream follower judges the update stream and completions by their 
     expect(r.totals).toMatchObject({ updates: UPDATES_PAGE + 5, filter: 'parties' });
     const reads = r.asked.filter((s) => s.path === '/v2/updates');
     // 403 for every party, then pages for alice, growing while they stay small.
-    expect(reads.map((q) => q.query?.limit)).toEqual([10, 10, 20, 40, 80]);
+    expect(reads.map((q) => q.query?.limit)).toEqual([4, 4, 8, 16, 32, 64]);
     expect(JSON.stringify(reads[1]!.json)).toContain('"filtersByParty":{"alice"');
     expect(r.during).toEqual([]);
   });

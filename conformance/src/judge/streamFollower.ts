@@ -18,7 +18,7 @@ export const UPDATES_PAGE = 100;
  * Bytes a page should stay under: a page of large transactions (thousands of events each) gets a
  * smaller limit next, so neither side holds its event loop for one huge answer.
  */
-const PAGE_BYTES = 512 * 1024;
+const PAGE_BYTES = 256 * 1024;
 /** Completions per page; the list ends once the stream goes quiet this long. */
 const COMPLETIONS_PAGE = 1000;
 const COMPLETIONS_IDLE_MS = 300;
@@ -117,7 +117,7 @@ export class StreamFollower {
   private completions = 0;
   private requests = 0;
   /** The page size the last pages suggested (see PAGE_BYTES): it starts small and grows while pages stay small. */
-  private limit = 10;
+  private limit = 4;
   /** Syncs run one at a time (checks may finish together). */
   private chain: Promise<unknown> = Promise.resolve();
 
