@@ -92,6 +92,10 @@ describe('certifying a conformant participant that is not the reference (partici
       expect(report.oracle?.compared ?? 0).toBeGreaterThan(0);
       // The judge saw the run's answers (and found nothing to hold against a conformant target).
       expect(report.judge?.answers ?? 0).toBeGreaterThan(500);
+      // It followed the target's update stream from where the run started, and judged the run's writes there.
+      expect(report.judge?.stream?.filter).not.toBe('off');
+      expect(report.judge?.stream?.writes ?? 0).toBeGreaterThan(0);
+      expect(report.judge?.stream?.updates ?? 0).toBeGreaterThanOrEqual(report.judge?.stream?.writes ?? 1);
     }
     await server.close();
     server = await start();

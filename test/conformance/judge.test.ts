@@ -29,6 +29,20 @@ describe('the judge: answers against the target\'s own earlier answers', () => {
     expect(v.map((x) => x.invariant)).toEqual(['judge.writes.visible-after']);
   });
 
+  it("rights the run granted to or revoked from a user it did not create show in every later read of that user's rights", () => {
+    const m = new TargetModel();
+    const right = (party: string) => ({ kind: { CanActAs: { value: { party } } } });
+    const rights = (status: number, list: unknown[]) => observe(m, { method: 'GET', path: '/v2/users/vendor/rights', request: undefined, status, body: { rights: list } }, at('GET /v2/users/vendor/rights', 3), m.tick()).map((x) => x.invariant);
+    // Before any write of the run, the user's rights are not judged (another writer may change them).
+    expect(rights(200, [right('other')])).toEqual([]);
+    observe(m, { method: 'POST', path: '/v2/users/vendor/rights', request: { userId: 'vendor', rights: [right('p1'), right('p2')] }, status: 200, body: { newlyGrantedRights: [] } }, at('POST /v2/users/vendor/rights', 1), m.tick());
+    expect(rights(200, [right('other'), right('p2'), right('p1')])).toEqual([]);
+    expect(rights(200, [right('other'), right('p1')])).toEqual(['judge.writes.visible-after']);
+    observe(m, { method: 'PATCH', path: '/v2/users/vendor/rights', request: { userId: 'vendor', rights: [right('p1')] }, status: 200, body: {} }, at('PATCH /v2/users/vendor/rights', 2), m.tick());
+    expect(rights(200, [right('p2')])).toEqual([]);
+    expect(rights(200, [right('p2'), right('p1')])).toEqual(['judge.writes.visible-after']);
+  });
+
   it('errors: gRPC code against HTTP status, one category per code, and no retryable definitive refusal', () => {
     const m = new TargetModel();
     const err = (status: number, body: object) => observe(m, { method: 'GET', path: '/v2/users/x', request: undefined, status, body }, at('GET /v2/users/x', 1), m.tick()).map((x) => x.invariant);

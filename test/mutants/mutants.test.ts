@@ -78,7 +78,7 @@ const referenceSecured: Profile = (() => {
 })();
 
 /** The reference server itself, secured, with `http` settings (and `fault` in front, if any), running only `check`. */
-async function certifyServer(http: Partial<HttpConfig>, check: string, fault?: Fault): Promise<{ exitCode: number; report: Report }> {
+async function certifyServer(http: Partial<HttpConfig>, check: string, fault?: Fault, judge: JudgeMode = 'model'): Promise<{ exitCode: number; report: Report }> {
   const secured = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: { mode: 'hs256', key: { kind: 'secret', secret: SECRET } }, http });
   const proxy = fault && Object.keys(fault).length > 0 ? await startMutant(secured.url, fault) : undefined;
   const server = { url: proxy?.url ?? secured.url, close: async () => { await proxy?.close(); await secured.close(); } };
@@ -95,6 +95,7 @@ async function certifyServer(http: Partial<HttpConfig>, check: string, fault?: F
       concurrency: 2,
       progress: 'quiet',
       toolVersion: 'mutant-bed',
+      judge,
     });
     return { exitCode, report };
   } finally {
@@ -161,15 +162,16 @@ describe('mutant bed: every mutant is caught', () => {
       const fault = m.secured ? compose(authFront(SECRET, m.secured === 'correct' ? {} : { flaw: m.secured }), base) : base;
       if (m.oracle || m.judge) {
         // No dedicated check catches it: without the oracle and the judge the same check passes.
-        const alone = await certify(fault, mode, selectionFor(m), 'none', 'none');
+        const alone = m.server && m.judge ? await certifyServer(m.server.http, m.caughtBy, base, 'none') : await certify(fault, mode, selectionFor(m), 'none', 'none');
         const unaided = alone.report.checks.find((c) => c.id === m.caughtBy);
         expect(unaided?.status, `${m.caughtBy} without the ${m.oracle ? 'oracle' : 'judge'}: ${unaided?.message}`).toBe('pass');
       }
       if (m.reinterpret !== undefined) {
-        // No hand-written expectation catches it: without re-interpretation the same check passes.
-        const alone = await certify(fault, mode, selectionFor(m), 'none', 'model', 'none');
+        // No hand-written expectation catches it: without re-interpretation (and the judge, whose
+        // reading of the update stream catches a fault the stream does not share) the check passes.
+        const alone = await certify(fault, mode, selectionFor(m), 'none', 'none', 'none');
         const unaided = alone.report.checks.find((c) => c.id === m.caughtBy);
-        expect(unaided?.status, `${m.caughtBy} with --reinterpret none: ${unaided?.message}`).toBe('pass');
+        expect(unaided?.status, `${m.caughtBy} with --reinterpret none --judge none: ${unaided?.message}`).toBe('pass');
       }
       // An oracle mutant is judged by the oracle alone.
       const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy, base) : await certify(fault, mode, selectionFor(m), m.oracle ? 'reference' : 'none', m.oracle ? 'none' : 'model');

@@ -26,6 +26,7 @@ import { schemaMutants } from './schemaMutants.js';
 import { MEANING_MUTANTS } from './meaningMutants.js';
 import { FORMER_ORACLE_MUTANTS, HASHING_SCHEME_MUTANT, ORACLE_MUTANTS } from './oracleMutants.js';
 import { JUDGE_MUTANTS } from './judgeMutants.js';
+import { STREAM_JUDGE_MUTANTS } from './streamJudgeMutants.js';
 import { RULE_MUTANTS } from './ruleMutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
@@ -415,6 +416,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...ORACLE_MUTANTS,
   // Faults only the judge catches (judgeMutants.ts): each check passes with --judge none, fails with it.
   ...JUDGE_MUTANTS,
+  // Faults only the judge's reading of the update stream and completions catches (streamJudgeMutants.ts).
+  ...STREAM_JUDGE_MUTANTS,
   ...FORMER_ORACLE_MUTANTS,
   // Former oracle faults held to a rule by their dedicated check (ruleMutants.ts).
   ...RULE_MUTANTS,

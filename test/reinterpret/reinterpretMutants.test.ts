@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../conformance/src/report/model.js';
 import { validateReport } from '../../conformance/src/report/validateReport.js';
 import { loadProfile } from '../../conformance/src/runner/profile.js';
-import { runSuite, type OracleMode } from '../../conformance/src/runner/runSuite.js';
+import { runSuite, type JudgeMode, type OracleMode } from '../../conformance/src/runner/runSuite.js';
 import type { ReinterpretMode } from '../../conformance/src/reinterpret/reinterpretTally.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { startMutant, type Fault } from '../mutants/mutantProxy.js';
@@ -21,13 +21,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => reference?.close());
 
-async function certify(fault: Fault, reinterpret: ReinterpretMode, oracle: OracleMode = 'none'): Promise<Report> {
+async function certify(fault: Fault, reinterpret: ReinterpretMode, oracle: OracleMode = 'none', judge: JudgeMode = 'model'): Promise<Report> {
   const server = await startMutant(reference.url, fault);
   try {
     const { report } = await runSuite({
       baseUrls: { registry: server.url, ledger: server.url, scan: server.url },
       target: server.url, profile: loadProfile('reference'), only: [CHECK], seed: 7, runs: 2, timeoutMs: 5000,
-      progress: 'quiet', toolVersion: 'reinterpret-test', oracle, reinterpret,
+      progress: 'quiet', toolVersion: 'reinterpret-test', oracle, reinterpret, judge,
     });
     return report;
   } finally {
@@ -57,8 +57,9 @@ describe('ledger.daml.own-package and re-interpretation', () => {
       expect(checkOf(caught).status, checkOf(caught).message).toBe('fail');
       if (m.reinterpret !== undefined) {
         expect(checkOf(caught).message).toContain(m.reinterpret);
-        const unaided = await certify(m.fault as Fault, 'none');
-        expect(checkOf(unaided).status, `${CHECK} with --reinterpret none: ${checkOf(unaided).message}`).toBe('pass');
+        // The judge off too: its reading of the update stream catches a fault the stream does not share.
+        const unaided = await certify(m.fault as Fault, 'none', 'none', 'none');
+        expect(checkOf(unaided).status, `${CHECK} with --reinterpret none --judge none: ${checkOf(unaided).message}`).toBe('pass');
         expect(unaided.reinterpretation).toMatchObject({ mode: 'none', reinterpreted: 0 });
         expect(validateReport(JSON.parse(JSON.stringify(unaided)))).toEqual([]);
       }

@@ -55,6 +55,21 @@ export const INVARIANTS = [
     title: 'a bounded stream ends with a normal close',
     rule: 'JSON Ledger API AsyncAPI: a stream with an end (endInclusive, an active-contracts snapshot at an offset) sends its elements and closes normally (1000); it does not hang open or end with an error.',
   },
+  {
+    id: 'judge.stream.offsets-increase',
+    title: 'the update stream shows each update once, at strictly increasing offsets within its range',
+    rule: 'Ledger API v2 UpdateService (update_service.proto, GetUpdatesRequest): updates come in ledger order, each at its own offset, after beginExclusive and up to endInclusive; an offset and an updateId name one update for the life of the ledger.',
+  },
+  {
+    id: 'judge.contracts.archived-stays-archived',
+    title: 'an archived contract is archived once and never active at a later offset',
+    rule: 'Daml ledger model (consistency): a contract is consumed at most once and is inactive from the offset of its archive on; the active contract set at an offset holds no contract archived at or before it (state_service.proto, GetActiveContracts activeAtOffset).',
+  },
+  {
+    id: 'judge.completions.once-per-command',
+    title: 'every committed command of the run has exactly one completion, naming the committed update',
+    rule: 'Ledger API v2 CommandCompletionService (command_completion_service.proto): a submitted command yields one completion for its user and parties, whose updateId and offset are the transaction the command committed (the one submit-and-wait answered).',
+  },
 ] as const satisfies readonly { id: string; title: string; rule: string }[];
 
 export type InvariantId = (typeof INVARIANTS)[number]['id'];

@@ -32,9 +32,12 @@ export function observe(model: TargetModel, a: Answer, seen: Observation, startT
   // A write's own answer is judged against what it wrote (it must show the write).
   const judgedFrom = write ? model.tick() : startTick;
   for (const f of frames) walk(f, (o) => out.push(...readObject(model, o, a.path, obs, judgedFrom)));
+  out.push(...judgeActiveContracts(model, a, obs));
   if (a.method === 'GET' && /^\/v2\/users\/[^/]+\/rights$/.test(a.path) && isObject(a.body) && Array.isArray(a.body.rights)) {
     const user = decodeURIComponent(a.path.split('/')[3]!);
     if (model.owns('user', user) && model.get('rights', user) !== undefined) out.push(...model.read('rights', user, { rights: rightsSet(a.body.rights) }, obs, startTick));
+    const listed = new Set(rightsSet(a.body.rights));
+    for (const key of model.keysOf('right', `${user} `)) out.push(...model.read('right', key, { present: listed.has(key.slice(user.length + 1)) }, obs, startTick));
   }
   return out;
 }
@@ -87,6 +90,9 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
       out.push(...model.read('contract', cid, { templateId: str(o.templateId)!.startsWith('#') ? undefined : o.templateId, createdEventBlob: o.createdEventBlob }, seen, startTick, appOrSame(seen)));
     }
   }
+  // An archive (a transaction's event, events-by-contract-id's `archived`): the contract is inactive from this offset on.
+  const archived = isObject(o.ArchivedEvent) ? o.ArchivedEvent : isObject(o.archivedEvent) ? o.archivedEvent : isObject(o.ExercisedEvent) && o.ExercisedEvent.consuming === true ? o.ExercisedEvent : undefined;
+  if (archived !== undefined && typeof archived.offset === 'number' && str(archived.contractId) !== undefined) out.push(...model.archive(str(archived.contractId)!, archived.offset, seen));
   // A committed update, a completion, a write's answer.
   const uid = str(o.updateId);
   if (uid !== undefined) {
@@ -135,9 +141,15 @@ function recordWrite(model: TargetModel, a: Answer, seen: Observation, startTick
       const next = a.method === 'POST' ? [...new Set([...(now as string[]), ...changed])].sort() : (now as string[]).filter((r) => !changed.includes(r));
       model.write('rights', segs[3]!, { rights: next }, seen);
     }
+  } else if (segs.length === 5 && segs[2] === 'users' && segs[4] === 'rights' && Array.isArray(req.rights)) {
+    // A user the run did not create (the run's own user, granted rights over the parties it
+    // allocates): its other rights are not known, but each right the run granted or revoked is,
+    // and every later read of the user's rights shows it (or its absence).
+    for (const r of rightsSet(req.rights)) model.write('right', `${segs[3]!} ${r}`, { present: a.method === 'POST' }, seen);
   } else if (a.method === 'DELETE' && segs.length === 4 && segs[2] === 'users') {
     model.forget('user', segs[3]!);
     model.forget('rights', segs[3]!);
+    for (const key of model.keysOf('right', `${segs[3]!} `)) model.forget('right', key);
   } else if (a.method === 'POST' && a.path === '/v2/parties' && isObject(body.partyDetails) && typeof body.partyDetails.party === 'string') {
     const party = body.partyDetails.party;
     model.own('party', party);
@@ -199,6 +211,20 @@ function judgeErrors(model: TargetModel, body: unknown, status: number | undefin
   const own = DEFINITIVE_CODES[code];
   if (own !== undefined && retryable) bad('judge.errors.definitive-not-retryable', `a definitive refusal (category ${own}) answered as retryable category ${category}`);
   else if (!retryable && str(body.retryInfo) !== undefined && category !== -1) bad('judge.errors.definitive-not-retryable', `category ${category} is definitive, yet the error carries retryInfo ${String(body.retryInfo)}`);
+  return out;
+}
+
+/** An active-contracts snapshot at an offset: none of its contracts may be archived at or before it. */
+function judgeActiveContracts(model: TargetModel, a: Answer, seen: Observation): Violation[] {
+  const req = isObject(a.request) ? a.request : {};
+  if (a.path !== '/v2/state/active-contracts' || typeof req.activeAtOffset !== 'number' || req.activeAtOffset <= 0 || !Array.isArray(a.body)) return [];
+  const out: Violation[] = [];
+  for (const item of a.body) {
+    const entry = isObject(item) && isObject(item.contractEntry) ? item.contractEntry : {};
+    const active = isObject(entry.JsActiveContract) ? entry.JsActiveContract : {};
+    const cid = isObject(active.createdEvent) ? str(active.createdEvent.contractId) : undefined;
+    if (cid !== undefined) out.push(...model.activeAt(cid, req.activeAtOffset, seen));
+  }
   return out;
 }
 

@@ -22,7 +22,7 @@ export interface Violation {
 }
 
 /** Kinds of fact the model keeps, each keyed by the target's own identifier. */
-export type FactKind = 'contract' | 'update' | 'offset' | 'party' | 'user' | 'rights' | 'idp' | 'error';
+export type FactKind = 'contract' | 'update' | 'offset' | 'party' | 'user' | 'rights' | 'right' | 'idp' | 'error';
 
 interface Field {
   readonly value: string;
@@ -93,6 +93,12 @@ export class TargetModel {
     return this.get('offset', String(offset))?.updateId as string | undefined;
   }
 
+  /** The keys of one kind of fact that start with `prefix`. */
+  keysOf(kind: FactKind, prefix: string): string[] {
+    const start = `${kind}:${prefix}`;
+    return [...this.facts.keys()].filter((k) => k.startsWith(start)).map((k) => k.slice(kind.length + 1));
+  }
+
   /** Every contract the run saw created, by id. */
   contractIds(): string[] {
     return [...this.facts.keys()].filter((k) => k.startsWith('contract:')).map((k) => k.slice('contract:'.length));
@@ -128,6 +134,44 @@ export class TargetModel {
       });
     }
     return out;
+  }
+
+  /** Where each contract was seen archived (offset), and the latest offset an ACS showed it active at. */
+  private readonly archives = new Map<string, { offset: number; seen: Observation }>();
+  private readonly active = new Map<string, { offset: number; seen: Observation }>();
+
+  /** The offset a contract was archived at, as first seen. */
+  archivedAt(contractId: string): number | undefined {
+    return this.archives.get(contractId)?.offset;
+  }
+
+  /**
+   * Records an archive (an ArchivedEvent, a consuming exercise) at an offset and judges it: a
+   * contract is consumed once, and no active-contracts snapshot at or after that offset held it.
+   */
+  archive(contractId: string, offset: number, seen: Observation): Violation[] {
+    const known = this.archives.get(contractId);
+    if (known !== undefined) {
+      return known.offset === offset
+        ? []
+        : [{ invariant: 'judge.contracts.archived-stays-archived', message: `contract ${contractId} is archived at offset ${offset} here, and at offset ${known.offset} (${known.seen.where} in ${known.seen.checkId}): consumed twice`, first: known.seen, second: seen }];
+    }
+    this.archives.set(contractId, { offset, seen });
+    const act = this.active.get(contractId);
+    return act !== undefined && act.offset >= offset
+      ? [{ invariant: 'judge.contracts.archived-stays-archived', message: `contract ${contractId} is archived at offset ${offset} here, yet the active contracts at offset ${act.offset} held it (${act.seen.where} in ${act.seen.checkId})`, first: act.seen, second: seen }]
+      : [];
+  }
+
+  /** Records that an active-contracts snapshot at `offset` held the contract, judged against its archive. */
+  activeAt(contractId: string, offset: number, seen: Observation): Violation[] {
+    const arch = this.archives.get(contractId);
+    if (arch !== undefined && arch.offset <= offset) {
+      return [{ invariant: 'judge.contracts.archived-stays-archived', message: `the active contracts at offset ${offset} hold ${contractId}, archived at offset ${arch.offset} (${arch.seen.where} in ${arch.seen.checkId})`, first: arch.seen, second: seen }];
+    }
+    const act = this.active.get(contractId);
+    if (act === undefined || act.offset < offset) this.active.set(contractId, { offset, seen });
+    return [];
   }
 
   /** Records what a write set: later reads must show it. */

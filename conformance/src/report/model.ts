@@ -1,3 +1,4 @@
+import type { StreamTotals } from '../judge/streamFollower.js';
 import type { CantonLine } from '../runner/cantonLine.js';
 import type { ReinterpretSummary } from '../reinterpret/reinterpretTally.js';
 import type { Counterexample, Group, Kind, Level, Status } from '../checks/types.js';
@@ -78,6 +79,8 @@ export interface JudgeRunSummary {
   readonly invariants: number;
   readonly answers: number;
   readonly violations: number;
+  /** The update stream followed from the run's start, and the run's completions. */
+  readonly stream?: StreamTotals;
 }
 
 /** The oracle's part of a check result. */

@@ -154,6 +154,8 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       message = judged.failure.message;
       evidence = judged.failure.exchange;
     }
+    // The update stream up to here, when the check committed a write (its findings fail this check).
+    await judge?.settle().catch(() => undefined);
     const byModel = judge === undefined ? undefined : judgeResultOf(judge.violations());
     if (byModel?.failure !== undefined && status !== 'fail') {
       // An answer that breaks an invariant fails the check that received it, whatever the check asserted.

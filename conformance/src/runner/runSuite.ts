@@ -6,7 +6,11 @@ import { summarize, type CheckResult, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
 import { committedTransactions, ReinterpretTally, type ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
-import { createJudgeSession } from '../judge/judgeSession.js';
+import { createJudgeSession, type JudgeSession } from '../judge/judgeSession.js';
+import { STREAM_CHECK_ID, StreamFollower } from '../judge/streamFollower.js';
+import { TargetModel } from '../judge/targetModel.js';
+import { judgeAtEnd } from '../judge/judgeAtEnd.js';
+import type { Exchange } from '../target/exchange.js';
 import { INVARIANTS } from '../judge/invariants.js';
 import { findOperation } from '../schema/index.js';
 import { createTarget } from '../target/createTarget.js';
@@ -117,7 +121,8 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   const reinterpretation = new ReinterpretTally(o.reinterpret ?? 'engine');
   const shown = createProgress(selected.length, process.stderr, o.progress ?? 'auto', { checks: selected });
   const progress: Progress = o.onResult ? { ...shown, finish: (r) => (o.onResult!(r), shown.finish(r)) } : shown;
-  const judge = o.judge === 'none' ? undefined : createJudgeSession();
+  const followed: Exchange[] = [];
+  const judge = o.judge === 'none' ? undefined : await followingJudge(o, target, followed, selected);
   const { results, exchanges } = await runChecks({
     checks: selected,
     target,
@@ -136,12 +141,14 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
   progress.done();
+  // The rest of the update stream and the run's completions: a finding fails the check whose write it names.
+  const atEnd = judge === undefined ? [] : judgeAtEnd(await judge.finish().catch(() => []), results, followed);
   // Rules only a snapshot document has (3.6's) warn instead of failing while no release line has them.
   const snapshot = new Set(line === undefined ? [] : selected.filter((c) => snapshotRule(c, line)).map((c) => c.id));
   const ran = new Map(results.map((r) => [r.id, line !== undefined && snapshot.has(r.id) ? asSnapshotWarning(r, line) : r]));
   const skipped = new Map([...notOnLine].map(([id, why]) => [id, skippedResult(p.selected.find((c) => c.id === id)!, why)]));
   for (const r of skipped.values()) o.onResult?.(r);
-  const baseline = applyBaseline(p.selected.map((c) => ran.get(c.id) ?? skipped.get(c.id)!), o.baseline);
+  const baseline = applyBaseline([...p.selected.map((c) => ran.get(c.id) ?? skipped.get(c.id)!), ...atEnd], o.baseline);
   const report: Report = {
     tool: { name: 'canton-conformance', version: o.toolVersion },
     target: o.target,
@@ -160,10 +167,22 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     checks: baseline.checks,
     coverage: coverageOf(all, baseline.checks),
     ...(reinterpretation.summary().handed > 0 || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
-    ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations } } : {}),
+    ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations, ...(judge.follower ? { stream: judge.follower.totals() } : {}) } } : {}),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
   };
   return { report, baseline, exitCode: baseline.exitCode };
+}
+
+/**
+ * The judge, following the target's update stream from the ledger end read now when the run has
+ * ledger checks (`followed` collects the follower's own exchanges).
+ */
+async function followingJudge(o: SuiteOptions, target: ReturnType<typeof createTarget>, followed: Exchange[], selected: readonly CheckDefinition[]): Promise<JudgeSession> {
+  if (!selected.some((c) => c.group === 'ledger')) return createJudgeSession();
+  const model = new TargetModel();
+  const follower = new StreamFollower(model, target.bind(STREAM_CHECK_ID, (e) => void followed.push(e)), o.profile.ledger?.party === undefined ? [] : [o.profile.ledger.party]);
+  await follower.start();
+  return createJudgeSession(model, follower);
 }
 
 /** A check of an operation the judged line lacks: skipped before any request, saying which line. */

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StreamFollower, STREAM_CHECK_ID, UPDATES_PAGE } from '../../conformance/src/judge/streamFollower.js';
+import { observe } from '../../conformance/src/judge/observe.js';
+import { TargetModel, type Observation } from '../../conformance/src/judge/targetModel.js';
+import type { TargetClient } from '../../conformance/src/target/createTarget.js';
+import type { Exchange, RequestSpec } from '../../conformance/src/target/exchange.js';
+import { loadProfile } from '../../conformance/src/runner/profile.js';
+import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+
+/** A scripted target: each request is answered by `answer` (status and JSON), and recorded. */
+function scripted(answer: (spec: RequestSpec) => { status: number; body: unknown }): { client: TargetClient; asked: RequestSpec[] } {
+  const asked: RequestSpec[] = [];
+  let seq = 0;
+  const client: TargetClient = {
+    baseUrl: () => 'http://target',
+    stream: () => Promise.reject(new Error('no streams here')),
+    request: (_group, spec) => {
+      asked.push(spec);
+      const { status, body } = answer(spec);
+      const text = JSON.stringify(body);
+      const e: Exchange = {
+        seq: ++seq, group: 'ledger', operationId: undefined, path: spec.path, checkId: STREAM_CHECK_ID, startedAt: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`, durationMs: 1, curl: `curl ${spec.path}`,
+        request: { method: spec.method, url: `http://target${spec.path}`, headers: {}, body: JSON.stringify(spec.json) },
+        response: { status, headers: {}, contentType: 'application/json', text, truncated: false, size: text.length },
+      };
+      return Promise.resolve(e);
+    },
+  };
+  return { client, asked };
+}
+
+const tx = (offset: number, updateId: string, events: unknown[] = []) => ({ update: { Transaction: { value: { updateId, offset, recordTime: '2026-01-01T00:00:00Z', synchronizerId: 's::1', effectiveAt: '2026-01-01T00:00:00Z', events } } } });
+const completion = (offset: number, updateId: string, commandId: string) => ({ completionResponse: { Completion: { value: { commandId, updateId, offset, status: { code: 0 }, actAs: ['alice'], userId: 'u' } } } });
+const write = (offset: number, updateId: string, commandId: string) => ({ commands: { commandId, actAs: ['alice'], userId: 'u', commands: [] } , answer: { transaction: { updateId, offset, events: [] } } });
+const seen = (checkId: string, seq: number): Observation => ({ checkId, where: 'POST /v2/commands/submit-and-wait-for-transaction', seq, at: '2026-01-01T00:00:00Z', write: true });
+
+/** A ledger with the given updates and completions, its end at `end`; `anyParty`: whether a read for every party is allowed. */
+function ledger(o: { end: number; updates: unknown[]; completions?: unknown[]; anyParty?: boolean }) {
+  return scripted((spec) => {
+    if (spec.path === '/v2/state/ledger-end') return { status: 200, body: { offset: o.end } };
+    const req = spec.json as { beginExclusive: number; endInclusive?: number; updateFormat?: { includeTransactions: { eventFormat: { filtersForAnyParty?: unknown } } } };
+    if (spec.path === '/v2/updates') {
+      if (o.anyParty === false && req.updateFormat?.includeTransactions.eventFormat.filtersForAnyParty !== undefined) return { status: 403, body: { code: 'PERMISSION_DENIED', errorCategory: 6, grpcCodeValue: 7 } };
+      const limit = Number(spec.query?.limit ?? 1e9);
+      const offsetOf = (u: unknown) => (u as ReturnType<typeof tx>).update.Transaction.value.offset;
+      return { status: 200, body: o.updates.filter((u) => offsetOf(u) > req.beginExclusive && offsetOf(u) <= req.endInclusive!).slice(0, limit) };
+    }
+    if (spec.path === '/v2/commands/completions') return { status: 200, body: o.completions ?? [] };
+    return { status: 404, body: {} };
+  });
+}
+
+async function followed(o: Parameters<typeof ledger>[0], writes: ReturnType<typeof write>[], start = 0) {
+  const model = new TargetModel();
+  const t = ledger({ ...o, end: start });
+  const f = new StreamFollower(model, t.client, []);
+  await f.start();
+  const real = ledger(o);
+  (f as unknown as { client: TargetClient }).client = real.client;
+  writes.forEach((w, i) => f.noteWrite(`check-${i}`, seen(`check-${i}`, i), {} as Exchange, '/v2/commands/submit-and-wait-for-transaction', { commands: w.commands }, 200, w.answer));
+  const during = await f.sync('check-0');
+  const atEnd = await f.finish();
+  return { during, atEnd, totals: f.totals(), asked: real.asked };
+}
+
+describe('the stream follower judges the update stream and completions by their own rules', () => {
+  it('a conformant stream and completions: nothing found, every write judged', async () => {
+    const r = await followed({ end: 3, updates: [tx(1, 'u1'), tx(2, 'u2'), tx(3, 'u3')], completions: [completion(1, 'u1', 'c1'), completion(3, 'u3', 'c3')] }, [write(1, 'u1', 'c1'), write(3, 'u3', 'c3')]);
+    expect([...r.during, ...r.atEnd]).toEqual([]);
+    expect(r.totals).toMatchObject({ from: 0, to: 3, updates: 3, completions: 2, writes: 2, filter: 'any-party' });
+  });
+
+  it('offsets that go back, and an update shown twice, break judge.stream.offsets-increase', async () => {
+    const back = await followed({ end: 3, updates: [tx(2, 'u2'), tx(1, 'u1')] }, []);
+    expect(back.during.map((v) => v.violation.invariant)).toEqual(['judge.stream.offsets-increase']);
+    expect(back.during[0]!.violation.message).toContain('follows offset 2');
+    const twice = await followed({ end: 3, updates: [tx(1, 'u1'), tx(1, 'u1')] }, []);
+    expect(twice.during.map((v) => v.violation.invariant)).toContain('judge.stream.offsets-increase');
+  });
+
+  it("a write whose update the stream lacks, or shows at another offset, breaks judge.writes.answer-is-committed naming the write", async () => {
+    const r = await followed({ end: 3, updates: [tx(1, 'u1'), tx(3, 'u3')] }, [write(2, 'u2', 'c2'), write(1, 'u1', 'c1')]);
+    const missing = r.during.find((v) => v.violation.message.includes('has no such update'))!;
+    expect(missing.violation).toMatchObject({ invariant: 'judge.writes.answer-is-committed', first: { checkId: 'check-0', write: true } });
+  });
+
+  it('a completion delivered twice, missing, or naming another update breaks judge.completions.once-per-command', async () => {
+    const r = await followed({ end: 3, updates: [tx(1, 'u1'), tx(2, 'u2'), tx(3, 'u3')], completions: [completion(1, 'u1', 'c1'), completion(1, 'u1', 'c1'), completion(2, 'uX', 'c2')] }, [write(1, 'u1', 'c1'), write(2, 'u2', 'c2'), write(3, 'u3', 'c3')]);
+    const found = r.atEnd.filter((v) => v.violation.invariant === 'judge.completions.once-per-command').map((v) => v.violation.message);
+    expect(found).toHaveLength(3);
+    expect(found[0]).toContain('2 completions name this update');
+    expect(found[1]).toContain('its completion names update uX');
+    expect(found[2]).toContain('no completion');
+  });
+
+  it('pages through a long range (the page growing while pages stay small), and falls back to the parties the run acts as when every party cannot be read', async () => {
+    const many = Array.from({ length: UPDATES_PAGE + 5 }, (_, i) => tx(i + 1, `u${i + 1}`));
+    const r = await followed({ end: UPDATES_PAGE + 5, updates: many, anyParty: false }, [write(1, 'u1', 'c1')]);
+    expect(r.totals).toMatchObject({ updates: UPDATES_PAGE + 5, filter: 'parties' });
+    const reads = r.asked.filter((s) => s.path === '/v2/updates');
+    // 403 for every party, then pages for alice, growing while they stay small.
+    expect(reads.map((q) => q.query?.limit)).toEqual([4, 4, 8, 16, 32, 64]);
+    expect(JSON.stringify(reads[1]!.json)).toContain('"filtersByParty":{"alice"');
+    expect(r.during).toEqual([]);
+  });
+});
+
+describe('archives against active-contracts snapshots (judge.contracts.archived-stays-archived)', () => {
+  const at = (where: string, seq: number): Observation => ({ checkId: 'c', where, seq, at: '2026-01-01T00:00:00Z' });
+  const acs = (offset: number) => ({ method: 'POST', path: '/v2/state/active-contracts', request: { activeAtOffset: offset }, status: 200, body: [{ contractEntry: { JsActiveContract: { createdEvent: { contractId: '00c1' } } } }] });
+  const archive = (offset: number) => ({ method: 'POST', path: '/v2/updates', request: {}, status: 200, body: [tx(offset, `u${offset}`, [{ ArchivedEvent: { contractId: '00c1', offset } }])] });
+
+  it('a snapshot at or after the archive holding the contract, either order, and a second archive, break it', () => {
+    const m = new TargetModel();
+    expect(observe(m, acs(4), at('POST /acs', 1), m.tick())).toEqual([]);
+    expect(observe(m, archive(4), at('POST /v2/updates', 2), m.tick()).map((v) => v.invariant)).toEqual(['judge.contracts.archived-stays-archived']);
+    const n = new TargetModel();
+    expect(observe(n, acs(3), at('POST /acs', 1), n.tick())).toEqual([]);
+    expect(observe(n, archive(4), at('POST /v2/updates', 2), n.tick())).toEqual([]);
+    expect(observe(n, acs(5), at('POST /acs', 3), n.tick()).map((v) => v.invariant)).toEqual(['judge.contracts.archived-stays-archived']);
+    expect(observe(n, { ...archive(6), body: [tx(6, 'u6', [{ ExercisedEvent: { contractId: '00c1', offset: 6, consuming: true } }])] }, at('POST /v2/updates', 4), n.tick()).map((v) => v.invariant)).toEqual(['judge.contracts.archived-stays-archived']);
+  });
+});
+
+let reference: { url: string; close(): Promise<void> };
+beforeAll(async () => {
+  reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
+}, 60_000);
+afterAll(() => reference?.close());
+
+describe('the judge follows the update stream of the reference ledger', () => {
+  it('reads the updates and completions of the run, judges every write, and finds nothing', async () => {
+    const { report, exitCode } = await runSuite({
+      baseUrls: { registry: reference.url, ledger: reference.url, scan: reference.url },
+      target: reference.url,
+      profile: loadProfile('reference'),
+      only: ['ledger.submit.in-updates', 'ledger.archive.removed-at-new-end', 'ledger.async.submit-then-completion', 'ledger.dedup.duplicate-409', 'ledger.dedup.reuse-after-period'],
+      seed: 1,
+      runs: 4,
+      progress: 'quiet',
+      toolVersion: 'test',
+    });
+    expect(report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(exitCode).toBe(0);
+    const s = report.judge!.stream!;
+    expect(s.filter).toBe('any-party');
+    expect(s.writes).toBeGreaterThanOrEqual(6);
+    expect(s.completions).toBeGreaterThanOrEqual(s.writes);
+    expect(s.to! - s.from!).toBeGreaterThanOrEqual(s.writes);
+    expect(s.updates).toBeGreaterThanOrEqual(s.writes);
+  }, 120_000);
+});
