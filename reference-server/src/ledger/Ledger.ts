@@ -21,6 +21,7 @@ import { cachedSelection } from './engine/cachedSelection.js';
 import { EngineRuntime } from './engine/EngineRuntime.js';
 import type { EngineCommand } from './engine/engineCommandOf.js';
 import { engineCommandsOf, interpretWithEngine } from './engine/interpretWithEngine.js';
+import { ENGINE_SLICING } from './engine/engineSlicing.js';
 import { preRunEngineCommands, runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
@@ -86,31 +87,7 @@ export interface ReassignOptions {
   readonly workflowId?: string;
 }
 
-/** Evaluation steps between two yields of a command's engine run (a few milliseconds of work). */
-export const ENGINE_SLICE_STEPS = 2_500;
-
-/**
- * One engine slice per turn of the event loop, whatever the number of commands running: their
- * slices take turns (first come, first served), so a request arriving meanwhile waits for at most
- * one slice, not one per running command.
- */
-const waitingSlices: (() => void)[] = [];
-let pumping = false;
-function pumpSlices(): void {
-  waitingSlices.shift()?.();
-  if (waitingSlices.length > 0) setImmediate(pumpSlices);
-  else pumping = false;
-}
-const ENGINE_SLICING = {
-  steps: ENGINE_SLICE_STEPS,
-  pause: () => new Promise<void>((resolve) => {
-    waitingSlices.push(resolve);
-    if (!pumping) {
-      pumping = true;
-      setImmediate(pumpSlices);
-    }
-  }),
-};
+export { ENGINE_SLICE_STEPS } from './engine/engineSlicing.js';
 
 export interface CreateLedgerOptions extends LedgerOptions {
   readonly store?: LedgerStore;
