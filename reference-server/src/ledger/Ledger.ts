@@ -209,6 +209,14 @@ export class Ledger {
     const r = this.uploadDarChecked(bytes, options, inflated);
     return r.ok ? ok({}) : r;
   }
+  /**
+   * Reads, decodes and checks a DAR ahead of `uploadDar` / `validateDar` with the same `inflated`
+   * entries, in slices that yield to the event loop (a large DAR never holds other clients); the
+   * upload then records synchronously what this checked, all or none.
+   */
+  async prepareDar(bytes: Uint8Array, inflated: UnzipResult): Promise<void> {
+    await packageService.prepareDar(this.#packages, bytes, inflated);
+  }
   /** `uploadDar`, answering what it read and decoded: to record on another ledger in this one's state with `recordCheckedDar`. */
   uploadDarChecked(bytes: Uint8Array, options: UploadOptions = {}, inflated?: UnzipResult): R<packageService.CheckedDar> {
     this.#adminChanges++;
