@@ -22,7 +22,7 @@ import { EngineRuntime } from './engine/EngineRuntime.js';
 import type { EngineCommand } from './engine/engineCommandOf.js';
 import { engineCommandsOf, interpretWithEngine } from './engine/interpretWithEngine.js';
 import { ENGINE_SLICING } from './engine/engineSlicing.js';
-import { preRunEngineCommands, runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
+import { inSlicesTwice, preRunEngineCommands, runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
 import type { QualifiedName } from '../../../daml-engine/ast/Type.js';
@@ -440,6 +440,15 @@ export class Ledger {
     const c = engineCommandsOf(env, this.engine, v.value);
     if (c === undefined || !c.ok || c.value.length === 0) return;
     await preRunEngineCommands(env, this.engine, v.value, c.value, this.config.clock.now(), ENGINE_SLICING);
+  }
+
+  /**
+   * Runs a synchronous operation whose engine runs are seeded inside it (interactive prepare and
+   * execute) with those runs made in slices that yield to the event loop (`inSlicesTwice`): the
+   * same answer, and others are served while the engine works.
+   */
+  inEngineSlices<T>(operation: () => T): Promise<T> {
+    return inSlicesTwice(operation, ENGINE_SLICING);
   }
 
   /** Shape checks and interpretation, no commit: the first half of every submission. */

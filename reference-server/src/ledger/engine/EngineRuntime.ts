@@ -53,6 +53,8 @@ export class EngineRuntime {
   stepsUsed = 0;
   /** Command runs in progress in slices (`preRunEngineCommands`): others are served meanwhile. */
   slicedRunsInProgress = 0;
+  /** Seeded runs (interactive prepare and execute) made in slices and taken by the operation's second pass (`inSlicesTwice`). */
+  slicedRunsTaken = 0;
   /** Interface views evaluating in slices (`viewValueSliced`: reads and streams). */
   slicedViewsInProgress = 0;
 
