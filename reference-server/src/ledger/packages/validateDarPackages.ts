@@ -11,7 +11,8 @@ import type { Package } from '../../../../daml-engine/ast/Package.js';
 import { checkPackageSteps } from '../../../../daml-engine/check/checkPackage.js';
 import type { CheckResult } from '../../../../daml-engine/check/CheckFailure.js';
 import { describeCheckFailure } from '../../../../daml-engine/check/CheckFailure.js';
-import { decodeArchive } from '../../../../daml-engine/decode/decodeArchive.js';
+import { decodeArchiveSteps } from '../../../../daml-engine/decode/decodeArchive.js';
+import type { DecodeResult } from '../../../../daml-engine/decode/DecodeFailure.js';
 import type { LedgerError } from '../errors.js';
 import { fail } from '../errors.js';
 import { ok, type Result } from '../result.js';
@@ -37,7 +38,7 @@ export function validateDarPackages(packages: readonly DarPackage[], known: Know
  * holds other clients for long. The same answer as the synchronous form.
  */
 export async function validateDarPackagesAsync(
-  packages: readonly DarPackage[], known: KnownEnginePackage, sliceMs = 10, pause: () => Promise<void> = nextTurn,
+  packages: readonly DarPackage[], known: KnownEnginePackage, sliceMs = 4, pause: () => Promise<void> = nextTurn,
 ): Promise<Result<Package[], LedgerError>> {
   const steps = validateSteps(packages, known);
   let since = performance.now();
@@ -67,9 +68,9 @@ function* validate(packages: readonly DarPackage[], known: KnownEnginePackage): 
   const byId = new Map<string, Package>();
   for (const p of packages) {
     if (known(p.packageId) !== undefined || byId.has(p.packageId)) continue;
-    let decoded: ReturnType<typeof decodeArchive>;
+    let decoded: DecodeResult<Package>;
     try {
-      decoded = decodeArchive(archiveOf(p.packageId, p.payload), undefined, p.packageId);
+      decoded = yield* decodeArchiveSteps(archiveOf(p.packageId, p.payload), undefined, p.packageId);
     } catch (e) {
       decoded = { ok: false, failure: { kind: 'corrupt', message: message(e) } };
     }
