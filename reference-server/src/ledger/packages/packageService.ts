@@ -9,7 +9,7 @@ import { ok, type Result } from '../result.js';
 import type { Catalogue } from '../templates/Catalogue.js';
 import { isPlainObject, show } from '../values.js';
 import type * as P from './packageWire.js';
-import { readDar, type ParsedDar } from './readDar.js';
+import { readDar, readDarSteps, type ParsedDar } from './readDar.js';
 import type { UnzipResult } from './unzipDar.js';
 import type { Package } from '../../../../daml-engine/ast/Package.js';
 import { validateDarPackages, validateDarPackagesAsync } from './validateDarPackages.js';
@@ -142,7 +142,7 @@ export function uploadDar(
  * was known to the check is still known when it is recorded.
  */
 export async function prepareDar(ctx: PackageContext, bytes: Uint8Array, inflated: UnzipResult): Promise<void> {
-  const dar = readSafely(bytes, inflated);
+  const dar = await readInSlices(bytes, inflated);
   const validated = dar.ok ? await validateDarPackagesAsync(dar.value.packages, knownEnginePackage(ctx)) : undefined;
   prepared.set(inflated, { admin: ctx.admin, dar, ...(validated === undefined ? {} : { validated }) });
 }
@@ -152,6 +152,24 @@ const prepared = new WeakMap<UnzipResult, { readonly admin: AdminStore; readonly
 
 /** The decoded packages the participant knows already (uploaded before), by id. */
 const knownEnginePackage = (ctx: PackageContext) => (id: string): Package | undefined => (ctx.admin.package(id) === undefined ? undefined : ctx.enginePackage?.(id));
+
+/** `readSafely` a DALF per step, yielding to the event loop every few milliseconds. */
+async function readInSlices(bytes: Uint8Array, inflated: UnzipResult, sliceMs = 4): Promise<ReturnType<typeof readDar>> {
+  try {
+    const steps = readDarSteps(bytes, inflated);
+    let since = performance.now();
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() - since >= sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
+    }
+  } catch (e) {
+    return { ok: false, error: { code: 'INVALID_DAR', reason: e instanceof Error ? e.message : 'unreadable' } };
+  }
+}
 
 function readSafely(bytes: Uint8Array, inflated: UnzipResult | undefined): ReturnType<typeof readDar> {
   try {
