@@ -116,6 +116,11 @@ export class ViewSettler {
     return made !== this.#mark;
   }
 
+  /** After the writer paused (others ran): what they rendered meanwhile is theirs to settle. */
+  skip(): void {
+    this.#mark = made;
+  }
+
   async settle(): Promise<void> {
     if (made !== this.#mark) await settleViews(this.#mark);
     this.#mark = made;

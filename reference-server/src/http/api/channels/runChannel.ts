@@ -79,7 +79,7 @@ export async function runChannel(
       // Interface views of uploaded code are evaluated in slices before each element is sent.
       const views = new ViewSettler();
       for await (const element of sliced(stream.value)) {
-        await views.settle();
+        if (views.due()) await views.settle();
         if (stop.signal.aborted) break;
         await session.send(JSON.stringify(element));
       }

@@ -44,17 +44,23 @@ export async function boundList<T>(
   const views = new ViewSettler();
   if (isAsync(source)) {
     for await (const element of source) {
-      await views.settle();
+      if (views.due()) await views.settle();
       buffered.push(element);
       if (buffered.length > max) return err({ kind: 'list-too-large', limit: max });
-      if (clock.due()) await clock.pause();
+      if (clock.due()) {
+        await clock.pause();
+        views.skip();
+      }
     }
   } else {
     for (const element of source) {
-      await views.settle();
+      if (views.due()) await views.settle();
       buffered.push(element);
       if (buffered.length > max) return err({ kind: 'list-too-large', limit: max });
-      if (clock.due()) await clock.pause();
+      if (clock.due()) {
+        await clock.pause();
+        views.skip();
+      }
     }
   }
   return ok(buffered);

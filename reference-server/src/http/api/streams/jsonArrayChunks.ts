@@ -21,14 +21,17 @@ export async function* jsonArrayChunks(elements: ListSource<unknown>, clock: Sli
   const views = new ViewSettler();
   if (isAsync(elements)) {
     for await (const element of elements) {
-      await views.settle();
+      if (views.due()) await views.settle();
       chunk += (first ? '' : ',') + JSON.stringify(element);
       first = false;
       if (chunk.length >= CHUNK_CHARS) {
         yield chunk;
         chunk = '';
       }
-      if (clock.due()) await clock.pause();
+      if (clock.due()) {
+        await clock.pause();
+        views.skip();
+      }
     }
   } else {
     for (const element of elements) {
@@ -36,7 +39,7 @@ export async function* jsonArrayChunks(elements: ListSource<unknown>, clock: Sli
         // Evaluating the views yields the event loop anyway: what is ready leaves first.
         if (chunk !== '') yield chunk;
         chunk = '';
-        await views.settle();
+        if (views.due()) await views.settle();
       }
       chunk += (first ? '' : ',') + JSON.stringify(element);
       first = false;
@@ -48,6 +51,7 @@ export async function* jsonArrayChunks(elements: ListSource<unknown>, clock: Sli
         if (chunk !== '') yield chunk;
         chunk = '';
         await clock.pause();
+        views.skip();
       }
     }
   }
