@@ -110,6 +110,30 @@ describe('a read over contracts with looping views yields to other clients', () 
   });
 });
 
+describe('the proof above can fail: a view evaluated without yielding holds everyone', () => {
+  it('with a slice as large as the budget, the macrotask queued at the start runs only after the view', async () => {
+    const rt = server.ledger.engine;
+    const template = rt.catalogue.resolve(id('Bomb'));
+    const iface = rt.catalogue.resolve(id('Looping'));
+    if (template?.kind !== 'template' || iface?.kind !== 'interface') throw new Error('the hostile package is not resolved');
+    const stored = server.ledger.store.contract(bombs[0]!)!;
+    const argument = rt.argumentOf(stored)!;
+    const order = async (steps: number): Promise<string[]> => {
+      const events: string[] = [];
+      const slicing = { steps, pause: () => new Promise<void>((resolve) => setImmediate(resolve)) };
+      const view = rt.viewValueSliced(template, iface, argument, slicing).then((r) => {
+        events.push(`view ${r.ok ? 'ok' : 'failed'}`);
+      });
+      setImmediate(() => events.push('other request served'));
+      await view;
+      await turn();
+      return events;
+    };
+    expect(await order(Number.MAX_SAFE_INTEGER)).toEqual(['view failed', 'other request served']);
+    expect(await order(2_500)).toEqual(['other request served', 'view failed']);
+  });
+});
+
 describe('WebSocket subscribers asking for views while creates happen', () => {
   it('each subscriber gets the views reported, and /v2/version is answered while they evaluate', async () => {
     const begin = await api.ledgerEnd();
