@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { BuiltPackage } from '../../daml-engine/build/PackageBuilder.js';
+import { createCommand, exerciseCommand } from '../../daml-engine/update/UpdateEngine.js';
+import { int64, type RecordValue } from '../../daml-engine/value/Value.js';
 import { createLedger } from '../../reference-server/src/ledger/index.js';
 import { buildHostilePackage } from '../daml/hostilePackage.js';
 import { post } from '../http/support/ledgerApi.js';
@@ -79,5 +81,34 @@ describe('interactive submission in slices', () => {
     expect([refused.status, refused.body.code]).toEqual([409, 'INTERPRETATION_TIME_EXCEEDED']);
     // The refusal is the run made in slices: the loop did not run again at once.
     expect(server.ledger.engine.slicedRunsTaken).toBe(taken + 1);
+  });
+});
+
+describe('engine submissions of a Daml Script on the ledger core, in slices', () => {
+  it('a create commits through a run made in slices; a loop lets other work run and is refused', async () => {
+    const ledger = server.ledger;
+    const bombRef = built.ref('Hostile', 'Bomb');
+    const bombArg = (depth: bigint): RecordValue => ({ kind: 'record', tycon: bombRef, fieldNames: ['owner', 'depth'], fields: [{ kind: 'party', value: owner }, int64(depth)] });
+    const taken = ledger.engine.slicedRunsTaken;
+    const end = ledger.ledgerEnd().offset;
+    const created = await ledger.submitEngineCommandsInSlices({ actAs: [owner], commands: [createCommand(bombRef, bombArg(3n))], commandId: 'script-create' });
+    expect(created.ok).toBe(true);
+    expect(ledger.engine.slicedRunsTaken).toBe(taken + 1);
+    expect(ledger.ledgerEnd().offset).toBe(end + 1);
+    const cid = created.ok ? (created.value.results[0] as { value: string }).value : '';
+
+    const events: string[] = [];
+    const loop = ledger.submitEngineCommandsInSlices({
+      actAs: [owner], commandId: 'script-loop',
+      commands: [exerciseCommand(bombRef, cid, 'Loop', { kind: 'record', tycon: built.ref('Hostile', 'Loop'), fieldNames: [], fields: [] })],
+    }).then((r) => {
+      events.push('loop refused');
+      return r;
+    });
+    setImmediate(() => events.push('other request served'));
+    const refused = await loop;
+    expect(refused.ok ? 'committed' : refused.error.code).toBe('INTERPRETATION_TIME_EXCEEDED');
+    expect(events).toEqual(['other request served', 'loop refused']);
+    expect(ledger.ledgerEnd().offset).toBe(end + 1);
   });
 });

@@ -631,6 +631,14 @@ export class Ledger {
     return c.ok ? ok({ results: run.value.results, transaction: run.value.transaction, offset: c.value.offset, updateId: c.value.updateId }) : c;
   }
 
+  /**
+   * `submitEngineCommands` with its engine run made in slices that yield to the event loop (Daml
+   * Script on the ledger core, `CoreScriptLedger`): the same outcome, others served meanwhile.
+   */
+  submitEngineCommandsInSlices(req: EngineSubmission): Promise<R<EngineSubmitted>> {
+    return inSlicesTwice(() => this.submitEngineCommands(req), ENGINE_SLICING);
+  }
+
   /** Active contracts of an uploaded template, or of the templates implementing an uploaded interface (with their views), that `parties` see. */
   activeEngineContracts(id: QualifiedName, parties: readonly string[]): EngineContract[] {
     return activeEngineContracts(this.engine, this.store, id, parties);

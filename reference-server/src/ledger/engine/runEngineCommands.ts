@@ -55,6 +55,8 @@ export interface PreRun {
   readonly transactionSeed: Uint8Array;
   readonly preparationTime: bigint;
   readonly ledgerTime: bigint;
+  /** Made for a run whose seed the ledger drew (`inSlicesTwice`'s capture): taken by the next such run, whatever its times. */
+  readonly unseeded?: boolean;
   /** Contract id -> the store's contract and whether it was active when the run read it (undefined: not in the store). */
   readonly reads: ReadonlyMap<string, { readonly stored: StoredContract | undefined; readonly active: boolean }>;
 }
@@ -139,10 +141,22 @@ export async function inSlicesTwice<T>(operation: () => T, slicing: Slicing): Pr
   }
 }
 
+/** The next replayed run whose seed the ledger drew (taken), when what it read is unchanged. */
+function takeReplayedUnseeded(env: InterpretEnv): PreRun | undefined {
+  const i = replaying?.findIndex((p) => p.unseeded === true) ?? -1;
+  if (i < 0) return undefined;
+  const [pre] = (replaying as PreRun[]).splice(i, 1) as [PreRun];
+  for (const [contractId, then] of pre.reads) {
+    const now = env.store.contract(contractId);
+    if (now !== then.stored || (now?.isActive ?? false) !== then.active) return undefined;
+  }
+  return pre;
+}
+
 /** The replayed run made for these seed and times (taken), when what it read is unchanged. */
 function takeReplayed(env: InterpretEnv, seed: Uint8Array, preparationTime: bigint, ledgerTime: bigint): PreRun | undefined {
   if (replaying === undefined) return undefined;
-  const i = replaying.findIndex((p) => Buffer.compare(Buffer.from(p.transactionSeed), Buffer.from(seed)) === 0 && p.preparationTime === preparationTime
+  const i = replaying.findIndex((p) => p.unseeded !== true && Buffer.compare(Buffer.from(p.transactionSeed), Buffer.from(seed)) === 0 && p.preparationTime === preparationTime
     // A run that never read the time is the same at any ledger time; a refusal is the answer at the time it ran (the request's).
     && (p.ledgerTime === ledgerTime || !p.outcome.ok || !p.outcome.readsLedgerTime));
   if (i < 0) return undefined;
@@ -202,12 +216,24 @@ export function runEngineCommands(
     for (const contractId of pre.reads.keys()) getContract(contractId);
     return finishRun(env, rt, submission, commands, pre.outcome, inputs, Number(pre.ledgerTime / 1000n));
   }
+  // An unseeded run captured by the first pass (`inSlicesTwice`): its seed was drawn then, once.
+  const unseeded = options.transactionSeed === undefined ? takeReplayedUnseeded(env) : undefined;
+  if (unseeded !== undefined) {
+    rt.slicedRunsTaken++;
+    for (const contractId of unseeded.reads.keys()) getContract(contractId);
+    return finishRun(env, rt, submission, commands, unseeded.outcome, inputs, Number(unseeded.ledgerTime / 1000n));
+  }
   // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
   const transactionSeed = options.transactionSeed ?? sha256(Buffer.from(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`), 'utf8'));
   const preparationTime = options.preparationTime ?? BigInt(Math.trunc(now)) * 1000n;
   const ledgerTimeMicros = options.ledgerTime ?? BigInt(Math.trunc(ledgerTime)) * 1000n;
-  if (capturing !== undefined && options.transactionSeed !== undefined) {
-    capturing.push({ start: (slicing) => runInSlices(env, rt, submission, commands, { transactionSeed, preparationTime, ledgerTime: ledgerTimeMicros }, slicing) });
+  if (capturing !== undefined) {
+    const at = { transactionSeed, preparationTime, ledgerTime: ledgerTimeMicros };
+    const seeded = options.transactionSeed !== undefined;
+    capturing.push({ start: async (slicing) => {
+      const pre = await runInSlices(env, rt, submission, commands, at, slicing);
+      return pre === undefined ? undefined : { ...pre, unseeded: !seeded };
+    } });
     return err(ledgerError('LEDGER_API_INTERNAL_ERROR', CAPTURED));
   }
   const replayed = options.transactionSeed === undefined ? undefined : takeReplayed(env, transactionSeed, preparationTime, ledgerTimeMicros);
