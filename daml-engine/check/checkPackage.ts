@@ -102,25 +102,28 @@ class PackageChecker {
     if (++this.#work > this.limits.work) this.fail({ kind: 'tooLarge', limit: this.limits.work });
   }
 
-  check(): void {
+  /** The check, one definition per step (`checkPackageSteps`: a caller may yield between steps). */
+  *check(): Generator<void, void> {
     const meta = this.pkg.metadata;
     if (!meta || !isPackageName(meta.name)) this.fail({ kind: 'badPackageName', name: meta?.name ?? '' });
     if (!isPackageVersion(meta.version)) this.fail({ kind: 'badPackageVersion', version: meta.version });
-    for (const module of this.pkg.modules.values()) this.module(module);
+    for (const module of this.pkg.modules.values()) yield* this.module(module);
   }
 
   // ---- look-ups ------------------------------------------------------------------------------
 
-  module(m: Module): void {
+  *module(m: Module): Generator<void, void> {
     const at = (name: string) => { this.#definition = `${m.name}:${name}`; };
-    for (const dt of m.dataTypes.values()) { at(dt.name); this.dataType(dt); }
+    for (const dt of m.dataTypes.values()) { at(dt.name); this.dataType(dt); yield; }
     for (const syn of m.synonyms.values()) {
       at(syn.name);
       this.withTypeParams(syn.params, () => this.typeStar(syn.type));
+      yield;
     }
-    for (const t of m.templates.values()) { at(t.name); this.template(m, t); }
-    for (const i of m.interfaces.values()) { at(i.name); this.iface(m, i); }
+    for (const t of m.templates.values()) { at(t.name); this.template(m, t); yield; }
+    for (const i of m.interfaces.values()) { at(i.name); this.iface(m, i); yield; }
     for (const x of m.exceptions.values()) {
+      yield;
       at(x.name);
       const dt = m.dataTypes.get(x.name);
       if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
@@ -128,6 +131,7 @@ class PackageChecker {
       this.#typer.roots([{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], []);
     }
     for (const v of m.values.values()) {
+      yield;
       at(v.name);
       this.typeStar(v.type);
       let body: Expr;
@@ -624,8 +628,20 @@ function sameName(a: QualifiedName, b: QualifiedName): boolean {
  * and those already known); the package itself needs not be in it.
  */
 export function checkPackage(pkg: Package, lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS): CheckResult {
+  const steps = checkPackageSteps(pkg, lookup, limits);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `checkPackage` one definition per step: the caller drives it and may yield to the event loop
+ * between steps (an HTTP upload does, so a large package's check never holds other clients).
+ */
+export function* checkPackageSteps(pkg: Package, lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS): Generator<void, CheckResult> {
   try {
-    new PackageChecker(pkg, lookup, limits).check();
+    yield* new PackageChecker(pkg, lookup, limits).check();
     return { ok: true };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, failure: e.failure };

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 
 import type { Package } from '../ast/Package.js';
 import type { DecodeFailure, DecodeResult } from './DecodeFailure.js';
-import { decodePackage } from './decodePackage.js';
+import { decodePackageSteps } from './decodePackage.js';
 import { WireError, WireReader } from './WireReader.js';
 
 /** LF 2 minor versions daml_lf2.proto (SDK 3.3 and Canton 3.5) describes. */
@@ -64,6 +64,15 @@ function wireFailure(error: unknown, what: string, file: string | undefined): { 
 
 /** Decodes a DALF's bytes, consulting and filling `cache`. `file` names it in failures. */
 export function decodeArchive(bytes: Uint8Array, cache?: PackageCache, file?: string): DecodeResult<Package> {
+  const steps = decodeArchiveSteps(bytes, cache, file);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** `decodeArchive` in steps (see `decodePackageSteps`): the caller may yield to the event loop between them. */
+export function* decodeArchiveSteps(bytes: Uint8Array, cache?: PackageCache, file?: string): Generator<void, DecodeResult<Package>> {
   let archive: ArchiveFields;
   try {
     archive = readArchive(bytes);
@@ -91,7 +100,7 @@ export function decodeArchive(bytes: Uint8Array, cache?: PackageCache, file?: st
   }
   let pkg: Package;
   try {
-    pkg = decodePackage(payload.lf2, id, `2.${payload.minor}`);
+    pkg = yield* decodePackageSteps(payload.lf2, id, `2.${payload.minor}`);
   } catch (error) {
     return wireFailure(error, `package ${id}`, file);
   }

@@ -75,6 +75,21 @@ interface ModuleRef { readonly packageId: string; readonly module: string }
 
 /** Decodes one package payload (the `daml_lf_2` bytes of an ArchivePayload). */
 export function decodePackage(bytes: Uint8Array, packageId: string, lfVersion: string): Package {
+  const steps = decodePackageSteps(bytes, packageId, lfVersion);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Interned table entries (types, kinds, names) decoded per step of `decodePackageSteps`. */
+const TABLE_STEP = 256;
+
+/**
+ * `decodePackage` in steps (a slice of the interned tables, a module): the caller drives it and
+ * may yield to the event loop between steps (an HTTP upload of a large package does).
+ */
+export function decodePackageSteps(bytes: Uint8Array, packageId: string, lfVersion: string): Generator<void, Package> {
   return new PackageDecoder(bytes, packageId).decode(lfVersion);
 }
 
@@ -97,7 +112,7 @@ class PackageDecoder {
     this.r = new WireReader(bytes);
   }
 
-  decode(lfVersion: string): Package {
+  *decode(lfVersion: string): Generator<void, Package> {
     const r = this.r;
     const moduleRanges: Range[] = [];
     const typeRanges: Range[] = [];
@@ -119,12 +134,22 @@ class PackageDecoder {
         default: r.skip(tag);
       }
     }
-    for (const [start, stop] of dottedRanges) {
+    yield;
+    for (const [i, [start, stop]] of dottedRanges.entries()) {
       r.pos = start;
-      this.dottedNames.push(this.ints(stop).map((i) => this.str(i)).join('.'));
+      this.dottedNames.push(this.ints(stop).map((n) => this.str(n)).join('.'));
+      if (i % TABLE_STEP === TABLE_STEP - 1) yield;
     }
-    for (const [start, stop] of kindRanges) { r.pos = start; this.kinds.push(this.kind(stop)); }
-    for (const [start, stop] of typeRanges) { r.pos = start; this.types.push(this.type(stop)); }
+    for (const [i, [start, stop]] of kindRanges.entries()) {
+      r.pos = start;
+      this.kinds.push(this.kind(stop));
+      if (i % TABLE_STEP === TABLE_STEP - 1) yield;
+    }
+    for (const [i, [start, stop]] of typeRanges.entries()) {
+      r.pos = start;
+      this.types.push(this.type(stop));
+      if (i % TABLE_STEP === TABLE_STEP - 1) yield;
+    }
     let metadata: PackageMetadata | undefined;
     if (metadataRange) { r.pos = metadataRange[0]; metadata = this.metadata(metadataRange[1]); }
     const modules = new Map<string, Module>();
@@ -132,6 +157,7 @@ class PackageDecoder {
       r.pos = start;
       const module = this.module(stop);
       modules.set(module.name, module);
+      yield;
     }
     return { id: this.selfId, lfVersion, metadata, modules, imports: this.imports };
   }

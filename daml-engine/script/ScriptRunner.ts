@@ -20,7 +20,7 @@ import type { Package } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import { lookupValue } from '../decode/Packages.js';
-import type { Fn } from '../eval/Evaluator.js';
+import type { Fn, Slicing } from '../eval/Evaluator.js';
 import { Evaluator } from '../eval/Evaluator.js';
 import type { Definition, EvalError, EvalResult } from '../eval/EvalResult.js';
 import { describeDefinition } from '../eval/EvalResult.js';
@@ -54,6 +54,11 @@ export interface ScriptRunOptions {
    * run is deterministic.
    */
   readonly randomSeed?: string;
+  /**
+   * Evaluate the script's own code in slices that yield (`Evaluator.runMachineSliced`), so a
+   * script run inside a server's process never holds its other clients. Default: at once.
+   */
+  readonly slicing?: Slicing;
 }
 
 export type ScriptFailureKind =
@@ -175,7 +180,13 @@ export class ScriptRunner {
     // `Catch` frames: the `continue` of each open Catch question.
     const catches: Value[] = [];
     let pending: { kind: 'apply'; fn: Value; arg: Value } | { kind: 'start'; script: Value };
-    const start = account(evaluator.evaluate(expr));
+    // In slices when asked: the same machine, paused between slices (one sliced run at a time, as here).
+    const slicing = options.slicing;
+    const evaluate = (e: Expr): Promise<EvalResult> | EvalResult =>
+      slicing === undefined ? evaluator.evaluate(e) : evaluator.runMachineSliced(() => evaluator.evalWith(e, null), slicing);
+    const apply = (fn: Value, args: readonly Value[]): Promise<EvalResult> | EvalResult =>
+      slicing === undefined ? evaluator.apply(fn, args) : evaluator.runMachineSliced(() => evaluator.applyValue(fn, args), slicing);
+    const start = account(await evaluate(expr));
     if (!start.ok) return start.error.kind === 'unhandledException' ? done(this.uncaught(evaluator, start.error.exception, start.error.definition)) : done(evalFailure(start.error));
     pending = { kind: 'start', script: start.value };
 
@@ -184,8 +195,8 @@ export class ScriptRunner {
         if (steps > budget) return done({ kind: 'budgetExceeded', message: `${where} exceeded its budget of ${budget} steps` });
         // Evaluate to the next `Free` value.
         const next = pending.kind === 'start'
-          ? account(evaluator.apply(field(pending.script, 'runScript'), [UNIT]))
-          : account(evaluator.apply(pending.fn, [pending.arg]));
+          ? account(await apply(field(pending.script, 'runScript'), [UNIT]))
+          : account(await apply(pending.fn, [pending.arg]));
         let thrown: AnyExceptionValue | undefined;
         let thrownIn: Definition | undefined;
         let free: Value | undefined;
@@ -216,7 +227,7 @@ export class ScriptRunner {
             case 'fail': return done(got.failure);
             case 'catch': {
               catches.push(field(question, 'continue'));
-              const inner = account(evaluator.apply(got.script, [UNIT]));
+              const inner = account(await apply(got.script, [UNIT]));
               if (inner.ok) { pending = { kind: 'start', script: inner.value }; continue; }
               if (inner.error.kind !== 'unhandledException') return done(evalFailure(inner.error));
               ({ exception: thrown, definition: thrownIn } = inner.error);

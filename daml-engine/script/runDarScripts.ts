@@ -6,6 +6,7 @@
 import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import type { Dar } from '../decode/decodeDar.js';
+import type { Slicing } from '../eval/Evaluator.js';
 import { decodeDar } from '../decode/decodeDar.js';
 import { Packages, lookupValue } from '../decode/Packages.js';
 import { findScripts, scriptName } from './findScripts.js';
@@ -102,6 +103,8 @@ export interface RunScriptsOptions {
   readonly coverage?: ScriptCoverage;
   /** See `ScriptRunOptions.randomSeed`. */
   readonly randomSeed?: string;
+  /** See `ScriptRunOptions.slicing`: the scripts' own code evaluated in slices that yield. */
+  readonly slicing?: Slicing;
 }
 
 /** Runs `scripts` (default: all of the DAR's), each on a fresh ledger, in order. */
@@ -117,6 +120,7 @@ export async function runDarScripts(loaded: LoadedDar, scripts: readonly Qualifi
     const started = now();
     const outcome = await runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
       onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)), coverage: options.coverage, randomSeed: options.randomSeed,
+      ...(options.slicing === undefined ? {} : { slicing: options.slicing }),
     });
     const result: ScriptResult = {
       name: scriptName(ref), ref, ok: outcome.ok, failure: outcome.ok ? undefined : outcome.failure,

@@ -21,7 +21,8 @@ import { cachedSelection } from './engine/cachedSelection.js';
 import { EngineRuntime } from './engine/EngineRuntime.js';
 import type { EngineCommand } from './engine/engineCommandOf.js';
 import { engineCommandsOf, interpretWithEngine } from './engine/interpretWithEngine.js';
-import { preRunEngineCommands, runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
+import { ENGINE_SLICING } from './engine/engineSlicing.js';
+import { inSlicesTwice, preRunEngineCommands, runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
 import type { QualifiedName } from '../../../daml-engine/ast/Type.js';
@@ -88,31 +89,7 @@ export interface ReassignOptions {
   readonly workflowId?: string;
 }
 
-/** Evaluation steps between two yields of a command's engine run (a few milliseconds of work). */
-export const ENGINE_SLICE_STEPS = 2_500;
-
-/**
- * One engine slice per turn of the event loop, whatever the number of commands running: their
- * slices take turns (first come, first served), so a request arriving meanwhile waits for at most
- * one slice, not one per running command.
- */
-const waitingSlices: (() => void)[] = [];
-let pumping = false;
-function pumpSlices(): void {
-  waitingSlices.shift()?.();
-  if (waitingSlices.length > 0) setImmediate(pumpSlices);
-  else pumping = false;
-}
-const ENGINE_SLICING = {
-  steps: ENGINE_SLICE_STEPS,
-  pause: () => new Promise<void>((resolve) => {
-    waitingSlices.push(resolve);
-    if (!pumping) {
-      pumping = true;
-      setImmediate(pumpSlices);
-    }
-  }),
-};
+export { ENGINE_SLICE_STEPS } from './engine/engineSlicing.js';
 
 export interface CreateLedgerOptions extends LedgerOptions {
   readonly store?: LedgerStore;
@@ -235,6 +212,14 @@ export class Ledger {
   uploadDar(bytes: Uint8Array, options: UploadOptions = {}, inflated?: UnzipResult): R<Record<string, never>> {
     const r = this.uploadDarChecked(bytes, options, inflated);
     return r.ok ? ok({}) : r;
+  }
+  /**
+   * Reads, decodes and checks a DAR ahead of `uploadDar` / `validateDar` with the same `inflated`
+   * entries, in slices that yield to the event loop (a large DAR never holds other clients); the
+   * upload then records synchronously what this checked, all or none.
+   */
+  async prepareDar(bytes: Uint8Array, inflated: UnzipResult): Promise<void> {
+    await packageService.prepareDar(this.#packages, bytes, inflated);
   }
   /** `uploadDar`, answering what it read and decoded: to record on another ledger in this one's state with `recordCheckedDar`. */
   uploadDarChecked(bytes: Uint8Array, options: UploadOptions = {}, inflated?: UnzipResult): R<packageService.CheckedDar> {
@@ -481,6 +466,15 @@ export class Ledger {
     await preRunEngineCommands(env, this.engine, v.value, c.value, this.config.clock.now(), ENGINE_SLICING);
   }
 
+  /**
+   * Runs a synchronous operation whose engine runs are seeded inside it (interactive prepare and
+   * execute) with those runs made in slices that yield to the event loop (`inSlicesTwice`): the
+   * same answer, and others are served while the engine works.
+   */
+  inEngineSlices<T>(operation: () => T): Promise<T> {
+    return inSlicesTwice(operation, ENGINE_SLICING);
+  }
+
   /** Shape checks and interpretation, no commit: the first half of every submission. */
   /** `nextContractId` replaces the ledger's own id counter (interactive submission derives ids it can re-derive at execution). */
   interpret(commands: W.JsCommands, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
@@ -659,6 +653,14 @@ export class Ledger {
     if (!run.ok) return run;
     const c = this.commit(run.value.prepared);
     return c.ok ? ok({ results: run.value.results, transaction: run.value.transaction, offset: c.value.offset, updateId: c.value.updateId }) : c;
+  }
+
+  /**
+   * `submitEngineCommands` with its engine run made in slices that yield to the event loop (Daml
+   * Script on the ledger core, `CoreScriptLedger`): the same outcome, others served meanwhile.
+   */
+  submitEngineCommandsInSlices(req: EngineSubmission): Promise<R<EngineSubmitted>> {
+    return inSlicesTwice(() => this.submitEngineCommands(req), ENGINE_SLICING);
   }
 
   /** Active contracts of an uploaded template, or of the templates implementing an uploaded interface (with their views), that `parties` see. */

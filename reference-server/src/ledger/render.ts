@@ -8,7 +8,9 @@ import type { EventQuery, Match } from './filters.js';
 import { matchEvent } from './filters.js';
 import { show } from './values.js';
 import { contractViewOf } from './interpret.js';
+import { pendingView, type ViewOutcome } from './pendingViews.js';
 import type {
+  DamlValue,
   ArchivedEvent,
   CreatedEvent,
   Event,
@@ -68,13 +70,18 @@ export class Renderer {
 
   #view(c: StoredContract, interfaceId: string): JsInterfaceView {
     const impl = c.template.interfaces.get(interfaceId);
-    try {
-      const viewValue = impl?.view(contractViewOf(c, this.config));
-      return { interfaceId, viewStatus: { code: 0, message: '' }, ...(viewValue !== undefined ? { viewValue } : {}) };
-    } catch (e) {
-      // A view the engine could not compute carries its Canton status; any other failure is a failed precondition.
-      return { interfaceId, viewStatus: { code: e instanceof ViewFailed ? e.grpcCode : 9, message: e instanceof Error ? e.message : show(e) } };
-    }
+    const self = () => contractViewOf(c, this.config);
+    const now = (): ViewOutcome => {
+      try {
+        return viewOk(impl?.view(self()));
+      } catch (e) {
+        return viewFailed(e);
+      }
+    };
+    // Uploaded code: evaluated in slices when the answer is written (pendingViews.ts), never here.
+    const later = impl?.viewSliced;
+    if (later === undefined) return { interfaceId, ...now() };
+    return pendingView(interfaceId, now, () => later(self()).then(viewOk, viewFailed));
   }
 
   /** A transaction as `q` sees it; undefined events list when nothing in it is visible. */
@@ -209,3 +216,8 @@ export class Renderer {
     };
   }
 }
+
+const viewOk = (viewValue: DamlValue | undefined): ViewOutcome => ({ viewStatus: { code: 0, message: '' }, ...(viewValue !== undefined ? { viewValue } : {}) });
+
+/** A view the engine could not compute carries its Canton status; any other failure is a failed precondition. */
+const viewFailed = (e: unknown): ViewOutcome => ({ viewStatus: { code: e instanceof ViewFailed ? e.grpcCode : 9, message: e instanceof Error ? e.message : show(e) } });

@@ -4,6 +4,7 @@ import { checkAccess } from './auth/checkAccess.js';
 import { renderProblem } from './errors/renderProblem.js';
 import { decodeJsonBody } from './decodeJsonBody.js';
 import type { Route } from './route.js';
+import { settleViews, viewMark } from '../../ledger/pendingViews.js';
 import type { ApiServices } from './services.js';
 import type { ApiRequest, ApiResponse, Problem } from './types.js';
 
@@ -56,10 +57,15 @@ export async function handleRoute(
       const required = route.access?.({ body, params, query: request.query }) ?? { authenticated: true };
       const allowed = checkAccess(principal.value, required, services.ledger);
       if (!allowed.ok) return refuse({ kind: 'ledger', error: allowed.error });
+      const mark = viewMark();
       const result = await route.handle({ request, params, query: request.query, body, principal: principal.value, services });
+      // Interface views of uploaded code the handler rendered are evaluated in slices before the answer leaves.
+      await settleViews(mark);
       return result.ok ? result.value : refuse(result.error);
     }
+    const mark = viewMark();
     const result = await route.handle({ request, params, query: request.query, body, principal: { kind: 'wildcard' }, services });
+    await settleViews(mark);
     return result.ok ? result.value : refuse(result.error);
   } catch (e) {
     services.log.error(`${request.method} ${request.path} (${route.operationId}) failed`, e);

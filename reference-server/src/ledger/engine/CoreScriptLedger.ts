@@ -114,7 +114,8 @@ export class CoreScriptLedger implements ScriptLedger {
   async submit(s: ScriptSubmission): Promise<ScriptSubmitResult> {
     const getPackage = (id: string) => this.ledger.engine.packages.get(id);
     const { update, kinds } = scriptCommandsUpdate(getPackage, s.commands);
-    const r = this.ledger.submitEngineCommands({
+    // In slices: a script run beside a served ledger does not hold its other clients.
+    const r = await this.ledger.submitEngineCommandsInSlices({
       actAs: s.actAs, readAs: s.readAs, commands: [update], disclosedContracts: s.disclosures.map((d) => d.blob),
       userId: 'daml-script', commandId: `daml-script-${++this.#submissions}`, ledgerTime: this.#time,
     });

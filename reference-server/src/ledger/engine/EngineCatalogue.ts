@@ -1,6 +1,6 @@
 import type { DefInterface, DefTemplate, Package, TemplateChoice } from '../../../../daml-engine/ast/Package.js';
 import type { QualifiedName, Type } from '../../../../daml-engine/ast/Type.js';
-import type { ChoiceDef, IdentifierDef, InterfaceDef, TemplateDef } from '../templates/Catalogue.js';
+import type { ChoiceDef, IdentifierDef, InterfaceDef, InterfaceImpl, TemplateDef } from '../templates/Catalogue.js';
 import { parseIdentifier } from '../templates/Catalogue.js';
 import type { ContractView } from '../templates/types.js';
 import type { DamlValue } from '../wire.js';
@@ -28,6 +28,8 @@ export const isEngineDef = (d: IdentifierDef): d is EngineDef => 'engine' in d;
 
 /** An interface view as the JSON API renders it, computed by the engine from the contract. */
 export type ViewOf = (template: EngineTemplateDef, iface: EngineInterfaceDef, self: ContractView) => DamlValue;
+/** The same, evaluated in slices that yield to the event loop (reads and streams). */
+export type ViewSlicedOf = (template: EngineTemplateDef, iface: EngineInterfaceDef, self: ContractView) => Promise<DamlValue>;
 
 /** The built-in and fixture templates never run engine choices: engine defs route to the engine. */
 const NO_PARTIES = (): string[] => [];
@@ -45,6 +47,7 @@ export class EngineCatalogue {
     readonly packages: EnginePackages,
     readonly preferredPackageId: (packageName: string) => string | undefined,
     readonly viewOf: ViewOf,
+    readonly viewSlicedOf?: ViewSlicedOf,
   ) {}
 
   /** An engine template or interface by either id form; undefined when no uploaded package has it. */
@@ -101,7 +104,7 @@ export class EngineCatalogue {
 
   #template(pkg: Package, name: QualifiedName, id: string, def: DefTemplate): EngineTemplateDef {
     const choices = new Map<string, EngineChoiceDef>();
-    const interfaces = new Map<string, { def: InterfaceDef; view: (self: ContractView) => DamlValue }>();
+    const interfaces = new Map<string, InterfaceImpl>();
     const out: EngineTemplateDef = {
       kind: 'template',
       id,
@@ -120,7 +123,13 @@ export class EngineCatalogue {
     for (const [n, c] of def.choices) choices.set(n, choiceDef(c));
     for (const [ifaceKey, impl] of def.implements) {
       const iface = this.interface(impl.iface);
-      if (iface) interfaces.set(ifaceKey, { def: iface, view: (self) => this.viewOf(out, iface, self) });
+      if (!iface) continue;
+      const sliced = this.viewSlicedOf;
+      interfaces.set(ifaceKey, {
+        def: iface,
+        view: (self) => this.viewOf(out, iface, self),
+        ...(sliced === undefined ? {} : { viewSliced: (self: ContractView) => sliced(out, iface, self) }),
+      });
     }
     return out;
   }

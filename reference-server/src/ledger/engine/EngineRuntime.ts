@@ -1,7 +1,9 @@
 import type { Type } from '../../../../daml-engine/ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../../../../daml-engine/builtins/Builtin.js';
 import type { PackageCache } from '../../../../daml-engine/decode/decodeArchive.js';
-import { Evaluator } from '../../../../daml-engine/eval/Evaluator.js';
+import { Evaluator, type Env, type EvaluatorOptions, type Slicing } from '../../../../daml-engine/eval/Evaluator.js';
+import type { EvalResult } from '../../../../daml-engine/eval/EvalResult.js';
+import { ENGINE_SLICING } from './engineSlicing.js';
 import { decodeJson, encodeJson } from '../../../../daml-engine/json/jsonValue.js';
 import type { JsonProblem } from '../../../../daml-engine/json/jsonValue.js';
 import { UpdateEngine } from '../../../../daml-engine/update/UpdateEngine.js';
@@ -44,23 +46,29 @@ export class EngineRuntime {
   readonly catalogue: EngineCatalogue;
   readonly engine: UpdateEngine;
   readonly #views: Evaluator;
+  readonly #viewOptions: EvaluatorOptions;
   /** Engine values of stored arguments, decoded once (after a restart, on first use). */
   readonly #values = new WeakMap<object, Value>();
   /** Evaluation steps submissions and interface views took so far. */
   stepsUsed = 0;
   /** Command runs in progress in slices (`preRunEngineCommands`): others are served meanwhile. */
   slicedRunsInProgress = 0;
+  /** Seeded runs (interactive prepare and execute) made in slices and taken by the operation's second pass (`inSlicesTwice`). */
+  slicedRunsTaken = 0;
+  /** Interface views evaluating in slices (`viewValueSliced`: reads and streams). */
+  slicedViewsInProgress = 0;
 
   constructor(readonly options: EngineRuntimeOptions) {
     this.packages = new EnginePackages(options.admin, options.packageCache);
     const getPackage = (id: string) => this.packages.get(id);
-    this.catalogue = new EngineCatalogue(this.packages, (name) => options.selectPackageId(name), (t, i, self) => this.#view(t, i, self));
+    this.catalogue = new EngineCatalogue(this.packages, (name) => options.selectPackageId(name), (t, i, self) => this.#view(t, i, self), (t, i, self) => this.#viewSliced(t, i, self));
     const { limits, onTrace, builtinOverrides } = options;
     this.engine = new UpdateEngine({
       getPackage, stepBudget: limits.stepBudget, allocationBudget: limits.allocationBudget, maxValueBytes: limits.maxTransactionBytes, onTrace, builtinOverrides,
     });
     // Views run on reads and streams: their own, smaller budget, so one view never holds a read for long.
-    this.#views = new Evaluator({ getPackage, stepBudget: limits.viewStepBudget, allocationBudget: limits.viewAllocationBudget, onTrace, builtinOverrides });
+    this.#viewOptions = { getPackage, stepBudget: limits.viewStepBudget, allocationBudget: limits.viewAllocationBudget, onTrace, builtinOverrides, sharedValues: new Map() };
+    this.#views = new Evaluator(this.#viewOptions);
   }
 
   /** The JSON of `value` by its Daml-LF type, as events carry it. */
@@ -110,10 +118,27 @@ export class EngineRuntime {
    * value nested no deeper than Daml allows and no larger than `maxTransactionBytes`. A failure
    * carries the status Canton gives a failed view: the Canton error's gRPC code and its text.
    */
-  viewValue(template: EngineTemplateDef, iface: EngineInterfaceDef, argument: Value): { ok: true; value: Value } | { ok: false; message: string; grpcCode: number } {
+  viewValue(template: EngineTemplateDef, iface: EngineInterfaceDef, argument: Value): ViewResult {
     const impl = template.engine.def.implements.get(iface.id);
     if (!impl) return { ok: false, message: `${template.qualifiedName} does not implement ${iface.qualifiedName}`, grpcCode: GrpcCode.INVALID_ARGUMENT };
-    const r = this.#views.evaluate(impl.view, [[template.engine.def.param, argument]], template.engine.name);
+    return this.#viewResult(template, iface, this.#views.evaluate(impl.view, [[template.engine.def.param, argument]], template.engine.name));
+  }
+
+  /**
+   * `viewValue` in slices that yield to the event loop (`slicing`, by default the ledger's shared
+   * engine slicing): the same budgets and outcome, on an evaluator of its own (views may interleave).
+   */
+  async viewValueSliced(template: EngineTemplateDef, iface: EngineInterfaceDef, argument: Value, slicing: Slicing = ENGINE_SLICING): Promise<ViewResult> {
+    const impl = template.engine.def.implements.get(iface.id);
+    if (!impl) return { ok: false, message: `${template.qualifiedName} does not implement ${iface.qualifiedName}`, grpcCode: GrpcCode.INVALID_ARGUMENT };
+    const m = new Evaluator(this.#viewOptions);
+    const env: Env = { name: template.engine.def.param, value: argument, next: null };
+    this.slicedViewsInProgress++;
+    const r = await m.runMachineSliced(() => m.evalWith(impl.view, env), slicing, template.engine.name).finally(() => { this.slicedViewsInProgress--; });
+    return this.#viewResult(template, iface, r);
+  }
+
+  #viewResult(template: EngineTemplateDef, iface: EngineInterfaceDef, r: EvalResult): ViewResult {
     this.stepsUsed += r.steps;
     let error = r.ok ? undefined : r.error;
     if (r.ok) {
@@ -136,4 +161,16 @@ export class EngineRuntime {
     if (!v.ok) throw new ViewFailed(v.grpcCode, v.message);
     return this.json(v.value, iface.engine.def.view);
   }
+
+  /** `#view` in slices (reads and streams settle their views this way, see pendingViews.ts). */
+  async #viewSliced(template: EngineTemplateDef, iface: EngineInterfaceDef, self: ContractView): Promise<DamlValue> {
+    const arg = this.argumentOf(self);
+    if (!arg) throw new Error(`the argument of ${self.contractId} does not fit ${template.qualifiedName}`);
+    const v = await this.viewValueSliced(template, iface, arg);
+    if (!v.ok) throw new ViewFailed(v.grpcCode, v.message);
+    return this.json(v.value, iface.engine.def.view);
+  }
 }
+
+/** An interface view as an engine value, or the status Canton gives the failed view. */
+export type ViewResult = { ok: true; value: Value } | { ok: false; message: string; grpcCode: number };

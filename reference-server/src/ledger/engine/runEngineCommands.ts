@@ -55,6 +55,8 @@ export interface PreRun {
   readonly transactionSeed: Uint8Array;
   readonly preparationTime: bigint;
   readonly ledgerTime: bigint;
+  /** Made for a run whose seed the ledger drew (`inSlicesTwice`'s capture): taken by the next such run, whatever its times. */
+  readonly unseeded?: boolean;
   /** Contract id -> the store's contract and whether it was active when the run read it (undefined: not in the store). */
   readonly reads: ReadonlyMap<string, { readonly stored: StoredContract | undefined; readonly active: boolean }>;
 }
@@ -71,15 +73,24 @@ export async function preRunEngineCommands(
   env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number, slicing: Slicing,
 ): Promise<void> {
   const ledgerTime = BigInt(Math.trunc(Math.max(now, submission.minLedgerTimeMs ?? 0))) * 1000n;
-  const reads = new Map<string, { stored: StoredContract | undefined; active: boolean }>();
-  const lookup = contractLookup(env, rt, submission, new Map());
-  if (!lookup.ok) return;
   const transactionSeed = sha256(Buffer.from(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`), 'utf8'));
   const preparationTime = BigInt(Math.trunc(now)) * 1000n;
+  const pre = await runInSlices(env, rt, submission, commands, { transactionSeed, preparationTime, ledgerTime }, slicing);
+  if (pre !== undefined) preRuns.set(submission.commands, pre);
+}
+
+/** One engine run in slices at the given seed and times, with what it read; undefined when its disclosed contracts are refused (the synchronous run answers that). */
+async function runInSlices(
+  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[],
+  at: { readonly transactionSeed: Uint8Array; readonly preparationTime: bigint; readonly ledgerTime: bigint }, slicing: Slicing,
+): Promise<PreRun | undefined> {
+  const reads = new Map<string, { stored: StoredContract | undefined; active: boolean }>();
+  const lookup = contractLookup(env, rt, submission, new Map());
+  if (!lookup.ok || commands.length === 0) return undefined;
   rt.slicedRunsInProgress++;
   const outcome = await rt.engine.submitSliced({
     update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
-    submitters: submission.actAs, transactionSeed, preparationTime, ledgerTime,
+    submitters: submission.actAs, ...at,
     getContract: (contractId) => {
       const stored = env.store.contract(contractId);
       if (!reads.has(contractId)) reads.set(contractId, { stored, active: stored?.isActive ?? false });
@@ -87,7 +98,74 @@ export async function preRunEngineCommands(
     },
   }, slicing).finally(() => { rt.slicedRunsInProgress--; });
   rt.stepsUsed += outcome.steps;
-  preRuns.set(submission.commands, { outcome, transactionSeed, preparationTime, ledgerTime, reads });
+  return { outcome, ...at, reads };
+}
+
+/**
+ * Runs seeded by their caller (interactive prepare and execute) cannot be run ahead like the
+ * command service's: their seed and times are computed deep inside a synchronous operation.
+ * `inSlicesTwice` runs the operation once capturing them (its answer discarded: it stops at the
+ * first engine run, before any effect), runs them in slices, then runs the operation again, which
+ * takes each run whose seed and times match and whose inputs are unchanged (else runs it at once).
+ */
+interface CapturedRun {
+  readonly start: (slicing: Slicing) => Promise<PreRun | undefined>;
+}
+let capturing: CapturedRun[] | undefined;
+let replaying: PreRun[] | undefined;
+
+/** Why a capturing pass stopped: never answered to anyone (the pass's answer is discarded). */
+const CAPTURED = 'engine run captured to run in slices';
+
+export async function inSlicesTwice<T>(operation: () => T, slicing: Slicing): Promise<T> {
+  const captured: CapturedRun[] = [];
+  let first: T;
+  capturing = captured;
+  try {
+    first = operation();
+  } finally {
+    capturing = undefined;
+  }
+  // No engine run: the first pass's answer is the answer.
+  if (captured.length === 0) return first;
+  const ran: PreRun[] = [];
+  for (const c of captured) {
+    const pre = await c.start(slicing);
+    if (pre !== undefined) ran.push(pre);
+  }
+  replaying = ran;
+  try {
+    return operation();
+  } finally {
+    replaying = undefined;
+  }
+}
+
+/** The next replayed run whose seed the ledger drew (taken), when what it read is unchanged. */
+function takeReplayedUnseeded(env: InterpretEnv): PreRun | undefined {
+  const i = replaying?.findIndex((p) => p.unseeded === true) ?? -1;
+  if (i < 0) return undefined;
+  const [pre] = (replaying as PreRun[]).splice(i, 1) as [PreRun];
+  for (const [contractId, then] of pre.reads) {
+    const now = env.store.contract(contractId);
+    if (now !== then.stored || (now?.isActive ?? false) !== then.active) return undefined;
+  }
+  return pre;
+}
+
+/** The replayed run made for these seed and times (taken), when what it read is unchanged. */
+function takeReplayed(env: InterpretEnv, seed: Uint8Array, preparationTime: bigint, ledgerTime: bigint): PreRun | undefined {
+  if (replaying === undefined) return undefined;
+  const i = replaying.findIndex((p) => p.unseeded !== true && Buffer.compare(Buffer.from(p.transactionSeed), Buffer.from(seed)) === 0 && p.preparationTime === preparationTime
+    // A run that never read the time is the same at any ledger time; a refusal is the answer at the time it ran (the request's).
+    && (p.ledgerTime === ledgerTime || !p.outcome.ok || !p.outcome.readsLedgerTime));
+  if (i < 0) return undefined;
+  const [pre] = replaying.splice(i, 1) as [PreRun];
+  for (const [contractId, then] of pre.reads) {
+    const now = env.store.contract(contractId);
+    if (now !== then.stored || (now?.isActive ?? false) !== then.active) return undefined;
+  }
+  return pre;
 }
 
 /** The pre-run of `submission`, when every contract it read is still as it was (taken: used once). */
@@ -138,14 +216,38 @@ export function runEngineCommands(
     for (const contractId of pre.reads.keys()) getContract(contractId);
     return finishRun(env, rt, submission, commands, pre.outcome, inputs, Number(pre.ledgerTime / 1000n));
   }
+  // An unseeded run captured by the first pass (`inSlicesTwice`): its seed was drawn then, once.
+  const unseeded = options.transactionSeed === undefined ? takeReplayedUnseeded(env) : undefined;
+  if (unseeded !== undefined) {
+    rt.slicedRunsTaken++;
+    for (const contractId of unseeded.reads.keys()) getContract(contractId);
+    return finishRun(env, rt, submission, commands, unseeded.outcome, inputs, Number(unseeded.ledgerTime / 1000n));
+  }
   // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
   const transactionSeed = options.transactionSeed ?? sha256(Buffer.from(env.nextContractId(`${submission.userId}|${submission.commandId}|engine`), 'utf8'));
+  const preparationTime = options.preparationTime ?? BigInt(Math.trunc(now)) * 1000n;
+  const ledgerTimeMicros = options.ledgerTime ?? BigInt(Math.trunc(ledgerTime)) * 1000n;
+  if (capturing !== undefined) {
+    const at = { transactionSeed, preparationTime, ledgerTime: ledgerTimeMicros };
+    const seeded = options.transactionSeed !== undefined;
+    capturing.push({ start: async (slicing) => {
+      const pre = await runInSlices(env, rt, submission, commands, at, slicing);
+      return pre === undefined ? undefined : { ...pre, unseeded: !seeded };
+    } });
+    return err(ledgerError('LEDGER_API_INTERNAL_ERROR', CAPTURED));
+  }
+  const replayed = options.transactionSeed === undefined ? undefined : takeReplayed(env, transactionSeed, preparationTime, ledgerTimeMicros);
+  if (replayed !== undefined) {
+    rt.slicedRunsTaken++;
+    for (const contractId of replayed.reads.keys()) getContract(contractId);
+    return finishRun(env, rt, submission, commands, replayed.outcome, inputs, ledgerTime);
+  }
   const run = rt.engine.submit({
     update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
     submitters: submission.actAs,
     transactionSeed,
-    preparationTime: options.preparationTime ?? BigInt(Math.trunc(now)) * 1000n,
-    ledgerTime: options.ledgerTime ?? BigInt(Math.trunc(ledgerTime)) * 1000n,
+    preparationTime,
+    ledgerTime: ledgerTimeMicros,
     getContract,
   });
   rt.stepsUsed += run.steps;

@@ -211,7 +211,12 @@ export class InteractiveSubmission {
 
   // ------------------------------------------------------------------ prepare
 
-  prepare(req: W.JsPrepareSubmissionRequest): R<W.JsPrepareSubmissionResponse> {
+  /**
+   * `fixed`: the UUID and time to prepare with, from a caller that prepares twice for one answer
+   * (`Ledger.inEngineSlices`); by default a fresh UUID, the clock's time.
+   */
+  prepare(req: W.JsPrepareSubmissionRequest, fixed: { readonly transactionUuid: string; readonly now: number } = { transactionUuid: randomUUID(), now: this.ledger.config.clock.now() }): R<W.JsPrepareSubmissionResponse> {
+    const { transactionUuid, now } = fixed;
     if (!isPlainObject(req)) return invalidArgument('the request must be an object');
     // Absent means V2, as on Canton 3.5 (kept for clients that predate V3).
     const scheme = req.hashingSchemeVersion === undefined ? ok<HashingScheme>(2) : hashingSchemeOf(req.hashingSchemeVersion);
@@ -234,12 +239,11 @@ export class InteractiveSubmission {
       ...minLedgerTime.value,
     };
     const { config } = this.ledger;
-    const transactionUuid = randomUUID();
     const validated = this.ledger.engineCommands(commands);
     if (!validated.ok) return validated;
     const { submission, commands: onEngine } = validated.value;
     if (onEngine !== undefined) {
-      const engine = prepareOnEngine(this.ledger, submission, onEngine, { transactionUuid, ...(maxRecordTime === undefined ? {} : { maxRecordTime }) });
+      const engine = prepareOnEngine(this.ledger, submission, onEngine, { transactionUuid, now, ...(maxRecordTime === undefined ? {} : { maxRecordTime }) });
       return engine.ok ? ok(this.#prepared(engine.value.prepared, scheme.value, submission.actAs, req)) : engine;
     }
     const interpreted = this.ledger.interpretValidated(submission, interactiveContractIds(config.participantId, transactionUuid));

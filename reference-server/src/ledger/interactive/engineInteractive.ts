@@ -84,6 +84,8 @@ export interface EnginePrepareFacts {
   readonly transactionUuid: string;
   /** Milliseconds since the epoch. */
   readonly maxRecordTime?: number;
+  /** Milliseconds since the epoch: the preparation's "now" (default the clock's). */
+  readonly now?: number;
 }
 
 /**
@@ -93,7 +95,7 @@ export interface EnginePrepareFacts {
  */
 export function prepareOnEngine(ledger: Ledger, submission: ValidatedSubmission, commands: readonly EngineCommand[], facts: EnginePrepareFacts): R<{ readonly prepared: PreparedTransaction; readonly run: CoreRun }> {
   const { config } = ledger;
-  const at = micros(Math.max(config.clock.now(), submission.minLedgerTimeMs ?? 0));
+  const at = micros(Math.max(facts.now ?? config.clock.now(), submission.minLedgerTimeMs ?? 0));
   const run = ledger.runEngine(submission, commands, { transactionSeed: transactionSeedOf(ledger, facts.transactionUuid, at), preparationTime: at, ledgerTime: at });
   if (!run.ok) return run;
   const p = run.value.prepared;

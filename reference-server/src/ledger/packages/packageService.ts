@@ -9,10 +9,10 @@ import { ok, type Result } from '../result.js';
 import type { Catalogue } from '../templates/Catalogue.js';
 import { isPlainObject, show } from '../values.js';
 import type * as P from './packageWire.js';
-import { readDar, type ParsedDar } from './readDar.js';
+import { readDar, readDarSteps, type ParsedDar } from './readDar.js';
 import type { UnzipResult } from './unzipDar.js';
 import type { Package } from '../../../../daml-engine/ast/Package.js';
-import { validateDarPackages } from './validateDarPackages.js';
+import { validateDarPackages, validateDarPackagesAsync } from './validateDarPackages.js';
 import { parseRfc3339 } from '../rfc3339.js';
 
 type R<T> = Result<T, LedgerError>;
@@ -116,21 +116,68 @@ export function syntheticPayload(name: string, version: string): Uint8Array {
 export function uploadDar(
   ctx: PackageContext, bytes: Uint8Array, options: UploadOptions, store: boolean, now: number, inflated?: UnzipResult,
 ): R<CheckedDar> {
-  let dar: ReturnType<typeof readDar>;
-  try {
-    dar = readDar(bytes, inflated);
-  } catch (e) {
-    // A reader bug must refuse the DAR, not answer 500.
-    dar = { ok: false, error: { code: 'INVALID_DAR', reason: e instanceof Error ? e.message : 'unreadable' } };
-  }
+  // Read and checked ahead, in slices (`prepareDar`, HTTP uploads): taken once, for this ledger only.
+  const pre = inflated === undefined ? undefined : prepared.get(inflated);
+  if (pre !== undefined) prepared.delete(inflated as UnzipResult);
+  const ahead = pre?.admin === ctx.admin ? pre : undefined;
+  const dar = ahead?.dar ?? readSafely(bytes, inflated);
   if (!dar.ok) {
     if (dar.error.code === 'ZIP_BOMB') return fail('ZIP_BOMB', 'Dar zip file seems to be a zip bomb.', { context: { msg: dar.error.reason } });
     return fail('INVALID_DAR', `Dar file is corrupt: ${dar.error.reason}`, { context: { reason: dar.error.reason } });
   }
   // Decoded and checked whole before anything else (validate says what upload would).
-  const validated = validateDarPackages(dar.value.packages, (id) => (ctx.admin.package(id) === undefined ? undefined : ctx.enginePackage?.(id)));
+  const validated = ahead?.validated !== undefined
+    // A package another upload recorded meanwhile is known now: it is not recorded twice.
+    ? (ahead.validated.ok ? ok(ahead.validated.value.filter((p) => ctx.admin.package(p.id) === undefined)) : ahead.validated)
+    : validateDarPackages(dar.value.packages, knownEnginePackage(ctx));
   if (!validated.ok) return validated;
   return recordDar(ctx, { parsed: dar.value, decoded: validated.value }, options, store, now);
+}
+
+/**
+ * What `uploadDar` reads, decodes and checks, done ahead in slices that yield to the event loop
+ * (`validateDarPackagesAsync`), so an HTTP upload of a large DAR never holds other clients; the
+ * upload (or validation) that follows with the same `inflated` entries takes it instead of doing
+ * the work again, then records synchronously (all or none). Packages are never removed, so what
+ * was known to the check is still known when it is recorded.
+ */
+export async function prepareDar(ctx: PackageContext, bytes: Uint8Array, inflated: UnzipResult): Promise<void> {
+  const dar = await readInSlices(bytes, inflated);
+  const validated = dar.ok ? await validateDarPackagesAsync(dar.value.packages, knownEnginePackage(ctx)) : undefined;
+  prepared.set(inflated, { admin: ctx.admin, dar, ...(validated === undefined ? {} : { validated }) });
+}
+
+/** DARs read and checked ahead (`prepareDar`), by the inflated entries they were read from. */
+const prepared = new WeakMap<UnzipResult, { readonly admin: AdminStore; readonly dar: ReturnType<typeof readDar>; readonly validated?: R<Package[]> }>();
+
+/** The decoded packages the participant knows already (uploaded before), by id. */
+const knownEnginePackage = (ctx: PackageContext) => (id: string): Package | undefined => (ctx.admin.package(id) === undefined ? undefined : ctx.enginePackage?.(id));
+
+/** `readSafely` a DALF per step, yielding to the event loop every few milliseconds. */
+async function readInSlices(bytes: Uint8Array, inflated: UnzipResult, sliceMs = 4): Promise<ReturnType<typeof readDar>> {
+  try {
+    const steps = readDarSteps(bytes, inflated);
+    let since = performance.now();
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() - since >= sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
+    }
+  } catch (e) {
+    return { ok: false, error: { code: 'INVALID_DAR', reason: e instanceof Error ? e.message : 'unreadable' } };
+  }
+}
+
+function readSafely(bytes: Uint8Array, inflated: UnzipResult | undefined): ReturnType<typeof readDar> {
+  try {
+    return readDar(bytes, inflated);
+  } catch (e) {
+    // A reader bug must refuse the DAR, not answer 500.
+    return { ok: false, error: { code: 'INVALID_DAR', reason: e instanceof Error ? e.message : 'unreadable' } };
+  }
 }
 
 /**

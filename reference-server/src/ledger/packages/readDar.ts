@@ -38,6 +38,15 @@ const invalid = (reason: string) => err<DarReadError>({ code: 'INVALID_DAR', rea
  * reason of the participant's INVALID_DAR answer; nothing is recorded until the whole DAR read.
  */
 export function readDar(bytes: Uint8Array, inflated?: UnzipResult): Result<ParsedDar, DarReadError> {
+  const steps = readDarSteps(bytes, inflated);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** `readDar` a DALF per step (each is parsed and hashed): the caller may yield to the event loop between steps. */
+export function* readDarSteps(bytes: Uint8Array, inflated?: UnzipResult): Generator<void, Result<ParsedDar, DarReadError>> {
   if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b) return invalid('the upload is not a zip archive');
   // `inflated`: the same bytes already inflated by unzipDarAsync (HTTP uploads), else inflated here.
   const unzipped = inflated ?? unzipDar(bytes, darEntryWanted);
@@ -64,6 +73,7 @@ export function readDar(bytes: Uint8Array, inflated?: UnzipResult): Result<Parse
   for (const path of order) {
     if (seen.has(path)) continue;
     seen.add(path);
+    yield;
     const archive = readArchive(files[path]!);
     if (!archive.ok) return invalid(`${path.slice(0, 200)}: ${archive.error}`);
     if (packages.some((p) => p.packageId === archive.value.packageId)) continue;

@@ -139,7 +139,7 @@ export function unzipDar(bytes: Uint8Array, wanted: (name: string) => boolean, b
 }
 
 /** Inflates in steps, yielding to the event loop about every `sliceMs` (HTTP uploads). */
-export async function unzipDarAsync(bytes: Uint8Array, wanted: (name: string) => boolean, bound = MAX_DAR_INFLATED_BYTES, sliceMs = 10): Promise<UnzipResult> {
+export async function unzipDarAsync(bytes: Uint8Array, wanted: (name: string) => boolean, bound = MAX_DAR_INFLATED_BYTES, sliceMs = 4): Promise<UnzipResult> {
   try {
     const it = unzipSteps(bytes, wanted, bound);
     let since = performance.now();

@@ -8,9 +8,11 @@
  */
 import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
 import type { Package } from '../../../../daml-engine/ast/Package.js';
-import { checkPackage } from '../../../../daml-engine/check/checkPackage.js';
+import { checkPackageSteps } from '../../../../daml-engine/check/checkPackage.js';
+import type { CheckResult } from '../../../../daml-engine/check/CheckFailure.js';
 import { describeCheckFailure } from '../../../../daml-engine/check/CheckFailure.js';
-import { decodeArchive } from '../../../../daml-engine/decode/decodeArchive.js';
+import { decodeArchiveSteps } from '../../../../daml-engine/decode/decodeArchive.js';
+import type { DecodeResult } from '../../../../daml-engine/decode/DecodeFailure.js';
 import type { LedgerError } from '../errors.js';
 import { fail } from '../errors.js';
 import { ok, type Result } from '../result.js';
@@ -23,22 +25,52 @@ const message = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.me
 
 /** Decodes and checks the DAR's packages that are not known yet; the decoded new ones, in DAR order. */
 export function validateDarPackages(packages: readonly DarPackage[], known: KnownEnginePackage): Result<Package[], LedgerError> {
+  const steps = validateSteps(packages, known);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `validateDarPackages` in slices of about `sliceMs` of work (a package decoded, a definition
+ * checked per step), yielding to the event loop between them: an HTTP upload of a large DAR never
+ * holds other clients for long. The same answer as the synchronous form.
+ */
+export async function validateDarPackagesAsync(
+  packages: readonly DarPackage[], known: KnownEnginePackage, sliceMs = 4, pause: () => Promise<void> = nextTurn,
+): Promise<Result<Package[], LedgerError>> {
+  const steps = validateSteps(packages, known);
+  let since = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - since >= sliceMs) {
+      await pause();
+      since = performance.now();
+    }
+  }
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function* validateSteps(packages: readonly DarPackage[], known: KnownEnginePackage): Generator<void, Result<Package[], LedgerError>> {
   try {
-    return validate(packages, known);
+    return yield* validate(packages, known);
   } catch (e) {
     // Whatever throws below (a look-up of known packages, a checker bug) refuses the DAR, cleanly.
     return fail('DAR_VALIDATION_ERROR', 'Package validation failed.', { context: { validationError: `the DAR could not be validated: ${message(e)}` } });
   }
 }
 
-function validate(packages: readonly DarPackage[], known: KnownEnginePackage): Result<Package[], LedgerError> {
+function* validate(packages: readonly DarPackage[], known: KnownEnginePackage): Generator<void, Result<Package[], LedgerError>> {
   const fresh: Package[] = [];
   const byId = new Map<string, Package>();
   for (const p of packages) {
     if (known(p.packageId) !== undefined || byId.has(p.packageId)) continue;
-    let decoded: ReturnType<typeof decodeArchive>;
+    let decoded: DecodeResult<Package>;
     try {
-      decoded = decodeArchive(archiveOf(p.packageId, p.payload), undefined, p.packageId);
+      decoded = yield* decodeArchiveSteps(archiveOf(p.packageId, p.payload), undefined, p.packageId);
     } catch (e) {
       decoded = { ok: false, failure: { kind: 'corrupt', message: message(e) } };
     }
@@ -48,12 +80,13 @@ function validate(packages: readonly DarPackage[], known: KnownEnginePackage): R
     }
     fresh.push(decoded.value);
     byId.set(p.packageId, decoded.value);
+    yield;
   }
   const lookup = (id: string) => byId.get(id) ?? known(id);
   for (const pkg of fresh) {
-    let checked: ReturnType<typeof checkPackage>;
+    let checked: CheckResult;
     try {
-      checked = checkPackage(pkg, lookup);
+      checked = yield* checkPackageSteps(pkg, lookup);
     } catch (e) {
       // A checker bug (or a lazily decoded body that throws) must refuse, not crash the upload.
       return fail('DAR_VALIDATION_ERROR', 'Package validation failed.', { context: { validationError: `validation error in package ${pkg.id}: ${message(e)}`, packageId: pkg.id } });

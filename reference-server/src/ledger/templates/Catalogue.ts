@@ -36,7 +36,15 @@ export interface TemplateDef {
   readonly ensure: ((argument: DamlRecord) => string | undefined) | undefined;
   readonly choices: ReadonlyMap<string, ChoiceDef>;
   /** Implemented interfaces by interface id (package-id form). */
-  readonly interfaces: ReadonlyMap<string, { readonly def: InterfaceDef; readonly view: (self: ContractView) => DamlValue }>;
+  readonly interfaces: ReadonlyMap<string, InterfaceImpl>;
+}
+
+/** How a template implements an interface: its view, computed at once or (uploaded code) in slices. */
+export interface InterfaceImpl {
+  readonly def: InterfaceDef;
+  readonly view: (self: ContractView) => DamlValue;
+  /** The same view evaluated in slices that yield to the event loop (engine templates); rejects with ViewFailed. */
+  readonly viewSliced?: (self: ContractView) => Promise<DamlValue>;
 }
 
 export type IdentifierDef = TemplateDef | InterfaceDef;

@@ -6,6 +6,7 @@ import { problemMessage } from '../errors/renderProblem.js';
 import type { ApiServices } from '../services.js';
 import type { Problem } from '../types.js';
 import { sliced } from '../streams/sliceClock.js';
+import { ViewSettler } from '../../../ledger/pendingViews.js';
 import type { LedgerError } from '../../../ledger/errors.js';
 import type { StreamChannel } from './StreamChannel.js';
 import { watchAccess } from './watchAccess.js';
@@ -75,7 +76,10 @@ export async function runChannel(
     try {
       const stream = channel.open(request, principal.value, services, stop.signal);
       if (!stream.ok) return await refuse({ kind: 'ledger', error: stream.error });
+      // Interface views of uploaded code are evaluated in slices before each element is sent.
+      const views = new ViewSettler();
       for await (const element of sliced(stream.value)) {
+        if (views.due()) await views.settle();
         if (stop.signal.aborted) break;
         await session.send(JSON.stringify(element));
       }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { InteractiveSubmission, interactiveSubmissionOf } from '../../../ledger/interactive/index.js';
 import type {
   JsExecuteSubmissionAndWaitForTransactionRequest,
@@ -31,7 +32,11 @@ export const interactiveRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => prepareAccess(body),
-    handle: ({ body, principal, services }) => jsonResult(interactiveSubmissionOf(services.ledger).prepare(withCaller(body, principal))),
+    // Engine runs in slices (others are served meanwhile): the operation runs twice, with one UUID and time.
+    handle: async ({ body, principal, services }) => {
+      const fixed = { transactionUuid: randomUUID(), now: services.ledger.config.clock.now() };
+      return jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).prepare(withCaller(body, principal), fixed)));
+    },
   }),
   defineRoute<JsExecuteSubmissionRequest>({
     method: 'POST',
@@ -40,7 +45,7 @@ export const interactiveRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => executeAccess(body),
-    handle: ({ body, principal, services }) => jsonResult(interactiveSubmissionOf(services.ledger).execute(withCaller(body, principal))),
+    handle: async ({ body, principal, services }) => jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).execute(withCaller(body, principal)))),
   }),
   defineRoute<JsExecuteSubmissionRequest>({
     method: 'POST',
@@ -49,7 +54,7 @@ export const interactiveRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => executeAccess(body),
-    handle: ({ body, principal, services }) => jsonResult(interactiveSubmissionOf(services.ledger).executeAndWait(withCaller(body, principal))),
+    handle: async ({ body, principal, services }) => jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).executeAndWait(withCaller(body, principal)))),
   }),
   defineRoute<JsExecuteSubmissionAndWaitForTransactionRequest>({
     method: 'POST',
@@ -62,7 +67,7 @@ export const interactiveRoutes: readonly Route[] = [
       const readers = readersOf(body.transactionFormat?.eventFormat);
       return { ...executeAccess(body), ...readers };
     },
-    handle: ({ body, principal, services }) =>
-      jsonResult(interactiveSubmissionOf(services.ledger).executeAndWaitForTransaction(withCaller(body, principal))),
+    handle: async ({ body, principal, services }) =>
+      jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).executeAndWaitForTransaction(withCaller(body, principal)))),
   }),
 ];

@@ -1,6 +1,7 @@
 import type * as P from '../../../ledger/packages/packageWire.js';
 import { darEntryWanted } from '../../../ledger/packages/readDar.js';
-import { unzipDarAsync } from '../../../ledger/packages/unzipDar.js';
+import { type UnzipResult, unzipDarAsync } from '../../../ledger/packages/unzipDar.js';
+import type { Ledger } from '../../../ledger/Ledger.js';
 import { err, ok, type Result } from '../../../ledger/result.js';
 import { parseRfc3339 } from '../../../ledger/rfc3339.js';
 import { bytesResponse, emptyResponse } from '../apiResponse.js';
@@ -19,6 +20,16 @@ function readBooleanQuery(query: URLSearchParams, name: string): Result<boolean 
   return err({ kind: 'decode', message: `Invalid value for: query parameter ${name}` });
 }
 
+/**
+ * A DAR's entries inflated, then its packages read, decoded and checked, all in slices that yield
+ * to the event loop (other clients are served meanwhile); upload and validation take the outcome.
+ */
+async function inflateAndCheck(ledger: Ledger, bytes: Uint8Array): Promise<UnzipResult> {
+  const inflated = await unzipDarAsync(bytes, darEntryWanted);
+  if (inflated.ok) await ledger.prepareDar(bytes, inflated);
+  return inflated;
+}
+
 /** The two upload operations share their query (`vetAllPackages`, `synchronizerId`) and body (the DAR bytes). */
 function darUpload() {
   return async ({ request, query, services }: RouteInput<undefined>) => {
@@ -30,7 +41,7 @@ function darUpload() {
       ...(synchronizerId === undefined ? {} : { synchronizerId }),
     };
     const bytes = request.bodyBytes ?? new Uint8Array(0);
-    return jsonResult(services.ledger.uploadDar(bytes, options, await unzipDarAsync(bytes, darEntryWanted)));
+    return jsonResult(services.ledger.uploadDar(bytes, options, await inflateAndCheck(services.ledger, bytes)));
   };
 }
 
@@ -73,7 +84,7 @@ export const packageRoutes: readonly Route[] = [
       const result = services.ledger.validateDar(bytes, {
         vetAllPackages: synchronizerId !== undefined,
         ...(synchronizerId === undefined ? {} : { synchronizerId }),
-      }, await unzipDarAsync(bytes, darEntryWanted));
+      }, await inflateAndCheck(services.ledger, bytes));
       return result.ok ? ok(emptyResponse(200)) : refused(result.error);
     },
   }),

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from '../../../ledger/result.js';
 import type { Problem } from '../types.js';
 import { SliceClock } from './sliceClock.js';
+import { ViewSettler, withoutQueuedViews } from '../../../ledger/pendingViews.js';
 
 export type ListSource<T> = Iterable<T> | AsyncIterable<T>;
 
@@ -30,24 +31,36 @@ export async function boundList<T>(
   const clock = new SliceClock();
   if (!isAsync(source) && reopen !== undefined) {
     let count = 0;
-    for (const _ of source) {
+    // Only counted: interface views rendered on the way are not evaluated (the copy streamed is).
+    const it = source[Symbol.iterator]();
+    while (!withoutQueuedViews(() => it.next()).done) {
       if (++count > max) return err({ kind: 'list-too-large', limit: max });
       if (clock.due()) await clock.pause();
     }
     return ok(reopen());
   }
   const buffered: T[] = [];
+  // Elements read ahead are written later: their interface views are evaluated (in slices) now.
+  const views = new ViewSettler();
   if (isAsync(source)) {
     for await (const element of source) {
+      if (views.due()) await views.settle();
       buffered.push(element);
       if (buffered.length > max) return err({ kind: 'list-too-large', limit: max });
-      if (clock.due()) await clock.pause();
+      if (clock.due()) {
+        await clock.pause();
+        views.skip();
+      }
     }
   } else {
     for (const element of source) {
+      if (views.due()) await views.settle();
       buffered.push(element);
       if (buffered.length > max) return err({ kind: 'list-too-large', limit: max });
-      if (clock.due()) await clock.pause();
+      if (clock.due()) {
+        await clock.pause();
+        views.skip();
+      }
     }
   }
   return ok(buffered);

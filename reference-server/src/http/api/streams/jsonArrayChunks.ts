@@ -1,5 +1,6 @@
 import { isAsync, type ListSource } from './boundList.js';
 import { SliceClock } from './sliceClock.js';
+import { ViewSettler } from '../../../ledger/pendingViews.js';
 
 /** About the size of a socket write: large enough to amortise syscalls, small enough to stream. */
 const CHUNK_CHARS = 64 * 1024;
@@ -16,18 +17,30 @@ export async function* jsonArrayChunks(elements: ListSource<unknown>, clock: Sli
   yield '[';
   let chunk = '';
   let first = true;
+  // Interface views of uploaded code, rendered as each element is pulled, are evaluated before it is written.
+  const views = new ViewSettler();
   if (isAsync(elements)) {
     for await (const element of elements) {
+      if (views.due()) await views.settle();
       chunk += (first ? '' : ',') + JSON.stringify(element);
       first = false;
       if (chunk.length >= CHUNK_CHARS) {
         yield chunk;
         chunk = '';
       }
-      if (clock.due()) await clock.pause();
+      if (clock.due()) {
+        await clock.pause();
+        views.skip();
+      }
     }
   } else {
     for (const element of elements) {
+      if (views.due()) {
+        // Evaluating the views yields the event loop anyway: what is ready leaves first.
+        if (chunk !== '') yield chunk;
+        chunk = '';
+        if (views.due()) await views.settle();
+      }
       chunk += (first ? '' : ',') + JSON.stringify(element);
       first = false;
       if (chunk.length >= CHUNK_CHARS) {
@@ -38,6 +51,7 @@ export async function* jsonArrayChunks(elements: ListSource<unknown>, clock: Sli
         if (chunk !== '') yield chunk;
         chunk = '';
         await clock.pause();
+        views.skip();
       }
     }
   }
