@@ -20,6 +20,8 @@ export type TargetNode =
   | {
       readonly kind: 'exercise'; readonly contractId: string; readonly templateId: unknown; readonly choice: unknown; readonly consuming: unknown;
       readonly actingParties: unknown; readonly exerciseResult: unknown; readonly descendants: number;
+      /** The interface the choice was exercised through, when it was. */
+      readonly interfaceId?: unknown;
     };
 
 /** The created and exercised events of a LEDGER_EFFECTS transaction, with each exercise's number of descendants. */
@@ -33,7 +35,10 @@ export function targetNodesOf(events: readonly unknown[]): { ok: true; nodes: Ta
     } else if (isObject(e.ExercisedEvent)) {
       const x = e.ExercisedEvent;
       withIds.push({
-        node: { kind: 'exercise', contractId: String(x.contractId), templateId: x.templateId, choice: x.choice, consuming: x.consuming, actingParties: x.actingParties, exerciseResult: x.exerciseResult, descendants: 0 },
+        node: {
+          kind: 'exercise', contractId: String(x.contractId), templateId: x.templateId, choice: x.choice, consuming: x.consuming, actingParties: x.actingParties,
+          exerciseResult: x.exerciseResult, descendants: 0, ...(x.interfaceId === undefined || x.interfaceId === null ? {} : { interfaceId: x.interfaceId }),
+        },
         nodeId: x.nodeId, last: x.lastDescendantNodeId,
       });
     } else {
@@ -48,6 +53,17 @@ export function targetNodesOf(events: readonly unknown[]): { ok: true; nodes: Ta
 }
 
 const sorted = (v: unknown): unknown => (Array.isArray(v) ? [...v].map(String).sort() : v);
+
+/** The top-level nodes (one per command, in order): those no exercise before them contains. */
+export function rootsOf(nodes: readonly TargetNode[]): TargetNode[] {
+  const roots: TargetNode[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
+    roots.push(n);
+    if (n.kind === 'exercise') i += n.descendants;
+  }
+  return roots;
+}
 
 /** Replaces every string that is a key of `ids` (an engine contract id) by its value (the target's). */
 function renameIds(v: unknown, ids: ReadonlyMap<string, string>): unknown {

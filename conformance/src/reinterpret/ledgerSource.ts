@@ -16,6 +16,8 @@ export interface ReportedContract {
   readonly createArgument: unknown;
   readonly signatories: readonly string[];
   readonly observers: readonly string[];
+  /** The contract key, when the event carries one. */
+  readonly contractKey?: unknown;
 }
 
 export interface LedgerSource {
@@ -58,10 +60,33 @@ async function fetchPackage(ctx: CheckContext, packageId: string): Promise<Packa
   const r = e.response;
   if (r?.status !== 200) return { ok: false, reason: `GET /v2/packages/${packageId} answered ${r ? `HTTP ${r.status}` : e.error?.message ?? 'nothing'}` };
   if (r.bytes === undefined || r.truncated) return { ok: false, reason: `GET /v2/packages/${packageId} did not answer the package's bytes (application/octet-stream, complete)` };
+  return packageFromPayload(packageId, r.bytes);
+}
+
+/** The package `GET /v2/packages/{packageId}` answered, decoded; or why the engine cannot use it. */
+export function packageFromPayload(packageId: string, payload: Uint8Array): PackageLookup {
   // The endpoint answers the archive payload; its SHA-256 is the id, which decodeArchive checks.
-  const { dalf } = encodeArchive(r.bytes, { hash: packageId });
-  const d = decodeArchive(dalf);
-  return d.ok ? { ok: true, pkg: d.value } : { ok: false, reason: `the engine cannot decode package ${packageId}: ${d.failure.message}` };
+  const d = decodeArchive(encodeArchive(payload, { hash: packageId }).dalf);
+  if (d.ok) return modulesOf(packageId, d.value, true);
+  // A payload that is not the id's: still read it, to say plainly when it is a package without code.
+  const loose = d.failure.kind === 'hashMismatch' ? decodeArchive(encodeArchive(payload).dalf) : d;
+  const port = loose.ok ? modulesOf(packageId, loose.value, false) : undefined;
+  if (port !== undefined && !port.ok) return port;
+  return { ok: false, reason: `the engine cannot decode package ${packageId}: ${d.failure.message}` };
+}
+
+/**
+ * A package the target serves without modules names templates it runs by other means (the
+ * reference's hand-written ports of Amulet, the token standard and the LocalNet apps): there is
+ * no Daml-LF to re-run, which the skip says.
+ */
+function modulesOf(packageId: string, pkg: Package, hashOk: boolean): PackageLookup {
+  if (pkg.modules.size > 0) return { ok: true, pkg };
+  const named = pkg.metadata === undefined ? '' : ` (${pkg.metadata.name} ${pkg.metadata.version})`;
+  return {
+    ok: false,
+    reason: `hand-written port: package ${packageId}${named} is served without Daml-LF modules${hashOk ? '' : ' (and its payload does not hash to its id)'}, so the engine has no code to re-run`,
+  };
 }
 
 function parseJson(text: string): unknown {
@@ -77,5 +102,8 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
 /** A created event's fields re-interpretation uses; undefined when they are missing. */
 export function reportedContract(c: Json): ReportedContract | undefined {
   if (typeof c.contractId !== 'string' || typeof c.templateId !== 'string') return undefined;
-  return { contractId: c.contractId, templateId: c.templateId, createArgument: c.createArgument, signatories: strings(c.signatories), observers: strings(c.observers) };
+  return {
+    contractId: c.contractId, templateId: c.templateId, createArgument: c.createArgument, signatories: strings(c.signatories), observers: strings(c.observers),
+    ...(c.contractKey === undefined || c.contractKey === null ? {} : { contractKey: c.contractKey }),
+  };
 }

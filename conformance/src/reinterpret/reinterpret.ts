@@ -5,13 +5,21 @@
  * answered, over what the suite's parties see (contract ids aside: the JSON API gives no seed).
  */
 import {
-  UpdateEngine, createCommand, decodeJson, exerciseCommand, exerciseInterfaceCommand, lookupInterface, lookupTemplate, packageDataTypes, parseTimestamp,
-  type EvalError, type LedgerContract, type Package, type QualifiedName, type Type, type Update, type Value,
+  UpdateEngine, createCommand, decodeJson, encodeJson, exerciseCommand, exerciseInterfaceCommand, lookupInterface, lookupTemplate, packageDataTypes, parseTimestamp,
+  type DataTypes, type EvalError, type LedgerContract, type Package, type QualifiedName, type Type, type Update, type Value,
 } from '../../../daml-engine/index.js';
-import { isObject, type Json } from '../checks/support/expect.js';
-import { compareTransaction, targetNodesOf, type Difference } from './compareTransaction.js';
+import { isObject, jsonEqual, type Json } from '../checks/support/expect.js';
+import { compareTransaction, rootsOf, targetNodesOf, type Difference, type TargetNode } from './compareTransaction.js';
 import { projectEngineNodes } from './projectEngineNodes.js';
-import type { LedgerSource } from './ledgerSource.js';
+import type { LedgerSource, ReportedContract } from './ledgerSource.js';
+
+/** A command with its template (or interface) resolved to a package, and the contract it exercises. */
+interface Resolved {
+  readonly kind: string;
+  readonly body: Json;
+  readonly id: QualifiedName;
+  readonly contractId: string | undefined;
+}
 
 /** A transaction the suite caused: the commands it submitted and what the target answered. */
 export interface JudgedSubmission {
@@ -60,40 +68,53 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
   };
 
   // The commands, with their template (or interface) ids resolved to a package.
-  const resolved: { kind: string; body: Json; id: QualifiedName }[] = [];
+  const roots = rootsOf(target.nodes);
+  const resolved: Resolved[] = [];
   for (const [i, c] of s.commands.entries()) {
     const [kind, body] = Object.entries(c)[0] ?? [];
     if (kind === undefined || !isObject(body) || typeof body.templateId !== 'string') return skipped(`commands[${i}] has no templateId`);
-    if (body.templateId.startsWith('#')) return skipped(`commands[${i}] names its template by package name (${body.templateId}); only package ids are re-run`);
-    const id = parseTemplateId(body.templateId);
-    if (id === undefined) return skipped(`commands[${i}].templateId '${body.templateId}' is not pkg:Module:Entity`);
-    resolved.push({ kind, body, id });
-  }
-  for (const c of resolved) {
-    const why = await need(c.id.packageId);
+    const id = body.templateId.startsWith('#')
+      ? await resolvePackageName(body.templateId, roots[i], target.nodes, need, (pid) => packages.get(pid), `commands[${i}]`)
+      : parseTemplateId(body.templateId) ?? `commands[${i}].templateId '${body.templateId}' is not pkg:Module:Entity`;
+    if (typeof id === 'string') return skipped(id);
+    const why = await need(id.packageId);
     if (why !== undefined) return skipped(why);
+    // By key: the contract the target's root exercise names, its key checked against the command's below.
+    let contractId = typeof body.contractId === 'string' ? body.contractId : undefined;
+    if (kind === 'ExerciseByKeyCommand') {
+      const root = roots[i];
+      if (root?.kind !== 'exercise') return skipped(`commands[${i}] exercises by key and the transaction shows no exercise at its place`);
+      contractId = root.contractId;
+    }
+    resolved.push({ kind, body, id, contractId });
   }
   const getPackage = (id: string) => packages.get(id);
   const types = packageDataTypes(getPackage);
 
   // Input contracts: those the commands exercise, as the target reported their creation.
   const inputs = new Map<string, LedgerContract>();
-  for (const c of resolved) {
-    if (c.kind !== 'ExerciseCommand' || typeof c.body.contractId !== 'string') continue;
-    const reported = await source.contract(c.body.contractId, s.parties);
-    if (reported === undefined) return skipped(`the input contract ${c.body.contractId} has no created event the suite's parties see`);
+  const keyDifferences: Difference[] = [];
+  for (const [i, c] of resolved.entries()) {
+    if (c.contractId === undefined || inputs.has(c.contractId)) continue;
+    const reported = await source.contract(c.contractId, s.parties);
+    if (reported === undefined) return skipped(`the input contract ${c.contractId} has no created event the suite's parties see`);
     const templateId = parseTemplateId(reported.templateId);
-    if (templateId === undefined) return skipped(`the input contract ${c.body.contractId} names template '${reported.templateId}'`);
+    if (templateId === undefined) return skipped(`the input contract ${c.contractId} names template '${reported.templateId}'`);
     const why = await need(templateId.packageId);
     if (why !== undefined) return skipped(why);
     const argument = decodeJson(conType(templateId), reported.createArgument as never, types);
-    if (!argument.ok) return skipped(`the engine cannot read the input contract ${c.body.contractId}'s argument: ${argument.problem.message}`);
-    inputs.set(c.body.contractId, { templateId, argument: argument.value, signatories: reported.signatories, observers: reported.observers });
+    if (!argument.ok) return skipped(`the engine cannot read the input contract ${c.contractId}'s argument: ${argument.problem.message}`);
+    inputs.set(c.contractId, { templateId, argument: argument.value, signatories: reported.signatories, observers: reported.observers });
+    if (c.kind === 'ExerciseByKeyCommand') {
+      const d = keyDifference(c, reported, templateId, getPackage, types, `commands[${i}].contractKey`);
+      if (typeof d === 'string') return skipped(d);
+      if (d !== undefined) keyDifferences.push(d);
+    }
   }
 
   const updates: Update[] = [];
   for (const [i, c] of resolved.entries()) {
-    const u = updateOf(c.kind, c.body, c.id, getPackage, (t, j) => decodeJson(t, j as never, types), `commands[${i}]`);
+    const u = updateOf(c, getPackage, (t, j) => decodeJson(t, j as never, types), `commands[${i}]`);
     if (typeof u === 'string') return skipped(u);
     updates.push(u);
   }
@@ -112,7 +133,7 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
     runs.push(r.transaction);
   }
   const engineNodes = runs.flatMap((tx) => projectEngineNodes(tx, new Set(s.parties), getPackage, types));
-  const differences = compareTransaction(target.nodes, engineNodes);
+  const differences = [...keyDifferences, ...compareTransaction(target.nodes, engineNodes)];
   return differences.length === 0 ? { kind: 'agrees', nodes: engineNodes.length } : { kind: 'differs', differences };
 }
 
@@ -128,7 +149,8 @@ function refusedOrSkipped(error: EvalError, index: number): Reinterpretation {
 type DecodeValue = (type: Type, json: unknown, where: string) => { ok: true; value: Value } | { ok: false; problem: { message: string } };
 
 /** The engine update of one JSON API command, or why it cannot be built. */
-function updateOf(kind: string, body: Json, id: QualifiedName, getPackage: (id: string) => Package | undefined, decode: DecodeValue, where: string): Update | string {
+function updateOf(c: Resolved, getPackage: (id: string) => Package | undefined, decode: DecodeValue, where: string): Update | string {
+  const { kind, body, id } = c;
   const template = lookupTemplate(getPackage, id);
   const iface = template === undefined ? lookupInterface(getPackage, id) : undefined;
   if (template === undefined && iface === undefined) return `${where}: ${id.module}:${id.name} is no template or interface of package ${id.packageId}`;
@@ -136,16 +158,80 @@ function updateOf(kind: string, body: Json, id: QualifiedName, getPackage: (id: 
     const r = decode(type, json ?? {}, at);
     return r.ok ? r.value : `${where}.${at}: ${r.problem.message}`;
   };
-  if (kind === 'CreateCommand' && template) {
-    const arg = argOf(conType(id), body.createArguments, 'createArguments');
-    return typeof arg === 'string' ? arg : createCommand(id, arg);
-  }
-  if (kind === 'ExerciseCommand' && typeof body.choice === 'string' && typeof body.contractId === 'string') {
+  const choiceArg = (): { choice: string; arg: Value } | string => {
+    if (typeof body.choice !== 'string') return `${where} names no choice`;
     const choice = (template ?? iface)!.choices.get(body.choice);
     if (!choice) return `${where}: no choice ${body.choice} on ${id.module}:${id.name}`;
     const arg = argOf(choice.argBinder.type, body.choiceArgument, 'choiceArgument');
+    return typeof arg === 'string' ? arg : { choice: body.choice, arg };
+  };
+  if ((kind === 'CreateCommand' || kind === 'CreateAndExerciseCommand') && template) {
+    const arg = argOf(conType(id), body.createArguments, 'createArguments');
     if (typeof arg === 'string') return arg;
-    return template ? exerciseCommand(id, body.contractId, body.choice, arg) : exerciseInterfaceCommand(id, body.contractId, body.choice, arg);
+    if (kind === 'CreateCommand') return createCommand(id, arg);
+    const x = choiceArg();
+    if (typeof x === 'string') return x;
+    // Create, then exercise the new contract: two root nodes, as the participant builds them.
+    const exercise: Update = { ...(exerciseCommand(id, '', x.choice, x.arg) as Extract<Update, { kind: 'exercise' }>), cid: { kind: 'var', name: 'created' } };
+    return {
+      kind: 'block',
+      bindings: [{ name: 'created', type: { kind: 'builtin', builtin: 'CONTRACT_ID', args: [conType(id)] }, bound: { kind: 'update', update: createCommand(id, arg) } }],
+      body: { kind: 'update', update: exercise },
+    };
   }
-  return `${where}: ${kind} is not re-run (create and exercise commands are)`;
+  if ((kind === 'ExerciseCommand' || kind === 'ExerciseByKeyCommand') && c.contractId !== undefined) {
+    const x = choiceArg();
+    if (typeof x === 'string') return x;
+    return template ? exerciseCommand(id, c.contractId, x.choice, x.arg) : exerciseInterfaceCommand(id, c.contractId, x.choice, x.arg);
+  }
+  return `${where}: ${kind} is not re-run (create, exercise, exercise-by-key and create-and-exercise commands are)`;
+}
+
+/**
+ * The key an exercise-by-key named, against the key of the contract the target exercised (as
+ * the target reported its creation): a difference, nothing, or why it cannot be told.
+ */
+function keyDifference(c: Resolved, reported: ReportedContract, templateId: QualifiedName, getPackage: (id: string) => Package | undefined, types: DataTypes, path: string): Difference | string | undefined {
+  const key = lookupTemplate(getPackage, templateId)?.key;
+  if (key === undefined) {
+    return { id: 'judge.daml.refused', path, target: 'exercised by key', engine: `refused: ${templateId.module}:${templateId.name} has no contract key` };
+  }
+  const asked = decodeJson(key.type, c.body.contractKey as never, types);
+  if (!asked.ok) return `the engine cannot read ${path}: ${asked.problem.message}`;
+  const held = decodeJson(key.type, reported.contractKey as never, types);
+  if (!held.ok) return `the input contract ${reported.contractId} reports no contract key the engine can read: ${held.problem.message}`;
+  const [a, h] = [encodeJson(asked.value, key.type, types), encodeJson(held.value, key.type, types)];
+  return jsonEqual(a, h) ? undefined : { id: 'judge.daml.nodes', path, target: h, engine: a };
+}
+
+/**
+ * `#name:Module:Entity`, resolved as the target did: to the package its events name. The root
+ * event of the command (its interface for an interface exercise) says which package the target
+ * chose; failing that, the one package of that name among those the events name.
+ */
+async function resolvePackageName(
+  ref: string, root: TargetNode | undefined, nodes: readonly TargetNode[], need: (id: string) => Promise<string | undefined>,
+  packageOf: (id: string) => Package | undefined, where: string,
+): Promise<QualifiedName | string> {
+  const parts = parseTemplateId(ref.slice(1));
+  if (parts === undefined) return `${where}.templateId '${ref}' is not #name:Module:Entity`;
+  const name = parts.packageId;
+  const packageIdIn = (v: unknown) => (typeof v === 'string' ? parseTemplateId(v)?.packageId : undefined);
+  const fromRoot = root === undefined ? undefined : packageIdIn(root.kind === 'exercise' && root.interfaceId !== undefined ? root.interfaceId : root.templateId);
+  const candidates = [...new Set([fromRoot, ...nodes.flatMap((n) => [packageIdIn(n.templateId), packageIdIn(n.kind === 'exercise' ? n.interfaceId : undefined)])])]
+    .filter((id): id is string => id !== undefined);
+  const matching: string[] = [];
+  for (const id of candidates) {
+    const why = await need(id);
+    if (why !== undefined) {
+      if (id === fromRoot) return why; // the package the target used cannot be re-run: say why
+      continue;
+    }
+    const pkg = packageOf(id);
+    if (pkg?.metadata?.name !== name) continue;
+    if (id === fromRoot) return { packageId: id, module: parts.module, name: parts.name };
+    matching.push(id);
+  }
+  if (matching.length === 1) return { packageId: matching[0]!, module: parts.module, name: parts.name };
+  return `${where} names its template by package name (${ref}) and the transaction's events name ${matching.length === 0 ? 'no package' : 'several packages'} of that name`;
 }
