@@ -25,13 +25,17 @@ export interface LedgerSource {
   packageOf(packageId: string): Promise<PackageLookup>;
   /** The created event of `contractId` visible to `parties`, or undefined. */
   contract(contractId: string, parties: readonly string[]): Promise<ReportedContract | undefined>;
+  /** A created event the target reported in a transaction the suite read: later inputs need not be asked for. */
+  remember?(created: ReportedContract): void;
 }
 
 /** Packages decoded per run, by id (a package id names its bytes, so the cache never goes stale). */
 type PackageCacheMemo = Map<string, Promise<PackageLookup>>;
 
-export function httpLedgerSource(ctx: CheckContext): LedgerSource {
+export function httpLedgerSource(ctx: Pick<CheckContext, 'http' | 'shared'>): LedgerSource {
   const cache = ctx.shared<PackageCacheMemo>('reinterpret.packages', () => Promise.resolve(new Map()));
+  // Created events the target already reported in the run (a contract id names one creation).
+  const reported = ctx.shared<Map<string, ReportedContract>>('reinterpret.contracts', () => Promise.resolve(new Map()));
   return {
     async packageOf(packageId) {
       const memo = await cache;
@@ -43,6 +47,8 @@ export function httpLedgerSource(ctx: CheckContext): LedgerSource {
       return hit;
     },
     async contract(contractId, parties) {
+      const known = (await reported).get(contractId);
+      if (known !== undefined) return known;
       const filters = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
       const e = await ctx.http.request('ledger', {
         method: 'POST', path: '/v2/events/events-by-contract-id',
@@ -52,10 +58,13 @@ export function httpLedgerSource(ctx: CheckContext): LedgerSource {
       const created = isObject(body) && isObject(body.created) && isObject(body.created.createdEvent) ? body.created.createdEvent : undefined;
       return created ? reportedContract(created) : undefined;
     },
+    remember(created) {
+      void reported.then((m) => m.set(created.contractId, created));
+    },
   };
 }
 
-async function fetchPackage(ctx: CheckContext, packageId: string): Promise<PackageLookup> {
+async function fetchPackage(ctx: Pick<CheckContext, 'http'>, packageId: string): Promise<PackageLookup> {
   const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/packages/${packageId}` });
   const r = e.response;
   if (r?.status !== 200) return { ok: false, reason: `GET /v2/packages/${packageId} answered ${r ? `HTTP ${r.status}` : e.error?.message ?? 'nothing'}` };

@@ -69,12 +69,13 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
 
   // The commands, with their template (or interface) ids resolved to a package.
   const roots = rootsOf(target.nodes);
+  const eventPackages = eventPackagesOf(target.nodes);
   const resolved: Resolved[] = [];
   for (const [i, c] of s.commands.entries()) {
     const [kind, body] = Object.entries(c)[0] ?? [];
     if (kind === undefined || !isObject(body) || typeof body.templateId !== 'string') return skipped(`commands[${i}] has no templateId`);
     const id = body.templateId.startsWith('#')
-      ? await resolvePackageName(body.templateId, roots[i], target.nodes, need, (pid) => packages.get(pid), `commands[${i}]`)
+      ? await resolvePackageName(body.templateId, roots[i], eventPackages, need, (pid) => packages.get(pid), `commands[${i}]`)
       : parseTemplateId(body.templateId) ?? `commands[${i}].templateId '${body.templateId}' is not pkg:Module:Entity`;
     if (typeof id === 'string') return skipped(id);
     const why = await need(id.packageId);
@@ -210,28 +211,33 @@ function keyDifference(c: Resolved, reported: ReportedContract, templateId: Qual
  * chose; failing that, the one package of that name among those the events name.
  */
 async function resolvePackageName(
-  ref: string, root: TargetNode | undefined, nodes: readonly TargetNode[], need: (id: string) => Promise<string | undefined>,
+  ref: string, root: TargetNode | undefined, eventPackages: () => readonly string[], need: (id: string) => Promise<string | undefined>,
   packageOf: (id: string) => Package | undefined, where: string,
 ): Promise<QualifiedName | string> {
   const parts = parseTemplateId(ref.slice(1));
   if (parts === undefined) return `${where}.templateId '${ref}' is not #name:Module:Entity`;
   const name = parts.packageId;
-  const packageIdIn = (v: unknown) => (typeof v === 'string' ? parseTemplateId(v)?.packageId : undefined);
+  const at = (packageId: string): QualifiedName => ({ packageId, module: parts.module, name: parts.name });
   const fromRoot = root === undefined ? undefined : packageIdIn(root.kind === 'exercise' && root.interfaceId !== undefined ? root.interfaceId : root.templateId);
-  const candidates = [...new Set([fromRoot, ...nodes.flatMap((n) => [packageIdIn(n.templateId), packageIdIn(n.kind === 'exercise' ? n.interfaceId : undefined)])])]
-    .filter((id): id is string => id !== undefined);
-  const matching: string[] = [];
-  for (const id of candidates) {
-    const why = await need(id);
-    if (why !== undefined) {
-      if (id === fromRoot) return why; // the package the target used cannot be re-run: say why
-      continue;
-    }
-    const pkg = packageOf(id);
-    if (pkg?.metadata?.name !== name) continue;
-    if (id === fromRoot) return { packageId: id, module: parts.module, name: parts.name };
-    matching.push(id);
+  if (fromRoot !== undefined) {
+    const why = await need(fromRoot);
+    if (why !== undefined) return why; // the package the target used cannot be re-run: say why
+    if (packageOf(fromRoot)?.metadata?.name === name) return at(fromRoot);
   }
-  if (matching.length === 1) return { packageId: matching[0]!, module: parts.module, name: parts.name };
+  const matching: string[] = [];
+  for (const id of eventPackages()) {
+    if (id === fromRoot || (await need(id)) !== undefined) continue;
+    if (packageOf(id)?.metadata?.name === name) matching.push(id);
+  }
+  if (matching.length === 1) return at(matching[0]!);
   return `${where} names its template by package name (${ref}) and the transaction's events name ${matching.length === 0 ? 'no package' : 'several packages'} of that name`;
+}
+
+const packageIdIn = (v: unknown): string | undefined => (typeof v === 'string' ? parseTemplateId(v)?.packageId : undefined);
+
+/** The package ids the events name (templates and interfaces), once per transaction. */
+function eventPackagesOf(nodes: readonly TargetNode[]): () => readonly string[] {
+  let ids: string[] | undefined;
+  return () => (ids ??= [...new Set(nodes.flatMap((n) => [packageIdIn(n.templateId), packageIdIn(n.kind === 'exercise' ? n.interfaceId : undefined)]))]
+    .filter((id): id is string => id !== undefined));
 }

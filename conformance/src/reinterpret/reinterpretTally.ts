@@ -31,8 +31,18 @@ export class ReinterpretTally {
   #reinterpreted = 0;
   #differing = 0;
   readonly #skipped: ReinterpretSkip[] = [];
+  /** Updates a check handed over itself (`judgeTransaction`), so the run's sweep does not re-run them. */
+  readonly #handedUpdates = new Set<string>();
 
   constructor(readonly mode: ReinterpretMode) {}
+
+  markHanded(updateId: string): void {
+    this.#handedUpdates.add(updateId);
+  }
+
+  handedUpdate(updateId: string): boolean {
+    return this.#handedUpdates.has(updateId);
+  }
 
   record(check: string, outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped'; reason: string } | { kind: 'off' }): void {
     this.#transactions++;
@@ -50,7 +60,7 @@ export class ReinterpretTally {
 }
 
 /** Answered submissions that commit a transaction (the synchronous command and interactive forms; asynchronous submits are not counted). */
-const COMMITTING = /^\/v2\/(commands\/submit-and-wait(-for-transaction(-tree)?)?|interactive-submission\/executeAndWait(ForTransaction)?)$/;
+export const COMMITTING = /^\/v2\/(commands\/submit-and-wait(-for-transaction(-tree)?)?|interactive-submission\/executeAndWait(ForTransaction)?)$/;
 
 export function committedTransactions(exchanges: readonly Pick<Exchange, 'group' | 'path' | 'request' | 'response'>[]): number {
   return exchanges.filter((e) => e.group === 'ledger' && e.request.method === 'POST' && e.response?.status === 200 && COMMITTING.test(e.path)).length;
