@@ -22,11 +22,11 @@ function source(contracts: ReportedContract[] = [], packages: 'served' | 'missin
 }
 const input: ReportedContract = { contractId: cid, templateId, createArgument: args, signatories: [issuer], observers: [holder, watcher] };
 
-const createEvent = (over: Record<string, unknown> = {}) => ({ CreatedEvent: { nodeId: 0, contractId: '00cd', templateId, createArgument: args, signatories: [issuer], observers: [holder, watcher], ...over } });
+const createEvent = (over: Record<string, unknown> = {}) => ({ CreatedEvent: { nodeId: 0, contractId: '00cd', templateId, createArgument: args, signatories: [issuer], observers: [holder, watcher], witnessParties: [issuer], ...over } });
 const create = (events: unknown[]): JudgedSubmission => ({ commands: [{ CreateCommand: { templateId, createArguments: args } }], actAs: [issuer], parties: [issuer], transaction: { events } });
 const describeTx = (over: Record<string, unknown> = {}): JudgedSubmission => ({
   commands: [{ ExerciseCommand: { templateId, contractId: cid, choice: 'Describe', choiceArgument: { times: '2' } } }], actAs: [issuer], parties: [issuer],
-  transaction: { events: [{ ExercisedEvent: { nodeId: 0, lastDescendantNodeId: 0, contractId: cid, templateId, choice: 'Describe', consuming: false, actingParties: [issuer], exerciseResult: 'n-6', ...over } }] },
+  transaction: { events: [{ ExercisedEvent: { nodeId: 0, lastDescendantNodeId: 0, contractId: cid, templateId, choice: 'Describe', consuming: false, actingParties: [issuer], exerciseResult: 'n-6', witnessParties: [issuer], ...over } }] },
 });
 
 describe('reinterpret', () => {
@@ -45,6 +45,8 @@ describe('reinterpret', () => {
       [describeTx({ consuming: true }), 'judge.daml.consuming', 'events[0].consuming'],
       [describeTx({ exerciseResult: 'n-3' }), 'judge.daml.exercise-result', 'events[0].exerciseResult'],
       [describeTx({ actingParties: [holder] }), 'judge.daml.acting-parties', 'events[0].actingParties'],
+      [create([createEvent({ witnessParties: [issuer, 'intruder::1220dd'] })]), 'judge.daml.witnesses', 'events[0].witnessParties'],
+      [describeTx({ witnessParties: [] }), 'judge.daml.witnesses', 'events[0].witnessParties'],
     ];
     for (const [s, id, path] of cases) {
       const r = await reinterpret(source([input]), s);

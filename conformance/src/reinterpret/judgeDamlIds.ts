@@ -14,6 +14,7 @@ export const JUDGE_DAML = [
   { id: 'judge.daml.consuming', title: 'each exercised event is consuming exactly when its choice is', rule: RULE },
   { id: 'judge.daml.acting-parties', title: 'each exercised event names the controllers the choice computes', rule: RULE },
   { id: 'judge.daml.exercise-result', title: 'each exercised event carries the result the engine computed (contract ids aside)', rule: RULE },
+  { id: 'judge.daml.witnesses', title: 'each event names as witnesses exactly the requesting parties among the informees of its node and of its ancestors', rule: `${RULE} Witnesses: event.proto witness_parties (stakeholders, or signatories of a non-consuming exercise, the actors, choice observers, and every ancestor's informees).` },
   { id: 'judge.daml.refused', title: 'a transaction the engine refuses to build (a Daml error, failed authorization) is not committed', rule: RULE },
 ] as const satisfies readonly { id: string; title: string; rule: string }[];
 
