@@ -4,6 +4,7 @@ import { decodeArchive, encodeArchive, UpdateEngine, createCommand, decodeJson, 
 import type { LedgerSource } from '../../conformance/src/reinterpret/ledgerSource.js';
 import { reportedContract } from '../../conformance/src/reinterpret/ledgerSource.js';
 import { reinterpret } from '../../conformance/src/reinterpret/reinterpret.js';
+import { reinterpretRefusal } from '../../conformance/src/reinterpret/reinterpretRefusal.js';
 import { describeDifference } from '../../conformance/src/reinterpret/compareTransaction.js';
 import type { Command, Ledger } from '../../reference-server/src/ledger/index.js';
 import { ACCOUNT_TEMPLATE, ASSET_TEMPLATE, HOLDING_INTERFACE } from '../../reference-server/src/ledger/index.js';
@@ -130,5 +131,31 @@ describe('the sample package: real Daml-LF behind the TypeScript model', () => {
       expect(modelCode([...actAs], [exercise(ASSET_TEMPLATE, cid, 'Split', { splitAmount })]), `model, Split ${splitAmount}`).toBe(code);
       expect(engineCode([...actAs], update, contracts), `engine, Split ${splitAmount}`).toBe(code);
     }
+  });
+
+  it('a refusal of the TypeScript model, re-run by the suite\'s re-interpretation, gets the same code from the engine', async () => {
+    const { ledger, bank, alice } = world();
+    const source = ledgerSource(ledger);
+    const refusalOf = async (actAs: string[], commands: Command[]) => {
+      const r = ledger.submitAndWait({ userId: 'differential', commandId: nextCommandId(), actAs, commands });
+      if (r.ok) throw new Error('expected a refusal');
+      return reinterpretRefusal(source, { commands: commands as never, actAs, parties: actAs, code: r.error.code });
+    };
+    const create = (amount: string): Command => ({ CreateCommand: { templateId: ASSET_TEMPLATE, createArguments: { issuer: bank, owner: alice, amount } } });
+    expect(await refusalOf([bank], [create('0')])).toEqual({ kind: 'skipped', reason: expect.stringMatching(/by package name .* shows no package/) });
+    const byId = (amount: string): Command => ({ CreateCommand: { templateId: `${built.id}:Sample.Asset:Asset`, createArguments: { issuer: bank, owner: alice, amount } } });
+    expect(await refusalOf([bank], [byId('-1')])).toEqual({ kind: 'agrees' });
+    expect(await refusalOf([alice], [byId('5')])).toEqual({ kind: 'agrees' }); // the issuer did not submit: DAML_AUTHORIZATION_ERROR
+    const [cid] = createdIds(await both(ledger, [bank], [create('10')]));
+    expect(await refusalOf([alice], [exercise(ASSET_TEMPLATE, cid!, 'Split', { splitAmount: '10' })])).toEqual({ kind: 'agrees' });
+    expect(await refusalOf([bank], [exercise(ASSET_TEMPLATE, cid!, 'Split', { splitAmount: '1' })])).toEqual({ kind: 'agrees' });
+    // What a faulty target's refusal would be: a valid Split refused, a failed ensure under another code.
+    const split = [exercise(ASSET_TEMPLATE, cid!, 'Split', { splitAmount: '1' })];
+    expect(await reinterpretRefusal(source, { commands: split as never, actAs: [alice], parties: [alice], code: 'DAML_FAILURE' }))
+      .toEqual({ kind: 'differs', differences: [{ id: 'judge.daml.error-code', path: 'commands', target: 'DAML_FAILURE', engine: 'committed (no error)' }] });
+    expect(await reinterpretRefusal(source, { commands: [byId('0')] as never, actAs: [bank], parties: [bank], code: 'DAML_AUTHORIZATION_ERROR' }))
+      .toEqual({ kind: 'differs', differences: [{ id: 'judge.daml.error-code', path: 'commands[0]', target: 'DAML_AUTHORIZATION_ERROR', engine: 'TEMPLATE_PRECONDITION_VIOLATED' }] });
+    expect(await reinterpretRefusal(source, { commands: split as never, actAs: [alice], parties: [alice], code: 'CONTRACT_NOT_FOUND' }))
+      .toEqual({ kind: 'skipped', reason: 'refused with CONTRACT_NOT_FOUND, not an error of Daml interpretation' });
   });
 });

@@ -18,13 +18,15 @@ export interface ReportedContract {
   readonly observers: readonly string[];
   /** The contract key, when the event carries one. */
   readonly contractKey?: unknown;
+  /** Archived by now (events-by-contract-id answered an archived event too). */
+  readonly archived?: boolean;
 }
 
 export interface LedgerSource {
   /** The package `packageId` as the target serves it, decoded (cached by id for the run). */
   packageOf(packageId: string): Promise<PackageLookup>;
   /** The created event of `contractId` visible to `parties`, or undefined. */
-  contract(contractId: string, parties: readonly string[]): Promise<ReportedContract | undefined>;
+  contract(contractId: string, parties: readonly string[], options?: { readonly fresh?: boolean }): Promise<ReportedContract | undefined>;
   /** A created event the target reported in a transaction the suite read: later inputs need not be asked for. */
   remember?(created: ReportedContract): void;
 }
@@ -46,8 +48,8 @@ export function httpLedgerSource(ctx: Pick<CheckContext, 'http' | 'shared'>): Le
       }
       return hit;
     },
-    async contract(contractId, parties) {
-      const known = (await reported).get(contractId);
+    async contract(contractId, parties, options = {}) {
+      const known = options.fresh === true ? undefined : (await reported).get(contractId);
       if (known !== undefined) return known;
       const filters = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
       const e = await ctx.http.request('ledger', {
@@ -56,7 +58,8 @@ export function httpLedgerSource(ctx: Pick<CheckContext, 'http' | 'shared'>): Le
       });
       const body = e.response?.status === 200 ? parseJson(e.response.text) : undefined;
       const created = isObject(body) && isObject(body.created) && isObject(body.created.createdEvent) ? body.created.createdEvent : undefined;
-      return created ? reportedContract(created) : undefined;
+      const c = created ? reportedContract(created) : undefined;
+      return c && isObject(body) && isObject(body.archived) ? { ...c, archived: true } : c;
     },
     remember(created) {
       void reported.then((m) => m.set(created.contractId, created));

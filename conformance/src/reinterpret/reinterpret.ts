@@ -14,7 +14,7 @@ import { projectEngineNodes } from './projectEngineNodes.js';
 import type { LedgerSource, ReportedContract } from './ledgerSource.js';
 
 /** A command with its template (or interface) resolved to a package, and the contract it exercises. */
-interface Resolved {
+export interface Resolved {
   readonly kind: string;
   readonly body: Json;
   readonly id: QualifiedName;
@@ -99,15 +99,11 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
     if (c.contractId === undefined || inputs.has(c.contractId)) continue;
     const reported = await source.contract(c.contractId, s.parties);
     if (reported === undefined) return skipped(`the input contract ${c.contractId} has no created event the suite's parties see`);
-    const templateId = parseTemplateId(reported.templateId);
-    if (templateId === undefined) return skipped(`the input contract ${c.contractId} names template '${reported.templateId}'`);
-    const why = await need(templateId.packageId);
-    if (why !== undefined) return skipped(why);
-    const argument = decodeJson(conType(templateId), reported.createArgument as never, types);
-    if (!argument.ok) return skipped(`the engine cannot read the input contract ${c.contractId}'s argument: ${argument.problem.message}`);
-    inputs.set(c.contractId, { templateId, argument: argument.value, signatories: reported.signatories, observers: reported.observers });
+    const input = await inputContract(reported, need, getPackage);
+    if (typeof input === 'string') return skipped(input);
+    inputs.set(c.contractId, input);
     if (c.kind === 'ExerciseByKeyCommand') {
-      const d = keyDifference(c, reported, templateId, getPackage, types, `commands[${i}].contractKey`);
+      const d = keyDifference(c, reported, input.templateId, getPackage, types, `commands[${i}].contractKey`);
       if (typeof d === 'string') return skipped(d);
       if (d !== undefined) keyDifferences.push(d);
     }
@@ -136,6 +132,23 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
   const engineNodes = runs.flatMap((tx) => projectEngineNodes(tx, new Set(s.parties), getPackage, types));
   const differences = [...keyDifferences, ...compareTransaction(target.nodes, engineNodes)];
   return differences.length === 0 ? { kind: 'agrees', nodes: engineNodes.length } : { kind: 'differs', differences };
+}
+
+/** An input contract for the engine, from its created event as the target reported it; or why it cannot be one. */
+export async function inputContract(reported: ReportedContract, need: (id: string) => Promise<string | undefined>, getPackage: (id: string) => Package | undefined): Promise<LedgerContract | string> {
+  const templateId = parseTemplateId(reported.templateId);
+  if (templateId === undefined) return `the input contract ${reported.contractId} names template '${reported.templateId}'`;
+  const why = await need(templateId.packageId);
+  if (why !== undefined) return why;
+  const argument = decodeJson(conType(templateId), reported.createArgument as never, packageDataTypes(getPackage));
+  if (!argument.ok) return `the engine cannot read the input contract ${reported.contractId}'s argument: ${argument.problem.message}`;
+  return { templateId, argument: argument.value, signatories: reported.signatories, observers: reported.observers };
+}
+
+/** The engine update of a resolved command (its packages fetched), or why it cannot be built. */
+export function resolvedUpdate(c: Resolved, getPackage: (id: string) => Package | undefined, where: string): Update | string {
+  const types = packageDataTypes(getPackage);
+  return updateOf(c, getPackage, (t, j) => decodeJson(t, j as never, types), where);
 }
 
 /** A Daml failure means the target should have refused; anything else the engine could not do is a skip. */

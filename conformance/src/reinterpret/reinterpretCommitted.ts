@@ -12,6 +12,7 @@ import { describeDifference } from './compareTransaction.js';
 import { httpLedgerSource, reportedContract, type LedgerSource } from './ledgerSource.js';
 import { reinterpret, type Reinterpretation } from './reinterpret.js';
 import { COMMITTING } from './reinterpretTally.js';
+import { DAML_REFUSAL_CODES, reinterpretRefusal, type RefusedSubmission } from './reinterpretRefusal.js';
 
 /** What the re-interpretation of a check's transactions found: the first difference, if any. */
 export interface CommittedOutcome {
@@ -70,8 +71,9 @@ function rememberCreated(source: LedgerSource, tx: Json): void {
 export async function reinterpretCommitted(ctx: Pick<CheckContext, 'http' | 'shared' | 'reinterpretation' | 'check'>, exchanges: readonly Exchange[]): Promise<CommittedOutcome> {
   const tally = ctx.reinterpretation;
   let failure: CommittedOutcome['failure'];
-  const committed = exchanges.filter((e) => e.group === 'ledger' && e.request.method === 'POST' && e.response?.status === 200 && COMMITTING.test(e.path));
-  if (tally === undefined || committed.length === 0) return {};
+  const submissions = exchanges.filter((e) => e.group === 'ledger' && e.request.method === 'POST' && COMMITTING.test(e.path));
+  const committed = submissions.filter((e) => e.response?.status === 200);
+  if (tally === undefined || submissions.length === 0) return {};
   const source = httpLedgerSource(ctx);
   for (const e of committed) {
     const s = submittedOf(e);
@@ -89,5 +91,29 @@ export async function reinterpretCommitted(ctx: Pick<CheckContext, 'http' | 'sha
       failure = { message: `the transaction differs from the engine's re-interpretation of its commands: ${r.differences.map(describeDifference).join('; ')}`, exchange: e };
     }
   }
+  if (tally.mode === 'engine') {
+    for (const e of submissions) {
+      const refused = refusedOf(e);
+      if (refused === undefined) continue;
+      const r = await reinterpretRefusal(source, refused);
+      tally.recordRefusal(ctx.check.id, r);
+      if (r.kind === 'differs' && failure === undefined) {
+        failure = { message: `the refusal differs from the engine's re-interpretation of its commands: ${r.differences.map(describeDifference).join('; ')}`, exchange: e };
+      }
+    }
+  }
   return failure === undefined ? {} : { failure };
+}
+
+/** A synchronous submission the target refused with an error of Daml interpretation, as the engine re-runs it. */
+function refusedOf(e: Exchange): RefusedSubmission | undefined {
+  const status = e.response?.status;
+  if (status === undefined || status < 400 || status >= 500 || e.path.startsWith('/v2/interactive-submission/')) return undefined;
+  const answer = parse(e.response?.text);
+  if (!isObject(answer) || typeof answer.code !== 'string' || !DAML_REFUSAL_CODES.has(answer.code)) return undefined;
+  const body = parse(e.request.body);
+  const commands = isObject(body) && e.path.endsWith('/submit-and-wait-for-transaction') ? body.commands : body;
+  if (!isObject(commands) || !Array.isArray(commands.commands) || !Array.isArray(commands.actAs)) return undefined;
+  const actAs = commands.actAs.filter((p): p is string => typeof p === 'string');
+  return { commands: commands.commands.filter(isObject), actAs, parties: actAs, code: answer.code };
 }

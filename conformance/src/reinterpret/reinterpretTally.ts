@@ -24,6 +24,8 @@ export interface ReinterpretSummary {
   /** `reinterpreted / transactions` (1 when there were none). */
   readonly share: number;
   readonly skipped: readonly ReinterpretSkip[];
+  /** Submissions the target refused with an error of Daml interpretation: re-run and their codes compared, and how many differed. */
+  readonly refusals?: { readonly compared: number; readonly differing: number };
 }
 
 export class ReinterpretTally {
@@ -44,6 +46,16 @@ export class ReinterpretTally {
     return this.#handedUpdates.has(updateId);
   }
 
+  #refusalsCompared = 0;
+  #refusalsDiffering = 0;
+
+  /** A refused submission re-run (not a transaction: it changes neither `transactions` nor `share`). */
+  recordRefusal(check: string, outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped'; reason: string }): void {
+    if (outcome.kind === 'skipped') this.#skipped.push({ check, reason: `refused command: ${outcome.reason}` });
+    else this.#refusalsCompared++;
+    if (outcome.kind === 'differs') this.#refusalsDiffering++;
+  }
+
   record(check: string, outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped'; reason: string } | { kind: 'off' }): void {
     this.#transactions++;
     if (outcome.kind === 'agrees' || outcome.kind === 'differs') this.#reinterpreted++;
@@ -55,7 +67,8 @@ export class ReinterpretTally {
   summary(committed = 0): ReinterpretSummary {
     const transactions = Math.max(committed, this.#transactions);
     const share = transactions === 0 ? 1 : Math.round((this.#reinterpreted / transactions) * 1000) / 1000;
-    return { mode: this.mode, transactions, handed: this.#transactions, reinterpreted: this.#reinterpreted, differing: this.#differing, share, skipped: [...this.#skipped] };
+    const refusals = this.#refusalsCompared > 0 ? { refusals: { compared: this.#refusalsCompared, differing: this.#refusalsDiffering } } : {};
+    return { mode: this.mode, transactions, handed: this.#transactions, reinterpreted: this.#reinterpreted, differing: this.#differing, share, skipped: [...this.#skipped], ...refusals };
   }
 }
 
@@ -78,5 +91,6 @@ export function mergeReinterpretation(all: readonly (ReinterpretSummary | undefi
     transactions, handed: sum((s) => s.handed), reinterpreted, differing: sum((s) => s.differing),
     share: transactions === 0 ? 1 : Math.round((reinterpreted / transactions) * 1000) / 1000,
     skipped: present.flatMap((s) => s.skipped),
+    ...(present.some((s) => s.refusals) ? { refusals: { compared: sum((s) => s.refusals?.compared ?? 0), differing: sum((s) => s.refusals?.differing ?? 0) } } : {}),
   };
 }
