@@ -106,6 +106,16 @@ export const REINTERPRET_MUTANTS: readonly Mutant[] = [
     }),
   },
   {
+    name: 'own-package-view-value',
+    description: 'the interface view the successor of a consuming choice carries (the request asked for it) is not what the view computes',
+    caughtBy: CHECK, reinterpret: 'judge.daml.view',
+    fault: onOwnTransaction(choiceIs('Bump'), (events) => {
+      for (const c of created(events)) {
+        for (const v of Array.isArray(c.interfaceViews) ? c.interfaceViews : []) if (isObject(v) && isObject(v.viewValue)) v.viewValue = { ...v.viewValue, total: '3' };
+      }
+    }),
+  },
+  {
     name: 'own-package-extra-node',
     description: 'the transaction of a create reports its created event twice (an event writer that appends a node again)',
     caughtBy: CHECK, reinterpret: 'judge.daml.nodes',

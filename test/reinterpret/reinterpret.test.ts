@@ -71,6 +71,13 @@ describe('reinterpret', () => {
     expect(await reinterpret(source([input]), { ...describeTx(), commands: [{ ExerciseCommand: { templateId: byName, contractId: cid, choice: 'Describe', choiceArgument: { times: '2' } } }] })).toEqual({ kind: 'agrees', nodes: 1 });
   });
 
+  it('compares the interface views a created event carries with the views the engine computes (judge.daml.view)', async () => {
+    const view = (viewValue: unknown) => ({ interfaceViews: [{ interfaceId: `${built.id}:${OWN_MODULE}:Counted`, viewStatus: { code: 0 }, viewValue }] });
+    expect(await reinterpret(source(), create([createEvent(view({ holder, total: '3', label: 'n-' }))]))).toEqual({ kind: 'agrees', nodes: 1 });
+    const r = await reinterpret(source(), create([createEvent(view({ holder, total: '4', label: 'n-' }))]));
+    expect(r).toEqual({ kind: 'differs', differences: [{ id: 'judge.daml.view', path: 'events[0].interfaceViews[0].viewValue', target: { holder, total: '4', label: 'n-' }, engine: { holder, total: '3', label: 'n-' } }] });
+  });
+
   it('a package served without modules is a hand-written port: skipped with that reason', () => {
     const port = new PackageBuilder({ name: 'some-port', version: '0.1.0' }).build();
     const served = packageFromPayload(port.id, port.payload);

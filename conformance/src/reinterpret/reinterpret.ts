@@ -11,6 +11,7 @@ import {
 import { isObject, jsonEqual, type Json } from '../checks/support/expect.js';
 import { compareTransaction, rootsOf, targetNodesOf, type Difference, type TargetNode } from './compareTransaction.js';
 import { projectEngineNodes } from './projectEngineNodes.js';
+import { viewDifferences } from './compareViews.js';
 import type { LedgerSource, ReportedContract } from './ledgerSource.js';
 
 /** A command with its template (or interface) resolved to a package, and the contract it exercises. */
@@ -130,7 +131,10 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
     runs.push(r.transaction);
   }
   const engineNodes = runs.flatMap((tx) => projectEngineNodes(tx, new Set(s.parties), getPackage, types));
-  const differences = [...keyDifferences, ...compareTransaction(target.nodes, engineNodes)];
+  // Interface views, where the request asked for them (the events carry them).
+  const views = await viewDifferences(events, need, getPackage);
+  if (typeof views === 'string') return skipped(`interface views: ${views}`);
+  const differences = [...keyDifferences, ...compareTransaction(target.nodes, engineNodes), ...views];
   return differences.length === 0 ? { kind: 'agrees', nodes: engineNodes.length } : { kind: 'differs', differences };
 }
 

@@ -9,6 +9,7 @@ import type { CheckContext } from '../checks/types.js';
 import { isObject, type Json } from '../checks/support/expect.js';
 import type { Exchange } from '../target/exchange.js';
 import { describeDifference } from './compareTransaction.js';
+import { viewDifferencesFrom } from './compareViews.js';
 import { httpLedgerSource, reportedContract, type LedgerSource } from './ledgerSource.js';
 import { reinterpret, type Reinterpretation } from './reinterpret.js';
 import { COMMITTING } from './reinterpretTally.js';
@@ -57,6 +58,11 @@ async function readTransaction(ctx: Pick<CheckContext, 'http'>, updateId: string
   return isObject(tx) ? tx : `update-by-id ${updateId} answered ${e.response ? `HTTP ${e.response.status}` : e.error?.message ?? 'nothing'}, not the transaction`;
 }
 
+function answeredEvents(e: Exchange): unknown[] {
+  const answer = parse(e.response?.text);
+  return isObject(answer) && isObject(answer.transaction) && Array.isArray(answer.transaction.events) ? answer.transaction.events : [];
+}
+
 function rememberCreated(source: LedgerSource, tx: Json): void {
   for (const e of Array.isArray(tx.events) ? tx.events : []) {
     const c = isObject(e) && isObject(e.CreatedEvent) ? reportedContract(e.CreatedEvent) : undefined;
@@ -84,6 +90,13 @@ export async function reinterpretCommitted(ctx: Pick<CheckContext, 'http' | 'sha
     else {
       const tx = await readTransaction(ctx, s.updateId, s.actAs);
       r = typeof tx === 'string' ? { kind: 'skipped', reason: tx } : await reinterpret(source, { commands: s.commands, actAs: s.actAs, parties: s.actAs, transaction: tx });
+      // The answer itself carries interface views when the request asked for them: the engine's views too.
+      const answered = answeredEvents(e);
+      if (r.kind === 'agrees' && answered.some((x) => isObject(x) && isObject(x.CreatedEvent) && Array.isArray(x.CreatedEvent.interfaceViews) && x.CreatedEvent.interfaceViews.length > 0)) {
+        const views = await viewDifferencesFrom(source, answered);
+        if (typeof views === 'string') r = { kind: 'skipped', reason: `interface views: ${views}` };
+        else if (views.length > 0) r = { kind: 'differs', differences: views };
+      }
       if (typeof tx !== 'string') rememberCreated(source, tx);
     }
     tally.record(ctx.check.id, r);
