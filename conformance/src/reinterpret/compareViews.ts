@@ -6,24 +6,13 @@
 import { Evaluator, decodeJson, encodeJson, lookupInterface, lookupTemplate, packageDataTypes, type Package } from '../../../daml-engine/index.js';
 import { isObject, jsonEqual } from '../checks/support/expect.js';
 import type { Difference } from './compareTransaction.js';
-import type { LedgerSource } from './ledgerSource.js';
+import { packageFetcher, type LedgerSource } from './ledgerSource.js';
 import { parseTemplateId } from './reinterpret.js';
 
 /** The same, fetching the packages from `source` (views in an answer, apart from a re-run). */
 export function viewDifferencesFrom(source: LedgerSource, events: readonly unknown[]): Promise<Difference[] | string> {
-  const packages = new Map<string, Package>();
-  const need = async (id: string): Promise<string | undefined> => {
-    if (packages.has(id)) return undefined;
-    const p = await source.packageOf(id);
-    if (!p.ok) return p.reason;
-    packages.set(id, p.pkg);
-    for (const dep of p.pkg.imports ?? []) {
-      const why = await need(dep);
-      if (why !== undefined) return why;
-    }
-    return undefined;
-  };
-  return viewDifferences(events, need, (id) => packages.get(id));
+  const { need, getPackage } = packageFetcher(source);
+  return viewDifferences(events, need, getPackage);
 }
 
 /** Differences in the views of `events`; a string when a view cannot be computed (a skip). */

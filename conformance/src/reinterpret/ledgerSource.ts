@@ -31,6 +31,24 @@ export interface LedgerSource {
   remember?(created: ReportedContract): void;
 }
 
+/** The packages one re-run uses: `need(id)` fetches a package and its imports (undefined, or why not); `getPackage` for the engine. */
+export function packageFetcher(source: LedgerSource): { need(packageId: string): Promise<string | undefined>; getPackage(packageId: string): Package | undefined } {
+  const packages = new Map<string, Package>();
+  const need = async (packageId: string): Promise<string | undefined> => {
+    if (packages.has(packageId)) return undefined;
+    const p = await source.packageOf(packageId);
+    if (!p.ok) return p.reason;
+    packages.set(packageId, p.pkg);
+    // Dependencies are fetched too: the engine resolves references across packages.
+    for (const dep of p.pkg.imports ?? []) {
+      const why = await need(dep);
+      if (why !== undefined) return why;
+    }
+    return undefined;
+  };
+  return { need, getPackage: (id) => packages.get(id) };
+}
+
 /** Packages decoded per run, by id (a package id names its bytes, so the cache never goes stale). */
 type PackageCacheMemo = Map<string, Promise<PackageLookup>>;
 

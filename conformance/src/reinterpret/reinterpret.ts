@@ -12,7 +12,7 @@ import { isObject, jsonEqual, type Json } from '../checks/support/expect.js';
 import { compareTransaction, rootsOf, targetNodesOf, type Difference, type TargetNode } from './compareTransaction.js';
 import { projectEngineNodes } from './projectEngineNodes.js';
 import { viewDifferences } from './compareViews.js';
-import type { LedgerSource, ReportedContract } from './ledgerSource.js';
+import { packageFetcher, type LedgerSource, type ReportedContract } from './ledgerSource.js';
 
 /** A command with its template (or interface) resolved to a package, and the contract it exercises. */
 export interface Resolved {
@@ -54,19 +54,7 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
   const target = targetNodesOf(events);
   if (!target.ok) return skipped(target.reason);
 
-  const packages = new Map<string, Package>();
-  const need = async (packageId: string): Promise<string | undefined> => {
-    if (packages.has(packageId)) return undefined;
-    const p = await source.packageOf(packageId);
-    if (!p.ok) return p.reason;
-    packages.set(packageId, p.pkg);
-    // Dependencies are fetched too: the engine resolves references across packages.
-    for (const dep of p.pkg.imports ?? []) {
-      const why = await need(dep);
-      if (why !== undefined) return why;
-    }
-    return undefined;
-  };
+  const { need, getPackage } = packageFetcher(source);
 
   // The commands, with their template (or interface) ids resolved to a package.
   const roots = rootsOf(target.nodes);
@@ -76,7 +64,7 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
     const [kind, body] = Object.entries(c)[0] ?? [];
     if (kind === undefined || !isObject(body) || typeof body.templateId !== 'string') return skipped(`commands[${i}] has no templateId`);
     const id = body.templateId.startsWith('#')
-      ? await resolvePackageName(body.templateId, roots[i], eventPackages, need, (pid) => packages.get(pid), `commands[${i}]`)
+      ? await resolvePackageName(body.templateId, roots[i], eventPackages, need, getPackage, `commands[${i}]`)
       : parseTemplateId(body.templateId) ?? `commands[${i}].templateId '${body.templateId}' is not pkg:Module:Entity`;
     if (typeof id === 'string') return skipped(id);
     const why = await need(id.packageId);
@@ -90,7 +78,6 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
     }
     resolved.push({ kind, body, id, contractId });
   }
-  const getPackage = (id: string) => packages.get(id);
   const types = packageDataTypes(getPackage);
 
   // Input contracts: those the commands exercise, as the target reported their creation.

@@ -5,10 +5,10 @@
  * reports them and must refuse too, with the same Canton error code (`judge.daml.error-code`).
  * Refusals of other kinds (validation, contention, unknown contracts) are not Daml's to judge.
  */
-import { UpdateEngine, lookupInterface, lookupTemplate, type EvalError, type LedgerContract, type Package, type QualifiedName } from '../../../daml-engine/index.js';
+import { UpdateEngine, lookupInterface, lookupTemplate, type EvalError, type LedgerContract, type QualifiedName } from '../../../daml-engine/index.js';
 import { isObject, type Json } from '../checks/support/expect.js';
 import type { Difference } from './compareTransaction.js';
-import type { LedgerSource } from './ledgerSource.js';
+import { packageFetcher, type LedgerSource } from './ledgerSource.js';
 import { inputContract, parseTemplateId, resolvedUpdate, type Resolved } from './reinterpret.js';
 
 /** The codes of a Daml interpretation failure (CommandExecutionErrors.Interpreter and its kin) the engine can give. */
@@ -58,19 +58,7 @@ export type RefusalOutcome =
 export async function reinterpretRefusal(source: LedgerSource, s: RefusedSubmission): Promise<RefusalOutcome> {
   const skipped = (reason: string): RefusalOutcome => ({ kind: 'skipped', reason });
   if (!DAML_REFUSAL_CODES.has(s.code)) return skipped(`refused with ${s.code}, not an error of Daml interpretation`);
-  const packages = new Map<string, Package>();
-  const need = async (id: string): Promise<string | undefined> => {
-    if (packages.has(id)) return undefined;
-    const p = await source.packageOf(id);
-    if (!p.ok) return p.reason;
-    packages.set(id, p.pkg);
-    for (const dep of p.pkg.imports ?? []) {
-      const why = await need(dep);
-      if (why !== undefined) return why;
-    }
-    return undefined;
-  };
-  const getPackage = (id: string) => packages.get(id);
+  const { need, getPackage } = packageFetcher(source);
   const inputs = new Map<string, LedgerContract>();
   const resolved: Resolved[] = [];
   for (const [i, c] of s.commands.entries()) {
@@ -91,7 +79,7 @@ export async function reinterpretRefusal(source: LedgerSource, s: RefusedSubmiss
       // By package name: the package of the contract exercised, when it is of that name and defines the entity.
       const named = parseTemplateId(body.templateId.slice(1));
       const at = contractId === undefined ? undefined : inputs.get(contractId)?.templateId.packageId;
-      const pkg = at === undefined ? undefined : packages.get(at);
+      const pkg = at === undefined ? undefined : getPackage(at);
       const candidate: QualifiedName | undefined = named && at !== undefined ? { packageId: at, module: named.module, name: named.name } : undefined;
       if (named === undefined || pkg?.metadata?.name !== named.packageId || candidate === undefined
         || (lookupTemplate(getPackage, candidate) === undefined && lookupInterface(getPackage, candidate) === undefined)) {
