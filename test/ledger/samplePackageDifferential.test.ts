@@ -64,6 +64,11 @@ describe('the sample package: real Daml-LF behind the TypeScript model', () => {
     expect(Buffer.from(must(ledger.getPackage(built.id)).payload)).toEqual(Buffer.from(built.payload));
     expect([...built.package.modules.keys()].sort()).toEqual(['Sample.Account', 'Sample.Asset', 'Sample.Holding']);
     expect(samplePackage()).toBe(built); // built once per process
+    // The id older versions derived from name and version still resolves (data directories name it).
+    const legacy = createHash('sha256').update('canton-conformance-samples@1.0.0').digest('hex');
+    const r = ledger.catalogue.resolve(`${legacy}:Sample.Asset:Asset`);
+    expect(r.ok && r.value.id).toBe(`${built.id}:Sample.Asset:Asset`);
+    expect(ledger.listPackages().packageIds).not.toContain(legacy);
   });
 
   it('create (with and without observers), Transfer, Split, Describe and Archive agree event for event', async () => {

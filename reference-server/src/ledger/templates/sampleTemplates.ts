@@ -2,7 +2,7 @@ import type { LedgerError } from '../errors.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { DamlRecord } from '../wire.js';
-import type { Catalogue } from './Catalogue.js';
+import { packageIdOf, type Catalogue } from './Catalogue.js';
 import { fromScaled, toScaled } from './numeric.js';
 import { SAMPLE_PACKAGE_NAME, samplePackage } from './samplePackage.js';
 
@@ -123,4 +123,7 @@ export function registerSampleTemplates(catalogue: Catalogue): void {
       },
     }),
   );
+  // Before the sample templates were real Daml-LF their id was derived from name and version:
+  // data directories written then name it.
+  catalogue.aliasPackageId(packageIdOf(SAMPLE_PACKAGE), packageId);
 }
