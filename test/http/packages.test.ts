@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeArchive, encodeArchive } from '../../daml-engine/index.js';
+import { samplePackage } from '../../reference-server/src/ledger/templates/samplePackage.js';
 import { buildDalf, buildDar, freshPackageName } from '../../conformance/src/generators/dar.js';
 import { expectCantonError } from './support/cantonError.js';
 import { get, post } from './support/ledgerApi.js';
@@ -158,6 +160,22 @@ describe('packages', () => {
     expect(got.hash).toBe(first.packageId);
     expect(got.bytes.length).toBeGreaterThan(0);
     expect((await get(server, `/v2/packages/${first.packageId}/status`)).body.packageStatus).toBe('PACKAGE_STATUS_REGISTERED');
+  });
+
+  it('serves the sample templates as a real Daml-LF package (its SHA-256 is its id); the hand-written ports without modules', async () => {
+    const sample = samplePackage();
+    const got = await fetchPackage(server, sample.id);
+    expect(got.status).toBe(200);
+    expect(createHash('sha256').update(got.bytes).digest('hex')).toBe(sample.id);
+    const decoded = decodeArchive(encodeArchive(got.bytes).dalf);
+    expect(decoded.ok && [...decoded.value.modules.keys()].sort()).toEqual(['Sample.Account', 'Sample.Asset', 'Sample.Holding']);
+    const ports = server.ledger.catalogue.packages().filter((p) => p.packageId !== sample.id);
+    expect(ports.length).toBeGreaterThan(0);
+    for (const port of ports) {
+      const bytes = (await fetchPackage(server, port.packageId)).bytes;
+      const d = decodeArchive(encodeArchive(bytes).dalf);
+      expect(d.ok && { name: d.value.metadata?.name, modules: d.value.modules.size }, port.packageName).toEqual({ name: port.packageName, modules: 0 });
+    }
   });
 
   it('answers an unknown package id with 404 PACKAGE_NOT_FOUND and status UNSPECIFIED; a malformed id with 400', async () => {

@@ -21,7 +21,7 @@ describe('commands', () => {
     expect(refused(ledger.submitAndWait(create({ issuer: bank, owner: alice, amount: '1.23456789012' })), 'COMMAND_PREPROCESSING_FAILED').cause).toContain('decimal places');
     expect(refused(ledger.submitAndWait(create({ issuer: bank, owner: alice, amount: 'ten' })), 'COMMAND_PREPROCESSING_FAILED').cause).toContain('invalid Numeric');
     expect(refused(ledger.submitAndWait(create([1, 2])), 'COMMAND_PREPROCESSING_FAILED').cause).toContain('expected a record');
-    expect(refused(ledger.submitAndWait(create({ issuer: bank, owner: alice, amount: '0' })), 'DAML_INTERPRETATION_ERROR').cause).toContain('amount must be positive');
+    expect(refused(ledger.submitAndWait(create({ issuer: bank, owner: alice, amount: '0' })), 'TEMPLATE_PRECONDITION_VIOLATED').cause).toContain('amount must be positive');
   });
 
   it('validates the submission envelope', () => {

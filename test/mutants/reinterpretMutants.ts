@@ -41,6 +41,24 @@ function onEveryTicket(f: (created: Json) => void): Fault {
   };
   return { response: (req, res) => (res.status === 200 && pathOf(req.url).startsWith('/v2/') ? withJson(res, (v) => (walk(v), v)) : res) };
 }
+/**
+ * Rewrites the events of point reads (`update-by-id`, LEDGER_EFFECTS) of transactions holding an
+ * exercise of `choice` on the sample templates: a participant whose stored transaction tree is not
+ * the one it answered at submission (the suite re-reads each committed transaction this way).
+ */
+function onStoredSampleTree(choice: string, f: (events: Json[]) => void): Fault {
+  return {
+    response(req: ProxyRequest, res: ProxyResponse) {
+      if (req.method !== 'POST' || pathOf(req.url) !== '/v2/updates/update-by-id' || res.status !== 200 || !req.body.includes('TRANSACTION_SHAPE_LEDGER_EFFECTS')) return res;
+      return withJson(res, (v) => {
+        const tx = isObject(v) && isObject(v.update) && isObject(v.update.Transaction) && isObject(v.update.Transaction.value) ? v.update.Transaction.value : undefined;
+        const events = tx !== undefined && Array.isArray(tx.events) ? (tx.events as Json[]) : undefined;
+        if (events?.some((e) => isObject(e.ExercisedEvent) && e.ExercisedEvent.choice === choice && String(e.ExercisedEvent.templateId).endsWith(':Sample.Asset:Asset'))) f(events);
+        return v;
+      });
+    },
+  };
+}
 const created = (events: Json[]) => events.map((e) => e.CreatedEvent).filter(isObject);
 const exercised = (events: Json[]) => events.map((e) => e.ExercisedEvent).filter(isObject);
 const isCreate = (body: string) => body.includes('CreateCommand');
@@ -88,12 +106,39 @@ export const REINTERPRET_MUTANTS: readonly Mutant[] = [
     }),
   },
   {
+    name: 'own-package-view-value',
+    description: 'the interface view the successor of a consuming choice carries (the request asked for it) is not what the view computes',
+    caughtBy: CHECK, reinterpret: 'judge.daml.view',
+    fault: onOwnTransaction(choiceIs('Bump'), (events) => {
+      for (const c of created(events)) {
+        for (const v of Array.isArray(c.interfaceViews) ? c.interfaceViews : []) if (isObject(v) && isObject(v.viewValue)) v.viewValue = { ...v.viewValue, total: '3' };
+      }
+    }),
+  },
+  {
     name: 'own-package-extra-node',
     description: 'the transaction of a create reports its created event twice (an event writer that appends a node again)',
     caughtBy: CHECK, reinterpret: 'judge.daml.nodes',
     fault: onOwnTransaction(isCreate, (events) => {
       const first = events.find((e) => isObject(e.CreatedEvent));
       if (first && isObject(first.CreatedEvent)) events.push({ CreatedEvent: { ...first.CreatedEvent, nodeId: 1 } });
+    }),
+  },
+  {
+    name: 'sample-missing-node',
+    description: 'the stored tree of a Split lacks its last node (the remainder\'s create): the exercise still spans it',
+    caughtBy: 'ledger.exercise.result-and-events', reinterpret: 'judge.daml.nodes',
+    fault: onStoredSampleTree('Split', (events) => {
+      const last = events.map((e, i) => (isObject(e.CreatedEvent) ? i : -1)).filter((i) => i >= 0).at(-1);
+      if (last !== undefined) events.splice(last, 1);
+    }),
+  },
+  {
+    name: 'sample-extra-witness',
+    description: 'the stored tree of a Split names a witness of its creates that is no informee of them (nor of the exercise)',
+    caughtBy: 'ledger.exercise.result-and-events', reinterpret: 'judge.daml.witnesses',
+    fault: onStoredSampleTree('Split', (events) => {
+      for (const c of created(events)) if (Array.isArray(c.witnessParties)) c.witnessParties = [...c.witnessParties, 'intruder::1220aaaa'];
     }),
   },
   {

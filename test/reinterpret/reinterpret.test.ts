@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildOwnPackage, OWN_MODULE } from '../../conformance/src/reinterpret/ownPackage.js';
 import type { LedgerSource, ReportedContract } from '../../conformance/src/reinterpret/ledgerSource.js';
+import { packageFromPayload } from '../../conformance/src/reinterpret/ledgerSource.js';
+import { PackageBuilder } from '../../daml-engine/index.js';
 import { reinterpret, type JudgedSubmission } from '../../conformance/src/reinterpret/reinterpret.js';
 import { describeDifference } from '../../conformance/src/reinterpret/compareTransaction.js';
 import { committedTransactions, mergeReinterpretation, ReinterpretTally } from '../../conformance/src/reinterpret/reinterpretTally.js';
@@ -20,11 +22,11 @@ function source(contracts: ReportedContract[] = [], packages: 'served' | 'missin
 }
 const input: ReportedContract = { contractId: cid, templateId, createArgument: args, signatories: [issuer], observers: [holder, watcher] };
 
-const createEvent = (over: Record<string, unknown> = {}) => ({ CreatedEvent: { nodeId: 0, contractId: '00cd', templateId, createArgument: args, signatories: [issuer], observers: [holder, watcher], ...over } });
+const createEvent = (over: Record<string, unknown> = {}) => ({ CreatedEvent: { nodeId: 0, contractId: '00cd', templateId, createArgument: args, signatories: [issuer], observers: [holder, watcher], witnessParties: [issuer], ...over } });
 const create = (events: unknown[]): JudgedSubmission => ({ commands: [{ CreateCommand: { templateId, createArguments: args } }], actAs: [issuer], parties: [issuer], transaction: { events } });
 const describeTx = (over: Record<string, unknown> = {}): JudgedSubmission => ({
   commands: [{ ExerciseCommand: { templateId, contractId: cid, choice: 'Describe', choiceArgument: { times: '2' } } }], actAs: [issuer], parties: [issuer],
-  transaction: { events: [{ ExercisedEvent: { nodeId: 0, lastDescendantNodeId: 0, contractId: cid, templateId, choice: 'Describe', consuming: false, actingParties: [issuer], exerciseResult: 'n-6', ...over } }] },
+  transaction: { events: [{ ExercisedEvent: { nodeId: 0, lastDescendantNodeId: 0, contractId: cid, templateId, choice: 'Describe', consuming: false, actingParties: [issuer], exerciseResult: 'n-6', witnessParties: [issuer], ...over } }] },
 });
 
 describe('reinterpret', () => {
@@ -43,6 +45,8 @@ describe('reinterpret', () => {
       [describeTx({ consuming: true }), 'judge.daml.consuming', 'events[0].consuming'],
       [describeTx({ exerciseResult: 'n-3' }), 'judge.daml.exercise-result', 'events[0].exerciseResult'],
       [describeTx({ actingParties: [holder] }), 'judge.daml.acting-parties', 'events[0].actingParties'],
+      [create([createEvent({ witnessParties: [issuer, 'intruder::1220dd'] })]), 'judge.daml.witnesses', 'events[0].witnessParties'],
+      [describeTx({ witnessParties: [] }), 'judge.daml.witnesses', 'events[0].witnessParties'],
     ];
     for (const [s, id, path] of cases) {
       const r = await reinterpret(source([input]), s);
@@ -61,12 +65,35 @@ describe('reinterpret', () => {
     expect(r.kind === 'differs' && r.differences[0]!.id).toBe('judge.daml.refused');
   });
 
+  it('resolves a package name to the package the events name, as the target did', async () => {
+    const byName = `#reinterpret-unit:${OWN_MODULE}:Ticket`;
+    expect(await reinterpret(source(), { ...create([createEvent()]), commands: [{ CreateCommand: { templateId: byName, createArguments: args } }] })).toEqual({ kind: 'agrees', nodes: 1 });
+    expect(await reinterpret(source([input]), { ...describeTx(), commands: [{ ExerciseCommand: { templateId: byName, contractId: cid, choice: 'Describe', choiceArgument: { times: '2' } } }] })).toEqual({ kind: 'agrees', nodes: 1 });
+  });
+
+  it('compares the interface views a created event carries with the views the engine computes (judge.daml.view)', async () => {
+    const view = (viewValue: unknown) => ({ interfaceViews: [{ interfaceId: `${built.id}:${OWN_MODULE}:Counted`, viewStatus: { code: 0 }, viewValue }] });
+    expect(await reinterpret(source(), create([createEvent(view({ holder, total: '3', label: 'n-' }))]))).toEqual({ kind: 'agrees', nodes: 1 });
+    const r = await reinterpret(source(), create([createEvent(view({ holder, total: '4', label: 'n-' }))]));
+    expect(r).toEqual({ kind: 'differs', differences: [{ id: 'judge.daml.view', path: 'events[0].interfaceViews[0].viewValue', target: { holder, total: '4', label: 'n-' }, engine: { holder, total: '3', label: 'n-' } }] });
+  });
+
+  it('a package served without modules is a hand-written port: skipped with that reason', () => {
+    const port = new PackageBuilder({ name: 'some-port', version: '0.1.0' }).build();
+    const served = packageFromPayload(port.id, port.payload);
+    expect(served).toEqual({ ok: false, reason: expect.stringMatching(/^hand-written port: package [0-9a-f]{64} \(some-port 0\.1\.0\) is served without Daml-LF modules, so/) });
+    // The reference's ports: a payload naming the package under an id that is not its hash.
+    const other = packageFromPayload('e'.repeat(64), port.payload);
+    expect(other.ok === false && other.reason).toMatch(/^hand-written port: .* \(and its payload does not hash to its id\)/);
+    expect(packageFromPayload(built.id, built.payload).ok).toBe(true);
+  });
+
   it('skips, with the reason, what it cannot re-run', async () => {
     const skips: [LedgerSource, JudgedSubmission, RegExp][] = [
       [source([], 'missing'), create([createEvent()]), /answered HTTP 404/],
       [source(), describeTx(), /input contract .* has no created event/],
-      [source(), { ...create([createEvent()]), commands: [{ CreateCommand: { templateId: `#reinterpret-unit:${OWN_MODULE}:Ticket`, createArguments: args } }] }, /by package name/],
-      [source(), { ...create([createEvent()]), commands: [{ CreateAndExerciseCommand: { templateId, createArguments: args, choice: 'Describe', choiceArgument: { times: '1' } } }] }, /CreateAndExerciseCommand is not re-run/],
+      [source(), { ...create([createEvent()]), commands: [{ CreateCommand: { templateId: `#another-name:${OWN_MODULE}:Ticket`, createArguments: args } }] }, /by package name .* no package of that name/],
+      [source(), { ...create([createEvent()]), commands: [{ SomeFutureCommand: { templateId, createArguments: args } }] }, /SomeFutureCommand is not re-run/],
       [source(), create([{ ArchivedEvent: { contractId: cid } }]), /LEDGER_EFFECTS/],
     ];
     for (const [src, s, why] of skips) {

@@ -16,16 +16,18 @@ import type { CheckContext, CheckDefinition } from './types.js';
  */
 const SPEC = `${UPSTREAM_B}: PackageManagementService.UploadDarFile, PackageService, CommandService; Daml-LF templates, choices and interfaces`;
 
-const ledgerEffects = (parties: readonly string[]): Json => ({
-  eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] }])), verbose: true },
-  transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
-});
+/** LEDGER_EFFECTS for `parties`; with `viewOf`, created events also carry that interface's view. */
+const ledgerEffects = (parties: readonly string[], viewOf?: string): Json => {
+  const views = viewOf === undefined ? [] : [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: viewOf, includeInterfaceView: true, includeCreatedEventBlob: false } } } }];
+  const filters = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }, ...views] };
+  return { eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, filters])), verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' };
+};
 
 /** Submits one command as `actAs`, re-interprets the answered transaction, returns its events. */
-async function submitJudged(ctx: CheckContext, actAs: string, command: Json, what: string): Promise<{ events: Json[]; exchange: Exchange }> {
+async function submitJudged(ctx: CheckContext, actAs: string, command: Json, what: string, viewOf?: string): Promise<{ events: Json[]; exchange: Exchange }> {
   const userId = userIdOf(ctx);
   const commands = { commands: [command], commandId: ctx.unique('cc-own'), actAs: [actAs], ...(userId === undefined ? {} : { userId }) };
-  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([actAs]) } });
+  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([actAs], viewOf) } });
   expectStatus(ctx, exchange, 200, what);
   const tx = objectBody(ctx, exchange, what).transaction;
   if (!isObject(tx) || !Array.isArray(tx.events)) return ctx.fail(`${what}: the answer holds no transaction with events`, exchange);
@@ -87,7 +89,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
 
       const described = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: first.contractId, choice: 'Describe', choiceArgument: { times: '2' } } }, 'a non-consuming choice');
       if (exercisedOf(described.events, 'Describe').length !== 1) ctx.fail('the exercise of Describe answered no ExercisedEvent', described.exchange);
-      const bumped = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: first.contractId, choice: 'Bump', choiceArgument: { by: '4' } } }, 'a consuming choice');
+      const bumped = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: first.contractId, choice: 'Bump', choiceArgument: { by: '4' } } }, 'a consuming choice', interfaceId);
       const next = createdOf(bumped.events)[0];
       if (exercisedOf(bumped.events, 'Bump').length !== 1 || typeof next?.contractId !== 'string') return ctx.fail('the exercise of Bump answered no ExercisedEvent and successor CreatedEvent', bumped.exchange);
       const archived = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: next.contractId, choice: 'Archive', choiceArgument: {} } }, 'archiving the successor');

@@ -16,10 +16,15 @@ export interface Difference {
 }
 
 export type TargetNode =
-  | { readonly kind: 'create'; readonly contractId: string; readonly templateId: unknown; readonly createArgument: unknown; readonly signatories: unknown; readonly observers: unknown }
+  | {
+      readonly kind: 'create'; readonly contractId: string; readonly templateId: unknown; readonly createArgument: unknown; readonly signatories: unknown; readonly observers: unknown;
+      readonly witnessParties: unknown;
+    }
   | {
       readonly kind: 'exercise'; readonly contractId: string; readonly templateId: unknown; readonly choice: unknown; readonly consuming: unknown;
-      readonly actingParties: unknown; readonly exerciseResult: unknown; readonly descendants: number;
+      readonly actingParties: unknown; readonly exerciseResult: unknown; readonly descendants: number; readonly witnessParties: unknown;
+      /** The interface the choice was exercised through, when it was. */
+      readonly interfaceId?: unknown;
     };
 
 /** The created and exercised events of a LEDGER_EFFECTS transaction, with each exercise's number of descendants. */
@@ -29,11 +34,14 @@ export function targetNodesOf(events: readonly unknown[]): { ok: true; nodes: Ta
     if (!isObject(e)) return { ok: false, reason: `events[${i}] is not an object` };
     if (isObject(e.CreatedEvent)) {
       const c = e.CreatedEvent;
-      withIds.push({ node: { kind: 'create', contractId: String(c.contractId), templateId: c.templateId, createArgument: c.createArgument, signatories: c.signatories, observers: c.observers }, nodeId: c.nodeId, last: c.nodeId });
+      withIds.push({ node: { kind: 'create', contractId: String(c.contractId), templateId: c.templateId, createArgument: c.createArgument, signatories: c.signatories, observers: c.observers, witnessParties: c.witnessParties }, nodeId: c.nodeId, last: c.nodeId });
     } else if (isObject(e.ExercisedEvent)) {
       const x = e.ExercisedEvent;
       withIds.push({
-        node: { kind: 'exercise', contractId: String(x.contractId), templateId: x.templateId, choice: x.choice, consuming: x.consuming, actingParties: x.actingParties, exerciseResult: x.exerciseResult, descendants: 0 },
+        node: {
+          kind: 'exercise', contractId: String(x.contractId), templateId: x.templateId, choice: x.choice, consuming: x.consuming, actingParties: x.actingParties,
+          exerciseResult: x.exerciseResult, descendants: 0, witnessParties: x.witnessParties, ...(x.interfaceId === undefined || x.interfaceId === null ? {} : { interfaceId: x.interfaceId }),
+        },
         nodeId: x.nodeId, last: x.lastDescendantNodeId,
       });
     } else {
@@ -48,6 +56,17 @@ export function targetNodesOf(events: readonly unknown[]): { ok: true; nodes: Ta
 }
 
 const sorted = (v: unknown): unknown => (Array.isArray(v) ? [...v].map(String).sort() : v);
+
+/** The top-level nodes (one per command, in order): those no exercise before them contains. */
+export function rootsOf(nodes: readonly TargetNode[]): TargetNode[] {
+  const roots: TargetNode[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
+    roots.push(n);
+    if (n.kind === 'exercise') i += n.descendants;
+  }
+  return roots;
+}
 
 /** Replaces every string that is a key of `ids` (an engine contract id) by its value (the target's). */
 function renameIds(v: unknown, ids: ReadonlyMap<string, string>): unknown {
@@ -77,6 +96,7 @@ export function compareTransaction(target: readonly TargetNode[], engine: readon
       continue;
     }
     diff('judge.daml.template', 'templateId', t.templateId, e.templateId);
+    diff('judge.daml.witnesses', 'witnessParties', sorted(t.witnessParties ?? []), e.witnesses);
     if (t.kind === 'create' && e.kind === 'create') {
       diff('judge.daml.payload', 'createArgument', t.createArgument, renameIds(e.createArgument, ids));
       diff('judge.daml.signatories', 'signatories', sorted(t.signatories), sorted(e.signatories));

@@ -14,6 +14,9 @@ export const JUDGE_DAML = [
   { id: 'judge.daml.consuming', title: 'each exercised event is consuming exactly when its choice is', rule: RULE },
   { id: 'judge.daml.acting-parties', title: 'each exercised event names the controllers the choice computes', rule: RULE },
   { id: 'judge.daml.exercise-result', title: 'each exercised event carries the result the engine computed (contract ids aside)', rule: RULE },
+  { id: 'judge.daml.witnesses', title: 'each event names as witnesses exactly the requesting parties among the informees of its node and of its ancestors', rule: `${RULE} Witnesses: event.proto witness_parties (stakeholders, or signatories of a non-consuming exercise, the actors, choice observers, and every ancestor's informees).` },
+  { id: 'judge.daml.view', title: 'each interface view a created event carries (where the request asked for views) is the view the template\'s interface instance computes', rule: `${RULE} Views: the interface instance's view expression over the contract argument.` },
+  { id: 'judge.daml.error-code', title: 'a command the target refused with an error of Daml interpretation is refused by the engine too, with the same error code', rule: `${RULE} The code is the one Canton gives the engine's error (RejectionGenerators.commandExecutorError).` },
   { id: 'judge.daml.refused', title: 'a transaction the engine refuses to build (a Daml error, failed authorization) is not committed', rule: RULE },
 ] as const satisfies readonly { id: string; title: string; rule: string }[];
 

@@ -11,6 +11,7 @@ import { reinterpret, type JudgedSubmission, type Reinterpretation } from './rei
 
 export async function judgeTransaction(ctx: CheckContext, s: JudgedSubmission, exchange: Exchange, source: LedgerSource = httpLedgerSource(ctx)): Promise<Reinterpretation | undefined> {
   const tally = ctx.reinterpretation;
+  if (typeof s.transaction.updateId === 'string') tally?.markHanded(s.transaction.updateId);
   if (tally === undefined || tally.mode === 'none') {
     tally?.record(ctx.check.id, { kind: 'off' });
     return undefined;

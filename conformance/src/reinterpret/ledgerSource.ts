@@ -16,20 +16,46 @@ export interface ReportedContract {
   readonly createArgument: unknown;
   readonly signatories: readonly string[];
   readonly observers: readonly string[];
+  /** The contract key, when the event carries one. */
+  readonly contractKey?: unknown;
+  /** Archived by now (events-by-contract-id answered an archived event too). */
+  readonly archived?: boolean;
 }
 
 export interface LedgerSource {
   /** The package `packageId` as the target serves it, decoded (cached by id for the run). */
   packageOf(packageId: string): Promise<PackageLookup>;
   /** The created event of `contractId` visible to `parties`, or undefined. */
-  contract(contractId: string, parties: readonly string[]): Promise<ReportedContract | undefined>;
+  contract(contractId: string, parties: readonly string[], options?: { readonly fresh?: boolean }): Promise<ReportedContract | undefined>;
+  /** A created event the target reported in a transaction the suite read: later inputs need not be asked for. */
+  remember?(created: ReportedContract): void;
+}
+
+/** The packages one re-run uses: `need(id)` fetches a package and its imports (undefined, or why not); `getPackage` for the engine. */
+export function packageFetcher(source: LedgerSource): { need(packageId: string): Promise<string | undefined>; getPackage(packageId: string): Package | undefined } {
+  const packages = new Map<string, Package>();
+  const need = async (packageId: string): Promise<string | undefined> => {
+    if (packages.has(packageId)) return undefined;
+    const p = await source.packageOf(packageId);
+    if (!p.ok) return p.reason;
+    packages.set(packageId, p.pkg);
+    // Dependencies are fetched too: the engine resolves references across packages.
+    for (const dep of p.pkg.imports ?? []) {
+      const why = await need(dep);
+      if (why !== undefined) return why;
+    }
+    return undefined;
+  };
+  return { need, getPackage: (id) => packages.get(id) };
 }
 
 /** Packages decoded per run, by id (a package id names its bytes, so the cache never goes stale). */
 type PackageCacheMemo = Map<string, Promise<PackageLookup>>;
 
-export function httpLedgerSource(ctx: CheckContext): LedgerSource {
+export function httpLedgerSource(ctx: Pick<CheckContext, 'http' | 'shared'>): LedgerSource {
   const cache = ctx.shared<PackageCacheMemo>('reinterpret.packages', () => Promise.resolve(new Map()));
+  // Created events the target already reported in the run (a contract id names one creation).
+  const reported = ctx.shared<Map<string, ReportedContract>>('reinterpret.contracts', () => Promise.resolve(new Map()));
   return {
     async packageOf(packageId) {
       const memo = await cache;
@@ -40,7 +66,9 @@ export function httpLedgerSource(ctx: CheckContext): LedgerSource {
       }
       return hit;
     },
-    async contract(contractId, parties) {
+    async contract(contractId, parties, options = {}) {
+      const known = options.fresh === true ? undefined : (await reported).get(contractId);
+      if (known !== undefined) return known;
       const filters = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
       const e = await ctx.http.request('ledger', {
         method: 'POST', path: '/v2/events/events-by-contract-id',
@@ -48,20 +76,47 @@ export function httpLedgerSource(ctx: CheckContext): LedgerSource {
       });
       const body = e.response?.status === 200 ? parseJson(e.response.text) : undefined;
       const created = isObject(body) && isObject(body.created) && isObject(body.created.createdEvent) ? body.created.createdEvent : undefined;
-      return created ? reportedContract(created) : undefined;
+      const c = created ? reportedContract(created) : undefined;
+      return c && isObject(body) && isObject(body.archived) ? { ...c, archived: true } : c;
+    },
+    remember(created) {
+      void reported.then((m) => m.set(created.contractId, created));
     },
   };
 }
 
-async function fetchPackage(ctx: CheckContext, packageId: string): Promise<PackageLookup> {
+async function fetchPackage(ctx: Pick<CheckContext, 'http'>, packageId: string): Promise<PackageLookup> {
   const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/packages/${packageId}` });
   const r = e.response;
   if (r?.status !== 200) return { ok: false, reason: `GET /v2/packages/${packageId} answered ${r ? `HTTP ${r.status}` : e.error?.message ?? 'nothing'}` };
   if (r.bytes === undefined || r.truncated) return { ok: false, reason: `GET /v2/packages/${packageId} did not answer the package's bytes (application/octet-stream, complete)` };
+  return packageFromPayload(packageId, r.bytes);
+}
+
+/** The package `GET /v2/packages/{packageId}` answered, decoded; or why the engine cannot use it. */
+export function packageFromPayload(packageId: string, payload: Uint8Array): PackageLookup {
   // The endpoint answers the archive payload; its SHA-256 is the id, which decodeArchive checks.
-  const { dalf } = encodeArchive(r.bytes, { hash: packageId });
-  const d = decodeArchive(dalf);
-  return d.ok ? { ok: true, pkg: d.value } : { ok: false, reason: `the engine cannot decode package ${packageId}: ${d.failure.message}` };
+  const d = decodeArchive(encodeArchive(payload, { hash: packageId }).dalf);
+  if (d.ok) return modulesOf(packageId, d.value, true);
+  // A payload that is not the id's: still read it, to say plainly when it is a package without code.
+  const loose = d.failure.kind === 'hashMismatch' ? decodeArchive(encodeArchive(payload).dalf) : d;
+  const port = loose.ok ? modulesOf(packageId, loose.value, false) : undefined;
+  if (port !== undefined && !port.ok) return port;
+  return { ok: false, reason: `the engine cannot decode package ${packageId}: ${d.failure.message}` };
+}
+
+/**
+ * A package the target serves without modules names templates it runs by other means (the
+ * reference's hand-written ports of Amulet, the token standard and the LocalNet apps): there is
+ * no Daml-LF to re-run, which the skip says.
+ */
+function modulesOf(packageId: string, pkg: Package, hashOk: boolean): PackageLookup {
+  if (pkg.modules.size > 0) return { ok: true, pkg };
+  const named = pkg.metadata === undefined ? '' : ` (${pkg.metadata.name} ${pkg.metadata.version})`;
+  return {
+    ok: false,
+    reason: `hand-written port: package ${packageId}${named} is served without Daml-LF modules${hashOk ? '' : ' (and its payload does not hash to its id)'}, so the engine has no code to re-run`,
+  };
 }
 
 function parseJson(text: string): unknown {
@@ -77,5 +132,8 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
 /** A created event's fields re-interpretation uses; undefined when they are missing. */
 export function reportedContract(c: Json): ReportedContract | undefined {
   if (typeof c.contractId !== 'string' || typeof c.templateId !== 'string') return undefined;
-  return { contractId: c.contractId, templateId: c.templateId, createArgument: c.createArgument, signatories: strings(c.signatories), observers: strings(c.observers) };
+  return {
+    contractId: c.contractId, templateId: c.templateId, createArgument: c.createArgument, signatories: strings(c.signatories), observers: strings(c.observers),
+    ...(c.contractKey === undefined || c.contractKey === null ? {} : { contractKey: c.contractKey }),
+  };
 }

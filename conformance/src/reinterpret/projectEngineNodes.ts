@@ -9,10 +9,13 @@ export type EngineEventNode =
   | {
       readonly kind: 'create'; readonly contractId: string; readonly templateId: string; readonly createArgument: unknown;
       readonly signatories: readonly string[]; readonly observers: readonly string[];
+      /** The suite's parties that witness the node (its informees and its ancestors'), sorted. */
+      readonly witnesses: readonly string[];
     }
   | {
       readonly kind: 'exercise'; readonly contractId: string; readonly templateId: string; readonly choice: string; readonly consuming: boolean;
       readonly actingParties: readonly string[]; readonly exerciseResult: unknown; readonly descendants: number;
+      readonly witnesses: readonly string[];
     };
 
 const show = (q: QualifiedName) => `${q.packageId}:${q.module}:${q.name}`;
@@ -20,27 +23,31 @@ const show = (q: QualifiedName) => `${q.packageId}:${q.module}:${q.name}`;
 export function projectEngineNodes(tx: Transaction, parties: ReadonlySet<string>, getPackage: (id: string) => Package | undefined, types: DataTypes): EngineEventNode[] {
   const out: EngineEventNode[] = [];
   const sees = (ps: readonly string[]) => ps.some((p) => parties.has(p));
-  const visit = (id: number, shownAbove: boolean): void => {
+  // Witnesses (event.proto, witness_parties): the node's informees and all its ancestors', among the parties.
+  const witnessesOf = (informees: readonly string[], above: ReadonlySet<string>) => new Set([...above, ...informees.filter((p) => parties.has(p))]);
+  const visit = (id: number, shownAbove: boolean, above: ReadonlySet<string>): void => {
     const n: TxNode = tx.nodes[id]!;
     if (n.kind === 'rollback' || n.kind === 'fetch') return;
     if (n.kind === 'create') {
       if (shownAbove || sees(n.stakeholders)) {
         const observers = n.observers.filter((p) => !n.signatories.includes(p));
-        out.push({ kind: 'create', contractId: n.contractId, templateId: show(n.templateId), createArgument: encodeJson(n.argument, { kind: 'con', tycon: n.templateId, args: [] }, types), signatories: n.signatories, observers });
+        const witnesses = [...witnessesOf(n.stakeholders, above)].sort();
+        out.push({ kind: 'create', contractId: n.contractId, templateId: show(n.templateId), createArgument: encodeJson(n.argument, { kind: 'con', tycon: n.templateId, args: [] }, types), signatories: n.signatories, observers, witnesses });
       }
       return;
     }
     const informees = [...(n.consuming ? n.stakeholders : n.signatories), ...n.actingParties, ...n.choiceObservers];
     const shown = shownAbove || sees(informees);
+    const witnesses = witnessesOf(informees, above);
     const at = out.length;
     if (shown) {
       const choice = (n.interfaceId ? lookupInterface(getPackage, n.interfaceId) : lookupTemplate(getPackage, n.templateId))?.choices.get(n.choice);
       const exerciseResult = n.exerciseResult === undefined || choice === undefined ? undefined : encodeJson(n.exerciseResult, choice.returnType, types);
-      out.push({ kind: 'exercise', contractId: n.contractId, templateId: show(n.templateId), choice: n.choice, consuming: n.consuming, actingParties: n.actingParties, exerciseResult, descendants: 0 });
+      out.push({ kind: 'exercise', contractId: n.contractId, templateId: show(n.templateId), choice: n.choice, consuming: n.consuming, actingParties: n.actingParties, exerciseResult, descendants: 0, witnesses: [...witnesses].sort() });
     }
-    for (const c of n.children) visit(c, shown);
+    for (const c of n.children) visit(c, shown, witnesses);
     if (shown) out[at] = { ...(out[at] as Extract<EngineEventNode, { kind: 'exercise' }>), descendants: out.length - at - 1 };
   };
-  for (const r of tx.roots) visit(r, false);
+  for (const r of tx.roots) visit(r, false, new Set());
   return out;
 }

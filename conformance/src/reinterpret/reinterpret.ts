@@ -5,13 +5,22 @@
  * answered, over what the suite's parties see (contract ids aside: the JSON API gives no seed).
  */
 import {
-  UpdateEngine, createCommand, decodeJson, exerciseCommand, exerciseInterfaceCommand, lookupInterface, lookupTemplate, packageDataTypes, parseTimestamp,
-  type EvalError, type LedgerContract, type Package, type QualifiedName, type Type, type Update, type Value,
+  UpdateEngine, createCommand, decodeJson, encodeJson, exerciseCommand, exerciseInterfaceCommand, lookupInterface, lookupTemplate, packageDataTypes, parseTimestamp,
+  type DataTypes, type EvalError, type LedgerContract, type Package, type QualifiedName, type Type, type Update, type Value,
 } from '../../../daml-engine/index.js';
-import { isObject, type Json } from '../checks/support/expect.js';
-import { compareTransaction, targetNodesOf, type Difference } from './compareTransaction.js';
+import { isObject, jsonEqual, type Json } from '../checks/support/expect.js';
+import { compareTransaction, rootsOf, targetNodesOf, type Difference, type TargetNode } from './compareTransaction.js';
 import { projectEngineNodes } from './projectEngineNodes.js';
-import type { LedgerSource } from './ledgerSource.js';
+import { viewDifferences } from './compareViews.js';
+import { packageFetcher, type LedgerSource, type ReportedContract } from './ledgerSource.js';
+
+/** A command with its template (or interface) resolved to a package, and the contract it exercises. */
+export interface Resolved {
+  readonly kind: string;
+  readonly body: Json;
+  readonly id: QualifiedName;
+  readonly contractId: string | undefined;
+}
 
 /** A transaction the suite caused: the commands it submitted and what the target answered. */
 export interface JudgedSubmission {
@@ -45,55 +54,52 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
   const target = targetNodesOf(events);
   if (!target.ok) return skipped(target.reason);
 
-  const packages = new Map<string, Package>();
-  const need = async (packageId: string): Promise<string | undefined> => {
-    if (packages.has(packageId)) return undefined;
-    const p = await source.packageOf(packageId);
-    if (!p.ok) return p.reason;
-    packages.set(packageId, p.pkg);
-    // Dependencies are fetched too: the engine resolves references across packages.
-    for (const dep of p.pkg.imports ?? []) {
-      const why = await need(dep);
-      if (why !== undefined) return why;
-    }
-    return undefined;
-  };
+  const { need, getPackage } = packageFetcher(source);
 
   // The commands, with their template (or interface) ids resolved to a package.
-  const resolved: { kind: string; body: Json; id: QualifiedName }[] = [];
+  const roots = rootsOf(target.nodes);
+  const eventPackages = eventPackagesOf(target.nodes);
+  const resolved: Resolved[] = [];
   for (const [i, c] of s.commands.entries()) {
     const [kind, body] = Object.entries(c)[0] ?? [];
     if (kind === undefined || !isObject(body) || typeof body.templateId !== 'string') return skipped(`commands[${i}] has no templateId`);
-    if (body.templateId.startsWith('#')) return skipped(`commands[${i}] names its template by package name (${body.templateId}); only package ids are re-run`);
-    const id = parseTemplateId(body.templateId);
-    if (id === undefined) return skipped(`commands[${i}].templateId '${body.templateId}' is not pkg:Module:Entity`);
-    resolved.push({ kind, body, id });
-  }
-  for (const c of resolved) {
-    const why = await need(c.id.packageId);
+    const id = body.templateId.startsWith('#')
+      ? await resolvePackageName(body.templateId, roots[i], eventPackages, need, getPackage, `commands[${i}]`)
+      : parseTemplateId(body.templateId) ?? `commands[${i}].templateId '${body.templateId}' is not pkg:Module:Entity`;
+    if (typeof id === 'string') return skipped(id);
+    const why = await need(id.packageId);
     if (why !== undefined) return skipped(why);
+    // By key: the contract the target's root exercise names, its key checked against the command's below.
+    let contractId = typeof body.contractId === 'string' ? body.contractId : undefined;
+    if (kind === 'ExerciseByKeyCommand') {
+      const root = roots[i];
+      if (root?.kind !== 'exercise') return skipped(`commands[${i}] exercises by key and the transaction shows no exercise at its place`);
+      contractId = root.contractId;
+    }
+    resolved.push({ kind, body, id, contractId });
   }
-  const getPackage = (id: string) => packages.get(id);
   const types = packageDataTypes(getPackage);
 
   // Input contracts: those the commands exercise, as the target reported their creation.
   const inputs = new Map<string, LedgerContract>();
-  for (const c of resolved) {
-    if (c.kind !== 'ExerciseCommand' || typeof c.body.contractId !== 'string') continue;
-    const reported = await source.contract(c.body.contractId, s.parties);
-    if (reported === undefined) return skipped(`the input contract ${c.body.contractId} has no created event the suite's parties see`);
-    const templateId = parseTemplateId(reported.templateId);
-    if (templateId === undefined) return skipped(`the input contract ${c.body.contractId} names template '${reported.templateId}'`);
-    const why = await need(templateId.packageId);
-    if (why !== undefined) return skipped(why);
-    const argument = decodeJson(conType(templateId), reported.createArgument as never, types);
-    if (!argument.ok) return skipped(`the engine cannot read the input contract ${c.body.contractId}'s argument: ${argument.problem.message}`);
-    inputs.set(c.body.contractId, { templateId, argument: argument.value, signatories: reported.signatories, observers: reported.observers });
+  const keyDifferences: Difference[] = [];
+  for (const [i, c] of resolved.entries()) {
+    if (c.contractId === undefined || inputs.has(c.contractId)) continue;
+    const reported = await source.contract(c.contractId, s.parties);
+    if (reported === undefined) return skipped(`the input contract ${c.contractId} has no created event the suite's parties see`);
+    const input = await inputContract(reported, need, getPackage);
+    if (typeof input === 'string') return skipped(input);
+    inputs.set(c.contractId, input);
+    if (c.kind === 'ExerciseByKeyCommand') {
+      const d = keyDifference(c, reported, input.templateId, getPackage, types, `commands[${i}].contractKey`);
+      if (typeof d === 'string') return skipped(d);
+      if (d !== undefined) keyDifferences.push(d);
+    }
   }
 
   const updates: Update[] = [];
   for (const [i, c] of resolved.entries()) {
-    const u = updateOf(c.kind, c.body, c.id, getPackage, (t, j) => decodeJson(t, j as never, types), `commands[${i}]`);
+    const u = updateOf(c, getPackage, (t, j) => decodeJson(t, j as never, types), `commands[${i}]`);
     if (typeof u === 'string') return skipped(u);
     updates.push(u);
   }
@@ -112,8 +118,28 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
     runs.push(r.transaction);
   }
   const engineNodes = runs.flatMap((tx) => projectEngineNodes(tx, new Set(s.parties), getPackage, types));
-  const differences = compareTransaction(target.nodes, engineNodes);
+  // Interface views, where the request asked for them (the events carry them).
+  const views = await viewDifferences(events, need, getPackage);
+  if (typeof views === 'string') return skipped(`interface views: ${views}`);
+  const differences = [...keyDifferences, ...compareTransaction(target.nodes, engineNodes), ...views];
   return differences.length === 0 ? { kind: 'agrees', nodes: engineNodes.length } : { kind: 'differs', differences };
+}
+
+/** An input contract for the engine, from its created event as the target reported it; or why it cannot be one. */
+export async function inputContract(reported: ReportedContract, need: (id: string) => Promise<string | undefined>, getPackage: (id: string) => Package | undefined): Promise<LedgerContract | string> {
+  const templateId = parseTemplateId(reported.templateId);
+  if (templateId === undefined) return `the input contract ${reported.contractId} names template '${reported.templateId}'`;
+  const why = await need(templateId.packageId);
+  if (why !== undefined) return why;
+  const argument = decodeJson(conType(templateId), reported.createArgument as never, packageDataTypes(getPackage));
+  if (!argument.ok) return `the engine cannot read the input contract ${reported.contractId}'s argument: ${argument.problem.message}`;
+  return { templateId, argument: argument.value, signatories: reported.signatories, observers: reported.observers };
+}
+
+/** The engine update of a resolved command (its packages fetched), or why it cannot be built. */
+export function resolvedUpdate(c: Resolved, getPackage: (id: string) => Package | undefined, where: string): Update | string {
+  const types = packageDataTypes(getPackage);
+  return updateOf(c, getPackage, (t, j) => decodeJson(t, j as never, types), where);
 }
 
 /** A Daml failure means the target should have refused; anything else the engine could not do is a skip. */
@@ -128,7 +154,8 @@ function refusedOrSkipped(error: EvalError, index: number): Reinterpretation {
 type DecodeValue = (type: Type, json: unknown, where: string) => { ok: true; value: Value } | { ok: false; problem: { message: string } };
 
 /** The engine update of one JSON API command, or why it cannot be built. */
-function updateOf(kind: string, body: Json, id: QualifiedName, getPackage: (id: string) => Package | undefined, decode: DecodeValue, where: string): Update | string {
+function updateOf(c: Resolved, getPackage: (id: string) => Package | undefined, decode: DecodeValue, where: string): Update | string {
+  const { kind, body, id } = c;
   const template = lookupTemplate(getPackage, id);
   const iface = template === undefined ? lookupInterface(getPackage, id) : undefined;
   if (template === undefined && iface === undefined) return `${where}: ${id.module}:${id.name} is no template or interface of package ${id.packageId}`;
@@ -136,16 +163,85 @@ function updateOf(kind: string, body: Json, id: QualifiedName, getPackage: (id: 
     const r = decode(type, json ?? {}, at);
     return r.ok ? r.value : `${where}.${at}: ${r.problem.message}`;
   };
-  if (kind === 'CreateCommand' && template) {
-    const arg = argOf(conType(id), body.createArguments, 'createArguments');
-    return typeof arg === 'string' ? arg : createCommand(id, arg);
-  }
-  if (kind === 'ExerciseCommand' && typeof body.choice === 'string' && typeof body.contractId === 'string') {
+  const choiceArg = (): { choice: string; arg: Value } | string => {
+    if (typeof body.choice !== 'string') return `${where} names no choice`;
     const choice = (template ?? iface)!.choices.get(body.choice);
     if (!choice) return `${where}: no choice ${body.choice} on ${id.module}:${id.name}`;
     const arg = argOf(choice.argBinder.type, body.choiceArgument, 'choiceArgument');
+    return typeof arg === 'string' ? arg : { choice: body.choice, arg };
+  };
+  if ((kind === 'CreateCommand' || kind === 'CreateAndExerciseCommand') && template) {
+    const arg = argOf(conType(id), body.createArguments, 'createArguments');
     if (typeof arg === 'string') return arg;
-    return template ? exerciseCommand(id, body.contractId, body.choice, arg) : exerciseInterfaceCommand(id, body.contractId, body.choice, arg);
+    if (kind === 'CreateCommand') return createCommand(id, arg);
+    const x = choiceArg();
+    if (typeof x === 'string') return x;
+    // Create, then exercise the new contract: two root nodes, as the participant builds them.
+    const exercise: Update = { ...(exerciseCommand(id, '', x.choice, x.arg) as Extract<Update, { kind: 'exercise' }>), cid: { kind: 'var', name: 'created' } };
+    return {
+      kind: 'block',
+      bindings: [{ name: 'created', type: { kind: 'builtin', builtin: 'CONTRACT_ID', args: [conType(id)] }, bound: { kind: 'update', update: createCommand(id, arg) } }],
+      body: { kind: 'update', update: exercise },
+    };
   }
-  return `${where}: ${kind} is not re-run (create and exercise commands are)`;
+  if ((kind === 'ExerciseCommand' || kind === 'ExerciseByKeyCommand') && c.contractId !== undefined) {
+    const x = choiceArg();
+    if (typeof x === 'string') return x;
+    return template ? exerciseCommand(id, c.contractId, x.choice, x.arg) : exerciseInterfaceCommand(id, c.contractId, x.choice, x.arg);
+  }
+  return `${where}: ${kind} is not re-run (create, exercise, exercise-by-key and create-and-exercise commands are)`;
+}
+
+/**
+ * The key an exercise-by-key named, against the key of the contract the target exercised (as
+ * the target reported its creation): a difference, nothing, or why it cannot be told.
+ */
+function keyDifference(c: Resolved, reported: ReportedContract, templateId: QualifiedName, getPackage: (id: string) => Package | undefined, types: DataTypes, path: string): Difference | string | undefined {
+  const key = lookupTemplate(getPackage, templateId)?.key;
+  if (key === undefined) {
+    return { id: 'judge.daml.refused', path, target: 'exercised by key', engine: `refused: ${templateId.module}:${templateId.name} has no contract key` };
+  }
+  const asked = decodeJson(key.type, c.body.contractKey as never, types);
+  if (!asked.ok) return `the engine cannot read ${path}: ${asked.problem.message}`;
+  const held = decodeJson(key.type, reported.contractKey as never, types);
+  if (!held.ok) return `the input contract ${reported.contractId} reports no contract key the engine can read: ${held.problem.message}`;
+  const [a, h] = [encodeJson(asked.value, key.type, types), encodeJson(held.value, key.type, types)];
+  return jsonEqual(a, h) ? undefined : { id: 'judge.daml.nodes', path, target: h, engine: a };
+}
+
+/**
+ * `#name:Module:Entity`, resolved as the target did: to the package its events name. The root
+ * event of the command (its interface for an interface exercise) says which package the target
+ * chose; failing that, the one package of that name among those the events name.
+ */
+async function resolvePackageName(
+  ref: string, root: TargetNode | undefined, eventPackages: () => readonly string[], need: (id: string) => Promise<string | undefined>,
+  packageOf: (id: string) => Package | undefined, where: string,
+): Promise<QualifiedName | string> {
+  const parts = parseTemplateId(ref.slice(1));
+  if (parts === undefined) return `${where}.templateId '${ref}' is not #name:Module:Entity`;
+  const name = parts.packageId;
+  const at = (packageId: string): QualifiedName => ({ packageId, module: parts.module, name: parts.name });
+  const fromRoot = root === undefined ? undefined : packageIdIn(root.kind === 'exercise' && root.interfaceId !== undefined ? root.interfaceId : root.templateId);
+  if (fromRoot !== undefined) {
+    const why = await need(fromRoot);
+    if (why !== undefined) return why; // the package the target used cannot be re-run: say why
+    if (packageOf(fromRoot)?.metadata?.name === name) return at(fromRoot);
+  }
+  const matching: string[] = [];
+  for (const id of eventPackages()) {
+    if (id === fromRoot || (await need(id)) !== undefined) continue;
+    if (packageOf(id)?.metadata?.name === name) matching.push(id);
+  }
+  if (matching.length === 1) return at(matching[0]!);
+  return `${where} names its template by package name (${ref}) and the transaction's events name ${matching.length === 0 ? 'no package' : 'several packages'} of that name`;
+}
+
+const packageIdIn = (v: unknown): string | undefined => (typeof v === 'string' ? parseTemplateId(v)?.packageId : undefined);
+
+/** The package ids the events name (templates and interfaces), once per transaction. */
+function eventPackagesOf(nodes: readonly TargetNode[]): () => readonly string[] {
+  let ids: string[] | undefined;
+  return () => (ids ??= [...new Set(nodes.flatMap((n) => [packageIdIn(n.templateId), packageIdIn(n.kind === 'exercise' ? n.interfaceId : undefined)]))]
+    .filter((id): id is string => id !== undefined));
 }

@@ -24,6 +24,8 @@ export interface ReinterpretSummary {
   /** `reinterpreted / transactions` (1 when there were none). */
   readonly share: number;
   readonly skipped: readonly ReinterpretSkip[];
+  /** Submissions the target refused with an error of Daml interpretation: re-run and their codes compared, and how many differed. */
+  readonly refusals?: { readonly compared: number; readonly differing: number };
 }
 
 export class ReinterpretTally {
@@ -31,8 +33,28 @@ export class ReinterpretTally {
   #reinterpreted = 0;
   #differing = 0;
   readonly #skipped: ReinterpretSkip[] = [];
+  /** Updates a check handed over itself (`judgeTransaction`), so the run's sweep does not re-run them. */
+  readonly #handedUpdates = new Set<string>();
 
   constructor(readonly mode: ReinterpretMode) {}
+
+  markHanded(updateId: string): void {
+    this.#handedUpdates.add(updateId);
+  }
+
+  handedUpdate(updateId: string): boolean {
+    return this.#handedUpdates.has(updateId);
+  }
+
+  #refusalsCompared = 0;
+  #refusalsDiffering = 0;
+
+  /** A refused submission re-run (not a transaction: it changes neither `transactions` nor `share`). */
+  recordRefusal(check: string, outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped'; reason: string }): void {
+    if (outcome.kind === 'skipped') this.#skipped.push({ check, reason: `refused command: ${outcome.reason}` });
+    else this.#refusalsCompared++;
+    if (outcome.kind === 'differs') this.#refusalsDiffering++;
+  }
 
   record(check: string, outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped'; reason: string } | { kind: 'off' }): void {
     this.#transactions++;
@@ -45,12 +67,13 @@ export class ReinterpretTally {
   summary(committed = 0): ReinterpretSummary {
     const transactions = Math.max(committed, this.#transactions);
     const share = transactions === 0 ? 1 : Math.round((this.#reinterpreted / transactions) * 1000) / 1000;
-    return { mode: this.mode, transactions, handed: this.#transactions, reinterpreted: this.#reinterpreted, differing: this.#differing, share, skipped: [...this.#skipped] };
+    const refusals = this.#refusalsCompared > 0 ? { refusals: { compared: this.#refusalsCompared, differing: this.#refusalsDiffering } } : {};
+    return { mode: this.mode, transactions, handed: this.#transactions, reinterpreted: this.#reinterpreted, differing: this.#differing, share, skipped: [...this.#skipped], ...refusals };
   }
 }
 
 /** Answered submissions that commit a transaction (the synchronous command and interactive forms; asynchronous submits are not counted). */
-const COMMITTING = /^\/v2\/(commands\/submit-and-wait(-for-transaction(-tree)?)?|interactive-submission\/executeAndWait(ForTransaction)?)$/;
+export const COMMITTING = /^\/v2\/(commands\/submit-and-wait(-for-transaction(-tree)?)?|interactive-submission\/executeAndWait(ForTransaction)?)$/;
 
 export function committedTransactions(exchanges: readonly Pick<Exchange, 'group' | 'path' | 'request' | 'response'>[]): number {
   return exchanges.filter((e) => e.group === 'ledger' && e.request.method === 'POST' && e.response?.status === 200 && COMMITTING.test(e.path)).length;
@@ -68,5 +91,6 @@ export function mergeReinterpretation(all: readonly (ReinterpretSummary | undefi
     transactions, handed: sum((s) => s.handed), reinterpreted, differing: sum((s) => s.differing),
     share: transactions === 0 ? 1 : Math.round((reinterpreted / transactions) * 1000) / 1000,
     skipped: present.flatMap((s) => s.skipped),
+    ...(present.some((s) => s.refusals) ? { refusals: { compared: sum((s) => s.refusals?.compared ?? 0), differing: sum((s) => s.refusals?.differing ?? 0) } } : {}),
   };
 }

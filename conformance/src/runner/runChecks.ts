@@ -5,6 +5,7 @@ import type { Target } from '../target/createTarget.js';
 import type { Exchange } from '../target/exchange.js';
 import type { OracleSession } from '../oracle/oracleSession.js';
 import type { ReinterpretTally } from '../reinterpret/reinterpretTally.js';
+import { reinterpretCommitted, type CommittedOutcome } from '../reinterpret/reinterpretCommitted.js';
 import { oracleResultOf } from '../oracle/oracleResult.js';
 import type { JudgeSession } from '../judge/judgeSession.js';
 import { judgeResultOf } from '../judge/judgeResult.js';
@@ -52,6 +53,16 @@ export interface RunChecksResult {
 }
 
 class DeadlineExceeded extends Error {}
+
+/** The sweep never crashes the run: a suite error in it is a skip in the tally, not a verdict. */
+async function sweepCommitted(...args: Parameters<typeof reinterpretCommitted>): Promise<CommittedOutcome> {
+  try {
+    return await reinterpretCommitted(...args);
+  } catch (e) {
+    args[0].reinterpretation?.record(args[0].check.id, { kind: 'skipped', reason: `suite error (please report): ${(e as Error)?.message ?? String(e)}` });
+    return {};
+  }
+}
 
 /** Runs checks with bounded concurrency; a check can never crash the run or outlive its budget. */
 export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
@@ -145,6 +156,15 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
         }
       } finally {
         clearTimeout(timer);
+      }
+      if (o.reinterpretation && (status === 'pass' || status === 'warn' || status === 'fail')) {
+        // Every transaction the check committed, re-run by the engine; read back off the check's evidence.
+        const swept = await sweepCommitted({ http: o.target.bind(check.id, () => undefined), shared: ctx.shared, reinterpretation: o.reinterpretation, check }, exchanges);
+        if (swept.failure !== undefined && (status === 'pass' || status === 'warn')) {
+          status = check.level === 'MUST' ? 'fail' : 'warn';
+          message = swept.failure.message;
+          evidence = swept.failure.exchange;
+        }
       }
     }
     const judged = oracle === undefined ? undefined : oracleResultOf(oracle.outcome());

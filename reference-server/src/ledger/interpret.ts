@@ -194,7 +194,8 @@ class TxBuilder {
     try {
       const precondition = template.ensure?.(argument);
       if (precondition !== undefined) {
-        return fail('DAML_INTERPRETATION_ERROR', `Interpretation error: Error: template precondition violated in ${template.qualifiedName}: ${precondition}`, { context: { template_id: template.id } });
+        // Canton's code for a failed `ensure` (CommandExecutionErrors.Interpreter.TemplatePreconditionViolated).
+        return fail('TEMPLATE_PRECONDITION_VIOLATED', `Interpretation error: Error: Update failed due to precondition violation when creating ${template.qualifiedName}: ${precondition}`, { context: { template_id: template.id } });
       }
       signatories = interner.set(template.signatoriesOf(argument));
       allStakeholders = interner.set([...signatories, ...template.observersOf(argument)]);

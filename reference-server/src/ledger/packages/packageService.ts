@@ -13,6 +13,7 @@ import { readDar, readDarSteps, type ParsedDar } from './readDar.js';
 import type { UnzipResult } from './unzipDar.js';
 import type { Package } from '../../../../daml-engine/ast/Package.js';
 import { validateDarPackages, validateDarPackagesAsync } from './validateDarPackages.js';
+import { samplePackage } from '../templates/samplePackage.js';
 import { parseRfc3339 } from '../rfc3339.js';
 
 type R<T> = Result<T, LedgerError>;
@@ -83,7 +84,7 @@ export function getPackage(ctx: PackageContext, packageId: string): R<{ payload:
   const uploaded = ctx.admin.package(packageId);
   if (uploaded) return ok({ payload: uploaded.payload, hash: packageId });
   const builtIn = knownPackage(ctx, packageId);
-  if (builtIn) return ok({ payload: syntheticPayload(builtIn.packageName, builtIn.packageVersion), hash: packageId });
+  if (builtIn) return ok({ payload: builtInPayload(builtIn), hash: packageId });
   return fail('PACKAGE_NOT_FOUND', 'Could not find package.', { context: { package_id: packageId }, resources: [['PACKAGE', packageId]] });
 }
 
@@ -94,8 +95,19 @@ export function packageStatus(ctx: PackageContext, packageId: string): R<{ packa
 }
 
 /**
- * A built-in package has no DAR: its payload is a Daml-LF 2 `ArchivePayload` naming the package
- * (metadata only, no modules). Its hash is the catalogue's id, not the SHA-256 of these bytes.
+ * The payload of a built-in package: the real Daml-LF package of the sample templates (its
+ * SHA-256 is its id, as for an uploaded DAR); for the hand-written ports (Amulet, the token
+ * standard, the LocalNet apps) the synthetic payload below.
+ */
+function builtInPayload(p: KnownPackage): Uint8Array {
+  const sample = samplePackage();
+  return p.packageId === sample.id ? sample.payload : syntheticPayload(p.packageName, p.packageVersion);
+}
+
+/**
+ * A hand-written port has no Daml-LF: its payload is a Daml-LF 2 `ArchivePayload` naming the
+ * package (metadata only, no modules), so a reader sees there is no code to run. Its hash is the
+ * catalogue's id, not the SHA-256 of these bytes.
  */
 export function syntheticPayload(name: string, version: string): Uint8Array {
   const metadata = new BinaryWriter().tag(1, WireType.Varint).int32(0).tag(2, WireType.Varint).int32(1).finish();

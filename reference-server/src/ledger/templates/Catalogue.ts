@@ -211,6 +211,16 @@ export class Catalogue {
     return ok(all.includes(r.value) ? all : [r.value, ...all]);
   }
 
+  /**
+   * An id an older version of this server gave a built-in package: a data directory written then
+   * still names it, so its templates and interfaces resolve as `packageId`'s (reported under that id).
+   */
+  aliasPackageId(legacy: string, packageId: string): void {
+    for (const def of [...this.#byId.values()]) {
+      if (def.packageId === packageId) this.#byId.set(`${legacy}:${def.qualifiedName}`, def);
+    }
+  }
+
   resolveTemplate(id: string): Result<TemplateDef, LedgerError> {
     const r = this.resolve(id);
     if (!r.ok) return r;

@@ -2,14 +2,21 @@ import type { LedgerError } from '../errors.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { DamlRecord } from '../wire.js';
-import type { Catalogue } from './Catalogue.js';
+import { packageIdOf, type Catalogue } from './Catalogue.js';
 import { fromScaled, toScaled } from './numeric.js';
+import { SAMPLE_PACKAGE_NAME, samplePackage } from './samplePackage.js';
 
 /** Package of the sample templates; address them as `#canton-conformance-samples:Module:Entity`. */
-export const SAMPLE_PACKAGE = 'canton-conformance-samples';
+export const SAMPLE_PACKAGE = SAMPLE_PACKAGE_NAME;
 export const ASSET_TEMPLATE = `#${SAMPLE_PACKAGE}:Sample.Asset:Asset`;
 export const ACCOUNT_TEMPLATE = `#${SAMPLE_PACKAGE}:Sample.Account:Account`;
 export const HOLDING_INTERFACE = `#${SAMPLE_PACKAGE}:Sample.Holding:Holding`;
+
+/** Daml's `show` of a Numeric: its digits without trailing zeros, at least one after the point. */
+function showNumeric(canonical: string): string {
+  const [int, frac = ''] = canonical.split('.');
+  return `${int}.${frac.replace(/0+$/, '') || '0'}`;
+}
 
 function unwrap<T>(r: Result<T, LedgerError>): T {
   if (!r.ok) throw new Error(`sample templates: ${r.error.cause}`);
@@ -31,9 +38,12 @@ function unwrap<T>(r: Result<T, LedgerError>): T {
  * - Interface `Sample.Holding:Holding` with nonconsuming `Holding_Owner {}` (controller owner).
  */
 export function registerSampleTemplates(catalogue: Catalogue): void {
+  // The id of the real Daml-LF package (samplePackage.ts), which the package service serves.
+  const packageId = samplePackage().id;
   unwrap(
     catalogue.addInterface({
       packageName: SAMPLE_PACKAGE,
+      packageId,
       module: 'Sample.Holding',
       entity: 'Holding',
       choices: {
@@ -48,6 +58,7 @@ export function registerSampleTemplates(catalogue: Catalogue): void {
   unwrap(
     catalogue.addTemplate({
       packageName: SAMPLE_PACKAGE,
+      packageId,
       module: 'Sample.Asset',
       entity: 'Asset',
       fields: { issuer: 'Party', owner: 'Party', amount: 'Numeric', observers: { optional: { list: 'Party' } } },
@@ -79,7 +90,8 @@ export function registerSampleTemplates(catalogue: Catalogue): void {
         Describe: {
           consuming: false,
           controllers: (self) => [self.argument.owner as string],
-          body: (_ctx, self) => ok(`${self.argument.amount as string} issued by ${self.argument.issuer as string}`),
+          // `show amount`, as Daml's NUMERIC_TO_TEXT writes it (trailing zeros dropped, one kept).
+          body: (_ctx, self) => ok(`${showNumeric(self.argument.amount as string)} issued by ${self.argument.issuer as string}`),
         },
       },
       implements: {
@@ -90,6 +102,7 @@ export function registerSampleTemplates(catalogue: Catalogue): void {
   unwrap(
     catalogue.addTemplate({
       packageName: SAMPLE_PACKAGE,
+      packageId,
       module: 'Sample.Account',
       entity: 'Account',
       fields: { bank: 'Party', holder: 'Party', accountId: 'Text' },
@@ -110,4 +123,7 @@ export function registerSampleTemplates(catalogue: Catalogue): void {
       },
     }),
   );
+  // Before the sample templates were real Daml-LF their id was derived from name and version:
+  // data directories written then name it.
+  catalogue.aliasPackageId(packageIdOf(SAMPLE_PACKAGE), packageId);
 }
