@@ -8,6 +8,8 @@ import { committedTransactions, ReinterpretTally, type ReinterpretMode } from '.
 import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
 import { createJudgeSession } from '../judge/judgeSession.js';
 import { INVARIANTS } from '../judge/invariants.js';
+import { HistoryTally } from '../history/historyTally.js';
+import type { HistoryMode } from '../history/judgeHistory.js';
 import { findOperation } from '../schema/index.js';
 import { createTarget } from '../target/createTarget.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
@@ -56,6 +58,11 @@ export interface SuiteOptions {
   readonly reinterpret?: ReinterpretMode;
   /** `model` (default): judge every answer against the target's own earlier answers by the named invariants; `none`: off. */
   readonly judge?: JudgeMode;
+  /**
+   * `parser` (default unless `judge` is `none`): the token-standard history of the parties each check acted as is read
+   * back and parsed by @canton-network/core-tx-parser; a holding change it cannot explain fails the check. `none`: off.
+   */
+  readonly history?: HistoryMode;
   /**
    * The Canton line the target is judged by (`cantonLineOf`): checks of operations that line lacks
    * skip, naming it, instead of meeting 404s. Absent: every check runs (tests, custom catalogues).
@@ -118,6 +125,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   const shown = createProgress(selected.length, process.stderr, o.progress ?? 'auto', { checks: selected });
   const progress: Progress = o.onResult ? { ...shown, finish: (r) => (o.onResult!(r), shown.finish(r)) } : shown;
   const judge = o.judge === 'none' ? undefined : createJudgeSession();
+  const history = new HistoryTally(o.history ?? (o.judge === 'none' ? 'none' : 'parser'));
   const { results, exchanges } = await runChecks({
     checks: selected,
     target,
@@ -132,6 +140,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     ...(oracle ? { oracle: oracle.session } : {}),
     reinterpretation,
     ...(judge ? { judge } : {}),
+    history,
     ...(line !== undefined ? { absent: { line, operations: absentOperations(line) } } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
@@ -159,6 +168,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     coverage: coverageOf(all, baseline.checks),
     ...(reinterpretation.summary().handed > 0 || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
     ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations } } : {}),
+    history: history.summary(),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
   };
   return { report, baseline, exitCode: baseline.exitCode };
