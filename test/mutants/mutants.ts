@@ -24,6 +24,8 @@ import { schemaMutants } from './schemaMutants.js';
 import { MEANING_MUTANTS } from './meaningMutants.js';
 import { FORMER_ORACLE_MUTANTS, HASHING_SCHEME_MUTANT, ORACLE_MUTANTS } from './oracleMutants.js';
 import { JUDGE_MUTANTS } from './judgeMutants.js';
+import { HISTORY_MUTANTS } from './historyMutants.js';
+import type { JudgeHistoryId } from '../../conformance/src/history/historyIds.js';
 import { RULE_MUTANTS } from './ruleMutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
@@ -69,6 +71,11 @@ export interface Mutant {
    * naming this invariant.
    */
   readonly judge?: { readonly invariant: InvariantId };
+  /**
+   * Only the history judge catches it (the token-standard history parsed by core-tx-parser):
+   * `caughtBy` passes with `--history none` and fails with it on, naming this id.
+   */
+  readonly history?: JudgeHistoryId;
 }
 
 type Json = Record<string, unknown>;
@@ -407,6 +414,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...ORACLE_MUTANTS,
   // Faults only the judge catches (judgeMutants.ts): each check passes with --judge none, fails with it.
   ...JUDGE_MUTANTS,
+  // Faults only the history judge catches (historyMutants.ts): each check passes with --history none, fails with it.
+  ...HISTORY_MUTANTS,
   ...FORMER_ORACLE_MUTANTS,
   // Former oracle faults held to a rule by their dedicated check (ruleMutants.ts).
   ...RULE_MUTANTS,

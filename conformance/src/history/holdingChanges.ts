@@ -60,6 +60,8 @@ export interface HoldingChange {
   readonly change: 'created' | 'archived';
   readonly nodeId: number;
   readonly view: HoldingView;
+  /** For an archive: whether the update shows a consuming event on it (false: only its own events say so). */
+  readonly shown?: boolean;
 }
 
 export interface TxHoldings {
@@ -69,11 +71,11 @@ export interface TxHoldings {
 }
 
 /**
- * The party's holding changes in `tx`. `createdOf` answers the created event of an archived
- * contract as the party sees it through the Holding interface filter (undefined: not visible).
+ * The party's holding changes in `tx`.
  * Contracts created and archived in the same transaction are left out, as the parser leaves them.
+ * `lookup` answers a contract's events by contract id as the party sees them (undefined: not visible).
  */
-export async function holdingChangesOf(tx: Json, party: string, createdOf: (contractId: string) => Promise<Json | undefined>): Promise<TxHoldings> {
+export async function holdingChangesOf(tx: Json, party: string, lookup: (contractId: string) => Promise<ContractEvents | undefined>): Promise<TxHoldings> {
   const events = eventsOf(tx);
   const createdHere = new Set(events.filter((e) => e.kind === 'created').map((e) => String(e.event.contractId)));
   const consumed = events.filter((e) => e.kind === 'archived' || (e.kind === 'exercised' && e.event.consuming === true));
@@ -85,14 +87,32 @@ export async function holdingChangesOf(tx: Json, party: string, createdOf: (cont
     if (v.kind === 'failed') return { changes, unknown: v.reason };
     if (v.kind === 'view' && v.view.owner === party) changes.push({ contractId: String(e.event.contractId), change: 'created', nodeId: e.nodeId, view: v.view });
   }
-  for (const e of consumed) {
-    const id = String(e.event.contractId);
-    if (createdHere.has(id) || changes.some((c) => c.contractId === id && c.change === 'archived')) continue;
-    const created = await createdOf(id);
-    if (created === undefined) continue;
-    const v = holdingViewOf(created);
+  // Consuming events shown, and the holdings a transfer names as its inputs: the latter are this
+  // update's archives when their own events say they were archived at its offset, shown or not.
+  const inputs = events.flatMap((e) => (e.kind === 'exercised' ? inputHoldingCidsOf(e.event) : [])).filter((id) => !consumedIds.has(id));
+  const candidates = [...consumed.map((e) => ({ id: String(e.event.contractId), nodeId: e.nodeId, shown: true })), ...[...new Set(inputs)].map((id) => ({ id, nodeId: -1, shown: false }))];
+  for (const c of candidates) {
+    if (createdHere.has(c.id) || changes.some((x) => x.contractId === c.id && x.change === 'archived')) continue;
+    const found = await lookup(c.id);
+    if (found === undefined) continue;
+    if (!c.shown && found.archivedAtOffset !== Number(tx.offset)) continue;
+    const v = holdingViewOf(found.created);
     if (v.kind === 'failed') return { changes, unknown: v.reason };
-    if (v.kind === 'view' && v.view.owner === party) changes.push({ contractId: id, change: 'archived', nodeId: e.nodeId, view: v.view });
+    if (v.kind === 'view' && v.view.owner === party) changes.push({ contractId: c.id, change: 'archived', nodeId: c.shown ? c.nodeId : (found.archivedNodeId ?? -1), view: v.view, shown: c.shown });
   }
   return { changes };
+}
+
+/** A contract's created event (through the Holding filter) and where it was archived, if it was. */
+export interface ContractEvents {
+  readonly created: Json;
+  readonly archivedAtOffset?: number;
+  readonly archivedNodeId?: number;
+}
+
+/** `transfer.inputHoldingCids` (v1 and v2) or `inputHoldingCids` of a choice argument. */
+function inputHoldingCidsOf(x: Json): string[] {
+  const arg = isObject(x.choiceArgument) ? x.choiceArgument : {};
+  const from = isObject(arg.transfer) ? arg.transfer.inputHoldingCids : isObject(arg.allocation) ? arg.inputHoldingCids : undefined;
+  return Array.isArray(from) ? from.filter((c): c is string => typeof c === 'string') : [];
 }

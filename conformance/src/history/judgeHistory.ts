@@ -15,7 +15,7 @@ import type { Exchange } from '../target/exchange.js';
 import { committedSubmissions, type CommittedSubmission } from './committedSubmissions.js';
 import { sameDecimal, sumDecimals } from './decimals.js';
 import type { JudgeHistoryId } from './historyIds.js';
-import { eventsOf, HOLDING_V1, holdingChangesOf, TRANSFER_INSTRUCTION_V1, type HoldingChange } from './holdingChanges.js';
+import { eventsOf, HOLDING_V1, holdingChangesOf, TRANSFER_INSTRUCTION_V1, type ContractEvents, type HoldingChange } from './holdingChanges.js';
 import { httpLedgerProvider, LedgerApiRefusal, type ParserLedgerProvider } from './ledgerProvider.js';
 
 export type HistoryMode = 'parser' | 'none';
@@ -83,22 +83,17 @@ export async function judgeHistory(client: TargetClient, exchanges: readonly Exc
 type PartyOutcome = { kind: 'judged'; transactions: number; holdings: number; unlabelled: number; violations: HistoryViolation[] } | { kind: 'skipped'; reason: string };
 
 async function judgeParty(mod: ParserModule, client: TargetClient, party: string, subs: readonly CommittedSubmission[]): Promise<PartyOutcome> {
-  const mine = new Set(subs.map((s) => s.updateId));
-  const offsets = subs.map((s) => s.offset);
-  const read = await client.request('ledger', {
-    method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 1000 },
-    json: {
-      beginExclusive: Math.min(...offsets) - 1,
-      endInclusive: Math.max(...offsets),
-      updateFormat: { includeTransactions: { eventFormat: historyEventFormat(party, mod.TokenStandardTransactionInterfaces), transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } },
-    },
-  });
-  const body = read.response?.status === 200 ? parse(read.response.text) : undefined;
-  if (!Array.isArray(body)) {
-    const why = read.response ? `HTTP ${read.response.status}` : (read.error?.message ?? 'no answer');
-    return { kind: 'skipped', reason: `the target did not let the suite read ${party}'s updates (POST /v2/updates answered ${why}): its token-standard history is not judged` };
-  }
-  const txs = body.flatMap((u) => (isObject(u) && isObject(u.update) && isObject(u.update.Transaction) && isObject(u.update.Transaction.value) ? [u.update.Transaction.value] : [])).filter((t) => mine.has(String(t.updateId)));
+  const none: PartyOutcome = { kind: 'judged', transactions: 0, holdings: 0, unlabelled: 0, violations: [] };
+  // First the check's updates with an event of the standard's interfaces (no payloads, no wildcard):
+  // most checks move no holding, and their transactions, however large, are not read again.
+  const token = await readUpdates(client, party, subs.map((s) => s.offset), { filtersByParty: { [party]: { cumulative: mod.TokenStandardTransactionInterfaces.map((interfaceId) => ({ identifierFilter: { InterfaceFilter: { value: { interfaceId, includeInterfaceView: false, includeCreatedEventBlob: false } } } })) } }, verbose: false });
+  if (token.kind === 'skipped') return token;
+  const mine = new Set(subs.map((s) => s.updateId).filter((id) => token.txs.some((t) => t.updateId === id)));
+  if (mine.size === 0) return none;
+  const full = await readUpdates(client, party, subs.filter((s) => mine.has(s.updateId)).map((s) => s.offset), historyEventFormat(party, mod.TokenStandardTransactionInterfaces));
+  if (full.kind === 'skipped') return full;
+  const read = full.exchange;
+  const txs = full.txs.filter((t) => mine.has(String(t.updateId)));
   const provider = cachingProvider(httpLedgerProvider(client));
   let transactions = 0;
   let holdings = 0;
@@ -106,7 +101,7 @@ async function judgeParty(mod: ParserModule, client: TargetClient, party: string
   const violations: HistoryViolation[] = [];
   for (const tx of txs) {
     const at = { party, updateId: String(tx.updateId), offset: Number(tx.offset) };
-    const truth = await holdingChangesOf(tx, party, (id) => createdOf(provider, party, id));
+    const truth = await holdingChangesOf(tx, party, (id) => eventsByContractId(provider, party, id));
     if (truth.unknown !== undefined) return { kind: 'skipped', reason: truth.unknown };
     // A transaction that moves none of the party's holdings and exercises no token-standard choice has no history entry to judge.
     if (truth.changes.length === 0 && !exercisesTokenStandard(tx)) continue;
@@ -158,6 +153,24 @@ export function asV1Transfers(tx: Json): Json {
   };
 }
 
+type Read = { kind: 'read'; txs: Json[]; exchange: Exchange } | { kind: 'skipped'; reason: string };
+
+/** The party's transactions at the offsets' range through `eventFormat`, as wallet-sdk reads them (LEDGER_EFFECTS). */
+async function readUpdates(client: TargetClient, party: string, offsets: readonly number[], eventFormat: Json): Promise<Read> {
+  const e = await client.request('ledger', {
+    method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 1000 },
+    json: { beginExclusive: Math.min(...offsets) - 1, endInclusive: Math.max(...offsets), updateFormat: { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } },
+  });
+  if (e.response?.truncated) return { kind: 'skipped', reason: `${party}'s updates are larger than the suite reads (${e.response.size} bytes): its token-standard history is not judged` };
+  const body = e.response?.status === 200 ? parse(e.response.text) : undefined;
+  if (!Array.isArray(body)) {
+    const why = e.response ? `HTTP ${e.response.status}` : (e.error?.message ?? 'no answer');
+    return { kind: 'skipped', reason: `the target did not let the suite read ${party}'s updates (POST /v2/updates answered ${why}): its token-standard history is not judged` };
+  }
+  const txs = body.flatMap((u) => (isObject(u) && isObject(u.update) && isObject(u.update.Transaction) && isObject(u.update.Transaction.value) ? [u.update.Transaction.value] : []));
+  return { kind: 'read', txs, exchange: e };
+}
+
 interface At {
   readonly party: string;
   readonly updateId: string;
@@ -188,7 +201,7 @@ function explainChanges(events: readonly TokenStandardEvent[], truth: readonly H
   }
   for (const c of truth) {
     if (known[c.change].has(c.contractId) || raw.has(c.contractId)) continue;
-    out.push({ ...at, id: 'judge.history.unseen', holding: c.contractId, exchange: read, message: `${at.party}'s ${place(at)} ${c.change === 'created' ? 'creates' : 'archives'} holding ${c.contractId} (${c.view.amount} ${c.view.instrumentId.id}, node ${c.nodeId}), but no parsed history entry shows it${c.change === 'archived' ? ' (is the consuming event missing the Holding interface in implementedInterfaces?)' : ''}` });
+    out.push({ ...at, id: 'judge.history.unseen', holding: c.contractId, exchange: read, message: `${at.party}'s ${place(at)} ${c.change === 'created' ? 'creates' : 'archives'} holding ${c.contractId} (${c.view.amount} ${c.view.instrumentId.id}, node ${c.nodeId}), but no parsed history entry shows it${c.shown === false ? ' (its own events say it was archived at this offset, yet the update shows no consuming event on it)' : c.change === 'archived' ? ' (does its consuming event list the Holding interface in implementedInterfaces?)' : ''}` });
   }
   return out;
 }
@@ -239,11 +252,13 @@ function exercisesTokenStandard(tx: Json): boolean {
   return events.some((e) => isObject(e) && isObject(e.ExercisedEvent) && /^(TransferFactory_Transfer|TransferInstruction_|BurnMintFactory_BurnMint|AllocationFactory_Allocate|Allocation_)/.test(String(e.ExercisedEvent.choice)));
 }
 
-/** The created event of `contractId` through the Holding filter, as the party sees it (the parser's own lookup, so one request serves both). */
-async function createdOf(provider: ParserLedgerProvider, party: string, contractId: string): Promise<Json | undefined> {
+/** The events of `contractId` through the Holding filter, as the party sees them (the parser's own lookup, so one request serves both). */
+async function eventsByContractId(provider: ParserLedgerProvider, party: string, contractId: string): Promise<ContractEvents | undefined> {
   try {
     const b = await provider.request({ method: 'ledgerApi', params: { resource: '/v2/events/events-by-contract-id', requestMethod: 'post', body: lookupBody(party, contractId) } });
-    return isObject(b) && isObject(b.created) && isObject(b.created.createdEvent) ? b.created.createdEvent : undefined;
+    if (!isObject(b) || !isObject(b.created) || !isObject(b.created.createdEvent)) return undefined;
+    const archived = isObject(b.archived) && isObject(b.archived.archivedEvent) ? b.archived.archivedEvent : undefined;
+    return { created: b.created.createdEvent, ...(archived ? { archivedAtOffset: Number(archived.offset), archivedNodeId: Number(archived.nodeId) } : {}) };
   } catch (e) {
     if (e instanceof LedgerApiRefusal && e.exchange.response?.status === 404) return undefined;
     throw e;
