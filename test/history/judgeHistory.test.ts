@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../conformance/src/cli/main.js';
 import { committedSubmissions } from '../../conformance/src/history/committedSubmissions.js';
 import { sameDecimal, sumDecimals } from '../../conformance/src/history/decimals.js';
 import { JUDGE_HISTORY } from '../../conformance/src/history/historyIds.js';
@@ -173,5 +174,22 @@ describe('history judge: parts', () => {
     tally.record('b', { kind: 'skipped', reason: 'no reads' });
     tally.record('c', { kind: 'none' });
     expect(tally.summary()).toEqual({ mode: 'parser', checks: 1, transactions: 2, holdings: 3, unlabelled: 1, violations: 0, skipped: [{ check: 'b', reason: 'no reads' }] });
+  });
+
+  it('`list --invariants` prints the judge.history.* ids', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      expect(await main(['list', '--invariants'])).toBe(0);
+      const printed = log.mock.calls.map((c) => c.join(' ')).join('\n');
+      for (const r of JUDGE_HISTORY) expect(printed).toContain(r.id);
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  it('`run --history` takes parser or none', async () => {
+    const { parseRunArgs } = await import('../../conformance/src/cli/run.js');
+    expect(parseRunArgs(['--history', 'none'])).toMatchObject({ history: 'none' });
+    expect(() => parseRunArgs(['--history', 'strict'])).toThrow(/--history takes parser or none/);
   });
 });
