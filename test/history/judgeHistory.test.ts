@@ -3,7 +3,7 @@ import { main } from '../../conformance/src/cli/main.js';
 import { committedSubmissions } from '../../conformance/src/history/committedSubmissions.js';
 import { sameDecimal, sumDecimals } from '../../conformance/src/history/decimals.js';
 import { JUDGE_HISTORY } from '../../conformance/src/history/historyIds.js';
-import { historyVerdictOf, HistoryTally } from '../../conformance/src/history/historyTally.js';
+import { historyVerdictOf, HistoryTally, mergeHistory } from '../../conformance/src/history/historyTally.js';
 import { HOLDING_V1, holdingChangesOf } from '../../conformance/src/history/holdingChanges.js';
 import { asV1Transfers, judgeHistory } from '../../conformance/src/history/judgeHistory.js';
 import type { TargetClient } from '../../conformance/src/target/createTarget.js';
@@ -174,6 +174,9 @@ describe('history judge: parts', () => {
     tally.record('b', { kind: 'skipped', reason: 'no reads' });
     tally.record('c', { kind: 'none' });
     expect(tally.summary()).toEqual({ mode: 'parser', checks: 1, transactions: 2, holdings: 3, unlabelled: 1, violations: 0, skipped: [{ check: 'b', reason: 'no reads' }] });
+    // Shards merged (`report merge`) add up.
+    expect(mergeHistory([tally.summary(), undefined, new HistoryTally('none').summary()])).toEqual({ ...tally.summary(), skipped: [{ check: 'b', reason: 'no reads' }] });
+    expect(mergeHistory([undefined])).toBeUndefined();
   });
 
   it('`list --invariants` prints the judge.history.* ids', async () => {

@@ -78,3 +78,15 @@ export function historyVerdictOf(o: HistoryOutcome): { failure?: { message: stri
     },
   };
 }
+
+/** The history summaries of several reports (shards, re-runs) added up; undefined when none has one. */
+export function mergeHistory(all: readonly (HistorySummary | undefined)[]): HistorySummary | undefined {
+  const present = all.filter((s): s is HistorySummary => s !== undefined);
+  if (present.length === 0) return undefined;
+  const sum = (f: (s: HistorySummary) => number) => present.reduce((n, s) => n + f(s), 0);
+  return {
+    mode: present.some((s) => s.mode === 'parser') ? 'parser' : 'none',
+    checks: sum((s) => s.checks), transactions: sum((s) => s.transactions), holdings: sum((s) => s.holdings),
+    unlabelled: sum((s) => s.unlabelled), violations: sum((s) => s.violations), skipped: present.flatMap((s) => s.skipped),
+  };
+}
