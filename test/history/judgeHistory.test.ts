@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../conformance/src/cli/main.js';
+import { validateReport } from '../../conformance/src/report/validateReport.js';
+import { report, result } from '../conformance/helpers/fakeReport.js';
 import { committedSubmissions } from '../../conformance/src/history/committedSubmissions.js';
 import { sameDecimal, sumDecimals } from '../../conformance/src/history/decimals.js';
 import { JUDGE_HISTORY } from '../../conformance/src/history/historyIds.js';
@@ -91,6 +93,18 @@ describe('history judge: a transfer as the parser reads it', () => {
     const o = await judgeHistory(target(events).client, submitted());
     expect(o.kind === 'judged' ? o.violations.map((v) => v.id) : o).toEqual(['judge.history.transfer-outcome']);
     expect(o.kind === 'judged' ? o.violations[0]!.message : '').toContain('the receiver got 4');
+  });
+
+  it("the failure's `history` member and the run's summary are valid report.json", async () => {
+    const events = goodEvents();
+    events[2] = created(2, 'out-bob', BOB, '4.0000000000');
+    const v = historyVerdictOf(await judgeHistory(target(events).client, submitted()));
+    expect(v.failure?.message).toMatch(/^judge\.history\.transfer-outcome \(a transfer moves/);
+    expect(v.failure?.result).toMatchObject({ violations: 1, id: 'judge.history.transfer-outcome', party: ALICE, updateId: 'u-1', offset: 7 });
+    const tally = new HistoryTally('parser');
+    const doc = report([result('registry.x.y', 'fail', { message: v.failure!.message, history: v.failure!.result })], { history: tally.summary() });
+    expect(validateReport(JSON.parse(JSON.stringify(doc)))).toEqual([]);
+    expect(validateReport(JSON.parse(JSON.stringify({ ...doc, history: { ...tally.summary(), mode: 'strict' } }))).length).toBeGreaterThan(0);
   });
 
   it('a holding owned by someone else than the receiver breaks judge.history.transfer-outcome', async () => {
