@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../conformance/src/cli/main.js';
 import { validateReport } from '../../conformance/src/report/validateReport.js';
 import { report, result } from '../conformance/helpers/fakeReport.js';
-import { committedSubmissions } from '../../conformance/src/history/committedSubmissions.js';
+import { allocatedParties, committedSubmissions } from '../../conformance/src/history/committedSubmissions.js';
 import { sameDecimal, sumDecimals } from '../../conformance/src/history/decimals.js';
 import { JUDGE_HISTORY } from '../../conformance/src/history/historyIds.js';
 import { historyVerdictOf, HistoryTally, mergeHistory } from '../../conformance/src/history/historyTally.js';
@@ -114,6 +114,19 @@ describe('history judge: a transfer as the parser reads it', () => {
     expect(o.kind === 'judged' ? o.violations.map((v) => v.id) : o).toEqual(['judge.history.transfer-outcome']);
   });
 
+  it('judges the receiver the check allocated too: its history must show the credit as a TransferIn of the amount', async () => {
+    const events = goodEvents();
+    const allocation = exchange('/v2/parties', { partyIdHint: 'bob' }, 200, { partyDetails: { party: BOB } });
+    const { client, seen } = target(events);
+    const good = await judgeHistory(client, [allocation, ...submitted()]);
+    expect(good).toMatchObject({ kind: 'judged', transactions: 2, violations: [] });
+    expect(seen.filter((s) => s.path === '/v2/updates').map((s) => Object.keys((s.json as { updateFormat: { includeTransactions: { eventFormat: { filtersByParty: object } } } }).updateFormat.includeTransactions.eventFormat.filtersByParty))).toEqual([[ALICE], [ALICE], [BOB], [BOB]]);
+    events[2] = created(2, 'out-bob', BOB, '2.5000000000');
+    const o = await judgeHistory(target(events).client, [allocation, ...submitted()]);
+    const bob = o.kind === 'judged' ? o.violations.filter((v) => v.party === BOB) : [];
+    expect(bob.map((v) => [v.id, v.message.includes("the receiver's new holdings add up to 2.5")])).toEqual([['judge.history.transfer-outcome', true]]);
+  });
+
   it("an input archived at the update's offset (its own events say so) but not shown is judge.history.unseen", async () => {
     const events = goodEvents().filter((_, i) => i !== 1);
     const o = await judgeHistory(target(events).client, submitted());
@@ -160,6 +173,7 @@ describe('history judge: parts', () => {
       exchange('/v2/interactive-submission/executeAndWait', { partySignatures: { signatures: [{ party: ALICE, signatures: [] }] } }, 200, { updateId: 'u-3', completionOffset: 11 }),
     ]);
     expect(subs.map((s) => [s.updateId, s.offset, s.actAs])).toEqual([['u-1', 7, [ALICE]], ['u-2', 9, [BOB]], ['u-3', 11, [ALICE]]]);
+    expect(allocatedParties([exchange('/v2/parties', { partyIdHint: 'b' }, 200, { partyDetails: { party: BOB, isLocal: true } }), exchange('/v2/parties', {}, 400, { code: 'X' })])).toEqual([BOB]);
   });
 
   it('hands a v2 transfer (accounts) to the parser as v1 (their owners)', () => {

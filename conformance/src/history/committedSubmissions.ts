@@ -56,3 +56,13 @@ function parse(text: string | undefined): unknown {
     return undefined;
   }
 }
+
+/** Parties the check allocated (answered `POST /v2/parties`): the suite holds their rights, so their history is readable too. */
+export function allocatedParties(exchanges: readonly Exchange[]): string[] {
+  return exchanges.flatMap((e) => {
+    if (e.group !== 'ledger' || e.request.method !== 'POST' || e.path !== '/v2/parties' || e.response?.status !== 200) return [];
+    const b = parse(e.response.text);
+    const d = isObject(b) && isObject(b.partyDetails) ? b.partyDetails : undefined;
+    return d && typeof d.party === 'string' ? [d.party] : [];
+  });
+}

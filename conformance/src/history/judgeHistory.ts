@@ -12,7 +12,7 @@ import type { TokenStandardEvent, Transaction } from '@canton-network/core-tx-pa
 import { isObject, type Json } from '../checks/support/expect.js';
 import type { TargetClient } from '../target/createTarget.js';
 import type { Exchange } from '../target/exchange.js';
-import { committedSubmissions, type CommittedSubmission } from './committedSubmissions.js';
+import { allocatedParties, committedSubmissions, type CommittedSubmission } from './committedSubmissions.js';
 import { sameDecimal, sumDecimals } from './decimals.js';
 import type { JudgeHistoryId } from './historyIds.js';
 import { eventsOf, HOLDING_V1, holdingChangesOf, TRANSFER_INSTRUCTION_V1, type ContractEvents, type HoldingChange } from './holdingChanges.js';
@@ -64,7 +64,8 @@ export async function judgeHistory(client: TargetClient, exchanges: readonly Exc
   if (subs.length === 0) return { kind: 'none' };
   const parser = await parserModule();
   if (!parser.ok) return { kind: 'skipped', reason: parser.reason };
-  const parties = [...new Set(subs.flatMap((s) => s.actAs))];
+  // The parties it acted as, and those it allocated (a receiver that never acts): the suite holds the rights to read both.
+  const parties = [...new Set([...subs.flatMap((s) => s.actAs), ...allocatedParties(exchanges)])];
   let transactions = 0;
   let holdings = 0;
   let unlabelled = 0;
