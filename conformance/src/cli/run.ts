@@ -83,9 +83,10 @@ Runs:
                         with the Daml engine on the packages the target serves and fail any
                         difference (judge.daml.*, see list --invariants); none: off
   --history MODE        parser: read back the token-standard history of the parties each check
-                        acted as and parse it with @canton-network/core-tx-parser in strict mode;
-                        a holding change it cannot explain fails the check (judge.history.*,
-                        see list --invariants); none: off (default: parser; none with --judge none)
+                        acted as or allocated, parse it with @canton-network/core-tx-parser in
+                        strict mode, and fail the check on a holding change it cannot explain
+                        (judge.history.*, see list --invariants); none: off (default: parser;
+                        none with --judge none)
 Reports:
   --report-dir DIR      where report.json, junit.xml, summary.md and report.html go (default: reports)
   --baseline FILE       expected failures: a previous report.json or one check id per line
