@@ -127,6 +127,20 @@ describe('history judge: a transfer as the parser reads it', () => {
     expect(bob.map((v) => [v.id, v.message.includes("the receiver's new holdings add up to 2.5")])).toEqual([['judge.history.transfer-outcome', true]]);
   });
 
+  it('judges a v2 transfer (accounts, not parties) as v1: faithful passes, a short credit fails', async () => {
+    const v2 = (events: unknown[]) => events.map((e, i) => {
+      if (i !== 0) return e;
+      const x = (e as ReturnType<typeof transferExercise>).ExercisedEvent;
+      const t = x.choiceArgument.transfer;
+      return { ExercisedEvent: { ...x, templateId: 'pkg:Token:RulesV2', choiceArgument: { ...x.choiceArgument, transfer: { ...t, sender: { owner: ALICE, provider: null, id: '' }, receiver: { owner: BOB, provider: null, id: '' } }, actors: [ALICE] } } };
+    });
+    expect(await judgeHistory(target(v2(goodEvents())).client, submitted())).toMatchObject({ kind: 'judged', violations: [] });
+    const short = goodEvents();
+    short[2] = created(2, 'out-bob', BOB, '1.0000000000');
+    const o = await judgeHistory(target(v2(short)).client, submitted());
+    expect(o.kind === 'judged' ? o.violations.map((v) => v.id) : o).toEqual(['judge.history.transfer-outcome']);
+  });
+
   it("an input archived at the update's offset (its own events say so) but not shown is judge.history.unseen", async () => {
     const events = goodEvents().filter((_, i) => i !== 1);
     const o = await judgeHistory(target(events).client, submitted());
