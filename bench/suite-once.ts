@@ -1,7 +1,7 @@
 /**
  * One default run (`canton-conformance run` without --target, seed 7, quiet) in a process of its
  * own, with any further `run` flags given; prints `{"seconds":..,"code":..}`. judge-run.ts starts
- * it from two checkouts side by side, history-run.ts with and without `--history none`.
+ * it from two checkouts side by side, suite-history.ts with and without `--history none`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

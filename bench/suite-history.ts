@@ -3,7 +3,7 @@
  * the parties each check acted as or allocated, parsed by core-tx-parser) against
  * `run --history none`, each run in a process of its own, alternating which goes first.
  *
- * Usage: npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/history-run.js [rounds]
+ * Usage: npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/suite-history.js [rounds]
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
