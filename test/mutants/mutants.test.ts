@@ -5,6 +5,7 @@ import type { Report } from '../../conformance/src/report/model.js';
 import { loadProfile, type Profile } from '../../conformance/src/runner/profile.js';
 import { runSuite, type JudgeMode, type OracleMode } from '../../conformance/src/runner/runSuite.js';
 import type { ReinterpretMode } from '../../conformance/src/reinterpret/reinterpretTally.js';
+import type { HistoryMode } from '../../conformance/src/history/judgeHistory.js';
 import { staticToken } from '../../conformance/src/target/tokenProvider.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { authFront, compose, NO_RIGHTS_USER } from './authFront.js';
@@ -42,7 +43,7 @@ function selectionFor(m: Mutant): string[] {
  */
 const NEEDS_REAL_USERS = ['ledger.auth.stream-ends-on-revoked-right', 'ledger.auth.command-completions-all-parties-needs-any-party'];
 
-async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], oracle: OracleMode = 'none', judge: JudgeMode = 'model', reinterpret: ReinterpretMode = 'engine'): Promise<{ exitCode: number; report: Report }> {
+async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], oracle: OracleMode = 'none', judge: JudgeMode = 'model', reinterpret: ReinterpretMode = 'engine', history?: HistoryMode): Promise<{ exitCode: number; report: Report }> {
   const server = await startMutant(reference.url, fault);
   try {
     const token = mode === 'secured' ? await adminToken() : undefined;
@@ -62,6 +63,7 @@ async function certify(fault: Fault, mode: 'open' | 'secured', only?: string[], 
       oracle,
       judge,
       reinterpret,
+      ...(history ? { history } : {}),
     });
     return { exitCode, report };
   } finally {
@@ -173,6 +175,12 @@ describe('mutant bed: every mutant is caught', () => {
         const unaided = alone.report.checks.find((c) => c.id === m.caughtBy);
         expect(unaided?.status, `${m.caughtBy} with --reinterpret none --judge none: ${unaided?.message}`).toBe('pass');
       }
+      if (m.history !== undefined) {
+        // Neither a check nor the own-ledger judge catches it: with --history none the same check passes.
+        const alone = await certify(fault, mode, selectionFor(m), 'none', 'model', 'engine', 'none');
+        const unaided = alone.report.checks.find((c) => c.id === m.caughtBy);
+        expect(unaided?.status, `${m.caughtBy} with --history none: ${unaided?.message}`).toBe('pass');
+      }
       // An oracle mutant is judged by the oracle alone.
       const { exitCode, report } = m.server ? await certifyServer(m.server.http, m.caughtBy, base) : await certify(fault, mode, selectionFor(m), m.oracle ? 'reference' : 'none', m.oracle ? 'none' : 'model');
       const check = report.checks.find((c) => c.id === m.caughtBy);
@@ -197,6 +205,10 @@ describe('mutant bed: every mutant is caught', () => {
       }
       // The controls run first in this file; under a name filter (-t) they may not have run at all.
       if (m.reinterpret !== undefined) expect(check!.message).toContain(m.reinterpret);
+      if (m.history !== undefined) {
+        expect(check!.message).toContain(m.history);
+        expect(check!.history?.id).toBe(m.history);
+      }
       if (m.oracle) {
         expect(check!.message).toMatch(/differs from the reference ledger's \(the oracle\)/);
         expect(check!.oracle?.difference?.referenceExchange.request.url).toBeTruthy();

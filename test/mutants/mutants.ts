@@ -27,6 +27,8 @@ import { MEANING_MUTANTS } from './meaningMutants.js';
 import { FORMER_ORACLE_MUTANTS, HASHING_SCHEME_MUTANT, ORACLE_MUTANTS } from './oracleMutants.js';
 import { JUDGE_MUTANTS } from './judgeMutants.js';
 import { STREAM_JUDGE_MUTANTS } from './streamJudgeMutants.js';
+import { HISTORY_MUTANTS } from './historyMutants.js';
+import type { JudgeHistoryId } from '../../conformance/src/history/historyIds.js';
 import { RULE_MUTANTS } from './ruleMutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
@@ -77,6 +79,11 @@ export interface Mutant {
    * default: 3.6's own rules (preview36.test.ts runs these; this bed leaves them out).
    */
   readonly line?: CantonVersion;
+  /**
+   * Only the history judge catches it (the token-standard history parsed by core-tx-parser):
+   * `caughtBy` passes with `--history none` and fails with it on, naming this id.
+   */
+  readonly history?: JudgeHistoryId;
 }
 
 type Json = Record<string, unknown>;
@@ -418,6 +425,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...JUDGE_MUTANTS,
   // Faults only the judge's reading of the update stream and completions catches (streamJudgeMutants.ts).
   ...STREAM_JUDGE_MUTANTS,
+  // Faults only the history judge catches (historyMutants.ts): each check passes with --history none, fails with it.
+  ...HISTORY_MUTANTS,
   ...FORMER_ORACLE_MUTANTS,
   // Former oracle faults held to a rule by their dedicated check (ruleMutants.ts).
   ...RULE_MUTANTS,

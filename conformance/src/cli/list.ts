@@ -5,6 +5,7 @@ import { parseFlags } from './parseFlags.js';
 import { coverageOf, type Coverage } from '../report/coverage.js';
 import { JUDGE_DAML } from '../reinterpret/judgeDamlIds.js';
 import { INVARIANTS } from '../judge/invariants.js';
+import { JUDGE_HISTORY } from '../history/historyIds.js';
 
 function printCoverage(c: Coverage): void {
   const w = Math.max(...c.operations.map((o) => `${o.method} ${o.path}`.length));
@@ -25,7 +26,8 @@ the checks that enforce it, and names the operations and rules with none (exit 1
 operation has none).
 --invariants prints the named invariants (judge.*) every answer is judged by against the target's
 own earlier answers, and what re-interpretation compares (judge.daml.*: a check fails with one of
-these when a transaction it caused differs from the engine's), with the rule each enforces.`;
+these when a transaction it caused differs from the engine's), and what the history judge holds
+the parsed token-standard history to (judge.history.*), with the rule each enforces.`;
 
 export async function run(argv: string[]): Promise<number> {
   let values;
@@ -39,7 +41,7 @@ export async function run(argv: string[]): Promise<number> {
     return ExitCode.Ok;
   }
   if (values.invariants) {
-    const all = [...INVARIANTS, ...JUDGE_DAML];
+    const all = [...INVARIANTS, ...JUDGE_DAML, ...JUDGE_HISTORY];
     if (values.json) console.log(JSON.stringify(all, null, 2));
     else for (const i of all) console.log(`${i.id}  ${i.title}\n    ${i.rule}`);
     return ExitCode.Ok;

@@ -18,6 +18,7 @@ import { unreachable } from '../runner/reachability.js';
 import { startInProcessReference, type InProcessServer } from '../runner/referenceServer.js';
 import { DEFAULTS, runSuite, type JudgeMode, type OracleMode } from '../runner/runSuite.js';
 import type { ReinterpretMode } from '../reinterpret/reinterpretTally.js';
+import type { HistoryMode } from '../history/judgeHistory.js';
 import { randomSeed } from '../runner/seeds.js';
 import { shellQuote } from '../target/curl.js';
 import { SelectionError, selectChecks } from '../runner/select.js';
@@ -38,7 +39,7 @@ export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
            [--report-dir DIR] [--baseline FILE] [--write-baseline FILE] [--spec FILE|URL]
            [--oracle reference|none] [--judge model|none] [--reinterpret engine|none] [--canton-version 3.4|3.5|3.6] [--quiet]
-           [--min-ran PERCENT] [--fail-on-skip]
+           [--min-ran PERCENT] [--fail-on-skip] [--history parser|none]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
 it starts the reference server in-process on a free port and certifies it.
@@ -81,6 +82,11 @@ Runs:
   --reinterpret MODE    engine (default): re-run the commands of the transactions checks cause
                         with the Daml engine on the packages the target serves and fail any
                         difference (judge.daml.*, see list --invariants); none: off
+  --history MODE        parser: read back the token-standard history of the parties each check
+                        acted as or allocated, parse it with @canton-network/core-tx-parser in
+                        strict mode, and fail the check on a holding change it cannot explain
+                        (judge.history.*, see list --invariants); none: off (default: parser;
+                        none with --judge none)
 Reports:
   --report-dir DIR      where report.json, junit.xml, summary.md and report.html go (default: reports)
   --baseline FILE       expected failures: a previous report.json or one check id per line
@@ -117,6 +123,8 @@ interface RunArgs extends TargetArgs {
   readonly failOnSkip: boolean;
   readonly judge?: JudgeMode;
   readonly reinterpret?: ReinterpretMode;
+  /** `--history`: the token-standard history judge (core-tx-parser), on or off. */
+  readonly history?: HistoryMode;
   /** `--canton-version`: the line to judge the target by, whatever it reports. */
   readonly cantonVersion?: CantonVersion;
 }
@@ -149,6 +157,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         'fail-on-skip': { type: 'boolean' },
         judge: { type: 'string' },
         reinterpret: { type: 'string' },
+        history: { type: 'string' },
         'canton-version': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -163,6 +172,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
   if (values.oracle !== undefined && values.oracle !== 'reference' && values.oracle !== 'none') throw new UsageError(`--oracle takes reference or none (got '${values.oracle}')`);
   if (values.judge !== undefined && values.judge !== 'model' && values.judge !== 'none') throw new UsageError(`--judge takes model or none (got '${values.judge}')`);
   if (values.reinterpret !== undefined && values.reinterpret !== 'engine' && values.reinterpret !== 'none') throw new UsageError(`--reinterpret takes engine or none (got '${values.reinterpret}')`);
+  if (values.history !== undefined && values.history !== 'parser' && values.history !== 'none') throw new UsageError(`--history takes parser or none (got '${values.history}')`);
   const cantonVersion = values['canton-version'];
   if (cantonVersion !== undefined && !isCantonVersion(cantonVersion)) throw new UsageError(`--canton-version takes ${CANTON_VERSIONS.join(', ')} (got '${cantonVersion}')`);
   return {
@@ -180,6 +190,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     failOnSkip: values['fail-on-skip'] === true,
     ...(values.judge !== undefined ? { judge: values.judge as JudgeMode } : {}),
     ...(values.reinterpret !== undefined ? { reinterpret: values.reinterpret as ReinterpretMode } : {}),
+    ...(values.history !== undefined ? { history: values.history as HistoryMode } : {}),
     ...(cantonVersion !== undefined ? { cantonVersion } : {}),
   };
 }
@@ -374,6 +385,7 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       oracle,
       ...(args.judge ? { judge: args.judge } : {}),
       ...(args.reinterpret ? { reinterpret: args.reinterpret } : {}),
+      ...(args.history ? { history: args.history } : {}),
       // A target without a ledger has no Canton version to judge: no line, and no warning about it.
       ...(profile.groups.includes('ledger') || args.cantonVersion !== undefined ? { canton: cantonLineOf(pre.verdict.cantonVersion, args.cantonVersion) } : {}),
     });

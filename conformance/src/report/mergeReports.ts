@@ -2,6 +2,7 @@ import { catalogue } from '../checks/catalogue.js';
 import { GROUPS } from '../checks/types.js';
 import { coverageOf } from './coverage.js';
 import { mergeReinterpretation } from '../reinterpret/reinterpretTally.js';
+import { mergeHistory } from '../history/historyTally.js';
 import type { CheckResult, OperationTiming, Report } from './model.js';
 import { isUnexpected, STATUS_RANK, summarize } from './model.js';
 
@@ -41,8 +42,9 @@ export function mergeReports(reports: readonly Report[]): Report {
   const start = Math.min(...reports.map((r) => Date.parse(r.startedAt)));
   const end = Math.max(...reports.map((r) => Date.parse(r.startedAt) + r.durationMs));
   // Wall times of separate jobs do not add up; a shard that did not finish leaves the merge unfinished too.
-  const { shard: _shard, wallTimeMs: _wall, stopped: _stopped, reinterpretation: _reinterpretation, ...rest } = first;
+  const { shard: _shard, wallTimeMs: _wall, stopped: _stopped, reinterpretation: _reinterpretation, history: _history, ...rest } = first;
   const reinterpretation = mergeReinterpretation(reports.map((r) => r.reinterpretation));
+  const history = mergeHistory(reports.map((r) => r.history));
   const stopped = reports.find((r) => r.stopped)?.stopped;
   return {
     ...rest,
@@ -57,6 +59,7 @@ export function mergeReports(reports: readonly Report[]): Report {
     checks,
     ...(reports.some((r) => r.coverage) ? { coverage: coverageOf(catalogue(), checks) } : {}),
     ...(reinterpretation ? { reinterpretation } : {}),
+    ...(history ? { history } : {}),
   };
 }
 

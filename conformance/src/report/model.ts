@@ -1,4 +1,5 @@
 import type { StreamTotals } from '../judge/streamFollower.js';
+import type { HistoryCheckResult, HistorySummary } from '../history/historyTally.js';
 import type { CantonLine } from '../runner/cantonLine.js';
 import type { ReinterpretSummary } from '../reinterpret/reinterpretTally.js';
 import type { Counterexample, Group, Kind, Level, Status } from '../checks/types.js';
@@ -49,6 +50,8 @@ export interface CheckResult {
   readonly oracle?: OracleCheckResult;
   /** The first named invariant (`judge.*`) the check's answers broke, judged against the target's own earlier answers. */
   readonly judge?: JudgeCheckResult;
+  /** The first holding change of the check's transactions that the token-standard history (core-tx-parser) does not explain (`judge.history.*`). */
+  readonly history?: HistoryCheckResult;
 }
 
 /** Where and when the judge saw an answer. */
@@ -176,6 +179,8 @@ export interface Report {
   readonly canton?: CantonLine;
   /** Present unless `--judge none`: answers judged against the target's own model. */
   readonly judge?: JudgeRunSummary;
+  /** The token-standard history of the parties the checks acted as, parsed by core-tx-parser (`--history parser|none`). */
+  readonly history?: HistorySummary;
   /** Every operation of specs/ with its behaviour checks (and how many ran), every documented rule with its checks. */
   readonly coverage?: Coverage;
 }

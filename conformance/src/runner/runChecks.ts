@@ -9,6 +9,8 @@ import { reinterpretCommitted, type CommittedOutcome } from '../reinterpret/rein
 import { oracleResultOf } from '../oracle/oracleResult.js';
 import type { JudgeSession } from '../judge/judgeSession.js';
 import { judgeResultOf } from '../judge/judgeResult.js';
+import { judgeHistory } from '../history/judgeHistory.js';
+import { historyVerdictOf, type HistoryCheckResult, type HistoryTally } from '../history/historyTally.js';
 import { evidenceOf } from './evidenceOf.js';
 import type { Profile } from './profile.js';
 import type { Progress } from './progress.js';
@@ -38,6 +40,8 @@ export interface RunChecksOptions {
   readonly reinterpretation?: ReinterpretTally;
   /** The target's own model: every answer judged by the named invariants (conformance/src/judge/). */
   readonly judge?: JudgeSession;
+  /** The history judge: the token-standard history of the parties a check acted as, parsed by core-tx-parser (conformance/src/history/). */
+  readonly history?: HistoryTally;
   /**
    * The judged Canton line and the ledger operations it lacks: a check that did not pass because a
    * request to one of them answered 404 (a helper, such as a DAR upload or a page walk, outside its
@@ -84,11 +88,13 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
     const warnings: string[] = [];
     let oracle: ReturnType<NonNullable<RunChecksOptions['oracle']>['check']> | undefined;
     let judge: ReturnType<NonNullable<RunChecksOptions['judge']>['check']> | undefined;
+    let bound: ReturnType<Target['bind']> | undefined;
+    let history: HistoryCheckResult | undefined;
     if (reason !== undefined) {
       status = 'skip';
       message = reason;
     } else {
-      const bound = o.target.bind(check.id, (e) => {
+      bound = o.target.bind(check.id, (e) => {
         exchanges.push(e);
         seen.push(e);
       });
@@ -183,6 +189,18 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       message = byModel.failure.message;
       evidence = byModel.failure.exchange;
     }
+    if (o.history?.mode === 'parser' && bound !== undefined && (status === 'pass' || status === 'warn')) {
+      // The holdings the check's transactions moved, as a wallet's parser reads them back: an unexplained change fails the check.
+      const outcome = await judgeHistory(bound, [...exchanges]);
+      o.history.record(check.id, outcome);
+      const v = historyVerdictOf(outcome);
+      if (v.failure) {
+        status = 'fail';
+        message = v.failure.message;
+        evidence = v.failure.exchange;
+        history = v.failure.result;
+      } else if (v.warning) [status, message] = ['warn', message === undefined ? v.warning : `${message}; ${v.warning}`];
+    }
     const missing = o.absent && status !== 'pass' && status !== 'skip' ? missingOperation(o.absent.operations, evidence ? [evidence, ...exchanges] : exchanges) : undefined;
     if (missing !== undefined) {
       status = 'skip';
@@ -208,6 +226,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       requests: exchanges.length,
       ...(judged ? { oracle: judged.result } : {}),
       ...(byModel?.result ? { judge: byModel.result } : {}),
+      ...(history ? { history } : {}),
     };
     results.set(check.id, result);
     o.progress?.finish(result);

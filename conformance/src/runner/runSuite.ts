@@ -12,6 +12,8 @@ import { TargetModel } from '../judge/targetModel.js';
 import { judgeAtEnd } from '../judge/judgeAtEnd.js';
 import type { Exchange } from '../target/exchange.js';
 import { INVARIANTS } from '../judge/invariants.js';
+import { HistoryTally } from '../history/historyTally.js';
+import type { HistoryMode } from '../history/judgeHistory.js';
 import { findOperation } from '../schema/index.js';
 import { createTarget } from '../target/createTarget.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
@@ -60,6 +62,11 @@ export interface SuiteOptions {
   readonly reinterpret?: ReinterpretMode;
   /** `model` (default): judge every answer against the target's own earlier answers by the named invariants; `none`: off. */
   readonly judge?: JudgeMode;
+  /**
+   * `parser` (default unless `judge` is `none`): the token-standard history of the parties each check acted as is read
+   * back and parsed by @canton-network/core-tx-parser; a holding change it cannot explain fails the check. `none`: off.
+   */
+  readonly history?: HistoryMode;
   /**
    * The Canton line the target is judged by (`cantonLineOf`): checks of operations that line lacks
    * skip, naming it, instead of meeting 404s. Absent: every check runs (tests, custom catalogues).
@@ -123,6 +130,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   const progress: Progress = o.onResult ? { ...shown, finish: (r) => (o.onResult!(r), shown.finish(r)) } : shown;
   const followed: Exchange[] = [];
   const judge = o.judge === 'none' ? undefined : await followingJudge(o, target, followed, selected);
+  const history = new HistoryTally(o.history ?? (o.judge === 'none' ? 'none' : 'parser'));
   const { results, exchanges } = await runChecks({
     checks: selected,
     target,
@@ -137,6 +145,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     ...(oracle ? { oracle: oracle.session } : {}),
     reinterpretation,
     ...(judge ? { judge } : {}),
+    history,
     ...(line !== undefined ? { absent: { line, operations: absentOperations(line) } } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
@@ -168,6 +177,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     coverage: coverageOf(all, baseline.checks),
     ...(reinterpretation.summary().handed > 0 || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
     ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations, ...(judge.follower ? { stream: judge.follower.totals() } : {}) } } : {}),
+    history: history.summary(),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
   };
   return { report, baseline, exitCode: baseline.exitCode };
