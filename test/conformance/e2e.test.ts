@@ -28,11 +28,14 @@ async function certify(profile: string): Promise<{ code: number; report: Report;
   }
 }
 
+/** A check of another Canton line than the one judged (3.6's preview rules on a 3.5 target) skips by design. */
+const NOT_ON_LINE = /^Canton \d+\.\d+(?:'s document has no such rule| has no )/;
+
 function expectCertified(r: Awaited<ReturnType<typeof certify>>, allowed: RegExp[], skippable: string[] = []): void {
   expect(validateReport(r.report)).toEqual([]);
   const bad = r.report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`);
   expect(bad).toEqual([]);
-  const mustNotPassing = r.report.checks.filter((c) => c.level === 'MUST' && c.status !== 'pass' && !(c.status === 'skip' && (skippable.includes(c.id) || allowed.some((re) => re.test(c.message ?? '')))));
+  const mustNotPassing = r.report.checks.filter((c) => c.level === 'MUST' && c.status !== 'pass' && !(c.status === 'skip' && (skippable.includes(c.id) || NOT_ON_LINE.test(c.message ?? '') || allowed.some((re) => re.test(c.message ?? '')))));
   expect(mustNotPassing.map((c) => `${c.id} (${c.status}): ${c.message}`)).toEqual([]);
   expect(r.code).toBe(0);
   expect(r.printed).toMatch(/^canton-conformance: PASS: \d+ passed, 0 failed, 0 errored/m);
@@ -59,6 +62,6 @@ describe('end to end: the suite certifies the reference server', () => {
     expect(auth.length).toBeGreaterThanOrEqual(8);
     expect(auth.every((c) => c.status === 'pass')).toBe(true);
     expect(r.report.checks.find((c) => c.id === 'scan.cross-group.preapproval-matches-ledger')!.status).toBe('pass');
-    expect(r.report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status} ${c.message}`)).toEqual([]);
+    expect(r.report.checks.filter((c) => c.status !== 'pass' && !(c.status === 'skip' && NOT_ON_LINE.test(c.message ?? ''))).map((c) => `${c.id}: ${c.status} ${c.message}`)).toEqual([]);
   }, 300_000);
 });

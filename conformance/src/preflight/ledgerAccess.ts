@@ -59,6 +59,8 @@ const ACCESS: Readonly<Record<string, OperationAccess>> = {
   'postV2StateActive-contracts-page': 'read',
   'postV2UpdatesUpdate-by-id': 'read',
   'postV2UpdatesUpdate-by-offset': 'read',
+  // Canton 3.6: the same reads, by the transaction hash.
+  'postV2UpdatesUpdate-by-hash': 'read',
   'postV2UpdatesTransaction-by-id': 'read',
   'postV2UpdatesTransaction-by-offset': 'read',
   'getV2UpdatesTransaction-tree-by-idUpdate-id': 'read',

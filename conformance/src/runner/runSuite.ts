@@ -174,7 +174,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     verdict: baseline.exitCode === 0 ? 'pass' : 'fail',
     timings: timingsOf(exchanges),
     checks: baseline.checks,
-    coverage: coverageOf(all, baseline.checks),
+    coverage: coverageOf(all, baseline.checks, line === undefined ? undefined : absentOperations(line)),
     ...(reinterpretation.summary().handed > 0 || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
     ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations, ...(judge.follower ? { stream: judge.follower.totals() } : {}) } } : {}),
     history: history.summary(),
