@@ -128,6 +128,42 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
       expect((preapproval.body as { transfer_preapproval: { contract: { contract_id: string; template_id: string } } }).transfer_preapproval.contract).toMatchObject({ contract_id: world.preapprovals.bobNewer, template_id: splice.ids.transferPreapproval });
     });
 
+    it('v2 history: every holding change of every party is explained by an EventLog_HoldingsChange (0.1.22; none on 0.1.14)', async () => {
+      const holdingTemplates = new Set([splice.ids.amulet, splice.ids.lockedAmulet]);
+      let explained = 0;
+      for (const party of [world.parties.alice, world.parties.bob, world.parties.carol]) {
+        const res = await server.http.post('/v2/updates').send(Buffer.from(JSON.stringify({
+          beginExclusive: 0,
+          updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: { cumulative: [] } }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } },
+        })));
+        expect(res.status, res.text.slice(0, 300)).toBe(200);
+        type Ev = { CreatedEvent?: { contractId: string; templateId: string; createArgument: Record<string, unknown> }; ExercisedEvent?: { contractId: string; templateId: string; choice: string; consuming: boolean; choiceArgument: { account?: { owner: string }; inputHoldingCids?: string[]; outputHoldingCids?: string[] } } };
+        const owned = new Set<string>();
+        for (const u of res.body as { update: { Transaction?: { value: { events: Ev[] } } } }[]) {
+          const events = u.update.Transaction?.value.events ?? [];
+          const changed = new Set<string>();
+          for (const e of events) {
+            const c = e.CreatedEvent;
+            if (c !== undefined && holdingTemplates.has(c.templateId)) {
+              const owner = c.templateId === splice.ids.amulet ? c.createArgument.owner : (c.createArgument.amulet as { owner: string }).owner;
+              if (owner === party) (owned.add(c.contractId), changed.add(c.contractId));
+            }
+            const x = e.ExercisedEvent;
+            if (x !== undefined && x.consuming && owned.has(x.contractId)) changed.add(x.contractId);
+          }
+          const logged = new Set(events.flatMap((e) => (e.ExercisedEvent?.choice === 'EventLog_HoldingsChange' && e.ExercisedEvent.choiceArgument.account?.owner === party ? [...(e.ExercisedEvent.choiceArgument.inputHoldingCids ?? []), ...(e.ExercisedEvent.choiceArgument.outputHoldingCids ?? [])] : [])));
+          if (splice.externalPartyConfigState === undefined) {
+            expect(logged.size).toBe(0);
+            continue;
+          }
+          for (const cid of changed) expect(logged.has(cid), `${party}'s holding ${cid} changed without an EventLog_HoldingsChange`).toBe(true);
+          explained += changed.size;
+        }
+      }
+      // The taps, the transfers above (direct and two-step, and carol's accept) all changed holdings.
+      if (splice.externalPartyConfigState !== undefined) expect(explained).toBeGreaterThanOrEqual(10);
+    });
+
     it('the DSO advances the rounds by the real choices as the clock passes their target close', async () => {
       const { alice, bob } = world.parties;
       const roundOf = async () => {
