@@ -22,11 +22,11 @@ import type { SpliceAmulet } from './SpliceAmulet.js';
 
 const FAR_FUTURE = '2099-01-01T00:00:00Z';
 /**
- * The pending transfer's deadline: 0.1.22 refuses a token-standard transfer that lives longer
- * than 90 days (`tokenStandardMaxTTL`), so under a clock that follows the system's it has
- * expired, as Splice's expiry automation would have found it on a network.
+ * How long the pending transfer lives from seeding: 0.1.22 refuses a token-standard transfer
+ * that lives longer than 90 days (`tokenStandardMaxTTL`). Seeded at APP_WORLD_TIME, it has
+ * expired under a clock that follows the system's, as it would have on a network.
  */
-const TRANSFER_DEADLINE = '2025-03-01T00:00:00Z';
+const TRANSFER_LIFETIME_MS = 60 * 24 * 3_600_000;
 /**
  * USD per Amulet: Splice's tests' price. Amulet's fees are in USD, so at the ports' 0.005 the
  * holding fee would expire 25 Amulet within weeks, and a lock may not outlive its amulet.
@@ -115,10 +115,11 @@ export function seedSpliceAmulet(ledger: Ledger, amulet: SpliceAmulet, parties: 
   const cancelled = submit([dave], [exercise(ids.transferPreapproval, pDave, 'TransferPreapproval_Cancel', { p: dave })]);
   if (!cancelled.ok) return cancelled;
 
+  const now = ledger.config.clock.now();
   // alice offers carol 25 through the token standard, with the context Amulet's registry serves.
   const transfer = {
     sender: alice, receiver: carol, amount: '25.0', instrumentId: { admin: dso, id: AMULET_INSTRUMENT_ID },
-    requestedAt: '2025-01-01T00:00:00Z', executeBefore: TRANSFER_DEADLINE, inputHoldingCids: [holdings[3]!], meta: { values: {} },
+    requestedAt: new Date(now).toISOString(), executeBefore: new Date(now + TRANSFER_LIFETIME_MS).toISOString(), inputHoldingCids: [holdings[3]!], meta: { values: {} },
   };
   const cid = (value: string) => ({ tag: 'AV_ContractId', value });
   const context = { values: { [AMULET_RULES_KEY]: cid(rules), [OPEN_ROUND_KEY]: cid(round0), ...(configState === undefined ? {} : { [EXTERNAL_PARTY_CONFIG_STATE_KEY]: cid(configState) }) } };
