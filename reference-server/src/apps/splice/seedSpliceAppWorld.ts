@@ -19,13 +19,14 @@ export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, 
 
 /**
  * Uploads the folder's DARs (as `--dar` does) and resolves its splice-amulet, before any app
- * attaches: the apps must be created with it. The error is one line naming the DAR.
+ * attaches: the apps must be created with it. The error is one line naming the DAR. `upload`
+ * replaces the upload (msw's reset() records what the first ledger checked: darLoader).
  */
-export function loadSpliceDars(ledger: Ledger, set: SpliceDarSet): Result<SpliceAmulet, string> {
+export function loadSpliceDars(ledger: Ledger, set: SpliceDarSet, upload: (ledger: Ledger) => Result<void, string> = (l) => uploadDars(l, set.dars)): Result<SpliceAmulet, string> {
   // The ports' templates first: they stay declared (a `#splice-amulet` id names them), and the
   // registration skips what the catalogue already resolves, which the uploaded package would.
   registerAppTemplates(ledger.catalogue);
-  const uploaded = uploadDars(ledger, set.dars);
+  const uploaded = upload(ledger);
   if (!uploaded.ok) return { ok: false, error: `--splice-dars ${uploaded.error}` };
   const amulet = spliceAmuletOn(ledger, set.amulet.mainPackageId, set.amulet.packageVersion);
   return amulet.ok ? amulet : { ok: false, error: `--splice-dars ${set.amulet.name}: ${amulet.error.cause}` };
