@@ -3,7 +3,8 @@ import { API_VERSION, DEFAULT_CANTON_VERSION, type CantonVersion } from './http/
 import { SeedingClock } from './apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
 import { loadSpliceDars, seedSpliceAppWorld } from './apps/splice/seedSpliceAppWorld.js';
-import type { SpliceAmulet } from './apps/splice/SpliceAmulet.js';
+import { spliceAmuletOn, type SpliceAmulet } from './apps/splice/SpliceAmulet.js';
+import { registerAppTemplates } from './apps/registerAppTemplates.js';
 import { readSpliceDars, type SpliceDarSet } from './apps/splice/spliceDars.js';
 import { createAuthenticator, type AuthConfig } from './http/api/auth/authConfig.js';
 import type { HttpConfig } from './http/api/config.js';
@@ -190,8 +191,15 @@ function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: Sqlit
   const spliceSet = readSpliceFolder(options);
   const clock = new SeedingClock(0);
   const ledger = createLedger({ clock, ...listMaxOf(options), store, blobKey: store.blobKey });
-  // The folder's DARs are uploaded again (unchanged ones change nothing) so the apps can index them.
-  const splice = spliceOn(ledger, spliceSet);
+  // The restored ledger holds the folder's packages from its first start: the apps index them
+  // before the log is replayed; the folder is uploaded again after (unchanged DARs change nothing).
+  let splice: SpliceAmulet | undefined;
+  if (spliceSet !== undefined) {
+    registerAppTemplates(ledger.catalogue);
+    const resolved = spliceAmuletOn(ledger, spliceSet.amulet.mainPackageId, spliceSet.amulet.packageVersion);
+    if (!resolved.ok) throw new DarsError(`--splice-dars ${spliceSet.dir}: ${store.directory} holds a ledger started without this folder's ${spliceSet.amulet.packageName} ${spliceSet.amulet.packageVersion} (start with a new --data-dir)`);
+    splice = resolved.value;
+  }
   createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false }, ...(splice === undefined ? {} : { splice }) });
   options.declareTemplates?.(ledger);
   const declared = restoreDeclaredTemplates(ledger);
@@ -199,6 +207,10 @@ function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: Sqlit
   ledger.recover();
   clock.release(store.entryAt(store.ledgerEnd)?.recordTime ?? 0);
   // Uploading a DAR again changes nothing; a changed one is checked like any upload.
+  if (spliceSet !== undefined) {
+    const again = uploadDars(ledger, spliceSet.dars);
+    if (!again.ok) throw new DarsError(`--splice-dars ${again.error}`);
+  }
   loadStartupDars(ledger, options);
   if (options.fixtures !== undefined) options.notice?.(`--fixtures ${options.fixtures} is ignored: ${store.directory} already holds a ledger (start with a new --data-dir to load other fixtures)`);
   options.notice?.(`restored the ledger from ${store.directory}: ledger end ${store.ledgerEnd}`);

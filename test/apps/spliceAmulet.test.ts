@@ -174,9 +174,9 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
       // Bootstrap opens rounds 0 and 1 now and 2 a tick later; the registry answers the latest opened.
       const [round0, round1, round2] = world.rounds.openRounds;
       expect(await roundOf()).toBe(round1);
-      // Three ticks on: round 0 has reached its target close and round 2 has opened, so the DSO
+      // A tick on: round 0 has reached its target close and round 2 has opened, so the DSO
       // archives round 0 (AmuletRules_AdvanceOpenMiningRounds) and opens round 3 a tick ahead.
-      server.clock.advance(3 * 600_000);
+      server.clock.advance(600_000);
       expect(await roundOf()).toBe(round2);
       expect(server.ledger.isActive(round0)).toBe(false);
       const open = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.openMiningRound })].map((c) => (c.argument.round as { number: string }).number);
@@ -184,6 +184,19 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
       // Round 0 went on to summarizing and started issuing (AmuletRules_MiningRound_StartIssuing).
       const issuing = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.issuingMiningRound })].map((c) => (c.argument.round as { number: string }).number);
       expect(issuing).toEqual(['0']);
+    });
+
+    it('after a day idle the DSO starts a new round schedule from now, and a transfer goes through', async () => {
+      const { alice, bob } = world.parties;
+      server.clock.advance(24 * HOUR + 1);
+      const [holding] = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.amulet })].filter((c) => c.argument.owner === alice);
+      const args = transferArgs(alice, bob, '1.0', [holding!.contractId]);
+      const f = await factory(args);
+      const now = server.clock.now();
+      const round = server.ledger.store.contract((f.choiceContext.choiceContextData.values['open-round'] as { value: string }).value)!;
+      // What wallet-sdk's tap looks for: a round open now.
+      expect(Date.parse(round.argument.opensAt as string) <= now && now < Date.parse(round.argument.targetClosesAt as string)).toBe(true);
+      await mustSubmit(server, [alice], [exercise(TRANSFER_FACTORY_V1_INTERFACE, f.factoryId, 'TransferFactory_Transfer', withContext(args, f))], { disclosedContracts: f.choiceContext.disclosedContracts });
     });
   });
 }

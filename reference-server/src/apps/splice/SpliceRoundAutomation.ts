@@ -71,6 +71,34 @@ export class SpliceRoundAutomation implements RoundKeeper {
         if (!updated.ok) return updated;
       }
     }
+    // After an idle longer than two ticks no round is open now (the rounds left closed in the past,
+    // the new one opens a tick ahead): the DSO bootstraps a new schedule from now, as a network
+    // starting up does, archiving the stale open rounds (wallets tap and transfer in a round that
+    // is open now: opensAt <= now < targetClosesAt).
+    if (!this.#openNow(dso, now)) {
+      const open = [...this.view.openRounds.get(dso)].sort((a, b) => (roundNumber(a) < roundNumber(b) ? -1 : 1));
+      const latest = open.at(-1);
+      const restarted = submit([
+        ...open.map((c): Command => ({ ExerciseCommand: { templateId: ids.openMiningRound, contractId: c.contractId, choice: 'Archive', choiceArgument: {} } })),
+        onRules('AmuletRules_Bootstrap_Rounds', {
+          amuletPrice: latest === undefined ? '1.0' : text(latest.argument.amuletPrice),
+          round0Duration: { microseconds: text(record(latest?.argument.tickDuration).microseconds) || '600000000' },
+          // 0.1.22 and later continue the numbering; earlier packages start again at 0.
+          ...(this.#bootstrapTakesInitialRound() && latest !== undefined ? { initialRound: (roundNumber(latest) + 1n).toString() } : {}),
+        }),
+      ]);
+      if (!restarted.ok) return restarted;
+      const states = this.#configStates(dso);
+      const triple = [...this.view.openRounds.get(dso)].sort((a, b) => (roundNumber(a) < roundNumber(b) ? -1 : 1));
+      if (states.length >= 2 && triple.length === 3 && at(states[0]!, 'targetArchiveAfter') <= now) {
+        const updated = submit([onRules('AmuletRules_UpdateExternalPartyConfigStates', {
+          externalPartyConfigStateCid0: states[0]!.contractId,
+          externalPartyConfigStateCid1: states[1]!.contractId,
+          openMiningRoundTriple: { round0Cid: triple[0]!.contractId, round1Cid: triple[1]!.contractId, round2Cid: triple[2]!.contractId },
+        })]);
+        if (!updated.ok) return updated;
+      }
+    }
     const summarizing = [...this.ledger.store.activeSnapshot({ kind: 'template', template: this.amulet.templates.summarizingMiningRound })].filter((c) => c.argument.dso === dso);
     const closing = this.view.issuingRounds.get(dso).filter((c) => at(c, 'targetClosesAt') <= now);
     const lifecycle = [
@@ -82,6 +110,16 @@ export class SpliceRoundAutomation implements RoundKeeper {
       if (!done.ok) return done;
     }
     return ok(this.usableRound(dso, now));
+  }
+
+  /** Is one of `dso`'s open rounds open at `now` (opensAt <= now < targetClosesAt)? */
+  #openNow(dso: string, now: bigint): boolean {
+    return this.view.openRounds.get(dso).some((c) => at(c, 'opensAt') <= now && now < at(c, 'targetClosesAt'));
+  }
+
+  #bootstrapTakesInitialRound(): boolean {
+    const def = this.ledger.engine.packages.dataTypes.dataType({ packageId: this.amulet.packageId, module: 'Splice.AmuletRules', name: 'AmuletRules_Bootstrap_Rounds' });
+    return def?.kind === 'record' && def.fields.some((f) => f.name === 'initialRound');
   }
 
   /** The DSO's ExternalPartyConfigStates, oldest first (none before 0.1.22). */
