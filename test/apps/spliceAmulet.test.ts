@@ -146,7 +146,10 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
             const c = e.CreatedEvent;
             if (c !== undefined && holdingTemplates.has(c.templateId)) {
               const owner = c.templateId === splice.ids.amulet ? c.createArgument.owner : (c.createArgument.amulet as { owner: string }).owner;
-              if (owner === party) (owned.add(c.contractId), changed.add(c.contractId));
+              if (owner === party) {
+                owned.add(c.contractId);
+                changed.add(c.contractId);
+              }
             }
             const x = e.ExercisedEvent;
             if (x !== undefined && x.consuming && owned.has(x.contractId)) changed.add(x.contractId);
