@@ -109,7 +109,8 @@ export class SpliceRoundAutomation implements RoundKeeper {
       const done = submit(lifecycle);
       if (!done.ok) return done;
     }
-    return ok(this.usableRound(dso, now));
+    // Read at the ledger time now: a schedule bootstrapped above opens at its transaction's time.
+    return ok(this.usableRound(dso, msToMicros(this.ledger.config.clock.now())));
   }
 
   /** Is one of `dso`'s open rounds open at `now` (opensAt <= now < targetClosesAt)? */
