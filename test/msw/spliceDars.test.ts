@@ -42,7 +42,8 @@ describe.skipIf(!HAS_DARS)('createHandlers({ spliceDars }) (needs ../shared/upst
       extraArgs: { context: { values: {} }, meta: { values: {} } },
     };
     const res = await fetch(`${URL_}/registry/transfer-instruction/v1/transfer-factory`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ choiceArguments: args, excludeDebugFields: true }) });
-    expect(res.status).toBe(200);
+    const text = await res.clone().text();
+    expect(res.status, text).toBe(200);
     const body = (await res.json()) as { factoryId: string; transferKind: string };
     expect([body.factoryId, body.transferKind]).toEqual([world.amulet.factory, 'direct']);
     mock.reset();

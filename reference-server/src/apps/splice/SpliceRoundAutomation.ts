@@ -123,11 +123,11 @@ export class SpliceRoundAutomation implements RoundKeeper {
     return def?.kind === 'record' && def.fields.some((f) => f.name === 'initialRound');
   }
 
-  /** The DSO's ExternalPartyConfigStates, oldest first (none before 0.1.22). */
+  /** The DSO's ExternalPartyConfigStates, the first to expire first (none before 0.1.22): the order the update choice requires. */
   #configStates(dso: string): StoredContract[] {
     const t = this.amulet.externalPartyConfigState?.template;
     if (t === undefined) return [];
-    return [...this.ledger.store.activeSnapshot({ kind: 'template', template: t })].filter((c) => c.argument.dso === dso).sort((a, b) => a.createdOffset - b.createdOffset);
+    return [...this.ledger.store.activeSnapshot({ kind: 'template', template: t })].filter((c) => c.argument.dso === dso).sort((a, b) => Number(at(a, 'targetArchiveAfter') - at(b, 'targetArchiveAfter')) || a.createdOffset - b.createdOffset);
   }
 
   /** The newest ExternalPartyConfigState of `dso`, which the registry's contexts name. */
