@@ -2,6 +2,10 @@ import { createApps } from './apps/index.js';
 import { API_VERSION, DEFAULT_CANTON_VERSION, type CantonVersion } from './http/api/cantonVersion.js';
 import { SeedingClock } from './apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
+import { loadSpliceDars, seedSpliceAppWorld } from './apps/splice/seedSpliceAppWorld.js';
+import { spliceAmuletOn, type SpliceAmulet } from './apps/splice/SpliceAmulet.js';
+import { registerAppTemplates } from './apps/registerAppTemplates.js';
+import { readSpliceDars, type SpliceDarSet } from './apps/splice/spliceDars.js';
 import { createAuthenticator, type AuthConfig } from './http/api/auth/authConfig.js';
 import type { HttpConfig } from './http/api/config.js';
 import { consoleLogger } from './http/api/consoleLogger.js';
@@ -26,6 +30,14 @@ export interface StartOptions {
    * synchronizer. One that cannot be read or uploaded rejects with DarsError naming it.
    */
   readonly dars?: readonly string[];
+  /**
+   * A folder of Splice's DARs (`--splice-dars`; LocalNet's or a Splice release's, the highest
+   * version of each package): loaded first, and the default world's Amulet (the DSO's rules and
+   * rounds, the parties' amulet and preapprovals) is built on its splice-amulet through the engine,
+   * which the registry and Scan then answer from. A folder without splice-amulet, or a DAR that
+   * cannot be loaded, rejects with DarsError (one line).
+   */
+  readonly spliceDars?: string | undefined;
   /** Default `{ mode: 'none' }`. A key that cannot be loaded rejects with AuthConfigError. */
   readonly auth?: AuthConfig;
   /** Scan's reward accounting (the earliest-round endpoints); default on. */
@@ -61,9 +73,25 @@ export interface StartOptions {
   readonly requestLog?: (line: string) => void;
 }
 
-/** A started server, and the DARs this start loaded (`--dar`, then the fixture file's), as named. */
+/** A started server, and the DARs this start loaded (the Splice folder's, `--dar`, then the fixture file's), as named. */
 export interface StartedServer extends ReferenceServer {
   readonly dars: readonly string[];
+}
+
+/** The Splice DARs of `options.spliceDars`, read and checked (a folder without splice-amulet: DarsError). */
+function readSpliceFolder(options: Pick<StartOptions, 'spliceDars'>): SpliceDarSet | undefined {
+  if (options.spliceDars === undefined) return undefined;
+  const read = readSpliceDars(options.spliceDars);
+  if (!read.ok) throw new DarsError(read.error);
+  return read.value;
+}
+
+/** Uploads the folder's DARs on `ledger` and resolves its splice-amulet (DarsError otherwise). */
+function spliceOn(ledger: Ledger, set: SpliceDarSet | undefined): SpliceAmulet | undefined {
+  if (set === undefined) return undefined;
+  const loaded = loadSpliceDars(ledger, set);
+  if (!loaded.ok) throw new DarsError(loaded.error);
+  return loaded.value;
 }
 
 /** A fixtures file that cannot be served: every problem, each with its file and JSON path. */
@@ -134,21 +162,24 @@ function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteSt
   const file = options.fixtures ?? defaultWorldPath();
   const fixtures = loadFixtures(file);
   if (!fixtures.ok) throw new FixturesError(fixtures.error);
+  const spliceSet = readSpliceFolder(options);
   const clock = new SeedingClock(APP_WORLD_TIME);
   const ledger = createLedger({ clock, ...listMaxOf(options), ...(store === undefined ? {} : { store, blobKey: store.blobKey }) });
-  const apps = { scan: { rewardAccounting: options.rewardAccounting !== false } };
+  // Splice's DARs before the apps attach: the apps index its templates.
+  const splice = spliceOn(ledger, spliceSet);
+  const apps = { scan: { rewardAccounting: options.rewardAccounting !== false }, ...(splice === undefined ? {} : { splice }) };
   createApps(ledger, apps);
   options.declareTemplates?.(ledger);
   // Beside any fixture file unless it says "appWorld": false; the fixtures reuse the apps' parties.
   if (fixtures.value.appWorld !== false) {
-    const seeded = seedAppWorld(ledger, apps);
+    const seeded = splice === undefined ? seedAppWorld(ledger, apps) : seedSpliceAppWorld(ledger, splice, apps);
     if (!seeded.ok) throw new Error(`the apps' default world cannot be seeded: ${seeded.error.code}: ${seeded.error.cause}`);
   }
   clock.release();
   loadStartupDars(ledger, options);
   const world = applyFixtures(ledger, fixtures.value, file);
   if (!world.ok) throw new FixturesError(world.error);
-  return { ledger, dars: [...(options.dars ?? []), ...(fixtures.value.dars ?? [])] };
+  return { ledger, dars: [...(spliceSet?.dars.map((d) => d.name) ?? []), ...(options.dars ?? []), ...(fixtures.value.dars ?? [])] };
 }
 
 /**
@@ -157,20 +188,34 @@ function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteSt
  * the last one written, even if the system clock did.
  */
 function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore): { ledger: Ledger; dars: readonly string[] } {
+  const spliceSet = readSpliceFolder(options);
   const clock = new SeedingClock(0);
   const ledger = createLedger({ clock, ...listMaxOf(options), store, blobKey: store.blobKey });
-  createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false } });
+  // The restored ledger holds the folder's packages from its first start: the apps index them
+  // before the log is replayed; the folder is uploaded again after (unchanged DARs change nothing).
+  let splice: SpliceAmulet | undefined;
+  if (spliceSet !== undefined) {
+    registerAppTemplates(ledger.catalogue);
+    const resolved = spliceAmuletOn(ledger, spliceSet.amulet.mainPackageId, spliceSet.amulet.packageVersion);
+    if (!resolved.ok) throw new DarsError(`--splice-dars ${spliceSet.dir}: ${store.directory} holds a ledger started without this folder's ${spliceSet.amulet.packageName} ${spliceSet.amulet.packageVersion} (start with a new --data-dir)`);
+    splice = resolved.value;
+  }
+  createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false }, ...(splice === undefined ? {} : { splice }) });
   options.declareTemplates?.(ledger);
   const declared = restoreDeclaredTemplates(ledger);
   if (!declared.ok) throw new FixturesError(declared.error);
   ledger.recover();
   clock.release(store.entryAt(store.ledgerEnd)?.recordTime ?? 0);
   // Uploading a DAR again changes nothing; a changed one is checked like any upload.
+  if (spliceSet !== undefined) {
+    const again = uploadDars(ledger, spliceSet.dars);
+    if (!again.ok) throw new DarsError(`--splice-dars ${again.error}`);
+  }
   loadStartupDars(ledger, options);
   if (options.fixtures !== undefined) options.notice?.(`--fixtures ${options.fixtures} is ignored: ${store.directory} already holds a ledger (start with a new --data-dir to load other fixtures)`);
   options.notice?.(`restored the ledger from ${store.directory}: ledger end ${store.ledgerEnd}`);
   // The DARs of earlier starts are in the restored ledger; this start loaded the --dar ones.
-  return { ledger, dars: options.dars ?? [] };
+  return { ledger, dars: [...(spliceSet?.dars.map((d) => d.name) ?? []), ...(options.dars ?? [])] };
 }
 
 /** `--dar` files, before the fixtures (whose own `dars` come next, in their order). */

@@ -2,9 +2,21 @@ import { SignJWT, type JWTPayload } from 'jose';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { startLocalNet, type LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
 
+/**
+ * `CANTON_CONFORMANCE_SPLICE_DARS=DIR` runs the flows against `--localnet --splice-dars DIR`
+ * instead of the ports (README "Splice's own DARs": how many pass on each).
+ */
+const SPLICE_DARS = process.env['CANTON_CONFORMANCE_SPLICE_DARS'];
+
 /** `serve --localnet` in process, every listener on a free loopback port. */
 export function startTestLocalNet(): Promise<LocalNet> {
-  return startLocalNet({ host: '127.0.0.1', fixtures: undefined, ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 }, log: silentLogger });
+  return startLocalNet({
+    host: '127.0.0.1',
+    fixtures: undefined,
+    ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 },
+    log: silentLogger,
+    ...(SPLICE_DARS === undefined || SPLICE_DARS === '' ? {} : { spliceDars: SPLICE_DARS }),
+  });
 }
 
 /** The URLs on 127.0.0.1: this machine's resolver does not know `scan.localhost`. */

@@ -9,7 +9,7 @@ import { CANTON_VERSIONS, isCantonVersion, type CantonVersion } from '../../../r
 import { parseFlags } from './parseFlags.js';
 import { startedByNpm, watchParent } from './watchParent.js';
 
-export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE] [--dar FILE]...
+export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H] [--fixtures FILE] [--dar FILE]... [--splice-dars DIR]
          [--auth none|hs256|rs256|es256]
          [--auth-secret S | --auth-public-key FILE | --auth-jwks URL | --auth-test-key]
          [--audience A | --scope S] [--no-reward-accounting] [--list-max-elements N]
@@ -17,8 +17,8 @@ export const SERVE_HELP = `Usage: canton-conformance serve [--port N] [--host H]
          [--headers-timeout-ms MS] [--request-timeout-ms MS] [--ready-file FILE] [--log-requests]
          [--step-budget N] [--allocation-budget-mib N] [--max-transaction-mib N] [--view-step-budget N]
        canton-conformance serve --localnet [--localnet-port-base N] [--host H] [--fixtures FILE]
-         [--dar FILE]... [--data-dir DIR] [--no-reward-accounting] [--list-max-elements N]
-         [--ready-file FILE] [--log-requests]
+         [--dar FILE]... [--splice-dars DIR] [--data-dir DIR] [--no-reward-accounting]
+         [--list-max-elements N] [--ready-file FILE] [--log-requests]
 
 Starts the reference server (JSON Ledger API v2 over HTTP and WebSocket) and prints one line with
 its URL, its auth mode and the DARs it loaded once it listens. Stops cleanly on SIGINT or SIGTERM
@@ -33,6 +33,12 @@ Options:
   --dar FILE       upload a DAR at start, as POST /v2/dars does (repeat for more): its packages are
                    listed and vetted on every synchronizer (with --localnet: the ledger both
                    participants serve); a file that cannot be read or uploaded stops the start
+  --splice-dars DIR  a folder of Splice's DARs (LocalNet's, or a Splice release's; of several
+                   versions of a package, the highest): they are loaded first and the default
+                   world's Amulet (the DSO's AmuletRules and rounds, the parties' amulet and
+                   preapprovals) is built on its splice-amulet, which the token-standard registry
+                   and Scan then answer from; without it they answer from built-in ports. A folder
+                   without splice-amulet stops the start (exit 2)
   --auth MODE      none (default): no authentication, like an unsecured sandbox;
                    hs256 | rs256 | es256: every request needs a JWT signed with that algorithm
                    ("Authorization: Bearer <JWT>", or the jwt.token.<JWT> WebSocket subprotocol);
@@ -107,6 +113,8 @@ interface ServeArgs {
   readonly fixtures: string | undefined;
   /** `--dar FILE`, in the order given. */
   readonly dars: readonly string[];
+  /** `--splice-dars DIR`. */
+  readonly spliceDars: string | undefined;
   readonly auth: AuthConfig;
   readonly rewardAccounting: boolean;
   readonly listMaxElements: number | undefined;
@@ -130,6 +138,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         host: { type: 'string' },
         fixtures: { type: 'string' },
         dar: { type: 'string', multiple: true },
+        'splice-dars': { type: 'string' },
         auth: { type: 'string' },
         'auth-secret': { type: 'string' },
         'auth-public-key': { type: 'string' },
@@ -176,6 +185,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (rawVersion !== undefined && localnet !== undefined) throw new UsageError('--canton-version cannot be combined with --localnet (LocalNet serves 3.5)');
   const dars = values.dar ?? [];
   if (dars.includes('')) throw new UsageError('--dar must name a file');
+  const spliceDars = values['splice-dars'];
+  if (spliceDars === '') throw new UsageError('--splice-dars must name a folder');
   const dataDir = values['data-dir'];
   if (dataDir === '') throw new UsageError('--data-dir must not be empty');
   const http: Partial<Mutable<HttpConfig>> = {};
@@ -207,7 +218,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   if (readyFile === '') throw new UsageError('--ready-file must name a file');
   return {
     ...(localnet === undefined ? {} : { localnet }),
-    port, host, fixtures: values.fixtures, dars, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, ...(rawVersion === undefined ? {} : { cantonVersion: rawVersion }), dataDir, http,
+    port, host, fixtures: values.fixtures, dars, spliceDars, auth, rewardAccounting: values['no-reward-accounting'] !== true, listMaxElements, ...(rawVersion === undefined ? {} : { cantonVersion: rawVersion }), dataDir, http,
     readyFile, logRequests: values['log-requests'] === true, engineLimits,
   };
 }
@@ -421,6 +432,7 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
       host: args.host,
       fixtures: args.fixtures,
       dars: args.dars,
+      spliceDars: args.spliceDars,
       rewardAccounting: args.rewardAccounting,
       listMaxElements: args.listMaxElements,
       engineLimits: args.engineLimits,

@@ -5,13 +5,22 @@ import { RoundAutomation } from './amulet/RoundAutomation.js';
 import { registerAppTemplates, type AppTemplates } from './registerAppTemplates.js';
 import { RegistryApp } from './registry/RegistryApp.js';
 import { ScanApp, type ScanOptions } from './scan/ScanApp.js';
+import type { SpliceAmulet } from './splice/SpliceAmulet.js';
+import { SpliceRoundAutomation } from './splice/SpliceRoundAutomation.js';
 
 export interface AppsOptions {
   readonly scan?: ScanOptions;
+  /**
+   * Splice's own splice-amulet, loaded on the ledger (`--splice-dars`): the registry's and Scan's
+   * Amulet indexes follow its templates instead of the ports', and the DSO's rounds move by its
+   * choices (SpliceRoundAutomation).
+   */
+  readonly splice?: SpliceAmulet;
 }
 
 /** The apps over one ledger: the sample registry (group A) and Scan (group C). */
 export interface Apps {
+  /** The templates the apps index (Splice's own where the world is built on them). */
   readonly templates: AppTemplates;
   readonly registry: RegistryApp;
   /** Amulet's token-standard registry (the DSO is the instrument admin). */
@@ -33,11 +42,12 @@ const attached = new WeakMap<Ledger, Apps>();
 export function createApps(ledger: Ledger, options: AppsOptions = {}): Apps {
   const existing = attached.get(ledger);
   if (existing !== undefined) return existing;
-  const templates = registerAppTemplates(ledger.catalogue);
-  const registry = new RegistryApp(ledger, templates);
+  const ported = registerAppTemplates(ledger.catalogue);
+  const templates: AppTemplates = options.splice === undefined ? ported : { ...ported, ...options.splice.templates };
+  const registry = new RegistryApp(ledger, ported);
   const amuletView = new AmuletLedgerView(ledger, templates);
-  const rounds = new RoundAutomation(ledger, amuletView);
-  const amulet = new AmuletRegistry(ledger, amuletView, rounds);
+  const rounds = options.splice === undefined ? new RoundAutomation(ledger, amuletView) : new SpliceRoundAutomation(ledger, amuletView, options.splice);
+  const amulet = new AmuletRegistry(ledger, amuletView, rounds, options.splice !== undefined);
   const scan = new ScanApp(ledger, templates, options.scan, amuletView, rounds);
   const apps: Apps = {
     templates,

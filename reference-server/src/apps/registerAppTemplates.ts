@@ -66,9 +66,10 @@ export function tokenStandardOf(catalogue: Catalogue): TokenStandardInterfaces {
  */
 export function registerAppTemplates(target: Catalogue | { readonly catalogue: Catalogue }): AppTemplates {
   const catalogue = 'catalogue' in target ? target.catalogue : target;
-  if (!catalogue.resolve(TRANSFER_PREAPPROVAL_TEMPLATE).ok) registerAmuletTemplates(catalogue);
-  if (!catalogue.resolve(TOKEN_RULES_TEMPLATE).ok) registerTokenTemplates(catalogue);
-  if (!catalogue.resolve(AMULET_TEMPLATE).ok) {
+  // Declared, not merely resolvable: an uploaded splice-amulet (a restored ledger's) resolves these ids too.
+  if (!catalogue.declares(TRANSFER_PREAPPROVAL_TEMPLATE)) registerAmuletTemplates(catalogue);
+  if (!catalogue.declares(TOKEN_RULES_TEMPLATE)) registerTokenTemplates(catalogue);
+  if (!catalogue.declares(AMULET_TEMPLATE)) {
     const ts = new TokenStandardInterfaces(catalogue);
     tokenStandards.set(catalogue, ts);
     registerAmuletTokenTemplates(catalogue, ts);

@@ -3,6 +3,9 @@ import type { HttpHandler, WebSocketHandler } from 'msw';
 import { createApps } from '../apps/index.js';
 import { SeedingClock } from '../apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld, type AppWorld } from '../apps/world/seedAppWorld.js';
+import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../apps/splice/seedSpliceAppWorld.js';
+import type { SpliceAmulet } from '../apps/splice/SpliceAmulet.js';
+import { readSpliceDars } from '../apps/splice/spliceDars.js';
 import type { Authenticator } from '../http/api/auth/types.js';
 import { ledgerApiChannels } from '../http/api/channels/channelTable.js';
 import type { StreamChannel } from '../http/api/channels/StreamChannel.js';
@@ -67,6 +70,12 @@ export interface CreateHandlersOptions {
    */
   readonly dars?: readonly (Uint8Array | string)[];
   /**
+   * A folder of Splice's DARs (Node only), as `serve --splice-dars`: loaded first on every ledger,
+   * and the apps' world (`appWorld`, or `localnet`) is built on its splice-amulet, whose ids are in
+   * `spliceWorld` (`appWorld` stays undefined). A folder without splice-amulet throws.
+   */
+  readonly spliceDars?: string;
+  /**
    * Also seed the registry's and Scan's sample world (allocation instructions, transfer
    * preapprovals, a round history) before the fixtures, as `npm start` does: the same ids the
    * README names, after every `reset()` (unless `ledgerOptions.clock` is given: then they follow
@@ -106,6 +115,8 @@ export interface MockLedgerApi {
   readonly world: AppliedFixtures;
   /** The registry's and Scan's sample world, when `appWorld: true`. */
   readonly appWorld: AppWorld | undefined;
+  /** The same world on Splice's own packages, when `spliceDars` is given. */
+  readonly spliceWorld: SpliceAppWorld | undefined;
   /** The base URLs the handlers answer, as normalised (no trailing slash); `streams` is the ws:// form. */
   readonly urls: { readonly ledger: string; readonly registry: string; readonly scan: string; readonly streams: string; readonly validator?: string; readonly tokenStandard?: string; readonly appProviderLedger?: string };
   /** A fresh ledger with the fixtures applied again; open streams of the old one end. */
@@ -150,14 +161,17 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
 
   // The option wins; else what the fixture file declares; else none (the handlers start empty).
   const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? false;
-  const freshLedger = (): { ledger: Ledger; world: AppliedFixtures; appWorld: AppWorld | undefined } => {
+  const loadSplice = spliceLoader(options.spliceDars);
+  const freshLedger = (): { ledger: Ledger; world: AppliedFixtures; appWorld: AppWorld | undefined; spliceWorld: SpliceAppWorld | undefined } => {
     // As the server does: the apps' world first, on a clock pinned at its seeding time (unless the
     // caller brings a clock), so its ids are the documented ones, the same after every reset().
     const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
     const ledger = createLedger({ apiVersion: API_VERSION[version], ...options.ledgerOptions, ...limitsOf(options), ...(seeding === undefined ? {} : { clock: seeding }) });
+    // Splice's DARs before the apps attach: the apps index its templates.
+    const splice = loadSplice?.(ledger);
     // The registry and Scan follow the ledger from its first commit (rounds are counted from there).
-    createApps(ledger);
-    const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
+    createApps(ledger, splice === undefined ? {} : { splice });
+    const { appWorld, spliceWorld } = seedWorlds(ledger, withAppWorld, splice);
     seeding?.release();
     unwrapDars(loadDars(ledger));
     let world = emptyWorld;
@@ -166,7 +180,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
       if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
       world = applied.value;
     }
-    return { ledger, world, appWorld };
+    return { ledger, world, appWorld, spliceWorld };
   };
   const log = options.log ?? consoleLogger;
   const servicesFor = (ledger: Ledger, reuse?: ApiServices): ApiServices =>
@@ -181,7 +195,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
 
   const first = freshLedger();
   const base = servicesFor(first.ledger);
-  let state = { services: base, world: first.world, appWorld: first.appWorld, dispatch: createDispatcher(routes, base), generation: new AbortController() };
+  let state = { services: base, world: first.world, appWorld: first.appWorld, spliceWorld: first.spliceWorld, dispatch: createDispatcher(routes, base), generation: new AbortController() };
 
   const dispatch = (): Dispatch => state.dispatch;
   // Without a ledger URL, the loopback address answers as well as localhost.
@@ -197,12 +211,12 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerA
   return mockLedgerApi({
     handlers,
     urls: { ledger: ledgerBase.href, registry: registryBase.href, scan: scanBase.href, streams: ledgerBase.href.replace(/^http/, 'ws') },
-    current: () => ({ ledger: state.services.ledger, world: state.world, appWorld: state.appWorld }),
+    current: () => ({ ledger: state.services.ledger, world: state.world, appWorld: state.appWorld, spliceWorld: state.spliceWorld }),
     reset() {
       const next = freshLedger();
       const services = servicesFor(next.ledger, base);
       state.generation.abort();
-      state = { services, world: next.world, appWorld: next.appWorld, dispatch: createDispatcher(routes, services), generation: new AbortController() };
+      state = { services, world: next.world, appWorld: next.appWorld, spliceWorld: next.spliceWorld, dispatch: createDispatcher(routes, services), generation: new AbortController() };
     },
   });
 }
@@ -229,12 +243,14 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   const loadDars = darLoader(readDars(options.dars ?? []));
   const fixtureDars: FixtureDarCache = new Map();
   const withAppWorld = options.appWorld ?? fixtures?.file.appWorld ?? true;
+  const loadSplice = spliceLoader(options.spliceDars);
   const freshLedger = () => {
     const seeding = withAppWorld && options.ledgerOptions?.clock === undefined ? new SeedingClock(APP_WORLD_TIME) : undefined;
     const ledger = createLedger({ ...options.ledgerOptions, ...limitsOf(options), ...(seeding === undefined ? {} : { clock: seeding }) });
-    createApps(ledger);
+    const splice = loadSplice?.(ledger);
+    createApps(ledger, splice === undefined ? {} : { splice });
     declareLocalNetTemplates(ledger);
-    const appWorld = withAppWorld ? unwrap('seeding the apps world', seedAppWorld(ledger)) : undefined;
+    const { appWorld, spliceWorld } = seedWorlds(ledger, withAppWorld, splice);
     seeding?.release();
     attachValidatorAutomation(ledger, seedLocalNet(ledger), options.log ?? consoleLogger);
     unwrapDars(loadDars(ledger));
@@ -244,7 +260,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
       if (!applied.ok) throw new Error(`[canton-conformance] fixtures do not apply:\n${applied.error.map(formatFixtureError).join('\n')}`);
       world = applied.value;
     }
-    return { ledger, world, appWorld };
+    return { ledger, world, appWorld, spliceWorld };
   };
   let current = freshLedger();
   const authenticator =
@@ -265,7 +281,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
   return mockLedgerApi({
     handlers,
     urls: { ledger: urls.ledger, registry: urls.registry, scan: urls.scan, streams: urls.ledger.replace(/^http/, 'ws'), validator: urls.validator, tokenStandard: urls.tokenStandard, appProviderLedger: urls.appProviderLedger },
-    current: () => ({ ledger: state.services.ledger, world: current.world, appWorld: current.appWorld }),
+    current: () => ({ ledger: state.services.ledger, world: current.world, appWorld: current.appWorld, spliceWorld: current.spliceWorld }),
     reset() {
       current = freshLedger();
       const services = servicesFor(current.ledger, base);
@@ -279,7 +295,7 @@ function createLocalNetHandlers(options: CreateHandlersOptions, portOverrides: P
 function mockLedgerApi(parts: {
   handlers: MockLedgerApi['handlers'];
   urls: MockLedgerApi['urls'];
-  current: () => { ledger: Ledger; world: AppliedFixtures; appWorld: AppWorld | undefined };
+  current: () => { ledger: Ledger; world: AppliedFixtures; appWorld: AppWorld | undefined; spliceWorld: SpliceAppWorld | undefined };
   reset: () => void;
 }): MockLedgerApi {
   const ledger = () => parts.current().ledger;
@@ -293,6 +309,9 @@ function mockLedgerApi(parts: {
     },
     get appWorld() {
       return parts.current().appWorld;
+    },
+    get spliceWorld() {
+      return parts.current().spliceWorld;
     },
     urls: parts.urls,
     reset: parts.reset,
@@ -321,6 +340,26 @@ function readDars(entries: readonly (Uint8Array | string)[]): DarEntry[] {
     if (!read.ok) throw new Error(`[canton-conformance] dars[${i}] (${entry}): ${read.error.reason}`);
     return { name: `dars[${i}] (${entry})`, bytes: read.value[0]!.bytes };
   });
+}
+
+/** `spliceDars`: the folder read once; each ledger loads it (checked on the first only, as `dars`). */
+function spliceLoader(dir: string | undefined): ((ledger: Ledger) => SpliceAmulet) | undefined {
+  if (dir === undefined) return undefined;
+  const set = readSpliceDars(dir);
+  if (!set.ok) throw new Error(`[canton-conformance] ${set.error}`);
+  const upload = darLoader(set.value.dars);
+  return (ledger) => {
+    const loaded = loadSpliceDars(ledger, set.value, upload);
+    if (!loaded.ok) throw new Error(`[canton-conformance] ${loaded.error}`);
+    return loaded.value;
+  };
+}
+
+/** The apps' world on the ports, or on Splice's packages when they are loaded. */
+function seedWorlds(ledger: Ledger, withAppWorld: boolean, splice: SpliceAmulet | undefined): { appWorld: AppWorld | undefined; spliceWorld: SpliceAppWorld | undefined } {
+  if (!withAppWorld) return { appWorld: undefined, spliceWorld: undefined };
+  if (splice === undefined) return { appWorld: unwrap('seeding the apps world', seedAppWorld(ledger)), spliceWorld: undefined };
+  return { appWorld: undefined, spliceWorld: unwrap('seeding the apps world on Splice\'s DARs', seedSpliceAppWorld(ledger, splice)) };
 }
 
 function unwrapDars(loaded: Result<void, string>): void {

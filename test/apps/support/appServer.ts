@@ -40,10 +40,11 @@ export interface AppServer extends ReferenceServer {
 }
 
 /** A reference server on a free port over a ledger with a manual clock, with the apps attached. */
-export async function startAppServer(options: { apps?: AppsOptions; prepare?: (ledger: Ledger) => void } = {}): Promise<AppServer> {
+export async function startAppServer(options: { apps?: AppsOptions; load?: (ledger: Ledger) => AppsOptions; prepare?: (ledger: Ledger) => void } = {}): Promise<AppServer> {
   const clock = new ManualClock(WORLD_TIME);
   const ledger = createLedger({ clock });
-  createApps(ledger, options.apps);
+  // `load` runs before the apps attach (Splice's DARs, whose templates the apps index) and adds to their options.
+  createApps(ledger, { ...options.apps, ...options.load?.(ledger) });
   options.prepare?.(ledger);
   const errors: string[] = [];
   const log: ApiLogger = { ...silentLogger, error: (message, cause) => errors.push(`${message}: ${String(cause)}`) };

@@ -10,9 +10,9 @@ import { AMULET_V1_APIS, REGISTRY_INFO_APIS } from '../tokenStandard/ids.js';
 import { ALLOCATION_INSTRUCTION_V2_PACKAGE, ALLOCATION_V2_PACKAGE, HOLDING_V2_PACKAGE, TRANSFER_INSTRUCTION_V2_PACKAGE } from '../tokenStandard/idsV2.js';
 import { timeMicros } from '../time.js';
 import type { AmuletLedgerView } from './AmuletLedgerView.js';
-import { AMULET_INSTRUMENT_ID, AMULET_RULES_KEY, OPEN_ROUND_KEY, TRANSFER_PREAPPROVAL_KEY, record, text } from './amuletContext.js';
+import { AMULET_INSTRUMENT_ID, AMULET_RULES_KEY, EXPIRE_LOCK_KEY, EXTERNAL_PARTY_CONFIG_STATE_KEY, OPEN_ROUND_KEY, TRANSFER_PREAPPROVAL_KEY, record, text } from './amuletContext.js';
 import { AmuletRegistryV2 } from './AmuletRegistryV2.js';
-import type { RoundAutomation } from './RoundAutomation.js';
+import type { RoundKeeper } from './RoundAutomation.js';
 
 /** Metadata v1 wire shapes. */
 export interface Instrument {
@@ -68,7 +68,13 @@ export class AmuletRegistry {
   constructor(
     readonly ledger: Ledger,
     readonly view: AmuletLedgerView,
-    readonly rounds: RoundAutomation,
+    readonly rounds: RoundKeeper,
+    /**
+     * Contexts as Splice's registry builds them for its own splice-amulet (`--splice-dars`): a
+     * transfer instruction's or allocation's context also discloses the locked amulet and says
+     * whether to expire its lock (`expire-lock`). The ports' choices read neither.
+     */
+    readonly spliceContexts = false,
   ) {
     this.v2 = new AmuletRegistryV2(this);
   }
@@ -198,7 +204,9 @@ export class AmuletRegistry {
     // stakeholders include the actors), but a move of it blocks the choice as much.
     const locked = typeof c.argument.lockedAmulet === 'string' ? this.ledger.store.contract(c.argument.lockedAmulet) : undefined;
     const fetched = [c, ...(locked === undefined ? [] : [locked]), ...base.value.context.map((n) => n.contract)];
-    return this.render(fetched, base.value.context, request.value.excludeDebugFields);
+    if (!this.spliceContexts) return this.render(fetched, base.value.context, request.value.excludeDebugFields);
+    const lockActive = locked !== undefined && locked.isActive;
+    return this.render(fetched, base.value.context, request.value.excludeDebugFields, lockActive ? [locked] : [], { [EXPIRE_LOCK_KEY]: { tag: 'AV_Bool', value: lockActive } });
   }
 
   /** The factory, the AmuletRules and the open round of `dso` (rounds brought up to date first). */
@@ -209,11 +217,14 @@ export class AmuletRegistry {
     const round = this.rounds.catchUp(dso);
     if (!round.ok) return round;
     if (round.value === undefined) return fail('CONTRACT_NOT_FOUND', `No open mining round of ${dso} is open now.`);
+    // splice-amulet 0.1.22 and later: the DSO's latest configuration snapshot, as Splice's registry adds it.
+    const configState = this.rounds.latestConfigState?.(dso);
     return ok({
       factory,
       context: [
         { key: AMULET_RULES_KEY, contract: rules },
         { key: OPEN_ROUND_KEY, contract: round.value },
+        ...(configState === undefined ? [] : [{ key: EXTERNAL_PARTY_CONFIG_STATE_KEY, contract: configState }]),
       ],
     });
   }
@@ -227,6 +238,7 @@ export class AmuletRegistry {
     named: readonly { key: string; contract: StoredContract }[],
     excludeDebugFields: boolean,
     alsoDisclosed: readonly StoredContract[] = [],
+    extraValues: Readonly<Record<string, AnyValue>> = {},
   ): Result<ChoiceContext, LedgerError> {
     for (const c of fetched) {
       if (c.inFlight !== undefined) {
@@ -235,6 +247,7 @@ export class AmuletRegistry {
     }
     const values: Record<string, AnyValue> = {};
     for (const { key, contract } of named) values[key] = { tag: 'AV_ContractId', value: contract.contractId };
+    Object.assign(values, extraValues);
     const disclosed = [...new Set(fetched.filter((c) => c.template === this.view.templates.externalPartyAmuletRules || named.some((n) => n.contract === c) || alsoDisclosed.includes(c)))];
     return ok({ choiceContextData: { values }, disclosedContracts: disclosed.map((c) => disclosedContract(this.ledger, c, excludeDebugFields)) });
   }

@@ -13,6 +13,17 @@ import { record, text } from './amuletContext.js';
 const DEFAULT_TICK_MICROS = 600_000_000n;
 
 /**
+ * What the registry and Scan ask of the DSO's round automation: bring `dso`'s rounds up to ledger
+ * time and answer the open round a transfer uses now (undefined when there is none). The ports'
+ * RoundAutomation, or SpliceRoundAutomation on Splice's own splice-amulet.
+ */
+export interface RoundKeeper {
+  catchUp(dso: string): Result<StoredContract | undefined, LedgerError>;
+  /** The newest ExternalPartyConfigState of `dso` (splice-amulet 0.1.22 and later only). */
+  latestConfigState?(dso: string): StoredContract | undefined;
+}
+
+/**
  * The DSO's round automation, run when a reader needs the current round (Scan's round reads, the
  * registry's factories and contexts) rather than on a timer, so an idle server writes nothing.
  * As time moves past rounds, in one transaction of the DSO: open rounds whose target close has
@@ -22,7 +33,7 @@ const DEFAULT_TICK_MICROS = 600_000_000n;
  * now, for two ticks. Upstream opens rounds a tick ahead of time on a schedule; opening on demand
  * keeps an open round for a client that arrives after hours of idleness.
  */
-export class RoundAutomation {
+export class RoundAutomation implements RoundKeeper {
   #step = 0;
 
   constructor(

@@ -9,6 +9,10 @@ import { msToMicros, timeMicros } from '../time.js';
 export const AMULET_RULES_KEY = 'amulet-rules';
 export const OPEN_ROUND_KEY = 'open-round';
 export const TRANSFER_PREAPPROVAL_KEY = 'transfer-preapproval';
+/** splice-amulet 0.1.22 and later: the DSO's latest ExternalPartyConfigState. */
+export const EXTERNAL_PARTY_CONFIG_STATE_KEY = 'external-party-config-state';
+/** Splice's registry: whether the choice should expire the lock of the locked amulet (a bool). */
+export const EXPIRE_LOCK_KEY = 'expire-lock';
 
 /** The instrument id of Amulet; its admin is the DSO party. */
 export const AMULET_INSTRUMENT_ID = 'Amulet';

@@ -4,6 +4,7 @@
 export type AnyValue =
   | { readonly tag: 'AV_ContractId'; readonly value: string }
   | { readonly tag: 'AV_Text'; readonly value: string }
+  | { readonly tag: 'AV_Bool'; readonly value: boolean }
   | { readonly tag: 'AV_Map'; readonly value: Readonly<Record<string, AnyValue>> };
 
 export interface DisclosedContract {

@@ -7,7 +7,7 @@ import type { AppTemplates } from '../registerAppTemplates.js';
 import { compareTimes } from '../time.js';
 import { text } from '../amulet/amuletContext.js';
 import { AmuletLedgerView } from '../amulet/AmuletLedgerView.js';
-import { RoundAutomation } from '../amulet/RoundAutomation.js';
+import { RoundAutomation, type RoundKeeper } from '../amulet/RoundAutomation.js';
 import { RoundTracker } from './RoundTracker.js';
 import type {
   ContractWithState,
@@ -54,7 +54,7 @@ export class ScanApp {
   readonly #rendered = new WeakMap<StoredContract, ScanContract>();
 
   readonly amulet: AmuletLedgerView;
-  readonly #roundAutomation: RoundAutomation;
+  readonly #roundAutomation: RoundKeeper;
   readonly #ownsView: boolean;
 
   constructor(
@@ -62,7 +62,7 @@ export class ScanApp {
     templates: AppTemplates,
     options: ScanOptions = {},
     amulet?: AmuletLedgerView,
-    rounds?: RoundAutomation,
+    rounds?: RoundKeeper,
   ) {
     this.#ownsView = amulet === undefined;
     this.amulet = amulet ?? new AmuletLedgerView(ledger, templates);

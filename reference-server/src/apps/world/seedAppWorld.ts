@@ -107,7 +107,10 @@ const FAR_FUTURE = '2099-01-01T00:00:00Z';
  */
 export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<AppWorld, LedgerError> {
   createApps(ledger, options);
-  let step = 0;
+  const base = seedSampleRegistry(ledger);
+  if (!base.ok) return base;
+  const { parties, registry } = base.value;
+  let step = base.value.steps;
   const submit = (actAs: readonly string[], commands: Command[]): Result<readonly DamlValue[], LedgerError> => {
     const prepared = ledger.interpret({ userId: PARTICIPANT_ADMIN_USER, commandId: `app-world-${++step}`, actAs: [...actAs], commands });
     if (!prepared.ok) return prepared;
@@ -118,49 +121,7 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
   const exercise = (templateId: string, contractId: string, choice: string, choiceArgument: DamlRecord): Command => ({
     ExerciseCommand: { templateId, contractId, choice, choiceArgument },
   });
-
-  const parties = {} as Record<AppWorldPartyHint, string>;
-  for (const hint of APP_WORLD_PARTY_HINTS) {
-    const id = localPartyId(hint, ledger.config.participantId);
-    if (!ledger.isKnownParty(id)) {
-      const allocated = ledger.allocateParty({ partyIdHint: hint });
-      if (!allocated.ok) return allocated;
-    }
-    parties[hint] = id;
-  }
-  const { 'registry-admin': admin, 'trading-venue': venue, dso, 'wallet-provider': provider, alice, bob, carol, dave } = parties;
-
-  // ---- the sample registry
-  const registry = submit(
-    [admin],
-    [
-      create(TOKEN_RULES_TEMPLATE, { admin, instrumentId: SAMPLE_INSTRUMENT }),
-      create(ACCOUNT_MAP_TEMPLATE, { admin, accounts: [alice, bob] }),
-      create(ACCOUNT_MAP_TEMPLATE, { admin, accounts: [carol] }),
-      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-1', alice, 'SenderSide', bob, '2024-12-20T09:00:00Z')),
-      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-1', bob, 'ReceiverSide', alice, '2024-12-20T09:00:00Z')),
-      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-0', alice, 'SenderSide', bob, '2024-12-01T09:00:00Z')),
-      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-2', carol, 'SenderSide', alice, '2024-12-21T09:00:00Z')),
-    ],
-  );
-  if (!registry.ok) return registry;
-  const [tokenRules, accountMap, accountMapInFlight, aliceActive, bobActive, aliceWithdrawn, carolInFlight] = registry.value as string[] as [
-    string, string, string, string, string, string, string,
-  ];
-  // alice withdraws one instruction through the interface, with the context the registry serves.
-  const withdrawn = submit(
-    [alice],
-    [
-      exercise(ALLOCATION_INSTRUCTION_INTERFACE, aliceWithdrawn, 'AllocationInstruction_Withdraw', {
-        actors: [alice],
-        extraArgs: { context: { values: { [TOKEN_RULES_KEY]: { tag: 'AV_ContractId', value: tokenRules } } }, meta: { values: {} } },
-      }),
-    ],
-  );
-  if (!withdrawn.ok) return withdrawn;
-  const target = ledger.config.synchronizers[1].id;
-  const moving = ledger.unassign(accountMapInFlight, target, { submitter: admin, userId: PARTICIPANT_ADMIN_USER, commandId: `app-world-${++step}` });
-  if (!moving.ok) return moving;
+  const { 'trading-venue': venue, dso, 'wallet-provider': provider, alice, bob, carol, dave } = parties;
 
   // ---- transfer preapprovals
   const preapproval = (receiver: string, by: string, validFrom: string, expiresAt: string) =>
@@ -264,7 +225,7 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
 
   return ok({
     parties,
-    registry: { tokenRules, accountMap, accountMapInFlight, accountMapReassignmentId: moving.value.reassignmentId, instructions: { aliceActive, bobActive, aliceWithdrawn, carolInFlight } },
+    registry,
     preapprovals: { alice: pAlice, bobOlder: pBobOlder, bobNewer: pBobNewer, carolExpired: pCarol, daveCancelled: pDave },
     rounds: { amuletRules, closedRound2: closedRound2.value, openRounds: openRounds.slice(-3) as [string, string, string], earliestRound: 1 },
     amulet: {
@@ -277,6 +238,74 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
       allocation,
       lockedForAllocation,
     },
+  });
+}
+
+/**
+ * The parties of the apps' world and the sample registry (rules, account maps, allocation
+ * instructions): the part of the default world that is the same over the ports and over Splice's
+ * own packages. `steps` is the number of command ids used (`app-world-N`).
+ */
+export function seedSampleRegistry(ledger: Ledger): Result<Pick<AppWorld, 'parties' | 'registry'> & { steps: number }, LedgerError> {
+  let step = 0;
+  const submit = (actAs: readonly string[], commands: Command[]): Result<readonly DamlValue[], LedgerError> => {
+    const prepared = ledger.interpret({ userId: PARTICIPANT_ADMIN_USER, commandId: `app-world-${++step}`, actAs: [...actAs], commands });
+    if (!prepared.ok) return prepared;
+    const committed = ledger.commit(prepared.value);
+    return committed.ok ? ok(prepared.value.results) : committed;
+  };
+  const create = (templateId: string, createArguments: DamlRecord): Command => ({ CreateCommand: { templateId, createArguments } });
+  const exercise = (templateId: string, contractId: string, choice: string, choiceArgument: DamlRecord): Command => ({
+    ExerciseCommand: { templateId, contractId, choice, choiceArgument },
+  });
+
+  const parties = {} as Record<AppWorldPartyHint, string>;
+  for (const hint of APP_WORLD_PARTY_HINTS) {
+    const id = localPartyId(hint, ledger.config.participantId);
+    if (!ledger.isKnownParty(id)) {
+      const allocated = ledger.allocateParty({ partyIdHint: hint });
+      if (!allocated.ok) return allocated;
+    }
+    parties[hint] = id;
+  }
+  const { 'registry-admin': admin, 'trading-venue': venue, alice, bob, carol } = parties;
+
+  // ---- the sample registry
+  const registry = submit(
+    [admin],
+    [
+      create(TOKEN_RULES_TEMPLATE, { admin, instrumentId: SAMPLE_INSTRUMENT }),
+      create(ACCOUNT_MAP_TEMPLATE, { admin, accounts: [alice, bob] }),
+      create(ACCOUNT_MAP_TEMPLATE, { admin, accounts: [carol] }),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-1', alice, 'SenderSide', bob, '2024-12-20T09:00:00Z')),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-1', bob, 'ReceiverSide', alice, '2024-12-20T09:00:00Z')),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-0', alice, 'SenderSide', bob, '2024-12-01T09:00:00Z')),
+      create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, instruction(admin, venue, 'trade-2', carol, 'SenderSide', alice, '2024-12-21T09:00:00Z')),
+    ],
+  );
+  if (!registry.ok) return registry;
+  const [tokenRules, accountMap, accountMapInFlight, aliceActive, bobActive, aliceWithdrawn, carolInFlight] = registry.value as string[] as [
+    string, string, string, string, string, string, string,
+  ];
+  // alice withdraws one instruction through the interface, with the context the registry serves.
+  const withdrawn = submit(
+    [alice],
+    [
+      exercise(ALLOCATION_INSTRUCTION_INTERFACE, aliceWithdrawn, 'AllocationInstruction_Withdraw', {
+        actors: [alice],
+        extraArgs: { context: { values: { [TOKEN_RULES_KEY]: { tag: 'AV_ContractId', value: tokenRules } } }, meta: { values: {} } },
+      }),
+    ],
+  );
+  if (!withdrawn.ok) return withdrawn;
+  const target = ledger.config.synchronizers[1].id;
+  const moving = ledger.unassign(accountMapInFlight, target, { submitter: admin, userId: PARTICIPANT_ADMIN_USER, commandId: `app-world-${++step}` });
+  if (!moving.ok) return moving;
+
+  return ok({
+    parties,
+    registry: { tokenRules, accountMap, accountMapInFlight, accountMapReassignmentId: moving.value.reassignmentId, instructions: { aliceActive, bobActive, aliceWithdrawn, carolInFlight } },
+    steps: step,
   });
 }
 

@@ -128,6 +128,11 @@ export class Catalogue {
     return this.#templates;
   }
 
+  /** Was `id` declared here (not only resolvable through an uploaded package)? */
+  declares(id: string): boolean {
+    return this.#byId.has(id);
+  }
+
   /** The packages the catalogue's templates and interfaces belong to, in registration order. */
   packages(): readonly CataloguePackage[] {
     return [...this.#packages.values()];

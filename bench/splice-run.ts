@@ -1,0 +1,120 @@
+/**
+ * `serve --splice-dars` (issue 34): start-up to the ready line with the real world, and Amulet
+ * transfers through the registry's transfer factory over HTTP, beside the ports.
+ *
+ *   npm run build && npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/splice-run.js [--quick]
+ *
+ * Start-up: the CLI as a user starts it (`node bin/canton-conformance.js serve --port 0 ...`),
+ * timed from spawn to its "listening" line, three starts each: the ports, LocalNet's folder
+ * (../shared/upstream/daml/dars: splice-amulet 0.1.14 and its APIs, wallet) and a Splice release's
+ * (../shared/upstream/daml/dars/splice: splice-amulet 0.1.22, test tokens, trading apps,
+ * splitwell). Transfers: the server on the main thread over the default world of each kind (the
+ * Splice one on splice-amulet 0.1.22 alone), 10 wallets in a worker thread (bench/splice-wallets.ts),
+ * each spending its own chain of alice's amulets to bob (who has a preapproval: direct transfers).
+ * Prints one JSON object.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { AMULET_TEMPLATE, createApps } from '../reference-server/src/apps/index.js';
+import { loadSpliceDars, seedSpliceAppWorld } from '../reference-server/src/apps/splice/seedSpliceAppWorld.js';
+import { readSpliceDars } from '../reference-server/src/apps/splice/spliceDars.js';
+import { seedAppWorld } from '../reference-server/src/apps/world/seedAppWorld.js';
+import { silentLogger } from '../reference-server/src/http/api/consoleLogger.js';
+import { createLedger, type Ledger } from '../reference-server/src/ledger/index.js';
+import { createReferenceServer } from '../reference-server/src/server.js';
+
+const quick = process.argv.includes('--quick');
+// bench/out/build/bench/ -> the checkout
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
+const DARS = join(root, '..', 'shared', 'upstream', 'daml', 'dars');
+if (!existsSync(DARS)) throw new Error(`needs ${DARS}`);
+const WALLETS = 10;
+const PER_WALLET = quick ? 20 : 200;
+const STARTS = quick ? 1 : 3;
+
+const out: Record<string, unknown> = { loadAverageAtStart: loadavg().map((l) => +l.toFixed(1)) };
+
+/** ms from spawn to the "listening" line. */
+function startOnce(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [join(root, 'bin', 'canton-conformance.js'), 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d));
+    child.stdout.on('data', (d: Buffer) => {
+      if (!String(d).includes('listening')) return;
+      resolve(Math.round(performance.now() - t0));
+      child.kill('SIGTERM');
+    });
+    child.on('exit', (code) => (code !== 0 && code !== null ? reject(new Error(`exit ${code}: ${err.slice(0, 300)}`)) : undefined));
+  });
+}
+
+const startups: Record<string, number[]> = {};
+for (const [label, args] of [['ports', []], ['localnet 0.1.14', ['--splice-dars', DARS]], ['release 0.1.22', ['--splice-dars', join(DARS, 'splice')]]] as const) {
+  startups[label] = [];
+  for (let i = 0; i < STARTS; i++) startups[label].push(await startOnce([...args]));
+}
+out.startupMs = startups;
+
+/** The world of `kind` on a fresh ledger, and one holding of 1,000,000 for each wallet. */
+function world(kind: 'ports' | 'splice'): { ledger: Ledger; parties: { dso: string; alice: string; bob: string }; inputs: string[]; amuletTemplate: string } {
+  const ledger = createLedger();
+  if (kind === 'ports') {
+    const w = seedAppWorld(ledger);
+    if (!w.ok) throw new Error(w.error.cause);
+    const { dso, alice, bob } = w.value.parties;
+    const r = ledger.submitAndWaitForTransaction({
+      commands: { userId: 'participant_admin', commandId: 'mint', actAs: [dso, alice], commands: Array.from({ length: WALLETS }, () => ({ CreateCommand: { templateId: AMULET_TEMPLATE, createArguments: { dso, owner: alice, amount: { initialAmount: '1000000.0', createdAt: { number: '3' }, ratePerRound: { rate: '0.0' } } } } })) },
+    });
+    if (!r.ok) throw new Error(r.error.cause);
+    const inputs = r.value.transaction.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent.contractId] : []));
+    return { ledger, parties: { dso, alice, bob }, inputs, amuletTemplate: r.value.transaction.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent.templateId] : []))[0]! };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'splice-bench-'));
+  copyFileSync(join(DARS, 'splice', 'splice-amulet-0.1.22.dar'), join(dir, 'splice-amulet-0.1.22.dar'));
+  const set = readSpliceDars(dir);
+  rmSync(dir, { recursive: true });
+  if (!set.ok) throw new Error(set.error);
+  const splice = loadSpliceDars(ledger, set.value);
+  if (!splice.ok) throw new Error(splice.error);
+  createApps(ledger, { splice: splice.value });
+  const w = seedSpliceAppWorld(ledger, splice.value);
+  if (!w.ok) throw new Error(w.error.cause);
+  const { dso, alice, bob } = w.value.parties;
+  const inputs: string[] = [];
+  for (let i = 0; i < WALLETS; i++) {
+    const r = ledger.submitAndWaitForTransaction({
+      commands: { userId: 'participant_admin', commandId: `tap-${i}`, actAs: [dso, alice], commands: [{ ExerciseCommand: { templateId: splice.value.ids.amuletRules, contractId: w.value.rounds.amuletRules, choice: 'AmuletRules_DevNet_Tap', choiceArgument: { receiver: alice, amount: '1000000.0', openRound: w.value.rounds.openRounds[1] } } }] },
+    });
+    if (!r.ok) throw new Error(r.error.cause);
+    inputs.push(...r.value.transaction.events.flatMap((e) => ('CreatedEvent' in e && e.CreatedEvent.templateId === splice.value.ids.amulet ? [e.CreatedEvent.contractId] : [])));
+  }
+  return { ledger, parties: { dso, alice, bob }, inputs, amuletTemplate: splice.value.ids.amulet };
+}
+
+for (const kind of ['ports', 'splice'] as const) {
+  const { ledger, parties, inputs, amuletTemplate } = world(kind);
+  const server = await createReferenceServer({ ledger, port: 0, host: '127.0.0.1', log: silentLogger });
+  const run = (starts: readonly string[], perWallet: number) =>
+    new Promise<{ done: number; ms: number; last: string[] }>((resolve, reject) => {
+      const worker = new Worker(new URL('./splice-wallets.js', import.meta.url), { workerData: { url: server.url, parties, receiver: parties.bob, inputs: starts, perWallet, amuletTemplate } });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  const warm = await run(inputs, 10);
+  const elu0 = performance.eventLoopUtilization();
+  const r = await run(warm.last, PER_WALLET);
+  const elu = performance.eventLoopUtilization(elu0);
+  out[`${kind}_http_transfersPerSecond`] = Math.round((r.done / r.ms) * 1000);
+  out[`${kind}_http_serverMsPerTransfer`] = +(elu.active / r.done).toFixed(3);
+  out[`${kind}_http_transfersPerServerCpuSecond`] = Math.round(r.done / (elu.active / 1000));
+  await server.close();
+}
+out.loadAverageAtEnd = loadavg().map((l) => +l.toFixed(1));
+console.log(JSON.stringify(out));

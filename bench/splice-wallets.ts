@@ -1,0 +1,65 @@
+/**
+ * The wallets of the splice-run transfer benchmark, in a worker thread (as bench/token-wallets.ts):
+ * each wallet spends its own chain of alice's amulets, doing what wallet-sdk does per transfer:
+ * POST the transfer factory, then POST submit-and-wait-for-transaction with the context and its
+ * disclosed contracts; alice's change (the one Amulet she sees created) is the next input.
+ */
+import { Agent, request } from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+import { exerciseBody, transferArgs, type Factory, type Parties } from './token-transfer.js';
+
+interface Job {
+  readonly url: string;
+  readonly parties: Parties;
+  readonly receiver: string;
+  /** One starting holding per wallet. */
+  readonly inputs: readonly string[];
+  readonly perWallet: number;
+  /** Template id (package-id form) of Amulet, to find the change. */
+  readonly amuletTemplate: string;
+}
+
+const job = workerData as Job;
+const agent = new Agent({ keepAlive: true, maxSockets: job.inputs.length });
+const { hostname, port } = new URL(job.url);
+
+function post(path: string, body: unknown): Promise<unknown> {
+  const payload = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request({ agent, hostname, port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': payload.length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+        else resolve(JSON.parse(text));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+type Tx = { transaction: { events: { CreatedEvent?: { contractId: string; templateId: string; createArgument: { owner?: string } } }[] } };
+
+async function wallet(start: string, w: number): Promise<string> {
+  let input = start;
+  for (let i = 0; i < job.perWallet; i++) {
+    const args = transferArgs(job.parties, job.receiver, input);
+    const f = (await post('/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true })) as Factory;
+    const tx = (await post('/v2/commands/submit-and-wait-for-transaction', {
+      commands: exerciseBody(job.parties, f, args, w * 1_000_000 + i),
+      transactionFormat: { eventFormat: { filtersByParty: { [job.parties.alice]: { cumulative: [] } }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+    })) as Tx;
+    const change = tx.transaction.events.find((e) => e.CreatedEvent !== undefined && e.CreatedEvent.templateId === job.amuletTemplate && e.CreatedEvent.createArgument.owner === job.parties.alice);
+    if (change?.CreatedEvent === undefined) throw new Error('no change amulet');
+    input = change.CreatedEvent.contractId;
+  }
+  return input;
+}
+
+const t0 = performance.now();
+const last = await Promise.all(job.inputs.map((input, w) => wallet(input, w)));
+parentPort?.postMessage({ done: job.inputs.length * job.perWallet, ms: performance.now() - t0, last });
+agent.destroy();

@@ -1,0 +1,59 @@
+import type { Ledger, LedgerError, Result } from '../../ledger/index.js';
+import { fail, ok, PARTICIPANT_ADMIN_USER } from '../../ledger/index.js';
+import { uploadDars } from '../../ledger/packages/startupDars.js';
+import { createApps, type AppsOptions } from '../createApps.js';
+import { registerAppTemplates } from '../registerAppTemplates.js';
+import { DSO_RULES_TEMPLATE } from '../templateIds.js';
+import { seedSampleRegistry, type AppWorld } from '../world/seedAppWorld.js';
+import { seedSpliceAmulet, type SpliceAmuletWorld } from './seedSpliceAmulet.js';
+import { spliceAmuletOn, type SpliceAmulet } from './SpliceAmulet.js';
+import type { SpliceDarSet } from './spliceDars.js';
+
+/** The default world on Splice's own packages: the sample registry, and Amulet as seedSpliceAmulet builds it. */
+export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, SpliceAmuletWorld {
+  /** The loaded splice-amulet. */
+  readonly splice: { readonly packageId: string; readonly version: string };
+  /** The DSO's governance contract Scan's /v0/dso reports (the ports' model: splice-dso-governance is not among the DARs a client holds). */
+  readonly dsoRules: string;
+}
+
+/**
+ * Uploads the folder's DARs (as `--dar` does) and resolves its splice-amulet, before any app
+ * attaches: the apps must be created with it. The error is one line naming the DAR. `upload`
+ * replaces the upload (msw's reset() records what the first ledger checked: darLoader).
+ */
+export function loadSpliceDars(ledger: Ledger, set: SpliceDarSet, upload: (ledger: Ledger) => Result<void, string> = (l) => uploadDars(l, set.dars)): Result<SpliceAmulet, string> {
+  // The ports' templates first: they stay declared (a `#splice-amulet` id names them), and the
+  // registration skips what the catalogue already resolves, which the uploaded package would.
+  registerAppTemplates(ledger.catalogue);
+  const uploaded = upload(ledger);
+  if (!uploaded.ok) return { ok: false, error: `--splice-dars ${uploaded.error}` };
+  const amulet = spliceAmuletOn(ledger, set.amulet.mainPackageId, set.amulet.packageVersion);
+  return amulet.ok ? amulet : { ok: false, error: `--splice-dars ${set.amulet.name}: ${amulet.error.cause}` };
+}
+
+/**
+ * The apps attached with `splice` (see createApps) and the default world seeded on it: the
+ * sample registry as on the ports, the DSO's governance contract, and the real Amulet world.
+ * Seed under a clock pinned at APP_WORLD_TIME, as seedAppWorld.
+ */
+export function seedSpliceAppWorld(ledger: Ledger, splice: SpliceAmulet, options: Omit<AppsOptions, 'splice'> = {}): Result<SpliceAppWorld, LedgerError> {
+  const apps = createApps(ledger, { ...options, splice });
+  if (apps.templates.amuletRules !== splice.templates.amuletRules) return fail('INVALID_ARGUMENT', 'the apps of this ledger were attached without the Splice DARs; load them before any app attaches');
+  const base = seedSampleRegistry(ledger);
+  if (!base.ok) return base;
+  const { parties } = base.value;
+  const dso = parties.dso;
+  const governance = ledger.interpret({
+    userId: PARTICIPANT_ADMIN_USER,
+    commandId: `app-world-${base.value.steps + 1}`,
+    actAs: [dso],
+    commands: [{ CreateCommand: { templateId: DSO_RULES_TEMPLATE, createArguments: { dso, epoch: '0', svs: { [dso]: { name: 'sv-1', joinedAsOfRound: { number: '0' } } } } } }],
+  });
+  if (!governance.ok) return governance;
+  const committed = ledger.commit(governance.value);
+  if (!committed.ok) return committed;
+  const amulet = seedSpliceAmulet(ledger, splice, parties, base.value.steps + 1);
+  if (!amulet.ok) return amulet;
+  return ok({ ...base.value, ...amulet.value, splice: { packageId: splice.packageId, version: splice.version }, dsoRules: governance.value.results[0] as string });
+}

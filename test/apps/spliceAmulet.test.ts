@@ -1,0 +1,205 @@
+/**
+ * The default world built on Splice's own splice-amulet (`serve --splice-dars`): the registry's
+ * transfer factory answers the real ExternalPartyAmuletRules with the context Splice's registry
+ * builds, and a wallet's TransferFactory_Transfer through the JSON API runs the real Amulet
+ * (direct with a preapproval, two-step without); Scan reads the real rounds and preapprovals;
+ * the DSO's rounds advance by the real choices on the injected clock.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSFER_FACTORY_V1_INTERFACE, TRANSFER_INSTRUCTION_V1_INTERFACE } from '../../reference-server/src/apps/index.js';
+import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
+import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
+import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
+import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import { closeAppServer, HOUR, iso, postJson, startAppServer, type AppServer, type RegistryFactory } from './support/appServer.js';
+import { exercise, mustSubmit } from './support/jsonApi.js';
+
+const SPLICE_DIR = join(DARS_DIR, 'splice');
+
+describe.skipIf(!HAS_DARS)('the Splice DAR folder (needs ../shared/upstream/daml/dars)', () => {
+  it('loads the highest version of each package and requires splice-amulet', () => {
+    const set = readSpliceDars(SPLICE_DIR);
+    expect(set.ok && [set.value.amulet.packageVersion, set.value.dars.filter((d) => d.packageName === 'splice-amulet').length]).toEqual(['0.1.22', 1]);
+    const empty = mkdtempSync(join(tmpdir(), 'splice-dars-'));
+    try {
+      copyFileSync(join(SPLICE_DIR, 'splice-test-token-v1-1.0.0.dar'), join(empty, 'splice-test-token-v1-1.0.0.dar'));
+      const refused = readSpliceDars(empty);
+      expect(refused.ok ? '' : refused.error).toBe(`--splice-dars ${empty}: no splice-amulet DAR in the folder (found 1 other .dar files); copy LocalNet's or a Splice release's splice-amulet-<version>.dar there`);
+    } finally {
+      rmSync(empty, { recursive: true });
+    }
+    const missing = readSpliceDars(join(empty, 'gone'));
+    expect(missing.ok ? '' : missing.error).toBe(`--splice-dars ${join(empty, 'gone')}: no such directory`);
+  });
+});
+
+/** A folder holding one splice-amulet DAR (the rest of a release folder adds upload time, nothing these tests read). */
+function folderWith(relative: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'splice-dars-'));
+  copyFileSync(join(DARS_DIR, relative), join(dir, relative.split('/').at(-1)!));
+  return dir;
+}
+
+for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/splice-amulet-0.1.22.dar'], ["splice-amulet 0.1.14 (LocalNet's)", 'splice-amulet-0.1.14.dar']] as const) {
+  describe.skipIf(!HAS_DARS)(`the world on ${label} (needs ../shared/upstream/daml/dars)`, () => {
+    let server: AppServer;
+    let world: SpliceAppWorld;
+    let splice: SpliceAmulet;
+    let dso: string;
+    beforeAll(async () => {
+      const dir = folderWith(dar);
+      const set = readSpliceDars(dir);
+      rmSync(dir, { recursive: true });
+      if (!set.ok) throw new Error(set.error);
+      server = await startAppServer({
+        load: (ledger) => {
+          const loaded = loadSpliceDars(ledger, set.value);
+          if (!loaded.ok) throw new Error(loaded.error);
+          splice = loaded.value;
+          return { splice };
+        },
+        prepare: (ledger) => {
+          const seeded = seedSpliceAppWorld(ledger, splice);
+          if (!seeded.ok) throw new Error(`${seeded.error.code}: ${seeded.error.cause}`);
+          world = seeded.value;
+        },
+      });
+      dso = world.parties.dso;
+    }, 120_000);
+    afterAll(() => closeAppServer(server));
+
+    const transferArgs = (sender: string, receiver: string, amount: string, inputs: string[]) => ({
+      expectedAdmin: dso,
+      transfer: { sender, receiver, amount, instrumentId: { admin: dso, id: 'Amulet' }, requestedAt: iso(server.clock.now() - 60_000), executeBefore: iso(server.clock.now() + HOUR), inputHoldingCids: inputs, meta: { values: {} } },
+      extraArgs: { context: { values: {} }, meta: { values: {} } },
+    });
+    const factory = async (args: unknown): Promise<RegistryFactory> => {
+      const res = await postJson(server, '/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true });
+      expect(res.status, res.text).toBe(200);
+      return res.body as RegistryFactory;
+    };
+    const withContext = (args: ReturnType<typeof transferArgs>, f: RegistryFactory) => ({ ...args, extraArgs: { context: f.choiceContext.choiceContextData, meta: { values: {} } } });
+
+    it('the transfer factory is the real ExternalPartyAmuletRules; a direct transfer to a preapproved receiver runs the real Amulet', async () => {
+      const { alice, bob } = world.parties;
+      const args = transferArgs(alice, bob, '100.0', [world.amulet.holdings.alice[0]]);
+      const f = await factory(args);
+      expect(f.factoryId).toBe(world.amulet.factory);
+      expect(f.transferKind).toBe('direct');
+      const keys = Object.keys(f.choiceContext.choiceContextData.values).sort();
+      expect(keys).toEqual(['amulet-rules', 'open-round', ...(splice.externalPartyConfigState === undefined ? [] : ['external-party-config-state']), 'transfer-preapproval'].sort());
+      expect(f.choiceContext.disclosedContracts.map((c) => c.templateId.split(':')[0])).toEqual(f.choiceContext.disclosedContracts.map(() => splice.packageId));
+      // alice alone acts: the DSO's contracts reach her ledger as disclosed contracts.
+      const tx = await mustSubmit(server, [alice], [exercise(TRANSFER_FACTORY_V1_INTERFACE, f.factoryId, 'TransferFactory_Transfer', withContext(args, f))], { disclosedContracts: f.choiceContext.disclosedContracts });
+      expect(tx.archived).toContain(world.amulet.holdings.alice[0]);
+      // alice sees her change; bob's 100 is his (a preapproved transfer needs no step of his).
+      const amulets = (owner: string) => [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.amulet })].filter((c) => c.argument.owner === owner).map((c) => (c.argument.amount as { initialAmount: string }).initialAmount);
+      expect(tx.created.filter((c) => c.templateId === splice.ids.amulet)).toHaveLength(1);
+      expect(amulets(bob)).toContain('100.0000000000');
+      expect(amulets(alice)).toContain('900.0000000000');
+    });
+
+    it('without a valid preapproval the transfer is an offer; the accept context is Splice\'s and the real accept pays carol', async () => {
+      const { alice, carol } = world.parties;
+      const args = transferArgs(alice, carol, '10.0', [world.amulet.holdings.alice[1]]);
+      const f = await factory(args);
+      expect(f.transferKind).toBe('offer');
+      const offered = await mustSubmit(server, [alice], [exercise(TRANSFER_FACTORY_V1_INTERFACE, f.factoryId, 'TransferFactory_Transfer', withContext(args, f))], { disclosedContracts: f.choiceContext.disclosedContracts });
+      const instruction = offered.created.find((c) => c.templateId === splice.ids.amuletTransferInstruction)!;
+      const res = await postJson(server, `/registry/transfer-instruction/v1/${instruction.contractId}/choice-contexts/accept`, { meta: {}, excludeDebugFields: true });
+      expect(res.status, res.text).toBe(200);
+      const context = res.body as RegistryFactory['choiceContext'];
+      expect(context.choiceContextData.values['expire-lock']).toEqual({ tag: 'AV_Bool', value: true });
+      const accepted = await mustSubmit(server, [carol], [exercise(TRANSFER_INSTRUCTION_V1_INTERFACE, instruction.contractId, 'TransferInstruction_Accept', { extraArgs: { context: context.choiceContextData, meta: { values: {} } } })], { disclosedContracts: context.disclosedContracts });
+      expect(accepted.created.filter((c) => c.templateId === splice.ids.amulet)).toHaveLength(1);
+      expect(accepted.archived).toContain(instruction.contractId);
+    });
+
+    it('Scan reads the real rounds and preapprovals', async () => {
+      const rounds = await postJson(server, '/v0/open-and-issuing-mining-rounds', { cached_open_mining_round_contract_ids: [], cached_issuing_round_contract_ids: [] });
+      expect(rounds.status, rounds.text).toBe(200);
+      const open = Object.values((rounds.body as { open_mining_rounds: Record<string, { contract: { template_id: string; contract_id: string } }> }).open_mining_rounds);
+      expect(open.map((r) => r.contract.template_id)).toEqual(open.map(() => splice.ids.openMiningRound));
+      const preapproval = await server.http.get(`/v0/transfer-preapprovals/by-party/${encodeURIComponent(world.parties.bob)}`);
+      expect(preapproval.status, preapproval.text).toBe(200);
+      expect((preapproval.body as { transfer_preapproval: { contract: { contract_id: string; template_id: string } } }).transfer_preapproval.contract).toMatchObject({ contract_id: world.preapprovals.bobNewer, template_id: splice.ids.transferPreapproval });
+    });
+
+    it('v2 history: every holding change of every party is explained by an EventLog_HoldingsChange (0.1.22; none on 0.1.14)', async () => {
+      const holdingTemplates = new Set([splice.ids.amulet, splice.ids.lockedAmulet]);
+      let explained = 0;
+      for (const party of [world.parties.alice, world.parties.bob, world.parties.carol]) {
+        const res = await server.http.post('/v2/updates').send(Buffer.from(JSON.stringify({
+          beginExclusive: 0,
+          updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: { cumulative: [] } }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } },
+        })));
+        expect(res.status, res.text.slice(0, 300)).toBe(200);
+        type Ev = { CreatedEvent?: { contractId: string; templateId: string; createArgument: Record<string, unknown> }; ExercisedEvent?: { contractId: string; templateId: string; choice: string; consuming: boolean; choiceArgument: { account?: { owner: string }; inputHoldingCids?: string[]; outputHoldingCids?: string[] } } };
+        const owned = new Set<string>();
+        for (const u of res.body as { update: { Transaction?: { value: { events: Ev[] } } } }[]) {
+          const events = u.update.Transaction?.value.events ?? [];
+          const changed = new Set<string>();
+          for (const e of events) {
+            const c = e.CreatedEvent;
+            if (c !== undefined && holdingTemplates.has(c.templateId)) {
+              const owner = c.templateId === splice.ids.amulet ? c.createArgument.owner : (c.createArgument.amulet as { owner: string }).owner;
+              if (owner === party) {
+                owned.add(c.contractId);
+                changed.add(c.contractId);
+              }
+            }
+            const x = e.ExercisedEvent;
+            if (x !== undefined && x.consuming && owned.has(x.contractId)) changed.add(x.contractId);
+          }
+          const logged = new Set(events.flatMap((e) => (e.ExercisedEvent?.choice === 'EventLog_HoldingsChange' && e.ExercisedEvent.choiceArgument.account?.owner === party ? [...(e.ExercisedEvent.choiceArgument.inputHoldingCids ?? []), ...(e.ExercisedEvent.choiceArgument.outputHoldingCids ?? [])] : [])));
+          if (splice.externalPartyConfigState === undefined) {
+            expect(logged.size).toBe(0);
+            continue;
+          }
+          for (const cid of changed) expect(logged.has(cid), `${party}'s holding ${cid} changed without an EventLog_HoldingsChange`).toBe(true);
+          explained += changed.size;
+        }
+      }
+      // The taps, the transfers above (direct and two-step, and carol's accept) all changed holdings.
+      if (splice.externalPartyConfigState !== undefined) expect(explained).toBeGreaterThanOrEqual(10);
+    });
+
+    it('the DSO advances the rounds by the real choices as the clock passes their target close', async () => {
+      const { alice, bob } = world.parties;
+      const roundOf = async () => {
+        const f = await factory(transferArgs(alice, bob, '1.0', []));
+        const round = f.choiceContext.disclosedContracts.find((c) => c.contractId === (f.choiceContext.choiceContextData.values['open-round'] as { value: string }).value)!;
+        return round.contractId;
+      };
+      // Bootstrap opens rounds 0 and 1 now and 2 a tick later; the registry answers the latest opened.
+      const [round0, round1, round2] = world.rounds.openRounds;
+      expect(await roundOf()).toBe(round1);
+      // A tick on: round 0 has reached its target close and round 2 has opened, so the DSO
+      // archives round 0 (AmuletRules_AdvanceOpenMiningRounds) and opens round 3 a tick ahead.
+      server.clock.advance(600_000);
+      expect(await roundOf()).toBe(round2);
+      expect(server.ledger.isActive(round0)).toBe(false);
+      const open = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.openMiningRound })].map((c) => (c.argument.round as { number: string }).number);
+      expect(open.sort()).toEqual(['1', '2', '3']);
+      // Round 0 went on to summarizing and started issuing (AmuletRules_MiningRound_StartIssuing).
+      const issuing = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.issuingMiningRound })].map((c) => (c.argument.round as { number: string }).number);
+      expect(issuing).toEqual(['0']);
+    });
+
+    it('after a day idle the DSO starts a new round schedule from now, and a transfer goes through', async () => {
+      const { alice, bob } = world.parties;
+      server.clock.advance(24 * HOUR + 1);
+      const [holding] = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.amulet })].filter((c) => c.argument.owner === alice);
+      const args = transferArgs(alice, bob, '1.0', [holding!.contractId]);
+      const f = await factory(args);
+      const now = server.clock.now();
+      const round = server.ledger.store.contract((f.choiceContext.choiceContextData.values['open-round'] as { value: string }).value)!;
+      // What wallet-sdk's tap looks for: a round open now.
+      expect(Date.parse(round.argument.opensAt as string) <= now && now < Date.parse(round.argument.targetClosesAt as string)).toBe(true);
+      await mustSubmit(server, [alice], [exercise(TRANSFER_FACTORY_V1_INTERFACE, f.factoryId, 'TransferFactory_Transfer', withContext(args, f))], { disclosedContracts: f.choiceContext.disclosedContracts });
+    });
+  });
+}
