@@ -78,9 +78,10 @@ export function darLoader(dars: readonly DarEntry[]): (ledger: Ledger) => Result
     for (const dar of dars) {
       const perSync: CheckedDar[] = [];
       for (const sync of ledger.config.synchronizers) {
-        const r = ledger.uploadDarChecked(dar.bytes, { synchronizerId: sync.id });
+        // Read, decoded and checked once: on the next synchronizer the same DAR is only recorded and vetted.
+        const r = perSync[0] === undefined ? ledger.uploadDarChecked(dar.bytes, { synchronizerId: sync.id }) : ledger.recordCheckedDar(perSync[0], { synchronizerId: sync.id });
         if (!r.ok) return err(refusal(dar, r.error));
-        perSync.push(r.value);
+        perSync.push(perSync[0] ?? (r.value as CheckedDar));
       }
       first.push(perSync);
     }
