@@ -4,7 +4,8 @@
  * POST the transfer factory, then POST submit-and-wait-for-transaction with the context and its
  * disclosed contracts; alice's change (the one Amulet she sees created) is the next input.
  */
-import { Agent, request } from 'node:http';
+import { keepAlivePost } from './keepAlivePost.js';
+import { Agent } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { exerciseBody, transferArgs, type Factory, type Parties } from './token-transfer.js';
 
@@ -21,25 +22,7 @@ interface Job {
 
 const job = workerData as Job;
 const agent = new Agent({ keepAlive: true, maxSockets: job.inputs.length });
-const { hostname, port } = new URL(job.url);
-
-function post(path: string, body: unknown): Promise<unknown> {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = request({ agent, hostname, port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': payload.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode} ${text.slice(0, 300)}`));
-        else resolve(JSON.parse(text));
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const post = keepAlivePost(agent, job.url);
 
 type Tx = { transaction: { events: { CreatedEvent?: { contractId: string; templateId: string; createArgument: { owner?: string } } }[] } };
 

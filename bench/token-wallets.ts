@@ -5,7 +5,8 @@
  * context and its disclosed contracts. Keep-alive `node:http` rather than `fetch`: undici's fetch
  * costs the client more CPU per request than the server spends answering it.
  */
-import { Agent, request } from 'node:http';
+import { keepAlivePost } from './keepAlivePost.js';
+import { Agent } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { exerciseBody, transferArgs, type Factory, type Parties } from './token-transfer.js';
 
@@ -19,25 +20,7 @@ interface Job {
 
 const job = workerData as Job;
 const agent = new Agent({ keepAlive: true, maxSockets: job.wallets });
-const { hostname, port } = new URL(job.url);
-
-function post(path: string, body: unknown): Promise<unknown> {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = request({ agent, hostname, port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': payload.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode} ${text.slice(0, 200)}`));
-        else resolve(JSON.parse(text));
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const post = keepAlivePost(agent, job.url);
 
 let next = 0;
 async function wallet(): Promise<void> {

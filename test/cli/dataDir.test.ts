@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseServeArgs, run } from '../../conformance/src/cli/serve.js';
 import { readableCopy, type ReadableCopy } from '../support/readableCopy.js';
+import { spawnServe, type ServedChild } from '../support/spawnServe.js';
 
 // The server runs as a child process (the published CLI, from dist/: `npm run build`), so that
 // it can be killed the hard way.
@@ -19,28 +20,10 @@ afterEach(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-interface Served {
-  readonly child: ChildProcess;
-  readonly url: string;
-  stderr(): string;
-}
+type Served = ServedChild;
 
 /** `serve --data-dir DIR` on a free port; resolves with its URL once it listens. */
-function serve(dir: string, ...extra: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir, '--list-max-elements', '1000000', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url, stderr: () => err });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-}
+const serve = (dir: string, ...extra: string[]): Promise<Served> => spawnServe(['--data-dir', dir, '--list-max-elements', '1000000', ...extra], children);
 
 /** Runs `serve` to its end: exit code and stderr. */
 function serveFails(dir: string): Promise<{ code: number | null; stderr: string }> {

@@ -8,7 +8,7 @@
  * Where the kill lands inside the server's work is not fixed (the test never sleeps): every
  * assertion holds wherever it lands.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,8 +20,8 @@ import { PackageBuilder, type BuiltPackage } from '../../daml-engine/build/Packa
 import { T } from '../../daml-engine/build/T.js';
 import { buildHostilePackage } from '../daml/hostilePackage.js';
 import { createdIn, JsonApiClient } from '../engineApps/JsonApiClient.js';
+import { spawnServe, type ServedChild } from '../support/spawnServe.js';
 
-const bin = new URL('../../bin/canton-conformance.js', import.meta.url).pathname;
 const root = mkdtempSync(join(tmpdir(), 'cc-kill-hostile-'));
 const children = new Set<ChildProcess>();
 afterEach(() => {
@@ -30,23 +30,8 @@ afterEach(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-interface Served { readonly child: ChildProcess; readonly url: string }
-
-function serve(dir: string): Promise<Served> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-}
+type Served = ServedChild;
+const serve = (dir: string): Promise<Served> => spawnServe(['--data-dir', dir], children);
 
 async function killHard(s: Served): Promise<void> {
   const gone = new Promise((r) => s.child.once('exit', r));
