@@ -16,11 +16,10 @@ import { fail, ok, PARTICIPANT_ADMIN_USER } from '../../ledger/index.js';
 import type { CreatedEvent } from '../../ledger/wire.js';
 import { AMULET_INSTRUMENT_ID, AMULET_RULES_KEY, EXTERNAL_PARTY_CONFIG_STATE_KEY, OPEN_ROUND_KEY } from '../amulet/amuletContext.js';
 import { TRANSFER_FACTORY_V1_INTERFACE } from '../tokenStandard/ids.js';
-import type { AppWorld } from '../world/seedAppWorld.js';
+import { seededPreapprovals, type AppWorld } from '../world/seedAppWorld.js';
 import { amuletConfigSchedule, TICK_MICROS } from './amuletConfig.js';
 import type { SpliceAmulet } from './SpliceAmulet.js';
 
-const FAR_FUTURE = '2099-01-01T00:00:00Z';
 /**
  * How long the pending transfer lives from seeding: 0.1.22 refuses a token-standard transfer
  * that lives longer than 90 days (`tokenStandardMaxTTL`). Seeded at APP_WORLD_TIME, it has
@@ -103,13 +102,7 @@ export function seedSpliceAmulet(ledger: Ledger, amulet: SpliceAmulet, parties: 
 
   const preapproval = (receiver: string, by: string, validFrom: string, expiresAt: string) =>
     create(ids.transferPreapproval, { dso, receiver, provider: by, validFrom, lastRenewedAt: validFrom, expiresAt });
-  const preapprovals = submit([dso, provider, alice, bob, carol, dave], [
-    preapproval(alice, alice, '2024-10-01T00:00:00Z', FAR_FUTURE),
-    preapproval(bob, provider, '2024-10-01T00:00:00Z', FAR_FUTURE),
-    preapproval(bob, provider, '2024-12-01T00:00:00Z', FAR_FUTURE),
-    preapproval(carol, provider, '2024-01-01T00:00:00Z', '2024-07-01T00:00:00Z'),
-    preapproval(dave, provider, '2024-10-01T00:00:00Z', FAR_FUTURE),
-  ]);
+  const preapprovals = submit([dso, provider, alice, bob, carol, dave], seededPreapprovals(parties).map(([r, by, from, to]) => preapproval(r, by, from, to)));
   if (!preapprovals.ok) return preapprovals;
   const [pAlice, pBobOlder, pBobNewer, pCarol, pDave] = of(preapprovals.value, ids.transferPreapproval).map((c) => c.contractId) as [string, string, string, string, string];
   const cancelled = submit([dave], [exercise(ids.transferPreapproval, pDave, 'TransferPreapproval_Cancel', { p: dave })]);

@@ -110,32 +110,13 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
   const base = seedSampleRegistry(ledger);
   if (!base.ok) return base;
   const { parties, registry } = base.value;
-  let step = base.value.steps;
-  const submit = (actAs: readonly string[], commands: Command[]): Result<readonly DamlValue[], LedgerError> => {
-    const prepared = ledger.interpret({ userId: PARTICIPANT_ADMIN_USER, commandId: `app-world-${++step}`, actAs: [...actAs], commands });
-    if (!prepared.ok) return prepared;
-    const committed = ledger.commit(prepared.value);
-    return committed.ok ? ok(prepared.value.results) : committed;
-  };
-  const create = (templateId: string, createArguments: DamlRecord): Command => ({ CreateCommand: { templateId, createArguments } });
-  const exercise = (templateId: string, contractId: string, choice: string, choiceArgument: DamlRecord): Command => ({
-    ExerciseCommand: { templateId, contractId, choice, choiceArgument },
-  });
+  const { submit } = worldSubmitter(ledger, base.value.steps);
   const { 'trading-venue': venue, dso, 'wallet-provider': provider, alice, bob, carol, dave } = parties;
 
   // ---- transfer preapprovals
   const preapproval = (receiver: string, by: string, validFrom: string, expiresAt: string) =>
     create(TRANSFER_PREAPPROVAL_TEMPLATE, { dso, receiver, provider: by, validFrom, lastRenewedAt: validFrom, expiresAt });
-  const preapprovals = submit(
-    [dso, provider, alice, bob, carol, dave],
-    [
-      preapproval(alice, alice, '2024-10-01T00:00:00Z', FAR_FUTURE),
-      preapproval(bob, provider, '2024-10-01T00:00:00Z', FAR_FUTURE),
-      preapproval(bob, provider, '2024-12-01T00:00:00Z', FAR_FUTURE),
-      preapproval(carol, provider, '2024-01-01T00:00:00Z', '2024-07-01T00:00:00Z'),
-      preapproval(dave, provider, '2024-10-01T00:00:00Z', FAR_FUTURE),
-    ],
-  );
+  const preapprovals = submit([dso, provider, alice, bob, carol, dave], seededPreapprovals(parties).map(([r, by, from, to]) => preapproval(r, by, from, to)));
   if (!preapprovals.ok) return preapprovals;
   const [pAlice, pBobOlder, pBobNewer, pCarol, pDave] = preapprovals.value as string[] as [string, string, string, string, string];
   const cancelled = submit([dave], [exercise(TRANSFER_PREAPPROVAL_TEMPLATE, pDave, 'TransferPreapproval_Cancel', { p: dave })]);
@@ -246,18 +227,51 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
  * instructions): the part of the default world that is the same over the ports and over Splice's
  * own packages. `steps` is the number of command ids used (`app-world-N`).
  */
-export function seedSampleRegistry(ledger: Ledger): Result<Pick<AppWorld, 'parties' | 'registry'> & { steps: number }, LedgerError> {
-  let step = 0;
-  const submit = (actAs: readonly string[], commands: Command[]): Result<readonly DamlValue[], LedgerError> => {
-    const prepared = ledger.interpret({ userId: PARTICIPANT_ADMIN_USER, commandId: `app-world-${++step}`, actAs: [...actAs], commands });
-    if (!prepared.ok) return prepared;
-    const committed = ledger.commit(prepared.value);
-    return committed.ok ? ok(prepared.value.results) : committed;
+/** A create command. */
+export const create = (templateId: string, createArguments: DamlRecord): Command => ({ CreateCommand: { templateId, createArguments } });
+/** An exercise command. */
+export const exercise = (templateId: string, contractId: string, choice: string, choiceArgument: DamlRecord): Command => ({
+  ExerciseCommand: { templateId, contractId, choice, choiceArgument },
+});
+
+/**
+ * Submits the world's seeding commands as the participant admin, numbered `app-world-N` after
+ * `from`, interpreted and committed at once: the results, or the ledger's refusal.
+ */
+export function worldSubmitter(ledger: Ledger, from: number) {
+  let step = from;
+  const nextCommandId = () => `app-world-${++step}`;
+  return {
+    submit(actAs: readonly string[], commands: Command[]): Result<readonly DamlValue[], LedgerError> {
+      const prepared = ledger.interpret({ userId: PARTICIPANT_ADMIN_USER, commandId: nextCommandId(), actAs: [...actAs], commands });
+      if (!prepared.ok) return prepared;
+      const committed = ledger.commit(prepared.value);
+      return committed.ok ? ok(prepared.value.results) : committed;
+    },
+    nextCommandId,
+    steps: () => step,
   };
-  const create = (templateId: string, createArguments: DamlRecord): Command => ({ CreateCommand: { templateId, createArguments } });
-  const exercise = (templateId: string, contractId: string, choice: string, choiceArgument: DamlRecord): Command => ({
-    ExerciseCommand: { templateId, contractId, choice, choiceArgument },
-  });
+}
+
+/**
+ * The default world's transfer preapprovals, the same over the ports and Splice's own packages
+ * (receiver, provider, validFrom, expiresAt): alice's own, bob's older and newer by the wallet
+ * provider, carol's expired one, and dave's (which the seeding then cancels).
+ */
+export function seededPreapprovals(p: Readonly<Record<'wallet-provider' | 'alice' | 'bob' | 'carol' | 'dave', string>>): readonly (readonly [string, string, string, string])[] {
+  const provider = p['wallet-provider'];
+  return [
+    [p.alice, p.alice, '2024-10-01T00:00:00Z', FAR_FUTURE],
+    [p.bob, provider, '2024-10-01T00:00:00Z', FAR_FUTURE],
+    [p.bob, provider, '2024-12-01T00:00:00Z', FAR_FUTURE],
+    [p.carol, provider, '2024-01-01T00:00:00Z', '2024-07-01T00:00:00Z'],
+    [p.dave, provider, '2024-10-01T00:00:00Z', FAR_FUTURE],
+  ];
+}
+
+export function seedSampleRegistry(ledger: Ledger): Result<Pick<AppWorld, 'parties' | 'registry'> & { steps: number }, LedgerError> {
+  const world = worldSubmitter(ledger, 0);
+  const { submit } = world;
 
   const parties = {} as Record<AppWorldPartyHint, string>;
   for (const hint of APP_WORLD_PARTY_HINTS) {
@@ -299,13 +313,13 @@ export function seedSampleRegistry(ledger: Ledger): Result<Pick<AppWorld, 'parti
   );
   if (!withdrawn.ok) return withdrawn;
   const target = ledger.config.synchronizers[1].id;
-  const moving = ledger.unassign(accountMapInFlight, target, { submitter: admin, userId: PARTICIPANT_ADMIN_USER, commandId: `app-world-${++step}` });
+  const moving = ledger.unassign(accountMapInFlight, target, { submitter: admin, userId: PARTICIPANT_ADMIN_USER, commandId: world.nextCommandId() });
   if (!moving.ok) return moving;
 
   return ok({
     parties,
     registry: { tokenRules, accountMap, accountMapInFlight, accountMapReassignmentId: moving.value.reassignmentId, instructions: { aliceActive, bobActive, aliceWithdrawn, carolInFlight } },
-    steps: step,
+    steps: world.steps(),
   });
 }
 
