@@ -86,4 +86,11 @@ export const STREAM_JUDGE_MUTANTS: readonly Mutant[] = [
           : res,
     },
   },
+  {
+    name: 'stream-exercise-acting-parties-dropped',
+    description: "the update list answers exercised events without their acting parties (the submission's own answer names them)",
+    caughtBy: 'ledger.exercise.result-and-events',
+    judge: { invariant: 'judge.writes.answer-is-committed' },
+    fault: onUpdates((items) => mapEvents(items, (kind, e) => (kind === 'ExercisedEvent' && Array.isArray(e.actingParties) ? { ...e, actingParties: [] } : e))),
+  },
 ];

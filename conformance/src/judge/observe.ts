@@ -90,6 +90,10 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
       out.push(...model.read('contract', cid, { templateId: str(o.templateId)!.startsWith('#') ? undefined : o.templateId, createdEventBlob: o.createdEventBlob }, seen, startTick, appOrSame(seen)));
     }
   }
+  // An exercised event (ledger effects), keyed by its update's offset and its node id: every face shows the same exercise.
+  if (typeof o.choice === 'string' && Array.isArray(o.actingParties) && typeof o.offset === 'number' && typeof o.nodeId === 'number' && cid !== undefined) {
+    out.push(...model.read('exercise', `${o.offset}:${o.nodeId}`, { contractId: cid, choice: o.choice, consuming: o.consuming, actingParties: sorted(o.actingParties) }, seen, startTick, writeOrSame(seen)));
+  }
   // An archive (a transaction's event, events-by-contract-id's `archived`): the contract is inactive from this offset on.
   const archived = isObject(o.ArchivedEvent) ? o.ArchivedEvent : isObject(o.archivedEvent) ? o.archivedEvent : isObject(o.ExercisedEvent) && o.ExercisedEvent.consuming === true ? o.ExercisedEvent : undefined;
   if (archived !== undefined && typeof archived.offset === 'number' && str(archived.contractId) !== undefined) out.push(...model.archive(str(archived.contractId)!, archived.offset, seen));
