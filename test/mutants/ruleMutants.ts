@@ -44,12 +44,29 @@ export const RULE_MUTANTS: readonly Mutant[] = [
     caughtBy: 'ledger.synchronizers.connected',
     fault: onBody(/^\/v2\/state\/connected-synchronizers$/, (v) => (Array.isArray(v.connectedSynchronizers) && v.connectedSynchronizers.length > 1 ? { ...v, connectedSynchronizers: v.connectedSynchronizers.slice(0, -1) } : v)),
   },
-  {
-    name: 'rule-package-list-one-short',
-    description: 'GET /v2/packages leaves out one package the participant stores and vets (a truncated listing)',
-    caughtBy: 'ledger.packages.vetted-are-listed',
-    fault: onBody(/^\/v2\/packages$/, (v) => (Array.isArray(v.packageIds) && v.packageIds.length > 1 ? { ...v, packageIds: [...v.packageIds].sort().slice(1) } : v)),
-  },
+  ((): Mutant => {
+    // The packages the vetting list named (remembered from the lists the proxy relays): one of them goes missing.
+    const vetted = new Set<string>();
+    return {
+      name: 'rule-package-list-one-short',
+      description: 'GET /v2/packages leaves out one package the participant stores and vets (a truncated listing)',
+      caughtBy: 'ledger.packages.vetted-are-listed',
+      fault: {
+        response: (req, res) => {
+          if (is(req, 'POST', /^\/v2\/package-vetting\/list$/)) {
+            withJson(res, (v) => { deep(v, (k, x) => { if (k === 'packageId' && typeof x === 'string') vetted.add(x); return x; }); return v; });
+            return res;
+          }
+          if (!is(req, 'GET', /^\/v2\/packages$/)) return res;
+          return withJson(res, (v) => {
+            if (!isObject(v) || !Array.isArray(v.packageIds)) return v;
+            const gone = [...(v.packageIds as string[])].sort().find((id) => vetted.has(id));
+            return gone === undefined ? v : { ...v, packageIds: (v.packageIds as string[]).filter((id) => id !== gone) };
+          });
+        },
+      },
+    };
+  })(),
   ((): Mutant => {
     // The smallest id the listing names (remembered from the listings the proxy relays).
     let smallest: string | undefined;
