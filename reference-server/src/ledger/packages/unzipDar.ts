@@ -11,11 +11,14 @@ import { Inflate } from 'fflate';
 export const MAX_DAR_INFLATED_BYTES = 128 * 1024 * 1024;
 
 /**
- * Compressed bytes fed to the inflater per step: deflate's ratio bound (~1032) keeps each step's output
- * under ~16.5 MiB, and an honest DAR's step (ratio ~5) well under a millisecond. Smaller steps cost more
- * than they inflate: each push regrows fflate's 32 KiB output window.
+ * Output each inflate step aims at. The compressed input fed per step follows the entry's ratio so
+ * far (between 1 and 64 KiB): an honest DAR (ratio ~5) takes large steps, since each push regrows
+ * fflate's 32 KiB window and tiny pushes cost more than they inflate; a zip bomb (ratio up to
+ * ~1032) takes 1 KiB steps, so no step builds more than about a mebibyte.
  */
-const STEP_INPUT_BYTES = 16 * 1024;
+const STEP_OUTPUT_BYTES = 1024 * 1024;
+const MIN_STEP_INPUT = 1024;
+const MAX_STEP_INPUT = 64 * 1024;
 
 export type UnzipFailure =
   | { readonly kind: 'corrupt'; readonly message: string }
@@ -109,8 +112,14 @@ function* unzipSteps(bytes: Uint8Array, wanted: (name: string) => boolean, bound
       if (final) ended = true;
     });
     try {
-      for (let i = 0; i < data.length; i += STEP_INPUT_BYTES) {
-        inflater.push(data.subarray(i, i + STEP_INPUT_BYTES), i + STEP_INPUT_BYTES >= data.length);
+      let step = MIN_STEP_INPUT;
+      for (let i = 0; i < data.length; ) {
+        const before = out;
+        const input = Math.min(step, data.length - i);
+        inflater.push(data.subarray(i, i + input), i + input >= data.length);
+        i += input;
+        const ratio = Math.max(1, (out - before) / input);
+        step = Math.min(MAX_STEP_INPUT, Math.max(MIN_STEP_INPUT, Math.floor(STEP_OUTPUT_BYTES / ratio)));
         yield;
       }
       if (data.length === 0) inflater.push(new Uint8Array(0), true);
