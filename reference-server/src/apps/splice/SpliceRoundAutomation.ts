@@ -52,6 +52,19 @@ export class SpliceRoundAutomation implements RoundKeeper {
     const submit = (commands: Command[]) =>
       this.ledger.submitAndWait({ userId: PARTICIPANT_ADMIN_USER, commandId: `dso-round-automation-${nowMs}-${++this.#step}`, actAs: [dso], commands });
 
+    // The older ExternalPartyConfigState (none before 0.1.22) is replaced once it may be archived
+    // (its targetArchiveAfter passed), naming the latest open-round triple.
+    const refreshConfigStates = (): Result<unknown, LedgerError> => {
+      const states = this.#configStates(dso);
+      const triple = [...this.view.openRounds.get(dso)].sort((a, b) => (roundNumber(a) < roundNumber(b) ? -1 : 1)).slice(-3);
+      if (states.length < 2 || triple.length !== 3 || at(states[0]!, 'targetArchiveAfter') > now) return ok(undefined);
+      return submit([onRules('AmuletRules_UpdateExternalPartyConfigStates', {
+        externalPartyConfigStateCid0: states[0]!.contractId,
+        externalPartyConfigStateCid1: states[1]!.contractId,
+        openMiningRoundTriple: { round0Cid: triple[0]!.contractId, round1Cid: triple[1]!.contractId, round2Cid: triple[2]!.contractId },
+      })]);
+    };
+
     for (let i = 0; i < MAX_ADVANCES; i++) {
       const open = [...this.view.openRounds.get(dso)].sort((a, b) => (roundNumber(a) < roundNumber(b) ? -1 : 1));
       if (open.length < 3) break;
@@ -59,17 +72,8 @@ export class SpliceRoundAutomation implements RoundKeeper {
       if (at(oldest, 'targetClosesAt') > now || at(latest, 'opensAt') > now) break;
       const advanced = submit([onRules('AmuletRules_AdvanceOpenMiningRounds', { amuletPrice: text(latest.argument.amuletPrice), roundToArchiveCid: oldest.contractId, middleRoundCid: middle.contractId, latestRoundCid: latest.contractId })]);
       if (!advanced.ok) return advanced;
-      const states = this.#configStates(dso);
-      const triple = [...this.view.openRounds.get(dso)].sort((a, b) => (roundNumber(a) < roundNumber(b) ? -1 : 1)).slice(-3);
-      // The older snapshot is replaced once it may be archived (its targetArchiveAfter passed).
-      if (states.length >= 2 && triple.length === 3 && at(states[0]!, 'targetArchiveAfter') <= now) {
-        const updated = submit([onRules('AmuletRules_UpdateExternalPartyConfigStates', {
-          externalPartyConfigStateCid0: states[0]!.contractId,
-          externalPartyConfigStateCid1: states[1]!.contractId,
-          openMiningRoundTriple: { round0Cid: triple[0]!.contractId, round1Cid: triple[1]!.contractId, round2Cid: triple[2]!.contractId },
-        })]);
-        if (!updated.ok) return updated;
-      }
+      const updated = refreshConfigStates();
+      if (!updated.ok) return updated;
     }
     // After an idle longer than two ticks no round is open now (the rounds left closed in the past,
     // the new one opens a tick ahead): the DSO bootstraps a new schedule from now, as a network
@@ -88,16 +92,8 @@ export class SpliceRoundAutomation implements RoundKeeper {
         }),
       ]);
       if (!restarted.ok) return restarted;
-      const states = this.#configStates(dso);
-      const triple = [...this.view.openRounds.get(dso)].sort((a, b) => (roundNumber(a) < roundNumber(b) ? -1 : 1));
-      if (states.length >= 2 && triple.length === 3 && at(states[0]!, 'targetArchiveAfter') <= now) {
-        const updated = submit([onRules('AmuletRules_UpdateExternalPartyConfigStates', {
-          externalPartyConfigStateCid0: states[0]!.contractId,
-          externalPartyConfigStateCid1: states[1]!.contractId,
-          openMiningRoundTriple: { round0Cid: triple[0]!.contractId, round1Cid: triple[1]!.contractId, round2Cid: triple[2]!.contractId },
-        })]);
-        if (!updated.ok) return updated;
-      }
+      const updated = refreshConfigStates();
+      if (!updated.ok) return updated;
     }
     const summarizing = [...this.ledger.store.activeSnapshot({ kind: 'template', template: this.amulet.templates.summarizingMiningRound })].filter((c) => c.argument.dso === dso);
     const closing = this.view.issuingRounds.get(dso).filter((c) => at(c, 'targetClosesAt') <= now);
