@@ -2,22 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseServeArgs, run } from '../../conformance/src/cli/serve.js';
 import { readableCopy, type ReadableCopy } from '../support/readableCopy.js';
-import { spawnServe, type ServedChild } from '../support/spawnServe.js';
+import { childrenKilledAfterEach, spawnServe, type ServedChild } from '../support/spawnServe.js';
 
 // The server runs as a child process (the published CLI, from dist/: `npm run build`), so that
 // it can be killed the hard way.
 const bin = new URL('../../bin/canton-conformance.js', import.meta.url).pathname;
 const ASSET = '#canton-conformance-samples:Sample.Asset:Asset';
 const root = mkdtempSync(join(tmpdir(), 'cc-datadir-'));
-const children = new Set<ChildProcess>();
-
-afterEach(() => {
-  for (const c of children) c.kill('SIGKILL');
-  children.clear();
-});
+const children = childrenKilledAfterEach();
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 type Served = ServedChild;

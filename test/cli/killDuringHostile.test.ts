@@ -8,26 +8,21 @@
  * Where the kill lands inside the server's work is not fixed (the test never sleeps): every
  * assertion holds wherever it lands.
  */
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { E } from '../../daml-engine/build/E.js';
 import { PackageBuilder, type BuiltPackage } from '../../daml-engine/build/PackageBuilder.js';
 import { T } from '../../daml-engine/build/T.js';
 import { buildHostilePackage } from '../daml/hostilePackage.js';
 import { createdIn, JsonApiClient } from '../engineApps/JsonApiClient.js';
-import { spawnServe, type ServedChild } from '../support/spawnServe.js';
+import { childrenKilledAfterEach, spawnServe, type ServedChild } from '../support/spawnServe.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cc-kill-hostile-'));
-const children = new Set<ChildProcess>();
-afterEach(() => {
-  for (const c of children) c.kill('SIGKILL');
-  children.clear();
-});
+const children = childrenKilledAfterEach();
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 type Served = ServedChild;

@@ -97,8 +97,8 @@ describe('WebSocket streams through msw behave as on the Koa server', () => {
   it('tails completions as commands complete, until the client leaves', async () => {
     const frame = { beginExclusive: twins.mock.ledger.ledgerEnd().offset, userId: 'participant_admin', parties: [issuer] };
     const socket = new WebSocket(MOCK_WS + '/v2/commands/completions', ['daml.ws.auth']);
+    // beginExclusive is pinned before the create: the completion arrives whenever the tail starts.
     const run = runSocket(socket, JSON.stringify(frame), 1);
-    await new Promise((r) => setTimeout(r, 50));
     const created = twins.mock.createContract({
       templateId: ASSET_TEMPLATE,
       createArguments: { issuer, owner: alice, amount: '3.0', observers: null },
@@ -114,8 +114,8 @@ describe('WebSocket streams through msw behave as on the Koa server', () => {
   it('tails GetCompletions (Canton 3.5.7+) for every party when none is named', async () => {
     const frame = { beginExclusive: twins.mock.ledger.ledgerEnd().offset, parties: [] };
     const socket = new WebSocket(MOCK_WS + '/v2/commands/command-completions', ['daml.ws.auth']);
+    // beginExclusive is pinned before the create: the completion arrives whenever the tail starts.
     const run = runSocket(socket, JSON.stringify(frame), 1);
-    await new Promise((r) => setTimeout(r, 50));
     const created = twins.mock.createContract({
       templateId: ASSET_TEMPLATE,
       createArguments: { issuer, owner: alice, amount: '3.5', observers: null },

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach } from 'vitest';
 
 /** The published CLI (from dist/: `npm run build`), run as a child so a test can kill it the hard way. */
 const bin = new URL('../../bin/canton-conformance.js', import.meta.url).pathname;
@@ -27,4 +28,14 @@ export function spawnServe(args: readonly string[], children: Set<ChildProcess>)
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
   });
+}
+
+/** The set a test file's `serve` children join, each killed (SIGKILL) after every test. */
+export function childrenKilledAfterEach(): Set<ChildProcess> {
+  const children = new Set<ChildProcess>();
+  afterEach(() => {
+    for (const c of children) c.kill('SIGKILL');
+    children.clear();
+  });
+  return children;
 }

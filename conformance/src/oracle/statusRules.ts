@@ -22,18 +22,13 @@ export function classOf(e: Exchange): AnswerClass {
   return category === undefined || category === 8 ? 'invalid' : 'state';
 }
 
-function categoryOf(e: Exchange): number | undefined {
+/** A member of a JSON error body (Canton's `errorCategory`, `code`), when the body has it. */
+function errorMember(e: Exchange, key: 'errorCategory' | 'code'): unknown {
   const j = jsonOf(e);
-  if (!j.ok || typeof j.value !== 'object' || j.value === null) return undefined;
-  const c = (j.value as Record<string, unknown>).errorCategory;
-  return typeof c === 'number' ? c : undefined;
+  return j.ok && typeof j.value === 'object' && j.value !== null ? (j.value as Record<string, unknown>)[key] : undefined;
 }
-
-const codeOf = (e: Exchange): string | undefined => {
-  const j = jsonOf(e);
-  const c = j.ok && typeof j.value === 'object' && j.value !== null ? (j.value as Record<string, unknown>).code : undefined;
-  return typeof c === 'string' ? c : undefined;
-};
+const categoryOf = (e: Exchange): number | undefined => { const c = errorMember(e, 'errorCategory'); return typeof c === 'number' ? c : undefined; };
+const codeOf = (e: Exchange): string | undefined => { const c = errorMember(e, 'code'); return typeof c === 'string' ? c : undefined; };
 
 /** Two refusals of an invalid request must name the same error code (their texts are each ledger's own). */
 export function sameRefusal(target: Exchange, reference: Exchange): Difference | undefined {
