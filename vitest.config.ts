@@ -8,9 +8,13 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'daml-engine/**/*.test.ts', 'reference-server/src/**/*.test.ts', 'conformance/src/**/*.test.ts'],
     // Two cores: forks keep native handles (sockets, servers) isolated per file.
     pool: 'forks',
+    // Both cores (vitest's default in a run is one fewer than the cores: one worker on CI's machine).
+    // Tests await events, never wall-clock time, so two files side by side only make each slower.
+    maxWorkers: 2,
     // Everything tests write under os.tmpdir() goes to one directory, removed after the run.
     globalSetup: ['test/support/scratchTmpdir.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Hang guards, not speed limits: generous enough for a heavy file next to another on two cores.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

@@ -118,6 +118,10 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     },
     app.callback(),
   );
+  // Idle keep-alive connections live 60 s, as the participant's HTTP server (pekko-http's
+  // idle-timeout) keeps them. Node's 5 s default races clients that reuse a socket just as it closes
+  // (a request sent on a socket the server is closing gets ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   server.on('connect', answerConnect(routeMatcherOf(routes), services));
   const upgraded = options.requestLog === undefined ? undefined : attachRequestLog(server, services.authenticator, options.requestLog);
   const sockets = attachWebSockets(server, channelsOf([...(options.channels ?? ledgerApiChannels), ...(options.extraChannels ?? [])], version), services, upgraded);

@@ -128,5 +128,5 @@ describe('kill -9 in the middle of hostile work on --data-dir: nothing lost, not
     api = await new JsonApiClient(third.url).connect();
     expect(await packageState(api, big.id)).toEqual({ listed: true, vetted: true });
     expect(await api.byTemplate(owner, `${big.id}:Big:Note`)).toHaveLength(1);
-  });
+  }, 300_000); // two serve children, a 1.9 MB upload and a kill: seconds idle, minutes on a loaded machine
 });

@@ -38,7 +38,7 @@ describe.runIf(HAS_DARS)('Daml Script: splice-amulet-test-0.1.8 (needs ../shared
     expect(results).toHaveLength(50);
     // They did real work: submissions, queries and time questions.
     expect(results.find((r) => r.name === 'Splice.Scripts.TestAmuletBurn:testAmuletBurn')!.questions).toBeGreaterThan(1000);
-  });
+  }, 300_000); // 50 whole scripts: seconds idle, minutes on a loaded machine
 
   it('puts debug output in the result, in order', async () => {
     const [r] = await runDarScripts(loaded, [byName('Splice.Scripts.TestAmuletBurn:testAmuletBurn')]);
