@@ -2,7 +2,10 @@
  * `serve --splice-dars` (issue 34): start-up to the ready line with the real world, and Amulet
  * transfers through the registry's transfer factory over HTTP, beside the ports.
  *
- *   npm run build && npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/splice-run.js [--quick]
+ *   npm run build && npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/splice-run.js [--quick] [--transfers-only]
+ *
+ * `--transfers-only` skips the start-ups (no `npm run build` needed then); `PER_WALLET=n` sets the
+ * measured transfers per wallet.
  *
  * Start-up: the CLI as a user starts it (`node bin/canton-conformance.js serve --port 0 ...`),
  * timed from spawn to its "listening" line, three starts each: the ports, LocalNet's folder
@@ -34,8 +37,9 @@ const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const DARS = join(root, '..', 'shared', 'upstream', 'daml', 'dars');
 if (!existsSync(DARS)) throw new Error(`needs ${DARS}`);
 const WALLETS = 10;
-const PER_WALLET = quick ? 20 : 200;
-const STARTS = quick ? 1 : 3;
+const transfersOnly = process.argv.includes('--transfers-only');
+const PER_WALLET = Number(process.env.PER_WALLET ?? (quick ? 20 : 200));
+const STARTS = transfersOnly ? 0 : quick ? 1 : 3;
 
 const out: Record<string, unknown> = { loadAverageAtStart: loadavg().map((l) => +l.toFixed(1)) };
 
@@ -60,7 +64,7 @@ for (const [label, args] of [['ports', []], ['localnet 0.1.14', ['--splice-dars'
   startups[label] = [];
   for (let i = 0; i < STARTS; i++) startups[label].push(await startOnce([...args]));
 }
-out.startupMs = startups;
+if (!transfersOnly) out.startupMs = startups;
 
 /** The world of `kind` on a fresh ledger, and one holding of 1,000,000 for each wallet. */
 function world(kind: 'ports' | 'splice'): { ledger: Ledger; parties: { dso: string; alice: string; bob: string }; inputs: string[]; amuletTemplate: string } {
