@@ -1,12 +1,12 @@
 /**
- * The wallets of the splice-run transfer benchmark, in a worker thread (as bench/token-wallets.ts):
+ * The wallets of the splice-run transfer benchmark, in a child process (its job as the first
+ * argument, its answer sent over IPC), so the server's process CPU time is the server's alone:
  * each wallet spends its own chain of alice's amulets, doing what wallet-sdk does per transfer:
  * POST the transfer factory, then POST submit-and-wait-for-transaction with the context and its
  * disclosed contracts; alice's change (the one Amulet she sees created) is the next input.
  */
 import { keepAlivePost } from './keepAlivePost.js';
 import { Agent } from 'node:http';
-import { parentPort, workerData } from 'node:worker_threads';
 import { exerciseBody, transferArgs, type Factory, type Parties } from './token-transfer.js';
 
 interface Job {
@@ -20,7 +20,7 @@ interface Job {
   readonly amuletTemplate: string;
 }
 
-const job = workerData as Job;
+const job = JSON.parse(process.argv[2] ?? '{}') as Job;
 const agent = new Agent({ keepAlive: true, maxSockets: job.inputs.length });
 const post = keepAlivePost(agent, job.url);
 
@@ -44,5 +44,5 @@ async function wallet(start: string, w: number): Promise<string> {
 
 const t0 = performance.now();
 const last = await Promise.all(job.inputs.map((input, w) => wallet(input, w)));
-parentPort?.postMessage({ done: job.inputs.length * job.perWallet, ms: performance.now() - t0, last });
 agent.destroy();
+process.send?.({ done: job.inputs.length * job.perWallet, ms: performance.now() - t0, last }, () => process.disconnect());

@@ -6,8 +6,17 @@ import { microsOfTimestamp } from '../ledger/rfc3339.js';
  * (`2025-02-30`, year 0, `T24:00:00`). Undefined when malformed.
  */
 export function timeMicros(t: string): bigint | undefined {
-  return microsOfTimestamp(t);
+  const known = parsedTimes.get(t);
+  if (known !== undefined || parsedTimes.has(t)) return known;
+  const micros = microsOfTimestamp(t);
+  if (parsedTimes.size >= TIMES_KEPT) parsedTimes.clear();
+  if (typeof t === 'string') parsedTimes.set(t, micros);
+  return micros;
 }
+
+/** Timestamps parsed so far: the apps read the same contract times (rounds, rules, preapprovals) on every request; emptied when full. */
+const parsedTimes = new Map<string, bigint | undefined>();
+const TIMES_KEPT = 4096;
 
 /** Ledger time (ms, as choice bodies see it) in microseconds. */
 export const msToMicros = (ms: number): bigint => BigInt(ms) * 1000n;

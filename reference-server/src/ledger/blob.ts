@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { StoredContract } from '../store/StoredContract.js';
+import { canonicalJson } from './values.js';
 import type { DamlRecord, DamlValue } from './wire.js';
 
 /**
@@ -26,7 +27,22 @@ function mac(key: Uint8Array, body: Buffer): Buffer {
   return createHmac('sha256', key).update(body).digest();
 }
 
+/**
+ * Blobs of committed contracts, by contract: everything a blob holds is fixed once the create
+ * commits (`createdAt` is set then), and the registry's contexts disclose the same AmuletRules and
+ * round in every answer. Keyed by contract, checked against the key and the commit time.
+ */
+const encoded = new WeakMap<StoredContract, { readonly key: Uint8Array; readonly at: number; readonly blob: string }>();
+
 export function encodeBlob(contract: StoredContract, key: Uint8Array): string {
+  const known = encoded.get(contract);
+  if (known !== undefined && known.key === key && known.at === contract.createdAt) return known.blob;
+  const blob = encodeBlobOnce(contract, key);
+  if (contract.createdOffset > 0) encoded.set(contract, { key, at: contract.createdAt, blob });
+  return blob;
+}
+
+function encodeBlobOnce(contract: StoredContract, key: Uint8Array): string {
   const payload = {
     cid: contract.contractId,
     tid: contract.template.id,
@@ -39,6 +55,39 @@ export function encodeBlob(contract: StoredContract, key: Uint8Array): string {
   };
   const body = Buffer.concat([Buffer.of(VERSION), Buffer.from(JSON.stringify(payload), 'utf8')]);
   return Buffer.concat([body, mac(key, body)]).toString('base64');
+}
+
+
+/** Blobs that decoded and authenticated, per key: a client discloses the same contracts over and over. */
+const decodedByKey = new WeakMap<Uint8Array, Map<string, { readonly value: BlobPayload; canonicalArgument?: string }>>();
+/** Entries kept per key (oldest dropped first); each holds one contract's payload. */
+const DECODED_KEPT = 512;
+
+/**
+ * `decodeBlob`, remembering blobs that decoded (the payload is shared: callers only read it) and
+ * the canonical form of their argument, computed on first use.
+ */
+export function decodeBlobCached(blob: string, key: Uint8Array): { ok: true; value: BlobPayload; canonicalArgument: () => string } | { ok: false; reason: string } {
+  let byBlob = decodedByKey.get(key);
+  if (byBlob === undefined) decodedByKey.set(key, (byBlob = new Map()));
+  let entry = typeof blob === 'string' ? byBlob.get(blob) : undefined;
+  if (entry === undefined) {
+    const decoded = decodeBlob(blob, key);
+    if (!decoded.ok) return decoded;
+    if (byBlob.size >= DECODED_KEPT) byBlob.delete(byBlob.keys().next().value as string);
+    entry = { value: decoded.value };
+    byBlob.set(blob, entry);
+  }
+  const e = entry;
+  return { ok: true, value: e.value, canonicalArgument: () => (e.canonicalArgument ??= canonicalJson(e.value.argument)) };
+}
+
+/** The canonical form of a stored contract's argument (immutable), computed once per contract. */
+const canonicalArguments = new WeakMap<StoredContract, string>();
+export function canonicalArgumentOf(contract: StoredContract): string {
+  let s = canonicalArguments.get(contract);
+  if (s === undefined) canonicalArguments.set(contract, (s = canonicalJson(contract.argument)));
+  return s;
 }
 
 /** Decodes and authenticates a blob; a reason string when it is not one of ours or was altered. */

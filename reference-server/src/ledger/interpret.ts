@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { LedgerStore } from '../store/LedgerStore.js';
 import type { CreateNode, ExerciseNode, TxNode } from '../store/LogEntry.js';
 import { StoredContract } from '../store/StoredContract.js';
-import { decodeBlob } from './blob.js';
+import { canonicalArgumentOf, decodeBlobCached } from './blob.js';
 import type { LedgerConfig } from './config.js';
 import type { ErrorCodeId, LedgerError } from './errors.js';
 import { fail, ledgerError } from './errors.js';
@@ -113,7 +113,7 @@ class TxBuilder {
 
   loadDisclosed(): Result<void, LedgerError> {
     for (const d of this.submission.disclosedContracts) {
-      const decoded = decodeBlob(d.createdEventBlob, this.env.config.blobKey);
+      const decoded = decodeBlobCached(d.createdEventBlob, this.env.config.blobKey);
       if (!decoded.ok) return fail('DISCLOSED_CONTRACT_INVALID', `Disclosed contract is invalid: ${decoded.reason}`, { context: { contract_id: d.contractId ?? '' } });
       const p = decoded.value;
       if (d.contractId !== undefined && d.contractId !== p.contractId) {
@@ -130,7 +130,7 @@ class TxBuilder {
         }
       }
       const stored = this.env.store.contract(p.contractId);
-      if (!stored || stored.template.id !== p.templateId || canonicalJson(stored.argument) !== canonicalJson(p.argument)) {
+      if (!stored || stored.template.id !== p.templateId || canonicalArgumentOf(stored) !== decoded.canonicalArgument()) {
         return fail('CONTRACT_NOT_FOUND', `Contract could not be found with id ${p.contractId}`, { context: { contract_id: p.contractId } });
       }
       this.disclosed.set(p.contractId, stored);

@@ -12,7 +12,13 @@ const MAX_ADVANCES = 4;
 /** The summary a round starts issuing with: the ports record no reward coupons either. */
 const EMPTY_SUMMARY = { totalValidatorRewardCoupons: '0.0', totalFeaturedAppRewardCoupons: '0.0', totalUnfeaturedAppRewardCoupons: '0.0', totalSvRewardWeight: '0', optTotalValidatorFaucetCoupons: null };
 
-const roundNumber = (c: StoredContract) => BigInt(text(record(c.argument.round).number) || '0');
+/** Round numbers by contract (arguments never change): the automation sorts the open rounds on every read. */
+const roundNumbers = new WeakMap<StoredContract, bigint>();
+const roundNumber = (c: StoredContract): bigint => {
+  let n = roundNumbers.get(c);
+  if (n === undefined) roundNumbers.set(c, (n = BigInt(text(record(c.argument.round).number) || '0')));
+  return n;
+};
 const at = (c: StoredContract, field: string) => timeMicros(text(c.argument[field])) ?? 0n;
 
 /**

@@ -5,7 +5,7 @@ import { sha256 } from '../../../../daml-engine/update/sha256.js';
 import type { Transaction } from '../../../../daml-engine/update/Transaction.js';
 import type { Value } from '../../../../daml-engine/value/Value.js';
 import type { StoredContract } from '../../store/StoredContract.js';
-import { decodeBlob } from '../blob.js';
+import { canonicalArgumentOf, decodeBlobCached } from '../blob.js';
 import type { LedgerError } from '../errors.js';
 import { fail, ledgerError } from '../errors.js';
 import type { InterpretEnv, PreparedTransaction } from '../interpret.js';
@@ -20,7 +20,6 @@ import type { EngineTemplateDef } from './EngineCatalogue.js';
 import { isEngineDef } from './EngineCatalogue.js';
 import type { EngineRuntime } from './EngineRuntime.js';
 import { storeNodesOf } from './storeNodesOf.js';
-import { canonicalJson } from '../values.js';
 
 type R<T> = Result<T, LedgerError>;
 const preprocessing = (cause: string, extra: Omit<LedgerError, 'code' | 'cause'> = {}) => err(ledgerError('COMMAND_PREPROCESSING_FAILED', cause, extra));
@@ -306,7 +305,7 @@ function sequence(commands: readonly EngineCommand[]): Update {
 function disclosedContracts(env: InterpretEnv, submission: ValidatedSubmission): R<Map<string, StoredContract>> {
   const out = new Map<string, StoredContract>();
   for (const d of submission.disclosedContracts) {
-    const decoded = decodeBlob(d.createdEventBlob, env.config.blobKey);
+    const decoded = decodeBlobCached(d.createdEventBlob, env.config.blobKey);
     if (!decoded.ok) return fail('DISCLOSED_CONTRACT_INVALID', `Disclosed contract is invalid: ${decoded.reason}`, { context: { contract_id: d.contractId ?? '' } });
     const p = decoded.value;
     if (d.contractId !== undefined && d.contractId !== p.contractId) {
@@ -322,7 +321,7 @@ function disclosedContracts(env: InterpretEnv, submission: ValidatedSubmission):
       }
     }
     const stored = env.store.contract(p.contractId);
-    if (!stored || stored.template.id !== p.templateId || canonicalJson(stored.argument) !== canonicalJson(p.argument)) {
+    if (!stored || stored.template.id !== p.templateId || canonicalArgumentOf(stored) !== decoded.canonicalArgument()) {
       return fail('CONTRACT_NOT_FOUND', `Contract could not be found with id ${p.contractId}`, { context: { contract_id: p.contractId } });
     }
     out.set(p.contractId, stored);

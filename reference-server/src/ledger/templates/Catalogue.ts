@@ -73,8 +73,24 @@ const ID_PART = /^[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*$/;
 const PKG_ID = /^[0-9a-f]{64}$/;
 const PKG_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-/** Splits `pkgId:Module:Entity` or `#pkg-name:Module:Entity`; undefined when malformed. */
-export function parseIdentifier(id: string): { pkg: string; byName: boolean; module: string; entity: string } | undefined {
+export type ParsedIdentifier = { readonly pkg: string; readonly byName: boolean; readonly module: string; readonly entity: string };
+
+/** Identifiers parsed so far (every command, filter and event names a few, over and over); emptied when full. */
+const parsedIds = new Map<string, ParsedIdentifier | undefined>();
+const PARSED_KEPT = 4096;
+
+/** Splits `pkgId:Module:Entity` or `#pkg-name:Module:Entity`; undefined when malformed. The answer is shared (frozen). */
+export function parseIdentifier(id: string): ParsedIdentifier | undefined {
+  const known = parsedIds.get(id);
+  if (known !== undefined || parsedIds.has(id)) return known;
+  const parsed = parseIdentifierOnce(id);
+  if (parsedIds.size >= PARSED_KEPT) parsedIds.clear();
+  // Only strings are kept: a caller passing something else gets the parse's answer, unremembered.
+  if (typeof id === 'string') parsedIds.set(id, parsed === undefined ? undefined : Object.freeze(parsed));
+  return parsed;
+}
+
+function parseIdentifierOnce(id: string): ParsedIdentifier | undefined {
   const parts = id.split(':');
   if (parts.length !== 3) return undefined;
   const [pkg, module, entity] = parts as [string, string, string];
