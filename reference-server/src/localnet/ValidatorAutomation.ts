@@ -75,7 +75,7 @@ export function attachValidatorAutomation(ledger: Ledger, validatorParty: string
 }
 
 /** Splice's lookupLatestUsableOpenMiningRound: the highest open round that has opened by `nowMs`. */
-function usableOpenRound(rounds: ReturnType<ReturnType<typeof appsOf>['scan']['openAndIssuingRoundsProxy']>, nowMs: number): ContractWithState | undefined {
+export function usableOpenRound(rounds: ReturnType<ReturnType<typeof appsOf>['scan']['openAndIssuingRoundsProxy']>, nowMs: number): ContractWithState | undefined {
   if (!rounds.ok) return undefined;
   const now = BigInt(nowMs) * 1000n;
   const payload = (c: ContractWithState) => c.contract.payload as { opensAt?: string; round?: { number?: string } };
