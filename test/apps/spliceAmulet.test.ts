@@ -9,7 +9,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRANSFER_FACTORY_V1_INTERFACE, TRANSFER_INSTRUCTION_V1_INTERFACE } from '../../reference-server/src/apps/index.js';
+import { ALLOCATION_FACTORY_V1_INTERFACE, ALLOCATION_V1_INTERFACE, TRANSFER_FACTORY_V1_INTERFACE, TRANSFER_INSTRUCTION_V1_INTERFACE } from '../../reference-server/src/apps/index.js';
 import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
 import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
@@ -200,6 +200,34 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
       // What wallet-sdk's tap looks for: a round open now.
       expect(Date.parse(round.argument.opensAt as string) <= now && now < Date.parse(round.argument.targetClosesAt as string)).toBe(true);
       await mustSubmit(server, [alice], [exercise(TRANSFER_FACTORY_V1_INTERFACE, f.factoryId, 'TransferFactory_Transfer', withContext(args, f))], { disclosedContracts: f.choiceContext.disclosedContracts });
+    });
+
+    it('the allocation factory is the real ExternalPartyAmuletRules: AllocationFactory_Allocate locks the leg, the execute-transfer context settles it', async () => {
+      const { alice, bob, 'trading-venue': venue } = world.parties;
+      const [holding] = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.amulet })].filter((c) => c.argument.owner === alice);
+      const settlement = { executor: venue, settlementRef: { id: 'otc-real', cid: null }, requestedAt: iso(server.clock.now() - 60_000), allocateBefore: iso(server.clock.now() + HOUR), settleBefore: iso(server.clock.now() + 2 * HOUR), meta: { values: {} } };
+      const args = {
+        expectedAdmin: dso,
+        allocation: { settlement, transferLegId: 'leg-0', transferLeg: { sender: alice, receiver: bob, amount: '5.0', instrumentId: { admin: dso, id: 'Amulet' }, meta: { values: {} } } },
+        requestedAt: iso(server.clock.now() - 60_000),
+        inputHoldingCids: [holding!.contractId],
+        extraArgs: { context: { values: {} }, meta: { values: {} } },
+      };
+      const res = await postJson(server, '/registry/allocation-instruction/v1/allocation-factory', { choiceArguments: args, excludeDebugFields: true });
+      expect(res.status, res.text).toBe(200);
+      const f = res.body as RegistryFactory;
+      expect(f.factoryId).toBe(world.amulet.factory);
+      expect(Object.keys(f.choiceContext.choiceContextData.values).sort()).toEqual(['amulet-rules', 'open-round', ...(splice.externalPartyConfigState === undefined ? [] : ['external-party-config-state'])].sort());
+      const allocated = await mustSubmit(server, [alice], [exercise(ALLOCATION_FACTORY_V1_INTERFACE, f.factoryId, 'AllocationFactory_Allocate', { ...args, extraArgs: { context: f.choiceContext.choiceContextData, meta: { values: {} } } })], { disclosedContracts: f.choiceContext.disclosedContracts });
+      const allocation = allocated.created.find((c) => c.templateId === splice.ids.amuletAllocation)!;
+      expect(allocated.created.some((c) => c.templateId === splice.ids.lockedAmulet)).toBe(true);
+      const ctx = await postJson(server, `/registry/allocations/v1/${allocation.contractId}/choice-contexts/execute-transfer`, { meta: {}, excludeDebugFields: true });
+      expect(ctx.status, ctx.text).toBe(200);
+      const context = ctx.body as RegistryFactory['choiceContext'];
+      const executed = await mustSubmit(server, [venue, alice, bob], [exercise(ALLOCATION_V1_INTERFACE, allocation.contractId, 'Allocation_ExecuteTransfer', { extraArgs: { context: context.choiceContextData, meta: { values: {} } } })], { disclosedContracts: context.disclosedContracts });
+      expect(executed.archived).toContain(allocation.contractId);
+      const paid = executed.created.filter((c) => c.templateId === splice.ids.amulet).map((c) => server.ledger.store.contract(c.contractId)!.argument).filter((a) => a.owner === bob);
+      expect(paid.map((a) => (a.amount as { initialAmount: string }).initialAmount)).toEqual(['5.0000000000']);
     });
   });
 }
