@@ -9,7 +9,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRANSFER_FACTORY_V1_INTERFACE, TRANSFER_INSTRUCTION_V1_INTERFACE } from '../../reference-server/src/apps/index.js';
+import { ALLOCATION_FACTORY_V1_INTERFACE, ALLOCATION_V1_INTERFACE, TRANSFER_FACTORY_V1_INTERFACE, TRANSFER_INSTRUCTION_V1_INTERFACE } from '../../reference-server/src/apps/index.js';
+import { ALLOCATION_FACTORY_V2_INTERFACE, SETTLEMENT_FACTORY_V2_INTERFACE } from '../../reference-server/src/apps/tokenStandard/idsV2.js';
 import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
 import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
@@ -200,6 +201,72 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
       // What wallet-sdk's tap looks for: a round open now.
       expect(Date.parse(round.argument.opensAt as string) <= now && now < Date.parse(round.argument.targetClosesAt as string)).toBe(true);
       await mustSubmit(server, [alice], [exercise(TRANSFER_FACTORY_V1_INTERFACE, f.factoryId, 'TransferFactory_Transfer', withContext(args, f))], { disclosedContracts: f.choiceContext.disclosedContracts });
+    });
+
+    it('the allocation factory is the real ExternalPartyAmuletRules: AllocationFactory_Allocate locks the leg, the execute-transfer context settles it', async () => {
+      const { alice, bob, 'trading-venue': venue } = world.parties;
+      const [holding] = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.amulet })].filter((c) => c.argument.owner === alice);
+      const settlement = { executor: venue, settlementRef: { id: 'otc-real', cid: null }, requestedAt: iso(server.clock.now() - 60_000), allocateBefore: iso(server.clock.now() + HOUR), settleBefore: iso(server.clock.now() + 2 * HOUR), meta: { values: {} } };
+      const args = {
+        expectedAdmin: dso,
+        allocation: { settlement, transferLegId: 'leg-0', transferLeg: { sender: alice, receiver: bob, amount: '5.0', instrumentId: { admin: dso, id: 'Amulet' }, meta: { values: {} } } },
+        requestedAt: iso(server.clock.now() - 60_000),
+        inputHoldingCids: [holding!.contractId],
+        extraArgs: { context: { values: {} }, meta: { values: {} } },
+      };
+      const res = await postJson(server, '/registry/allocation-instruction/v1/allocation-factory', { choiceArguments: args, excludeDebugFields: true });
+      expect(res.status, res.text).toBe(200);
+      const f = res.body as RegistryFactory;
+      expect(f.factoryId).toBe(world.amulet.factory);
+      expect(Object.keys(f.choiceContext.choiceContextData.values).sort()).toEqual(['amulet-rules', 'open-round', ...(splice.externalPartyConfigState === undefined ? [] : ['external-party-config-state'])].sort());
+      const allocated = await mustSubmit(server, [alice], [exercise(ALLOCATION_FACTORY_V1_INTERFACE, f.factoryId, 'AllocationFactory_Allocate', { ...args, extraArgs: { context: f.choiceContext.choiceContextData, meta: { values: {} } } })], { disclosedContracts: f.choiceContext.disclosedContracts });
+      const allocation = allocated.created.find((c) => c.templateId === splice.ids.amuletAllocation)!;
+      expect(allocated.created.some((c) => c.templateId === splice.ids.lockedAmulet)).toBe(true);
+      const ctx = await postJson(server, `/registry/allocations/v1/${allocation.contractId}/choice-contexts/execute-transfer`, { meta: {}, excludeDebugFields: true });
+      expect(ctx.status, ctx.text).toBe(200);
+      const context = ctx.body as RegistryFactory['choiceContext'];
+      const executed = await mustSubmit(server, [venue, alice, bob], [exercise(ALLOCATION_V1_INTERFACE, allocation.contractId, 'Allocation_ExecuteTransfer', { extraArgs: { context: context.choiceContextData, meta: { values: {} } } })], { disclosedContracts: context.disclosedContracts });
+      expect(executed.archived).toContain(allocation.contractId);
+      const paid = executed.created.filter((c) => c.templateId === splice.ids.amulet).map((c) => server.ledger.store.contract(c.contractId)!.argument).filter((a) => a.owner === bob);
+      expect(paid.map((a) => (a.amount as { initialAmount: string }).initialAmount)).toEqual(['5.0000000000']);
+    });
+
+    // Token standard v2 (splice-amulet 0.1.22 implements it; LocalNet's 0.1.14 has none).
+    it.skipIf(dar.endsWith('0.1.14.dar'))('v2: both sides allocate through the v2 allocation factory and the venue settles the batch through the settlement factory', async () => {
+      const { alice, bob, 'trading-venue': venue } = world.parties;
+      const account = (owner: string) => ({ owner, provider: null, id: '' });
+      const now = server.clock.now();
+      const settlement = { executors: [venue], id: 'dvp-real', cid: null, meta: { values: {} } };
+      const leg = { transferLegId: 'leg-1', sender: account(alice), receiver: account(bob), amount: '3.0', instrumentId: 'Amulet', meta: { values: {} } };
+      const [holding] = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.amulet })].filter((c) => c.argument.owner === alice);
+      const allocationIds: string[] = [];
+      for (const [party, side, inputs] of [[alice, 'SenderSide', [holding!.contractId]], [bob, 'ReceiverSide', []]] as const) {
+        // splice-api-token-allocation-instruction-v2 1.0.0: the settlement beside the specification.
+        const args = {
+          settlement,
+          allocation: { admin: dso, authorizer: account(party), transferLegSides: [{ transferLegId: leg.transferLegId, side, otherside: side === 'SenderSide' ? leg.receiver : leg.sender, amount: leg.amount, instrumentId: 'Amulet', meta: { values: {} } }], settlementDeadline: iso(now + HOUR), nextIterationFunding: null, committed: false, meta: { values: {} } },
+          requestedAt: iso(now - 60_000),
+          inputHoldingCids: [...inputs],
+          extraArgs: { context: { values: {} }, meta: { values: {} } },
+          actors: [party],
+        };
+        const res = await postJson(server, '/registry/allocation-instruction/v2/allocation-factory', { choiceArguments: args, excludeDebugFields: true });
+        expect(res.status, res.text).toBe(200);
+        const f = res.body as RegistryFactory;
+        expect(f.factoryId).toBe(world.amulet.factory);
+        const r = await mustSubmit(server, [party], [exercise(ALLOCATION_FACTORY_V2_INTERFACE, f.factoryId, 'AllocationFactory_Allocate', { ...args, extraArgs: { context: f.choiceContext.choiceContextData, meta: { values: {} } } })], { disclosedContracts: f.choiceContext.disclosedContracts });
+        allocationIds.push(r.created.find((c) => !c.templateId.endsWith(':Splice.Amulet:LockedAmulet') && !c.templateId.endsWith(':Splice.Amulet:Amulet'))!.contractId);
+      }
+      const settleArgs = { settlement, transferLegs: [leg], allocations: allocationIds.map((allocationCid) => ({ allocationCid, extraTransferLegSides: [], nextIterationFunding: null })), actors: [venue], extraArgs: { context: { values: {} }, meta: { values: {} } } };
+      const res = await postJson(server, '/registry/allocation/v2/settlement-factory', { choiceArguments: settleArgs, excludeDebugFields: true });
+      expect(res.status, res.text).toBe(200);
+      const f = res.body as RegistryFactory;
+      const settled = await mustSubmit(server, [venue], [exercise(SETTLEMENT_FACTORY_V2_INTERFACE, f.factoryId, 'SettlementFactory_SettleBatch', { ...settleArgs, extraArgs: { context: f.choiceContext.choiceContextData, meta: { values: {} } } })], { disclosedContracts: f.choiceContext.disclosedContracts });
+      expect(settled.archived).toEqual(expect.arrayContaining(allocationIds));
+      // bob's new amulet is not the venue's to see: read it from the ledger, created by the settlement.
+      const offset = server.ledger.store.contract(allocationIds[0]!)!.archivedOffset;
+      const paid = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.amulet })].filter((c) => c.argument.owner === bob && c.createdOffset === offset);
+      expect(paid.map((c) => (c.argument.amount as { initialAmount: string }).initialAmount)).toEqual(['3.0000000000']);
     });
   });
 }

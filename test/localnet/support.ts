@@ -4,7 +4,8 @@ import { startLocalNet, type LocalNet } from '../../reference-server/src/localne
 
 /**
  * `CANTON_CONFORMANCE_SPLICE_DARS=DIR` runs the flows against `--localnet --splice-dars DIR`
- * instead of the ports (README "Splice's own DARs": how many pass on each).
+ * instead of the ports (README "Splice's own DARs": how many pass on each). DIR holds LocalNet's
+ * DARs and, for script 04's trading app, `splice-token-test-trading-app-*.dar` (LocalNet ships it).
  */
 const SPLICE_DARS = process.env['CANTON_CONFORMANCE_SPLICE_DARS'];
 

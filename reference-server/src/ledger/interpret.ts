@@ -434,13 +434,12 @@ class TxBuilder {
     };
   }
 
-  /** Daml's Create/ExerciseMissingAuthorization as Canton prints it (the engine's cantonErrorOf writes the same). */
+  /**
+   * Daml's Create/ExerciseMissingAuthorization as Canton prints it (the engine's cantonErrorOf
+   * writes the same). Canton's AuthorizationError.Reject carries the cause only: no context fields.
+   */
   unauthorized(templateId: string, required: readonly string[], given: readonly string[]): Result<never, LedgerError> {
-    return fail(
-      'DAML_AUTHORIZATION_ERROR',
-      `Interpretation error: Error: node NodeId(${this.nodes.length}) (${templateId}) requires authorizers ${required.join(',')}, but only ${given.join(',')} were given`,
-      { context: { required_authorizers: required.join(','), given_authorizers: given.join(',') } },
-    );
+    return fail('DAML_AUTHORIZATION_ERROR', `Interpretation error: Error: node NodeId(${this.nodes.length}) (${templateId}) requires authorizers ${required.join(',')}, but only ${given.join(',')} were given`);
   }
 
   crashed(where: string, e: unknown): Result<never, LedgerError> {

@@ -66,7 +66,10 @@ export class AmuletRegistryV2 {
   readonly allocationTemplate: TemplateDef;
 
   constructor(readonly registry: AmuletRegistry) {
-    this.allocationTemplate = unwrapRegistration(registry.ledger.catalogue.resolveTemplate(AMULET_ALLOCATION_V2_TEMPLATE));
+    // The v2 allocation of the Amulet the world is built on: splice-amulet 0.1.22's own beside its
+    // AmuletAllocation (`--splice-dars`), else the ports' (a `#splice-amulet` id names the port).
+    const own = registry.ledger.catalogue.resolveTemplate(`${registry.view.templates.amuletAllocation.packageId}:Splice.AmuletAllocationV2:AmuletAllocationV2`);
+    this.allocationTemplate = own.ok ? own.value : unwrapRegistration(registry.ledger.catalogue.resolveTemplate(AMULET_ALLOCATION_V2_TEMPLATE));
   }
 
   /** POST /registry/transfer-instruction/v2/transfer-factory */
@@ -96,7 +99,12 @@ export class AmuletRegistryV2 {
     return this.registry.transferFactoryFor(dso.value, sender.value, receiver.value, request.value.excludeDebugFields);
   }
 
-  /** POST /registry/allocation-instruction/v2/allocation-factory */
+  /**
+   * POST /registry/allocation-instruction/v2/allocation-factory. The settlement is read where the
+   * choice has it: splice-api-token-allocation-instruction-v2 1.0.0 (what splice-amulet 0.1.22
+   * implements) takes it beside the allocation (`choiceArguments.settlement`); the ports' v2
+   * model keeps it inside the specification (`choiceArguments.allocation.settlement`).
+   */
   allocationFactory(body: unknown): Result<FactoryWithChoiceContext, LedgerError> {
     const request = parseFactoryRequest(body);
     if (!request.ok) return request;
@@ -108,7 +116,7 @@ export class AmuletRegistryV2 {
     if (!spec.ok) return spec;
     const s = spec.value;
     const checked = all([
-      () => this.#settlement(s.settlement, `${p}.settlement`),
+      () => (args.settlement === undefined ? this.#settlement(s.settlement, `${p}.settlement`) : this.#settlement(args.settlement, 'choiceArguments.settlement')),
       () => this.#admin(s.admin, `${p}.admin`, dso.value),
       () => account(s.authorizer, `${p}.authorizer`),
       () => this.#legSides(s.transferLegSides, `${p}.transferLegSides`),

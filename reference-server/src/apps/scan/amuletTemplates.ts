@@ -1,4 +1,4 @@
-import type { Catalogue, ChoiceContext, DamlRecord, DamlValue, FieldType, LedgerError, Result } from '../../ledger/index.js';
+import type { Catalogue, ChoiceContext, ContractView, DamlRecord, DamlValue, FieldType, LedgerError, Result } from '../../ledger/index.js';
 import { err, ok } from '../../ledger/index.js';
 import {
   AMULET_PACKAGE,
@@ -17,6 +17,7 @@ import { fromScaled, toScaled } from '../../ledger/templates/numeric.js';
 import { spend, type AmuletIds } from '../amulet/amuletTokenTemplates.js';
 import { microsToTimestamp, msToMicros, timeMicros } from '../time.js';
 import { unwrapRegistration } from '../unwrapRegistration.js';
+import { invalidTransfer } from './invalidTransfer.js';
 
 const ROUND: FieldType = { record: { number: 'Int64' } };
 /** Daml `RelTime` in its JSON encoding. */
@@ -219,7 +220,7 @@ export function registerAmuletTemplates(catalogue: Catalogue): void {
           record: { inputs: { list: 'Any' }, context: 'Any', provider: 'Party', memberId: 'Text', synchronizerId: 'Text', migrationId: 'Int64', trafficAmount: 'Int64', expectedDso: { optional: 'Party' } },
         },
         controllers: (_self, arg) => [text((arg as DamlRecord).provider)],
-        body: (ctx, self, arg) => buyMemberTraffic(ctx, self.argument, arg as DamlRecord, holdingIds),
+        body: (ctx, self, arg) => buyMemberTraffic(ctx, self, arg as DamlRecord, holdingIds),
       },
       AmuletRules_DevNet_FeatureApp: {
         consuming: false,
@@ -356,13 +357,25 @@ function withinDeadline(ctx: ChoiceContext, deadline: bigint): Result<void, Ledg
 const EXTRA_TRAFFIC_PRICE_USD_PER_MB = '16.67';
 const MIN_TOPUP_BYTES = 200_000n;
 
+/** What the unlocked Amulet among `inputs` holds (scaled); spend checks each input itself. */
+function heldAmount(ctx: ChoiceContext, inputs: readonly string[], amulet: string): bigint {
+  let total = 0n;
+  for (const cid of inputs) {
+    const c = ctx.fetch(cid);
+    if (c.ok && c.value.templateId === amulet) total += toScaled(text((c.value.argument.amount as DamlRecord | undefined)?.initialAmount));
+  }
+  return total;
+}
+
 /** AmuletRules_BuyMemberTraffic: burns the provider's input amulets for the traffic's price, returns the change, records the purchase. */
-function buyMemberTraffic(ctx: ChoiceContext, rules: DamlRecord, a: DamlRecord, holdingIds: () => Pick<AmuletIds, 'amulet' | 'lockedAmulet'>): Result<DamlValue, LedgerError> {
-  const dso = text(rules.dso);
+function buyMemberTraffic(ctx: ChoiceContext, self: ContractView, a: DamlRecord, holdingIds: () => Pick<AmuletIds, 'amulet' | 'lockedAmulet'>): Result<DamlValue, LedgerError> {
+  const dso = text(self.argument.dso);
+  // Refused as the real AmuletRules refuses: Splice's InvalidTransfer, typed in this package.
+  const packageId = self.templateId.slice(0, self.templateId.indexOf(':'));
   const provider = text(a.provider);
   if (typeof a.expectedDso === 'string' && a.expectedDso !== dso) return err(ctx.fail(`the expected DSO ${a.expectedDso} is not AmuletRules' DSO`));
   const bytes = BigInt(text(a.trafficAmount) || '0');
-  if (bytes < MIN_TOPUP_BYTES) return err(ctx.fail(`Traffic purchase of ${bytes} bytes is below the minimum top-up of ${MIN_TOPUP_BYTES} bytes`));
+  if (bytes < MIN_TOPUP_BYTES) return err(invalidTransfer(packageId, { reason: 'ITR_InsufficientTopupAmount', requestedTopupAmount: bytes, minTopupAmount: MIN_TOPUP_BYTES }));
   if (text(a.memberId) === '' || text(a.synchronizerId) === '') return err(ctx.fail('memberId and synchronizerId must be given'));
   const round = roundOf(ctx, text(((a.context ?? {}) as DamlRecord).openMiningRound), OPEN_MINING_ROUND_TEMPLATE, dso);
   if (!round.ok) return round;
@@ -378,6 +391,8 @@ function buyMemberTraffic(ctx: ChoiceContext, rules: DamlRecord, a: DamlRecord, 
     if (i.tag !== 'InputAmulet') return err(ctx.fail(`input ${JSON.stringify(input).slice(0, 120)} is not an InputAmulet`));
     inputs.push(text(i.value));
   }
+  const held = heldAmount(ctx, inputs, holdingIds().amulet);
+  if (held < cost) return err(invalidTransfer(packageId, { reason: 'ITR_InsufficientFunds', missingAmount: cost - held }));
   const change = spend(ctx, dso, provider, inputs, fromScaled(cost), round.value.number.toString(), holdingIds(), 'the traffic purchase');
   if (!change.ok) return change;
   const traffic = ctx.create(MEMBER_TRAFFIC_TEMPLATE, {

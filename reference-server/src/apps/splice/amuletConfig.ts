@@ -2,7 +2,10 @@
  * The AmuletRules configuration the world is built with on Splice's own splice-amulet: Splice's
  * test defaults (splice-amulet-test's `defaultAmuletConfigSchedule`) with the fees CIP-0078 set
  * to zero (create, transfer and lock-holder fees; splice-amulet 0.1.22's `validAmuletConfig`
- * requires it), the ports' 10-minute tick, and the ledger's first synchronizer as the active one.
+ * requires it), the ports' 10-minute tick, the ledger's first synchronizer as the active one,
+ * and the synchronizer fees a network (and LocalNet) runs with: Splice's SV app defaults
+ * (SynchronizerFeesConfig: 16.67 USD per MB of extra traffic, a 200,000-byte minimum top-up,
+ * a 200,000-byte base-rate burst over 20 minutes), which the ports charge too.
  * Fields are fitted to the loaded package's AmuletConfig and TransferConfig records: a field the
  * package does not declare is left out, so one configuration serves LocalNet's 0.1.14 and 0.1.22.
  */
@@ -61,7 +64,7 @@ export function amuletConfigSchedule(ledger: Ledger, packageId: string, packageV
       decentralizedSynchronizer: {
         requiredSynchronizers: { map: [[synchronizer, {}]] },
         activeSynchronizer: synchronizer,
-        fees: { baseRateTrafficLimits: { burstAmount: '200000', burstWindow: { microseconds: '600000000' } }, extraTrafficPrice: '1.0', readVsWriteScalingFactor: '4', minTopupAmount: '1000000' },
+        fees: { baseRateTrafficLimits: { burstAmount: '200000', burstWindow: { microseconds: '1200000000' } }, extraTrafficPrice: '16.67', readVsWriteScalingFactor: '4', minTopupAmount: '200000' },
       },
       tickDuration: { microseconds: TICK_MICROS.toString() },
       packageConfig: { amulet: packageVersion, amuletNameService: '0.1.0', dsoGovernance: '0.1.0', validatorLifecycle: '0.1.0', wallet: '0.1.0', walletPayments: '0.1.0' },

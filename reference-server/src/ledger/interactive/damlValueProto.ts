@@ -148,8 +148,18 @@ export function fromProto(value: Value | undefined, depth = 0): FromProto {
     }
     case 'enum':
       return { ok: true, value: s.enum.constructor };
-    case 'genMap':
-      return { ok: false, reason: 'generic maps are not supported' };
+    case 'genMap': {
+      // The JSON API's form of a Map: a list of [key, value] pairs (Splice's TransferContext has two).
+      const out: DamlValue[] = [];
+      for (const e of s.genMap.entries) {
+        const k = fromProto(e.key, depth + 1);
+        if (!k.ok) return k;
+        const x = fromProto(e.value, depth + 1);
+        if (!x.ok) return x;
+        out.push([k.value, x.value]);
+      }
+      return { ok: true, value: out };
+    }
     default:
       return { ok: false, reason: 'a value has no known kind' };
   }
