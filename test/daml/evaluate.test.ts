@@ -146,6 +146,18 @@ describe('the evaluator (daml-lf-2.rst, operational semantics)', () => {
     expect(ev.evaluate({ kind: 'structProj', field: 'b', struct: v('s') }, [['s', int64(1n)]])).toMatchObject({ ok: false, error: { kind: 'crash', message: 'struct projection of a int64' } });
   });
 
+  it('an expression nested 100,000 deep compiles as it runs, on no JS stack (eval/Node.ts compiles each node on first sight)', () => {
+    // let x = 0 in let x = x + 1 in ... in x: a recursive compile stage would overflow here.
+    let body: Expr = v('x');
+    for (let i = 0; i < 100_000; i++) body = { kind: 'let', bindings: [{ name: 'x', type: INT, bound: app(b('ADD_INT64'), v('x'), int(1)) }], body };
+    const deep: Expr = { kind: 'let', bindings: [{ name: 'x', type: INT, bound: int(0) }], body };
+    const ev = evaluator();
+    expect(ok(ev.evaluate(deep))).toEqual(int64(100_000n));
+    // Compiled nodes are shared: a second run (and another evaluator) gives the same.
+    expect(ok(ev.evaluate(deep))).toEqual(int64(100_000n));
+    expect(ok(evaluator().evaluate(deep))).toEqual(int64(100_000n));
+  });
+
   it('closures capture their environment; partial and over-application', () => {
     const adder = lam(['a'], lam(['b'], app(b('ADD_INT64'), v('a'), v('b'))));
     const ev = evaluator();
