@@ -45,6 +45,33 @@ export function closedFunction(params: readonly string[], body: Expr): FunctionV
   return fnValue({ tag: 'closure', params, body: nodeOf(body), env: null, def: undefined });
 }
 
+/** A root node and the names of the environment it was compiled under, innermost first. */
+interface Root { readonly node: Node; readonly names: readonly string[] }
+const roots = new WeakMap<Expr, Root>();
+
+/**
+ * The root node of `expr` evaluated in `env`: one per expression object and environment layout
+ * (every caller evaluates a definition body, template expression or update in one layout; a
+ * caller using another gets a node of its own, uncached), so its variable nodes' remembered
+ * depths hold.
+ */
+function rootNode(expr: Expr, env: Env): Node {
+  const root = roots.get(expr);
+  if (root !== undefined) {
+    const names = root.names;
+    let e = env;
+    let i = 0;
+    for (; i < names.length && e !== null; i++, e = e.next) if (e.name !== names[i]) break;
+    if (i === names.length && e === null) return root.node;
+    return nodeOf(expr);
+  }
+  const names: string[] = [];
+  for (let e = env; e !== null; e = e.next) names.push(e.name);
+  const node = nodeOf(expr);
+  roots.set(expr, { node, names });
+  return node;
+}
+
 /** A suspended update: the `update` of an `UpdateValue` (interpreted by the update engine). */
 export interface SuspendedUpdate {
   readonly update: Update;
@@ -203,7 +230,7 @@ export class Evaluator {
   evaluate(expr: Expr, bindings: readonly (readonly [string, Value])[] = [], definition?: Definition): EvalResult {
     let env: Env = null;
     for (const [name, value] of bindings) env = { name, value, next: env };
-    return this.run(() => { this.def = definition; this.evalIn(nodeOf(expr), env); });
+    return this.run(() => { this.def = definition; this.evalIn(rootNode(expr, env), env); });
   }
 
   /** The value of a top-level definition. */
@@ -261,7 +288,7 @@ export class Evaluator {
       this.k.push({ t: 13 /* Restore */, def: this.def });
       this.def = definition;
     }
-    this.evalIn(nodeOf(expr), env);
+    this.evalIn(rootNode(expr, env), env);
   }
 
   /** Returns `value` to the top frame. */
@@ -383,9 +410,9 @@ export class Evaluator {
     if (n.op === 0 /* Uncompiled */) compileNode(n);
     switch (n.op) {
       case 1 /* Var */: {
-        const name = n.s;
-        for (let e = env; e !== null; e = e.next) if (e.name === name) { this.give(e.value); return; }
-        return this.fail('crash', `unbound variable ${name}`);
+        const value = lookup(n, env);
+        if (value === undefined) return this.fail('crash', `unbound variable ${n.s}`);
+        return this.give(value);
       }
       case 2 /* Val */: return this.val(n);
       case 3 /* Builtin */: return this.give(this.builtinOf(n));
@@ -480,7 +507,7 @@ export class Evaluator {
     if (!ref) {
       const found = this.module(src.ref, 'value').values.get(src.ref.name);
       if (!found) return this.fail('missingDefinition', `no value ${src.ref.module}:${src.ref.name} in package ${src.ref.packageId}`);
-      n.x = ref = { def: found, body: nodeOf(found.expr), owner: undefined, value: undefined };
+      n.x = ref = { def: found, body: rootNode(found.expr, null), owner: undefined, value: undefined };
     } else if (ref.owner === this.topValues) {
       return this.give(ref.value!);
     }
@@ -584,11 +611,7 @@ export class Evaluator {
     if (n.op === 0 /* Uncompiled */) compileNode(n);
     switch (n.op) {
       case 4 /* Lit */: case 19 /* Nil */: case 22 /* OptionalNone */: return n.v;
-      case 1 /* Var */: {
-        const name = n.s;
-        for (let e = env; e !== null; e = e.next) if (e.name === name) return e.value;
-        return undefined; // the step reports the unbound variable
-      }
+      case 1 /* Var */: return lookup(n, env);
       case 3 /* Builtin */: return this.builtinOf(n);
       case 2 /* Val */: {
         const ref = n.x as ResolvedVal | undefined;
@@ -820,7 +843,7 @@ export class Evaluator {
         this.k.push({ t: 13 /* Restore */, def: this.def });
         this.k.push({ t: 2 /* ApplyTo */, args: [exception.value], from: 0 });
         this.def = type.tycon;
-        return this.evalIn(nodeOf(def.message), null);
+        return this.evalIn(rootNode(def.message, null), null);
       }
       default: return this.fail('crash', `builtin ${fn.name} is not implemented`);
     }
@@ -1003,7 +1026,8 @@ export class Evaluator {
         if (!body) return this.give(NIL);
         this.k.push({ t: 13 /* Restore */, def: this.def });
         this.def = ref;
-        return this.evalIn(nodeOf(body), { name: choice.argBinder.name, value: b, next: { name: template.param, value: a, next: null } });
+        const env: Env = { name: choice.argBinder.name, value: b, next: { name: template.param, value: a, next: null } };
+        return this.evalIn(rootNode(body, env), env);
       }
       default: return this.fail('crash', `unexpected ${node.src.kind} continuation`);
     }
@@ -1100,8 +1124,25 @@ export class Evaluator {
   private inTemplate(record: RecordValue, param: string, body: Expr): void {
     this.k.push({ t: 13 /* Restore */, def: this.def });
     this.def = record.tycon;
-    return this.evalIn(nodeOf(body), { name: param, value: record, next: null });
+    const env: Env = { name: param, value: record, next: null };
+    return this.evalIn(rootNode(body, env), env);
   }
+}
+
+/**
+ * The value of the variable node `n` in `env` (undefined: unbound). The node remembers the depth
+ * it was found at and looks there first, checking the name: a node sits in one scope, so the
+ * depth is the same every time (99.96% of lookups in splice-amulet-test), and a node shared by
+ * two scopes still finds its variable by name.
+ */
+function lookup(n: Node, env: Env): Value | undefined {
+  const name = n.s;
+  let e = env;
+  for (let d = n.i; d > 0 && e !== null; d--) e = e.next;
+  if (e !== null && e.name === name) return e.value;
+  let d = 0;
+  for (e = env; e !== null; e = e.next, d++) if (e.name === name) { n.i = d; return e.value; }
+  return undefined;
 }
 
 /** The position of a struct projection's field, remembered on the node (structs of one type share their names). */

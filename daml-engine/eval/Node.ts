@@ -5,11 +5,13 @@
  * every field read sees one object shape (the `Expr` union has one shape per kind, which makes
  * V8's property loads megamorphic).
  *
- * Compilation is lazy and never recursive: `nodeOf` gives a node that is compiled in place the
- * first time the machine looks at it (`compileNode`), its children being uncompiled nodes in turn,
- * so a deep expression costs no JS stack. A node is shared by every evaluator (one per `Expr`,
- * kept in a WeakMap); what an evaluator resolves on it (a top-level value, a builtin) is stored
- * with that evaluator as owner, as before.
+ * Compilation is lazy and never recursive: a node is compiled in place the first time the
+ * machine looks at it (`compileNode`), its children being uncompiled nodes in turn, so a deep
+ * expression costs no JS stack. Nodes are made per occurrence under a root (the evaluator keeps
+ * one root per definition body and environment layout): the decoder shares interned expressions
+ * between scopes, but a node sits in one scope, so a variable node can remember the depth of its
+ * binder. A node is shared by every evaluator; what an evaluator resolves on it (a top-level
+ * value, a builtin) is stored with that evaluator as owner.
  */
 import type { CaseAlt, Expr } from '../ast/Expr.js';
 import type { Value } from '../value/Value.js';
@@ -113,20 +115,9 @@ export class Node {
   constructor(readonly src: Expr) {}
 }
 
-const nodes = new WeakMap<Expr, Node>();
-
-/** The node of `expr` (one per expression object, shared by every evaluator); compiled on first use. */
+/** A new, uncompiled node of `expr` (compiled when the machine first looks at it). */
 export function nodeOf(expr: Expr): Node {
-  let n = nodes.get(expr);
-  if (n === undefined) nodes.set(expr, (n = new Node(expr)));
-  return n;
-}
-
-/** The node of `expr`, compiled. */
-export function compiled(expr: Expr): Node {
-  const n = nodeOf(expr);
-  if (n.op === Op.Uncompiled) compileNode(n);
-  return n;
+  return new Node(expr);
 }
 
 const kidsOf = (exprs: readonly Expr[]): Node[] => {
