@@ -56,6 +56,9 @@ const roots = new WeakMap<Expr, Root>();
  * depths hold.
  */
 function rootNode(expr: Expr, env: Env): Node {
+  // A literal or a variable costs nothing to compile: callers make them afresh per command (the
+  // update engine's create and exercise arguments), and a WeakMap entry each would cost the collector.
+  if (expr.kind === 'lit' || expr.kind === 'var') return nodeOf(expr);
   const root = roots.get(expr);
   if (root !== undefined) {
     const names = root.names;
