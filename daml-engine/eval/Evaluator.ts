@@ -189,7 +189,6 @@ interface ResolvedVal { readonly def: DefValue; readonly body: Node; owner: Map<
 /** A `builtin` node's value as the evaluator `owner` (its map of builtin values) made it. */
 interface ResolvedBuiltin { owner: Map<BuiltinName, Value>; value: Value }
 
-
 export class Evaluator {
   private readonly getPackage: (id: string) => Package | undefined;
   private readonly budget: number;
