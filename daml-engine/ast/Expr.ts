@@ -2,8 +2,8 @@
  * Daml-LF 2 expressions and updates with interning resolved (daml_lf2.proto `Expr` / `Update`,
  * daml-lf-2.rst "Expressions"). One case per proto sum case.
  *
- * A few nodes carry a mutable `cache` slot the evaluator fills once (a resolved definition, a
- * field index, a constructor rank), so names are looked up once per node, not once per step.
+ * Immutable: the evaluator compiles them into its own nodes (eval/Node.ts) and keeps what it
+ * resolves there.
  */
 import type { BuiltinName } from '../builtins/Builtin.js';
 import type { Value } from '../value/Value.js';
@@ -28,17 +28,17 @@ export interface FieldExpr {
 
 export type Expr =
   | { readonly kind: 'var'; readonly name: string }
-  | { readonly kind: 'val'; readonly ref: QualifiedName; cache?: unknown }
-  | { readonly kind: 'builtin'; readonly builtin: BuiltinName; cache?: unknown }
+  | { readonly kind: 'val'; readonly ref: QualifiedName }
+  | { readonly kind: 'builtin'; readonly builtin: BuiltinName }
   /** `()`, `True`, `False` and literals: already values. */
   | { readonly kind: 'lit'; readonly value: Value }
-  | { readonly kind: 'recCon'; readonly tycon: TypeConApp; readonly fields: readonly FieldExpr[]; cache?: unknown }
-  | { readonly kind: 'recProj'; readonly tycon: TypeConApp; readonly field: string; readonly record: Expr; cache?: number }
-  | { readonly kind: 'recUpd'; readonly tycon: TypeConApp; readonly field: string; readonly record: Expr; readonly update: Expr; cache?: number }
-  | { readonly kind: 'variantCon'; readonly tycon: TypeConApp; readonly constructor: string; readonly arg: Expr; cache?: number }
-  | { readonly kind: 'enumCon'; readonly tycon: QualifiedName; readonly constructor: string; cache?: Value }
-  | { readonly kind: 'structCon'; readonly fields: readonly FieldExpr[]; cache?: unknown }
-  | { readonly kind: 'structProj'; readonly field: string; readonly struct: Expr; cache?: number }
+  | { readonly kind: 'recCon'; readonly tycon: TypeConApp; readonly fields: readonly FieldExpr[] }
+  | { readonly kind: 'recProj'; readonly tycon: TypeConApp; readonly field: string; readonly record: Expr }
+  | { readonly kind: 'recUpd'; readonly tycon: TypeConApp; readonly field: string; readonly record: Expr; readonly update: Expr }
+  | { readonly kind: 'variantCon'; readonly tycon: TypeConApp; readonly constructor: string; readonly arg: Expr }
+  | { readonly kind: 'enumCon'; readonly tycon: QualifiedName; readonly constructor: string }
+  | { readonly kind: 'structCon'; readonly fields: readonly FieldExpr[] }
+  | { readonly kind: 'structProj'; readonly field: string; readonly struct: Expr }
   | { readonly kind: 'structUpd'; readonly field: string; readonly struct: Expr; readonly update: Expr }
   | { readonly kind: 'app'; readonly fun: Expr; readonly args: readonly Expr[] }
   | { readonly kind: 'tyApp'; readonly expr: Expr; readonly types: readonly Type[] }

@@ -12,7 +12,7 @@
  */
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import { BUILTINS } from '../builtins/builtins.js';
-import type { CaseAlt, Expr, Update } from '../ast/Expr.js';
+import type { Expr, Update } from '../ast/Expr.js';
 import type { DefTemplate, DefValue, Package, TemplateChoice } from '../ast/Package.js';
 import { qualifiedKey } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
@@ -26,17 +26,54 @@ import type { Definition, EvalError, EvalResult } from './EvalResult.js';
 import { describeDefinition } from './EvalResult.js';
 import { builtinCost, CELL_BYTES, recordBytes, SLOT_BYTES } from './allocationCost.js';
 import { typesEqual } from './typesEqual.js';
+import type { Alt, Node } from './Node.js';
+import { compileNode, nodeOf } from './Node.js';
 
 /** A variable environment: an immutable linked list, shared by closures. */
 export type Env = { readonly name: string; readonly value: Value; readonly next: Env } | null;
 
 /** The function values the evaluator builds (the `fn` of a `FunctionValue`). */
 export type Fn =
-  | { readonly tag: 'closure'; readonly params: readonly { readonly name: string }[]; readonly body: Expr; readonly env: Env; readonly def: Definition | undefined }
+  | { readonly tag: 'closure'; readonly params: readonly string[]; readonly body: Node; readonly env: Env; readonly def: Definition | undefined }
   | { readonly tag: 'pap'; readonly fn: Fn; readonly args: readonly Value[] }
   | { readonly tag: 'builtin'; readonly name: BuiltinName; readonly arity: number; readonly impl: FirstOrderBuiltin | undefined }
   /** `Λ α : 'nat' . e`: evaluated when `pending` more type arguments have been applied. */
-  | { readonly tag: 'tyClosure'; readonly pending: number; readonly body: Expr; readonly env: Env; readonly def: Definition | undefined };
+  | { readonly tag: 'tyClosure'; readonly pending: number; readonly body: Node; readonly env: Env; readonly def: Definition | undefined };
+
+/** A closure of `params` over `body` with an empty environment (Daml Script's runner makes the identity so). */
+export function closedFunction(params: readonly string[], body: Expr): FunctionValue {
+  return fnValue({ tag: 'closure', params, body: nodeOf(body), env: null, def: undefined });
+}
+
+/** A root node and the names of the environment it was compiled under, innermost first. */
+interface Root { readonly node: Node; readonly names: readonly string[] }
+const roots = new WeakMap<Expr, Root>();
+
+/**
+ * The root node of `expr` evaluated in `env`: one per expression object and environment layout
+ * (every caller evaluates a definition body, template expression or update in one layout; a
+ * caller using another gets a node of its own, uncached), so its variable nodes' remembered
+ * depths hold.
+ */
+function rootNode(expr: Expr, env: Env): Node {
+  // A literal or a variable costs nothing to compile: callers make them afresh per command (the
+  // update engine's create and exercise arguments), and a WeakMap entry each would cost the collector.
+  if (expr.kind === 'lit' || expr.kind === 'var') return nodeOf(expr);
+  const root = roots.get(expr);
+  if (root !== undefined) {
+    const names = root.names;
+    let e = env;
+    let i = 0;
+    for (; i < names.length && e !== null; i++, e = e.next) if (e.name !== names[i]) break;
+    if (i === names.length && e === null) return root.node;
+    return nodeOf(expr);
+  }
+  const names: string[] = [];
+  for (let e = env; e !== null; e = e.next) names.push(e.name);
+  const node = nodeOf(expr);
+  roots.set(expr, { node, names });
+  return node;
+}
 
 /** A suspended update: the `update` of an `UpdateValue` (interpreted by the update engine). */
 export interface SuspendedUpdate {
@@ -94,21 +131,38 @@ const EVALUATOR_ARITIES: Partial<Record<BuiltinName, number>> = {
   TRACE: 2, FOLDL: 3, FOLDR: 3, EQUAL_LIST: 3, ANY_EXCEPTION_MESSAGE: 1,
 };
 
-// Continuation frames. Plain objects with a numeric tag: one allocation per pushed frame.
+// Continuation frames. Plain objects with a numeric tag: one allocation per pushed frame. Tags are
+// written as literals with the name in a comment (see Op in Node.ts: V8 jumps on literal cases only).
 const enum K {
-  AppFun, AppArgs, ApplyTo, TyApp, Case, Let, One, Two, Collect, SetTop, Foldl, Foldr, EqualList, Restore, Catch, Then,
+  AppFun = 0,
+  AppArgs = 1,
+  ApplyTo = 2,
+  TyApp = 3,
+  Case = 4,
+  Let = 5,
+  One = 6,
+  Two = 7,
+  Collect = 8,
+  SetTop = 9,
+  Foldl = 10,
+  Foldr = 11,
+  EqualList = 12,
+  Restore = 13,
+  Catch = 14,
+  Then = 15,
 }
 type Frame =
-  | { t: K.AppFun; args: readonly Expr[]; env: Env }
-  | { t: K.AppArgs; fn: Value; args: readonly Expr[]; vals: Value[]; i: number; env: Env }
+  | { t: K.AppFun; args: readonly Node[]; env: Env }
+  | { t: K.AppArgs; fn: Value; args: readonly Node[]; vals: Value[]; i: number; env: Env }
   /** Applies the returned function to `args[from..]` (the arguments a callee did not take). */
   | { t: K.ApplyTo; args: Value[]; from: number }
   | { t: K.TyApp; count: number }
-  | { t: K.Case; alts: readonly CaseAlt[]; env: Env }
-  | { t: K.Let; bindings: readonly { readonly name: string; readonly bound: Expr }[]; i: number; body: Expr; env: Env }
-  | { t: K.One; node: Expr; env: Env }
-  | { t: K.Two; node: Expr; env: Env; first: Value | undefined }
-  | { t: K.Collect; node: Expr; exprs: readonly Expr[]; vals: Value[]; i: number; env: Env }
+  | { t: K.Case; alts: readonly Alt[]; env: Env }
+  /** Binding `node.kids[i]` of a `let`. */
+  | { t: K.Let; node: Node; i: number; env: Env }
+  | { t: K.One; node: Node; env: Env }
+  | { t: K.Two; node: Node; env: Env; first: Value | undefined }
+  | { t: K.Collect; node: Node; exprs: readonly Node[]; vals: Value[]; i: number; env: Env }
   | { t: K.SetTop; def: DefValue; saved: Definition | undefined }
   | { t: K.Foldl; f: Value; rest: ListValue }
   | { t: K.Foldr; f: Value; items: Value[]; i: number }
@@ -131,13 +185,9 @@ const fnValue = (fn: Fn): FunctionValue => ({ kind: 'function', fn });
  * top-level values) last found it. Nodes are shared by evaluators whose values may differ
  * (`valueOverride`, `builtinOverrides`), so the value is only read back by the same evaluator.
  */
-interface ResolvedVal { readonly def: DefValue; owner: Map<DefValue, Value | null> | undefined; value: Value | undefined }
+interface ResolvedVal { readonly def: DefValue; readonly body: Node; owner: Map<DefValue, Value | null> | undefined; value: Value | undefined }
 /** A `builtin` node's value as the evaluator `owner` (its map of builtin values) made it. */
 interface ResolvedBuiltin { owner: Map<BuiltinName, Value>; value: Value }
-
-interface RecConCache { readonly fieldNames: readonly string[]; readonly exprs: readonly Expr[]; readonly tycon: QualifiedName }
-/** Fields evaluate in the expression's order; `order[i]` is the sorted position of field i. */
-interface StructConCache { readonly fieldNames: readonly string[]; readonly exprs: readonly Expr[]; readonly order: readonly number[] }
 
 export class Evaluator {
   private readonly getPackage: (id: string) => Package | undefined;
@@ -159,7 +209,7 @@ export class Evaluator {
   private allocated = 0;
   private def: Definition | undefined;
   private mode: 0 | 1 = 0; // 0: evaluate `expr` in `env`; 1: return `ret` to the top frame
-  private expr: Expr = { kind: 'lit', value: UNIT };
+  private expr: Node = nodeOf({ kind: 'lit', value: UNIT });
   private env: Env = null;
   private ret: Value = UNIT;
 
@@ -182,7 +232,7 @@ export class Evaluator {
   evaluate(expr: Expr, bindings: readonly (readonly [string, Value])[] = [], definition?: Definition): EvalResult {
     let env: Env = null;
     for (const [name, value] of bindings) env = { name, value, next: env };
-    return this.run(() => { this.def = definition; this.evalIn(expr, env); });
+    return this.run(() => { this.def = definition; this.evalIn(rootNode(expr, env), env); });
   }
 
   /** The value of a top-level definition. */
@@ -226,21 +276,21 @@ export class Evaluator {
 
   /** Pushes a continuation: `resume` receives the next value returned to it. */
   then(resume: (value: Value) => void): void {
-    this.k.push({ t: K.Then, resume });
+    this.k.push({ t: 15 /* Then */, resume });
   }
 
   /** Pushes a handler for Daml exceptions thrown by what runs above it. */
   catchWith(handler: (exception: AnyExceptionValue) => void): void {
-    this.k.push({ t: K.Catch, handler });
+    this.k.push({ t: 14 /* Catch */, handler });
   }
 
   /** Evaluates `expr` in `env`, with `definition` named in failures while it runs. */
   evalWith(expr: Expr, env: Env, definition?: Definition): void {
     if (definition) {
-      this.k.push({ t: K.Restore, def: this.def });
+      this.k.push({ t: 13 /* Restore */, def: this.def });
       this.def = definition;
     }
-    this.evalIn(expr, env);
+    this.evalIn(rootNode(expr, env), env);
   }
 
   /** Returns `value` to the top frame. */
@@ -342,7 +392,7 @@ export class Evaluator {
     });
   }
 
-  private evalIn(expr: Expr, env: Env): void {
+  private evalIn(expr: Node, env: Env): void {
     this.mode = 0;
     this.expr = expr;
     this.env = env;
@@ -357,198 +407,197 @@ export class Evaluator {
     throw new Stop({ kind, message, definition: this.def });
   }
 
-  /** One evaluation step of `expr` in `env`. */
-  private step(expr: Expr, env: Env): void {
-    switch (expr.kind) {
-      case 'var': {
-        for (let e = env; e !== null; e = e.next) if (e.name === expr.name) { this.give(e.value); return; }
-        return this.fail('crash', `unbound variable ${expr.name}`);
+  /** One evaluation step of the node `n` in `env`. */
+  private step(n: Node, env: Env): void {
+    if (n.op === 0 /* Uncompiled */) compileNode(n);
+    switch (n.op) {
+      case 1 /* Var */: {
+        const value = lookup(n, env);
+        if (value === undefined) return this.fail('crash', `unbound variable ${n.s}`);
+        return this.give(value);
       }
-      case 'val': {
-        let ref = expr.cache as ResolvedVal | undefined;
-        if (!ref) {
-          const found = this.module(expr.ref, 'value').values.get(expr.ref.name);
-          if (!found) return this.fail('missingDefinition', `no value ${expr.ref.module}:${expr.ref.name} in package ${expr.ref.packageId}`);
-          expr.cache = ref = { def: found, owner: undefined, value: undefined };
-        } else if (ref.owner === this.topValues) {
-          return this.give(ref.value!);
+      case 2 /* Val */: return this.val(n);
+      case 3 /* Builtin */: return this.give(this.builtinOf(n));
+      case 4 /* Lit */: return this.give(n.v!);
+      case 5 /* RecCon */: {
+        if (n.names === null) this.resolveRecCon(n);
+        const kids = n.kids!;
+        if (kids.length === 0) return this.give({ kind: 'record', tycon: n.x as QualifiedName, fieldNames: n.names!, fields: [] });
+        return this.collect(n, kids, new Array<Value>(kids.length), 0, env, undefined);
+      }
+      case 6 /* RecProj */: case 11 /* StructProj */: {
+        const record = this.atom(n.a!, env);
+        if (record !== undefined) return this.finishOne(n, record, env);
+        this.k.push({ t: 6 /* One */, node: n, env });
+        return this.evalIn(n.a!, env);
+      }
+      case 8 /* VariantCon */: case 23 /* OptionalSome */: case 24 /* ToAny */: case 25 /* FromAny */:
+      case 27 /* ToAnyException */: case 28 /* FromAnyException */: case 29 /* Throw */: case 30 /* ToInterface */: case 31 /* FromInterface */:
+      case 32 /* CallInterface */: case 33 /* SignatoryInterface */: case 34 /* ObserverInterface */: case 35 /* ViewInterface */:
+      case 37 /* InterfaceTemplateTypeRep */: case 38 /* ToRequiredInterface */: case 39 /* FromRequiredInterface */:
+        this.k.push({ t: 6 /* One */, node: n, env });
+        return this.evalIn(n.a!, env);
+      case 7 /* RecUpd */: case 12 /* StructUpd */: case 36 /* UnsafeFromInterface */: case 40 /* UnsafeFromRequiredInterface */:
+      case 41 /* ChoiceController */: case 42 /* ChoiceObserver */:
+        this.k.push({ t: 7 /* Two */, node: n, env, first: undefined });
+        return this.evalIn(n.a!, env);
+      case 9 /* EnumCon */: {
+        if (n.v === undefined) {
+          const tycon = (n.src as Extract<Expr, { kind: 'enumCon' }>).tycon;
+          const dt = this.dataType(tycon);
+          const rank = dt.cons.kind === 'enum' ? dt.cons.constructors.indexOf(n.s) : -1;
+          if (rank < 0) return this.fail('crash', `no enum constructor ${n.s} in ${tycon.module}:${tycon.name}`);
+          n.v = { kind: 'enum', tycon, constructor: n.s, rank };
         }
-        const def = ref.def;
-        let cached = this.topValues.get(def);
-        if (cached === undefined) {
-          const shared = this.sharedValues?.get(def);
-          if (shared !== undefined) this.topValues.set(def, (cached = shared));
-        }
-        if (cached === undefined && this.valueOverride) {
-          // Asked per evaluator, not per node: expression nodes (and their caches) are shared.
-          cached = this.valueOverride(expr.ref);
-          if (cached) this.topValues.set(def, cached);
-        }
-        if (cached) {
-          ref.owner = this.topValues;
-          ref.value = cached;
-          return this.give(cached);
-        }
-        if (cached === null) return this.fail('crash', `the value ${expr.ref.module}:${expr.ref.name} depends on itself`);
-        this.topValues.set(def, null);
-        this.k.push({ t: K.SetTop, def, saved: this.def });
-        this.def = expr.ref;
-        this.evalIn(def.expr, null);
-        return;
+        return this.give(n.v);
       }
-      case 'builtin': return this.give(this.builtinOf(expr));
-      case 'lit': return this.give(expr.value);
-      case 'recCon': {
-        const cache = this.recConCache(expr);
-        if (cache.exprs.length === 0) return this.give({ kind: 'record', tycon: cache.tycon, fieldNames: cache.fieldNames, fields: [] });
-        return this.collect(expr, cache.exprs, new Array<Value>(cache.exprs.length), 0, env, undefined);
+      case 10 /* StructCon */: {
+        const kids = n.kids!;
+        if (kids.length === 0) return this.give({ kind: 'struct', fieldNames: [], fields: [] });
+        return this.collect(n, kids, new Array<Value>(kids.length), 0, env, undefined);
       }
-      case 'recProj': {
-        const record = this.atom(expr.record, env);
-        if (record !== undefined) return this.finishOne(expr, record, env);
-        this.k.push({ t: K.One, node: expr, env });
-        return this.evalIn(expr.record, env);
-      }
-      case 'structProj': {
-        const struct = this.atom(expr.struct, env);
-        if (struct !== undefined) return this.finishOne(expr, struct, env);
-        this.k.push({ t: K.One, node: expr, env });
-        return this.evalIn(expr.struct, env);
-      }
-      case 'variantCon': case 'optionalSome': case 'toAny': case 'fromAny':
-      case 'toAnyException': case 'fromAnyException': case 'throw': case 'toInterface': case 'fromInterface':
-      case 'callInterface': case 'signatoryInterface': case 'observerInterface': case 'viewInterface':
-      case 'interfaceTemplateTypeRep': case 'toRequiredInterface': case 'fromRequiredInterface':
-        this.k.push({ t: K.One, node: expr, env });
-        return this.evalIn(oneSub(expr), env);
-      case 'recUpd': case 'structUpd': case 'unsafeFromInterface': case 'unsafeFromRequiredInterface':
-      case 'choiceController': case 'choiceObserver':
-        this.k.push({ t: K.Two, node: expr, env, first: undefined });
-        return this.evalIn(firstSub(expr), env);
-      case 'enumCon': {
-        if (!expr.cache) {
-          const dt = this.dataType(expr.tycon);
-          const rank = dt.cons.kind === 'enum' ? dt.cons.constructors.indexOf(expr.constructor) : -1;
-          if (rank < 0) return this.fail('crash', `no enum constructor ${expr.constructor} in ${expr.tycon.module}:${expr.tycon.name}`);
-          expr.cache = { kind: 'enum', tycon: expr.tycon, constructor: expr.constructor, rank };
-        }
-        return this.give(expr.cache);
-      }
-      case 'structCon': {
-        const cache = structConCache(expr);
-        if (cache.exprs.length === 0) return this.give({ kind: 'struct', fieldNames: [], fields: [] });
-        return this.collect(expr, cache.exprs, new Array<Value>(cache.exprs.length), 0, env, undefined);
-      }
-      case 'app': {
+      case 13 /* App */: {
         // Atoms (variables, literals, builtins, evaluated top-level values) need no step of their own.
-        const fn = this.atom(expr.fun, env);
+        const args = n.kids!;
+        const fn = this.atom(n.a!, env);
         if (fn === undefined) {
-          this.k.push({ t: K.AppFun, args: expr.args, env });
-          return this.evalIn(expr.fun, env);
+          this.k.push({ t: 0 /* AppFun */, args, env });
+          return this.evalIn(n.a!, env);
         }
-        return this.collectArgs(fn, expr.args, new Array<Value>(expr.args.length), 0, env);
+        return this.collectArgs(fn, args, new Array<Value>(args.length), 0, env);
       }
-      case 'tyApp': {
-        const v = this.atom(expr, env);
+      case 14 /* TyApp */: {
+        const v = this.atom(n, env);
         if (v !== undefined) return this.give(v);
-        this.k.push({ t: K.TyApp, count: expr.types.length });
-        return this.evalIn(expr.expr, env);
+        this.k.push({ t: 3 /* TyApp */, count: n.i });
+        return this.evalIn(n.a!, env);
       }
-      case 'abs':
+      case 15 /* Abs */:
         this.charge(recordBytes(5));
-        return this.give(fnValue({ tag: 'closure', params: expr.params, body: expr.body, env, def: this.def }));
-      case 'tyAbs': {
-        let pending = 0;
-        for (let i = 0; i < expr.params.length; i++) if (expr.params[i]!.kind.kind === 'nat') pending = i + 1;
-        if (pending === 0) return this.evalIn(expr.body, env); // erasable: Λ α . v is v
+        return this.give(fnValue({ tag: 'closure', params: n.names!, body: n.a!, env, def: this.def }));
+      case 16 /* TyAbs */:
+        if (n.i === 0) return this.evalIn(n.a!, env); // erasable: Λ α . v is v
         this.charge(recordBytes(5));
-        return this.give(fnValue({ tag: 'tyClosure', pending, body: expr.body, env, def: this.def }));
+        return this.give(fnValue({ tag: 'tyClosure', pending: n.i, body: n.a!, env, def: this.def }));
+      case 17 /* Case */: {
+        const scrut = this.atom(n.a!, env);
+        if (scrut !== undefined) return this.match(scrut, n.alts!, env);
+        this.k.push({ t: 4 /* Case */, alts: n.alts!, env });
+        return this.evalIn(n.a!, env);
       }
-      case 'case': {
-        const scrut = this.atom(expr.scrut, env);
-        if (scrut !== undefined) return this.match(scrut, expr.alts, env);
-        this.k.push({ t: K.Case, alts: expr.alts, env });
-        return this.evalIn(expr.scrut, env);
+      case 18 /* Let */: return this.bind(n, 0, env, undefined);
+      case 19 /* Nil */: case 22 /* OptionalNone */: case 26 /* TypeRep */: return this.give(n.v!);
+      case 20 /* Cons */: {
+        const kids = n.kids!;
+        return this.collect(n, kids, new Array<Value>(kids.length), 0, env, undefined);
       }
-      case 'let': return this.bind(expr.bindings, 0, expr.body, env, undefined);
-      case 'nil': return this.give(NIL);
-      case 'cons': {
-        const exprs = consExprs(expr);
-        return this.collect(expr, exprs, new Array<Value>(exprs.length), 0, env, undefined);
-      }
-      case 'optionalNone': return this.give(NONE);
-      case 'typeRep': return this.give({ kind: 'typeRep', type: expr.type });
-      case 'update': {
-        const update: SuspendedUpdate = { update: expr.update, env, def: this.def };
+      case 21 /* Update */: {
+        const update: SuspendedUpdate = { update: n.x as Update, env, def: this.def };
         return this.give({ kind: 'update', update } satisfies UpdateValue);
       }
-      case 'experimental':
-        return this.fail('crash', `experimental builtin ${expr.name} is not supported`);
+      case 43 /* Experimental */:
+        return this.fail('crash', `experimental builtin ${n.s} is not supported`);
+      case 0 /* Uncompiled */:
+        return this.fail('crash', 'an expression the compile stage does not know');
     }
+  }
+
+  /** A top-level value: remembered on the node for this evaluator, evaluated on first use. */
+  private val(n: Node): void {
+    const src = n.src as Extract<Expr, { kind: 'val' }>;
+    let ref = n.x as ResolvedVal | undefined;
+    if (!ref) {
+      const found = this.module(src.ref, 'value').values.get(src.ref.name);
+      if (!found) return this.fail('missingDefinition', `no value ${src.ref.module}:${src.ref.name} in package ${src.ref.packageId}`);
+      n.x = ref = { def: found, body: rootNode(found.expr, null), owner: undefined, value: undefined };
+    } else if (ref.owner === this.topValues) {
+      return this.give(ref.value!);
+    }
+    const def = ref.def;
+    let cached = this.topValues.get(def);
+    if (cached === undefined) {
+      const shared = this.sharedValues?.get(def);
+      if (shared !== undefined) this.topValues.set(def, (cached = shared));
+    }
+    if (cached === undefined && this.valueOverride) {
+      // Asked per evaluator, not per node: expression nodes (and their caches) are shared.
+      cached = this.valueOverride(src.ref);
+      if (cached) this.topValues.set(def, cached);
+    }
+    if (cached) {
+      ref.owner = this.topValues;
+      ref.value = cached;
+      return this.give(cached);
+    }
+    if (cached === null) return this.fail('crash', `the value ${src.ref.module}:${src.ref.name} depends on itself`);
+    this.topValues.set(def, null);
+    this.k.push({ t: 9 /* SetTop */, def, saved: this.def });
+    this.def = src.ref;
+    this.evalIn(ref.body, null);
   }
 
   /** Continues the top frame with the returned value `this.ret`. */
   private resume(frame: Frame): void {
     const v = this.ret;
     switch (frame.t) {
-      case K.AppFun: return this.collectArgs(v, frame.args, new Array<Value>(frame.args.length), 0, frame.env);
-      case K.AppArgs:
+      case 0 /* AppFun */: return this.collectArgs(v, frame.args, new Array<Value>(frame.args.length), 0, frame.env);
+      case 1 /* AppArgs */:
         frame.vals[frame.i] = v;
         return this.collectArgs(frame.fn, frame.args, frame.vals, frame.i + 1, frame.env, frame);
-      case K.ApplyTo: return this.applyFn(v, frame.args, frame.from);
-      case K.TyApp: {
+      case 2 /* ApplyTo */: return this.applyFn(v, frame.args, frame.from);
+      case 3 /* TyApp */: {
         if (v.kind !== 'function') return this.give(v);
         const fn = v.fn as Fn;
         if (fn.tag !== 'tyClosure') return this.give(v);
         if (frame.count < fn.pending) return this.give(fnValue({ ...fn, pending: fn.pending - frame.count }));
-        if (frame.count > fn.pending) this.k.push({ t: K.TyApp, count: frame.count - fn.pending });
+        if (frame.count > fn.pending) this.k.push({ t: 3 /* TyApp */, count: frame.count - fn.pending });
         this.enter(fn.def);
         return this.evalIn(fn.body, fn.env);
       }
-      case K.Case: return this.match(v, frame.alts, frame.env);
-      case K.Let:
-        return this.bind(frame.bindings, frame.i + 1, frame.body, { name: frame.bindings[frame.i]!.name, value: v, next: frame.env }, frame);
-      case K.One: return this.finishOne(frame.node, v, frame.env);
-      case K.Two: {
+      case 4 /* Case */: return this.match(v, frame.alts, frame.env);
+      case 5 /* Let */:
+        return this.bind(frame.node, frame.i + 1, { name: frame.node.names![frame.i]!, value: v, next: frame.env }, frame);
+      case 6 /* One */: return this.finishOne(frame.node, v, frame.env);
+      case 7 /* Two */: {
         if (frame.first === undefined) {
           frame.first = v;
           this.k.push(frame);
-          return this.evalIn(secondSub(frame.node), frame.env);
+          return this.evalIn(frame.node.b!, frame.env);
         }
         return this.finishTwo(frame.node, frame.first, v);
       }
-      case K.Collect:
+      case 8 /* Collect */:
         frame.vals[frame.i] = v;
         return this.collect(frame.node, frame.exprs, frame.vals, frame.i + 1, frame.env, frame);
-      case K.SetTop:
+      case 9 /* SetTop */:
         this.topValues.set(frame.def, v);
         this.sharedValues?.set(frame.def, v);
         this.def = frame.saved;
         return this.give(v);
-      case K.Foldl: {
+      case 10 /* Foldl */: {
         const cell = frame.rest;
         if (cell.kind === 'nil') return this.give(v);
         frame.rest = cell.tail;
         this.k.push(frame);
         return this.applyFn(frame.f, [v, cell.head]);
       }
-      case K.Foldr: {
+      case 11 /* Foldr */: {
         const i = frame.i;
         if (i < 0) return this.give(v);
         frame.i = i - 1;
         this.k.push(frame);
         return this.applyFn(frame.f, [frame.items[i]!, v]);
       }
-      case K.EqualList: {
+      case 12 /* EqualList */: {
         if (v.kind !== 'bool' || !v.value) return this.give(FALSE);
         return this.equalList(frame.eq, frame.xs, frame.ys);
       }
-      case K.Restore:
+      case 13 /* Restore */:
         this.def = frame.def;
         return this.give(v);
-      case K.Catch:
+      case 14 /* Catch */:
         return this.give(v);
-      case K.Then:
+      case 15 /* Then */:
         return frame.resume(v);
     }
   }
@@ -559,16 +608,15 @@ export class Evaluator {
 
   // ---- application ---------------------------------------------------------------------------
 
-  /** The value of an expression that needs no evaluation step, or undefined. */
-  private atom(expr: Expr, env: Env): Value | undefined {
-    switch (expr.kind) {
-      case 'lit': return expr.value;
-      case 'var':
-        for (let e = env; e !== null; e = e.next) if (e.name === expr.name) return e.value;
-        return undefined; // the step reports the unbound variable
-      case 'builtin': return this.builtinOf(expr);
-      case 'val': {
-        const ref = expr.cache as ResolvedVal | undefined;
+  /** The value of a node that needs no evaluation step, or undefined. */
+  private atom(n: Node, env: Env): Value | undefined {
+    if (n.op === 0 /* Uncompiled */) compileNode(n);
+    switch (n.op) {
+      case 4 /* Lit */: case 19 /* Nil */: case 22 /* OptionalNone */: return n.v;
+      case 1 /* Var */: return lookup(n, env);
+      case 3 /* Builtin */: return this.builtinOf(n);
+      case 2 /* Val */: {
+        const ref = n.x as ResolvedVal | undefined;
         if (ref === undefined) return undefined;
         if (ref.owner === this.topValues) return ref.value;
         const v = this.topValues.get(ref.def) ?? this.sharedValues?.get(ref.def) ?? undefined;
@@ -578,30 +626,28 @@ export class Evaluator {
         }
         return v;
       }
-      case 'nil': return NIL;
-      case 'optionalNone': return NONE;
-      case 'recProj': {
+      case 6 /* RecProj */: {
         // A field of a record at hand; anything else (a misfit included) takes a step.
-        const record = this.atom(expr.record, env);
+        const record = this.atom(n.a!, env);
         if (record === undefined || record.kind !== 'record') return undefined;
-        let index = expr.cache;
-        if (index === undefined || record.fieldNames[index] !== expr.field) {
-          index = record.fieldNames.indexOf(expr.field);
+        let index = n.i;
+        if (index < 0 || record.fieldNames[index] !== n.s) {
+          index = record.fieldNames.indexOf(n.s);
           if (index < 0) return undefined;
-          expr.cache = index;
+          n.i = index;
         }
         return record.fields[index];
       }
-      case 'structProj': {
+      case 11 /* StructProj */: {
         // A field of a struct at hand (a type class method of a dictionary, mostly), as recProj.
-        const struct = this.atom(expr.struct, env);
+        const struct = this.atom(n.a!, env);
         if (struct === undefined || struct.kind !== 'struct') return undefined;
-        const index = structFieldIndex(expr, struct.fieldNames);
+        const index = fieldIndex(n, struct.fieldNames);
         return index < 0 ? undefined : struct.fields[index];
       }
-      case 'tyApp': {
+      case 14 /* TyApp */: {
         // Type arguments are erased, except by a type abstraction over a `nat` (it takes a step).
-        const v = this.atom(expr.expr, env);
+        const v = this.atom(n.a!, env);
         return v !== undefined && v.kind === 'function' && (v.fn as Fn).tag === 'tyClosure' ? undefined : v;
       }
       default: return undefined;
@@ -612,7 +658,7 @@ export class Evaluator {
    * Evaluates the arguments of an application from `args[i]` on, atoms inline, then applies.
    * `vals` is made at the arguments' count (an empty array grows a backing store of 16 on first push).
    */
-  private collectArgs(fn: Value, args: readonly Expr[], vals: Value[], i: number, env: Env, frame?: Extract<Frame, { t: K.AppArgs }>): void {
+  private collectArgs(fn: Value, args: readonly Node[], vals: Value[], i: number, env: Env, frame?: Extract<Frame, { t: K.AppArgs }>): void {
     for (const n = args.length; i < n; i++) {
       const arg = args[i]!;
       const value = this.atom(arg, env);
@@ -621,7 +667,7 @@ export class Evaluator {
           frame.i = i;
           this.k.push(frame);
         } else {
-          this.k.push({ t: K.AppArgs, fn, args, vals, i, env });
+          this.k.push({ t: 1 /* AppArgs */, fn, args, vals, i, env });
         }
         return this.evalIn(arg, env);
       }
@@ -631,30 +677,32 @@ export class Evaluator {
   }
 
   /**
-   * Binds `bindings[i..]` in order, atoms inline, then evaluates `body`. Frames are popped before
-   * they resume: one still in use is pushed again, not copied.
+   * Binds the `let` node's bindings from `i` on, in order, atoms inline, then evaluates its body.
+   * Frames are popped before they resume: one still in use is pushed again, not copied.
    */
-  private bind(bindings: Extract<Frame, { t: K.Let }>['bindings'], i: number, body: Expr, env: Env, frame: Extract<Frame, { t: K.Let }> | undefined): void {
-    for (; i < bindings.length; i++) {
-      const binding = bindings[i]!;
-      const value = this.atom(binding.bound, env);
+  private bind(node: Node, i: number, env: Env, frame: Extract<Frame, { t: K.Let }> | undefined): void {
+    const bounds = node.kids!;
+    const names = node.names!;
+    for (; i < bounds.length; i++) {
+      const bound = bounds[i]!;
+      const value = this.atom(bound, env);
       if (value === undefined) {
         if (frame) {
           frame.i = i;
           frame.env = env;
           this.k.push(frame);
         } else {
-          this.k.push({ t: K.Let, bindings, i, body, env });
+          this.k.push({ t: 5 /* Let */, node, i, env });
         }
-        return this.evalIn(binding.bound, env);
+        return this.evalIn(bound, env);
       }
-      env = { name: binding.name, value, next: env };
+      env = { name: names[i]!, value, next: env };
     }
-    return this.evalIn(body, env);
+    return this.evalIn(node.a!, env);
   }
 
   /** Evaluates the items of a record, struct or list from `exprs[i]` on, atoms inline, then builds it. */
-  private collect(node: Expr, exprs: readonly Expr[], vals: Value[], i: number, env: Env, frame: Extract<Frame, { t: K.Collect }> | undefined): void {
+  private collect(node: Node, exprs: readonly Node[], vals: Value[], i: number, env: Env, frame: Extract<Frame, { t: K.Collect }> | undefined): void {
     for (const n = exprs.length; i < n; i++) {
       const e = exprs[i]!;
       const value = this.atom(e, env);
@@ -663,7 +711,7 @@ export class Evaluator {
           frame.i = i;
           this.k.push(frame);
         } else {
-          this.k.push({ t: K.Collect, node, exprs, vals, i, env });
+          this.k.push({ t: 8 /* Collect */, node, exprs, vals, i, env });
         }
         return this.evalIn(e, env);
       }
@@ -688,8 +736,8 @@ export class Evaluator {
           return this.give(fnValue({ tag: 'pap', fn, args: from === 0 ? args : args.slice(from) }));
         }
         let env = fn.env;
-        for (let i = 0; i < n; i++) env = { name: fn.params[i]!.name, value: args[from + i]!, next: env };
-        if (count > n) this.k.push({ t: K.ApplyTo, args, from: from + n });
+        for (let i = 0; i < n; i++) env = { name: fn.params[i]!, value: args[from + i]!, next: env };
+        if (count > n) this.k.push({ t: 2 /* ApplyTo */, args, from: from + n });
         this.def = fn.def;
         return this.evalIn(fn.body, env);
       }
@@ -699,7 +747,7 @@ export class Evaluator {
           this.charge(recordBytes(count + 2));
           return this.give(fnValue({ tag: 'pap', fn, args: from === 0 ? args : args.slice(from) }));
         }
-        if (count > fn.arity) this.k.push({ t: K.ApplyTo, args, from: from + fn.arity });
+        if (count > fn.arity) this.k.push({ t: 2 /* ApplyTo */, args, from: from + fn.arity });
         return this.callBuiltin(fn, from === 0 && count === fn.arity ? args : args.slice(from, from + fn.arity));
       }
       case 'tyClosure': return this.fail('crash', 'applied a type abstraction to a value argument');
@@ -708,11 +756,11 @@ export class Evaluator {
 
 
   /** A builtin node's value, remembered on the node for this evaluator (overrides differ between evaluators). */
-  private builtinOf(expr: Extract<Expr, { kind: 'builtin' }>): Value {
-    const resolved = expr.cache as ResolvedBuiltin | undefined;
+  private builtinOf(n: Node): Value {
+    const resolved = n.x as ResolvedBuiltin | undefined;
     if (resolved !== undefined && resolved.owner === this.builtinValues) return resolved.value;
-    const value = this.builtinValue(expr.builtin);
-    if (resolved === undefined) expr.cache = { owner: this.builtinValues, value } satisfies ResolvedBuiltin;
+    const value = this.builtinValue((n.src as Extract<Expr, { kind: 'builtin' }>).builtin);
+    if (resolved === undefined) n.x = { owner: this.builtinValues, value } satisfies ResolvedBuiltin;
     else { resolved.owner = this.builtinValues; resolved.value = value; }
     return value;
   }
@@ -770,7 +818,7 @@ export class Evaluator {
       case 'FOLDL': {
         const [f, z, list] = args as [Value, Value, Value];
         if (list.kind !== 'cons' && list.kind !== 'nil') return this.fail('crash', `FOLDL over a ${list.kind}`);
-        this.k.push({ t: K.Foldl, f, rest: list });
+        this.k.push({ t: 10 /* Foldl */, f, rest: list });
         return this.give(z);
       }
       case 'FOLDR': {
@@ -779,7 +827,7 @@ export class Evaluator {
         const items: Value[] = [];
         for (let cell: ListValue = list; cell.kind === 'cons'; cell = cell.tail) items.push(cell.head);
         this.charge(SLOT_BYTES * items.length);
-        this.k.push({ t: K.Foldr, f, items, i: items.length - 1 });
+        this.k.push({ t: 11 /* Foldr */, f, items, i: items.length - 1 });
         return this.give(z);
       }
       case 'EQUAL_LIST': {
@@ -794,10 +842,10 @@ export class Evaluator {
         if (type.kind !== 'con') return this.fail('crash', 'an exception whose type is not a type constructor');
         const def = this.module(type.tycon, 'data type').exceptions.get(type.tycon.name);
         if (!def) return this.fail('missingDefinition', `no exception ${type.tycon.module}:${type.tycon.name}`);
-        this.k.push({ t: K.Restore, def: this.def });
-        this.k.push({ t: K.ApplyTo, args: [exception.value], from: 0 });
+        this.k.push({ t: 13 /* Restore */, def: this.def });
+        this.k.push({ t: 2 /* ApplyTo */, args: [exception.value], from: 0 });
         this.def = type.tycon;
-        return this.evalIn(def.message, null);
+        return this.evalIn(rootNode(def.message, null), null);
       }
       default: return this.fail('crash', `builtin ${fn.name} is not implemented`);
     }
@@ -805,7 +853,7 @@ export class Evaluator {
 
   private equalList(eq: Value, xs: ListValue, ys: ListValue): void {
     if (xs.kind === 'nil' || ys.kind === 'nil') return this.give(xs.kind === ys.kind ? TRUE : FALSE);
-    this.k.push({ t: K.EqualList, eq, xs: xs.tail, ys: ys.tail });
+    this.k.push({ t: 12 /* EqualList */, eq, xs: xs.tail, ys: ys.tail });
     return this.applyFn(eq, [xs.head, ys.head]);
   }
 
@@ -814,39 +862,46 @@ export class Evaluator {
     const k = this.k;
     while (k.length > 0) {
       const frame = k.pop()!;
-      if (frame.t === K.Catch) return frame.handler(exception);
-      if (frame.t === K.SetTop) this.topValues.delete(frame.def);
-      else if (frame.t === K.Restore) this.def = frame.def; // the handler runs in its own definition
+      if (frame.t === 14 /* Catch */) return frame.handler(exception);
+      if (frame.t === 9 /* SetTop */) this.topValues.delete(frame.def);
+      else if (frame.t === 13 /* Restore */) this.def = frame.def; // the handler runs in its own definition
     }
     throw new Stop({ kind: 'unhandledException', exception, definition: this.def });
   }
 
   // ---- case --------------------------------------------------------------------------------
 
-  private match(v: Value, alts: readonly CaseAlt[], env: Env): void {
-    for (const alt of alts) {
-      switch (alt.kind) {
-        case 'default': return this.evalIn(alt.body, env);
-        case 'variant':
-          if (v.kind === 'variant' && v.constructor === alt.constructor) return this.evalIn(alt.body, { name: alt.binder, value: v.value, next: env });
+  private match(v: Value, alts: readonly Alt[], env: Env): void {
+    for (let j = 0; j < alts.length; j++) {
+      const alt = alts[j]!;
+      switch (alt.k) {
+        case 0 /* Default */: return this.evalIn(alt.body, env);
+        case 1 /* Variant */:
+          if (v.kind === 'variant' && v.constructor === alt.con) return this.evalIn(alt.body, { name: alt.x, value: v.value, next: env });
           break;
-        case 'enum':
-          if (v.kind === 'enum' && v.constructor === alt.constructor) return this.evalIn(alt.body, env);
+        case 2 /* Enum */:
+          if (v.kind === 'enum' && v.constructor === alt.con) return this.evalIn(alt.body, env);
           break;
-        case 'builtinCon':
-          if (alt.con === 'unit' ? v.kind === 'unit' : v.kind === 'bool' && v.value === (alt.con === 'true')) return this.evalIn(alt.body, env);
+        case 3 /* Unit */:
+          if (v.kind === 'unit') return this.evalIn(alt.body, env);
           break;
-        case 'nil':
+        case 4 /* True */:
+          if (v.kind === 'bool' && v.value) return this.evalIn(alt.body, env);
+          break;
+        case 5 /* False */:
+          if (v.kind === 'bool' && !v.value) return this.evalIn(alt.body, env);
+          break;
+        case 6 /* Nil */:
           if (v.kind === 'nil') return this.evalIn(alt.body, env);
           break;
-        case 'cons':
-          if (v.kind === 'cons') return this.evalIn(alt.body, { name: alt.tail, value: v.tail, next: { name: alt.head, value: v.head, next: env } });
+        case 7 /* Cons */:
+          if (v.kind === 'cons') return this.evalIn(alt.body, { name: alt.y, value: v.tail, next: { name: alt.x, value: v.head, next: env } });
           break;
-        case 'optionalNone':
+        case 8 /* None */:
           if (v.kind === 'optional' && v.value === undefined) return this.evalIn(alt.body, env);
           break;
-        case 'optionalSome':
-          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, { name: alt.binder, value: v.value, next: env });
+        case 9 /* Some */:
+          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, { name: alt.x, value: v.value, next: env });
           break;
       }
     }
@@ -855,144 +910,151 @@ export class Evaluator {
 
   // ---- nodes with sub-expressions -----------------------------------------------------------
 
-  private finishOne(node: Expr, v: Value, env: Env): void {
-    switch (node.kind) {
-      case 'recProj': {
-        if (v.kind !== 'record') return this.fail('crash', `projected field ${node.field} of a ${v.kind}`);
-        let index = node.cache;
-        if (index === undefined || v.fieldNames[index] !== node.field) {
-          index = v.fieldNames.indexOf(node.field);
-          if (index < 0) return this.fail('crash', `no field ${node.field} in ${v.tycon.module}:${v.tycon.name}`);
-          node.cache = index;
+  private finishOne(node: Node, v: Value, env: Env): void {
+    switch (node.op) {
+      case 6 /* RecProj */: {
+        if (v.kind !== 'record') return this.fail('crash', `projected field ${node.s} of a ${v.kind}`);
+        let index = node.i;
+        if (index < 0 || v.fieldNames[index] !== node.s) {
+          index = v.fieldNames.indexOf(node.s);
+          if (index < 0) return this.fail('crash', `no field ${node.s} in ${v.tycon.module}:${v.tycon.name}`);
+          node.i = index;
         }
         return this.give(v.fields[index]!);
       }
-      case 'variantCon': {
-        let rank = node.cache;
-        if (rank === undefined) {
-          const dt = this.dataType(node.tycon.tycon);
-          rank = dt.cons.kind === 'variant' ? dt.cons.constructors.findIndex((c) => c.name === node.constructor) : -1;
-          if (rank < 0) return this.fail('crash', `no constructor ${node.constructor} in ${node.tycon.tycon.module}:${node.tycon.tycon.name}`);
-          node.cache = rank;
+      case 8 /* VariantCon */: {
+        const tycon = (node.src as Extract<Expr, { kind: 'variantCon' }>).tycon.tycon;
+        let rank = node.i;
+        if (rank < 0) {
+          const dt = this.dataType(tycon);
+          rank = dt.cons.kind === 'variant' ? dt.cons.constructors.findIndex((c) => c.name === node.s) : -1;
+          if (rank < 0) return this.fail('crash', `no constructor ${node.s} in ${tycon.module}:${tycon.name}`);
+          node.i = rank;
         }
         this.charge(recordBytes(4));
-        return this.give({ kind: 'variant', tycon: node.tycon.tycon, constructor: node.constructor, rank, value: v });
+        return this.give({ kind: 'variant', tycon, constructor: node.s, rank, value: v });
       }
-      case 'structProj': {
+      case 11 /* StructProj */: {
         if (v.kind !== 'struct') return this.fail('crash', `struct projection of a ${v.kind}`);
-        const index = structFieldIndex(node, v.fieldNames);
-        if (index < 0) return this.fail('crash', `no struct field ${node.field}`);
+        const index = fieldIndex(node, v.fieldNames);
+        if (index < 0) return this.fail('crash', `no struct field ${node.s}`);
         return this.give(v.fields[index]!);
       }
-      case 'optionalSome': return this.charge(CELL_BYTES), this.give(some(v));
-      case 'toAny': return this.charge(recordBytes(2)), this.give({ kind: 'any', type: node.type, value: v });
-      case 'fromAny':
+      case 23 /* OptionalSome */: return this.charge(CELL_BYTES), this.give(some(v));
+      case 24 /* ToAny */: return this.charge(recordBytes(2)), this.give({ kind: 'any', type: typeOf(node), value: v });
+      case 25 /* FromAny */:
         if (v.kind !== 'any') return this.fail('crash', `from_any of a ${v.kind}`);
-        return this.give(typesEqual(v.type, node.type) ? some(v.value) : NONE);
-      case 'toAnyException': return this.give({ kind: 'anyException', type: node.type, value: v });
-      case 'fromAnyException':
+        return this.give(typesEqual(v.type, typeOf(node)) ? some(v.value) : NONE);
+      case 27 /* ToAnyException */: return this.give({ kind: 'anyException', type: typeOf(node), value: v });
+      case 28 /* FromAnyException */:
         if (v.kind !== 'anyException') return this.fail('crash', `from_any_exception of a ${v.kind}`);
-        return this.give(typesEqual(v.type, node.type) ? some(v.value) : NONE);
-      case 'throw': return this.throwException({ kind: 'anyException', type: node.exceptionType, value: v });
-      case 'toInterface': case 'toRequiredInterface': return this.give(v);
-      case 'fromInterface':
-        return this.give(this.templateOf(v) === qualifiedKey(node.template) ? some(v) : NONE);
-      case 'fromRequiredInterface':
-        return this.give(this.instanceOf(v, node.requiring) ? some(v) : NONE);
-      case 'callInterface': {
+        return this.give(typesEqual(v.type, typeOf(node)) ? some(v.value) : NONE);
+      case 29 /* Throw */:
+        return this.throwException({ kind: 'anyException', type: (node.src as Extract<Expr, { kind: 'throw' }>).exceptionType, value: v });
+      case 30 /* ToInterface */: case 38 /* ToRequiredInterface */: return this.give(v);
+      case 31 /* FromInterface */:
+        return this.give(this.templateOf(v) === qualifiedKey((node.src as Extract<Expr, { kind: 'fromInterface' }>).template) ? some(v) : NONE);
+      case 39 /* FromRequiredInterface */:
+        return this.give(this.instanceOf(v, (node.src as Extract<Expr, { kind: 'fromRequiredInterface' }>).requiring) ? some(v) : NONE);
+      case 32 /* CallInterface */: {
+        const iface = (node.src as Extract<Expr, { kind: 'callInterface' }>).iface;
         const { template, record } = this.contract(v);
-        const body = this.instance(template, record, node.iface).methods.get(node.method);
-        if (!body) return this.fail('crash', `${record.tycon.module}:${record.tycon.name} has no method ${node.method} of ${node.iface.module}:${node.iface.name}`);
+        const body = this.instance(template, record, iface).methods.get(node.s);
+        if (!body) return this.fail('crash', `${record.tycon.module}:${record.tycon.name} has no method ${node.s} of ${iface.module}:${iface.name}`);
         return this.inTemplate(record, template.param, body);
       }
-      case 'viewInterface': {
+      case 35 /* ViewInterface */: {
         const { template, record } = this.contract(v);
-        return this.inTemplate(record, template.param, this.instance(template, record, node.iface).view);
+        return this.inTemplate(record, template.param, this.instance(template, record, (node.src as Extract<Expr, { kind: 'viewInterface' }>).iface).view);
       }
-      case 'signatoryInterface': {
+      case 33 /* SignatoryInterface */: {
         const { template, record } = this.contract(v);
         return this.inTemplate(record, template.param, template.signatories);
       }
-      case 'observerInterface': {
+      case 34 /* ObserverInterface */: {
         const { template, record } = this.contract(v);
         return this.inTemplate(record, template.param, template.observers);
       }
-      case 'interfaceTemplateTypeRep': {
+      case 37 /* InterfaceTemplateTypeRep */: {
         const { record } = this.contract(v);
         return this.give({ kind: 'typeRep', type: { kind: 'con', tycon: record.tycon, args: [] } });
       }
       default:
         void env;
-        return this.fail('crash', `unexpected ${node.kind} continuation`);
+        return this.fail('crash', `unexpected ${node.src.kind} continuation`);
     }
   }
 
-  private finishTwo(node: Expr, a: Value, b: Value): void {
-    switch (node.kind) {
-      case 'recUpd': {
-        if (a.kind !== 'record') return this.fail('crash', `updated field ${node.field} of a ${a.kind}`);
-        const index = a.fieldNames.indexOf(node.field);
-        if (index < 0) return this.fail('crash', `no field ${node.field} in ${a.tycon.module}:${a.tycon.name}`);
+  private finishTwo(node: Node, a: Value, b: Value): void {
+    switch (node.op) {
+      case 7 /* RecUpd */: {
+        if (a.kind !== 'record') return this.fail('crash', `updated field ${node.s} of a ${a.kind}`);
+        const index = a.fieldNames.indexOf(node.s);
+        if (index < 0) return this.fail('crash', `no field ${node.s} in ${a.tycon.module}:${a.tycon.name}`);
         this.charge(recordBytes(a.fields.length));
         const fields = a.fields.slice();
         fields[index] = b;
         return this.give({ kind: 'record', tycon: a.tycon, fieldNames: a.fieldNames, fields });
       }
-      case 'structUpd': {
+      case 12 /* StructUpd */: {
         if (a.kind !== 'struct') return this.fail('crash', `struct update of a ${a.kind}`);
-        const index = a.fieldNames.indexOf(node.field);
-        if (index < 0) return this.fail('crash', `no struct field ${node.field}`);
+        const index = a.fieldNames.indexOf(node.s);
+        if (index < 0) return this.fail('crash', `no struct field ${node.s}`);
         this.charge(recordBytes(a.fields.length));
         const fields = a.fields.slice();
         fields[index] = b;
         return this.give({ kind: 'struct', fieldNames: a.fieldNames, fields });
       }
-      case 'unsafeFromInterface':
-        if (this.templateOf(b) !== qualifiedKey(node.template)) {
-          return this.fail('crash', `contract ${a.kind === 'contractId' ? a.value : '?'} is not a ${node.template.module}:${node.template.name}`);
+      case 36 /* UnsafeFromInterface */: {
+        const template = (node.src as Extract<Expr, { kind: 'unsafeFromInterface' }>).template;
+        if (this.templateOf(b) !== qualifiedKey(template)) {
+          return this.fail('crash', `contract ${a.kind === 'contractId' ? a.value : '?'} is not a ${template.module}:${template.name}`);
         }
         return this.give(b);
-      case 'unsafeFromRequiredInterface':
-        if (!this.instanceOf(b, node.requiring)) {
-          return this.fail('crash', `contract ${a.kind === 'contractId' ? a.value : '?'} does not implement ${node.requiring.module}:${node.requiring.name}`);
-        }
-        return this.give(b);
-      case 'choiceController': case 'choiceObserver': {
-        const template = this.template(node.template);
-        const choice: TemplateChoice | undefined = template.choices.get(node.choice);
-        if (!choice) return this.fail('missingDefinition', `no choice ${node.choice} on ${node.template.module}:${node.template.name}`);
-        const body = node.kind === 'choiceController' ? choice.controllers : choice.observers;
-        if (!body) return this.give(NIL);
-        this.k.push({ t: K.Restore, def: this.def });
-        this.def = node.template;
-        return this.evalIn(body, { name: choice.argBinder.name, value: b, next: { name: template.param, value: a, next: null } });
       }
-      default: return this.fail('crash', `unexpected ${node.kind} continuation`);
+      case 40 /* UnsafeFromRequiredInterface */: {
+        const requiring = (node.src as Extract<Expr, { kind: 'unsafeFromRequiredInterface' }>).requiring;
+        if (!this.instanceOf(b, requiring)) {
+          return this.fail('crash', `contract ${a.kind === 'contractId' ? a.value : '?'} does not implement ${requiring.module}:${requiring.name}`);
+        }
+        return this.give(b);
+      }
+      case 41 /* ChoiceController */: case 42 /* ChoiceObserver */: {
+        const ref = (node.src as Extract<Expr, { kind: 'choiceController' | 'choiceObserver' }>).template;
+        const template = this.template(ref);
+        const choice: TemplateChoice | undefined = template.choices.get(node.s);
+        if (!choice) return this.fail('missingDefinition', `no choice ${node.s} on ${ref.module}:${ref.name}`);
+        const body = node.op === 41 /* ChoiceController */ ? choice.controllers : choice.observers;
+        if (!body) return this.give(NIL);
+        this.k.push({ t: 13 /* Restore */, def: this.def });
+        this.def = ref;
+        const env: Env = { name: choice.argBinder.name, value: b, next: { name: template.param, value: a, next: null } };
+        return this.evalIn(rootNode(body, env), env);
+      }
+      default: return this.fail('crash', `unexpected ${node.src.kind} continuation`);
     }
   }
 
-  private finishCollect(node: Expr, vals: Value[]): void {
-    switch (node.kind) {
-      case 'recCon': {
-        const cache = node.cache as RecConCache;
+  private finishCollect(node: Node, vals: Value[]): void {
+    switch (node.op) {
+      case 5 /* RecCon */:
         this.charge(recordBytes(vals.length));
-        return this.give({ kind: 'record', tycon: cache.tycon, fieldNames: cache.fieldNames, fields: vals });
-      }
-      case 'structCon': {
-        const cache = node.cache as StructConCache;
+        return this.give({ kind: 'record', tycon: node.x as QualifiedName, fieldNames: node.names!, fields: vals });
+      case 10 /* StructCon */: {
+        const order = node.x as readonly number[];
         this.charge(recordBytes(vals.length));
         const fields = new Array<Value>(vals.length);
-        for (let i = 0; i < vals.length; i++) fields[cache.order[i]!] = vals[i]!;
-        return this.give({ kind: 'struct', fieldNames: cache.fieldNames, fields });
+        for (let i = 0; i < vals.length; i++) fields[order[i]!] = vals[i]!;
+        return this.give({ kind: 'struct', fieldNames: node.names!, fields });
       }
-      case 'cons': {
+      case 20 /* Cons */: {
         let list = vals[vals.length - 1]!;
         if (list.kind !== 'cons' && list.kind !== 'nil') return this.fail('crash', `cons onto a ${list.kind}`);
         this.charge(CELL_BYTES * (vals.length - 1));
         for (let i = vals.length - 2; i >= 0; i--) list = { kind: 'cons', head: vals[i]!, tail: list };
         return this.give(list);
       }
-      default: return this.fail('crash', `unexpected ${node.kind} continuation`);
+      default: return this.fail('crash', `unexpected ${node.src.kind} continuation`);
     }
   }
 
@@ -1024,8 +1086,9 @@ export class Evaluator {
     return t;
   }
 
-  private recConCache(expr: Extract<Expr, { kind: 'recCon' }>): RecConCache {
-    if (expr.cache) return expr.cache as RecConCache;
+  /** Orders a record construction's fields as its definition does (`kids`, `names`, `x` the type constructor). */
+  private resolveRecCon(n: Node): void {
+    const expr = n.src as Extract<Expr, { kind: 'recCon' }>;
     const dt = this.dataType(expr.tycon.tycon);
     if (dt.cons.kind !== 'record') return this.fail('crash', `${expr.tycon.tycon.module}:${expr.tycon.tycon.name} is not a record`);
     const byName = new Map(expr.fields.map((f) => [f.field, f.expr]));
@@ -1033,9 +1096,9 @@ export class Evaluator {
     if (exprs.some((e) => e === undefined) || byName.size !== exprs.length) {
       return this.fail('crash', `record ${expr.tycon.tycon.module}:${expr.tycon.tycon.name} built with fields ${[...byName.keys()].join(', ')}`);
     }
-    const cache: RecConCache = { fieldNames: dt.cons.fieldNames, exprs: exprs as Expr[], tycon: expr.tycon.tycon };
-    expr.cache = cache;
-    return cache;
+    n.kids = exprs.map((e) => nodeOf(e!));
+    n.x = expr.tycon.tycon;
+    n.names = dt.cons.fieldNames;
   }
 
   /** The `packageId:module:name` of the template a contract value (a record) belongs to. */
@@ -1061,71 +1124,39 @@ export class Evaluator {
 
   /** Evaluates a template-scoped expression with the template parameter bound to the contract. */
   private inTemplate(record: RecordValue, param: string, body: Expr): void {
-    this.k.push({ t: K.Restore, def: this.def });
+    this.k.push({ t: 13 /* Restore */, def: this.def });
     this.def = record.tycon;
-    return this.evalIn(body, { name: param, value: record, next: null });
+    const env: Env = { name: param, value: record, next: null };
+    return this.evalIn(rootNode(body, env), env);
   }
+}
+
+/**
+ * The value of the variable node `n` in `env` (undefined: unbound). The node remembers the depth
+ * it was found at and looks there first, checking the name: a node sits in one scope, so the
+ * depth is the same every time (99.96% of lookups in splice-amulet-test), and a node shared by
+ * two scopes still finds its variable by name.
+ */
+function lookup(n: Node, env: Env): Value | undefined {
+  const name = n.s;
+  let e = env;
+  for (let d = n.i; d > 0 && e !== null; d--) e = e.next;
+  if (e !== null && e.name === name) return e.value;
+  let d = 0;
+  for (e = env; e !== null; e = e.next, d++) if (e.name === name) { n.i = d; return e.value; }
+  return undefined;
 }
 
 /** The position of a struct projection's field, remembered on the node (structs of one type share their names). */
-function structFieldIndex(node: Extract<Expr, { kind: 'structProj' }>, fieldNames: readonly string[]): number {
-  const cached = node.cache;
-  if (cached !== undefined && fieldNames[cached] === node.field) return cached;
-  const index = fieldNames.indexOf(node.field);
-  if (index >= 0) node.cache = index;
+function fieldIndex(node: Node, fieldNames: readonly string[]): number {
+  const cached = node.i;
+  if (cached >= 0 && fieldNames[cached] === node.s) return cached;
+  const index = fieldNames.indexOf(node.s);
+  if (index >= 0) node.i = index;
   return index;
 }
 
-/** The single sub-expression of a node evaluated through a `One` frame. */
-function oneSub(expr: Expr): Expr {
-  switch (expr.kind) {
-    case 'recProj': return expr.record;
-    case 'variantCon': return expr.arg;
-    case 'structProj': return expr.struct;
-    case 'optionalSome': return expr.value;
-    case 'toAny': case 'fromAny': case 'toAnyException': case 'fromAnyException': case 'throw':
-    case 'toInterface': case 'fromInterface': case 'callInterface': case 'signatoryInterface':
-    case 'observerInterface': case 'viewInterface': case 'interfaceTemplateTypeRep':
-    case 'toRequiredInterface': case 'fromRequiredInterface':
-      return expr.expr;
-    default: throw new Error(`no single sub-expression in ${expr.kind}`);
-  }
+/** The type a `to_any`, `from_any`, `to_any_exception` or `from_any_exception` node names. */
+function typeOf(node: Node) {
+  return (node.src as Extract<Expr, { kind: 'toAny' | 'fromAny' | 'toAnyException' | 'fromAnyException' }>).type;
 }
-
-/** The first of the two sub-expressions of a node evaluated through a `Two` frame. */
-function firstSub(expr: Expr): Expr {
-  switch (expr.kind) {
-    case 'recUpd': return expr.record;
-    case 'structUpd': return expr.struct;
-    case 'unsafeFromInterface': case 'unsafeFromRequiredInterface': return expr.cid;
-    case 'choiceController': case 'choiceObserver': return expr.contract;
-    default: throw new Error(`no two sub-expressions in ${expr.kind}`);
-  }
-}
-
-/** The second, evaluated after the first. */
-function secondSub(expr: Expr): Expr {
-  switch (expr.kind) {
-    case 'recUpd': case 'structUpd': return expr.update;
-    case 'unsafeFromInterface': case 'unsafeFromRequiredInterface': return expr.expr;
-    case 'choiceController': case 'choiceObserver': return expr.arg;
-    default: throw new Error(`no two sub-expressions in ${expr.kind}`);
-  }
-}
-
-const consCache = new WeakMap<Expr, readonly Expr[]>();
-function consExprs(expr: Extract<Expr, { kind: 'cons' }>): readonly Expr[] {
-  let exprs = consCache.get(expr);
-  if (!exprs) { exprs = [...expr.front, expr.tail]; consCache.set(expr, exprs); }
-  return exprs;
-}
-
-/** Struct values keep their fields sorted by name (daml-lf-2.rst, ValExpStructCon). */
-function structConCache(expr: Extract<Expr, { kind: 'structCon' }>): StructConCache {
-  if (expr.cache) return expr.cache as StructConCache;
-  const fieldNames = expr.fields.map((f) => f.field).sort();
-  const cache: StructConCache = { fieldNames, exprs: expr.fields.map((f) => f.expr), order: expr.fields.map((f) => fieldNames.indexOf(f.field)) };
-  expr.cache = cache;
-  return cache;
-}
-

@@ -20,8 +20,8 @@ import type { Package } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import { lookupValue } from '../decode/Packages.js';
-import type { Fn, Slicing } from '../eval/Evaluator.js';
-import { Evaluator } from '../eval/Evaluator.js';
+import type { Slicing } from '../eval/Evaluator.js';
+import { closedFunction, Evaluator } from '../eval/Evaluator.js';
 import type { Definition, EvalError, EvalResult } from '../eval/EvalResult.js';
 import { describeDefinition } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, Value } from '../value/Value.js';
@@ -115,10 +115,7 @@ export interface ScriptContext {
   randomHex(n: number): string;
 }
 
-const IDENTITY: Value = {
-  kind: 'function',
-  fn: { tag: 'closure', params: [{ name: 'x' }], body: { kind: 'var', name: 'x' }, env: null, def: undefined } satisfies Fn,
-};
+const IDENTITY: Value = closedFunction(['x'], { kind: 'var', name: 'x' });
 
 export class ScriptRunner {
   constructor(

@@ -146,6 +146,34 @@ describe('the evaluator (daml-lf-2.rst, operational semantics)', () => {
     expect(ev.evaluate({ kind: 'structProj', field: 'b', struct: v('s') }, [['s', int64(1n)]])).toMatchObject({ ok: false, error: { kind: 'crash', message: 'struct projection of a int64' } });
   });
 
+  it('an expression nested 100,000 deep compiles as it runs, on no JS stack (eval/Node.ts compiles each node on first sight)', () => {
+    // let x = 0 in let x = x + 1 in ... in x: a recursive compile stage would overflow here.
+    let body: Expr = v('x');
+    for (let i = 0; i < 100_000; i++) body = { kind: 'let', bindings: [{ name: 'x', type: INT, bound: app(b('ADD_INT64'), v('x'), int(1)) }], body };
+    const deep: Expr = { kind: 'let', bindings: [{ name: 'x', type: INT, bound: int(0) }], body };
+    const ev = evaluator();
+    expect(ok(ev.evaluate(deep))).toEqual(int64(100_000n));
+    // Compiled nodes are shared: a second run (and another evaluator) gives the same.
+    expect(ok(ev.evaluate(deep))).toEqual(int64(100_000n));
+    expect(ok(evaluator().evaluate(deep))).toEqual(int64(100_000n));
+  });
+
+  it('a variable node remembers the depth of its binder per scope: one expression object shared by two scopes, or a root evaluated in two layouts, still finds the innermost binding', () => {
+    const ev = evaluator();
+    // The decoder shares interned expressions between scopes: `x` below is one object, bound at
+    // depth 1 on the left and at depth 0 (over a shadowed x at depth 1) on the right.
+    const x = v('x');
+    const lets = (bindings: [string, number][], body: Expr): Expr => bindings.reduceRight<Expr>((inner, [name, n]) => ({ kind: 'let', bindings: [{ name, type: INT, bound: int(n) }], body: inner }), body);
+    const left = lets([['x', 1], ['y', 2]], x);
+    const right = lets([['x', 10], ['x', 20]], x);
+    expect(ok(ev.evaluate(app(b('ADD_INT64'), left, right)))).toEqual(int64(21n));
+    expect(ok(ev.evaluate(app(b('ADD_INT64'), right, left)))).toEqual(int64(21n));
+    // One root expression evaluated with bindings of two layouts.
+    expect(ok(ev.evaluate(x, [['x', int64(1n)], ['y', int64(2n)]]))).toEqual(int64(1n));
+    expect(ok(ev.evaluate(x, [['x', int64(10n)], ['x', int64(20n)]]))).toEqual(int64(20n));
+    expect(ok(ev.evaluate(x, [['x', int64(1n)], ['y', int64(2n)]]))).toEqual(int64(1n));
+  });
+
   it('closures capture their environment; partial and over-application', () => {
     const adder = lam(['a'], lam(['b'], app(b('ADD_INT64'), v('a'), v('b'))));
     const ev = evaluator();
