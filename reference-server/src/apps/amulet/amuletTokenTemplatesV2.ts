@@ -1,4 +1,4 @@
-import type { Catalogue, ChoiceBody, ChoiceContext, ContractView, DamlRecord, DamlValue, LedgerError, Result } from '../../ledger/index.js';
+import type { Catalogue, ChoiceBody, ChoiceContext, ContractView, DamlRecord, DamlValue, LedgerError, RecordType, Result } from '../../ledger/index.js';
 import { err, ok, toTimestamp } from '../../ledger/index.js';
 import { canonicalJson } from '../../ledger/values.js';
 import { fromScaled, toScaled } from '../../ledger/templates/numeric.js';
@@ -12,6 +12,16 @@ import { EMPTY_META, acceptTransfer, amuletOf, contextRound, returnToSender, spe
 
 /** Splice.AmuletAllocationV2:AmuletAllocationV2, what the v2 allocation factory creates. */
 export const AMULET_ALLOCATION_V2_TEMPLATE = `#${AMULET_PACKAGE}:Splice.AmuletAllocationV2:AmuletAllocationV2`;
+
+/** AmuletAllocationV2's fields, as splice-amulet 0.1.22 declares them (the settlement beside the specification). */
+export const AMULET_ALLOCATION_V2_FIELDS: RecordType = {
+  lockedAmulet: { optional: 'ContractId' },
+  settlement: SETTLEMENT_INFO_V2_T,
+  allocation: ALLOCATION_SPEC_V2_T,
+  expiresAt: 'Time',
+  numIterations: 'Int64',
+  createdAt: 'Time',
+};
 
 /** Allocations live at most this long (upstream: twice the 45-day minimum TTL), or until the settlement deadline. */
 const MAX_ALLOCATION_TTL_MS = 90 * 24 * 3_600_000;
@@ -166,14 +176,7 @@ export class AmuletTokenStandardV2 {
         packageName: AMULET_PACKAGE,
         module: 'Splice.AmuletAllocationV2',
         entity: 'AmuletAllocationV2',
-        fields: {
-          lockedAmulet: { optional: 'ContractId' },
-          settlement: SETTLEMENT_INFO_V2_T,
-          allocation: ALLOCATION_SPEC_V2_T,
-          expiresAt: 'Time',
-          numIterations: 'Int64',
-          createdAt: 'Time',
-        },
+        fields: AMULET_ALLOCATION_V2_FIELDS,
         signatories: (a) => [text(record(a.allocation).admin), text(record(record(a.allocation).authorizer).owner)],
         observers: (a) => parties(record(a.settlement).executors),
         ensure: (a) => {
