@@ -87,8 +87,8 @@ const allocationArgsV2 = () => {
   const now = server.clock.now();
   const { alice, bob } = world.parties;
   return {
+    settlement: { executors: [world.parties['trading-venue']], id: 'bad-input', cid: null, meta: { values: {} } },
     allocation: {
-      settlement: { executors: [world.parties['trading-venue']], id: 'bad-input', cid: null, meta: { values: {} } },
       admin: dso,
       authorizer: account(alice),
       transferLegSides: [{ transferLegId: 'leg-1', side: 'SenderSide', otherside: account(bob), amount: '1.0', instrumentId: 'Amulet', meta: { values: {} } }],

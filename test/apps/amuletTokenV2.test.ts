@@ -183,8 +183,8 @@ function trade(id: string, a: string, b: string, deadlineIn = HOUR) {
       ];
     });
   const allocateArgs = (party: string, inputs: string[], over: DamlRecord = {}) => ({
+    settlement,
     allocation: {
-      settlement,
       admin: dso,
       authorizer: account(party),
       transferLegSides: sidesOf(party),
@@ -236,6 +236,9 @@ describe('DvP settlement through SettlementFactory_SettleBatch', () => {
     // alice nets -7: 7 locked, 8 back as change; bob nets +3 and locks nothing.
     const aView = (await viewsOf(alice, ALLOCATION_V2_INTERFACE)).find((v) => v.contractId === allocationOf(a))!.view;
     expect(aView.holdingCids).toHaveLength(1);
+    // AllocationView as splice-api-token-allocation-v2 1.0.0 has it: the settlement beside the specification.
+    expect(aView.settlement).toEqual({ executors: [t.venue], id: 'dvp-1', cid: null, meta: { values: {} } });
+    expect(Object.keys(aView.allocation as DamlRecord).sort()).toEqual(['admin', 'authorizer', 'committed', 'meta', 'nextIterationFunding', 'settlementDeadline', 'transferLegSides']);
     expect((await unlocked(alice)).get(a.created.find((c) => c.templateId.endsWith(':Splice.Amulet:Amulet'))!.contractId)).toBe('8.0000000000');
     const b = await allocate(bob, t.allocateArgs(bob, []));
     expect(b.status, JSON.stringify(b.body).slice(0, 500)).toBe(200);
@@ -315,8 +318,8 @@ describe("upstream's minimum batch", () => {
     const pairs = await Promise.all(Array.from({ length: 25 }, async (_, i) => [await allocateParty(server, `s${i}`), await allocateParty(server, `r${i}`)] as const));
     const legs = pairs.map(([from, to], i) => ({ transferLegId: `leg-${i}`, sender: account(from), receiver: account(to), amount: `${i + 1}.0`, instrumentId: 'Amulet', meta: { values: {} } }));
     const args = (party: string, side: 'SenderSide' | 'ReceiverSide', leg: (typeof legs)[number], inputs: string[]) => ({
+      settlement,
       allocation: {
-        settlement,
         admin: dso,
         authorizer: account(party),
         transferLegSides: [{ transferLegId: leg.transferLegId, side, otherside: side === 'SenderSide' ? leg.receiver : leg.sender, amount: leg.amount, instrumentId: 'Amulet', meta: { values: {} } }],
@@ -360,7 +363,8 @@ describe('iterated settlement', () => {
     const now = server.clock.now();
     const settlement = { executors: [venue], id: 'iterated-1', cid: null, meta: { values: {} } };
     const iterated = (party: string, funding: Record<string, string>, inputs: string[]) => ({
-      allocation: { settlement, admin: dso, authorizer: account(party), transferLegSides: [], settlementDeadline: iso(now + HOUR), nextIterationFunding: funding, committed: false, meta: { values: {} } },
+      settlement,
+      allocation: { admin: dso, authorizer: account(party), transferLegSides: [], settlementDeadline: iso(now + HOUR), nextIterationFunding: funding, committed: false, meta: { values: {} } },
       requestedAt: iso(now - 60_000),
       inputHoldingCids: inputs,
       extraArgs: noExtra,
@@ -385,7 +389,7 @@ describe('iterated settlement', () => {
     });
     expect(s1.status, JSON.stringify(s1.body).slice(0, 500)).toBe(200);
     expect([...(await unlocked(bob))].filter(([cid]) => !bobBefore.has(cid)).map(([, v]) => v)).toEqual(['2.0000000000']);
-    const next = (await viewsOf(alice, ALLOCATION_V2_INTERFACE)).find((v) => v.view.numIterations === '1' && ((v.view.allocation as DamlRecord).settlement as DamlRecord).id === 'iterated-1')!;
+    const next = (await viewsOf(alice, ALLOCATION_V2_INTERFACE)).find((v) => v.view.numIterations === '1' && (v.view.settlement as DamlRecord).id === 'iterated-1')!;
     expect((next.view.allocation as DamlRecord).nextIterationFunding).toEqual({ Amulet: '3.0000000000' });
     const lock = (await viewsOf(alice, HOLDING_V2_INTERFACE)).find((h) => h.contractId === (next.view.holdingCids as string[])[0])!;
     expect([lock.view.amount, (lock.view.lock as DamlRecord).holders]).toEqual(['3.0000000000', [alice, dso]]);
@@ -396,7 +400,7 @@ describe('iterated settlement', () => {
       allocations: [
         { allocationCid: next.contractId, extraTransferLegSides: [{ ...side('SenderSide'), transferLegId: 'it-2', amount: '1.0' }], nextIterationFunding: { Amulet: '2.5' } },
         {
-          allocationCid: (await viewsOf(bob, ALLOCATION_V2_INTERFACE)).find((v) => v.view.numIterations === '1' && ((v.view.allocation as DamlRecord).settlement as DamlRecord).id === 'iterated-1')!.contractId,
+          allocationCid: (await viewsOf(bob, ALLOCATION_V2_INTERFACE)).find((v) => v.view.numIterations === '1' && (v.view.settlement as DamlRecord).id === 'iterated-1')!.contractId,
           extraTransferLegSides: [{ ...side('ReceiverSide'), transferLegId: 'it-2', amount: '1.0' }],
           nextIterationFunding: null,
         },
@@ -431,13 +435,14 @@ describe('v1 allocations in a v2 settlement', () => {
     const v1Allocation = a.created.find((c) => c.templateId.endsWith(':Splice.AmuletAllocation:AmuletAllocation'))!.contractId;
     const view = (await viewsOf(alice, ALLOCATION_V2_INTERFACE)).find((v) => v.contractId === v1Allocation)!.view;
     const settlement = { executors: [venue], id: 'mixed-1', cid: null, meta: { values: {} } };
-    expect((view.allocation as DamlRecord).settlement).toEqual(settlement);
+    expect(view.settlement).toEqual(settlement);
+    expect(view.allocation).not.toHaveProperty('settlement');
     expect((view.allocation as DamlRecord).transferLegSides).toEqual([
       { transferLegId: 'leg-1', side: 'SenderSide', otherside: account(bob), amount: '6.0000000000', instrumentId: 'Amulet', meta: { values: {} } },
     ]);
     const bobArgs = {
+      settlement,
       allocation: {
-        settlement,
         admin: dso,
         authorizer: account(bob),
         transferLegSides: [{ transferLegId: 'leg-1', side: 'ReceiverSide', otherside: account(alice), amount: '6.0', instrumentId: 'Amulet', meta: { values: {} } }],
@@ -528,5 +533,26 @@ describe('settlement factory requests', () => {
     expectError(await postJson(server, path, { choiceArguments: t.settleArgs([allocationOf(a)]) }), 409, /is being reassigned/);
     if (u.ok) expect(server.ledger.assign(u.value.reassignmentId, { submitter: dso }).ok).toBe(true);
     expect((await postJson(server, path, { choiceArguments: t.settleArgs([allocationOf(a)]) })).status).toBe(200);
+  });
+});
+
+describe('allocation factory requests', () => {
+  const path = '/registry/allocation-instruction/v2/allocation-factory';
+  it("takes the settlement beside the specification, as splice-api-token-allocation-instruction-v2 1.0.0 does; the draft shape (inside it) gets a pointed 400 and the choice refuses it", async () => {
+    const { alice } = world.parties;
+    const t = trade('dvp-7', '1.0', '1.0');
+    const args = t.allocateArgs(alice, []);
+    expect((await postJson(server, path, { choiceArguments: args })).status).toBe(200);
+    const { settlement, ...rest } = args;
+    const draft = { ...rest, allocation: { ...rest.allocation, settlement } };
+    expectError(await postJson(server, path, { choiceArguments: draft }), 400, /choiceArguments\.settlement is missing: AllocationFactory_Allocate takes the settlement beside the allocation/);
+    expectError(await postJson(server, path, { choiceArguments: rest }), 400, /choiceArguments\.settlement/);
+    // The ledger holds the choice to the same shape: the draft arguments do not type-check.
+    const f = await factory(path, args);
+    const refused = await submit(server, [alice], [exercise(ALLOCATION_FACTORY_V2_INTERFACE, f.factoryId, 'AllocationFactory_Allocate', { ...draft, extraArgs: withContext(f.choiceContext) })], {
+      disclosedContracts: f.choiceContext.disclosedContracts,
+    });
+    expect(refused.status, JSON.stringify(refused.body).slice(0, 400)).toBe(400);
+    expect(JSON.stringify(refused.body)).toMatch(/settlement/);
   });
 });

@@ -257,6 +257,10 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
         const r = await mustSubmit(server, [party], [exercise(ALLOCATION_FACTORY_V2_INTERFACE, f.factoryId, 'AllocationFactory_Allocate', { ...args, extraArgs: { context: f.choiceContext.choiceContextData, meta: { values: {} } } })], { disclosedContracts: f.choiceContext.disclosedContracts });
         allocationIds.push(r.created.find((c) => !c.templateId.endsWith(':Splice.Amulet:LockedAmulet') && !c.templateId.endsWith(':Splice.Amulet:Amulet'))!.contractId);
       }
+      // The v2 cancel context of a real AmuletAllocationV2 (its admin is the specification's: the real template has no dso field).
+      const cancel = await postJson(server, `/registry/allocations/v2/${allocationIds[0]!}/choice-contexts/cancel`, { excludeDebugFields: true });
+      expect(cancel.status, cancel.text).toBe(200);
+      expect(Object.keys((cancel.body as RegistryFactory['choiceContext']).choiceContextData.values)).toEqual(expect.arrayContaining(['amulet-rules', 'open-round']));
       const settleArgs = { settlement, transferLegs: [leg], allocations: allocationIds.map((allocationCid) => ({ allocationCid, extraTransferLegSides: [], nextIterationFunding: null })), actors: [venue], extraArgs: { context: { values: {} }, meta: { values: {} } } };
       const res = await postJson(server, '/registry/allocation/v2/settlement-factory', { choiceArguments: settleArgs, excludeDebugFields: true });
       expect(res.status, res.text).toBe(200);

@@ -227,7 +227,21 @@ const tokenV2Rows = (w: AppWorld): readonly Row[] => {
     actors: [alice],
     extraArgs: { context: { values: {} }, meta: { values: {} } },
   };
+  // splice-api-token-allocation-instruction-v2 1.0.0: the settlement beside the specification.
+  const spec = {
+    admin: dso,
+    authorizer: account(alice),
+    transferLegSides: [{ transferLegId: 'leg-1', side: 'SenderSide', otherside: account(bob), amount: '1.0', instrumentId: 'Amulet', meta: { values: {} } }],
+    settlementDeadline: null,
+    nextIterationFunding: null,
+    committed: false,
+    meta: { values: {} },
+  };
+  const allocate = { settlement, allocation: spec, requestedAt: '2025-01-01T00:00:00Z', inputHoldingCids: [], extraArgs: { context: { values: {} }, meta: { values: {} } }, actors: [alice] };
+  const { settlement: _, ...draft } = { ...allocate, allocation: { ...spec, settlement } };
   return [
+    { title: 'v2 allocation factory', method: 'POST', path: '/registry/allocation-instruction/v2/allocation-factory', body: json({ choiceArguments: allocate }), status: 200 },
+    { title: 'v2 allocation factory, the settlement inside the specification', method: 'POST', path: '/registry/allocation-instruction/v2/allocation-factory', body: json({ choiceArguments: draft }), status: 400 },
     { title: 'v2 transfer factory', method: 'POST', path: '/registry/transfer-instruction/v2/transfer-factory', body: json({ choiceArguments: transfer }), status: 200 },
     { title: 'settlement factory', method: 'POST', path: '/registry/allocation/v2/settlement-factory', body: json({ choiceArguments: settle }), status: 200 },
     { title: 'v2 transfer factory, NaN amount', method: 'POST', path: '/registry/transfer-instruction/v2/transfer-factory', body: json({ choiceArguments: { ...transfer, transfer: { ...transfer.transfer, amount: 'NaN' } } }), status: 400 },

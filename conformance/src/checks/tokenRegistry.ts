@@ -105,13 +105,16 @@ export async function transferArgsV2(ctx: CheckContext): Promise<Json> {
   return { transfer: { ...t, sender: accountOf(String(t.sender)), receiver: accountOf(String(t.receiver)) }, actors: [t.sender], extraArgs: NO_EXTRA_ARGS };
 }
 
-/** AllocationFactory_Allocate's arguments in v2's shape: `authorizer` sends `amount` to `other` in settlement `id`. */
+/**
+ * AllocationFactory_Allocate's arguments in v2's shape (splice-api-token-allocation-instruction-v2
+ * 1.0.0: the settlement beside the specification): `authorizer` sends `amount` to `other` in settlement `id`.
+ */
 export async function allocationArgsV2(ctx: CheckContext, p: { authorizer: string; other: string; executor: string; settlementId: string; amount?: string; side?: 'SenderSide' | 'ReceiverSide'; inputs?: string[] }): Promise<Json> {
   const { admin, id } = await instrument(ctx);
   const now = Date.now();
   return {
+    settlement: { executors: [p.executor], id: p.settlementId, cid: null, meta: { values: {} } },
     allocation: {
-      settlement: { executors: [p.executor], id: p.settlementId, cid: null, meta: { values: {} } },
       admin,
       authorizer: accountOf(p.authorizer),
       transferLegSides: [{ transferLegId: 'leg-0', side: p.side ?? 'SenderSide', otherside: accountOf(p.other), amount: p.amount ?? '1.0', instrumentId: id, meta: { values: {} } }],

@@ -176,7 +176,7 @@ export class AmuletRegistry {
   allocationContext(choice: AllocationChoiceName, id: string, body: unknown, version: 'v1' | 'v2' = 'v1'): Result<ChoiceContext, LedgerError> {
     const templates = [this.view.templates.amuletAllocation, ...(version === 'v2' ? [this.v2.allocationTemplate] : [])];
     return this.#contractContext(id, body, templates, 'ALLOCATION_NOT_FOUND', 'Allocation', 'allocationId', (c) =>
-      c.template === this.view.templates.amuletAllocation ? text(record(record(record(c.argument.allocation).transferLeg).instrumentId).admin) : text(c.argument.dso),
+      c.template === this.view.templates.amuletAllocation ? text(record(record(record(c.argument.allocation).transferLeg).instrumentId).admin) : text(record(c.argument.allocation).admin),
     );
   }
 

@@ -100,10 +100,9 @@ export class AmuletRegistryV2 {
   }
 
   /**
-   * POST /registry/allocation-instruction/v2/allocation-factory. The settlement is read where the
-   * choice has it: splice-api-token-allocation-instruction-v2 1.0.0 (what splice-amulet 0.1.22
-   * implements) takes it beside the allocation (`choiceArguments.settlement`); the ports' v2
-   * model keeps it inside the specification (`choiceArguments.allocation.settlement`).
+   * POST /registry/allocation-instruction/v2/allocation-factory, with
+   * splice-api-token-allocation-instruction-v2 1.0.0's arguments: the settlement beside the
+   * allocation specification (`choiceArguments.settlement`), as splice-amulet 0.1.22 takes them.
    */
   allocationFactory(body: unknown): Result<FactoryWithChoiceContext, LedgerError> {
     const request = parseFactoryRequest(body);
@@ -116,7 +115,11 @@ export class AmuletRegistryV2 {
     if (!spec.ok) return spec;
     const s = spec.value;
     const checked = all([
-      () => (args.settlement === undefined ? this.#settlement(s.settlement, `${p}.settlement`) : this.#settlement(args.settlement, 'choiceArguments.settlement')),
+      () =>
+        // The draft v2 shape (the settlement inside the specification) gets a pointed answer.
+        args.settlement === undefined && s.settlement !== undefined
+          ? invalid('choiceArguments.settlement is missing: AllocationFactory_Allocate takes the settlement beside the allocation, not in choiceArguments.allocation')
+          : this.#settlement(args.settlement, 'choiceArguments.settlement'),
       () => this.#admin(s.admin, `${p}.admin`, dso.value),
       () => account(s.authorizer, `${p}.authorizer`),
       () => this.#legSides(s.transferLegSides, `${p}.transferLegSides`),

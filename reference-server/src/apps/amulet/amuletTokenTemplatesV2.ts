@@ -1,10 +1,10 @@
-import type { Catalogue, ChoiceBody, ChoiceContext, ContractView, DamlRecord, DamlValue, LedgerError, Result } from '../../ledger/index.js';
+import type { Catalogue, ChoiceBody, ChoiceContext, ContractView, DamlRecord, DamlValue, LedgerError, RecordType, Result } from '../../ledger/index.js';
 import { err, ok, toTimestamp } from '../../ledger/index.js';
 import { canonicalJson } from '../../ledger/values.js';
 import { fromScaled, toScaled } from '../../ledger/templates/numeric.js';
 import { ALLOCATION_FACTORY_V2_INTERFACE, ALLOCATION_V2_INTERFACE, SETTLEMENT_FACTORY_V2_INTERFACE, TRANSFER_FACTORY_V2_INTERFACE } from '../tokenStandard/idsV2.js';
 import type { Implementation, TokenStandardInterfaces } from '../tokenStandard/TokenStandardInterfaces.js';
-import { ALLOCATION_SPEC_V2_T } from '../tokenStandard/typesV2.js';
+import { ALLOCATION_SPEC_V2_T, SETTLEMENT_INFO_V2_T } from '../tokenStandard/typesV2.js';
 import { AMULET_PACKAGE, AMULET_TEMPLATE, LOCKED_AMULET_TEMPLATE } from '../templateIds.js';
 import { msToMicros, timeMicros } from '../time.js';
 import { AMULET_INSTRUMENT_ID, before, notAfterNow, record, text } from './amuletContext.js';
@@ -12,6 +12,16 @@ import { EMPTY_META, acceptTransfer, amuletOf, contextRound, returnToSender, spe
 
 /** Splice.AmuletAllocationV2:AmuletAllocationV2, what the v2 allocation factory creates. */
 export const AMULET_ALLOCATION_V2_TEMPLATE = `#${AMULET_PACKAGE}:Splice.AmuletAllocationV2:AmuletAllocationV2`;
+
+/** AmuletAllocationV2's fields, as splice-amulet 0.1.22 declares them (the settlement beside the specification). */
+export const AMULET_ALLOCATION_V2_FIELDS: RecordType = {
+  lockedAmulet: { optional: 'ContractId' },
+  settlement: SETTLEMENT_INFO_V2_T,
+  allocation: ALLOCATION_SPEC_V2_T,
+  expiresAt: 'Time',
+  numIterations: 'Int64',
+  createdAt: 'Time',
+};
 
 /** Allocations live at most this long (upstream: twice the 45-day minimum TTL), or until the settlement deadline. */
 const MAX_ALLOCATION_TTL_MS = 90 * 24 * 3_600_000;
@@ -156,20 +166,23 @@ export class AmuletTokenStandardV2 {
     };
   }
 
-  /** Registers AmuletAllocationV2 (signatories dso and the authorizer, observers the executors). */
+  /**
+   * Registers AmuletAllocationV2 as splice-amulet 0.1.22 declares it: the settlement beside the
+   * specification; signatories the admin and the authorizer, observers the executors.
+   */
   registerAllocationTemplate(template: (spec: Parameters<Catalogue['addTemplate']>[0], impls: Readonly<Record<string, Implementation>>) => { id: string }): string {
     return template(
       {
         packageName: AMULET_PACKAGE,
         module: 'Splice.AmuletAllocationV2',
         entity: 'AmuletAllocationV2',
-        fields: { lockedAmulet: { optional: 'ContractId' }, allocation: ALLOCATION_SPEC_V2_T, dso: 'Party', expiresAt: 'Time', numIterations: 'Int64', createdAt: 'Time' },
-        signatories: (a) => [text(a.dso), text(record(record(a.allocation).authorizer).owner)],
-        observers: (a) => parties(record(record(a.allocation).settlement).executors),
+        fields: AMULET_ALLOCATION_V2_FIELDS,
+        signatories: (a) => [text(record(a.allocation).admin), text(record(record(a.allocation).authorizer).owner)],
+        observers: (a) => parties(record(a.settlement).executors),
         ensure: (a) => {
           const spec = record(a.allocation);
           if (basicOwner(spec.authorizer) === undefined) return 'allocation.authorizer must be a basic account (owner set, no provider, id "")';
-          if (parties(record(spec.settlement).executors).length === 0) return 'allocation.settlement.executors must not be empty';
+          if (parties(record(a.settlement).executors).length === 0) return 'settlement.executors must not be empty';
           if (list(spec.transferLegSides).length === 0 && spec.nextIterationFunding === null) return 'allocation.transferLegSides must not be empty unless iterated settlement is enabled';
           return undefined;
         },
@@ -199,10 +212,11 @@ export class AmuletTokenStandardV2 {
   #allocationView(self: ContractView): DamlValue {
     const a = allocationState(self);
     const spec = a.spec;
-    const executors = [...new Set(parties(record(spec.settlement).executors))].sort();
+    const executors = [...new Set(parties(a.settlement.executors))].sort();
     const canWithdraw = spec.committed !== true || spec.settlementDeadline !== null;
     return {
       originalAllocationCid: null,
+      settlement: a.settlement,
       allocation: spec,
       holdingCids: typeof a.lockedAmulet === 'string' ? [a.lockedAmulet] : [],
       createdAt: text(a.createdAt),
@@ -230,6 +244,7 @@ export class AmuletTokenStandardV2 {
   }
 
   #allocate(ctx: ChoiceContext, self: ContractView, arg: DamlRecord): Result<DamlValue, LedgerError> {
+    const settlement = record(arg.settlement);
     const spec = record(arg.allocation);
     const dso = text(self.argument.dso);
     if (spec.admin !== dso) return err(ctx.fail(`allocation.admin ${text(spec.admin)} is not the admin ${dso} of this factory`));
@@ -237,6 +252,7 @@ export class AmuletTokenStandardV2 {
     if (owner === undefined) return err(ctx.fail('allocation.authorizer must be a basic account (owner set, no provider, id "")'));
     const actors = checkActors(ctx, arg.actors, [owner], 'authorizer');
     if (!actors.ok) return actors;
+    if (parties(settlement.executors).length === 0) return err(ctx.fail('settlement.executors must not be empty'));
     const sides = list(spec.transferLegSides);
     // Empty leg sides only for iterated settlement (the legs then come with each iteration).
     if (sides.length === 0 && spec.nextIterationFunding === null) return err(ctx.fail('allocation.transferLegSides must not be empty unless iterated settlement is enabled'));
@@ -264,12 +280,12 @@ export class AmuletTokenStandardV2 {
     if (lock > 0n) {
       const locked = ctx.create(LOCKED_AMULET_TEMPLATE, {
         amulet: amuletOf(dso, owner, fromScaled(lock), round.value),
-        lock: { holders: [dso], expiresAt, optContext: `allocation for ${text(record(spec.settlement).id)}` },
+        lock: { holders: [dso], expiresAt, optContext: `allocation for ${text(settlement.id)}` },
       });
       if (!locked.ok) return locked;
       lockedAmulet = locked.value;
     }
-    const allocation = ctx.create(AMULET_ALLOCATION_V2_TEMPLATE, { lockedAmulet, allocation: spec, dso, expiresAt, numIterations: '0', createdAt: toTimestamp(ctx.now) });
+    const allocation = ctx.create(AMULET_ALLOCATION_V2_TEMPLATE, { lockedAmulet, settlement, allocation: spec, expiresAt, numIterations: '0', createdAt: toTimestamp(ctx.now) });
     if (!allocation.ok) return allocation;
     return ok({
       output: { tag: 'AllocationInstructionResult_Completed', value: { allocationCid: allocation.value } },
@@ -288,7 +304,7 @@ export class AmuletTokenStandardV2 {
     const spec = a.spec;
     const dso = a.dso;
     const owner = text(record(spec.authorizer).owner);
-    const actors = checkActors(ctx, arg.actors, [dso, ...parties(record(spec.settlement).executors)], 'admin and executors');
+    const actors = checkActors(ctx, arg.actors, [dso, ...parties(a.settlement.executors)], 'admin and executors');
     if (!actors.ok) return actors;
     const archived = ctx.archive(self.contractId);
     if (!archived.ok) return archived;
@@ -335,7 +351,7 @@ export class AmuletTokenStandardV2 {
       if (funding.value > 0n) {
         const locked = ctx.create(LOCKED_AMULET_TEMPLATE, {
           amulet: amuletOf(dso, owner, fromScaled(funding.value), round.value),
-          lock: { holders: [owner, dso], expiresAt: a.expiresAt, optContext: `allocation for ${text(record(spec.settlement).id)}` },
+          lock: { holders: [owner, dso], expiresAt: a.expiresAt, optContext: `allocation for ${text(a.settlement.id)}` },
         });
         if (!locked.ok) return locked;
         lockedAmulet = locked.value;
@@ -343,8 +359,8 @@ export class AmuletTokenStandardV2 {
       }
       const created = ctx.create(AMULET_ALLOCATION_V2_TEMPLATE, {
         lockedAmulet,
+        settlement: a.settlement,
         allocation: { ...spec, transferLegSides: [], nextIterationFunding: arg.nextIterationFunding ?? null },
-        dso,
         expiresAt: a.expiresAt,
         numIterations: String(BigInt(a.numIterations || '0') + 1n),
         createdAt: a.createdAt,
@@ -365,7 +381,7 @@ export class AmuletTokenStandardV2 {
     const spec = a.spec;
     const owner = text(record(spec.authorizer).owner);
     const actors =
-      how === 'cancel' ? checkActors(ctx, arg.actors, parties(record(spec.settlement).executors), 'executors') : checkActors(ctx, arg.actors, [owner], 'authorizer');
+      how === 'cancel' ? checkActors(ctx, arg.actors, parties(a.settlement.executors), 'executors') : checkActors(ctx, arg.actors, [owner], 'authorizer');
     if (!actors.ok) return actors;
     if (how === 'withdraw' && spec.committed === true) {
       const deadline = timeMicros(text(spec.settlementDeadline));
@@ -418,8 +434,9 @@ export class AmuletTokenStandardV2 {
       const c = ctx.fetch(cid);
       if (!c.ok) return c;
       if (!this.ts.implements(c.value, ALLOCATION_V2_INTERFACE)) return err(ctx.fail(`${cid} is a ${c.value.templateId}, not an Allocation`));
-      const spec = record(record(this.ts.view(c.value, ALLOCATION_V2_INTERFACE)).allocation);
-      if (canonicalJson(record(spec.settlement)) !== settlementKey) return err(ctx.fail(`allocation ${cid} was made for another settlement than ${text(settlement.id)}`));
+      const view = record(this.ts.view(c.value, ALLOCATION_V2_INTERFACE));
+      const spec = record(view.allocation);
+      if (canonicalJson(record(view.settlement)) !== settlementKey) return err(ctx.fail(`allocation ${cid} was made for another settlement than ${text(settlement.id)}`));
       if (spec.admin !== dso) return err(ctx.fail(`allocation.admin ${text(spec.admin)} of ${cid} is not the admin ${dso} of this factory`));
       if (spec.nextIterationFunding === null && (list(f.extraTransferLegSides).length > 0 || f.nextIterationFunding !== null)) {
         return err(ctx.fail(`finalizedAllocation ${cid}: extraTransferLegSides and nextIterationFunding must be empty unless iterated settlement is enabled`));
@@ -461,18 +478,26 @@ export class AmuletTokenStandardV2 {
  * AmuletAllocation upcast as upstream does (its executor, its settleBefore as the deadline, its
  * leg as the sender side).
  */
-function allocationState(self: ContractView): { spec: DamlRecord; dso: string; lockedAmulet: string | null; createdAt: string; numIterations: string; expiresAt: string } {
+function allocationState(self: ContractView): {
+  settlement: DamlRecord;
+  spec: DamlRecord;
+  dso: string;
+  lockedAmulet: string | null;
+  createdAt: string;
+  numIterations: string;
+  expiresAt: string;
+} {
   const a = self.argument;
   const spec = record(a.allocation);
   if (!('transferLeg' in spec)) {
-    return { spec, dso: text(a.dso), lockedAmulet: typeof a.lockedAmulet === 'string' ? a.lockedAmulet : null, createdAt: text(a.createdAt), numIterations: text(a.numIterations), expiresAt: text(a.expiresAt) };
+    return { settlement: record(a.settlement), spec, dso: text(spec.admin), lockedAmulet: typeof a.lockedAmulet === 'string' ? a.lockedAmulet : null, createdAt: text(a.createdAt), numIterations: text(a.numIterations), expiresAt: text(a.expiresAt) };
   }
   const settlement = record(spec.settlement);
   const leg = record(spec.transferLeg);
   const instrument = record(leg.instrumentId);
   return {
+    settlement: { executors: [text(settlement.executor)], id: text(record(settlement.settlementRef).id), cid: record(settlement.settlementRef).cid ?? null, meta: record(settlement.meta) },
     spec: {
-      settlement: { executors: [text(settlement.executor)], id: text(record(settlement.settlementRef).id), cid: record(settlement.settlementRef).cid ?? null, meta: record(settlement.meta) },
       admin: text(instrument.admin),
       authorizer: basicAccount(text(leg.sender)),
       transferLegSides: [

@@ -2,7 +2,8 @@
  * Package names and interface ids of the token standard v2 (CIP-0112), in the package-name form
  * wallets send. Module, entity, field and choice names follow Splice's Daml at
  * canton-network/splice commit 0fc887f48156d65ba1b922a96691b52ddf0b943d (AllocationV2 with the
- * SettlementFactory, settlement info inside the allocation specification), the newest stored.
+ * SettlementFactory); the shapes are those of the released 1.0.0 packages splice-amulet 0.1.22
+ * implements (the settlement beside the allocation specification, not inside it).
  * The v2 AllocationInstruction interface itself is registered by the sample registry
  * (registry/tokenTemplates.ts) with the same choices; only the factory is added here.
  */

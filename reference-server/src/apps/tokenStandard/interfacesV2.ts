@@ -39,7 +39,7 @@ export const INTERFACES_V2: Readonly<Record<string, Readonly<Record<string, Inte
   [ALLOCATION_FACTORY_V2_INTERFACE]: {
     AllocationFactory_Allocate: {
       consuming: false,
-      argument: { record: { allocation: ALLOCATION_SPEC_V2_T, requestedAt: 'Time', inputHoldingCids: { list: 'ContractId' }, extraArgs: EXTRA_ARGS_T, actors: ACTORS_T } },
+      argument: { record: { settlement: SETTLEMENT_INFO_V2_T, allocation: ALLOCATION_SPEC_V2_T, requestedAt: 'Time', inputHoldingCids: { list: 'ContractId' }, extraArgs: EXTRA_ARGS_T, actors: ACTORS_T } },
       controllers: actors,
     },
     AllocationFactory_PublicFetch: { consuming: false, argument: ACTORS_ARG, controllers: actors },

@@ -20,10 +20,9 @@ export const TRANSFER_LEG_SIDE_T: FieldType = {
   record: { transferLegId: 'Text', side: { enum: ['SenderSide', 'ReceiverSide'] }, otherside: ACCOUNT_T, amount: 'Numeric', instrumentId: 'Text', meta: METADATA_T },
 };
 const FUNDING_T: FieldType = { optional: { textMap: 'Numeric' } };
-/** Splice.Api.Token.AllocationV2.AllocationSpecification */
+/** Splice.Api.Token.AllocationV2.AllocationSpecification (the settlement is not in it: choices and views carry it beside). */
 export const ALLOCATION_SPEC_V2_T: FieldType = {
   record: {
-    settlement: SETTLEMENT_INFO_V2_T,
     admin: 'Party',
     authorizer: ACCOUNT_T,
     transferLegSides: { list: TRANSFER_LEG_SIDE_T },
