@@ -1,0 +1,140 @@
+/**
+ * The registries of Splice's test tokens (splice-test-token-v1 and -v2) on the default world built
+ * on Splice's DARs: one registry per admin under `/registries/{admin}`, answering the token
+ * standard's registry API from the real contracts (metadata from the holdings, the admin's
+ * TokenRules as the factory, the contexts the test tokens' Daml reads), so a wallet transfers
+ * and accepts over HTTP as against any registry, and the real package decides.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
+import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
+import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
+import type { SeededTestToken } from '../../reference-server/src/apps/splice/testTokens/seedTestTokens.js';
+import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import { closeAppServer, getJson, HOUR, iso, postJson, startAppServer, type AppServer, type RegistryFactory } from './support/appServer.js';
+import { mustSubmit, submit } from './support/jsonApi.js';
+
+const DARS = ['splice-amulet-0.1.22.dar', 'splice-test-token-v1-1.0.0.dar', 'splice-test-token-v2-1.0.0.dar'];
+const TRANSFER_FACTORY_V1 = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
+const TRANSFER_INSTRUCTION_V1 = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
+const TRANSFER_FACTORY_V2 = '#splice-api-token-transfer-instruction-v2:Splice.Api.Token.TransferInstructionV2:TransferFactory';
+const EMPTY_META = { values: {} };
+
+/** A folder with splice-amulet and the two test tokens (the rest of the release adds upload time only). */
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'splice-test-tokens-'));
+  for (const dar of DARS) copyFileSync(join(DARS_DIR, 'splice', dar), join(dir, dar));
+  return dir;
+}
+
+describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (needs ../shared/upstream/daml/dars)', () => {
+  let server: AppServer;
+  let world: SpliceAppWorld;
+  let splice: SpliceAmulet;
+  beforeAll(async () => {
+    const dir = folder();
+    const set = readSpliceDars(dir);
+    rmSync(dir, { recursive: true });
+    if (!set.ok) throw new Error(set.error);
+    server = await startAppServer({
+      load: (ledger) => {
+        const loaded = loadSpliceDars(ledger, set.value);
+        if (!loaded.ok) throw new Error(loaded.error);
+        splice = loaded.value;
+        return { splice };
+      },
+      prepare: (ledger) => {
+        const seeded = seedSpliceAppWorld(ledger, splice);
+        if (!seeded.ok) throw new Error(`${seeded.error.code}: ${seeded.error.cause}`);
+        world = seeded.value;
+      },
+    });
+  }, 180_000);
+  afterAll(() => closeAppServer(server));
+
+  const token = (flavour: 'v1' | 'v2'): SeededTestToken => world.testTokens[flavour]!;
+  const base = (flavour: 'v1' | 'v2') => `/registries/test-token-${flavour}`;
+
+  for (const flavour of ['v1', 'v2'] as const) {
+    describe(`splice-test-token-${flavour}`, () => {
+      it('serves metadata from the real contracts: the admin, and the instrument of its holdings with their total', async () => {
+        const t = token(flavour);
+        const info = await getJson(server, `${base(flavour)}/registry/metadata/v1/info`);
+        expect([info.status, info.body.adminId]).toEqual([200, t.admin]);
+        // The admin's party id names the same registry as its hint.
+        const byId = await getJson(server, `/registries/${encodeURIComponent(t.admin)}/registry/metadata/v1/info`);
+        expect(byId.body).toEqual(info.body);
+        const list = await getJson(server, `${base(flavour)}/registry/metadata/v1/instruments`);
+        expect(list.status).toBe(200);
+        // alice 1000 + 75 change, bob 500, and the 25 locked for carol (v1: the offer holds it).
+        expect(list.body.instruments.map((i: { id: string; totalSupply: string }) => [i.id, i.totalSupply])).toEqual([[t.instrumentId, '1600.0000000000']]);
+        const apis = Object.keys(list.body.instruments[0].supportedApis).sort();
+        expect(apis).toEqual(
+          flavour === 'v1'
+            ? ['splice-api-token-allocation-instruction-v1', 'splice-api-token-allocation-v1', 'splice-api-token-holding-v1', 'splice-api-token-metadata-v1', 'splice-api-token-transfer-instruction-v1']
+            : expect.arrayContaining(['splice-api-token-holding-v2', 'splice-api-token-transfer-instruction-v1', 'splice-api-token-transfer-instruction-v2', 'splice-api-token-allocation-v2']),
+        );
+        const one = await getJson(server, `${base(flavour)}/registry/metadata/v1/instruments/${t.instrumentId}`);
+        expect(one.body).toEqual(list.body.instruments[0]);
+        const missing = await getJson(server, `${base(flavour)}/registry/metadata/v1/instruments/Amulet`);
+        expect(missing.status).toBe(404);
+      });
+
+      it('answers the transfer factory with the admin\'s TokenRules, and the real choice transfers; carol accepts the seeded offer with its context', async () => {
+        const t = token(flavour);
+        const { alice, bob, carol } = world.parties;
+        const transfer = { sender: alice, receiver: bob, amount: '40.0', instrumentId: { admin: t.admin, id: t.instrumentId }, requestedAt: iso(server.clock.now() - 60_000), executeBefore: iso(server.clock.now() + HOUR), inputHoldingCids: [t.holdings.alice], meta: EMPTY_META };
+        const args = { expectedAdmin: t.admin, transfer, extraArgs: { context: { values: {} }, meta: EMPTY_META } };
+        const res = await postJson(server, `${base(flavour)}/registry/transfer-instruction/v1/transfer-factory`, { choiceArguments: args, excludeDebugFields: true });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const factory = res.body as RegistryFactory;
+        expect([factory.factoryId, factory.transferKind, factory.choiceContext.disclosedContracts.map((d) => d.contractId)]).toEqual([t.rules, 'offer', [t.rules]]);
+        expect(factory.choiceContext.choiceContextData.values).toEqual(flavour === 'v1' ? {} : { 'testTokenV2/tokenRules': { tag: 'AV_ContractId', value: t.rules } });
+        const offered = await mustSubmit(server, [alice], [{ ExerciseCommand: { templateId: TRANSFER_FACTORY_V1, contractId: factory.factoryId, choice: 'TransferFactory_Transfer', choiceArgument: { ...args, extraArgs: { context: factory.choiceContext.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: factory.choiceContext.disclosedContracts });
+        expect(offered.created.some((c) => c.templateId.endsWith(':TokenTransferOffer'))).toBe(true);
+
+        // carol accepts alice's seeded 25 with the context the registry gives her.
+        const ctx = await postJson(server, `${base(flavour)}/registry/transfer-instruction/v1/${t.transferToCarol}/choice-contexts/accept`, { meta: {}, excludeDebugFields: true });
+        expect(ctx.status, JSON.stringify(ctx.body)).toBe(200);
+        const context = ctx.body as RegistryFactory['choiceContext'];
+        const accepted = await submit(server, [carol], [{ ExerciseCommand: { templateId: TRANSFER_INSTRUCTION_V1, contractId: t.transferToCarol, choice: 'TransferInstruction_Accept', choiceArgument: { extraArgs: { context: context.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: context.disclosedContracts });
+        expect(accepted.status, JSON.stringify(accepted.body).slice(0, 600)).toBe(200);
+        expect(accepted.archived).toContain(t.transferToCarol);
+        // Gone: the instruction's contexts are 404 now.
+        const again = await postJson(server, `${base(flavour)}/registry/transfer-instruction/v1/${t.transferToCarol}/choice-contexts/reject`, {});
+        expect(again.status).toBe(404);
+      });
+    });
+  }
+
+  it('refuses what is not one of its registries or not its admin\'s', async () => {
+    const unknown = await getJson(server, '/registries/alice/registry/metadata/v1/info');
+    expect([unknown.status, unknown.body.error]).toEqual([404, expect.stringContaining('served: test-token-v1, test-token-v2')]);
+    const t = token('v1');
+    const wrongAdmin = await postJson(server, `${base('v1')}/registry/transfer-instruction/v1/transfer-factory`, { choiceArguments: { expectedAdmin: world.parties.dso, transfer: {}, extraArgs: {} } });
+    expect(wrongAdmin.status).toBe(400);
+    const v2OnV1 = await postJson(server, `${base('v1')}/registry/transfer-instruction/v2/transfer-factory`, { choiceArguments: { transfer: {}, actors: [world.parties.alice], extraArgs: {} } });
+    expect([v2OnV1.status, v2OnV1.body.error]).toEqual([400, expect.stringContaining('implements only the v1 token standard')]);
+    // An Amulet transfer instruction is not the test token's.
+    const amulet = await postJson(server, `${base('v1')}/registry/transfer-instruction/v1/${world.amulet.transferToCarol}/choice-contexts/accept`, {});
+    expect(amulet.status).toBe(404);
+    expect(t.admin).not.toBe(token('v2').admin);
+  });
+
+  it('serves the v2 transfer factory of the v2 token with v2 arguments (accounts and actors)', async () => {
+    const t = token('v2');
+    const { alice, bob } = world.parties;
+    const account = (owner: string) => ({ owner, provider: null, id: '' });
+    const transfer = { sender: account(alice), receiver: account(bob), amount: '5.0', instrumentId: { admin: t.admin, id: t.instrumentId }, requestedAt: iso(server.clock.now() - 60_000), executeBefore: iso(server.clock.now() + HOUR), inputHoldingCids: [], meta: EMPTY_META };
+    const res = await postJson(server, `${base('v2')}/registry/transfer-instruction/v2/transfer-factory`, { choiceArguments: { transfer, actors: [alice], extraArgs: { context: { values: {} }, meta: EMPTY_META } }, excludeDebugFields: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const factory = res.body as RegistryFactory;
+    expect(factory.factoryId).toBe(t.rules);
+    const holdings = await server.http.post('/v2/state/active-contracts').send({});
+    expect(holdings.status).toBeLessThan(500);
+    expect(TRANSFER_FACTORY_V2).toContain('TransferFactory');
+  });
+});
