@@ -8,11 +8,15 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SDK } from '@canton-network/wallet-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxToken } from '../../reference-server/src/msw/index.js';
 import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
 import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
 import type { SeededTestToken } from '../../reference-server/src/apps/splice/testTokens/seedTestTokens.js';
+import { installWebSocket } from '../clients/support/installWebSocket.js';
+import { quietSdkLogs, sdkLogAdapter } from '../clients/support/quietSdkLogs.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 import { closeAppServer, getJson, HOUR, iso, postJson, startAppServer, type AppServer, type RegistryFactory } from './support/appServer.js';
 import { mustSubmit, submit } from './support/jsonApi.js';
@@ -22,6 +26,14 @@ const TRANSFER_FACTORY_V1 = '#splice-api-token-transfer-instruction-v1:Splice.Ap
 const TRANSFER_INSTRUCTION_V1 = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
 const TRANSFER_FACTORY_V2 = '#splice-api-token-transfer-instruction-v2:Splice.Api.Token.TransferInstructionV2:TransferFactory';
 const EMPTY_META = { values: {} };
+
+quietSdkLogs();
+
+/** wallet-sdk 1.4.0 with only the token namespace: the ledger and the registries a wallet lists. */
+async function createSdk(ledgerUrl: string, registries: URL[]) {
+  const auth = { method: 'static' as const, token: sandboxToken() };
+  return SDK.create({ auth, ledgerClientUrl: new URL(ledgerUrl), logAdapter: sdkLogAdapter, token: { auth, registries } });
+}
 
 /** A folder with splice-amulet and the two test tokens (the rest of the release adds upload time only). */
 function folder(): string {
@@ -94,12 +106,30 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
         expect([factory.factoryId, factory.transferKind, factory.choiceContext.disclosedContracts.map((d) => d.contractId)]).toEqual([t.rules, 'offer', [t.rules]]);
         expect(factory.choiceContext.choiceContextData.values).toEqual(flavour === 'v1' ? {} : { 'testTokenV2/tokenRules': { tag: 'AV_ContractId', value: t.rules } });
         const offered = await mustSubmit(server, [alice], [{ ExerciseCommand: { templateId: TRANSFER_FACTORY_V1, contractId: factory.factoryId, choice: 'TransferFactory_Transfer', choiceArgument: { ...args, extraArgs: { context: factory.choiceContext.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: factory.choiceContext.disclosedContracts });
-        expect(offered.created.some((c) => c.templateId.endsWith(':TokenTransferOffer'))).toBe(true);
+        const offer = offered.created.find((c) => c.templateId.endsWith(':TokenTransferOffer'))!;
+        expect(offer).toBeDefined();
+
+        // alice withdraws it with the withdraw context: her 40 come back.
+        const withdrawCtx = await postJson(server, `${base(flavour)}/registry/transfer-instruction/v1/${offer.contractId}/choice-contexts/withdraw`, { excludeDebugFields: true });
+        expect(withdrawCtx.status, JSON.stringify(withdrawCtx.body)).toBe(200);
+        const wc = withdrawCtx.body as RegistryFactory['choiceContext'];
+        const withdrawn = await mustSubmit(server, [alice], [{ ExerciseCommand: { templateId: TRANSFER_INSTRUCTION_V1, contractId: offer.contractId, choice: 'TransferInstruction_Withdraw', choiceArgument: { extraArgs: { context: wc.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: wc.disclosedContracts });
+        expect(withdrawn.archived).toContain(offer.contractId);
 
         // carol accepts alice's seeded 25 with the context the registry gives her.
         const ctx = await postJson(server, `${base(flavour)}/registry/transfer-instruction/v1/${t.transferToCarol}/choice-contexts/accept`, { meta: {}, excludeDebugFields: true });
         expect(ctx.status, JSON.stringify(ctx.body)).toBe(200);
         const context = ctx.body as RegistryFactory['choiceContext'];
+        if (flavour === 'v2') {
+          // What the context carries is what the choice needs: without it carol cannot accept
+          // (the v2 token logs on the rules it names and archives alice's locked token, which carol does not see).
+          expect(Object.keys(context.choiceContextData.values)).toEqual(['testTokenV2/tokenRules']);
+          expect(context.disclosedContracts.map((d) => d.contractId)).toEqual([t.rules, expect.any(String)]);
+          const bare = await submit(server, [carol], [{ ExerciseCommand: { templateId: TRANSFER_INSTRUCTION_V1, contractId: t.transferToCarol, choice: 'TransferInstruction_Accept', choiceArgument: { extraArgs: { context: { values: {} }, meta: EMPTY_META } } } }]);
+          expect(bare.status).not.toBe(200);
+        } else {
+          expect(context).toEqual({ choiceContextData: { values: {} }, disclosedContracts: [] });
+        }
         const accepted = await submit(server, [carol], [{ ExerciseCommand: { templateId: TRANSFER_INSTRUCTION_V1, contractId: t.transferToCarol, choice: 'TransferInstruction_Accept', choiceArgument: { extraArgs: { context: context.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: context.disclosedContracts });
         expect(accepted.status, JSON.stringify(accepted.body).slice(0, 600)).toBe(200);
         expect(accepted.archived).toContain(t.transferToCarol);
@@ -136,5 +166,42 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
     const holdings = await server.http.post('/v2/state/active-contracts').send({});
     expect(holdings.status).toBeLessThan(500);
     expect(TRANSFER_FACTORY_V2).toContain('TransferFactory');
+  });
+
+  describe('wallet-sdk 1.4.0, unchanged, with the test tokens\' registries among its registries', () => {
+    type Command = { ExerciseCommand: unknown };
+    type Disclosed = { createdEventBlob: string }[];
+    let sdk: Awaited<ReturnType<typeof createSdk>>;
+    const registryUrl = (flavour: 'v1' | 'v2') => new URL(`${server.url}${base(flavour)}`);
+    beforeAll(async () => {
+      installWebSocket();
+      // The SDK stamps requestedAt from the machine's clock (minus a minute), which v2's factory
+      // checks against ledger time: the ledger's clock is moved to the machine's, as a node's is.
+      server.clock.set(Math.max(server.clock.now(), Date.now()));
+      sdk = await createSdk(server.url, [new URL(server.url), registryUrl('v1'), registryUrl('v2')]);
+    });
+    const submitAs = (actAs: string, [command, disclosed]: readonly [Command, Disclosed]) =>
+      sdk.ledger.internal.submit({ commands: [command] as never, disclosedContracts: disclosed as never, actAs: [actAs] });
+    const amounts = async (party: string, instrumentId: string) =>
+      // The SDK lists what the party sees; its wallet shows what the party owns.
+      (await sdk.token.utxos.list({ partyId: party })).filter((h) => h.interfaceViewValue.owner === party && h.interfaceViewValue.instrumentId.id === instrumentId).map((h) => Number(h.interfaceViewValue.amount)).sort((a, b) => a - b);
+
+    for (const flavour of ['v1', 'v2'] as const) {
+      it(`transfers ${flavour === 'v1' ? 'TestTokenV1' : 'TestTokenV2'} from bob to erin, who accepts: both through the registry over HTTP`, async () => {
+        const t = token(flavour);
+        const { bob, erin } = world.parties;
+        expect(await amounts(bob, t.instrumentId)).toEqual([500]);
+        const offer = await sdk.token.transfer.create({ sender: bob, recipient: erin, amount: '120', instrumentId: t.instrumentId, registryUrl: registryUrl(flavour) });
+        await submitAs(bob, offer as unknown as [Command, Disclosed]);
+        const pending = await sdk.token.transfer.pending(erin);
+        const mine = pending.filter((p) => p.interfaceViewValue.transfer.instrumentId.admin === t.admin);
+        expect(mine.map((p) => [p.interfaceViewValue.transfer.sender, Number(p.interfaceViewValue.transfer.amount)])).toEqual([[bob, 120]]);
+        const accept = await sdk.token.transfer.accept({ transferInstructionCid: mine[0]!.contractId, registryUrl: registryUrl(flavour) });
+        await submitAs(erin, accept as unknown as [Command, Disclosed]);
+        expect(await amounts(erin, t.instrumentId)).toEqual([120]);
+        expect(await amounts(bob, t.instrumentId)).toEqual([380]);
+        expect((await sdk.token.transfer.pending(erin)).filter((p) => p.interfaceViewValue.transfer.instrumentId.admin === t.admin)).toEqual([]);
+      });
+    }
   });
 });
