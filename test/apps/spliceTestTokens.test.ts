@@ -15,6 +15,7 @@ import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../r
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
 import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
 import type { SeededTestToken } from '../../reference-server/src/apps/splice/testTokens/seedTestTokens.js';
+import { TEST_TOKEN_KINDS, templateVersions } from '../../reference-server/src/apps/splice/testTokens/testTokenKinds.js';
 import { installWebSocket } from '../clients/support/installWebSocket.js';
 import { quietSdkLogs, sdkLogAdapter } from '../clients/support/quietSdkLogs.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
@@ -25,6 +26,8 @@ const DARS = ['splice-amulet-0.1.22.dar', 'splice-test-token-v1-1.0.0.dar', 'spl
 const TRANSFER_FACTORY_V1 = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
 const TRANSFER_INSTRUCTION_V1 = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
 const TRANSFER_FACTORY_V2 = '#splice-api-token-transfer-instruction-v2:Splice.Api.Token.TransferInstructionV2:TransferFactory';
+const ALLOCATION_FACTORY_V1 = '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory';
+const ALLOCATION_V1 = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
 const EMPTY_META = { values: {} };
 
 quietSdkLogs();
@@ -69,6 +72,17 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
 
   const token = (flavour: 'v1' | 'v2'): SeededTestToken => world.testTokens[flavour]!;
   const base = (flavour: 'v1' | 'v2') => `/registries/test-token-${flavour}`;
+  /** An unlocked holding of `owner` of the token of at least `amount` (earlier tests spend the seeded ones). */
+  const holdingOf = (flavour: 'v1' | 'v2', owner: string, amount: number): string => {
+    const kind = TEST_TOKEN_KINDS.find((k) => k.flavour === flavour)!;
+    for (const template of templateVersions(server.ledger, kind.packageName, kind.token)) {
+      for (const c of server.ledger.store.activeSnapshot({ kind: 'template', template })) {
+        const h = c.argument.holding as { owner?: string; account?: { owner: string }; amount: string; lock: unknown };
+        if ((h.owner ?? h.account?.owner) === owner && h.lock === null && Number(h.amount) >= amount) return c.contractId;
+      }
+    }
+    throw new Error(`no ${flavour} holding of ${owner} of ${amount}`);
+  };
 
   for (const flavour of ['v1', 'v2'] as const) {
     describe(`splice-test-token-${flavour}`, () => {
@@ -140,6 +154,57 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
     });
   }
 
+  for (const flavour of ['v1', 'v2'] as const) {
+    it(`allocates ${flavour === 'v1' ? 'TestTokenV1' : 'TestTokenV2'} through the v1 allocation factory; the allocation's withdraw and execute-transfer contexts settle it`, async () => {
+      const t = token(flavour);
+      const { alice, bob, 'trading-venue': venue } = world.parties;
+      const now = server.clock.now();
+      const allocate = async (legId: string, input: string) => {
+        const args = {
+          expectedAdmin: t.admin,
+          allocation: {
+            settlement: { executor: venue, settlementRef: { id: `trade-${flavour}`, cid: null }, requestedAt: iso(now - 60_000), allocateBefore: iso(now + HOUR), settleBefore: iso(now + 2 * HOUR), meta: EMPTY_META },
+            transferLegId: legId,
+            transferLeg: { sender: alice, receiver: bob, amount: '10.0', instrumentId: { admin: t.admin, id: t.instrumentId }, meta: EMPTY_META },
+          },
+          requestedAt: iso(now - 60_000),
+          inputHoldingCids: [input],
+          extraArgs: { context: { values: {} }, meta: EMPTY_META },
+        };
+        const res = await postJson(server, `${base(flavour)}/registry/allocation-instruction/v1/allocation-factory`, { choiceArguments: args, excludeDebugFields: true });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const factory = res.body as RegistryFactory;
+        expect(factory.factoryId).toBe(t.rules);
+        const tx = await mustSubmit(server, [alice], [{ ExerciseCommand: { templateId: ALLOCATION_FACTORY_V1, contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument: { ...args, extraArgs: { context: factory.choiceContext.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: factory.choiceContext.disclosedContracts });
+        const allocation = tx.created.find((c) => /:TokenAllocation(V1)?$/.test(c.templateId))!;
+        expect(allocation, JSON.stringify(tx.created)).toBeDefined();
+        const change = tx.created.find((c) => c.templateId.endsWith(':Token') && c.contractId !== allocation.contractId);
+        return { allocation: allocation.contractId, change: change?.contractId };
+      };
+      const contextFor = async (id: string, choice: 'withdraw' | 'execute-transfer') => {
+        const res = await postJson(server, `${base(flavour)}/registry/allocations/v1/${id}/choice-contexts/${choice}`, { excludeDebugFields: true });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body as RegistryFactory['choiceContext'];
+      };
+      const exercise = (actAs: string[], id: string, choice: string, context: RegistryFactory['choiceContext'], extra: Record<string, unknown> = {}) =>
+        submit(server, actAs, [{ ExerciseCommand: { templateId: ALLOCATION_V1, contractId: id, choice, choiceArgument: { ...extra, extraArgs: { context: context.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: context.disclosedContracts });
+
+      const first = await allocate('leg-withdrawn', holdingOf(flavour, alice, 10));
+      const withdrawn = await exercise([alice], first.allocation, 'Allocation_Withdraw', await contextFor(first.allocation, 'withdraw'));
+      expect(withdrawn.status, JSON.stringify(withdrawn.body).slice(0, 600)).toBe(200);
+      expect(withdrawn.archived).toContain(first.allocation);
+      const gone = await postJson(server, `${base(flavour)}/registry/allocations/v1/${first.allocation}/choice-contexts/cancel`, {});
+      expect(gone.status).toBe(404);
+
+      // Allocation_ExecuteTransfer's controllers are the executor, the sender and the receiver (a trading app's settlement gathers them).
+      const inputs = withdrawn.created.filter((c) => c.templateId.endsWith(':Token')).map((c) => c.contractId);
+      const second = await allocate('leg-settled', inputs[0]!);
+      const settled = await exercise([venue, alice, bob], second.allocation, 'Allocation_ExecuteTransfer', await contextFor(second.allocation, 'execute-transfer'));
+      expect(settled.status, JSON.stringify(settled.body).slice(0, 600)).toBe(200);
+      expect(settled.archived).toContain(second.allocation);
+    });
+  }
+
   it('refuses what is not one of its registries or not its admin\'s', async () => {
     const unknown = await getJson(server, '/registries/alice/registry/metadata/v1/info');
     expect([unknown.status, unknown.body.error]).toEqual([404, expect.stringContaining('served: test-token-v1, test-token-v2')]);
@@ -190,7 +255,9 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
       it(`transfers ${flavour === 'v1' ? 'TestTokenV1' : 'TestTokenV2'} from bob to erin, who accepts: both through the registry over HTTP`, async () => {
         const t = token(flavour);
         const { bob, erin } = world.parties;
-        expect(await amounts(bob, t.instrumentId)).toEqual([500]);
+        const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+        const [bobBefore, erinBefore] = [sum(await amounts(bob, t.instrumentId)), await amounts(erin, t.instrumentId)];
+        expect([bobBefore >= 500, erinBefore]).toEqual([true, []]);
         const offer = await sdk.token.transfer.create({ sender: bob, recipient: erin, amount: '120', instrumentId: t.instrumentId, registryUrl: registryUrl(flavour) });
         await submitAs(bob, offer as unknown as [Command, Disclosed]);
         const pending = await sdk.token.transfer.pending(erin);
@@ -199,7 +266,7 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
         const accept = await sdk.token.transfer.accept({ transferInstructionCid: mine[0]!.contractId, registryUrl: registryUrl(flavour) });
         await submitAs(erin, accept as unknown as [Command, Disclosed]);
         expect(await amounts(erin, t.instrumentId)).toEqual([120]);
-        expect(await amounts(bob, t.instrumentId)).toEqual([380]);
+        expect(sum(await amounts(bob, t.instrumentId))).toBe(bobBefore - 120);
         expect((await sdk.token.transfer.pending(erin)).filter((p) => p.interfaceViewValue.transfer.instrumentId.admin === t.admin)).toEqual([]);
       });
     }
