@@ -5,7 +5,7 @@
  * TokenRules as the factory, the contexts the test tokens' Daml reads), so a wallet transfers
  * and accepts over HTTP as against any registry, and the real package decides.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SDK } from '@canton-network/wallet-sdk';
@@ -14,13 +14,14 @@ import { sandboxToken } from '../../reference-server/src/msw/index.js';
 import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
 import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
+import { uploadDars } from '../../reference-server/src/ledger/packages/startupDars.js';
 import type { SeededTestToken } from '../../reference-server/src/apps/splice/testTokens/seedTestTokens.js';
 import { TEST_TOKEN_KINDS, templateVersions } from '../../reference-server/src/apps/splice/testTokens/testTokenKinds.js';
 import { installWebSocket } from '../clients/support/installWebSocket.js';
 import { quietSdkLogs, sdkLogAdapter } from '../clients/support/quietSdkLogs.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 import { closeAppServer, getJson, HOUR, iso, postJson, startAppServer, type AppServer, type RegistryFactory } from './support/appServer.js';
-import { mustSubmit, submit } from './support/jsonApi.js';
+import { allocateParty, mustSubmit, submit } from './support/jsonApi.js';
 
 const DARS = ['splice-amulet-0.1.22.dar', 'splice-test-token-v1-1.0.0.dar', 'splice-test-token-v2-1.0.0.dar'];
 const TRANSFER_FACTORY_V1 = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
@@ -270,5 +271,34 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
         expect((await sdk.token.transfer.pending(erin)).filter((p) => p.interfaceViewValue.transfer.instrumentId.admin === t.admin)).toEqual([]);
       });
     }
+  });
+});
+
+describe.skipIf(!HAS_DARS)('a test-token registry on a ledger with only the test token\'s DAR (`--dar`; needs ../shared/upstream/daml/dars)', () => {
+  let server: AppServer;
+  beforeAll(async () => {
+    const name = join(DARS_DIR, 'splice', 'splice-test-token-v1-1.0.0.dar');
+    server = await startAppServer({
+      prepare: (ledger) => {
+        const uploaded = uploadDars(ledger, [{ name, bytes: new Uint8Array(readFileSync(name)) }]);
+        if (!uploaded.ok) throw new Error(uploaded.error);
+      },
+    });
+  }, 120_000);
+  afterAll(() => closeAppServer(server));
+
+  it('serves an admin from the moment its TokenRules is created through the JSON API, and its instrument once it holds some', async () => {
+    const admin = await allocateParty(server, 'my-issuer');
+    const owner = await allocateParty(server, 'my-owner');
+    const hint = admin.slice(0, admin.lastIndexOf('::'));
+    expect((await getJson(server, `/registries/${hint}/registry/metadata/v1/info`)).status).toBe(404);
+    await mustSubmit(server, [admin], [{ CreateCommand: { templateId: '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:TokenRules', createArguments: { admin } } }]);
+    const info = await getJson(server, `/registries/${hint}/registry/metadata/v1/info`);
+    expect([info.status, info.body.adminId]).toEqual([200, admin]);
+    expect((await getJson(server, `/registries/${hint}/registry/metadata/v1/instruments`)).body.instruments).toEqual([]);
+    const holding = { owner, instrumentId: { admin, id: 'MINE' }, amount: '7.5', lock: null, meta: EMPTY_META };
+    await mustSubmit(server, [owner, admin], [{ CreateCommand: { templateId: '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:Token', createArguments: { holding } } }]);
+    const instruments = await getJson(server, `/registries/${encodeURIComponent(admin)}/registry/metadata/v1/instruments`);
+    expect(instruments.body.instruments.map((i: { id: string; totalSupply: string }) => [i.id, i.totalSupply])).toEqual([['MINE', '7.5000000000']]);
   });
 });
