@@ -96,7 +96,7 @@ export class TestTokenRegistry {
     if (!parties.ok) return parties;
     const checked = all([
       () => field.amount(t.value.amount, `${p}.amount`),
-      () => this.#checkInstrument(t.value.instrumentId, `${p}.instrumentId`, served.value.admin),
+      () => this.#checkInstrument(t.value.instrumentId, `${p}.instrumentId`, served.value),
       () => field.time(t.value.requestedAt, `${p}.requestedAt`),
       () => field.time(t.value.executeBefore, `${p}.executeBefore`),
       () => field.contractIds(t.value.inputHoldingCids, `${p}.inputHoldingCids`),
@@ -121,12 +121,8 @@ export class TestTokenRegistry {
     const spec = field.object(args.allocation, 'choiceArguments.allocation');
     if (!spec.ok) return spec;
     if (api === 'v1') {
-      const admin = this.#checkAdmin(args.expectedAdmin, served.value.admin);
-      if (!admin.ok) return admin;
-      const leg = field.object(spec.value.transferLeg, 'choiceArguments.allocation.transferLeg');
-      if (!leg.ok) return leg;
-      const instrument = this.#checkInstrument(leg.value.instrumentId, 'choiceArguments.allocation.transferLeg.instrumentId', served.value.admin);
-      if (!instrument.ok) return instrument;
+      const checked = this.#checkAllocationV1(args, spec.value, served.value);
+      if (!checked.ok) return checked;
     } else {
       const admin = field.party(spec.value.admin, 'choiceArguments.allocation.admin');
       if (!admin.ok) return admin;
@@ -305,15 +301,43 @@ export class TestTokenRegistry {
     return given.value === admin ? ok(undefined) : fail('INVALID_ARGUMENT', `Invalid request body: choiceArguments.expectedAdmin ${given.value} is not the admin of this registry (${admin})`);
   }
 
-  /** 400 unless `v` is an instrument of `admin` (any id: the test tokens accept any, as their Daml does). */
-  #checkInstrument(v: unknown, path: string, admin: string): Result<void, LedgerError> {
+  /** 400 unless `v` is one of the registry's instruments (those metadata lists: the admin's holdings'). */
+  #checkInstrument(v: unknown, path: string, served: Served): Result<void, LedgerError> {
     const instrument = field.object(v, path);
     if (!instrument.ok) return instrument;
     const given = field.party(instrument.value.admin, `${path}.admin`);
     if (!given.ok) return given;
     const id = field.text(instrument.value.id, `${path}.id`);
     if (!id.ok) return id;
-    return given.value === admin ? ok(undefined) : fail('INVALID_ARGUMENT', `Invalid request body: ${path}.admin ${given.value} is not the admin of this registry (${admin})`);
+    if (given.value !== served.admin) return fail('INVALID_ARGUMENT', `Invalid request body: ${path}.admin ${given.value} is not the admin of this registry (${served.admin})`);
+    const known = this.#instruments(served).map((i) => i.id);
+    return known.includes(id.value) ? ok(undefined) : fail('INVALID_ARGUMENT', `Invalid request body: unknown instrument ${given.value}/${id.value.slice(0, 80)} at ${path}; this registry administers ${known.length === 0 ? 'no instrument yet (no holding)' : known.join(', ')}`);
+  }
+
+  /** The v1 AllocationFactory_Allocate arguments, field by field (400 naming the first wrong one). */
+  #checkAllocationV1(args: DamlRecord, spec: DamlRecord, served: Served): Result<void, LedgerError> {
+    const admin = this.#checkAdmin(args.expectedAdmin, served.admin);
+    if (!admin.ok) return admin;
+    const p = 'choiceArguments.allocation';
+    const settlement = field.object(spec.settlement, `${p}.settlement`);
+    if (!settlement.ok) return settlement;
+    const leg = field.object(spec.transferLeg, `${p}.transferLeg`);
+    if (!leg.ok) return leg;
+    return all([
+      () => field.party(settlement.value.executor, `${p}.settlement.executor`),
+      () => field.time(settlement.value.requestedAt, `${p}.settlement.requestedAt`),
+      () => field.time(settlement.value.allocateBefore, `${p}.settlement.allocateBefore`),
+      () => field.time(settlement.value.settleBefore, `${p}.settlement.settleBefore`),
+      () => field.meta(settlement.value.meta, `${p}.settlement.meta`),
+      () => field.text(spec.transferLegId, `${p}.transferLegId`),
+      () => field.party(leg.value.sender, `${p}.transferLeg.sender`),
+      () => field.party(leg.value.receiver, `${p}.transferLeg.receiver`),
+      () => field.amount(leg.value.amount, `${p}.transferLeg.amount`),
+      () => this.#checkInstrument(leg.value.instrumentId, `${p}.transferLeg.instrumentId`, served),
+      () => field.meta(leg.value.meta, `${p}.transferLeg.meta`),
+      () => field.time(args.requestedAt, 'choiceArguments.requestedAt'),
+      () => field.contractIds(args.inputHoldingCids, 'choiceArguments.inputHoldingCids'),
+    ]);
   }
 
   /** v1 arguments: the expected admin, and the sender and receiver parties. */
