@@ -1,7 +1,8 @@
 /**
  * Scan's round history on Splice's own splice-amulet against the ports, tick by tick on the same
  * clock: the rounds Scan lists and the earliest round its reward accounting has complete, with
- * every difference explained.
+ * every difference explained; and Scan's traffic status from a purchase made with the real
+ * AmuletRules_BuyMemberTraffic (the real MemberTraffic, read as the ports' are).
  *
  * - The ports' world is seeded with history (rounds 0-1 archived, 2 closed, 3-5 open), so their
  *   reward accounting answers round 1 from the start. The real world starts as a network does
@@ -19,11 +20,12 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpliceDars, seedSpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
+import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
 import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
-import { closeAppServer, getJson, postJson, startAppServer, startWorldServer, type AppServer } from './support/appServer.js';
+import { closeAppServer, getJson, HOUR, iso, postJson, startAppServer, startWorldServer, type AppServer, type RegistryFactory } from './support/appServer.js';
+import { mustSubmit } from './support/jsonApi.js';
 
 const TICK_MS = 600_000;
 const EARLIEST = '/v0/internal/reward-accounting-process/rounds/earliest-available';
@@ -32,6 +34,7 @@ describe.skipIf(!HAS_DARS)('Scan\'s round history: Splice\'s splice-amulet 0.1.2
   let ports: AppServer;
   let real: AppServer;
   let splice: SpliceAmulet;
+  let world: SpliceAppWorld;
   beforeAll(async () => {
     ports = (await startWorldServer()).server;
     const dir = mkdtempSync(join(tmpdir(), 'splice-scan-'));
@@ -49,6 +52,7 @@ describe.skipIf(!HAS_DARS)('Scan\'s round history: Splice\'s splice-amulet 0.1.2
       prepare: (ledger) => {
         const seeded = seedSpliceAppWorld(ledger, splice);
         if (!seeded.ok) throw new Error(`${seeded.error.code}: ${seeded.error.cause}`);
+        world = seeded.value;
       },
     });
   }, 120_000);
@@ -90,5 +94,28 @@ describe.skipIf(!HAS_DARS)('Scan\'s round history: Splice\'s splice-amulet 0.1.2
     // Every closed round of the real world went on to be archived: none is left closed.
     const closed = real.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.closedMiningRound });
     expect(closed).toEqual([]);
+  });
+
+  it('reads traffic from the real MemberTraffic: alice buys 1,000,000 bytes for the participant with the real AmuletRules_BuyMemberTraffic', async () => {
+    const { alice, dso } = world.parties;
+    const synchronizer = real.ledger.config.synchronizers[0].id;
+    const member = `PAR::${real.ledger.config.participantId}`;
+    const status = async (server: AppServer) => (await getJson(server, `/v0/domains/${encodeURIComponent(synchronizer)}/members/${encodeURIComponent(member)}/traffic-status`)).body as { traffic_status: { target: { total_purchased: number } } };
+    const before = await status(real);
+    // The AmuletRules and the open round, as the registry discloses them.
+    const f = await postJson(real, '/registry/transfer-instruction/v1/transfer-factory', { excludeDebugFields: true, choiceArguments: { expectedAdmin: dso, transfer: { sender: alice, receiver: alice, amount: '1.0', instrumentId: { admin: dso, id: 'Amulet' }, requestedAt: iso(real.clock.now() - 60_000), executeBefore: iso(real.clock.now() + HOUR), inputHoldingCids: [], meta: { values: {} } }, extraArgs: { context: { values: {} }, meta: { values: {} } } } });
+    expect(f.status, f.text).toBe(200);
+    const ctx = (f.body as RegistryFactory).choiceContext;
+    const cid = (key: string) => (ctx.choiceContextData.values[key] as { value: string }).value;
+    const holding = real.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.amulet }).find((c) => c.argument.owner === alice)!;
+    await mustSubmit(real, [alice], [{ ExerciseCommand: { templateId: splice.ids.amuletRules, contractId: cid('amulet-rules'), choice: 'AmuletRules_BuyMemberTraffic', choiceArgument: {
+      inputs: [{ tag: 'InputAmulet', value: holding.contractId }],
+      context: { openMiningRound: cid('open-round'), issuingMiningRounds: [], validatorRights: [], featuredAppRight: null },
+      provider: alice, memberId: member, synchronizerId: synchronizer, migrationId: '0', trafficAmount: '1000000', expectedDso: dso,
+    } } }], { disclosedContracts: ctx.disclosedContracts });
+    const after = await status(real);
+    expect(after.traffic_status.target.total_purchased - before.traffic_status.target.total_purchased).toBe(1_000_000);
+    const traffic = real.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.memberTraffic });
+    expect(traffic.map((c) => [c.argument.memberId, c.argument.totalPurchased])).toEqual([[member, '1000000']]);
   });
 });
