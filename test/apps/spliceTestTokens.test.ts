@@ -32,6 +32,8 @@ const TRANSFER_INSTRUCTION_V1 = '#splice-api-token-transfer-instruction-v1:Splic
 const TRANSFER_FACTORY_V2 = '#splice-api-token-transfer-instruction-v2:Splice.Api.Token.TransferInstructionV2:TransferFactory';
 const ALLOCATION_FACTORY_V1 = '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory';
 const ALLOCATION_V1 = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
+const ALLOCATION_FACTORY_V2 = '#splice-api-token-allocation-instruction-v2:Splice.Api.Token.AllocationInstructionV2:AllocationFactory';
+const ALLOCATION_V2 = '#splice-api-token-allocation-v2:Splice.Api.Token.AllocationV2:Allocation';
 const EMPTY_META = { values: {} };
 
 quietSdkLogs();
@@ -234,6 +236,36 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
       expect(settled.archived).toContain(second.allocation);
     });
   }
+
+  it('allocates TestTokenV2 through the v2 allocation factory (v2 arguments: accounts, leg sides, actors); the v2 withdraw context gives it back', async () => {
+    const t = token('v2');
+    const { alice, bob, 'trading-venue': venue } = world.parties;
+    const account = (owner: string) => ({ owner, provider: null, id: '' });
+    const args = {
+      settlement: { executors: [venue], id: 'dvp-test-token-v2', cid: null, meta: EMPTY_META },
+      allocation: {
+        admin: t.admin, authorizer: account(alice),
+        transferLegSides: [{ transferLegId: 'leg-0', side: 'SenderSide', otherside: account(bob), amount: '5.0', instrumentId: t.instrumentId, meta: EMPTY_META }],
+        settlementDeadline: null, nextIterationFunding: null, committed: false, meta: EMPTY_META,
+      },
+      requestedAt: iso(server.clock.now() - 60_000),
+      inputHoldingCids: [holdingOf('v2', alice, 5)],
+      actors: [alice],
+    };
+    const res = await postJson(server, `${base('v2')}/registry/allocation-instruction/v2/allocation-factory`, { choiceArguments: { ...args, extraArgs: { context: { values: {} }, meta: EMPTY_META } }, excludeDebugFields: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const factory = res.body as RegistryFactory;
+    const tx = await mustSubmit(server, [alice], [{ ExerciseCommand: { templateId: ALLOCATION_FACTORY_V2, contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument: { ...args, extraArgs: { context: factory.choiceContext.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: factory.choiceContext.disclosedContracts });
+    const allocation = tx.created.find((c) => c.templateId.endsWith(':TokenAllocationV2'));
+    expect(allocation, JSON.stringify(tx.created)).toBeDefined();
+    const ctx = await postJson(server, `${base('v2')}/registry/allocations/v2/${allocation!.contractId}/choice-contexts/withdraw`, { excludeDebugFields: true });
+    expect(ctx.status, JSON.stringify(ctx.body)).toBe(200);
+    const context = ctx.body as RegistryFactory['choiceContext'];
+    // The rules, and alice's locked token, which the executors (also actors of other choices) do not see.
+    expect(context.disclosedContracts.length).toBe(2);
+    const withdrawn = await mustSubmit(server, [alice], [{ ExerciseCommand: { templateId: ALLOCATION_V2, contractId: allocation!.contractId, choice: 'Allocation_Withdraw', choiceArgument: { actors: [alice], extraArgs: { context: context.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: context.disclosedContracts });
+    expect(withdrawn.archived).toContain(allocation!.contractId);
+  });
 
   it('refuses what is not one of its registries or not its admin\'s', async () => {
     const unknown = await getJson(server, '/registries/alice/registry/metadata/v1/info');
