@@ -34,6 +34,7 @@ const ALLOCATION_FACTORY_V1 = '#splice-api-token-allocation-instruction-v1:Splic
 const ALLOCATION_V1 = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
 const ALLOCATION_FACTORY_V2 = '#splice-api-token-allocation-instruction-v2:Splice.Api.Token.AllocationInstructionV2:AllocationFactory';
 const ALLOCATION_V2 = '#splice-api-token-allocation-v2:Splice.Api.Token.AllocationV2:Allocation';
+const SETTLEMENT_FACTORY_V2 = '#splice-api-token-allocation-v2:Splice.Api.Token.AllocationV2:SettlementFactory';
 const EMPTY_META = { values: {} };
 
 quietSdkLogs();
@@ -78,16 +79,24 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
 
   const token = (flavour: 'v1' | 'v2'): SeededTestToken => world.testTokens[flavour]!;
   const base = (flavour: 'v1' | 'v2') => `/registries/test-token-${flavour}`;
+  /** The active tokens of `owner` (v1's holding owner, v2's account owner). */
+  const tokensOf = (flavour: 'v1' | 'v2', owner: string) => {
+    const kind = TEST_TOKEN_KINDS.find((k) => k.flavour === flavour)!;
+    return templateVersions(server.ledger, kind.packageName, kind.token).flatMap((template) =>
+      server.ledger.store.activeSnapshot({ kind: 'template', template }).filter((c) => {
+        const h = c.argument.holding as { owner?: string; account?: { owner: string } };
+        return (h.owner ?? h.account?.owner) === owner;
+      }),
+    );
+  };
   /** An unlocked holding of `owner` of the token of at least `amount` (earlier tests spend the seeded ones). */
   const holdingOf = (flavour: 'v1' | 'v2', owner: string, amount: number): string => {
-    const kind = TEST_TOKEN_KINDS.find((k) => k.flavour === flavour)!;
-    for (const template of templateVersions(server.ledger, kind.packageName, kind.token)) {
-      for (const c of server.ledger.store.activeSnapshot({ kind: 'template', template })) {
-        const h = c.argument.holding as { owner?: string; account?: { owner: string }; amount: string; lock: unknown };
-        if ((h.owner ?? h.account?.owner) === owner && h.lock === null && Number(h.amount) >= amount) return c.contractId;
-      }
-    }
-    throw new Error(`no ${flavour} holding of ${owner} of ${amount}`);
+    const found = tokensOf(flavour, owner).find((c) => {
+      const h = c.argument.holding as { amount: string; lock: unknown };
+      return h.lock === null && Number(h.amount) >= amount;
+    });
+    if (found === undefined) throw new Error(`no ${flavour} holding of ${owner} of ${amount}`);
+    return found.contractId;
   };
 
   // First, while the seeded offers are pending: the suite's registry checks, given the registry's URL.
@@ -100,7 +109,7 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
         groups: ['registry'],
         writes: false,
         registry: {
-          apis: flavour === 'v1' ? ['metadata-v1', 'transfer-instruction-v1', 'allocation-instruction-v1', 'allocation-v1'] : ['metadata-v1', 'transfer-instruction-v1', 'transfer-instruction-v2', 'allocation-instruction-v1', 'allocation-v1'],
+          apis: flavour === 'v1' ? ['metadata-v1', 'transfer-instruction-v1', 'allocation-instruction-v1', 'allocation-v1'] : ['metadata-v1', 'transfer-instruction-v1', 'transfer-instruction-v2', 'allocation-instruction-v1', 'allocation-v1', 'allocation-v2'],
           transferInstructionId: t.transferToCarol,
           allocationId: t.bobsAllocation,
           transferSender: world.parties.alice,
@@ -265,6 +274,44 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (need
     expect(context.disclosedContracts.length).toBe(2);
     const withdrawn = await mustSubmit(server, [alice], [{ ExerciseCommand: { templateId: ALLOCATION_V2, contractId: allocation!.contractId, choice: 'Allocation_Withdraw', choiceArgument: { actors: [alice], extraArgs: { context: context.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: context.disclosedContracts });
     expect(withdrawn.archived).toContain(allocation!.contractId);
+  });
+
+  it('settles a TestTokenV2 DvP leg: alice\'s and bob\'s v2 allocations, settled by the executor with the settlement factory\'s context', async () => {
+    const t = token('v2');
+    const { alice, bob, 'trading-venue': venue } = world.parties;
+    const account = (owner: string) => ({ owner, provider: null, id: '' });
+    const settlement = { executors: [venue], id: 'dvp-settled', cid: null, meta: EMPTY_META };
+    const leg = { transferLegId: 'leg-0', sender: account(alice), receiver: account(bob), amount: '5.0', instrumentId: t.instrumentId, meta: EMPTY_META };
+    const allocate = async (party: string, side: 'SenderSide' | 'ReceiverSide', inputs: string[]) => {
+      const args = {
+        settlement,
+        allocation: {
+          admin: t.admin, authorizer: account(party),
+          transferLegSides: [{ transferLegId: 'leg-0', side, otherside: account(party === alice ? bob : alice), amount: '5.0', instrumentId: t.instrumentId, meta: EMPTY_META }],
+          settlementDeadline: null, nextIterationFunding: null, committed: false, meta: EMPTY_META,
+        },
+        requestedAt: iso(server.clock.now() - 60_000), inputHoldingCids: inputs, actors: [party],
+      };
+      const res = await postJson(server, `${base('v2')}/registry/allocation-instruction/v2/allocation-factory`, { choiceArguments: { ...args, extraArgs: { context: { values: {} }, meta: EMPTY_META } }, excludeDebugFields: true });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const f = res.body as RegistryFactory;
+      const tx = await mustSubmit(server, [party], [{ ExerciseCommand: { templateId: ALLOCATION_FACTORY_V2, contractId: f.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument: { ...args, extraArgs: { context: f.choiceContext.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: f.choiceContext.disclosedContracts });
+      return tx.created.find((c) => c.templateId.endsWith(':TokenAllocationV2'))!.contractId;
+    };
+    const bobsBefore = tokensOf('v2', bob).map((c) => c.contractId);
+    const fromAlice = await allocate(alice, 'SenderSide', [holdingOf('v2', alice, 5)]);
+    const toBob = await allocate(bob, 'ReceiverSide', []);
+    const settleArgs = { settlement, transferLegs: [leg], allocations: [fromAlice, toBob].map((allocationCid) => ({ allocationCid, extraTransferLegSides: [], nextIterationFunding: null })), actors: [venue] };
+    const res = await postJson(server, `${base('v2')}/registry/allocation/v2/settlement-factory`, { choiceArguments: { ...settleArgs, extraArgs: { context: { values: {} }, meta: EMPTY_META } }, excludeDebugFields: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const f = res.body as RegistryFactory;
+    // The rules and alice's locked 5 (bob's receipt locks nothing).
+    expect(f.choiceContext.disclosedContracts.length).toBe(2);
+    const settled = await mustSubmit(server, [venue], [{ ExerciseCommand: { templateId: SETTLEMENT_FACTORY_V2, contractId: f.factoryId, choice: 'SettlementFactory_SettleBatch', choiceArgument: { ...settleArgs, extraArgs: { context: f.choiceContext.choiceContextData, meta: EMPTY_META } } } }], { disclosedContracts: f.choiceContext.disclosedContracts });
+    expect(settled.archived).toEqual(expect.arrayContaining([fromAlice, toBob]));
+    // bob's new 5 (the executor is no stakeholder of it, so its transaction view leaves it out).
+    const bobs = tokensOf('v2', bob);
+    expect(bobs.filter((c) => !bobsBefore.includes(c.contractId)).map((c) => c.argument.holding)).toEqual([expect.objectContaining({ account: account(bob), amount: '5.0000000000', lock: null })]);
   });
 
   it('refuses what is not one of its registries or not its admin\'s', async () => {

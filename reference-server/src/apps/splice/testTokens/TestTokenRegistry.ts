@@ -2,6 +2,7 @@ import type { DamlRecord, DamlValue, Ledger, LedgerError, Result, TemplateDef } 
 import { fail, ok, toTimestamp } from '../../../ledger/index.js';
 import type { StoredContract } from '../../../store/StoredContract.js';
 import type { FactoryWithChoiceContext, Instrument, RegistryInfo } from '../../amulet/AmuletRegistry.js';
+import { MAX_SETTLEMENT_ALLOCATIONS, MAX_SETTLEMENT_LEGS } from '../../amulet/AmuletRegistryV2.js';
 import { disclosedContract } from '../../registry/disclosedContract.js';
 import { isContractIdSyntax } from '../../registry/isContractIdSyntax.js';
 import { parseChoiceContextRequest } from '../../registry/parseChoiceContextRequest.js';
@@ -130,6 +131,85 @@ export class TestTokenRegistry {
     }
     const context = this.#render(served.value, [served.value.rules], args, request.value.excludeDebugFields);
     return context.ok ? ok({ factoryId: served.value.rules.contractId, choiceContext: context.value }) : context;
+  }
+
+  /**
+   * POST .../allocation/v2/settlement-factory (v2 token): the admin's TokenRules, the context
+   * SettlementFactory_SettleBatch reads, and the locked tokens of the allocations it names, which
+   * the executors do not see (an id that is not an active allocation of this token adds nothing;
+   * the choice then refuses it).
+   */
+  settlementFactory(registry: string, body: unknown): Result<FactoryWithChoiceContext, LedgerError> {
+    const request = parseFactoryRequest(body);
+    if (!request.ok) return request;
+    const served = this.#served(registry, 'v2');
+    if (!served.ok) return served;
+    const args = request.value.choiceArguments;
+    const ids: string[] = [];
+    const checked = all([
+      () => this.#settlementInfo(args.settlement),
+      () => this.#transferLegs(args.transferLegs, served.value),
+      () => partyList(args.actors, 'choiceArguments.actors'),
+      () => {
+        const path = 'choiceArguments.allocations';
+        if (!Array.isArray(args.allocations) || args.allocations.length === 0) return invalid(`${path} must be a non-empty list of {allocationCid, extraTransferLegSides, nextIterationFunding}`);
+        if (args.allocations.length > MAX_SETTLEMENT_ALLOCATIONS) return invalid(`${path} has ${args.allocations.length} allocations; this registry settles at most ${MAX_SETTLEMENT_ALLOCATIONS} in one batch`);
+        for (const [i, x] of args.allocations.entries()) {
+          const cid = record(x).allocationCid;
+          if (typeof cid !== 'string' || !isContractIdSyntax(cid)) return invalid(`${path}[${i}].allocationCid is not a contract id`);
+          ids.push(cid);
+        }
+        return ok(undefined);
+      },
+    ]);
+    if (!checked.ok) return checked;
+    const locked: StoredContract[] = [];
+    for (const id of ids) {
+      const c = this.ledger.store.contract(id);
+      if (c === undefined || !c.isActive || !served.value.templates.allocations.includes(c.template) || !c.signatories.includes(served.value.admin)) continue;
+      for (const h of this.#namedHoldings(served.value, c.argument)) if (!locked.includes(h)) locked.push(h);
+    }
+    const context = this.#render(served.value, [served.value.rules, ...locked], args, request.value.excludeDebugFields);
+    return context.ok ? ok({ factoryId: served.value.rules.contractId, choiceContext: context.value }) : context;
+  }
+
+  #settlementInfo(v: DamlValue | undefined): Result<void, LedgerError> {
+    const path = 'choiceArguments.settlement';
+    const s = field.object(v, path);
+    if (!s.ok) return s;
+    return all([
+      () => partyList(s.value.executors, `${path}.executors`),
+      () => field.text(s.value.id, `${path}.id`),
+      () => (s.value.cid === undefined || s.value.cid === null || (typeof s.value.cid === 'string' && isContractIdSyntax(s.value.cid)) ? ok(undefined) : invalid(`${path}.cid is not a contract id`)),
+      () => field.meta(s.value.meta, `${path}.meta`),
+    ]);
+  }
+
+  /** v2 legs: accounts, and the instrument by its text id (the admin is the factory's). */
+  #transferLegs(v: DamlValue | undefined, served: Served): Result<void, LedgerError> {
+    const path = 'choiceArguments.transferLegs';
+    if (!Array.isArray(v) || v.length === 0) return invalid(`${path} must be a non-empty list of transfer legs`);
+    if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} legs; this registry settles at most ${MAX_SETTLEMENT_LEGS} in one batch`);
+    const known = this.#instruments(served).map((i) => i.id);
+    for (const [i, x] of v.entries()) {
+      const q = `${path}[${i}]`;
+      const leg = field.object(x, q);
+      if (!leg.ok) return leg;
+      const r = all([
+        () => field.text(leg.value.transferLegId, `${q}.transferLegId`),
+        () => accountOf(leg.value.sender, `${q}.sender`),
+        () => accountOf(leg.value.receiver, `${q}.receiver`),
+        () => field.amount(leg.value.amount, `${q}.amount`),
+        () => {
+          const id = field.text(leg.value.instrumentId, `${q}.instrumentId`);
+          if (!id.ok) return id;
+          return known.includes(id.value) ? ok(undefined) : invalid(`unknown instrument '${id.value.slice(0, 80)}' at ${q}.instrumentId; this registry administers ${known.join(', ') || 'no instrument yet'}`);
+        },
+        () => field.meta(leg.value.meta, `${q}.meta`),
+      ]);
+      if (!r.ok) return r;
+    }
+    return ok(undefined);
   }
 
   /** POST .../transfer-instruction/{v1,v2}/{id}/choice-contexts/{accept,reject,withdraw}. */
@@ -350,22 +430,37 @@ export class TestTokenRegistry {
     return receiver.ok ? ok([sender.value, receiver.value]) : receiver;
   }
 
-  /** v2 arguments: the sender's and receiver's accounts (as JSON, to compare), and actors. */
+  /** v2 arguments: the sender's and receiver's accounts (as JSON, to compare). */
   #v2Accounts(t: DamlRecord): Result<[string, string], LedgerError> {
-    const out: string[] = [];
-    for (const side of ['sender', 'receiver'] as const) {
-      const a = field.object(t[side], `choiceArguments.transfer.${side}`);
-      if (!a.ok) return a;
-      for (const member of ['owner', 'provider'] as const) {
-        const v = a.value[member];
-        if (v === undefined || v === null) continue;
-        const p = field.party(v, `choiceArguments.transfer.${side}.${member}`);
-        if (!p.ok) return p;
-      }
-      out.push(JSON.stringify([a.value.owner ?? null, a.value.provider ?? null, a.value.id ?? null]));
-    }
-    return ok([out[0]!, out[1]!]);
+    const sender = accountOf(t.sender, 'choiceArguments.transfer.sender');
+    if (!sender.ok) return sender;
+    const receiver = accountOf(t.receiver, 'choiceArguments.transfer.receiver');
+    return receiver.ok ? ok([sender.value, receiver.value]) : receiver;
   }
+}
+
+const invalid = (what: string) => fail('INVALID_ARGUMENT', `Invalid request body: ${what}`);
+
+/** A v2 Account `{owner, provider, id}` (owner and provider optional parties), as JSON to compare. */
+function accountOf(v: DamlValue | undefined, path: string): Result<string, LedgerError> {
+  const a = field.object(v, path);
+  if (!a.ok) return a;
+  for (const member of ['owner', 'provider'] as const) {
+    const p = a.value[member];
+    if (p === undefined || p === null) continue;
+    const party = field.party(p, `${path}.${member}`);
+    if (!party.ok) return party;
+  }
+  return ok(JSON.stringify([a.value.owner ?? null, a.value.provider ?? null, a.value.id ?? null]));
+}
+
+function partyList(v: DamlValue | undefined, path: string): Result<void, LedgerError> {
+  if (!Array.isArray(v) || v.length === 0) return invalid(`${path} must be a non-empty list of party ids`);
+  for (const [i, p] of v.entries()) {
+    const r = field.party(p, `${path}[${i}]`);
+    if (!r.ok) return r;
+  }
+  return ok(undefined);
 }
 
 function all(checks: readonly (() => Result<unknown, LedgerError>)[]): Result<void, LedgerError> {

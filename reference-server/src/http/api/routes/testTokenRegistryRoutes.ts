@@ -84,4 +84,12 @@ export const testTokenRegistryRoutes: readonly Route[] = [
   }),
   ...perVersion('v1'),
   ...perVersion('v2'),
+  defineRoute<unknown>({
+    method: 'POST',
+    path: at('/registry/allocation/v2/settlement-factory'),
+    operationId: 'getSettlementFactoryV2',
+    group: 'A',
+    body: 'json',
+    handle: ({ params, body, services }) => jsonResult(testTokenRegistryOf(services.ledger).settlementFactory(params['registry'] ?? '', body)),
+  }),
 ];
