@@ -82,7 +82,7 @@ export function seedTestTokens(ledger: Ledger, parties: { readonly alice: string
     const factory = testTokenRegistryOf(ledger).transferFactory(admin, 'v1', { choiceArguments: { expectedAdmin: admin, transfer, extraArgs: { context: { values: {} }, meta: EMPTY_META } } });
     if (!factory.ok) return factory;
     const context = factory.value.choiceContext;
-    const offered = submit([alice], [{ ExerciseCommand: { templateId: TRANSFER_FACTORY_V1_INTERFACE, contractId: rules, choice: 'TransferFactory_Transfer', choiceArgument: { expectedAdmin: admin, transfer, extraArgs: { context: context.choiceContextData as unknown as DamlRecord, meta: EMPTY_META } } } }], context.disclosedContracts);
+    const offered = submit([alice], [{ ExerciseCommand: { templateId: TRANSFER_FACTORY_V1_INTERFACE, contractId: factory.value.factoryId, choice: 'TransferFactory_Transfer', choiceArgument: { expectedAdmin: admin, transfer, extraArgs: { context: context.choiceContextData as unknown as DamlRecord, meta: EMPTY_META } } } }], context.disclosedContracts);
     if (!offered.ok) return offered;
     const offer = offered.value.find((e) => kind.transferInstructions.some((q) => e.templateId.endsWith(`:${q}`)));
     if (offer === undefined) return fail('CONTRACT_NOT_FOUND', `the seeded ${kind.packageName} transfer to carol created no TokenTransferOffer`);
@@ -96,7 +96,7 @@ export function seedTestTokens(ledger: Ledger, parties: { readonly alice: string
     const allocationFactory = testTokenRegistryOf(ledger).allocationFactory(admin, 'v1', { choiceArguments: { ...allocateArgs, extraArgs: { context: { values: {} }, meta: EMPTY_META } } });
     if (!allocationFactory.ok) return allocationFactory;
     const ac = allocationFactory.value.choiceContext;
-    const allocated = submit([bob], [{ ExerciseCommand: { templateId: ALLOCATION_FACTORY_V1_INTERFACE, contractId: rules, choice: 'AllocationFactory_Allocate', choiceArgument: { ...allocateArgs, extraArgs: { context: ac.choiceContextData as unknown as DamlRecord, meta: EMPTY_META } } } }], ac.disclosedContracts);
+    const allocated = submit([bob], [{ ExerciseCommand: { templateId: ALLOCATION_FACTORY_V1_INTERFACE, contractId: allocationFactory.value.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument: { ...allocateArgs, extraArgs: { context: ac.choiceContextData as unknown as DamlRecord, meta: EMPTY_META } } } }], ac.disclosedContracts);
     if (!allocated.ok) return allocated;
     const bobsAllocation = allocated.value.find((e) => kind.allocations.some((q) => e.templateId.endsWith(`:${q}`)));
     if (bobsAllocation === undefined) return fail('CONTRACT_NOT_FOUND', `the seeded ${kind.packageName} allocation created no allocation`);
