@@ -2,13 +2,14 @@ import type { DamlRecord, DamlValue, Ledger, LedgerError, Result, TemplateDef } 
 import { fail, ok, toTimestamp } from '../../../ledger/index.js';
 import type { StoredContract } from '../../../store/StoredContract.js';
 import type { FactoryWithChoiceContext, Instrument, RegistryInfo } from '../../amulet/AmuletRegistry.js';
-import { MAX_SETTLEMENT_ALLOCATIONS, MAX_SETTLEMENT_LEGS } from '../../amulet/AmuletRegistryV2.js';
+import { MAX_SETTLEMENT_ALLOCATIONS } from '../../amulet/AmuletRegistryV2.js';
 import { disclosedContract } from '../../registry/disclosedContract.js';
 import { isContractIdSyntax } from '../../registry/isContractIdSyntax.js';
 import { parseChoiceContextRequest } from '../../registry/parseChoiceContextRequest.js';
 import { field, parseFactoryRequest } from '../../registry/parseFactoryRequest.js';
 import type { AnyValue, ChoiceContext } from '../../registry/types.js';
 import { REGISTRY_INFO_APIS } from '../../tokenStandard/ids.js';
+import { accountOf, all, invalid, partyList, settlementInfo, transferLegs } from './testTokenArguments.js';
 import { TEST_TOKEN_KINDS, templateVersions, type TestTokenKind } from './testTokenKinds.js';
 
 /** The token standard's registry-side APIs (not allocation-request, which apps implement, nor the v2 event log). */
@@ -147,8 +148,8 @@ export class TestTokenRegistry {
     const args = request.value.choiceArguments;
     const ids: string[] = [];
     const checked = all([
-      () => this.#settlementInfo(args.settlement),
-      () => this.#transferLegs(args.transferLegs, served.value),
+      () => settlementInfo(args.settlement),
+      () => transferLegs(args.transferLegs, this.#instruments(served.value).map((i) => i.id)),
       () => partyList(args.actors, 'choiceArguments.actors'),
       () => {
         const path = 'choiceArguments.allocations';
@@ -171,45 +172,6 @@ export class TestTokenRegistry {
     }
     const context = this.#render(served.value, [served.value.rules, ...locked], args, request.value.excludeDebugFields);
     return context.ok ? ok({ factoryId: served.value.rules.contractId, choiceContext: context.value }) : context;
-  }
-
-  #settlementInfo(v: DamlValue | undefined): Result<void, LedgerError> {
-    const path = 'choiceArguments.settlement';
-    const s = field.object(v, path);
-    if (!s.ok) return s;
-    return all([
-      () => partyList(s.value.executors, `${path}.executors`),
-      () => field.text(s.value.id, `${path}.id`),
-      () => (s.value.cid === undefined || s.value.cid === null || (typeof s.value.cid === 'string' && isContractIdSyntax(s.value.cid)) ? ok(undefined) : invalid(`${path}.cid is not a contract id`)),
-      () => field.meta(s.value.meta, `${path}.meta`),
-    ]);
-  }
-
-  /** v2 legs: accounts, and the instrument by its text id (the admin is the factory's). */
-  #transferLegs(v: DamlValue | undefined, served: Served): Result<void, LedgerError> {
-    const path = 'choiceArguments.transferLegs';
-    if (!Array.isArray(v) || v.length === 0) return invalid(`${path} must be a non-empty list of transfer legs`);
-    if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} legs; this registry settles at most ${MAX_SETTLEMENT_LEGS} in one batch`);
-    const known = this.#instruments(served).map((i) => i.id);
-    for (const [i, x] of v.entries()) {
-      const q = `${path}[${i}]`;
-      const leg = field.object(x, q);
-      if (!leg.ok) return leg;
-      const r = all([
-        () => field.text(leg.value.transferLegId, `${q}.transferLegId`),
-        () => accountOf(leg.value.sender, `${q}.sender`),
-        () => accountOf(leg.value.receiver, `${q}.receiver`),
-        () => field.amount(leg.value.amount, `${q}.amount`),
-        () => {
-          const id = field.text(leg.value.instrumentId, `${q}.instrumentId`);
-          if (!id.ok) return id;
-          return known.includes(id.value) ? ok(undefined) : invalid(`unknown instrument '${id.value.slice(0, 80)}' at ${q}.instrumentId; this registry administers ${known.join(', ') || 'no instrument yet'}`);
-        },
-        () => field.meta(leg.value.meta, `${q}.meta`),
-      ]);
-      if (!r.ok) return r;
-    }
-    return ok(undefined);
   }
 
   /** POST .../transfer-instruction/{v1,v2}/{id}/choice-contexts/{accept,reject,withdraw}. */
@@ -437,38 +399,6 @@ export class TestTokenRegistry {
     const receiver = accountOf(t.receiver, 'choiceArguments.transfer.receiver');
     return receiver.ok ? ok([sender.value, receiver.value]) : receiver;
   }
-}
-
-const invalid = (what: string) => fail('INVALID_ARGUMENT', `Invalid request body: ${what}`);
-
-/** A v2 Account `{owner, provider, id}` (owner and provider optional parties), as JSON to compare. */
-function accountOf(v: DamlValue | undefined, path: string): Result<string, LedgerError> {
-  const a = field.object(v, path);
-  if (!a.ok) return a;
-  for (const member of ['owner', 'provider'] as const) {
-    const p = a.value[member];
-    if (p === undefined || p === null) continue;
-    const party = field.party(p, `${path}.${member}`);
-    if (!party.ok) return party;
-  }
-  return ok(JSON.stringify([a.value.owner ?? null, a.value.provider ?? null, a.value.id ?? null]));
-}
-
-function partyList(v: DamlValue | undefined, path: string): Result<void, LedgerError> {
-  if (!Array.isArray(v) || v.length === 0) return invalid(`${path} must be a non-empty list of party ids`);
-  for (const [i, p] of v.entries()) {
-    const r = field.party(p, `${path}[${i}]`);
-    if (!r.ok) return r;
-  }
-  return ok(undefined);
-}
-
-function all(checks: readonly (() => Result<unknown, LedgerError>)[]): Result<void, LedgerError> {
-  for (const check of checks) {
-    const r = check();
-    if (!r.ok) return r;
-  }
-  return ok(undefined);
 }
 
 /** Visits every value of a Daml JSON value, depth-first, down to `depth` levels. */
