@@ -6,6 +6,7 @@ import { defineRoute, type Route } from '../http/api/route.js';
 import { registryRoutes } from '../http/api/routes/registryRoutes.js';
 import { ledgerApiRoutes } from '../http/api/routes/routeTable.js';
 import { scanRoutes } from '../http/api/routes/scanRoutes.js';
+import { testTokenRegistryRoutes } from '../http/api/routes/testTokenRegistryRoutes.js';
 import { LOCALNET_USER, SCAN_PREFIX, SCAN_PROXY_PREFIX, VALIDATOR_PREFIX } from './localNetConfig.js';
 
 const under = (prefix: string, routes: readonly Route[]): Route[] => routes.map((r) => ({ ...r, path: `${prefix}${r.path}` }));
@@ -41,7 +42,7 @@ export interface LocalNetRouteTables {
   readonly validator: readonly Route[];
   /** `/api/scan`: Scan's reads, and the token-standard registry at the root as Scan serves it; public. */
   readonly scan: readonly Route[];
-  /** The token-standard registry (group A), at the root; public. */
+  /** The token-standard registry (group A), at the root, and the test tokens' under `/registries/{admin}`; public. */
   readonly tokenStandard: readonly Route[];
   /** The app-provider participant's JSON Ledger API (group B), at the root, answering as that participant. */
   readonly appProviderLedger: readonly Route[];
@@ -56,6 +57,6 @@ export const localNetRoutes: LocalNetRouteTables = {
     ...under(SCAN_PROXY_PREFIX, registryRoutes),
   ],
   scan: publicly([...scanRoutes.filter((r) => r.path.startsWith(`${SCAN_PREFIX}/`)), ...registryRoutes]),
-  tokenStandard: publicly(registryRoutes),
+  tokenStandard: publicly([...registryRoutes, ...testTokenRegistryRoutes]),
   appProviderLedger: ledgerApiRoutes.filter((r) => r.group === 'B'),
 };

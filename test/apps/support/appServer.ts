@@ -68,9 +68,12 @@ export async function startWorldServer(options: { apps?: AppsOptions } = {}): Pr
 
 const SCAN_PREFIX = '/api/scan';
 
-/** Which of our specs describes a path (Scan's also under its deployed prefix). */
+/** Which of our specs describes a path (Scan's also under its deployed prefix, a test token's registry under `/registries/{admin}`). */
 function specOf(path: string): { spec: SpecGroup; path: string } {
   if (path.startsWith('/registry/')) return { spec: 'registry', path };
+  // A test token's registry, under its admin's prefix.
+  const prefixed = /^\/registries\/[^/]+(\/registry\/.*)$/.exec(path);
+  if (prefixed) return { spec: 'registry', path: prefixed[1]! };
   if (path.startsWith(`${SCAN_PREFIX}/`)) return { spec: 'scan', path: path.slice(SCAN_PREFIX.length) };
   if (path.startsWith('/v0/')) return { spec: 'scan', path };
   return { spec: 'ledger', path };

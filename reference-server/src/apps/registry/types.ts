@@ -5,7 +5,8 @@ export type AnyValue =
   | { readonly tag: 'AV_ContractId'; readonly value: string }
   | { readonly tag: 'AV_Text'; readonly value: string }
   | { readonly tag: 'AV_Bool'; readonly value: boolean }
-  | { readonly tag: 'AV_Map'; readonly value: Readonly<Record<string, AnyValue>> };
+  | { readonly tag: 'AV_Map'; readonly value: Readonly<Record<string, AnyValue>> }
+  | { readonly tag: 'AV_List'; readonly value: readonly AnyValue[] };
 
 export interface DisclosedContract {
   readonly templateId: string;

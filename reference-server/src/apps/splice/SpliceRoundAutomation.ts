@@ -19,6 +19,16 @@ const roundNumber = (c: StoredContract): bigint => {
   if (n === undefined) roundNumbers.set(c, (n = BigInt(text(record(c.argument.round).number) || '0')));
   return n;
 };
+
+/** The reward coupons a round's closing leaves behind, and the choice by which the DSO expires each. */
+const COUPONS = [
+  ['Splice.Amulet:AppRewardCoupon', 'AppRewardCoupon_DsoExpire'],
+  ['Splice.Amulet:ValidatorRewardCoupon', 'ValidatorRewardCoupon_DsoExpire'],
+  ['Splice.Amulet:SvRewardCoupon', 'SvRewardCoupon_DsoExpire'],
+  ['Splice.ValidatorLicense:ValidatorFaucetCoupon', 'ValidatorFaucetCoupon_DsoExpire'],
+  ['Splice.ValidatorLicense:ValidatorLivenessActivityRecord', 'ValidatorLivenessActivityRecord_DsoExpire'],
+] as const;
+
 const at = (c: StoredContract, field: string) => timeMicros(text(c.argument[field])) ?? 0n;
 
 /**
@@ -111,8 +121,38 @@ export class SpliceRoundAutomation implements RoundKeeper {
       const done = submit(lifecycle);
       if (!done.ok) return done;
     }
+    const archived = this.#archiveClosedRounds(dso, submit, onRules);
+    if (!archived.ok) return archived;
     // Read at the ledger time now: a schedule bootstrapped above opens at its transaction's time.
     return ok(this.usableRound(dso, msToMicros(this.ledger.config.clock.now())));
+  }
+
+  /**
+   * Closed rounds end as Splice's SV automation ends them: the reward coupons of the round still
+   * unclaimed expire (`*_DsoExpire`), then the round is archived (`AmuletRules_MiningRound_Archive`),
+   * which is what Scan's reward accounting counts as a complete round (COUPONS: the kinds expired).
+   */
+  #archiveClosedRounds(dso: string, submit: (commands: Command[]) => Result<unknown, LedgerError>, onRules: (choice: string, choiceArgument: DamlRecord) => Command): Result<unknown, LedgerError> {
+    const closed = this.ledger.store.activeSnapshot({ kind: 'template', template: this.amulet.templates.closedMiningRound }).filter((c) => c.argument.dso === dso);
+    if (closed.length === 0) return ok(undefined);
+    const coupons = COUPONS.flatMap(([qualified, choice]) => {
+      const def = this.ledger.catalogue.resolve(`${this.amulet.packageId}:${qualified}`);
+      return def.ok && def.value.kind === 'template' ? [{ template: def.value, choice }] : [];
+    });
+    const commands: Command[] = [];
+    for (const round of closed) {
+      const n = roundNumber(round);
+      const expiring: Command[] = [];
+      for (const { template, choice } of coupons) {
+        for (const c of this.ledger.store.activeSnapshot({ kind: 'template', template })) {
+          if (c.argument.dso === dso && BigInt(text(record(c.argument.round).number) || '-1') === n) {
+            expiring.push({ ExerciseCommand: { templateId: template.id, contractId: c.contractId, choice, choiceArgument: { closedRoundCid: round.contractId } } });
+          }
+        }
+      }
+      commands.push(...expiring, onRules('AmuletRules_MiningRound_Archive', { closedRoundCid: round.contractId }));
+    }
+    return submit(commands);
   }
 
   /** Is one of `dso`'s open rounds open at `now` (opensAt <= now < targetClosesAt)? */

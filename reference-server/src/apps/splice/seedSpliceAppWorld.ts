@@ -8,6 +8,7 @@ import { seedSampleRegistry, type AppWorld } from '../world/seedAppWorld.js';
 import { seedSpliceAmulet, type SpliceAmuletWorld } from './seedSpliceAmulet.js';
 import { spliceAmuletOn, type SpliceAmulet } from './SpliceAmulet.js';
 import type { SpliceDarSet } from './spliceDars.js';
+import { seedTestTokens, type TestTokenWorld } from './testTokens/seedTestTokens.js';
 
 /** The default world on Splice's own packages: the sample registry, and Amulet as seedSpliceAmulet builds it. */
 export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, SpliceAmuletWorld {
@@ -15,6 +16,8 @@ export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, 
   readonly splice: { readonly packageId: string; readonly version: string };
   /** The DSO's governance contract Scan's /v0/dso reports (the ports' model: splice-dso-governance is not among the DARs a client holds). */
   readonly dsoRules: string;
+  /** Splice's test tokens, where their DARs are in the folder: their registries are under `/registries/test-token-v1` and `-v2`. */
+  readonly testTokens: TestTokenWorld;
 }
 
 /**
@@ -55,5 +58,7 @@ export function seedSpliceAppWorld(ledger: Ledger, splice: SpliceAmulet, options
   if (!committed.ok) return committed;
   const amulet = seedSpliceAmulet(ledger, splice, parties, base.value.steps + 1);
   if (!amulet.ok) return amulet;
-  return ok({ ...base.value, ...amulet.value, splice: { packageId: splice.packageId, version: splice.version }, dsoRules: governance.value.results[0] as string });
+  const testTokens = seedTestTokens(ledger, parties, 0);
+  if (!testTokens.ok) return testTokens;
+  return ok({ ...base.value, ...amulet.value, splice: { packageId: splice.packageId, version: splice.version }, dsoRules: governance.value.results[0] as string, testTokens: testTokens.value });
 }

@@ -16,6 +16,7 @@ import { partyRoutes } from './partyRoutes.js';
 import { registryRoutes } from './registryRoutes.js';
 import { scanRoutes } from './scanRoutes.js';
 import { stateRoutes } from './stateRoutes.js';
+import { testTokenRegistryRoutes } from './testTokenRegistryRoutes.js';
 import { updateRoutes } from './updateRoutes.js';
 import { userRoutes } from './userRoutes.js';
 import { joseRoutes } from './joseRoutes.js';
@@ -48,5 +49,6 @@ export const ledgerApiRoutes: readonly Route[] = [
   ...docsRoutes,
   ...healthRoutes,
   ...registryRoutes,
+  ...testTokenRegistryRoutes,
   ...scanRoutes,
 ];
