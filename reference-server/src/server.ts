@@ -89,11 +89,19 @@ export function createApiServices(options: ReferenceServerOptions = {}): ApiServ
 }
 
 /**
+ * The documents request validation compiles (cached per process): a start-up that waits on other
+ * work (`serve --splice-dars` checking its DARs on a worker) loads them meanwhile.
+ */
+export function loadOurSpecs(line: CantonVersion = DEFAULT_CANTON_VERSION): ReturnType<typeof loadSpec>[] {
+  return SPEC_GROUPS.map((group) => loadSpec(group === 'ledger' ? lineSpecFile(line) : group, { compileOnFirstUse: true }));
+}
+
+/**
  * Request validation against whichever of our specs declares the operation (registry, scan, and the
  * served line's ledger document: a 3.5 participant cannot decode 3.6's CanActAsAnyParty right).
  */
 function ourSpecsBodyValidator(line: CantonVersion): RequestBodyValidator {
-  const specs = SPEC_GROUPS.map((group) => loadSpec(group === 'ledger' ? lineSpecFile(line) : group));
+  const specs = loadOurSpecs(line);
   const validators = specs.map((spec) => specBodyValidator(spec));
   const fallback = validators[SPEC_GROUPS.indexOf('ledger')] as RequestBodyValidator;
   return (operationId, body) => (validators[specs.findIndex((spec) => spec.operations.has(operationId))] ?? fallback)(operationId, body);
