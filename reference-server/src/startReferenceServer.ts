@@ -12,10 +12,7 @@ import { consoleLogger } from './http/api/consoleLogger.js';
 import type { ApiLogger } from './http/api/services.js';
 import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, restoreDeclaredTemplates, type FixtureError } from './ledger/fixtures/index.js';
 import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
-import { DarsError, readDarFiles, recordCheckedDars, uploadDars } from './ledger/packages/startupDars.js';
-import { checkDarsAhead, type CheckedAhead } from './ledger/packages/checkDarsAhead.js';
-import { loadOurSpecs } from './server.js';
-import type { Result } from './ledger/result.js';
+import { DarsError, readDarFiles, uploadDars } from './ledger/packages/startupDars.js';
 import type { EngineLimits } from './ledger/engine/engineLimits.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
@@ -84,38 +81,15 @@ export interface StartedServer extends ReferenceServer {
 /** The Splice DARs of `options.spliceDars`, read and checked (a folder without splice-amulet: DarsError). */
 function readSpliceFolder(options: Pick<StartOptions, 'spliceDars'>): SpliceDarSet | undefined {
   if (options.spliceDars === undefined) return undefined;
-  return readOrThrow(readSpliceDars(options.spliceDars));
-}
-
-const readOrThrow = (read: Result<SpliceDarSet, string>): SpliceDarSet => {
+  const read = readSpliceDars(options.spliceDars);
   if (!read.ok) throw new DarsError(read.error);
   return read.value;
-};
-
-/**
- * The Splice folder read and its DARs checked before the ledger is opened: the check on a worker
- * thread while this thread loads the OpenAPI documents the server compiles (otherwise the start
- * does one after the other). Only for a new in-memory ledger (`--data-dir` restores check nothing
- * new, and a new directory is opened inside the same synchronous start).
- */
-export interface StartAhead {
-  readonly read: Result<SpliceDarSet, string>;
-  readonly checked?: CheckedAhead;
 }
 
-/** `StartAhead` for these options, or undefined where there is nothing to do ahead. */
-export async function startAhead(options: Pick<StartOptions, 'spliceDars' | 'dataDir' | 'cantonVersion'>): Promise<StartAhead | undefined> {
-  if (options.spliceDars === undefined || options.dataDir !== undefined) return undefined;
-  const read = readSpliceDars(options.spliceDars);
-  if (!read.ok) return { read };
-  const checked = await checkDarsAhead({ dars: read.value.dars.map((d) => d.parsed.packages) }, () => void loadOurSpecs(options.cantonVersion));
-  return { read, checked };
-}
-
-/** Uploads the folder's DARs on `ledger` (recording what was `checked` ahead) and resolves its splice-amulet (DarsError otherwise). */
-function spliceOn(ledger: Ledger, set: SpliceDarSet | undefined, checked: CheckedAhead | undefined): SpliceAmulet | undefined {
+/** Uploads the folder's DARs on `ledger` and resolves its splice-amulet (DarsError otherwise). */
+function spliceOn(ledger: Ledger, set: SpliceDarSet | undefined): SpliceAmulet | undefined {
   if (set === undefined) return undefined;
-  const loaded = checked === undefined ? loadSpliceDars(ledger, set) : loadSpliceDars(ledger, set, recordCheckedDars(set.dars, checked));
+  const loaded = loadSpliceDars(ledger, set);
   if (!loaded.ok) throw new DarsError(loaded.error);
   return loaded.value;
 }
@@ -133,7 +107,7 @@ export class FixturesError extends Error {
  * checked before the port opens (a bad file is refused with every problem listed).
  */
 export async function startReferenceServer(options: StartOptions): Promise<StartedServer> {
-  const { ledger, store, dars } = openLedger(options, await startAhead(options));
+  const { ledger, store, dars } = openLedger(options);
   try {
     const log = options.log ?? consoleLogger;
     const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log });
@@ -159,7 +133,7 @@ export async function startReferenceServer(options: StartOptions): Promise<Start
  * The ledger a start serves: a new one seeded with the fixtures, or the one restored from
  * `dataDir`. The caller closes the store (if any) when it stops serving.
  */
-export function openLedger(options: Omit<StartOptions, 'port' | 'host'>, ahead?: StartAhead): { ledger: Ledger; store: SqliteStore | undefined; dars: readonly string[] } {
+export function openLedger(options: Omit<StartOptions, 'port' | 'host'>): { ledger: Ledger; store: SqliteStore | undefined; dars: readonly string[] } {
   const store =
     options.dataDir === undefined
       ? undefined
@@ -169,7 +143,7 @@ export function openLedger(options: Omit<StartOptions, 'port' | 'host'>, ahead?:
           ...(options.onStorageFailure === undefined ? {} : { onFailure: options.onStorageFailure }),
         });
   try {
-    const opened = store === undefined || store.isNew ? seedWorld(options, store, ahead) : restoreWorld(options, store);
+    const opened = store === undefined || store.isNew ? seedWorld(options, store) : restoreWorld(options, store);
     return { ...opened, store };
   } catch (e) {
     // Nothing of a start that failed stays in the directory (it is still new next time).
@@ -184,15 +158,15 @@ export function openLedger(options: Omit<StartOptions, 'port' | 'host'>, ahead?:
  * before any fixture can name their templates. With a new durable store all of it is one
  * transaction (nothing here awaits), so a start that dies half-way leaves the directory new.
  */
-function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore | undefined, ahead: StartAhead | undefined): { ledger: Ledger; dars: readonly string[] } {
+function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore | undefined): { ledger: Ledger; dars: readonly string[] } {
   const file = options.fixtures ?? defaultWorldPath();
   const fixtures = loadFixtures(file);
   if (!fixtures.ok) throw new FixturesError(fixtures.error);
-  const spliceSet = ahead === undefined ? readSpliceFolder(options) : readOrThrow(ahead.read);
+  const spliceSet = readSpliceFolder(options);
   const clock = new SeedingClock(APP_WORLD_TIME);
   const ledger = createLedger({ clock, ...listMaxOf(options), ...(store === undefined ? {} : { store, blobKey: store.blobKey }) });
   // Splice's DARs before the apps attach: the apps index its templates.
-  const splice = spliceOn(ledger, spliceSet, ahead?.checked);
+  const splice = spliceOn(ledger, spliceSet);
   const apps = { scan: { rewardAccounting: options.rewardAccounting !== false }, ...(splice === undefined ? {} : { splice }) };
   createApps(ledger, apps);
   options.declareTemplates?.(ledger);

@@ -62,9 +62,9 @@ describe('serve --splice-dars', () => {
 });
 
 /**
- * The built CLI checks the folder ahead, split between a worker thread and its main thread
- * (checkDarsAhead; the in-process starts above check in one thread): it lists and vets every
- * package of the folder, and refuses a folder the upload check refuses with the same line.
+ * The built CLI reads the folder once (each distinct DALF inflated once, shared between DARs) and
+ * uploads what it read: it lists and vets every package of the folder, and refuses a folder the
+ * upload check refuses with the same line as an in-process start.
  */
 describe.skipIf(!HAS_DARS)('serve --splice-dars, the built CLI (needs ../shared/upstream/daml/dars and dist/)', () => {
   const children = childrenKilledAfterEach();

@@ -2,7 +2,7 @@ import { createAuthenticator } from '../http/api/auth/authConfig.js';
 import type { ApiLogger } from '../http/api/services.js';
 import type { Ledger } from '../ledger/index.js';
 import { createApiServices, createReferenceServer, type ReferenceServer } from '../server.js';
-import { openLedger, startAhead, type StartOptions } from '../startReferenceServer.js';
+import { openLedger, type StartOptions } from '../startReferenceServer.js';
 import { APP_PROVIDER_PARTICIPANT_ID, LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNET_SECRET, localNetUrls, type LocalNetPorts } from './localNetConfig.js';
 import { localNetRoutes } from './localNetRoutes.js';
 import { declareLocalNetTemplates, seedLocalNet } from './seedLocalNet.js';
@@ -50,7 +50,7 @@ export class LocalNetListenError extends Error {
  */
 export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet> {
   const ports = { ...LOCALNET_PORTS, ...options.ports };
-  const { ledger, store, dars } = openLedger({ ...options, declareTemplates: declareLocalNetTemplates }, await startAhead(options));
+  const { ledger, store, dars } = openLedger({ ...options, declareTemplates: declareLocalNetTemplates });
   const servers: ReferenceServer[] = [];
   let detach = () => {};
   const closeAll = async () => {

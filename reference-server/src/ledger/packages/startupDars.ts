@@ -11,8 +11,6 @@ import type { LedgerError } from '../errors.js';
 import type { Ledger } from '../Ledger.js';
 import type { CheckedDar } from './packageService.js';
 import type { UnzipResult } from './unzipDar.js';
-import type { ParsedDar } from './readDar.js';
-import type { CheckedAhead } from './checkDarsAhead.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 
@@ -91,27 +89,6 @@ export function darLoader(dars: readonly DarEntry[]): (ledger: Ledger) => Result
       first.push(perSync);
     }
     checked = first;
-    return ok(undefined);
-  };
-}
-
-/**
- * Uploads DARs the upload check already passed or refused as a whole (`checkDarsAhead`, on a
- * ledger that knew none of their packages): each is recorded and vetted on every synchronizer as
- * its upload would be, in order, up to the one the check refused, which fails with the upload's
- * own refusal.
- */
-export function recordCheckedDars(dars: readonly (DarEntry & { readonly parsed: ParsedDar })[], { verdict, decoded }: CheckedAhead): (ledger: Ledger) => Result<void, string> {
-  return (ledger) => {
-    for (const [i, dar] of dars.entries()) {
-      if (!verdict.ok && verdict.index === i) return err(refusal(dar, verdict.error));
-      // What the check decoded here is adopted by the engine; the rest it decodes when first needed.
-      const pkgs = dar.parsed.packages.flatMap((p) => decoded.get(p.packageId) ?? []);
-      for (const sync of ledger.config.synchronizers) {
-        const r = ledger.recordCheckedDar({ parsed: dar.parsed, decoded: pkgs }, { synchronizerId: sync.id });
-        if (!r.ok) return err(refusal(dar, r.error));
-      }
-    }
     return ok(undefined);
   };
 }

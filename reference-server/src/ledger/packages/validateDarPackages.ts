@@ -110,6 +110,6 @@ function* validate(packages: readonly DarPackage[], known: KnownEnginePackage): 
 }
 
 /** A daml_lf.proto `Archive` around a payload whose hash readDar already checked. */
-export function archiveOf(packageId: string, payload: Uint8Array): Uint8Array {
+function archiveOf(packageId: string, payload: Uint8Array): Uint8Array {
   return new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(payload).tag(4, WireType.LengthDelimited).string(packageId).finish();
 }
