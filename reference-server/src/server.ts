@@ -89,10 +89,11 @@ export function createApiServices(options: ReferenceServerOptions = {}): ApiServ
 }
 
 /**
- * The documents request validation compiles (cached per process): a start-up that waits on other
- * work (`serve --splice-dars` checking its DARs on a worker) loads them meanwhile.
+ * The documents request validation uses (cached per process), each request-body schema compiled
+ * when a request first needs it: a server sees a small part of the documents' operations, and
+ * compiling them all took most of a start-up without Splice's DARs.
  */
-export function loadOurSpecs(line: CantonVersion = DEFAULT_CANTON_VERSION): ReturnType<typeof loadSpec>[] {
+function loadOurSpecs(line: CantonVersion): ReturnType<typeof loadSpec>[] {
   return SPEC_GROUPS.map((group) => loadSpec(group === 'ledger' ? lineSpecFile(line) : group, { compileOnFirstUse: true }));
 }
 
