@@ -14,10 +14,14 @@
  * splitwell). Transfers: the server on the main thread over the default world of each kind (the
  * Splice one on splice-amulet 0.1.22 alone), 10 wallets in a child process (bench/splice-wallets.ts),
  * each spending its own chain of alice's amulets to bob (who has a preapproval: direct transfers).
+ * `--startup-only`: the start-ups alone; `--root=DIR`: start DIR's bin/canton-conformance.js (an
+ * export of another commit, built, beside the same ../shared) instead of this checkout's. Each
+ * start also reports the CPU time its process had used at the ready line, and its main thread's
+ * (from /proc, Linux only): on a loaded machine these say more than the wall time.
  * Prints one JSON object.
  */
 import { fork, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,8 +35,10 @@ import { createLedger, type Ledger } from '../reference-server/src/ledger/index.
 import { createReferenceServer } from '../reference-server/src/server.js';
 
 const quick = process.argv.includes('--quick');
+const startupOnly = process.argv.includes('--startup-only');
 // bench/out/build/bench/ -> the checkout
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
+const served = process.argv.find((a) => a.startsWith('--root='))?.slice('--root='.length) ?? root;
 const DARS = join(root, '..', 'shared', 'upstream', 'daml', 'dars');
 if (!existsSync(DARS)) throw new Error(`needs ${DARS}`);
 const WALLETS = 10;
@@ -42,28 +48,51 @@ const STARTS = transfersOnly ? 0 : quick ? 1 : 3;
 
 const out: Record<string, unknown> = { loadAverageAtStart: loadavg().map((l) => +l.toFixed(1)) };
 
-/** ms from spawn to the "listening" line. */
-function startOnce(args: string[]): Promise<number> {
+/** CPU ms (user + system) a process or one of its threads has used, from /proc; undefined elsewhere. */
+function cpuMs(stat: string): number | undefined {
+  try {
+    const f = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // USER_HZ = 100
+  } catch {
+    return undefined;
+  }
+}
+
+/** From spawn to the "listening" line: ms, and the CPU ms the process and its main thread had used then. */
+function startOnce(args: string[]): Promise<{ ms: number; cpuMs: number | undefined; mainThreadCpuMs: number | undefined }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [join(root, 'bin', 'canton-conformance.js'), 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(served, 'bin', 'canton-conformance.js'), 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d));
     child.stdout.on('data', (d: Buffer) => {
       if (!String(d).includes('listening')) return;
-      resolve(Math.round(performance.now() - t0));
+      const ms = Math.round(performance.now() - t0);
+      resolve({ ms, cpuMs: cpuMs(`/proc/${child.pid}/stat`), mainThreadCpuMs: cpuMs(`/proc/${child.pid}/task/${child.pid}/stat`) });
       child.kill('SIGTERM');
     });
     child.on('exit', (code) => (code !== 0 && code !== null ? reject(new Error(`exit ${code}: ${err.slice(0, 300)}`)) : undefined));
   });
 }
 
-const startups: Record<string, number[]> = {};
-for (const [label, args] of [['ports', []], ['localnet 0.1.14', ['--splice-dars', DARS]], ['release 0.1.22', ['--splice-dars', join(DARS, 'splice')]]] as const) {
+const startups: Record<string, unknown[]> = {};
+const LOCALNET = ['--localnet', '--localnet-port-base', '0'];
+for (const [label, args] of [
+  ['ports', ['--port', '0']],
+  ['localnet 0.1.14', ['--port', '0', '--splice-dars', DARS]],
+  ['release 0.1.22', ['--port', '0', '--splice-dars', join(DARS, 'splice')]],
+  ['--localnet, ports', LOCALNET],
+  ['--localnet, localnet 0.1.14', [...LOCALNET, '--splice-dars', DARS]],
+] as const) {
   startups[label] = [];
   for (let i = 0; i < STARTS; i++) startups[label].push(await startOnce([...args]));
 }
-if (!transfersOnly) out.startupMs = startups;
+if (!transfersOnly) out.startup = startups;
+if (startupOnly) {
+  out.loadAverageAtEnd = loadavg().map((l) => +l.toFixed(1));
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
 
 /** The world of `kind` on a fresh ledger, and one holding of 1,000,000 for each wallet. */
 function world(kind: 'ports' | 'splice'): { ledger: Ledger; parties: { dso: string; alice: string; bob: string }; inputs: string[]; amuletTemplate: string } {

@@ -3,13 +3,19 @@
  * with one line naming what is missing, exit 2 (with and without --localnet), before anything is
  * uploaded. The world built on a real folder: test/apps/spliceAmulet.test.ts.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../conformance/src/cli/main.js';
 import { parseServeArgs } from '../../conformance/src/cli/serve.js';
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
+import { readManifest } from '../../reference-server/src/ledger/packages/readDar.js';
 import { buildSamplePackage } from '../daml/samplePackage.js';
+import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import { childrenKilledAfterEach, spawnServe } from '../support/spawnServe.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cc-splice-dars-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -53,4 +59,44 @@ describe('serve --splice-dars', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^canton-conformance serve: --splice-dars ${dir}: splice-amulet-0\\.1\\.22\\.dar is not a DAR \\([^\\n]+\\)$`));
   });
+});
+
+/**
+ * The built CLI reads the folder once (each distinct DALF inflated once, shared between DARs) and
+ * uploads what it read: it lists and vets every package of the folder, and refuses a folder the
+ * upload check refuses with the same line as an in-process start.
+ */
+describe.skipIf(!HAS_DARS)('serve --splice-dars, the built CLI (needs ../shared/upstream/daml/dars and dist/)', () => {
+  const children = childrenKilledAfterEach();
+  const bin = new URL('../../bin/canton-conformance.js', import.meta.url).pathname;
+
+  it("LocalNet's folder: every package of its DARs listed, and vetted on each synchronizer", async () => {
+    const set = readSpliceDars(DARS_DIR);
+    if (!set.ok) throw new Error(set.error);
+    const ids = [...new Set(set.value.dars.flatMap((d) => d.parsed.packages.map((p) => p.packageId)))];
+    const { url } = await spawnServe(['--splice-dars', DARS_DIR], children);
+    const listed = (await (await fetch(`${url}/v2/packages`)).json()) as { packageIds: string[] };
+    expect(listed.packageIds).toEqual(expect.arrayContaining(ids));
+    const syncs = (await (await fetch(`${url}/v2/state/connected-synchronizers`)).json()) as { connectedSynchronizers: { synchronizerId: string }[] };
+    expect(syncs.connectedSynchronizers.length).toBeGreaterThan(0);
+    for (const { synchronizerId } of syncs.connectedSynchronizers) {
+      const r = await fetch(`${url}/v2/package-vetting/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ packageMetadataFilter: { packageIds: ids }, topologyStateFilter: { synchronizerIds: [synchronizerId] } }) });
+      expect(r.status).toBe(200);
+      const vetted = (await r.json()) as { vettedPackages: { packages: { packageId: string }[] }[] };
+      expect(vetted.vettedPackages.flatMap((v) => v.packages.map((p) => p.packageId))).toEqual(expect.arrayContaining(ids));
+    }
+  }, 300_000);
+
+  it("a splice-amulet DAR without its dependencies: exit 2 with the upload check's refusal, as in-process", async () => {
+    const files = unzipSync(readFileSync(join(DARS_DIR, 'splice-amulet-0.1.14.dar')));
+    const mainDalf = readManifest(new TextDecoder().decode(files['META-INF/MANIFEST.MF'])).get('Main-Dalf')!;
+    const dir = join(root, 'amulet-alone');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'splice-amulet-0.1.14.dar'), zipSync({ 'META-INF/MANIFEST.MF': strToU8(`Manifest-Version: 1.0\r\nMain-Dalf: ${mainDalf}\r\nDalfs: ${mainDalf}\r\nFormat: daml-lf\r\n`), [mainDalf]: files[mainDalf]! }));
+    const inProcess = await serveCli('--port', '0', '--splice-dars', dir);
+    expect(inProcess.code).toBe(2);
+    expect(inProcess.err).toMatch(/DAR_NOT_SELF_CONSISTENT/);
+    const child = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--splice-dars', dir], { encoding: 'utf8', timeout: 300_000 });
+    expect([child.status, child.stdout, child.stderr.trim()]).toEqual([2, '', inProcess.err]);
+  }, 300_000);
 });

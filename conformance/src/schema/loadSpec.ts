@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import { createAjv } from './createAjv.js';
 import { createPathRouter } from './createPathRouter.js';
 import { escapeToken, resolvePointer, toPointer } from './jsonPointer.js';
@@ -14,13 +15,18 @@ import type { BodyValidator, CompiledOperation, CompiledSpec, HttpMethod, SpecSo
 
 const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-/** One compiled spec per file (and error mode) per process: compiling the ledger document takes far longer than any request. */
-const allErrorsCache = new Map<string, CompiledSpec>();
-/** The same, keyed by what callers pass ('ledger', a path): the per-request lookup skips path resolution. */
-const allErrorsBySource = new Map<string, CompiledSpec>();
-/** The specs compiled to stop at the first error (see LoadSpecOptions.firstErrorOnly), kept apart. */
-const firstErrorCache = new Map<string, CompiledSpec>();
-const firstErrorBySource = new Map<string, CompiledSpec>();
+/**
+ * One compiled spec per file, error mode and compile mode per process: compiling the ledger
+ * document takes far longer than any request. `byFile` keyed by the resolved file, `bySource` by
+ * what callers pass ('ledger', a path): the per-request lookup skips path resolution.
+ */
+const caches = new Map<string, { byFile: Map<string, CompiledSpec>; bySource: Map<string, CompiledSpec> }>();
+const cachesOf = (options: LoadSpecOptions) => {
+  const mode = `${options.firstErrorOnly === true}:${options.compileOnFirstUse === true}`;
+  let c = caches.get(mode);
+  if (c === undefined) caches.set(mode, (c = { byFile: new Map(), bySource: new Map() }));
+  return c;
+};
 let documents = 0;
 
 type Json = Record<string, unknown>;
@@ -39,6 +45,13 @@ export interface LoadSpecOptions {
    * with thousands of errors (which a hostile client can send in a few kilobytes).
    */
   firstErrorOnly?: boolean;
+  /**
+   * Compile each body schema when it first validates a body, not at load: a server validates the
+   * request bodies of the operations its clients call, a small part of the document. For our own
+   * documents only (the suite compiles them whole, so a schema that does not compile is found
+   * there); a schema that does not compile then throws SpecLoadError at that first use.
+   */
+  compileOnFirstUse?: boolean;
 }
 
 /**
@@ -47,7 +60,7 @@ export interface LoadSpecOptions {
  * `{ reload: true }` to read the file again. Throws SpecLoadError for a file that cannot be used.
  */
 export function loadSpec(source: SpecSource, options: LoadSpecOptions = {}): CompiledSpec {
-  const [cache, bySource] = options.firstErrorOnly ? [firstErrorCache, firstErrorBySource] : [allErrorsCache, allErrorsBySource];
+  const { byFile: cache, bySource } = cachesOf(options);
   if (!options.reload) {
     const hit = bySource.get(source);
     if (hit) return hit;
@@ -55,7 +68,7 @@ export function loadSpec(source: SpecSource, options: LoadSpecOptions = {}): Com
   const file = specFile(source);
   let compiled = options.reload ? undefined : cache.get(file);
   if (!compiled) {
-    compiled = compileSpec(file, readDocument(file), options.firstErrorOnly !== true);
+    compiled = compileSpec(file, readDocument(file), options.firstErrorOnly !== true, options.compileOnFirstUse === true);
     cache.set(file, compiled);
     // A reload replaces the file's entry for every alias it was known by.
     for (const [key, spec] of bySource) if (spec.file === file) bySource.set(key, compiled);
@@ -84,7 +97,7 @@ export function readDocument(file: string): Json {
   return doc;
 }
 
-function compileSpec(file: string, doc: Json, allErrors: boolean): CompiledSpec {
+function compileSpec(file: string, doc: Json, allErrors: boolean, onFirstUse: boolean): CompiledSpec {
   const openapi = doc['openapi'];
   if (typeof openapi !== 'string' || !openapi.startsWith('3.')) {
     throw new SpecLoadError(file, `not an OpenAPI 3.x document (openapi: ${JSON.stringify(openapi)})`);
@@ -94,7 +107,7 @@ function compileSpec(file: string, doc: Json, allErrors: boolean): CompiledSpec 
   const ajv = createAjv({ allErrors });
   const id = `https://canton-conformance.invalid/spec/${++documents}.json`;
   ajv.addSchema(doc, id);
-  const compileAt = validatorFactory(ajv, id, doc, file);
+  const compileAt = validatorFactory(ajv, id, doc, file, onFirstUse);
 
   const operations = new Map<string, CompiledOperation>();
   const router = createPathRouter<string>();
@@ -180,7 +193,7 @@ function deref(doc: Json, pointer: string): { value: unknown; pointer: string } 
  * `$ref`s resolve. A schema that is only a `$ref` compiles its target, so all operations sharing
  * `JsCantonError` share one validator.
  */
-function validatorFactory(ajv: Ajv2020, id: string, doc: Json, file: string): CompileAt {
+function validatorFactory(ajv: Ajv2020, id: string, doc: Json, file: string, onFirstUse: boolean): CompileAt {
   const byPointer = new Map<string, BodyValidator>();
   return (schemaPointer) => {
     let pointer = schemaPointer;
@@ -191,14 +204,29 @@ function validatorFactory(ajv: Ajv2020, id: string, doc: Json, file: string): Co
     }
     const known = byPointer.get(pointer);
     if (known !== undefined) return known;
-    let validate: BodyValidator;
-    try {
-      const fragment = pointer.split('/').map(encodeURIComponent).join('/');
-      validate = ajv.compile({ $ref: `${id}#${fragment}` });
-    } catch (e) {
-      throw new SpecLoadError(file, `schema at #${pointer} does not compile: ${(e as Error).message}`);
-    }
+    const compile = (): ValidateFunction => {
+      try {
+        const fragment = pointer.split('/').map(encodeURIComponent).join('/');
+        return ajv.compile({ $ref: `${id}#${fragment}` });
+      } catch (e) {
+        throw new SpecLoadError(file, `schema at #${pointer} does not compile: ${(e as Error).message}`);
+      }
+    };
+    const validate = onFirstUse ? compiledOnFirstUse(compile) : compile();
     byPointer.set(pointer, validate);
     return validate;
   };
+}
+
+/** A validator that compiles on its first call, then answers (and reports `errors`) as the compiled one. */
+function compiledOnFirstUse(compile: () => ValidateFunction): ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    compiled ??= compile();
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  }) as ValidateFunction;
+  validate.errors = null;
+  return validate;
 }

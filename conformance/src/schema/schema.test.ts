@@ -97,6 +97,20 @@ describe('loadSpec', () => {
     expect(() => loadSpec(join(dir, 'missing.yaml'))).toThrow(/cannot read/);
   });
 
+  it('compileOnFirstUse: a spec of its own, the same verdicts and errors, a schema that does not compile refused at its first use', () => {
+    const lazy = loadSpec(file, { compileOnFirstUse: true });
+    expect(lazy).not.toBe(spec);
+    expect(loadSpec(file, { compileOnFirstUse: true })).toBe(lazy);
+    for (const body of [{ value: { tag: 'AV_Text', value: 'x' } }, { value: { tag: 'AV_Text', value: 'x' }, extra: 1 }, { value: 3 }, {}]) {
+      expect(validateRequestBody('postValue', body, { spec: lazy })).toEqual(validateRequestBody('postValue', body, { spec }));
+    }
+    const broken = join(dir, 'broken-schema.yaml');
+    writeFileSync(broken, stringify({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/x': { post: { operationId: 'postX', requestBody: { content: { 'application/json': { schema: { type: 'nonsense' } } } }, responses: {} } } } }));
+    expect(() => loadSpec(broken)).toThrow(/does not compile/);
+    const brokenLazy = loadSpec(broken, { compileOnFirstUse: true });
+    expect(() => validateRequestBody('postX', {}, { spec: brokenLazy })).toThrow(SpecLoadError);
+  });
+
   it.skipIf(!existsSync(upstreamFile))('loads the upstream Canton 3.0.3 document and validates against it', () => {
     const upstream = loadSpec(upstreamFile);
     const body = {

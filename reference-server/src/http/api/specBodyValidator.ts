@@ -25,8 +25,8 @@ const FULL_DIAGNOSIS_MAX_VALUES = 2_000;
 export function specBodyValidator(fullSpec: CompiledSpec): RequestBodyValidator {
   return (operationId, body) => {
     const large = moreValuesThan(body, FULL_DIAGNOSIS_MAX_VALUES);
-    // Compiled on the first large body only: most processes never see one.
-    const spec = large ? loadSpec(fullSpec.file, { firstErrorOnly: true }) : fullSpec;
+    // Loaded on the first large body only (most processes never see one), each schema compiled on its first use.
+    const spec = large ? loadSpec(fullSpec.file, { firstErrorOnly: true, compileOnFirstUse: true }) : fullSpec;
     const maxRounds = large ? MAX_FIRST_ERROR_ROUNDS : MAX_ROUNDS;
     const first = validateRequestBody(operationId, body, { spec });
     if (first.ok) return { ok: true };

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from '../result.js';
 import { readArchive } from './readArchive.js';
-import { type UnzipResult, unzipDar } from './unzipDar.js';
+import { type InflatedEntries, MAX_DAR_INFLATED_BYTES, type UnzipResult, unzipDar } from './unzipDar.js';
 
 /** One package of a DAR, as the participant records it. */
 export interface DarPackage {
@@ -74,7 +74,7 @@ export function* readDarSteps(bytes: Uint8Array, inflated?: UnzipResult): Genera
     if (seen.has(path)) continue;
     seen.add(path);
     yield;
-    const archive = readArchive(files[path]!);
+    const archive = readArchiveOnce(files[path]!);
     if (!archive.ok) return invalid(`${path.slice(0, 200)}: ${archive.error}`);
     if (packages.some((p) => p.packageId === archive.value.packageId)) continue;
     const fromPath = nameAndVersionOfPath(path, archive.value.packageId);
@@ -85,6 +85,44 @@ export function* readDarSteps(bytes: Uint8Array, inflated?: UnzipResult): Genera
   }
   const main = packages[0] as DarPackage;
   return ok({ name: manifest.get('Name') ?? `${main.packageName}-${main.packageVersion}`, mainPackageId: main.packageId, packages });
+}
+
+/**
+ * A DAR's main package alone (name, version, id), from its manifest and Main-Dalf only: to choose
+ * among a folder's DARs before reading the chosen ones whole. `memo` as for unzipDar.
+ */
+export function readDarMain(bytes: Uint8Array, memo?: InflatedEntries): Result<{ packageId: string; packageName: string; packageVersion: string }, DarReadError> {
+  if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b) return invalid('the upload is not a zip archive');
+  const head = unzipDar(bytes, (name) => name === MANIFEST, MAX_DAR_INFLATED_BYTES, memo);
+  if (!head.ok) return head.failure.kind === 'zipBomb' ? err({ code: 'ZIP_BOMB', reason: head.failure.message }) : invalid(`the zip archive is corrupt (${head.failure.message})`);
+  const manifestBytes = head.files[MANIFEST];
+  if (manifestBytes === undefined) return invalid(`the archive has no ${MANIFEST}`);
+  const mainDalf = readManifest(new TextDecoder().decode(manifestBytes)).get('Main-Dalf');
+  if (mainDalf === undefined || mainDalf === '') return invalid('the manifest names no Main-Dalf');
+  const main = unzipDar(bytes, (name) => name === mainDalf, MAX_DAR_INFLATED_BYTES, memo);
+  if (!main.ok) return main.failure.kind === 'zipBomb' ? err({ code: 'ZIP_BOMB', reason: main.failure.message }) : invalid(`the zip archive is corrupt (${main.failure.message})`);
+  const file = main.files[mainDalf];
+  if (file === undefined) return invalid(`the manifest names ${mainDalf.slice(0, 200)}, which the archive does not contain`);
+  const archive = readArchiveOnce(file);
+  if (!archive.ok) return invalid(`${mainDalf.slice(0, 200)}: ${archive.error}`);
+  const fromPath = nameAndVersionOfPath(mainDalf, archive.value.packageId);
+  const packageName = archive.value.name ?? fromPath?.name;
+  const packageVersion = archive.value.version ?? fromPath?.version;
+  if (packageName === undefined || packageVersion === undefined) return invalid(`${mainDalf.slice(0, 200)}: the package has no name and version`);
+  return ok({ packageId: archive.value.packageId, packageName, packageVersion });
+}
+
+/**
+ * Each inflated DALF read (parsed, hashed) once: a file InflatedEntries reuses across DARs, or a
+ * DAR read again from the same inflated entries, is not hashed again. Files are never written to.
+ */
+const archives = new WeakMap<Uint8Array, ReturnType<typeof readArchive>>();
+function readArchiveOnce(file: Uint8Array): ReturnType<typeof readArchive> {
+  const known = archives.get(file);
+  if (known !== undefined) return known;
+  const read = readArchive(file);
+  archives.set(file, read);
+  return read;
 }
 
 /** JAR manifest syntax: `Key: value` lines, a line starting with one space continues the previous. */

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import type { LedgerError } from '../errors.js';
 import type { Ledger } from '../Ledger.js';
 import type { CheckedDar } from './packageService.js';
+import type { UnzipResult } from './unzipDar.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 
@@ -17,6 +18,8 @@ import { err, ok } from '../result.js';
 export interface DarEntry {
   readonly name: string;
   readonly bytes: Uint8Array;
+  /** Its entries, when the caller inflated them already (readSpliceDars): the upload reads these. */
+  readonly inflated?: UnzipResult;
 }
 
 /** A start-up DAR that cannot be loaded: one line naming it and saying why. */
@@ -68,7 +71,7 @@ export function darLoader(dars: readonly DarEntry[]): (ledger: Ledger) => Result
       for (const [i, dar] of dars.entries()) {
         for (const [j, sync] of ledger.config.synchronizers.entries()) {
           const once = checked[i]?.[j];
-          const r = once === undefined ? ledger.uploadDar(dar.bytes, { synchronizerId: sync.id }) : ledger.recordCheckedDar(once, { synchronizerId: sync.id });
+          const r = once === undefined ? ledger.uploadDar(dar.bytes, { synchronizerId: sync.id }, dar.inflated) : ledger.recordCheckedDar(once, { synchronizerId: sync.id });
           if (!r.ok) return err(refusal(dar, r.error));
         }
       }
@@ -79,7 +82,7 @@ export function darLoader(dars: readonly DarEntry[]): (ledger: Ledger) => Result
       const perSync: CheckedDar[] = [];
       for (const sync of ledger.config.synchronizers) {
         // Read, decoded and checked once: on the next synchronizer the same DAR is only recorded and vetted.
-        const r = perSync[0] === undefined ? ledger.uploadDarChecked(dar.bytes, { synchronizerId: sync.id }) : ledger.recordCheckedDar(perSync[0], { synchronizerId: sync.id });
+        const r = perSync[0] === undefined ? ledger.uploadDarChecked(dar.bytes, { synchronizerId: sync.id }, dar.inflated) : ledger.recordCheckedDar(perSync[0], { synchronizerId: sync.id });
         if (!r.ok) return err(refusal(dar, r.error));
         perSync.push(perSync[0] ?? (r.value as CheckedDar));
       }

@@ -1,6 +1,6 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { unzipDar, unzipDarAsync } from './unzipDar.js';
+import { InflatedEntries, unzipDar, unzipDarAsync } from './unzipDar.js';
 import { declareEntrySizes } from '../../../../conformance/src/generators/dar.js';
 
 const all = () => true;
@@ -13,6 +13,27 @@ describe('unzipDar', () => {
       const r = unzipDar(zipSync(files, { level }), (n) => n.endsWith('.dalf'));
       expect(r).toEqual({ ok: true, files: { 'a.dalf': new Uint8Array([1, 2, 3]) } });
     }
+  });
+
+  it('with InflatedEntries: an entry another archive inflated alike is reused, any other byte inflates anew, the bound still counts it', () => {
+    // Words in a fixed pseudo-random order: deflate levels 1 and 6 compress them differently.
+    let seed = 7;
+    const words = Array.from({ length: 20_000 }, () => ['amulet', 'round', 'holding', 'transfer', 'rules', 'dso', 'fee', 'lock'][(seed = (seed * 1103515245 + 12345) % 2 ** 31) % 8]);
+    const shared = new TextEncoder().encode(words.join(' '));
+    const memo = new InflatedEntries();
+    const first = unzipDar(zipSync({ 'x/dep.dalf': shared, 'x/main.dalf': new Uint8Array([1]) }, { level: 6 }), all, undefined, memo);
+    const second = unzipDar(zipSync({ 'y/dep.dalf': shared, 'y/main.dalf': new Uint8Array([2]) }, { level: 6 }), all, undefined, memo);
+    if (!first.ok || !second.ok) throw new Error('unreadable');
+    expect(memo.reused).toBe(1);
+    expect(second.files['y/dep.dalf']).toBe(first.files['x/dep.dalf']);
+    expect(second.files['y/main.dalf']).toEqual(new Uint8Array([2]));
+    // The same sizes and CRC but other compressed bytes (another level): inflated, not reused.
+    const other = zipSync({ 'z/dep.dalf': shared }, { level: 1 });
+    const third = unzipDar(other, all, undefined, memo);
+    expect(third.ok && third.files['z/dep.dalf']).toEqual(shared);
+    expect(memo.reused).toBe(1);
+    // A reused entry counts toward the bound as if inflated.
+    expect(unzipDar(zipSync({ 'w/dep.dalf': shared }, { level: 6 }), all, shared.length - 1, memo)).toMatchObject({ ok: false, failure: { kind: 'zipBomb' } });
   });
 
   it('refuses an archive whose declared sizes sum past the bound before inflating anything', () => {
