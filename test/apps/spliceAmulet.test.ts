@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOCATION_FACTORY_V1_INTERFACE, ALLOCATION_V1_INTERFACE, TRANSFER_FACTORY_V1_INTERFACE, TRANSFER_INSTRUCTION_V1_INTERFACE } from '../../reference-server/src/apps/index.js';
 import { ALLOCATION_FACTORY_V2_INTERFACE, SETTLEMENT_FACTORY_V2_INTERFACE } from '../../reference-server/src/apps/tokenStandard/idsV2.js';
-import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
+import { type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
 import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
-import { closeAppServer, HOUR, iso, postJson, startAppServer, type AppServer, type RegistryFactory } from './support/appServer.js';
+import { closeAppServer, HOUR, iso, postJson, type AppServer, type RegistryFactory } from './support/appServer.js';
+import { startSpliceWorldServer } from './support/spliceWorldServer.js';
 import { exercise, mustSubmit } from './support/jsonApi.js';
 
 const SPLICE_DIR = join(DARS_DIR, 'splice');
@@ -37,13 +38,6 @@ describe.skipIf(!HAS_DARS)('the Splice DAR folder (needs ../shared/upstream/daml
   });
 });
 
-/** A folder holding one splice-amulet DAR (the rest of a release folder adds upload time, nothing these tests read). */
-function folderWith(relative: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'splice-dars-'));
-  copyFileSync(join(DARS_DIR, relative), join(dir, relative.split('/').at(-1)!));
-  return dir;
-}
-
 for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/splice-amulet-0.1.22.dar'], ["splice-amulet 0.1.14 (LocalNet's)", 'splice-amulet-0.1.14.dar']] as const) {
   describe.skipIf(!HAS_DARS)(`the world on ${label} (needs ../shared/upstream/daml/dars)`, () => {
     let server: AppServer;
@@ -51,23 +45,7 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
     let splice: SpliceAmulet;
     let dso: string;
     beforeAll(async () => {
-      const dir = folderWith(dar);
-      const set = readSpliceDars(dir);
-      rmSync(dir, { recursive: true });
-      if (!set.ok) throw new Error(set.error);
-      server = await startAppServer({
-        load: (ledger) => {
-          const loaded = loadSpliceDars(ledger, set.value);
-          if (!loaded.ok) throw new Error(loaded.error);
-          splice = loaded.value;
-          return { splice };
-        },
-        prepare: (ledger) => {
-          const seeded = seedSpliceAppWorld(ledger, splice);
-          if (!seeded.ok) throw new Error(`${seeded.error.code}: ${seeded.error.cause}`);
-          world = seeded.value;
-        },
-      });
+      ({ server, splice, world } = await startSpliceWorldServer([dar]));
       dso = world.parties.dso;
     }, 120_000);
     afterAll(() => closeAppServer(server));

@@ -16,15 +16,12 @@
  *   ports open a round only when none is open now (their documented simplification), so they list
  *   one or their seeded four.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
+import { type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
-import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
-import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
-import { closeAppServer, getJson, HOUR, iso, postJson, startAppServer, startWorldServer, type AppServer, type RegistryFactory } from './support/appServer.js';
+import { HAS_DARS } from '../daml/damlFixtures.js';
+import { closeAppServer, getJson, HOUR, iso, postJson, startWorldServer, type AppServer, type RegistryFactory } from './support/appServer.js';
+import { startSpliceWorldServer } from './support/spliceWorldServer.js';
 import { mustSubmit } from './support/jsonApi.js';
 
 const TICK_MS = 600_000;
@@ -37,24 +34,7 @@ describe.skipIf(!HAS_DARS)('Scan\'s round history: Splice\'s splice-amulet 0.1.2
   let world: SpliceAppWorld;
   beforeAll(async () => {
     ports = (await startWorldServer()).server;
-    const dir = mkdtempSync(join(tmpdir(), 'splice-scan-'));
-    copyFileSync(join(DARS_DIR, 'splice', 'splice-amulet-0.1.22.dar'), join(dir, 'splice-amulet-0.1.22.dar'));
-    const set = readSpliceDars(dir);
-    rmSync(dir, { recursive: true });
-    if (!set.ok) throw new Error(set.error);
-    real = await startAppServer({
-      load: (ledger) => {
-        const loaded = loadSpliceDars(ledger, set.value);
-        if (!loaded.ok) throw new Error(loaded.error);
-        splice = loaded.value;
-        return { splice };
-      },
-      prepare: (ledger) => {
-        const seeded = seedSpliceAppWorld(ledger, splice);
-        if (!seeded.ok) throw new Error(`${seeded.error.code}: ${seeded.error.cause}`);
-        world = seeded.value;
-      },
-    });
+    ({ server: real, splice, world } = await startSpliceWorldServer(['splice/splice-amulet-0.1.22.dar']));
   }, 120_000);
   afterAll(async () => {
     await closeAppServer(ports);

@@ -5,8 +5,7 @@
  * TokenRules as the factory, the contexts the test tokens' Daml reads), so a wallet transfers
  * and accepts over HTTP as against any registry, and the real package decides.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SDK } from '@canton-network/wallet-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,9 +13,7 @@ import { catalogue } from '../../conformance/src/checks/catalogue.js';
 import type { Profile } from '../../conformance/src/runner/profile.js';
 import { runSuite } from '../../conformance/src/runner/runSuite.js';
 import { sandboxToken } from '../../reference-server/src/msw/index.js';
-import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
-import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
-import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDars.js';
+import { type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import { uploadDars } from '../../reference-server/src/ledger/packages/startupDars.js';
 import type { SeededTestToken } from '../../reference-server/src/apps/splice/testTokens/seedTestTokens.js';
 import { TEST_TOKEN_KINDS, templateVersions } from '../../reference-server/src/apps/splice/testTokens/testTokenKinds.js';
@@ -24,6 +21,7 @@ import { installWebSocket } from '../clients/support/installWebSocket.js';
 import { quietSdkLogs, sdkLogAdapter } from '../clients/support/quietSdkLogs.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 import { closeAppServer, getJson, HOUR, iso, postJson, startAppServer, type AppServer, type RegistryFactory } from './support/appServer.js';
+import { startSpliceWorldServer } from './support/spliceWorldServer.js';
 import { allocateParty, mustSubmit, submit } from './support/jsonApi.js';
 
 const DARS = ['splice-amulet-0.1.22.dar', 'splice-test-token-v1-1.0.0.dar', 'splice-test-token-v2-1.0.0.dar'];
@@ -45,35 +43,11 @@ async function createSdk(ledgerUrl: string, registries: URL[]) {
   return SDK.create({ auth, ledgerClientUrl: new URL(ledgerUrl), logAdapter: sdkLogAdapter, token: { auth, registries } });
 }
 
-/** A folder with splice-amulet and the two test tokens (the rest of the release adds upload time only). */
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'splice-test-tokens-'));
-  for (const dar of DARS) copyFileSync(join(DARS_DIR, 'splice', dar), join(dir, dar));
-  return dir;
-}
-
 describe.skipIf(!HAS_DARS)('the test tokens\' registries on Splice\'s DARs (needs ../shared/upstream/daml/dars)', () => {
   let server: AppServer;
   let world: SpliceAppWorld;
-  let splice: SpliceAmulet;
   beforeAll(async () => {
-    const dir = folder();
-    const set = readSpliceDars(dir);
-    rmSync(dir, { recursive: true });
-    if (!set.ok) throw new Error(set.error);
-    server = await startAppServer({
-      load: (ledger) => {
-        const loaded = loadSpliceDars(ledger, set.value);
-        if (!loaded.ok) throw new Error(loaded.error);
-        splice = loaded.value;
-        return { splice };
-      },
-      prepare: (ledger) => {
-        const seeded = seedSpliceAppWorld(ledger, splice);
-        if (!seeded.ok) throw new Error(`${seeded.error.code}: ${seeded.error.cause}`);
-        world = seeded.value;
-      },
-    });
+    ({ server, world } = await startSpliceWorldServer(DARS.map((d) => `splice/${d}`)));
   }, 180_000);
   afterAll(() => closeAppServer(server));
 

@@ -3,14 +3,14 @@
  * handlers, the same after every reset(), and the registry's transfer factory answering the real
  * ExternalPartyAmuletRules through fetch.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setupServer } from 'msw/node';
+import type { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { createHandlers, type MockLedgerApi } from '../../reference-server/src/msw/index.js';
-import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import { HAS_DARS } from '../daml/damlFixtures.js';
+import { startSpliceDarsMock } from './support/spliceDarsMock.js';
 
 const URL_ = 'http://splice-dars.test';
 
@@ -18,15 +18,7 @@ describe.skipIf(!HAS_DARS)('createHandlers({ spliceDars }) (needs ../shared/upst
   let mock: MockLedgerApi;
   let server: ReturnType<typeof setupServer>;
   beforeAll(() => {
-    const dir = mkdtempSync(join(tmpdir(), 'splice-dars-'));
-    copyFileSync(join(DARS_DIR, 'splice', 'splice-amulet-0.1.22.dar'), join(dir, 'splice-amulet-0.1.22.dar'));
-    try {
-      mock = createHandlers({ ledgerUrl: URL_, spliceDars: dir, appWorld: true, log: silentLogger });
-    } finally {
-      rmSync(dir, { recursive: true });
-    }
-    server = setupServer(...mock.handlers);
-    server.listen({ onUnhandledRequest: 'error' });
+    ({ mock, server } = startSpliceDarsMock(URL_, ['splice-amulet-0.1.22.dar']));
   }, 120_000);
   afterAll(() => server.close());
 

@@ -3,14 +3,11 @@
  * splice-test-token-v1 in the folder): the same routes as the server, answered through fetch,
  * and the same seeded ids after every reset().
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setupServer } from 'msw/node';
+import type { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
-import { createHandlers, type MockLedgerApi } from '../../reference-server/src/msw/index.js';
-import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import type { MockLedgerApi } from '../../reference-server/src/msw/index.js';
+import { HAS_DARS } from '../daml/damlFixtures.js';
+import { startSpliceDarsMock } from './support/spliceDarsMock.js';
 
 const URL_ = 'http://splice-test-tokens.test';
 
@@ -18,15 +15,7 @@ describe.skipIf(!HAS_DARS)('the test tokens\' registries through createHandlers(
   let mock: MockLedgerApi;
   let server: ReturnType<typeof setupServer>;
   beforeAll(() => {
-    const dir = mkdtempSync(join(tmpdir(), 'splice-test-tokens-'));
-    for (const dar of ['splice-amulet-0.1.22.dar', 'splice-test-token-v1-1.0.0.dar']) copyFileSync(join(DARS_DIR, 'splice', dar), join(dir, dar));
-    try {
-      mock = createHandlers({ ledgerUrl: URL_, spliceDars: dir, appWorld: true, log: silentLogger });
-    } finally {
-      rmSync(dir, { recursive: true });
-    }
-    server = setupServer(...mock.handlers);
-    server.listen({ onUnhandledRequest: 'error' });
+    ({ mock, server } = startSpliceDarsMock(URL_, ['splice-amulet-0.1.22.dar', 'splice-test-token-v1-1.0.0.dar']));
   }, 120_000);
   afterAll(() => server.close());
 
