@@ -21,8 +21,11 @@ import { DARS_DIR, loadDar } from '../daml/damlFixtures.js';
 const AMULET_DAR = 'splice/splice-amulet-0.1.22.dar';
 const PRIMS: Readonly<Record<string, string>> = { PARTY: 'Party', TEXT: 'Text', INT64: 'Int64', NUMERIC: 'Numeric', BOOL: 'Bool', TIMESTAMP: 'Time', DATE: 'Date', CONTRACT_ID: 'ContractId', UNIT: 'Unit' };
 
-describe.skipIf(!existsSync(join(DARS_DIR, AMULET_DAR)))(`the ports' token standard v2 has the real packages' shapes (needs ../shared/upstream/daml/dars/${AMULET_DAR})`, () => {
-  const { dar, packages } = loadDar(AMULET_DAR);
+const HAS_AMULET = existsSync(join(DARS_DIR, AMULET_DAR));
+
+describe.skipIf(!HAS_AMULET)(`the ports' token standard v2 has the real packages' shapes (needs ../shared/upstream/daml/dars/${AMULET_DAR})`, () => {
+  // vitest runs a skipped describe's body to collect its tests: read the DAR only where it is.
+  const { dar, packages } = HAS_AMULET ? loadDar(AMULET_DAR) : ({} as ReturnType<typeof loadDar>);
   const source = (id: string) => packages.get(id);
   const byName = (name: string): Package => dar.packages.find((p) => p.metadata?.name === name) ?? expect.fail(`${AMULET_DAR} has no package ${name}`);
   const dataType = (t: Type): DefDataType | undefined => (t.kind === 'con' ? lookupDataType(source, t.tycon) : undefined);
