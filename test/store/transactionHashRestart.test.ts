@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { interactiveSubmissionOf } from '../../reference-server/src/ledger/interactive/index.js';
 import { ManualClock } from '../../reference-server/src/ledger/index.js';
-import { createAssetCommand, freshId } from '../interactive/support/externalParties.js';
+import { createAssetCommand, executeBody, freshId } from '../interactive/support/externalParties.js';
 import { newKey, signHash } from '../interactive/support/keys.js';
 import { must } from '../ledger/helpers.js';
 import { restartableLedgers } from './support/restartableLedgers.js';
@@ -20,15 +20,7 @@ describe('transaction hashes across a restart', () => {
     const p = must(
       interactiveSubmissionOf(first).prepare({ userId: 'wallet', commandId: freshId('prep'), commands: [createAssetCommand(ext, ext)], actAs: [ext], readAs: [], disclosedContracts: [], packageIdSelectionPreference: [], verboseHashing: false } as never),
     );
-    const request = () =>
-      ({
-        preparedTransaction: p.preparedTransaction,
-        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
-        submissionId: freshId('sub'),
-        userId: 'wallet',
-        deduplicationPeriod: { Empty: {} },
-        partySignatures: { signatures: [{ party: ext, signatures: [signHash(key, p.preparedTransactionHash)] }] },
-      }) as never;
+    const request = () => executeBody(p.preparedTransaction, [{ party: ext, signatures: [signHash(key, p.preparedTransactionHash)] }], { userId: 'wallet' }) as never;
     const committed = must(interactiveSubmissionOf(first).executeAndWait(request()));
     stopAll();
 
