@@ -54,11 +54,11 @@ export class TransactionBuilder {
   private readonly contexts: Context[];
   /** Contracts created so far, in order (truncated by a rollback). */
   private readonly createdLog: string[] = [];
-  private readonly createdSet = new Set<string>();
+  /** Made on first use, as `consumers` (most commands create or consume one contract, or none). */
+  private createdSet: Set<string> | undefined;
   private readonly consumedLog: string[] = [];
-  private readonly consumedSet = new Set<string>();
   /** The allocation-order id of the exercise that consumed each contract (`ContractNotActive`). */
-  private readonly consumers = new Map<string, number>();
+  private consumers: Map<string, number> | undefined;
   /**
    * Node ids as the Daml engine allocates them while it runs (PartialTransaction.nextNodeIdx):
    * one per create, fetch, exercise and try block, in the order they begin, rolled-back ones
@@ -80,7 +80,7 @@ export class TransactionBuilder {
 
   /** The allocation-order id of the exercise that consumed `contractId` in this transaction. */
   consumedBy(contractId: string): number | undefined {
-    return this.consumers.get(contractId);
+    return this.consumers?.get(contractId);
   }
 
   /** The exercises being run, innermost first, with their allocation-order ids. */
@@ -109,11 +109,11 @@ export class TransactionBuilder {
 
   /** Whether this transaction created `contractId` outside a rolled-back subtree. */
   isCreated(contractId: string): boolean {
-    return this.createdSet.has(contractId);
+    return this.createdSet?.has(contractId) ?? false;
   }
 
   isConsumed(contractId: string): boolean {
-    return this.consumedSet.has(contractId);
+    return this.consumers?.has(contractId) ?? false;
   }
 
   /** Reserves the seed of the next action node of the running context. */
@@ -129,7 +129,7 @@ export class TransactionBuilder {
       signatories: c.signatories, observers: c.observers, stakeholders: c.stakeholders, seed,
     });
     this.createdLog.push(c.contractId);
-    this.createdSet.add(c.contractId);
+    (this.createdSet ??= new Set()).add(c.contractId);
   }
 
   addFetch(fetch: FetchDraft): void {
@@ -161,9 +161,8 @@ export class TransactionBuilder {
   }
 
   private consume(contractId: string, by: number): void {
-    this.consumedSet.add(contractId);
     this.consumedLog.push(contractId);
-    this.consumers.set(contractId, by);
+    (this.consumers ??= new Map()).set(contractId, by);
   }
 
   /** Where a try block begins; the block takes a node id, as the engine's `beginTry` does. */
@@ -183,10 +182,9 @@ export class TransactionBuilder {
     const moved = top.children.splice(checkpoint.childCount);
     top.children.push({ kind: 'rollback', children: moved });
     this.rolledBack = true;
-    for (const id of this.createdLog.splice(checkpoint.createdCount)) this.createdSet.delete(id);
+    for (const id of this.createdLog.splice(checkpoint.createdCount)) this.createdSet?.delete(id);
     for (const id of this.consumedLog.splice(checkpoint.consumedCount)) {
-      this.consumedSet.delete(id);
-      this.consumers.delete(id);
+      this.consumers?.delete(id);
     }
   }
 
@@ -199,14 +197,18 @@ export class TransactionBuilder {
     const archived: string[] = [];
     const hex = (s: Seed): string => Buffer.from(s.buffer, s.byteOffset, s.length).toString('hex');
 
-    // Pre-order with an explicit stack: nesting depth is the Daml program's, not the JS stack's.
-    const number = (roots: readonly Draft[], rolledBack: boolean): NodeId[] => {
+    // Pre-order with an explicit stack (nesting depth is the Daml program's, not the JS stack's):
+    // three parallel stacks, the draft, the id list it goes to, and whether it is rolled back.
+    const drafts: Draft[] = [];
+    const outs: NodeId[][] = [];
+    const inRollbacks: boolean[] = [];
+    const number = (roots: readonly Draft[]): NodeId[] => {
       const ids: NodeId[] = [];
-      type Job = { draft: Draft; out: NodeId[]; rolledBack: boolean };
-      const stack: Job[] = [];
-      for (let i = roots.length - 1; i >= 0; i--) stack.push({ draft: roots[i]!, out: ids, rolledBack });
-      while (stack.length > 0) {
-        const { draft, out, rolledBack: inRollback } = stack.pop()!;
+      for (let i = roots.length - 1; i >= 0; i--) { drafts.push(roots[i]!); outs.push(ids); inRollbacks.push(false); }
+      while (drafts.length > 0) {
+        const draft = drafts.pop()!;
+        const out = outs.pop()!;
+        const inRollback = inRollbacks.pop()!;
         const nodeId = nodes.length;
         out.push(nodeId);
         switch (draft.kind) {
@@ -244,7 +246,7 @@ export class TransactionBuilder {
             } else {
               nodes.push({ kind: 'rollback', nodeId, children });
             }
-            for (let i = kids.length - 1; i >= 0; i--) stack.push({ draft: kids[i]!, out: children, rolledBack: inner });
+            for (let i = kids.length - 1; i >= 0; i--) { drafts.push(kids[i]!); outs.push(children); inRollbacks.push(inner); }
             break;
           }
         }
@@ -252,7 +254,7 @@ export class TransactionBuilder {
       return ids;
     };
     const top = this.contexts[0]!.children;
-    const roots = number(this.rolledBack ? normalize(top) : top, false);
+    const roots = number(this.rolledBack ? normalize(top) : top);
     return { nodes, roots, nodeSeeds, created, archived };
   }
 }

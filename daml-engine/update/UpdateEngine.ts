@@ -22,6 +22,7 @@ import { insert, sortedUnique, union } from './partySets.js';
 import { contractIdV1, deriveContractDiscriminator } from './seeds.js';
 import type { Transaction } from './Transaction.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
+import type { BoundsProblem } from '../value/valueBounds.js';
 import { MAXIMUM_NESTING, valueBoundsProblem } from '../value/valueBounds.js';
 
 /**
@@ -144,25 +145,27 @@ export class UpdateEngine {
  * values that leave the engine: the result, and the arguments and results its nodes carry.
  */
 function boundsError(result: Value, tx: Transaction, maxBytes: number): EvalError | undefined {
-  const problemAt = (v: Value, where: string, used: number, onBytes?: (b: number) => void): EvalError | undefined => {
-    const p = valueBoundsProblem(v, MAXIMUM_NESTING, maxBytes, used, onBytes);
-    if (p === undefined) return undefined;
-    return p.kind === 'nesting'
-      ? { kind: 'valueNesting', limit: p.limit, where, definition: undefined, message: `Value exceeds maximum nesting value of ${p.limit}` }
-      : { kind: 'sizeExceeded', bytes: p.bytes, limit: p.limit, where, definition: undefined, message: `the ${where} takes more than ${p.limit} bytes` };
-  };
-  const resultProblem = problemAt(result, 'result', 0);
-  if (resultProblem) return resultProblem;
+  const resultProblem = valueBoundsProblem(result, MAXIMUM_NESTING, maxBytes, 0);
+  if (resultProblem) return boundsErrorOf(resultProblem, 'result');
   let used = 0;
-  const add = (b: number) => { used += b; };
+  const add = (b: number): void => { used += b; };
   for (const n of tx.nodes) {
-    const values = n.kind === 'create' ? [n.argument] : n.kind === 'exercise' ? (n.exerciseResult === undefined ? [n.choiceArgument] : [n.choiceArgument, n.exerciseResult]) : [];
-    for (const v of values) {
-      const p = problemAt(v, 'transaction', used, add);
-      if (p) return p;
+    let p: BoundsProblem | undefined;
+    if (n.kind === 'create') {
+      p = valueBoundsProblem(n.argument, MAXIMUM_NESTING, maxBytes, used, add);
+    } else if (n.kind === 'exercise') {
+      p = valueBoundsProblem(n.choiceArgument, MAXIMUM_NESTING, maxBytes, used, add);
+      if (p === undefined && n.exerciseResult !== undefined) p = valueBoundsProblem(n.exerciseResult, MAXIMUM_NESTING, maxBytes, used, add);
     }
+    if (p) return boundsErrorOf(p, 'transaction');
   }
   return undefined;
+}
+
+function boundsErrorOf(p: BoundsProblem, where: string): EvalError {
+  return p.kind === 'nesting'
+    ? { kind: 'valueNesting', limit: p.limit, where, definition: undefined, message: `Value exceeds maximum nesting value of ${p.limit}` }
+    : { kind: 'sizeExceeded', bytes: p.bytes, limit: p.limit, where, definition: undefined, message: `the ${where} takes more than ${p.limit} bytes` };
 }
 
 /** The update value a submission runs. */

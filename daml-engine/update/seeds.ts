@@ -12,93 +12,69 @@ import { hmacSha256 } from './sha256.js';
 /** A 32-byte seed or discriminator. */
 export type Seed = Uint8Array;
 
-/** Where messages are written (hashing is synchronous: one message at a time). */
-let scratch = Buffer.allocUnsafe(256);
-
 /**
- * One HMAC message, written into a single buffer: its size is known before any byte is written
- * (sizes first, then one allocation), as every seed of every node of every transaction pays it.
+ * Where messages are written, each straight into one buffer at its known size (every seed of
+ * every node of every transaction pays for this): hashing is synchronous, one message at a time.
  */
-class Message {
-  private readonly ints: number[] = [];
-  private readonly longs: bigint[] = [];
-  private readonly strings: string[] = [];
-  /** What to write, in order: 0 an int, 1 a long, 2 a string (each its next of `ints`, ...). */
-  private readonly order: number[] = [];
-  private size = 0;
+let scratch = Buffer.allocUnsafe(256);
+let view = new DataView(scratch.buffer, scratch.byteOffset, scratch.length);
 
-  int(n: number): this {
-    this.ints.push(n);
-    this.order.push(0);
-    this.size += 4;
-    return this;
+function room(size: number): Buffer {
+  if (scratch.length < size) {
+    scratch = Buffer.allocUnsafe(Math.max(size, 2 * scratch.length));
+    view = new DataView(scratch.buffer, scratch.byteOffset, scratch.length);
   }
+  return scratch;
+}
 
-  long(n: bigint): this {
-    this.longs.push(n);
-    this.order.push(1);
-    this.size += 8;
-    return this;
-  }
-
-  string(s: string): this {
-    this.strings.push(s);
-    this.order.push(2);
-    this.size += 4 + Buffer.byteLength(s, 'utf8');
-    return this;
-  }
-
-  stringSet(items: readonly string[]): this {
-    // Sorted as Java sorts strings (UTF-16 code units).
-    const sorted = sortedUnique(items);
-    this.int(sorted.length);
-    for (const s of sorted) this.string(s);
-    return this;
-  }
-
-  hmac(key: Seed): Seed {
-    if (scratch.length < this.size) scratch = Buffer.allocUnsafe(Math.max(this.size, 2 * scratch.length));
-    const bytes = scratch;
-    let at = 0;
-    let i = 0;
-    let l = 0;
-    let s = 0;
-    for (const what of this.order) {
-      if (what === 0) {
-        at = bytes.writeInt32BE(this.ints[i++]!, at);
-      } else if (what === 1) {
-        at = bytes.writeBigInt64BE(this.longs[l++]!, at);
-      } else {
-        const str = this.strings[s++]!;
-        const written = bytes.write(str, at + 4, 'utf8');
-        bytes.writeInt32BE(written, at);
-        at += 4 + written;
-      }
-    }
-    return hmacSha256(key, bytes, this.size);
-  }
+/** Writes `s` as its UTF-8 length then its bytes at `at`; where the next item goes. */
+function writeString(bytes: Buffer, s: string, at: number): number {
+  const written = bytes.write(s, at + 4, 'utf8');
+  view.setInt32(at, written);
+  return at + 4 + written;
 }
 
 /** The transaction seed from the submission seed, the participant id and the preparation time. */
 export function deriveTransactionSeed(submissionSeed: Seed, participantId: string, preparationTimeMicros: bigint): Seed {
-  return new Message().string(participantId).long(preparationTimeMicros).hmac(submissionSeed);
+  const size = 4 + Buffer.byteLength(participantId, 'utf8') + 8;
+  const bytes = room(size);
+  const at = writeString(bytes, participantId, 0);
+  view.setBigInt64(at, preparationTimeMicros);
+  return hmacSha256(submissionSeed, bytes, size);
 }
 
 /** The seed of child `index` (0-based) of an exercise node, or of root node `index` of a transaction. */
 export function deriveNodeSeed(parent: Seed, index: number): Seed {
-  return new Message().int(index).hmac(parent);
+  const bytes = room(4);
+  view.setInt32(0, index);
+  return hmacSha256(parent, bytes, 4);
 }
 
 /** The 32-byte discriminator of a contract created at a node with `nodeSeed`. */
 export function deriveContractDiscriminator(nodeSeed: Seed, preparationTimeMicros: bigint, stakeholders: readonly string[]): Seed {
-  return new Message().long(preparationTimeMicros).stringSet(stakeholders).hmac(nodeSeed);
+  // Sorted as Java sorts strings (UTF-16 code units); the engine's sets arrive sorted already.
+  const sorted = isStrictlySorted(stakeholders) ? stakeholders : sortedUnique(stakeholders);
+  let size = 8 + 4;
+  for (const s of sorted) size += 4 + Buffer.byteLength(s, 'utf8');
+  const bytes = room(size);
+  view.setBigInt64(0, preparationTimeMicros);
+  view.setInt32(8, sorted.length);
+  let at = 12;
+  for (const s of sorted) at = writeString(bytes, s, at);
+  return hmacSha256(nodeSeed, bytes, size);
+}
+
+function isStrictlySorted(xs: readonly string[]): boolean {
+  for (let i = 1; i < xs.length; i++) if (!(xs[i - 1]! < xs[i]!)) return false;
+  return true;
 }
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
 
 /** A V1 contract id in hex: the version prefix 0x00, the discriminator, then the suffix (0..94 bytes). */
-export function contractIdV1(discriminator: Seed, suffix: Uint8Array = new Uint8Array(0)): string {
+export function contractIdV1(discriminator: Seed, suffix?: Uint8Array): string {
   if (discriminator.length !== 32) throw new RangeError(`a V1 discriminator has 32 bytes, not ${discriminator.length}`);
+  if (suffix === undefined || suffix.length === 0) return `00${hex(discriminator)}`;
   if (suffix.length > 94) throw new RangeError(`a V1 suffix has at most 94 bytes, not ${suffix.length}`);
   return `00${hex(discriminator)}${hex(suffix)}`;
 }

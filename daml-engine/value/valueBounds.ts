@@ -19,18 +19,22 @@ export type BoundsProblem =
  */
 export function valueBoundsProblem(v: Value, maxNesting: number, maxBytes: number, usedBytes = 0, onBytes?: (bytes: number) => void): BoundsProblem | undefined {
   let bytes = usedBytes;
-  const stack: { v: Value; depth: number }[] = [{ v, depth: 0 }];
+  // Two parallel stacks instead of an object per value: every command measures its values.
+  const values: Value[] = [v];
+  const depths: number[] = [0];
   const nest = (child: Value, depth: number): BoundsProblem | undefined => {
     if (depth > maxNesting) return { kind: 'nesting', limit: maxNesting };
-    stack.push({ v: child, depth });
+    values.push(child);
+    depths.push(depth);
     return undefined;
   };
-  while (stack.length > 0) {
-    const { v: x, depth } = stack.pop()!;
+  while (values.length > 0) {
+    const x = values.pop()!;
+    const depth = depths.pop()!;
     let problem: BoundsProblem | undefined;
     switch (x.kind) {
       case 'text': case 'party': case 'contractId': bytes += 2 + x.value.length; break;
-      case 'numeric': case 'bigNumeric': bytes += 4 + x.unscaled.toString().length; break;
+      case 'numeric': case 'bigNumeric': bytes += 4 + digits(x.unscaled); break;
       case 'int64': case 'timestamp': bytes += 10; break;
       case 'record': case 'struct':
         bytes += 2;
@@ -70,4 +74,16 @@ export function valueBoundsProblem(v: Value, maxNesting: number, maxBytes: numbe
   }
   onBytes?.(bytes - usedBytes);
   return undefined;
+}
+
+const SAFE = 999_999_999_999_999n;
+
+/** The length of `n` in decimal, sign included (`n.toString().length`, without the string for most numbers). */
+function digits(n: bigint): number {
+  if (n < -SAFE || n > SAFE) return n.toString().length;
+  let x = Number(n);
+  let d = 1;
+  if (x < 0) { d++; x = -x; }
+  while (x >= 10) { x = Math.floor(x / 10); d++; }
+  return d;
 }

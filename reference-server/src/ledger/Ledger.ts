@@ -1,5 +1,5 @@
 import { resolveEngineLimits, type EngineLimits } from './engine/engineLimits.js';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hash as digest, randomBytes } from 'node:crypto';
 import type { AdminStore } from '../store/AdminStore.js';
 import type { LedgerStore } from '../store/LedgerStore.js';
 import type { LogEntry, ReassignmentEntry, SubmissionInfo, TransactionEntry } from '../store/LogEntry.js';
@@ -1272,7 +1272,7 @@ export class Ledger {
   }
 
   #updateId(offset: number): string {
-    return '1220' + createHash('sha256').update(`${this.config.participantId}|update|${offset}`).digest('hex');
+    return '1220' + digest('sha256', `${this.config.participantId}|update|${offset}`, 'hex');
   }
 
   #userChanged<T>(userId: string, result: R<T>): R<T> {

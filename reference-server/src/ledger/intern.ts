@@ -19,7 +19,8 @@ export class Interner {
     // Most sets arrive sorted already (the engine's are): sorting allocates even then.
     const sorted = Array.isArray(parties) && isStrictlySorted(parties) ? parties as readonly string[] : [...new Set(parties)].sort();
     if (sorted.length === 0) return Interner.EMPTY;
-    const key = sorted.join('\n');
+    // A set of one is keyed by its party: no key string to build (parties hold no newline).
+    const key = sorted.length === 1 ? sorted[0]! : sorted.join('\n');
     const known = this.#sets.get(key);
     if (known !== undefined) return known;
     const frozen = Object.freeze(sorted.map((p) => this.string(p)));

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import type { LedgerStore } from '../store/LedgerStore.js';
 import type { CreateNode, ExerciseNode, TxNode } from '../store/LogEntry.js';
 import { StoredContract } from '../store/StoredContract.js';
@@ -487,5 +487,6 @@ class TxBuilder {
 
 /** Contract ids: version byte 00 and a SHA-256 discriminator, like Canton's V1 ids. */
 export function contractIdFrom(participantId: string, nonce: number, seed: string): string {
-  return '00' + createHash('sha256').update(`${participantId}|${nonce}|${seed}`).digest('hex');
+  // One-shot `hash`: no Hash object per id (every create, and every engine command's seed, makes one).
+  return '00' + digest('sha256', `${participantId}|${nonce}|${seed}`, 'hex');
 }

@@ -48,7 +48,8 @@ export interface EngineCommand {
 
 /** The engine update of one command; undefined for a first command the TypeScript interpreter runs. */
 export function engineCommandOf(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, command: Record<string, unknown>, index: number): R<EngineCommand> | undefined {
-  const [kind, body] = Object.entries(command)[0] as [string, unknown];
+  const kind = firstKey(command) as string;
+  const body = command[kind];
   if (!isPlainObject(body) || typeof body.templateId !== 'string') return index === 0 ? undefined : preprocessing(`${kind}.templateId is missing`);
   const templateId = body.templateId;
   const preference = submission.packageIdSelectionPreference ?? [];
@@ -57,11 +58,10 @@ export function engineCommandOf(env: InterpretEnv, rt: EngineRuntime, submission
     return index === 0 ? undefined : preprocessing(MIXED_SUBMISSION);
   }
   if (!def.ok) return index === 0 ? undefined : def;
-  const where = `commands[${index}]`;
   switch (kind) {
     case 'CreateCommand': {
       if (def.value.kind !== 'template') return preprocessing(`'${templateId}' is an interface, a template id is required here`);
-      const arg = argumentOf(rt, def.value.engine.type, body.createArguments, `${where}.createArguments`, def.value);
+      const arg = argumentOf(rt, def.value.engine.type, body.createArguments, index, 'createArguments', def.value);
       return arg.ok ? ok({ update: createCommand(def.value.engine.name, arg.value), resultType: undefined }) : arg;
     }
     case 'ExerciseCommand': {
@@ -71,7 +71,7 @@ export function engineCommandOf(env: InterpretEnv, rt: EngineRuntime, submission
       const target = def.value;
       const choice = target.choices.get(body.choice);
       if (!choice) return preprocessing(`Couldn't find requested choice ${body.choice} for ${target.kind} ${target.packageName}:${target.qualifiedName}`, { context: { choice: body.choice } });
-      const arg = argumentOf(rt, choice.engine.argBinder.type, body.choiceArgument, `${where}.choiceArgument`, target);
+      const arg = argumentOf(rt, choice.engine.argBinder.type, body.choiceArgument, index, 'choiceArgument', target);
       if (!arg.ok) return arg;
       const update = target.kind === 'template'
         ? exerciseCommand(target.engine.name, contractId, body.choice, arg.value)
@@ -82,11 +82,11 @@ export function engineCommandOf(env: InterpretEnv, rt: EngineRuntime, submission
       if (def.value.kind !== 'template') return preprocessing(`'${templateId}' is an interface, a template id is required here`);
       if (typeof body.choice !== 'string') return preprocessing('CreateAndExerciseCommand.choice is missing');
       const t = def.value;
-      const created = argumentOf(rt, t.engine.type, body.createArguments, `${where}.createArguments`, t);
+      const created = argumentOf(rt, t.engine.type, body.createArguments, index, 'createArguments', t);
       if (!created.ok) return created;
       const choice = t.choices.get(body.choice);
       if (!choice) return preprocessing(`Couldn't find requested choice ${body.choice} for template ${t.packageName}:${t.qualifiedName}`, { context: { choice: body.choice } });
-      const arg = argumentOf(rt, choice.engine.argBinder.type, body.choiceArgument, `${where}.choiceArgument`, t);
+      const arg = argumentOf(rt, choice.engine.argBinder.type, body.choiceArgument, index, 'choiceArgument', t);
       if (!arg.ok) return arg;
       const exercise: Update = {
         kind: 'exercise', template: t.engine.name, choice: body.choice,
@@ -142,10 +142,17 @@ function resolveEngineDef(env: InterpretEnv, rt: EngineRuntime, id: string, pref
   return isEngineDef(r.value) ? ok(r.value) : undefined;
 }
 
+/** The first own key of a command object (`Object.entries(c)[0]` without the arrays). */
+function firstKey(o: Record<string, unknown>): string | undefined {
+  for (const k in o) if (Object.hasOwn(o, k)) return k;
+  return undefined;
+}
+
 /** A JSON API value converted by its type; a misfit is COMMAND_PREPROCESSING_FAILED naming the path. */
-function argumentOf(rt: EngineRuntime, type: Type, json: unknown, where: string, def: EngineDef): R<Value> {
+function argumentOf(rt: EngineRuntime, type: Type, json: unknown, index: number, field: string, def: EngineDef): R<Value> {
   const r = rt.value(type, json === undefined ? {} : json);
   if (r.ok) return ok(r.value);
+  const where = `commands[${index}].${field}`;
   const path = r.problem.path === '' ? where : `${where}.${r.problem.path}`;
   return preprocessing(`Invalid value for ${def.packageName}:${def.qualifiedName} at ${path}: ${r.problem.message}`, { context: { template_id: def.id, path } });
 }

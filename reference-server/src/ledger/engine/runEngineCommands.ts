@@ -181,13 +181,14 @@ function takePreRun(env: InterpretEnv, submission: ValidatedSubmission): PreRun 
 
 /** How the engine sees contracts for `submission`: disclosed ones first, then the store's as its readers see them; `inputs` collects those used. */
 function contractLookup(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, inputs: Map<string, StoredContract>): R<(contractId: string) => LedgerContract | undefined> {
-  const readers = new Set([...submission.actAs, ...submission.readAs]);
+  const { actAs, readAs } = submission;
   const disclosed = disclosedContracts(env, submission);
   if (!disclosed.ok) return disclosed;
   return ok((contractId: string): LedgerContract | undefined => {
-    const c = disclosed.value.get(contractId) ?? env.store.contract(contractId);
+    const shown = disclosed.value.get(contractId);
+    const c = shown ?? env.store.contract(contractId);
     if (!c || !c.isActive || c.createdOffset === 0) return undefined;
-    if (!disclosed.value.has(contractId) && !c.stakeholders.some((p) => readers.has(p))) return undefined;
+    if (shown === undefined && !c.stakeholders.some((p) => actAs.includes(p) || readAs.includes(p))) return undefined;
     if (!isEngineDef(c.template) || c.template.kind !== 'template') return undefined;
     const argument = rt.argumentOf(c);
     if (!argument) return undefined;
@@ -266,14 +267,14 @@ function finishRun(
       });
     }
   }
+  const synchronizer = synchronizerOf(env, submission, inputs);
+  if (!synchronizer.ok) return synchronizer;
   const converted = storeNodesOf(rt, env.interner, run.transaction, inputs, ledgerTime);
   const values: Value[] = commands.length === 1 ? [run.result] : run.result.kind === 'struct' ? [...run.result.fields] : [];
   const results = commands.map((c, i): DamlValue => {
     const v = values[i];
     return v === undefined ? null : rt.json(v, c.resultType ?? ANY_TYPE);
   });
-  const synchronizer = synchronizerOf(env, submission, inputs);
-  if (!synchronizer.ok) return synchronizer;
   return ok({
     prepared: {
       submission,
@@ -302,7 +303,11 @@ function sequence(commands: readonly EngineCommand[]): Update {
   };
 }
 
-function disclosedContracts(env: InterpretEnv, submission: ValidatedSubmission): R<Map<string, StoredContract>> {
+/** No disclosed contracts (most submissions): one shared empty map. */
+const NONE_DISCLOSED: ReadonlyMap<string, StoredContract> = new Map();
+
+function disclosedContracts(env: InterpretEnv, submission: ValidatedSubmission): R<ReadonlyMap<string, StoredContract>> {
+  if (submission.disclosedContracts.length === 0) return ok(NONE_DISCLOSED);
   const out = new Map<string, StoredContract>();
   for (const d of submission.disclosedContracts) {
     const decoded = decodeBlobCached(d.createdEventBlob, env.config.blobKey);
@@ -330,16 +335,18 @@ function disclosedContracts(env: InterpretEnv, submission: ValidatedSubmission):
 }
 
 function synchronizerOf(env: InterpretEnv, submission: ValidatedSubmission, inputs: ReadonlyMap<string, StoredContract>): R<number> {
-  const syncs = new Set([...inputs.values()].map((c) => c.synchronizer));
+  // The synchronizer every input is on (-1: no inputs, -2: inputs on several).
+  let on = -1;
+  for (const c of inputs.values()) on = on === -1 || on === c.synchronizer ? c.synchronizer : -2;
   if (submission.synchronizerId !== undefined) {
     const index = env.config.synchronizers.findIndex((s) => s.id === submission.synchronizerId);
     if (index < 0) return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${submission.synchronizerId} is not connected to this participant`, { context: { synchronizer_id: submission.synchronizerId } });
-    if ([...syncs].some((s) => s !== index)) {
+    if (on !== -1 && on !== index) {
       return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission: input contracts are not assigned to ${submission.synchronizerId}`, { context: { synchronizer_id: submission.synchronizerId } });
     }
     return ok(index);
   }
-  if (syncs.size > 1) return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', 'No valid synchronizer for submission: the input contracts are assigned to different synchronizers');
-  return ok(syncs.size === 1 ? ([...syncs][0] as number) : 0);
+  if (on === -2) return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', 'No valid synchronizer for submission: the input contracts are assigned to different synchronizers');
+  return ok(on === -1 ? 0 : on);
 }
 

@@ -2,7 +2,7 @@ import { sortedUnique } from '../../../../daml-engine/update/partySets.js';
 import type { CreateNode as EngineCreateNode, Transaction } from '../../../../daml-engine/update/Transaction.js';
 import type { CreateNode, ExerciseNode, TxNode } from '../../store/LogEntry.js';
 import { StoredContract } from '../../store/StoredContract.js';
-import type { Interner } from '../intern.js';
+import { Interner } from '../intern.js';
 import type { DamlRecord } from '../wire.js';
 import type { EngineRuntime } from './EngineRuntime.js';
 
@@ -23,11 +23,15 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
   const nodes: TxNode[] = [];
   const created = new Map<string, StoredContract>();
   const consumed: StoredContract[] = [];
-  const consumedInTx = new Set<string>();
-  // An explicit stack: exercises nest as deep as Daml recursion does.
-  const stack: { id: number; witnesses: readonly string[] }[] = [...tx.roots].reverse().map((id) => ({ id, witnesses: [] }));
-  while (stack.length > 0) {
-    const { id, witnesses: above } = stack.pop() as { id: number; witnesses: readonly string[] };
+  let consumedInTx: Set<string> | undefined;
+  // An explicit stack (exercises nest as deep as Daml recursion does): node ids and, beside
+  // them, the witnesses of the nodes above.
+  const ids: number[] = [];
+  const aboves: (readonly string[])[] = [];
+  for (let i = tx.roots.length - 1; i >= 0; i--) { ids.push(tx.roots[i]!); aboves.push(Interner.EMPTY); }
+  while (ids.length > 0) {
+    const id = ids.pop()!;
+    const above = aboves.pop()!;
     const n = tx.nodes[id];
     if (n === undefined || n.kind === 'rollback' || n.kind === 'fetch') continue;
     if (n.kind === 'create') {
@@ -36,7 +40,7 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
       const argument = rt.json(n.argument, template.engine.type) as DamlRecord;
       const signatories = interner.set(n.signatories);
       const stakeholders = interner.set(n.stakeholders);
-      const observers = interner.set(n.stakeholders.filter((p) => !signatories.includes(p)));
+      const observers = n.stakeholders.length === signatories.length ? Interner.EMPTY : interner.set(n.stakeholders.filter((p) => !signatories.includes(p)));
       const contract = new StoredContract(n.contractId, template, argument, signatories, observers, stakeholders, undefined, undefined, n.nodeId, 0);
       contract.createdAt = ledgerTime;
       created.set(n.contractId, contract);
@@ -50,7 +54,7 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
     const template = rt.catalogue.template(n.templateId);
     const choice = (iface ?? template)?.choices.get(n.choice);
     if (!choice) throw new Error(`the engine exercised choice ${n.choice}, which ${n.templateId.module}:${n.templateId.name} does not declare`);
-    const informees = sortedUnique([...(n.consuming ? n.stakeholders : n.signatories), ...n.actingParties, ...n.choiceObservers]);
+    const informees = informeesOf(n.consuming ? n.stakeholders : n.signatories, n.actingParties, n.choiceObservers);
     const witnesses = interner.union(interner.set(informees), above);
     const archivesInput = n.consuming && !created.has(n.contractId);
     const node: ExerciseNode = {
@@ -69,19 +73,26 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
     };
     nodes.push(node);
     if (n.consuming) {
-      consumedInTx.add(n.contractId);
+      (consumedInTx ??= new Set()).add(n.contractId);
       if (archivesInput) consumed.push(contract);
     }
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push({ id: n.children[i] as number, witnesses });
+    for (let i = n.children.length - 1; i >= 0; i--) { ids.push(n.children[i]!); aboves.push(witnesses); }
   }
   for (const node of nodes) {
     if (node.kind !== 'create') continue;
-    node.transient = consumedInTx.has(node.contract.contractId);
+    node.transient = consumedInTx?.has(node.contract.contractId) ?? false;
     // A contract archived in its own transaction is never an input: no engine value to keep.
     if (!node.transient) rt.remember(node.contract.argument, (tx.nodes[node.nodeId] as EngineCreateNode).argument);
   }
   for (const c of consumed) rt.forget(c.argument);
   return { nodes, created: [...created.values()], consumed };
+}
+
+/** An exercise's informees, sorted: the parties of `base` (sorted), the acting parties and the choice observers. */
+function informeesOf(base: readonly string[], acting: readonly string[], observers: readonly string[]): readonly string[] {
+  // Controllers are most often signatories, and choice observers rare: then `base` is the answer.
+  if (observers.length === 0 && acting.every((p) => base.includes(p))) return base;
+  return sortedUnique([...base, ...acting, ...observers]);
 }
 
 /** The last node of a subtree in pre-order: follow the last child down. */
