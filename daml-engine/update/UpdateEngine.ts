@@ -18,7 +18,7 @@ import { bool } from '../value/Value.js';
 import type { InterpretationTrace, TraceCommand } from './InterpretationTrace.js';
 import type { LedgerFailure } from './LedgerFailure.js';
 import type { Seed } from './seeds.js';
-import { insert, sortedUnique, union } from './partySets.js';
+import { insert, sortedSet, union } from './partySets.js';
 import { contractIdV1, deriveContractDiscriminator } from './seeds.js';
 import type { Transaction } from './Transaction.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
@@ -383,7 +383,7 @@ class Run {
       }
       k(info);
     };
-    if (contract.signatories !== undefined && contract.observers !== undefined) return found(sortedUnique(contract.signatories), sortedUnique(contract.observers));
+    if (contract.signatories !== undefined && contract.observers !== undefined) return found(sortedSet(contract.signatories), sortedSet(contract.observers));
     this.stakeholders(template, contract.templateId, argument, found);
   }
 

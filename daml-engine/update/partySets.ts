@@ -16,6 +16,12 @@ export function sortedUnique(items: readonly string[]): string[] {
   return out;
 }
 
+/** `items` as a sorted set: `items` itself when it is one already (a ledger's recorded parties are), else `sortedUnique`. */
+export function sortedSet(items: readonly string[]): readonly string[] {
+  for (let i = 1; i < items.length; i++) if (!(items[i - 1]! < items[i]!)) return sortedUnique(items);
+  return items;
+}
+
 /** Adds `item` to the sorted, duplicate-free `set` unless present; true when added. */
 export function insert(set: string[], item: string): boolean {
   let i = set.length;

@@ -6,7 +6,7 @@
  * string as its UTF-8 length (4 bytes) then its bytes, a set of strings as its size (4 bytes) then
  * its members sorted, each as a string.
  */
-import { sortedUnique } from './partySets.js';
+import { sortedSet } from './partySets.js';
 import { hmacSha256 } from './sha256.js';
 
 /** A 32-byte seed or discriminator. */
@@ -53,7 +53,7 @@ export function deriveNodeSeed(parent: Seed, index: number): Seed {
 /** The 32-byte discriminator of a contract created at a node with `nodeSeed`. */
 export function deriveContractDiscriminator(nodeSeed: Seed, preparationTimeMicros: bigint, stakeholders: readonly string[]): Seed {
   // Sorted as Java sorts strings (UTF-16 code units); the engine's sets arrive sorted already.
-  const sorted = isStrictlySorted(stakeholders) ? stakeholders : sortedUnique(stakeholders);
+  const sorted = sortedSet(stakeholders);
   let size = 8 + 4;
   for (const s of sorted) size += 4 + Buffer.byteLength(s, 'utf8');
   const bytes = room(size);
@@ -62,11 +62,6 @@ export function deriveContractDiscriminator(nodeSeed: Seed, preparationTimeMicro
   let at = 12;
   for (const s of sorted) at = writeString(bytes, s, at);
   return hmacSha256(nodeSeed, bytes, size);
-}
-
-function isStrictlySorted(xs: readonly string[]): boolean {
-  for (let i = 1; i < xs.length; i++) if (!(xs[i - 1]! < xs[i]!)) return false;
-  return true;
 }
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');

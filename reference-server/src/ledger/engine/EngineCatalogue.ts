@@ -42,6 +42,8 @@ const NO_PARTIES = (): string[] => [];
 export class EngineCatalogue {
   /** Only what was found is kept: a package uploaded later makes a missing name resolvable. */
   readonly #defs = new Map<string, EngineDef>();
+  /** The same, by the name object asked with (names are immutable; found defs are kept for good). */
+  readonly #byNameObject = new WeakMap<QualifiedName, EngineDef>();
 
   constructor(
     readonly packages: EnginePackages,
@@ -78,9 +80,15 @@ export class EngineCatalogue {
   }
 
   byName(name: QualifiedName): EngineDef | undefined {
+    // The engine hands back the name objects it was given (a def's own `engine.name`): found by identity, no key to build.
+    const same = this.#byNameObject.get(name);
+    if (same !== undefined) return same;
     const key = `${name.packageId}:${name.module}:${name.name}`;
     const known = this.#defs.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      this.#byNameObject.set(name, known);
+      return known;
+    }
     const pkg = this.packages.get(name.packageId);
     const module = pkg?.modules.get(name.module);
     const template = module?.templates.get(name.name);
@@ -88,7 +96,10 @@ export class EngineCatalogue {
     let def: EngineDef | undefined;
     if (pkg && template) def = this.#template(pkg, name, key, template);
     else if (pkg && iface) def = this.#interface(pkg, name, key, iface);
-    if (def) this.#defs.set(key, def);
+    if (def) {
+      this.#defs.set(key, def);
+      this.#byNameObject.set(name, def);
+    }
     return def;
   }
 
