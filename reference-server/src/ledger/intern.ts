@@ -4,7 +4,8 @@
  */
 export class Interner {
   readonly #strings = new Map<string, string>();
-  readonly #sets = new Map<string, readonly string[]>();
+  /** Sets by their sorted members, one level per member: a look-up builds no key string. */
+  readonly #sets = new Map<string, SetNode>();
   static readonly EMPTY: readonly string[] = Object.freeze([]);
 
   string(s: string): string {
@@ -19,13 +20,20 @@ export class Interner {
     // Most sets arrive sorted already (the engine's are): sorting allocates even then.
     const sorted = Array.isArray(parties) && isStrictlySorted(parties) ? parties as readonly string[] : [...new Set(parties)].sort();
     if (sorted.length === 0) return Interner.EMPTY;
-    // A set of one is keyed by its party: no key string to build (parties hold no newline).
-    const key = sorted.length === 1 ? sorted[0]! : sorted.join('\n');
-    const known = this.#sets.get(key);
-    if (known !== undefined) return known;
-    const frozen = Object.freeze(sorted.map((p) => this.string(p)));
-    this.#sets.set(key, frozen);
-    return frozen;
+    let node = this.#member(this.#sets, sorted[0]!);
+    for (let i = 1; i < sorted.length; i++) node = this.#member(node.next ??= new Map(), sorted[i]!);
+    if (node.set !== undefined) return node.set;
+    node.set = Object.freeze(sorted.map((p) => this.string(p)));
+    return node.set;
+  }
+
+  #member(level: Map<string, SetNode>, party: string): SetNode {
+    let node = level.get(party);
+    if (node === undefined) {
+      node = { set: undefined, next: undefined };
+      level.set(party, node);
+    }
+    return node;
   }
 
   union(a: readonly string[], b: readonly string[]): readonly string[] {
@@ -33,6 +41,12 @@ export class Interner {
     if (a.length === 0) return b;
     return this.set([...a, ...b]);
   }
+}
+
+/** One member of an interned set's sorted members: the set ending here, and the longer ones going on. */
+interface SetNode {
+  set: readonly string[] | undefined;
+  next: Map<string, SetNode> | undefined;
 }
 
 function isStrictlySorted(xs: readonly string[]): boolean {

@@ -198,8 +198,13 @@ export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): 
   if (cmds.synchronizerId !== undefined && cmds.synchronizerId !== null && typeof cmds.synchronizerId !== 'string') {
     return invalid('synchronizer_id', 'expected a string');
   }
-  return ok({
-    ...ids.value,
+  // One literal of fixed shape: spreading the ids and an optional part into it cost more than
+  // every check above together, and left an object slower to read on the rest of the path.
+  const submission: { -readonly [K in keyof ValidatedSubmission]: ValidatedSubmission[K] } = {
+    userId: ids.value.userId,
+    commandId: ids.value.commandId,
+    submissionId: ids.value.submissionId,
+    workflowId: ids.value.workflowId,
     actAs: actAs.value,
     readAs: readAs.value,
     commands: cmds.commands,
@@ -208,6 +213,7 @@ export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): 
     dedup: dedup.value.window,
     deduplicationPeriod: dedup.value.reported,
     minLedgerTimeMs,
-    ...(Array.isArray(cmds.packageIdSelectionPreference) ? { packageIdSelectionPreference: cmds.packageIdSelectionPreference.filter((p) => typeof p === 'string') } : {}),
-  });
+  };
+  if (Array.isArray(cmds.packageIdSelectionPreference)) submission.packageIdSelectionPreference = cmds.packageIdSelectionPreference.filter((p) => typeof p === 'string');
+  return ok(submission);
 }
