@@ -40,9 +40,9 @@ const NO_PARTIES = (): string[] => [];
  * picks, as Canton resolves a package-name reference.
  */
 export class EngineCatalogue {
-  /** Only what was found is kept: a package uploaded later makes a missing name resolvable. */
-  readonly #defs = new Map<string, EngineDef>();
-  /** The same, by the name object asked with (names are immutable; found defs are kept for good). */
+  /** By package id, module and name; only what was found is kept: a package uploaded later makes a missing name resolvable. */
+  readonly #defs = new Map<string, Map<string, Map<string, EngineDef>>>();
+  /** The same, by a def's own name object (the engine's nodes carry it; found defs are kept for good). */
   readonly #byNameObject = new WeakMap<QualifiedName, EngineDef>();
 
   constructor(
@@ -80,25 +80,26 @@ export class EngineCatalogue {
   }
 
   byName(name: QualifiedName): EngineDef | undefined {
-    // The engine hands back the name objects it was given (a def's own `engine.name`): found by identity, no key to build.
+    // The engine hands back the name objects it was given (a def's own `engine.name`): found by identity.
     const same = this.#byNameObject.get(name);
     if (same !== undefined) return same;
-    const key = `${name.packageId}:${name.module}:${name.name}`;
-    const known = this.#defs.get(key);
-    if (known !== undefined) {
-      this.#byNameObject.set(name, known);
-      return known;
-    }
+    const known = this.#defs.get(name.packageId)?.get(name.module)?.get(name.name);
+    if (known !== undefined) return known;
     const pkg = this.packages.get(name.packageId);
     const module = pkg?.modules.get(name.module);
     const template = module?.templates.get(name.name);
     const iface = module?.interfaces.get(name.name);
+    const key = `${name.packageId}:${name.module}:${name.name}`;
     let def: EngineDef | undefined;
     if (pkg && template) def = this.#template(pkg, name, key, template);
     else if (pkg && iface) def = this.#interface(pkg, name, key, iface);
     if (def) {
-      this.#defs.set(key, def);
-      this.#byNameObject.set(name, def);
+      const modules = this.#defs.get(name.packageId) ?? new Map<string, Map<string, EngineDef>>();
+      this.#defs.set(name.packageId, modules);
+      const names = modules.get(name.module) ?? new Map<string, EngineDef>();
+      modules.set(name.module, names);
+      names.set(name.name, def);
+      this.#byNameObject.set(def.engine.name, def);
     }
     return def;
   }
