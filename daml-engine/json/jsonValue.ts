@@ -145,7 +145,7 @@ function decode(type: Type, json: Json, types: DataTypes): Step {
 function decodeBuiltin(builtin: string, args: readonly Type[], json: Json, types: DataTypes): Step {
   switch (builtin) {
     case 'UNIT':
-      return isObject(json) && Object.keys(json).length === 0 ? good(UNIT) : fail('expected Unit ({})');
+      return isObject(json) && ownKeyCount(json) === 0 ? good(UNIT) : fail('expected Unit ({})');
     case 'BOOL':
       return typeof json === 'boolean' ? good({ kind: 'bool', value: json }) : fail('expected a boolean');
     case 'TEXT':
@@ -285,7 +285,7 @@ function decodeCon(tycon: QualifiedName, args: readonly Type[], json: Json, type
       }
       // Smart-contract upgrades: a value of a newer version may carry fields this one lacks, if they are None.
       // Only when the object has keys beyond the fields found is there anything to check.
-      if (Object.keys(json).length !== given) {
+      if (ownKeyCount(json) !== given) {
         for (const name of Object.keys(json)) {
           if (!names.includes(name) && json[name] !== null) return within(fail(`unexpected field '${short(name)}' (only an Optional field that is None may be dropped)`), name);
         }
@@ -293,6 +293,13 @@ function decodeCon(tycon: QualifiedName, args: readonly Type[], json: Json, type
       return good({ kind: 'record', tycon, fieldNames: names, fields });
     }
   }
+}
+
+/** How many own enumerable keys `o` has, without the array `Object.keys` makes (every record decoded asks). */
+function ownKeyCount(o: Record<string, Json>): number {
+  let n = 0;
+  for (const k in o) if (Object.hasOwn(o, k)) n++;
+  return n;
 }
 
 /** The Daml-LF value as JSON by its type (the JSON API's output form). */
@@ -327,11 +334,12 @@ export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
       const def = types.dataType(value.tycon);
       const env = def?.kind === 'record' ? bindings(def.params, t.kind === 'con' ? t.args : []) : new Map<string, Type>();
       const out: Record<string, Json> = {};
-      value.fieldNames.forEach((name, i) => {
+      const names = value.fieldNames;
+      for (let i = 0; i < names.length; i++) {
         const fieldType = def?.kind === 'record' ? def.fields[i]?.type : undefined;
         const v = value.fields[i]!;
-        put(out, name, fieldType === undefined ? encodeUntyped(v) : encodeJson(v, substitute(fieldType, env), types));
-      });
+        put(out, names[i]!, fieldType === undefined ? encodeUntyped(v) : encodeJson(v, substitute(fieldType, env), types));
+      }
       return out;
     }
     default:
