@@ -18,28 +18,10 @@ export type BoundsProblem =
  * within `maxBytes`; else the first bound it breaks. `onBytes` receives its size when it fits.
  */
 export function valueBoundsProblem(v: Value, maxNesting: number, maxBytes: number, usedBytes = 0, onBytes?: (bytes: number) => void): BoundsProblem | undefined {
-  // Two parallel stacks instead of an object per value (every command measures its values),
-  // shared by all calls: the walk calls nothing that could measure another value meanwhile.
-  const values = VALUES;
-  const depths = DEPTHS;
-  values.length = 0;
-  depths.length = 0;
-  try {
-    return walk(v, maxNesting, maxBytes, usedBytes, onBytes, values, depths);
-  } finally {
-    // Nothing measured stays reachable from the shared stacks.
-    values.length = 0;
-    depths.length = 0;
-  }
-}
-
-const VALUES: Value[] = [];
-const DEPTHS: number[] = [];
-
-function walk(v: Value, maxNesting: number, maxBytes: number, usedBytes: number, onBytes: ((bytes: number) => void) | undefined, values: Value[], depths: number[]): BoundsProblem | undefined {
   let bytes = usedBytes;
-  values.push(v);
-  depths.push(0);
+  // Two parallel stacks instead of an object per value: every command measures its values.
+  const values: Value[] = [v];
+  const depths: number[] = [0];
   const nest = (child: Value, depth: number): BoundsProblem | undefined => {
     if (depth > maxNesting) return { kind: 'nesting', limit: maxNesting };
     values.push(child);
