@@ -153,19 +153,20 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
         const round = f.choiceContext.disclosedContracts.find((c) => c.contractId === (f.choiceContext.choiceContextData.values['open-round'] as { value: string }).value)!;
         return round.contractId;
       };
-      // Bootstrap opens rounds 0 and 1 now and 2 a tick later; the registry answers the latest opened.
-      const [round0, round1, round2] = world.rounds.openRounds;
-      expect(await roundOf()).toBe(round1);
-      // A tick on: round 0 has reached its target close and round 2 has opened, so the DSO
-      // archives round 0 (AmuletRules_AdvanceOpenMiningRounds) and opens round 3 a tick ahead.
+      // The seeded history left rounds 5-7 open (7 opens a tick ahead); the registry answers the latest opened.
+      const [round5, round6, round7] = world.rounds.openRounds;
+      expect(await roundOf()).toBe(round6);
+      // A tick on: round 5 has reached its target close and round 7 has opened, so the DSO
+      // archives round 5 (AmuletRules_AdvanceOpenMiningRounds) and opens round 8 a tick ahead.
       server.clock.advance(600_000);
-      expect(await roundOf()).toBe(round2);
-      expect(server.ledger.isActive(round0)).toBe(false);
-      const open = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.openMiningRound })].map((c) => (c.argument.round as { number: string }).number);
-      expect(open.sort()).toEqual(['1', '2', '3']);
-      // Round 0 went on to summarizing and started issuing (AmuletRules_MiningRound_StartIssuing).
-      const issuing = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.issuingMiningRound })].map((c) => (c.argument.round as { number: string }).number);
-      expect(issuing).toEqual(['0']);
+      expect(await roundOf()).toBe(round7);
+      expect(server.ledger.isActive(round5)).toBe(false);
+      const numbers = (template: typeof splice.templates.openMiningRound) => [...server.ledger.store.activeSnapshot({ kind: 'template', template })].map((c) => Number((c.argument.round as { number: string }).number)).sort((a, b) => a - b);
+      expect(numbers(splice.templates.openMiningRound)).toEqual([6, 7, 8]);
+      // Round 5 went on to summarizing and started issuing (AmuletRules_MiningRound_StartIssuing);
+      // round 2 reached its issuing target close and was closed and archived (none left closed).
+      expect(numbers(splice.templates.issuingMiningRound)).toEqual([3, 4, 5]);
+      expect(numbers(splice.templates.closedMiningRound)).toEqual([]);
     });
 
     it('after a day idle the DSO starts a new round schedule from now, and a transfer goes through', async () => {

@@ -6,12 +6,19 @@ import { registerAppTemplates } from '../registerAppTemplates.js';
 import { DSO_RULES_TEMPLATE } from '../templateIds.js';
 import { seedSampleRegistry, type AppWorld } from '../world/seedAppWorld.js';
 import { seedSpliceAmulet, type SpliceAmuletWorld } from './seedSpliceAmulet.js';
+import { seedSpliceRoundHistory } from './seedSpliceRoundHistory.js';
 import { spliceAmuletOn, type SpliceAmulet } from './SpliceAmulet.js';
 import type { SpliceDarSet } from './spliceDars.js';
 import { seedTestTokens, type TestTokenWorld } from './testTokens/seedTestTokens.js';
 
 /** The default world on Splice's own packages: the sample registry, and Amulet as seedSpliceAmulet builds it. */
-export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, SpliceAmuletWorld {
+export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, Omit<SpliceAmuletWorld, 'rounds'> {
+  /**
+   * The rounds after the seeded history (seedSpliceRoundHistory): the three open ones and Scan's
+   * earliest complete round, 1 as on the ports (undefined, and the bootstrap's rounds 0-2, where
+   * the ledger's clock cannot be stepped while seeding).
+   */
+  readonly rounds: SpliceAmuletWorld['rounds'] & { readonly earliestRound: number | undefined };
   /** The loaded splice-amulet. */
   readonly splice: { readonly packageId: string; readonly version: string };
   /** The DSO's governance contract Scan's /v0/dso reports (the ports' model: splice-dso-governance is not among the DARs a client holds). */
@@ -38,7 +45,8 @@ export function loadSpliceDars(ledger: Ledger, set: SpliceDarSet, upload: (ledge
 /**
  * The apps attached with `splice` (see createApps) and the default world seeded on it: the
  * sample registry as on the ports, the DSO's governance contract, and the real Amulet world.
- * Seed under a clock pinned at APP_WORLD_TIME, as seedAppWorld.
+ * Seed under a clock pinned at APP_WORLD_TIME, as seedAppWorld; the round history then steps
+ * it five ticks (50 minutes) on.
  */
 export function seedSpliceAppWorld(ledger: Ledger, splice: SpliceAmulet, options: Omit<AppsOptions, 'splice'> = {}): Result<SpliceAppWorld, LedgerError> {
   const apps = createApps(ledger, { ...options, splice });
@@ -60,5 +68,9 @@ export function seedSpliceAppWorld(ledger: Ledger, splice: SpliceAmulet, options
   if (!amulet.ok) return amulet;
   const testTokens = seedTestTokens(ledger, parties, 0);
   if (!testTokens.ok) return testTokens;
-  return ok({ ...base.value, ...amulet.value, splice: { packageId: splice.packageId, version: splice.version }, dsoRules: governance.value.results[0] as string, testTokens: testTokens.value });
+  // Last: it moves ledger time on, and everything above is named at APP_WORLD_TIME.
+  const history = seedSpliceRoundHistory(ledger, apps.rounds, splice, dso);
+  if (!history.ok) return history;
+  const rounds = { amuletRules: amulet.value.rounds.amuletRules, openRounds: history.value?.openRounds ?? amulet.value.rounds.openRounds, earliestRound: history.value?.earliestRound };
+  return ok({ ...base.value, ...amulet.value, rounds, splice: { packageId: splice.packageId, version: splice.version }, dsoRules: governance.value.results[0] as string, testTokens: testTokens.value });
 }
