@@ -17,7 +17,8 @@ import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDar
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 import { closeAppServer, HOUR, iso, postJson, type AppServer, type RegistryFactory } from './support/appServer.js';
 import { startSpliceWorldServer } from './support/spliceWorldServer.js';
-import { exercise, mustSubmit } from './support/jsonApi.js';
+import { create, exercise, mustSubmit, submit } from './support/jsonApi.js';
+import { packageIdOf } from '../../reference-server/src/ledger/templates/Catalogue.js';
 
 const SPLICE_DIR = join(DARS_DIR, 'splice');
 
@@ -95,6 +96,34 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
       const accepted = await mustSubmit(server, [carol], [exercise(TRANSFER_INSTRUCTION_V1_INTERFACE, instruction.contractId, 'TransferInstruction_Accept', { extraArgs: { context: context.choiceContextData, meta: { values: {} } } })], { disclosedContracts: context.disclosedContracts });
       expect(accepted.created.filter((c) => c.templateId === splice.ids.amulet)).toHaveLength(1);
       expect(accepted.archived).toContain(instruction.contractId);
+    });
+
+    it('a `#splice-amulet` id names the loaded package in commands, filters and package selection; the port leaves /v2/packages', async () => {
+      const { dso, alice } = world.parties;
+      // A create by package name runs the real package (the port is version 1.0.0, above any Splice release).
+      const created = await mustSubmit(server, [dso], [create('#splice-amulet:Splice.Amulet:FeaturedAppRight', { dso, provider: alice })]);
+      expect(created.created.map((c) => c.templateId)).toEqual([`${splice.packageId}:Splice.Amulet:FeaturedAppRight`]);
+      // A name the real package lacks is not answered by the port.
+      const missing = await submit(server, [dso], [create('#splice-amulet:Splice.Amulet:NoSuchTemplate', { dso })]);
+      expect(missing.status).toBe(404);
+      expect(JSON.stringify(missing.body)).toContain('TEMPLATES_OR_INTERFACES_NOT_FOUND');
+      // The participant lists, vets and selects Splice's splice-amulet only.
+      const listed = ((await server.http.get('/v2/packages')).body as { packageIds: string[] }).packageIds;
+      expect(listed).toContain(splice.packageId);
+      expect(listed).not.toContain(packageIdOf('splice-amulet'));
+      const preferred = await server.http.post('/v2/interactive-submission/preferred-packages').send(Buffer.from(JSON.stringify({ packageVettingRequirements: [{ parties: [alice], packageName: 'splice-amulet' }] })));
+      expect(preferred.status, preferred.text).toBe(200);
+      expect((preferred.body as { packageReferences: unknown[] }).packageReferences).toEqual([{ packageId: splice.packageId, packageName: 'splice-amulet', packageVersion: splice.version }]);
+      // A template filter by package name reads the real contracts.
+      const end = (await server.http.get('/v2/state/ledger-end')).body as { offset: number };
+      const acs = await server.http.post('/v2/state/active-contracts').send(Buffer.from(JSON.stringify({
+        activeAtOffset: end.offset,
+        eventFormat: { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: '#splice-amulet:Splice.Amulet:Amulet', includeCreatedEventBlob: false } } } }] } }, verbose: false },
+      })));
+      expect(acs.status, acs.text.slice(0, 300)).toBe(200);
+      const templates = (acs.body as { contractEntry: { JsActiveContract: { createdEvent: { templateId: string } } } }[]).map((e) => e.contractEntry.JsActiveContract.createdEvent.templateId);
+      expect(templates.length).toBeGreaterThan(0);
+      expect(new Set(templates)).toEqual(new Set([splice.ids.amulet]));
     });
 
     it('Scan reads the real rounds and preapprovals', async () => {

@@ -11,6 +11,9 @@ import { spliceAmuletOn, type SpliceAmulet } from './SpliceAmulet.js';
 import type { SpliceDarSet } from './spliceDars.js';
 import { seedTestTokens, type TestTokenWorld } from './testTokens/seedTestTokens.js';
 
+/** The package of the ports' DsoRules (`#splice-dso-governance:...`). */
+const DSO_RULES_PACKAGE = DSO_RULES_TEMPLATE.slice(1, DSO_RULES_TEMPLATE.indexOf(':'));
+
 /** The default world on Splice's own packages: the sample registry, and Amulet as seedSpliceAmulet builds it. */
 export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, Omit<SpliceAmuletWorld, 'rounds'> {
   /**
@@ -33,13 +36,25 @@ export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, 
  * replaces the upload (msw's reset() records what the first ledger checked: darLoader).
  */
 export function loadSpliceDars(ledger: Ledger, set: SpliceDarSet, upload: (ledger: Ledger) => Result<void, string> = (l) => uploadDars(l, set.dars)): Result<SpliceAmulet, string> {
-  // The ports' templates first: they stay declared (a `#splice-amulet` id names them), and the
+  // The ports' templates first: they stay declared (the apps index them by package id), and the
   // registration skips what the catalogue already resolves, which the uploaded package would.
   registerAppTemplates(ledger.catalogue);
   const uploaded = upload(ledger);
   if (!uploaded.ok) return { ok: false, error: `--splice-dars ${uploaded.error}` };
+  preferSplicePackageNames(ledger);
   const amulet = spliceAmuletOn(ledger, set.amulet.mainPackageId, set.amulet.packageVersion);
   return amulet.ok ? amulet : { ok: false, error: `--splice-dars ${set.amulet.name}: ${amulet.error.cause}` };
+}
+
+/**
+ * The ports are the fallback: every package name of theirs that the folder's packages have
+ * (splice-amulet; splice-wallet and the trading app where LocalNet declares them) names Splice's
+ * package in commands, filters and reads, as on a participant that holds only Splice's, and the
+ * ports' packages of those names leave `/v2/packages` and package selection. Kept: the ports'
+ * DsoRules (`splice-dso-governance`), which the world still seeds, as a client holds no DSO DARs.
+ */
+export function preferSplicePackageNames(ledger: Ledger): readonly string[] {
+  return ledger.preferUploadedPackageNames(new Set([DSO_RULES_PACKAGE]));
 }
 
 /**
