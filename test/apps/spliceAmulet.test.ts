@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOCATION_FACTORY_V1_INTERFACE, ALLOCATION_V1_INTERFACE, TRANSFER_FACTORY_V1_INTERFACE, TRANSFER_INSTRUCTION_V1_INTERFACE } from '../../reference-server/src/apps/index.js';
+import { ALLOCATION_REQUEST_V1_INTERFACE } from '../../reference-server/src/apps/tokenStandard/ids.js';
 import { ALLOCATION_FACTORY_V2_INTERFACE, SETTLEMENT_FACTORY_V2_INTERFACE } from '../../reference-server/src/apps/tokenStandard/idsV2.js';
 import { type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
@@ -279,6 +280,47 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
       const offset = server.ledger.store.contract(allocationIds[0]!)!.archivedOffset;
       const paid = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.amulet })].filter((c) => c.argument.owner === bob && c.createdOffset === offset);
       expect(paid.map((c) => (c.argument.amount as { initialAmount: string }).initialAmount)).toEqual(['3.0000000000']);
+    });
+
+    it('trade otc-1: the venue\'s request and bob\'s real AmuletAllocation of leg-0 are seeded, read through the interfaces, and the venue settles it', async () => {
+      const { alice, bob, 'trading-venue': venue } = world.parties;
+      const { allocationRequest, allocation, lockedForAllocation } = world.amulet;
+      type View = { contractId: string; templateId: string; view: Record<string, unknown> };
+      const byInterface = async (party: string, interfaceId: string): Promise<View[]> => {
+        const end = (await server.http.get('/v2/state/ledger-end')).body as { offset: number };
+        const res = await server.http.post('/v2/state/active-contracts').send(Buffer.from(JSON.stringify({
+          activeAtOffset: end.offset,
+          eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId, includeInterfaceView: true, includeCreatedEventBlob: false } } } }] } }, verbose: false },
+        })));
+        expect(res.status, res.text.slice(0, 300)).toBe(200);
+        return (res.body as { contractEntry: { JsActiveContract: { createdEvent: { contractId: string; templateId: string; interfaceViews: { viewValue: Record<string, unknown> }[] } } } }[])
+          .map((e) => e.contractEntry.JsActiveContract.createdEvent).map((c) => ({ contractId: c.contractId, templateId: c.templateId, view: c.interfaceViews[0]!.viewValue }));
+      };
+      // What wallet-sdk's allocation.request.pending reads: the request, for both traders.
+      for (const party of [alice, bob]) {
+        const requests = await byInterface(party, ALLOCATION_REQUEST_V1_INTERFACE);
+        expect(requests.map((r) => r.contractId)).toContain(allocationRequest);
+      }
+      const [request] = (await byInterface(bob, ALLOCATION_REQUEST_V1_INTERFACE)).filter((r) => r.contractId === allocationRequest);
+      const settlement = request!.view.settlement as { settlementRef: { id: string } };
+      expect(settlement.settlementRef.id).toBe('otc-1');
+      // What allocation.pending reads: bob's allocation, the real package's, exactly the request's leg-0.
+      const [mine] = (await byInterface(bob, ALLOCATION_V1_INTERFACE)).filter((a) => a.contractId === allocation);
+      expect(mine?.templateId).toBe(splice.ids.amuletAllocation);
+      expect(mine!.view.allocation).toEqual({ settlement: request!.view.settlement, transferLegId: 'leg-0', transferLeg: (request!.view.transferLegs as Record<string, unknown>)['leg-0'] });
+      const locked = server.ledger.store.contract(lockedForAllocation)!;
+      expect(locked.template).toBe(splice.templates.lockedAmulet);
+      expect((locked.argument.amulet as { amount: { initialAmount: string } }).amount.initialAmount).toBe('20.0000000000');
+      // bob's 500 stays whole beside it, as on the ports.
+      expect(server.ledger.isActive(world.amulet.holdings.bob[0])).toBe(true);
+      // The venue settles the leg with the registry's execute-transfer context: alice is paid 20.
+      const ctx = await postJson(server, `/registry/allocations/v1/${allocation}/choice-contexts/execute-transfer`, { meta: {}, excludeDebugFields: true });
+      expect(ctx.status, ctx.text).toBe(200);
+      const context = ctx.body as RegistryFactory['choiceContext'];
+      const executed = await mustSubmit(server, [venue, alice, bob], [exercise(ALLOCATION_V1_INTERFACE, allocation, 'Allocation_ExecuteTransfer', { extraArgs: { context: context.choiceContextData, meta: { values: {} } } })], { disclosedContracts: context.disclosedContracts });
+      expect(executed.archived).toEqual(expect.arrayContaining([allocation, lockedForAllocation]));
+      const paid = executed.created.filter((c) => c.templateId === splice.ids.amulet).map((c) => server.ledger.store.contract(c.contractId)!.argument).filter((a) => a.owner === alice);
+      expect(paid.map((a) => (a.amount as { initialAmount: string }).initialAmount)).toEqual(['20.0000000000']);
     });
   });
 }
