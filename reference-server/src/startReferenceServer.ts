@@ -2,7 +2,7 @@ import { createApps } from './apps/index.js';
 import { API_VERSION, DEFAULT_CANTON_VERSION, type CantonVersion } from './http/api/cantonVersion.js';
 import { SeedingClock } from './apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
-import { loadSpliceDars, seedSpliceAppWorld } from './apps/splice/seedSpliceAppWorld.js';
+import { loadSpliceDars, preferSplicePackageNames, seedSpliceAppWorld } from './apps/splice/seedSpliceAppWorld.js';
 import { spliceAmuletOn, type SpliceAmulet } from './apps/splice/SpliceAmulet.js';
 import { registerAppTemplates } from './apps/registerAppTemplates.js';
 import { readSpliceDars, type SpliceDarSet } from './apps/splice/spliceDars.js';
@@ -199,6 +199,7 @@ function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: Sqlit
     const resolved = spliceAmuletOn(ledger, spliceSet.amulet.mainPackageId, spliceSet.amulet.packageVersion);
     if (!resolved.ok) throw new DarsError(`--splice-dars ${spliceSet.dir}: ${store.directory} holds a ledger started without this folder's ${spliceSet.amulet.packageName} ${spliceSet.amulet.packageVersion} (start with a new --data-dir)`);
     splice = resolved.value;
+    preferSplicePackageNames(ledger);
   }
   createApps(ledger, { scan: { rewardAccounting: options.rewardAccounting !== false }, ...(splice === undefined ? {} : { splice }) });
   options.declareTemplates?.(ledger);

@@ -7,7 +7,7 @@ import { APP_WORLD_TIME, seedAppWorld, type AppWorld } from '../../reference-ser
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { defaultWorldPath } from '../../reference-server/src/ledger/fixtures/index.js';
 import { createHandlers } from '../../reference-server/src/msw/index.js';
-import { createLedger, ManualClock } from '../../reference-server/src/ledger/index.js';
+import { canStep, createLedger, ManualClock, systemClock } from '../../reference-server/src/ledger/index.js';
 import type { ReferenceServer } from '../../reference-server/src/server.js';
 import { FixturesError, startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 
@@ -137,6 +137,22 @@ describe('SeedingClock', () => {
     const future = new SeedingClock(Date.now() + 3_600_000);
     future.release();
     expect(future.now()).toBeGreaterThan(Date.now() + 3_000_000);
+  });
+
+  it('steps forward only while pinned (a seeding that needs ledger time to pass), and never goes back behind it once released', () => {
+    const clock = new SeedingClock(APP_WORLD_TIME);
+    expect(canStep(clock)).toBe(true);
+    clock.advance(600_000);
+    expect(clock.now()).toBe(APP_WORLD_TIME + 600_000);
+    clock.release();
+    expect(canStep(clock)).toBe(false);
+    const future = new SeedingClock(Date.now() + 3_600_000);
+    future.advance(3_600_000);
+    future.release();
+    expect(future.now()).toBeGreaterThan(Date.now() + 6_000_000);
+    future.advance(3_600_000); // released: follows the system clock, the step is ignored
+    expect(future.now()).toBeLessThan(Date.now() + 7_300_000);
+    expect(canStep(systemClock)).toBe(false);
   });
 });
 

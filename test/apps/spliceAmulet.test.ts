@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOCATION_FACTORY_V1_INTERFACE, ALLOCATION_V1_INTERFACE, TRANSFER_FACTORY_V1_INTERFACE, TRANSFER_INSTRUCTION_V1_INTERFACE } from '../../reference-server/src/apps/index.js';
+import { ALLOCATION_REQUEST_V1_INTERFACE } from '../../reference-server/src/apps/tokenStandard/ids.js';
 import { ALLOCATION_FACTORY_V2_INTERFACE, SETTLEMENT_FACTORY_V2_INTERFACE } from '../../reference-server/src/apps/tokenStandard/idsV2.js';
 import { type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
@@ -17,7 +18,8 @@ import { readSpliceDars } from '../../reference-server/src/apps/splice/spliceDar
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 import { closeAppServer, HOUR, iso, postJson, type AppServer, type RegistryFactory } from './support/appServer.js';
 import { startSpliceWorldServer } from './support/spliceWorldServer.js';
-import { exercise, mustSubmit } from './support/jsonApi.js';
+import { create, exercise, mustSubmit, submit } from './support/jsonApi.js';
+import { packageIdOf } from '../../reference-server/src/ledger/templates/Catalogue.js';
 
 const SPLICE_DIR = join(DARS_DIR, 'splice');
 
@@ -97,6 +99,34 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
       expect(accepted.archived).toContain(instruction.contractId);
     });
 
+    it('a `#splice-amulet` id names the loaded package in commands, filters and package selection; the port leaves /v2/packages', async () => {
+      const { dso, alice } = world.parties;
+      // A create by package name runs the real package (the port is version 1.0.0, above any Splice release).
+      const created = await mustSubmit(server, [dso], [create('#splice-amulet:Splice.Amulet:FeaturedAppRight', { dso, provider: alice })]);
+      expect(created.created.map((c) => c.templateId)).toEqual([`${splice.packageId}:Splice.Amulet:FeaturedAppRight`]);
+      // A name the real package lacks is not answered by the port.
+      const missing = await submit(server, [dso], [create('#splice-amulet:Splice.Amulet:NoSuchTemplate', { dso })]);
+      expect(missing.status).toBe(404);
+      expect(JSON.stringify(missing.body)).toContain('TEMPLATES_OR_INTERFACES_NOT_FOUND');
+      // The participant lists, vets and selects Splice's splice-amulet only.
+      const listed = ((await server.http.get('/v2/packages')).body as { packageIds: string[] }).packageIds;
+      expect(listed).toContain(splice.packageId);
+      expect(listed).not.toContain(packageIdOf('splice-amulet'));
+      const preferred = await server.http.post('/v2/interactive-submission/preferred-packages').send(Buffer.from(JSON.stringify({ packageVettingRequirements: [{ parties: [alice], packageName: 'splice-amulet' }] })));
+      expect(preferred.status, preferred.text).toBe(200);
+      expect((preferred.body as { packageReferences: unknown[] }).packageReferences).toEqual([{ packageId: splice.packageId, packageName: 'splice-amulet', packageVersion: splice.version }]);
+      // A template filter by package name reads the real contracts.
+      const end = (await server.http.get('/v2/state/ledger-end')).body as { offset: number };
+      const acs = await server.http.post('/v2/state/active-contracts').send(Buffer.from(JSON.stringify({
+        activeAtOffset: end.offset,
+        eventFormat: { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: '#splice-amulet:Splice.Amulet:Amulet', includeCreatedEventBlob: false } } } }] } }, verbose: false },
+      })));
+      expect(acs.status, acs.text.slice(0, 300)).toBe(200);
+      const templates = (acs.body as { contractEntry: { JsActiveContract: { createdEvent: { templateId: string } } } }[]).map((e) => e.contractEntry.JsActiveContract.createdEvent.templateId);
+      expect(templates.length).toBeGreaterThan(0);
+      expect(new Set(templates)).toEqual(new Set([splice.ids.amulet]));
+    });
+
     it('Scan reads the real rounds and preapprovals', async () => {
       const rounds = await postJson(server, '/v0/open-and-issuing-mining-rounds', { cached_open_mining_round_contract_ids: [], cached_issuing_round_contract_ids: [] });
       expect(rounds.status, rounds.text).toBe(200);
@@ -153,19 +183,20 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
         const round = f.choiceContext.disclosedContracts.find((c) => c.contractId === (f.choiceContext.choiceContextData.values['open-round'] as { value: string }).value)!;
         return round.contractId;
       };
-      // Bootstrap opens rounds 0 and 1 now and 2 a tick later; the registry answers the latest opened.
-      const [round0, round1, round2] = world.rounds.openRounds;
-      expect(await roundOf()).toBe(round1);
-      // A tick on: round 0 has reached its target close and round 2 has opened, so the DSO
-      // archives round 0 (AmuletRules_AdvanceOpenMiningRounds) and opens round 3 a tick ahead.
+      // The seeded history left rounds 5-7 open (7 opens a tick ahead); the registry answers the latest opened.
+      const [round5, round6, round7] = world.rounds.openRounds;
+      expect(await roundOf()).toBe(round6);
+      // A tick on: round 5 has reached its target close and round 7 has opened, so the DSO
+      // archives round 5 (AmuletRules_AdvanceOpenMiningRounds) and opens round 8 a tick ahead.
       server.clock.advance(600_000);
-      expect(await roundOf()).toBe(round2);
-      expect(server.ledger.isActive(round0)).toBe(false);
-      const open = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.openMiningRound })].map((c) => (c.argument.round as { number: string }).number);
-      expect(open.sort()).toEqual(['1', '2', '3']);
-      // Round 0 went on to summarizing and started issuing (AmuletRules_MiningRound_StartIssuing).
-      const issuing = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.issuingMiningRound })].map((c) => (c.argument.round as { number: string }).number);
-      expect(issuing).toEqual(['0']);
+      expect(await roundOf()).toBe(round7);
+      expect(server.ledger.isActive(round5)).toBe(false);
+      const numbers = (template: typeof splice.templates.openMiningRound) => [...server.ledger.store.activeSnapshot({ kind: 'template', template })].map((c) => Number((c.argument.round as { number: string }).number)).sort((a, b) => a - b);
+      expect(numbers(splice.templates.openMiningRound)).toEqual([6, 7, 8]);
+      // Round 5 went on to summarizing and started issuing (AmuletRules_MiningRound_StartIssuing);
+      // round 2 reached its issuing target close and was closed and archived (none left closed).
+      expect(numbers(splice.templates.issuingMiningRound)).toEqual([3, 4, 5]);
+      expect(numbers(splice.templates.closedMiningRound)).toEqual([]);
     });
 
     it('after a day idle the DSO starts a new round schedule from now, and a transfer goes through', async () => {
@@ -249,6 +280,47 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
       const offset = server.ledger.store.contract(allocationIds[0]!)!.archivedOffset;
       const paid = [...server.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.amulet })].filter((c) => c.argument.owner === bob && c.createdOffset === offset);
       expect(paid.map((c) => (c.argument.amount as { initialAmount: string }).initialAmount)).toEqual(['3.0000000000']);
+    });
+
+    it('trade otc-1: the venue\'s request and bob\'s real AmuletAllocation of leg-0 are seeded, read through the interfaces, and the venue settles it', async () => {
+      const { alice, bob, 'trading-venue': venue } = world.parties;
+      const { allocationRequest, allocation, lockedForAllocation } = world.amulet;
+      type View = { contractId: string; templateId: string; view: Record<string, unknown> };
+      const byInterface = async (party: string, interfaceId: string): Promise<View[]> => {
+        const end = (await server.http.get('/v2/state/ledger-end')).body as { offset: number };
+        const res = await server.http.post('/v2/state/active-contracts').send(Buffer.from(JSON.stringify({
+          activeAtOffset: end.offset,
+          eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId, includeInterfaceView: true, includeCreatedEventBlob: false } } } }] } }, verbose: false },
+        })));
+        expect(res.status, res.text.slice(0, 300)).toBe(200);
+        return (res.body as { contractEntry: { JsActiveContract: { createdEvent: { contractId: string; templateId: string; interfaceViews: { viewValue: Record<string, unknown> }[] } } } }[])
+          .map((e) => e.contractEntry.JsActiveContract.createdEvent).map((c) => ({ contractId: c.contractId, templateId: c.templateId, view: c.interfaceViews[0]!.viewValue }));
+      };
+      // What wallet-sdk's allocation.request.pending reads: the request, for both traders.
+      for (const party of [alice, bob]) {
+        const requests = await byInterface(party, ALLOCATION_REQUEST_V1_INTERFACE);
+        expect(requests.map((r) => r.contractId)).toContain(allocationRequest);
+      }
+      const [request] = (await byInterface(bob, ALLOCATION_REQUEST_V1_INTERFACE)).filter((r) => r.contractId === allocationRequest);
+      const settlement = request!.view.settlement as { settlementRef: { id: string } };
+      expect(settlement.settlementRef.id).toBe('otc-1');
+      // What allocation.pending reads: bob's allocation, the real package's, exactly the request's leg-0.
+      const [mine] = (await byInterface(bob, ALLOCATION_V1_INTERFACE)).filter((a) => a.contractId === allocation);
+      expect(mine?.templateId).toBe(splice.ids.amuletAllocation);
+      expect(mine!.view.allocation).toEqual({ settlement: request!.view.settlement, transferLegId: 'leg-0', transferLeg: (request!.view.transferLegs as Record<string, unknown>)['leg-0'] });
+      const locked = server.ledger.store.contract(lockedForAllocation)!;
+      expect(locked.template).toBe(splice.templates.lockedAmulet);
+      expect((locked.argument.amulet as { amount: { initialAmount: string } }).amount.initialAmount).toBe('20.0000000000');
+      // bob's 500 stays whole beside it, as on the ports.
+      expect(server.ledger.isActive(world.amulet.holdings.bob[0])).toBe(true);
+      // The venue settles the leg with the registry's execute-transfer context: alice is paid 20.
+      const ctx = await postJson(server, `/registry/allocations/v1/${allocation}/choice-contexts/execute-transfer`, { meta: {}, excludeDebugFields: true });
+      expect(ctx.status, ctx.text).toBe(200);
+      const context = ctx.body as RegistryFactory['choiceContext'];
+      const executed = await mustSubmit(server, [venue, alice, bob], [exercise(ALLOCATION_V1_INTERFACE, allocation, 'Allocation_ExecuteTransfer', { extraArgs: { context: context.choiceContextData, meta: { values: {} } } })], { disclosedContracts: context.disclosedContracts });
+      expect(executed.archived).toEqual(expect.arrayContaining([allocation, lockedForAllocation]));
+      const paid = executed.created.filter((c) => c.templateId === splice.ids.amulet).map((c) => server.ledger.store.contract(c.contractId)!.argument).filter((a) => a.owner === alice);
+      expect(paid.map((a) => (a.amount as { initialAmount: string }).initialAmount)).toEqual(['20.0000000000']);
     });
   });
 }

@@ -4,13 +4,12 @@
  * every difference explained; and Scan's traffic status from a purchase made with the real
  * AmuletRules_BuyMemberTraffic (the real MemberTraffic, read as the ports' are).
  *
- * - The ports' world is seeded with history (rounds 0-1 archived, 2 closed, 3-5 open), so their
- *   reward accounting answers round 1 from the start. The real world starts as a network does
- *   (`AmuletRules_Bootstrap_Rounds`: rounds 0-2, no history), so it answers 404 "No reward
- *   accounting data available yet" until round 1 has gone through the real lifecycle (advanced,
- *   started issuing, closed, its coupons expired and the closed round archived by
- *   `AmuletRules_MiningRound_Archive`), and then round 1 too: the same answer, reached the way
- *   Splice reaches it.
+ * - Both worlds are seeded with history, so both answer round 1 from the start. The ports write
+ *   theirs (rounds 0-1 archived, 2 closed, 3-5 open); the real world makes its own at seeding the
+ *   way Splice's DSO does (`AmuletRules_Bootstrap_Rounds`, then the seeding clock steps five ticks
+ *   and the DSO's automation runs the real lifecycle: advanced, started issuing, closed, coupons
+ *   expired, the closed round archived by `AmuletRules_MiningRound_Archive`), which leaves rounds
+ *   0-1 archived, 2-4 issuing and 5-7 open: the same answer, reached the way Splice reaches it.
  * - Scan lists the open rounds each world holds: the real DSO keeps three and advances one a tick
  *   (`AmuletRules_AdvanceOpenMiningRounds`, the next opening a tick ahead), as Splice does; the
  *   ports open a round only when none is open now (their documented simplification), so they list
@@ -20,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SpliceAppWorld } from '../../reference-server/src/apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../../reference-server/src/apps/splice/SpliceAmulet.js';
 import { HAS_DARS } from '../daml/damlFixtures.js';
-import { closeAppServer, getJson, HOUR, iso, postJson, startWorldServer, type AppServer, type RegistryFactory } from './support/appServer.js';
+import { closeAppServer, getJson, HOUR, iso, postJson, startWorldServer, WORLD_TIME, type AppServer, type RegistryFactory } from './support/appServer.js';
 import { startSpliceWorldServer } from './support/spliceWorldServer.js';
 import { mustSubmit } from './support/jsonApi.js';
 
@@ -50,30 +49,47 @@ describe.skipIf(!HAS_DARS)('Scan\'s round history: Splice\'s splice-amulet 0.1.2
     return { open, earliest: earliest.status === 200 ? (earliest.body as { earliest_round: number }).earliest_round : `${earliest.status} ${(earliest.body as { error: string }).error}` };
   };
 
-  it('reaches the ports\' answer (earliest complete round 1) through the real lifecycle, tick by tick', async () => {
+  it('answers the ports\' earliest complete round (1) from the start, tick by tick', async () => {
     const seen: { tick: number; ports: Awaited<ReturnType<typeof observe>>; real: Awaited<ReturnType<typeof observe>> }[] = [];
     for (let tick = 0; tick <= 6; tick++) {
       seen.push({ tick, ports: await observe(ports), real: await observe(real) });
       ports.clock.advance(TICK_MS);
       real.clock.advance(TICK_MS);
     }
-    // The ports answer round 1 from their seeded history at every tick.
+    // Both answer round 1 from their seeded history at every tick (the real world's was 404 before it had one).
     expect(seen.map((s) => s.ports.earliest)).toEqual(seen.map(() => 1));
-    // The real world has none until round 1 completes, then the same answer for good.
-    const realEarliest = seen.map((s) => s.real.earliest);
-    const first = realEarliest.findIndex((e) => e === 1);
-    // Round 1 (bootstrapped open at tick 0) leaves the open set at tick 2, issues, reaches its
-    // issuing target close at tick 5 and is closed, its coupons expired and the closed round archived then.
-    expect(first, JSON.stringify(seen)).toBe(5);
-    expect(realEarliest.slice(0, first)).toEqual(realEarliest.slice(0, first).map(() => '404 No reward accounting data available yet'));
-    expect(realEarliest.slice(first)).toEqual(realEarliest.slice(first).map(() => 1));
-    // The real DSO keeps three open rounds and advances one a tick, as Splice does; the ports open a
-    // round only when none is open now (here 3-6 seeded, then 7 and 8 on demand): Scan lists what each holds.
-    expect(seen.map((s) => s.real.open)).toEqual(seen.map((s) => [s.tick, s.tick + 1, s.tick + 2]));
+    expect(seen.map((s) => s.real.earliest), JSON.stringify(seen)).toEqual(seen.map(() => 1));
+    expect(world.rounds.earliestRound).toBe(1);
+    // The real DSO keeps three open rounds and advances one a tick, as Splice does (the history left
+    // 5-7 open); the ports open a round only when none is open now (here 3-6 seeded, then 7 and 8
+    // on demand): Scan lists what each holds.
+    expect(seen.map((s) => s.real.open)).toEqual(seen.map((s) => [s.tick + 5, s.tick + 6, s.tick + 7]));
     expect(seen.map((s) => s.ports.open)).toEqual([[3, 4, 5, 6], [3, 4, 5, 6], [3, 4, 5, 6], [7], [7], [8], [8]]);
     // Every closed round of the real world went on to be archived: none is left closed.
     const closed = real.ledger.store.activeSnapshot({ kind: 'template', template: splice.templates.closedMiningRound });
     expect(closed).toEqual([]);
+  });
+
+  it('the real world\'s history was made by the DSO\'s real choices on the seeding clock, not written', async () => {
+    // The DSO's transactions before the first read above: the seeding's (command ids app-world-N and the automation's).
+    const res = await real.http.post('/v2/updates').send(Buffer.from(JSON.stringify({
+      beginExclusive: 0,
+      updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [world.parties.dso]: { cumulative: [] } }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } },
+    })));
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    type Ev = { ExercisedEvent?: { templateId: string; choice: string }; CreatedEvent?: { templateId: string; createArgument: { round?: { number: string } } } };
+    const seeding = (res.body as { update: { Transaction?: { value: { commandId: string; effectiveAt: string; events: Ev[] } } } }[])
+      .flatMap((u) => (u.update.Transaction === undefined ? [] : [u.update.Transaction.value]))
+      .filter((t) => Date.parse(t.effectiveAt) <= WORLD_TIME + 5 * TICK_MS);
+    const choices = seeding.flatMap((t) => t.events.flatMap((e) => (e.ExercisedEvent?.templateId === splice.ids.amuletRules ? [e.ExercisedEvent.choice] : [])));
+    const count = (choice: string) => choices.filter((c) => c === choice).length;
+    // Five advances (rounds 3-7 opened), rounds 0-4 started issuing, 0-1 closed and archived.
+    expect([count('AmuletRules_AdvanceOpenMiningRounds'), count('AmuletRules_MiningRound_StartIssuing'), count('AmuletRules_MiningRound_Close'), count('AmuletRules_MiningRound_Archive')]).toEqual([5, 5, 2, 2]);
+    // No round was created other than by AmuletRules' choices: every OpenMiningRound comes from the bootstrap or an advance.
+    const opened = seeding.flatMap((t) => t.events.flatMap((e) => (e.CreatedEvent?.templateId === splice.ids.openMiningRound ? [Number(e.CreatedEvent.createArgument.round!.number)] : [])));
+    expect(opened).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // The seeding clock moved on by the five ticks the lifecycle needs, no more.
+    expect(Math.max(...seeding.map((t) => Date.parse(t.effectiveAt)))).toBe(WORLD_TIME + 5 * TICK_MS);
   });
 
   it('reads traffic from the real MemberTraffic: alice buys 1,000,000 bytes for the participant with the real AmuletRules_BuyMemberTraffic', async () => {

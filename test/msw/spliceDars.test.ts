@@ -38,6 +38,11 @@ describe.skipIf(!HAS_DARS)('createHandlers({ spliceDars }) (needs ../shared/upst
     expect(res.status, text).toBe(200);
     const body = (await res.json()) as { factoryId: string; transferKind: string };
     expect([body.factoryId, body.transferKind]).toEqual([world.amulet.factory, 'direct']);
+    // The seeded round history and trade otc-1 are part of it: Scan answers round 1 at once.
+    const earliest = await fetch(`${URL_}/v0/internal/reward-accounting-process/rounds/earliest-available`);
+    expect([earliest.status, await earliest.json()]).toEqual([200, { earliest_round: 1 }]);
+    expect(world.rounds.earliestRound).toBe(1);
+    expect(mock.ledger.store.contract(world.amulet.allocation)?.template.packageId).toBe(world.splice.packageId);
     mock.reset();
     expect(mock.spliceWorld).toEqual(world);
   });

@@ -1,7 +1,7 @@
 import type { Ledger } from '../ledger/index.js';
 import { AmuletLedgerView } from './amulet/AmuletLedgerView.js';
 import { AmuletRegistry } from './amulet/AmuletRegistry.js';
-import { RoundAutomation } from './amulet/RoundAutomation.js';
+import { RoundAutomation, type RoundKeeper } from './amulet/RoundAutomation.js';
 import { registerAppTemplates, type AppTemplates } from './registerAppTemplates.js';
 import { RegistryApp } from './registry/RegistryApp.js';
 import { ScanApp, type ScanOptions } from './scan/ScanApp.js';
@@ -26,6 +26,8 @@ export interface Apps {
   /** Amulet's token-standard registry (the DSO is the instrument admin). */
   readonly amulet: AmuletRegistry;
   readonly scan: ScanApp;
+  /** The DSO's round automation the registry and Scan run on read (the ports' or Splice's real choices). */
+  readonly rounds: RoundKeeper;
   /** Stops following the ledger (the apps answer from stale indexes afterwards). */
   detach(): void;
 }
@@ -54,6 +56,7 @@ export function createApps(ledger: Ledger, options: AppsOptions = {}): Apps {
     registry,
     amulet,
     scan,
+    rounds,
     detach: () => {
       registry.detach();
       scan.detach();

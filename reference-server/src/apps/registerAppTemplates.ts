@@ -74,7 +74,11 @@ export function registerAppTemplates(target: Catalogue | { readonly catalogue: C
     tokenStandards.set(catalogue, ts);
     registerAmuletTokenTemplates(catalogue, ts);
   }
-  const def = (id: string) => unwrapRegistration(catalogue.resolveTemplate(id));
+  // The declared port, also where its package name was yielded to Splice's uploaded package.
+  const def = (id: string) => {
+    const declared = catalogue.declared(id);
+    return declared?.kind === 'template' ? declared : unwrapRegistration(catalogue.resolveTemplate(id));
+  };
   return {
     transferPreapproval: def(TRANSFER_PREAPPROVAL_TEMPLATE),
     openMiningRound: def(OPEN_MINING_ROUND_TEMPLATE),

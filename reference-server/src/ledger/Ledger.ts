@@ -193,6 +193,18 @@ export class Ledger {
   }
 
   /**
+   * Hands the package names of the declared (built-in) templates that uploaded packages also have
+   * to the uploaded packages (Catalogue.yieldToUploaded), less `keep`: from now on `#name` ids in
+   * commands, filters and reads name the uploaded package of that name, and package selection and
+   * `/v2/packages` no longer see the built-in one. Returns the names yielded.
+   */
+  preferUploadedPackageNames(keep: ReadonlySet<string> = new Set()): readonly string[] {
+    const yielded = this.catalogue.yieldToUploaded(new Set(this.admin.packages().map((p) => p.packageName)), keep);
+    this.#adminChanges++;
+    return yielded;
+  }
+
+  /**
    * Puts back what a durable store found on disk: the update log is replayed through the commit
    * listeners (so the apps' views rebuild), and in-flight reassignments are found again. Call
    * once every template is declared and every listener attached; a no-op for a new store.
@@ -1264,7 +1276,8 @@ export class Ledger {
   }
 
   #computeVettingStamp(): string | undefined {
-    let stamp = String(this.admin.packages().length);
+    // The built-in packages too: yielding names (preferUploadedPackageNames) removes some.
+    let stamp = `${this.admin.packages().length}/${this.catalogue.packages().length}`;
     for (const s of this.config.synchronizers) {
       const v = this.admin.vetting(s.id);
       if (v && Object.values(v.vetted).some((b) => b.validFromInclusive !== undefined || b.validUntilExclusive !== undefined)) return undefined;

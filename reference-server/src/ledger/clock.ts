@@ -6,6 +6,16 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** A clock a seeding may move forward (ManualClock; SeedingClock while it is pinned). */
+export interface SteppingClock extends Clock {
+  advance(ms: number): void;
+}
+
+/** Can a seeding move `clock` forward? (The system clock cannot: a world seeded on it makes no history.) */
+export function canStep(clock: Clock): clock is SteppingClock {
+  return typeof (clock as Partial<SteppingClock>).advance === 'function' && (clock as { seeding?: boolean }).seeding !== false;
+}
+
 /** A clock that only moves when told to. */
 export class ManualClock implements Clock {
   #now: number;

@@ -72,7 +72,8 @@ export interface CreateHandlersOptions {
   /**
    * A folder of Splice's DARs (Node only), as `serve --splice-dars`: loaded first on every ledger,
    * and the apps' world (`appWorld`, or `localnet`) is built on its splice-amulet, whose ids are in
-   * `spliceWorld` (`appWorld` stays undefined). A folder without splice-amulet throws.
+   * `spliceWorld` (`appWorld` stays undefined). Its round history steps the seeding clock five
+   * ticks on (your `ledgerOptions.clock` too, if it has `advance`). A folder without splice-amulet throws.
    */
   readonly spliceDars?: string;
   /**

@@ -67,9 +67,12 @@ export class AmuletRegistryV2 {
 
   constructor(readonly registry: AmuletRegistry) {
     // The v2 allocation of the Amulet the world is built on: splice-amulet 0.1.22's own beside its
-    // AmuletAllocation (`--splice-dars`), else the ports' (a `#splice-amulet` id names the port).
-    const own = registry.ledger.catalogue.resolveTemplate(`${registry.view.templates.amuletAllocation.packageId}:Splice.AmuletAllocationV2:AmuletAllocationV2`);
-    this.allocationTemplate = own.ok ? own.value : unwrapRegistration(registry.ledger.catalogue.resolveTemplate(AMULET_ALLOCATION_V2_TEMPLATE));
+    // AmuletAllocation (`--splice-dars`), else the ports' (declared: over Splice's packages a
+    // `#splice-amulet` id names the uploaded package, and LocalNet's 0.1.14 has no v2 allocation).
+    const catalogue = registry.ledger.catalogue;
+    const own = catalogue.resolveTemplate(`${registry.view.templates.amuletAllocation.packageId}:Splice.AmuletAllocationV2:AmuletAllocationV2`);
+    const port = catalogue.declared(AMULET_ALLOCATION_V2_TEMPLATE);
+    this.allocationTemplate = own.ok ? own.value : port?.kind === 'template' ? port : unwrapRegistration(catalogue.resolveTemplate(AMULET_ALLOCATION_V2_TEMPLATE));
   }
 
   /** POST /registry/transfer-instruction/v2/transfer-factory */

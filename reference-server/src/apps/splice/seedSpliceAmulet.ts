@@ -6,16 +6,19 @@
  * `AmuletRules_DevNet_Tap`; the preapprovals are the ports' (the DSO, receiver and provider sign
  * them), dave's cancelled with `TransferPreapproval_Cancel`; alice's pending transfer to carol is
  * a real `TransferFactory_Transfer` (two-step: carol has no valid preapproval), which locks the
- * amulet and creates the AmuletTransferInstruction.
+ * amulet and creates the AmuletTransferInstruction. trading-venue's request for trade 'otc-1' is
+ * the ports' (the sample trading venue's TradeAllocationRequest: not a Splice package), and bob's
+ * allocation for its leg 'leg-0' is a real `AllocationFactory_Allocate` on the
+ * ExternalPartyAmuletRules, which locks 20 Amulet and creates the AmuletAllocation.
  *
- * Not seeded, unlike the ports: the round history (closing a round needs ledger time to pass the
- * round's target close; the world is seeded on a still clock) and the allocation for 'otc-1'.
+ * The round history comes after the rest of the world (seedSpliceRoundHistory): it moves ledger time.
  */
 import type { Command, DamlRecord, Ledger, LedgerError, Result } from '../../ledger/index.js';
 import { fail, ok, PARTICIPANT_ADMIN_USER } from '../../ledger/index.js';
 import type { CreatedEvent } from '../../ledger/wire.js';
 import { AMULET_INSTRUMENT_ID, AMULET_RULES_KEY, EXTERNAL_PARTY_CONFIG_STATE_KEY, OPEN_ROUND_KEY } from '../amulet/amuletContext.js';
-import { TRANSFER_FACTORY_V1_INTERFACE } from '../tokenStandard/ids.js';
+import { TRADE_ALLOCATION_REQUEST_TEMPLATE } from '../templateIds.js';
+import { ALLOCATION_FACTORY_V1_INTERFACE, TRANSFER_FACTORY_V1_INTERFACE } from '../tokenStandard/ids.js';
 import { seededPreapprovals, type AppWorld } from '../world/seedAppWorld.js';
 import { amuletConfigSchedule, TICK_MICROS } from './amuletConfig.js';
 import type { SpliceAmulet } from './SpliceAmulet.js';
@@ -39,10 +42,15 @@ export interface SpliceAmuletWorld {
   readonly amulet: {
     /** The ExternalPartyAmuletRules: the transfer and allocation factory. */
     readonly factory: string;
-    /** alice: 1000 and 250.5 unlocked (plus 25 locked for carol); bob: 500. */
+    /** alice: 1000 and 250.5 unlocked (plus 25 locked for carol); bob: 500 (plus 20 locked in the allocation). */
     readonly holdings: { readonly alice: readonly [string, string]; readonly bob: readonly [string] };
     readonly transferToCarol: string;
     readonly lockedForCarol: string;
+    /** trading-venue asks bob (20 Amulet to alice) and alice (10 Amulet to bob) to allocate for trade 'otc-1'. */
+    readonly allocationRequest: string;
+    /** bob's allocation for leg 'leg-0' of that trade (the real AmuletAllocation), and its locked amulet. */
+    readonly allocation: string;
+    readonly lockedForAllocation: string;
   };
 }
 
@@ -94,7 +102,7 @@ export function seedSpliceAmulet(ledger: Ledger, amulet: SpliceAmulet, parties: 
     return tapped.ok ? ok(of(tapped.value, ids.amulet)[0]!.contractId) : tapped;
   };
   const holdings: string[] = [];
-  for (const [receiver, amount] of [[alice, '1000.0'], [alice, '250.5'], [bob, '500.0'], [alice, '25.0']] as const) {
+  for (const [receiver, amount] of [[alice, '1000.0'], [alice, '250.5'], [bob, '500.0'], [alice, '25.0'], [bob, '20.0']] as const) {
     const h = tap(receiver, amount);
     if (!h.ok) return h;
     holdings.push(h.value);
@@ -122,10 +130,34 @@ export function seedSpliceAmulet(ledger: Ledger, amulet: SpliceAmulet, parties: 
   const lockedForCarol = of(offered.value, ids.lockedAmulet)[0]?.contractId;
   if (transferToCarol === undefined || lockedForCarol === undefined) return fail('CONTRACT_NOT_FOUND', 'the transfer to carol created no AmuletTransferInstruction and LockedAmulet');
 
+  // Trade 'otc-1': the venue's request, and bob's allocation of leg-0 through the real factory with
+  // the context the registry serves (deadlines within the token standard's 90-day limit, as above).
+  const { 'trading-venue': venue } = parties;
+  const instrumentId = transfer.instrumentId;
+  // Times as the ledger renders them (no zero fraction): the request is a built-in template, which
+  // keeps its argument as written, and a client compares its view with the allocation's.
+  const at = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+  const settlement = { executor: venue, settlementRef: { id: 'otc-1', cid: null }, requestedAt: at(now), allocateBefore: at(now + TRANSFER_LIFETIME_MS - 3_600_000), settleBefore: at(now + TRANSFER_LIFETIME_MS), meta: { values: {} } };
+  const leg = (sender: string, receiver: string, amount: string) => ({ sender, receiver, amount, instrumentId, meta: { values: {} } });
+  const requested = submit([venue], [create(TRADE_ALLOCATION_REQUEST_TEMPLATE, { venue, settlement, transferLegs: { 'leg-0': leg(bob, alice, '20.0'), 'leg-1': leg(alice, bob, '10.0') }, meta: { values: {} } })]);
+  if (!requested.ok) return requested;
+  const allocationRequest = requested.value[0]!.contractId;
+  const allocated = submit([bob, dso], [exercise(ALLOCATION_FACTORY_V1_INTERFACE, factory, 'AllocationFactory_Allocate', {
+    expectedAdmin: dso,
+    allocation: { settlement, transferLegId: 'leg-0', transferLeg: leg(bob, alice, '20.0') },
+    requestedAt: at(now),
+    inputHoldingCids: [holdings[4]!],
+    extraArgs: { context, meta: { values: {} } },
+  })]);
+  if (!allocated.ok) return allocated;
+  const allocation = of(allocated.value, ids.amuletAllocation)[0]?.contractId;
+  const lockedForAllocation = of(allocated.value, ids.lockedAmulet)[0]?.contractId;
+  if (allocation === undefined || lockedForAllocation === undefined) return fail('CONTRACT_NOT_FOUND', 'bob\'s allocation for otc-1 created no AmuletAllocation and LockedAmulet');
+
   return ok({
     preapprovals: { alice: pAlice, bobOlder: pBobOlder, bobNewer: pBobNewer, carolExpired: pCarol, daveCancelled: pDave },
     rounds: { amuletRules: rules, openRounds: rounds.map((r) => r.contractId) as unknown as [string, string, string] },
-    amulet: { factory, holdings: { alice: [holdings[0]!, holdings[1]!], bob: [holdings[2]!] }, transferToCarol, lockedForCarol },
+    amulet: { factory, holdings: { alice: [holdings[0]!, holdings[1]!], bob: [holdings[2]!] }, transferToCarol, lockedForCarol, allocationRequest, allocation, lockedForAllocation },
   });
 }
 

@@ -6,12 +6,22 @@ import { registerAppTemplates } from '../registerAppTemplates.js';
 import { DSO_RULES_TEMPLATE } from '../templateIds.js';
 import { seedSampleRegistry, type AppWorld } from '../world/seedAppWorld.js';
 import { seedSpliceAmulet, type SpliceAmuletWorld } from './seedSpliceAmulet.js';
+import { seedSpliceRoundHistory } from './seedSpliceRoundHistory.js';
 import { spliceAmuletOn, type SpliceAmulet } from './SpliceAmulet.js';
 import type { SpliceDarSet } from './spliceDars.js';
 import { seedTestTokens, type TestTokenWorld } from './testTokens/seedTestTokens.js';
 
+/** The package of the ports' DsoRules (`#splice-dso-governance:...`). */
+const DSO_RULES_PACKAGE = DSO_RULES_TEMPLATE.slice(1, DSO_RULES_TEMPLATE.indexOf(':'));
+
 /** The default world on Splice's own packages: the sample registry, and Amulet as seedSpliceAmulet builds it. */
-export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, SpliceAmuletWorld {
+export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, Omit<SpliceAmuletWorld, 'rounds'> {
+  /**
+   * The rounds after the seeded history (seedSpliceRoundHistory): the three open ones and Scan's
+   * earliest complete round, 1 as on the ports (undefined, and the bootstrap's rounds 0-2, where
+   * the ledger's clock cannot be stepped while seeding).
+   */
+  readonly rounds: SpliceAmuletWorld['rounds'] & { readonly earliestRound: number | undefined };
   /** The loaded splice-amulet. */
   readonly splice: { readonly packageId: string; readonly version: string };
   /** The DSO's governance contract Scan's /v0/dso reports (the ports' model: splice-dso-governance is not among the DARs a client holds). */
@@ -26,19 +36,32 @@ export interface SpliceAppWorld extends Pick<AppWorld, 'parties' | 'registry'>, 
  * replaces the upload (msw's reset() records what the first ledger checked: darLoader).
  */
 export function loadSpliceDars(ledger: Ledger, set: SpliceDarSet, upload: (ledger: Ledger) => Result<void, string> = (l) => uploadDars(l, set.dars)): Result<SpliceAmulet, string> {
-  // The ports' templates first: they stay declared (a `#splice-amulet` id names them), and the
+  // The ports' templates first: they stay declared (the apps index them by package id), and the
   // registration skips what the catalogue already resolves, which the uploaded package would.
   registerAppTemplates(ledger.catalogue);
   const uploaded = upload(ledger);
   if (!uploaded.ok) return { ok: false, error: `--splice-dars ${uploaded.error}` };
+  preferSplicePackageNames(ledger);
   const amulet = spliceAmuletOn(ledger, set.amulet.mainPackageId, set.amulet.packageVersion);
   return amulet.ok ? amulet : { ok: false, error: `--splice-dars ${set.amulet.name}: ${amulet.error.cause}` };
 }
 
 /**
+ * The ports are the fallback: every package name of theirs that the folder's packages have
+ * (splice-amulet; splice-wallet and the trading app where LocalNet declares them) names Splice's
+ * package in commands, filters and reads, as on a participant that holds only Splice's, and the
+ * ports' packages of those names leave `/v2/packages` and package selection. Kept: the ports'
+ * DsoRules (`splice-dso-governance`), which the world still seeds, as a client holds no DSO DARs.
+ */
+export function preferSplicePackageNames(ledger: Ledger): readonly string[] {
+  return ledger.preferUploadedPackageNames(new Set([DSO_RULES_PACKAGE]));
+}
+
+/**
  * The apps attached with `splice` (see createApps) and the default world seeded on it: the
  * sample registry as on the ports, the DSO's governance contract, and the real Amulet world.
- * Seed under a clock pinned at APP_WORLD_TIME, as seedAppWorld.
+ * Seed under a clock pinned at APP_WORLD_TIME, as seedAppWorld; the round history then steps
+ * it five ticks (50 minutes) on.
  */
 export function seedSpliceAppWorld(ledger: Ledger, splice: SpliceAmulet, options: Omit<AppsOptions, 'splice'> = {}): Result<SpliceAppWorld, LedgerError> {
   const apps = createApps(ledger, { ...options, splice });
@@ -60,5 +83,9 @@ export function seedSpliceAppWorld(ledger: Ledger, splice: SpliceAmulet, options
   if (!amulet.ok) return amulet;
   const testTokens = seedTestTokens(ledger, parties, 0);
   if (!testTokens.ok) return testTokens;
-  return ok({ ...base.value, ...amulet.value, splice: { packageId: splice.packageId, version: splice.version }, dsoRules: governance.value.results[0] as string, testTokens: testTokens.value });
+  // Last: it moves ledger time on, and everything above is named at APP_WORLD_TIME.
+  const history = seedSpliceRoundHistory(ledger, apps.rounds, splice, dso);
+  if (!history.ok) return history;
+  const rounds = { amuletRules: amulet.value.rounds.amuletRules, openRounds: history.value?.openRounds ?? amulet.value.rounds.openRounds, earliestRound: history.value?.earliestRound };
+  return ok({ ...base.value, ...amulet.value, rounds, splice: { packageId: splice.packageId, version: splice.version }, dsoRules: governance.value.results[0] as string, testTokens: testTokens.value });
 }

@@ -18,6 +18,16 @@ export class SeedingClock implements Clock {
     return this.#pinned ?? Math.max(Date.now(), this.#floor);
   }
 
+  /**
+   * While pinned, moves the pinned time forward (a seeding that needs ledger time to pass: the
+   * real rounds' history); the floor follows, so ledger time never goes back behind it.
+   */
+  advance(ms: number): void {
+    if (this.#pinned === undefined) return;
+    this.#pinned += ms;
+    this.#floor = Math.max(this.#floor, this.#pinned);
+  }
+
   /** From now on, follow the system clock (never going back behind `notBefore` either). */
   release(notBefore = this.#floor): void {
     this.#pinned = undefined;

@@ -134,6 +134,8 @@ export class Catalogue {
   readonly #packages = new Map<string, CataloguePackage>();
   /** Templates and interfaces of uploaded packages (the engine's), consulted after the declared ones. */
   #uploaded: UploadedDefs | undefined;
+  /** Package names handed to the uploaded packages of that name (yieldToUploaded). */
+  readonly #yielded = new Set<string>();
 
   /** Makes the templates and interfaces of uploaded packages resolvable (ids of either form). */
   useUploaded(uploaded: UploadedDefs): void {
@@ -149,9 +151,34 @@ export class Catalogue {
     return this.#byId.has(id);
   }
 
-  /** The packages the catalogue's templates and interfaces belong to, in registration order. */
+  /**
+   * The packages the catalogue's templates and interfaces belong to, in registration order: the
+   * ones the participant lists, vets and selects (not those whose name was yielded).
+   */
   packages(): readonly CataloguePackage[] {
-    return [...this.#packages.values()];
+    const all = [...this.#packages.values()];
+    return this.#yielded.size === 0 ? all : all.filter((p) => !this.#yielded.has(p.packageName));
+  }
+
+  /** A declared template or interface by either id form, never an uploaded one (what the built-in apps index). */
+  declared(id: string): IdentifierDef | undefined {
+    return this.#byId.get(id);
+  }
+
+  /**
+   * Hands each package name of declared templates that an uploaded package also has (in
+   * `uploadedNames`, less `keep`) to the uploaded packages, as on a participant that holds only
+   * those (Splice's DARs over the built-in ports): a `#name` id resolves to the uploaded package
+   * alone, and the declared package of that name leaves the listing, the vetting and package
+   * selection. Its templates stay declared under their package ids (`declared`). Interface-only
+   * packages (the token standard's APIs) keep both: a name filter matches every version of a
+   * name, and an exercise by name resolves for the contract at hand. Returns the names yielded.
+   */
+  yieldToUploaded(uploadedNames: ReadonlySet<string>, keep: ReadonlySet<string> = new Set()): readonly string[] {
+    for (const t of this.#templates) {
+      if (uploadedNames.has(t.packageName) && !keep.has(t.packageName)) this.#yielded.add(t.packageName);
+    }
+    return [...this.#yielded];
   }
 
   addInterface(spec: InterfaceSpec): Result<InterfaceDef, LedgerError> {
@@ -206,7 +233,7 @@ export class Catalogue {
     if (!parsed) {
       return fail('INVALID_ARGUMENT', `Invalid identifier '${id}': expected 'packageId:Module:Entity' or '#package-name:Module:Entity'`);
     }
-    const def = this.#byId.get(id) ?? this.#uploaded?.resolve(id);
+    const def = parsed.byName && this.#yielded.has(parsed.pkg) ? this.#uploaded?.resolve(id) : (this.#byId.get(id) ?? this.#uploaded?.resolve(id));
     if (def) return ok(def);
     if (parsed.byName && !this.#packageNames.has(parsed.pkg) && this.#uploaded?.hasPackageName(parsed.pkg) !== true) {
       return fail('PACKAGE_NAMES_NOT_FOUND', `The following package names do not match upgradable packages: ${parsed.pkg}`, {
