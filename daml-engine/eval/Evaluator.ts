@@ -405,20 +405,30 @@ export class Evaluator {
   private loop(depth: number, stepLimit: number): boolean {
     const k = this.k;
     const budget = this.budget;
-    for (;;) {
-      if (this.steps >= stepLimit) return false;
-      if (++this.steps > budget) {
-        throw new Stop({
-          kind: 'budgetExceeded', steps: this.steps - 1, definition: this.def,
-          message: `evaluation exceeded its budget of ${budget} steps in ${describeDefinition(this.def)}`,
-        });
+    // The count lives in a local while the machine runs (written back however the loop ends), and
+    // a step compares it once, with the nearer of the slice's limit and the budget.
+    const stop = stepLimit < budget ? stepLimit : budget;
+    let steps = this.steps;
+    try {
+      for (;;) {
+        if (steps >= stop) {
+          if (steps >= stepLimit) return false;
+          steps++; // the refused step counts, as it always has (the result's `steps` is one past the error's)
+          throw new Stop({
+            kind: 'budgetExceeded', steps: steps - 1, definition: this.def,
+            message: `evaluation exceeded its budget of ${budget} steps in ${describeDefinition(this.def)}`,
+          });
+        }
+        steps++;
+        if (this.mode === 0) {
+          this.step(this.expr, this.env);
+        } else {
+          if (k.length === depth) return true;
+          this.resume(k.pop()!);
+        }
       }
-      if (this.mode === 0) {
-        this.step(this.expr, this.env);
-      } else {
-        if (k.length === depth) return true;
-        this.resume(k.pop()!);
-      }
+    } finally {
+      this.steps = steps;
     }
   }
 
@@ -519,7 +529,8 @@ export class Evaluator {
         this.charge(recordBytes(5));
         return this.give(tyClosure(n.i, n.a!, env, this.def));
       case 17 /* Case */: {
-        const scrut = this.atom(n.a!, env);
+        const a = n.a!;
+        const scrut = a.op === 1 /* Var */ ? lookup(a, env) : this.atom(a, env);
         if (scrut !== undefined) return this.match(scrut, n.alts!, env);
         this.k.push(nodeFrame(4 /* Case */, n, env));
         return this.evalIn(n.a!, env);
@@ -705,7 +716,7 @@ export class Evaluator {
     const args = node.kids!;
     for (const n = args.length; i < n; i++) {
       const arg = args[i]!;
-      const value = this.atom(arg, env);
+      const value = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
       if (value === undefined) {
         if (frame) {
           frame.i = i;
@@ -729,7 +740,7 @@ export class Evaluator {
     const names = node.names!;
     for (; i < bounds.length; i++) {
       const bound = bounds[i]!;
-      const value = this.atom(bound, env);
+      const value = bound.op === 1 /* Var */ ? lookup(bound, env) : this.atom(bound, env);
       if (value === undefined) {
         if (frame) {
           frame.i = i;
@@ -750,7 +761,7 @@ export class Evaluator {
     const exprs = node.kids!;
     for (const n = exprs.length; i < n; i++) {
       const e = exprs[i]!;
-      const value = this.atom(e, env);
+      const value = e.op === 1 /* Var */ ? lookup(e, env) : this.atom(e, env);
       if (value === undefined) {
         if (frame) {
           frame.i = i;
