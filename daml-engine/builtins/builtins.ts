@@ -20,10 +20,10 @@ import {
   addNumeric, castNumeric, divNumeric, int64ToNumeric, mulNumeric, numericToInt64,
   numericToText, roundNumeric, shiftNumeric, subNumeric, textToNumeric,
 } from '../value/numeric.js';
-import { codePoints, explode, isScalarValue } from '../value/text.js';
+import { codePoints, isScalarValue } from '../value/text.js';
 import { dateToText, isValidDate, isValidTimestamp, timestampToText } from '../value/time.js';
 import {
-  bool, int64, listItems, listOf, NONE, some, text,
+  bool, int64, listItems, listOf, NIL, NONE, some, text,
   type FailureCategory, type ListValue, type NumericValue, type Value,
 } from '../value/Value.js';
 
@@ -42,6 +42,34 @@ function arg<K extends Value['kind']>(args: readonly Value[], i: number, kind: K
 
 const int = (args: readonly Value[], i: number): bigint => arg(args, i, 'int64').value;
 const str = (args: readonly Value[], i: number): string => arg(args, i, 'text').value;
+
+/** The texts of one ASCII character, shared (values are immutable): EXPLODE_TEXT makes one a character. */
+const ASCII_TEXTS: readonly Value[] = Array.from({ length: 128 }, (_, c) => text(String.fromCharCode(c)));
+
+/**
+ * EXPLODE_TEXT: the list of a text's characters, one per code point (a surrogate pair is one, a
+ * lone surrogate one too, as JS's string iterator splits), built back to front in one pass.
+ */
+function explodeText(s: string): ListValue {
+  let list: ListValue = NIL;
+  let end = s.length;
+  while (end > 0) {
+    const unit = s.charCodeAt(end - 1);
+    if (unit < 128) {
+      list = { kind: 'cons', head: ASCII_TEXTS[unit]!, tail: list };
+      end--;
+      continue;
+    }
+    let start = end - 1;
+    if (unit >= 0xdc00 && unit <= 0xdfff && start > 0) {
+      const high = s.charCodeAt(start - 1);
+      if (high >= 0xd800 && high <= 0xdbff) start--;
+    }
+    list = { kind: 'cons', head: text(s.slice(start, end)), tail: list };
+    end = start;
+  }
+  return list;
+}
 const num = (args: readonly Value[], i: number): NumericValue => arg(args, i, 'numeric');
 /** The scale carried by a scale witness (a `Numeric α` argument whose value is ignored). */
 const scaleOf = (args: readonly Value[], i: number): number => num(args, i).scale;
@@ -213,7 +241,7 @@ const TABLE: [BuiltinName, FirstOrderBuiltin][] = [
   ['CONTRACT_ID_TO_TEXT', pure(1, (args) => (arg(args, 0, 'contractId'), NONE))],
   ['SHA256_TEXT', pure(1, (args) => text(createHash('sha256').update(str(args, 0), 'utf8').digest('hex')))],
   ['SHA256_HEX', pure(1, (args) => text(createHash('sha256').update(hexBytes(str(args, 0), 'hex string argument')).digest('hex')))],
-  ['EXPLODE_TEXT', pure(1, (args) => listOf(explode(str(args, 0)).map(text)))],
+  ['EXPLODE_TEXT', pure(1, (args) => explodeText(str(args, 0)))],
   ['APPEND_TEXT', pure(2, (args) => text(str(args, 0) + str(args, 1)))],
   ['IMPLODE_TEXT', pure(1, (args) => text(listItems(list(args, 0)).map((t, i) => {
     if (t.kind !== 'text') throw new WrongArgument(`IMPLODE_TEXT: element ${i} is a ${t.kind}`);

@@ -32,17 +32,50 @@ import { compileNode, nodeOf } from './Node.js';
 /** A variable environment: an immutable linked list, shared by closures. */
 export type Env = { readonly name: string; readonly value: Value; readonly next: Env } | null;
 
-/** The function values the evaluator builds (the `fn` of a `FunctionValue`). */
-export type Fn =
-  | { readonly tag: 'closure'; readonly params: readonly string[]; readonly body: Node; readonly env: Env; readonly def: Definition | undefined }
-  | { readonly tag: 'pap'; readonly fn: Fn; readonly args: readonly Value[] }
-  | { readonly tag: 'builtin'; readonly name: BuiltinName; readonly arity: number; readonly impl: FirstOrderBuiltin | undefined }
-  /** `Λ α : 'nat' . e`: evaluated when `pending` more type arguments have been applied. */
-  | { readonly tag: 'tyClosure'; readonly pending: number; readonly body: Node; readonly env: Env; readonly def: Definition | undefined };
+/** Tags of `Fn` (written as literals in the machine's switches, see Op in Node.ts). */
+export const enum FnTag { Closure = 0, Pap = 1, Builtin = 2, TyClosure = 3 }
+
+/**
+ * The function values the evaluator builds, one class for every kind (`tag`), each its own
+ * `FunctionValue`: the machine reads one object shape (four literal shapes made its loads
+ * polymorphic) and a closure is one allocation, not a value around a closure. Fields by tag:
+ * closure: `params`, `body`, `env`, `def`; partial application (`pap`): `inner` (a closure or a
+ * builtin) and its `args` so far; builtin: `name`, `arity`, `impl`; `Λ α : 'nat' . e`
+ * (tyClosure): `arity` the type arguments still `pending`, `body`, `env`, `def`.
+ */
+export class Fn implements FunctionValue {
+  readonly kind = 'function' as const;
+  constructor(
+    readonly tag: FnTag,
+    /** closure: its parameter count; builtin: its arity; tyClosure: type arguments pending. */
+    readonly arity: number,
+    readonly params: readonly string[] | null,
+    readonly body: Node | null,
+    readonly env: Env,
+    readonly def: Definition | undefined,
+    readonly inner: Fn | null,
+    readonly args: readonly Value[] | null,
+    readonly name: BuiltinName | '',
+    readonly impl: FirstOrderBuiltin | undefined,
+  ) {}
+
+  /** `FunctionValue`'s opaque payload: the function itself (on the prototype, so no value holds itself). */
+  get fn(): object {
+    return this;
+  }
+}
+
+const closure = (params: readonly string[], body: Node, env: Env, def: Definition | undefined): Fn =>
+  new Fn(0 /* Closure */, params.length, params, body, env, def, null, null, '', undefined);
+const pap = (inner: Fn, args: readonly Value[]): Fn => new Fn(1 /* Pap */, inner.arity - args.length, null, null, null, undefined, inner, args, '', undefined);
+const builtinFn = (name: BuiltinName, arity: number, impl: FirstOrderBuiltin | undefined): Fn =>
+  new Fn(2 /* Builtin */, arity, null, null, null, undefined, null, null, name, impl);
+const tyClosure = (pending: number, body: Node, env: Env, def: Definition | undefined): Fn =>
+  new Fn(3 /* TyClosure */, pending, null, body, env, def, null, null, '', undefined);
 
 /** A closure of `params` over `body` with an empty environment (Daml Script's runner makes the identity so). */
 export function closedFunction(params: readonly string[], body: Expr): FunctionValue {
-  return fnValue({ tag: 'closure', params, body: nodeOf(body), env: null, def: undefined });
+  return closure(params, nodeOf(body), null, undefined);
 }
 
 /** A root node and the names of the environment it was compiled under, innermost first. */
@@ -131,54 +164,59 @@ const EVALUATOR_ARITIES: Partial<Record<BuiltinName, number>> = {
   TRACE: 2, FOLDL: 3, FOLDR: 3, EQUAL_LIST: 3, ANY_EXCEPTION_MESSAGE: 1,
 };
 
-// Continuation frames. Plain objects with a numeric tag: one allocation per pushed frame. Tags are
-// written as literals with the name in a comment (see Op in Node.ts: V8 jumps on literal cases only).
-const enum K {
-  AppFun = 0,
-  AppArgs = 1,
-  ApplyTo = 2,
-  TyApp = 3,
-  Case = 4,
-  Let = 5,
-  One = 6,
-  Two = 7,
-  Collect = 8,
-  SetTop = 9,
-  Foldl = 10,
-  Foldr = 11,
-  EqualList = 12,
-  Restore = 13,
-  Catch = 14,
-  Then = 15,
+// Continuation frames: one class for every kind, tag `t`, so the machine's loads of a frame see one
+// object shape (sixteen literal shapes made `frame.t` and every field load megamorphic). Tags are
+// written as literals with the name in a comment (see Op in Node.ts: V8 jumps on literal cases only):
+// 0 AppFun, 1 AppArgs, 2 ApplyTo, 3 TyApp, 4 Case, 5 Let, 6 One, 7 Two, 8 Collect, 9 SetTop,
+// 10 Foldl, 11 Foldr, 12 EqualList, 13 Restore, 14 Catch, 15 Then.
+/**
+ * One continuation frame. Fields by tag:
+ * - AppFun (evaluating an application's function): `node` the `app` node, `env`;
+ * - AppArgs (its arguments): `f` the function, `node`, `vals` the arguments so far, `i` the one evaluating, `env`;
+ * - ApplyTo: applies the returned function to `vals[i..]` (the arguments a callee did not take);
+ * - TyApp: `i` type arguments to apply; Case: `node` the `case` node, `env`;
+ * - Let: binding `node.kids[i]` of a `let`, `env` so far; One / Two: `node`, `env` (Two: `f` the first value);
+ * - Collect: the items of a record, struct or list node, `vals` so far, `i`, `env`;
+ * - SetTop: `x` the `DefValue` being evaluated, `y` the definition to restore;
+ * - Foldl: `f`, `x` the rest of the list; Foldr: `f`, `vals` the items, `i` the next (from the end);
+ * - EqualList: `f` the equality, `x` and `y` the rests; Restore: `y` the definition;
+ * - Catch: `x` a handler for Daml exceptions (the update engine's try/catch pushes these);
+ * - Then: `x` a continuation of the update engine, receiving the value returned to it.
+ * The rare kinds share `x` and `y` (read back with their type by the one place that reads each):
+ * every frame carries every field, so fewer fields is less to allocate.
+ */
+class Frame {
+  constructor(
+    readonly t: number,
+    readonly node: Node | null,
+    public env: Env,
+    public i: number,
+    readonly vals: Value[] | null,
+    public f: Value | undefined,
+    public x: unknown,
+    readonly y: unknown,
+  ) {}
 }
-type Frame =
-  | { t: K.AppFun; args: readonly Node[]; env: Env }
-  | { t: K.AppArgs; fn: Value; args: readonly Node[]; vals: Value[]; i: number; env: Env }
-  /** Applies the returned function to `args[from..]` (the arguments a callee did not take). */
-  | { t: K.ApplyTo; args: Value[]; from: number }
-  | { t: K.TyApp; count: number }
-  | { t: K.Case; alts: readonly Alt[]; env: Env }
-  /** Binding `node.kids[i]` of a `let`. */
-  | { t: K.Let; node: Node; i: number; env: Env }
-  | { t: K.One; node: Node; env: Env }
-  | { t: K.Two; node: Node; env: Env; first: Value | undefined }
-  | { t: K.Collect; node: Node; exprs: readonly Node[]; vals: Value[]; i: number; env: Env }
-  | { t: K.SetTop; def: DefValue; saved: Definition | undefined }
-  | { t: K.Foldl; f: Value; rest: ListValue }
-  | { t: K.Foldr; f: Value; items: Value[]; i: number }
-  | { t: K.EqualList; eq: Value; xs: ListValue; ys: ListValue }
-  | { t: K.Restore; def: Definition | undefined }
-  /** A handler for Daml exceptions (the update engine's try/catch pushes these). */
-  | { t: K.Catch; handler: (exception: AnyExceptionValue) => void }
-  /** A continuation of the update engine: receives the value returned to it. */
-  | { t: K.Then; resume: (value: Value) => void };
+
+const appFunFrame = (node: Node, env: Env) => new Frame(0 /* AppFun */, node, env, 0, null, undefined, undefined, undefined);
+const appArgsFrame = (fn: Value, node: Node, vals: Value[], i: number, env: Env) => new Frame(1 /* AppArgs */, node, env, i, vals, fn, undefined, undefined);
+const applyToFrame = (args: Value[], from: number) => new Frame(2 /* ApplyTo */, null, null, from, args, undefined, undefined, undefined);
+const tyAppFrame = (count: number) => new Frame(3 /* TyApp */, null, null, count, null, undefined, undefined, undefined);
+const nodeFrame = (t: 4 | 6 | 7, node: Node, env: Env) => new Frame(t, node, env, 0, null, undefined, undefined, undefined);
+const letFrame = (node: Node, i: number, env: Env) => new Frame(5 /* Let */, node, env, i, null, undefined, undefined, undefined);
+const collectFrame = (node: Node, vals: Value[], i: number, env: Env) => new Frame(8 /* Collect */, node, env, i, vals, undefined, undefined, undefined);
+const setTopFrame = (value: DefValue, saved: Definition | undefined) => new Frame(9 /* SetTop */, null, null, 0, null, undefined, value, saved);
+const foldlFrame = (f: Value, rest: ListValue) => new Frame(10 /* Foldl */, null, null, 0, null, f, rest, undefined);
+const foldrFrame = (f: Value, items: Value[]) => new Frame(11 /* Foldr */, null, null, items.length - 1, items, f, undefined, undefined);
+const equalListFrame = (eq: Value, xs: ListValue, ys: ListValue) => new Frame(12 /* EqualList */, null, null, 0, null, eq, xs, ys);
+const restoreFrame = (def: Definition | undefined) => new Frame(13 /* Restore */, null, null, 0, null, undefined, undefined, def);
+const catchFrame = (handler: (exception: AnyExceptionValue) => void) => new Frame(14 /* Catch */, null, null, 0, null, undefined, handler, undefined);
+const thenFrame = (resume: (value: Value) => void) => new Frame(15 /* Then */, null, null, 0, null, undefined, resume, undefined);
 
 /** An evaluation stops: the reason, as data. */
 class Stop {
   constructor(readonly error: EvalError) {}
 }
-
-const fnValue = (fn: Fn): FunctionValue => ({ kind: 'function', fn });
 
 /**
  * A `val` node resolved: its definition, and its value as the evaluator `owner` (its map of
@@ -276,18 +314,18 @@ export class Evaluator {
 
   /** Pushes a continuation: `resume` receives the next value returned to it. */
   then(resume: (value: Value) => void): void {
-    this.k.push({ t: 15 /* Then */, resume });
+    this.k.push(thenFrame(resume));
   }
 
   /** Pushes a handler for Daml exceptions thrown by what runs above it. */
   catchWith(handler: (exception: AnyExceptionValue) => void): void {
-    this.k.push({ t: 14 /* Catch */, handler });
+    this.k.push(catchFrame(handler));
   }
 
   /** Evaluates `expr` in `env`, with `definition` named in failures while it runs. */
   evalWith(expr: Expr, env: Env, definition?: Definition): void {
     if (definition) {
-      this.k.push({ t: 13 /* Restore */, def: this.def });
+      this.k.push(restoreFrame(this.def));
       this.def = definition;
     }
     this.evalIn(rootNode(expr, env), env);
@@ -366,20 +404,30 @@ export class Evaluator {
   private loop(depth: number, stepLimit: number): boolean {
     const k = this.k;
     const budget = this.budget;
-    for (;;) {
-      if (this.steps >= stepLimit) return false;
-      if (++this.steps > budget) {
-        throw new Stop({
-          kind: 'budgetExceeded', steps: this.steps - 1, definition: this.def,
-          message: `evaluation exceeded its budget of ${budget} steps in ${describeDefinition(this.def)}`,
-        });
+    // The count lives in a local while the machine runs (written back however the loop ends), and
+    // a step compares it once, with the nearer of the slice's limit and the budget.
+    const stop = stepLimit < budget ? stepLimit : budget;
+    let steps = this.steps;
+    try {
+      for (;;) {
+        if (steps >= stop) {
+          if (steps >= stepLimit) return false;
+          steps++; // the refused step counts, as it always has (the result's `steps` is one past the error's)
+          throw new Stop({
+            kind: 'budgetExceeded', steps: steps - 1, definition: this.def,
+            message: `evaluation exceeded its budget of ${budget} steps in ${describeDefinition(this.def)}`,
+          });
+        }
+        steps++;
+        if (this.mode === 0) {
+          this.step(this.expr, this.env);
+        } else {
+          if (k.length === depth) return true;
+          this.resume(k.pop()!);
+        }
       }
-      if (this.mode === 0) {
-        this.step(this.expr, this.env);
-      } else {
-        if (k.length === depth) return true;
-        this.resume(k.pop()!);
-      }
+    } finally {
+      this.steps = steps;
     }
   }
 
@@ -423,23 +471,23 @@ export class Evaluator {
         if (n.names === null) this.resolveRecCon(n);
         const kids = n.kids!;
         if (kids.length === 0) return this.give({ kind: 'record', tycon: n.x as QualifiedName, fieldNames: n.names!, fields: [] });
-        return this.collect(n, kids, new Array<Value>(kids.length), 0, env, undefined);
+        return this.collect(n, new Array<Value>(kids.length), 0, env, undefined);
       }
       case 6 /* RecProj */: case 11 /* StructProj */: {
         const record = this.atom(n.a!, env);
         if (record !== undefined) return this.finishOne(n, record, env);
-        this.k.push({ t: 6 /* One */, node: n, env });
+        this.k.push(nodeFrame(6 /* One */, n, env));
         return this.evalIn(n.a!, env);
       }
       case 8 /* VariantCon */: case 23 /* OptionalSome */: case 24 /* ToAny */: case 25 /* FromAny */:
       case 27 /* ToAnyException */: case 28 /* FromAnyException */: case 29 /* Throw */: case 30 /* ToInterface */: case 31 /* FromInterface */:
       case 32 /* CallInterface */: case 33 /* SignatoryInterface */: case 34 /* ObserverInterface */: case 35 /* ViewInterface */:
       case 37 /* InterfaceTemplateTypeRep */: case 38 /* ToRequiredInterface */: case 39 /* FromRequiredInterface */:
-        this.k.push({ t: 6 /* One */, node: n, env });
+        this.k.push(nodeFrame(6 /* One */, n, env));
         return this.evalIn(n.a!, env);
       case 7 /* RecUpd */: case 12 /* StructUpd */: case 36 /* UnsafeFromInterface */: case 40 /* UnsafeFromRequiredInterface */:
       case 41 /* ChoiceController */: case 42 /* ChoiceObserver */:
-        this.k.push({ t: 7 /* Two */, node: n, env, first: undefined });
+        this.k.push(nodeFrame(7 /* Two */, n, env));
         return this.evalIn(n.a!, env);
       case 9 /* EnumCon */: {
         if (n.v === undefined) {
@@ -454,42 +502,43 @@ export class Evaluator {
       case 10 /* StructCon */: {
         const kids = n.kids!;
         if (kids.length === 0) return this.give({ kind: 'struct', fieldNames: [], fields: [] });
-        return this.collect(n, kids, new Array<Value>(kids.length), 0, env, undefined);
+        return this.collect(n, new Array<Value>(kids.length), 0, env, undefined);
       }
       case 13 /* App */: {
         // Atoms (variables, literals, builtins, evaluated top-level values) need no step of their own.
         const args = n.kids!;
         const fn = this.atom(n.a!, env);
         if (fn === undefined) {
-          this.k.push({ t: 0 /* AppFun */, args, env });
+          this.k.push(appFunFrame(n, env));
           return this.evalIn(n.a!, env);
         }
-        return this.collectArgs(fn, args, new Array<Value>(args.length), 0, env);
+        return this.collectArgs(fn, n, new Array<Value>(args.length), 0, env, undefined);
       }
       case 14 /* TyApp */: {
         const v = this.atom(n, env);
         if (v !== undefined) return this.give(v);
-        this.k.push({ t: 3 /* TyApp */, count: n.i });
+        this.k.push(tyAppFrame(n.i));
         return this.evalIn(n.a!, env);
       }
       case 15 /* Abs */:
         this.charge(recordBytes(5));
-        return this.give(fnValue({ tag: 'closure', params: n.names!, body: n.a!, env, def: this.def }));
+        return this.give(closure(n.names!, n.a!, env, this.def));
       case 16 /* TyAbs */:
         if (n.i === 0) return this.evalIn(n.a!, env); // erasable: Λ α . v is v
         this.charge(recordBytes(5));
-        return this.give(fnValue({ tag: 'tyClosure', pending: n.i, body: n.a!, env, def: this.def }));
+        return this.give(tyClosure(n.i, n.a!, env, this.def));
       case 17 /* Case */: {
-        const scrut = this.atom(n.a!, env);
+        const a = n.a!;
+        const scrut = a.op === 1 /* Var */ ? lookup(a, env) : this.atom(a, env);
         if (scrut !== undefined) return this.match(scrut, n.alts!, env);
-        this.k.push({ t: 4 /* Case */, alts: n.alts!, env });
+        this.k.push(nodeFrame(4 /* Case */, n, env));
         return this.evalIn(n.a!, env);
       }
       case 18 /* Let */: return this.bind(n, 0, env, undefined);
       case 19 /* Nil */: case 22 /* OptionalNone */: case 26 /* TypeRep */: return this.give(n.v!);
       case 20 /* Cons */: {
         const kids = n.kids!;
-        return this.collect(n, kids, new Array<Value>(kids.length), 0, env, undefined);
+        return this.collect(n, new Array<Value>(kids.length), 0, env, undefined);
       }
       case 21 /* Update */: {
         const update: SuspendedUpdate = { update: n.x as Update, env, def: this.def };
@@ -531,7 +580,7 @@ export class Evaluator {
     }
     if (cached === null) return this.fail('crash', `the value ${src.ref.module}:${src.ref.name} depends on itself`);
     this.topValues.set(def, null);
-    this.k.push({ t: 9 /* SetTop */, def, saved: this.def });
+    this.k.push(setTopFrame(def, this.def));
     this.def = src.ref;
     this.evalIn(ref.body, null);
   }
@@ -540,65 +589,69 @@ export class Evaluator {
   private resume(frame: Frame): void {
     const v = this.ret;
     switch (frame.t) {
-      case 0 /* AppFun */: return this.collectArgs(v, frame.args, new Array<Value>(frame.args.length), 0, frame.env);
+      case 0 /* AppFun */: {
+        const node = frame.node!;
+        return this.collectArgs(v, node, new Array<Value>(node.kids!.length), 0, frame.env, undefined);
+      }
       case 1 /* AppArgs */:
-        frame.vals[frame.i] = v;
-        return this.collectArgs(frame.fn, frame.args, frame.vals, frame.i + 1, frame.env, frame);
-      case 2 /* ApplyTo */: return this.applyFn(v, frame.args, frame.from);
+        frame.vals![frame.i] = v;
+        return this.collectArgs(frame.f!, frame.node!, frame.vals!, frame.i + 1, frame.env, frame);
+      case 2 /* ApplyTo */: return this.applyFn(v, frame.vals!, frame.i);
       case 3 /* TyApp */: {
         if (v.kind !== 'function') return this.give(v);
-        const fn = v.fn as Fn;
-        if (fn.tag !== 'tyClosure') return this.give(v);
-        if (frame.count < fn.pending) return this.give(fnValue({ ...fn, pending: fn.pending - frame.count }));
-        if (frame.count > fn.pending) this.k.push({ t: 3 /* TyApp */, count: frame.count - fn.pending });
+        const fn = v as Fn;
+        if (fn.tag !== 3 /* TyClosure */) return this.give(v);
+        const count = frame.i;
+        if (count < fn.arity) return this.give(tyClosure(fn.arity - count, fn.body!, fn.env, fn.def));
+        if (count > fn.arity) this.k.push(tyAppFrame(count - fn.arity));
         this.enter(fn.def);
-        return this.evalIn(fn.body, fn.env);
+        return this.evalIn(fn.body!, fn.env);
       }
-      case 4 /* Case */: return this.match(v, frame.alts, frame.env);
+      case 4 /* Case */: return this.match(v, frame.node!.alts!, frame.env);
       case 5 /* Let */:
-        return this.bind(frame.node, frame.i + 1, { name: frame.node.names![frame.i]!, value: v, next: frame.env }, frame);
-      case 6 /* One */: return this.finishOne(frame.node, v, frame.env);
+        return this.bind(frame.node!, frame.i + 1, { name: frame.node!.names![frame.i]!, value: v, next: frame.env }, frame);
+      case 6 /* One */: return this.finishOne(frame.node!, v, frame.env);
       case 7 /* Two */: {
-        if (frame.first === undefined) {
-          frame.first = v;
+        if (frame.f === undefined) {
+          frame.f = v;
           this.k.push(frame);
-          return this.evalIn(frame.node.b!, frame.env);
+          return this.evalIn(frame.node!.b!, frame.env);
         }
-        return this.finishTwo(frame.node, frame.first, v);
+        return this.finishTwo(frame.node!, frame.f, v);
       }
       case 8 /* Collect */:
-        frame.vals[frame.i] = v;
-        return this.collect(frame.node, frame.exprs, frame.vals, frame.i + 1, frame.env, frame);
+        frame.vals![frame.i] = v;
+        return this.collect(frame.node!, frame.vals!, frame.i + 1, frame.env, frame);
       case 9 /* SetTop */:
-        this.topValues.set(frame.def, v);
-        this.sharedValues?.set(frame.def, v);
-        this.def = frame.saved;
+        this.topValues.set(frame.x as DefValue, v);
+        this.sharedValues?.set(frame.x as DefValue, v);
+        this.def = frame.y as Definition | undefined;
         return this.give(v);
       case 10 /* Foldl */: {
-        const cell = frame.rest;
+        const cell = frame.x as ListValue;
         if (cell.kind === 'nil') return this.give(v);
-        frame.rest = cell.tail;
+        frame.x = cell.tail;
         this.k.push(frame);
-        return this.applyFn(frame.f, [v, cell.head]);
+        return this.applyFn(frame.f!, [v, cell.head]);
       }
       case 11 /* Foldr */: {
         const i = frame.i;
         if (i < 0) return this.give(v);
         frame.i = i - 1;
         this.k.push(frame);
-        return this.applyFn(frame.f, [frame.items[i]!, v]);
+        return this.applyFn(frame.f!, [frame.vals![i]!, v]);
       }
       case 12 /* EqualList */: {
         if (v.kind !== 'bool' || !v.value) return this.give(FALSE);
-        return this.equalList(frame.eq, frame.xs, frame.ys);
+        return this.equalList(frame.f!, frame.x as ListValue, frame.y as ListValue);
       }
       case 13 /* Restore */:
-        this.def = frame.def;
+        this.def = frame.y as Definition | undefined;
         return this.give(v);
       case 14 /* Catch */:
         return this.give(v);
       case 15 /* Then */:
-        return frame.resume(v);
+        return (frame.x as (value: Value) => void)(v);
     }
   }
 
@@ -648,7 +701,7 @@ export class Evaluator {
       case 14 /* TyApp */: {
         // Type arguments are erased, except by a type abstraction over a `nat` (it takes a step).
         const v = this.atom(n.a!, env);
-        return v !== undefined && v.kind === 'function' && (v.fn as Fn).tag === 'tyClosure' ? undefined : v;
+        return v !== undefined && v.kind === 'function' && (v as Fn).tag === 3 /* TyClosure */ ? undefined : v;
       }
       default: return undefined;
     }
@@ -658,16 +711,17 @@ export class Evaluator {
    * Evaluates the arguments of an application from `args[i]` on, atoms inline, then applies.
    * `vals` is made at the arguments' count (an empty array grows a backing store of 16 on first push).
    */
-  private collectArgs(fn: Value, args: readonly Node[], vals: Value[], i: number, env: Env, frame?: Extract<Frame, { t: K.AppArgs }>): void {
+  private collectArgs(fn: Value, node: Node, vals: Value[], i: number, env: Env, frame: Frame | undefined): void {
+    const args = node.kids!;
     for (const n = args.length; i < n; i++) {
       const arg = args[i]!;
-      const value = this.atom(arg, env);
+      const value = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
       if (value === undefined) {
         if (frame) {
           frame.i = i;
           this.k.push(frame);
         } else {
-          this.k.push({ t: 1 /* AppArgs */, fn, args, vals, i, env });
+          this.k.push(appArgsFrame(fn, node, vals, i, env));
         }
         return this.evalIn(arg, env);
       }
@@ -680,19 +734,19 @@ export class Evaluator {
    * Binds the `let` node's bindings from `i` on, in order, atoms inline, then evaluates its body.
    * Frames are popped before they resume: one still in use is pushed again, not copied.
    */
-  private bind(node: Node, i: number, env: Env, frame: Extract<Frame, { t: K.Let }> | undefined): void {
+  private bind(node: Node, i: number, env: Env, frame: Frame | undefined): void {
     const bounds = node.kids!;
     const names = node.names!;
     for (; i < bounds.length; i++) {
       const bound = bounds[i]!;
-      const value = this.atom(bound, env);
+      const value = bound.op === 1 /* Var */ ? lookup(bound, env) : this.atom(bound, env);
       if (value === undefined) {
         if (frame) {
           frame.i = i;
           frame.env = env;
           this.k.push(frame);
         } else {
-          this.k.push({ t: 5 /* Let */, node, i, env });
+          this.k.push(letFrame(node, i, env));
         }
         return this.evalIn(bound, env);
       }
@@ -702,16 +756,17 @@ export class Evaluator {
   }
 
   /** Evaluates the items of a record, struct or list from `exprs[i]` on, atoms inline, then builds it. */
-  private collect(node: Node, exprs: readonly Node[], vals: Value[], i: number, env: Env, frame: Extract<Frame, { t: K.Collect }> | undefined): void {
+  private collect(node: Node, vals: Value[], i: number, env: Env, frame: Frame | undefined): void {
+    const exprs = node.kids!;
     for (const n = exprs.length; i < n; i++) {
       const e = exprs[i]!;
-      const value = this.atom(e, env);
+      const value = e.op === 1 /* Var */ ? lookup(e, env) : this.atom(e, env);
       if (value === undefined) {
         if (frame) {
           frame.i = i;
           this.k.push(frame);
         } else {
-          this.k.push({ t: 8 /* Collect */, node, exprs, vals, i, env });
+          this.k.push(collectFrame(node, vals, i, env));
         }
         return this.evalIn(e, env);
       }
@@ -723,34 +778,51 @@ export class Evaluator {
   /** Applies `fnv` to `args[from..]` (an over-applied callee leaves the rest to an ApplyTo frame, without copying). */
   private applyFn(fnv: Value, args: Value[], from = 0): void {
     if (fnv.kind !== 'function') return this.fail('crash', `applied a ${fnv.kind} value as a function`);
-    return this.applyFun(fnv.fn as Fn, args, from);
+    return this.applyFun(fnv as Fn, args, from);
   }
 
   private applyFun(fn: Fn, args: Value[], from: number): void {
     const count = args.length - from;
     switch (fn.tag) {
-      case 'closure': {
-        const n = fn.params.length;
+      case 0 /* Closure */: {
+        const n = fn.arity;
         if (count < n) {
           this.charge(recordBytes(count + 2));
-          return this.give(fnValue({ tag: 'pap', fn, args: from === 0 ? args : args.slice(from) }));
+          return this.give(pap(fn, from === 0 ? args : args.slice(from)));
         }
+        const params = fn.params!;
         let env = fn.env;
-        for (let i = 0; i < n; i++) env = { name: fn.params[i]!, value: args[from + i]!, next: env };
-        if (count > n) this.k.push({ t: 2 /* ApplyTo */, args, from: from + n });
+        for (let i = 0; i < n; i++) env = { name: params[i]!, value: args[from + i]!, next: env };
+        if (count > n) this.k.push(applyToFrame(args, from + n));
         this.def = fn.def;
-        return this.evalIn(fn.body, env);
+        return this.evalIn(fn.body!, env);
       }
-      case 'pap': return this.applyFun(fn.fn, fn.args.concat(from === 0 ? args : args.slice(from)), 0);
-      case 'builtin': {
+      case 1 /* Pap */: {
+        const inner = fn.inner!;
+        const held = fn.args!;
+        if (count >= fn.arity && inner.tag === 0 /* Closure */) {
+          // Saturated: bind what the partial application holds, then the new arguments, without joining them.
+          const params = inner.params!;
+          const m = held.length;
+          const n = inner.arity;
+          let env = inner.env;
+          for (let i = 0; i < m; i++) env = { name: params[i]!, value: held[i]!, next: env };
+          for (let i = m; i < n; i++) env = { name: params[i]!, value: args[from + i - m]!, next: env };
+          if (count > n - m) this.k.push(applyToFrame(args, from + n - m));
+          this.def = inner.def;
+          return this.evalIn(inner.body!, env);
+        }
+        return this.applyFun(inner, held.concat(from === 0 ? args : args.slice(from)), 0);
+      }
+      case 2 /* Builtin */: {
         if (count < fn.arity) {
           this.charge(recordBytes(count + 2));
-          return this.give(fnValue({ tag: 'pap', fn, args: from === 0 ? args : args.slice(from) }));
+          return this.give(pap(fn, from === 0 ? args : args.slice(from)));
         }
-        if (count > fn.arity) this.k.push({ t: 2 /* ApplyTo */, args, from: from + fn.arity });
+        if (count > fn.arity) this.k.push(applyToFrame(args, from + fn.arity));
         return this.callBuiltin(fn, from === 0 && count === fn.arity ? args : args.slice(from, from + fn.arity));
       }
-      case 'tyClosure': return this.fail('crash', 'applied a type abstraction to a value argument');
+      case 3 /* TyClosure */: return this.fail('crash', 'applied a type abstraction to a value argument');
     }
   }
 
@@ -776,15 +848,17 @@ export class Evaluator {
       if (!outcome.ok) return this.fail('crash', `builtin ${name}: ${outcome.failure.message}`);
       value = outcome.value;
     } else {
-      value = fnValue({ tag: 'builtin', name, arity, impl });
+      value = builtinFn(name, arity, impl);
     }
     this.builtinValues.set(name, value);
     return value;
   }
 
-  private callBuiltin(fn: Extract<Fn, { tag: 'builtin' }>, args: Value[]): void {
+  /** Calls the builtin `fn` (tag Builtin, so `name` is set) with exactly its arity of arguments. */
+  private callBuiltin(fn: Fn, args: Value[]): void {
+    const name = fn.name as BuiltinName;
     if (fn.impl) {
-      this.charge(builtinCost(fn.name, args));
+      this.charge(builtinCost(name, args));
       let outcome;
       try {
         outcome = fn.impl.apply(args);
@@ -793,7 +867,7 @@ export class Evaluator {
         if (!(e instanceof RangeError)) throw e;
         throw new Stop({
           kind: 'allocationExceeded', allocated: this.allocated, budget: this.allocationBudget, definition: this.def,
-          message: `builtin ${fn.name} would build a value past the engine's limits (${e.message}) in ${describeDefinition(this.def)}`,
+          message: `builtin ${name} would build a value past the engine's limits (${e.message}) in ${describeDefinition(this.def)}`,
         });
       }
       if (outcome.ok) return this.give(outcome.value);
@@ -806,10 +880,10 @@ export class Evaluator {
         }
         case 'error': throw new Stop({ kind: 'userError', message: failure.message, definition: this.def });
         case 'failWithStatus': throw new Stop({ ...failure, definition: this.def });
-        case 'crash': return this.fail('crash', `builtin ${fn.name}: ${failure.message}`);
+        case 'crash': return this.fail('crash', `builtin ${name}: ${failure.message}`);
       }
     }
-    switch (fn.name) {
+    switch (name) {
       case 'TRACE': {
         const [message, value] = args as [Value, Value];
         this.onTrace?.(message.kind === 'text' ? message.value : String(message.kind));
@@ -818,7 +892,7 @@ export class Evaluator {
       case 'FOLDL': {
         const [f, z, list] = args as [Value, Value, Value];
         if (list.kind !== 'cons' && list.kind !== 'nil') return this.fail('crash', `FOLDL over a ${list.kind}`);
-        this.k.push({ t: 10 /* Foldl */, f, rest: list });
+        this.k.push(foldlFrame(f, list));
         return this.give(z);
       }
       case 'FOLDR': {
@@ -827,7 +901,7 @@ export class Evaluator {
         const items: Value[] = [];
         for (let cell: ListValue = list; cell.kind === 'cons'; cell = cell.tail) items.push(cell.head);
         this.charge(SLOT_BYTES * items.length);
-        this.k.push({ t: 11 /* Foldr */, f, items, i: items.length - 1 });
+        this.k.push(foldrFrame(f, items));
         return this.give(z);
       }
       case 'EQUAL_LIST': {
@@ -842,18 +916,18 @@ export class Evaluator {
         if (type.kind !== 'con') return this.fail('crash', 'an exception whose type is not a type constructor');
         const def = this.module(type.tycon, 'data type').exceptions.get(type.tycon.name);
         if (!def) return this.fail('missingDefinition', `no exception ${type.tycon.module}:${type.tycon.name}`);
-        this.k.push({ t: 13 /* Restore */, def: this.def });
-        this.k.push({ t: 2 /* ApplyTo */, args: [exception.value], from: 0 });
+        this.k.push(restoreFrame(this.def));
+        this.k.push(applyToFrame([exception.value], 0));
         this.def = type.tycon;
         return this.evalIn(rootNode(def.message, null), null);
       }
-      default: return this.fail('crash', `builtin ${fn.name} is not implemented`);
+      default: return this.fail('crash', `builtin ${name} is not implemented`);
     }
   }
 
   private equalList(eq: Value, xs: ListValue, ys: ListValue): void {
     if (xs.kind === 'nil' || ys.kind === 'nil') return this.give(xs.kind === ys.kind ? TRUE : FALSE);
-    this.k.push({ t: 12 /* EqualList */, eq, xs: xs.tail, ys: ys.tail });
+    this.k.push(equalListFrame(eq, xs.tail, ys.tail));
     return this.applyFn(eq, [xs.head, ys.head]);
   }
 
@@ -862,9 +936,9 @@ export class Evaluator {
     const k = this.k;
     while (k.length > 0) {
       const frame = k.pop()!;
-      if (frame.t === 14 /* Catch */) return frame.handler(exception);
-      if (frame.t === 9 /* SetTop */) this.topValues.delete(frame.def);
-      else if (frame.t === 13 /* Restore */) this.def = frame.def; // the handler runs in its own definition
+      if (frame.t === 14 /* Catch */) return (frame.x as (exception: AnyExceptionValue) => void)(exception);
+      if (frame.t === 9 /* SetTop */) this.topValues.delete(frame.x as DefValue);
+      else if (frame.t === 13 /* Restore */) this.def = frame.y as Definition | undefined; // the handler runs in its own definition
     }
     throw new Stop({ kind: 'unhandledException', exception, definition: this.def });
   }
@@ -1026,7 +1100,7 @@ export class Evaluator {
         if (!choice) return this.fail('missingDefinition', `no choice ${node.s} on ${ref.module}:${ref.name}`);
         const body = node.op === 41 /* ChoiceController */ ? choice.controllers : choice.observers;
         if (!body) return this.give(NIL);
-        this.k.push({ t: 13 /* Restore */, def: this.def });
+        this.k.push(restoreFrame(this.def));
         this.def = ref;
         const env: Env = { name: choice.argBinder.name, value: b, next: { name: template.param, value: a, next: null } };
         return this.evalIn(rootNode(body, env), env);
@@ -1124,7 +1198,7 @@ export class Evaluator {
 
   /** Evaluates a template-scoped expression with the template parameter bound to the contract. */
   private inTemplate(record: RecordValue, param: string, body: Expr): void {
-    this.k.push({ t: 13 /* Restore */, def: this.def });
+    this.k.push(restoreFrame(this.def));
     this.def = record.tycon;
     const env: Env = { name: param, value: record, next: null };
     return this.evalIn(rootNode(body, env), env);

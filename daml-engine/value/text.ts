@@ -23,16 +23,11 @@ function orderUnit(unit: number): number {
   return unit;
 }
 
-/** The code points of a string (EXPLODE_TEXT, TEXT_TO_CODE_POINTS). */
+/** The code points of a string (TEXT_TO_CODE_POINTS). */
 export function codePoints(text: string): number[] {
   const points: number[] = [];
   for (const ch of text) points.push(ch.codePointAt(0)!);
   return points;
-}
-
-/** The characters of a string, one per code point. */
-export function explode(text: string): string[] {
-  return Array.from(text);
 }
 
 /** A valid Unicode scalar value: what CODE_POINTS_TO_TEXT accepts. */

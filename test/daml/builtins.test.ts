@@ -140,6 +140,10 @@ describe('Text functions (daml-lf-2.rst "String functions"): code points, not UT
   const emoji = '\u{1F600}';
   it('EXPLODE / IMPLODE / APPEND', () => {
     expect(items(value('EXPLODE_TEXT', text(`a${emoji}b`)))).toEqual([text('a'), text(emoji), text('b')]);
+    // One item a code point, as JS's string iterator splits (pairs whole, lone surrogates alone, from either end).
+    for (const s of ['', 'x', `${emoji}${emoji}`, 'é✓\u00ff\u0080', '\ud83d', '\ude00', '\ud83d\ud83d\ude00', '\ud83d\ude00\ude00', `\ude00${emoji}\ud83d`]) {
+      expect(items(value('EXPLODE_TEXT', text(s)))).toEqual(Array.from(s).map(text));
+    }
     expect(value('IMPLODE_TEXT', listOf([text('a'), text(emoji)]))).toEqual(text(`a${emoji}`));
     expect(value('APPEND_TEXT', text('ab'), text('cd'))).toEqual(text('abcd'));
   });
