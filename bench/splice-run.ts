@@ -136,10 +136,10 @@ for (const kind of (['ports', 'splice'] as const).filter((k) => only === undefin
   const { ledger, parties, inputs, amuletTemplate } = world(kind);
   const server = await createReferenceServer({ ledger, port: 0, host: '127.0.0.1', log: silentLogger });
   const run = (starts: readonly string[], perWallet: number) =>
-    new Promise<{ done: number; ms: number; last: string[] }>((resolve, reject) => {
+    new Promise<{ done: number; ms: number; cpuMs: number; last: string[] }>((resolve, reject) => {
       // A child process, not a worker thread: this process's CPU time is then the server's alone.
       const wallets = fork(fileURLToPath(new URL('./splice-wallets.js', import.meta.url)), [JSON.stringify({ url: server.url, parties, receiver: parties.bob, inputs: starts, perWallet, amuletTemplate })]);
-      wallets.once('message', (m) => resolve(m as { done: number; ms: number; last: string[] }));
+      wallets.once('message', (m) => resolve(m as { done: number; ms: number; cpuMs: number; last: string[] }));
       wallets.once('error', reject);
       wallets.once('exit', (code) => (code !== 0 ? reject(new Error(`wallets exited with ${code}`)) : undefined));
     });
@@ -154,6 +154,8 @@ for (const kind of (['ports', 'splice'] as const).filter((k) => only === undefin
   // CPU time (user + system, the collector's threads included): what load on the machine does not inflate.
   out[`${kind}_http_serverCpuMsPerTransfer`] = +((cpu.user + cpu.system) / 1000 / r.done).toFixed(3);
   out[`${kind}_http_serverSystemCpuMsPerTransfer`] = +(cpu.system / 1000 / r.done).toFixed(3);
+  // The wallets' own CPU (their process): on two cores it is taken from what the server could use.
+  out[`${kind}_http_walletsCpuMsPerTransfer`] = +(r.cpuMs / r.done).toFixed(3);
   out[`${kind}_http_transfersPerServerCpuSecond`] = Math.round(r.done / ((cpu.user + cpu.system) / 1e6));
   await server.close();
 }
