@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse } from 'node:url';
 import { renderNoRoute, routeMatcherOf } from '../api/createDispatcher.js';
 import { renderProblem } from '../api/errors/renderProblem.js';
 import { groupOfPath } from '../api/groupOfPath.js';
@@ -66,33 +67,21 @@ export function createRequestListener(routes: readonly Route[], services: ApiSer
       writeNodeResponse(req, res, renderProblem({ kind: 'internal' }, groupOfPath(target.path), { participantId: services.participantId }), failed(method, target.path));
     }
   }
-  return (req, res) =>
-    void serve(req, res).catch((e: unknown) => {
-      // Rendering the last resort's answer failed too: cut the connection rather than leave it open.
-      services.log.error(`${req.method ?? ''} ${req.url ?? ''}: the answer could not be written`, e);
-      res.destroy();
-    });
+  return (req, res) => void serve(req, res);
 }
 
 const NOT_FOUND: ApiResponse = { kind: 'text', status: 404, contentType: 'text/plain; charset=utf-8', body: 'Not Found' };
 
 /**
- * The path (still percent-encoded) and query string of a request target. Origin form (`/v2/...`)
- * is split at its first `?`, as Koa's `parseurl` did; a fragment is dropped; absolute form
- * (`http://host/v2/...`, which proxies send) is read with the URL parser. Never throws: a target
- * that does not parse is taken as a path, which no route matches (404).
+ * The path (still percent-encoded) and query string of a request target, as Koa read them
+ * (`parseurl`): an origin-form target without a fragment or white space is split at its first `?`;
+ * anything else (absolute form, a `#`) goes through Node's legacy URL parser.
  */
 export function requestTarget(url: string): { path: string; query: string } {
-  const hash = url.indexOf('#');
-  const target = hash < 0 ? url : url.slice(0, hash);
-  if (target.charCodeAt(0) !== 0x2f /* / */ && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(target)) {
-    try {
-      const parsed = new URL(target);
-      return { path: parsed.pathname, query: parsed.search.slice(1) };
-    } catch {
-      return { path: target, query: '' };
-    }
+  if (url.charCodeAt(0) === 0x2f /* / */ && !/[#\s\u00a0\ufeff]/.test(url)) {
+    const q = url.indexOf('?');
+    return q < 0 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) };
   }
-  const q = target.indexOf('?');
-  return q < 0 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
+  const parsed = parse(url);
+  return { path: parsed.pathname ?? '', query: parsed.query ?? '' };
 }
