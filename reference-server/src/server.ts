@@ -16,9 +16,9 @@ import type { ApiLogger, ApiServices } from './http/api/services.js';
 import { specBodyValidator } from './http/api/specBodyValidator.js';
 import type { RequestBodyValidator } from './http/api/validation.js';
 import { routeMatcherOf } from './http/api/createDispatcher.js';
-import { answerConnect } from './http/node/answerConnect.js';
-import { attachWebSockets } from './http/node/attachWebSockets.js';
-import { createRequestListener } from './http/node/createRequestListener.js';
+import { answerConnect } from './http/koa/answerConnect.js';
+import { attachWebSockets } from './http/koa/attachWebSockets.js';
+import { createKoaApp } from './http/koa/createKoaApp.js';
 import { attachRequestLog } from './http/requestLog.js';
 import { API_VERSION, channelsOf, DEFAULT_CANTON_VERSION, routesOf, type CantonVersion } from './http/api/cantonVersion.js';
 import { lineOfApiVersion } from '../../conformance/src/schema/cantonVersions.js';
@@ -109,13 +109,14 @@ function ourSpecsBodyValidator(line: CantonVersion): RequestBodyValidator {
 }
 
 /**
- * Starts the reference server: the request listener and the WebSocket streams on one HTTP server. Resolves
+ * Starts the reference server: the Koa app and the WebSocket streams on one HTTP server. Resolves
  * once it listens.
  */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const services = createApiServices(options);
   const version = options.cantonVersion ?? DEFAULT_CANTON_VERSION;
   const routes = routesOf([...(options.routes ?? ledgerApiRoutes), ...(options.extraRoutes ?? [])], version);
+  const app = createKoaApp(routes, services);
   const { headersTimeoutMs, requestTimeoutMs } = services.config;
   const server = createServer(
     {
@@ -124,7 +125,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       // How often Node looks for requests past those timeouts (its default, 30 s, would let a slow client stay far longer).
       connectionsCheckingInterval: Math.max(10, Math.min(1000, headersTimeoutMs, requestTimeoutMs)),
     },
-    createRequestListener(routes, services),
+    app.callback(),
   );
   // Idle keep-alive connections live 60 s, as the participant's HTTP server (pekko-http's
   // idle-timeout) keeps them. Node's 5 s default races clients that reuse a socket just as it closes

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Authenticator } from './api/auth/types.js';
-import { flattenHeaders } from './node/flattenHeaders.js';
-import { offeredSubprotocols } from './node/selectSubprotocol.js';
+import { flattenHeaders } from './koa/flattenHeaders.js';
+import { offeredSubprotocols } from './koa/selectSubprotocol.js';
 
 /** Wall time for the line's timestamp, a monotonic clock for its duration (both ms); tests inject both. */
 export interface RequestLogClock {

@@ -135,7 +135,7 @@ const emptyWorld: AppliedFixtures = { parties: {}, users: [], contracts: {}, tem
 
 /**
  * msw handlers over a fresh in-memory ledger of the reference server's core. Requests run through
- * the same dispatcher, pipeline and renderers as the reference server, so answers match it byte for byte.
+ * the same dispatcher, pipeline and renderers as the Koa server, so answers match it byte for byte.
  *
  * @example
  * const mock = createHandlers({ ledgerUrl: 'http://ledger.test' });

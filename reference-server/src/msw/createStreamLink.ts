@@ -4,7 +4,7 @@ import type { StreamChannel } from '../http/api/channels/StreamChannel.js';
 import { refuseRequestFrame } from '../http/api/channels/refuseRequestFrame.js';
 import { normalizePath } from '../http/api/normalizePath.js';
 import type { ApiServices } from '../http/api/services.js';
-import { selectSubprotocol } from '../http/node/selectSubprotocol.js';
+import { selectSubprotocol } from '../http/koa/selectSubprotocol.js';
 import { pathUnder, type BaseUrl } from './baseUrl.js';
 
 /** What the stream link needs from its owner: the current services (they change on `reset`). */
@@ -19,7 +19,7 @@ type ConnectionClient = WebSocketHandlerConnection['client'];
 /**
  * The WebSocket streams through msw's interception: one link for every path under the Ledger
  * API base (as ws:// or wss://), the path picking the channel. From the first text frame on, the
- * shared `runChannel` serves it exactly as the Node adapter does.
+ * shared `runChannel` serves it exactly as the Koa adapter does.
  */
 export function createStreamLink(base: BaseUrl, channels: readonly StreamChannel[], context: StreamLinkContext): WebSocketHandler {
   const wsBase: BaseUrl = { ...base, href: base.href.replace(/^http/, 'ws'), origin: base.origin.replace(/^http/, 'ws') };
@@ -69,7 +69,7 @@ export function createStreamLink(base: BaseUrl, channels: readonly StreamChannel
       // 1000: the stream ended; 1001 (going away): its ledger was reset.
       if (!clientLeft) client.close(generation.aborted ? 1001 : 1000);
     };
-    // A client that never sends its request would hold the socket forever (as on the server).
+    // A client that never sends its request would hold the socket forever (as on the Koa face).
     const waitedMs = context.services().config.webSocketRequestTimeoutMs;
     const idle = setTimeout(() => {
       started = true;

@@ -2,7 +2,7 @@ import { normalizePath } from '../http/api/normalizePath.js';
 import type { ApiRequest } from '../http/api/types.js';
 
 /**
- * The adapter-neutral view of an intercepted fetch request, as the Node adapter builds it from a
+ * The adapter-neutral view of an intercepted fetch request, as the Koa adapter builds it from a
  * socket: raw (still percent-encoded) path with runs of slashes collapsed, lower-case headers,
  * the body as text (undefined when there is none).
  */

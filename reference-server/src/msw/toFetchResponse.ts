@@ -4,7 +4,7 @@ import type { ApiResponse } from '../http/api/types.js';
 
 /**
  * Turns an adapter-neutral response into the fetch `Response` msw hands to the caller, with the
- * same status, content type and body bytes the Node adapter writes. Streams stay streams: the
+ * same status, content type and body bytes the Koa adapter writes. Streams stay streams: the
  * array is produced element by element as the caller reads, and cancelling the read ends it.
  */
 export function toFetchResponse(response: ApiResponse, method: string): Response {

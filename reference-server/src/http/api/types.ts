@@ -1,5 +1,5 @@
 /**
- * The framework-neutral request/response model. The Node and msw adapters translate to and from these
+ * The framework-neutral request/response model. Koa and msw adapters translate to and from these
  * shapes; everything between (routing, decoding, auth, errors) is shared, so both adapters answer
  * byte for byte the same.
  */
