@@ -14,7 +14,8 @@
  * splitwell). Transfers: the server on the main thread over the default world of each kind (the
  * Splice one on splice-amulet 0.1.22 alone), 10 wallets in a child process (bench/splice-wallets.ts),
  * each spending its own chain of alice's amulets to bob (who has a preapproval: direct transfers).
- * `--startup-only`: the start-ups alone; `--root=DIR`: start DIR's bin/canton-conformance.js (an
+ * `--startup-only`: the start-ups alone; `--only=ports|splice`: the transfers of one world only (for a
+ * profile); `--root=DIR`: start DIR's bin/canton-conformance.js (an
  * export of another commit, built, beside the same ../shared) instead of this checkout's. Each
  * start also reports the CPU time its process had used at the ready line, and its main thread's
  * (from /proc, Linux only): on a loaded machine these say more than the wall time.
@@ -130,14 +131,15 @@ function world(kind: 'ports' | 'splice'): { ledger: Ledger; parties: { dso: stri
   return { ledger, parties: { dso, alice, bob }, inputs, amuletTemplate: splice.value.ids.amulet };
 }
 
-for (const kind of ['ports', 'splice'] as const) {
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+for (const kind of (['ports', 'splice'] as const).filter((k) => only === undefined || k === only)) {
   const { ledger, parties, inputs, amuletTemplate } = world(kind);
   const server = await createReferenceServer({ ledger, port: 0, host: '127.0.0.1', log: silentLogger });
   const run = (starts: readonly string[], perWallet: number) =>
-    new Promise<{ done: number; ms: number; last: string[] }>((resolve, reject) => {
+    new Promise<{ done: number; ms: number; cpuMs: number; last: string[] }>((resolve, reject) => {
       // A child process, not a worker thread: this process's CPU time is then the server's alone.
       const wallets = fork(fileURLToPath(new URL('./splice-wallets.js', import.meta.url)), [JSON.stringify({ url: server.url, parties, receiver: parties.bob, inputs: starts, perWallet, amuletTemplate })]);
-      wallets.once('message', (m) => resolve(m as { done: number; ms: number; last: string[] }));
+      wallets.once('message', (m) => resolve(m as { done: number; ms: number; cpuMs: number; last: string[] }));
       wallets.once('error', reject);
       wallets.once('exit', (code) => (code !== 0 ? reject(new Error(`wallets exited with ${code}`)) : undefined));
     });
@@ -151,6 +153,9 @@ for (const kind of ['ports', 'splice'] as const) {
   out[`${kind}_http_serverMsPerTransfer`] = +(elu.active / r.done).toFixed(3);
   // CPU time (user + system, the collector's threads included): what load on the machine does not inflate.
   out[`${kind}_http_serverCpuMsPerTransfer`] = +((cpu.user + cpu.system) / 1000 / r.done).toFixed(3);
+  out[`${kind}_http_serverSystemCpuMsPerTransfer`] = +(cpu.system / 1000 / r.done).toFixed(3);
+  // The wallets' own CPU (their process): on two cores it is taken from what the server could use.
+  out[`${kind}_http_walletsCpuMsPerTransfer`] = +(r.cpuMs / r.done).toFixed(3);
   out[`${kind}_http_transfersPerServerCpuSecond`] = Math.round(r.done / ((cpu.user + cpu.system) / 1e6));
   await server.close();
 }

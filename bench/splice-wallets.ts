@@ -43,6 +43,8 @@ async function wallet(start: string, w: number): Promise<string> {
 }
 
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 const last = await Promise.all(job.inputs.map((input, w) => wallet(input, w)));
 agent.destroy();
-process.send?.({ done: job.inputs.length * job.perWallet, ms: performance.now() - t0, last }, () => process.disconnect());
+const cpu = process.cpuUsage(cpu0);
+process.send?.({ done: job.inputs.length * job.perWallet, ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, last }, () => process.disconnect());

@@ -4,16 +4,27 @@
  * error is quadratic in their number, and one systematic mistake in a long list makes thousands.
  */
 export function moreValuesThan(value: unknown, limit: number): boolean {
-  const pending: unknown[] = [value];
-  let count = 0;
+  // Scalars are counted where they are met; only objects and arrays wait on the stack (every
+  // request body is counted, so no array per object and no spread of its values).
+  const pending: object[] = [];
+  let count = 1;
+  if (count > limit) return true;
+  if (value !== null && typeof value === 'object') pending.push(value);
   while (pending.length > 0) {
-    const v = pending.pop();
-    if (++count > limit) return true;
-    if (v === null || typeof v !== 'object') continue;
-    const children = Array.isArray(v) ? (v as unknown[]) : Object.values(v);
-    // Checked before spreading: a huge array would overflow the argument list.
-    if (count + pending.length + children.length > limit) return true;
-    pending.push(...children);
+    const v = pending.pop() as object;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        if (++count > limit) return true;
+        const child: unknown = v[i];
+        if (child !== null && typeof child === 'object') pending.push(child);
+      }
+    } else {
+      for (const key of Object.keys(v)) {
+        if (++count > limit) return true;
+        const child: unknown = (v as Record<string, unknown>)[key];
+        if (child !== null && typeof child === 'object') pending.push(child);
+      }
+    }
   }
   return false;
 }

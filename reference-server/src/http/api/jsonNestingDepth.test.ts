@@ -13,3 +13,41 @@ describe('jsonNestingDepth', () => {
     expect(jsonNestingDepth('['.repeat(100_000) + ']'.repeat(100_000))).toBe(100_000);
   });
 });
+
+describe('jsonNestingDepth on strings', () => {
+  it('tells escaped quotes from closing ones by the backslashes before them', () => {
+    // `"a\\"` ends after the escaped backslash; `"a\\\"[` does not end at its quote.
+    expect(jsonNestingDepth('["a\\\\",[1]]')).toBe(2);
+    expect(jsonNestingDepth('["a\\\\\\"[[",[1]]')).toBe(2);
+    expect(jsonNestingDepth('[""," [ ",[[]]]')).toBe(3);
+  });
+  it('treats an unterminated string as running to the end', () => {
+    expect(jsonNestingDepth('[[ "[[[[')).toBe(2);
+  });
+  it('agrees with a character-by-character scan on random texts', () => {
+    const alphabet = ['"', '\\', '[', ']', '{', '}', 'a', ','];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 2_000; n++) {
+      const text = Array.from({ length: next() % 40 }, () => alphabet[next() % alphabet.length]).join('');
+      expect(jsonNestingDepth(text), text).toBe(referenceDepth(text));
+    }
+  });
+});
+
+/** The plain scan: every character looked at, a backslash skipping the next one inside strings. */
+function referenceDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') max = Math.max(max, ++depth);
+    else if (c === ']' || c === '}') depth--;
+  }
+  return max;
+}
