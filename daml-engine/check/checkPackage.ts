@@ -342,13 +342,13 @@ class PackageChecker {
       }
       case 'con': {
         const dt = this.dataTypeOf(t.tycon);
-        return this.applyKind(this.paramsKind(dt), t.args, showName(t.tycon));
+        return this.applyKind(this.paramsKind(dt), t.args, t.tycon);
       }
       case 'syn': {
         const syn = this.moduleOf(t.tysyn).synonyms.get(t.tysyn.name);
         if (!syn) this.fail({ kind: 'unknownReference', what: 'synonym', name: showName(t.tysyn) });
         if (syn.params.length !== t.args.length) this.fail({ kind: 'illFormed', detail: `wrong arity in type synonym application: ${showName(t.tysyn)}` });
-        this.applyKind(this.paramsKind(syn), t.args, showName(t.tysyn));
+        this.applyKind(this.paramsKind(syn), t.args, t.tysyn);
         return STAR;
       }
       case 'builtin':
@@ -379,12 +379,14 @@ class PackageChecker {
     if (k !== STAR) this.fail({ kind: 'kindMismatch', detail: `expected kind *, found ${showKind(k)}` });
   }
 
-  applyKind(k: K, args: readonly Type[], head: string): K {
+  /** `head`: the applied type's name (a qualified one is shown only on a refusal). */
+  applyKind(k: K, args: readonly Type[], name: string | QualifiedName): K {
     let cur = k;
+    const head = () => (typeof name === 'string' ? name : showName(name));
     for (const arg of args) {
-      if (typeof cur === 'string') this.fail({ kind: 'kindMismatch', detail: `${head} is applied to too many type arguments` });
+      if (typeof cur === 'string') this.fail({ kind: 'kindMismatch', detail: `${head()} is applied to too many type arguments` });
       const a = this.kindOf(arg);
-      if (!kindsEqual(a, cur.from)) this.fail({ kind: 'kindMismatch', detail: `argument of ${head}: expected kind ${showKind(cur.from)}, found ${showKind(a)}` });
+      if (!kindsEqual(a, cur.from)) this.fail({ kind: 'kindMismatch', detail: `argument of ${head()}: expected kind ${showKind(cur.from)}, found ${showKind(a)}` });
       cur = cur.to;
     }
     return cur;
