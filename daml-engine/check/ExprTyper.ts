@@ -151,10 +151,7 @@ export class ExprTyper {
 
   expr(e: Expr, stack: Frame[]): void {
     const vals = this.#vals;
-    // Frames in the order they run; pushed reversed at the end.
-    const seq: Frame[] = [];
-    const want = (x: Expr, type: Ty, what: What): void => { seq.push({ k: 'e', e: x }, { k: 'expect', type, what }); };
-    const result = (type: Ty): void => { seq.push({ k: 'push', type }); };
+    // Leaves (most nodes) first, before the helpers below are made.
     switch (e.kind) {
       case 'var': vals.push(this.#vars.get(e.name)?.at(-1) ?? UNKNOWN); return;
       case 'val': {
@@ -164,6 +161,17 @@ export class ExprTyper {
       }
       case 'builtin': vals.push(BUILTIN_TYPES[e.builtin] ?? UNKNOWN); return;
       case 'lit': vals.push(litType(e.value)); return;
+      default: this.node(e, stack);
+    }
+  }
+
+  node(e: Exclude<Expr, { kind: 'var' | 'val' | 'builtin' | 'lit' }>, stack: Frame[]): void {
+    const vals = this.#vals;
+    // Frames in the order they run; pushed reversed at the end.
+    const seq: Frame[] = [];
+    const want = (x: Expr, type: Ty, what: What): void => { seq.push({ k: 'e', e: x }, { k: 'expect', type, what }); };
+    const result = (type: Ty): void => { seq.push({ k: 'push', type }); };
+    switch (e.kind) {
       case 'recCon': {
         const { dt, cons } = this.cx.consOf(e.tycon.tycon, 'record');
         const { type, subst } = this.applied(e.tycon, dt);

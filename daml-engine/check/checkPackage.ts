@@ -428,16 +428,7 @@ class PackageChecker {
   expr(e: Expr, d: number, stack: Item[]): void {
     this.tick();
     if (d > this.limits.exprDepth) this.fail({ kind: 'tooDeep', what: 'expression', limit: this.limits.exprDepth });
-    // Leaves are checked at once: fewer stack items.
-    const sub = (x: Expr): void => {
-      if (x.kind === 'var' || x.kind === 'val' || x.kind === 'builtin' || x.kind === 'lit') this.expr(x, d + 1, stack);
-      else stack.push({ k: 'e', e: x, d: d + 1 });
-    };
-    const type = (t: Type, star = true): void => { stack.push({ k: 't', t, star }); };
-    /** `x` in scope of `names` only. */
-    const scoped = (names: readonly string[], x: Expr): void => {
-      stack.push({ k: 'unbind', names }, { k: 'e', e: x, d: d + 1 }, { k: 'bind', names });
-    };
+    // Leaves (most nodes) first, before the helpers below are made.
     switch (e.kind) {
       case 'var':
         if (this.#vars.get(e.name) === undefined) this.fail({ kind: 'unknownVariable', name: e.name });
@@ -450,6 +441,22 @@ class PackageChecker {
         if (!hasBuiltin(this.pkg.lfVersion, e.builtin)) this.fail({ kind: 'unavailableBuiltin', builtin: e.builtin, lfVersion: this.pkg.lfVersion });
         return;
       case 'lit': return;
+      default: this.node(e, d, stack);
+    }
+  }
+
+  node(e: Exclude<Expr, { kind: 'var' | 'val' | 'builtin' | 'lit' }>, d: number, stack: Item[]): void {
+    // Leaves are checked at once: fewer stack items.
+    const sub = (x: Expr): void => {
+      if (x.kind === 'var' || x.kind === 'val' || x.kind === 'builtin' || x.kind === 'lit') this.expr(x, d + 1, stack);
+      else stack.push({ k: 'e', e: x, d: d + 1 });
+    };
+    const type = (t: Type, star = true): void => { stack.push({ k: 't', t, star }); };
+    /** `x` in scope of `names` only. */
+    const scoped = (names: readonly string[], x: Expr): void => {
+      stack.push({ k: 'unbind', names }, { k: 'e', e: x, d: d + 1 }, { k: 'bind', names });
+    };
+    switch (e.kind) {
       case 'recCon': {
         const cons = this.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
         if (cons.fields.length !== e.fields.length || cons.fields.some((f, i) => f.name !== e.fields[i]!.field)) {
