@@ -13,7 +13,7 @@ import type { BuiltinTypeName, Kind, QualifiedName, Type } from '../ast/Type.js'
 import type { CheckFailure, CheckReason, CheckResult } from './CheckFailure.js';
 import { arrowToStar, curried, type K, kindsEqual, showKind, STAR } from './kinds.js';
 import { hasBuiltin, hasBuiltinType } from './lfFeatures.js';
-import { isVarFree, kindSize, typeDepth } from './measure.js';
+import { kindSize, TypeMeasures } from './measure.js';
 import { isPackageName, isPackageVersion } from './packageNames.js';
 import { ExprTyper } from './ExprTyper.js';
 import { BOOL, con, contractId, fn, list, PARTY, TEXT, toTy, type Ty, UNKNOWN, update } from './types.js';
@@ -86,8 +86,9 @@ class PackageChecker {
   readonly #vars = new Scope<true>();
   readonly #tvars = new Scope<K>();
   /** Kinds of variable-free types already checked (their kind is the same wherever they stand). */
-  readonly #closedKinds = new WeakMap<Type, K>();
-  readonly #paramKinds = new WeakMap<object, K>();
+  readonly #closedKinds = new Map<Type, K>();
+  readonly #paramKinds = new Map<object, K>();
+  readonly #measures = new TypeMeasures();
 
   /** The typing rules, run on expressions once the walk above accepted them. */
   readonly #typer: ExprTyper = new ExprTyper(this);
@@ -309,7 +310,7 @@ class PackageChecker {
   typeKind(t: Type): K {
     const known = this.#closedKinds.get(t);
     if (known !== undefined) return known;
-    if (typeDepth(t, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'type', limit: this.limits.typeDepth });
+    if (this.#measures.typeDepth(t, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'type', limit: this.limits.typeDepth });
     return this.kindOf(t);
   }
 
@@ -318,7 +319,7 @@ class PackageChecker {
     const known = this.#closedKinds.get(t);
     if (known !== undefined) return known;
     const k = this.kindOfNode(t);
-    if (isVarFree(t)) this.#closedKinds.set(t, k);
+    if (this.#measures.isVarFree(t)) this.#closedKinds.set(t, k);
     return k;
   }
 
