@@ -68,14 +68,11 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
-/** A ledger handed in answers its own line unless told otherwise (the mocks pass theirs). */
-const lineOf = (options: Pick<ReferenceServerOptions, 'cantonVersion'>, ledger: Ledger): CantonVersion =>
-  options.cantonVersion ?? lineOfApiVersion(ledger.config.apiVersion) ?? DEFAULT_CANTON_VERSION;
-
 /** Builds what every adapter shares: the ledger, configuration, auth, validation, documents. */
 export function createApiServices(options: ReferenceServerOptions = {}): ApiServices {
   const ledger = options.ledger ?? createLedger({ apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION], ...options.ledgerOptions });
-  const line = lineOf(options, ledger);
+  // A ledger handed in answers its own line unless told otherwise (the mocks pass theirs).
+  const line = options.cantonVersion ?? lineOfApiVersion(ledger.config.apiVersion) ?? DEFAULT_CANTON_VERSION;
   // The registry (A) and Scan (C) answer from apps attached to this ledger (a no-op if attached).
   createApps(ledger);
   const config = { ...defaultHttpConfig, ...options.http };
@@ -103,36 +100,12 @@ function loadOurSpecs(line: CantonVersion): ReturnType<typeof loadSpec>[] {
 /**
  * Request validation against whichever of our specs declares the operation (registry, scan, and the
  * served line's ledger document: a 3.5 participant cannot decode 3.6's CanActAsAnyParty right).
- * The documents are read when the first body is validated (createReferenceServer reads them right
- * after it listens): parsing them is not needed for the ready line.
  */
 function ourSpecsBodyValidator(line: CantonVersion): RequestBodyValidator {
-  let loaded: { specs: ReturnType<typeof loadSpec>[]; validators: RequestBodyValidator[]; fallback: RequestBodyValidator } | undefined;
-  const load = () => {
-    if (loaded !== undefined) return loaded;
-    const specs = loadOurSpecs(line);
-    const validators = specs.map((spec) => specBodyValidator(spec));
-    return (loaded = { specs, validators, fallback: validators[SPEC_GROUPS.indexOf('ledger')] as RequestBodyValidator });
-  };
-  return (operationId, body) => {
-    const { specs, validators, fallback } = load();
-    return (validators[specs.findIndex((spec) => spec.operations.has(operationId))] ?? fallback)(operationId, body);
-  };
-}
-
-/**
- * Reads and indexes our documents (cached per process) once the server listens, before most
- * clients' first request; a document that cannot be read fails that request instead, as it would
- * have failed the start.
- */
-function readOurSpecsSoon(line: CantonVersion): void {
-  setImmediate(() => {
-    try {
-      loadOurSpecs(line);
-    } catch {
-      // Reported by the request that needs the document.
-    }
-  });
+  const specs = loadOurSpecs(line);
+  const validators = specs.map((spec) => specBodyValidator(spec));
+  const fallback = validators[SPEC_GROUPS.indexOf('ledger')] as RequestBodyValidator;
+  return (operationId, body) => (validators[specs.findIndex((spec) => spec.operations.has(operationId))] ?? fallback)(operationId, body);
 }
 
 /**
@@ -169,7 +142,6 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       resolve();
     });
   });
-  if (options.validateBody === undefined) readOurSpecsSoon(lineOf(options, services.ledger));
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
