@@ -30,12 +30,14 @@ export interface TypingContext {
 }
 
 export interface Root { readonly e: Expr; readonly type: Ty; readonly what: string }
+/** What a mismatch names; a function where building the text costs (it is built only on a refusal). */
+type What = string | (() => string);
 export interface Bound { readonly name: string; readonly type: Ty }
 
 type Frame =
   | { readonly k: 'e'; readonly e: Expr }
   /** Pops a type and compares it with `type` (`keep`: leaves it). */
-  | { readonly k: 'expect'; readonly type: Ty; readonly what: string; readonly keep?: boolean }
+  | { readonly k: 'expect'; readonly type: Ty; readonly what: What; readonly keep?: boolean }
   | { readonly k: 'push'; readonly type: Ty }
   /** Pops an argument's type and the function's, pushes the result. */
   | { readonly k: 'apply'; readonly i: number; readonly head: string }
@@ -72,8 +74,8 @@ export class ExprTyper {
     }
   }
 
-  mismatch(what: string, expected: Ty, found: Ty): never {
-    this.cx.fail({ kind: 'typeMismatch', detail: `${what}: expected ${showTy(expected)}, found ${showTy(found)}` });
+  mismatch(what: What, expected: Ty, found: Ty): never {
+    this.cx.fail({ kind: 'typeMismatch', detail: `${typeof what === 'string' ? what : what()}: expected ${showTy(expected)}, found ${showTy(found)}` });
   }
 
   run(stack: Frame[]): void {
@@ -149,10 +151,7 @@ export class ExprTyper {
 
   expr(e: Expr, stack: Frame[]): void {
     const vals = this.#vals;
-    // Frames in the order they run; pushed reversed at the end.
-    const seq: Frame[] = [];
-    const want = (x: Expr, type: Ty, what: string): void => { seq.push({ k: 'e', e: x }, { k: 'expect', type, what }); };
-    const result = (type: Ty): void => { seq.push({ k: 'push', type }); };
+    // Leaves (most nodes) first, before the helpers below are made.
     switch (e.kind) {
       case 'var': vals.push(this.#vars.get(e.name)?.at(-1) ?? UNKNOWN); return;
       case 'val': {
@@ -162,10 +161,21 @@ export class ExprTyper {
       }
       case 'builtin': vals.push(BUILTIN_TYPES[e.builtin] ?? UNKNOWN); return;
       case 'lit': vals.push(litType(e.value)); return;
+      default: this.node(e, stack);
+    }
+  }
+
+  node(e: Exclude<Expr, { kind: 'var' | 'val' | 'builtin' | 'lit' }>, stack: Frame[]): void {
+    const vals = this.#vals;
+    // Frames in the order they run; pushed reversed at the end.
+    const seq: Frame[] = [];
+    const want = (x: Expr, type: Ty, what: What): void => { seq.push({ k: 'e', e: x }, { k: 'expect', type, what }); };
+    const result = (type: Ty): void => { seq.push({ k: 'push', type }); };
+    switch (e.kind) {
       case 'recCon': {
         const { dt, cons } = this.cx.consOf(e.tycon.tycon, 'record');
         const { type, subst } = this.applied(e.tycon, dt);
-        for (const [i, f] of e.fields.entries()) want(f.expr, toTy(cons.fields[i]!.type, subst), `field ${f.field} of ${showTy(type)}`);
+        for (const [i, f] of e.fields.entries()) want(f.expr, toTy(cons.fields[i]!.type, subst), () => `field ${f.field} of ${showTy(type)}`);
         result(type);
         break;
       }
@@ -175,14 +185,14 @@ export class ExprTyper {
         const field = cons.fields.find((f) => f.name === e.field)!;
         const ft = toTy(field.type, subst);
         want(e.record, type, `record of ${e.kind === 'recProj' ? 'projection' : 'update'} ${e.field}`);
-        if (e.kind === 'recUpd') { want(e.update, ft, `update of field ${e.field} of ${showTy(type)}`); result(type); } else result(ft);
+        if (e.kind === 'recUpd') { want(e.update, ft, () => `update of field ${e.field} of ${showTy(type)}`); result(type); } else result(ft);
         break;
       }
       case 'variantCon': {
         const { dt, cons } = this.cx.consOf(e.tycon.tycon, 'variant');
         const { type, subst } = this.applied(e.tycon, dt);
         const c = cons.constructors.find((x) => x.name === e.constructor)!;
-        want(e.arg, toTy(c.type, subst), `argument of constructor ${e.constructor} of ${showTy(type)}`);
+        want(e.arg, toTy(c.type, subst), () => `argument of constructor ${e.constructor} of ${showTy(type)}`);
         result(type);
         break;
       }
@@ -271,7 +281,7 @@ export class ExprTyper {
     seq.push({ k: 'unbind', names: bindings.map((x) => x.name) });
   }
 
-  update(u: Update, seq: Frame[], want: (x: Expr, t: Ty, what: string) => void, result: (t: Ty) => void): void {
+  update(u: Update, seq: Frame[], want: (x: Expr, t: Ty, what: What) => void, result: (t: Ty) => void): void {
     switch (u.kind) {
       case 'pure': { const t = toTy(u.type); want(u.expr, t, 'pure'); result(update(t)); return; }
       case 'block': this.bindings(u.bindings, u.body, true, seq); return;

@@ -13,7 +13,7 @@ import type { BuiltinTypeName, Kind, QualifiedName, Type } from '../ast/Type.js'
 import type { CheckFailure, CheckReason, CheckResult } from './CheckFailure.js';
 import { arrowToStar, curried, type K, kindsEqual, showKind, STAR } from './kinds.js';
 import { hasBuiltin, hasBuiltinType } from './lfFeatures.js';
-import { isVarFree, kindSize, typeDepth } from './measure.js';
+import { kindSize, TypeMeasures } from './measure.js';
 import { isPackageName, isPackageVersion } from './packageNames.js';
 import { ExprTyper } from './ExprTyper.js';
 import { BOOL, con, contractId, fn, list, PARTY, TEXT, toTy, type Ty, UNKNOWN, update } from './types.js';
@@ -86,8 +86,9 @@ class PackageChecker {
   readonly #vars = new Scope<true>();
   readonly #tvars = new Scope<K>();
   /** Kinds of variable-free types already checked (their kind is the same wherever they stand). */
-  readonly #closedKinds = new WeakMap<Type, K>();
-  readonly #paramKinds = new WeakMap<object, K>();
+  readonly #closedKinds = new Map<Type, K>();
+  readonly #paramKinds = new Map<object, K>();
+  readonly #measures = new TypeMeasures();
 
   /** The typing rules, run on expressions once the walk above accepted them. */
   readonly #typer: ExprTyper = new ExprTyper(this);
@@ -309,7 +310,7 @@ class PackageChecker {
   typeKind(t: Type): K {
     const known = this.#closedKinds.get(t);
     if (known !== undefined) return known;
-    if (typeDepth(t, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'type', limit: this.limits.typeDepth });
+    if (this.#measures.typeDepth(t, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'type', limit: this.limits.typeDepth });
     return this.kindOf(t);
   }
 
@@ -318,7 +319,7 @@ class PackageChecker {
     const known = this.#closedKinds.get(t);
     if (known !== undefined) return known;
     const k = this.kindOfNode(t);
-    if (isVarFree(t)) this.#closedKinds.set(t, k);
+    if (this.#measures.isVarFree(t)) this.#closedKinds.set(t, k);
     return k;
   }
 
@@ -342,13 +343,13 @@ class PackageChecker {
       }
       case 'con': {
         const dt = this.dataTypeOf(t.tycon);
-        return this.applyKind(this.paramsKind(dt), t.args, showName(t.tycon));
+        return this.applyKind(this.paramsKind(dt), t.args, t.tycon);
       }
       case 'syn': {
         const syn = this.moduleOf(t.tysyn).synonyms.get(t.tysyn.name);
         if (!syn) this.fail({ kind: 'unknownReference', what: 'synonym', name: showName(t.tysyn) });
         if (syn.params.length !== t.args.length) this.fail({ kind: 'illFormed', detail: `wrong arity in type synonym application: ${showName(t.tysyn)}` });
-        this.applyKind(this.paramsKind(syn), t.args, showName(t.tysyn));
+        this.applyKind(this.paramsKind(syn), t.args, t.tysyn);
         return STAR;
       }
       case 'builtin':
@@ -379,12 +380,14 @@ class PackageChecker {
     if (k !== STAR) this.fail({ kind: 'kindMismatch', detail: `expected kind *, found ${showKind(k)}` });
   }
 
-  applyKind(k: K, args: readonly Type[], head: string): K {
+  /** `head`: the applied type's name (a qualified one is shown only on a refusal). */
+  applyKind(k: K, args: readonly Type[], name: string | QualifiedName): K {
     let cur = k;
+    const head = () => (typeof name === 'string' ? name : showName(name));
     for (const arg of args) {
-      if (typeof cur === 'string') this.fail({ kind: 'kindMismatch', detail: `${head} is applied to too many type arguments` });
+      if (typeof cur === 'string') this.fail({ kind: 'kindMismatch', detail: `${head()} is applied to too many type arguments` });
       const a = this.kindOf(arg);
-      if (!kindsEqual(a, cur.from)) this.fail({ kind: 'kindMismatch', detail: `argument of ${head}: expected kind ${showKind(cur.from)}, found ${showKind(a)}` });
+      if (!kindsEqual(a, cur.from)) this.fail({ kind: 'kindMismatch', detail: `argument of ${head()}: expected kind ${showKind(cur.from)}, found ${showKind(a)}` });
       cur = cur.to;
     }
     return cur;
@@ -426,16 +429,7 @@ class PackageChecker {
   expr(e: Expr, d: number, stack: Item[]): void {
     this.tick();
     if (d > this.limits.exprDepth) this.fail({ kind: 'tooDeep', what: 'expression', limit: this.limits.exprDepth });
-    // Leaves are checked at once: fewer stack items.
-    const sub = (x: Expr): void => {
-      if (x.kind === 'var' || x.kind === 'val' || x.kind === 'builtin' || x.kind === 'lit') this.expr(x, d + 1, stack);
-      else stack.push({ k: 'e', e: x, d: d + 1 });
-    };
-    const type = (t: Type, star = true): void => { stack.push({ k: 't', t, star }); };
-    /** `x` in scope of `names` only. */
-    const scoped = (names: readonly string[], x: Expr): void => {
-      stack.push({ k: 'unbind', names }, { k: 'e', e: x, d: d + 1 }, { k: 'bind', names });
-    };
+    // Leaves (most nodes) first, before the helpers below are made.
     switch (e.kind) {
       case 'var':
         if (this.#vars.get(e.name) === undefined) this.fail({ kind: 'unknownVariable', name: e.name });
@@ -448,6 +442,22 @@ class PackageChecker {
         if (!hasBuiltin(this.pkg.lfVersion, e.builtin)) this.fail({ kind: 'unavailableBuiltin', builtin: e.builtin, lfVersion: this.pkg.lfVersion });
         return;
       case 'lit': return;
+      default: this.node(e, d, stack);
+    }
+  }
+
+  node(e: Exclude<Expr, { kind: 'var' | 'val' | 'builtin' | 'lit' }>, d: number, stack: Item[]): void {
+    // Leaves are checked at once: fewer stack items.
+    const sub = (x: Expr): void => {
+      if (x.kind === 'var' || x.kind === 'val' || x.kind === 'builtin' || x.kind === 'lit') this.expr(x, d + 1, stack);
+      else stack.push({ k: 'e', e: x, d: d + 1 });
+    };
+    const type = (t: Type, star = true): void => { stack.push({ k: 't', t, star }); };
+    /** `x` in scope of `names` only. */
+    const scoped = (names: readonly string[], x: Expr): void => {
+      stack.push({ k: 'unbind', names }, { k: 'e', e: x, d: d + 1 }, { k: 'bind', names });
+    };
+    switch (e.kind) {
       case 'recCon': {
         const cons = this.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
         if (cons.fields.length !== e.fields.length || cons.fields.some((f, i) => f.name !== e.fields[i]!.field)) {

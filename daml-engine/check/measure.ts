@@ -5,10 +5,6 @@
  */
 import type { Kind, Type } from '../ast/Type.js';
 
-const typeDepths = new WeakMap<Type, number>();
-/** Types without any type variable: their kind does not depend on where they stand. */
-const varFree = new WeakSet<Type>();
-
 function typeChildren(t: Type, out: Type[]): void {
   switch (t.kind) {
     case 'var': case 'con': case 'syn': case 'builtin': for (const a of t.args) out.push(a); return;
@@ -19,7 +15,7 @@ function typeChildren(t: Type, out: Type[]): void {
   }
 }
 
-function depthOf<T extends object>(root: T, memo: WeakMap<T, number>, children: (n: T, out: T[]) => void, limit: number, done?: (n: T, kids: readonly T[]) => void): number {
+function depthOf<T extends object>(root: T, memo: Map<T, number>, children: (n: T, out: T[]) => void, limit: number, done?: (n: T, kids: readonly T[]) => void): number {
   const known = memo.get(root);
   if (known !== undefined) return known;
   const stack: T[] = [root];
@@ -46,18 +42,31 @@ function depthOf<T extends object>(root: T, memo: WeakMap<T, number>, children: 
   return memo.get(root)!;
 }
 
-/** Levels of the type's tree (a leaf is 1). */
-export function typeDepth(t: Type, limit: number): number {
-  return depthOf(t, typeDepths, typeChildren, limit, (n, kids) => {
-    if ((n.kind !== 'var') && kids.every((c) => varFree.has(c))) varFree.add(n);
-  });
-}
+/**
+ * Depths and variable-freeness of the types one check meets, kept as long as the check: plain
+ * maps, not process-wide weak ones (a package's types are measured by its own check only, and
+ * weak maps cost several times more per look-up and in the collector).
+ */
+export class TypeMeasures {
+  readonly #depths = new Map<Type, number>();
+  /** Types without any type variable: their kind does not depend on where they stand. */
+  readonly #varFree = new Set<Type>();
+  readonly #markVarFree = (n: Type, kids: readonly Type[]): void => {
+    if (n.kind === 'var') return;
+    for (const c of kids) if (!this.#varFree.has(c)) return;
+    this.#varFree.add(n);
+  };
 
-/** Whether `t` (already measured by `typeDepth`) holds no type variable. */
-export function isVarFree(t: Type): boolean {
-  return varFree.has(t);
-}
+  /** Levels of the type's tree (a leaf is 1). */
+  typeDepth(t: Type, limit: number): number {
+    return depthOf(t, this.#depths, typeChildren, limit, this.#markVarFree);
+  }
 
+  /** Whether `t` (already measured by `typeDepth`) holds no type variable. */
+  isVarFree(t: Type): boolean {
+    return this.#varFree.has(t);
+  }
+}
 
 /** Nodes of a kind's tree (arrow parameters included), counting at most `limit + 1`. */
 export function kindSize(k: Kind, limit: number): number {

@@ -24,7 +24,13 @@ export function b(name: string, args: readonly Ty[] = []): TyNode {
   if (!t) { t = { head: name, args: [] }; cache.set(name, t); }
   return t;
 }
-export const conHead = (q: QualifiedName): string => `con:${q.packageId}:${q.module}:${q.name}`;
+/** Heads by name object (the decoder shares one per name): built once, compared as the same string. */
+const heads = new WeakMap<QualifiedName, string>();
+export function conHead(q: QualifiedName): string {
+  let h = heads.get(q);
+  if (h === undefined) { h = `con:${q.packageId}:${q.module}:${q.name}`; heads.set(q, h); }
+  return h;
+}
 export const con = (q: QualifiedName, args: readonly Ty[] = []): TyNode => ({ head: conHead(q), args });
 export const fn = (from: Ty, to: Ty): TyNode => ({ head: 'ARROW', args: [from, to] });
 export const list = (t: Ty): TyNode => b('LIST', [t]);

@@ -102,7 +102,8 @@ class PackageDecoder {
   private exprRanges: Range[] = [];
   private exprs: (Expr | undefined)[] = [];
   private imports: string[] | undefined;
-  private readonly names = new Map<string, QualifiedName>();
+  /** By package id, module, name: nested maps, so a look-up builds no key string. */
+  private readonly names = new Map<string, Map<string, Map<string, QualifiedName>>>();
   /** Current nesting of type/kind/expr messages (see MAX_WIRE_NESTING). */
   private depth = 0;
   /** Interned expressions being decoded: one that contains itself is refused, not recursed into. */
@@ -244,9 +245,12 @@ class PackageDecoder {
   }
 
   private qname(ref: ModuleRef, name: string): QualifiedName {
-    const key = `${ref.packageId}:${ref.module}:${name}`;
-    let q = this.names.get(key);
-    if (!q) { q = { packageId: ref.packageId, module: ref.module, name }; this.names.set(key, q); }
+    let modules = this.names.get(ref.packageId);
+    if (!modules) { modules = new Map(); this.names.set(ref.packageId, modules); }
+    let names = modules.get(ref.module);
+    if (!names) { names = new Map(); modules.set(ref.module, names); }
+    let q = names.get(name);
+    if (!q) { q = { packageId: ref.packageId, module: ref.module, name }; names.set(name, q); }
     return q;
   }
 

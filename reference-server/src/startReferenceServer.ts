@@ -160,7 +160,7 @@ export function openLedger(options: Omit<StartOptions, 'port' | 'host'>): { ledg
  */
 function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore | undefined): { ledger: Ledger; dars: readonly string[] } {
   const file = options.fixtures ?? defaultWorldPath();
-  const fixtures = loadFixtures(file);
+  const fixtures = loadFixtures(file, { shipped: options.fixtures === undefined });
   if (!fixtures.ok) throw new FixturesError(fixtures.error);
   const spliceSet = readSpliceFolder(options);
   const clock = new SeedingClock(APP_WORLD_TIME);

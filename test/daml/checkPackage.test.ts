@@ -157,6 +157,13 @@ describe('the check', () => {
     expect(reasonOf(withValue(T.builtin('NUMERIC', T.int64), E.unit))).toMatchObject({ kind: 'kindMismatch' });
     expect(reasonOf(withValue(T.numeric(38), E.unit))).toMatchObject({ kind: 'illFormed' });
     expect(reasonOf(withValue(T.builtin('LIST'), E.unit))).toMatchObject({ kind: 'kindMismatch', detail: 'expected kind *, found * → *' });
+    // A data type applied to more arguments than it has parameters: named in full.
+    const b = new PackageBuilder({ name: 'hostile', version: '1.0.0' });
+    const m = b.module('Main');
+    const r = m.record('R', { x: T.int64 });
+    m.value('v', T.con(r.ref, T.int64), E.unit);
+    const pkg = b.build().package;
+    expect(reasonOf(pkg)).toEqual({ kind: 'kindMismatch', detail: `${pkg.id}:Main:R is applied to too many type arguments` });
   });
 
   it('refuses builtins the package\'s LF version does not have', () => {

@@ -26,6 +26,12 @@ function errorsOf(path: string): string[] {
 }
 
 describe('the default world', () => {
+  it('is valid against the fixtures schema, so a start may read it without the schema (loadFixtures shipped)', () => {
+    const checked = loadFixtures(defaultWorldPath());
+    expect(checked.ok ? 'valid' : checked.error.map(formatFixtureError)).toBe('valid');
+    expect(loadFixtures(defaultWorldPath(), { shipped: true })).toEqual(checked);
+  });
+
   it('loads and gives a living ledger', () => {
     const ledger = createLedger();
     const w = loaded(ledger);

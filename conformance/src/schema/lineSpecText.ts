@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { lazyYaml } from './lazyYaml.js';
 import type { CantonVersion } from './cantonVersions.js';
 import { lineDocument } from './lineDocument.js';
 import { packageRoot } from './ourSpecFile.js';
@@ -18,6 +18,7 @@ export function lineSpecFile(line: CantonVersion, kind: LedgerDocumentKind = 'op
  * read the strings as strings). `test/specs/lineDocuments.test.ts` keeps the files equal to it.
  */
 export function lineSpecText(line: CantonVersion, kind: LedgerDocumentKind = 'openapi'): string {
+  const { parse, stringify } = lazyYaml();
   const source = parse(readFileSync(join(packageRoot(), 'specs', `ledger.${kind}.yaml`), 'utf8'), { maxAliasCount: -1 }) as Record<string, unknown>;
   const header = [
     `# Canton ${line}'s JSON Ledger API v2 ${kind === 'openapi' ? 'HTTP' : 'WebSocket'} surface, as canton-conformance serves it (serve --canton-version ${line}).`,

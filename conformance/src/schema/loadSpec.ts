@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
-import { parse as parseYaml } from 'yaml';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from './createAjv.js';
+import { lazyYaml } from './lazyYaml.js';
 import { createPathRouter } from './createPathRouter.js';
 import { escapeToken, resolvePointer, toPointer } from './jsonPointer.js';
 import { normalizeMediaType } from './mediaType.js';
@@ -100,7 +100,7 @@ export function readDocument(file: string): Json {
     // parsers read them alike. A user's document keeps `yaml`, the stricter reader.
     doc = /\.json$/i.test(file) || (isSpecUrl(file) && text.trimStart().startsWith('{'))
       ? JSON.parse(text)
-      : isOurDocument(file) ? loadYaml(text, { schema: CORE_SCHEMA }) : parseYaml(text, { maxAliasCount: -1 });
+      : isOurDocument(file) ? loadYaml(text, { schema: CORE_SCHEMA }) : lazyYaml().parse(text, { maxAliasCount: -1 });
   } catch (e) {
     throw new SpecLoadError(file, `cannot parse: ${(e as Error).message}`);
   }

@@ -77,13 +77,17 @@ function readPayload(payload: Uint8Array): Result<{ lfVersion: string | undefine
 
 function readPackageMetadata(pkg: Uint8Array): { name: string | undefined; version: string | undefined } {
   const r = new BinaryReader(pkg);
-  const strings: string[] = [];
+  // Where each interned string starts: only the two the metadata names are decoded (a large
+  // package interns tens of thousands).
+  const strings: number[] = [];
   let nameIndex: number | undefined;
   let versionIndex: number | undefined;
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
-    if (field === 2 && wire === WireType.LengthDelimited) strings.push(r.string());
-    else if (field === 4 && wire === WireType.LengthDelimited) {
+    if (field === 2 && wire === WireType.LengthDelimited) {
+      strings.push(r.pos);
+      r.skip(wire);
+    } else if (field === 4 && wire === WireType.LengthDelimited) {
       // proto3 leaves out an index of 0: a metadata message without one names interned string 0.
       nameIndex = 0;
       versionIndex = 0;
@@ -96,8 +100,11 @@ function readPackageMetadata(pkg: Uint8Array): { name: string | undefined; versi
       }
     } else r.skip(wire);
   }
-  return {
-    name: nameIndex === undefined ? undefined : strings[nameIndex],
-    version: versionIndex === undefined ? undefined : strings[versionIndex],
+  const string = (index: number | undefined): string | undefined => {
+    const at = index === undefined ? undefined : strings[index];
+    if (at === undefined) return undefined;
+    r.pos = at;
+    return r.string();
   };
+  return { name: string(nameIndex), version: string(versionIndex) };
 }
