@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonNestingDepth } from './jsonNestingDepth.js';
 
@@ -25,13 +26,8 @@ describe('jsonNestingDepth on strings', () => {
     expect(jsonNestingDepth('[[ "[[[[')).toBe(2);
   });
   it('agrees with a character-by-character scan on random texts', () => {
-    const alphabet = ['"', '\\', '[', ']', '{', '}', 'a', ','];
-    let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-    for (let n = 0; n < 2_000; n++) {
-      const text = Array.from({ length: next() % 40 }, () => alphabet[next() % alphabet.length]).join('');
-      expect(jsonNestingDepth(text), text).toBe(referenceDepth(text));
-    }
+    const text = fc.array(fc.constantFrom('"', '\\', '[', ']', '{', '}', 'a', ','), { maxLength: 40 }).map((cs) => cs.join(''));
+    fc.assert(fc.property(text, (t) => { expect(jsonNestingDepth(t), t).toBe(referenceDepth(t)); }), { numRuns: 2_000, seed: 7 });
   });
 });
 
