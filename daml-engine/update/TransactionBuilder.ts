@@ -133,7 +133,8 @@ export class TransactionBuilder {
   }
 
   addFetch(fetch: FetchDraft): void {
-    this.nextSeed(); // a fetch is an action: it takes an index, though its node keeps no seed
+    // A fetch is an action: it takes an index, though its node keeps no seed (so none is derived).
+    this.top.next++;
     this.allocated++;
     this.top.children.push({ kind: 'fetch', ...fetch });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Command, JsCommands } from '../../reference-server/src/ledger/index.js';
+import type { Command, JsCommands, TransactionFormat } from '../../reference-server/src/ledger/index.js';
 import { ASSET_TEMPLATE, HOLDING_INTERFACE } from '../../reference-server/src/ledger/index.js';
 import { acsIds, createAsset, must, nextCommandId, refused, submit, world } from './helpers.js';
 
@@ -35,6 +35,22 @@ describe('commands', () => {
     refused(ledger.submitAndWait({ ...base, commands: [{ Bogus: {} } as unknown as Command] }), 'INVALID_FIELD');
     refused(ledger.submitAndWait({ ...base, commandId: 'x'.repeat(256) }), 'INVALID_FIELD');
     refused(ledger.submitAndWait({ ...base, synchronizerId: 'nowhere' }), 'UNKNOWN_SYNCHRONIZER');
+  });
+
+  it('answers submit-and-wait without a format as with the verbose wildcard of its act-as and read-as parties', () => {
+    const { ledger, alice, bank } = world();
+    // Two ledgers in step: the same commands, one answered by default, one by the format it stands for.
+    const twin = world().ledger;
+    const answer = (l: typeof ledger, commandId: string, actAs: string[], readAs: string[], transactionFormat?: TransactionFormat) => must(l.submitAndWaitForTransaction({
+      commands: { userId: 'u', commandId, actAs, readAs, commands: [createAsset(bank, alice, '5', [alice])] },
+      ...(transactionFormat ? { transactionFormat } : {}),
+    }));
+    const wildcard = (parties: string[]): TransactionFormat => ({ eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, {}])), verbose: true }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' });
+    expect(answer(ledger, 'd1', [bank], [alice, bank])).toEqual(answer(twin, 'd1', [bank], [alice, bank], wildcard([bank, alice])));
+    expect(answer(ledger, 'd2', [bank, bank], [])).toEqual(answer(twin, 'd2', [bank, bank], [], wildcard([bank])));
+    // A party id that is not one is refused as the format's, by the first invalid id in order.
+    const bad = ledger.submitAndWaitForTransaction({ commands: { userId: 'u', commandId: nextCommandId(), actAs: [bank], readAs: ['not a party', 'nor::this'], commands: [createAsset(bank, alice)] } });
+    expect(refused(bad, 'INVALID_ARGUMENT')).toMatchObject({ cause: "Invalid party id 'not a party' in transaction_format.filtersByParty", context: { party: 'not a party' } });
   });
 
   it('runs CreateAndExercise as one transaction', () => {

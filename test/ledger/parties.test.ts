@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLedger, fingerprintOf, isValidPartyId } from '../../reference-server/src/ledger/index.js';
+import { createLedger, fingerprintOf, isValidPartyHint, isValidPartyId } from '../../reference-server/src/ledger/index.js';
 import { must, refused } from './helpers.js';
 
 describe('party ids', () => {
@@ -74,5 +75,35 @@ describe('party management', () => {
     expect(must(ledger.connectedSynchronizers({ party: p })).connectedSynchronizers).toHaveLength(2);
     expect(must(ledger.connectedSynchronizers({ party: 'zz::1220' + '00'.repeat(32) })).connectedSynchronizers).toEqual([]);
     refused(ledger.connectedSynchronizers({ party: 'bad' }), 'INVALID_ARGUMENT');
+  });
+});
+
+describe('party ids, against the patterns they are defined by', () => {
+  // The definition: `hint::namespace`, the last `::` splitting them (isValidPartyId checks by hand).
+  const HINT = /^[A-Za-z0-9_-]+(?::[A-Za-z0-9_-]+)*$/;
+  const NAMESPACE = /^1220[0-9a-f]{64}$/;
+  const byPattern = (id: string): boolean => {
+    const i = id.lastIndexOf('::');
+    if (i <= 0) return false;
+    const hint = id.slice(0, i);
+    return hint.length <= 185 && HINT.test(hint) && !hint.includes('::') && NAMESPACE.test(id.slice(i + 2));
+  };
+  // Strings near the boundary: hint characters, colons, a few outsiders, and namespaces that are
+  // right or off by a character, a case or a length.
+  const hintChar = fc.constantFrom('a', 'Z', '0', '9', '_', '-', ':', ':', ' ', '.', 'é', '\n');
+  const hint = fc.oneof(fc.array(hintChar, { maxLength: 12 }).map((cs) => cs.join('')), fc.string({ maxLength: 190 }), fc.constant('a'.repeat(185)), fc.constant('a'.repeat(186)));
+  const hexChar = fc.constantFrom(...'0123456789abcdef');
+  const namespace = fc.oneof(
+    fc.array(hexChar, { minLength: 64, maxLength: 64 }).map((cs) => `1220${cs.join('')}`),
+    fc.tuple(fc.array(hexChar, { minLength: 63, maxLength: 65 }), fc.constantFrom('1220', '1221', '220', ''), fc.constantFrom('', 'A', 'g', '\n', ':')).map(([cs, head, tail]) => `${head}${cs.join('')}${tail}`),
+    fc.string({ maxLength: 70 }),
+  );
+
+  it('gives the verdicts of the regular expressions on random ids', () => {
+    fc.assert(fc.property(hint, namespace, fc.constantFrom('::', ':::', ':', '::::'), (h, ns, sep) => {
+      const id = `${h}${sep}${ns}`;
+      expect(isValidPartyId(id)).toBe(byPattern(id));
+      expect(isValidPartyHint(h)).toBe(h.length > 0 && h.length <= 185 && HINT.test(h) && !h.includes('::'));
+    }), { numRuns: 20_000, seed: 31 });
   });
 });

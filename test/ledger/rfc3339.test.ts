@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { toTimestamp } from '../../reference-server/src/ledger/clock.js';
 import { microsOfTimestamp, parseRfc3339, timestampOfMicros } from '../../reference-server/src/ledger/rfc3339.js';
 import { normalizeValue } from '../../reference-server/src/ledger/values.js';
 import { createAsset, nextCommandId, refused, world } from './helpers.js';
@@ -45,5 +47,15 @@ describe('RFC 3339 timestamps', () => {
     }
     const rel = refused(ledger.submitAndWait({ userId: 'u', commandId: nextCommandId(), actAs: [alice], commands: [createAsset(alice, alice)], minLedgerTimeRel: { seconds: 1e13, nanos: 0 } }), 'INVALID_FIELD');
     expect(rel.cause).toMatch(/9999/);
+  });
+});
+
+describe('toTimestamp', () => {
+  // It remembers the last two instants it formatted: any sequence, repeats and alternations included, prints each as Canton does.
+  it('prints every instant of a random sequence as toISOString with microseconds', () => {
+    const instant = fc.integer({ min: -62135596800000, max: 253402300799999 });
+    fc.assert(fc.property(fc.array(fc.oneof(instant, fc.constantFrom(0, 1, 1735689600000, 1735689600001)), { maxLength: 40 }), (instants) => {
+      for (const ms of instants) expect(toTimestamp(ms)).toBe(`${new Date(ms).toISOString().slice(0, 23)}000Z`);
+    }), { numRuns: 500, seed: 34 });
   });
 });

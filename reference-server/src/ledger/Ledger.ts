@@ -15,7 +15,7 @@ import type { LedgerError } from './errors.js';
 import { toTimestamp } from './clock.js';
 import { fail, ledgerError } from './errors.js';
 import { ledgerTimeOutOfBound } from './ledgerTime.js';
-import { resolveEventFormat } from './filters.js';
+import { resolveEventFormat, wildcardEventQuery } from './filters.js';
 import { Interner } from './intern.js';
 import { cachedSelection } from './engine/cachedSelection.js';
 import { EngineRuntime } from './engine/EngineRuntime.js';
@@ -1148,6 +1148,8 @@ export class Ledger {
     }
     // Upstream default: ACS delta, wildcard for every actAs and readAs party, verbose.
     const parties = [...(Array.isArray(commands.actAs) ? commands.actAs : []), ...(Array.isArray(commands.readAs) ? commands.readAs : [])];
+    const wildcard = wildcardEventQuery(parties);
+    if (wildcard !== undefined) return ok({ q: wildcard, shape: 'TRANSACTION_SHAPE_ACS_DELTA' as const });
     const filtersByParty = Object.fromEntries(parties.filter((p) => typeof p === 'string').map((p) => [p, {}]));
     if (Object.keys(filtersByParty).length === 0) return fail('MISSING_FIELD', 'The submitted command is missing a mandatory field: act_as');
     const q = resolveEventFormat(this.catalogue, { filtersByParty, verbose: true }, true, 'transaction_format');

@@ -33,8 +33,24 @@ export class ManualClock implements Clock {
   }
 }
 
+/**
+ * The last two instants formatted: a transaction's answer prints its record time, its effective
+ * time and its contracts' creation time, most often one or two instants (`toISOString` costs a
+ * microsecond, several times per command).
+ */
+let lastMs = NaN;
+let lastTs = '';
+let prevMs = NaN;
+let prevTs = '';
+
 /** RFC 3339 with microsecond precision, the form Canton prints. */
 export function toTimestamp(ms: number): string {
+  if (ms === lastMs) return lastTs;
+  if (ms === prevMs) return prevTs;
   const iso = new Date(ms).toISOString(); // 2025-01-01T00:00:00.000Z
-  return `${iso.slice(0, 23)}000Z`;
+  prevMs = lastMs;
+  prevTs = lastTs;
+  lastMs = ms;
+  lastTs = `${iso.slice(0, 23)}000Z`;
+  return lastTs;
 }

@@ -103,6 +103,25 @@ function resolveFilters(catalogue: Catalogue, filters: Filters | undefined, wher
   return ok({ wildcard, wildcardBlob, templates, interfaces });
 }
 
+/** Every template, no blobs, no views: a party's filter with no cumulative filters. Shared: nothing mutates a resolved filter. */
+const WILDCARD: ResolvedFilter = Object.freeze({ wildcard: true, wildcardBlob: false, templates: new Map(), interfaces: new Map() });
+
+/**
+ * The verbose wildcard query of `parties` (every string among them, once, in order), as
+ * `resolveEventFormat` resolves `{ filtersByParty: { p: {} ... }, verbose: true }`: the default
+ * format of a submit-and-wait answer, built without the object and its entries. Undefined when
+ * a party id is invalid or none is a string (the general path then words the refusal).
+ */
+export function wildcardEventQuery(parties: readonly unknown[]): EventQuery | undefined {
+  const byParty = new Map<string, ResolvedFilter>();
+  for (const p of parties) {
+    if (typeof p !== 'string') continue;
+    if (!isValidPartyId(p)) return undefined;
+    byParty.set(p, WILDCARD);
+  }
+  return byParty.size === 0 ? undefined : { byParty, anyParty: undefined, verbose: true };
+}
+
 /** Resolves an EventFormat (or the legacy TransactionFilter + verbose pair). */
 export function resolveEventFormat(catalogue: Catalogue, format: EventFormat | TransactionFilter, verbose: boolean | undefined, where: string): Result<EventQuery, LedgerError> {
   if (!isPlainObject(format)) return fail('INVALID_ARGUMENT', `${where} must be an object`);

@@ -111,45 +111,47 @@ export class Renderer {
           templateId: c.template.id,
           witnessParties: hit.witnesses as string[],
           packageName: c.template.packageName,
-          ...(hit.match.interfaces.length ? { implementedInterfaces: hit.match.interfaces.map((i) => i.id) } : {}),
         };
+        if (hit.match.interfaces.length) ev.implementedInterfaces = hit.match.interfaces.map((i) => i.id);
         events.push({ ArchivedEvent: ev });
       }
     }
+    // Members set one by one in wire order: object spreads cost about a microsecond a member (V8 11).
     const sub = tx.submission;
-    return {
-      updateId: tx.updateId,
-      ...(sub ? { commandId: sub.commandId } : this.#empty('commandId')),
-      ...(sub?.workflowId ? { workflowId: sub.workflowId } : this.#empty('workflowId')),
-      effectiveAt: toTimestamp(tx.effectiveAt),
-      events,
-      offset: tx.offset,
-      synchronizerId: this.synchronizerId(tx.synchronizer),
-      recordTime: toTimestamp(tx.recordTime),
-      ...(tx.externalTransactionHash === undefined ? {} : { externalTransactionHash: tx.externalTransactionHash }),
-      ...(tx.externalTransactionHash === undefined || !this.config.shapes.transactionHash ? {} : { transactionHash: tx.externalTransactionHash }),
-    };
+    const emptyDefaults = this.config.shapes.emptyDefaults;
+    const out = { updateId: tx.updateId } as JsTransaction;
+    if (sub) out.commandId = sub.commandId;
+    else if (emptyDefaults) out.commandId = '';
+    if (sub?.workflowId) out.workflowId = sub.workflowId;
+    else if (emptyDefaults) out.workflowId = '';
+    out.effectiveAt = toTimestamp(tx.effectiveAt);
+    out.events = events;
+    out.offset = tx.offset;
+    out.synchronizerId = this.synchronizerId(tx.synchronizer);
+    out.recordTime = toTimestamp(tx.recordTime);
+    if (tx.externalTransactionHash !== undefined) {
+      out.externalTransactionHash = tx.externalTransactionHash;
+      if (this.config.shapes.transactionHash) out.transactionHash = tx.externalTransactionHash;
+    }
+    return out;
   }
 
   #exercised(tx: TransactionEntry, n: ExerciseNode, witnesses: readonly string[], match: Match): ExercisedEvent {
     const c = n.contract;
-    return {
-      offset: tx.offset,
-      nodeId: n.nodeId,
-      contractId: c.contractId,
-      templateId: c.template.id,
-      ...(n.interface ? { interfaceId: n.interface.id } : {}),
-      choice: n.choice.name,
-      choiceArgument: n.argument,
-      actingParties: n.actingParties as string[],
-      consuming: n.consuming,
-      witnessParties: witnesses as string[],
-      lastDescendantNodeId: n.lastDescendantNodeId,
-      exerciseResult: n.result,
-      packageName: c.template.packageName,
-      ...(match.interfaces.length ? { implementedInterfaces: match.interfaces.map((i) => i.id) } : {}),
-      acsDelta: n.archivesInput && witnesses.some((p) => c.stakeholders.includes(p)),
-    };
+    // Members set one by one in wire order (no spreads: see `transaction`).
+    const ev = { offset: tx.offset, nodeId: n.nodeId, contractId: c.contractId, templateId: c.template.id } as ExercisedEvent;
+    if (n.interface) ev.interfaceId = n.interface.id;
+    ev.choice = n.choice.name;
+    ev.choiceArgument = n.argument;
+    ev.actingParties = n.actingParties as string[];
+    ev.consuming = n.consuming;
+    ev.witnessParties = witnesses as string[];
+    ev.lastDescendantNodeId = n.lastDescendantNodeId;
+    ev.exerciseResult = n.result;
+    ev.packageName = c.template.packageName;
+    if (match.interfaces.length) ev.implementedInterfaces = match.interfaces.map((i) => i.id);
+    ev.acsDelta = n.archivesInput && witnesses.some((p) => c.stakeholders.includes(p));
+    return ev;
   }
 
   unassignedEvent(c: StoredContract, step: ReassignmentStep, witnesses: readonly string[]): UnassignedEvent {

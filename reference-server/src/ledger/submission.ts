@@ -52,7 +52,17 @@ function parties(field: string, value: unknown, required: boolean): Result<strin
   for (const p of value) {
     if (typeof p !== 'string' || !isValidPartyId(p)) return invalid(field, `'${show(p)}' is not a valid party id`);
   }
-  return ok([...new Set(value as string[])].sort());
+  return ok(sortedParties(value as string[]));
+}
+
+/** The distinct parties, sorted as `Array.prototype.sort` sorts strings; one or two (most submissions) without a Set. */
+function sortedParties(value: readonly string[]): string[] {
+  if (value.length === 1) return [value[0]!];
+  if (value.length === 2) {
+    const [a, b] = value as [string, string];
+    return a === b ? [a] : a < b ? [a, b] : [b, a];
+  }
+  return [...new Set(value)].sort();
 }
 
 function ledgerString(field: string, value: unknown, required: boolean): Result<string | undefined, LedgerError> {
