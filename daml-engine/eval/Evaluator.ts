@@ -28,9 +28,11 @@ import { builtinCost, CELL_BYTES, recordBytes, SLOT_BYTES } from './allocationCo
 import { typesEqual } from './typesEqual.js';
 import type { Alt, Node } from './Node.js';
 import { compileNode, nodeOf } from './Node.js';
+import type { Env } from './Env.js';
+import { bindEnv, EnvCell, sameLayout, Scope, scopeOf } from './Env.js';
 
-/** A variable environment: an immutable linked list, shared by closures. */
-export type Env = { readonly name: string; readonly value: Value; readonly next: Env } | null;
+export type { Env } from './Env.js';
+export { bindEnv } from './Env.js';
 
 /** Tags of `Fn` (written as literals in the machine's switches, see Op in Node.ts). */
 export const enum FnTag { Closure = 0, Pap = 1, Builtin = 2, TyClosure = 3 }
@@ -75,12 +77,10 @@ const tyClosure = (pending: number, body: Node, env: Env, def: Definition | unde
 
 /** A closure of `params` over `body` with an empty environment (Daml Script's runner makes the identity so). */
 export function closedFunction(params: readonly string[], body: Expr): FunctionValue {
-  return closure(params, nodeOf(body), null, undefined);
+  return closure(params, nodeOf(body, new Scope(params, null)), null, undefined);
 }
 
-/** A root node and the names of the environment it was compiled under, innermost first. */
-interface Root { readonly node: Node; readonly names: readonly string[] }
-const roots = new WeakMap<Expr, Root>();
+const roots = new WeakMap<Expr, Node>();
 
 /**
  * The root node of `expr` evaluated in `env`: one per expression object and environment layout
@@ -91,20 +91,12 @@ const roots = new WeakMap<Expr, Root>();
 function rootNode(expr: Expr, env: Env): Node {
   // A literal or a variable costs nothing to compile: callers make them afresh per command (the
   // update engine's create and exercise arguments), and a WeakMap entry each would cost the collector.
-  if (expr.kind === 'lit' || expr.kind === 'var') return nodeOf(expr);
+  if (expr.kind === 'lit') return nodeOf(expr, null);
+  if (expr.kind === 'var') return nodeOf(expr, scopeOf(env));
   const root = roots.get(expr);
-  if (root !== undefined) {
-    const names = root.names;
-    let e = env;
-    let i = 0;
-    for (; i < names.length && e !== null; i++, e = e.next) if (e.name !== names[i]) break;
-    if (i === names.length && e === null) return root.node;
-    return nodeOf(expr);
-  }
-  const names: string[] = [];
-  for (let e = env; e !== null; e = e.next) names.push(e.name);
-  const node = nodeOf(expr);
-  roots.set(expr, { node, names });
+  if (root !== undefined) return sameLayout(root.scope, env) ? root : nodeOf(expr, scopeOf(env));
+  const node = nodeOf(expr, scopeOf(env));
+  roots.set(expr, node);
   return node;
 }
 
@@ -247,7 +239,7 @@ export class Evaluator {
   private allocated = 0;
   private def: Definition | undefined;
   private mode: 0 | 1 = 0; // 0: evaluate `expr` in `env`; 1: return `ret` to the top frame
-  private expr: Node = nodeOf({ kind: 'lit', value: UNIT });
+  private expr: Node = nodeOf({ kind: 'lit', value: UNIT }, null);
   private env: Env = null;
   private ret: Value = UNIT;
 
@@ -269,7 +261,7 @@ export class Evaluator {
   /** Evaluates a closed expression (or one over `bindings`). */
   evaluate(expr: Expr, bindings: readonly (readonly [string, Value])[] = [], definition?: Definition): EvalResult {
     let env: Env = null;
-    for (const [name, value] of bindings) env = { name, value, next: env };
+    for (const [name, value] of bindings) env = bindEnv(name, value, env);
     return this.run(() => { this.def = definition; this.evalIn(rootNode(expr, env), env); });
   }
 
@@ -608,8 +600,10 @@ export class Evaluator {
         return this.evalIn(fn.body!, fn.env);
       }
       case 4 /* Case */: return this.match(v, frame.node!.alts!, frame.env);
-      case 5 /* Let */:
-        return this.bind(frame.node!, frame.i + 1, { name: frame.node!.names![frame.i]!, value: v, next: frame.env }, frame);
+      case 5 /* Let */: {
+        const node = frame.node!;
+        return this.bind(node, frame.i + 1, new EnvCell((node.x as readonly (readonly string[])[])[frame.i]!, v, null, 0, frame.env), frame);
+      }
       case 6 /* One */: return this.finishOne(frame.node!, v, frame.env);
       case 7 /* Two */: {
         if (frame.f === undefined) {
@@ -736,7 +730,7 @@ export class Evaluator {
    */
   private bind(node: Node, i: number, env: Env, frame: Frame | undefined): void {
     const bounds = node.kids!;
-    const names = node.names!;
+    const groups = node.x as readonly (readonly string[])[];
     for (; i < bounds.length; i++) {
       const bound = bounds[i]!;
       const value = bound.op === 1 /* Var */ ? lookup(bound, env) : this.atom(bound, env);
@@ -750,7 +744,7 @@ export class Evaluator {
         }
         return this.evalIn(bound, env);
       }
-      env = { name: names[i]!, value, next: env };
+      env = new EnvCell(groups[i]!, value, null, 0, env);
     }
     return this.evalIn(node.a!, env);
   }
@@ -790,9 +784,8 @@ export class Evaluator {
           this.charge(recordBytes(count + 2));
           return this.give(pap(fn, from === 0 ? args : args.slice(from)));
         }
-        const params = fn.params!;
-        let env = fn.env;
-        for (let i = 0; i < n; i++) env = { name: params[i]!, value: args[from + i]!, next: env };
+        // The parameters are one cell over the argument array itself (an ApplyTo frame reads the rest of it).
+        const env = new EnvCell(fn.params!, undefined, args, from, fn.env);
         if (count > n) this.k.push(applyToFrame(args, from + n));
         this.def = fn.def;
         return this.evalIn(fn.body!, env);
@@ -801,13 +794,13 @@ export class Evaluator {
         const inner = fn.inner!;
         const held = fn.args!;
         if (count >= fn.arity && inner.tag === 0 /* Closure */) {
-          // Saturated: bind what the partial application holds, then the new arguments, without joining them.
-          const params = inner.params!;
+          // Saturated: one cell over what the partial application holds and the new arguments (the rest to an ApplyTo frame).
           const m = held.length;
           const n = inner.arity;
-          let env = inner.env;
-          for (let i = 0; i < m; i++) env = { name: params[i]!, value: held[i]!, next: env };
-          for (let i = m; i < n; i++) env = { name: params[i]!, value: args[from + i - m]!, next: env };
+          const vals = new Array<Value>(n);
+          for (let i = 0; i < m; i++) vals[i] = held[i]!;
+          for (let i = m; i < n; i++) vals[i] = args[from + i - m]!;
+          const env = new EnvCell(inner.params!, undefined, vals, 0, inner.env);
           if (count > n - m) this.k.push(applyToFrame(args, from + n - m));
           this.def = inner.def;
           return this.evalIn(inner.body!, env);
@@ -951,7 +944,7 @@ export class Evaluator {
       switch (alt.k) {
         case 0 /* Default */: return this.evalIn(alt.body, env);
         case 1 /* Variant */:
-          if (v.kind === 'variant' && v.constructor === alt.con) return this.evalIn(alt.body, { name: alt.x, value: v.value, next: env });
+          if (v.kind === 'variant' && v.constructor === alt.con) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, null, 0, env));
           break;
         case 2 /* Enum */:
           if (v.kind === 'enum' && v.constructor === alt.con) return this.evalIn(alt.body, env);
@@ -969,13 +962,13 @@ export class Evaluator {
           if (v.kind === 'nil') return this.evalIn(alt.body, env);
           break;
         case 7 /* Cons */:
-          if (v.kind === 'cons') return this.evalIn(alt.body, { name: alt.y, value: v.tail, next: { name: alt.x, value: v.head, next: env } });
+          if (v.kind === 'cons') return this.evalIn(alt.body, new EnvCell(alt.names, undefined, [v.head, v.tail], 0, env));
           break;
         case 8 /* None */:
           if (v.kind === 'optional' && v.value === undefined) return this.evalIn(alt.body, env);
           break;
         case 9 /* Some */:
-          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, { name: alt.x, value: v.value, next: env });
+          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, null, 0, env));
           break;
       }
     }
@@ -1102,7 +1095,7 @@ export class Evaluator {
         if (!body) return this.give(NIL);
         this.k.push(restoreFrame(this.def));
         this.def = ref;
-        const env: Env = { name: choice.argBinder.name, value: b, next: { name: template.param, value: a, next: null } };
+        const env = bindEnv(choice.argBinder.name, b, bindEnv(template.param, a, null));
         return this.evalIn(rootNode(body, env), env);
       }
       default: return this.fail('crash', `unexpected ${node.src.kind} continuation`);
@@ -1170,7 +1163,7 @@ export class Evaluator {
     if (exprs.some((e) => e === undefined) || byName.size !== exprs.length) {
       return this.fail('crash', `record ${expr.tycon.tycon.module}:${expr.tycon.tycon.name} built with fields ${[...byName.keys()].join(', ')}`);
     }
-    n.kids = exprs.map((e) => nodeOf(e!));
+    n.kids = exprs.map((e) => nodeOf(e!, n.scope));
     n.x = expr.tycon.tycon;
     n.names = dt.cons.fieldNames;
   }
@@ -1200,25 +1193,25 @@ export class Evaluator {
   private inTemplate(record: RecordValue, param: string, body: Expr): void {
     this.k.push(restoreFrame(this.def));
     this.def = record.tycon;
-    const env: Env = { name: param, value: record, next: null };
+    const env = bindEnv(param, record, null);
     return this.evalIn(rootNode(body, env), env);
   }
 }
 
 /**
- * The value of the variable node `n` in `env` (undefined: unbound). The node remembers the depth
- * it was found at and looks there first, checking the name: a node sits in one scope, so the
- * depth is the same every time (99.96% of lookups in splice-amulet-test), and a node shared by
- * two scopes still finds its variable by name.
+ * The value of the variable node `n` in `env` (undefined: unbound): `n.d` groups up, slot `n.i`,
+ * as the compile stage resolved them from the node's scope. Sound because `env` always has the
+ * layout of that scope: a root is compiled for its environment's layout (`rootNode`), and the
+ * machine extends environments exactly as the compile stage extends scopes (parameters, `let`
+ * bindings, case binders).
  */
 function lookup(n: Node, env: Env): Value | undefined {
-  const name = n.s;
-  let e = env;
-  for (let d = n.i; d > 0 && e !== null; d--) e = e.next;
-  if (e !== null && e.name === name) return e.value;
-  let d = 0;
-  for (e = env; e !== null; e = e.next, d++) if (e.name === name) { n.i = d; return e.value; }
-  return undefined;
+  let d = n.d;
+  if (d < 0) return undefined;
+  let e = env!;
+  for (; d > 0; d--) e = e.up!;
+  const vals = e.vals;
+  return vals === null ? e.a : vals[e.off + n.i];
 }
 
 /** The position of a struct projection's field, remembered on the node (structs of one type share their names). */
