@@ -85,8 +85,8 @@ const roots = new WeakMap<Expr, Node>();
 /**
  * The root node of `expr` evaluated in `env`: one per expression object and environment layout
  * (every caller evaluates a definition body, template expression or update in one layout; a
- * caller using another gets a node of its own, uncached), so its variable nodes' remembered
- * depths hold.
+ * caller using another gets a node of its own, uncached), compiled under that layout's scope,
+ * so its variable nodes' slots hold.
  */
 function rootNode(expr: Expr, env: Env): Node {
   // A literal or a variable costs nothing to compile: callers make them afresh per command (the

@@ -9,9 +9,9 @@
  * machine looks at it (`compileNode`), its children being uncompiled nodes in turn, so a deep
  * expression costs no JS stack. Nodes are made per occurrence under a root (the evaluator keeps
  * one root per definition body and environment layout): the decoder shares interned expressions
- * between scopes, but a node sits in one scope, so a variable node can remember the depth of its
- * binder. A node is shared by every evaluator; what an evaluator resolves on it (a top-level
- * value, a builtin) is stored with that evaluator as owner.
+ * between scopes, but a node sits in one scope (`scope`, see Env.ts), so a variable node is
+ * resolved to its binder's group and slot once. A node is shared by every evaluator; what an
+ * evaluator resolves on it (a top-level value, a builtin) is stored with that evaluator as owner.
  */
 import type { CaseAlt, Expr } from '../ast/Expr.js';
 import type { Value } from '../value/Value.js';
@@ -98,8 +98,9 @@ export class Alt {
  * One expression node. Field use by opcode: `a` / `b` the first / second sub-expression,
  * `kids` the argument, item or binding expressions, `names` binder names (parameters, let
  * binders), `s` a variable, field or constructor name, `v` a value known at compile time or
- * cached (literals, enum constructors), `i` an index, rank or count (-1: not known yet), `x`
- * what the evaluator resolves later (definitions, builtins, record layouts) or the update.
+ * cached (literals, enum constructors), `i` an index, rank, count or a variable's slot (-1: not
+ * known yet), `d` a variable's group depth, `x` what the evaluator resolves later (definitions,
+ * builtins, record layouts), the update, or a `let`'s binder groups.
  */
 export class Node {
   op: Op = Op.Uncompiled;
