@@ -151,6 +151,13 @@ export const DEFAULT_ALLOCATION_BUDGET = 256 * 1024 * 1024;
 /** daml-prim's stable package `DA.Exception.ArithmeticError` (its id in every reference DAR). */
 export const ARITHMETIC_ERROR_PACKAGE_ID = 'ee33fb70918e7aaa3d3fc44d64a399fb2bf5bcefc54201b1690ecd448551ba88';
 
+/**
+ * The builtin values of evaluators without `builtinOverrides`, shared (immutable functions and
+ * constants): a builtin node's remembered value then holds for all of them, where an evaluator
+ * per sliced run made each resolve its builtins afresh.
+ */
+const DEFAULT_BUILTIN_VALUES = new Map<BuiltinName, Value>();
+
 /** Builtins the evaluator implements itself, with their value arities. */
 const EVALUATOR_ARITIES: Partial<Record<BuiltinName, number>> = {
   TRACE: 2, FOLDL: 3, FOLDR: 3, EQUAL_LIST: 3, ANY_EXCEPTION_MESSAGE: 1,
@@ -215,7 +222,19 @@ class Stop {
  * top-level values) last found it. Nodes are shared by evaluators whose values may differ
  * (`valueOverride`, `builtinOverrides`), so the value is only read back by the same evaluator.
  */
-interface ResolvedVal { readonly def: DefValue; readonly body: Node; owner: Map<DefValue, Value | null> | undefined; value: Value | undefined }
+interface ResolvedVal {
+  readonly def: DefValue;
+  readonly body: Node;
+  owner: Map<DefValue, Value | null> | undefined;
+  value: Value | undefined;
+  /**
+   * The value as found in a `sharedValues` map, for every evaluator sharing that map and without a
+   * `valueOverride` (their values are the shared ones): the update engine makes an evaluator per
+   * sliced run, and one `owner` flipping between them and the script's evaluator cost map lookups.
+   */
+  shared: Map<DefValue, Value> | undefined;
+  sharedValue: Value | undefined;
+}
 /** A `builtin` node's value as the evaluator `owner` (its map of builtin values) made it. */
 interface ResolvedBuiltin { owner: Map<BuiltinName, Value>; value: Value }
 
@@ -230,7 +249,8 @@ export class Evaluator {
   /** Top-level values evaluated so far (null while one is being evaluated: a cycle). */
   private readonly topValues = new Map<DefValue, Value | null>();
   private readonly sharedValues: Map<DefValue, Value> | undefined;
-  private readonly builtinValues = new Map<BuiltinName, Value>();
+  /** Builtin values made so far: one map for every evaluator without overrides (they make the same values). */
+  private readonly builtinValues: Map<BuiltinName, Value>;
 
   // Machine registers, live during one run.
   private k: Frame[] = [];
@@ -251,6 +271,7 @@ export class Evaluator {
     this.valueOverride = options.valueOverride;
     this.builtinOverrides = options.builtinOverrides;
     this.sharedValues = options.sharedValues;
+    this.builtinValues = options.builtinOverrides === undefined ? DEFAULT_BUILTIN_VALUES : new Map();
     this.arithmeticError = {
       packageId: options.arithmeticErrorPackageId ?? ARITHMETIC_ERROR_PACKAGE_ID,
       module: 'DA.Exception.ArithmeticError',
@@ -550,7 +571,7 @@ export class Evaluator {
     if (!ref) {
       const found = this.module(src.ref, 'value').values.get(src.ref.name);
       if (!found) return this.fail('missingDefinition', `no value ${src.ref.module}:${src.ref.name} in package ${src.ref.packageId}`);
-      n.x = ref = { def: found, body: rootNode(found.expr, null), owner: undefined, value: undefined };
+      n.x = ref = { def: found, body: rootNode(found.expr, null), owner: undefined, value: undefined, shared: undefined, sharedValue: undefined };
     } else if (ref.owner === this.topValues) {
       return this.give(ref.value!);
     }
@@ -666,10 +687,23 @@ export class Evaluator {
         const ref = n.x as ResolvedVal | undefined;
         if (ref === undefined) return undefined;
         if (ref.owner === this.topValues) return ref.value;
-        const v = this.topValues.get(ref.def) ?? this.sharedValues?.get(ref.def) ?? undefined;
-        if (v !== undefined) {
+        const shared = this.sharedValues;
+        if (shared !== undefined && ref.shared === shared && this.valueOverride === undefined) return ref.sharedValue;
+        const own = this.topValues.get(ref.def);
+        if (own) {
           ref.owner = this.topValues;
-          ref.value = v;
+          ref.value = own;
+          return own;
+        }
+        const v = shared?.get(ref.def);
+        if (v !== undefined) {
+          if (this.valueOverride === undefined) {
+            ref.shared = shared;
+            ref.sharedValue = v;
+          } else {
+            ref.owner = this.topValues;
+            ref.value = v;
+          }
         }
         return v;
       }
