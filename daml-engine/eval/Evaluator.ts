@@ -623,7 +623,7 @@ export class Evaluator {
       case 4 /* Case */: return this.match(v, frame.node!.alts!, frame.env);
       case 5 /* Let */: {
         const node = frame.node!;
-        return this.bind(node, frame.i + 1, new EnvCell((node.x as readonly (readonly string[])[])[frame.i]!, v, null, 0, frame.env), frame);
+        return this.bind(node, frame.i + 1, new EnvCell((node.x as readonly (readonly string[])[])[frame.i]!, v, undefined, null, 0, frame.env), frame);
       }
       case 6 /* One */: return this.finishOne(frame.node!, v, frame.env);
       case 7 /* Two */: {
@@ -778,7 +778,7 @@ export class Evaluator {
         }
         return this.evalIn(bound, env);
       }
-      env = new EnvCell(groups[i]!, value, null, 0, env);
+      env = new EnvCell(groups[i]!, value, undefined, null, 0, env);
     }
     return this.evalIn(node.a!, env);
   }
@@ -819,7 +819,7 @@ export class Evaluator {
           return this.give(pap(fn, from === 0 ? args : args.slice(from)));
         }
         // The parameters are one cell over the argument array itself (an ApplyTo frame reads the rest of it).
-        const env = new EnvCell(fn.params!, undefined, args, from, fn.env);
+        const env = new EnvCell(fn.params!, undefined, undefined, args, from, fn.env);
         if (count > n) this.k.push(applyToFrame(args, from + n));
         this.def = fn.def;
         return this.evalIn(fn.body!, env);
@@ -834,7 +834,7 @@ export class Evaluator {
           const vals = new Array<Value>(n);
           for (let i = 0; i < m; i++) vals[i] = held[i]!;
           for (let i = m; i < n; i++) vals[i] = args[from + i - m]!;
-          const env = new EnvCell(inner.params!, undefined, vals, 0, inner.env);
+          const env = new EnvCell(inner.params!, undefined, undefined, vals, 0, inner.env);
           if (count > n - m) this.k.push(applyToFrame(args, from + n - m));
           this.def = inner.def;
           return this.evalIn(inner.body!, env);
@@ -978,7 +978,7 @@ export class Evaluator {
       switch (alt.k) {
         case 0 /* Default */: return this.evalIn(alt.body, env);
         case 1 /* Variant */:
-          if (v.kind === 'variant' && v.constructor === alt.con) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, null, 0, env));
+          if (v.kind === 'variant' && v.constructor === alt.con) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, undefined, null, 0, env));
           break;
         case 2 /* Enum */:
           if (v.kind === 'enum' && v.constructor === alt.con) return this.evalIn(alt.body, env);
@@ -996,13 +996,13 @@ export class Evaluator {
           if (v.kind === 'nil') return this.evalIn(alt.body, env);
           break;
         case 7 /* Cons */:
-          if (v.kind === 'cons') return this.evalIn(alt.body, new EnvCell(alt.names, undefined, [v.head, v.tail], 0, env));
+          if (v.kind === 'cons') return this.evalIn(alt.body, new EnvCell(alt.names, v.head, v.tail, null, 0, env));
           break;
         case 8 /* None */:
           if (v.kind === 'optional' && v.value === undefined) return this.evalIn(alt.body, env);
           break;
         case 9 /* Some */:
-          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, null, 0, env));
+          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, undefined, null, 0, env));
           break;
       }
     }
@@ -1245,7 +1245,8 @@ function lookup(n: Node, env: Env): Value | undefined {
   let e = env!;
   for (; d > 0; d--) e = e.up!;
   const vals = e.vals;
-  return vals === null ? e.a : vals[e.off + n.i];
+  if (vals !== null) return vals[e.off + n.i];
+  return n.i === 0 ? e.a : e.b;
 }
 
 /** The position of a struct projection's field, remembered on the node (structs of one type share their names). */
