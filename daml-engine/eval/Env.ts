@@ -13,15 +13,17 @@
 import type { Value } from '../value/Value.js';
 
 /**
- * One binder group's values: slot j is `vals[off + j]`, or slot 0 `a` and slot 1 `b` when `vals`
- * is null (`let` and case binders, one or two, take no array: a case on a list, the most frequent
- * match of splice-amulet-test, binds its head and tail in one object).
+ * One binder group's values: slot j is `vals[off + j]`, or slots 0-2 are `a`, `b`, `c` when
+ * `vals` is null. Up to three bindings take no array: `let` and case binders (a case on a list,
+ * the most frequent match of splice-amulet-test, binds its head and tail in one object), and a
+ * call of a closure taking exactly its one to three parameters, all atoms.
  */
 export class EnvCell {
   constructor(
     readonly names: readonly string[],
     readonly a: Value | undefined,
     readonly b: Value | undefined,
+    readonly c: Value | undefined,
     readonly vals: readonly Value[] | null,
     readonly off: number,
     readonly up: Env,
@@ -33,7 +35,7 @@ export type Env = EnvCell | null;
 
 /** `env` with `name` bound to `value` on top (the port for callers that build environments by name). */
 export function bindEnv(name: string, value: Value, env: Env): Env {
-  return new EnvCell([name], value, undefined, null, 0, env);
+  return new EnvCell([name], value, undefined, undefined, null, 0, env);
 }
 
 /** A compile-time scope: the binder groups' names, innermost first, mirroring the run-time `Env`. */

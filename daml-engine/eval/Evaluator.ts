@@ -519,13 +519,12 @@ export class Evaluator {
       }
       case 13 /* App */: {
         // Atoms (variables, literals, builtins, evaluated top-level values) need no step of their own.
-        const args = n.kids!;
         const fn = this.atom(n.a!, env);
         if (fn === undefined) {
           this.k.push(appFunFrame(n, env));
           return this.evalIn(n.a!, env);
         }
-        return this.collectArgs(fn, n, new Array<Value>(args.length), 0, env, undefined);
+        return this.applyNode(fn, n, env);
       }
       case 14 /* TyApp */: {
         const v = this.atom(n, env);
@@ -602,10 +601,7 @@ export class Evaluator {
   private resume(frame: Frame): void {
     const v = this.ret;
     switch (frame.t) {
-      case 0 /* AppFun */: {
-        const node = frame.node!;
-        return this.collectArgs(v, node, new Array<Value>(node.kids!.length), 0, frame.env, undefined);
-      }
+      case 0 /* AppFun */: return this.applyNode(v, frame.node!, frame.env);
       case 1 /* AppArgs */:
         frame.vals![frame.i] = v;
         return this.collectArgs(frame.f!, frame.node!, frame.vals!, frame.i + 1, frame.env, frame);
@@ -623,7 +619,7 @@ export class Evaluator {
       case 4 /* Case */: return this.match(v, frame.node!.alts!, frame.env);
       case 5 /* Let */: {
         const node = frame.node!;
-        return this.bind(node, frame.i + 1, new EnvCell((node.x as readonly (readonly string[])[])[frame.i]!, v, undefined, null, 0, frame.env), frame);
+        return this.bind(node, frame.i + 1, new EnvCell((node.x as readonly (readonly string[])[])[frame.i]!, v, undefined, undefined, null, 0, frame.env), frame);
       }
       case 6 /* One */: return this.finishOne(frame.node!, v, frame.env);
       case 7 /* Two */: {
@@ -736,6 +732,39 @@ export class Evaluator {
   }
 
   /**
+   * Applies `fn` to the arguments of the `app` node `node`. A closure taking exactly these one to
+   * three arguments, all atoms, is entered with them in its environment cell (no argument array:
+   * five million calls a splice-amulet-test run); anything else collects an array (`collectArgs`).
+   * Atoms have no effects, so falling back after some were read just reads them again.
+   */
+  private applyNode(fn: Value, node: Node, env: Env): void {
+    const args = node.kids!;
+    const count = args.length;
+    if (count <= 3 && count > 0 && fn.kind === 'function' && (fn as Fn).tag === 0 /* Closure */ && (fn as Fn).arity === count) {
+      const f = fn as Fn;
+      let arg = args[0]!;
+      const a = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+      let b: Value | undefined;
+      let c: Value | undefined;
+      if (a !== undefined) {
+        if (count > 1) {
+          arg = args[1]!;
+          b = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+          if (b !== undefined && count > 2) {
+            arg = args[2]!;
+            c = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+          }
+        }
+        if (count === 1 || (b !== undefined && (count === 2 || c !== undefined))) {
+          this.def = f.def;
+          return this.evalIn(f.body!, new EnvCell(f.params!, a, b, c, null, 0, f.env));
+        }
+      }
+    }
+    return this.collectArgs(fn, node, new Array<Value>(count), 0, env, undefined);
+  }
+
+  /**
    * Evaluates the arguments of an application from `args[i]` on, atoms inline, then applies.
    * `vals` is made at the arguments' count (an empty array grows a backing store of 16 on first push).
    */
@@ -778,7 +807,7 @@ export class Evaluator {
         }
         return this.evalIn(bound, env);
       }
-      env = new EnvCell(groups[i]!, value, undefined, null, 0, env);
+      env = new EnvCell(groups[i]!, value, undefined, undefined, null, 0, env);
     }
     return this.evalIn(node.a!, env);
   }
@@ -819,7 +848,7 @@ export class Evaluator {
           return this.give(pap(fn, from === 0 ? args : args.slice(from)));
         }
         // The parameters are one cell over the argument array itself (an ApplyTo frame reads the rest of it).
-        const env = new EnvCell(fn.params!, undefined, undefined, args, from, fn.env);
+        const env = new EnvCell(fn.params!, undefined, undefined, undefined, args, from, fn.env);
         if (count > n) this.k.push(applyToFrame(args, from + n));
         this.def = fn.def;
         return this.evalIn(fn.body!, env);
@@ -834,7 +863,7 @@ export class Evaluator {
           const vals = new Array<Value>(n);
           for (let i = 0; i < m; i++) vals[i] = held[i]!;
           for (let i = m; i < n; i++) vals[i] = args[from + i - m]!;
-          const env = new EnvCell(inner.params!, undefined, undefined, vals, 0, inner.env);
+          const env = new EnvCell(inner.params!, undefined, undefined, undefined, vals, 0, inner.env);
           if (count > n - m) this.k.push(applyToFrame(args, from + n - m));
           this.def = inner.def;
           return this.evalIn(inner.body!, env);
@@ -978,7 +1007,7 @@ export class Evaluator {
       switch (alt.k) {
         case 0 /* Default */: return this.evalIn(alt.body, env);
         case 1 /* Variant */:
-          if (v.kind === 'variant' && v.constructor === alt.con) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, undefined, null, 0, env));
+          if (v.kind === 'variant' && v.constructor === alt.con) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, undefined, undefined, null, 0, env));
           break;
         case 2 /* Enum */:
           if (v.kind === 'enum' && v.constructor === alt.con) return this.evalIn(alt.body, env);
@@ -996,13 +1025,13 @@ export class Evaluator {
           if (v.kind === 'nil') return this.evalIn(alt.body, env);
           break;
         case 7 /* Cons */:
-          if (v.kind === 'cons') return this.evalIn(alt.body, new EnvCell(alt.names, v.head, v.tail, null, 0, env));
+          if (v.kind === 'cons') return this.evalIn(alt.body, new EnvCell(alt.names, v.head, v.tail, undefined, null, 0, env));
           break;
         case 8 /* None */:
           if (v.kind === 'optional' && v.value === undefined) return this.evalIn(alt.body, env);
           break;
         case 9 /* Some */:
-          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, undefined, null, 0, env));
+          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, undefined, undefined, null, 0, env));
           break;
       }
     }
@@ -1246,7 +1275,8 @@ function lookup(n: Node, env: Env): Value | undefined {
   for (; d > 0; d--) e = e.up!;
   const vals = e.vals;
   if (vals !== null) return vals[e.off + n.i];
-  return n.i === 0 ? e.a : e.b;
+  const i = n.i;
+  return i === 0 ? e.a : i === 1 ? e.b : e.c;
 }
 
 /** The position of a struct projection's field, remembered on the node (structs of one type share their names). */
