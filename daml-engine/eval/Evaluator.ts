@@ -573,12 +573,23 @@ export class Evaluator {
       n.x = ref = { def: found, body: rootNode(found.expr, null), owner: undefined, value: undefined, shared: undefined, sharedValue: undefined };
     } else if (ref.owner === this.topValues) {
       return this.give(ref.value!);
+    } else if (this.sharedValues !== undefined && ref.shared === this.sharedValues && this.valueOverride === undefined) {
+      // A value in the shared map is done: this evaluator cannot be evaluating it (a value that
+      // needs itself never reaches the map).
+      return this.give(ref.sharedValue!);
     }
     const def = ref.def;
     let cached = this.topValues.get(def);
     if (cached === undefined) {
       const shared = this.sharedValues?.get(def);
-      if (shared !== undefined) this.topValues.set(def, (cached = shared));
+      if (shared !== undefined) {
+        this.topValues.set(def, (cached = shared));
+        if (this.valueOverride === undefined) {
+          ref.shared = this.sharedValues;
+          ref.sharedValue = shared;
+          return this.give(shared);
+        }
+      }
     }
     if (cached === undefined && this.valueOverride) {
       // Asked per evaluator, not per node: expression nodes (and their caches) are shared.
