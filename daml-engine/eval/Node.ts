@@ -9,13 +9,14 @@
  * machine looks at it (`compileNode`), its children being uncompiled nodes in turn, so a deep
  * expression costs no JS stack. Nodes are made per occurrence under a root (the evaluator keeps
  * one root per definition body and environment layout): the decoder shares interned expressions
- * between scopes, but a node sits in one scope, so a variable node can remember the depth of its
- * binder. A node is shared by every evaluator; what an evaluator resolves on it (a top-level
- * value, a builtin) is stored with that evaluator as owner.
+ * between scopes, but a node sits in one scope (`scope`, see Env.ts), so a variable node is
+ * resolved to its binder's group and slot once. A node is shared by every evaluator; what an
+ * evaluator resolves on it (a top-level value, a builtin) is stored with that evaluator as owner.
  */
 import type { CaseAlt, Expr } from '../ast/Expr.js';
 import type { Value } from '../value/Value.js';
 import { NIL, NONE } from '../value/Value.js';
+import { resolve, Scope } from './Env.js';
 
 /**
  * Opcodes. `Uncompiled` nodes are compiled on first sight. The evaluator's switches write these
@@ -83,13 +84,12 @@ export const enum AltKind {
   Some = 9,
 }
 
-/** A compiled case alternative: `con` the constructor, `x` / `y` its binders. */
+/** A compiled case alternative: `con` the constructor, `names` its binders (the group its body's environment gets, if any). */
 export class Alt {
   constructor(
     readonly k: AltKind,
     readonly con: string,
-    readonly x: string,
-    readonly y: string,
+    readonly names: readonly string[],
     readonly body: Node,
   ) {}
 }
@@ -98,8 +98,9 @@ export class Alt {
  * One expression node. Field use by opcode: `a` / `b` the first / second sub-expression,
  * `kids` the argument, item or binding expressions, `names` binder names (parameters, let
  * binders), `s` a variable, field or constructor name, `v` a value known at compile time or
- * cached (literals, enum constructors), `i` an index, rank or count (-1: not known yet), `x`
- * what the evaluator resolves later (definitions, builtins, record layouts) or the update.
+ * cached (literals, enum constructors), `i` an index, rank, count or a variable's slot (-1: not
+ * known yet), `d` a variable's group depth, `x` what the evaluator resolves later (definitions,
+ * builtins, record layouts), the update, or a `let`'s binder groups.
  */
 export class Node {
   op: Op = Op.Uncompiled;
@@ -112,17 +113,20 @@ export class Node {
   i = -1;
   x: unknown = undefined;
   alts: readonly Alt[] | null = null;
-  constructor(readonly src: Expr) {}
+  /** A variable's binder group, counted outwards from the innermost (-1: unbound); its slot is `i`. */
+  d = 0;
+  /** `scope`: the binder groups around this node, for resolving its variables when it is compiled. */
+  constructor(readonly src: Expr, readonly scope: Scope | null) {}
 }
 
-/** A new, uncompiled node of `expr` (compiled when the machine first looks at it). */
-export function nodeOf(expr: Expr): Node {
-  return new Node(expr);
+/** A new, uncompiled node of `expr` under `scope` (compiled when the machine first looks at it). */
+export function nodeOf(expr: Expr, scope: Scope | null): Node {
+  return new Node(expr, scope);
 }
 
-const kidsOf = (exprs: readonly Expr[]): Node[] => {
+const kidsOf = (exprs: readonly Expr[], scope: Scope | null): Node[] => {
   const out = new Array<Node>(exprs.length);
-  for (let i = 0; i < exprs.length; i++) out[i] = nodeOf(exprs[i]!);
+  for (let i = 0; i < exprs.length; i++) out[i] = nodeOf(exprs[i]!, scope);
   return out;
 };
 
@@ -130,84 +134,111 @@ const kidsOf = (exprs: readonly Expr[]): Node[] => {
 export function compileNode(n: Node): void {
   const e = n.src;
   switch (e.kind) {
-    case 'var': n.s = e.name; n.op = Op.Var; return;
+    case 'var': {
+      const { depth, index } = resolve(n.scope, e.name);
+      n.s = e.name;
+      n.d = depth;
+      n.i = index;
+      n.op = Op.Var;
+      return;
+    }
     case 'val': n.op = Op.Val; return;
     case 'builtin': n.op = Op.Builtin; return;
     case 'lit': n.v = e.value; n.op = Op.Lit; return;
     case 'recCon': n.op = Op.RecCon; return; // its fields are ordered by the definition, on first run
-    case 'recProj': n.s = e.field; n.a = nodeOf(e.record); n.op = Op.RecProj; return;
-    case 'recUpd': n.s = e.field; n.a = nodeOf(e.record); n.b = nodeOf(e.update); n.op = Op.RecUpd; return;
-    case 'variantCon': n.s = e.constructor; n.a = nodeOf(e.arg); n.op = Op.VariantCon; return;
+    case 'recProj': n.s = e.field; n.a = nodeOf(e.record, n.scope); n.op = Op.RecProj; return;
+    case 'recUpd': n.s = e.field; n.a = nodeOf(e.record, n.scope); n.b = nodeOf(e.update, n.scope); n.op = Op.RecUpd; return;
+    case 'variantCon': n.s = e.constructor; n.a = nodeOf(e.arg, n.scope); n.op = Op.VariantCon; return;
     case 'enumCon': n.s = e.constructor; n.op = Op.EnumCon; return;
     case 'structCon': {
       // Struct values keep their fields sorted by name (daml-lf-2.rst, ValExpStructCon); fields
       // evaluate in the expression's order, `x[i]` being the sorted position of field i.
       const names = e.fields.map((f) => f.field).sort();
       n.names = names;
-      n.kids = kidsOf(e.fields.map((f) => f.expr));
+      n.kids = kidsOf(e.fields.map((f) => f.expr), n.scope);
       n.x = e.fields.map((f) => names.indexOf(f.field));
       n.op = Op.StructCon;
       return;
     }
-    case 'structProj': n.s = e.field; n.a = nodeOf(e.struct); n.op = Op.StructProj; return;
-    case 'structUpd': n.s = e.field; n.a = nodeOf(e.struct); n.b = nodeOf(e.update); n.op = Op.StructUpd; return;
-    case 'app': n.a = nodeOf(e.fun); n.kids = kidsOf(e.args); n.op = Op.App; return;
-    case 'tyApp': n.a = nodeOf(e.expr); n.i = e.types.length; n.op = Op.TyApp; return;
-    case 'abs': n.names = e.params.map((p) => p.name); n.a = nodeOf(e.body); n.op = Op.Abs; return;
+    case 'structProj': n.s = e.field; n.a = nodeOf(e.struct, n.scope); n.op = Op.StructProj; return;
+    case 'structUpd': n.s = e.field; n.a = nodeOf(e.struct, n.scope); n.b = nodeOf(e.update, n.scope); n.op = Op.StructUpd; return;
+    case 'app': n.a = nodeOf(e.fun, n.scope); n.kids = kidsOf(e.args, n.scope); n.op = Op.App; return;
+    case 'tyApp': n.a = nodeOf(e.expr, n.scope); n.i = e.types.length; n.op = Op.TyApp; return;
+    case 'abs': {
+      // The parameters are one binder group: a call binds them in one cell.
+      const names = e.params.map((p) => p.name);
+      n.names = names;
+      n.a = nodeOf(e.body, new Scope(names, n.scope));
+      n.op = Op.Abs;
+      return;
+    }
     case 'tyAbs': {
       // Only a `nat` parameter keeps the abstraction a value (ValExpTyAbsNat); others are erased.
       let pending = 0;
       for (let i = 0; i < e.params.length; i++) if (e.params[i]!.kind.kind === 'nat') pending = i + 1;
       n.i = pending;
-      n.a = nodeOf(e.body);
+      n.a = nodeOf(e.body, n.scope);
       n.op = Op.TyAbs;
       return;
     }
-    case 'case': n.a = nodeOf(e.scrut); n.alts = e.alts.map(compileAlt); n.op = Op.Case; return;
-    case 'let':
+    case 'case': n.a = nodeOf(e.scrut, n.scope); n.alts = e.alts.map((alt) => compileAlt(alt, n.scope)); n.op = Op.Case; return;
+    case 'let': {
+      // Each binding is a group of its own, seen by the bindings after it; `x` holds the groups' names.
+      const groups = e.bindings.map((b) => [b.name]);
+      const kids = new Array<Node>(groups.length);
+      let scope = n.scope;
+      for (let i = 0; i < groups.length; i++) {
+        kids[i] = nodeOf(e.bindings[i]!.bound, scope);
+        scope = new Scope(groups[i]!, scope);
+      }
       n.names = e.bindings.map((b) => b.name);
-      n.kids = kidsOf(e.bindings.map((b) => b.bound));
-      n.a = nodeOf(e.body);
+      n.x = groups;
+      n.kids = kids;
+      n.a = nodeOf(e.body, scope);
       n.op = Op.Let;
       return;
+    }
     case 'nil': n.v = NIL; n.op = Op.Nil; return;
-    case 'cons': n.kids = kidsOf([...e.front, e.tail]); n.op = Op.Cons; return;
+    case 'cons': n.kids = kidsOf([...e.front, e.tail], n.scope); n.op = Op.Cons; return;
     case 'update': n.x = e.update; n.op = Op.Update; return;
     case 'optionalNone': n.v = NONE; n.op = Op.OptionalNone; return;
-    case 'optionalSome': n.a = nodeOf(e.value); n.op = Op.OptionalSome; return;
-    case 'toAny': n.a = nodeOf(e.expr); n.op = Op.ToAny; return;
-    case 'fromAny': n.a = nodeOf(e.expr); n.op = Op.FromAny; return;
+    case 'optionalSome': n.a = nodeOf(e.value, n.scope); n.op = Op.OptionalSome; return;
+    case 'toAny': n.a = nodeOf(e.expr, n.scope); n.op = Op.ToAny; return;
+    case 'fromAny': n.a = nodeOf(e.expr, n.scope); n.op = Op.FromAny; return;
     case 'typeRep': n.v = { kind: 'typeRep', type: e.type }; n.op = Op.TypeRep; return;
-    case 'toAnyException': n.a = nodeOf(e.expr); n.op = Op.ToAnyException; return;
-    case 'fromAnyException': n.a = nodeOf(e.expr); n.op = Op.FromAnyException; return;
-    case 'throw': n.a = nodeOf(e.expr); n.op = Op.Throw; return;
-    case 'toInterface': n.a = nodeOf(e.expr); n.op = Op.ToInterface; return;
-    case 'fromInterface': n.a = nodeOf(e.expr); n.op = Op.FromInterface; return;
-    case 'callInterface': n.s = e.method; n.a = nodeOf(e.expr); n.op = Op.CallInterface; return;
-    case 'signatoryInterface': n.a = nodeOf(e.expr); n.op = Op.SignatoryInterface; return;
-    case 'observerInterface': n.a = nodeOf(e.expr); n.op = Op.ObserverInterface; return;
-    case 'viewInterface': n.a = nodeOf(e.expr); n.op = Op.ViewInterface; return;
-    case 'unsafeFromInterface': n.a = nodeOf(e.cid); n.b = nodeOf(e.expr); n.op = Op.UnsafeFromInterface; return;
-    case 'interfaceTemplateTypeRep': n.a = nodeOf(e.expr); n.op = Op.InterfaceTemplateTypeRep; return;
-    case 'toRequiredInterface': n.a = nodeOf(e.expr); n.op = Op.ToRequiredInterface; return;
-    case 'fromRequiredInterface': n.a = nodeOf(e.expr); n.op = Op.FromRequiredInterface; return;
-    case 'unsafeFromRequiredInterface': n.a = nodeOf(e.cid); n.b = nodeOf(e.expr); n.op = Op.UnsafeFromRequiredInterface; return;
-    case 'choiceController': n.s = e.choice; n.a = nodeOf(e.contract); n.b = nodeOf(e.arg); n.op = Op.ChoiceController; return;
-    case 'choiceObserver': n.s = e.choice; n.a = nodeOf(e.contract); n.b = nodeOf(e.arg); n.op = Op.ChoiceObserver; return;
+    case 'toAnyException': n.a = nodeOf(e.expr, n.scope); n.op = Op.ToAnyException; return;
+    case 'fromAnyException': n.a = nodeOf(e.expr, n.scope); n.op = Op.FromAnyException; return;
+    case 'throw': n.a = nodeOf(e.expr, n.scope); n.op = Op.Throw; return;
+    case 'toInterface': n.a = nodeOf(e.expr, n.scope); n.op = Op.ToInterface; return;
+    case 'fromInterface': n.a = nodeOf(e.expr, n.scope); n.op = Op.FromInterface; return;
+    case 'callInterface': n.s = e.method; n.a = nodeOf(e.expr, n.scope); n.op = Op.CallInterface; return;
+    case 'signatoryInterface': n.a = nodeOf(e.expr, n.scope); n.op = Op.SignatoryInterface; return;
+    case 'observerInterface': n.a = nodeOf(e.expr, n.scope); n.op = Op.ObserverInterface; return;
+    case 'viewInterface': n.a = nodeOf(e.expr, n.scope); n.op = Op.ViewInterface; return;
+    case 'unsafeFromInterface': n.a = nodeOf(e.cid, n.scope); n.b = nodeOf(e.expr, n.scope); n.op = Op.UnsafeFromInterface; return;
+    case 'interfaceTemplateTypeRep': n.a = nodeOf(e.expr, n.scope); n.op = Op.InterfaceTemplateTypeRep; return;
+    case 'toRequiredInterface': n.a = nodeOf(e.expr, n.scope); n.op = Op.ToRequiredInterface; return;
+    case 'fromRequiredInterface': n.a = nodeOf(e.expr, n.scope); n.op = Op.FromRequiredInterface; return;
+    case 'unsafeFromRequiredInterface': n.a = nodeOf(e.cid, n.scope); n.b = nodeOf(e.expr, n.scope); n.op = Op.UnsafeFromRequiredInterface; return;
+    case 'choiceController': n.s = e.choice; n.a = nodeOf(e.contract, n.scope); n.b = nodeOf(e.arg, n.scope); n.op = Op.ChoiceController; return;
+    case 'choiceObserver': n.s = e.choice; n.a = nodeOf(e.contract, n.scope); n.b = nodeOf(e.arg, n.scope); n.op = Op.ChoiceObserver; return;
     case 'experimental': n.s = e.name; n.op = Op.Experimental; return;
   }
 }
 
-function compileAlt(alt: CaseAlt): Alt {
-  const body = nodeOf(alt.body);
+const NO_NAMES: readonly string[] = [];
+
+function compileAlt(alt: CaseAlt, scope: Scope | null): Alt {
+  const bound = (names: readonly string[]) => nodeOf(alt.body, new Scope(names, scope));
   switch (alt.kind) {
-    case 'default': return new Alt(AltKind.Default, '', '', '', body);
-    case 'variant': return new Alt(AltKind.Variant, alt.constructor, alt.binder, '', body);
-    case 'enum': return new Alt(AltKind.Enum, alt.constructor, '', '', body);
-    case 'builtinCon': return new Alt(alt.con === 'unit' ? AltKind.Unit : alt.con === 'true' ? AltKind.True : AltKind.False, '', '', '', body);
-    case 'nil': return new Alt(AltKind.Nil, '', '', '', body);
-    case 'cons': return new Alt(AltKind.Cons, '', alt.head, alt.tail, body);
-    case 'optionalNone': return new Alt(AltKind.None, '', '', '', body);
-    case 'optionalSome': return new Alt(AltKind.Some, '', alt.binder, '', body);
+    case 'default': return new Alt(AltKind.Default, '', NO_NAMES, nodeOf(alt.body, scope));
+    case 'variant': { const names = [alt.binder]; return new Alt(AltKind.Variant, alt.constructor, names, bound(names)); }
+    case 'enum': return new Alt(AltKind.Enum, alt.constructor, NO_NAMES, nodeOf(alt.body, scope));
+    case 'builtinCon': return new Alt(alt.con === 'unit' ? AltKind.Unit : alt.con === 'true' ? AltKind.True : AltKind.False, '', NO_NAMES, nodeOf(alt.body, scope));
+    case 'nil': return new Alt(AltKind.Nil, '', NO_NAMES, nodeOf(alt.body, scope));
+    // Head and tail are one group (slots 0 and 1): the tail was bound last, so it shadows an equal name.
+    case 'cons': { const names = [alt.head, alt.tail]; return new Alt(AltKind.Cons, '', names, bound(names)); }
+    case 'optionalNone': return new Alt(AltKind.None, '', NO_NAMES, nodeOf(alt.body, scope));
+    case 'optionalSome': { const names = [alt.binder]; return new Alt(AltKind.Some, '', names, bound(names)); }
   }
 }

@@ -11,7 +11,7 @@ import type { DefInterface, DefTemplate, Package, TemplateChoice } from '../ast/
 import { qualifiedKey } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
 import type { Env, EvaluatorOptions, Slicing, SuspendedUpdate } from '../eval/Evaluator.js';
-import { Evaluator } from '../eval/Evaluator.js';
+import { bindEnv, Evaluator } from '../eval/Evaluator.js';
 import type { Definition, EvalError, EvalResult } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, ContractIdValue, RecordValue, UpdateValue, Value } from '../value/Value.js';
 import { bool } from '../value/Value.js';
@@ -300,7 +300,7 @@ class Run {
   private block(u: Extract<Update, { kind: 'block' }>, i: number, env: Env, def: Definition | undefined): void {
     if (i === u.bindings.length) return this.eval(u.body, env, def, (v) => this.run(v)); // a tail call: no frame stays
     const binding = u.bindings[i]!;
-    this.m.then((x) => this.block(u, i + 1, { name: binding.name, value: x, next: env }, def));
+    this.m.then((x) => this.block(u, i + 1, bindEnv(binding.name, x, env), def));
     this.eval(binding.bound, env, def, (v) => this.run(v));
   }
 
@@ -326,7 +326,7 @@ class Run {
   private create(templateId: QualifiedName, arg: Value): void {
     if (arg.kind !== 'record') return this.crash(`created a ${arg.kind}, not a record of ${show(templateId)}`);
     const template = this.m.template(templateId);
-    const env: Env = { name: template.param, value: arg, next: null };
+    const env: Env = bindEnv(template.param, arg, null);
     this.eval(template.precondition, env, templateId, (ensure) => {
       if (ensure.kind !== 'bool') return this.crash(`the precondition of ${show(templateId)} is a ${ensure.kind}`);
       if (!ensure.value) {
@@ -353,7 +353,7 @@ class Run {
   }
 
   private stakeholders(template: DefTemplate, templateId: QualifiedName, arg: RecordValue, k: (signatories: string[], observers: string[]) => void): void {
-    const env: Env = { name: template.param, value: arg, next: null };
+    const env: Env = bindEnv(template.param, arg, null);
     this.eval(template.signatories, env, templateId, (sigs) => {
       const signatories = this.parties(sigs, 'signatories', templateId);
       this.eval(template.observers, env, templateId, (obs) => k(signatories, this.parties(obs, 'observers', templateId)));
@@ -451,8 +451,8 @@ class Run {
       const choice: TemplateChoice | undefined = owner.choices.get(choiceName);
       if (!choice) return this.m.abort({ kind: 'missingDefinition', message: `no choice ${choiceName} on ${show(iface ?? info.templateId)}`, definition: this.m.definition });
       const def = iface ?? info.templateId;
-      const thisEnv: Env = { name: owner.param, value: info.argument, next: null };
-      const argEnv: Env = { name: choice.argBinder.name, value: arg, next: thisEnv };
+      const thisEnv: Env = bindEnv(owner.param, info.argument, null);
+      const argEnv: Env = bindEnv(choice.argBinder.name, arg, thisEnv);
       const go = (): void => this.eval(choice.controllers, argEnv, def, (ctl) => {
         const controllers = this.parties(ctl, 'controllers', choiceName);
         if (controllers.length === 0) return this.fail({ kind: 'noControllers', templateId: info.templateId, choice: choiceName, nodeId: this.tx.nextNodeId }, `choice ${choiceName} of ${show(info.templateId)} has no controllers`);
@@ -478,7 +478,7 @@ class Run {
             consuming: choice.consuming, actingParties: controllers, signatories: info.signatories,
             stakeholders: info.stakeholders, choiceObservers,
           }, inner);
-          const bodyEnv: Env = { name: choice.selfBinder, value: { kind: 'contractId', value: contractId }, next: argEnv };
+          const bodyEnv: Env = bindEnv(choice.selfBinder, { kind: 'contractId', value: contractId }, argEnv);
           this.m.then((result) => { this.tx.endExercise(result); this.m.returnValue(result); });
           this.eval(choice.update, bodyEnv, def, (v) => this.run(v));
         });
@@ -511,7 +511,7 @@ class Run {
       // rethrows (Speedy's handleException): an exception going on starts from the try's context,
       // which is what a failure's trace shows. The nested rollback nodes this leaves normalize away.
       this.tx.rollbackTo(checkpoint);
-      this.eval(u.catchExpr, { name: u.binder, value: exception, next: env }, def, (handler) => {
+      this.eval(u.catchExpr, bindEnv(u.binder, exception, env), def, (handler) => {
         if (handler.kind !== 'optional') return this.crash(`a catch handler returned a ${handler.kind}`);
         if (handler.value === undefined) return this.m.throwException(exception);
         this.run(handler.value);

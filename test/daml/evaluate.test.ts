@@ -158,7 +158,7 @@ describe('the evaluator (daml-lf-2.rst, operational semantics)', () => {
     expect(ok(evaluator().evaluate(deep))).toEqual(int64(100_000n));
   });
 
-  it('a variable node remembers the depth of its binder per scope: one expression object shared by two scopes, or a root evaluated in two layouts, still finds the innermost binding', () => {
+  it('variables are resolved per scope to a slot: one expression object shared by two scopes, or a root evaluated in two layouts, still finds the innermost binding', () => {
     const ev = evaluator();
     // The decoder shares interned expressions between scopes: `x` below is one object, bound at
     // depth 1 on the left and at depth 0 (over a shadowed x at depth 1) on the right.
@@ -172,6 +172,37 @@ describe('the evaluator (daml-lf-2.rst, operational semantics)', () => {
     expect(ok(ev.evaluate(x, [['x', int64(1n)], ['y', int64(2n)]]))).toEqual(int64(1n));
     expect(ok(ev.evaluate(x, [['x', int64(10n)], ['x', int64(20n)]]))).toEqual(int64(20n));
     expect(ok(ev.evaluate(x, [['x', int64(1n)], ['y', int64(2n)]]))).toEqual(int64(1n));
+  });
+
+  it('slot-indexed variables read the binding a name-walked environment would: parameters, partial applications, case and let binders, shadowing, unbound names', () => {
+    const ev = evaluator();
+    const sub = (x: Expr, y: Expr) => app(b('SUB_INT64'), x, y);
+    // a - (b - c) tells every slot apart; applied at once, partially (the held and new arguments
+    // are one group), over-applied from a partial application, and through a captured environment.
+    const f3 = lam(['a', 'b', 'c'], sub(v('a'), sub(v('b'), v('c'))));
+    expect(ok(ev.evaluate(app(f3, int(100), int(10), int(1))))).toEqual(int64(91n));
+    expect(ok(ev.evaluate(app(app(f3, int(100)), int(10), int(1))))).toEqual(int64(91n));
+    expect(ok(ev.evaluate(app(app(app(f3, int(100)), int(10)), int(1))))).toEqual(int64(91n));
+    const curried = lam(['a'], lam(['b', 'c'], lam(['d'], sub(sub(v('a'), v('b')), sub(v('c'), v('d'))))));
+    expect(ok(ev.evaluate(app(curried, int(1000), int(100), int(10), int(1))))).toEqual(int64(891n));
+    expect(ok(ev.evaluate(app(app(curried, int(1000), int(100)), int(10), int(1))))).toEqual(int64(891n));
+    // Equal names in one group: the last one binds (as binding them one by one shadowed the first).
+    expect(ok(ev.evaluate(app(lam(['x', 'x'], v('x')), int(1), int(2))))).toEqual(int64(2n));
+    const list: Expr = { kind: 'cons', type: INT, front: [int(1)], tail: { kind: 'nil', type: INT } };
+    expect(ok(ev.evaluate(caseOf(list, { kind: 'cons', head: 'x', tail: 'x', body: v('x') })))).toEqual({ kind: 'nil' });
+    expect(ok(ev.evaluate(caseOf(list, { kind: 'cons', head: 'h', tail: 't', body: v('h') })))).toEqual(int64(1n));
+    // A case binder over a parameter group and under a let; a let binding sees the ones before it.
+    const some3: Expr = { kind: 'optionalSome', type: INT, value: int(3) };
+    const nested = lam(['p', 'q'], {
+      kind: 'let', bindings: [{ name: 'r', type: INT, bound: sub(v('p'), v('q')) }, { name: 'p', type: INT, bound: sub(v('r'), int(1)) }],
+      body: caseOf(some3, { kind: 'optionalNone', body: int(0) }, { kind: 'optionalSome', binder: 'q', body: sub(sub(v('p'), v('q')), v('r')) }),
+    });
+    // r = 50 - 8 = 42, p = 41, q = 3: (41 - 3) - 42 = -4
+    expect(ok(ev.evaluate(app(nested, int(50), int(8))))).toEqual(int64(-4n));
+    // A name bound nowhere fails when it is evaluated, naming it, as before.
+    expect(ev.evaluate(lam(['a'], v('zz')))).toMatchObject({ ok: true });
+    expect(ev.evaluate(app(lam(['a'], v('zz')), int(1)))).toMatchObject({ ok: false, error: { kind: 'crash', message: 'unbound variable zz' } });
+    expect(ev.evaluate(app(b('ADD_INT64'), v('zz'), int(1)), [['z', int64(1n)]])).toMatchObject({ ok: false, error: { kind: 'crash', message: 'unbound variable zz' } });
   });
 
   it('closures capture their environment; partial and over-application', () => {

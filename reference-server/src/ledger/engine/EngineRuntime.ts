@@ -1,7 +1,7 @@
 import type { Type } from '../../../../daml-engine/ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../../../../daml-engine/builtins/Builtin.js';
 import type { PackageCache } from '../../../../daml-engine/decode/decodeArchive.js';
-import { Evaluator, type Env, type EvaluatorOptions, type Slicing } from '../../../../daml-engine/eval/Evaluator.js';
+import { bindEnv, Evaluator, type Env, type EvaluatorOptions, type Slicing } from '../../../../daml-engine/eval/Evaluator.js';
 import type { EvalResult } from '../../../../daml-engine/eval/EvalResult.js';
 import { ENGINE_SLICING } from './engineSlicing.js';
 import { decodeJson, encodeJson } from '../../../../daml-engine/json/jsonValue.js';
@@ -132,7 +132,7 @@ export class EngineRuntime {
     const impl = template.engine.def.implements.get(iface.id);
     if (!impl) return { ok: false, message: `${template.qualifiedName} does not implement ${iface.qualifiedName}`, grpcCode: GrpcCode.INVALID_ARGUMENT };
     const m = new Evaluator(this.#viewOptions);
-    const env: Env = { name: template.engine.def.param, value: argument, next: null };
+    const env: Env = bindEnv(template.engine.def.param, argument, null);
     this.slicedViewsInProgress++;
     const r = await m.runMachineSliced(() => m.evalWith(impl.view, env), slicing, template.engine.name).finally(() => { this.slicedViewsInProgress--; });
     return this.#viewResult(template, iface, r);

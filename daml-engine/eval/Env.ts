@@ -1,0 +1,85 @@
+/**
+ * Variable environments with slot-indexed variables (Speedy's idea, daml-lf/speedy): a binder
+ * group (a function's parameters, a `let` binding, a case alternative's binders) is one cell of
+ * a chain, and the compile stage resolves each variable to a (depth, index) pair, from the
+ * `Scope` its node was made under, so a lookup walks `depth` links and reads one slot: no name
+ * is compared at run time. A call binds all its parameters in one cell that keeps the argument
+ * array itself (before: one cell per parameter).
+ *
+ * Cells carry their binder names, so callers outside the machine (the update engine, the
+ * ledger's views) still build environments by name (`bindEnv`) and the evaluator compiles a
+ * root for the layout they give (`scopeOf`).
+ */
+import type { Value } from '../value/Value.js';
+
+/**
+ * One binder group's values: slot j is `vals[off + j]`, or slots 0-2 are `a`, `b`, `c` when
+ * `vals` is null. Up to three bindings take no array: `let` and case binders (a case on a list,
+ * the most frequent match of splice-amulet-test, binds its head and tail in one object), and a
+ * call of a closure taking exactly its one to three parameters, all atoms.
+ */
+export class EnvCell {
+  constructor(
+    readonly names: readonly string[],
+    readonly a: Value | undefined,
+    readonly b: Value | undefined,
+    readonly c: Value | undefined,
+    readonly vals: readonly Value[] | null,
+    readonly off: number,
+    readonly up: Env,
+  ) {}
+}
+
+/** A variable environment: a chain of binder groups, innermost first, shared by closures. */
+export type Env = EnvCell | null;
+
+/** `env` with `name` bound to `value` on top (the port for callers that build environments by name). */
+export function bindEnv(name: string, value: Value, env: Env): Env {
+  return new EnvCell([name], value, undefined, undefined, null, 0, env);
+}
+
+/** A compile-time scope: the binder groups' names, innermost first, mirroring the run-time `Env`. */
+export class Scope {
+  constructor(
+    readonly names: readonly string[],
+    readonly up: Scope | null,
+  ) {}
+}
+
+/** The compile-time scope of an environment's layout. */
+export function scopeOf(env: Env): Scope | null {
+  if (env === null) return null;
+  // Built outermost first, iteratively: environments from callers are shallow, but never recurse on data.
+  const cells: EnvCell[] = [];
+  for (let e: Env = env; e !== null; e = e.up) cells.push(e);
+  let scope: Scope | null = null;
+  for (let i = cells.length - 1; i >= 0; i--) scope = new Scope(cells[i]!.names, scope);
+  return scope;
+}
+
+/** Whether `env` has exactly the layout of `scope` (same groups, same names). */
+export function sameLayout(scope: Scope | null, env: Env): boolean {
+  let s = scope;
+  let e = env;
+  for (; s !== null && e !== null; s = s.up, e = e.up) {
+    const a = s.names;
+    const b = e.names;
+    if (a === b) continue;
+    if (a.length !== b.length) return false;
+    for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return false;
+  }
+  return s === null && e === null;
+}
+
+/**
+ * Where `name` is bound in `scope`: `depth` groups up, slot `index` (the last of equal names in a
+ * group, as binding them one after another shadowed the earlier); depth -1 when unbound.
+ */
+export function resolve(scope: Scope | null, name: string): { readonly depth: number; readonly index: number } {
+  let depth = 0;
+  for (let s = scope; s !== null; s = s.up, depth++) {
+    const names = s.names;
+    for (let j = names.length - 1; j >= 0; j--) if (names[j] === name) return { depth, index: j };
+  }
+  return { depth: -1, index: -1 };
+}
