@@ -14,7 +14,8 @@
  * splitwell). Transfers: the server on the main thread over the default world of each kind (the
  * Splice one on splice-amulet 0.1.22 alone), 10 wallets in a child process (bench/splice-wallets.ts),
  * each spending its own chain of alice's amulets to bob (who has a preapproval: direct transfers).
- * `--startup-only`: the start-ups alone; `--only=ports|splice`: the transfers of one world only (for a
+ * `--startup-only`: the start-ups alone (`--kinds=release,ports`: only those, by the label's start;
+ * `STARTS=n` starts each); `--only=ports|splice`: the transfers of one world only (for a
  * profile); `--root=DIR`: start DIR's bin/canton-conformance.js (an
  * export of another commit, built, beside the same ../shared) instead of this checkout's. Each
  * start also reports the CPU time its process had used at the ready line, and its main thread's
@@ -45,7 +46,9 @@ if (!existsSync(DARS)) throw new Error(`needs ${DARS}`);
 const WALLETS = 10;
 const transfersOnly = process.argv.includes('--transfers-only');
 const PER_WALLET = Number(process.env.PER_WALLET ?? (quick ? 20 : 200));
-const STARTS = transfersOnly ? 0 : quick ? 1 : 3;
+const STARTS = transfersOnly ? 0 : Number(process.env.STARTS ?? (quick ? 1 : 3));
+/** `--kinds=release,ports`: only the start-ups whose label starts with one of these (A/B runs alternate one kind at a time). */
+const kinds = process.argv.find((a) => a.startsWith('--kinds='))?.slice('--kinds='.length).split(',');
 
 const out: Record<string, unknown> = { loadAverageAtStart: loadavg().map((l) => +l.toFixed(1)) };
 
@@ -85,6 +88,7 @@ for (const [label, args] of [
   ['--localnet, ports', LOCALNET],
   ['--localnet, localnet 0.1.14', [...LOCALNET, '--splice-dars', DARS]],
 ] as const) {
+  if (kinds !== undefined && !kinds.some((k) => label.startsWith(k))) continue;
   startups[label] = [];
   for (let i = 0; i < STARTS; i++) startups[label].push(await startOnce([...args]));
 }

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import type { AuthConfig } from '../../../reference-server/src/http/api/auth/authConfig.js';
-import { fixtureKeyPath } from './token.js';
+import { fixtureKeyPath } from './fixtureKeyPath.js';
 import { defaultHttpConfig, type HttpConfig } from '../../../reference-server/src/http/api/config.js';
 import type { EngineLimits } from '../../../reference-server/src/ledger/engine/engineLimits.js';
 import { ExitCode, UsageError } from './exitCodes.js';

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { importPKCS8, SignJWT } from 'jose';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
+import { fixtureKeyPath } from './fixtureKeyPath.js';
+
+export { fixtureKeyPath };
 
 export const TOKEN_HELP = `Usage: canton-conformance token --user ID [--auth hs256|rs256|es256] [--expires-in 1h]
          [--audience A | --scope S] [--secret S | --private-key FILE]
@@ -69,17 +69,6 @@ export async function mintToken(options: MintOptions): Promise<string> {
   // Name the fixture kid only for the fixture key: a JWKS server picks the key by it.
   const header = options.key === undefined ? { alg, typ: 'JWT', kid: FIXTURE_KIDS[options.algorithm] } : { alg, typ: 'JWT' };
   return jwt.setProtectedHeader(header).sign(key);
-}
-
-/** fixtures/keys/<name> in this package, from src/ or dist/. */
-export function fixtureKeyPath(name: string): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'fixtures', 'keys'))) return join(dir, 'fixtures', 'keys', name);
-    const up = dirname(dir);
-    if (up === dir) throw new UsageError('cannot find fixtures/keys next to package.json');
-    dir = up;
-  }
 }
 
 /** `90`, `90s`, `15m`, `1h`, `7d` as seconds. */

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
+import { readBuiltDocument } from './builtDocuments.js';
 import { createAjv } from './createAjv.js';
 import { lazyYaml } from './lazyYaml.js';
 import { createPathRouter } from './createPathRouter.js';
 import { escapeToken, resolvePointer, toPointer } from './jsonPointer.js';
 import { normalizeMediaType } from './mediaType.js';
+import { parseOurYaml } from './parseOurYaml.js';
 import { isSpecGroup, ourSpecFile, packageRoot } from './ourSpecFile.js';
 import { fetchedSpecText, isSpecUrl } from './remoteSpec.js';
 import { SpecLoadError } from './SpecLoadError.js';
@@ -95,12 +96,11 @@ export function readDocument(file: string): Json {
   let doc: unknown;
   try {
     // A URL names no extension; JSON parses as YAML too, only slower on big documents. Our own
-    // documents (specs/) go through js-yaml, four to ten times faster on the ledger's 330 KB
-    // (a third of a second off every start); test/specs/ourDocumentsParse.test.ts proves both
-    // parsers read them alike. A user's document keeps `yaml`, the stricter reader.
+    // documents (specs/) come from their form built from exactly this text when there is one,
+    // else through js-yaml (parseOurYaml); a user's document keeps `yaml`, the stricter reader.
     doc = /\.json$/i.test(file) || (isSpecUrl(file) && text.trimStart().startsWith('{'))
       ? JSON.parse(text)
-      : isOurDocument(file) ? loadYaml(text, { schema: CORE_SCHEMA }) : lazyYaml().parse(text, { maxAliasCount: -1 });
+      : isOurDocument(file) ? readBuiltDocument(file, text) ?? parseOurYaml(text) : lazyYaml().parse(text, { maxAliasCount: -1 });
   } catch (e) {
     throw new SpecLoadError(file, `cannot parse: ${(e as Error).message}`);
   }

@@ -54,7 +54,9 @@ export async function handleRoute(
     if (route.public !== true) {
       const principal = await services.authenticator.authenticate({ headers: request.headers });
       if (!principal.ok) return refuse({ kind: 'ledger', error: principal.error });
-      const required = route.access?.({ body, params, query: request.query }) ?? { authenticated: true };
+      const access = route.access?.({ body, params, query: request.query }) ?? { authenticated: true };
+      // Awaited only when a rule is asynchronous (one that loads a module on first use): the others add no turn.
+      const required = access instanceof Promise ? await access : access;
       const allowed = checkAccess(principal.value, required, services.ledger);
       if (!allowed.ok) return refuse({ kind: 'ledger', error: allowed.error });
       const mark = viewMark();

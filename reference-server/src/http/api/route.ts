@@ -34,7 +34,7 @@ export interface Route<Body = unknown> {
    */
   readonly body: 'json' | 'json-optional' | 'binary' | 'none';
   /** The rights the caller needs, read off the request; omitted means any authenticated caller. */
-  readonly access?: (request: AccessInput<Body>) => RequiredAccess;
+  readonly access?: (request: AccessInput<Body>) => RequiredAccess | Promise<RequiredAccess>;
   /** Skip authentication entirely (health probes and the published documents). */
   readonly public?: boolean;
   readonly handle: (input: RouteInput<Body>) => RouteResult | Promise<RouteResult>;

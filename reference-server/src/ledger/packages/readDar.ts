@@ -148,6 +148,9 @@ export function readManifest(text: string): Map<string, string> {
 /** damlc names DALFs `<name>-<version>-<package id>.dalf` (older LF packages carry no metadata). */
 function nameAndVersionOfPath(path: string, packageId: string): { name: string; version: string } | undefined {
   const file = path.slice(path.lastIndexOf('/') + 1);
-  const m = new RegExp(`^(.+)-(\\d+(?:\\.\\d+)*)-${packageId}\\.dalf$`).exec(file);
+  // One fixed pattern, not one compiled per DALF (a release folder names hundreds).
+  const suffix = `-${packageId}.dalf`;
+  const m = file.endsWith(suffix) ? NAME_AND_VERSION.exec(file.slice(0, -suffix.length)) : null;
   return m ? { name: m[1] as string, version: m[2] as string } : undefined;
 }
+const NAME_AND_VERSION = /^(.+)-(\d+(?:\.\d+)*)$/;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Catalogue } from '../../ledger/templates/Catalogue.js';
 import type { LogEntry } from '../LogEntry.js';
 import { MemoryStore } from '../MemoryStore.js';
@@ -12,6 +13,10 @@ import { DataDirError } from './DataDirError.js';
 import { readOnlyPath } from './readOnlyPath.js';
 import { decodeEntry, encodeEntry } from './entryCodec.js';
 import { PERSISTED_STATE } from './persistedState.js';
+
+let sqliteModule: typeof Database | undefined;
+/** better-sqlite3 (a native addon), loaded by the first store opened: a start without `--data-dir` needs none. */
+const sqlite = (): typeof Database => (sqliteModule ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database);
 
 /** The database file inside a data directory. */
 export const DATABASE_FILE = 'ledger.sqlite';
@@ -114,7 +119,7 @@ export class SqliteStore extends MemoryStore {
       // Before SQLite touches anything: a database that lost what was acknowledged is refused as found.
       acknowledged = AcknowledgedEnd.open(directory, file);
       // timeout 0: a directory in use is refused at once rather than after a wait.
-      db = new Database(file, { timeout: 0 });
+      db = new (sqlite())(file, { timeout: 0 });
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);

@@ -1,14 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createLocalJWKSet, createRemoteJWKSet, importSPKI, importX509, type JSONWebKeySet } from 'jose';
-import {
-  createJwtAuthenticator,
-  DEFAULT_SCOPE,
-  PARTICIPANT_AUDIENCE_PREFIX,
-  type JwtAlgorithm,
-  type TokenTarget,
-  type VerificationKey,
-} from './jwtAuthenticator.js';
+import type { JSONWebKeySet } from 'jose';
+import type { JwtAlgorithm, TokenTarget, VerificationKey } from './jwtAuthenticator.js';
 import { noneAuthenticator } from './noneAuthenticator.js';
 import type { Authenticator } from './types.js';
 
@@ -53,6 +46,8 @@ export async function createAuthenticator(config: AuthConfig, context: CreateAut
   const algorithm = config.mode.toUpperCase() as JwtAlgorithm;
   if (config.audience !== undefined && config.scope !== undefined) throw new AuthConfigError('give either an audience or a scope, not both');
   const key = await loadVerificationKey(algorithm, config.key);
+  // JWT verification (jose, some fifty modules) is loaded only when a start asks for it.
+  const { createJwtAuthenticator, DEFAULT_SCOPE, PARTICIPANT_AUDIENCE_PREFIX } = await import('./jwtAuthenticator.js');
   const target: TokenTarget =
     config.audience !== undefined
       ? { kind: 'audience', audience: config.audience }
@@ -80,6 +75,7 @@ export async function loadVerificationKey(algorithm: JwtAlgorithm, source: KeySo
     return new TextEncoder().encode(source.secret);
   }
   if (source.kind === 'secret') throw new AuthConfigError(`--auth ${algorithm.toLowerCase()} needs --auth-public-key FILE or --auth-jwks URL, not a secret`);
+  const { createRemoteJWKSet, importSPKI, importX509 } = await import('jose');
   if (source.kind === 'jwks') {
     let url: URL;
     try {
@@ -108,7 +104,8 @@ async function localKeySet(path: string, algorithm: JwtAlgorithm): Promise<Verif
 }
 
 /** A single JWK is served as a one-key set, so kid matching works the same way. */
-function keySetOf(doc: unknown, path: string, algorithm: JwtAlgorithm): VerificationKey {
+async function keySetOf(doc: unknown, path: string, algorithm: JwtAlgorithm): Promise<VerificationKey> {
+  const { createLocalJWKSet } = await import('jose');
   const set = (doc !== null && typeof doc === 'object' && Array.isArray((doc as { keys?: unknown }).keys) ? doc : { keys: [doc] }) as JSONWebKeySet;
   const usable = set.keys.filter((k) => k.alg === undefined || k.alg === algorithm);
   if (usable.length === 0) throw new AuthConfigError(`${path} has no key for ${algorithm}`);

@@ -1,4 +1,4 @@
-import { interactiveSubmissionOf } from '../../../ledger/interactive/index.js';
+import { interactive } from './interactiveModule.js';
 import type { AllocateExternalPartyRequest, GenerateExternalPartyTopologyRequest } from '../../../ledger/interactive/index.js';
 import { jsonResult } from '../ledgerResult.js';
 import { defineRoute, type Route } from '../route.js';
@@ -12,7 +12,7 @@ export const externalPartyRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: () => ({ admin: true }),
-    handle: ({ body, services }) => jsonResult(interactiveSubmissionOf(services.ledger).generateTopology(body, services.participantId)),
+    handle: async ({ body, services }) => jsonResult((await interactive()).interactiveSubmissionOf(services.ledger).generateTopology(body, services.participantId)),
   }),
   defineRoute<AllocateExternalPartyRequest>({
     method: 'POST',
@@ -21,6 +21,6 @@ export const externalPartyRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: () => ({ admin: true }),
-    handle: ({ body, services }) => jsonResult(interactiveSubmissionOf(services.ledger).allocateExternalParty(body, services.participantId)),
+    handle: async ({ body, services }) => jsonResult((await interactive()).interactiveSubmissionOf(services.ledger).allocateExternalParty(body, services.participantId)),
   }),
 ];

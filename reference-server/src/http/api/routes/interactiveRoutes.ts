@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InteractiveSubmission, interactiveSubmissionOf } from '../../../ledger/interactive/index.js';
+import { interactive } from './interactiveModule.js';
 import type {
   JsExecuteSubmissionAndWaitForTransactionRequest,
   JsExecuteSubmissionRequest,
@@ -21,7 +21,10 @@ const asUser = (userId: string | undefined): RequiredAccess => (userId === undef
 const prepareAccess = (body: JsPrepareSubmissionRequest): RequiredAccess => ({ readAs: [...(body.actAs ?? []), ...(body.readAs ?? [])], ...asUser(body.userId) });
 
 /** Executing acts for the prepared transaction's actAs parties: CanExecuteAs (or CanActAs) each. */
-const executeAccess = (body: JsExecuteSubmissionRequest): RequiredAccess => ({ executeAs: InteractiveSubmission.actAsOf(body.preparedTransaction), ...asUser(body.userId) });
+const executeAccess = async (body: JsExecuteSubmissionRequest): Promise<RequiredAccess> => ({
+  executeAs: (await interactive()).InteractiveSubmission.actAsOf(body.preparedTransaction),
+  ...asUser(body.userId),
+});
 
 /** The interactive submission service: prepare a transaction for external signing, then execute it. */
 export const interactiveRoutes: readonly Route[] = [
@@ -35,6 +38,7 @@ export const interactiveRoutes: readonly Route[] = [
     // Engine runs in slices (others are served meanwhile): the operation runs twice, with one UUID and time.
     handle: async ({ body, principal, services }) => {
       const fixed = { transactionUuid: randomUUID(), now: services.ledger.config.clock.now() };
+      const { interactiveSubmissionOf } = await interactive();
       return jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).prepare(withCaller(body, principal), fixed)));
     },
   }),
@@ -45,7 +49,10 @@ export const interactiveRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => executeAccess(body),
-    handle: async ({ body, principal, services }) => jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).execute(withCaller(body, principal)))),
+    handle: async ({ body, principal, services }) => {
+      const { interactiveSubmissionOf } = await interactive();
+      return jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).execute(withCaller(body, principal))));
+    },
   }),
   defineRoute<JsExecuteSubmissionRequest>({
     method: 'POST',
@@ -54,7 +61,10 @@ export const interactiveRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => executeAccess(body),
-    handle: async ({ body, principal, services }) => jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).executeAndWait(withCaller(body, principal)))),
+    handle: async ({ body, principal, services }) => {
+      const { interactiveSubmissionOf } = await interactive();
+      return jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).executeAndWait(withCaller(body, principal))));
+    },
   }),
   defineRoute<JsExecuteSubmissionAndWaitForTransactionRequest>({
     method: 'POST',
@@ -63,11 +73,13 @@ export const interactiveRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     // Plus reading as the parties the answer's format names.
-    access: ({ body }) => {
+    access: async ({ body }) => {
       const readers = readersOf(body.transactionFormat?.eventFormat);
-      return { ...executeAccess(body), ...readers };
+      return { ...(await executeAccess(body)), ...readers };
     },
-    handle: async ({ body, principal, services }) =>
-      jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).executeAndWaitForTransaction(withCaller(body, principal)))),
+    handle: async ({ body, principal, services }) => {
+      const { interactiveSubmissionOf } = await interactive();
+      return jsonResult(await services.ledger.inEngineSlices(() => interactiveSubmissionOf(services.ledger).executeAndWaitForTransaction(withCaller(body, principal))));
+    },
   }),
 ];
