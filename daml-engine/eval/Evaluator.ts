@@ -176,13 +176,14 @@ const EVALUATOR_ARITIES: Partial<Record<BuiltinName, number>> = {
  * - TyApp: `i` type arguments to apply; Case: `node` the `case` node, `env`;
  * - Let: binding `node.kids[i]` of a `let`, `env` so far; One / Two: `node`, `env` (Two: `f` the first value);
  * - Collect: the items of a record, struct or list node, `vals` so far, `i`, `env`;
- * - SetTop: `x` the `DefValue` being evaluated, `y` the definition to restore;
+ * - SetTop: `x` the `DefValue` being evaluated and the definition to restore (`SetTop`);
  * - Foldl: `f`, `x` the rest of the list; Foldr: `f`, `vals` the items, `i` the next (from the end);
- * - EqualList: `f` the equality, `x` and `y` the rests; Restore: `y` the definition;
+ * - EqualList: `f` the equality, `x` the rests (`Rests`); Restore: `x` the definition;
  * - Catch: `x` a handler for Daml exceptions (the update engine's try/catch pushes these);
  * - Then: `x` a continuation of the update engine, receiving the value returned to it.
- * The rare kinds share `x` and `y` (read back with their type by the one place that reads each):
- * every frame carries every field, so fewer fields is less to allocate.
+ * The rare kinds share `x` (read back with its type by the one place that reads each), and the
+ * rarest two put a pair there: every frame carries every field (six million frames a
+ * splice-amulet-test run, 8 bytes a field), so fewer fields is less to allocate.
  */
 class Frame {
   constructor(
@@ -193,24 +194,28 @@ class Frame {
     readonly vals: Value[] | null,
     public f: Value | undefined,
     public x: unknown,
-    readonly y: unknown,
   ) {}
 }
 
-const appFunFrame = (node: Node, env: Env) => new Frame(0 /* AppFun */, node, env, 0, null, undefined, undefined, undefined);
-const appArgsFrame = (fn: Value, node: Node, vals: Value[], i: number, env: Env) => new Frame(1 /* AppArgs */, node, env, i, vals, fn, undefined, undefined);
-const applyToFrame = (args: Value[], from: number) => new Frame(2 /* ApplyTo */, null, null, from, args, undefined, undefined, undefined);
-const tyAppFrame = (count: number) => new Frame(3 /* TyApp */, null, null, count, null, undefined, undefined, undefined);
-const nodeFrame = (t: 4 | 6 | 7, node: Node, env: Env) => new Frame(t, node, env, 0, null, undefined, undefined, undefined);
-const letFrame = (node: Node, i: number, env: Env) => new Frame(5 /* Let */, node, env, i, null, undefined, undefined, undefined);
-const collectFrame = (node: Node, vals: Value[], i: number, env: Env) => new Frame(8 /* Collect */, node, env, i, vals, undefined, undefined, undefined);
-const setTopFrame = (value: DefValue, saved: Definition | undefined) => new Frame(9 /* SetTop */, null, null, 0, null, undefined, value, saved);
-const foldlFrame = (f: Value, rest: ListValue) => new Frame(10 /* Foldl */, null, null, 0, null, f, rest, undefined);
-const foldrFrame = (f: Value, items: Value[]) => new Frame(11 /* Foldr */, null, null, items.length - 1, items, f, undefined, undefined);
-const equalListFrame = (eq: Value, xs: ListValue, ys: ListValue) => new Frame(12 /* EqualList */, null, null, 0, null, eq, xs, ys);
-const restoreFrame = (def: Definition | undefined) => new Frame(13 /* Restore */, null, null, 0, null, undefined, undefined, def);
-const catchFrame = (handler: (exception: AnyExceptionValue) => void) => new Frame(14 /* Catch */, null, null, 0, null, undefined, handler, undefined);
-const thenFrame = (resume: (value: Value) => void) => new Frame(15 /* Then */, null, null, 0, null, undefined, resume, undefined);
+/** A SetTop frame's `x`: the top-level value being evaluated, and the definition to restore after it. */
+interface SetTop { readonly value: DefValue; readonly saved: Definition | undefined }
+/** An EqualList frame's `x`: the rests of the two lists. */
+interface Rests { readonly xs: ListValue; readonly ys: ListValue }
+
+const appFunFrame = (node: Node, env: Env) => new Frame(0 /* AppFun */, node, env, 0, null, undefined, undefined);
+const appArgsFrame = (fn: Value, node: Node, vals: Value[], i: number, env: Env) => new Frame(1 /* AppArgs */, node, env, i, vals, fn, undefined);
+const applyToFrame = (args: Value[], from: number) => new Frame(2 /* ApplyTo */, null, null, from, args, undefined, undefined);
+const tyAppFrame = (count: number) => new Frame(3 /* TyApp */, null, null, count, null, undefined, undefined);
+const nodeFrame = (t: 4 | 6 | 7, node: Node, env: Env) => new Frame(t, node, env, 0, null, undefined, undefined);
+const letFrame = (node: Node, i: number, env: Env) => new Frame(5 /* Let */, node, env, i, null, undefined, undefined);
+const collectFrame = (node: Node, vals: Value[], i: number, env: Env) => new Frame(8 /* Collect */, node, env, i, vals, undefined, undefined);
+const setTopFrame = (value: DefValue, saved: Definition | undefined) => new Frame(9 /* SetTop */, null, null, 0, null, undefined, { value, saved } satisfies SetTop);
+const foldlFrame = (f: Value, rest: ListValue) => new Frame(10 /* Foldl */, null, null, 0, null, f, rest);
+const foldrFrame = (f: Value, items: Value[]) => new Frame(11 /* Foldr */, null, null, items.length - 1, items, f, undefined);
+const equalListFrame = (eq: Value, xs: ListValue, ys: ListValue) => new Frame(12 /* EqualList */, null, null, 0, null, eq, { xs, ys } satisfies Rests);
+const restoreFrame = (def: Definition | undefined) => new Frame(13 /* Restore */, null, null, 0, null, undefined, def);
+const catchFrame = (handler: (exception: AnyExceptionValue) => void) => new Frame(14 /* Catch */, null, null, 0, null, undefined, handler);
+const thenFrame = (resume: (value: Value) => void) => new Frame(15 /* Then */, null, null, 0, null, undefined, resume);
 
 /** An evaluation stops: the reason, as data. */
 class Stop {
@@ -644,11 +649,13 @@ export class Evaluator {
       case 8 /* Collect */:
         frame.vals![frame.i] = v;
         return this.collect(frame.node!, frame.vals!, frame.i + 1, frame.env, frame);
-      case 9 /* SetTop */:
-        this.topValues.set(frame.x as DefValue, v);
-        this.sharedValues?.set(frame.x as DefValue, v);
-        this.def = frame.y as Definition | undefined;
+      case 9 /* SetTop */: {
+        const { value, saved } = frame.x as SetTop;
+        this.topValues.set(value, v);
+        this.sharedValues?.set(value, v);
+        this.def = saved;
         return this.give(v);
+      }
       case 10 /* Foldl */: {
         const cell = frame.x as ListValue;
         if (cell.kind === 'nil') return this.give(v);
@@ -665,10 +672,11 @@ export class Evaluator {
       }
       case 12 /* EqualList */: {
         if (v.kind !== 'bool' || !v.value) return this.give(FALSE);
-        return this.equalList(frame.f!, frame.x as ListValue, frame.y as ListValue);
+        const { xs, ys } = frame.x as Rests;
+        return this.equalList(frame.f!, xs, ys);
       }
       case 13 /* Restore */:
-        this.def = frame.y as Definition | undefined;
+        this.def = frame.x as Definition | undefined;
         return this.give(v);
       case 14 /* Catch */:
         return this.give(v);
@@ -1004,8 +1012,8 @@ export class Evaluator {
     while (k.length > 0) {
       const frame = k.pop()!;
       if (frame.t === 14 /* Catch */) return (frame.x as (exception: AnyExceptionValue) => void)(exception);
-      if (frame.t === 9 /* SetTop */) this.topValues.delete(frame.x as DefValue);
-      else if (frame.t === 13 /* Restore */) this.def = frame.y as Definition | undefined; // the handler runs in its own definition
+      if (frame.t === 9 /* SetTop */) this.topValues.delete((frame.x as SetTop).value);
+      else if (frame.t === 13 /* Restore */) this.def = frame.x as Definition | undefined; // the handler runs in its own definition
     }
     throw new Stop({ kind: 'unhandledException', exception, definition: this.def });
   }
