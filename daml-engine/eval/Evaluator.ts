@@ -40,12 +40,10 @@ export const enum FnTag { Closure = 0, Pap = 1, Builtin = 2, TyClosure = 3 }
 /**
  * The function values the evaluator builds, one class for every kind (`tag`), each its own
  * `FunctionValue`: the machine reads one object shape (four literal shapes made its loads
- * polymorphic) and a closure is one allocation, not a value around a closure. By tag: closure:
- * `params`, `body`, `env`, `def`; partial application (`pap`): `inner` (a closure or a builtin)
- * and its `args` so far; builtin: `name`, `arity`, `impl`; `Λ α : 'nat' . e` (tyClosure): `arity`
- * the type arguments still `pending`, `body`, `env`, `def`. The kinds share two fields, `p` and
- * `q`, read through the getters of each kind's names (a million closures a splice-amulet-test
- * run: a field less is 8 MB less to allocate).
+ * polymorphic) and a closure is one allocation, not a value around a closure. Fields by tag:
+ * closure: `params`, `body`, `env`, `def`; partial application (`pap`): `inner` (a closure or a
+ * builtin) and its `args` so far; builtin: `name`, `arity`, `impl`; `Λ α : 'nat' . e`
+ * (tyClosure): `arity` the type arguments still `pending`, `body`, `env`, `def`.
  */
 export class Fn implements FunctionValue {
   readonly kind = 'function' as const;
@@ -53,34 +51,29 @@ export class Fn implements FunctionValue {
     readonly tag: FnTag,
     /** closure: its parameter count; builtin: its arity; tyClosure: type arguments pending. */
     readonly arity: number,
-    /** closure: `params`; pap: `args`; builtin: `name`. */
-    private readonly p: readonly string[] | readonly Value[] | BuiltinName | null,
-    /** closure, tyClosure: `body`; pap: `inner`; builtin: `impl`. */
-    private readonly q: Node | Fn | FirstOrderBuiltin | undefined,
+    readonly params: readonly string[] | null,
+    readonly body: Node | null,
     readonly env: Env,
     readonly def: Definition | undefined,
+    readonly inner: Fn | null,
+    readonly args: readonly Value[] | null,
+    readonly name: BuiltinName | '',
+    readonly impl: FirstOrderBuiltin | undefined,
   ) {}
 
   /** `FunctionValue`'s opaque payload: the function itself (on the prototype, so no value holds itself). */
   get fn(): object {
     return this;
   }
-
-  get params(): readonly string[] | null { return this.tag === 0 /* Closure */ ? this.p as readonly string[] : null; }
-  get body(): Node | null { return this.tag === 0 /* Closure */ || this.tag === 3 /* TyClosure */ ? this.q as Node : null; }
-  get inner(): Fn | null { return this.tag === 1 /* Pap */ ? this.q as Fn : null; }
-  get args(): readonly Value[] | null { return this.tag === 1 /* Pap */ ? this.p as readonly Value[] : null; }
-  get name(): BuiltinName | '' { return this.tag === 2 /* Builtin */ ? this.p as BuiltinName : ''; }
-  get impl(): FirstOrderBuiltin | undefined { return this.tag === 2 /* Builtin */ ? this.q as FirstOrderBuiltin | undefined : undefined; }
 }
 
 const closure = (params: readonly string[], body: Node, env: Env, def: Definition | undefined): Fn =>
-  new Fn(0 /* Closure */, params.length, params, body, env, def);
-const pap = (inner: Fn, args: readonly Value[]): Fn => new Fn(1 /* Pap */, inner.arity - args.length, args, inner, null, undefined);
+  new Fn(0 /* Closure */, params.length, params, body, env, def, null, null, '', undefined);
+const pap = (inner: Fn, args: readonly Value[]): Fn => new Fn(1 /* Pap */, inner.arity - args.length, null, null, null, undefined, inner, args, '', undefined);
 const builtinFn = (name: BuiltinName, arity: number, impl: FirstOrderBuiltin | undefined): Fn =>
-  new Fn(2 /* Builtin */, arity, name, impl, null, undefined);
+  new Fn(2 /* Builtin */, arity, null, null, null, undefined, null, null, name, impl);
 const tyClosure = (pending: number, body: Node, env: Env, def: Definition | undefined): Fn =>
-  new Fn(3 /* TyClosure */, pending, null, body, env, def);
+  new Fn(3 /* TyClosure */, pending, null, body, env, def, null, null, '', undefined);
 
 /** A closure of `params` over `body` with an empty environment (Daml Script's runner makes the identity so). */
 export function closedFunction(params: readonly string[], body: Expr): FunctionValue {
