@@ -13,15 +13,16 @@
 import type { Value } from '../value/Value.js';
 
 /** Marks a cell over an argument array (in `c`, where an inline cell has its third binding). */
-const ARGS: unique symbol = Symbol('args');
+export const ARGS: unique symbol = Symbol('args');
 
 /**
  * One binder group's values, in five fields (a cell is the machine's most frequent allocation:
  * twelve million a splice-amulet-test run, so every field is 8 bytes times that). Inline, slots
  * 0-2 are `a`, `b`, `c`: `let` and case binders (a case on a list, the most frequent match,
  * binds its head and tail in one object), and a call of a closure taking exactly its one to three
- * parameters, all atoms. Over an argument array (`argsCell`), `c` is `ARGS`, `a` the array and `b`
- * the offset of slot 0 in it. Read slots with `slot`.
+ * parameters, all atoms. Over an argument array, `c` is `ARGS`, `a` the array and `b` the offset
+ * of slot 0 in it. Read slots with `slot`. The machine constructs cells and reads slots inline
+ * (`new EnvCell`, `lookup`): a helper's call costs until the optimizing compiler inlines it.
  */
 export class EnvCell {
   constructor(
@@ -31,16 +32,6 @@ export class EnvCell {
     readonly c: Value | typeof ARGS | undefined,
     readonly up: Env,
   ) {}
-}
-
-/** A cell binding `names` to up to three values in itself. */
-export function inlineCell(names: readonly string[], a: Value, b: Value | undefined, c: Value | undefined, up: Env): EnvCell {
-  return new EnvCell(names, a, b, c, up);
-}
-
-/** A cell binding `names` to `vals[off..]` (a call's argument array, not copied). */
-export function argsCell(names: readonly string[], vals: readonly Value[], off: number, up: Env): EnvCell {
-  return new EnvCell(names, vals, off, ARGS, up);
 }
 
 /** Slot `i` of the cell `e` (undefined past its values). */

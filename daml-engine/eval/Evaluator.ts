@@ -29,7 +29,7 @@ import { typesEqual } from './typesEqual.js';
 import type { Alt, Node } from './Node.js';
 import { compileNode, nodeOf } from './Node.js';
 import type { Env } from './Env.js';
-import { argsCell, bindEnv, inlineCell, sameLayout, Scope, scopeOf, slot } from './Env.js';
+import { ARGS, bindEnv, EnvCell, sameLayout, Scope, scopeOf } from './Env.js';
 
 export type { Env } from './Env.js';
 export { bindEnv } from './Env.js';
@@ -677,7 +677,7 @@ export class Evaluator {
       }
       case 5 /* Let */: {
         const node = frame.node!;
-        return this.bind(node, frame.i + 1, inlineCell((node.x as readonly (readonly string[])[])[frame.i]!, v, undefined, undefined, frame.env), frame);
+        return this.bind(node, frame.i + 1, new EnvCell((node.x as readonly (readonly string[])[])[frame.i]!, v, undefined, undefined, frame.env), frame);
       }
       case 6 /* One */: {
         const node = frame.node!;
@@ -826,7 +826,7 @@ export class Evaluator {
         }
         if (count === 1 || (b !== undefined && (count === 2 || c !== undefined))) {
           this.def = f.def;
-          return this.evalIn(f.body!, inlineCell(f.params!, a, b, c, f.env));
+          return this.evalIn(f.body!, new EnvCell(f.params!, a, b, c, f.env));
         }
       }
     }
@@ -877,7 +877,7 @@ export class Evaluator {
         }
         return this.evalIn(bound, env);
       }
-      env = inlineCell(groups[i]!, value, undefined, undefined, env);
+      env = new EnvCell(groups[i]!, value, undefined, undefined, env);
     }
     if (frame) this.release(frame);
     return this.evalIn(node.a!, env);
@@ -920,7 +920,7 @@ export class Evaluator {
           return this.give(pap(fn, from === 0 ? args : args.slice(from)));
         }
         // The parameters are one cell over the argument array itself (an ApplyTo frame reads the rest of it).
-        const env = argsCell(fn.params!, args, from, fn.env);
+        const env = new EnvCell(fn.params!, args, from, ARGS, fn.env);
         if (count > n) this.push(2 /* ApplyTo */, null, null, from + n, args, undefined);
         this.def = fn.def;
         return this.evalIn(fn.body!, env);
@@ -935,7 +935,7 @@ export class Evaluator {
           const vals = new Array<Value>(n);
           for (let i = 0; i < m; i++) vals[i] = held[i]!;
           for (let i = m; i < n; i++) vals[i] = args[from + i - m]!;
-          const env = argsCell(inner.params!, vals, 0, inner.env);
+          const env = new EnvCell(inner.params!, vals, 0, ARGS, inner.env);
           if (count > n - m) this.push(2 /* ApplyTo */, null, null, from + n - m, args, undefined);
           this.def = inner.def;
           return this.evalIn(inner.body!, env);
@@ -1079,7 +1079,7 @@ export class Evaluator {
       switch (alt.k) {
         case 0 /* Default */: return this.evalIn(alt.body, env);
         case 1 /* Variant */:
-          if (v.kind === 'variant' && v.constructor === alt.con) return this.evalIn(alt.body, inlineCell(alt.names, v.value, undefined, undefined, env));
+          if (v.kind === 'variant' && v.constructor === alt.con) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, undefined, undefined, env));
           break;
         case 2 /* Enum */:
           if (v.kind === 'enum' && v.constructor === alt.con) return this.evalIn(alt.body, env);
@@ -1097,13 +1097,13 @@ export class Evaluator {
           if (v.kind === 'nil') return this.evalIn(alt.body, env);
           break;
         case 7 /* Cons */:
-          if (v.kind === 'cons') return this.evalIn(alt.body, inlineCell(alt.names, v.head, v.tail, undefined, env));
+          if (v.kind === 'cons') return this.evalIn(alt.body, new EnvCell(alt.names, v.head, v.tail, undefined, env));
           break;
         case 8 /* None */:
           if (v.kind === 'optional' && v.value === undefined) return this.evalIn(alt.body, env);
           break;
         case 9 /* Some */:
-          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, inlineCell(alt.names, v.value, undefined, undefined, env));
+          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, undefined, undefined, env));
           break;
       }
     }
@@ -1345,7 +1345,11 @@ function lookup(n: Node, env: Env): Value | undefined {
   if (d < 0) return undefined;
   let e = env!;
   for (; d > 0; d--) e = e.up!;
-  return slot(e, n.i);
+  // `slot` (Env.ts), written out: this is the machine's most frequent read.
+  const c = e.c;
+  const i = n.i;
+  if (c === ARGS) return (e.a as readonly Value[])[(e.b as number) + i];
+  return i === 0 ? e.a as Value | undefined : i === 1 ? e.b as Value | undefined : c;
 }
 
 /** The position of a struct projection's field, remembered on the node (structs of one type share their names). */
