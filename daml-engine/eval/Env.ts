@@ -12,22 +12,33 @@
  */
 import type { Value } from '../value/Value.js';
 
+/** Marks a cell over an argument array (in `c`, where an inline cell has its third binding). */
+export const ARGS: unique symbol = Symbol('args');
+
 /**
- * One binder group's values: slot j is `vals[off + j]`, or slots 0-2 are `a`, `b`, `c` when
- * `vals` is null. Up to three bindings take no array: `let` and case binders (a case on a list,
- * the most frequent match of splice-amulet-test, binds its head and tail in one object), and a
- * call of a closure taking exactly its one to three parameters, all atoms.
+ * One binder group's values, in five fields (a cell is the machine's most frequent allocation:
+ * twelve million a splice-amulet-test run, so every field is 8 bytes times that). Inline, slots
+ * 0-2 are `a`, `b`, `c`: `let` and case binders (a case on a list, the most frequent match,
+ * binds its head and tail in one object), and a call of a closure taking exactly its one to three
+ * parameters, all atoms. Over an argument array, `c` is `ARGS`, `a` the array and `b` the offset
+ * of slot 0 in it. Read slots with `slot`. The machine constructs cells and reads slots inline
+ * (`new EnvCell`, `lookup`): a helper's call costs until the optimizing compiler inlines it.
  */
 export class EnvCell {
   constructor(
     readonly names: readonly string[],
-    readonly a: Value | undefined,
-    readonly b: Value | undefined,
-    readonly c: Value | undefined,
-    readonly vals: readonly Value[] | null,
-    readonly off: number,
+    readonly a: Value | readonly Value[] | undefined,
+    readonly b: Value | number | undefined,
+    readonly c: Value | typeof ARGS | undefined,
     readonly up: Env,
   ) {}
+}
+
+/** Slot `i` of the cell `e` (undefined past its values). */
+export function slot(e: EnvCell, i: number): Value | undefined {
+  const c = e.c;
+  if (c === ARGS) return (e.a as readonly Value[])[(e.b as number) + i];
+  return i === 0 ? e.a as Value | undefined : i === 1 ? e.b as Value | undefined : c;
 }
 
 /** A variable environment: a chain of binder groups, innermost first, shared by closures. */
@@ -35,7 +46,7 @@ export type Env = EnvCell | null;
 
 /** `env` with `name` bound to `value` on top (the port for callers that build environments by name). */
 export function bindEnv(name: string, value: Value, env: Env): Env {
-  return new EnvCell([name], value, undefined, undefined, null, 0, env);
+  return new EnvCell([name], value, undefined, undefined, env);
 }
 
 /** A compile-time scope: the binder groups' names, innermost first, mirroring the run-time `Env`. */
