@@ -113,7 +113,8 @@ class PackageDecoder {
     this.r = new WireReader(bytes);
   }
 
-  *decode(lfVersion: string): Generator<void, Package> {
+  /** The first pass: strings, imports and expression ranges kept, where the other tables and the modules lie. */
+  private scan(): { moduleRanges: Range[]; typeRanges: Range[]; kindRanges: Range[]; dottedRanges: Range[]; metadataRange: Range | undefined } {
     const r = this.r;
     const moduleRanges: Range[] = [];
     const typeRanges: Range[] = [];
@@ -135,28 +136,31 @@ class PackageDecoder {
         default: r.skip(tag);
       }
     }
+    return { moduleRanges, typeRanges, kindRanges, dottedRanges, metadataRange };
+  }
+
+  *decode(lfVersion: string): Generator<void, Package> {
+    const { moduleRanges, typeRanges, kindRanges, dottedRanges, metadataRange } = this.scan();
     yield;
-    for (const [i, [start, stop]] of dottedRanges.entries()) {
-      r.pos = start;
-      this.dottedNames.push(this.ints(stop).map((n) => this.str(n)).join('.'));
+    // Indexed loops whose bodies are methods: this generator is resumed once per step, and V8's
+    // optimized code for a generator body met mid-way (a table loop) deoptimized at each later
+    // package's first unseen access (e.g. the metadata range, once per package).
+    for (let i = 0; i < dottedRanges.length; i++) {
+      this.dottedNames.push(this.dottedName(dottedRanges[i]!));
       if (i % TABLE_STEP === TABLE_STEP - 1) yield;
     }
-    for (const [i, [start, stop]] of kindRanges.entries()) {
-      r.pos = start;
-      this.kinds.push(this.kind(stop));
+    for (let i = 0; i < kindRanges.length; i++) {
+      this.kinds.push(this.kindAt(kindRanges[i]!));
       if (i % TABLE_STEP === TABLE_STEP - 1) yield;
     }
-    for (const [i, [start, stop]] of typeRanges.entries()) {
-      r.pos = start;
-      this.types.push(this.type(stop));
+    for (let i = 0; i < typeRanges.length; i++) {
+      this.types.push(this.typeAt(typeRanges[i]!));
       if (i % TABLE_STEP === TABLE_STEP - 1) yield;
     }
-    let metadata: PackageMetadata | undefined;
-    if (metadataRange) { r.pos = metadataRange[0]; metadata = this.metadata(metadataRange[1]); }
+    const metadata = metadataRange ? this.metadataAt(metadataRange) : undefined;
     const modules = new Map<string, Module>();
-    for (const [start, stop] of moduleRanges) {
-      r.pos = start;
-      const module = this.module(stop);
+    for (let i = 0; i < moduleRanges.length; i++) {
+      const module = this.moduleAt(moduleRanges[i]!);
       modules.set(module.name, module);
       yield;
     }
@@ -164,6 +168,31 @@ class PackageDecoder {
   }
 
   // ---- tables --------------------------------------------------------------------------------
+
+  private dottedName(range: Range): string {
+    this.r.pos = range[0];
+    return this.ints(range[1]).map((n) => this.str(n)).join('.');
+  }
+
+  private kindAt(range: Range): Kind {
+    this.r.pos = range[0];
+    return this.kind(range[1]);
+  }
+
+  private typeAt(range: Range): Type {
+    this.r.pos = range[0];
+    return this.type(range[1]);
+  }
+
+  private metadataAt(range: Range): PackageMetadata {
+    this.r.pos = range[0];
+    return this.metadata(range[1]);
+  }
+
+  private moduleAt(range: Range): Module {
+    this.r.pos = range[0];
+    return this.module(range[1]);
+  }
 
   // proto3 omits a zero-valued int32, so an absent interned index means entry 0 of its table.
   private get s0(): string {
