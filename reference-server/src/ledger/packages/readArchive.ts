@@ -80,16 +80,7 @@ function readPackageMetadata(pkg: Uint8Array): { name: string | undefined; versi
   // Where each interned string starts: only the two the metadata names are decoded (a large
   // package interns tens of thousands).
   const strings: number[] = [];
-  // Where the (last) metadata message starts; read after the loop. Kept out of the loop, which V8
-  // optimizes on the stack while it skips the first package's strings: code for a branch not yet
-  // taken then deoptimized at every later package's metadata.
-  let metadata: number | undefined;
-  while (r.pos < r.len) {
-    const [field, wire] = r.tag();
-    if (field === 2 && wire === WireType.LengthDelimited) strings.push(r.pos);
-    else if (field === 4 && wire === WireType.LengthDelimited) metadata = r.pos;
-    r.skip(wire);
-  }
+  const metadata = scanPackage(r, strings);
   let nameIndex: number | undefined;
   let versionIndex: number | undefined;
   if (metadata !== undefined) {
@@ -112,4 +103,22 @@ function readPackageMetadata(pkg: Uint8Array): { name: string | undefined; versi
     return r.string();
   };
   return { name: string(nameIndex), version: string(versionIndex) };
+}
+
+/**
+ * Notes where each interned string starts (in `strings`) and returns where the (last) metadata
+ * message starts. A function of its own whose loop is its end: V8 optimizes the loop on the stack
+ * while it skips the first package's strings, then reuses that code for every later package, and
+ * code there for anything not yet run (the metadata branch, the code after the loop) deoptimized
+ * once per package.
+ */
+function scanPackage(r: BinaryReader, strings: number[]): number | undefined {
+  let metadata: number | undefined;
+  while (r.pos < r.len) {
+    const [field, wire] = r.tag();
+    if (field === 2 && wire === WireType.LengthDelimited) strings.push(r.pos);
+    else if (field === 4 && wire === WireType.LengthDelimited) metadata = r.pos;
+    r.skip(wire);
+  }
+  return metadata;
 }
