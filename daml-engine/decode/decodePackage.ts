@@ -72,6 +72,15 @@ type Range = readonly [start: number, end: number];
 export const MAX_WIRE_NESTING = 500;
 
 interface ModuleRef { readonly packageId: string; readonly module: string }
+/** A module's definitions by kind, as they are read. */
+interface ModuleDefs {
+  readonly synonyms: Map<string, DefTypeSyn>;
+  readonly dataTypes: Map<string, DefDataType>;
+  readonly values: Map<string, DefValue>;
+  readonly templates: Map<string, DefTemplate>;
+  readonly exceptions: Map<string, DefException>;
+  readonly interfaces: Map<string, DefInterface>;
+}
 
 /** Decodes one package payload (the `daml_lf_2` bytes of an ArchivePayload). */
 export function decodePackage(bytes: Uint8Array, packageId: string, lfVersion: string): Package {
@@ -1124,6 +1133,20 @@ class PackageDecoder {
 
   // ---- definitions -----------------------------------------------------------------------------
 
+  /**
+   * A module's definitions by field number (3..8), each reader adding its definition to its map:
+   * one call site for every kind, so a kind met late (exceptions, interfaces) does not deoptimize
+   * `module`'s optimized code, with each reader inlined, and have it compiled again.
+   */
+  private static readonly DEFS: readonly ((d: PackageDecoder, end: number, defs: ModuleDefs) => void)[] = [
+    (d, end, defs) => { const x = d.defTypeSyn(end); defs.synonyms.set(x.name, x); },
+    (d, end, defs) => { const x = d.defDataType(end); defs.dataTypes.set(x.name, x); },
+    (d, end, defs) => { const x = d.defValue(end); defs.values.set(x.name, x); },
+    (d, end, defs) => { const x = d.defTemplate(end); defs.templates.set(x.name, x); },
+    (d, end, defs) => { const x = d.defException(end); defs.exceptions.set(x.name, x); },
+    (d, end, defs) => { const x = d.defInterface(end); defs.interfaces.set(x.name, x); },
+  ];
+
   private module(end: number): Module {
     const r = this.r;
     let name = this.d0;
@@ -1134,23 +1157,15 @@ class PackageDecoder {
       else if ((tag & 7) === 2 && (tag >>> 3) >= 3 && (tag >>> 3) <= 8) ranges.push([tag >>> 3, this.range()]);
       else r.skip(tag);
     }
-    const synonyms = new Map<string, DefTypeSyn>();
-    const dataTypes = new Map<string, DefDataType>();
-    const values = new Map<string, DefValue>();
-    const templates = new Map<string, DefTemplate>();
-    const exceptions = new Map<string, DefException>();
-    const interfaces = new Map<string, DefInterface>();
-    for (const [field, [start, stop]] of ranges) {
-      r.pos = start;
-      switch (field) {
-        case 3: { const d = this.defTypeSyn(stop); synonyms.set(d.name, d); break; }
-        case 4: { const d = this.defDataType(stop); dataTypes.set(d.name, d); break; }
-        case 5: { const d = this.defValue(stop); values.set(d.name, d); break; }
-        case 6: { const d = this.defTemplate(stop); templates.set(d.name, d); break; }
-        case 7: { const d = this.defException(stop); exceptions.set(d.name, d); break; }
-        case 8: { const d = this.defInterface(stop); interfaces.set(d.name, d); break; }
-      }
+    const defs: ModuleDefs = {
+      synonyms: new Map(), dataTypes: new Map(), values: new Map(), templates: new Map(), exceptions: new Map(), interfaces: new Map(),
+    };
+    for (let i = 0; i < ranges.length; i++) {
+      const [field, range] = ranges[i]!;
+      r.pos = range[0];
+      PackageDecoder.DEFS[field - 3]!(this, range[1], defs);
     }
+    const { synonyms, dataTypes, values, templates, exceptions, interfaces } = defs;
     return { name, synonyms, dataTypes, values, templates, exceptions, interfaces };
   }
 
