@@ -8,7 +8,9 @@
  * explicit stack. Failures are data (CheckFailure).
  */
 import type { CaseAlt, Expr, TypeConApp, Update } from '../ast/Expr.js';
-import type { DataCons, DefDataType, DefInterface, DefTemplate, Module, Package, TemplateChoice } from '../ast/Package.js';
+import type {
+  DataCons, DefDataType, DefException, DefInterface, DefTemplate, DefTypeSyn, DefValue, Module, Package, TemplateChoice,
+} from '../ast/Package.js';
 import type { BuiltinTypeName, Kind, QualifiedName, Type } from '../ast/Type.js';
 import type { CheckFailure, CheckReason, CheckResult } from './CheckFailure.js';
 import { arrowToStar, curried, type K, kindsEqual, showKind, STAR } from './kinds.js';
@@ -113,39 +115,46 @@ class PackageChecker {
 
   // ---- look-ups ------------------------------------------------------------------------------
 
+  /**
+   * A module's definitions, one kind after another (MODULE_DEFS), one per step. Each kind's check
+   * is a method called through one call site: a kind met late (interfaces, exceptions) deoptimized
+   * this generator's code with every check inlined, and had it compiled again.
+   */
   *module(m: Module): Generator<void, void> {
-    const at = (name: string) => { this.#definition = `${m.name}:${name}`; };
-    for (const dt of m.dataTypes.values()) { at(dt.name); this.dataType(dt); yield; }
-    for (const syn of m.synonyms.values()) {
-      at(syn.name);
-      this.withTypeParams(syn.params, () => this.typeStar(syn.type));
-      yield;
-    }
-    for (const t of m.templates.values()) { at(t.name); this.template(m, t); yield; }
-    for (const i of m.interfaces.values()) { at(i.name); this.iface(m, i); yield; }
-    for (const x of m.exceptions.values()) {
-      yield;
-      at(x.name);
-      const dt = m.dataTypes.get(x.name);
-      if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
-      this.exprs([x.message], []);
-      this.#typer.roots([{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], []);
-    }
-    for (const v of m.values.values()) {
-      yield;
-      at(v.name);
-      this.typeStar(v.type);
-      let body: Expr;
-      try {
-        body = v.expr;
-      } catch (e) {
-        // Value bodies decode lazily: a wire error surfaces here.
-        this.fail({ kind: 'undecodable', detail: e instanceof Error ? e.message : String(e) });
+    for (let k = 0; k < MODULE_DEFS.length; k++) {
+      const kind = MODULE_DEFS[k]!;
+      for (const d of kind.defs(m)) {
+        if (kind.yieldFirst) yield;
+        this.#definition = `${m.name}:${d.name}`;
+        kind.check(this, m, d);
+        if (!kind.yieldFirst) yield;
       }
-      this.exprs([body], []);
-      this.#typer.roots([{ e: body, type: toTy(v.type), what: 'value body' }], []);
     }
     this.#definition = undefined;
+  }
+
+  synonym(syn: DefTypeSyn): void {
+    this.withTypeParams(syn.params, () => this.typeStar(syn.type));
+  }
+
+  exception(m: Module, x: DefException): void {
+    const dt = m.dataTypes.get(x.name);
+    if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
+    this.exprs([x.message], []);
+    this.#typer.roots([{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], []);
+  }
+
+  value(v: DefValue): void {
+    this.typeStar(v.type);
+    let body: Expr;
+    try {
+      body = v.expr;
+    } catch (e) {
+      // Value bodies decode lazily: a wire error surfaces here.
+      this.fail({ kind: 'undecodable', detail: e instanceof Error ? e.message : String(e) });
+    }
+    this.exprs([body], []);
+    this.#typer.roots([{ e: body, type: toTy(v.type), what: 'value body' }], []);
   }
 
   package(id: string): Package {
@@ -514,6 +523,27 @@ class PackageChecker {
     if (!this.templateOf(q).key) this.fail({ kind: 'illFormed', detail: `tried to perform key lookup or fetch on template ${showName(q)}` });
   }
 }
+
+/** One kind of a module's definitions: which, when a step yields (before or after it), its check. */
+interface ModuleDefKind<D extends { readonly name: string }> {
+  readonly defs: (m: Module) => Iterable<D>;
+  readonly yieldFirst: boolean;
+  readonly check: (c: PackageChecker, m: Module, d: D) => void;
+}
+
+function defKind<D extends { readonly name: string }>(k: ModuleDefKind<D>): ModuleDefKind<{ readonly name: string }> {
+  return k as unknown as ModuleDefKind<{ readonly name: string }>;
+}
+
+/** In the order the checker has always taken them. */
+const MODULE_DEFS: readonly ModuleDefKind<{ readonly name: string }>[] = [
+  defKind<DefDataType>({ defs: (m) => m.dataTypes.values(), yieldFirst: false, check: (c, _m, dt) => { c.dataType(dt); } }),
+  defKind<DefTypeSyn>({ defs: (m) => m.synonyms.values(), yieldFirst: false, check: (c, _m, syn) => { c.synonym(syn); } }),
+  defKind<DefTemplate>({ defs: (m) => m.templates.values(), yieldFirst: false, check: (c, m, t) => { c.template(m, t); } }),
+  defKind<DefInterface>({ defs: (m) => m.interfaces.values(), yieldFirst: false, check: (c, m, i) => { c.iface(m, i); } }),
+  defKind<DefException>({ defs: (m) => m.exceptions.values(), yieldFirst: true, check: (c, m, x) => { c.exception(m, x); } }),
+  defKind<DefValue>({ defs: (m) => m.values.values(), yieldFirst: true, check: (c, _m, v) => { c.value(v); } }),
+];
 
 type NodeExpr = Exclude<Expr, { kind: 'var' | 'val' | 'builtin' | 'lit' }>;
 /** Checks node `e` at depth `d`: its own references at once, its subexpressions and types pushed on `stack`. */
