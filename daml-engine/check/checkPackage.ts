@@ -8,7 +8,9 @@
  * explicit stack. Failures are data (CheckFailure).
  */
 import type { CaseAlt, Expr, TypeConApp, Update } from '../ast/Expr.js';
-import type { DataCons, DefDataType, DefInterface, DefTemplate, Module, Package, TemplateChoice } from '../ast/Package.js';
+import type {
+  DataCons, DefDataType, DefException, DefInterface, DefTemplate, DefTypeSyn, DefValue, Module, Package, TemplateChoice,
+} from '../ast/Package.js';
 import type { BuiltinTypeName, Kind, QualifiedName, Type } from '../ast/Type.js';
 import type { CheckFailure, CheckReason, CheckResult } from './CheckFailure.js';
 import { arrowToStar, curried, type K, kindsEqual, showKind, STAR } from './kinds.js';
@@ -113,39 +115,46 @@ class PackageChecker {
 
   // ---- look-ups ------------------------------------------------------------------------------
 
+  /**
+   * A module's definitions, one kind after another (MODULE_DEFS), one per step. Each kind's check
+   * is a method called through one call site: a kind met late (interfaces, exceptions) deoptimized
+   * this generator's code with every check inlined, and had it compiled again.
+   */
   *module(m: Module): Generator<void, void> {
-    const at = (name: string) => { this.#definition = `${m.name}:${name}`; };
-    for (const dt of m.dataTypes.values()) { at(dt.name); this.dataType(dt); yield; }
-    for (const syn of m.synonyms.values()) {
-      at(syn.name);
-      this.withTypeParams(syn.params, () => this.typeStar(syn.type));
-      yield;
-    }
-    for (const t of m.templates.values()) { at(t.name); this.template(m, t); yield; }
-    for (const i of m.interfaces.values()) { at(i.name); this.iface(m, i); yield; }
-    for (const x of m.exceptions.values()) {
-      yield;
-      at(x.name);
-      const dt = m.dataTypes.get(x.name);
-      if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
-      this.exprs([x.message], []);
-      this.#typer.roots([{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], []);
-    }
-    for (const v of m.values.values()) {
-      yield;
-      at(v.name);
-      this.typeStar(v.type);
-      let body: Expr;
-      try {
-        body = v.expr;
-      } catch (e) {
-        // Value bodies decode lazily: a wire error surfaces here.
-        this.fail({ kind: 'undecodable', detail: e instanceof Error ? e.message : String(e) });
+    for (let k = 0; k < MODULE_DEFS.length; k++) {
+      const kind = MODULE_DEFS[k]!;
+      for (const d of kind.defs(m)) {
+        if (kind.yieldFirst) yield;
+        this.#definition = `${m.name}:${d.name}`;
+        kind.check(this, m, d);
+        if (!kind.yieldFirst) yield;
       }
-      this.exprs([body], []);
-      this.#typer.roots([{ e: body, type: toTy(v.type), what: 'value body' }], []);
     }
     this.#definition = undefined;
+  }
+
+  synonym(syn: DefTypeSyn): void {
+    this.withTypeParams(syn.params, () => this.typeStar(syn.type));
+  }
+
+  exception(m: Module, x: DefException): void {
+    const dt = m.dataTypes.get(x.name);
+    if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
+    this.exprs([x.message], []);
+    this.#typer.roots([{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], []);
+  }
+
+  value(v: DefValue): void {
+    this.typeStar(v.type);
+    let body: Expr;
+    try {
+      body = v.expr;
+    } catch (e) {
+      // Value bodies decode lazily: a wire error surfaces here.
+      this.fail({ kind: 'undecodable', detail: e instanceof Error ? e.message : String(e) });
+    }
+    this.exprs([body], []);
+    this.#typer.roots([{ e: body, type: toTy(v.type), what: 'value body' }], []);
   }
 
   package(id: string): Package {
@@ -446,142 +455,32 @@ class PackageChecker {
     }
   }
 
-  node(e: Exclude<Expr, { kind: 'var' | 'val' | 'builtin' | 'lit' }>, d: number, stack: Item[]): void {
-    // Leaves are checked at once: fewer stack items.
-    const sub = (x: Expr): void => {
-      if (x.kind === 'var' || x.kind === 'val' || x.kind === 'builtin' || x.kind === 'lit') this.expr(x, d + 1, stack);
-      else stack.push({ k: 'e', e: x, d: d + 1 });
-    };
-    const type = (t: Type, star = true): void => { stack.push({ k: 't', t, star }); };
-    /** `x` in scope of `names` only. */
-    const scoped = (names: readonly string[], x: Expr): void => {
-      stack.push({ k: 'unbind', names }, { k: 'e', e: x, d: d + 1 }, { k: 'bind', names });
-    };
-    switch (e.kind) {
-      case 'recCon': {
-        const cons = this.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
-        if (cons.fields.length !== e.fields.length || cons.fields.some((f, i) => f.name !== e.fields[i]!.field)) {
-          this.fail({ kind: 'illFormed', detail: `field mismatch in record construction of ${showName(e.tycon.tycon)}` });
-        }
-        for (const f of e.fields) sub(f.expr);
-        return;
-      }
-      case 'recProj': case 'recUpd': {
-        const cons = this.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
-        if (!cons.fields.some((f) => f.name === e.field)) this.fail({ kind: 'unknownReference', what: 'field', name: `${showName(e.tycon.tycon)}:${e.field}` });
-        sub(e.record);
-        if (e.kind === 'recUpd') sub(e.update);
-        return;
-      }
-      case 'variantCon': {
-        const cons = this.tyConApp(e.tycon, 'variant') as Extract<DataCons, { kind: 'variant' }>;
-        if (!cons.constructors.some((c) => c.name === e.constructor)) this.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon.tycon)}:${e.constructor}` });
-        sub(e.arg);
-        return;
-      }
-      case 'enumCon': {
-        const { cons } = this.consOf(e.tycon, 'enum');
-        if (!cons.constructors.includes(e.constructor)) this.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon)}:${e.constructor}` });
-        return;
-      }
-      case 'structCon':
-        this.distinct(e.fields.map((f) => f.field), 'field');
-        for (const f of e.fields) sub(f.expr);
-        return;
-      case 'structProj': sub(e.struct); return;
-      case 'structUpd': sub(e.struct); sub(e.update); return;
-      case 'app':
-        if (e.args.length === 0) this.fail({ kind: 'illFormed', detail: 'application without arguments' });
-        sub(e.fun);
-        for (const a of e.args) sub(a);
-        return;
-      case 'tyApp':
-        if (e.types.length === 0) this.fail({ kind: 'illFormed', detail: 'type application without types' });
-        sub(e.expr);
-        for (const t of e.types) type(t, false);
-        return;
-      case 'abs':
-        if (e.params.length === 0) this.fail({ kind: 'illFormed', detail: 'abstraction without parameters' });
-        scoped(e.params.map((p) => p.name), e.body);
-        for (const p of e.params) type(p.type);
-        return;
-      case 'tyAbs':
-        if (e.params.length === 0) this.fail({ kind: 'illFormed', detail: 'type abstraction without parameters' });
-        stack.push({ k: 'tunbind', vars: e.params });
-        sub(e.body);
-        stack.push({ k: 'tbind', vars: e.params });
-        return;
-      case 'case':
-        if (e.alts.length === 0) this.fail({ kind: 'illFormed', detail: 'empty case' });
-        for (const alt of e.alts) this.alt(alt, scoped);
-        sub(e.scrut);
-        return;
-      case 'let': this.bindings(e.bindings, e.body, stack, d); return;
-      case 'nil': type(e.type); return;
-      case 'cons':
-        if (e.front.length === 0) this.fail({ kind: 'illFormed', detail: 'empty Cons front' });
-        type(e.type);
-        for (const x of e.front) sub(x);
-        sub(e.tail);
-        return;
-      case 'update': this.update(e.update, d, stack, sub, type, scoped); return;
-      case 'optionalNone': case 'typeRep': case 'experimental': type(e.type); return;
-      case 'optionalSome': type(e.type); sub(e.value); return;
-      case 'toAny': case 'fromAny': case 'toAnyException': case 'fromAnyException': type(e.type); sub(e.expr); return;
-      case 'throw': type(e.returnType); type(e.exceptionType); sub(e.expr); return;
-      case 'toInterface': case 'fromInterface': case 'unsafeFromInterface': {
-        this.interfaceOf(e.iface);
-        const t = this.templateOf(e.template);
-        if (![...t.implements.values()].some((i) => sameName(i.iface, e.iface))) {
-          this.fail({ kind: 'illFormed', detail: `template ${showName(e.template)} does not implement interface ${showName(e.iface)}` });
-        }
-        if (e.kind === 'unsafeFromInterface') sub(e.cid);
-        sub(e.expr);
-        return;
-      }
-      case 'callInterface':
-        if (!this.interfaceOf(e.iface).methods.has(e.method)) this.fail({ kind: 'unknownReference', what: 'method', name: `${showName(e.iface)}:${e.method}` });
-        sub(e.expr);
-        return;
-      case 'signatoryInterface': case 'observerInterface': case 'viewInterface': case 'interfaceTemplateTypeRep':
-        this.interfaceOf(e.iface);
-        sub(e.expr);
-        return;
-      case 'toRequiredInterface': case 'fromRequiredInterface': case 'unsafeFromRequiredInterface': {
-        this.interfaceOf(e.required);
-        const requiring = this.interfaceOf(e.requiring);
-        if (!requiring.requires.some((r) => sameName(r, e.required))) {
-          this.fail({ kind: 'illFormed', detail: `interface ${showName(e.requiring)} does not require ${showName(e.required)}` });
-        }
-        if (e.kind === 'unsafeFromRequiredInterface') sub(e.cid);
-        sub(e.expr);
-        return;
-      }
-      case 'choiceController': case 'choiceObserver':
-        this.choiceOf(e.template, e.choice, 'template');
-        sub(e.contract);
-        sub(e.arg);
-        return;
-    }
+  /**
+   * A node's rule, from NODE_RULES by its kind: one small function per kind rather than one switch
+   * over ~45 kinds, so V8 optimizes each rule on its own once it is hot, and a kind first met late
+   * deoptimizes and recompiles that rule only (see ExprTyper.node).
+   */
+  node(e: NodeExpr, d: number, stack: Item[]): void {
+    (NODE_RULES[e.kind] as NodeRule<NodeExpr>)(this, e, d, stack);
   }
 
-  alt(alt: CaseAlt, scoped: (names: readonly string[], x: Expr) => void): void {
+  alt(alt: CaseAlt, d: number, stack: Item[]): void {
     switch (alt.kind) {
-      case 'default': case 'builtinCon': case 'nil': case 'optionalNone': scoped([], alt.body); return;
+      case 'default': case 'builtinCon': case 'nil': case 'optionalNone': scoped(stack, d, [], alt.body); return;
       case 'variant': {
         const { cons } = this.consOf(alt.tycon, 'variant');
         if (!cons.constructors.some((c) => c.name === alt.constructor)) this.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(alt.tycon)}:${alt.constructor}` });
-        scoped([alt.binder], alt.body);
+        scoped(stack, d, [alt.binder], alt.body);
         return;
       }
       case 'enum': {
         const { cons } = this.consOf(alt.tycon, 'enum');
         if (!cons.constructors.includes(alt.constructor)) this.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(alt.tycon)}:${alt.constructor}` });
-        scoped([], alt.body);
+        scoped(stack, d, [], alt.body);
         return;
       }
-      case 'cons': scoped([alt.head, alt.tail], alt.body); return;
-      case 'optionalSome': scoped([alt.binder], alt.body); return;
+      case 'cons': scoped(stack, d, [alt.head, alt.tail], alt.body); return;
+      case 'optionalSome': scoped(stack, d, [alt.binder], alt.body); return;
     }
   }
 
@@ -597,12 +496,10 @@ class PackageChecker {
     }
   }
 
-  update(
-    u: Update, d: number, stack: Item[], sub: (x: Expr) => void, type: (t: Type, star?: boolean) => void,
-    scoped: (names: readonly string[], x: Expr) => void,
-  ): void {
+  update(u: Update, d: number, stack: Item[]): void {
+    const sub = (x: Expr): void => { subExpr(this, x, d, stack); };
     switch (u.kind) {
-      case 'pure': case 'embedExpr': type(u.type); sub(u.expr); return;
+      case 'pure': case 'embedExpr': typeItem(stack, u.type); sub(u.expr); return;
       case 'block': this.bindings(u.bindings, u.body, stack, d); return;
       case 'create': this.templateOf(u.template); sub(u.expr); return;
       case 'createInterface': this.interfaceOf(u.iface); sub(u.expr); return;
@@ -618,7 +515,7 @@ class PackageChecker {
       case 'fetchInterface': this.interfaceOf(u.iface); sub(u.cid); return;
       case 'getTime': return;
       case 'ledgerTimeLt': sub(u.expr); return;
-      case 'tryCatch': type(u.returnType); sub(u.tryExpr); scoped([u.binder], u.catchExpr); return;
+      case 'tryCatch': typeItem(stack, u.returnType); sub(u.tryExpr); scoped(stack, d, [u.binder], u.catchExpr); return;
     }
   }
 
@@ -626,6 +523,180 @@ class PackageChecker {
     if (!this.templateOf(q).key) this.fail({ kind: 'illFormed', detail: `tried to perform key lookup or fetch on template ${showName(q)}` });
   }
 }
+
+/** One kind of a module's definitions: which, when a step yields (before or after it), its check. */
+interface ModuleDefKind<D extends { readonly name: string }> {
+  readonly defs: (m: Module) => Iterable<D>;
+  readonly yieldFirst: boolean;
+  readonly check: (c: PackageChecker, m: Module, d: D) => void;
+}
+
+function defKind<D extends { readonly name: string }>(k: ModuleDefKind<D>): ModuleDefKind<{ readonly name: string }> {
+  return k as unknown as ModuleDefKind<{ readonly name: string }>;
+}
+
+/** In the order the checker has always taken them. */
+const MODULE_DEFS: readonly ModuleDefKind<{ readonly name: string }>[] = [
+  defKind<DefDataType>({ defs: (m) => m.dataTypes.values(), yieldFirst: false, check: (c, _m, dt) => { c.dataType(dt); } }),
+  defKind<DefTypeSyn>({ defs: (m) => m.synonyms.values(), yieldFirst: false, check: (c, _m, syn) => { c.synonym(syn); } }),
+  defKind<DefTemplate>({ defs: (m) => m.templates.values(), yieldFirst: false, check: (c, m, t) => { c.template(m, t); } }),
+  defKind<DefInterface>({ defs: (m) => m.interfaces.values(), yieldFirst: false, check: (c, m, i) => { c.iface(m, i); } }),
+  defKind<DefException>({ defs: (m) => m.exceptions.values(), yieldFirst: true, check: (c, m, x) => { c.exception(m, x); } }),
+  defKind<DefValue>({ defs: (m) => m.values.values(), yieldFirst: true, check: (c, _m, v) => { c.value(v); } }),
+];
+
+type NodeExpr = Exclude<Expr, { kind: 'var' | 'val' | 'builtin' | 'lit' }>;
+/** Checks node `e` at depth `d`: its own references at once, its subexpressions and types pushed on `stack`. */
+type NodeRule<E extends NodeExpr> = (c: PackageChecker, e: E, d: number, stack: Item[]) => void;
+
+/** A subexpression of a node at depth `d`; leaves are checked at once (fewer stack items). */
+function subExpr(c: PackageChecker, x: Expr, d: number, stack: Item[]): void {
+  if (x.kind === 'var' || x.kind === 'val' || x.kind === 'builtin' || x.kind === 'lit') c.expr(x, d + 1, stack);
+  else stack.push({ k: 'e', e: x, d: d + 1 });
+}
+
+function typeItem(stack: Item[], t: Type, star = true): void {
+  stack.push({ k: 't', t, star });
+}
+
+/** `x` in scope of `names` only. */
+function scoped(stack: Item[], d: number, names: readonly string[], x: Expr): void {
+  stack.push({ k: 'unbind', names }, { k: 'e', e: x, d: d + 1 }, { k: 'bind', names });
+}
+
+function recProjOrUpd(c: PackageChecker, e: Extract<Expr, { kind: 'recProj' | 'recUpd' }>, d: number, stack: Item[]): void {
+  const cons = c.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
+  if (!cons.fields.some((f) => f.name === e.field)) c.fail({ kind: 'unknownReference', what: 'field', name: `${showName(e.tycon.tycon)}:${e.field}` });
+  subExpr(c, e.record, d, stack);
+  if (e.kind === 'recUpd') subExpr(c, e.update, d, stack);
+}
+
+function typeOnly(_c: PackageChecker, e: { readonly type: Type }, _d: number, stack: Item[]): void {
+  typeItem(stack, e.type);
+}
+
+function typedExpr(c: PackageChecker, e: { readonly type: Type; readonly expr: Expr }, d: number, stack: Item[]): void {
+  typeItem(stack, e.type);
+  subExpr(c, e.expr, d, stack);
+}
+
+function templateInterface(c: PackageChecker, e: Extract<Expr, { kind: 'toInterface' | 'fromInterface' | 'unsafeFromInterface' }>, d: number, stack: Item[]): void {
+  c.interfaceOf(e.iface);
+  const t = c.templateOf(e.template);
+  if (![...t.implements.values()].some((i) => sameName(i.iface, e.iface))) {
+    c.fail({ kind: 'illFormed', detail: `template ${showName(e.template)} does not implement interface ${showName(e.iface)}` });
+  }
+  if (e.kind === 'unsafeFromInterface') subExpr(c, e.cid, d, stack);
+  subExpr(c, e.expr, d, stack);
+}
+
+function interfaceValue(c: PackageChecker, e: { readonly iface: QualifiedName; readonly expr: Expr }, d: number, stack: Item[]): void {
+  c.interfaceOf(e.iface);
+  subExpr(c, e.expr, d, stack);
+}
+
+function requiredInterface(c: PackageChecker, e: Extract<Expr, { kind: 'toRequiredInterface' | 'fromRequiredInterface' | 'unsafeFromRequiredInterface' }>, d: number, stack: Item[]): void {
+  c.interfaceOf(e.required);
+  const requiring = c.interfaceOf(e.requiring);
+  if (!requiring.requires.some((r) => sameName(r, e.required))) {
+    c.fail({ kind: 'illFormed', detail: `interface ${showName(e.requiring)} does not require ${showName(e.required)}` });
+  }
+  if (e.kind === 'unsafeFromRequiredInterface') subExpr(c, e.cid, d, stack);
+  subExpr(c, e.expr, d, stack);
+}
+
+function choiceParties(c: PackageChecker, e: Extract<Expr, { kind: 'choiceController' | 'choiceObserver' }>, d: number, stack: Item[]): void {
+  c.choiceOf(e.template, e.choice, 'template');
+  subExpr(c, e.contract, d, stack);
+  subExpr(c, e.arg, d, stack);
+}
+
+const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr, { kind: K }>> } = {
+  recCon: (c, e, d, stack) => {
+    const cons = c.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
+    if (cons.fields.length !== e.fields.length || cons.fields.some((f, i) => f.name !== e.fields[i]!.field)) {
+      c.fail({ kind: 'illFormed', detail: `field mismatch in record construction of ${showName(e.tycon.tycon)}` });
+    }
+    for (const f of e.fields) subExpr(c, f.expr, d, stack);
+  },
+  recProj: recProjOrUpd,
+  recUpd: recProjOrUpd,
+  variantCon: (c, e, d, stack) => {
+    const cons = c.tyConApp(e.tycon, 'variant') as Extract<DataCons, { kind: 'variant' }>;
+    if (!cons.constructors.some((x) => x.name === e.constructor)) c.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon.tycon)}:${e.constructor}` });
+    subExpr(c, e.arg, d, stack);
+  },
+  enumCon: (c, e) => {
+    const { cons } = c.consOf(e.tycon, 'enum');
+    if (!cons.constructors.includes(e.constructor)) c.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon)}:${e.constructor}` });
+  },
+  structCon: (c, e, d, stack) => {
+    c.distinct(e.fields.map((f) => f.field), 'field');
+    for (const f of e.fields) subExpr(c, f.expr, d, stack);
+  },
+  structProj: (c, e, d, stack) => { subExpr(c, e.struct, d, stack); },
+  structUpd: (c, e, d, stack) => { subExpr(c, e.struct, d, stack); subExpr(c, e.update, d, stack); },
+  app: (c, e, d, stack) => {
+    if (e.args.length === 0) c.fail({ kind: 'illFormed', detail: 'application without arguments' });
+    subExpr(c, e.fun, d, stack);
+    for (const a of e.args) subExpr(c, a, d, stack);
+  },
+  tyApp: (c, e, d, stack) => {
+    if (e.types.length === 0) c.fail({ kind: 'illFormed', detail: 'type application without types' });
+    subExpr(c, e.expr, d, stack);
+    for (const t of e.types) typeItem(stack, t, false);
+  },
+  abs: (c, e, d, stack) => {
+    if (e.params.length === 0) c.fail({ kind: 'illFormed', detail: 'abstraction without parameters' });
+    scoped(stack, d, e.params.map((p) => p.name), e.body);
+    for (const p of e.params) typeItem(stack, p.type);
+  },
+  tyAbs: (c, e, d, stack) => {
+    if (e.params.length === 0) c.fail({ kind: 'illFormed', detail: 'type abstraction without parameters' });
+    stack.push({ k: 'tunbind', vars: e.params });
+    subExpr(c, e.body, d, stack);
+    stack.push({ k: 'tbind', vars: e.params });
+  },
+  case: (c, e, d, stack) => {
+    if (e.alts.length === 0) c.fail({ kind: 'illFormed', detail: 'empty case' });
+    for (const alt of e.alts) c.alt(alt, d, stack);
+    subExpr(c, e.scrut, d, stack);
+  },
+  let: (c, e, d, stack) => { c.bindings(e.bindings, e.body, stack, d); },
+  nil: typeOnly,
+  cons: (c, e, d, stack) => {
+    if (e.front.length === 0) c.fail({ kind: 'illFormed', detail: 'empty Cons front' });
+    typeItem(stack, e.type);
+    for (const x of e.front) subExpr(c, x, d, stack);
+    subExpr(c, e.tail, d, stack);
+  },
+  update: (c, e, d, stack) => { c.update(e.update, d, stack); },
+  optionalNone: typeOnly,
+  typeRep: typeOnly,
+  experimental: typeOnly,
+  optionalSome: (c, e, d, stack) => { typeItem(stack, e.type); subExpr(c, e.value, d, stack); },
+  toAny: typedExpr,
+  fromAny: typedExpr,
+  toAnyException: typedExpr,
+  fromAnyException: typedExpr,
+  throw: (c, e, d, stack) => { typeItem(stack, e.returnType); typeItem(stack, e.exceptionType); subExpr(c, e.expr, d, stack); },
+  toInterface: templateInterface,
+  fromInterface: templateInterface,
+  unsafeFromInterface: templateInterface,
+  callInterface: (c, e, d, stack) => {
+    if (!c.interfaceOf(e.iface).methods.has(e.method)) c.fail({ kind: 'unknownReference', what: 'method', name: `${showName(e.iface)}:${e.method}` });
+    subExpr(c, e.expr, d, stack);
+  },
+  signatoryInterface: interfaceValue,
+  observerInterface: interfaceValue,
+  viewInterface: interfaceValue,
+  interfaceTemplateTypeRep: interfaceValue,
+  toRequiredInterface: requiredInterface,
+  fromRequiredInterface: requiredInterface,
+  unsafeFromRequiredInterface: requiredInterface,
+  choiceController: choiceParties,
+  choiceObserver: choiceParties,
+};
 
 const PARTIES = list(PARTY);
 

@@ -72,6 +72,17 @@ type Range = readonly [start: number, end: number];
 export const MAX_WIRE_NESTING = 500;
 
 interface ModuleRef { readonly packageId: string; readonly module: string }
+/** Reads one case of `Expr.Sum` (`field`), the reader at the start of its message. */
+type ExprCaseReader = (d: PackageDecoder, end: number, field: number) => Expr;
+/** A module's definitions by kind, as they are read. */
+interface ModuleDefs {
+  readonly synonyms: Map<string, DefTypeSyn>;
+  readonly dataTypes: Map<string, DefDataType>;
+  readonly values: Map<string, DefValue>;
+  readonly templates: Map<string, DefTemplate>;
+  readonly exceptions: Map<string, DefException>;
+  readonly interfaces: Map<string, DefInterface>;
+}
 
 /** Decodes one package payload (the `daml_lf_2` bytes of an ArchivePayload). */
 export function decodePackage(bytes: Uint8Array, packageId: string, lfVersion: string): Package {
@@ -113,7 +124,8 @@ class PackageDecoder {
     this.r = new WireReader(bytes);
   }
 
-  *decode(lfVersion: string): Generator<void, Package> {
+  /** The first pass: strings, imports and expression ranges kept, where the other tables and the modules lie. */
+  private scan(): { moduleRanges: Range[]; typeRanges: Range[]; kindRanges: Range[]; dottedRanges: Range[]; metadataRange: Range | undefined } {
     const r = this.r;
     const moduleRanges: Range[] = [];
     const typeRanges: Range[] = [];
@@ -135,28 +147,31 @@ class PackageDecoder {
         default: r.skip(tag);
       }
     }
+    return { moduleRanges, typeRanges, kindRanges, dottedRanges, metadataRange };
+  }
+
+  *decode(lfVersion: string): Generator<void, Package> {
+    const { moduleRanges, typeRanges, kindRanges, dottedRanges, metadataRange } = this.scan();
     yield;
-    for (const [i, [start, stop]] of dottedRanges.entries()) {
-      r.pos = start;
-      this.dottedNames.push(this.ints(stop).map((n) => this.str(n)).join('.'));
+    // Indexed loops whose bodies are methods: this generator is resumed once per step, and V8's
+    // optimized code for a generator body met mid-way (a table loop) deoptimized at each later
+    // package's first unseen access (e.g. the metadata range, once per package).
+    for (let i = 0; i < dottedRanges.length; i++) {
+      this.dottedNames.push(this.dottedName(dottedRanges[i]!));
       if (i % TABLE_STEP === TABLE_STEP - 1) yield;
     }
-    for (const [i, [start, stop]] of kindRanges.entries()) {
-      r.pos = start;
-      this.kinds.push(this.kind(stop));
+    for (let i = 0; i < kindRanges.length; i++) {
+      this.kinds.push(this.kindAt(kindRanges[i]!));
       if (i % TABLE_STEP === TABLE_STEP - 1) yield;
     }
-    for (const [i, [start, stop]] of typeRanges.entries()) {
-      r.pos = start;
-      this.types.push(this.type(stop));
+    for (let i = 0; i < typeRanges.length; i++) {
+      this.types.push(this.typeAt(typeRanges[i]!));
       if (i % TABLE_STEP === TABLE_STEP - 1) yield;
     }
-    let metadata: PackageMetadata | undefined;
-    if (metadataRange) { r.pos = metadataRange[0]; metadata = this.metadata(metadataRange[1]); }
+    const metadata = metadataRange ? this.metadataAt(metadataRange) : undefined;
     const modules = new Map<string, Module>();
-    for (const [start, stop] of moduleRanges) {
-      r.pos = start;
-      const module = this.module(stop);
+    for (let i = 0; i < moduleRanges.length; i++) {
+      const module = this.moduleAt(moduleRanges[i]!);
       modules.set(module.name, module);
       yield;
     }
@@ -164,6 +179,31 @@ class PackageDecoder {
   }
 
   // ---- tables --------------------------------------------------------------------------------
+
+  private dottedName(range: Range): string {
+    this.r.pos = range[0];
+    return this.ints(range[1]).map((n) => this.str(n)).join('.');
+  }
+
+  private kindAt(range: Range): Kind {
+    this.r.pos = range[0];
+    return this.kind(range[1]);
+  }
+
+  private typeAt(range: Range): Type {
+    this.r.pos = range[0];
+    return this.type(range[1]);
+  }
+
+  private metadataAt(range: Range): PackageMetadata {
+    this.r.pos = range[0];
+    return this.metadata(range[1]);
+  }
+
+  private moduleAt(range: Range): Module {
+    this.r.pos = range[0];
+    return this.module(range[1]);
+  }
 
   // proto3 omits a zero-valued int32, so an absent interned index means entry 0 of its table.
   private get s0(): string {
@@ -545,261 +585,303 @@ class PackageDecoder {
     return expr;
   }
 
+  /**
+   * `exprCase`'s readers by field number: one call site for every case, so a case first met late
+   * deoptimizes and recompiles its reader only, not one function with every case inlined.
+   */
+  private static readonly RECORD_PROJ_OR_UPD: ExprCaseReader = (d, end, field) => { // RecProj, RecUpd
+    const r = d.r;
+    let tycon: TypeConApp | undefined;
+    let fieldName = d.s0;
+    let record: Expr | undefined, update: Expr | undefined;
+    while (r.pos < end) {
+      const tag = r.tag();
+      switch (tag) {
+        case (1 << 3) | 2: tycon = d.typeConApp(r.limit()); break;
+        case 4 << 3: if (field === 8) fieldName = d.str(r.uint32()); else r.skip(tag); break;
+        case 2 << 3: if (field === 9) fieldName = d.str(r.uint32()); else r.skip(tag); break;
+        case (3 << 3) | 2: record = d.subExpr(); break;
+        case (4 << 3) | 2: update = d.subExpr(); break;
+        default: r.skip(tag);
+      }
+    }
+    if (field === 8) return { kind: 'recProj', tycon: need(tycon, 'rec_proj.tycon'), field: fieldName, record: need(record, 'rec_proj.record') };
+    return { kind: 'recUpd', tycon: need(tycon, 'rec_upd.tycon'), field: fieldName, record: need(record, 'rec_upd.record'), update: need(update, 'rec_upd.update') };
+  };
+
+  private static readonly STRUCT_PROJ_OR_UPD: ExprCaseReader = (d, end, field) => { // StructProj, StructUpd
+    const r = d.r;
+    let fieldName = d.s0;
+    let struct: Expr | undefined, update: Expr | undefined;
+    while (r.pos < end) {
+      const tag = r.tag();
+      switch (tag) {
+        case 1 << 3: fieldName = d.str(r.uint32()); break;
+        case (2 << 3) | 2: struct = d.subExpr(); break;
+        case (3 << 3) | 2: update = d.subExpr(); break;
+        default: r.skip(tag);
+      }
+    }
+    if (field === 13) return { kind: 'structProj', field: fieldName, struct: need(struct, 'struct_proj.struct') };
+    return { kind: 'structUpd', field: fieldName, struct: need(struct, 'struct_upd.struct'), update: need(update, 'struct_upd.update') };
+  };
+
+  private static readonly TO_OR_FROM_INTERFACE: ExprCaseReader = (d, end, field) => { // ToInterface, FromInterface
+    const { a, b, e1 } = d.twoRefsExprs(end);
+    if (field === 33) return { kind: 'toInterface', iface: need(a, 'to_interface.interface_type'), template: need(b, 'to_interface.template_type'), expr: need(e1, 'to_interface.template_expr') };
+    return { kind: 'fromInterface', iface: need(a, 'from_interface.interface_type'), template: need(b, 'from_interface.template_type'), expr: need(e1, 'from_interface.interface_expr') };
+  };
+
+  private static readonly INTERFACE_AND_EXPR: ExprCaseReader = (d, end, field) => { // one interface and one expression
+    const r = d.r;
+    let iface: QualifiedName | undefined;
+    let expr: Expr | undefined;
+    while (r.pos < end) {
+      const tag = r.tag();
+      if (tag === ((1 << 3) | 2)) iface = d.defRef(r.limit());
+      else if (tag === ((2 << 3) | 2)) expr = d.subExpr();
+      else r.skip(tag);
+    }
+    const kind = field === 36 ? 'signatoryInterface' : field === 37 ? 'observerInterface' : field === 38 ? 'viewInterface' : 'interfaceTemplateTypeRep';
+    return { kind, iface: need(iface, `${kind}.interface`), expr: need(expr, `${kind}.expr`) };
+  };
+
+  private static readonly TO_OR_FROM_REQUIRED: ExprCaseReader = (d, end, field) => {
+    const { a, b, e1 } = d.twoRefsExprs(end);
+    const kind = field === 41 ? 'toRequiredInterface' : 'fromRequiredInterface';
+    return { kind, required: need(a, `${kind}.required_interface`), requiring: need(b, `${kind}.requiring_interface`), expr: need(e1, `${kind}.expr`) };
+  };
+
+  private static readonly CHOICE_PARTIES: ExprCaseReader = (d, end, field) => {
+    const r = d.r;
+    let template: QualifiedName | undefined;
+    let choice = d.s0;
+    let contract: Expr | undefined, arg: Expr | undefined;
+    while (r.pos < end) {
+      const tag = r.tag();
+      switch (tag) {
+        case (1 << 3) | 2: template = d.defRef(r.limit()); break;
+        case 2 << 3: choice = d.str(r.uint32()); break;
+        case (3 << 3) | 2: contract = d.subExpr(); break;
+        case (4 << 3) | 2: arg = d.subExpr(); break;
+        default: r.skip(tag);
+      }
+    }
+    const kind = field === 1001 ? 'choiceController' : 'choiceObserver';
+    return { kind, template: need(template, `${kind}.template`), choice, contract: need(contract, `${kind}.contract_expr`), arg: need(arg, `${kind}.choice_arg_expr`) };
+  };
+
+  private static readonly EXPR_CASES: ReadonlyMap<number, ExprCaseReader> = new Map<number, ExprCaseReader>([
+    [3, (d, end) => ({ kind: 'val', ref: d.defRef(end) })],
+    [6, (d, end) => ({ kind: 'lit', value: d.builtinLit(end) })],
+    [7, (d, end) => { // RecCon
+      const r = d.r;
+      let tycon: TypeConApp | undefined;
+      const fields: FieldExpr[] = [];
+      while (r.pos < end) {
+        const tag = r.tag();
+        if (tag === ((1 << 3) | 2)) tycon = d.typeConApp(r.limit());
+        else if (tag === ((2 << 3) | 2)) fields.push(d.fieldExpr(r.limit()));
+        else r.skip(tag);
+      }
+      return { kind: 'recCon', tycon: need(tycon, 'rec_con.tycon'), fields };
+    }],
+    [8, PackageDecoder.RECORD_PROJ_OR_UPD],
+    [9, PackageDecoder.RECORD_PROJ_OR_UPD],
+    [10, (d, end) => { // VariantCon
+      const r = d.r;
+      let tycon: TypeConApp | undefined;
+      let constructor = d.s0;
+      let arg: Expr | undefined;
+      while (r.pos < end) {
+        const tag = r.tag();
+        switch (tag) {
+          case (1 << 3) | 2: tycon = d.typeConApp(r.limit()); break;
+          case 2 << 3: constructor = d.str(r.uint32()); break;
+          case (3 << 3) | 2: arg = d.subExpr(); break;
+          default: r.skip(tag);
+        }
+      }
+      return { kind: 'variantCon', tycon: need(tycon, 'variant_con.tycon'), constructor, arg: need(arg, 'variant_con.variant_arg') };
+    }],
+    [11, (d, end) => { // EnumCon
+      const r = d.r;
+      let tycon: QualifiedName | undefined;
+      let constructor = d.s0;
+      while (r.pos < end) {
+        const tag = r.tag();
+        if (tag === ((1 << 3) | 2)) tycon = d.defRef(r.limit());
+        else if (tag === 2 << 3) constructor = d.str(r.uint32());
+        else r.skip(tag);
+      }
+      return { kind: 'enumCon', tycon: need(tycon, 'enum_con.tycon'), constructor };
+    }],
+    [12, (d, end) => { // StructCon
+      const r = d.r;
+      const fields: FieldExpr[] = [];
+      while (r.pos < end) {
+        const tag = r.tag();
+        if (tag === ((1 << 3) | 2)) fields.push(d.fieldExpr(r.limit()));
+        else r.skip(tag);
+      }
+      return { kind: 'structCon', fields };
+    }],
+    [13, PackageDecoder.STRUCT_PROJ_OR_UPD],
+    [14, PackageDecoder.STRUCT_PROJ_OR_UPD],
+    [15, (d, end) => { // App
+      const r = d.r;
+      let fun: Expr | undefined;
+      const args: Expr[] = [];
+      while (r.pos < end) {
+        const tag = r.tag();
+        if (tag === ((1 << 3) | 2)) fun = d.subExpr();
+        else if (tag === ((2 << 3) | 2)) args.push(d.subExpr());
+        else r.skip(tag);
+      }
+      return { kind: 'app', fun: need(fun, 'app.fun'), args };
+    }],
+    [16, (d, end) => { // TyApp
+      const r = d.r;
+      let expr: Expr | undefined;
+      const types: Type[] = [];
+      while (r.pos < end) {
+        const tag = r.tag();
+        if (tag === ((1 << 3) | 2)) expr = d.subExpr();
+        else if (tag === ((2 << 3) | 2)) types.push(d.type(r.limit()));
+        else r.skip(tag);
+      }
+      return { kind: 'tyApp', expr: need(expr, 'ty_app.expr'), types };
+    }],
+    [17, (d, end) => { // Abs
+      const r = d.r;
+      const params: FieldWithType[] = [];
+      let body: Expr | undefined;
+      while (r.pos < end) {
+        const tag = r.tag();
+        if (tag === ((1 << 3) | 2)) params.push(d.fieldWithType(r.limit()));
+        else if (tag === ((2 << 3) | 2)) body = d.subExpr();
+        else r.skip(tag);
+      }
+      return { kind: 'abs', params, body: need(body, 'abs.body') };
+    }],
+    [18, (d, end) => { // TyAbs
+      const r = d.r;
+      const params: TypeVarWithKind[] = [];
+      let body: Expr | undefined;
+      while (r.pos < end) {
+        const tag = r.tag();
+        if (tag === ((1 << 3) | 2)) params.push(d.typeVar(r.limit()));
+        else if (tag === ((2 << 3) | 2)) body = d.subExpr();
+        else r.skip(tag);
+      }
+      return { kind: 'tyAbs', params, body: need(body, 'ty_abs.body') };
+    }],
+    [19, (d, end) => { // Case
+      const r = d.r;
+      let scrut: Expr | undefined;
+      const alts: CaseAlt[] = [];
+      while (r.pos < end) {
+        const tag = r.tag();
+        if (tag === ((1 << 3) | 2)) scrut = d.subExpr();
+        else if (tag === ((2 << 3) | 2)) alts.push(d.caseAlt(r.limit()));
+        else r.skip(tag);
+      }
+      return { kind: 'case', scrut: need(scrut, 'case.scrut'), alts };
+    }],
+    [20, (d, end) => { const b = d.block(end); return { kind: 'let', bindings: b.bindings, body: b.body }; }],
+    [21, (d, end) => ({ kind: 'nil', type: d.typeField(end, 1) })],
+    [22, (d, end) => { // Cons
+      const r = d.r;
+      let type: Type = NO_TYPE;
+      const front: Expr[] = [];
+      let tail: Expr | undefined;
+      while (r.pos < end) {
+        const tag = r.tag();
+        switch (tag) {
+          case (1 << 3) | 2: type = d.type(r.limit()); break;
+          case (2 << 3) | 2: front.push(d.subExpr()); break;
+          case (3 << 3) | 2: tail = d.subExpr(); break;
+          default: r.skip(tag);
+        }
+      }
+      return { kind: 'cons', type, front, tail: need(tail, 'cons.tail') };
+    }],
+    [23, (d, end) => ({ kind: 'update', update: d.update(end) })],
+    [25, (d, end) => ({ kind: 'optionalNone', type: d.typeField(end, 1) })],
+    [26, (d, end) => { const [type, value] = d.typeAndExpr(end); return { kind: 'optionalSome', type, value: need(value, 'optional_some.value') }; }],
+    [27, (d, end) => { const [type, expr] = d.typeAndExpr(end); return { kind: 'toAny', type, expr: need(expr, 'to_any.expr') }; }],
+    [28, (d, end) => { const [type, expr] = d.typeAndExpr(end); return { kind: 'fromAny', type, expr: need(expr, 'from_any.expr') }; }],
+    [29, (d, end) => ({ kind: 'typeRep', type: d.type(end) })],
+    [30, (d, end) => { const [type, expr] = d.typeAndExpr(end); return { kind: 'toAnyException', type, expr: need(expr, 'to_any_exception.expr') }; }],
+    [31, (d, end) => { const [type, expr] = d.typeAndExpr(end); return { kind: 'fromAnyException', type, expr: need(expr, 'from_any_exception.expr') }; }],
+    [32, (d, end) => { // Throw
+      const r = d.r;
+      let returnType: Type = NO_TYPE, exceptionType: Type = NO_TYPE;
+      let expr: Expr | undefined;
+      while (r.pos < end) {
+        const tag = r.tag();
+        switch (tag) {
+          case (1 << 3) | 2: returnType = d.type(r.limit()); break;
+          case (2 << 3) | 2: exceptionType = d.type(r.limit()); break;
+          case (3 << 3) | 2: expr = d.subExpr(); break;
+          default: r.skip(tag);
+        }
+      }
+      return { kind: 'throw', returnType, exceptionType, expr: need(expr, 'throw.exception_expr') };
+    }],
+    [33, PackageDecoder.TO_OR_FROM_INTERFACE],
+    [34, PackageDecoder.TO_OR_FROM_INTERFACE],
+    [35, (d, end) => { // CallInterface
+      const r = d.r;
+      let iface: QualifiedName | undefined;
+      let method = d.s0;
+      let expr: Expr | undefined;
+      while (r.pos < end) {
+        const tag = r.tag();
+        switch (tag) {
+          case (1 << 3) | 2: iface = d.defRef(r.limit()); break;
+          case 2 << 3: method = d.str(r.uint32()); break;
+          case (3 << 3) | 2: expr = d.subExpr(); break;
+          default: r.skip(tag);
+        }
+      }
+      return { kind: 'callInterface', iface: need(iface, 'call_interface.interface_type'), method, expr: need(expr, 'call_interface.interface_expr') };
+    }],
+    [36, PackageDecoder.INTERFACE_AND_EXPR],
+    [37, PackageDecoder.INTERFACE_AND_EXPR],
+    [38, PackageDecoder.INTERFACE_AND_EXPR],
+    [40, PackageDecoder.INTERFACE_AND_EXPR],
+    [39, (d, end) => {
+      const { a, b, e1, e2 } = d.twoRefsExprs(end);
+      return { kind: 'unsafeFromInterface', iface: need(a, 'unsafe_from_interface.interface_type'), template: need(b, 'unsafe_from_interface.template_type'), cid: need(e1, 'unsafe_from_interface.contract_id_expr'), expr: need(e2, 'unsafe_from_interface.interface_expr') };
+    }],
+    [41, PackageDecoder.TO_OR_FROM_REQUIRED],
+    [42, PackageDecoder.TO_OR_FROM_REQUIRED],
+    [43, (d, end) => {
+      const { a, b, e1, e2 } = d.twoRefsExprs(end);
+      return { kind: 'unsafeFromRequiredInterface', required: need(a, 'required_interface'), requiring: need(b, 'requiring_interface'), cid: need(e1, 'contract_id_expr'), expr: need(e2, 'interface_expr') };
+    }],
+    [1001, PackageDecoder.CHOICE_PARTIES],
+    [1002, PackageDecoder.CHOICE_PARTIES],
+    [9999, (d, end) => {
+      const r = d.r;
+      let name = '';
+      let type: Type = NO_TYPE;
+      while (r.pos < end) {
+        const tag = r.tag();
+        if (tag === ((1 << 3) | 2)) name = r.string();
+        else if (tag === ((2 << 3) | 2)) type = d.type(r.limit());
+        else r.skip(tag);
+      }
+      return { kind: 'experimental', name, type };
+    }],
+  ]);
+
   /** The length-delimited cases of `Expr.Sum`, the reader at the start of the case's message. */
   private exprCase(field: number, end: number): Expr {
-    const r = this.r;
-    switch (field) {
-      case 3: return { kind: 'val', ref: this.defRef(end) };
-      case 6: return { kind: 'lit', value: this.builtinLit(end) };
-      case 7: { // RecCon
-        let tycon: TypeConApp | undefined;
-        const fields: FieldExpr[] = [];
-        while (r.pos < end) {
-          const tag = r.tag();
-          if (tag === ((1 << 3) | 2)) tycon = this.typeConApp(r.limit());
-          else if (tag === ((2 << 3) | 2)) fields.push(this.fieldExpr(r.limit()));
-          else r.skip(tag);
-        }
-        return { kind: 'recCon', tycon: need(tycon, 'rec_con.tycon'), fields };
-      }
-      case 8: case 9: { // RecProj, RecUpd
-        let tycon: TypeConApp | undefined;
-        let fieldName = this.s0;
-        let record: Expr | undefined, update: Expr | undefined;
-        while (r.pos < end) {
-          const tag = r.tag();
-          switch (tag) {
-            case (1 << 3) | 2: tycon = this.typeConApp(r.limit()); break;
-            case 4 << 3: if (field === 8) fieldName = this.str(r.uint32()); else r.skip(tag); break;
-            case 2 << 3: if (field === 9) fieldName = this.str(r.uint32()); else r.skip(tag); break;
-            case (3 << 3) | 2: record = this.subExpr(); break;
-            case (4 << 3) | 2: update = this.subExpr(); break;
-            default: r.skip(tag);
-          }
-        }
-        if (field === 8) return { kind: 'recProj', tycon: need(tycon, 'rec_proj.tycon'), field: fieldName, record: need(record, 'rec_proj.record') };
-        return { kind: 'recUpd', tycon: need(tycon, 'rec_upd.tycon'), field: fieldName, record: need(record, 'rec_upd.record'), update: need(update, 'rec_upd.update') };
-      }
-      case 10: { // VariantCon
-        let tycon: TypeConApp | undefined;
-        let constructor = this.s0;
-        let arg: Expr | undefined;
-        while (r.pos < end) {
-          const tag = r.tag();
-          switch (tag) {
-            case (1 << 3) | 2: tycon = this.typeConApp(r.limit()); break;
-            case 2 << 3: constructor = this.str(r.uint32()); break;
-            case (3 << 3) | 2: arg = this.subExpr(); break;
-            default: r.skip(tag);
-          }
-        }
-        return { kind: 'variantCon', tycon: need(tycon, 'variant_con.tycon'), constructor, arg: need(arg, 'variant_con.variant_arg') };
-      }
-      case 11: { // EnumCon
-        let tycon: QualifiedName | undefined;
-        let constructor = this.s0;
-        while (r.pos < end) {
-          const tag = r.tag();
-          if (tag === ((1 << 3) | 2)) tycon = this.defRef(r.limit());
-          else if (tag === 2 << 3) constructor = this.str(r.uint32());
-          else r.skip(tag);
-        }
-        return { kind: 'enumCon', tycon: need(tycon, 'enum_con.tycon'), constructor };
-      }
-      case 12: { // StructCon
-        const fields: FieldExpr[] = [];
-        while (r.pos < end) {
-          const tag = r.tag();
-          if (tag === ((1 << 3) | 2)) fields.push(this.fieldExpr(r.limit()));
-          else r.skip(tag);
-        }
-        return { kind: 'structCon', fields };
-      }
-      case 13: case 14: { // StructProj, StructUpd
-        let fieldName = this.s0;
-        let struct: Expr | undefined, update: Expr | undefined;
-        while (r.pos < end) {
-          const tag = r.tag();
-          switch (tag) {
-            case 1 << 3: fieldName = this.str(r.uint32()); break;
-            case (2 << 3) | 2: struct = this.subExpr(); break;
-            case (3 << 3) | 2: update = this.subExpr(); break;
-            default: r.skip(tag);
-          }
-        }
-        if (field === 13) return { kind: 'structProj', field: fieldName, struct: need(struct, 'struct_proj.struct') };
-        return { kind: 'structUpd', field: fieldName, struct: need(struct, 'struct_upd.struct'), update: need(update, 'struct_upd.update') };
-      }
-      case 15: { // App
-        let fun: Expr | undefined;
-        const args: Expr[] = [];
-        while (r.pos < end) {
-          const tag = r.tag();
-          if (tag === ((1 << 3) | 2)) fun = this.subExpr();
-          else if (tag === ((2 << 3) | 2)) args.push(this.subExpr());
-          else r.skip(tag);
-        }
-        return { kind: 'app', fun: need(fun, 'app.fun'), args };
-      }
-      case 16: { // TyApp
-        let expr: Expr | undefined;
-        const types: Type[] = [];
-        while (r.pos < end) {
-          const tag = r.tag();
-          if (tag === ((1 << 3) | 2)) expr = this.subExpr();
-          else if (tag === ((2 << 3) | 2)) types.push(this.type(r.limit()));
-          else r.skip(tag);
-        }
-        return { kind: 'tyApp', expr: need(expr, 'ty_app.expr'), types };
-      }
-      case 17: { // Abs
-        const params: FieldWithType[] = [];
-        let body: Expr | undefined;
-        while (r.pos < end) {
-          const tag = r.tag();
-          if (tag === ((1 << 3) | 2)) params.push(this.fieldWithType(r.limit()));
-          else if (tag === ((2 << 3) | 2)) body = this.subExpr();
-          else r.skip(tag);
-        }
-        return { kind: 'abs', params, body: need(body, 'abs.body') };
-      }
-      case 18: { // TyAbs
-        const params: TypeVarWithKind[] = [];
-        let body: Expr | undefined;
-        while (r.pos < end) {
-          const tag = r.tag();
-          if (tag === ((1 << 3) | 2)) params.push(this.typeVar(r.limit()));
-          else if (tag === ((2 << 3) | 2)) body = this.subExpr();
-          else r.skip(tag);
-        }
-        return { kind: 'tyAbs', params, body: need(body, 'ty_abs.body') };
-      }
-      case 19: { // Case
-        let scrut: Expr | undefined;
-        const alts: CaseAlt[] = [];
-        while (r.pos < end) {
-          const tag = r.tag();
-          if (tag === ((1 << 3) | 2)) scrut = this.subExpr();
-          else if (tag === ((2 << 3) | 2)) alts.push(this.caseAlt(r.limit()));
-          else r.skip(tag);
-        }
-        return { kind: 'case', scrut: need(scrut, 'case.scrut'), alts };
-      }
-      case 20: { const b = this.block(end); return { kind: 'let', bindings: b.bindings, body: b.body }; }
-      case 21: return { kind: 'nil', type: this.typeField(end, 1) };
-      case 22: { // Cons
-        let type: Type = NO_TYPE;
-        const front: Expr[] = [];
-        let tail: Expr | undefined;
-        while (r.pos < end) {
-          const tag = r.tag();
-          switch (tag) {
-            case (1 << 3) | 2: type = this.type(r.limit()); break;
-            case (2 << 3) | 2: front.push(this.subExpr()); break;
-            case (3 << 3) | 2: tail = this.subExpr(); break;
-            default: r.skip(tag);
-          }
-        }
-        return { kind: 'cons', type, front, tail: need(tail, 'cons.tail') };
-      }
-      case 23: return { kind: 'update', update: this.update(end) };
-      case 25: return { kind: 'optionalNone', type: this.typeField(end, 1) };
-      case 26: { const [type, value] = this.typeAndExpr(end); return { kind: 'optionalSome', type, value: need(value, 'optional_some.value') }; }
-      case 27: { const [type, expr] = this.typeAndExpr(end); return { kind: 'toAny', type, expr: need(expr, 'to_any.expr') }; }
-      case 28: { const [type, expr] = this.typeAndExpr(end); return { kind: 'fromAny', type, expr: need(expr, 'from_any.expr') }; }
-      case 29: return { kind: 'typeRep', type: this.type(end) };
-      case 30: { const [type, expr] = this.typeAndExpr(end); return { kind: 'toAnyException', type, expr: need(expr, 'to_any_exception.expr') }; }
-      case 31: { const [type, expr] = this.typeAndExpr(end); return { kind: 'fromAnyException', type, expr: need(expr, 'from_any_exception.expr') }; }
-      case 32: { // Throw
-        let returnType: Type = NO_TYPE, exceptionType: Type = NO_TYPE;
-        let expr: Expr | undefined;
-        while (r.pos < end) {
-          const tag = r.tag();
-          switch (tag) {
-            case (1 << 3) | 2: returnType = this.type(r.limit()); break;
-            case (2 << 3) | 2: exceptionType = this.type(r.limit()); break;
-            case (3 << 3) | 2: expr = this.subExpr(); break;
-            default: r.skip(tag);
-          }
-        }
-        return { kind: 'throw', returnType, exceptionType, expr: need(expr, 'throw.exception_expr') };
-      }
-      case 33: case 34: { // ToInterface, FromInterface
-        const { a, b, e1 } = this.twoRefsExprs(end);
-        if (field === 33) return { kind: 'toInterface', iface: need(a, 'to_interface.interface_type'), template: need(b, 'to_interface.template_type'), expr: need(e1, 'to_interface.template_expr') };
-        return { kind: 'fromInterface', iface: need(a, 'from_interface.interface_type'), template: need(b, 'from_interface.template_type'), expr: need(e1, 'from_interface.interface_expr') };
-      }
-      case 35: { // CallInterface
-        let iface: QualifiedName | undefined;
-        let method = this.s0;
-        let expr: Expr | undefined;
-        while (r.pos < end) {
-          const tag = r.tag();
-          switch (tag) {
-            case (1 << 3) | 2: iface = this.defRef(r.limit()); break;
-            case 2 << 3: method = this.str(r.uint32()); break;
-            case (3 << 3) | 2: expr = this.subExpr(); break;
-            default: r.skip(tag);
-          }
-        }
-        return { kind: 'callInterface', iface: need(iface, 'call_interface.interface_type'), method, expr: need(expr, 'call_interface.interface_expr') };
-      }
-      case 36: case 37: case 38: case 40: { // one interface and one expression
-        let iface: QualifiedName | undefined;
-        let expr: Expr | undefined;
-        while (r.pos < end) {
-          const tag = r.tag();
-          if (tag === ((1 << 3) | 2)) iface = this.defRef(r.limit());
-          else if (tag === ((2 << 3) | 2)) expr = this.subExpr();
-          else r.skip(tag);
-        }
-        const kind = field === 36 ? 'signatoryInterface' : field === 37 ? 'observerInterface' : field === 38 ? 'viewInterface' : 'interfaceTemplateTypeRep';
-        return { kind, iface: need(iface, `${kind}.interface`), expr: need(expr, `${kind}.expr`) };
-      }
-      case 39: {
-        const { a, b, e1, e2 } = this.twoRefsExprs(end);
-        return { kind: 'unsafeFromInterface', iface: need(a, 'unsafe_from_interface.interface_type'), template: need(b, 'unsafe_from_interface.template_type'), cid: need(e1, 'unsafe_from_interface.contract_id_expr'), expr: need(e2, 'unsafe_from_interface.interface_expr') };
-      }
-      case 41: case 42: {
-        const { a, b, e1 } = this.twoRefsExprs(end);
-        const kind = field === 41 ? 'toRequiredInterface' : 'fromRequiredInterface';
-        return { kind, required: need(a, `${kind}.required_interface`), requiring: need(b, `${kind}.requiring_interface`), expr: need(e1, `${kind}.expr`) };
-      }
-      case 43: {
-        const { a, b, e1, e2 } = this.twoRefsExprs(end);
-        return { kind: 'unsafeFromRequiredInterface', required: need(a, 'required_interface'), requiring: need(b, 'requiring_interface'), cid: need(e1, 'contract_id_expr'), expr: need(e2, 'interface_expr') };
-      }
-      case 1001: case 1002: {
-        let template: QualifiedName | undefined;
-        let choice = this.s0;
-        let contract: Expr | undefined, arg: Expr | undefined;
-        while (r.pos < end) {
-          const tag = r.tag();
-          switch (tag) {
-            case (1 << 3) | 2: template = this.defRef(r.limit()); break;
-            case 2 << 3: choice = this.str(r.uint32()); break;
-            case (3 << 3) | 2: contract = this.subExpr(); break;
-            case (4 << 3) | 2: arg = this.subExpr(); break;
-            default: r.skip(tag);
-          }
-        }
-        const kind = field === 1001 ? 'choiceController' : 'choiceObserver';
-        return { kind, template: need(template, `${kind}.template`), choice, contract: need(contract, `${kind}.contract_expr`), arg: need(arg, `${kind}.choice_arg_expr`) };
-      }
-      case 9999: {
-        let name = '';
-        let type: Type = NO_TYPE;
-        while (r.pos < end) {
-          const tag = r.tag();
-          if (tag === ((1 << 3) | 2)) name = r.string();
-          else if (tag === ((2 << 3) | 2)) type = this.type(r.limit());
-          else r.skip(tag);
-        }
-        return { kind: 'experimental', name, type };
-      }
-      default:
-        throw new PackageFormatError(`unknown expression case ${field}`);
-    }
+    const read = PackageDecoder.EXPR_CASES.get(field);
+    if (!read) throw new PackageFormatError(`unknown expression case ${field}`);
+    return read(this, end, field);
   }
 
   /** Messages laid out as (TypeConId 1, TypeConId 2, Expr 3, Expr 4). */
@@ -1095,6 +1177,20 @@ class PackageDecoder {
 
   // ---- definitions -----------------------------------------------------------------------------
 
+  /**
+   * A module's definitions by field number (3..8), each reader adding its definition to its map:
+   * one call site for every kind, so a kind met late (exceptions, interfaces) does not deoptimize
+   * `module`'s optimized code, with each reader inlined, and have it compiled again.
+   */
+  private static readonly DEFS: readonly ((d: PackageDecoder, end: number, defs: ModuleDefs) => void)[] = [
+    (d, end, defs) => { const x = d.defTypeSyn(end); defs.synonyms.set(x.name, x); },
+    (d, end, defs) => { const x = d.defDataType(end); defs.dataTypes.set(x.name, x); },
+    (d, end, defs) => { const x = d.defValue(end); defs.values.set(x.name, x); },
+    (d, end, defs) => { const x = d.defTemplate(end); defs.templates.set(x.name, x); },
+    (d, end, defs) => { const x = d.defException(end); defs.exceptions.set(x.name, x); },
+    (d, end, defs) => { const x = d.defInterface(end); defs.interfaces.set(x.name, x); },
+  ];
+
   private module(end: number): Module {
     const r = this.r;
     let name = this.d0;
@@ -1105,23 +1201,15 @@ class PackageDecoder {
       else if ((tag & 7) === 2 && (tag >>> 3) >= 3 && (tag >>> 3) <= 8) ranges.push([tag >>> 3, this.range()]);
       else r.skip(tag);
     }
-    const synonyms = new Map<string, DefTypeSyn>();
-    const dataTypes = new Map<string, DefDataType>();
-    const values = new Map<string, DefValue>();
-    const templates = new Map<string, DefTemplate>();
-    const exceptions = new Map<string, DefException>();
-    const interfaces = new Map<string, DefInterface>();
-    for (const [field, [start, stop]] of ranges) {
-      r.pos = start;
-      switch (field) {
-        case 3: { const d = this.defTypeSyn(stop); synonyms.set(d.name, d); break; }
-        case 4: { const d = this.defDataType(stop); dataTypes.set(d.name, d); break; }
-        case 5: { const d = this.defValue(stop); values.set(d.name, d); break; }
-        case 6: { const d = this.defTemplate(stop); templates.set(d.name, d); break; }
-        case 7: { const d = this.defException(stop); exceptions.set(d.name, d); break; }
-        case 8: { const d = this.defInterface(stop); interfaces.set(d.name, d); break; }
-      }
+    const defs: ModuleDefs = {
+      synonyms: new Map(), dataTypes: new Map(), values: new Map(), templates: new Map(), exceptions: new Map(), interfaces: new Map(),
+    };
+    for (let i = 0; i < ranges.length; i++) {
+      const [field, range] = ranges[i]!;
+      r.pos = range[0];
+      PackageDecoder.DEFS[field - 3]!(this, range[1], defs);
     }
+    const { synonyms, dataTypes, values, templates, exceptions, interfaces } = defs;
     return { name, synonyms, dataTypes, values, templates, exceptions, interfaces };
   }
 

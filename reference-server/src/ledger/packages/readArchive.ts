@@ -80,25 +80,21 @@ function readPackageMetadata(pkg: Uint8Array): { name: string | undefined; versi
   // Where each interned string starts: only the two the metadata names are decoded (a large
   // package interns tens of thousands).
   const strings: number[] = [];
+  const metadata = scanPackage(r, strings);
   let nameIndex: number | undefined;
   let versionIndex: number | undefined;
-  while (r.pos < r.len) {
-    const [field, wire] = r.tag();
-    if (field === 2 && wire === WireType.LengthDelimited) {
-      strings.push(r.pos);
-      r.skip(wire);
-    } else if (field === 4 && wire === WireType.LengthDelimited) {
-      // proto3 leaves out an index of 0: a metadata message without one names interned string 0.
-      nameIndex = 0;
-      versionIndex = 0;
-      const m = new BinaryReader(r.bytes());
-      while (m.pos < m.len) {
-        const [f, w] = m.tag();
-        if (f === 1 && w === WireType.Varint) nameIndex = m.int32();
-        else if (f === 2 && w === WireType.Varint) versionIndex = m.int32();
-        else m.skip(w);
-      }
-    } else r.skip(wire);
+  if (metadata !== undefined) {
+    // proto3 leaves out an index of 0: a metadata message without one names interned string 0.
+    nameIndex = 0;
+    versionIndex = 0;
+    r.pos = metadata;
+    const m = new BinaryReader(r.bytes());
+    while (m.pos < m.len) {
+      const [f, w] = m.tag();
+      if (f === 1 && w === WireType.Varint) nameIndex = m.int32();
+      else if (f === 2 && w === WireType.Varint) versionIndex = m.int32();
+      else m.skip(w);
+    }
   }
   const string = (index: number | undefined): string | undefined => {
     const at = index === undefined ? undefined : strings[index];
@@ -107,4 +103,22 @@ function readPackageMetadata(pkg: Uint8Array): { name: string | undefined; versi
     return r.string();
   };
   return { name: string(nameIndex), version: string(versionIndex) };
+}
+
+/**
+ * Notes where each interned string starts (in `strings`) and returns where the (last) metadata
+ * message starts. A function of its own whose loop is its end: V8 optimizes the loop on the stack
+ * while it skips the first package's strings, then reuses that code for every later package, and
+ * code there for anything not yet run (the metadata branch, the code after the loop) deoptimized
+ * once per package.
+ */
+function scanPackage(r: BinaryReader, strings: number[]): number | undefined {
+  let metadata: number | undefined;
+  while (r.pos < r.len) {
+    const [field, wire] = r.tag();
+    if (field === 2 && wire === WireType.LengthDelimited) strings.push(r.pos);
+    else if (field === 4 && wire === WireType.LengthDelimited) metadata = r.pos;
+    r.skip(wire);
+  }
+  return metadata;
 }
