@@ -10,26 +10,20 @@
  *
  *   npx tsc -p bench/tsconfig.bench.json && SLICES=40 PER=150 node bench/out/build/bench/engine-commands-vs-base.js [base build dir]
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
 import type * as LedgerIndex from '../reference-server/src/ledger/index.js';
+import type { Side } from './alternateSlices.js';
+import { abBuilds, alternateSlices, median } from './alternateSlices.js';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const candidates = [join(here, '../../../../../shared/upstream/daml/dars'), join(here, '../../shared/upstream/daml/dars')];
-const root = candidates.find((c) => { try { return statSync(c).isDirectory(); } catch { return false; } });
-if (!root) throw new Error('no shared/upstream/daml/dars beside the checkout');
-const baseDir = process.argv[2] ?? join(here, '../../base');
-if (!statSync(join(baseDir, 'reference-server/src/ledger/index.js'), { throwIfNoEntry: false })?.isFile()) throw new Error(`no base build in ${baseDir} (see bench/RESULTS.md)`);
-const thisDir = join(here, '..');
+const { darsRoot: root, baseDir, thisDir } = abBuilds(import.meta.url);
 
 const SLICES = Number(process.env.SLICES ?? 40);
 const PER = Number(process.env.PER ?? 150);
 const TOKEN = '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:Token';
 const dar = readFileSync(join(root, 'splice/splice-test-token-v1-1.0.0.dar'));
-
-interface Side { readonly name: string; round(): void }
 
 let seq = 0;
 function submit(ledger: LedgerIndex.Ledger, actAs: string[], command: LedgerIndex.Command): string {
@@ -69,16 +63,7 @@ async function sidesOf(label: string, dir: string): Promise<Side[]> {
 
 const sides = [...await sidesOf('base', baseDir), ...await sidesOf('this', thisDir)];
 for (const s of sides) for (let i = 0; i < 300; i++) s.round(); // warm-up
-const perSlice = new Map<string, number[]>(sides.map((s) => [s.name, []]));
-for (let slice = 0; slice < SLICES; slice++) {
-  for (const s of slice % 2 === 0 ? sides : [...sides].reverse()) {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < PER; i++) s.round();
-    const c = process.cpuUsage(c0);
-    perSlice.get(s.name)!.push((c.user + c.system) / PER);
-  }
-}
-const median = (xs: readonly number[]): number => { const s = [...xs].sort((x, y) => x - y); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+const perSlice = alternateSlices(sides, SLICES, PER);
 const slices = (name: string): number[] => perSlice.get(name)!;
 /** Median over slices of a / b. */
 const sliceRatio = (a: string, b: string): number => +median(slices(a).map((x, i) => x / slices(b)[i]!)).toFixed(3);

@@ -14,9 +14,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { Command, DamlValue, Ledger } from '../reference-server/src/ledger/index.js';
+import type { Command, Ledger } from '../reference-server/src/ledger/index.js';
 import { ASSET_TEMPLATE, createLedger } from '../reference-server/src/ledger/index.js';
 import { readDar } from '../reference-server/src/ledger/packages/readDar.js';
+import { amuletTransferRound } from './amuletTransferRound.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const candidates = [join(here, '../../../../../shared/upstream/daml/dars'), join(here, '../../shared/upstream/daml/dars')];
@@ -142,46 +143,7 @@ function transfers(n: number): { transfers: number; ms: number; perSecond: numbe
  * receiver through the JSON API command path (fees, holding fees and rewards computed by the DAR).
  */
 function amuletTransfers(n: number): { transfers: number; ms: number; perSecond: number } {
-  const ledger = createLedger();
-  const dar = readFileSync(join(root as string, 'history/splice-amulet-test-0.1.8.dar'));
-  const up = ledger.uploadDar(dar, { synchronizerId: ledger.config.synchronizers[0]!.id });
-  if (!up.ok) throw new Error(up.error.cause);
-  const parsed = readDar(dar);
-  if (!parsed.ok) throw new Error(parsed.error.reason);
-  const pkg = (name: string) => parsed.value.packages.find((p) => p.packageName === name)!.packageId;
-  const [amuletPkg, testPkg] = [pkg('splice-amulet'), pkg('splice-amulet-test')];
-  const [dso, alice, bob] = [party(ledger, 'dso'), party(ledger, 'alice'), party(ledger, 'bob')];
-  const RULES = `${amuletPkg}:Splice.AmuletRules:AmuletRules`;
-  const rulesName = { packageId: amuletPkg, module: 'Splice.AmuletRules', name: 'AmuletRules' };
-  const created = ledger.submitEngineCommands({
-    actAs: [dso],
-    commands: [{
-      kind: 'create', template: rulesName,
-      expr: { kind: 'recCon', tycon: { tycon: rulesName, args: [] }, fields: [
-        { field: 'dso', expr: { kind: 'lit', value: { kind: 'party', value: dso } } },
-        { field: 'configSchedule', expr: { kind: 'val', ref: { packageId: testPkg, module: 'Splice.Scripts.Parameters', name: 'defaultAmuletConfigSchedule' } } },
-        { field: 'isDevNet', expr: { kind: 'lit', value: { kind: 'bool', value: true } } },
-      ] },
-    }],
-  });
-  if (!created.ok) throw new Error(`AmuletRules: ${created.error.cause}`);
-  const rules = created.value.transaction.created[0]!.contractId;
-  const exercise = (actAs: string[], choice: string, choiceArgument: DamlValue) => {
-    const r = ledger.submitAndWaitForTransaction({ commands: { userId: 'bench', commandId: `a${++seq}`, actAs, readAs: [dso], commands: [{ ExerciseCommand: { templateId: RULES, contractId: rules, choice, choiceArgument } }] } });
-    if (!r.ok) throw new Error(`${choice}: ${r.error.code}: ${r.error.cause}`);
-    return r.value.transaction;
-  };
-  const boot = exercise([dso], 'AmuletRules_Bootstrap_Rounds', { amuletPrice: '1.0', round0Duration: { microseconds: '86400000000' } });
-  const round0 = boot.events.flatMap((e) => ('CreatedEvent' in e && e.CreatedEvent.templateId.endsWith(':OpenMiningRound') ? [e.CreatedEvent] : []))
-    .find((c) => (c.createArgument as { round: { number: string } }).round.number === '0')!.contractId;
-  const amuletOf = (tx: ReturnType<typeof exercise>, owner: string) => tx.events.flatMap((e) => ('CreatedEvent' in e && e.CreatedEvent.templateId.endsWith(':Splice.Amulet:Amulet') && (e.CreatedEvent.createArgument as { owner: string }).owner === owner ? [e.CreatedEvent.contractId] : []));
-  let aliceAmulets = amuletOf(exercise([alice], 'AmuletRules_DevNet_Tap', { receiver: alice, amount: '1000000.0', openRound: round0 }), alice);
-  const context = { openMiningRound: round0, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null };
-  const round = () => {
-    const transfer = { sender: alice, provider: alice, inputs: aliceAmulets.map((cid) => ({ tag: 'InputAmulet', value: cid })), outputs: [{ receiver: bob, receiverFeeRatio: '0.0', amount: '10.0', lock: null }] };
-    aliceAmulets = amuletOf(exercise([alice, bob], 'AmuletRules_Transfer', { transfer, context }), alice);
-    if (aliceAmulets.length !== 1) throw new Error(`expected one change amulet, got ${aliceAmulets.length}`);
-  };
+  const round = amuletTransferRound(createLedger, readDar, readFileSync(join(root as string, 'history/splice-amulet-test-0.1.8.dar')));
   for (let i = 0; i < 20; i++) round();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) round();

@@ -91,6 +91,11 @@ export interface Module {
   readonly interfaces: ReadonlyMap<string, DefInterface>;
 }
 
+/** A module's definition maps as a decoder or builder fills them: `Module`'s maps, writable. */
+export type ModuleMaps = {
+  readonly [K in Exclude<keyof Module, 'name'>]: Module[K] extends ReadonlyMap<string, infer D> ? Map<string, D> : never;
+};
+
 export interface PackageMetadata {
   readonly name: string;
   readonly version: string;

@@ -28,8 +28,8 @@
  */
 import type { Expr, TypeConApp } from '../ast/Expr.js';
 import type {
-  DefDataType, DefException, DefInterface, DefTemplate, DefTypeSyn, DefValue, FieldWithType,
-  InterfaceInstance, Module, Package, TemplateChoice, TypeVarWithKind,
+  DefDataType, FieldWithType,
+  InterfaceInstance, Module, ModuleMaps, Package, TemplateChoice, TypeVarWithKind,
 } from '../ast/Package.js';
 import { qualifiedKey } from '../ast/Package.js';
 import type { QualifiedName, Type } from '../ast/Type.js';
@@ -167,14 +167,8 @@ export interface BuiltPackage {
   dar(options?: Omit<DarInput, 'main' | 'name'> & { readonly name?: string }): Uint8Array;
 }
 
-interface MutableModule {
+interface MutableModule extends ModuleMaps {
   readonly name: string;
-  readonly synonyms: Map<string, DefTypeSyn>;
-  readonly dataTypes: Map<string, DefDataType>;
-  readonly values: Map<string, DefValue>;
-  readonly templates: Map<string, DefTemplate>;
-  readonly exceptions: Map<string, DefException>;
-  readonly interfaces: Map<string, DefInterface>;
 }
 
 function fieldList(fields: FieldsSpec): FieldWithType[] {

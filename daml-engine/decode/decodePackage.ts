@@ -11,7 +11,7 @@ import type { BuiltinName } from '../builtins/Builtin.js';
 import type { Binding, CaseAlt, Expr, FieldExpr, TypeConApp, Update } from '../ast/Expr.js';
 import type {
   DataCons, DefDataType, DefException, DefInterface, DefTemplate, DefTypeSyn, DefValue, FieldWithType,
-  InterfaceInstance, Module, Package, PackageMetadata, TemplateChoice, TypeVarWithKind,
+  InterfaceInstance, Module, ModuleMaps, Package, PackageMetadata, TemplateChoice, TypeVarWithKind,
 } from '../ast/Package.js';
 import { qualifiedKey } from '../ast/Package.js';
 import type { BuiltinTypeName, Kind, QualifiedName, Type } from '../ast/Type.js';
@@ -75,14 +75,7 @@ interface ModuleRef { readonly packageId: string; readonly module: string }
 /** Reads one case of `Expr.Sum` (`field`), the reader at the start of its message. */
 type ExprCaseReader = (d: PackageDecoder, end: number, field: number) => Expr;
 /** A module's definitions by kind, as they are read. */
-interface ModuleDefs {
-  readonly synonyms: Map<string, DefTypeSyn>;
-  readonly dataTypes: Map<string, DefDataType>;
-  readonly values: Map<string, DefValue>;
-  readonly templates: Map<string, DefTemplate>;
-  readonly exceptions: Map<string, DefException>;
-  readonly interfaces: Map<string, DefInterface>;
-}
+type ModuleDefs = ModuleMaps;
 
 /** Decodes one package payload (the `daml_lf_2` bytes of an ArchivePayload). */
 export function decodePackage(bytes: Uint8Array, packageId: string, lfVersion: string): Package {
