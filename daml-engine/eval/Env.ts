@@ -21,8 +21,8 @@ export const ARGS: unique symbol = Symbol('args');
  * 0-2 are `a`, `b`, `c`: `let` and case binders (a case on a list, the most frequent match,
  * binds its head and tail in one object), and a call of a closure taking exactly its one to three
  * parameters, all atoms. Over an argument array, `c` is `ARGS`, `a` the array and `b` the offset
- * of slot 0 in it. Read slots with `slot`. The machine constructs cells and reads slots inline
- * (`new EnvCell`, `lookup`): a helper's call costs until the optimizing compiler inlines it.
+ * of slot 0 in it. The machine constructs cells and reads slots inline (`new EnvCell`, the
+ * evaluator's `lookup`): a helper's call costs until the optimizing compiler inlines it.
  */
 export class EnvCell {
   constructor(
@@ -32,13 +32,6 @@ export class EnvCell {
     readonly c: Value | typeof ARGS | undefined,
     readonly up: Env,
   ) {}
-}
-
-/** Slot `i` of the cell `e` (undefined past its values). */
-export function slot(e: EnvCell, i: number): Value | undefined {
-  const c = e.c;
-  if (c === ARGS) return (e.a as readonly Value[])[(e.b as number) + i];
-  return i === 0 ? e.a as Value | undefined : i === 1 ? e.b as Value | undefined : c;
 }
 
 /** A variable environment: a chain of binder groups, innermost first, shared by closures. */

@@ -1345,7 +1345,7 @@ function lookup(n: Node, env: Env): Value | undefined {
   if (d < 0) return undefined;
   let e = env!;
   for (; d > 0; d--) e = e.up!;
-  // `slot` (Env.ts), written out: this is the machine's most frequent read.
+  // Slot `i` of the cell (EnvCell's layout, Env.ts): the machine's most frequent read.
   const c = e.c;
   const i = n.i;
   if (c === ARGS) return (e.a as readonly Value[])[(e.b as number) + i];
