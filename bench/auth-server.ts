@@ -9,7 +9,7 @@ import { loadVerificationKey } from '../reference-server/src/http/api/auth/authC
 import { silentLogger } from '../reference-server/src/http/api/consoleLogger.js';
 import { createLedger } from '../reference-server/src/ledger/index.js';
 import { createReferenceServer } from '../reference-server/src/server.js';
-import { fixtureKeyPath } from '../conformance/src/cli/token.js';
+import { fixtureKeyPath } from '../conformance/src/cli/fixtureKeyPath.js';
 import { readFileSync } from 'node:fs';
 import type { ServerMessage } from './servers/protocol.js';
 

@@ -13,7 +13,8 @@ import type { Authenticator, Principal } from '../../reference-server/src/http/a
 import { VerifiedTokenCache } from '../../reference-server/src/http/api/auth/VerifiedTokenCache.js';
 import type { LedgerError } from '../../reference-server/src/ledger/errors.js';
 import type { Result } from '../../reference-server/src/ledger/result.js';
-import { fixtureKeyPath, mintToken } from '../../conformance/src/cli/token.js';
+import { fixtureKeyPath } from '../../conformance/src/cli/fixtureKeyPath.js';
+import { mintToken } from '../../conformance/src/cli/token.js';
 import { badCredentials, HS256_SECRET, nowSeconds, sign, userToken } from './support/tokens.js';
 
 const PARTICIPANT = 'participant1::1220' + 'ab'.repeat(32);

@@ -4,8 +4,6 @@ import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 import { fixtureKeyPath } from './fixtureKeyPath.js';
 
-export { fixtureKeyPath };
-
 export const TOKEN_HELP = `Usage: canton-conformance token --user ID [--auth hs256|rs256|es256] [--expires-in 1h]
          [--audience A | --scope S] [--secret S | --private-key FILE]
 

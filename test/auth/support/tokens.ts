@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT, UnsecuredJWT, importPKCS8, type JWTPayload } from 'jose';
-import { fixtureKeyPath } from '../../../conformance/src/cli/token.js';
+import { fixtureKeyPath } from '../../../conformance/src/cli/fixtureKeyPath.js';
 
 /** The TEST-ONLY fixture keys, as a server under test loads them. */
 export const HS256_SECRET = readFileSync(fixtureKeyPath('hs256.secret'), 'utf8');
