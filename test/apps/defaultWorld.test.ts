@@ -128,15 +128,21 @@ describe('seedAppWorld', () => {
 
 describe('SeedingClock', () => {
   it('stands still until released, then follows the system clock, never going back', () => {
-    const clock = new SeedingClock(APP_WORLD_TIME);
+    // The system clock is injected: it stands at `system` and moves only when the test moves it.
+    let system = APP_WORLD_TIME + 86_400_000;
+    const clock = new SeedingClock(APP_WORLD_TIME, () => system);
     expect(clock.now()).toBe(APP_WORLD_TIME);
     expect(clock.seeding).toBe(true);
     clock.release();
     expect(clock.seeding).toBe(false);
-    expect(clock.now()).toBeGreaterThanOrEqual(Math.max(Date.now() - 1000, APP_WORLD_TIME));
-    const future = new SeedingClock(Date.now() + 3_600_000);
+    expect(clock.now()).toBe(system);
+    system += 1_000;
+    expect(clock.now()).toBe(system);
+    const future = new SeedingClock(system + 3_600_000, () => system);
     future.release();
-    expect(future.now()).toBeGreaterThan(Date.now() + 3_000_000);
+    expect(future.now()).toBe(system + 3_600_000); // never back behind its fixed time
+    system += 7_200_000;
+    expect(future.now()).toBe(system);
   });
 
   it('steps forward only while pinned (a seeding that needs ledger time to pass), and never goes back behind it once released', () => {
@@ -146,12 +152,13 @@ describe('SeedingClock', () => {
     expect(clock.now()).toBe(APP_WORLD_TIME + 600_000);
     clock.release();
     expect(canStep(clock)).toBe(false);
-    const future = new SeedingClock(Date.now() + 3_600_000);
+    const system = APP_WORLD_TIME + 86_400_000;
+    const future = new SeedingClock(system + 3_600_000, () => system);
     future.advance(3_600_000);
     future.release();
-    expect(future.now()).toBeGreaterThan(Date.now() + 6_000_000);
+    expect(future.now()).toBe(system + 7_200_000);
     future.advance(3_600_000); // released: follows the system clock, the step is ignored
-    expect(future.now()).toBeLessThan(Date.now() + 7_300_000);
+    expect(future.now()).toBe(system + 7_200_000);
     expect(canStep(systemClock)).toBe(false);
   });
 });

@@ -9,13 +9,14 @@ export class SeedingClock implements Clock {
   #pinned: number | undefined;
   #floor: number;
 
-  constructor(at: number) {
+  /** `system`: the clock followed once released (tests inject one). */
+  constructor(at: number, private readonly system: () => number = Date.now) {
     this.#pinned = at;
     this.#floor = at;
   }
 
   now(): number {
-    return this.#pinned ?? Math.max(Date.now(), this.#floor);
+    return this.#pinned ?? Math.max(this.system(), this.#floor);
   }
 
   /**
