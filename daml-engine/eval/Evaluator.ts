@@ -10,7 +10,7 @@
  *
  * Updates evaluate to suspended `update` values (daml-lf-2.rst "Update interpretation" runs them).
  */
-import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
+import type { BuiltinFailure, BuiltinName, BuiltinOutcome, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import { BUILTINS } from '../builtins/builtins.js';
 import type { Expr, Update } from '../ast/Expr.js';
 import type { DefTemplate, DefValue, Package, TemplateChoice } from '../ast/Package.js';
@@ -118,6 +118,12 @@ export interface EvaluatorOptions {
    * records and closures it makes (see allocationCost.ts).
    */
   readonly allocationBudget?: number;
+  /**
+   * How many calls the direct evaluator nests on the JavaScript stack before the machine's frames
+   * take over (default 256, a few hundred bytes each); 0 runs the machine alone. Both take the
+   * same steps to the same result: tests compare them at several depths.
+   */
+  readonly directDepth?: number;
   /** Receives `TRACE` messages (Daml's `trace` / `debug`). */
   readonly onTrace?: (message: string) => void;
   /** The package of daml-prim's `DA.Exception.ArithmeticError` (stable across SDKs). */
@@ -211,6 +217,25 @@ const restoreFrame = (def: Definition | undefined) => new Frame(13 /* Restore */
 const catchFrame = (handler: (exception: AnyExceptionValue) => void) => new Frame(14 /* Catch */, null, null, 0, null, undefined, handler);
 const thenFrame = (resume: (value: Value) => void) => new Frame(15 /* Then */, null, null, 0, null, undefined, resume);
 
+/** What the machine does after a capture (see `unwound`). */
+const enum Cap { Eval = 0, Give = 1, Step = 2, Apply = 3, Failed = 4 }
+
+/**
+ * How many `ev` calls nest on the JavaScript stack, by default, before the rest goes to the
+ * machine's frames: a few hundred bytes each, far below Node's stack (about 1 MB) whatever called
+ * the evaluator.
+ */
+const DIRECT_DEPTH = 256;
+
+/**
+ * Thrown to unwind the direct evaluator into machine frames (never leaves the evaluator). A plain
+ * object, made once: an Error would capture a stack trace on every throw.
+ */
+const CAPTURE = { capture: true } as const;
+
+/** `evApply`'s answer when a closure's body is to be evaluated next (the machine's evalIn). */
+const TAIL: unique symbol = Symbol('tail');
+
 /** An evaluation stops: the reason, as data. */
 class Stop {
   constructor(readonly error: EvalError) {}
@@ -234,12 +259,15 @@ interface ResolvedVal {
   shared: Map<DefValue, Value> | undefined;
   sharedValue: Value | undefined;
 }
+const resolvedVal = (def: DefValue): ResolvedVal => ({ def, body: rootNode(def.expr, null), owner: undefined, value: undefined, shared: undefined, sharedValue: undefined });
+
 /** A `builtin` node's value as the evaluator `owner` (its map of builtin values) made it. */
 interface ResolvedBuiltin { owner: Map<BuiltinName, Value>; value: Value }
 
 export class Evaluator {
   private readonly getPackage: (id: string) => Package | undefined;
   private readonly budget: number;
+  private readonly directDepth: number;
   private readonly allocationBudget: number;
   private readonly onTrace: ((message: string) => void) | undefined;
   private readonly arithmeticError: QualifiedName;
@@ -265,6 +293,7 @@ export class Evaluator {
   constructor(options: EvaluatorOptions) {
     this.getPackage = options.getPackage;
     this.budget = options.stepBudget ?? 100_000_000;
+    this.directDepth = options.directDepth ?? DIRECT_DEPTH;
     this.allocationBudget = options.allocationBudget ?? DEFAULT_ALLOCATION_BUDGET;
     this.onTrace = options.onTrace;
     this.valueOverride = options.valueOverride;
@@ -420,30 +449,43 @@ export class Evaluator {
   private loop(depth: number, stepLimit: number): boolean {
     const k = this.k;
     const budget = this.budget;
-    // The count lives in a local while the machine runs (written back however the loop ends), and
-    // a step compares it once, with the nearer of the slice's limit and the budget.
+    // A step compares the count once, with the nearer of the slice's limit and the budget (`ev` too).
     const stop = stepLimit < budget ? stepLimit : budget;
-    let steps = this.steps;
+    const savedStop = this.stop;
+    const savedDepth = this.depth;
+    this.stop = stop;
+    this.depth = 0;
     try {
       for (;;) {
+        const steps = this.steps;
         if (steps >= stop) {
           if (steps >= stepLimit) return false;
-          steps++; // the refused step counts, as it always has (the result's `steps` is one past the error's)
+          this.steps = steps + 1; // the refused step counts, as it always has (the result's `steps` is one past the error's)
           throw new Stop({
-            kind: 'budgetExceeded', steps: steps - 1, definition: this.def,
+            kind: 'budgetExceeded', steps, definition: this.def,
             message: `evaluation exceeded its budget of ${budget} steps in ${describeDefinition(this.def)}`,
           });
         }
-        steps++;
+        this.steps = steps + 1;
         if (this.mode === 0) {
-          this.step(this.expr, this.env);
+          if (this.directDepth === 0) {
+            this.step(this.expr, this.env);
+            continue;
+          }
+          try {
+            this.give(this.ev(this.expr, this.env));
+          } catch (e) {
+            if (e !== CAPTURE) throw e;
+            this.unwound();
+          }
         } else {
           if (k.length === depth) return true;
           this.resume(k.pop()!);
         }
       }
     } finally {
-      this.steps = steps;
+      this.stop = savedStop;
+      this.depth = savedDepth;
     }
   }
 
@@ -533,16 +575,7 @@ export class Evaluator {
       case 41 /* ChoiceController */: case 42 /* ChoiceObserver */:
         this.push(7 /* Two */, n, env, 0, null, undefined);
         return this.evalIn(n.a!, env);
-      case 9 /* EnumCon */: {
-        if (n.v === undefined) {
-          const tycon = (n.src as Extract<Expr, { kind: 'enumCon' }>).tycon;
-          const dt = this.dataType(tycon);
-          const rank = dt.cons.kind === 'enum' ? dt.cons.constructors.indexOf(n.s) : -1;
-          if (rank < 0) return this.fail('crash', `no enum constructor ${n.s} in ${tycon.module}:${tycon.name}`);
-          n.v = { kind: 'enum', tycon, constructor: n.s, rank };
-        }
-        return this.give(n.v);
-      }
+      case 9 /* EnumCon */: return this.give(this.enumValue(n));
       case 10 /* StructCon */: {
         const kids = n.kids!;
         if (kids.length === 0) return this.give({ kind: 'struct', fieldNames: [], fields: [] });
@@ -594,20 +627,535 @@ export class Evaluator {
     }
   }
 
+  // ---- the direct evaluator --------------------------------------------------------------------
+  //
+  // The machine above pays for every step in registers, a frame pushed and popped, and a dispatch
+  // on its mode. The direct evaluator (`ev`) takes the same steps on the JavaScript stack: where
+  // the machine pushes a frame and evaluates a sub-expression, `ev` calls itself and waits for the
+  // value; a tail position (a call's body, a case's alternative, a let's body) loops in place, as
+  // the machine's does without a frame. It counts every step the machine would, at the same points
+  // (a node stepped, a frame resumed), so budgets, slices and the results' `steps` are the same.
+  //
+  // When the machine has to take over (the budget or a slice's end is reached, the JavaScript
+  // stack is DIRECT_DEPTH calls deep, or a node needs the machine's own frames: a top-level value
+  // evaluated for the first time, an exception thrown, a method of an interface, FOLDL ...), `ev`
+  // throws CAPTURE: each call it unwinds through adds the frame the machine would hold at that
+  // point (made only now), and the loop pushes them and does what was left of the step
+  // (`unwound`). Speedy keeps its own stack for the same reason; here the JavaScript stack is the
+  // fast path and the machine's stack the general one.
+
+  /** The frames `ev` calls unwound through (innermost first), while a capture unwinds. */
+  private readonly captured: Frame[] = [];
+  /** What the machine does once a capture's frames are pushed (`Cap`), and with what. */
+  private capKind = 0;
+  private capNode: Node | null = null;
+  private capEnv: Env = null;
+  private capValue: Value | undefined = undefined;
+  private capArgs: Value[] | null = null;
+  private capFrom = 0;
+  private capName: BuiltinName | '' = '';
+  private capFailure: BuiltinFailure | undefined = undefined;
+  /** `ev` calls on the JavaScript stack now. */
+  private depth = 0;
+  /** The step count at which `ev` hands over: the nearer of the slice's end and the budget. */
+  private stop = 0;
+  /** Where a call returning TAIL continues (`evApply`). */
+  private tn: Node | null = null;
+  private te: Env = null;
+
+  /** Unwinds `ev` into machine frames: `kind` says what the machine does then (see `unwound`). */
+  private capture(kind: Cap, node: Node | null, env: Env, value: Value | undefined): never {
+    this.capKind = kind;
+    this.capNode = node;
+    this.capEnv = env;
+    this.capValue = value;
+    throw CAPTURE;
+  }
+
+  /** The machine's side of a capture: push the frames `ev` unwound through, then finish the step. */
+  private unwound(): void {
+    const c = this.captured;
+    for (let i = c.length - 1; i >= 0; i--) this.k.push(c[i]!);
+    c.length = 0;
+    this.depth = 0;
+    const node = this.capNode;
+    const env = this.capEnv;
+    const value = this.capValue;
+    const args = this.capArgs;
+    const failure = this.capFailure;
+    this.capNode = null;
+    this.capEnv = null;
+    this.capValue = undefined;
+    this.capArgs = null;
+    this.capFailure = undefined;
+    switch (this.capKind) {
+      case 0 /* Eval: the step at node is not counted yet */: return this.evalIn(node!, env);
+      case 1 /* Give: the resume of the top frame is not counted yet */: return this.give(value!);
+      case 2 /* Step: counted; the machine takes it */: return this.step(node!, env);
+      case 3 /* Apply: within a counted step */: return this.applyFun(value as Fn, args!, this.capFrom);
+      case 4 /* Failed: a builtin failed within a counted step */: return this.builtinFailed(this.capName as BuiltinName, failure!);
+    }
+  }
+
+  /** The step at `n`, before `ev` continues there in place. */
+  private next(n: Node, env: Env): void {
+    if (this.steps >= this.stop) this.capture(0 /* Eval */, n, env, undefined);
+    this.steps++;
+  }
+
+  /** Evaluates `n` to a value where the machine would push a frame first (the caller's `site`). */
+  private sub(n: Node, env: Env): Value {
+    if (this.steps >= this.stop || this.depth >= this.directDepth) this.capture(0 /* Eval */, n, env, undefined);
+    this.steps++;
+    return this.ev(n, env);
+  }
+
+  /** The resume of the caller's frame with `v` (a step of its own). */
+  private tick(v: Value): void {
+    if (this.steps >= this.stop) this.capture(1 /* Give */, null, null, v);
+    this.steps++;
+  }
+
+  /**
+   * Evaluates `n` in `env` to a value; the step at `n` is counted. `site` and the `s*` locals
+   * describe the frame the machine would hold while this call waits for `sub`: a capture makes it.
+   */
+  private ev(n: Node, env: Env): Value {
+    let site = -1;
+    let sNode: Node | null = null;
+    let sEnv: Env = null;
+    let sI = 0;
+    let sVals: Value[] | null = null;
+    let sF: Value | undefined;
+    let sX: unknown;
+    this.depth++;
+    try {
+      for (;;) {
+        if (n.op === 0 /* Uncompiled */) compileNode(n);
+        switch (n.op) {
+          case 1 /* Var */: {
+            const value = lookup(n, env);
+            if (value === undefined) return this.fail('crash', `unbound variable ${n.s}`);
+            return value;
+          }
+          case 2 /* Val */: {
+            const value = this.valOf(n);
+            if (value !== undefined) return value;
+            // Evaluated now, as the machine's SetTop frame does.
+            const ref = n.x as ResolvedVal;
+            const saved = this.def;
+            site = 9 /* SetTop */; sNode = null; sEnv = null; sI = 0; sVals = null; sF = undefined; sX = { value: ref.def, saved } satisfies SetTop;
+            this.def = (n.src as Extract<Expr, { kind: 'val' }>).ref;
+            const v = this.sub(ref.body, null);
+            this.tick(v);
+            site = -1;
+            this.topValues.set(ref.def, v);
+            this.sharedValues?.set(ref.def, v);
+            this.def = saved;
+            return v;
+          }
+          case 3 /* Builtin */: return this.builtinOf(n);
+          case 4 /* Lit */: case 19 /* Nil */: case 22 /* OptionalNone */: case 26 /* TypeRep */: return n.v!;
+          case 5 /* RecCon */: case 10 /* StructCon */: case 20 /* Cons */: {
+            if (n.op === 5 /* RecCon */ && n.names === null) this.resolveRecCon(n);
+            const kids = n.kids!;
+            if (kids.length === 0) {
+              return n.op === 5 /* RecCon */
+                ? { kind: 'record', tycon: n.x as QualifiedName, fieldNames: n.names!, fields: [] }
+                : { kind: 'struct', fieldNames: [], fields: [] };
+            }
+            const vals = new Array<Value>(kids.length);
+            for (let i = 0; i < kids.length; i++) {
+              const kid = kids[i]!;
+              let value = kid.op === 1 /* Var */ ? lookup(kid, env) : this.atom(kid, env);
+              if (value === undefined) {
+                site = 8 /* Collect */; sNode = n; sEnv = env; sI = i; sVals = vals; sF = undefined; sX = undefined;
+                value = this.sub(kid, env);
+                this.tick(value);
+                site = -1;
+              }
+              vals[i] = value;
+            }
+            return this.collectedValue(n, vals);
+          }
+          case 6 /* RecProj */: case 11 /* StructProj */: {
+            let value = this.atom(n.a!, env);
+            if (value === undefined) {
+              site = 6 /* One */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
+              value = this.sub(n.a!, env);
+              this.tick(value);
+              site = -1;
+            }
+            return this.oneValue(n, value);
+          }
+          case 8 /* VariantCon */: case 23 /* OptionalSome */: case 24 /* ToAny */: case 25 /* FromAny */:
+          case 27 /* ToAnyException */: case 28 /* FromAnyException */: case 30 /* ToInterface */: case 31 /* FromInterface */:
+          case 37 /* InterfaceTemplateTypeRep */: case 38 /* ToRequiredInterface */: case 39 /* FromRequiredInterface */: {
+            site = 6 /* One */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
+            const value = this.sub(n.a!, env);
+            this.tick(value);
+            site = -1;
+            return this.oneValue(n, value);
+          }
+          case 7 /* RecUpd */: case 12 /* StructUpd */: case 36 /* UnsafeFromInterface */: case 40 /* UnsafeFromRequiredInterface */: {
+            site = 7 /* Two */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
+            const a = this.sub(n.a!, env);
+            this.tick(a);
+            sF = a;
+            const b = this.sub(n.b!, env);
+            this.tick(b);
+            site = -1;
+            return this.twoValue(n, a, b);
+          }
+          case 9 /* EnumCon */: return this.enumValue(n);
+          case 13 /* App */: {
+            let fn = this.atom(n.a!, env);
+            if (fn === undefined) {
+              site = 0 /* AppFun */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
+              fn = this.sub(n.a!, env);
+              this.tick(fn);
+              site = -1;
+            }
+            // As the machine's applyNode: a closure taking exactly one to three atoms is entered without an array.
+            const args = n.kids!;
+            const count = args.length;
+            if (count <= 3 && count > 0 && fn.kind === 'function' && (fn as Fn).tag === 0 /* Closure */ && (fn as Fn).arity === count) {
+              const f = fn as Fn;
+              let arg = args[0]!;
+              const a = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+              let b: Value | undefined;
+              let c: Value | undefined;
+              if (a !== undefined) {
+                if (count > 1) {
+                  arg = args[1]!;
+                  b = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+                  if (b !== undefined && count > 2) {
+                    arg = args[2]!;
+                    c = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+                  }
+                }
+                if (count === 1 || (b !== undefined && (count === 2 || c !== undefined))) {
+                  this.def = f.def;
+                  env = new EnvCell(f.params!, a, b, c, f.env);
+                  n = f.body!;
+                  this.next(n, env);
+                  continue;
+                }
+              }
+            }
+            const vals = new Array<Value>(count);
+            for (let i = 0; i < count; i++) {
+              const arg = args[i]!;
+              let value = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+              if (value === undefined) {
+                site = 1 /* AppArgs */; sNode = n; sEnv = env; sI = i; sVals = vals; sF = fn; sX = undefined;
+                value = this.sub(arg, env);
+                this.tick(value);
+                site = -1;
+              }
+              vals[i] = value;
+            }
+            const r = this.evApply(fn, vals, 0);
+            if (r !== TAIL) return r;
+            n = this.tn!;
+            env = this.te;
+            this.next(n, env);
+            continue;
+          }
+          case 14 /* TyApp */: {
+            const v = this.atom(n, env);
+            if (v !== undefined) return v;
+            let count = n.i;
+            site = 3 /* TyApp */; sNode = null; sEnv = null; sI = count; sVals = null; sF = undefined; sX = undefined;
+            let value = this.sub(n.a!, env);
+            // As the machine's TyApp frame: only a type abstraction over a `nat` takes type arguments.
+            let enter: Fn | null = null;
+            for (;;) {
+              this.tick(value);
+              if (value.kind !== 'function' || (value as Fn).tag !== 3 /* TyClosure */) break;
+              const fn = value as Fn;
+              if (count < fn.arity) {
+                value = tyClosure(fn.arity - count, fn.body!, fn.env, fn.def);
+                break;
+              }
+              this.def = fn.def;
+              if (count === fn.arity) {
+                enter = fn;
+                break;
+              }
+              count -= fn.arity;
+              sI = count;
+              value = this.sub(fn.body!, fn.env);
+            }
+            site = -1;
+            if (enter === null) return value;
+            // Saturated: its body, in place.
+            env = enter.env;
+            n = enter.body!;
+            this.next(n, env);
+            continue;
+          }
+          case 15 /* Abs */:
+            this.charge(recordBytes(5));
+            return closure(n.names!, n.a!, env, this.def);
+          case 16 /* TyAbs */:
+            if (n.i === 0) {
+              n = n.a!;
+              this.next(n, env);
+              continue;
+            }
+            this.charge(recordBytes(5));
+            return tyClosure(n.i, n.a!, env, this.def);
+          case 17 /* Case */: {
+            const a = n.a!;
+            let scrut = a.op === 1 /* Var */ ? lookup(a, env) : this.atom(a, env);
+            if (scrut === undefined) {
+              site = 4 /* Case */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
+              scrut = this.sub(a, env);
+              this.tick(scrut);
+              site = -1;
+            }
+            const alt = this.pick(scrut, n.alts!);
+            env = altEnv(alt, scrut, env);
+            n = alt.body;
+            this.next(n, env);
+            continue;
+          }
+          case 18 /* Let */: {
+            const bounds = n.kids!;
+            const groups = n.x as readonly (readonly string[])[];
+            for (let i = 0; i < bounds.length; i++) {
+              const bound = bounds[i]!;
+              let value = bound.op === 1 /* Var */ ? lookup(bound, env) : this.atom(bound, env);
+              if (value === undefined) {
+                site = 5 /* Let */; sNode = n; sEnv = env; sI = i; sVals = null; sF = undefined; sX = undefined;
+                value = this.sub(bound, env);
+                this.tick(value);
+                site = -1;
+              }
+              env = new EnvCell(groups[i]!, value, undefined, undefined, env);
+            }
+            n = n.a!;
+            this.next(n, env);
+            continue;
+          }
+          case 21 /* Update */: {
+            const update: SuspendedUpdate = { update: n.x as Update, env, def: this.def };
+            return { kind: 'update', update } satisfies UpdateValue;
+          }
+          default:
+            // Throw, the interface and choice nodes, and what the compile stage does not know: the machine's.
+            return this.capture(2 /* Step */, n, env, undefined);
+        }
+      }
+    } catch (e) {
+      if (e === CAPTURE && site >= 0) this.captured.push(new Frame(site, sNode, sEnv, sI, sVals, sF, sX));
+      throw e;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /**
+   * Applies `fnv` to `args[from..]` as the machine's applyFn does, within a counted step: returns
+   * the value, or TAIL when a closure's body is to be evaluated (at `tn` in `te`, its step not yet counted).
+   */
+  private evApply(fnv: Value, args: Value[], from: number): Value | typeof TAIL {
+    // The only frame the machine pushes here is ApplyTo (an over-applied callee): `sI` its next argument.
+    let site = false;
+    let sI = 0;
+    let sVals: Value[] | null = null;
+    try {
+      for (;;) {
+        if (fnv.kind !== 'function') return this.fail('crash', `applied a ${fnv.kind} value as a function`);
+        const fn = fnv as Fn;
+        const count = args.length - from;
+        switch (fn.tag) {
+          case 0 /* Closure */: {
+            const n = fn.arity;
+            if (count < n) {
+              this.charge(recordBytes(count + 2));
+              return pap(fn, from === 0 ? args : args.slice(from));
+            }
+            const env = new EnvCell(fn.params!, args, from, ARGS, fn.env);
+            this.def = fn.def;
+            if (count === n) {
+              this.tn = fn.body!;
+              this.te = env;
+              return TAIL;
+            }
+            site = true; sI = from + n; sVals = args;
+            fnv = this.sub(fn.body!, env);
+            this.tick(fnv);
+            site = false;
+            from += n;
+            continue;
+          }
+          case 1 /* Pap */: {
+            const inner = fn.inner!;
+            const held = fn.args!;
+            if (count >= fn.arity && inner.tag === 0 /* Closure */) {
+              const m = held.length;
+              const n = inner.arity;
+              const vals = new Array<Value>(n);
+              for (let i = 0; i < m; i++) vals[i] = held[i]!;
+              for (let i = m; i < n; i++) vals[i] = args[from + i - m]!;
+              const env = new EnvCell(inner.params!, vals, 0, ARGS, inner.env);
+              this.def = inner.def;
+              if (count === n - m) {
+                this.tn = inner.body!;
+                this.te = env;
+                return TAIL;
+              }
+              site = true; sI = from + n - m; sVals = args;
+              fnv = this.sub(inner.body!, env);
+              this.tick(fnv);
+              site = false;
+              from += n - m;
+              continue;
+            }
+            fnv = inner;
+            args = held.concat(from === 0 ? args : args.slice(from));
+            from = 0;
+            continue;
+          }
+          case 2 /* Builtin */: {
+            if (count < fn.arity) {
+              this.charge(recordBytes(count + 2));
+              return pap(fn, from === 0 ? args : args.slice(from));
+            }
+            const impl = fn.impl;
+            const over = count > fn.arity;
+            if (impl === undefined) {
+              if (!over && (fn.name === 'FOLDL' || fn.name === 'FOLDR') && this.depth < this.directDepth) return this.evFold(fn, args, from);
+              // EQUAL_LIST, TRACE, ANY_EXCEPTION_MESSAGE (and the folds past the depth or over-applied): the machine applies them.
+              this.capArgs = args;
+              this.capFrom = from;
+              return this.capture(3 /* Apply */, null, null, fn);
+            }
+            if (over) { site = true; sI = from + fn.arity; sVals = args; }
+            const name = fn.name as BuiltinName;
+            const outcome = this.invoke(impl, name, from === 0 && count === fn.arity ? args : args.slice(from, from + fn.arity));
+            if (!outcome.ok) {
+              this.capName = name;
+              this.capFailure = outcome.failure;
+              return this.capture(4 /* Failed */, null, null, undefined);
+            }
+            if (!over) return outcome.value;
+            fnv = outcome.value;
+            this.tick(fnv);
+            site = false;
+            from += fn.arity;
+            continue;
+          }
+          case 3 /* TyClosure */: return this.fail('crash', 'applied a type abstraction to a value argument');
+        }
+      }
+    } catch (e) {
+      if (e === CAPTURE && site) this.captured.push(new Frame(2 /* ApplyTo */, null, null, sI, sVals, undefined, undefined));
+      throw e;
+    }
+  }
+
+  /**
+   * FOLDL and FOLDR (exactly their three arguments, at `args[from..]`) as the machine's Foldl and
+   * Foldr frames run them: each function call between two steps of the frame, on the JavaScript stack.
+   */
+  private evFold(fn: Fn, args: readonly Value[], from: number): Value {
+    const f = args[from]!;
+    const list = args[from + 2]!;
+    const left = fn.name === 'FOLDL';
+    if (list.kind !== 'cons' && list.kind !== 'nil') return this.fail('crash', `${left ? 'FOLDL' : 'FOLDR'} over a ${list.kind}`);
+    // The frame the machine holds: Foldl's `x` the rest of the list, Foldr's `i` the next item from the end.
+    let cell: ListValue = list;
+    let items: Value[] | null = null;
+    let i = 0;
+    let acc = args[from + 1]!;
+    this.depth++;
+    try {
+      if (left) {
+        for (;;) {
+          this.tick(acc);
+          if (cell.kind === 'nil') return acc;
+          const head = cell.head;
+          cell = cell.tail;
+          acc = this.applied(f, [acc, head]);
+        }
+      }
+      items = [];
+      for (let c: ListValue = list; c.kind === 'cons'; c = c.tail) items.push(c.head);
+      this.charge(SLOT_BYTES * items.length);
+      i = items.length - 1;
+      for (;;) {
+        this.tick(acc);
+        if (i < 0) return acc;
+        const item = items[i]!;
+        i--;
+        acc = this.applied(f, [item, acc]);
+      }
+    } catch (e) {
+      if (e === CAPTURE) this.captured.push(left ? foldlFrame(f, cell) : new Frame(11 /* Foldr */, null, null, i, items, f, undefined));
+      throw e;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** `f` applied to `args` and evaluated to a value (within a counted step, as the machine's applyFn). */
+  private applied(f: Value, args: Value[]): Value {
+    const r = this.evApply(f, args, 0);
+    return r === TAIL ? this.sub(this.tn!, this.te) : r;
+  }
+
+  /** The `val` node's definition, remembered on the node; undefined when it is missing (the step that evaluates the node says why). */
+  private resolveVal(n: Node): ResolvedVal | undefined {
+    const ref = (n.src as Extract<Expr, { kind: 'val' }>).ref;
+    const found = this.getPackage(ref.packageId)?.modules.get(ref.module)?.values.get(ref.name);
+    if (found === undefined) return undefined;
+    const resolved = resolvedVal(found);
+    n.x = resolved;
+    return resolved;
+  }
+
+  /** An enum constructor's value, made once per node. */
+  private enumValue(n: Node): Value {
+    if (n.v === undefined) {
+      const tycon = (n.src as Extract<Expr, { kind: 'enumCon' }>).tycon;
+      const dt = this.dataType(tycon);
+      const rank = dt.cons.kind === 'enum' ? dt.cons.constructors.indexOf(n.s) : -1;
+      if (rank < 0) return this.fail('crash', `no enum constructor ${n.s} in ${tycon.module}:${tycon.name}`);
+      n.v = { kind: 'enum', tycon, constructor: n.s, rank };
+    }
+    return n.v;
+  }
+
   /** A top-level value: remembered on the node for this evaluator, evaluated on first use. */
   private val(n: Node): void {
+    const value = this.valOf(n);
+    if (value !== undefined) return this.give(value);
+    const ref = n.x as ResolvedVal;
+    this.k.push(setTopFrame(ref.def, this.def));
+    this.def = (n.src as Extract<Expr, { kind: 'val' }>).ref;
+    this.evalIn(ref.body, null);
+  }
+
+  /**
+   * The value of the `val` node `n` when this evaluator has it; undefined when it is to be
+   * evaluated now (its body is `n.x`'s, marked as being evaluated: a value needing itself fails).
+   */
+  private valOf(n: Node): Value | undefined {
     const src = n.src as Extract<Expr, { kind: 'val' }>;
     let ref = n.x as ResolvedVal | undefined;
     if (!ref) {
       const found = this.module(src.ref, 'value').values.get(src.ref.name);
       if (!found) return this.fail('missingDefinition', `no value ${src.ref.module}:${src.ref.name} in package ${src.ref.packageId}`);
-      n.x = ref = { def: found, body: rootNode(found.expr, null), owner: undefined, value: undefined, shared: undefined, sharedValue: undefined };
+      n.x = ref = resolvedVal(found);
     } else if (ref.owner === this.topValues) {
-      return this.give(ref.value!);
+      return ref.value!;
     } else if (this.sharedValues !== undefined && ref.shared === this.sharedValues && this.valueOverride === undefined) {
       // A value in the shared map is done: this evaluator cannot be evaluating it (a value that
       // needs itself never reaches the map).
-      return this.give(ref.sharedValue!);
+      return ref.sharedValue!;
     }
     const def = ref.def;
     let cached = this.topValues.get(def);
@@ -618,7 +1166,7 @@ export class Evaluator {
         if (this.valueOverride === undefined) {
           ref.shared = this.sharedValues;
           ref.sharedValue = shared;
-          return this.give(shared);
+          return shared;
         }
       }
     }
@@ -630,13 +1178,11 @@ export class Evaluator {
     if (cached) {
       ref.owner = this.topValues;
       ref.value = cached;
-      return this.give(cached);
+      return cached;
     }
     if (cached === null) return this.fail('crash', `the value ${src.ref.module}:${src.ref.name} depends on itself`);
     this.topValues.set(def, null);
-    this.k.push(setTopFrame(def, this.def));
-    this.def = src.ref;
-    this.evalIn(ref.body, null);
+    return undefined;
   }
 
   /** Continues the top frame with the returned value `this.ret`. */
@@ -749,7 +1295,9 @@ export class Evaluator {
       case 1 /* Var */: return lookup(n, env);
       case 3 /* Builtin */: return this.builtinOf(n);
       case 2 /* Val */: {
-        const ref = n.x as ResolvedVal | undefined;
+        // Resolved here too (not only by the step that evaluates it): whether an earlier run met
+        // this node must not change how many steps this one takes.
+        const ref = (n.x as ResolvedVal | undefined) ?? this.resolveVal(n);
         if (ref === undefined) return undefined;
         if (ref.owner === this.topValues) return ref.value;
         const shared = this.sharedValues;
@@ -986,31 +1534,44 @@ export class Evaluator {
   private callBuiltin(fn: Fn, args: Value[]): void {
     const name = fn.name as BuiltinName;
     if (fn.impl) {
-      this.charge(builtinCost(name, args));
-      let outcome;
-      try {
-        outcome = fn.impl.apply(args);
-      } catch (e) {
-        // V8's own limits (a string or array past its maximum length), met only under a budget raised past them.
-        if (!(e instanceof RangeError)) throw e;
-        throw new Stop({
-          kind: 'allocationExceeded', allocated: this.allocated, budget: this.allocationBudget, definition: this.def,
-          message: `builtin ${name} would build a value past the engine's limits (${e.message}) in ${describeDefinition(this.def)}`,
-        });
-      }
+      const outcome = this.invoke(fn.impl, name, args);
       if (outcome.ok) return this.give(outcome.value);
-      const failure = outcome.failure;
-      switch (failure.kind) {
-        case 'arithmetic': {
-          // daml-lf-2.rst: arithmetic failures throw daml-prim's ArithmeticError, catchable.
-          const payload: RecordValue = { kind: 'record', tycon: this.arithmeticError, fieldNames: ['message'], fields: [text(failure.message)] };
-          return this.throwException({ kind: 'anyException', type: { kind: 'con', tycon: this.arithmeticError, args: [] }, value: payload });
-        }
-        case 'error': throw new Stop({ kind: 'userError', message: failure.message, definition: this.def });
-        case 'failWithStatus': throw new Stop({ ...failure, definition: this.def });
-        case 'crash': return this.fail('crash', `builtin ${name}: ${failure.message}`);
-      }
+      return this.builtinFailed(name, outcome.failure);
     }
+    return this.evaluatorBuiltin(name, args);
+  }
+
+  /** Runs a first-order builtin, charged by what it builds. */
+  private invoke(impl: FirstOrderBuiltin, name: BuiltinName, args: readonly Value[]): BuiltinOutcome {
+    this.charge(builtinCost(name, args));
+    try {
+      return impl.apply(args);
+    } catch (e) {
+      // V8's own limits (a string or array past its maximum length), met only under a budget raised past them.
+      if (!(e instanceof RangeError)) throw e;
+      throw new Stop({
+        kind: 'allocationExceeded', allocated: this.allocated, budget: this.allocationBudget, definition: this.def,
+        message: `builtin ${name} would build a value past the engine's limits (${e.message}) in ${describeDefinition(this.def)}`,
+      });
+    }
+  }
+
+  /** A first-order builtin failed: an arithmetic error is a Daml exception, the rest end the run. */
+  private builtinFailed(name: BuiltinName, failure: BuiltinFailure): void {
+    switch (failure.kind) {
+      case 'arithmetic': {
+        // daml-lf-2.rst: arithmetic failures throw daml-prim's ArithmeticError, catchable.
+        const payload: RecordValue = { kind: 'record', tycon: this.arithmeticError, fieldNames: ['message'], fields: [text(failure.message)] };
+        return this.throwException({ kind: 'anyException', type: { kind: 'con', tycon: this.arithmeticError, args: [] }, value: payload });
+      }
+      case 'error': throw new Stop({ kind: 'userError', message: failure.message, definition: this.def });
+      case 'failWithStatus': throw new Stop({ ...failure, definition: this.def });
+      case 'crash': return this.fail('crash', `builtin ${name}: ${failure.message}`);
+    }
+  }
+
+  /** The builtins the machine runs itself (they apply functions or push frames). */
+  private evaluatorBuiltin(name: BuiltinName, args: Value[]): void {
     switch (name) {
       case 'TRACE': {
         const [message, value] = args as [Value, Value];
@@ -1074,37 +1635,25 @@ export class Evaluator {
   // ---- case --------------------------------------------------------------------------------
 
   private match(v: Value, alts: readonly Alt[], env: Env): void {
+    const alt = this.pick(v, alts);
+    return this.evalIn(alt.body, altEnv(alt, v, env));
+  }
+
+  /** The first alternative matching `v` (none: the run fails). */
+  private pick(v: Value, alts: readonly Alt[]): Alt {
     for (let j = 0; j < alts.length; j++) {
       const alt = alts[j]!;
       switch (alt.k) {
-        case 0 /* Default */: return this.evalIn(alt.body, env);
-        case 1 /* Variant */:
-          if (v.kind === 'variant' && v.constructor === alt.con) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, undefined, undefined, env));
-          break;
-        case 2 /* Enum */:
-          if (v.kind === 'enum' && v.constructor === alt.con) return this.evalIn(alt.body, env);
-          break;
-        case 3 /* Unit */:
-          if (v.kind === 'unit') return this.evalIn(alt.body, env);
-          break;
-        case 4 /* True */:
-          if (v.kind === 'bool' && v.value) return this.evalIn(alt.body, env);
-          break;
-        case 5 /* False */:
-          if (v.kind === 'bool' && !v.value) return this.evalIn(alt.body, env);
-          break;
-        case 6 /* Nil */:
-          if (v.kind === 'nil') return this.evalIn(alt.body, env);
-          break;
-        case 7 /* Cons */:
-          if (v.kind === 'cons') return this.evalIn(alt.body, new EnvCell(alt.names, v.head, v.tail, undefined, env));
-          break;
-        case 8 /* None */:
-          if (v.kind === 'optional' && v.value === undefined) return this.evalIn(alt.body, env);
-          break;
-        case 9 /* Some */:
-          if (v.kind === 'optional' && v.value !== undefined) return this.evalIn(alt.body, new EnvCell(alt.names, v.value, undefined, undefined, env));
-          break;
+        case 0 /* Default */: return alt;
+        case 1 /* Variant */: if (v.kind === 'variant' && v.constructor === alt.con) return alt; break;
+        case 2 /* Enum */: if (v.kind === 'enum' && v.constructor === alt.con) return alt; break;
+        case 3 /* Unit */: if (v.kind === 'unit') return alt; break;
+        case 4 /* True */: if (v.kind === 'bool' && v.value) return alt; break;
+        case 5 /* False */: if (v.kind === 'bool' && !v.value) return alt; break;
+        case 6 /* Nil */: if (v.kind === 'nil') return alt; break;
+        case 7 /* Cons */: if (v.kind === 'cons') return alt; break;
+        case 8 /* None */: if (v.kind === 'optional' && v.value === undefined) return alt; break;
+        case 9 /* Some */: if (v.kind === 'optional' && v.value !== undefined) return alt; break;
       }
     }
     return this.fail('crash', `no case alternative matches a ${v.kind} value`);
@@ -1114,50 +1663,8 @@ export class Evaluator {
 
   private finishOne(node: Node, v: Value, env: Env): void {
     switch (node.op) {
-      case 6 /* RecProj */: {
-        if (v.kind !== 'record') return this.fail('crash', `projected field ${node.s} of a ${v.kind}`);
-        let index = node.i;
-        if (index < 0 || v.fieldNames[index] !== node.s) {
-          index = v.fieldNames.indexOf(node.s);
-          if (index < 0) return this.fail('crash', `no field ${node.s} in ${v.tycon.module}:${v.tycon.name}`);
-          node.i = index;
-        }
-        return this.give(v.fields[index]!);
-      }
-      case 8 /* VariantCon */: {
-        const tycon = (node.src as Extract<Expr, { kind: 'variantCon' }>).tycon.tycon;
-        let rank = node.i;
-        if (rank < 0) {
-          const dt = this.dataType(tycon);
-          rank = dt.cons.kind === 'variant' ? dt.cons.constructors.findIndex((c) => c.name === node.s) : -1;
-          if (rank < 0) return this.fail('crash', `no constructor ${node.s} in ${tycon.module}:${tycon.name}`);
-          node.i = rank;
-        }
-        this.charge(recordBytes(4));
-        return this.give({ kind: 'variant', tycon, constructor: node.s, rank, value: v });
-      }
-      case 11 /* StructProj */: {
-        if (v.kind !== 'struct') return this.fail('crash', `struct projection of a ${v.kind}`);
-        const index = fieldIndex(node, v.fieldNames);
-        if (index < 0) return this.fail('crash', `no struct field ${node.s}`);
-        return this.give(v.fields[index]!);
-      }
-      case 23 /* OptionalSome */: return this.charge(CELL_BYTES), this.give(some(v));
-      case 24 /* ToAny */: return this.charge(recordBytes(2)), this.give({ kind: 'any', type: typeOf(node), value: v });
-      case 25 /* FromAny */:
-        if (v.kind !== 'any') return this.fail('crash', `from_any of a ${v.kind}`);
-        return this.give(typesEqual(v.type, typeOf(node)) ? some(v.value) : NONE);
-      case 27 /* ToAnyException */: return this.give({ kind: 'anyException', type: typeOf(node), value: v });
-      case 28 /* FromAnyException */:
-        if (v.kind !== 'anyException') return this.fail('crash', `from_any_exception of a ${v.kind}`);
-        return this.give(typesEqual(v.type, typeOf(node)) ? some(v.value) : NONE);
       case 29 /* Throw */:
         return this.throwException({ kind: 'anyException', type: (node.src as Extract<Expr, { kind: 'throw' }>).exceptionType, value: v });
-      case 30 /* ToInterface */: case 38 /* ToRequiredInterface */: return this.give(v);
-      case 31 /* FromInterface */:
-        return this.give(this.templateOf(v) === qualifiedKey((node.src as Extract<Expr, { kind: 'fromInterface' }>).template) ? some(v) : NONE);
-      case 39 /* FromRequiredInterface */:
-        return this.give(this.instanceOf(v, (node.src as Extract<Expr, { kind: 'fromRequiredInterface' }>).requiring) ? some(v) : NONE);
       case 32 /* CallInterface */: {
         const iface = (node.src as Extract<Expr, { kind: 'callInterface' }>).iface;
         const { template, record } = this.contract(v);
@@ -1177,50 +1684,68 @@ export class Evaluator {
         const { template, record } = this.contract(v);
         return this.inTemplate(record, template.param, template.observers);
       }
-      case 37 /* InterfaceTemplateTypeRep */: {
-        const { record } = this.contract(v);
-        return this.give({ kind: 'typeRep', type: { kind: 'con', tycon: record.tycon, args: [] } });
-      }
       default:
         void env;
+        return this.give(this.oneValue(node, v));
+    }
+  }
+
+  /** The value a node of one sub-expression (a projection, a constructor, a conversion) makes of `v`, its sub-expression's value. */
+  private oneValue(node: Node, v: Value): Value {
+    switch (node.op) {
+      case 6 /* RecProj */: {
+        if (v.kind !== 'record') return this.fail('crash', `projected field ${node.s} of a ${v.kind}`);
+        let index = node.i;
+        if (index < 0 || v.fieldNames[index] !== node.s) {
+          index = v.fieldNames.indexOf(node.s);
+          if (index < 0) return this.fail('crash', `no field ${node.s} in ${v.tycon.module}:${v.tycon.name}`);
+          node.i = index;
+        }
+        return v.fields[index]!;
+      }
+      case 8 /* VariantCon */: {
+        const tycon = (node.src as Extract<Expr, { kind: 'variantCon' }>).tycon.tycon;
+        let rank = node.i;
+        if (rank < 0) {
+          const dt = this.dataType(tycon);
+          rank = dt.cons.kind === 'variant' ? dt.cons.constructors.findIndex((c) => c.name === node.s) : -1;
+          if (rank < 0) return this.fail('crash', `no constructor ${node.s} in ${tycon.module}:${tycon.name}`);
+          node.i = rank;
+        }
+        this.charge(recordBytes(4));
+        return { kind: 'variant', tycon, constructor: node.s, rank, value: v };
+      }
+      case 11 /* StructProj */: {
+        if (v.kind !== 'struct') return this.fail('crash', `struct projection of a ${v.kind}`);
+        const index = fieldIndex(node, v.fieldNames);
+        if (index < 0) return this.fail('crash', `no struct field ${node.s}`);
+        return v.fields[index]!;
+      }
+      case 23 /* OptionalSome */: this.charge(CELL_BYTES); return some(v);
+      case 24 /* ToAny */: this.charge(recordBytes(2)); return { kind: 'any', type: typeOf(node), value: v };
+      case 25 /* FromAny */:
+        if (v.kind !== 'any') return this.fail('crash', `from_any of a ${v.kind}`);
+        return typesEqual(v.type, typeOf(node)) ? some(v.value) : NONE;
+      case 27 /* ToAnyException */: return { kind: 'anyException', type: typeOf(node), value: v };
+      case 28 /* FromAnyException */:
+        if (v.kind !== 'anyException') return this.fail('crash', `from_any_exception of a ${v.kind}`);
+        return typesEqual(v.type, typeOf(node)) ? some(v.value) : NONE;
+      case 30 /* ToInterface */: case 38 /* ToRequiredInterface */: return v;
+      case 31 /* FromInterface */:
+        return this.templateOf(v) === qualifiedKey((node.src as Extract<Expr, { kind: 'fromInterface' }>).template) ? some(v) : NONE;
+      case 39 /* FromRequiredInterface */:
+        return this.instanceOf(v, (node.src as Extract<Expr, { kind: 'fromRequiredInterface' }>).requiring) ? some(v) : NONE;
+      case 37 /* InterfaceTemplateTypeRep */: {
+        const { record } = this.contract(v);
+        return { kind: 'typeRep', type: { kind: 'con', tycon: record.tycon, args: [] } };
+      }
+      default:
         return this.fail('crash', `unexpected ${node.src.kind} continuation`);
     }
   }
 
   private finishTwo(node: Node, a: Value, b: Value): void {
     switch (node.op) {
-      case 7 /* RecUpd */: {
-        if (a.kind !== 'record') return this.fail('crash', `updated field ${node.s} of a ${a.kind}`);
-        const index = a.fieldNames.indexOf(node.s);
-        if (index < 0) return this.fail('crash', `no field ${node.s} in ${a.tycon.module}:${a.tycon.name}`);
-        this.charge(recordBytes(a.fields.length));
-        const fields = a.fields.slice();
-        fields[index] = b;
-        return this.give({ kind: 'record', tycon: a.tycon, fieldNames: a.fieldNames, fields });
-      }
-      case 12 /* StructUpd */: {
-        if (a.kind !== 'struct') return this.fail('crash', `struct update of a ${a.kind}`);
-        const index = a.fieldNames.indexOf(node.s);
-        if (index < 0) return this.fail('crash', `no struct field ${node.s}`);
-        this.charge(recordBytes(a.fields.length));
-        const fields = a.fields.slice();
-        fields[index] = b;
-        return this.give({ kind: 'struct', fieldNames: a.fieldNames, fields });
-      }
-      case 36 /* UnsafeFromInterface */: {
-        const template = (node.src as Extract<Expr, { kind: 'unsafeFromInterface' }>).template;
-        if (this.templateOf(b) !== qualifiedKey(template)) {
-          return this.fail('crash', `contract ${a.kind === 'contractId' ? a.value : '?'} is not a ${template.module}:${template.name}`);
-        }
-        return this.give(b);
-      }
-      case 40 /* UnsafeFromRequiredInterface */: {
-        const requiring = (node.src as Extract<Expr, { kind: 'unsafeFromRequiredInterface' }>).requiring;
-        if (!this.instanceOf(b, requiring)) {
-          return this.fail('crash', `contract ${a.kind === 'contractId' ? a.value : '?'} does not implement ${requiring.module}:${requiring.name}`);
-        }
-        return this.give(b);
-      }
       case 41 /* ChoiceController */: case 42 /* ChoiceObserver */: {
         const ref = (node.src as Extract<Expr, { kind: 'choiceController' | 'choiceObserver' }>).template;
         const template = this.template(ref);
@@ -1233,28 +1758,72 @@ export class Evaluator {
         const env = bindEnv(choice.argBinder.name, b, bindEnv(template.param, a, null));
         return this.evalIn(rootNode(body, env), env);
       }
+      default: return this.give(this.twoValue(node, a, b));
+    }
+  }
+
+  /** The value a node of two sub-expressions (an update, an unsafe conversion) makes of their values `a` and `b`. */
+  private twoValue(node: Node, a: Value, b: Value): Value {
+    switch (node.op) {
+      case 7 /* RecUpd */: {
+        if (a.kind !== 'record') return this.fail('crash', `updated field ${node.s} of a ${a.kind}`);
+        const index = a.fieldNames.indexOf(node.s);
+        if (index < 0) return this.fail('crash', `no field ${node.s} in ${a.tycon.module}:${a.tycon.name}`);
+        this.charge(recordBytes(a.fields.length));
+        const fields = a.fields.slice();
+        fields[index] = b;
+        return { kind: 'record', tycon: a.tycon, fieldNames: a.fieldNames, fields };
+      }
+      case 12 /* StructUpd */: {
+        if (a.kind !== 'struct') return this.fail('crash', `struct update of a ${a.kind}`);
+        const index = a.fieldNames.indexOf(node.s);
+        if (index < 0) return this.fail('crash', `no struct field ${node.s}`);
+        this.charge(recordBytes(a.fields.length));
+        const fields = a.fields.slice();
+        fields[index] = b;
+        return { kind: 'struct', fieldNames: a.fieldNames, fields };
+      }
+      case 36 /* UnsafeFromInterface */: {
+        const template = (node.src as Extract<Expr, { kind: 'unsafeFromInterface' }>).template;
+        if (this.templateOf(b) !== qualifiedKey(template)) {
+          return this.fail('crash', `contract ${a.kind === 'contractId' ? a.value : '?'} is not a ${template.module}:${template.name}`);
+        }
+        return b;
+      }
+      case 40 /* UnsafeFromRequiredInterface */: {
+        const requiring = (node.src as Extract<Expr, { kind: 'unsafeFromRequiredInterface' }>).requiring;
+        if (!this.instanceOf(b, requiring)) {
+          return this.fail('crash', `contract ${a.kind === 'contractId' ? a.value : '?'} does not implement ${requiring.module}:${requiring.name}`);
+        }
+        return b;
+      }
       default: return this.fail('crash', `unexpected ${node.src.kind} continuation`);
     }
   }
 
   private finishCollect(node: Node, vals: Value[]): void {
+    return this.give(this.collectedValue(node, vals));
+  }
+
+  /** The record, struct or list a node of items makes of their values. */
+  private collectedValue(node: Node, vals: Value[]): Value {
     switch (node.op) {
       case 5 /* RecCon */:
         this.charge(recordBytes(vals.length));
-        return this.give({ kind: 'record', tycon: node.x as QualifiedName, fieldNames: node.names!, fields: vals });
+        return { kind: 'record', tycon: node.x as QualifiedName, fieldNames: node.names!, fields: vals };
       case 10 /* StructCon */: {
         const order = node.x as readonly number[];
         this.charge(recordBytes(vals.length));
         const fields = new Array<Value>(vals.length);
         for (let i = 0; i < vals.length; i++) fields[order[i]!] = vals[i]!;
-        return this.give({ kind: 'struct', fieldNames: node.names!, fields });
+        return { kind: 'struct', fieldNames: node.names!, fields };
       }
       case 20 /* Cons */: {
         let list = vals[vals.length - 1]!;
         if (list.kind !== 'cons' && list.kind !== 'nil') return this.fail('crash', `cons onto a ${list.kind}`);
         this.charge(CELL_BYTES * (vals.length - 1));
         for (let i = vals.length - 2; i >= 0; i--) list = { kind: 'cons', head: vals[i]!, tail: list };
-        return this.give(list);
+        return list;
       }
       default: return this.fail('crash', `unexpected ${node.src.kind} continuation`);
     }
@@ -1350,6 +1919,16 @@ function lookup(n: Node, env: Env): Value | undefined {
   const i = n.i;
   if (c === ARGS) return (e.a as readonly Value[])[(e.b as number) + i];
   return i === 0 ? e.a as Value | undefined : i === 1 ? e.b as Value | undefined : c;
+}
+
+/** The environment of a matched alternative's body: its binders bound to `v`'s parts. */
+function altEnv(alt: Alt, v: Value, env: Env): Env {
+  switch (alt.k) {
+    case 1 /* Variant */: return new EnvCell(alt.names, (v as Extract<Value, { kind: 'variant' }>).value, undefined, undefined, env);
+    case 7 /* Cons */: return new EnvCell(alt.names, (v as Extract<Value, { kind: 'cons' }>).head, (v as Extract<Value, { kind: 'cons' }>).tail, undefined, env);
+    case 9 /* Some */: return new EnvCell(alt.names, (v as Extract<Value, { kind: 'optional' }>).value, undefined, undefined, env);
+    default: return env;
+  }
 }
 
 /** The position of a struct projection's field, remembered on the node (structs of one type share their names). */

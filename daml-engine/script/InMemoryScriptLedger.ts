@@ -34,6 +34,8 @@ export interface InMemoryScriptLedgerOptions {
   readonly stepBudget?: number;
   /** For tests only: builtins replacing the engine's (see `EvaluatorOptions.builtinOverrides`). */
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  /** For tests only: see `EvaluatorOptions.directDepth` (0: the machine alone). */
+  readonly directDepth?: number;
   readonly participantId?: string;
 }
 
@@ -63,8 +65,9 @@ export class InMemoryScriptLedger implements ScriptLedger {
     this.participantId = options.participantId ?? 'participant::reference';
     this.engine = new UpdateEngine({
       getPackage: options.getPackage, onTrace: options.onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
+      directDepth: options.directDepth,
     });
-    this.views = new Evaluator({ getPackage: options.getPackage, onTrace: options.onTrace, builtinOverrides: options.builtinOverrides });
+    this.views = new Evaluator({ getPackage: options.getPackage, onTrace: options.onTrace, builtinOverrides: options.builtinOverrides, directDepth: options.directDepth });
   }
 
   async allocateParty(hint: string, displayName?: string): Promise<AllocateResult> {

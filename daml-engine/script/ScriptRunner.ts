@@ -44,6 +44,8 @@ export interface ScriptRunOptions {
   readonly onTrace?: (message: string) => void;
   /** For tests only: builtins replacing the engine's (see `EvaluatorOptions.builtinOverrides`). */
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  /** For tests only: see `EvaluatorOptions.directDepth` (0: the machine alone). */
+  readonly directDepth?: number;
   /** Sees each question the script asks, before it is answered. */
   readonly onQuestion?: (question: Question) => void;
   /** Records what the script's submissions and interface queries used. */
@@ -152,6 +154,7 @@ export class ScriptRunner {
       stepBudget: budget,
       onTrace: options.onTrace,
       builtinOverrides: options.builtinOverrides,
+      directDepth: options.directDepth,
       valueOverride: (r) => (r.packageId === scriptPackageId && r.module === LOW_LEVEL_MODULE && r.name === 'dangerousCast' ? IDENTITY : undefined),
     });
     const values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId);

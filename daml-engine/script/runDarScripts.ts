@@ -61,6 +61,8 @@ export interface ScriptLedgerSetup {
   readonly stepBudget: number | undefined;
   /** For tests only: builtins replacing the engine's. */
   readonly builtinOverrides: ReadonlyMap<BuiltinName, FirstOrderBuiltin> | undefined;
+  /** For tests only: see `EvaluatorOptions.directDepth` (the in-memory ledger takes it). */
+  readonly directDepth?: number;
 }
 
 /** A ledger for one script, and the evaluation steps its submissions and views took. */
@@ -69,6 +71,7 @@ export type ScriptLedgerFactory = (setup: ScriptLedgerSetup) => ScriptLedger & {
 /** The in-memory ledger `daml test` gives each script. */
 export const inMemoryScriptLedger: ScriptLedgerFactory = (setup) => new InMemoryScriptLedger({
   getPackage: (id) => setup.loaded.packages.get(id), onTrace: setup.onTrace, builtinOverrides: setup.builtinOverrides, stepBudget: setup.stepBudget,
+  directDepth: setup.directDepth,
 });
 
 export interface ScriptResult {
@@ -92,6 +95,8 @@ export interface RunScriptsOptions {
   readonly stepBudget?: number;
   /** For tests only: builtins replacing the engine's (never reachable from the CLI). */
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  /** For tests only: see `EvaluatorOptions.directDepth` (0: the machine alone). */
+  readonly directDepth?: number;
   readonly onResult?: (result: ScriptResult) => void;
   /** Sees each question a script asks (name and version), e.g. to count them. */
   readonly onQuestion?: (script: QualifiedName, question: Question) => void;
@@ -116,9 +121,9 @@ export async function runDarScripts(loaded: LoadedDar, scripts: readonly Qualifi
   for (const ref of scripts) {
     const trace: string[] = [];
     const onTrace = (m: string) => { trace.push(m); };
-    const ledger = await (options.ledger ?? inMemoryScriptLedger)({ loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget });
+    const ledger = await (options.ledger ?? inMemoryScriptLedger)({ loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget, directDepth: options.directDepth });
     const started = now();
-    const outcome = await runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
+    const outcome = await runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides, directDepth: options.directDepth,
       onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)), coverage: options.coverage, randomSeed: options.randomSeed,
       ...(options.slicing === undefined ? {} : { slicing: options.slicing }),
     });

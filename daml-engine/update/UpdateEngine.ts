@@ -52,6 +52,8 @@ export interface UpdateEngineOptions {
   readonly onTrace?: (message: string) => void;
   /** Replaces builtins (see `EvaluatorOptions.builtinOverrides`): for tests, never for users. */
   readonly builtinOverrides?: EvaluatorOptions['builtinOverrides'];
+  /** See `EvaluatorOptions.directDepth` (tests compare the machine alone with the direct evaluator). */
+  readonly directDepth?: number;
 }
 
 export interface Submission {
@@ -106,7 +108,7 @@ export class UpdateEngine {
     this.maxValueBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
     this.evaluatorOptions = {
       getPackage: options.getPackage, stepBudget: options.stepBudget, allocationBudget: options.allocationBudget,
-      onTrace: options.onTrace, builtinOverrides: options.builtinOverrides, sharedValues: new Map(),
+      onTrace: options.onTrace, builtinOverrides: options.builtinOverrides, directDepth: options.directDepth, sharedValues: new Map(),
     };
     this.m = new Evaluator(this.evaluatorOptions);
   }
