@@ -217,6 +217,13 @@ const restoreFrame = (def: Definition | undefined) => new Frame(13 /* Restore */
 const catchFrame = (handler: (exception: AnyExceptionValue) => void) => new Frame(14 /* Catch */, null, null, 0, null, undefined, handler);
 const thenFrame = (resume: (value: Value) => void) => new Frame(15 /* Then */, null, null, 0, null, undefined, resume);
 
+/**
+ * 1 for the opcodes `atom` may find a value for without a step (and Uncompiled, which it compiles
+ * first): variables, top-level values, builtins, literals, projections, type applications.
+ */
+const MAYBE_ATOM = new Uint8Array(64);
+for (const op of [0, 1, 2, 3, 4, 6, 11, 14, 19, 22]) MAYBE_ATOM[op] = 1;
+
 /** What the machine does after a capture (see `unwound`). */
 const enum Cap { Eval = 0, Give = 1, Step = 2, Apply = 3, Failed = 4 }
 
@@ -560,7 +567,7 @@ export class Evaluator {
         return this.collect(n, new Array<Value>(kids.length), 0, env, undefined);
       }
       case 6 /* RecProj */: case 11 /* StructProj */: {
-        const record = this.atom(n.a!, env);
+        const record = this.at(n.a!, env);
         if (record !== undefined) return this.finishOne(n, record, env);
         this.push(6 /* One */, n, env, 0, null, undefined);
         return this.evalIn(n.a!, env);
@@ -583,7 +590,7 @@ export class Evaluator {
       }
       case 13 /* App */: {
         // Atoms (variables, literals, builtins, evaluated top-level values) need no step of their own.
-        const fn = this.atom(n.a!, env);
+        const fn = this.at(n.a!, env);
         if (fn === undefined) {
           this.push(0 /* AppFun */, n, env, 0, null, undefined);
           return this.evalIn(n.a!, env);
@@ -605,7 +612,7 @@ export class Evaluator {
         return this.give(tyClosure(n.i, n.a!, env, this.def));
       case 17 /* Case */: {
         const a = n.a!;
-        const scrut = a.op === 1 /* Var */ ? lookup(a, env) : this.atom(a, env);
+        const scrut = this.at(a, env);
         if (scrut !== undefined) return this.match(scrut, n.alts!, env);
         this.push(4 /* Case */, n, env, 0, null, undefined);
         return this.evalIn(n.a!, env);
@@ -767,7 +774,7 @@ export class Evaluator {
             const vals = new Array<Value>(kids.length);
             for (let i = 0; i < kids.length; i++) {
               const kid = kids[i]!;
-              let value = kid.op === 1 /* Var */ ? lookup(kid, env) : this.atom(kid, env);
+              let value = this.at(kid, env);
               if (value === undefined) {
                 site = 8 /* Collect */; sNode = n; sEnv = env; sI = i; sVals = vals; sF = undefined; sX = undefined;
                 value = this.sub(kid, env);
@@ -779,7 +786,7 @@ export class Evaluator {
             return this.collectedValue(n, vals);
           }
           case 6 /* RecProj */: case 11 /* StructProj */: {
-            let value = this.atom(n.a!, env);
+            let value = this.at(n.a!, env);
             if (value === undefined) {
               site = 6 /* One */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
               value = this.sub(n.a!, env);
@@ -809,7 +816,7 @@ export class Evaluator {
           }
           case 9 /* EnumCon */: return this.enumValue(n);
           case 13 /* App */: {
-            let fn = this.atom(n.a!, env);
+            let fn = this.at(n.a!, env);
             if (fn === undefined) {
               site = 0 /* AppFun */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
               fn = this.sub(n.a!, env);
@@ -822,16 +829,16 @@ export class Evaluator {
             if (count <= 3 && count > 0 && fn.kind === 'function' && (fn as Fn).tag === 0 /* Closure */ && (fn as Fn).arity === count) {
               const f = fn as Fn;
               let arg = args[0]!;
-              const a = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+              const a = this.at(arg, env);
               let b: Value | undefined;
               let c: Value | undefined;
               if (a !== undefined) {
                 if (count > 1) {
                   arg = args[1]!;
-                  b = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+                  b = this.at(arg, env);
                   if (b !== undefined && count > 2) {
                     arg = args[2]!;
-                    c = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+                    c = this.at(arg, env);
                   }
                 }
                 if (count === 1 || (b !== undefined && (count === 2 || c !== undefined))) {
@@ -846,7 +853,7 @@ export class Evaluator {
             const vals = new Array<Value>(count);
             for (let i = 0; i < count; i++) {
               const arg = args[i]!;
-              let value = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+              let value = this.at(arg, env);
               if (value === undefined) {
                 site = 1 /* AppArgs */; sNode = n; sEnv = env; sI = i; sVals = vals; sF = fn; sX = undefined;
                 value = this.sub(arg, env);
@@ -908,7 +915,7 @@ export class Evaluator {
             return tyClosure(n.i, n.a!, env, this.def);
           case 17 /* Case */: {
             const a = n.a!;
-            let scrut = a.op === 1 /* Var */ ? lookup(a, env) : this.atom(a, env);
+            let scrut = this.at(a, env);
             if (scrut === undefined) {
               site = 4 /* Case */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
               scrut = this.sub(a, env);
@@ -926,7 +933,7 @@ export class Evaluator {
             const groups = n.x as readonly (readonly string[])[];
             for (let i = 0; i < bounds.length; i++) {
               const bound = bounds[i]!;
-              let value = bound.op === 1 /* Var */ ? lookup(bound, env) : this.atom(bound, env);
+              let value = this.at(bound, env);
               if (value === undefined) {
                 site = 5 /* Let */; sNode = n; sEnv = env; sI = i; sVals = null; sF = undefined; sX = undefined;
                 value = this.sub(bound, env);
@@ -1287,6 +1294,16 @@ export class Evaluator {
 
   // ---- application ---------------------------------------------------------------------------
 
+  /**
+   * `atom`, its most frequent cases first: small enough to be inlined where it is called, so a
+   * node that can never be an atom (an application, a lambda: a third of the questions) costs no call.
+   */
+  private at(n: Node, env: Env): Value | undefined {
+    const op = n.op;
+    if (op === 1 /* Var */) return lookup(n, env);
+    return MAYBE_ATOM[op] === 1 ? this.atom(n, env) : undefined;
+  }
+
   /** The value of a node that needs no evaluation step, or undefined. */
   private atom(n: Node, env: Env): Value | undefined {
     if (n.op === 0 /* Uncompiled */) compileNode(n);
@@ -1322,7 +1339,7 @@ export class Evaluator {
       }
       case 6 /* RecProj */: {
         // A field of a record at hand; anything else (a misfit included) takes a step.
-        const record = this.atom(n.a!, env);
+        const record = this.at(n.a!, env);
         if (record === undefined || record.kind !== 'record') return undefined;
         let index = n.i;
         if (index < 0 || record.fieldNames[index] !== n.s) {
@@ -1334,14 +1351,14 @@ export class Evaluator {
       }
       case 11 /* StructProj */: {
         // A field of a struct at hand (a type class method of a dictionary, mostly), as recProj.
-        const struct = this.atom(n.a!, env);
+        const struct = this.at(n.a!, env);
         if (struct === undefined || struct.kind !== 'struct') return undefined;
         const index = fieldIndex(n, struct.fieldNames);
         return index < 0 ? undefined : struct.fields[index];
       }
       case 14 /* TyApp */: {
         // Type arguments are erased, except by a type abstraction over a `nat` (it takes a step).
-        const v = this.atom(n.a!, env);
+        const v = this.at(n.a!, env);
         return v !== undefined && v.kind === 'function' && (v as Fn).tag === 3 /* TyClosure */ ? undefined : v;
       }
       default: return undefined;
@@ -1360,16 +1377,16 @@ export class Evaluator {
     if (count <= 3 && count > 0 && fn.kind === 'function' && (fn as Fn).tag === 0 /* Closure */ && (fn as Fn).arity === count) {
       const f = fn as Fn;
       let arg = args[0]!;
-      const a = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+      const a = this.at(arg, env);
       let b: Value | undefined;
       let c: Value | undefined;
       if (a !== undefined) {
         if (count > 1) {
           arg = args[1]!;
-          b = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+          b = this.at(arg, env);
           if (b !== undefined && count > 2) {
             arg = args[2]!;
-            c = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+            c = this.at(arg, env);
           }
         }
         if (count === 1 || (b !== undefined && (count === 2 || c !== undefined))) {
@@ -1389,7 +1406,7 @@ export class Evaluator {
     const args = node.kids!;
     for (const n = args.length; i < n; i++) {
       const arg = args[i]!;
-      const value = arg.op === 1 /* Var */ ? lookup(arg, env) : this.atom(arg, env);
+      const value = this.at(arg, env);
       if (value === undefined) {
         if (frame) {
           frame.i = i;
@@ -1414,7 +1431,7 @@ export class Evaluator {
     const groups = node.x as readonly (readonly string[])[];
     for (; i < bounds.length; i++) {
       const bound = bounds[i]!;
-      const value = bound.op === 1 /* Var */ ? lookup(bound, env) : this.atom(bound, env);
+      const value = this.at(bound, env);
       if (value === undefined) {
         if (frame) {
           frame.i = i;
@@ -1436,7 +1453,7 @@ export class Evaluator {
     const exprs = node.kids!;
     for (const n = exprs.length; i < n; i++) {
       const e = exprs[i]!;
-      const value = e.op === 1 /* Var */ ? lookup(e, env) : this.atom(e, env);
+      const value = this.at(e, env);
       if (value === undefined) {
         if (frame) {
           frame.i = i;
