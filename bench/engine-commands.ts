@@ -9,7 +9,9 @@
  * splice-amulet DAR (AmuletRules_Transfer).
  *
  *   npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/engine-commands.js
+ *   SEPARATE=6 node bench/out/build/bench/engine-commands.js   (each side in processes of its own)
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +72,47 @@ function engine(): Side {
       submit(ledger, [owner, admin], { ExerciseCommand: { templateId: TOKEN, contractId: id, choice: 'Archive', choiceArgument: {} } });
     },
   };
+}
+
+/**
+ * One side alone in this process (SIDE=builtin|engine): warm-up, then ROUNDS rounds; prints its
+ * commands per CPU-second. With both sides in one process, each evicts the other's working set
+ * from the caches between slices, which costs the engine (the larger working set) most: a server
+ * running one workload is measured by its own process.
+ */
+function alone(side: Side): { side: string; commandsPerCpuSecond: number } {
+  for (let i = 0; i < 200; i++) side.round();
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < ROUNDS; i++) side.round();
+  const c = process.cpuUsage(c0);
+  return { side: side.name, commandsPerCpuSecond: Math.round((2 * ROUNDS) / ((c.user + c.system) / 1e6)) };
+}
+
+/** SEPARATE=N: N pairs of processes, one side each, alternating which goes first; the ratio per pair and its median. */
+function separate(pairs: number): void {
+  const run = (side: string) => JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url)], {
+    env: { ...process.env, SIDE: side, SEPARATE: '' }, encoding: 'utf8',
+  })) as { commandsPerCpuSecond: number };
+  const rows: { builtIn: number; engine: number; ratio: number }[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const order = i % 2 === 0 ? ['builtin', 'engine'] : ['engine', 'builtin'];
+    const got = new Map(order.map((side) => [side, run(side).commandsPerCpuSecond]));
+    const builtInRate = got.get('builtin')!;
+    const engineRate = got.get('engine')!;
+    rows.push({ builtIn: builtInRate, engine: engineRate, ratio: +(engineRate / builtInRate).toFixed(2) });
+  }
+  const ratios = rows.map((r) => r.ratio).sort((x, y) => x - y);
+  const mid = ratios.length % 2 ? ratios[(ratios.length - 1) / 2]! : (ratios[ratios.length / 2 - 1]! + ratios[ratios.length / 2]!) / 2;
+  console.log(JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, pairs: rows, medianEngineOverBuiltInPerCpuSecond: +mid.toFixed(2) }, null, 1));
+}
+
+if (process.env.SEPARATE) {
+  separate(Number(process.env.SEPARATE));
+  process.exit(0);
+}
+if (process.env.SIDE === 'builtin' || process.env.SIDE === 'engine') {
+  console.log(JSON.stringify(alone(process.env.SIDE === 'builtin' ? builtIn() : engine())));
+  process.exit(0);
 }
 
 const sides = [builtIn(), engine()];
