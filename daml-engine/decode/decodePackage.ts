@@ -74,6 +74,17 @@ export const MAX_WIRE_NESTING = 500;
 interface ModuleRef { readonly packageId: string; readonly module: string }
 /** Reads one case of `Expr.Sum` (`field`), the reader at the start of its message. */
 type ExprCaseReader = (d: PackageDecoder, end: number, field: number) => Expr;
+/** Reads one case of `Type.Sum`, the reader just past its tag. */
+type TypeCaseReader = (d: PackageDecoder) => Type;
+/** Tags of `Type.Sum`'s cases are below this ((9 << 3) | 2 is the last). */
+const TYPE_CASE_TAGS = 80;
+
+/** A table by tag, every slot present (a packed array: no holes to look up through). */
+function typeCaseTable(cases: readonly (readonly [tag: number, read: TypeCaseReader])[]): readonly (TypeCaseReader | undefined)[] {
+  const table = Array.from<TypeCaseReader | undefined>({ length: TYPE_CASE_TAGS });
+  for (const [tag, read] of cases) table[tag] = read;
+  return table;
+}
 /** A module's definitions by kind, as they are read. */
 type ModuleDefs = ModuleMaps;
 
@@ -389,90 +400,97 @@ class PackageDecoder {
     let type: Type | undefined;
     while (r.pos < end) {
       const tag = r.tag();
-      switch (tag) {
-        case (1 << 3) | 2: { // Var
-          const stop = r.limit();
-          let name = this.s0;
-          const args: Type[] = [];
-          while (r.pos < stop) {
-            const t = r.tag();
-            if (t === 3 << 3) name = this.str(r.uint32());
-            else if (t === ((2 << 3) | 2)) args.push(this.type(r.limit()));
-            else r.skip(t);
-          }
-          type = { kind: 'var', name, args };
-          break;
-        }
-        case (2 << 3) | 2: { const c = this.typeConApp(r.limit()); type = { kind: 'con', tycon: c.tycon, args: c.args }; break; }
-        case (3 << 3) | 2: { // Builtin
-          const stop = r.limit();
-          let builtin: BuiltinTypeName = 'UNIT';
-          const args: Type[] = [];
-          while (r.pos < stop) {
-            const t = r.tag();
-            if (t === 1 << 3) {
-              const n = r.uint32();
-              const b = BUILTIN_TYPES[n];
-              if (!b) throw new PackageFormatError(`unknown builtin type ${n}`);
-              builtin = b;
-            } else if (t === ((2 << 3) | 2)) args.push(this.type(r.limit()));
-            else r.skip(t);
-          }
-          type = { kind: 'builtin', builtin, args };
-          break;
-        }
-        case (4 << 3) | 2: { // Forall
-          const stop = r.limit();
-          const vars: TypeVarWithKind[] = [];
-          let body: Type = NO_TYPE;
-          while (r.pos < stop) {
-            const t = r.tag();
-            if (t === ((1 << 3) | 2)) vars.push(this.typeVar(r.limit()));
-            else if (t === ((2 << 3) | 2)) body = this.type(r.limit());
-            else r.skip(t);
-          }
-          type = { kind: 'forall', vars, body };
-          break;
-        }
-        case (5 << 3) | 2: { // Struct
-          const stop = r.limit();
-          const fields: FieldWithType[] = [];
-          while (r.pos < stop) {
-            const t = r.tag();
-            if (t === ((1 << 3) | 2)) fields.push(this.fieldWithType(r.limit()));
-            else r.skip(t);
-          }
-          type = { kind: 'struct', fields };
-          break;
-        }
-        case 6 << 3: type = { kind: 'nat', value: Number(r.sint64()) }; break;
-        case (7 << 3) | 2: { const c = this.typeConApp(r.limit()); type = { kind: 'syn', tysyn: c.tycon, args: c.args }; break; }
-        case 8 << 3: {
-          const i = r.uint32();
-          const t = this.types[i];
-          if (!t) throw new PackageFormatError(`interned type ${i} out of range (${this.types.length} decoded)`);
-          type = t;
-          break;
-        }
-        case (9 << 3) | 2: {
-          const stop = r.limit();
-          let lhs: Type = NO_TYPE, rhs: Type = NO_TYPE;
-          while (r.pos < stop) {
-            const t = r.tag();
-            if (t === ((1 << 3) | 2)) lhs = this.type(r.limit());
-            else if (t === ((2 << 3) | 2)) rhs = this.type(r.limit());
-            else r.skip(t);
-          }
-          type = { kind: 'app', lhs, rhs };
-          break;
-        }
-        default: r.skip(tag);
-      }
+      const read = tag < TYPE_CASE_TAGS ? PackageDecoder.TYPE_CASES[tag] : undefined;
+      if (read === undefined) r.skip(tag);
+      else type = read(this);
     }
     if (!type) throw new PackageFormatError(`empty type at byte ${end}`);
     this.depth--;
     return type;
   }
+
+  /**
+   * `type`'s readers by tag (`Type.Sum`'s cases, each past its tag): one call site for every case,
+   * so a case first met late (a forall, a struct, a nat) deoptimizes and recompiles its reader only,
+   * not one function with every case inlined. An absent entry is a field to skip.
+   */
+  private static readonly TYPE_CASES: readonly (TypeCaseReader | undefined)[] = typeCaseTable([
+    [(1 << 3) | 2, (d) => { // Var
+      const r = d.r;
+      const stop = r.limit();
+      let name = d.s0;
+      const args: Type[] = [];
+      while (r.pos < stop) {
+        const t = r.tag();
+        if (t === 3 << 3) name = d.str(r.uint32());
+        else if (t === ((2 << 3) | 2)) args.push(d.type(r.limit()));
+        else r.skip(t);
+      }
+      return { kind: 'var', name, args };
+    }],
+    [(2 << 3) | 2, (d) => { const c = d.typeConApp(d.r.limit()); return { kind: 'con', tycon: c.tycon, args: c.args }; }],
+    [(3 << 3) | 2, (d) => { // Builtin
+      const r = d.r;
+      const stop = r.limit();
+      let builtin: BuiltinTypeName = 'UNIT';
+      const args: Type[] = [];
+      while (r.pos < stop) {
+        const t = r.tag();
+        if (t === 1 << 3) {
+          const n = r.uint32();
+          const b = BUILTIN_TYPES[n];
+          if (!b) throw new PackageFormatError(`unknown builtin type ${n}`);
+          builtin = b;
+        } else if (t === ((2 << 3) | 2)) args.push(d.type(r.limit()));
+        else r.skip(t);
+      }
+      return { kind: 'builtin', builtin, args };
+    }],
+    [(4 << 3) | 2, (d) => { // Forall
+      const r = d.r;
+      const stop = r.limit();
+      const vars: TypeVarWithKind[] = [];
+      let body: Type = NO_TYPE;
+      while (r.pos < stop) {
+        const t = r.tag();
+        if (t === ((1 << 3) | 2)) vars.push(d.typeVar(r.limit()));
+        else if (t === ((2 << 3) | 2)) body = d.type(r.limit());
+        else r.skip(t);
+      }
+      return { kind: 'forall', vars, body };
+    }],
+    [(5 << 3) | 2, (d) => { // Struct
+      const r = d.r;
+      const stop = r.limit();
+      const fields: FieldWithType[] = [];
+      while (r.pos < stop) {
+        const t = r.tag();
+        if (t === ((1 << 3) | 2)) fields.push(d.fieldWithType(r.limit()));
+        else r.skip(t);
+      }
+      return { kind: 'struct', fields };
+    }],
+    [6 << 3, (d) => ({ kind: 'nat', value: Number(d.r.sint64()) })],
+    [(7 << 3) | 2, (d) => { const c = d.typeConApp(d.r.limit()); return { kind: 'syn', tysyn: c.tycon, args: c.args }; }],
+    [8 << 3, (d) => { // interned
+      const i = d.r.uint32();
+      const t = d.types[i];
+      if (!t) throw new PackageFormatError(`interned type ${i} out of range (${d.types.length} decoded)`);
+      return t;
+    }],
+    [(9 << 3) | 2, (d) => { // App (LF 2.dev)
+      const r = d.r;
+      const stop = r.limit();
+      let lhs: Type = NO_TYPE, rhs: Type = NO_TYPE;
+      while (r.pos < stop) {
+        const t = r.tag();
+        if (t === ((1 << 3) | 2)) lhs = d.type(r.limit());
+        else if (t === ((2 << 3) | 2)) rhs = d.type(r.limit());
+        else r.skip(t);
+      }
+      return { kind: 'app', lhs, rhs };
+    }],
+  ]);
 
   /** `Type.Con` / `Type.Syn`: a reference (field 1) and arguments (field 2). */
   private typeConApp(end: number): TypeConApp {
