@@ -320,13 +320,17 @@ class PackageChecker {
     const known = this.#closedKinds.get(t);
     if (known !== undefined) return known;
     if (this.#measures.typeDepth(t, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'type', limit: this.limits.typeDepth });
-    return this.kindOf(t);
+    return this.kindOfUnknown(t);
   }
 
   /** Recursive: callers bounded the depth first (typeKind). */
   kindOf(t: Type): K {
     const known = this.#closedKinds.get(t);
-    if (known !== undefined) return known;
+    return known !== undefined ? known : this.kindOfUnknown(t);
+  }
+
+  /** `kindOf` of a type not in `#closedKinds` (looked up already). */
+  kindOfUnknown(t: Type): K {
     const k = this.kindOfNode(t);
     if (this.#measures.isVarFree(t)) this.#closedKinds.set(t, k);
     return k;
