@@ -27,13 +27,17 @@ function typeChildren(t: Type, out: Type[]): void {
 export class TypeMeasures {
   readonly #measured = new Map<Type, number>();
   readonly #kids: Type[] = [];
+  /** The walk's stack, kept between calls (`typeDepth` is not re-entered; it ends empty). */
+  readonly #stack: Type[] = [];
 
   /** Levels of the type's tree (a leaf is 1). */
   typeDepth(root: Type, limit: number): number {
     const measured = this.#measured;
     const known = measured.get(root);
     if (known !== undefined) return known >> 1;
-    const stack: Type[] = [root];
+    const stack = this.#stack;
+    stack.length = 0;
+    stack.push(root);
     /** Nodes whose children were pushed: met again with a child unmeasured, they are on a cycle. */
     let expanded: Set<Type> | undefined;
     const kids = this.#kids;
