@@ -85,6 +85,10 @@ function typeCaseTable(cases: readonly (readonly [tag: number, read: TypeCaseRea
   for (const [tag, read] of cases) table[tag] = read;
   return table;
 }
+/** Where a value's body lies and, once decoded, the body (see `PackageDecoder.lazyBody`). */
+interface LazyBody { readonly decoder: PackageDecoder; readonly range: Range; expr: Expr | undefined }
+/** A decoded value's lazy body: a symbol, non-enumerable, so keys, JSON and copies see `name`, `type`, `expr` only. */
+const LAZY_BODY = Symbol('lazy value body');
 /** A module's definitions by kind, as they are read. */
 type ModuleDefs = ModuleMaps;
 
@@ -1298,9 +1302,20 @@ class PackageDecoder {
     }
     // Bodies are decoded on first use: most of a package's values are never evaluated.
     const range = need(body, `value ${name}`);
-    let expr: Expr | undefined;
-    const decode = (): Expr => this.exprAt(range);
-    return { name, type, get expr(): Expr { return (expr ??= decode()); } };
+    const value = { name, type } as DefValue;
+    Object.defineProperty(value, LAZY_BODY, { value: { decoder: this, range, expr: undefined } satisfies LazyBody });
+    Object.defineProperty(value, 'expr', { get: PackageDecoder.lazyBody, enumerable: true, configurable: true });
+    return value;
+  }
+
+  /**
+   * `expr` of every decoded value: one getter, its state in the value's LAZY_BODY. A getter made
+   * per value (an object literal's `get expr()`) left each value in dictionary mode, every read of
+   * its fields a hash look-up; with one shared getter, values share one fast hidden class.
+   */
+  private static lazyBody(this: { readonly [LAZY_BODY]: LazyBody }): Expr {
+    const b = this[LAZY_BODY];
+    return (b.expr ??= b.decoder.exprAt(b.range));
   }
 
   /** Decodes the expression at `range`, leaving the reader where it was. */
