@@ -58,6 +58,15 @@ const NAT: Kind = { kind: 'nat' };
 /** Placeholder for a `Type` field that is absent (proto3 defaults); only checked where required. */
 const NO_TYPE: Type = { kind: 'struct', fields: [] };
 
+/**
+ * `xs` without the spare slots `push` leaves (an array grown from empty holds 16 slots for one
+ * element): decoded packages live as long as the ledger, and spare slots were about 30% of their
+ * heap, copied by every young-generation collection they survived.
+ */
+function exact<T>(xs: T[]): T[] {
+  return xs.length === 0 ? xs : xs.slice();
+}
+
 /** A malformed package: a missing or out-of-range field. */
 export class PackageFormatError extends WireError {}
 
@@ -376,7 +385,7 @@ class PackageDecoder {
             else if (t === ((2 << 3) | 2)) result = this.kind(r.limit());
             else r.skip(t);
           }
-          kind = { kind: 'arrow', params, result };
+          kind = { kind: 'arrow', params: exact(params), result };
           break;
         }
         case (3 << 3) | 2: r.skip(tag); kind = NAT; break;
@@ -430,7 +439,7 @@ class PackageDecoder {
         else if (t === ((2 << 3) | 2)) args.push(d.type(r.limit()));
         else r.skip(t);
       }
-      return { kind: 'var', name, args };
+      return { kind: 'var', name, args: exact(args) };
     }],
     [(2 << 3) | 2, (d) => { const c = d.typeConApp(d.r.limit()); return { kind: 'con', tycon: c.tycon, args: c.args }; }],
     [(3 << 3) | 2, (d) => { // Builtin
@@ -448,7 +457,7 @@ class PackageDecoder {
         } else if (t === ((2 << 3) | 2)) args.push(d.type(r.limit()));
         else r.skip(t);
       }
-      return { kind: 'builtin', builtin, args };
+      return { kind: 'builtin', builtin, args: exact(args) };
     }],
     [(4 << 3) | 2, (d) => { // Forall
       const r = d.r;
@@ -461,7 +470,7 @@ class PackageDecoder {
         else if (t === ((2 << 3) | 2)) body = d.type(r.limit());
         else r.skip(t);
       }
-      return { kind: 'forall', vars, body };
+      return { kind: 'forall', vars: exact(vars), body };
     }],
     [(5 << 3) | 2, (d) => { // Struct
       const r = d.r;
@@ -472,7 +481,7 @@ class PackageDecoder {
         if (t === ((1 << 3) | 2)) fields.push(d.fieldWithType(r.limit()));
         else r.skip(t);
       }
-      return { kind: 'struct', fields };
+      return { kind: 'struct', fields: exact(fields) };
     }],
     [6 << 3, (d) => ({ kind: 'nat', value: Number(d.r.sint64()) })],
     [(7 << 3) | 2, (d) => { const c = d.typeConApp(d.r.limit()); return { kind: 'syn', tysyn: c.tycon, args: c.args }; }],
@@ -508,7 +517,7 @@ class PackageDecoder {
       else r.skip(tag);
     }
     if (!tycon) throw new PackageFormatError('type constructor without a name');
-    return { tycon, args };
+    return { tycon, args: exact(args) };
   }
 
   private typeVar(end: number): TypeVarWithKind {
@@ -699,7 +708,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) fields.push(d.fieldExpr(r.limit()));
         else r.skip(tag);
       }
-      return { kind: 'recCon', tycon: need(tycon, 'rec_con.tycon'), fields };
+      return { kind: 'recCon', tycon: need(tycon, 'rec_con.tycon'), fields: exact(fields) };
     }],
     [8, PackageDecoder.RECORD_PROJ_OR_UPD],
     [9, PackageDecoder.RECORD_PROJ_OR_UPD],
@@ -739,7 +748,7 @@ class PackageDecoder {
         if (tag === ((1 << 3) | 2)) fields.push(d.fieldExpr(r.limit()));
         else r.skip(tag);
       }
-      return { kind: 'structCon', fields };
+      return { kind: 'structCon', fields: exact(fields) };
     }],
     [13, PackageDecoder.STRUCT_PROJ_OR_UPD],
     [14, PackageDecoder.STRUCT_PROJ_OR_UPD],
@@ -753,7 +762,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) args.push(d.subExpr());
         else r.skip(tag);
       }
-      return { kind: 'app', fun: need(fun, 'app.fun'), args };
+      return { kind: 'app', fun: need(fun, 'app.fun'), args: exact(args) };
     }],
     [16, (d, end) => { // TyApp
       const r = d.r;
@@ -765,7 +774,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) types.push(d.type(r.limit()));
         else r.skip(tag);
       }
-      return { kind: 'tyApp', expr: need(expr, 'ty_app.expr'), types };
+      return { kind: 'tyApp', expr: need(expr, 'ty_app.expr'), types: exact(types) };
     }],
     [17, (d, end) => { // Abs
       const r = d.r;
@@ -777,7 +786,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) body = d.subExpr();
         else r.skip(tag);
       }
-      return { kind: 'abs', params, body: need(body, 'abs.body') };
+      return { kind: 'abs', params: exact(params), body: need(body, 'abs.body') };
     }],
     [18, (d, end) => { // TyAbs
       const r = d.r;
@@ -789,7 +798,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) body = d.subExpr();
         else r.skip(tag);
       }
-      return { kind: 'tyAbs', params, body: need(body, 'ty_abs.body') };
+      return { kind: 'tyAbs', params: exact(params), body: need(body, 'ty_abs.body') };
     }],
     [19, (d, end) => { // Case
       const r = d.r;
@@ -801,7 +810,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) alts.push(d.caseAlt(r.limit()));
         else r.skip(tag);
       }
-      return { kind: 'case', scrut: need(scrut, 'case.scrut'), alts };
+      return { kind: 'case', scrut: need(scrut, 'case.scrut'), alts: exact(alts) };
     }],
     [20, (d, end) => { const b = d.block(end); return { kind: 'let', bindings: b.bindings, body: b.body }; }],
     [21, (d, end) => ({ kind: 'nil', type: d.typeField(end, 1) })],
@@ -819,7 +828,7 @@ class PackageDecoder {
           default: r.skip(tag);
         }
       }
-      return { kind: 'cons', type, front, tail: need(tail, 'cons.tail') };
+      return { kind: 'cons', type, front: exact(front), tail: need(tail, 'cons.tail') };
     }],
     [23, (d, end) => ({ kind: 'update', update: d.update(end) })],
     [25, (d, end) => ({ kind: 'optionalNone', type: d.typeField(end, 1) })],
@@ -1073,7 +1082,7 @@ class PackageDecoder {
       else if (tag === ((2 << 3) | 2)) body = this.subExpr();
       else r.skip(tag);
     }
-    return { bindings, body: need(body, 'block body') };
+    return { bindings: exact(bindings), body: need(body, 'block body') };
   }
 
   private binding(end: number): Binding {
@@ -1242,7 +1251,7 @@ class PackageDecoder {
         default: r.skip(tag);
       }
     }
-    return { name, params, type };
+    return { name, params: exact(params), type };
   }
 
   private defDataType(end: number): DefDataType {
@@ -1266,8 +1275,8 @@ class PackageDecoder {
             else r.skip(t);
           }
           cons = tag >>> 3 === 5
-            ? { kind: 'record', fields, fieldNames: fields.map((f) => f.name) }
-            : { kind: 'variant', constructors: fields };
+            ? { kind: 'record', fields: exact(fields), fieldNames: fields.map((f) => f.name) }
+            : { kind: 'variant', constructors: exact(fields) };
           break;
         }
         case (7 << 3) | 2: cons = { kind: 'enum', constructors: this.ints(r.limit()).map((i) => this.str(i)) }; break;
@@ -1275,7 +1284,7 @@ class PackageDecoder {
         default: r.skip(tag);
       }
     }
-    return { name, params, serializable, cons };
+    return { name, params: exact(params), serializable, cons };
   }
 
   private defValue(end: number): DefValue {
@@ -1467,7 +1476,7 @@ class PackageDecoder {
         default: r.skip(tag);
       }
     }
-    return { name, param, methods, choices, view, requires };
+    return { name, param, methods, choices, view, requires: exact(requires) };
   }
 
   private defException(end: number): DefException {
