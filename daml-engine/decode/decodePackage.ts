@@ -95,7 +95,7 @@ function typeCaseTable(cases: readonly (readonly [tag: number, read: TypeCaseRea
   return table;
 }
 /** Where a value's body lies and, once decoded, the body (see `PackageDecoder.lazyBody`). */
-interface LazyBody { readonly decoder: PackageDecoder; readonly range: Range; expr: Expr | undefined }
+interface LazyBody { decoder: PackageDecoder | undefined; readonly range: Range; expr: Expr | undefined }
 /** A decoded value's lazy body: a symbol, non-enumerable, so keys, JSON and copies see `name`, `type`, `expr` only. */
 const LAZY_BODY = Symbol('lazy value body');
 /** A module's definitions by kind, as they are read. */
@@ -1324,7 +1324,11 @@ class PackageDecoder {
    */
   private static lazyBody(this: { readonly [LAZY_BODY]: LazyBody }): Expr {
     const b = this[LAZY_BODY];
-    return (b.expr ??= b.decoder.exprAt(b.range));
+    if (b.expr !== undefined) return b.expr;
+    b.expr = b.decoder!.exprAt(b.range);
+    // Decoded: the decoder (its tables, its copy of the ranges) is kept only by bodies not read yet.
+    b.decoder = undefined;
+    return b.expr;
   }
 
   /** Decodes the expression at `range`, leaving the reader where it was. */
