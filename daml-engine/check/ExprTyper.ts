@@ -58,7 +58,6 @@ const PARTIES = list(PARTY);
 export class ExprTyper {
   readonly #vars = new Map<string, Ty[]>();
   readonly #vals: Ty[] = [];
-  readonly #seq: Frame[] = [];
 
   constructor(readonly cx: TypingContext) {}
 
@@ -171,13 +170,10 @@ export class ExprTyper {
    * (or a new node shape) deoptimizes and recompiles that rule only, not every rule at once.
    */
   node(e: NodeExpr, stack: Frame[]): void {
-    // Frames in the order they run, pushed reversed at the end; one array for every node (a rule
-    // never types another node), emptied first in case a refusal left frames in it.
-    const seq = this.#seq;
-    seq.length = 0;
+    // Frames in the order they run; pushed reversed at the end.
+    const seq: Frame[] = [];
     (NODE_RULES[e.kind] as NodeRule<NodeExpr>)(this, e, seq, this.#vals);
     for (let i = seq.length - 1; i >= 0; i--) stack.push(seq[i]!);
-    seq.length = 0;
   }
 
   /** Each binding sees the ones before it; update blocks bind an `Update τ`'s result `τ`. */

@@ -5,15 +5,17 @@
  */
 import type { Kind, Type } from '../ast/Type.js';
 
-/** A type's children (`out` emptied first). */
-function typeChildren(t: Type, out: Type[]): void {
-  out.length = 0;
+/**
+ * Writes a type's children to `out` from index 0 and returns how many: `out` is reused, its
+ * entries past the count are stale (no `length = 0`, which drops the array's storage each time).
+ */
+function typeChildren(t: Type, out: Type[]): number {
   switch (t.kind) {
-    case 'var': case 'con': case 'syn': case 'builtin': for (let i = 0; i < t.args.length; i++) out.push(t.args[i]!); return;
-    case 'forall': out.push(t.body); return;
-    case 'struct': for (let i = 0; i < t.fields.length; i++) out.push(t.fields[i]!.type); return;
-    case 'app': out.push(t.lhs, t.rhs); return;
-    case 'nat': return;
+    case 'var': case 'con': case 'syn': case 'builtin': for (let i = 0; i < t.args.length; i++) out[i] = t.args[i]!; return t.args.length;
+    case 'forall': out[0] = t.body; return 1;
+    case 'struct': for (let i = 0; i < t.fields.length; i++) out[i] = t.fields[i]!.type; return t.fields.length;
+    case 'app': out[0] = t.lhs; out[1] = t.rhs; return 2;
+    case 'nat': return 0;
   }
 }
 
@@ -26,8 +28,8 @@ function typeChildren(t: Type, out: Type[]): void {
  */
 export class TypeMeasures {
   readonly #measured = new Map<Type, number>();
+  /** A node's children and the walk's stack, reused by every call (`typeDepth` is not re-entered). */
   readonly #kids: Type[] = [];
-  /** The walk's stack, kept between calls (`typeDepth` is not re-entered; it ends empty). */
   readonly #stack: Type[] = [];
 
   /** Levels of the type's tree (a leaf is 1). */
@@ -36,19 +38,19 @@ export class TypeMeasures {
     const known = measured.get(root);
     if (known !== undefined) return known >> 1;
     const stack = this.#stack;
-    stack.length = 0;
-    stack.push(root);
+    let sp = 0;
+    stack[sp++] = root;
     /** Nodes whose children were pushed: met again with a child unmeasured, they are on a cycle. */
     let expanded: Set<Type> | undefined;
     const kids = this.#kids;
-    while (stack.length > 0) {
-      const n = stack[stack.length - 1]!;
-      if (measured.has(n)) { stack.pop(); continue; }
-      typeChildren(n, kids);
+    while (sp > 0) {
+      const n = stack[sp - 1]!;
+      if (measured.has(n)) { sp--; continue; }
+      const count = typeChildren(n, kids);
       let depth = 0;
       let free = n.kind !== 'var';
       let missing = false;
-      for (let i = 0; i < kids.length; i++) {
+      for (let i = 0; i < count; i++) {
         const m = measured.get(kids[i]!);
         if (m === undefined) { missing = true; break; }
         if (m >> 1 > depth) depth = m >> 1;
@@ -56,20 +58,20 @@ export class TypeMeasures {
       }
       if (missing) {
         if (expanded === undefined || !expanded.has(n)) {
-          for (let i = 0; i < kids.length; i++) if (!measured.has(kids[i]!)) stack.push(kids[i]!);
+          for (let i = 0; i < count; i++) if (!measured.has(kids[i]!)) stack[sp++] = kids[i]!;
           (expanded ??= new Set()).add(n);
           continue;
         }
         // Only a cycle leaves a child unmeasured: deeper than any limit, and not variable-free.
         depth = 0;
         free = false;
-        for (let i = 0; i < kids.length; i++) {
+        for (let i = 0; i < count; i++) {
           const m = measured.get(kids[i]!);
           depth = m === undefined ? limit + 1 : Math.max(depth, m >> 1);
         }
       }
       measured.set(n, ((depth + 1) << 1) | (free ? 1 : 0));
-      stack.pop();
+      sp--;
     }
     return measured.get(root)! >> 1;
   }
