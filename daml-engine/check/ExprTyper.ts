@@ -136,10 +136,9 @@ export class ExprTyper {
     else this.#vars.set(name, [t]);
   }
 
+  /** A name's list stays when it empties (see checkPackage.ts's Scope): `expr` reads no entry as an empty one. */
   unbind(name: string): void {
-    const xs = this.#vars.get(name)!;
-    xs.pop();
-    if (xs.length === 0) this.#vars.delete(name);
+    this.#vars.get(name)!.pop();
   }
 
   /** A data type applied to its arguments, and the substitution of its parameters. */
@@ -233,7 +232,8 @@ export class ExprTyper {
       if (s !== UNKNOWN && s.head !== head) this.cx.fail({ kind: 'typeMismatch', detail: `pattern ${what} against a scrutinee of type ${showTy(s)}` });
     };
     const arg = (i: number): Ty => (s !== UNKNOWN ? s.args[i] ?? UNKNOWN : UNKNOWN);
-    for (const [i, alt] of alts.entries()) {
+    for (let i = 0; i < alts.length; i++) {
+      const alt = alts[i]!;
       let names: string[] = [];
       let types: Ty[] = [];
       switch (alt.kind) {
@@ -320,7 +320,10 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
   recCon: (t, e, seq) => {
     const { dt, cons } = t.cx.consOf(e.tycon.tycon, 'record');
     const { type, subst } = t.applied(e.tycon, dt);
-    for (const [i, f] of e.fields.entries()) want(seq, f.expr, toTy(cons.fields[i]!.type, subst), () => `field ${f.field} of ${showTy(type)}`);
+    for (let i = 0; i < e.fields.length; i++) {
+      const f = e.fields[i]!;
+      want(seq, f.expr, toTy(cons.fields[i]!.type, subst), () => `field ${f.field} of ${showTy(type)}`);
+    }
     result(seq, type);
   },
   recProj: recProjOrUpd,
@@ -340,7 +343,7 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
   app: (_t, e, seq) => {
     const head = e.fun.kind === 'builtin' ? e.fun.builtin : e.fun.kind === 'val' ? e.fun.ref.name : e.fun.kind === 'var' ? e.fun.name : 'an expression';
     seq.push({ k: 'e', e: e.fun });
-    for (const [i, a] of e.args.entries()) seq.push({ k: 'e', e: a }, { k: 'apply', i, head });
+    for (let i = 0; i < e.args.length; i++) seq.push({ k: 'e', e: e.args[i]! }, { k: 'apply', i, head });
   },
   // No `forall` instantiation: only builtins keep a known type (their parameters are UNKNOWN).
   tyApp: (_t, e, seq) => {
@@ -358,7 +361,7 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
   nil: (_t, e, _seq, vals) => { vals.push(list(toTy(e.type))); },
   cons: (_t, e, seq) => {
     const t = toTy(e.type);
-    for (const [i, x] of e.front.entries()) want(seq, x, t, `list element ${i + 1}`);
+    for (let i = 0; i < e.front.length; i++) want(seq, e.front[i]!, t, `list element ${i + 1}`);
     want(seq, e.tail, list(t), 'list tail');
     result(seq, list(t));
   },

@@ -64,14 +64,13 @@ class Scope<T> {
     if (xs) xs.push(v);
     else this.#map.set(name, [v]);
   }
+  /** A name's list stays when it empties (the name is bound again soon): no map entry made and deleted per binding. */
   unbind(name: string): void {
-    const xs = this.#map.get(name)!;
-    xs.pop();
-    if (xs.length === 0) this.#map.delete(name);
+    this.#map.get(name)!.pop();
   }
   get(name: string): T | undefined {
     const xs = this.#map.get(name);
-    return xs === undefined ? undefined : xs[xs.length - 1];
+    return xs === undefined || xs.length === 0 ? undefined : xs[xs.length - 1];
   }
 }
 
@@ -320,13 +319,17 @@ class PackageChecker {
     const known = this.#closedKinds.get(t);
     if (known !== undefined) return known;
     if (this.#measures.typeDepth(t, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'type', limit: this.limits.typeDepth });
-    return this.kindOf(t);
+    return this.kindOfUnknown(t);
   }
 
   /** Recursive: callers bounded the depth first (typeKind). */
   kindOf(t: Type): K {
     const known = this.#closedKinds.get(t);
-    if (known !== undefined) return known;
+    return known !== undefined ? known : this.kindOfUnknown(t);
+  }
+
+  /** `kindOf` of a type not in `#closedKinds` (looked up already). */
+  kindOfUnknown(t: Type): K {
     const k = this.kindOfNode(t);
     if (this.#measures.isVarFree(t)) this.#closedKinds.set(t, k);
     return k;
@@ -405,7 +408,8 @@ class PackageChecker {
   tyConApp(app: TypeConApp, kind: DataCons['kind']): DataCons {
     const { dt, cons } = this.consOf(app.tycon, kind);
     if (dt.params.length !== app.args.length) this.fail({ kind: 'illFormed', detail: `wrong arity in typecon application: ${showName(app.tycon)}` });
-    for (const [i, arg] of app.args.entries()) {
+    for (let i = 0; i < app.args.length; i++) {
+      const arg = app.args[i]!;
       const k = this.typeKind(arg);
       if (!kindsEqual(k, this.kind(dt.params[i]!.kind))) this.fail({ kind: 'kindMismatch', detail: `argument ${i + 1} of ${showName(app.tycon)}` });
     }

@@ -5,66 +5,80 @@
  */
 import type { Kind, Type } from '../ast/Type.js';
 
-function typeChildren(t: Type, out: Type[]): void {
+/**
+ * Writes a type's children to `out` from index 0 and returns how many: `out` is reused, its
+ * entries past the count are stale (no `length = 0`, which drops the array's storage each time).
+ */
+function typeChildren(t: Type, out: Type[]): number {
   switch (t.kind) {
-    case 'var': case 'con': case 'syn': case 'builtin': for (const a of t.args) out.push(a); return;
-    case 'forall': out.push(t.body); return;
-    case 'struct': for (const f of t.fields) out.push(f.type); return;
-    case 'app': out.push(t.lhs, t.rhs); return;
-    case 'nat': return;
+    case 'var': case 'con': case 'syn': case 'builtin': for (let i = 0; i < t.args.length; i++) out[i] = t.args[i]!; return t.args.length;
+    case 'forall': out[0] = t.body; return 1;
+    case 'struct': for (let i = 0; i < t.fields.length; i++) out[i] = t.fields[i]!.type; return t.fields.length;
+    case 'app': out[0] = t.lhs; out[1] = t.rhs; return 2;
+    case 'nat': return 0;
   }
-}
-
-function depthOf<T extends object>(root: T, memo: Map<T, number>, children: (n: T, out: T[]) => void, limit: number, done?: (n: T, kids: readonly T[]) => void): number {
-  const known = memo.get(root);
-  if (known !== undefined) return known;
-  const stack: T[] = [root];
-  let expanded: Set<T> | undefined;
-  const kids: T[] = [];
-  while (stack.length > 0) {
-    const n = stack[stack.length - 1]!;
-    if (memo.has(n)) { stack.pop(); continue; }
-    kids.length = 0;
-    children(n, kids);
-    let depth = 0;
-    let pending = false;
-    const first = expanded === undefined || !expanded.has(n);
-    for (const c of kids) {
-      const d = memo.get(c);
-      if (d !== undefined) depth = Math.max(depth, d);
-      else if (first) { stack.push(c); pending = true; } else depth = limit + 1; // only a cycle leaves a child unmeasured
-    }
-    if (pending) { (expanded ??= new Set()).add(n); continue; }
-    memo.set(n, depth + 1);
-    done?.(n, kids);
-    stack.pop();
-  }
-  return memo.get(root)!;
 }
 
 /**
- * Depths and variable-freeness of the types one check meets, kept as long as the check: plain
- * maps, not process-wide weak ones (a package's types are measured by its own check only, and
- * weak maps cost several times more per look-up and in the collector).
+ * Depths and variable-freeness of the types one check meets, kept as long as the check: one plain
+ * map (a type's depth times two, plus one when it holds no type variable), so measuring a node
+ * costs one look-up per child and one store; not a process-wide weak map (a package's types are
+ * measured by its own check only, and weak maps cost several times more per look-up and in the
+ * collector).
  */
 export class TypeMeasures {
-  readonly #depths = new Map<Type, number>();
-  /** Types without any type variable: their kind does not depend on where they stand. */
-  readonly #varFree = new Set<Type>();
-  readonly #markVarFree = (n: Type, kids: readonly Type[]): void => {
-    if (n.kind === 'var') return;
-    for (const c of kids) if (!this.#varFree.has(c)) return;
-    this.#varFree.add(n);
-  };
+  readonly #measured = new Map<Type, number>();
+  /** A node's children and the walk's stack, reused by every call (`typeDepth` is not re-entered). */
+  readonly #kids: Type[] = [];
+  readonly #stack: Type[] = [];
 
   /** Levels of the type's tree (a leaf is 1). */
-  typeDepth(t: Type, limit: number): number {
-    return depthOf(t, this.#depths, typeChildren, limit, this.#markVarFree);
+  typeDepth(root: Type, limit: number): number {
+    const measured = this.#measured;
+    const known = measured.get(root);
+    if (known !== undefined) return known >> 1;
+    const stack = this.#stack;
+    let sp = 0;
+    stack[sp++] = root;
+    /** Nodes whose children were pushed: met again with a child unmeasured, they are on a cycle. */
+    let expanded: Set<Type> | undefined;
+    const kids = this.#kids;
+    while (sp > 0) {
+      const n = stack[sp - 1]!;
+      if (measured.has(n)) { sp--; continue; }
+      const count = typeChildren(n, kids);
+      let depth = 0;
+      let free = n.kind !== 'var';
+      let missing = false;
+      for (let i = 0; i < count; i++) {
+        const m = measured.get(kids[i]!);
+        if (m === undefined) { missing = true; break; }
+        if (m >> 1 > depth) depth = m >> 1;
+        if ((m & 1) === 0) free = false;
+      }
+      if (missing) {
+        if (expanded === undefined || !expanded.has(n)) {
+          for (let i = 0; i < count; i++) if (!measured.has(kids[i]!)) stack[sp++] = kids[i]!;
+          (expanded ??= new Set()).add(n);
+          continue;
+        }
+        // Only a cycle leaves a child unmeasured: deeper than any limit, and not variable-free.
+        depth = 0;
+        free = false;
+        for (let i = 0; i < count; i++) {
+          const m = measured.get(kids[i]!);
+          depth = m === undefined ? limit + 1 : Math.max(depth, m >> 1);
+        }
+      }
+      measured.set(n, ((depth + 1) << 1) | (free ? 1 : 0));
+      sp--;
+    }
+    return measured.get(root)! >> 1;
   }
 
   /** Whether `t` (already measured by `typeDepth`) holds no type variable. */
   isVarFree(t: Type): boolean {
-    return this.#varFree.has(t);
+    return ((this.#measured.get(t) ?? 0) & 1) === 1;
   }
 }
 

@@ -87,9 +87,22 @@ export function* decodeArchiveSteps(bytes: Uint8Array, cache?: PackageCache, fil
   }
   const cached = cache?.get(id);
   if (cached) return { ok: true, value: cached };
+  const decoded = yield* decodePayloadSteps(archive.payload, id, file);
+  if (decoded.ok) cache?.set(id, decoded.value);
+  return decoded;
+}
+
+/**
+ * An archive's payload (an ArchivePayload) whose SHA-256 hex the caller has checked is `id`, in the
+ * steps of `decodeArchiveSteps` and with its failures: for payloads kept apart from their archive
+ * (a DAR's packages once read), rather than wrapping them in an Archive again, which copies the
+ * payload and hashes it a second time.
+ */
+export function* decodePayloadSteps(bytes: Uint8Array, id: string, file?: string): Generator<void, DecodeResult<Package>> {
+  if (bytes.length === 0) return fail('corrupt', 'archive has no payload', file);
   let payload: PayloadFields;
   try {
-    payload = readPayload(archive.payload);
+    payload = readPayload(bytes);
   } catch (error) {
     return wireFailure(error, `package ${id} payload`, file);
   }
@@ -104,6 +117,5 @@ export function* decodeArchiveSteps(bytes: Uint8Array, cache?: PackageCache, fil
   } catch (error) {
     return wireFailure(error, `package ${id}`, file);
   }
-  cache?.set(id, pkg);
   return { ok: true, value: pkg };
 }

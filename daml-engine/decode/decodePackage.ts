@@ -58,6 +58,15 @@ const NAT: Kind = { kind: 'nat' };
 /** Placeholder for a `Type` field that is absent (proto3 defaults); only checked where required. */
 const NO_TYPE: Type = { kind: 'struct', fields: [] };
 
+/**
+ * `xs` without the spare slots `push` leaves (an array grown from empty holds 16 slots for one
+ * element): decoded packages live as long as the ledger, and spare slots were about 30% of their
+ * heap, copied by every young-generation collection they survived.
+ */
+function exact<T>(xs: T[]): T[] {
+  return xs.length === 0 ? xs : xs.slice();
+}
+
 /** A malformed package: a missing or out-of-range field. */
 export class PackageFormatError extends WireError {}
 
@@ -74,6 +83,21 @@ export const MAX_WIRE_NESTING = 500;
 interface ModuleRef { readonly packageId: string; readonly module: string }
 /** Reads one case of `Expr.Sum` (`field`), the reader at the start of its message. */
 type ExprCaseReader = (d: PackageDecoder, end: number, field: number) => Expr;
+/** Reads one case of `Type.Sum`, the reader just past its tag. */
+type TypeCaseReader = (d: PackageDecoder) => Type;
+/** Tags of `Type.Sum`'s cases are below this ((9 << 3) | 2 is the last). */
+const TYPE_CASE_TAGS = 80;
+
+/** A table by tag, every slot present (a packed array: no holes to look up through). */
+function typeCaseTable(cases: readonly (readonly [tag: number, read: TypeCaseReader])[]): readonly (TypeCaseReader | undefined)[] {
+  const table = Array.from<TypeCaseReader | undefined>({ length: TYPE_CASE_TAGS });
+  for (const [tag, read] of cases) table[tag] = read;
+  return table;
+}
+/** Where a value's body lies and, once decoded, the body (see `PackageDecoder.lazyBody`). */
+interface LazyBody { decoder: PackageDecoder | undefined; readonly range: Range; expr: Expr | undefined }
+/** A decoded value's lazy body: a symbol, non-enumerable, so keys, JSON and copies see `name`, `type`, `expr` only. */
+const LAZY_BODY = Symbol('lazy value body');
 /** A module's definitions by kind, as they are read. */
 type ModuleDefs = ModuleMaps;
 
@@ -361,7 +385,7 @@ class PackageDecoder {
             else if (t === ((2 << 3) | 2)) result = this.kind(r.limit());
             else r.skip(t);
           }
-          kind = { kind: 'arrow', params, result };
+          kind = { kind: 'arrow', params: exact(params), result };
           break;
         }
         case (3 << 3) | 2: r.skip(tag); kind = NAT; break;
@@ -389,90 +413,97 @@ class PackageDecoder {
     let type: Type | undefined;
     while (r.pos < end) {
       const tag = r.tag();
-      switch (tag) {
-        case (1 << 3) | 2: { // Var
-          const stop = r.limit();
-          let name = this.s0;
-          const args: Type[] = [];
-          while (r.pos < stop) {
-            const t = r.tag();
-            if (t === 3 << 3) name = this.str(r.uint32());
-            else if (t === ((2 << 3) | 2)) args.push(this.type(r.limit()));
-            else r.skip(t);
-          }
-          type = { kind: 'var', name, args };
-          break;
-        }
-        case (2 << 3) | 2: { const c = this.typeConApp(r.limit()); type = { kind: 'con', tycon: c.tycon, args: c.args }; break; }
-        case (3 << 3) | 2: { // Builtin
-          const stop = r.limit();
-          let builtin: BuiltinTypeName = 'UNIT';
-          const args: Type[] = [];
-          while (r.pos < stop) {
-            const t = r.tag();
-            if (t === 1 << 3) {
-              const n = r.uint32();
-              const b = BUILTIN_TYPES[n];
-              if (!b) throw new PackageFormatError(`unknown builtin type ${n}`);
-              builtin = b;
-            } else if (t === ((2 << 3) | 2)) args.push(this.type(r.limit()));
-            else r.skip(t);
-          }
-          type = { kind: 'builtin', builtin, args };
-          break;
-        }
-        case (4 << 3) | 2: { // Forall
-          const stop = r.limit();
-          const vars: TypeVarWithKind[] = [];
-          let body: Type = NO_TYPE;
-          while (r.pos < stop) {
-            const t = r.tag();
-            if (t === ((1 << 3) | 2)) vars.push(this.typeVar(r.limit()));
-            else if (t === ((2 << 3) | 2)) body = this.type(r.limit());
-            else r.skip(t);
-          }
-          type = { kind: 'forall', vars, body };
-          break;
-        }
-        case (5 << 3) | 2: { // Struct
-          const stop = r.limit();
-          const fields: FieldWithType[] = [];
-          while (r.pos < stop) {
-            const t = r.tag();
-            if (t === ((1 << 3) | 2)) fields.push(this.fieldWithType(r.limit()));
-            else r.skip(t);
-          }
-          type = { kind: 'struct', fields };
-          break;
-        }
-        case 6 << 3: type = { kind: 'nat', value: Number(r.sint64()) }; break;
-        case (7 << 3) | 2: { const c = this.typeConApp(r.limit()); type = { kind: 'syn', tysyn: c.tycon, args: c.args }; break; }
-        case 8 << 3: {
-          const i = r.uint32();
-          const t = this.types[i];
-          if (!t) throw new PackageFormatError(`interned type ${i} out of range (${this.types.length} decoded)`);
-          type = t;
-          break;
-        }
-        case (9 << 3) | 2: {
-          const stop = r.limit();
-          let lhs: Type = NO_TYPE, rhs: Type = NO_TYPE;
-          while (r.pos < stop) {
-            const t = r.tag();
-            if (t === ((1 << 3) | 2)) lhs = this.type(r.limit());
-            else if (t === ((2 << 3) | 2)) rhs = this.type(r.limit());
-            else r.skip(t);
-          }
-          type = { kind: 'app', lhs, rhs };
-          break;
-        }
-        default: r.skip(tag);
-      }
+      const read = tag < TYPE_CASE_TAGS ? PackageDecoder.TYPE_CASES[tag] : undefined;
+      if (read === undefined) r.skip(tag);
+      else type = read(this);
     }
     if (!type) throw new PackageFormatError(`empty type at byte ${end}`);
     this.depth--;
     return type;
   }
+
+  /**
+   * `type`'s readers by tag (`Type.Sum`'s cases, each past its tag): one call site for every case,
+   * so a case first met late (a forall, a struct, a nat) deoptimizes and recompiles its reader only,
+   * not one function with every case inlined. An absent entry is a field to skip.
+   */
+  private static readonly TYPE_CASES: readonly (TypeCaseReader | undefined)[] = typeCaseTable([
+    [(1 << 3) | 2, (d) => { // Var
+      const r = d.r;
+      const stop = r.limit();
+      let name = d.s0;
+      const args: Type[] = [];
+      while (r.pos < stop) {
+        const t = r.tag();
+        if (t === 3 << 3) name = d.str(r.uint32());
+        else if (t === ((2 << 3) | 2)) args.push(d.type(r.limit()));
+        else r.skip(t);
+      }
+      return { kind: 'var', name, args: exact(args) };
+    }],
+    [(2 << 3) | 2, (d) => { const c = d.typeConApp(d.r.limit()); return { kind: 'con', tycon: c.tycon, args: c.args }; }],
+    [(3 << 3) | 2, (d) => { // Builtin
+      const r = d.r;
+      const stop = r.limit();
+      let builtin: BuiltinTypeName = 'UNIT';
+      const args: Type[] = [];
+      while (r.pos < stop) {
+        const t = r.tag();
+        if (t === 1 << 3) {
+          const n = r.uint32();
+          const b = BUILTIN_TYPES[n];
+          if (!b) throw new PackageFormatError(`unknown builtin type ${n}`);
+          builtin = b;
+        } else if (t === ((2 << 3) | 2)) args.push(d.type(r.limit()));
+        else r.skip(t);
+      }
+      return { kind: 'builtin', builtin, args: exact(args) };
+    }],
+    [(4 << 3) | 2, (d) => { // Forall
+      const r = d.r;
+      const stop = r.limit();
+      const vars: TypeVarWithKind[] = [];
+      let body: Type = NO_TYPE;
+      while (r.pos < stop) {
+        const t = r.tag();
+        if (t === ((1 << 3) | 2)) vars.push(d.typeVar(r.limit()));
+        else if (t === ((2 << 3) | 2)) body = d.type(r.limit());
+        else r.skip(t);
+      }
+      return { kind: 'forall', vars: exact(vars), body };
+    }],
+    [(5 << 3) | 2, (d) => { // Struct
+      const r = d.r;
+      const stop = r.limit();
+      const fields: FieldWithType[] = [];
+      while (r.pos < stop) {
+        const t = r.tag();
+        if (t === ((1 << 3) | 2)) fields.push(d.fieldWithType(r.limit()));
+        else r.skip(t);
+      }
+      return { kind: 'struct', fields: exact(fields) };
+    }],
+    [6 << 3, (d) => ({ kind: 'nat', value: Number(d.r.sint64()) })],
+    [(7 << 3) | 2, (d) => { const c = d.typeConApp(d.r.limit()); return { kind: 'syn', tysyn: c.tycon, args: c.args }; }],
+    [8 << 3, (d) => { // interned
+      const i = d.r.uint32();
+      const t = d.types[i];
+      if (!t) throw new PackageFormatError(`interned type ${i} out of range (${d.types.length} decoded)`);
+      return t;
+    }],
+    [(9 << 3) | 2, (d) => { // App (LF 2.dev)
+      const r = d.r;
+      const stop = r.limit();
+      let lhs: Type = NO_TYPE, rhs: Type = NO_TYPE;
+      while (r.pos < stop) {
+        const t = r.tag();
+        if (t === ((1 << 3) | 2)) lhs = d.type(r.limit());
+        else if (t === ((2 << 3) | 2)) rhs = d.type(r.limit());
+        else r.skip(t);
+      }
+      return { kind: 'app', lhs, rhs };
+    }],
+  ]);
 
   /** `Type.Con` / `Type.Syn`: a reference (field 1) and arguments (field 2). */
   private typeConApp(end: number): TypeConApp {
@@ -486,7 +517,7 @@ class PackageDecoder {
       else r.skip(tag);
     }
     if (!tycon) throw new PackageFormatError('type constructor without a name');
-    return { tycon, args };
+    return { tycon, args: exact(args) };
   }
 
   private typeVar(end: number): TypeVarWithKind {
@@ -677,7 +708,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) fields.push(d.fieldExpr(r.limit()));
         else r.skip(tag);
       }
-      return { kind: 'recCon', tycon: need(tycon, 'rec_con.tycon'), fields };
+      return { kind: 'recCon', tycon: need(tycon, 'rec_con.tycon'), fields: exact(fields) };
     }],
     [8, PackageDecoder.RECORD_PROJ_OR_UPD],
     [9, PackageDecoder.RECORD_PROJ_OR_UPD],
@@ -717,7 +748,7 @@ class PackageDecoder {
         if (tag === ((1 << 3) | 2)) fields.push(d.fieldExpr(r.limit()));
         else r.skip(tag);
       }
-      return { kind: 'structCon', fields };
+      return { kind: 'structCon', fields: exact(fields) };
     }],
     [13, PackageDecoder.STRUCT_PROJ_OR_UPD],
     [14, PackageDecoder.STRUCT_PROJ_OR_UPD],
@@ -731,7 +762,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) args.push(d.subExpr());
         else r.skip(tag);
       }
-      return { kind: 'app', fun: need(fun, 'app.fun'), args };
+      return { kind: 'app', fun: need(fun, 'app.fun'), args: exact(args) };
     }],
     [16, (d, end) => { // TyApp
       const r = d.r;
@@ -743,7 +774,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) types.push(d.type(r.limit()));
         else r.skip(tag);
       }
-      return { kind: 'tyApp', expr: need(expr, 'ty_app.expr'), types };
+      return { kind: 'tyApp', expr: need(expr, 'ty_app.expr'), types: exact(types) };
     }],
     [17, (d, end) => { // Abs
       const r = d.r;
@@ -755,7 +786,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) body = d.subExpr();
         else r.skip(tag);
       }
-      return { kind: 'abs', params, body: need(body, 'abs.body') };
+      return { kind: 'abs', params: exact(params), body: need(body, 'abs.body') };
     }],
     [18, (d, end) => { // TyAbs
       const r = d.r;
@@ -767,7 +798,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) body = d.subExpr();
         else r.skip(tag);
       }
-      return { kind: 'tyAbs', params, body: need(body, 'ty_abs.body') };
+      return { kind: 'tyAbs', params: exact(params), body: need(body, 'ty_abs.body') };
     }],
     [19, (d, end) => { // Case
       const r = d.r;
@@ -779,7 +810,7 @@ class PackageDecoder {
         else if (tag === ((2 << 3) | 2)) alts.push(d.caseAlt(r.limit()));
         else r.skip(tag);
       }
-      return { kind: 'case', scrut: need(scrut, 'case.scrut'), alts };
+      return { kind: 'case', scrut: need(scrut, 'case.scrut'), alts: exact(alts) };
     }],
     [20, (d, end) => { const b = d.block(end); return { kind: 'let', bindings: b.bindings, body: b.body }; }],
     [21, (d, end) => ({ kind: 'nil', type: d.typeField(end, 1) })],
@@ -797,7 +828,7 @@ class PackageDecoder {
           default: r.skip(tag);
         }
       }
-      return { kind: 'cons', type, front, tail: need(tail, 'cons.tail') };
+      return { kind: 'cons', type, front: exact(front), tail: need(tail, 'cons.tail') };
     }],
     [23, (d, end) => ({ kind: 'update', update: d.update(end) })],
     [25, (d, end) => ({ kind: 'optionalNone', type: d.typeField(end, 1) })],
@@ -1051,7 +1082,7 @@ class PackageDecoder {
       else if (tag === ((2 << 3) | 2)) body = this.subExpr();
       else r.skip(tag);
     }
-    return { bindings, body: need(body, 'block body') };
+    return { bindings: exact(bindings), body: need(body, 'block body') };
   }
 
   private binding(end: number): Binding {
@@ -1220,7 +1251,7 @@ class PackageDecoder {
         default: r.skip(tag);
       }
     }
-    return { name, params, type };
+    return { name, params: exact(params), type };
   }
 
   private defDataType(end: number): DefDataType {
@@ -1244,8 +1275,8 @@ class PackageDecoder {
             else r.skip(t);
           }
           cons = tag >>> 3 === 5
-            ? { kind: 'record', fields, fieldNames: fields.map((f) => f.name) }
-            : { kind: 'variant', constructors: fields };
+            ? { kind: 'record', fields: exact(fields), fieldNames: fields.map((f) => f.name) }
+            : { kind: 'variant', constructors: exact(fields) };
           break;
         }
         case (7 << 3) | 2: cons = { kind: 'enum', constructors: this.ints(r.limit()).map((i) => this.str(i)) }; break;
@@ -1253,7 +1284,7 @@ class PackageDecoder {
         default: r.skip(tag);
       }
     }
-    return { name, params, serializable, cons };
+    return { name, params: exact(params), serializable, cons };
   }
 
   private defValue(end: number): DefValue {
@@ -1280,9 +1311,24 @@ class PackageDecoder {
     }
     // Bodies are decoded on first use: most of a package's values are never evaluated.
     const range = need(body, `value ${name}`);
-    let expr: Expr | undefined;
-    const decode = (): Expr => this.exprAt(range);
-    return { name, type, get expr(): Expr { return (expr ??= decode()); } };
+    const value = { name, type } as DefValue;
+    Object.defineProperty(value, LAZY_BODY, { value: { decoder: this, range, expr: undefined } satisfies LazyBody });
+    Object.defineProperty(value, 'expr', { get: PackageDecoder.lazyBody, enumerable: true, configurable: true });
+    return value;
+  }
+
+  /**
+   * `expr` of every decoded value: one getter, its state in the value's LAZY_BODY. A getter made
+   * per value (an object literal's `get expr()`) left each value in dictionary mode, every read of
+   * its fields a hash look-up; with one shared getter, values share one fast hidden class.
+   */
+  private static lazyBody(this: { readonly [LAZY_BODY]: LazyBody }): Expr {
+    const b = this[LAZY_BODY];
+    if (b.expr !== undefined) return b.expr;
+    b.expr = b.decoder!.exprAt(b.range);
+    // Decoded: the decoder (its tables, its copy of the ranges) is kept only by bodies not read yet.
+    b.decoder = undefined;
+    return b.expr;
   }
 
   /** Decodes the expression at `range`, leaving the reader where it was. */
@@ -1434,7 +1480,7 @@ class PackageDecoder {
         default: r.skip(tag);
       }
     }
-    return { name, param, methods, choices, view, requires };
+    return { name, param, methods, choices, view, requires: exact(requires) };
   }
 
   private defException(end: number): DefException {

@@ -68,6 +68,20 @@ describe.skipIf(!HAS_DARS)('decoding the reference DARs (needs ../shared/upstrea
     expect(builtins).toContain('FAIL_WITH_STATUS');
   }, 180_000);
 
+  it('gives each value its name, type and a body decoded on first read, then kept (splice-amulet 0.1.14)', () => {
+    const { dar } = loadDar('splice-amulet-0.1.14.dar');
+    const values = [...dar.main.modules.values()].flatMap((m) => [...m.values.values()]);
+    expect(values.length).toBeGreaterThan(100);
+    for (const v of values.slice(0, 50)) {
+      // What a copy, JSON or a deep comparison sees: the three fields, the body among them.
+      expect(Object.keys(v)).toEqual(['name', 'type', 'expr']);
+      const body = v.expr;
+      expect(body.kind).toBeTypeOf('string');
+      expect(v.expr).toBe(body);
+      expect({ ...v }).toEqual({ name: v.name, type: v.type, expr: body });
+    }
+  });
+
   it('resolves templates, choices, interface instances and references across packages (splice-amulet 0.1.14)', () => {
     const { dar, packages } = loadDar('splice-amulet-0.1.14.dar');
     const amuletModule = dar.main.modules.get('Splice.Amulet')!;

@@ -115,10 +115,18 @@ function readPackageMetadata(pkg: Uint8Array): { name: string | undefined; versi
 function scanPackage(r: BinaryReader, strings: number[]): number | undefined {
   let metadata: number | undefined;
   while (r.pos < r.len) {
-    const [field, wire] = r.tag();
-    if (field === 2 && wire === WireType.LengthDelimited) strings.push(r.pos);
-    else if (field === 4 && wire === WireType.LengthDelimited) metadata = r.pos;
-    r.skip(wire);
+    // `r.tag()` and `r.skip()` inline, with their errors: they allocate a pair per tag and a view
+    // of each skipped field (tens of MB over a release folder's packages, all garbage).
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field <= 0 || wire > 5) throw new Error(`illegal tag: field no ${field} wire type ${wire}`);
+    if (wire !== WireType.LengthDelimited) { r.skip(wire); continue; }
+    if (field === 2) strings.push(r.pos);
+    else if (field === 4) metadata = r.pos;
+    const len = r.uint32();
+    r.pos += len;
+    if (r.pos > r.len) throw new RangeError('premature EOF');
   }
   return metadata;
 }

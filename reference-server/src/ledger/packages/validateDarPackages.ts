@@ -6,12 +6,11 @@
  * known, DAR_VALIDATION_ERROR for any other failed check. An unexpected exception of the decoder
  * or the checker is a refusal too, never a half-recorded upload.
  */
-import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
 import type { Package } from '../../../../daml-engine/ast/Package.js';
 import { checkPackageSteps } from '../../../../daml-engine/check/checkPackage.js';
 import type { CheckResult } from '../../../../daml-engine/check/CheckFailure.js';
 import { describeCheckFailure } from '../../../../daml-engine/check/CheckFailure.js';
-import { decodeArchiveSteps } from '../../../../daml-engine/decode/decodeArchive.js';
+import { decodePayloadSteps } from '../../../../daml-engine/decode/decodeArchive.js';
 import type { DecodeResult } from '../../../../daml-engine/decode/DecodeFailure.js';
 import type { LedgerError } from '../errors.js';
 import { fail } from '../errors.js';
@@ -70,7 +69,8 @@ function* validate(packages: readonly DarPackage[], known: KnownEnginePackage): 
     if (known(p.packageId) !== undefined || byId.has(p.packageId)) continue;
     let decoded: DecodeResult<Package>;
     try {
-      decoded = yield* decodeArchiveSteps(archiveOf(p.packageId, p.payload), undefined, p.packageId);
+      // readDar checked that the payload hashes to the id (DarPackage): decoded as it is, not re-wrapped.
+      decoded = yield* decodePayloadSteps(p.payload, p.packageId, p.packageId);
     } catch (e) {
       decoded = { ok: false, failure: { kind: 'corrupt', message: message(e) } };
     }
@@ -107,9 +107,4 @@ function* validate(packages: readonly DarPackage[], known: KnownEnginePackage): 
     });
   }
   return ok(fresh);
-}
-
-/** A daml_lf.proto `Archive` around a payload whose hash readDar already checked. */
-function archiveOf(packageId: string, payload: Uint8Array): Uint8Array {
-  return new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(payload).tag(4, WireType.LengthDelimited).string(packageId).finish();
 }
