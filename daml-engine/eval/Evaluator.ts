@@ -771,19 +771,7 @@ export class Evaluator {
                 ? { kind: 'record', tycon: n.x as QualifiedName, fieldNames: n.names!, fields: [] }
                 : { kind: 'struct', fieldNames: [], fields: [] };
             }
-            const vals = new Array<Value>(kids.length);
-            for (let i = 0; i < kids.length; i++) {
-              const kid = kids[i]!;
-              let value = this.at(kid, env);
-              if (value === undefined) {
-                site = 8 /* Collect */; sNode = n; sEnv = env; sI = i; sVals = vals; sF = undefined; sX = undefined;
-                value = this.sub(kid, env);
-                this.tick(value);
-                site = -1;
-              }
-              vals[i] = value;
-            }
-            return this.collectedValue(n, vals);
+            return this.collectedValue(n, this.evItems(8 /* Collect */, n, env, undefined));
           }
           case 6 /* RecProj */: case 11 /* StructProj */: {
             let value = this.at(n.a!, env);
@@ -824,45 +812,15 @@ export class Evaluator {
               site = -1;
             }
             // As the machine's applyNode: a closure taking exactly one to three atoms is entered without an array.
-            const args = n.kids!;
-            const count = args.length;
-            if (count <= 3 && count > 0 && fn.kind === 'function' && (fn as Fn).tag === 0 /* Closure */ && (fn as Fn).arity === count) {
-              const f = fn as Fn;
-              let arg = args[0]!;
-              const a = this.at(arg, env);
-              let b: Value | undefined;
-              let c: Value | undefined;
-              if (a !== undefined) {
-                if (count > 1) {
-                  arg = args[1]!;
-                  b = this.at(arg, env);
-                  if (b !== undefined && count > 2) {
-                    arg = args[2]!;
-                    c = this.at(arg, env);
-                  }
-                }
-                if (count === 1 || (b !== undefined && (count === 2 || c !== undefined))) {
-                  this.def = f.def;
-                  env = new EnvCell(f.params!, a, b, c, f.env);
-                  n = f.body!;
-                  this.next(n, env);
-                  continue;
-                }
-              }
+            const cell = this.directCall(fn, n, env);
+            if (cell !== undefined) {
+              this.def = (fn as Fn).def;
+              env = cell;
+              n = (fn as Fn).body!;
+              this.next(n, env);
+              continue;
             }
-            const vals = new Array<Value>(count);
-            for (let i = 0; i < count; i++) {
-              const arg = args[i]!;
-              let value = this.at(arg, env);
-              if (value === undefined) {
-                site = 1 /* AppArgs */; sNode = n; sEnv = env; sI = i; sVals = vals; sF = fn; sX = undefined;
-                value = this.sub(arg, env);
-                this.tick(value);
-                site = -1;
-              }
-              vals[i] = value;
-            }
-            const r = this.evApply(fn, vals, 0);
+            const r = this.evApply(fn, this.evItems(1 /* AppArgs */, n, env, fn), 0);
             if (r !== TAIL) return r;
             n = this.tn!;
             env = this.te;
@@ -964,6 +922,32 @@ export class Evaluator {
   }
 
   /**
+   * The values of `node`'s items (an application's arguments, a record's, struct's or list's
+   * items), atoms read inline, the others evaluated in order, as the machine's AppArgs (`t` 1,
+   * `f` the function) or Collect (`t` 8) frame collects them; a capture makes that frame.
+   */
+  private evItems(t: number, node: Node, env: Env, f: Value | undefined): Value[] {
+    const kids = node.kids!;
+    const vals = new Array<Value>(kids.length);
+    let i = 0;
+    try {
+      for (; i < kids.length; i++) {
+        const kid = kids[i]!;
+        let value = this.at(kid, env);
+        if (value === undefined) {
+          value = this.sub(kid, env);
+          this.tick(value);
+        }
+        vals[i] = value;
+      }
+      return vals;
+    } catch (e) {
+      if (e === CAPTURE) this.captured.push(new Frame(t, node, env, i, vals, f, undefined));
+      throw e;
+    }
+  }
+
+  /**
    * Applies `fnv` to `args[from..]` as the machine's applyFn does, within a counted step: returns
    * the value, or TAIL when a closure's body is to be evaluated (at `tn` in `te`, its step not yet counted).
    */
@@ -1004,10 +988,7 @@ export class Evaluator {
             if (count >= fn.arity && inner.tag === 0 /* Closure */) {
               const m = held.length;
               const n = inner.arity;
-              const vals = new Array<Value>(n);
-              for (let i = 0; i < m; i++) vals[i] = held[i]!;
-              for (let i = m; i < n; i++) vals[i] = args[from + i - m]!;
-              const env = new EnvCell(inner.params!, vals, 0, ARGS, inner.env);
+              const env = papCell(inner, held, args, from);
               this.def = inner.def;
               if (count === n - m) {
                 this.tn = inner.body!;
@@ -1366,36 +1347,42 @@ export class Evaluator {
   }
 
   /**
-   * Applies `fn` to the arguments of the `app` node `node`. A closure taking exactly these one to
-   * three arguments, all atoms, is entered with them in its environment cell (no argument array:
-   * five million calls a splice-amulet-test run); anything else collects an array (`collectArgs`).
-   * Atoms have no effects, so falling back after some were read just reads them again.
+   * Applies `fn` to the arguments of the `app` node `node`: a call `directCall` enters, or with
+   * an array of the arguments (`collectArgs`).
    */
   private applyNode(fn: Value, node: Node, env: Env): void {
+    const cell = this.directCall(fn, node, env);
+    if (cell !== undefined) {
+      this.def = (fn as Fn).def;
+      return this.evalIn((fn as Fn).body!, cell);
+    }
+    return this.collectArgs(fn, node, new Array<Value>(node.kids!.length), 0, env, undefined);
+  }
+
+  /**
+   * The environment `fn`'s body runs in when `fn` is a closure taking exactly the `app` node's
+   * one to three arguments and all of them are atoms: they go in its cell, with no argument array
+   * (five million calls a splice-amulet-test run). Otherwise undefined: atoms have no effects, so
+   * falling back after some were read just reads them again.
+   */
+  private directCall(fn: Value, node: Node, env: Env): EnvCell | undefined {
     const args = node.kids!;
     const count = args.length;
-    if (count <= 3 && count > 0 && fn.kind === 'function' && (fn as Fn).tag === 0 /* Closure */ && (fn as Fn).arity === count) {
-      const f = fn as Fn;
-      let arg = args[0]!;
-      const a = this.at(arg, env);
-      let b: Value | undefined;
-      let c: Value | undefined;
-      if (a !== undefined) {
-        if (count > 1) {
-          arg = args[1]!;
-          b = this.at(arg, env);
-          if (b !== undefined && count > 2) {
-            arg = args[2]!;
-            c = this.at(arg, env);
-          }
-        }
-        if (count === 1 || (b !== undefined && (count === 2 || c !== undefined))) {
-          this.def = f.def;
-          return this.evalIn(f.body!, new EnvCell(f.params!, a, b, c, f.env));
-        }
+    if (count > 3 || count === 0 || fn.kind !== 'function' || (fn as Fn).tag !== 0 /* Closure */ || (fn as Fn).arity !== count) return undefined;
+    const f = fn as Fn;
+    const a = this.at(args[0]!, env);
+    if (a === undefined) return undefined;
+    let b: Value | undefined;
+    let c: Value | undefined;
+    if (count > 1) {
+      b = this.at(args[1]!, env);
+      if (b === undefined) return undefined;
+      if (count > 2) {
+        c = this.at(args[2]!, env);
+        if (c === undefined) return undefined;
       }
     }
-    return this.collectArgs(fn, node, new Array<Value>(count), 0, env, undefined);
+    return new EnvCell(f.params!, a, b, c, f.env);
   }
 
   /**
@@ -1497,10 +1484,7 @@ export class Evaluator {
           // Saturated: one cell over what the partial application holds and the new arguments (the rest to an ApplyTo frame).
           const m = held.length;
           const n = inner.arity;
-          const vals = new Array<Value>(n);
-          for (let i = 0; i < m; i++) vals[i] = held[i]!;
-          for (let i = m; i < n; i++) vals[i] = args[from + i - m]!;
-          const env = new EnvCell(inner.params!, vals, 0, ARGS, inner.env);
+          const env = papCell(inner, held, args, from);
           if (count > n - m) this.push(2 /* ApplyTo */, null, null, from + n - m, args, undefined);
           this.def = inner.def;
           return this.evalIn(inner.body!, env);
@@ -1936,6 +1920,19 @@ function lookup(n: Node, env: Env): Value | undefined {
   const i = n.i;
   if (c === ARGS) return (e.a as readonly Value[])[(e.b as number) + i];
   return i === 0 ? e.a as Value | undefined : i === 1 ? e.b as Value | undefined : c;
+}
+
+/**
+ * The cell a saturated partial application of the closure `inner` enters: the `held` arguments,
+ * then `args[from..]` up to its arity, in one array.
+ */
+function papCell(inner: Fn, held: readonly Value[], args: readonly Value[], from: number): EnvCell {
+  const m = held.length;
+  const n = inner.arity;
+  const vals = new Array<Value>(n);
+  for (let i = 0; i < m; i++) vals[i] = held[i]!;
+  for (let i = m; i < n; i++) vals[i] = args[from + i - m]!;
+  return new EnvCell(inner.params!, vals, 0, ARGS, inner.env);
 }
 
 /**
