@@ -1,6 +1,6 @@
 /**
  * Variable environments with slot-indexed variables (Speedy's idea, daml-lf/speedy): a binder
- * group (a function's parameters, a `let` binding, a case alternative's binders) is one cell of
+ * group (a function's parameters, a `let`'s bindings, a case alternative's binders) is one cell of
  * a chain, and the compile stage resolves each variable to a (depth, index) pair, from the
  * `Scope` its node was made under, so a lookup walks `depth` links and reads one slot: no name
  * is compared at run time. A call binds all its parameters in one cell that keeps the argument
@@ -28,8 +28,9 @@ export class EnvCell {
   constructor(
     readonly names: readonly string[],
     readonly a: Value | readonly Value[] | undefined,
-    readonly b: Value | number | undefined,
-    readonly c: Value | typeof ARGS | undefined,
+    /** Written after construction only by `letBind`, which fills a `let`'s cell binding by binding. */
+    public b: Value | number | undefined,
+    public c: Value | typeof ARGS | undefined,
     readonly up: Env,
   ) {}
 }
@@ -40,6 +41,26 @@ export type Env = EnvCell | null;
 /** `env` with `name` bound to `value` on top (the port for callers that build environments by name). */
 export function bindEnv(name: string, value: Value, env: Env): Env {
   return new EnvCell([name], value, undefined, undefined, env);
+}
+
+/**
+ * The environment after binding i of the `let` whose bindings are `names` took `value`: its
+ * first value makes the let's one cell on `env` (inline up to three bindings, over an array
+ * beyond), the others fill their slot of that cell, `env`. The slots after i are read by none
+ * of the expressions evaluated before they are filled (their scopes end before them).
+ */
+export function letBind(names: readonly string[], i: number, value: Value, env: Env): Env {
+  if (i === 0) {
+    if (names.length <= 3) return new EnvCell(names, value, undefined, undefined, env);
+    const vals = new Array<Value>(names.length);
+    vals[0] = value;
+    return new EnvCell(names, vals, 0, ARGS, env);
+  }
+  const cell = env!;
+  if (cell.c === ARGS) (cell.a as Value[])[i] = value;
+  else if (i === 1) cell.b = value;
+  else cell.c = value;
+  return cell;
 }
 
 /** A compile-time scope: the binder groups' names, innermost first, mirroring the run-time `Env`. */

@@ -29,7 +29,7 @@ import { typesEqual } from './typesEqual.js';
 import type { Alt, Node } from './Node.js';
 import { compileNode, nodeOf } from './Node.js';
 import type { Env } from './Env.js';
-import { ARGS, bindEnv, EnvCell, sameLayout, Scope, scopeOf } from './Env.js';
+import { ARGS, bindEnv, EnvCell, letBind, sameLayout, Scope, scopeOf } from './Env.js';
 
 export type { Env } from './Env.js';
 export { bindEnv } from './Env.js';
@@ -888,7 +888,7 @@ export class Evaluator {
           }
           case 18 /* Let */: {
             const bounds = n.kids!;
-            const groups = n.x as readonly (readonly string[])[];
+            const names = n.names!;
             for (let i = 0; i < bounds.length; i++) {
               const bound = bounds[i]!;
               let value = this.at(bound, env);
@@ -898,7 +898,7 @@ export class Evaluator {
                 this.tick(value);
                 site = -1;
               }
-              env = new EnvCell(groups[i]!, value, undefined, undefined, env);
+              env = letBind(names, i, value, env);
             }
             n = n.a!;
             this.next(n, env);
@@ -1211,7 +1211,7 @@ export class Evaluator {
       }
       case 5 /* Let */: {
         const node = frame.node!;
-        return this.bind(node, frame.i + 1, new EnvCell((node.x as readonly (readonly string[])[])[frame.i]!, v, undefined, undefined, frame.env), frame);
+        return this.bind(node, frame.i + 1, letBind(node.names!, frame.i, v, frame.env), frame);
       }
       case 6 /* One */: {
         const node = frame.node!;
@@ -1415,7 +1415,7 @@ export class Evaluator {
    */
   private bind(node: Node, i: number, env: Env, frame: Frame | undefined): void {
     const bounds = node.kids!;
-    const groups = node.x as readonly (readonly string[])[];
+    const names = node.names!;
     for (; i < bounds.length; i++) {
       const bound = bounds[i]!;
       const value = this.at(bound, env);
@@ -1429,7 +1429,7 @@ export class Evaluator {
         }
         return this.evalIn(bound, env);
       }
-      env = new EnvCell(groups[i]!, value, undefined, undefined, env);
+      env = letBind(names, i, value, env);
     }
     if (frame) this.release(frame);
     return this.evalIn(node.a!, env);

@@ -100,7 +100,7 @@ export class Alt {
  * binders), `s` a variable, field or constructor name, `v` a value known at compile time or
  * cached (literals, enum constructors), `i` an index, rank, count or a variable's slot (-1: not
  * known yet), `d` a variable's group depth, `x` what the evaluator resolves later (definitions,
- * builtins, record layouts), the update, or a `let`'s binder groups.
+ * builtins, record layouts), or the update.
  */
 export class Node {
   op: Op = Op.Uncompiled;
@@ -183,18 +183,14 @@ export function compileNode(n: Node): void {
     }
     case 'case': n.a = nodeOf(e.scrut, n.scope); n.alts = e.alts.map((alt) => compileAlt(alt, n.scope)); n.op = Op.Case; return;
     case 'let': {
-      // Each binding is a group of its own, seen by the bindings after it; `x` holds the groups' names.
-      const groups = e.bindings.map((b) => [b.name]);
-      const kids = new Array<Node>(groups.length);
-      let scope = n.scope;
-      for (let i = 0; i < groups.length; i++) {
-        kids[i] = nodeOf(e.bindings[i]!.bound, scope);
-        scope = new Scope(groups[i]!, scope);
-      }
-      n.names = e.bindings.map((b) => b.name);
-      n.x = groups;
+      // The bindings are one group (one cell, made with the first value and filled in order):
+      // binding i sees the ones before it, a group of their names; the body sees them all.
+      const names = e.bindings.map((b) => b.name);
+      const kids = new Array<Node>(names.length);
+      for (let i = 0; i < names.length; i++) kids[i] = nodeOf(e.bindings[i]!.bound, i === 0 ? n.scope : new Scope(names.slice(0, i), n.scope));
+      n.names = names;
       n.kids = kids;
-      n.a = nodeOf(e.body, scope);
+      n.a = nodeOf(e.body, new Scope(names, n.scope));
       n.op = Op.Let;
       return;
     }
