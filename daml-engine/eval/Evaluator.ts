@@ -450,10 +450,10 @@ export class Evaluator {
   private pausedK: Frame[] = [];
 
   /**
-   * Runs until the continuation stack is back to `depth` frames with a value returned (true), or
+   * Runs until the continuation stack is back to `bottom` frames with a value returned (true), or
    * until `stepLimit` steps are taken (false: the registers hold where to go on).
    */
-  private loop(depth: number, stepLimit: number): boolean {
+  private loop(bottom: number, stepLimit: number): boolean {
     const k = this.k;
     const budget = this.budget;
     // A step compares the count once, with the nearer of the slice's limit and the budget (`ev` too).
@@ -486,7 +486,7 @@ export class Evaluator {
             this.unwound();
           }
         } else {
-          if (k.length === depth) return true;
+          if (k.length === bottom) return true;
           this.resume(k.pop()!);
         }
       }
@@ -644,11 +644,11 @@ export class Evaluator {
   // (a node stepped, a frame resumed), so budgets, slices and the results' `steps` are the same.
   //
   // When the machine has to take over (the budget or a slice's end is reached, the JavaScript
-  // stack is DIRECT_DEPTH calls deep, or a node needs the machine's own frames: a top-level value
-  // evaluated for the first time, an exception thrown, a method of an interface, FOLDL ...), `ev`
-  // throws CAPTURE: each call it unwinds through adds the frame the machine would hold at that
-  // point (made only now), and the loop pushes them and does what was left of the step
-  // (`unwound`). Speedy keeps its own stack for the same reason; here the JavaScript stack is the
+  // stack is `directDepth` calls deep, or a node needs the machine's own frames: an exception
+  // thrown, a method of an interface, a choice's controllers, EQUAL_LIST, TRACE ...), `ev` throws
+  // CAPTURE: each call it unwinds through (`waitFor`, `evItems`, `evApply`, `evFold`) adds the frame
+  // the machine would hold at that point (made only now), and the loop pushes them and does what
+  // was left of the step (`unwound`). Speedy keeps its own stack for the same reason; here the JavaScript stack is the
   // fast path and the machine's stack the general one.
 
   /** The frames `ev` calls unwound through (innermost first), while a capture unwinds. */
@@ -724,17 +724,22 @@ export class Evaluator {
   }
 
   /**
-   * Evaluates `n` in `env` to a value; the step at `n` is counted. `site` and the `s*` locals
-   * describe the frame the machine would hold while this call waits for `sub`: a capture makes it.
+   * `a` evaluated in `aEnv` where the machine holds the frame (`t`, `node`, `env`, `i`, `f`, `x`)
+   * while it waits, then that frame's resume counted: a capture meanwhile makes the frame.
    */
+  private waitFor(a: Node, aEnv: Env, t: number, node: Node | null, env: Env, i: number, f: Value | undefined, x: unknown): Value {
+    try {
+      const v = this.sub(a, aEnv);
+      this.tick(v);
+      return v;
+    } catch (e) {
+      if (e === CAPTURE) this.captured.push(new Frame(t, node, env, i, null, f, x));
+      throw e;
+    }
+  }
+
+  /** Evaluates `n` in `env` to a value; the step at `n` is counted. */
   private ev(n: Node, env: Env): Value {
-    let site = -1;
-    let sNode: Node | null = null;
-    let sEnv: Env = null;
-    let sI = 0;
-    let sVals: Value[] | null = null;
-    let sF: Value | undefined;
-    let sX: unknown;
     this.depth++;
     try {
       for (;;) {
@@ -751,11 +756,8 @@ export class Evaluator {
             // Evaluated now, as the machine's SetTop frame does.
             const ref = n.x as ResolvedVal;
             const saved = this.def;
-            site = 9 /* SetTop */; sNode = null; sEnv = null; sI = 0; sVals = null; sF = undefined; sX = { value: ref.def, saved } satisfies SetTop;
             this.def = (n.src as Extract<Expr, { kind: 'val' }>).ref;
-            const v = this.sub(ref.body, null);
-            this.tick(v);
-            site = -1;
+            const v = this.waitFor(ref.body, null, 9 /* SetTop */, null, null, 0, undefined, { value: ref.def, saved } satisfies SetTop);
             this.topValues.set(ref.def, v);
             this.sharedValues?.set(ref.def, v);
             this.def = saved;
@@ -774,43 +776,22 @@ export class Evaluator {
             return this.collectedValue(n, this.evItems(8 /* Collect */, n, env, undefined));
           }
           case 6 /* RecProj */: case 11 /* StructProj */: {
-            let value = this.at(n.a!, env);
-            if (value === undefined) {
-              site = 6 /* One */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
-              value = this.sub(n.a!, env);
-              this.tick(value);
-              site = -1;
-            }
+            const value = this.at(n.a!, env) ?? this.waitFor(n.a!, env, 6 /* One */, n, env, 0, undefined, undefined);
             return this.oneValue(n, value);
           }
           case 8 /* VariantCon */: case 23 /* OptionalSome */: case 24 /* ToAny */: case 25 /* FromAny */:
           case 27 /* ToAnyException */: case 28 /* FromAnyException */: case 30 /* ToInterface */: case 31 /* FromInterface */:
           case 37 /* InterfaceTemplateTypeRep */: case 38 /* ToRequiredInterface */: case 39 /* FromRequiredInterface */: {
-            site = 6 /* One */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
-            const value = this.sub(n.a!, env);
-            this.tick(value);
-            site = -1;
-            return this.oneValue(n, value);
+            return this.oneValue(n, this.waitFor(n.a!, env, 6 /* One */, n, env, 0, undefined, undefined));
           }
           case 7 /* RecUpd */: case 12 /* StructUpd */: case 36 /* UnsafeFromInterface */: case 40 /* UnsafeFromRequiredInterface */: {
-            site = 7 /* Two */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
-            const a = this.sub(n.a!, env);
-            this.tick(a);
-            sF = a;
-            const b = this.sub(n.b!, env);
-            this.tick(b);
-            site = -1;
+            const a = this.waitFor(n.a!, env, 7 /* Two */, n, env, 0, undefined, undefined);
+            const b = this.waitFor(n.b!, env, 7 /* Two */, n, env, 0, a, undefined);
             return this.twoValue(n, a, b);
           }
           case 9 /* EnumCon */: return this.enumValue(n);
           case 13 /* App */: {
-            let fn = this.at(n.a!, env);
-            if (fn === undefined) {
-              site = 0 /* AppFun */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
-              fn = this.sub(n.a!, env);
-              this.tick(fn);
-              site = -1;
-            }
+            const fn = this.at(n.a!, env) ?? this.waitFor(n.a!, env, 0 /* AppFun */, n, env, 0, undefined, undefined);
             // As the machine's applyNode: a closure taking exactly one to three atoms is entered without an array.
             const cell = this.directCall(fn, n, env);
             if (cell !== undefined) {
@@ -831,12 +812,10 @@ export class Evaluator {
             const v = this.atom(n, env);
             if (v !== undefined) return v;
             let count = n.i;
-            site = 3 /* TyApp */; sNode = null; sEnv = null; sI = count; sVals = null; sF = undefined; sX = undefined;
-            let value = this.sub(n.a!, env);
+            let value = this.waitFor(n.a!, env, 3 /* TyApp */, null, null, count, undefined, undefined);
             // As the machine's TyApp frame: only a type abstraction over a `nat` takes type arguments.
             let enter: Fn | null = null;
             for (;;) {
-              this.tick(value);
               if (value.kind !== 'function' || (value as Fn).tag !== 3 /* TyClosure */) break;
               const fn = value as Fn;
               if (count < fn.arity) {
@@ -849,10 +828,8 @@ export class Evaluator {
                 break;
               }
               count -= fn.arity;
-              sI = count;
-              value = this.sub(fn.body!, fn.env);
+              value = this.waitFor(fn.body!, fn.env, 3 /* TyApp */, null, null, count, undefined, undefined);
             }
-            site = -1;
             if (enter === null) return value;
             // Saturated: its body, in place.
             env = enter.env;
@@ -872,14 +849,7 @@ export class Evaluator {
             this.charge(recordBytes(5));
             return tyClosure(n.i, n.a!, env, this.def);
           case 17 /* Case */: {
-            const a = n.a!;
-            let scrut = this.at(a, env);
-            if (scrut === undefined) {
-              site = 4 /* Case */; sNode = n; sEnv = env; sI = 0; sVals = null; sF = undefined; sX = undefined;
-              scrut = this.sub(a, env);
-              this.tick(scrut);
-              site = -1;
-            }
+            const scrut = this.at(n.a!, env) ?? this.waitFor(n.a!, env, 4 /* Case */, n, env, 0, undefined, undefined);
             const alt = this.pick(scrut, n.alts!);
             env = altEnv(alt, scrut, env);
             n = alt.body;
@@ -891,13 +861,7 @@ export class Evaluator {
             const names = n.names!;
             for (let i = 0; i < bounds.length; i++) {
               const bound = bounds[i]!;
-              let value = this.at(bound, env);
-              if (value === undefined) {
-                site = 5 /* Let */; sNode = n; sEnv = env; sI = i; sVals = null; sF = undefined; sX = undefined;
-                value = this.sub(bound, env);
-                this.tick(value);
-                site = -1;
-              }
+              const value = this.at(bound, env) ?? this.waitFor(bound, env, 5 /* Let */, n, env, i, undefined, undefined);
               env = letBind(names, i, value, env);
             }
             n = n.a!;
@@ -913,9 +877,6 @@ export class Evaluator {
             return this.capture(2 /* Step */, n, env, undefined);
         }
       }
-    } catch (e) {
-      if (e === CAPTURE && site >= 0) this.captured.push(new Frame(site, sNode, sEnv, sI, sVals, sF, sX));
-      throw e;
     } finally {
       this.depth--;
     }
