@@ -22,7 +22,7 @@ export { inMemoryScriptLedger, loadDarScripts, runDarScripts, unknownScriptLibra
 export type { ScriptLibrary, ScriptLibraryResult } from './script/scriptLibrary.js';
 export { KNOWN_SCRIPT_LIBRARIES, scriptLibraryOf } from './script/scriptLibrary.js';
 export { findScripts, scriptName } from './script/findScripts.js';
-export type { CoverageCount, CoverageReport, CoverageScope } from './script/ScriptCoverage.js';
+export type { CoverageCount, CoverageReport, CoverageScope, CoverageUsed } from './script/ScriptCoverage.js';
 export { ScriptCoverage, coverageRatio } from './script/ScriptCoverage.js';
 export type { BuiltPackage, ChoiceScope, ChoiceSpec, FieldsSpec, ImplementsSpec, InterfaceSpec, PackageBuilderOptions, ScopedExpr, TemplateScope, TemplateSpec, TypeHandle } from './build/PackageBuilder.js';
 export { ModuleBuilder, PackageBuilder, SELF_PACKAGE_ID, buildPackage } from './build/PackageBuilder.js';

@@ -31,6 +31,13 @@ export interface CoverageReport {
   readonly dependencies: CoverageScope;
 }
 
+/** The keys a run used: templates created, choices exercised, interfaces used (`ScriptCoverage.used`). */
+export interface CoverageUsed {
+  readonly created: readonly string[];
+  readonly exercised: readonly string[];
+  readonly interfaces: readonly string[];
+}
+
 const key = (q: QualifiedName): string => `${q.packageId}:${q.module}:${q.name}`;
 
 /** What a run used; `report` sets it against what the packages define. */
@@ -60,6 +67,18 @@ export class ScriptCoverage {
   /** Records an interface a script queried (its views computed). */
   interfaceUsed(interfaceId: QualifiedName): void {
     this.#interfaces.add(key(interfaceId));
+  }
+
+  /** What this run used, as plain data (to carry it from a worker thread: `test --jobs`). */
+  used(): CoverageUsed {
+    return { created: [...this.#created], exercised: [...this.#exercised], interfaces: [...this.#interfaces] };
+  }
+
+  /** Adds what another run used (`used()` of a worker's coverage). */
+  add(used: CoverageUsed): void {
+    for (const k of used.created) this.#created.add(k);
+    for (const k of used.exercised) this.#exercised.add(k);
+    for (const k of used.interfaces) this.#interfaces.add(k);
   }
 
   report(mainPackageId: string, packages: Iterable<Package>): CoverageReport {

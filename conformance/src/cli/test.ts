@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
-import type { ScriptLedgerFactory } from '../../../daml-engine/index.js';
+import type { ScriptLedgerFactory, ScriptResult } from '../../../daml-engine/index.js';
 import { ScriptCoverage, inMemoryScriptLedger, loadDarScripts, runDarScripts, scriptName, unknownScriptLibrary } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
 import { jsonApiScriptLedgers } from '../target/JsonApiScriptLedger.js';
 import { renderCoverageText, renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
+import { runScriptJobs, scriptWorkersAvailable } from './scriptJobs.js';
 import { selectScripts } from './selectScripts.js';
 
 export const TEST_HELP = `Usage: canton-conformance test --dar FILE [--script Module[:name]]... [--test-pattern REGEX]
-                             [--list] [--show-coverage] [--report-dir DIR] [--max-steps N]
+                             [--list] [--show-coverage] [--report-dir DIR] [--max-steps N] [--jobs N]
                              [--ledger core|memory | --ledger-url URL [--token T | --token-file F]]
 
 Runs the Daml Script tests of a DAR (every top-level \`Script\` value of its main package, as
@@ -30,6 +32,9 @@ each test case's system-out) and summary.md.
   --report-dir DIR      where junit.xml and summary.md go (default: reports/daml-test)
   --max-steps N         evaluation steps one script may take before it fails as looping
                         (default 200000000)
+  --jobs N              scripts run on N threads at once, each script still on a fresh ledger
+                        (default: the machine's cores; 1 with --ledger-url); output and reports
+                        keep the scripts' order
   --ledger core         (default) the reference server's participant: the DAR uploaded and vetted,
                         parties hint::1220..., users and rights, offsets; time moves forward only
   --ledger memory       a small ledger of its own, as daml test's IDE ledger (time may go back)
@@ -57,6 +62,7 @@ export async function run(argv: string[]): Promise<number> {
       'show-coverage': { type: 'boolean' },
       'report-dir': { type: 'string' },
       'max-steps': { type: 'string' },
+      jobs: { type: 'string' },
       ledger: { type: 'string' },
       'ledger-url': { type: 'string' },
       token: { type: 'string' },
@@ -74,7 +80,13 @@ export async function run(argv: string[]): Promise<number> {
   if (maxSteps !== undefined && (!/^\d+$/.test(maxSteps) || !Number.isSafeInteger(Number(maxSteps)) || Number(maxSteps) < 1)) {
     throw new UsageError(`--max-steps takes an integer >= 1 (got '${maxSteps}')`);
   }
+  const jobsFlag = values.jobs;
+  if (jobsFlag !== undefined && (!/^\d+$/.test(jobsFlag) || Number(jobsFlag) < 1 || Number(jobsFlag) > 256)) {
+    throw new UsageError(`--jobs takes an integer from 1 to 256 (got '${jobsFlag}')`);
+  }
   const ledgerUrl = values['ledger-url'];
+  // One participant serves every script of a --ledger-url run, one at a time, as daml script does.
+  if (ledgerUrl !== undefined && jobsFlag !== undefined && jobsFlag !== '1') throw new UsageError('--jobs goes with the built-in ledgers: against --ledger-url the scripts run one at a time on that participant');
   if (ledgerUrl !== undefined && values.ledger !== undefined) throw new UsageError('--ledger-url and --ledger exclude each other: scripts run either on a built-in ledger or on the participant at the URL');
   if (ledgerUrl === undefined && (values.token !== undefined || values['token-file'] !== undefined)) throw new UsageError('--token and --token-file go with --ledger-url');
   if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('--token and --token-file exclude each other');
@@ -120,31 +132,45 @@ export async function run(argv: string[]): Promise<number> {
   }
   const unknown = unknownScriptLibrary(loaded.loaded, selected);
   if (unknown) throw new UsageError(`${values.dar}: ${unknown}`);
-  let ledger: ScriptLedgerFactory = inMemoryScriptLedger;
-  if (ledgerKind === 'core') {
-    const core = coreScriptLedgers(loaded.loaded);
-    if (!core.ok) throw new UsageError(`${values.dar}: the participant refuses the DAR: ${core.error}`);
-    ledger = core.value;
-  } else if (ledgerUrl !== undefined) {
-    const remote = await jsonApiScriptLedgers(loaded.loaded, { url: ledgerUrl, token });
-    if (!remote.ok) throw new UsageError(`${values.dar}: the participant at ${ledgerUrl} refuses the DAR: ${remote.error}`);
-    ledger = remote.value;
-  }
+  const jobs = ledgerUrl !== undefined || !scriptWorkersAvailable() ? 1 : Math.min(jobsFlag === undefined ? availableParallelism() : Number(jobsFlag), selected.length);
   const main = loaded.loaded.dar.main;
   const mainName = main.metadata ? `${main.metadata.name}-${main.metadata.version}` : main.id;
   const coverage = values['show-coverage'] ? new ScriptCoverage() : undefined;
+  const onResult = (r: ScriptResult): void => {
+    console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  ${r.durationMs.toFixed(0)} ms${r.ok ? '' : `\n      ${r.failure!.kind}: ${r.failure!.message}`}`);
+  };
   const startedAt = new Date().toISOString();
   const started = performance.now();
-  const results = await runDarScripts(loaded.loaded, selected, {
-    stepBudget: maxSteps === undefined ? undefined : Number(maxSteps),
-    ledger,
-    coverage,
-    // One participant for every script, and for every run: party names must not repeat.
-    randomSeed: ledgerUrl === undefined ? undefined : randomUUID(),
-    onResult: (r) => {
-      console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  ${r.durationMs.toFixed(0)} ms${r.ok ? '' : `\n      ${r.failure!.kind}: ${r.failure!.message}`}`);
-    },
-  });
+  let results: readonly ScriptResult[];
+  if (jobs > 1) {
+    // Each worker uploads the DAR to ledgers of its own: a refusal there is the same usage error.
+    const outcome = await runScriptJobs({
+      bytes, scripts: selected, jobs, ledger: ledgerKind === 'memory' ? 'memory' : 'core',
+      stepBudget: maxSteps === undefined ? undefined : Number(maxSteps), coverage: coverage !== undefined, onResult,
+    });
+    if (!outcome.ok) throw new UsageError(`${values.dar}: the participant refuses the DAR: ${outcome.refused}`);
+    results = outcome.results;
+    for (const used of outcome.coverage) coverage?.add(used);
+  } else {
+    let ledger: ScriptLedgerFactory = inMemoryScriptLedger;
+    if (ledgerKind === 'core') {
+      const core = coreScriptLedgers(loaded.loaded);
+      if (!core.ok) throw new UsageError(`${values.dar}: the participant refuses the DAR: ${core.error}`);
+      ledger = core.value;
+    } else if (ledgerUrl !== undefined) {
+      const remote = await jsonApiScriptLedgers(loaded.loaded, { url: ledgerUrl, token });
+      if (!remote.ok) throw new UsageError(`${values.dar}: the participant at ${ledgerUrl} refuses the DAR: ${remote.error}`);
+      ledger = remote.value;
+    }
+    results = await runDarScripts(loaded.loaded, selected, {
+      stepBudget: maxSteps === undefined ? undefined : Number(maxSteps),
+      ledger,
+      coverage,
+      // One participant for every script, and for every run: party names must not repeat.
+      randomSeed: ledgerUrl === undefined ? undefined : randomUUID(),
+      onResult,
+    });
+  }
   const durationMs = performance.now() - started;
   const failed = results.filter((r) => !r.ok).length;
   const reportDir = values['report-dir'] ?? join('reports', 'daml-test');
@@ -157,6 +183,7 @@ export async function run(argv: string[]): Promise<number> {
     await writeFile(join(reportDir, 'coverage.json'), `${JSON.stringify({ dar: mainName, ...report }, null, 2)}\n`);
     console.log(`\n${renderCoverageText(report)}`);
   }
-  console.log(`\n${results.length - failed} passed, ${failed} failed, ${results.length} script${results.length === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s on ${ledgerKind === 'core' ? 'the ledger core' : ledgerKind === 'memory' ? 'the in-memory ledger' : ledgerUrl}; reports in ${reportDir}`);
+  const threads = jobs > 1 ? ` (${jobs} threads)` : '';
+  console.log(`\n${results.length - failed} passed, ${failed} failed, ${results.length} script${results.length === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s on ${ledgerKind === 'core' ? 'the ledger core' : ledgerKind === 'memory' ? 'the in-memory ledger' : ledgerUrl}${threads}; reports in ${reportDir}`);
   return failed > 0 ? ExitCode.Failures : ExitCode.Ok;
 }
