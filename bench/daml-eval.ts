@@ -79,6 +79,10 @@ const cases: [string, Expr][] = [
   ['GHC.Show show of a list of 5,000 Ints', app({ kind: 'tyApp', expr: val(prim, 'GHC.Show', 'show'), types: [LIST_INT] },
     app({ kind: 'tyApp', expr: val(prim, 'GHC.Show', '$$fShow$u005b$u005d'), types: [INT] }, val(prim, 'GHC.Show', '$$fShowInt')),
     { kind: 'lit', value: ints(5_000) })],
+  // Daml Script's call-stack filter (isInternalSrcLoc) runs this loop on every action: about half
+  // of splice-amulet-test's evaluation steps are DA.List's isPrefixOf over exploded texts.
+  ['DA.Text isPrefixOf of two 100,000-letter texts', app(val(stdlib, 'DA.Text', 'isPrefixOf'),
+    { kind: 'lit', value: { kind: 'text', value: 'a'.repeat(100_000) } }, { kind: 'lit', value: { kind: 'text', value: 'a'.repeat(100_001) } })],
 ];
 
 const [, base] = time(() => baseline(1_000_000));

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 import type { ScriptLedgerFactory, ScriptResult } from '../../../daml-engine/index.js';
@@ -32,9 +31,9 @@ each test case's system-out) and summary.md.
   --report-dir DIR      where junit.xml and summary.md go (default: reports/daml-test)
   --max-steps N         evaluation steps one script may take before it fails as looping
                         (default 200000000)
-  --jobs N              scripts run on N threads at once, each script still on a fresh ledger
-                        (default: the machine's cores; 1 with --ledger-url); output and reports
-                        keep the scripts' order
+  --jobs N              run the scripts on N threads at once, each still on a fresh ledger
+                        (default 1; not with --ledger-url); output and reports keep the scripts'
+                        order. Each thread starts by decoding and uploading the DAR itself
   --ledger core         (default) the reference server's participant: the DAR uploaded and vetted,
                         parties hint::1220..., users and rights, offsets; time moves forward only
   --ledger memory       a small ledger of its own, as daml test's IDE ledger (time may go back)
@@ -132,7 +131,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const unknown = unknownScriptLibrary(loaded.loaded, selected);
   if (unknown) throw new UsageError(`${values.dar}: ${unknown}`);
-  const jobs = ledgerUrl !== undefined || !scriptWorkersAvailable() ? 1 : Math.min(jobsFlag === undefined ? availableParallelism() : Number(jobsFlag), selected.length);
+  const jobs = jobsFlag === undefined || !scriptWorkersAvailable() ? 1 : Math.min(Number(jobsFlag), selected.length);
   const main = loaded.loaded.dar.main;
   const mainName = main.metadata ? `${main.metadata.name}-${main.metadata.version}` : main.id;
   const coverage = values['show-coverage'] ? new ScriptCoverage() : undefined;
