@@ -18,7 +18,7 @@ import type { BuiltinName } from '../../daml-engine/builtins/Builtin.js';
 import { Evaluator } from '../../daml-engine/eval/Evaluator.js';
 import type { EvalResult } from '../../daml-engine/eval/EvalResult.js';
 import type { Value } from '../../daml-engine/value/Value.js';
-import { int64, NIL, text } from '../../daml-engine/value/Value.js';
+import { int64, NIL, text, UNIT } from '../../daml-engine/value/Value.js';
 
 // ---- a hand-built package: every node kind the direct evaluator runs, and the ones it hands over ----
 
@@ -42,6 +42,9 @@ const tycon = (name: string) => ({ tycon: q(name), args: [] });
 const natAbs = (name: string, body: Expr): Expr => ({ kind: 'tyAbs', params: [{ name, kind: { kind: 'nat' } }], body });
 const tyApp = (expr: Expr, ...scales: number[]): Expr => ({ kind: 'tyApp', expr, types: scales.map((value): Type => ({ kind: 'nat', value })) });
 
+const UNIT_LIT: Expr = { kind: 'lit', value: UNIT };
+const method = (field: string): Expr => ({ kind: 'structProj', field, struct: val('dict') });
+
 const POINT: DataCons = { kind: 'record', fields: [{ name: 'x', type: INT }, { name: 'y', type: INT }], fieldNames: ['x', 'y'] };
 const SHAPE: DataCons = { kind: 'variant', constructors: [{ name: 'Circle', type: INT }, { name: 'Square', type: INT }] };
 const COLOR: DataCons = { kind: 'enum', constructors: ['Red', 'Green'] };
@@ -58,6 +61,19 @@ const DEFS: Record<string, Expr> = {
   ten: add(int(4), int(6)),
   cyclic: add(int(1), val('cyclic')),
   traced: app(b('TRACE'), { kind: 'lit', value: text('traced once') }, int(3)),
+  // A type class dictionary as damlc compiles one: every method takes () first, then its arguments.
+  dict: { kind: 'structCon', fields: [
+    { field: 'plus', expr: lam(['u'], lam(['x', 'y'], add(v('x'), v('y')))) },
+    { field: 'prim', expr: lam(['u'], b('ADD_INT64')) },
+    { field: 'two', expr: lam(['u', 'x'], lam(['y'], add(v('x'), v('y')))) },
+    { field: 'inc', expr: lam(['u'], lam(['x'], add(v('x'), int(1)))) },
+  ] },
+  // Non-tail recursion calling a method of each shape at every level: n(n+1)/2 + n.
+  sumVia: lam(['n'], ifThenElse(app(b('EQUAL'), v('n'), int(0)), int(0), letIn([
+    ['m', sub(v('n'), int(1))], ['r', app(val('sumVia'), v('m'))],
+    ['a', app(method('plus'), UNIT_LIT, v('n'), v('r'))], ['c', app(method('prim'), UNIT_LIT, v('a'), int(0))],
+    ['d', app(method('two'), UNIT_LIT, v('c'), int(0))],
+  ], app(method('inc'), UNIT_LIT, v('d'))))),
 };
 
 function pkg(): Package {
@@ -87,6 +103,7 @@ const PROGRAMS: Record<string, Expr> = {
     ['three', lam(['a', 'b2', 'c'], add(v('a'), add(v('b2'), v('c'))))],
   ], add(app(v('curried'), app(val('sumTo'), int(5)), int(2)),
     add(app(app(v('three'), int(1)), int(2), add(int(3), int(4))), app(app(v('three'), int(1), int(2)), int(3))))),
+  'type class methods: () first, then the arguments (dict.m () x y)': app(val('sumVia'), int(60)),
   'over-application of FOLDL (its result a function)': app(b('FOLDL'), lam(['f', 'x'], v('f')), lam(['y'], add(v('y'), int(1))), list(int(1), int(2)), add(int(40), int(1))),
   'records, structs, variants, enums, optionals, lists': letIn([
     ['p', point(add(int(1), int(2)), app(val('sumTo'), int(4)))],
@@ -152,6 +169,7 @@ describe('the direct evaluator takes the machine\'s steps to the machine\'s resu
     expect(value('FOLDL nested in FOLDL')).toEqual(int64(6n + 465n + 28n));
     expect(value('over-application of a closure and of a partial application')).toEqual(int64(17n + 10n + 6n));
     expect(value('over-application of FOLDL (its result a function)')).toEqual(int64(42n));
+    expect(value('type class methods: () first, then the arguments (dict.m () x y)')).toEqual(int64(1830n + 60n));
     // p = {x 3, y 10} updated to y 10; s = {a 3, b 2}; s2.a = 2; area 25 + Green 2 = 27: 27 + 10 + 2 + 10.
     expect(value('records, structs, variants, enums, optionals, lists')).toEqual(int64(49n));
     expect(value('let bindings that wait, one after another')).toEqual(int64(23n));
