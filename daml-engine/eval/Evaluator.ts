@@ -801,7 +801,7 @@ export class Evaluator {
               this.next(n, env);
               continue;
             }
-            const r = this.overCall(fn, n, env) ?? this.evApply(fn, this.evItems(1 /* AppArgs */, n, env, fn), 0);
+            const r = this.evApply(fn, this.evItems(1 /* AppArgs */, n, env, fn), 0);
             if (r !== TAIL) return r;
             n = this.tn!;
             env = this.te;
@@ -880,50 +880,6 @@ export class Evaluator {
     } finally {
       this.depth--;
     }
-  }
-
-  /**
-   * A closure taking fewer parameters than the `app` node's two or three arguments, all atoms: a
-   * type class method, `dict.m () x y` (its methods take `()` first), a quarter of all calls.
-   * Applied as `evApply` applies it (the body's step, the ApplyTo frame's resume, then the rest of
-   * the arguments), with no argument array unless the rest needs one; undefined when it does not fit.
-   */
-  private overCall(fnv: Value, node: Node, env: Env): Value | typeof TAIL | undefined {
-    const kids = node.kids!;
-    const count = kids.length;
-    if (count < 2 || count > 3 || fnv.kind !== 'function' || (fnv as Fn).tag !== 0 /* Closure */ || (fnv as Fn).arity >= count) return undefined;
-    const fn = fnv as Fn;
-    const a = this.at(kids[0]!, env);
-    if (a === undefined) return undefined;
-    const b = this.at(kids[1]!, env);
-    if (b === undefined) return undefined;
-    let c: Value | undefined;
-    if (count === 3) {
-      c = this.at(kids[2]!, env);
-      if (c === undefined) return undefined;
-    }
-    const k = fn.arity;
-    this.def = fn.def;
-    let g: Value;
-    try {
-      g = this.sub(fn.body!, k === 1 ? new EnvCell(fn.params!, a, undefined, undefined, fn.env) : new EnvCell(fn.params!, a, b, undefined, fn.env));
-      this.tick(g);
-    } catch (e) {
-      // The machine's frame here: ApplyTo over the arguments, the next being the k-th.
-      if (e === CAPTURE) this.captured.push(new Frame(2 /* ApplyTo */, null, null, k, count === 3 ? [a, b, c!] : [a, b], undefined, undefined));
-      throw e;
-    }
-    // The rest (b, or b and c, or c): a closure taking exactly them is entered in place, as directCall's.
-    const rest = count - k;
-    const r0 = k === 1 ? b : c!;
-    if (g.kind === 'function' && (g as Fn).tag === 0 /* Closure */ && (g as Fn).arity === rest) {
-      const h = g as Fn;
-      this.def = h.def;
-      this.tn = h.body!;
-      this.te = new EnvCell(h.params!, r0, rest === 2 ? c : undefined, undefined, h.env);
-      return TAIL;
-    }
-    return this.evApply(g, rest === 2 ? [r0, c!] : [r0], 0);
   }
 
   /**
