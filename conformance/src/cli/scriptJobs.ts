@@ -42,6 +42,8 @@ export interface ScriptJobsOptions {
   readonly coverage: boolean;
   /** Each result, in the selection's order. */
   readonly onResult?: (result: ScriptResult) => void;
+  /** The worker's module (default: scriptWorker.js beside this one); tests give one of their own. */
+  readonly worker?: URL;
 }
 
 export type ScriptJobsOutcome =
@@ -83,7 +85,7 @@ export function runScriptJobs(options: ScriptJobsOptions): Promise<ScriptJobsOut
     const start = (): void => {
       running++;
       const data: ScriptWorkerData = { bytes: options.bytes, scripts, ledger: options.ledger, stepBudget: options.stepBudget, coverage: options.coverage, next };
-      const worker = new Worker(WORKER, { workerData: data });
+      const worker = new Worker(options.worker ?? WORKER, { workerData: data });
       let current: number | undefined;
       let done = false;
       worker.on('message', (m: ScriptWorkerMessage) => {
