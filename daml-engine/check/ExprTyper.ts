@@ -105,55 +105,57 @@ export class ExprTyper {
   }
 
   run(stack: Frame[]): void {
+    while (stack.length > 0) this.step(stack.pop()!, stack);
+  }
+
+  /** Runs one frame; those that walk further push theirs on `stack`. */
+  step(f: Frame, stack: Frame[]): void {
     const vals = this.#vals;
-    while (stack.length > 0) {
-      const f = stack.pop()!;
-      switch (f.k) {
-        case 'e': this.expr(f.e, stack, f.d); break;
-        case 'expect': {
-          const t = f.keep ? vals[vals.length - 1]! : vals.pop()!;
-          if (!agree(t, f.type)) this.mismatch(f.what, f.type, t);
-          break;
+    switch (f.k) {
+      case 'e': this.expr(f.e, stack, f.d); break;
+      case 'expect': {
+        const t = f.keep ? vals[vals.length - 1]! : vals.pop()!;
+        if (!agree(t, f.type)) this.mismatch(f.what, f.type, t);
+        break;
+      }
+      case 'push': vals.push(f.type); break;
+      case 'apply': {
+        const arg = vals.pop()!;
+        const fun = vals.pop()!;
+        if (fun === UNKNOWN) { vals.push(UNKNOWN); break; }
+        if (fun.head !== 'ARROW' || fun.args.length !== 2) {
+          this.cx.fail({ kind: 'typeMismatch', detail: `${f.head} of type ${showTy(fun)} is applied to argument ${f.i + 1}, but it is not a function` });
         }
-        case 'push': vals.push(f.type); break;
-        case 'apply': {
-          const arg = vals.pop()!;
-          const fun = vals.pop()!;
-          if (fun === UNKNOWN) { vals.push(UNKNOWN); break; }
-          if (fun.head !== 'ARROW' || fun.args.length !== 2) {
-            this.cx.fail({ kind: 'typeMismatch', detail: `${f.head} of type ${showTy(fun)} is applied to argument ${f.i + 1}, but it is not a function` });
-          }
-          const from = fun.args[0]!;
-          if (!agree(arg, from)) this.mismatch(`argument ${f.i + 1} of ${f.head}`, from, arg);
-          vals.push(fun.args[1]!);
-          break;
-        }
-        case 'abs': {
-          let t = vals.pop()!;
-          for (let i = f.params.length - 1; i >= 0; i--) t = fn(f.params[i]!, t);
-          vals.push(t);
-          break;
-        }
-        case 'bind': for (let i = 0; i < f.names.length; i++) this.bind(f.names[i]!, f.types[i]!); break;
-        case 'unbind': for (const n of f.names) this.unbind(n); break;
-        case 'letBind': {
-          const t = vals.pop()!;
-          const want = f.upd ? update(f.type) : f.type;
-          if (!agree(t, want)) this.mismatch(`binding ${f.name}`, want, t);
-          this.bind(f.name, f.type);
-          break;
-        }
-        case 'alts': this.alts(f.alts, vals.pop()!, stack, f.d); break;
-        case 'tbind': this.cx.bindTypeVars(f.params); break;
-        case 'tunbind': this.cx.unbindTypeVars(f.params); break;
-        case 'join': {
-          if (f.first) break;
-          const t = vals.pop()!;
-          const before = vals.pop()!;
-          if (!agree(t, before)) this.mismatch('case alternatives of different types', before, t);
-          vals.push(before ?? t);
-          break;
-        }
+        const from = fun.args[0]!;
+        if (!agree(arg, from)) this.mismatch(`argument ${f.i + 1} of ${f.head}`, from, arg);
+        vals.push(fun.args[1]!);
+        break;
+      }
+      case 'abs': {
+        let t = vals.pop()!;
+        for (let i = f.params.length - 1; i >= 0; i--) t = fn(f.params[i]!, t);
+        vals.push(t);
+        break;
+      }
+      case 'bind': for (let i = 0; i < f.names.length; i++) this.bind(f.names[i]!, f.types[i]!); break;
+      case 'unbind': for (const n of f.names) this.unbind(n); break;
+      case 'letBind': {
+        const t = vals.pop()!;
+        const want = f.upd ? update(f.type) : f.type;
+        if (!agree(t, want)) this.mismatch(`binding ${f.name}`, want, t);
+        this.bind(f.name, f.type);
+        break;
+      }
+      case 'alts': this.alts(f.alts, vals.pop()!, stack, f.d); break;
+      case 'tbind': this.cx.bindTypeVars(f.params); break;
+      case 'tunbind': this.cx.unbindTypeVars(f.params); break;
+      case 'join': {
+        if (f.first) break;
+        const t = vals.pop()!;
+        const before = vals.pop()!;
+        if (!agree(t, before)) this.mismatch('case alternatives of different types', before, t);
+        vals.push(before ?? t);
+        break;
       }
     }
   }
@@ -207,11 +209,20 @@ export class ExprTyper {
    * (or a new node shape) deoptimizes and recompiles that rule only, not every rule at once.
    */
   node(e: NodeExpr, stack: Frame[], d: number): void {
-    // Frames in the order they run; pushed reversed at the end, the subexpressions one level down.
+    // Frames in the order they run, the subexpressions one level down. Those up to the first that
+    // walks further (a node, a case's alternatives) run at once, as they would popped next; the
+    // rest are pushed reversed.
     const seq: Frame[] = [];
     (NODE_RULES[e.kind] as NodeRule<NodeExpr>)(this, e, seq, this.#vals);
-    for (let i = seq.length - 1; i >= 0; i--) {
+    let i = 0;
+    for (; i < seq.length; i++) {
       const f = seq[i]!;
+      if (f.k === 'alts' || (f.k === 'e' && !isLeaf(f.e))) break;
+      if (f.k === 'e') this.expr(f.e, stack, d + 1);
+      else this.step(f, stack);
+    }
+    for (let j = seq.length - 1; j >= i; j--) {
+      const f = seq[j]!;
       if (f.k === 'e' || f.k === 'alts') f.d = d + 1;
       stack.push(f);
     }
@@ -299,6 +310,12 @@ export class ExprTyper {
     }
     for (let i = seq.length - 1; i >= 0; i--) stack.push(seq[i]!);
   }
+}
+
+/** Typed without frames of their own. */
+function isLeaf(e: Expr): boolean {
+  const k = e.kind;
+  return k === 'var' || k === 'val' || k === 'builtin' || k === 'lit';
 }
 
 function litType(v: Value): Ty {
