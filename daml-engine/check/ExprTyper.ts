@@ -10,7 +10,7 @@
  */
 import type { CaseAlt, Expr, TypeConApp, Update } from '../ast/Expr.js';
 import type { DataCons, DefDataType, DefInterface, DefTemplate, Module, TemplateChoice } from '../ast/Package.js';
-import type { QualifiedName, Type } from '../ast/Type.js';
+import type { Kind, QualifiedName, Type } from '../ast/Type.js';
 import type { Value } from '../value/Value.js';
 import { BUILTIN_TYPES } from './builtinTypes.js';
 import type { CheckReason } from './CheckFailure.js';
@@ -22,6 +22,15 @@ import {
 /** The look-ups the typer borrows from the package checker (which fails with a CheckFailure). */
 export interface TypingContext {
   fail(reason: CheckReason): never;
+  /** The scope walk's checks, for a walk with them (`roots(..., scoped)`): see PackageChecker. */
+  tick(): void;
+  readonly limits: { readonly exprDepth: number };
+  /** A `val` or `builtin` leaf's reference or availability. */
+  leaf(e: Expr): void;
+  /** A node's own references, arities and types (its subexpressions are the walk's). */
+  nodeScope(e: Expr): void;
+  bindTypeVars(params: readonly TypeVar[]): void;
+  unbindTypeVars(params: readonly TypeVar[]): void;
   moduleOf(q: QualifiedName): Module;
   consOf<C extends DataCons['kind']>(q: QualifiedName, kind: C): { dt: DefDataType; cons: Extract<DataCons, { kind: C }> };
   templateOf(q: QualifiedName): DefTemplate;
@@ -33,9 +42,11 @@ export interface Root { readonly e: Expr; readonly type: Ty; readonly what: stri
 /** What a mismatch names; a function where building the text costs (it is built only on a refusal). */
 type What = string | (() => string);
 export interface Bound { readonly name: string; readonly type: Ty }
+type TypeVar = { readonly name: string; readonly kind: Kind };
 
 type Frame =
-  | { readonly k: 'e'; readonly e: Expr }
+  /** An expression at depth `d` (rules leave it 0: `node` sets its children's). */
+  | { readonly k: 'e'; readonly e: Expr; d: number }
   /** Pops a type and compares it with `type` (`keep`: leaves it). */
   | { readonly k: 'expect'; readonly type: Ty; readonly what: What; readonly keep?: boolean }
   | { readonly k: 'push'; readonly type: Ty }
@@ -46,7 +57,10 @@ type Frame =
   | { readonly k: 'unbind'; readonly names: readonly string[] }
   /** A `let` (or update block, `upd`) binding: pops the bound expression's type, binds the name. */
   | { readonly k: 'letBind'; readonly name: string; readonly type: Ty; readonly upd: boolean }
-  | { readonly k: 'alts'; readonly alts: readonly CaseAlt[] }
+  /** A case's alternatives, their bodies at depth `d` (set by `node` as for 'e'). */
+  | { readonly k: 'alts'; readonly alts: readonly CaseAlt[]; d: number }
+  /** A type abstraction's variables, in scope of its body (a scoped walk only). */
+  | { readonly k: 'tbind' | 'tunbind'; readonly params: readonly TypeVar[] }
   /** Pops an alternative's type and the earlier ones' (`first`: none yet). */
   | { readonly k: 'join'; readonly first: boolean };
 
@@ -58,20 +72,32 @@ const PARTIES = list(PARTY);
 export class ExprTyper {
   readonly #vars = new Map<string, Ty[]>();
   readonly #vals: Ty[] = [];
+  /**
+   * Whether this walk also makes the scope walk's checks (checkPackage.ts): every variable bound,
+   * references resolved, types well-kinded, depth and work bounded. One walk instead of two.
+   */
+  scoped = false;
 
   constructor(readonly cx: TypingContext) {}
 
-  /** Each root, with `bound` in scope, must have its type. */
-  roots(roots: readonly Root[], bound: readonly Bound[]): void {
+  /** Each root, with `bound` in scope, must have its type (and, `scoped`, pass the scope walk's checks). */
+  roots(roots: readonly Root[], bound: readonly Bound[], scoped = false): void {
+    this.scoped = scoped;
     for (const r of roots) {
       const stack: Frame[] = [
         { k: 'unbind', names: bound.map((x) => x.name) },
         { k: 'expect', type: r.type, what: r.what },
-        { k: 'e', e: r.e },
+        { k: 'e', e: r.e, d: 1 },
         { k: 'bind', names: bound.map((x) => x.name), types: bound.map((x) => x.type) },
       ];
       this.run(stack);
     }
+  }
+
+  /** Forgets the bindings and types of a walk a failure cut short. */
+  reset(): void {
+    this.#vars.clear();
+    this.#vals.length = 0;
   }
 
   mismatch(what: What, expected: Ty, found: Ty): never {
@@ -79,53 +105,57 @@ export class ExprTyper {
   }
 
   run(stack: Frame[]): void {
+    while (stack.length > 0) this.step(stack.pop()!, stack);
+  }
+
+  /** Runs one frame; those that walk further push theirs on `stack`. */
+  step(f: Frame, stack: Frame[]): void {
     const vals = this.#vals;
-    while (stack.length > 0) {
-      const f = stack.pop()!;
-      switch (f.k) {
-        case 'e': this.expr(f.e, stack); break;
-        case 'expect': {
-          const t = f.keep ? vals[vals.length - 1]! : vals.pop()!;
-          if (!agree(t, f.type)) this.mismatch(f.what, f.type, t);
-          break;
+    switch (f.k) {
+      case 'e': this.expr(f.e, stack, f.d); break;
+      case 'expect': {
+        const t = f.keep ? vals[vals.length - 1]! : vals.pop()!;
+        if (!agree(t, f.type)) this.mismatch(f.what, f.type, t);
+        break;
+      }
+      case 'push': vals.push(f.type); break;
+      case 'apply': {
+        const arg = vals.pop()!;
+        const fun = vals.pop()!;
+        if (fun === UNKNOWN) { vals.push(UNKNOWN); break; }
+        if (fun.head !== 'ARROW' || fun.args.length !== 2) {
+          this.cx.fail({ kind: 'typeMismatch', detail: `${f.head} of type ${showTy(fun)} is applied to argument ${f.i + 1}, but it is not a function` });
         }
-        case 'push': vals.push(f.type); break;
-        case 'apply': {
-          const arg = vals.pop()!;
-          const fun = vals.pop()!;
-          if (fun === UNKNOWN) { vals.push(UNKNOWN); break; }
-          if (fun.head !== 'ARROW' || fun.args.length !== 2) {
-            this.cx.fail({ kind: 'typeMismatch', detail: `${f.head} of type ${showTy(fun)} is applied to argument ${f.i + 1}, but it is not a function` });
-          }
-          const from = fun.args[0]!;
-          if (!agree(arg, from)) this.mismatch(`argument ${f.i + 1} of ${f.head}`, from, arg);
-          vals.push(fun.args[1]!);
-          break;
-        }
-        case 'abs': {
-          let t = vals.pop()!;
-          for (let i = f.params.length - 1; i >= 0; i--) t = fn(f.params[i]!, t);
-          vals.push(t);
-          break;
-        }
-        case 'bind': for (let i = 0; i < f.names.length; i++) this.bind(f.names[i]!, f.types[i]!); break;
-        case 'unbind': for (const n of f.names) this.unbind(n); break;
-        case 'letBind': {
-          const t = vals.pop()!;
-          const want = f.upd ? update(f.type) : f.type;
-          if (!agree(t, want)) this.mismatch(`binding ${f.name}`, want, t);
-          this.bind(f.name, f.type);
-          break;
-        }
-        case 'alts': this.alts(f.alts, vals.pop()!, stack); break;
-        case 'join': {
-          if (f.first) break;
-          const t = vals.pop()!;
-          const before = vals.pop()!;
-          if (!agree(t, before)) this.mismatch('case alternatives of different types', before, t);
-          vals.push(before ?? t);
-          break;
-        }
+        const from = fun.args[0]!;
+        if (!agree(arg, from)) this.mismatch(`argument ${f.i + 1} of ${f.head}`, from, arg);
+        vals.push(fun.args[1]!);
+        break;
+      }
+      case 'abs': {
+        let t = vals.pop()!;
+        for (let i = f.params.length - 1; i >= 0; i--) t = fn(f.params[i]!, t);
+        vals.push(t);
+        break;
+      }
+      case 'bind': for (let i = 0; i < f.names.length; i++) this.bind(f.names[i]!, f.types[i]!); break;
+      case 'unbind': for (const n of f.names) this.unbind(n); break;
+      case 'letBind': {
+        const t = vals.pop()!;
+        const want = f.upd ? update(f.type) : f.type;
+        if (!agree(t, want)) this.mismatch(`binding ${f.name}`, want, t);
+        this.bind(f.name, f.type);
+        break;
+      }
+      case 'alts': this.alts(f.alts, vals.pop()!, stack, f.d); break;
+      case 'tbind': this.cx.bindTypeVars(f.params); break;
+      case 'tunbind': this.cx.unbindTypeVars(f.params); break;
+      case 'join': {
+        if (f.first) break;
+        const t = vals.pop()!;
+        const before = vals.pop()!;
+        if (!agree(t, before)) this.mismatch('case alternatives of different types', before, t);
+        vals.push(before ?? t);
+        break;
       }
     }
   }
@@ -148,8 +178,17 @@ export class ExprTyper {
     return { type: con(app.tycon, args), subst: new Map(dt.params.map((p, i) => [p.name, args[i] ?? UNKNOWN])) };
   }
 
-  expr(e: Expr, stack: Frame[]): void {
+  expr(e: Expr, stack: Frame[], d: number): void {
     const vals = this.#vals;
+    if (this.scoped) {
+      this.cx.tick();
+      if (d > this.cx.limits.exprDepth) this.cx.fail({ kind: 'tooDeep', what: 'expression', limit: this.cx.limits.exprDepth });
+      if (e.kind === 'var') {
+        const xs = this.#vars.get(e.name);
+        if (xs === undefined || xs.length === 0) this.cx.fail({ kind: 'unknownVariable', name: e.name });
+      } else if (e.kind === 'val' || e.kind === 'builtin') this.cx.leaf(e);
+      else if (e.kind !== 'lit') this.cx.nodeScope(e);
+    }
     // Leaves (most nodes) first, before the helpers below are made.
     switch (e.kind) {
       case 'var': vals.push(this.#vars.get(e.name)?.at(-1) ?? UNKNOWN); return;
@@ -160,7 +199,7 @@ export class ExprTyper {
       }
       case 'builtin': vals.push(BUILTIN_TYPES[e.builtin] ?? UNKNOWN); return;
       case 'lit': vals.push(litType(e.value)); return;
-      default: this.node(e, stack);
+      default: this.node(e, stack, d);
     }
   }
 
@@ -169,17 +208,30 @@ export class ExprTyper {
    * over ~45 kinds, so V8 optimizes each rule on its own once it is hot, and a kind first met late
    * (or a new node shape) deoptimizes and recompiles that rule only, not every rule at once.
    */
-  node(e: NodeExpr, stack: Frame[]): void {
-    // Frames in the order they run; pushed reversed at the end.
+  node(e: NodeExpr, stack: Frame[], d: number): void {
+    // Frames in the order they run, the subexpressions one level down. Those up to the first that
+    // walks further (a node, a case's alternatives) run at once, as they would popped next; the
+    // rest are pushed reversed.
     const seq: Frame[] = [];
     (NODE_RULES[e.kind] as NodeRule<NodeExpr>)(this, e, seq, this.#vals);
-    for (let i = seq.length - 1; i >= 0; i--) stack.push(seq[i]!);
+    let i = 0;
+    for (; i < seq.length; i++) {
+      const f = seq[i]!;
+      if (f.k === 'alts' || (f.k === 'e' && !isLeaf(f.e))) break;
+      if (f.k === 'e') this.expr(f.e, stack, d + 1);
+      else this.step(f, stack);
+    }
+    for (let j = seq.length - 1; j >= i; j--) {
+      const f = seq[j]!;
+      if (f.k === 'e' || f.k === 'alts') f.d = d + 1;
+      stack.push(f);
+    }
   }
 
   /** Each binding sees the ones before it; update blocks bind an `Update τ`'s result `τ`. */
   bindings(bindings: readonly { name: string; type: Type; bound: Expr }[], body: Expr, upd: boolean, seq: Frame[]): void {
-    for (const x of bindings) seq.push({ k: 'e', e: x.bound }, { k: 'letBind', name: x.name, type: toTy(x.type), upd });
-    seq.push({ k: 'e', e: body });
+    for (const x of bindings) seq.push({ k: 'e', e: x.bound, d: 0 }, { k: 'letBind', name: x.name, type: toTy(x.type), upd });
+    seq.push({ k: 'e', e: body, d: 0 });
     if (upd) seq.push({ k: 'expect', type: update(UNKNOWN), what: 'the last update of a block', keep: true });
     seq.push({ k: 'unbind', names: bindings.map((x) => x.name) });
   }
@@ -225,8 +277,8 @@ export class ExprTyper {
     }
   }
 
-  /** Case alternatives against the scrutinee's type `s`; each binds its pattern's variables. */
-  alts(alts: readonly CaseAlt[], s: Ty, stack: Frame[]): void {
+  /** Case alternatives against the scrutinee's type `s`, their bodies at depth `d`; each binds its pattern's variables. */
+  alts(alts: readonly CaseAlt[], s: Ty, stack: Frame[], d: number): void {
     const seq: Frame[] = [];
     const pattern = (head: string, what: string): void => {
       if (s !== UNKNOWN && s.head !== head) this.cx.fail({ kind: 'typeMismatch', detail: `pattern ${what} against a scrutinee of type ${showTy(s)}` });
@@ -254,10 +306,16 @@ export class ExprTyper {
         case 'optionalNone': pattern('OPTIONAL', 'None'); break;
         case 'optionalSome': pattern('OPTIONAL', 'Some'); names = [alt.binder]; types = [arg(0)]; break;
       }
-      seq.push({ k: 'bind', names, types }, { k: 'e', e: alt.body }, { k: 'unbind', names }, { k: 'join', first: i === 0 });
+      seq.push({ k: 'bind', names, types }, { k: 'e', e: alt.body, d }, { k: 'unbind', names }, { k: 'join', first: i === 0 });
     }
     for (let i = seq.length - 1; i >= 0; i--) stack.push(seq[i]!);
   }
+}
+
+/** Typed without frames of their own. */
+function isLeaf(e: Expr): boolean {
+  const k = e.kind;
+  return k === 'var' || k === 'val' || k === 'builtin' || k === 'lit';
 }
 
 function litType(v: Value): Ty {
@@ -282,7 +340,7 @@ type NodeRule<E extends NodeExpr> = (t: ExprTyper, e: E, seq: Frame[], vals: Ty[
 
 /** `x` must have `type`. */
 function want(seq: Frame[], x: Expr, type: Ty, what: What): void {
-  seq.push({ k: 'e', e: x }, { k: 'expect', type, what });
+  seq.push({ k: 'e', e: x, d: 0 }, { k: 'expect', type, what });
 }
 
 function result(seq: Frame[], type: Ty): void {
@@ -342,21 +400,26 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
   structUpd: (_t, e, seq) => { want(seq, e.struct, UNKNOWN, ''); want(seq, e.update, UNKNOWN, ''); result(seq, UNKNOWN); },
   app: (_t, e, seq) => {
     const head = e.fun.kind === 'builtin' ? e.fun.builtin : e.fun.kind === 'val' ? e.fun.ref.name : e.fun.kind === 'var' ? e.fun.name : 'an expression';
-    seq.push({ k: 'e', e: e.fun });
-    for (let i = 0; i < e.args.length; i++) seq.push({ k: 'e', e: e.args[i]! }, { k: 'apply', i, head });
+    seq.push({ k: 'e', e: e.fun, d: 0 });
+    for (let i = 0; i < e.args.length; i++) seq.push({ k: 'e', e: e.args[i]!, d: 0 }, { k: 'apply', i, head });
   },
   // No `forall` instantiation: only builtins keep a known type (their parameters are UNKNOWN).
   tyApp: (_t, e, seq) => {
-    seq.push({ k: 'e', e: e.expr });
+    seq.push({ k: 'e', e: e.expr, d: 0 });
     if (e.expr.kind !== 'builtin') seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: UNKNOWN });
   },
   abs: (_t, e, seq) => {
     const names = e.params.map((p) => p.name);
     const types = e.params.map((p) => toTy(p.type));
-    seq.push({ k: 'bind', names, types }, { k: 'e', e: e.body }, { k: 'unbind', names }, { k: 'abs', params: types });
+    seq.push({ k: 'bind', names, types }, { k: 'e', e: e.body, d: 0 }, { k: 'unbind', names }, { k: 'abs', params: types });
   },
-  tyAbs: (_t, e, seq) => { want(seq, e.body, UNKNOWN, ''); result(seq, UNKNOWN); },
-  case: (_t, e, seq) => { seq.push({ k: 'e', e: e.scrut }, { k: 'alts', alts: e.alts }); },
+  tyAbs: (t, e, seq) => {
+    if (t.scoped) seq.push({ k: 'tbind', params: e.params });
+    want(seq, e.body, UNKNOWN, '');
+    if (t.scoped) seq.push({ k: 'tunbind', params: e.params });
+    result(seq, UNKNOWN);
+  },
+  case: (_t, e, seq) => { seq.push({ k: 'e', e: e.scrut, d: 0 }, { k: 'alts', alts: e.alts, d: 0 }); },
   let: (t, e, seq) => { t.bindings(e.bindings, e.body, false, seq); },
   nil: (_t, e, _seq, vals) => { vals.push(list(toTy(e.type))); },
   cons: (_t, e, seq) => {

@@ -17,7 +17,7 @@ import { arrowToStar, curried, type K, kindsEqual, showKind, STAR } from './kind
 import { hasBuiltin, hasBuiltinType } from './lfFeatures.js';
 import { kindSize, TypeMeasures } from './measure.js';
 import { isPackageName, isPackageVersion } from './packageNames.js';
-import { ExprTyper } from './ExprTyper.js';
+import { ExprTyper, type Bound, type Root } from './ExprTyper.js';
 import { BOOL, con, contractId, fn, list, PARTY, TEXT, toTy, type Ty, UNKNOWN, update } from './types.js';
 
 /** Bounds; real packages stay far below them (see bench/RESULTS.md for splice-amulet's figures). */
@@ -34,6 +34,17 @@ export const DEFAULT_CHECK_LIMITS: CheckLimits = { typeDepth: 500, exprDepth: 50
 
 /** Packages by id: the ones being checked and those already known (uploaded before). */
 export type PackageLookup = (packageId: string) => Package | undefined;
+
+/**
+ * How a definition's expressions are walked. `separate`: the scope walk over them, then the typer
+ * (the reference order: their first failure is the verdict). `merged`: one walk making both walks'
+ * checks, cheaper, but its first failure may be another one. `auto` (the default): `merged`, and a
+ * definition it refuses is checked again `separate`, so verdicts and messages are `separate`'s.
+ */
+export type CheckWalk = 'auto' | 'merged' | 'separate';
+
+/** A definition's roots with the names bound around them (a walk in the scope walk's order). */
+interface RootGroup { readonly roots: readonly Root[]; readonly bound: readonly Bound[] }
 
 /** Internal unwinding only: `checkPackage` returns it as data. */
 class Refusal {
@@ -72,6 +83,10 @@ class Scope<T> {
     const xs = this.#map.get(name);
     return xs === undefined || xs.length === 0 ? undefined : xs[xs.length - 1];
   }
+  /** Forgets every binding (after a walk a failure cut short). */
+  reset(): void {
+    this.#map.clear();
+  }
 }
 
 type Item =
@@ -91,10 +106,14 @@ class PackageChecker {
   readonly #paramKinds = new Map<object, K>();
   readonly #measures = new TypeMeasures();
 
-  /** The typing rules, run on expressions once the walk above accepted them. */
+  /** The typing rules, run on expressions once the walk above accepted them (or with it: `CheckWalk`). */
   readonly #typer: ExprTyper = new ExprTyper(this);
+  /** The definition being checked is walked in the reference order (`CheckWalk`). */
+  #separate: boolean;
 
-  constructor(readonly pkg: Package, readonly lookup: PackageLookup, readonly limits: CheckLimits) {}
+  constructor(readonly pkg: Package, readonly lookup: PackageLookup, readonly limits: CheckLimits, readonly walkMode: CheckWalk = 'auto') {
+    this.#separate = walkMode === 'separate';
+  }
 
   fail(reason: CheckReason): never {
     throw new Refusal({ packageId: this.pkg.id, definition: this.#definition, reason });
@@ -125,11 +144,78 @@ class PackageChecker {
       for (const d of kind.defs(m)) {
         if (kind.yieldFirst) yield;
         this.#definition = `${m.name}:${d.name}`;
-        kind.check(this, m, d);
+        if (this.walkMode !== 'auto') kind.check(this, m, d);
+        else this.checkAgainOnFailure(kind, m, d);
         if (!kind.yieldFirst) yield;
       }
     }
     this.#definition = undefined;
+  }
+
+  /**
+   * A definition checked with the merged walk; if it throws anything (a refusal, or a typing rule
+   * meeting what the scope checks would have refused first), the state the walk left is dropped
+   * and the definition is checked again in the reference order, whose outcome stands. The work
+   * counted and the kinds cached are the same either way (the same types are kinded).
+   */
+  checkAgainOnFailure(kind: ModuleDefKind<{ readonly name: string }>, m: Module, d: { readonly name: string }): void {
+    const work = this.#work;
+    const definition = this.#definition;
+    try {
+      kind.check(this, m, d);
+    } catch {
+      this.#work = work;
+      this.#definition = definition;
+      this.#typer.reset();
+      this.#vars.reset();
+      this.#tvars.reset();
+      this.#separate = true;
+      try {
+        kind.check(this, m, d);
+      } finally {
+        this.#separate = false;
+      }
+    }
+  }
+
+  /**
+   * The expressions of a definition, group by group: merged, one walk per group; separate, the
+   * scope walk over every group, then the typer over every group (the order the checks always had).
+   */
+  walk(groups: readonly RootGroup[]): void {
+    if (!this.#separate) {
+      for (const g of groups) this.#typer.roots(g.roots, g.bound, true);
+      return;
+    }
+    for (const g of groups) this.exprs(g.roots.map((r) => r.e), g.bound.map((x) => x.name));
+    for (const g of groups) this.#typer.roots(g.roots, g.bound);
+  }
+
+  // ---- the scope checks of the merged walk (ExprTyper with `scoped`) ----------------------------
+
+  /** A `val` or `builtin` leaf (see `expr`). */
+  leaf(e: Expr): void {
+    if (e.kind === 'val') {
+      if (!this.moduleOf(e.ref).values.has(e.ref.name)) this.fail({ kind: 'unknownReference', what: 'value', name: showName(e.ref) });
+    } else if (e.kind === 'builtin') {
+      if (!hasBuiltin(this.pkg.lfVersion, e.builtin)) this.fail({ kind: 'unavailableBuiltin', builtin: e.builtin, lfVersion: this.pkg.lfVersion });
+    }
+  }
+
+  /** A node's checks of NODE_RULES but its subexpressions: its types are kinded at once. */
+  nodeScope(e: Expr): void {
+    (NODE_CHECKS[e.kind as NodeExpr['kind']] as NodeCheck<NodeExpr>)(this, e as NodeExpr);
+  }
+
+  /** The scope walk's `tbind`, all kinds before any binding (a failure leaves none bound). */
+  bindTypeVars(params: readonly { readonly name: string; readonly kind: Kind }[]): void {
+    this.distinct(params.map((v) => v.name), 'type parameter');
+    const kinds = params.map((v) => this.kind(v.kind));
+    for (let i = 0; i < params.length; i++) this.#tvars.bind(params[i]!.name, kinds[i]!);
+  }
+
+  unbindTypeVars(params: readonly { readonly name: string }[]): void {
+    for (const v of params) this.#tvars.unbind(v.name);
   }
 
   synonym(syn: DefTypeSyn): void {
@@ -139,8 +225,7 @@ class PackageChecker {
   exception(m: Module, x: DefException): void {
     const dt = m.dataTypes.get(x.name);
     if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
-    this.exprs([x.message], []);
-    this.#typer.roots([{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], []);
+    this.walk([{ roots: [{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], bound: [] }]);
   }
 
   value(v: DefValue): void {
@@ -152,8 +237,7 @@ class PackageChecker {
       // Value bodies decode lazily: a wire error surfaces here.
       this.fail({ kind: 'undecodable', detail: e instanceof Error ? e.message : String(e) });
     }
-    this.exprs([body], []);
-    this.#typer.roots([{ e: body, type: toTy(v.type), what: 'value body' }], []);
+    this.walk([{ roots: [{ e: body, type: toTy(v.type), what: 'value body' }], bound: [] }]);
   }
 
   package(id: string): Package {
@@ -249,32 +333,36 @@ class PackageChecker {
     if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) {
       this.fail({ kind: 'illFormed', detail: `expected monomorphic record type in template definition: ${t.name}` });
     }
-    this.exprs([t.precondition, t.signatories, t.observers], [t.param]);
     const tt = con(this.self(m, t.name));
     const param = [{ name: t.param, type: tt }];
-    this.#typer.roots([
-      { e: t.precondition, type: BOOL, what: 'precondition' },
-      { e: t.signatories, type: PARTIES, what: 'signatories' },
-      { e: t.observers, type: PARTIES, what: 'observers' },
-    ], param);
+    this.walk([{
+      roots: [
+        { e: t.precondition, type: BOOL, what: 'precondition' },
+        { e: t.signatories, type: PARTIES, what: 'signatories' },
+        { e: t.observers, type: PARTIES, what: 'observers' },
+      ],
+      bound: param,
+    }]);
     for (const c of t.choices.values()) this.choice(c, t.param, tt);
     if (t.key) {
       this.typeStar(t.key.type);
-      this.exprs([t.key.body], [t.param]);
-      this.exprs([t.key.maintainers], []);
       const kt = toTy(t.key.type);
-      this.#typer.roots([{ e: t.key.body, type: kt, what: 'key' }], param);
-      this.#typer.roots([{ e: t.key.maintainers, type: fn(kt, PARTIES), what: 'key maintainers' }], []);
+      this.walk([
+        { roots: [{ e: t.key.body, type: kt, what: 'key' }], bound: param },
+        { roots: [{ e: t.key.maintainers, type: fn(kt, PARTIES), what: 'key maintainers' }], bound: [] },
+      ]);
     }
     for (const inst of t.implements.values()) {
       const iface = this.interfaceOf(inst.iface);
       for (const name of inst.methods.keys()) if (!iface.methods.has(name)) this.fail({ kind: 'unknownReference', what: 'method', name: `${showName(inst.iface)}:${name}` });
       for (const name of iface.methods.keys()) if (!inst.methods.has(name)) this.fail({ kind: 'illFormed', detail: `missing method ${name} of ${showName(inst.iface)}` });
-      this.exprs([inst.view, ...inst.methods.values()], [t.param]);
-      this.#typer.roots([
-        { e: inst.view, type: toTy(iface.view), what: `view of ${inst.iface.name}` },
-        ...[...inst.methods].map(([name, e]) => ({ e, type: iface.methods.has(name) ? toTy(iface.methods.get(name)!) : UNKNOWN, what: `method ${name} of ${inst.iface.name}` })),
-      ], param);
+      this.walk([{
+        roots: [
+          { e: inst.view, type: toTy(iface.view), what: `view of ${inst.iface.name}` },
+          ...[...inst.methods].map(([name, e]) => ({ e, type: iface.methods.has(name) ? toTy(iface.methods.get(name)!) : UNKNOWN, what: `method ${name} of ${inst.iface.name}` })),
+        ],
+        bound: param,
+      }]);
     }
   }
 
@@ -294,11 +382,12 @@ class PackageChecker {
     this.typeStar(c.argBinder.type);
     this.typeStar(c.returnType);
     const parts = [c.controllers, ...(c.observers ? [c.observers] : []), ...(c.authorizers ? [c.authorizers] : [])];
-    this.exprs(parts, [param, c.argBinder.name]);
-    this.exprs([c.update], [param, c.selfBinder, c.argBinder.name]);
     const bound = [{ name: param, type: of }, { name: c.argBinder.name, type: toTy(c.argBinder.type) }];
-    this.#typer.roots(parts.map((e) => ({ e, type: PARTIES, what: 'controllers or observers' })), bound);
-    this.#typer.roots([{ e: c.update, type: update(toTy(c.returnType)), what: 'choice body' }], [...bound, { name: c.selfBinder, type: contractId(of) }]);
+    this.walk([
+      { roots: parts.map((e) => ({ e, type: PARTIES, what: 'controllers or observers' })), bound },
+      // The scope walk bound these as (param, self, argument); only which names are bound matters to it.
+      { roots: [{ e: c.update, type: update(toTy(c.returnType)), what: 'choice body' }], bound: [...bound, { name: c.selfBinder, type: contractId(of) }] },
+    ]);
     this.#definition = at;
   }
 
@@ -702,6 +791,142 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
   choiceObserver: choiceParties,
 };
 
+/** A node's own checks (NODE_RULES' without the walk): references, arities, its types kinded at once. */
+type NodeCheck<E extends NodeExpr> = (c: PackageChecker, e: E) => void;
+
+function recordApp(c: PackageChecker, e: Extract<Expr, { kind: 'recProj' | 'recUpd' }>): void {
+  const cons = c.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
+  if (!cons.fields.some((f) => f.name === e.field)) c.fail({ kind: 'unknownReference', what: 'field', name: `${showName(e.tycon.tycon)}:${e.field}` });
+}
+
+function typeStarOf(c: PackageChecker, e: { readonly type: Type }): void {
+  c.typeStar(e.type);
+}
+
+function templateInterfaceCheck(c: PackageChecker, e: Extract<Expr, { kind: 'toInterface' | 'fromInterface' | 'unsafeFromInterface' }>): void {
+  c.interfaceOf(e.iface);
+  const t = c.templateOf(e.template);
+  if (![...t.implements.values()].some((i) => sameName(i.iface, e.iface))) {
+    c.fail({ kind: 'illFormed', detail: `template ${showName(e.template)} does not implement interface ${showName(e.iface)}` });
+  }
+}
+
+function interfaceCheck(c: PackageChecker, e: { readonly iface: QualifiedName }): void {
+  c.interfaceOf(e.iface);
+}
+
+function requiredInterfaceCheck(c: PackageChecker, e: Extract<Expr, { kind: 'toRequiredInterface' | 'fromRequiredInterface' | 'unsafeFromRequiredInterface' }>): void {
+  c.interfaceOf(e.required);
+  const requiring = c.interfaceOf(e.requiring);
+  if (!requiring.requires.some((r) => sameName(r, e.required))) {
+    c.fail({ kind: 'illFormed', detail: `interface ${showName(e.requiring)} does not require ${showName(e.required)}` });
+  }
+}
+
+function choiceCheck(c: PackageChecker, e: Extract<Expr, { kind: 'choiceController' | 'choiceObserver' }>): void {
+  c.choiceOf(e.template, e.choice, 'template');
+}
+
+/** An update's own checks (PackageChecker.update's without the walk). */
+function updateCheck(c: PackageChecker, u: Update): void {
+  switch (u.kind) {
+    case 'pure': case 'embedExpr': c.typeStar(u.type); return;
+    case 'block': for (const x of u.bindings) c.typeStar(x.type); return;
+    case 'create': c.templateOf(u.template); return;
+    case 'createInterface': c.interfaceOf(u.iface); return;
+    case 'exercise': c.choiceOf(u.template, u.choice, 'template'); return;
+    case 'exerciseInterface': c.choiceOf(u.iface, u.choice, 'interface'); return;
+    case 'exerciseByKey': c.keyed(u.template); c.choiceOf(u.template, u.choice, 'template'); return;
+    case 'lookupByKey': case 'fetchByKey': case 'queryNByKey': c.keyed(u.template); return;
+    case 'fetch': c.templateOf(u.template); return;
+    case 'fetchInterface': c.interfaceOf(u.iface); return;
+    case 'getTime': case 'ledgerTimeLt': return;
+    case 'tryCatch': c.typeStar(u.returnType); return;
+  }
+}
+
+/**
+ * The merged walk's checks per node kind: every check of NODE_RULES, in one table the typer calls
+ * before its own rule (ExprTyper.expr with `scoped`); the typer walks the subexpressions and binds
+ * the variables. A check added to NODE_RULES is added here too (test/daml/checkPackage.test.ts runs
+ * every refused package through both walks).
+ */
+const NODE_CHECKS: { readonly [K in NodeExpr['kind']]: NodeCheck<Extract<NodeExpr, { kind: K }>> } = {
+  recCon: (c, e) => {
+    const cons = c.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
+    if (cons.fields.length !== e.fields.length || cons.fields.some((f, i) => f.name !== e.fields[i]!.field)) {
+      c.fail({ kind: 'illFormed', detail: `field mismatch in record construction of ${showName(e.tycon.tycon)}` });
+    }
+  },
+  recProj: recordApp,
+  recUpd: recordApp,
+  variantCon: (c, e) => {
+    const cons = c.tyConApp(e.tycon, 'variant') as Extract<DataCons, { kind: 'variant' }>;
+    if (!cons.constructors.some((x) => x.name === e.constructor)) c.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon.tycon)}:${e.constructor}` });
+  },
+  enumCon: (c, e) => {
+    const { cons } = c.consOf(e.tycon, 'enum');
+    if (!cons.constructors.includes(e.constructor)) c.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon)}:${e.constructor}` });
+  },
+  structCon: (c, e) => { c.distinct(e.fields.map((f) => f.field), 'field'); },
+  structProj: () => {},
+  structUpd: () => {},
+  app: (c, e) => { if (e.args.length === 0) c.fail({ kind: 'illFormed', detail: 'application without arguments' }); },
+  tyApp: (c, e) => {
+    if (e.types.length === 0) c.fail({ kind: 'illFormed', detail: 'type application without types' });
+    for (const t of e.types) c.typeKind(t);
+  },
+  abs: (c, e) => {
+    if (e.params.length === 0) c.fail({ kind: 'illFormed', detail: 'abstraction without parameters' });
+    for (const p of e.params) c.typeStar(p.type);
+  },
+  // Its variables are bound around its body by the typer's frames (bindTypeVars).
+  tyAbs: (c, e) => { if (e.params.length === 0) c.fail({ kind: 'illFormed', detail: 'type abstraction without parameters' }); },
+  case: (c, e) => {
+    if (e.alts.length === 0) c.fail({ kind: 'illFormed', detail: 'empty case' });
+    for (const alt of e.alts) {
+      if (alt.kind === 'variant') {
+        const { cons } = c.consOf(alt.tycon, 'variant');
+        if (!cons.constructors.some((x) => x.name === alt.constructor)) c.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(alt.tycon)}:${alt.constructor}` });
+      } else if (alt.kind === 'enum') {
+        const { cons } = c.consOf(alt.tycon, 'enum');
+        if (!cons.constructors.includes(alt.constructor)) c.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(alt.tycon)}:${alt.constructor}` });
+      }
+    }
+  },
+  let: (c, e) => { for (const x of e.bindings) c.typeStar(x.type); },
+  nil: typeStarOf,
+  cons: (c, e) => {
+    if (e.front.length === 0) c.fail({ kind: 'illFormed', detail: 'empty Cons front' });
+    c.typeStar(e.type);
+  },
+  update: (c, e) => { updateCheck(c, e.update); },
+  optionalNone: typeStarOf,
+  typeRep: typeStarOf,
+  experimental: typeStarOf,
+  optionalSome: typeStarOf,
+  toAny: typeStarOf,
+  fromAny: typeStarOf,
+  toAnyException: typeStarOf,
+  fromAnyException: typeStarOf,
+  throw: (c, e) => { c.typeStar(e.returnType); c.typeStar(e.exceptionType); },
+  toInterface: templateInterfaceCheck,
+  fromInterface: templateInterfaceCheck,
+  unsafeFromInterface: templateInterfaceCheck,
+  callInterface: (c, e) => {
+    if (!c.interfaceOf(e.iface).methods.has(e.method)) c.fail({ kind: 'unknownReference', what: 'method', name: `${showName(e.iface)}:${e.method}` });
+  },
+  signatoryInterface: interfaceCheck,
+  observerInterface: interfaceCheck,
+  viewInterface: interfaceCheck,
+  interfaceTemplateTypeRep: interfaceCheck,
+  toRequiredInterface: requiredInterfaceCheck,
+  fromRequiredInterface: requiredInterfaceCheck,
+  unsafeFromRequiredInterface: requiredInterfaceCheck,
+  choiceController: choiceCheck,
+  choiceObserver: choiceCheck,
+};
+
 const PARTIES = list(PARTY);
 
 function sameName(a: QualifiedName, b: QualifiedName): boolean {
@@ -712,8 +937,8 @@ function sameName(a: QualifiedName, b: QualifiedName): boolean {
  * Checks one package whole. `lookup` answers the other packages it may reference (the DAR's own
  * and those already known); the package itself needs not be in it.
  */
-export function checkPackage(pkg: Package, lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS): CheckResult {
-  const steps = checkPackageSteps(pkg, lookup, limits);
+export function checkPackage(pkg: Package, lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS, walk: CheckWalk = 'auto'): CheckResult {
+  const steps = checkPackageSteps(pkg, lookup, limits, walk);
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
@@ -724,9 +949,9 @@ export function checkPackage(pkg: Package, lookup: PackageLookup, limits: CheckL
  * `checkPackage` one definition per step: the caller drives it and may yield to the event loop
  * between steps (an HTTP upload does, so a large package's check never holds other clients).
  */
-export function* checkPackageSteps(pkg: Package, lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS): Generator<void, CheckResult> {
+export function* checkPackageSteps(pkg: Package, lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS, walk: CheckWalk = 'auto'): Generator<void, CheckResult> {
   try {
-    yield* new PackageChecker(pkg, lookup, limits).check();
+    yield* new PackageChecker(pkg, lookup, limits, walk).check();
     return { ok: true };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, failure: e.failure };
@@ -735,9 +960,9 @@ export function* checkPackageSteps(pkg: Package, lookup: PackageLookup, limits: 
 }
 
 /** Checks each package in turn; the first failure. */
-export function checkPackages(pkgs: readonly Package[], lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS): CheckResult {
+export function checkPackages(pkgs: readonly Package[], lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS, walk: CheckWalk = 'auto'): CheckResult {
   for (const p of pkgs) {
-    const r = checkPackage(p, lookup, limits);
+    const r = checkPackage(p, lookup, limits, walk);
     if (!r.ok) return r;
   }
   return { ok: true };

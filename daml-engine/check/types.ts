@@ -24,14 +24,18 @@ export function b(name: string, args: readonly Ty[] = []): TyNode {
   if (!t) { t = { head: name, args: [] }; cache.set(name, t); }
   return t;
 }
-/** Heads by name object (the decoder shares one per name): built once, compared as the same string. */
-const heads = new WeakMap<QualifiedName, string>();
-export function conHead(q: QualifiedName): string {
-  let h = heads.get(q);
-  if (h === undefined) { h = `con:${q.packageId}:${q.module}:${q.name}`; heads.set(q, h); }
-  return h;
+/**
+ * A type constructor without arguments by name object (the decoder shares one per name): built
+ * once, its head compared as the same string, and the node itself shared (types are never mutated).
+ */
+const bare = new WeakMap<QualifiedName, TyNode>();
+function bareCon(q: QualifiedName): TyNode {
+  let t = bare.get(q);
+  if (t === undefined) { t = { head: `con:${q.packageId}:${q.module}:${q.name}`, args: [] }; bare.set(q, t); }
+  return t;
 }
-export const con = (q: QualifiedName, args: readonly Ty[] = []): TyNode => ({ head: conHead(q), args });
+export const conHead = (q: QualifiedName): string => bareCon(q).head;
+export const con = (q: QualifiedName, args?: readonly Ty[]): TyNode => (args === undefined || args.length === 0 ? bareCon(q) : { head: bareCon(q).head, args });
 export const fn = (from: Ty, to: Ty): TyNode => ({ head: 'ARROW', args: [from, to] });
 export const list = (t: Ty): TyNode => b('LIST', [t]);
 export const optional = (t: Ty): TyNode => b('OPTIONAL', [t]);

@@ -12,7 +12,8 @@ import { Alt, E } from '../../daml-engine/build/E.js';
 import { PackageBuilder, SELF_PACKAGE_ID } from '../../daml-engine/build/PackageBuilder.js';
 import { T } from '../../daml-engine/build/T.js';
 import { describeCheckFailure, type CheckReason } from '../../daml-engine/check/CheckFailure.js';
-import { checkPackage, checkPackages, DEFAULT_CHECK_LIMITS } from '../../daml-engine/check/checkPackage.js';
+import { checkPackage as checkAuto, checkPackages, DEFAULT_CHECK_LIMITS, type CheckLimits, type PackageLookup } from '../../daml-engine/check/checkPackage.js';
+import type { CheckResult } from '../../daml-engine/check/CheckFailure.js';
 import { decodeArchive } from '../../daml-engine/decode/decodeArchive.js';
 import { MAX_WIRE_NESTING } from '../../daml-engine/decode/decodePackage.js';
 import { decodeDar } from '../../daml-engine/decode/decodeDar.js';
@@ -31,8 +32,20 @@ function darFiles(dir: string): string[] {
 
 const noOther = () => undefined;
 
+/**
+ * The check as a participant runs it (the merged walk, a refused definition checked again in the
+ * reference order), compared with both walks alone: the reference order's verdict is the same to
+ * the letter, and the merged walk refuses exactly what it refuses (else a check is missing there).
+ */
+function checkPackage(pkg: Package, lookup: PackageLookup, limits: CheckLimits = DEFAULT_CHECK_LIMITS): CheckResult {
+  const r = checkAuto(pkg, lookup, limits);
+  expect(checkAuto(pkg, lookup, limits, 'separate')).toEqual(r);
+  expect(checkAuto(pkg, lookup, limits, 'merged').ok).toBe(r.ok);
+  return r;
+}
+
 /** Checks the built package alone; its failure's reason. */
-function reasonOf(pkg: Package, lookup: (id: string) => Package | undefined = noOther): CheckReason | 'ok' {
+function reasonOf(pkg: Package, lookup: PackageLookup = noOther): CheckReason | 'ok' {
   const r = checkPackage(pkg, lookup);
   return r.ok ? 'ok' : r.failure.reason;
 }
@@ -50,7 +63,8 @@ describe.skipIf(!existsSync(DARS))('the check accepts every reference DAR (needs
     expect(dar.ok).toBe(true);
     if (!dar.ok) return;
     const byId = new Map(dar.value.packages.map((p) => [p.id, p]));
-    const r = checkPackages(dar.value.packages, (id) => byId.get(id));
+    // The merged walk alone: a real package never needs the reference order's second look.
+    const r = checkPackages(dar.value.packages, (id) => byId.get(id), DEFAULT_CHECK_LIMITS, 'merged');
     expect(r.ok ? 'ok' : describeCheckFailure(r.failure)).toBe('ok');
   }, 120_000);
 });
@@ -231,6 +245,85 @@ describe('the check', () => {
     const module = pkg.modules.get('Main')!;
     const hostile: Package = { ...pkg, modules: new Map([['Main', { ...module, values: new Map([['v', { name: 'v', type: T.int64, expr: e }]]) }]]) };
     expect(checkPackage(hostile, noOther, { ...DEFAULT_CHECK_LIMITS, work: 100_000 })).toMatchObject({ ok: false, failure: { reason: { kind: 'tooLarge', limit: 100_000 } } });
+  });
+
+  it('makes every check of the scope walk in the merged walk too (each refused by both walks, see checkPackage above)', () => {
+    const LIST = T.builtin('LIST'); // kind * → *: ill-kinded where a type of kind * stands
+    const b = new PackageBuilder({ name: 'hostile', version: '1.0.0' });
+    const m = b.module('Main');
+    const R = m.record('R', { a: T.int64 });
+    const V = m.variant('V', { A: T.int64 });
+    const En = m.enum('En', ['X']);
+    const refs = b.build();
+    // Typed `forall a. a` and built of `u` (of a type the typer does not track): only the scope checks refuse these.
+    const UNTRACKED = T.forall(['a'], T.var('a'));
+    const u = E.tyApp(E.tyLam(['z'], E.unit), T.int64);
+    const self = (e: Expr, type: Type = UNTRACKED) => {
+      const pkg = refs.package;
+      const module = pkg.modules.get('Main')!;
+      return { ...pkg, modules: new Map([['Main', { ...module, values: new Map([['v', { name: 'v', type, expr: e }]]) }]]) } as Package;
+    };
+    const cases: [string, Expr][] = [
+      ['application without arguments', { kind: 'app', fun: u, args: [] }],
+      ['type application without types', { kind: 'tyApp', expr: E.tyLam(['a'], u), types: [] }],
+      ['type application at an ill-kinded type', E.tyApp(E.tyLam(['a'], u), T.builtin('LIST', T.int64, T.int64))],
+      ['lambda parameter of kind * → *', E.lam([['x', LIST]], u)],
+      ['type abstraction without parameters', { kind: 'tyAbs', params: [], body: u }],
+      ['type abstraction binding a name twice', E.tyLam(['a', 'a'], u)],
+      ['type variable of another abstraction', E.tyLam(['a'], E.app(E.lam([['x', T.var('b')]], u), u))],
+      ['type variable past its abstraction', E.struct({ x: E.tyLam(['a'], u), y: E.lam([['x', T.var('a')]], u) })],
+      ['let binding of kind * → *', E.let([['x', LIST, u]], u)],
+      ['empty Cons front', { kind: 'cons', type: T.int64, front: [], tail: u }],
+      ['Nil of kind * → *', E.nil(LIST)],
+      ['None of kind * → *', E.none(LIST)],
+      ['Some of kind * → *', E.some(LIST, u)],
+      ['throw of kind * → *', E.throw(LIST, T.int64, u)],
+      ['to_any_exception of kind * → *', E.toAnyException(LIST, u)],
+      ['struct with a field twice', { kind: 'structCon', fields: [{ field: 'a', expr: u }, { field: 'a', expr: u }] }],
+      ['try of kind * → *', E.tryCatch(LIST, u, 'e', u)],
+      ['pure of kind * → *', E.pure(LIST, u)],
+      ['update block binding of kind * → *', E.block([['x', LIST, u]], u)],
+      ['create of an unknown template', E.create({ ...R.ref, name: 'Nope' }, u)],
+      ['projection of an unknown field', E.field(R.ref, 'b', u)],
+      ['record type applied to too many types', E.field({ tycon: R.ref, args: [T.int64] }, 'a', u)],
+      ['unknown variant constructor', E.variant(V.ref, 'B', u)],
+      ['unknown enum constructor', E.enum(En.ref, 'Y')],
+      ['case pattern of an unknown constructor', E.case(u, [Alt.variant(V.ref, 'B', 'x', u)])],
+      ['case pattern of an unknown enum constructor', E.case(u, [Alt.enum(En.ref, 'Y', u)])],
+      ['unbound variable in a case alternative', E.case(u, [Alt.some('x', u), Alt.default(E.var('x'))])],
+      ['unbound variable after a let', E.struct({ a: E.let([['x', T.int64, u]], E.var('x')), b: E.var('x') })],
+    ];
+    // Each well formed but for the one check: the same shapes pass.
+    for (const e of [E.tyApp(E.tyLam(['a'], u), T.int64), E.tyLam(['a'], E.app(E.lam([['x', T.var('a')]], u), u)), E.case(u, [Alt.some('x', E.var('x')), Alt.default(u)])]) {
+      expect(checkPackage(self(e), noOther).ok).toBe(true);
+    }
+    for (const [what, e] of cases) expect({ what, r: checkPackage(self(e), noOther).ok }).toEqual({ what, r: false });
+  });
+
+  it('bounds expression depth the same in both walks, to the level, through every kind of nesting', () => {
+    const limit = DEFAULT_CHECK_LIMITS.exprDepth;
+    /** An Int64 expression whose innermost leaf lies at depth `depth`, through cases, lets, lambdas and type abstractions. */
+    const chain = (depth: number): Expr => {
+      let e: Expr = E.int64(0);
+      let level = depth - 1;
+      for (let i = 0; level > 0; i++) {
+        if (i % 4 === 0 || level < 2) { e = E.case(E.unit, [Alt.default(e)]); level -= 1; }
+        else if (i % 4 === 1) { e = E.let([['x', T.int64, E.int64(1)]], e); level -= 1; }
+        else if (i % 4 === 2) { e = E.app(E.lam([['y', T.int64]], e), E.int64(2)); level -= 2; }
+        else { e = E.tyApp(E.tyLam(['a'], e), T.int64); level -= 2; }
+      }
+      return e;
+    };
+    const pkg = (e: Expr): Package => ({
+      id: 'a'.repeat(64), lfVersion: '2.1', imports: undefined,
+      metadata: { name: 'deep', version: '1.0.0', upgradedPackageId: undefined },
+      modules: new Map([['Main', {
+        name: 'Main', synonyms: new Map(), dataTypes: new Map(), templates: new Map(), exceptions: new Map(), interfaces: new Map(),
+        values: new Map([['v', { name: 'v', type: T.int64, expr: e }]]),
+      }]]),
+    });
+    expect(checkPackage(pkg(chain(limit)), noOther).ok).toBe(true);
+    expect(reasonOf(pkg(chain(limit + 1)))).toEqual({ kind: 'tooDeep', what: 'expression', limit });
   });
 
   it('names the package, the definition and the reason in one line', () => {
