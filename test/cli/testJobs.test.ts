@@ -69,6 +69,16 @@ describe('canton-conformance test --jobs', () => {
     }, 120_000);
   }
 
+  it('a DAR the participant refuses is exit 2 with the participant\'s reason, on threads as on one', async () => {
+    const refused = join(root, 'refused.dar');
+    // A "script" whose body is a Text: it decodes (the runner lists it), and the upload's type check refuses it.
+    writeFileSync(refused, builtScriptDar('3.5', (e) => ({ good: e.script(e.pure(e.text('ok'))), bad: { ...e.script(e.pure(e.text('ok'))), expr: e.text('not a script') } })));
+    const one = await cli('--dar', refused, '--jobs', '1', '--report-dir', join(root, 'refused-1'));
+    const two = await cli('--dar', refused, '--jobs', '2', '--report-dir', join(root, 'refused-2'));
+    expect(one).toMatchObject({ code: 2, stderr: expect.stringContaining(`${refused}: the participant refuses the DAR: `) });
+    expect(two).toEqual(one);
+  }, 60_000);
+
   it('more threads than scripts start one a script', async () => {
     const r = await cli('--dar', dar, '--ledger', 'memory', '--script', 'Main:one', '--script', 'Main:four', '--jobs', '8', '--report-dir', join(root, 'few'));
     expect(r.code).toBe(1);
