@@ -39,14 +39,18 @@ Atomics.notify(claim, 0);
 parentPort.postMessage({ kind: 'done', coverage: { created: [], exercised: [], interfaces: [] } });
 `);
 
+/** A worker that cannot start (its module throws as it loads). */
+const unloadable = join(dir, 'unloadableWorker.mjs');
+writeFileSync(unloadable, `throw new Error('cannot load the engine');\n`);
+
 const ref = (name: string): QualifiedName => ({ packageId: 'p', module: 'Main', name });
 
 /** The pool over the fake worker: what it printed, in order, and its outcome. */
-async function pool(names: string[], jobs: number) {
+async function pool(names: string[], jobs: number, worker = fake) {
   const printed: ScriptResult[] = [];
   const outcome = await runScriptJobs({
     bytes: new Uint8Array(), scripts: names.map(ref), jobs, ledger: 'memory', stepBudget: undefined, coverage: true,
-    onResult: (r) => printed.push(r), worker: pathToFileURL(fake),
+    onResult: (r) => printed.push(r), worker: pathToFileURL(worker),
   });
   return { outcome, printed };
 }
@@ -73,5 +77,13 @@ describe('the test --jobs thread pool', () => {
     const crashed = outcome.results[2]!;
     expect(crashed).toMatchObject({ ok: false, failure: { kind: 'engine', message: 'the worker thread running this script stopped (exit code 7)' } });
     expect(outcome.results.filter((r) => r.ok).map((r) => r.name)).toEqual(['Main:a', 'Main:b', 'Main:d', 'Main:e']);
+  });
+
+  it('workers that cannot start are not started again: every script fails, saying why, and the run ends', async () => {
+    const { outcome, printed } = await pool(['a', 'b', 'c'], 2, unloadable);
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(printed.map((r) => r.name)).toEqual(['Main:a', 'Main:b', 'Main:c']);
+    for (const r of outcome.results) expect(r).toMatchObject({ ok: false, failure: { kind: 'engine', message: 'no worker thread could run it (cannot load the engine)' } });
   });
 });

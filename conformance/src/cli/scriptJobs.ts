@@ -70,6 +70,8 @@ export function runScriptJobs(options: ScriptJobsOptions): Promise<ScriptJobsOut
   const coverage: CoverageUsed[] = [];
   let printed = 0;
   let refused: string | undefined;
+  /** Why a worker stopped before it took any script (it cannot start): no other is started then. */
+  let broken: string | undefined;
   let running = 0;
 
   return new Promise((resolve) => {
@@ -78,8 +80,14 @@ export function runScriptJobs(options: ScriptJobsOptions): Promise<ScriptJobsOut
       results[index] = result;
       for (; printed < scripts.length && results[printed] !== undefined; printed++) options.onResult?.(results[printed]!);
     };
+    const failed = (index: number, message: string): ScriptResult => {
+      const ref = scripts[index]!;
+      return { name: scriptName(ref), ref, ok: false, failure: { kind: 'engine', message }, durationMs: 0, steps: 0, ledgerSteps: 0, questions: 0, trace: [] };
+    };
     const finish = (): void => {
       if (refused !== undefined) return resolve({ ok: false, refused });
+      // Scripts no worker could take (every worker stopped before taking one).
+      for (let i = 0; i < scripts.length; i++) if (results[i] === undefined) settle(i, failed(i, `no worker thread could run it (${broken ?? 'none started'})`));
       resolve({ ok: true, results: results as ScriptResult[], coverage });
     };
     const start = (): void => {
@@ -87,6 +95,7 @@ export function runScriptJobs(options: ScriptJobsOptions): Promise<ScriptJobsOut
       const data: ScriptWorkerData = { bytes: options.bytes, scripts, ledger: options.ledger, stepBudget: options.stepBudget, coverage: options.coverage, next };
       const worker = new Worker(options.worker ?? WORKER, { workerData: data });
       let current: number | undefined;
+      let took = false;
       let done = false;
       worker.on('message', (m: ScriptWorkerMessage) => {
         switch (m.kind) {
@@ -95,7 +104,7 @@ export function runScriptJobs(options: ScriptJobsOptions): Promise<ScriptJobsOut
             // No other worker needs to run anything: the run ends with the refusal.
             Atomics.store(claim, 0, scripts.length);
             return;
-          case 'started': current = m.index; return;
+          case 'started': current = m.index; took = true; return;
           case 'result': current = undefined; return settle(m.index, m.result);
           case 'done':
             done = true;
@@ -107,20 +116,16 @@ export function runScriptJobs(options: ScriptJobsOptions): Promise<ScriptJobsOut
       worker.on('exit', (code) => stopped(`exit code ${code}`));
       let ended = false;
       // A worker that stops before it is done (out of memory, an internal error) fails the script it
-      // was running, and another worker takes over what is left.
+      // was running, and another worker takes over what is left; one that stops before taking any
+      // script cannot start, and is not replaced (another would stop the same way).
       function stopped(why: string): void {
         if (ended) return;
         ended = true;
         running--;
         if (!done && refused === undefined) {
-          if (current !== undefined) {
-            const ref = scripts[current]!;
-            settle(current, {
-              name: scriptName(ref), ref, ok: false, failure: { kind: 'engine', message: `the worker thread running this script stopped (${why})` },
-              durationMs: 0, steps: 0, ledgerSteps: 0, questions: 0, trace: [],
-            });
-          }
-          if (Atomics.load(claim, 0) < scripts.length) return start();
+          if (current !== undefined) settle(current, failed(current, `the worker thread running this script stopped (${why})`));
+          if (!took) broken ??= why;
+          else if (broken === undefined && Atomics.load(claim, 0) < scripts.length) return start();
         }
         if (running === 0) finish();
       }
