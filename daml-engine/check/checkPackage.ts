@@ -202,9 +202,10 @@ class PackageChecker {
     }
   }
 
-  /** A node's checks of NODE_RULES but its subexpressions: its types are kinded at once. */
+  /** A node's own checks, then its types kinded at once (the merged walk's; the typer walks its subexpressions). */
   nodeScope(e: Expr): void {
-    (NODE_CHECKS[e.kind as NodeExpr['kind']] as NodeCheck<NodeExpr>)(this, e as NodeExpr);
+    (NODE_OWN[e.kind as NodeExpr['kind']] as NodeCheck<NodeExpr>)(this, e as NodeExpr);
+    kindTypes(this, e as NodeExpr);
   }
 
   /** The scope walk's `tbind`, all kinds before any binding (a failure leaves none bound). */
@@ -549,31 +550,22 @@ class PackageChecker {
   }
 
   /**
-   * A node's rule, from NODE_RULES by its kind: one small function per kind rather than one switch
+   * A node's rule: its own checks (NODE_OWN), then its types and subexpressions pushed (NODE_PUSHES),
+   * each from a table by its kind: one small function per kind rather than one switch
    * over ~45 kinds, so V8 optimizes each rule on its own once it is hot, and a kind first met late
    * deoptimizes and recompiles that rule only (see ExprTyper.node).
    */
   node(e: NodeExpr, d: number, stack: Item[]): void {
-    (NODE_RULES[e.kind] as NodeRule<NodeExpr>)(this, e, d, stack);
+    (NODE_OWN[e.kind] as NodeCheck<NodeExpr>)(this, e);
+    (NODE_PUSHES[e.kind] as NodeRule<NodeExpr>)(this, e, d, stack);
   }
 
+  /** An alternative's body in scope of its binders (its constructor is checked by the case's NODE_OWN). */
   alt(alt: CaseAlt, d: number, stack: Item[]): void {
     switch (alt.kind) {
-      case 'default': case 'builtinCon': case 'nil': case 'optionalNone': scoped(stack, d, [], alt.body); return;
-      case 'variant': {
-        const { cons } = this.consOf(alt.tycon, 'variant');
-        if (!cons.constructors.some((c) => c.name === alt.constructor)) this.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(alt.tycon)}:${alt.constructor}` });
-        scoped(stack, d, [alt.binder], alt.body);
-        return;
-      }
-      case 'enum': {
-        const { cons } = this.consOf(alt.tycon, 'enum');
-        if (!cons.constructors.includes(alt.constructor)) this.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(alt.tycon)}:${alt.constructor}` });
-        scoped(stack, d, [], alt.body);
-        return;
-      }
+      case 'default': case 'builtinCon': case 'nil': case 'optionalNone': case 'enum': scoped(stack, d, [], alt.body); return;
+      case 'variant': case 'optionalSome': scoped(stack, d, [alt.binder], alt.body); return;
       case 'cons': scoped(stack, d, [alt.head, alt.tail], alt.body); return;
-      case 'optionalSome': scoped(stack, d, [alt.binder], alt.body); return;
     }
   }
 
@@ -589,24 +581,21 @@ class PackageChecker {
     }
   }
 
+  /** An update's subexpressions and types (its own checks are updateOwn's, made before). */
   update(u: Update, d: number, stack: Item[]): void {
     const sub = (x: Expr): void => { subExpr(this, x, d, stack); };
     switch (u.kind) {
       case 'pure': case 'embedExpr': typeItem(stack, u.type); sub(u.expr); return;
       case 'block': this.bindings(u.bindings, u.body, stack, d); return;
-      case 'create': this.templateOf(u.template); sub(u.expr); return;
-      case 'createInterface': this.interfaceOf(u.iface); sub(u.expr); return;
-      case 'exercise': this.choiceOf(u.template, u.choice, 'template'); sub(u.cid); sub(u.arg); return;
+      case 'create': case 'createInterface': sub(u.expr); return;
+      case 'exercise': sub(u.cid); sub(u.arg); return;
       case 'exerciseInterface':
-        this.choiceOf(u.iface, u.choice, 'interface');
         sub(u.cid); sub(u.arg);
         if (u.guard) sub(u.guard);
         return;
-      case 'exerciseByKey': this.keyed(u.template); this.choiceOf(u.template, u.choice, 'template'); sub(u.key); sub(u.arg); return;
-      case 'lookupByKey': case 'fetchByKey': case 'queryNByKey': this.keyed(u.template); return;
-      case 'fetch': this.templateOf(u.template); sub(u.cid); return;
-      case 'fetchInterface': this.interfaceOf(u.iface); sub(u.cid); return;
-      case 'getTime': return;
+      case 'exerciseByKey': sub(u.key); sub(u.arg); return;
+      case 'lookupByKey': case 'fetchByKey': case 'queryNByKey': case 'getTime': return;
+      case 'fetch': case 'fetchInterface': sub(u.cid); return;
       case 'ledgerTimeLt': sub(u.expr); return;
       case 'tryCatch': typeItem(stack, u.returnType); sub(u.tryExpr); scoped(stack, d, [u.binder], u.catchExpr); return;
     }
@@ -657,150 +646,14 @@ function scoped(stack: Item[], d: number, names: readonly string[], x: Expr): vo
   stack.push({ k: 'unbind', names }, { k: 'e', e: x, d: d + 1 }, { k: 'bind', names });
 }
 
-function recProjOrUpd(c: PackageChecker, e: Extract<Expr, { kind: 'recProj' | 'recUpd' }>, d: number, stack: Item[]): void {
-  const cons = c.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
-  if (!cons.fields.some((f) => f.name === e.field)) c.fail({ kind: 'unknownReference', what: 'field', name: `${showName(e.tycon.tycon)}:${e.field}` });
-  subExpr(c, e.record, d, stack);
-  if (e.kind === 'recUpd') subExpr(c, e.update, d, stack);
-}
-
-function typeOnly(_c: PackageChecker, e: { readonly type: Type }, _d: number, stack: Item[]): void {
-  typeItem(stack, e.type);
-}
-
-function typedExpr(c: PackageChecker, e: { readonly type: Type; readonly expr: Expr }, d: number, stack: Item[]): void {
-  typeItem(stack, e.type);
-  subExpr(c, e.expr, d, stack);
-}
-
-function templateInterface(c: PackageChecker, e: Extract<Expr, { kind: 'toInterface' | 'fromInterface' | 'unsafeFromInterface' }>, d: number, stack: Item[]): void {
-  c.interfaceOf(e.iface);
-  const t = c.templateOf(e.template);
-  if (![...t.implements.values()].some((i) => sameName(i.iface, e.iface))) {
-    c.fail({ kind: 'illFormed', detail: `template ${showName(e.template)} does not implement interface ${showName(e.iface)}` });
-  }
-  if (e.kind === 'unsafeFromInterface') subExpr(c, e.cid, d, stack);
-  subExpr(c, e.expr, d, stack);
-}
-
-function interfaceValue(c: PackageChecker, e: { readonly iface: QualifiedName; readonly expr: Expr }, d: number, stack: Item[]): void {
-  c.interfaceOf(e.iface);
-  subExpr(c, e.expr, d, stack);
-}
-
-function requiredInterface(c: PackageChecker, e: Extract<Expr, { kind: 'toRequiredInterface' | 'fromRequiredInterface' | 'unsafeFromRequiredInterface' }>, d: number, stack: Item[]): void {
-  c.interfaceOf(e.required);
-  const requiring = c.interfaceOf(e.requiring);
-  if (!requiring.requires.some((r) => sameName(r, e.required))) {
-    c.fail({ kind: 'illFormed', detail: `interface ${showName(e.requiring)} does not require ${showName(e.required)}` });
-  }
-  if (e.kind === 'unsafeFromRequiredInterface') subExpr(c, e.cid, d, stack);
-  subExpr(c, e.expr, d, stack);
-}
-
-function choiceParties(c: PackageChecker, e: Extract<Expr, { kind: 'choiceController' | 'choiceObserver' }>, d: number, stack: Item[]): void {
-  c.choiceOf(e.template, e.choice, 'template');
-  subExpr(c, e.contract, d, stack);
-  subExpr(c, e.arg, d, stack);
-}
-
-const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr, { kind: K }>> } = {
-  recCon: (c, e, d, stack) => {
-    const cons = c.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
-    if (cons.fields.length !== e.fields.length || cons.fields.some((f, i) => f.name !== e.fields[i]!.field)) {
-      c.fail({ kind: 'illFormed', detail: `field mismatch in record construction of ${showName(e.tycon.tycon)}` });
-    }
-    for (const f of e.fields) subExpr(c, f.expr, d, stack);
-  },
-  recProj: recProjOrUpd,
-  recUpd: recProjOrUpd,
-  variantCon: (c, e, d, stack) => {
-    const cons = c.tyConApp(e.tycon, 'variant') as Extract<DataCons, { kind: 'variant' }>;
-    if (!cons.constructors.some((x) => x.name === e.constructor)) c.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon.tycon)}:${e.constructor}` });
-    subExpr(c, e.arg, d, stack);
-  },
-  enumCon: (c, e) => {
-    const { cons } = c.consOf(e.tycon, 'enum');
-    if (!cons.constructors.includes(e.constructor)) c.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon)}:${e.constructor}` });
-  },
-  structCon: (c, e, d, stack) => {
-    c.distinct(e.fields.map((f) => f.field), 'field');
-    for (const f of e.fields) subExpr(c, f.expr, d, stack);
-  },
-  structProj: (c, e, d, stack) => { subExpr(c, e.struct, d, stack); },
-  structUpd: (c, e, d, stack) => { subExpr(c, e.struct, d, stack); subExpr(c, e.update, d, stack); },
-  app: (c, e, d, stack) => {
-    if (e.args.length === 0) c.fail({ kind: 'illFormed', detail: 'application without arguments' });
-    subExpr(c, e.fun, d, stack);
-    for (const a of e.args) subExpr(c, a, d, stack);
-  },
-  tyApp: (c, e, d, stack) => {
-    if (e.types.length === 0) c.fail({ kind: 'illFormed', detail: 'type application without types' });
-    subExpr(c, e.expr, d, stack);
-    for (const t of e.types) typeItem(stack, t, false);
-  },
-  abs: (c, e, d, stack) => {
-    if (e.params.length === 0) c.fail({ kind: 'illFormed', detail: 'abstraction without parameters' });
-    scoped(stack, d, e.params.map((p) => p.name), e.body);
-    for (const p of e.params) typeItem(stack, p.type);
-  },
-  tyAbs: (c, e, d, stack) => {
-    if (e.params.length === 0) c.fail({ kind: 'illFormed', detail: 'type abstraction without parameters' });
-    stack.push({ k: 'tunbind', vars: e.params });
-    subExpr(c, e.body, d, stack);
-    stack.push({ k: 'tbind', vars: e.params });
-  },
-  case: (c, e, d, stack) => {
-    if (e.alts.length === 0) c.fail({ kind: 'illFormed', detail: 'empty case' });
-    for (const alt of e.alts) c.alt(alt, d, stack);
-    subExpr(c, e.scrut, d, stack);
-  },
-  let: (c, e, d, stack) => { c.bindings(e.bindings, e.body, stack, d); },
-  nil: typeOnly,
-  cons: (c, e, d, stack) => {
-    if (e.front.length === 0) c.fail({ kind: 'illFormed', detail: 'empty Cons front' });
-    typeItem(stack, e.type);
-    for (const x of e.front) subExpr(c, x, d, stack);
-    subExpr(c, e.tail, d, stack);
-  },
-  update: (c, e, d, stack) => { c.update(e.update, d, stack); },
-  optionalNone: typeOnly,
-  typeRep: typeOnly,
-  experimental: typeOnly,
-  optionalSome: (c, e, d, stack) => { typeItem(stack, e.type); subExpr(c, e.value, d, stack); },
-  toAny: typedExpr,
-  fromAny: typedExpr,
-  toAnyException: typedExpr,
-  fromAnyException: typedExpr,
-  throw: (c, e, d, stack) => { typeItem(stack, e.returnType); typeItem(stack, e.exceptionType); subExpr(c, e.expr, d, stack); },
-  toInterface: templateInterface,
-  fromInterface: templateInterface,
-  unsafeFromInterface: templateInterface,
-  callInterface: (c, e, d, stack) => {
-    if (!c.interfaceOf(e.iface).methods.has(e.method)) c.fail({ kind: 'unknownReference', what: 'method', name: `${showName(e.iface)}:${e.method}` });
-    subExpr(c, e.expr, d, stack);
-  },
-  signatoryInterface: interfaceValue,
-  observerInterface: interfaceValue,
-  viewInterface: interfaceValue,
-  interfaceTemplateTypeRep: interfaceValue,
-  toRequiredInterface: requiredInterface,
-  fromRequiredInterface: requiredInterface,
-  unsafeFromRequiredInterface: requiredInterface,
-  choiceController: choiceParties,
-  choiceObserver: choiceParties,
-};
-
-/** A node's own checks (NODE_RULES' without the walk): references, arities, its types kinded at once. */
+/** A node's own checks, without its types or subexpressions: references, arities, constructors. */
 type NodeCheck<E extends NodeExpr> = (c: PackageChecker, e: E) => void;
+
+const none = (): void => {};
 
 function recordApp(c: PackageChecker, e: Extract<Expr, { kind: 'recProj' | 'recUpd' }>): void {
   const cons = c.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
   if (!cons.fields.some((f) => f.name === e.field)) c.fail({ kind: 'unknownReference', what: 'field', name: `${showName(e.tycon.tycon)}:${e.field}` });
-}
-
-function typeStarOf(c: PackageChecker, e: { readonly type: Type }): void {
-  c.typeStar(e.type);
 }
 
 function templateInterfaceCheck(c: PackageChecker, e: Extract<Expr, { kind: 'toInterface' | 'fromInterface' | 'unsafeFromInterface' }>): void {
@@ -827,11 +680,9 @@ function choiceCheck(c: PackageChecker, e: Extract<Expr, { kind: 'choiceControll
   c.choiceOf(e.template, e.choice, 'template');
 }
 
-/** An update's own checks (PackageChecker.update's without the walk). */
-function updateCheck(c: PackageChecker, u: Update): void {
+/** An update's own checks (its types and subexpressions are the walk's). */
+function updateOwn(c: PackageChecker, u: Update): void {
   switch (u.kind) {
-    case 'pure': case 'embedExpr': c.typeStar(u.type); return;
-    case 'block': for (const x of u.bindings) c.typeStar(x.type); return;
     case 'create': c.templateOf(u.template); return;
     case 'createInterface': c.interfaceOf(u.iface); return;
     case 'exercise': c.choiceOf(u.template, u.choice, 'template'); return;
@@ -840,18 +691,17 @@ function updateCheck(c: PackageChecker, u: Update): void {
     case 'lookupByKey': case 'fetchByKey': case 'queryNByKey': c.keyed(u.template); return;
     case 'fetch': c.templateOf(u.template); return;
     case 'fetchInterface': c.interfaceOf(u.iface); return;
-    case 'getTime': case 'ledgerTimeLt': return;
-    case 'tryCatch': c.typeStar(u.returnType); return;
+    default: return;
   }
 }
 
 /**
- * The merged walk's checks per node kind: every check of NODE_RULES, in one table the typer calls
- * before its own rule (ExprTyper.expr with `scoped`); the typer walks the subexpressions and binds
- * the variables. A check added to NODE_RULES is added here too (test/daml/checkPackage.test.ts runs
- * every refused package through both walks).
+ * Every node kind's own checks, made first by both walks: the scope walk (`node`, which then
+ * pushes the node's types and subexpressions: NODE_PUSHES) and the merged walk (`nodeScope`, which
+ * kinds the types at once, `kindTypes`, and leaves the subexpressions to the typer). Written once,
+ * so the walks cannot drift.
  */
-const NODE_CHECKS: { readonly [K in NodeExpr['kind']]: NodeCheck<Extract<NodeExpr, { kind: K }>> } = {
+const NODE_OWN: { readonly [K in NodeExpr['kind']]: NodeCheck<Extract<NodeExpr, { kind: K }>> } = {
   recCon: (c, e) => {
     const cons = c.tyConApp(e.tycon, 'record') as Extract<DataCons, { kind: 'record' }>;
     if (cons.fields.length !== e.fields.length || cons.fields.some((f, i) => f.name !== e.fields[i]!.field)) {
@@ -869,18 +719,11 @@ const NODE_CHECKS: { readonly [K in NodeExpr['kind']]: NodeCheck<Extract<NodeExp
     if (!cons.constructors.includes(e.constructor)) c.fail({ kind: 'unknownReference', what: 'constructor', name: `${showName(e.tycon)}:${e.constructor}` });
   },
   structCon: (c, e) => { c.distinct(e.fields.map((f) => f.field), 'field'); },
-  structProj: () => {},
-  structUpd: () => {},
+  structProj: none,
+  structUpd: none,
   app: (c, e) => { if (e.args.length === 0) c.fail({ kind: 'illFormed', detail: 'application without arguments' }); },
-  tyApp: (c, e) => {
-    if (e.types.length === 0) c.fail({ kind: 'illFormed', detail: 'type application without types' });
-    for (const t of e.types) c.typeKind(t);
-  },
-  abs: (c, e) => {
-    if (e.params.length === 0) c.fail({ kind: 'illFormed', detail: 'abstraction without parameters' });
-    for (const p of e.params) c.typeStar(p.type);
-  },
-  // Its variables are bound around its body by the typer's frames (bindTypeVars).
+  tyApp: (c, e) => { if (e.types.length === 0) c.fail({ kind: 'illFormed', detail: 'type application without types' }); },
+  abs: (c, e) => { if (e.params.length === 0) c.fail({ kind: 'illFormed', detail: 'abstraction without parameters' }); },
   tyAbs: (c, e) => { if (e.params.length === 0) c.fail({ kind: 'illFormed', detail: 'type abstraction without parameters' }); },
   case: (c, e) => {
     if (e.alts.length === 0) c.fail({ kind: 'illFormed', detail: 'empty case' });
@@ -894,22 +737,19 @@ const NODE_CHECKS: { readonly [K in NodeExpr['kind']]: NodeCheck<Extract<NodeExp
       }
     }
   },
-  let: (c, e) => { for (const x of e.bindings) c.typeStar(x.type); },
-  nil: typeStarOf,
-  cons: (c, e) => {
-    if (e.front.length === 0) c.fail({ kind: 'illFormed', detail: 'empty Cons front' });
-    c.typeStar(e.type);
-  },
-  update: (c, e) => { updateCheck(c, e.update); },
-  optionalNone: typeStarOf,
-  typeRep: typeStarOf,
-  experimental: typeStarOf,
-  optionalSome: typeStarOf,
-  toAny: typeStarOf,
-  fromAny: typeStarOf,
-  toAnyException: typeStarOf,
-  fromAnyException: typeStarOf,
-  throw: (c, e) => { c.typeStar(e.returnType); c.typeStar(e.exceptionType); },
+  let: none,
+  nil: none,
+  cons: (c, e) => { if (e.front.length === 0) c.fail({ kind: 'illFormed', detail: 'empty Cons front' }); },
+  update: (c, e) => { updateOwn(c, e.update); },
+  optionalNone: none,
+  typeRep: none,
+  experimental: none,
+  optionalSome: none,
+  toAny: none,
+  fromAny: none,
+  toAnyException: none,
+  fromAnyException: none,
+  throw: none,
   toInterface: templateInterfaceCheck,
   fromInterface: templateInterfaceCheck,
   unsafeFromInterface: templateInterfaceCheck,
@@ -926,6 +766,103 @@ const NODE_CHECKS: { readonly [K in NodeExpr['kind']]: NodeCheck<Extract<NodeExp
   choiceController: choiceCheck,
   choiceObserver: choiceCheck,
 };
+
+function typeOnly(_c: PackageChecker, e: { readonly type: Type }, _d: number, stack: Item[]): void {
+  typeItem(stack, e.type);
+}
+
+function typedExpr(c: PackageChecker, e: { readonly type: Type; readonly expr: Expr }, d: number, stack: Item[]): void {
+  typeItem(stack, e.type);
+  subExpr(c, e.expr, d, stack);
+}
+
+function exprOnly(c: PackageChecker, e: { readonly expr: Expr }, d: number, stack: Item[]): void {
+  subExpr(c, e.expr, d, stack);
+}
+
+/** The scope walk's pushes per node kind, after its NODE_OWN checks (see `rule`). */
+const NODE_PUSHES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr, { kind: K }>> } = {
+  recCon: (c, e, d, stack) => { for (const f of e.fields) subExpr(c, f.expr, d, stack); },
+  recProj: (c, e, d, stack) => { subExpr(c, e.record, d, stack); },
+  recUpd: (c, e, d, stack) => { subExpr(c, e.record, d, stack); subExpr(c, e.update, d, stack); },
+  variantCon: (c, e, d, stack) => { subExpr(c, e.arg, d, stack); },
+  enumCon: none,
+  structCon: (c, e, d, stack) => { for (const f of e.fields) subExpr(c, f.expr, d, stack); },
+  structProj: (c, e, d, stack) => { subExpr(c, e.struct, d, stack); },
+  structUpd: (c, e, d, stack) => { subExpr(c, e.struct, d, stack); subExpr(c, e.update, d, stack); },
+  app: (c, e, d, stack) => {
+    subExpr(c, e.fun, d, stack);
+    for (const a of e.args) subExpr(c, a, d, stack);
+  },
+  tyApp: (c, e, d, stack) => {
+    subExpr(c, e.expr, d, stack);
+    for (const t of e.types) typeItem(stack, t, false);
+  },
+  abs: (_c, e, d, stack) => {
+    scoped(stack, d, e.params.map((p) => p.name), e.body);
+    for (const p of e.params) typeItem(stack, p.type);
+  },
+  tyAbs: (c, e, d, stack) => {
+    stack.push({ k: 'tunbind', vars: e.params });
+    subExpr(c, e.body, d, stack);
+    stack.push({ k: 'tbind', vars: e.params });
+  },
+  case: (c, e, d, stack) => {
+    for (const alt of e.alts) c.alt(alt, d, stack);
+    subExpr(c, e.scrut, d, stack);
+  },
+  let: (c, e, d, stack) => { c.bindings(e.bindings, e.body, stack, d); },
+  nil: typeOnly,
+  cons: (c, e, d, stack) => {
+    typeItem(stack, e.type);
+    for (const x of e.front) subExpr(c, x, d, stack);
+    subExpr(c, e.tail, d, stack);
+  },
+  update: (c, e, d, stack) => { c.update(e.update, d, stack); },
+  optionalNone: typeOnly,
+  typeRep: typeOnly,
+  experimental: typeOnly,
+  optionalSome: (c, e, d, stack) => { typeItem(stack, e.type); subExpr(c, e.value, d, stack); },
+  toAny: typedExpr,
+  fromAny: typedExpr,
+  toAnyException: typedExpr,
+  fromAnyException: typedExpr,
+  throw: (c, e, d, stack) => { typeItem(stack, e.returnType); typeItem(stack, e.exceptionType); subExpr(c, e.expr, d, stack); },
+  toInterface: exprOnly,
+  fromInterface: exprOnly,
+  unsafeFromInterface: (c, e, d, stack) => { subExpr(c, e.cid, d, stack); subExpr(c, e.expr, d, stack); },
+  callInterface: exprOnly,
+  signatoryInterface: exprOnly,
+  observerInterface: exprOnly,
+  viewInterface: exprOnly,
+  interfaceTemplateTypeRep: exprOnly,
+  toRequiredInterface: exprOnly,
+  fromRequiredInterface: exprOnly,
+  unsafeFromRequiredInterface: (c, e, d, stack) => { subExpr(c, e.cid, d, stack); subExpr(c, e.expr, d, stack); },
+  choiceController: (c, e, d, stack) => { subExpr(c, e.contract, d, stack); subExpr(c, e.arg, d, stack); },
+  choiceObserver: (c, e, d, stack) => { subExpr(c, e.contract, d, stack); subExpr(c, e.arg, d, stack); },
+};
+
+/** The types a node names, kinded at once by the merged walk (the scope walk pushes them: NODE_PUSHES). */
+function kindTypes(c: PackageChecker, e: NodeExpr): void {
+  switch (e.kind) {
+    case 'tyApp': for (const t of e.types) c.typeKind(t); return;
+    case 'abs': for (const p of e.params) c.typeStar(p.type); return;
+    case 'let': for (const x of e.bindings) c.typeStar(x.type); return;
+    case 'nil': case 'cons': case 'optionalNone': case 'typeRep': case 'experimental': case 'optionalSome':
+    case 'toAny': case 'fromAny': case 'toAnyException': case 'fromAnyException':
+      c.typeStar(e.type); return;
+    case 'throw': c.typeStar(e.returnType); c.typeStar(e.exceptionType); return;
+    case 'update': {
+      const u = e.update;
+      if (u.kind === 'pure' || u.kind === 'embedExpr') c.typeStar(u.type);
+      else if (u.kind === 'block') for (const x of u.bindings) c.typeStar(x.type);
+      else if (u.kind === 'tryCatch') c.typeStar(u.returnType);
+      return;
+    }
+    default: return;
+  }
+}
 
 const PARTIES = list(PARTY);
 
