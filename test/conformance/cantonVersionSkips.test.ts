@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../../conformance/src/runner/profile.js';
 import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import { cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
+import { applyGate } from '../../conformance/src/report/gate.js';
 import { releaseOf } from '../../conformance/src/checks/support/targetVersion.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import type { ReferenceServer } from '../../reference-server/src/server.js';
@@ -29,6 +31,20 @@ describe('checks of later 3.5 operations against the line a target reports', () 
       expect(c?.status, `${id}: ${c?.message}`).toBe('skip');
       expect(c?.message).toMatch(/the target reports Canton 3\.4\.0; .* came with Canton 3\.5\.\d/);
     }
+  }, 60_000);
+
+  it("a participant without them is not failed by the gate for them: they are marked as rules the target's release lacks", async () => {
+    // Judged as 3.5 (the flag) while it reports 3.4.0: the 3.5 document has the operations, so the
+    // checks run, and the release check inside each stops them (CheckNotOnRelease).
+    const { report } = await runSuite({
+      baseUrls: { registry: servers[0]!.url, ledger: servers[0]!.url, scan: servers[0]!.url }, target: servers[0]!.url, profile: loadProfile('reference'),
+      only: IDS, seed: 1, runs: 2, timeoutMs: 5000, concurrency: 1, progress: 'quiet', toolVersion: 'test', canton: cantonLineOf('3.4.0', '3.5'),
+    });
+    for (const id of IDS) expect(report.checks.find((x) => x.id === id), id).toMatchObject({ status: 'skip', notOnLine: '3.5' });
+    expect(report.summary).toMatchObject({ total: IDS.length, ran: 0, notOnLine: IDS.length });
+    const gated = applyGate(report, { minRanPercent: 90, failOnSkip: true });
+    expect(gated.failed).toBe(false);
+    expect(gated.report.gate).toMatchObject({ ranPercent: 100, skippedMust: [] });
   }, 60_000);
 
   it('runs and passes them on 3.5.10', async () => {

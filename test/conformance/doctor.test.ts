@@ -100,7 +100,16 @@ describe('doctor against the reference, unsecured', () => {
     const result = JSON.parse(r.out) as PreflightResult;
     expect(result).toMatchObject({ status: 'ready', exitCode: 0, cantonVersion: version, auth: { secured: false, token: 'not-needed' }, problems: [] });
     expect(result.skips).toEqual([{ reason: "profile 'reference' declares no authentication (auth.required)", checks: expect.arrayContaining(['ledger.auth.missing-token-401']) as string[] }]);
-    expect(result.willRun).toBe(result.selected - result.skips[0]!.checks.length);
+    // The reference is a Canton 3.5 participant: 3.6's rules do not apply to it, and are neither skips nor checks that can run.
+    expect(result.notOnLine).toBeGreaterThan(0);
+    expect(result.skips.flatMap((g) => g.checks).some((id) => id.startsWith('ledger.preview36.'))).toBe(false);
+    expect(result.willRun).toBe(result.selected - result.notOnLine! - result.skips[0]!.checks.length);
+  });
+
+  it("says how many selected checks are of rules the target's Canton line lacks, and does not count them as skips", async () => {
+    const r = await cli('doctor', '--target', open.url, '--profile', 'reference', '--only', 'ledger.version.shape,ledger.preview36.*');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Checks: 1 selected, 1 can run, 0 will skip \(\d+ more not on the target's Canton line\)/);
   });
 });
 

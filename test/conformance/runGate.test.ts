@@ -61,6 +61,29 @@ describe('the gate on what ran (--min-ran, --fail-on-skip)', () => {
     expect(readJson(passing).gate).toMatchObject({ failOnSkip: true, skippedMust: [], failures: [] });
   }, 120_000);
 
+  it("checks of rules the target's Canton line lacks are not skips the gate counts (the README's recipe on a 3.5 target)", async () => {
+    // The reference reports Canton 3.5: Canton 3.6's rules (ledger.preview36.*, MUST among them) do not apply.
+    const dir = tmp('line');
+    const r = await cli('run', '--only', 'ledger.version.shape,ledger.preview36.*', '--oracle', 'none', '--quiet', '--seed', '3', '--runs', '2', '--min-ran', '90', '--fail-on-skip', '--report-dir', dir);
+    expect(r.code, r.out + r.err).toBe(0);
+    const report = readJson(dir);
+    expect(validateReport(report)).toEqual([]);
+    const absent = report.checks.filter((c) => c.id.startsWith('ledger.preview36.'));
+    expect(absent.length).toBeGreaterThan(1);
+    expect(absent.some((c) => c.level === 'MUST')).toBe(true);
+    for (const c of absent) expect(c).toMatchObject({ status: 'skip', notOnLine: '3.5' });
+    expect(report.summary).toMatchObject({ total: absent.length + 1, ran: 1, notOnLine: absent.length });
+    expect(report.gate).toMatchObject({ ranPercent: 100, skippedMust: [], failures: [] });
+    const line = `ran 1 of 1 selected check (100%); ${absent.length} more are not on the target's Canton line`;
+    expect(r.out).toContain(line);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(`The run ${line}.`);
+    // A skip for any other reason still counts: the secured-profile check beside them fails the gate.
+    const failing = tmp('line-fail');
+    const f = await cli('run', '--only', 'ledger.auth.missing-token-401,ledger.preview36.*', '--oracle', 'none', '--quiet', '--seed', '3', '--fail-on-skip', '--report-dir', failing);
+    expect(f.code).toBe(1);
+    expect(readJson(failing).gate).toMatchObject({ skippedMust: ['ledger.auth.missing-token-401'] });
+  }, 120_000);
+
   it('a percentage outside 0..100 is a usage error (exit 2)', async () => {
     expect((await cli('run', '--min-ran', '120')).code).toBe(2);
     expect((await cli('run', '--min-ran', 'most')).err).toMatch(/--min-ran takes a percentage from 0 to 100/);

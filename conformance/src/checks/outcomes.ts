@@ -16,6 +16,12 @@ export class CheckSkipped extends Error {
   override readonly name = 'CheckSkipped';
 }
 
+/**
+ * The target's release has no such rule (it came with a later release of the target's line): a
+ * skip that the gate does not count, since the target cannot break a rule it does not have.
+ */
+export class CheckNotOnRelease extends CheckSkipped {}
+
 /** A request got no usable response (timeout, reset, refused): the check ends as `error`. */
 export class TransportFailure extends Error {
   override readonly name = 'TransportFailure';

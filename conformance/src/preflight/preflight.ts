@@ -1,6 +1,8 @@
 import type { CheckDefinition, Group } from '../checks/types.js';
 import type { PreflightVerdict } from '../report/model.js';
+import { absentOnLine, cantonLineOf } from '../runner/cantonLine.js';
 import type { Profile } from '../runner/profile.js';
+import type { CantonVersion } from '../schema/cantonVersions.js';
 import { unreachable, type Unreachable } from '../runner/reachability.js';
 import { skipReason } from '../runner/skipReason.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
@@ -21,6 +23,8 @@ export interface PreflightOptions {
   /** The selected checks (after --only, --skip, --shard). */
   readonly checks: readonly CheckDefinition[];
   readonly timeoutMs: number;
+  /** `--canton-version`: the line the target is judged by, whatever it reports (`cantonLineOf`). */
+  readonly cantonVersion?: CantonVersion;
 }
 
 /** One question about the kind of target: did the path the profile's group implies answer as that API does? */
@@ -76,8 +80,13 @@ export interface PreflightResult {
   readonly auth: AuthFinding;
   readonly rights: RightsFinding;
   readonly selected: number;
-  /** Selected checks the profile does not skip (some may still skip at run time, e.g. for data the target lacks). */
+  /**
+   * Selected checks the profile does not skip and the target's Canton line has a rule for (some
+   * may still skip at run time, e.g. for data the target lacks).
+   */
   readonly willRun: number;
+  /** Selected checks of rules the target's Canton line does not have: they do not apply to it. Absent when none. */
+  readonly notOnLine?: number;
   readonly skips: readonly SkipGroup[];
   /** Why the target cannot be certified as configured (exit 2); empty when ready. */
   readonly problems: readonly string[];
@@ -214,7 +223,13 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
 
   const { auth, rights } = urls.ledger !== undefined ? await ledgerAuth(o, urls.ledger, token, willRun, problems, finding) : { auth: { tokenGiven: token !== undefined, token: 'not-checked' as const, detail: 'no ledger group: rights are not asked' }, rights: noRights };
   const status: PreflightStatus = problems.length > 0 ? 'misconfigured' : 'ready';
-  return { ...base, status, exitCode: status === 'ready' ? 0 : 2, ...(cantonVersion !== undefined ? { cantonVersion } : {}), kinds, auth, rights, problems, notes };
+  // The line `run` judges by (the flag, else what the ledger reported): checks it has no rule for do not apply.
+  const line = urls.ledger !== undefined || o.cantonVersion !== undefined ? cantonLineOf(cantonVersion, o.cantonVersion).line : undefined;
+  const absent = new Set(line === undefined ? [] : o.checks.filter((c) => absentOnLine(c, line) !== undefined));
+  return {
+    ...base, willRun: willRun.filter((c) => !absent.has(c)).length, ...(absent.size > 0 ? { notOnLine: absent.size, skips: skipGroups(o.checks.filter((c) => !absent.has(c)), o.profile) } : {}),
+    status, exitCode: status === 'ready' ? 0 : 2, ...(cantonVersion !== undefined ? { cantonVersion } : {}), kinds, auth, rights, problems, notes,
+  };
 }
 
 async function ledgerAuth(

@@ -7,6 +7,7 @@ import { DEFAULTS } from '../runner/runSuite.js';
 import { selectChecks } from '../runner/select.js';
 import { shardChecks, type Shard } from '../runner/shard.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
+import type { CantonVersion } from '../schema/cantonVersions.js';
 import { preflight, verdictOf } from './preflight.js';
 import { preflightLine } from './renderPreflight.js';
 
@@ -18,6 +19,8 @@ export interface RunSelection {
   readonly shard?: Shard;
   readonly timeoutMs?: number;
   readonly quiet: boolean;
+  /** `--canton-version`: the line the target is judged by, whatever it reports. */
+  readonly cantonVersion?: CantonVersion;
 }
 
 export type RunPreflight =
@@ -32,7 +35,10 @@ export type RunPreflight =
  */
 export async function preflightOfRun(args: RunSelection, profile: Profile, inProcess: boolean, baseUrls: Partial<Record<Group, string>>, tokens: TokenProvider | undefined): Promise<RunPreflight> {
   const checks = shardChecks(selectChecks(catalogue(), args.only, args.skip), args.shard);
-  const r = await preflight({ baseUrls, profile, strict: args.profile !== undefined || inProcess, ...(tokens ? { tokens } : {}), checks, timeoutMs: args.timeoutMs ?? DEFAULTS.timeoutMs });
+  const r = await preflight({
+    baseUrls, profile, strict: args.profile !== undefined || inProcess, ...(tokens ? { tokens } : {}), checks, timeoutMs: args.timeoutMs ?? DEFAULTS.timeoutMs,
+    ...(args.cantonVersion !== undefined ? { cantonVersion: args.cantonVersion } : {}),
+  });
   const verdict = verdictOf(r);
   // A refused connection stopped the run just before; this is a target that answers no probe at all.
   if (r.status === 'unreachable' && r.unreachable !== undefined) {

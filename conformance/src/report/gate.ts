@@ -6,11 +6,15 @@ export interface GateOptions {
   readonly failOnSkip?: boolean;
 }
 
-/** Share of the selected checks that ran, in percent, to one decimal; 100 when none was selected. */
+/** The selected checks that apply to the target: all but those its Canton line has no rule for. */
+const applicable = (summary: Report['summary']): number => summary.total - (summary.notOnLine ?? 0);
+
+/** Share of the selected checks that apply to the target that ran, in percent, to one decimal; 100 when none applies. */
 export function ranPercent(summary: Report['summary']): number {
-  if (summary.total === 0) return 100;
+  const of = applicable(summary);
+  if (of === 0) return 100;
   const ran = summary.ran ?? summary.total - summary.skipped;
-  return Math.floor((ran / summary.total) * 1000) / 10;
+  return Math.floor((ran / of) * 1000) / 10;
 }
 
 /**
@@ -22,10 +26,11 @@ export function applyGate(report: Report, o: GateOptions): { readonly report: Re
   if (o.minRanPercent === undefined && o.failOnSkip !== true) return { report, failed: false };
   const percent = ranPercent(report.summary);
   const ran = report.summary.ran ?? report.summary.total - report.summary.skipped;
-  const skippedMust = report.checks.filter((c) => c.status === 'skip' && c.level === 'MUST').map((c) => c.id);
+  // A rule the target's Canton line does not have is not a skip: the target cannot break it.
+  const skippedMust = report.checks.filter((c) => c.status === 'skip' && c.level === 'MUST' && c.notOnLine === undefined).map((c) => c.id);
   const failures: string[] = [];
   if (o.minRanPercent !== undefined && percent < o.minRanPercent) {
-    failures.push(`only ${ran} of ${report.summary.total} selected checks ran (${percent}%), below --min-ran ${o.minRanPercent}%`);
+    failures.push(`only ${ran} of ${applicable(report.summary)} selected checks ran (${percent}%), below --min-ran ${o.minRanPercent}%`);
   }
   if (o.failOnSkip === true && skippedMust.length > 0) {
     failures.push(`${skippedMust.length} MUST check(s) skipped with --fail-on-skip: ${skippedMust.slice(0, 5).join(', ')}${skippedMust.length > 5 ? `, …and ${skippedMust.length - 5} more` : ''}`);
@@ -44,5 +49,8 @@ export function applyGate(report: Report, o: GateOptions): { readonly report: Re
 /** "ran 12 of 20 selected checks (60%)": the line every summary shows. */
 export function ranLine(summary: Report['summary']): string {
   const ran = summary.ran ?? summary.total - summary.skipped;
-  return `ran ${ran} of ${summary.total} selected check${summary.total === 1 ? '' : 's'} (${ranPercent(summary)}%)`;
+  const of = applicable(summary);
+  const absent = summary.notOnLine ?? 0;
+  return `ran ${ran} of ${of} selected check${of === 1 ? '' : 's'} (${ranPercent(summary)}%)` +
+    (absent > 0 ? `; ${absent} more ${absent === 1 ? 'is' : 'are'} not on the target's Canton line` : '');
 }

@@ -52,6 +52,12 @@ export interface CheckResult {
   readonly judge?: JudgeCheckResult;
   /** The first holding change of the check's transactions that the token-standard history (core-tx-parser) does not explain (`judge.history.*`). */
   readonly history?: HistoryCheckResult;
+  /**
+   * The target's Canton line (such as `3.5`) when its document has no rule this check tests: the
+   * check does not apply there. Its status is `skip`, and the gate counts it neither as a skipped
+   * MUST check nor among the checks that should have run.
+   */
+  readonly notOnLine?: string;
 }
 
 /** Where and when the judge saw an answer. */
@@ -128,6 +134,8 @@ export interface Summary {
   readonly errored: number;
   /** Selected checks that ran (every status but skip): `total - skipped`. Absent in reports of older versions. */
   readonly ran?: number;
+  /** Selected checks skipped because the target's Canton line has no such rule (`notOnLine`); absent when none. */
+  readonly notOnLine?: number;
 }
 
 /** Response-time statistics per operation, for the report's chart. */
@@ -211,10 +219,14 @@ export interface PreflightVerdict {
 
 export const EVIDENCE_BODY_CHARS = 8192;
 
-export function summarize(checks: readonly Pick<CheckResult, 'status'>[]): Summary {
+export function summarize(checks: readonly Pick<CheckResult, 'status' | 'notOnLine'>[]): Summary {
   const count = (s: CheckResult['status']) => checks.filter((c) => c.status === s).length;
   const skipped = count('skip');
-  return { total: checks.length, passed: count('pass'), failed: count('fail'), skipped, warned: count('warn'), errored: count('error'), ran: checks.length - skipped };
+  const notOnLine = checks.filter((c) => c.status === 'skip' && c.notOnLine !== undefined).length;
+  return {
+    total: checks.length, passed: count('pass'), failed: count('fail'), skipped, warned: count('warn'), errored: count('error'), ran: checks.length - skipped,
+    ...(notOnLine > 0 ? { notOnLine } : {}),
+  };
 }
 
 /** Worst first: the order used when two results for one check meet (merge) and in listings. */

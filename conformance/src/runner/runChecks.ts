@@ -1,4 +1,4 @@
-import { CheckFailed, CheckSkipped, TransportFailure } from '../checks/outcomes.js';
+import { CheckFailed, CheckNotOnRelease, CheckSkipped, TransportFailure } from '../checks/outcomes.js';
 import type { CheckContext, CheckDefinition, Counterexample, Status } from '../checks/types.js';
 import type { CheckResult } from '../report/model.js';
 import type { Target } from '../target/createTarget.js';
@@ -90,6 +90,8 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
     let judge: ReturnType<NonNullable<RunChecksOptions['judge']>['check']> | undefined;
     let bound: ReturnType<Target['bind']> | undefined;
     let history: HistoryCheckResult | undefined;
+    /** The judged Canton line, when the target's release has no rule the check tests (`CheckNotOnRelease`). */
+    let notOnLine: string | undefined;
     if (reason !== undefined) {
       status = 'skip';
       message = reason;
@@ -149,6 +151,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
         } else if (e instanceof CheckSkipped) {
           status = 'skip';
           message = e.message;
+          if (e instanceof CheckNotOnRelease) notOnLine = o.absent?.line;
         } else if (e instanceof TransportFailure) {
           status = 'error';
           message = e.message;
@@ -227,6 +230,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       ...(judged ? { oracle: judged.result } : {}),
       ...(byModel?.result ? { judge: byModel.result } : {}),
       ...(history ? { history } : {}),
+      ...(notOnLine !== undefined && status === 'skip' ? { notOnLine } : {}),
     };
     results.set(check.id, result);
     o.progress?.finish(result);

@@ -1,4 +1,5 @@
 import { jsonOf } from '../../target/exchange.js';
+import { CheckNotOnRelease } from '../outcomes.js';
 import type { CheckContext } from '../types.js';
 
 /** `3.5.4-SNAPSHOT` -> [3, 5, 4]; undefined when the version says nothing comparable. */
@@ -14,13 +15,14 @@ const before = (a: readonly number[], b: readonly number[]) => {
 
 /**
  * Skips, saying why, when the target reports (GET /v2/version) a Canton release older than the one
- * that added `what`: a 3.5.4 participant is not failed for lacking what 3.5.7 added. A target that
- * reports nothing comparable is judged as the newest.
+ * that added `what`: a 3.5.4 participant is not failed for lacking what 3.5.7 added, and the gate
+ * does not count the skip (`CheckNotOnRelease`). A target that reports nothing comparable is
+ * judged as the newest.
  */
 export async function needsCanton(ctx: CheckContext, since: string, what: string): Promise<void> {
   const body = jsonOf(await ctx.http.request('ledger', { method: 'GET', path: '/v2/version' }));
   const reported = body.ok && typeof body.value === 'object' && body.value !== null ? (body.value as { version?: unknown }).version : undefined;
   const target = releaseOf(reported);
   const required = releaseOf(since);
-  if (target && required && before(target, required)) ctx.skip(`the target reports Canton ${String(reported)}; ${what} came with Canton ${since}`);
+  if (target && required && before(target, required)) throw new CheckNotOnRelease(`the target reports Canton ${String(reported)}; ${what} came with Canton ${since}`);
 }
