@@ -221,13 +221,15 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     if (!ok) finding(`GET ${urls.ledger}/v2/state/ledger-end ${end.ok ? `answered ${snippet(end.answer)}` : `got no answer (${end.error})`}: the ledger end is where every ledger check starts`);
   }
 
-  const { auth, rights } = urls.ledger !== undefined ? await ledgerAuth(o, urls.ledger, token, willRun, problems, finding) : { auth: { tokenGiven: token !== undefined, token: 'not-checked' as const, detail: 'no ledger group: rights are not asked' }, rights: noRights };
-  const status: PreflightStatus = problems.length > 0 ? 'misconfigured' : 'ready';
-  // The line `run` judges by (the flag, else what the ledger reported): checks it has no rule for do not apply.
+  // The line `run` judges by (the flag, else what the ledger reported): checks it has no rule for
+  // do not apply, so neither their skips nor the rights they would need are asked about.
   const line = urls.ledger !== undefined || o.cantonVersion !== undefined ? cantonLineOf(cantonVersion, o.cantonVersion).line : undefined;
   const absent = new Set(line === undefined ? [] : o.checks.filter((c) => absentOnLine(c, line) !== undefined));
+  const applicable = willRun.filter((c) => !absent.has(c));
+  const { auth, rights } = urls.ledger !== undefined ? await ledgerAuth(o, urls.ledger, token, applicable, problems, finding) : { auth: { tokenGiven: token !== undefined, token: 'not-checked' as const, detail: 'no ledger group: rights are not asked' }, rights: noRights };
+  const status: PreflightStatus = problems.length > 0 ? 'misconfigured' : 'ready';
   return {
-    ...base, willRun: willRun.filter((c) => !absent.has(c)).length, ...(absent.size > 0 ? { notOnLine: absent.size, skips: skipGroups(o.checks.filter((c) => !absent.has(c)), o.profile) } : {}),
+    ...base, willRun: applicable.length, ...(absent.size > 0 ? { notOnLine: absent.size, skips: skipGroups(o.checks.filter((c) => !absent.has(c)), o.profile) } : {}),
     status, exitCode: status === 'ready' ? 0 : 2, ...(cantonVersion !== undefined ? { cantonVersion } : {}), kinds, auth, rights, problems, notes,
   };
 }
