@@ -3,7 +3,7 @@ import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
 import { expectStatus, isObject, objectBody, type Json } from './support/expect.js';
 import { activeContracts, freshParty, ledgerEnd, readActiveContracts, userIdOf } from './support/ledger.js';
-import { firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, vettedOn } from './support/packages.js';
+import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, vettedOn } from './support/packages.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -53,8 +53,9 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       const built = buildOwnPackage(packageName(ctx, 'cc-vendor'));
       // Vetting happens per synchronizer: a participant connected to several needs it named.
       const sync = await firstSynchronizer(ctx);
-      const up = await ctx.http.request('ledger', { method: 'POST', path: '/v2/dars', query: { vetAllPackages: true, synchronizerId: sync }, bytes: built.dar() });
-      skipUnlessAdmin(ctx, up, 'POST /v2/dars');
+      const path = darUploadPath(ctx);
+      const up = await ctx.http.request('ledger', { method: 'POST', path, query: { vetAllPackages: true, synchronizerId: sync }, bytes: built.dar() });
+      skipUnlessAdmin(ctx, up, `POST ${path}`);
       expectStatus(ctx, up, 200, 'uploading the suite\'s own package');
 
       const { ids, exchange: listed } = await listPackageIds(ctx);

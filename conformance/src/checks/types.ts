@@ -84,6 +84,8 @@ export interface CheckContext {
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** A fresh unique name for things the suite creates (command ids, user ids, party hints). */
   unique(prefix: string): string;
+  /** Whether the Canton line the target is judged by lacks this ledger operation (false when the run judges by no line). */
+  lacks(operationId: string): boolean;
   /** Stop: the check cannot run against this target. */
   skip(reason: string): never;
   /** Stop: the rule is broken. `exchange` is the evidence (defaults to the last exchange). */

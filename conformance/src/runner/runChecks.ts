@@ -122,6 +122,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
           return p;
         },
         unique: (prefix) => `${prefix}-${runTag}-${(++uniqueCounter).toString(36)}-${Math.random().toString(36).slice(2, 7)}`,
+        lacks: (operationId) => o.absent?.operations.has(operationId) ?? false,
         skip: (why) => {
           throw new CheckSkipped(why);
         },

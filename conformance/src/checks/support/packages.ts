@@ -11,6 +11,12 @@ export function skipUnlessAdmin(ctx: CheckContext, e: Exchange, what: string): v
   if (responseOf(e).status === 403) ctx.skip(`${what} needs ParticipantAdmin, which the suite's credentials lack (HTTP 403)`);
 }
 
+/**
+ * Where the suite uploads a DAR it needs: `POST /v2/dars`, or on a line without it (3.4) the
+ * older `POST /v2/packages`, which takes the same DAR and query.
+ */
+export const darUploadPath = (ctx: CheckContext): '/v2/dars' | '/v2/packages' => (ctx.lacks('postV2Dars') ? '/v2/packages' : '/v2/dars');
+
 /** Uploads a DAR of fresh packages (main and a dependency); 200 expected. */
 export async function uploadFreshDar(
   ctx: CheckContext,
@@ -18,7 +24,7 @@ export async function uploadFreshDar(
 ): Promise<{ main: BuiltDalf; dep: BuiltDalf; exchange: Exchange }> {
   const main = buildDalf({ name: options.name ?? packageName(ctx, 'cc-pkg'), version: options.version ?? '1.0.0' });
   const dep = buildDalf({ name: packageName(ctx, 'cc-dep'), version: '0.1.0' });
-  const path = options.path ?? '/v2/dars';
+  const path = options.path ?? darUploadPath(ctx);
   const query: Record<string, string | boolean> = options.synchronizerId === undefined ? { vetAllPackages: false } : { synchronizerId: options.synchronizerId };
   const exchange = await ctx.http.request('ledger', { method: 'POST', path, query, bytes: buildDar({ main, dependencies: [dep] }) });
   skipUnlessAdmin(ctx, exchange, `POST ${path}`);
