@@ -23,9 +23,9 @@ afterAll(() => s.close());
 
 const profile: Profile = { name: 'test', groups: ['registry', 'ledger', 'scan'], writes: false };
 
-async function run(checks: CheckDefinition[], o: { seed?: number; checkTimeoutMs?: number; timeoutMs?: number; profile?: Profile } = {}) {
+async function run(checks: CheckDefinition[], o: { seed?: number; checkTimeoutMs?: number; timeoutMs?: number; profile?: Profile; absent?: { line: string; operations: ReadonlySet<string> } } = {}) {
   const target = createTarget({ baseUrls: { registry: s.url, ledger: s.url, scan: s.url }, timeoutMs: o.timeoutMs ?? 2000 });
-  return runChecks({ checks, target, profile: o.profile ?? profile, seed: o.seed ?? 7, runs: 30, concurrency: 2, checkTimeoutMs: o.checkTimeoutMs ?? 10_000, replay: (id) => `replay ${id}` });
+  return runChecks({ checks, target, profile: o.profile ?? profile, seed: o.seed ?? 7, runs: 30, concurrency: 2, checkTimeoutMs: o.checkTimeoutMs ?? 10_000, replay: (id) => `replay ${id}`, ...(o.absent ? { absent: o.absent } : {}) });
 }
 
 describe('running checks', () => {
@@ -53,6 +53,25 @@ describe('running checks', () => {
     expect(by['ledger.t.writes']!.status).toBe('skip');
     expect(by['ledger.t.writes']!.message).toMatch(/read-only/);
     expect(by['scan.t.other-group']!.message).toMatch(/does not serve the scan group/);
+  });
+
+  it("on a judged line: a check meeting a 404 from an operation the line lacks skips naming it; ctx.lacks says which the line lacks", async () => {
+    const lacked: boolean[] = [];
+    const absent = { line: '3.4', operations: new Set(['getV2Gone']) };
+    const needs = (operationId: string) => async (ctx: Parameters<CheckDefinition['run']>[0]) => {
+      lacked.push(ctx.lacks('getV2Gone'), ctx.lacks('getV2Here'));
+      expectStatus(ctx, await ctx.http.request('ledger', { method: 'GET', path: '/x/ab', operationId }), 200, 'a helper');
+    };
+    const { results } = await run([definition('ledger.t.helper-gone', { run: needs('getV2Gone') }), definition('ledger.t.helper-here', { run: needs('getV2Here') })], { absent });
+    const by = Object.fromEntries(results.map((r) => [r.id, r]));
+    expect(by['ledger.t.helper-gone']).toMatchObject({ status: 'skip', message: expect.stringMatching(/^Canton 3\.4 has no getV2Gone, which this check needs \(a helper: expected HTTP 200, got 404/) });
+    // Not marked notOnLine: the rule exists on the line, the suite could not set the check up.
+    expect(by['ledger.t.helper-gone']!.notOnLine).toBeUndefined();
+    expect(by['ledger.t.helper-here']).toMatchObject({ status: 'fail' });
+    expect(lacked).toEqual([true, false, true, false]);
+    // Without a judged line nothing is lacked, and the 404 is a failure.
+    const plain = await run([definition('ledger.t.helper-gone', { run: needs('getV2Gone') })]);
+    expect(plain.results[0]).toMatchObject({ status: 'fail' });
   });
 
   it('a check that outlives its budget ends as error; transport failures end as error with evidence', async () => {

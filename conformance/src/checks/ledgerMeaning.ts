@@ -3,7 +3,7 @@ import { executeBody, externalParty, needInteractive, prepare, signature } from 
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { createCommand, createContract, eventFormat, jsCommands, ledgerEnd, readParty, suiteParty, userIdOf } from './support/ledger.js';
-import { firstSynchronizer, listVetted, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange } from './support/packages.js';
+import { firstSynchronizer, listVetted, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettingUpdate } from './support/packages.js';
 import type { CheckDefinition } from './types.js';
 
 /**
@@ -182,8 +182,9 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
       const sync = await firstSynchronizer(ctx);
       const { main } = await uploadFreshDar(ctx);
       const has = (v: unknown) => isObject(v) && Array.isArray(v.packages) && v.packages.some((p) => isObject(p) && p.packageId === main.packageId);
-      const vet = await ctx.http.request('ledger', { method: 'POST', path: '/v2/package-vetting/update', json: { changes: [vetChange(main.packageId)], synchronizerId: sync }, operationId: LedgerOp.updateVetted });
-      skipUnlessAdmin(ctx, vet, 'POST /v2/package-vetting/update');
+      const update = vettingUpdate(ctx);
+      const vet = await ctx.http.request('ledger', { method: 'POST', path: update.path, json: { changes: [vetChange(main.packageId)], synchronizerId: sync }, operationId: update.operationId });
+      skipUnlessAdmin(ctx, vet, `POST ${update.path}`);
       expectStatus(ctx, vet, 200, 'vetting an uploaded package');
       const v = objectBody(ctx, vet, 'vetting update');
       if (!has(v.newVettedPackages)) ctx.fail(`the vetting answer's newVettedPackages lack ${main.packageId}, the package just vetted`, vet);
@@ -192,7 +193,7 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
       const now = listed.entries.find((x) => x.synchronizerId === sync);
       const ids = (x: unknown) => (isObject(x) && Array.isArray(x.packages) ? x.packages.map((p) => (isObject(p) ? String(p.packageId) : '')).sort() : []);
       if (now && !jsonEqual(ids(v.newVettedPackages), ids(now))) ctx.fail(`the vetting answer's newVettedPackages (${ids(v.newVettedPackages).length} packages) differ from the vetted state then listed (${ids(now).length})`, vet);
-      const unvet = await ctx.http.request('ledger', { method: 'POST', path: '/v2/package-vetting/update', json: { changes: [unvetChange(main.packageId)], synchronizerId: sync }, operationId: LedgerOp.updateVetted });
+      const unvet = await ctx.http.request('ledger', { method: 'POST', path: update.path, json: { changes: [unvetChange(main.packageId)], synchronizerId: sync }, operationId: update.operationId });
       expectStatus(ctx, unvet, 200, 'unvetting it');
       const u = objectBody(ctx, unvet, 'unvetting');
       if (has(u.newVettedPackages) || !has(u.pastVettedPackages)) ctx.fail(`the unvetting answer shows ${main.packageId} ${has(u.newVettedPackages) ? 'still vetted after' : 'not vetted before'} the change`, unvet);

@@ -1,6 +1,6 @@
 import { buildDalf, buildDar } from '../generators/dar.js';
 import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
-import { firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn } from './support/packages.js';
+import { firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
 import { readParty } from './support/ledger.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -315,7 +315,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
       };
       const first = await ask();
       if (first.id !== v2.packageId) ctx.fail(`preferred ${String(first.id)}, expected version 1.10.0 (${v2.packageId}) over 1.2.0`, first.e);
-      const unvet = await changeVetting(ctx, '/v2/package-vetting/update', sync, unvetChange(v2.packageId));
+      const unvet = await changeVetting(ctx, vettingUpdate(ctx).path, sync, unvetChange(v2.packageId));
       expectStatus(ctx, unvet, 200, 'unvetting 1.10.0');
       const second = await ask();
       if (second.id !== v1.packageId) ctx.fail(`after unvetting 1.10.0 the preference is ${String(second.id)}, expected 1.2.0 (${v1.packageId})`, second.e);

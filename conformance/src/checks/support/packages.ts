@@ -1,5 +1,6 @@
 import { buildDalf, buildDar, type BuiltDalf } from '../../generators/dar.js';
 import type { Exchange } from '../../target/exchange.js';
+import { LedgerOp } from '../ledgerOps.js';
 import type { CheckContext } from '../types.js';
 import { expectStatus, isObject, objectBody, responseOf } from './expect.js';
 
@@ -15,7 +16,7 @@ export function skipUnlessAdmin(ctx: CheckContext, e: Exchange, what: string): v
  * Where the suite uploads a DAR it needs: `POST /v2/dars`, or on a line without it (3.4) the
  * older `POST /v2/packages`, which takes the same DAR and query.
  */
-export const darUploadPath = (ctx: CheckContext): '/v2/dars' | '/v2/packages' => (ctx.lacks('postV2Dars') ? '/v2/packages' : '/v2/dars');
+export const darUploadPath = (ctx: CheckContext): '/v2/dars' | '/v2/packages' => (ctx.lacks(LedgerOp.uploadDar) ? '/v2/packages' : '/v2/dars');
 
 /** Uploads a DAR of fresh packages (main and a dependency); 200 expected. */
 export async function uploadFreshDar(
@@ -59,8 +60,25 @@ export interface VettedEntry {
   readonly packages: readonly { packageId: string; packageName?: string; packageVersion?: string; validFromInclusive?: string }[];
 }
 
-/** POST /v2/package-vetting/list with a filter; the entries, shape-checked. */
-export async function listVetted(ctx: CheckContext, filter: Record<string, unknown>, how: 'list' | 'deprecated' = 'list'): Promise<{ entries: VettedEntry[]; exchange: Exchange }> {
+/**
+ * Where the suite changes vetting it needs: `POST /v2/package-vetting/update`, or on a line without
+ * it (3.4) its deprecated form `POST /v2/package-vetting`, which takes the same body and answers alike.
+ */
+export function vettingUpdate(ctx: CheckContext): { readonly path: '/v2/package-vetting/update' | '/v2/package-vetting'; readonly operationId: string } {
+  return ctx.lacks(LedgerOp.updateVetted)
+    ? { path: '/v2/package-vetting', operationId: LedgerOp.updateVettedDeprecated }
+    : { path: '/v2/package-vetting/update', operationId: LedgerOp.updateVetted };
+}
+
+/**
+ * POST /v2/package-vetting/list with a filter (`deprecated`: GET /v2/package-vetting, the only
+ * list a 3.4 participant has, and the default there); the entries, shape-checked.
+ */
+export async function listVetted(
+  ctx: CheckContext,
+  filter: Record<string, unknown>,
+  how: 'list' | 'deprecated' = ctx.lacks(LedgerOp.listVetted) ? 'deprecated' : 'list',
+): Promise<{ entries: VettedEntry[]; exchange: Exchange }> {
   const exchange =
     how === 'list'
       ? await ctx.http.request('ledger', { method: 'POST', path: '/v2/package-vetting/list', json: filter })
