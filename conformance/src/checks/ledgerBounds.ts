@@ -2,6 +2,7 @@ import type { Exchange } from '../target/exchange.js';
 import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { createContract, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
+import { LedgerReadOp } from './ledgerReadOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
@@ -93,10 +94,6 @@ function noneLost(ctx: CheckContext, what: string, walks: readonly { size: numbe
 
 const noWebSocket = (ctx: CheckContext) => ctx.profile.ledger?.websocket === false && ctx.skip(`profile '${ctx.profile.name}' says the target has no WebSocket (ledger.websocket: false)`);
 
-/** The paged reads 3.5 added (3.4 lacks them): the list checks walk them only where the judged line has them. */
-const ACS_PAGE = 'getV2StateActive-contracts-page';
-const UPDATES_PAGE = 'postV2UpdatesGet-updates-page';
-
 export const ledgerBoundChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.lists.size-bounds',
@@ -127,13 +124,13 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
         const c = await listOf(ctx, '/v2/commands/completions', { limit: 1 }, { userId, parties: [party], beginExclusive: Math.max(0, end - 8) }, 'completions with limit 1', LedgerOp.completions);
         if (c.items.length > 1) ctx.fail(`POST /v2/commands/completions?limit=1 answered ${c.items.length} elements`, c.e);
       }
-      // Page sizes: the first pages of every paged read the judged line has, each within its size.
+      // Page sizes: the first pages of every paged read the judged line has (3.4 has neither), each within its size.
       const format = eventFormat(party);
-      if (!ctx.lacks(ACS_PAGE)) {
+      if (!ctx.lacks(LedgerReadOp.activeContractsPage)) {
         await walk(ctx, 'active-contracts-page with maxPageSize 1', 1, (token) => ctx.http.request('ledger', { method: 'GET', path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 1, ...(token ? { pageToken: token } : {}) } }), (b) => b.activeContracts, 3);
       }
       const updatesPage = { beginOffsetExclusive: Math.max(0, end - 8), endOffsetInclusive: end, maxPageSize: 1, updateFormat: window.updateFormat };
-      if (!ctx.lacks(UPDATES_PAGE)) {
+      if (!ctx.lacks(LedgerReadOp.updatesPage)) {
         await walk(ctx, 'get-updates-page with maxPageSize 1', 1, (token) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/get-updates-page', json: { ...updatesPage, ...(token ? { pageToken: token } : {}) } }), (b) => b.updates, 3);
       }
       await walk(ctx, 'GET /v2/parties with pageSize 1', 1, partyPages(ctx, 1), (b) => b.partyDetails, 3);
@@ -183,23 +180,26 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
         }
       }
       // Active contracts: the walk equals the one-shot set at the first page's offset (on lines that page them).
-      if (ctx.lacks(ACS_PAGE) || ctx.lacks(UPDATES_PAGE)) return;
-      const format = eventFormat(party);
-      const acsPages = await walk(ctx, 'active-contracts-page with maxPageSize 2', 2, (token) => ctx.http.request('ledger', { method: 'GET', path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 2, ...(token ? { pageToken: token } : {}) } }), (b) => b.activeContracts, 100);
-      const at = acsPages.first.activeAtOffset;
-      if (acsPages.complete && typeof at === 'number') {
-        const got = contractIdsOf(acsPages.items);
-        const want = contractIdsOf((await readActiveContracts(ctx, { activeAtOffset: at, eventFormat: format }, `active contracts at ${at}`)).entries);
-        if (!jsonEqual([...got].sort(), [...want].sort())) ctx.fail(`the active-contracts-page walk (${acsPages.pages} pages of 2) lists ${got.length} contracts, the active contract set at ${at} ${want.length}; only in the set: ${want.filter((x) => !got.includes(x)).slice(0, 3).join(', ') || 'none'}`, acsPages.last);
+      if (!ctx.lacks(LedgerReadOp.activeContractsPage)) {
+        const format = eventFormat(party);
+        const acsPages = await walk(ctx, 'active-contracts-page with maxPageSize 2', 2, (token) => ctx.http.request('ledger', { method: 'GET', path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 2, ...(token ? { pageToken: token } : {}) } }), (b) => b.activeContracts, 100);
+        const at = acsPages.first.activeAtOffset;
+        if (acsPages.complete && typeof at === 'number') {
+          const got = contractIdsOf(acsPages.items);
+          const want = contractIdsOf((await readActiveContracts(ctx, { activeAtOffset: at, eventFormat: format }, `active contracts at ${at}`)).entries);
+          if (!jsonEqual([...got].sort(), [...want].sort())) ctx.fail(`the active-contracts-page walk (${acsPages.pages} pages of 2) lists ${got.length} contracts, the active contract set at ${at} ${want.length}; only in the set: ${want.filter((x) => !got.includes(x)).slice(0, 3).join(', ') || 'none'}`, acsPages.last);
+        }
       }
-      // Updates: the walk over the last offsets equals the list of the same range.
-      const end = (await ledgerEnd(ctx)).offset;
-      const range = updatesRequest(party, Math.max(0, end - 6), end);
-      const list = await listOf(ctx, '/v2/updates', {}, range, 'updates', LedgerOp.updates);
-      const pages = await walk(ctx, 'get-updates-page with maxPageSize 2', 2, (token) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/get-updates-page', json: { beginOffsetExclusive: range.beginExclusive, endOffsetInclusive: end, maxPageSize: 2, updateFormat: range.updateFormat, ...(token ? { pageToken: token } : {}) } }), (b) => b.updates, 20);
-      const txOffsets = (items: readonly unknown[]) => items.filter((i) => isObject(i) && isObject(i.update) && isObject(i.update.Transaction)).map(offsetOf);
-      const [got, want] = [txOffsets(pages.items), txOffsets(list.items)];
-      if (pages.complete && !jsonEqual(got, want)) ctx.fail(`the get-updates-page walk over (${String(range.beginExclusive)}, ${end}] yields transactions at offsets [${got.join(', ')}], the list [${want.join(', ')}]`, pages.last);
+      // Updates: the walk over the last offsets equals the list of the same range (on lines that page them).
+      if (!ctx.lacks(LedgerReadOp.updatesPage)) {
+        const end = (await ledgerEnd(ctx)).offset;
+        const range = updatesRequest(party, Math.max(0, end - 6), end);
+        const list = await listOf(ctx, '/v2/updates', {}, range, 'updates', LedgerOp.updates);
+        const pages = await walk(ctx, 'get-updates-page with maxPageSize 2', 2, (token) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/get-updates-page', json: { beginOffsetExclusive: range.beginExclusive, endOffsetInclusive: end, maxPageSize: 2, updateFormat: range.updateFormat, ...(token ? { pageToken: token } : {}) } }), (b) => b.updates, 20);
+        const txOffsets = (items: readonly unknown[]) => items.filter((i) => isObject(i) && isObject(i.update) && isObject(i.update.Transaction)).map(offsetOf);
+        const [got, want] = [txOffsets(pages.items), txOffsets(list.items)];
+        if (pages.complete && !jsonEqual(got, want)) ctx.fail(`the get-updates-page walk over (${String(range.beginExclusive)}, ${end}] yields transactions at offsets [${got.join(', ')}], the list [${want.join(', ')}]`, pages.last);
+      }
     },
   }),
   check({

@@ -8,7 +8,7 @@ import { applyGate, ranLine } from '../report/gate.js';
 import { isUnexpected, type Report } from '../report/model.js';
 import { preflightReport } from '../report/preflightReport.js';
 import { preflightOfRun } from '../preflight/preflightOfRun.js';
-import { cantonLineOf } from '../runner/cantonLine.js';
+import { judgedLine } from '../runner/cantonLine.js';
 import { CANTON_VERSIONS, isCantonVersion, type CantonVersion } from '../schema/cantonVersions.js';
 import { unreachableReport } from '../report/unreachableReport.js';
 import { plural } from '../report/writeMarkdown.js';
@@ -363,6 +363,7 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       return pre.exitCode;
     }
     state.suiteStarted = performance.now();
+    const canton = judgedLine(profile.groups.includes('ledger'), pre.verdict.cantonVersion, args.cantonVersion);
     const result = await runSuite({
       baseUrls,
       // One name for every in-process run, so the shards of one campaign merge (the URL is in `targets`).
@@ -386,8 +387,7 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       ...(args.judge ? { judge: args.judge } : {}),
       ...(args.reinterpret ? { reinterpret: args.reinterpret } : {}),
       ...(args.history ? { history: args.history } : {}),
-      // A target without a ledger has no Canton version to judge: no line, and no warning about it.
-      ...(profile.groups.includes('ledger') || args.cantonVersion !== undefined ? { canton: cantonLineOf(pre.verdict.cantonVersion, args.cantonVersion) } : {}),
+      ...(canton !== undefined ? { canton } : {}),
     });
     let report: Report = { ...explainDefaultProfile(args, inProcess, result.report), preflight: pre.verdict };
     let outcome = result.baseline;

@@ -1,6 +1,6 @@
 import type { CheckDefinition, Group } from '../checks/types.js';
 import type { PreflightVerdict } from '../report/model.js';
-import { absentOnLine, cantonLineOf } from '../runner/cantonLine.js';
+import { absentOnLine, judgedLine } from '../runner/cantonLine.js';
 import type { Profile } from '../runner/profile.js';
 import type { CantonVersion } from '../schema/cantonVersions.js';
 import { unreachable, type Unreachable } from '../runner/reachability.js';
@@ -223,7 +223,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
 
   // The line `run` judges by (the flag, else what the ledger reported): checks it has no rule for
   // do not apply, so neither their skips nor the rights they would need are asked about.
-  const line = urls.ledger !== undefined || o.cantonVersion !== undefined ? cantonLineOf(cantonVersion, o.cantonVersion).line : undefined;
+  const line = judgedLine(urls.ledger !== undefined, cantonVersion, o.cantonVersion)?.line;
   const absent = new Set(line === undefined ? [] : o.checks.filter((c) => absentOnLine(c, line) !== undefined));
   const applicable = willRun.filter((c) => !absent.has(c));
   const { auth, rights } = urls.ledger !== undefined ? await ledgerAuth(o, urls.ledger, token, applicable, problems, finding) : { auth: { tokenGiven: token !== undefined, token: 'not-checked' as const, detail: 'no ledger group: rights are not asked' }, rights: noRights };

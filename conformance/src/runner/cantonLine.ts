@@ -17,6 +17,14 @@ const NEWEST = CANTON_VERSIONS[CANTON_VERSIONS.length - 1]!;
 const numeric = (line: string): [number, number] => line.split('.').map(Number) as [number, number];
 
 /**
+ * The line a run judges by, shared by `run` and its preflight: none for a target without a ledger
+ * (no Canton version to judge, and no warning about it) unless `--canton-version` names one.
+ */
+export function judgedLine(servesLedger: boolean, reported: string | undefined, flag?: CantonVersion): CantonLine | undefined {
+  return servesLedger || flag !== undefined ? cantonLineOf(reported, flag) : undefined;
+}
+
+/**
  * `--canton-version` wins; otherwise the reported version's major.minor picks the line. A version
  * newer than every known line is judged by the newest (a vendor certifying a 3.7 participant wants
  * the closest rules, not a refusal); an older or unparsable one by the default, each with a warning.

@@ -155,7 +155,8 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   // Rules only a snapshot document has (3.6's) warn instead of failing while no release line has them.
   const snapshot = new Set(line === undefined ? [] : selected.filter((c) => snapshotRule(c, line)).map((c) => c.id));
   const ran = new Map(results.map((r) => [r.id, line !== undefined && snapshot.has(r.id) ? asSnapshotWarning(r, line) : r]));
-  const skipped = new Map([...notOnLine].map(([id, why]) => [id, { ...skippedResult(p.selected.find((c) => c.id === id)!, why), ...(line !== undefined ? { notOnLine: line } : {}) }]));
+  // `notOnLine` has entries only when a line is judged.
+  const skipped = new Map([...notOnLine].map(([id, why]) => [id, { ...skippedResult(p.selected.find((c) => c.id === id)!, why), notOnLine: line! }]));
   for (const r of skipped.values()) o.onResult?.(r);
   const baseline = applyBaseline([...p.selected.map((c) => ran.get(c.id) ?? skipped.get(c.id)!), ...atEnd], o.baseline);
   const report: Report = {
