@@ -106,6 +106,22 @@ export const REINTERPRET_MUTANTS: readonly Mutant[] = [
     }),
   },
   {
+    name: 'own-package-choice-argument',
+    description: 'the exercised event of a consuming choice reports another choice argument than the one exercised (the event writer renders a stale argument)',
+    caughtBy: CHECK, reinterpret: 'judge.daml.choice-argument',
+    fault: onOwnTransaction(choiceIs('Bump'), (events) => {
+      for (const x of exercised(events)) if (isObject(x.choiceArgument)) x.choiceArgument = { ...x.choiceArgument, by: '7' };
+    }),
+  },
+  {
+    name: 'own-package-phantom-interface',
+    description: 'the exercised event of a template\'s own choice names an interface it was not exercised through',
+    caughtBy: CHECK, reinterpret: 'judge.daml.interface',
+    fault: onOwnTransaction(choiceIs('Describe'), (events) => {
+      for (const x of exercised(events)) x.interfaceId = String(x.templateId).replace(/:Ticket$/, ':Counted');
+    }),
+  },
+  {
     name: 'own-package-view-value',
     description: 'the interface view the successor of a consuming choice carries (the request asked for it) is not what the view computes',
     caughtBy: CHECK, reinterpret: 'judge.daml.view',

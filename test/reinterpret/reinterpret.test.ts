@@ -26,7 +26,7 @@ const createEvent = (over: Record<string, unknown> = {}) => ({ CreatedEvent: { n
 const create = (events: unknown[]): JudgedSubmission => ({ commands: [{ CreateCommand: { templateId, createArguments: args } }], actAs: [issuer], parties: [issuer], transaction: { events } });
 const describeTx = (over: Record<string, unknown> = {}): JudgedSubmission => ({
   commands: [{ ExerciseCommand: { templateId, contractId: cid, choice: 'Describe', choiceArgument: { times: '2' } } }], actAs: [issuer], parties: [issuer],
-  transaction: { events: [{ ExercisedEvent: { nodeId: 0, lastDescendantNodeId: 0, contractId: cid, templateId, choice: 'Describe', consuming: false, actingParties: [issuer], exerciseResult: 'n-6', witnessParties: [issuer], ...over } }] },
+  transaction: { events: [{ ExercisedEvent: { nodeId: 0, lastDescendantNodeId: 0, contractId: cid, templateId, choice: 'Describe', choiceArgument: { times: '2' }, consuming: false, actingParties: [issuer], exerciseResult: 'n-6', witnessParties: [issuer], ...over } }] },
 });
 
 describe('reinterpret', () => {
@@ -45,6 +45,8 @@ describe('reinterpret', () => {
       [describeTx({ consuming: true }), 'judge.daml.consuming', 'events[0].consuming'],
       [describeTx({ exerciseResult: 'n-3' }), 'judge.daml.exercise-result', 'events[0].exerciseResult'],
       [describeTx({ actingParties: [holder] }), 'judge.daml.acting-parties', 'events[0].actingParties'],
+      [describeTx({ choiceArgument: { times: '3' } }), 'judge.daml.choice-argument', 'events[0].choiceArgument'],
+      [describeTx({ interfaceId: `${built.id}:${OWN_MODULE}:Counted` }), 'judge.daml.interface', 'events[0].interfaceId'],
       [create([createEvent({ witnessParties: [issuer, 'intruder::1220dd'] })]), 'judge.daml.witnesses', 'events[0].witnessParties'],
       [describeTx({ witnessParties: [] }), 'judge.daml.witnesses', 'events[0].witnessParties'],
     ];

@@ -23,6 +23,7 @@ export type TargetNode =
   | {
       readonly kind: 'exercise'; readonly contractId: string; readonly templateId: unknown; readonly choice: unknown; readonly consuming: unknown;
       readonly actingParties: unknown; readonly exerciseResult: unknown; readonly descendants: number; readonly witnessParties: unknown;
+      readonly choiceArgument: unknown;
       /** The interface the choice was exercised through, when it was. */
       readonly interfaceId?: unknown;
     };
@@ -40,7 +41,7 @@ export function targetNodesOf(events: readonly unknown[]): { ok: true; nodes: Ta
       withIds.push({
         node: {
           kind: 'exercise', contractId: String(x.contractId), templateId: x.templateId, choice: x.choice, consuming: x.consuming, actingParties: x.actingParties,
-          exerciseResult: x.exerciseResult, descendants: 0, witnessParties: x.witnessParties, ...(x.interfaceId === undefined || x.interfaceId === null ? {} : { interfaceId: x.interfaceId }),
+          exerciseResult: x.exerciseResult, choiceArgument: x.choiceArgument, descendants: 0, witnessParties: x.witnessParties, ...(x.interfaceId === undefined || x.interfaceId === null ? {} : { interfaceId: x.interfaceId }),
         },
         nodeId: x.nodeId, last: x.lastDescendantNodeId,
       });
@@ -106,6 +107,10 @@ export function compareTransaction(target: readonly TargetNode[], engine: readon
       diff('judge.daml.consuming', 'consuming', t.consuming, e.consuming);
       diff('judge.daml.acting-parties', 'actingParties', sorted(t.actingParties), sorted(e.actingParties));
       diff('judge.daml.exercise-result', 'exerciseResult', t.exerciseResult, renameIds(e.exerciseResult, ids));
+      // Contract ids in the argument are the command's (or an earlier node's), so they are renamed
+      // too. An event without one breaks the schema, which its own check reports.
+      if (e.choiceArgument !== undefined && t.choiceArgument !== undefined) diff('judge.daml.choice-argument', 'choiceArgument', t.choiceArgument, renameIds(e.choiceArgument, ids));
+      diff('judge.daml.interface', 'interfaceId', t.interfaceId ?? null, e.interfaceId ?? null);
       diff('judge.daml.nodes', 'lastDescendantNodeId (descendants shown)', t.descendants, e.descendants);
     }
   }

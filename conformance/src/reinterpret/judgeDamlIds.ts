@@ -13,6 +13,8 @@ export const JUDGE_DAML = [
   { id: 'judge.daml.observers', title: 'each created event carries the observers the template computes (signatories excluded, as event.proto says)', rule: `${RULE} Observers are the template's observer expression over its argument.` },
   { id: 'judge.daml.consuming', title: 'each exercised event is consuming exactly when its choice is', rule: RULE },
   { id: 'judge.daml.acting-parties', title: 'each exercised event names the controllers the choice computes', rule: RULE },
+  { id: 'judge.daml.choice-argument', title: 'each exercised event carries the choice argument the engine exercised with (contract ids aside)', rule: RULE },
+  { id: 'judge.daml.interface', title: 'an exercised event names the interface its choice was exercised through exactly when it was (interfaceId absent for a template\'s own choice)', rule: RULE },
   { id: 'judge.daml.exercise-result', title: 'each exercised event carries the result the engine computed (contract ids aside)', rule: RULE },
   { id: 'judge.daml.witnesses', title: 'each event names as witnesses exactly the requesting parties among the informees of its node and of its ancestors', rule: `${RULE} Witnesses: event.proto witness_parties (stakeholders, or signatories of a non-consuming exercise, the actors, choice observers, and every ancestor's informees).` },
   { id: 'judge.daml.view', title: 'each interface view a created event carries (where the request asked for views) is the view the template\'s interface instance computes', rule: `${RULE} Views: the interface instance's view expression over the contract argument.` },

@@ -16,6 +16,10 @@ export type EngineEventNode =
       readonly kind: 'exercise'; readonly contractId: string; readonly templateId: string; readonly choice: string; readonly consuming: boolean;
       readonly actingParties: readonly string[]; readonly exerciseResult: unknown; readonly descendants: number;
       readonly witnesses: readonly string[];
+      /** The choice's argument as the JSON API encodes it (undefined when the choice is not found). */
+      readonly choiceArgument: unknown;
+      /** The interface the choice was exercised through (`package:module:entity`), when it was. */
+      readonly interfaceId: string | undefined;
     };
 
 const show = (q: QualifiedName) => `${q.packageId}:${q.module}:${q.name}`;
@@ -43,7 +47,11 @@ export function projectEngineNodes(tx: Transaction, parties: ReadonlySet<string>
     if (shown) {
       const choice = (n.interfaceId ? lookupInterface(getPackage, n.interfaceId) : lookupTemplate(getPackage, n.templateId))?.choices.get(n.choice);
       const exerciseResult = n.exerciseResult === undefined || choice === undefined ? undefined : encodeJson(n.exerciseResult, choice.returnType, types);
-      out.push({ kind: 'exercise', contractId: n.contractId, templateId: show(n.templateId), choice: n.choice, consuming: n.consuming, actingParties: n.actingParties, exerciseResult, descendants: 0, witnesses: [...witnesses].sort() });
+      const choiceArgument = choice === undefined ? undefined : encodeJson(n.choiceArgument, choice.argBinder.type, types);
+      out.push({
+        kind: 'exercise', contractId: n.contractId, templateId: show(n.templateId), choice: n.choice, consuming: n.consuming, actingParties: n.actingParties, exerciseResult, descendants: 0,
+        witnesses: [...witnesses].sort(), choiceArgument, interfaceId: n.interfaceId ? show(n.interfaceId) : undefined,
+      });
     }
     for (const c of n.children) visit(c, shown, witnesses);
     if (shown) out[at] = { ...(out[at] as Extract<EngineEventNode, { kind: 'exercise' }>), descendants: out.length - at - 1 };
