@@ -48,6 +48,21 @@ function dedupByContent() {
 
 export const LEDGER_COVERAGE_MUTANTS: readonly Mutant[] = [
   {
+    name: 'updates-drop-workflow-id',
+    description: 'the update stream leaves out the workflow id the command was submitted with (the transaction stores only the command id)',
+    caughtBy: 'ledger.ids.agree-across-apis',
+    fault: {
+      response: (req: ProxyRequest, res: ProxyResponse) => (req.method !== 'POST' || pathOf(req.url) !== '/v2/updates' || res.status !== 200 ? res : withJson(res, (v) => {
+        for (const item of Array.isArray(v) ? v : []) {
+          const t = isObject(item) && isObject(item.update) && isObject(item.update.Transaction) ? item.update.Transaction : undefined;
+          const tx = t !== undefined && isObject(t.value) ? t.value : t;
+          if (tx !== undefined) delete tx.workflowId;
+        }
+        return v;
+      })),
+    },
+  },
+  {
     name: 'version-features-partial',
     description: 'GET /v2/version leaves userManagement.maxRightsPerUser out of the features',
     caughtBy: 'ledger.version.features',

@@ -67,16 +67,18 @@ export async function exerciseChoice(ctx: CheckContext, shape: 'TRANSACTION_SHAP
 export const ledgerTransactionChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.ids.agree-across-apis',
-    title: 'One command, one update: submit-and-wait, its completion and the update stream (HTTP and WebSocket) give the same updateId and offset',
+    title: 'One command, one update: submit-and-wait, its completion and the update stream (HTTP and WebSocket) give the same updateId and offset; the transaction echoes the command id and workflow id submitted',
     operationId: LedgerOp.completions,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: Completion.update_id and offset identify the transaction the command produced; ${SD_B}: POST /v2/commands/completions, POST /v2/updates`,
+    specRef: `${UPSTREAM_B}: Completion.update_id and offset identify the transaction the command produced; Transaction.command_id and workflow_id (the ids used in the command submission); ${SD_B}: POST /v2/commands/completions, POST /v2/updates`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
       const begin = (await ledgerEnd(ctx)).offset;
-      const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, ctx.unique('cc-ids'));
+      // A workflow id set on the command is echoed by its transaction (apps correlate by it).
+      const workflowId = ctx.unique('cc-workflow');
+      const body: Json = { ...jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, ctx.unique('cc-ids')), workflowId };
       const submit = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: body });
       expectStatus(ctx, submit, 200, 'submit-and-wait');
       const s = objectBody(ctx, submit, 'submit-and-wait');
@@ -92,6 +94,7 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
       if (tx.offset !== s.completionOffset) ctx.fail(`the update stream has ${s.updateId} at offset ${tx.offset}, submit-and-wait said ${s.completionOffset}`, http.exchange);
       const raw = http.items.map((i) => (isObject(i) && isObject(i.update) && isObject(i.update.Transaction) ? (isObject(i.update.Transaction.value) ? i.update.Transaction.value : i.update.Transaction) : undefined)).find((t) => t?.updateId === s.updateId);
       if (raw && raw.commandId !== undefined && raw.commandId !== commandId) ctx.fail(`the submitter's view of the transaction carries commandId ${JSON.stringify(raw.commandId)}, submitted ${commandId}`, http.exchange);
+      if (raw && raw.workflowId !== workflowId) ctx.fail(`the transaction carries workflowId ${JSON.stringify(raw.workflowId)}, the command was submitted with ${workflowId}`, http.exchange);
       if (ctx.profile.ledger?.websocket !== false) {
         const ws = await ctx.http.stream('ledger', '/v2/updates', { request: updatesRequest(party, begin, end), operationId: LedgerOp.updates, until: (m) => transactionsOf(m).some((t) => t.offset >= end), idleMs: 3000 });
         const wtx = transactionsOf(ws.messages).find((t) => t.updateId === s.updateId);
