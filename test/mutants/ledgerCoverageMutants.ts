@@ -46,7 +46,32 @@ function dedupByContent() {
   };
 }
 
+/** Rewrites the Completion frames of each completions WebSocket: `f` gets the frame and how many came before it on that socket. */
+function onCompletionFrames(f: (frame: string, index: number) => readonly string[]) {
+  const counts = new WeakMap<ProxyRequest, number>();
+  return {
+    wsResponse(req: ProxyRequest, frame: string): readonly string[] {
+      if (pathOf(req.url) !== '/v2/commands/completions' || !frame.includes('"Completion"')) return [frame];
+      const index = counts.get(req) ?? 0;
+      counts.set(req, index + 1);
+      return f(frame, index);
+    },
+  };
+}
+
 export const LEDGER_COVERAGE_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'completions-websocket-drops-first',
+    description: 'the completions WebSocket loses the first completion it should send (a stream that starts one element late)',
+    caughtBy: 'ledger.completions.websocket',
+    fault: onCompletionFrames((frame, index) => (index === 0 ? [] : [frame])),
+  },
+  {
+    name: 'completions-websocket-repeats',
+    description: 'the completions WebSocket sends every completion twice (a stream re-sent after a reconnect to its source)',
+    caughtBy: 'ledger.completions.websocket',
+    fault: onCompletionFrames((frame) => [frame, frame]),
+  },
   {
     name: 'updates-drop-workflow-id',
     description: 'the update stream leaves out the workflow id the command was submitted with (the transaction stores only the command id)',

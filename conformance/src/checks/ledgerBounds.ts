@@ -24,6 +24,15 @@ export function offsetOf(item: unknown): number | undefined {
   return isObject(value) && typeof value.offset === 'number' ? value.offset : undefined;
 }
 
+/** The Completion values of CompletionStreamResponse elements (checkpoints and the like left out). */
+function completionValues(items: readonly unknown[]): Json[] {
+  return items.flatMap((item) => {
+    const c = isObject(item) && isObject(item.completionResponse) ? item.completionResponse.Completion : undefined;
+    const value = isObject(c) && isObject(c.value) ? c.value : c;
+    return isObject(value) ? [value] : [];
+  });
+}
+
 /** A JSON array answer of a list endpoint. */
 async function listOf(ctx: CheckContext, path: string, query: Record<string, number>, json: Json, what: string, operationId: string): Promise<{ e: Exchange; items: unknown[] }> {
   const e = await ctx.http.request('ledger', { method: 'POST', path, query: { stream_idle_timeout_ms: 500, ...query }, json, operationId });
@@ -219,6 +228,52 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       const early = items.map(offsetOf).filter((o): o is number => o !== undefined && o <= first.completionOffset);
       if (early.length > 0) ctx.fail(`completions asked for after offset ${first.completionOffset} include offset(s) ${early.join(', ')}: beginExclusive is exclusive`, e);
       if (!items.some((i) => offsetOf(i) === second.completionOffset)) ctx.fail(`the completion of the next command (offset ${second.completionOffset}) is missing`, e);
+    },
+  }),
+  check({
+    id: 'ledger.completions.websocket',
+    title: "The completions WebSocket delivers each of the party's completions once, in offset order, with the offset and update its command was answered with, as the HTTP list does",
+    operationId: LedgerOp.completions,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: AsyncAPI channel /v2/commands/completions (a CompletionStreamRequest frame, then CompletionStreamResponse elements: one Completion per command, in offset order, after begin_exclusive); Completion.update_id and offset`,
+    requires: { writes: true },
+    async run(ctx) {
+      noWebSocket(ctx);
+      const party = await suiteParty(ctx);
+      const userId = userIdOf(ctx) ?? ctx.skip(`profile '${ctx.profile.name}' names no ledger.userId to read completions for`);
+      const begin = (await ledgerEnd(ctx)).offset;
+      const mine: { commandId: string; offset: number; updateId: string }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) });
+        const s = await submitAndWait(ctx, body, `command ${i + 1} of 3`);
+        mine.push({ commandId: String(body.commandId), offset: s.completionOffset, updateId: s.updateId });
+      }
+      const request = { userId, parties: [party], beginExclusive: begin };
+      const ws = await ctx.http.stream('ledger', '/v2/commands/completions', {
+        request, operationId: LedgerOp.completions, idleMs: 2_000, timeoutMs: Math.max(10_000, ctx.timeoutMs),
+        until: (messages) => mine.every((m) => completionValues(messages).some((c) => c.commandId === m.commandId)),
+      });
+      ctx.setEvidence(ws.exchange);
+      if (ws.rejectedStatus !== undefined) return ctx.fail(`the WebSocket upgrade of /v2/commands/completions was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
+      const got = completionValues(ws.messages);
+      for (const m of mine) {
+        const seen = got.filter((c) => c.commandId === m.commandId);
+        if (seen.length === 0) return ctx.fail(`the WebSocket delivered no completion of command ${m.commandId} (committed at offset ${m.offset}) among ${got.length} after offset ${begin}`, ws.exchange);
+        if (seen.length > 1) ctx.fail(`the WebSocket delivered the completion of command ${m.commandId} ${seen.length} times`, ws.exchange);
+        const c = seen[0]!;
+        if (c.offset !== m.offset || c.updateId !== m.updateId) ctx.fail(`the WebSocket's completion of ${m.commandId} names update ${String(c.updateId)} at offset ${String(c.offset)}; submit-and-wait answered ${m.updateId} at ${m.offset}`, ws.exchange);
+      }
+      // Offsets only grow: a completion repeated or delivered out of order shows here even when it is another command's.
+      const offsets = got.map((c) => c.offset);
+      const bad = offsets.findIndex((o, i) => typeof o !== 'number' || o <= begin || (i > 0 && o <= (offsets[i - 1] as number)));
+      if (bad >= 0) ctx.fail(`the WebSocket's completions are not strictly after beginExclusive ${begin} and increasing: offsets [${offsets.map(String).join(', ')}] (at element ${bad})`, ws.exchange);
+      // The HTTP list of the same request holds the same completions up to the last of ours.
+      const last = Math.max(...mine.map((m) => m.offset));
+      const { e, items } = await listOf(ctx, '/v2/commands/completions', { limit: 1000 }, request, `completions after ${begin}`, LedgerOp.completions);
+      const listed = completionValues(items).filter((c) => typeof c.offset === 'number' && c.offset <= last).map((c) => `${String(c.commandId)}@${String(c.offset)}`);
+      const streamed = got.filter((c) => typeof c.offset === 'number' && c.offset <= last).map((c) => `${String(c.commandId)}@${String(c.offset)}`);
+      if (bad < 0 && !jsonEqual(listed, streamed)) ctx.fail(`up to offset ${last} the HTTP list has completions [${listed.join(', ')}], the WebSocket [${streamed.join(', ')}]`, e);
     },
   }),
   check({
