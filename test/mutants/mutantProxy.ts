@@ -177,8 +177,8 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
 /**
  * Ends a client's WebSocket in the proxy and opens one to the upstream with the same path,
  * subprotocols and authorization: the client gets the upstream's subprotocol, its frames (each
- * rewritten by `rewrite`) go up, the upstream's come back unchanged, and a close on either side
- * closes the other with the same code. Returns the upstream socket (terminated with the proxy).
+ * rewritten by `rewrite`) go up, the upstream's come back (each text frame as the frames `answer`
+ * makes of it, when given), and a close on either side closes the other with the same code. Returns the upstream socket (terminated with the proxy).
  */
 function relayWebSocket(
   req: IncomingMessage, socket: Socket, head: Buffer, base: URL, rewrite: (frame: string) => Promise<string> | string,
