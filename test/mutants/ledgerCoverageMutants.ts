@@ -47,11 +47,11 @@ function dedupByContent() {
 }
 
 /** Rewrites the Completion frames of each completions WebSocket: `f` gets the frame and how many came before it on that socket. */
-function onCompletionFrames(f: (frame: string, index: number) => readonly string[]) {
+function onCompletionFrames(f: (frame: string, index: number) => readonly string[], path = '/v2/commands/completions') {
   const counts = new WeakMap<ProxyRequest, number>();
   return {
     wsResponse(req: ProxyRequest, frame: string): readonly string[] {
-      if (pathOf(req.url) !== '/v2/commands/completions' || !frame.includes('"Completion"')) return [frame];
+      if (pathOf(req.url) !== path || !frame.includes('"Completion"')) return [frame];
       const index = counts.get(req) ?? 0;
       counts.set(req, index + 1);
       return f(frame, index);
@@ -65,6 +65,12 @@ export const LEDGER_COVERAGE_MUTANTS: readonly Mutant[] = [
     description: 'the completions WebSocket loses the first completion it should send (a stream that starts one element late)',
     caughtBy: 'ledger.completions.websocket',
     fault: onCompletionFrames((frame, index) => (index === 0 ? [] : [frame])),
+  },
+  {
+    name: 'command-completions-websocket-repeats',
+    description: 'the GetCompletions WebSocket (3.5.7) sends every completion twice',
+    caughtBy: 'ledger.command-completions.websocket',
+    fault: onCompletionFrames((frame) => [frame, frame], '/v2/commands/command-completions'),
   },
   {
     name: 'completions-websocket-repeats',

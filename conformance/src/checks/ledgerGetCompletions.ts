@@ -44,6 +44,12 @@ function judge(ctx: CheckContext, e: Exchange, completions: readonly Json[], par
   if (foreign) ctx.fail(`${what}: the completion of ${String(foreign.commandId)} does not act as ${party}, the only party asked for`, e);
   const early = completions.filter((c) => typeof c.offset !== 'number' || c.offset <= begin);
   if (early.length > 0) ctx.fail(`${what}: completions at or before beginExclusive ${begin}: ${early.map((c) => String(c.offset)).join(', ')}`, e);
+  // One completion per command, in offset order: a repeated or reordered element shows as an offset that does not grow.
+  const times = completions.filter((c) => c.commandId === commandId).length;
+  if (times > 1) ctx.fail(`${what}: the completion of ${commandId} is delivered ${times} times`, e);
+  const offsets = completions.map((c) => c.offset);
+  const back = offsets.findIndex((o, i) => i > 0 && typeof o === 'number' && typeof offsets[i - 1] === 'number' && o <= (offsets[i - 1] as number));
+  if (back > 0) ctx.fail(`${what}: completion offsets do not increase: [${offsets.map(String).join(', ')}] (at element ${back})`, e);
 }
 
 export const ledgerGetCompletionsChecks: readonly CheckDefinition[] = [
@@ -106,12 +112,14 @@ export const ledgerGetCompletionsChecks: readonly CheckDefinition[] = [
       const party = await suiteParty(ctx);
       const begin = (await ledgerEnd(ctx)).offset;
       const created = await createContract(ctx, party);
+      // A second command, read up to: whatever the stream sent after the first's completion (a repeat) has arrived by then.
+      const next = await createContract(ctx, party);
       const ws = await ctx.http.stream('ledger', PATH, {
         request: { parties: [party], beginExclusive: begin },
         operationId: LedgerOp.commandCompletions,
         idleMs: 2_000,
         timeoutMs: Math.max(10_000, ctx.timeoutMs),
-        until: (messages) => completionsIn(messages).some((c) => c.commandId === created.commandId),
+        until: (messages) => completionsIn(messages).some((c) => c.commandId === next.commandId),
       });
       ctx.setEvidence(ws.exchange);
       if (ws.rejectedStatus !== undefined) return ctx.fail(`the WebSocket upgrade of ${PATH} was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
