@@ -53,6 +53,11 @@ export interface Fault {
   wsRequest?(req: ProxyRequest, frame: string, upstream: Upstream): Promise<string> | string;
   /** With `wsRequest`: the close code the client gets when the upstream closes with `code`. */
   wsCloseCode?(req: ProxyRequest, code: number): number;
+  /**
+   * Rewrites the frames the upstream sends on a WebSocket: the frames to send the client in its
+   * place (none drops it, two repeat it). Like `wsRequest`, it makes the proxy relay message by message.
+   */
+  wsResponse?(req: ProxyRequest, frame: string): readonly string[];
 }
 
 export interface Upstream {
@@ -120,9 +125,10 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
     sockets.add(socket);
     socket.on('error', () => undefined);
     const status = await fault.upgrade?.({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: '' });
-    if (status === undefined && fault.wsRequest) {
+    if (status === undefined && (fault.wsRequest || fault.wsResponse)) {
       const proxied = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: '' };
-      relays.add(relayWebSocket(req, socket, head, base, (frame) => fault.wsRequest!(proxied, frame, upstream), (code) => fault.wsCloseCode?.(proxied, code) ?? code));
+      const down = fault.wsResponse === undefined ? undefined : (frame: string) => fault.wsResponse!(proxied, frame);
+      relays.add(relayWebSocket(req, socket, head, base, (frame) => (fault.wsRequest ? fault.wsRequest(proxied, frame, upstream) : frame), (code) => fault.wsCloseCode?.(proxied, code) ?? code, down));
       return;
     }
     if (status !== undefined) {
@@ -170,7 +176,7 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
  * rewritten by `rewrite`) go up, the upstream's come back unchanged, and a close on either side
  * closes the other with the same code. Returns the upstream socket (terminated with the proxy).
  */
-function relayWebSocket(req: IncomingMessage, socket: Socket, head: Buffer, base: URL, rewrite: (frame: string) => Promise<string> | string, closeCode: (code: number) => number = (c) => c): WebSocket {
+function relayWebSocket(req: IncomingMessage, socket: Socket, head: Buffer, base: URL, rewrite: (frame: string) => Promise<string> | string, closeCode: (code: number) => number = (c) => c, down?: (frame: string) => readonly string[]): WebSocket {
   const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
   const auth = req.headers.authorization;
   const up = new WebSocket(`ws://${base.host}${req.url ?? '/'}`, offered, auth === undefined ? {} : { headers: { authorization: auth } });
@@ -190,7 +196,10 @@ function relayWebSocket(req: IncomingMessage, socket: Socket, head: Buffer, base
           if (up.readyState === WebSocket.OPEN) up.send(frame);
         });
       });
-      up.on('message', (data, isBinary) => client.send(data as Buffer, { binary: isBinary }));
+      up.on('message', (data, isBinary) => {
+        if (down === undefined || isBinary) return client.send(data as Buffer, { binary: isBinary });
+        for (const frame of down(Buffer.isBuffer(data) ? data.toString('utf8') : String(data))) client.send(frame);
+      });
       const closeWith = (target: WebSocket, code: number, reason: Buffer) => {
         if (target.readyState !== WebSocket.OPEN) return;
         // 1005 and 1006 say no code was sent; they cannot be sent on.

@@ -1,0 +1,171 @@
+import type { Mutant } from './mutants.js';
+import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+import { isObject, withJson, type Json } from './mutantKit.js';
+
+/**
+ * Faults found by hunting for rules clients rely on that no mutant broke yet: offsets across
+ * endpoints, pages that repeat an element, filters that leak other parties' contracts, interface
+ * views a wallet looks up by id, WebSocket streams that drop or repeat a frame, registry contexts
+ * whose disclosures contradict themselves. Each is a bug a real server plausibly ships.
+ */
+
+const is = (req: ProxyRequest, method: string, path: string | RegExp) => req.method === method && (typeof path === 'string' ? pathOf(req.url) === path : path.test(pathOf(req.url)));
+const ok200 = (res: ProxyResponse, f: (v: unknown) => unknown): ProxyResponse => (res.status === 200 ? withJson(res, f) : res);
+/** Deep map over JSON objects, children first. */
+const deep = (v: unknown, f: (x: Json) => Json): unknown => (Array.isArray(v) ? v.map((x) => deep(x, f)) : isObject(v) ? f(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, f)]))) : v);
+const hasQuery = (req: ProxyRequest, name: string) => new RegExp(`[?&]${name}=`).test(req.url);
+
+/** The ledger end answered `delta` away from the truth (never below 0). */
+const ledgerEndShifted = (delta: number): Fault => ({
+  response: (req, res) => (is(req, 'GET', '/v2/state/ledger-end') ? ok200(res, (v) => (isObject(v) && typeof v.offset === 'number' && v.offset + delta >= 0 ? { ...v, offset: v.offset + delta } : v)) : res),
+});
+
+/**
+ * Every `filtersByParty` read as a filter for any party (the first party's filter kept): the
+ * server forgets which party asked and answers what the participant hosts.
+ */
+const forAnyParty = (body: Json): Json =>
+  deep(body, (x) => {
+    if (!isObject(x.filtersByParty)) return x;
+    const first = Object.values(x.filtersByParty)[0];
+    const { filtersByParty: _byParty, ...rest } = x;
+    return { ...rest, filtersForAnyParty: isObject(first) ? first : {} };
+  }) as Json;
+const readsForAnyParty = (method: string, path: string): Fault => ({
+  request: (req) => {
+    const body = parse(req.body);
+    return is(req, method, path) && isObject(body) ? { ...req, body: JSON.stringify(forAnyParty(body)) } : req;
+  },
+});
+
+/**
+ * A page resumed from its token starts with the last element of the page before (a token that
+ * names the last element served, read as inclusive). `list` picks the elements of an answer.
+ */
+function pagesRepeatLast(matches: (req: ProxyRequest) => boolean, continued: (req: ProxyRequest) => boolean, key: string): Fault {
+  let last: unknown;
+  return {
+    response(req, res) {
+      if (!matches(req) || res.status !== 200) return res;
+      return withJson(res, (v) => {
+        if (!isObject(v) || !Array.isArray(v[key])) return v;
+        const items = v[key] as unknown[];
+        const out = continued(req) && last !== undefined && items.length > 0 ? [last, ...items] : items;
+        last = items.length > 0 ? items[items.length - 1] : last;
+        return { ...v, [key]: out };
+      });
+    },
+  };
+}
+const bodyHasPageToken = (req: ProxyRequest) => {
+  const b = parse(req.body);
+  return (isObject(b) && typeof b.pageToken === 'string' && b.pageToken !== '') || hasQuery(req, 'pageToken');
+};
+
+/** On WebSocket path `path`: the first frame `pick` selects is repeated (`twice`) or dropped. */
+function wsFrame(path: string, pick: (v: Json) => boolean, mode: 'twice' | 'drop'): Fault {
+  return {
+    wsResponse(req, frame) {
+      const v = parse(frame);
+      // One fault per socket would need per-socket state; every matching frame keeps it simple and deterministic.
+      if (pathOf(req.url) !== path || !isObject(v) || !pick(v)) return [frame];
+      return mode === 'twice' ? [frame, frame] : [];
+    },
+  };
+}
+const isContractFrame = (v: Json) => isObject(v.contractEntry) && 'JsActiveContract' in v.contractEntry;
+
+/** Each created event's interface views named by the template's id instead of the interface's. */
+const viewsNamedByTemplate = (v: unknown): unknown =>
+  deep(v, (x) => (Array.isArray(x.interfaceViews) && typeof x.templateId === 'string' ? { ...x, interfaceViews: x.interfaceViews.map((iv) => (isObject(iv) ? { ...iv, interfaceId: x.templateId } : iv)) } : x));
+
+/** Rotates the template ids of a context's disclosed contracts by one (a join that pairs rows by position). */
+const rotateDisclosedTemplates = (v: unknown): unknown =>
+  deep(v, (x) => {
+    const d = x.disclosedContracts;
+    if (!Array.isArray(d) || d.length < 2 || !d.every(isObject)) return x;
+    const ids = (d as Json[]).map((c) => c.templateId);
+    if (new Set(ids).size < 2) return x;
+    return { ...x, disclosedContracts: (d as Json[]).map((c, i) => ({ ...c, templateId: ids[(i + 1) % ids.length] })) };
+  });
+
+export const HUNT_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'hunt-ledger-end-lags-one',
+    description: 'GET /v2/state/ledger-end answers one below the last committed offset (the index end minus the offset being written): a just-completed command lies past the ledger end',
+    caughtBy: 'ledger.ledger-end.advances-on-commit',
+    fault: ledgerEndShifted(-1),
+  },
+  {
+    name: 'hunt-ledger-end-ahead-one',
+    description: 'GET /v2/state/ledger-end answers the next offset to be allocated, one past the last committed one: reads at the ledger end are refused as past it',
+    caughtBy: 'ledger.ledger-end.advances-on-commit',
+    fault: ledgerEndShifted(1),
+  },
+  {
+    name: 'hunt-updates-by-party-for-any-party',
+    description: 'POST /v2/updates reads filtersByParty as filtersForAnyParty: a party sees transactions it is no stakeholder of',
+    caughtBy: 'ledger.visibility.stakeholders-only',
+    fault: readsForAnyParty('POST', '/v2/updates'),
+  },
+  {
+    name: 'hunt-user-rights-of-caller',
+    description: "GET /v2/users/{id}/rights answers the rights of the authenticated user (participant_admin), not of the user in the path",
+    caughtBy: 'ledger.users.rights-list',
+    fault: { request: (req) => (req.method === 'GET' && /^\/v2\/users\/[^/]+\/rights$/.test(pathOf(req.url)) ? { ...req, url: '/v2/users/participant_admin/rights' } : req) },
+  },
+  {
+    name: 'hunt-user-pages-repeat-last',
+    description: 'GET /v2/users resumed from a page token starts with the last user of the page before (the token read as inclusive)',
+    caughtBy: 'ledger.lists.complete-on-every-page',
+    fault: pagesRepeatLast((req) => is(req, 'GET', '/v2/users'), (req) => hasQuery(req, 'pageToken'), 'users'),
+  },
+  {
+    name: 'hunt-updates-page-repeats-last',
+    description: 'get-updates-page resumed from its token starts with the last update of the page before',
+    caughtBy: 'ledger.updates-page.walk-equals-list',
+    fault: pagesRepeatLast((req) => is(req, 'POST', '/v2/updates/get-updates-page'), bodyHasPageToken, 'updates'),
+  },
+  {
+    name: 'hunt-acs-page-repeats-last',
+    description: 'GET active-contracts-page resumed from its token starts with the last contract of the page before',
+    caughtBy: 'ledger.acs-page.walk-equals-list',
+    fault: pagesRepeatLast((req) => is(req, 'GET', '/v2/state/active-contracts-page'), bodyHasPageToken, 'activeContracts'),
+  },
+  {
+    name: 'hunt-interface-view-named-by-template',
+    description: "interface views carry the template's id as interfaceId: a wallet looking up the Holding view by interface id finds none",
+    caughtBy: 'ledger.daml.own-package',
+    fault: { response: (req, res) => (pathOf(req.url).startsWith('/v2/') ? ok200(res, viewsNamedByTemplate) : res) },
+  },
+  {
+    name: 'hunt-updates-drop-interface-views',
+    description: 'the HTTP update list leaves out the interface views its interface filter asked for (includeInterfaceView honoured by active contracts only)',
+    caughtBy: 'ledger.filters.updates',
+    fault: { response: (req, res) => (is(req, 'POST', '/v2/updates') ? ok200(res, (v) => deep(v, (x) => (Array.isArray(x.interfaceViews) ? { ...x, interfaceViews: [] } : x))) : res) },
+  },
+  {
+    name: 'hunt-ws-acs-drops-contracts',
+    description: 'the active-contracts WebSocket drops the contract entries (only the HTTP form serves them)',
+    caughtBy: 'ledger.acs.websocket-equals-http',
+    fault: wsFrame('/v2/state/active-contracts', isContractFrame, 'drop'),
+  },
+  {
+    name: 'hunt-disclosed-template-ids-rotated',
+    description: 'registry choice contexts pair disclosed contracts with the template id of the next one (a join by position): each disclosure names a template its blob is not of',
+    caughtBy: 'registry.cross-group.disclosed-match-ledger',
+    fault: { response: (req, res) => (req.method === 'POST' && pathOf(req.url).startsWith('/registry/') ? ok200(res, rotateDisclosedTemplates) : res) },
+  },
+  {
+    name: 'hunt-round-times-swapped',
+    description: "Scan answers each open round's opensAt and targetClosesAt swapped (a serializer that maps them the wrong way round)",
+    caughtBy: 'scan.rounds.open-round-now',
+    needs: 'scan',
+    fault: {
+      response: (req, res) =>
+        is(req, 'POST', '/v0/open-and-issuing-mining-rounds')
+          ? ok200(res, (v) => deep(v, (x) => (typeof x.opensAt === 'string' && typeof x.targetClosesAt === 'string' ? { ...x, opensAt: x.targetClosesAt, targetClosesAt: x.opensAt } : x)))
+          : res,
+    },
+  },
+];
