@@ -73,6 +73,7 @@ function wsFrame(path: string, pick: (v: Json) => boolean, mode: 'twice' | 'drop
     },
   };
 }
+const isTransactionFrame = (v: Json) => isObject(v.update) && 'Transaction' in v.update;
 const isContractFrame = (v: Json) => isObject(v.contractEntry) && 'JsActiveContract' in v.contractEntry;
 
 /** Each created event's interface views named by the template's id instead of the interface's. */
@@ -143,6 +144,12 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
     description: 'the HTTP update list leaves out the interface views its interface filter asked for (includeInterfaceView honoured by active contracts only)',
     caughtBy: 'ledger.filters.updates',
     fault: { response: (req, res) => (is(req, 'POST', '/v2/updates') ? ok200(res, (v) => deep(v, (x) => (Array.isArray(x.interfaceViews) ? { ...x, interfaceViews: [] } : x))) : res) },
+  },
+  {
+    name: 'hunt-ws-updates-frame-twice',
+    description: 'the /v2/updates WebSocket sends every transaction twice (a resend buffer replayed after each flush)',
+    caughtBy: 'ledger.updates.websocket-matches-http',
+    fault: wsFrame('/v2/updates', isTransactionFrame, 'twice'),
   },
   {
     name: 'hunt-ws-acs-drops-contracts',

@@ -62,7 +62,7 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.updates.websocket-matches-http',
-    title: 'The WebSocket on /v2/updates streams the same transactions as the HTTP list',
+    title: 'The WebSocket on /v2/updates streams the same transactions as the HTTP list, once each, in the same order',
     level: 'MUST',
     kind: 'example',
     specRef: `${SD_B}: POST /v2/updates and WebSocket on /v2/updates`,
@@ -88,6 +88,11 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
       const extra = b.filter((x) => !a.includes(x));
       if (missing.length > 0 || extra.length > 0) {
         ctx.fail(`HTTP listed ${a.length} transaction(s), the WebSocket ${b.length}; only in HTTP: ${missing.slice(0, 5).join(', ') || 'none'}; only on the WebSocket: ${extra.slice(0, 5).join(', ') || 'none'}`, ws.exchange);
+      }
+      // The same set is not enough: a stream reader applies each transaction once, in offset order.
+      const at = b.findIndex((x, i) => x !== a[i]);
+      if (missing.length === 0 && extra.length === 0 && (at >= 0 || a.length !== b.length)) {
+        ctx.fail(`the WebSocket sent the same transactions as HTTP but not once each in offset order: element ${at >= 0 ? at : a.length} is ${b[at >= 0 ? at : a.length] ?? 'missing'}, HTTP's is ${a[at >= 0 ? at : a.length] ?? 'the end'}`, ws.exchange);
       }
       ctx.setEvidence(ws.exchange);
     },
