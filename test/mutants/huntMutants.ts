@@ -1,5 +1,5 @@
 import type { Mutant } from './mutants.js';
-import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse, type Upstream } from './mutantProxy.js';
 import { isObject, withJson, type Json } from './mutantKit.js';
 
 /**
@@ -14,6 +14,11 @@ const ok200 = (res: ProxyResponse, f: (v: unknown) => unknown): ProxyResponse =>
 /** Deep map over JSON objects, children first. */
 const deep = (v: unknown, f: (x: Json) => Json): unknown => (Array.isArray(v) ? v.map((x) => deep(x, f)) : isObject(v) ? f(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, f)]))) : v);
 const hasQuery = (req: ProxyRequest, name: string) => new RegExp(`[?&]${name}=`).test(req.url);
+
+async function ledgerEndOf(upstream: Upstream): Promise<number> {
+  const v = parse((await upstream.send({ method: 'GET', url: '/v2/state/ledger-end', headers: {}, body: '' })).body);
+  return isObject(v) && typeof v.offset === 'number' ? v.offset : 0;
+}
 
 /** The ledger end answered `delta` away from the truth (never below 0). */
 const ledgerEndShifted = (delta: number): Fault => ({
@@ -144,6 +149,20 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
     description: 'the HTTP update list leaves out the interface views its interface filter asked for (includeInterfaceView honoured by active contracts only)',
     caughtBy: 'ledger.filters.updates',
     fault: { response: (req, res) => (is(req, 'POST', '/v2/updates') ? ok200(res, (v) => deep(v, (x) => (Array.isArray(x.interfaceViews) ? { ...x, interfaceViews: [] } : x))) : res) },
+  },
+  {
+    name: 'hunt-acs-created-offset-is-snapshot',
+    description: "active contracts stamp each created event with the snapshot's offset (activeAtOffset), not the offset that created it",
+    caughtBy: 'ledger.acs.active-at-offset',
+    fault: {
+      request: async (req, upstream) => {
+        if (!is(req, 'POST', '/v2/state/active-contracts')) return req;
+        const body = parse(req.body);
+        const at = isObject(body) && typeof body.activeAtOffset === 'number' && body.activeAtOffset > 0 ? body.activeAtOffset : await ledgerEndOf(upstream);
+        const res = await upstream.send(req);
+        return ok200({ ...res, raw: undefined }, (v) => (Array.isArray(v) ? v.map((e) => deep(e, (x) => (isObject(x.createdEvent) ? { ...x, createdEvent: { ...x.createdEvent, offset: at } } : x))) : v));
+      },
+    },
   },
   {
     name: 'hunt-ws-updates-frame-twice',

@@ -24,6 +24,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: 'values are labelled records whatever verbose says', specRef: `${B}: value rendering from the Daml type`, checkedBy: ['ledger.acs.verbose-values'] },
   { rule: 'an exercise answers its result and the events of what it did', specRef: `${B}: ExercisedEvent`, checkedBy: ['ledger.exercise.result-and-events'] },
   { rule: 'visibility: a party sees only contracts it is a stakeholder of', specRef: `${B}: visibility`, checkedBy: ['ledger.visibility.stakeholders-only'] },
+  { rule: 'a created event in active contracts carries the offset of the transaction that created it, not the snapshot offset', specRef: `${B}: CreatedEvent.offset`, checkedBy: ['ledger.acs.active-at-offset'] },
   { rule: 'user and party management round trips', specRef: `${B}: UserManagementService, PartyManagementService`, checkedBy: ['ledger.users.*', 'ledger.parties.*'] },
   { rule: 'command deduplication on (userId, actAs, commandId)', specRef: `${B}: command deduplication`, checkedBy: ['ledger.dedup.*', 'ledger.stateful.model'] },
   { rule: 'active contracts at any offset between the pruning offset and the ledger end', specRef: `${B}: activeAtOffset`, checkedBy: ['ledger.acs.active-at-offset', 'ledger.stateful.model', 'ledger.pruned-offsets.shape'] },
