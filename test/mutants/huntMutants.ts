@@ -115,6 +115,31 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
     fault: readsForAnyParty('POST', '/v2/updates'),
   },
   {
+    name: 'hunt-update-by-id-for-any-party',
+    description: 'update-by-id ignores the requesting parties of its format: it answers a transaction to a party that sees none of it instead of 404',
+    caughtBy: 'ledger.visibility.point-reads-stakeholders-only',
+    fault: readsForAnyParty('POST', '/v2/updates/update-by-id'),
+  },
+  {
+    name: 'hunt-events-by-contract-id-for-any-party',
+    description: 'events-by-contract-id answers the events of a contract to any requesting party, stakeholder or not',
+    caughtBy: 'ledger.visibility.point-reads-stakeholders-only',
+    fault: readsForAnyParty('POST', '/v2/events/events-by-contract-id'),
+  },
+  {
+    name: 'hunt-contract-by-id-drops-querying-parties',
+    description: 'contract-by-id drops queryingParties (read as empty: any party), so it answers the payload to a party that is no stakeholder',
+    caughtBy: 'ledger.visibility.point-reads-stakeholders-only',
+    fault: {
+      request: (req) => {
+        const body = parse(req.body);
+        if (!is(req, 'POST', '/v2/contracts/contract-by-id') || !isObject(body)) return req;
+        const { queryingParties: _dropped, ...rest } = body;
+        return { ...req, body: JSON.stringify(rest) };
+      },
+    },
+  },
+  {
     name: 'hunt-user-rights-of-caller',
     description: "GET /v2/users/{id}/rights answers the rights of the authenticated user (participant_admin), not of the user in the path",
     caughtBy: 'ledger.users.rights-list',

@@ -24,6 +24,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: 'values are labelled records whatever verbose says', specRef: `${B}: value rendering from the Daml type`, checkedBy: ['ledger.acs.verbose-values'] },
   { rule: 'an exercise answers its result and the events of what it did', specRef: `${B}: ExercisedEvent`, checkedBy: ['ledger.exercise.result-and-events'] },
   { rule: 'visibility: a party sees only contracts it is a stakeholder of', specRef: `${B}: visibility`, checkedBy: ['ledger.visibility.stakeholders-only'] },
+  { rule: 'visibility holds in point reads: update-by-id/offset, events-by-contract-id and contract-by-id answer 404 to a party that sees nothing of it', specRef: `${B}: UPDATE_NOT_FOUND, CONTRACT_EVENTS_NOT_FOUND, CONTRACT_PAYLOAD_NOT_FOUND (not found, or not visible)`, checkedBy: ['ledger.visibility.point-reads-stakeholders-only'] },
   { rule: 'a created event in active contracts carries the offset of the transaction that created it, not the snapshot offset', specRef: `${B}: CreatedEvent.offset`, checkedBy: ['ledger.acs.active-at-offset'] },
   { rule: 'user and party management round trips', specRef: `${B}: UserManagementService, PartyManagementService`, checkedBy: ['ledger.users.*', 'ledger.parties.*'] },
   { rule: 'command deduplication on (userId, actAs, commandId)', specRef: `${B}: command deduplication`, checkedBy: ['ledger.dedup.*', 'ledger.stateful.model'] },
