@@ -219,4 +219,16 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
           : res,
     },
   },
+  {
+    name: 'hunt-utf8-read-as-latin1',
+    description: 'JSON request bodies are decoded as ISO-8859-1 (a charset default for bodies without one): non-ASCII text, such as party annotations, is stored double-encoded',
+    caughtBy: 'ledger.parties.update-resource-version',
+    fault: {
+      request: (req) => {
+        const json = String(req.headers['content-type'] ?? '').startsWith('application/json');
+        if (!['POST', 'PATCH'].includes(req.method) || !pathOf(req.url).startsWith('/v2/') || !json || req.raw === undefined) return req;
+        return { ...req, body: req.raw.bytes.toString('latin1'), raw: undefined };
+      },
+    },
+  },
 ];
