@@ -231,4 +231,10 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
       },
     },
   },
+  {
+    name: 'hunt-ledger-end-cacheable',
+    description: 'GET /v2/state/ledger-end answers Cache-Control: public, max-age=60 (a gateway default): a browser wallet re-reads a stale ledger end for a minute',
+    caughtBy: 'ledger.wire.state-reads-not-cacheable',
+    fault: { response: (req, res) => (is(req, 'GET', '/v2/state/ledger-end') ? { ...res, headers: { ...res.headers, 'cache-control': 'public, max-age=60' } } : res) },
+  },
 ];

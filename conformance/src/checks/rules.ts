@@ -26,6 +26,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: 'visibility: a party sees only contracts it is a stakeholder of', specRef: `${B}: visibility`, checkedBy: ['ledger.visibility.stakeholders-only'] },
   { rule: 'visibility holds in point reads: update-by-id/offset, events-by-contract-id and contract-by-id answer 404 to a party that sees nothing of it', specRef: `${B}: UPDATE_NOT_FOUND, CONTRACT_EVENTS_NOT_FOUND, CONTRACT_PAYLOAD_NOT_FOUND (not found, or not visible)`, checkedBy: ['ledger.visibility.point-reads-stakeholders-only'] },
   { rule: 'a created event in active contracts carries the offset of the transaction that created it, not the snapshot offset', specRef: `${B}: CreatedEvent.offset`, checkedBy: ['ledger.acs.active-at-offset'] },
+  { rule: 'reads of moving state are not declared fresh for HTTP caches (a browser wallet would read a stale ledger end)', specRef: 'RFC 9111 §4.2', checkedBy: ['ledger.wire.state-reads-not-cacheable'] },
   { rule: 'user and party management round trips', specRef: `${B}: UserManagementService, PartyManagementService`, checkedBy: ['ledger.users.*', 'ledger.parties.*'] },
   { rule: 'command deduplication on (userId, actAs, commandId)', specRef: `${B}: command deduplication`, checkedBy: ['ledger.dedup.*', 'ledger.stateful.model'] },
   { rule: 'active contracts at any offset between the pruning offset and the ledger end', specRef: `${B}: activeAtOffset`, checkedBy: ['ledger.acs.active-at-offset', 'ledger.stateful.model', 'ledger.pruned-offsets.shape'] },
