@@ -95,6 +95,13 @@ const rotateDisclosedTemplates = (v: unknown): unknown =>
     return { ...x, disclosedContracts: (d as Json[]).map((c, i) => ({ ...c, templateId: ids[(i + 1) % ids.length] })) };
   });
 
+/** The offset of an update element ({update: {Transaction: {value: {offset}}}} and the other kinds), or undefined. */
+const offsetOf = (el: unknown): number | undefined => {
+  if (!isObject(el) || !isObject(el.update)) return undefined;
+  const inner = Object.values(el.update)[0];
+  return isObject(inner) && isObject(inner.value) && typeof inner.value.offset === 'number' ? inner.value.offset : undefined;
+};
+
 export const HUNT_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt-ledger-end-lags-one',
@@ -236,5 +243,20 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
     description: 'GET /v2/state/ledger-end answers Cache-Control: public, max-age=60 (a gateway default): a browser wallet re-reads a stale ledger end for a minute',
     caughtBy: 'ledger.wire.state-reads-not-cacheable',
     fault: { response: (req, res) => (is(req, 'GET', '/v2/state/ledger-end') ? { ...res, headers: { ...res.headers, 'cache-control': 'public, max-age=60' } } : res) },
+  },
+  {
+    name: 'hunt-updates-page-lower-bound-inclusive',
+    description: "get-updates-page answers lowestPageOffsetExclusive as the offset of the page's first update (an inclusive bound where the API says exclusive)",
+    caughtBy: 'ledger.updates-page.walk-equals-list',
+    fault: {
+      response: (req, res) =>
+        is(req, 'POST', '/v2/updates/get-updates-page')
+          ? ok200(res, (v) => {
+              if (!isObject(v) || !Array.isArray(v.updates)) return v;
+              const offsets = v.updates.map(offsetOf).filter((o): o is number => o !== undefined);
+              return offsets.length === 0 ? v : { ...v, lowestPageOffsetExclusive: Math.min(...offsets) };
+            })
+          : res,
+    },
   },
 ];

@@ -66,7 +66,13 @@ function expectTree(ctx: CheckContext, tree: unknown, tx: Json, what: string, e:
   expectSame(ctx, tree.eventsById, eventsByNode(tx), `${what}: eventsById (keyed by node id, ledger effects)`, e);
 }
 
-async function pageWalk(ctx: CheckContext, send: (token: string | undefined) => Promise<Exchange>, itemsOf: (body: Json) => unknown[], limit = 200): Promise<{ items: unknown[]; pages: number; last: Exchange; first: Json }> {
+async function pageWalk(
+  ctx: CheckContext,
+  send: (token: string | undefined) => Promise<Exchange>,
+  itemsOf: (body: Json) => unknown[],
+  limit = 200,
+  onPage?: (body: Json, page: unknown[], e: Exchange) => void,
+): Promise<{ items: unknown[]; pages: number; last: Exchange; first: Json }> {
   const items: unknown[] = [];
   let token: string | undefined;
   let pages = 0;
@@ -78,6 +84,7 @@ async function pageWalk(ctx: CheckContext, send: (token: string | undefined) => 
     const body = objectBody(ctx, last, `page ${pages + 1}`);
     first ??= body;
     const page = itemsOf(body);
+    onPage?.(body, page, last);
     items.push(...page);
     token = typeof body.nextPageToken === 'string' && body.nextPageToken !== '' && page.length > 0 ? body.nextPageToken : undefined;
     pages++;
@@ -286,12 +293,12 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.updates-page.walk-equals-list',
-    title: 'A walk over get-updates-page, ascending and descending, yields the transactions of the /v2/updates list, each once',
+    title: 'A walk over get-updates-page, ascending and descending, yields the transactions of the /v2/updates list, each once, each page within its own bounds',
     group: 'ledger',
     operationId: LedgerReadOp.updatesPage,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_35}: POST /v2/updates/get-updates-page (nextPageToken, descending_order)`,
+    specRef: `${UPSTREAM_35}: POST /v2/updates/get-updates-page (nextPageToken, descending_order; lowest_page_offset_exclusive and highest_page_offset_inclusive bound the page)`,
     requires: { writes: true },
     async run(ctx) {
       const w = await written(ctx);
@@ -302,6 +309,18 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
           ctx,
           (token) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/get-updates-page', json: { ...request, ...(token ? { pageToken: token } : {}) } }),
           (body) => (Array.isArray(body.updates) ? body.updates : []),
+          200,
+          // A client resumes or deduplicates by the page's bounds: each update on it lies within (lowest, highest].
+          (body, page, e) => {
+            const low = body.lowestPageOffsetExclusive;
+            const high = body.highestPageOffsetInclusive;
+            for (const u of page) {
+              const inner = isObject(u) && isObject(u.update) ? Object.values(u.update)[0] : undefined;
+              const offset = isObject(inner) && isObject(inner.value) ? inner.value.offset : undefined;
+              if (typeof offset !== 'number' || typeof low !== 'number' || typeof high !== 'number') continue;
+              if (!(low < offset && offset <= high)) ctx.fail(`${descendingOrder ? 'a descending' : 'an ascending'} page holds an update at offset ${offset} outside its bounds (lowestPageOffsetExclusive ${low}, highestPageOffsetInclusive ${high}]`, e);
+            }
+          },
         );
         const got = walk.items.filter((u): u is Json => isObject(u) && isObject(u.update) && isObject(u.update.Transaction)).map((u) => txOf(u).updateId);
         const expected = descendingOrder ? [...want].reverse() : want;
