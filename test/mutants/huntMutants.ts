@@ -259,4 +259,22 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
           : res,
     },
   },
+  {
+    name: 'hunt-updates-checkpoint-ahead',
+    description: 'the update list opens with an OffsetCheckpoint at the offset of its last transaction: a client restarting from the checkpoint skips every transaction after it',
+    caughtBy: 'ledger.updates.ordered',
+    fault: {
+      response: (req, res) =>
+        is(req, 'POST', '/v2/updates')
+          ? ok200(res, (v) => {
+              if (!Array.isArray(v) || v.length < 2) return v;
+              const last = v[v.length - 1];
+              const offset = offsetOf(last);
+              const tx = isObject(last) && isObject(last.update) && isObject(last.update.Transaction) && isObject(last.update.Transaction.value) ? last.update.Transaction.value : undefined;
+              if (offset === undefined || tx === undefined) return v;
+              return [{ update: { OffsetCheckpoint: { value: { offset, synchronizerTimes: [{ synchronizerId: tx.synchronizerId, recordTime: tx.recordTime }] } } } }, ...v];
+            })
+          : res,
+    },
+  },
 ];

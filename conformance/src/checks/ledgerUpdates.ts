@@ -42,13 +42,13 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.updates.ordered',
-    title: 'Updates come in strictly increasing offsets within (beginExclusive, endInclusive], each updateId once',
+    title: 'Updates come in strictly increasing offsets within (beginExclusive, endInclusive], each updateId once, none after an offset checkpoint at or past its offset',
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: beginExclusive/endInclusive; every transaction one offset, updateId unique`,
+    specRef: `${UPSTREAM_B}: beginExclusive/endInclusive; every transaction one offset, updateId unique; OffsetCheckpoint (an offset to restart consumption from)`,
     async run(ctx) {
       const w = await window(ctx);
-      const { exchange, transactions } = await updates(ctx, w.party, w.begin, w.end);
+      const { exchange, items, transactions } = await updates(ctx, w.party, w.begin, w.end);
       const seen = new Set<string>();
       let last = w.begin;
       for (const t of transactions) {
@@ -57,6 +57,19 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
         if (seen.has(t.updateId)) ctx.fail(`updateId ${t.updateId} appears twice`, exchange);
         seen.add(t.updateId);
         last = t.offset;
+      }
+      // A client restarts from the last checkpoint it saw: no update may come after one at or below its offset.
+      let checkpoint: number | undefined;
+      for (const item of items) {
+        const [kind, inner] = isObject(item) && isObject(item.update) ? (Object.entries(item.update)[0] ?? []) : [];
+        const offset = isObject(inner) && isObject(inner.value) ? inner.value.offset : undefined;
+        if (typeof offset !== 'number') continue;
+        if (kind === 'OffsetCheckpoint') {
+          if (offset > w.end) ctx.fail(`an OffsetCheckpoint at ${offset} is beyond endInclusive ${w.end}`, exchange);
+          checkpoint = Math.max(checkpoint ?? offset, offset);
+        } else if (checkpoint !== undefined && offset <= checkpoint) {
+          ctx.fail(`an update at offset ${offset} follows an OffsetCheckpoint at ${checkpoint}: a client restarting from the checkpoint never reads it`, exchange);
+        }
       }
     },
   }),
