@@ -277,4 +277,13 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
           : res,
     },
   },
+  {
+    name: 'hunt-acs-every-contract-twice',
+    description: 'active contracts list every contract twice, over HTTP and the WebSocket alike (a join over two synchronizer tables)',
+    caughtBy: 'ledger.filters.active-contracts',
+    fault: {
+      response: (req, res) => (is(req, 'POST', '/v2/state/active-contracts') ? ok200(res, (v) => (Array.isArray(v) ? v.flatMap((e) => (isObject(e) && isContractFrame(e) ? [e, e] : [e])) : v)) : res),
+      ...wsFrame('/v2/state/active-contracts', isContractFrame, 'twice'),
+    },
+  },
 ];

@@ -127,7 +127,10 @@ async function judge(ctx: CheckContext, w: World, q: Query, auth: AuthMode | und
   if (got.join() !== want.join()) {
     const extra = got.filter((x) => !want.includes(x));
     const missing = want.filter((x) => !got.includes(x));
-    ctx.fail(`${describe(q)}: ${extra.length ? `returns ${extra.join(', ')} it must leave out` : ''}${extra.length && missing.length ? '; ' : ''}${missing.length ? `lacks ${missing.join(', ')}` : ''}`, e);
+    // The same set answered with repeats: a reader would count those contracts (holdings) twice.
+    const repeated = [...new Set(got.filter((x, i) => got.indexOf(x) !== i))];
+    const problems = [extra.length ? `returns ${extra.join(', ')} it must leave out` : '', missing.length ? `lacks ${missing.join(', ')}` : '', repeated.length ? `returns ${repeated.join(', ')} more than once` : ''];
+    ctx.fail(`${describe(q)}: ${problems.filter((p) => p !== '').join('; ')}`, e);
   }
   const t = ctx.profile.ledger!.template!;
   for (const ev of mine) {
