@@ -102,6 +102,11 @@ const offsetOf = (el: unknown): number | undefined => {
   return isObject(inner) && isObject(inner.value) && typeof inner.value.offset === 'number' ? inner.value.offset : undefined;
 };
 
+/** Strings that read as Daml Int64 or Numeric, as JSON numbers (a codec mapping them to BigDecimal/Long). */
+const numbersUnquoted = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(numbersUnquoted) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, numbersUnquoted(x)])) : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+const DAML_VALUES = ['createArgument', 'viewValue', 'exerciseResult', 'choiceArgument'];
+
 export const HUNT_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt-ledger-end-lags-one',
@@ -284,6 +289,15 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
     fault: {
       response: (req, res) => (is(req, 'POST', '/v2/state/active-contracts') ? ok200(res, (v) => (Array.isArray(v) ? v.flatMap((e) => (isObject(e) && isContractFrame(e) ? [e, e] : [e])) : v)) : res),
       ...wsFrame('/v2/state/active-contracts', isContractFrame, 'twice'),
+    },
+  },
+  {
+    name: 'hunt-daml-numbers-unquoted',
+    description: "Daml Int64 and Numeric values are rendered as JSON numbers instead of strings (the JSON API's encoding), so large or precise amounts lose digits in clients",
+    caughtBy: 'ledger.acs.verbose-values',
+    fault: {
+      response: (req, res) =>
+        pathOf(req.url).startsWith('/v2/') ? ok200(res, (v) => deep(v, (x) => Object.fromEntries(Object.entries(x).map(([k, y]) => [k, DAML_VALUES.includes(k) ? numbersUnquoted(y) : y])))) : res,
     },
   },
 ];
