@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse, type Upstream } from './mutantProxy.js';
-import { isObject, withJson, type Json } from './mutantKit.js';
+import { cantonError, isObject, withJson, type Json } from './mutantKit.js';
 
 /**
  * Faults found by hunting for rules clients rely on that no mutant broke yet: offsets across
@@ -106,6 +106,27 @@ const offsetOf = (el: unknown): number | undefined => {
 const numbersUnquoted = (v: unknown): unknown =>
   Array.isArray(v) ? v.map(numbersUnquoted) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, numbersUnquoted(x)])) : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
 const DAML_VALUES = ['createArgument', 'viewValue', 'exerciseResult', 'choiceArgument'];
+
+/**
+ * Command deduplication keyed on the command id alone: a command id seen before under other actAs
+ * parties (or another user) is refused as a duplicate, though its change id differs.
+ */
+function dedupOnCommandIdOnly(): Fault {
+  const seen = new Map<string, string>();
+  return {
+    request(req) {
+      const body = parse(req.body);
+      if (req.method !== 'POST' || !pathOf(req.url).startsWith('/v2/commands/submit-and-wait') || !isObject(body)) return req;
+      const c = isObject(body.commands) ? body.commands : body;
+      if (typeof c.commandId !== 'string') return req;
+      const key = JSON.stringify([c.userId ?? '', c.actAs ?? []]);
+      const before = seen.get(c.commandId);
+      if (before !== undefined && before !== key) return cantonError(409, 'DUPLICATE_COMMAND', `A command with the given command id ${c.commandId} has already been successfully processed`, 10);
+      seen.set(c.commandId, key);
+      return req;
+    },
+  };
+}
 
 export const HUNT_MUTANTS: readonly Mutant[] = [
   {
@@ -299,5 +320,11 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
       response: (req, res) =>
         pathOf(req.url).startsWith('/v2/') ? ok200(res, (v) => deep(v, (x) => Object.fromEntries(Object.entries(x).map(([k, y]) => [k, DAML_VALUES.includes(k) ? numbersUnquoted(y) : y])))) : res,
     },
+  },
+  {
+    name: 'hunt-dedup-on-command-id-only',
+    description: 'command deduplication keys on the command id alone: the same command id under other actAs parties is refused as DUPLICATE_COMMAND although its change id (userId, actAs, commandId) is new',
+    caughtBy: 'ledger.dedup.new-command-id-accepted',
+    fault: dedupOnCommandIdOnly(),
   },
 ];
