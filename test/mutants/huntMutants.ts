@@ -322,9 +322,41 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
     },
   },
   {
+    name: 'hunt-update-by-offset-for-any-party',
+    description: 'update-by-offset ignores the requesting parties of its format: it answers the transaction at an offset to a party that sees none of it instead of 404',
+    caughtBy: 'ledger.visibility.point-reads-stakeholders-only',
+    fault: readsForAnyParty('POST', '/v2/updates/update-by-offset'),
+  },
+  {
     name: 'hunt-dedup-on-command-id-only',
     description: 'command deduplication keys on the command id alone: the same command id under other actAs parties is refused as DUPLICATE_COMMAND although its change id (userId, actAs, commandId) is new',
     caughtBy: 'ledger.dedup.new-command-id-accepted',
     fault: dedupOnCommandIdOnly(),
+  },
+  {
+    name: 'hunt-duplicate-command-retryable',
+    description: 'DUPLICATE_COMMAND is filed as contention (errorCategory 2, ABORTED, HTTP 409): clients retry a duplicate instead of looking up its first completion',
+    caughtBy: 'ledger.errors.metadata-agree',
+    fault: {
+      response: (req, res) => {
+        const v = parse(res.body);
+        return res.status === 409 && isObject(v) && v.code === 'DUPLICATE_COMMAND' ? { ...res, body: JSON.stringify({ ...v, errorCategory: 2, grpcCodeValue: 10 }), raw: undefined } : res;
+      },
+    },
+  },
+  {
+    name: 'hunt-registry-admin-other-party',
+    description: "registry info names the participant's own admin party as adminId instead of the instruments' admin (a validator-local registry default)",
+    caughtBy: 'registry.transfer-factory.context-v1',
+    fault: {
+      request: async (req, upstream) => {
+        if (!is(req, 'GET', '/registry/metadata/v1/info')) return req;
+        const res = await upstream.send(req);
+        const pid = parse((await upstream.send({ method: 'GET', url: '/v2/parties/participant-id', headers: req.headers, body: '' })).body);
+        const participant = isObject(pid) && typeof pid.participantId === 'string' ? pid.participantId : undefined;
+        const ns = participant?.split('::')[1];
+        return ns === undefined ? res : ok200({ ...res, raw: undefined }, (v) => (isObject(v) ? { ...v, adminId: `participant-admin::${ns}` } : v));
+      },
+    },
   },
 ];
