@@ -359,4 +359,18 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
       },
     },
   },
+  {
+    name: 'hunt-events-by-contract-id-created-offset-latest',
+    description: "events-by-contract-id dates the created event by the contract's latest event (its archival, once archived), not by its creation",
+    caughtBy: 'ledger.events-by-contract-id.create-then-archive',
+    fault: {
+      response: (req, res) =>
+        is(req, 'POST', '/v2/events/events-by-contract-id')
+          ? ok200(res, (v) => {
+              if (!isObject(v) || !isObject(v.created) || !isObject(v.created.createdEvent) || !isObject(v.archived) || !isObject(v.archived.archivedEvent)) return v;
+              return { ...v, created: { ...v.created, createdEvent: { ...v.created.createdEvent, offset: v.archived.archivedEvent.offset } } };
+            })
+          : res,
+    },
+  },
 ];

@@ -330,7 +330,7 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.events-by-contract-id.create-then-archive',
-    title: 'events-by-contract-id answers the created event of a new contract, then created and archived once it is archived; unknown ids are 404 CONTRACT_EVENTS_NOT_FOUND',
+    title: 'events-by-contract-id answers the created event of a new contract, then created and archived once it is archived, each at its own offset; unknown ids are 404 CONTRACT_EVENTS_NOT_FOUND',
     group: 'ledger',
     operationId: LedgerReadOp.eventsByContractId,
     level: 'MUST',
@@ -349,6 +349,12 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
       const archive = await archiveContract(ctx, party, created);
       const gone = await ask(created.contractId);
       expectStatus(ctx, gone, 200, 'events of an archived contract');
+      // Each event keeps the offset of its own transaction (a reader dates the contract's life by them).
+      for (const [e, when] of [[live, 'while active'], [gone, 'once archived']] as const) {
+        const c = objectBody(ctx, e, 'events by contract id').created;
+        const offset = isObject(c) && isObject(c.createdEvent) ? c.createdEvent.offset : undefined;
+        if (offset !== created.completionOffset) ctx.fail(`${when}, the created event of ${created.contractId} reports offset ${JSON.stringify(offset)}; it was created at offset ${created.completionOffset}`, e);
+      }
       const archived = objectBody(ctx, gone, 'events of an archived contract').archived;
       if (!isObject(archived) || !isObject(archived.archivedEvent) || archived.archivedEvent.contractId !== created.contractId || archived.archivedEvent.offset !== archive.completionOffset) {
         ctx.fail(`after archiving at offset ${archive.completionOffset}, no archived.archivedEvent of ${created.contractId} at that offset`, gone);
