@@ -373,4 +373,10 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
           : res,
     },
   },
+  {
+    name: 'hunt-user-list-omits-deactivated',
+    description: 'GET /v2/users lists active users only: a deactivated user vanishes from the list although it exists',
+    caughtBy: 'ledger.users.list-includes-created',
+    fault: { response: (req, res) => (is(req, 'GET', '/v2/users') ? ok200(res, (v) => (isObject(v) && Array.isArray(v.users) ? { ...v, users: v.users.filter((u) => !(isObject(u) && u.isDeactivated === true)) } : v)) : res) },
+  },
 ];
