@@ -360,6 +360,24 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
     },
   },
   {
+    name: 'hunt-updates-drop-reassignments',
+    description: 'the HTTP update list is read from the transactions table only: unassignments and assignments never appear',
+    caughtBy: 'ledger.reassignment.unassign-assign',
+    judge: { invariant: 'judge.writes.answer-is-committed' },
+    fault: { response: (req, res) => (is(req, 'POST', '/v2/updates') ? ok200(res, (v) => (Array.isArray(v) ? v.filter((e) => !(isObject(e) && isObject(e.update) && 'Reassignment' in e.update)) : v)) : res) },
+  },
+  {
+    name: 'hunt-completions-without-update-id',
+    description: 'successful completions on the completion list carry no updateId, so a client cannot find the transaction its command made',
+    caughtBy: 'ledger.ids.agree-across-apis',
+    fault: {
+      response: (req, res) =>
+        is(req, 'POST', '/v2/commands/completions')
+          ? ok200(res, (v) => deep(v, (x) => (typeof x.commandId === 'string' && typeof x.updateId === 'string' ? Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'updateId')) : x)))
+          : res,
+    },
+  },
+  {
     name: 'hunt-events-by-contract-id-created-offset-latest',
     description: "events-by-contract-id dates the created event by the contract's latest event (its archival, once archived), not by its creation",
     caughtBy: 'ledger.events-by-contract-id.create-then-archive',
