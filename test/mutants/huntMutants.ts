@@ -128,6 +128,30 @@ function dedupOnCommandIdOnly(): Fault {
   };
 }
 
+/**
+ * On the /v2/updates WebSocket: an OffsetCheckpoint one past each transaction, sent before it and
+ * capped at the request's endInclusive (so only the order, not the range, is wrong).
+ */
+function wsCheckpointAhead(): Fault {
+  const ends = new WeakMap<ProxyRequest, number>();
+  return {
+    wsRequest(req, frame) {
+      const v = parse(frame);
+      if (isObject(v) && typeof v.endInclusive === 'number') ends.set(req, v.endInclusive);
+      return frame;
+    },
+    wsResponse(req, frame) {
+      const v = parse(frame);
+      if (pathOf(req.url) !== '/v2/updates' || !isObject(v) || !isTransactionFrame(v)) return [frame];
+      const tx = isObject(v.update) && isObject(v.update.Transaction) && isObject(v.update.Transaction.value) ? v.update.Transaction.value : undefined;
+      if (tx === undefined || typeof tx.offset !== 'number') return [frame];
+      const offset = Math.min(tx.offset + 1, ends.get(req) ?? Number.MAX_SAFE_INTEGER);
+      const checkpoint = { update: { OffsetCheckpoint: { value: { offset, synchronizerTimes: [{ synchronizerId: tx.synchronizerId, recordTime: tx.recordTime }] } } } };
+      return [JSON.stringify(checkpoint), frame];
+    },
+  };
+}
+
 export const HUNT_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt-ledger-end-lags-one',
@@ -396,5 +420,11 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
     description: 'GET /v2/users lists active users only: a deactivated user vanishes from the list although it exists',
     caughtBy: 'ledger.users.list-includes-created',
     fault: { response: (req, res) => (is(req, 'GET', '/v2/users') ? ok200(res, (v) => (isObject(v) && Array.isArray(v.users) ? { ...v, users: v.users.filter((u) => !(isObject(u) && u.isDeactivated === true)) } : v)) : res) },
+  },
+  {
+    name: 'hunt-ws-checkpoint-ahead',
+    description: 'the /v2/updates WebSocket announces an OffsetCheckpoint one past each transaction (never past endInclusive) before sending it (the checkpoint taken from the index head during catch-up): a client resuming from it skips the transaction',
+    caughtBy: 'ledger.updates.websocket-matches-http',
+    fault: wsCheckpointAhead(),
   },
 ];

@@ -20,6 +20,27 @@ async function window(ctx: CheckContext): Promise<{ party: string | undefined; b
   return { party: ctx.profile.ledger?.party, begin: Math.max(0, end - 200), end };
 }
 
+/**
+ * Why the stream's offset checkpoints break their promise, or undefined: a client restarts from the
+ * last checkpoint it saw, so no update may come after one at or below its offset, and none lies
+ * past the range's end.
+ */
+function checkpointsAhead(items: readonly unknown[], end: number): string | undefined {
+  let checkpoint: number | undefined;
+  for (const item of items) {
+    const [kind, inner] = isObject(item) && isObject(item.update) ? (Object.entries(item.update)[0] ?? []) : [];
+    const offset = isObject(inner) && isObject(inner.value) ? inner.value.offset : undefined;
+    if (typeof offset !== 'number') continue;
+    if (kind === 'OffsetCheckpoint') {
+      if (offset > end) return `an OffsetCheckpoint at ${offset} is beyond endInclusive ${end}`;
+      checkpoint = Math.max(checkpoint ?? offset, offset);
+    } else if (checkpoint !== undefined && offset <= checkpoint) {
+      return `an update at offset ${offset} follows an OffsetCheckpoint at ${checkpoint}: a client restarting from the checkpoint never reads it`;
+    }
+  }
+  return undefined;
+}
+
 export const ledgerUpdateChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.submit.in-updates',
@@ -58,24 +79,13 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
         seen.add(t.updateId);
         last = t.offset;
       }
-      // A client restarts from the last checkpoint it saw: no update may come after one at or below its offset.
-      let checkpoint: number | undefined;
-      for (const item of items) {
-        const [kind, inner] = isObject(item) && isObject(item.update) ? (Object.entries(item.update)[0] ?? []) : [];
-        const offset = isObject(inner) && isObject(inner.value) ? inner.value.offset : undefined;
-        if (typeof offset !== 'number') continue;
-        if (kind === 'OffsetCheckpoint') {
-          if (offset > w.end) ctx.fail(`an OffsetCheckpoint at ${offset} is beyond endInclusive ${w.end}`, exchange);
-          checkpoint = Math.max(checkpoint ?? offset, offset);
-        } else if (checkpoint !== undefined && offset <= checkpoint) {
-          ctx.fail(`an update at offset ${offset} follows an OffsetCheckpoint at ${checkpoint}: a client restarting from the checkpoint never reads it`, exchange);
-        }
-      }
+      const wrong = checkpointsAhead(items, w.end);
+      if (wrong !== undefined) ctx.fail(wrong, exchange);
     },
   }),
   check({
     id: 'ledger.updates.websocket-matches-http',
-    title: 'The WebSocket on /v2/updates streams the same transactions as the HTTP list, once each, in the same order',
+    title: 'The WebSocket on /v2/updates streams the same transactions as the HTTP list, once each, in the same order, with no offset checkpoint ahead of them',
     level: 'MUST',
     kind: 'example',
     specRef: `${SD_B}: POST /v2/updates and WebSocket on /v2/updates`,
@@ -102,6 +112,8 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
       if (missing.length > 0 || extra.length > 0) {
         ctx.fail(`HTTP listed ${a.length} transaction(s), the WebSocket ${b.length}; only in HTTP: ${missing.slice(0, 5).join(', ') || 'none'}; only on the WebSocket: ${extra.slice(0, 5).join(', ') || 'none'}`, ws.exchange);
       }
+      const early = checkpointsAhead(ws.messages, w.end);
+      if (early !== undefined) ctx.fail(`on the WebSocket ${early}`, ws.exchange);
       // The same set is not enough: a stream reader applies each transaction once, in offset order.
       const at = b.findIndex((x, i) => x !== a[i]);
       if (missing.length === 0 && extra.length === 0 && (at >= 0 || a.length !== b.length)) {
