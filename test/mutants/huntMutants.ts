@@ -427,4 +427,17 @@ export const HUNT_MUTANTS: readonly Mutant[] = [
     caughtBy: 'ledger.updates.websocket-matches-http',
     fault: wsCheckpointAhead(),
   },
+  {
+    name: 'hunt-acs-page-offset-of-read',
+    description: 'active-contracts-page resumed from its token serves the first snapshot but names the ledger end at the time of the read as activeAtOffset: a client resuming updates from it skips what happened in between',
+    caughtBy: 'ledger.acs-page.walk-equals-list',
+    fault: {
+      request: async (req, upstream) => {
+        if (!is(req, 'GET', '/v2/state/active-contracts-page') || !bodyHasPageToken(req)) return req;
+        const res = await upstream.send(req);
+        const end = await ledgerEndOf(upstream);
+        return ok200({ ...res, raw: undefined }, (v) => (isObject(v) ? { ...v, activeAtOffset: end } : v));
+      },
+    },
+  },
 ];

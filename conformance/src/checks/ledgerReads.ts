@@ -99,7 +99,7 @@ async function pageWalk(
 function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, specRef: string): CheckDefinition {
   return check({
     id,
-    title: `A walk over ${method} active-contracts-page equals the one-shot active contract set at the offset of its first page, though the ledger moves on between pages`,
+    title: `A walk over ${method} active-contracts-page equals the one-shot active contract set at the offset of its first page, every page naming that offset, though the ledger moves on between pages`,
     group: 'ledger',
     operationId,
     level: 'MUST',
@@ -111,6 +111,7 @@ function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, sp
       const w = await written(ctx);
       const format = eventFormat(w.party, { verbose: true });
       let moved = false;
+      let snapshot: unknown;
       const walk = await pageWalk(
         ctx,
         async (token) => {
@@ -122,6 +123,12 @@ function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, sp
           return ctx.http.request('ledger', { method, path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 2, ...(token ? { pageToken: token } : {}) } });
         },
         (body) => (Array.isArray(body.activeContracts) ? body.activeContracts : []),
+        200,
+        // Every page is of the first page's snapshot: a client resumes the update stream from the offset a page names.
+        (body, _page, e) => {
+          if (snapshot === undefined) snapshot = body.activeAtOffset;
+          else if (body.activeAtOffset !== snapshot) ctx.fail(`a later page names activeAtOffset ${JSON.stringify(body.activeAtOffset)}, the first ${JSON.stringify(snapshot)}: the pages of one walk are one snapshot`, e);
+        },
       );
       const at = walk.first.activeAtOffset;
       if (typeof at !== 'number') return ctx.fail('the first page names no activeAtOffset', walk.last);
