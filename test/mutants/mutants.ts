@@ -30,6 +30,7 @@ import { STREAM_JUDGE_MUTANTS } from './streamJudgeMutants.js';
 import { HISTORY_MUTANTS } from './historyMutants.js';
 import type { JudgeHistoryId } from '../../conformance/src/history/historyIds.js';
 import { RULE_MUTANTS } from './ruleMutants.js';
+import { HUNT_MUTANTS } from './huntMutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -431,6 +432,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   // Former oracle faults held to a rule by their dedicated check (ruleMutants.ts).
   ...RULE_MUTANTS,
   HASHING_SCHEME_MUTANT,
+  // Faults a hunt for unbroken client rules found (huntMutants.ts).
+  ...HUNT_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

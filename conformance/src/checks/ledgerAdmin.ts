@@ -191,11 +191,13 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
       const rv = isObject(details.localMetadata) && typeof details.localMetadata.resourceVersion === 'string' ? details.localMetadata.resourceVersion : '';
       const path = `/v2/parties/${encodeURIComponent(party)}`;
       const body = (version: string, value: string) => ({ partyDetails: { party, localMetadata: { resourceVersion: version, annotations: { 'cc-note': value } } }, updateMask: mask('local_metadata.annotations') });
-      const first = await ctx.http.request('ledger', { method: 'PATCH', path, json: body(rv, 'one') });
+      // Non-ASCII on purpose: JSON is UTF-8 (RFC 8259), and a server that decodes bodies as Latin-1 stores it double-encoded.
+      const note = 'one: Zürich, 東京 ✓';
+      const first = await ctx.http.request('ledger', { method: 'PATCH', path, json: body(rv, note) });
       expectStatus(ctx, first, 200, 'updating party annotations');
       const meta = objectBody(ctx, first, 'updated party').partyDetails;
       const after = isObject(meta) && isObject(meta.localMetadata) ? meta.localMetadata : {};
-      if (!isObject(after.annotations) || after.annotations['cc-note'] !== 'one') ctx.fail('the annotation was not set', first);
+      if (!isObject(after.annotations) || after.annotations['cc-note'] !== note) ctx.fail(`the annotation was not set to ${JSON.stringify(note)}: it reads ${JSON.stringify(isObject(after.annotations) ? after.annotations['cc-note'] : undefined)}`, first);
       if (after.resourceVersion === rv) ctx.fail(`the resource version stayed ${rv} after an update`, first);
       const stale = await ctx.http.request('ledger', { method: 'PATCH', path, json: body(rv, 'two') });
       expectStatus(ctx, stale, 409, `an update with the stale resource version ${rv}`);

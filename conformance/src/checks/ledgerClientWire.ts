@@ -3,6 +3,7 @@ import { eventFormat, ledgerEnd, readParty } from './support/ledger.js';
 import { bodyOf, expectStatus, isBase64, objectBody } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import { cantonHash, decodeTopologyTransaction, multiHashOf, TOPOLOGY_TRANSACTION_PURPOSE } from './support/topologyHash.js';
+import type { Exchange } from '../target/exchange.js';
 import type { CheckDefinition } from './types.js';
 
 /**
@@ -12,7 +13,46 @@ import type { CheckDefinition } from './types.js';
  */
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
 
+/**
+ * Why an answer may be reused by an HTTP cache (RFC 9111 §4.2: explicit freshness), or undefined.
+ * A browser wallet's fetch (and any caching proxy) would then answer later reads of moving state
+ * from the cache; no-store/no-cache forbid reuse without revalidation whatever else is said.
+ */
+function reusableBecause(e: Exchange): string | undefined {
+  const h = e.response?.headers ?? {};
+  const cc = (h['cache-control'] ?? '').toLowerCase().split(',').map((d) => d.trim());
+  if (cc.includes('no-store') || cc.includes('no-cache')) return undefined;
+  const fresh = cc.map((d) => /^(?:s-maxage|max-age)\s*=\s*"?(\d+)"?$/.exec(d)).find((m) => m !== null && Number(m[1]) > 0);
+  if (fresh) return `Cache-Control: ${h['cache-control']}`;
+  if (cc.includes('immutable')) return `Cache-Control: ${h['cache-control']}`;
+  // Expires counts only without a max-age, and only dated after the answer's own Date.
+  const expires = Date.parse(h.expires ?? '');
+  const date = Date.parse(h.date ?? '');
+  if (!cc.some((d) => d.startsWith('max-age') || d.startsWith('s-maxage')) && Number.isFinite(expires) && Number.isFinite(date) && expires > date) return `Expires: ${h.expires} (Date: ${h.date})`;
+  return undefined;
+}
+
+/** GET reads of state that moves with every commit or admin write. */
+const MOVING_STATE: readonly string[] = ['/v2/state/ledger-end', '/v2/state/latest-pruned-offsets', '/v2/state/connected-synchronizers', '/v2/parties', '/v2/users'];
+
 export const ledgerClientWireChecks: readonly CheckDefinition[] = [
+  check({
+    id: 'ledger.wire.state-reads-not-cacheable',
+    title: 'GET reads of moving state (ledger end, pruned offsets, connected synchronizers, parties, users) are not declared fresh for an HTTP cache',
+    operationId: LedgerOp.ledgerEnd,
+    level: 'SHOULD',
+    kind: 'example',
+    specRef: `RFC 9111 §4.2 (a response with max-age, s-maxage, immutable or a later Expires is reused without asking the origin); ${SD_B}: the ledger end is the latest offset, so a reused answer is a stale one`,
+    async run(ctx) {
+      for (const path of MOVING_STATE) {
+        const e = await ctx.http.request('ledger', { method: 'GET', path });
+        // A read the token may not make (403) or a line without it says nothing about caching.
+        if (e.response?.status !== 200) continue;
+        const why = reusableBecause(e);
+        if (why !== undefined) ctx.fail(`GET ${path} answers ${why}: a browser or proxy cache serves this state stale instead of asking the participant`, e);
+      }
+    },
+  }),
   check({
     id: 'ledger.external-party.topology-multihash',
     title: "generate-topology answers Canton's versioned v30 topology transactions and the multiHash a wallet recomputes over them; a signature over the recomputed hash onboards the party",

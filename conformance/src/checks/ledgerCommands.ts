@@ -1,5 +1,5 @@
 import { userIdArb } from '../generators/identifiers.js';
-import { createCommand, jsCommands, ledgerEnd, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
+import { createCommand, freshParty, jsCommands, ledgerEnd, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
@@ -27,18 +27,24 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.dedup.new-command-id-accepted',
-    title: 'The same commands under a new command id are not deduplicated',
+    title: 'Only the whole change id deduplicates: the same commands under a new command id, or the same command id acting as another party, are not refused',
     operationId: LedgerOp.submitAndWait,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B} deduplication: the change id includes the commandId`,
+    specRef: `${UPSTREAM_B} deduplication: the change id is (userId, actAs, commandId)`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
       const command = { CreateCommand: createCommand(ctx, party) };
-      const a = await submitAndWait(ctx, jsCommands(ctx, party, command), 'first submission');
+      const commandId = ctx.unique('cc-change');
+      const a = await submitAndWait(ctx, jsCommands(ctx, party, command, commandId), 'first submission');
       const b = await submitAndWait(ctx, jsCommands(ctx, party, command), 'same commands, new command id');
       if (a.updateId === b.updateId) ctx.fail('two submissions got the same updateId', b.exchange);
+      // Independent submitters may pick the same command id: a table keyed on it alone refuses one of them.
+      if (!ctx.profile.ledger?.allocateParties) return;
+      const other = await freshParty(ctx, 'cc-change-other');
+      const c = await submitAndWait(ctx, jsCommands(ctx, other, { CreateCommand: createCommand(ctx, other) }, commandId), `command id ${commandId} again, acting as another party (a new change id)`);
+      if (c.updateId === a.updateId) ctx.fail('the submission as another party answered the first submission\'s updateId', c.exchange);
     },
   }),
   check({

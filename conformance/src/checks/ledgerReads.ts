@@ -66,7 +66,13 @@ function expectTree(ctx: CheckContext, tree: unknown, tx: Json, what: string, e:
   expectSame(ctx, tree.eventsById, eventsByNode(tx), `${what}: eventsById (keyed by node id, ledger effects)`, e);
 }
 
-async function pageWalk(ctx: CheckContext, send: (token: string | undefined) => Promise<Exchange>, itemsOf: (body: Json) => unknown[], limit = 200): Promise<{ items: unknown[]; pages: number; last: Exchange; first: Json }> {
+async function pageWalk(
+  ctx: CheckContext,
+  send: (token: string | undefined) => Promise<Exchange>,
+  itemsOf: (body: Json) => unknown[],
+  limit = 200,
+  onPage?: (body: Json, page: unknown[], e: Exchange) => void,
+): Promise<{ items: unknown[]; pages: number; last: Exchange; first: Json }> {
   const items: unknown[] = [];
   let token: string | undefined;
   let pages = 0;
@@ -78,6 +84,7 @@ async function pageWalk(ctx: CheckContext, send: (token: string | undefined) => 
     const body = objectBody(ctx, last, `page ${pages + 1}`);
     first ??= body;
     const page = itemsOf(body);
+    onPage?.(body, page, last);
     items.push(...page);
     token = typeof body.nextPageToken === 'string' && body.nextPageToken !== '' && page.length > 0 ? body.nextPageToken : undefined;
     pages++;
@@ -92,7 +99,7 @@ async function pageWalk(ctx: CheckContext, send: (token: string | undefined) => 
 function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, specRef: string): CheckDefinition {
   return check({
     id,
-    title: `A walk over ${method} active-contracts-page equals the one-shot active contract set at the offset of its first page, though the ledger moves on between pages`,
+    title: `A walk over ${method} active-contracts-page equals the one-shot active contract set at the offset of its first page, every page naming that offset, though the ledger moves on between pages`,
     group: 'ledger',
     operationId,
     level: 'MUST',
@@ -104,6 +111,7 @@ function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, sp
       const w = await written(ctx);
       const format = eventFormat(w.party, { verbose: true });
       let moved = false;
+      let snapshot: unknown;
       const walk = await pageWalk(
         ctx,
         async (token) => {
@@ -115,6 +123,12 @@ function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, sp
           return ctx.http.request('ledger', { method, path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 2, ...(token ? { pageToken: token } : {}) } });
         },
         (body) => (Array.isArray(body.activeContracts) ? body.activeContracts : []),
+        200,
+        // Every page is of the first page's snapshot: a client resumes the update stream from the offset a page names.
+        (body, _page, e) => {
+          if (snapshot === undefined) snapshot = body.activeAtOffset;
+          else if (body.activeAtOffset !== snapshot) ctx.fail(`a later page names activeAtOffset ${JSON.stringify(body.activeAtOffset)}, the first ${JSON.stringify(snapshot)}: the pages of one walk are one snapshot`, e);
+        },
       );
       const at = walk.first.activeAtOffset;
       if (typeof at !== 'number') return ctx.fail('the first page names no activeAtOffset', walk.last);
@@ -286,12 +300,12 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.updates-page.walk-equals-list',
-    title: 'A walk over get-updates-page, ascending and descending, yields the transactions of the /v2/updates list, each once',
+    title: 'A walk over get-updates-page, ascending and descending, yields the transactions of the /v2/updates list, each once, each page within its own bounds',
     group: 'ledger',
     operationId: LedgerReadOp.updatesPage,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_35}: POST /v2/updates/get-updates-page (nextPageToken, descending_order)`,
+    specRef: `${UPSTREAM_35}: POST /v2/updates/get-updates-page (nextPageToken, descending_order; lowest_page_offset_exclusive and highest_page_offset_inclusive bound the page)`,
     requires: { writes: true },
     async run(ctx) {
       const w = await written(ctx);
@@ -302,6 +316,18 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
           ctx,
           (token) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/get-updates-page', json: { ...request, ...(token ? { pageToken: token } : {}) } }),
           (body) => (Array.isArray(body.updates) ? body.updates : []),
+          200,
+          // A client resumes or deduplicates by the page's bounds: each update on it lies within (lowest, highest].
+          (body, page, e) => {
+            const low = body.lowestPageOffsetExclusive;
+            const high = body.highestPageOffsetInclusive;
+            for (const u of page) {
+              const inner = isObject(u) && isObject(u.update) ? Object.values(u.update)[0] : undefined;
+              const offset = isObject(inner) && isObject(inner.value) ? inner.value.offset : undefined;
+              if (typeof offset !== 'number' || typeof low !== 'number' || typeof high !== 'number') continue;
+              if (!(low < offset && offset <= high)) ctx.fail(`${descendingOrder ? 'a descending' : 'an ascending'} page holds an update at offset ${offset} outside its bounds (lowestPageOffsetExclusive ${low}, highestPageOffsetInclusive ${high}]`, e);
+            }
+          },
         );
         const got = walk.items.filter((u): u is Json => isObject(u) && isObject(u.update) && isObject(u.update.Transaction)).map((u) => txOf(u).updateId);
         const expected = descendingOrder ? [...want].reverse() : want;
@@ -311,7 +337,7 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.events-by-contract-id.create-then-archive',
-    title: 'events-by-contract-id answers the created event of a new contract, then created and archived once it is archived; unknown ids are 404 CONTRACT_EVENTS_NOT_FOUND',
+    title: 'events-by-contract-id answers the created event of a new contract, then created and archived once it is archived, each at its own offset; unknown ids are 404 CONTRACT_EVENTS_NOT_FOUND',
     group: 'ledger',
     operationId: LedgerReadOp.eventsByContractId,
     level: 'MUST',
@@ -330,6 +356,12 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
       const archive = await archiveContract(ctx, party, created);
       const gone = await ask(created.contractId);
       expectStatus(ctx, gone, 200, 'events of an archived contract');
+      // Each event keeps the offset of its own transaction (a reader dates the contract's life by them).
+      for (const [e, when] of [[live, 'while active'], [gone, 'once archived']] as const) {
+        const c = objectBody(ctx, e, 'events by contract id').created;
+        const offset = isObject(c) && isObject(c.createdEvent) ? c.createdEvent.offset : undefined;
+        if (offset !== created.completionOffset) ctx.fail(`${when}, the created event of ${created.contractId} reports offset ${JSON.stringify(offset)}; it was created at offset ${created.completionOffset}`, e);
+      }
       const archived = objectBody(ctx, gone, 'events of an archived contract').archived;
       if (!isObject(archived) || !isObject(archived.archivedEvent) || archived.archivedEvent.contractId !== created.contractId || archived.archivedEvent.offset !== archive.completionOffset) {
         ctx.fail(`after archiving at offset ${archive.completionOffset}, no archived.archivedEvent of ${created.contractId} at that offset`, gone);

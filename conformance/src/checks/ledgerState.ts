@@ -62,10 +62,10 @@ export const ledgerStateChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.acs.active-at-offset',
-    title: 'Active contracts at an older offset show the state then: a later contract is absent',
+    title: 'Active contracts at an older offset show the state then: a later contract is absent; each created event carries the offset that created it',
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD_B}: activeAtOffset (an older non-pruned offset yields the state at that point)`,
+    specRef: `${SD_B}: activeAtOffset (an older non-pruned offset yields the state at that point); ${UPSTREAM_B}: CreatedEvent.offset (the offset of origin)`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
@@ -76,6 +76,14 @@ export const ledgerStateChecks: readonly CheckDefinition[] = [
       const ids = then.contracts.map((c) => c.createdEvent.contractId);
       if (!ids.includes(first.contractId)) ctx.fail(`contract ${first.contractId}, created at offset ${first.completionOffset}, is missing at that offset`, then.exchange);
       if (ids.includes(second.contractId)) ctx.fail(`contract ${second.contractId}, created at offset ${second.completionOffset}, is already active at the earlier offset ${first.completionOffset}`, then.exchange);
+      // A later snapshot still dates each contract by the transaction that created it (wallets order
+      // holdings and resume streams from createdEvent.offset), not by the snapshot's offset.
+      const later = await activeContracts(ctx, party, second.completionOffset, { templateId });
+      for (const c of [first, second]) {
+        const ev = later.contracts.find((x) => x.createdEvent.contractId === c.contractId)?.createdEvent;
+        if (ev === undefined) ctx.fail(`contract ${c.contractId}, created at offset ${c.completionOffset}, is missing at offset ${second.completionOffset}`, later.exchange);
+        else if (ev.offset !== c.completionOffset) ctx.fail(`at offset ${second.completionOffset} contract ${c.contractId} reports createdEvent.offset ${JSON.stringify(ev.offset)}; it was created at offset ${c.completionOffset}`, later.exchange);
+      }
     },
   }),
   check({

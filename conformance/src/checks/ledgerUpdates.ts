@@ -20,6 +20,27 @@ async function window(ctx: CheckContext): Promise<{ party: string | undefined; b
   return { party: ctx.profile.ledger?.party, begin: Math.max(0, end - 200), end };
 }
 
+/**
+ * Why the stream's offset checkpoints break their promise, or undefined: a client restarts from the
+ * last checkpoint it saw, so no update may come after one at or below its offset, and none lies
+ * past the range's end.
+ */
+function checkpointsAhead(items: readonly unknown[], end: number): string | undefined {
+  let checkpoint: number | undefined;
+  for (const item of items) {
+    const [kind, inner] = isObject(item) && isObject(item.update) ? (Object.entries(item.update)[0] ?? []) : [];
+    const offset = isObject(inner) && isObject(inner.value) ? inner.value.offset : undefined;
+    if (typeof offset !== 'number') continue;
+    if (kind === 'OffsetCheckpoint') {
+      if (offset > end) return `an OffsetCheckpoint at ${offset} is beyond endInclusive ${end}`;
+      checkpoint = Math.max(checkpoint ?? offset, offset);
+    } else if (checkpoint !== undefined && offset <= checkpoint) {
+      return `an update at offset ${offset} follows an OffsetCheckpoint at ${checkpoint}: a client restarting from the checkpoint never reads it`;
+    }
+  }
+  return undefined;
+}
+
 export const ledgerUpdateChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.submit.in-updates',
@@ -42,13 +63,13 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.updates.ordered',
-    title: 'Updates come in strictly increasing offsets within (beginExclusive, endInclusive], each updateId once',
+    title: 'Updates come in strictly increasing offsets within (beginExclusive, endInclusive], each updateId once, none after an offset checkpoint at or past its offset',
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: beginExclusive/endInclusive; every transaction one offset, updateId unique`,
+    specRef: `${UPSTREAM_B}: beginExclusive/endInclusive; every transaction one offset, updateId unique; OffsetCheckpoint (an offset to restart consumption from)`,
     async run(ctx) {
       const w = await window(ctx);
-      const { exchange, transactions } = await updates(ctx, w.party, w.begin, w.end);
+      const { exchange, items, transactions } = await updates(ctx, w.party, w.begin, w.end);
       const seen = new Set<string>();
       let last = w.begin;
       for (const t of transactions) {
@@ -58,11 +79,13 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
         seen.add(t.updateId);
         last = t.offset;
       }
+      const wrong = checkpointsAhead(items, w.end);
+      if (wrong !== undefined) ctx.fail(wrong, exchange);
     },
   }),
   check({
     id: 'ledger.updates.websocket-matches-http',
-    title: 'The WebSocket on /v2/updates streams the same transactions as the HTTP list',
+    title: 'The WebSocket on /v2/updates streams the same transactions as the HTTP list, once each, in the same order, with no offset checkpoint ahead of them',
     level: 'MUST',
     kind: 'example',
     specRef: `${SD_B}: POST /v2/updates and WebSocket on /v2/updates`,
@@ -88,6 +111,13 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
       const extra = b.filter((x) => !a.includes(x));
       if (missing.length > 0 || extra.length > 0) {
         ctx.fail(`HTTP listed ${a.length} transaction(s), the WebSocket ${b.length}; only in HTTP: ${missing.slice(0, 5).join(', ') || 'none'}; only on the WebSocket: ${extra.slice(0, 5).join(', ') || 'none'}`, ws.exchange);
+      }
+      const early = checkpointsAhead(ws.messages, w.end);
+      if (early !== undefined) ctx.fail(`on the WebSocket ${early}`, ws.exchange);
+      // The same set is not enough: a stream reader applies each transaction once, in offset order.
+      const at = b.findIndex((x, i) => x !== a[i]);
+      if (missing.length === 0 && extra.length === 0 && (at >= 0 || a.length !== b.length)) {
+        ctx.fail(`the WebSocket sent the same transactions as HTTP but not once each in offset order: element ${at >= 0 ? at : a.length} is ${b[at >= 0 ? at : a.length] ?? 'missing'}, HTTP's is ${a[at >= 0 ? at : a.length] ?? 'the end'}`, ws.exchange);
       }
       ctx.setEvidence(ws.exchange);
     },

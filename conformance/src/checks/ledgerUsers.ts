@@ -119,7 +119,7 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.users.list-includes-created',
-    title: 'GET /v2/users, page by page, lists a created user once and no longer lists it once deleted',
+    title: 'GET /v2/users, page by page, lists a created user once, still once (deactivated) once deactivated, and no longer once deleted',
     operationId: LedgerOp.listUsers,
     level: 'MUST',
     kind: 'example',
@@ -128,22 +128,31 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const id = suiteUserId(ctx);
       await createUser(ctx, id, undefined, []);
-      const count = async (): Promise<{ n: number; last: Exchange }> => {
+      const count = async (): Promise<{ n: number; last: Exchange; listed?: Json }> => {
         let token = '';
         let n = 0;
+        let listed: Json | undefined;
         for (let page = 0; page < 200; page++) {
           const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 100, ...(token ? { pageToken: token } : {}) } });
           expectStatus(ctx, e, 200, 'GET /v2/users');
           const b = objectBody(ctx, e, 'list users');
           if (!Array.isArray(b.users)) return ctx.fail('GET /v2/users must answer {users: [...]}', e);
-          n += b.users.filter((u) => isObject(u) && u.id === id).length;
+          const mine = b.users.filter((u): u is Json => isObject(u) && u.id === id);
+          n += mine.length;
+          listed ??= mine[0];
           token = typeof b.nextPageToken === 'string' ? b.nextPageToken : '';
-          if (token === '') return { n, last: e };
+          if (token === '') return { n, last: e, ...(listed === undefined ? {} : { listed }) };
         }
         return ctx.fail('GET /v2/users kept answering a nextPageToken after 200 pages');
       };
       const before = await count();
       if (before.n !== 1) ctx.fail(`the pages of GET /v2/users list the new user ${id} ${before.n} time(s), expected once`, before.last);
+      // A deactivated user still exists: admin tools list it to reactivate or delete it.
+      const off = await ctx.http.request('ledger', { method: 'PATCH', path: userPath(id), json: { user: { id, isDeactivated: true, identityProviderId: '' }, updateMask: { paths: ['is_deactivated'], unknownFields: { fields: {} } } } });
+      expectStatus(ctx, off, 200, `deactivating ${id}`);
+      const deactivated = await count();
+      if (deactivated.n !== 1) ctx.fail(`once deactivated, the pages of GET /v2/users list ${id} ${deactivated.n} time(s), expected once`, deactivated.last);
+      else if (deactivated.listed?.isDeactivated !== true) ctx.fail(`once deactivated, GET /v2/users lists ${id} with isDeactivated ${JSON.stringify(deactivated.listed?.isDeactivated)}`, deactivated.last);
       expectStatus(ctx, await ctx.http.request('ledger', { method: 'DELETE', path: userPath(id) }), 200, `deleting ${id}`);
       const after = await count();
       if (after.n !== 0) ctx.fail(`the deleted user ${id} is still listed`, after.last);
