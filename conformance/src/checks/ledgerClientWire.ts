@@ -46,6 +46,11 @@ export const ledgerClientWireChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       for (const path of MOVING_STATE) {
         const e = await ctx.http.request('ledger', { method: 'GET', path });
+        // Every user may read the ledger end: a target that does not answer it has nothing judged here.
+        if (path === '/v2/state/ledger-end') {
+          expectStatus(ctx, e, 200, `GET ${path}`);
+          objectBody(ctx, e, 'the ledger end');
+        }
         // A read the token may not make (403) or a line without it says nothing about caching.
         if (e.response?.status !== 200) continue;
         const why = reusableBecause(e);
