@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offsetOf } from '../../conformance/src/checks/ledgerBounds.js';
+import { offsetOf } from '../../conformance/src/checks/support/ledger.js';
 import { errorMetadataProblem, treeProblem } from '../../conformance/src/checks/ledgerMeaning.js';
 
 /** The pure rules behind the meaning checks, on hand-made answers (the mutant bed proves the checks). */

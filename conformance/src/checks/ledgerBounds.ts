@@ -1,6 +1,6 @@
 import type { Exchange } from '../target/exchange.js';
 import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { createContract, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
+import { completionsOf, createContract, offsetOf, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -15,23 +15,6 @@ import type { CheckContext, CheckDefinition } from './types.js';
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
 const UPSTREAM_35 = `${UPSTREAM_B} (Canton 3.5)`;
 const MAX_PAGES = 500;
-
-/** The offset of an update list or completion element, whatever its kind (transaction, checkpoint, ...). */
-export function offsetOf(item: unknown): number | undefined {
-  const holder = isObject(item) ? (isObject(item.update) ? item.update : isObject(item.completionResponse) ? item.completionResponse : undefined) : undefined;
-  const inner = holder ? Object.values(holder)[0] : undefined;
-  const value = isObject(inner) && isObject(inner.value) ? inner.value : inner;
-  return isObject(value) && typeof value.offset === 'number' ? value.offset : undefined;
-}
-
-/** The Completion values of CompletionStreamResponse elements (checkpoints and the like left out). */
-function completionValues(items: readonly unknown[]): Json[] {
-  return items.flatMap((item) => {
-    const c = isObject(item) && isObject(item.completionResponse) ? item.completionResponse.Completion : undefined;
-    const value = isObject(c) && isObject(c.value) ? c.value : c;
-    return isObject(value) ? [value] : [];
-  });
-}
 
 /** A JSON array answer of a list endpoint. */
 async function listOf(ctx: CheckContext, path: string, query: Record<string, number>, json: Json, what: string, operationId: string): Promise<{ e: Exchange; items: unknown[] }> {
@@ -252,11 +235,11 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       const request = { userId, parties: [party], beginExclusive: begin };
       const ws = await ctx.http.stream('ledger', '/v2/commands/completions', {
         request, operationId: LedgerOp.completions, idleMs: 2_000, timeoutMs: Math.max(10_000, ctx.timeoutMs),
-        until: (messages) => mine.every((m) => completionValues(messages).some((c) => c.commandId === m.commandId)),
+        until: (messages) => mine.every((m) => completionsOf(messages).some((c) => c.commandId === m.commandId)),
       });
       ctx.setEvidence(ws.exchange);
       if (ws.rejectedStatus !== undefined) return ctx.fail(`the WebSocket upgrade of /v2/commands/completions was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
-      const got = completionValues(ws.messages);
+      const got = completionsOf(ws.messages);
       for (const m of mine) {
         const seen = got.filter((c) => c.commandId === m.commandId);
         if (seen.length === 0) return ctx.fail(`the WebSocket delivered no completion of command ${m.commandId} (committed at offset ${m.offset}) among ${got.length} after offset ${begin}`, ws.exchange);
@@ -271,7 +254,7 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       // The HTTP list of the same request holds the same completions up to the last of ours.
       const last = Math.max(...mine.map((m) => m.offset));
       const { e, items } = await listOf(ctx, '/v2/commands/completions', { limit: 1000 }, request, `completions after ${begin}`, LedgerOp.completions);
-      const listed = completionValues(items).filter((c) => typeof c.offset === 'number' && c.offset <= last).map((c) => `${String(c.commandId)}@${String(c.offset)}`);
+      const listed = completionsOf(items).filter((c) => typeof c.offset === 'number' && c.offset <= last).map((c) => `${String(c.commandId)}@${String(c.offset)}`);
       const streamed = got.filter((c) => typeof c.offset === 'number' && c.offset <= last).map((c) => `${String(c.commandId)}@${String(c.offset)}`);
       if (bad < 0 && !jsonEqual(listed, streamed)) ctx.fail(`up to offset ${last} the HTTP list has completions [${listed.join(', ')}], the WebSocket [${streamed.join(', ')}]`, e);
     },

@@ -1,5 +1,5 @@
 import { userIdArb } from '../generators/identifiers.js';
-import { createCommand, freshParty, jsCommands, ledgerEnd, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
+import { completionsOf, createCommand, freshParty, jsCommands, ledgerEnd, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
@@ -96,10 +96,8 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
         expectStatus(ctx, e, 200, 'completions');
         const list = bodyOf(ctx, e, 'completions');
         if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
-        for (const item of list) {
-          const c = isObject(item) && isObject(item.completionResponse) && isObject(item.completionResponse.Completion) ? item.completionResponse.Completion : undefined;
-          const value = c && isObject(c.value) ? c.value : c;
-          if (!value || value.commandId !== commandId) continue;
+        const value = completionsOf(list).find((c) => c.commandId === commandId);
+        if (value) {
           const status = isObject(value.status) ? value.status : undefined;
           if (status && status.code !== 0) ctx.fail(`the command completed with status ${JSON.stringify(status)}`, e);
           if (typeof value.offset !== 'number' || value.offset <= begin.offset) ctx.fail(`the completion's offset ${JSON.stringify(value.offset)} is not after ${begin.offset}`, e);

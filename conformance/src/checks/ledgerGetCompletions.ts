@@ -1,6 +1,6 @@
 import type { Exchange } from '../target/exchange.js';
-import { bodyOf, expectCantonError, expectStatus, isObject, type Json } from './support/expect.js';
-import { createContract, ledgerEnd, readParty, suiteParty } from './support/ledger.js';
+import { bodyOf, expectCantonError, expectStatus, type Json } from './support/expect.js';
+import { completionsOf, createContract, ledgerEnd, readParty, suiteParty } from './support/ledger.js';
 import { tokenFor } from './ledgerStreams.js';
 import { LedgerOp, UPSTREAM_3510 } from './ledgerOps.js';
 import { needsCanton } from './support/targetVersion.js';
@@ -17,21 +17,12 @@ const RULE = `${UPSTREAM_3510}: POST ${PATH} (GetCompletionsRequest: parties, be
 const since357 = (ctx: CheckContext) => needsCanton(ctx, '3.5.7', `POST ${PATH}`);
 const noWebSocket = (ctx: CheckContext) => ctx.profile.ledger?.websocket === false && ctx.skip(`profile '${ctx.profile.name}' says the target has no WebSocket (ledger.websocket: false)`);
 
-/** The Completion values of a list of CompletionStreamResponse. */
-function completionsIn(list: readonly unknown[]): Json[] {
-  return list.flatMap((item) => {
-    const c = isObject(item) && isObject(item.completionResponse) ? item.completionResponse.Completion : undefined;
-    const value = isObject(c) && isObject(c.value) ? c.value : undefined;
-    return value ? [value] : [];
-  });
-}
-
 async function listCompletions(ctx: CheckContext, request: Json, what: string, token?: string): Promise<{ e: Exchange; completions: Json[] }> {
   const e = await ctx.http.request('ledger', { method: 'POST', path: PATH, query: { limit: 1000, stream_idle_timeout_ms: 300 }, json: request, ...(token === undefined ? {} : { auth: { token, show: false } }) });
   expectStatus(ctx, e, 200, what);
   const list = bodyOf(ctx, e, what);
   if (!Array.isArray(list)) return ctx.fail(`${what}: POST ${PATH} must answer a JSON array`, e);
-  return { e, completions: completionsIn(list) };
+  return { e, completions: completionsOf(list) };
 }
 
 /** Judges a list of completions asked for `party` after `begin`: holds the command's, and only the party's. */
@@ -119,11 +110,11 @@ export const ledgerGetCompletionsChecks: readonly CheckDefinition[] = [
         operationId: LedgerOp.commandCompletions,
         idleMs: 2_000,
         timeoutMs: Math.max(10_000, ctx.timeoutMs),
-        until: (messages) => completionsIn(messages).some((c) => c.commandId === next.commandId),
+        until: (messages) => completionsOf(messages).some((c) => c.commandId === next.commandId),
       });
       ctx.setEvidence(ws.exchange);
       if (ws.rejectedStatus !== undefined) return ctx.fail(`the WebSocket upgrade of ${PATH} was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
-      judge(ctx, ws.exchange, completionsIn(ws.messages), party, created.commandId, created.completionOffset, begin, `WebSocket ${PATH}`);
+      judge(ctx, ws.exchange, completionsOf(ws.messages), party, created.commandId, created.completionOffset, begin, `WebSocket ${PATH}`);
     },
   },
   {

@@ -1,7 +1,7 @@
 import { createPublicKey, sign, verify, type JsonWebKey } from 'node:crypto';
 import type { Exchange } from '../target/exchange.js';
 import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, objectBody, type Json } from './support/expect.js';
-import { createCommand, createContract, ledgerEnd, suiteParty } from './support/ledger.js';
+import { completionsOf, createCommand, createContract, ledgerEnd, suiteParty } from './support/ledger.js';
 import { tokenFor } from './ledgerStreams.js';
 import { executeBody, externalParty, needInteractive, prepare, signature, type ExternalParty } from './ledgerInteractive.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
@@ -47,12 +47,6 @@ function signedTransaction(ctx: CheckContext): Promise<Signed> {
     return { ext, hash: prepared.hash.toString('base64'), transaction: tx, exchange: e };
   });
 }
-
-const completionsOf = (list: unknown): Json[] =>
-  (Array.isArray(list) ? list : []).flatMap((item) => {
-    const c = isObject(item) && isObject(item.completionResponse) ? item.completionResponse.Completion : undefined;
-    return isObject(c) && isObject(c.value) ? [c.value] : [];
-  });
 
 export const ledgerPreview36Checks: readonly CheckDefinition[] = [
   {

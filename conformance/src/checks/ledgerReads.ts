@@ -1,5 +1,5 @@
 import type { Exchange } from '../target/exchange.js';
-import { activeContracts, archiveContract, createCommand, createContract, eventFormat, jsCommands, ledgerEnd, readActiveContracts, suiteParty } from './support/ledger.js';
+import { activeContracts, archiveContract, createCommand, createContract, eventFormat, jsCommands, ledgerEnd, readActiveContracts, suiteParty, offsetOf } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
 import { SD_B, UPSTREAM_3510, UPSTREAM_B } from './ledgerOps.js';
@@ -322,9 +322,8 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
             const low = body.lowestPageOffsetExclusive;
             const high = body.highestPageOffsetInclusive;
             for (const u of page) {
-              const inner = isObject(u) && isObject(u.update) ? Object.values(u.update)[0] : undefined;
-              const offset = isObject(inner) && isObject(inner.value) ? inner.value.offset : undefined;
-              if (typeof offset !== 'number' || typeof low !== 'number' || typeof high !== 'number') continue;
+              const offset = offsetOf(u);
+              if (offset === undefined || typeof low !== 'number' || typeof high !== 'number') continue;
               if (!(low < offset && offset <= high)) ctx.fail(`${descendingOrder ? 'a descending' : 'an ascending'} page holds an update at offset ${offset} outside its bounds (lowestPageOffsetExclusive ${low}, highestPageOffsetInclusive ${high}]`, e);
             }
           },

@@ -1,4 +1,4 @@
-import { createCommand, createContract, eventsOf, jsCommands, ledgerEnd, suiteParty, transactionsOf, updates, updatesRequest, userIdOf, activeContracts, type TransactionView } from './support/ledger.js';
+import { completionsOf, createCommand, createContract, eventsOf, jsCommands, ledgerEnd, suiteParty, transactionsOf, updates, updatesRequest, userIdOf, activeContracts, type TransactionView } from './support/ledger.js';
 import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, qualifiedName, type Json } from './support/expect.js';
 import { UPDATE_LOOKUPS } from './support/updateLookups.js';
 import { sameDamlValue } from './support/values.js';
@@ -23,11 +23,8 @@ export async function completionOf(ctx: CheckContext, party: string, begin: numb
     expectStatus(ctx, e, 200, 'completions');
     const list = bodyOf(ctx, e, 'completions');
     if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
-    for (const item of list) {
-      const c = isObject(item) && isObject(item.completionResponse) && isObject(item.completionResponse.Completion) ? item.completionResponse.Completion : undefined;
-      const value = c && isObject(c.value) ? c.value : c;
-      if (value && value.commandId === commandId) return { e, completion: value };
-    }
+    const completion = completionsOf(list).find((c) => c.commandId === commandId);
+    if (completion) return { e, completion };
     if (Date.now() > deadline) return ctx.fail(`no completion for command ${commandId} after offset ${begin}`, e);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -1,4 +1,4 @@
-import { createContract, eventsOf, ledgerEnd, readParty, suiteParty, transactionsOf, updates, updatesRequest } from './support/ledger.js';
+import { createContract, eventsOf, ledgerEnd, readParty, suiteParty, transactionsOf, updates, updatesRequest, offsetOf } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -28,10 +28,9 @@ async function window(ctx: CheckContext): Promise<{ party: string | undefined; b
 function checkpointsAhead(items: readonly unknown[], end: number): string | undefined {
   let checkpoint: number | undefined;
   for (const item of items) {
-    const [kind, inner] = isObject(item) && isObject(item.update) ? (Object.entries(item.update)[0] ?? []) : [];
-    const offset = isObject(inner) && isObject(inner.value) ? inner.value.offset : undefined;
-    if (typeof offset !== 'number') continue;
-    if (kind === 'OffsetCheckpoint') {
+    const offset = offsetOf(item);
+    if (offset === undefined) continue;
+    if (isObject(item) && isObject(item.update) && 'OffsetCheckpoint' in item.update) {
       if (offset > end) return `an OffsetCheckpoint at ${offset} is beyond endInclusive ${end}`;
       checkpoint = Math.max(checkpoint ?? offset, offset);
     } else if (checkpoint !== undefined && offset <= checkpoint) {

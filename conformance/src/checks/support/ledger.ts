@@ -244,6 +244,23 @@ export async function updates(ctx: CheckContext, party: string | undefined, begi
   return { exchange, items, transactions: transactionsOf(items) };
 }
 
+/** The offset of an update list or completion element, whatever its kind (transaction, checkpoint, ...). */
+export function offsetOf(item: unknown): number | undefined {
+  const holder = isObject(item) ? (isObject(item.update) ? item.update : isObject(item.completionResponse) ? item.completionResponse : undefined) : undefined;
+  const inner = holder ? Object.values(holder)[0] : undefined;
+  const value = isObject(inner) && isObject(inner.value) ? inner.value : inner;
+  return isObject(value) && typeof value.offset === 'number' ? value.offset : undefined;
+}
+
+/** The Completion values of a completions list (CompletionStreamResponse elements, HTTP or WebSocket frames); checkpoints left out. */
+export function completionsOf(items: unknown): Json[] {
+  return (Array.isArray(items) ? items : []).flatMap((item) => {
+    const c = isObject(item) && isObject(item.completionResponse) ? item.completionResponse.Completion : undefined;
+    const value = isObject(c) && isObject(c.value) ? c.value : c;
+    return isObject(value) ? [value] : [];
+  });
+}
+
 /** The Transaction updates of an update list (HTTP elements or WebSocket frames). */
 export function transactionsOf(items: readonly unknown[]): TransactionView[] {
   const out: TransactionView[] = [];
