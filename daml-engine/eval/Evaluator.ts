@@ -26,6 +26,8 @@ import type { Definition, EvalError, EvalResult } from './EvalResult.js';
 import { describeDefinition } from './EvalResult.js';
 import { builtinCost, CELL_BYTES, recordBytes, SLOT_BYTES } from './allocationCost.js';
 import { typesEqual } from './typesEqual.js';
+import type { Intrinsic, IntrinsicName } from './intrinsics.js';
+import { intrinsicFor } from './intrinsics.js';
 import type { Alt, Node } from './Node.js';
 import { compileNode, nodeOf } from './Node.js';
 import type { Env } from './Env.js';
@@ -57,7 +59,7 @@ export class Fn implements FunctionValue {
     readonly def: Definition | undefined,
     readonly inner: Fn | null,
     readonly args: readonly Value[] | null,
-    readonly name: BuiltinName | '',
+    readonly name: BuiltinName | IntrinsicName | '',
     readonly impl: FirstOrderBuiltin | undefined,
   ) {}
 
@@ -70,8 +72,18 @@ export class Fn implements FunctionValue {
 const closure = (params: readonly string[], body: Node, env: Env, def: Definition | undefined): Fn =>
   new Fn(0 /* Closure */, params.length, params, body, env, def, null, null, '', undefined);
 const pap = (inner: Fn, args: readonly Value[]): Fn => new Fn(1 /* Pap */, inner.arity - args.length, null, null, null, undefined, inner, args, '', undefined);
-const builtinFn = (name: BuiltinName, arity: number, impl: FirstOrderBuiltin | undefined): Fn =>
+const builtinFn = (name: BuiltinName | IntrinsicName, arity: number, impl: FirstOrderBuiltin | undefined): Fn =>
   new Fn(2 /* Builtin */, arity, null, null, null, undefined, null, null, name, impl);
+
+/** One function value per intrinsic, shared by every evaluator (like the default builtins). */
+const intrinsicValues = new Map<Intrinsic, Fn>();
+function intrinsicValue(def: DefValue, ref: QualifiedName, getPackage: (id: string) => Package | undefined): Fn | undefined {
+  const intrinsic = intrinsicFor(def, ref, getPackage);
+  if (intrinsic === undefined) return undefined;
+  let fn = intrinsicValues.get(intrinsic);
+  if (fn === undefined) intrinsicValues.set(intrinsic, (fn = builtinFn(intrinsic.name, intrinsic.arity, intrinsic)));
+  return fn;
+}
 const tyClosure = (pending: number, body: Node, env: Env, def: Definition | undefined): Fn =>
   new Fn(3 /* TyClosure */, pending, null, body, env, def, null, null, '', undefined);
 
@@ -140,6 +152,11 @@ export interface EvaluatorOptions {
    * engine gives each sliced run its own evaluator, and all of them this cache). Pure, so shared safely.
    */
   readonly sharedValues?: Map<DefValue, Value>;
+  /**
+   * Whether library functions with a native equivalent run natively (default true; see
+   * intrinsics.ts): the same results in fewer steps. Tests turn it off to compare the two.
+   */
+  readonly intrinsics?: boolean;
 }
 
 /**
@@ -265,8 +282,13 @@ interface ResolvedVal {
    */
   shared: Map<DefValue, Value> | undefined;
   sharedValue: Value | undefined;
+  /** The native function that computes this definition, if it has one (intrinsics.ts). */
+  readonly intrinsic: Value | undefined;
 }
-const resolvedVal = (def: DefValue): ResolvedVal => ({ def, body: rootNode(def.expr, null), owner: undefined, value: undefined, shared: undefined, sharedValue: undefined });
+const resolvedVal = (def: DefValue, ref: QualifiedName, getPackage: (id: string) => Package | undefined): ResolvedVal => ({
+  def, body: rootNode(def.expr, null), owner: undefined, value: undefined, shared: undefined, sharedValue: undefined,
+  intrinsic: intrinsicValue(def, ref, getPackage),
+});
 
 /** A `builtin` node's value as the evaluator `owner` (its map of builtin values) made it. */
 interface ResolvedBuiltin { owner: Map<BuiltinName, Value>; value: Value }
@@ -283,6 +305,7 @@ export class Evaluator {
   /** Top-level values evaluated so far (null while one is being evaluated: a cycle). */
   private readonly topValues = new Map<DefValue, Value | null>();
   private readonly sharedValues: Map<DefValue, Value> | undefined;
+  private readonly intrinsics: boolean;
   /** Builtin values made so far: one map for every evaluator without overrides (they make the same values). */
   private readonly builtinValues: Map<BuiltinName, Value>;
 
@@ -306,6 +329,7 @@ export class Evaluator {
     this.valueOverride = options.valueOverride;
     this.builtinOverrides = options.builtinOverrides;
     this.sharedValues = options.sharedValues;
+    this.intrinsics = options.intrinsics ?? true;
     this.builtinValues = options.builtinOverrides === undefined ? DEFAULT_BUILTIN_VALUES : new Map();
     this.arithmeticError = {
       packageId: options.arithmeticErrorPackageId ?? ARITHMETIC_ERROR_PACKAGE_ID,
@@ -660,7 +684,7 @@ export class Evaluator {
   private capValue: Value | undefined = undefined;
   private capArgs: Value[] | null = null;
   private capFrom = 0;
-  private capName: BuiltinName | '' = '';
+  private capName: BuiltinName | IntrinsicName | '' = '';
   private capFailure: BuiltinFailure | undefined = undefined;
   /** `ev` calls on the JavaScript stack now. */
   private depth = 0;
@@ -1061,7 +1085,7 @@ export class Evaluator {
     const ref = (n.src as Extract<Expr, { kind: 'val' }>).ref;
     const found = this.getPackage(ref.packageId)?.modules.get(ref.module)?.values.get(ref.name);
     if (found === undefined) return undefined;
-    const resolved = resolvedVal(found);
+    const resolved = resolvedVal(found, ref, this.getPackage);
     n.x = resolved;
     return resolved;
   }
@@ -1098,7 +1122,7 @@ export class Evaluator {
     if (!ref) {
       const found = this.module(src.ref, 'value').values.get(src.ref.name);
       if (!found) return this.fail('missingDefinition', `no value ${src.ref.module}:${src.ref.name} in package ${src.ref.packageId}`);
-      n.x = ref = resolvedVal(found);
+      n.x = ref = resolvedVal(found, src.ref, this.getPackage);
     } else if (ref.owner === this.topValues) {
       return ref.value!;
     } else if (this.sharedValues !== undefined && ref.shared === this.sharedValues && this.valueOverride === undefined) {
@@ -1106,6 +1130,7 @@ export class Evaluator {
       // needs itself never reaches the map).
       return ref.sharedValue!;
     }
+    if (ref.intrinsic !== undefined && this.intrinsics) return ref.intrinsic;
     const def = ref.def;
     let cached = this.topValues.get(def);
     if (cached === undefined) {
@@ -1259,6 +1284,7 @@ export class Evaluator {
         const ref = (n.x as ResolvedVal | undefined) ?? this.resolveVal(n);
         if (ref === undefined) return undefined;
         if (ref.owner === this.topValues) return ref.value;
+        if (ref.intrinsic !== undefined && this.intrinsics) return ref.intrinsic;
         const shared = this.sharedValues;
         if (shared !== undefined && ref.shared === shared && this.valueOverride === undefined) return ref.sharedValue;
         const own = this.topValues.get(ref.def);
@@ -1504,8 +1530,9 @@ export class Evaluator {
   }
 
   /** Runs a first-order builtin, charged by what it builds. */
-  private invoke(impl: FirstOrderBuiltin, name: BuiltinName, args: readonly Value[]): BuiltinOutcome {
-    this.charge(builtinCost(name, args));
+  private invoke(impl: FirstOrderBuiltin, name: BuiltinName | IntrinsicName, args: readonly Value[]): BuiltinOutcome {
+    // An intrinsic is in no sized set: one cell, as a comparison (what it builds is a boolean).
+    this.charge(builtinCost(name as BuiltinName, args));
     try {
       return impl.apply(args);
     } catch (e) {

@@ -1,0 +1,159 @@
+/**
+ * Intrinsics: a few pure library functions the evaluator runs as native code instead of their
+ * Daml-LF bodies, where the body is known to compute exactly that function.
+ *
+ * Why: Daml Script filters its call stack on every action it takes (`isInternalSrcLoc`), with
+ * daml-stdlib's `DA.Text.isPrefixOf`, which explodes both texts into lists of one-letter texts
+ * and compares them letter by letter through the `Eq Text` dictionary: in Splice's
+ * splice-amulet-test that loop was 57% of all evaluation steps (bench/RESULTS.md).
+ *
+ * A definition is replaced only when its *fingerprint* is one of the fingerprints listed for it:
+ * the SHA-256 of its body in a canonical form in which every reference to another top-level value
+ * is that value's own fingerprint, recursively (a reference back to a definition being
+ * fingerprinted is marked as such). Package ids are left out, so the same code compiled into
+ * another SDK's daml-stdlib (a new package id) keeps the fingerprint; any other body, a package
+ * that merely reuses the module and value names included, keeps its own code. The fingerprints
+ * listed were computed from upstream daml-stdlib packages (test/daml/intrinsics.test.ts checks
+ * every daml-stdlib under ../shared against this table and compares native and interpreted
+ * answers on generated texts).
+ *
+ * Results are the Daml code's, to the value; steps are not: an intrinsic call counts as one
+ * builtin call, so a script takes fewer steps than the interpreted body would (steps are this
+ * engine's own measure of work, for its budget). The call is bounded by the texts it is given,
+ * which the run has already paid for.
+ */
+import { createHash } from 'node:crypto';
+
+import type { Expr } from '../ast/Expr.js';
+import type { DefValue, Package } from '../ast/Package.js';
+import type { QualifiedName } from '../ast/Type.js';
+import type { BuiltinOutcome, FirstOrderBuiltin } from '../builtins/Builtin.js';
+import type { Value } from '../value/Value.js';
+import { FALSE, TRUE } from '../value/Value.js';
+
+/** An intrinsic's name as the evaluator reports it (never a Daml-LF builtin's name). */
+export type IntrinsicName = `intrinsic ${string}`;
+
+export interface Intrinsic extends FirstOrderBuiltin {
+  readonly name: IntrinsicName;
+}
+
+interface IntrinsicEntry {
+  readonly module: string;
+  readonly value: string;
+  /** Fingerprints (see above) of upstream bodies that compute `intrinsic`. */
+  readonly fingerprints: ReadonlySet<string>;
+  readonly intrinsic: Intrinsic;
+}
+
+const textOf = (v: Value): string => (v.kind === 'text' ? v.value : '');
+
+/**
+ * `isPrefixOf : Text -> Text -> Bool`. On code points, as the Daml body compares exploded texts;
+ * a UTF-16 prefix test agrees: one well-formed text's code units start another's exactly when its
+ * code points start the other's (a code point's units are never a prefix of another's).
+ */
+const isPrefixOfText: Intrinsic = {
+  name: 'intrinsic DA.Text:isPrefixOf',
+  arity: 2,
+  apply: (args): BuiltinOutcome => ({ ok: true, value: textOf(args[1]!).startsWith(textOf(args[0]!)) ? TRUE : FALSE }),
+};
+
+const ENTRIES: readonly IntrinsicEntry[] = [
+  {
+    module: 'DA.Text',
+    value: 'isPrefixOf',
+    fingerprints: new Set([
+      // daml-stdlib 3.3.0 to 3.5.2 (the same code in every release of that range).
+      '1f2344409d921c12c402a8366cc048018d02b24010e4a0fad2ae7c24e4f8565c',
+      // daml-stdlib 3.0.0.
+      'fd6384bc53d69b48ac3768f02ba638b125e68ae8ed35e6746191f932e60c292f',
+    ]),
+    intrinsic: isPrefixOfText,
+  },
+];
+
+const BY_NAME = new Map<string, IntrinsicEntry>(ENTRIES.map((e) => [`${e.module}:${e.value}`, e]));
+
+/** The definitions that have an intrinsic, with the fingerprints that let it replace them (for tests and docs). */
+export const INTRINSICS: readonly { readonly module: string; readonly value: string; readonly fingerprints: ReadonlySet<string> }[] = ENTRIES;
+
+/** Definitions checked so far: the intrinsic that replaces them, or null. */
+const verdicts = new WeakMap<DefValue, Intrinsic | null>();
+
+/**
+ * The intrinsic that may replace the definition `def` (at `ref`), or undefined. Costs a map
+ * look-up for every other name; a listed name is fingerprinted once per decoded definition.
+ */
+export function intrinsicFor(def: DefValue, ref: QualifiedName, getPackage: (id: string) => Package | undefined): Intrinsic | undefined {
+  const entry = BY_NAME.get(`${ref.module}:${ref.name}`);
+  if (entry === undefined) return undefined;
+  let verdict = verdicts.get(def);
+  if (verdict === undefined) {
+    const fingerprint = definitionFingerprint(ref, getPackage);
+    verdict = fingerprint !== undefined && entry.fingerprints.has(fingerprint) ? entry.intrinsic : null;
+    verdicts.set(def, verdict);
+  }
+  return verdict ?? undefined;
+}
+
+/**
+ * Bounds of one fingerprint: the listed functions need a handful of definitions of a few hundred
+ * objects each. The names are any package's to take, so a look-alike definition must cost little:
+ * a definition is measured (an iterative count that stops at the bound) before it is written out.
+ */
+const MAX_DEFINITIONS = 64;
+const MAX_OBJECTS_PER_DEFINITION = 4_000;
+
+/**
+ * The fingerprint of the top-level value `ref` (see the module comment), or undefined when a
+ * definition it needs is missing, it needs more than `MAX_DEFINITIONS`, or a body is too deep to
+ * write out (such a definition is simply never replaced).
+ */
+export function definitionFingerprint(ref: QualifiedName, getPackage: (id: string) => Package | undefined): string | undefined {
+  const onPath = new Set<DefValue>();
+  let visited = 0;
+  const walk = (at: QualifiedName): string => {
+    const def = getPackage(at.packageId)?.modules.get(at.module)?.values.get(at.name);
+    if (def === undefined) throw MISSING;
+    if (onPath.has(def)) return `rec ${at.module}:${at.name}`;
+    if (++visited > MAX_DEFINITIONS || !objectsAtMost(def.expr, MAX_OBJECTS_PER_DEFINITION)) throw MISSING;
+    onPath.add(def);
+    const canonical = canonicalJson(def.expr, walk);
+    onPath.delete(def);
+    return createHash('sha256').update(canonical).digest('hex');
+  };
+  try {
+    return walk(ref);
+  } catch (e) {
+    if (e === MISSING || e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+const MISSING = new Error('no fingerprint');
+
+/** Whether `root` holds at most `limit` objects and arrays, counted without recursion (shared ones once per path to them). */
+function objectsAtMost(root: unknown, limit: number): boolean {
+  const stack: unknown[] = [root];
+  let count = 0;
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (++count > limit) return false;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return true;
+}
+
+/** `expr` as JSON: references to values by their fingerprints, other names without package ids. */
+function canonicalJson(expr: Expr, valueFingerprint: (ref: QualifiedName) => string): string {
+  return JSON.stringify(expr, (_key, v: unknown) => {
+    if (typeof v === 'bigint') return `${v}n`;
+    if (typeof v !== 'object' || v === null) return v;
+    const o = v as { kind?: unknown; ref?: QualifiedName; packageId?: unknown; module?: unknown; name?: unknown };
+    if (o.kind === 'val' && o.ref !== undefined) return { kind: 'val', value: valueFingerprint(o.ref) };
+    if (typeof o.packageId === 'string' && typeof o.module === 'string') return `${o.module}:${String(o.name)}`;
+    return v;
+  });
+}
