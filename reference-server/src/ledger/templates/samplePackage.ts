@@ -66,8 +66,15 @@ const ZERO = E.numeric('0.0000000000');
 const less = (a: Expr, b: Expr): Expr => E.call('LESS', [DECIMAL], a, b);
 const append = (...parts: Expr[]): Expr => parts.reduceRight((tail, head) => E.call('APPEND_TEXT', [], head, tail));
 
-function buildSamples(): BuiltPackage {
-  const b = new PackageBuilder({ name: SAMPLE_PACKAGE_NAME, version: SAMPLE_PACKAGE_VERSION, lfVersion: '2.dev' });
+/**
+ * The sample package, or the same templates under another package name (`name`): benches upload
+ * that copy, which the ledger runs through the engine, beside the built-in models of the same
+ * templates. `account: false` leaves out Sample.Account, whose key makes the package LF 2.dev, so
+ * the copy is an LF 2.1 package any participant accepts.
+ */
+export function buildSamplePackage(options: { readonly name: string; readonly version?: string; readonly account?: boolean } = { name: SAMPLE_PACKAGE_NAME }): BuiltPackage {
+  const withAccount = options.account ?? true;
+  const b = new PackageBuilder({ name: options.name, version: options.version ?? SAMPLE_PACKAGE_VERSION, lfVersion: withAccount ? '2.dev' : '2.1' });
 
   const holding = b.module('Sample.Holding');
   const HoldingView = holding.record('HoldingView', { owner: T.party, amount: DECIMAL });
@@ -124,6 +131,7 @@ function buildSamples(): BuiltPackage {
     implements: [{ iface: holdingRef, view: (t) => E.record(HoldingView.ref, { owner: t.field('owner'), amount: t.field('amount') }) }],
   });
 
+  if (!withAccount) return b.build();
   const account = b.module('Sample.Account');
   const AccountKey = account.record('AccountKey', { bank: T.party, accountId: T.text });
   account.template('Account', {
@@ -148,5 +156,5 @@ let built: BuiltPackage | undefined;
 
 /** The sample package, built once per process (a few milliseconds). */
 export function samplePackage(): BuiltPackage {
-  return (built ??= buildSamples());
+  return (built ??= buildSamplePackage());
 }
