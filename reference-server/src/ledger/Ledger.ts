@@ -29,7 +29,7 @@ import type { QualifiedName } from '../../../daml-engine/ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../../../daml-engine/builtins/Builtin.js';
 import type { PackageCache } from '../../../daml-engine/decode/decodeArchive.js';
 import type { InterpretEnv, PreparedTransaction } from './interpret.js';
-import { contractIdFrom, contractViewOf, interpret } from './interpret.js';
+import { contractIdFrom, contractViewOf, interpret, transactionSeedBase, transactionSeedOf } from './interpret.js';
 import { parseOffset } from './offsets.js';
 import { fingerprintOf, isValidPartyHint, isValidPartyId } from './parties.js';
 import * as identityProviders from './identityProviders.js';
@@ -135,6 +135,7 @@ export class Ledger {
   /** In-flight reassignments by id. */
   readonly #unassigned = new Map<string, StoredContract>();
   #nonce: number;
+  #seedBase: Uint8Array | undefined;
   /** Nonces up to this one are recorded as used in the store (see #nextNonce). */
   #nonceReserved: number;
   /** A prepared transaction commits at most once (its contracts become ledger state). */
@@ -1095,7 +1096,13 @@ export class Ledger {
       interner: this.#interner,
       isKnownParty: (p) => this.store.party(p) !== undefined,
       nextContractId: nextContractId ?? ((seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed)),
+      nextTransactionSeed: () => this.nextTransactionSeed(),
     };
+  }
+
+  /** A fresh seed for an engine transaction this ledger seeds itself (`InterpretEnv.nextTransactionSeed`). */
+  nextTransactionSeed(): Uint8Array {
+    return transactionSeedOf((this.#seedBase ??= transactionSeedBase(this.config.participantId)), this.#nextNonce());
   }
 
   #interpret(v: ValidatedSubmission, nextContractId?: (seed: string) => string): R<PreparedTransaction> {

@@ -23,6 +23,11 @@ export interface InterpretEnv {
   readonly interner: Interner;
   isKnownParty(party: string): boolean;
   nextContractId(seed: string): string;
+  /**
+   * A seed for an engine transaction the ledger seeds itself (interactive submission brings its
+   * own): 32 bytes, never the same twice, across restarts too (it carries the contract-id nonce).
+   */
+  nextTransactionSeed(): Uint8Array;
 }
 
 /**
@@ -489,4 +494,25 @@ class TxBuilder {
 export function contractIdFrom(participantId: string, nonce: number, seed: string): string {
   // One-shot `hash`: no Hash object per id (every create, and every engine command's seed, makes one).
   return '00' + digest('sha256', `${participantId}|${nonce}|${seed}`, 'hex');
+}
+
+/** The base of a participant's engine transaction seeds (`transactionSeedOf`): made once per ledger. */
+export function transactionSeedBase(participantId: string): Uint8Array {
+  return Buffer.from(digest('sha256', `${participantId}|engine transaction seeds`, 'hex'), 'hex');
+}
+
+/**
+ * An engine transaction's seed: the participant's base with the nonce written over its last eight
+ * bytes (exclusive or, big-endian). A seed only has to be fresh, and the nonce never repeats;
+ * hashing it again would cost more than the rest of a small command's seeds (the node seeds and
+ * discriminators derive from it by HMAC, contract-id.rst).
+ */
+export function transactionSeedOf(base: Uint8Array, nonce: number): Uint8Array {
+  const seed = Uint8Array.from(base);
+  let n = nonce;
+  for (let i = 31; i >= 24; i--) {
+    seed[i] = seed[i]! ^ (n % 256);
+    n = Math.floor(n / 256);
+  }
+  return seed;
 }

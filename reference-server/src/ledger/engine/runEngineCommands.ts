@@ -1,5 +1,3 @@
-import { hash } from 'node:crypto';
-
 import type { Expr, Update } from '../../../../daml-engine/ast/Expr.js';
 import type { LedgerContract, SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
 import type { Slicing } from '../../../../daml-engine/eval/Evaluator.js';
@@ -61,13 +59,9 @@ export interface PreRun {
   readonly reads: ReadonlyMap<string, { readonly stored: StoredContract | undefined; readonly active: boolean }>;
 }
 
-/**
- * A fresh transaction seed: SHA-256 of the next contract id (the ledger's nonce makes it fresh).
- * One-shot `hash` to hex, then the bytes: cheaper than hashing the id's UTF-8 in JavaScript and
- * than `hash`'s own Buffer output (every engine command draws one).
- */
-function freshSeed(env: InterpretEnv, submission: ValidatedSubmission): Uint8Array {
-  return Buffer.from(hash('sha256', env.nextContractId(`${submission.userId}|${submission.commandId}|engine`), 'hex'), 'hex');
+/** A fresh transaction seed (the ledger's nonce makes it fresh; see `transactionSeedOf`). */
+function freshSeed(env: InterpretEnv): Uint8Array {
+  return env.nextTransactionSeed();
 }
 
 /** Pre-runs waiting for their commit, by the submission's commands array (the request's own). */
@@ -82,7 +76,7 @@ export async function preRunEngineCommands(
   env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number, slicing: Slicing,
 ): Promise<void> {
   const ledgerTime = BigInt(Math.trunc(Math.max(now, submission.minLedgerTimeMs ?? 0))) * 1000n;
-  const transactionSeed = freshSeed(env, submission);
+  const transactionSeed = freshSeed(env);
   const preparationTime = BigInt(Math.trunc(now)) * 1000n;
   const pre = await runInSlices(env, rt, submission, commands, { transactionSeed, preparationTime, ledgerTime }, slicing);
   if (pre !== undefined) preRuns.set(submission.commands, pre);
@@ -234,7 +228,7 @@ export function runEngineCommands(
     return finishRun(env, rt, submission, commands, unseeded.outcome, inputs, Number(unseeded.ledgerTime / 1000n));
   }
   // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
-  const transactionSeed = options.transactionSeed ?? freshSeed(env, submission);
+  const transactionSeed = options.transactionSeed ?? freshSeed(env);
   const preparationTime = options.preparationTime ?? BigInt(Math.trunc(now)) * 1000n;
   const ledgerTimeMicros = options.ledgerTime ?? BigInt(Math.trunc(ledgerTime)) * 1000n;
   if (capturing !== undefined) {

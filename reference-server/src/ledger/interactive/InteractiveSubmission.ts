@@ -422,6 +422,7 @@ export class InteractiveSubmission {
         interner: this.#interner,
         isKnownParty: (p) => ledger.isKnownParty(p),
         nextContractId: interactiveContractIds(ledger.config.participantId, meta.transactionUuid),
+        nextTransactionSeed: () => ledger.nextTransactionSeed(),
       },
       sub,
       ledgerTime,
