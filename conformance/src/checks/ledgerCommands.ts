@@ -48,6 +48,34 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
     },
   }),
   check({
+    id: 'ledger.dedup.rejected-not-deduplicated',
+    title: 'A command the ledger refused does not take its change id: the same command id, resubmitted as a command that can succeed, is accepted',
+    operationId: LedgerOp.submitAndWait,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B} deduplication: only accepted changes are deduplicated (a rejected submission may be retried under the same change id)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const commandId = ctx.unique('cc-dedup-retry');
+      const { templateId } = createCommand(ctx, party);
+      // An exercise on a contract that never existed: refused by the ledger (CONTRACT_NOT_FOUND), not by the request decoder.
+      const refused = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/commands/submit-and-wait',
+        json: jsCommands(ctx, party, { ExerciseCommand: { templateId, contractId: `00${'7c'.repeat(32)}`, choice: 'Archive', choiceArgument: {} } }, commandId),
+      });
+      const status = refused.response?.status;
+      if (status === undefined || status < 400) return ctx.skip(`an exercise on a contract that never existed answered HTTP ${String(status)}, not a refusal: nothing to retry`);
+      const code = isObject(bodyOf(ctx, refused, 'refusal')) ? (bodyOf(ctx, refused, 'refusal') as { code?: unknown }).code : undefined;
+      if (code === 'DUPLICATE_COMMAND') ctx.fail(`the first submission of command id ${commandId} was refused as a duplicate`, refused);
+      const retry = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, commandId) });
+      if (retry.response?.status !== 200) {
+        ctx.fail(`command id ${commandId}, refused once by the ledger (HTTP ${status}), was refused again when retried with a command that can succeed (HTTP ${String(retry.response?.status)}): ${snippet(retry, 200)}`, retry);
+      }
+    },
+  }),
+  check({
     id: 'ledger.dedup.reuse-after-period',
     title: 'A change id is deduplicated within the requested DeduplicationDuration and accepted again once it has passed',
     operationId: LedgerOp.submitAndWait,
