@@ -1,7 +1,7 @@
 import { jsonOf, type Exchange } from '../target/exchange.js';
 import { executeBody, externalParty, needInteractive, prepare, signature } from './ledgerInteractive.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
-import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
+import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { createCommand, createContract, eventFormat, jsCommands, ledgerEnd, readParty, suiteParty, userIdOf } from './support/ledger.js';
 import { firstSynchronizer, listVetted, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettingUpdate } from './support/packages.js';
 import type { CheckDefinition } from './types.js';
@@ -273,6 +273,27 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
         judged++;
       }
       if (judged === 0) ctx.fail('no error answer to judge');
+    },
+  }),
+  check({
+    id: 'ledger.errors.missing-contract-not-retryable',
+    title: 'A command on a contract that does not exist is refused as CONTRACT_NOT_FOUND (404, errorCategory 11), not as a transient error a client would retry',
+    operationId: LedgerOp.submitAndWait,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${UPSTREAM_B}: JsCantonError; Canton ConsistencyErrors.ContractNotFound (InvalidGivenCurrentSystemStateResourceMissing, not retryable); GrpcHttpErrorCodes (NOT_FOUND: 404)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const { templateId } = createCommand(ctx, party);
+      const e = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/commands/submit-and-wait',
+        json: jsCommands(ctx, party, { ExerciseCommand: { templateId, contractId: `00${'6d'.repeat(32)}`, choice: 'Archive', choiceArgument: {} } }),
+      });
+      expectStatus(ctx, e, 404, 'an exercise on a contract that never existed');
+      const body = expectCantonError(ctx, e, 'an exercise on a contract that never existed', ['CONTRACT_NOT_FOUND']);
+      if (body.errorCategory !== 11) ctx.fail(`CONTRACT_NOT_FOUND came with errorCategory ${body.errorCategory}, not 11 (InvalidGivenCurrentSystemStateResourceMissing): clients read the category to decide whether to retry`, e);
     },
   }),
   check({
