@@ -352,7 +352,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
   })),
   check({
     id: 'registry.cross-group.transfer-context-lets-accept-succeed',
-    title: 'A transfer through the factory, then accepted with the accept context and its disclosed contracts, succeeds on the ledger',
+    title: 'A transfer through the factory, then accepted with the accept context and its disclosed contracts, succeeds on the ledger; the accepted instruction then has no context (404)',
     group: 'registry',
     operationId: 'getTransferInstructionAcceptContextV1',
     level: 'MUST',
@@ -391,6 +391,10 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
           choiceArgument: { extraArgs: { context: accept.choiceContextData, meta: { values: {} } } },
         },
       }, accept.disclosedContracts as Json[], 'accepting with the registry\'s context');
+      // Accepted, the instruction is archived: its contexts must now be 404, or a wallet keeps offering a settled transfer.
+      const after = await post(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, { excludeDebugFields: true }, 'getTransferInstructionAcceptContextV1');
+      expectStatus(ctx, after, 404, 'the accept context of the instruction just accepted (archived)');
+      expectErrorResponse(ctx, after, 'archived transfer instruction');
     },
   }),
   check({
