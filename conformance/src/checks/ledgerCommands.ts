@@ -1,11 +1,37 @@
 import { userIdArb } from '../generators/identifiers.js';
 import { completionsOf, createCommand, freshParty, jsCommands, ledgerEnd, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
-import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet } from './support/expect.js';
+import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet, type Json } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
-import type { CheckDefinition } from './types.js';
+import type { Exchange } from '../target/exchange.js';
+import type { CheckContext, CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+
+/**
+ * Polls POST /v2/commands/completions (the run's user, `party`, after `begin`) until the completion
+ * of `commandId` appears; fails after max(10 s, the run's timeout).
+ */
+async function awaitCompletion(ctx: CheckContext, party: string, begin: number, commandId: string, what = 'the command'): Promise<{ value: Json; exchange: Exchange }> {
+  const userId = userIdOf(ctx);
+  const patience = Math.max(10_000, ctx.timeoutMs);
+  const deadline = Date.now() + patience;
+  for (;;) {
+    const e = await ctx.http.request('ledger', {
+      method: 'POST',
+      path: '/v2/commands/completions',
+      query: { limit: 1000, stream_idle_timeout_ms: 500 },
+      json: { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive: begin },
+    });
+    expectStatus(ctx, e, 200, 'completions');
+    const list = bodyOf(ctx, e, 'completions');
+    if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
+    const value = completionsOf(list).find((c) => c.commandId === commandId);
+    if (value) return { value, exchange: e };
+    if (Date.now() > deadline) ctx.fail(`no completion for ${what} (command ${commandId}) after offset ${begin} within ${patience / 1000} s`, e);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 export const ledgerCommandChecks: readonly CheckDefinition[] = [
   check({
@@ -111,29 +137,33 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       const submit = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/async/submit', json: body });
       expectStatus(ctx, submit, 200, 'async submit');
       if (!isObject(bodyOf(ctx, submit, 'async submit'))) ctx.fail('async submit must answer a JSON object ({})', submit);
-      const userId = userIdOf(ctx);
-      const patience = Math.max(10_000, ctx.timeoutMs);
-      const deadline = Date.now() + patience;
-      for (;;) {
-        const e = await ctx.http.request('ledger', {
-          method: 'POST',
-          path: '/v2/commands/completions',
-          query: { limit: 1000, stream_idle_timeout_ms: 500 },
-          json: { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive: begin.offset },
-        });
-        expectStatus(ctx, e, 200, 'completions');
-        const list = bodyOf(ctx, e, 'completions');
-        if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
-        const value = completionsOf(list).find((c) => c.commandId === commandId);
-        if (value) {
-          const status = isObject(value.status) ? value.status : undefined;
-          if (status && status.code !== 0) ctx.fail(`the command completed with status ${JSON.stringify(status)}`, e);
-          if (typeof value.offset !== 'number' || value.offset <= begin.offset) ctx.fail(`the completion's offset ${JSON.stringify(value.offset)} is not after ${begin.offset}`, e);
-          return;
-        }
-        if (Date.now() > deadline) ctx.fail(`no completion for command ${commandId} within ${patience / 1000} s`, e);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const { value, exchange: e } = await awaitCompletion(ctx, party, begin.offset, commandId);
+      const status = isObject(value.status) ? value.status : undefined;
+      if (status && status.code !== 0) ctx.fail(`the command completed with status ${JSON.stringify(status)}`, e);
+      if (typeof value.offset !== 'number' || value.offset <= begin.offset) ctx.fail(`the completion's offset ${JSON.stringify(value.offset)} is not after ${begin.offset}`, e);
+    },
+  }),
+  check({
+    id: 'ledger.async.rejection-completes',
+    title: 'An async submission the ledger rejects after accepting it (a duplicate change id) completes on the completions stream with a non-OK status',
+    operationId: LedgerOp.asyncSubmit,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: POST /v2/commands/async/submit (outcome on completions); ${UPSTREAM_B} Completion.status (a rejection carries its gRPC status), command deduplication (ALREADY_EXISTS)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const commandId = ctx.unique('cc-async-dup');
+      const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, commandId);
+      await submitAndWait(ctx, body, 'first submission');
+      // After the first completion: the only completion of this command id past here is the duplicate's.
+      const begin = await ledgerEnd(ctx);
+      const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/async/submit', json: body });
+      if (again.response?.status === 409) return ctx.skip('the duplicate was refused synchronously (409): no completion to judge');
+      expectStatus(ctx, again, 200, 'async submit of the same change id');
+      const { value, exchange } = await awaitCompletion(ctx, party, begin.offset, commandId, 'the duplicate');
+      const status = isObject(value.status) ? value.status : undefined;
+      if (status === undefined || status.code === 0) ctx.fail(`the duplicate of command ${commandId} completed with status ${JSON.stringify(value.status)}: a rejection must carry a non-OK code`, exchange);
     },
   }),
   check({

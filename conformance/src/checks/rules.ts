@@ -35,6 +35,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: "Scan and the registry answer from the ledger's contracts", specRef: 'service description: groups A, B, C share one ledger', checkedBy: ['registry.cross-group.disclosed-match-ledger', 'scan.cross-group.preapproval-matches-ledger'] },
   { rule: 'a change id may be reused once the deduplication period has passed', specRef: `${B}: deduplication_period`, checkedBy: ['ledger.dedup.reuse-after-period'] },
   { rule: 'only accepted changes are deduplicated: a command id the ledger refused may be retried', specRef: `${B}: command deduplication`, checkedBy: ['ledger.dedup.rejected-not-deduplicated'] },
+  { rule: 'an async submission the ledger rejects completes with a non-OK status', specRef: `${B}: Completion.status`, checkedBy: ['ledger.async.rejection-completes'] },
   { rule: 'a command on a missing contract is refused as CONTRACT_NOT_FOUND (404, not retryable), never as a transient error', specRef: 'Canton ConsistencyErrors.ContractNotFound; JSON Ledger API GrpcHttpErrorCodes', checkedBy: ['ledger.errors.missing-contract-not-retryable'] },
   { rule: "a transaction's events are listed in node order (pre-order for LEDGER_EFFECTS)", specRef: `${B}: Event.node_id`, checkedBy: ['ledger.updates.transaction-shape', 'ledger.trees.node-ids-describe-tree'] },
   { rule: 'an expired token opens no WebSocket stream', specRef: `${B}: JWT exp; WebSocket subprotocol jwt.token.<JWT>`, checkedBy: ['ledger.auth.expired-token-401'] },
