@@ -2,7 +2,7 @@ import type { JWTPayload } from 'jose';
 import type { AuthMode, Exchange } from '../target/exchange.js';
 import { claimsFor, mintToken } from '../target/mintToken.js';
 import { TokenSourceError } from '../target/tokenProvider.js';
-import { eventFormat, ledgerEnd } from './support/ledger.js';
+import { createCommand, eventFormat, jsCommands, ledgerEnd, suiteParty } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject, responseOf } from './support/expect.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -138,7 +138,7 @@ export const authChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.auth.no-right-403',
-    title: 'A valid token of a user without the needed right is refused with 403',
+    title: 'A valid token of a user without the needed right is refused with 403, on reads and on command submission',
     operationId: LedgerOp.activeContracts,
     level: 'MUST',
     specRef: `${UPSTREAM_B}: rights come from the user store; PERMISSION_DENIED, HTTP 403`,
@@ -152,6 +152,12 @@ export const authChecks: readonly CheckDefinition[] = [
         : await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', auth: { token } });
       expectStatus(ctx, e, 403, party ? `reading as ${party} without CanReadAs` : 'listing users without admin rights');
       expectCantonError(ctx, e, 'no right');
+      // Writes are guarded as much as reads: submitting as the party needs CanActAs.
+      if (!ctx.profile.writes) return;
+      const actAs = party ?? (await suiteParty(ctx));
+      const w = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: jsCommands(ctx, actAs, { CreateCommand: createCommand(ctx, actAs) }), auth: { token } });
+      expectStatus(ctx, w, 403, `submitting as ${actAs} without CanActAs`);
+      expectCantonError(ctx, w, 'no right to submit');
     },
   }),
   check({
