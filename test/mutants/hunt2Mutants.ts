@@ -207,6 +207,32 @@ export const HUNT2_MUTANTS: readonly Mutant[] = [
     caughtBy: 'ledger.async.rejection-completes',
     fault: onCompletions((c) => (isObject(c.status) && c.status.code !== 0 ? { ...c, status: { ...c.status, code: 0 } } : c)),
   },
+  {
+    name: 'hunt2-scan-domain-id-of-config',
+    description: "Scan names, as the synchronizer of the AmuletRules and the rounds, the decentralized synchronizer of its configuration instead of the one the contracts live on: a wallet submits to a synchronizer that does not know them",
+    caughtBy: 'scan.cross-group.domain-id-connected',
+    needs: 'scan',
+    fault: {
+      response: (req, res) =>
+        req.method === 'POST' && ['/v0/amulet-rules', '/v0/open-and-issuing-mining-rounds'].includes(pathOf(req.url))
+          ? ok200(res, (v) => deep(v, (x) => (typeof x.domain_id === 'string' ? { ...x, domain_id: `global-domain::1220${'d0'.repeat(32)}` } : x)))
+          : res,
+    },
+  },
+  {
+    name: 'hunt2-commands-drop-disclosed-contracts',
+    description: 'the JSON API drops disclosedContracts from the commands it submits and prepares (a codec that does not map the field): a wallet accepting a transfer with the registry context has the AmuletRules it cannot see',
+    caughtBy: 'registry.cross-group.transfer-context-lets-accept-succeed',
+    fault: {
+      request: (req) => {
+        const body = parse(req.body);
+        const p = pathOf(req.url);
+        if (req.method !== 'POST' || !(p.startsWith('/v2/commands/') || p === '/v2/interactive-submission/prepare') || !isObject(body)) return req;
+        const strip = (x: Json): Json => Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'disclosedContracts'));
+        return { ...req, body: JSON.stringify(isObject(body.commands) ? { ...strip(body), commands: strip(body.commands) } : strip(body)), raw: undefined };
+      },
+    },
+  },
 ];
 
 /** Choice contexts cached by path: a later 404 (the contract archived) is answered with the cached 200. */
