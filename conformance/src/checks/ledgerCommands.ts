@@ -36,11 +36,11 @@ async function awaitCompletion(ctx: CheckContext, party: string, begin: number, 
 export const ledgerCommandChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.dedup.duplicate-409',
-    title: 'Submitting the same change id twice is refused with 409 DUPLICATE_COMMAND',
+    title: 'Submitting the same change id twice is refused with 409 DUPLICATE_COMMAND, also with its actAs parties reordered',
     operationId: LedgerOp.submitAndWait,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B} deduplication: (userId, actAs, commandId); DUPLICATE_COMMAND, HTTP 409`,
+    specRef: `${UPSTREAM_B} deduplication: (userId, actAs, commandId), actAs a set of parties; DUPLICATE_COMMAND, HTTP 409`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
@@ -49,6 +49,14 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: body });
       expectStatus(ctx, again, 409, 'the same change id submitted again');
       expectCantonError(ctx, again, 'duplicate submission', ['DUPLICATE_COMMAND', 'SUBMISSION_ALREADY_IN_FLIGHT']);
+      // actAs is a set: the same parties in another order are the same change id (a client's retry may reorder them).
+      if (!ctx.profile.ledger?.allocateParties) return;
+      const other = await freshParty(ctx, 'cc-dedup-other');
+      const pair = { ...jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, ctx.unique('cc-dedup-set')), actAs: [party, other] };
+      await submitAndWait(ctx, pair, `a command acting as ${party} and ${other}`);
+      const reordered = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: { ...pair, actAs: [other, party] } });
+      expectStatus(ctx, reordered, 409, 'the same command id again, acting as the same two parties listed in the other order');
+      expectCantonError(ctx, reordered, 'duplicate submission (actAs reordered)', ['DUPLICATE_COMMAND', 'SUBMISSION_ALREADY_IN_FLIGHT']);
     },
   }),
   check({
