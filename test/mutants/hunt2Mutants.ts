@@ -233,6 +233,12 @@ export const HUNT2_MUTANTS: readonly Mutant[] = [
       },
     },
   },
+  {
+    name: 'hunt2-dedup-act-as-ordered',
+    description: 'the deduplication key takes actAs as a list, not a set: a retry listing the same parties in another order is not a duplicate, and the command is committed twice',
+    caughtBy: 'ledger.dedup.duplicate-409',
+    fault: dedupActAsOrdered(),
+  },
 ];
 
 /** Choice contexts cached by path: a later 404 (the contract archived) is answered with the cached 200. */
@@ -265,6 +271,27 @@ function onCompletions(f: (c: Json) => Json | undefined): Fault {
       if (!COMPLETION_PATHS.includes(pathOf(req.url))) return [frame];
       const v = parse(frame);
       return v === undefined ? [frame] : element(v).map((x) => JSON.stringify(x));
+    },
+  };
+}
+
+
+/** A change id whose actAs was seen in another order gets a fresh command id, so it commits again (a key over the actAs list as sent). */
+function dedupActAsOrdered(): Fault {
+  const seen = new Map<string, string>();
+  return {
+    request(req) {
+      const body = parse(req.body);
+      if (req.method !== 'POST' || !pathOf(req.url).startsWith('/v2/commands/submit-and-wait') || !isObject(body)) return req;
+      const c = isObject(body.commands) ? body.commands : body;
+      if (typeof c.commandId !== 'string' || !Array.isArray(c.actAs)) return req;
+      const set = JSON.stringify([c.userId ?? '', [...c.actAs].map(String).sort(), c.commandId]);
+      const order = JSON.stringify(c.actAs);
+      const first = seen.get(set);
+      if (first === undefined) seen.set(set, order);
+      if (first === undefined || first === order) return req;
+      const renamed = { ...c, commandId: `${c.commandId}-${c.actAs.length}-reordered` };
+      return { ...req, body: JSON.stringify(isObject(body.commands) ? { ...body, commands: renamed } : renamed), raw: undefined };
     },
   };
 }
