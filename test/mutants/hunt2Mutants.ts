@@ -186,7 +186,7 @@ export const HUNT2_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt2-refusal-as-unavailable',
     description: 'a submission the ledger refuses for a missing contract answers 503 UNAVAILABLE (every engine error mapped to a transient one): clients retry a command that can never succeed',
-    caughtBy: 'ledger.errors.missing-contract-not-retryable',
+    caughtBy: 'ledger.errors.not-found-not-retryable',
     fault: {
       response: (req, res) => {
         const v = parse(res.body);
@@ -238,6 +238,18 @@ export const HUNT2_MUTANTS: readonly Mutant[] = [
     description: 'the deduplication key takes actAs as a list, not a set: a retry listing the same parties in another order is not a duplicate, and the command is committed twice',
     caughtBy: 'ledger.dedup.duplicate-409',
     fault: dedupActAsOrdered(),
+  },
+  {
+    name: 'hunt2-unknown-package-internal',
+    description: 'a command naming a package the participant does not know answers 500 INTERNAL (the package resolver throws): clients and load balancers retry a command that can never succeed',
+    caughtBy: 'ledger.errors.not-found-not-retryable',
+    fault: {
+      response: (req, res) => {
+        const v = parse(res.body);
+        if (req.method !== 'POST' || !pathOf(req.url).startsWith('/v2/commands/') || res.status !== 404 || !isObject(v) || !/PACKAGE|TEMPLATES_OR_INTERFACES/.test(String(v.code))) return res;
+        return cantonError(500, 'INTERNAL', 'An error occurred. Please contact the operator and inquire about the request', 4);
+      },
+    },
   },
 ];
 
