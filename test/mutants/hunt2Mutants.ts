@@ -251,6 +251,19 @@ export const HUNT2_MUTANTS: readonly Mutant[] = [
       },
     },
   },
+  {
+    name: 'hunt2-ws-acs-at-ledger-end',
+    description: 'the active-contracts WebSocket serves the snapshot at the ledger end whatever activeAtOffset asks (the HTTP form honours it): a client pairing the snapshot with updates from activeAtOffset counts later changes twice',
+    caughtBy: 'ledger.acs.websocket-equals-http',
+    fault: {
+      async wsRequest(req, frame, upstream) {
+        const v = parse(frame);
+        if (pathOf(req.url) !== '/v2/state/active-contracts' || !isObject(v) || typeof v.activeAtOffset !== 'number') return frame;
+        const end = parse((await upstream.send({ method: 'GET', url: '/v2/state/ledger-end', headers: {}, body: '' })).body);
+        return isObject(end) && typeof end.offset === 'number' ? JSON.stringify({ ...v, activeAtOffset: end.offset }) : frame;
+      },
+    },
+  },
 ];
 
 /** Choice contexts cached by path: a later 404 (the contract archived) is answered with the cached 200. */
