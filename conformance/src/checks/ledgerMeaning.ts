@@ -2,7 +2,7 @@ import { jsonOf, type Exchange } from '../target/exchange.js';
 import { executeBody, externalParty, needInteractive, prepare, signature } from './ledgerInteractive.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { createCommand, createContract, eventFormat, jsCommands, ledgerEnd, readParty, suiteParty, userIdOf } from './support/ledger.js';
+import { createCommand, createContract, eventFormat, jsCommands, ledgerEnd, neverExistedContractId, readParty, suiteParty, userIdOf } from './support/ledger.js';
 import { firstSynchronizer, listVetted, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettingUpdate } from './support/packages.js';
 import type { CheckDefinition } from './types.js';
 
@@ -287,7 +287,7 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
       const party = await suiteParty(ctx);
       const { templateId } = createCommand(ctx, party);
       const cases: [string, Json, readonly string[]][] = [
-        ['an exercise on a contract that never existed', { ExerciseCommand: { templateId, contractId: `00${'6d'.repeat(32)}`, choice: 'Archive', choiceArgument: {} } }, ['CONTRACT_NOT_FOUND']],
+        ['an exercise on a contract that never existed', { ExerciseCommand: { templateId, contractId: neverExistedContractId('6d'), choice: 'Archive', choiceArgument: {} } }, ['CONTRACT_NOT_FOUND']],
         ['a create of a template in a package the participant does not know', { CreateCommand: { templateId: `#${ctx.unique('cc-no-such-package').replace(/[^a-z0-9-]/g, '-')}:Main:Nothing`, createArguments: {} } }, ['PACKAGE_NAMES_NOT_FOUND', 'TEMPLATES_OR_INTERFACES_NOT_FOUND', 'PACKAGE_NOT_FOUND']],
       ];
       for (const [what, command, codes] of cases) {
