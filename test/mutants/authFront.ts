@@ -18,7 +18,9 @@ export type AuthFlaw =
   | 'accepts-alg-none'
   | 'ignores-scope'
   | 'ignores-rights'
-  | 'websocket-unchecked';
+  | 'websocket-unchecked'
+  | 'websocket-ignores-expiry'
+  | 'rights-on-reads-only';
 
 /**
  * A JWT front for the mutant bed's secured runs: HS256 tokens with the `daml_ledger_api` scope,
@@ -39,13 +41,14 @@ export function authFront(secret: string, o: { flaw?: AuthFlaw } = {}): Fault {
     }
     return undefined;
   };
-  const verify = async (token: string | undefined): Promise<ProxyResponse | { sub: string }> => {
+  const verify = async (token: string | undefined, websocket = false, write = false): Promise<ProxyResponse | { sub: string }> => {
+    const lenient = flaw === 'ignores-expiry' || (websocket && flaw === 'websocket-ignores-expiry');
     if (!token) return flaw === 'accepts-missing-token' ? { sub: 'participant_admin' } : unauthenticated();
     try {
-      const payload = unverified(token) ?? (await jwtVerify(token, key, { algorithms: ['HS256'], ...(flaw === 'ignores-expiry' ? { clockTolerance: 10 * 365 * 24 * 3600 } : {}) })).payload;
+      const payload = unverified(token) ?? (await jwtVerify(token, key, { algorithms: ['HS256'], ...(lenient ? { clockTolerance: 10 * 365 * 24 * 3600 } : {}) })).payload;
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
       if (!scopes.includes('daml_ledger_api') && flaw !== 'ignores-scope') return unauthenticated();
-      if (payload.sub === NO_RIGHTS_USER && flaw !== 'ignores-rights') return refusal(403, 'PERMISSION_DENIED', 7, 7);
+      if (payload.sub === NO_RIGHTS_USER && flaw !== 'ignores-rights' && !(write && flaw === 'rights-on-reads-only')) return refusal(403, 'PERMISSION_DENIED', 7, 7);
       return { sub: String(payload.sub ?? '') };
     } catch {
       return unauthenticated();
@@ -55,7 +58,7 @@ export function authFront(secret: string, o: { flaw?: AuthFlaw } = {}): Fault {
     async request(req: ProxyRequest) {
       if (PUBLIC.test(pathOf(req.url))) return req;
       const header = req.headers.authorization;
-      const verdict = await verify(typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined);
+      const verdict = await verify(typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined, false, req.method === 'POST' && pathOf(req.url).startsWith('/v2/commands/'));
       if ('status' in verdict) return verdict;
       const { authorization: _dropped, ...headers } = req.headers;
       // The server behind runs unsecured and knows no token: the front answers for the token's user.
@@ -66,7 +69,7 @@ export function authFront(secret: string, o: { flaw?: AuthFlaw } = {}): Fault {
       if (flaw === 'websocket-unchecked') return undefined;
       const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
       const token = offered.find((p) => p.startsWith('jwt.token.'))?.slice('jwt.token.'.length);
-      return 'status' in (await verify(token)) ? 401 : undefined;
+      return 'status' in (await verify(token, true)) ? 401 : undefined;
     },
   };
 }

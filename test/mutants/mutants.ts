@@ -31,6 +31,7 @@ import { HISTORY_MUTANTS } from './historyMutants.js';
 import type { JudgeHistoryId } from '../../conformance/src/history/historyIds.js';
 import { RULE_MUTANTS } from './ruleMutants.js';
 import { HUNT_MUTANTS } from './huntMutants.js';
+import { HUNT2_MUTANTS } from './hunt2Mutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -434,6 +435,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   HASHING_SCHEME_MUTANT,
   // Faults a hunt for unbroken client rules found (huntMutants.ts).
   ...HUNT_MUTANTS,
+  // Faults of a second hunt (hunt2Mutants.ts): allocation contexts, Scan caches, deduplication, streams, auth.
+  ...HUNT2_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

@@ -2,7 +2,7 @@ import type { JWTPayload } from 'jose';
 import type { AuthMode, Exchange } from '../target/exchange.js';
 import { claimsFor, mintToken } from '../target/mintToken.js';
 import { TokenSourceError } from '../target/tokenProvider.js';
-import { eventFormat, ledgerEnd } from './support/ledger.js';
+import { createCommand, eventFormat, jsCommands, ledgerEnd, suiteParty } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject, responseOf } from './support/expect.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -33,6 +33,27 @@ const protectedRead = (ctx: CheckContext, auth: AuthMode): Promise<Exchange> => 
 function expect401(ctx: CheckContext, e: Exchange, what: string): void {
   expectStatus(ctx, e, 401, what);
   expectCantonError(ctx, e, what);
+}
+
+/**
+ * A WebSocket on /v2/updates opened with `auth` gets no data: 401 on the upgrade, or an
+ * UNAUTHENTICATED error frame and nothing after it.
+ */
+async function expectWebSocketRefused(ctx: CheckContext, auth: AuthMode, what: string): Promise<void> {
+  const s = await ctx.http.stream('ledger', '/v2/updates', {
+    request: { beginExclusive: 0, endInclusive: 1, updateFormat: { includeTransactions: { eventFormat: eventFormat(ctx.profile.ledger?.party), transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } },
+    auth,
+    operationId: LedgerOp.updates,
+    idleMs: 2000,
+  });
+  if (s.rejectedStatus !== undefined) {
+    if (s.rejectedStatus !== 401) ctx.fail(`the upgrade ${what} was refused with HTTP ${s.rejectedStatus}, expected 401`, s.exchange);
+    return;
+  }
+  const first = s.messages[0];
+  const isAuthError = isObject(first) && typeof first.code === 'string' && (first.grpcCodeValue === 16 || first.errorCategory === 6 || /UNAUTHENTICATED/i.test(first.code));
+  if (!isAuthError) ctx.fail(`the stream was opened ${what} and sent ${s.messages.length === 0 ? 'nothing recognisable' : JSON.stringify(first).slice(0, 200)}; expected an UNAUTHENTICATED refusal`, s.exchange);
+  if (s.messages.length > 1) ctx.fail(`after the error frame the stream ${what} sent ${s.messages.length - 1} more message(s)`, s.exchange);
 }
 
 export const authChecks: readonly CheckDefinition[] = [
@@ -86,10 +107,10 @@ export const authChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.auth.expired-token-401',
-    title: 'An expired token, otherwise valid, is refused with 401',
+    title: 'An expired token, otherwise valid, is refused with 401, over HTTP and on a WebSocket upgrade',
     operationId: LedgerOp.ledgerEnd,
     level: 'MUST',
-    specRef: `${SD_AUTH}; ${UPSTREAM_B} JWT rules (exp)`,
+    specRef: `${SD_AUTH}; ${UPSTREAM_B} JWT rules (exp); WebSocket subprotocol jwt.token.<JWT>`,
     requires: { auth: 'signing' },
     async run(ctx) {
       // Control: the same claims, unexpired, must pass, or this check would prove nothing.
@@ -98,6 +119,8 @@ export const authChecks: readonly CheckDefinition[] = [
       const now = Math.floor(Date.now() / 1000);
       const token = await mint(ctx, { ...goodClaims(ctx), iat: now - 7200, exp: now - 3600 });
       expect401(ctx, await protectedRead(ctx, { token }), 'a token that expired an hour ago');
+      // The WebSocket upgrade checks the same token (the jwt.token.<JWT> subprotocol): a live stream must not outlast its token.
+      await expectWebSocketRefused(ctx, { token }, 'with a token that expired an hour ago');
     },
   }),
   check({
@@ -115,7 +138,7 @@ export const authChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.auth.no-right-403',
-    title: 'A valid token of a user without the needed right is refused with 403',
+    title: 'A valid token of a user without the needed right is refused with 403, on reads and on command submission',
     operationId: LedgerOp.activeContracts,
     level: 'MUST',
     specRef: `${UPSTREAM_B}: rights come from the user store; PERMISSION_DENIED, HTTP 403`,
@@ -129,6 +152,12 @@ export const authChecks: readonly CheckDefinition[] = [
         : await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', auth: { token } });
       expectStatus(ctx, e, 403, party ? `reading as ${party} without CanReadAs` : 'listing users without admin rights');
       expectCantonError(ctx, e, 'no right');
+      // Writes are guarded as much as reads: submitting as the party needs CanActAs.
+      if (!ctx.profile.writes) return;
+      const actAs = party ?? (await suiteParty(ctx));
+      const w = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: jsCommands(ctx, actAs, { CreateCommand: createCommand(ctx, actAs) }), auth: { token } });
+      expectStatus(ctx, w, 403, `submitting as ${actAs} without CanActAs`);
+      expectCantonError(ctx, w, 'no right to submit');
     },
   }),
   check({
@@ -139,20 +168,7 @@ export const authChecks: readonly CheckDefinition[] = [
     specRef: `${SD_AUTH}; WebSocket subprotocol jwt.token.<JWT>`,
     requires: { auth: 'any' },
     async run(ctx) {
-      const s = await ctx.http.stream('ledger', '/v2/updates', {
-        request: { beginExclusive: 0, endInclusive: 1, updateFormat: { includeTransactions: { eventFormat: eventFormat(ctx.profile.ledger?.party), transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } },
-        auth: 'none',
-        operationId: LedgerOp.updates,
-        idleMs: 2000,
-      });
-      if (s.rejectedStatus !== undefined) {
-        if (s.rejectedStatus !== 401) ctx.fail(`the upgrade was refused with HTTP ${s.rejectedStatus}, expected 401`, s.exchange);
-        return;
-      }
-      const first = s.messages[0];
-      const isAuthError = isObject(first) && typeof first.code === 'string' && (first.grpcCodeValue === 16 || first.errorCategory === 6 || /UNAUTHENTICATED/i.test(first.code));
-      if (!isAuthError) ctx.fail(`the stream was opened without a token and sent ${s.messages.length === 0 ? 'nothing recognisable' : JSON.stringify(first).slice(0, 200)}; expected an UNAUTHENTICATED refusal`, s.exchange);
-      if (s.messages.length > 1) ctx.fail(`after the error frame the stream sent ${s.messages.length - 1} more message(s)`, s.exchange);
+      await expectWebSocketRefused(ctx, 'none', 'without a token');
     },
   }),
 ];

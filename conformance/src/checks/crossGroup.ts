@@ -3,7 +3,7 @@ import { claimsFor, mintToken } from '../target/mintToken.js';
 import { choiceContext } from './registry.js';
 import { preapprovalOf } from './scan.js';
 import { activeContracts, ledgerEnd } from './support/ledger.js';
-import { firstDifference, jsonEqual, qualifiedName } from './support/expect.js';
+import { expectStatus, firstDifference, isObject, jsonEqual, objectBody, qualifiedName } from './support/expect.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const SD = 'service description (groups A, B, C answer from one ledger; the registry and Scan are apps that read it)';
@@ -72,6 +72,40 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
       if (contract.created_event_blob !== ev.createdEventBlob) ctx.fail("created_event_blob differs from the ledger's createdEventBlob", exchange);
       if (ev.createdAt !== undefined && Date.parse(String(contract.created_at)) !== Date.parse(ev.createdAt)) ctx.fail(`created_at: Scan says ${String(contract.created_at)}, ledger says ${ev.createdAt}`, exchange);
       if (preapproval.domain_id !== undefined && onLedger.synchronizerId !== undefined && preapproval.domain_id !== onLedger.synchronizerId) ctx.fail(`domain_id ${String(preapproval.domain_id)} differs from the ledger's synchronizer ${onLedger.synchronizerId}`, exchange);
+    },
+  },
+  {
+    id: 'scan.cross-group.domain-id-connected',
+    title: "Scan's AmuletRules and mining rounds name as domain_id a synchronizer the participant is connected to (wallets submit there with them as disclosed contracts)",
+    group: 'scan',
+    operationId: 'getAmuletRules',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${SD}; Splice Scan: ContractWithState.domain_id (the synchronizer the contract is assigned to)`,
+    requires: { groups: ['scan', 'ledger'] },
+    async run(ctx) {
+      if (ctx.profile.scan?.walletReads === false) ctx.skip(`profile '${ctx.profile.name}' says the target does not serve the wallet reads (scan.walletReads: false)`);
+      const connected = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
+      expectStatus(ctx, connected, 200, 'GET /v2/state/connected-synchronizers');
+      const list = objectBody(ctx, connected, 'connected synchronizers').connectedSynchronizers;
+      if (!Array.isArray(list)) return ctx.fail('connected-synchronizers must answer {connectedSynchronizers: [...]}', connected);
+      const ids = new Set(list.filter(isObject).map((x) => x.synchronizerId));
+      if (ids.size === 0) ctx.skip('the participant reports no connected synchronizer');
+      const rules = await ctx.http.request('scan', { method: 'POST', path: '/v0/amulet-rules', json: {}, operationId: 'getAmuletRules' });
+      expectStatus(ctx, rules, 200, 'AmuletRules');
+      const rounds = await ctx.http.request('scan', { method: 'POST', path: '/v0/open-and-issuing-mining-rounds', json: { cached_open_mining_round_contract_ids: [], cached_issuing_round_contract_ids: [] }, operationId: 'getOpenAndIssuingMiningRounds' });
+      expectStatus(ctx, rounds, 200, 'open and issuing rounds');
+      const named: { what: string; domain: unknown; e: typeof rules }[] = [];
+      const update = objectBody(ctx, rules, 'AmuletRules').amulet_rules_update;
+      if (isObject(update)) named.push({ what: 'amulet_rules_update', domain: update.domain_id, e: rules });
+      const r = objectBody(ctx, rounds, 'rounds');
+      for (const key of ['open_mining_rounds', 'issuing_mining_rounds'] as const) {
+        for (const [cid, round] of Object.entries(isObject(r[key]) ? r[key] : {})) if (isObject(round)) named.push({ what: `${key}/${cid}`, domain: round.domain_id, e: rounds });
+      }
+      for (const n of named) {
+        if (n.domain === undefined) continue;
+        if (!ids.has(n.domain)) ctx.fail(`${n.what} names domain_id ${JSON.stringify(n.domain)}, which is none of the participant's connected synchronizers (${[...ids].join(', ')})`, n.e);
+      }
     },
   },
 ];

@@ -1,20 +1,46 @@
 import { userIdArb } from '../generators/identifiers.js';
-import { completionsOf, createCommand, freshParty, jsCommands, ledgerEnd, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
-import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet } from './support/expect.js';
+import { completionsOf, createCommand, freshParty, jsCommands, ledgerEnd, neverExistedContractId, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
+import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet, type Json } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
-import type { CheckDefinition } from './types.js';
+import type { Exchange } from '../target/exchange.js';
+import type { CheckContext, CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
+
+/**
+ * Polls POST /v2/commands/completions (the run's user, `party`, after `begin`) until the completion
+ * of `commandId` appears; fails after max(10 s, the run's timeout).
+ */
+async function awaitCompletion(ctx: CheckContext, party: string, begin: number, commandId: string, what = 'the command'): Promise<{ value: Json; exchange: Exchange }> {
+  const userId = userIdOf(ctx);
+  const patience = Math.max(10_000, ctx.timeoutMs);
+  const deadline = Date.now() + patience;
+  for (;;) {
+    const e = await ctx.http.request('ledger', {
+      method: 'POST',
+      path: '/v2/commands/completions',
+      query: { limit: 1000, stream_idle_timeout_ms: 500 },
+      json: { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive: begin },
+    });
+    expectStatus(ctx, e, 200, 'completions');
+    const list = bodyOf(ctx, e, 'completions');
+    if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
+    const value = completionsOf(list).find((c) => c.commandId === commandId);
+    if (value) return { value, exchange: e };
+    if (Date.now() > deadline) ctx.fail(`no completion for ${what} (command ${commandId}) after offset ${begin} within ${patience / 1000} s`, e);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 export const ledgerCommandChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.dedup.duplicate-409',
-    title: 'Submitting the same change id twice is refused with 409 DUPLICATE_COMMAND',
+    title: 'Submitting the same change id twice is refused with 409 DUPLICATE_COMMAND, also with its actAs parties reordered',
     operationId: LedgerOp.submitAndWait,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B} deduplication: (userId, actAs, commandId); DUPLICATE_COMMAND, HTTP 409`,
+    specRef: `${UPSTREAM_B} deduplication: (userId, actAs, commandId), actAs a set of parties; DUPLICATE_COMMAND, HTTP 409`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
@@ -23,6 +49,14 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: body });
       expectStatus(ctx, again, 409, 'the same change id submitted again');
       expectCantonError(ctx, again, 'duplicate submission', ['DUPLICATE_COMMAND', 'SUBMISSION_ALREADY_IN_FLIGHT']);
+      // actAs is a set: the same parties in another order are the same change id (a client's retry may reorder them).
+      if (!ctx.profile.ledger?.allocateParties) return;
+      const other = await freshParty(ctx, 'cc-dedup-other');
+      const pair = { ...jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, ctx.unique('cc-dedup-set')), actAs: [party, other] };
+      await submitAndWait(ctx, pair, `a command acting as ${party} and ${other}`);
+      const reordered = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: { ...pair, actAs: [other, party] } });
+      expectStatus(ctx, reordered, 409, 'the same command id again, acting as the same two parties listed in the other order');
+      expectCantonError(ctx, reordered, 'duplicate submission (actAs reordered)', ['DUPLICATE_COMMAND', 'SUBMISSION_ALREADY_IN_FLIGHT']);
     },
   }),
   check({
@@ -45,6 +79,34 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       const other = await freshParty(ctx, 'cc-change-other');
       const c = await submitAndWait(ctx, jsCommands(ctx, other, { CreateCommand: createCommand(ctx, other) }, commandId), `command id ${commandId} again, acting as another party (a new change id)`);
       if (c.updateId === a.updateId) ctx.fail('the submission as another party answered the first submission\'s updateId', c.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.dedup.rejected-not-deduplicated',
+    title: 'A command the ledger refused does not take its change id: the same command id, resubmitted as a command that can succeed, is accepted',
+    operationId: LedgerOp.submitAndWait,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B} deduplication: only accepted changes are deduplicated (a rejected submission may be retried under the same change id)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const commandId = ctx.unique('cc-dedup-retry');
+      const { templateId } = createCommand(ctx, party);
+      // An exercise on a contract that never existed: refused by the ledger (CONTRACT_NOT_FOUND), not by the request decoder.
+      const refused = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/commands/submit-and-wait',
+        json: jsCommands(ctx, party, { ExerciseCommand: { templateId, contractId: neverExistedContractId('7c'), choice: 'Archive', choiceArgument: {} } }, commandId),
+      });
+      const status = refused.response?.status;
+      if (status === undefined || status < 400) return ctx.skip(`an exercise on a contract that never existed answered HTTP ${String(status)}, not a refusal: nothing to retry`);
+      const code = isObject(bodyOf(ctx, refused, 'refusal')) ? (bodyOf(ctx, refused, 'refusal') as { code?: unknown }).code : undefined;
+      if (code === 'DUPLICATE_COMMAND') ctx.fail(`the first submission of command id ${commandId} was refused as a duplicate`, refused);
+      const retry = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, commandId) });
+      if (retry.response?.status !== 200) {
+        ctx.fail(`command id ${commandId}, refused once by the ledger (HTTP ${status}), was refused again when retried with a command that can succeed (HTTP ${String(retry.response?.status)}): ${snippet(retry, 200)}`, retry);
+      }
     },
   }),
   check({
@@ -83,29 +145,34 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       const submit = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/async/submit', json: body });
       expectStatus(ctx, submit, 200, 'async submit');
       if (!isObject(bodyOf(ctx, submit, 'async submit'))) ctx.fail('async submit must answer a JSON object ({})', submit);
-      const userId = userIdOf(ctx);
-      const patience = Math.max(10_000, ctx.timeoutMs);
-      const deadline = Date.now() + patience;
-      for (;;) {
-        const e = await ctx.http.request('ledger', {
-          method: 'POST',
-          path: '/v2/commands/completions',
-          query: { limit: 1000, stream_idle_timeout_ms: 500 },
-          json: { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive: begin.offset },
-        });
-        expectStatus(ctx, e, 200, 'completions');
-        const list = bodyOf(ctx, e, 'completions');
-        if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
-        const value = completionsOf(list).find((c) => c.commandId === commandId);
-        if (value) {
-          const status = isObject(value.status) ? value.status : undefined;
-          if (status && status.code !== 0) ctx.fail(`the command completed with status ${JSON.stringify(status)}`, e);
-          if (typeof value.offset !== 'number' || value.offset <= begin.offset) ctx.fail(`the completion's offset ${JSON.stringify(value.offset)} is not after ${begin.offset}`, e);
-          return;
-        }
-        if (Date.now() > deadline) ctx.fail(`no completion for command ${commandId} within ${patience / 1000} s`, e);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const { value, exchange: e } = await awaitCompletion(ctx, party, begin.offset, commandId);
+      const status = isObject(value.status) ? value.status : undefined;
+      if (status && status.code !== 0) ctx.fail(`the command completed with status ${JSON.stringify(status)}`, e);
+      if (typeof value.offset !== 'number' || value.offset <= begin.offset) ctx.fail(`the completion's offset ${JSON.stringify(value.offset)} is not after ${begin.offset}`, e);
+    },
+  }),
+  check({
+    id: 'ledger.async.rejection-completes',
+    title: 'An async submission the ledger rejects after accepting it (a duplicate change id) completes on the completions stream with a non-OK status',
+    operationId: LedgerOp.asyncSubmit,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SD_B}: POST /v2/commands/async/submit (outcome on completions); ${UPSTREAM_B} Completion.status (a rejection carries its gRPC status), command deduplication (ALREADY_EXISTS)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const commandId = ctx.unique('cc-async-dup');
+      const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, commandId);
+      await submitAndWait(ctx, body, 'first submission');
+      // After the first completion: the only completion of this command id past here is the duplicate's.
+      const begin = await ledgerEnd(ctx);
+      const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/async/submit', json: body });
+      // Refused at once (409): the client learned of the rejection without the stream; nothing more to judge.
+      if (again.response?.status === 409) return;
+      expectStatus(ctx, again, 200, 'async submit of the same change id');
+      const { value, exchange } = await awaitCompletion(ctx, party, begin.offset, commandId, 'the duplicate');
+      const status = isObject(value.status) ? value.status : undefined;
+      if (status === undefined || status.code === 0) ctx.fail(`the duplicate of command ${commandId} completed with status ${JSON.stringify(value.status)}: a rejection must carry a non-OK code`, exchange);
     },
   }),
   check({

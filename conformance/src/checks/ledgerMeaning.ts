@@ -1,8 +1,8 @@
 import { jsonOf, type Exchange } from '../target/exchange.js';
 import { executeBody, externalParty, needInteractive, prepare, signature } from './ledgerInteractive.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
-import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { createCommand, createContract, eventFormat, jsCommands, ledgerEnd, readParty, suiteParty, userIdOf } from './support/ledger.js';
+import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
+import { createCommand, createContract, eventFormat, jsCommands, ledgerEnd, neverExistedContractId, readParty, suiteParty, userIdOf } from './support/ledger.js';
 import { firstSynchronizer, listVetted, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettingUpdate } from './support/packages.js';
 import type { CheckDefinition } from './types.js';
 
@@ -273,6 +273,29 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
         judged++;
       }
       if (judged === 0) ctx.fail('no error answer to judge');
+    },
+  }),
+  check({
+    id: 'ledger.errors.not-found-not-retryable',
+    title: 'A command on a contract that does not exist, or naming a package the participant does not know, is refused with 404 and errorCategory 11 (a missing resource), not as a transient or internal error a client would retry',
+    operationId: LedgerOp.submitAndWait,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${UPSTREAM_B}: JsCantonError; Canton ConsistencyErrors.ContractNotFound, CommandExecutionErrors.PackageNameNotFound / TemplatesOrInterfacesNotFound (InvalidGivenCurrentSystemStateResourceMissing, not retryable); GrpcHttpErrorCodes (NOT_FOUND: 404)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const { templateId } = createCommand(ctx, party);
+      const cases: [string, Json, readonly string[]][] = [
+        ['an exercise on a contract that never existed', { ExerciseCommand: { templateId, contractId: neverExistedContractId('6d'), choice: 'Archive', choiceArgument: {} } }, ['CONTRACT_NOT_FOUND']],
+        ['a create of a template in a package the participant does not know', { CreateCommand: { templateId: `#${ctx.unique('cc-no-such-package').replace(/[^a-z0-9-]/g, '-')}:Main:Nothing`, createArguments: {} } }, ['PACKAGE_NAMES_NOT_FOUND', 'TEMPLATES_OR_INTERFACES_NOT_FOUND', 'PACKAGE_NOT_FOUND']],
+      ];
+      for (const [what, command, codes] of cases) {
+        const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: jsCommands(ctx, party, command) });
+        expectStatus(ctx, e, 404, what);
+        const body = expectCantonError(ctx, e, what, codes);
+        if (body.errorCategory !== 11) ctx.fail(`${what}: ${body.code} came with errorCategory ${body.errorCategory}, not 11 (InvalidGivenCurrentSystemStateResourceMissing): clients read the category to decide whether to retry`, e);
+      }
     },
   }),
   check({

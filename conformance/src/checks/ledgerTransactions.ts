@@ -157,11 +157,11 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.updates.transaction-shape',
-    title: 'TRANSACTION_SHAPE_ACS_DELTA shows a consuming exercise as created + archived events; LEDGER_EFFECTS as the exercised event and its creates, never archived events',
+    title: 'TRANSACTION_SHAPE_ACS_DELTA shows a consuming exercise as created + archived events; LEDGER_EFFECTS as the exercised event and its creates, never archived events; both list events in node order',
     operationId: LedgerOp.updates,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: TransactionShape (ACS_DELTA: created and archived events; LEDGER_EFFECTS: created and exercised events)`,
+    specRef: `${UPSTREAM_B}: TransactionShape (ACS_DELTA: created and archived events; LEDGER_EFFECTS: created and exercised events); Event.nodeId (the position of the event in the transaction)`,
     requires: { writes: true },
     async run(ctx) {
       const x = await exerciseChoice(ctx, 'TRANSACTION_SHAPE_ACS_DELTA');
@@ -184,6 +184,14 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
       const ek = kinds(effects.tx);
       if (ek.includes('ArchivedEvent')) ctx.fail(`LEDGER_EFFECTS holds an ArchivedEvent (${ek.join(', ')})`, effects.e);
       if (!effects.tx.events.some((ev) => isObject(ev.ExercisedEvent) && ev.ExercisedEvent.contractId === x.created.contractId)) ctx.fail(`LEDGER_EFFECTS has no ExercisedEvent on ${x.created.contractId} (${ek.join(', ')})`, effects.e);
+      // nodeId is an event's position in the transaction, and the events are listed in that order
+      // (LEDGER_EFFECTS in pre-order): a client folding them (the token-standard history parser)
+      // must meet a create before the exercise or archive that uses it.
+      for (const [shape, got] of [['ACS_DELTA', delta], ['LEDGER_EFFECTS', effects]] as const) {
+        const ids = got.tx.events.map((ev) => { const inner = Object.values(ev)[0]; return isObject(inner) ? inner.nodeId : undefined; });
+        if (ids.some((n) => typeof n !== 'number')) ctx.fail(`${shape}: every event needs its nodeId (${JSON.stringify(ids)})`, got.e);
+        if (ids.some((n, i) => i > 0 && (n as number) <= (ids[i - 1] as number))) ctx.fail(`${shape} lists its events out of node order: nodeIds ${ids.join(', ')} (${kinds(got.tx).join(', ')})`, got.e);
+      }
       const createdIn = (t: TransactionView) => eventsOf(t).created.sort().join();
       if (createdIn(delta.tx) !== createdIn(effects.tx)) ctx.fail(`the two shapes create different contracts: [${createdIn(delta.tx)}] vs [${createdIn(effects.tx)}]`, effects.e);
     },

@@ -5,6 +5,7 @@ import { userIdOf } from './support/ledger.js';
 import { expectErrorResponse, expectStatus, isBase64, isObject, objectBody, snippet, type Json } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { choiceContext } from './registry.js';
+import { contextContractIds } from './tokenRegistry.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const SD = 'service description, group A';
@@ -26,14 +27,6 @@ async function withdrawContext(ctx: CheckContext, id: string, body: unknown, wha
 }
 
 const knownInstruction = (ctx: CheckContext) => ctx.profile.registry?.allocationInstructionId ?? ctx.skip(`profile '${ctx.profile.name}' names no active allocation instruction (registry.allocationInstructionId)`);
-
-/** Every contract id the context's values name (AV_ContractId, also inside lists and maps). */
-function contextContractIds(v: unknown): string[] {
-  if (Array.isArray(v)) return v.flatMap(contextContractIds);
-  if (!isObject(v)) return [];
-  if (v.tag === 'AV_ContractId' && typeof v.value === 'string') return [v.value];
-  return Object.values(v).flatMap(contextContractIds);
-}
 
 /**
  * Prepares (interprets without committing) the choice through the JSON Ledger API with the

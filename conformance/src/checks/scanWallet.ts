@@ -47,12 +47,12 @@ export const scanWalletChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'scan.amulet-rules.cached-id',
-    title: 'POST /v0/amulet-rules leaves the contract out when the caller already holds the current one',
+    title: 'POST /v0/amulet-rules leaves the contract out when the caller already holds the current one, and sends it when the cached id is stale',
     group: 'scan',
     operationId: 'getAmuletRules',
     level: 'MUST',
     kind: 'example',
-    specRef: `${SCAN}: GetAmuletRulesResponse (contract absent if its id matches cached_amulet_rules_contract_id)`,
+    specRef: `${SCAN}: GetAmuletRulesResponse (contract absent if, and only if, its id matches cached_amulet_rules_contract_id)`,
     async run(ctx) {
       walletReads(ctx);
       const fresh = await scan(ctx, 'POST', '/v0/amulet-rules', 'getAmuletRules', {});
@@ -64,6 +64,43 @@ export const scanWalletChecks: readonly CheckDefinition[] = [
       expectStatus(ctx, cached, 200, 'AmuletRules with the cached id');
       const again = objectBody(ctx, cached, 'AmuletRules').amulet_rules_update;
       if (!isObject(again) || again.contract !== undefined) ctx.fail('the caller named the current contract id, yet the contract was sent again', cached);
+      // A wallet whose cached AmuletRules was archived must get the current one.
+      const staleId = `00${'5a'.repeat(32)}`;
+      const stale = await scan(ctx, 'POST', '/v0/amulet-rules', 'getAmuletRules', { cached_amulet_rules_contract_id: staleId });
+      expectStatus(ctx, stale, 200, 'AmuletRules with a stale cached id');
+      const fresher = objectBody(ctx, stale, 'AmuletRules').amulet_rules_update;
+      if (!isObject(fresher) || !isObject(fresher.contract) || fresher.contract.contract_id !== contract.contract_id) {
+        ctx.fail(`the caller named a stale contract id (${staleId}), yet the current AmuletRules ${String(contract.contract_id)} was not sent`, stale);
+      }
+    },
+  },
+  {
+    id: 'scan.rounds.cached-ids',
+    title: 'POST /v0/open-and-issuing-mining-rounds sends the contract of every round the caller did not name as cached (a stale cache gets the current rounds)',
+    group: 'scan',
+    operationId: 'getOpenAndIssuingMiningRounds',
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${SCAN}: GetOpenAndIssuingMiningRoundsRequest cached_*_contract_ids, MaybeCachedContractWithState (contract absent only for cached ids)`,
+    async run(ctx) {
+      walletReads(ctx);
+      const first = await scan(ctx, 'POST', '/v0/open-and-issuing-mining-rounds', 'getOpenAndIssuingMiningRounds', ROUNDS_BODY);
+      expectStatus(ctx, first, 200, 'open and issuing rounds');
+      const open = objectBody(ctx, first, 'open and issuing rounds').open_mining_rounds;
+      if (!isObject(open) || Object.keys(open).length === 0) return ctx.skip('the target lists no open round to cache');
+      const ids = Object.keys(open);
+      // A wallet that cached one round the DSO has since archived, and one that holds them all.
+      const staleId = `00${'5b'.repeat(32)}`;
+      for (const cached of [[staleId], [...ids, staleId]]) {
+        const e = await scan(ctx, 'POST', '/v0/open-and-issuing-mining-rounds', 'getOpenAndIssuingMiningRounds', { cached_open_mining_round_contract_ids: cached, cached_issuing_round_contract_ids: [staleId] });
+        expectStatus(ctx, e, 200, `rounds with cached ids ${cached.join(', ')}`);
+        const b = objectBody(ctx, e, 'open and issuing rounds');
+        for (const [name, map] of [['open_mining_rounds', b.open_mining_rounds], ['issuing_mining_rounds', b.issuing_mining_rounds]] as const) {
+          if (!isObject(map)) return ctx.fail(`${name} must be a map by contract id`, e);
+          const sentWithout = Object.entries(map).filter(([cid, r]) => !cached.includes(cid) && !(isObject(r) && isObject(r.contract))).map(([cid]) => cid);
+          if (sentWithout.length > 0) ctx.fail(`${name}: ${sentWithout.join(', ')} came without its contract, though the caller did not name it as cached (it named ${cached.join(', ')})`, e);
+        }
+      }
     },
   },
   {

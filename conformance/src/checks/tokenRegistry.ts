@@ -38,6 +38,25 @@ export function checkContext(ctx: CheckContext, e: Exchange, context: unknown, w
   return context;
 }
 
+/** Every contract id a context's values name (AV_ContractId, also inside lists and maps). */
+export function contextContractIds(v: unknown): string[] {
+  if (Array.isArray(v)) return v.flatMap(contextContractIds);
+  if (!isObject(v)) return [];
+  if (v.tag === 'AV_ContractId' && typeof v.value === 'string') return [v.value];
+  return Object.values(v).flatMap(contextContractIds);
+}
+
+/**
+ * Every contract the context names is among its disclosed contracts: the party that exercises the
+ * choice (an executor, a receiver) is often no stakeholder of the AmuletRules or the round, and
+ * submits with exactly these disclosures.
+ */
+export function expectContextComplete(ctx: CheckContext, e: Exchange, context: Json, what: string): void {
+  const disclosed = new Set((Array.isArray(context.disclosedContracts) ? context.disclosedContracts : []).map((d) => (isObject(d) ? d.contractId : undefined)));
+  const missing = [...new Set(contextContractIds(context.choiceContextData))].filter((id) => !disclosed.has(id));
+  if (missing.length > 0) ctx.fail(`${what} names ${missing.join(', ')} but does not disclose ${missing.length === 1 ? 'it' : 'them'}`, e);
+}
+
 /** The registry's admin and its first instrument (metadata v1), which factory requests name. */
 export async function instrument(ctx: CheckContext): Promise<{ admin: string; id: string }> {
   return ctx.shared('registry-instrument', async () => {
@@ -291,12 +310,12 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
   }),
   ...perVersion((v) => ({
     id: `registry.allocation.contexts-${v}`,
-    title: `Allocation contexts (${v}) of an allocation; an unknown allocation gets 404`,
+    title: `Allocation contexts (${v}) of an allocation, each disclosing every contract it names; an unknown allocation gets 404`,
     group: 'registry',
     operationId: `getAllocationWithdrawContext${v.toUpperCase()}`,
     level: 'MUST',
     kind: 'example',
-    specRef: `${TS}: allocation-${v} ChoiceContext, 404`,
+    specRef: `${TS}: allocation-${v} ChoiceContext (the contracts the executor's choice needs, disclosed), 404`,
     async run(ctx) {
       serves(ctx, `allocation-${v}`);
       const id = need(ctx, ctx.profile.registry?.allocationId, 'an allocation (registry.allocationId)');
@@ -304,7 +323,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
       for (const [choice, op] of choices as [string, string][]) {
         const e = await post(ctx, `/registry/allocations/${v}/${encodeURIComponent(id)}/choice-contexts/${choice}`, { excludeDebugFields: true }, `${op}${v.toUpperCase()}`);
         expectStatus(ctx, e, 200, `${choice} context`);
-        checkContext(ctx, e, bodyOf(ctx, e, `${choice} context`), `${choice} context`);
+        expectContextComplete(ctx, e, checkContext(ctx, e, bodyOf(ctx, e, `${choice} context`), `${choice} context`), `the ${choice} context`);
       }
       const unknown = await post(ctx, `/registry/allocations/${v}/00${'0f'.repeat(32)}/choice-contexts/withdraw`, {}, `getAllocationWithdrawContext${v.toUpperCase()}`);
       expectStatus(ctx, unknown, 404, 'withdraw context of an unknown allocation');
@@ -333,7 +352,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
   })),
   check({
     id: 'registry.cross-group.transfer-context-lets-accept-succeed',
-    title: 'A transfer through the factory, then accepted with the accept context and its disclosed contracts, succeeds on the ledger',
+    title: 'A transfer through the factory, then accepted with the accept context and its disclosed contracts, succeeds on the ledger; the accepted instruction then has no context (404)',
     group: 'registry',
     operationId: 'getTransferInstructionAcceptContextV1',
     level: 'MUST',
@@ -372,6 +391,21 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
           choiceArgument: { extraArgs: { context: accept.choiceContextData, meta: { values: {} } } },
         },
       }, accept.disclosedContracts as Json[], 'accepting with the registry\'s context');
+      // Accepted, the instruction is archived: its contexts must now be 404, or a wallet keeps
+      // offering a settled transfer. A registry reading the ledger through an index (Splice's
+      // reads Scan's) may lag the commit a little: 200 is tolerated until the run's patience ends.
+      const patience = Math.max(10_000, ctx.timeoutMs);
+      const deadline = Date.now() + patience;
+      for (;;) {
+        const after = await post(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, { excludeDebugFields: true }, 'getTransferInstructionAcceptContextV1');
+        if (after.response?.status === 200 && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 250));
+          continue;
+        }
+        expectStatus(ctx, after, 404, `the accept context of the instruction just accepted (archived), ${patience / 1000} s after the accept at most`);
+        expectErrorResponse(ctx, after, 'archived transfer instruction');
+        break;
+      }
     },
   }),
   check({

@@ -6,6 +6,7 @@ import {
   allocationArgsV2,
   checkContext,
   exerciseResult,
+  expectContextComplete,
   instrument,
   need,
   post,
@@ -127,7 +128,7 @@ export const tokenRegistryV2Checks: readonly CheckDefinition[] = [
   },
   {
     id: 'registry.cross-group.settlement-context-lets-settle-batch-succeed',
-    title: 'Two parties allocate with the v2 allocation factory; the executor settles both legs with the settlement factory context; the receiver holds the amount',
+    title: 'Two parties allocate with the v2 allocation factory (each allocation has v2 withdraw and cancel contexts); the executor settles both legs with the settlement factory context; the receiver holds the amount',
     group: 'registry',
     operationId: op,
     level: 'MUST',
@@ -162,6 +163,15 @@ export const tokenRegistryV2Checks: readonly CheckDefinition[] = [
         if (out === undefined) return ctx.fail('the allocation transaction shows no exercise result', f);
         if (typeof cid !== 'string') return ctx.skip('the registry created no allocation at once (an allocation instruction is pending): nothing to settle');
         allocationIds.push(cid);
+      }
+      // The venue and each authorizer must be able to back out of what the v2 factory made: its
+      // allocations have v2 cancel and withdraw contexts (read only; nothing is exercised).
+      for (const cid of allocationIds) {
+        for (const [choice, operationId] of [['withdraw', 'getAllocationWithdrawContextV2'], ['cancel', 'getAllocationCancelContextV2']] as const) {
+          const c = await post(ctx, `/registry/allocations/v2/${encodeURIComponent(cid)}/choice-contexts/${choice}`, { excludeDebugFields: true }, operationId);
+          expectStatus(ctx, c, 200, `the v2 ${choice} context of allocation ${cid}, made by the v2 allocation factory`);
+          expectContextComplete(ctx, c, checkContext(ctx, c, bodyOf(ctx, c, `${choice} context`), `${choice} context`), `the v2 ${choice} context`);
+        }
       }
       const args = await settleArgs(ctx, { sender: alice, receiver: bob, executor: venue, settlementId, allocations: allocationIds, a: '3.0', b: '1.0' });
       const s = await post(ctx, SETTLEMENT_FACTORY, { choiceArguments: args, excludeDebugFields: true }, op);

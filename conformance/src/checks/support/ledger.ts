@@ -245,6 +245,14 @@ export async function updates(ctx: CheckContext, party: string | undefined, begi
 }
 
 /** The offset of an update list or completion element, whatever its kind (transaction, checkpoint, ...). */
+/**
+ * The id of a contract that never existed, for commands that must be refused as CONTRACT_NOT_FOUND:
+ * suffixed as the global ids a participant hands out (0x00, a 32-byte discriminator, then a suffix:
+ * here Canton's 0xca12 version and 32 bytes). A command naming a non-suffixed V1 id is refused
+ * before any look-up (the engine's IllegalContractId: COMMAND_PREPROCESSING_FAILED, 400).
+ */
+export const neverExistedContractId = (fill: string): string => `00${fill.repeat(32)}ca12${fill.repeat(32)}`;
+
 export function offsetOf(item: unknown): number | undefined {
   const holder = isObject(item) ? (isObject(item.update) ? item.update : isObject(item.completionResponse) ? item.completionResponse : undefined) : undefined;
   const inner = holder ? Object.values(holder)[0] : undefined;
