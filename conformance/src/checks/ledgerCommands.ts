@@ -1,37 +1,11 @@
 import { userIdArb } from '../generators/identifiers.js';
-import { completionsOf, createCommand, freshParty, jsCommands, ledgerEnd, neverExistedContractId, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
-import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet, type Json } from './support/expect.js';
+import { completionOf, createCommand, freshParty, jsCommands, ledgerEnd, neverExistedContractId, submitAndWait, suiteParty } from './support/ledger.js';
+import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
-import type { Exchange } from '../target/exchange.js';
-import type { CheckContext, CheckDefinition } from './types.js';
+import type { CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
-
-/**
- * Polls POST /v2/commands/completions (the run's user, `party`, after `begin`) until the completion
- * of `commandId` appears; fails after max(10 s, the run's timeout).
- */
-async function awaitCompletion(ctx: CheckContext, party: string, begin: number, commandId: string, what = 'the command'): Promise<{ value: Json; exchange: Exchange }> {
-  const userId = userIdOf(ctx);
-  const patience = Math.max(10_000, ctx.timeoutMs);
-  const deadline = Date.now() + patience;
-  for (;;) {
-    const e = await ctx.http.request('ledger', {
-      method: 'POST',
-      path: '/v2/commands/completions',
-      query: { limit: 1000, stream_idle_timeout_ms: 500 },
-      json: { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive: begin },
-    });
-    expectStatus(ctx, e, 200, 'completions');
-    const list = bodyOf(ctx, e, 'completions');
-    if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
-    const value = completionsOf(list).find((c) => c.commandId === commandId);
-    if (value) return { value, exchange: e };
-    if (Date.now() > deadline) ctx.fail(`no completion for ${what} (command ${commandId}) after offset ${begin} within ${patience / 1000} s`, e);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 export const ledgerCommandChecks: readonly CheckDefinition[] = [
   check({
@@ -145,7 +119,7 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       const submit = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/async/submit', json: body });
       expectStatus(ctx, submit, 200, 'async submit');
       if (!isObject(bodyOf(ctx, submit, 'async submit'))) ctx.fail('async submit must answer a JSON object ({})', submit);
-      const { value, exchange: e } = await awaitCompletion(ctx, party, begin.offset, commandId);
+      const { completion: value, e } = await completionOf(ctx, party, begin.offset, commandId);
       const status = isObject(value.status) ? value.status : undefined;
       if (status && status.code !== 0) ctx.fail(`the command completed with status ${JSON.stringify(status)}`, e);
       if (typeof value.offset !== 'number' || value.offset <= begin.offset) ctx.fail(`the completion's offset ${JSON.stringify(value.offset)} is not after ${begin.offset}`, e);
@@ -170,7 +144,7 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       // Refused at once (409): the client learned of the rejection without the stream; nothing more to judge.
       if (again.response?.status === 409) return;
       expectStatus(ctx, again, 200, 'async submit of the same change id');
-      const { value, exchange } = await awaitCompletion(ctx, party, begin.offset, commandId, 'the duplicate');
+      const { completion: value, e: exchange } = await completionOf(ctx, party, begin.offset, commandId, 'the duplicate');
       const status = isObject(value.status) ? value.status : undefined;
       if (status === undefined || status.code === 0) ctx.fail(`the duplicate of command ${commandId} completed with status ${JSON.stringify(value.status)}: a rejection must carry a non-OK code`, exchange);
     },

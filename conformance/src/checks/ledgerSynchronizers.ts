@@ -1,6 +1,5 @@
-import { activeContracts, createContract, ledgerEnd, readActiveContracts, readParty, suiteParty, userIdOf } from './support/ledger.js';
+import { activeContracts, completionOf, createContract, ledgerEnd, readActiveContracts, readParty, suiteParty, userIdOf } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectStatus, isObject, objectBody, type Json } from './support/expect.js';
-import { completionOf } from './ledgerTransactions.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
 import type { CheckContext, CheckDefinition } from './types.js';

@@ -1,4 +1,4 @@
-import { completionsOf, createCommand, createContract, eventsOf, jsCommands, ledgerEnd, suiteParty, transactionsOf, updates, updatesRequest, userIdOf, activeContracts, type TransactionView } from './support/ledger.js';
+import { completionOf, createCommand, createContract, eventsOf, jsCommands, ledgerEnd, suiteParty, transactionsOf, updates, updatesRequest, activeContracts, type TransactionView } from './support/ledger.js';
 import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, qualifiedName, type Json } from './support/expect.js';
 import { UPDATE_LOOKUPS } from './support/updateLookups.js';
 import { sameDamlValue } from './support/values.js';
@@ -8,27 +8,6 @@ import type { Exchange } from '../target/exchange.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
-
-/** The completion of `commandId` on the completions list after `begin` (polled up to the run's patience). */
-export async function completionOf(ctx: CheckContext, party: string, begin: number, commandId: string): Promise<{ e: Exchange; completion: Json }> {
-  const userId = userIdOf(ctx);
-  const deadline = Date.now() + Math.max(10_000, ctx.timeoutMs);
-  for (;;) {
-    const e = await ctx.http.request('ledger', {
-      method: 'POST',
-      path: '/v2/commands/completions',
-      query: { limit: 1000, stream_idle_timeout_ms: 300 },
-      json: { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive: begin },
-    });
-    expectStatus(ctx, e, 200, 'completions');
-    const list = bodyOf(ctx, e, 'completions');
-    if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
-    const completion = completionsOf(list).find((c) => c.commandId === commandId);
-    if (completion) return { e, completion };
-    if (Date.now() > deadline) return ctx.fail(`no completion for command ${commandId} after offset ${begin}`, e);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** Contract ids named anywhere in a Daml value (exercise results). */
 function contractIdsIn(v: unknown, known: ReadonlySet<string>): string[] {

@@ -269,6 +269,31 @@ export function completionsOf(items: unknown): Json[] {
   });
 }
 
+/**
+ * The completion of `commandId` on POST /v2/commands/completions (the run's user, `party`, after
+ * `begin`), polled until it appears; fails after max(10 s, the run's timeout).
+ */
+export async function completionOf(ctx: CheckContext, party: string, begin: number, commandId: string, what = 'the command'): Promise<{ e: Exchange; completion: Json }> {
+  const userId = userIdOf(ctx);
+  const patience = Math.max(10_000, ctx.timeoutMs);
+  const deadline = Date.now() + patience;
+  for (;;) {
+    const e = await ctx.http.request('ledger', {
+      method: 'POST',
+      path: '/v2/commands/completions',
+      query: { limit: 1000, stream_idle_timeout_ms: 300 },
+      json: { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive: begin },
+    });
+    expectStatus(ctx, e, 200, 'completions');
+    const list = bodyOf(ctx, e, 'completions');
+    if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
+    const completion = completionsOf(list).find((c) => c.commandId === commandId);
+    if (completion) return { e, completion };
+    if (Date.now() > deadline) return ctx.fail(`no completion for ${what} (command ${commandId}) after offset ${begin} within ${patience / 1000} s`, e);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** The Transaction updates of an update list (HTTP elements or WebSocket frames). */
 export function transactionsOf(items: readonly unknown[]): TransactionView[] {
   const out: TransactionView[] = [];
