@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
-import { cantonError, isObject, withJson, type Json } from './mutantKit.js';
+import { cantonError, isObject, submittedCommands, withJson, type Json } from './mutantKit.js';
 
 /**
  * A second hunt for rules clients rely on that no mutant broke yet: the allocation contexts a
@@ -306,9 +306,9 @@ function dedupActAsOrdered(): Fault {
   const seen = new Map<string, string>();
   return {
     request(req) {
-      const body = parse(req.body);
-      if (req.method !== 'POST' || !pathOf(req.url).startsWith('/v2/commands/submit-and-wait') || !isObject(body)) return req;
-      const c = isObject(body.commands) ? body.commands : body;
+      const submitted = submittedCommands(req);
+      if (submitted === undefined) return req;
+      const { body, commands: c } = submitted;
       if (typeof c.commandId !== 'string' || !Array.isArray(c.actAs)) return req;
       const set = JSON.stringify([c.userId ?? '', [...c.actAs].map(String).sort(), c.commandId]);
       const order = JSON.stringify(c.actAs);

@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse, type Upstream } from './mutantProxy.js';
-import { cantonError, isObject, withJson, type Json } from './mutantKit.js';
+import { cantonError, isObject, submittedCommands, withJson, type Json } from './mutantKit.js';
 
 /**
  * Faults found by hunting for rules clients rely on that no mutant broke yet: offsets across
@@ -115,10 +115,8 @@ function dedupOnCommandIdOnly(): Fault {
   const seen = new Map<string, string>();
   return {
     request(req) {
-      const body = parse(req.body);
-      if (req.method !== 'POST' || !pathOf(req.url).startsWith('/v2/commands/submit-and-wait') || !isObject(body)) return req;
-      const c = isObject(body.commands) ? body.commands : body;
-      if (typeof c.commandId !== 'string') return req;
+      const c = submittedCommands(req)?.commands;
+      if (c === undefined || typeof c.commandId !== 'string') return req;
       const key = JSON.stringify([c.userId ?? '', c.actAs ?? []]);
       const before = seen.get(c.commandId);
       if (before !== undefined && before !== key) return cantonError(409, 'DUPLICATE_COMMAND', `A command with the given command id ${c.commandId} has already been successfully processed`, 10);

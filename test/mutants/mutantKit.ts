@@ -19,6 +19,15 @@ export const onRequest = (pattern: RegExp, f: (v: Json, req: ProxyRequest) => Js
     return req.method !== 'POST' || !at(req, pattern) || !isObject(body) ? req : { ...req, body: JSON.stringify(f(body, req)) };
   },
 });
+/**
+ * The commands of a POST to /v2/commands/submit-and-wait* (the JsCommands body, or its `commands`
+ * member for the *-for-transaction forms) with the parsed body, or undefined for any other request.
+ */
+export function submittedCommands(req: ProxyRequest): { body: Json; commands: Json } | undefined {
+  const body = parse(req.body);
+  if (req.method !== 'POST' || !pathOf(req.url).startsWith('/v2/commands/submit-and-wait') || !isObject(body)) return undefined;
+  return { body, commands: isObject(body.commands) ? body.commands : body };
+}
 export const emptyContext = { choiceContextData: { values: {} }, disclosedContracts: [] };
 export const scanError = (status: number, error: string) => jsonResponse(status, { error });
 /** The gRPC code a participant answers with each HTTP status (GrpcHttpErrorCodes), so a faked error is consistent (judge.errors.consistent). */
