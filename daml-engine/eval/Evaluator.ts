@@ -74,6 +74,8 @@ const closure = (params: readonly string[], body: Node, env: Env, def: Definitio
 const pap = (inner: Fn, args: readonly Value[]): Fn => new Fn(1 /* Pap */, inner.arity - args.length, null, null, null, undefined, inner, args, '', undefined);
 const builtinFn = (name: BuiltinName | IntrinsicName, arity: number, impl: FirstOrderBuiltin | undefined): Fn =>
   new Fn(2 /* Builtin */, arity, null, null, null, undefined, null, null, name, impl);
+const tyClosure = (pending: number, body: Node, env: Env, def: Definition | undefined): Fn =>
+  new Fn(3 /* TyClosure */, pending, null, body, env, def, null, null, '', undefined);
 
 /** One function value per intrinsic, shared by every evaluator (like the default builtins). */
 const intrinsicValues = new Map<Intrinsic, Fn>();
@@ -84,8 +86,6 @@ function intrinsicValue(def: DefValue, ref: QualifiedName, getPackage: (id: stri
   if (fn === undefined) intrinsicValues.set(intrinsic, (fn = builtinFn(intrinsic.name, intrinsic.arity, intrinsic)));
   return fn;
 }
-const tyClosure = (pending: number, body: Node, env: Env, def: Definition | undefined): Fn =>
-  new Fn(3 /* TyClosure */, pending, null, body, env, def, null, null, '', undefined);
 
 /** A closure of `params` over `body` with an empty environment (Daml Script's runner makes the identity so). */
 export function closedFunction(params: readonly string[], body: Expr): FunctionValue {
