@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
-import { cantonError, isObject, submittedCommands, withJson, type Json } from './mutantKit.js';
+import { cantonError, deep, is, isObject, ok200, submittedCommands, type Json } from './mutantKit.js';
 
 /**
  * A second hunt for rules clients rely on that no mutant broke yet: the allocation contexts a
@@ -9,9 +9,6 @@ import { cantonError, isObject, submittedCommands, withJson, type Json } from '.
  * WebSocket's party filter and token expiry, and lookups of unknown users.
  */
 
-const is = (req: ProxyRequest, method: string, path: string | RegExp) => req.method === method && (typeof path === 'string' ? pathOf(req.url) === path : path.test(pathOf(req.url)));
-const ok200 = (res: ProxyResponse, f: (v: unknown) => unknown): ProxyResponse => (res.status === 200 ? withJson(res, f) : res);
-const deep = (v: unknown, f: (x: Json) => Json): unknown => (Array.isArray(v) ? v.map((x) => deep(x, f)) : isObject(v) ? f(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, f)]))) : v);
 
 const ALLOCATION_CONTEXT = /^\/registry\/allocations\/(v1|v2)\/([^/]+)\/choice-contexts\/(execute-transfer|withdraw|cancel)$/;
 
@@ -26,10 +23,8 @@ const transactionOf = (el: unknown): Json | undefined =>
 function dedupRecordsRejections(): Fault {
   const refused = new Set<string>();
   const changeId = (req: ProxyRequest): string | undefined => {
-    const body = parse(req.body);
-    if (req.method !== 'POST' || !pathOf(req.url).startsWith('/v2/commands/submit-and-wait') || !isObject(body)) return undefined;
-    const c = isObject(body.commands) ? body.commands : body;
-    if (typeof c.commandId !== 'string') return undefined;
+    const c = submittedCommands(req)?.commands;
+    if (c === undefined || typeof c.commandId !== 'string') return undefined;
     return JSON.stringify([c.userId ?? '', [...(Array.isArray(c.actAs) ? c.actAs : [])].sort(), c.commandId]);
   };
   return {
@@ -41,9 +36,10 @@ function dedupRecordsRejections(): Fault {
     response(req, res) {
       const key = changeId(req);
       const v = parse(res.body);
-      // Refused by the ledger (not the request decoder): the change id is recorded all the same.
-      if (key !== undefined && res.status >= 400 && res.status !== 400 && !(isObject(v) && v.code === 'DUPLICATE_COMMAND')) refused.add(key);
-      if (key !== undefined && res.status === 400 && isObject(v) && typeof v.code === 'string' && !/INVALID_ARGUMENT|MALFORMED|INVALID_FIELD|MISSING_FIELD/.test(v.code)) refused.add(key);
+      const code = isObject(v) && typeof v.code === 'string' ? v.code : undefined;
+      // Refused by the ledger (not the request decoder, not as a duplicate): the change id is recorded all the same.
+      const byLedger = res.status > 400 ? code !== 'DUPLICATE_COMMAND' : res.status === 400 && code !== undefined && !/INVALID_ARGUMENT|MALFORMED|INVALID_FIELD|MISSING_FIELD/.test(code);
+      if (key !== undefined && byLedger) refused.add(key);
       return res;
     },
   };

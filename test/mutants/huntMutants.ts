@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
-import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse, type Upstream } from './mutantProxy.js';
-import { cantonError, isObject, submittedCommands, withJson, type Json } from './mutantKit.js';
+import { parse, pathOf, type Fault, type ProxyRequest, type Upstream } from './mutantProxy.js';
+import { cantonError, deep, is, isObject, ok200, submittedCommands, withJson, type Json } from './mutantKit.js';
 
 /**
  * Faults found by hunting for rules clients rely on that no mutant broke yet: offsets across
@@ -9,10 +9,6 @@ import { cantonError, isObject, submittedCommands, withJson, type Json } from '.
  * whose disclosures contradict themselves. Each is a bug a real server plausibly ships.
  */
 
-const is = (req: ProxyRequest, method: string, path: string | RegExp) => req.method === method && (typeof path === 'string' ? pathOf(req.url) === path : path.test(pathOf(req.url)));
-const ok200 = (res: ProxyResponse, f: (v: unknown) => unknown): ProxyResponse => (res.status === 200 ? withJson(res, f) : res);
-/** Deep map over JSON objects, children first. */
-const deep = (v: unknown, f: (x: Json) => Json): unknown => (Array.isArray(v) ? v.map((x) => deep(x, f)) : isObject(v) ? f(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, f)]))) : v);
 const hasQuery = (req: ProxyRequest, name: string) => new RegExp(`[?&]${name}=`).test(req.url);
 
 async function ledgerEndOf(upstream: Upstream): Promise<number> {

@@ -8,6 +8,12 @@ export const withJson = (res: ProxyResponse, f: (v: unknown) => unknown): ProxyR
   return v === undefined ? res : { ...res, body: JSON.stringify(f(v)) };
 };
 export const at = (req: ProxyRequest, pattern: RegExp) => pattern.test(pathOf(req.url));
+/** Whether `req` is a `method` request to exactly `path`, or to a path `path` matches. */
+export const is = (req: ProxyRequest, method: string, path: string | RegExp) => req.method === method && (typeof path === 'string' ? pathOf(req.url) === path : path.test(pathOf(req.url)));
+/** `res` with its JSON body rewritten by `f` when it is a 200; any other answer as it is. */
+export const ok200 = (res: ProxyResponse, f: (v: unknown) => unknown): ProxyResponse => (res.status === 200 ? withJson(res, f) : res);
+/** Deep map over JSON objects, children first. */
+export const deep = (v: unknown, f: (x: Json) => Json): unknown => (Array.isArray(v) ? v.map((x) => deep(x, f)) : isObject(v) ? f(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, f)]))) : v);
 /** Rewrites the JSON object answered with 200 on paths matching `pattern`. */
 export const onBody = (pattern: RegExp, f: (v: Json, req: ProxyRequest) => unknown) => ({
   response: (req: ProxyRequest, res: ProxyResponse) => (res.status === 200 && at(req, pattern) ? withJson(res, (v) => (isObject(v) ? f(v, req) : v)) : res),

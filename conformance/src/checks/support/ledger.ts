@@ -244,7 +244,6 @@ export async function updates(ctx: CheckContext, party: string | undefined, begi
   return { exchange, items, transactions: transactionsOf(items) };
 }
 
-/** The offset of an update list or completion element, whatever its kind (transaction, checkpoint, ...). */
 /**
  * The id of a contract that never existed, for commands that must be refused as CONTRACT_NOT_FOUND:
  * suffixed as the global ids a participant hands out (0x00, a 32-byte discriminator, then a suffix:
@@ -253,6 +252,7 @@ export async function updates(ctx: CheckContext, party: string | undefined, begi
  */
 export const neverExistedContractId = (fill: string): string => `00${fill.repeat(32)}ca12${fill.repeat(32)}`;
 
+/** The offset of an update list or completion element, whatever its kind (transaction, checkpoint, ...). */
 export function offsetOf(item: unknown): number | undefined {
   const holder = isObject(item) ? (isObject(item.update) ? item.update : isObject(item.completionResponse) ? item.completionResponse : undefined) : undefined;
   const inner = holder ? Object.values(holder)[0] : undefined;
