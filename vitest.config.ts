@@ -6,6 +6,8 @@ export default defineConfig({
   resolve: { alias: { 'canton-conformance/msw': fileURLToPath(new URL('./reference-server/src/msw/index.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts', 'daml-engine/**/*.test.ts', 'reference-server/src/**/*.test.ts', 'conformance/src/**/*.test.ts'],
+    // The CLI remembers passed package checks in the user's cache (passedChecksIn.ts): not from tests.
+    env: { CANTON_CONFORMANCE_CACHE: 'off' },
     // Two cores: forks keep native handles (sockets, servers) isolated per file.
     pool: 'forks',
     // Both cores (vitest's default in a run is one fewer than the cores: one worker on CI's machine).

@@ -14,6 +14,7 @@ import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, rest
 import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
 import { DarsError, readDarFiles, uploadDars } from './ledger/packages/startupDars.js';
 import type { EngineLimits } from './ledger/engine/engineLimits.js';
+import type { PassedChecks } from './ledger/packages/validateDarPackages.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
 
@@ -48,6 +49,8 @@ export interface StartOptions {
   readonly listMaxElements?: number | undefined;
   /** The bounds on uploaded Daml code (README "Resource limits"); defaults otherwise. */
   readonly engineLimits?: Partial<EngineLimits> | undefined;
+  /** Packages the upload check passed before (`serve` keeps them in the user's cache): not checked again. */
+  readonly passedChecks?: PassedChecks | undefined;
   /**
    * Keep the ledger in an SQLite database in this directory (created if missing): a restart on
    * the same directory resumes at the same ledger end. Default: in memory, gone on exit. A
@@ -229,8 +232,9 @@ function loadStartupDars(ledger: Ledger, options: Pick<StartOptions, 'dars'>): v
 }
 
 /** The ledger settings of the start options: its list limit, engine limits, and the version its line answers. */
-const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'engineLimits' | 'cantonVersion'>) => ({
+const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'engineLimits' | 'cantonVersion' | 'passedChecks'>) => ({
   apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION],
+  ...(options.passedChecks === undefined ? {} : { passedChecks: options.passedChecks }),
   ...(options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements }),
   ...(options.engineLimits === undefined ? {} : { engineLimits: options.engineLimits }),
 });

@@ -1,5 +1,5 @@
 /** `canton-conformance test --dar`: Daml Script tests of a DAR, reports and exit codes. */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -219,6 +219,28 @@ describe('canton-conformance test', () => {
         }
       });
     }
+
+    it('the ledger core remembers the packages it checked in CANTON_CONFORMANCE_CACHE: the next run checks none again', async () => {
+      const dar = join(root, 'scripts-cached.dar');
+      writeFileSync(dar, partiesDar('3.5'));
+      const cache = join(root, 'cache');
+      const before = process.env.CANTON_CONFORMANCE_CACHE;
+      process.env.CANTON_CONFORMANCE_CACHE = cache;
+      try {
+        expect(await cli('--dar', dar, '--report-dir', join(root, 'cached-1'))).toMatchObject({ code: 0 });
+        const folder = join(cache, 'passed-checks', readdirSync(join(cache, 'passed-checks'))[0]!);
+        const entries = readdirSync(folder);
+        // The DAR's three packages: the scripts, daml-script and daml-prim.
+        expect(entries).toHaveLength(3);
+        const inodes = entries.map((f) => statSync(join(folder, f)).ino);
+        expect(await cli('--dar', dar, '--report-dir', join(root, 'cached-2'))).toMatchObject({ code: 0, stdout: expect.stringMatching(/^PASS {2}Main:parties/m) });
+        // Nothing checked, so nothing written again (a write replaces the file: a new inode).
+        expect(readdirSync(folder).map((f) => statSync(join(folder, f)).ino)).toEqual(inodes);
+      } finally {
+        if (before === undefined) delete process.env.CANTON_CONFORMANCE_CACHE;
+        else process.env.CANTON_CONFORMANCE_CACHE = before;
+      }
+    });
 
     it('daml-script 3.2 and 3.5 scripts run against a participant through --ledger-url (the reference on a port)', async () => {
       const server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });

@@ -37,7 +37,7 @@ describe('validateDarPackagesAsync', () => {
     const sync = validateDarPackages(packages, () => undefined);
     const events: string[] = [];
     let pauses = 0;
-    const checking = validateDarPackagesAsync(packages, () => undefined, 0, async () => { pauses++; await turn(); }).then((r) => {
+    const checking = validateDarPackagesAsync(packages, () => undefined, { sliceMs: 0, pause: async () => { pauses++; await turn(); } }).then((r) => {
       events.push('check done');
       return r;
     });
@@ -55,7 +55,7 @@ describe('validateDarPackagesAsync', () => {
     const packages = packagesOf(built.dar());
     const sync = validateDarPackages(packages, () => undefined);
     expect(sync.ok).toBe(false);
-    expect(await validateDarPackagesAsync(packages, () => undefined, 0)).toEqual(sync);
+    expect(await validateDarPackagesAsync(packages, () => undefined, { sliceMs: 0 })).toEqual(sync);
   });
 });
 

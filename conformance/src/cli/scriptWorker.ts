@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ScriptLedgerFactory } from '../../../daml-engine/index.js';
 import { ScriptCoverage, inMemoryScriptLedger, loadDarScripts, runDarScripts } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
+import { defaultPassedChecks } from '../../../reference-server/src/ledger/packages/passedChecksIn.js';
 import type { ScriptWorkerData, ScriptWorkerMessage } from './scriptJobs.js';
 
 const data = workerData as ScriptWorkerData;
@@ -20,7 +21,7 @@ async function work(): Promise<void> {
   if (!loaded.ok) return post({ kind: 'refused', message: loaded.message });
   let ledger: ScriptLedgerFactory = inMemoryScriptLedger;
   if (data.ledger === 'core') {
-    const core = coreScriptLedgers(loaded.loaded);
+    const core = coreScriptLedgers(loaded.loaded, { passedChecks: defaultPassedChecks() });
     if (!core.ok) return post({ kind: 'refused', message: core.error });
     ledger = core.value;
   }

@@ -296,11 +296,13 @@ export async function run(argv: string[]): Promise<number> {
   if (args.localnet !== undefined) return runLocalNet(args, args.localnet.portBase);
   // Loaded here so `--help` and usage errors stay fast.
   const { startReferenceServer } = await import('../../../reference-server/src/startReferenceServer.js');
+  const { defaultPassedChecks } = await import('../../../reference-server/src/ledger/packages/passedChecksIn.js');
   let server;
   try {
     removeReadyFile(args.readyFile);
     server = await startReferenceServer({
       ...args,
+      passedChecks: defaultPassedChecks(),
       ...requestLogOf(args),
       notice: (message) => console.error(`canton-conformance: ${message}`),
       // Stop rather than answer while the ledger can no longer be stored: what was acknowledged is on disk.
@@ -424,6 +426,7 @@ function stopSignal(): { readonly stopped: Promise<void>; readonly cancel: () =>
 async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promise<number> {
   const { startLocalNet } = await import('../../../reference-server/src/localnet/startLocalNet.js');
   const { portsFrom } = await import('../../../reference-server/src/localnet/localNetConfig.js');
+  const { defaultPassedChecks } = await import('../../../reference-server/src/ledger/packages/passedChecksIn.js');
   let localnet;
   try {
     removeReadyFile(args.readyFile);
@@ -436,6 +439,7 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
       rewardAccounting: args.rewardAccounting,
       listMaxElements: args.listMaxElements,
       engineLimits: args.engineLimits,
+      passedChecks: defaultPassedChecks(),
       dataDir: args.dataDir,
       http: args.http,
       ...(portBase === undefined ? {} : { ports: portBase === 0 ? { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 } : portsFrom(portBase) }),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { ScriptLedgerFactory, ScriptResult } from '../../../daml-engine/index.js';
 import { ScriptCoverage, inMemoryScriptLedger, loadDarScripts, runDarScripts, scriptName, unknownScriptLibrary } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
+import { defaultPassedChecks } from '../../../reference-server/src/ledger/packages/passedChecksIn.js';
 import { jsonApiScriptLedgers } from '../target/JsonApiScriptLedger.js';
 import { renderCoverageText, renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
 import { ExitCode, UsageError } from './exitCodes.js';
@@ -153,7 +154,7 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     let ledger: ScriptLedgerFactory = inMemoryScriptLedger;
     if (ledgerKind === 'core') {
-      const core = coreScriptLedgers(loaded.loaded);
+      const core = coreScriptLedgers(loaded.loaded, { passedChecks: defaultPassedChecks() });
       if (!core.ok) throw new UsageError(`${values.dar}: the participant refuses the DAR: ${core.error}`);
       ledger = core.value;
     } else if (ledgerUrl !== undefined) {

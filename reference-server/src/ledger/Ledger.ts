@@ -42,6 +42,7 @@ import { Renderer } from './render.js';
 import type { Result } from './result.js';
 import { err, ok } from './result.js';
 import type { UnzipResult } from './packages/unzipDar.js';
+import type { PassedChecks } from './packages/validateDarPackages.js';
 import type { ValidatedSubmission } from './submission.js';
 import { validateSubmission } from './submission.js';
 import type { ValidatedReassignment } from './reassignmentCommands.js';
@@ -105,6 +106,8 @@ export interface CreateLedgerOptions extends LedgerOptions {
   readonly engineOnTrace?: (message: string) => void;
   /** Decoded packages to share with the caller (a Daml Script run decoded its DAR already). */
   readonly enginePackageCache?: PackageCache;
+  /** Packages the upload check passed before, in another process (`passedChecksIn`): not checked again. */
+  readonly passedChecks?: PassedChecks;
   /** For tests only: builtins replacing the engine's, to prove checks can fail. Never set by the server or CLI. */
   readonly engineBuiltinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
 }
@@ -166,6 +169,8 @@ export class Ledger {
       catalogue: this.catalogue,
       isKnownParty: (party) => this.isKnownParty(party),
       enginePackage: (id) => this.engine.packages.get(id),
+      decodedPackage: (id) => this.engine.packages.decoded(id),
+      passedChecks: options.passedChecks,
     };
     this.engine = new EngineRuntime({
       admin: this.admin,

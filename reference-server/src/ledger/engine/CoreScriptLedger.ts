@@ -28,6 +28,7 @@ import { Ledger } from '../Ledger.js';
 import type { AdminState } from '../../store/AdminStore.js';
 import { MemoryAdminStore } from '../../store/AdminStore.js';
 import { uploadDars } from '../packages/startupDars.js';
+import type { PassedChecks } from '../packages/validateDarPackages.js';
 import type { Result } from '../result.js';
 import type * as W from '../wire.js';
 import { engineErrorOf } from './cantonErrorOf.js';
@@ -221,7 +222,9 @@ function submitFailure(e: LedgerError): EvalError | ScriptLedgerRefusalError {
 }
 
 /** A fresh participant on static time from the epoch, with `admin` (the packages and their vetting). */
-function participant(setup: Pick<ScriptLedgerSetup, 'loaded'> & Partial<ScriptLedgerSetup>, admin: AdminState | undefined): { ledger: Ledger; clock: ManualClock } {
+function participant(
+  setup: Pick<ScriptLedgerSetup, 'loaded'> & Partial<ScriptLedgerSetup>, admin: AdminState | undefined, passedChecks?: PassedChecks,
+): { ledger: Ledger; clock: ManualClock } {
   const clock = new ManualClock(0);
   const ledger = new Ledger({
     clock,
@@ -230,6 +233,7 @@ function participant(setup: Pick<ScriptLedgerSetup, 'loaded'> & Partial<ScriptLe
     engineOnTrace: setup.onTrace,
     enginePackageCache: setup.loaded.packages.cache,
     engineBuiltinOverrides: setup.builtinOverrides,
+    passedChecks,
   });
   return { ledger, clock };
 }
@@ -240,8 +244,8 @@ function participant(setup: Pick<ScriptLedgerSetup, 'loaded'> & Partial<ScriptLe
  * every synchronizer (as `serve --dar` does); each script's participant starts from a copy of the
  * package store that upload left, so reading the DAR is not paid per script.
  */
-export function coreScriptLedgers(loaded: LoadedDar): Result<ScriptLedgerFactory, string> {
-  const first = participant({ loaded }, undefined);
+export function coreScriptLedgers(loaded: LoadedDar, options: { readonly passedChecks?: PassedChecks } = {}): Result<ScriptLedgerFactory, string> {
+  const first = participant({ loaded }, undefined, options.passedChecks);
   const uploaded = uploadDars(first.ledger, [{ name: 'the DAR', bytes: loaded.bytes }]);
   if (!uploaded.ok) return uploaded;
   const admin = first.ledger.admin.snapshot();

@@ -43,6 +43,15 @@ export class EnginePackages {
     return r.value;
   }
 
+  /**
+   * A package decoded before from bytes whose SHA-256 is `packageId` (this ledger's or the shared
+   * cache), uploaded here or not: the upload check takes it instead of decoding the payload again,
+   * and the bodies it decodes are then the ones the engine runs.
+   */
+  decoded(packageId: string): Package | undefined {
+    return this.#cache.get(packageId);
+  }
+
   /** A package the upload check decoded, kept once the admin store holds it. */
   adopt(pkg: Package): void {
     if (this.admin.package(pkg.id) !== undefined && !this.#cache.has(pkg.id)) this.#cache.set(pkg.id, pkg);

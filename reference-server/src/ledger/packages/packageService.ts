@@ -12,7 +12,7 @@ import type * as P from './packageWire.js';
 import { readDar, readDarSteps, type ParsedDar } from './readDar.js';
 import type { UnzipResult } from './unzipDar.js';
 import type { Package } from '../../../../daml-engine/ast/Package.js';
-import { validateDarPackages, validateDarPackagesAsync } from './validateDarPackages.js';
+import { type PassedChecks, type ValidateOptions, validateDarPackages, validateDarPackagesAsync } from './validateDarPackages.js';
 import { samplePackage } from '../templates/samplePackage.js';
 import { parseRfc3339 } from '../rfc3339.js';
 
@@ -26,6 +26,10 @@ export interface PackageContext {
   readonly isKnownParty: (party: string) => boolean;
   /** Uploaded packages as the engine decoded them (dependencies of a DAR being checked). */
   readonly enginePackage?: (packageId: string) => Package | undefined;
+  /** A package already decoded from bytes hashing to its id (uploaded here or not): not decoded again. */
+  readonly decodedPackage?: (packageId: string) => Package | undefined;
+  /** Packages the checker passed before (across processes): not checked again. */
+  readonly passedChecks?: PassedChecks;
 }
 
 /** A package the participant knows: uploaded (with its payload) or built in (synthesised payload). */
@@ -141,7 +145,7 @@ export function uploadDar(
   const validated = ahead?.validated !== undefined
     // A package another upload recorded meanwhile is known now: it is not recorded twice.
     ? (ahead.validated.ok ? ok(ahead.validated.value.filter((p) => ctx.admin.package(p.id) === undefined)) : ahead.validated)
-    : validateDarPackages(dar.value.packages, knownEnginePackage(ctx));
+    : validateDarPackages(dar.value.packages, knownEnginePackage(ctx), validateOptions(ctx));
   if (!validated.ok) return validated;
   return recordDar(ctx, { parsed: dar.value, decoded: validated.value }, options, store, now);
 }
@@ -155,12 +159,14 @@ export function uploadDar(
  */
 export async function prepareDar(ctx: PackageContext, bytes: Uint8Array, inflated: UnzipResult): Promise<void> {
   const dar = await readInSlices(bytes, inflated);
-  const validated = dar.ok ? await validateDarPackagesAsync(dar.value.packages, knownEnginePackage(ctx)) : undefined;
+  const validated = dar.ok ? await validateDarPackagesAsync(dar.value.packages, knownEnginePackage(ctx), validateOptions(ctx)) : undefined;
   prepared.set(inflated, { admin: ctx.admin, dar, ...(validated === undefined ? {} : { validated }) });
 }
 
 /** DARs read and checked ahead (`prepareDar`), by the inflated entries they were read from. */
 const prepared = new WeakMap<UnzipResult, { readonly admin: AdminStore; readonly dar: ReturnType<typeof readDar>; readonly validated?: R<Package[]> }>();
+
+const validateOptions = (ctx: PackageContext): ValidateOptions => ({ decoded: ctx.decodedPackage, passed: ctx.passedChecks });
 
 /** The decoded packages the participant knows already (uploaded before), by id. */
 const knownEnginePackage = (ctx: PackageContext) => (id: string): Package | undefined => (ctx.admin.package(id) === undefined ? undefined : ctx.enginePackage?.(id));
