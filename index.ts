@@ -2,5 +2,5 @@
 // The msw face has its own entry, `canton-conformance/msw`.
 export { main } from './conformance/src/cli/main.js';
 export { ExitCode } from './conformance/src/cli/exitCodes.js';
-// Node only: remembered package checks, for `createHandlers({ ledgerOptions: { passedChecks } })` in test files.
+// Node only: remembered package checks, for `createHandlers({ passedChecks })` in test files.
 export { defaultPassedChecks, passedChecksIn } from './reference-server/src/ledger/packages/passedChecksIn.js';

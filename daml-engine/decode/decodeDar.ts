@@ -35,10 +35,15 @@ export function parseManifest(text: string): Map<string, string> {
   return attributes;
 }
 
-export function decodeDar(bytes: Uint8Array, cache: PackageCache = new Map()): DecodeResult<Dar> {
-  let entries: Record<string, Uint8Array>;
+/**
+ * `inflated`: the DAR's entries when the caller inflated them already (in Node, natively and within
+ * the upload's bound: `test --dar`); they must hold the manifest and the DALFs, and the `.daml`
+ * sources if those are wanted.
+ */
+export function decodeDar(bytes: Uint8Array, cache: PackageCache = new Map(), inflated?: Readonly<Record<string, Uint8Array>>): DecodeResult<Dar> {
+  let entries: Readonly<Record<string, Uint8Array>>;
   try {
-    entries = unzipSync(bytes);
+    entries = inflated ?? unzipSync(bytes);
   } catch (error) {
     return { ok: false, failure: { kind: 'badZip', message: `not a readable zip: ${(error as Error).message}` } };
   }

@@ -28,9 +28,10 @@ export interface LoadedDar {
 
 export type LoadDarResult = { readonly ok: true; readonly loaded: LoadedDar } | { readonly ok: false; readonly message: string };
 
-export function loadDarScripts(bytes: Uint8Array): LoadDarResult {
+/** `inflated`: the DAR's entries, inflated already (see `decodeDar`). */
+export function loadDarScripts(bytes: Uint8Array, inflated?: Readonly<Record<string, Uint8Array>>): LoadDarResult {
   const packages = new Packages();
-  const decoded = decodeDar(bytes, packages.cache);
+  const decoded = decodeDar(bytes, packages.cache, inflated);
   if (!decoded.ok) return { ok: false, message: `not a readable DAR: ${decoded.failure.message}` };
   packages.addDar(decoded.value);
   return { ok: true, loaded: { bytes, dar: decoded.value, packages, scripts: findScripts(decoded.value.main) } };

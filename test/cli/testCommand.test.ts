@@ -2,9 +2,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { zipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { main } from '../../conformance/src/cli/main.js';
+import { declareEntrySizes } from '../../conformance/src/generators/dar.js';
 import type { CoverageReport } from '../../daml-engine/index.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import type { ScriptShape } from '../daml/helpers/scriptLibraryPackages.js';
@@ -53,6 +55,13 @@ describe('canton-conformance test', () => {
     const corrupt = join(root, 'corrupt.dar');
     writeFileSync(corrupt, 'PK\u0003\u0004 this is not a zip');
     expect(await cli('--dar', corrupt)).toMatchObject({ code: 2, stderr: expect.stringContaining(`${corrupt}: not a readable DAR: not a readable zip`) });
+  });
+
+  it('a zip bomb is refused before it is inflated whole (exit 2), as an upload refuses it', async () => {
+    // 32 MiB of zeros in a manifest whose header declares 1 KiB.
+    const bomb = join(root, 'bomb.dar');
+    writeFileSync(bomb, declareEntrySizes(zipSync({ 'META-INF/MANIFEST.MF': new Uint8Array(32 * 1024 * 1024) }, { level: 1 }), () => 1024));
+    expect(await cli('--dar', bomb)).toMatchObject({ code: 2, stderr: expect.stringContaining(`${bomb}: not a readable DAR: META-INF/MANIFEST.MF inflates past its declared 1024 bytes`) });
   });
 
   it.runIf(HAS_DARS)('an unknown --script is a usage error with the nearest script name (exit 2) (needs ../shared/upstream/daml/dars)', async () => {

@@ -192,10 +192,10 @@ describe('passedChecksIn', () => {
     const dar = user.dar({ dependencies: [lib.dalf] });
     expect(fromEntry({ CANTON_CONFORMANCE_CACHE: 'off' })).toBeUndefined();
     const disk = fromEntry({ CANTON_CONFORMANCE_CACHE: d })!;
-    createHandlers({ dars: [dar], ledgerOptions: { passedChecks: disk } });
+    createHandlers({ dars: [dar], passedChecks: disk });
     let written = 0;
     const counting: PassedChecks = { get: (id) => disk.get(id), set: () => void written++ };
-    const again = createHandlers({ dars: [dar], ledgerOptions: { passedChecks: counting } });
+    const again = createHandlers({ dars: [dar], passedChecks: counting });
     again.reset();
     expect(written).toBe(0);
     expect(readdirSync(join(d, 'passed-checks', checkerId()!))).toHaveLength(2);

@@ -6,9 +6,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import type { ScriptLedgerFactory } from '../../../daml-engine/index.js';
-import { ScriptCoverage, inMemoryScriptLedger, loadDarScripts, runDarScripts } from '../../../daml-engine/index.js';
+import { ScriptCoverage, inMemoryScriptLedger, runDarScripts } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
 import { defaultPassedChecks } from '../../../reference-server/src/ledger/packages/passedChecksIn.js';
+import { readTestDar } from './readTestDar.js';
 import type { ScriptWorkerData, ScriptWorkerMessage } from './scriptJobs.js';
 
 const data = workerData as ScriptWorkerData;
@@ -17,11 +18,11 @@ const post = (m: ScriptWorkerMessage): void => port.postMessage(m);
 
 async function work(): Promise<void> {
   const claim = new Int32Array(data.next);
-  const loaded = loadDarScripts(data.bytes);
+  const { loaded, inflated } = readTestDar(data.bytes);
   if (!loaded.ok) return post({ kind: 'refused', message: loaded.message });
   let ledger: ScriptLedgerFactory = inMemoryScriptLedger;
   if (data.ledger === 'core') {
-    const core = coreScriptLedgers(loaded.loaded, { passedChecks: defaultPassedChecks() });
+    const core = coreScriptLedgers(loaded.loaded, { passedChecks: defaultPassedChecks(), inflated });
     if (!core.ok) return post({ kind: 'refused', message: core.error });
     ledger = core.value;
   }

@@ -3,13 +3,14 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { ScriptLedgerFactory, ScriptResult } from '../../../daml-engine/index.js';
-import { ScriptCoverage, inMemoryScriptLedger, loadDarScripts, runDarScripts, scriptName, unknownScriptLibrary } from '../../../daml-engine/index.js';
+import { ScriptCoverage, inMemoryScriptLedger, runDarScripts, scriptName, unknownScriptLibrary } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
 import { defaultPassedChecks } from '../../../reference-server/src/ledger/packages/passedChecksIn.js';
 import { jsonApiScriptLedgers } from '../target/JsonApiScriptLedger.js';
 import { renderCoverageText, renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
+import { readTestDar } from './readTestDar.js';
 import { runScriptJobs, scriptWorkersAvailable } from './scriptJobs.js';
 import { selectScripts } from './selectScripts.js';
 
@@ -115,7 +116,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`cannot read the DAR ${values.dar}: ${(e as Error).message}`);
   }
-  const loaded = loadDarScripts(bytes);
+  const { loaded, inflated } = readTestDar(bytes);
   if (!loaded.ok) throw new UsageError(`${values.dar}: ${loaded.message}`);
   if (loaded.loaded.scripts.length === 0) {
     throw new UsageError(`${values.dar} holds no scripts (no top-level Script value in its main package); nothing to run`);
@@ -154,7 +155,7 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     let ledger: ScriptLedgerFactory = inMemoryScriptLedger;
     if (ledgerKind === 'core') {
-      const core = coreScriptLedgers(loaded.loaded, { passedChecks: defaultPassedChecks() });
+      const core = coreScriptLedgers(loaded.loaded, { passedChecks: defaultPassedChecks(), inflated });
       if (!core.ok) throw new UsageError(`${values.dar}: the participant refuses the DAR: ${core.error}`);
       ledger = core.value;
     } else if (ledgerUrl !== undefined) {

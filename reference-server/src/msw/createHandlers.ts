@@ -25,6 +25,7 @@ import { APP_PROVIDER_PARTICIPANT_ID, LOCALNET_AUDIENCE, LOCALNET_PORTS, LOCALNE
 import { localNetRoutes } from '../localnet/localNetRoutes.js';
 import { declareLocalNetTemplates, seedLocalNet } from '../localnet/seedLocalNet.js';
 import { attachValidatorAutomation } from '../localnet/ValidatorAutomation.js';
+import type { PassedChecks } from '../ledger/packages/validateDarPackages.js';
 import { parseBaseUrl, type BaseUrl } from './baseUrl.js';
 import { createDispatchHandler } from './createDispatchHandler.js';
 import { createStreamLink } from './createStreamLink.js';
@@ -88,6 +89,11 @@ export interface CreateHandlersOptions {
   readonly ledgerOptions?: LedgerOptions;
   /** The bounds on uploaded Daml code (README "Resource limits"); defaults otherwise. */
   readonly engineLimits?: Partial<EngineLimits>;
+  /**
+   * Package checks passed before, by another test file (in Node, `defaultPassedChecks()` from
+   * `canton-conformance`: the cache `test` and `serve` use): `dars` are not checked again.
+   */
+  readonly passedChecks?: PassedChecks;
   /** The Canton line mocked (default 3.5, as of 3.5.10), as `serve --canton-version` (not with `localnet`). */
   readonly cantonVersion?: CantonVersion;
   readonly http?: Partial<HttpConfig>;
@@ -145,7 +151,10 @@ const emptyWorld: AppliedFixtures = { parties: {}, users: [], contracts: {}, tem
  * afterEach(() => mock.reset());
  * afterAll(() => server.close());
  */
-const limitsOf = (options: CreateHandlersOptions) => (options.engineLimits === undefined ? {} : { engineLimits: options.engineLimits });
+const limitsOf = (options: CreateHandlersOptions) => ({
+  ...(options.engineLimits === undefined ? {} : { engineLimits: options.engineLimits }),
+  ...(options.passedChecks === undefined ? {} : { passedChecks: options.passedChecks }),
+});
 
 export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerApi {
   if (options.localnet !== undefined && options.localnet !== false) return createLocalNetHandlers(options, options.localnet === true ? {} : (options.localnet.ports ?? {}));

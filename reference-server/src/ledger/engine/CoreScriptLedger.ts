@@ -28,6 +28,7 @@ import { Ledger } from '../Ledger.js';
 import type { AdminState } from '../../store/AdminStore.js';
 import { MemoryAdminStore } from '../../store/AdminStore.js';
 import { uploadDars } from '../packages/startupDars.js';
+import type { UnzipResult } from '../packages/unzipDar.js';
 import type { PassedChecks } from '../packages/validateDarPackages.js';
 import type { Result } from '../result.js';
 import type * as W from '../wire.js';
@@ -244,9 +245,11 @@ function participant(
  * every synchronizer (as `serve --dar` does); each script's participant starts from a copy of the
  * package store that upload left, so reading the DAR is not paid per script.
  */
-export function coreScriptLedgers(loaded: LoadedDar, options: { readonly passedChecks?: PassedChecks } = {}): Result<ScriptLedgerFactory, string> {
+export function coreScriptLedgers(
+  loaded: LoadedDar, options: { readonly passedChecks?: PassedChecks; readonly inflated?: UnzipResult } = {},
+): Result<ScriptLedgerFactory, string> {
   const first = participant({ loaded }, undefined, options.passedChecks);
-  const uploaded = uploadDars(first.ledger, [{ name: 'the DAR', bytes: loaded.bytes }]);
+  const uploaded = uploadDars(first.ledger, [{ name: 'the DAR', bytes: loaded.bytes, ...(options.inflated === undefined ? {} : { inflated: options.inflated }) }]);
   if (!uploaded.ok) return uploaded;
   const admin = first.ledger.admin.snapshot();
   return {
