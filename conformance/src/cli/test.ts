@@ -48,6 +48,10 @@ each test case's system-out) and summary.md.
 Scripts built with daml-script 3.2 (daml3-script), 3.3, 3.4 or 3.5 run; another daml-script
 release is exit 2, naming it.
 
+On the ledger core, the packages the participant's upload check passed are remembered in
+~/.cache/canton-conformance (CANTON_CONFORMANCE_CACHE=DIR elsewhere, =off not at all): a later
+run checks only packages it has not seen pass.
+
 Exit codes: 0 every script passed, 1 a script failed, 2 usage error, unknown script, no script
 selected, a daml-script release the runner does not know, or a DAR that cannot be read, decoded
 or uploaded.`;
