@@ -1532,7 +1532,7 @@ export class Evaluator {
   /** Runs a first-order builtin, charged by what it builds. */
   private invoke(impl: FirstOrderBuiltin, name: BuiltinName | IntrinsicName, args: readonly Value[]): BuiltinOutcome {
     // An intrinsic is in no sized set: one cell, as a comparison (what it builds is a boolean).
-    this.charge(builtinCost(name as BuiltinName, args));
+    this.charge(builtinCost(name, args));
     try {
       return impl.apply(args);
     } catch (e) {

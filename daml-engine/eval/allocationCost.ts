@@ -10,6 +10,7 @@
  * each takes a step, and the step budget bounds them.
  */
 import type { BuiltinName } from '../builtins/Builtin.js';
+import type { IntrinsicName } from './intrinsics.js';
 import type { ListValue, Value } from '../value/Value.js';
 
 /** One heap object's header and a few fields: a list cell, a boxed scalar, an environment link. */
@@ -43,7 +44,7 @@ function sumList(v: Value | undefined, f: (item: Value) => number): { readonly i
  * Builtins whose result is bounded by a constant (comparisons, Int64 arithmetic, lookups) cost
  * one cell.
  */
-export function builtinCost(name: BuiltinName, args: readonly Value[]): number {
+export function builtinCost(name: BuiltinName | IntrinsicName, args: readonly Value[]): number {
   // Most calls are of builtins costing one cell (comparisons, Int64 arithmetic): one set look-up,
   // not the switch's string comparisons one after another.
   if (!SIZED.has(name)) return CELL_BYTES;
@@ -96,7 +97,7 @@ export function builtinCost(name: BuiltinName, args: readonly Value[]): number {
 }
 
 /** The builtins `builtinCost` sizes from their arguments (the others cost one cell). */
-const SIZED: ReadonlySet<BuiltinName> = new Set<BuiltinName>([
+const SIZED: ReadonlySet<string> = new Set<BuiltinName>([
   'APPEND_TEXT', 'EXPLODE_TEXT', 'TEXT_TO_CODE_POINTS', 'IMPLODE_TEXT', 'CODE_POINTS_TO_TEXT', 'TEXT_TO_HEX',
   'HEX_TO_TEXT', 'SHA256_TEXT', 'KECCAK256_TEXT', 'SHA256_HEX', 'TEXT_TO_PARTY', 'TEXT_TO_INT64', 'TEXT_TO_NUMERIC',
   'GENMAP_INSERT', 'GENMAP_DELETE', 'TEXTMAP_INSERT', 'TEXTMAP_DELETE', 'GENMAP_KEYS', 'GENMAP_VALUES', 'TEXTMAP_TO_LIST',

@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
-import { cantonError, deep, is, isObject, ok200, submittedCommands, type Json } from './mutantKit.js';
+import { cantonError, deep, is, isObject, ok200, onRequest, submittedCommands, without, type Json } from './mutantKit.js';
 
 /**
  * A second hunt for rules clients rely on that no mutant broke yet: the allocation contexts a
@@ -9,12 +9,15 @@ import { cantonError, deep, is, isObject, ok200, submittedCommands, type Json } 
  * WebSocket's party filter and token expiry, and lookups of unknown users.
  */
 
-
 const ALLOCATION_CONTEXT = /^\/registry\/allocations\/(v1|v2)\/([^/]+)\/choice-contexts\/(execute-transfer|withdraw|cancel)$/;
 
 /** The transaction value of an update element, or undefined. */
 const transactionOf = (el: unknown): Json | undefined =>
   isObject(el) && isObject(el.update) && isObject(el.update.Transaction) && isObject(el.update.Transaction.value) ? el.update.Transaction.value : undefined;
+
+/** A command's change id (userId, actAs as a set, commandId) as a key; undefined without a command id. */
+const changeIdOf = (c: Json): string | undefined =>
+  typeof c.commandId === 'string' ? JSON.stringify([c.userId ?? '', (Array.isArray(c.actAs) ? c.actAs : []).map(String).sort(), c.commandId]) : undefined;
 
 /**
  * Command deduplication recorded at submission, not at commit: a change id (userId, actAs,
@@ -24,8 +27,7 @@ function dedupRecordsRejections(): Fault {
   const refused = new Set<string>();
   const changeId = (req: ProxyRequest): string | undefined => {
     const c = submittedCommands(req)?.commands;
-    if (c === undefined || typeof c.commandId !== 'string') return undefined;
-    return JSON.stringify([c.userId ?? '', [...(Array.isArray(c.actAs) ? c.actAs : [])].sort(), c.commandId]);
+    return c === undefined ? undefined : changeIdOf(c);
   };
   return {
     request(req) {
@@ -76,7 +78,7 @@ export const HUNT2_MUTANTS: readonly Mutant[] = [
       response: (req, res) => {
         const body = parse(req.body);
         if (!is(req, 'POST', '/v0/amulet-rules') || !isObject(body) || typeof body.cached_amulet_rules_contract_id !== 'string') return res;
-        return ok200(res, (v) => (isObject(v) && isObject(v.amulet_rules_update) ? { ...v, amulet_rules_update: Object.fromEntries(Object.entries(v.amulet_rules_update).filter(([k]) => k !== 'contract')) } : v));
+        return ok200(res, (v) => (isObject(v) && isObject(v.amulet_rules_update) ? { ...v, amulet_rules_update: without(v.amulet_rules_update, 'contract') } : v));
       },
     },
   },
@@ -90,7 +92,7 @@ export const HUNT2_MUTANTS: readonly Mutant[] = [
         const body = parse(req.body);
         const cached = isObject(body) && Array.isArray(body.cached_open_mining_round_contract_ids) && body.cached_open_mining_round_contract_ids.length > 0;
         if (!is(req, 'POST', '/v0/open-and-issuing-mining-rounds') || !cached) return res;
-        const strip = (m: unknown) => (isObject(m) ? Object.fromEntries(Object.entries(m).map(([k, r]) => [k, isObject(r) ? Object.fromEntries(Object.entries(r).filter(([f]) => f !== 'contract')) : r])) : m);
+        const strip = (m: unknown) => (isObject(m) ? Object.fromEntries(Object.entries(m).map(([k, r]) => [k, isObject(r) ? without(r, 'contract') : r])) : m);
         return ok200(res, (v) => (isObject(v) ? { ...v, open_mining_rounds: strip(v.open_mining_rounds), issuing_mining_rounds: strip(v.issuing_mining_rounds) } : v));
       },
     },
@@ -125,13 +127,7 @@ export const HUNT2_MUTANTS: readonly Mutant[] = [
     name: 'hunt2-updates-begin-inclusive',
     description: 'the HTTP update list reads beginExclusive as inclusive: a client resuming from its last offset gets that update again',
     caughtBy: 'ledger.updates.ordered',
-    fault: {
-      request: (req) => {
-        const body = parse(req.body);
-        if (!is(req, 'POST', '/v2/updates') || !isObject(body) || typeof body.beginExclusive !== 'number' || body.beginExclusive < 1) return req;
-        return { ...req, body: JSON.stringify({ ...body, beginExclusive: body.beginExclusive - 1 }), raw: undefined };
-      },
-    },
+    fault: onRequest(/^\/v2\/updates$/, (v) => (typeof v.beginExclusive === 'number' && v.beginExclusive >= 1 ? { ...v, beginExclusive: v.beginExclusive - 1 } : v)),
   },
   {
     name: 'hunt2-ws-updates-for-any-party',
@@ -219,15 +215,8 @@ export const HUNT2_MUTANTS: readonly Mutant[] = [
     name: 'hunt2-commands-drop-disclosed-contracts',
     description: 'the JSON API drops disclosedContracts from the commands it submits and prepares (a codec that does not map the field): a wallet accepting a transfer with the registry context has the AmuletRules it cannot see',
     caughtBy: 'registry.cross-group.transfer-context-lets-accept-succeed',
-    fault: {
-      request: (req) => {
-        const body = parse(req.body);
-        const p = pathOf(req.url);
-        if (req.method !== 'POST' || !(p.startsWith('/v2/commands/') || p === '/v2/interactive-submission/prepare') || !isObject(body)) return req;
-        const strip = (x: Json): Json => Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'disclosedContracts'));
-        return { ...req, body: JSON.stringify(isObject(body.commands) ? { ...strip(body), commands: strip(body.commands) } : strip(body)), raw: undefined };
-      },
-    },
+    fault: onRequest(/^\/v2\/(commands\/.*|interactive-submission\/prepare)$/, (v) =>
+      (isObject(v.commands) ? { ...without(v, 'disclosedContracts'), commands: without(v.commands, 'disclosedContracts') } : without(v, 'disclosedContracts'))),
   },
   {
     name: 'hunt2-dedup-act-as-ordered',
@@ -296,7 +285,6 @@ function onCompletions(f: (c: Json) => Json | undefined): Fault {
   };
 }
 
-
 /** A change id whose actAs was seen in another order gets a fresh command id, so it commits again (a key over the actAs list as sent). */
 function dedupActAsOrdered(): Fault {
   const seen = new Map<string, string>();
@@ -305,14 +293,14 @@ function dedupActAsOrdered(): Fault {
       const submitted = submittedCommands(req);
       if (submitted === undefined) return req;
       const { body, commands: c } = submitted;
-      if (typeof c.commandId !== 'string' || !Array.isArray(c.actAs)) return req;
-      const set = JSON.stringify([c.userId ?? '', [...c.actAs].map(String).sort(), c.commandId]);
+      const set = changeIdOf(c);
+      if (set === undefined || !Array.isArray(c.actAs)) return req;
       const order = JSON.stringify(c.actAs);
       const first = seen.get(set);
       if (first === undefined) seen.set(set, order);
       if (first === undefined || first === order) return req;
       const renamed = { ...c, commandId: `${c.commandId}-${c.actAs.length}-reordered` };
-      return { ...req, body: JSON.stringify(isObject(body.commands) ? { ...body, commands: renamed } : renamed), raw: undefined };
+      return { ...req, body: JSON.stringify(isObject(body.commands) ? { ...body, commands: renamed } : renamed) };
     },
   };
 }

@@ -12,6 +12,8 @@ export const at = (req: ProxyRequest, pattern: RegExp) => pattern.test(pathOf(re
 export const is = (req: ProxyRequest, method: string, path: string | RegExp) => req.method === method && (typeof path === 'string' ? pathOf(req.url) === path : path.test(pathOf(req.url)));
 /** `res` with its JSON body rewritten by `f` when it is a 200; any other answer as it is. */
 export const ok200 = (res: ProxyResponse, f: (v: unknown) => unknown): ProxyResponse => (res.status === 200 ? withJson(res, f) : res);
+/** `v` without its member `key`. */
+export const without = (v: Json, key: string): Json => Object.fromEntries(Object.entries(v).filter(([k]) => k !== key));
 /** Deep map over JSON objects, children first. */
 export const deep = (v: unknown, f: (x: Json) => Json): unknown => (Array.isArray(v) ? v.map((x) => deep(x, f)) : isObject(v) ? f(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, f)]))) : v);
 /** Rewrites the JSON object answered with 200 on paths matching `pattern`. */

@@ -1,5 +1,5 @@
 import type { Mutant } from './mutants.js';
-import { cantonError } from './mutantKit.js';
+import { cantonError, without } from './mutantKit.js';
 import { parse, pathOf, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 
 /**
@@ -14,7 +14,6 @@ const rewrite = (res: ProxyResponse, f: (v: Json) => unknown): ProxyResponse => 
   const v = parse(res.body);
   return res.status === 200 && isObject(v) ? { ...res, body: JSON.stringify(f(v)) } : res;
 };
-const without = (v: Json, key: string): Json => Object.fromEntries(Object.entries(v).filter(([k]) => k !== key));
 
 export const PREVIEW36_MUTANTS: readonly Mutant[] = [
   {

@@ -75,7 +75,8 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       });
       const status = refused.response?.status;
       if (status === undefined || status < 400) return ctx.skip(`an exercise on a contract that never existed answered HTTP ${String(status)}, not a refusal: nothing to retry`);
-      const code = isObject(bodyOf(ctx, refused, 'refusal')) ? (bodyOf(ctx, refused, 'refusal') as { code?: unknown }).code : undefined;
+      const refusal = bodyOf(ctx, refused, 'refusal');
+      const code = isObject(refusal) ? refusal.code : undefined;
       if (code === 'DUPLICATE_COMMAND') ctx.fail(`the first submission of command id ${commandId} was refused as a duplicate`, refused);
       const retry = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, commandId) });
       if (retry.response?.status !== 200) {

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { activeContracts, createCommand, ledgerEnd, userIdOf } from './support/ledger.js';
 import { expectStatus, isObject, objectBody, responseOf, type Json } from './support/expect.js';
+import { patienceMs, poll } from './support/poll.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -117,14 +118,13 @@ export const ledgerInteractiveChecks: readonly CheckDefinition[] = [
       expectStatus(ctx, e, 200, 'execute with a valid signature');
       if (!isObject(objectBody(ctx, e, 'execute'))) ctx.fail('execute must answer a JSON object ({})', e);
       // execute returns at once; the transaction commits asynchronously.
-      const deadline = Date.now() + 10_000;
-      for (;;) {
+      await poll(ctx, 200, async (lastTry) => {
         const end = await ledgerEnd(ctx);
         const acs = await activeContracts(ctx, ext.party, end.offset);
-        if (acs.contracts.length > 0) return;
-        if (Date.now() > deadline) ctx.fail(`no contract of external party ${ext.party} became active within 10 s of the execution`, acs.exchange);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+        if (acs.contracts.length > 0) return true;
+        if (lastTry) return ctx.fail(`no contract of external party ${ext.party} became active within ${patienceMs(ctx) / 1000} s of the execution`, acs.exchange);
+        return undefined;
+      });
     },
   }),
   check({

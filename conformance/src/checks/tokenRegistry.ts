@@ -3,6 +3,7 @@ import type { Exchange } from '../target/exchange.js';
 import { debugFields } from './registry.js';
 import { bodyOf, expectErrorResponse, expectStatus, firstDifference, isBase64, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { forAll } from './support/property.js';
+import { patienceMs, poll } from './support/poll.js';
 import { userIdOf } from './support/ledger.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -394,18 +395,13 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
       // Accepted, the instruction is archived: its contexts must now be 404, or a wallet keeps
       // offering a settled transfer. A registry reading the ledger through an index (Splice's
       // reads Scan's) may lag the commit a little: 200 is tolerated until the run's patience ends.
-      const patience = Math.max(10_000, ctx.timeoutMs);
-      const deadline = Date.now() + patience;
-      for (;;) {
+      await poll(ctx, 250, async (lastTry) => {
         const after = await post(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, { excludeDebugFields: true }, 'getTransferInstructionAcceptContextV1');
-        if (after.response?.status === 200 && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 250));
-          continue;
-        }
-        expectStatus(ctx, after, 404, `the accept context of the instruction just accepted (archived), ${patience / 1000} s after the accept at most`);
+        if (after.response?.status === 200 && !lastTry) return undefined;
+        expectStatus(ctx, after, 404, `the accept context of the instruction just accepted (archived), ${patienceMs(ctx) / 1000} s after the accept at most`);
         expectErrorResponse(ctx, after, 'archived transfer instruction');
-        break;
-      }
+        return true;
+      });
     },
   }),
   check({

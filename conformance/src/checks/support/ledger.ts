@@ -1,6 +1,7 @@
 import type { AuthMode, Exchange } from '../../target/exchange.js';
 import type { CheckContext } from '../types.js';
 import { expectStatus, isObject, objectBody, bodyOf, type Json } from './expect.js';
+import { patienceMs, poll } from './poll.js';
 
 /** Read helpers and the suite's own writes on a JSON Ledger API v2 target. All go through ctx.http (recorded). */
 
@@ -275,9 +276,7 @@ export function completionsOf(items: unknown): Json[] {
  */
 export async function completionOf(ctx: CheckContext, party: string, begin: number, commandId: string, what = 'the command'): Promise<{ e: Exchange; completion: Json }> {
   const userId = userIdOf(ctx);
-  const patience = Math.max(10_000, ctx.timeoutMs);
-  const deadline = Date.now() + patience;
-  for (;;) {
+  return poll(ctx, 200, async (lastTry) => {
     const e = await ctx.http.request('ledger', {
       method: 'POST',
       path: '/v2/commands/completions',
@@ -289,9 +288,9 @@ export async function completionOf(ctx: CheckContext, party: string, begin: numb
     if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
     const completion = completionsOf(list).find((c) => c.commandId === commandId);
     if (completion) return { e, completion };
-    if (Date.now() > deadline) return ctx.fail(`no completion for ${what} (command ${commandId}) after offset ${begin} within ${patience / 1000} s`, e);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    if (lastTry) return ctx.fail(`no completion for ${what} (command ${commandId}) after offset ${begin} within ${patienceMs(ctx) / 1000} s`, e);
+    return undefined;
+  });
 }
 
 /** The Transaction updates of an update list (HTTP elements or WebSocket frames). */

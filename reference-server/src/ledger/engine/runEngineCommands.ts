@@ -59,11 +59,6 @@ export interface PreRun {
   readonly reads: ReadonlyMap<string, { readonly stored: StoredContract | undefined; readonly active: boolean }>;
 }
 
-/** A fresh transaction seed (the ledger's nonce makes it fresh; see `transactionSeedOf`). */
-function freshSeed(env: InterpretEnv): Uint8Array {
-  return env.nextTransactionSeed();
-}
-
 /** Pre-runs waiting for their commit, by the submission's commands array (the request's own). */
 const preRuns = new WeakMap<object, PreRun>();
 
@@ -76,7 +71,7 @@ export async function preRunEngineCommands(
   env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number, slicing: Slicing,
 ): Promise<void> {
   const ledgerTime = BigInt(Math.trunc(Math.max(now, submission.minLedgerTimeMs ?? 0))) * 1000n;
-  const transactionSeed = freshSeed(env);
+  const transactionSeed = env.nextTransactionSeed();
   const preparationTime = BigInt(Math.trunc(now)) * 1000n;
   const pre = await runInSlices(env, rt, submission, commands, { transactionSeed, preparationTime, ledgerTime }, slicing);
   if (pre !== undefined) preRuns.set(submission.commands, pre);
@@ -228,7 +223,7 @@ export function runEngineCommands(
     return finishRun(env, rt, submission, commands, unseeded.outcome, inputs, Number(unseeded.ledgerTime / 1000n));
   }
   // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
-  const transactionSeed = options.transactionSeed ?? freshSeed(env);
+  const transactionSeed = options.transactionSeed ?? env.nextTransactionSeed();
   const preparationTime = options.preparationTime ?? BigInt(Math.trunc(now)) * 1000n;
   const ledgerTimeMicros = options.ledgerTime ?? BigInt(Math.trunc(ledgerTime)) * 1000n;
   if (capturing !== undefined) {
