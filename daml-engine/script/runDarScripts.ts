@@ -64,6 +64,11 @@ export interface ScriptLedgerSetup {
   readonly builtinOverrides: ReadonlyMap<BuiltinName, FirstOrderBuiltin> | undefined;
   /** For tests only: see `EvaluatorOptions.directDepth` (the in-memory ledger takes it). */
   readonly directDepth?: number;
+  /**
+   * The run evaluates the scripts' own code in slices (`RunScriptsOptions.slicing`): a ledger that
+   * runs engine work in the caller's process does too, else at once, as the scripts' code runs.
+   */
+  readonly sliced?: boolean;
 }
 
 /** A ledger for one script, and the evaluation steps its submissions and views took. */
@@ -122,7 +127,9 @@ export async function runDarScripts(loaded: LoadedDar, scripts: readonly Qualifi
   for (const ref of scripts) {
     const trace: string[] = [];
     const onTrace = (m: string) => { trace.push(m); };
-    const ledger = await (options.ledger ?? inMemoryScriptLedger)({ loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget, directDepth: options.directDepth });
+    const ledger = await (options.ledger ?? inMemoryScriptLedger)({
+      loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget, directDepth: options.directDepth, sliced: options.slicing !== undefined,
+    });
     const started = now();
     const outcome = await runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides, directDepth: options.directDepth,
       onQuestion: options.onQuestion && ((q) => options.onQuestion!(ref, q)), coverage: options.coverage, randomSeed: options.randomSeed,

@@ -1,15 +1,19 @@
 /**
  * Daml Script's own code evaluated in slices (`ScriptRunOptions.slicing`, `runDarScripts`'s
  * `slicing`): the same result as at once, and other work runs while the script evaluates. Proven
- * by events: a macrotask queued when the run starts is served before it ends.
+ * by events: a macrotask queued when the run starts is served before it ends. The ledger core's
+ * submissions follow: in slices when the run is, at once when it is not.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { Slicing } from '../../daml-engine/eval/Evaluator.js';
 import { InMemoryScriptLedger } from '../../daml-engine/script/InMemoryScriptLedger.js';
-import type { LoadedDar } from '../../daml-engine/script/runDarScripts.js';
+import type { LoadedDar, ScriptLedgerFactory, ScriptLedgerSetup } from '../../daml-engine/script/runDarScripts.js';
+import { loadDarScripts, runDarScripts } from '../../daml-engine/script/runDarScripts.js';
 import { ScriptRunner } from '../../daml-engine/script/ScriptRunner.js';
-import { ScriptExprs, loadedDar, mainPackage, scriptPackage } from './helpers/scriptLibraryPackages.js';
+import type { CoreScriptLedger } from '../../reference-server/src/ledger/engine/CoreScriptLedger.js';
+import { coreScriptLedgers } from '../../reference-server/src/ledger/engine/CoreScriptLedger.js';
+import { builtScriptDar, ScriptExprs, loadedDar, mainPackage, scriptPackage } from './helpers/scriptLibraryPackages.js';
 
 const SCRIPT_ID = 'daml-script-sliced';
 
@@ -50,5 +54,35 @@ describe('Daml Script in slices', () => {
     expect(sliced.steps).toBe(atOnce.steps);
     expect(events).toEqual(['other request served', 'script done']);
     expect(slicing.pauses).toBeGreaterThan(0);
+  });
+
+  it('on the ledger core, submits in slices when the run is sliced and at once when it is not, with the same outcome', async () => {
+    const dar = builtScriptDar('3.5', (e) => ({ done: e.script(e.pure(e.tuple(e.text('done'), e.text('')))) }));
+    const read = loadDarScripts(dar);
+    if (!read.ok) throw new Error(read.message);
+    const core = coreScriptLedgers(read.loaded);
+    if (!core.ok) throw new Error(core.error);
+    // What the runner asks of the factory: sliced exactly when the run is.
+    const asked: (boolean | undefined)[] = [];
+    const recording: ScriptLedgerFactory = (setup) => { asked.push(setup.sliced); return core.value(setup); };
+    await runDarScripts(read.loaded, undefined, { ledger: recording });
+    await runDarScripts(read.loaded, undefined, { ledger: recording, slicing: counting(5) });
+    expect(asked).toEqual([false, true]);
+
+    const outcomes: unknown[] = [];
+    for (const sliced of [false, true]) {
+      const setup: ScriptLedgerSetup = { loaded: read.loaded, onTrace: () => {}, stepBudget: undefined, builtinOverrides: undefined, sliced };
+      const ledger = await core.value(setup) as CoreScriptLedger;
+      const inSlices = vi.spyOn(ledger.ledger, 'submitEngineCommandsInSlices');
+      const atOnce = vi.spyOn(ledger.ledger, 'submitEngineCommands');
+      const party = await ledger.allocateParty('alice');
+      if (!party.ok) throw new Error(party.message);
+      const r = await ledger.submit({ actAs: [party.party], readAs: [], disclosures: [], commands: [] });
+      expect(inSlices).toHaveBeenCalledTimes(sliced ? 1 : 0);
+      // In slices, the ledger runs the operation twice (its first pass captures the engine run).
+      expect(atOnce).toHaveBeenCalledTimes(sliced ? 2 : 1);
+      outcomes.push(r.ok ? { ok: true, results: r.results } : { ok: false, error: r.error });
+    }
+    expect(outcomes[1]).toEqual(outcomes[0]);
   });
 });
