@@ -15,12 +15,18 @@ export interface ReassignmentStep {
   readonly submitter: string;
 }
 
+/** How a create argument is made on first read (an engine contract: most are never read as JSON). */
+export type ArgumentMaker = () => DamlRecord;
+
 /**
  * A contract as the store keeps it. One instance per contract, shared by every index and log
  * entry, so its size decides how many contracts fit in memory: party arrays are interned, the
- * template is a shared reference, and the wire JSON is built only when asked for.
+ * template is a shared reference, and the wire JSON is built only when asked for (the engine's
+ * contracts make even their argument's JSON on first read).
  */
 export class StoredContract {
+  /** The argument's JSON once made, or how to make it (one field: either is all a contract holds). */
+  #argument: DamlRecord | ArgumentMaker;
   /** Set when the creating transaction commits. */
   createdOffset = 0;
   createdAt = 0;
@@ -33,7 +39,8 @@ export class StoredContract {
   constructor(
     readonly contractId: string,
     readonly template: TemplateDef,
-    readonly argument: DamlRecord,
+    /** The create argument as the JSON API shows it, or how to make it when first read. */
+    argument: DamlRecord | ArgumentMaker,
     readonly signatories: readonly string[],
     /** Stakeholders that are not signatories, as CreatedEvent.observers reports them. */
     readonly observers: readonly string[],
@@ -45,7 +52,24 @@ export class StoredContract {
     /** Index of the synchronizer in the configuration. */
     public synchronizer: number,
     public originSynchronizer: number = synchronizer,
-  ) {}
+  ) {
+    this.#argument = argument;
+  }
+
+  /** The create argument as the JSON API shows it (made on first read where the engine created the contract). */
+  get argument(): DamlRecord {
+    const a = this.#argument;
+    if (typeof a !== 'function') return a;
+    const made = a();
+    this.#argument = made;
+    return made;
+  }
+
+  /** The argument's JSON if it was made already (never makes it). */
+  get argumentIfMade(): DamlRecord | undefined {
+    const a = this.#argument;
+    return typeof a === 'function' ? undefined : a;
+  }
 
   get isActive(): boolean {
     return this.archivedOffset === ACTIVE;

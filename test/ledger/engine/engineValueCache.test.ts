@@ -1,7 +1,8 @@
 /**
  * The engine values the ledger keeps beside stored JSON arguments: held for active contracts,
  * let go when a transaction archives the contract (or never kept, for a contract archived in its
- * own transaction), and decoded again from the JSON when a run still needs one.
+ * own transaction), and decoded again from the JSON when a run still needs one. The JSON of an
+ * engine contract's argument, and of its exercises' arguments and results, is made when first read.
  */
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../../../reference-server/src/ledger/index.js';
@@ -27,16 +28,16 @@ function createToken(ledger: Ledger, owner: string, admin: string): string {
   return created[0]!;
 }
 const archive = (contractId: string): Command => ({ ExerciseCommand: { templateId: TOKEN, contractId, choice: 'Archive', choiceArgument: {} } });
-const argumentOf = (ledger: Ledger, contractId: string) => ledger.store.contract(contractId)!.argument;
+const stored = (ledger: Ledger, contractId: string) => ledger.store.contract(contractId)!;
 
 describe('engine values beside stored arguments', () => {
   it('holds the value of an active contract and lets it go when a transaction archives the contract', () => {
     const { ledger, alice, bank } = setup();
     const id = createToken(ledger, alice, bank);
-    expect(ledger.engine.holdsValueOf(argumentOf(ledger, id))).toBe(true);
+    expect(ledger.engine.holdsValueOf(stored(ledger, id))).toBe(true);
     must(ledger.submitAndWaitForTransaction({ commands: commands([alice, bank], [archive(id)]) }));
     expect(ledger.isActive(id)).toBe(false);
-    expect(ledger.engine.holdsValueOf(argumentOf(ledger, id))).toBe(false);
+    expect(ledger.engine.holdsValueOf(stored(ledger, id))).toBe(false);
   });
 
   it('keeps no value for a contract created and archived in one transaction', () => {
@@ -46,7 +47,7 @@ describe('engine values beside stored arguments', () => {
       transactionFormat: { eventFormat: { filtersForAnyParty: {}, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
     })).transaction;
     const id = tx.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent.contractId] : []))[0]!;
-    expect(ledger.engine.holdsValueOf(argumentOf(ledger, id))).toBe(false);
+    expect(ledger.engine.holdsValueOf(stored(ledger, id))).toBe(false);
   });
 
   it('a run that archives without committing (interpretation only) leaves the contract usable: its value is decoded again', () => {
@@ -54,9 +55,30 @@ describe('engine values beside stored arguments', () => {
     const id = createToken(ledger, alice, bank);
     must(ledger.interpret(commands([alice, bank], [archive(id)])));
     expect(ledger.isActive(id)).toBe(true);
-    expect(ledger.engine.holdsValueOf(argumentOf(ledger, id))).toBe(false);
+    expect(ledger.engine.holdsValueOf(stored(ledger, id))).toBe(false);
     const tx = must(ledger.submitAndWaitForTransaction({ commands: commands([alice, bank], [archive(id)]) })).transaction;
     expect(tx.events.map((e) => Object.keys(e)[0])).toEqual(['ArchivedEvent']);
     expect(ledger.isActive(id)).toBe(false);
+  });
+
+  it('makes the JSON of what the engine created and exercised when it is first read, the same JSON the reads always showed', () => {
+    const { ledger, alice, bank } = setup();
+    const { completionOffset } = must(ledger.submitAndWait(commands([alice, bank], [{ CreateCommand: { templateId: TOKEN, createArguments: asset(alice, bank) } }])));
+    const entry = ledger.store.entryAt(completionOffset)!;
+    if (entry.kind !== 'transaction') throw new Error(`a ${entry.kind} at ${completionOffset}`);
+    const node = entry.nodes[0]!;
+    if (node.kind !== 'create') throw new Error(`a ${node.kind} node`);
+    // Answered without its transaction: nothing read the argument's JSON yet.
+    expect(node.contract.argumentIfMade).toBeUndefined();
+    const acs = [...must(ledger.activeContracts({ filter: { filtersByParty: { [alice]: {} } }, verbose: false, activeAtOffset: completionOffset }))];
+    const shown = acs.flatMap((r) => ('JsActiveContract' in (r.contractEntry ?? {}) ? [(r.contractEntry as { JsActiveContract: { createdEvent: { createArgument: unknown } } }).JsActiveContract.createdEvent.createArgument] : []));
+    expect(shown).toEqual([asset(alice, bank)]);
+    expect(node.contract.argumentIfMade).toBe(node.contract.argument);
+
+    const archived = must(ledger.submitAndWait(commands([alice, bank], [archive(node.contract.contractId)])));
+    const exercise = (ledger.store.entryAt(archived.completionOffset) as { nodes: readonly { kind: string; argument?: unknown; result?: unknown }[] }).nodes[0]!;
+    expect(exercise.kind).toBe('exercise');
+    expect(exercise.argument).toEqual({});
+    expect(exercise.result).toEqual({});
   });
 });

@@ -9,10 +9,11 @@ import type { JsonProblem } from '../../../../daml-engine/json/jsonValue.js';
 import { UpdateEngine } from '../../../../daml-engine/update/UpdateEngine.js';
 import type { Value } from '../../../../daml-engine/value/Value.js';
 import type { AdminStore } from '../../store/AdminStore.js';
-import type { StoredContract } from '../../store/StoredContract.js';
+import { StoredContract } from '../../store/StoredContract.js';
+import type { TemplateDef } from '../templates/Catalogue.js';
 import type { ContractView } from '../templates/types.js';
 import type { DamlRecord, DamlValue } from '../wire.js';
-import type { EngineInterfaceDef, EngineTemplateDef } from './EngineCatalogue.js';
+import type { EngineDef, EngineInterfaceDef, EngineTemplateDef } from './EngineCatalogue.js';
 import { EngineCatalogue, isEngineDef } from './EngineCatalogue.js';
 import { EnginePackages } from './EnginePackages.js';
 import { cantonErrorOf } from './cantonErrorOf.js';
@@ -47,8 +48,10 @@ export class EngineRuntime {
   readonly engine: UpdateEngine;
   readonly #views: Evaluator;
   readonly #viewOptions: EvaluatorOptions;
-  /** Engine values of stored arguments, decoded once (after a restart, on first use). */
-  readonly #values = new WeakMap<object, Value>();
+  /** Engine values of stored contracts' arguments: the engine's own (its creates) or decoded once from the JSON (after a restart). */
+  readonly #values = new WeakMap<StoredContract, Value>();
+  /** Engine values of other contracts' arguments (views of contracts), by the argument's JSON, decoded once. */
+  readonly #decoded = new WeakMap<object, Value>();
   /** Evaluation steps submissions and interface views took so far. */
   stepsUsed = 0;
   /** Command runs in progress in slices (`preRunEngineCommands`): others are served meanwhile. */
@@ -81,35 +84,47 @@ export class EngineRuntime {
     return decodeJson(type, json, this.packages.dataTypes);
   }
 
-  /** Remembers the engine value of a stored argument (a contract the engine just created). */
-  remember(argument: DamlRecord, value: Value): void {
-    this.#values.set(argument, value);
+  /** Remembers the engine value of a stored contract's argument (a contract the engine just created). */
+  remember(contract: StoredContract, value: Value): void {
+    this.#values.set(contract, value);
   }
 
   /**
-   * Lets go of the engine value of an argument whose contract a transaction archives: the store
-   * keeps archived arguments as JSON, and an engine value held beside each of them would outlive
-   * the collector's young generation for nothing (it is decoded again if ever asked for).
+   * Lets go of the engine value of a contract a transaction archives: the store keeps archived
+   * arguments as JSON, and an engine value held beside each of them would outlive the collector's
+   * young generation for nothing (it is decoded again if ever asked for).
    */
-  forget(argument: DamlRecord): void {
-    this.#values.delete(argument);
+  forget(contract: StoredContract): void {
+    this.#values.delete(contract);
+    const json = contract.argumentIfMade;
+    if (json !== undefined) this.#decoded.delete(json);
   }
 
-  /** Whether the engine value of a stored argument is held (decoded or remembered). */
-  holdsValueOf(argument: DamlRecord): boolean {
-    return this.#values.has(argument);
+  /** Whether the engine value of a stored contract's argument is held (decoded or remembered). */
+  holdsValueOf(contract: StoredContract): boolean {
+    return this.#values.has(contract);
   }
 
   /** The argument of an engine contract as an engine value. */
   argumentOf(c: StoredContract | ContractView): Value | undefined {
-    const known = this.#values.get(c.argument);
+    if (c instanceof StoredContract) {
+      const known = this.#values.get(c);
+      if (known) return known;
+      const value = this.#decode(c.template, c.argument);
+      if (value) this.#values.set(c, value);
+      return value;
+    }
+    const known = this.#decoded.get(c.argument);
     if (known) return known;
-    const template = 'template' in c ? c.template : this.catalogue.resolve(c.templateId);
+    const value = this.#decode(this.catalogue.resolve(c.templateId), c.argument);
+    if (value) this.#decoded.set(c.argument, value);
+    return value;
+  }
+
+  #decode(template: TemplateDef | EngineDef | undefined, argument: DamlRecord): Value | undefined {
     if (!template || !isEngineDef(template) || template.kind !== 'template') return undefined;
-    const r = this.value(template.engine.type, c.argument);
-    if (!r.ok) return undefined;
-    this.#values.set(c.argument, r.value);
-    return r.value;
+    const r = this.value(template.engine.type, argument);
+    return r.ok ? r.value : undefined;
   }
 
   /**

@@ -1,9 +1,11 @@
 import { sortedUnique } from '../../../../daml-engine/update/partySets.js';
-import type { CreateNode as EngineCreateNode, Transaction } from '../../../../daml-engine/update/Transaction.js';
+import type { CreateNode as EngineCreateNode, ExerciseNode as EngineExercise, Transaction } from '../../../../daml-engine/update/Transaction.js';
 import type { CreateNode, ExerciseNode, TxNode } from '../../store/LogEntry.js';
 import { StoredContract } from '../../store/StoredContract.js';
 import { Interner } from '../intern.js';
-import type { DamlRecord } from '../wire.js';
+import type { InterfaceDef } from '../templates/Catalogue.js';
+import type { DamlRecord, DamlValue } from '../wire.js';
+import type { EngineChoiceDef } from './EngineCatalogue.js';
 import type { EngineRuntime } from './EngineRuntime.js';
 
 export interface StoreNodes {
@@ -37,7 +39,11 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
     if (n.kind === 'create') {
       const template = rt.catalogue.template(n.templateId);
       if (!template) throw new Error(`the engine created a contract of ${n.templateId.module}:${n.templateId.name}, which no uploaded package declares`);
-      const argument = rt.json(n.argument, template.engine.type) as DamlRecord;
+      // The JSON is made when first read (the JSON API, a blob, the durable store): a Daml Script
+      // run or a command answered without its transaction never reads most of them.
+      const value = n.argument;
+      const type = template.engine.type;
+      const argument = () => rt.json(value, type) as DamlRecord;
       const signatories = interner.set(n.signatories);
       const stakeholders = interner.set(n.stakeholders);
       const observers = n.stakeholders.length === signatories.length ? Interner.EMPTY : interner.set(n.stakeholders.filter((p) => !signatories.includes(p)));
@@ -57,20 +63,9 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
     const informees = informeesOf(n.consuming ? n.stakeholders : n.signatories, n.actingParties, n.choiceObservers);
     const witnesses = interner.union(interner.set(informees), above);
     const archivesInput = n.consuming && !created.has(n.contractId);
-    const node: ExerciseNode = {
-      kind: 'exercise',
-      nodeId: n.nodeId,
-      contract,
-      choice,
-      interface: iface,
-      argument: rt.json(n.choiceArgument, choice.engine.argBinder.type),
-      actingParties: interner.set(n.actingParties),
-      consuming: n.consuming,
-      witnesses,
-      lastDescendantNodeId: lastDescendant(tx, n.nodeId),
-      result: n.exerciseResult === undefined ? null : rt.json(n.exerciseResult, choice.engine.returnType),
-      archivesInput,
-    };
+    const node = new EngineExerciseNode(
+      n.nodeId, contract, choice, iface, interner.set(n.actingParties), n.consuming, witnesses, lastDescendant(tx, n.nodeId), archivesInput, rt, n,
+    );
     nodes.push(node);
     if (n.consuming) {
       (consumedInTx ??= new Set()).add(n.contractId);
@@ -82,9 +77,9 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
     if (node.kind !== 'create') continue;
     node.transient = consumedInTx?.has(node.contract.contractId) ?? false;
     // A contract archived in its own transaction is never an input: no engine value to keep.
-    if (!node.transient) rt.remember(node.contract.argument, (tx.nodes[node.nodeId] as EngineCreateNode).argument);
+    if (!node.transient) rt.remember(node.contract, (tx.nodes[node.nodeId] as EngineCreateNode).argument);
   }
-  for (const c of consumed) rt.forget(c.argument);
+  for (const c of consumed) rt.forget(c);
   return { nodes, created: [...created.values()], consumed };
 }
 
@@ -103,5 +98,69 @@ function lastDescendant(tx: Transaction, nodeId: number): number {
     const children = n && (n.kind === 'exercise' || n.kind === 'rollback') ? n.children : [];
     if (children.length === 0) return id;
     id = children[children.length - 1] as number;
+  }
+}
+
+/**
+ * An exercise node of the engine's as the store keeps it, the JSON of its argument and result
+ * made when first read (the JSON API, the durable store): a Daml Script run, or a command answered
+ * without its transaction, never reads most of them. Until then it holds the engine's values.
+ */
+class EngineExerciseNode implements ExerciseNode {
+  readonly kind = 'exercise' as const;
+  #argument: DamlValue | undefined = undefined;
+  #result: DamlValue | undefined = undefined;
+  #rt: EngineRuntime | undefined;
+  #engine: EngineExercise | undefined;
+
+  constructor(
+    readonly nodeId: number,
+    readonly contract: StoredContract,
+    readonly choice: EngineChoiceDef,
+    readonly iface: InterfaceDef | undefined,
+    readonly actingParties: readonly string[],
+    readonly consuming: boolean,
+    readonly witnesses: readonly string[],
+    public lastDescendantNodeId: number,
+    public archivesInput: boolean,
+    rt: EngineRuntime,
+    engine: EngineExercise,
+  ) {
+    this.#rt = rt;
+    this.#engine = engine;
+  }
+
+  get interface(): InterfaceDef | undefined {
+    return this.iface;
+  }
+
+  get argument(): DamlValue {
+    if (this.#argument === undefined) {
+      this.#argument = this.#rt!.json(this.#engine!.choiceArgument, this.choice.engine.argBinder.type);
+      this.#let();
+    }
+    return this.#argument;
+  }
+
+  get result(): DamlValue {
+    if (this.#result === undefined) {
+      const r = this.#engine!.exerciseResult;
+      this.#result = r === undefined ? null : this.#rt!.json(r, this.choice.engine.returnType);
+      this.#let();
+    }
+    return this.#result;
+  }
+
+  set result(value: DamlValue) {
+    this.#result = value;
+    this.#let();
+  }
+
+  /** Lets go of the engine's node once both JSONs are made. */
+  #let(): void {
+    if (this.#argument !== undefined && this.#result !== undefined) {
+      this.#rt = undefined;
+      this.#engine = undefined;
+    }
   }
 }
