@@ -8,6 +8,7 @@
  * The few that call back into Daml code (FOLDL, FOLDR, EQUAL_LIST, ANY_EXCEPTION_MESSAGE) or touch
  * the evaluator's state (TRACE) are the evaluator's own and are listed in `EVALUATOR_BUILTINS`.
  */
+import type { QualifiedName } from '../ast/Type.js';
 import type { FailureCategory, Value } from '../value/Value.js';
 
 /** Builtin function names as in daml_lf2.proto's `BuiltinFunction`. */
@@ -36,8 +37,12 @@ export type BuiltinName =
 
 /** Why a builtin did not return a value. */
 export type BuiltinFailure =
-  /** The spec's ArithmeticError: the evaluator throws it as a catchable Daml exception. */
-  | { readonly kind: 'arithmetic'; readonly message: string }
+  /**
+   * The spec's ArithmeticError: the evaluator throws it as a catchable Daml exception. An
+   * intrinsic names the library definition whose body raises it: the running definition then, as
+   * it would be had the body run.
+   */
+  | { readonly kind: 'arithmetic'; readonly message: string; readonly definition?: QualifiedName }
   /** `ERROR`: an unrecoverable user error (not catchable), as Daml's `error`. */
   | { readonly kind: 'error'; readonly message: string }
   /** `FAIL_WITH_STATUS`: an unrecoverable failure with a Canton error status. */
@@ -59,6 +64,8 @@ export interface FirstOrderBuiltin {
   /** Number of value arguments, scale witnesses included (types are erased). */
   readonly arity: number;
   apply(args: readonly Value[]): BuiltinOutcome;
+  /** The bytes it builds from `args`, when it sizes itself (intrinsics); otherwise `builtinCost` sizes it by name. */
+  readonly cost?: (args: readonly Value[]) => number;
 }
 
 /** Builtins the evaluator implements itself (they apply Daml functions or trace). */

@@ -153,8 +153,9 @@ export interface EvaluatorOptions {
    */
   readonly sharedValues?: Map<DefValue, Value>;
   /**
-   * Whether library functions with a native equivalent run natively (default true; see
-   * intrinsics.ts): the same results in fewer steps. Tests turn it off to compare the two.
+   * Whether library functions with a native equivalent run natively (see intrinsics.ts): the same
+   * results in fewer steps. Tests turn it off to compare the two. Default true, but false with
+   * `builtinOverrides`: native code uses the engine's own builtins, not the replaced ones.
    */
   readonly intrinsics?: boolean;
 }
@@ -329,7 +330,7 @@ export class Evaluator {
     this.valueOverride = options.valueOverride;
     this.builtinOverrides = options.builtinOverrides;
     this.sharedValues = options.sharedValues;
-    this.intrinsics = options.intrinsics ?? true;
+    this.intrinsics = options.intrinsics ?? options.builtinOverrides === undefined;
     this.builtinValues = options.builtinOverrides === undefined ? DEFAULT_BUILTIN_VALUES : new Map();
     this.arithmeticError = {
       packageId: options.arithmeticErrorPackageId ?? ARITHMETIC_ERROR_PACKAGE_ID,
@@ -1531,8 +1532,9 @@ export class Evaluator {
 
   /** Runs a first-order builtin, charged by what it builds. */
   private invoke(impl: FirstOrderBuiltin, name: BuiltinName | IntrinsicName, args: readonly Value[]): BuiltinOutcome {
-    // An intrinsic is in no sized set: one cell, as a comparison (what it builds is a boolean).
-    this.charge(builtinCost(name, args));
+    // An intrinsic that builds values sizes itself; the others are in no sized set: one cell, as a comparison.
+    const cost = impl.cost;
+    this.charge(cost === undefined ? builtinCost(name, args) : cost(args));
     try {
       return impl.apply(args);
     } catch (e) {
@@ -1550,6 +1552,7 @@ export class Evaluator {
     switch (failure.kind) {
       case 'arithmetic': {
         // daml-lf-2.rst: arithmetic failures throw daml-prim's ArithmeticError, catchable.
+        if (failure.definition !== undefined) this.def = failure.definition;
         const payload: RecordValue = { kind: 'record', tycon: this.arithmeticError, fieldNames: ['message'], fields: [text(failure.message)] };
         return this.throwException({ kind: 'anyException', type: { kind: 'con', tycon: this.arithmeticError, args: [] }, value: payload });
       }

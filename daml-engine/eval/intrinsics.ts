@@ -5,7 +5,9 @@
  * Why: Daml Script filters its call stack on every action it takes (`isInternalSrcLoc`), with
  * daml-stdlib's `DA.Text.isPrefixOf`, which explodes both texts into lists of one-letter texts
  * and compares them letter by letter through the `Eq Text` dictionary: in Splice's
- * splice-amulet-test that loop was 57% of all evaluation steps (bench/RESULTS.md).
+ * splice-amulet-test that loop was 57% of all evaluation steps (bench/RESULTS.md). The call
+ * stacks themselves (pushed on every `HasCallStack` call, converted on every question) were about
+ * a fifth of what remained (callStackIntrinsics.ts).
  *
  * A definition is replaced only when its *fingerprint* is one of the fingerprints listed for it:
  * the SHA-256 of its body in a canonical form in which every reference to another top-level value
@@ -19,8 +21,9 @@
  *
  * Results are the Daml code's, to the value; steps are not: an intrinsic call counts as one
  * builtin call, so a script takes fewer steps than the interpreted body would (steps are this
- * engine's own measure of work, for its budget). The call is bounded by the texts it is given,
- * which the run has already paid for.
+ * engine's own measure of work, for its budget). The call is bounded by the values it is given,
+ * which the run has already paid for, and one that builds values charges the allocation budget
+ * what the body would have built (`FirstOrderBuiltin.cost`).
  */
 import { createHash } from 'node:crypto';
 
@@ -30,6 +33,7 @@ import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinOutcome, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import type { Value } from '../value/Value.js';
 import { FALSE, TRUE } from '../value/Value.js';
+import { convSrcLocIntrinsic, getCallStackIntrinsic, pushCallStackIntrinsic } from './callStackIntrinsics.js';
 
 /** An intrinsic's name as the evaluator reports it (never a Daml-LF builtin's name). */
 export type IntrinsicName = `intrinsic ${string}`;
@@ -41,9 +45,10 @@ export interface Intrinsic extends FirstOrderBuiltin {
 interface IntrinsicEntry {
   readonly module: string;
   readonly value: string;
-  /** Fingerprints (see above) of upstream bodies that compute `intrinsic`. */
+  /** Fingerprints (see above) of upstream bodies that compute the intrinsic. */
   readonly fingerprints: ReadonlySet<string>;
-  readonly intrinsic: Intrinsic;
+  /** The intrinsic of the definition `def` at `ref` (the types it builds read from its packages), or undefined when they are not upstream's. */
+  readonly make: (def: DefValue, ref: QualifiedName, getPackage: (id: string) => Package | undefined) => Intrinsic | undefined;
 }
 
 const textOf = (v: Value): string => (v.kind === 'text' ? v.value : '');
@@ -69,7 +74,28 @@ const ENTRIES: readonly IntrinsicEntry[] = [
       // daml-stdlib 3.0.0.
       'fd6384bc53d69b48ac3768f02ba638b125e68ae8ed35e6746191f932e60c292f',
     ]),
-    intrinsic: isPrefixOfText,
+    make: () => isPrefixOfText,
+  },
+  {
+    module: 'GHC.Stack.Types',
+    value: 'pushCallStack',
+    // daml-prim of SDK 3.0.0 to 3.5.2.
+    fingerprints: new Set(['5e1dfb70c620afef1b27005f8c031775dda825339a82a572fff494c38953fe9d']),
+    make: pushCallStackIntrinsic,
+  },
+  {
+    module: 'DA.Stack',
+    value: 'getCallStack',
+    // daml-stdlib 3.0.0 to 3.5.2.
+    fingerprints: new Set(['8833a9efa730323d32ed9aafce63ab92866383e0157d77d6a586e40556c10afe']),
+    make: getCallStackIntrinsic,
+  },
+  {
+    module: 'DA.Stack',
+    value: 'convSrcLoc',
+    // daml-stdlib 3.0.0 to 3.5.2.
+    fingerprints: new Set(['8bd98668b6448eaf37c9ded814b7fb8b1aa26dbe42932601e68747fa51893d7b']),
+    make: convSrcLocIntrinsic,
   },
 ];
 
@@ -91,7 +117,7 @@ export function intrinsicFor(def: DefValue, ref: QualifiedName, getPackage: (id:
   let verdict = verdicts.get(def);
   if (verdict === undefined) {
     const fingerprint = definitionFingerprint(ref, getPackage);
-    verdict = fingerprint !== undefined && entry.fingerprints.has(fingerprint) ? entry.intrinsic : null;
+    verdict = (fingerprint !== undefined && entry.fingerprints.has(fingerprint) ? entry.make(def, ref, getPackage) : undefined) ?? null;
     verdicts.set(def, verdict);
   }
   return verdict ?? undefined;

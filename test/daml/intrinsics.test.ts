@@ -1,6 +1,7 @@
 /**
- * Intrinsics (daml-engine/eval/intrinsics.ts): a library function runs natively only where its
- * body is upstream's, and then answers exactly as its body does.
+ * Intrinsics (daml-engine/eval/intrinsics.ts, callStackIntrinsics.ts): a library function runs
+ * natively only where its body is upstream's, and then answers exactly as its body does: the same
+ * values, the same failures, and the allocation budget stops it where it stops the body.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { Evaluator } from '../../daml-engine/eval/Evaluator.js';
 import type { EvalResult } from '../../daml-engine/eval/EvalResult.js';
 import { definitionFingerprint, INTRINSICS } from '../../daml-engine/eval/intrinsics.js';
 import type { Value } from '../../daml-engine/value/Value.js';
-import { text } from '../../daml-engine/value/Value.js';
+import { int64, text } from '../../daml-engine/value/Value.js';
 import { allDars, DARS_DIR, HAS_DARS, loadDar } from './damlFixtures.js';
 
 type Source = (id: string) => Package | undefined;
@@ -145,3 +146,122 @@ describe.skipIf(!HAS_DARS)('upstream daml-stdlib (../shared/upstream/daml/dars)'
     }
   });
 });
+
+/** Every package named `name` in the reference DARs, by id, with a source of every package seen. */
+function referencePackages(name: string): { ids: Map<string, string>; source: Source } {
+  const packages = new Packages();
+  const ids = new Map<string, string>();
+  for (const path of allDars()) {
+    const { dar } = loadDar(path.slice(DARS_DIR.length + 1), packages);
+    for (const p of dar.packages) if (p.metadata?.name === name) ids.set(p.id, p.metadata.version);
+  }
+  return { ids, source: (id) => packages.get(id) };
+}
+
+/** A call stack frame: a function name and GHC's one-based location (lines and columns any Int64, the smallest included). */
+interface Frame { readonly fn: string; readonly at: readonly [bigint, bigint, bigint, bigint]; readonly frozen: boolean }
+const MIN_INT64 = -(2n ** 63n);
+const lineOrColumn = fc.oneof({ weight: 8, arbitrary: fc.bigInt({ min: 1n, max: 5000n }) }, { weight: 1, arbitrary: fc.constant(MIN_INT64) }, { weight: 1, arbitrary: fc.bigInt({ min: MIN_INT64, max: 2n ** 63n - 1n }) });
+const frameArb: fc.Arbitrary<Frame> = fc.record({
+  fn: fc.constantFrom('submit', 'query', 'allocateParty', 'é😀'),
+  at: fc.tuple(lineOrColumn, lineOrColumn, lineOrColumn, lineOrColumn),
+  frozen: fc.boolean().map((b) => b && Math.random() < 0.2),
+});
+
+const outcome = (r: EvalResult): unknown => (r.ok ? { ok: true, value: r.value } : { ok: false, kind: r.error.kind, error: JSON.stringify(r.error, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) });
+
+describe.skipIf(!HAS_DARS)('upstream call stacks: daml-prim pushCallStack, daml-stdlib getCallStack and convSrcLoc (../shared/upstream/daml/dars)', () => {
+  const { ids: stdlibs, source } = HAS_DARS ? referencePackages('daml-stdlib') : { ids: new Map<string, string>(), source: () => undefined };
+  const prims = HAS_DARS ? referencePackages('daml-prim').ids : new Map<string, string>();
+  const listed = (module: string, value: string) => INTRINSICS.find((i) => i.module === module && i.value === value)!.fingerprints;
+
+  it('every daml-stdlib there has its getCallStack and convSrcLoc listed, every daml-prim its pushCallStack', () => {
+    expect(stdlibs.size).toBeGreaterThanOrEqual(5);
+    expect(prims.size).toBeGreaterThanOrEqual(2);
+    for (const [id, version] of stdlibs) {
+      for (const name of ['getCallStack', 'convSrcLoc']) {
+        expect(listed('DA.Stack', name).has(definitionFingerprint({ packageId: id, module: 'DA.Stack', name }, source)!), `daml-stdlib ${version}: ${name}`).toBe(true);
+      }
+    }
+    for (const [id, version] of prims) {
+      const fingerprint = definitionFingerprint({ packageId: id, module: 'GHC.Stack.Types', name: 'pushCallStack' }, source);
+      expect(listed('GHC.Stack.Types', 'pushCallStack').has(fingerprint!), `daml-prim ${version}`).toBe(true);
+    }
+  });
+
+  /** The call stack functions of one daml-stdlib and its daml-prim, run with intrinsics on or off. */
+  function callStacks(stdlib: string, intrinsics: boolean, allocationBudget?: number) {
+    const getCallStack = { packageId: stdlib, module: 'DA.Stack', name: 'getCallStack' };
+    const def = source(stdlib)!.modules.get('DA.Stack')!.values.get('getCallStack')!;
+    // Its daml-prim: the package of the CallStack its parameter has.
+    const callStackType = (def.expr as unknown as { params: { type: { tycon: QualifiedName } }[] }).params[0]!.type.tycon;
+    const prim = callStackType.packageId;
+    const push = { packageId: prim, module: 'GHC.Stack.Types', name: 'pushCallStack' };
+    const pushDef = source(prim)!.modules.get('GHC.Stack.Types')!.values.get('pushCallStack')!;
+    const pairType = (pushDef.expr as unknown as { params: { type: { tycon: QualifiedName } }[] }).params[0]!.type.tycon;
+    const decl = (tycon: QualifiedName) => source(tycon.packageId)!.modules.get(tycon.module)!.dataTypes.get(tycon.name)!.cons;
+    const srcLoc = { packageId: prim, module: 'GHC.Stack.Types', name: 'SrcLoc' };
+    const record = (tycon: QualifiedName, byName: Record<string, Value>): Value => {
+      const cons = decl(tycon);
+      if (cons.kind !== 'record') throw new Error('not a record');
+      return { kind: 'record', tycon, fieldNames: cons.fieldNames, fields: cons.fieldNames.map((f) => byName[f]!) };
+    };
+    const variant = (constructor: string, value: Value): Value => {
+      const cons = decl(callStackType);
+      if (cons.kind !== 'variant') throw new Error('not a variant');
+      return { kind: 'variant', tycon: callStackType, constructor, rank: cons.constructors.findIndex((c) => c.name === constructor), value };
+    };
+    const evaluator = () => new Evaluator({ getPackage: source, intrinsics, ...(allocationBudget === undefined ? {} : { allocationBudget }) });
+    const fnOf = (ref: QualifiedName) => ok(evaluator().value(ref)).value;
+    const pushFn = fnOf(push);
+    const getFn = fnOf(getCallStack);
+    return {
+      /** The stack the frames make, pushed one by one (each through pushCallStack, frozen ones wrapped). */
+      stack(frames: readonly Frame[]): { value: Value; steps: number } {
+        let stk = variant('EmptyCallStack', { kind: 'unit' });
+        let steps = 0;
+        for (const f of frames) {
+          const loc = record(srcLoc, {
+            srcLocPackage: text('main'), srcLocModule: text('Main'), srcLocFile: text('daml/Main.daml'),
+            srcLocStartLine: int64(f.at[0]), srcLocStartCol: int64(f.at[1]), srcLocEndLine: int64(f.at[2]), srcLocEndCol: int64(f.at[3]),
+          });
+          const pushed = ok(evaluator().apply(pushFn, [record(pairType, { _1: text(f.fn), _2: loc }), stk]));
+          steps += pushed.steps;
+          stk = f.frozen ? variant('FreezeCallStack', pushed.value) : pushed.value;
+        }
+        return { value: stk, steps };
+      },
+      get: (stk: Value) => evaluator().apply(getFn, [stk]),
+    };
+  }
+
+  it('native and interpreted call stacks are the same values, getCallStack the same list or the same ArithmeticError, in fewer steps', () => {
+    for (const [id, version] of stdlibs) {
+      const native = callStacks(id, true);
+      const interpreted = callStacks(id, false);
+      fc.assert(fc.property(fc.array(frameArb, { maxLength: 12 }), (frames) => {
+        const a = native.stack(frames);
+        const b = interpreted.stack(frames);
+        expect(a.value, `${version}: pushCallStack`).toEqual(b.value);
+        if (frames.length > 0) expect(a.steps).toBeLessThan(b.steps);
+        const got = native.get(a.value);
+        const want = interpreted.get(b.value);
+        expect(outcome(got), `${version}: getCallStack`).toEqual(outcome(want));
+        if (got.ok && frames.some((f) => !f.frozen)) expect(got.steps).toBeLessThan(want.steps);
+      }), { numRuns: 60, seed: 34 });
+    }
+  });
+
+  it('the allocation budget stops a native getCallStack where it stops the body', () => {
+    const [id] = [...stdlibs.keys()];
+    const frames: Frame[] = Array.from({ length: 400 }, (_, i) => ({ fn: `f${i}`, at: [1n, 1n, 2n, 2n], frozen: false }));
+    const stk = callStacks(id!, true).stack(frames).value;
+    for (const intrinsics of [true, false]) {
+      const small = callStacks(id!, intrinsics, 20_000).get(stk);
+      expect(small.ok ? 'ok' : small.error.kind, `intrinsics ${intrinsics}`).toBe('allocationExceeded');
+      const enough = callStacks(id!, intrinsics, 10_000_000).get(stk);
+      expect(enough.ok, `intrinsics ${intrinsics}`).toBe(true);
+    }
+  });
+});
+

@@ -1,0 +1,201 @@
+/**
+ * Intrinsics for the call stacks Daml code carries (`HasCallStack`): daml-prim's
+ * `GHC.Stack.Types.pushCallStack`, which every call of a function with a `HasCallStack`
+ * constraint makes, and daml-stdlib's `DA.Stack.getCallStack` and `DA.Stack.convSrcLoc`, which
+ * Daml Script runs on every question it asks (its `getExposedCallStack`). Together about a fifth
+ * of the evaluation steps of Splice's splice-amulet-test (bench/RESULTS.md).
+ *
+ * Each builds the values its body builds: the type constructors the body names (read from the
+ * body itself), field orders and constructor ranks read from those data types' own declarations
+ * (the fingerprint covers the body, not the declarations), the body's evaluation order, and its
+ * failures (`convSrcLoc` subtracts with the `SUB_INT64` builtin itself). Where a declaration is not
+ * as upstream's (a field or a constructor missing), there is no intrinsic and the body runs.
+ * Each charges the allocation budget what the body would build, so a loop of pushes still stops
+ * where the interpreted one would.
+ */
+import type { Expr } from '../ast/Expr.js';
+import type { DefValue, Package } from '../ast/Package.js';
+import type { QualifiedName } from '../ast/Type.js';
+import type { BuiltinOutcome } from '../builtins/Builtin.js';
+import { BUILTINS } from '../builtins/builtins.js';
+import type { ListValue, RecordValue, Value } from '../value/Value.js';
+import { int64, NIL } from '../value/Value.js';
+import { CELL_BYTES, recordBytes } from './allocationCost.js';
+import type { Intrinsic } from './intrinsics.js';
+
+type Source = (id: string) => Package | undefined;
+
+/** The type constructor of a `kind` node (a record or variant construction) of `body` that names `module:name`. */
+function constructed(body: Expr, kind: 'recCon' | 'variantCon', module: string, name: string): QualifiedName | undefined {
+  const stack: unknown[] = [body];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    const o = v as { kind?: unknown; tycon?: { tycon?: QualifiedName } };
+    const tycon = o.tycon?.tycon;
+    if (o.kind === kind && tycon?.module === module && tycon.name === name) return tycon;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return undefined;
+}
+
+/** The top-level value `module:name` that `body` references. */
+function referenced(body: Expr, module: string, name: string): QualifiedName | undefined {
+  const stack: unknown[] = [body];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    const o = v as { kind?: unknown; ref?: QualifiedName };
+    if (o.kind === 'val' && o.ref?.module === module && o.ref.name === name) return o.ref;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return undefined;
+}
+
+/** The declared field names of the record `tycon`, when they are exactly `fields` (in any order). */
+function recordFields(source: Source, tycon: QualifiedName | undefined, fields: readonly string[]): readonly string[] | undefined {
+  if (tycon === undefined) return undefined;
+  const dt = source(tycon.packageId)?.modules.get(tycon.module)?.dataTypes.get(tycon.name);
+  if (dt?.cons.kind !== 'record') return undefined;
+  const names = dt.cons.fieldNames;
+  return names.length === fields.length && fields.every((f) => names.includes(f)) ? names : undefined;
+}
+
+/** The rank of `constructor` in the variant `tycon`'s declaration, or -1. */
+function rankOf(source: Source, tycon: QualifiedName, constructor: string): number {
+  const dt = source(tycon.packageId)?.modules.get(tycon.module)?.dataTypes.get(tycon.name);
+  return dt?.cons.kind === 'variant' ? dt.cons.constructors.findIndex((c) => c.name === constructor) : -1;
+}
+
+function fieldOf(v: Value | undefined, name: string): Value | undefined {
+  if (v === undefined || v.kind !== 'record') return undefined;
+  const i = v.fieldNames.indexOf(name);
+  return i < 0 ? undefined : v.fields[i];
+}
+
+const crash = (message: string): BuiltinOutcome => ({ ok: false, failure: { kind: 'crash', message } });
+
+/** `pushCallStack (fn, loc) stk`: `stk` itself when frozen, else `PushCallStack (fn, loc, stk)`. */
+export function pushCallStackIntrinsic(def: DefValue, _ref: QualifiedName, source: Source): Intrinsic | undefined {
+  const callStack = constructed(def.expr, 'variantCon', 'GHC.Stack.Types', 'CallStack');
+  const tuple3 = constructed(def.expr, 'recCon', 'DA.Types', 'Tuple3');
+  const fields = recordFields(source, tuple3, ['_1', '_2', '_3']);
+  if (callStack === undefined || tuple3 === undefined || fields === undefined) return undefined;
+  const rank = rankOf(source, callStack, 'PushCallStack');
+  if (rank < 0) return undefined;
+  const bytes = recordBytes(3) + recordBytes(4);
+  return {
+    name: 'intrinsic GHC.Stack.Types:pushCallStack',
+    arity: 2,
+    cost: () => bytes,
+    apply: (args): BuiltinOutcome => {
+      const [ds, stk] = args as [Value, Value];
+      // The body binds both halves of the pair first: a projection of anything else fails first.
+      const fn = fieldOf(ds, '_1');
+      const loc = fieldOf(ds, '_2');
+      if (fn === undefined || loc === undefined) return crash(`pushCallStack of a ${ds.kind}, not a pair`);
+      if (stk.kind === 'variant' && stk.constructor === 'FreezeCallStack') return { ok: true, value: stk };
+      const byName: Readonly<Record<string, Value>> = { _1: fn, _2: loc, _3: stk };
+      const value: RecordValue = { kind: 'record', tycon: tuple3, fieldNames: fields, fields: fields.map((f) => byName[f]!) };
+      return { ok: true, value: { kind: 'variant', tycon: callStack, constructor: 'PushCallStack', rank, value } };
+    },
+  };
+}
+
+const SRC_LOC_FIELDS = ['srcLocPackage', 'srcLocModule', 'srcLocFile', 'srcLocStartLine', 'srcLocStartCol', 'srcLocEndLine', 'srcLocEndCol'];
+/** The fields `convSrcLoc` counts from 0 (GHC's from 1). */
+const COUNTED = new Set(['srcLocStartLine', 'srcLocStartCol', 'srcLocEndLine', 'srcLocEndCol']);
+const SUB_INT64 = BUILTINS.get('SUB_INT64')!;
+const ONE = int64(1n);
+/** A converted location: the record, and a `SUB_INT64` (one cell each) per counted field. */
+const CONV_BYTES = recordBytes(SRC_LOC_FIELDS.length) + COUNTED.size * CELL_BYTES;
+
+/** `convSrcLoc` as a function of the GHC location, for the body `def` at `ref`; undefined when its target is not as upstream's. */
+function srcLocConverter(def: DefValue, ref: QualifiedName, source: Source): ((loc: Value) => BuiltinOutcome) | undefined {
+  const target = constructed(def.expr, 'recCon', 'DA.Stack.Types', 'SrcLoc');
+  const fields = recordFields(source, target, SRC_LOC_FIELDS);
+  if (target === undefined || fields === undefined) return undefined;
+  return (loc) => {
+    // The body binds every field of the GHC location first, then builds the record in its declared
+    // field order, each line and column one less (an overflow is SUB_INT64's ArithmeticError).
+    for (const f of SRC_LOC_FIELDS) if (fieldOf(loc, f) === undefined) return crash(`convSrcLoc of a ${loc.kind} without ${f}`);
+    const values = new Array<Value>(fields.length);
+    for (let i = 0; i < fields.length; i++) {
+      const name = fields[i]!;
+      const v = fieldOf(loc, name)!;
+      if (!COUNTED.has(name)) {
+        values[i] = v;
+        continue;
+      }
+      const r = SUB_INT64.apply([v, ONE]);
+      // Raised in convSrcLoc's body: it is the running definition then.
+      if (!r.ok) return r.failure.kind === 'arithmetic' ? { ok: false, failure: { ...r.failure, definition: ref } } : r;
+      values[i] = r.value;
+    }
+    return { ok: true, value: { kind: 'record', tycon: target, fieldNames: fields, fields: values } };
+  };
+}
+
+export function convSrcLocIntrinsic(def: DefValue, ref: QualifiedName, source: Source): Intrinsic | undefined {
+  const convert = srcLocConverter(def, ref, source);
+  if (convert === undefined) return undefined;
+  return { name: 'intrinsic DA.Stack:convSrcLoc', arity: 1, cost: () => CONV_BYTES, apply: (args) => convert(args[0]!) };
+}
+
+/** The frames of a call stack (pushes, through frozen ones), for its cost; stops at anything else. */
+function frames(stk: Value | undefined): number {
+  let n = 0;
+  for (let s = stk; s !== undefined && s.kind === 'variant';) {
+    if (s.constructor === 'PushCallStack') {
+      n++;
+      s = fieldOf(s.value, '_3');
+    } else if (s.constructor === 'FreezeCallStack') {
+      s = s.value;
+    } else {
+      break;
+    }
+  }
+  return n;
+}
+
+/** `getCallStack stk`: its frames, innermost first, each `(fn, convSrcLoc loc)`. */
+export function getCallStackIntrinsic(def: DefValue, _ref: QualifiedName, source: Source): Intrinsic | undefined {
+  const tuple2 = constructed(def.expr, 'recCon', 'DA.Types', 'Tuple2');
+  const fields = recordFields(source, tuple2, ['_1', '_2']);
+  // convSrcLoc as the body calls it: the definition it references (its fingerprint is part of this one's).
+  const conv = referenced(def.expr, 'DA.Stack', 'convSrcLoc');
+  const convDef = conv && source(conv.packageId)?.modules.get(conv.module)?.values.get(conv.name);
+  const convert = conv && convDef && srcLocConverter(convDef, conv, source);
+  if (tuple2 === undefined || fields === undefined || !convert) return undefined;
+  const perFrame = CELL_BYTES + recordBytes(2) + CONV_BYTES;
+  return {
+    name: 'intrinsic DA.Stack:getCallStack',
+    arity: 1,
+    cost: (args) => frames(args[0]) * perFrame,
+    apply: (args): BuiltinOutcome => {
+      // Frame by frame, as the body recurses: each frame's location is converted before the next frame is looked at.
+      const items: Value[] = [];
+      for (let s = args[0]!; ;) {
+        if (s.kind !== 'variant') return crash(`getCallStack of a ${s.kind}, not a call stack`);
+        if (s.constructor === 'EmptyCallStack') break;
+        if (s.constructor === 'FreezeCallStack') {
+          s = s.value;
+          continue;
+        }
+        if (s.constructor !== 'PushCallStack') return crash(`no case alternative matches the call stack constructor ${s.constructor}`);
+        const fn = fieldOf(s.value, '_1');
+        const loc = fieldOf(s.value, '_2');
+        const rest = fieldOf(s.value, '_3');
+        if (fn === undefined || loc === undefined || rest === undefined) return crash('a call stack frame that is not a triple');
+        const converted = convert(loc);
+        if (!converted.ok) return converted;
+        const byName: Readonly<Record<string, Value>> = { _1: fn, _2: converted.value };
+        items.push({ kind: 'record', tycon: tuple2, fieldNames: fields, fields: fields.map((f) => byName[f]!) });
+        s = rest;
+      }
+      let list: ListValue = NIL;
+      for (let i = items.length - 1; i >= 0; i--) list = { kind: 'cons', head: items[i]!, tail: list };
+      return { ok: true, value: list };
+    },
+  };
+}
