@@ -1,9 +1,10 @@
 /**
  * Intrinsics for the call stacks Daml code carries (`HasCallStack`): daml-prim's
  * `GHC.Stack.Types.pushCallStack`, which every call of a function with a `HasCallStack`
- * constraint makes, and daml-stdlib's `DA.Stack.getCallStack` and `DA.Stack.convSrcLoc`, which
- * Daml Script runs on every question it asks (its `getExposedCallStack`). Together about a fifth
- * of the evaluation steps of Splice's splice-amulet-test (bench/RESULTS.md).
+ * constraint makes, and daml-stdlib's `DA.Stack.getCallStack` and `DA.Stack.convSrcLoc`, and
+ * daml-script's `dropInternalFrames`, which Daml Script runs on every question it asks (its
+ * `getExposedCallStack`). Together about a quarter of the evaluation steps of Splice's
+ * splice-amulet-test (bench/RESULTS.md).
  *
  * Each builds the values its body builds: the type constructors the body names (read from the
  * body itself), field orders and constructor ranks read from those data types' own declarations
@@ -67,11 +68,27 @@ function rankOf(source: Source, tycon: QualifiedName, constructor: string): numb
   return dt?.cons.kind === 'variant' ? dt.cons.constructors.findIndex((c) => c.name === constructor) : -1;
 }
 
-function fieldOf(v: Value | undefined, name: string): Value | undefined {
-  if (v === undefined || v.kind !== 'record') return undefined;
-  const i = v.fieldNames.indexOf(name);
-  return i < 0 ? undefined : v.fields[i];
+/**
+ * Reads one field of records, as a projection does, remembering its position per field-name
+ * array: records of one type share their declaration's array, so a read is one comparison.
+ */
+class FieldReader {
+  #names: readonly string[] | undefined = undefined;
+  #index = -1;
+  constructor(readonly name: string) {}
+
+  read(v: Value | undefined): Value | undefined {
+    if (v === undefined || v.kind !== 'record') return undefined;
+    if (v.fieldNames !== this.#names) {
+      this.#names = v.fieldNames;
+      this.#index = v.fieldNames.indexOf(this.name);
+    }
+    return this.#index < 0 ? undefined : v.fields[this.#index];
+  }
 }
+
+/** Where each of `names` goes in a record declared with `fields` (which holds them all). */
+const positions = (fields: readonly string[], names: readonly string[]): number[] => names.map((n) => fields.indexOf(n));
 
 const crash = (message: string): BuiltinOutcome => ({ ok: false, failure: { kind: 'crash', message } });
 
@@ -84,19 +101,26 @@ export function pushCallStackIntrinsic(def: DefValue, _ref: QualifiedName, sourc
   const rank = rankOf(source, callStack, 'PushCallStack');
   if (rank < 0) return undefined;
   const bytes = recordBytes(3) + recordBytes(4);
+  const first = new FieldReader('_1');
+  const second = new FieldReader('_2');
+  const [at1, at2, at3] = positions(fields, ['_1', '_2', '_3']) as [number, number, number];
   return {
     name: 'intrinsic GHC.Stack.Types:pushCallStack',
     arity: 2,
     cost: () => bytes,
     apply: (args): BuiltinOutcome => {
-      const [ds, stk] = args as [Value, Value];
+      const ds = args[0]!;
+      const stk = args[1]!;
       // The body binds both halves of the pair first: a projection of anything else fails first.
-      const fn = fieldOf(ds, '_1');
-      const loc = fieldOf(ds, '_2');
+      const fn = first.read(ds);
+      const loc = second.read(ds);
       if (fn === undefined || loc === undefined) return crash(`pushCallStack of a ${ds.kind}, not a pair`);
       if (stk.kind === 'variant' && stk.constructor === 'FreezeCallStack') return { ok: true, value: stk };
-      const byName: Readonly<Record<string, Value>> = { _1: fn, _2: loc, _3: stk };
-      const value: RecordValue = { kind: 'record', tycon: tuple3, fieldNames: fields, fields: fields.map((f) => byName[f]!) };
+      const items = new Array<Value>(3);
+      items[at1] = fn;
+      items[at2] = loc;
+      items[at3] = stk;
+      const value: RecordValue = { kind: 'record', tycon: tuple3, fieldNames: fields, fields: items };
       return { ok: true, value: { kind: 'variant', tycon: callStack, constructor: 'PushCallStack', rank, value } };
     },
   };
@@ -107,6 +131,7 @@ const SRC_LOC_FIELDS = ['srcLocPackage', 'srcLocModule', 'srcLocFile', 'srcLocSt
 const COUNTED = new Set(['srcLocStartLine', 'srcLocStartCol', 'srcLocEndLine', 'srcLocEndCol']);
 const SUB_INT64 = BUILTINS.get('SUB_INT64')!;
 const ONE = int64(1n);
+const MIN_INT64 = -(2n ** 63n);
 /** A converted location: the record, and a `SUB_INT64` (one cell each) per counted field. */
 const CONV_BYTES = recordBytes(SRC_LOC_FIELDS.length) + COUNTED.size * CELL_BYTES;
 
@@ -115,22 +140,32 @@ function srcLocConverter(def: DefValue, ref: QualifiedName, source: Source): ((l
   const target = constructed(def.expr, 'recCon', 'DA.Stack.Types', 'SrcLoc');
   const fields = recordFields(source, target, SRC_LOC_FIELDS);
   if (target === undefined || fields === undefined) return undefined;
+  const readers = SRC_LOC_FIELDS.map((f) => new FieldReader(f));
+  // Target field i is source field from[i] (the same name), counted or not.
+  const from = positions(SRC_LOC_FIELDS, fields);
+  const counted = fields.map((f) => COUNTED.has(f));
+  const read = new Array<Value>(SRC_LOC_FIELDS.length);
   return (loc) => {
     // The body binds every field of the GHC location first, then builds the record in its declared
     // field order, each line and column one less (an overflow is SUB_INT64's ArithmeticError).
-    for (const f of SRC_LOC_FIELDS) if (fieldOf(loc, f) === undefined) return crash(`convSrcLoc of a ${loc.kind} without ${f}`);
+    for (let j = 0; j < readers.length; j++) {
+      const v = readers[j]!.read(loc);
+      if (v === undefined) return crash(`convSrcLoc of a ${loc.kind} without ${SRC_LOC_FIELDS[j]}`);
+      read[j] = v;
+    }
     const values = new Array<Value>(fields.length);
     for (let i = 0; i < fields.length; i++) {
-      const name = fields[i]!;
-      const v = fieldOf(loc, name)!;
-      if (!COUNTED.has(name)) {
+      const v = read[from[i]!]!;
+      if (!counted[i]) {
         values[i] = v;
-        continue;
+      } else if (v.kind === 'int64' && v.value !== MIN_INT64) {
+        values[i] = int64(v.value - 1n); // SUB_INT64's own answer where it cannot overflow
+      } else {
+        const r = SUB_INT64.apply([v, ONE]);
+        // Raised in convSrcLoc's body: it is the running definition then.
+        if (!r.ok) return r.failure.kind === 'arithmetic' ? { ok: false, failure: { ...r.failure, definition: ref } } : r;
+        values[i] = r.value;
       }
-      const r = SUB_INT64.apply([v, ONE]);
-      // Raised in convSrcLoc's body: it is the running definition then.
-      if (!r.ok) return r.failure.kind === 'arithmetic' ? { ok: false, failure: { ...r.failure, definition: ref } } : r;
-      values[i] = r.value;
     }
     return { ok: true, value: { kind: 'record', tycon: target, fieldNames: fields, fields: values } };
   };
@@ -143,12 +178,12 @@ export function convSrcLocIntrinsic(def: DefValue, ref: QualifiedName, source: S
 }
 
 /** The frames of a call stack (pushes, through frozen ones), for its cost; stops at anything else. */
-function frames(stk: Value | undefined): number {
+function frames(stk: Value | undefined, rest: FieldReader): number {
   let n = 0;
   for (let s = stk; s !== undefined && s.kind === 'variant';) {
     if (s.constructor === 'PushCallStack') {
       n++;
-      s = fieldOf(s.value, '_3');
+      s = rest.read(s.value);
     } else if (s.constructor === 'FreezeCallStack') {
       s = s.value;
     } else {
@@ -168,10 +203,14 @@ export function getCallStackIntrinsic(def: DefValue, _ref: QualifiedName, source
   const convert = conv && convDef && srcLocConverter(convDef, conv, source);
   if (tuple2 === undefined || fields === undefined || !convert) return undefined;
   const perFrame = CELL_BYTES + recordBytes(2) + CONV_BYTES;
+  const first = new FieldReader('_1');
+  const second = new FieldReader('_2');
+  const third = new FieldReader('_3');
+  const [at1, at2] = positions(fields, ['_1', '_2']) as [number, number];
   return {
     name: 'intrinsic DA.Stack:getCallStack',
     arity: 1,
-    cost: (args) => frames(args[0]) * perFrame,
+    cost: (args) => frames(args[0], third) * perFrame,
     apply: (args): BuiltinOutcome => {
       // Frame by frame, as the body recurses: each frame's location is converted before the next frame is looked at.
       const items: Value[] = [];
@@ -183,14 +222,16 @@ export function getCallStackIntrinsic(def: DefValue, _ref: QualifiedName, source
           continue;
         }
         if (s.constructor !== 'PushCallStack') return crash(`no case alternative matches the call stack constructor ${s.constructor}`);
-        const fn = fieldOf(s.value, '_1');
-        const loc = fieldOf(s.value, '_2');
-        const rest = fieldOf(s.value, '_3');
+        const fn = first.read(s.value);
+        const loc = second.read(s.value);
+        const rest = third.read(s.value);
         if (fn === undefined || loc === undefined || rest === undefined) return crash('a call stack frame that is not a triple');
         const converted = convert(loc);
         if (!converted.ok) return converted;
-        const byName: Readonly<Record<string, Value>> = { _1: fn, _2: converted.value };
-        items.push({ kind: 'record', tycon: tuple2, fieldNames: fields, fields: fields.map((f) => byName[f]!) });
+        const pair = new Array<Value>(2);
+        pair[at1] = fn;
+        pair[at2] = converted.value;
+        items.push({ kind: 'record', tycon: tuple2, fieldNames: fields, fields: pair });
         s = rest;
       }
       let list: ListValue = NIL;
@@ -199,3 +240,33 @@ export function getCallStackIntrinsic(def: DefValue, _ref: QualifiedName, source
     },
   };
 }
+
+/**
+ * daml-script's `dropInternalFrames = dropWhile (isInternalSrcLoc . snd)`, for the bodies whose
+ * `isInternalSrcLoc` tests the location's package name for the prefix `daml-script-` and then its
+ * module for `Daml.Script` (the fingerprints listed for it): the frames from the first one outside
+ * daml-script, the same list cells (dropping builds nothing).
+ */
+export function dropInternalFramesIntrinsic(): Intrinsic {
+  const second = new FieldReader('_2');
+  const packageName = new FieldReader('srcLocPackage');
+  const module = new FieldReader('srcLocModule');
+  return {
+    name: 'intrinsic Daml.Script.Internal.LowLevel:dropInternalFrames',
+    arity: 1,
+    apply: (args): BuiltinOutcome => {
+      for (let list = args[0]!; ;) {
+        if (list.kind === 'nil') return { ok: true, value: NIL };
+        if (list.kind !== 'cons') return crash(`dropInternalFrames of a ${list.kind}, not a list`);
+        const loc = second.read(list.head);
+        // isInternalSrcLoc binds both fields, then tests the package name, and the module only if that is internal.
+        const pkg = packageName.read(loc);
+        const mod = module.read(loc);
+        if (pkg === undefined || mod === undefined || pkg.kind !== 'text' || mod.kind !== 'text') return crash('dropInternalFrames of a frame that is not (Text, SrcLoc)');
+        if (!(pkg.value.startsWith('daml-script-') && mod.value.startsWith('Daml.Script'))) return { ok: true, value: list };
+        list = list.tail;
+      }
+    },
+  };
+}
+

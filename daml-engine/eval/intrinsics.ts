@@ -33,7 +33,7 @@ import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinOutcome, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import type { Value } from '../value/Value.js';
 import { FALSE, TRUE } from '../value/Value.js';
-import { convSrcLocIntrinsic, getCallStackIntrinsic, pushCallStackIntrinsic } from './callStackIntrinsics.js';
+import { convSrcLocIntrinsic, dropInternalFramesIntrinsic, getCallStackIntrinsic, pushCallStackIntrinsic } from './callStackIntrinsics.js';
 
 /** An intrinsic's name as the evaluator reports it (never a Daml-LF builtin's name). */
 export type IntrinsicName = `intrinsic ${string}`;
@@ -96,6 +96,13 @@ const ENTRIES: readonly IntrinsicEntry[] = [
     // daml-stdlib 3.0.0 to 3.5.2.
     fingerprints: new Set(['8bd98668b6448eaf37c9ded814b7fb8b1aa26dbe42932601e68747fa51893d7b']),
     make: convSrcLocIntrinsic,
+  },
+  {
+    module: 'Daml.Script.Internal.LowLevel',
+    value: 'dropInternalFrames',
+    // daml-script 3.3.0 (its `isInternalSrcLoc` tests the prefixes `daml-script-` and `Daml.Script`).
+    fingerprints: new Set(['0dcb1e74807df87a5e2416f834003b54af9d0f688bb22d8516c8047409bd7ce5']),
+    make: dropInternalFramesIntrinsic,
   },
 ];
 

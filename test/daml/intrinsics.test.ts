@@ -263,5 +263,51 @@ describe.skipIf(!HAS_DARS)('upstream call stacks: daml-prim pushCallStack, daml-
       expect(enough.ok, `intrinsics ${intrinsics}`).toBe(true);
     }
   });
+
+  it('native and interpreted dropInternalFrames of daml-script drop the same frames, and answer the same list cells', () => {
+    const scripts = HAS_DARS ? referencePackages('daml-script') : { ids: new Map<string, string>(), source: () => undefined };
+    const listedScripts = [...scripts.ids].filter(([id]) => scripts.source(id)?.modules.get('Daml.Script.Internal.LowLevel')?.values.has('dropInternalFrames'));
+    expect(listedScripts.length).toBeGreaterThanOrEqual(1);
+    const [stdlib] = [...stdlibs.keys()];
+    const convDef = source(stdlib!)!.modules.get('DA.Stack')!.values.get('convSrcLoc')!;
+    // The location type convSrcLoc builds, and the pairs getCallStack lists.
+    const srcLoc = (convDef.expr as unknown as { body?: { body?: { tycon?: { tycon?: QualifiedName } } } }).body?.body?.tycon?.tycon;
+    expect(srcLoc?.name).toBe('SrcLoc');
+    const srcLocFields = source(srcLoc!.packageId)!.modules.get(srcLoc!.module)!.dataTypes.get(srcLoc!.name)!.cons;
+    if (srcLocFields.kind !== 'record') throw new Error('SrcLoc is not a record');
+    const pair = { packageId: 'pairs', module: 'DA.Types', name: 'Tuple2' };
+    const frame = (pkg: string, mod: string): Value => {
+      const loc: Record<string, Value> = {
+        srcLocPackage: text(pkg), srcLocModule: text(mod), srcLocFile: text('f.daml'), srcLocStartLine: int64(0n), srcLocStartCol: int64(0n), srcLocEndLine: int64(0n), srcLocEndCol: int64(0n),
+      };
+      const locValue: Value = { kind: 'record', tycon: srcLoc!, fieldNames: srcLocFields.fieldNames, fields: srcLocFields.fieldNames.map((f) => loc[f]!) };
+      return { kind: 'record', tycon: pair, fieldNames: ['_1', '_2'], fields: [text('fn'), locValue] };
+    };
+    const packageNames = fc.constantFrom('daml-script-3.3.0', 'daml-script-', 'daml-script', 'daml-scripts', 'splice-amulet-test', '');
+    const modules = fc.constantFrom('Daml.Script.Internal.LowLevel', 'Daml.Script', 'Daml.Scrip', 'Main', '');
+    for (const [id, version] of listedScripts) {
+      const ref = { packageId: id, module: 'Daml.Script.Internal.LowLevel', name: 'dropInternalFrames' };
+      const both = (intrinsics: boolean) => {
+        const evaluator = new Evaluator({ getPackage: (p) => scripts.source(p) ?? source(p), intrinsics });
+        const fn = ok(evaluator.value(ref)).value;
+        return (list: Value) => ok(evaluator.apply(fn, [list]));
+      };
+      const native = both(true);
+      const interpreted = both(false);
+      fc.assert(fc.property(fc.array(fc.tuple(packageNames, modules), { maxLength: 10 }), (frames) => {
+        let list: Value = { kind: 'nil' };
+        for (let i = frames.length - 1; i >= 0; i--) list = { kind: 'cons', head: frame(...frames[i]!), tail: list as never };
+        const a = native(list);
+        const b = interpreted(list);
+        expect(a.value, `daml-script ${version}`).toBe(b.value);
+        // What is left starts at the first frame outside daml-script.
+        const firstOutside = frames.findIndex(([p, m]) => !(p.startsWith('daml-script-') && m.startsWith('Daml.Script')));
+        let left = 0;
+        for (let l = a.value; l.kind === 'cons'; l = l.tail) left++;
+        expect(left).toBe(firstOutside < 0 ? 0 : frames.length - firstOutside);
+        if (frames.length > 0) expect(a.steps).toBeLessThan(b.steps);
+      }), { numRuns: 100, seed: 35 });
+    }
+  });
 });
 
