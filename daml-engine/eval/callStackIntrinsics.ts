@@ -26,32 +26,32 @@ import type { Intrinsic } from './intrinsics.js';
 
 type Source = (id: string) => Package | undefined;
 
-/** The type constructor of a `kind` node (a record or variant construction) of `body` that names `module:name`. */
-function constructed(body: Expr, kind: 'recCon' | 'variantCon', module: string, name: string): QualifiedName | undefined {
+/** A node of `body` (an object of its expression tree) that `test` accepts, searched without recursion. */
+function findIn<T>(body: Expr, test: (o: Record<string, unknown>) => T | undefined): T | undefined {
   const stack: unknown[] = [body];
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v !== 'object' || v === null) continue;
-    const o = v as { kind?: unknown; tycon?: { tycon?: QualifiedName } };
-    const tycon = o.tycon?.tycon;
-    if (o.kind === kind && tycon?.module === module && tycon.name === name) return tycon;
+    const found = test(v as Record<string, unknown>);
+    if (found !== undefined) return found;
     for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
   }
   return undefined;
 }
 
+/** The type constructor of a `kind` node (a record or variant construction) of `body` that names `module:name`. */
+const constructed = (body: Expr, kind: 'recCon' | 'variantCon', module: string, name: string): QualifiedName | undefined =>
+  findIn(body, (o) => {
+    const tycon = (o.tycon as { tycon?: QualifiedName } | undefined)?.tycon;
+    return o.kind === kind && tycon?.module === module && tycon.name === name ? tycon : undefined;
+  });
+
 /** The top-level value `module:name` that `body` references. */
-function referenced(body: Expr, module: string, name: string): QualifiedName | undefined {
-  const stack: unknown[] = [body];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== 'object' || v === null) continue;
-    const o = v as { kind?: unknown; ref?: QualifiedName };
-    if (o.kind === 'val' && o.ref?.module === module && o.ref.name === name) return o.ref;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
-  }
-  return undefined;
-}
+const referenced = (body: Expr, module: string, name: string): QualifiedName | undefined =>
+  findIn(body, (o) => {
+    const ref = o.ref as QualifiedName | undefined;
+    return o.kind === 'val' && ref?.module === module && ref.name === name ? ref : undefined;
+  });
 
 /** The declared field names of the record `tycon`, when they are exactly `fields` (in any order). */
 function recordFields(source: Source, tycon: QualifiedName | undefined, fields: readonly string[]): readonly string[] | undefined {
