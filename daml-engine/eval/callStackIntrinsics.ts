@@ -251,19 +251,32 @@ export function dropInternalFramesIntrinsic(): Intrinsic {
   const second = new FieldReader('_2');
   const packageName = new FieldReader('srcLocPackage');
   const module = new FieldReader('srcLocModule');
+  /** Whether a frame is daml-script's own (a list cell's head), or a crash when it is not a frame. */
+  const internal = (frame: Value): boolean | BuiltinOutcome => {
+    const loc = second.read(frame);
+    // isInternalSrcLoc binds both fields, then tests the package name, and the module only if that is internal.
+    const pkg = packageName.read(loc);
+    const mod = module.read(loc);
+    if (pkg === undefined || mod === undefined || pkg.kind !== 'text' || mod.kind !== 'text') return crash('dropInternalFrames of a frame that is not (Text, SrcLoc)');
+    return pkg.value.startsWith('daml-script-') && mod.value.startsWith('Daml.Script');
+  };
   return {
     name: 'intrinsic Daml.Script.Internal.LowLevel:dropInternalFrames',
     arity: 1,
+    // It builds nothing, but its walk is charged a cell a frame: the body's steps bound the walk,
+    // and one step must not walk a long list for free again and again.
+    cost: (args) => {
+      let n = 1;
+      for (let list = args[0]; list !== undefined && list.kind === 'cons' && internal(list.head) === true; list = list.tail) n++;
+      return n * CELL_BYTES;
+    },
     apply: (args): BuiltinOutcome => {
       for (let list = args[0]!; ;) {
         if (list.kind === 'nil') return { ok: true, value: NIL };
         if (list.kind !== 'cons') return crash(`dropInternalFrames of a ${list.kind}, not a list`);
-        const loc = second.read(list.head);
-        // isInternalSrcLoc binds both fields, then tests the package name, and the module only if that is internal.
-        const pkg = packageName.read(loc);
-        const mod = module.read(loc);
-        if (pkg === undefined || mod === undefined || pkg.kind !== 'text' || mod.kind !== 'text') return crash('dropInternalFrames of a frame that is not (Text, SrcLoc)');
-        if (!(pkg.value.startsWith('daml-script-') && mod.value.startsWith('Daml.Script'))) return { ok: true, value: list };
+        const drop = internal(list.head);
+        if (typeof drop !== 'boolean') return drop;
+        if (!drop) return { ok: true, value: list };
         list = list.tail;
       }
     },

@@ -33,6 +33,7 @@ import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinOutcome, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import type { Value } from '../value/Value.js';
 import { FALSE, TRUE } from '../value/Value.js';
+import { builtinCost } from './allocationCost.js';
 import { convSrcLocIntrinsic, dropInternalFramesIntrinsic, getCallStackIntrinsic, pushCallStackIntrinsic } from './callStackIntrinsics.js';
 
 /** An intrinsic's name as the evaluator reports it (never a Daml-LF builtin's name). */
@@ -61,6 +62,8 @@ const textOf = (v: Value): string => (v.kind === 'text' ? v.value : '');
 const isPrefixOfText: Intrinsic = {
   name: 'intrinsic DA.Text:isPrefixOf',
   arity: 2,
+  // Charged what the body's two `explode`s build: one step must not compare long texts for free again and again.
+  cost: (args) => builtinCost('EXPLODE_TEXT', [args[0]!]) + builtinCost('EXPLODE_TEXT', [args[1]!]),
   apply: (args): BuiltinOutcome => ({ ok: true, value: textOf(args[1]!).startsWith(textOf(args[0]!)) ? TRUE : FALSE }),
 };
 

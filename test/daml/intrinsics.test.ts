@@ -145,6 +145,17 @@ describe.skipIf(!HAS_DARS)('upstream daml-stdlib (../shared/upstream/daml/dars)'
       }), { numRuns: 150, seed: 31 });
     }
   });
+
+  it('the allocation budget stops a native DA.Text.isPrefixOf where it stops the body (two long texts)', () => {
+    const [id] = [...stdlibs.keys()];
+    const ref = { packageId: id!, module: 'DA.Text', name: 'isPrefixOf' };
+    const long = 'a'.repeat(10_000);
+    for (const intrinsics of [true, false]) {
+      const evaluator = new Evaluator({ getPackage: source, intrinsics, allocationBudget: 100_000 });
+      const r = evaluator.apply(ok(evaluator.value(ref)).value, [text(long), text(long)]);
+      expect(r.ok ? 'ok' : r.error.kind, `intrinsics ${intrinsics}`).toBe('allocationExceeded');
+    }
+  });
 });
 
 /** Every package named `name` in the reference DARs, by id, with a source of every package seen. */
@@ -307,6 +318,17 @@ describe.skipIf(!HAS_DARS)('upstream call stacks: daml-prim pushCallStack, daml-
         expect(left).toBe(firstOutside < 0 ? 0 : frames.length - firstOutside);
         if (frames.length > 0) expect(a.steps).toBeLessThan(b.steps);
       }), { numRuns: 100, seed: 35 });
+
+      // One step walks the list, charged a cell a frame: a long walk again and again runs out of budget.
+      let internal: Value = { kind: 'nil' };
+      for (let i = 0; i < 1000; i++) internal = { kind: 'cons', head: frame('daml-script-3.3.0', 'Daml.Script.Internal.LowLevel'), tail: internal as never };
+      const budgeted = (allocationBudget: number) => {
+        const evaluator = new Evaluator({ getPackage: (p) => scripts.source(p) ?? source(p), allocationBudget });
+        return evaluator.apply(ok(evaluator.value(ref)).value, [internal]);
+      };
+      const small = budgeted(10_000);
+      expect(small.ok ? 'ok' : small.error.kind).toBe('allocationExceeded');
+      expect(budgeted(1_000_000).ok).toBe(true);
     }
   });
 });
