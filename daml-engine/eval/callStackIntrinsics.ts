@@ -11,8 +11,8 @@
  * (the fingerprint covers the body, not the declarations), the body's evaluation order, and its
  * failures (`convSrcLoc` subtracts with the `SUB_INT64` builtin itself). Where a declaration is not
  * as upstream's (a field or a constructor missing), there is no intrinsic and the body runs.
- * Each charges the allocation budget what the body would build, so a loop of pushes still stops
- * where the interpreted one would.
+ * Each charges the allocation budget what the body would build (or, building nothing, a cell per
+ * frame it walks), so a loop of pushes or walks still stops where the interpreted one would.
  */
 import type { Expr } from '../ast/Expr.js';
 import type { DefValue, Package } from '../ast/Package.js';
