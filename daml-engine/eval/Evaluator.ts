@@ -1532,7 +1532,7 @@ export class Evaluator {
 
   /** Runs a first-order builtin, charged by what it builds. */
   private invoke(impl: FirstOrderBuiltin, name: BuiltinName | IntrinsicName, args: readonly Value[]): BuiltinOutcome {
-    // An intrinsic that builds values sizes itself; the others are in no sized set: one cell, as a comparison.
+    // An intrinsic sizes itself (what it builds or walks); a builtin is sized by name (`builtinCost`).
     const cost = impl.cost;
     this.charge(cost === undefined ? builtinCost(name, args) : cost(args));
     try {

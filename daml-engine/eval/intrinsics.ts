@@ -22,8 +22,9 @@
  * Results are the Daml code's, to the value; steps are not: an intrinsic call counts as one
  * builtin call, so a script takes fewer steps than the interpreted body would (steps are this
  * engine's own measure of work, for its budget). The call is bounded by the values it is given,
- * which the run has already paid for, and one that builds values charges the allocation budget
- * what the body would have built (`FirstOrderBuiltin.cost`).
+ * which the run has already paid for, and it charges the allocation budget what the body would
+ * have built, or a cell per item it walks (`FirstOrderBuiltin.cost`): one step never walks a long
+ * value for free again and again.
  */
 import { createHash } from 'node:crypto';
 
