@@ -23,18 +23,15 @@ import type { ListValue, RecordValue, Value } from '../value/Value.js';
 import { int64, NIL } from '../value/Value.js';
 import { CELL_BYTES, recordBytes } from './allocationCost.js';
 import type { Intrinsic } from './intrinsics.js';
+import { objectsOf } from './objectsOf.js';
 
 type Source = (id: string) => Package | undefined;
 
-/** A node of `body` (an object of its expression tree) that `test` accepts, searched without recursion. */
+/** What `test` makes of the first object of `body`'s expression tree it accepts. */
 function findIn<T>(body: Expr, test: (o: Record<string, unknown>) => T | undefined): T | undefined {
-  const stack: unknown[] = [body];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== 'object' || v === null) continue;
-    const found = test(v as Record<string, unknown>);
+  for (const o of objectsOf(body)) {
+    const found = test(o as Record<string, unknown>);
     if (found !== undefined) return found;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
   }
   return undefined;
 }
@@ -53,10 +50,12 @@ const referenced = (body: Expr, module: string, name: string): QualifiedName | u
     return o.kind === 'val' && ref?.module === module && ref.name === name ? ref : undefined;
   });
 
+const declaration = (source: Source, tycon: QualifiedName) => source(tycon.packageId)?.modules.get(tycon.module)?.dataTypes.get(tycon.name);
+
 /** The declared field names of the record `tycon`, when they are exactly `fields` (in any order). */
 function recordFields(source: Source, tycon: QualifiedName | undefined, fields: readonly string[]): readonly string[] | undefined {
   if (tycon === undefined) return undefined;
-  const dt = source(tycon.packageId)?.modules.get(tycon.module)?.dataTypes.get(tycon.name);
+  const dt = declaration(source, tycon);
   if (dt?.cons.kind !== 'record') return undefined;
   const names = dt.cons.fieldNames;
   return names.length === fields.length && fields.every((f) => names.includes(f)) ? names : undefined;
@@ -64,7 +63,7 @@ function recordFields(source: Source, tycon: QualifiedName | undefined, fields: 
 
 /** The rank of `constructor` in the variant `tycon`'s declaration, or -1. */
 function rankOf(source: Source, tycon: QualifiedName, constructor: string): number {
-  const dt = source(tycon.packageId)?.modules.get(tycon.module)?.dataTypes.get(tycon.name);
+  const dt = declaration(source, tycon);
   return dt?.cons.kind === 'variant' ? dt.cons.constructors.findIndex((c) => c.name === constructor) : -1;
 }
 

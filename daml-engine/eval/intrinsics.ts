@@ -36,6 +36,7 @@ import type { Value } from '../value/Value.js';
 import { FALSE, TRUE } from '../value/Value.js';
 import { builtinCost } from './allocationCost.js';
 import { convSrcLocIntrinsic, dropInternalFramesIntrinsic, getCallStackIntrinsic, pushCallStackIntrinsic } from './callStackIntrinsics.js';
+import { objectsOf } from './objectsOf.js';
 
 /** An intrinsic's name as the evaluator reports it (never a Daml-LF builtin's name). */
 export type IntrinsicName = `intrinsic ${string}`;
@@ -172,14 +173,8 @@ const MISSING = new Error('no fingerprint');
 
 /** Whether `root` holds at most `limit` objects and arrays, counted without recursion (shared ones once per path to them). */
 function objectsAtMost(root: unknown, limit: number): boolean {
-  const stack: unknown[] = [root];
   let count = 0;
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== 'object' || v === null) continue;
-    if (++count > limit) return false;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
-  }
+  for (const _ of objectsOf(root)) if (++count > limit) return false;
   return true;
 }
 

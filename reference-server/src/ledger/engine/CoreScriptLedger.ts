@@ -262,7 +262,7 @@ export function coreScriptLedgers(
     ok: true,
     value: (setup) => {
       const p = participant(setup, admin);
-      return new CoreScriptLedger({ ...p, sliced: setup.sliced ?? false });
+      return new CoreScriptLedger({ ...p, sliced: setup.sliced });
     },
   };
 }

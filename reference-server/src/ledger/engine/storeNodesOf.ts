@@ -137,7 +137,7 @@ class EngineExerciseNode implements ExerciseNode {
   get argument(): DamlValue {
     if (this.#argument === undefined) {
       this.#argument = this.#rt!.json(this.#engine!.choiceArgument, this.choice.engine.argBinder.type);
-      this.#let();
+      this.#release();
     }
     return this.#argument;
   }
@@ -146,18 +146,18 @@ class EngineExerciseNode implements ExerciseNode {
     if (this.#result === undefined) {
       const r = this.#engine!.exerciseResult;
       this.#result = r === undefined ? null : this.#rt!.json(r, this.choice.engine.returnType);
-      this.#let();
+      this.#release();
     }
     return this.#result;
   }
 
   set result(value: DamlValue) {
     this.#result = value;
-    this.#let();
+    this.#release();
   }
 
   /** Lets go of the engine's node once both JSONs are made. */
-  #let(): void {
+  #release(): void {
     if (this.#argument !== undefined && this.#result !== undefined) {
       this.#rt = undefined;
       this.#engine = undefined;
