@@ -19,15 +19,17 @@ import type { QualifiedName } from '../ast/Type.js';
 import { PackageFormatError } from '../decode/decodePackage.js';
 import { WireError } from '../decode/WireReader.js';
 import type {
-  AnyExceptionValue, FunctionValue, ListValue, RecordValue, UpdateValue, Value,
+  AnyExceptionValue, FunctionValue, ListValue, RecordValue, StructValue, UpdateValue, Value, VariantValue,
 } from '../value/Value.js';
 import { FALSE, NIL, NONE, TRUE, UNIT, some, text } from '../value/Value.js';
 import type { Definition, EvalError, EvalResult } from './EvalResult.js';
 import { describeDefinition } from './EvalResult.js';
 import { builtinCost, CELL_BYTES, recordBytes, SLOT_BYTES } from './allocationCost.js';
 import { typesEqual } from './typesEqual.js';
-import type { Intrinsic, IntrinsicName } from './intrinsics.js';
-import { intrinsicFor } from './intrinsics.js';
+import type { Intrinsic, IntrinsicName, MachineIntrinsic } from './intrinsics.js';
+import { definitionFingerprint, intrinsicFor, SCRIPTF_FMAP_FINGERPRINTS } from './intrinsics.js';
+import type { PendingQuestion } from './freeMonad.js';
+import { BIND_OP, FREE_BIND, FREE_CONTINUE, FREE_MAP, MAP_OP, NO_OPS, oneOp, opsAfter, pendingQuestion, pureLike, withContinue } from './freeMonad.js';
 import type { Alt, Node } from './Node.js';
 import { compileNode, nodeOf } from './Node.js';
 import type { Env } from './Env.js';
@@ -79,12 +81,57 @@ const tyClosure = (pending: number, body: Node, env: Env, def: Definition | unde
 
 /** One function value per intrinsic, shared by every evaluator (like the default builtins). */
 const intrinsicValues = new Map<Intrinsic, Fn>();
+/** A machine intrinsic's function value per definition: it keeps that definition's body (`body`, `def`), run where the native code does not apply. */
+const machineIntrinsicValues = new WeakMap<DefValue, Fn>();
 function intrinsicValue(def: DefValue, ref: QualifiedName, getPackage: (id: string) => Package | undefined): Fn | undefined {
   const intrinsic = intrinsicFor(def, ref, getPackage);
   if (intrinsic === undefined) return undefined;
+  if ('machine' in intrinsic) return machineIntrinsicValue(def, ref, intrinsic);
   let fn = intrinsicValues.get(intrinsic);
   if (fn === undefined) intrinsicValues.set(intrinsic, (fn = builtinFn(intrinsic.name, intrinsic.arity, intrinsic)));
   return fn;
+}
+
+function machineIntrinsicValue(def: DefValue, ref: QualifiedName, intrinsic: MachineIntrinsic): Fn {
+  let fn = machineIntrinsicValues.get(def);
+  if (fn === undefined) {
+    fn = new Fn(2 /* Builtin */, intrinsic.arity, null, rootNode(def.expr, null), null, ref, null, null, intrinsic.name, undefined);
+    machineIntrinsicValues.set(def, fn);
+  }
+  return fn;
+}
+
+/** A chain's function (freeMonad.ts): applied to its first continuation, its operations and an answer. */
+const FREE_CONTINUE_FN = builtinFn(FREE_CONTINUE, 3, undefined);
+
+/** The chain that applies `first`, then `ops` (freeMonad.ts). */
+const chain = (first: Value, ops: StructValue): Fn => pap(FREE_CONTINUE_FN, [first, ops]);
+
+/** A continuation as a chain: its first function and operations (none when it is not a chain). */
+const asChain = (c: Value): { first: Value; ops: StructValue | undefined } => {
+  const fn = c as Fn;
+  return fn.tag === 1 /* Pap */ && fn.inner === FREE_CONTINUE_FN ? { first: fn.args![0]!, ops: fn.args![1] as StructValue } : { first: c, ops: undefined };
+};
+
+/**
+ * Whether a Functor dictionary's `fmap` is daml-script's ScriptF `fmap`: its `m_fmap` method is a
+ * closure `\_ -> v` where `v` has a listed fingerprint (freeMonad.ts). Remembered per method body (nodes are shared).
+ */
+const scriptFunctors = new WeakMap<object, boolean>();
+function isScriptFunctor(dict: Value, getPackage: (id: string) => Package | undefined): boolean {
+  if (dict.kind !== 'struct') return false;
+  const method = dict.fields[dict.fieldNames.indexOf('m_fmap')];
+  if (method === undefined || method.kind !== 'function') return false;
+  const fn = method as Fn;
+  if (fn.tag !== 0 /* Closure */ || fn.arity !== 1) return false;
+  const body = fn.body!;
+  let verdict = scriptFunctors.get(body);
+  if (verdict === undefined) {
+    const fingerprint = body.src.kind === 'val' ? definitionFingerprint(body.src.ref, getPackage) : undefined;
+    verdict = fingerprint !== undefined && SCRIPTF_FMAP_FINGERPRINTS.has(fingerprint);
+    scriptFunctors.set(body, verdict);
+  }
+  return verdict;
 }
 
 /** A closure of `params` over `body` with an empty environment (Daml Script's runner makes the identity so). */
@@ -191,7 +238,7 @@ const EVALUATOR_ARITIES: Partial<Record<BuiltinName, number>> = {
 // object shape (sixteen literal shapes made `frame.t` and every field load megamorphic). Tags are
 // written as literals with the name in a comment (see Op in Node.ts: V8 jumps on literal cases only):
 // 0 AppFun, 1 AppArgs, 2 ApplyTo, 3 TyApp, 4 Case, 5 Let, 6 One, 7 Two, 8 Collect, 9 SetTop,
-// 10 Foldl, 11 Foldr, 12 EqualList, 13 Restore, 14 Catch, 15 Then.
+// 10 Foldl, 11 Foldr, 12 EqualList, 13 Restore, 14 Catch, 15 Then, 16 FreeChain.
 /**
  * One continuation frame. Fields by tag:
  * - AppFun (evaluating an application's function): `node` the `app` node, `env`;
@@ -204,7 +251,9 @@ const EVALUATOR_ARITIES: Partial<Record<BuiltinName, number>> = {
  * - Foldl: `f`, `x` the rest of the list; Foldr: `f`, `vals` the items, `i` the next (from the end);
  * - EqualList: `f` the equality, `x` the rests (`Rests`); Restore: `x` the definition;
  * - Catch: `x` a handler for Daml exceptions (the update engine's try/catch pushes these);
- * - Then: `x` a continuation of the update engine, receiving the value returned to it.
+ * - Then: `x` a continuation of the update engine, receiving the value returned to it;
+ * - FreeChain: a chain of Free's operations applied (freeMonad.ts): `f` the operations, `i` the
+ *   next, `x` the `Pure` whose type an `fmap`'s result takes (undefined after a `>>=`'s).
  * The rare kinds share `x` (read back with its type by the one place that reads each), and the
  * rarest two put a pair there: every frame carries every field (six million frames a
  * splice-amulet-test run, 8 bytes a field), so fewer fields is less to allocate.
@@ -234,6 +283,7 @@ const equalListFrame = (eq: Value, xs: ListValue, ys: ListValue) => new Frame(12
 const restoreFrame = (def: Definition | undefined) => new Frame(13 /* Restore */, null, null, 0, null, undefined, def);
 const catchFrame = (handler: (exception: AnyExceptionValue) => void) => new Frame(14 /* Catch */, null, null, 0, null, undefined, handler);
 const thenFrame = (resume: (value: Value) => void) => new Frame(15 /* Then */, null, null, 0, null, undefined, resume);
+const freeChainFrame = (ops: StructValue, next: number, pureOf: VariantValue | undefined) => new Frame(16 /* FreeChain */, null, null, next, null, ops, pureOf);
 
 /**
  * 1 for the opcodes `atom` may find a value for without a step (and Uncompiled, which it compiles
@@ -1001,6 +1051,36 @@ export class Evaluator {
             const impl = fn.impl;
             const over = count > fn.arity;
             if (impl === undefined) {
+              if (!over && fn.def !== undefined) {
+                // Free's intrinsics (freeMonad.ts); `def` set marks a machine intrinsic.
+                if (fn.name === FREE_BIND) {
+                  const m = args[from + 1]!;
+                  // `Pure a >>= f` is `f a`, in tail position.
+                  if (m.kind === 'variant' && m.constructor === 'Pure') { fnv = args[from + 2]!; args = [m.value]; from = 0; continue; }
+                  const wrapped = this.freeWrapped(args[from]!, m, BIND_OP, args[from + 2]!);
+                  if (wrapped !== undefined) return wrapped;
+                } else if (fn.name === FREE_MAP) {
+                  const m = args[from + 2]!;
+                  if (m.kind === 'variant' && m.constructor === 'Pure') {
+                    if (this.depth < this.directDepth) return this.evChain(NO_OPS, 0, m, args[from + 1]!, m.value);
+                    this.capArgs = args;
+                    this.capFrom = from;
+                    return this.capture(3 /* Apply */, null, null, fn);
+                  }
+                  const wrapped = this.freeWrapped(args[from]!, m, MAP_OP, args[from + 1]!);
+                  if (wrapped !== undefined) return wrapped;
+                }
+                // Otherwise the definition's own body, applied to the arguments (as an over-applied closure is).
+                site = true; sI = from; sVals = args;
+                this.def = fn.def;
+                fnv = this.sub(fn.body!, null);
+                this.tick(fnv);
+                site = false;
+                continue;
+              }
+              if (!over && fn.name === FREE_CONTINUE && this.depth < this.directDepth) {
+                return this.evChain(args[from + 1] as StructValue, 0, undefined, args[from]!, args[from + 2]!);
+              }
               if (!over && (fn.name === 'FOLDL' || fn.name === 'FOLDR') && this.depth < this.directDepth) return this.evFold(fn, args, from);
               // EQUAL_LIST, TRACE, ANY_EXCEPTION_MESSAGE (and the folds past the depth or over-applied): the machine applies them.
               this.capArgs = args;
@@ -1073,6 +1153,66 @@ export class Evaluator {
     } finally {
       this.depth--;
     }
+  }
+
+  /**
+   * A chain of Free's operations (freeMonad.ts) from `ops[i]` on, after `f` applied to `a`, as the
+   * machine's FreeChain frame runs it: each function call between two steps of the frame, on the
+   * JavaScript stack. `pureOf`: the result of `f` is an `fmap`'s, to be made `Pure` like it.
+   */
+  private evChain(ops: StructValue, i: number, pureOf: VariantValue | undefined, f: Value, a: Value): Value {
+    this.depth++;
+    try {
+      for (;;) {
+        const v = this.applied(f, [a]);
+        this.tick(v);
+        const m = pureOf === undefined ? v : this.pureLike(pureOf, v);
+        if (m.kind !== 'variant') return this.fail('crash', `a Free operation gave a ${m.kind}`);
+        if (m.constructor !== 'Pure' || i === ops.fields.length) return this.chained(m, ops, i);
+        pureOf = ops.fieldNames[i] === MAP_OP ? m : undefined;
+        f = ops.fields[i]!;
+        a = m.value;
+        i++;
+      }
+    } catch (e) {
+      if (e === CAPTURE) this.captured.push(freeChainFrame(ops, i, pureOf));
+      throw e;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** `Pure v` of the type of `like`. */
+  private pureLike(like: VariantValue, v: Value): VariantValue {
+    this.charge(recordBytes(4));
+    return pureLike(like, v);
+  }
+
+  /** `m` (a chain's result) with the operations `ops[i..]` still to come: after its question's continuation when it is `Free`. */
+  private chained(m: VariantValue, ops: StructValue, i: number): Value {
+    if (m.constructor === 'Pure' || i === ops.fields.length) return m;
+    const p = pendingQuestion(m);
+    if (p === undefined) return this.fail('crash', 'a Free value of a chain is not a ScriptF question');
+    return this.continuedBy(p, ops, i);
+  }
+
+  /** The pending question `p` whose continuation is followed by `ops[i..]`. */
+  private continuedBy(p: PendingQuestion, ops: StructValue, i: number): VariantValue {
+    const { first, ops: before } = asChain(p.question.fields[p.continueAt]!);
+    const after = opsAfter(before, ops, i);
+    // The two arrays of the operations, the chain, the question, its ScriptF and the Free.
+    this.charge(2 * SLOT_BYTES * after.fields.length + recordBytes(4) + recordBytes(p.question.fields.length) + recordBytes(1) + recordBytes(4));
+    return withContinue(p, chain(first, after));
+  }
+
+  /**
+   * Free's `>>=` or `fmap` (`op`) of `f` over `m`, when `m` is a `Free (ScriptF question)` and the
+   * Functor dictionary `dict` is ScriptF's: the question with `f` after its continuation. Else undefined.
+   */
+  private freeWrapped(dict: Value, m: Value, op: typeof BIND_OP | typeof MAP_OP, f: Value): VariantValue | undefined {
+    if (m.kind !== 'variant' || m.constructor !== 'Free' || !isScriptFunctor(dict, this.getPackage)) return undefined;
+    const p = pendingQuestion(m);
+    return p === undefined ? undefined : this.continuedBy(p, oneOp(op, f), 0);
   }
 
   /** `f` applied to `args` and evaluated to a value (within a counted step, as the machine's applyFn). */
@@ -1253,6 +1393,18 @@ export class Evaluator {
         return this.give(v);
       case 15 /* Then */:
         return (frame.x as (value: Value) => void)(v);
+      case 16 /* FreeChain */: {
+        const ops = frame.f as StructValue;
+        const i = frame.i;
+        const pureOf = frame.x as VariantValue | undefined;
+        const m = pureOf === undefined ? v : this.pureLike(pureOf, v);
+        if (m.kind !== 'variant') return this.fail('crash', `a Free operation gave a ${m.kind}`);
+        if (m.constructor !== 'Pure' || i === ops.fields.length) return this.give(this.chained(m, ops, i));
+        frame.i = i + 1;
+        frame.x = ops.fieldNames[i] === MAP_OP ? m : undefined;
+        this.k.push(frame);
+        return this.applyFn(ops.fields[i]!, [m.value]);
+      }
     }
   }
 
@@ -1527,7 +1679,7 @@ export class Evaluator {
       if (outcome.ok) return this.give(outcome.value);
       return this.builtinFailed(name, outcome.failure);
     }
-    return this.evaluatorBuiltin(name, args);
+    return this.evaluatorBuiltin(name, args, fn);
   }
 
   /** Runs a first-order builtin, charged by what it builds. */
@@ -1563,8 +1715,30 @@ export class Evaluator {
   }
 
   /** The builtins the machine runs itself (they apply functions or push frames). */
-  private evaluatorBuiltin(name: BuiltinName, args: Value[]): void {
+  private evaluatorBuiltin(name: BuiltinName | IntrinsicName, args: Value[], fn: Fn): void {
     switch (name) {
+      case FREE_BIND: {
+        const [dict, m, f] = args as [Value, Value, Value];
+        if (m.kind === 'variant' && m.constructor === 'Pure') return this.applyFn(f, [m.value]);
+        const wrapped = this.freeWrapped(dict, m, BIND_OP, f);
+        if (wrapped !== undefined) return this.give(wrapped);
+        return this.definitionBody(fn, args);
+      }
+      case FREE_MAP: {
+        const [dict, f, m] = args as [Value, Value, Value];
+        if (m.kind === 'variant' && m.constructor === 'Pure') {
+          this.k.push(freeChainFrame(NO_OPS, 0, m));
+          return this.applyFn(f, [m.value]);
+        }
+        const wrapped = this.freeWrapped(dict, m, MAP_OP, f);
+        if (wrapped !== undefined) return this.give(wrapped);
+        return this.definitionBody(fn, args);
+      }
+      case FREE_CONTINUE: {
+        const [first, ops, answer] = args as [Value, StructValue, Value];
+        this.k.push(freeChainFrame(ops, 0, undefined));
+        return this.applyFn(first, [answer]);
+      }
       case 'TRACE': {
         const [message, value] = args as [Value, Value];
         this.onTrace?.(message.kind === 'text' ? message.value : String(message.kind));
@@ -1604,6 +1778,13 @@ export class Evaluator {
       }
       default: return this.fail('crash', `builtin ${name} is not implemented`);
     }
+  }
+
+  /** A machine intrinsic's definition, its own Daml body, applied to `args`. */
+  private definitionBody(fn: Fn, args: Value[]): void {
+    this.push(2 /* ApplyTo */, null, null, 0, args, undefined);
+    this.def = fn.def;
+    return this.evalIn(fn.body!, null);
   }
 
   private equalList(eq: Value, xs: ListValue, ys: ListValue): void {

@@ -36,6 +36,7 @@ import type { Value } from '../value/Value.js';
 import { FALSE, TRUE } from '../value/Value.js';
 import { builtinCost } from './allocationCost.js';
 import { convSrcLocIntrinsic, dropInternalFramesIntrinsic, getCallStackIntrinsic, pushCallStackIntrinsic } from './callStackIntrinsics.js';
+import { FREE_BIND, FREE_MAP } from './freeMonad.js';
 import { objectsOf } from './objectsOf.js';
 
 /** An intrinsic's name as the evaluator reports it (never a Daml-LF builtin's name). */
@@ -45,13 +46,24 @@ export interface Intrinsic extends FirstOrderBuiltin {
   readonly name: IntrinsicName;
 }
 
+/**
+ * An intrinsic the evaluator runs itself, as it runs FOLDL: it applies Daml functions
+ * (freeMonad.ts). Its function value keeps the definition's body, which it runs where the native
+ * code does not apply.
+ */
+export interface MachineIntrinsic {
+  readonly name: IntrinsicName;
+  readonly arity: number;
+  readonly machine: true;
+}
+
 interface IntrinsicEntry {
   readonly module: string;
   readonly value: string;
   /** Fingerprints (see above) of upstream bodies that compute the intrinsic. */
   readonly fingerprints: ReadonlySet<string>;
   /** The intrinsic of the definition `def` at `ref` (the types it builds read from its packages), or undefined when they are not upstream's. */
-  readonly make: (def: DefValue, ref: QualifiedName, getPackage: (id: string) => Package | undefined) => Intrinsic | undefined;
+  readonly make: (def: DefValue, ref: QualifiedName, getPackage: (id: string) => Package | undefined) => Intrinsic | MachineIntrinsic | undefined;
 }
 
 const textOf = (v: Value): string => (v.kind === 'text' ? v.value : '');
@@ -109,7 +121,34 @@ const ENTRIES: readonly IntrinsicEntry[] = [
     fingerprints: new Set(['0dcb1e74807df87a5e2416f834003b54af9d0f688bb22d8516c8047409bd7ce5']),
     make: dropInternalFramesIntrinsic,
   },
+  {
+    module: 'Daml.Script.Internal.Free',
+    value: '$$c$u003e$u003e$u003d',
+    // daml-script 3.3.0: `Pure a >>= f = f a; Free x >>= f = Free ((>>= f) <$> x)`.
+    fingerprints: new Set(['5d0588469732d331f0b3db2526663d2706fce682bc707e243da207ee34fe6749']),
+    make: () => FREE_BIND_INTRINSIC,
+  },
+  {
+    module: 'Daml.Script.Internal.Free',
+    value: '$$cfmap',
+    // daml-script 3.3.0: `fmap f (Pure a) = Pure (f a); fmap f (Free x) = Free (fmap f <$> x)`.
+    fingerprints: new Set(['0f97dd6acd817f9e66ca8d8af416a09fd26fa8e62ab9a9a4ed05fcdc1b6cb086']),
+    make: () => FREE_MAP_INTRINSIC,
+  },
 ];
+
+const FREE_BIND_INTRINSIC: MachineIntrinsic = { name: FREE_BIND, arity: 3, machine: true };
+const FREE_MAP_INTRINSIC: MachineIntrinsic = { name: FREE_MAP, arity: 3, machine: true };
+
+/**
+ * Fingerprints of daml-script's ScriptF `fmap` (`Daml.Script.Internal.LowLevel:$cfmap1`, which
+ * puts its function after the question's `continue`): Free's intrinsics make chains only under a
+ * Functor dictionary whose `fmap` is this (freeMonad.ts).
+ */
+export const SCRIPTF_FMAP_FINGERPRINTS: ReadonlySet<string> = new Set([
+  // daml-script 3.3.0.
+  '693fc79b7f8a2d2a9372c6f8bd088aff0506327ca7c11ab00c3f2a16aa9d3640',
+]);
 
 const BY_NAME = new Map<string, IntrinsicEntry>(ENTRIES.map((e) => [`${e.module}:${e.value}`, e]));
 
@@ -117,13 +156,13 @@ const BY_NAME = new Map<string, IntrinsicEntry>(ENTRIES.map((e) => [`${e.module}
 export const INTRINSICS: readonly { readonly module: string; readonly value: string; readonly fingerprints: ReadonlySet<string> }[] = ENTRIES;
 
 /** Definitions checked so far: the intrinsic that replaces them, or null. */
-const verdicts = new WeakMap<DefValue, Intrinsic | null>();
+const verdicts = new WeakMap<DefValue, Intrinsic | MachineIntrinsic | null>();
 
 /**
  * The intrinsic that may replace the definition `def` (at `ref`), or undefined. Costs a map
  * look-up for every other name; a listed name is fingerprinted once per decoded definition.
  */
-export function intrinsicFor(def: DefValue, ref: QualifiedName, getPackage: (id: string) => Package | undefined): Intrinsic | undefined {
+export function intrinsicFor(def: DefValue, ref: QualifiedName, getPackage: (id: string) => Package | undefined): Intrinsic | MachineIntrinsic | undefined {
   const entry = BY_NAME.get(`${ref.module}:${ref.name}`);
   if (entry === undefined) return undefined;
   let verdict = verdicts.get(def);
