@@ -120,6 +120,9 @@ export interface ScriptContext {
 const IDENTITY: Value = closedFunction(['x'], { kind: 'var', name: 'x' });
 
 export class ScriptRunner {
+  /** Per daml-script package: its value builder, whose type look-ups every script of a run shares. */
+  private readonly valuesByLibrary = new Map<string, ScriptValues>();
+
   constructor(
     private readonly getPackage: (id: string) => Package | undefined,
     private readonly allPackages: () => Iterable<Package>,
@@ -157,7 +160,8 @@ export class ScriptRunner {
       directDepth: options.directDepth,
       valueOverride: (r) => (r.packageId === scriptPackageId && r.module === LOW_LEVEL_MODULE && r.name === 'dangerousCast' ? IDENTITY : undefined),
     });
-    const values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId);
+    let values = this.valuesByLibrary.get(scriptPackageId);
+    if (values === undefined) this.valuesByLibrary.set(scriptPackageId, (values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId)));
     let draws = 0;
     const randomHex = (n: number) => createHash('sha256').update(`${options.randomSeed ?? ''}${where}/${draws++}`).digest('hex').slice(0, n);
     const ctx: ScriptContext = { ledger, values, evaluator, randomHex, coverage: options.coverage, library: library.library };
