@@ -241,6 +241,8 @@ function participant(
     enginePackageCache: setup.loaded.packages.cache,
     engineBuiltinOverrides: setup.builtinOverrides,
     passedChecks,
+    // A participant of the DAR's packages alone, as `daml test`'s: the reference's built-in sample templates are not Daml Script's to see.
+    sampleTemplates: false,
   });
   return { ledger, clock };
 }
