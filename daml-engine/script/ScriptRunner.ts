@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 
 import type { Expr } from '../ast/Expr.js';
-import type { Package } from '../ast/Package.js';
+import type { DefValue, Package } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import { lookupValue } from '../decode/Packages.js';
@@ -122,6 +122,13 @@ const IDENTITY: Value = closedFunction(['x'], { kind: 'var', name: 'x' });
 export class ScriptRunner {
   /** Per daml-script package: its value builder, whose type look-ups every script of a run shares. */
   private readonly valuesByLibrary = new Map<string, ScriptValues>();
+  /**
+   * Per daml-script package: the top-level values evaluated so far, shared by every script of the
+   * run (their evaluators replace the same `dangerousCast`). Upstream's engine computes a
+   * definition once for all machines of its compiled packages (Speedy's `SDefinition` cache), so a
+   * `trace` in a top-level value shows once a run there too.
+   */
+  private readonly topValuesByLibrary = new Map<string, Map<DefValue, Value>>();
 
   constructor(
     private readonly getPackage: (id: string) => Package | undefined,
@@ -152,8 +159,12 @@ export class ScriptRunner {
     const library = scriptLibraryOf(this.getPackage(scriptPackageId), scriptPackageId);
     if (!library.ok) return done({ kind: 'unknownScriptLibrary', message: `${where}: ${library.message}` });
 
+    let sharedValues = this.topValuesByLibrary.get(scriptPackageId);
+    if (sharedValues === undefined) this.topValuesByLibrary.set(scriptPackageId, (sharedValues = new Map()));
     const evaluator = new Evaluator({
       getPackage: this.getPackage,
+      // Not with test builtins: values made with other builtins are not the engine's.
+      ...(options.builtinOverrides === undefined ? { sharedValues } : {}),
       stepBudget: budget,
       onTrace: options.onTrace,
       builtinOverrides: options.builtinOverrides,

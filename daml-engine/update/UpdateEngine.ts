@@ -54,6 +54,8 @@ export interface UpdateEngineOptions {
   readonly builtinOverrides?: EvaluatorOptions['builtinOverrides'];
   /** See `EvaluatorOptions.directDepth` (tests compare the machine alone with the direct evaluator). */
   readonly directDepth?: number;
+  /** Top-level values evaluated so far, shared with other engines of the same packages (default: this engine's own). */
+  readonly sharedValues?: EvaluatorOptions['sharedValues'];
 }
 
 export interface Submission {
@@ -108,7 +110,7 @@ export class UpdateEngine {
     this.maxValueBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
     this.evaluatorOptions = {
       getPackage: options.getPackage, stepBudget: options.stepBudget, allocationBudget: options.allocationBudget,
-      onTrace: options.onTrace, builtinOverrides: options.builtinOverrides, directDepth: options.directDepth, sharedValues: new Map(),
+      onTrace: options.onTrace, builtinOverrides: options.builtinOverrides, directDepth: options.directDepth, sharedValues: options.sharedValues ?? new Map(),
     };
     this.m = new Evaluator(this.evaluatorOptions);
   }

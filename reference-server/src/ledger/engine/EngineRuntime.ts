@@ -1,3 +1,4 @@
+import type { DefValue } from '../../../../daml-engine/ast/Package.js';
 import type { Type } from '../../../../daml-engine/ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../../../../daml-engine/builtins/Builtin.js';
 import type { PackageCache } from '../../../../daml-engine/decode/decodeArchive.js';
@@ -37,6 +38,14 @@ export interface EngineRuntimeOptions {
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
 }
 
+/** The top-level values evaluated by the engines of ledgers sharing one package cache. */
+const topValuesByCache = new WeakMap<PackageCache, Map<DefValue, Value>>();
+function topValuesOf(cache: PackageCache): Map<DefValue, Value> {
+  let values = topValuesByCache.get(cache);
+  if (values === undefined) topValuesByCache.set(cache, (values = new Map()));
+  return values;
+}
+
 /**
  * The Daml-LF engine as the ledger uses it: the uploaded packages, their templates behind the
  * catalogue's shape, one update engine, and the conversion of contract arguments between the
@@ -66,11 +75,15 @@ export class EngineRuntime {
     const getPackage = (id: string) => this.packages.get(id);
     this.catalogue = new EngineCatalogue(this.packages, (name) => options.selectPackageId(name), (t, i, self) => this.#view(t, i, self), (t, i, self) => this.#viewSliced(t, i, self));
     const { limits, onTrace, builtinOverrides } = options;
+    // Ledgers of one package cache (each script's participant of a `test --dar` run, each `reset()`
+    // of msw handlers) share what they evaluated: a top-level value is computed once for all of
+    // them, as upstream's engine computes a definition once for its compiled packages.
+    const sharedValues = builtinOverrides === undefined && options.packageCache !== undefined ? topValuesOf(options.packageCache) : new Map<DefValue, Value>();
     this.engine = new UpdateEngine({
-      getPackage, stepBudget: limits.stepBudget, allocationBudget: limits.allocationBudget, maxValueBytes: limits.maxTransactionBytes, onTrace, builtinOverrides,
+      getPackage, stepBudget: limits.stepBudget, allocationBudget: limits.allocationBudget, maxValueBytes: limits.maxTransactionBytes, onTrace, builtinOverrides, sharedValues,
     });
     // Views run on reads and streams: their own, smaller budget, so one view never holds a read for long.
-    this.#viewOptions = { getPackage, stepBudget: limits.viewStepBudget, allocationBudget: limits.viewAllocationBudget, onTrace, builtinOverrides, sharedValues: new Map() };
+    this.#viewOptions = { getPackage, stepBudget: limits.viewStepBudget, allocationBudget: limits.viewAllocationBudget, onTrace, builtinOverrides, sharedValues };
     this.#views = new Evaluator(this.#viewOptions);
   }
 
