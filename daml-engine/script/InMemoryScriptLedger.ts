@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 
 import type { Expr } from '../ast/Expr.js';
-import type { Package } from '../ast/Package.js';
+import type { DefValue, Package } from '../ast/Package.js';
 import { qualifiedKey } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
 import type { FirstOrderBuiltin } from '../builtins/Builtin.js';
@@ -37,6 +37,8 @@ export interface InMemoryScriptLedgerOptions {
   /** For tests only: see `EvaluatorOptions.directDepth` (0: the machine alone). */
   readonly directDepth?: number;
   readonly participantId?: string;
+  /** Top-level values evaluated so far, shared with other ledgers of the same packages (default: this ledger's own). */
+  readonly sharedValues?: Map<DefValue, Value>;
 }
 
 interface StoredContract extends ScriptActiveContract {
@@ -65,9 +67,11 @@ export class InMemoryScriptLedger implements ScriptLedger {
     this.participantId = options.participantId ?? 'participant::reference';
     this.engine = new UpdateEngine({
       getPackage: options.getPackage, onTrace: options.onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides,
-      directDepth: options.directDepth,
+      directDepth: options.directDepth, sharedValues: options.sharedValues,
     });
-    this.views = new Evaluator({ getPackage: options.getPackage, onTrace: options.onTrace, builtinOverrides: options.builtinOverrides, directDepth: options.directDepth });
+    this.views = new Evaluator({
+      getPackage: options.getPackage, onTrace: options.onTrace, builtinOverrides: options.builtinOverrides, directDepth: options.directDepth, sharedValues: options.sharedValues,
+    });
   }
 
   async allocateParty(hint: string, displayName?: string): Promise<AllocateResult> {

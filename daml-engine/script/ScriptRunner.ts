@@ -164,7 +164,7 @@ export class ScriptRunner {
     const evaluator = new Evaluator({
       getPackage: this.getPackage,
       // Not with test builtins: values made with other builtins are not the engine's.
-      ...(options.builtinOverrides === undefined ? { sharedValues } : {}),
+      ...((options.builtinOverrides?.size ?? 0) === 0 ? { sharedValues } : {}),
       stepBudget: budget,
       onTrace: options.onTrace,
       builtinOverrides: options.builtinOverrides,

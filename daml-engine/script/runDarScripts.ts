@@ -3,6 +3,8 @@
  * unless the caller brings another, such as the reference's ledger core).
  * Shared by the CLI (`canton-conformance test --dar`), the bench and the tests.
  */
+import type { DefValue } from '../ast/Package.js';
+import type { Value } from '../value/Value.js';
 import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import type { Dar } from '../decode/decodeDar.js';
@@ -69,6 +71,12 @@ export interface ScriptLedgerSetup {
    * runs engine work in the caller's process does too, else at once, as the scripts' code runs.
    */
   readonly sliced?: boolean;
+  /**
+   * The top-level values the ledgers of this run evaluated so far (none with `builtinOverrides`):
+   * computed once for all of a run's scripts, as upstream's engine computes a definition once for
+   * its compiled packages. A map per run, so what a run takes does not depend on earlier runs.
+   */
+  readonly sharedValues?: Map<DefValue, Value>;
 }
 
 /** A ledger for one script, and the evaluation steps its submissions and views took. */
@@ -77,7 +85,7 @@ export type ScriptLedgerFactory = (setup: ScriptLedgerSetup) => ScriptLedger & {
 /** The in-memory ledger `daml test` gives each script. */
 export const inMemoryScriptLedger: ScriptLedgerFactory = (setup) => new InMemoryScriptLedger({
   getPackage: (id) => setup.loaded.packages.get(id), onTrace: setup.onTrace, builtinOverrides: setup.builtinOverrides, stepBudget: setup.stepBudget,
-  directDepth: setup.directDepth,
+  directDepth: setup.directDepth, sharedValues: setup.sharedValues,
 });
 
 export interface ScriptResult {
@@ -124,11 +132,14 @@ export async function runDarScripts(loaded: LoadedDar, scripts: readonly Qualifi
   const runner = new ScriptRunner(getPackage, () => loaded.packages.all());
   const now = options.now ?? (() => performance.now());
   const results: ScriptResult[] = [];
+  // Not with test builtins: values made with other builtins are not the engine's.
+  const sharedValues = (options.builtinOverrides?.size ?? 0) === 0 ? new Map<DefValue, Value>() : undefined;
   for (const ref of scripts) {
     const trace: string[] = [];
     const onTrace = (m: string) => { trace.push(m); };
     const ledger = await (options.ledger ?? inMemoryScriptLedger)({
       loaded, onTrace, builtinOverrides: options.builtinOverrides, stepBudget: options.stepBudget, directDepth: options.directDepth, sliced: options.slicing !== undefined,
+      ...(sharedValues === undefined ? {} : { sharedValues }),
     });
     const started = now();
     const outcome = await runner.run(ref, ledger, { onTrace, stepBudget: options.stepBudget, builtinOverrides: options.builtinOverrides, directDepth: options.directDepth,

@@ -131,10 +131,11 @@ describe.runIf(HAS_DARS)('Daml Script: splice-amulet-test-0.1.8 (needs ../shared
     const ref = byName('Splice.Scripts.Util:setupApp');
     const [a, b] = await runDarScripts(loaded, [ref, ref]);
     expect(a!.ok && b!.ok).toBe(true);
-    // The same questions, traces and submissions: the second run starts from nothing the first left.
-    expect({ questions: b!.questions, trace: b!.trace, ledgerSteps: b!.ledgerSteps }).toEqual({ questions: a!.questions, trace: a!.trace, ledgerSteps: a!.ledgerSteps });
+    // The same questions and traces: the second run starts from nothing the first left.
+    expect({ questions: b!.questions, trace: b!.trace }).toEqual({ questions: a!.questions, trace: a!.trace });
     // Only the top-level values the first computed are reused (as upstream's engine computes a definition once).
     expect(b!.steps).toBeLessThan(a!.steps);
+    expect(b!.ledgerSteps).toBeLessThan(a!.ledgerSteps);
   });
 });
 

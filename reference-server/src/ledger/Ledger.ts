@@ -25,9 +25,11 @@ import { ENGINE_SLICING } from './engine/engineSlicing.js';
 import { inSlicesTwice, preRunEngineCommands, runEngineCommands, type EngineRun, type EngineRunOptions } from './engine/runEngineCommands.js';
 import type { EngineContract, EngineSubmission, EngineSubmitted } from './engine/engineNative.js';
 import { activeEngineContracts, engineSubmissionOf } from './engine/engineNative.js';
+import type { DefValue } from '../../../daml-engine/ast/Package.js';
 import type { QualifiedName } from '../../../daml-engine/ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../../../daml-engine/builtins/Builtin.js';
 import type { PackageCache } from '../../../daml-engine/decode/decodeArchive.js';
+import type { Value as EngineValue } from '../../../daml-engine/value/Value.js';
 import type { InterpretEnv, PreparedTransaction } from './interpret.js';
 import { contractIdFrom, contractViewOf, interpret, transactionSeedBase, transactionSeedOf } from './interpret.js';
 import { parseOffset } from './offsets.js';
@@ -106,6 +108,8 @@ export interface CreateLedgerOptions extends LedgerOptions {
   readonly engineOnTrace?: (message: string) => void;
   /** Decoded packages to share with the caller (a Daml Script run decoded its DAR already). */
   readonly enginePackageCache?: PackageCache;
+  /** Top-level values to share with other ledgers of the same packages (a Daml Script run's participants). Default: those of the package cache. */
+  readonly engineSharedValues?: Map<DefValue, EngineValue>;
   /** Packages the upload check passed before, in another process (`passedChecksIn`): not checked again. */
   readonly passedChecks?: PassedChecks;
   /** For tests only: builtins replacing the engine's, to prove checks can fail. Never set by the server or CLI. */
@@ -181,6 +185,7 @@ export class Ledger {
       limits: resolveEngineLimits({ ...options.engineLimits, ...(options.engineStepBudget === undefined ? {} : { stepBudget: options.engineStepBudget }) }),
       onTrace: options.engineOnTrace,
       packageCache: options.enginePackageCache,
+      sharedValues: options.engineSharedValues,
       builtinOverrides: options.engineBuiltinOverrides,
     });
     this.catalogue.useUploaded(this.engine.catalogue);

@@ -239,6 +239,7 @@ function participant(
     engineStepBudget: setup.stepBudget,
     engineOnTrace: setup.onTrace,
     enginePackageCache: setup.loaded.packages.cache,
+    ...(setup.sharedValues === undefined ? {} : { engineSharedValues: setup.sharedValues }),
     engineBuiltinOverrides: setup.builtinOverrides,
     passedChecks,
     // A participant of the DAR's packages alone, as `daml test`'s: the reference's built-in sample templates are not Daml Script's to see.

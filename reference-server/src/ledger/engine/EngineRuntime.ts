@@ -34,6 +34,8 @@ export interface EngineRuntimeOptions {
   readonly onTrace?: (message: string) => void;
   /** Decoded packages shared with the caller (a Daml Script run decoded the DAR already). */
   readonly packageCache?: PackageCache;
+  /** Top-level values shared with other engines of the same packages (default: those of `packageCache`, or the engine's own). */
+  readonly sharedValues?: Map<DefValue, Value>;
   /** For tests only: builtins replacing the engine's (see `EvaluatorOptions.builtinOverrides`). */
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
 }
@@ -75,10 +77,12 @@ export class EngineRuntime {
     const getPackage = (id: string) => this.packages.get(id);
     this.catalogue = new EngineCatalogue(this.packages, (name) => options.selectPackageId(name), (t, i, self) => this.#view(t, i, self), (t, i, self) => this.#viewSliced(t, i, self));
     const { limits, onTrace, builtinOverrides } = options;
-    // Ledgers of one package cache (each script's participant of a `test --dar` run, each `reset()`
-    // of msw handlers) share what they evaluated: a top-level value is computed once for all of
-    // them, as upstream's engine computes a definition once for its compiled packages.
-    const sharedValues = builtinOverrides === undefined && options.packageCache !== undefined ? topValuesOf(options.packageCache) : new Map<DefValue, Value>();
+    // Ledgers of the same packages share what they evaluated (a `test --dar` run's participants
+    // the run's values, otherwise the ledgers of one package cache: each `reset()` of msw
+    // handlers): a top-level value is computed once for all of them, as upstream's engine
+    // computes a definition once for its compiled packages. Not with builtins replaced (tests).
+    const sharedValues = (builtinOverrides?.size ?? 0) > 0 ? new Map<DefValue, Value>()
+      : options.sharedValues ?? (options.packageCache !== undefined ? topValuesOf(options.packageCache) : new Map<DefValue, Value>());
     this.engine = new UpdateEngine({
       getPackage, stepBudget: limits.stepBudget, allocationBudget: limits.allocationBudget, maxValueBytes: limits.maxTransactionBytes, onTrace, builtinOverrides, sharedValues,
     });
