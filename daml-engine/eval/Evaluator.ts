@@ -27,7 +27,7 @@ import { describeDefinition } from './EvalResult.js';
 import { builtinCost, CELL_BYTES, recordBytes, SLOT_BYTES } from './allocationCost.js';
 import { typesEqual } from './typesEqual.js';
 import type { Intrinsic, IntrinsicName, MachineIntrinsic } from './intrinsics.js';
-import { definitionFingerprint, intrinsicFor, SCRIPTF_FMAP_FINGERPRINTS } from './intrinsics.js';
+import { COMPOSE, definitionFingerprint, intrinsicFor, SCRIPTF_FMAP_FINGERPRINTS } from './intrinsics.js';
 import type { PendingQuestion } from './freeMonad.js';
 import { BIND_OP, FREE_BIND, FREE_CONTINUE, FREE_MAP, MAP_OP, NO_OPS, oneOp, opsAfter, pendingQuestion, pureLike, withContinue } from './freeMonad.js';
 import type { Alt, Node } from './Node.js';
@@ -238,7 +238,7 @@ const EVALUATOR_ARITIES: Partial<Record<BuiltinName, number>> = {
 // object shape (sixteen literal shapes made `frame.t` and every field load megamorphic). Tags are
 // written as literals with the name in a comment (see Op in Node.ts: V8 jumps on literal cases only):
 // 0 AppFun, 1 AppArgs, 2 ApplyTo, 3 TyApp, 4 Case, 5 Let, 6 One, 7 Two, 8 Collect, 9 SetTop,
-// 10 Foldl, 11 Foldr, 12 EqualList, 13 Restore, 14 Catch, 15 Then, 16 FreeChain.
+// 10 Foldl, 11 Foldr, 12 EqualList, 13 Restore, 14 Catch, 15 Then, 16 FreeChain, 17 ApplyFn.
 /**
  * One continuation frame. Fields by tag:
  * - AppFun (evaluating an application's function): `node` the `app` node, `env`;
@@ -253,7 +253,8 @@ const EVALUATOR_ARITIES: Partial<Record<BuiltinName, number>> = {
  * - Catch: `x` a handler for Daml exceptions (the update engine's try/catch pushes these);
  * - Then: `x` a continuation of the update engine, receiving the value returned to it;
  * - FreeChain: a chain of Free's operations applied (freeMonad.ts): `f` the operations, `i` the
- *   next, `x` the `Pure` whose type an `fmap`'s result takes (undefined after a `>>=`'s).
+ *   next, `x` the `Pure` whose type an `fmap`'s result takes (undefined after a `>>=`'s);
+ * - ApplyFn: applies `f` to the value returned (function composition, after the inner function).
  * The rare kinds share `x` (read back with its type by the one place that reads each), and the
  * rarest two put a pair there: every frame carries every field (six million frames a
  * splice-amulet-test run, 8 bytes a field), so fewer fields is less to allocate.
@@ -284,6 +285,7 @@ const restoreFrame = (def: Definition | undefined) => new Frame(13 /* Restore */
 const catchFrame = (handler: (exception: AnyExceptionValue) => void) => new Frame(14 /* Catch */, null, null, 0, null, undefined, handler);
 const thenFrame = (resume: (value: Value) => void) => new Frame(15 /* Then */, null, null, 0, null, undefined, resume);
 const freeChainFrame = (ops: StructValue, next: number, pureOf: VariantValue | undefined) => new Frame(16 /* FreeChain */, null, null, next, null, ops, pureOf);
+const applyFnFrame = (f: Value) => new Frame(17 /* ApplyFn */, null, null, 0, null, f, undefined);
 
 /**
  * 1 for the opcodes `atom` may find a value for without a step (and Uncompiled, which it compiles
@@ -1046,13 +1048,34 @@ export class Evaluator {
           case 2 /* Builtin */: {
             if (count < fn.arity) {
               this.charge(recordBytes(count + 2));
+              if (count === 2 && fn.name === COMPOSE) this.def = fn.def; // `f . g` enters the body, as `(.)`'s closure would.
               return pap(fn, from === 0 ? args : args.slice(from));
             }
             const impl = fn.impl;
             const over = count > fn.arity;
             if (impl === undefined) {
               if (!over && fn.def !== undefined) {
-                // Free's intrinsics (freeMonad.ts); `def` set marks a machine intrinsic.
+                // Machine intrinsics (a `def` marks them): composition, Free's (freeMonad.ts).
+                if (fn.name === COMPOSE) {
+                  if (this.depth < this.directDepth) {
+                    // `(f . g) x`: as the body `f (g x)`, in `.`'s definition: `g x` first, then `f` in tail position.
+                    const f = args[from]!;
+                    this.def = fn.def;
+                    let v: Value;
+                    try {
+                      v = this.applied(args[from + 1]!, [args[from + 2]!]);
+                      this.tick(v);
+                    } catch (e) {
+                      if (e === CAPTURE) this.captured.push(applyFnFrame(f));
+                      throw e;
+                    }
+                    fnv = f; args = [v]; from = 0;
+                    continue;
+                  }
+                  this.capArgs = args;
+                  this.capFrom = from;
+                  return this.capture(3 /* Apply */, null, null, fn);
+                }
                 if (fn.name === FREE_BIND) {
                   const m = args[from + 1]!;
                   // `Pure a >>= f` is `f a`, in tail position.
@@ -1393,6 +1416,8 @@ export class Evaluator {
         return this.give(v);
       case 15 /* Then */:
         return (frame.x as (value: Value) => void)(v);
+      case 17 /* ApplyFn */:
+        return this.applyFn(frame.f!, [v]);
       case 16 /* FreeChain */: {
         const ops = frame.f as StructValue;
         const i = frame.i;
@@ -1634,6 +1659,7 @@ export class Evaluator {
       case 2 /* Builtin */: {
         if (count < fn.arity) {
           this.charge(recordBytes(count + 2));
+          if (count === 2 && fn.name === COMPOSE) this.def = fn.def; // `f . g` enters the body, as `(.)`'s closure would.
           return this.give(pap(fn, from === 0 ? args : args.slice(from)));
         }
         if (count > fn.arity) this.push(2 /* ApplyTo */, null, null, from + fn.arity, args, undefined);
@@ -1717,6 +1743,12 @@ export class Evaluator {
   /** The builtins the machine runs itself (they apply functions or push frames). */
   private evaluatorBuiltin(name: BuiltinName | IntrinsicName, args: Value[], fn: Fn): void {
     switch (name) {
+      case COMPOSE: {
+        const [f, g, x] = args as [Value, Value, Value];
+        this.k.push(applyFnFrame(f));
+        this.def = fn.def;
+        return this.applyFn(g, [x]);
+      }
       case FREE_BIND: {
         const [dict, m, f] = args as [Value, Value, Value];
         if (m.kind === 'variant' && m.constructor === 'Pure') return this.applyFn(f, [m.value]);

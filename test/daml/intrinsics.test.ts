@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
+import type { Expr } from '../../daml-engine/ast/Expr.js';
 import type { Package } from '../../daml-engine/ast/Package.js';
 import type { QualifiedName } from '../../daml-engine/ast/Type.js';
 import type { BindingSpec } from '../../daml-engine/build/E.js';
@@ -329,3 +330,70 @@ describe.skipIf(!HAS_DARS)('upstream call stacks: daml-prim pushCallStack, daml-
   });
 });
 
+
+/** A function of Int64 to Int64, generated: closures, builtins partly applied, failures, compositions. */
+type IntFn =
+  | { readonly kind: 'add' | 'mul' | 'div' | 'addClosure' | 'fail'; readonly k: number }
+  | { readonly kind: 'compose'; readonly f: IntFn; readonly g: IntFn }
+  | { readonly kind: 'composePartly'; readonly f: IntFn; readonly g: IntFn };
+const intFns: fc.Arbitrary<IntFn> = fc.letrec<{ fn: IntFn }>((tie) => ({
+  fn: fc.oneof(
+    { maxDepth: 5, depthIdentifier: 'fn' },
+    fc.record({ kind: fc.constantFrom('add' as const, 'mul' as const, 'div' as const, 'addClosure' as const, 'fail' as const), k: fc.integer({ min: -2, max: 3 }) }),
+    fc.record({ kind: fc.constant('compose' as const), f: tie('fn'), g: tie('fn') }),
+    fc.record({ kind: fc.constant('composePartly' as const), f: tie('fn'), g: tie('fn') }),
+  ),
+})).fn;
+
+describe.skipIf(!HAS_DARS)('upstream daml-prim function composition (../shared/upstream/daml/dars)', () => {
+  const { named, source } = referencePackages();
+  const prims = named('daml-prim');
+  const DOT = '$u002e';
+
+  it('every daml-prim there has its (.) listed', () => {
+    const listed = INTRINSICS.find((i) => i.module === 'GHC.Base' && i.value === DOT)!.fingerprints;
+    for (const [id, version] of prims) expect(listed.has(definitionFingerprint({ packageId: id, module: 'GHC.Base', name: DOT }, source)!), `daml-prim ${version}`).toBe(true);
+  });
+
+  it('native and interpreted compositions answer alike: the same values, the same failures naming the same definitions, on the direct evaluator and the machine', () => {
+    for (const [id, version] of prims) {
+      const dot = E.tyApp(E.val({ packageId: id, module: 'GHC.Base', name: DOT }), T.int64, T.int64, T.int64);
+      const expr = (fn: IntFn): Expr => {
+        switch (fn.kind) {
+          case 'add': return E.app(E.builtin('ADD_INT64'), E.int64(fn.k));
+          case 'mul': return E.app(E.builtin('MUL_INT64'), E.int64(fn.k));
+          // DIV_INT64 k x: an ArithmeticError when x is 0, thrown where the builtin runs.
+          case 'div': return E.app(E.builtin('DIV_INT64'), E.int64(fn.k));
+          case 'addClosure': return E.lam([['a', T.int64]], E.call('ADD_INT64', [], E.var('a'), E.int64(fn.k)));
+          case 'fail': return E.lam([['a', T.int64]], E.if(E.call('EQUAL', [T.int64], E.var('a'), E.int64(fn.k)), E.error(T.int64, `boom ${fn.k}`), E.var('a')));
+          case 'compose': return E.app(dot, expr(fn.f), expr(fn.g));
+          // `(.) f` first, then `g`: a partial application given its second argument later.
+          case 'composePartly': return E.app(E.let([['h', T.int64, E.app(dot, expr(fn.f))]], E.var('h')), expr(fn.g));
+        }
+      };
+      // `fn x`; a composition given its three arguments in one application when `whole`.
+      const applied = (fn: IntFn, x: Expr, whole: boolean): Expr => (whole && fn.kind === 'compose' ? E.app(dot, expr(fn.f), expr(fn.g), x) : E.app(expr(fn), x));
+      const outcomeOf = (fn: IntFn, x: number, whole: boolean, intrinsics: boolean, directDepth?: number) => {
+        const evaluator = new Evaluator({ getPackage: source, intrinsics, ...(directDepth === undefined ? {} : { directDepth }) });
+        return outcome(evaluator.evaluate(applied(fn, E.int64(x), whole)));
+      };
+      fc.assert(fc.property(intFns, fc.integer({ min: -2, max: 3 }), fc.boolean(), (fn, x, whole) => {
+        const interpreted = outcomeOf(fn, x, whole, false);
+        // Direct depths from none (the machine alone) up: the machine takes over in the middle of compositions.
+        for (const directDepth of [undefined, 0, 1, 2, 3, 4, 5]) expect(outcomeOf(fn, x, whole, true, directDepth), `daml-prim ${version}`).toEqual(interpreted);
+      }), { numRuns: 300, seed: 37 });
+      // A builtin failing as the inner or the outer function: the ArithmeticError names `(.)` as the running definition, as the body does.
+      for (const fn of [{ kind: 'compose', f: { kind: 'add', k: 1 }, g: { kind: 'div', k: 1 } }, { kind: 'compose', f: { kind: 'div', k: 1 }, g: { kind: 'mul', k: 0 } }] as const) {
+        for (const whole of [true, false]) {
+          const interpreted = outcomeOf(fn, 0, whole, false);
+          expect(JSON.stringify(interpreted)).toContain('GHC.Base');
+          for (const directDepth of [undefined, 0]) expect(outcomeOf(fn, 0, whole, true, directDepth)).toEqual(interpreted);
+        }
+      }
+      // Over-applied: `((.) (\a b -> a + b) g) x y`.
+      const plus = E.lam([['a', T.int64]], E.lam([['b', T.int64]], E.call('ADD_INT64', [], E.var('a'), E.var('b'))));
+      const over = E.app(dot, plus, expr({ kind: 'mul', k: 3 }), E.int64(2), E.int64(5));
+      for (const intrinsics of [true, false]) expect(outcome(new Evaluator({ getPackage: source, intrinsics }).evaluate(over))).toEqual({ ok: true, value: int64(11n) });
+    }
+  });
+});
