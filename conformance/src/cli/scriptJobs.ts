@@ -4,8 +4,9 @@
  * of its own), then claims the next script from a counter the threads share until none is left,
  * so a long script never holds a queue behind it. The main thread only collects: results come
  * out in the selection's order (a script's line waits for those before it), so output, reports
- * and coverage are those of a run on one thread; only the durations differ. Each script still
- * runs on a fresh ledger, and its steps do not depend on which thread ran it or after what.
+ * and coverage are those of a run on one thread but for the durations and step counts. Each
+ * script still runs on a fresh ledger; a thread computes a top-level value once for its own
+ * scripts (runDarScripts), so a script's steps depend on what its thread ran before it.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
