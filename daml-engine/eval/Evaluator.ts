@@ -117,7 +117,7 @@ const asChain = (c: Value): { first: Value; ops: StructValue | undefined } => {
  * Whether a Functor dictionary's `fmap` is daml-script's ScriptF `fmap`: its `m_fmap` method is a
  * closure `\_ -> v` where `v` has a listed fingerprint (freeMonad.ts). Remembered per method body (nodes are shared).
  */
-const scriptFunctors = new WeakMap<object, boolean>();
+const scriptFunctors = new WeakMap<Node, boolean>();
 function isScriptFunctor(dict: Value, getPackage: (id: string) => Package | undefined): boolean {
   if (dict.kind !== 'struct') return false;
   const method = dict.fields[dict.fieldNames.indexOf('m_fmap')];
@@ -215,6 +215,12 @@ export interface Slicing {
   readonly steps: number;
   readonly pause: () => Promise<void>;
 }
+
+/**
+ * Whether `overrides` replaces any builtin (tests do, to prove checks can fail): values made with
+ * other builtins are not the engine's, so top-level values are not shared then.
+ */
+export const replacesBuiltins = (overrides: ReadonlyMap<BuiltinName, FirstOrderBuiltin> | undefined): boolean => overrides !== undefined && overrides.size > 0;
 
 /** The default allocation budget of one run: 256 MiB. */
 export const DEFAULT_ALLOCATION_BUDGET = 256 * 1024 * 1024;
@@ -1072,9 +1078,7 @@ export class Evaluator {
                     fnv = f; args = [v]; from = 0;
                     continue;
                   }
-                  this.capArgs = args;
-                  this.capFrom = from;
-                  return this.capture(3 /* Apply */, null, null, fn);
+                  return this.onMachine(fn, args, from);
                 }
                 if (fn.name === FREE_BIND) {
                   const m = args[from + 1]!;
@@ -1086,9 +1090,7 @@ export class Evaluator {
                   const m = args[from + 2]!;
                   if (m.kind === 'variant' && m.constructor === 'Pure') {
                     if (this.depth < this.directDepth) return this.evChain(NO_OPS, 0, m, args[from + 1]!, m.value);
-                    this.capArgs = args;
-                    this.capFrom = from;
-                    return this.capture(3 /* Apply */, null, null, fn);
+                    return this.onMachine(fn, args, from);
                   }
                   const wrapped = this.freeWrapped(args[from]!, m, MAP_OP, args[from + 1]!);
                   if (wrapped !== undefined) return wrapped;
@@ -1106,9 +1108,7 @@ export class Evaluator {
               }
               if (!over && (fn.name === 'FOLDL' || fn.name === 'FOLDR') && this.depth < this.directDepth) return this.evFold(fn, args, from);
               // EQUAL_LIST, TRACE, ANY_EXCEPTION_MESSAGE (and the folds past the depth or over-applied): the machine applies them.
-              this.capArgs = args;
-              this.capFrom = from;
-              return this.capture(3 /* Apply */, null, null, fn);
+              return this.onMachine(fn, args, from);
             }
             if (over) { site = true; sI = from + fn.arity; sVals = args; }
             const name = fn.name as BuiltinName;
@@ -1176,6 +1176,13 @@ export class Evaluator {
     } finally {
       this.depth--;
     }
+  }
+
+  /** Unwinds to the machine, which applies the builtin `fn` to `args[from..]` (it pushes the frames the call needs). */
+  private onMachine(fn: Fn, args: Value[], from: number): never {
+    this.capArgs = args;
+    this.capFrom = from;
+    return this.capture(3 /* Apply */, null, null, fn);
   }
 
   /**

@@ -45,7 +45,7 @@ export const MAP_OP = 'fmap';
 /** A chain without operations (a `fmap` over `Pure` waits on its function with it). */
 export const NO_OPS: StructValue = { kind: 'struct', fieldNames: [], fields: [] };
 
-/** `ops[from..]` followed by one more operation, or by `more[0..]`. */
+/** The operations `first` (none when undefined), then `ops[from..]`. */
 export function opsAfter(first: StructValue | undefined, ops: StructValue, from: number): StructValue {
   const head = first === undefined ? 0 : first.fields.length;
   if (head === 0 && from === 0) return ops;

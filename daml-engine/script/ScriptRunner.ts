@@ -21,7 +21,7 @@ import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import { lookupValue } from '../decode/Packages.js';
 import type { Slicing } from '../eval/Evaluator.js';
-import { closedFunction, Evaluator } from '../eval/Evaluator.js';
+import { closedFunction, Evaluator, replacesBuiltins } from '../eval/Evaluator.js';
 import type { Definition, EvalError, EvalResult } from '../eval/EvalResult.js';
 import { describeDefinition } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, Value } from '../value/Value.js';
@@ -120,15 +120,13 @@ export interface ScriptContext {
 const IDENTITY: Value = closedFunction(['x'], { kind: 'var', name: 'x' });
 
 export class ScriptRunner {
-  /** Per daml-script package: its value builder, whose type look-ups every script of a run shares. */
-  private readonly valuesByLibrary = new Map<string, ScriptValues>();
   /**
-   * Per daml-script package: the top-level values evaluated so far, shared by every script of the
-   * run (their evaluators replace the same `dangerousCast`). Upstream's engine computes a
-   * definition once for all machines of its compiled packages (Speedy's `SDefinition` cache), so a
-   * `trace` in a top-level value shows once a run there too.
+   * Per daml-script package, what every script of the run shares: the value builder (its type
+   * look-ups) and the top-level values evaluated so far (their evaluators replace the same
+   * `dangerousCast`). Upstream's engine computes a definition once for all machines of its compiled
+   * packages (Speedy's `SDefinition` cache), so a `trace` in a top-level value shows once a run there too.
    */
-  private readonly topValuesByLibrary = new Map<string, Map<DefValue, Value>>();
+  private readonly byLibrary = new Map<string, { readonly values: ScriptValues; readonly topValues: Map<DefValue, Value> }>();
 
   constructor(
     private readonly getPackage: (id: string) => Package | undefined,
@@ -159,20 +157,21 @@ export class ScriptRunner {
     const library = scriptLibraryOf(this.getPackage(scriptPackageId), scriptPackageId);
     if (!library.ok) return done({ kind: 'unknownScriptLibrary', message: `${where}: ${library.message}` });
 
-    let sharedValues = this.topValuesByLibrary.get(scriptPackageId);
-    if (sharedValues === undefined) this.topValuesByLibrary.set(scriptPackageId, (sharedValues = new Map()));
+    let shared = this.byLibrary.get(scriptPackageId);
+    if (shared === undefined) {
+      shared = { values: new ScriptValues(this.allPackages, this.getPackage, scriptPackageId), topValues: new Map() };
+      this.byLibrary.set(scriptPackageId, shared);
+    }
+    const { values } = shared;
     const evaluator = new Evaluator({
       getPackage: this.getPackage,
-      // Not with test builtins: values made with other builtins are not the engine's.
-      ...((options.builtinOverrides?.size ?? 0) === 0 ? { sharedValues } : {}),
+      ...(replacesBuiltins(options.builtinOverrides) ? {} : { sharedValues: shared.topValues }),
       stepBudget: budget,
       onTrace: options.onTrace,
       builtinOverrides: options.builtinOverrides,
       directDepth: options.directDepth,
       valueOverride: (r) => (r.packageId === scriptPackageId && r.module === LOW_LEVEL_MODULE && r.name === 'dangerousCast' ? IDENTITY : undefined),
     });
-    let values = this.valuesByLibrary.get(scriptPackageId);
-    if (values === undefined) this.valuesByLibrary.set(scriptPackageId, (values = new ScriptValues(this.allPackages, this.getPackage, scriptPackageId)));
     let draws = 0;
     const randomHex = (n: number) => createHash('sha256').update(`${options.randomSeed ?? ''}${where}/${draws++}`).digest('hex').slice(0, n);
     const ctx: ScriptContext = { ledger, values, evaluator, randomHex, coverage: options.coverage, library: library.library };

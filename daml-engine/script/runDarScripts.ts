@@ -4,11 +4,11 @@
  * Shared by the CLI (`canton-conformance test --dar`), the bench and the tests.
  */
 import type { DefValue } from '../ast/Package.js';
-import type { Value } from '../value/Value.js';
 import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import type { Dar } from '../decode/decodeDar.js';
 import type { Slicing } from '../eval/Evaluator.js';
+import { replacesBuiltins } from '../eval/Evaluator.js';
 import { decodeDar } from '../decode/decodeDar.js';
 import { Packages, lookupValue } from '../decode/Packages.js';
 import { findScripts, scriptName } from './findScripts.js';
@@ -18,6 +18,7 @@ import { InMemoryScriptLedger } from './InMemoryScriptLedger.js';
 import type { ScriptLedger } from './ScriptLedger.js';
 import type { Question, ScriptFailure } from './ScriptRunner.js';
 import { ScriptRunner } from './ScriptRunner.js';
+import type { Value } from '../value/Value.js';
 
 export interface LoadedDar {
   /** The DAR file as read (a ledger that runs scripts uploads it). */
@@ -132,8 +133,7 @@ export async function runDarScripts(loaded: LoadedDar, scripts: readonly Qualifi
   const runner = new ScriptRunner(getPackage, () => loaded.packages.all());
   const now = options.now ?? (() => performance.now());
   const results: ScriptResult[] = [];
-  // Not with test builtins: values made with other builtins are not the engine's.
-  const sharedValues = (options.builtinOverrides?.size ?? 0) === 0 ? new Map<DefValue, Value>() : undefined;
+  const sharedValues = replacesBuiltins(options.builtinOverrides) ? undefined : new Map<DefValue, Value>();
   for (const ref of scripts) {
     const trace: string[] = [];
     const onTrace = (m: string) => { trace.push(m); };

@@ -2,7 +2,7 @@ import type { DefValue } from '../../../../daml-engine/ast/Package.js';
 import type { Type } from '../../../../daml-engine/ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../../../../daml-engine/builtins/Builtin.js';
 import type { PackageCache } from '../../../../daml-engine/decode/decodeArchive.js';
-import { bindEnv, Evaluator, type Env, type EvaluatorOptions, type Slicing } from '../../../../daml-engine/eval/Evaluator.js';
+import { bindEnv, Evaluator, replacesBuiltins, type Env, type EvaluatorOptions, type Slicing } from '../../../../daml-engine/eval/Evaluator.js';
 import type { EvalResult } from '../../../../daml-engine/eval/EvalResult.js';
 import { ENGINE_SLICING } from './engineSlicing.js';
 import { decodeJson, encodeJson } from '../../../../daml-engine/json/jsonValue.js';
@@ -81,7 +81,7 @@ export class EngineRuntime {
     // the run's values, otherwise the ledgers of one package cache: each `reset()` of msw
     // handlers): a top-level value is computed once for all of them, as upstream's engine
     // computes a definition once for its compiled packages. Not with builtins replaced (tests).
-    const sharedValues = (builtinOverrides?.size ?? 0) > 0 ? new Map<DefValue, Value>()
+    const sharedValues = replacesBuiltins(builtinOverrides) ? new Map<DefValue, Value>()
       : options.sharedValues ?? (options.packageCache !== undefined ? topValuesOf(options.packageCache) : new Map<DefValue, Value>());
     this.engine = new UpdateEngine({
       getPackage, stepBudget: limits.stepBudget, allocationBudget: limits.allocationBudget, maxValueBytes: limits.maxTransactionBytes, onTrace, builtinOverrides, sharedValues,
