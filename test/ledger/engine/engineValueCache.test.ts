@@ -2,9 +2,10 @@
  * The engine values the ledger keeps beside stored JSON arguments: held for active contracts,
  * let go when a transaction archives the contract (or never kept, for a contract archived in its
  * own transaction), and decoded again from the JSON when a run still needs one. The JSON of an
- * engine contract's argument, and of its exercises' arguments and results, is made when first read.
+ * engine contract's argument, of its exercises' arguments and results, and of the commands'
+ * results, is made when first read.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Ledger } from '../../../reference-server/src/ledger/index.js';
 import type { Command } from '../../../reference-server/src/ledger/wire.js';
 import { buildSamplePackage } from '../../daml/samplePackage.js';
@@ -80,5 +81,19 @@ describe('engine values beside stored arguments', () => {
     expect(exercise.kind).toBe('exercise');
     expect(exercise.argument).toEqual({});
     expect(exercise.result).toEqual({});
+  });
+
+  it("makes the JSON of the commands' results when they are first read, once", () => {
+    const { ledger, alice, bank } = setup();
+    const json = vi.spyOn(ledger.engine, 'json');
+    const prepared = must(ledger.interpret(commands([alice, bank], [
+      { CreateCommand: { templateId: TOKEN, createArguments: asset(alice, bank) } },
+      { CreateCommand: { templateId: TOKEN, createArguments: asset(bank, bank) } },
+    ])));
+    expect(json).not.toHaveBeenCalled();
+    expect(prepared.results).toEqual(prepared.created.map((c) => c.contractId));
+    expect(json).toHaveBeenCalledTimes(2);
+    expect(prepared.results).toBe(prepared.results);
+    expect(json).toHaveBeenCalledTimes(2);
   });
 });

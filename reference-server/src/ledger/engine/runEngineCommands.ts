@@ -270,10 +270,9 @@ function finishRun(
   if (!synchronizer.ok) return synchronizer;
   const converted = storeNodesOf(rt, env.interner, run.transaction, inputs, ledgerTime);
   const values: Value[] = commands.length === 1 ? [run.result] : run.result.kind === 'struct' ? [...run.result.fields] : [];
-  const results = commands.map((c, i): DamlValue => {
-    const v = values[i];
-    return v === undefined ? null : rt.json(v, c.resultType ?? ANY_TYPE);
-  });
+  // The results' JSON is made when first read (fixtures, the seeded worlds): the command service
+  // answers with the transaction, and a Daml Script run takes the values, so most runs never do.
+  let results: DamlValue[] | undefined;
   return ok({
     prepared: {
       submission,
@@ -284,7 +283,12 @@ function finishRun(
       synchronizer: synchronizer.value,
       ledgerTime,
       dependsOnTime: run.readsLedgerTime,
-      results,
+      get results(): DamlValue[] {
+        return (results ??= commands.map((c, i): DamlValue => {
+          const v = values[i];
+          return v === undefined ? null : rt.json(v, c.resultType ?? ANY_TYPE);
+        }));
+      },
     },
     results: values,
     transaction: run.transaction,
