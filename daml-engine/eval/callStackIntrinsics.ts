@@ -206,6 +206,28 @@ export function getCallStackIntrinsic(def: DefValue, _ref: QualifiedName, source
   const second = new FieldReader('_2');
   const third = new FieldReader('_3');
   const [at1, at2] = positions(fields, ['_1', '_2']) as [number, number];
+  // A frame's pair, remembered per location: locations are the values of the call sites' own
+  // top-level definitions (computed once a run), so the same few recur on every question Daml
+  // Script asks. Values never change, and a conversion that fails is not remembered.
+  const pairs = new WeakMap<object, { readonly fn: Value; readonly pair: RecordValue }>();
+  const pairOf = (fn: Value, loc: Value): BuiltinOutcome => {
+    const known = pairs.get(loc);
+    if (known !== undefined && known.fn === fn) return { ok: true, value: known.pair };
+    let converted: Value;
+    if (known !== undefined) {
+      converted = known.pair.fields[at2]!;
+    } else {
+      const r = convert(loc);
+      if (!r.ok) return r;
+      converted = r.value;
+    }
+    const items = new Array<Value>(2);
+    items[at1] = fn;
+    items[at2] = converted;
+    const pair: RecordValue = { kind: 'record', tycon: tuple2, fieldNames: fields, fields: items };
+    pairs.set(loc, { fn, pair });
+    return { ok: true, value: pair };
+  };
   return {
     name: 'intrinsic DA.Stack:getCallStack',
     arity: 1,
@@ -225,12 +247,9 @@ export function getCallStackIntrinsic(def: DefValue, _ref: QualifiedName, source
         const loc = second.read(s.value);
         const rest = third.read(s.value);
         if (fn === undefined || loc === undefined || rest === undefined) return crash('a call stack frame that is not a triple');
-        const converted = convert(loc);
-        if (!converted.ok) return converted;
-        const pair = new Array<Value>(2);
-        pair[at1] = fn;
-        pair[at2] = converted.value;
-        items.push({ kind: 'record', tycon: tuple2, fieldNames: fields, fields: pair });
+        const pair = pairOf(fn, loc);
+        if (!pair.ok) return pair;
+        items.push(pair.value);
         s = rest;
       }
       let list: ListValue = NIL;

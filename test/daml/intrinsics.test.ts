@@ -224,16 +224,20 @@ describe.skipIf(!HAS_DARS)('upstream call stacks: daml-prim pushCallStack, daml-
     const fnOf = (ref: QualifiedName) => ok(evaluator().value(ref)).value;
     const pushFn = fnOf(push);
     const getFn = fnOf(getCallStack);
+    // One location record per `at` array: frames given the same array share it, as the call
+    // sites' top-level values share theirs in real code.
+    const locs = new Map<Frame['at'], Value>();
     return {
       /** The stack the frames make, pushed one by one (each through pushCallStack, frozen ones wrapped). */
       stack(frames: readonly Frame[]): { value: Value; steps: number } {
         let stk = variant('EmptyCallStack', { kind: 'unit' });
         let steps = 0;
         for (const f of frames) {
-          const loc = record(srcLoc, {
+          const loc = locs.get(f.at) ?? record(srcLoc, {
             srcLocPackage: text('main'), srcLocModule: text('Main'), srcLocFile: text('daml/Main.daml'),
             srcLocStartLine: int64(f.at[0]), srcLocStartCol: int64(f.at[1]), srcLocEndLine: int64(f.at[2]), srcLocEndCol: int64(f.at[3]),
           });
+          locs.set(f.at, loc);
           const pushed = ok(evaluator().apply(pushFn, [record(pairType, { _1: text(f.fn), _2: loc }), stk]));
           steps += pushed.steps;
           stk = f.frozen ? variant('FreezeCallStack', pushed.value) : pushed.value;
@@ -258,6 +262,29 @@ describe.skipIf(!HAS_DARS)('upstream call stacks: daml-prim pushCallStack, daml-
         expect(outcome(got), `${version}: getCallStack`).toEqual(outcome(want));
         if (got.ok && frames.some((f) => !f.frozen)) expect(got.steps).toBeLessThan(want.steps);
       }), { numRuns: 60, seed: 34 });
+    }
+  });
+
+  it('getCallStack of stacks whose frames share locations (under one name or several) is the interpreted one, asked again and again', () => {
+    // A few locations, some failing to convert (MIN_INT64), reused across frames and stacks: what
+    // the native getCallStack remembers per location must never change what it answers.
+    const pool = fc.array(fc.tuple(lineOrColumn, lineOrColumn, lineOrColumn, lineOrColumn), { minLength: 1, maxLength: 4 });
+    const stacks = pool.chain((ats) => fc.array(fc.array(fc.record({
+      fn: fc.constantFrom('submit', 'query'),
+      at: fc.constantFrom(...ats),
+      frozen: fc.nat({ max: 4 }).map((n) => n === 0),
+    }), { maxLength: 8 }), { minLength: 1, maxLength: 4 }));
+    for (const [id, version] of stdlibs) {
+      fc.assert(fc.property(stacks, (framesOfEach) => {
+        const native = callStacks(id, true);
+        const interpreted = callStacks(id, false);
+        for (const frames of framesOfEach) {
+          const a = native.stack(frames).value;
+          const want = outcome(interpreted.get(interpreted.stack(frames).value));
+          expect(outcome(native.get(a)), `${version}: first`).toEqual(want);
+          expect(outcome(native.get(a)), `${version}: again`).toEqual(want);
+        }
+      }), { numRuns: 60, seed: 35 });
     }
   });
 
