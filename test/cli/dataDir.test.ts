@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -20,9 +20,9 @@ type Served = ServedChild;
 /** `serve --data-dir DIR` on a free port; resolves with its URL once it listens. */
 const serve = (dir: string, ...extra: string[]): Promise<Served> => spawnServe(['--data-dir', dir, '--list-max-elements', '1000000', ...extra], children);
 
-/** Runs `serve` to its end: exit code and stderr. */
-function serveFails(dir: string): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `serve` to its end (Node given `nodeArgs` first): exit code and stderr. */
+function serveFails(dir: string, nodeArgs: readonly string[] = []): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let err = '';
   child.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
@@ -184,6 +184,26 @@ describe('serve --data-dir: a ledger that survives kill -9', () => {
     expect(second.stderr).not.toMatch(/\n\s+at /);
     expect((await fetch(`${first.url}/livez`)).status).toBe(200);
     first.child.kill('SIGTERM');
+  }, 60_000);
+
+  it("without better-sqlite3's native binding (its install script never ran): exit 2 saying so and how to build it, no directory made", async () => {
+    // What `bindings` throws when no better_sqlite3.node was built (npm install --ignore-scripts,
+    // npm 11's allowScripts left unapproved), put in its place before the CLI starts.
+    const preload = join(root, 'no-binding.cjs');
+    writeFileSync(preload, `const Module = require('node:module');
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (request === 'bindings') return () => { throw new Error('Could not locate the bindings file. Tried:\\n → /nowhere/build/Release/better_sqlite3.node'); };
+  return load.call(this, request, ...rest);
+};
+`);
+    const dir = join(root, 'no-binding');
+    const r = await serveFails(dir, ['--require', preload]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/better-sqlite3's native SQLite binding, which cannot be loaded \(Could not locate the bindings file/);
+    expect(r.stderr).toMatch(/npm rebuild better-sqlite3/);
+    expect(r.stderr).not.toMatch(/damaged|\n\s+at /);
+    expect(existsSync(dir)).toBe(false);
   }, 60_000);
 
   it('refuses a damaged or foreign database file with a clear message and exit 2, not a crash', async () => {

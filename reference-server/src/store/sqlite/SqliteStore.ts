@@ -8,15 +8,29 @@ import type { LogEntry } from '../LogEntry.js';
 import { MemoryStore } from '../MemoryStore.js';
 import type { DedupRecord } from '../records.js';
 import type { StoredContract } from '../StoredContract.js';
-import { AcknowledgedEnd, LEDGER_END_FILE } from './AcknowledgedEnd.js';
+import { AcknowledgedEnd } from './AcknowledgedEnd.js';
 import { DataDirError } from './DataDirError.js';
-import { readOnlyPath } from './readOnlyPath.js';
+import { explainOpenFailure } from './explainOpenFailure.js';
 import { decodeEntry, encodeEntry } from './entryCodec.js';
 import { PERSISTED_STATE } from './persistedState.js';
 
 let sqliteModule: typeof Database | undefined;
-/** better-sqlite3 (a native addon), loaded by the first store opened: a start without `--data-dir` needs none. */
-const sqlite = (): typeof Database => (sqliteModule ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database);
+/**
+ * better-sqlite3 (a native addon), loaded by the first store opened: a start without `--data-dir`
+ * needs none. Its binding is loaded here too (an in-memory database), so a binding its install
+ * script never built is refused before the data directory is touched.
+ */
+function sqlite(directory: string): typeof Database {
+  if (sqliteModule !== undefined) return sqliteModule;
+  try {
+    const loaded = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    new loaded(':memory:').close();
+    sqliteModule = loaded;
+  } catch (e) {
+    throw explainOpenFailure(e, directory, join(directory, DATABASE_FILE));
+  }
+  return sqliteModule;
+}
 
 /** The database file inside a data directory. */
 export const DATABASE_FILE = 'ledger.sqlite';
@@ -107,6 +121,7 @@ export class SqliteStore extends MemoryStore {
       throw new DataDirError(`cannot reach the data directory ${directory}: ${(e as Error).message}`);
     }
     if (found?.isDirectory() === false) throw new DataDirError(`${directory} is not a directory`);
+    const Sqlite = sqlite(directory);
     try {
       mkdirSync(directory, { recursive: true });
     } catch (e) {
@@ -119,7 +134,7 @@ export class SqliteStore extends MemoryStore {
       // Before SQLite touches anything: a database that lost what was acknowledged is refused as found.
       acknowledged = AcknowledgedEnd.open(directory, file);
       // timeout 0: a directory in use is refused at once rather than after a wait.
-      db = new (sqlite())(file, { timeout: 0 });
+      db = new Sqlite(file, { timeout: 0 });
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
@@ -152,28 +167,8 @@ export class SqliteStore extends MemoryStore {
       } catch {
         // Already failing; the first error is the one to report.
       }
-      throw SqliteStore.#explain(e, directory, file);
+      throw explainOpenFailure(e, directory, file);
     }
-  }
-
-  static #explain(e: unknown, directory: string, file: string): Error {
-    if (e instanceof DataDirError) return e;
-    const code = (e as { code?: unknown }).code;
-    const message = (e as Error).message;
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-      return new DataDirError(`the data directory ${directory} is in use by another canton-conformance server (its database ${file} is locked); stop that server or pick another --data-dir`);
-    }
-    if (code === 'SQLITE_NOTADB') return new DataDirError(`${file} is not a canton-conformance ledger database (not an SQLite file); move it away or pick another --data-dir`);
-    if (code === 'SQLITE_CORRUPT') return new DataDirError(`${file} is damaged (${message}); restore it from a copy or pick another --data-dir`);
-    if (typeof code === 'string' && /^SQLITE_(CANTOPEN|READONLY|PERM|IOERR|AUTH)/.test(code)) {
-      // SQLite reports a file it may not write as "disk I/O error" (SQLITE_IOERR_LOCK) or the like: say what is wrong.
-      const readOnly = readOnlyPath([directory, file, `${file}-wal`, join(directory, LEDGER_END_FILE)]);
-      if (readOnly !== undefined) return new DataDirError(`the data directory ${directory} is read-only: ${readOnly} cannot be written (${code}); give the server write access or pick another --data-dir`);
-      if (!code.startsWith('SQLITE_IOERR')) return new DataDirError(`cannot open ${file} for writing (${message})`);
-    }
-    if (typeof code === 'string' && code.startsWith('SQLITE_')) return new DataDirError(`cannot use ${file}: ${message} (${code})`);
-    // Anything else while reading back: a record that does not hold what it should.
-    return new DataDirError(`${file} holds a record that cannot be read back (${message}); the file is damaged`);
   }
 
   /** Creates the tables in an empty database, or checks that an existing one is ours. */
@@ -384,7 +379,7 @@ export class SqliteStore extends MemoryStore {
       const prunedUpTo = Number((this.#db.prepare("SELECT value FROM meta WHERE key = 'prunedUpTo'").get() as { value: string } | undefined)?.value ?? 0);
       if (prunedUpTo > 0) super.prune(prunedUpTo);
     } catch (e) {
-      throw SqliteStore.#explain(e, this.directory, join(this.directory, DATABASE_FILE));
+      throw explainOpenFailure(e, this.directory, join(this.directory, DATABASE_FILE));
     } finally {
       this.#replaying = false;
     }
