@@ -229,6 +229,15 @@ describe('canton-conformance test', () => {
       });
     }
 
+    it('a --report-dir that cannot be written is exit 2 naming it, before any script runs', async () => {
+      const dar = join(root, 'scripts-report-dir.dar');
+      writeFileSync(dar, partiesDar('3.5'));
+      const file = join(root, 'not-a-folder');
+      writeFileSync(file, '');
+      const r = await cli('--dar', dar, '--report-dir', join(file, 'reports'));
+      expect(r).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining(`canton-conformance test: cannot write the reports to ${join(file, 'reports')}: ENOTDIR`) });
+    });
+
     it('the ledger core remembers the packages it checked in CANTON_CONFORMANCE_CACHE: the next run checks none again', async () => {
       const dar = join(root, 'scripts-cached.dar');
       writeFileSync(dar, partiesDar('3.5'));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { closest } from '../runner/select.js';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { isPathError } from './writableDir.js';
 
 /** One module per command; each exports `run(argv)` resolving to an exit code. */
 type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
@@ -59,6 +60,12 @@ export async function main(argv: string[]): Promise<number> {
     return await (await command.load()).run(rest);
   } catch (e) {
     if (e instanceof UsageError) {
+      console.error(`canton-conformance ${name}: ${e.message}`);
+      return ExitCode.Usage;
+    }
+    // A file or folder the command was given and cannot use (a baseline to write, a report folder
+    // filled up meanwhile): Node's message names it; a configuration error, not a crash.
+    if (isPathError(e)) {
       console.error(`canton-conformance ${name}: ${e.message}`);
       return ExitCode.Usage;
     }

@@ -7,6 +7,7 @@ import { readReport, ReportReadError } from '../report/readReport.js';
 import { writeReports } from '../report/writeReports.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
+import { writableDir } from './writableDir.js';
 
 export const REPORT_HELP = `Usage:
   canton-conformance report merge A B ... --out DIR [--baseline FILE]
@@ -49,6 +50,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (values.diff) {
     if (positionals.length !== 2) throw new UsageError('report --diff takes exactly two reports: A B');
+    if (values.out !== undefined) throw new UsageError('--out is for report merge; report --diff prints to standard output');
     const [a, b] = positionals.map(read) as [Report, Report];
     const d = diffReports(a, b);
     console.log(values.json ? JSON.stringify(d, null, 2) : renderDiff(a, b, d));
@@ -58,6 +60,7 @@ export async function run(argv: string[]): Promise<number> {
   const inputs = positionals.slice(1);
   if (inputs.length === 0) throw new UsageError('report merge needs at least one report');
   if (values.out === undefined) throw new UsageError('report merge needs --out DIR');
+  await writableDir(values.out, 'the merged report');
   let merged: Report;
   try {
     merged = mergeReports(inputs.map(read));

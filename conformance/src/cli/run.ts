@@ -32,6 +32,7 @@ import { staticToken, tokenCommand, tokenFile, TokenSourceError, type TokenProvi
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 import { int, TARGET_FLAG_OPTIONS, targetArgsOf, type TargetArgs } from './targetFlags.js';
+import { writableDir } from './writableDir.js';
 import { toolVersion } from '../runner/toolVersion.js';
 
 export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-url U] [--registry-url U] [--scan-url U]
@@ -262,6 +263,9 @@ export async function run(argv: string[]): Promise<number> {
     console.log(RUN_HELP);
     return ExitCode.Ok;
   }
+  // Before anything runs: a report folder (or baseline) that cannot be written is a usage error now, not after the run.
+  await writableDir(args.reportDir, 'the reports');
+  if (args.writeBaseline !== undefined) await writableDir(dirname(args.writeBaseline), 'the baseline');
   // From here the report directory is known: every way out writes the reports.
   const state = newRunState({ ...args, seed: args.seed ?? randomSeed(), runs: args.runs ?? DEFAULTS.runs });
   const stop = listenForStop();

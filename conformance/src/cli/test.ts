@@ -13,6 +13,7 @@ import { parseFlags } from './parseFlags.js';
 import { readTestDar } from './readTestDar.js';
 import { runScriptJobs, scriptWorkersAvailable } from './scriptJobs.js';
 import { selectScripts } from './selectScripts.js';
+import { writableDir } from './writableDir.js';
 
 export const TEST_HELP = `Usage: canton-conformance test --dar FILE [--script Module[:name]]... [--test-pattern REGEX]
                              [--list] [--show-coverage] [--report-dir DIR] [--max-steps N] [--jobs N]
@@ -137,6 +138,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const unknown = unknownScriptLibrary(loaded.loaded, selected);
   if (unknown) throw new UsageError(`${values.dar}: ${unknown}`);
+  const reportDir = values['report-dir'] ?? join('reports', 'daml-test');
+  await writableDir(reportDir, 'the reports');
   const jobs = jobsFlag === undefined || !scriptWorkersAvailable() ? 1 : Math.min(Number(jobsFlag), selected.length);
   const main = loaded.loaded.dar.main;
   const mainName = main.metadata ? `${main.metadata.name}-${main.metadata.version}` : main.id;
@@ -178,7 +181,6 @@ export async function run(argv: string[]): Promise<number> {
   }
   const durationMs = performance.now() - started;
   const failed = results.filter((r) => !r.ok).length;
-  const reportDir = values['report-dir'] ?? join('reports', 'daml-test');
   await mkdir(reportDir, { recursive: true });
   const report = coverage?.report(main.id, loaded.loaded.packages.all());
   const run = { dar: mainName, startedAt, durationMs, results, coverage: report };

@@ -1,0 +1,26 @@
+/**
+ * Output folders checked before a command does its work: a `--report-dir` (or `--out`) that cannot
+ * be written is a usage error at once, not a stack trace after a run of minutes.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from './exitCodes.js';
+
+/** Makes `dir` (and its parents) and writes and removes a file there; a UsageError naming `dir` and `what` otherwise. */
+export async function writableDir(dir: string, what: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    const probe = join(dir, `.canton-conformance-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  } catch (e) {
+    throw new UsageError(`cannot write ${what} to ${dir}: ${(e as Error).message}`);
+  }
+}
+
+/** Whether `e` is Node's error for a file or folder it could not use (it names the path): the user's configuration, exit 2. */
+export function isPathError(e: unknown): e is NodeJS.ErrnoException & { path: string } {
+  const x = e as NodeJS.ErrnoException;
+  return e instanceof Error && typeof x.code === 'string' && typeof x.syscall === 'string' && typeof x.path === 'string';
+}
