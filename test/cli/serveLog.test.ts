@@ -120,11 +120,18 @@ describe('serve: the start-up line and --ready-file', () => {
   }, 60_000);
 
   it('a ready file that cannot be written stops the server with exit 2, naming the file', async () => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--ready-file', join(dir, 'no-such-dir', 'ready')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise((r) => child.once('exit', r));
-    expect(code).toBe(2);
-    expect(stderr).toContain(`--ready-file ${join(dir, 'no-such-dir', 'ready')} cannot be written`);
+    // A folder that does not exist, and one under a plain file (where even removing what was
+    // written aside fails): both stop, and nothing is left listening to keep the process alive.
+    const plain = join(dir, 'plain-file');
+    writeFileSync(plain, '');
+    for (const readyFile of [join(dir, 'no-such-dir', 'ready'), join(plain, 'ready')]) {
+      const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--ready-file', readyFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise((r) => child.once('exit', r));
+      expect(code, readyFile).toBe(2);
+      expect(stderr).toContain(`--ready-file ${readyFile} cannot be written`);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    }
   }, 60_000);
 });

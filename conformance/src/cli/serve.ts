@@ -326,12 +326,16 @@ export async function run(argv: string[]): Promise<number> {
     throw e;
   }
   const stop = stopSignal();
-  const ready = await announce(`canton-conformance reference server listening on ${server.url} (${startedWith(args.auth, server.dars)})`, server.url, args.readyFile);
-  if (ready === ExitCode.Ok) await stop.stopped;
-  else stop.cancel();
-  removeReadyFile(args.readyFile);
-  await server.close();
-  return ready;
+  try {
+    const ready = await announce(`canton-conformance reference server listening on ${server.url} (${startedWith(args.auth, server.dars)})`, server.url, args.readyFile);
+    if (ready === ExitCode.Ok) await stop.stopped;
+    return ready;
+  } finally {
+    // However this ends, nothing is left listening (an open server would keep the process alive).
+    stop.cancel();
+    removeReadyFile(args.readyFile);
+    await server.close();
+  }
 }
 
 /** `auth: MODE (key source, audience or scope); DARs: a.dar, b.dar`: what this start serves with. */
@@ -384,7 +388,8 @@ async function announce(line: string, url: string, readyFile: string | undefined
     return ExitCode.Ok;
   } catch (e) {
     console.error(`canton-conformance: --ready-file ${readyFile} cannot be written (${(e as Error).message}); stopping`);
-    await rm(aside, { force: true });
+    // Its folder may be no folder at all (then there is nothing aside to remove either).
+    await rm(aside, { force: true }).catch(() => undefined);
     return ExitCode.Usage;
   }
 }
@@ -457,14 +462,17 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
   }
   const u = localnet.urls;
   const stop = stopSignal();
-  const ready = await announce(
-    `canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}, app provider ledger ${u.appProviderLedger} (${startedWith('localnet', localnet.dars)})`,
-    u.ledger,
-    args.readyFile,
-  );
-  if (ready === ExitCode.Ok) await stop.stopped;
-  else stop.cancel();
-  removeReadyFile(args.readyFile);
-  await localnet.close();
-  return ready;
+  try {
+    const ready = await announce(
+      `canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}, app provider ledger ${u.appProviderLedger} (${startedWith('localnet', localnet.dars)})`,
+      u.ledger,
+      args.readyFile,
+    );
+    if (ready === ExitCode.Ok) await stop.stopped;
+    return ready;
+  } finally {
+    stop.cancel();
+    removeReadyFile(args.readyFile);
+    await localnet.close();
+  }
 }
