@@ -325,16 +325,25 @@ export async function run(argv: string[]): Promise<number> {
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${args.host}:${args.port} (${code})`);
     throw e;
   }
+  const started = server;
+  return serveUntilStopped(`canton-conformance reference server listening on ${server.url} (${startedWith(args.auth, server.dars)})`, server.url, args.readyFile, () => started.close());
+}
+
+/**
+ * Announces the start (`announce`), serves until SIGINT or SIGTERM, then closes. However this ends
+ * (a ready file that cannot be written included), nothing is left listening: an open server would
+ * keep the process alive.
+ */
+async function serveUntilStopped(line: string, url: string, readyFile: string | undefined, close: () => Promise<void>): Promise<number> {
   const stop = stopSignal();
   try {
-    const ready = await announce(`canton-conformance reference server listening on ${server.url} (${startedWith(args.auth, server.dars)})`, server.url, args.readyFile);
+    const ready = await announce(line, url, readyFile);
     if (ready === ExitCode.Ok) await stop.stopped;
     return ready;
   } finally {
-    // However this ends, nothing is left listening (an open server would keep the process alive).
     stop.cancel();
-    removeReadyFile(args.readyFile);
-    await server.close();
+    removeReadyFile(readyFile);
+    await close();
   }
 }
 
@@ -461,18 +470,11 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
     throw e;
   }
   const u = localnet.urls;
-  const stop = stopSignal();
-  try {
-    const ready = await announce(
-      `canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}, app provider ledger ${u.appProviderLedger} (${startedWith('localnet', localnet.dars)})`,
-      u.ledger,
-      args.readyFile,
-    );
-    if (ready === ExitCode.Ok) await stop.stopped;
-    return ready;
-  } finally {
-    stop.cancel();
-    removeReadyFile(args.readyFile);
-    await localnet.close();
-  }
+  const started = localnet;
+  return serveUntilStopped(
+    `canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}, app provider ledger ${u.appProviderLedger} (${startedWith('localnet', localnet.dars)})`,
+    u.ledger,
+    args.readyFile,
+    () => started.close(),
+  );
 }
