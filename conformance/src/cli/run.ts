@@ -263,9 +263,8 @@ export async function run(argv: string[]): Promise<number> {
     console.log(RUN_HELP);
     return ExitCode.Ok;
   }
-  // Before anything runs: a report folder (or baseline) that cannot be written is a usage error now, not after the run.
+  // Before anything runs: a report folder that cannot be written is a usage error now, not after the run.
   await writableDir(args.reportDir, 'the reports');
-  if (args.writeBaseline !== undefined) await writableDir(dirname(args.writeBaseline), 'the baseline');
   // From here the report directory is known: every way out writes the reports.
   const state = newRunState({ ...args, seed: args.seed ?? randomSeed(), runs: args.runs ?? DEFAULTS.runs });
   const stop = listenForStop();
