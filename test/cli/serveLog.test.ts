@@ -119,6 +119,28 @@ describe('serve: the start-up line and --ready-file', () => {
     expect(hs.line + hs.stderr).not.toContain('not-for-the-log');
   }, 60_000);
 
+  it('a --host that does not resolve is exit 2 saying so, for serve and for mock, not a stack trace', async () => {
+    // The name service answers "not found" for this host (made so before the CLI starts: no DNS is asked).
+    const preload = join(dir, 'no-such-host.cjs');
+    writeFileSync(preload, `const dns = require('node:dns');
+const lookup = dns.lookup;
+dns.lookup = function (host, ...rest) {
+  const callback = rest[rest.length - 1];
+  if (host !== 'no-such-host.invalid') return lookup.call(this, host, ...rest);
+  process.nextTick(() => callback(Object.assign(new Error('getaddrinfo ENOTFOUND ' + host), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname: host })));
+};
+`);
+    for (const command of [['serve', '--port', '0'], ['mock', '--group', 'registry', '--port', '0']]) {
+      const child = spawn(process.execPath, ['--require', preload, bin, ...command, '--host', 'no-such-host.invalid'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise((r) => child.once('exit', r));
+      expect(code, command[0]).toBe(2);
+      expect(stderr).toContain(`canton-conformance ${command[0]}: cannot listen on no-such-host.invalid:0: the host name does not resolve (ENOTFOUND)`);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    }
+  }, 60_000);
+
   it('a ready file that cannot be written stops the server with exit 2, naming the file', async () => {
     // A folder that does not exist, and one under a plain file (where even removing what was
     // written aside fails): both stop, and nothing is left listening to keep the process alive.

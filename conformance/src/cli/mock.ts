@@ -5,6 +5,7 @@ import { createConnection, createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { isSpecGroup, ourSpecFile, packageRoot, SPEC_GROUPS, type SpecGroup } from '../schema/index.js';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { hostNotFound } from './hostNotFound.js';
 import { parseFlags } from './parseFlags.js';
 import { startedByNpm, watchParent } from './watchParent.js';
 
@@ -107,7 +108,7 @@ function claimPort(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', (e: NodeJS.ErrnoException) =>
-      reject(e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL' ? new UsageError(`cannot listen on ${host}:${port}: ${e.code}`) : e),
+      reject(e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL' ? new UsageError(`cannot listen on ${host}:${port}: ${e.code}`) : hostNotFound(e, host, port) ?? e),
     );
     probe.listen(port, host, () => {
       const address = probe.address();

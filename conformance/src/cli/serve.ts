@@ -5,6 +5,7 @@ import { fixtureKeyPath } from './fixtureKeyPath.js';
 import { defaultHttpConfig, type HttpConfig } from '../../../reference-server/src/http/api/config.js';
 import type { EngineLimits } from '../../../reference-server/src/ledger/engine/engineLimits.js';
 import { ExitCode, UsageError } from './exitCodes.js';
+import { hostNotFound } from './hostNotFound.js';
 import { CANTON_VERSIONS, isCantonVersion, type CantonVersion } from '../../../reference-server/src/http/api/cantonVersion.js';
 import { parseFlags } from './parseFlags.js';
 import { startedByNpm, watchParent } from './watchParent.js';
@@ -323,7 +324,7 @@ export async function run(argv: string[]): Promise<number> {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`${args.host}:${args.port} is already in use (pick another with --port or PORT)`);
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${args.host}:${args.port} (${code})`);
-    throw e;
+    throw hostNotFound(e, args.host, args.port) ?? e;
   }
   const started = server;
   return serveUntilStopped(`canton-conformance reference server listening on ${server.url} (${startedWith(args.auth, server.dars)})`, server.url, args.readyFile, () => started.close());
