@@ -12,6 +12,8 @@ import { startReferenceServer } from '../../reference-server/src/startReferenceS
 import type { ScriptShape } from '../daml/helpers/scriptLibraryPackages.js';
 import { builtScriptDar } from '../daml/helpers/scriptLibraryPackages.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import { startSecuredWorld } from '../auth/support/securedServer.js';
+import { userToken } from '../auth/support/tokens.js';
 
 const DAR = join(DARS_DIR, 'history', 'splice-amulet-test-0.1.8.dar');
 const root = mkdtempSync(join(tmpdir(), 'cc-test-command-'));
@@ -257,6 +259,26 @@ describe('canton-conformance test', () => {
       } finally {
         if (before === undefined) delete process.env.CANTON_CONFORMANCE_CACHE;
         else process.env.CANTON_CONFORMANCE_CACHE = before;
+      }
+    });
+
+    it("against a secured participant: without a token exit 2 says HTTP 401 and which flag gives one; a user's token without admin rights, HTTP 403; an admin's token runs the scripts", async () => {
+      const world = await startSecuredWorld();
+      try {
+        const dar = join(root, 'secured-scripts.dar');
+        writeFileSync(dar, partiesDar('3.5'));
+        const url = world.server.url;
+        const none = await cli('--dar', dar, '--ledger-url', url, '--report-dir', join(root, 'secured-0'));
+        expect(none.code).toBe(2);
+        expect(none.stderr).toContain('[HTTP 401: the participant takes no request without a valid token]; give its token with --token T or --token-file F');
+        const alice = await cli('--dar', dar, '--ledger-url', url, '--token', await userToken('alice'), '--report-dir', join(root, 'secured-1'));
+        expect(alice.code).toBe(2);
+        expect(alice.stderr).toContain("[HTTP 403: the token's user lacks the rights this request needs]");
+        expect(alice.stderr).not.toContain('--token T');
+        const admin = await cli('--dar', dar, '--ledger-url', url, '--token', await userToken('root'), '--report-dir', join(root, 'secured-2'));
+        expect(admin).toMatchObject({ code: 0, stdout: expect.stringMatching(/^PASS {2}Main:parties/m) });
+      } finally {
+        await world.server.close();
       }
     });
 

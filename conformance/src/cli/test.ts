@@ -167,7 +167,10 @@ export async function run(argv: string[]): Promise<number> {
       ledger = core.value;
     } else if (ledgerUrl !== undefined) {
       const remote = await jsonApiScriptLedgers(loaded.loaded, { url: ledgerUrl, token });
-      if (!remote.ok) throw new UsageError(`${values.dar}: the participant at ${ledgerUrl} refuses the DAR: ${remote.error}`);
+      if (!remote.ok) {
+        const hint = remote.status === 401 && token === undefined ? '; give its token with --token T or --token-file F' : '';
+        throw new UsageError(`${values.dar}: the participant at ${ledgerUrl} refuses the DAR: ${remote.error}${hint}`);
+      }
       ledger = remote.value;
     }
     results = await runDarScripts(loaded.loaded, selected, {

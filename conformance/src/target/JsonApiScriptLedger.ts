@@ -79,9 +79,19 @@ class JsonApi {
   /** The body, or the script ends with the participant's error. */
   async must(method: string, path: string, body?: unknown): Promise<Json> {
     const r = await this.call(method, path, body);
-    if (!r.ok) throw new ScriptLedgerRefusal(`${r.code}: ${r.message} (${method} ${path})`);
+    if (!r.ok) throw new ScriptLedgerRefusal(`${refusalText(r)} (${method} ${path})`);
     return r.body;
   }
+}
+
+/**
+ * A refusal as `code: message`, and what a 401 or 403 means: the participant's body says no more
+ * than "An error occurred" for them, as Canton hides why a token is refused.
+ */
+function refusalText(r: Extract<Reply, { ok: false }>): string {
+  const why = r.status === 401 ? ' [HTTP 401: the participant takes no request without a valid token]'
+    : r.status === 403 ? " [HTTP 403: the token's user lacks the rights this request needs]" : '';
+  return `${r.code}: ${r.message}${why}`;
 }
 
 /** A daml-script `UserRight` as the JSON API's right, and back. */
@@ -334,7 +344,9 @@ export class JsonApiScriptLedger implements ScriptLedger {
  * The factory `runDarScripts` takes to run scripts against the participant at `options.url`, after
  * uploading the DAR there once; or why the participant refuses it.
  */
-export async function jsonApiScriptLedgers(loaded: LoadedDar, options: JsonApiLedgerOptions): Promise<{ ok: true; value: ScriptLedgerFactory } | { ok: false; error: string }> {
+export async function jsonApiScriptLedgers(
+  loaded: LoadedDar, options: JsonApiLedgerOptions,
+): Promise<{ ok: true; value: ScriptLedgerFactory } | { ok: false; error: string; status?: number }> {
   const api = new JsonApi(options);
   let r: Reply;
   try {
@@ -351,7 +363,7 @@ export async function jsonApiScriptLedgers(loaded: LoadedDar, options: JsonApiLe
       if (!r.ok) break;
     }
   }
-  if (!r.ok) return { ok: false, error: `${r.code}: ${r.message}` };
+  if (!r.ok) return { ok: false, error: refusalText(r), status: r.status };
   const getPackage = (id: string) => loaded.packages.get(id);
   return { ok: true, value: () => new JsonApiScriptLedger(getPackage, options) };
 }
