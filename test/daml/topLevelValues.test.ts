@@ -10,7 +10,7 @@ import { loadDarScripts, runDarScripts } from '../../daml-engine/script/runDarSc
 import { coreScriptLedgers } from '../../reference-server/src/ledger/engine/CoreScriptLedger.js';
 import { builtScriptDar } from './helpers/scriptLibraryPackages.js';
 
-/** Scripts `a` and `b` answering the value `traced`, whose evaluation traces `computing`; `fresh` answers a value of its own. */
+/** Scripts `a` and `b` answering the value `traced`, whose evaluation traces `computing`. */
 function darWithTracedValue() {
   const dar = builtScriptDar('3.5', (e) => {
     const traced: Expr = { kind: 'val', ref: { packageId: 'main-self', module: 'Main', name: 'traced' } };

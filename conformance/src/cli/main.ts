@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { closest } from '../runner/select.js';
 import { ExitCode, UsageError } from './exitCodes.js';
-import { isPathError } from './writableDir.js';
+
+/** Whether `e` is Node's error for a file or folder it could not use (it names the path): the user's configuration, exit 2. */
+function isPathError(e: unknown): e is NodeJS.ErrnoException & { path: string } {
+  const x = e as NodeJS.ErrnoException;
+  return e instanceof Error && typeof x.code === 'string' && typeof x.syscall === 'string' && typeof x.path === 'string';
+}
 
 /** One module per command; each exports `run(argv)` resolving to an exit code. */
 type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };

@@ -326,8 +326,7 @@ export async function run(argv: string[]): Promise<number> {
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${args.host}:${args.port} (${code})`);
     throw hostNotFound(e, args.host, args.port) ?? e;
   }
-  const started = server;
-  return serveUntilStopped(`canton-conformance reference server listening on ${server.url} (${startedWith(args.auth, server.dars)})`, server.url, args.readyFile, () => started.close());
+  return serveUntilStopped(`canton-conformance reference server listening on ${server.url} (${startedWith(args.auth, server.dars)})`, server.url, args.readyFile, server.close);
 }
 
 /**
@@ -471,11 +470,10 @@ async function runLocalNet(args: ServeArgs, portBase: number | undefined): Promi
     throw e;
   }
   const u = localnet.urls;
-  const started = localnet;
   return serveUntilStopped(
     `canton-conformance LocalNet listening: ledger ${u.ledger}, validator ${u.validator}, scan ${u.scan}, token standard ${u.tokenStandard}, app provider ledger ${u.appProviderLedger} (${startedWith('localnet', localnet.dars)})`,
     u.ledger,
     args.readyFile,
-    () => started.close(),
+    localnet.close,
   );
 }

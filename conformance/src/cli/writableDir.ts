@@ -18,9 +18,3 @@ export async function writableDir(dir: string, what: string): Promise<void> {
     throw new UsageError(`cannot write ${what} to ${dir}: ${(e as Error).message}`);
   }
 }
-
-/** Whether `e` is Node's error for a file or folder it could not use (it names the path): the user's configuration, exit 2. */
-export function isPathError(e: unknown): e is NodeJS.ErrnoException & { path: string } {
-  const x = e as NodeJS.ErrnoException;
-  return e instanceof Error && typeof x.code === 'string' && typeof x.syscall === 'string' && typeof x.path === 'string';
-}
