@@ -32,6 +32,7 @@ import type { JudgeHistoryId } from '../../conformance/src/history/historyIds.js
 import { RULE_MUTANTS } from './ruleMutants.js';
 import { HUNT_MUTANTS } from './huntMutants.js';
 import { HUNT2_MUTANTS } from './hunt2Mutants.js';
+import { HUNT3_MUTANTS } from './hunt3Mutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -437,6 +438,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT_MUTANTS,
   // Faults of a second hunt (hunt2Mutants.ts): allocation contexts, Scan caches, deduplication, streams, auth.
   ...HUNT2_MUTANTS,
+  ...HUNT3_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

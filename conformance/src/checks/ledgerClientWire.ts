@@ -1,10 +1,10 @@
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { eventFormat, ledgerEnd, readParty } from './support/ledger.js';
-import { bodyOf, expectStatus, isBase64, objectBody } from './support/expect.js';
+import { bodyOf, expectCantonError, expectStatus, isBase64, isObject, objectBody, type Json } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import { cantonHash, decodeTopologyTransaction, multiHashOf, TOPOLOGY_TRANSACTION_PURPOSE } from './support/topologyHash.js';
 import type { Exchange } from '../target/exchange.js';
-import type { CheckDefinition } from './types.js';
+import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
  * Wire details the published clients (wallet-sdk, core-ledger-client, core-acs-reader) rely on:
@@ -34,6 +34,54 @@ function reusableBecause(e: Exchange): string | undefined {
 
 /** GET reads of state that moves with every commit or admin write. */
 const MOVING_STATE: readonly string[] = ['/v2/state/ledger-end', '/v2/state/latest-pruned-offsets', '/v2/state/connected-synchronizers', '/v2/parties', '/v2/users'];
+
+interface GeneratedTopology {
+  readonly synchronizer: string;
+  readonly generated: Exchange;
+  readonly t: Json & { readonly partyId: string; readonly publicKeyFingerprint: string; readonly multiHash: string };
+  readonly txs: readonly string[];
+  readonly privateKey: KeyObject;
+}
+
+/** generate-topology for a fresh Ed25519 key on the first connected synchronizer, its answer checked for shape and mappings. */
+async function generateTopology(ctx: CheckContext): Promise<GeneratedTopology> {
+  const syncs = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
+  expectStatus(ctx, syncs, 200, 'connected synchronizers');
+  const list = objectBody(ctx, syncs, 'connected synchronizers').connectedSynchronizers;
+  const first = Array.isArray(list) ? (list[0] as { synchronizerId?: unknown } | undefined) : undefined;
+  if (typeof first?.synchronizerId !== 'string') return ctx.fail('no connected synchronizer to generate a topology on', syncs);
+  const synchronizer = first.synchronizerId;
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const generated = await ctx.http.request('ledger', {
+    method: 'POST',
+    path: '/v2/parties/external/generate-topology',
+    json: { synchronizer, partyHint: ctx.unique('cc-topo').replace(/[^a-zA-Z0-9_-]/g, '-'), publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: raw.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
+  });
+  expectStatus(ctx, generated, 200, 'generate-topology');
+  const t = objectBody(ctx, generated, 'generate-topology');
+  const txs = t.topologyTransactions;
+  if (typeof t.partyId !== 'string' || typeof t.publicKeyFingerprint !== 'string' || typeof t.multiHash !== 'string' || !Array.isArray(txs) || txs.length === 0 || !txs.every(isBase64)) {
+    return ctx.fail('generate-topology must answer {partyId, publicKeyFingerprint, topologyTransactions: non-empty base64[], multiHash}', generated);
+  }
+  const mappings: string[] = [];
+  for (const [i, tx] of txs.entries()) {
+    const decoded = decodeTopologyTransaction(Buffer.from(tx, 'base64'));
+    if (typeof decoded === 'string') return ctx.fail(`topologyTransactions[${i}] is not a Canton topology transaction: ${decoded}`, generated);
+    if (decoded.mapping === 'partyToParticipant' && decoded.party !== t.partyId) ctx.fail(`topologyTransactions[${i}] maps party ${decoded.party}, not ${t.partyId}`, generated);
+    mappings.push(decoded.mapping);
+  }
+  if (!mappings.includes('partyToParticipant')) ctx.fail(`none of the topology transactions is a party-to-participant mapping (found: ${mappings.join(', ')})`, generated);
+  return { synchronizer, generated, t: t as GeneratedTopology['t'], txs, privateKey };
+}
+
+/** An AllocateExternalPartyRequest for generated transactions with one signature over the multiHash, said to be by the party's key. */
+const allocateBody = (g: Pick<GeneratedTopology, 'synchronizer' | 'txs' | 't'>, signature: Buffer): Json => ({
+  synchronizer: g.synchronizer,
+  onboardingTransactions: g.txs.map((transaction) => ({ transaction })),
+  multiHashSignatures: [{ format: 'SIGNATURE_FORMAT_CONCAT', signature: signature.toString('base64'), signedBy: g.t.publicKeyFingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }],
+  identityProviderId: '',
+});
 
 export const ledgerClientWireChecks: readonly CheckDefinition[] = [
   check({
@@ -68,56 +116,36 @@ export const ledgerClientWireChecks: readonly CheckDefinition[] = [
     requires: { writes: true },
     async run(ctx) {
       if (ctx.profile.ledger?.interactiveSubmission === false) ctx.skip(`profile '${ctx.profile.name}' says the target offers no interactive submission (ledger.interactiveSubmission: false)`);
-      const syncs = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
-      expectStatus(ctx, syncs, 200, 'connected synchronizers');
-      const list = objectBody(ctx, syncs, 'connected synchronizers').connectedSynchronizers;
-      const first = Array.isArray(list) ? (list[0] as { synchronizerId?: unknown } | undefined) : undefined;
-      if (typeof first?.synchronizerId !== 'string') return ctx.fail('no connected synchronizer to generate a topology on', syncs);
-      const synchronizer = first.synchronizerId;
-      const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-      const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
-      const generated = await ctx.http.request('ledger', {
-        method: 'POST',
-        path: '/v2/parties/external/generate-topology',
-        json: { synchronizer, partyHint: ctx.unique('cc-topo').replace(/[^a-zA-Z0-9_-]/g, '-'), publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: raw.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
-      });
-      expectStatus(ctx, generated, 200, 'generate-topology');
-      const t = objectBody(ctx, generated, 'generate-topology');
-      const txs = t.topologyTransactions;
-      if (typeof t.partyId !== 'string' || typeof t.publicKeyFingerprint !== 'string' || typeof t.multiHash !== 'string' || !Array.isArray(txs) || txs.length === 0 || !txs.every(isBase64)) {
-        return ctx.fail('generate-topology must answer {partyId, publicKeyFingerprint, topologyTransactions: non-empty base64[], multiHash}', generated);
-      }
-      const mappings: string[] = [];
-      for (const [i, tx] of txs.entries()) {
-        const decoded = decodeTopologyTransaction(Buffer.from(tx, 'base64'));
-        if (typeof decoded === 'string') return ctx.fail(`topologyTransactions[${i}] is not a Canton topology transaction: ${decoded}`, generated);
-        if (decoded.mapping === 'partyToParticipant' && decoded.party !== t.partyId) ctx.fail(`topologyTransactions[${i}] maps party ${decoded.party}, not ${t.partyId}`, generated);
-        mappings.push(decoded.mapping);
-      }
-      if (!mappings.includes('partyToParticipant')) ctx.fail(`none of the topology transactions is a party-to-participant mapping (found: ${mappings.join(', ')})`, generated);
+      const { synchronizer, generated, t, txs, privateKey } = await generateTopology(ctx);
       const hashes = txs.map((tx) => cantonHash(TOPOLOGY_TRANSACTION_PURPOSE, Buffer.from(tx, 'base64')));
       const expected = multiHashOf(hashes).toString('base64');
       if (t.multiHash !== expected) ctx.fail(`multiHash ${t.multiHash} is not the hash a wallet recomputes over the transactions (${expected}: SHA-256 purpose 55 over the count and the sorted, length-prefixed purpose-11 hashes)`, generated);
-      const allocated = await ctx.http.request('ledger', {
-        method: 'POST',
-        path: '/v2/parties/external/allocate',
-        json: {
-          synchronizer,
-          onboardingTransactions: txs.map((transaction) => ({ transaction })),
-          multiHashSignatures: [
-            {
-              format: 'SIGNATURE_FORMAT_CONCAT',
-              signature: sign(null, Buffer.from(expected, 'base64'), privateKey).toString('base64'),
-              signedBy: t.publicKeyFingerprint,
-              signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
-            },
-          ],
-          identityProviderId: '',
-        },
-      });
+      const allocated = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties/external/allocate', json: allocateBody({ synchronizer, txs, t }, sign(null, Buffer.from(expected, 'base64'), privateKey)) });
       expectStatus(ctx, allocated, 200, 'allocate with a signature over the recomputed multiHash');
       const party = objectBody(ctx, allocated, 'allocate').partyId;
       if (party !== t.partyId) ctx.fail(`allocate answered partyId ${String(party)}, generate-topology said ${t.partyId}`, allocated);
+    },
+  }),
+  check({
+    id: 'ledger.external-party.allocate-needs-the-key',
+    title: "allocate refuses onboarding transactions whose signature is not the party key's (another key signed the multiHash) and allocates nothing",
+    operationId: LedgerOp.allocateExternal,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${UPSTREAM_B}: AllocateExternalPartyRequest (multi_hash_signatures: the party's key proves its ownership); Canton topology authorization`,
+    requires: { writes: true },
+    async run(ctx) {
+      if (ctx.profile.ledger?.interactiveSubmission === false) ctx.skip(`profile '${ctx.profile.name}' says the target offers no interactive submission (ledger.interactiveSubmission: false)`);
+      const g = await generateTopology(ctx);
+      // Anyone could otherwise take the party id of a key they do not hold.
+      const intruder = generateKeyPairSync('ed25519').privateKey;
+      const refused = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties/external/allocate', json: allocateBody(g, sign(null, Buffer.from(g.t.multiHash, 'base64'), intruder)) });
+      const r = expectStatus(ctx, refused, [400, 403], `allocate with the multiHash signed by another key than ${g.t.publicKeyFingerprint}`);
+      if (r.status >= 400) expectCantonError(ctx, refused, 'allocate with another key\'s signature');
+      const lookup = await ctx.http.request('ledger', { method: 'GET', path: `/v2/parties/${encodeURIComponent(g.t.partyId)}`, operationId: LedgerOp.getParty });
+      expectStatus(ctx, lookup, 200, `GET /v2/parties/${g.t.partyId}`);
+      const details = objectBody(ctx, lookup, 'party details').partyDetails;
+      if (Array.isArray(details) && details.some((d) => isObject(d) && d.party === g.t.partyId)) ctx.fail(`the refused onboarding left ${g.t.partyId} allocated`, lookup);
     },
   }),
   check({

@@ -1,6 +1,6 @@
 import type { Exchange } from '../target/exchange.js';
 import { bodyOf, expectCantonError, expectStatus, type Json } from './support/expect.js';
-import { completionsOf, createContract, ledgerEnd, readParty, suiteParty } from './support/ledger.js';
+import { completionsOf, createContract, ledgerEnd, readParty, suiteParty, userIdOf } from './support/ledger.js';
 import { tokenFor } from './ledgerStreams.js';
 import { LedgerOp, UPSTREAM_3510 } from './ledgerOps.js';
 import { needsCanton } from './support/targetVersion.js';
@@ -31,6 +31,9 @@ function judge(ctx: CheckContext, e: Exchange, completions: readonly Json[], par
   if (!mine) return ctx.fail(`${what}: no completion of command ${commandId} (committed at offset ${offset}) among ${completions.length} after offset ${begin}`, e);
   if (mine.offset !== offset) ctx.fail(`${what}: the completion of ${commandId} is at offset ${String(mine.offset)}, its transaction at ${offset}`, e);
   if (!Array.isArray(mine.actAs) || !mine.actAs.includes(party)) ctx.fail(`${what}: the completion of ${commandId} does not name ${party} in actAs`, e);
+  // The command named its user (the profile's): its completion carries that user, whose completions stream (by userId) holds it.
+  const userId = userIdOf(ctx);
+  if (userId !== undefined && mine.userId !== userId) ctx.fail(`${what}: the completion of ${commandId} names user ${JSON.stringify(mine.userId)}; the command was submitted as ${userId}`, e);
   const foreign = completions.find((c) => !Array.isArray(c.actAs) || !c.actAs.includes(party));
   if (foreign) ctx.fail(`${what}: the completion of ${String(foreign.commandId)} does not act as ${party}, the only party asked for`, e);
   const early = completions.filter((c) => typeof c.offset !== 'number' || c.offset <= begin);

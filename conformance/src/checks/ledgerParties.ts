@@ -65,15 +65,29 @@ export const ledgerPartyChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.parties.get-unknown-empty',
-    title: 'GET /v2/parties/{party} of a well-formed party nobody allocated answers an empty partyDetails list',
+    title: 'GET /v2/parties/{party} of a well-formed party nobody allocated answers an empty partyDetails list; asked with known parties too (?parties=), it answers each known one',
     operationId: LedgerOp.getParty,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UPSTREAM_B}: GetParties (unknown parties are left out of party_details)`,
+    specRef: `${UPSTREAM_B}: GetParties (the details of the given parties: the path's and those of ?parties=; unknown parties are left out of party_details)`,
     async run(ctx) {
       const unknown = `cc-nobody-${ctx.seed.toString(36)}::1220${'0f'.repeat(32)}`;
       const { e, details } = await partyDetails(ctx, unknown);
       if (details.some((d) => d.party === unknown)) ctx.fail(`a party nobody allocated (${unknown}) is reported as known`, e);
+      // Two parties the target itself lists, asked in one lookup with the unknown one between them.
+      const first = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties', query: { pageSize: 2 } });
+      if (first.response?.status !== 200) return; // listing may need rights the run's user lacks: ledger.parties.list-includes-known judges it
+      const listed = objectBody(ctx, first, 'list parties').partyDetails;
+      const known = Array.isArray(listed) ? listed.filter(isObject).map((d) => d.party).filter((p): p is string => typeof p === 'string').slice(0, 2) : [];
+      if (known.length < 2) return;
+      const path = `/v2/parties/${encodeURIComponent(known[0]!)}?parties=${encodeURIComponent(unknown)}&parties=${encodeURIComponent(known[1]!)}`;
+      const both = await ctx.http.request('ledger', { method: 'GET', path, operationId: LedgerOp.getParty });
+      expectStatus(ctx, both, 200, `GET ${path}`);
+      const answered = objectBody(ctx, both, 'party details').partyDetails;
+      const got = Array.isArray(answered) ? answered.filter(isObject).map((d) => d.party) : [];
+      const missing = known.filter((p) => !got.includes(p));
+      if (missing.length > 0) ctx.fail(`asked for ${known[0]} (the path), ${unknown} and ${known[1]} (?parties=), the lookup leaves out the known ${missing.join(' and ')}`, both);
+      if (got.includes(unknown)) ctx.fail(`asked together with known parties, a party nobody allocated (${unknown}) is reported as known`, both);
     },
   }),
   check({

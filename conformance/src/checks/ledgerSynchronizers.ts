@@ -152,6 +152,12 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
     requires: { writes: true },
     async run(ctx) {
       const m = await movable(ctx);
+      // Reassignment counters (reassignment.proto): 0 at creation, the same on an unassignment and its
+      // assignment, one more with each unassignment; an active contract shows its latest activation's.
+      const before = await entryOf(ctx, m.party, m.contractId);
+      if (before.kind === 'JsActiveContract' && before.entry?.reassignmentCounter !== 0) {
+        ctx.fail(`the contract was just created and never reassigned, yet its active-contract entry has reassignmentCounter ${JSON.stringify(before.entry?.reassignmentCounter)}, not 0`, before.e);
+      }
       const un = await ctx.http.request('ledger', {
         method: 'POST',
         path: '/v2/commands/submit-and-wait-for-reassignment',
@@ -162,16 +168,29 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
       const ev = isObject(r) && Array.isArray(r.events) ? r.events.find((x) => isObject(x) && isObject(x.JsUnassignedEvent)) : undefined;
       const value = isObject(ev) && isObject(ev.JsUnassignedEvent) ? (isObject(ev.JsUnassignedEvent.value) ? ev.JsUnassignedEvent.value : ev.JsUnassignedEvent) : undefined;
       if (!value || value.contractId !== m.contractId || typeof value.reassignmentId !== 'string' || value.target !== m.target) return ctx.fail(`the unassignment answered no JsUnassignedEvent of ${m.contractId} to ${m.target} with a reassignmentId`, un);
+      if (value.reassignmentCounter !== 1) ctx.fail(`the first unassignment of a contract created with reassignmentCounter 0 has reassignmentCounter ${JSON.stringify(value.reassignmentCounter)}, not 1`, un);
       const inFlight = await entryOf(ctx, m.party, m.contractId);
       if (inFlight.kind !== 'JsIncompleteUnassigned') ctx.fail(`while in flight the contract shows as ${inFlight.kind ?? 'nothing'} in the active contracts, not JsIncompleteUnassigned`, inFlight.e);
+      else if (isObject(inFlight.entry?.unassignedEvent) && inFlight.entry.unassignedEvent.reassignmentCounter !== value.reassignmentCounter) {
+        ctx.fail(`in flight, the unassigned event in the active contracts has reassignmentCounter ${JSON.stringify(inFlight.entry.unassignedEvent.reassignmentCounter)}; the unassignment answered ${JSON.stringify(value.reassignmentCounter)}`, inFlight.e);
+      }
       const as = await ctx.http.request('ledger', {
         method: 'POST',
         path: '/v2/commands/submit-and-wait-for-reassignment',
         json: { ...reassignmentBody(ctx, m.party, { AssignCommand: { value: { reassignmentId: value.reassignmentId, source: m.source, target: m.target } } }), eventFormat: { filtersByParty: { [m.party]: {} }, verbose: false } },
       });
       expectStatus(ctx, as, 200, 'assign');
+      const ar = objectBody(ctx, as, 'assign').reassignment;
+      const aev = isObject(ar) && Array.isArray(ar.events) ? ar.events.find((x) => isObject(x) && isObject(x.JsAssignmentEvent)) : undefined;
+      const assigned = isObject(aev) && isObject(aev.JsAssignmentEvent) ? (isObject(aev.JsAssignmentEvent.value) ? aev.JsAssignmentEvent.value : aev.JsAssignmentEvent) : undefined;
+      if (assigned !== undefined && assigned.reassignmentCounter !== value.reassignmentCounter) {
+        ctx.fail(`the assignment has reassignmentCounter ${JSON.stringify(assigned.reassignmentCounter)}; its unassignment had ${JSON.stringify(value.reassignmentCounter)} (the two of one reassignment share it)`, as);
+      }
       const after = await entryOf(ctx, m.party, m.contractId);
       if (after.kind !== 'JsActiveContract' || after.entry?.synchronizerId !== m.target) ctx.fail(`after the assignment the contract shows as ${after.kind ?? 'nothing'} on ${String(after.entry?.synchronizerId)}, expected JsActiveContract on ${m.target}`, after.e);
+      else if (after.entry.reassignmentCounter !== value.reassignmentCounter) {
+        ctx.fail(`after the assignment the active contract has reassignmentCounter ${JSON.stringify(after.entry.reassignmentCounter)}, not its assignment's ${JSON.stringify(value.reassignmentCounter)}`, after.e);
+      }
     },
   }),
   check({

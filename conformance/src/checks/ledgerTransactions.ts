@@ -135,6 +135,48 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
     },
   }),
   check({
+    id: 'ledger.commands.create-and-exercise',
+    title: 'CreateAndExerciseCommand creates a contract and exercises the choice on it in one transaction: LEDGER_EFFECTS shows both, ACS_DELTA shows neither for a consuming choice (the contract never outlives the transaction)',
+    operationId: LedgerOp.submitAndWaitForTransaction,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: CreateAndExerciseCommand; TransactionShape (ACS_DELTA: only creates of contracts active after the transaction and archives of contracts that existed before it)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const ex = ctx.profile.ledger?.template?.exercise ?? ctx.skip(`profile '${ctx.profile.name}' names no consuming choice to exercise (ledger.template.exercise)`);
+      const party = await suiteParty(ctx);
+      const { templateId, createArguments } = createCommand(ctx, party);
+      const command = { CreateAndExerciseCommand: { templateId, createArguments, choice: ex.choice, choiceArgument: ex.choiceArgument } };
+      const filter = { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } };
+      const e = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/commands/submit-and-wait-for-transaction',
+        json: { commands: jsCommands(ctx, party, command, ctx.unique('cc-create-exercise')), transactionFormat: { eventFormat: { filtersByParty: filter, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } },
+      });
+      expectStatus(ctx, e, 200, `create-and-exercise ${ex.choice}`);
+      const tx = objectBody(ctx, e, 'create-and-exercise').transaction;
+      if (!isObject(tx) || typeof tx.updateId !== 'string' || !Array.isArray(tx.events)) return ctx.fail('submit-and-wait-for-transaction must answer {transaction: {updateId, events}}', e);
+      const events = tx.events.filter(isObject);
+      const created = events.map((ev) => eventOf(ev, 'CreatedEvent')).find((c) => c !== undefined && qualifiedName(String(c.templateId)) === qualifiedName(templateId));
+      if (created === undefined) return ctx.fail(`no CreatedEvent of ${templateId}: the command's create is missing`, e);
+      const exercised = events.map((ev) => eventOf(ev, 'ExercisedEvent')).find((x) => x !== undefined && x.contractId === created.contractId);
+      if (exercised === undefined) return ctx.fail(`no ExercisedEvent on the contract the command created (${String(created.contractId)})`, e);
+      if (exercised.choice !== ex.choice || exercised.consuming !== true) ctx.fail(`the exercise on the new contract is ${JSON.stringify(exercised.choice)} (consuming ${JSON.stringify(exercised.consuming)}); the command exercised ${ex.choice}, a consuming choice`, e);
+      if (typeof created.nodeId === 'number' && typeof exercised.nodeId === 'number' && exercised.nodeId <= created.nodeId) ctx.fail(`the exercise (node ${exercised.nodeId}) comes before the create it exercises (node ${created.nodeId})`, e);
+      // The same transaction as an ACS delta: the contract was created and consumed within it.
+      const delta = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/updates/update-by-id',
+        json: { updateId: tx.updateId, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: filter, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } },
+      });
+      expectStatus(ctx, delta, 200, `update-by-id ${tx.updateId} (ACS_DELTA)`);
+      const dtx = objectBody(ctx, delta, 'update-by-id').update;
+      const value = isObject(dtx) && isObject(dtx.Transaction) && isObject(dtx.Transaction.value) ? dtx.Transaction.value : undefined;
+      const shown = Array.isArray(value?.events) ? value.events.filter(isObject).filter((ev) => [eventOf(ev, 'CreatedEvent'), eventOf(ev, 'ArchivedEvent')].some((x) => x?.contractId === created.contractId)) : [];
+      if (shown.length > 0) ctx.fail(`as an ACS delta the transaction shows ${shown.map((ev) => Object.keys(ev)[0]).join(' and ')} of ${String(created.contractId)}, which it created and consumed: it never changed the active contracts`, delta);
+    },
+  }),
+  check({
     id: 'ledger.updates.transaction-shape',
     title: 'TRANSACTION_SHAPE_ACS_DELTA shows a consuming exercise as created + archived events; LEDGER_EFFECTS as the exercised event and its creates, never archived events; both list events in node order',
     operationId: LedgerOp.updates,

@@ -153,6 +153,11 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
       const deactivated = await count();
       if (deactivated.n !== 1) ctx.fail(`once deactivated, the pages of GET /v2/users list ${id} ${deactivated.n} time(s), expected once`, deactivated.last);
       else if (deactivated.listed?.isDeactivated !== true) ctx.fail(`once deactivated, GET /v2/users lists ${id} with isDeactivated ${JSON.stringify(deactivated.listed?.isDeactivated)}`, deactivated.last);
+      // The lookup an admin tool makes before reactivating it says the same.
+      const got = await ctx.http.request('ledger', { method: 'GET', path: userPath(id), operationId: LedgerOp.getUser });
+      expectStatus(ctx, got, 200, `GET ${userPath(id)} once deactivated`);
+      const user = objectBody(ctx, got, 'get user').user;
+      if (!isObject(user) || user.isDeactivated !== true) ctx.fail(`once deactivated, GET ${userPath(id)} answers isDeactivated ${JSON.stringify(isObject(user) ? user.isDeactivated : undefined)}`, got);
       expectStatus(ctx, await ctx.http.request('ledger', { method: 'DELETE', path: userPath(id) }), 200, `deleting ${id}`);
       const after = await count();
       if (after.n !== 0) ctx.fail(`the deleted user ${id} is still listed`, after.last);

@@ -86,7 +86,14 @@ export const scanWalletChecks: readonly CheckDefinition[] = [
       walletReads(ctx);
       const first = await scan(ctx, 'POST', '/v0/open-and-issuing-mining-rounds', 'getOpenAndIssuingMiningRounds', ROUNDS_BODY);
       expectStatus(ctx, first, 200, 'open and issuing rounds');
-      const open = objectBody(ctx, first, 'open and issuing rounds').open_mining_rounds;
+      const firstBody = objectBody(ctx, first, 'open and issuing rounds');
+      // A wallet keeps its cache by these keys: a key that is not its entry's contract id makes it use another round.
+      for (const name of ['open_mining_rounds', 'issuing_mining_rounds'] as const) {
+        const map = firstBody[name];
+        const wrong = isObject(map) ? Object.entries(map).find(([cid, r]) => isObject(r) && isObject(r.contract) && r.contract.contract_id !== cid) : undefined;
+        if (wrong !== undefined) ctx.fail(`${name} key ${wrong[0]} holds contract ${String(((wrong[1] as Json).contract as Json).contract_id)}: the map is by contract id`, first);
+      }
+      const open = firstBody.open_mining_rounds;
       if (!isObject(open) || Object.keys(open).length === 0) return ctx.skip('the target lists no open round to cache');
       const ids = Object.keys(open);
       // A wallet that cached one round the DSO has since archived, and one that holds them all.

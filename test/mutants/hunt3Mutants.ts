@@ -1,0 +1,124 @@
+import type { Mutant } from './mutants.js';
+import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+import { deep, is, isObject, ok200, onRequest, type Json } from './mutantKit.js';
+
+/**
+ * A third hunt, from consistent faults (the same rewrite on every HTTP answer and WebSocket frame,
+ * so no comparison between two reads can catch them): the keys of Scan's round maps, a user's
+ * deactivation on lookup, reassignment counters, the user a completion names, lookups of several
+ * parties, and the signature that onboards an external party.
+ */
+
+/** `f` on every JSON object of every 200 answer and every WebSocket frame the server sends. */
+const everywhere = (f: (o: Json) => Json): Fault => ({
+  response: (_req, res) => ok200(res, (v) => deep(v, f)),
+  wsResponse: (_req, frame) => {
+    const v = parse(frame);
+    return [v === undefined ? frame : JSON.stringify(deep(v, f))];
+  },
+});
+
+/** The reassignment counter an event or active contract carries, if any. */
+const counterOf = (o: Json): number | undefined => (typeof o.reassignmentCounter === 'number' ? o.reassignmentCounter : undefined);
+
+/** Keys of `map` moved one entry on: each key holds the next entry's round. */
+function rotated(map: unknown): unknown {
+  if (!isObject(map)) return map;
+  const keys = Object.keys(map);
+  const values = Object.values(map);
+  return Object.fromEntries(keys.map((k, i) => [k, values[(i + 1) % values.length]]));
+}
+
+/**
+ * External party onboarding without the key check: an allocation the participant refused for its
+ * signature is answered 200 with the party generate-topology named for that key.
+ */
+function allocatesWithoutTheKey(): Fault {
+  const partyOfKey = new Map<string, string>();
+  return {
+    response(req: ProxyRequest, res: ProxyResponse): ProxyResponse {
+      const v = parse(res.body);
+      if (is(req, 'POST', '/v2/parties/external/generate-topology') && res.status === 200 && isObject(v)) partyOfKey.set(String(v.publicKeyFingerprint), String(v.partyId));
+      if (!is(req, 'POST', '/v2/parties/external/allocate') || res.status !== 400) return res;
+      const body = parse(req.body);
+      const signedBy = isObject(body) && Array.isArray(body.multiHashSignatures) && isObject(body.multiHashSignatures[0]) ? String(body.multiHashSignatures[0].signedBy) : '';
+      const party = partyOfKey.get(signedBy);
+      return party === undefined ? res : jsonResponse(200, { partyId: party });
+    },
+  };
+}
+
+export const HUNT3_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'hunt3-issuing-round-keys-rotated',
+    description: "POST /v0/open-and-issuing-mining-rounds keys issuing_mining_rounds by the wrong ids (each key holds the next round): a wallet's cache, kept by these keys, holds rounds under ids they do not have",
+    caughtBy: 'scan.rounds.cached-ids',
+    fault: { response: (req, res) => (is(req, 'POST', '/v0/open-and-issuing-mining-rounds') ? ok200(res, (v) => (isObject(v) ? { ...v, issuing_mining_rounds: rotated(v.issuing_mining_rounds) } : v)) : res) },
+  },
+  {
+    name: 'hunt3-get-user-never-deactivated',
+    description: 'GET /v2/users/{user-id} answers isDeactivated false whatever the user is (the list and the update answer are right): an admin tool looking a user up before reactivating it sees it active',
+    caughtBy: 'ledger.users.list-includes-created',
+    fault: { response: (req, res) => (req.method === 'GET' && /^\/v2\/users\/[^/]+$/.test(pathOf(req.url)) ? ok200(res, (v) => deep(v, (o) => ('isDeactivated' in o ? { ...o, isDeactivated: false } : o))) : res) },
+  },
+  {
+    name: 'hunt3-reassignment-counter-starts-at-one',
+    description: 'reassignment counters count from 1 (a created contract shows 1 in the active contracts, its first unassignment 2): a client ordering reassignments by counter takes the create for a reassigned contract',
+    caughtBy: 'ledger.reassignment.unassign-assign',
+    fault: everywhere((o) => (counterOf(o) !== undefined ? { ...o, reassignmentCounter: counterOf(o)! + 1 } : o)),
+  },
+  {
+    name: 'hunt3-reassignment-counter-never-grows',
+    description: 'reassignment counters stay 0 through unassignments and assignments: a client cannot tell which of two reassignments of a contract came later',
+    caughtBy: 'ledger.reassignment.unassign-assign',
+    fault: everywhere((o) => (counterOf(o) !== undefined ? { ...o, reassignmentCounter: 0 } : o)),
+  },
+  {
+    name: 'hunt3-assignment-counter-one-ahead',
+    description: 'an assignment (and the contract it activates) carries a counter one more than its unassignment: the two halves of one reassignment no longer pair up',
+    caughtBy: 'ledger.reassignment.unassign-assign',
+    fault: everywhere((o) => {
+      const a = isObject(o.JsAssignmentEvent) ? o.JsAssignmentEvent : undefined;
+      if (a !== undefined && typeof a.reassignmentCounter === 'number') return { ...o, JsAssignmentEvent: { ...a, reassignmentCounter: a.reassignmentCounter + 1 } };
+      const c = isObject(o.JsActiveContract) ? o.JsActiveContract : undefined;
+      return c !== undefined && typeof c.reassignmentCounter === 'number' && c.reassignmentCounter > 0 ? { ...o, JsActiveContract: { ...c, reassignmentCounter: c.reassignmentCounter + 1 } } : o;
+    }),
+  },
+  {
+    name: 'hunt3-completion-names-another-user',
+    description: "completions carry another user than the one that submitted the command: a client matching its completions by user drops its own",
+    caughtBy: 'ledger.command-completions.by-party',
+    fault: everywhere((o) => (typeof o.userId === 'string' && typeof o.commandId === 'string' && 'status' in o ? { ...o, userId: 'someone-else' } : o)),
+  },
+  {
+    name: 'hunt3-party-lookup-path-party-only',
+    description: 'GET /v2/parties/{party} answers at most one party, ignoring ?parties=: a wallet looking several parties up at once learns of the first only',
+    caughtBy: 'ledger.parties.get-unknown-empty',
+    fault: {
+      response: (req, res) =>
+        req.method === 'GET' && /^\/v2\/parties\/[^/]+$/.test(pathOf(req.url)) && pathOf(req.url) !== '/v2/parties/participant-id'
+          ? ok200(res, (v) => (isObject(v) && Array.isArray(v.partyDetails) ? { ...v, partyDetails: v.partyDetails.slice(0, 1) } : v))
+          : res,
+    },
+  },
+  {
+    name: 'hunt3-external-allocate-any-signature',
+    description: "POST /v2/parties/external/allocate does not check that the party's key signed the multiHash: anyone can onboard the party id of a key they do not hold",
+    caughtBy: 'ledger.external-party.allocate-needs-the-key',
+    fault: allocatesWithoutTheKey(),
+  },
+  {
+    name: 'hunt3-create-and-exercise-creates-only',
+    description: 'CreateAndExerciseCommand runs its create and drops the exercise: the command succeeds, the choice never happens',
+    caughtBy: 'ledger.commands.create-and-exercise',
+    fault: onRequest(/^\/v2\/commands\//, (v) =>
+      deep(v, (o) => (isObject(o.CreateAndExerciseCommand) ? { CreateCommand: { templateId: o.CreateAndExerciseCommand.templateId, createArguments: o.CreateAndExerciseCommand.createArguments } } : o)) as Json,
+    ),
+  },
+  {
+    name: 'hunt3-acs-delta-keeps-transient-contracts',
+    description: 'update-by-id serves ACS_DELTA with the events of LEDGER_EFFECTS: a contract created and consumed in the same transaction shows as created, so an ACS kept from the deltas holds a contract that never was active',
+    caughtBy: 'ledger.commands.create-and-exercise',
+    fault: onRequest(/^\/v2\/updates\/update-by-id$/, (v) => deep(v, (o) => (o.transactionShape === 'TRANSACTION_SHAPE_ACS_DELTA' ? { ...o, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } : o)) as Json),
+  },
+];
