@@ -47,6 +47,14 @@ describe.skipIf(!HAS_DARS)('createHandlers({ spliceDars }) (needs ../shared/upst
     expect(mock.spliceWorld).toEqual(world);
   });
 
+  it("vets only packages it holds: the ports' splice-amulet leaves the vetting with /v2/packages", async () => {
+    const listed = ((await (await fetch(`${URL_}/v2/packages`)).json()) as { packageIds: string[] }).packageIds;
+    const vetting = (await (await fetch(`${URL_}/v2/package-vetting/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { vettedPackages: { packages: { packageId: string; packageName?: string }[] }[] };
+    const vetted = vetting.vettedPackages.flatMap((v) => v.packages);
+    expect(vetted.filter((p) => !listed.includes(p.packageId))).toEqual([]);
+    expect([...new Set(vetted.filter((p) => p.packageName === 'splice-amulet').map((p) => p.packageId))]).toEqual([mock.spliceWorld!.splice.packageId]);
+  });
+
   it('refuses a folder without splice-amulet, naming it', () => {
     const empty = mkdtempSync(join(tmpdir(), 'splice-dars-'));
     try {

@@ -288,7 +288,9 @@ function effectiveVetting(ctx: PackageContext, synchronizerId: string): Map<stri
   const out = new Map<string, VettingBounds>();
   const unvetted = new Set(stored?.unvetted ?? []);
   for (const p of ctx.catalogue.packages()) if (!unvetted.has(p.packageId)) out.set(p.packageId, {});
-  for (const [id, bounds] of Object.entries(stored?.vetted ?? {})) out.set(id, bounds);
+  // Only packages the participant holds: a built-in package that yielded its name to an uploaded
+  // one (`preferUploadedPackageNames`, --splice-dars) left the participant, its vetting with it.
+  for (const [id, bounds] of Object.entries(stored?.vetted ?? {})) if (knownPackage(ctx, id)) out.set(id, bounds);
   return out;
 }
 
