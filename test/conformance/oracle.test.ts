@@ -55,6 +55,23 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     expect(compareAnswers(t, [{ contractId: cid('a'), v: 'x' }], b, {})).toMatchObject([{ path: '$[1].v' }]);
   });
 
+  it("leaves the shape of a ledger's data alone (payloads, Daml values, choice contexts): identifiers inside still pair", () => {
+    const b = new Bijection();
+    // Splice 0.1.22's AmuletRules against a port's: members differ inside the payload, not around it.
+    const t = { contract: { contract_id: cid('1'), payload: { dso: party('dso', 'a'), configSchedule: { initialValue: { transferPreapprovalFee: '1.0' } } } } };
+    const r = { contract: { contract_id: cid('a'), payload: { dso: party('dso', 'c'), configSchedule: { initialValue: {}, futureValues: [] } } } };
+    expect(compareAnswers(t, r, b, {})).toEqual([]);
+    expect(b.reference(party('dso', 'a'))).toBe(party('dso', 'c'));
+    const context = (values: Record<string, unknown>) => ({ choiceContext: { choiceContextData: { values }, disclosedContracts: [] }, transferKind: 'direct' });
+    expect(compareAnswers(context({ 'amulet-rules': cid('2'), 'external-party-config-state': cid('3') }), context({ 'amulet-rules': cid('b') }), b, {})).toEqual([]);
+    expect(b.reference(cid('2'))).toBe(cid('b'));
+    for (const key of ['createArgument', 'choiceArgument', 'exerciseResult', 'viewValue', 'contractKey']) {
+      expect(compareAnswers({ [key]: { a: '1', extra: true } }, { [key]: { a: '2' } }, b, {}), key).toEqual([]);
+    }
+    // Around the data the shape is still compared.
+    expect(compareAnswers({ contract: { payload: {}, created_at: 'x' } }, { contract: { payload: {} } }, b, {})).toMatchObject([{ path: '$.contract.created_at' }]);
+  });
+
   it('pairs maps keyed by identifiers (Scan rounds by contract id) and compares their shapes', () => {
     const b = new Bijection();
     expect(compareAnswers({ [cid('1')]: { round: 3 } }, { [cid('a')]: { round: 4 } }, b, {})).toEqual([]);

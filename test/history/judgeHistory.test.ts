@@ -153,6 +153,15 @@ describe('history judge: a transfer as the parser reads it', () => {
     const o = await judgeHistory(target(events).client, submitted());
     expect(o.kind === 'judged' ? o.violations.map((v) => v.id) : o).toContain('judge.history.unparsable');
   });
+
+  it("a tx-kind the parser does not know is the package's word, not the ledger's: counted as unlabelled, not failed", async () => {
+    // Splice 0.1.22's v2 allocation settlement writes tx-kind 'settle-V2-allocation', which core-tx-parser 1.8 predates.
+    const events = goodEvents();
+    const x = (events[0] as ReturnType<typeof transferExercise>).ExercisedEvent;
+    events[0] = { ExercisedEvent: { ...x, choice: 'Allocation_ExecuteTransfer', exerciseResult: { ...x.exerciseResult, meta: { values: { 'splice.lfdecentralizedtrust.org/tx-kind': 'settle-V2-allocation' } } } } };
+    const o = await judgeHistory(target(events).client, submitted());
+    expect(o).toMatchObject({ kind: 'judged', transactions: 1, holdings: 2, unlabelled: 2, violations: [] });
+  });
 });
 
 describe('history judge: what cannot be judged is a skip with its reason, never a pass', () => {

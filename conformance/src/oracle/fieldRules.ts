@@ -13,6 +13,16 @@ export const MAY_DIFFER: Readonly<Record<string, string>> = {
   tid: 'the trace id in an error\'s context is minted per request by each server',
 };
 
+/**
+ * Members holding a ledger's data whose shape the request does not decide: Daml values (a
+ * contract's payload, arguments, results, views, keys: their record fields are the target's
+ * package version's, Splice 0.1.22's AmuletRules has members 0.1.14's lacks) and a registry's
+ * choice context (its entries are the implementation's: another token, another Splice release).
+ * Identifiers inside still pair; shapes are the re-interpretation's and the judge's to check.
+ */
+const LEDGER_DATA_KEYS = new Set(['payload', 'createArgument', 'choiceArgument', 'exerciseResult', 'viewValue', 'contractKey', 'choiceContextData']);
+export const isLedgerDataKey = (key: string): boolean => LEDGER_DATA_KEYS.has(key);
+
 /** Numbers under these keys are ledger offsets. */
 const OFFSET_KEYS = /^(offset|beginExclusive|endInclusive|ledgerEnd|begin|end|prunedUpTo)$|Offset|_offset|PrunedUpTo/;
 export const isOffsetKey = (key: string): boolean => OFFSET_KEYS.test(key);
