@@ -240,6 +240,25 @@ for (const [label, dar] of [['splice-amulet 0.1.22 (a Splice release)', 'splice/
       expect(paid.map((a) => (a.amount as { initialAmount: string }).initialAmount)).toEqual(['5.0000000000']);
     });
 
+    it('the instrument lists the v2 APIs, and the v2 paths answer, only where this splice-amulet implements v2', async () => {
+      const v2 = !dar.endsWith('0.1.14.dar');
+      const instrument = (await server.http.get('/registry/metadata/v1/instruments/Amulet')).body as { supportedApis: Record<string, number> };
+      expect(Object.keys(instrument.supportedApis).filter((api) => api.endsWith('-v2')).sort()).toEqual(v2 ? ['splice-api-token-allocation-instruction-v2', 'splice-api-token-allocation-v2', 'splice-api-token-holding-v2', 'splice-api-token-transfer-instruction-v2'] : []);
+      expect(instrument.supportedApis['splice-api-token-transfer-instruction-v1']).toBe(1);
+      const { alice, bob } = world.parties;
+      const args = { actors: [alice], transfer: { ...transferArgs(alice, bob, '1.0', [world.amulet.holdings.alice[0]]).transfer, sender: { owner: alice, provider: null, id: '' }, receiver: { owner: bob, provider: null, id: '' } }, extraArgs: { context: { values: {} }, meta: { values: {} } } };
+      const paths = [
+        ['/registry/transfer-instruction/v2/transfer-factory', { choiceArguments: args, excludeDebugFields: true }],
+        [`/registry/transfer-instruction/v2/${world.amulet.transferToCarol}/choice-contexts/accept`, {}],
+        [`/registry/allocations/v2/${world.amulet.allocation}/choice-contexts/withdraw`, {}],
+      ] as const;
+      for (const [path, body] of paths) {
+        const res = await postJson(server, path, body);
+        if (v2) expect(res.status, `${path}: ${res.text}`).toBe(200);
+        else expect([path, res.status, (res.body as { error?: string }).error]).toEqual([path, 400, `This registry's Amulet (splice-amulet, package ${splice.packageId}) implements only the v1 token standard; use its /registry/.../v1/ paths`]);
+      }
+    });
+
     // Token standard v2 (splice-amulet 0.1.22 implements it; LocalNet's 0.1.14 has none).
     it.skipIf(dar.endsWith('0.1.14.dar'))('v2: both sides allocate through the v2 allocation factory and the venue settles the batch through the settlement factory', async () => {
       const { alice, bob, 'trading-venue': venue } = world.parties;

@@ -42,7 +42,8 @@ export type AllocationChoiceName = 'execute-transfer' | 'withdraw' | 'cancel';
 
 /**
  * Amulet's `supportedApis`: Splice's v1 list, and the v2 APIs this registry also serves for
- * Amulet by the same rule (registry-side only: no allocation-request-v2), so v2 clients find them.
+ * Amulet by the same rule (registry-side only: no allocation-request-v2), so v2 clients find them;
+ * the v1 list alone where the Amulet served implements no v2 (`AmuletRegistryV2.served`).
  */
 const AMULET_APIS: Readonly<Record<string, number>> = {
   ...AMULET_V1_APIS,
@@ -267,7 +268,7 @@ export class AmuletRegistry {
       totalSupply: supply.totalSupply,
       totalSupplyAsOf: toTimestamp(supply.asOf),
       decimals: 10,
-      supportedApis: AMULET_APIS,
+      supportedApis: this.v2.served ? AMULET_APIS : AMULET_V1_APIS,
       // Amulet holdings have only the implicit basic account: no provider, no account id to enter.
       // Scan sets neither field, which the document reads as this empty list.
       accountInputFieldsToShow: [],

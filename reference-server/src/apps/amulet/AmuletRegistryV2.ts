@@ -64,8 +64,15 @@ function all(checks: readonly (() => Result<unknown, LedgerError>)[]): Result<vo
  */
 export class AmuletRegistryV2 {
   readonly allocationTemplate: TemplateDef;
+  /**
+   * Whether the Amulet served implements token standard v2: its ExternalPartyAmuletRules is a v2
+   * TransferFactory (the ports' and splice-amulet 0.1.22's are; LocalNet's 0.1.14 is not, and
+   * its registry then neither lists v2 APIs nor serves the v2 paths).
+   */
+  readonly served: boolean;
 
   constructor(readonly registry: AmuletRegistry) {
+    this.served = [...registry.view.templates.externalPartyAmuletRules.interfaces.keys()].some((id) => id.endsWith(':Splice.Api.Token.TransferInstructionV2:TransferFactory'));
     // The v2 allocation of the Amulet the world is built on: splice-amulet 0.1.22's own beside its
     // AmuletAllocation (`--splice-dars`), else the ports' (declared: over Splice's packages a
     // `#splice-amulet` id names the uploaded package, and LocalNet's 0.1.14 has no v2 allocation).
@@ -73,6 +80,13 @@ export class AmuletRegistryV2 {
     const own = catalogue.resolveTemplate(`${registry.view.templates.amuletAllocation.packageId}:Splice.AmuletAllocationV2:AmuletAllocationV2`);
     const port = catalogue.declared(AMULET_ALLOCATION_V2_TEMPLATE);
     this.allocationTemplate = own.ok ? own.value : port?.kind === 'template' ? port : unwrapRegistration(catalogue.resolveTemplate(AMULET_ALLOCATION_V2_TEMPLATE));
+  }
+
+  /** 400 on a v2 path where the Amulet served implements v1 only (as the test tokens' v1 registry answers). */
+  unserved(): Result<never, LedgerError> | undefined {
+    if (this.served) return undefined;
+    const rules = this.registry.view.templates.externalPartyAmuletRules;
+    return fail('INVALID_ARGUMENT', `This registry's Amulet (${rules.packageName}, package ${rules.packageId}) implements only the v1 token standard; use its /registry/.../v1/ paths`);
   }
 
   /** POST /registry/transfer-instruction/v2/transfer-factory */

@@ -31,7 +31,7 @@ const transferInstructionRoutes = (v: Version): Route[] => [
     body: 'json',
     handle: ({ body, services }) => {
       const amulet = appsOf(services.ledger).amulet;
-      return jsonResult(v === 'v1' ? amulet.transferFactory(body) : amulet.v2.transferFactory(body));
+      return jsonResult(v === 'v1' ? amulet.transferFactory(body) : (amulet.v2.unserved() ?? amulet.v2.transferFactory(body)));
     },
   }),
   ...(['accept', 'reject', 'withdraw'] as const satisfies readonly InstructionChoiceName[]).map((choice) =>
@@ -41,7 +41,10 @@ const transferInstructionRoutes = (v: Version): Route[] => [
       operationId: `getTransferInstruction${choice[0]!.toUpperCase()}${choice.slice(1)}Context${suffix(v)}`,
       group: 'A',
       body: 'json',
-      handle: ({ params, body, services }) => jsonResult(appsOf(services.ledger).amulet.transferInstructionContext(choice, params['transferInstructionId'] ?? '', body)),
+      handle: ({ params, body, services }) => {
+        const amulet = appsOf(services.ledger).amulet;
+        return jsonResult((v === 'v2' ? amulet.v2.unserved() : undefined) ?? amulet.transferInstructionContext(choice, params['transferInstructionId'] ?? '', body));
+      },
     }),
   ),
 ];
@@ -53,7 +56,10 @@ const allocationContextRoute = (v: Version, choice: AllocationChoiceName, operat
     operationId: `${operationId}${suffix(v)}`,
     group: 'A',
     body: 'json',
-    handle: ({ params, body, services }) => jsonResult(appsOf(services.ledger).amulet.allocationContext(choice, params['allocationId'] ?? '', body, v)),
+    handle: ({ params, body, services }) => {
+      const amulet = appsOf(services.ledger).amulet;
+      return jsonResult((v === 'v2' ? amulet.v2.unserved() : undefined) ?? amulet.allocationContext(choice, params['allocationId'] ?? '', body, v));
+    },
   });
 
 const allocationFactoryRoute = (v: Version): Route =>
@@ -65,7 +71,7 @@ const allocationFactoryRoute = (v: Version): Route =>
     body: 'json',
     handle: ({ body, services }) => {
       const amulet = appsOf(services.ledger).amulet;
-      return jsonResult(v === 'v1' ? amulet.allocationFactory(body) : amulet.v2.allocationFactory(body));
+      return jsonResult(v === 'v1' ? amulet.allocationFactory(body) : (amulet.v2.unserved() ?? amulet.v2.allocationFactory(body)));
     },
   });
 
@@ -110,7 +116,10 @@ const amuletRegistryRoutes: readonly Route[] = [
     operationId: 'getSettlementFactoryV2',
     group: 'A',
     body: 'json',
-    handle: ({ body, services }) => jsonResult(appsOf(services.ledger).amulet.v2.settlementFactory(body)),
+    handle: ({ body, services }) => {
+      const v2 = appsOf(services.ledger).amulet.v2;
+      return jsonResult(v2.unserved() ?? v2.settlementFactory(body));
+    },
   }),
 ];
 
