@@ -24,6 +24,12 @@ describe('target profiles', () => {
     expect(r.registry).toEqual({ allocationInstructionId: env.CC_ALLOCATION_INSTRUCTION_ID, archivedAllocationInstructionId: '00dead', apis: ['allocation-instruction-v2'] });
   });
 
+  it('the registry profile fits a registry without allocation instructions (Amulet): the APIs come from CC_REGISTRY_APIS, comma-separated', () => {
+    const amulet = loadProfile('registry', { CC_REGISTRY_APIS: 'metadata-v1, transfer-instruction-v1,allocation-v1', CC_TRANSFER_INSTRUCTION_ID: '00' + 'd'.repeat(64) });
+    expect(amulet.registry).toEqual({ apis: ['metadata-v1', 'transfer-instruction-v1', 'allocation-v1'], transferInstructionId: '00' + 'd'.repeat(64) });
+    expect(() => loadProfile('registry', { CC_REGISTRY_APIS: 'transfer-instruction-v3' })).toThrow(/\/registry\/apis\/0 must be equal to one of the allowed values/);
+  });
+
   it('a required variable that is not set is a clear error', () => {
     expect(() => loadProfile('participant', {})).toThrow(/\/ledger\/userId uses \$\{CC_USER_ID\}, which is not set/);
   });

@@ -281,7 +281,7 @@ export function loadProfile(nameOrPath: string, env: NodeJS.ProcessEnv = process
 
 /** Validates a parsed profile, expands `${ENV}` and resolves relative key files. */
 export function parseProfile(raw: unknown, file: string, env: NodeJS.ProcessEnv = process.env): Profile {
-  const expanded = expandEnv(raw, file, env, '');
+  const expanded = apisAsList(expandEnv(raw, file, env, ''));
   if (!validate(expanded)) {
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`);
     throw new ProfileError(`profile ${file} is invalid:\n  ${problems.join('\n  ')}`);
@@ -290,6 +290,17 @@ export function parseProfile(raw: unknown, file: string, env: NodeJS.ProcessEnv 
   const keyFile = p.auth?.signing?.privateKeyFile;
   const withKey = keyFile && !isAbsolute(keyFile) ? { ...p, auth: { ...p.auth!, signing: { ...p.auth!.signing!, privateKeyFile: join(dirname(file), keyFile) } } } : p;
   return { ...withKey, file };
+}
+
+/**
+ * `registry.apis` given as one string (`${CC_REGISTRY_APIS:-...}`: the environment holds no
+ * lists) is the list of its comma- or space-separated names.
+ */
+function apisAsList(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  const p = v as { registry?: { apis?: unknown } };
+  if (typeof p.registry?.apis !== 'string') return v;
+  return { ...p, registry: { ...p.registry, apis: p.registry.apis.split(/[\s,]+/).filter((a) => a !== '') } };
 }
 
 /**
