@@ -121,4 +121,13 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     caughtBy: 'ledger.commands.create-and-exercise',
     fault: onRequest(/^\/v2\/updates\/update-by-id$/, (v) => deep(v, (o) => (o.transactionShape === 'TRANSACTION_SHAPE_ACS_DELTA' ? { ...o, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } : o)) as Json),
   },
+  {
+    name: 'hunt3-prepare-ignores-the-amount',
+    description: "prepare builds the create with another amount than the command's (a default where it should read the argument): the party signs the hash of what was prepared, and the participant commits it",
+    caughtBy: 'ledger.interactive.execute-and-wait-for-transaction',
+    reinterpret: 'judge.daml.payload',
+    fault: onRequest(/^\/v2\/interactive-submission\/prepare$/, (v) =>
+      deep(v, (o) => (isObject(o.createArguments) && typeof o.createArguments.amount === 'string' ? { ...o, createArguments: { ...o.createArguments, amount: '11.0' } } : o)) as Json,
+    ),
+  },
 ];

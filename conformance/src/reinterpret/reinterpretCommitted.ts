@@ -30,15 +30,35 @@ function parse(text: string | undefined): unknown {
   }
 }
 
-/** The commands, submitters and update id of one answered submission; or why they cannot be had. */
-export function submittedOf(e: Pick<Exchange, 'path' | 'request' | 'response'>): Submitted {
-  if (e.path.startsWith('/v2/interactive-submission/')) {
-    return { ok: false, reason: 'an interactive submission: its commands are inside the prepared transaction the suite signed, which is not re-run' };
+type Prepares = ReadonlyMap<string, Pick<Exchange, 'request'>>;
+
+/** The prepare requests of a check's exchanges by the prepared transaction each was answered (base64). */
+function preparesOf(exchanges: readonly Pick<Exchange, 'path' | 'request' | 'response'>[]): Prepares {
+  const out = new Map<string, Pick<Exchange, 'request'>>();
+  for (const e of exchanges) {
+    if (e.path !== '/v2/interactive-submission/prepare' || e.response?.status !== 200) continue;
+    const answer = parse(e.response.text);
+    if (isObject(answer) && typeof answer.preparedTransaction === 'string') out.set(answer.preparedTransaction, e);
   }
+  return out;
+}
+
+/**
+ * The commands, submitters and update id of one answered submission; or why they cannot be had.
+ * An execution of a prepared transaction is re-run on the commands of the prepare that answered
+ * it: what the participant prepared, had signed and committed must be what those commands do.
+ */
+export function submittedOf(e: Pick<Exchange, 'path' | 'request' | 'response'>, prepares: Prepares = new Map()): Submitted {
   const body = parse(e.request.body);
   const answer = parse(e.response?.text);
+  let source: unknown = body;
+  if (e.path.startsWith('/v2/interactive-submission/')) {
+    const prepared = isObject(body) && typeof body.preparedTransaction === 'string' ? prepares.get(body.preparedTransaction) : undefined;
+    if (prepared === undefined) return { ok: false, reason: 'an interactive submission of a prepared transaction no prepare of the check answered' };
+    source = parse(prepared.request.body);
+  }
   // submit-and-wait and the tree form take the commands at the top; the transaction form nests them.
-  const commands = isObject(body) && e.path.endsWith('/submit-and-wait-for-transaction') ? body.commands : body;
+  const commands = isObject(source) && e.path.endsWith('/submit-and-wait-for-transaction') ? source.commands : source;
   if (!isObject(commands) || !Array.isArray(commands.commands) || !Array.isArray(commands.actAs)) return { ok: false, reason: `the request to ${e.path} holds no commands with actAs` };
   const updateId = !isObject(answer) ? undefined
     : typeof answer.updateId === 'string' ? answer.updateId
@@ -81,8 +101,9 @@ export async function reinterpretCommitted(ctx: Pick<CheckContext, 'http' | 'sha
   const committed = submissions.filter((e) => e.response?.status === 200);
   if (tally === undefined || submissions.length === 0) return {};
   const source = httpLedgerSource(ctx);
+  const prepares = preparesOf(exchanges);
   for (const e of committed) {
-    const s = submittedOf(e);
+    const s = submittedOf(e, prepares);
     if (s.ok && tally.handedUpdate(s.updateId)) continue; // the check handed it over itself
     let r: Reinterpretation | { kind: 'off' };
     if (tally.mode === 'none') r = { kind: 'off' };
