@@ -130,4 +130,16 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
       deep(v, (o) => (isObject(o.createArguments) && typeof o.createArguments.amount === 'string' ? { ...o, createArguments: { ...o.createArguments, amount: '11.0' } } : o)) as Json,
     ),
   },
+  {
+    name: 'hunt3-package-version-clash-accepted',
+    description: 'an upload whose package takes the name and version of another already uploaded is answered 200 (the clash check skipped): two packages under one name and version, and package selection picks either',
+    caughtBy: 'ledger.packages.same-name-and-version-refused',
+    fault: {
+      response: (req, res) => {
+        if (req.method !== 'POST' || !/^\/v2\/(dars|packages)$/.test(pathOf(req.url)) || res.status !== 400) return res;
+        const v = parse(res.body);
+        return isObject(v) && v.code === 'KNOWN_PACKAGE_VERSION' ? jsonResponse(200, {}) : res;
+      },
+    },
+  },
 ];

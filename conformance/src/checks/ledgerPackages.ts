@@ -1,6 +1,6 @@
 import { buildDalf, buildDar } from '../generators/dar.js';
 import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
-import { firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
+import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
 import { readParty } from './support/ledger.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -174,6 +174,33 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
       }
       const { ids, exchange } = await listPackageIds(ctx);
       if (ids.includes(good.packageId)) ctx.fail(`a package of a refused DAR (${good.packageId}) was registered`, exchange);
+    },
+  }),
+  check({
+    id: 'ledger.packages.same-name-and-version-refused',
+    title: 'A package of the name and version of one already uploaded but other content is refused (KNOWN_PACKAGE_VERSION) and registers nothing; the same package again is accepted',
+    operationId: LedgerOp.uploadDar,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${PKG}: UploadDarFile (KNOWN_PACKAGE_VERSION: a name and version name one package); package upgrades (a new version takes a new version number)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const name = packageName(ctx, 'cc-clash');
+      // One name and version, two contents (the salt): two package ids.
+      const first = buildDalf({ name, version: '1.0.0', salt: 'first' });
+      const other = buildDalf({ name, version: '1.0.0', salt: 'other' });
+      const upload = (main: typeof first) => ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: false }, bytes: buildDar({ main }) });
+      const up = await upload(first);
+      skipUnlessAdmin(ctx, up, `POST ${darUploadPath(ctx)}`);
+      expectStatus(ctx, up, 200, `uploading ${name} 1.0.0`);
+      const again = await upload(first);
+      expectStatus(ctx, again, 200, `uploading the same ${name} 1.0.0 again`);
+      const clash = await upload(other);
+      expectStatus(ctx, clash, 400, `uploading another package as ${name} 1.0.0`);
+      expectCantonError(ctx, clash, `another package as ${name} 1.0.0`, ['KNOWN_PACKAGE_VERSION']);
+      const { ids, exchange } = await listPackageIds(ctx);
+      if (ids.includes(other.packageId)) ctx.fail(`the refused package ${other.packageId} was registered beside ${first.packageId} under one name and version`, exchange);
+      if (!ids.includes(first.packageId)) ctx.fail(`the package first uploaded as ${name} 1.0.0 (${first.packageId}) is not listed`, exchange);
     },
   }),
   check({
