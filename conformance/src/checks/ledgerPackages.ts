@@ -178,29 +178,31 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.packages.same-name-and-version-refused',
-    title: 'A package of the name and version of one already uploaded but other content is refused (KNOWN_PACKAGE_VERSION) and registers nothing; the same package again is accepted',
+    title: 'A package of the name and version of one already uploaded and vetted but other content is refused (KNOWN_PACKAGE_VERSION) and not vetted; the same package again is accepted',
     operationId: LedgerOp.uploadDar,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${PKG}: UploadDarFile (KNOWN_PACKAGE_VERSION: a name and version name one package); package upgrades (a new version takes a new version number)`,
+    specRef: `${PKG}: UploadDarFile (vetAllPackages); Canton topology TopologyManagerError KNOWN_PACKAGE_VERSION (two packages of one name and version are never vetted together)`,
     requires: { writes: true },
     async run(ctx) {
       const name = packageName(ctx, 'cc-clash');
       // One name and version, two contents (the salt): two package ids.
       const first = buildDalf({ name, version: '1.0.0', salt: 'first' });
       const other = buildDalf({ name, version: '1.0.0', salt: 'other' });
-      const upload = (main: typeof first) => ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: false }, bytes: buildDar({ main }) });
+      const sync = await firstSynchronizer(ctx);
+      // Vetted on upload: Canton checks a name and version when it vets (an unvetted package may be stored beside another).
+      const upload = (main: typeof first) => ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: true, synchronizerId: sync }, bytes: buildDar({ main }) });
       const up = await upload(first);
       skipUnlessAdmin(ctx, up, `POST ${darUploadPath(ctx)}`);
-      expectStatus(ctx, up, 200, `uploading ${name} 1.0.0`);
+      expectStatus(ctx, up, 200, `uploading and vetting ${name} 1.0.0`);
       const again = await upload(first);
       expectStatus(ctx, again, 200, `uploading the same ${name} 1.0.0 again`);
       const clash = await upload(other);
-      expectStatus(ctx, clash, 400, `uploading another package as ${name} 1.0.0`);
+      expectStatus(ctx, clash, 400, `uploading and vetting another package as ${name} 1.0.0`);
       expectCantonError(ctx, clash, `another package as ${name} 1.0.0`, ['KNOWN_PACKAGE_VERSION']);
-      const { ids, exchange } = await listPackageIds(ctx);
-      if (ids.includes(other.packageId)) ctx.fail(`the refused package ${other.packageId} was registered beside ${first.packageId} under one name and version`, exchange);
-      if (!ids.includes(first.packageId)) ctx.fail(`the package first uploaded as ${name} 1.0.0 (${first.packageId}) is not listed`, exchange);
+      const { entries, exchange } = await listVetted(ctx, { packageMetadataFilter: { packageIds: [first.packageId, other.packageId] } });
+      if (vettedOn(entries, sync, other.packageId)) ctx.fail(`the refused package ${other.packageId} is vetted on ${sync} beside ${first.packageId} under one name and version`, exchange);
+      if (!vettedOn(entries, sync, first.packageId)) ctx.fail(`the package first uploaded as ${name} 1.0.0 (${first.packageId}) is not vetted on ${sync}`, exchange);
     },
   }),
   check({

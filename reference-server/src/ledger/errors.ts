@@ -115,7 +115,8 @@ export const ErrorCodes = {
   DAR_VALIDATION_ERROR: def(8, 'INVALID_ARGUMENT'),
   // A package referencing a package neither in the DAR nor known (Validation.SelfConsistency).
   DAR_NOT_SELF_CONSISTENT: def(8, 'INVALID_ARGUMENT'),
-  KNOWN_PACKAGE_VERSION: def(9, 'FAILED_PRECONDITION'),
+  // Two packages of one name and version (Canton's TopologyManagerError.UpgradeVersion: InvalidIndependentOfSystemState).
+  KNOWN_PACKAGE_VERSION: def(8, 'INVALID_ARGUMENT'),
   PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER: def(9, 'FAILED_PRECONDITION'),
   PACKAGE_SERVICE_NOT_CONNECTED_TO_SYNCHRONIZER: def(9, 'FAILED_PRECONDITION'),
   UNRESOLVED_VETTING_REFERENCE: def(11, 'NOT_FOUND'),
