@@ -48,6 +48,15 @@ function allocatesWithoutTheKey(): Fault {
   };
 }
 
+/** An upload the participant refused with `code` answered 200 instead (the check behind it skipped). */
+const refusalAsSuccess = (code: string): Fault => ({
+  response: (req, res) => {
+    if (req.method !== 'POST' || !/^\/v2\/(dars|packages)$/.test(pathOf(req.url)) || res.status !== 400) return res;
+    const v = parse(res.body);
+    return isObject(v) && v.code === code ? jsonResponse(200, {}) : res;
+  },
+});
+
 export const HUNT3_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt3-issuing-round-keys-rotated',
@@ -134,12 +143,18 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     name: 'hunt3-package-version-clash-accepted',
     description: 'an upload whose package takes the name and version of another already uploaded is answered 200 (the clash check skipped): two packages under one name and version, and package selection picks either',
     caughtBy: 'ledger.packages.same-name-and-version-refused',
-    fault: {
-      response: (req, res) => {
-        if (req.method !== 'POST' || !/^\/v2\/(dars|packages)$/.test(pathOf(req.url)) || res.status !== 400) return res;
-        const v = parse(res.body);
-        return isObject(v) && v.code === 'KNOWN_PACKAGE_VERSION' ? jsonResponse(200, {}) : res;
-      },
-    },
+    fault: refusalAsSuccess('KNOWN_PACKAGE_VERSION'),
+  },
+  {
+    name: 'hunt3-upload-skips-type-checking',
+    description: 'uploads are not type-checked: a DAR whose package does not type-check is answered 200 (its code fails only when a command runs it, for every client after)',
+    caughtBy: 'ledger.packages.invalid-package-refused',
+    fault: refusalAsSuccess('DAR_VALIDATION_ERROR'),
+  },
+  {
+    name: 'hunt3-upload-skips-self-consistency',
+    description: 'uploads are not checked for missing dependencies: a DAR naming a package it does not carry is answered 200',
+    caughtBy: 'ledger.packages.invalid-package-refused',
+    fault: refusalAsSuccess('DAR_NOT_SELF_CONSISTENT'),
   },
 ];

@@ -1,3 +1,4 @@
+import { E, PackageBuilder, T } from '../../../daml-engine/index.js';
 import { buildDalf, buildDar } from '../generators/dar.js';
 import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
 import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
@@ -203,6 +204,37 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
       const { entries, exchange } = await listVetted(ctx, { packageMetadataFilter: { packageIds: [first.packageId, other.packageId] } });
       if (vettedOn(entries, sync, other.packageId)) ctx.fail(`the refused package ${other.packageId} is vetted on ${sync} beside ${first.packageId} under one name and version`, exchange);
       if (!vettedOn(entries, sync, first.packageId)) ctx.fail(`the package first uploaded as ${name} 1.0.0 (${first.packageId}) is not vetted on ${sync}`, exchange);
+    },
+  }),
+  check({
+    id: 'ledger.packages.invalid-package-refused',
+    title: 'A DAR whose package does not type-check (DAR_VALIDATION_ERROR), or names a package it does not carry and the participant lacks (DAR_NOT_SELF_CONSISTENT), is refused with 400 and registers nothing',
+    operationId: LedgerOp.uploadDar,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${PKG}: UploadDarFile; Canton PackageServiceErrors.Validation (ValidationError, SelfConsistency): uploaded Daml is validated before it is stored`,
+    requires: { writes: true },
+    async run(ctx) {
+      const cases = [
+        // Daml-LF typing (daml-lf-2.rst): a builtin applied to an argument of the wrong type.
+        { what: 'a value that does not type-check (ADD_INT64 1 "one")', code: 'DAR_VALIDATION_ERROR', value: E.call('ADD_INT64', [], E.int64(1), E.text('one')) },
+        // A reference to a package neither in the DAR nor on any participant (an id nobody has).
+        { what: 'a reference to a package the DAR does not carry', code: 'DAR_NOT_SELF_CONSISTENT', value: E.val({ packageId: 'e0'.repeat(32), module: 'Main', name: 'missing' }) },
+      ];
+      const refused: string[] = [];
+      for (const c of cases) {
+        const b = new PackageBuilder({ name: packageName(ctx, 'cc-invalid'), version: '1.0.0' });
+        b.module('Main').value('v', T.int64, c.value);
+        const built = b.build();
+        const e = await ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: false }, bytes: built.dar() });
+        skipUnlessAdmin(ctx, e, `POST ${darUploadPath(ctx)}`);
+        expectStatus(ctx, e, 400, `a DAR with ${c.what}`);
+        expectCantonError(ctx, e, `a DAR with ${c.what}`, [c.code]);
+        refused.push(built.id);
+      }
+      const { ids, exchange } = await listPackageIds(ctx);
+      const stored = refused.filter((id) => ids.includes(id));
+      if (stored.length > 0) ctx.fail(`refused packages were registered: ${stored.join(', ')}`, exchange);
     },
   }),
   check({
