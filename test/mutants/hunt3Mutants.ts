@@ -157,4 +157,10 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     caughtBy: 'ledger.packages.invalid-package-refused',
     fault: refusalAsSuccess('DAR_NOT_SELF_CONSISTENT'),
   },
+  {
+    name: 'hunt3-read-as-ignored',
+    description: "commands' readAs is ignored (only actAs parties' contracts are visible to the command): an app reading reference data as the public party gets CONTRACT_NOT_FOUND",
+    caughtBy: 'ledger.commands.read-as',
+    fault: onRequest(/^\/v2\/commands\//, (v) => deep(v, (o) => (Array.isArray(o.readAs) && Array.isArray(o.actAs) ? { ...o, readAs: [] } : o)) as Json),
+  },
 ];

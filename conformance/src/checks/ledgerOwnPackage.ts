@@ -1,7 +1,7 @@
-import { buildOwnPackage, OWN_MODULE } from '../reinterpret/ownPackage.js';
+import { BOARD_MODULE, buildBoardPackage, buildOwnPackage, OWN_MODULE } from '../reinterpret/ownPackage.js';
 import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
-import { expectStatus, isObject, objectBody, type Json } from './support/expect.js';
+import { expectCantonError, expectStatus, isObject, objectBody, type Json } from './support/expect.js';
 import { activeContracts, freshParty, ledgerEnd, readActiveContracts, userIdOf } from './support/ledger.js';
 import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, vettedOn } from './support/packages.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
@@ -100,6 +100,44 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       const active = await activeContracts(ctx, issuer, after.offset, { templateId });
       const still = active.contracts.filter((c) => c.createdEvent.contractId === first.contractId || c.createdEvent.contractId === next.contractId);
       if (still.length > 0) ctx.fail(`${still.map((c) => c.createdEvent.contractId).join(', ')} is still active after Bump and Archive consumed it`, active.exchange);
+    },
+  },
+  {
+    id: 'ledger.commands.read-as',
+    title: "readAs lets a command use a contract only the read-as party sees (the public-party pattern); without it the contract is not found",
+    group: 'ledger',
+    operationId: LedgerOp.submitAndWaitForTransaction,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: Commands.read_as (parties the submission reads as: their contracts are visible to the command, they authorize nothing); CONTRACT_NOT_FOUND`,
+    requires: { writes: true },
+    async run(ctx) {
+      const [publisher, audience, reader] = [await freshParty(ctx, 'cc-publisher'), await freshParty(ctx, 'cc-audience'), await freshParty(ctx, 'cc-reader')];
+      const built = buildBoardPackage(packageName(ctx, 'cc-board'));
+      const sync = await firstSynchronizer(ctx);
+      const path = darUploadPath(ctx);
+      const up = await ctx.http.request('ledger', { method: 'POST', path, query: { vetAllPackages: true, synchronizerId: sync }, bytes: built.dar() });
+      skipUnlessAdmin(ctx, up, `POST ${path}`);
+      expectStatus(ctx, up, 200, "uploading the suite's board package");
+      const templateId = `${built.id}:${BOARD_MODULE}:Board`;
+      const text = ctx.unique('cc-news');
+      const created = await submitJudged(ctx, publisher, { CreateCommand: { templateId, createArguments: { publisher, audience, text } } }, 'publishing a board');
+      const board = createdOf(created.events)[0];
+      if (typeof board?.contractId !== 'string') return ctx.fail('the create answered no CreatedEvent', created.exchange);
+      const userId = userIdOf(ctx);
+      const read = (readAs: readonly string[]) => ({
+        commands: { commands: [{ ExerciseCommand: { templateId, contractId: board.contractId, choice: 'Read', choiceArgument: { reader } } }], commandId: ctx.unique('cc-read-as'), actAs: [reader], readAs, ...(userId === undefined ? {} : { userId }) },
+        transactionFormat: ledgerEffects([reader]),
+      });
+      const seen = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: read([audience]) });
+      expectStatus(ctx, seen, 200, `${reader} reading the board as ${audience} (readAs)`);
+      const tx = objectBody(ctx, seen, 'read as the audience').transaction;
+      const result = isObject(tx) && Array.isArray(tx.events) ? exercisedOf(tx.events.filter(isObject), 'Read')[0]?.exerciseResult : undefined;
+      if (result !== text) ctx.fail(`Read answered ${JSON.stringify(result)}; the board says ${JSON.stringify(text)}`, seen);
+      // The reader alone is no stakeholder: the board is not visible to the command.
+      const unseen = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: read([]) });
+      expectStatus(ctx, unseen, 404, `${reader} reading the board without readAs`);
+      expectCantonError(ctx, unseen, 'reading without readAs', ['CONTRACT_NOT_FOUND']);
     },
   },
 ];

@@ -41,3 +41,28 @@ export function buildOwnPackage(name: string): BuiltPackage {
   });
   return b.build();
 }
+
+export const BOARD_MODULE = 'Suite.Board';
+
+/**
+ * The public-party pattern: a `Board` the publisher signs and a public party observes, whose
+ * nonconsuming `Read` any party may exercise (a flexible controller) and answers the board's text.
+ * A party that is no stakeholder sees the board only by reading as the public party (`readAs`).
+ */
+export function buildBoardPackage(name: string): BuiltPackage {
+  const b = new PackageBuilder({ name, version: '1.0.0' });
+  const m = b.module(BOARD_MODULE);
+  m.template('Board', {
+    fields: { publisher: T.party, audience: T.party, text: T.text },
+    signatories: (t) => E.list(T.party, [t.field('publisher')]),
+    observers: (t) => E.list(T.party, [t.field('audience')]),
+    choices: [
+      {
+        name: 'Read', consuming: false, arg: { reader: T.party }, returnType: T.text,
+        controllers: (c) => E.list(T.party, [c.argField('reader')]),
+        update: (c) => E.pure(T.text, c.field('text')),
+      },
+    ],
+  });
+  return b.build();
+}

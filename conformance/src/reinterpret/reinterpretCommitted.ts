@@ -20,7 +20,8 @@ export interface CommittedOutcome {
   readonly failure?: { readonly message: string; readonly exchange: Exchange };
 }
 
-type Submitted = { ok: true; commands: Json[]; actAs: string[]; updateId: string } | { ok: false; reason: string };
+/** `readers`: the submission's actAs and readAs parties, whose contracts the command could use and whose view is re-run. */
+type Submitted = { ok: true; commands: Json[]; actAs: string[]; readers: string[]; updateId: string } | { ok: false; reason: string };
 
 function parse(text: string | undefined): unknown {
   try {
@@ -65,7 +66,9 @@ export function submittedOf(e: Pick<Exchange, 'path' | 'request' | 'response'>, 
       : isObject(answer.transaction) ? answer.transaction.updateId
         : isObject(answer.transactionTree) ? answer.transactionTree.updateId : undefined;
   if (typeof updateId !== 'string') return { ok: false, reason: `the answer of ${e.path} names no updateId` };
-  return { ok: true, commands: commands.commands.filter(isObject), actAs: commands.actAs.filter((p): p is string => typeof p === 'string'), updateId };
+  const actAs = commands.actAs.filter((p): p is string => typeof p === 'string');
+  const readAs = Array.isArray(commands.readAs) ? commands.readAs.filter((p): p is string => typeof p === 'string') : [];
+  return { ok: true, commands: commands.commands.filter(isObject), actAs, readers: [...new Set([...actAs, ...readAs])], updateId };
 }
 
 /** The transaction `updateId` as LEDGER_EFFECTS for `parties`, or why it could not be read. */
@@ -109,8 +112,8 @@ export async function reinterpretCommitted(ctx: Pick<CheckContext, 'http' | 'sha
     if (tally.mode === 'none') r = { kind: 'off' };
     else if (!s.ok) r = { kind: 'skipped', reason: s.reason };
     else {
-      const tx = await readTransaction(ctx, s.updateId, s.actAs);
-      r = typeof tx === 'string' ? { kind: 'skipped', reason: tx } : await reinterpret(source, { commands: s.commands, actAs: s.actAs, parties: s.actAs, transaction: tx });
+      const tx = await readTransaction(ctx, s.updateId, s.readers);
+      r = typeof tx === 'string' ? { kind: 'skipped', reason: tx } : await reinterpret(source, { commands: s.commands, actAs: s.actAs, parties: s.readers, transaction: tx });
       // The answer itself carries interface views when the request asked for them: the engine's views too.
       const answered = answeredEvents(e);
       if (r.kind === 'agrees' && answered.some((x) => isObject(x) && isObject(x.CreatedEvent) && Array.isArray(x.CreatedEvent.interfaceViews) && x.CreatedEvent.interfaceViews.length > 0)) {
