@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
-import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
-import { deep, is, isObject, ok200, onRequest, type Json } from './mutantKit.js';
+import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse, type Upstream } from './mutantProxy.js';
+import { deep, is, isObject, ok200, onRequest, submittedCommands, without, type Json } from './mutantKit.js';
 
 /**
  * A third hunt, from consistent faults (the same rewrite on every HTTP answer and WebSocket frame,
@@ -56,6 +56,24 @@ const refusalAsSuccess = (code: string): Fault => ({
     return isObject(v) && v.code === code ? jsonResponse(200, {}) : res;
   },
 });
+
+/**
+ * Package selection by upload order: a command whose templates name a package by `#name` and
+ * state no preference gets one for the oldest vetted version of that name (read from the vetting).
+ */
+async function runOldestVersion(req: ProxyRequest, upstream: Upstream): Promise<ProxyRequest> {
+  const commands = submittedCommands(req);
+  const name = commands === undefined ? undefined : /"templateId":"#([^:"]+):/.exec(JSON.stringify(commands.commands.commands ?? []))?.[1];
+  if (commands === undefined || name === undefined || Array.isArray(commands.commands.packageIdSelectionPreference)) return req;
+  const vetting = parse((await upstream.send({ method: 'POST', url: '/v2/package-vetting/list', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ packageMetadataFilter: { packageNamePrefixes: [name] } }) })).body);
+  const versions = isObject(vetting) && Array.isArray(vetting.vettedPackages)
+    ? vetting.vettedPackages.flatMap((v) => (isObject(v) && Array.isArray(v.packages) ? v.packages.filter(isObject) : [])).filter((p) => p.packageName === name)
+    : [];
+  const oldest = versions.sort((a, b) => String(a.packageVersion).localeCompare(String(b.packageVersion), undefined, { numeric: true }))[0];
+  if (oldest === undefined) return req;
+  const withPreference = { ...commands.commands, packageIdSelectionPreference: [oldest.packageId] };
+  return { ...req, body: JSON.stringify(commands.body === commands.commands ? withPreference : { ...commands.body, commands: withPreference }) };
+}
 
 export const HUNT3_MUTANTS: readonly Mutant[] = [
   {
@@ -162,5 +180,17 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     description: "commands' readAs is ignored (only actAs parties' contracts are visible to the command): an app reading reference data as the public party gets CONTRACT_NOT_FOUND",
     caughtBy: 'ledger.commands.read-as',
     fault: onRequest(/^\/v2\/commands\//, (v) => deep(v, (o) => (Array.isArray(o.readAs) && Array.isArray(o.actAs) ? { ...o, readAs: [] } : o)) as Json),
+  },
+  {
+    name: 'hunt3-package-preference-ignored',
+    description: "commands' packageIdSelectionPreference is ignored: an app pinned to a version of its package runs the newest one",
+    caughtBy: 'ledger.commands.package-selection',
+    fault: onRequest(/^\/v2\/commands\//, (v) => deep(v, (o) => (Array.isArray(o.packageIdSelectionPreference) ? without(o, 'packageIdSelectionPreference') : o)) as Json),
+  },
+  {
+    name: 'hunt3-package-name-runs-oldest',
+    description: 'a command naming its template by package name runs the oldest vetted version of that name (the first uploaded), not the highest',
+    caughtBy: 'ledger.commands.package-selection',
+    fault: { request: runOldestVersion },
   },
 ];

@@ -140,4 +140,42 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       expectCantonError(ctx, unseen, 'reading without readAs', ['CONTRACT_NOT_FOUND']);
     },
   },
+  {
+    id: 'ledger.commands.package-selection',
+    title: 'A command naming its template by package name runs the highest vetted version of that name; packageIdSelectionPreference picks another version',
+    group: 'ledger',
+    operationId: LedgerOp.submitAndWaitForTransaction,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: Commands.package_id_selection_preference; smart contract upgrades (a #package-name reference resolves to the preferred package: the highest version vetted, unless the submission prefers one)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await freshParty(ctx, 'cc-selector');
+      const name = packageName(ctx, 'cc-versions');
+      // Two versions of one package, the same template (a valid upgrade): v1 uploaded first.
+      const [v1, v2] = [buildBoardPackage(name, '1.0.0'), buildBoardPackage(name, '2.0.0')];
+      const sync = await firstSynchronizer(ctx);
+      for (const built of [v1, v2]) {
+        const up = await ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: true, synchronizerId: sync }, bytes: built.dar() });
+        skipUnlessAdmin(ctx, up, `POST ${darUploadPath(ctx)}`);
+        expectStatus(ctx, up, 200, `uploading ${name} ${built.version}`);
+      }
+      const userId = userIdOf(ctx);
+      const create = async (preference: readonly string[]) => {
+        const commands = {
+          commands: [{ CreateCommand: { templateId: `#${name}:${BOARD_MODULE}:Board`, createArguments: { publisher: party, audience: party, text: 'v?' } } }],
+          commandId: ctx.unique('cc-select'), actAs: [party], ...(preference.length === 0 ? {} : { packageIdSelectionPreference: preference }), ...(userId === undefined ? {} : { userId }),
+        };
+        const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([party]) } });
+        expectStatus(ctx, e, 200, `creating #${name}:${BOARD_MODULE}:Board${preference.length === 0 ? '' : ' preferring v1'}`);
+        const tx = objectBody(ctx, e, 'create by package name').transaction;
+        const created = isObject(tx) && Array.isArray(tx.events) ? createdOf(tx.events.filter(isObject))[0] : undefined;
+        return { e, packageId: typeof created?.templateId === 'string' ? created.templateId.split(':')[0] : undefined };
+      };
+      const latest = await create([]);
+      if (latest.packageId !== v2.id) ctx.fail(`a create of #${name} ran package ${String(latest.packageId)}; the highest vetted version is 2.0.0 (${v2.id})`, latest.e);
+      const pinned = await create([v1.id]);
+      if (pinned.packageId !== v1.id) ctx.fail(`a create of #${name} preferring ${v1.id} (1.0.0) ran package ${String(pinned.packageId)}`, pinned.e);
+    },
+  },
 ];

@@ -49,8 +49,8 @@ export const BOARD_MODULE = 'Suite.Board';
  * nonconsuming `Read` any party may exercise (a flexible controller) and answers the board's text.
  * A party that is no stakeholder sees the board only by reading as the public party (`readAs`).
  */
-export function buildBoardPackage(name: string): BuiltPackage {
-  const b = new PackageBuilder({ name, version: '1.0.0' });
+export function buildBoardPackage(name: string, version = '1.0.0'): BuiltPackage {
+  const b = new PackageBuilder({ name, version });
   const m = b.module(BOARD_MODULE);
   m.template('Board', {
     fields: { publisher: T.party, audience: T.party, text: T.text },
