@@ -75,6 +75,20 @@ async function runOldestVersion(req: ProxyRequest, upstream: Upstream): Promise<
   return { ...req, body: JSON.stringify(commands.body === commands.commands ? withPreference : { ...commands.body, commands: withPreference }) };
 }
 
+/**
+ * Offset deduplication ignored: a submission whose period is a DeduplicationOffset is sent on
+ * under a fresh command id, so nothing deduplicates it (and it commits again).
+ */
+function dedupOffsetIgnored(): (req: ProxyRequest) => ProxyRequest {
+  let n = 0;
+  return (req) => {
+    const s = submittedCommands(req);
+    if (s === undefined || !isObject(s.commands.deduplicationPeriod) || !('DeduplicationOffset' in s.commands.deduplicationPeriod)) return req;
+    const fresh = { ...without(s.commands, 'deduplicationPeriod'), commandId: `${String(s.commands.commandId)}-again-${++n}` };
+    return { ...req, body: JSON.stringify(s.body === s.commands ? fresh : { ...s.body, commands: fresh }) };
+  };
+}
+
 export const HUNT3_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt3-issuing-round-keys-rotated',
@@ -192,5 +206,11 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     description: 'a command naming its template by package name runs the oldest vetted version of that name (the first uploaded), not the highest',
     caughtBy: 'ledger.commands.package-selection',
     fault: { request: runOldestVersion },
+  },
+  {
+    name: 'hunt3-dedup-offset-ignored',
+    description: 'a deduplication period given as an offset deduplicates nothing (only durations are honoured): a client resubmitting with the offset it last saw commits twice',
+    caughtBy: 'ledger.dedup.duplicate-409',
+    fault: { request: dedupOffsetIgnored() },
   },
 ];

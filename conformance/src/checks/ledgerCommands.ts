@@ -10,19 +10,24 @@ const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 
 export const ledgerCommandChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.dedup.duplicate-409',
-    title: 'Submitting the same change id twice is refused with 409 DUPLICATE_COMMAND, also with its actAs parties reordered',
+    title: 'Submitting the same change id twice is refused with 409 DUPLICATE_COMMAND, also with its actAs parties reordered, and with a deduplication period given as an offset before the first',
     operationId: LedgerOp.submitAndWait,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B} deduplication: (userId, actAs, commandId), actAs a set of parties; DUPLICATE_COMMAND, HTTP 409`,
+    specRef: `${UPSTREAM_B} deduplication: (userId, actAs, commandId), actAs a set of parties; deduplication_period (DeduplicationOffset: changes accepted after the offset; a ledger may extend a period, never shorten it); DUPLICATE_COMMAND, HTTP 409`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
       const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, ctx.unique('cc-dedup'));
-      await submitAndWait(ctx, body, 'first submission');
+      const first = await submitAndWait(ctx, body, 'first submission');
       const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: body });
       expectStatus(ctx, again, 409, 'the same change id submitted again');
       expectCantonError(ctx, again, 'duplicate submission', ['DUPLICATE_COMMAND', 'SUBMISSION_ALREADY_IN_FLIGHT']);
+      // A period from the offset just before the first acceptance covers it.
+      const since = first.completionOffset - 1;
+      const byOffset = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: { ...body, deduplicationPeriod: { DeduplicationOffset: { value: since } } } });
+      expectStatus(ctx, byOffset, 409, `the same change id with a deduplication period from offset ${since} (the first was accepted at ${first.completionOffset})`);
+      expectCantonError(ctx, byOffset, 'duplicate submission (deduplication offset)', ['DUPLICATE_COMMAND']);
       // actAs is a set: the same parties in another order are the same change id (a client's retry may reorder them).
       if (!ctx.profile.ledger?.allocateParties) return;
       const other = await freshParty(ctx, 'cc-dedup-other');
