@@ -1,4 +1,5 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { requestTopology } from './ledgerInteractive.js';
 import { eventFormat, ledgerEnd, readParty } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectStatus, isBase64, isObject, objectBody, type Json } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
@@ -45,20 +46,7 @@ interface GeneratedTopology {
 
 /** generate-topology for a fresh Ed25519 key on the first connected synchronizer, its answer checked for shape and mappings. */
 async function generateTopology(ctx: CheckContext): Promise<GeneratedTopology> {
-  const syncs = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
-  expectStatus(ctx, syncs, 200, 'connected synchronizers');
-  const list = objectBody(ctx, syncs, 'connected synchronizers').connectedSynchronizers;
-  const first = Array.isArray(list) ? (list[0] as { synchronizerId?: unknown } | undefined) : undefined;
-  if (typeof first?.synchronizerId !== 'string') return ctx.fail('no connected synchronizer to generate a topology on', syncs);
-  const synchronizer = first.synchronizerId;
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
-  const generated = await ctx.http.request('ledger', {
-    method: 'POST',
-    path: '/v2/parties/external/generate-topology',
-    json: { synchronizer, partyHint: ctx.unique('cc-topo').replace(/[^a-zA-Z0-9_-]/g, '-'), publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: raw.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
-  });
-  expectStatus(ctx, generated, 200, 'generate-topology');
+  const { synchronizerId: synchronizer, exchange: generated, privateKey } = await requestTopology(ctx, 'cc-topo');
   const t = objectBody(ctx, generated, 'generate-topology');
   const txs = t.topologyTransactions;
   if (typeof t.partyId !== 'string' || typeof t.publicKeyFingerprint !== 'string' || typeof t.multiHash !== 'string' || !Array.isArray(txs) || txs.length === 0 || !txs.every(isBase64)) {

@@ -27,22 +27,31 @@ export function needInteractive(ctx: CheckContext): void {
   if (ctx.profile.ledger?.interactiveSubmission === false) ctx.skip(`profile '${ctx.profile.name}' says the target offers no interactive submission (ledger.interactiveSubmission: false)`);
 }
 
-/** Allocates an external party bound to a fresh Ed25519 key the suite holds. */
-export async function externalParty(ctx: CheckContext): Promise<ExternalParty> {
+/**
+ * generate-topology for a fresh Ed25519 key the suite holds, on the first connected synchronizer
+ * (status 200 expected; the answer's shape is the caller's to check).
+ */
+export async function requestTopology(ctx: CheckContext, hint: string): Promise<{ synchronizerId: string; exchange: Exchange; privateKey: KeyObject }> {
   const syncs = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
   expectStatus(ctx, syncs, 200, 'connected synchronizers');
   const list = objectBody(ctx, syncs, 'connected synchronizers').connectedSynchronizers;
   const first = Array.isArray(list) ? list.find(isObject) : undefined;
-  if (!first || typeof first.synchronizerId !== 'string') return ctx.fail('no connected synchronizer to allocate an external party on', syncs);
+  if (!first || typeof first.synchronizerId !== 'string') return ctx.fail('no connected synchronizer to onboard an external party on', syncs);
   const synchronizerId = first.synchronizerId;
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
-  const topo = await ctx.http.request('ledger', {
+  const exchange = await ctx.http.request('ledger', {
     method: 'POST',
     path: '/v2/parties/external/generate-topology',
-    json: { synchronizer: synchronizerId, partyHint: ctx.unique('cc-ext').replace(/[^a-zA-Z0-9_-]/g, '-'), publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: b64(raw), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
+    json: { synchronizer: synchronizerId, partyHint: ctx.unique(hint).replace(/[^a-zA-Z0-9_-]/g, '-'), publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: b64(raw), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
   });
-  expectStatus(ctx, topo, 200, 'generate-topology');
+  expectStatus(ctx, exchange, 200, 'generate-topology');
+  return { synchronizerId, exchange, privateKey };
+}
+
+/** Allocates an external party bound to a fresh Ed25519 key the suite holds. */
+export async function externalParty(ctx: CheckContext): Promise<ExternalParty> {
+  const { synchronizerId, exchange: topo, privateKey } = await requestTopology(ctx, 'cc-ext');
   const t = objectBody(ctx, topo, 'generate-topology');
   if (typeof t.partyId !== 'string' || typeof t.publicKeyFingerprint !== 'string' || typeof t.multiHash !== 'string' || !Array.isArray(t.topologyTransactions)) {
     return ctx.fail('generate-topology must answer {partyId, publicKeyFingerprint, topologyTransactions, multiHash}', topo);

@@ -3,7 +3,7 @@ import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
 import { expectCantonError, expectStatus, isObject, objectBody, type Json } from './support/expect.js';
 import { activeContracts, freshParty, ledgerEnd, readActiveContracts, userIdOf } from './support/ledger.js';
-import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, vettedOn } from './support/packages.js';
+import { listPackageIds, listVetted, packageName, uploadVetted, vettedOn } from './support/packages.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -51,12 +51,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const [issuer, holder, watcher] = [await freshParty(ctx, 'cc-issuer'), await freshParty(ctx, 'cc-holder'), await freshParty(ctx, 'cc-watcher')];
       const built = buildOwnPackage(packageName(ctx, 'cc-vendor'));
-      // Vetting happens per synchronizer: a participant connected to several needs it named.
-      const sync = await firstSynchronizer(ctx);
-      const path = darUploadPath(ctx);
-      const up = await ctx.http.request('ledger', { method: 'POST', path, query: { vetAllPackages: true, synchronizerId: sync }, bytes: built.dar() });
-      skipUnlessAdmin(ctx, up, `POST ${path}`);
-      expectStatus(ctx, up, 200, 'uploading the suite\'s own package');
+      const { sync } = await uploadVetted(ctx, built.dar(), "uploading the suite's own package");
 
       const { ids, exchange: listed } = await listPackageIds(ctx);
       if (!ids.includes(built.id)) ctx.fail(`the uploaded package ${built.name} (${built.id}) is not listed by GET /v2/packages`, listed);
@@ -114,11 +109,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const [publisher, audience, reader] = [await freshParty(ctx, 'cc-publisher'), await freshParty(ctx, 'cc-audience'), await freshParty(ctx, 'cc-reader')];
       const built = buildBoardPackage(packageName(ctx, 'cc-board'));
-      const sync = await firstSynchronizer(ctx);
-      const path = darUploadPath(ctx);
-      const up = await ctx.http.request('ledger', { method: 'POST', path, query: { vetAllPackages: true, synchronizerId: sync }, bytes: built.dar() });
-      skipUnlessAdmin(ctx, up, `POST ${path}`);
-      expectStatus(ctx, up, 200, "uploading the suite's board package");
+      await uploadVetted(ctx, built.dar(), "uploading the suite's board package");
       const templateId = `${built.id}:${BOARD_MODULE}:Board`;
       const text = ctx.unique('cc-news');
       const created = await submitJudged(ctx, publisher, { CreateCommand: { templateId, createArguments: { publisher, audience, text } } }, 'publishing a board');
@@ -154,12 +145,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       const name = packageName(ctx, 'cc-versions');
       // Two versions of one package, the same template (a valid upgrade): v1 uploaded first.
       const [v1, v2] = [buildBoardPackage(name, '1.0.0'), buildBoardPackage(name, '2.0.0')];
-      const sync = await firstSynchronizer(ctx);
-      for (const built of [v1, v2]) {
-        const up = await ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: true, synchronizerId: sync }, bytes: built.dar() });
-        skipUnlessAdmin(ctx, up, `POST ${darUploadPath(ctx)}`);
-        expectStatus(ctx, up, 200, `uploading ${name} ${built.version}`);
-      }
+      for (const built of [v1, v2]) await uploadVetted(ctx, built.dar(), `uploading ${name} ${built.version}`);
       const userId = userIdOf(ctx);
       const create = async (preference: readonly string[]) => {
         const commands = {

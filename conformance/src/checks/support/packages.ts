@@ -33,6 +33,16 @@ export async function uploadFreshDar(
   return { main, dep, exchange };
 }
 
+/** Uploads `dar` vetting its packages on the first synchronizer (vetting is per synchronizer); 200 expected, a skip without ParticipantAdmin. */
+export async function uploadVetted(ctx: CheckContext, dar: Uint8Array, what: string): Promise<{ sync: string; exchange: Exchange }> {
+  const sync = await firstSynchronizer(ctx);
+  const path = darUploadPath(ctx);
+  const exchange = await ctx.http.request('ledger', { method: 'POST', path, query: { vetAllPackages: true, synchronizerId: sync }, bytes: dar });
+  skipUnlessAdmin(ctx, exchange, `POST ${path}`);
+  expectStatus(ctx, exchange, 200, what);
+  return { sync, exchange };
+}
+
 export async function listPackageIds(ctx: CheckContext): Promise<{ ids: string[]; exchange: Exchange }> {
   const exchange = await ctx.http.request('ledger', { method: 'GET', path: '/v2/packages' });
   expectStatus(ctx, exchange, 200, 'GET /v2/packages');
