@@ -213,4 +213,11 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     caughtBy: 'ledger.dedup.duplicate-409',
     fault: { request: dedupOffsetIgnored() },
   },
+  {
+    name: 'hunt3-created-at-one-second-late',
+    description: "every created event carries a createdAt one second after its transaction's effectiveAt (the time taken at commit, not at interpretation), the same wherever it is read",
+    caughtBy: 'ledger.submit.visible-in-acs',
+    judge: { invariant: 'judge.events.created-at' },
+    fault: everywhere((o) => (typeof o.createdAt === 'string' && typeof o.contractId === 'string' && Array.isArray(o.signatories) ? { ...o, createdAt: new Date(Date.parse(o.createdAt) + 1000).toISOString() } : o)),
+  },
 ];

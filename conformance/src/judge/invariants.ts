@@ -36,6 +36,11 @@ export const INVARIANTS = [
     rule: 'Splice Scan and the token-standard registry serve ledger contracts (payload, created_at, created_event_blob) as the ledger created them; a disclosed contract is the ledger\'s created event blob.',
   },
   {
+    id: 'judge.events.created-at',
+    title: "a created event's createdAt is the ledger effective time of the transaction that created it",
+    rule: 'Ledger API v2 event.proto: CreatedEvent.created_at is the ledger effective time of the transaction that created the contract (Transaction.effective_at of the update at the created event\'s offset).',
+  },
+  {
     id: 'judge.events.parties-computed',
     title: 'created events carry the signatories and observers their template computes',
     rule: 'Daml ledger model: a contract\'s signatories and observers are the template\'s `signatory` and `observer` expressions over its arguments; CreatedEvent.observers holds no signatory (ledger API v2 event.proto). Judged for the templates the suite knows (canton-conformance-samples).',

@@ -22,7 +22,7 @@ export interface Violation {
 }
 
 /** Kinds of fact the model keeps, each keyed by the target's own identifier. */
-export type FactKind = 'contract' | 'exercise' | 'update' | 'offset' | 'party' | 'user' | 'rights' | 'right' | 'idp' | 'error';
+export type FactKind = 'contract' | 'exercise' | 'update' | 'offset' | 'ledger-time' | 'party' | 'user' | 'rights' | 'right' | 'idp' | 'error';
 
 interface Field {
   readonly value: string;
