@@ -220,4 +220,10 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     judge: { invariant: 'judge.events.created-at' },
     fault: everywhere((o) => (typeof o.createdAt === 'string' && typeof o.contractId === 'string' && Array.isArray(o.signatories) ? { ...o, createdAt: new Date(Date.parse(o.createdAt) + 1000).toISOString() } : o)),
   },
+  {
+    name: 'hunt3-total-supply-negative',
+    description: "the instruments' totalSupply is the negated sum (burns counted as holdings), the same in the list and the lookup",
+    caughtBy: 'registry.metadata.instrument-list',
+    fault: { response: (req, res) => (req.method === 'GET' && /^\/registry\/metadata\/v1\/instruments(\/[^/]+)?$/.test(pathOf(req.url)) ? ok200(res, (v) => deep(v, (o) => (typeof o.totalSupply === 'string' && o.totalSupply !== '0' ? { ...o, totalSupply: `-${o.totalSupply}` } : o))) : res) },
+  },
 ];

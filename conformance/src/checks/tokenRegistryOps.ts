@@ -63,7 +63,7 @@ export const tokenRegistryOpChecks: readonly CheckDefinition[] = [
   contextCheck('registry.allocation.cancel-context-v2', 'getAllocationCancelContextV2', 'allocation-v2', (cid) => `/registry/allocations/v2/${cid}/choice-contexts/cancel`, alloc),
   {
     id: 'registry.metadata.instrument-list',
-    title: "The instrument list: id, name, symbol and decimals (0-10) per instrument, Amulet's 10 as Splice serves it; a pageSize out of range gets 400",
+    title: "The instrument list: id, name, symbol and decimals (0-10) per instrument, Amulet's 10 as Splice serves it, a totalSupply that is a non-negative decimal in those places; a pageSize out of range gets 400",
     group: 'registry',
     operationId: 'listInstruments',
     level: 'MUST',
@@ -81,6 +81,12 @@ export const tokenRegistryOpChecks: readonly CheckDefinition[] = [
         }
         // Splice's Amulet is served with 10 decimals, the places of the Decimal its holdings' amounts are.
         if (isObject(i) && i.id === AMULET_ID && i.decimals !== AMULET_DECIMALS) ctx.fail(`instrument ${AMULET_ID} answers decimals ${JSON.stringify(i.decimals)}; Splice's Amulet has ${AMULET_DECIMALS}`, e);
+        // A supply is an amount of holdings: a decimal, never negative, in the instrument's places.
+        if (isObject(i) && i.totalSupply !== undefined && i.totalSupply !== null) {
+          const places = Number.isInteger(i.decimals) ? (i.decimals as number) : 10;
+          const supply = typeof i.totalSupply === 'string' ? /^\d+(?:\.(\d+))?$/.exec(i.totalSupply) : null;
+          if (supply === null || (supply[1] ?? '').replace(/0+$/, '').length > places) ctx.fail(`instrument ${String(i.id)} answers totalSupply ${JSON.stringify(i.totalSupply)}: not a non-negative decimal of at most ${places} places`, e);
+        }
       }
       const bad = await ctx.http.request('registry', { method: 'GET', path: '/registry/metadata/v1/instruments?pageSize=-1', operationId: 'listInstruments' });
       expectStatus(ctx, bad, 400, 'pageSize -1');
