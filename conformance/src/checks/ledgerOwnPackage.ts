@@ -149,7 +149,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       const userId = userIdOf(ctx);
       const create = async (preference: readonly string[]) => {
         const commands = {
-          commands: [{ CreateCommand: { templateId: `#${name}:${BOARD_MODULE}:Board`, createArguments: { publisher: party, audience: party, text: 'v?' } } }],
+          commands: [{ CreateCommand: { templateId: `#${name}:${BOARD_MODULE}:Board`, createArguments: { publisher: party, audience: party, text: 'which version runs' } } }],
           commandId: ctx.unique('cc-select'), actAs: [party], ...(preference.length === 0 ? {} : { packageIdSelectionPreference: preference }), ...(userId === undefined ? {} : { userId }),
         };
         const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([party]) } });

@@ -52,14 +52,14 @@ function preparesOf(exchanges: readonly Pick<Exchange, 'path' | 'request' | 'res
 export function submittedOf(e: Pick<Exchange, 'path' | 'request' | 'response'>, prepares: Prepares = new Map()): Submitted {
   const body = parse(e.request.body);
   const answer = parse(e.response?.text);
-  let source: unknown = body;
+  let submitted: unknown = body;
   if (e.path.startsWith('/v2/interactive-submission/')) {
     const prepared = isObject(body) && typeof body.preparedTransaction === 'string' ? prepares.get(body.preparedTransaction) : undefined;
     if (prepared === undefined) return { ok: false, reason: 'an interactive submission of a prepared transaction no prepare of the check answered' };
-    source = parse(prepared.request.body);
+    submitted = parse(prepared.request.body);
   }
   // submit-and-wait and the tree form take the commands at the top; the transaction form nests them.
-  const commands = isObject(source) && e.path.endsWith('/submit-and-wait-for-transaction') ? source.commands : source;
+  const commands = isObject(submitted) && e.path.endsWith('/submit-and-wait-for-transaction') ? submitted.commands : submitted;
   if (!isObject(commands) || !Array.isArray(commands.commands) || !Array.isArray(commands.actAs)) return { ok: false, reason: `the request to ${e.path} holds no commands with actAs` };
   const updateId = !isObject(answer) ? undefined
     : typeof answer.updateId === 'string' ? answer.updateId
