@@ -226,4 +226,10 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     caughtBy: 'registry.metadata.instrument-list',
     fault: { response: (req, res) => (req.method === 'GET' && /^\/registry\/metadata\/v1\/instruments(\/[^/]+)?$/.test(pathOf(req.url)) ? ok200(res, (v) => deep(v, (o) => (typeof o.totalSupply === 'string' && o.totalSupply !== '0' ? { ...o, totalSupply: `-${o.totalSupply}` } : o))) : res) },
   },
+  {
+    name: 'hunt3-vetting-bounds-ignored',
+    description: "vetting updates drop newValidFromInclusive and newValidUntilExclusive: an upgrade an operator scheduled for later is vetted, and run, at once",
+    caughtBy: 'ledger.commands.package-selection',
+    fault: onRequest(/^\/v2\/package-vetting(\/update)?$/, (v) => deep(v, (o) => without(without(o, 'newValidFromInclusive'), 'newValidUntilExclusive')) as Json),
+  },
 ];

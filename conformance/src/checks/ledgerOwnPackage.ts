@@ -3,7 +3,7 @@ import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
 import { expectCantonError, expectStatus, isObject, objectBody, type Json } from './support/expect.js';
 import { activeContracts, freshParty, ledgerEnd, readActiveContracts, userIdOf } from './support/ledger.js';
-import { listPackageIds, listVetted, packageName, uploadVetted, vettedOn } from './support/packages.js';
+import { listPackageIds, listVetted, packageName, uploadVetted, vettedOn, vettingUpdate } from './support/packages.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -133,19 +133,20 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'ledger.commands.package-selection',
-    title: 'A command naming its template by package name runs the highest vetted version of that name; packageIdSelectionPreference picks another version',
+    title: 'A command naming its template by package name runs the highest version of that name vetted now (not one vetted only from later); packageIdSelectionPreference picks another version',
     group: 'ledger',
     operationId: LedgerOp.submitAndWaitForTransaction,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: Commands.package_id_selection_preference; smart contract upgrades (a #package-name reference resolves to the preferred package: the highest version vetted, unless the submission prefers one)`,
+    specRef: `${UPSTREAM_B}: Commands.package_id_selection_preference; smart contract upgrades (a #package-name reference resolves to the preferred package: the highest version vetted at the submission's time, unless the submission prefers one); UpdateVettedPackages Vet.new_valid_from_inclusive, VettedPackage.valid_from_inclusive`,
     requires: { writes: true },
     async run(ctx) {
       const party = await freshParty(ctx, 'cc-selector');
       const name = packageName(ctx, 'cc-versions');
       // Two versions of one package, the same template (a valid upgrade): v1 uploaded first.
       const [v1, v2] = [buildBoardPackage(name, '1.0.0'), buildBoardPackage(name, '2.0.0')];
-      for (const built of [v1, v2]) await uploadVetted(ctx, built.dar(), `uploading ${name} ${built.version}`);
+      let sync = '';
+      for (const built of [v1, v2]) ({ sync } = await uploadVetted(ctx, built.dar(), `uploading ${name} ${built.version}`));
       const userId = userIdOf(ctx);
       const create = async (preference: readonly string[]) => {
         const commands = {
@@ -162,6 +163,16 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       if (latest.packageId !== v2.id) ctx.fail(`a create of #${name} ran package ${String(latest.packageId)}; the highest vetted version is 2.0.0 (${v2.id})`, latest.e);
       const pinned = await create([v1.id]);
       if (pinned.packageId !== v1.id) ctx.fail(`a create of #${name} preferring ${v1.id} (1.0.0) ran package ${String(pinned.packageId)}`, pinned.e);
+      // An upgrade scheduled for later (v2 vetted only from a year ahead) is not the one that runs now.
+      const from = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
+      const { path, operationId } = vettingUpdate(ctx);
+      const scheduled = await ctx.http.request('ledger', { method: 'POST', path, operationId, json: { changes: [{ operation: { Vet: { value: { packages: [{ packageId: v2.id }], newValidFromInclusive: from } } } }], synchronizerId: sync } });
+      expectStatus(ctx, scheduled, 200, `vetting ${name} 2.0.0 only from ${from}`);
+      const listed = await listVetted(ctx, { packageMetadataFilter: { packageIds: [v2.id] } });
+      const bound = listed.entries.find((v) => v.synchronizerId === sync)?.packages.find((p) => p.packageId === v2.id)?.validFromInclusive;
+      if (bound === undefined || Date.parse(bound) !== Date.parse(from)) ctx.fail(`${name} 2.0.0 was vetted from ${from}, the vetting lists validFromInclusive ${JSON.stringify(bound)}`, listed.exchange);
+      const now = await create([]);
+      if (now.packageId !== v1.id) ctx.fail(`with 2.0.0 vetted only from ${from}, a create of #${name} now ran package ${String(now.packageId)}, not 1.0.0 (${v1.id}), the highest version vetted now`, now.e);
     },
   },
 ];
