@@ -86,7 +86,7 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
       out.push(...partiesComputed(o, seen));
       // The transaction at the event's offset has that ledger time (an assignment's event, at a
       // reassignment's offset, has no transaction there to differ from).
-      if (typeof o.offset === 'number') out.push(...model.read('ledger-time', String(o.offset), { at: time(o.createdAt) }, seen, startTick, () => 'judge.events.created-at'));
+      if (typeof o.offset === 'number') out.push(...model.read('ledger-time', String(o.offset), { effectiveAt: time(o.createdAt) }, seen, startTick, () => 'judge.events.created-at'));
     } else if (str(o.created_at) !== undefined && o.payload !== undefined) {
       out.push(...model.read('contract', cid, { templateId: o.template_id, createArgument: decimals(o.payload), createdAt: time(o.created_at), createdEventBlob: str(o.created_event_blob) }, seen, startTick, appOrSame(seen)));
     } else if (str(o.createdEventBlob) !== undefined && str(o.templateId) !== undefined && APP_PATH.test(path)) {
@@ -109,7 +109,7 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
       ...model.read('update', uid, { offset, recordTime: time(o.recordTime ?? st.recordTime), synchronizerId: str(o.synchronizerId) ?? str(st.synchronizerId), effectiveAt: time(o.effectiveAt) }, seen, startTick, writeOrSame(seen)),
     );
     if (offset !== undefined) out.push(...model.read('offset', String(offset), { updateId: uid }, seen, startTick, writeOrSame(seen)));
-    if (offset !== undefined && str(o.effectiveAt) !== undefined) out.push(...model.read('ledger-time', String(offset), { at: time(o.effectiveAt) }, seen, startTick, () => 'judge.events.created-at'));
+    if (offset !== undefined && str(o.effectiveAt) !== undefined) out.push(...model.read('ledger-time', String(offset), { effectiveAt: time(o.effectiveAt) }, seen, startTick, () => 'judge.events.created-at'));
   }
   // Users, parties and identity-provider configs the run created.
   if (typeof o.id === 'string' && typeof o.isDeactivated === 'boolean' && model.owns('user', o.id)) out.push(...model.read('user', o.id, userFields(o), seen, startTick));
