@@ -232,4 +232,16 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     caughtBy: 'ledger.commands.package-selection',
     fault: onRequest(/^\/v2\/package-vetting(\/update)?$/, (v) => deep(v, (o) => without(without(o, 'newValidFromInclusive'), 'newValidUntilExclusive')) as Json),
   },
+  {
+    name: 'hunt3-featured-app-right-of-another-provider',
+    description: "Scan's featured-apps lookup answers the right with another provider in its payload (an index keyed by the DSO, not the provider)",
+    caughtBy: 'scan.cross-group.featured-app-right-found',
+    fault: { response: (req, res) => (req.method === 'GET' && /^\/v0\/featured-apps\//.test(pathOf(req.url)) ? ok200(res, (v) => deep(v, (o) => (isObject(o.payload) && typeof o.payload.provider === 'string' ? { ...o, payload: { ...o.payload, provider: `other::1220${'ef'.repeat(32)}` } } : o))) : res) },
+  },
+  {
+    name: 'hunt3-featured-app-rights-never-found',
+    description: "Scan's featured-apps lookup never finds a right created after Scan started (a cache filled once)",
+    caughtBy: 'scan.cross-group.featured-app-right-found',
+    fault: { response: (req, res) => (req.method === 'GET' && /^\/v0\/featured-apps\//.test(pathOf(req.url)) ? ok200(res, (v) => (isObject(v) ? without(v, 'featured_app_right') : v)) : res) },
+  },
 ];

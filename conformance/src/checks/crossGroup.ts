@@ -3,6 +3,8 @@ import { claimsFor, mintToken } from '../target/mintToken.js';
 import { choiceContext } from './registry.js';
 import { preapprovalOf } from './scan.js';
 import { activeContracts, ledgerEnd } from './support/ledger.js';
+import { poll } from './support/poll.js';
+import { allocate, exerciseResult, submitTx } from './tokenRegistry.js';
 import { expectStatus, firstDifference, isObject, jsonEqual, objectBody, qualifiedName } from './support/expect.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -106,6 +108,40 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
         if (n.domain === undefined) continue;
         if (!ids.has(n.domain)) ctx.fail(`${n.what} names domain_id ${JSON.stringify(n.domain)}, which is none of the participant's connected synchronizers (${[...ids].join(', ')})`, n.e);
       }
+    },
+  },
+  {
+    id: 'scan.cross-group.featured-app-right-found',
+    title: "A featured app right the ledger just created (AmuletRules_DevNet_FeatureApp) is what Scan's featured-apps lookup answers for its provider",
+    group: 'scan',
+    operationId: 'lookupFeaturedAppRight',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${SD}; Splice Scan: GET /v0/featured-apps/{provider_party_id} (the provider's FeaturedAppRight); AmuletRules_DevNet_FeatureApp`,
+    requires: { groups: ['scan', 'ledger'], writes: true },
+    async run(ctx) {
+      if (ctx.profile.registry?.devNetTap !== true) ctx.skip(`profile '${ctx.profile.name}' does not allow DevNet choices (registry.devNetTap)`);
+      const provider = await allocate(ctx, 'cc-featured');
+      const rulesE = await ctx.http.request('scan', { method: 'POST', path: '/v0/amulet-rules', json: {}, operationId: 'getAmuletRules' });
+      expectStatus(ctx, rulesE, 200, 'AmuletRules from Scan');
+      const update = objectBody(ctx, rulesE, 'AmuletRules').amulet_rules_update;
+      const rules = isObject(update) && isObject(update.contract) ? update.contract : ctx.fail('AmuletRules from Scan carries no contract', rulesE);
+      const tx = await submitTx(ctx, provider, {
+        ExerciseCommand: { templateId: '#splice-amulet:Splice.AmuletRules:AmuletRules', contractId: rules.contract_id, choice: 'AmuletRules_DevNet_FeatureApp', choiceArgument: { provider } },
+      }, [{ templateId: rules.template_id, contractId: rules.contract_id, createdEventBlob: rules.created_event_blob }], `${provider} featuring itself (AmuletRules_DevNet_FeatureApp)`);
+      const result = exerciseResult(tx);
+      const cid = isObject(result) && typeof result.featuredAppRightCid === 'string' ? result.featuredAppRightCid : ctx.fail('AmuletRules_DevNet_FeatureApp answered no featuredAppRightCid');
+      // Scan reads the ledger as it ingests it: the right appears after a while, never as another.
+      await poll(ctx, 200, async (lastTry) => {
+        const e = await ctx.http.request('scan', { method: 'GET', path: `/v0/featured-apps/${encodeURIComponent(provider)}`, operationId: 'lookupFeaturedAppRight' });
+        expectStatus(ctx, e, 200, `the featured app right of ${provider}`);
+        const right = objectBody(ctx, e, 'featured app right').featured_app_right;
+        if (right === undefined || right === null) return lastTry ? ctx.fail(`${provider}'s featured app right ${cid}, created on the ledger, is not what Scan answers: no right`, e) : undefined;
+        if (!isObject(right) || right.contract_id !== cid || !isObject(right.payload) || right.payload.provider !== provider) {
+          return ctx.fail(`Scan answers ${isObject(right) ? `${String(right.contract_id)} of provider ${String(isObject(right.payload) ? right.payload.provider : undefined)}` : JSON.stringify(right)} for ${provider}, whose right on the ledger is ${cid}`, e);
+        }
+        return true;
+      });
     },
   },
 ];
