@@ -14,11 +14,17 @@ export const MAY_DIFFER: Readonly<Record<string, string>> = {
 };
 
 /**
- * Members holding a ledger's data whose shape the request does not decide: Daml values (a
- * contract's payload, arguments, results, views, keys: their record fields are the target's
- * package version's, Splice 0.1.22's AmuletRules has members 0.1.14's lacks) and a registry's
- * choice context (its entries are the implementation's: another token, another Splice release).
- * Identifiers inside still pair; shapes are the re-interpretation's and the judge's to check.
+ * Members holding a ledger's data, whose shape the target's own packages decide, not the request:
+ * Daml values (a contract's payload, arguments, results, views, keys: Splice 0.1.22's AmuletRules
+ * has members 0.1.14's lacks) and a registry's choice context (the entries its implementation's
+ * choices read). The oracle pairs the identifiers inside but leaves their shape to the rules that
+ * judge it against the target itself:
+ * - a ledger value is the engine's evaluation of the target's own package (re-interpretation,
+ *   `judge.daml.payload`, `judge.daml.*`);
+ * - a contract Scan or the registry serves is the ledger's created event (`judge.payloads.unchanged`)
+ *   and the same on every endpoint that serves it (`judge.facts.reread-equal`);
+ * - a choice context lets its choice succeed on the target's ledger (`registry.*.context-usable`,
+ *   `registry.cross-group.*-lets-*-succeed`).
  */
 const LEDGER_DATA_KEYS = new Set(['payload', 'createArgument', 'choiceArgument', 'exerciseResult', 'viewValue', 'contractKey', 'choiceContextData']);
 export const isLedgerDataKey = (key: string): boolean => LEDGER_DATA_KEYS.has(key);

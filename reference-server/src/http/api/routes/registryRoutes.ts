@@ -1,5 +1,6 @@
 import { appsOf } from '../../../apps/index.js';
 import type { AllocationChoiceName, InstructionChoice, InstructionChoiceName } from '../../../apps/index.js';
+import type { LedgerError, Result } from '../../../ledger/index.js';
 import { jsonResult } from '../ledgerResult.js';
 import { defineRoute, type Route } from '../route.js';
 
@@ -21,6 +22,10 @@ const sampleRegistryRoutes: readonly Route[] = [
 
 type Version = 'v1' | 'v2';
 const suffix = (v: Version) => v.toUpperCase();
+type Amulet = ReturnType<typeof appsOf>['amulet'];
+
+/** Amulet's answer on a `v` path; on a v2 path, the 400 of an Amulet that implements only v1 first. */
+const amuletResult = <T>(v: Version, amulet: Amulet, answer: () => Result<T, LedgerError>) => jsonResult<T>((v === 'v2' ? amulet.v2.unserved() : undefined) ?? answer());
 
 const transferInstructionRoutes = (v: Version): Route[] => [
   defineRoute<unknown>({
@@ -31,7 +36,7 @@ const transferInstructionRoutes = (v: Version): Route[] => [
     body: 'json',
     handle: ({ body, services }) => {
       const amulet = appsOf(services.ledger).amulet;
-      return jsonResult(v === 'v1' ? amulet.transferFactory(body) : (amulet.v2.unserved() ?? amulet.v2.transferFactory(body)));
+      return amuletResult(v, amulet, () => (v === 'v1' ? amulet.transferFactory(body) : amulet.v2.transferFactory(body)));
     },
   }),
   ...(['accept', 'reject', 'withdraw'] as const satisfies readonly InstructionChoiceName[]).map((choice) =>
@@ -43,7 +48,7 @@ const transferInstructionRoutes = (v: Version): Route[] => [
       body: 'json',
       handle: ({ params, body, services }) => {
         const amulet = appsOf(services.ledger).amulet;
-        return jsonResult((v === 'v2' ? amulet.v2.unserved() : undefined) ?? amulet.transferInstructionContext(choice, params['transferInstructionId'] ?? '', body));
+        return amuletResult(v, amulet, () => amulet.transferInstructionContext(choice, params['transferInstructionId'] ?? '', body));
       },
     }),
   ),
@@ -58,7 +63,7 @@ const allocationContextRoute = (v: Version, choice: AllocationChoiceName, operat
     body: 'json',
     handle: ({ params, body, services }) => {
       const amulet = appsOf(services.ledger).amulet;
-      return jsonResult((v === 'v2' ? amulet.v2.unserved() : undefined) ?? amulet.allocationContext(choice, params['allocationId'] ?? '', body, v));
+      return amuletResult(v, amulet, () => amulet.allocationContext(choice, params['allocationId'] ?? '', body, v));
     },
   });
 
@@ -71,7 +76,7 @@ const allocationFactoryRoute = (v: Version): Route =>
     body: 'json',
     handle: ({ body, services }) => {
       const amulet = appsOf(services.ledger).amulet;
-      return jsonResult(v === 'v1' ? amulet.allocationFactory(body) : (amulet.v2.unserved() ?? amulet.v2.allocationFactory(body)));
+      return amuletResult(v, amulet, () => (v === 'v1' ? amulet.allocationFactory(body) : amulet.v2.allocationFactory(body)));
     },
   });
 
@@ -117,8 +122,8 @@ const amuletRegistryRoutes: readonly Route[] = [
     group: 'A',
     body: 'json',
     handle: ({ body, services }) => {
-      const v2 = appsOf(services.ledger).amulet.v2;
-      return jsonResult(v2.unserved() ?? v2.settlementFactory(body));
+      const amulet = appsOf(services.ledger).amulet;
+      return amuletResult('v2', amulet, () => amulet.v2.settlementFactory(body));
     },
   }),
 ];
