@@ -22,11 +22,11 @@ function source(contracts: ReportedContract[] = [], packages: 'served' | 'missin
 }
 const input: ReportedContract = { contractId: cid, templateId, createArgument: args, signatories: [issuer], observers: [holder, watcher] };
 
-const createEvent = (over: Record<string, unknown> = {}) => ({ CreatedEvent: { nodeId: 0, contractId: '00cd', templateId, createArgument: args, signatories: [issuer], observers: [holder, watcher], witnessParties: [issuer], ...over } });
+const createEvent = (over: Record<string, unknown> = {}) => ({ CreatedEvent: { nodeId: 0, contractId: '00cd', templateId, packageName: 'reinterpret-unit', createArgument: args, signatories: [issuer], observers: [holder, watcher], witnessParties: [issuer], ...over } });
 const create = (events: unknown[]): JudgedSubmission => ({ commands: [{ CreateCommand: { templateId, createArguments: args } }], actAs: [issuer], parties: [issuer], transaction: { events } });
 const describeTx = (over: Record<string, unknown> = {}): JudgedSubmission => ({
   commands: [{ ExerciseCommand: { templateId, contractId: cid, choice: 'Describe', choiceArgument: { times: '2' } } }], actAs: [issuer], parties: [issuer],
-  transaction: { events: [{ ExercisedEvent: { nodeId: 0, lastDescendantNodeId: 0, contractId: cid, templateId, choice: 'Describe', choiceArgument: { times: '2' }, consuming: false, actingParties: [issuer], exerciseResult: 'n-6', witnessParties: [issuer], ...over } }] },
+  transaction: { events: [{ ExercisedEvent: { nodeId: 0, lastDescendantNodeId: 0, contractId: cid, templateId, packageName: 'reinterpret-unit', choice: 'Describe', choiceArgument: { times: '2' }, consuming: false, actingParties: [issuer], exerciseResult: 'n-6', witnessParties: [issuer], ...over } }] },
 });
 
 describe('reinterpret', () => {
@@ -41,6 +41,8 @@ describe('reinterpret', () => {
       [create([createEvent({ observers: [holder] })]), 'judge.daml.observers', 'events[0].observers'],
       [create([createEvent({ createArgument: { ...args, count: '4' } })]), 'judge.daml.payload', 'events[0].createArgument'],
       [create([createEvent({ templateId: `${'f'.repeat(64)}:${OWN_MODULE}:Ticket` })]), 'judge.daml.template', 'events[0].templateId'],
+      [create([createEvent({ packageName: 'reinterpret-unit-renamed' })]), 'judge.daml.package-name', 'events[0].packageName'],
+      [describeTx({ packageName: 'other' }), 'judge.daml.package-name', 'events[0].packageName'],
       [create([createEvent(), createEvent({ nodeId: 1 })]), 'judge.daml.nodes', 'events'],
       [describeTx({ consuming: true }), 'judge.daml.consuming', 'events[0].consuming'],
       [describeTx({ exerciseResult: 'n-3' }), 'judge.daml.exercise-result', 'events[0].exerciseResult'],

@@ -8,6 +8,7 @@ const RULE = 'Canton: every confirming participant re-interprets the submitted c
 export const JUDGE_DAML = [
   { id: 'judge.daml.nodes', title: 'the nodes the engine builds for the submitted commands, as the suite\'s parties see them (count, kind, choice, descendants)', rule: RULE },
   { id: 'judge.daml.template', title: 'each created and exercised event names the template (package, module, entity) the engine used', rule: RULE },
+  { id: 'judge.daml.package-name', title: 'each created and exercised event names the package name of its template\'s package (the name in that package\'s metadata)', rule: `${RULE} Package names: event.proto package_name, the name clients select templates by (#name:Module:Entity).` },
   { id: 'judge.daml.payload', title: 'each created event carries the argument the engine created (contract ids aside)', rule: RULE },
   { id: 'judge.daml.signatories', title: 'each created event carries the signatories the template computes', rule: `${RULE} Signatories are the template's signatory expression over its argument.` },
   { id: 'judge.daml.observers', title: 'each created event carries the observers the template computes (signatories excluded, as event.proto says)', rule: `${RULE} Observers are the template's observer expression over its argument.` },

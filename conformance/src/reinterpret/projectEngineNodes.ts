@@ -8,12 +8,15 @@ import { encodeJson, lookupInterface, lookupTemplate, type DataTypes, type Packa
 export type EngineEventNode =
   | {
       readonly kind: 'create'; readonly contractId: string; readonly templateId: string; readonly createArgument: unknown;
+      /** The name of the template's package (its metadata), as every event of the JSON API names it. */
+      readonly packageName: string | undefined;
       readonly signatories: readonly string[]; readonly observers: readonly string[];
       /** The suite's parties that witness the node (its informees and its ancestors'), sorted. */
       readonly witnesses: readonly string[];
     }
   | {
       readonly kind: 'exercise'; readonly contractId: string; readonly templateId: string; readonly choice: string; readonly consuming: boolean;
+      readonly packageName: string | undefined;
       readonly actingParties: readonly string[]; readonly exerciseResult: unknown; readonly descendants: number;
       readonly witnesses: readonly string[];
       /** The choice's argument as the JSON API encodes it (undefined when the choice is not found). */
@@ -27,6 +30,7 @@ const show = (q: QualifiedName) => `${q.packageId}:${q.module}:${q.name}`;
 export function projectEngineNodes(tx: Transaction, parties: ReadonlySet<string>, getPackage: (id: string) => Package | undefined, types: DataTypes): EngineEventNode[] {
   const out: EngineEventNode[] = [];
   const sees = (ps: readonly string[]) => ps.some((p) => parties.has(p));
+  const packageName = (q: QualifiedName) => getPackage(q.packageId)?.metadata?.name;
   // Witnesses (event.proto, witness_parties): the node's informees and all its ancestors', among the parties.
   const witnessesOf = (informees: readonly string[], above: ReadonlySet<string>) => new Set([...above, ...informees.filter((p) => parties.has(p))]);
   const visit = (id: number, shownAbove: boolean, above: ReadonlySet<string>): void => {
@@ -36,7 +40,7 @@ export function projectEngineNodes(tx: Transaction, parties: ReadonlySet<string>
       if (shownAbove || sees(n.stakeholders)) {
         const observers = n.observers.filter((p) => !n.signatories.includes(p));
         const witnesses = [...witnessesOf(n.stakeholders, above)].sort();
-        out.push({ kind: 'create', contractId: n.contractId, templateId: show(n.templateId), createArgument: encodeJson(n.argument, { kind: 'con', tycon: n.templateId, args: [] }, types), signatories: n.signatories, observers, witnesses });
+        out.push({ kind: 'create', contractId: n.contractId, templateId: show(n.templateId), packageName: packageName(n.templateId), createArgument: encodeJson(n.argument, { kind: 'con', tycon: n.templateId, args: [] }, types), signatories: n.signatories, observers, witnesses });
       }
       return;
     }
@@ -49,7 +53,7 @@ export function projectEngineNodes(tx: Transaction, parties: ReadonlySet<string>
       const exerciseResult = n.exerciseResult === undefined || choice === undefined ? undefined : encodeJson(n.exerciseResult, choice.returnType, types);
       const choiceArgument = choice === undefined ? undefined : encodeJson(n.choiceArgument, choice.argBinder.type, types);
       out.push({
-        kind: 'exercise', contractId: n.contractId, templateId: show(n.templateId), choice: n.choice, consuming: n.consuming, actingParties: n.actingParties, exerciseResult, descendants: 0,
+        kind: 'exercise', contractId: n.contractId, templateId: show(n.templateId), packageName: packageName(n.templateId), choice: n.choice, consuming: n.consuming, actingParties: n.actingParties, exerciseResult, descendants: 0,
         witnesses: [...witnesses].sort(), choiceArgument, interfaceId: n.interfaceId ? show(n.interfaceId) : undefined,
       });
     }
