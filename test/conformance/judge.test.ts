@@ -17,6 +17,44 @@ describe('the judge: answers against the target\'s own earlier answers', () => {
     expect(observe(m, { method: 'POST', path: '/v2/x', request: {}, status: 200, body: created('2026-01-01T00:00:00.123000Z') }, at('POST /c', 3), m.tick())).toEqual([]);
   });
 
+  it('witnesses: every requesting stakeholder whose filter takes the contract, and in ACS-delta reads no one else', () => {
+    const ev = (witnessParties: string[]) => [{ contractEntry: { JsActiveContract: { createdEvent: { ...created('2026-01-01T00:00:00Z').CreatedEvent, witnessParties } } } }];
+    const wildcard = { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] };
+    const viaInterface = { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: '#x:M:I' } } } }] };
+    const acs = (m: TargetModel, eventFormat: unknown, witnesses: string[]) =>
+      observe(m, { method: 'POST', path: '/v2/state/active-contracts', request: { activeAtOffset: 0, eventFormat }, status: 200, body: ev(witnesses) }, at('POST /acs', 1), m.tick()).map((x) => x.invariant);
+    const m = new TargetModel();
+    expect(acs(m, { filtersByParty: { i: wildcard, o: wildcard } }, ['i', 'o'])).toEqual([]);
+    expect(acs(m, { filtersByParty: { i: wildcard, o: wildcard } }, ['i'])).toEqual(['judge.events.witnesses-requested']);
+    expect(acs(m, { filtersByParty: { i: wildcard } }, ['i', 'o'])).toEqual(['judge.events.witnesses-requested']);
+    // A party whose filter takes the contract only through an interface may be left out, or named.
+    expect(acs(m, { filtersByParty: { i: wildcard, o: viaInterface } }, ['i'])).toEqual([]);
+    expect(acs(m, { filtersByParty: { i: wildcard, o: viaInterface } }, ['i', 'o'])).toEqual([]);
+    // For any party: the stakeholders the target said it hosts, once it said so.
+    expect(acs(m, { filtersForAnyParty: wildcard }, ['i'])).toEqual([]);
+    observe(m, { method: 'GET', path: '/v2/parties', request: undefined, status: 200, body: { partyDetails: [{ party: 'o', isLocal: true }] } }, at('GET /v2/parties', 2), m.tick());
+    expect(acs(m, { filtersForAnyParty: wildcard }, ['i'])).toEqual(['judge.events.witnesses-requested']);
+    expect(acs(m, { filtersForAnyParty: wildcard }, ['i', 'o'])).toEqual([]);
+    // Ledger effects also name the informees of the exercises above: more is allowed, less is not.
+    const effects = (witnesses: string[]) => observe(m, {
+      method: 'POST', path: '/v2/updates', status: 200,
+      request: { updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { i: wildcard, x: wildcard } }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } },
+      body: [{ update: { Transaction: { value: { events: [{ CreatedEvent: { ...created('2026-01-01T00:00:00Z').CreatedEvent, witnessParties: witnesses } }] } } } }],
+    }, at('POST /v2/updates', 3), m.tick()).map((x) => x.invariant);
+    expect(effects(['i', 'x'])).toEqual([]);
+    expect(effects([])).toEqual(['judge.events.witnesses-requested']);
+  });
+
+  it("an archive or exercise names the contract's template and package name; an upgraded package id is no difference", () => {
+    const m = new TargetModel();
+    observe(m, { method: 'POST', path: '/v2/x', request: {}, status: 200, body: created('2026-01-01T00:00:00Z') }, at('POST /x', 1), m.tick());
+    const archived = (templateId: string, packageName = 'canton-conformance-samples') =>
+      observe(m, { method: 'POST', path: '/v2/y', request: {}, status: 200, body: { ArchivedEvent: { contractId: '00aa', offset: 7, templateId, packageName, witnessParties: ['i'] } } }, at('POST /y', 2), m.tick()).map((x) => x.invariant);
+    expect(archived('q:Sample.Asset:Asset')).toEqual([]);
+    expect(archived('p:Sample.Asset:Other')).toEqual(['judge.facts.reread-equal']);
+    expect(archived('p:Sample.Asset:Asset', 'another-name')).toEqual(['judge.facts.reread-equal']);
+  });
+
   it('a signatory listed as observer breaks judge.events.parties-computed', () => {
     const v = observe(new TargetModel(), { method: 'POST', path: '/v2/x', request: {}, status: 200, body: created('2026-01-01T00:00:00Z', ['i']) }, at('POST /x', 1), 0);
     expect(v.map((x) => x.invariant)).toEqual(['judge.events.parties-computed']);

@@ -46,6 +46,11 @@ export const INVARIANTS = [
     rule: 'Daml ledger model: a contract\'s signatories and observers are the template\'s `signatory` and `observer` expressions over its arguments; CreatedEvent.observers holds no signatory (ledger API v2 event.proto). Judged for the templates the suite knows (canton-conformance-samples).',
   },
   {
+    id: 'judge.events.witnesses-requested',
+    title: 'a created event names as witnesses the requesting parties among its stakeholders (in ACS-delta reads, only those)',
+    rule: "Ledger API v2 event.proto: CreatedEvent.witness_parties are the requesting parties that are stakeholders of the contract (ACS-delta transactions, the active contract set) or informees of its node and the nodes above it (ledger effects). A read for any party requests every party the participant hosts: judged for the parties the target itself answered as local. A party whose filter takes the contract only through an interface may be left out.",
+  },
+  {
     id: 'judge.errors.consistent',
     title: "an error's code, category, gRPC code and HTTP status agree",
     rule: "Canton's error codes (base/errors ErrorCode.scala, ErrorCategory.scala): a code has one category and one gRPC code, every time it is answered; the JSON Ledger API answers a gRPC code with one HTTP status (GrpcHttpErrorCodes); the context's category repeats errorCategory.",

@@ -33,6 +33,7 @@ export function observe(model: TargetModel, a: Answer, seen: Observation, startT
   const judgedFrom = write ? model.tick() : startTick;
   for (const f of frames) walk(f, (o) => out.push(...readObject(model, o, a.path, obs, judgedFrom)));
   out.push(...judgeActiveContracts(model, a, obs));
+  out.push(...judgeWitnesses(model, a, obs));
   if (a.method === 'GET' && /^\/v2\/users\/[^/]+\/rights$/.test(a.path) && isObject(a.body) && Array.isArray(a.body.rights)) {
     const user = decodeURIComponent(a.path.split('/')[3]!);
     if (model.owns('user', user) && model.get('rights', user) !== undefined) out.push(...model.read('rights', user, { rights: rightsSet(a.body.rights) }, obs, startTick));
@@ -75,6 +76,7 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
       out.push(
         ...model.read('contract', cid, {
           templateId: str(o.templateId)?.startsWith('#') ? undefined : o.templateId,
+          templateName: templateNameOf(o.templateId),
           packageName: o.packageName,
           createArgument: o.createArgument === undefined ? undefined : decimals(o.createArgument),
           signatories: sorted(o.signatories),
@@ -88,9 +90,9 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
       // reassignment's offset, has no transaction there to differ from).
       if (typeof o.offset === 'number') out.push(...model.read('ledger-time', String(o.offset), { effectiveAt: time(o.createdAt) }, seen, startTick, () => 'judge.events.created-at'));
     } else if (str(o.created_at) !== undefined && o.payload !== undefined) {
-      out.push(...model.read('contract', cid, { templateId: o.template_id, createArgument: decimals(o.payload), createdAt: time(o.created_at), createdEventBlob: str(o.created_event_blob) }, seen, startTick, appOrSame(seen)));
+      out.push(...model.read('contract', cid, { templateId: o.template_id, templateName: templateNameOf(o.template_id), createArgument: decimals(o.payload), createdAt: time(o.created_at), createdEventBlob: str(o.created_event_blob) }, seen, startTick, appOrSame(seen)));
     } else if (str(o.createdEventBlob) !== undefined && str(o.templateId) !== undefined && APP_PATH.test(path)) {
-      out.push(...model.read('contract', cid, { templateId: str(o.templateId)!.startsWith('#') ? undefined : o.templateId, createdEventBlob: o.createdEventBlob }, seen, startTick, appOrSame(seen)));
+      out.push(...model.read('contract', cid, { templateId: str(o.templateId)!.startsWith('#') ? undefined : o.templateId, templateName: templateNameOf(o.templateId), createdEventBlob: o.createdEventBlob }, seen, startTick, appOrSame(seen)));
     }
   }
   // An exercised event (ledger effects), keyed by its update's offset and its node id: every face shows the same exercise.
@@ -100,6 +102,12 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
   // An archive (a transaction's event, events-by-contract-id's `archived`): the contract is inactive from this offset on.
   const archived = isObject(o.ArchivedEvent) ? o.ArchivedEvent : isObject(o.archivedEvent) ? o.archivedEvent : isObject(o.ExercisedEvent) && o.ExercisedEvent.consuming === true ? o.ExercisedEvent : undefined;
   if (archived !== undefined && typeof archived.offset === 'number' && str(archived.contractId) !== undefined) out.push(...model.archive(str(archived.contractId)!, archived.offset, seen));
+  // An archive or exercise names the contract's template: the package may be an upgrade of the
+  // one that created it (smart contract upgrades), its name and the template's name may not differ.
+  const acted = archived ?? (isObject(o.ExercisedEvent) ? o.ExercisedEvent : undefined);
+  if (acted !== undefined && str(acted.contractId) !== undefined) {
+    out.push(...model.read('contract', str(acted.contractId)!, { templateName: templateNameOf(acted.templateId), packageName: acted.packageName }, seen, startTick));
+  }
   // A committed update, a completion, a write's answer.
   const uid = str(o.updateId);
   if (uid !== undefined) {
@@ -113,6 +121,7 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
   }
   // Users, parties and identity-provider configs the run created.
   if (typeof o.id === 'string' && typeof o.isDeactivated === 'boolean' && model.owns('user', o.id)) out.push(...model.read('user', o.id, userFields(o), seen, startTick));
+  if (typeof o.party === 'string' && o.isLocal === true) model.localParties.add(o.party);
   if (typeof o.party === 'string' && typeof o.isLocal === 'boolean' && model.owns('party', o.party)) out.push(...model.read('party', o.party, partyFields(o), seen, startTick));
   if (typeof o.identityProviderId === 'string' && typeof o.issuer === 'string' && model.owns('idp', o.identityProviderId)) out.push(...model.read('idp', o.identityProviderId, idpFields(o), seen, startTick));
   // Derived numbers.
@@ -124,6 +133,9 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
   }
   return out;
 }
+
+/** `Module:Entity` of a template id, by package id or by `#package-name`. */
+const templateNameOf = (v: unknown): string | undefined => (typeof v === 'string' && v.includes(':') ? v.split(':').slice(1).join(':') : undefined);
 
 const annotations = (m: unknown) => (isObject(m) && isObject(m.annotations) ? m.annotations : {});
 const userFields = (u: Json) => ({ primaryParty: u.primaryParty ?? '', isDeactivated: u.isDeactivated ?? false, identityProviderId: u.identityProviderId ?? '', annotations: annotations(u.metadata) });
@@ -161,6 +173,7 @@ function recordWrite(model: TargetModel, a: Answer, seen: Observation, startTick
   } else if (a.method === 'POST' && a.path === '/v2/parties' && isObject(body.partyDetails) && typeof body.partyDetails.party === 'string') {
     const party = body.partyDetails.party;
     model.own('party', party);
+    model.localParties.add(party);
     model.write('party', party, { identityProviderId: req.identityProviderId ?? '', annotations: annotations(req.localMetadata) }, seen);
   } else if (a.method === 'PATCH' && segs.length === 4 && segs[2] === 'parties' && isObject(body.partyDetails) && model.owns('party', segs[3]!)) {
     model.write('party', segs[3]!, partyFields(body.partyDetails), seen);
@@ -232,6 +245,99 @@ function judgeActiveContracts(model: TargetModel, a: Answer, seen: Observation):
     const active = isObject(entry.JsActiveContract) ? entry.JsActiveContract : {};
     const cid = isObject(active.createdEvent) ? str(active.createdEvent.contractId) : undefined;
     if (cid !== undefined) out.push(...model.activeAt(cid, req.activeAtOffset, seen));
+  }
+  return out;
+}
+
+/** What one party's filter (or the any-party filter) takes: everything, or the templates it names. */
+interface PartyFilter {
+  readonly all: boolean;
+  readonly templates: ReadonlySet<string>;
+}
+
+/** The filters of a read of created events, and whether its events are ACS-delta ones. */
+interface ReadScope {
+  readonly acsDelta: boolean;
+  readonly byParty: ReadonlyMap<string, PartyFilter>;
+  readonly anyParty: PartyFilter | undefined;
+}
+
+function partyFilterOf(filter: unknown): PartyFilter {
+  const cumulative = isObject(filter) && Array.isArray(filter.cumulative) ? filter.cumulative : [];
+  const templates = new Set<string>();
+  let all = cumulative.length === 0;
+  for (const c of cumulative) {
+    const f = isObject(c) && isObject(c.identifierFilter) ? c.identifierFilter : {};
+    if (isObject(f.WildcardFilter)) all = true;
+    const t = isObject(f.TemplateFilter) && isObject(f.TemplateFilter.value) ? str(f.TemplateFilter.value.templateId) : undefined;
+    if (t !== undefined) templates.add(t);
+  }
+  return { all, templates };
+}
+
+/** The scope of a read whose created events the witness rule judges; undefined for any other answer. */
+function readScope(a: Answer): ReadScope | undefined {
+  const req = isObject(a.request) ? a.request : undefined;
+  if (req === undefined) return undefined;
+  let format: unknown;
+  let acsDelta = true;
+  if (/^\/v2\/state\/active-contracts(-page)?$/.test(a.path)) format = req.eventFormat;
+  else if (a.path === '/v2/updates' && isObject(req.updateFormat) && isObject(req.updateFormat.includeTransactions)) {
+    format = req.updateFormat.includeTransactions.eventFormat;
+    acsDelta = req.updateFormat.includeTransactions.transactionShape === 'TRANSACTION_SHAPE_ACS_DELTA';
+  } else if (a.path === '/v2/commands/submit-and-wait-for-transaction' && isObject(req.commands)) {
+    // Without a transactionFormat the answer is ACS_DELTA for the submitters and readers, each with
+    // a wildcard (SubmitAndWaitForTransactionRequest.transaction_format).
+    const tf = req.transactionFormat;
+    if (isObject(tf)) {
+      format = tf.eventFormat;
+      acsDelta = tf.transactionShape === 'TRANSACTION_SHAPE_ACS_DELTA';
+    } else {
+      const parties = [...(Array.isArray(req.commands.actAs) ? req.commands.actAs : []), ...(Array.isArray(req.commands.readAs) ? req.commands.readAs : [])].map(String);
+      format = { filtersByParty: Object.fromEntries(parties.map((p) => [p, {}])) };
+    }
+  }
+  if (!isObject(format)) return undefined;
+  const byParty = new Map(Object.entries(isObject(format.filtersByParty) ? format.filtersByParty : {}).map(([p, f]) => [p, partyFilterOf(f)]));
+  const anyParty = isObject(format.filtersForAnyParty) ? partyFilterOf(format.filtersForAnyParty) : undefined;
+  return { acsDelta, byParty, anyParty };
+}
+
+/**
+ * A created event names as witnesses (event.proto witness_parties) every requesting party among
+ * its stakeholders whose filter takes the contract: by name, or, for a read for any party, every
+ * stakeholder the target said it hosts. In an ACS-delta event or an active contract no other party
+ * (ledger-effects events also name the informees of the exercises above them). A filter that takes
+ * the contract only through an interface may leave its party out.
+ */
+function judgeWitnesses(model: TargetModel, a: Answer, seen: Observation): Violation[] {
+  const scope = readScope(a);
+  if (scope === undefined) return [];
+  const out: Violation[] = [];
+  const frames = a.stream ? (Array.isArray(a.body) ? a.body : []) : [a.body];
+  for (const f of frames) {
+    walk(f, (o) => {
+      if (str(o.contractId) === undefined || o.createArgument === undefined || !Array.isArray(o.witnessParties) || !Array.isArray(o.signatories)) return;
+      const stakeholders = [...new Set([...o.signatories, ...(Array.isArray(o.observers) ? o.observers : [])].map(String))];
+      const witnesses = o.witnessParties.map(String);
+      const template = str(o.templateId);
+      const byName = template !== undefined && str(o.packageName) !== undefined ? `#${String(o.packageName)}:${template.split(':').slice(1).join(':')}` : undefined;
+      const takes = (pf: PartyFilter) => pf.all || (template !== undefined && pf.templates.has(template)) || (byName !== undefined && pf.templates.has(byName));
+      const required = stakeholders.filter((p) => {
+        const pf = scope.byParty.get(p);
+        return (pf !== undefined && takes(pf)) || (scope.anyParty !== undefined && takes(scope.anyParty) && model.localParties.has(p));
+      });
+      const allowed = (p: string) => stakeholders.includes(p) && (scope.anyParty !== undefined || scope.byParty.has(p));
+      const extra = scope.acsDelta ? witnesses.filter((p) => !allowed(p)) : [];
+      const missing = required.filter((p) => !witnesses.includes(p));
+      if (extra.length > 0 || missing.length > 0) {
+        out.push({
+          invariant: 'judge.events.witnesses-requested',
+          message: `contract ${String(o.contractId)} in ${a.path}: witnessParties ${JSON.stringify(witnesses)}${extra.length > 0 ? ` name ${extra.join(', ')}, not a requesting stakeholder` : ''}${missing.length > 0 ? `${extra.length > 0 ? ' and' : ''} lack ${missing.join(', ')}, a requesting stakeholder whose filter takes the contract` : ''}`,
+          second: seen,
+        });
+      }
+    });
   }
   return out;
 }

@@ -48,6 +48,8 @@ export class TargetModel {
   /** Objects the run created (only the run writes them, so a difference is the target's). */
   private readonly owned = new Set<string>();
   private ticks = 0;
+  /** Parties the target said it hosts (isLocal true in its own party answers, or allocated by the run). */
+  readonly localParties = new Set<string>();
 
   tick(): number {
     return ++this.ticks;
