@@ -111,17 +111,19 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.async.submit-then-completion',
-    title: 'Async submit answers {} and the command then completes successfully on the completions stream',
+    title: 'Async submit answers {} and the command then completes successfully on the completions stream, naming the submission id it was sent with',
     operationId: LedgerOp.asyncSubmit,
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD_B}: POST /v2/commands/async/submit (returns immediately; outcome on completions)`,
+    specRef: `${SD_B}: POST /v2/commands/async/submit (returns immediately; outcome on completions); ${UPSTREAM_B} Completion.submission_id (the submission id of the Commands it completes)`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
       const begin = await ledgerEnd(ctx);
       const commandId = ctx.unique('cc-async');
-      const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, commandId);
+      // A client tells its retries of one command apart by submission id: the completion names it.
+      const submissionId = ctx.unique('cc-async-submission');
+      const body = { ...jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }, commandId), submissionId };
       const submit = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/async/submit', json: body });
       expectStatus(ctx, submit, 200, 'async submit');
       if (!isObject(bodyOf(ctx, submit, 'async submit'))) ctx.fail('async submit must answer a JSON object ({})', submit);
@@ -129,6 +131,7 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       const status = isObject(value.status) ? value.status : undefined;
       if (status && status.code !== 0) ctx.fail(`the command completed with status ${JSON.stringify(status)}`, e);
       if (typeof value.offset !== 'number' || value.offset <= begin.offset) ctx.fail(`the completion's offset ${JSON.stringify(value.offset)} is not after ${begin.offset}`, e);
+      if (value.submissionId !== submissionId) ctx.fail(`the command was submitted with submissionId ${submissionId}; its completion names ${JSON.stringify(value.submissionId)}`, e);
     },
   }),
   check({

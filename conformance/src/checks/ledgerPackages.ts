@@ -2,7 +2,7 @@ import { E, PackageBuilder, T } from '../../../daml-engine/index.js';
 import { buildDalf, buildDar } from '../generators/dar.js';
 import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
 import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
-import { readParty } from './support/ledger.js';
+import { createContract, readParty } from './support/ledger.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -85,15 +85,20 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.packages.list',
-    title: 'GET /v2/packages lists package ids (64 hex digits, each once), uploaded ones included',
+    title: 'GET /v2/packages lists package ids (64 hex digits, each once), uploaded ones included, and the package of a contract just created',
     operationId: LedgerOp.listPackages,
     level: 'MUST',
     kind: 'example',
-    specRef: `${PKG}: ListPackages`,
+    specRef: `${PKG}: ListPackages ("all packages known to the participant": those its contracts use among them)`,
     requires: { writes: true },
     async run(ctx) {
       const { main } = await uploadFreshDar(ctx);
+      // A client fetches the package of a template it meets in an event (to decode it, or to show it).
+      const party = await readParty(ctx);
+      const created = party === undefined ? undefined : await createContract(ctx, party);
       const { ids, exchange } = await listPackageIds(ctx);
+      const used = created?.templateId.split(':')[0];
+      if (used !== undefined && !ids.includes(used)) ctx.fail(`contract ${created!.contractId} was just created from package ${used}, which GET /v2/packages does not list`, exchange);
       const bad = ids.filter((i) => !PACKAGE_ID.test(i));
       if (bad.length > 0) ctx.fail(`not package ids: ${bad.slice(0, 3).join(', ')}`, exchange);
       if (new Set(ids).size !== ids.length) ctx.fail('a package id is listed twice', exchange);

@@ -1,5 +1,5 @@
 import { freshParty, readParty } from './support/ledger.js';
-import { expectStatus, isObject, objectBody, type Json } from './support/expect.js';
+import { expectStatus, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -33,20 +33,24 @@ async function partyDetails(ctx: CheckContext, party: string): Promise<{ e: Exch
 export const ledgerPartyChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.parties.allocate-round-trip',
-    title: 'An allocated party is <hint>::<namespace>, local, and GET /v2/parties/{party} answers the same details',
+    title: 'An allocated party is <hint>::<namespace>, local, and GET /v2/parties/{party} answers the same details, the annotations it was allocated with included',
     operationId: LedgerOp.allocateParty,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: PartyManagementService AllocateParty (party id = hint::namespace), GetParties`,
+    specRef: `${UPSTREAM_B}: PartyManagementService AllocateParty (party id = hint::namespace, local_metadata), GetParties`,
     requires: { writes: true },
     async run(ctx) {
-      const party = await freshParty(ctx, 'cc-round');
+      const annotations = { 'cc-check': 'allocate-round-trip', 'cc-seed': String(ctx.seed) };
+      const party = await freshParty(ctx, 'cc-round', annotations);
       const hint = party.split('::')[0]!;
       if (!/^cc-round/.test(hint) || !/::1220[0-9a-f]{64}$/.test(party)) ctx.fail(`the allocated party '${party}' is not <hint>::1220<64 hex> with the requested hint`);
       const { e, details } = await partyDetails(ctx, party);
       const d = details.find((x) => x.party === party);
       if (!d) return ctx.fail(`GET /v2/parties/${party} does not list the party just allocated`, e);
       if (d.isLocal !== true) ctx.fail(`the party just allocated on this participant has isLocal ${JSON.stringify(d.isLocal)}`, e);
+      // Applications keep their own data on a party in its annotations (ObjectMeta), set at allocation.
+      const got = isObject(d.localMetadata) && isObject(d.localMetadata.annotations) ? d.localMetadata.annotations : {};
+      if (!jsonEqual(got, annotations)) ctx.fail(`the party was allocated with localMetadata annotations ${JSON.stringify(annotations)}; GET /v2/parties/${party} answers ${JSON.stringify(got)}`, e);
     },
   }),
   check({

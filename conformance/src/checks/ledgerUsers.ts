@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { freshParty, readParty } from './support/ledger.js';
-import { expectCantonError, expectStatus, isObject, objectBody, type Json } from './support/expect.js';
+import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
@@ -79,11 +79,11 @@ const same = (a: readonly string[], b: readonly string[]) => a.length === b.leng
 export const ledgerUserChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.users.create-get-round-trip',
-    title: 'A created user reads back with its id, primary party and rights; creating it again is 409 USER_ALREADY_EXISTS',
+    title: 'A created user reads back with its id, primary party, rights, deactivation and annotations; creating it again is 409 USER_ALREADY_EXISTS',
     operationId: LedgerOp.createUser,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UM} CreateUser, GetUser, ListUserRights; USER_ALREADY_EXISTS (HTTP 409)`,
+    specRef: `${UM} CreateUser (is_deactivated, metadata.annotations), GetUser, ListUserRights; USER_ALREADY_EXISTS (HTTP 409)`,
     requires: { writes: true },
     async run(ctx) {
       const party = await freshParty(ctx, 'cc-userparty');
@@ -100,6 +100,16 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
       const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/users', json: { user: { id, isDeactivated: false, identityProviderId: '' }, rights: [] } });
       expectStatus(ctx, again, 409, `creating user ${id} a second time`);
       expectCantonError(ctx, again, 'existing user', ['USER_ALREADY_EXISTS']);
+      // A user created deactivated, with annotations: both are stored as given (an operator
+      // provisions users off; applications keep their own data in the annotations).
+      const off = `${id}-off`;
+      const annotations = { 'cc-check': 'create-get-round-trip', 'cc-seed': String(ctx.seed) };
+      const made = await ctx.http.request('ledger', { method: 'POST', path: '/v2/users', json: { user: { id: off, isDeactivated: true, identityProviderId: '', metadata: { resourceVersion: '', annotations } }, rights: [] } });
+      expectStatus(ctx, made, 200, `creating user ${off} deactivated, with annotations`);
+      const read = await getUser(ctx, off);
+      if (read.user.isDeactivated !== true) ctx.fail(`user ${off} was created deactivated; GET answers isDeactivated ${JSON.stringify(read.user.isDeactivated)}`, read.e);
+      const got = isObject(read.user.metadata) && isObject(read.user.metadata.annotations) ? read.user.metadata.annotations : {};
+      if (!jsonEqual(got, annotations)) ctx.fail(`user ${off} was created with annotations ${JSON.stringify(annotations)}; GET answers ${JSON.stringify(got)}`, read.e);
     },
   }),
   check({

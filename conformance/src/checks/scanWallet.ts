@@ -21,7 +21,7 @@ const requiredNumVotes = (n: number): number => Math.ceil((n + Math.floor((n - 1
 export const scanWalletChecks: readonly CheckDefinition[] = [
   {
     id: 'scan.dso.consistent',
-    title: "GET /v0/dso names the DSO party that signs the AmuletRules it reports, and the voting threshold its DsoRules' SVs require",
+    title: "GET /v0/dso names the DSO party that signs the AmuletRules it reports, an SV of its DsoRules as the Scan's operator, and the voting threshold those SVs require",
     group: 'scan',
     operationId: 'getDsoInfo',
     level: 'MUST',
@@ -41,6 +41,9 @@ export const scanWalletChecks: readonly CheckDefinition[] = [
       const n = Array.isArray(svs) ? svs.length : isObject(svs) ? Object.keys(svs).length : undefined;
       if (n === undefined) return ctx.fail('dso_rules.contract.payload.svs (the SVs of the DSO) is required', e);
       if (n === 0) return ctx.fail('dso_rules names no SV: a DSO has at least one', e);
+      // The SV that operates this Scan (sv_party_id) is one of the DSO's SVs (svs: a Daml Map, party to SvInfo).
+      const svParties = Array.isArray(svs) ? svs.map((pair) => (Array.isArray(pair) ? pair[0] : undefined)) : Object.keys(svs as Json);
+      if (typeof b.sv_party_id !== 'string' || !svParties.includes(b.sv_party_id)) ctx.fail(`sv_party_id ${JSON.stringify(b.sv_party_id)} is not one of the ${n} SV(s) of dso_rules`, e);
       const want = requiredNumVotes(n);
       if (b.voting_threshold !== want) ctx.fail(`voting_threshold is ${JSON.stringify(b.voting_threshold)}; with the ${n} SV(s) of dso_rules Splice requires ${want} votes (ceil((n + f + 1) / 2), f = floor((n - 1) / 3))`, e);
     },

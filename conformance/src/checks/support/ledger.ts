@@ -96,9 +96,10 @@ export function secondCreateCommand(ctx: CheckContext, party: string): { templat
  * A party of the check's own (allocated, and on a secured target granted to the run's user), so
  * what it sees is exactly what the check did. Skips unless the profile allows party allocation.
  */
-export async function freshParty(ctx: CheckContext, hint = 'cc-party'): Promise<string> {
+export async function freshParty(ctx: CheckContext, hint = 'cc-party', annotations?: Readonly<Record<string, string>>): Promise<string> {
   if (!ctx.profile.writes || !ctx.profile.ledger?.allocateParties) return ctx.skip(`profile '${ctx.profile.name}' does not allow party allocation (ledger.allocateParties)`);
-  const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties', json: { partyIdHint: ctx.unique(hint).replace(/[^a-zA-Z0-9_-]/g, '-'), identityProviderId: '' } });
+  const localMetadata = annotations === undefined ? {} : { localMetadata: { resourceVersion: '', annotations } };
+  const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties', json: { partyIdHint: ctx.unique(hint).replace(/[^a-zA-Z0-9_-]/g, '-'), identityProviderId: '', ...localMetadata } });
   expectStatus(ctx, e, 200, 'allocating a party (POST /v2/parties)');
   const d = objectBody(ctx, e, 'party allocation').partyDetails;
   if (!isObject(d) || typeof d.party !== 'string') return ctx.fail('POST /v2/parties: no partyDetails.party in the answer', e);
