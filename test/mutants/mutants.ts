@@ -33,6 +33,7 @@ import { RULE_MUTANTS } from './ruleMutants.js';
 import { HUNT_MUTANTS } from './huntMutants.js';
 import { HUNT2_MUTANTS } from './hunt2Mutants.js';
 import { HUNT3_MUTANTS } from './hunt3Mutants.js';
+import { HUNT4_MUTANTS } from './hunt4Mutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -439,6 +440,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   // Faults of a second hunt (hunt2Mutants.ts): allocation contexts, Scan caches, deduplication, streams, auth.
   ...HUNT2_MUTANTS,
   ...HUNT3_MUTANTS,
+  ...HUNT4_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

@@ -64,6 +64,11 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: 'write answers reflect the write (identity providers, vetting, parties, users)', specRef: `${B}: Update*Response`, checkedBy: ['ledger.writes.answer-reflects-write', 'ledger.parties.update-resource-version', 'ledger.users.update-primary-party'] },
   { rule: 'the hash recorded on a committed externally signed transaction is the hash the party signed', specRef: `${B}: Transaction.external_transaction_hash`, checkedBy: ['ledger.interactive.committed-hash-is-signed-hash'] },
   { rule: "errorCategory, grpcCodeValue, the error code and the HTTP status agree as Canton's error catalogue defines", specRef: 'Canton ErrorCategory; JSON Ledger API GrpcHttpErrorCodes', checkedBy: ['ledger.errors.metadata-agree'] },
+  { rule: "an event names its template's package name; an archive names the template and package name the contract was created with (re-interpretation judge.daml.package-name; judge.facts.reread-equal)", specRef: `${B}: event.proto package_name, ArchivedEvent.template_id`, checkedBy: ['ledger.daml.own-package', 'ledger.events-by-contract-id.create-then-archive'] },
+  { rule: "a created event's witnesses are the requesting stakeholders whose filter takes it (for any party: those the participant hosts), in ACS-delta reads no one else (judge.events.witnesses-requested)", specRef: `${B}: event.proto witness_parties`, checkedBy: ['ledger.daml.own-package', 'ledger.filters.active-contracts'] },
+  { rule: 'a completion names the submission id its command was submitted with', specRef: `${B}: Completion.submission_id`, checkedBy: ['ledger.async.submit-then-completion'] },
+  { rule: 'a user keeps the deactivation and annotations it was created with; a party the annotations it was allocated with', specRef: `${B}: CreateUser (is_deactivated, metadata), AllocateParty (local_metadata)`, checkedBy: ['ledger.users.create-get-round-trip', 'ledger.parties.allocate-round-trip'] },
+  { rule: 'the package list holds the packages the participant uses, not only uploads', specRef: `${B}: ListPackages`, checkedBy: ['ledger.packages.list'] },
   {
     rule: 'reads before the pruning offset are refused (PARTICIPANT_PRUNED_DATA_ACCESSED)',
     specRef: `${B}: pruning`,

@@ -1,0 +1,113 @@
+import type { Mutant } from './mutants.js';
+import { parse, pathOf, type Fault } from './mutantProxy.js';
+import { deep, is, isObject, ok200, onRequest, without, type Json } from './mutantKit.js';
+
+/**
+ * A fourth hunt: package names and template names of events, the witnesses of ACS-delta reads,
+ * what a completion, a user or a party keeps of what it was sent with, the package list, and
+ * Scan's operator among the DSO's SVs. Most are consistent faults (the same rewrite on every
+ * answer and frame), so no two reads disagree: only a rule over one answer, or the engine's
+ * re-interpretation, can catch them.
+ */
+
+const EVE = 'eve::1220' + 'ab'.repeat(32);
+
+/** `f` on every JSON object of every 200 answer and every WebSocket frame the server sends. */
+const everywhere = (f: (o: Json) => Json): Fault => ({
+  response: (_req, res) => ok200(res, (v) => deep(v, f)),
+  wsResponse: (_req, frame) => {
+    const v = parse(frame);
+    return [v === undefined ? frame : JSON.stringify(deep(v, f))];
+  },
+});
+
+const isCreatedEvent = (o: Json) => typeof o.contractId === 'string' && 'createArgument' in o;
+/** An ArchivedEvent's body: a contract id, a template and witnesses, nothing created or exercised. */
+const isArchivedEvent = (o: Json) => typeof o.contractId === 'string' && typeof o.templateId === 'string' && Array.isArray(o.witnessParties) && !('createArgument' in o) && !('choice' in o);
+
+/**
+ * A package list that leaves out the packages of templates its own events name: the participant
+ * lists what was uploaded, not what it knows (the packages a contract was created from included).
+ */
+function listsUploadsOnly(): Fault {
+  const used = new Set<string>();
+  const learn = (v: unknown) => deep(v, (o) => {
+    if (typeof o.templateId === 'string' && /^[0-9a-f]{64}:/.test(o.templateId)) used.add(o.templateId.slice(0, 64));
+    return o;
+  });
+  return {
+    response: (req, res) => {
+      if (res.status !== 200) return res;
+      if (is(req, 'GET', '/v2/packages')) return ok200(res, (v) => (isObject(v) && Array.isArray(v.packageIds) ? { ...v, packageIds: v.packageIds.filter((id) => !used.has(String(id))) } : v));
+      const v = parse(res.body);
+      if (v !== undefined) learn(v);
+      return res;
+    },
+  };
+}
+
+export const HUNT4_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'hunt4-package-name-rewritten',
+    description: 'every event names another package name than its package has (the same everywhere): a client selecting templates by #package-name never finds its contracts',
+    caughtBy: 'ledger.daml.own-package',
+    reinterpret: 'judge.daml.package-name',
+    fault: everywhere((o) => (typeof o.contractId === 'string' && typeof o.packageName === 'string' ? { ...o, packageName: `${o.packageName}-renamed` } : o)),
+  },
+  {
+    name: 'hunt4-archived-template-renamed',
+    description: 'archived events name another template than the contract was created from (the same everywhere): a client dropping the archived contract from its view of that template keeps it',
+    caughtBy: 'ledger.events-by-contract-id.create-then-archive',
+    judge: { invariant: 'judge.facts.reread-equal' },
+    fault: everywhere((o) => (isArchivedEvent(o) ? { ...o, templateId: String(o.templateId).replace(/:[^:]+$/, ':Renamed') } : o)),
+  },
+  {
+    name: 'hunt4-witnesses-first-only',
+    description: 'events name only the first of their witnesses (the same everywhere): of two requesting stakeholders, the second never learns from the event that it is one',
+    caughtBy: 'ledger.daml.own-package',
+    judge: { invariant: 'judge.events.witnesses-requested' },
+    fault: everywhere((o) => (isCreatedEvent(o) && Array.isArray(o.witnessParties) && o.witnessParties.length > 1 ? { ...o, witnessParties: o.witnessParties.slice(0, 1) } : o)),
+  },
+  {
+    name: 'hunt4-witnesses-plus-other-party',
+    description: 'created events name a party as witness that the read did not ask for: a client reading for one party learns of another that (it believes) saw the contract',
+    caughtBy: 'ledger.visibility.stakeholders-only',
+    fault: everywhere((o) => (isCreatedEvent(o) && Array.isArray(o.witnessParties) ? { ...o, witnessParties: [...o.witnessParties, EVE] } : o)),
+  },
+  {
+    name: 'hunt4-completion-submission-id-lost',
+    description: 'completions carry a submission id of their own, not the one the command was submitted with: a client cannot tell which of its retries completed',
+    caughtBy: 'ledger.async.submit-then-completion',
+    fault: everywhere((o) => (typeof o.commandId === 'string' && 'status' in o && typeof o.submissionId === 'string' ? { ...o, submissionId: `participant-${o.commandId}` } : o)),
+  },
+  {
+    name: 'hunt4-user-created-active',
+    description: 'POST /v2/users creates every user active, whatever isDeactivated says: a user an operator provisioned switched off can log in at once',
+    caughtBy: 'ledger.users.create-get-round-trip',
+    fault: onRequest(/^\/v2\/users$/, (v) => (isObject(v.user) ? { ...v, user: { ...v.user, isDeactivated: false } } : v)),
+  },
+  {
+    name: 'hunt4-user-annotations-dropped',
+    description: "POST /v2/users drops the user's metadata annotations: an application's data on its users is lost at creation",
+    caughtBy: 'ledger.users.create-get-round-trip',
+    fault: onRequest(/^\/v2\/users$/, (v) => (isObject(v.user) ? { ...v, user: without(v.user, 'metadata') } : v)),
+  },
+  {
+    name: 'hunt4-party-annotations-dropped',
+    description: "POST /v2/parties drops the party's localMetadata annotations: an application's data on its parties is lost at allocation",
+    caughtBy: 'ledger.parties.allocate-round-trip',
+    fault: onRequest(/^\/v2\/parties$/, (v) => without(v, 'localMetadata')),
+  },
+  {
+    name: 'hunt4-packages-lists-uploads-only',
+    description: 'GET /v2/packages leaves out the packages of templates its own events name: a client fetching the package of a contract it reads is told there is none',
+    caughtBy: 'ledger.packages.list',
+    fault: listsUploadsOnly(),
+  },
+  {
+    name: 'hunt4-scan-operator-not-an-sv',
+    description: "GET /v0/dso (and the scan proxy's) names as sv_party_id a party that is not an SV of the DSO it reports",
+    caughtBy: 'scan.dso.consistent',
+    fault: { response: (req, res) => (req.method === 'GET' && /\/v0\/(scan-proxy\/)?dso$/.test(pathOf(req.url)) ? ok200(res, (v) => (isObject(v) ? { ...v, sv_party_id: EVE } : v)) : res) },
+  },
+];
