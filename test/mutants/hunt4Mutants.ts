@@ -46,6 +46,14 @@ function listsUploadsOnly(): Fault {
   };
 }
 
+/**
+ * A ledger that does not hold transfers to their deadline: a factory transfer whose executeBefore
+ * has passed runs as if it had an hour left (the request's deadline moved on before it executes).
+ */
+const deadlineIgnored: Fault = onRequest(/^\/v2\/commands\/submit-and-wait/, (v) =>
+  deep(v, (o) => (isObject(o.transfer) && typeof o.transfer.executeBefore === 'string' && Date.parse(o.transfer.executeBefore) < Date.now() ? { ...o, transfer: { ...o.transfer, executeBefore: new Date(Date.now() + 3_600_000).toISOString() } } : o)) as Json,
+);
+
 export const HUNT4_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt4-package-name-rewritten',
@@ -103,6 +111,12 @@ export const HUNT4_MUTANTS: readonly Mutant[] = [
     description: 'GET /v2/packages leaves out the packages of templates its own events name: a client fetching the package of a contract it reads is told there is none',
     caughtBy: 'ledger.packages.list',
     fault: listsUploadsOnly(),
+  },
+  {
+    name: 'hunt4-transfer-deadline-ignored',
+    description: "a factory transfer runs after its executeBefore: a wallet's deadline (after which it treats the transfer as failed and may send again) is not enforced",
+    caughtBy: 'registry.transfer-factory.expired-refused',
+    fault: deadlineIgnored,
   },
   {
     name: 'hunt4-scan-operator-not-an-sv',

@@ -68,6 +68,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: "a created event's witnesses are the requesting stakeholders whose filter takes it (for any party: those the participant hosts), in ACS-delta reads no one else (judge.events.witnesses-requested)", specRef: `${B}: event.proto witness_parties`, checkedBy: ['ledger.daml.own-package', 'ledger.filters.active-contracts'] },
   { rule: 'a completion names the submission id its command was submitted with', specRef: `${B}: Completion.submission_id`, checkedBy: ['ledger.async.submit-then-completion'] },
   { rule: 'a user keeps the deactivation and annotations it was created with; a party the annotations it was allocated with', specRef: `${B}: CreateUser (is_deactivated, metadata), AllocateParty (local_metadata)`, checkedBy: ['ledger.users.create-get-round-trip', 'ledger.parties.allocate-round-trip'] },
+  { rule: 'a transfer past its executeBefore does not execute (the registry or the ledger refuses it)', specRef: 'Splice token standard: Transfer.executeBefore', checkedBy: ['registry.transfer-factory.expired-refused'] },
   { rule: 'the package list holds the packages the participant uses, not only uploads', specRef: `${B}: ListPackages`, checkedBy: ['ledger.packages.list'] },
   {
     rule: 'reads before the pruning offset are refused (PARTICIPANT_PRUNED_DATA_ACCESSED)',

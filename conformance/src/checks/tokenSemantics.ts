@@ -116,6 +116,46 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
     },
   },
   {
+    id: 'registry.transfer-factory.expired-refused',
+    title: 'A transfer whose executeBefore has passed does not execute: the registry refuses it, or the ledger refuses the factory choice, and the sender keeps its holding',
+    group: 'registry',
+    operationId: 'getTransferFactoryV1',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${TS}: transfer-instruction-v1/v2 Transfer.executeBefore ("until when the transfer may be executed"); TransferFactory_Transfer`,
+    requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
+    async run(ctx) {
+      const versions = served(ctx, 'transfer-instruction');
+      if (versions.length === 0) ctx.skip(`profile '${ctx.profile.name}' lists no transfer-instruction API in registry.apis`);
+      needTap(ctx);
+      const [sender, receiver] = [await allocate(ctx, 'cc-late-sender'), await allocate(ctx, 'cc-late-receiver')];
+      for (const v of versions) {
+        const input = await tap(ctx, sender, '2.0');
+        const args = await transferArgsOf(ctx, v, sender, receiver, '1.0', input);
+        // Asked for two hours ago, to be executed before an hour ago: a wallet's deadline that passed.
+        const now = Date.now();
+        const late = { ...args, transfer: { ...(args.transfer as Json), requestedAt: new Date(now - 7_200_000).toISOString(), executeBefore: new Date(now - 3_600_000).toISOString() } };
+        const f = await post(ctx, `/registry/transfer-instruction/${v}/transfer-factory`, { choiceArguments: late, excludeDebugFields: true }, `getTransferFactory${v.toUpperCase()}`);
+        if (f.response?.status !== 200) continue; // refused before the ledger: as good as refused by it
+        const factory = objectBody(ctx, f, 'transfer factory');
+        const context = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the transfer factory answered no choiceContext', f);
+        const e = await ctx.http.request('ledger', {
+          method: 'POST',
+          path: '/v2/commands/submit-and-wait',
+          json: {
+            commands: [{ ExerciseCommand: { templateId: TRANSFER_FACTORY[v], contractId: factory.factoryId, choice: 'TransferFactory_Transfer', choiceArgument: { ...late, extraArgs: { context: context.choiceContextData, meta: { values: {} } } } } }],
+            commandId: ctx.unique('cc-late'),
+            actAs: [sender],
+            disclosedContracts: context.disclosedContracts ?? [],
+            ...(ctx.profile.ledger?.userId === undefined ? {} : { userId: ctx.profile.ledger.userId }),
+          },
+        });
+        if (e.response?.status === 200) ctx.fail(`a ${v} transfer whose executeBefore passed an hour ago executed (HTTP 200): the deadline a wallet set is not enforced`, e);
+        else if (e.response === undefined || e.response.status >= 500) ctx.fail(`the ${v} transfer past its deadline was answered ${e.response?.status ?? 'with no answer'}, not refused with a client error`, e);
+      }
+    },
+  },
+  {
     id: 'registry.factories.ids-work-on-ledger',
     title: 'The allocation factory of every served version answers a factory id the ledger exercises: AllocationFactory_Allocate with its context succeeds',
     group: 'registry',
