@@ -94,7 +94,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const { main } = await uploadFreshDar(ctx);
       // A client fetches the package of a template it meets in an event (to decode it, or to show it).
-      const party = await readParty(ctx);
+      const party = ctx.profile.ledger?.template === undefined ? undefined : await readParty(ctx);
       const created = party === undefined ? undefined : await createContract(ctx, party);
       const { ids, exchange } = await listPackageIds(ctx);
       const used = created?.templateId.split(':')[0];
