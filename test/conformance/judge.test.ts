@@ -45,6 +45,25 @@ describe('the judge: answers against the target\'s own earlier answers', () => {
     expect(effects([])).toEqual(['judge.events.witnesses-requested']);
   });
 
+  it('acsDelta: false for a non-consuming exercise and a transient contract, true for a contract that stays with a stakeholder witness and in ACS-delta reads', () => {
+    const m = new TargetModel();
+    const base = created('2026-01-01T00:00:00Z').CreatedEvent;
+    const exercise = (consuming: boolean, acsDelta: boolean, contractId = '00aa') => ({ ExercisedEvent: { contractId, choice: 'C', consuming, actingParties: ['i'], witnessParties: ['i'], acsDelta, offset: 9, nodeId: 1 } });
+    const tx = (events: unknown[], request: unknown = {}) =>
+      observe(m, { method: 'POST', path: '/v2/updates', request, status: 200, body: [{ update: { Transaction: { value: { updateId: 'u1', events } } } }] }, at('POST /v2/updates', 1), m.tick()).map((x) => x.invariant).filter((x) => x === 'judge.events.acs-delta');
+    const effects = { updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { i: {} } }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } };
+    const delta = { updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { i: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
+    expect(tx([{ CreatedEvent: { ...base, contractId: '00bb', witnessParties: ['i'], acsDelta: true } }, exercise(false, false, '00bb')], effects)).toEqual([]);
+    expect(tx([exercise(false, true)], effects)).toEqual(['judge.events.acs-delta']);
+    // Created and archived in one transaction: neither belongs to the ACS delta.
+    expect(tx([{ CreatedEvent: { ...base, contractId: '00cc', witnessParties: ['i'], acsDelta: false } }, exercise(true, false, '00cc')], effects)).toEqual([]);
+    expect(tx([{ CreatedEvent: { ...base, contractId: '00cc', witnessParties: ['i'], acsDelta: true } }, exercise(true, true, '00cc')], effects)).toEqual(['judge.events.acs-delta', 'judge.events.acs-delta']);
+    // A contract witnessed only by a party above it (no stakeholder) may stay out of the delta.
+    expect(tx([{ CreatedEvent: { ...base, contractId: '00dd', witnessParties: ['x'], acsDelta: false } }], effects)).toEqual([]);
+    expect(tx([{ CreatedEvent: { ...base, contractId: '00ee', witnessParties: ['i'], acsDelta: false } }], effects)).toEqual(['judge.events.acs-delta']);
+    expect(tx([{ CreatedEvent: { ...base, contractId: '00ff', witnessParties: ['i'], acsDelta: false } }], delta)).toEqual(['judge.events.acs-delta']);
+  });
+
   it("an archive or exercise names the contract's template and package name; an upgraded package id is no difference", () => {
     const m = new TargetModel();
     observe(m, { method: 'POST', path: '/v2/x', request: {}, status: 200, body: created('2026-01-01T00:00:00Z') }, at('POST /x', 1), m.tick());

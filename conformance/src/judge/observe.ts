@@ -34,6 +34,7 @@ export function observe(model: TargetModel, a: Answer, seen: Observation, startT
   for (const f of frames) walk(f, (o) => out.push(...readObject(model, o, a.path, obs, judgedFrom)));
   out.push(...judgeActiveContracts(model, a, obs));
   out.push(...judgeWitnesses(model, a, obs));
+  out.push(...judgeAcsDelta(a, obs));
   if (a.method === 'GET' && /^\/v2\/users\/[^/]+\/rights$/.test(a.path) && isObject(a.body) && Array.isArray(a.body.rights)) {
     const user = decodeURIComponent(a.path.split('/')[3]!);
     if (model.owns('user', user) && model.get('rights', user) !== undefined) out.push(...model.read('rights', user, { rights: rightsSet(a.body.rights) }, obs, startTick));
@@ -282,7 +283,7 @@ function readScope(a: Answer): ReadScope | undefined {
   let format: unknown;
   let acsDelta = true;
   if (/^\/v2\/state\/active-contracts(-page)?$/.test(a.path)) format = req.eventFormat;
-  else if (a.path === '/v2/updates' && isObject(req.updateFormat) && isObject(req.updateFormat.includeTransactions)) {
+  else if (a.path.startsWith('/v2/updates') && isObject(req.updateFormat) && isObject(req.updateFormat.includeTransactions)) {
     format = req.updateFormat.includeTransactions.eventFormat;
     acsDelta = req.updateFormat.includeTransactions.transactionShape === 'TRANSACTION_SHAPE_ACS_DELTA';
   } else if (a.path === '/v2/commands/submit-and-wait-for-transaction' && isObject(req.commands)) {
@@ -336,6 +337,48 @@ function judgeWitnesses(model: TargetModel, a: Answer, seen: Observation): Viola
           message: `contract ${String(o.contractId)} in ${a.path}: witnessParties ${JSON.stringify(witnesses)}${extra.length > 0 ? ` name ${extra.join(', ')}, not a requesting stakeholder` : ''}${missing.length > 0 ? `${extra.length > 0 ? ' and' : ''} lack ${missing.join(', ')}, a requesting stakeholder whose filter takes the contract` : ''}`,
           second: seen,
         });
+      }
+    });
+  }
+  return out;
+}
+
+/**
+ * `acsDelta` (event.proto, Canton 3.4 on): whether the event is part of the ACS-delta view of the
+ * same read, which a client tracking active contracts from a ledger-effects stream relies on. In
+ * an ACS-delta read or the active contract set every created event has it. In any read: not a
+ * non-consuming exercise, not a contract created and archived in the same transaction (nor that
+ * archive); a created event that stays, witnessed by one of its stakeholders, has it.
+ */
+function judgeAcsDelta(a: Answer, seen: Observation): Violation[] {
+  const out: Violation[] = [];
+  const flag = (o: Json, want: boolean, why: string) => {
+    if (typeof o.acsDelta === 'boolean' && o.acsDelta !== want) out.push({ invariant: 'judge.events.acs-delta', message: `${why}: acsDelta is ${String(o.acsDelta)} (${a.path})`, second: seen });
+  };
+  const acsDeltaRead = readScope(a)?.acsDelta === true;
+  const frames = a.stream ? (Array.isArray(a.body) ? a.body : []) : [a.body];
+  for (const f of frames) {
+    walk(f, (o) => {
+      if (isObject(o.JsActiveContract) && isObject(o.JsActiveContract.createdEvent)) flag(o.JsActiveContract.createdEvent, true, `active contract ${String(o.JsActiveContract.createdEvent.contractId)}`);
+      if (!Array.isArray(o.events) || str(o.updateId) === undefined) return;
+      const events = o.events.filter(isObject);
+      const consumed = new Set(events.map((e) => (isObject(e.ExercisedEvent) && e.ExercisedEvent.consuming === true ? str(e.ExercisedEvent.contractId) : undefined)).filter((c) => c !== undefined));
+      const createdHere = new Set(events.map((e) => (isObject(e.CreatedEvent) ? str(e.CreatedEvent.contractId) : undefined)).filter((c) => c !== undefined));
+      for (const e of events) {
+        if (isObject(e.CreatedEvent)) {
+          const c = e.CreatedEvent;
+          const cid = String(c.contractId);
+          if (consumed.has(cid)) flag(c, false, `contract ${cid}, created and archived in update ${String(o.updateId)}`);
+          else if (acsDeltaRead) flag(c, true, `created event of ${cid} in an ACS-delta read`);
+          else {
+            const stakeholders = [...(Array.isArray(c.signatories) ? c.signatories : []), ...(Array.isArray(c.observers) ? c.observers : [])].map(String);
+            if (Array.isArray(c.witnessParties) && c.witnessParties.some((p) => stakeholders.includes(String(p)))) flag(c, true, `created event of ${cid}, which stays active and a stakeholder witnesses`);
+          }
+        } else if (isObject(e.ExercisedEvent)) {
+          const x = e.ExercisedEvent;
+          if (x.consuming !== true) flag(x, false, `non-consuming exercise ${String(x.choice)} on ${String(x.contractId)}`);
+          else if (createdHere.has(String(x.contractId))) flag(x, false, `archive of ${String(x.contractId)}, created in the same update`);
+        }
       }
     });
   }
