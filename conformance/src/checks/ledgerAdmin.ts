@@ -44,7 +44,7 @@ const configIn = (ctx: CheckContext, e: Exchange, what: string): Record<string, 
 export const ledgerAdminChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.idp.create-get',
-    title: 'POST /v2/idps creates a config that GET /v2/idps/{id} returns as created; a second create of the id is 409',
+    title: 'POST /v2/idps creates a config that GET /v2/idps/{id} returns as created (a deactivated one deactivated); a second create of the id is 409',
     operationId: LedgerOp.createIdp,
     level: 'MUST',
     kind: 'example',
@@ -57,6 +57,17 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
         const again = await ctx.http.request('ledger', { method: 'POST', path: '/v2/idps', json: { identityProviderConfig: idpConfig(id) } });
         expectStatus(ctx, again, 409, 'creating the same identity provider id twice');
         expectCantonError(ctx, again, 'a duplicate identity provider', ['IDP_CONFIG_ALREADY_EXISTS']);
+        // A config created deactivated stays so: its tokens must not be accepted until an admin enables it.
+        const off = `${id}-off`;
+        try {
+          const made = await ctx.http.request('ledger', { method: 'POST', path: '/v2/idps', json: { identityProviderConfig: { ...idpConfig(off), isDeactivated: true } } });
+          expectStatus(ctx, made, 200, 'creating an identity provider config deactivated');
+          const read = await ctx.http.request('ledger', { method: 'GET', path: `/v2/idps/${off}` });
+          expectStatus(ctx, read, 200, 'reading the deactivated identity provider config');
+          if (configIn(ctx, read, 'get').isDeactivated !== true) ctx.fail(`identity provider ${off} was created deactivated; GET answers isDeactivated ${JSON.stringify(configIn(ctx, read, 'get').isDeactivated)}`, read);
+        } finally {
+          await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/idps/${off}` });
+        }
       });
     },
   }),

@@ -111,11 +111,11 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.async.submit-then-completion',
-    title: 'Async submit answers {} and the command then completes successfully on the completions stream, naming the submission id it was sent with',
+    title: 'Async submit answers {} and the command then completes successfully on the completions stream, naming the submission id and acting parties it was sent with',
     operationId: LedgerOp.asyncSubmit,
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD_B}: POST /v2/commands/async/submit (returns immediately; outcome on completions); ${UPSTREAM_B} Completion.submission_id (the submission id of the Commands it completes)`,
+    specRef: `${SD_B}: POST /v2/commands/async/submit (returns immediately; outcome on completions); ${UPSTREAM_B} Completion.submission_id (the submission id of the Commands it completes), Completion.act_as (its act_as among the requested parties)`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
@@ -132,6 +132,8 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       if (status && status.code !== 0) ctx.fail(`the command completed with status ${JSON.stringify(status)}`, e);
       if (typeof value.offset !== 'number' || value.offset <= begin.offset) ctx.fail(`the completion's offset ${JSON.stringify(value.offset)} is not after ${begin.offset}`, e);
       if (value.submissionId !== submissionId) ctx.fail(`the command was submitted with submissionId ${submissionId}; its completion names ${JSON.stringify(value.submissionId)}`, e);
+      // actAs: the command's acting parties among those the completions were asked for (here the one).
+      if (!jsonEqual(value.actAs, [party])) ctx.fail(`the command acted as [${party}]; its completion names actAs ${JSON.stringify(value.actAs)}`, e);
     },
   }),
   check({
