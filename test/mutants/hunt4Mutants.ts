@@ -113,6 +113,32 @@ export const HUNT4_MUTANTS: readonly Mutant[] = [
     fault: listsUploadsOnly(),
   },
   {
+    name: 'hunt4-acs-delta-always-true',
+    description: 'every event says acsDelta true (the same everywhere): a client tracking active contracts from a ledger-effects stream adds contracts created and archived in one transaction, and counts non-consuming exercises as archives',
+    caughtBy: 'ledger.commands.create-and-exercise',
+    judge: { invariant: 'judge.events.acs-delta' },
+    fault: everywhere((o) => (typeof o.acsDelta === 'boolean' ? { ...o, acsDelta: true } : o)),
+  },
+  {
+    name: 'hunt4-acs-delta-always-false',
+    description: 'every event says acsDelta false (the same everywhere): a client tracking active contracts from a ledger-effects stream never sees one become active',
+    caughtBy: 'ledger.exercise.result-and-events',
+    judge: { invariant: 'judge.events.acs-delta' },
+    fault: everywhere((o) => (typeof o.acsDelta === 'boolean' ? { ...o, acsDelta: false } : o)),
+  },
+  {
+    name: 'hunt4-completion-act-as-widened',
+    description: 'completions name an acting party the command did not act as: a client attributing its commands by actAs credits another party',
+    caughtBy: 'ledger.async.submit-then-completion',
+    fault: everywhere((o) => (typeof o.commandId === 'string' && 'status' in o && Array.isArray(o.actAs) ? { ...o, actAs: [...o.actAs, EVE] } : o)),
+  },
+  {
+    name: 'hunt4-idp-created-active',
+    description: 'POST /v2/idps creates every identity provider config active, whatever isDeactivated says: tokens of an issuer an admin meant to enable later are accepted at once',
+    caughtBy: 'ledger.idp.create-get',
+    fault: onRequest(/^\/v2\/idps$/, (v) => (isObject(v.identityProviderConfig) ? { ...v, identityProviderConfig: { ...v.identityProviderConfig, isDeactivated: false } } : v)),
+  },
+  {
     name: 'hunt4-transfer-deadline-ignored',
     description: "a factory transfer runs after its executeBefore: a wallet's deadline (after which it treats the transfer as failed and may send again) is not enforced",
     caughtBy: 'registry.transfer-factory.expired-refused',
