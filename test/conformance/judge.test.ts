@@ -45,6 +45,18 @@ describe('the judge: answers against the target\'s own earlier answers', () => {
     expect(effects([])).toEqual(['judge.events.witnesses-requested']);
   });
 
+  it('interface views: only of interfaces a filter of the read asked views of', () => {
+    const m = new TargetModel();
+    const views = (asked: unknown, ids: string[]) => observe(m, {
+      method: 'POST', path: '/v2/state/active-contracts', status: 200,
+      request: { activeAtOffset: 0, eventFormat: { filtersByParty: { i: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: '#pkg:Sample.Holding:Holding', includeInterfaceView: asked } } } }] } } } },
+      body: [{ contractEntry: { JsActiveContract: { createdEvent: { ...created('2026-01-01T00:00:00Z').CreatedEvent, witnessParties: ['i'], interfaceViews: ids.map((interfaceId) => ({ interfaceId, viewStatus: { code: 0 }, viewValue: {} })) } } } }],
+    }, at('POST /acs', 1), m.tick()).map((x) => x.invariant);
+    expect(views(true, ['p:Sample.Holding:Holding'])).toEqual([]);
+    expect(views(true, ['p:Sample.Holding:Holding', 'p:Other:View'])).toEqual(['judge.events.views-requested']);
+    expect(views(false, ['p:Sample.Holding:Holding'])).toEqual(['judge.events.views-requested']);
+  });
+
   it('acsDelta: false for a non-consuming exercise and a transient contract, true for a contract that stays with a stakeholder witness and in ACS-delta reads', () => {
     const m = new TargetModel();
     const base = created('2026-01-01T00:00:00Z').CreatedEvent;

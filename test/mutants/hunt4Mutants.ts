@@ -139,6 +139,17 @@ export const HUNT4_MUTANTS: readonly Mutant[] = [
     fault: onRequest(/^\/v2\/idps$/, (v) => (isObject(v.identityProviderConfig) ? { ...v, identityProviderConfig: { ...v.identityProviderConfig, isDeactivated: false } } : v)),
   },
   {
+    name: 'hunt4-views-of-unrequested-interface',
+    description: 'created events carrying views also carry a view of an interface no filter asked for: a client rendering every view it is sent shows one it never asked for (and pays for computing it)',
+    caughtBy: 'ledger.filters.active-contracts',
+    judge: { invariant: 'judge.events.views-requested' },
+    fault: everywhere((o) =>
+      isCreatedEvent(o) && Array.isArray(o.interfaceViews) && isObject(o.interfaceViews[0])
+        ? { ...o, interfaceViews: [...o.interfaceViews, { ...o.interfaceViews[0], interfaceId: String(o.interfaceViews[0].interfaceId).replace(/:[^:]+:[^:]+$/, ':Other.Module:Unasked') }] }
+        : o,
+    ),
+  },
+  {
     name: 'hunt4-transfer-deadline-ignored',
     description: "a factory transfer runs after its executeBefore: a wallet's deadline (after which it treats the transfer as failed and may send again) is not enforced",
     caughtBy: 'registry.transfer-factory.expired-refused',

@@ -51,6 +51,11 @@ export const INVARIANTS = [
     rule: "Ledger API v2 event.proto: CreatedEvent.witness_parties are the requesting parties that are stakeholders of the contract (ACS-delta transactions, the active contract set) or informees of its node and the nodes above it (ledger effects). A read for any party requests every party the participant hosts: judged for the parties the target itself answered as local. A party whose filter takes the contract only through an interface may be left out.",
   },
   {
+    id: 'judge.events.views-requested',
+    title: 'a created event carries interface views only of interfaces the read asked views of',
+    rule: 'Ledger API v2 event.proto: CreatedEvent.interface_views holds a view for each interface with an InterfaceFilter whose include_interface_view is set (and that the template implements), and no other.',
+  },
+  {
     id: 'judge.events.acs-delta',
     title: "an event's acsDelta says whether it belongs to the ACS-delta view of the same read",
     rule: 'Ledger API v2 event.proto (Canton 3.4 on): CreatedEvent.acs_delta and ExercisedEvent.acs_delta, "whether this event would be part of respective ACS_DELTA shaped stream, and should therefore be considered when tracking contract activeness on the client-side": true for every created event of an ACS-delta read or the active contract set, false for a non-consuming exercise and for a contract created and archived in one transaction, true for a created event that stays active and that one of its stakeholders witnesses.',

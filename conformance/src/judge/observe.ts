@@ -254,6 +254,8 @@ function judgeActiveContracts(model: TargetModel, a: Answer, seen: Observation):
 interface PartyFilter {
   readonly all: boolean;
   readonly templates: ReadonlySet<string>;
+  /** `Module:Entity` of each interface the filter asks views of (includeInterfaceView). */
+  readonly views: ReadonlySet<string>;
 }
 
 /** The filters of a read of created events, and whether its events are ACS-delta ones. */
@@ -266,14 +268,18 @@ interface ReadScope {
 function partyFilterOf(filter: unknown): PartyFilter {
   const cumulative = isObject(filter) && Array.isArray(filter.cumulative) ? filter.cumulative : [];
   const templates = new Set<string>();
+  const views = new Set<string>();
   let all = cumulative.length === 0;
   for (const c of cumulative) {
     const f = isObject(c) && isObject(c.identifierFilter) ? c.identifierFilter : {};
     if (isObject(f.WildcardFilter)) all = true;
     const t = isObject(f.TemplateFilter) && isObject(f.TemplateFilter.value) ? str(f.TemplateFilter.value.templateId) : undefined;
     if (t !== undefined) templates.add(t);
+    const i = isObject(f.InterfaceFilter) && isObject(f.InterfaceFilter.value) ? f.InterfaceFilter.value : undefined;
+    const name = i?.includeInterfaceView === true ? templateNameOf(i.interfaceId) : undefined;
+    if (name !== undefined) views.add(name);
   }
-  return { all, templates };
+  return { all, templates, views };
 }
 
 /** The scope of a read whose created events the witness rule judges; undefined for any other answer. */
@@ -329,6 +335,12 @@ function judgeWitnesses(model: TargetModel, a: Answer, seen: Observation): Viola
         return (pf !== undefined && takes(pf)) || (scope.anyParty !== undefined && takes(scope.anyParty) && model.localParties.has(p));
       });
       const allowed = (p: string) => stakeholders.includes(p) && (scope.anyParty !== undefined || scope.byParty.has(p));
+      // Views only of interfaces a filter of the read asked views of (event.proto interface_views).
+      const asked = new Set([...scope.byParty.values(), ...(scope.anyParty ? [scope.anyParty] : [])].flatMap((pf) => [...pf.views]));
+      for (const v of Array.isArray(o.interfaceViews) ? o.interfaceViews.filter(isObject) : []) {
+        const name = templateNameOf(v.interfaceId);
+        if (name !== undefined && !asked.has(name)) out.push({ invariant: 'judge.events.views-requested', message: `contract ${String(o.contractId)} in ${a.path} carries a view of ${String(v.interfaceId)}, an interface no filter of the read asked views of`, second: seen });
+      }
       const extra = scope.acsDelta ? witnesses.filter((p) => !allowed(p)) : [];
       const missing = required.filter((p) => !witnesses.includes(p));
       if (extra.length > 0 || missing.length > 0) {
