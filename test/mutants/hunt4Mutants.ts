@@ -150,6 +150,18 @@ export const HUNT4_MUTANTS: readonly Mutant[] = [
     ),
   },
   {
+    name: 'hunt4-user-update-version-ignored',
+    description: "PATCH /v2/users/{user-id} ignores metadata.resourceVersion: of two admin tools editing one user, the later silently overwrites the earlier's change",
+    caughtBy: 'ledger.users.update-resource-version',
+    fault: {
+      request: (req) => {
+        const v = parse(req.body);
+        if (req.method !== 'PATCH' || !/^\/v2\/users\/[^/]+$/.test(pathOf(req.url)) || !isObject(v) || !isObject(v.user) || !isObject(v.user.metadata)) return req;
+        return { ...req, body: JSON.stringify({ ...v, user: { ...v.user, metadata: { ...v.user.metadata, resourceVersion: '' } } }) };
+      },
+    },
+  },
+  {
     name: 'hunt4-transfer-deadline-ignored',
     description: "a factory transfer runs after its executeBefore: a wallet's deadline (after which it treats the transfer as failed and may send again) is not enforced",
     caughtBy: 'registry.transfer-factory.expired-refused',

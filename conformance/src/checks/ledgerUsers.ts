@@ -195,6 +195,35 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
     },
   }),
   check({
+    id: 'ledger.users.update-resource-version',
+    title: "PATCH /v2/users/{user-id} with metadata.annotations sets them and bumps the user's resourceVersion; an update with the version it had before is 409 CONCURRENT_USER_UPDATE_DETECTED",
+    operationId: LedgerOp.updateUser,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UM} UpdateUser (metadata.resource_version: optimistic concurrency control), CONCURRENT_USER_UPDATE_DETECTED (ABORTED, HTTP 409)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const id = suiteUserId(ctx);
+      const made = await createUser(ctx, id, undefined, []);
+      const created = objectBody(ctx, made, 'created user').user;
+      const rv = isObject(created) && isObject(created.metadata) && typeof created.metadata.resourceVersion === 'string' ? created.metadata.resourceVersion : '';
+      // Two admin tools editing one user: the second, holding the version it read, must not overwrite the first.
+      const body = (version: string, value: string) => ({ user: { id, isDeactivated: false, identityProviderId: '', metadata: { resourceVersion: version, annotations: { 'cc-note': value } } }, updateMask: { paths: ['metadata.annotations'], unknownFields: { fields: {} } } });
+      const first = await ctx.http.request('ledger', { method: 'PATCH', path: userPath(id), json: body(rv, 'first') });
+      expectStatus(ctx, first, 200, `PATCH /v2/users/${id} with its resource version ${JSON.stringify(rv)}`);
+      const answered = objectBody(ctx, first, 'updated user').user;
+      const meta = isObject(answered) && isObject(answered.metadata) ? answered.metadata : {};
+      if (!isObject(meta.annotations) || meta.annotations['cc-note'] !== 'first') ctx.fail(`the update answered annotations ${JSON.stringify(meta.annotations)}, without cc-note: first`, first);
+      if (meta.resourceVersion === rv) ctx.fail(`the resource version stayed ${JSON.stringify(rv)} after an update`, first);
+      const stale = await ctx.http.request('ledger', { method: 'PATCH', path: userPath(id), json: body(rv, 'second') });
+      expectStatus(ctx, stale, 409, `an update of user ${id} with the stale resource version ${JSON.stringify(rv)}`);
+      expectCantonError(ctx, stale, 'a stale resource version', ['CONCURRENT_USER_UPDATE_DETECTED']);
+      const { e, user } = await getUser(ctx, id);
+      const now = isObject(user.metadata) && isObject(user.metadata.annotations) ? user.metadata.annotations['cc-note'] : undefined;
+      if (now !== 'first') ctx.fail(`after the refused stale update the user's cc-note reads ${JSON.stringify(now)}, not the first update's`, e);
+    },
+  }),
+  check({
     id: 'ledger.users.rights-grant',
     title: 'Granting rights answers the newly granted ones only: granting the same rights again grants nothing',
     operationId: LedgerOp.grantRights,
