@@ -3,11 +3,12 @@ import { parse, pathOf, type Fault } from './mutantProxy.js';
 import { deep, is, isObject, ok200, onRequest, without, type Json } from './mutantKit.js';
 
 /**
- * A fourth hunt: package names and template names of events, the witnesses of ACS-delta reads,
- * what a completion, a user or a party keeps of what it was sent with, the package list, and
- * Scan's operator among the DSO's SVs. Most are consistent faults (the same rewrite on every
- * answer and frame), so no two reads disagree: only a rule over one answer, or the engine's
- * re-interpretation, can catch them.
+ * A fourth hunt: package and template names of events, witnesses, acsDelta and interface views
+ * against the read that asked for them, what a completion, a user, a party or an identity provider
+ * config keeps of what it was sent with, optimistic concurrency on users, the package list, a
+ * transfer's deadline, and Scan's operator among the DSO's SVs. Most are consistent faults (the
+ * same rewrite on every answer and frame), so no two reads disagree: only a rule over one answer,
+ * or the engine's re-interpretation, can catch them.
  */
 
 const EVE = 'eve::1220' + 'ab'.repeat(32);
