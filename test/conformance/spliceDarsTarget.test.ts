@@ -88,5 +88,7 @@ describe.skipIf(!HAS_DARS)('certifying a server on Splice 0.1.22 (needs ../share
     expect(ran('scan.')).toBeGreaterThanOrEqual(15);
     // Splice's own TransferFactory_Transfer refuses a transfer past its deadline, as the ports do.
     expect(report.checks.find((c) => c.id === 'registry.transfer-factory.expired-refused')?.status).toBe('pass');
+    // Its reject and withdraw contexts let TransferInstruction_Reject and _Withdraw run on the real code.
+    expect(report.checks.find((c) => c.id === 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed')?.status).toBe('pass');
   }, 300_000);
 });

@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault } from './mutantProxy.js';
-import { deep, is, isObject, ok200, onRequest, without, type Json } from './mutantKit.js';
+import { deep, is, isObject, ok200, onBody, onRequest, without, type Json } from './mutantKit.js';
 
 /**
  * A fourth hunt: package and template names of events, witnesses, acsDelta and interface views
@@ -161,6 +161,12 @@ export const HUNT4_MUTANTS: readonly Mutant[] = [
         return { ...req, body: JSON.stringify({ ...v, user: { ...v.user, metadata: { ...v.user.metadata, resourceVersion: '' } } }) };
       },
     },
+  },
+  {
+    name: 'hunt4-reject-withdraw-contexts-empty',
+    description: "the reject and withdraw contexts of a pending transfer are empty (the registry thinks only accept needs one): a wallet's Reject and Withdraw buttons fail on the ledger",
+    caughtBy: 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed',
+    fault: onBody(/^\/registry\/transfer-instruction\/v1\/[^/]+\/choice-contexts\/(reject|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
   },
   {
     name: 'hunt4-transfer-deadline-ignored',

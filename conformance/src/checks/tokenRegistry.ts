@@ -364,29 +364,13 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
       serves(ctx, 'transfer-instruction-v1');
       if (!ctx.profile.registry?.devNetTap) ctx.skip(`profile '${ctx.profile.name}' does not allow the DevNet tap (registry.devNetTap) to fund a transfer`);
       const [sender, receiver] = [await allocate(ctx, 'cc-sender'), await allocate(ctx, 'cc-receiver')];
-      const holding = await tap(ctx, sender, '5.0');
-      const args = await transferArgs(ctx, { sender, receiver, amount: '5.0', inputHoldingCids: [holding] });
-      const f = await post(ctx, '/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true }, 'getTransferFactoryV1');
-      expectStatus(ctx, f, 200, 'transfer factory');
-      const factory = objectBody(ctx, f, 'transfer factory');
-      const fctx = factory.choiceContext as Json;
-      const sent = await submitTx(ctx, sender, {
-        ExerciseCommand: {
-          templateId: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory',
-          contractId: factory.factoryId,
-          choice: 'TransferFactory_Transfer',
-          choiceArgument: { ...args, extraArgs: { context: fctx.choiceContextData, meta: { values: {} } } },
-        },
-      }, fctx.disclosedContracts as Json[], 'the transfer through the factory');
-      const output = exerciseResult(sent);
-      const pending = isObject(output) && isObject(output.output) && output.output.tag === 'TransferInstructionResult_Pending' && isObject(output.output.value) ? output.output.value.transferInstructionCid : undefined;
-      if (typeof pending !== 'string') return ctx.skip('the transfer completed at once (the receiver pre-approved it): nothing to accept');
+      const pending = await offerThroughFactory(ctx, sender, receiver);
       const c = await post(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, { excludeDebugFields: true }, 'getTransferInstructionAcceptContextV1');
       expectStatus(ctx, c, 200, 'accept context');
       const accept = objectBody(ctx, c, 'accept context');
       await submitTx(ctx, receiver, {
         ExerciseCommand: {
-          templateId: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction',
+          templateId: TRANSFER_INSTRUCTION_V1,
           contractId: pending,
           choice: 'TransferInstruction_Accept',
           choiceArgument: { extraArgs: { context: accept.choiceContextData, meta: { values: {} } } },
@@ -402,6 +386,32 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
         expectErrorResponse(ctx, after, 'archived transfer instruction');
         return true;
       });
+    },
+  }),
+  check({
+    id: 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed',
+    title: "A pending transfer rejected by its receiver with the reject context, and another withdrawn by its sender with the withdraw context, both succeed on the ledger",
+    group: 'registry',
+    operationId: 'getTransferInstructionRejectContextV1',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${TS}: transfer-instruction-v1 TransferInstruction_Reject (the receiver), TransferInstruction_Withdraw (the sender): choice contexts let the wallet exercise the choice`,
+    requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
+    async run(ctx) {
+      serves(ctx, 'transfer-instruction-v1');
+      if (!ctx.profile.registry?.devNetTap) ctx.skip(`profile '${ctx.profile.name}' does not allow the DevNet tap (registry.devNetTap) to fund a transfer`);
+      const [sender, receiver] = [await allocate(ctx, 'cc-reject-sender'), await allocate(ctx, 'cc-reject-receiver')];
+      // A wallet offers both buttons on a pending transfer: each context must make its choice work.
+      for (const [choice, actor, operationId] of [['reject', receiver, 'getTransferInstructionRejectContextV1'], ['withdraw', sender, 'getTransferInstructionWithdrawContextV1']] as const) {
+        const pending = await offerThroughFactory(ctx, sender, receiver);
+        const c = await post(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/${choice}`, { excludeDebugFields: true }, operationId);
+        expectStatus(ctx, c, 200, `the ${choice} context of a pending transfer`);
+        const context = objectBody(ctx, c, `${choice} context`);
+        const name = choice === 'reject' ? 'TransferInstruction_Reject' : 'TransferInstruction_Withdraw';
+        await submitTx(ctx, actor, {
+          ExerciseCommand: { templateId: TRANSFER_INSTRUCTION_V1, contractId: pending, choice: name, choiceArgument: { extraArgs: { context: context.choiceContextData, meta: { values: {} } } } },
+        }, (context.disclosedContracts ?? []) as Json[], `${name} with the registry's ${choice} context`);
+      }
     },
   }),
   check({
@@ -424,6 +434,32 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
     },
   }),
 ];
+
+const TRANSFER_INSTRUCTION_V1 = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
+
+/**
+ * A transfer of 5.0 from `sender` (funded by the DevNet tap) to `receiver` through the v1 factory,
+ * left pending: the instruction's contract id. Skips when it completes at once (a preapproval).
+ */
+async function offerThroughFactory(ctx: CheckContext, sender: string, receiver: string): Promise<string> {
+  const holding = await tap(ctx, sender, '5.0');
+  const args = await transferArgs(ctx, { sender, receiver, amount: '5.0', inputHoldingCids: [holding] });
+  const f = await post(ctx, '/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true }, 'getTransferFactoryV1');
+  expectStatus(ctx, f, 200, 'transfer factory');
+  const factory = objectBody(ctx, f, 'transfer factory');
+  const fctx = factory.choiceContext as Json;
+  const sent = await submitTx(ctx, sender, {
+    ExerciseCommand: {
+      templateId: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory',
+      contractId: factory.factoryId,
+      choice: 'TransferFactory_Transfer',
+      choiceArgument: { ...args, extraArgs: { context: fctx.choiceContextData, meta: { values: {} } } },
+    },
+  }, fctx.disclosedContracts as Json[], 'the transfer through the factory');
+  const output = exerciseResult(sent);
+  const pending = isObject(output) && isObject(output.output) && output.output.tag === 'TransferInstructionResult_Pending' && isObject(output.output.value) ? output.output.value.transferInstructionCid : undefined;
+  return typeof pending === 'string' ? pending : ctx.skip('the transfer completed at once (the receiver pre-approved it): nothing pending');
+}
 
 export async function allocate(ctx: CheckContext, hint: string): Promise<string> {
   const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/parties', json: { partyIdHint: ctx.unique(hint).replace(/[^a-zA-Z0-9_-]/g, '-'), identityProviderId: '' } });
