@@ -90,5 +90,6 @@ describe.skipIf(!HAS_DARS)('certifying a server on Splice 0.1.22 (needs ../share
     expect(report.checks.find((c) => c.id === 'registry.transfer-factory.expired-refused')?.status).toBe('pass');
     // Its reject and withdraw contexts let TransferInstruction_Reject and _Withdraw run on the real code.
     expect(report.checks.find((c) => c.id === 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed')?.status).toBe('pass');
+    expect(report.checks.find((c) => c.id === 'registry.cross-group.allocation-contexts-let-choices-succeed')?.status).toBe('pass');
   }, 300_000);
 });

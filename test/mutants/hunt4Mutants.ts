@@ -169,6 +169,12 @@ export const HUNT4_MUTANTS: readonly Mutant[] = [
     fault: onBody(/^\/registry\/transfer-instruction\/v1\/[^/]+\/choice-contexts\/(reject|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
   },
   {
+    name: 'hunt4-allocation-contexts-empty',
+    description: "an allocation's execute-transfer, cancel and withdraw contexts are empty: the settlement app cannot settle or cancel, nor the sender withdraw, on the ledger",
+    caughtBy: 'registry.cross-group.allocation-contexts-let-choices-succeed',
+    fault: onBody(/^\/registry\/allocations\/v1\/[^/]+\/choice-contexts\/(execute-transfer|cancel|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
+  },
+  {
     name: 'hunt4-transfer-deadline-ignored',
     description: "a factory transfer runs after its executeBefore: a wallet's deadline (after which it treats the transfer as failed and may send again) is not enforced",
     caughtBy: 'registry.transfer-factory.expired-refused',

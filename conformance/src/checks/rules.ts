@@ -72,6 +72,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: 'an identity provider config created deactivated stays deactivated', specRef: `${B}: CreateIdentityProviderConfig (is_deactivated)`, checkedBy: ['ledger.idp.create-get'] },
   { rule: 'a user keeps the deactivation and annotations it was created with; a party the annotations it was allocated with', specRef: `${B}: CreateUser (is_deactivated, metadata), AllocateParty (local_metadata)`, checkedBy: ['ledger.users.create-get-round-trip', 'ledger.parties.allocate-round-trip'] },
   { rule: "a pending transfer's reject and withdraw contexts let the receiver reject it and the sender withdraw it on the ledger", specRef: 'Splice token standard: transfer-instruction-v1 choice contexts (reject, withdraw)', checkedBy: ['registry.cross-group.transfer-contexts-let-reject-withdraw-succeed'] },
+  { rule: "an allocation's execute-transfer, cancel and withdraw contexts let each choice succeed on the ledger", specRef: 'Splice token standard: allocation-v1 choice contexts', checkedBy: ['registry.cross-group.allocation-contexts-let-choices-succeed'] },
   { rule: 'a transfer past its executeBefore does not execute (the registry or the ledger refuses it)', specRef: 'Splice token standard: Transfer.executeBefore', checkedBy: ['registry.transfer-factory.expired-refused'] },
   { rule: 'the package list holds the packages the participant uses, not only uploads', specRef: `${B}: ListPackages`, checkedBy: ['ledger.packages.list'] },
   {

@@ -19,6 +19,7 @@ const ALLOCATION_FACTORY = {
   v2: '#splice-api-token-allocation-instruction-v2:Splice.Api.Token.AllocationInstructionV2:AllocationFactory',
 } as const;
 const VERSIONS = ['v1', 'v2'] as const;
+const ALLOCATION_V1 = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
 type Version = (typeof VERSIONS)[number];
 type Kind = 'self' | 'direct' | 'offer';
 
@@ -75,7 +76,7 @@ async function transferThroughFactory(ctx: CheckContext, v: Version, sender: str
  * Exercises a factory's choice as `actor` with the choice context the registry answered (its data
  * as `extraArgs.context`, its disclosed contracts); the exchange whatever its status.
  */
-function exerciseWithContext(ctx: CheckContext, actor: string, c: { templateId: string; contractId: unknown; choice: string; args: Json }, context: Json): Promise<Exchange> {
+function exerciseWithContext(ctx: CheckContext, actor: string | readonly string[], c: { templateId: string; contractId: unknown; choice: string; args: Json }, context: Json): Promise<Exchange> {
   return ctx.http.request('ledger', {
     method: 'POST',
     path: '/v2/commands/submit-and-wait-for-transaction',
@@ -83,7 +84,7 @@ function exerciseWithContext(ctx: CheckContext, actor: string, c: { templateId: 
       commands: {
         commands: [{ ExerciseCommand: { templateId: c.templateId, contractId: c.contractId, choice: c.choice, choiceArgument: { ...c.args, extraArgs: { context: context.choiceContextData, meta: { values: {} } } } } }],
         commandId: ctx.unique('cc-factory'),
-        actAs: [actor],
+        actAs: typeof actor === 'string' ? [actor] : [...actor],
         disclosedContracts: context.disclosedContracts ?? [],
         ...(ctx.profile.ledger?.userId === undefined ? {} : { userId: ctx.profile.ledger.userId }),
       },
@@ -194,6 +195,43 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
         if (e.response?.status !== 200) ctx.fail(`exercising AllocationFactory_Allocate on the ${v} factory id ${String(factory.factoryId)} with its own context failed (HTTP ${e.response?.status ?? 'no answer'}): the id does not work on the ledger`, e);
         const tag = outputTag(exerciseResult(objectBody(ctx, e, 'allocation')));
         if (tag !== undefined && !['AllocationInstructionResult_Completed', 'AllocationInstructionResult_Pending'].includes(tag)) ctx.fail(`the ${v} allocation through the factory ended as ${tag}`, e);
+      }
+    },
+  },
+  {
+    id: 'registry.cross-group.allocation-contexts-let-choices-succeed',
+    title: "An allocation made through the v1 factory is executed, cancelled or withdrawn with the registry's context for that choice, and each succeeds on the ledger",
+    group: 'registry',
+    operationId: 'getAllocationTransferContextV1',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${TS}: allocation-v1 Allocation_ExecuteTransfer, Allocation_Cancel (the executor and both sides), Allocation_Withdraw (the sender); choice contexts let the app exercise the choice`,
+    requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
+    async run(ctx) {
+      if (!served(ctx, 'allocation-instruction').includes('v1')) ctx.skip(`profile '${ctx.profile.name}' lists no allocation-instruction-v1 API in registry.apis`);
+      serves(ctx, 'allocation-v1');
+      needTap(ctx);
+      const [sender, receiver] = [await allocate(ctx, 'cc-alloc-sender'), await allocate(ctx, 'cc-alloc-receiver')];
+      // The receiver executes (a DvP venue settling its own trade): the controllers are the two parties.
+      const CHOICES = [['execute-transfer', 'Allocation_ExecuteTransfer', [receiver, sender]], ['cancel', 'Allocation_Cancel', [receiver, sender]], ['withdraw', 'Allocation_Withdraw', [sender]]] as const;
+      for (const [path, choice, actors] of CHOICES) {
+        const input = await tap(ctx, sender, '2.0');
+        const args: Json = { ...(await allocationArgs(ctx, { sender, receiver, amount: '1.0' })), inputHoldingCids: [input] };
+        (args.allocation as Json).settlement = { ...((args.allocation as Json).settlement as Json), executor: receiver };
+        const f = await post(ctx, '/registry/allocation-instruction/v1/allocation-factory', { choiceArguments: args, excludeDebugFields: true }, 'getAllocationFactoryV1');
+        expectStatus(ctx, f, 200, 'allocation factory (v1)');
+        const factory = objectBody(ctx, f, 'allocation factory');
+        const fctx = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the allocation factory answered no choiceContext', f);
+        const made = await submitTx(ctx, sender, {
+          ExerciseCommand: { templateId: ALLOCATION_FACTORY.v1, contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument: { ...args, extraArgs: { context: fctx.choiceContextData, meta: { values: {} } } } },
+        }, (fctx.disclosedContracts ?? []) as Json[], 'allocating through the v1 factory');
+        const out = exerciseResult(made);
+        const allocation = isObject(out) && isObject(out.output) && out.output.tag === 'AllocationInstructionResult_Completed' && isObject(out.output.value) ? out.output.value.allocationCid : undefined;
+        if (typeof allocation !== 'string') return ctx.skip(`the allocation did not complete at once (${outputTag(out) ?? 'no result'}): no allocation to act on`);
+        const c = await post(ctx, `/registry/allocations/v1/${allocation}/choice-contexts/${path}`, { excludeDebugFields: true }, path === 'execute-transfer' ? 'getAllocationTransferContextV1' : path === 'cancel' ? 'getAllocationCancelContextV1' : 'getAllocationWithdrawContextV1');
+        expectStatus(ctx, c, 200, `the ${path} context of an allocation`);
+        const e = await exerciseWithContext(ctx, actors, { templateId: ALLOCATION_V1, contractId: allocation, choice, args: {} }, objectBody(ctx, c, `${path} context`));
+        if (e.response?.status !== 200) ctx.fail(`${choice} with the registry's ${path} context failed on the ledger (HTTP ${e.response?.status ?? 'no answer'})`, e);
       }
     },
   },
