@@ -164,9 +164,15 @@ export const HUNT4_MUTANTS: readonly Mutant[] = [
   },
   {
     name: 'hunt4-reject-withdraw-contexts-empty',
-    description: "the reject and withdraw contexts of a pending transfer are empty (the registry thinks only accept needs one): a wallet's Reject and Withdraw buttons fail on the ledger",
+    description: "the reject and withdraw contexts of a pending v1 transfer are empty (the registry thinks only accept needs one): a wallet's Reject and Withdraw buttons fail on the ledger",
     caughtBy: 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed',
     fault: onBody(/^\/registry\/transfer-instruction\/v1\/[^/]+\/choice-contexts\/(reject|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
+  },
+  {
+    name: 'hunt4-reject-withdraw-contexts-empty-v2',
+    description: 'the same on the v2 paths only (the v1 contexts are right): a v2 wallet cannot reject or withdraw a pending transfer',
+    caughtBy: 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed',
+    fault: onBody(/^\/registry\/transfer-instruction\/v2\/[^/]+\/choice-contexts\/(reject|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
   },
   {
     name: 'hunt4-allocation-contexts-empty',

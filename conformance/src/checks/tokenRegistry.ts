@@ -390,27 +390,32 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed',
-    title: "A pending transfer rejected by its receiver with the reject context, and another withdrawn by its sender with the withdraw context, both succeed on the ledger",
+    title: "A pending transfer rejected by its receiver with the reject context, and another withdrawn by its sender with the withdraw context, both succeed on the ledger (every served transfer-instruction version)",
     group: 'registry',
     operationId: 'getTransferInstructionRejectContextV1',
     level: 'MUST',
     kind: 'cross-group',
-    specRef: `${TS}: transfer-instruction-v1 TransferInstruction_Reject (the receiver), TransferInstruction_Withdraw (the sender): choice contexts let the wallet exercise the choice`,
+    specRef: `${TS}: transfer-instruction-v1/v2 TransferInstruction_Reject (the receiver), TransferInstruction_Withdraw (the sender): choice contexts let the wallet exercise the choice`,
     requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
     async run(ctx) {
-      serves(ctx, 'transfer-instruction-v1');
+      const versions = (['v1', 'v2'] as const).filter((v) => (ctx.profile.registry?.apis ?? ['allocation-instruction-v2']).includes(`transfer-instruction-${v}`));
+      if (versions.length === 0) ctx.skip(`profile '${ctx.profile.name}' lists no transfer-instruction API in registry.apis`);
       if (!ctx.profile.registry?.devNetTap) ctx.skip(`profile '${ctx.profile.name}' does not allow the DevNet tap (registry.devNetTap) to fund a transfer`);
       const [sender, receiver] = [await allocate(ctx, 'cc-reject-sender'), await allocate(ctx, 'cc-reject-receiver')];
       // A wallet offers both buttons on a pending transfer: each context must make its choice work.
-      for (const [choice, actor, operationId] of [['reject', receiver, 'getTransferInstructionRejectContextV1'], ['withdraw', sender, 'getTransferInstructionWithdrawContextV1']] as const) {
-        const pending = await offerThroughFactory(ctx, sender, receiver);
-        const c = await post(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/${choice}`, { excludeDebugFields: true }, operationId);
-        expectStatus(ctx, c, 200, `the ${choice} context of a pending transfer`);
-        const context = objectBody(ctx, c, `${choice} context`);
-        const name = choice === 'reject' ? 'TransferInstruction_Reject' : 'TransferInstruction_Withdraw';
-        await submitTx(ctx, actor, {
-          ExerciseCommand: { templateId: TRANSFER_INSTRUCTION_V1, contractId: pending, choice: name, choiceArgument: { extraArgs: { context: context.choiceContextData, meta: { values: {} } } } },
-        }, (context.disclosedContracts ?? []) as Json[], `${name} with the registry's ${choice} context`);
+      for (const v of versions) {
+        for (const [choice, actor] of [['reject', receiver], ['withdraw', sender]] as const) {
+          const pending = await offerThroughFactory(ctx, sender, receiver, v);
+          const operationId = `getTransferInstruction${choice === 'reject' ? 'Reject' : 'Withdraw'}Context${v.toUpperCase()}`;
+          const c = await post(ctx, `/registry/transfer-instruction/${v}/${pending}/choice-contexts/${choice}`, { excludeDebugFields: true }, operationId);
+          expectStatus(ctx, c, 200, `the ${v} ${choice} context of a pending transfer`);
+          const context = objectBody(ctx, c, `${choice} context`);
+          const name = choice === 'reject' ? 'TransferInstruction_Reject' : 'TransferInstruction_Withdraw';
+          const extraArgs = { context: context.choiceContextData, meta: { values: {} } };
+          await submitTx(ctx, actor, {
+            ExerciseCommand: { templateId: TRANSFER_INSTRUCTION[v], contractId: pending, choice: name, choiceArgument: v === 'v1' ? { extraArgs } : { actors: [actor], extraArgs } },
+          }, (context.disclosedContracts ?? []) as Json[], `${name} (${v}) with the registry's ${choice} context`);
+        }
       }
     },
   }),
@@ -435,22 +440,27 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
   }),
 ];
 
-const TRANSFER_INSTRUCTION_V1 = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
+const TRANSFER_INSTRUCTION = {
+  v1: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction',
+  v2: '#splice-api-token-transfer-instruction-v2:Splice.Api.Token.TransferInstructionV2:TransferInstruction',
+} as const;
+const TRANSFER_INSTRUCTION_V1 = TRANSFER_INSTRUCTION.v1;
 
 /**
- * A transfer of 5.0 from `sender` (funded by the DevNet tap) to `receiver` through the v1 factory,
- * left pending: the instruction's contract id. Skips when it completes at once (a preapproval).
+ * A transfer of 5.0 from `sender` (funded by the DevNet tap) to `receiver` through the factory of
+ * version `v`, left pending: the instruction's contract id. Skips when it completes at once (a preapproval).
  */
-async function offerThroughFactory(ctx: CheckContext, sender: string, receiver: string): Promise<string> {
+async function offerThroughFactory(ctx: CheckContext, sender: string, receiver: string, v: 'v1' | 'v2' = 'v1'): Promise<string> {
   const holding = await tap(ctx, sender, '5.0');
-  const args = await transferArgs(ctx, { sender, receiver, amount: '5.0', inputHoldingCids: [holding] });
-  const f = await post(ctx, '/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true }, 'getTransferFactoryV1');
-  expectStatus(ctx, f, 200, 'transfer factory');
+  const v1 = await transferArgs(ctx, { sender, receiver, amount: '5.0', inputHoldingCids: [holding] });
+  const args = v === 'v1' ? v1 : { transfer: { ...(v1.transfer as Json), sender: accountOf(sender), receiver: accountOf(receiver) }, actors: [sender], extraArgs: v1.extraArgs };
+  const f = await post(ctx, `/registry/transfer-instruction/${v}/transfer-factory`, { choiceArguments: args, excludeDebugFields: true }, `getTransferFactory${v.toUpperCase()}`);
+  expectStatus(ctx, f, 200, `transfer factory (${v})`);
   const factory = objectBody(ctx, f, 'transfer factory');
   const fctx = factory.choiceContext as Json;
   const sent = await submitTx(ctx, sender, {
     ExerciseCommand: {
-      templateId: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory',
+      templateId: `#splice-api-token-transfer-instruction-${v}:Splice.Api.Token.TransferInstruction${v.toUpperCase()}:TransferFactory`,
       contractId: factory.factoryId,
       choice: 'TransferFactory_Transfer',
       choiceArgument: { ...args, extraArgs: { context: fctx.choiceContextData, meta: { values: {} } } },
