@@ -181,6 +181,12 @@ export const HUNT4_MUTANTS: readonly Mutant[] = [
     fault: onBody(/^\/registry\/allocations\/v1\/[^/]+\/choice-contexts\/(execute-transfer|cancel|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
   },
   {
+    name: 'hunt4-allocation-contexts-empty-v2',
+    description: "a v2 allocation's cancel and withdraw contexts are empty (v1's are right): the executors cannot cancel, nor the authorizer withdraw, on the ledger",
+    caughtBy: 'registry.cross-group.allocation-contexts-let-choices-succeed',
+    fault: onBody(/^\/registry\/allocations\/v2\/[^/]+\/choice-contexts\/(cancel|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
+  },
+  {
     name: 'hunt4-transfer-deadline-ignored',
     description: "a factory transfer runs after its executeBefore: a wallet's deadline (after which it treats the transfer as failed and may send again) is not enforced",
     caughtBy: 'registry.transfer-factory.expired-refused',

@@ -19,7 +19,10 @@ const ALLOCATION_FACTORY = {
   v2: '#splice-api-token-allocation-instruction-v2:Splice.Api.Token.AllocationInstructionV2:AllocationFactory',
 } as const;
 const VERSIONS = ['v1', 'v2'] as const;
-const ALLOCATION_V1 = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
+const ALLOCATION = {
+  v1: '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation',
+  v2: '#splice-api-token-allocation-v2:Splice.Api.Token.AllocationV2:Allocation',
+} as const;
 type Version = (typeof VERSIONS)[number];
 type Kind = 'self' | 'direct' | 'offer';
 
@@ -200,38 +203,48 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'registry.cross-group.allocation-contexts-let-choices-succeed',
-    title: "An allocation made through the v1 factory is executed, cancelled or withdrawn with the registry's context for that choice, and each succeeds on the ledger",
+    title: "An allocation made through the factory is executed, cancelled or withdrawn with the registry's context for that choice, and each succeeds on the ledger (v1: execute-transfer, cancel, withdraw; v2: cancel, withdraw)",
     group: 'registry',
     operationId: 'getAllocationTransferContextV1',
     level: 'MUST',
     kind: 'cross-group',
-    specRef: `${TS}: allocation-v1 Allocation_ExecuteTransfer, Allocation_Cancel (the executor and both sides), Allocation_Withdraw (the sender); choice contexts let the app exercise the choice`,
+    specRef: `${TS}: allocation-v1 Allocation_ExecuteTransfer, Allocation_Cancel (the executor and both sides), Allocation_Withdraw (the sender); allocation-v2 Allocation_Cancel (the executors), Allocation_Withdraw (the authorizer); choice contexts let the app exercise the choice`,
     requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
     async run(ctx) {
-      if (!served(ctx, 'allocation-instruction').includes('v1')) ctx.skip(`profile '${ctx.profile.name}' lists no allocation-instruction-v1 API in registry.apis`);
-      serves(ctx, 'allocation-v1');
+      const apis = ctx.profile.registry?.apis ?? ['allocation-instruction-v2'];
+      const versions = VERSIONS.filter((v) => apis.includes(`allocation-instruction-${v}`) && apis.includes(`allocation-${v}`));
+      if (versions.length === 0) ctx.skip(`profile '${ctx.profile.name}' lists no allocation-instruction and allocation API of one version in registry.apis`);
       needTap(ctx);
       const [sender, receiver] = [await allocate(ctx, 'cc-alloc-sender'), await allocate(ctx, 'cc-alloc-receiver')];
-      // The receiver executes (a DvP venue settling its own trade): the controllers are the two parties.
-      const CHOICES = [['execute-transfer', 'Allocation_ExecuteTransfer', [receiver, sender]], ['cancel', 'Allocation_Cancel', [receiver, sender]], ['withdraw', 'Allocation_Withdraw', [sender]]] as const;
-      for (const [path, choice, actors] of CHOICES) {
-        const input = await tap(ctx, sender, '2.0');
-        const args: Json = { ...(await allocationArgs(ctx, { sender, receiver, amount: '1.0' })), inputHoldingCids: [input] };
-        (args.allocation as Json).settlement = { ...((args.allocation as Json).settlement as Json), executor: receiver };
-        const f = await post(ctx, '/registry/allocation-instruction/v1/allocation-factory', { choiceArguments: args, excludeDebugFields: true }, 'getAllocationFactoryV1');
-        expectStatus(ctx, f, 200, 'allocation factory (v1)');
-        const factory = objectBody(ctx, f, 'allocation factory');
-        const fctx = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the allocation factory answered no choiceContext', f);
-        const made = await submitTx(ctx, sender, {
-          ExerciseCommand: { templateId: ALLOCATION_FACTORY.v1, contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument: { ...args, extraArgs: { context: fctx.choiceContextData, meta: { values: {} } } } },
-        }, (fctx.disclosedContracts ?? []) as Json[], 'allocating through the v1 factory');
-        const out = exerciseResult(made);
-        const allocation = isObject(out) && isObject(out.output) && out.output.tag === 'AllocationInstructionResult_Completed' && isObject(out.output.value) ? out.output.value.allocationCid : undefined;
-        if (typeof allocation !== 'string') return ctx.skip(`the allocation did not complete at once (${outputTag(out) ?? 'no result'}): no allocation to act on`);
-        const c = await post(ctx, `/registry/allocations/v1/${allocation}/choice-contexts/${path}`, { excludeDebugFields: true }, path === 'execute-transfer' ? 'getAllocationTransferContextV1' : path === 'cancel' ? 'getAllocationCancelContextV1' : 'getAllocationWithdrawContextV1');
-        expectStatus(ctx, c, 200, `the ${path} context of an allocation`);
-        const e = await exerciseWithContext(ctx, actors, { templateId: ALLOCATION_V1, contractId: allocation, choice, args: {} }, objectBody(ctx, c, `${path} context`));
-        if (e.response?.status !== 200) ctx.fail(`${choice} with the registry's ${path} context failed on the ledger (HTTP ${e.response?.status ?? 'no answer'})`, e);
+      // The receiver executes (a DvP venue settling its own trade).
+      const CHOICES = {
+        v1: [['execute-transfer', 'Allocation_ExecuteTransfer', [receiver, sender]], ['cancel', 'Allocation_Cancel', [receiver, sender]], ['withdraw', 'Allocation_Withdraw', [sender]]],
+        v2: [['cancel', 'Allocation_Cancel', [receiver]], ['withdraw', 'Allocation_Withdraw', [sender]]],
+      } as const;
+      const OPERATION: Record<string, string> = { 'execute-transfer': 'getAllocationTransferContext', cancel: 'getAllocationCancelContext', withdraw: 'getAllocationWithdrawContext' };
+      for (const v of versions) {
+        for (const [path, choice, actors] of CHOICES[v]) {
+          const input = await tap(ctx, sender, '2.0');
+          const args: Json = v === 'v1'
+            ? { ...(await allocationArgs(ctx, { sender, receiver, amount: '1.0' })), inputHoldingCids: [input] }
+            : await allocationArgsV2(ctx, { authorizer: sender, other: receiver, executor: receiver, settlementId: ctx.unique('cc-alloc'), inputs: [input] });
+          if (v === 'v1') (args.allocation as Json).settlement = { ...((args.allocation as Json).settlement as Json), executor: receiver };
+          const f = await post(ctx, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: args, excludeDebugFields: true }, `getAllocationFactory${v.toUpperCase()}`);
+          expectStatus(ctx, f, 200, `allocation factory (${v})`);
+          const factory = objectBody(ctx, f, 'allocation factory');
+          const fctx = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the allocation factory answered no choiceContext', f);
+          const made = await submitTx(ctx, sender, {
+            ExerciseCommand: { templateId: ALLOCATION_FACTORY[v], contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument: { ...args, extraArgs: { context: fctx.choiceContextData, meta: { values: {} } } } },
+          }, (fctx.disclosedContracts ?? []) as Json[], `allocating through the ${v} factory`);
+          const out = exerciseResult(made);
+          const allocation = isObject(out) && isObject(out.output) && out.output.tag === 'AllocationInstructionResult_Completed' && isObject(out.output.value) ? out.output.value.allocationCid : undefined;
+          if (typeof allocation !== 'string') return ctx.skip(`the ${v} allocation did not complete at once (${outputTag(out) ?? 'no result'}): no allocation to act on`);
+          const c = await post(ctx, `/registry/allocations/${v}/${allocation}/choice-contexts/${path}`, { excludeDebugFields: true }, `${OPERATION[path]!}${v.toUpperCase()}`);
+          expectStatus(ctx, c, 200, `the ${v} ${path} context of an allocation`);
+          const choiceArgs: Json = v === 'v1' ? {} : { actors: [...actors] };
+          const e = await exerciseWithContext(ctx, actors, { templateId: ALLOCATION[v], contractId: allocation, choice, args: choiceArgs }, objectBody(ctx, c, `${path} context`));
+          if (e.response?.status !== 200) ctx.fail(`${choice} (${v}) with the registry's ${path} context failed on the ledger (HTTP ${e.response?.status ?? 'no answer'})`, e);
+        }
       }
     },
   },
