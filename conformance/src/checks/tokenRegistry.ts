@@ -21,6 +21,9 @@ export function serves(ctx: CheckContext, api: Api): void {
   if (!apis.includes(api)) ctx.skip(`profile '${ctx.profile.name}' does not list ${api} in registry.apis`);
 }
 export const need = <T>(ctx: CheckContext, v: T | undefined, what: string): T => v ?? ctx.skip(`profile '${ctx.profile.name}' does not name ${what}`);
+/** The versions of `api` the profile says the target serves (registry.apis). */
+export const served = (ctx: CheckContext, api: 'transfer-instruction' | 'allocation-instruction' | 'allocation'): ('v1' | 'v2')[] =>
+  (['v1', 'v2'] as const).filter((v) => (ctx.profile.registry?.apis ?? ['allocation-instruction-v2']).includes(`${api}-${v}`));
 
 const get = (ctx: CheckContext, path: string, operationId: string) => ctx.http.request('registry', { method: 'GET', path, operationId });
 export const post = (ctx: CheckContext, path: string, json: unknown, operationId: string) => ctx.http.request('registry', { method: 'POST', path, json, operationId });
@@ -370,7 +373,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
       const accept = objectBody(ctx, c, 'accept context');
       await submitTx(ctx, receiver, {
         ExerciseCommand: {
-          templateId: TRANSFER_INSTRUCTION_V1,
+          templateId: TRANSFER_INSTRUCTION.v1,
           contractId: pending,
           choice: 'TransferInstruction_Accept',
           choiceArgument: { extraArgs: { context: accept.choiceContextData, meta: { values: {} } } },
@@ -398,7 +401,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
     specRef: `${TS}: transfer-instruction-v1/v2 TransferInstruction_Reject (the receiver), TransferInstruction_Withdraw (the sender): choice contexts let the wallet exercise the choice`,
     requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
     async run(ctx) {
-      const versions = (['v1', 'v2'] as const).filter((v) => (ctx.profile.registry?.apis ?? ['allocation-instruction-v2']).includes(`transfer-instruction-${v}`));
+      const versions = served(ctx, 'transfer-instruction');
       if (versions.length === 0) ctx.skip(`profile '${ctx.profile.name}' lists no transfer-instruction API in registry.apis`);
       if (!ctx.profile.registry?.devNetTap) ctx.skip(`profile '${ctx.profile.name}' does not allow the DevNet tap (registry.devNetTap) to fund a transfer`);
       const [sender, receiver] = [await allocate(ctx, 'cc-reject-sender'), await allocate(ctx, 'cc-reject-receiver')];
@@ -440,34 +443,47 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
   }),
 ];
 
+export const TRANSFER_FACTORY = {
+  v1: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory',
+  v2: '#splice-api-token-transfer-instruction-v2:Splice.Api.Token.TransferInstructionV2:TransferFactory',
+} as const;
 const TRANSFER_INSTRUCTION = {
   v1: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction',
   v2: '#splice-api-token-transfer-instruction-v2:Splice.Api.Token.TransferInstructionV2:TransferInstruction',
 } as const;
-const TRANSFER_INSTRUCTION_V1 = TRANSFER_INSTRUCTION.v1;
+
+/** The TransferFactory_Transfer arguments of version `v` for a transfer of `amount` out of `input`. */
+export async function transferArgsOf(ctx: CheckContext, v: 'v1' | 'v2', sender: string, receiver: string, amount: string, input: string): Promise<Json> {
+  const v1 = await transferArgs(ctx, { sender, receiver, amount, inputHoldingCids: [input] });
+  if (v === 'v1') return v1;
+  return { transfer: { ...(v1.transfer as Json), sender: accountOf(sender), receiver: accountOf(receiver) }, actors: [sender], extraArgs: v1.extraArgs };
+}
 
 /**
- * A transfer of 5.0 from `sender` (funded by the DevNet tap) to `receiver` through the factory of
- * version `v`, left pending: the instruction's contract id. Skips when it completes at once (a preapproval).
+ * A transfer from `sender` (funded by the DevNet tap with `amounts.tap`) to `receiver` through the
+ * factory of version `v`, exercised with the factory's context: the kind it announced, the
+ * choice's result and the factory's answer.
  */
-async function offerThroughFactory(ctx: CheckContext, sender: string, receiver: string, v: 'v1' | 'v2' = 'v1'): Promise<string> {
-  const holding = await tap(ctx, sender, '5.0');
-  const v1 = await transferArgs(ctx, { sender, receiver, amount: '5.0', inputHoldingCids: [holding] });
-  const args = v === 'v1' ? v1 : { transfer: { ...(v1.transfer as Json), sender: accountOf(sender), receiver: accountOf(receiver) }, actors: [sender], extraArgs: v1.extraArgs };
+export async function transferThroughFactory(ctx: CheckContext, v: 'v1' | 'v2', sender: string, receiver: string, amounts = { tap: '2.0', transfer: '1.0' }): Promise<{ kind: unknown; result: unknown; factory: Exchange }> {
+  const input = await tap(ctx, sender, amounts.tap);
+  const args = await transferArgsOf(ctx, v, sender, receiver, amounts.transfer, input);
   const f = await post(ctx, `/registry/transfer-instruction/${v}/transfer-factory`, { choiceArguments: args, excludeDebugFields: true }, `getTransferFactory${v.toUpperCase()}`);
   expectStatus(ctx, f, 200, `transfer factory (${v})`);
   const factory = objectBody(ctx, f, 'transfer factory');
-  const fctx = factory.choiceContext as Json;
-  const sent = await submitTx(ctx, sender, {
-    ExerciseCommand: {
-      templateId: `#splice-api-token-transfer-instruction-${v}:Splice.Api.Token.TransferInstruction${v.toUpperCase()}:TransferFactory`,
-      contractId: factory.factoryId,
-      choice: 'TransferFactory_Transfer',
-      choiceArgument: { ...args, extraArgs: { context: fctx.choiceContextData, meta: { values: {} } } },
-    },
-  }, fctx.disclosedContracts as Json[], 'the transfer through the factory');
-  const output = exerciseResult(sent);
-  const pending = isObject(output) && isObject(output.output) && output.output.tag === 'TransferInstructionResult_Pending' && isObject(output.output.value) ? output.output.value.transferInstructionCid : undefined;
+  const context = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the transfer factory answered no choiceContext', f);
+  const tx = await submitTx(ctx, sender, {
+    ExerciseCommand: { templateId: TRANSFER_FACTORY[v], contractId: factory.factoryId, choice: 'TransferFactory_Transfer', choiceArgument: { ...args, extraArgs: { context: context.choiceContextData, meta: { values: {} } } } },
+  }, (context.disclosedContracts ?? []) as Json[], `the ${v} transfer through the factory`);
+  return { kind: factory.transferKind, result: exerciseResult(tx), factory: f };
+}
+
+/**
+ * A transfer of 5.0 from `sender` to `receiver` through the factory of version `v`, left pending:
+ * the instruction's contract id. Skips when it completes at once (a preapproval).
+ */
+async function offerThroughFactory(ctx: CheckContext, sender: string, receiver: string, v: 'v1' | 'v2' = 'v1'): Promise<string> {
+  const { result } = await transferThroughFactory(ctx, v, sender, receiver, { tap: '5.0', transfer: '5.0' });
+  const pending = isObject(result) && isObject(result.output) && result.output.tag === 'TransferInstructionResult_Pending' && isObject(result.output.value) ? result.output.value.transferInstructionCid : undefined;
   return typeof pending === 'string' ? pending : ctx.skip('the transfer completed at once (the receiver pre-approved it): nothing pending');
 }
 
@@ -488,19 +504,37 @@ export async function allocate(ctx: CheckContext, hint: string): Promise<string>
   return party;
 }
 
-/** Submits one command with disclosed contracts as `party`, expecting success; the transaction's JSON. */
-export async function submitTx(ctx: CheckContext, party: string, command: Json, disclosedContracts: Json[], what: string): Promise<Json> {
+/**
+ * Submits one command with disclosed contracts acting as `actAs`, asking for the transaction's
+ * ledger effects as they see it (exercise results included); the exchange whatever its status.
+ */
+export function submitCommand(ctx: CheckContext, actAs: readonly string[], command: Json, disclosedContracts: readonly Json[]): Promise<Exchange> {
   const userId = userIdOf(ctx);
-  const e = await ctx.http.request('ledger', {
+  const wildcard = { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] };
+  return ctx.http.request('ledger', {
     method: 'POST',
     path: '/v2/commands/submit-and-wait-for-transaction',
     json: {
-      commands: { commands: [command], commandId: ctx.unique('cc-token'), actAs: [party], disclosedContracts, ...(userId === undefined ? {} : { userId }) },
-      transactionFormat: { eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] } }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+      commands: { commands: [command], commandId: ctx.unique('cc-token'), actAs, disclosedContracts, ...(userId === undefined ? {} : { userId }) },
+      transactionFormat: { eventFormat: { filtersByParty: Object.fromEntries(actAs.map((p) => [p, wildcard])), verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
     },
   });
+}
+
+/** Submits one command with disclosed contracts as `party`, expecting success; the transaction's JSON. */
+export async function submitTx(ctx: CheckContext, party: string, command: Json, disclosedContracts: Json[], what: string): Promise<Json> {
+  const e = await submitCommand(ctx, [party], command, disclosedContracts);
   expectStatus(ctx, e, 200, what);
   return objectBody(ctx, e, what);
+}
+
+/**
+ * Exercises `c.choice` acting as `actors` with the choice context a registry answered (its data as
+ * `extraArgs.context`, its disclosed contracts); the exchange whatever its status.
+ */
+export function exerciseWithContext(ctx: CheckContext, actors: readonly string[], c: { templateId: string; contractId: unknown; choice: string; args: Json }, context: Json): Promise<Exchange> {
+  const choiceArgument = { ...c.args, extraArgs: { context: context.choiceContextData, meta: { values: {} } } };
+  return submitCommand(ctx, actors, { ExerciseCommand: { templateId: c.templateId, contractId: c.contractId, choice: c.choice, choiceArgument } }, (context.disclosedContracts ?? []) as Json[]);
 }
 
 /** The result of the first exercise of a transaction answer. */

@@ -1,7 +1,7 @@
 import type { Exchange } from '../target/exchange.js';
 import { lookupPreapproval } from './scan.js';
 import { expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { accountOf, allocate, allocationArgs, allocationArgsV2, exerciseResult, post, serves, submitTx, tap, transferArgs } from './tokenRegistry.js';
+import { allocate, allocationArgs, allocationArgsV2, exerciseResult, exerciseWithContext, post, served, serves, TRANSFER_FACTORY, transferArgsOf, transferThroughFactory, tap } from './tokenRegistry.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
@@ -10,24 +10,16 @@ import type { CheckContext, CheckDefinition } from './types.js';
  * exercised, and an instrument read alone is its entry in the list.
  */
 const TS = 'token standard';
-const TRANSFER_FACTORY = {
-  v1: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory',
-  v2: '#splice-api-token-transfer-instruction-v2:Splice.Api.Token.TransferInstructionV2:TransferFactory',
-} as const;
 const ALLOCATION_FACTORY = {
   v1: '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory',
   v2: '#splice-api-token-allocation-instruction-v2:Splice.Api.Token.AllocationInstructionV2:AllocationFactory',
 } as const;
-const VERSIONS = ['v1', 'v2'] as const;
 const ALLOCATION = {
   v1: '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation',
   v2: '#splice-api-token-allocation-v2:Splice.Api.Token.AllocationV2:Allocation',
 } as const;
-type Version = (typeof VERSIONS)[number];
+type Version = 'v1' | 'v2';
 type Kind = 'self' | 'direct' | 'offer';
-
-/** The versions of `api` the profile says the target serves. */
-const served = (ctx: CheckContext, api: 'transfer-instruction' | 'allocation-instruction'): Version[] => VERSIONS.filter((v) => (ctx.profile.registry?.apis ?? ['allocation-instruction-v2']).includes(`${api}-${v}`));
 
 const needTap = (ctx: CheckContext) => ctx.profile.registry?.devNetTap === true || ctx.skip(`profile '${ctx.profile.name}' does not allow the DevNet tap (registry.devNetTap) to fund transfers`);
 
@@ -48,51 +40,27 @@ async function expectedKind(ctx: CheckContext, sender: string, receiver: string)
   return valid ? 'direct' : ctx.skip(`the receiver's preapproval is not valid now (validFrom ${String(p.validFrom)}, expiresAt ${String(p.expiresAt)}): its kind is not pinned down`);
 }
 
-/** The TransferFactory_Transfer arguments of `version` for a transfer of `amount` out of `input`. */
-async function transferArgsOf(ctx: CheckContext, v: Version, sender: string, receiver: string, amount: string, input: string): Promise<Json> {
-  const v1 = await transferArgs(ctx, { sender, receiver, amount, inputHoldingCids: [input] });
-  if (v === 'v1') return v1;
-  const t = v1.transfer as Json;
-  return { transfer: { ...t, sender: accountOf(sender), receiver: accountOf(receiver) }, actors: [sender], extraArgs: v1.extraArgs };
-}
-
 const outputTag = (result: unknown): string | undefined => (isObject(result) && isObject(result.output) && typeof result.output.tag === 'string' ? result.output.tag : undefined);
 
 /** How each kind must end: the receiver holds the amount at once, or an instruction waits for them. */
 const OUTCOME: Record<Kind, string> = { self: 'TransferInstructionResult_Completed', direct: 'TransferInstructionResult_Completed', offer: 'TransferInstructionResult_Pending' };
 
-/** Asks the factory for a transfer, checks its kind, exercises it with the context; the kind and the result's tag. */
-async function transferThroughFactory(ctx: CheckContext, v: Version, sender: string, receiver: string): Promise<{ kind: unknown; tag: string | undefined; factory: Exchange }> {
-  const input = await tap(ctx, sender, '2.0');
-  const args = await transferArgsOf(ctx, v, sender, receiver, '1.0', input);
-  const f = await post(ctx, `/registry/transfer-instruction/${v}/transfer-factory`, { choiceArguments: args, excludeDebugFields: true }, `getTransferFactory${v.toUpperCase()}`);
-  expectStatus(ctx, f, 200, `transfer factory (${v})`);
-  const factory = objectBody(ctx, f, 'transfer factory');
-  const context = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the transfer factory answered no choiceContext', f);
-  const tx = await submitTx(ctx, sender, {
-    ExerciseCommand: { templateId: TRANSFER_FACTORY[v], contractId: factory.factoryId, choice: 'TransferFactory_Transfer', choiceArgument: { ...args, extraArgs: { context: context.choiceContextData, meta: { values: {} } } } },
-  }, (context.disclosedContracts ?? []) as Json[], `the ${v} transfer through the factory`);
-  return { kind: factory.transferKind, tag: outputTag(exerciseResult(tx)), factory: f };
-}
-
 /**
- * Exercises a factory's choice as `actor` with the choice context the registry answered (its data
- * as `extraArgs.context`, its disclosed contracts); the exchange whatever its status.
+ * Allocates 1.0 of `sender`'s holding `input` to `receiver`, who also executes the settlement,
+ * through the allocation factory of version `v`, exercised with its context: the factory's answer
+ * and the ledger's exchange, whatever its status.
  */
-function exerciseWithContext(ctx: CheckContext, actor: string | readonly string[], c: { templateId: string; contractId: unknown; choice: string; args: Json }, context: Json): Promise<Exchange> {
-  return ctx.http.request('ledger', {
-    method: 'POST',
-    path: '/v2/commands/submit-and-wait-for-transaction',
-    json: {
-      commands: {
-        commands: [{ ExerciseCommand: { templateId: c.templateId, contractId: c.contractId, choice: c.choice, choiceArgument: { ...c.args, extraArgs: { context: context.choiceContextData, meta: { values: {} } } } } }],
-        commandId: ctx.unique('cc-factory'),
-        actAs: typeof actor === 'string' ? [actor] : [...actor],
-        disclosedContracts: context.disclosedContracts ?? [],
-        ...(ctx.profile.ledger?.userId === undefined ? {} : { userId: ctx.profile.ledger.userId }),
-      },
-    },
-  });
+async function allocateThroughFactory(ctx: CheckContext, v: Version, sender: string, receiver: string, input: string): Promise<{ factory: Json; e: Exchange }> {
+  const args: Json =
+    v === 'v1'
+      ? { ...(await allocationArgs(ctx, { sender, receiver, amount: '1.0' })), inputHoldingCids: [input] }
+      : await allocationArgsV2(ctx, { authorizer: sender, other: receiver, executor: receiver, settlementId: ctx.unique('cc-alloc'), inputs: [input] });
+  if (v === 'v1') (args.allocation as Json).settlement = { ...((args.allocation as Json).settlement as Json), executor: receiver };
+  const f = await post(ctx, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: args, excludeDebugFields: true }, `getAllocationFactory${v.toUpperCase()}`);
+  expectStatus(ctx, f, 200, `allocation factory (${v})`);
+  const factory = objectBody(ctx, f, 'allocation factory');
+  const context = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the allocation factory answered no choiceContext', f);
+  return { factory, e: await exerciseWithContext(ctx, [sender], { templateId: ALLOCATION_FACTORY[v], contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', args }, context) };
 }
 
 /** The instruments of every page of the list (pageSize 1 .. 1000, nextPageToken). */
@@ -133,8 +101,9 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
         for (const receiver of receivers) {
           const want = await expectedKind(ctx, sender, receiver);
           const got = await transferThroughFactory(ctx, v, sender, receiver);
+          const tag = outputTag(got.result);
           if (got.kind !== want) ctx.fail(`the ${v} factory calls a transfer to ${receiver === sender ? 'the sender itself' : receiver} '${String(got.kind)}'; the receiver's state calls for '${want}'`, got.factory);
-          if (got.tag !== OUTCOME[want]) ctx.fail(`a '${want}' transfer (${v}) ended as ${got.tag ?? 'no result'}, expected ${OUTCOME[want]}`);
+          if (tag !== OUTCOME[want]) ctx.fail(`a '${want}' transfer (${v}) ended as ${tag ?? 'no result'}, expected ${OUTCOME[want]}`);
         }
       }
     },
@@ -163,7 +132,7 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
         if (f.response?.status !== 200) continue; // refused before the ledger: as good as refused by it
         const factory = objectBody(ctx, f, 'transfer factory');
         const context = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the transfer factory answered no choiceContext', f);
-        const e = await exerciseWithContext(ctx, sender, { templateId: TRANSFER_FACTORY[v], contractId: factory.factoryId, choice: 'TransferFactory_Transfer', args: late }, context);
+        const e = await exerciseWithContext(ctx, [sender], { templateId: TRANSFER_FACTORY[v], contractId: factory.factoryId, choice: 'TransferFactory_Transfer', args: late }, context);
         if (e.response?.status === 200) ctx.fail(`a ${v} transfer whose executeBefore passed an hour ago executed (HTTP 200): the deadline a wallet set is not enforced`, e);
         else if (e.response === undefined || e.response.status >= 500) ctx.fail(`the ${v} transfer past its deadline was answered ${e.response?.status ?? 'with no answer'}, not refused with a client error`, e);
       }
@@ -184,20 +153,10 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
       needTap(ctx);
       const [sender, receiver] = [await allocate(ctx, 'cc-fac-sender'), await allocate(ctx, 'cc-fac-receiver')];
       for (const v of versions) {
-        const input = await tap(ctx, sender, '2.0');
-        const args =
-          v === 'v1'
-            ? { ...(await allocationArgs(ctx, { sender, receiver, amount: '1.0' })), inputHoldingCids: [input] }
-            : await allocationArgsV2(ctx, { authorizer: sender, other: receiver, executor: receiver, settlementId: ctx.unique('cc-fac'), inputs: [input] });
-        if (v === 'v1') (args.allocation as Json).settlement = { ...((args.allocation as Json).settlement as Json), executor: receiver };
-        const f = await post(ctx, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: args, excludeDebugFields: true }, `getAllocationFactory${v.toUpperCase()}`);
-        expectStatus(ctx, f, 200, `allocation factory (${v})`);
-        const factory = objectBody(ctx, f, 'allocation factory');
-        const context = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the allocation factory answered no choiceContext', f);
-        const e = await exerciseWithContext(ctx, sender, { templateId: ALLOCATION_FACTORY[v], contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', args }, context);
+        const { factory, e } = await allocateThroughFactory(ctx, v, sender, receiver, await tap(ctx, sender, '2.0'));
         if (e.response?.status !== 200) ctx.fail(`exercising AllocationFactory_Allocate on the ${v} factory id ${String(factory.factoryId)} with its own context failed (HTTP ${e.response?.status ?? 'no answer'}): the id does not work on the ledger`, e);
         const tag = outputTag(exerciseResult(objectBody(ctx, e, 'allocation')));
-        if (tag !== undefined && !['AllocationInstructionResult_Completed', 'AllocationInstructionResult_Pending'].includes(tag)) ctx.fail(`the ${v} allocation through the factory ended as ${tag}`, e);
+        if (!['AllocationInstructionResult_Completed', 'AllocationInstructionResult_Pending'].includes(tag ?? '')) ctx.fail(`the ${v} allocation through the factory ended as ${tag ?? 'no result'}`, e);
       }
     },
   },
@@ -211,8 +170,7 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
     specRef: `${TS}: allocation-v1 Allocation_ExecuteTransfer, Allocation_Cancel (the executor and both sides), Allocation_Withdraw (the sender); allocation-v2 Allocation_Cancel (the executors), Allocation_Withdraw (the authorizer); choice contexts let the app exercise the choice`,
     requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
     async run(ctx) {
-      const apis = ctx.profile.registry?.apis ?? ['allocation-instruction-v2'];
-      const versions = VERSIONS.filter((v) => apis.includes(`allocation-instruction-${v}`) && apis.includes(`allocation-${v}`));
+      const versions = served(ctx, 'allocation-instruction').filter((v) => served(ctx, 'allocation').includes(v));
       if (versions.length === 0) ctx.skip(`profile '${ctx.profile.name}' lists no allocation-instruction and allocation API of one version in registry.apis`);
       needTap(ctx);
       const [sender, receiver] = [await allocate(ctx, 'cc-alloc-sender'), await allocate(ctx, 'cc-alloc-receiver')];
@@ -224,25 +182,15 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
       const OPERATION: Record<string, string> = { 'execute-transfer': 'getAllocationTransferContext', cancel: 'getAllocationCancelContext', withdraw: 'getAllocationWithdrawContext' };
       for (const v of versions) {
         for (const [path, choice, actors] of CHOICES[v]) {
-          const input = await tap(ctx, sender, '2.0');
-          const args: Json = v === 'v1'
-            ? { ...(await allocationArgs(ctx, { sender, receiver, amount: '1.0' })), inputHoldingCids: [input] }
-            : await allocationArgsV2(ctx, { authorizer: sender, other: receiver, executor: receiver, settlementId: ctx.unique('cc-alloc'), inputs: [input] });
-          if (v === 'v1') (args.allocation as Json).settlement = { ...((args.allocation as Json).settlement as Json), executor: receiver };
-          const f = await post(ctx, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: args, excludeDebugFields: true }, `getAllocationFactory${v.toUpperCase()}`);
-          expectStatus(ctx, f, 200, `allocation factory (${v})`);
-          const factory = objectBody(ctx, f, 'allocation factory');
-          const fctx = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the allocation factory answered no choiceContext', f);
-          const made = await submitTx(ctx, sender, {
-            ExerciseCommand: { templateId: ALLOCATION_FACTORY[v], contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument: { ...args, extraArgs: { context: fctx.choiceContextData, meta: { values: {} } } } },
-          }, (fctx.disclosedContracts ?? []) as Json[], `allocating through the ${v} factory`);
-          const out = exerciseResult(made);
+          const { e: made } = await allocateThroughFactory(ctx, v, sender, receiver, await tap(ctx, sender, '2.0'));
+          expectStatus(ctx, made, 200, `allocating through the ${v} factory`);
+          const out = exerciseResult(objectBody(ctx, made, 'allocation'));
           const allocation = isObject(out) && isObject(out.output) && out.output.tag === 'AllocationInstructionResult_Completed' && isObject(out.output.value) ? out.output.value.allocationCid : undefined;
           if (typeof allocation !== 'string') return ctx.skip(`the ${v} allocation did not complete at once (${outputTag(out) ?? 'no result'}): no allocation to act on`);
           const c = await post(ctx, `/registry/allocations/${v}/${allocation}/choice-contexts/${path}`, { excludeDebugFields: true }, `${OPERATION[path]!}${v.toUpperCase()}`);
           expectStatus(ctx, c, 200, `the ${v} ${path} context of an allocation`);
           const choiceArgs: Json = v === 'v1' ? {} : { actors: [...actors] };
-          const e = await exerciseWithContext(ctx, actors, { templateId: ALLOCATION[v], contractId: allocation, choice, args: choiceArgs }, objectBody(ctx, c, `${path} context`));
+          const e = await exerciseWithContext(ctx, [...actors], { templateId: ALLOCATION[v], contractId: allocation, choice, args: choiceArgs }, objectBody(ctx, c, `${path} context`));
           if (e.response?.status !== 200) ctx.fail(`${choice} (${v}) with the registry's ${path} context failed on the ledger (HTTP ${e.response?.status ?? 'no answer'})`, e);
         }
       }
