@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault } from './mutantProxy.js';
-import { deep, is, isObject, ok200, onBody, onRequest, without, type Json } from './mutantKit.js';
+import { deep, emptyContext, is, isObject, ok200, onBody, onRequest, without, type Json } from './mutantKit.js';
 
 /**
  * A fourth hunt: package and template names of events, witnesses, acsDelta and interface views
@@ -54,6 +54,9 @@ function listsUploadsOnly(): Fault {
 const deadlineIgnored: Fault = onRequest(/^\/v2\/commands\/submit-and-wait/, (v) =>
   deep(v, (o) => (isObject(o.transfer) && typeof o.transfer.executeBefore === 'string' && Date.parse(o.transfer.executeBefore) < Date.now() ? { ...o, transfer: { ...o.transfer, executeBefore: new Date(Date.now() + 3_600_000).toISOString() } } : o)) as Json,
 );
+
+/** Choice contexts on paths matching `pattern` answered empty: no data, no disclosed contracts. */
+const contextsEmptied = (pattern: RegExp): Fault => onBody(pattern, (v) => ({ ...v, ...emptyContext }));
 
 export const HUNT4_MUTANTS: readonly Mutant[] = [
   {
@@ -154,37 +157,37 @@ export const HUNT4_MUTANTS: readonly Mutant[] = [
     name: 'hunt4-user-update-version-ignored',
     description: "PATCH /v2/users/{user-id} ignores metadata.resourceVersion: of two admin tools editing one user, the later silently overwrites the earlier's change",
     caughtBy: 'ledger.users.update-resource-version',
-    fault: {
-      request: (req) => {
-        const v = parse(req.body);
-        if (req.method !== 'PATCH' || !/^\/v2\/users\/[^/]+$/.test(pathOf(req.url)) || !isObject(v) || !isObject(v.user) || !isObject(v.user.metadata)) return req;
-        return { ...req, body: JSON.stringify({ ...v, user: { ...v.user, metadata: { ...v.user.metadata, resourceVersion: '' } } }) };
-      },
-    },
+    fault: onRequest(/^\/v2\/users\/[^/]+$/, (v) => (isObject(v.user) && isObject(v.user.metadata) ? { ...v, user: { ...v.user, metadata: { ...v.user.metadata, resourceVersion: '' } } } : v), 'PATCH'),
   },
   {
     name: 'hunt4-reject-withdraw-contexts-empty',
     description: "the reject and withdraw contexts of a pending v1 transfer are empty (the registry thinks only accept needs one): a wallet's Reject and Withdraw buttons fail on the ledger",
     caughtBy: 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed',
-    fault: onBody(/^\/registry\/transfer-instruction\/v1\/[^/]+\/choice-contexts\/(reject|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
+    fault: contextsEmptied(/^\/registry\/transfer-instruction\/v1\/[^/]+\/choice-contexts\/(reject|withdraw)$/),
   },
   {
     name: 'hunt4-reject-withdraw-contexts-empty-v2',
     description: 'the same on the v2 paths only (the v1 contexts are right): a v2 wallet cannot reject or withdraw a pending transfer',
     caughtBy: 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed',
-    fault: onBody(/^\/registry\/transfer-instruction\/v2\/[^/]+\/choice-contexts\/(reject|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
+    fault: contextsEmptied(/^\/registry\/transfer-instruction\/v2\/[^/]+\/choice-contexts\/(reject|withdraw)$/),
   },
   {
     name: 'hunt4-allocation-contexts-empty',
     description: "an allocation's execute-transfer, cancel and withdraw contexts are empty: the settlement app cannot settle or cancel, nor the sender withdraw, on the ledger",
     caughtBy: 'registry.cross-group.allocation-contexts-let-choices-succeed',
-    fault: onBody(/^\/registry\/allocations\/v1\/[^/]+\/choice-contexts\/(execute-transfer|cancel|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
+    fault: contextsEmptied(/^\/registry\/allocations\/v1\/[^/]+\/choice-contexts\/(execute-transfer|cancel|withdraw)$/),
   },
   {
     name: 'hunt4-allocation-contexts-empty-v2',
     description: "a v2 allocation's cancel and withdraw contexts are empty (v1's are right): the executors cannot cancel, nor the authorizer withdraw, on the ledger",
     caughtBy: 'registry.cross-group.allocation-contexts-let-choices-succeed',
-    fault: onBody(/^\/registry\/allocations\/v2\/[^/]+\/choice-contexts\/(cancel|withdraw)$/, (v) => ({ ...v, choiceContextData: { values: {} }, disclosedContracts: [] })),
+    fault: contextsEmptied(/^\/registry\/allocations\/v2\/[^/]+\/choice-contexts\/(cancel|withdraw)$/),
+  },
+  {
+    name: 'hunt4-allocation-reported-failed',
+    description: 'AllocationFactory_Allocate answers AllocationInstructionResult_Failed for an allocation that went through: an app told its allocation failed allocates again, and locks the funds twice',
+    caughtBy: 'registry.factories.ids-work-on-ledger',
+    fault: onBody(/^\/v2\/commands\/submit-and-wait-for-transaction$/, (v) => deep(v, (o) => (o.tag === 'AllocationInstructionResult_Completed' ? { ...o, tag: 'AllocationInstructionResult_Failed' } : o)) as Json),
   },
   {
     name: 'hunt4-transfer-deadline-ignored',

@@ -20,11 +20,11 @@ export const deep = (v: unknown, f: (x: Json) => Json): unknown => (Array.isArra
 export const onBody = (pattern: RegExp, f: (v: Json, req: ProxyRequest) => unknown) => ({
   response: (req: ProxyRequest, res: ProxyResponse) => (res.status === 200 && at(req, pattern) ? withJson(res, (v) => (isObject(v) ? f(v, req) : v)) : res),
 });
-/** Rewrites the JSON request body of POSTs to paths matching `pattern`. */
-export const onRequest = (pattern: RegExp, f: (v: Json, req: ProxyRequest) => Json) => ({
+/** Rewrites the JSON request body of `method` requests (POST unless named) to paths matching `pattern`. */
+export const onRequest = (pattern: RegExp, f: (v: Json, req: ProxyRequest) => Json, method = 'POST') => ({
   request: (req: ProxyRequest): ProxyRequest => {
     const body = parse(req.body);
-    return req.method !== 'POST' || !at(req, pattern) || !isObject(body) ? req : { ...req, body: JSON.stringify(f(body, req)) };
+    return req.method !== method || !at(req, pattern) || !isObject(body) ? req : { ...req, body: JSON.stringify(f(body, req)) };
   },
 });
 /**
