@@ -31,10 +31,16 @@ export function observe(model: TargetModel, a: Answer, seen: Observation, startT
   if (write) out.push(...recordWrite(model, a, obs, startTick));
   // A write's own answer is judged against what it wrote (it must show the write).
   const judgedFrom = write ? model.tick() : startTick;
-  for (const f of frames) walk(f, (o) => out.push(...readObject(model, o, a.path, obs, judgedFrom)));
+  // The filters of a read of events decide their witnesses, views and acsDelta.
+  const scope = readScope(a);
+  for (const f of frames) {
+    walk(f, (o) => {
+      out.push(...readObject(model, o, a.path, obs, judgedFrom));
+      if (scope !== undefined) out.push(...judgeWitnesses(model, o, scope, a.path, obs), ...judgeViews(o, scope, a.path, obs));
+      out.push(...judgeAcsDelta(o, scope?.acsDelta === true, a.path, obs));
+    });
+  }
   out.push(...judgeActiveContracts(model, a, obs));
-  out.push(...judgeWitnesses(model, a, obs));
-  out.push(...judgeAcsDelta(a, obs));
   if (a.method === 'GET' && /^\/v2\/users\/[^/]+\/rights$/.test(a.path) && isObject(a.body) && Array.isArray(a.body.rights)) {
     const user = decodeURIComponent(a.path.split('/')[3]!);
     if (model.owns('user', user) && model.get('rights', user) !== undefined) out.push(...model.read('rights', user, { rights: rightsSet(a.body.rights) }, obs, startTick));
@@ -80,6 +86,7 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
           templateName: templateNameOf(o.templateId),
           packageName: o.packageName,
           createArgument: o.createArgument === undefined ? undefined : decimals(o.createArgument),
+          contractKey: o.contractKey === undefined || o.contractKey === null ? undefined : decimals(o.contractKey),
           signatories: sorted(o.signatories),
           observers: sorted(o.observers),
           createdAt: time(o.createdAt),
@@ -263,6 +270,8 @@ interface ReadScope {
   readonly acsDelta: boolean;
   readonly byParty: ReadonlyMap<string, PartyFilter>;
   readonly anyParty: PartyFilter | undefined;
+  /** `Module:Entity` of every interface some filter of the read asks views of. */
+  readonly views: ReadonlySet<string>;
 }
 
 function partyFilterOf(filter: unknown): PartyFilter {
@@ -307,8 +316,12 @@ function readScope(a: Answer): ReadScope | undefined {
   if (!isObject(format)) return undefined;
   const byParty = new Map(Object.entries(isObject(format.filtersByParty) ? format.filtersByParty : {}).map(([p, f]) => [p, partyFilterOf(f)]));
   const anyParty = isObject(format.filtersForAnyParty) ? partyFilterOf(format.filtersForAnyParty) : undefined;
-  return { acsDelta, byParty, anyParty };
+  const views = new Set([...byParty.values(), ...(anyParty ? [anyParty] : [])].flatMap((pf) => [...pf.views]));
+  return { acsDelta, byParty, anyParty, views };
 }
+
+/** The stakeholders of a created event: its signatories and observers. */
+const stakeholdersOf = (c: Json): string[] => [...new Set([...(Array.isArray(c.signatories) ? c.signatories : []), ...(Array.isArray(c.observers) ? c.observers : [])].map(String))];
 
 /**
  * A created event names as witnesses (event.proto witness_parties) every requesting party among
@@ -317,42 +330,33 @@ function readScope(a: Answer): ReadScope | undefined {
  * (ledger-effects events also name the informees of the exercises above them). A filter that takes
  * the contract only through an interface may leave its party out.
  */
-function judgeWitnesses(model: TargetModel, a: Answer, seen: Observation): Violation[] {
-  const scope = readScope(a);
-  if (scope === undefined) return [];
-  const out: Violation[] = [];
-  const frames = a.stream ? (Array.isArray(a.body) ? a.body : []) : [a.body];
-  for (const f of frames) {
-    walk(f, (o) => {
-      if (str(o.contractId) === undefined || o.createArgument === undefined || !Array.isArray(o.witnessParties) || !Array.isArray(o.signatories)) return;
-      const stakeholders = [...new Set([...o.signatories, ...(Array.isArray(o.observers) ? o.observers : [])].map(String))];
-      const witnesses = o.witnessParties.map(String);
-      const template = str(o.templateId);
-      const byName = template !== undefined && str(o.packageName) !== undefined ? `#${String(o.packageName)}:${template.split(':').slice(1).join(':')}` : undefined;
-      const takes = (pf: PartyFilter) => pf.all || (template !== undefined && pf.templates.has(template)) || (byName !== undefined && pf.templates.has(byName));
-      const required = stakeholders.filter((p) => {
-        const pf = scope.byParty.get(p);
-        return (pf !== undefined && takes(pf)) || (scope.anyParty !== undefined && takes(scope.anyParty) && model.localParties.has(p));
-      });
-      const allowed = (p: string) => stakeholders.includes(p) && (scope.anyParty !== undefined || scope.byParty.has(p));
-      // Views only of interfaces a filter of the read asked views of (event.proto interface_views).
-      const asked = new Set([...scope.byParty.values(), ...(scope.anyParty ? [scope.anyParty] : [])].flatMap((pf) => [...pf.views]));
-      for (const v of Array.isArray(o.interfaceViews) ? o.interfaceViews.filter(isObject) : []) {
-        const name = templateNameOf(v.interfaceId);
-        if (name !== undefined && !asked.has(name)) out.push({ invariant: 'judge.events.views-requested', message: `contract ${String(o.contractId)} in ${a.path} carries a view of ${String(v.interfaceId)}, an interface no filter of the read asked views of`, second: seen });
-      }
-      const extra = scope.acsDelta ? witnesses.filter((p) => !allowed(p)) : [];
-      const missing = required.filter((p) => !witnesses.includes(p));
-      if (extra.length > 0 || missing.length > 0) {
-        out.push({
-          invariant: 'judge.events.witnesses-requested',
-          message: `contract ${String(o.contractId)} in ${a.path}: witnessParties ${JSON.stringify(witnesses)}${extra.length > 0 ? ` name ${extra.join(', ')}, not a requesting stakeholder` : ''}${missing.length > 0 ? `${extra.length > 0 ? ' and' : ''} lack ${missing.join(', ')}, a requesting stakeholder whose filter takes the contract` : ''}`,
-          second: seen,
-        });
-      }
-    });
-  }
-  return out;
+function judgeWitnesses(model: TargetModel, o: Json, scope: ReadScope, path: string, seen: Observation): Violation[] {
+  if (str(o.contractId) === undefined || o.createArgument === undefined || !Array.isArray(o.witnessParties) || !Array.isArray(o.signatories)) return [];
+  const stakeholders = stakeholdersOf(o);
+  const witnesses = o.witnessParties.map(String);
+  const template = str(o.templateId);
+  const byName = template !== undefined && str(o.packageName) !== undefined ? `#${String(o.packageName)}:${templateNameOf(template)}` : undefined;
+  const takes = (pf: PartyFilter) => pf.all || (template !== undefined && pf.templates.has(template)) || (byName !== undefined && pf.templates.has(byName));
+  const required = stakeholders.filter((p) => {
+    const pf = scope.byParty.get(p);
+    return (pf !== undefined && takes(pf)) || (scope.anyParty !== undefined && takes(scope.anyParty) && model.localParties.has(p));
+  });
+  const allowed = (p: string) => stakeholders.includes(p) && (scope.anyParty !== undefined || scope.byParty.has(p));
+  const extra = scope.acsDelta ? witnesses.filter((p) => !allowed(p)) : [];
+  const missing = required.filter((p) => !witnesses.includes(p));
+  if (extra.length === 0 && missing.length === 0) return [];
+  const named = extra.length > 0 ? ` name ${extra.join(', ')}, not a requesting stakeholder` : '';
+  const lacking = missing.length > 0 ? `${extra.length > 0 ? ' and' : ''} lack ${missing.join(', ')}, a requesting stakeholder whose filter takes the contract` : '';
+  return [{ invariant: 'judge.events.witnesses-requested', message: `contract ${String(o.contractId)} in ${path}: witnessParties ${JSON.stringify(witnesses)}${named}${lacking}`, second: seen }];
+}
+
+/** A created event carries views only of interfaces a filter of the read asked views of (event.proto interface_views). */
+function judgeViews(o: Json, scope: ReadScope, path: string, seen: Observation): Violation[] {
+  if (str(o.contractId) === undefined || !Array.isArray(o.interfaceViews)) return [];
+  return o.interfaceViews
+    .filter(isObject)
+    .filter((v) => templateNameOf(v.interfaceId) !== undefined && !scope.views.has(templateNameOf(v.interfaceId)!))
+    .map((v) => ({ invariant: 'judge.events.views-requested' as const, message: `contract ${String(o.contractId)} in ${path} carries a view of ${String(v.interfaceId)}, an interface no filter of the read asked views of`, second: seen }));
 }
 
 /**
@@ -362,37 +366,28 @@ function judgeWitnesses(model: TargetModel, a: Answer, seen: Observation): Viola
  * non-consuming exercise, not a contract created and archived in the same transaction (nor that
  * archive); a created event that stays, witnessed by one of its stakeholders, has it.
  */
-function judgeAcsDelta(a: Answer, seen: Observation): Violation[] {
+function judgeAcsDelta(o: Json, acsDeltaRead: boolean, path: string, seen: Observation): Violation[] {
   const out: Violation[] = [];
-  const flag = (o: Json, want: boolean, why: string) => {
-    if (typeof o.acsDelta === 'boolean' && o.acsDelta !== want) out.push({ invariant: 'judge.events.acs-delta', message: `${why}: acsDelta is ${String(o.acsDelta)} (${a.path})`, second: seen });
+  const flag = (e: Json, want: boolean, why: string) => {
+    if (typeof e.acsDelta === 'boolean' && e.acsDelta !== want) out.push({ invariant: 'judge.events.acs-delta', message: `${why}: acsDelta is ${String(e.acsDelta)} (${path})`, second: seen });
   };
-  const acsDeltaRead = readScope(a)?.acsDelta === true;
-  const frames = a.stream ? (Array.isArray(a.body) ? a.body : []) : [a.body];
-  for (const f of frames) {
-    walk(f, (o) => {
-      if (isObject(o.JsActiveContract) && isObject(o.JsActiveContract.createdEvent)) flag(o.JsActiveContract.createdEvent, true, `active contract ${String(o.JsActiveContract.createdEvent.contractId)}`);
-      if (!Array.isArray(o.events) || str(o.updateId) === undefined) return;
-      const events = o.events.filter(isObject);
-      const consumed = new Set(events.map((e) => (isObject(e.ExercisedEvent) && e.ExercisedEvent.consuming === true ? str(e.ExercisedEvent.contractId) : undefined)).filter((c) => c !== undefined));
-      const createdHere = new Set(events.map((e) => (isObject(e.CreatedEvent) ? str(e.CreatedEvent.contractId) : undefined)).filter((c) => c !== undefined));
-      for (const e of events) {
-        if (isObject(e.CreatedEvent)) {
-          const c = e.CreatedEvent;
-          const cid = String(c.contractId);
-          if (consumed.has(cid)) flag(c, false, `contract ${cid}, created and archived in update ${String(o.updateId)}`);
-          else if (acsDeltaRead) flag(c, true, `created event of ${cid} in an ACS-delta read`);
-          else {
-            const stakeholders = [...(Array.isArray(c.signatories) ? c.signatories : []), ...(Array.isArray(c.observers) ? c.observers : [])].map(String);
-            if (Array.isArray(c.witnessParties) && c.witnessParties.some((p) => stakeholders.includes(String(p)))) flag(c, true, `created event of ${cid}, which stays active and a stakeholder witnesses`);
-          }
-        } else if (isObject(e.ExercisedEvent)) {
-          const x = e.ExercisedEvent;
-          if (x.consuming !== true) flag(x, false, `non-consuming exercise ${String(x.choice)} on ${String(x.contractId)}`);
-          else if (createdHere.has(String(x.contractId))) flag(x, false, `archive of ${String(x.contractId)}, created in the same update`);
-        }
-      }
-    });
+  if (isObject(o.JsActiveContract) && isObject(o.JsActiveContract.createdEvent)) flag(o.JsActiveContract.createdEvent, true, `active contract ${String(o.JsActiveContract.createdEvent.contractId)}`);
+  if (!Array.isArray(o.events) || str(o.updateId) === undefined) return out;
+  const events = o.events.filter(isObject);
+  const consumed = new Set(events.map((e) => (isObject(e.ExercisedEvent) && e.ExercisedEvent.consuming === true ? str(e.ExercisedEvent.contractId) : undefined)).filter((c) => c !== undefined));
+  const createdHere = new Set(events.map((e) => (isObject(e.CreatedEvent) ? str(e.CreatedEvent.contractId) : undefined)).filter((c) => c !== undefined));
+  for (const e of events) {
+    if (isObject(e.CreatedEvent)) {
+      const c = e.CreatedEvent;
+      const cid = String(c.contractId);
+      if (consumed.has(cid)) flag(c, false, `contract ${cid}, created and archived in update ${String(o.updateId)}`);
+      else if (acsDeltaRead) flag(c, true, `created event of ${cid} in an ACS-delta read`);
+      else if (Array.isArray(c.witnessParties) && c.witnessParties.some((p) => stakeholdersOf(c).includes(String(p)))) flag(c, true, `created event of ${cid}, which stays active and a stakeholder witnesses`);
+    } else if (isObject(e.ExercisedEvent)) {
+      const x = e.ExercisedEvent;
+      if (x.consuming !== true) flag(x, false, `non-consuming exercise ${String(x.choice)} on ${String(x.contractId)}`);
+      else if (createdHere.has(String(x.contractId))) flag(x, false, `archive of ${String(x.contractId)}, created in the same update`);
+    }
   }
   return out;
 }
