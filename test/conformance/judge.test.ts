@@ -17,6 +17,14 @@ describe('the judge: answers against the target\'s own earlier answers', () => {
     expect(observe(m, { method: 'POST', path: '/v2/x', request: {}, status: 200, body: created('2026-01-01T00:00:00.123000Z') }, at('POST /c', 3), m.tick())).toEqual([]);
   });
 
+  it("a contract's key is a fact of the contract: read again with another key breaks judge.facts.reread-equal", () => {
+    const m = new TargetModel();
+    const keyed = (contractKey: unknown) => ({ ...created('2026-01-01T00:00:00Z').CreatedEvent, contractKey });
+    expect(observe(m, { method: 'POST', path: '/v2/x', request: {}, status: 200, body: keyed({ owner: 'o', n: '1.0' }) }, at('POST /a', 1), m.tick())).toEqual([]);
+    expect(observe(m, { method: 'POST', path: '/v2/y', request: {}, status: 200, body: keyed({ owner: 'o', n: '1.0000000000' }) }, at('POST /b', 2), m.tick())).toEqual([]);
+    expect(observe(m, { method: 'POST', path: '/v2/z', request: {}, status: 200, body: keyed({ owner: 'x', n: '1.0' }) }, at('POST /c', 3), m.tick()).map((v) => v.invariant)).toEqual(['judge.facts.reread-equal']);
+  });
+
   it('witnesses: every requesting stakeholder whose filter takes the contract, and in ACS-delta reads no one else', () => {
     const ev = (witnessParties: string[]) => [{ contractEntry: { JsActiveContract: { createdEvent: { ...created('2026-01-01T00:00:00Z').CreatedEvent, witnessParties } } } }];
     const wildcard = { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] };

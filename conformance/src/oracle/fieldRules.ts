@@ -19,12 +19,13 @@ export const MAY_DIFFER: Readonly<Record<string, string>> = {
  * has members 0.1.14's lacks) and a registry's choice context (the entries its implementation's
  * choices read). The oracle pairs the identifiers inside but leaves their shape to the rules that
  * judge it against the target itself:
- * - a ledger value is the engine's evaluation of the target's own package (re-interpretation,
- *   `judge.daml.payload`, `judge.daml.*`);
- * - a contract Scan or the registry serves is the ledger's created event (`judge.payloads.unchanged`)
- *   and the same on every endpoint that serves it (`judge.facts.reread-equal`);
- * - a choice context lets its choice succeed on the target's ledger (`registry.*.context-usable`,
- *   `registry.cross-group.*-lets-*-succeed`).
+ * - payloads, choice arguments, results and views are the engine's evaluation of the target's own
+ *   package (re-interpretation: `judge.daml.payload`, `choice-argument`, `exercise-result`, `view`);
+ * - a contract (payload and key) is the same on every endpoint and read that shows it
+ *   (`judge.facts.reread-equal`), and Scan and the registry serve the ledger's created event
+ *   (`judge.payloads.unchanged`);
+ * - a choice context lets its choice succeed on the target's ledger: accept, reject, withdraw,
+ *   execute, cancel, settle (`registry.*.context-usable`, the `registry.cross-group.*-succeed` checks).
  */
 const LEDGER_DATA_KEYS = new Set(['payload', 'createArgument', 'choiceArgument', 'exerciseResult', 'viewValue', 'contractKey', 'choiceContextData']);
 export const isLedgerDataKey = (key: string): boolean => LEDGER_DATA_KEYS.has(key);
