@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsGetUpdatesResponse } from '../../reference-server/src/ledger/index.js';
-import { ManualTimers } from '../../reference-server/src/ledger/index.js';
+import { ACCOUNT_TEMPLATE, ManualTimers } from '../../reference-server/src/ledger/index.js';
 import type { LogEntry } from '../../reference-server/src/store/LogEntry.js';
 import { MemoryStore } from '../../reference-server/src/store/MemoryStore.js';
 import { createAsset, must, nextCommandId, world } from './helpers.js';
@@ -177,5 +177,60 @@ describe('commits wake only the streams they concern', () => {
     expect(trees.got.map(kind)).toEqual(['OffsetCheckpoint']);
     expect(trees.got[0]?.update).toMatchObject({ OffsetCheckpoint: { value: { offset: ledger.ledgerEnd().offset } } });
     await trees.stop();
+  });
+  // The participant's streams take checkpoints from a cache renewed once per interval: commits of
+  // the stream's own parties that show nothing in it (another user's commands, a template the
+  // filter leaves out) bring no checkpoint each, or an HTTP list with an idle timeout never ends.
+  it("another user's commands for the same party bring no completion and no checkpoint each; one checkpoint after the interval", async () => {
+    const timers = new ManualTimers();
+    const { ledger, bank } = world({ checkpointIntervalMs: 500, streamTimers: timers });
+    const begin = ledger.ledgerEnd().offset;
+    const controller = new AbortController();
+    const got: { completionResponse: Record<string, { value: { offset: number; commandId?: string } }> }[] = [];
+    const loop = (async () => {
+      for await (const c of must(ledger.subscribeCompletions({ userId: 'mine', parties: [bank], beginExclusive: begin }, { signal: controller.signal }))) got.push(c as (typeof got)[number]);
+    })();
+    await settle();
+    must(ledger.submitAndWait({ userId: 'mine', commandId: 'own-1', actAs: [bank], commands: [createAsset(bank, bank)] }));
+    for (let i = 0; i < 30; i++) {
+      must(ledger.submitAndWait({ userId: 'automation', commandId: nextCommandId(), actAs: [bank], commands: [createAsset(bank, bank)] }));
+      await settle();
+    }
+    must(ledger.submitAndWait({ userId: 'mine', commandId: 'own-2', actAs: [bank], commands: [createAsset(bank, bank)] }));
+    await settle();
+    for (let i = 0; i < 5; i++) must(ledger.submitAndWait({ userId: 'automation', commandId: nextCommandId(), actAs: [bank], commands: [createAsset(bank, bank)] }));
+    await settle();
+    timers.advance(499);
+    await settle();
+    expect(got.map((c) => Object.keys(c.completionResponse)[0])).toEqual(['Completion', 'Completion']);
+    timers.advance(1);
+    await settle();
+    const end = ledger.ledgerEnd().offset;
+    expect(got.map((c) => Object.keys(c.completionResponse)[0])).toEqual(['Completion', 'Completion', 'OffsetCheckpoint']);
+    expect(got[2]?.completionResponse.OffsetCheckpoint?.value.offset).toBe(end);
+    // Nothing new: nothing more.
+    timers.advance(5_000);
+    await settle();
+    expect(got).toHaveLength(3);
+    controller.abort();
+    await loop;
+  });
+
+  it('a template filter: commits of the party on other templates bring one checkpoint per interval, not one each', async () => {
+    const timers = new ManualTimers();
+    const { ledger, alice, bank } = world({ checkpointIntervalMs: 500, streamTimers: timers });
+    const begin = ledger.ledgerEnd().offset;
+    const filter = { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: ACCOUNT_TEMPLATE, includeCreatedEventBlob: false } } } }] } } };
+    const s = drain((signal) => must(ledger.subscribeUpdates({ beginExclusive: begin, filter }, { signal })));
+    for (let i = 0; i < 20; i++) {
+      must(ledger.submitAndWait({ userId: 'u', commandId: nextCommandId(), actAs: [bank], commands: [createAsset(bank, alice)] }));
+      await settle();
+    }
+    expect(s.got).toEqual([]);
+    timers.advance(500);
+    await settle();
+    expect(s.got.map(kind)).toEqual(['OffsetCheckpoint']);
+    expect(s.got[0]?.update).toMatchObject({ OffsetCheckpoint: { value: { offset: ledger.ledgerEnd().offset } } });
+    await s.stop();
   });
 });

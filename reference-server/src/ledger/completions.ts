@@ -6,6 +6,8 @@ import { errorClassOf, GrpcCode, fail } from './errors.js';
 import { isValidPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
+import type { PassEnd } from './tail.js';
+import { checkpointAtEnd } from './tail.js';
 import { checkpointAt, entriesAt } from './updates.js';
 import { isValidUserId } from './users.js';
 import { isPlainObject, show } from './values.js';
@@ -89,16 +91,16 @@ export function completionOf(ctx: LedgerContext, e: LogEntry, q: CompletionQuery
   };
 }
 
-export function completionsRange(ctx: LedgerContext, q: CompletionQuery, fromExclusive: number, toInclusive: number, now: () => number): Generator<CompletionStreamResponse> {
-  return completionsOf(ctx, q, ctx.store.entries(fromExclusive, toInclusive), fromExclusive, toInclusive, now);
+export function completionsRange(ctx: LedgerContext, q: CompletionQuery, fromExclusive: number, toInclusive: number, now: () => number, end: PassEnd = checkpointAtEnd()): Generator<CompletionStreamResponse> {
+  return completionsOf(ctx, q, ctx.store.entries(fromExclusive, toInclusive), fromExclusive, toInclusive, now, end);
 }
 
 /** Like `completionsRange`, reading only the commits at `offsets` (those that may concern the query). */
-export function completionsAt(ctx: LedgerContext, q: CompletionQuery, offsets: readonly number[], fromExclusive: number, toInclusive: number, now: () => number): Generator<CompletionStreamResponse> {
-  return completionsOf(ctx, q, entriesAt(ctx, offsets), fromExclusive, toInclusive, now);
+export function completionsAt(ctx: LedgerContext, q: CompletionQuery, offsets: readonly number[], fromExclusive: number, toInclusive: number, now: () => number, end: PassEnd): Generator<CompletionStreamResponse> {
+  return completionsOf(ctx, q, entriesAt(ctx, offsets), fromExclusive, toInclusive, now, end);
 }
 
-function* completionsOf(ctx: LedgerContext, q: CompletionQuery, entries: Iterable<LogEntry>, fromExclusive: number, toInclusive: number, now: () => number): Generator<CompletionStreamResponse> {
+function* completionsOf(ctx: LedgerContext, q: CompletionQuery, entries: Iterable<LogEntry>, fromExclusive: number, toInclusive: number, now: () => number, end: PassEnd): Generator<CompletionStreamResponse> {
   let last = fromExclusive;
   for (const e of entries) {
     const c = completionOf(ctx, e, q);
@@ -106,5 +108,8 @@ function* completionsOf(ctx: LedgerContext, q: CompletionQuery, entries: Iterabl
     last = e.offset;
     yield { completionResponse: { Completion: { value: c } } };
   }
-  if (last < toInclusive) yield { completionResponse: { OffsetCheckpoint: { value: checkpointAt(ctx, toInclusive, now()) } } };
+  if (last < toInclusive) {
+    if (end.due) yield { completionResponse: { OffsetCheckpoint: { value: checkpointAt(ctx, toInclusive, now()) } } };
+    else end.owed = true;
+  }
 }

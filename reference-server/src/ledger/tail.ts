@@ -114,20 +114,37 @@ function mark(s: Subscriber, offset: number): void {
   s.wake?.();
 }
 
+/**
+ * How a pass over a range may end. A pass whose last element is before its end offset ends with
+ * a checkpoint at that offset only when one is `due`; otherwise the range records that one is
+ * `owed`, and the stream sends it once the checkpoint interval has passed. The participant does
+ * the same: its streams take checkpoints from a cache it renews every
+ * offset-checkpoint-cache-update-interval, so a stream gets at most one per interval however many
+ * commits of its parties pass it by (a commit by another user of the same party yields no
+ * completion, one a template filter leaves out no update).
+ */
+export interface PassEnd {
+  readonly due: boolean;
+  owed: boolean;
+}
+
+/** A pass that ends with a checkpoint wherever its last element falls short (one-off reads of a range). */
+export const checkpointAtEnd = (): PassEnd => ({ due: true, owed: false });
+
 export interface TailOptions<T> {
   readonly beginExclusive: number;
   readonly endInclusive: number | undefined;
   readonly signal: AbortSignal | undefined;
   readonly ledgerEnd: () => number;
   readonly pulse: CommitPulse;
-  /** Elements for fromExclusive < offset <= toInclusive, ending with a checkpoint where due. */
-  readonly range: (fromExclusive: number, toInclusive: number) => Iterable<T>;
+  /** Elements for fromExclusive < offset <= toInclusive, ending with a checkpoint as `end` allows. */
+  readonly range: (fromExclusive: number, toInclusive: number, end: PassEnd) => Iterable<T>;
   /**
    * Elements of the commits at `offsets` only (ascending, all in (fromExclusive, toInclusive]),
    * ending with a checkpoint at `toInclusive` where due: how a stream reads the commits that
    * concern it without rendering those between them. Without it, `range` is read.
    */
-  readonly at?: (offsets: readonly number[], fromExclusive: number, toInclusive: number) => Iterable<T>;
+  readonly at?: (offsets: readonly number[], fromExclusive: number, toInclusive: number, end: PassEnd) => Iterable<T>;
   /** Parties whose commits can show in the stream; default 'all' (every commit is read). */
   readonly interest?: PartyInterest;
   /**
@@ -154,7 +171,9 @@ export async function* tail<T>(o: TailOptions<T>): AsyncGenerator<T, void, undef
   let cursor = o.beginExclusive;
   // The first pass reads the past, whatever it concerns; later passes read what concerns the stream.
   let pastRead = false;
-  let lastReport = clock.now();
+  let lastCheckpoint = clock.now();
+  // Whether the client knows of everything up to the cursor (an element or a checkpoint there).
+  let told = true;
   try {
     for (;;) {
       if (o.signal?.aborted) return;
@@ -165,27 +184,37 @@ export async function* tail<T>(o: TailOptions<T>): AsyncGenerator<T, void, undef
       const target = o.endInclusive !== undefined ? Math.min(o.endInclusive, end) : end;
       const readAll = !quietCheckpoints || !pastRead || concerning === 'many';
       const due = concerning === 'many' ? [] : concerning.filter((offset) => offset > cursor && offset <= target);
-      if (target > cursor && (readAll || due.length > 0 || clock.now() - lastReport >= intervalMs)) {
+      // The past, the last pass of a bounded stream, and any pass an interval after the last checkpoint end with one.
+      const last = o.endInclusive !== undefined && target >= o.endInclusive;
+      const checkpointDue = o.checkpoint === undefined || !pastRead || last || clock.now() - lastCheckpoint >= intervalMs;
+      if (target > cursor && (readAll || due.length > 0 || checkpointDue)) {
+        const passEnd: PassEnd = { due: checkpointDue, owed: false };
+        const quiet = !readAll && due.length === 0;
         const elements = readAll
-          ? o.range(cursor, target)
-          : due.length === 0
+          ? o.range(cursor, target, passEnd)
+          : quiet
             ? [(o.checkpoint as (offset: number) => T)(target)]
             : o.at !== undefined
-              ? o.at(due, cursor, target)
-              : o.range(cursor, target);
+              ? o.at(due, cursor, target, passEnd)
+              : o.range(cursor, target, passEnd);
         for (const item of elements) {
           if (o.signal?.aborted) return;
           yield item;
         }
         cursor = target;
-        lastReport = clock.now();
+        told = !passEnd.owed;
+        if (quiet || (checkpointDue && told)) lastCheckpoint = clock.now();
+      } else if (target === cursor && !told && checkpointDue && o.checkpoint !== undefined) {
+        yield o.checkpoint(cursor);
+        told = true;
+        lastCheckpoint = clock.now();
       }
       pastRead = true;
       if (o.endInclusive !== undefined && cursor >= o.endInclusive) return;
-      // Wait for a concerning commit; with commits pending that do not concern the stream, at
-      // most until the checkpoint interval has passed.
-      const pendingQuiet = quietCheckpoints && o.ledgerEnd() > cursor;
-      const timeout = pendingQuiet ? Math.max(0, intervalMs - (clock.now() - lastReport)) : quietCheckpoints ? intervalMs : undefined;
+      // Wait for a concerning commit; with a checkpoint owed or commits pending that do not
+      // concern the stream, at most until the checkpoint interval has passed.
+      const owes = o.checkpoint !== undefined && (!told || (quietCheckpoints && o.ledgerEnd() > cursor));
+      const timeout = owes ? Math.max(0, intervalMs - (clock.now() - lastCheckpoint)) : quietCheckpoints ? intervalMs : undefined;
       const woken = await subscription.wait(o.signal, timeout);
       if (woken === 'aborted') return;
     }

@@ -10,7 +10,8 @@ import { parseOffset } from './offsets.js';
 import { isValidPartyId } from './parties.js';
 import type { Result } from './result.js';
 import { ok } from './result.js';
-import type { PartyInterest } from './tail.js';
+import type { PartyInterest, PassEnd } from './tail.js';
+import { checkpointAtEnd } from './tail.js';
 import { isPlainObject } from './values.js';
 import type { GetUpdatesRequest, JsGetUpdatesResponse, OffsetCheckpoint, TransactionShape, Update, UpdateFormat } from './wire.js';
 
@@ -160,15 +161,16 @@ export function validateRange(
 
 /**
  * Updates for fromExclusive < offset <= toInclusive, then an OffsetCheckpoint at toInclusive
- * if the last update shown was before it, so a client always learns how far it has read.
+ * if the last update shown was before it (where `end` lets one be sent), so a client learns how
+ * far it has read.
  */
-export function updatesRange(ctx: LedgerContext, uq: UpdateQuery, fromExclusive: number, toInclusive: number, now: () => number): Generator<JsGetUpdatesResponse> {
-  return updatesOf(ctx, uq, ctx.store.entries(fromExclusive, toInclusive), fromExclusive, toInclusive, now);
+export function updatesRange(ctx: LedgerContext, uq: UpdateQuery, fromExclusive: number, toInclusive: number, now: () => number, end: PassEnd = checkpointAtEnd()): Generator<JsGetUpdatesResponse> {
+  return updatesOf(ctx, uq, ctx.store.entries(fromExclusive, toInclusive), fromExclusive, toInclusive, now, end);
 }
 
 /** Like `updatesRange`, reading only the commits at `offsets` (those that may concern the query). */
-export function updatesAt(ctx: LedgerContext, uq: UpdateQuery, offsets: readonly number[], fromExclusive: number, toInclusive: number, now: () => number): Generator<JsGetUpdatesResponse> {
-  return updatesOf(ctx, uq, entriesAt(ctx, offsets), fromExclusive, toInclusive, now);
+export function updatesAt(ctx: LedgerContext, uq: UpdateQuery, offsets: readonly number[], fromExclusive: number, toInclusive: number, now: () => number, end: PassEnd): Generator<JsGetUpdatesResponse> {
+  return updatesOf(ctx, uq, entriesAt(ctx, offsets), fromExclusive, toInclusive, now, end);
 }
 
 /** The entries at these offsets, skipping any pruned meanwhile. */
@@ -179,7 +181,7 @@ export function* entriesAt(ctx: LedgerContext, offsets: readonly number[]): Gene
   }
 }
 
-function* updatesOf(ctx: LedgerContext, uq: UpdateQuery, entries: Iterable<LogEntry>, fromExclusive: number, toInclusive: number, now: () => number): Generator<JsGetUpdatesResponse> {
+function* updatesOf(ctx: LedgerContext, uq: UpdateQuery, entries: Iterable<LogEntry>, fromExclusive: number, toInclusive: number, now: () => number, end: PassEnd): Generator<JsGetUpdatesResponse> {
   let last = fromExclusive;
   for (const e of entries) {
     const update = renderUpdate(ctx, e, uq);
@@ -187,7 +189,10 @@ function* updatesOf(ctx: LedgerContext, uq: UpdateQuery, entries: Iterable<LogEn
     last = e.offset;
     yield { update };
   }
-  if (last < toInclusive) yield { update: { OffsetCheckpoint: { value: checkpointAt(ctx, toInclusive, now()) } } };
+  if (last < toInclusive) {
+    if (end.due) yield { update: { OffsetCheckpoint: { value: checkpointAt(ctx, toInclusive, now()) } } };
+    else end.owed = true;
+  }
 }
 
 /** Descending order (3.5): newest first, no checkpoints. */
