@@ -55,6 +55,18 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     expect(compareAnswers(t, [{ contractId: cid('a'), v: 'x' }], b, {})).toMatchObject([{ path: '$[1].v' }]);
   });
 
+  it("pairs first appearances in order only where they are the same fact: another client's transaction is not the reference's checkpoint or its own command", () => {
+    const tx = (id: string, commandId: string) => ({ update: { Transaction: { value: { updateId: `1220${hex(id)}`, commandId, offset: 7, events: [] } } } });
+    const checkpoint = { update: { OffsetCheckpoint: { value: { offset: 3, synchronizerTimes: [] } } } };
+    // A target others write to: the last update is theirs; the reference's range holds a checkpoint, or the run's own command.
+    expect(compareAnswers([tx('e', 'automation-1')], [checkpoint], new Bijection(), {})).toEqual([]);
+    expect(compareAnswers([tx('e', 'automation-1')], [{ update: { Transaction: { value: { updateId: `1220${hex('f')}`, commandId: 'cc-run-1', offset: 3, events: [{}] } } } }], new Bijection(), {})).toEqual([]);
+    // The same command on both sides still pairs in order and is compared.
+    const b = new Bijection();
+    expect(compareAnswers([tx('e', 'cc-run-1')], [{ update: { Transaction: { value: { updateId: `1220${hex('f')}`, commandId: 'cc-run-1', offset: 3 } } } }], b, {})).toMatchObject([{ path: '$[0].update.Transaction.value.events' }]);
+    expect(b.reference(`1220${hex('e')}`)).toBe(`1220${hex('f')}`);
+  });
+
   it("leaves the shape of a ledger's data alone (payloads, Daml values, choice contexts): identifiers inside still pair", () => {
     const b = new Bijection();
     // Splice 0.1.22's AmuletRules against a port's: members differ inside the payload, not around it.

@@ -197,7 +197,29 @@ function compareArrays(t: readonly unknown[], r: readonly unknown[], path: strin
   const knownR = freeR.filter((j) => rIds[j]!.kind === 'id' && w.bijection.target(String(rIds[j]!.value)) !== undefined);
   const newT = freeT.filter((i) => tIds[i]!.kind === 'offset' || w.bijection.reference(String(tIds[i]!.value)) === undefined);
   const newR = freeR.filter((j) => !knownR.includes(j));
-  // Same size: the elements neither side has named yet pair in order (first appearances).
-  if (t.length === r.length && knownR.length === 0 && newT.length === newR.length) newT.forEach((i, k) => pairs.push([i, newR[k]!]));
+  // Same size: the elements neither side has named yet pair in order (first appearances), when
+  // each pair is the same kind of fact of the same command: on a target others write to, a read of
+  // the last offsets holds their transaction where the reference's holds a checkpoint or its own.
+  if (t.length === r.length && knownR.length === 0 && newT.length === newR.length && newT.every((i, k) => sameFact(t[i], r[newR[k]!]))) newT.forEach((i, k) => pairs.push([i, newR[k]!]));
   for (const [i, j] of pairs) walk(t[i], r[j], `${path}[${i}]`, '', w);
+}
+
+/**
+ * Whether two elements can be the same fact: the same members down their one-member wrappers
+ * (`update.Transaction.value` is not `update.OffsetCheckpoint.value`), and the same command id
+ * where both name one (the check chose it, so the replay carries it unchanged).
+ */
+function sameFact(t: unknown, r: unknown): boolean {
+  let a = t;
+  let b = r;
+  for (let depth = 0; depth < 6 && isObject(a) && isObject(b); depth++) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== 1 || kb.length !== 1) break;
+    if (ka[0] !== kb[0]) return false;
+    a = a[ka[0]!];
+    b = b[kb[0]!];
+  }
+  if (!isObject(a) || !isObject(b)) return true;
+  return typeof a.commandId !== 'string' || typeof b.commandId !== 'string' || a.commandId === b.commandId;
 }
