@@ -11,10 +11,12 @@ import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
 /**
  * A new user certifies a conformant participant that differs legitimately from the in-process
  * reference the oracle replays on: secured with its own vendor user and token (a user that exists
- * only there), 100 earlier transactions by other parties, more parties than a walk of the party
+ * only there), a lower http-list-max-elements-limit, 100 earlier transactions by other parties, more parties than a walk of the party
  * list in pages of two reaches within the suite's page bound, the suite run twice in a row and once
- * more after a restart on its data directory, with the `participant` profile as shipped. Nothing
- * of that may fail a check or warn because of the reference (issue 28, "Precision").
+ * more after a restart on its data directory, with the `participant` profile as shipped, while two
+ * other applications keep writing (one as its own party, one as the vendor's party through a user
+ * of its own), as on a participant in service. Nothing of that may fail a check or warn because of
+ * the reference (issue 28, "Precision").
  */
 const TEMPLATE = '#canton-conformance-samples:Sample.Asset:Asset';
 const dataDir = mkdtempSync(join(tmpdir(), 'cc-conformant-'));
@@ -22,8 +24,11 @@ const auth = { mode: 'es256' as const, key: { kind: 'public-key-file' as const, 
 let server: ReferenceServer;
 let vendorToken: string;
 let vendorParty: string;
+/** Writes by the other applications so far, and whether they should stop. */
+const writers = { writes: 0, stopped: false, running: [] as Promise<void>[] };
 
-const start = () => startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, dataDir, log: { error: () => undefined, warn: () => undefined, info: () => undefined } });
+// http-list-max-elements-limit set to 50 (the participant's default is 200): lists the suite reads in pages of 100 get 413 and are read in smaller pages.
+const start = () => startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, dataDir, listMaxElements: 50, log: { error: () => undefined, warn: () => undefined, info: () => undefined } });
 
 async function call(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -65,8 +70,47 @@ beforeAll(async () => {
   // A busy participant: 1,050 parties of other applications (a walk in pages of two would take
   // more than the suite's 500-page bound; ledger.lists.complete-on-every-page once failed here).
   for (let i = 0; i < 1050; i++) await party(admin, `tenant-${i}`);
+  // Two applications write all through the runs: the other one as its party, and the vendor's own
+  // automation as the vendor's party (a user of its own), so the suite's party sees writes it did not make.
+  await user(admin, 'vendor-automation', vendorParty);
+  const automationToken = await userToken('vendor-automation', 'ES256');
+  writers.running.push(keepWriting(otherToken, 'other-app', other), keepWriting(automationToken, 'vendor-automation', vendorParty));
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(async () => {
+  writers.stopped = true;
+  await Promise.all(writers.running);
+  await server?.close();
+});
+
+/**
+ * Another application in service: creates and archives its contracts one after another until
+ * told to stop, each next write after the previous answer (no timer decides what the run sees).
+ * A write refused while the server restarts is simply not counted.
+ */
+async function keepWriting(token: string, userId: string, actAs: string): Promise<void> {
+  const live: string[] = [];
+  for (let i = 0; !writers.stopped; i++) {
+    try {
+      const cid = live.shift();
+      if (cid !== undefined && i % 3 === 0) {
+        await call(token, 'POST', '/v2/commands/submit-and-wait', {
+          commands: [{ ExerciseCommand: { templateId: TEMPLATE, contractId: cid, choice: 'Archive', choiceArgument: {} } }],
+          commandId: `${userId}-archive-${i}`, userId, actAs: [actAs],
+        });
+      } else {
+        if (cid !== undefined) live.unshift(cid);
+        const answer = await call(token, 'POST', '/v2/commands/submit-and-wait-for-transaction', {
+          commands: { commands: [{ CreateCommand: { templateId: TEMPLATE, createArguments: { issuer: actAs, owner: actAs, amount: `${i + 1}.0`, observers: null } } }], commandId: `${userId}-create-${i}`, userId, actAs: [actAs] },
+        });
+        const created = (answer.transaction as { events: { CreatedEvent?: { contractId: string } }[] }).events[0]?.CreatedEvent;
+        if (created) live.push(created.contractId);
+      }
+      writers.writes++;
+    } catch {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
 
 async function certify(seed: number): Promise<{ code: number; report: Report }> {
   const dir = mkdtempSync(join(tmpdir(), 'cc-conformant-report-'));
@@ -90,7 +134,10 @@ const bad = (r: Report) => r.checks.filter((c) => c.status === 'fail' || c.statu
 describe('certifying a conformant participant that is not the reference (participant profile as shipped)', () => {
   it('passes with no failure and no warning: twice in a row, then after a restart on its data directory', async () => {
     for (const seed of [11, 12]) {
+      const before = writers.writes;
       const { code, report } = await certify(seed);
+      // The other applications wrote while the suite ran.
+      expect(writers.writes).toBeGreaterThan(before);
       expect(bad(report)).toEqual([]);
       expect(code).toBe(0);
       expect(report.oracle?.compared ?? 0).toBeGreaterThan(0);
@@ -100,6 +147,8 @@ describe('certifying a conformant participant that is not the reference (partici
       expect(report.judge?.stream?.filter).not.toBe('off');
       expect(report.judge?.stream?.writes ?? 0).toBeGreaterThan(0);
       expect(report.judge?.stream?.updates ?? 0).toBeGreaterThanOrEqual(report.judge?.stream?.writes ?? 1);
+      // And the run's completions, in pages the target's lower list limit allows.
+      expect(report.judge?.stream?.completions ?? 0).toBeGreaterThanOrEqual(report.judge?.stream?.writes ?? 1);
     }
     await server.close();
     server = await start();

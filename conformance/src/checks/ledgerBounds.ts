@@ -1,6 +1,6 @@
 import type { Exchange } from '../target/exchange.js';
 import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { completionsOf, createContract, offsetOf, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
+import { completionsOf, createContract, listAfter, offsetOf, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -216,7 +216,10 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       const userId = userIdOf(ctx) ?? ctx.skip(`profile '${ctx.profile.name}' names no ledger.userId to read completions for`);
       const first = await submitAndWait(ctx, jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }), 'the first command');
       const second = await submitAndWait(ctx, jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }), 'the second command');
-      const { e, items } = await listOf(ctx, '/v2/commands/completions', { limit: 50 }, { userId, parties: [party], beginExclusive: first.completionOffset }, `completions after ${first.completionOffset}`, LedgerOp.completions);
+      const { e, items } = await listAfter(ctx, '/v2/commands/completions', { userId, parties: [party], beginExclusive: first.completionOffset }, {
+        what: `completions after ${first.completionOffset}`, operationId: LedgerOp.completions, idleMs: 500,
+        enough: (xs) => xs.some((i) => (offsetOf(i) ?? 0) >= second.completionOffset),
+      });
       const early = items.map(offsetOf).filter((o): o is number => o !== undefined && o <= first.completionOffset);
       if (early.length > 0) ctx.fail(`completions asked for after offset ${first.completionOffset} include offset(s) ${early.join(', ')}: beginExclusive is exclusive`, e);
       if (!items.some((i) => offsetOf(i) === second.completionOffset)) ctx.fail(`the completion of the next command (offset ${second.completionOffset}) is missing`, e);
@@ -262,7 +265,10 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       if (bad >= 0) ctx.fail(`the WebSocket's completions are not strictly after beginExclusive ${begin} and increasing: offsets [${offsets.map(String).join(', ')}] (at element ${bad})`, ws.exchange);
       // The HTTP list of the same request holds the same completions up to the last of ours.
       const last = Math.max(...mine.map((m) => m.offset));
-      const { e, items } = await listOf(ctx, '/v2/commands/completions', { limit: 1000 }, request, `completions after ${begin}`, LedgerOp.completions);
+      const { e, items } = await listAfter(ctx, '/v2/commands/completions', request, {
+        what: `completions after ${begin}`, operationId: LedgerOp.completions, idleMs: 500,
+        enough: (xs) => xs.some((i) => (offsetOf(i) ?? 0) >= last),
+      });
       const listed = completionsOf(items).filter((c) => typeof c.offset === 'number' && c.offset <= last).map((c) => `${String(c.commandId)}@${String(c.offset)}`);
       const streamed = got.filter((c) => typeof c.offset === 'number' && c.offset <= last).map((c) => `${String(c.commandId)}@${String(c.offset)}`);
       if (bad < 0 && !jsonEqual(listed, streamed)) ctx.fail(`up to offset ${last} the HTTP list has completions [${listed.join(', ')}], the WebSocket [${streamed.join(', ')}]`, e);

@@ -1,6 +1,6 @@
 import type { Exchange } from '../target/exchange.js';
-import { bodyOf, expectCantonError, expectStatus, type Json } from './support/expect.js';
-import { completionsOf, createContract, ledgerEnd, readParty, suiteParty, userIdOf } from './support/ledger.js';
+import { expectCantonError, expectStatus, type Json } from './support/expect.js';
+import { completionsOf, createContract, ledgerEnd, listAfter, readParty, suiteParty, userIdOf } from './support/ledger.js';
 import { tokenFor } from './ledgerStreams.js';
 import { LedgerOp, UPSTREAM_3510 } from './ledgerOps.js';
 import { needsCanton } from './support/targetVersion.js';
@@ -17,12 +17,15 @@ const RULE = `${UPSTREAM_3510}: POST ${PATH} (GetCompletionsRequest: parties, be
 const since357 = (ctx: CheckContext) => needsCanton(ctx, '3.5.7', `POST ${PATH}`);
 const noWebSocket = (ctx: CheckContext) => ctx.profile.ledger?.websocket === false && ctx.skip(`profile '${ctx.profile.name}' says the target has no WebSocket (ledger.websocket: false)`);
 
-async function listCompletions(ctx: CheckContext, request: Json, what: string, token?: string): Promise<{ e: Exchange; completions: Json[] }> {
-  const e = await ctx.http.request('ledger', { method: 'POST', path: PATH, query: { limit: 1000, stream_idle_timeout_ms: 300 }, json: request, ...(token === undefined ? {} : { auth: { token, show: false } }) });
-  expectStatus(ctx, e, 200, what);
-  const list = bodyOf(ctx, e, what);
-  if (!Array.isArray(list)) return ctx.fail(`${what}: POST ${PATH} must answer a JSON array`, e);
-  return { e, completions: completionsOf(list) };
+/** GetCompletions after `beginExclusive`, page by page until the completion of `commandId` is read (listAfter). */
+async function listCompletions(ctx: CheckContext, request: Json & { readonly beginExclusive: number }, what: string, o: { readonly token?: string; readonly commandId?: string } = {}): Promise<{ e: Exchange; completions: Json[] }> {
+  const { e, items } = await listAfter(ctx, PATH, request, {
+    what,
+    maxPages: o.commandId === undefined ? 1 : 50,
+    ...(o.commandId === undefined ? {} : { enough: (xs: readonly unknown[]) => completionsOf(xs).some((c) => c.commandId === o.commandId) }),
+    ...(o.token === undefined ? {} : { auth: { token: o.token, show: false } }),
+  });
+  return { e, completions: completionsOf(items) };
 }
 
 /** Judges a list of completions asked for `party` after `begin`: holds the command's, and only the party's. */
@@ -61,7 +64,7 @@ export const ledgerGetCompletionsChecks: readonly CheckDefinition[] = [
       const party = await suiteParty(ctx);
       const begin = (await ledgerEnd(ctx)).offset;
       const created = await createContract(ctx, party);
-      const { e, completions } = await listCompletions(ctx, { parties: [party], beginExclusive: begin }, `GetCompletions for ${party} after ${begin}`);
+      const { e, completions } = await listCompletions(ctx, { parties: [party], beginExclusive: begin }, `GetCompletions for ${party} after ${begin}`, { commandId: created.commandId });
       ctx.setEvidence(e);
       judge(ctx, e, completions, party, created.commandId, created.completionOffset, begin, `POST ${PATH}`);
     },
@@ -139,7 +142,8 @@ export const ledgerGetCompletionsChecks: readonly CheckDefinition[] = [
       const all = await ctx.http.request('ledger', { method: 'POST', path: PATH, query: { stream_idle_timeout_ms: 300 }, json: { parties: [] }, auth: { token, show: false } });
       ctx.setEvidence(all);
       expectStatus(ctx, all, 403, `GetCompletions for every party by ${reader}, who may read as ${party} only`);
-      await listCompletions(ctx, { parties: [party] }, `GetCompletions for ${party} by ${reader}, who may read as it`, token);
+      // One page after the party's last command: the answer's status is what is judged, not the party's whole history.
+      await listCompletions(ctx, { parties: [party], beginExclusive: Math.max(0, (await ledgerEnd(ctx)).offset - 1) }, `GetCompletions for ${party} by ${reader}, who may read as it`, { token });
     },
   },
 ];

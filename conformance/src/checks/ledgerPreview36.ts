@@ -1,7 +1,7 @@
 import { createPublicKey, sign, verify, type JsonWebKey } from 'node:crypto';
 import type { Exchange } from '../target/exchange.js';
-import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, objectBody, type Json } from './support/expect.js';
-import { completionsOf, createCommand, createContract, ledgerEnd, suiteParty } from './support/ledger.js';
+import { expectCantonError, expectStatus, firstDifference, isObject, objectBody, type Json } from './support/expect.js';
+import { completionsOf, createCommand, createContract, ledgerEnd, listAfter, suiteParty } from './support/ledger.js';
 import { tokenFor } from './ledgerStreams.js';
 import { executeBody, externalParty, needInteractive, prepare, signature, type ExternalParty } from './ledgerInteractive.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
@@ -68,14 +68,11 @@ export const ledgerPreview36Checks: readonly CheckDefinition[] = [
         ctx.fail(`externalTransactionHash (${String(transaction.externalTransactionHash)}) and transactionHash (${String(transaction.transactionHash)}) differ; 3.6 gives them the same value`, exchange);
       }
       // GetCompletions (3.5.7+, so on every 3.6): by party, whoever submitted.
-      const completions = await ctx.http.request('ledger', {
-        method: 'POST',
-        path: '/v2/commands/command-completions',
-        query: { limit: 1000, stream_idle_timeout_ms: 300 },
-        json: { parties: [ext.party], beginExclusive: Number(transaction.offset) - 1 },
+      const { e: completions, items } = await listAfter(ctx, '/v2/commands/command-completions', { parties: [ext.party], beginExclusive: Number(transaction.offset) - 1 }, {
+        what: `the completions of ${ext.party}`,
+        enough: (xs) => completionsOf(xs).some((c) => c.updateId === transaction.updateId),
       });
-      expectStatus(ctx, completions, 200, `the completions of ${ext.party}`);
-      const mine = completionsOf(bodyOf(ctx, completions, 'completions')).find((c) => c.updateId === transaction.updateId);
+      const mine = completionsOf(items).find((c) => c.updateId === transaction.updateId);
       if (!mine) return ctx.fail(`no completion of update ${String(transaction.updateId)} among ${ext.party}'s completions`, completions);
       if (mine.transactionHash !== hash) ctx.fail(`the completion's transactionHash is ${JSON.stringify(mine.transactionHash)}, the signed hash ${hash}`, completions);
       const internal = await createContract(ctx, await suiteParty(ctx));

@@ -19,8 +19,13 @@ export const UPDATES_PAGE = 100;
  * smaller limit next, so neither side holds its event loop for one huge answer.
  */
 const PAGE_BYTES = 256 * 1024;
-/** Completions per page; the list ends once the stream goes quiet this long. */
-const COMPLETIONS_PAGE = 1000;
+/**
+ * Completions per page, within Canton's default http-list-max-elements-limit (200): with more, a
+ * participant answers 413 once a user has more completions than that. A target with a lower
+ * limit answers 413 to this too, and gets half as many asked. The list ends once the stream goes
+ * quiet this long.
+ */
+const COMPLETIONS_PAGE = 100;
 const COMPLETIONS_IDLE_MS = 300;
 
 /** A command the run committed, as the write's answer named it. */
@@ -89,6 +94,14 @@ function updateOf(item: unknown): { kind: string; updateId?: string; offset: num
 const completionOf = (item: unknown): Json | undefined => {
   const c = isObject(item) && isObject(item.completionResponse) && isObject(item.completionResponse.Completion) ? item.completionResponse.Completion : undefined;
   return c === undefined ? undefined : isObject(c.value) ? c.value : c;
+};
+
+/** The offset a completions element names: a completion's, or a checkpoint's. */
+const completionElementOffset = (item: unknown): number | undefined => {
+  const r = isObject(item) && isObject(item.completionResponse) ? item.completionResponse : undefined;
+  const w = r === undefined ? undefined : isObject(r.Completion) ? r.Completion : isObject(r.OffsetCheckpoint) ? r.OffsetCheckpoint : undefined;
+  const v = isObject(w) ? (isObject(w.value) ? w.value : w) : undefined;
+  return v !== undefined && typeof v.offset === 'number' ? v.offset : undefined;
 };
 
 const FILTERS = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
@@ -324,12 +337,17 @@ export class StreamFollower {
       const items: unknown[] = [];
       let begin = this.from!;
       let e: Exchange | undefined;
+      let limit = COMPLETIONS_PAGE;
       for (;;) {
         // No userId: the token's user (the run's commands named none either).
         const request = { ...(userId === '' ? {} : { userId }), parties, beginExclusive: begin };
         const startTick = this.model.tick();
         this.requests++;
-        e = await this.client.request('ledger', { method: 'POST', path: '/v2/commands/completions', query: { limit: COMPLETIONS_PAGE, stream_idle_timeout_ms: COMPLETIONS_IDLE_MS }, json: request });
+        e = await this.client.request('ledger', { method: 'POST', path: '/v2/commands/completions', query: { limit, stream_idle_timeout_ms: COMPLETIONS_IDLE_MS }, json: request });
+        if (e.response?.status === 413 && limit > 1) {
+          limit = Math.floor(limit / 2);
+          continue;
+        }
         const j = e.response?.status === 200 ? jsonOf(e) : undefined;
         if (j === undefined || !j.ok || !Array.isArray(j.value)) {
           // A user the run deleted, or one the token may not read for: nothing to judge by.
@@ -340,8 +358,9 @@ export class StreamFollower {
         const page = j.value as unknown[];
         for (const v of observe(this.model, { method: 'POST', path: '/v2/commands/completions', request, status: 200, body: page }, this.seenOf(STREAM_CHECK_ID, e), startTick)) found.push({ violation: v, exchange: e });
         items.push(...page);
-        const top = Math.max(begin, ...page.map((i) => completionOf(i)?.offset).filter((o): o is number => typeof o === 'number'));
-        if (page.length < COMPLETIONS_PAGE || top <= begin) break;
+        // A checkpoint's offset counts: a page can end on one.
+        const top = Math.max(begin, ...page.map(completionElementOffset).filter((o): o is number => o !== undefined));
+        if (page.length < limit || top <= begin) break;
         begin = top;
       }
       if (e === undefined) continue;

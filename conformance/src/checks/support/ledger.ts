@@ -238,11 +238,10 @@ export function updatesRequest(party: string | undefined, beginExclusive: number
   };
 }
 
+/** The updates in (beginExclusive, endInclusive] as `party`, in pages (a party others write for may have many there). */
 export async function updates(ctx: CheckContext, party: string | undefined, beginExclusive: number, endInclusive: number): Promise<{ exchange: Exchange; items: unknown[]; transactions: TransactionView[] }> {
-  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 1000 }, json: updatesRequest(party, beginExclusive, endInclusive) });
-  expectStatus(ctx, exchange, 200, `updates (${beginExclusive}, ${endInclusive}]`);
-  const items = bodyOf(ctx, exchange, 'updates');
-  if (!Array.isArray(items)) return ctx.fail('POST /v2/updates must answer a JSON array', exchange);
+  const request = updatesRequest(party, beginExclusive, endInclusive) as Json & { beginExclusive: number };
+  const { e: exchange, items } = await listAfter(ctx, '/v2/updates', request, { what: `updates (${beginExclusive}, ${endInclusive}]`, idleMs: 1000, maxPages: 200 });
   return { exchange, items, transactions: transactionsOf(items) };
 }
 
@@ -272,24 +271,63 @@ export function completionsOf(items: unknown): Json[] {
 }
 
 /**
+ * Elements the suite asks for per page of a list read after an offset: within the participant's
+ * default http-list-max-elements-limit (200). Without a limit, or with one above that bound, a
+ * busy participant answers 413 LIST_TOO_LARGE to "everything after this offset".
+ */
+export const LIST_PAGE = 100;
+
+/**
+ * A list endpoint with `beginExclusive` (completions, updates) read page by page: each page asks
+ * for LIST_PAGE elements and the next starts after the last offset the page reached (a checkpoint's
+ * included), until a page comes back short or reaches `endInclusive`, `enough` holds for what
+ * was read, or `maxPages` pages. A target whose own bound is below the page answers 413; the page then halves. The
+ * exchange is the last page's.
+ */
+export async function listAfter(
+  ctx: CheckContext,
+  path: string,
+  request: Json & { readonly beginExclusive: number },
+  o: { readonly what: string; readonly operationId?: string; readonly idleMs?: number; readonly enough?: (items: readonly unknown[]) => boolean; readonly maxPages?: number; readonly auth?: AuthMode },
+): Promise<{ e: Exchange; items: unknown[] }> {
+  const items: unknown[] = [];
+  let begin = request.beginExclusive;
+  let limit = LIST_PAGE;
+  for (let page = 0; ; ) {
+    const e = await ctx.http.request('ledger', {
+      method: 'POST', path, query: { limit, stream_idle_timeout_ms: o.idleMs ?? 300 }, json: { ...request, beginExclusive: begin },
+      ...(o.operationId === undefined ? {} : { operationId: o.operationId }), ...(o.auth === undefined ? {} : { auth: o.auth }),
+    });
+    if (e.response?.status === 413 && limit > 1) {
+      limit = Math.floor(limit / 2);
+      continue;
+    }
+    expectStatus(ctx, e, 200, o.what);
+    const list = bodyOf(ctx, e, o.what);
+    if (!Array.isArray(list)) return ctx.fail(`${o.what}: POST ${path} must answer a JSON array`, e);
+    items.push(...list);
+    const last = list.map(offsetOf).filter((x): x is number => x !== undefined && x > begin).reduce((a, b) => Math.max(a, b), begin);
+    const reachedEnd = typeof request.endInclusive === 'number' && last >= request.endInclusive;
+    if (list.length < limit || last === begin || reachedEnd || ++page >= (o.maxPages ?? 50) || o.enough?.(items) === true) return { e, items };
+    begin = last;
+  }
+}
+
+/**
  * The completion of `commandId` on POST /v2/commands/completions (the run's user, `party`, after
- * `begin`), polled until it appears; fails after max(10 s, the run's timeout).
+ * `begin`), polled until it appears; fails after max(10 s, the run's timeout). Each poll reads on
+ * from where the last one ended.
  */
 export async function completionOf(ctx: CheckContext, party: string, begin: number, commandId: string, what = 'the command'): Promise<{ e: Exchange; completion: Json }> {
   const userId = userIdOf(ctx);
+  let from = begin;
   return poll(ctx, 200, async (lastTry) => {
-    const e = await ctx.http.request('ledger', {
-      method: 'POST',
-      path: '/v2/commands/completions',
-      query: { limit: 1000, stream_idle_timeout_ms: 300 },
-      json: { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive: begin },
-    });
-    expectStatus(ctx, e, 200, 'completions');
-    const list = bodyOf(ctx, e, 'completions');
-    if (!Array.isArray(list)) return ctx.fail('POST /v2/commands/completions must answer a JSON array', e);
-    const completion = completionsOf(list).find((c) => c.commandId === commandId);
+    const found = (items: readonly unknown[]) => completionsOf(items).find((c) => c.commandId === commandId);
+    const { e, items } = await listAfter(ctx, '/v2/commands/completions', { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive: from }, { what: 'completions', enough: (xs) => found(xs) !== undefined });
+    const completion = found(items);
     if (completion) return { e, completion };
     if (lastTry) return ctx.fail(`no completion for ${what} (command ${commandId}) after offset ${begin} within ${patienceMs(ctx) / 1000} s`, e);
+    from = items.map(offsetOf).reduce<number>((a, b) => (b !== undefined && b > a ? b : a), from);
     return undefined;
   });
 }
