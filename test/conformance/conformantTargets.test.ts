@@ -11,7 +11,7 @@ import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
 /**
  * A new user certifies a conformant participant that differs legitimately from the in-process
  * reference the oracle replays on: secured with its own vendor user and token (a user that exists
- * only there), a lower http-list-max-elements-limit, 100 earlier transactions by other parties, more parties than a walk of the party
+ * only there), a lower http-list-max-elements-limit, 100 earlier transactions by other parties (pruned), more parties than a walk of the party
  * list in pages of two reaches within the suite's page bound, the suite run twice in a row and once
  * more after a restart on its data directory, with the `participant` profile as shipped, while two
  * other applications keep writing (one as its own party, one as the vendor's party through a user
@@ -70,6 +70,9 @@ beforeAll(async () => {
   // A busy participant: 1,050 parties of other applications (a walk in pages of two would take
   // more than the suite's 500-page bound; ledger.lists.complete-on-every-page once failed here).
   for (let i = 0; i < 1050; i++) await party(admin, `tenant-${i}`);
+  // A participant that prunes: its history before the runs is gone (reads from before answer PARTICIPANT_PRUNED_DATA_ACCESSED).
+  const pruned = server.ledger.prune(server.ledger.ledgerEnd().offset);
+  if (!pruned.ok) throw new Error(`pruning: ${pruned.error.cause}`);
   // Two applications write all through the runs: the other one as its party, and the vendor's own
   // automation as the vendor's party (a user of its own), so the suite's party sees writes it did not make.
   await user(admin, 'vendor-automation', vendorParty);

@@ -1,6 +1,6 @@
 import type { Exchange } from '../target/exchange.js';
 import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { completionsOf, createContract, listAfter, offsetOf, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
+import { completionsOf, createContract, listAfter, notBeforePruned, offsetOf, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -98,8 +98,9 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       await ownData(ctx);
       const party = await readParty(ctx);
       const end = (await ledgerEnd(ctx)).offset;
+      const from = await notBeforePruned(ctx, Math.max(0, end - 8));
       // ?limit on the lists: at most that many, and a prefix of the same list with a larger limit.
-      const window = updatesRequest(party, Math.max(0, end - 8), end);
+      const window = updatesRequest(party, from, end);
       const one = await listOf(ctx, '/v2/updates', { limit: 1 }, window, 'updates with limit 1', LedgerOp.updates);
       const two = await listOf(ctx, '/v2/updates', { limit: 2 }, window, 'updates with limit 2', LedgerOp.updates);
       if (one.items.length > 1) ctx.fail(`POST /v2/updates?limit=1 answered ${one.items.length} elements`, one.e);
@@ -113,7 +114,7 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       if (!Array.isArray(acsItems) || acsItems.length > 1) ctx.fail(`POST /v2/state/active-contracts?limit=1 answered ${Array.isArray(acsItems) ? acsItems.length : 'no list of'} elements`, acs);
       const userId = userIdOf(ctx);
       if (party !== undefined && userId !== undefined) {
-        const c = await listOf(ctx, '/v2/commands/completions', { limit: 1 }, { userId, parties: [party], beginExclusive: Math.max(0, end - 8) }, 'completions with limit 1', LedgerOp.completions);
+        const c = await listOf(ctx, '/v2/commands/completions', { limit: 1 }, { userId, parties: [party], beginExclusive: from }, 'completions with limit 1', LedgerOp.completions);
         if (c.items.length > 1) ctx.fail(`POST /v2/commands/completions?limit=1 answered ${c.items.length} elements`, c.e);
       }
       // Page sizes: the first pages of every paged read the judged line has (3.4 has neither), each within its size.
@@ -121,7 +122,7 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       if (!ctx.lacks(LedgerReadOp.activeContractsPage)) {
         await walk(ctx, 'active-contracts-page with maxPageSize 1', 1, (token) => ctx.http.request('ledger', { method: 'GET', path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 1, ...(token ? { pageToken: token } : {}) } }), (b) => b.activeContracts, 3);
       }
-      const updatesPage = { beginOffsetExclusive: Math.max(0, end - 8), endOffsetInclusive: end, maxPageSize: 1, updateFormat: window.updateFormat };
+      const updatesPage = { beginOffsetExclusive: from, endOffsetInclusive: end, maxPageSize: 1, updateFormat: window.updateFormat };
       if (!ctx.lacks(LedgerReadOp.updatesPage)) {
         await walk(ctx, 'get-updates-page with maxPageSize 1', 1, (token) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/get-updates-page', json: { ...updatesPage, ...(token ? { pageToken: token } : {}) } }), (b) => b.updates, 3);
       }
@@ -194,7 +195,7 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       // Updates: the walk over the last offsets equals the list of the same range (on lines that page them).
       if (!ctx.lacks(LedgerReadOp.updatesPage)) {
         const end = (await ledgerEnd(ctx)).offset;
-        const range = updatesRequest(party, Math.max(0, end - 6), end);
+        const range = updatesRequest(party, await notBeforePruned(ctx, Math.max(0, end - 6)), end);
         const list = await listOf(ctx, '/v2/updates', {}, range, 'updates', LedgerOp.updates);
         const pages = await walk(ctx, 'get-updates-page with maxPageSize 2', 2, (token) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/get-updates-page', json: { beginOffsetExclusive: range.beginExclusive, endOffsetInclusive: end, maxPageSize: 2, updateFormat: range.updateFormat, ...(token ? { pageToken: token } : {}) } }), (b) => b.updates, 20);
         const txOffsets = (items: readonly unknown[]) => items.filter((i) => isObject(i) && isObject(i.update) && isObject(i.update.Transaction)).map(offsetOf);
@@ -290,7 +291,9 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       if (ctx.profile.writes && party !== undefined) await createContract(ctx, party);
       else end -= 1;
       if (end < 1) ctx.skip('the ledger is empty: no bounded range to stream');
-      const ws = await ctx.http.stream('ledger', '/v2/updates', { request: updatesRequest(party, Math.max(0, end - 4), end), operationId: LedgerOp.updates, idleMs: 3000, timeoutMs: Math.max(10_000, ctx.timeoutMs) });
+      const begin = await notBeforePruned(ctx, Math.max(0, end - 4));
+      if (begin >= end) ctx.skip(`the participant has pruned up to offset ${begin}: no bounded range to stream`);
+      const ws = await ctx.http.stream('ledger', '/v2/updates', { request: updatesRequest(party, begin, end), operationId: LedgerOp.updates, idleMs: 3000, timeoutMs: Math.max(10_000, ctx.timeoutMs) });
       if (ws.rejectedStatus !== undefined) ctx.fail(`the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
       const past = ws.messages.map(offsetOf).filter((o): o is number => o !== undefined && o > end);
       if (past.length > 0) ctx.fail(`the stream bounded by endInclusive ${end} sent offset(s) ${past.slice(0, 5).join(', ')}`, ws.exchange);

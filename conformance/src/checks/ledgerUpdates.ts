@@ -1,4 +1,4 @@
-import { createContract, eventsOf, ledgerEnd, readParty, suiteParty, transactionsOf, updates, updatesRequest, offsetOf } from './support/ledger.js';
+import { createContract, eventsOf, ledgerEnd, notBeforePruned, readParty, suiteParty, transactionsOf, updates, updatesRequest, offsetOf } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -17,7 +17,7 @@ async function window(ctx: CheckContext): Promise<{ party: string | undefined; b
     return { party, begin, end: (await ledgerEnd(ctx)).offset };
   }
   const end = (await ledgerEnd(ctx)).offset;
-  return { party: ctx.profile.ledger?.party, begin: Math.max(0, end - 200), end };
+  return { party: ctx.profile.ledger?.party, begin: await notBeforePruned(ctx, Math.max(0, end - 200)), end };
 }
 
 /**

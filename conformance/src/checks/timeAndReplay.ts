@@ -48,6 +48,8 @@ export const timeAndReplayChecks: readonly CheckDefinition[] = [
       const ext = await externalParty(ctx);
       const prepared = await prepare(ctx, ext);
       const sig = signature(ext.privateKey, prepared.hash, ext.fingerprint);
+      // The party's updates from here: a participant that prunes refuses reads of its whole history.
+      const begin = (await ledgerEnd(ctx)).offset;
       const first = await ctx.http.request('ledger', { method: 'POST', path: '/v2/interactive-submission/executeAndWait', json: executeBody(ctx, ext, prepared, sig) });
       expectStatus(ctx, first, 200, 'the first execution');
       const committed = objectBody(ctx, first, 'the first execution');
@@ -58,7 +60,7 @@ export const timeAndReplayChecks: readonly CheckDefinition[] = [
       expectStatus(ctx, again, [400, 409], 'the same signed transaction executed again');
       expectCantonError(ctx, again, 'the replay', ['DUPLICATE_CONFIRMATION_REQUEST_UUID', 'DUPLICATE_COMMAND']);
       const end = await ledgerEnd(ctx);
-      const seen = await updates(ctx, ext.party, 0, end.offset);
+      const seen = await updates(ctx, ext.party, begin, end.offset);
       if (seen.transactions.length !== 1) ctx.fail(`one signature must commit one transaction; ${ext.party} sees ${seen.transactions.length}`, seen.exchange);
     },
   },

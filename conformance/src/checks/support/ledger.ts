@@ -1,4 +1,4 @@
-import type { AuthMode, Exchange } from '../../target/exchange.js';
+import { jsonOf, type AuthMode, type Exchange } from '../../target/exchange.js';
 import type { CheckContext } from '../types.js';
 import { expectStatus, isObject, objectBody, bodyOf, type Json } from './expect.js';
 import { patienceMs, poll } from './poll.js';
@@ -27,6 +27,19 @@ export async function ledgerEnd(ctx: CheckContext): Promise<{ offset: number; ex
   const offset = body.offset ?? 0;
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) ctx.fail(`ledger end offset must be a non-negative integer, got ${JSON.stringify(body.offset)}`, exchange);
   return { offset, exchange };
+}
+
+/**
+ * `begin` moved up to where the participant's history starts: a production participant prunes, and
+ * a read from before its pruning offset is refused (PARTICIPANT_PRUNED_DATA_ACCESSED). Read
+ * afresh each time (pruning can run during a run); a target that does not answer it leaves
+ * `begin` as it is.
+ */
+export async function notBeforePruned(ctx: CheckContext, begin: number): Promise<number> {
+  const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/latest-pruned-offsets' });
+  const body = e.response?.status === 200 ? jsonOf(e) : undefined;
+  const pruned = body?.ok && isObject(body.value) ? body.value.participantPrunedUpToInclusive : undefined;
+  return typeof pruned === 'number' && pruned > begin ? pruned : begin;
 }
 
 /** userId for submissions: the profile's, else none (a user token implies it). */
