@@ -367,6 +367,7 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
     }
     state.suiteStarted = performance.now();
     const canton = judgedLine(profile.groups.includes('ledger'), pre.verdict.cantonVersion, args.cantonVersion);
+
     const result = await runSuite({
       baseUrls,
       // One name for every in-process run, so the shards of one campaign merge (the URL is in `targets`).
@@ -391,6 +392,8 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       ...(args.reinterpret ? { reinterpret: args.reinterpret } : {}),
       ...(args.history ? { history: args.history } : {}),
       ...(canton !== undefined ? { canton } : {}),
+      // Rights the preflight found missing in a run it let start: checks refused for them skip.
+      ...(pre.verdict.missingRights !== undefined ? { missingRights: pre.verdict.missingRights } : {}),
     });
     let report: Report = { ...explainDefaultProfile(args, inProcess, result.report), preflight: pre.verdict };
     let outcome = result.baseline;

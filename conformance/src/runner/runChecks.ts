@@ -16,6 +16,7 @@ import type { Profile } from './profile.js';
 import type { Progress } from './progress.js';
 import { checkSeed } from './seeds.js';
 import { skipReason } from './skipReason.js';
+import { accessOf } from '../preflight/ledgerAccess.js';
 
 export interface RunChecksOptions {
   /** Selected checks, observers included (they run last). */
@@ -48,6 +49,8 @@ export interface RunChecksOptions {
    * own operation) skips naming the line instead of failing.
    */
   readonly absent?: { readonly line: string; readonly operations: ReadonlySet<string> };
+  /** Rights the run's user lacks (runSuite's `missingRights`). */
+  readonly missingRights?: ReadonlySet<string>;
 }
 
 export interface RunChecksResult {
@@ -210,6 +213,12 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       status = 'skip';
       message = `Canton ${o.absent!.line} has no ${missing}, which this check needs (${message ?? 'it answered 404'})`;
     }
+    // Not the target's fault: the run's user may not read what the check reads (auth checks probe refusals themselves).
+    const refused = o.missingRights !== undefined && check.kind !== 'auth' && status !== 'pass' && status !== 'skip' ? refusedFor(o.missingRights, evidence ? [evidence, ...exchanges] : exchanges) : undefined;
+    if (refused !== undefined) {
+      status = 'skip';
+      message = `the run's user lacks ${refused.right} (see the preflight: grant it, or give a profile): ${refused.operationId} answered 403 (${message ?? 'the check did not pass'})`;
+    }
     const shown = evidence ?? (status === 'pass' || status === 'skip' ? undefined : exchanges.at(-1)) ?? exchanges.at(-1);
     const isProperty = check.kind === 'property' || check.kind === 'stateful';
     const result: CheckResult = {
@@ -255,4 +264,19 @@ async function pool<T>(items: readonly T[], size: number, work: (t: T) => Promis
     while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+}
+
+/**
+ * The first of the check's requests that met a 403 for a right the run's user lacks: reads for
+ * parties need CanReadAsAnyParty (a run without a party reads for any), party, user, package and
+ * identity-provider management ParticipantAdmin.
+ */
+function refusedFor(missing: ReadonlySet<string>, exchanges: readonly Exchange[]): { right: string; operationId: string } | undefined {
+  for (const e of exchanges) {
+    if (e.group !== 'ledger' || e.operationId === undefined || e.response?.status !== 403) continue;
+    const access = accessOf(e.operationId);
+    const right = access === 'read' ? 'CanReadAsAnyParty' : access === 'admin' || access === 'participant-admin' ? 'ParticipantAdmin' : undefined;
+    if (right !== undefined && missing.has(right)) return { right, operationId: e.operationId };
+  }
+  return undefined;
 }

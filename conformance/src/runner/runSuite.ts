@@ -72,6 +72,12 @@ export interface SuiteOptions {
    * skip, naming it, instead of meeting 404s. Absent: every check runs (tests, custom catalogues).
    */
   readonly canton?: CantonLine;
+  /**
+   * Rights the preflight found the run's user without, in a run it let start (the default profile
+   * claims nothing): a check that did not pass because a request needing one of them answered
+   * 403 skips, naming the right, instead of failing.
+   */
+  readonly missingRights?: readonly string[];
 }
 
 export type OracleMode = 'reference' | 'none';
@@ -147,6 +153,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     ...(judge ? { judge } : {}),
     history,
     ...(line !== undefined ? { absent: { line, operations: absentOperations(line) } } : {}),
+    ...(o.missingRights !== undefined && o.missingRights.length > 0 ? { missingRights: new Set(o.missingRights) } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
   progress.done();
