@@ -47,6 +47,8 @@ export interface StartOptions {
   readonly cantonVersion?: CantonVersion;
   /** The participant's http-list-max-elements-limit; default the ledger's (200). */
   readonly listMaxElements?: number | undefined;
+  /** The participant's offset-checkpoint-cache-update-interval: how often live streams may get a checkpoint (default 15 s). */
+  readonly checkpointIntervalMs?: number | undefined;
   /** The bounds on uploaded Daml code (README "Resource limits"); defaults otherwise. */
   readonly engineLimits?: Partial<EngineLimits> | undefined;
   /** Packages the upload check passed before (`serve` keeps them in the user's cache): not checked again. */
@@ -231,10 +233,11 @@ function loadStartupDars(ledger: Ledger, options: Pick<StartOptions, 'dars'>): v
   if (!uploaded.ok) throw new DarsError(`--dar ${uploaded.error}`);
 }
 
-/** The ledger settings of the start options: its list limit, engine limits, and the version its line answers. */
-const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'engineLimits' | 'cantonVersion' | 'passedChecks'>) => ({
+/** The ledger settings of the start options: its list limit and checkpoint interval, engine limits, and the version its line answers. */
+const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'checkpointIntervalMs' | 'engineLimits' | 'cantonVersion' | 'passedChecks'>) => ({
   apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION],
   ...(options.passedChecks === undefined ? {} : { passedChecks: options.passedChecks }),
   ...(options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements }),
+  ...(options.checkpointIntervalMs === undefined ? {} : { checkpointIntervalMs: options.checkpointIntervalMs }),
   ...(options.engineLimits === undefined ? {} : { engineLimits: options.engineLimits }),
 });

@@ -331,6 +331,9 @@ export class StreamFollower {
     const byUser = new Map<string, CommittedWrite[]>();
     for (const w of this.writes) if (w.commandId !== undefined && w.actAs.length > 0) byUser.set(w.userId ?? '', [...(byUser.get(w.userId ?? '') ?? []), w]);
     const found: JudgedViolation[] = [];
+    // Every command of the run completed before this end: reading on past it would follow a busy
+    // ledger forever where checkpoints keep every page full.
+    const end = await this.ledgerEnd();
     for (const [userId, writes] of byUser) {
       const parties = [...new Set(writes.flatMap((w) => w.actAs))].sort();
       const who = userId === '' ? "the token's user" : `user '${userId}'`;
@@ -360,7 +363,7 @@ export class StreamFollower {
         items.push(...page);
         // A checkpoint's offset counts: a page can end on one.
         const top = Math.max(begin, ...page.map(completionElementOffset).filter((o): o is number => o !== undefined));
-        if (page.length < limit || top <= begin) break;
+        if (page.length < limit || top <= begin || (end !== undefined && top >= end)) break;
         begin = top;
       }
       if (e === undefined) continue;

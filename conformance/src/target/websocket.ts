@@ -130,12 +130,17 @@ export function openStream(url: string, o: InternalOptions): Promise<StreamResul
       size += text.length;
       if (size <= o.maxBodyBytes) frames.push(text);
       else truncated = true;
+      let parsed: unknown;
       try {
-        messages.push(JSON.parse(text) as unknown);
+        parsed = JSON.parse(text) as unknown;
+        messages.push(parsed);
       } catch {
         nonJson.push(text.slice(0, 500));
       }
-      armIdle();
+      // An offset checkpoint says the ledger moved on without news for this stream: a participant
+      // that sends them often (a short offset-checkpoint-cache-update-interval, a busy ledger) must
+      // not keep an otherwise finished stream from going idle.
+      if (!isCheckpoint(parsed)) armIdle();
       if (o.until?.(messages)) finish('until');
       else if (messages.length + nonJson.length >= maxMessages) finish('limit');
     });
@@ -145,4 +150,11 @@ export function openStream(url: string, o: InternalOptions): Promise<StreamResul
     });
     ws.on('error', (e) => finish('error', transportErrorOf(e, false, o.timeoutMs)));
   });
+}
+
+/** An update or completion stream's OffsetCheckpoint frame. */
+function isCheckpoint(m: unknown): boolean {
+  if (typeof m !== 'object' || m === null) return false;
+  const holder = (m as Record<string, unknown>).update ?? (m as Record<string, unknown>).completionResponse;
+  return typeof holder === 'object' && holder !== null && 'OffsetCheckpoint' in holder && Object.keys(holder).length === 1;
 }

@@ -292,8 +292,8 @@ export const LIST_PAGE = 100;
 
 /**
  * A list endpoint with `beginExclusive` (completions, updates) read page by page: each page asks
- * for LIST_PAGE elements and the next starts after the last offset the page reached (a checkpoint's
- * included), until a page comes back short or reaches `endInclusive`, `enough` holds for what
+ * for up to LIST_PAGE elements and the next starts after the last offset the page reached (a
+ * checkpoint's included), until a page comes back short or reaches `endInclusive`, `enough` holds for what
  * was read, or `maxPages` pages. A target whose own bound is below the page answers 413; the page then halves. The
  * exchange is the last page's.
  */
@@ -305,14 +305,18 @@ export async function listAfter(
 ): Promise<{ e: Exchange; items: unknown[] }> {
   const items: unknown[] = [];
   let begin = request.beginExclusive;
-  let limit = LIST_PAGE;
+  // Looking for one element, which is usually among the first: small pages first, doubling. A
+  // page ends when full or after the idle timeout, and a participant that sends checkpoints
+  // more often than that keeps a large page open until it fills.
+  let limit = o.enough === undefined ? LIST_PAGE : 8;
+  let cap = LIST_PAGE;
   for (let page = 0; ; ) {
     const e = await ctx.http.request('ledger', {
       method: 'POST', path, query: { limit, stream_idle_timeout_ms: o.idleMs ?? 300 }, json: { ...request, beginExclusive: begin },
       ...(o.operationId === undefined ? {} : { operationId: o.operationId }), ...(o.auth === undefined ? {} : { auth: o.auth }),
     });
     if (e.response?.status === 413 && limit > 1) {
-      limit = Math.floor(limit / 2);
+      limit = cap = Math.floor(limit / 2);
       continue;
     }
     expectStatus(ctx, e, 200, o.what);
@@ -323,6 +327,7 @@ export async function listAfter(
     const reachedEnd = typeof request.endInclusive === 'number' && last >= request.endInclusive;
     if (list.length < limit || last === begin || reachedEnd || ++page >= (o.maxPages ?? 50) || o.enough?.(items) === true) return { e, items };
     begin = last;
+    limit = Math.min(cap, limit * 2);
   }
 }
 
