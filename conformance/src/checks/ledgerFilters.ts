@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { readerAuth } from './crossGroup.js';
-import { createContract, createOf, fill, freshParty, ledgerEnd, readActiveContracts, secondCreateCommand, transactionsOf } from './support/ledger.js';
+import { createContract, createOf, fill, freshParty, ledgerEnd, listAfter, readActiveContracts, secondCreateCommand, transactionsOf } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectStatus, isObject, qualifiedName, type Json } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { sameDamlValue } from './support/values.js';
@@ -106,11 +106,9 @@ async function read(ctx: CheckContext, w: World, q: Query, auth: AuthMode | unde
   const request = { beginExclusive: w.begin, endInclusive: w.end, updateFormat: { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
   const createdOf = (items: readonly unknown[]) => transactionsOf(items).flatMap((t) => t.events.map((ev) => ev.CreatedEvent).filter(isObject));
   if (q.where === 'updates') {
-    const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 1000 }, json: request, ...a });
-    expectStatus(ctx, e, 200, `updates (${describe(q)})`);
-    const list = bodyOf(ctx, e, 'updates');
-    if (!Array.isArray(list)) return ctx.fail('updates must answer a JSON array', e);
-    return { e, events: createdOf(list) };
+    // In pages: for any party, the window holds every other application's transactions too.
+    const { e, items } = await listAfter(ctx, '/v2/updates', request, { what: `updates (${describe(q)})`, idleMs: 1000, maxPages: 200, ...a });
+    return { e, events: createdOf(items) };
   }
   const ws = await ctx.http.stream('ledger', '/v2/updates', { request, operationId: LedgerOp.updates, idleMs: 1500, until: (m) => transactionsOf(m).some((t) => t.offset >= w.end), ...a });
   if (ws.rejectedStatus !== undefined) ctx.fail(`the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
