@@ -367,7 +367,6 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
     }
     state.suiteStarted = performance.now();
     const canton = judgedLine(profile.groups.includes('ledger'), pre.verdict.cantonVersion, args.cantonVersion);
-
     const result = await runSuite({
       baseUrls,
       // One name for every in-process run, so the shards of one campaign merge (the URL is in `targets`).

@@ -141,7 +141,7 @@ export interface TailOptions<T> {
   readonly range: (fromExclusive: number, toInclusive: number, end: PassEnd) => Iterable<T>;
   /**
    * Elements of the commits at `offsets` only (ascending, all in (fromExclusive, toInclusive]),
-   * ending with a checkpoint at `toInclusive` where due: how a stream reads the commits that
+   * ending with a checkpoint at `toInclusive` as `end` allows: how a stream reads the commits that
    * concern it without rendering those between them. Without it, `range` is read.
    */
   readonly at?: (offsets: readonly number[], fromExclusive: number, toInclusive: number, end: PassEnd) => Iterable<T>;
