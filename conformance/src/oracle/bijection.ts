@@ -17,6 +17,8 @@ export class Bijection {
   private readonly lines = new Map<Line, [number, number][]>([['offset', [[0, 0]]]]);
   /** Every identifier and offset a target answer contained, paired or not: the target's own state. */
   private readonly seenTarget = new Set<string>();
+  /** Objects a write changed on the target alone (a check that left the oracle): their copies differ. */
+  private readonly diverged = new Set<string>();
 
   /** Pairs `t` with `r`, or says why they cannot be (one of them is already paired elsewhere). */
   pair(t: string, r: string): Pairing {
@@ -46,6 +48,15 @@ export class Bijection {
 
   noteTarget(t: string): void {
     this.seenTarget.add(t);
+  }
+
+  /** The object named `t` was written on the target only: neither ledger's copy is compared again. */
+  noteDiverged(t: string): void {
+    this.diverged.add(t);
+  }
+
+  isDiverged(t: string): boolean {
+    return this.diverged.has(t);
   }
 
   noteTargetOffset(t: number, line: Line = 'offset'): void {

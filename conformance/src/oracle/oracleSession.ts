@@ -78,10 +78,14 @@ export function createOracleSession(twin: Target, url: string, seeds: readonly (
       const http: TargetClient = {
         baseUrl: (group: Group) => targetClient.baseUrl(group),
         request(group: Group, spec: RequestSpec) {
-          if (stopped !== undefined || requestExclusion(spec, anonymousTwin) !== undefined) return targetClient.request(group, spec);
+          if (stopped !== undefined || requestExclusion(spec, anonymousTwin) !== undefined) {
+            divergedBy(spec, bijection);
+            return targetClient.request(group, spec);
+          }
           return locked(async () => {
             const translated = signedElsewhere(spec, translateRequest(spec, bijection));
             if (!translated.ok) {
+              divergedBy(spec, bijection);
               const tx = await targetClient.request(group, spec);
               stop(translated.reason);
               noteAnswer(tx, bijection);
@@ -205,5 +209,21 @@ function noteValue(v: unknown, key: string, b: Bijection, line = 'serial'): void
   else if (typeof v === 'object' && v !== null) {
     const here = serialLineOf(v as Record<string, unknown>, line);
     for (const [k, x] of Object.entries(v)) noteValue(x, k, b, here);
+  }
+}
+
+/**
+ * A write that reaches the target alone (its check left the oracle) changes the object its path
+ * names (`PATCH /v2/users/{id}`) on one ledger only: other checks' reads of it, a whole list
+ * while checks run at once, would compare two copies the run made differ.
+ */
+function divergedBy(spec: RequestSpec, b: Bijection): void {
+  if (spec.method === 'GET') return;
+  for (const seg of spec.path.split('/').slice(3)) {
+    try {
+      if (seg !== '') b.noteDiverged(decodeURIComponent(seg));
+    } catch {
+      // not an encoded name
+    }
   }
 }
