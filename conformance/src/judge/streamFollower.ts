@@ -1,3 +1,4 @@
+import { offsetOf } from '../checks/support/ledger.js';
 import type { TargetClient } from '../target/createTarget.js';
 import { jsonOf, type Exchange } from '../target/exchange.js';
 import type { JudgedViolation } from './judgeSession.js';
@@ -94,14 +95,6 @@ function updateOf(item: unknown): { kind: string; updateId?: string; offset: num
 const completionOf = (item: unknown): Json | undefined => {
   const c = isObject(item) && isObject(item.completionResponse) && isObject(item.completionResponse.Completion) ? item.completionResponse.Completion : undefined;
   return c === undefined ? undefined : isObject(c.value) ? c.value : c;
-};
-
-/** The offset a completions element names: a completion's, or a checkpoint's. */
-const completionElementOffset = (item: unknown): number | undefined => {
-  const r = isObject(item) && isObject(item.completionResponse) ? item.completionResponse : undefined;
-  const w = r === undefined ? undefined : isObject(r.Completion) ? r.Completion : isObject(r.OffsetCheckpoint) ? r.OffsetCheckpoint : undefined;
-  const v = isObject(w) ? (isObject(w.value) ? w.value : w) : undefined;
-  return v !== undefined && typeof v.offset === 'number' ? v.offset : undefined;
 };
 
 const FILTERS = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
@@ -362,7 +355,7 @@ export class StreamFollower {
         for (const v of observe(this.model, { method: 'POST', path: '/v2/commands/completions', request, status: 200, body: page }, this.seenOf(STREAM_CHECK_ID, e), startTick)) found.push({ violation: v, exchange: e });
         items.push(...page);
         // A checkpoint's offset counts: a page can end on one.
-        const top = Math.max(begin, ...page.map(completionElementOffset).filter((o): o is number => o !== undefined));
+        const top = Math.max(begin, ...page.map(offsetOf).filter((o): o is number => o !== undefined));
         if (page.length < limit || top <= begin || (end !== undefined && top >= end)) break;
         begin = top;
       }

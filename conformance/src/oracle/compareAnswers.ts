@@ -186,7 +186,8 @@ function compareArrays(t: readonly unknown[], r: readonly unknown[], path: strin
   const takenR = new Set<number>();
   const freeT: number[] = [];
   tIds.forEach((id, i) => {
-    // An object one ledger alone was written to: its two copies are not the same state.
+    // An object one ledger alone was written to: its two copies are not the same state. The
+    // target's copy is judged by its own model (judge.writes.visible-after, judge.facts.reread-equal).
     if (id.kind === 'id' && w.bijection.isDiverged(id.value)) return;
     const c = counterpart(id, w);
     const j = c === undefined ? undefined : rIndex.get(c);
@@ -202,6 +203,7 @@ function compareArrays(t: readonly unknown[], r: readonly unknown[], path: strin
   // Same size: the elements neither side has named yet pair in order (first appearances), when
   // each pair is the same kind of fact of the same command: on a target others write to, a read of
   // the last offsets holds their transaction where the reference's holds a checkpoint or its own.
+  // Which elements a list holds is history, the target's own model's (judge.facts.reread-equal).
   if (t.length === r.length && knownR.length === 0 && newT.length === newR.length && newT.every((i, k) => sameFact(t[i], r[newR[k]!]))) newT.forEach((i, k) => pairs.push([i, newR[k]!]));
   for (const [i, j] of pairs) walk(t[i], r[j], `${path}[${i}]`, '', w);
 }
