@@ -16,8 +16,6 @@ export interface CreateNode {
   readonly signatories: readonly string[];
   readonly observers: readonly string[];
   readonly stakeholders: readonly string[];
-  /** The node seed (hex) the contract id derives from (contract-id.rst). */
-  readonly seed: string;
 }
 
 export interface ExerciseNode {
@@ -38,7 +36,6 @@ export interface ExerciseNode {
   readonly children: readonly NodeId[];
   /** Absent when an exception left the choice (the node then sits under a rollback node). */
   readonly exerciseResult: Value | undefined;
-  readonly seed: string;
 }
 
 export interface FetchNode {
@@ -73,10 +70,20 @@ export interface Transaction {
   /** `nodes[i].nodeId === i`. */
   readonly nodes: readonly TxNode[];
   readonly roots: readonly NodeId[];
-  /** Seeds (hex) of create and exercise nodes, by node id. */
+  /**
+   * Seeds (hex) of create and exercise nodes, by node id, in node order: kept beside the nodes,
+   * as Canton keeps them in the transaction's metadata. A create's contract id derives from its
+   * seed (contract-id.rst).
+   */
   readonly nodeSeeds: readonly (readonly [NodeId, string])[];
   /** Contracts created outside rollback nodes, in node order (some may be archived later in it). */
   readonly created: readonly CreatedContract[];
   /** Contracts a consuming exercise outside rollback nodes archived, in node order. */
   readonly archived: readonly string[];
+}
+
+/** The seed (hex) of node `nodeId` of `tx`, if it has one (a create or an exercise). */
+export function nodeSeedOf(tx: Transaction, nodeId: NodeId): string | undefined {
+  for (const [id, seed] of tx.nodeSeeds) if (id === nodeId) return seed;
+  return undefined;
 }

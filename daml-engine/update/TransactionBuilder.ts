@@ -11,16 +11,16 @@
 import type { QualifiedName } from '../ast/Type.js';
 import type { RecordValue, Value } from '../value/Value.js';
 import type { Seed } from './seeds.js';
-import { deriveNodeSeed } from './seeds.js';
+import { LazySeed } from './seeds.js';
 import type { CreatedContract, NodeId, Transaction, TxNode } from './Transaction.js';
 
 type Draft =
-  | { readonly kind: 'create'; readonly contractId: string; readonly templateId: QualifiedName; readonly argument: RecordValue; readonly signatories: readonly string[]; readonly observers: readonly string[]; readonly stakeholders: readonly string[]; readonly seed: Seed }
+  | { readonly kind: 'create'; readonly contractId: string; readonly templateId: QualifiedName; readonly argument: RecordValue; readonly signatories: readonly string[]; readonly observers: readonly string[]; readonly stakeholders: readonly string[]; readonly seed: LazySeed }
   | {
       readonly kind: 'exercise'; readonly contractId: string; readonly templateId: QualifiedName; readonly interfaceId: QualifiedName | undefined;
       readonly choice: string; readonly choiceArgument: Value; readonly consuming: boolean; readonly actingParties: readonly string[];
       readonly signatories: readonly string[]; readonly stakeholders: readonly string[]; readonly choiceObservers: readonly string[];
-      readonly children: Draft[]; result: Value | undefined; readonly seed: Seed;
+      readonly children: Draft[]; result: Value | undefined; readonly seed: LazySeed;
     }
   | { readonly kind: 'fetch'; readonly contractId: string; readonly templateId: QualifiedName; readonly interfaceId: QualifiedName | undefined; readonly actingParties: readonly string[]; readonly signatories: readonly string[]; readonly stakeholders: readonly string[] }
   | { readonly kind: 'rollback'; readonly children: Draft[] };
@@ -36,7 +36,7 @@ interface Context {
   readonly children: Draft[];
   /** Index of the next action child: its seed is `deriveNodeSeed(seed, next)`. */
   next: number;
-  readonly seed: Seed;
+  readonly seed: LazySeed | Seed;
   readonly authorizers: ReadonlySet<string>;
 }
 
@@ -116,13 +116,13 @@ export class TransactionBuilder {
     return this.consumers?.has(contractId) ?? false;
   }
 
-  /** Reserves the seed of the next action node of the running context. */
-  nextSeed(): Seed {
+  /** Reserves the seed of the next action node of the running context (derived when first read). */
+  nextSeed(): LazySeed {
     const top = this.top;
-    return deriveNodeSeed(top.seed, top.next++);
+    return new LazySeed(top.seed, top.next++);
   }
 
-  addCreate(c: CreateDraft, seed: Seed): void {
+  addCreate(c: CreateDraft, seed: LazySeed): void {
     this.allocated++;
     this.top.children.push({
       kind: 'create', contractId: c.contractId, templateId: c.templateId, argument: c.argument,
@@ -193,10 +193,10 @@ export class TransactionBuilder {
   finish(): Transaction {
     if (this.contexts.length !== 1) throw new Error('finish with an exercise still open');
     const nodes: TxNode[] = [];
-    const nodeSeeds: [NodeId, string][] = [];
+    // Seeds are read as hex only by prepared transactions and tests: derived and written on demand.
+    const seeded: { readonly nodeId: NodeId; readonly seed: LazySeed }[] = [];
     const created: CreatedContract[] = [];
     const archived: string[] = [];
-    const hex = (s: Seed): string => Buffer.from(s.buffer, s.byteOffset, s.length).toString('hex');
 
     // Pre-order with an explicit stack (nesting depth is the Daml program's, not the JS stack's):
     // three parallel stacks, the draft, the id list it goes to, and whether it is rolled back.
@@ -214,12 +214,12 @@ export class TransactionBuilder {
         out.push(nodeId);
         switch (draft.kind) {
           case 'create': {
-            const seed = hex(draft.seed);
+            const seed = draft.seed;
             nodes.push({
               kind: 'create', nodeId, contractId: draft.contractId, templateId: draft.templateId, argument: draft.argument,
-              signatories: draft.signatories, observers: draft.observers, stakeholders: draft.stakeholders, seed,
+              signatories: draft.signatories, observers: draft.observers, stakeholders: draft.stakeholders,
             });
-            nodeSeeds.push([nodeId, seed]);
+            seeded.push({ nodeId, seed });
             if (!inRollback) created.push({ contractId: draft.contractId, templateId: draft.templateId, argument: draft.argument, signatories: draft.signatories, observers: draft.observers });
             break;
           }
@@ -236,13 +236,13 @@ export class TransactionBuilder {
             const kids = draft.children;
             if (draft.kind === 'exercise') {
               const d = draft;
-              const seed = hex(d.seed);
+              const seed = d.seed;
               nodes.push({
                 kind: 'exercise', nodeId, contractId: d.contractId, templateId: d.templateId, interfaceId: d.interfaceId, choice: d.choice,
                 choiceArgument: d.choiceArgument, consuming: d.consuming, actingParties: d.actingParties, signatories: d.signatories,
-                stakeholders: d.stakeholders, choiceObservers: d.choiceObservers, children, exerciseResult: d.result, seed,
+                stakeholders: d.stakeholders, choiceObservers: d.choiceObservers, children, exerciseResult: d.result,
               });
-              nodeSeeds.push([nodeId, seed]);
+              seeded.push({ nodeId, seed });
               if (!inRollback && draft.consuming) archived.push(draft.contractId);
             } else {
               nodes.push({ kind: 'rollback', nodeId, children });
@@ -256,7 +256,7 @@ export class TransactionBuilder {
     };
     const top = this.contexts[0]!.children;
     const roots = number(this.rolledBack ? normalize(top) : top);
-    return { nodes, roots, nodeSeeds, created, archived };
+    return new BuiltTransaction(nodes, roots, seeded, created, archived);
   }
 }
 
@@ -298,4 +298,29 @@ function makeRollback(items: readonly Draft[]): Draft[] {
   if (rest.length > 1 && last.kind === 'rollback') out.push({ kind: 'rollback', children: [...rest.slice(0, -1), ...last.children] }); // rule 3
   else out.push({ kind: 'rollback', children: rest });
   return out;
+}
+
+/** A finished transaction: its node seeds are derived and written as hex when first read. */
+class BuiltTransaction implements Transaction {
+  readonly #seeded: readonly { readonly nodeId: NodeId; readonly seed: LazySeed }[];
+  #nodeSeeds: (readonly [NodeId, string])[] | undefined;
+
+  constructor(
+    readonly nodes: readonly TxNode[],
+    readonly roots: readonly NodeId[],
+    seeded: readonly { readonly nodeId: NodeId; readonly seed: LazySeed }[],
+    readonly created: readonly CreatedContract[],
+    readonly archived: readonly string[],
+  ) {
+    this.#seeded = seeded;
+  }
+
+  get nodeSeeds(): readonly (readonly [NodeId, string])[] {
+    return (this.#nodeSeeds ??= this.#seeded.map((s) => [s.nodeId, s.seed.hex] as const));
+  }
+
+  /** As a plain transaction's JSON (the seeds included). */
+  toJSON(): Transaction {
+    return { nodes: this.nodes, roots: this.roots, nodeSeeds: this.nodeSeeds, created: this.created, archived: this.archived };
+  }
 }

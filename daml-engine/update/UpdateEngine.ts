@@ -348,7 +348,7 @@ class Run {
         }
         const stakeholders = union(signatories, observers);
         const seed = this.tx.nextSeed();
-        const contractId = contractIdV1(deriveContractDiscriminator(seed, this.s.preparationTime, stakeholders));
+        const contractId = contractIdV1(deriveContractDiscriminator(seed.bytes, this.s.preparationTime, stakeholders));
         this.tx.addCreate({ contractId, templateId, argument: arg, signatories, observers, stakeholders }, seed);
         (this.contracts ??= new Map()).set(contractId, { contractId, templateId, template, argument: arg, signatories, observers, stakeholders, local: true });
         this.m.returnValue({ kind: 'contractId', value: contractId } satisfies ContractIdValue);

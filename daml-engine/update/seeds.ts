@@ -64,6 +64,47 @@ export function deriveContractDiscriminator(nodeSeed: Seed, preparationTimeMicro
   return hmacSha256(nodeSeed, bytes, size);
 }
 
+/**
+ * A node seed derived when first read (contract-id.rst's derivation, deferred). A create reads
+ * its seed at once, for its contract id; an exercise's seed is read only by the creates below it
+ * and by a prepared transaction's node seeds, so an exercise that creates nothing (an archive, a
+ * read-only choice) never pays for its HMAC.
+ */
+export class LazySeed {
+  #bytes: Seed | undefined;
+  #hex: string | undefined;
+  /** Dropped once derived: a derived seed keeps no chain of ancestors alive. */
+  #parent: LazySeed | Seed | undefined;
+  readonly #index: number;
+
+  constructor(parent: LazySeed | Seed, index: number) {
+    this.#parent = parent;
+    this.#index = index;
+  }
+
+  get bytes(): Seed {
+    if (this.#bytes !== undefined) return this.#bytes;
+    // Iteratively, from the nearest derived ancestor down: exercises nest as deep as Daml recursion does.
+    const chain: LazySeed[] = [];
+    let at: LazySeed | Seed = this;
+    while (at instanceof LazySeed && at.#bytes === undefined) {
+      chain.push(at);
+      at = at.#parent!;
+    }
+    let bytes: Seed = at instanceof LazySeed ? at.#bytes! : at;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const s = chain[i]!;
+      bytes = s.#bytes = deriveNodeSeed(bytes, s.#index);
+      s.#parent = undefined;
+    }
+    return bytes;
+  }
+
+  get hex(): string {
+    return (this.#hex ??= hex(this.bytes));
+  }
+}
+
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
 
 /** A V1 contract id in hex: the version prefix 0x00, the discriminator, then the suffix (0..94 bytes). */

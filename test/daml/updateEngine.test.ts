@@ -11,6 +11,7 @@ import { packageDataTypes } from '../../daml-engine/json/packageDataTypes.js';
 import type { Packages } from '../../daml-engine/decode/Packages.js';
 import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../daml-engine/update/seeds.js';
 import type { CreateNode, ExerciseNode, FetchNode } from '../../daml-engine/update/Transaction.js';
+import { nodeSeedOf } from '../../daml-engine/update/Transaction.js';
 import type { LedgerContract, SubmissionResult } from '../../daml-engine/update/UpdateEngine.js';
 import { createCommand, exerciseCommand, exerciseInterfaceCommand, UpdateEngine } from '../../daml-engine/update/UpdateEngine.js';
 import type { Value } from '../../daml-engine/value/Value.js';
@@ -22,6 +23,7 @@ const PROVIDER = 'provider::1220aa';
 const USER = 'user::1220bb';
 type Json = unknown;
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+const seedOf = nodeSeedOf;
 
 /** A ledger of active contracts the engine's caller keeps: what a participant's store would be. */
 class TestLedger {
@@ -88,7 +90,7 @@ describe.skipIf(!HAS_DARS)('update engine on splitwell-0.1.23 (needs ../shared/u
     const node = tx.nodes[0] as CreateNode;
     expect(node).toMatchObject({ kind: 'create', nodeId: 0, signatories: [PROVIDER], observers: [], stakeholders: [PROVIDER] });
     const seed = deriveNodeSeed(SEED, 0);
-    expect(node.seed).toBe(hex(seed));
+    expect(seedOf(tx, 0)).toBe(hex(seed));
     expect(node.contractId).toBe(contractIdV1(deriveContractDiscriminator(seed, PREPARED, [PROVIDER])));
     expect(r.result).toEqual({ kind: 'contractId', value: node.contractId });
     expect(tx.nodeSeeds).toEqual([[0, hex(seed)]]);
@@ -113,10 +115,10 @@ describe.skipIf(!HAS_DARS)('update engine on splitwell-0.1.23 (needs ../shared/u
     const ex = tx.nodes[0] as ExerciseNode;
     expect(ex).toMatchObject({ kind: 'exercise', contractId: rulesId, choice: 'SplitwellRules_RequestInstall', consuming: false, actingParties: [USER], children: [1] });
     const exSeed = deriveNodeSeed(new Uint8Array(32).fill(8), 0);
-    expect(ex.seed).toBe(hex(exSeed));
+    expect(seedOf(tx, 0)).toBe(hex(exSeed));
     const create = tx.nodes[1] as CreateNode;
     expect(create.templateId.name).toBe('SplitwellInstallRequest');
-    expect(create.seed).toBe(hex(deriveNodeSeed(exSeed, 0)));
+    expect(seedOf(tx, 1)).toBe(hex(deriveNodeSeed(exSeed, 0)));
     expect(create.contractId).toBe(requestId);
     expect(ex.exerciseResult).toEqual({ kind: 'contractId', value: requestId });
     expect(tx.archived).toEqual([]);

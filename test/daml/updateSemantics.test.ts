@@ -10,6 +10,7 @@ import type { DefException, DefTemplate, Module, Package, TemplateChoice } from 
 import type { QualifiedName, Type } from '../../daml-engine/ast/Type.js';
 import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../daml-engine/update/seeds.js';
 import type { CreateNode, ExerciseNode, RollbackNode } from '../../daml-engine/update/Transaction.js';
+import { nodeSeedOf } from '../../daml-engine/update/Transaction.js';
 import type { LedgerContract, SubmissionResult } from '../../daml-engine/update/UpdateEngine.js';
 import { exerciseCommand, UpdateEngine } from '../../daml-engine/update/UpdateEngine.js';
 import type { RecordValue, Value } from '../../daml-engine/value/Value.js';
@@ -23,6 +24,7 @@ const ALICE = 'alice::1220aa';
 const BOB = 'bob::1220bb';
 const SEED = new Uint8Array(32).fill(1);
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+const seedOf = nodeSeedOf;
 
 const v = (name: string): Expr => ({ kind: 'var', name });
 const lit = (value: Value): Expr => ({ kind: 'lit', value });
@@ -170,10 +172,10 @@ describe('update engine semantics (hand-built package)', () => {
     // The consuming exercise under the rollback node did not archive: Consume ran on the same contract.
     expect(consume).toMatchObject({ choice: 'Consume', contractId: (tx.nodes[0] as CreateNode).contractId, exerciseResult: UNIT });
     // Root action seeds by index 0, 1, 2: the rolled-back exercise keeps index 1.
-    expect((tx.nodes[0] as CreateNode).seed).toBe(hex(deriveNodeSeed(SEED, 0)));
-    expect(aborted.seed).toBe(hex(deriveNodeSeed(SEED, 1)));
-    expect(consume.seed).toBe(hex(deriveNodeSeed(SEED, 2)));
-    expect((tx.nodes[3] as CreateNode).seed).toBe(hex(deriveNodeSeed(deriveNodeSeed(SEED, 1), 0)));
+    expect(seedOf(tx, 0)).toBe(hex(deriveNodeSeed(SEED, 0)));
+    expect(seedOf(tx, 2)).toBe(hex(deriveNodeSeed(SEED, 1)));
+    expect(seedOf(tx, 4)).toBe(hex(deriveNodeSeed(SEED, 2)));
+    expect(seedOf(tx, 3)).toBe(hex(deriveNodeSeed(deriveNodeSeed(SEED, 1), 0)));
     // Only what was not rolled back counts.
     expect(tx.created.map((c) => c.contractId)).toEqual([(tx.nodes[0] as CreateNode).contractId]);
     expect(tx.archived).toEqual([(tx.nodes[0] as CreateNode).contractId]);
@@ -226,7 +228,7 @@ describe('update engine semantics (hand-built package)', () => {
   it('a try/catch that rolls back nothing leaves no empty rollback node', () => {
     const r = ok(submit(tryCatch(upd({ kind: 'embedExpr', type: ANY, expr: throwE('nothing done') }), create(ALICE, 2))));
     expect(r.transaction.nodes.map((n) => n.kind)).toEqual(['create']);
-    expect((r.transaction.nodes[0] as CreateNode).seed).toBe(hex(deriveNodeSeed(SEED, 0)));
+    expect(seedOf(r.transaction, 0)).toBe(hex(deriveNodeSeed(SEED, 0)));
   });
 
   it('get_time and ledger_time_lt use the caller-supplied ledger time', () => {
@@ -255,7 +257,7 @@ describe('update engine semantics (hand-built package)', () => {
     expect(r.transaction.roots).toEqual([0, 1]);
     expect(nodes[20_001]).toMatchObject({ kind: 'exercise', choiceArgument: int64(0n), children: [] });
     expect(nodes[1]).toMatchObject({ kind: 'exercise', children: [2] });
-    expect((nodes[2] as ExerciseNode).seed).toBe(hex(deriveNodeSeed(deriveNodeSeed(SEED, 1), 0)));
+    expect(seedOf(r.transaction, 2)).toBe(hex(deriveNodeSeed(deriveNodeSeed(SEED, 1), 0)));
   });
 
   it('a contract of the caller: signatories evaluated from its argument, exercised by its controller', () => {

@@ -74,7 +74,7 @@ function transactionOf(roots: readonly Shape[], facts: readonly NodeFacts[]): Tr
     const argument = f.packageId === STABLE ? f.assetStable : f.assetDev;
     switch (s.kind) {
       case 'create':
-        nodes[nodeId] = { kind: 'create', nodeId, contractId, templateId, argument, signatories: f.signatories, observers, stakeholders, seed: f.seed };
+        nodes[nodeId] = { kind: 'create', nodeId, contractId, templateId, argument, signatories: f.signatories, observers, stakeholders };
         nodeSeeds.push([nodeId, f.seed]);
         if (!inRollback) created.push({ contractId, templateId, argument, signatories: f.signatories, observers });
         break;
@@ -82,7 +82,7 @@ function transactionOf(roots: readonly Shape[], facts: readonly NodeFacts[]): Tr
         nodes[nodeId] = {
           kind: 'exercise', nodeId, contractId: `00${'e'.repeat(64)}`, templateId, interfaceId: f.byInterface ? { ...templateId, name: 'Asset' } : undefined,
           choice: 'Move', choiceArgument: f.arg, consuming: f.consuming, actingParties: f.signatories, signatories: f.signatories, stakeholders,
-          choiceObservers: observers, children, exerciseResult: inRollback ? undefined : f.result, seed: f.seed,
+          choiceObservers: observers, children, exerciseResult: inRollback ? undefined : f.result,
         };
         nodeSeeds.push([nodeId, f.seed]);
         if (!inRollback && f.consuming) archived.push(`00${'e'.repeat(64)}`);

@@ -92,11 +92,11 @@ function read(p: PreparedTransaction, types: DataTypes): SignedEngineTransaction
   const nodeSeeds: [NodeId, string][] = [];
   const created: CreatedContract[] = [];
   const archived: string[] = [];
-  const seedOf = (old: string, nodeId: NodeId, what: string): string => {
+  /** Checks node `old` has a 32-byte seed and records it under its new id. */
+  const seedOf = (old: string, nodeId: NodeId, what: string): void => {
     const seed = seeds.get(old) ?? fail(`${what} node ${old.slice(0, 20)} has no seed`);
     if (seed.length !== 64) fail(`the seed of node ${old.slice(0, 20)} is not 32 bytes`);
     nodeSeeds.push([nodeId, seed]);
-    return seed;
   };
   for (const { old, inRollback } of order) {
     const nodeId = newId.get(old)!;
@@ -109,14 +109,14 @@ function read(p: PreparedTransaction, types: DataTypes): SignedEngineTransaction
         const templateId = templateOf(c.templateId, where);
         const argument = argumentOf(c, types, where);
         const observers = observersOf(c.signatories, c.stakeholders);
-        const seed = seedOf(old, nodeId, 'create');
-        nodes.push({ kind: 'create', nodeId, contractId: c.contractId, templateId, argument, signatories: c.signatories, observers, stakeholders: c.stakeholders, seed });
+        seedOf(old, nodeId, 'create');
+        nodes.push({ kind: 'create', nodeId, contractId: c.contractId, templateId, argument, signatories: c.signatories, observers, stakeholders: c.stakeholders });
         if (!inRollback) created.push({ contractId: c.contractId, templateId, argument, signatories: c.signatories, observers });
         break;
       }
       case 'exercise': {
         const x = t.exercise;
-        const seed = seedOf(old, nodeId, 'exercise');
+        seedOf(old, nodeId, 'exercise');
         nodes.push({
           kind: 'exercise', nodeId, contractId: x.contractId, templateId: templateOf(x.templateId, where),
           interfaceId: x.interfaceId === undefined ? undefined : qualifiedNameOf(x.interfaceId), choice: x.choiceId,
@@ -124,7 +124,6 @@ function read(p: PreparedTransaction, types: DataTypes): SignedEngineTransaction
           actingParties: x.actingParties, signatories: x.signatories, stakeholders: x.stakeholders, choiceObservers: x.choiceObservers,
           children: x.children.map((c) => newId.get(c)!),
           exerciseResult: x.exerciseResult === undefined ? undefined : valueOf(x.exerciseResult, types, `${where} exercise result`),
-          seed,
         });
         if (!inRollback && x.consuming) archived.push(x.contractId);
         break;
