@@ -85,8 +85,8 @@ export class LazySeed {
   get bytes(): Seed {
     if (this.#bytes !== undefined) return this.#bytes;
     // Iteratively, from the nearest derived ancestor down: exercises nest as deep as Daml recursion does.
-    const chain: LazySeed[] = [];
-    let at: LazySeed | Seed = this;
+    const chain: LazySeed[] = [this];
+    let at: LazySeed | Seed = this.#parent!;
     while (at instanceof LazySeed && at.#bytes === undefined) {
       chain.push(at);
       at = at.#parent!;
