@@ -6,6 +6,7 @@
 import { decodeArchive, encodeArchive, type Package } from '../../../daml-engine/index.js';
 import { isObject, type Json } from '../checks/support/expect.js';
 import type { CheckContext } from '../checks/types.js';
+import type { AuthMode } from '../target/exchange.js';
 
 export type PackageLookup = { readonly ok: true; readonly pkg: Package } | { readonly ok: false; readonly reason: string };
 
@@ -29,12 +30,37 @@ export interface LedgerSource {
   contract(contractId: string, parties: readonly string[], options?: { readonly fresh?: boolean }): Promise<ReportedContract | undefined>;
   /** A created event the target reported in a transaction the suite read: later inputs need not be asked for. */
   remember?(created: ReportedContract): void;
+  /**
+   * The packages re-runs of this run have decoded so far, by id (a package id names its bytes):
+   * a re-run starts with them, so only the first to need a dependency looks for it.
+   */
+  decodedPackages?(): Promise<Map<string, Package>>;
 }
 
-/** The packages one re-run uses: `need(id)` fetches a package and its imports (undefined, or why not); `getPackage` for the engine. */
-export function packageFetcher(source: LedgerSource): { need(packageId: string): Promise<string | undefined>; getPackage(packageId: string): Package | undefined } {
-  const packages = new Map<string, Package>();
+/**
+ * The packages one re-run uses: `need(id)` fetches a package and its imports (undefined, or why
+ * not); `getPackage` for the engine. A package of LF 2.1 lists no imports, so the engine's and the
+ * codec's look-ups of a package not fetched yet are noted, and `fetchMissed` fetches them for the
+ * caller's next attempt (true when it fetched any).
+ */
+export function packageFetcher(source: LedgerSource): {
+  need(packageId: string): Promise<string | undefined>;
+  getPackage(packageId: string): Package | undefined;
+  fetchMissed(): Promise<boolean>;
+} {
+  let packages = new Map<string, Package>();
+  let shared = false;
+  const missed = new Set<string>();
+  const refused = new Set<string>();
   const need = async (packageId: string): Promise<string | undefined> => {
+    if (!shared) {
+      shared = true;
+      const run = await source.decodedPackages?.();
+      if (run !== undefined) {
+        for (const [id, p] of packages) run.set(id, p);
+        packages = run;
+      }
+    }
     if (packages.has(packageId)) return undefined;
     const p = await source.packageOf(packageId);
     if (!p.ok) return p.reason;
@@ -46,17 +72,35 @@ export function packageFetcher(source: LedgerSource): { need(packageId: string):
     }
     return undefined;
   };
-  return { need, getPackage: (id) => packages.get(id) };
+  const getPackage = (id: string): Package | undefined => {
+    const p = packages.get(id);
+    if (p === undefined && !refused.has(id)) missed.add(id);
+    return p;
+  };
+  const fetchMissed = async (): Promise<boolean> => {
+    const ids = [...missed];
+    missed.clear();
+    let fetched = false;
+    for (const id of ids) {
+      if ((await need(id)) === undefined) fetched = true;
+      else refused.add(id);
+    }
+    return fetched;
+  };
+  return { need, getPackage, fetchMissed };
 }
 
 /** Packages decoded per run, by id (a package id names its bytes, so the cache never goes stale). */
 type PackageCacheMemo = Map<string, Promise<PackageLookup>>;
 
-export function httpLedgerSource(ctx: Pick<CheckContext, 'http' | 'shared'>): LedgerSource {
+/** `auth`: the credentials contract reads use (a reader's token, for parties the run's user may not read as). */
+export function httpLedgerSource(ctx: Pick<CheckContext, 'http' | 'shared'>, auth?: AuthMode): LedgerSource {
   const cache = ctx.shared<PackageCacheMemo>('reinterpret.packages', () => Promise.resolve(new Map()));
+  const decoded = ctx.shared<Map<string, Package>>('reinterpret.decoded', () => Promise.resolve(new Map()));
   // Created events the target already reported in the run (a contract id names one creation).
   const reported = ctx.shared<Map<string, ReportedContract>>('reinterpret.contracts', () => Promise.resolve(new Map()));
   return {
+    decodedPackages: () => decoded,
     async packageOf(packageId) {
       const memo = await cache;
       let hit = memo.get(packageId);
@@ -73,6 +117,7 @@ export function httpLedgerSource(ctx: Pick<CheckContext, 'http' | 'shared'>): Le
       const e = await ctx.http.request('ledger', {
         method: 'POST', path: '/v2/events/events-by-contract-id',
         json: { contractId, eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, filters])), verbose: true } },
+        ...(auth === undefined ? {} : { auth }),
       });
       const body = e.response?.status === 200 ? parseJson(e.response.text) : undefined;
       const created = isObject(body) && isObject(body.created) && isObject(body.created.createdEvent) ? body.created.createdEvent : undefined;

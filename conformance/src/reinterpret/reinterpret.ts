@@ -26,6 +26,8 @@ export interface Resolved {
 export interface JudgedSubmission {
   readonly commands: readonly Json[];
   readonly actAs: readonly string[];
+  /** Each command's own submitters, where they differ (a transaction's top-level nodes re-run one by one). */
+  readonly actAsOf?: readonly (readonly string[])[];
   /** The parties whose view `transaction` is (its event format). */
   readonly parties: readonly string[];
   /** The answered transaction, LEDGER_EFFECTS shape (created and exercised events). */
@@ -48,13 +50,28 @@ export function parseTemplateId(id: string): QualifiedName | undefined {
 
 const conType = (tycon: QualifiedName): Type => ({ kind: 'con', tycon, args: [] });
 
+/** Contracts one command may read beyond those the commands name, each asked of the target as it comes up. */
+const MAX_READ_CONTRACTS = 64;
+
+/** Attempts at most: each may find packages the last one looked up and the target has not served yet. */
+const MAX_ATTEMPTS = 48;
+
 export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Promise<Reinterpretation> {
+  const fetcher = packageFetcher(source);
+  for (let attempt = 1; ; attempt++) {
+    const r = await reinterpretOnce(source, s, fetcher);
+    // A package no import list named (LF 2.1 has none), looked up on the way: fetched, then again.
+    if (r.kind === 'agrees' || attempt === MAX_ATTEMPTS || !(await fetcher.fetchMissed())) return r;
+  }
+}
+
+async function reinterpretOnce(source: LedgerSource, s: JudgedSubmission, fetcher: ReturnType<typeof packageFetcher>): Promise<Reinterpretation> {
   const events = s.transaction.events;
   if (!Array.isArray(events)) return skipped('the transaction has no events list');
   const target = targetNodesOf(events);
   if (!target.ok) return skipped(target.reason);
 
-  const { need, getPackage } = packageFetcher(source);
+  const { need, getPackage } = fetcher;
 
   // The commands, with their template (or interface) ids resolved to a package.
   const roots = rootsOf(target.nodes);
@@ -109,10 +126,23 @@ export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Pr
   const created = new Map<string, LedgerContract>();
   const runs = [];
   for (const [i, update] of updates.entries()) {
-    const r = engine.submit({
-      update, submitters: s.actAs, transactionSeed: new Uint8Array(32).fill(i + 1), preparationTime: time ?? 0n, ledgerTime: time ?? 0n,
+    const run = () => engine.submit({
+      update, submitters: s.actAsOf?.[i] ?? s.actAs, transactionSeed: new Uint8Array(32).fill(i + 1), preparationTime: time ?? 0n, ledgerTime: time ?? 0n,
       getContract: (cid) => inputs.get(cid) ?? created.get(cid),
     });
+    let r = run();
+    // A contract the choice reads that no command named: asked of the target, then the command runs again.
+    for (let asked = 0; !r.ok && asked < MAX_READ_CONTRACTS; asked++) {
+      const cid = r.error.kind === 'ledger' && r.error.failure.kind === 'contractNotFound' ? r.error.failure.contractId : undefined;
+      if (cid === undefined || inputs.has(cid)) break;
+      const reported = await source.contract(cid, s.parties);
+      // Not refused: a disclosed or divulged contract has no created event these parties see.
+      if (reported === undefined) return skipped(`commands[${i}] reads the contract ${cid}, which has no created event the parties ${s.parties.join(', ')} see (disclosed or divulged to the submitters)`);
+      const input = await inputContract(reported, need, getPackage);
+      if (typeof input === 'string') return skipped(input);
+      inputs.set(cid, input);
+      r = run();
+    }
     if (!r.ok) return refusedOrSkipped(r.error, i);
     for (const c of r.transaction.created) created.set(c.contractId, { templateId: c.templateId, argument: c.argument, signatories: c.signatories, observers: c.observers });
     runs.push(r.transaction);
