@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse, type Upstream } from './mutantProxy.js';
-import { deep, is, isObject, ok200, onRequest, submittedCommands, without, type Json } from './mutantKit.js';
+import { deep, everywhere, is, isObject, ok200, onRequest, submittedCommands, without, type Json } from './mutantKit.js';
 
 /**
  * A third hunt, from consistent faults (the same rewrite on every HTTP answer and WebSocket frame,
@@ -9,14 +9,6 @@ import { deep, is, isObject, ok200, onRequest, submittedCommands, without, type 
  * parties, and the signature that onboards an external party.
  */
 
-/** `f` on every JSON object of every 200 answer and every WebSocket frame the server sends. */
-const everywhere = (f: (o: Json) => Json): Fault => ({
-  response: (_req, res) => ok200(res, (v) => deep(v, f)),
-  wsResponse: (_req, frame) => {
-    const v = parse(frame);
-    return [v === undefined ? frame : JSON.stringify(deep(v, f))];
-  },
-});
 
 /** The reassignment counter an event or active contract carries, if any. */
 const counterOf = (o: Json): number | undefined => (typeof o.reassignmentCounter === 'number' ? o.reassignmentCounter : undefined);

@@ -1,4 +1,4 @@
-import { jsonResponse, parse, pathOf, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 
 /** Small helpers the mutant files share: JSON bodies, path tests, body rewrites. */
 export type Json = Record<string, unknown>;
@@ -42,3 +42,12 @@ export const scanError = (status: number, error: string) => jsonResponse(status,
 const GRPC_OF_STATUS: Readonly<Record<number, number>> = { 400: 3, 401: 16, 403: 7, 404: 5, 409: 6, 429: 8, 500: 13, 501: 12, 503: 14, 504: 4 };
 export const cantonError = (status: number, code: string, cause: string, category = 8) =>
   jsonResponse(status, { code, cause, context: {}, errorCategory: category, grpcCodeValue: GRPC_OF_STATUS[status] ?? 3, correlationId: null, traceId: null, resources: [] });
+
+/** `f` on every JSON object of every 200 answer and every WebSocket frame the server sends: a consistent fault. */
+export const everywhere = (f: (o: Json) => Json): Fault => ({
+  response: (_req, res) => ok200(res, (v) => deep(v, f)),
+  wsResponse: (_req, frame) => {
+    const v = parse(frame);
+    return [v === undefined ? frame : JSON.stringify(deep(v, f))];
+  },
+});

@@ -1,5 +1,5 @@
 import { pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
-import { isObject, withJson, type Json } from './mutantKit.js';
+import { everywhere, isObject, withJson, type Json } from './mutantKit.js';
 import type { Mutant } from './mutants.js';
 
 /**
@@ -58,6 +58,16 @@ function onStoredSampleTree(choice: string, f: (events: Json[]) => void): Fault 
       });
     },
   };
+}
+/**
+ * Rewrites, in every answer, the created events of the sample assets `issuedBy` selects: a
+ * participant whose stored events were written by a broken engine, read back the same everywhere.
+ */
+export function onEverySampleAsset(issuedBy: (issuer: string) => boolean, f: (created: Json) => void): Fault {
+  return everywhere((v) => {
+    if (typeof v.templateId === 'string' && v.templateId.endsWith(':Sample.Asset:Asset') && isObject(v.createArgument) && issuedBy(String(v.createArgument.issuer))) f(v);
+    return v;
+  });
 }
 const created = (events: Json[]) => events.map((e) => e.CreatedEvent).filter(isObject);
 const exercised = (events: Json[]) => events.map((e) => e.ExercisedEvent).filter(isObject);
@@ -171,6 +181,20 @@ export const REINTERPRET_MUTANTS: readonly Mutant[] = [
         }) : v));
       },
     },
+  },
+  {
+    name: 'history-signatories-as-observers',
+    description: "the target's ledger shows each sample asset's signatories among its observers too (stakeholders written as observers), in every read: the transactions re-run from what a reader sees say otherwise",
+    caughtBy: 'ledger.reinterpret.target-history',
+    fault: onEverySampleAsset(() => true, (c) => {
+      if (Array.isArray(c.signatories) && Array.isArray(c.observers)) c.observers = [...new Set([...c.observers, ...c.signatories])];
+    }),
+  },
+  {
+    name: 'history-consuming-flag-flipped',
+    description: "the target's ledger shows the exercises on sample assets with the consuming flag inverted, in every read",
+    caughtBy: 'ledger.reinterpret.target-history',
+    fault: everywhere((x) => (typeof x.choice === 'string' && typeof x.templateId === 'string' && x.templateId.endsWith(':Sample.Asset:Asset') && typeof x.consuming === 'boolean' ? { ...x, consuming: !x.consuming } : x)),
   },
   {
     name: 'own-package-listed-not-vetted',

@@ -14,6 +14,7 @@ import { ledgerPartyChecks } from './ledgerParties.js';
 import { ledgerPackageChecks } from './ledgerPackages.js';
 import { ledgerOwnPackageChecks } from './ledgerOwnPackage.js';
 import { ledgerReadChecks } from './ledgerReads.js';
+import { ledgerTargetHistoryChecks } from './ledgerTargetHistory.js';
 import { ledgerStateChecks } from './ledgerState.js';
 import { ledgerStreamChecks } from './ledgerStreams.js';
 import { ledgerGetCompletionsChecks } from './ledgerGetCompletions.js';
@@ -59,6 +60,7 @@ export function behaviourChecks(): readonly CheckDefinition[] {
     ...ledgerCommandChecks,
     ...ledgerUpdateChecks,
     ...ledgerReadChecks,
+    ...ledgerTargetHistoryChecks,
     ...ledgerNegativeChecks,
     ...ledgerInteractiveChecks,
     ...ledgerPartyChecks,

@@ -13,6 +13,7 @@ export const NOT_REPLAYED: Readonly<Record<string, string>> = {
   'ledger.lists.complete-on-every-page': 'it walks whole party and user lists page by page; pages of a target that holds more than the run wrote hold other elements, and the check judges completeness itself',
   'ledger.lists.size-bounds': 'it reads bounded slices of the whole update history, parties and users, whose elements depend on everything the target did before (checks not replayed, other clients); it judges the bounds itself',
   'ledger.lookups.agree-with-lists': 'it looks up entries of whole lists, which on a target hold parties and users the reference never saw; the check compares each lookup with the target\'s own list',
+  'ledger.reinterpret.target-history': 'it reads the target\'s history from before the run (its own and other applications\' transactions), which the reference never had; it judges each transaction by re-running it with the engine',
   'ledger.wire.state-reads-not-cacheable': 'it judges the caching headers of whole-list reads (parties, users), whose elements on a target include what the reference never saw; the bodies are not what it judges',
 };
 

@@ -26,6 +26,18 @@ export interface ReinterpretSummary {
   readonly skipped: readonly ReinterpretSkip[];
   /** Submissions the target refused with an error of Daml interpretation: re-run and their codes compared, and how many differed. */
   readonly refusals?: { readonly compared: number; readonly differing: number };
+  /**
+   * The target's own transactions (`ledger.reinterpret.target-history`): how many it read, re-ran
+   * from their top-level nodes and compared, found differing, and could not re-run.
+   */
+  readonly targetHistory?: TargetHistoryTally;
+}
+
+export interface TargetHistoryTally {
+  readonly read: number;
+  readonly reinterpreted: number;
+  readonly differing: number;
+  readonly skipped: number;
 }
 
 export class ReinterpretTally {
@@ -35,6 +47,12 @@ export class ReinterpretTally {
   readonly #skipped: ReinterpretSkip[] = [];
   /** Updates a check handed over itself (`judgeTransaction`), so the run's sweep does not re-run them. */
   readonly #handedUpdates = new Set<string>();
+
+  /**
+   * The target's ledger end when the run began (read by the runner when `ledger.reinterpret.target-history`
+   * is selected): the target's own history ends there, whatever the checks write meanwhile.
+   */
+  historyEnd: number | undefined;
 
   constructor(readonly mode: ReinterpretMode) {}
 
@@ -56,6 +74,19 @@ export class ReinterpretTally {
     if (outcome.kind === 'differs') this.#refusalsDiffering++;
   }
 
+  #history: TargetHistoryTally | undefined;
+
+  /** One of the target's own transactions, re-run from what a reader sees (not the suite's: neither `transactions` nor `share`). */
+  recordHistory(outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped' }): void {
+    const h = this.#history ?? { read: 0, reinterpreted: 0, differing: 0, skipped: 0 };
+    this.#history = {
+      read: h.read + 1,
+      reinterpreted: h.reinterpreted + (outcome.kind === 'skipped' ? 0 : 1),
+      differing: h.differing + (outcome.kind === 'differs' ? 1 : 0),
+      skipped: h.skipped + (outcome.kind === 'skipped' ? 1 : 0),
+    };
+  }
+
   record(check: string, outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped'; reason: string } | { kind: 'off' }): void {
     this.#transactions++;
     if (outcome.kind === 'agrees' || outcome.kind === 'differs') this.#reinterpreted++;
@@ -68,7 +99,8 @@ export class ReinterpretTally {
     const transactions = Math.max(committed, this.#transactions);
     const share = transactions === 0 ? 1 : Math.round((this.#reinterpreted / transactions) * 1000) / 1000;
     const refusals = this.#refusalsCompared > 0 ? { refusals: { compared: this.#refusalsCompared, differing: this.#refusalsDiffering } } : {};
-    return { mode: this.mode, transactions, handed: this.#transactions, reinterpreted: this.#reinterpreted, differing: this.#differing, share, skipped: [...this.#skipped], ...refusals };
+    const history = this.#history === undefined ? {} : { targetHistory: this.#history };
+    return { mode: this.mode, transactions, handed: this.#transactions, reinterpreted: this.#reinterpreted, differing: this.#differing, share, skipped: [...this.#skipped], ...refusals, ...history };
   }
 }
 
@@ -92,5 +124,11 @@ export function mergeReinterpretation(all: readonly (ReinterpretSummary | undefi
     share: transactions === 0 ? 1 : Math.round((reinterpreted / transactions) * 1000) / 1000,
     skipped: present.flatMap((s) => s.skipped),
     ...(present.some((s) => s.refusals) ? { refusals: { compared: sum((s) => s.refusals?.compared ?? 0), differing: sum((s) => s.refusals?.differing ?? 0) } } : {}),
+    ...(present.some((s) => s.targetHistory) ? {
+      targetHistory: {
+        read: sum((s) => s.targetHistory?.read ?? 0), reinterpreted: sum((s) => s.targetHistory?.reinterpreted ?? 0),
+        differing: sum((s) => s.targetHistory?.differing ?? 0), skipped: sum((s) => s.targetHistory?.skipped ?? 0),
+      },
+    } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { applyBaseline, type Baseline, type BaselineOutcome } from '../report/ba
 import { coverageOf } from '../report/coverage.js';
 import { summarize, type CheckResult, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
+import { TARGET_HISTORY } from '../checks/ledgerTargetHistory.js';
 import { committedTransactions, ReinterpretTally, type ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
 import { createJudgeSession, type JudgeSession } from '../judge/judgeSession.js';
@@ -126,12 +127,24 @@ interface Prepared {
   readonly oracle?: RunningOracle;
 }
 
+/** The target's ledger end, read outside every check (undefined when it does not answer one). */
+async function ledgerEndNow(target: ReturnType<typeof createTarget>): Promise<number | undefined> {
+  const e = await target.bind('run', () => undefined).request('ledger', { method: 'GET', path: '/v2/state/ledger-end' });
+  try {
+    const offset = e.response?.status === 200 ? (JSON.parse(e.response.text) as { offset?: unknown }).offset : undefined;
+    return typeof offset === 'number' ? offset : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   const { seed, runs, timeoutMs, all, target, startedAt, started, oracle } = p;
   const line = o.canton?.line;
   const notOnLine = new Map(line === undefined ? [] : p.selected.flatMap((c) => { const why = absentOnLine(c, line); return why === undefined ? [] : [[c.id, why] as const]; }));
   const selected = p.selected.filter((c) => !notOnLine.has(c.id));
   const reinterpretation = new ReinterpretTally(o.reinterpret ?? 'engine');
+  if (reinterpretation.mode === 'engine' && selected.some((c) => c.id === TARGET_HISTORY)) reinterpretation.historyEnd = await ledgerEndNow(target);
   const shown = createProgress(selected.length, process.stderr, o.progress ?? 'auto', { checks: selected });
   const progress: Progress = o.onResult ? { ...shown, finish: (r) => (o.onResult!(r), shown.finish(r)) } : shown;
   const followed: Exchange[] = [];
@@ -183,7 +196,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     timings: timingsOf(exchanges),
     checks: baseline.checks,
     coverage: coverageOf(all, baseline.checks, line === undefined ? undefined : absentOperations(line)),
-    ...(reinterpretation.summary().handed > 0 || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
+    ...(reinterpretation.summary().handed > 0 || reinterpretation.summary().targetHistory !== undefined || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
     ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations, ...(judge.follower ? { stream: judge.follower.totals() } : {}) } } : {}),
     history: history.summary(),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),

@@ -1,0 +1,127 @@
+/**
+ * The target's own transactions re-run by the engine: not the suite's commands (the sweep of
+ * `reinterpret/` re-runs those) but what the target's ledger already holds, its history and other
+ * applications' transactions, re-run from the top-level nodes a reader sees, as a confirming
+ * participant re-runs the root action of each view. Read-only: it judges a participant whose
+ * profile allows no writes, by nothing but its own ledger and the packages it serves.
+ */
+import { describeDifference } from '../reinterpret/compareTransaction.js';
+import { httpLedgerSource } from '../reinterpret/ledgerSource.js';
+import { reinterpretShown } from '../reinterpret/reinterpretShown.js';
+import { isObject, type Json } from './support/expect.js';
+import { eventFormat, ledgerEnd, listAfter, notBeforePruned, offsetOf } from './support/ledger.js';
+import type { AuthMode, Exchange } from '../target/exchange.js';
+import { readerAuth } from './crossGroup.js';
+import { LedgerOp } from './ledgerOps.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+/** Offsets back from the ledger end the check reads (the target's recent history): as many transactions at most. */
+const WINDOW = 200;
+/** A transaction with more events is left out: re-running it is a load test, not a judgement. */
+const MAX_EVENTS = 2_000;
+
+/**
+ * The updates in the window, LEDGER_EFFECTS. Over the WebSocket where the target has one: a frame
+ * per update, so one large transaction of the target's (thousands of events) is read whole
+ * instead of cutting a page of the HTTP list short. Else the HTTP list, in pages of ten.
+ */
+async function window(
+  ctx: CheckContext, request: Json & { readonly beginExclusive: number; readonly endInclusive: number }, party: string | undefined, auth: AuthMode | undefined,
+): Promise<{ exchange: Exchange; items: readonly unknown[] }> {
+  const what = `the target's updates (${request.beginExclusive}, ${request.endInclusive}] in LEDGER_EFFECTS shape, as ${party ?? 'any party'}`;
+  const as = auth === undefined ? {} : { auth };
+  if (ctx.profile.ledger?.websocket !== false) {
+    const ws = await ctx.http.stream('ledger', '/v2/updates', {
+      request, operationId: LedgerOp.updates, idleMs: 3000, timeoutMs: Math.max(30_000, ctx.timeoutMs),
+      until: (messages) => messages.some((m) => (offsetOf(m) ?? -1) >= request.endInclusive), ...as,
+    });
+    if (ws.rejectedStatus === 403 && party === undefined) forbidden(ctx);
+    if (ws.rejectedStatus !== undefined) ctx.fail(`${what}: the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
+    const errorFrame = ws.messages.find((m) => isObject(m) && typeof m.code === 'string' && typeof m.cause === 'string');
+    // Canton hides a refusal's cause (code NA) but keeps its gRPC code: 7, PERMISSION_DENIED.
+    if (isObject(errorFrame) && party === undefined && (errorFrame.grpcCodeValue === 7 || errorFrame.code === 'PERMISSION_DENIED')) forbidden(ctx);
+    if (errorFrame !== undefined) ctx.fail(`${what}: the stream sent an error frame: ${JSON.stringify(errorFrame).slice(0, 300)}`, ws.exchange);
+    return { exchange: ws.exchange, items: ws.messages };
+  }
+  const probe = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { limit: 1, stream_idle_timeout_ms: 300 }, json: request, ...as });
+  if (party === undefined && probe.response?.status === 403) forbidden(ctx);
+  const { e, items } = await listAfter(ctx, '/v2/updates', request, { what, idleMs: 1000, maxPages: WINDOW, enough: () => false, ...as });
+  return { exchange: e, items };
+}
+
+function forbidden(ctx: CheckContext): never {
+  return ctx.skip(`profile '${ctx.profile.name}' names no ledger party, and neither the run's token nor auth.readerUser may read as any party (CanReadAsAnyParty): no history to re-run`);
+}
+
+/** The witnesses an any-party read shows: the hosted parties whose view the transaction is. */
+function witnessesOf(events: readonly unknown[]): string[] {
+  const out = new Set<string>();
+  for (const e of events) {
+    const inner = isObject(e) ? (isObject(e.CreatedEvent) ? e.CreatedEvent : isObject(e.ExercisedEvent) ? e.ExercisedEvent : undefined) : undefined;
+    if (inner && Array.isArray(inner.witnessParties)) for (const p of inner.witnessParties) if (typeof p === 'string') out.add(p);
+  }
+  return [...out].sort();
+}
+
+export const TARGET_HISTORY = 'ledger.reinterpret.target-history';
+
+export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
+  {
+    id: TARGET_HISTORY,
+    title: "The target's recent transactions, re-run by the engine from the top-level nodes its reader sees, are what the target shows (nodes, payloads, parties, results)",
+    group: 'ledger',
+    operationId: LedgerOp.updates,
+    level: 'MUST',
+    kind: 'example',
+    specRef: 'daml-lf-2.rst "Update interpretation"; transaction.rst "Projections" (a party that sees a node sees its subtree); Canton: confirming participants re-interpret the root action of each view',
+    async run(ctx) {
+      const tally = ctx.reinterpretation;
+      if (tally === undefined || tally.mode === 'none') return ctx.skip('re-interpretation is off (--reinterpret none)');
+      // The profile's party: its own history. Without one, every party the token may read.
+      const party = ctx.profile.ledger?.party;
+      // The history the target had when the run began (the suite's own transactions are the sweep's).
+      const end = tally.historyEnd ?? (await ledgerEnd(ctx)).offset;
+      const begin = await notBeforePruned(ctx, Math.max(0, end - WINDOW));
+      if (end <= begin) ctx.skip(`the target's ledger holds no update after offset ${begin} to re-run`);
+      const request = {
+        beginExclusive: begin,
+        endInclusive: end,
+        updateFormat: { includeTransactions: { eventFormat: eventFormat(party, { verbose: true }), transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } },
+      };
+      // Any party: as the profile's reader (auth.readerUser), where it names one, else the run's token.
+      const auth = party === undefined ? await readerAuth(ctx) : undefined;
+      const read = await window(ctx, request, party, auth);
+      const transactions: Json[] = [];
+      for (const item of read.items) {
+        const tx = isObject(item) && isObject(item.update) && isObject(item.update.Transaction) && isObject(item.update.Transaction.value) ? item.update.Transaction.value : undefined;
+        if (tx !== undefined && Array.isArray(tx.events) && tx.events.length > 0) transactions.push(tx);
+      }
+      const e = read.exchange;
+      if (transactions.length === 0) ctx.skip(`the target's ledger shows no transaction in (${begin}, ${end}] to ${party ?? 'any party'}`);
+      const source = httpLedgerSource(ctx, auth);
+      const skips = new Map<string, number>();
+      let agreed = 0;
+      let large = 0;
+      for (const tx of transactions) {
+        const events = tx.events as unknown[];
+        if (events.length > MAX_EVENTS) {
+          large++;
+          continue;
+        }
+        const parties = party === undefined ? witnessesOf(events) : [party];
+        const r = await reinterpretShown(source, { parties, transaction: tx });
+        tally.recordHistory(r);
+        if (r.kind === 'agrees') agreed++;
+        else if (r.kind === 'skipped') skips.set(r.reason, (skips.get(r.reason) ?? 0) + 1);
+        else {
+          ctx.fail(`transaction ${String(tx.updateId)} at offset ${String(tx.offset)}, re-run from the top-level nodes ${parties.join(', ')} see, differs from what the target shows: ${r.differences.map(describeDifference).join('; ')}`, e);
+        }
+      }
+      if (agreed === 0) {
+        const reasons = [...skips].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([reason, n]) => `${n} x ${reason}`);
+        if (large > 0) reasons.push(`${large} x more than ${MAX_EVENTS} events`);
+        ctx.skip(`none of the target's ${transactions.length} latest transactions could be re-run: ${reasons.join('; ')}`);
+      }
+    },
+  },
+];

@@ -1,0 +1,127 @@
+/**
+ * `ledger.reinterpret.target-history`: the target's own transactions, which the suite did not
+ * cause, re-run by the engine from the top-level nodes a reader sees.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadProfile } from '../../conformance/src/runner/profile.js';
+import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import type { Report } from '../../conformance/src/report/model.js';
+import { rootCommandsOf } from '../../conformance/src/reinterpret/reinterpretShown.js';
+import { targetNodesOf } from '../../conformance/src/reinterpret/compareTransaction.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import type { ReferenceServer } from '../../reference-server/src/server.js';
+import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import { startMutant, type Fault } from '../mutants/mutantProxy.js';
+import { everywhere } from '../mutants/mutantKit.js';
+
+const CHECK = 'ledger.reinterpret.target-history';
+const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
+
+async function certify(url: string, only: readonly string[] | undefined, skip: readonly string[] = []): Promise<{ report: Report; exitCode: number }> {
+  return runSuite({
+    baseUrls: { registry: url, ledger: url, scan: url },
+    target: url,
+    profile: loadProfile('reference'),
+    ...(only === undefined ? {} : { only }),
+    ...(skip.length === 0 ? {} : { skip }),
+    seed: 20261201,
+    runs: 4,
+    timeoutMs: 10_000,
+    concurrency: 2,
+    progress: 'quiet',
+    toolVersion: 'target-history',
+    oracle: 'none',
+  });
+}
+
+const statusOf = (r: Report, id: string) => r.checks.find((c) => c.id === id);
+
+describe('the command each top-level node a reader sees is the root action of', () => {
+  it('re-runs a create as its signatories and an exercise as its acting parties, through its interface when it had one; nodes below are not commands', () => {
+    const events = [
+      { CreatedEvent: { nodeId: 0, contractId: '00aa', templateId: 'p:M:T', createArgument: { a: 1 }, signatories: ['s::1'], observers: [], witnessParties: ['s::1'] } },
+      { ExercisedEvent: { nodeId: 1, lastDescendantNodeId: 2, contractId: '00bb', templateId: 'p:M:T', interfaceId: 'q:I:J', choice: 'Go', choiceArgument: { b: 2 }, consuming: true, actingParties: ['c::1'], witnessParties: ['c::1'], exerciseResult: null } },
+      { CreatedEvent: { nodeId: 2, contractId: '00cc', templateId: 'p:M:T', createArgument: { a: 3 }, signatories: ['c::1'], observers: [], witnessParties: ['c::1'] } },
+    ];
+    const nodes = targetNodesOf(events);
+    if (!nodes.ok) throw new Error(nodes.reason);
+    expect(rootCommandsOf(nodes.nodes)).toEqual({
+      commands: [
+        { CreateCommand: { templateId: 'p:M:T', createArguments: { a: 1 } } },
+        { ExerciseCommand: { templateId: 'q:I:J', contractId: '00bb', choice: 'Go', choiceArgument: { b: 2 } } },
+      ],
+      actAsOf: [['s::1'], ['c::1']],
+    });
+  });
+
+  it('says why a node cannot be a command', () => {
+    const nodes = targetNodesOf([{ CreatedEvent: { nodeId: 0, contractId: '00aa', templateId: 'p:M:T', createArgument: {}, signatories: [], observers: [] } }]);
+    if (!nodes.ok) throw new Error(nodes.reason);
+    expect(rootCommandsOf(nodes.nodes)).toMatch(/has no templateId or signatories/);
+  });
+});
+
+describe('a target whose history, written before the run, was not what its Daml computes', () => {
+  let reference: ReferenceServer;
+  beforeAll(async () => {
+    reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+  }, 60_000);
+  afterAll(() => reference?.close());
+
+  // The default world's history holds the archive of a sample asset by its issuer (offset 33):
+  // shown, in every read, as a non-consuming exercise. The suite's own transactions are untouched,
+  // and no read of the ACS shows an exercise, so only the re-run of the target's history can tell.
+  const fault: Fault = everywhere((x) => (
+    x.choice === 'Archive' && typeof x.templateId === 'string' && x.templateId.endsWith(':Sample.Asset:Asset') && Array.isArray(x.actingParties) && x.actingParties.some((p) => String(p).startsWith('issuer::'))
+      ? { ...x, consuming: false } : x));
+
+  it('fails the check, naming the difference; the rest of the suite does not see it; the same target without the fault passes', async () => {
+    const proxy = await startMutant(reference.url, fault);
+    try {
+      const { report, exitCode } = await certify(proxy.url, [CHECK]);
+      const c = statusOf(report, CHECK);
+      expect(c?.status, c?.message).toBe('fail');
+      expect(c?.message).toMatch(/at offset \d+, re-run from the top-level nodes .* see, differs from what the target shows: judge\.daml\.consuming at events\[0\]\.consuming: the target has false, the engine true/);
+      expect(exitCode).toBe(1);
+      expect(report.reinterpretation?.targetHistory?.differing).toBe(1);
+      // Every other check, the judge and the sweep on: the fault passes unseen.
+      const rest = await certify(proxy.url, undefined, [CHECK]);
+      expect(rest.report.checks.filter((x) => x.status === 'fail' || x.status === 'error').map((x) => `${x.id}: ${x.message}`)).toEqual([]);
+      expect(rest.exitCode).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+    const control = await certify(reference.url, [CHECK]);
+    expect(statusOf(control.report, CHECK)?.status, statusOf(control.report, CHECK)?.message).toBe('pass');
+    expect(control.report.reinterpretation?.targetHistory).toMatchObject({ differing: 0 });
+    expect(control.report.reinterpretation?.targetHistory?.reinterpreted).toBeGreaterThanOrEqual(5);
+  }, 180_000);
+});
+
+describe.skipIf(!HAS_DARS)("a target whose history is Splice's own Amulet (needs ../shared/upstream/daml/dars)", () => {
+  let server: ReferenceServer;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-target-history-'));
+    try {
+      for (const dar of ['splice-amulet-0.1.22.dar', 'splice-api-token-allocation-v2-1.0.0.dar', 'splice-api-token-holding-v2-1.0.0.dar', 'splice-api-token-transfer-instruction-v2-1.0.0.dar']) {
+        copyFileSync(join(DARS_DIR, 'splice', dar), join(dir, dar));
+      }
+      server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, spliceDars: dir, log: quiet });
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it("re-runs its rounds' automation, transfers, allocations and preapprovals with Splice's code, fetched from the target, and finds them as shown", async () => {
+    const { report } = await certify(server.url, [CHECK]);
+    const c = statusOf(report, CHECK);
+    expect(c?.status, c?.message).toBe('pass');
+    const h = report.reinterpretation?.targetHistory;
+    expect(h?.differing).toBe(0);
+    expect(h?.reinterpreted).toBeGreaterThanOrEqual(30);
+  }, 120_000);
+});
