@@ -1,8 +1,8 @@
 /**
  * The target's own transactions re-run by the engine: not the suite's commands (the sweep of
- * `reinterpret/` re-runs those) but what the target's ledger already holds, its history and other
- * applications' transactions, re-run from the top-level nodes a reader sees, as a confirming
- * participant re-runs the root action of each view. Read-only: it judges a participant whose
+ * `reinterpret/` re-runs those) but what the target's ledger held when the run began (its own
+ * applications' transactions and anyone else's a reader sees), re-run from the top-level nodes a
+ * reader sees, as a confirming participant re-runs the root action of each view. Read-only: it judges a participant whose
  * profile allows no writes, by nothing but its own ledger and the packages it serves.
  */
 import { describeDifference } from '../reinterpret/compareTransaction.js';
@@ -23,7 +23,7 @@ const MAX_EVENTS = 2_000;
 /**
  * The updates in the window, LEDGER_EFFECTS. Over the WebSocket where the target has one: a frame
  * per update, so one large transaction of the target's (thousands of events) is read whole
- * instead of cutting a page of the HTTP list short. Else the HTTP list, in pages of ten.
+ * instead of cutting a page of the HTTP list short. Else the HTTP list, in small pages that double.
  */
 async function window(
   ctx: CheckContext, request: Json & { readonly beginExclusive: number; readonly endInclusive: number }, party: string | undefined, auth: AuthMode | undefined,
@@ -106,6 +106,7 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
         const events = tx.events as unknown[];
         if (events.length > MAX_EVENTS) {
           large++;
+          tally.recordHistory({ kind: 'skipped' });
           continue;
         }
         const parties = party === undefined ? witnessesOf(events) : [party];
