@@ -197,6 +197,15 @@ export const REINTERPRET_MUTANTS: readonly Mutant[] = [
     fault: everywhere((x) => (typeof x.choice === 'string' && typeof x.templateId === 'string' && x.templateId.endsWith(':Sample.Asset:Asset') && typeof x.consuming === 'boolean' ? { ...x, consuming: !x.consuming } : x)),
   },
   {
+    name: 'history-holding-view-amount',
+    description: "the target computes the Holding view of the sample assets with another amount than the template's interface instance gives (a wallet reading its holdings by the interface sees a wrong balance)",
+    caughtBy: 'ledger.reinterpret.target-history',
+    fault: onEverySampleAsset(() => true, (c) => {
+      if (!Array.isArray(c.interfaceViews)) return;
+      c.interfaceViews = c.interfaceViews.map((v) => (isObject(v) && isObject(v.viewValue) && typeof v.viewValue.amount === 'string' ? { ...v, viewValue: { ...v.viewValue, amount: `${v.viewValue.amount}1` } } : v));
+    }),
+  },
+  {
     name: 'own-package-listed-not-vetted',
     description: 'a DAR uploaded with vetAllPackages=true is listed and registered but never vetted',
     caughtBy: CHECK,

@@ -98,6 +98,8 @@ describe('a target whose history, written before the run, was not what its Daml 
     expect(statusOf(control.report, CHECK)?.status, statusOf(control.report, CHECK)?.message).toBe('pass');
     expect(control.report.reinterpretation?.targetHistory).toMatchObject({ differing: 0 });
     expect(control.report.reinterpretation?.targetHistory?.reinterpreted).toBeGreaterThanOrEqual(5);
+    // The sample assets' Holding views, computed by the engine from the template's interface instance.
+    expect(control.report.reinterpretation?.targetHistory?.views).toBeGreaterThanOrEqual(1);
   }, 180_000);
 });
 
@@ -116,12 +118,14 @@ describe.skipIf(!HAS_DARS)("a target whose history is Splice's own Amulet (needs
   }, 120_000);
   afterAll(() => server?.close());
 
-  it("re-runs its rounds' automation, transfers, allocations and preapprovals with Splice's code, fetched from the target, and finds them as shown", async () => {
+  it("re-runs its rounds' automation, transfers, allocations and preapprovals with Splice's code, fetched from the target, and finds them, and the views of its holdings, as shown", async () => {
     const { report } = await certify(server.url, [CHECK]);
     const c = statusOf(report, CHECK);
     expect(c?.status, c?.message).toBe('pass');
     const h = report.reinterpretation?.targetHistory;
     expect(h?.differing).toBe(0);
     expect(h?.reinterpreted).toBeGreaterThanOrEqual(30);
+    // The token standard's Holding views (and Amulet's other interfaces) of the parties' active contracts.
+    expect(h?.views).toBeGreaterThanOrEqual(10);
   }, 120_000);
 });

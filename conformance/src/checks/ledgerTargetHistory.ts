@@ -6,10 +6,13 @@
  * profile allows no writes, by nothing but its own ledger and the packages it serves.
  */
 import { describeDifference } from '../reinterpret/compareTransaction.js';
-import { httpLedgerSource } from '../reinterpret/ledgerSource.js';
+import { httpLedgerSource, packageFetcher, type LedgerSource } from '../reinterpret/ledgerSource.js';
+import { viewDifferencesFrom } from '../reinterpret/compareViews.js';
+import { parseTemplateId } from '../reinterpret/reinterpret.js';
+import { lookupTemplate } from '../../../daml-engine/index.js';
 import { reinterpretShown } from '../reinterpret/reinterpretShown.js';
 import { isObject, type Json } from './support/expect.js';
-import { eventFormat, ledgerEnd, listAfter, notBeforePruned, offsetOf } from './support/ledger.js';
+import { eventFormat, ledgerEnd, listAfter, notBeforePruned, offsetOf, readActiveContracts } from './support/ledger.js';
 import type { AuthMode, Exchange } from '../target/exchange.js';
 import { readerAuth } from './crossGroup.js';
 import { LedgerOp } from './ledgerOps.js';
@@ -63,6 +66,76 @@ function witnessesOf(events: readonly unknown[]): string[] {
   return [...out].sort();
 }
 
+/** Interfaces whose views it judges (those most of the reader's active contracts implement first), and active contracts per interface, at most. */
+const MOST_INTERFACES = 16;
+const MOST_VIEWS = 100;
+
+/** Active contracts whose templates it looks at for the interfaces they implement, at most. */
+const MOST_ACTIVE = 2_000;
+
+/**
+ * The templates of the reader's active contracts at `offset` (a WebSocket read, so a large ACS is
+ * cut at MOST_ACTIVE instead of answering 413), beside the history's.
+ */
+async function activeTemplates(ctx: CheckContext, party: string | undefined, auth: AuthMode | undefined, offset: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (ctx.profile.ledger?.websocket === false) return out;
+  const ws = await ctx.http.stream('ledger', '/v2/state/active-contracts', {
+    request: { activeAtOffset: offset, eventFormat: eventFormat(party) }, operationId: 'postV2StateActive-contracts',
+    idleMs: 3000, timeoutMs: Math.max(30_000, ctx.timeoutMs), maxMessages: MOST_ACTIVE, ...(auth === undefined ? {} : { auth }),
+  });
+  for (const m of ws.messages) {
+    const active = isObject(m) && isObject(m.contractEntry) && isObject(m.contractEntry.JsActiveContract) ? m.contractEntry.JsActiveContract : undefined;
+    const t = active !== undefined && isObject(active.createdEvent) ? active.createdEvent.templateId : undefined;
+    if (typeof t === 'string') out.set(t, (out.get(t) ?? 0) + 1);
+  }
+  return out;
+}
+
+/**
+ * The interface views of the reader's active contracts when the run began, for the interfaces
+ * their templates (and the history's) implement: each view the target computes must be the
+ * engine's (`judge.daml.view`). A wallet reads its holdings this way (the token standard's Holding view).
+ */
+async function judgeViews(
+  ctx: CheckContext, source: LedgerSource, history: ReadonlySet<string>, party: string | undefined, auth: AuthMode | undefined, offset: number,
+): Promise<{ compared: number; skipped: readonly string[] }> {
+  const { need, getPackage } = packageFetcher(source);
+  // Each interface with the number of the reader's active contracts that implement it.
+  const interfaces = new Map<string, number>();
+  const active = await activeTemplates(ctx, party, auth, offset);
+  for (const t of new Set([...history, ...active.keys()])) {
+    const id = parseTemplateId(t);
+    // A package the target cannot serve (a hand-written port) has no interface instances to judge.
+    if (id === undefined || (await need(id.packageId)) !== undefined) continue;
+    for (const impl of lookupTemplate(getPackage, id)?.implements.values() ?? []) {
+      const key = `${impl.iface.packageId}:${impl.iface.module}:${impl.iface.name}`;
+      interfaces.set(key, (interfaces.get(key) ?? 0) + (active.get(t) ?? 0));
+    }
+  }
+  let compared = 0;
+  const skipped: string[] = [];
+  const order = [...interfaces].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0)).map(([id]) => id);
+  for (const interfaceId of order.slice(0, MOST_INTERFACES)) {
+    const filters = { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId, includeInterfaceView: true, includeCreatedEventBlob: false } } } }] };
+    const eventFormat = { ...(party === undefined ? { filtersForAnyParty: filters } : { filtersByParty: { [party]: filters } }), verbose: true };
+    const { exchange, entries } = await readActiveContracts(ctx, { activeAtOffset: offset, eventFormat }, `the active contracts of ${interfaceId} at offset ${offset}, with their views`, auth === undefined ? {} : { auth });
+    const events = entries.flatMap((e) => {
+      const active = isObject(e) && isObject(e.contractEntry) && isObject(e.contractEntry.JsActiveContract) ? e.contractEntry.JsActiveContract : undefined;
+      return active !== undefined && isObject(active.createdEvent) ? [{ CreatedEvent: active.createdEvent }] : [];
+    }).slice(0, MOST_VIEWS);
+    if (events.length === 0) continue;
+    const r = await viewDifferencesFrom(source, events);
+    if (typeof r === 'string') {
+      skipped.push(`${interfaceId}: ${r}`);
+      continue;
+    }
+    if (r.length > 0) ctx.fail(`the views of ${interfaceId} the target computes for its active contracts are not the engine's: ${r.map(describeDifference).join('; ')}`, exchange);
+    compared += events.length;
+  }
+  return { compared, skipped };
+}
+
 export const TARGET_HISTORY = 'ledger.reinterpret.target-history';
 
 export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
@@ -100,6 +173,7 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
       if (transactions.length === 0) ctx.skip(`the target's ledger shows no transaction in (${begin}, ${end}] to ${party ?? 'any party'}`);
       const source = httpLedgerSource(ctx, auth);
       const skips = new Map<string, number>();
+      const templates = new Set<string>();
       let agreed = 0;
       let large = 0;
       for (const tx of transactions) {
@@ -112,12 +186,20 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
         const parties = party === undefined ? witnessesOf(events) : [party];
         const r = await reinterpretShown(source, { parties, transaction: tx });
         tally.recordHistory(r);
-        if (r.kind === 'agrees') agreed++;
+        if (r.kind === 'agrees') {
+          agreed++;
+          for (const x of events) {
+            const event = isObject(x) ? (isObject(x.CreatedEvent) ? x.CreatedEvent : isObject(x.ExercisedEvent) ? x.ExercisedEvent : undefined) : undefined;
+            if (event !== undefined && typeof event.templateId === 'string') templates.add(event.templateId);
+          }
+        }
         else if (r.kind === 'skipped') skips.set(r.reason, (skips.get(r.reason) ?? 0) + 1);
         else {
           ctx.fail(`transaction ${String(tx.updateId)} at offset ${String(tx.offset)}, re-run from the top-level nodes ${parties.join(', ')} see, differs from what the target shows: ${r.differences.map(describeDifference).join('; ')}`, e);
         }
       }
+      const views = await judgeViews(ctx, source, templates, party, auth, end);
+      tally.recordHistoryViews(views.compared);
       if (agreed === 0) {
         const reasons = [...skips].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([reason, n]) => `${n} x ${reason}`);
         if (large > 0) reasons.push(`${large} x more than ${MAX_EVENTS} events`);

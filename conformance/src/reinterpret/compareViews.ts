@@ -9,10 +9,16 @@ import type { Difference } from './compareTransaction.js';
 import { packageFetcher, type LedgerSource } from './ledgerSource.js';
 import { parseTemplateId } from './reinterpret.js';
 
+/** Attempts at most: each may find packages the last one looked up and the target has not served yet (LF 2.1 lists no imports). */
+const MAX_ATTEMPTS = 48;
+
 /** The same, fetching the packages from `source` (views in an answer, apart from a re-run). */
-export function viewDifferencesFrom(source: LedgerSource, events: readonly unknown[]): Promise<Difference[] | string> {
-  const { need, getPackage } = packageFetcher(source);
-  return viewDifferences(events, need, getPackage);
+export async function viewDifferencesFrom(source: LedgerSource, events: readonly unknown[]): Promise<Difference[] | string> {
+  const fetcher = packageFetcher(source);
+  for (let attempt = 1; ; attempt++) {
+    const r = await viewDifferences(events, fetcher.need, fetcher.getPackage);
+    if ((typeof r !== 'string' && r.length === 0) || attempt === MAX_ATTEMPTS || !(await fetcher.fetchMissed())) return r;
+  }
 }
 
 /** Differences in the views of `events`; a string when a view cannot be computed (a skip). */
@@ -44,6 +50,10 @@ export async function viewDifferences(
         continue;
       }
       const r = new Evaluator({ getPackage, stepBudget: 1_000_000 }).evaluate(impl.view, [[template.param, argument.value]]);
+      // What the engine could not do (a definition it lacks, its budget) says nothing of the target.
+      if (!r.ok && (r.error.kind === 'missingDefinition' || r.error.kind === 'budgetExceeded' || r.error.kind === 'allocationExceeded' || r.error.kind === 'crash')) {
+        return `the engine cannot compute ${path} (${r.error.kind})`;
+      }
       // A failed view is the event's viewStatus, not a value: only computed views are compared.
       if (!r.ok) {
         if (isObject(v) && v.viewValue !== undefined && v.viewValue !== null) out.push({ id: 'judge.daml.view', path: `${path}.viewValue`, target: v.viewValue, engine: `the view fails: ${r.error.kind}` });

@@ -38,6 +38,8 @@ export interface TargetHistoryTally {
   readonly reinterpreted: number;
   readonly differing: number;
   readonly skipped: number;
+  /** Interface views of the reader's active contracts the engine computed and compared. */
+  readonly views?: number;
 }
 
 export class ReinterpretTally {
@@ -87,6 +89,12 @@ export class ReinterpretTally {
     };
   }
 
+  /** Views of the target's active contracts compared by the history check. */
+  recordHistoryViews(compared: number): void {
+    const h = this.#history ?? { read: 0, reinterpreted: 0, differing: 0, skipped: 0 };
+    this.#history = { ...h, views: (h.views ?? 0) + compared };
+  }
+
   record(check: string, outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped'; reason: string } | { kind: 'off' }): void {
     this.#transactions++;
     if (outcome.kind === 'agrees' || outcome.kind === 'differs') this.#reinterpreted++;
@@ -128,6 +136,7 @@ export function mergeReinterpretation(all: readonly (ReinterpretSummary | undefi
       targetHistory: {
         read: sum((s) => s.targetHistory?.read ?? 0), reinterpreted: sum((s) => s.targetHistory?.reinterpreted ?? 0),
         differing: sum((s) => s.targetHistory?.differing ?? 0), skipped: sum((s) => s.targetHistory?.skipped ?? 0),
+        views: sum((s) => s.targetHistory?.views ?? 0),
       },
     } : {}),
   };
