@@ -103,6 +103,69 @@ describe('a target whose history, written before the run, was not what its Daml 
   }, 180_000);
 });
 
+describe('a target where another application commits during the run', () => {
+  let reference: ReferenceServer;
+  let writer: string;
+  const assets: string[] = [];
+  const ASSET = '#canton-conformance-samples:Sample.Asset:Asset';
+  const post = async (path: string, body: unknown): Promise<Record<string, unknown>> =>
+    (await (await fetch(`${reference.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+
+  beforeAll(async () => {
+    reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+    writer = ((await post('/v2/parties', { partyIdHint: 'other-application', identityProviderId: '' })).partyDetails as { party: string }).party;
+  }, 60_000);
+  afterAll(() => reference?.close());
+
+  /**
+   * The other application's writes, made while the run goes on: when the history check opens its
+   * WebSocket (after the run began, so after the history it judges), it creates two assets of the
+   * writer's and archives one. Deterministic: the upgrade waits for them.
+   */
+  function otherApplication(): Fault {
+    let done = false;
+    return {
+      async upgrade() {
+        if (done) return undefined;
+        done = true;
+        for (let i = 0; i < 2; i++) {
+          const tx = await post('/v2/commands/submit-and-wait-for-transaction', { commands: { commands: [{ CreateCommand: { templateId: ASSET, createArguments: { issuer: writer, owner: writer, amount: `${i + 1}.0`, observers: null } } }], commandId: `other-${assets.length}`, userId: 'other-application', actAs: [writer] } });
+          assets.push(((tx.transaction as { events: { CreatedEvent: { contractId: string } }[] }).events[0]!.CreatedEvent.contractId));
+        }
+        await post('/v2/commands/submit-and-wait', { commands: [{ ExerciseCommand: { templateId: ASSET, contractId: assets[assets.length - 1], choice: 'Archive', choiceArgument: {} } }], commandId: `other-archive-${assets.length}`, userId: 'other-application', actAs: [writer] });
+        return undefined;
+      },
+    };
+  }
+
+  it("re-runs them at the end of the run: an archive shown as non-consuming fails the history check, which found the history before the run as it was", async () => {
+    const flipped = everywhere((x) => (
+      x.choice === 'Archive' && Array.isArray(x.actingParties) && x.actingParties.includes(writer) && typeof x.consuming === 'boolean' ? { ...x, consuming: false } : x));
+    const proxy = await startMutant(reference.url, { ...flipped, ...otherApplication() });
+    try {
+      const { report, exitCode } = await certify(proxy.url, [CHECK]);
+      const c = statusOf(report, CHECK);
+      expect(c?.status, c?.message).toBe('fail');
+      expect(c?.message).toMatch(/committed by another application during the run and re-run from the top-level nodes .* see, differs from what the target shows: judge\.daml\.consuming/);
+      expect(exitCode).toBe(1);
+      expect(report.reinterpretation?.targetHistory?.differing).toBe(0);
+      expect(report.reinterpretation?.duringRun?.differing).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+    // The same writes without the fault: re-run and agreeing.
+    const proxy2 = await startMutant(reference.url, otherApplication());
+    try {
+      const { report } = await certify(proxy2.url, [CHECK]);
+      expect(statusOf(report, CHECK)?.status, statusOf(report, CHECK)?.message).toBe('pass');
+      expect(report.reinterpretation?.duringRun).toMatchObject({ differing: 0 });
+      expect(report.reinterpretation?.duringRun?.reinterpreted).toBeGreaterThanOrEqual(3);
+    } finally {
+      await proxy2.close();
+    }
+  }, 180_000);
+});
+
 describe.skipIf(!HAS_DARS)("a target whose history is Splice's own Amulet (needs ../shared/upstream/daml/dars)", () => {
   let server: ReferenceServer;
   beforeAll(async () => {

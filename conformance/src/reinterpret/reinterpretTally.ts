@@ -31,6 +31,8 @@ export interface ReinterpretSummary {
    * from their top-level nodes and compared, found differing, and could not re-run.
    */
   readonly targetHistory?: TargetHistoryTally;
+  /** The same for the transactions other applications committed during the run, as the judge's stream follower read them. */
+  readonly duringRun?: TargetHistoryTally;
 }
 
 export interface TargetHistoryTally {
@@ -89,6 +91,19 @@ export class ReinterpretTally {
     };
   }
 
+  #followed: TargetHistoryTally | undefined;
+
+  /** One transaction another application committed during the run, re-run from what its reader saw. */
+  recordFollowed(outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped' }): void {
+    const h = this.#followed ?? { read: 0, reinterpreted: 0, differing: 0, skipped: 0 };
+    this.#followed = {
+      read: h.read + 1,
+      reinterpreted: h.reinterpreted + (outcome.kind === 'skipped' ? 0 : 1),
+      differing: h.differing + (outcome.kind === 'differs' ? 1 : 0),
+      skipped: h.skipped + (outcome.kind === 'skipped' ? 1 : 0),
+    };
+  }
+
   /** Views of the target's active contracts compared by the history check. */
   recordHistoryViews(compared: number): void {
     const h = this.#history ?? { read: 0, reinterpreted: 0, differing: 0, skipped: 0 };
@@ -107,7 +122,7 @@ export class ReinterpretTally {
     const transactions = Math.max(committed, this.#transactions);
     const share = transactions === 0 ? 1 : Math.round((this.#reinterpreted / transactions) * 1000) / 1000;
     const refusals = this.#refusalsCompared > 0 ? { refusals: { compared: this.#refusalsCompared, differing: this.#refusalsDiffering } } : {};
-    const history = this.#history === undefined ? {} : { targetHistory: this.#history };
+    const history = { ...(this.#history === undefined ? {} : { targetHistory: this.#history }), ...(this.#followed === undefined ? {} : { duringRun: this.#followed }) };
     return { mode: this.mode, transactions, handed: this.#transactions, reinterpreted: this.#reinterpreted, differing: this.#differing, share, skipped: [...this.#skipped], ...refusals, ...history };
   }
 }
@@ -137,6 +152,12 @@ export function mergeReinterpretation(all: readonly (ReinterpretSummary | undefi
         read: sum((s) => s.targetHistory?.read ?? 0), reinterpreted: sum((s) => s.targetHistory?.reinterpreted ?? 0),
         differing: sum((s) => s.targetHistory?.differing ?? 0), skipped: sum((s) => s.targetHistory?.skipped ?? 0),
         views: sum((s) => s.targetHistory?.views ?? 0),
+      },
+    } : {}),
+    ...(present.some((s) => s.duringRun) ? {
+      duringRun: {
+        read: sum((s) => s.duringRun?.read ?? 0), reinterpreted: sum((s) => s.duringRun?.reinterpreted ?? 0),
+        differing: sum((s) => s.duringRun?.differing ?? 0), skipped: sum((s) => s.duringRun?.skipped ?? 0),
       },
     } : {}),
   };

@@ -5,6 +5,8 @@ import { coverageOf } from '../report/coverage.js';
 import { summarize, type CheckResult, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
 import { TARGET_HISTORY } from '../checks/ledgerTargetHistory.js';
+import { reinterpretFollowed } from '../reinterpret/reinterpretFollowed.js';
+import { evidenceOf } from './evidenceOf.js';
 import { committedTransactions, ReinterpretTally, type ReinterpretMode } from '../reinterpret/reinterpretTally.js';
 import { startOracle, type RunningOracle } from '../oracle/startOracle.js';
 import { createJudgeSession, type JudgeSession } from '../judge/judgeSession.js';
@@ -172,6 +174,17 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   progress.done();
   // The rest of the update stream and the run's completions: a finding fails the check whose write it names.
   const atEnd = judge === undefined ? [] : judgeAtEnd(await judge.finish().catch(() => []), results, followed);
+  // What other applications committed meanwhile, as the follower read it: re-run, a difference fails the history check.
+  const historyAt = results.findIndex((r) => r.id === TARGET_HISTORY);
+  if (judge !== undefined && historyAt >= 0 && results[historyAt]!.status !== 'fail') {
+    const memo = new Map<string, Promise<unknown>>();
+    const shared = <T>(key: string, make: () => Promise<T>): Promise<T> => {
+      if (!memo.has(key)) memo.set(key, make());
+      return memo.get(key) as Promise<T>;
+    };
+    const during = await reinterpretFollowed({ http: target.bind(TARGET_HISTORY, () => undefined), shared }, followed, exchanges, reinterpretation);
+    if (during.failure !== undefined) results[historyAt] = { ...results[historyAt]!, status: 'fail', message: during.failure.message, evidence: evidenceOf(during.failure.exchange) };
+  }
   // Rules only a snapshot document has (3.6's) warn instead of failing while no release line has them.
   const snapshot = new Set(line === undefined ? [] : selected.filter((c) => snapshotRule(c, line)).map((c) => c.id));
   const ran = new Map(results.map((r) => [r.id, line !== undefined && snapshot.has(r.id) ? asSnapshotWarning(r, line) : r]));
@@ -196,7 +209,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     timings: timingsOf(exchanges),
     checks: baseline.checks,
     coverage: coverageOf(all, baseline.checks, line === undefined ? undefined : absentOperations(line)),
-    ...(reinterpretation.summary().handed > 0 || reinterpretation.summary().targetHistory !== undefined || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
+    ...(reinterpretation.summary().handed > 0 || reinterpretation.summary().targetHistory !== undefined || reinterpretation.summary().duringRun !== undefined || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
     ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations, ...(judge.follower ? { stream: judge.follower.totals() } : {}) } } : {}),
     history: history.summary(),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
