@@ -10,7 +10,7 @@ import { httpLedgerSource, packageFetcher, type LedgerSource } from '../reinterp
 import { viewDifferencesFrom } from '../reinterpret/compareViews.js';
 import { parseTemplateId } from '../reinterpret/reinterpret.js';
 import { lookupTemplate } from '../../../daml-engine/index.js';
-import { reinterpretShown } from '../reinterpret/reinterpretShown.js';
+import { reinterpretShown, witnessesOf } from '../reinterpret/reinterpretShown.js';
 import { isObject, type Json } from './support/expect.js';
 import { eventFormat, ledgerEnd, listAfter, notBeforePruned, offsetOf, readActiveContracts } from './support/ledger.js';
 import type { AuthMode, Exchange } from '../target/exchange.js';
@@ -54,16 +54,6 @@ async function window(
 
 function forbidden(ctx: CheckContext): never {
   return ctx.skip(`profile '${ctx.profile.name}' names no ledger party, and neither the run's token nor auth.readerUser may read as any party (CanReadAsAnyParty): no history to re-run`);
-}
-
-/** The witnesses an any-party read shows: the hosted parties whose view the transaction is. */
-function witnessesOf(events: readonly unknown[]): string[] {
-  const out = new Set<string>();
-  for (const e of events) {
-    const inner = isObject(e) ? (isObject(e.CreatedEvent) ? e.CreatedEvent : isObject(e.ExercisedEvent) ? e.ExercisedEvent : undefined) : undefined;
-    if (inner && Array.isArray(inner.witnessParties)) for (const p of inner.witnessParties) if (typeof p === 'string') out.add(p);
-  }
-  return [...out].sort();
 }
 
 /** Interfaces whose views it judges (those most of the reader's active contracts implement first), and active contracts per interface, at most. */

@@ -10,7 +10,7 @@ import type { CheckContext } from '../checks/types.js';
 import type { Exchange } from '../target/exchange.js';
 import { describeDifference } from './compareTransaction.js';
 import { httpLedgerSource } from './ledgerSource.js';
-import { reinterpretShown } from './reinterpretShown.js';
+import { reinterpretShown, witnessesOf } from './reinterpretShown.js';
 import { COMMITTING, type ReinterpretTally } from './reinterpretTally.js';
 
 /** Transactions of others it re-runs at most (the newest), and events per transaction. */
@@ -30,16 +30,6 @@ function partiesOf(e: Exchange): string[] | undefined {
   const body = parse(e.request.body);
   const format = isObject(body) && isObject(body.updateFormat) && isObject(body.updateFormat.includeTransactions) ? body.updateFormat.includeTransactions.eventFormat : undefined;
   return isObject(format) && isObject(format.filtersByParty) ? Object.keys(format.filtersByParty).sort() : undefined;
-}
-
-/** The hosted witnesses of an any-party read's transaction. */
-function witnessesOf(events: readonly unknown[]): string[] {
-  const out = new Set<string>();
-  for (const e of events) {
-    const inner = isObject(e) ? (isObject(e.CreatedEvent) ? e.CreatedEvent : isObject(e.ExercisedEvent) ? e.ExercisedEvent : undefined) : undefined;
-    if (inner && Array.isArray(inner.witnessParties)) for (const p of inner.witnessParties) if (typeof p === 'string') out.add(p);
-  }
-  return [...out].sort();
 }
 
 export interface FollowedOutcome {

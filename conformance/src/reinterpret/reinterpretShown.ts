@@ -40,6 +40,16 @@ export function rootCommandsOf(nodes: readonly TargetNode[]): { commands: Json[]
   return { commands, actAsOf };
 }
 
+/** The hosted witnesses of an any-party read's transaction: the parties whose view it is. */
+export function witnessesOf(events: readonly unknown[]): string[] {
+  const out = new Set<string>();
+  for (const e of events) {
+    const inner = isObject(e) ? (isObject(e.CreatedEvent) ? e.CreatedEvent : isObject(e.ExercisedEvent) ? e.ExercisedEvent : undefined) : undefined;
+    if (inner && Array.isArray(inner.witnessParties)) for (const p of inner.witnessParties) if (typeof p === 'string') out.add(p);
+  }
+  return [...out].sort();
+}
+
 /** Re-runs a shown transaction from its top-level nodes and compares what the engine builds with what the target showed. */
 export async function reinterpretShown(source: LedgerSource, t: ShownTransaction): Promise<Reinterpretation> {
   const events = t.transaction.events;

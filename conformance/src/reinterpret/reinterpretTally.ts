@@ -44,6 +44,20 @@ export interface TargetHistoryTally {
   readonly views?: number;
 }
 
+type ShownOutcome = { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped' };
+
+/** `tally` with one more transaction re-run from what its reader saw. */
+function counted(tally: TargetHistoryTally | undefined, outcome: ShownOutcome): TargetHistoryTally {
+  const h = tally ?? { read: 0, reinterpreted: 0, differing: 0, skipped: 0 };
+  return {
+    ...h,
+    read: h.read + 1,
+    reinterpreted: h.reinterpreted + (outcome.kind === 'skipped' ? 0 : 1),
+    differing: h.differing + (outcome.kind === 'differs' ? 1 : 0),
+    skipped: h.skipped + (outcome.kind === 'skipped' ? 1 : 0),
+  };
+}
+
 export class ReinterpretTally {
   #transactions = 0;
   #reinterpreted = 0;
@@ -81,27 +95,15 @@ export class ReinterpretTally {
   #history: TargetHistoryTally | undefined;
 
   /** One of the target's own transactions, re-run from what a reader sees (not the suite's: neither `transactions` nor `share`). */
-  recordHistory(outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped' }): void {
-    const h = this.#history ?? { read: 0, reinterpreted: 0, differing: 0, skipped: 0 };
-    this.#history = {
-      read: h.read + 1,
-      reinterpreted: h.reinterpreted + (outcome.kind === 'skipped' ? 0 : 1),
-      differing: h.differing + (outcome.kind === 'differs' ? 1 : 0),
-      skipped: h.skipped + (outcome.kind === 'skipped' ? 1 : 0),
-    };
+  recordHistory(outcome: ShownOutcome): void {
+    this.#history = counted(this.#history, outcome);
   }
 
   #followed: TargetHistoryTally | undefined;
 
   /** One transaction another application committed during the run, re-run from what its reader saw. */
-  recordFollowed(outcome: { kind: 'agrees' } | { kind: 'differs' } | { kind: 'skipped' }): void {
-    const h = this.#followed ?? { read: 0, reinterpreted: 0, differing: 0, skipped: 0 };
-    this.#followed = {
-      read: h.read + 1,
-      reinterpreted: h.reinterpreted + (outcome.kind === 'skipped' ? 0 : 1),
-      differing: h.differing + (outcome.kind === 'differs' ? 1 : 0),
-      skipped: h.skipped + (outcome.kind === 'skipped' ? 1 : 0),
-    };
+  recordFollowed(outcome: ShownOutcome): void {
+    this.#followed = counted(this.#followed, outcome);
   }
 
   /** Views of the target's active contracts compared by the history check. */
