@@ -2,8 +2,10 @@
  * The target's own transactions re-run by the engine: not the suite's commands (the sweep of
  * `reinterpret/` re-runs those) but what the target's ledger held when the run began (its own
  * applications' transactions and anyone else's a reader sees), re-run from the top-level nodes a
- * reader sees, as a confirming participant re-runs the root action of each view. Read-only: it judges a participant whose
- * profile allows no writes, by nothing but its own ledger and the packages it serves.
+ * reader sees, as a confirming participant re-runs the root action of each view; then the
+ * interface views of the reader's active contracts. Read-only: it judges a participant whose
+ * profile allows no writes by nothing but its own ledger and the packages it serves. What other
+ * applications commit during the run is re-run at its end (`reinterpret/reinterpretFollowed.ts`).
  */
 import { describeDifference } from '../reinterpret/compareTransaction.js';
 import { httpLedgerSource, packageFetcher, type LedgerSource } from '../reinterpret/ledgerSource.js';
