@@ -12,7 +12,7 @@ import { httpLedgerSource, packageFetcher, type LedgerSource } from '../reinterp
 import { viewDifferencesFrom } from '../reinterpret/compareViews.js';
 import { parseTemplateId } from '../reinterpret/reinterpret.js';
 import { lookupTemplate } from '../../../daml-engine/index.js';
-import { reinterpretShown, witnessesOf } from '../reinterpret/reinterpretShown.js';
+import { MAX_SHOWN_EVENTS, reinterpretShown, witnessesOf } from '../reinterpret/reinterpretShown.js';
 import { isObject, type Json } from './support/expect.js';
 import { eventFormat, ledgerEnd, listAfter, notBeforePruned, offsetOf, readActiveContracts } from './support/ledger.js';
 import type { AuthMode, Exchange } from '../target/exchange.js';
@@ -22,8 +22,6 @@ import type { CheckContext, CheckDefinition } from './types.js';
 
 /** Offsets back from the ledger end the check reads (the target's recent history): as many transactions at most. */
 const WINDOW = 200;
-/** A transaction with more events is left out: re-running it is a load test, not a judgement. */
-const MAX_EVENTS = 2_000;
 
 /**
  * The updates in the window, LEDGER_EFFECTS. Over the WebSocket where the target has one: a frame
@@ -170,7 +168,7 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
       let large = 0;
       for (const tx of transactions) {
         const events = tx.events as unknown[];
-        if (events.length > MAX_EVENTS) {
+        if (events.length > MAX_SHOWN_EVENTS) {
           large++;
           tally.recordHistory({ kind: 'skipped' });
           continue;
@@ -194,7 +192,7 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
       tally.recordHistoryViews(views.compared);
       if (agreed === 0) {
         const reasons = [...skips].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([reason, n]) => `${n} x ${reason}`);
-        if (large > 0) reasons.push(`${large} x more than ${MAX_EVENTS} events`);
+        if (large > 0) reasons.push(`${large} x more than ${MAX_SHOWN_EVENTS} events`);
         ctx.skip(`none of the target's ${transactions.length} latest transactions could be re-run: ${reasons.join('; ')}`);
       }
     },

@@ -6,19 +6,13 @@
 import { Evaluator, decodeJson, encodeJson, lookupInterface, lookupTemplate, packageDataTypes, type Package } from '../../../daml-engine/index.js';
 import { isObject, jsonEqual } from '../checks/support/expect.js';
 import type { Difference } from './compareTransaction.js';
-import { packageFetcher, type LedgerSource } from './ledgerSource.js';
+import { packageFetcher, untilPackagesFound, type LedgerSource } from './ledgerSource.js';
 import { parseTemplateId } from './reinterpret.js';
 
-/** Attempts at most: each may find packages the last one looked up and the target has not served yet (LF 2.1 lists no imports). */
-const MAX_ATTEMPTS = 48;
-
 /** The same, fetching the packages from `source` (views in an answer, apart from a re-run). */
-export async function viewDifferencesFrom(source: LedgerSource, events: readonly unknown[]): Promise<Difference[] | string> {
+export function viewDifferencesFrom(source: LedgerSource, events: readonly unknown[]): Promise<Difference[] | string> {
   const fetcher = packageFetcher(source);
-  for (let attempt = 1; ; attempt++) {
-    const r = await viewDifferences(events, fetcher.need, fetcher.getPackage);
-    if ((typeof r !== 'string' && r.length === 0) || attempt === MAX_ATTEMPTS || !(await fetcher.fetchMissed())) return r;
-  }
+  return untilPackagesFound(fetcher, () => viewDifferences(events, fetcher.need, fetcher.getPackage), (r) => typeof r !== 'string' && r.length === 0);
 }
 
 /** Differences in the views of `events`; a string when a view cannot be computed (a skip). */

@@ -90,6 +90,20 @@ export function packageFetcher(source: LedgerSource): {
   return { need, getPackage, fetchMissed };
 }
 
+/** Attempts at most: each may find packages the last one looked up and the target has not served yet. */
+const MAX_ATTEMPTS = 48;
+
+/**
+ * Runs `attempt` until it is `settled`, or no package it looked up is left to fetch: LF 2.1
+ * packages list no imports, so each attempt may reveal one the next can use.
+ */
+export async function untilPackagesFound<R>(fetcher: ReturnType<typeof packageFetcher>, attempt: () => Promise<R>, settled: (r: R) => boolean): Promise<R> {
+  for (let n = 1; ; n++) {
+    const r = await attempt();
+    if (settled(r) || n === MAX_ATTEMPTS || !(await fetcher.fetchMissed())) return r;
+  }
+}
+
 /** Packages decoded per run, by id (a package id names its bytes, so the cache never goes stale). */
 type PackageCacheMemo = Map<string, Promise<PackageLookup>>;
 

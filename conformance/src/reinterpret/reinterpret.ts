@@ -12,7 +12,7 @@ import { isObject, jsonEqual, type Json } from '../checks/support/expect.js';
 import { compareTransaction, rootsOf, targetNodesOf, type Difference, type TargetNode } from './compareTransaction.js';
 import { projectEngineNodes } from './projectEngineNodes.js';
 import { viewDifferences } from './compareViews.js';
-import { packageFetcher, type LedgerSource, type ReportedContract } from './ledgerSource.js';
+import { packageFetcher, untilPackagesFound, type LedgerSource, type ReportedContract } from './ledgerSource.js';
 
 /** A command with its template (or interface) resolved to a package, and the contract it exercises. */
 export interface Resolved {
@@ -53,16 +53,9 @@ const conType = (tycon: QualifiedName): Type => ({ kind: 'con', tycon, args: [] 
 /** Contracts one command may read beyond those the commands name, each asked of the target as it comes up. */
 const MAX_READ_CONTRACTS = 64;
 
-/** Attempts at most: each may find packages the last one looked up and the target has not served yet. */
-const MAX_ATTEMPTS = 48;
-
 export async function reinterpret(source: LedgerSource, s: JudgedSubmission): Promise<Reinterpretation> {
   const fetcher = packageFetcher(source);
-  for (let attempt = 1; ; attempt++) {
-    const r = await reinterpretOnce(source, s, fetcher);
-    // A package no import list named (LF 2.1 has none), looked up on the way: fetched, then again.
-    if (r.kind === 'agrees' || attempt === MAX_ATTEMPTS || !(await fetcher.fetchMissed())) return r;
-  }
+  return untilPackagesFound(fetcher, () => reinterpretOnce(source, s, fetcher), (r) => r.kind === 'agrees');
 }
 
 async function reinterpretOnce(source: LedgerSource, s: JudgedSubmission, fetcher: ReturnType<typeof packageFetcher>): Promise<Reinterpretation> {

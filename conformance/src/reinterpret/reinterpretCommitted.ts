@@ -23,7 +23,8 @@ export interface CommittedOutcome {
 /** `readers`: the submission's actAs and readAs parties, whose contracts the command could use and whose view is re-run. */
 type Submitted = { ok: true; commands: Json[]; actAs: string[]; readers: string[]; updateId: string } | { ok: false; reason: string };
 
-function parse(text: string | undefined): unknown {
+/** A request or answer body as JSON, or undefined when it is none. */
+export function parse(text: string | undefined): unknown {
   try {
     return text === undefined ? undefined : JSON.parse(text);
   } catch {

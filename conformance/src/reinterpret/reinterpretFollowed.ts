@@ -10,20 +10,12 @@ import type { CheckContext } from '../checks/types.js';
 import type { Exchange } from '../target/exchange.js';
 import { describeDifference } from './compareTransaction.js';
 import { httpLedgerSource } from './ledgerSource.js';
-import { reinterpretShown, witnessesOf } from './reinterpretShown.js';
+import { parse } from './reinterpretCommitted.js';
+import { MAX_SHOWN_EVENTS, reinterpretShown, witnessesOf } from './reinterpretShown.js';
 import { COMMITTING, type ReinterpretTally } from './reinterpretTally.js';
 
-/** Transactions of others it re-runs at most (the newest), and events per transaction. */
+/** Transactions of others it re-runs at most (the newest). */
 const MOST = 200;
-const MAX_EVENTS = 2_000;
-
-const parse = (text: string | undefined): unknown => {
-  try {
-    return text === undefined ? undefined : (JSON.parse(text) as unknown);
-  } catch {
-    return undefined;
-  }
-};
 
 /** The parties a follower's page was read for: its request's parties, or (any party) undefined. */
 function partiesOf(e: Exchange): string[] | undefined {
@@ -63,7 +55,7 @@ export async function reinterpretFollowed(
     for (const item of items) {
       const tx = isObject(item) && isObject(item.update) && isObject(item.update.Transaction) && isObject(item.update.Transaction.value) ? item.update.Transaction.value : undefined;
       if (tx === undefined || typeof tx.updateId !== 'string' || typeof tx.offset !== 'number' || !Array.isArray(tx.events)) continue;
-      if (tx.offset <= tally.historyEnd || ours.has(tx.updateId) || seen.has(tx.updateId) || tx.events.length === 0 || tx.events.length > MAX_EVENTS) continue;
+      if (tx.offset <= tally.historyEnd || ours.has(tx.updateId) || seen.has(tx.updateId) || tx.events.length === 0 || tx.events.length > MAX_SHOWN_EVENTS) continue;
       seen.add(tx.updateId);
       others.push({ tx, parties: parties ?? witnessesOf(tx.events), exchange: e });
     }

@@ -10,6 +10,9 @@ import { rootsOf, targetNodesOf, type TargetNode } from './compareTransaction.js
 import { reportedContract, type LedgerSource } from './ledgerSource.js';
 import { reinterpret, type Reinterpretation } from './reinterpret.js';
 
+/** A transaction with more events is not re-run: that would be a load test, not a judgement. */
+export const MAX_SHOWN_EVENTS = 2_000;
+
 /** A transaction as the parties were shown it (LEDGER_EFFECTS shape). */
 export interface ShownTransaction {
   /** The parties whose view `transaction` is: those its event format named, or the witnesses of an any-party read. */

@@ -74,7 +74,7 @@ async function sweepCommitted(...args: Parameters<typeof reinterpretCommitted>):
 /** Runs checks with bounded concurrency; a check can never crash the run or outlive its budget. */
 export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
   const seen: Exchange[] = [];
-  const memo = new Map<string, Promise<unknown>>();
+  const shared = sharedMemo();
   let uniqueCounter = 0;
   const runTag = o.seed.toString(36);
   const results = new Map<string, CheckResult>();
@@ -116,14 +116,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
         seen,
         specFiles: o.specFiles ?? [],
         ...(o.reinterpretation ? { reinterpretation: o.reinterpretation } : {}),
-        shared: <T>(key: string, make: () => Promise<T>) => {
-          let p = memo.get(key) as Promise<T> | undefined;
-          if (p === undefined) {
-            p = make();
-            memo.set(key, p);
-          }
-          return p;
-        },
+        shared,
         unique: (prefix) => `${prefix}-${runTag}-${(++uniqueCounter).toString(36)}-${Math.random().toString(36).slice(2, 7)}`,
         lacks: (operationId) => o.absent?.operations.has(operationId) ?? false,
         skip: (why) => {
@@ -279,4 +272,17 @@ function refusedFor(missing: ReadonlySet<string>, exchanges: readonly Exchange[]
     if (right !== undefined && missing.has(right)) return { right, operationId: e.operationId };
   }
   return undefined;
+}
+
+/** A run-wide memo (`CheckContext.shared`): the first caller of a key makes its value, later ones share it. */
+export function sharedMemo(): CheckContext['shared'] {
+  const memo = new Map<string, Promise<unknown>>();
+  return <T>(key: string, make: () => Promise<T>): Promise<T> => {
+    let p = memo.get(key) as Promise<T> | undefined;
+    if (p === undefined) {
+      p = make();
+      memo.set(key, p);
+    }
+    return p;
+  };
 }

@@ -22,7 +22,7 @@ import { createTarget } from '../target/createTarget.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
 import type { Profile } from './profile.js';
 import { createProgress, type Progress } from './progress.js';
-import { runChecks } from './runChecks.js';
+import { runChecks, sharedMemo } from './runChecks.js';
 import { randomSeed } from './seeds.js';
 import { selectChecks } from './select.js';
 import { absentOnLine, asSnapshotWarning, snapshotRule, type CantonLine } from './cantonLine.js';
@@ -177,12 +177,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   // What other applications committed meanwhile, as the follower read it: re-run, a difference fails the history check.
   const historyAt = results.findIndex((r) => r.id === TARGET_HISTORY);
   if (judge !== undefined && historyAt >= 0 && results[historyAt]!.status !== 'fail') {
-    const memo = new Map<string, Promise<unknown>>();
-    const shared = <T>(key: string, make: () => Promise<T>): Promise<T> => {
-      if (!memo.has(key)) memo.set(key, make());
-      return memo.get(key) as Promise<T>;
-    };
-    const during = await reinterpretFollowed({ http: target.bind(TARGET_HISTORY, () => undefined), shared }, followed, exchanges, reinterpretation);
+    const during = await reinterpretFollowed({ http: target.bind(TARGET_HISTORY, () => undefined), shared: sharedMemo() }, followed, exchanges, reinterpretation);
     if (during.failure !== undefined) results[historyAt] = { ...results[historyAt]!, status: 'fail', message: during.failure.message, evidence: evidenceOf(during.failure.exchange) };
   }
   // Rules only a snapshot document has (3.6's) warn instead of failing while no release line has them.
