@@ -18,6 +18,7 @@ import { ANY_TYPE } from './engineCommandOf.js';
 import type { EngineTemplateDef } from './EngineCatalogue.js';
 import { isEngineDef } from './EngineCatalogue.js';
 import type { EngineRuntime } from './EngineRuntime.js';
+import type { StoreNodes } from './storeNodesOf.js';
 import { storeNodesOf } from './storeNodesOf.js';
 
 type R<T> = Result<T, LedgerError>;
@@ -270,29 +271,46 @@ function finishRun(
   if (!synchronizer.ok) return synchronizer;
   const converted = storeNodesOf(rt, env.interner, run.transaction, inputs, ledgerTime);
   const values: Value[] = commands.length === 1 ? [run.result] : run.result.kind === 'struct' ? [...run.result.fields] : [];
-  // The results' JSON is made when first read (fixtures, the seeded worlds): the command service
-  // answers with the transaction, and a Daml Script run takes the values, so most runs never do.
-  let results: DamlValue[] | undefined;
-  return ok({
-    prepared: {
-      submission,
-      nodes: converted.nodes,
-      created: converted.created,
-      consumed: converted.consumed,
-      inputs: [...inputs.values()],
-      synchronizer: synchronizer.value,
-      ledgerTime,
-      dependsOnTime: run.readsLedgerTime,
-      get results(): DamlValue[] {
-        return (results ??= commands.map((c, i): DamlValue => {
-          const v = values[i];
-          return v === undefined ? null : rt.json(v, c.resultType ?? ANY_TYPE);
-        }));
-      },
-    },
-    results: values,
-    transaction: run.transaction,
-  });
+  const prepared = new EnginePrepared(
+    submission, converted, [...inputs.values()], synchronizer.value, ledgerTime, run.readsLedgerTime, () => commands.map((c, i): DamlValue => {
+      const v = values[i];
+      return v === undefined ? null : rt.json(v, c.resultType ?? ANY_TYPE);
+    }),
+  );
+  return ok({ prepared, results: values, transaction: run.transaction });
+}
+
+/**
+ * An engine run's prepared transaction. The results' JSON is made when first read (fixtures, the
+ * seeded worlds): the command service answers with the transaction, and a Daml Script run takes
+ * the engine's values, so most runs never do. A class, not an object literal with a getter: V8
+ * builds the latter's accessor through the runtime on every command. A copy made by spreading
+ * one must name `results` itself (spreading copies own properties only).
+ */
+class EnginePrepared implements PreparedTransaction {
+  readonly nodes: PreparedTransaction['nodes'];
+  readonly created: PreparedTransaction['created'];
+  readonly consumed: PreparedTransaction['consumed'];
+  #results: DamlValue[] | undefined;
+  #makeResults: (() => DamlValue[]) | undefined;
+
+  constructor(
+    readonly submission: ValidatedSubmission, converted: StoreNodes, readonly inputs: readonly StoredContract[], readonly synchronizer: number,
+    readonly ledgerTime: number, readonly dependsOnTime: boolean, makeResults: () => DamlValue[],
+  ) {
+    this.nodes = converted.nodes;
+    this.created = converted.created;
+    this.consumed = converted.consumed;
+    this.#makeResults = makeResults;
+  }
+
+  get results(): DamlValue[] {
+    if (this.#results === undefined) {
+      this.#results = this.#makeResults!();
+      this.#makeResults = undefined;
+    }
+    return this.#results;
+  }
 }
 
 /** Commands run in order, each result kept: `r0 <- c0; ...; pure (struct r0 ...)`. */

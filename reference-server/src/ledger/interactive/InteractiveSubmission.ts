@@ -388,7 +388,7 @@ export class InteractiveSubmission {
     if (replayed) return ok({ kind: 'rejected', submission, error: replayed });
     const rebuilt = isEngineTransaction(this.ledger, tx) ? rebuildOnEngine(this.ledger, tx, scheme.value, hash, submission, ledgerTime) : this.#rebuild(tx, scheme.value, hash, submission, ledgerTime);
     if (!rebuilt.ok) return rebuilt;
-    return ok({ kind: 'admitted', prepared: { ...rebuilt.value, externalTransactionHash: hash.toString('base64'), transactionUuid: meta.transactionUuid }, changeKey });
+    return ok({ kind: 'admitted', prepared: { ...rebuilt.value, results: rebuilt.value.results, externalTransactionHash: hash.toString('base64'), transactionUuid: meta.transactionUuid }, changeKey });
   }
 
   /**
