@@ -7,7 +7,7 @@ import type { ValidatedSubmission } from '../submission.js';
 import type { EngineCommand } from './engineCommandOf.js';
 import { engineCommandOf, MIXED_SUBMISSION, namesEngineTemplate } from './engineCommandOf.js';
 import type { EngineRuntime } from './EngineRuntime.js';
-import { runEngineCommands } from './runEngineCommands.js';
+import { preRunCommandsOf, runEngineCommands } from './runEngineCommands.js';
 
 type R<T> = Result<T, LedgerError>;
 
@@ -21,7 +21,8 @@ type R<T> = Result<T, LedgerError>;
  * interpreter runs those.
  */
 export function interpretWithEngine(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, now: number): R<PreparedTransaction> | undefined {
-  const commands = engineCommandsOf(env, rt, submission);
+  const preRun = preRunCommandsOf(submission);
+  const commands = preRun === undefined ? engineCommandsOf(env, rt, submission) : ok(preRun);
   if (commands === undefined || !commands.ok) return commands;
   const run = runEngineCommands(env, rt, submission, commands.value, now);
   return run.ok ? ok(run.value.prepared) : run;

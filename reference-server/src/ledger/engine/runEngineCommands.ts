@@ -58,6 +58,8 @@ export interface PreRun {
   readonly unseeded?: boolean;
   /** Contract id -> the store's contract and whether it was active when the run read it (undefined: not in the store). */
   readonly reads: ReadonlyMap<string, { readonly stored: StoredContract | undefined; readonly active: boolean }>;
+  /** The engine commands it ran (the command service's pre-run): the commit runs the same ones, not decoded again. */
+  readonly commands?: readonly EngineCommand[];
 }
 
 /** Pre-runs waiting for their commit, by the submission's commands array (the request's own). */
@@ -75,7 +77,15 @@ export async function preRunEngineCommands(
   const transactionSeed = env.nextTransactionSeed();
   const preparationTime = BigInt(Math.trunc(now)) * 1000n;
   const pre = await runInSlices(env, rt, submission, commands, { transactionSeed, preparationTime, ledgerTime }, slicing);
-  if (pre !== undefined) preRuns.set(submission.commands, pre);
+  if (pre !== undefined) preRuns.set(submission.commands, { ...pre, commands });
+}
+
+/**
+ * The engine commands of `submission`'s pre-run, if one waits for it: its commit runs those,
+ * as the outcome it reuses was made from them (the request's JSON is not decoded twice).
+ */
+export function preRunCommandsOf(submission: ValidatedSubmission): readonly EngineCommand[] | undefined {
+  return preRuns.get(submission.commands)?.commands;
 }
 
 /** One engine run in slices at the given seed and times, with what it read; undefined when its disclosed contracts are refused (the synchronous run answers that). */
