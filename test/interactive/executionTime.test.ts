@@ -113,9 +113,17 @@ describe('ledger time is chosen at execution', () => {
     expect(must(execute(p))).toBe(clock.now());
   });
 
-  it('a transaction re-signed with its preparation time 23 h back commits now, not 23 h in the past', async () => {
-    const p = await resigned(prepare([createAssetCommand(ext, ext)]), (d) => (d.metadata!.preparationTime -= micros(23 * HOUR)));
+  it('a transaction prepared 23 h ago (within the preparation-time tolerance) commits now, not 23 h in the past', () => {
+    const p = prepare([createAssetCommand(ext, ext)]);
+    clock.advance(23 * HOUR);
     expect(must(execute(p))).toBe(clock.now());
+  });
+
+  it('a create re-signed with another preparation time is refused and commits nothing: its contract id no longer derives from its node seed and that time', async () => {
+    const p = await resigned(prepare([createAssetCommand(ext, ext)]), (d) => (d.metadata!.preparationTime -= micros(HOUR)));
+    const before = transactionsOf(ext);
+    expect(codeOf(execute(p))).toBe('FAILED_TO_EXECUTE_TRANSACTION');
+    expect(transactionsOf(ext)).toBe(before);
   });
 
   it('a transaction re-signed with ledger time bounds 23 h back is refused by the record-time check and commits nothing', async () => {

@@ -30,7 +30,7 @@ import type { QualifiedName } from '../../../daml-engine/ast/Type.js';
 import type { BuiltinName, FirstOrderBuiltin } from '../../../daml-engine/builtins/Builtin.js';
 import type { PackageCache } from '../../../daml-engine/decode/decodeArchive.js';
 import type { Value as EngineValue } from '../../../daml-engine/value/Value.js';
-import type { InterpretEnv, PreparedTransaction } from './interpret.js';
+import type { InterpretEnv, PreparedTransaction, Seeding } from './interpret.js';
 import { contractIdFrom, contractViewOf, interpret, transactionSeedBase, transactionSeedOf } from './interpret.js';
 import { parseOffset } from './offsets.js';
 import { fingerprintOf, isValidPartyHint, isValidPartyId } from './parties.js';
@@ -499,11 +499,10 @@ export class Ledger {
   }
 
   /** Shape checks and interpretation, no commit: the first half of every submission. */
-  /** `nextContractId` replaces the ledger's own id counter (interactive submission derives ids it can re-derive at execution). */
-  interpret(commands: W.JsCommands, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
+  interpret(commands: W.JsCommands): R<PreparedTransaction> {
     const v = this.#validate(commands);
     if (!v.ok) return v;
-    return this.#interpret(v.value, nextContractId);
+    return this.#interpret(v.value);
   }
 
   /**
@@ -518,9 +517,14 @@ export class Ledger {
     return ok({ submission: v.value, commands: c?.value });
   }
 
-  /** `interpret` of a submission `engineCommands` validated. */
-  interpretValidated(v: ValidatedSubmission, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
-    return this.#interpret(v, nextContractId);
+  /**
+   * `interpret` of a submission `engineCommands` validated. `seeding` seeds the built-in models'
+   * nodes and derives their contract ids as a participant's engine does (interactive submission
+   * shows the seeds, and derives the same ids again at execution); `now` is the clock's time to
+   * interpret at.
+   */
+  interpretValidated(v: ValidatedSubmission, options: { readonly seeding?: Seeding; readonly now?: number } = {}): R<PreparedTransaction> {
+    return this.#interpret(v, options);
   }
 
   /** Runs engine commands as one transaction of `submission`, seeded and timed as the caller decides (interactive submission); nothing is written. */
@@ -1098,15 +1102,16 @@ export class Ledger {
     return v;
   }
 
-  #interpretEnv(nextContractId?: (seed: string) => string): InterpretEnv {
+  #interpretEnv(seeding?: Seeding): InterpretEnv {
     return {
       store: this.store,
       catalogue: this.catalogue,
       config: this.config,
       interner: this.#interner,
       isKnownParty: (p) => this.store.party(p) !== undefined,
-      nextContractId: nextContractId ?? ((seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed)),
+      nextContractId: (seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed),
       nextTransactionSeed: () => this.nextTransactionSeed(),
+      ...(seeding === undefined ? {} : { seeding }),
     };
   }
 
@@ -1115,9 +1120,9 @@ export class Ledger {
     return transactionSeedOf((this.#seedBase ??= transactionSeedBase(this.config.participantId)), this.#nextNonce());
   }
 
-  #interpret(v: ValidatedSubmission, nextContractId?: (seed: string) => string): R<PreparedTransaction> {
-    const env = this.#interpretEnv(nextContractId);
-    const now = this.config.clock.now();
+  #interpret(v: ValidatedSubmission, options: { readonly seeding?: Seeding; readonly now?: number } = {}): R<PreparedTransaction> {
+    const env = this.#interpretEnv(options.seeding);
+    const now = options.now ?? this.config.clock.now();
     return interpretWithEngine(env, this.engine, v, now) ?? interpret(env, v, now);
   }
 

@@ -14,6 +14,7 @@ import type { ChoiceContext, ContractView } from './templates/types.js';
 import type { ValidatedSubmission } from './submission.js';
 import { canonicalJson, isPlainObject, normalizeRecord, normalizeValue, show } from './values.js';
 import type { DamlRecord, DamlValue } from './wire.js';
+import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../../daml-engine/update/seeds.js';
 
 /** What interpretation needs from the ledger. */
 export interface InterpretEnv {
@@ -24,10 +25,22 @@ export interface InterpretEnv {
   isKnownParty(party: string): boolean;
   nextContractId(seed: string): string;
   /**
+   * Set by interactive submission: the nodes are seeded and the contract ids derived from their
+   * seeds as a participant's engine does (contract-id.rst), since the prepared transaction shows
+   * the seeds and the signer signs them. Without it, ids need only be fresh (`nextContractId`).
+   */
+  readonly seeding?: Seeding;
+  /**
    * A seed for an engine transaction the ledger seeds itself (interactive submission brings its
    * own): 32 bytes, never the same twice, across restarts too (it carries the contract-id nonce).
    */
   nextTransactionSeed(): Uint8Array;
+}
+
+/** The seed of a transaction's root nodes and the preparation (submission) time, in µs, its discriminators use. */
+export interface Seeding {
+  readonly transactionSeed: Uint8Array;
+  readonly preparationTime: bigint;
 }
 
 /**
@@ -54,6 +67,8 @@ export interface PreparedTransaction {
   readonly externalTransactionHash?: string;
   /** Set by interactive submission: the prepared transaction's UUID, which commits at most once. */
   readonly transactionUuid?: string;
+  /** With `InterpretEnv.seeding`: the seed of each create and exercise node, by node id. */
+  readonly nodeSeeds?: ReadonlyMap<number, Uint8Array>;
 }
 
 export function keyHashOf(template: TemplateDef, key: DamlValue): string {
@@ -105,6 +120,9 @@ class TxBuilder {
   readonly seed: string;
   /** Set when a choice reads the ledger time. */
   dependsOnTime = false;
+  /** With `env.seeding`: each create's and exercise's seed, and the frames deriving them (the transaction's, then each open exercise's). */
+  readonly nodeSeeds: Map<number, Uint8Array> | undefined;
+  readonly #seedFrames: { readonly seed: Uint8Array; next: number }[] = [];
 
   constructor(
     readonly env: InterpretEnv,
@@ -114,6 +132,19 @@ class TxBuilder {
     this.actAs = env.interner.set(submission.actAs);
     this.readers = new Set([...submission.actAs, ...submission.readAs]);
     this.seed = `${submission.userId}|${submission.commandId}|${ledgerTime}`;
+    if (env.seeding !== undefined) {
+      this.nodeSeeds = new Map();
+      this.#seedFrames.push({ seed: env.seeding.transactionSeed, next: 0 });
+    }
+  }
+
+  /** The seed of the next action node of the innermost open exercise (or of the transaction), as the engine derives it. */
+  #nextNodeSeed(nodeId: number): Uint8Array | undefined {
+    const frame = this.#seedFrames[this.#seedFrames.length - 1];
+    if (frame === undefined) return undefined;
+    const seed = deriveNodeSeed(frame.seed, frame.next++);
+    this.nodeSeeds?.set(nodeId, seed);
+    return seed;
   }
 
   loadDisclosed(): Result<void, LedgerError> {
@@ -234,8 +265,11 @@ class TxBuilder {
     }
     const nodeId = this.nodes.length;
     const observers = interner.set(allStakeholders.filter((p) => !signatories.includes(p)));
+    const nodeSeed = this.#nextNodeSeed(nodeId);
     const contract = new StoredContract(
-      this.env.nextContractId(`${this.seed}|${nodeId}`),
+      nodeSeed === undefined
+        ? this.env.nextContractId(`${this.seed}|${nodeId}`)
+        : contractIdV1(deriveContractDiscriminator(nodeSeed, (this.env.seeding as Seeding).preparationTime, allStakeholders)),
       template,
       argument,
       signatories,
@@ -362,6 +396,7 @@ class TxBuilder {
     }
     const informees = interner.set([...(choice.consuming ? contract.stakeholders : contract.signatories), ...controllers, ...choiceObservers]);
     const witnesses = interner.union(informees, parentWitnesses);
+    const nodeSeed = this.#nextNodeSeed(this.nodes.length);
     const node: ExerciseNode = {
       kind: 'exercise',
       nodeId: this.nodes.length,
@@ -388,10 +423,13 @@ class TxBuilder {
     let result: DamlValue = {};
     if (choice.body) {
       let r: Result<DamlValue, LedgerError>;
+      if (nodeSeed !== undefined) this.#seedFrames.push({ seed: nodeSeed, next: 0 });
       try {
         r = choice.body(this.context(childAuthorizers, witnesses), view, argument);
       } catch (e) {
         return this.crashed(`choice ${choice.name}`, e);
+      } finally {
+        if (nodeSeed !== undefined) this.#seedFrames.pop();
       }
       if (!r.ok) return r;
       result = r.value;
@@ -486,6 +524,7 @@ class TxBuilder {
       ledgerTime: this.ledgerTime,
       dependsOnTime: this.dependsOnTime,
       results,
+      ...(this.nodeSeeds === undefined ? {} : { nodeSeeds: this.nodeSeeds }),
     });
   }
 }

@@ -19,9 +19,9 @@ import type { JsCommands, TransactionFormat, TransactionShape } from '../wire.js
 import { isEngineDef } from '../engine/EngineCatalogue.js';
 import { lfVersionProblem } from './engine/lfVersionProblem.js';
 import { serializationVersionOf } from './engine/serializationVersion.js';
-import { isEngineTransaction, prepareOnEngine, rebuildOnEngine } from './engineInteractive.js';
+import { interactiveTransactionSeed, isEngineTransaction, prepareOnEngine, rebuildOnEngine } from './engineInteractive.js';
 import { hashingDetails, hashPreparedTransaction, type HashingScheme } from './preparedTransactionHash.js';
-import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, interactiveContractIds, LF_VERSION, millisOf } from './preparedTransaction.js';
+import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, LF_VERSION, millisOf } from './preparedTransaction.js';
 import { partyKeyOf, signatureProblem } from './signingKeys.js';
 import { tallySignatures } from './tallySignatures.js';
 import { combinedTopologyHash, decodeTopologyTransaction, externalPartyTransactions, readOnboarding, topologyTransactionHash } from './topology.js';
@@ -246,7 +246,12 @@ export class InteractiveSubmission {
       const engine = prepareOnEngine(this.ledger, submission, onEngine, { transactionUuid, now, ...(maxRecordTime === undefined ? {} : { maxRecordTime }) });
       return engine.ok ? ok(this.#prepared(engine.value.prepared, scheme.value, submission.actAs, req)) : engine;
     }
-    const interpreted = this.ledger.interpretValidated(submission, interactiveContractIds(config.participantId, transactionUuid));
+    // Seeded as the engine seeds a transaction (contract-id.rst): the prepared transaction shows each
+    // node's seed, and each create's contract id is derived from its seed, stakeholders and the
+    // preparation time, which is the ledger time interpreted at.
+    const preparationTime = BigInt(Math.trunc(Math.max(now, submission.minLedgerTimeMs ?? 0))) * 1000n;
+    const seeding = { transactionSeed: interactiveTransactionSeed(this.ledger, transactionUuid, preparationTime), preparationTime };
+    const interpreted = this.ledger.interpretValidated(submission, { seeding, now });
     if (!interpreted.ok) return interpreted;
     const p = interpreted.value;
     const prepared = buildPreparedTransaction(
@@ -421,8 +426,12 @@ export class InteractiveSubmission {
         config: ledger.config,
         interner: this.#interner,
         isKnownParty: (p) => ledger.isKnownParty(p),
-        nextContractId: interactiveContractIds(ledger.config.participantId, meta.transactionUuid),
+        nextContractId: () => {
+          throw new Error('a seeded interpretation derives its contract ids from its node seeds');
+        },
         nextTransactionSeed: () => ledger.nextTransactionSeed(),
+        // The seeds and ids of the prepare: its UUID and signed preparation time derive them again.
+        seeding: { transactionSeed: interactiveTransactionSeed(ledger, meta.transactionUuid, meta.preparationTime), preparationTime: meta.preparationTime },
       },
       sub,
       ledgerTime,

@@ -30,8 +30,12 @@ type R<T> = Result<T, LedgerError>;
 
 const micros = (ms: number): bigint => BigInt(Math.trunc(ms)) * 1000n;
 
-/** The engine's transaction seed of an interactive transaction: execute derives it again from the UUID and the signed preparation time. */
-function transactionSeedOf(ledger: Ledger, transactionUuid: string, preparationTime: bigint): Uint8Array {
+/**
+ * The transaction seed of an interactive transaction (the engine's, and the built-in models' since
+ * their prepared transactions show node seeds too): execute derives it again from the UUID and the
+ * signed preparation time.
+ */
+export function interactiveTransactionSeed(ledger: Pick<Ledger, 'config'>, transactionUuid: string, preparationTime: bigint): Uint8Array {
   const { config } = ledger;
   // The blob key is the participant's own secret (kept with a durable store), so clients cannot predict the seed.
   const submissionSeed = submissionSeedOf(Buffer.from(config.blobKey).toString('hex'), transactionUuid);
@@ -96,7 +100,7 @@ export interface EnginePrepareFacts {
 export function prepareOnEngine(ledger: Ledger, submission: ValidatedSubmission, commands: readonly EngineCommand[], facts: EnginePrepareFacts): R<{ readonly prepared: PreparedTransaction; readonly run: CoreRun }> {
   const { config } = ledger;
   const at = micros(Math.max(facts.now ?? config.clock.now(), submission.minLedgerTimeMs ?? 0));
-  const run = ledger.runEngine(submission, commands, { transactionSeed: transactionSeedOf(ledger, facts.transactionUuid, at), preparationTime: at, ledgerTime: at });
+  const run = ledger.runEngine(submission, commands, { transactionSeed: interactiveTransactionSeed(ledger, facts.transactionUuid, at), preparationTime: at, ledgerTime: at });
   if (!run.ok) return run;
   const p = run.value.prepared;
   const encoded = preparedTransactionOfEngine({
@@ -150,7 +154,7 @@ export function rebuildOnEngine(ledger: Ledger, tx: PreparedTransaction, scheme:
     core = unknown !== undefined ? { ok: false, error: unknown } : ledger.runEngine(
       { ...sub, actAs: [...actAs] },
       updates.map((update) => ({ update, resultType: undefined })),
-      { transactionSeed: transactionSeedOf(ledger, transactionUuid, preparationTime), preparationTime, ledgerTime: micros(ledgerTimeMs) },
+      { transactionSeed: interactiveTransactionSeed(ledger, transactionUuid, preparationTime), preparationTime, ledgerTime: micros(ledgerTimeMs) },
     );
     if (core.ok) return { ok: true, result: core.value.results[0] ?? UNIT, transaction: core.value.transaction, steps: 0, readsLedgerTime: core.value.prepared.dependsOnTime };
     // The core already turned the engine's failure into the participant's error: kept in `core`, answered below.

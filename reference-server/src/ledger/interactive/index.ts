@@ -2,7 +2,7 @@
 export { InteractiveSubmission, interactiveSubmissionOf } from './InteractiveSubmission.js';
 export { partyKeyOf, signatureProblem } from './signingKeys.js';
 export type { KeyAlgorithm, PartyKey } from './signingKeys.js';
-export { decodePreparedTransaction, encodePreparedTransaction, buildPreparedTransaction, commandsOf, interactiveContractIds } from './preparedTransaction.js';
+export { decodePreparedTransaction, encodePreparedTransaction, buildPreparedTransaction, commandsOf } from './preparedTransaction.js';
 export { hashPreparedTransaction, hashingDetails, UnhashableTransaction } from './preparedTransactionHash.js';
 export type { HashingScheme } from './preparedTransactionHash.js';
 export { canonicalText } from './canonicalText.js';

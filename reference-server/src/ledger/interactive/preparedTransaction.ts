@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   PreparedTransaction,
   type Create,
@@ -42,18 +41,6 @@ export interface PreparationFacts {
 const micros = (ms: number): bigint => BigInt(Math.trunc(ms)) * 1000n;
 /** ms of a microsecond count (floor). */
 export const millisOf = (us: bigint): number => Number((us - (((us % 1000n) + 1000n) % 1000n)) / 1000n);
-
-/**
- * Contract ids of an interactive transaction are derived from its UUID and the order of its
- * creates, so the participant can re-derive them at execution instead of taking the signer's word.
- */
-export function interactiveContractIds(participantId: string, transactionUuid: string): (seed: string) => string {
-  let n = 0;
-  return () => '00' + createHash('sha256').update(`interactive|${participantId}|${transactionUuid}|${n++}`).digest('hex');
-}
-
-/** The node seed of node `nodeId`: derived, like the contract ids, from the transaction UUID. */
-const nodeSeed = (transactionUuid: string, nodeId: number): Uint8Array => createHash('sha256').update(`seed|${transactionUuid}|${nodeId}`).digest();
 
 const sorted = (xs: readonly string[]): string[] => [...new Set(xs)].sort();
 
@@ -151,10 +138,17 @@ export function buildPreparedTransaction(p: Interpreted, facts: PreparationFacts
       version: LF_VERSION,
       roots: childrenOf(p.nodes, -1).map(String),
       nodes,
-      nodeSeeds: p.nodes.map((n) => ({ nodeId: n.nodeId, seed: nodeSeed(facts.transactionUuid, n.nodeId) })),
+      nodeSeeds: p.nodes.map((n) => ({ nodeId: n.nodeId, seed: seedOf(p, n.nodeId) })),
     },
     metadata,
   };
+}
+
+/** A node's seed from the seeded interpretation (contract-id.rst): a prepared transaction shows the seeds its contract ids derive from. */
+function seedOf(p: Interpreted, nodeId: number): Uint8Array {
+  const seed = p.nodeSeeds?.get(nodeId);
+  if (seed === undefined) throw new Error(`node ${nodeId} of a prepared transaction has no seed: interpret it with seeding`);
+  return seed;
 }
 
 export const encodePreparedTransaction = (p: PreparedTransaction): string => Buffer.from(PreparedTransaction.toBinary(p, { writeUnknownFields: false })).toString('base64');
