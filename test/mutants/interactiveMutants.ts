@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import { hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/preparedTransactionHash.js';
 import type { Mutant } from './mutants.js';
 import { jsonResponse, parse, pathOf, type ProxyRequest } from './mutantProxy.js';
 
@@ -20,6 +22,22 @@ export const INTERACTIVE_MUTANTS: readonly Mutant[] = [
         if (!isObject(v) || typeof v.preparedTransaction !== 'string') return res;
         const hash = createHash('sha256').update(Buffer.from(v.preparedTransaction, 'base64')).digest('base64');
         return { ...res, body: JSON.stringify({ ...v, preparedTransactionHash: hash }) };
+      },
+    },
+  },
+  {
+    name: 'prepared-seeds-not-deriving-ids',
+    description: "prepare shows node seeds its contract ids do not derive from (seeds of its own invention, as the reference's built-in models once had), the V2 hash recomputed so the answer is self-consistent",
+    caughtBy: 'ledger.interactive.contract-ids-from-node-seeds',
+    fault: {
+      response(req, res) {
+        if (!isPost(req, '/v2/interactive-submission/prepare') || res.status !== 200) return res;
+        const v = parse(res.body);
+        if (!isObject(v) || typeof v.preparedTransaction !== 'string') return res;
+        const p = PreparedTransaction.fromBinary(Buffer.from(v.preparedTransaction, 'base64'));
+        for (const s of p.transaction?.nodeSeeds ?? []) s.seed = createHash('sha256').update(`seed|${s.nodeId}|${v.preparedTransaction.slice(0, 32)}`).digest();
+        const preparedTransaction = Buffer.from(PreparedTransaction.toBinary(p)).toString('base64');
+        return { ...res, body: JSON.stringify({ ...v, preparedTransaction, preparedTransactionHash: hashPreparedTransaction(p, 2).toString('base64') }) };
       },
     },
   },

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { activeContracts, ledgerEnd } from './support/ledger.js';
@@ -58,6 +59,31 @@ const EDITS: readonly { what: string; edit: (p: PreparedTransaction) => boolean 
   },
 ];
 
+/**
+ * A V1 contract id's discriminator as the Daml engine derives it (contract-id.rst; Daml's
+ * `Hash.deriveContractDiscriminator`): HMAC-SHA256 keyed by the create's node seed over the
+ * submission time in µs (8 bytes, big-endian), then the stakeholders as a set: their count (4
+ * bytes), then each, sorted as Java sorts strings (UTF-16 code units, as JavaScript's sort), as
+ * its UTF-8 length (4 bytes) and bytes. Computed here with node:crypto, not the engine's code.
+ */
+export function v1Discriminator(nodeSeed: Uint8Array, submissionTimeMicros: bigint, stakeholders: readonly string[]): string {
+  const sorted = [...new Set(stakeholders)].sort();
+  const time = Buffer.alloc(12);
+  time.writeBigInt64BE(submissionTimeMicros, 0);
+  time.writeInt32BE(sorted.length, 8);
+  const parts = [time];
+  for (const party of sorted) {
+    const bytes = Buffer.from(party, 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(bytes.length, 0);
+    parts.push(length, bytes);
+  }
+  return createHmac('sha256', nodeSeed).update(Buffer.concat(parts)).digest('hex');
+}
+
+/** A V1 contract id (version byte 00, a 32-byte discriminator, any suffix): the ids contract-id.rst derives. */
+const V1_ID = /^00([0-9a-f]{64})(?:[0-9a-f]{2})*$/;
+
 export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.interactive.prepared-transaction-hash',
@@ -79,6 +105,46 @@ export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
       const recomputed = await hashPreparedTransaction(tx, 'hex');
       const answered = prepared.hash.toString('hex');
       if (recomputed !== answered) ctx.fail(`preparedTransactionHash is ${answered}; the V2 hash recomputed over the prepared transaction is ${recomputed}`, prepared.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.interactive.contract-ids-from-node-seeds',
+    title: "Each create of a prepared transaction has a node seed, and its V1 contract id's discriminator is HMAC-SHA256 of that seed, the preparation time and the stakeholders",
+    operationId: LedgerOp.prepare,
+    level: 'MUST',
+    kind: 'example',
+    specRef: 'Daml-LF contract-id.rst, "Contract ID Scheme V1" and "Node seeds"; the seeds are part of the prepared transaction the party signs (hashing scheme V2), and the confirming participants re-derive the ids from them',
+    requires: { writes: true },
+    async run(ctx) {
+      needInteractive(ctx);
+      const ext = await externalParty(ctx);
+      const prepared = await prepare(ctx, ext);
+      const tx = decoded(ctx, prepared.preparedTransaction, prepared.exchange);
+      const preparationTime = tx.metadata?.preparationTime;
+      if (preparationTime === undefined) return ctx.fail('the decoded PreparedTransaction has no metadata.preparationTime', prepared.exchange);
+      const seeds = new Map((tx.transaction?.nodeSeeds ?? []).map((s) => [String(s.nodeId), s.seed]));
+      let judged = 0;
+      for (const n of tx.transaction?.nodes ?? []) {
+        if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'create') continue;
+        const create = n.versionedNode.v1.nodeType.create;
+        const v1 = V1_ID.exec(create.contractId);
+        // Another scheme's ids (a later contract-id version) derive otherwise: not judged here.
+        if (v1 === null) continue;
+        const seed = seeds.get(n.nodeId);
+        if (seed === undefined || seed.length !== 32) {
+          return ctx.fail(`create node ${n.nodeId} (contract ${create.contractId}) has no 32-byte seed in transaction.nodeSeeds: nothing the party signs derives its contract id`, prepared.exchange);
+        }
+        const expected = v1Discriminator(seed, preparationTime, [...create.signatories, ...create.stakeholders]);
+        if (v1[1] !== expected) {
+          ctx.fail(
+            `create node ${n.nodeId}: contract id ${create.contractId} has discriminator ${v1[1]}; HMAC-SHA256 of its node seed ${Buffer.from(seed).toString('hex')}, ` +
+              `the preparation time ${preparationTime} µs and the stakeholders [${create.stakeholders.join(', ')}] is ${expected}`,
+            prepared.exchange,
+          );
+        }
+        judged++;
+      }
+      if (judged === 0) ctx.skip('the prepared transaction holds no create node with a V1 contract id (00 followed by a 32-byte discriminator)');
     },
   }),
   check({

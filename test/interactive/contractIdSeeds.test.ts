@@ -1,0 +1,116 @@
+/**
+ * A prepared transaction's contract ids derive from its node seeds as a participant's engine
+ * derives them (contract-id.rst): on the built-in models and on uploaded packages alike. Judged
+ * with the suite's own derivation (`v1Discriminator`, node:crypto), the seeds of an exercise's
+ * children from the exercise's seed; and the commit keeps the prepared ids.
+ */
+import { createHmac } from 'node:crypto';
+import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { v1Discriminator } from '../../conformance/src/checks/ledgerInteractiveEncoding.js';
+import { interactiveSubmissionOf, type InteractiveSubmission } from '../../reference-server/src/ledger/interactive/index.js';
+import { createLedger, type Ledger } from '../../reference-server/src/ledger/index.js';
+import { buildSamplePackage } from '../../reference-server/src/ledger/templates/samplePackage.js';
+import { must } from '../ledger/helpers.js';
+import { ASSET, freshId } from './support/externalParties.js';
+import { newKey, signHash, type TestKey } from './support/keys.js';
+
+/** The built-in sample templates' Asset, and the same Daml as an uploaded package (run by the engine). */
+const ENGINE_ASSET = '#seeded-samples:Sample.Asset:Asset';
+
+let ledger: Ledger;
+let service: InteractiveSubmission;
+let key: TestKey;
+let ext: string;
+
+beforeEach(() => {
+  ledger = createLedger();
+  must(ledger.uploadDar(buildSamplePackage({ name: 'seeded-samples', account: false }).dar(), { synchronizerId: ledger.config.synchronizers[0]!.id }));
+  service = interactiveSubmissionOf(ledger);
+  key = newKey('ed25519');
+  ext = must(ledger.allocateExternalParty('ext', key.publicKey)).party;
+  must(ledger.createUser({ user: { id: 'wallet', isDeactivated: false, identityProviderId: '' }, rights: [{ kind: { CanActAs: { value: { party: ext } } } }] }));
+});
+
+interface Prepared {
+  readonly preparedTransaction: string;
+  readonly preparedTransactionHash: string;
+}
+
+function prepare(commands: unknown[]): Prepared {
+  return must(service.prepare({ userId: 'wallet', commandId: freshId('prep'), commands, actAs: [ext], readAs: [], disclosedContracts: [], packageIdSelectionPreference: [], verboseHashing: false } as never));
+}
+
+/** Executes and answers the ids of the contracts the committed transaction created, in node order. */
+function executeCreated(p: Prepared): string[] {
+  const r = must(service.executeAndWaitForTransaction({
+    preparedTransaction: p.preparedTransaction,
+    hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+    submissionId: freshId('sub'),
+    userId: 'wallet',
+    deduplicationPeriod: { Empty: {} },
+    partySignatures: { signatures: [{ party: ext, signatures: [signHash(key, p.preparedTransactionHash)] }] },
+    transactionFormat: { eventFormat: { filtersByParty: { [ext]: {} }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+  } as never));
+  return (r.transaction.events as Record<string, { contractId: string }>[]).flatMap((e) => (e.CreatedEvent ? [e.CreatedEvent.contractId] : []));
+}
+
+/**
+ * Judges a prepared transaction: every create's id is 00 and the discriminator of its seed, the
+ * preparation time and its stakeholders; every child of an exercise with a seed has the seed
+ * HMAC-SHA256(exercise seed, its index as 4 bytes). Answers the prepared create ids in node order.
+ */
+function judged(p: Prepared): string[] {
+  const tx = PreparedTransaction.fromBinary(Buffer.from(p.preparedTransaction, 'base64'));
+  const seeds = new Map(tx.transaction!.nodeSeeds.map((s) => [String(s.nodeId), Buffer.from(s.seed)]));
+  const ids: string[] = [];
+  for (const n of tx.transaction!.nodes) {
+    if (n.versionedNode.oneofKind !== 'v1') continue;
+    const t = n.versionedNode.v1.nodeType;
+    const seed = seeds.get(n.nodeId);
+    if (t.oneofKind === 'create') {
+      expect(seed, `create node ${n.nodeId} has a seed`).toBeDefined();
+      expect(t.create.contractId).toBe(`00${v1Discriminator(seed!, tx.metadata!.preparationTime, t.create.stakeholders)}`);
+      ids.push(t.create.contractId);
+    }
+    if (t.oneofKind === 'exercise') {
+      expect(seed, `exercise node ${n.nodeId} has a seed`).toBeDefined();
+      t.exercise.children.forEach((child, index) => {
+        const childSeed = seeds.get(child);
+        if (childSeed === undefined) return; // a fetch takes an index but keeps no seed
+        const i = Buffer.alloc(4);
+        i.writeInt32BE(index, 0);
+        expect(childSeed.toString('hex'), `seed of child ${index} of exercise node ${n.nodeId}`).toBe(createHmac('sha256', seed!).update(i).digest('hex'));
+      });
+    }
+  }
+  return ids;
+}
+
+describe.each([
+  ['the built-in models', ASSET],
+  ['an uploaded package (the engine)', ENGINE_ASSET],
+])('contract ids from node seeds: %s', (_, template) => {
+  const create = (amount: string) => ({ CreateCommand: { templateId: template, createArguments: { issuer: ext, owner: ext, amount, observers: null } } });
+
+  it("a create's contract id is derived from its seed, and the commit keeps it", () => {
+    const p = prepare([create('5.0')]);
+    const ids = judged(p);
+    expect(ids).toHaveLength(1);
+    expect(executeCreated(p)).toEqual(ids);
+  });
+
+  it("the two creates of a Split: their seeds derive from the exercise's, their ids from their seeds", () => {
+    const [asset] = executeCreated(prepare([create('10.0')]));
+    const p = prepare([{ ExerciseCommand: { templateId: template, contractId: asset, choice: 'Split', choiceArgument: { splitAmount: '4.0' } } }]);
+    const ids = judged(p);
+    expect(ids).toHaveLength(2);
+    expect(executeCreated(p)).toEqual(ids);
+  });
+
+  it('two prepares of the same commands derive other seeds and ids (each transaction is seeded afresh)', () => {
+    const a = judged(prepare([create('5.0')]));
+    const b = judged(prepare([create('5.0')]));
+    expect(a[0]).not.toBe(b[0]);
+  });
+});
