@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { v1Discriminator } from '../../conformance/src/checks/ledgerInteractiveEncoding.js';
+import { judgeContractIdSeeds, v1Discriminator, v2LocalPrefix } from '../../conformance/src/checks/ledgerInteractiveEncoding.js';
 import { interactiveSubmissionOf, type InteractiveSubmission } from '../../reference-server/src/ledger/interactive/index.js';
 import { createLedger, type Ledger } from '../../reference-server/src/ledger/index.js';
 import { buildSamplePackage } from '../../reference-server/src/ledger/templates/samplePackage.js';
@@ -112,5 +112,52 @@ describe.each([
     const a = judged(prepare([create('5.0')]));
     const b = judged(prepare([create('5.0')]));
     expect(a[0]).not.toBe(b[0]);
+  });
+});
+
+describe("the suite's judgement of a prepared transaction's contract ids (ledger.interactive.contract-ids-from-node-seeds)", () => {
+  const decoded = () => PreparedTransaction.fromBinary(Buffer.from(prepare([{ CreateCommand: { templateId: ASSET, createArguments: { issuer: ext, owner: ext, amount: '5.0', observers: null } } }]).preparedTransaction, 'base64'));
+  const createOf = (tx: PreparedTransaction) => {
+    const t = tx.transaction!.nodes[0]!.versionedNode;
+    if (t.oneofKind !== 'v1' || t.v1.nodeType.oneofKind !== 'create') throw new Error('the first node is a create');
+    return t.v1.nodeType.create;
+  };
+
+  it('passes V1 ids derived from their seeds, suffixed or not', () => {
+    const tx = decoded();
+    expect(judgeContractIdSeeds(tx)).toEqual({ judged: 1 });
+    createOf(tx).contractId += 'ca1220' + 'ab'.repeat(32);
+    expect(judgeContractIdSeeds(tx)).toEqual({ judged: 1 });
+  });
+
+  it('fails a V1 id whose seed, preparation time or stakeholders derive another discriminator, and a create without a seed', () => {
+    const seed = decoded();
+    seed.transaction!.nodeSeeds[0]!.seed = new Uint8Array(32).fill(7);
+    expect(judgeContractIdSeeds(seed).problem).toMatch(/^create node 0: V1 contract id 00[0-9a-f]{64} does not begin with 00 and HMAC-SHA256 of its node seed 0707/);
+    const time = decoded();
+    time.metadata!.preparationTime += 1n;
+    expect(judgeContractIdSeeds(time).problem).toMatch(/V1 contract id/);
+    const stakeholders = decoded();
+    createOf(stakeholders).stakeholders.push('someone::1220' + 'ef'.repeat(32));
+    expect(judgeContractIdSeeds(stakeholders).problem).toMatch(/V1 contract id/);
+    const unseeded = decoded();
+    unseeded.transaction!.nodeSeeds = [];
+    expect(judgeContractIdSeeds(unseeded).problem).toMatch(/has no 32-byte seed in transaction.nodeSeeds/);
+  });
+
+  it('judges V2 ids by their time prefix and shortened seed, and leaves other schemes alone', () => {
+    const tx = decoded();
+    const seed = tx.transaction!.nodeSeeds[0]!.seed;
+    const local = v2LocalPrefix(seed, tx.metadata!.preparationTime);
+    // The time prefix counts 286,981 µs steps from 0001-01-01: 2026 is about 2.2 * 10^11 of them.
+    expect(local).toMatch(/^01[0-9a-f]{10}[0-9a-f]{14}$/);
+    expect(Number.parseInt(local.slice(2, 12), 16)).toBe(Number((tx.metadata!.preparationTime + 62_135_596_800_000_000n) / 286_981n));
+    expect(local.slice(12)).toBe(Buffer.from(seed.subarray(0, 7)).toString('hex'));
+    createOf(tx).contractId = `${local}80${'cd'.repeat(20)}`;
+    expect(judgeContractIdSeeds(tx)).toEqual({ judged: 1 });
+    tx.metadata!.preparationTime += 300_000n;
+    expect(judgeContractIdSeeds(tx).problem).toMatch(/V2 contract id .* does not begin with 01, the time prefix/);
+    createOf(tx).contractId = `02${'ab'.repeat(40)}`;
+    expect(judgeContractIdSeeds(tx)).toEqual({ judged: 0 });
   });
 });

@@ -81,8 +81,63 @@ export function v1Discriminator(nodeSeed: Uint8Array, submissionTimeMicros: bigi
   return createHmac('sha256', nodeSeed).update(Buffer.concat(parts)).digest('hex');
 }
 
-/** A V1 contract id (version byte 00, a 32-byte discriminator, any suffix): the ids contract-id.rst derives. */
-const V1_ID = /^00([0-9a-f]{64})(?:[0-9a-f]{2})*$/;
+/** Microseconds from 0001-01-01T00:00:00Z to the Unix epoch: V2 ids count the preparation time from the former. */
+const MICROS_0001_TO_EPOCH = 62_135_596_800_000_000n;
+/** The resolution of a V2 id's time prefix (contract-id.rst, "Time prefix"). */
+const TIME_PREFIX_MICROS = 286_981n;
+
+/** A V2 contract id's local part (contract-id.rst, "Contract ID Scheme V2"): 01, the time prefix (5 bytes), the node seed's first 7 bytes. */
+export function v2LocalPrefix(nodeSeed: Uint8Array, preparationTimeMicros: bigint): string {
+  const prefix = (preparationTimeMicros + MICROS_0001_TO_EPOCH) / TIME_PREFIX_MICROS;
+  return `01${prefix.toString(16).padStart(10, '0')}${Buffer.from(nodeSeed.subarray(0, 7)).toString('hex')}`;
+}
+
+/** What the contract ids of a prepared transaction's creates were judged against their node seeds (contract-id.rst). */
+export interface SeedJudgement {
+  /** Creates whose id's scheme (V1 or V2) was judged. */
+  readonly judged: number;
+  /** The first create whose id does not derive from its seed, said as a failure. */
+  readonly problem?: string;
+}
+
+/**
+ * Judges each create of `tx`: it has a 32-byte node seed, and its contract id is what its seed
+ * derives under the id's scheme: V1 (00, the discriminator, any suffix) or V2 (01, the time
+ * prefix and the seed's first 7 bytes, any suffix). Ids of another scheme are not judged.
+ */
+export function judgeContractIdSeeds(tx: PreparedTransaction): SeedJudgement {
+  const preparationTime = tx.metadata?.preparationTime;
+  if (preparationTime === undefined) return { judged: 0, problem: 'the decoded PreparedTransaction has no metadata.preparationTime' };
+  const seeds = new Map((tx.transaction?.nodeSeeds ?? []).map((s) => [String(s.nodeId), s.seed]));
+  let judged = 0;
+  for (const n of tx.transaction?.nodes ?? []) {
+    if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'create') continue;
+    const { contractId, signatories, stakeholders } = n.versionedNode.v1.nodeType.create;
+    const scheme = /^0[01]/.exec(contractId)?.[0];
+    if (scheme === undefined) continue;
+    const seed = seeds.get(n.nodeId);
+    if (seed === undefined || seed.length !== 32) {
+      return { judged, problem: `create node ${n.nodeId} (contract ${contractId}) has no 32-byte seed in transaction.nodeSeeds: nothing the party signs derives its contract id` };
+    }
+    const seedHex = Buffer.from(seed).toString('hex');
+    if (scheme === '00') {
+      const expected = `00${v1Discriminator(seed, preparationTime, [...signatories, ...stakeholders])}`;
+      if (!contractId.startsWith(expected)) {
+        return {
+          judged,
+          problem: `create node ${n.nodeId}: V1 contract id ${contractId} does not begin with 00 and HMAC-SHA256 of its node seed ${seedHex}, the preparation time ${preparationTime} µs and the stakeholders [${stakeholders.join(', ')}]: ${expected}`,
+        };
+      }
+    } else {
+      const expected = v2LocalPrefix(seed, preparationTime);
+      if (!contractId.startsWith(expected)) {
+        return { judged, problem: `create node ${n.nodeId}: V2 contract id ${contractId} does not begin with 01, the time prefix of the preparation time ${preparationTime} µs and the first 7 bytes of its node seed ${seedHex}: ${expected}` };
+      }
+    }
+    judged++;
+  }
+  return { judged };
+}
 
 export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
   check({
@@ -109,42 +164,20 @@ export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.interactive.contract-ids-from-node-seeds',
-    title: "Each create of a prepared transaction has a node seed, and its V1 contract id's discriminator is HMAC-SHA256 of that seed, the preparation time and the stakeholders",
+    title: "Each create of a prepared transaction has a node seed its contract id derives from: V1's discriminator is HMAC-SHA256 of the seed, the preparation time and the stakeholders; V2's local part is the time prefix and the seed's first 7 bytes",
     operationId: LedgerOp.prepare,
     level: 'MUST',
     kind: 'example',
-    specRef: 'Daml-LF contract-id.rst, "Contract ID Scheme V1" and "Node seeds"; the seeds are part of the prepared transaction the party signs (hashing scheme V2), and the confirming participants re-derive the ids from them',
+    specRef: 'Daml-LF contract-id.rst, "Contract ID Scheme V1", "Contract ID Scheme V2" and "Node seeds"; the seeds are part of the prepared transaction the party signs (hashing scheme V2), and the confirming participants re-derive the ids from them',
     requires: { writes: true },
     async run(ctx) {
       needInteractive(ctx);
       const ext = await externalParty(ctx);
       const prepared = await prepare(ctx, ext);
       const tx = decoded(ctx, prepared.preparedTransaction, prepared.exchange);
-      const preparationTime = tx.metadata?.preparationTime;
-      if (preparationTime === undefined) return ctx.fail('the decoded PreparedTransaction has no metadata.preparationTime', prepared.exchange);
-      const seeds = new Map((tx.transaction?.nodeSeeds ?? []).map((s) => [String(s.nodeId), s.seed]));
-      let judged = 0;
-      for (const n of tx.transaction?.nodes ?? []) {
-        if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'create') continue;
-        const create = n.versionedNode.v1.nodeType.create;
-        const v1 = V1_ID.exec(create.contractId);
-        // Another scheme's ids (a later contract-id version) derive otherwise: not judged here.
-        if (v1 === null) continue;
-        const seed = seeds.get(n.nodeId);
-        if (seed === undefined || seed.length !== 32) {
-          return ctx.fail(`create node ${n.nodeId} (contract ${create.contractId}) has no 32-byte seed in transaction.nodeSeeds: nothing the party signs derives its contract id`, prepared.exchange);
-        }
-        const expected = v1Discriminator(seed, preparationTime, [...create.signatories, ...create.stakeholders]);
-        if (v1[1] !== expected) {
-          ctx.fail(
-            `create node ${n.nodeId}: contract id ${create.contractId} has discriminator ${v1[1]}; HMAC-SHA256 of its node seed ${Buffer.from(seed).toString('hex')}, ` +
-              `the preparation time ${preparationTime} µs and the stakeholders [${create.stakeholders.join(', ')}] is ${expected}`,
-            prepared.exchange,
-          );
-        }
-        judged++;
-      }
-      if (judged === 0) ctx.skip('the prepared transaction holds no create node with a V1 contract id (00 followed by a 32-byte discriminator)');
+      const { judged, problem } = judgeContractIdSeeds(tx);
+      if (problem !== undefined) ctx.fail(problem, prepared.exchange);
+      if (judged === 0) ctx.skip('the prepared transaction holds no create node with a V1 (00…) or V2 (01…) contract id');
     },
   }),
   check({
