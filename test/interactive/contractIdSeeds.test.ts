@@ -145,6 +145,19 @@ describe("the suite's judgement of a prepared transaction's contract ids (ledger
     expect(judgeContractIdSeeds(unseeded).problem).toMatch(/has no 32-byte seed in transaction.nodeSeeds/);
   });
 
+  it("fails an exercise's child whose seed is not derived from the exercise's, though its own id derives from it", () => {
+    const [asset] = executeCreated(prepare([{ CreateCommand: { templateId: ASSET, createArguments: { issuer: ext, owner: ext, amount: '10.0', observers: null } } }]));
+    const tx = PreparedTransaction.fromBinary(Buffer.from(prepare([{ ExerciseCommand: { templateId: ASSET, contractId: asset, choice: 'Split', choiceArgument: { splitAmount: '4.0' } } }]).preparedTransaction, 'base64'));
+    expect(judgeContractIdSeeds(tx)).toEqual({ judged: 2 });
+    // The second create gets a seed of its own choosing, and the id that seed derives.
+    const second = tx.transaction!.nodes[2]!.versionedNode;
+    if (second.oneofKind !== 'v1' || second.v1.nodeType.oneofKind !== 'create') throw new Error('node 2 is the second create');
+    const invented = new Uint8Array(32).fill(9);
+    tx.transaction!.nodeSeeds.find((x) => x.nodeId === 2)!.seed = invented;
+    second.v1.nodeType.create.contractId = `00${v1Discriminator(invented, tx.metadata!.preparationTime, second.v1.nodeType.create.stakeholders)}`;
+    expect(judgeContractIdSeeds(tx).problem).toMatch(/^node 2, action child 1 of exercise node 0, has seed 0909/);
+  });
+
   it('judges V2 ids by their time prefix and shortened seed, and leaves other schemes alone', () => {
     const tx = decoded();
     const seed = tx.transaction!.nodeSeeds[0]!.seed;

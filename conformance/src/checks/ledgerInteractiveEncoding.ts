@@ -136,7 +136,49 @@ export function judgeContractIdSeeds(tx: PreparedTransaction): SeedJudgement {
     }
     judged++;
   }
-  return { judged };
+  const children = childSeedProblem(tx, seeds);
+  return children === undefined ? { judged } : { judged, problem: children };
+}
+
+/**
+ * The first child of an exercise whose seed is not HMAC-SHA256 of the exercise's seed and the
+ * child's index (4 bytes, big-endian), as the engine seeds action nodes (contract-id.rst, "Node
+ * seeds"): every action child (create, exercise, fetch) takes the next index; a rollback node
+ * takes none, its children going on with the enclosing exercise's indices.
+ */
+function childSeedProblem(tx: PreparedTransaction, seeds: ReadonlyMap<string, Uint8Array>): string | undefined {
+  const nodes = new Map((tx.transaction?.nodes ?? []).map((n) => [n.nodeId, n]));
+  const kindOf = (id: string) => {
+    const n = nodes.get(id);
+    return n?.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType : undefined;
+  };
+  for (const [id] of nodes) {
+    const t = kindOf(id);
+    const parentSeed = seeds.get(id);
+    if (t?.oneofKind !== 'exercise' || parentSeed === undefined) continue;
+    let index = 0;
+    // Children in order, rollback nodes opened in place (an explicit stack: rollbacks may nest).
+    const pending = [...t.exercise.children].reverse();
+    while (pending.length > 0) {
+      const child = pending.pop()!;
+      const c = kindOf(child);
+      if (c === undefined) continue;
+      if (c.oneofKind === 'rollback') {
+        for (let i = c.rollback.children.length - 1; i >= 0; i--) pending.push(c.rollback.children[i]!);
+        continue;
+      }
+      const seed = seeds.get(child);
+      if (seed !== undefined) {
+        const at = Buffer.alloc(4);
+        at.writeInt32BE(index, 0);
+        const expected = createHmac('sha256', parentSeed).update(at).digest('hex');
+        const got = Buffer.from(seed).toString('hex');
+        if (got !== expected) return `node ${child}, action child ${index} of exercise node ${id}, has seed ${got}; HMAC-SHA256 of the exercise's seed and ${index} is ${expected}`;
+      }
+      index++;
+    }
+  }
+  return undefined;
 }
 
 export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
@@ -164,7 +206,7 @@ export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.interactive.contract-ids-from-node-seeds',
-    title: "Each create of a prepared transaction has a node seed its contract id derives from: V1's discriminator is HMAC-SHA256 of the seed, the preparation time and the stakeholders; V2's local part is the time prefix and the seed's first 7 bytes",
+    title: "Each create of a prepared transaction has a node seed its contract id derives from (V1: HMAC-SHA256 of the seed, the preparation time and the stakeholders; V2: the time prefix and the seed's first 7 bytes), and an exercise's children have the seeds its own derives",
     operationId: LedgerOp.prepare,
     level: 'MUST',
     kind: 'example',
