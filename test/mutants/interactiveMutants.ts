@@ -42,6 +42,26 @@ export const INTERACTIVE_MUTANTS: readonly Mutant[] = [
     },
   },
   {
+    name: 'execute-commits-other-ids',
+    description: "executeAndWaitForTransaction answers created contracts under ids of the participant's own making, not the prepared ones the party signed",
+    caughtBy: 'ledger.interactive.contract-ids-from-node-seeds',
+    fault: {
+      response(req, res) {
+        if (!isPost(req, '/v2/interactive-submission/executeAndWaitForTransaction') || res.status !== 200) return res;
+        const v = parse(res.body);
+        if (!isObject(v)) return res;
+        const tx = isObject(v.transaction) ? v.transaction : undefined;
+        if (tx === undefined || !Array.isArray(tx.events)) return res;
+        const flip = (id: string) => `${id.slice(0, 10)}${id[10] === 'a' ? 'b' : 'a'}${id.slice(11)}`;
+        const events = tx.events.map((e) => {
+          const created = isObject(e) && isObject(e.CreatedEvent) ? e.CreatedEvent : undefined;
+          return created !== undefined && typeof created.contractId === 'string' ? { CreatedEvent: { ...created, contractId: flip(created.contractId) } } : e;
+        });
+        return { ...res, body: JSON.stringify({ ...v, transaction: { ...tx, events } }) };
+      },
+    },
+  },
+  {
     name: 'execute-trusts-signer-edits',
     description: 'execute checks the signatures only: what the signer edited and signed anew (contract ids, preparation and ledger times) commits',
     caughtBy: 'ledger.interactive.edited-resigned-rejected',

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { activeContracts, ledgerEnd } from './support/ledger.js';
-import { responseOf } from './support/expect.js';
+import { expectStatus, isObject, objectBody, responseOf } from './support/expect.js';
 import { executeBody, externalParty, needInteractive, prepare, signature } from './ledgerInteractive.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
@@ -90,6 +90,17 @@ const TIME_PREFIX_MICROS = 286_981n;
 export function v2LocalPrefix(nodeSeed: Uint8Array, preparationTimeMicros: bigint): string {
   const prefix = (preparationTimeMicros + MICROS_0001_TO_EPOCH) / TIME_PREFIX_MICROS;
   return `01${prefix.toString(16).padStart(10, '0')}${Buffer.from(nodeSeed.subarray(0, 7)).toString('hex')}`;
+}
+
+/**
+ * The part of a contract id its creating node's seed decides (contract-id.rst): V1's version byte
+ * and discriminator (33 bytes), V2's version byte, time prefix and shortened seed (13 bytes).
+ * The suffix after it is the participant's to add at commit. Undefined for another scheme.
+ */
+export function localPart(contractId: string): string | undefined {
+  if (/^00[0-9a-f]{64}/.test(contractId)) return contractId.slice(0, 66);
+  if (/^01[0-9a-f]{24}/.test(contractId)) return contractId.slice(0, 26);
+  return undefined;
 }
 
 /** What the contract ids of a prepared transaction's creates were judged against their node seeds (contract-id.rst). */
@@ -206,7 +217,7 @@ export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.interactive.contract-ids-from-node-seeds',
-    title: "Each create of a prepared transaction has a node seed its contract id derives from (V1: HMAC-SHA256 of the seed, the preparation time and the stakeholders; V2: the time prefix and the seed's first 7 bytes), and an exercise's children have the seeds its own derives",
+    title: "Each create of a prepared transaction has a node seed its contract id derives from (V1: HMAC-SHA256 of the seed, the preparation time and the stakeholders; V2: the time prefix and the seed's first 7 bytes), and an exercise's children have the seeds its own derives; the execution keeps the prepared ids (suffixed at most)",
     operationId: LedgerOp.prepare,
     level: 'MUST',
     kind: 'example',
@@ -220,6 +231,29 @@ export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
       const { judged, problem } = judgeContractIdSeeds(tx);
       if (problem !== undefined) ctx.fail(problem, prepared.exchange);
       if (judged === 0) ctx.skip('the prepared transaction holds no create node with a V1 (00…) or V2 (01…) contract id');
+      // The commit keeps them: a contract created by the execution is a prepared one, suffixed at most.
+      const locals = new Set<string>();
+      for (const n of tx.transaction?.nodes ?? []) {
+        if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'create') continue;
+        const local = localPart(n.versionedNode.v1.nodeType.create.contractId);
+        if (local !== undefined) locals.add(local);
+      }
+      const e = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/interactive-submission/executeAndWaitForTransaction',
+        json: executeBody(ctx, ext, prepared, signature(ext.privateKey, prepared.hash, ext.fingerprint)),
+      });
+      expectStatus(ctx, e, 200, 'executeAndWaitForTransaction of the prepared transaction');
+      const committed = objectBody(ctx, e, 'executeAndWaitForTransaction').transaction;
+      const events = isObject(committed) && Array.isArray(committed.events) ? committed.events : [];
+      for (const ev of events) {
+        const created = isObject(ev) && isObject(ev.CreatedEvent) ? ev.CreatedEvent : undefined;
+        if (created === undefined || typeof created.contractId !== 'string') continue;
+        const local = localPart(created.contractId);
+        if (local !== undefined && !locals.has(local)) {
+          ctx.fail(`the execution created ${created.contractId}, whose id begins with none of the prepared creates' ids (${[...locals].join(', ')}): the ids the party signed were not kept`, e);
+        }
+      }
     },
   }),
   check({
