@@ -12,8 +12,8 @@ import { interactiveSubmissionOf, type InteractiveSubmission } from '../../refer
 import { createLedger, type Ledger } from '../../reference-server/src/ledger/index.js';
 import { buildSamplePackage } from '../../reference-server/src/ledger/templates/samplePackage.js';
 import { must } from '../ledger/helpers.js';
-import { ASSET, freshId } from './support/externalParties.js';
-import { newKey, signHash, type TestKey } from './support/keys.js';
+import { ASSET, executeRequestOf, freshId } from './support/externalParties.js';
+import { newKey, type TestKey } from './support/keys.js';
 
 /** The built-in sample templates' Asset, and the same Daml as an uploaded package (run by the engine). */
 const ENGINE_ASSET = '#seeded-samples:Sample.Asset:Asset';
@@ -43,15 +43,9 @@ function prepare(commands: unknown[]): Prepared {
 
 /** Executes and answers the ids of the contracts the committed transaction created, in node order. */
 function executeCreated(p: Prepared): string[] {
-  const r = must(service.executeAndWaitForTransaction({
-    preparedTransaction: p.preparedTransaction,
-    hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
-    submissionId: freshId('sub'),
-    userId: 'wallet',
-    deduplicationPeriod: { Empty: {} },
-    partySignatures: { signatures: [{ party: ext, signatures: [signHash(key, p.preparedTransactionHash)] }] },
+  const r = must(service.executeAndWaitForTransaction(executeRequestOf(key, ext, p, {
     transactionFormat: { eventFormat: { filtersByParty: { [ext]: {} }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
-  } as never));
+  })));
   return (r.transaction.events as Record<string, { contractId: string }>[]).flatMap((e) => (e.CreatedEvent ? [e.CreatedEvent.contractId] : []));
 }
 

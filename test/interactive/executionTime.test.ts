@@ -5,8 +5,8 @@ import { interactiveSubmissionOf, type InteractiveSubmission } from '../../refer
 import { createLedger, ManualClock, ok, type Ledger, type LedgerError, type Result } from '../../reference-server/src/ledger/index.js';
 import { toTimestamp } from '../../reference-server/src/ledger/clock.js';
 import { must } from '../ledger/helpers.js';
-import { ASSET, createAssetCommand, freshId } from './support/externalParties.js';
-import { newKey, signHash, type TestKey } from './support/keys.js';
+import { ASSET, createAssetCommand, executeRequestOf, freshId } from './support/externalParties.js';
+import { newKey, type TestKey } from './support/keys.js';
 
 /**
  * When an externally signed transaction commits, and how often. Canton chooses the ledger time at
@@ -57,16 +57,7 @@ function prepare(commands: unknown[], extra: Record<string, unknown> = {}): Prep
   return must(service.prepare({ userId: 'wallet', commandId: freshId('prep'), commands, actAs: [ext], readAs: [], disclosedContracts: [], packageIdSelectionPreference: [], verboseHashing: false, ...extra } as never));
 }
 
-const executeRequest = (p: Prepared, extra: Record<string, unknown> = {}) =>
-  ({
-    preparedTransaction: p.preparedTransaction,
-    hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
-    submissionId: freshId('sub'),
-    userId: 'wallet',
-    deduplicationPeriod: { Empty: {} },
-    partySignatures: { signatures: [{ party: ext, signatures: [signHash(key, p.preparedTransactionHash)] }] },
-    ...extra,
-  }) as never;
+const executeRequest = (p: Prepared, extra: Record<string, unknown> = {}) => executeRequestOf(key, ext, p, extra);
 
 /** Executes and answers the committed transaction's ledger time, or the refusal. */
 function execute(p: Prepared, extra: Record<string, unknown> = {}): Result<number, LedgerError> {

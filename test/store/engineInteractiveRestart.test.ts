@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { interactiveSubmissionOf } from '../../reference-server/src/ledger/interactive/index.js';
 import { ManualClock } from '../../reference-server/src/ledger/index.js';
 import { buildSamplePackage } from '../daml/samplePackage.js';
-import { freshId } from '../interactive/support/externalParties.js';
-import { newKey, signHash } from '../interactive/support/keys.js';
+import { executeRequestOf, freshId } from '../interactive/support/externalParties.js';
+import { newKey } from '../interactive/support/keys.js';
 import { must } from '../ledger/helpers.js';
 import { restartableLedgers } from './support/restartableLedgers.js';
 
@@ -42,14 +42,7 @@ describe('interactive submission of an uploaded template across a restart', () =
     clock.advance(60_000);
     const second = ledgerOn(dir, clock);
     const executed = must(
-      interactiveSubmissionOf(second).executeAndWaitForTransaction({
-        preparedTransaction: p.preparedTransaction,
-        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
-        submissionId: freshId('sub'),
-        userId: 'wallet',
-        deduplicationPeriod: { Empty: {} },
-        partySignatures: { signatures: [{ party: ext, signatures: [signHash(key, p.preparedTransactionHash)] }] },
-      } as never),
+      interactiveSubmissionOf(second).executeAndWaitForTransaction(executeRequestOf(key, ext, p)),
     );
     expect(executed.transaction.events).toEqual([{ CreatedEvent: expect.objectContaining({ contractId: preparedId, createArgument: { issuer: ext, owner: ext, description: 'held', quantity: '3' } }) }]);
   });

@@ -59,3 +59,16 @@ export function executeBody(preparedTransaction: string, signatures: { party: st
     ...extra,
   };
 }
+
+/** An execute request for the service in process: `party`'s signature over `prepared` (the fields wallet-sdk sends; `extra` adds or replaces). */
+export function executeRequestOf(key: TestKey, party: string, prepared: { readonly preparedTransaction: string; readonly preparedTransactionHash: string }, extra: Record<string, unknown> = {}): never {
+  return {
+    preparedTransaction: prepared.preparedTransaction,
+    hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+    submissionId: freshId('sub'),
+    userId: 'wallet',
+    deduplicationPeriod: { Empty: {} },
+    partySignatures: { signatures: [{ party, signatures: [signHash(key, prepared.preparedTransactionHash)] }] },
+    ...extra,
+  } as never;
+}
