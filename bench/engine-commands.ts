@@ -12,6 +12,7 @@
  *   SEPARATE=6 node bench/out/build/bench/engine-commands.js   (each side in processes of its own)
  *   WARMUP=N   (rounds before a separate side is measured, default 2,000)
  *   ENGINE=asset ...   (the engine side runs the built-in side's own template, Sample.Asset, as a package)
+ *   SIDE=builtin|engine CURVE=12 ...   (one side, 12 windows of 1,000 rounds from cold: the rate per window)
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
@@ -138,8 +139,25 @@ if (process.env.SEPARATE) {
   separate(Number(process.env.SEPARATE));
   process.exit(0);
 }
+/**
+ * CURVE=N (with SIDE): N windows of 1,000 rounds in one fresh process, each window's commands a
+ * CPU-second: how the rate climbs from cold (V8 compiling the code) to warm, which a single figure
+ * after a fixed warm-up mixes.
+ */
+function curve(side: Side, windows: number): { side: string; thousandsOfCommandsPerCpuSecond: number[] } {
+  const rates: number[] = [];
+  for (let w = 0; w < windows; w++) {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < 1_000; i++) side.round();
+    const c = process.cpuUsage(c0);
+    rates.push(Math.round(2_000 / ((c.user + c.system) / 1e6) / 1_000));
+  }
+  return { side: side.name, thousandsOfCommandsPerCpuSecond: rates };
+}
+
 if (process.env.SIDE === 'builtin' || process.env.SIDE === 'engine') {
-  console.log(JSON.stringify(alone(process.env.SIDE === 'builtin' ? builtIn() : engine())));
+  const side = process.env.SIDE === 'builtin' ? builtIn() : engine();
+  console.log(JSON.stringify(process.env.CURVE ? curve(side, Number(process.env.CURVE)) : alone(side)));
   process.exit(0);
 }
 
