@@ -94,6 +94,7 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
     level: 'MUST',
     kind: 'example',
     specRef: `${UPSTREAM_35}: limit on the list endpoints (maximum number of elements to return), GetUpdatesPageRequest.max_page_size, GetActiveContractsPageRequest.max_page_size, ListKnownPartiesRequest.page_size, ListUsersRequest.page_size`,
+    readsTargetState: 'it reads bounded slices of the whole update history, parties and users, whose elements depend on everything the target did before (checks not replayed, other clients); it judges the bounds itself',
     async run(ctx) {
       await ownData(ctx);
       const party = await readParty(ctx);
@@ -138,6 +139,7 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
     level: 'MUST',
     kind: 'example',
     specRef: `${UPSTREAM_35}: ListKnownParties / ListUsers (page_token, next_page_token), GetActiveContractsPage, GetUpdatesPage: consecutive pages continue the list`,
+    readsTargetState: 'it walks whole party and user lists page by page; pages of a target that holds more than the run wrote hold other elements, and the check judges completeness itself',
     async run(ctx) {
       await ownData(ctx);
       const party = await readParty(ctx);

@@ -79,6 +79,7 @@ export const ledgerClientWireChecks: readonly CheckDefinition[] = [
     level: 'SHOULD',
     kind: 'example',
     specRef: `RFC 9111 §4.2 (a response with max-age, s-maxage, immutable or a later Expires is reused without asking the origin); ${SD_B}: the ledger end is the latest offset, so a reused answer is a stale one`,
+    readsTargetState: 'it judges the caching headers of whole-list reads (parties, users), whose elements on a target include what the reference never saw; the bodies are not what it judges',
     async run(ctx) {
       for (const path of MOVING_STATE) {
         const e = await ctx.http.request('ledger', { method: 'GET', path });

@@ -305,6 +305,7 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
     level: 'MUST',
     kind: 'example',
     specRef: `${UPSTREAM_B}: GetParties and ListKnownParties answer the same PartyDetails; GetUser and ListUsers the same User`,
+    readsTargetState: 'it looks up entries of whole lists, which on a target hold parties and users the reference never saw; the check compares each lookup with the target\'s own list',
     async run(ctx) {
       const party = await readParty(ctx);
       const list = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties', query: { pageSize: 1000 }, operationId: LedgerOp.listParties });

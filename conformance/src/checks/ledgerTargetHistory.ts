@@ -137,6 +137,7 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
     level: 'MUST',
     kind: 'example',
     specRef: 'daml-lf-2.rst "Update interpretation"; transaction.rst "Projections" (a party that sees a node sees its subtree); Canton: confirming participants re-interpret the root action of each view',
+    readsTargetState: 'it reads the target\'s history from before the run (its own and other applications\' transactions), which the reference never had; it judges each transaction by re-running it with the engine',
     async run(ctx) {
       const tally = ctx.reinterpretation;
       if (tally === undefined || tally.mode === 'none') return ctx.skip('re-interpretation is off (--reinterpret none)');

@@ -49,6 +49,12 @@ export interface CheckDefinition {
    * conformance of every response). They are part of every shard; `report merge` keeps the worst.
    */
   readonly observer?: boolean;
+  /**
+   * What of the target's own state the check reads that no request of the run decides (whole
+   * lists, the history from before the run). The reference never held it, so the oracle does not
+   * replay the check: the check judges what it reads against the target's own answers instead.
+   */
+  readonly readsTargetState?: string;
   run(ctx: CheckContext): Promise<void>;
 }
 
