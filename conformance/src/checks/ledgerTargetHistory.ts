@@ -14,7 +14,7 @@ import { parseTemplateId } from '../reinterpret/reinterpret.js';
 import { lookupTemplate } from '../../../daml-engine/index.js';
 import { MAX_SHOWN_EVENTS, reinterpretShown, witnessesOf } from '../reinterpret/reinterpretShown.js';
 import { isObject, type Json } from './support/expect.js';
-import { eventFormat, ledgerEnd, listAfter, notBeforePruned, offsetOf, readActiveContracts } from './support/ledger.js';
+import { eventFormat, ledgerEnd, listAfter, notBeforePruned, offsetOf, readActiveContracts, transactionJsonOf } from './support/ledger.js';
 import type { AuthMode, Exchange } from '../target/exchange.js';
 import { readerAuth } from './crossGroup.js';
 import { LedgerOp } from './ledgerOps.js';
@@ -157,7 +157,7 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
       const read = await window(ctx, request, party, auth);
       const transactions: Json[] = [];
       for (const item of read.items) {
-        const tx = isObject(item) && isObject(item.update) && isObject(item.update.Transaction) && isObject(item.update.Transaction.value) ? item.update.Transaction.value : undefined;
+        const tx = transactionJsonOf(item);
         if (tx !== undefined && Array.isArray(tx.events) && tx.events.length > 0) transactions.push(tx);
       }
       const e = read.exchange;
@@ -183,8 +183,7 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
             const event = isObject(x) ? (isObject(x.CreatedEvent) ? x.CreatedEvent : isObject(x.ExercisedEvent) ? x.ExercisedEvent : undefined) : undefined;
             if (event !== undefined && typeof event.templateId === 'string') templates.add(event.templateId);
           }
-        }
-        else if (r.kind === 'skipped') skips.set(r.reason, (skips.get(r.reason) ?? 0) + 1);
+        } else if (r.kind === 'skipped') skips.set(r.reason, (skips.get(r.reason) ?? 0) + 1);
         else {
           ctx.fail(`transaction ${String(tx.updateId)} at offset ${String(tx.offset)}, re-run from the top-level nodes ${parties.join(', ')} see, differs from what the target shows: ${r.differences.map(describeDifference).join('; ')}`, e);
         }

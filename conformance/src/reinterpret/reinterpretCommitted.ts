@@ -32,6 +32,14 @@ export function parse(text: string | undefined): unknown {
   }
 }
 
+/** The update id a committing request's answer names (submit-and-wait, its transaction and tree forms, execute). */
+export function answeredUpdateId(text: string | undefined): string | undefined {
+  const a = parse(text);
+  const id = !isObject(a) ? undefined : typeof a.updateId === 'string' ? a.updateId
+    : isObject(a.transaction) ? a.transaction.updateId : isObject(a.transactionTree) ? a.transactionTree.updateId : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
 type Prepares = ReadonlyMap<string, Pick<Exchange, 'request'>>;
 
 /** The prepare requests of a check's exchanges by the prepared transaction each was answered (base64). */
@@ -52,7 +60,6 @@ function preparesOf(exchanges: readonly Pick<Exchange, 'path' | 'request' | 'res
  */
 export function submittedOf(e: Pick<Exchange, 'path' | 'request' | 'response'>, prepares: Prepares = new Map()): Submitted {
   const body = parse(e.request.body);
-  const answer = parse(e.response?.text);
   let submitted: unknown = body;
   if (e.path.startsWith('/v2/interactive-submission/')) {
     const prepared = isObject(body) && typeof body.preparedTransaction === 'string' ? prepares.get(body.preparedTransaction) : undefined;
@@ -62,11 +69,8 @@ export function submittedOf(e: Pick<Exchange, 'path' | 'request' | 'response'>, 
   // submit-and-wait and the tree form take the commands at the top; the transaction form nests them.
   const commands = isObject(submitted) && e.path.endsWith('/submit-and-wait-for-transaction') ? submitted.commands : submitted;
   if (!isObject(commands) || !Array.isArray(commands.commands) || !Array.isArray(commands.actAs)) return { ok: false, reason: `the request to ${e.path} holds no commands with actAs` };
-  const updateId = !isObject(answer) ? undefined
-    : typeof answer.updateId === 'string' ? answer.updateId
-      : isObject(answer.transaction) ? answer.transaction.updateId
-        : isObject(answer.transactionTree) ? answer.transactionTree.updateId : undefined;
-  if (typeof updateId !== 'string') return { ok: false, reason: `the answer of ${e.path} names no updateId` };
+  const updateId = answeredUpdateId(e.response?.text);
+  if (updateId === undefined) return { ok: false, reason: `the answer of ${e.path} names no updateId` };
   const actAs = commands.actAs.filter((p): p is string => typeof p === 'string');
   const readAs = Array.isArray(commands.readAs) ? commands.readAs.filter((p): p is string => typeof p === 'string') : [];
   return { ok: true, commands: commands.commands.filter(isObject), actAs, readers: [...new Set([...actAs, ...readAs])], updateId };

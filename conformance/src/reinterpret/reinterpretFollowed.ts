@@ -6,11 +6,12 @@
  * re-runs the history before the run; a difference fails that check at the end of the run.
  */
 import { isObject, type Json } from '../checks/support/expect.js';
+import { transactionJsonOf } from '../checks/support/ledger.js';
 import type { CheckContext } from '../checks/types.js';
 import type { Exchange } from '../target/exchange.js';
 import { describeDifference } from './compareTransaction.js';
 import { httpLedgerSource } from './ledgerSource.js';
-import { parse } from './reinterpretCommitted.js';
+import { answeredUpdateId, parse } from './reinterpretCommitted.js';
 import { MAX_SHOWN_EVENTS, reinterpretShown, witnessesOf } from './reinterpretShown.js';
 import { COMMITTING, type ReinterpretTally } from './reinterpretTally.js';
 
@@ -40,10 +41,8 @@ export async function reinterpretFollowed(
   const ours = new Set<string>();
   for (const e of exchanges) {
     if (e.group !== 'ledger' || e.request.method !== 'POST' || e.response?.status !== 200 || !COMMITTING.test(e.path)) continue;
-    const a = parse(e.response.text);
-    const id = !isObject(a) ? undefined : typeof a.updateId === 'string' ? a.updateId
-      : isObject(a.transaction) ? a.transaction.updateId : isObject(a.transactionTree) ? a.transactionTree.updateId : undefined;
-    if (typeof id === 'string') ours.add(id);
+    const id = answeredUpdateId(e.response.text);
+    if (id !== undefined) ours.add(id);
   }
   const others: { tx: Json; parties: string[]; exchange: Exchange }[] = [];
   const seen = new Set<string>();
@@ -53,7 +52,7 @@ export async function reinterpretFollowed(
     if (!Array.isArray(items)) continue;
     const parties = partiesOf(e);
     for (const item of items) {
-      const tx = isObject(item) && isObject(item.update) && isObject(item.update.Transaction) && isObject(item.update.Transaction.value) ? item.update.Transaction.value : undefined;
+      const tx = transactionJsonOf(item);
       if (tx === undefined || typeof tx.updateId !== 'string' || typeof tx.offset !== 'number' || !Array.isArray(tx.events)) continue;
       if (tx.offset <= tally.historyEnd || ours.has(tx.updateId) || seen.has(tx.updateId) || tx.events.length === 0 || tx.events.length > MAX_SHOWN_EVENTS) continue;
       seen.add(tx.updateId);

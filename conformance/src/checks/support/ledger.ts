@@ -350,12 +350,17 @@ export async function completionOf(ctx: CheckContext, party: string, begin: numb
   });
 }
 
+/** The transaction of one element of an update list (an HTTP element or a WebSocket frame), whole; undefined for another update. */
+export function transactionJsonOf(item: unknown): Json | undefined {
+  const update = isObject(item) && isObject(item.update) ? item.update : undefined;
+  return update && isObject(update.Transaction) ? (isObject(update.Transaction.value) ? update.Transaction.value : update.Transaction) : undefined;
+}
+
 /** The Transaction updates of an update list (HTTP elements or WebSocket frames). */
 export function transactionsOf(items: readonly unknown[]): TransactionView[] {
   const out: TransactionView[] = [];
   for (const item of items) {
-    const update = isObject(item) && isObject(item.update) ? item.update : undefined;
-    const tx = update && isObject(update.Transaction) ? (isObject(update.Transaction.value) ? update.Transaction.value : update.Transaction) : undefined;
+    const tx = transactionJsonOf(item);
     if (tx && typeof tx.updateId === 'string' && typeof tx.offset === 'number') out.push({ updateId: tx.updateId, offset: tx.offset, events: Array.isArray(tx.events) ? (tx.events.filter(isObject) as Json[]) : [] });
   }
   return out;
