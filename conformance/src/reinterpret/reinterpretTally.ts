@@ -149,18 +149,16 @@ export function mergeReinterpretation(all: readonly (ReinterpretSummary | undefi
     share: transactions === 0 ? 1 : Math.round((reinterpreted / transactions) * 1000) / 1000,
     skipped: present.flatMap((s) => s.skipped),
     ...(present.some((s) => s.refusals) ? { refusals: { compared: sum((s) => s.refusals?.compared ?? 0), differing: sum((s) => s.refusals?.differing ?? 0) } } : {}),
-    ...(present.some((s) => s.targetHistory) ? {
-      targetHistory: {
-        read: sum((s) => s.targetHistory?.read ?? 0), reinterpreted: sum((s) => s.targetHistory?.reinterpreted ?? 0),
-        differing: sum((s) => s.targetHistory?.differing ?? 0), skipped: sum((s) => s.targetHistory?.skipped ?? 0),
-        views: sum((s) => s.targetHistory?.views ?? 0),
-      },
-    } : {}),
-    ...(present.some((s) => s.duringRun) ? {
-      duringRun: {
-        read: sum((s) => s.duringRun?.read ?? 0), reinterpreted: sum((s) => s.duringRun?.reinterpreted ?? 0),
-        differing: sum((s) => s.duringRun?.differing ?? 0), skipped: sum((s) => s.duringRun?.skipped ?? 0),
-      },
-    } : {}),
+    ...mergedTally(present, 'targetHistory'),
+    ...mergedTally(present, 'duringRun'),
   };
+}
+
+/** The sum of one history tally over shards' summaries (absent when no shard has it). */
+function mergedTally<K extends 'targetHistory' | 'duringRun'>(present: readonly ReinterpretSummary[], key: K): Partial<Record<K, TargetHistoryTally>> {
+  const tallies = present.flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
+  if (tallies.length === 0) return {};
+  const sum = (f: (t: TargetHistoryTally) => number) => tallies.reduce((n, t) => n + f(t), 0);
+  const views = tallies.some((t) => t.views !== undefined) ? { views: sum((t) => t.views ?? 0) } : {};
+  return { [key]: { read: sum((t) => t.read), reinterpreted: sum((t) => t.reinterpreted), differing: sum((t) => t.differing), skipped: sum((t) => t.skipped), ...views } } as Partial<Record<K, TargetHistoryTally>>;
 }

@@ -129,6 +129,12 @@ interface Prepared {
   readonly oracle?: RunningOracle;
 }
 
+/** Whether report.json carries the re-interpretation tally: something was re-run, or it was turned off (said so). */
+function reinterpreted(tally: ReinterpretTally): boolean {
+  const s = tally.summary();
+  return s.handed > 0 || s.targetHistory !== undefined || s.duringRun !== undefined || tally.mode === 'none';
+}
+
 /** The target's ledger end, read outside every check (undefined when it does not answer one). */
 async function ledgerEndNow(target: ReturnType<typeof createTarget>): Promise<number | undefined> {
   const e = await target.bind('run', () => undefined).request('ledger', { method: 'GET', path: '/v2/state/ledger-end' });
@@ -204,7 +210,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     timings: timingsOf(exchanges),
     checks: baseline.checks,
     coverage: coverageOf(all, baseline.checks, line === undefined ? undefined : absentOperations(line)),
-    ...(reinterpretation.summary().handed > 0 || reinterpretation.summary().targetHistory !== undefined || reinterpretation.summary().duringRun !== undefined || reinterpretation.mode === 'none' ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
+    ...(reinterpreted(reinterpretation) ? { reinterpretation: reinterpretation.summary(committedTransactions(exchanges)) } : {}),
     ...(judge ? { judge: { mode: 'model' as const, invariants: INVARIANTS.length, answers: judge.totals().answers, violations: judge.totals().violations, ...(judge.follower ? { stream: judge.follower.totals() } : {}) } } : {}),
     history: history.summary(),
     ...(oracle ? { oracle: { mode: 'reference' as const, compared: oracle.session.totals().compared, checksNotReplayed: oracle.session.totals().stoppedChecks } } : {}),
