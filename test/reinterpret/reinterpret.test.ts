@@ -127,6 +127,20 @@ describe('reinterpret', () => {
     expect(mergeReinterpretation([undefined])).toBeUndefined();
   });
 
+  it("shards' history tallies add up too: the target's history with its views, the transactions others committed during the run", () => {
+    const a = new ReinterpretTally('engine');
+    a.recordHistory({ kind: 'agrees' });
+    a.recordHistory({ kind: 'skipped' });
+    a.recordHistoryViews(5);
+    a.recordFollowed({ kind: 'differs' });
+    const b = new ReinterpretTally('engine');
+    b.recordHistory({ kind: 'differs' });
+    const merged = mergeReinterpretation([a.summary(), b.summary()]);
+    expect(merged?.targetHistory).toEqual({ read: 3, reinterpreted: 2, differing: 1, skipped: 1, views: 5 });
+    expect(merged?.duringRun).toEqual({ read: 1, reinterpreted: 1, differing: 1, skipped: 0 });
+    expect(mergeReinterpretation([b.summary()])?.duringRun).toBeUndefined();
+  });
+
   it('counts the committed transactions of a run: answered synchronous submissions', () => {
     const e = (path: string, status: number, method = 'POST') => ({ group: 'ledger' as const, path, request: { method: method as 'POST', url: `http://x${path}`, headers: {} }, response: { status, headers: {}, contentType: 'application/json', text: '', truncated: false, size: 0 } });
     expect(committedTransactions([
