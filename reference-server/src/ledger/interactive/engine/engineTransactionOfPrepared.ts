@@ -93,7 +93,7 @@ function read(p: PreparedTransaction, types: DataTypes): SignedEngineTransaction
   const created: CreatedContract[] = [];
   const archived: string[] = [];
   /** Checks node `old` has a 32-byte seed and records it under its new id. */
-  const seedOf = (old: string, nodeId: NodeId, what: string): void => {
+  const recordSeed = (old: string, nodeId: NodeId, what: string): void => {
     const seed = seeds.get(old) ?? fail(`${what} node ${old.slice(0, 20)} has no seed`);
     if (seed.length !== 64) fail(`the seed of node ${old.slice(0, 20)} is not 32 bytes`);
     nodeSeeds.push([nodeId, seed]);
@@ -109,14 +109,14 @@ function read(p: PreparedTransaction, types: DataTypes): SignedEngineTransaction
         const templateId = templateOf(c.templateId, where);
         const argument = argumentOf(c, types, where);
         const observers = observersOf(c.signatories, c.stakeholders);
-        seedOf(old, nodeId, 'create');
+        recordSeed(old, nodeId, 'create');
         nodes.push({ kind: 'create', nodeId, contractId: c.contractId, templateId, argument, signatories: c.signatories, observers, stakeholders: c.stakeholders });
         if (!inRollback) created.push({ contractId: c.contractId, templateId, argument, signatories: c.signatories, observers });
         break;
       }
       case 'exercise': {
         const x = t.exercise;
-        seedOf(old, nodeId, 'exercise');
+        recordSeed(old, nodeId, 'exercise');
         nodes.push({
           kind: 'exercise', nodeId, contractId: x.contractId, templateId: templateOf(x.templateId, where),
           interfaceId: x.interfaceId === undefined ? undefined : qualifiedNameOf(x.interfaceId), choice: x.choiceId,
