@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/preparedTransactionHash.js';
+import { onBody } from './mutantKit.js';
 import type { Mutant } from './mutants.js';
 import { jsonResponse, parse, pathOf, type ProxyRequest } from './mutantProxy.js';
 
@@ -29,37 +30,28 @@ export const INTERACTIVE_MUTANTS: readonly Mutant[] = [
     name: 'prepared-seeds-not-deriving-ids',
     description: "prepare shows node seeds its contract ids do not derive from (seeds of its own invention, as the reference's built-in models once had), the V2 hash recomputed so the answer is self-consistent",
     caughtBy: 'ledger.interactive.contract-ids-from-node-seeds',
-    fault: {
-      response(req, res) {
-        if (!isPost(req, '/v2/interactive-submission/prepare') || res.status !== 200) return res;
-        const v = parse(res.body);
-        if (!isObject(v) || typeof v.preparedTransaction !== 'string') return res;
-        const p = PreparedTransaction.fromBinary(Buffer.from(v.preparedTransaction, 'base64'));
-        for (const s of p.transaction?.nodeSeeds ?? []) s.seed = createHash('sha256').update(`seed|${s.nodeId}|${v.preparedTransaction.slice(0, 32)}`).digest();
-        const preparedTransaction = Buffer.from(PreparedTransaction.toBinary(p)).toString('base64');
-        return { ...res, body: JSON.stringify({ ...v, preparedTransaction, preparedTransactionHash: hashPreparedTransaction(p, 2).toString('base64') }) };
-      },
-    },
+    fault: onBody(/^\/v2\/interactive-submission\/prepare$/, (v) => {
+      if (typeof v.preparedTransaction !== 'string') return v;
+      const p = PreparedTransaction.fromBinary(Buffer.from(v.preparedTransaction, 'base64'));
+      for (const s of p.transaction?.nodeSeeds ?? []) s.seed = createHash('sha256').update(`seed|${s.nodeId}|${v.preparedTransaction.slice(0, 32)}`).digest();
+      const preparedTransaction = Buffer.from(PreparedTransaction.toBinary(p)).toString('base64');
+      return { ...v, preparedTransaction, preparedTransactionHash: hashPreparedTransaction(p, 2).toString('base64') };
+    }),
   },
   {
     name: 'execute-commits-other-ids',
     description: "executeAndWaitForTransaction answers created contracts under ids of the participant's own making, not the prepared ones the party signed",
     caughtBy: 'ledger.interactive.contract-ids-from-node-seeds',
-    fault: {
-      response(req, res) {
-        if (!isPost(req, '/v2/interactive-submission/executeAndWaitForTransaction') || res.status !== 200) return res;
-        const v = parse(res.body);
-        if (!isObject(v)) return res;
-        const tx = isObject(v.transaction) ? v.transaction : undefined;
-        if (tx === undefined || !Array.isArray(tx.events)) return res;
-        const flip = (id: string) => `${id.slice(0, 10)}${id[10] === 'a' ? 'b' : 'a'}${id.slice(11)}`;
-        const events = tx.events.map((e) => {
-          const created = isObject(e) && isObject(e.CreatedEvent) ? e.CreatedEvent : undefined;
-          return created !== undefined && typeof created.contractId === 'string' ? { CreatedEvent: { ...created, contractId: flip(created.contractId) } } : e;
-        });
-        return { ...res, body: JSON.stringify({ ...v, transaction: { ...tx, events } }) };
-      },
-    },
+    fault: onBody(/^\/v2\/interactive-submission\/executeAndWaitForTransaction$/, (v) => {
+      const tx = isObject(v.transaction) ? v.transaction : undefined;
+      if (tx === undefined || !Array.isArray(tx.events)) return v;
+      const flip = (id: string) => `${id.slice(0, 10)}${id[10] === 'a' ? 'b' : 'a'}${id.slice(11)}`;
+      const events = tx.events.map((e) => {
+        const created = isObject(e) && isObject(e.CreatedEvent) ? e.CreatedEvent : undefined;
+        return created !== undefined && typeof created.contractId === 'string' ? { CreatedEvent: { ...created, contractId: flip(created.contractId) } } : e;
+      });
+      return { ...v, transaction: { ...tx, events } };
+    }),
   },
   {
     name: 'execute-trusts-signer-edits',
