@@ -129,6 +129,9 @@ const ENTRIES: readonly IntrinsicEntry[] = [
     fingerprints: new Set(['e811e683275c4ab03c5372c18c18bc425e55f7416fa202790f52cbe33fed3812']),
     make: () => COMPOSE_INTRINSIC,
   },
+
+
+
   {
     module: 'Daml.Script.Internal.Free',
     value: '$$c$u003e$u003e$u003d',
@@ -187,9 +190,10 @@ export function intrinsicFor(def: DefValue, ref: QualifiedName, getPackage: (id:
 }
 
 /**
- * Bounds of one fingerprint: the listed functions need a handful of definitions of a few hundred
+ * Bounds of one fingerprint: the listed functions need a few dozen definitions of a few hundred
  * objects each. The names are any package's to take, so a look-alike definition must cost little:
- * a definition is measured (an iterative count that stops at the bound) before it is written out.
+ * a definition is measured (an iterative count that stops at the bound) before it is written out,
+ * and at most `MAX_DEFINITIONS` distinct definitions are written out for one fingerprint.
  */
 const MAX_DEFINITIONS = 64;
 const MAX_OBJECTS_PER_DEFINITION = 4_000;
@@ -198,19 +202,44 @@ const MAX_OBJECTS_PER_DEFINITION = 4_000;
  * The fingerprint of the top-level value `ref` (see the module comment), or undefined when a
  * definition it needs is missing, it needs more than `MAX_DEFINITIONS`, or a body is too deep to
  * write out (such a definition is simply never replaced).
+ *
+ * A definition referenced again is written out once when no reference below it led back to a
+ * definition being written out: then no definition it reaches can be on the path when it is
+ * referenced again (that would be a cycle through it), and writing it out again would give the
+ * same text. A definition on a cycle is written out every time, as its `rec` markers depend on
+ * the path. So fingerprints do not depend on the order of references; only the bound counts
+ * distinct definitions (daml-prim's `showsPrecText` references `showLitChr` from several places).
  */
-export function definitionFingerprint(ref: QualifiedName, getPackage: (id: string) => Package | undefined): string | undefined {
+export function definitionFingerprint(
+  ref: QualifiedName,
+  getPackage: (id: string) => Package | undefined,
+  /** false: every reference written out again, as the module comment defines it (tests compare the two). */
+  remember = true,
+): string | undefined {
   const onPath = new Set<DefValue>();
-  let visited = 0;
+  const done = new Map<DefValue, string>();
+  let written = 0;
+  /** Whether a `rec` marker was written since the current definition began. */
+  let cyclic = false;
   const walk = (at: QualifiedName): string => {
     const def = getPackage(at.packageId)?.modules.get(at.module)?.values.get(at.name);
     if (def === undefined) throw MISSING;
-    if (onPath.has(def)) return `rec ${at.module}:${at.name}`;
-    if (++visited > MAX_DEFINITIONS || !objectsAtMost(def.expr, MAX_OBJECTS_PER_DEFINITION)) throw MISSING;
+    const remembered = done.get(def);
+    if (remembered !== undefined) return remembered;
+    if (onPath.has(def)) {
+      cyclic = true;
+      return `rec ${at.module}:${at.name}`;
+    }
+    if ((++written > MAX_DEFINITIONS && remember) || !objectsAtMost(def.expr, MAX_OBJECTS_PER_DEFINITION)) throw MISSING;
     onPath.add(def);
+    const outer = cyclic;
+    cyclic = false;
     const canonical = canonicalJson(def.expr, walk);
     onPath.delete(def);
-    return createHash('sha256').update(canonical).digest('hex');
+    const fingerprint = createHash('sha256').update(canonical).digest('hex');
+    if (!cyclic && remember) done.set(def, fingerprint);
+    cyclic ||= outer;
+    return fingerprint;
   };
   try {
     return walk(ref);

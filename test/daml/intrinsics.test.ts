@@ -424,3 +424,33 @@ describe.skipIf(!HAS_DARS)('upstream daml-prim function composition (../shared/u
     }
   });
 });
+
+describe('the fingerprint writes each definition out once', () => {
+  /** A package whose definitions reference each other as `edges` says (cycles included), each a body of its own. */
+  function graph(edges: readonly (readonly number[])[]): { source: Source; refs: QualifiedName[] } {
+    const b = new PackageBuilder({ name: 'graph', version: '1.0.0' });
+    const m = b.module('M');
+    edges.forEach((to, i) => {
+      // `d_i = [d_j, ...]` of Int64 thunks: `\x -> x + i` followed by the references.
+      const items = to.map((j) => E.app(E.val(m.ref(`d${j}`)), E.int64(0)));
+      m.value(`d${i}`, T.arrow(T.int64, T.int64), E.lam([['x', T.int64]], E.let(items.map((item, k): BindingSpec => [`y${k}`, T.int64, item]), E.call('ADD_INT64', [], E.var('x'), E.int64(i)))));
+    });
+    const built = b.build();
+    return { source: (id) => (id === built.id ? built.package : undefined), refs: edges.map((_, i) => built.ref('M', `d${i}`)) };
+  }
+
+  it('remembering gives the fingerprints of writing every reference out again, on graphs with diamonds and cycles', () => {
+    const graphs = fc.integer({ min: 1, max: 6 }).chain((n) => fc.array(fc.array(fc.nat({ max: n - 1 }), { maxLength: 3 }), { minLength: n, maxLength: n }));
+    fc.assert(fc.property(graphs, (edges) => {
+      const { source, refs } = graph(edges);
+      for (const ref of refs) expect(definitionFingerprint(ref, source)).toBe(definitionFingerprint(ref, source, false));
+    }), { numRuns: 200, seed: 41 });
+  });
+
+  it('a diamond of more references than the bound, but few definitions, has a fingerprint', () => {
+    // d0 references d1 and d2, each of those d3, ...: 2^11 paths to d11, 12 definitions.
+    const edges = Array.from({ length: 12 }, (_, i) => (i < 11 ? [i + 1, i + 1] : []));
+    const { source, refs } = graph(edges);
+    expect(definitionFingerprint(refs[0]!, source)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
