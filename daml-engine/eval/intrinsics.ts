@@ -36,8 +36,11 @@ import type { Value } from '../value/Value.js';
 import { FALSE, TRUE } from '../value/Value.js';
 import { builtinCost } from './allocationCost.js';
 import { convSrcLocIntrinsic, dropInternalFramesIntrinsic, getCallStackIntrinsic, pushCallStackIntrinsic } from './callStackIntrinsics.js';
+import { appendListIntrinsic } from './appendList.js';
 import { FREE_BIND, FREE_MAP } from './freeMonad.js';
 import { objectsOf } from './objectsOf.js';
+import { showsPrecNumericIntrinsic } from './showsPrecNumeric.js';
+import { showsPrecTextIntrinsic } from './showsPrecText.js';
 
 /** An intrinsic's name as the evaluator reports it (never a Daml-LF builtin's name). */
 export type IntrinsicName = `intrinsic ${string}`;
@@ -129,9 +132,27 @@ const ENTRIES: readonly IntrinsicEntry[] = [
     fingerprints: new Set(['e811e683275c4ab03c5372c18c18bc425e55f7416fa202790f52cbe33fed3812']),
     make: () => COMPOSE_INTRINSIC,
   },
-
-
-
+  {
+    module: 'GHC.Show.Text',
+    value: 'showsPrecText',
+    // daml-prim of SDK 3.0.0 to 3.5.2: `show` of a Text (showsPrecText.ts).
+    fingerprints: new Set(['f3428057c18f717ffedbc53f91ea97224ce21f460b60a16385ee2d475a2a9985']),
+    make: () => showsPrecTextIntrinsic,
+  },
+  {
+    module: 'GHC.Show',
+    value: '$$cshowsPrec1',
+    // daml-prim of SDK 3.0.0 to 3.5.2: `showsPrec` of `Show (Numeric n)` (showsPrecNumeric.ts).
+    fingerprints: new Set(['f20f66c08ca2a4d56d00aaea4780c7b441e808ab908984c257b607e947aebd67']),
+    make: () => showsPrecNumericIntrinsic,
+  },
+  {
+    module: 'DA.Internal.Prelude',
+    value: '$u002b$u002b',
+    // daml-stdlib 3.0.0 to 3.5.2: `xs ++ ys = foldr (::) ys xs` (appendList.ts).
+    fingerprints: new Set(['2150141878d842b99a31fb774a2c00d203ecea0b5cc986a001e75695d3486ee6']),
+    make: () => appendListIntrinsic,
+  },
   {
     module: 'Daml.Script.Internal.Free',
     value: '$$c$u003e$u003e$u003d',

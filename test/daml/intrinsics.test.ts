@@ -17,6 +17,7 @@ import { Packages } from '../../daml-engine/decode/Packages.js';
 import { Evaluator } from '../../daml-engine/eval/Evaluator.js';
 import type { EvalResult } from '../../daml-engine/eval/EvalResult.js';
 import { definitionFingerprint, INTRINSICS } from '../../daml-engine/eval/intrinsics.js';
+import { showLitText } from '../../daml-engine/eval/showsPrecText.js';
 import type { Value } from '../../daml-engine/value/Value.js';
 import { int64, text } from '../../daml-engine/value/Value.js';
 import { allDars, DARS_DIR, HAS_DARS, loadDar } from './damlFixtures.js';
@@ -452,5 +453,122 @@ describe('the fingerprint writes each definition out once', () => {
     const edges = Array.from({ length: 12 }, (_, i) => (i < 11 ? [i + 1, i + 1] : []));
     const { source, refs } = graph(edges);
     expect(definitionFingerprint(refs[0]!, source)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('show of a Text, natively (showsPrecText.ts)', () => {
+  // Haskell's `show` of these strings (GHC's showLitString, which daml-prim's follows).
+  it.each([
+    ['', ''],
+    ['abc', 'abc'],
+    ['say "hi"', 'say \\"hi\\"'],
+    ['back\\slash', 'back\\\\slash'],
+    ['\u0000\u0007\u0008\t\n\u000b\u000c\r\u001b\u001f', '\\NUL\\a\\b\\t\\n\\v\\f\\r\\ESC\\US'],
+    ['\u000eH', '\\SO\\&H'],
+    ['\u000eh', '\\SOh'],
+    ['\u007f', '\\DEL'],
+    ['é1', '\\233\\&1'],
+    ['é', '\\233'],
+    ['éa', '\\233a'],
+    ['😀9', '\\128512\\&9'],
+    ['\u0080\u0080', '\\128\\128'],
+  ])('show %j', (x, escaped) => {
+    expect(showLitText(x)).toBe(escaped);
+  });
+});
+
+describe.skipIf(!HAS_DARS)('upstream show of a Text and list append (../shared/upstream/daml/dars)', () => {
+  const { named, source } = referencePackages();
+  const prims = named('daml-prim');
+  const stdlibs = named('daml-stdlib');
+  const SHOW = { module: 'GHC.Show.Text', name: 'showsPrecText' };
+  const APPEND = { module: 'DA.Internal.Prelude', name: '$u002b$u002b' };
+  const listed = (module: string, value: string) => INTRINSICS.find((i) => i.module === module && i.value === value)!.fingerprints;
+
+  it('every daml-prim there has its showsPrecText listed, every daml-stdlib its (++)', () => {
+    for (const [id, version] of prims) expect(listed(SHOW.module, SHOW.name).has(definitionFingerprint({ packageId: id, ...SHOW }, source)!), `daml-prim ${version}`).toBe(true);
+    for (const [id, version] of stdlibs) expect(listed(APPEND.module, APPEND.name).has(definitionFingerprint({ packageId: id, ...APPEND }, source)!), `daml-stdlib ${version}`).toBe(true);
+  });
+
+  /** `showsPrecText 0 x s`, with the text following it given in the same application or after (a partial application). */
+  const show = (id: string, x: string, s: string, at: 'once' | 'after', intrinsics: boolean, allocationBudget?: number) => {
+    const evaluator = new Evaluator({ getPackage: source, intrinsics, ...(allocationBudget === undefined ? {} : { allocationBudget }) });
+    const fn = E.val({ packageId: id, ...SHOW });
+    const expr = at === 'once' ? E.app(fn, E.int64(0), E.text(x), E.text(s)) : E.app(E.let([['f', T.arrow(T.text, T.text), E.app(fn, E.int64(11), E.text(x))]], E.var('f')), E.text(s));
+    return evaluator.evaluate(expr);
+  };
+  // Characters where the escapes differ: quotes, backslashes, controls (\SO before H), DEL, past DEL before digits, astral.
+  const chars = fc.constantFrom('a', 'H', '0', '9', ' ', '"', '\\', '\u0000', '\u0007', '\n', '\u000e', '\u001f', '\u007f', '\u0080', 'é', '😀', '\u{10FFFF}');
+  const texts = fc.array(chars, { maxLength: 10 }).map((xs) => xs.join(''));
+
+  it('native and interpreted showsPrecText give the same text, in fewer steps', () => {
+    for (const [id, version] of prims) {
+      fc.assert(fc.property(texts, texts, fc.constantFrom('once' as const, 'after' as const), (x, s, at) => {
+        const native = ok(show(id, x, s, at, true));
+        const interpreted = ok(show(id, x, s, at, false));
+        expect(native.value, `daml-prim ${version}: show ${JSON.stringify(x)} then ${JSON.stringify(s)}`).toEqual(interpreted.value);
+        if (x.length > 0) expect(native.steps).toBeLessThan(interpreted.steps);
+      }), { numRuns: 150, seed: 42 });
+    }
+  });
+
+  it('the allocation budget stops a native showsPrecText where it stops the body (a long text)', () => {
+    const [id] = [...prims.keys()];
+    for (const intrinsics of [true, false]) {
+      const r = show(id!, 'a'.repeat(20_000), '', 'once', intrinsics, 200_000);
+      expect(r.ok ? 'ok' : r.error.kind, `intrinsics ${intrinsics}`).toBe('allocationExceeded');
+    }
+  });
+
+  const SHOW_NUMERIC = { module: 'GHC.Show', name: '$$cshowsPrec1' };
+  const numerics = fc.tuple(fc.integer({ min: 0, max: 37 }), fc.bigInt({ min: -(10n ** 38n) + 1n, max: 10n ** 38n - 1n })).map(([scale, unscaled]): Value => ({ kind: 'numeric', scale, unscaled }));
+
+  it('every daml-prim there has its showsPrec of Numeric listed', () => {
+    for (const [id, version] of prims) expect(listed(SHOW_NUMERIC.module, SHOW_NUMERIC.name).has(definitionFingerprint({ packageId: id, ...SHOW_NUMERIC }, source)!), `daml-prim ${version}`).toBe(true);
+  });
+
+  it('native and interpreted showsPrec of Numeric give the same text, in fewer steps, given the text after it at once or later', () => {
+    for (const [id, version] of prims) {
+      fc.assert(fc.property(numerics, texts, fc.boolean(), (x, s, partly) => {
+        const scale = (x as { scale: number }).scale;
+        const fn = E.tyApp(E.val({ packageId: id, ...SHOW_NUMERIC }), T.nat(scale));
+        const xe: Expr = { kind: 'lit', value: x };
+        const expr = partly ? E.app(E.let([['f', T.arrow(T.text, T.text), E.app(fn, E.int64(7), xe)]], E.var('f')), E.text(s)) : E.app(fn, E.int64(0), xe, E.text(s));
+        const native = ok(new Evaluator({ getPackage: source, intrinsics: true }).evaluate(expr));
+        const interpreted = ok(new Evaluator({ getPackage: source, intrinsics: false }).evaluate(expr));
+        expect(native.value, `daml-prim ${version}: showsPrec ${JSON.stringify(x, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v))}`).toEqual(interpreted.value);
+        expect(native.steps).toBeLessThan(interpreted.steps);
+      }), { numRuns: 100, seed: 44 });
+    }
+  });
+
+  const ints = fc.array(fc.integer({ min: -3, max: 3 }), { maxLength: 8 });
+  const listExpr = (xs: readonly number[]): Expr => E.list(T.int64, xs.map((x) => E.int64(x)));
+
+  it('native and interpreted (++) give the same list, in fewer steps', () => {
+    for (const [id, version] of stdlibs) {
+      const append = E.tyApp(E.val({ packageId: id, ...APPEND }), T.int64);
+      fc.assert(fc.property(ints, ints, fc.boolean(), (xs, ys, partly) => {
+        const expr = partly ? E.app(E.let([['f', T.arrow(T.list(T.int64), T.list(T.int64)), E.app(append, listExpr(xs))]], E.var('f')), listExpr(ys)) : E.app(append, listExpr(xs), listExpr(ys));
+        const native = ok(new Evaluator({ getPackage: source, intrinsics: true }).evaluate(expr));
+        const interpreted = ok(new Evaluator({ getPackage: source, intrinsics: false }).evaluate(expr));
+        expect(native.value, `daml-stdlib ${version}: ${JSON.stringify(xs)} ++ ${JSON.stringify(ys)}`).toEqual(interpreted.value);
+        if (xs.length > 0) expect(native.steps).toBeLessThan(interpreted.steps);
+      }), { numRuns: 100, seed: 43 });
+    }
+  });
+
+  it('the allocation budget stops a native (++) where it stops the body (appending a long list again and again)', () => {
+    const [id] = [...stdlibs.keys()];
+    const append = E.tyApp(E.val({ packageId: id!, ...APPEND }), T.int64);
+    // xs ++ (xs ++ (xs ++ ...)): 40 appends of a 1,000-item list.
+    const long: BindingSpec = ['xs', T.list(T.int64), E.call('FOLDL', [], E.lam([['acc', T.list(T.int64)], ['x', T.int64]], E.cons(T.int64, [E.var('x')], E.var('acc'))), E.nil(T.int64), listExpr(Array.from({ length: 1000 }, (_, i) => i % 7)))];
+    let body: Expr = E.nil(T.int64);
+    for (let i = 0; i < 40; i++) body = E.app(append, E.var('xs'), body);
+    for (const intrinsics of [true, false]) {
+      const small = new Evaluator({ getPackage: source, intrinsics, allocationBudget: 500_000 }).evaluate(E.let([long], body));
+      expect(small.ok ? 'ok' : small.error.kind, `intrinsics ${intrinsics}`).toBe('allocationExceeded');
+      expect(new Evaluator({ getPackage: source, intrinsics, allocationBudget: 50_000_000 }).evaluate(E.let([long], body)).ok, `intrinsics ${intrinsics}`).toBe(true);
+    }
   });
 });
