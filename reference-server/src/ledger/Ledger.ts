@@ -1103,16 +1103,15 @@ export class Ledger {
   }
 
   #interpretEnv(seeding?: Seeding): InterpretEnv {
-    return {
+    const base = {
       store: this.store,
       catalogue: this.catalogue,
       config: this.config,
       interner: this.#interner,
-      isKnownParty: (p) => this.store.party(p) !== undefined,
-      nextContractId: (seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed),
+      isKnownParty: (p: string) => this.store.party(p) !== undefined,
       nextTransactionSeed: () => this.nextTransactionSeed(),
-      ...(seeding === undefined ? {} : { seeding }),
     };
+    return seeding === undefined ? { ...base, nextContractId: (seed) => contractIdFrom(this.config.participantId, this.#nextNonce(), seed) } : { ...base, seeding };
   }
 
   /** A fresh seed for an engine transaction this ledger seeds itself (`InterpretEnv.nextTransactionSeed`). */

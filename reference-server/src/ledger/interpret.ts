@@ -16,20 +16,23 @@ import { canonicalJson, isPlainObject, normalizeRecord, normalizeValue, show } f
 import type { DamlRecord, DamlValue } from './wire.js';
 import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../../daml-engine/update/seeds.js';
 
-/** What interpretation needs from the ledger. */
-export interface InterpretEnv {
+/**
+ * What interpretation needs from the ledger, and how its creates get their contract ids: fresh
+ * ones (`nextContractId`), or, with `seeding` (interactive submission), derived from the nodes'
+ * seeds as a participant's engine derives them (contract-id.rst), since the prepared transaction
+ * shows the seeds and the signer signs them.
+ */
+export type InterpretEnv = InterpretEnvBase & (
+  | { nextContractId(seed: string): string; readonly seeding?: undefined }
+  | { readonly seeding: Seeding; readonly nextContractId?: undefined }
+);
+
+interface InterpretEnvBase {
   readonly store: LedgerStore;
   readonly catalogue: Catalogue;
   readonly config: LedgerConfig;
   readonly interner: Interner;
   isKnownParty(party: string): boolean;
-  nextContractId(seed: string): string;
-  /**
-   * Set by interactive submission: the nodes are seeded and the contract ids derived from their
-   * seeds as a participant's engine does (contract-id.rst), since the prepared transaction shows
-   * the seeds and the signer signs them. Without it, ids need only be fresh (`nextContractId`).
-   */
-  readonly seeding?: Seeding;
   /**
    * A seed for an engine transaction the ledger seeds itself (interactive submission brings its
    * own): 32 bytes, never the same twice, across restarts too (it carries the contract-id nonce).
@@ -266,10 +269,11 @@ class TxBuilder {
     const nodeId = this.nodes.length;
     const observers = interner.set(allStakeholders.filter((p) => !signatories.includes(p)));
     const nodeSeed = this.#nextNodeSeed(nodeId);
+    const env = this.env;
     const contract = new StoredContract(
-      nodeSeed === undefined
-        ? this.env.nextContractId(`${this.seed}|${nodeId}`)
-        : contractIdV1(deriveContractDiscriminator(nodeSeed, (this.env.seeding as Seeding).preparationTime, allStakeholders)),
+      env.seeding === undefined
+        ? env.nextContractId(`${this.seed}|${nodeId}`)
+        : contractIdV1(deriveContractDiscriminator(nodeSeed!, env.seeding.preparationTime, allStakeholders)),
       template,
       argument,
       signatories,

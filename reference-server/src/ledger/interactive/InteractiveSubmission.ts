@@ -19,7 +19,7 @@ import type { JsCommands, TransactionFormat, TransactionShape } from '../wire.js
 import { isEngineDef } from '../engine/EngineCatalogue.js';
 import { lfVersionProblem } from './engine/lfVersionProblem.js';
 import { serializationVersionOf } from './engine/serializationVersion.js';
-import { interactiveTransactionSeed, isEngineTransaction, prepareOnEngine, rebuildOnEngine } from './engineInteractive.js';
+import { interactiveSeeding, interactiveTransactionSeed, isEngineTransaction, prepareOnEngine, rebuildOnEngine } from './engineInteractive.js';
 import { hashingDetails, hashPreparedTransaction, type HashingScheme } from './preparedTransactionHash.js';
 import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, LF_VERSION, millisOf } from './preparedTransaction.js';
 import { partyKeyOf, signatureProblem } from './signingKeys.js';
@@ -249,8 +249,7 @@ export class InteractiveSubmission {
     // Seeded as the engine seeds a transaction (contract-id.rst): the prepared transaction shows each
     // node's seed, and each create's contract id is derived from its seed, stakeholders and the
     // preparation time, which is the ledger time interpreted at.
-    const preparationTime = BigInt(Math.trunc(Math.max(now, submission.minLedgerTimeMs ?? 0))) * 1000n;
-    const seeding = { transactionSeed: interactiveTransactionSeed(this.ledger, transactionUuid, preparationTime), preparationTime };
+    const seeding = interactiveSeeding(this.ledger, transactionUuid, now, submission);
     const interpreted = this.ledger.interpretValidated(submission, { seeding, now });
     if (!interpreted.ok) return interpreted;
     const p = interpreted.value;
@@ -426,9 +425,6 @@ export class InteractiveSubmission {
         config: ledger.config,
         interner: this.#interner,
         isKnownParty: (p) => ledger.isKnownParty(p),
-        nextContractId: () => {
-          throw new Error('a seeded interpretation derives its contract ids from its node seeds');
-        },
         nextTransactionSeed: () => ledger.nextTransactionSeed(),
         // The seeds and ids of the prepare: its UUID and signed preparation time derive them again.
         seeding: { transactionSeed: interactiveTransactionSeed(ledger, meta.transactionUuid, meta.preparationTime), preparationTime: meta.preparationTime },

@@ -9,7 +9,7 @@ import type { EngineCommand } from '../engine/engineCommandOf.js';
 import { isEngineDef, type EngineTemplateDef } from '../engine/EngineCatalogue.js';
 import type { EngineRun as CoreRun } from '../engine/runEngineCommands.js';
 import { fail, type LedgerError } from '../errors.js';
-import type { PreparedTransaction as Interpreted } from '../interpret.js';
+import type { PreparedTransaction as Interpreted, Seeding } from '../interpret.js';
 import type { Ledger } from '../Ledger.js';
 import { ok, type Result } from '../result.js';
 import type { ValidatedSubmission } from '../submission.js';
@@ -40,6 +40,15 @@ export function interactiveTransactionSeed(ledger: Pick<Ledger, 'config'>, trans
   // The blob key is the participant's own secret (kept with a durable store), so clients cannot predict the seed.
   const submissionSeed = submissionSeedOf(Buffer.from(config.blobKey).toString('hex'), transactionUuid);
   return deriveTransactionSeed(submissionSeed, config.participantId, preparationTime);
+}
+
+/**
+ * The seeding of an interactive transaction prepared at `now` (ms): its preparation time is the
+ * ledger time it is interpreted at, moved by the submission's minLedgerTime, in µs (as Canton).
+ */
+export function interactiveSeeding(ledger: Pick<Ledger, 'config'>, transactionUuid: string, now: number, submission: Pick<ValidatedSubmission, 'minLedgerTimeMs'>): Seeding {
+  const preparationTime = micros(Math.max(now, submission.minLedgerTimeMs ?? 0));
+  return { transactionSeed: interactiveTransactionSeed(ledger, transactionUuid, preparationTime), preparationTime };
 }
 
 /** What the encoder looks up: decoded packages, and input contracts as the store holds them (argument, creation time in µs, event blob). */
@@ -99,8 +108,8 @@ export interface EnginePrepareFacts {
  */
 export function prepareOnEngine(ledger: Ledger, submission: ValidatedSubmission, commands: readonly EngineCommand[], facts: EnginePrepareFacts): R<{ readonly prepared: PreparedTransaction; readonly run: CoreRun }> {
   const { config } = ledger;
-  const at = micros(Math.max(facts.now ?? config.clock.now(), submission.minLedgerTimeMs ?? 0));
-  const run = ledger.runEngine(submission, commands, { transactionSeed: interactiveTransactionSeed(ledger, facts.transactionUuid, at), preparationTime: at, ledgerTime: at });
+  const { transactionSeed, preparationTime: at } = interactiveSeeding(ledger, facts.transactionUuid, facts.now ?? config.clock.now(), submission);
+  const run = ledger.runEngine(submission, commands, { transactionSeed, preparationTime: at, ledgerTime: at });
   if (!run.ok) return run;
   const p = run.value.prepared;
   const encoded = preparedTransactionOfEngine({
