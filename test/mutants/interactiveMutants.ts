@@ -54,6 +54,16 @@ export const INTERACTIVE_MUTANTS: readonly Mutant[] = [
     }),
   },
   {
+    name: 'execute-answers-without-creates',
+    description: 'executeAndWaitForTransaction answers a transaction whose created events are left out, so nothing shows which ids were committed',
+    caughtBy: 'ledger.interactive.contract-ids-from-node-seeds',
+    fault: onBody(/^\/v2\/interactive-submission\/executeAndWaitForTransaction$/, (v) => {
+      const tx = isObject(v.transaction) ? v.transaction : undefined;
+      if (tx === undefined || !Array.isArray(tx.events)) return v;
+      return { ...v, transaction: { ...tx, events: tx.events.filter((e) => !(isObject(e) && isObject(e.CreatedEvent))) } };
+    }),
+  },
+  {
     name: 'execute-trusts-signer-edits',
     description: 'execute checks the signatures only: what the signer edited and signed anew (contract ids, preparation and ledger times) commits',
     caughtBy: 'ledger.interactive.edited-resigned-rejected',

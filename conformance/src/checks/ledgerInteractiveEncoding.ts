@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import { PreparedTransaction, type Create } from '@canton-network/core-ledger-proto';
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { activeContracts, ledgerEnd } from './support/ledger.js';
 import { expectStatus, isObject, objectBody, responseOf } from './support/expect.js';
@@ -103,6 +103,15 @@ export function localPart(contractId: string): string | undefined {
   return undefined;
 }
 
+/** The create nodes of a prepared transaction, with their node ids. */
+function createNodesOf(tx: PreparedTransaction): { readonly nodeId: string; readonly create: Create }[] {
+  const out: { nodeId: string; create: Create }[] = [];
+  for (const n of tx.transaction?.nodes ?? []) {
+    if (n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create') out.push({ nodeId: n.nodeId, create: n.versionedNode.v1.nodeType.create });
+  }
+  return out;
+}
+
 /** What the contract ids of a prepared transaction's creates were judged against their node seeds (contract-id.rst). */
 export interface SeedJudgement {
   /** Creates whose id's scheme (V1 or V2) was judged. */
@@ -121,14 +130,13 @@ export function judgeContractIdSeeds(tx: PreparedTransaction): SeedJudgement {
   if (preparationTime === undefined) return { judged: 0, problem: 'the decoded PreparedTransaction has no metadata.preparationTime' };
   const seeds = new Map((tx.transaction?.nodeSeeds ?? []).map((s) => [String(s.nodeId), s.seed]));
   let judged = 0;
-  for (const n of tx.transaction?.nodes ?? []) {
-    if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'create') continue;
-    const { contractId, signatories, stakeholders } = n.versionedNode.v1.nodeType.create;
+  for (const { nodeId, create } of createNodesOf(tx)) {
+    const { contractId, signatories, stakeholders } = create;
     const scheme = /^0[01]/.exec(contractId)?.[0];
     if (scheme === undefined) continue;
-    const seed = seeds.get(n.nodeId);
+    const seed = seeds.get(nodeId);
     if (seed === undefined || seed.length !== 32) {
-      return { judged, problem: `create node ${n.nodeId} (contract ${contractId}) has no 32-byte seed in transaction.nodeSeeds: nothing the party signs derives its contract id` };
+      return { judged, problem: `create node ${nodeId} (contract ${contractId}) has no 32-byte seed in transaction.nodeSeeds: nothing the party signs derives its contract id` };
     }
     const seedHex = Buffer.from(seed).toString('hex');
     if (scheme === '00') {
@@ -136,13 +144,13 @@ export function judgeContractIdSeeds(tx: PreparedTransaction): SeedJudgement {
       if (!contractId.startsWith(expected)) {
         return {
           judged,
-          problem: `create node ${n.nodeId}: V1 contract id ${contractId} does not begin with 00 and HMAC-SHA256 of its node seed ${seedHex}, the preparation time ${preparationTime} µs and the stakeholders [${stakeholders.join(', ')}]: ${expected}`,
+          problem: `create node ${nodeId}: V1 contract id ${contractId} does not begin with 00 and HMAC-SHA256 of its node seed ${seedHex}, the preparation time ${preparationTime} µs and the stakeholders [${stakeholders.join(', ')}]: ${expected}`,
         };
       }
     } else {
       const expected = v2LocalPrefix(seed, preparationTime);
       if (!contractId.startsWith(expected)) {
-        return { judged, problem: `create node ${n.nodeId}: V2 contract id ${contractId} does not begin with 01, the time prefix of the preparation time ${preparationTime} µs and the first 7 bytes of its node seed ${seedHex}: ${expected}` };
+        return { judged, problem: `create node ${nodeId}: V2 contract id ${contractId} does not begin with 01, the time prefix of the preparation time ${preparationTime} µs and the first 7 bytes of its node seed ${seedHex}: ${expected}` };
       }
     }
     judged++;
@@ -233,9 +241,8 @@ export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
       if (judged === 0) ctx.skip('the prepared transaction holds no create node with a V1 (00…) or V2 (01…) contract id');
       // The commit keeps them: a contract created by the execution is a prepared one, suffixed at most.
       const locals = new Set<string>();
-      for (const n of tx.transaction?.nodes ?? []) {
-        if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'create') continue;
-        const local = localPart(n.versionedNode.v1.nodeType.create.contractId);
+      for (const { create } of createNodesOf(tx)) {
+        const local = localPart(create.contractId);
         if (local !== undefined) locals.add(local);
       }
       const e = await ctx.http.request('ledger', {
@@ -246,6 +253,7 @@ export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
       expectStatus(ctx, e, 200, 'executeAndWaitForTransaction of the prepared transaction');
       const committed = objectBody(ctx, e, 'executeAndWaitForTransaction').transaction;
       const events = isObject(committed) && Array.isArray(committed.events) ? committed.events : [];
+      let kept = 0;
       for (const ev of events) {
         const created = isObject(ev) && isObject(ev.CreatedEvent) ? ev.CreatedEvent : undefined;
         if (created === undefined || typeof created.contractId !== 'string') continue;
@@ -253,7 +261,11 @@ export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
         if (local !== undefined && !locals.has(local)) {
           ctx.fail(`the execution created ${created.contractId}, whose id begins with none of the prepared creates' ids (${[...locals].join(', ')}): the ids the party signed were not kept`, e);
         }
+        if (local !== undefined) kept++;
       }
+      // A create command's contract outlives its transaction and has the submitting party as a
+      // signatory, so the answer's default format (the act-as parties, ACS delta) shows it.
+      if (kept === 0) ctx.fail(`executeAndWaitForTransaction's transaction shows no created contract with a prepared id (${[...locals].join(', ')}): the prepared create was not committed as signed, or not answered`, e);
     },
   }),
   check({
