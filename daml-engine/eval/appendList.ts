@@ -5,13 +5,12 @@
  * steps of a real Amulet transfer (bench/RESULTS.md). The body cannot fail.
  */
 import type { BuiltinOutcome } from '../builtins/Builtin.js';
-import type { ListValue, Value } from '../value/Value.js';
+import { listItems, type ListValue, type Value } from '../value/Value.js';
 import { CELL_BYTES } from './allocationCost.js';
 import type { Intrinsic } from './intrinsics.js';
 
-function lengthOf(v: Value | undefined): number {
+function lengthOf(v: Value): number {
   let n = 0;
-  if (v === undefined) return n;
   for (let cell = v; cell.kind === 'cons'; cell = cell.tail) n++;
   return n;
 }
@@ -20,13 +19,12 @@ export const appendListIntrinsic: Intrinsic = {
   name: 'intrinsic DA.Internal.Prelude:++',
   arity: 2,
   // A cell per item of the first list, as `foldr (::)` builds.
-  cost: (args) => CELL_BYTES * lengthOf(args[0]),
+  cost: (args) => CELL_BYTES * lengthOf(args[0]!),
   apply: (args): BuiltinOutcome => {
     const xs = args[0]!;
     const ys = args[1]!;
     if (xs.kind !== 'cons') return { ok: true, value: ys };
-    const items: Value[] = [];
-    for (let cell: ListValue = xs; cell.kind === 'cons'; cell = cell.tail) items.push(cell.head);
+    const items = listItems(xs);
     let out = ys as ListValue;
     for (let i = items.length - 1; i >= 0; i--) out = { kind: 'cons', head: items[i]!, tail: out };
     return { ok: true, value: out };

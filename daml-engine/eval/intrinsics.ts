@@ -32,8 +32,7 @@ import type { Expr } from '../ast/Expr.js';
 import type { DefValue, Package } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
 import type { BuiltinOutcome, FirstOrderBuiltin } from '../builtins/Builtin.js';
-import type { Value } from '../value/Value.js';
-import { FALSE, TRUE } from '../value/Value.js';
+import { FALSE, textOf, TRUE } from '../value/Value.js';
 import { builtinCost } from './allocationCost.js';
 import { convSrcLocIntrinsic, dropInternalFramesIntrinsic, getCallStackIntrinsic, pushCallStackIntrinsic } from './callStackIntrinsics.js';
 import { appendListIntrinsic } from './appendList.js';
@@ -68,8 +67,6 @@ interface IntrinsicEntry {
   /** The intrinsic of the definition `def` at `ref` (the types it builds read from its packages), or undefined when they are not upstream's. */
   readonly make: (def: DefValue, ref: QualifiedName, getPackage: (id: string) => Package | undefined) => Intrinsic | MachineIntrinsic | undefined;
 }
-
-const textOf = (v: Value): string => (v.kind === 'text' ? v.value : '');
 
 /**
  * `isPrefixOf : Text -> Text -> Bool`. On code points, as the Daml body compares exploded texts;

@@ -9,24 +9,21 @@
  * result is. Neither builtin can fail.
  */
 import type { BuiltinOutcome } from '../builtins/Builtin.js';
-import type { Value } from '../value/Value.js';
+import { textOf, type Value } from '../value/Value.js';
 import { numericToText } from '../value/numeric.js';
 import { textBytes } from './allocationCost.js';
 import type { Intrinsic } from './intrinsics.js';
 
 const NUMERIC_ZERO = { scale: 0, unscaled: 0n };
 
-function shown(x: Value | undefined): string {
-  return numericToText(x !== undefined && x.kind === 'numeric' ? x : NUMERIC_ZERO);
+function shown(x: Value): string {
+  return numericToText(x.kind === 'numeric' ? x : NUMERIC_ZERO);
 }
 
 export const showsPrecNumericIntrinsic: Intrinsic = {
   name: 'intrinsic GHC.Show:showsPrec @Numeric',
   arity: 3,
   // Charged the appended text, as the body's APPEND_TEXT is: a Numeric's text has at most 40 characters.
-  cost: (args) => textBytes(40 + (args[2]!.kind === 'text' ? args[2]!.value.length : 0)),
-  apply: (args): BuiltinOutcome => {
-    const s = args[2]!;
-    return { ok: true, value: { kind: 'text', value: shown(args[1]) + (s.kind === 'text' ? s.value : '') } };
-  },
+  cost: (args) => textBytes(40 + textOf(args[2]!).length),
+  apply: (args): BuiltinOutcome => ({ ok: true, value: { kind: 'text', value: shown(args[1]!) + textOf(args[2]!) } }),
 };

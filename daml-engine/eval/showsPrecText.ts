@@ -11,7 +11,7 @@
  * The body cannot fail: `ord` and `ctrlChrText`'s errors are for texts `explode` never makes.
  */
 import type { BuiltinOutcome } from '../builtins/Builtin.js';
-import type { Value } from '../value/Value.js';
+import { textOf } from '../value/Value.js';
 import { builtinCost } from './allocationCost.js';
 import type { Intrinsic } from './intrinsics.js';
 
@@ -45,12 +45,10 @@ export function showLitText(x: string): string {
   return out;
 }
 
-const textOf = (v: Value | undefined): string => (v !== undefined && v.kind === 'text' ? v.value : '');
-
 export const showsPrecTextIntrinsic: Intrinsic = {
   name: 'intrinsic GHC.Show.Text:showsPrecText',
   arity: 3,
   // Charged what the body builds at least: the exploded text, and the appended result.
   cost: (args) => builtinCost('EXPLODE_TEXT', [args[1]!]) + builtinCost('APPEND_TEXT', [args[1]!, args[2]!]),
-  apply: (args): BuiltinOutcome => ({ ok: true, value: { kind: 'text', value: `"${showLitText(textOf(args[1]))}"${textOf(args[2])}` } }),
+  apply: (args): BuiltinOutcome => ({ ok: true, value: { kind: 'text', value: `"${showLitText(textOf(args[1]!))}"${textOf(args[2]!)}` } }),
 };

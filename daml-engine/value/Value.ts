@@ -117,6 +117,8 @@ export const bool = (value: boolean): BoolValue => (value ? TRUE : FALSE);
 export const int64 = (value: bigint): Int64Value => ({ kind: 'int64', value });
 export const text = (value: string): TextValue => ({ kind: 'text', value });
 export const some = (value: Value): OptionalValue => ({ kind: 'optional', value });
+/** The text of a Text value, '' for any other (native code on well-typed arguments reads them so). */
+export const textOf = (v: Value): string => (v.kind === 'text' ? v.value : '');
 
 /** A JS array as a Daml list (front to back). */
 export function listOf(items: readonly Value[]): ListValue {
