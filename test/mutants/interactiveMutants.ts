@@ -11,6 +11,13 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isPost = (req: ProxyRequest, path: string) => req.method === 'POST' && pathOf(req.url) === path;
 
+/** A fault rewriting the events of the transaction executeAndWaitForTransaction answers. */
+const onExecutedEvents = (rewrite: (events: unknown[]) => unknown[]) =>
+  onBody(/^\/v2\/interactive-submission\/executeAndWaitForTransaction$/, (v) => {
+    const tx = isObject(v.transaction) ? v.transaction : undefined;
+    return tx === undefined || !Array.isArray(tx.events) ? v : { ...v, transaction: { ...tx, events: rewrite(tx.events) } };
+  });
+
 export const INTERACTIVE_MUTANTS: readonly Mutant[] = [
   {
     name: 'prepared-hash-not-v2',
@@ -42,26 +49,19 @@ export const INTERACTIVE_MUTANTS: readonly Mutant[] = [
     name: 'execute-commits-other-ids',
     description: "executeAndWaitForTransaction answers created contracts under ids of the participant's own making, not the prepared ones the party signed",
     caughtBy: 'ledger.interactive.contract-ids-from-node-seeds',
-    fault: onBody(/^\/v2\/interactive-submission\/executeAndWaitForTransaction$/, (v) => {
-      const tx = isObject(v.transaction) ? v.transaction : undefined;
-      if (tx === undefined || !Array.isArray(tx.events)) return v;
+    fault: onExecutedEvents((events) => {
       const flip = (id: string) => `${id.slice(0, 10)}${id[10] === 'a' ? 'b' : 'a'}${id.slice(11)}`;
-      const events = tx.events.map((e) => {
+      return events.map((e) => {
         const created = isObject(e) && isObject(e.CreatedEvent) ? e.CreatedEvent : undefined;
         return created !== undefined && typeof created.contractId === 'string' ? { CreatedEvent: { ...created, contractId: flip(created.contractId) } } : e;
       });
-      return { ...v, transaction: { ...tx, events } };
     }),
   },
   {
     name: 'execute-answers-without-creates',
     description: 'executeAndWaitForTransaction answers a transaction whose created events are left out, so nothing shows which ids were committed',
     caughtBy: 'ledger.interactive.contract-ids-from-node-seeds',
-    fault: onBody(/^\/v2\/interactive-submission\/executeAndWaitForTransaction$/, (v) => {
-      const tx = isObject(v.transaction) ? v.transaction : undefined;
-      if (tx === undefined || !Array.isArray(tx.events)) return v;
-      return { ...v, transaction: { ...tx, events: tx.events.filter((e) => !(isObject(e) && isObject(e.CreatedEvent))) } };
-    }),
+    fault: onExecutedEvents((events) => events.filter((e) => !(isObject(e) && isObject(e.CreatedEvent)))),
   },
   {
     name: 'execute-trusts-signer-edits',
