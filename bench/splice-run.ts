@@ -5,7 +5,8 @@
  *   npm run build && npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/splice-run.js [--quick] [--transfers-only]
  *
  * `--transfers-only` skips the start-ups (no `npm run build` needed then); `PER_WALLET=n` sets the
- * measured transfers per wallet.
+ * measured transfers per wallet, `WARM=n` those before them (default 10: the figures of earlier
+ * sessions; the server's code is still being optimized then, `WARM=100` measures it warm).
  *
  * Start-up: the CLI as a user starts it (`node bin/canton-conformance.js serve --port 0 ...`),
  * timed from spawn to its "listening" line, three starts each: the ports, LocalNet's folder
@@ -46,6 +47,8 @@ if (!existsSync(DARS)) throw new Error(`needs ${DARS}`);
 const WALLETS = 10;
 const transfersOnly = process.argv.includes('--transfers-only');
 const PER_WALLET = Number(process.env.PER_WALLET ?? (quick ? 20 : 200));
+/** Transfers per wallet before the measured ones (the server's code warms up meanwhile); `WARM=100` measures a steady server. */
+const WARM = Number(process.env.WARM ?? 10);
 const STARTS = transfersOnly ? 0 : Number(process.env.STARTS ?? (quick ? 1 : 3));
 /** `--kinds=release,ports`: only the start-ups whose label starts with one of these (A/B runs alternate one kind at a time). */
 const kinds = process.argv.find((a) => a.startsWith('--kinds='))?.slice('--kinds='.length).split(',');
@@ -147,7 +150,7 @@ for (const kind of (['ports', 'splice'] as const).filter((k) => only === undefin
       wallets.once('error', reject);
       wallets.once('exit', (code) => (code !== 0 ? reject(new Error(`wallets exited with ${code}`)) : undefined));
     });
-  const warm = await run(inputs, 10);
+  const warm = await run(inputs, WARM);
   const elu0 = performance.eventLoopUtilization();
   const cpu0 = process.cpuUsage();
   const r = await run(warm.last, PER_WALLET);

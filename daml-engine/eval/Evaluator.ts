@@ -12,7 +12,7 @@
  */
 import type { BuiltinFailure, BuiltinName, BuiltinOutcome, FirstOrderBuiltin } from '../builtins/Builtin.js';
 import { BUILTINS } from '../builtins/builtins.js';
-import type { Expr, Update } from '../ast/Expr.js';
+import type { Expr } from '../ast/Expr.js';
 import type { DefTemplate, DefValue, Package, TemplateChoice } from '../ast/Package.js';
 import { qualifiedKey } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
@@ -159,9 +159,13 @@ function rootNode(expr: Expr, env: Env): Node {
   return node;
 }
 
-/** A suspended update: the `update` of an `UpdateValue` (interpreted by the update engine). */
+/**
+ * A suspended update: the `update` of an `UpdateValue` (interpreted by the update engine). `node`
+ * is its compiled `update` node (the `Update` in `node.x`, its sub-expressions `updateKids`), in
+ * whose scope's layout `env` is.
+ */
 export interface SuspendedUpdate {
-  readonly update: Update;
+  readonly node: Node;
   readonly env: Env;
   readonly def: Definition | undefined;
 }
@@ -462,6 +466,18 @@ export class Evaluator {
     this.evalIn(rootNode(expr, env), env);
   }
 
+  /**
+   * Evaluates the node `n` in `env`, which has the layout of the scope `n` was made under (the
+   * update engine's `updateKids`), with `definition` named in failures while it runs.
+   */
+  evalNode(n: Node, env: Env, definition?: Definition): void {
+    if (definition) {
+      this.k.push(restoreFrame(this.def));
+      this.def = definition;
+    }
+    this.evalIn(n, env);
+  }
+
   /** Returns `value` to the top frame. */
   returnValue(value: Value): void {
     this.give(value);
@@ -707,7 +723,7 @@ export class Evaluator {
         return this.collect(n, new Array<Value>(kids.length), 0, env, undefined);
       }
       case 21 /* Update */: {
-        const update: SuspendedUpdate = { update: n.x as Update, env, def: this.def };
+        const update: SuspendedUpdate = { node: n, env, def: this.def };
         return this.give({ kind: 'update', update } satisfies UpdateValue);
       }
       case 43 /* Experimental */:
@@ -952,7 +968,7 @@ export class Evaluator {
             continue;
           }
           case 21 /* Update */: {
-            const update: SuspendedUpdate = { update: n.x as Update, env, def: this.def };
+            const update: SuspendedUpdate = { node: n, env, def: this.def };
             return { kind: 'update', update } satisfies UpdateValue;
           }
           default:

@@ -12,6 +12,9 @@ import { qualifiedKey } from '../ast/Package.js';
 import type { QualifiedName } from '../ast/Type.js';
 import type { Env, EvaluatorOptions, Slicing, SuspendedUpdate } from '../eval/Evaluator.js';
 import { bindEnv, Evaluator } from '../eval/Evaluator.js';
+import { EnvCell } from '../eval/Env.js';
+import type { Node } from '../eval/Node.js';
+import { updateKids, updateNode } from '../eval/Node.js';
 import type { Definition, EvalError, EvalResult } from '../eval/EvalResult.js';
 import type { AnyExceptionValue, ContractIdValue, RecordValue, UpdateValue, Value } from '../value/Value.js';
 import { bool } from '../value/Value.js';
@@ -176,7 +179,7 @@ function boundsErrorOf(p: BoundsProblem, where: string): EvalError {
 function updateOf(submission: Submission): UpdateValue {
   return 'kind' in submission.update && submission.update.kind === 'update'
     ? submission.update
-    : { kind: 'update', update: { update: submission.update as Update, env: null, def: undefined } satisfies SuspendedUpdate };
+    : { kind: 'update', update: { node: updateNode(submission.update as Update), env: null, def: undefined } satisfies SuspendedUpdate };
 }
 
 /** A create command: `create` of a closed argument. */
@@ -261,51 +264,64 @@ class Run {
     this.m.evalWith(expr, env, def);
   }
 
+  /** Evaluates the update's sub-expression node `n` in `env` (its layout), then continues with `k`. */
+  private evalKid(n: Node, env: Env, def: Definition | undefined, k: (v: Value) => void): void {
+    this.m.then(k);
+    this.m.evalNode(n, env, def);
+  }
+
+  /** Runs the update value its argument is (one function per run, not a closure per use). */
+  private readonly runNext = (v: Value): void => this.run(v);
+
   /** Runs an update value; its result returns to the top frame. */
   run(value: Value): void {
     if (value.kind !== 'update') return this.crash(`ran a ${value.kind} value as an update`);
-    const { update: u, env, def } = value.update as SuspendedUpdate;
+    const { node, env, def } = value.update as SuspendedUpdate;
+    const u = node.x as Update;
+    const kids = updateKids(node);
     switch (u.kind) {
-      case 'pure': return this.m.evalWith(u.expr, env, def);
-      case 'block': return this.block(u, 0, env, def);
-      case 'embedExpr': return this.eval(u.expr, env, def, (v) => this.run(v));
+      case 'pure': return this.m.evalNode(kids[0]!, env, def);
+      case 'block': return this.block(kids, 0, env, def);
+      case 'embedExpr': return this.evalKid(kids[0]!, env, def, this.runNext);
       case 'getTime':
         this.readsLedgerTime = true;
         return this.m.returnValue({ kind: 'timestamp', micros: this.ledgerTime });
       case 'ledgerTimeLt':
-        return this.eval(u.expr, env, def, (t) => {
+        return this.evalKid(kids[0]!, env, def, (t) => {
           if (t.kind !== 'timestamp') return this.crash(`ledger_time_lt of a ${t.kind}`);
           this.readsLedgerTime = true;
           this.m.returnValue(bool(this.ledgerTime < t.micros));
         });
-      case 'create': return this.eval(u.expr, env, def, (arg) => this.create(u.template, arg));
+      case 'create': return this.evalKid(kids[0]!, env, def, (arg) => this.create(u.template, arg));
       case 'createInterface':
-        return this.eval(u.expr, env, def, (arg) => {
+        return this.evalKid(kids[0]!, env, def, (arg) => {
           if (arg.kind !== 'record') return this.crash(`create_interface of a ${arg.kind}`);
           this.create(arg.tycon, arg);
         });
       case 'exercise':
-        return this.eval(u.cid, env, def, (cid) => this.eval(u.arg, env, def, (arg) =>
+        return this.evalKid(kids[0]!, env, def, (cid) => this.evalKid(kids[1]!, env, def, (arg) =>
           this.exercise(this.cidOf(cid), arg, { template: u.template }, u.choice)));
       case 'exerciseInterface':
-        return this.eval(u.cid, env, def, (cid) => this.eval(u.arg, env, def, (arg) => {
-          if (!u.guard) return this.exercise(this.cidOf(cid), arg, { iface: u.iface, guard: undefined }, u.choice);
-          this.eval(u.guard, env, def, (guard) => this.exercise(this.cidOf(cid), arg, { iface: u.iface, guard }, u.choice));
+        return this.evalKid(kids[0]!, env, def, (cid) => this.evalKid(kids[1]!, env, def, (arg) => {
+          if (kids.length === 2) return this.exercise(this.cidOf(cid), arg, { iface: u.iface, guard: undefined }, u.choice);
+          this.evalKid(kids[2]!, env, def, (guard) => this.exercise(this.cidOf(cid), arg, { iface: u.iface, guard }, u.choice));
         }));
-      case 'fetch': return this.eval(u.cid, env, def, (cid) => this.fetch(this.cidOf(cid), { template: u.template }));
-      case 'fetchInterface': return this.eval(u.cid, env, def, (cid) => this.fetch(this.cidOf(cid), { iface: u.iface }));
-      case 'tryCatch': return this.tryCatch(u, env, def);
+      case 'fetch': return this.evalKid(kids[0]!, env, def, (cid) => this.fetch(this.cidOf(cid), { template: u.template }));
+      case 'fetchInterface': return this.evalKid(kids[0]!, env, def, (cid) => this.fetch(this.cidOf(cid), { iface: u.iface }));
+      case 'tryCatch': return this.tryCatch(kids, env, def);
       case 'exerciseByKey': case 'lookupByKey': case 'fetchByKey': case 'queryNByKey':
         return this.fail({ kind: 'unsupported', what: `contract keys (${u.kind})` }, `contract keys are not part of Daml-LF 2.1 (${u.kind})`);
     }
   }
 
-  /** `ubind x₁ ← e₁ ; … ; e`: each binding's update runs before the next is evaluated. */
-  private block(u: Extract<Update, { kind: 'block' }>, i: number, env: Env, def: Definition | undefined): void {
-    if (i === u.bindings.length) return this.eval(u.body, env, def, (v) => this.run(v)); // a tail call: no frame stays
-    const binding = u.bindings[i]!;
-    this.m.then((x) => this.block(u, i + 1, bindEnv(binding.name, x, env), def));
-    this.eval(binding.bound, env, def, (v) => this.run(v));
+  /**
+   * `ubind x₁ ← e₁ ; … ; e` (its nodes `kids`, the body last): each binding's update runs before
+   * the next is evaluated, its value bound in a cell named as the next node's scope expects.
+   */
+  private block(kids: readonly Node[], i: number, env: Env, def: Definition | undefined): void {
+    if (i === kids.length - 1) return this.evalKid(kids[i]!, env, def, this.runNext); // a tail call: no frame stays
+    this.m.then((x) => this.block(kids, i + 1, new EnvCell(kids[i + 1]!.scope!.names, x, undefined, undefined, env), def));
+    this.evalKid(kids[i]!, env, def, this.runNext);
   }
 
   private cidOf(v: Value): string {
@@ -484,7 +500,7 @@ class Run {
           }, inner);
           const bodyEnv: Env = bindEnv(choice.selfBinder, { kind: 'contractId', value: contractId }, argEnv);
           this.m.then((result) => { this.tx.endExercise(result); this.m.returnValue(result); });
-          this.eval(choice.update, bodyEnv, def, (v) => this.run(v));
+          this.eval(choice.update, bodyEnv, def, this.runNext);
         });
       });
       if ('guard' in target && target.guard) {
@@ -508,19 +524,21 @@ class Run {
    * rollback node), then `h` decides (it is pure): with `Some u`, `u` runs; with `None` the
    * exception goes on to the next handler.
    */
-  private tryCatch(u: Extract<Update, { kind: 'tryCatch' }>, env: Env, def: Definition | undefined): void {
+  /** `try` (its nodes `kids`: the try, then the catch under the exception's binder). */
+  private tryCatch(kids: readonly Node[], env: Env, def: Definition | undefined): void {
     const checkpoint = this.tx.checkpoint();
     this.m.catchWith((exception: AnyExceptionValue) => {
       // The engine rolls the try back before its handler decides, even if the handler then
       // rethrows (Speedy's handleException): an exception going on starts from the try's context,
       // which is what a failure's trace shows. The nested rollback nodes this leaves normalize away.
       this.tx.rollbackTo(checkpoint);
-      this.eval(u.catchExpr, bindEnv(u.binder, exception, env), def, (handler) => {
+      const handlerNode = kids[1]!;
+      this.evalKid(handlerNode, new EnvCell(handlerNode.scope!.names, exception, undefined, undefined, env), def, (handler) => {
         if (handler.kind !== 'optional') return this.crash(`a catch handler returned a ${handler.kind}`);
         if (handler.value === undefined) return this.m.throwException(exception);
         this.run(handler.value);
       });
     });
-    this.eval(u.tryExpr, env, def, (v) => this.run(v));
+    this.evalKid(kids[0]!, env, def, this.runNext);
   }
 }
