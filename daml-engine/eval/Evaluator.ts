@@ -883,6 +883,17 @@ export class Evaluator {
           case 37 /* InterfaceTemplateTypeRep */: case 38 /* ToRequiredInterface */: case 39 /* FromRequiredInterface */: {
             return this.oneValue(n, this.waitFor(n.a!, env, 6 /* One */, n, env, 0, undefined, undefined));
           }
+          case 32 /* CallInterface */: case 33 /* SignatoryInterface */: case 34 /* ObserverInterface */: case 35 /* ViewInterface */: {
+            // As the machine's One frame, then its inTemplate: the body under a Restore frame, naming the template.
+            const v = this.waitFor(n.a!, env, 6 /* One */, n, env, 0, undefined, undefined);
+            const { record, param, body } = this.interfaceBody(n, v);
+            const saved = this.def;
+            this.def = record.tycon;
+            const bodyEnv = bindEnv(param, record, null);
+            const r = this.waitFor(rootNode(body, bodyEnv), bodyEnv, 13 /* Restore */, null, null, 0, undefined, saved);
+            this.def = saved;
+            return r;
+          }
           case 7 /* RecUpd */: case 12 /* StructUpd */: case 36 /* UnsafeFromInterface */: case 40 /* UnsafeFromRequiredInterface */: {
             const a = this.waitFor(n.a!, env, 7 /* Two */, n, env, 0, undefined, undefined);
             const b = this.waitFor(n.b!, env, 7 /* Two */, n, env, 0, a, undefined);
@@ -972,7 +983,7 @@ export class Evaluator {
             return { kind: 'update', update } satisfies UpdateValue;
           }
           default:
-            // Throw, the interface and choice nodes, and what the compile stage does not know: the machine's.
+            // Throw, the choice nodes, and what the compile stage does not know: the machine's.
             return this.capture(2 /* Step */, n, env, undefined);
         }
       }
@@ -1893,24 +1904,9 @@ export class Evaluator {
     switch (node.op) {
       case 29 /* Throw */:
         return this.throwException({ kind: 'anyException', type: (node.src as Extract<Expr, { kind: 'throw' }>).exceptionType, value: v });
-      case 32 /* CallInterface */: {
-        const iface = (node.src as Extract<Expr, { kind: 'callInterface' }>).iface;
-        const { template, record } = this.contract(v);
-        const body = this.instance(template, record, iface).methods.get(node.s);
-        if (!body) return this.fail('crash', `${record.tycon.module}:${record.tycon.name} has no method ${node.s} of ${iface.module}:${iface.name}`);
-        return this.inTemplate(record, template.param, body);
-      }
-      case 35 /* ViewInterface */: {
-        const { template, record } = this.contract(v);
-        return this.inTemplate(record, template.param, this.instance(template, record, (node.src as Extract<Expr, { kind: 'viewInterface' }>).iface).view);
-      }
-      case 33 /* SignatoryInterface */: {
-        const { template, record } = this.contract(v);
-        return this.inTemplate(record, template.param, template.signatories);
-      }
-      case 34 /* ObserverInterface */: {
-        const { template, record } = this.contract(v);
-        return this.inTemplate(record, template.param, template.observers);
+      case 32 /* CallInterface */: case 35 /* ViewInterface */: case 33 /* SignatoryInterface */: case 34 /* ObserverInterface */: {
+        const { record, param, body } = this.interfaceBody(node, v);
+        return this.inTemplate(record, param, body);
       }
       default:
         void env;
@@ -2119,6 +2115,27 @@ export class Evaluator {
   private instanceOf(v: Value, iface: QualifiedName): boolean {
     if (v.kind !== 'record') return false;
     return this.template(v.tycon).implements.has(qualifiedKey(iface));
+  }
+
+  /**
+   * What an interface node (`call_interface`, `view_interface`, `signatory_interface`,
+   * `observer_interface`) runs for the interface value `v`: the contract's template's method,
+   * view, signatories or observers, with the contract bound to the template's parameter.
+   */
+  private interfaceBody(node: Node, v: Value): { readonly record: RecordValue; readonly param: string; readonly body: Expr } {
+    const { template, record } = this.contract(v);
+    switch (node.op) {
+      case 32 /* CallInterface */: {
+        const iface = (node.src as Extract<Expr, { kind: 'callInterface' }>).iface;
+        const body = this.instance(template, record, iface).methods.get(node.s);
+        if (!body) return this.fail('crash', `${record.tycon.module}:${record.tycon.name} has no method ${node.s} of ${iface.module}:${iface.name}`);
+        return { record, param: template.param, body };
+      }
+      case 35 /* ViewInterface */:
+        return { record, param: template.param, body: this.instance(template, record, (node.src as Extract<Expr, { kind: 'viewInterface' }>).iface).view };
+      case 33 /* SignatoryInterface */: return { record, param: template.param, body: template.signatories };
+      default: return { record, param: template.param, body: template.observers };
+    }
   }
 
   /** Evaluates a template-scoped expression with the template parameter bound to the contract. */

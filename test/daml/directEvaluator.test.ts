@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import type { CaseAlt, Expr } from '../../daml-engine/ast/Expr.js';
-import type { DataCons, DefValue, Module, Package } from '../../daml-engine/ast/Package.js';
+import type { DataCons, DefInterface, DefTemplate, DefValue, Module, Package } from '../../daml-engine/ast/Package.js';
 import type { QualifiedName, Type } from '../../daml-engine/ast/Type.js';
 import type { BuiltinName } from '../../daml-engine/builtins/Builtin.js';
 import { Evaluator } from '../../daml-engine/eval/Evaluator.js';
@@ -61,6 +61,10 @@ const DEFS: Record<string, Expr> = {
   ten: add(int(4), int(6)),
   cyclic: add(int(1), val('cyclic')),
   traced: app(b('TRACE'), { kind: 'lit', value: text('traced once') }, int(3)),
+  // An interface method (the template's body, naming the template), then a failure of this definition's own.
+  sizeThenFail: lam(['n'], add(
+    { kind: 'callInterface', iface: q('Sized'), method: 'size', expr: { kind: 'toInterface', iface: q('Sized'), template: q('Point'), expr: { kind: 'recCon', tycon: { tycon: q('Point'), args: [] }, fields: [{ field: 'x', expr: v('n') }, { field: 'y', expr: int(1) }] } } },
+    app(b('DIV_INT64'), int(1), sub(v('n'), v('n'))))),
   // A type class dictionary as damlc compiles one: every method takes () first, then its arguments.
   dict: { kind: 'structCon', fields: [
     { field: 'plus', expr: lam(['u'], lam(['x', 'y'], add(v('x'), v('y')))) },
@@ -76,9 +80,27 @@ const DEFS: Record<string, Expr> = {
   ], app(method('inc'), UNIT_LIT, v('d'))))),
 };
 
+/**
+ * A template of Points implementing the interface `Sized`: the interface nodes (`call_interface`,
+ * `view_interface`, `signatory_interface`, `observer_interface`) run its bodies with `p` bound,
+ * and the method recurses through `sumTo`, so a hand-over can fall inside it.
+ */
+const PARTY = { kind: 'lit', value: { kind: 'party', value: 'Alice' } } satisfies Expr;
+const SIZED = q('Sized');
+const BOX_TEMPLATE: DefTemplate = {
+  name: 'Point', param: 'p', precondition: { kind: 'lit', value: { kind: 'bool', value: true } },
+  signatories: list(PARTY), observers: { kind: 'nil', type: INT }, choices: new Map(), key: undefined,
+  implements: new Map([[`${PKG}:M:Sized`, {
+    iface: SIZED,
+    methods: new Map([['size', add(app(val('sumTo'), { kind: 'recProj', tycon: tycon('Point'), field: 'x', record: v('p') }), { kind: 'recProj', tycon: tycon('Point'), field: 'y', record: v('p') })]]),
+    view: { kind: 'recProj', tycon: tycon('Point'), field: 'y', record: v('p') },
+  }]]),
+};
+const SIZED_INTERFACE: DefInterface = { name: 'Sized', param: 'this', methods: new Map([['size', INT]]), choices: new Map(), view: INT, requires: [] };
+
 function pkg(): Package {
   const module: Module = {
-    name: 'M', synonyms: new Map(), templates: new Map(), exceptions: new Map(), interfaces: new Map(),
+    name: 'M', synonyms: new Map(), templates: new Map([['Point', BOX_TEMPLATE]]), exceptions: new Map(), interfaces: new Map([['Sized', SIZED_INTERFACE]]),
     values: new Map(Object.entries(DEFS).map(([name, expr]): [string, DefValue] => [name, { name, type: INT, expr }])),
     dataTypes: new Map(Object.entries({ Point: POINT, Shape: SHAPE, Color: COLOR }).map(([name, cons]) => [name, { name, params: [], serializable: true, cons }])),
   };
@@ -117,6 +139,15 @@ const PROGRAMS: Record<string, Expr> = {
     ['opt', caseOf({ kind: 'optionalSome', type: INT, value: add(v('area'), v('color')) }, { kind: 'optionalNone', body: int(0) }, { kind: 'optionalSome', binder: 'o', body: v('o') })],
     ['xs', list(v('opt'), { kind: 'recProj', tycon: tycon('Point'), field: 'y', record: v('p2') }, { kind: 'structProj', field: 'a', struct: v('s2') }, val('ten'))],
   ], caseOf(v('xs'), { kind: 'nil', body: int(-1) }, { kind: 'cons', head: 'h', tail: 't', body: add(v('h'), sumList(v('t'))) })),
+  'interface methods, views, signatories and observers of a contract (the template\'s bodies)': letIn([
+    ['i', { kind: 'toInterface', iface: SIZED, template: q('Point'), expr: point(add(int(20), int(5)), app(val('sumTo'), int(3))) }],
+    ['size', { kind: 'callInterface', iface: SIZED, method: 'size', expr: v('i') }],
+    ['view', { kind: 'viewInterface', iface: SIZED, expr: v('i') }],
+    ['sigs', { kind: 'signatoryInterface', iface: SIZED, expr: v('i') }],
+    ['obs', { kind: 'observerInterface', iface: SIZED, expr: v('i') }],
+  ], add(add(v('size'), v('view')), caseOf(v('sigs'), { kind: 'nil', body: int(-100) }, { kind: 'cons', head: 'h', tail: 't', body: caseOf(v('obs'), { kind: 'nil', body: int(1) }, { kind: 'default', body: int(-1000) }) }))),
+  'a failure after an interface method names the definition that called it': app(val('sizeThenFail'), int(4)),
+  'an interface method of a template that has none': { kind: 'callInterface', iface: SIZED, method: 'area', expr: { kind: 'toInterface', iface: SIZED, template: q('Point'), expr: point(int(1), int(2)) } },
   'let bindings that wait, one after another': letIn([
     ['a', add(int(1), int(2))], ['b', add(v('a'), add(int(3), int(4)))], ['c', add(v('b'), v('a'))],
   ], add(v('c'), v('b'))),
@@ -173,6 +204,11 @@ describe('the direct evaluator takes the machine\'s steps to the machine\'s resu
     // p = {x 3, y 10} updated to y 10; s = {a 3, b 2}; s2.a = 2; area 25 + Green 2 = 27: 27 + 10 + 2 + 10.
     expect(value('records, structs, variants, enums, optionals, lists')).toEqual(int64(49n));
     expect(value('let bindings that wait, one after another')).toEqual(int64(23n));
+    // size = sumTo 25 + y (6) = 331, view = y = 6, one signatory and no observers: 1.
+    expect(value('interface methods, views, signatories and observers of a contract (the template\'s bodies)')).toEqual(int64(331n + 6n + 1n));
+    expect(value('an interface method of a template that has none')).toBe('crash');
+    const failed = run(PROGRAMS['a failure after an interface method names the definition that called it']!, 256).result;
+    expect(!failed.ok && failed.error.definition).toEqual(q('sizeThenFail'));
     expect(value('type abstractions over a nat, applied one and two at a time')).toEqual(int64(2n + 3n + 8n));
     expect(value('TRACE and EQUAL_LIST (the machine runs them)')).toEqual(int64(4n));
     expect(value('an arithmetic error deep in recursion (a Daml exception, uncaught)')).toBe('unhandledException');
