@@ -1087,26 +1087,30 @@ export class Evaluator {
             const impl = fn.impl;
             const over = count > fn.arity;
             if (impl === undefined) {
-              if (!over && fn.def !== undefined) {
-                // Machine intrinsics (a `def` marks them): composition, Free's (freeMonad.ts).
-                if (fn.name === COMPOSE) {
-                  if (this.depth < this.directDepth) {
-                    // `(f . g) x`: as the body `f (g x)`, in `.`'s definition: `g x` first, then `f` in tail position.
-                    const f = args[from]!;
-                    this.def = fn.def;
-                    let v: Value;
-                    try {
-                      v = this.applied(args[from + 1]!, [args[from + 2]!]);
-                      this.tick(v);
-                    } catch (e) {
-                      if (e === CAPTURE) this.captured.push(applyFnFrame(f));
-                      throw e;
-                    }
-                    fnv = f; args = [v]; from = 0;
-                    continue;
-                  }
-                  return this.onMachine(fn, args, from);
+              if (fn.name === COMPOSE && fn.def !== undefined) {
+                if (this.depth >= this.directDepth) return this.onMachine(fn, args, from);
+                // `(f . g) x`: as the body `f (g x)`, in `.`'s definition: `g x` first, then `f` in tail
+                // position, or, over-applied, `f`'s result applied to the rest (the machine's ApplyTo frame).
+                const f = args[from]!;
+                if (over) { site = true; sI = from + fn.arity; sVals = args; }
+                this.def = fn.def;
+                let v: Value;
+                try {
+                  v = this.applied(args[from + 1]!, [args[from + 2]!]);
+                  this.tick(v);
+                } catch (e) {
+                  if (e === CAPTURE) this.captured.push(applyFnFrame(f));
+                  throw e;
                 }
+                if (!over) { fnv = f; args = [v]; from = 0; continue; }
+                fnv = this.applied(f, [v]);
+                this.tick(fnv);
+                site = false;
+                from += fn.arity;
+                continue;
+              }
+              if (!over && fn.def !== undefined) {
+                // Machine intrinsics (a `def` marks them): Free's (freeMonad.ts).
                 if (fn.name === FREE_BIND) {
                   const m = args[from + 1]!;
                   // `Pure a >>= f` is `f a`, in tail position.

@@ -422,6 +422,16 @@ describe.skipIf(!HAS_DARS)('upstream daml-prim function composition (../shared/u
       const plus = E.lam([['a', T.int64]], E.lam([['b', T.int64]], E.call('ADD_INT64', [], E.var('a'), E.var('b'))));
       const over = E.app(dot, plus, expr({ kind: 'mul', k: 3 }), E.int64(2), E.int64(5));
       for (const intrinsics of [true, false]) expect(outcome(new Evaluator({ getPackage: source, intrinsics }).evaluate(over))).toEqual({ ok: true, value: int64(11n) });
+      // Over-applied compositions generated, `((.) (\a b -> f a + b) g) x y`: the direct evaluator
+      // takes the machine's steps at every depth (the ApplyTo frame of the rest), and answers as the body does.
+      fc.assert(fc.property(intFns, intFns, fc.integer({ min: -2, max: 3 }), fc.integer({ min: -2, max: 3 }), (f, g, x, y) => {
+        const outer = E.lam([['a', T.int64]], E.lam([['b', T.int64]], E.call('ADD_INT64', [], E.app(expr(f), E.var('a')), E.var('b'))));
+        const overApplied = E.app(dot, outer, expr(g), E.int64(x), E.int64(y));
+        const run = (intrinsics: boolean, directDepth: number) => new Evaluator({ getPackage: source, intrinsics, directDepth }).evaluate(overApplied);
+        const machine = run(true, 0);
+        for (const directDepth of [1, 2, 3, 4, 256]) expect(run(true, directDepth), `daml-prim ${version}, depth ${directDepth}`).toEqual(machine);
+        expect(outcome(machine)).toEqual(outcome(run(false, 256)));
+      }), { numRuns: 150, seed: 38 });
     }
   });
 });
