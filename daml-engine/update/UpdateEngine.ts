@@ -522,9 +522,8 @@ class Run {
   /**
    * `try e catch x. h`: on an exception the transaction rolls back to where the try began (a
    * rollback node), then `h` decides (it is pure): with `Some u`, `u` runs; with `None` the
-   * exception goes on to the next handler.
+   * exception goes on to the next handler. `kids`: `e`, then `h` under the binder `x`.
    */
-  /** `try` (its nodes `kids`: the try, then the catch under the exception's binder). */
   private tryCatch(kids: readonly Node[], env: Env, def: Definition | undefined): void {
     const checkpoint = this.tx.checkpoint();
     this.m.catchWith((exception: AnyExceptionValue) => {
