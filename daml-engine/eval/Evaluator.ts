@@ -459,11 +459,7 @@ export class Evaluator {
 
   /** Evaluates `expr` in `env`, with `definition` named in failures while it runs. */
   evalWith(expr: Expr, env: Env, definition?: Definition): void {
-    if (definition) {
-      this.k.push(restoreFrame(this.def));
-      this.def = definition;
-    }
-    this.evalIn(rootNode(expr, env), env);
+    this.evalNode(rootNode(expr, env), env, definition);
   }
 
   /**
