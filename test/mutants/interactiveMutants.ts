@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/preparedTransactionHash.js';
-import { onBody } from './mutantKit.js';
+import { isObject, onBody } from './mutantKit.js';
 import type { Mutant } from './mutants.js';
 import { jsonResponse, parse, pathOf, type ProxyRequest } from './mutantProxy.js';
 
 /** Mutants of interactive submission's encodings and execute-time validation. */
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isPost = (req: ProxyRequest, path: string) => req.method === 'POST' && pathOf(req.url) === path;
 
 /** A fault rewriting the events of the transaction executeAndWaitForTransaction answers. */
