@@ -55,8 +55,8 @@ describe('a definition is replaced only when its code is upstream\'s', () => {
     expect(bool(call(always.source, always.ref, 'abc', 'xyz', true).value)).toBe(true);
     const never = impostor(false);
     expect(bool(call(never.source, never.ref, 'a', 'abc', true).value)).toBe(false);
-    const listed = new Set(INTRINSICS.flatMap((i) => [...i.fingerprints]));
-    expect(listed.has(definitionFingerprint(always.ref, always.source)!)).toBe(false);
+    const allListed = new Set(INTRINSICS.flatMap((i) => [...i.fingerprints]));
+    expect(allListed.has(definitionFingerprint(always.ref, always.source)!)).toBe(false);
   });
 
   it('the fingerprint leaves out package ids, follows references, and stops at cycles and missing code', () => {
@@ -117,6 +117,14 @@ function referencePackages(): Reference {
     source: (id) => packages.get(id),
   };
   return reference;
+}
+
+/** The fingerprints INTRINSICS lists for `module:value`. */
+const listed = (module: string, value: string) => INTRINSICS.find((i) => i.module === module && i.value === value)!.fingerprints;
+
+/** Expects the `module:name` of every package of `packages` (id to version) listed; `label` names them in a failure. */
+function expectEveryListed(packages: ReadonlyMap<string, string>, source: Source, module: string, name: string, label: string): void {
+  for (const [id, version] of packages) expect(listed(module, name).has(definitionFingerprint({ packageId: id, module, name }, source)!), `${label} ${version}: ${name}`).toBe(true);
 }
 
 // Texts where a letter-by-letter comparison and a native one could part: surrogate pairs, a
@@ -183,20 +191,12 @@ describe.skipIf(!HAS_DARS)('upstream call stacks: daml-prim pushCallStack, daml-
   const { named, source } = referencePackages();
   const stdlibs = named('daml-stdlib');
   const prims = named('daml-prim');
-  const listed = (module: string, value: string) => INTRINSICS.find((i) => i.module === module && i.value === value)!.fingerprints;
 
   it('every daml-stdlib there has its getCallStack and convSrcLoc listed, every daml-prim its pushCallStack', () => {
     expect(stdlibs.size).toBeGreaterThanOrEqual(5);
     expect(prims.size).toBeGreaterThanOrEqual(2);
-    for (const [id, version] of stdlibs) {
-      for (const name of ['getCallStack', 'convSrcLoc']) {
-        expect(listed('DA.Stack', name).has(definitionFingerprint({ packageId: id, module: 'DA.Stack', name }, source)!), `daml-stdlib ${version}: ${name}`).toBe(true);
-      }
-    }
-    for (const [id, version] of prims) {
-      const fingerprint = definitionFingerprint({ packageId: id, module: 'GHC.Stack.Types', name: 'pushCallStack' }, source);
-      expect(listed('GHC.Stack.Types', 'pushCallStack').has(fingerprint!), `daml-prim ${version}`).toBe(true);
-    }
+    for (const name of ['getCallStack', 'convSrcLoc']) expectEveryListed(stdlibs, source, 'DA.Stack', name, 'daml-stdlib');
+    expectEveryListed(prims, source, 'GHC.Stack.Types', 'pushCallStack', 'daml-prim');
   });
 
   /** The call stack functions of one daml-stdlib and its daml-prim, run with intrinsics on or off. */
@@ -379,8 +379,7 @@ describe.skipIf(!HAS_DARS)('upstream daml-prim function composition (../shared/u
   const DOT = '$u002e';
 
   it('every daml-prim there has its (.) listed', () => {
-    const listed = INTRINSICS.find((i) => i.module === 'GHC.Base' && i.value === DOT)!.fingerprints;
-    for (const [id, version] of prims) expect(listed.has(definitionFingerprint({ packageId: id, module: 'GHC.Base', name: DOT }, source)!), `daml-prim ${version}`).toBe(true);
+    expectEveryListed(prims, source, 'GHC.Base', DOT, 'daml-prim');
   });
 
   it('native and interpreted compositions answer alike: the same values, the same failures naming the same definitions, on the direct evaluator and the machine', () => {
@@ -493,11 +492,10 @@ describe.skipIf(!HAS_DARS)('upstream show of a Text and list append (../shared/u
   const stdlibs = named('daml-stdlib');
   const SHOW = { module: 'GHC.Show.Text', name: 'showsPrecText' };
   const APPEND = { module: 'DA.Internal.Prelude', name: '$u002b$u002b' };
-  const listed = (module: string, value: string) => INTRINSICS.find((i) => i.module === module && i.value === value)!.fingerprints;
 
   it('every daml-prim there has its showsPrecText listed, every daml-stdlib its (++)', () => {
-    for (const [id, version] of prims) expect(listed(SHOW.module, SHOW.name).has(definitionFingerprint({ packageId: id, ...SHOW }, source)!), `daml-prim ${version}`).toBe(true);
-    for (const [id, version] of stdlibs) expect(listed(APPEND.module, APPEND.name).has(definitionFingerprint({ packageId: id, ...APPEND }, source)!), `daml-stdlib ${version}`).toBe(true);
+    expectEveryListed(prims, source, SHOW.module, SHOW.name, 'daml-prim');
+    expectEveryListed(stdlibs, source, APPEND.module, APPEND.name, 'daml-stdlib');
   });
 
   /** `showsPrecText 0 x s`, with the text following it given in the same application or after (a partial application). */
@@ -534,7 +532,7 @@ describe.skipIf(!HAS_DARS)('upstream show of a Text and list append (../shared/u
   const numerics = fc.tuple(fc.integer({ min: 0, max: 37 }), fc.bigInt({ min: -(10n ** 38n) + 1n, max: 10n ** 38n - 1n })).map(([scale, unscaled]): Value => ({ kind: 'numeric', scale, unscaled }));
 
   it('every daml-prim there has its showsPrec of Numeric listed', () => {
-    for (const [id, version] of prims) expect(listed(SHOW_NUMERIC.module, SHOW_NUMERIC.name).has(definitionFingerprint({ packageId: id, ...SHOW_NUMERIC }, source)!), `daml-prim ${version}`).toBe(true);
+    expectEveryListed(prims, source, SHOW_NUMERIC.module, SHOW_NUMERIC.name, 'daml-prim');
   });
 
   it('native and interpreted showsPrec of Numeric give the same text, in fewer steps, given the text after it at once or later', () => {
