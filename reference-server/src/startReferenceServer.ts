@@ -51,6 +51,11 @@ export interface StartOptions {
   readonly checkpointIntervalMs?: number | undefined;
   /** The bounds on uploaded Daml code (README "Resource limits"); defaults otherwise. */
   readonly engineLimits?: Partial<EngineLimits> | undefined;
+  /**
+   * The command service's engine runs on a thread of their own (`createLedger({ engineWorker })`),
+   * the HTTP face answering on meanwhile; `serve` has it unless `--no-engine-thread`. Default off.
+   */
+  readonly engineThread?: boolean | undefined;
   /** Packages the upload check passed before (`serve` keeps them in the user's cache): not checked again. */
   readonly passedChecks?: PassedChecks | undefined;
   /**
@@ -126,9 +131,10 @@ export async function startReferenceServer(options: StartOptions): Promise<Start
       ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
       ...(options.cantonVersion === undefined ? {} : { cantonVersion: options.cantonVersion }),
     });
-    if (store === undefined) return { ...server, dars };
-    return { ...server, dars, close: async () => void (await server.close(), store.close()) };
+    ledger.prepareEngineThread();
+    return { ...server, dars, close: async () => void (await server.close(), await ledger.close(), store?.close()) };
   } catch (e) {
+    await ledger.close();
     store?.close();
     throw e;
   }
@@ -234,10 +240,11 @@ function loadStartupDars(ledger: Ledger, options: Pick<StartOptions, 'dars'>): v
 }
 
 /** The ledger settings of the start options: its list limit and checkpoint interval, engine limits, and the version its line answers. */
-const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'checkpointIntervalMs' | 'engineLimits' | 'cantonVersion' | 'passedChecks'>) => ({
+const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'checkpointIntervalMs' | 'engineLimits' | 'engineThread' | 'cantonVersion' | 'passedChecks'>) => ({
   apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION],
   ...(options.passedChecks === undefined ? {} : { passedChecks: options.passedChecks }),
   ...(options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements }),
   ...(options.checkpointIntervalMs === undefined ? {} : { checkpointIntervalMs: options.checkpointIntervalMs }),
   ...(options.engineLimits === undefined ? {} : { engineLimits: options.engineLimits }),
+  ...(options.engineThread === true ? { engineWorker: true } : {}),
 });

@@ -21,6 +21,11 @@ describe('canton-conformance serve: arguments', () => {
     expect(() => parseServeArgs(['--allocation-budget-mib', '0'], {})).toThrow(/--allocation-budget-mib must be a positive whole number/);
     expect(() => parseServeArgs(['--step-budget', 'lots'], {})).toThrow(UsageError);
   });
+  it('runs commands on uploaded packages on an engine thread unless --no-engine-thread', () => {
+    expect(parseServeArgs([], {})).toMatchObject({ engineThread: true });
+    expect(parseServeArgs(['--no-engine-thread'], {})).toMatchObject({ engineThread: false });
+    expect(parseServeArgs(['--localnet', '--no-engine-thread'], {})).toMatchObject({ engineThread: false });
+  });
   it('takes PORT and HOST from the environment, and flags over both', () => {
     expect(parseServeArgs([], { PORT: '8080', HOST: '0.0.0.0' })).toMatchObject({ port: 8080, host: '0.0.0.0', fixtures: undefined });
     expect(parseServeArgs(['--port', '9000', '--host', '::1'], { PORT: '8080', HOST: '0.0.0.0' })).toMatchObject({ port: 9000, host: '::1' });

@@ -1,4 +1,5 @@
 import { resolveEngineLimits, type EngineLimits } from './engine/engineLimits.js';
+import type { EngineWorkerOptions } from './engine/EngineWorker.js';
 import { createHash, hash as digest, randomBytes } from 'node:crypto';
 import type { AdminStore } from '../store/AdminStore.js';
 import type { LedgerStore } from '../store/LedgerStore.js';
@@ -114,6 +115,12 @@ export interface CreateLedgerOptions extends LedgerOptions {
   readonly passedChecks?: PassedChecks;
   /** For tests only: builtins replacing the engine's, to prove checks can fail. Never set by the server or CLI. */
   readonly engineBuiltinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  /**
+   * The command service's engine runs on a thread of their own (EngineWorker.ts), so this thread
+   * serves other requests meanwhile; `serve` turns it on. Where the worker's module is not built
+   * (the TypeScript sources) runs stay on this thread, in slices. `close()` stops the thread.
+   */
+  readonly engineWorker?: boolean | EngineWorkerOptions;
 }
 
 /**
@@ -187,6 +194,7 @@ export class Ledger {
       packageCache: options.enginePackageCache,
       sharedValues: options.engineSharedValues,
       builtinOverrides: options.engineBuiltinOverrides,
+      worker: options.engineWorker,
     });
     this.catalogue.useUploaded(this.engine.catalogue);
     if (options.sampleTemplates !== false) registerSampleTemplates(this.catalogue);
@@ -471,6 +479,16 @@ export class Ledger {
   }
 
   // ------------------------------------------------------------------ command submission
+
+  /** Starts the engine thread, if the ledger has one, decoding the uploaded packages there meanwhile (a server calls it once it listens). */
+  prepareEngineThread(): void {
+    this.engine.worker?.prepare(this.admin.packages().map((p) => p.packageId));
+  }
+
+  /** Stops what the ledger runs beside its own thread (the engine thread); the ledger answers on without it. */
+  async close(): Promise<void> {
+    await this.engine.worker?.close();
+  }
 
   /**
    * The command service's engine work ahead of its commit: commands on uploaded templates are

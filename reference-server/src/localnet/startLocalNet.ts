@@ -56,6 +56,7 @@ export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet>
   const closeAll = async () => {
     detach();
     await Promise.all(servers.map((s) => s.close()));
+    await ledger.close();
     store?.close();
   };
   try {
@@ -95,6 +96,7 @@ export async function startLocalNet(options: LocalNetOptions): Promise<LocalNet>
     // Loopback listeners are named as LocalNet names them (localhost, scan.localhost).
     const loopback = options.host === '127.0.0.1' || options.host === 'localhost' || options.host === '::1';
     const urls = loopback ? localNetUrls(bound) : localNetUrls(bound, options.host.includes(':') ? `[${options.host}]` : options.host, options.host.includes(':') ? `[${options.host}]` : options.host);
+    ledger.prepareEngineThread();
     return { ledger, ports: bound, urls, validatorParty, dars, close: closeAll };
   } catch (e) {
     await closeAll();

@@ -65,6 +65,6 @@ export class EnginePackages {
 }
 
 /** A daml_lf.proto `Archive` around a stored payload (hash function SHA-256 is field 1's default). */
-function archiveOf(packageId: string, payload: Uint8Array): Uint8Array {
+export function archiveOf(packageId: string, payload: Uint8Array): Uint8Array {
   return new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(payload).tag(4, WireType.LengthDelimited).string(packageId).finish();
 }

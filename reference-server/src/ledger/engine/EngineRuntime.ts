@@ -17,6 +17,7 @@ import type { DamlRecord, DamlValue } from '../wire.js';
 import type { EngineDef, EngineInterfaceDef, EngineTemplateDef } from './EngineCatalogue.js';
 import { EngineCatalogue, isEngineDef } from './EngineCatalogue.js';
 import { EnginePackages } from './EnginePackages.js';
+import { EngineWorker, type EngineWorkerOptions } from './EngineWorker.js';
 import { cantonErrorOf } from './cantonErrorOf.js';
 import { ViewFailed } from './ViewFailed.js';
 import { errorClassOf, GrpcCode } from '../errors.js';
@@ -38,6 +39,8 @@ export interface EngineRuntimeOptions {
   readonly sharedValues?: Map<DefValue, Value>;
   /** For tests only: builtins replacing the engine's (see `EvaluatorOptions.builtinOverrides`). */
   readonly builtinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
+  /** Command runs made ahead of their commit go to an engine thread (EngineWorker.ts); not with builtins replaced. */
+  readonly worker?: boolean | EngineWorkerOptions;
 }
 
 /** The top-level values evaluated by the engines of ledgers sharing one package cache. */
@@ -57,6 +60,8 @@ export class EngineRuntime {
   readonly packages: EnginePackages;
   readonly catalogue: EngineCatalogue;
   readonly engine: UpdateEngine;
+  /** The engine thread the command service's runs go to, when the ledger has one. */
+  readonly worker: EngineWorker | undefined;
   readonly #views: Evaluator;
   readonly #viewOptions: EvaluatorOptions;
   /** Engine values of stored contracts' arguments: the engine's own (its creates) or decoded once from the JSON (after a restart). */
@@ -89,6 +94,9 @@ export class EngineRuntime {
     // Views run on reads and streams: their own, smaller budget, so one view never holds a read for long.
     this.#viewOptions = { getPackage, stepBudget: limits.viewStepBudget, allocationBudget: limits.viewAllocationBudget, onTrace, builtinOverrides, sharedValues };
     this.#views = new Evaluator(this.#viewOptions);
+    const worker = options.worker;
+    this.worker = worker === undefined || worker === false || replacesBuiltins(builtinOverrides) ? undefined
+      : new EngineWorker({ packagePayload: (id) => options.admin.package(id)?.payload }, limits, worker === true ? {} : worker);
   }
 
   /** The JSON of `value` by its Daml-LF type, as events carry it. */

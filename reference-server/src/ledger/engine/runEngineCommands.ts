@@ -96,18 +96,34 @@ async function runInSlices(
   const reads = new Map<string, { stored: StoredContract | undefined; active: boolean }>();
   const lookup = contractLookup(env, rt, submission, new Map());
   if (!lookup.ok || commands.length === 0) return undefined;
+  const getContract = (contractId: string): LedgerContract | undefined => {
+    const stored = env.store.contract(contractId);
+    if (!reads.has(contractId)) reads.set(contractId, { stored, active: stored?.isActive ?? false });
+    return lookup.value(contractId);
+  };
+  const update = commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands);
   rt.slicedRunsInProgress++;
-  const outcome = await rt.engine.submitSliced({
-    update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
-    submitters: submission.actAs, ...at,
-    getContract: (contractId) => {
-      const stored = env.store.contract(contractId);
-      if (!reads.has(contractId)) reads.set(contractId, { stored, active: stored?.isActive ?? false });
-      return lookup.value(contractId);
-    },
-  }, slicing).finally(() => { rt.slicedRunsInProgress--; });
-  rt.stepsUsed += outcome.steps;
-  return { outcome, ...at, reads };
+  try {
+    const worker = rt.worker;
+    if (worker?.usable === true) {
+      const made = await worker.run({ update, submitters: submission.actAs, ...at }, getContract);
+      // Contracts the thread had copies of: each must be one this look-up gives the submission
+      // now (active, and visible to it). A run that used another is made again here, in slices,
+      // as is one the thread could not make: never on this thread at once (it may be long).
+      if (made !== undefined && made.unasked.every((contractId) => getContract(contractId) !== undefined)) {
+        rt.stepsUsed += made.outcome.steps;
+        for (const t of made.traces) rt.options.onTrace?.(t);
+        return { outcome: made.outcome, ...at, reads };
+      }
+      if (made !== undefined) worker.counts.stale++;
+      reads.clear();
+    }
+    const outcome = await rt.engine.submitSliced({ update, submitters: submission.actAs, ...at, getContract }, slicing);
+    rt.stepsUsed += outcome.steps;
+    return { outcome, ...at, reads };
+  } finally {
+    rt.slicedRunsInProgress--;
+  }
 }
 
 /**

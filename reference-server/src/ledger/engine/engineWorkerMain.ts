@@ -1,0 +1,143 @@
+/**
+ * The engine thread of a ledger (EngineWorker.ts): runs the command service's engine runs ahead
+ * of their commit, so the ledger's thread serves HTTP meanwhile. It holds no ledger state: it asks
+ * the ledger's thread for packages and contracts, waiting for each answer (`Atomics.wait`), and
+ * keeps copies of the contracts it was given or created (ids are unique, contents never change).
+ * Whether a contract may still be used is the ledger's to decide, when the outcome comes back.
+ */
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+
+import type { Package } from '../../../../daml-engine/ast/Package.js';
+import { decodeArchive, type PackageCache } from '../../../../daml-engine/decode/decodeArchive.js';
+import type { Slicing } from '../../../../daml-engine/eval/Evaluator.js';
+import type { Transaction } from '../../../../daml-engine/update/Transaction.js';
+import { UpdateEngine, type LedgerContract, type SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
+import { archiveOf } from './EnginePackages.js';
+import { ENGINE_SLICING } from './engineSlicing.js';
+import type { Answer, EngineWorkerData, PrepareRequest, Question, RunDone, RunFailed, RunRequest } from './engineWorkerProtocol.js';
+
+const data = workerData as EngineWorkerData;
+const answered = new Int32Array(data.answered);
+
+/** Asks the ledger's thread and waits for its answer (it answers from its event loop, never waiting on this thread). */
+function ask(q: Question): Answer {
+  data.questions.postMessage(q);
+  Atomics.wait(answered, 0, 0);
+  Atomics.store(answered, 0, 0);
+  const m = receiveMessageOnPort(data.questions);
+  if (m === undefined) throw new Error('the ledger thread signalled an answer it did not send');
+  return m.message as Answer;
+}
+
+const packages: PackageCache = new Map();
+const undecodable = new Set<string>();
+/** The run whose slice is going: its id goes with the questions it asks. */
+let current = 0;
+function getPackage(packageId: string): Package | undefined {
+  const known = packages.get(packageId);
+  if (known !== undefined || undecodable.has(packageId)) return known;
+  const a = ask({ kind: 'package', run: current, packageId });
+  if (a.kind !== 'package' || a.payload === undefined) return undefined;
+  const r = decodeArchive(archiveOf(packageId, a.payload), packages, packageId);
+  if (!r.ok) {
+    undecodable.add(packageId);
+    return undefined;
+  }
+  return r.value;
+}
+
+/**
+ * Copies of contracts by id, in two generations: a copy read or made goes to the young one; when
+ * that is full, the old one is dropped and the young one takes its place. Each step is O(1) (a
+ * Map's oldest-first deletion is not, with many deletions), and a copy in use is never the oldest.
+ */
+let young = new Map<string, LedgerContract>();
+let old = new Map<string, LedgerContract>();
+function copyOf(contractId: string): LedgerContract | undefined {
+  const c = young.get(contractId);
+  if (c !== undefined) return c;
+  const o = old.get(contractId);
+  if (o !== undefined) keep(contractId, o);
+  return o;
+}
+function keep(contractId: string, c: LedgerContract): void {
+  young.set(contractId, c);
+  if (young.size >= data.keptContracts / 2) {
+    old = young;
+    young = new Map();
+  }
+}
+
+/** Where `trace` output goes: the array of the run whose slice is going. */
+let traces: string[] | undefined;
+const engine = new UpdateEngine({
+  getPackage,
+  stepBudget: data.limits.stepBudget,
+  allocationBudget: data.limits.allocationBudget,
+  maxValueBytes: data.limits.maxTransactionBytes,
+  onTrace: (message) => traces?.push(message),
+});
+
+async function run(r: RunRequest, slicing: Slicing): Promise<RunDone> {
+  const unasked = new Set<string>();
+  /** What the ledger's thread answered this run (absent ones included: never asked twice). */
+  const answers = new Map<string, LedgerContract | undefined>();
+  const runTraces: string[] = [];
+  const getContract = (contractId: string): LedgerContract | undefined => {
+    if (answers.has(contractId)) return answers.get(contractId);
+    const known = copyOf(contractId);
+    if (known !== undefined) {
+      unasked.add(contractId);
+      return known;
+    }
+    const a = ask({ kind: 'contract', run: r.id, contractId });
+    const c = a.kind === 'contract' ? a.contract : undefined;
+    answers.set(contractId, c);
+    if (c !== undefined) keep(contractId, c);
+    return c;
+  };
+  // Traces of interleaved runs: each slice's output goes to the run whose slice it is.
+  const own: Slicing = {
+    steps: slicing.steps,
+    pause: async () => {
+      traces = undefined;
+      await slicing.pause();
+      traces = runTraces;
+      current = r.id;
+    },
+  };
+  traces = runTraces;
+  current = r.id;
+  const outcome = await engine.submitSliced({
+    update: r.update, submitters: r.submitters, transactionSeed: r.transactionSeed, preparationTime: r.preparationTime, ledgerTime: r.ledgerTime, getContract,
+    ...(r.command === undefined ? {} : { command: r.command }),
+  }, own);
+  traces = undefined;
+  if (outcome.ok) for (const c of outcome.transaction.created) keep(c.contractId, { templateId: c.templateId, argument: c.argument, signatories: c.signatories, observers: c.observers });
+  return { kind: 'done', id: r.id, outcome: plain(outcome), unasked: [...unasked], traces: runTraces };
+}
+
+/** The outcome as plain data: the transaction's seeds are derived on demand by a class, which a clone would lose. */
+function plain(outcome: SubmissionResult): SubmissionResult {
+  if (!outcome.ok) return outcome;
+  const t = outcome.transaction;
+  const transaction: Transaction = { nodes: t.nodes, roots: t.roots, nodeSeeds: t.nodeSeeds, created: t.created, archived: t.archived };
+  return { ...outcome, transaction };
+}
+
+parentPort!.on('message', (r: RunRequest | PrepareRequest) => {
+  if (r.kind === 'prepare') {
+    current = 0;
+    for (const id of r.packageIds) getPackage(id);
+    return;
+  }
+  void run(r, ENGINE_SLICING).then(
+    (done) => parentPort!.postMessage(done),
+    (e: unknown) => parentPort!.postMessage(failed(r.id, e)),
+  ).catch((e: unknown) => parentPort!.postMessage(failed(r.id, e)));
+});
+
+/** A run this thread could not finish or send (the ledger's thread runs it itself). */
+function failed(id: number, e: unknown): RunFailed {
+  return { kind: 'failed', id, reason: e instanceof Error ? e.message : String(e) };
+}

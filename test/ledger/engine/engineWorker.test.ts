@@ -1,0 +1,135 @@
+/**
+ * The engine thread (`createLedger({ engineWorker })`, EngineWorker.ts): the command service's
+ * runs made there give what the same runs give on the ledger's own thread, byte for byte (the
+ * same ids, events, results and refusals); contracts the thread kept copies of are checked
+ * against the ledger when the outcome comes back; a thread that stops hands its runs back, and
+ * the ledger answers as without one.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import type { CreateLedgerOptions } from '../../../reference-server/src/ledger/Ledger.js';
+import type { Ledger } from '../../../reference-server/src/ledger/index.js';
+import type { Command } from '../../../reference-server/src/ledger/wire.js';
+import { BUILT_ENGINE_WORKER, engineWorkerBuilt, NOT_BUILT } from '../../support/builtEngineWorker.js';
+import { buildSamplePackage } from '../../daml/samplePackage.js';
+import { must, world, type World } from '../helpers.js';
+
+const SAMPLE = buildSamplePackage('conformance-sample-thread');
+const ASSET = '#conformance-sample-thread:Sample.Asset:Asset';
+const DESCRIBABLE = '#conformance-sample-thread:Sample.Asset:Describable';
+const opened: Ledger[] = [];
+afterAll(() => Promise.all(opened.map((l) => l.close())));
+
+function setup(engineWorker: CreateLedgerOptions['engineWorker']): World {
+  const w = world({ engineWorker });
+  opened.push(w.ledger);
+  must(w.ledger.uploadDar(SAMPLE.dar(), { synchronizerId: w.ledger.config.synchronizers[0]!.id }));
+  return w;
+}
+
+/** Command ids per ledger: the same story on two ledgers submits the same ids. */
+const sequences = new WeakMap<Ledger, number>();
+const nextId = (ledger: Ledger): string => {
+  const n = (sequences.get(ledger) ?? 0) + 1;
+  sequences.set(ledger, n);
+  return `thread-${n}`;
+};
+
+/** As the command service submits: the engine run made ahead (`preRunEngine`), then the commit; the answer as JSON. */
+async function submit(ledger: Ledger, actAs: string[], commands: Command[]): Promise<string> {
+  const request = { userId: 'tester', commandId: nextId(ledger), actAs, commands };
+  await ledger.preRunEngine(request);
+  const r = ledger.submitAndWaitForTransaction({
+    commands: request,
+    transactionFormat: { eventFormat: { filtersForAnyParty: {}, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+  });
+  return JSON.stringify(r.ok ? r.value : { code: r.error.code, cause: r.error.cause });
+}
+const created = (answer: string): string[] => ((JSON.parse(answer) as { transaction?: { events: Record<string, { contractId: string }>[] } }).transaction?.events ?? [])
+  .flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent!.contractId] : []));
+const exercise = (contractId: string, choice: string, choiceArgument: Record<string, string> = {}, templateId = ASSET): Command =>
+  ({ ExerciseCommand: { templateId, contractId, choice, choiceArgument } });
+
+/** One story on a ledger: every answer, in order. */
+async function story(w: World): Promise<string[]> {
+  const { ledger, alice, bob, bank, carol } = w;
+  const answers: string[] = [];
+  const step = async (actAs: string[], commands: Command[]) => {
+    const a = await submit(ledger, actAs, commands);
+    answers.push(a);
+    return a;
+  };
+  const [asset] = created(await step([bank], [{ CreateCommand: { templateId: ASSET, createArguments: { issuer: bank, owner: alice, description: 'a token', quantity: '10' } } }]));
+  const [moved] = created(await step([alice], [exercise(asset!, 'Transfer', { newOwner: bob })]));
+  const [part] = created(await step([bob], [exercise(moved!, 'Split', { amount: '3' })]));
+  // A Daml exception, and a refusal for a contract the submitter cannot see (the thread has a copy of it).
+  await step([bob], [exercise(part!, 'Split', { amount: '100' })]);
+  await step([carol], [exercise(part!, 'Quantity')]);
+  await step([bob], [exercise(part!, 'Describe', {}, DESCRIBABLE)]);
+  // Two commands in one transaction; then a contract archived before the thread's copy is used again.
+  await step([bank], [
+    { CreateCommand: { templateId: ASSET, createArguments: { issuer: bank, owner: carol, description: 'two', quantity: '2' } } },
+    { CreateCommand: { templateId: ASSET, createArguments: { issuer: bank, owner: carol, description: 'three', quantity: '3' } } },
+  ]);
+  await step([bob], [exercise(part!, 'Transfer', { newOwner: alice })]);
+  await step([bob], [exercise(part!, 'Quantity')]);
+  return answers;
+}
+
+describe.skipIf(!engineWorkerBuilt)(`the engine thread${engineWorkerBuilt ? '' : ` (skipped: ${NOT_BUILT})`}`, () => {
+  it('gives every answer the ledger\'s own thread gives: ids, events, results and refusals', async () => {
+    const threaded = setup({ module: BUILT_ENGINE_WORKER });
+    const own = setup(false);
+    const withThread = await story(threaded);
+    const without = await story(own);
+    expect(withThread).toEqual(without);
+    // The story went through the thread, refusals included (a Daml exception is its outcome too).
+    const counts = threaded.ledger.engine.worker!.counts;
+    expect(counts.handedBack).toBe(0);
+    expect(counts.made).toBe(withThread.length);
+    expect(without.filter((a) => a.includes('"code"')).map((a) => (JSON.parse(a) as { code: string }).code))
+      .toEqual(['UNHANDLED_EXCEPTION', 'CONTRACT_NOT_FOUND', 'CONTRACT_NOT_FOUND']);
+  });
+
+  it('checks the copies a run read against the ledger: a contract the submitter cannot see, or one archived since, makes the run again', async () => {
+    const w = setup({ module: BUILT_ENGINE_WORKER });
+    const { ledger, bank, alice, carol } = w;
+    const [asset] = created(await submit(ledger, [bank], [{ CreateCommand: { templateId: ASSET, createArguments: { issuer: bank, owner: alice, description: 'kept', quantity: '5' } } }]));
+    const counts = ledger.engine.worker!.counts;
+    // The thread made the create and keeps a copy; carol is no stakeholder.
+    const refused = JSON.parse(await submit(ledger, [carol], [exercise(asset!, 'Quantity')])) as { code: string };
+    expect(refused.code).toBe('CONTRACT_NOT_FOUND');
+    expect(counts.stale).toBe(1);
+    must(ledger.submitAndWait({ userId: 'tester', commandId: nextId(ledger), actAs: [alice], commands: [exercise(asset!, 'Transfer', { newOwner: carol })] }));
+    expect((JSON.parse(await submit(ledger, [alice], [exercise(asset!, 'Quantity')])) as { code: string }).code).toBe('CONTRACT_NOT_FOUND');
+    expect(counts.stale).toBe(2);
+  });
+
+  it('a thread that stops hands its runs back: the ledger answers them itself, and after the restarts allowed stops starting one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-thread-'));
+    const crashing = join(dir, 'crashing.mjs');
+    // Stops at its first run, as a thread the engine broke would.
+    writeFileSync(crashing, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
+    const broken = setup({ module: pathToFileURL(crashing), restarts: 1 });
+    const own = setup(false);
+    expect(await story(broken)).toEqual(await story(own));
+    const worker = broken.ledger.engine.worker!;
+    expect(worker.counts.made).toBe(0);
+    // Two threads started and stopped (the first and one restart); the rest ran on the ledger's thread.
+    expect(worker.counts.handedBack).toBe(2);
+    expect(worker.usable).toBe(false);
+  });
+
+  it('close() stops the thread: later runs are made on the ledger\'s thread', async () => {
+    const w = setup({ module: BUILT_ENGINE_WORKER });
+    await w.ledger.close();
+    expect(w.ledger.engine.worker!.usable).toBe(false);
+    const [asset] = created(await submit(w.ledger, [w.bank], [{ CreateCommand: { templateId: ASSET, createArguments: { issuer: w.bank, owner: w.alice, description: 'after', quantity: '1' } } }]));
+    expect(asset).toMatch(/^00/);
+    expect(w.ledger.engine.worker!.counts.made).toBe(0);
+  });
+});
