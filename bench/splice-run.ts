@@ -24,7 +24,7 @@
  * Prints one JSON object.
  */
 import { fork, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -63,6 +63,26 @@ function cpuMs(stat: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** CPU ms of each thread of this process by thread id, with its name (from /proc; empty elsewhere). */
+function threadCpuMs(): Map<string, { name: string; ms: number }> {
+  const out = new Map<string, { name: string; ms: number }>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    const ms = cpuMs(`/proc/self/task/${tid}/stat`);
+    let name = '?';
+    try {
+      name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+    } catch { /* the thread ended */ }
+    if (ms !== undefined) out.set(tid, { name: tid === String(process.pid) ? 'main' : name, ms });
+  }
+  return out;
 }
 
 /** From spawn to the "listening" line: ms, and the CPU ms the process and its main thread had used then. */
@@ -104,7 +124,8 @@ if (startupOnly) {
 
 /** The world of `kind` on a fresh ledger, and one holding of 1,000,000 for each wallet. */
 function world(kind: 'ports' | 'splice'): { ledger: Ledger; parties: { dso: string; alice: string; bob: string }; inputs: string[]; amuletTemplate: string } {
-  const ledger = createLedger();
+  // The engine thread as `serve` has it (ENGINE_WORKER=0: runs on the server's thread, in slices).
+  const ledger = createLedger({ engineWorker: process.env.ENGINE_WORKER === '0' ? false : { module: new URL('../../../../dist/reference-server/src/ledger/engine/engineWorkerMain.js', import.meta.url) } });
   if (kind === 'ports') {
     const w = seedAppWorld(ledger);
     if (!w.ok) throw new Error(w.error.cause);
@@ -151,11 +172,20 @@ for (const kind of (['ports', 'splice'] as const).filter((k) => only === undefin
       wallets.once('exit', (code) => (code !== 0 ? reject(new Error(`wallets exited with ${code}`)) : undefined));
     });
   const warm = await run(inputs, WARM);
+  const threads0 = threadCpuMs();
   const elu0 = performance.eventLoopUtilization();
   const cpu0 = process.cpuUsage();
   const r = await run(warm.last, PER_WALLET);
   const elu = performance.eventLoopUtilization(elu0);
   const cpu = process.cpuUsage(cpu0);
+  const threads = threadCpuMs();
+  // CPU ms per transfer of each of the server's threads by name (main, the engine thread, the collector's helpers, libuv's pool).
+  const perThread: Record<string, number> = {};
+  for (const [tid, t] of threads) {
+    const used = t.ms - (threads0.get(tid)?.ms ?? 0);
+    if (used > 0) perThread[t.name] = +((perThread[t.name] ?? 0) + used / r.done).toFixed(3);
+  }
+  out[`${kind}_http_serverThreadsCpuMsPerTransfer`] = perThread;
   out[`${kind}_http_transfersPerSecond`] = Math.round((r.done / r.ms) * 1000);
   out[`${kind}_http_serverMsPerTransfer`] = +(elu.active / r.done).toFixed(3);
   // CPU time (user + system, the collector's threads included): what load on the machine does not inflate.
@@ -165,6 +195,8 @@ for (const kind of (['ports', 'splice'] as const).filter((k) => only === undefin
   out[`${kind}_http_walletsCpuMsPerTransfer`] = +(r.cpuMs / r.done).toFixed(3);
   out[`${kind}_http_transfersPerServerCpuSecond`] = Math.round(r.done / ((cpu.user + cpu.system) / 1e6));
   await server.close();
+  out[`${kind}_engineWorkerRuns`] = ledger.engine.worker?.counts;
+  await ledger.close();
 }
 out.loadAverageAtEnd = loadavg().map((l) => +l.toFixed(1));
 console.log(JSON.stringify(out));
