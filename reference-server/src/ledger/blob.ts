@@ -58,25 +58,32 @@ function encodeBlobOnce(contract: StoredContract, key: Uint8Array): string {
 }
 
 
-/** Blobs that decoded and authenticated, per key: a client discloses the same contracts over and over. */
-const decodedByKey = new WeakMap<Uint8Array, Map<string, { readonly value: BlobPayload; canonicalArgument?: string }>>();
+/**
+ * Blobs that decoded and authenticated, per key, by their last characters (the MAC's): hashing a
+ * whole blob of kilobytes for every disclosed contract of every submission cost more than the
+ * look-up saves. A hit must be the same blob, character for character.
+ */
+const decodedByKey = new WeakMap<Uint8Array, Map<string, { readonly blob: string; readonly value: BlobPayload; canonicalArgument?: string }>>();
 /** Entries kept per key (oldest dropped first); each holds one contract's payload. */
 const DECODED_KEPT = 512;
+/** Characters of a blob's end its entry is found by: its MAC's 32 bytes are the last 43 or 44 of base64. */
+const TAIL = 64;
 
 /**
  * `decodeBlob`, remembering blobs that decoded (the payload is shared: callers only read it) and
  * the canonical form of their argument, computed on first use.
  */
 export function decodeBlobCached(blob: string, key: Uint8Array): { ok: true; value: BlobPayload; canonicalArgument: () => string } | { ok: false; reason: string } {
-  let byBlob = decodedByKey.get(key);
-  if (byBlob === undefined) decodedByKey.set(key, (byBlob = new Map()));
-  let entry = typeof blob === 'string' ? byBlob.get(blob) : undefined;
-  if (entry === undefined) {
+  let byTail = decodedByKey.get(key);
+  if (byTail === undefined) decodedByKey.set(key, (byTail = new Map()));
+  const tail = typeof blob === 'string' ? blob.slice(-TAIL) : undefined;
+  let entry = tail === undefined ? undefined : byTail.get(tail);
+  if (entry === undefined || entry.blob !== blob) {
     const decoded = decodeBlob(blob, key);
     if (!decoded.ok) return decoded;
-    if (byBlob.size >= DECODED_KEPT) byBlob.delete(byBlob.keys().next().value as string);
-    entry = { value: decoded.value };
-    byBlob.set(blob, entry);
+    if (byTail.size >= DECODED_KEPT) byTail.delete(byTail.keys().next().value as string);
+    entry = { blob, value: decoded.value };
+    byTail.set(tail as string, entry);
   }
   const e = entry;
   return { ok: true, value: e.value, canonicalArgument: () => (e.canonicalArgument ??= canonicalJson(e.value.argument)) };
