@@ -17,9 +17,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 
-import type { LedgerContract, SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
+import type { LedgerContract } from '../../../../daml-engine/update/UpdateEngine.js';
 import type { EngineLimits } from './engineLimits.js';
-import type { Answer, EngineWorkerData, PrepareRequest, Question, RunDone, RunFailed, RunRequest } from './engineWorkerProtocol.js';
+import type { Answer, EngineWorkerData, PrepareRequest, Question, RenderedOutcome, RunDone, RunFailed, RunRequest } from './engineWorkerProtocol.js';
 
 export interface EngineWorkerOptions {
   /** The worker's module (default: engineWorkerMain.js beside this one, in `dist/`); tests run the built one. */
@@ -37,7 +37,7 @@ export interface EngineWorkerSource {
 
 /** A run the thread made: its outcome, the contracts it read from its own copies, its trace output. */
 export interface WorkerRun {
-  readonly outcome: SubmissionResult;
+  readonly outcome: RenderedOutcome;
   readonly unasked: readonly string[];
   readonly traces: readonly string[];
 }

@@ -7,14 +7,18 @@
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 
-import type { Package } from '../../../../daml-engine/ast/Package.js';
+import type { Package, TemplateChoice } from '../../../../daml-engine/ast/Package.js';
+import type { Type } from '../../../../daml-engine/ast/Type.js';
+import { encodeJson } from '../../../../daml-engine/json/jsonValue.js';
+import { packageDataTypes } from '../../../../daml-engine/json/packageDataTypes.js';
+import type { Value } from '../../../../daml-engine/value/Value.js';
 import { decodeArchive, type PackageCache } from '../../../../daml-engine/decode/decodeArchive.js';
 import type { Slicing } from '../../../../daml-engine/eval/Evaluator.js';
-import type { Transaction } from '../../../../daml-engine/update/Transaction.js';
+import type { ExerciseNode } from '../../../../daml-engine/update/Transaction.js';
 import { UpdateEngine, type LedgerContract, type SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
 import { archiveOf } from './EnginePackages.js';
 import { ENGINE_SLICING } from './engineSlicing.js';
-import type { Answer, EngineWorkerData, PrepareRequest, Question, RunDone, RunFailed, RunRequest } from './engineWorkerProtocol.js';
+import type { Answer, EngineWorkerData, PrepareRequest, Question, RenderedNode, RenderedOutcome, RunDone, RunFailed, RunRequest } from './engineWorkerProtocol.js';
 
 const data = workerData as EngineWorkerData;
 const answered = new Int32Array(data.answered);
@@ -114,15 +118,44 @@ async function run(r: RunRequest, slicing: Slicing): Promise<RunDone> {
   }, own);
   traces = undefined;
   if (outcome.ok) for (const c of outcome.transaction.created) keep(c.contractId, { templateId: c.templateId, argument: c.argument, signatories: c.signatories, observers: c.observers });
-  return { kind: 'done', id: r.id, outcome: plain(outcome), unasked: [...unasked], traces: runTraces };
+  return { kind: 'done', id: r.id, outcome: rendered(outcome, r.resultTypes), unasked: [...unasked], traces: runTraces };
 }
 
-/** The outcome as plain data: the transaction's seeds are derived on demand by a class, which a clone would lose. */
-function plain(outcome: SubmissionResult): SubmissionResult {
+const dataTypes = packageDataTypes(getPackage);
+/** A placeholder type, as the ledger's: a value of unknown type is encoded by its shape. */
+const ANY: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
+const text = (value: Value, type: Type): string => JSON.stringify(encodeJson(value, type, dataTypes));
+
+/** The choice an exercise node ran, from its package: the template's, or the interface's it was exercised through. */
+function choiceOf(n: ExerciseNode): TemplateChoice | undefined {
+  const owner = n.interfaceId ?? n.templateId;
+  const module = getPackage(owner.packageId)?.modules.get(owner.module);
+  const def = n.interfaceId === undefined ? module?.templates.get(owner.name) : module?.interfaces.get(owner.name);
+  return def?.choices.get(n.choice);
+}
+
+/**
+ * The outcome as it crosses (RenderedTransaction): each value rendered as the ledger renders it
+ * (`EngineRuntime.json`, by the same types), the seeds derived (a class derives them on demand,
+ * which a clone would lose), and the results by the commands' result types.
+ */
+function rendered(outcome: SubmissionResult, resultTypes: readonly (Type | undefined)[]): RenderedOutcome {
   if (!outcome.ok) return outcome;
   const t = outcome.transaction;
-  const transaction: Transaction = { nodes: t.nodes, roots: t.roots, nodeSeeds: t.nodeSeeds, created: t.created, archived: t.archived };
-  return { ...outcome, transaction };
+  const nodes = t.nodes.map((n): RenderedNode => {
+    if (n.kind === 'create') return { ...n, argument: text(n.argument, { kind: 'con', tycon: n.templateId, args: [] }) };
+    if (n.kind !== 'exercise') return n;
+    const choice = choiceOf(n);
+    if (choice === undefined) throw new Error(`the engine exercised choice ${n.choice}, which ${n.templateId.module}:${n.templateId.name} does not declare`);
+    return {
+      ...n,
+      choiceArgument: text(n.choiceArgument, choice.argBinder.type),
+      exerciseResult: n.exerciseResult === undefined ? undefined : text(n.exerciseResult, choice.returnType),
+    };
+  });
+  const values = resultTypes.length === 1 ? [outcome.result] : outcome.result.kind === 'struct' ? outcome.result.fields : [];
+  const results = resultTypes.map((type, i) => (values[i] === undefined ? 'null' : text(values[i], type ?? ANY)));
+  return { ok: true, rendered: { nodes, roots: t.roots, nodeSeeds: t.nodeSeeds, archived: t.archived }, results, steps: outcome.steps, readsLedgerTime: outcome.readsLedgerTime };
 }
 
 parentPort!.on('message', (r: RunRequest | PrepareRequest) => {

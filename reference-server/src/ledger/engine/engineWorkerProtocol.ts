@@ -3,8 +3,11 @@
  * each other. Everything here is plain data: it crosses threads by structured clone.
  */
 import type { Update } from '../../../../daml-engine/ast/Expr.js';
+import type { Type } from '../../../../daml-engine/ast/Type.js';
+import type { EvalError } from '../../../../daml-engine/eval/EvalResult.js';
+import type { CreateNode, ExerciseNode, FetchNode, NodeId, RollbackNode } from '../../../../daml-engine/update/Transaction.js';
 import type { TraceCommand } from '../../../../daml-engine/update/InterpretationTrace.js';
-import type { LedgerContract, SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
+import type { LedgerContract } from '../../../../daml-engine/update/UpdateEngine.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { EngineLimits } from './engineLimits.js';
 
@@ -29,6 +32,8 @@ export interface RunRequest {
   readonly transactionSeed: Uint8Array;
   readonly preparationTime: bigint;
   readonly ledgerTime: bigint;
+  /** The type of each command's result (undefined: rendered by its shape), for their JSON. */
+  readonly resultTypes: readonly (Type | undefined)[];
 }
 
 /** Decode these packages now (a server warms its thread up once it listens; the first run then pays nothing). */
@@ -37,11 +42,40 @@ export interface PrepareRequest {
   readonly packageIds: readonly string[];
 }
 
-/** A run's outcome (its transaction as plain data, seeds included) and the contracts it took from the worker's own copies. */
+/**
+ * The engine's transaction with each value as its JSON API text, rendered on the thread by the
+ * packages' types (what the ledger would render when the value is first read): text crosses
+ * threads as one copy, where a value's many small objects each cost a clone, and the ledger
+ * parses only the values it shows.
+ */
+export interface RenderedTransaction {
+  readonly nodes: readonly RenderedNode[];
+  readonly roots: readonly NodeId[];
+  readonly nodeSeeds: readonly (readonly [NodeId, string])[];
+  readonly archived: readonly string[];
+}
+
+export type RenderedNode =
+  | (Omit<CreateNode, 'argument'> & { readonly argument: string })
+  | (Omit<ExerciseNode, 'choiceArgument' | 'exerciseResult'> & { readonly choiceArgument: string; readonly exerciseResult: string | undefined })
+  | FetchNode
+  | RollbackNode;
+
+/** A run's outcome as it crosses: a rendered transaction and results, or the engine's failure. */
+export type RenderedOutcome =
+  | {
+      readonly ok: true; readonly rendered: RenderedTransaction;
+      /** Each command's result as JSON text. */
+      readonly results: readonly string[];
+      readonly steps: number; readonly readsLedgerTime: boolean;
+    }
+  | { readonly ok: false; readonly error: EvalError; readonly steps: number };
+
+/** A run's outcome and the contracts it took from the worker's own copies. */
 export interface RunDone {
   readonly kind: 'done';
   readonly id: number;
-  readonly outcome: SubmissionResult;
+  readonly outcome: RenderedOutcome;
   /**
    * Contract ids the run read from the worker's copies, without asking: the ledger's thread checks
    * each is still one the submission may use, as its own look-up would have answered.

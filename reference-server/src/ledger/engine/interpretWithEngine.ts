@@ -7,7 +7,7 @@ import type { ValidatedSubmission } from '../submission.js';
 import type { EngineCommand } from './engineCommandOf.js';
 import { engineCommandOf, MIXED_SUBMISSION, namesEngineTemplate } from './engineCommandOf.js';
 import type { EngineRuntime } from './EngineRuntime.js';
-import { preRunCommandsOf, runEngineCommands } from './runEngineCommands.js';
+import { interpretEngineCommands, preRunCommandsOf } from './runEngineCommands.js';
 
 type R<T> = Result<T, LedgerError>;
 
@@ -24,8 +24,7 @@ export function interpretWithEngine(env: InterpretEnv, rt: EngineRuntime, submis
   const preRun = preRunCommandsOf(submission);
   const commands = preRun === undefined ? engineCommandsOf(env, rt, submission) : ok(preRun);
   if (commands === undefined || !commands.ok) return commands;
-  const run = runEngineCommands(env, rt, submission, commands.value, now);
-  return run.ok ? ok(run.value.prepared) : run;
+  return interpretEngineCommands(env, rt, submission, commands.value, now);
 }
 
 /** A submission's commands as engine commands; undefined when the first names a template the catalogue declares (the TypeScript interpreter's). */

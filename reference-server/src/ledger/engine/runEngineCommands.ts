@@ -2,6 +2,7 @@ import type { Expr, Update } from '../../../../daml-engine/ast/Expr.js';
 import type { LedgerContract, SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
 import type { Slicing } from '../../../../daml-engine/eval/Evaluator.js';
 import type { Transaction } from '../../../../daml-engine/update/Transaction.js';
+import type { RenderedOutcome, RenderedTransaction } from './engineWorkerProtocol.js';
 import type { Value } from '../../../../daml-engine/value/Value.js';
 import type { StoredContract } from '../../store/StoredContract.js';
 import { canonicalArgumentOf, decodeBlobCached } from '../blob.js';
@@ -50,7 +51,8 @@ export interface EngineRunOptions {
  * outcome, the times and seed it ran with, and the contracts it read as the store held them then.
  */
 export interface PreRun {
-  readonly outcome: SubmissionResult;
+  /** The engine's outcome, or the engine thread's (its transaction rendered: `'rendered' in outcome`). */
+  readonly outcome: SubmissionResult | RenderedOutcome;
   readonly transactionSeed: Uint8Array;
   readonly preparationTime: bigint;
   readonly ledgerTime: bigint;
@@ -76,7 +78,8 @@ export async function preRunEngineCommands(
   const ledgerTime = BigInt(Math.trunc(Math.max(now, submission.minLedgerTimeMs ?? 0))) * 1000n;
   const transactionSeed = env.nextTransactionSeed();
   const preparationTime = BigInt(Math.trunc(now)) * 1000n;
-  const pre = await runInSlices(env, rt, submission, commands, { transactionSeed, preparationTime, ledgerTime }, slicing);
+  const at = { transactionSeed, preparationTime, ledgerTime };
+  const pre = await runOnThread(env, rt, submission, commands, at) ?? await runInSlices(env, rt, submission, commands, at, slicing);
   if (pre !== undefined) preRuns.set(submission.commands, { ...pre, commands });
 }
 
@@ -88,42 +91,69 @@ export function preRunCommandsOf(submission: ValidatedSubmission): readonly Engi
   return preRuns.get(submission.commands)?.commands;
 }
 
-/** One engine run in slices at the given seed and times, with what it read; undefined when its disclosed contracts are refused (the synchronous run answers that). */
-async function runInSlices(
-  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[],
-  at: { readonly transactionSeed: Uint8Array; readonly preparationTime: bigint; readonly ledgerTime: bigint }, slicing: Slicing,
-): Promise<PreRun | undefined> {
+/** A run made ahead on this thread: its outcome holds the engine's values. */
+type ValuePreRun = PreRun & { readonly outcome: SubmissionResult };
+
+interface RunAt {
+  readonly transactionSeed: Uint8Array;
+  readonly preparationTime: bigint;
+  readonly ledgerTime: bigint;
+}
+
+/** How a run made ahead reads contracts: the submission's look-up, each read recorded as the store held it then. */
+function recordingLookup(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission) {
   const reads = new Map<string, { stored: StoredContract | undefined; active: boolean }>();
   const lookup = contractLookup(env, rt, submission, new Map());
-  if (!lookup.ok || commands.length === 0) return undefined;
+  if (!lookup.ok) return undefined;
   const getContract = (contractId: string): LedgerContract | undefined => {
     const stored = env.store.contract(contractId);
     if (!reads.has(contractId)) reads.set(contractId, { stored, active: stored?.isActive ?? false });
     return lookup.value(contractId);
   };
+  return { reads, getContract };
+}
+
+/**
+ * The command service's run made ahead on the engine thread, when the ledger has one that can
+ * make it; undefined otherwise, and when a contract copy the thread used is no longer one the
+ * submission's look-up gives it (active, and visible to it): the caller makes the run here then.
+ */
+async function runOnThread(
+  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], at: RunAt,
+): Promise<PreRun | undefined> {
+  const worker = rt.worker;
+  if (worker?.usable !== true || commands.length === 0) return undefined;
+  const looking = recordingLookup(env, rt, submission);
+  if (looking === undefined) return undefined;
+  const { reads, getContract } = looking;
   const update = commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands);
   rt.slicedRunsInProgress++;
-  try {
-    const worker = rt.worker;
-    if (worker?.usable === true) {
-      const made = await worker.run({ update, submitters: submission.actAs, ...at }, getContract);
-      // Contracts the thread had copies of: each must be one this look-up gives the submission
-      // now (active, and visible to it). A run that used another is made again here, in slices,
-      // as is one the thread could not make: never on this thread at once (it may be long).
-      if (made !== undefined && made.unasked.every((contractId) => getContract(contractId) !== undefined)) {
-        rt.stepsUsed += made.outcome.steps;
-        for (const t of made.traces) rt.options.onTrace?.(t);
-        return { outcome: made.outcome, ...at, reads };
-      }
-      if (made !== undefined) worker.counts.stale++;
-      reads.clear();
-    }
-    const outcome = await rt.engine.submitSliced({ update, submitters: submission.actAs, ...at, getContract }, slicing);
-    rt.stepsUsed += outcome.steps;
-    return { outcome, ...at, reads };
-  } finally {
-    rt.slicedRunsInProgress--;
+  const made = await worker.run({ update, submitters: submission.actAs, ...at, resultTypes: commands.map((c) => c.resultType) }, getContract)
+    .finally(() => { rt.slicedRunsInProgress--; });
+  if (made === undefined) return undefined;
+  if (!made.unasked.every((contractId) => getContract(contractId) !== undefined)) {
+    worker.counts.stale++;
+    return undefined;
   }
+  rt.stepsUsed += made.outcome.steps;
+  for (const t of made.traces) rt.options.onTrace?.(t);
+  return { outcome: made.outcome, ...at, reads };
+}
+
+/** One engine run in slices at the given seed and times, with what it read; undefined when its disclosed contracts are refused (the synchronous run answers that). */
+async function runInSlices(
+  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], at: RunAt, slicing: Slicing,
+): Promise<ValuePreRun | undefined> {
+  const looking = recordingLookup(env, rt, submission);
+  if (looking === undefined || commands.length === 0) return undefined;
+  const { reads, getContract } = looking;
+  rt.slicedRunsInProgress++;
+  const outcome = await rt.engine.submitSliced({
+    update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
+    submitters: submission.actAs, ...at, getContract,
+  }, slicing).finally(() => { rt.slicedRunsInProgress--; });
+  rt.stepsUsed += outcome.steps;
+  return { outcome, ...at, reads };
 }
 
 /**
@@ -134,10 +164,10 @@ async function runInSlices(
  * takes each run whose seed and times match and whose inputs are unchanged (else runs it at once).
  */
 interface CapturedRun {
-  readonly start: (slicing: Slicing) => Promise<PreRun | undefined>;
+  readonly start: (slicing: Slicing) => Promise<ValuePreRun | undefined>;
 }
 let capturing: CapturedRun[] | undefined;
-let replaying: PreRun[] | undefined;
+let replaying: ValuePreRun[] | undefined;
 
 /** Why a capturing pass stopped: never answered to anyone (the pass's answer is discarded). */
 const CAPTURED = 'engine run captured to run in slices';
@@ -153,7 +183,7 @@ export async function inSlicesTwice<T>(operation: () => T, slicing: Slicing): Pr
   }
   // No engine run: the first pass's answer is the answer.
   if (captured.length === 0) return first;
-  const ran: PreRun[] = [];
+  const ran: ValuePreRun[] = [];
   for (const c of captured) {
     const pre = await c.start(slicing);
     if (pre !== undefined) ran.push(pre);
@@ -167,10 +197,10 @@ export async function inSlicesTwice<T>(operation: () => T, slicing: Slicing): Pr
 }
 
 /** The next replayed run whose seed the ledger drew (taken), when what it read is unchanged. */
-function takeReplayedUnseeded(env: InterpretEnv): PreRun | undefined {
+function takeReplayedUnseeded(env: InterpretEnv): ValuePreRun | undefined {
   const i = replaying?.findIndex((p) => p.unseeded === true) ?? -1;
   if (i < 0) return undefined;
-  const [pre] = (replaying as PreRun[]).splice(i, 1) as [PreRun];
+  const [pre] = (replaying as ValuePreRun[]).splice(i, 1) as [ValuePreRun];
   for (const [contractId, then] of pre.reads) {
     const now = env.store.contract(contractId);
     if (now !== then.stored || (now?.isActive ?? false) !== then.active) return undefined;
@@ -179,13 +209,13 @@ function takeReplayedUnseeded(env: InterpretEnv): PreRun | undefined {
 }
 
 /** The replayed run made for these seed and times (taken), when what it read is unchanged. */
-function takeReplayed(env: InterpretEnv, seed: Uint8Array, preparationTime: bigint, ledgerTime: bigint): PreRun | undefined {
+function takeReplayed(env: InterpretEnv, seed: Uint8Array, preparationTime: bigint, ledgerTime: bigint): ValuePreRun | undefined {
   if (replaying === undefined) return undefined;
   const i = replaying.findIndex((p) => p.unseeded !== true && Buffer.compare(Buffer.from(p.transactionSeed), Buffer.from(seed)) === 0 && p.preparationTime === preparationTime
     // A run that never read the time is the same at any ledger time; a refusal is the answer at the time it ran (the request's).
     && (p.ledgerTime === ledgerTime || !p.outcome.ok || !p.outcome.readsLedgerTime));
   if (i < 0) return undefined;
-  const [pre] = replaying.splice(i, 1) as [PreRun];
+  const [pre] = replaying.splice(i, 1) as [ValuePreRun];
   for (const [contractId, then] of pre.reads) {
     const now = env.store.contract(contractId);
     if (now !== then.stored || (now?.isActive ?? false) !== then.active) return undefined;
@@ -193,10 +223,13 @@ function takeReplayed(env: InterpretEnv, seed: Uint8Array, preparationTime: bigi
   return pre;
 }
 
-/** The pre-run of `submission`, when every contract it read is still as it was (taken: used once). */
-function takePreRun(env: InterpretEnv, submission: ValidatedSubmission): PreRun | undefined {
+/**
+ * The pre-run of `submission`, when every contract it read is still as it was (taken: used once);
+ * `rendered`: whether one the engine thread made, whose values are JSON only, may be taken.
+ */
+function takePreRun(env: InterpretEnv, submission: ValidatedSubmission, rendered: boolean): PreRun | undefined {
   const pre = preRuns.get(submission.commands);
-  if (pre === undefined) return undefined;
+  if (pre === undefined || (!rendered && pre.outcome.ok && 'rendered' in pre.outcome)) return undefined;
   preRuns.delete(submission.commands);
   for (const [contractId, then] of pre.reads) {
     const now = env.store.contract(contractId);
@@ -224,6 +257,28 @@ function contractLookup(env: InterpretEnv, rt: EngineRuntime, submission: Valida
   });
 }
 
+/**
+ * The command service's engine commands as one transaction of `submission`: the run the engine
+ * thread made ahead when it still holds (its transaction already rendered as JSON), else
+ * `runEngineCommands` (a run made ahead on this thread, or one made now).
+ */
+export function interpretEngineCommands(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number): R<PreparedTransaction> {
+  const waiting = preRuns.get(submission.commands)?.outcome;
+  if (waiting !== undefined && 'rendered' in waiting) {
+    const inputs = new Map<string, StoredContract>();
+    const lookup = contractLookup(env, rt, submission, inputs);
+    if (!lookup.ok) return lookup;
+    const pre = takePreRun(env, submission, true);
+    if (pre !== undefined && 'rendered' in pre.outcome) {
+      // The inputs as this lookup sees them (the same contracts: nothing it read has changed).
+      for (const contractId of pre.reads.keys()) lookup.value(contractId);
+      return finishRendered(env, rt, submission, pre.outcome, inputs, Number(pre.ledgerTime / 1000n));
+    }
+  }
+  const run = runEngineCommands(env, rt, submission, commands, now);
+  return run.ok ? ok(run.value.prepared) : run;
+}
+
 /** Runs engine commands as one transaction of `submission` (its parties, disclosed contracts, ledger time). */
 export function runEngineCommands(
   env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], now: number, options: EngineRunOptions = {},
@@ -236,8 +291,8 @@ export function runEngineCommands(
   const getContract = lookup.value;
   if (commands.length === 0) return preprocessing('The submitted command is missing a mandatory field: commands');
   // A run made ahead in slices (the command service's), committed now if what it read still holds.
-  const pre = options.transactionSeed === undefined && options.ledgerTime === undefined ? takePreRun(env, submission) : undefined;
-  if (pre !== undefined) {
+  const pre = options.transactionSeed === undefined && options.ledgerTime === undefined ? takePreRun(env, submission, false) : undefined;
+  if (pre !== undefined && !('rendered' in pre.outcome)) {
     // The inputs as this lookup sees them (the same contracts: nothing it read has changed).
     for (const contractId of pre.reads.keys()) getContract(contractId);
     return finishRun(env, rt, submission, commands, pre.outcome, inputs, Number(pre.ledgerTime / 1000n));
@@ -286,6 +341,26 @@ function finishRun(
   inputs: Map<string, StoredContract>, ledgerTime: number,
 ): R<EngineRun> {
   if (!run.ok) return err(cantonErrorOf(run.error));
+  const values: Value[] = commands.length === 1 ? [run.result] : run.result.kind === 'struct' ? [...run.result.fields] : [];
+  const prepared = preparedOf(env, rt, submission, run.transaction, inputs, ledgerTime, run.readsLedgerTime, () => commands.map((c, i): DamlValue => {
+    const v = values[i];
+    return v === undefined ? null : rt.json(v, c.resultType ?? ANY_TYPE);
+  }));
+  return prepared.ok ? ok({ prepared: prepared.value, results: values, transaction: run.transaction }) : prepared;
+}
+
+/** A run the engine thread made, as the ledger's prepared transaction: its values are already the JSON the ledger shows. */
+function finishRendered(
+  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, run: Extract<RenderedOutcome, { ok: true }>, inputs: Map<string, StoredContract>, ledgerTime: number,
+): R<PreparedTransaction> {
+  return preparedOf(env, rt, submission, run.rendered, inputs, ledgerTime, run.readsLedgerTime, () => run.results.map((text) => JSON.parse(text) as DamlValue));
+}
+
+/** The prepared transaction of an engine transaction (its values as engine values, or as rendered JSON), its results' JSON made when first read. */
+function preparedOf(
+  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, tx: Transaction | RenderedTransaction, inputs: Map<string, StoredContract>,
+  ledgerTime: number, dependsOnTime: boolean, makeResults: () => DamlValue[],
+): R<PreparedTransaction> {
   for (const c of inputs.values()) {
     if (c.inFlight) {
       return fail('UNKNOWN_CONTRACT_SYNCHRONIZERS', `The synchronizers for the contracts ${c.contractId} are currently unknown due to ongoing contract reassignments`, {
@@ -295,15 +370,8 @@ function finishRun(
   }
   const synchronizer = synchronizerOf(env, submission, inputs);
   if (!synchronizer.ok) return synchronizer;
-  const converted = storeNodesOf(rt, env.interner, run.transaction, inputs, ledgerTime);
-  const values: Value[] = commands.length === 1 ? [run.result] : run.result.kind === 'struct' ? [...run.result.fields] : [];
-  const prepared = new EnginePrepared(
-    submission, converted, [...inputs.values()], synchronizer.value, ledgerTime, run.readsLedgerTime, () => commands.map((c, i): DamlValue => {
-      const v = values[i];
-      return v === undefined ? null : rt.json(v, c.resultType ?? ANY_TYPE);
-    }),
-  );
-  return ok({ prepared, results: values, transaction: run.transaction });
+  const converted = storeNodesOf(rt, env.interner, tx, inputs, ledgerTime);
+  return ok(new EnginePrepared(submission, converted, [...inputs.values()], synchronizer.value, ledgerTime, dependsOnTime, makeResults));
 }
 
 /**

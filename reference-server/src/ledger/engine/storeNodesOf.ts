@@ -7,6 +7,7 @@ import type { InterfaceDef } from '../templates/Catalogue.js';
 import type { DamlRecord, DamlValue } from '../wire.js';
 import type { EngineChoiceDef } from './EngineCatalogue.js';
 import type { EngineRuntime } from './EngineRuntime.js';
+import type { RenderedNode, RenderedTransaction } from './engineWorkerProtocol.js';
 
 export interface StoreNodes {
   readonly nodes: readonly TxNode[];
@@ -21,7 +22,7 @@ export interface StoreNodes {
  * with its witnesses: the node's informees plus those of its ancestors (transaction.rst,
  * "Projections"). Rolled-back subtrees are left out; their effects never happened.
  */
-export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transaction, inputs: ReadonlyMap<string, StoredContract>, ledgerTime: number): StoreNodes {
+export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transaction | RenderedTransaction, inputs: ReadonlyMap<string, StoredContract>, ledgerTime: number): StoreNodes {
   const nodes: TxNode[] = [];
   const created = new Map<string, StoredContract>();
   const consumed: StoredContract[] = [];
@@ -40,10 +41,11 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
       const template = rt.catalogue.template(n.templateId);
       if (!template) throw new Error(`the engine created a contract of ${n.templateId.module}:${n.templateId.name}, which no uploaded package declares`);
       // The JSON is made when first read (the JSON API, a blob, the durable store): a Daml Script
-      // run or a command answered without its transaction never reads most of them.
+      // run or a command answered without its transaction never reads most of them. The engine
+      // thread's transaction holds it as text already: parsed when first read.
       const value = n.argument;
       const type = template.engine.type;
-      const argument = () => rt.json(value, type) as DamlRecord;
+      const argument = typeof value === 'string' ? () => JSON.parse(value) as DamlRecord : () => rt.json(value, type) as DamlRecord;
       const signatories = interner.set(n.signatories);
       const stakeholders = interner.set(n.stakeholders);
       const observers = n.stakeholders.length === signatories.length ? Interner.EMPTY : interner.set(n.stakeholders.filter((p) => !signatories.includes(p)));
@@ -76,8 +78,10 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
   for (const node of nodes) {
     if (node.kind !== 'create') continue;
     node.transient = consumedInTx?.has(node.contract.contractId) ?? false;
-    // A contract archived in its own transaction is never an input: no engine value to keep.
-    if (!node.transient) rt.remember(node.contract, (tx.nodes[node.nodeId] as EngineCreateNode).argument);
+    // A contract archived in its own transaction is never an input: no engine value to keep (nor
+    // one of the engine thread's: a run on this thread decodes it from the JSON if it needs it).
+    const made = (tx.nodes[node.nodeId] as EngineCreateNode | RenderedCreate).argument;
+    if (!node.transient && typeof made !== 'string') rt.remember(node.contract, made);
   }
   for (const c of consumed) rt.forget(c);
   return { nodes, created: [...created.values()], consumed };
@@ -90,8 +94,11 @@ function informeesOf(base: readonly string[], acting: readonly string[], observe
   return sortedUnique([...base, ...acting, ...observers]);
 }
 
+type RenderedCreate = Extract<RenderedNode, { kind: 'create' }>;
+type RenderedExercise = Extract<RenderedNode, { kind: 'exercise' }>;
+
 /** The last node of a subtree in pre-order: follow the last child down. */
-function lastDescendant(tx: Transaction, nodeId: number): number {
+function lastDescendant(tx: Transaction | RenderedTransaction, nodeId: number): number {
   let id = nodeId;
   for (;;) {
     const n = tx.nodes[id];
@@ -104,14 +111,15 @@ function lastDescendant(tx: Transaction, nodeId: number): number {
 /**
  * An exercise node of the engine's as the store keeps it, the JSON of its argument and result
  * made when first read (the JSON API, the durable store): a Daml Script run, or a command answered
- * without its transaction, never reads most of them. Until then it holds the engine's values.
+ * without its transaction, never reads most of them. Until then it holds the engine's values (or,
+ * made on the engine thread, their JSON text).
  */
 class EngineExerciseNode implements ExerciseNode {
   readonly kind = 'exercise' as const;
   #argument: DamlValue | undefined = undefined;
   #result: DamlValue | undefined = undefined;
   #rt: EngineRuntime | undefined;
-  #engine: EngineExercise | undefined;
+  #engine: EngineExercise | RenderedExercise | undefined;
 
   constructor(
     readonly nodeId: number,
@@ -124,7 +132,7 @@ class EngineExerciseNode implements ExerciseNode {
     public lastDescendantNodeId: number,
     public archivesInput: boolean,
     rt: EngineRuntime,
-    engine: EngineExercise,
+    engine: EngineExercise | RenderedExercise,
   ) {
     this.#rt = rt;
     this.#engine = engine;
@@ -136,7 +144,8 @@ class EngineExerciseNode implements ExerciseNode {
 
   get argument(): DamlValue {
     if (this.#argument === undefined) {
-      this.#argument = this.#rt!.json(this.#engine!.choiceArgument, this.choice.engine.argBinder.type);
+      const made = this.#engine!.choiceArgument;
+      this.#argument = typeof made === 'string' ? (JSON.parse(made) as DamlValue) : this.#rt!.json(made, this.choice.engine.argBinder.type);
       this.#release();
     }
     return this.#argument;
@@ -145,7 +154,7 @@ class EngineExerciseNode implements ExerciseNode {
   get result(): DamlValue {
     if (this.#result === undefined) {
       const r = this.#engine!.exerciseResult;
-      this.#result = r === undefined ? null : this.#rt!.json(r, this.choice.engine.returnType);
+      this.#result = r === undefined ? null : typeof r === 'string' ? (JSON.parse(r) as DamlValue) : this.#rt!.json(r, this.choice.engine.returnType);
       this.#release();
     }
     return this.#result;
