@@ -348,6 +348,92 @@ export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
   }
 }
 
+/**
+ * `JSON.stringify(encodeJson(value, type, types))`, written straight as text: no object per
+ * record, list and optional, and no second pass over them. What `JSON.parse` makes of it is what
+ * `encodeJson` makes (the engine thread sends every value this way; a key's place among a map's
+ * keys is JavaScript's either way, as both come to the ledger as objects).
+ */
+export function encodeJsonText(value: Value, type: Type, types: DataTypes): string {
+  const t = normalize(type, types);
+  switch (value.kind) {
+    case 'nil': return '[]';
+    case 'cons': {
+      const item = typeArg(t, 0);
+      let out = '[';
+      let first = true;
+      for (let c: Value = value; c.kind === 'cons'; c = c.tail) {
+        out += (first ? '' : ',') + encodeJsonText(c.head, item, types);
+        first = false;
+      }
+      return out + ']';
+    }
+    case 'optional': {
+      if (value.value === undefined) return 'null';
+      const inner = typeArg(t, 0);
+      return isOptional(inner, types) ? nestedText(value.value, inner, types) : encodeJsonText(value.value, inner, types);
+    }
+    case 'textMap': {
+      const item = typeArg(t, 0);
+      let out = '{';
+      for (let i = 0; i < value.entries.length; i++) {
+        const [k, v] = value.entries[i]!;
+        out += (i === 0 ? '' : ',') + JSON.stringify(k) + ':' + encodeJsonText(v, item, types);
+      }
+      return out + '}';
+    }
+    case 'genMap': {
+      let out = '[';
+      for (let i = 0; i < value.entries.length; i++) {
+        const [k, v] = value.entries[i]!;
+        out += (i === 0 ? '[' : ',[') + encodeJsonText(k, typeArg(t, 0), types) + ',' + encodeJsonText(v, typeArg(t, 1), types) + ']';
+      }
+      return out + ']';
+    }
+    case 'enum': return JSON.stringify(value.constructor);
+    case 'variant': {
+      const def = types.dataType(value.tycon);
+      const ctor = def?.kind === 'variant' ? def.constructors[value.rank] : undefined;
+      const argType = ctor === undefined || def?.kind !== 'variant' ? undefined : substitute(ctor.type, bindings(def.params, t.kind === 'con' ? t.args : []));
+      return `{"tag":${JSON.stringify(value.constructor)},"value":${argType === undefined ? untypedText(value.value) : encodeJsonText(value.value, argType, types)}}`;
+    }
+    case 'record': {
+      const def = types.dataType(value.tycon);
+      const env = def?.kind === 'record' ? bindings(def.params, t.kind === 'con' ? t.args : []) : NO_BINDINGS;
+      const names = value.fieldNames;
+      let out = '{';
+      for (let i = 0; i < names.length; i++) {
+        const fieldType = def?.kind === 'record' ? def.fields[i]?.type : undefined;
+        const v = value.fields[i]!;
+        out += (i === 0 ? '' : ',') + JSON.stringify(names[i]!) + ':' + (fieldType === undefined ? untypedText(v) : encodeJsonText(v, substitute(fieldType, env), types));
+      }
+      return out + '}';
+    }
+    default:
+      return untypedText(value);
+  }
+}
+
+function nestedText(value: Value, type: Type, types: DataTypes): string {
+  const t = normalize(type, types);
+  if (t.kind !== 'builtin' || t.builtin !== 'OPTIONAL' || value.kind !== 'optional') return encodeJsonText(value, t, types);
+  return value.value === undefined ? '[]' : `[${nestedText(value.value, t.args[0]!, types)}]`;
+}
+
+/** `encodeUntyped` as text: scalars directly, anything else through its JSON. */
+function untypedText(value: Value): string {
+  switch (value.kind) {
+    case 'unit': return '{}';
+    case 'bool': return value.value ? 'true' : 'false';
+    case 'int64': return `"${value.value.toString()}"`;
+    case 'text':
+    case 'party':
+    case 'contractId':
+      return JSON.stringify(value.value);
+    default: return JSON.stringify(encodeUntyped(value));
+  }
+}
+
 /** Sets an own property; only `__proto__` needs defining (assigning it would set the prototype). */
 function put(out: Record<string, Json>, key: string, value: Json): void {
   if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });

@@ -2,10 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import type { QualifiedName, Type } from '../../daml-engine/ast/Type.js';
 import type { DataTypeDef, DataTypes } from '../../daml-engine/json/DataTypes.js';
-import { decodeJson, encodeJson, parseTimestamp } from '../../daml-engine/json/jsonValue.js';
+import fc from 'fast-check';
+import { decodeJson, encodeJson, encodeJsonText, parseTimestamp } from '../../daml-engine/json/jsonValue.js';
+import { textMapOf } from '../../daml-engine/value/maps.js';
+import { int64, listOf, NONE, some, text, UNIT, type Value } from '../../daml-engine/value/Value.js';
 
 const b = (builtin: string, ...args: Type[]): Type => ({ kind: 'builtin', builtin: builtin as never, args });
-const con = (name: string, ...args: Type[]): Type => ({ kind: 'con', tycon: { packageId: 'pkg', module: 'M', name }, args });
+const tycon = (name: string): QualifiedName => ({ packageId: 'pkg', module: 'M', name });
+const con = (name: string, ...args: Type[]): Type => ({ kind: 'con', tycon: tycon(name), args });
 const v = (name: string): Type => ({ kind: 'var', name, args: [] });
 const numeric10 = b('NUMERIC', { kind: 'nat', value: 10 });
 
@@ -100,5 +104,49 @@ describe('JSON encoding of Daml-LF values', () => {
     expect(roundTrip(b('TIMESTAMP'), '2025-01-01T00:00:00.000001Z')).toBe('2025-01-01T00:00:00.000001Z');
     expect(roundTrip(b('DATE'), '2024-02-29')).toBe('2024-02-29');
     expect(decodeJson(b('DATE'), '2023-02-29', types).ok).toBe(false);
+  });
+});
+
+describe('encodeJsonText: the engine thread\'s rendering', () => {
+  // A type and a value of it, nested a few levels: every shape the encoder distinguishes, with
+  // texts and map keys that need escaping, look like array indices, or are named __proto__.
+  const key = fc.oneof(fc.string(), fc.constantFrom('__proto__', '0', '10', '2', 'a"b', '\u2028', '\ud800'));
+  const scalar: fc.Arbitrary<[Type, Value]> = fc.oneof(
+    fc.constant<[Type, Value]>([b('UNIT'), UNIT]),
+    fc.boolean().map((x): [Type, Value] => [b('BOOL'), { kind: 'bool', value: x }]),
+    fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((x): [Type, Value] => [b('INT64'), int64(x)]),
+    key.map((x): [Type, Value] => [b('TEXT'), text(x)]),
+    key.map((x): [Type, Value] => [b('PARTY'), { kind: 'party', value: x }]),
+    fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map((x): [Type, Value] => [numeric10, { kind: 'numeric', scale: 10, unscaled: x }]),
+    fc.integer({ min: -700_000, max: 2_900_000 }).map((d): [Type, Value] => [b('DATE'), { kind: 'date', days: d }]),
+    fc.bigInt({ min: 0n, max: 253_402_300_799_999_999n }).map((m): [Type, Value] => [b('TIMESTAMP'), { kind: 'timestamp', micros: m }]),
+    fc.constantFrom('Buy', 'Sell').map((c): [Type, Value] => [con('Side'), { kind: 'enum', tycon: tycon('Side'), constructor: c, rank: c === 'Buy' ? 0 : 1 }]),
+  );
+  const typed: fc.Arbitrary<[Type, Value]> = fc.letrec<{ tv: [Type, Value] }>((tie) => ({
+    tv: fc.oneof({ depthSize: 'small', withCrossShrink: true },
+      scalar,
+      tie('tv').chain(([t, x]) => fc.oneof(
+        fc.constant<[Type, Value]>([b('OPTIONAL', t), NONE]),
+        fc.constant<[Type, Value]>([b('OPTIONAL', t), some(x)]),
+        fc.constant<[Type, Value]>([b('OPTIONAL', b('OPTIONAL', t)), some(some(x))]),
+        fc.constant<[Type, Value]>([b('OPTIONAL', b('OPTIONAL', t)), some(NONE)]),
+        fc.nat(3).map((n): [Type, Value] => [b('LIST', t), listOf(Array.from({ length: n }, () => x))]),
+        fc.uniqueArray(key, { maxLength: 4 }).map((ks): [Type, Value] => [b('TEXTMAP', t), textMapOf(ks.map((k) => [k, x] as const))]),
+        fc.constant<[Type, Value]>([b('GENMAP', b('INT64'), t), { kind: 'genMap', entries: [[int64(1n), x], [int64(2n), x]] }]),
+        fc.constant<[Type, Value]>([con('Oa', t), { kind: 'record', tycon: tycon('Oa'), fieldNames: ['foo'], fields: [some(x)] }]),
+        fc.constant<[Type, Value]>([con('Shape', t), { kind: 'variant', tycon: tycon('Shape'), constructor: 'Circle', rank: 0, value: x }]),
+        // A record whose definition the caller does not know: its fields by their shape.
+        fc.constant<[Type, Value]>([con('Unknown'), { kind: 'record', tycon: tycon('Unknown'), fieldNames: ['x', 'y'], fields: [x, int64(7n)] }]),
+      )),
+    ),
+  })).tv;
+
+  it('parses to what encodeJson makes, for any value of any type (keys in the order JavaScript gives objects)', () => {
+    fc.assert(fc.property(typed, ([type, value]) => {
+      const written = encodeJsonText(value, type, types);
+      // The same object, its keys enumerated alike (a map's index-like keys come first either way).
+      expect(JSON.stringify(JSON.parse(written))).toBe(JSON.stringify(encodeJson(value, type, types)));
+      expect(JSON.parse(written)).toStrictEqual(encodeJson(value, type, types));
+    }), { numRuns: 2000 });
   });
 });

@@ -5,11 +5,12 @@
  * keeps copies of the contracts it was given or created (ids are unique, contents never change).
  * Whether a contract may still be used is the ledger's to decide, when the outcome comes back.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 
 import type { Package, TemplateChoice } from '../../../../daml-engine/ast/Package.js';
 import type { Type } from '../../../../daml-engine/ast/Type.js';
-import { encodeJson } from '../../../../daml-engine/json/jsonValue.js';
+import { encodeJsonText } from '../../../../daml-engine/json/jsonValue.js';
 import { packageDataTypes } from '../../../../daml-engine/json/packageDataTypes.js';
 import type { Value } from '../../../../daml-engine/value/Value.js';
 import { decodeArchive, type PackageCache } from '../../../../daml-engine/decode/decodeArchive.js';
@@ -124,7 +125,7 @@ async function run(r: RunRequest, slicing: Slicing): Promise<RunDone> {
 const dataTypes = packageDataTypes(getPackage);
 /** A placeholder type, as the ledger's: a value of unknown type is encoded by its shape. */
 const ANY: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
-const text = (value: Value, type: Type): string => JSON.stringify(encodeJson(value, type, dataTypes));
+const text = (value: Value, type: Type): string => encodeJsonText(value, type, dataTypes);
 
 /** The choice an exercise node ran, from its package: the template's, or the interface's it was exercised through. */
 function choiceOf(n: ExerciseNode): TemplateChoice | undefined {
@@ -136,14 +137,15 @@ function choiceOf(n: ExerciseNode): TemplateChoice | undefined {
 
 /**
  * The outcome as it crosses (RenderedTransaction): each value rendered as the ledger renders it
- * (`EngineRuntime.json`, by the same types), the seeds derived (a class derives them on demand,
- * which a clone would lose), and the results by the commands' result types.
+ * (`EngineRuntime.json`, by the same types), and the results by the commands' result types (a
+ * lone exercise's result is its root node's, rendered once).
  */
 function rendered(outcome: SubmissionResult, resultTypes: readonly (Type | undefined)[]): RenderedOutcome {
   if (!outcome.ok) return outcome;
   const t = outcome.transaction;
   const nodes = t.nodes.map((n): RenderedNode => {
     if (n.kind === 'create') return { ...n, argument: text(n.argument, { kind: 'con', tycon: n.templateId, args: [] }) };
+    if (n.kind === 'fetch') return { kind: 'fetch', nodeId: n.nodeId };
     if (n.kind !== 'exercise') return n;
     const choice = choiceOf(n);
     if (choice === undefined) throw new Error(`the engine exercised choice ${n.choice}, which ${n.templateId.module}:${n.templateId.name} does not declare`);
@@ -154,8 +156,17 @@ function rendered(outcome: SubmissionResult, resultTypes: readonly (Type | undef
     };
   });
   const values = resultTypes.length === 1 ? [outcome.result] : outcome.result.kind === 'struct' ? outcome.result.fields : [];
-  const results = resultTypes.map((type, i) => (values[i] === undefined ? 'null' : text(values[i], type ?? ANY)));
-  return { ok: true, rendered: { nodes, roots: t.roots, nodeSeeds: t.nodeSeeds, archived: t.archived }, results, steps: outcome.steps, readsLedgerTime: outcome.readsLedgerTime };
+  const root = t.roots.length === 1 ? t.nodes[t.roots[0]!] : undefined;
+  const rootNode = root === undefined ? undefined : nodes[root.nodeId];
+  const results = resultTypes.map((type, i) => {
+    const v = values[i];
+    if (v === undefined) return 'null';
+    // The lone exercise command's result is its root node's: rendered once when by the same type.
+    if (root?.kind === 'exercise' && root.exerciseResult === v && rootNode?.kind === 'exercise' && rootNode.exerciseResult !== undefined
+      && type !== undefined && isDeepStrictEqual(type, choiceOf(root)?.returnType)) return rootNode.exerciseResult;
+    return text(v, type ?? ANY);
+  });
+  return { ok: true, rendered: { nodes, roots: t.roots, archived: t.archived }, results, steps: outcome.steps, readsLedgerTime: outcome.readsLedgerTime };
 }
 
 parentPort!.on('message', (r: RunRequest | PrepareRequest) => {

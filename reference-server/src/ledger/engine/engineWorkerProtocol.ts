@@ -51,14 +51,18 @@ export interface PrepareRequest {
 export interface RenderedTransaction {
   readonly nodes: readonly RenderedNode[];
   readonly roots: readonly NodeId[];
-  readonly nodeSeeds: readonly (readonly [NodeId, string])[];
   readonly archived: readonly string[];
 }
 
+/**
+ * A node as the store needs it: fetch nodes only hold their place (the store shows none), and no
+ * node seeds cross (the command service's transactions never show them; interactive submission,
+ * which does, runs on the ledger's thread).
+ */
 export type RenderedNode =
   | (Omit<CreateNode, 'argument'> & { readonly argument: string })
   | (Omit<ExerciseNode, 'choiceArgument' | 'exerciseResult'> & { readonly choiceArgument: string; readonly exerciseResult: string | undefined })
-  | FetchNode
+  | Pick<FetchNode, 'kind' | 'nodeId'>
   | RollbackNode;
 
 /** A run's outcome as it crosses: a rendered transaction and results, or the engine's failure. */
