@@ -378,7 +378,7 @@ export function encodeJsonText(value: Value, type: Type, types: DataTypes): stri
       let out = '{';
       for (let i = 0; i < value.entries.length; i++) {
         const [k, v] = value.entries[i]!;
-        out += (i === 0 ? '' : ',') + JSON.stringify(k) + ':' + encodeJsonText(v, item, types);
+        out += (i === 0 ? '' : ',') + quoted(k) + ':' + encodeJsonText(v, item, types);
       }
       return out + '}';
     }
@@ -390,22 +390,22 @@ export function encodeJsonText(value: Value, type: Type, types: DataTypes): stri
       }
       return out + ']';
     }
-    case 'enum': return JSON.stringify(value.constructor);
+    case 'enum': return quoted(value.constructor);
     case 'variant': {
       const def = types.dataType(value.tycon);
       const ctor = def?.kind === 'variant' ? def.constructors[value.rank] : undefined;
       const argType = ctor === undefined || def?.kind !== 'variant' ? undefined : substitute(ctor.type, bindings(def.params, t.kind === 'con' ? t.args : []));
-      return `{"tag":${JSON.stringify(value.constructor)},"value":${argType === undefined ? untypedText(value.value) : encodeJsonText(value.value, argType, types)}}`;
+      return `{"tag":${quoted(value.constructor)},"value":${argType === undefined ? untypedText(value.value) : encodeJsonText(value.value, argType, types)}}`;
     }
     case 'record': {
       const def = types.dataType(value.tycon);
       const env = def?.kind === 'record' ? bindings(def.params, t.kind === 'con' ? t.args : []) : NO_BINDINGS;
-      const names = value.fieldNames;
+      const keys = keysOf(value.fieldNames);
       let out = '{';
-      for (let i = 0; i < names.length; i++) {
+      for (let i = 0; i < keys.length; i++) {
         const fieldType = def?.kind === 'record' ? def.fields[i]?.type : undefined;
         const v = value.fields[i]!;
-        out += (i === 0 ? '' : ',') + JSON.stringify(names[i]!) + ':' + (fieldType === undefined ? untypedText(v) : encodeJsonText(v, substitute(fieldType, env), types));
+        out += keys[i]! + (fieldType === undefined ? untypedText(v) : encodeJsonText(v, substitute(fieldType, env), types));
       }
       return out + '}';
     }
@@ -429,9 +429,29 @@ function untypedText(value: Value): string {
     case 'text':
     case 'party':
     case 'contractId':
-      return JSON.stringify(value.value);
+      return quoted(value.value);
+    // Digits, signs, dots, dashes and colons: nothing to escape.
+    case 'numeric': return `"${numericToScaledText(value)}"`;
+    case 'date': return `"${dateToText(value.days)}"`;
+    case 'timestamp': return `"${timestampToText(value.micros)}"`;
     default: return JSON.stringify(encodeUntyped(value));
   }
+}
+
+/** What JSON.stringify escapes in a string: quotes, backslashes, control characters, surrogates (a lone one is escaped). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string as JSON text: most need no escaping, and JSON.stringify costs more than the test. */
+function quoted(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/** Each field's `"name":` of a record type, by its field names (shared by every value of the type). */
+const fieldKeys = new WeakMap<readonly string[], readonly string[]>();
+function keysOf(names: readonly string[]): readonly string[] {
+  let keys = fieldKeys.get(names);
+  if (keys === undefined) fieldKeys.set(names, (keys = names.map((n, i) => `${i === 0 ? '' : ','}${JSON.stringify(n)}:`)));
+  return keys;
 }
 
 /** Sets an own property; only `__proto__` needs defining (assigning it would set the prototype). */
