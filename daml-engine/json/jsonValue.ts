@@ -438,12 +438,17 @@ function untypedText(value: Value): string {
   }
 }
 
-/** What JSON.stringify escapes in a string: quotes, backslashes, control characters, surrogates (a lone one is escaped). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** A string as JSON text: most need no escaping, and JSON.stringify costs more than the test. */
+/**
+ * A string as JSON text. JSON.stringify escapes quotes, backslashes, control characters and lone
+ * surrogates: most strings hold none (the scan is cheaper than JSON.stringify), and any surrogate
+ * sends the string to JSON.stringify, which knows a pair from a lone one.
+ */
 function quoted(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s);
+  }
+  return `"${s}"`;
 }
 
 /** Each field's `"name":` of a record type, by its field names (shared by every value of the type). */
