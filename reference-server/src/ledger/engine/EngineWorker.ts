@@ -127,7 +127,11 @@ export class EngineWorker {
     this.#closed = true;
     const thread = this.#thread;
     this.#thread = undefined;
-    if (thread !== undefined) await thread.worker.terminate();
+    if (thread === undefined) return;
+    // A thread waiting for an answer wakes to none (its run fails, and is handed back).
+    Atomics.store(this.#flag, 0, 1);
+    Atomics.notify(this.#flag, 0);
+    await thread.worker.terminate();
   }
 
   #start(): Thread {
