@@ -124,6 +124,18 @@ describe.skipIf(!engineWorkerBuilt)(`the engine thread${engineWorkerBuilt ? '' :
     expect(worker.usable).toBe(false);
   });
 
+  it('runs commands on a package uploaded after the thread started (it asks for the package then)', async () => {
+    const w = setup({ module: BUILT_ENGINE_WORKER });
+    const { ledger, bank, alice } = w;
+    const [first] = created(await submit(ledger, [bank], [{ CreateCommand: { templateId: ASSET, createArguments: { issuer: bank, owner: alice, description: 'first', quantity: '1' } } }]));
+    expect(first).toBeDefined();
+    const later = buildSamplePackage('conformance-sample-later');
+    must(ledger.uploadDar(later.dar(), { synchronizerId: ledger.config.synchronizers[0]!.id }));
+    const answer = JSON.parse(await submit(ledger, [bank], [{ CreateCommand: { templateId: '#conformance-sample-later:Sample.Asset:Asset', createArguments: { issuer: bank, owner: alice, description: 'later', quantity: '2' } } }])) as { transaction?: { events: { CreatedEvent?: { templateId: string; packageName: string } }[] } };
+    expect(answer.transaction?.events[0]?.CreatedEvent).toMatchObject({ templateId: `${later.id}:Sample.Asset:Asset`, packageName: 'conformance-sample-later' });
+    expect(ledger.engine.worker!.counts).toMatchObject({ made: 2, handedBack: 0 });
+  });
+
   it('close() stops the thread: later runs are made on the ledger\'s thread', async () => {
     const w = setup({ module: BUILT_ENGINE_WORKER });
     await w.ledger.close();
