@@ -105,12 +105,20 @@ function recordingLookup(env: InterpretEnv, rt: EngineRuntime, submission: Valid
   const reads = new Map<string, { stored: StoredContract | undefined; active: boolean }>();
   const lookup = contractLookup(env, rt, submission, new Map());
   if (!lookup.ok) return undefined;
-  const getContract = (contractId: string): LedgerContract | undefined => {
+  const record = (contractId: string): void => {
+    if (reads.has(contractId)) return;
     const stored = env.store.contract(contractId);
-    if (!reads.has(contractId)) reads.set(contractId, { stored, active: stored?.isActive ?? false });
-    return lookup.value(contractId);
+    reads.set(contractId, { stored, active: stored?.isActive ?? false });
   };
-  return { reads, getContract };
+  const getContract = (contractId: string): LedgerContract | undefined => {
+    record(contractId);
+    return lookup.value.contract(contractId);
+  };
+  const usable = (contractId: string): boolean => {
+    record(contractId);
+    return lookup.value.usable(contractId);
+  };
+  return { reads, getContract, usable };
 }
 
 /**
@@ -125,13 +133,13 @@ async function runOnThread(
   if (worker?.usable !== true || commands.length === 0) return undefined;
   const looking = recordingLookup(env, rt, submission);
   if (looking === undefined) return undefined;
-  const { reads, getContract } = looking;
+  const { reads, getContract, usable } = looking;
   const update = commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands);
   rt.slicedRunsInProgress++;
   const made = await worker.run({ update, submitters: submission.actAs, ...at, resultTypes: commands.map((c) => c.resultType) }, getContract)
     .finally(() => { rt.slicedRunsInProgress--; });
   if (made === undefined) return undefined;
-  if (!made.unasked.every((contractId) => getContract(contractId) !== undefined)) {
+  if (!made.unasked.every(usable)) {
     worker.counts.stale++;
     return undefined;
   }
@@ -238,22 +246,44 @@ function takePreRun(env: InterpretEnv, submission: ValidatedSubmission, rendered
   return pre;
 }
 
+/** How the engine sees contracts for a submission (`contractLookup`). */
+interface ContractLookup {
+  /** The contract as the engine runs it; undefined when the submission may not use it. */
+  readonly contract: (contractId: string) => LedgerContract | undefined;
+  /**
+   * Whether the submission may use the contract, without its argument as an engine value (a
+   * contract the engine thread created is held as JSON here, and a run there already had it).
+   */
+  readonly usable: (contractId: string) => boolean;
+}
+
 /** How the engine sees contracts for `submission`: disclosed ones first, then the store's as its readers see them; `inputs` collects those used. */
-function contractLookup(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, inputs: Map<string, StoredContract>): R<(contractId: string) => LedgerContract | undefined> {
+function contractLookup(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, inputs: Map<string, StoredContract>): R<ContractLookup> {
   const { actAs, readAs } = submission;
   const disclosed = disclosedContracts(env, submission);
   if (!disclosed.ok) return disclosed;
-  return ok((contractId: string): LedgerContract | undefined => {
+  const usableContract = (contractId: string): StoredContract | undefined => {
     const shown = disclosed.value.get(contractId);
     const c = shown ?? env.store.contract(contractId);
     if (!c || !c.isActive || c.createdOffset === 0) return undefined;
     if (shown === undefined && !c.stakeholders.some((p) => actAs.includes(p) || readAs.includes(p))) return undefined;
     if (!isEngineDef(c.template) || c.template.kind !== 'template') return undefined;
-    const argument = rt.argumentOf(c);
-    if (!argument) return undefined;
-    inputs.set(contractId, c);
-    // The stakeholders recorded at the create: the engine need not run the template's expressions again.
-    return { templateId: (c.template as EngineTemplateDef).engine.name, argument, signatories: c.signatories, observers: c.observers };
+    return c;
+  };
+  return ok({
+    contract: (contractId) => {
+      const c = usableContract(contractId);
+      const argument = c === undefined ? undefined : rt.argumentOf(c);
+      if (c === undefined || !argument) return undefined;
+      inputs.set(contractId, c);
+      // The stakeholders recorded at the create: the engine need not run the template's expressions again.
+      return { templateId: (c.template as EngineTemplateDef).engine.name, argument, signatories: c.signatories, observers: c.observers };
+    },
+    usable: (contractId) => {
+      const c = usableContract(contractId);
+      if (c !== undefined) inputs.set(contractId, c);
+      return c !== undefined;
+    },
   });
 }
 
@@ -271,7 +301,7 @@ export function interpretEngineCommands(env: InterpretEnv, rt: EngineRuntime, su
     const pre = takePreRun(env, submission, true);
     if (pre !== undefined && 'rendered' in pre.outcome) {
       // The inputs as this lookup sees them (the same contracts: nothing it read has changed).
-      for (const contractId of pre.reads.keys()) lookup.value(contractId);
+      for (const contractId of pre.reads.keys()) lookup.value.usable(contractId);
       return finishRendered(env, rt, submission, pre.outcome, inputs, Number(pre.ledgerTime / 1000n));
     }
   }
@@ -288,7 +318,7 @@ export function runEngineCommands(
   const inputs = new Map<string, StoredContract>();
   const lookup = contractLookup(env, rt, submission, inputs);
   if (!lookup.ok) return lookup;
-  const getContract = lookup.value;
+  const getContract = lookup.value.contract;
   if (commands.length === 0) return preprocessing('The submitted command is missing a mandatory field: commands');
   // A run made ahead in slices (the command service's), committed now if what it read still holds.
   const pre = options.transactionSeed === undefined && options.ledgerTime === undefined ? takePreRun(env, submission, false) : undefined;
