@@ -15,6 +15,10 @@ import type { CreateLedgerOptions } from '../../../reference-server/src/ledger/L
 import type { Ledger } from '../../../reference-server/src/ledger/index.js';
 import type { Command } from '../../../reference-server/src/ledger/wire.js';
 import { BUILT_ENGINE_WORKER, engineWorkerBuilt, NOT_BUILT } from '../../support/builtEngineWorker.js';
+import type { Expr } from '../../../daml-engine/ast/Expr.js';
+import { E } from '../../../daml-engine/build/E.js';
+import { PackageBuilder } from '../../../daml-engine/build/PackageBuilder.js';
+import { T } from '../../../daml-engine/build/T.js';
 import { buildSamplePackage } from '../../daml/samplePackage.js';
 import { must, world, type World } from '../helpers.js';
 
@@ -134,6 +138,32 @@ describe.skipIf(!engineWorkerBuilt)(`the engine thread${engineWorkerBuilt ? '' :
     const answer = JSON.parse(await submit(ledger, [bank], [{ CreateCommand: { templateId: '#conformance-sample-later:Sample.Asset:Asset', createArguments: { issuer: bank, owner: alice, description: 'later', quantity: '2' } } }])) as { transaction?: { events: { CreatedEvent?: { templateId: string; packageName: string } }[] } };
     expect(answer.transaction?.events[0]?.CreatedEvent).toMatchObject({ templateId: `${later.id}:Sample.Asset:Asset`, packageName: 'conformance-sample-later' });
     expect(ledger.engine.worker!.counts).toMatchObject({ made: 2, handedBack: 0 });
+  });
+
+  it('hands the trace output of a run made there to the ledger\'s onTrace, in order', async () => {
+    const b = new PackageBuilder({ name: 'conformance-thread-trace', version: '1.0.0' });
+    const m = b.module('Trace');
+    const said = (t: string, then: Expr) => E.call('TRACE', [T.unit], E.text(t), then);
+    m.template('Talker', {
+      fields: { owner: T.party },
+      signatories: (t) => E.list(T.party, [t.field('owner')]),
+      choices: [{ name: 'Say', consuming: false, returnType: T.unit, controllers: (c) => E.list(T.party, [c.field('owner')]), update: () => E.pure(T.unit, said('first', said('second', E.unit))) }],
+    });
+    const built = b.build();
+    const traced = async (engineWorker: CreateLedgerOptions['engineWorker']): Promise<{ traces: string[]; w: World }> => {
+      const traces: string[] = [];
+      const w = world({ engineWorker, engineOnTrace: (message) => traces.push(message) });
+      opened.push(w.ledger);
+      must(w.ledger.uploadDar(built.dar(), { synchronizerId: w.ledger.config.synchronizers[0]!.id }));
+      const [talker] = created(await submit(w.ledger, [w.alice], [{ CreateCommand: { templateId: `${built.id}:Trace:Talker`, createArguments: { owner: w.alice } } }]));
+      await submit(w.ledger, [w.alice], [exercise(talker!, 'Say', {}, `${built.id}:Trace:Talker`)]);
+      return { traces, w };
+    };
+    const threaded = await traced({ module: BUILT_ENGINE_WORKER });
+    // Strict evaluation: the inner trace, an argument of the outer, comes first (as on the ledger's own thread).
+    expect(threaded.traces).toEqual(['second', 'first']);
+    expect((await traced(false)).traces).toEqual(threaded.traces);
+    expect(threaded.w.ledger.engine.worker!.counts).toMatchObject({ made: 2, handedBack: 0 });
   });
 
   it('close() stops the thread: later runs are made on the ledger\'s thread', async () => {
