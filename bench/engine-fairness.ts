@@ -3,19 +3,23 @@
  * built-in sample-asset create through submit-and-wait, idle and while four clients send
  * maximal-budget commands back to back (a choice that loops until the 10,000,000-step budget
  * stops it with INTERPRETATION_TIME_EXCEEDED), on a package the bench builds itself
- * (test/daml/hostilePackage.ts). The server runs in this process with its defaults; clients use
- * fetch over a socket (their own overhead counts in every figure, idle and loaded alike).
+ * (test/daml/hostilePackage.ts). The server runs in this process with its defaults, and with the
+ * engine thread as `serve` has it (`ENGINE_WORKER=0`: without, the commands in slices on the
+ * server's thread); clients use fetch over a socket (their own overhead counts in every figure,
+ * idle and loaded alike).
  *
- *   npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/engine-fairness.js
+ *   npm run build && npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/engine-fairness.js
  */
 import { createReferenceServer } from '../reference-server/src/server.js';
-import { ASSET_TEMPLATE } from '../reference-server/src/ledger/index.js';
+import { ASSET_TEMPLATE, createLedger } from '../reference-server/src/ledger/index.js';
 import { buildHostilePackage } from '../test/daml/hostilePackage.js';
 
 const VERSION_SAMPLES = Number(process.env.VERSION_SAMPLES ?? 300);
 const CREATE_SAMPLES = Number(process.env.CREATE_SAMPLES ?? 60);
 
-const server = await createReferenceServer({ port: 0, log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+// The engine thread is a built module: dist/'s, beside this checkout.
+const engineWorker = process.env.ENGINE_WORKER === '0' ? false : { module: new URL('../../../../dist/reference-server/src/ledger/engine/engineWorkerMain.js', import.meta.url) };
+const server = await createReferenceServer({ port: 0, ledger: createLedger({ engineWorker }), log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
 const url = server.url;
 const post = async (path: string, body: unknown, contentType = 'application/json'): Promise<{ status: number; body: Record<string, unknown> }> => {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body: body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body) });
@@ -89,3 +93,4 @@ report('4 clients looping', loaded);
 console.log(`looping commands answered: ${loops} (${[...codes].map(([c, n]) => `${c} x${n}`).join(', ')})`);
 console.log(`create p50 loaded / idle: ${(percentile(loaded.create, 50) / percentile(idle.create, 50)).toFixed(2)}x`);
 await server.close();
+await server.ledger.close();
