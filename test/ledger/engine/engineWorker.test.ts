@@ -97,6 +97,10 @@ describe.skipIf(!engineWorkerBuilt)(`the engine thread${engineWorkerBuilt ? '' :
     expect(counts.made).toBe(withThread.length);
     expect(without.filter((a) => a.includes('"code"')).map((a) => (JSON.parse(a) as { code: string }).code))
       .toEqual(['UNHANDLED_EXCEPTION', 'CONTRACT_NOT_FOUND', 'CONTRACT_NOT_FOUND']);
+    // Copies of two contracts at most: older ones are dropped and asked for again, the answers the same.
+    const forgetful = setup({ module: BUILT_ENGINE_WORKER, keptContracts: 2 });
+    expect(await story(forgetful)).toEqual(without);
+    expect(forgetful.ledger.engine.worker!.counts.handedBack).toBe(0);
   });
 
   it('checks the copies a run read against the ledger: a contract the submitter cannot see, or one archived since, makes the run again', async () => {

@@ -24,7 +24,7 @@ import type { Answer, EngineWorkerData, PrepareRequest, Question, RenderedOutcom
 export interface EngineWorkerOptions {
   /** The worker's module (default: engineWorkerMain.js beside this one, in `dist/`); tests run the built one. */
   readonly module?: URL;
-  /** Contracts the worker keeps copies of between runs (default 20,000). */
+  /** Contracts the worker keeps copies of between runs (default 4,096: the recently used; any other is asked for). */
   readonly keptContracts?: number;
   /** Times the thread may stop (crash) before the ledger stops using one (default 3). */
   readonly restarts?: number;
@@ -82,7 +82,7 @@ export class EngineWorker {
 
   constructor(readonly source: EngineWorkerSource, readonly limits: EngineLimits, options: EngineWorkerOptions = {}) {
     this.#module = options.module ?? WORKER_MODULE;
-    this.#keptContracts = options.keptContracts ?? 20_000;
+    this.#keptContracts = options.keptContracts ?? 4_096;
     this.#restarts = options.restarts ?? 3;
     this.#available = engineWorkerAvailable(this.#module);
   }
