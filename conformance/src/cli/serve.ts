@@ -79,7 +79,7 @@ Options:
                    them the view reports a failed viewStatus and the read goes on (default 1000000)
   --no-engine-thread  commands on uploaded packages run on the server's own thread, in slices
                    between other requests, instead of on a thread of their own beside it (the
-                   default: the same answers, with --splice-dars about 20% more Amulet transfers
+                   default: the same answers, with --splice-dars about 25% more Amulet transfers
                    a second on two cores, for about 100 MB more memory)
   --no-reward-accounting  Scan runs without reward accounting: the earliest-round endpoints answer
                    404 "Reward accounting is not enabled", as a Scan without its activity store does
