@@ -17,6 +17,7 @@ import { decodeArchive, type PackageCache } from '../../../../daml-engine/decode
 import type { Slicing } from '../../../../daml-engine/eval/Evaluator.js';
 import type { ExerciseNode } from '../../../../daml-engine/update/Transaction.js';
 import { UpdateEngine, type LedgerContract, type SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
+import { ANY_TYPE } from './engineCommandOf.js';
 import { archiveOf } from './EnginePackages.js';
 import { ENGINE_SLICING } from './engineSlicing.js';
 import type { Answer, EngineWorkerData, PrepareRequest, Question, RenderedNode, RenderedOutcome, RunDone, RunFailed, RunRequest } from './engineWorkerProtocol.js';
@@ -123,8 +124,6 @@ async function run(r: RunRequest, slicing: Slicing): Promise<RunDone> {
 }
 
 const dataTypes = packageDataTypes(getPackage);
-/** A placeholder type, as the ledger's: a value of unknown type is encoded by its shape. */
-const ANY: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
 const text = (value: Value, type: Type): string => encodeJsonText(value, type, dataTypes);
 
 /** The choice an exercise node ran, from its package: the template's, or the interface's it was exercised through. */
@@ -164,7 +163,7 @@ function rendered(outcome: SubmissionResult, resultTypes: readonly (Type | undef
     // The lone exercise command's result is its root node's: rendered once when by the same type.
     if (root?.kind === 'exercise' && root.exerciseResult === v && rootNode?.kind === 'exercise' && rootNode.exerciseResult !== undefined
       && type !== undefined && isDeepStrictEqual(type, choiceOf(root)?.returnType)) return rootNode.exerciseResult;
-    return text(v, type ?? ANY);
+    return text(v, type ?? ANY_TYPE);
   });
   return { ok: true, rendered: { nodes, roots: t.roots, archived: t.archived }, results, steps: outcome.steps, readsLedgerTime: outcome.readsLedgerTime };
 }

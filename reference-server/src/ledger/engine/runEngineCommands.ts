@@ -46,16 +46,20 @@ export interface EngineRunOptions {
   readonly ledgerTime?: bigint;
 }
 
+/** The seed and times a run is made with (microseconds since the epoch). */
+interface RunAt {
+  readonly transactionSeed: Uint8Array;
+  readonly preparationTime: bigint;
+  readonly ledgerTime: bigint;
+}
+
 /**
  * An engine run made ahead of the commit, in slices that yield (`preRunEngineCommands`): its
  * outcome, the times and seed it ran with, and the contracts it read as the store held them then.
  */
-export interface PreRun {
+export interface PreRun extends RunAt {
   /** The engine's outcome, or the engine thread's (its transaction rendered: `'rendered' in outcome`). */
   readonly outcome: SubmissionResult | RenderedOutcome;
-  readonly transactionSeed: Uint8Array;
-  readonly preparationTime: bigint;
-  readonly ledgerTime: bigint;
   /** Made for a run whose seed the ledger drew (`inSlicesTwice`'s capture): taken by the next such run, whatever its times. */
   readonly unseeded?: boolean;
   /** Contract id -> the store's contract and whether it was active when the run read it (undefined: not in the store). */
@@ -94,12 +98,6 @@ export function preRunCommandsOf(submission: ValidatedSubmission): readonly Engi
 /** A run made ahead on this thread: its outcome holds the engine's values. */
 type ValuePreRun = PreRun & { readonly outcome: SubmissionResult };
 
-interface RunAt {
-  readonly transactionSeed: Uint8Array;
-  readonly preparationTime: bigint;
-  readonly ledgerTime: bigint;
-}
-
 /** How a run made ahead reads contracts: the submission's look-up, each read recorded as the store held it then. */
 function recordingLookup(env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission) {
   const reads = new Map<string, { stored: StoredContract | undefined; active: boolean }>();
@@ -134,9 +132,8 @@ async function runOnThread(
   const looking = recordingLookup(env, rt, submission);
   if (looking === undefined) return undefined;
   const { reads, getContract, usable } = looking;
-  const update = commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands);
   rt.slicedRunsInProgress++;
-  const made = await worker.run({ update, submitters: submission.actAs, ...at, resultTypes: commands.map((c) => c.resultType) }, getContract)
+  const made = await worker.run({ update: updateOf(commands), submitters: submission.actAs, ...at, resultTypes: commands.map((c) => c.resultType) }, getContract)
     .finally(() => { rt.slicedRunsInProgress--; });
   if (made === undefined) return undefined;
   if (!made.unasked.every(usable)) {
@@ -157,7 +154,7 @@ async function runInSlices(
   const { reads, getContract } = looking;
   rt.slicedRunsInProgress++;
   const outcome = await rt.engine.submitSliced({
-    update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
+    update: updateOf(commands),
     submitters: submission.actAs, ...at, getContract,
   }, slicing).finally(() => { rt.slicedRunsInProgress--; });
   rt.stepsUsed += outcome.steps;
@@ -354,7 +351,7 @@ export function runEngineCommands(
     return finishRun(env, rt, submission, commands, replayed.outcome, inputs, ledgerTime);
   }
   const run = rt.engine.submit({
-    update: commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands),
+    update: updateOf(commands),
     submitters: submission.actAs,
     transactionSeed,
     preparationTime,
@@ -435,6 +432,11 @@ class EnginePrepared implements PreparedTransaction {
     }
     return this.#results;
   }
+}
+
+/** The update the engine runs for `commands`: a lone command's own, else `sequence`. */
+function updateOf(commands: readonly EngineCommand[]): Update {
+  return commands.length === 1 ? (commands[0] as EngineCommand).update : sequence(commands);
 }
 
 /** Commands run in order, each result kept: `r0 <- c0; ...; pure (struct r0 ...)`. */
