@@ -13,13 +13,12 @@
 import { createReferenceServer } from '../reference-server/src/server.js';
 import { ASSET_TEMPLATE, createLedger } from '../reference-server/src/ledger/index.js';
 import { buildHostilePackage } from '../test/daml/hostilePackage.js';
+import { benchEngineWorker } from './engineThread.js';
 
 const VERSION_SAMPLES = Number(process.env.VERSION_SAMPLES ?? 300);
 const CREATE_SAMPLES = Number(process.env.CREATE_SAMPLES ?? 60);
 
-// The engine thread is a built module: dist/'s, beside this checkout.
-const engineWorker = process.env.ENGINE_WORKER === '0' ? false : { module: new URL('../../../../dist/reference-server/src/ledger/engine/engineWorkerMain.js', import.meta.url) };
-const server = await createReferenceServer({ port: 0, ledger: createLedger({ engineWorker }), log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+const server = await createReferenceServer({ port: 0, ledger: createLedger({ engineWorker: benchEngineWorker() }), log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
 const url = server.url;
 const post = async (path: string, body: unknown, contentType = 'application/json'): Promise<{ status: number; body: Record<string, unknown> }> => {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body: body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body) });

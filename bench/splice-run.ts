@@ -36,6 +36,7 @@ import { seedAppWorld } from '../reference-server/src/apps/world/seedAppWorld.js
 import { silentLogger } from '../reference-server/src/http/api/consoleLogger.js';
 import { createLedger, type Ledger } from '../reference-server/src/ledger/index.js';
 import { createReferenceServer } from '../reference-server/src/server.js';
+import { benchEngineWorker } from './engineThread.js';
 
 const quick = process.argv.includes('--quick');
 const startupOnly = process.argv.includes('--startup-only');
@@ -124,8 +125,7 @@ if (startupOnly) {
 
 /** The world of `kind` on a fresh ledger, and one holding of 1,000,000 for each wallet. */
 function world(kind: 'ports' | 'splice'): { ledger: Ledger; parties: { dso: string; alice: string; bob: string }; inputs: string[]; amuletTemplate: string } {
-  // The engine thread as `serve` has it (ENGINE_WORKER=0: runs on the server's thread, in slices).
-  const ledger = createLedger({ engineWorker: process.env.ENGINE_WORKER === '0' ? false : { module: new URL('../../../../dist/reference-server/src/ledger/engine/engineWorkerMain.js', import.meta.url) } });
+  const ledger = createLedger({ engineWorker: benchEngineWorker() });
   if (kind === 'ports') {
     const w = seedAppWorld(ledger);
     if (!w.ok) throw new Error(w.error.cause);
