@@ -132,6 +132,20 @@ describe.skipIf(!engineWorkerBuilt)(`the engine thread${engineWorkerBuilt ? '' :
     expect(worker.usable).toBe(false);
   });
 
+  it('a run the thread reports it could not make is made on the ledger\'s thread, and the thread stays in use', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-thread-'));
+    const failing = join(dir, 'failing.mjs');
+    // Answers every run as one it could not make (an engine defect, an outcome that does not clone).
+    writeFileSync(failing, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', (m) => { if (m.kind === 'run') parentPort.postMessage({ kind: 'failed', id: m.id }); });\n");
+    const handing = setup({ module: pathToFileURL(failing) });
+    const own = setup(false);
+    const answers = await story(handing);
+    expect(answers).toEqual(await story(own));
+    const worker = handing.ledger.engine.worker!;
+    expect(worker.counts).toMatchObject({ made: 0, handedBack: answers.length });
+    expect(worker.usable).toBe(true);
+  });
+
   it('runs commands on a package uploaded after the thread started (it asks for the package then)', async () => {
     const w = setup({ module: BUILT_ENGINE_WORKER });
     const { ledger, bank, alice } = w;

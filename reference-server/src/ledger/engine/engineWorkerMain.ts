@@ -116,7 +116,6 @@ async function run(r: RunRequest, slicing: Slicing): Promise<RunDone> {
   current = r.id;
   const outcome = await engine.submitSliced({
     update: r.update, submitters: r.submitters, transactionSeed: r.transactionSeed, preparationTime: r.preparationTime, ledgerTime: r.ledgerTime, getContract,
-    ...(r.command === undefined ? {} : { command: r.command }),
   }, own);
   traces = undefined;
   if (outcome.ok) for (const c of outcome.transaction.created) keep(c.contractId, { templateId: c.templateId, argument: c.argument, signatories: c.signatories, observers: c.observers });
@@ -174,13 +173,8 @@ parentPort!.on('message', (r: RunRequest | PrepareRequest) => {
     for (const id of r.packageIds) getPackage(id);
     return;
   }
-  void run(r, ENGINE_SLICING).then(
-    (done) => parentPort!.postMessage(done),
-    (e: unknown) => parentPort!.postMessage(failed(r.id, e)),
-  ).catch((e: unknown) => parentPort!.postMessage(failed(r.id, e)));
+  // A run that throws, or whose outcome does not clone, is handed back (the ledger's thread makes it).
+  void run(r, ENGINE_SLICING)
+    .then((done) => parentPort!.postMessage(done))
+    .catch(() => parentPort!.postMessage({ kind: 'failed', id: r.id } satisfies RunFailed));
 });
-
-/** A run this thread could not finish or send (the ledger's thread runs it itself). */
-function failed(id: number, e: unknown): RunFailed {
-  return { kind: 'failed', id, reason: e instanceof Error ? e.message : String(e) };
-}

@@ -6,7 +6,6 @@ import type { Update } from '../../../../daml-engine/ast/Expr.js';
 import type { Type } from '../../../../daml-engine/ast/Type.js';
 import type { EvalError } from '../../../../daml-engine/eval/EvalResult.js';
 import type { CreateNode, ExerciseNode, FetchNode, NodeId, RollbackNode } from '../../../../daml-engine/update/Transaction.js';
-import type { TraceCommand } from '../../../../daml-engine/update/InterpretationTrace.js';
 import type { LedgerContract } from '../../../../daml-engine/update/UpdateEngine.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { EngineLimits } from './engineLimits.js';
@@ -27,7 +26,6 @@ export interface RunRequest {
   readonly kind: 'run';
   readonly id: number;
   readonly update: Update;
-  readonly command?: TraceCommand;
   readonly submitters: readonly string[];
   readonly transactionSeed: Uint8Array;
   readonly preparationTime: bigint;
@@ -93,7 +91,6 @@ export interface RunDone {
 export interface RunFailed {
   readonly kind: 'failed';
   readonly id: number;
-  readonly reason: string;
 }
 
 /** A question the worker waits on: a contract a run reads, or a package's payload. */
