@@ -16,7 +16,8 @@
  * Splice one on splice-amulet 0.1.22 alone), 10 wallets in a child process (bench/splice-wallets.ts),
  * each spending its own chain of alice's amulets to bob (who has a preapproval: direct transfers).
  * `--startup-only`: the start-ups alone (`--kinds=release,ports`: only those, by the label's start;
- * `STARTS=n` starts each); `--only=ports|splice`: the transfers of one world only (for a
+ * `STARTS=n` starts each); `WALLETS=n` and `--wallets=...` (below) set the wallets at once;
+ * `BY_THREAD=1` reports each server thread by its id; `--only=ports|splice`: the transfers of one world only (for a
  * profile); `--root=DIR`: start DIR's bin/canton-conformance.js (an
  * export of another commit, built, beside the same ../shared) instead of this checkout's. Each
  * start also reports the CPU time its process had used at the ready line, and its main thread's
@@ -45,7 +46,13 @@ const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const served = process.argv.find((a) => a.startsWith('--root='))?.slice('--root='.length) ?? root;
 const DARS = join(root, '..', 'shared', 'upstream', 'daml', 'dars');
 if (!existsSync(DARS)) throw new Error(`needs ${DARS}`);
-const WALLETS = 10;
+/**
+ * Wallets at once (`WALLETS=n`, default 10); `--wallets=5,10,20,40` measures each in turn on the
+ * same warm server (the measured transfers split among them): how throughput grows with the
+ * requests in flight until the two cores are saturated.
+ */
+const sweep = process.argv.find((a) => a.startsWith('--wallets='))?.slice('--wallets='.length).split(',').map(Number);
+const WALLETS = Math.max(...(sweep ?? [Number(process.env.WALLETS ?? 10)]));
 const transfersOnly = process.argv.includes('--transfers-only');
 const PER_WALLET = Number(process.env.PER_WALLET ?? (quick ? 20 : 200));
 /** Transfers per wallet before the measured ones (the server's code warms up meanwhile); `WARM=100` measures a steady server. */
@@ -172,28 +179,47 @@ for (const kind of (['ports', 'splice'] as const).filter((k) => only === undefin
       wallets.once('exit', (code) => (code !== 0 ? reject(new Error(`wallets exited with ${code}`)) : undefined));
     });
   const warm = await run(inputs, WARM);
-  const threads0 = threadCpuMs();
-  const elu0 = performance.eventLoopUtilization();
-  const cpu0 = process.cpuUsage();
-  const r = await run(warm.last, PER_WALLET);
-  const elu = performance.eventLoopUtilization(elu0);
-  const cpu = process.cpuUsage(cpu0);
-  const threads = threadCpuMs();
-  // CPU ms per transfer of each of the server's threads by name (main, the engine thread, the collector's helpers, libuv's pool).
-  const perThread: Record<string, number> = {};
-  for (const [tid, t] of threads) {
-    const used = t.ms - (threads0.get(tid)?.ms ?? 0);
-    if (used > 0) perThread[t.name] = +((perThread[t.name] ?? 0) + used / r.done).toFixed(3);
+  /** The measured transfers with the first `wallets` chains: throughput and CPU a transfer, per server thread. */
+  const measure = async (chains: string[], wallets: number, perWallet: number): Promise<Record<string, unknown>> => {
+    const threads0 = threadCpuMs();
+    const elu0 = performance.eventLoopUtilization();
+    const cpu0 = process.cpuUsage();
+    const r = await run(chains.slice(0, wallets), perWallet);
+    const elu = performance.eventLoopUtilization(elu0);
+    const cpu = process.cpuUsage(cpu0);
+    const threads = threadCpuMs();
+    chains.splice(0, wallets, ...r.last);
+    // CPU ms per transfer of each of the server's threads by name (main, the engine thread, the
+    // collector's and compiler's helpers, libuv's pool), or by thread id with BY_THREAD=1.
+    const perThread: Record<string, number> = {};
+    for (const [tid, t] of threads) {
+      const used = t.ms - (threads0.get(tid)?.ms ?? 0);
+      const name = process.env.BY_THREAD ? `${t.name}-${tid}` : t.name;
+      if (used > 0) perThread[name] = +((perThread[name] ?? 0) + used / r.done).toFixed(3);
+    }
+    return {
+      serverThreadsCpuMsPerTransfer: perThread,
+      transfersPerSecond: Math.round((r.done / r.ms) * 1000),
+      serverMsPerTransfer: +(elu.active / r.done).toFixed(3),
+      // CPU time (user + system, the collector's threads included): what load on the machine does not inflate.
+      serverCpuMsPerTransfer: +((cpu.user + cpu.system) / 1000 / r.done).toFixed(3),
+      serverSystemCpuMsPerTransfer: +(cpu.system / 1000 / r.done).toFixed(3),
+      // The wallets' own CPU (their process): on two cores it is taken from what the server could use.
+      walletsCpuMsPerTransfer: +(r.cpuMs / r.done).toFixed(3),
+      transfersPerServerCpuSecond: Math.round(r.done / ((cpu.user + cpu.system) / 1e6)),
+    };
+  };
+  // The warm-up's own rate: a server's first transfers, while V8 still compiles its code.
+  out[`${kind}_http_warmUp`] = { transfers: warm.done, transfersPerSecond: Math.round((warm.done / warm.ms) * 1000) };
+  const chains = [...warm.last];
+  if (sweep === undefined) {
+    for (const [k, v] of Object.entries(await measure(chains, WALLETS, PER_WALLET))) out[`${kind}_http_${k}`] = v;
+  } else {
+    // The same number of transfers at each level, split among its wallets.
+    const byWallets: Record<string, unknown>[] = [];
+    for (const w of sweep) byWallets.push({ wallets: w, ...(await measure(chains, w, Math.ceil((PER_WALLET * 10) / w))) });
+    out[`${kind}_http_byWallets`] = byWallets;
   }
-  out[`${kind}_http_serverThreadsCpuMsPerTransfer`] = perThread;
-  out[`${kind}_http_transfersPerSecond`] = Math.round((r.done / r.ms) * 1000);
-  out[`${kind}_http_serverMsPerTransfer`] = +(elu.active / r.done).toFixed(3);
-  // CPU time (user + system, the collector's threads included): what load on the machine does not inflate.
-  out[`${kind}_http_serverCpuMsPerTransfer`] = +((cpu.user + cpu.system) / 1000 / r.done).toFixed(3);
-  out[`${kind}_http_serverSystemCpuMsPerTransfer`] = +(cpu.system / 1000 / r.done).toFixed(3);
-  // The wallets' own CPU (their process): on two cores it is taken from what the server could use.
-  out[`${kind}_http_walletsCpuMsPerTransfer`] = +(r.cpuMs / r.done).toFixed(3);
-  out[`${kind}_http_transfersPerServerCpuSecond`] = Math.round(r.done / ((cpu.user + cpu.system) / 1e6));
   await server.close();
   out[`${kind}_engineWorkerRuns`] = ledger.engine.worker?.counts;
   await ledger.close();

@@ -5,11 +5,11 @@
  * keeps copies of the contracts it was given or created (ids are unique, contents never change).
  * Whether a contract may still be used is the ledger's to decide, when the outcome comes back.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 
 import type { Package, TemplateChoice } from '../../../../daml-engine/ast/Package.js';
 import type { Type } from '../../../../daml-engine/ast/Type.js';
+import { typesEqual } from '../../../../daml-engine/eval/typesEqual.js';
 import { encodeJsonText } from '../../../../daml-engine/json/jsonValue.js';
 import { packageDataTypes } from '../../../../daml-engine/json/packageDataTypes.js';
 import type { Value } from '../../../../daml-engine/value/Value.js';
@@ -133,6 +133,9 @@ function choiceOf(n: ExerciseNode): TemplateChoice | undefined {
   return def?.choices.get(n.choice);
 }
 
+/** Types equal as Daml compares them (not a deep comparison of two clones' every field: one per transfer showed in profiles). */
+const sameType = (a: Type, b: Type | undefined): boolean => b !== undefined && typesEqual(a, b);
+
 /**
  * The outcome as it crosses (RenderedTransaction): each value rendered as the ledger renders it
  * (`EngineRuntime.json`, by the same types), and the results by the commands' result types (a
@@ -161,7 +164,7 @@ function rendered(outcome: SubmissionResult, resultTypes: readonly (Type | undef
     if (v === undefined) return 'null';
     // The lone exercise command's result is its root node's: rendered once when by the same type.
     if (root?.kind === 'exercise' && root.exerciseResult === v && rootNode?.kind === 'exercise' && rootNode.exerciseResult !== undefined
-      && type !== undefined && isDeepStrictEqual(type, choiceOf(root)?.returnType)) return rootNode.exerciseResult;
+      && type !== undefined && sameType(type, choiceOf(root)?.returnType)) return rootNode.exerciseResult;
     return text(v, type ?? ANY_TYPE);
   });
   return { ok: true, rendered: { nodes, roots: t.roots, archived: t.archived }, results, steps: outcome.steps, readsLedgerTime: outcome.readsLedgerTime };
