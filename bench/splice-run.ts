@@ -25,7 +25,7 @@
  * Prints one JSON object.
  */
 import { fork, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -38,6 +38,7 @@ import { silentLogger } from '../reference-server/src/http/api/consoleLogger.js'
 import { createLedger, type Ledger } from '../reference-server/src/ledger/index.js';
 import { createReferenceServer } from '../reference-server/src/server.js';
 import { benchEngineWorker } from './engineThread.js';
+import { cpuMs, perThreadSince, threadCpuMs } from './procCpu.js';
 
 const quick = process.argv.includes('--quick');
 const startupOnly = process.argv.includes('--startup-only');
@@ -62,36 +63,6 @@ const STARTS = transfersOnly ? 0 : Number(process.env.STARTS ?? (quick ? 1 : 3))
 const kinds = process.argv.find((a) => a.startsWith('--kinds='))?.slice('--kinds='.length).split(',');
 
 const out: Record<string, unknown> = { loadAverageAtStart: loadavg().map((l) => +l.toFixed(1)) };
-
-/** CPU ms (user + system) a process or one of its threads has used, from /proc; undefined elsewhere. */
-function cpuMs(stat: string): number | undefined {
-  try {
-    const f = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10; // USER_HZ = 100
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU ms of each thread of this process by thread id, with its name (from /proc; empty elsewhere). */
-function threadCpuMs(): Map<string, { name: string; ms: number }> {
-  const out = new Map<string, { name: string; ms: number }>();
-  let tids: string[] = [];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return out;
-  }
-  for (const tid of tids) {
-    const ms = cpuMs(`/proc/self/task/${tid}/stat`);
-    let name = '?';
-    try {
-      name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
-    } catch { /* the thread ended */ }
-    if (ms !== undefined) out.set(tid, { name: tid === String(process.pid) ? 'main' : name, ms });
-  }
-  return out;
-}
 
 /** From spawn to the "listening" line: ms, and the CPU ms the process and its main thread had used then. */
 function startOnce(args: string[]): Promise<{ ms: number; cpuMs: number | undefined; mainThreadCpuMs: number | undefined }> {
@@ -191,12 +162,7 @@ for (const kind of (['ports', 'splice'] as const).filter((k) => only === undefin
     chains.splice(0, wallets, ...r.last);
     // CPU ms per transfer of each of the server's threads by name (main, the engine thread, the
     // collector's and compiler's helpers, libuv's pool), or by thread id with BY_THREAD=1.
-    const perThread: Record<string, number> = {};
-    for (const [tid, t] of threads) {
-      const used = t.ms - (threads0.get(tid)?.ms ?? 0);
-      const name = process.env.BY_THREAD ? `${t.name}-${tid}` : t.name;
-      if (used > 0) perThread[name] = +((perThread[name] ?? 0) + used / r.done).toFixed(3);
-    }
+    const perThread = perThreadSince(threads0, threads, r.done, process.env.BY_THREAD !== undefined);
     return {
       serverThreadsCpuMsPerTransfer: perThread,
       transfersPerSecond: Math.round((r.done / r.ms) * 1000),
