@@ -8,7 +8,8 @@
  *   npm run build && npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/splice-serve-run.js
  *
  * `WINDOWS=n` (default 8) windows of `PER_WINDOW` (2,000) transfers by `WALLETS` (10) wallets;
- * `SERVE_ARGS='--no-engine-thread'` adds flags to `serve`. Needs ../shared/upstream/daml/dars/splice
+ * `SERVE_ARGS='--no-engine-thread'` adds flags to `serve`; `CLI=.../bin/canton-conformance.js`
+ * starts another install's (a packed tarball's, say) instead of this checkout's. Needs ../shared/upstream/daml/dars/splice
  * beside the checkout. Prints one JSON object.
  */
 import { fork, spawn } from 'node:child_process';
@@ -28,7 +29,8 @@ const PER_WALLET = Math.ceil(Number(process.env.PER_WINDOW ?? 2_000) / WALLETS);
 const dir = mkdtempSync(join(tmpdir(), 'splice-serve-'));
 copyFileSync(join(DARS, 'splice-amulet-0.1.22.dar'), join(dir, 'splice-amulet-0.1.22.dar'));
 const args = ['serve', '--port', '0', '--splice-dars', dir, ...(process.env.SERVE_ARGS ?? '').split(' ').filter(Boolean)];
-const server = spawn(process.execPath, [join(root, 'bin', 'canton-conformance.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+const cli = process.env.CLI ?? join(root, 'bin', 'canton-conformance.js');
+const server = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise<string>((resolve, reject) => {
   let seen = '';
   server.stdout.on('data', (d: Buffer) => {
@@ -101,4 +103,4 @@ for (let w = 0; w < WINDOWS; w++) {
 }
 server.kill('SIGTERM');
 rmSync(dir, { recursive: true, force: true });
-console.log(JSON.stringify({ serve: args.join(' '), wallets: WALLETS, loadAverageAtEnd: loadavg().map((l) => +l.toFixed(1)), windows }));
+console.log(JSON.stringify({ cli, serve: args.join(' '), wallets: WALLETS, loadAverageAtEnd: loadavg().map((l) => +l.toFixed(1)), windows }));
