@@ -14,6 +14,7 @@ import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, rest
 import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
 import { DarsError, readDarFiles, uploadDars } from './ledger/packages/startupDars.js';
 import type { EngineLimits } from './ledger/engine/engineLimits.js';
+import type { EngineWorkerOptions } from './ledger/engine/EngineWorker.js';
 import type { PassedChecks } from './ledger/packages/validateDarPackages.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
@@ -54,8 +55,9 @@ export interface StartOptions {
   /**
    * The command service's engine runs on a thread of their own (`createLedger({ engineWorker })`),
    * the HTTP face answering on meanwhile; `serve` has it unless `--no-engine-thread`. Default off.
+   * Options name another worker module (tests running the TypeScript sources start the built one).
    */
-  readonly engineThread?: boolean | undefined;
+  readonly engineThread?: boolean | EngineWorkerOptions | undefined;
   /** Packages the upload check passed before (`serve` keeps them in the user's cache): not checked again. */
   readonly passedChecks?: PassedChecks | undefined;
   /**
@@ -246,5 +248,5 @@ const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'checkpointIn
   ...(options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements }),
   ...(options.checkpointIntervalMs === undefined ? {} : { checkpointIntervalMs: options.checkpointIntervalMs }),
   ...(options.engineLimits === undefined ? {} : { engineLimits: options.engineLimits }),
-  ...(options.engineThread === true ? { engineWorker: true } : {}),
+  ...(options.engineThread === undefined || options.engineThread === false ? {} : { engineWorker: options.engineThread }),
 });

@@ -1,6 +1,7 @@
 import { SignJWT, type JWTPayload } from 'jose';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { startLocalNet, type LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
+import { BUILT_ENGINE_WORKER, engineWorkerBuilt } from '../support/builtEngineWorker.js';
 
 /**
  * `CANTON_CONFORMANCE_SPLICE_DARS=DIR` runs the flows against `--localnet --splice-dars DIR`
@@ -9,13 +10,18 @@ import { startLocalNet, type LocalNet } from '../../reference-server/src/localne
  */
 const SPLICE_DARS = process.env['CANTON_CONFORMANCE_SPLICE_DARS'];
 
-/** `serve --localnet` in process, every listener on a free loopback port. */
+/**
+ * `serve --localnet` in process, every listener on a free loopback port, with the engine thread
+ * as `serve` has it by default (where `npm run build` made its module; else runs stay on the
+ * ledger's thread, with the same answers).
+ */
 export function startTestLocalNet(): Promise<LocalNet> {
   return startLocalNet({
     host: '127.0.0.1',
     fixtures: undefined,
     ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 },
     log: silentLogger,
+    ...(engineWorkerBuilt ? { engineThread: { module: BUILT_ENGINE_WORKER } } : {}),
     ...(SPLICE_DARS === undefined || SPLICE_DARS === '' ? {} : { spliceDars: SPLICE_DARS }),
   });
 }
