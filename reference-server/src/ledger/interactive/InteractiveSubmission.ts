@@ -22,7 +22,7 @@ import { serializationVersionOf } from './engine/serializationVersion.js';
 import { interactiveSeeding, interactiveTransactionSeed, isEngineTransaction, prepareOnEngine, rebuildOnEngine } from './engineInteractive.js';
 import { hashingDetails, hashPreparedTransaction, type HashingScheme } from './preparedTransactionHash.js';
 import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, LF_VERSION, millisOf } from './preparedTransaction.js';
-import { partyKeyOf, signatureProblem } from './signingKeys.js';
+import { partyKeyOf, signatureProblem, type PartyKey } from './signingKeys.js';
 import { tallySignatures } from './tallySignatures.js';
 import { combinedTopologyHash, decodeTopologyTransaction, externalPartyTransactions, readOnboarding, topologyTransactionHash } from './topology.js';
 import type * as W from './wire.js';
@@ -95,6 +95,13 @@ export class InteractiveSubmission {
   /** Change ids accepted by `execute` and not yet committed. */
   readonly #inFlight = new Set<string>();
   readonly #keys = new WeakMap<W.SigningPublicKey, ReturnType<typeof partyKeyOf>>();
+  /**
+   * The hash of a decoded prepared transaction by scheme: an execute runs its checks twice
+   * (`Ledger.inEngineSlices`), on the one decoding the access check made (decodes are remembered).
+   */
+  readonly #hashes = new WeakMap<PreparedTransaction, Map<HashingScheme, Buffer>>();
+  /** Signatures verified lately and the verdict (a pure function of key, hash and signature): the second pass verifies none again. */
+  readonly #verdicts = new Map<string, string | undefined>();
 
   constructor(readonly ledger: Ledger) {
     this.#ctx = { config: ledger.config, store: ledger.store, admin: ledger.admin, catalogue: ledger.catalogue, renderer: new Renderer(ledger.config), interner: this.#interner };
@@ -343,7 +350,7 @@ export class InteractiveSubmission {
     const tx = decoded.value;
     let hash: Buffer;
     try {
-      hash = hashPreparedTransaction(tx, scheme.value);
+      hash = this.#hashOf(tx, scheme.value);
     } catch (e) {
       return invalidField('prepared_transaction', `the prepared transaction cannot be hashed: ${e instanceof Error ? e.message : 'malformed'}`);
     }
@@ -480,7 +487,7 @@ export class InteractiveSubmission {
       const registered = this.ledger.store.party(party)?.externalKey;
       const key = registered === undefined ? undefined : this.#partyKey(registered);
       if (key === undefined || !key.ok) return executionFailed(`Could not find party signing keys for ${party}.`);
-      const tally = tallySignatures(byParty.get(party) ?? [], new Set([key.value.fingerprint]), 1, (signature) => signatureProblem(key.value, hash, signature, party) === undefined);
+      const tally = tallySignatures(byParty.get(party) ?? [], new Set([key.value.fingerprint]), 1, (signature) => this.#verdict(key.value, hash, signature, party) === undefined);
       if (tally.validKeys < 1) {
         return executionFailed(
           `Received ${tally.validKeys} valid signatures from distinct keys (${tally.invalid} invalid), but expected at least 1 valid for ${party}. ` +
@@ -490,6 +497,25 @@ export class InteractiveSubmission {
       }
     }
     return ok(undefined);
+  }
+
+  #hashOf(tx: PreparedTransaction, scheme: HashingScheme): Buffer {
+    let byScheme = this.#hashes.get(tx);
+    if (byScheme === undefined) this.#hashes.set(tx, (byScheme = new Map()));
+    let hash = byScheme.get(scheme);
+    if (hash === undefined) byScheme.set(scheme, (hash = hashPreparedTransaction(tx, scheme)));
+    return hash;
+  }
+
+  /** `signatureProblem`, remembered for the last 256 signatures checked (keyed by everything the verdict depends on). */
+  #verdict(key: PartyKey, hash: Buffer, signature: W.Signature, party: string): string | undefined {
+    if (!isPlainObject(signature) || typeof signature.signature !== 'string') return signatureProblem(key, hash, signature, party);
+    const id = `${party}\n${key.fingerprint}\n${hash.toString('base64')}\n${String(signature.signedBy)}\n${String(signature.format)}\n${String(signature.signingAlgorithmSpec)}\n${signature.signature}`;
+    if (this.#verdicts.has(id)) return this.#verdicts.get(id);
+    const verdict = signatureProblem(key, hash, signature, party);
+    if (this.#verdicts.size >= 256) this.#verdicts.clear();
+    this.#verdicts.set(id, verdict);
+    return verdict;
   }
 
   /** A party's registered key, parsed once (parsing builds a crypto key object: costly per execution). */

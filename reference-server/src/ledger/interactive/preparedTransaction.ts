@@ -16,6 +16,7 @@ import type { ExerciseNode, TxNode } from '../../store/LogEntry.js';
 import type { Command, DisclosedContract } from '../wire.js';
 import { fromProto, identifierOf, identifierText, MAX_VALUE_DEPTH, recordToProto, toProto, untypedToProto } from './damlValueProto.js';
 import { protobufNesting } from './protobufNesting.js';
+import { OneBufferWriter } from './OneBufferWriter.js';
 
 /**
  * The prepared transaction as Canton encodes it: protobuf
@@ -151,7 +152,8 @@ function seedOf(p: Interpreted, nodeId: number): Uint8Array {
   return seed;
 }
 
-export const encodePreparedTransaction = (p: PreparedTransaction): string => Buffer.from(PreparedTransaction.toBinary(p, { writeUnknownFields: false })).toString('base64');
+export const encodePreparedTransaction = (p: PreparedTransaction): string =>
+  Buffer.from(PreparedTransaction.toBinary(p, { writeUnknownFields: false, writerFactory: () => new OneBufferWriter(16_384) })).toString('base64');
 
 export type Decoded = { ok: true; value: PreparedTransaction } | { ok: false; reason: string };
 
@@ -172,14 +174,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * hex, times are RFC 3339 instants, values nest boundedly. A reason when it is not so.
  */
 export function decodePreparedTransaction(encoded: unknown): Decoded {
-  // The HTTP face decodes once for the access check (actAs) and the core again: remember the last one.
-  if (last !== undefined && last.encoded === encoded) return last.decoded;
+  // The HTTP face decodes for the access check (actAs) and the core again, twice (its checks run
+  // in two passes around the engine's sliced run): the last few are remembered, for concurrent
+  // executes interleave. Decoded transactions are read, never changed.
+  if (typeof encoded !== 'string') return decode(encoded);
+  const known = recent.get(encoded);
+  if (known !== undefined) return known;
   const decoded = decode(encoded);
-  if (typeof encoded === 'string') last = { encoded, decoded };
+  if (recent.size >= RECENT_DECODES) recent.delete(recent.keys().next().value as string);
+  recent.set(encoded, decoded);
   return decoded;
 }
 
-let last: { readonly encoded: string; readonly decoded: Decoded } | undefined;
+const RECENT_DECODES = 16;
+const recent = new Map<string, Decoded>();
 
 function decode(encoded: unknown): Decoded {
   if (typeof encoded !== 'string' || encoded === '') return { ok: false, reason: 'it is empty' };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash as digest } from 'node:crypto';
 import type { Create, DamlTransaction, DamlTransaction_Node, Exercise, Fetch, Identifier, Metadata, PreparedTransaction, Value } from '@canton-network/core-ledger-proto';
 import { UnknownFieldHandler } from '@protobuf-ts/runtime';
 
@@ -37,6 +37,8 @@ export interface HashTrace {
 }
 
 const sha256 = (...parts: readonly Uint8Array[]): Buffer => {
+  // One part (every node): the one-shot digest, no Hash object.
+  if (parts.length === 1) return digest('sha256', parts[0] as Uint8Array, 'buffer');
   const h = createHash('sha256');
   for (const p of parts) h.update(p);
   return h.digest();
@@ -44,8 +46,16 @@ const sha256 = (...parts: readonly Uint8Array[]): Buffer => {
 
 /** Appends encoded fields to one growing buffer; `done()` is the concatenation. */
 class Encoder {
-  #buf = Buffer.allocUnsafe(512);
+  #buf: Buffer;
   #len = 0;
+  constructor(size = 512) {
+    this.#buf = Buffer.allocUnsafe(size);
+  }
+  /** Empties it for another encoding (the node encoder: nodes are encoded one after another, children hashed first). */
+  reset(): this {
+    this.#len = 0;
+    return this;
+  }
   #room(n: number): void {
     if (this.#len + n <= this.#buf.length) return;
     const next = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#len + n));
@@ -186,8 +196,15 @@ function encodeValue(e: Encoder, value: Value | undefined): void {
   }
 }
 
-/** A new node encoding: V2 starts it with its encoding version, V3 with nothing. */
-const nodeEncoder = (scheme: HashingScheme): Encoder => (scheme === 2 ? new Encoder().byte(V2_ENCODING_VERSION) : new Encoder());
+/**
+ * The one encoder of node encodings, emptied for each: a node's encoding is hashed before the next
+ * begins (an exercise's and a rollback's children are hashed before the node is encoded), and
+ * hashing is synchronous. A buffer per node cost more than the SHA-256 of it.
+ */
+const NODES = new Encoder(16_384);
+
+/** A node encoding begun: V2 starts it with its encoding version, V3 with nothing. */
+const nodeEncoder = (scheme: HashingScheme): Encoder => (scheme === 2 ? NODES.reset().byte(V2_ENCODING_VERSION) : NODES.reset());
 
 /**
  * Contract keys (`key` on creates, fetches and exercises, `by_key` on fetches and exercises) exist
@@ -256,7 +273,8 @@ class NodeHasher {
     if (node === undefined) throw new UnhashableTransaction(`node ${nodeId.slice(0, 20)} is referenced but not in the transaction`);
     if (this.#visiting.has(nodeId)) throw new UnhashableTransaction(`node ${nodeId.slice(0, 20)} is its own descendant`);
     this.#visiting.add(nodeId);
-    const encoded = this.#encode(node);
+    const children = this.#childHashes(node);
+    const encoded = this.#encode(node, children);
     this.#visiting.delete(nodeId);
     const hash = sha256(encoded);
     this.#done.set(nodeId, hash);
@@ -264,13 +282,15 @@ class NodeHasher {
     return hash;
   }
 
-  #children(ids: readonly string[]): Buffer {
-    const e = new Encoder().int32(ids.length);
-    for (const id of ids) e.raw(this.hash(id));
-    return e.done();
+  /** The hashes of an exercise's or a rollback's children, made before the node is encoded (see NODES). */
+  #childHashes(node: DamlTransaction_Node): readonly Buffer[] {
+    if (node.versionedNode.oneofKind !== 'v1') return [];
+    const t = node.versionedNode.v1.nodeType;
+    const ids = t.oneofKind === 'exercise' ? t.exercise.children : t.oneofKind === 'rollback' ? t.rollback.children : [];
+    return ids.map((id) => this.hash(id));
   }
 
-  #encode(node: DamlTransaction_Node): Buffer {
+  #encode(node: DamlTransaction_Node, children: readonly Buffer[]): Buffer {
     if (node.versionedNode.oneofKind !== 'v1') throw new UnhashableTransaction(`node ${node.nodeId.slice(0, 20)} has an unsupported version`);
     const t = node.versionedNode.v1.nodeType;
     const seed = this.#seeds.get(node.nodeId);
@@ -279,18 +299,18 @@ class NodeHasher {
         return encodeCreate(t.create, seed, this.scheme);
       case 'exercise': {
         if (seed === undefined) throw new UnhashableTransaction(`exercise node ${node.nodeId.slice(0, 20)} has no seed`);
-        return this.#encodeExercise(t.exercise, seed);
+        return this.#encodeExercise(t.exercise, seed, children);
       }
       case 'fetch':
         return encodeFetch(t.fetch, this.scheme);
       case 'rollback':
-        return Buffer.concat([nodeEncoder(this.scheme).byte(3).done(), this.#children(t.rollback.children)]);
+        return withChildren(nodeEncoder(this.scheme).byte(3), children).done();
       default:
         throw new UnhashableTransaction(`node ${node.nodeId.slice(0, 20)} has no known type`);
     }
   }
 
-  #encodeExercise(x: Exercise, seed: Uint8Array): Buffer {
+  #encodeExercise(x: Exercise, seed: Uint8Array, children: readonly Buffer[]): Buffer {
     refuseKeys(x, 'an exercise', x.lfVersion, [15, 16]);
     const head = nodeEncoder(this.scheme)
       .string(x.lfVersion)
@@ -308,8 +328,15 @@ class NodeHasher {
       .bool(x.consuming)
       .optional(x.exerciseResult, (e, r) => e.value(r))
       .strings(x.choiceObservers);
-    return Buffer.concat([noKey(head, this.scheme, true).done(), this.#children(x.children)]);
+    return withChildren(noKey(head, this.scheme, true), children).done();
   }
+}
+
+/** A node's children after its fields: their count, then each child's hash. */
+function withChildren(e: Encoder, hashes: readonly Buffer[]): Encoder {
+  e.int32(hashes.length);
+  for (const h of hashes) e.raw(h);
+  return e;
 }
 
 function describe(node: DamlTransaction_Node): string {
