@@ -17,7 +17,8 @@
  * each spending its own chain of alice's amulets to bob (who has a preapproval: direct transfers).
  * `--startup-only`: the start-ups alone (`--kinds=release,ports`: only those, by the label's start;
  * `STARTS=n` starts each); `WALLETS=n` and `--wallets=...` (below) set the wallets at once;
- * `BY_THREAD=1` reports each server thread by its id; `--only=ports|splice`: the transfers of one world only (for a
+ * `BY_THREAD=1` reports each server thread by its id; `--external`: the wallets send as an external
+ * party through interactive submission (prepare, sign, execute), as wallet-sdk does for one; `--only=ports|splice`: the transfers of one world only (for a
  * profile); `--root=DIR`: start DIR's bin/canton-conformance.js (an
  * export of another commit, built, beside the same ../shared) instead of this checkout's. Each
  * start also reports the CPU time its process had used at the ready line, and its main thread's
@@ -25,6 +26,7 @@
  * Prints one JSON object.
  */
 import { fork, spawn } from 'node:child_process';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +38,7 @@ import { readSpliceDars } from '../reference-server/src/apps/splice/spliceDars.j
 import { seedAppWorld } from '../reference-server/src/apps/world/seedAppWorld.js';
 import { silentLogger } from '../reference-server/src/http/api/consoleLogger.js';
 import { createLedger, type Ledger } from '../reference-server/src/ledger/index.js';
+import { interactiveSubmissionOf } from '../reference-server/src/ledger/interactive/index.js';
 import { createReferenceServer } from '../reference-server/src/server.js';
 import { benchEngineWorker } from './engineThread.js';
 import { cpuMs, perThreadSince, threadCpuMs } from './procCpu.js';
@@ -101,19 +104,46 @@ if (startupOnly) {
   process.exit(0);
 }
 
-/** The world of `kind` on a fresh ledger, and one holding of 1,000,000 for each wallet. */
-function world(kind: 'ports' | 'splice'): { ledger: Ledger; parties: { dso: string; alice: string; bob: string }; inputs: string[]; amuletTemplate: string } {
+/**
+ * `--external`: the wallets send as an external party (its Ed25519 key made here), through
+ * interactive submission as wallet-sdk does for one (bench/splice-external-wallets.ts), not as
+ * alice through the command service.
+ */
+const external = process.argv.includes('--external');
+
+interface Sender { readonly party: string; readonly privateKeyPem: string; readonly fingerprint: string }
+
+/** An external party on `ledger`, onboarded as wallet-sdk onboards one (topology signed with its key). */
+function externalSender(ledger: Ledger): Sender {
+  const service = interactiveSubmissionOf(ledger);
+  const synchronizer = ledger.config.synchronizers[0]!.id;
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const keyData = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
+  const must = <T>(r: { ok: true; value: T } | { ok: false; error: { cause: string } }): T => {
+    if (!r.ok) throw new Error(r.error.cause);
+    return r.value;
+  };
+  const topology = must(service.generateTopology({ synchronizer, partyHint: 'external-sender', publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } }));
+  const signature = { format: 'SIGNATURE_FORMAT_CONCAT', signature: sign(null, Buffer.from(topology.multiHash, 'base64'), privateKey).toString('base64'), signedBy: topology.publicKeyFingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' };
+  const party = must(service.allocateExternalParty({ synchronizer, onboardingTransactions: topology.topologyTransactions.map((transaction) => ({ transaction })), multiHashSignatures: [signature] })).partyId;
+  return { party, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string, fingerprint: topology.publicKeyFingerprint };
+}
+
+/** The world of `kind` on a fresh ledger, and one holding of 1,000,000 for each wallet (alice's, or the external sender's). */
+function world(kind: 'ports' | 'splice'): { ledger: Ledger; parties: { dso: string; alice: string; bob: string }; inputs: string[]; amuletTemplate: string; sender: Sender | undefined } {
   const ledger = createLedger({ engineWorker: benchEngineWorker() });
   if (kind === 'ports') {
     const w = seedAppWorld(ledger);
     if (!w.ok) throw new Error(w.error.cause);
-    const { dso, alice, bob } = w.value.parties;
+    const sender = external ? externalSender(ledger) : undefined;
+    const { dso, bob } = w.value.parties;
+    const alice = sender?.party ?? w.value.parties.alice;
     const r = ledger.submitAndWaitForTransaction({
       commands: { userId: 'participant_admin', commandId: 'mint', actAs: [dso, alice], commands: Array.from({ length: WALLETS }, () => ({ CreateCommand: { templateId: AMULET_TEMPLATE, createArguments: { dso, owner: alice, amount: { initialAmount: '1000000.0', createdAt: { number: '3' }, ratePerRound: { rate: '0.0' } } } } })) },
     });
     if (!r.ok) throw new Error(r.error.cause);
     const inputs = r.value.transaction.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent.contractId] : []));
-    return { ledger, parties: { dso, alice, bob }, inputs, amuletTemplate: r.value.transaction.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent.templateId] : []))[0]! };
+    return { ledger, parties: { dso, alice, bob }, inputs, amuletTemplate: r.value.transaction.events.flatMap((e) => ('CreatedEvent' in e ? [e.CreatedEvent.templateId] : []))[0]!, sender };
   }
   const dir = mkdtempSync(join(tmpdir(), 'splice-bench-'));
   copyFileSync(join(DARS, 'splice', 'splice-amulet-0.1.22.dar'), join(dir, 'splice-amulet-0.1.22.dar'));
@@ -125,7 +155,9 @@ function world(kind: 'ports' | 'splice'): { ledger: Ledger; parties: { dso: stri
   createApps(ledger, { splice: splice.value });
   const w = seedSpliceAppWorld(ledger, splice.value);
   if (!w.ok) throw new Error(w.error.cause);
-  const { dso, alice, bob } = w.value.parties;
+  const sender = external ? externalSender(ledger) : undefined;
+  const { dso, bob } = w.value.parties;
+  const alice = sender?.party ?? w.value.parties.alice;
   const inputs: string[] = [];
   for (let i = 0; i < WALLETS; i++) {
     const r = ledger.submitAndWaitForTransaction({
@@ -134,17 +166,20 @@ function world(kind: 'ports' | 'splice'): { ledger: Ledger; parties: { dso: stri
     if (!r.ok) throw new Error(r.error.cause);
     inputs.push(...r.value.transaction.events.flatMap((e) => ('CreatedEvent' in e && e.CreatedEvent.templateId === splice.value.ids.amulet ? [e.CreatedEvent.contractId] : [])));
   }
-  return { ledger, parties: { dso, alice, bob }, inputs, amuletTemplate: splice.value.ids.amulet };
+  return { ledger, parties: { dso, alice, bob }, inputs, amuletTemplate: splice.value.ids.amulet, sender };
 }
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 for (const kind of (['ports', 'splice'] as const).filter((k) => only === undefined || k === only)) {
-  const { ledger, parties, inputs, amuletTemplate } = world(kind);
+  const { ledger, parties, inputs, amuletTemplate, sender } = world(kind);
   const server = await createReferenceServer({ ledger, port: 0, host: '127.0.0.1', log: silentLogger });
   const run = (starts: readonly string[], perWallet: number) =>
     new Promise<{ done: number; ms: number; cpuMs: number; last: string[] }>((resolve, reject) => {
       // A child process, not a worker thread: this process's CPU time is then the server's alone.
-      const wallets = fork(fileURLToPath(new URL('./splice-wallets.js', import.meta.url)), [JSON.stringify({ url: server.url, parties, receiver: parties.bob, inputs: starts, perWallet, amuletTemplate })]);
+      const job = sender === undefined
+        ? { url: server.url, parties, receiver: parties.bob, inputs: starts, perWallet, amuletTemplate }
+        : { url: server.url, dso: parties.dso, sender: sender.party, privateKeyPem: sender.privateKeyPem, fingerprint: sender.fingerprint, receiver: parties.bob, synchronizerId: ledger.config.synchronizers[0]!.id, inputs: starts, perWallet, amuletTemplate };
+      const wallets = fork(fileURLToPath(new URL(sender === undefined ? './splice-wallets.js' : './splice-external-wallets.js', import.meta.url)), [JSON.stringify(job)]);
       wallets.once('message', (m) => resolve(m as { done: number; ms: number; cpuMs: number; last: string[] }));
       wallets.once('error', reject);
       wallets.once('exit', (code) => (code !== 0 ? reject(new Error(`wallets exited with ${code}`)) : undefined));
