@@ -100,6 +100,12 @@ export class InteractiveSubmission {
    * (`Ledger.inEngineSlices`), on the one decoding the access check made (decodes are remembered).
    */
   readonly #hashes = new WeakMap<PreparedTransaction, Map<HashingScheme, Buffer>>();
+  /**
+   * The hash of each of the last prepared transactions this service answered, by its bytes (as
+   * base64) and scheme: executing exactly those bytes needs no hashing of them again. Other bytes
+   * (changed by a client, or prepared long ago) are hashed as they are.
+   */
+  readonly #prepared = new Map<string, { readonly scheme: HashingScheme; readonly hash: Buffer }>();
   /** Signatures verified lately and the verdict (a pure function of key, hash and signature): the second pass verifies none again. */
   readonly #verdicts = new Map<string, string | undefined>();
 
@@ -251,7 +257,7 @@ export class InteractiveSubmission {
     const { submission, commands: onEngine } = validated.value;
     if (onEngine !== undefined) {
       const engine = prepareOnEngine(this.ledger, submission, onEngine, { transactionUuid, now, ...(maxRecordTime === undefined ? {} : { maxRecordTime }) });
-      return engine.ok ? ok(this.#prepared(engine.value.prepared, scheme.value, submission.actAs, req)) : engine;
+      return engine.ok ? ok(this.#answer(engine.value.prepared, scheme.value, submission.actAs, req)) : engine;
     }
     // Seeded as the engine seeds a transaction (contract-id.rst): the prepared transaction shows each
     // node's seed, and each create's contract id is derived from its seed, stakeholders and the
@@ -273,15 +279,18 @@ export class InteractiveSubmission {
       },
       config,
     );
-    return ok(this.#prepared(prepared, scheme.value, p.submission.actAs, req));
+    return ok(this.#answer(prepared, scheme.value, p.submission.actAs, req));
   }
 
   /** The prepare answer for a prepared transaction: its bytes, hash under the asked scheme, hashing details, cost estimation. */
-  #prepared(prepared: PreparedTransaction, scheme: HashingScheme, actAs: readonly string[], req: W.JsPrepareSubmissionRequest): W.JsPrepareSubmissionResponse {
+  #answer(prepared: PreparedTransaction, scheme: HashingScheme, actAs: readonly string[], req: W.JsPrepareSubmissionRequest): W.JsPrepareSubmissionResponse {
     const preparedTransaction = encodePreparedTransaction(prepared);
+    const hash = hashPreparedTransaction(prepared, scheme);
+    if (this.#prepared.size >= RECENT_PREPARED) this.#prepared.delete(this.#prepared.keys().next().value as string);
+    this.#prepared.set(preparedTransaction, { scheme, hash });
     return {
       preparedTransaction,
-      preparedTransactionHash: hashPreparedTransaction(prepared, scheme).toString('base64'),
+      preparedTransactionHash: hash.toString('base64'),
       hashingSchemeVersion: scheme === 2 ? 'HASHING_SCHEME_VERSION_V2' : 'HASHING_SCHEME_VERSION_V3',
       ...(req.verboseHashing === true ? { hashingDetails: hashingDetails(prepared, scheme) } : {}),
       ...(req.estimateTrafficCost?.disabled === true ? {} : { costEstimation: this.#costEstimation(preparedTransaction, actAs, req.estimateTrafficCost?.expectedSignatures) }),
@@ -350,7 +359,7 @@ export class InteractiveSubmission {
     const tx = decoded.value;
     let hash: Buffer;
     try {
-      hash = this.#hashOf(tx, scheme.value);
+      hash = this.#hashOf(req.preparedTransaction as string, tx, scheme.value);
     } catch (e) {
       return invalidField('prepared_transaction', `the prepared transaction cannot be hashed: ${e instanceof Error ? e.message : 'malformed'}`);
     }
@@ -499,7 +508,9 @@ export class InteractiveSubmission {
     return ok(undefined);
   }
 
-  #hashOf(tx: PreparedTransaction, scheme: HashingScheme): Buffer {
+  #hashOf(encoded: string, tx: PreparedTransaction, scheme: HashingScheme): Buffer {
+    const answered = this.#prepared.get(encoded);
+    if (answered !== undefined && answered.scheme === scheme) return answered.hash;
     let byScheme = this.#hashes.get(tx);
     if (byScheme === undefined) this.#hashes.set(tx, (byScheme = new Map()));
     let hash = byScheme.get(scheme);
@@ -590,6 +601,9 @@ function requestedLedgerTime(m: Pick<JsCommands, 'minLedgerTimeAbs' | 'minLedger
 const services = new WeakMap<Ledger, InteractiveSubmission>();
 
 /** The interactive submission service of a ledger (one per ledger, created on first use). */
+/** Prepared transactions whose hash execute finds by their bytes (a few per client preparing at once). */
+const RECENT_PREPARED = 64;
+
 export function interactiveSubmissionOf(ledger: Ledger): InteractiveSubmission {
   let s = services.get(ledger);
   if (s === undefined) {
