@@ -21,6 +21,8 @@ import { PackageBuilder } from '../../../daml-engine/build/PackageBuilder.js';
 import { T } from '../../../daml-engine/build/T.js';
 import { buildSamplePackage } from '../../daml/samplePackage.js';
 import { must, world, type World } from '../helpers.js';
+import { interactiveSubmissionOf } from '../../../reference-server/src/ledger/interactive/index.js';
+import { newKey, signHash } from '../../interactive/support/keys.js';
 
 const SAMPLE = buildSamplePackage('conformance-sample-thread');
 const ASSET = '#conformance-sample-thread:Sample.Asset:Asset';
@@ -28,8 +30,11 @@ const DESCRIBABLE = '#conformance-sample-thread:Sample.Asset:Describable';
 const opened: Ledger[] = [];
 afterAll(() => Promise.all(opened.map((l) => l.close())));
 
+/** One blob key for every ledger here: interactive submission derives its seeds from it, and the stories compare ids. */
+const BLOB_KEY = new Uint8Array(32).fill(7);
+
 function setup(engineWorker: CreateLedgerOptions['engineWorker']): World {
-  const w = world({ engineWorker });
+  const w = world({ engineWorker, blobKey: BLOB_KEY });
   opened.push(w.ledger);
   must(w.ledger.uploadDar(SAMPLE.dar(), { synchronizerId: w.ledger.config.synchronizers[0]!.id }));
   return w;
@@ -182,6 +187,43 @@ describe.skipIf(!engineWorkerBuilt)(`the engine thread${engineWorkerBuilt ? '' :
     expect(threaded.traces).toEqual(['second', 'first']);
     expect((await traced(false)).traces).toEqual(threaded.traces);
     expect(threaded.w.ledger.engine.worker!.counts).toMatchObject({ made: 2, handedBack: 0 });
+  });
+
+  it("makes interactive prepare's and execute's runs too: the same prepared transaction, hash and execution as on the ledger's own thread", async () => {
+    const key = newKey('ed25519');
+    const interactive = async (w: World): Promise<string[]> => {
+      const { ledger, bank } = w;
+      const service = interactiveSubmissionOf(ledger);
+      const synchronizer = ledger.config.synchronizers[0]!.id;
+      const topology = must(service.generateTopology({ synchronizer, partyHint: 'signer', publicKey: key.publicKey }));
+      const signer = must(service.allocateExternalParty({ synchronizer, onboardingTransactions: topology.topologyTransactions.map((transaction) => ({ transaction })), multiHashSignatures: [signHash(key, topology.multiHash)] })).partyId;
+      const asset = { CreateCommand: { templateId: ASSET, createArguments: { issuer: bank, owner: signer, description: 'signed for', quantity: '4' } } };
+      const [first, second] = created(await submit(ledger, [bank], [asset, asset]));
+      const answers: string[] = [];
+      const steps = [exercise(first!, 'Split', { amount: '1' }), exercise(second!, 'Split', { amount: '100' }), exercise(first!, 'Split', { amount: '1' })];
+      for (const [n, command] of steps.entries()) {
+        const fixed = { transactionUuid: `00000000-0000-4000-8000-00000000000${n}`, now: ledger.config.clock.now() };
+        const prepared = await ledger.inEngineSlices(() => service.prepare({ userId: 'tester', commandId: nextId(ledger), actAs: [signer], commands: [command] }, fixed));
+        answers.push(JSON.stringify(prepared.ok ? prepared.value : { code: prepared.error.code, cause: prepared.error.cause }));
+        if (!prepared.ok) continue;
+        const executed = await ledger.inEngineSlices(() => service.executeAndWaitForTransaction({
+          preparedTransaction: prepared.value.preparedTransaction, hashingSchemeVersion: prepared.value.hashingSchemeVersion, submissionId: nextId(ledger), userId: 'tester',
+          partySignatures: { signatures: [{ party: signer, signatures: [signHash(key, prepared.value.preparedTransactionHash)] }] },
+        }));
+        answers.push(JSON.stringify(executed.ok ? executed.value : { code: executed.error.code, cause: executed.error.cause }));
+      }
+      return answers;
+    };
+    const threaded = setup({ module: BUILT_ENGINE_WORKER });
+    const withThread = await interactive(threaded);
+    const without = await interactive(setup(false));
+    expect(withThread).toEqual(without);
+    // A split prepared and executed; a split too large refused at prepare (a Daml exception); the
+    // first asset again, archived by the first split (the thread holds a copy of it: caught).
+    expect(without.map((a) => (JSON.parse(a) as { code?: string }).code)).toEqual([undefined, undefined, 'UNHANDLED_EXCEPTION', 'CONTRACT_NOT_FOUND']);
+    // The creates, three prepares and one execute went to the thread; the copy of the archived asset
+    // was caught when the third prepare's outcome came back, and that run made again here.
+    expect(threaded.ledger.engine.worker!.counts).toMatchObject({ made: 5, handedBack: 0, stale: 1 });
   });
 
   it('close() stops the thread: later runs are made on the ledger\'s thread', async () => {

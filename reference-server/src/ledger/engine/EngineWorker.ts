@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 
-import type { LedgerContract } from '../../../../daml-engine/update/UpdateEngine.js';
+import type { LedgerContract, SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
 import type { EngineLimits } from './engineLimits.js';
 import type { Answer, EngineWorkerData, PrepareRequest, Question, RenderedOutcome, RunDone, RunFailed, RunRequest } from './engineWorkerProtocol.js';
 
@@ -37,7 +37,8 @@ export interface EngineWorkerSource {
 
 /** A run the thread made: its outcome, the contracts it read from its own copies, its trace output. */
 export interface WorkerRun {
-  readonly outcome: RenderedOutcome;
+  /** Rendered, or the engine's own for a `raw` request. */
+  readonly outcome: RenderedOutcome | SubmissionResult;
   readonly unasked: readonly string[];
   readonly traces: readonly string[];
 }

@@ -119,7 +119,14 @@ async function run(r: RunRequest, slicing: Slicing): Promise<RunDone> {
   }, own);
   traces = undefined;
   if (outcome.ok) for (const c of outcome.transaction.created) keep(c.contractId, { templateId: c.templateId, argument: c.argument, signatories: c.signatories, observers: c.observers });
-  return { kind: 'done', id: r.id, outcome: rendered(outcome, r.resultTypes), unasked: [...unasked], traces: runTraces };
+  return { kind: 'done', id: r.id, outcome: r.raw === true ? plain(outcome) : rendered(outcome, r.resultTypes), unasked: [...unasked], traces: runTraces };
+}
+
+/** The engine's outcome as plain data: its transaction's node seeds (derived when first read) written out. */
+function plain(outcome: SubmissionResult): SubmissionResult {
+  if (!outcome.ok) return outcome;
+  const t = outcome.transaction;
+  return { ...outcome, transaction: { nodes: t.nodes, roots: t.roots, nodeSeeds: t.nodeSeeds, created: t.created, archived: t.archived } };
 }
 
 const dataTypes = packageDataTypes(getPackage);

@@ -6,7 +6,7 @@ import type { Update } from '../../../../daml-engine/ast/Expr.js';
 import type { Type } from '../../../../daml-engine/ast/Type.js';
 import type { EvalError } from '../../../../daml-engine/eval/EvalResult.js';
 import type { CreateNode, ExerciseNode, FetchNode, NodeId, RollbackNode } from '../../../../daml-engine/update/Transaction.js';
-import type { LedgerContract } from '../../../../daml-engine/update/UpdateEngine.js';
+import type { LedgerContract, SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { EngineLimits } from './engineLimits.js';
 
@@ -32,6 +32,11 @@ export interface RunRequest {
   readonly ledgerTime: bigint;
   /** The type of each command's result (undefined: rendered by its shape), for their JSON. */
   readonly resultTypes: readonly (Type | undefined)[];
+  /**
+   * Answer the engine's own outcome (its values, and node seeds as hex) instead of its rendering:
+   * interactive submission builds the prepared transaction's protobuf from the values.
+   */
+  readonly raw?: boolean;
 }
 
 /** Decode these packages now (a server warms its thread up once it listens; the first run then pays nothing). */
@@ -77,7 +82,8 @@ export type RenderedOutcome =
 export interface RunDone {
   readonly kind: 'done';
   readonly id: number;
-  readonly outcome: RenderedOutcome;
+  /** Rendered, or the engine's own (a plain transaction: its node seeds as hex) when the request was `raw`. */
+  readonly outcome: RenderedOutcome | SubmissionResult;
   /**
    * Contract ids the run read from the worker's copies, without asking: the ledger's thread checks
    * each is still one the submission may use, as its own look-up would have answered.

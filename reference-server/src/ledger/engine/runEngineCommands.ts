@@ -125,7 +125,7 @@ function recordingLookup(env: InterpretEnv, rt: EngineRuntime, submission: Valid
  * submission's look-up gives it (active, and visible to it): the caller makes the run here then.
  */
 async function runOnThread(
-  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], at: RunAt,
+  env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], at: RunAt, raw = false,
 ): Promise<PreRun | undefined> {
   const worker = rt.worker;
   if (worker?.usable !== true || commands.length === 0) return undefined;
@@ -133,7 +133,7 @@ async function runOnThread(
   if (looking === undefined) return undefined;
   const { reads, getContract, usable } = looking;
   rt.slicedRunsInProgress++;
-  const made = await worker.run({ update: updateOf(commands), submitters: submission.actAs, ...at, resultTypes: commands.map((c) => c.resultType) }, getContract)
+  const made = await worker.run({ update: updateOf(commands), submitters: submission.actAs, ...at, resultTypes: commands.map((c) => c.resultType), raw }, getContract)
     .finally(() => { rt.slicedRunsInProgress--; });
   if (made === undefined) return undefined;
   if (!made.unasked.every(usable)) {
@@ -143,6 +143,11 @@ async function runOnThread(
   rt.stepsUsed += made.outcome.steps;
   for (const t of made.traces) rt.options.onTrace?.(t);
   return { outcome: made.outcome, ...at, reads };
+}
+
+/** A run made ahead whose outcome holds the engine's values (a raw run of the engine thread, or one made here). */
+function valuePreRun(pre: PreRun | undefined): ValuePreRun | undefined {
+  return pre !== undefined && !('rendered' in pre.outcome) ? (pre as ValuePreRun) : undefined;
 }
 
 /** One engine run in slices at the given seed and times, with what it read; undefined when its disclosed contracts are refused (the synchronous run answers that). */
@@ -339,7 +344,9 @@ export function runEngineCommands(
     const at = { transactionSeed, preparationTime, ledgerTime: ledgerTimeMicros };
     const seeded = options.transactionSeed !== undefined;
     capturing.push({ start: async (slicing) => {
-      const pre = await runInSlices(env, rt, submission, commands, at, slicing);
+      // On the engine thread when there is one (its outcome the engine's own: the prepared
+      // transaction is built from its values), else in slices here.
+      const pre = valuePreRun(await runOnThread(env, rt, submission, commands, at, true)) ?? await runInSlices(env, rt, submission, commands, at, slicing);
       return pre === undefined ? undefined : { ...pre, unseeded: !seeded };
     } });
     return err(ledgerError('LEDGER_API_INTERNAL_ERROR', CAPTURED));
