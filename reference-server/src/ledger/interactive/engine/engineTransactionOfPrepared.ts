@@ -34,9 +34,20 @@ const fail = (message: string): never => {
   throw new Unreadable(message);
 };
 
+/**
+ * Read transactions by their decoded prepared transaction: an execute reads the one it was given
+ * in both passes of its checks (`Ledger.inEngineSlices`). Only successes: a package uploaded
+ * since may make a failed read succeed; packages never change, so a success stays one.
+ */
+const readBefore = new WeakMap<PreparedTransaction, SignedResult>();
+
 export function engineTransactionOfPrepared(p: PreparedTransaction, getPackage: (packageId: string) => Package | undefined): SignedResult {
+  const known = readBefore.get(p);
+  if (known !== undefined) return known;
   try {
-    return { ok: true, value: read(p, packageDataTypes(getPackage)) };
+    const done = { ok: true, value: read(p, packageDataTypes(getPackage)) } as const;
+    readBefore.set(p, done);
+    return done;
   } catch (e) {
     if (e instanceof Unreadable) return { ok: false, problem: e.message };
     throw e;
