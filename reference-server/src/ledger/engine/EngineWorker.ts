@@ -1,7 +1,8 @@
 /**
  * The ledger's engine thread (`createLedger({ engineWorker: true })`, on by default in `serve`):
- * the command service's engine runs, made ahead of their commit, run there instead of in slices
- * on the ledger's thread, which meanwhile parses, answers and commits other requests. On two cores
+ * the command service's engine runs, made ahead of their commit, and the runs interactive prepare
+ * and execute capture (`inSlicesTwice`), run there instead of in slices on the ledger's thread,
+ * which meanwhile parses, answers and commits other requests. On two cores
  * this is what lets real Amulet transfers over HTTP use both (bench/RESULTS.md).
  *
  * The thread holds no ledger state. It asks for the packages and contracts a run reads

@@ -1,6 +1,7 @@
 /**
  * The engine thread of a ledger (EngineWorker.ts): runs the command service's engine runs ahead
- * of their commit, so the ledger's thread serves HTTP meanwhile. It holds no ledger state: it asks
+ * of their commit, and interactive submission's captured runs, so the ledger's thread serves HTTP
+ * meanwhile. It holds no ledger state: it asks
  * the ledger's thread for packages and contracts, waiting for each answer (`Atomics.wait`), and
  * keeps copies of the contracts it was given or created (ids are unique, contents never change).
  * Whether a contract may still be used is the ledger's to decide, when the outcome comes back.

@@ -60,7 +60,7 @@ export interface RenderedTransaction {
 /**
  * A node as the store needs it: fetch nodes only hold their place (the store shows none), and no
  * node seeds cross (the command service's transactions never show them; interactive submission,
- * which does, runs on the ledger's thread).
+ * which does, asks for its runs `raw`).
  */
 export type RenderedNode =
   | (Omit<CreateNode, 'argument'> & { readonly argument: string })
