@@ -21,7 +21,7 @@ import { lfVersionProblem } from './engine/lfVersionProblem.js';
 import { serializationVersionOf } from './engine/serializationVersion.js';
 import { interactiveSeeding, interactiveTransactionSeed, isEngineTransaction, prepareOnEngine, rebuildOnEngine } from './engineInteractive.js';
 import { hashingDetails, hashPreparedTransaction, type HashingScheme } from './preparedTransactionHash.js';
-import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, LF_VERSION, millisOf } from './preparedTransaction.js';
+import { buildPreparedTransaction, commandsOf, decodePreparedTransaction, encodePreparedTransaction, LF_VERSION, millisOf, RECENT_MAX_LENGTH } from './preparedTransaction.js';
 import { partyKeyOf, signatureProblem, type PartyKey } from './signingKeys.js';
 import { tallySignatures } from './tallySignatures.js';
 import { combinedTopologyHash, decodeTopologyTransaction, externalPartyTransactions, readOnboarding, topologyTransactionHash } from './topology.js';
@@ -286,8 +286,10 @@ export class InteractiveSubmission {
   #answer(prepared: PreparedTransaction, scheme: HashingScheme, actAs: readonly string[], req: W.JsPrepareSubmissionRequest): W.JsPrepareSubmissionResponse {
     const preparedTransaction = encodePreparedTransaction(prepared);
     const hash = hashPreparedTransaction(prepared, scheme);
-    if (this.#prepared.size >= RECENT_PREPARED) this.#prepared.delete(this.#prepared.keys().next().value as string);
-    this.#prepared.set(preparedTransaction, { scheme, hash });
+    if (preparedTransaction.length <= RECENT_MAX_LENGTH) {
+      if (this.#prepared.size >= RECENT_PREPARED) this.#prepared.delete(this.#prepared.keys().next().value as string);
+      this.#prepared.set(preparedTransaction, { scheme, hash });
+    }
     return {
       preparedTransaction,
       preparedTransactionHash: hash.toString('base64'),

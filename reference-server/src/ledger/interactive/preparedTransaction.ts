@@ -181,12 +181,16 @@ export function decodePreparedTransaction(encoded: unknown): Decoded {
   const known = recent.get(encoded);
   if (known !== undefined) return known;
   const decoded = decode(encoded);
+  // Large ones are not kept: sixteen requests at the body limit must not hold hundreds of MB.
+  if (encoded.length > RECENT_MAX_LENGTH) return decoded;
   if (recent.size >= RECENT_DECODES) recent.delete(recent.keys().next().value as string);
   recent.set(encoded, decoded);
   return decoded;
 }
 
 const RECENT_DECODES = 16;
+/** Base64 characters of the largest one remembered (a real Amulet transfer's is under 100,000). */
+export const RECENT_MAX_LENGTH = 512 * 1024;
 const recent = new Map<string, Decoded>();
 
 function decode(encoded: unknown): Decoded {

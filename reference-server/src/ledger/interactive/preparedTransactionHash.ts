@@ -54,6 +54,8 @@ class Encoder {
   /** Empties it for another encoding (the node encoder: nodes are encoded one after another, children hashed first). */
   reset(): this {
     this.#len = 0;
+    // A buffer grown by one huge transaction is not kept for every later one.
+    if (this.#buf.length > 1024 * 1024) this.#buf = Buffer.allocUnsafe(16_384);
     return this;
   }
   #room(n: number): void {
