@@ -5,10 +5,9 @@
  * the prepared transaction's hash with the party's Ed25519 key, then executeAndWaitForTransaction.
  */
 import { createPrivateKey, sign } from 'node:crypto';
-import { Agent } from 'node:http';
 import { TRANSFER_FACTORY_V1_INTERFACE } from '../reference-server/src/apps/tokenStandard/ids.js';
-import { keepAlivePost } from './keepAlivePost.js';
 import { transferArgs, type Factory } from './token-transfer.js';
+import { walletsProcess } from './walletsProcess.js';
 
 interface Job {
   readonly url: string;
@@ -25,8 +24,7 @@ interface Job {
 }
 
 const job = JSON.parse(process.argv[2] ?? '{}') as Job;
-const agent = new Agent({ keepAlive: true, maxSockets: job.inputs.length });
-const post = keepAlivePost(agent, job.url);
+const { post, report } = walletsProcess(job.url, job.inputs.length);
 const key = createPrivateKey(job.privateKeyPem);
 
 type Prepared = { preparedTransaction: string; preparedTransactionHash: string; hashingSchemeVersion: string };
@@ -64,9 +62,4 @@ async function wallet(start: string, w: number): Promise<string> {
   return input;
 }
 
-const t0 = performance.now();
-const cpu0 = process.cpuUsage();
-const last = await Promise.all(job.inputs.map((input, w) => wallet(input, w)));
-agent.destroy();
-const cpu = process.cpuUsage(cpu0);
-process.send?.({ done: job.inputs.length * job.perWallet, ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, last }, () => process.disconnect());
+await report(job.inputs, job.perWallet, wallet);

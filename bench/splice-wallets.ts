@@ -5,9 +5,8 @@
  * POST the transfer factory, then POST submit-and-wait-for-transaction with the context and its
  * disclosed contracts; alice's change (the one Amulet she sees created) is the next input.
  */
-import { keepAlivePost } from './keepAlivePost.js';
-import { Agent } from 'node:http';
 import { exerciseBody, transferArgs, type Factory, type Parties } from './token-transfer.js';
+import { walletsProcess } from './walletsProcess.js';
 
 interface Job {
   readonly url: string;
@@ -21,8 +20,7 @@ interface Job {
 }
 
 const job = JSON.parse(process.argv[2] ?? '{}') as Job;
-const agent = new Agent({ keepAlive: true, maxSockets: job.inputs.length });
-const post = keepAlivePost(agent, job.url);
+const { post, report } = walletsProcess(job.url, job.inputs.length);
 
 type Tx = { transaction: { events: { CreatedEvent?: { contractId: string; templateId: string; createArgument: { owner?: string } } }[] } };
 
@@ -42,9 +40,4 @@ async function wallet(start: string, w: number): Promise<string> {
   return input;
 }
 
-const t0 = performance.now();
-const cpu0 = process.cpuUsage();
-const last = await Promise.all(job.inputs.map((input, w) => wallet(input, w)));
-agent.destroy();
-const cpu = process.cpuUsage(cpu0);
-process.send?.({ done: job.inputs.length * job.perWallet, ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, last }, () => process.disconnect());
+await report(job.inputs, job.perWallet, wallet);

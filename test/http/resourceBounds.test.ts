@@ -14,15 +14,11 @@ import { createLedger } from '../../reference-server/src/ledger/index.js';
 import { buildHostilePackage } from '../daml/hostilePackage.js';
 import { createdIn, JsonApiClient } from '../engineApps/JsonApiClient.js';
 import { startServer, type TestServer } from './support/startServer.js';
-import { BUILT_ENGINE_WORKER, engineWorkerBuilt, NOT_BUILT } from '../support/builtEngineWorker.js';
+import { ENGINE_THREADS, skippedUnbuilt } from '../support/builtEngineWorker.js';
 
-const threads = [['on the ledger\'s thread', undefined], ['on the engine thread', { module: BUILT_ENGINE_WORKER }]] as const;
 
-describe.each(threads)('%s', (_label, engineWorker) => {
-  if (engineWorker !== undefined && !engineWorkerBuilt) {
-    it.skip(`skipped: ${NOT_BUILT}`, () => undefined);
-    return;
-  }
+describe.each(ENGINE_THREADS)('%s', (_label, engineWorker) => {
+  if (skippedUnbuilt(engineWorker)) return;
   let server: TestServer;
   let api: JsonApiClient;
   let built: BuiltPackage;

@@ -18,17 +18,13 @@ import { upload } from '../http/support/packages.js';
 import { startServer, type TestServer } from '../http/support/startServer.js';
 import { executeBody, onboard, prepareBody } from './support/externalParties.js';
 import { newKey, signHash, type TestKey } from './support/keys.js';
-import { BUILT_ENGINE_WORKER, engineWorkerBuilt, NOT_BUILT } from '../support/builtEngineWorker.js';
+import { ENGINE_THREADS, skippedUnbuilt } from '../support/builtEngineWorker.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 interface Prepared { preparedTransaction: string; preparedTransactionHash: string }
-const threads = [['on the ledger\'s thread', undefined], ['on the engine thread', { module: BUILT_ENGINE_WORKER }]] as const;
 
-describe.each(threads)('%s', (_label, engineWorker) => {
-  if (engineWorker !== undefined && !engineWorkerBuilt) {
-    it.skip(`skipped: ${NOT_BUILT}`, () => undefined);
-    return;
-  }
+describe.each(ENGINE_THREADS)('%s', (_label, engineWorker) => {
+  if (skippedUnbuilt(engineWorker)) return;
   let server: TestServer;
   let built: BuiltPackage;
   let owner: string;
