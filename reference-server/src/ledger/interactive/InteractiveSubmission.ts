@@ -522,8 +522,12 @@ export class InteractiveSubmission {
 
   /** `signatureProblem`, remembered for the last 256 signatures checked (keyed by everything the verdict depends on). */
   #verdict(key: PartyKey, hash: Buffer, signature: W.Signature, party: string): string | undefined {
-    if (!isPlainObject(signature) || typeof signature.signature !== 'string') return signatureProblem(key, hash, signature, party);
-    const id = `${party}\n${key.fingerprint}\n${hash.toString('base64')}\n${String(signature.signedBy)}\n${String(signature.format)}\n${String(signature.signingAlgorithmSpec)}\n${signature.signature}`;
+    // Only signatures by the party's key and of a usual size (a hostile one of megabytes is checked, not kept).
+    const s = signature as unknown;
+    if (!isPlainObject(s) || s.signedBy !== key.fingerprint || !short(s.signature, 256) || !short(s.format, 64) || !short(s.signingAlgorithmSpec, 64)) {
+      return signatureProblem(key, hash, signature, party);
+    }
+    const id = `${party}\n${key.fingerprint}\n${hash.toString('base64')}\n${s.format}\n${s.signingAlgorithmSpec}\n${s.signature}`;
     if (this.#verdicts.has(id)) return this.#verdicts.get(id);
     const verdict = signatureProblem(key, hash, signature, party);
     if (this.#verdicts.size >= 256) this.#verdicts.clear();
@@ -603,6 +607,8 @@ function requestedLedgerTime(m: Pick<JsCommands, 'minLedgerTimeAbs' | 'minLedger
 const services = new WeakMap<Ledger, InteractiveSubmission>();
 
 /** The interactive submission service of a ledger (one per ledger, created on first use). */
+const short = (x: unknown, max: number): x is string => typeof x === 'string' && x.length <= max;
+
 /** Prepared transactions whose hash execute finds by their bytes (a few per client preparing at once). */
 const RECENT_PREPARED = 64;
 
