@@ -189,8 +189,8 @@ export function decodePreparedTransaction(encoded: unknown): Decoded {
 }
 
 const RECENT_DECODES = 16;
-/** Base64 characters of the largest one remembered (a real Amulet transfer's is under 100,000). */
-export const RECENT_MAX_LENGTH = 512 * 1024;
+/** Base64 characters of the largest one remembered (a real Amulet transfer's is about 37,000). */
+export const RECENT_MAX_LENGTH = 256 * 1024;
 const recent = new Map<string, Decoded>();
 
 function decode(encoded: unknown): Decoded {
