@@ -1,6 +1,7 @@
 /**
  * A hostile package the tests build themselves (no compiler, no upstream file), one choice per
- * attack of issue 30: a text doubled until it is huge (returned, or exploded into a list), a loop,
+ * attack of issue 30: a text doubled until it is huge (returned, exploded into a list, or that list
+ * returned: a chain of list cells as long as it is), a loop,
  * a value nested deeper than Daml allows; and interfaces whose views loop or nest too deep.
  * `Bomb` is signed by its owner, who controls every choice.
  */
@@ -49,6 +50,11 @@ export function buildHostilePackage(name = 'hostile'): BuiltPackage {
       {
         name: 'Explode', consuming: false, arg: { n: T.int64 }, returnType: T.bool, controllers: owner,
         update: (c) => E.pure(T.bool, E.case(E.call('EXPLODE_TEXT', [], E.app(E.val(double), c.argField('n'), E.text('x'))), [Alt.nil(E.true), Alt.default(E.false)])),
+      },
+      {
+        // A list of 2^n one-character texts: as deep a chain of list cells as a value gets.
+        name: 'Chars', consuming: false, arg: { n: T.int64 }, returnType: T.list(T.text), controllers: owner,
+        update: (c) => E.pure(T.list(T.text), E.call('EXPLODE_TEXT', [], E.app(E.val(double), c.argField('n'), E.text('x')))),
       },
       {
         name: 'Loop', consuming: false, returnType: T.int64, controllers: owner,

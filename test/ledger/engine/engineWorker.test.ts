@@ -20,6 +20,9 @@ import { E } from '../../../daml-engine/build/E.js';
 import { PackageBuilder } from '../../../daml-engine/build/PackageBuilder.js';
 import { T } from '../../../daml-engine/build/T.js';
 import { buildSamplePackage } from '../../daml/samplePackage.js';
+import { buildHostilePackage } from '../../daml/hostilePackage.js';
+import { createCommand, exerciseCommand } from '../../../daml-engine/update/UpdateEngine.js';
+import { int64, type Value } from '../../../daml-engine/value/Value.js';
 import { must, world, type World } from '../helpers.js';
 import { interactiveSubmissionOf } from '../../../reference-server/src/ledger/interactive/index.js';
 import { newKey, signHash } from '../../interactive/support/keys.js';
@@ -224,6 +227,37 @@ describe.skipIf(!engineWorkerBuilt)(`the engine thread${engineWorkerBuilt ? '' :
     // The creates, three prepares and one execute went to the thread; the copy of the archived asset
     // was caught when the third prepare's outcome came back, and that run made again here.
     expect(threaded.ledger.engine.worker!.counts).toMatchObject({ made: 5, handedBack: 0, stale: 1 });
+  });
+
+  it("outcomes the ledger's thread cannot read back (lists of 8,192 and 16,384 cells) are handed back and made there: the same answers, nothing left waiting", async () => {
+    const hostile = buildHostilePackage('hostile-on-thread');
+    const bomb = hostile.ref('Hostile', 'Bomb');
+    const chars = async (engineWorker: CreateLedgerOptions['engineWorker']) => {
+      const w = setup(engineWorker);
+      must(w.ledger.uploadDar(hostile.dar(), { synchronizerId: w.ledger.config.synchronizers[0]!.id }));
+      // Through the capture road (as interactive submission and Daml Script on the core): the thread answers raw values.
+      const made = must(await w.ledger.submitEngineCommandsInSlices({
+        actAs: [w.alice], commandId: 'bomb', commands: [createCommand(bomb, { kind: 'record', tycon: bomb, fieldNames: ['owner', 'depth'], fields: [{ kind: 'party', value: w.alice }, int64(1n)] })],
+      }));
+      const cid = (made.results[0] as { value: string }).value;
+      const cells: number[] = [];
+      // 2^13 cells: the thread (a larger stack) sends it, this thread cannot read it (a 'messageerror'
+      // naming no run); 2^14: the thread cannot send it. Both are made here.
+      for (const n of [13n, 14n]) {
+        const listed = must(await w.ledger.submitEngineCommandsInSlices({
+          actAs: [w.alice], commandId: `chars-${n}`, commands: [exerciseCommand(bomb, cid, 'Chars', { kind: 'record', tycon: hostile.ref('Hostile', 'Chars'), fieldNames: ['n'], fields: [int64(n)] })],
+        }));
+        let count = 0;
+        for (let v = listed.results[0] as Value; v.kind === 'cons'; v = v.tail) count++;
+        cells.push(count);
+      }
+      return { w, cells };
+    };
+    const threaded = await chars({ module: BUILT_ENGINE_WORKER });
+    expect(threaded.cells).toEqual([8_192, 16_384]);
+    expect((await chars(false)).cells).toEqual(threaded.cells);
+    // The create came back from the thread; neither list did.
+    expect(threaded.w.ledger.engine.worker!.counts).toMatchObject({ made: 1, handedBack: 2 });
   });
 
   it('close() stops the thread: later runs are made on the ledger\'s thread', async () => {

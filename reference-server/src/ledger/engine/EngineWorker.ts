@@ -152,6 +152,12 @@ export class EngineWorker {
       const pending = this.#pending.get(m.id);
       this.#settle(m.id, pending === undefined || pending.spoiled ? undefined : { outcome: m.outcome, unasked: m.unasked, traces: m.traces });
     });
+    // An outcome this thread cannot read back (the thread's stack is larger: a list of some
+    // thousands of cells serializes there and overflows here) names no run: every run pending is
+    // handed back and made here, their outcomes, when they come, ignored. Never a run left waiting.
+    worker.on('messageerror', () => {
+      for (const id of [...this.#pending.keys()]) this.#settle(id, undefined);
+    });
     // An uncaught error stops the thread: its 'exit' follows.
     worker.on('error', () => undefined);
     worker.on('exit', () => {
