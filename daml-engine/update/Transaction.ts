@@ -82,6 +82,11 @@ export interface Transaction {
   readonly archived: readonly string[];
 }
 
+/** `tx` as plain data, its node seeds written out (a built transaction derives them when first read): what JSON and structured clone can carry. */
+export function plainTransaction(tx: Transaction): Transaction {
+  return { nodes: tx.nodes, roots: tx.roots, nodeSeeds: tx.nodeSeeds, created: tx.created, archived: tx.archived };
+}
+
 /** The seed (hex) of node `nodeId` of `tx`, if it has one (a create or an exercise). */
 export function nodeSeedOf(tx: Transaction, nodeId: NodeId): string | undefined {
   for (const [id, seed] of tx.nodeSeeds) if (id === nodeId) return seed;

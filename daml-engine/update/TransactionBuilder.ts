@@ -12,7 +12,7 @@ import type { QualifiedName } from '../ast/Type.js';
 import type { RecordValue, Value } from '../value/Value.js';
 import type { Seed } from './seeds.js';
 import { LazySeed } from './seeds.js';
-import type { CreatedContract, NodeId, Transaction, TxNode } from './Transaction.js';
+import { plainTransaction, type CreatedContract, type NodeId, type Transaction, type TxNode } from './Transaction.js';
 
 type Draft =
   | { readonly kind: 'create'; readonly contractId: string; readonly templateId: QualifiedName; readonly argument: RecordValue; readonly signatories: readonly string[]; readonly observers: readonly string[]; readonly stakeholders: readonly string[]; readonly seed: LazySeed }
@@ -321,6 +321,6 @@ class BuiltTransaction implements Transaction {
 
   /** As a plain transaction's JSON (the seeds included). */
   toJSON(): Transaction {
-    return { nodes: this.nodes, roots: this.roots, nodeSeeds: this.nodeSeeds, created: this.created, archived: this.archived };
+    return plainTransaction(this);
   }
 }

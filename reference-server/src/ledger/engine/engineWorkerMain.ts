@@ -16,7 +16,7 @@ import { packageDataTypes } from '../../../../daml-engine/json/packageDataTypes.
 import type { Value } from '../../../../daml-engine/value/Value.js';
 import { decodeArchive, type PackageCache } from '../../../../daml-engine/decode/decodeArchive.js';
 import type { Slicing } from '../../../../daml-engine/eval/Evaluator.js';
-import type { ExerciseNode } from '../../../../daml-engine/update/Transaction.js';
+import { plainTransaction, type ExerciseNode } from '../../../../daml-engine/update/Transaction.js';
 import { UpdateEngine, type LedgerContract, type SubmissionResult } from '../../../../daml-engine/update/UpdateEngine.js';
 import { ANY_TYPE } from './engineCommandOf.js';
 import { archiveOf } from './EnginePackages.js';
@@ -125,9 +125,7 @@ async function run(r: RunRequest, slicing: Slicing): Promise<RunDone> {
 
 /** The engine's outcome as plain data: its transaction's node seeds (derived when first read) written out. */
 function plain(outcome: SubmissionResult): SubmissionResult {
-  if (!outcome.ok) return outcome;
-  const t = outcome.transaction;
-  return { ...outcome, transaction: { nodes: t.nodes, roots: t.roots, nodeSeeds: t.nodeSeeds, created: t.created, archived: t.archived } };
+  return outcome.ok ? { ...outcome, transaction: plainTransaction(outcome.transaction) } : outcome;
 }
 
 const dataTypes = packageDataTypes(getPackage);
