@@ -96,16 +96,11 @@ export class InteractiveSubmission {
   readonly #inFlight = new Set<string>();
   readonly #keys = new WeakMap<W.SigningPublicKey, ReturnType<typeof partyKeyOf>>();
   /**
-   * The hash of a decoded prepared transaction by scheme: an execute runs its checks twice
-   * (`Ledger.inEngineSlices`), on the one decoding the access check made (decodes are remembered).
+   * Hashes of the last prepared transactions, by their bytes (as base64) and scheme: those prepare
+   * answered (executing exactly those bytes hashes nothing again) and those execute hashed (its
+   * checks run twice, `Ledger.inEngineSlices`). Other bytes are hashed as they are.
    */
-  readonly #hashes = new WeakMap<PreparedTransaction, Map<HashingScheme, Buffer>>();
-  /**
-   * The hash of each of the last prepared transactions this service answered, by its bytes (as
-   * base64) and scheme: executing exactly those bytes needs no hashing of them again. Other bytes
-   * (changed by a client, or prepared long ago) are hashed as they are.
-   */
-  readonly #prepared = new Map<string, { readonly scheme: HashingScheme; readonly hash: Buffer }>();
+  readonly #hashes = new Map<string, Map<HashingScheme, Buffer>>();
   /** Signatures verified lately and the verdict (a pure function of key, hash and signature): the second pass verifies none again. */
   readonly #verdicts = new Map<string, string | undefined>();
 
@@ -285,11 +280,7 @@ export class InteractiveSubmission {
   /** The prepare answer for a prepared transaction: its bytes, hash under the asked scheme, hashing details, cost estimation. */
   #answer(prepared: PreparedTransaction, scheme: HashingScheme, actAs: readonly string[], req: W.JsPrepareSubmissionRequest): W.JsPrepareSubmissionResponse {
     const preparedTransaction = encodePreparedTransaction(prepared);
-    const hash = hashPreparedTransaction(prepared, scheme);
-    if (preparedTransaction.length <= RECENT_MAX_LENGTH) {
-      if (this.#prepared.size >= RECENT_PREPARED) this.#prepared.delete(this.#prepared.keys().next().value as string);
-      this.#prepared.set(preparedTransaction, { scheme, hash });
-    }
+    const hash = this.#remember(preparedTransaction, scheme, hashPreparedTransaction(prepared, scheme));
     return {
       preparedTransaction,
       preparedTransactionHash: hash.toString('base64'),
@@ -510,13 +501,20 @@ export class InteractiveSubmission {
     return ok(undefined);
   }
 
+  /** The hash of `encoded` (decoded: `tx`) under `scheme`, remembered. */
   #hashOf(encoded: string, tx: PreparedTransaction, scheme: HashingScheme): Buffer {
-    const answered = this.#prepared.get(encoded);
-    if (answered !== undefined && answered.scheme === scheme) return answered.hash;
-    let byScheme = this.#hashes.get(tx);
-    if (byScheme === undefined) this.#hashes.set(tx, (byScheme = new Map()));
-    let hash = byScheme.get(scheme);
-    if (hash === undefined) byScheme.set(scheme, (hash = hashPreparedTransaction(tx, scheme)));
+    return this.#hashes.get(encoded)?.get(scheme) ?? this.#remember(encoded, scheme, hashPreparedTransaction(tx, scheme));
+  }
+
+  /** Keeps `hash` for `encoded` (not over 256 KiB of base64; the last RECENT_HASHED) and answers it. */
+  #remember(encoded: string, scheme: HashingScheme, hash: Buffer): Buffer {
+    if (encoded.length > RECENT_MAX_LENGTH) return hash;
+    let byScheme = this.#hashes.get(encoded);
+    if (byScheme === undefined) {
+      if (this.#hashes.size >= RECENT_HASHED) this.#hashes.delete(this.#hashes.keys().next().value as string);
+      this.#hashes.set(encoded, (byScheme = new Map()));
+    }
+    byScheme.set(scheme, hash);
     return hash;
   }
 
@@ -610,7 +608,7 @@ const services = new WeakMap<Ledger, InteractiveSubmission>();
 const short = (x: unknown, max: number): x is string => typeof x === 'string' && x.length <= max;
 
 /** Prepared transactions whose hash execute finds by their bytes (a few per client preparing at once). */
-const RECENT_PREPARED = 64;
+const RECENT_HASHED = 64;
 
 export function interactiveSubmissionOf(ledger: Ledger): InteractiveSubmission {
   let s = services.get(ledger);
