@@ -53,7 +53,7 @@ export interface StartOptions {
   /** The bounds on uploaded Daml code (README "Resource limits"); defaults otherwise. */
   readonly engineLimits?: Partial<EngineLimits> | undefined;
   /**
-   * The command service's engine runs on a thread of their own (`createLedger({ engineWorker })`),
+   * Engine runs (the command service's, interactive submission's) on a thread of their own (`createLedger({ engineWorker })`),
    * the HTTP face answering on meanwhile; `serve` has it unless `--no-engine-thread`. Default off.
    * Options name another worker module (tests running the TypeScript sources start the built one).
    */

@@ -116,8 +116,8 @@ export interface CreateLedgerOptions extends LedgerOptions {
   /** For tests only: builtins replacing the engine's, to prove checks can fail. Never set by the server or CLI. */
   readonly engineBuiltinOverrides?: ReadonlyMap<BuiltinName, FirstOrderBuiltin>;
   /**
-   * The command service's engine runs on a thread of their own (EngineWorker.ts), so this thread
-   * serves other requests meanwhile; `serve` turns it on. Where the worker's module is not built
+   * Engine runs made ahead (the command service's, interactive submission's) on a thread of their
+   * own (EngineWorker.ts), so this thread serves other requests meanwhile; `serve` turns it on. Where the worker's module is not built
    * (the TypeScript sources) runs stay on this thread, in slices. `close()` stops the thread.
    */
   readonly engineWorker?: boolean | EngineWorkerOptions;

@@ -60,7 +60,7 @@ export class EngineRuntime {
   readonly packages: EnginePackages;
   readonly catalogue: EngineCatalogue;
   readonly engine: UpdateEngine;
-  /** The engine thread the command service's runs go to, when the ledger has one. */
+  /** The engine thread runs made ahead go to (the command service's, interactive submission's), when the ledger has one. */
   readonly worker: EngineWorker | undefined;
   readonly #views: Evaluator;
   readonly #viewOptions: EvaluatorOptions;

@@ -155,17 +155,20 @@ export class EngineWorker {
     // An outcome this thread cannot read back (the thread's stack is larger: a list of some
     // thousands of cells serializes there and overflows here) names no run: every run pending is
     // handed back and made here, their outcomes, when they come, ignored. Never a run left waiting.
-    worker.on('messageerror', () => {
-      for (const id of [...this.#pending.keys()]) this.#settle(id, undefined);
-    });
+    worker.on('messageerror', () => this.#handBackAll());
     // An uncaught error stops the thread: its 'exit' follows.
     worker.on('error', () => undefined);
     worker.on('exit', () => {
       if (this.#thread === thread) this.#thread = undefined;
       if (!this.#closed) this.#stops++;
-      for (const id of [...this.#pending.keys()]) this.#settle(id, undefined);
+      this.#handBackAll();
     });
     return thread;
+  }
+
+  /** Every run pending answered as not made (their outcomes, should they come, are ignored). */
+  #handBackAll(): void {
+    for (const id of [...this.#pending.keys()]) this.#settle(id, undefined);
   }
 
   #settle(id: number, run: WorkerRun | undefined): void {

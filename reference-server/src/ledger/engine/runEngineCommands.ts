@@ -120,9 +120,10 @@ function recordingLookup(env: InterpretEnv, rt: EngineRuntime, submission: Valid
 }
 
 /**
- * The command service's run made ahead on the engine thread, when the ledger has one that can
- * make it; undefined otherwise, and when a contract copy the thread used is no longer one the
- * submission's look-up gives it (active, and visible to it): the caller makes the run here then.
+ * A run made ahead on the engine thread (the command service's, rendered; a captured one of
+ * interactive submission or Daml Script, `raw`), when the ledger has one that can make it;
+ * undefined otherwise, and when a contract copy the thread used is no longer one the submission's
+ * look-up gives it (active, and visible to it): the caller makes the run here then.
  */
 async function runOnThread(
   env: InterpretEnv, rt: EngineRuntime, submission: ValidatedSubmission, commands: readonly EngineCommand[], at: RunAt, raw = false,
@@ -211,11 +212,16 @@ function takeReplayedUnseeded(env: InterpretEnv): ValuePreRun | undefined {
   const i = replaying?.findIndex((p) => p.unseeded === true) ?? -1;
   if (i < 0) return undefined;
   const [pre] = (replaying as ValuePreRun[]).splice(i, 1) as [ValuePreRun];
+  return stillAsRead(env, pre) ? pre : undefined;
+}
+
+/** Whether every contract a run made ahead read is as the store held it then (else the run must be made again). */
+function stillAsRead(env: InterpretEnv, pre: PreRun): boolean {
   for (const [contractId, then] of pre.reads) {
     const now = env.store.contract(contractId);
-    if (now !== then.stored || (now?.isActive ?? false) !== then.active) return undefined;
+    if (now !== then.stored || (now?.isActive ?? false) !== then.active) return false;
   }
-  return pre;
+  return true;
 }
 
 /** The replayed run made for these seed and times (taken), when what it read is unchanged. */
@@ -226,11 +232,7 @@ function takeReplayed(env: InterpretEnv, seed: Uint8Array, preparationTime: bigi
     && (p.ledgerTime === ledgerTime || !p.outcome.ok || !p.outcome.readsLedgerTime));
   if (i < 0) return undefined;
   const [pre] = replaying.splice(i, 1) as [ValuePreRun];
-  for (const [contractId, then] of pre.reads) {
-    const now = env.store.contract(contractId);
-    if (now !== then.stored || (now?.isActive ?? false) !== then.active) return undefined;
-  }
-  return pre;
+  return stillAsRead(env, pre) ? pre : undefined;
 }
 
 /**
@@ -241,11 +243,7 @@ function takePreRun(env: InterpretEnv, submission: ValidatedSubmission, rendered
   const pre = preRuns.get(submission.commands);
   if (pre === undefined || (!rendered && pre.outcome.ok && 'rendered' in pre.outcome)) return undefined;
   preRuns.delete(submission.commands);
-  for (const [contractId, then] of pre.reads) {
-    const now = env.store.contract(contractId);
-    if (now !== then.stored || (now?.isActive ?? false) !== then.active) return undefined;
-  }
-  return pre;
+  return stillAsRead(env, pre) ? pre : undefined;
 }
 
 /** How the engine sees contracts for a submission (`contractLookup`). */
