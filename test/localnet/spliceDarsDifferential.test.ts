@@ -16,7 +16,7 @@ import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.
 import { VALIDATOR_STARTING_AMULET } from '../../reference-server/src/localnet/fundValidator.js';
 import { startLocalNet, type LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
 import { quietSdkLogs } from '../clients/support/quietSdkLogs.js';
-import { BUILT_ENGINE_WORKER, engineWorkerBuilt } from '../support/builtEngineWorker.js';
+import { SERVE_ENGINE_THREAD } from '../support/builtEngineWorker.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 import { TRADING_APP_DAR } from '../engineApps/realDars.js';
 import { amuletAmounts, externalParty, guideSdk, signAndRun, type ExternalParty, type GuideSdk } from './guideSdk.js';
@@ -205,7 +205,7 @@ describe.skipIf(!HAS_DARS)("the guide's flows that differed: serve --localnet on
     for (const f of readdirSync(DARS_DIR).filter((n) => n.endsWith('.dar'))) symlinkSync(join(DARS_DIR, f), join(dir, f));
     symlinkSync(join(DARS_DIR, TRADING_APP_DAR), join(dir, 'splice-token-test-trading-app.dar'));
     const start = async (spliceDars?: string): Promise<Side> => {
-      const net = await startLocalNet({ host: '127.0.0.1', fixtures: undefined, ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 }, log: silentLogger, ...(spliceDars === undefined ? {} : { spliceDars }), ...(engineWorkerBuilt ? { engineThread: { module: BUILT_ENGINE_WORKER } } : {}) });
+      const net = await startLocalNet({ host: '127.0.0.1', fixtures: undefined, ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 }, log: silentLogger, ...(spliceDars === undefined ? {} : { spliceDars }), ...SERVE_ENGINE_THREAD });
       return { net, sdk: await guideSdk(net), registryUrl: new URL(loopbackUrls(net).registry) };
     };
     [ports, real] = [await start(), await start(dir)];

@@ -1,7 +1,7 @@
 import { SignJWT, type JWTPayload } from 'jose';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { startLocalNet, type LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
-import { BUILT_ENGINE_WORKER, engineWorkerBuilt } from '../support/builtEngineWorker.js';
+import { SERVE_ENGINE_THREAD } from '../support/builtEngineWorker.js';
 
 /**
  * `CANTON_CONFORMANCE_SPLICE_DARS=DIR` runs the flows against `--localnet --splice-dars DIR`
@@ -21,7 +21,7 @@ export function startTestLocalNet(): Promise<LocalNet> {
     fixtures: undefined,
     ports: { ledger: 0, validator: 0, scan: 0, tokenStandard: 0, appProviderLedger: 0 },
     log: silentLogger,
-    ...(engineWorkerBuilt ? { engineThread: { module: BUILT_ENGINE_WORKER } } : {}),
+    ...SERVE_ENGINE_THREAD,
     ...(SPLICE_DARS === undefined || SPLICE_DARS === '' ? {} : { spliceDars: SPLICE_DARS }),
   });
 }

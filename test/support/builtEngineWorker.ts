@@ -10,6 +10,9 @@ export const BUILT_ENGINE_WORKER = new URL('../../dist/reference-server/src/ledg
 export const engineWorkerBuilt = engineWorkerAvailable(BUILT_ENGINE_WORKER);
 export const NOT_BUILT = 'the engine thread is a built module: run `npm run build` first (npm ci does)';
 
+/** Start options giving a server the engine thread as `serve` has it, where it is built (else none: the same answers, on the ledger's thread). */
+export const SERVE_ENGINE_THREAD = engineWorkerBuilt ? { engineThread: { module: BUILT_ENGINE_WORKER } } : {};
+
 /** For `describe.each`: the ledger's own thread, then the engine thread (its built module). */
 export const ENGINE_THREADS = [['on the ledger\'s thread', undefined], ['on the engine thread', { module: BUILT_ENGINE_WORKER }]] as const;
 
