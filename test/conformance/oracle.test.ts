@@ -131,6 +131,20 @@ describe('the oracle: requests translated for the reference', () => {
     });
   });
 
+  it('translates a query written into the path key by key, a repeated key kept in its order, the path segment apart from it', () => {
+    // GET /v2/parties/{party}?parties=..&parties=..: the ids the target listed, a generated one between them.
+    const b = new Bijection();
+    b.pair(party('alice', 'a'), party('alice', 'c'));
+    b.pair(party('bob', 'b'), party('bob', 'd'));
+    const nobody = party('cc-nobody', '0');
+    const path = `/v2/parties/${encodeURIComponent(party('alice', 'a'))}?parties=${encodeURIComponent(nobody)}&parties=${encodeURIComponent(party('bob', 'b'))}`;
+    const t = translateRequest({ method: 'GET', path }, b);
+    expect(t).toEqual({ ok: true, spec: { method: 'GET', path: `/v2/parties/${encodeURIComponent(party('alice', 'c'))}?parties=${encodeURIComponent(nobody)}&parties=${encodeURIComponent(party('bob', 'd'))}` } });
+    // Only the query's ids paired: the path segment stays as it was sent.
+    const q = translateRequest({ method: 'GET', path: `/v2/parties/${encodeURIComponent(nobody)}?parties=${encodeURIComponent(party('bob', 'b'))}` }, b);
+    expect(q).toMatchObject({ ok: true, spec: { path: `/v2/parties/${encodeURIComponent(nobody)}?parties=${encodeURIComponent(party('bob', 'd'))}` } });
+  });
+
   it('translates topology serials on their own line, anywhere under a *Serial member', () => {
     const b = new Bijection();
     expect(compareAnswers({ vettedPackages: [{ packageId: hex('1'), topologySerial: 15 }] }, { vettedPackages: [{ packageId: hex('1'), topologySerial: 4 }] }, b, {})).toEqual([]);

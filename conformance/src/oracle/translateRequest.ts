@@ -15,8 +15,11 @@ class Untranslatable extends Error {}
  */
 export function translateRequest(spec: RequestSpec, b: Bijection): Translation {
   try {
-    const segments = spec.path.split('/');
-    const path = segments
+    // A query written into the path (`?parties=a&parties=b`: a key asked more than once) is
+    // translated key by key, as `query` is, and kept in its order.
+    const q = spec.path.indexOf('?');
+    const segments = (q < 0 ? spec.path : spec.path.slice(0, q)).split('/');
+    const pathOnly = segments
       .map((seg, i) => {
         if (seg === '') return seg;
         // `/v2/updates/transaction-tree-by-offset/186`: an offset in the path.
@@ -31,6 +34,7 @@ export function translateRequest(spec: RequestSpec, b: Bijection): Translation {
         return mapped === decoded ? seg : encodeURIComponent(mapped);
       })
       .join('/');
+    const path = q < 0 ? pathOnly : `${pathOnly}?${translateQueryString(spec.path.slice(q + 1), b)}`;
     const query = spec.query === undefined ? undefined : Object.fromEntries(Object.entries(spec.query).map(([k, v]) => [k, scalar(k, v, b)]));
     let out: RequestSpec = { ...spec, path, ...(query ? { query } : {}) };
     if (spec.bytes === undefined && spec.body === undefined && spec.json !== undefined) out = { ...out, json: deep(spec.json, '', b) };
@@ -52,6 +56,13 @@ export function translateRequest(spec: RequestSpec, b: Bijection): Translation {
     if (e instanceof Untranslatable) return { ok: false, reason: e.message };
     throw e;
   }
+}
+
+/** `a=1&b=x&b=y` with each value translated as a `query` entry of its key; keys and order kept. */
+function translateQueryString(qs: string, b: Bijection): string {
+  const out = new URLSearchParams();
+  for (const [k, v] of new URLSearchParams(qs)) out.append(k, String(scalar(k, v, b)));
+  return out.toString();
 }
 
 function scalar(key: string, v: string | number | boolean, b: Bijection): string | number | boolean {
