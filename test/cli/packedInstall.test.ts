@@ -66,8 +66,9 @@ describe('installed from the packed tarball', () => {
   it("the README's CI recipe starts the server, certifies it and leaves nothing running", async () => {
     const port = await freePort();
     const summary = join(project, 'step-summary.md');
-    // In POSIX sh (dash on Debian), as the README promises.
-    const { code, output, tree } = await runRecipe('sh', port, { GITHUB_STEP_SUMMARY: summary });
+    // In POSIX sh (dash on Debian) with `set -eu`, as the README promises: the exit trap's wait
+    // on the stopped server (143) must not become the job's status.
+    const { code, output, tree } = await runRecipe('sh', port, { GITHUB_STEP_SUMMARY: summary }, 'set -eu\n');
     expect(code, output).toBe(0);
     expect(output).toContain(`canton-conformance reference server listening on http://127.0.0.1:${port}`);
     expect(readFileSync(summary, 'utf8')).toMatch(/^## canton-conformance: ✅ PASS/);
