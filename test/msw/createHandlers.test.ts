@@ -72,6 +72,14 @@ describe('createHandlers: base URLs', () => {
     expect(() => createHandlers({ scanUrl: 'ftp://scan.test' })).toThrow(/scanUrl must be an http\(s\) URL/);
     expect(() => createHandlers({ registryUrl: 'http://r.test/?x=1' })).toThrow(/must not carry a query/);
   });
+
+  it('refuses a Canton line it does not serve (from JavaScript, or past the type), naming the ones it does', () => {
+    for (const bad of ['3.3', '3.7', 'banana', 3.5]) {
+      expect(() => createHandlers({ cantonVersion: bad as never })).toThrow(/cantonVersion takes '3\.4', '3\.5', '3\.6', got /);
+      expect(() => createHandlers({ localnet: true, cantonVersion: bad as never })).toThrow(/cantonVersion takes/);
+    }
+    expect(() => createHandlers({ cantonVersion: '3.4' })).not.toThrow();
+  });
 });
 
 describe('createHandlers: state, fixtures and setup helpers', () => {

@@ -14,7 +14,7 @@ import { consoleLogger } from '../http/api/consoleLogger.js';
 import { createDispatcher, type Dispatch } from '../http/api/createDispatcher.js';
 import type { Route } from '../http/api/route.js';
 import { ledgerApiRoutes } from '../http/api/routes/routeTable.js';
-import { API_VERSION, channelsOf, DEFAULT_CANTON_VERSION, routesOf, type CantonVersion } from '../http/api/cantonVersion.js';
+import { API_VERSION, CANTON_VERSIONS, channelsOf, DEFAULT_CANTON_VERSION, isCantonVersion, routesOf, type CantonVersion } from '../http/api/cantonVersion.js';
 import type { ApiLogger, ApiServices } from '../http/api/services.js';
 import { createApiServices } from '../server.js';
 import { applyFixtures, defaultWorldPath, type FixtureDarCache, formatFixtureError, loadFixtures, parseFixtures, type AppliedFixtures, type FixtureFile } from '../ledger/fixtures/index.js';
@@ -157,6 +157,11 @@ const limitsOf = (options: CreateHandlersOptions) => ({
 });
 
 export function createHandlers(options: CreateHandlersOptions = {}): MockLedgerApi {
+  // Typed, but JavaScript callers and `as` casts get past the type: a line the handlers do not
+  // serve is refused, as `serve --canton-version` refuses it, not served as the default.
+  if (options.cantonVersion !== undefined && !isCantonVersion(options.cantonVersion)) {
+    throw new TypeError(`[canton-conformance] cantonVersion takes ${CANTON_VERSIONS.map((v) => `'${v}'`).join(', ')}, got ${JSON.stringify(options.cantonVersion)}`);
+  }
   if (options.localnet !== undefined && options.localnet !== false) return createLocalNetHandlers(options, options.localnet === true ? {} : (options.localnet.ports ?? {}));
   const ledgerBase = parseBaseUrl('ledgerUrl', options.ledgerUrl ?? DEFAULT_LEDGER_URL);
   const registryBase = options.registryUrl === undefined ? ledgerBase : parseBaseUrl('registryUrl', options.registryUrl);
