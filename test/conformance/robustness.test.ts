@@ -117,4 +117,31 @@ describe('robustness against broken targets', () => {
     expect(code).toBe(3);
     expect(said).toMatch(/target unreachable: .*connection refused/);
   });
+
+  /** `run` on `url` with a short timeout: its exit code and what it said on stderr. */
+  async function runOn(url: string): Promise<{ code: number; said: string }> {
+    const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const code = await run(['--target', url, '--report-dir', mkdtempSync(join(tmpdir(), 'cc-unreach-')), '--timeout', '300', '--quiet']);
+      return { code, said: err.mock.calls.map((c) => c.join(' ')).join('\n') };
+    } finally {
+      err.mockRestore();
+      log.mockRestore();
+    }
+  }
+
+  it('a target that accepts connections and answers nothing, not even GET /, is exit 3 before any check (not one timeout per check)', async () => {
+    target = await fakeServer(() => undefined);
+    const { code, said } = await runOn(target.url);
+    expect(code).toBe(3);
+    expect(said).toMatch(/target unreachable: .*accepted the connection but sent no HTTP answer to GET .* within 300 ms/);
+  });
+
+  it('https:// given for a target served over plain http is exit 3, saying so once', async () => {
+    target = await fakeServer((_req, res) => void res.writeHead(404).end());
+    const { code, said } = await runOn(target.url.replace('http://', 'https://'));
+    expect(code).toBe(3);
+    expect(said).toMatch(/target unreachable: .*TLS handshake failed \(ERR_SSL_WRONG_VERSION_NUMBER\): the target does not speak TLS on this port: is it http:\/\/, not https:\/\/\?/);
+  });
 });

@@ -212,8 +212,9 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
       );
     }
   }
-  // A group that answers nothing (hangs, resets) is still reachable, as `run` has always held: its
-  // checks end as `error` with evidence. Only a connection that cannot be made is unreachable (above).
+  // A group that answered the reachability probe but nothing here (hangs, resets) is still
+  // reachable: its checks end as `error` with evidence. A URL no HTTP exchange can happen with
+  // (refused, unknown host, TLS failing, no answer at all) is unreachable (above).
   if (ledgerAnswersAsLedger && urls.ledger !== undefined) {
     const end = await get(`${urls.ledger}/v2/state/ledger-end`, token, o.timeoutMs);
     const ok = end.ok && end.answer.status === 200 && isObject(end.answer.json) && Number.isInteger(end.answer.json.offset);
