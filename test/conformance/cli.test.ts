@@ -130,6 +130,25 @@ describe('sharded campaign, merge, diff and baseline through the CLI', () => {
     expect(readJson(baselineDir).checks.find((c) => c.id === 'ledger.version.shape')!.baseline).toBe('stale');
   }, 120_000);
 
+  it('report --diff fails (exit 1) when B did not complete: an unreachable target or a run stopped by its configuration is no evidence that nothing regressed', async () => {
+    const good = tmp('good');
+    expect((await cli('run', ...QUICK, '--report-dir', good)).code).toBe(0);
+    const down = tmp('down');
+    expect((await cli('run', '--target', 'http://127.0.0.1:9/', '--report-dir', down, '--quiet')).code).toBe(3);
+    const stopped = tmp('stopped');
+    expect((await cli('run', ...QUICK, '--only', 'no.such.check', '--report-dir', stopped)).code).toBe(2);
+    for (const b of [down, stopped]) {
+      const d = await cli('report', '--diff', good, b);
+      expect(d.code, d.out).toBe(1);
+      expect(d.out).toMatch(/\*\*B is not a complete run\*\*: (the target was unreachable|the run did not start)/);
+    }
+    // An incomplete A is said, but B's own checks decide (nothing to regress from).
+    const back = await cli('report', '--diff', down, good);
+    expect(back.code).toBe(0);
+    expect(back.out).toContain('**A is not a complete run**');
+    expect(JSON.parse((await cli('report', '--diff', good, down, '--json')).out).incomplete.b).toMatch(/unreachable/);
+  }, 120_000);
+
   it('report merge and --diff refuse what is not a report (exit 2)', async () => {
     const dir = tmp('bad');
     writeFileSync(join(dir, 'report.json'), '{"tool": {}}');

@@ -18,7 +18,8 @@ merge   Combines reports (the shards of one campaign, or re-runs against one tar
         --baseline the baseline is applied to the merged result. Exit 1 when the merged report
         has unexpected failures or stale baseline entries (so CI can gate on it), else 0.
 --diff  Compares run A with run B: regressed, fixed, changed, added and removed checks, as
-        Markdown (or --json). Exit 1 when a check regressed, else 0.
+        Markdown (or --json). Exit 1 when a check regressed, or when B is not a complete run
+        (the target unreachable, a configuration error, interrupted), else 0.
 
 A and B are report.json files or the report directories holding them.`;
 
@@ -54,7 +55,8 @@ export async function run(argv: string[]): Promise<number> {
     const [a, b] = positionals.map(read) as [Report, Report];
     const d = diffReports(a, b);
     console.log(values.json ? JSON.stringify(d, null, 2) : renderDiff(a, b, d));
-    return d.regressed.length > 0 ? ExitCode.Failures : ExitCode.Ok;
+    // A B that did not complete cannot show that nothing regressed.
+    return d.regressed.length > 0 || d.incomplete?.b !== undefined ? ExitCode.Failures : ExitCode.Ok;
   }
   if (positionals[0] !== 'merge') throw new UsageError(`expected \`report merge ...\` or \`report --diff A B\`\n\n${REPORT_HELP}`);
   const inputs = positionals.slice(1);

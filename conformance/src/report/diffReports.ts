@@ -23,7 +23,22 @@ export interface ReportDiff {
   /** Only in the first report. */
   readonly removed: DiffEntry[];
   readonly unchanged: number;
+  /**
+   * Why a run did not complete (unreachable, stopped by a configuration error or a signal): its
+   * missing checks are not a change of the target. An incomplete B fails `report --diff`.
+   */
+  readonly incomplete?: { readonly a?: string; readonly b?: string };
 }
+
+/** Why `r` did not run every check it selected, or undefined when it completed. */
+export function incompleteRun(r: Report): string | undefined {
+  if (r.unreachable !== undefined) return `the target was unreachable (${r.unreachable.url}: ${r.unreachable.reason}); no check ran`;
+  if (r.stopped?.reason === 'configuration-error') return `the run did not start: ${r.stopped.message}`;
+  if (r.stopped?.reason === 'interrupted') return `the run was interrupted (${r.stopped.signal}): only the checks that finished are in it`;
+  return undefined;
+}
+
+const ifDefined = <K extends string>(k: K, v: string | undefined): Partial<Record<K, string>> => (v === undefined ? {} : ({ [k]: v } as Record<K, string>));
 
 const bad = (s: Status | undefined) => s === 'fail' || s === 'error';
 
@@ -41,7 +56,8 @@ export function diffReports(a: Report, b: Report): ReportDiff {
     else d.changed.push(entry);
   }
   for (const [id, x] of before) if (!after.has(id)) d.removed.push({ id, title: x.title, before: x.status });
-  return d;
+  const incomplete = { ...ifDefined('a', incompleteRun(a)), ...ifDefined('b', incompleteRun(b)) };
+  return Object.keys(incomplete).length === 0 ? d : { ...d, incomplete };
 }
 
 /** The diff as Markdown (for a terminal or a PR comment). */
@@ -52,6 +68,7 @@ export function renderDiff(a: Report, b: Report, d: ReportDiff): string {
     `A: \`${a.target}\` ${a.startedAt} (seed ${a.seed}, ${a.summary.failed + a.summary.errored} failing)`,
     `B: \`${b.target}\` ${b.startedAt} (seed ${b.seed}, ${b.summary.failed + b.summary.errored} failing)`,
     '',
+    ...(['a', 'b'] as const).flatMap((k) => (d.incomplete?.[k] === undefined ? [] : [`**${k.toUpperCase()} is not a complete run**: ${d.incomplete[k]}.`, ''])),
     `${d.regressed.length} regressed · ${d.fixed.length} fixed · ${d.changed.length} changed · ${d.added.length} added · ${d.removed.length} removed · ${d.unchanged} unchanged`,
   ];
   const table = (title: string, rows: DiffEntry[]) => {
