@@ -48,6 +48,17 @@ describe('installed from the packed tarball', () => {
     expect((JSON.parse(list.stdout) as { uncovered: string[] }).uncovered).toEqual([]);
   }, 60_000);
 
+  it("the README's in-code block runs from the project: the server and the suite from the package's main entry, and the ledger core", async () => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const block = /<!-- in-code[^>]*-->\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block, 'the README has an in-code block').toBeDefined();
+    writeFileSync(join(project, 'in-code.mjs'), block!);
+    const { stdout } = await exec(process.execPath, ['in-code.mjs'], { cwd: project });
+    const lines = stdout.trim().split('\n');
+    expect(lines.at(-2)).toBe('certified');
+    expect(lines.at(-1)).toMatch(/^alice::1220[0-9a-f]{64}$/);
+  }, 60_000);
+
   it('SIGTERM to `npx canton-conformance serve` stops the server under it: no process, no port left', async () => {
     const npx = spawn('npx', ['canton-conformance', 'serve', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
     await expectStopsCleanly(npx);

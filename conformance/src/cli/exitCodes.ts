@@ -8,6 +8,10 @@ export const ExitCode = {
   Usage: 2,
   /** The target could not be reached. */
   Unreachable: 3,
+  /** `run` stopped by SIGINT (Ctrl-C); its reports hold the checks that finished. */
+  Interrupted: 130,
+  /** `run` stopped by SIGTERM (a cancelled CI job, or npm/npx above it ended). */
+  Terminated: 143,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,3 +1,4 @@
+import { ExitCode } from './exitCodes.js';
 import { startedByNpm, watchParent } from './watchParent.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -16,7 +17,7 @@ export interface Interruption {
 }
 
 /** The shell convention for a process ended by a signal: 128 + its number. */
-export const SIGNAL_EXIT: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143 };
+export const SIGNAL_EXIT: Readonly<Record<StopSignal, number>> = { SIGINT: ExitCode.Interrupted, SIGTERM: ExitCode.Terminated };
 
 /**
  * Listens for the ways a run is stopped from outside. The first one resolves `stopped` (the caller
