@@ -199,6 +199,27 @@ describe('doctor: wrong or missing targets', () => {
     expect(validateReport(report)).toEqual([]);
   });
 
+  it('a URL that answers but is no Canton API: ready under the default profile (it claims nothing), saying no group answers as its API; a target that hangs is exit 3', async () => {
+    const web = await fakeServer((_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    try {
+      const r = await cli('doctor', '--target', web.url);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/^canton-conformance doctor: READY \(exit 0\), but no group answers as its API: is this the JSON Ledger API, registry or Scan URL\? \(see the notes\)/);
+    } finally {
+      await web.close();
+    }
+    // The reference, for contrast: its groups answer, the headline is plain.
+    expect((await cli('doctor', '--target', open.url)).out).toMatch(/^canton-conformance doctor: READY \(exit 0\)\n/);
+    const hangs = await fakeServer(() => undefined);
+    try {
+      const r = await cli('doctor', '--target', hangs.url, '--timeout', '300');
+      expect(r.code).toBe(3);
+      expect(r.out).toMatch(/UNREACHABLE \(exit 3\)[\s\S]*sent no HTTP answer/);
+    } finally {
+      await hangs.close();
+    }
+  });
+
   it('a registry URL given as a ledger is exit 2, naming what answered; the same URL as a registry is ready', async () => {
     const asLedger = await cli('doctor', '--ledger-url', registryOnly.url, '--profile', ledgerReadOnlyProfile());
     expect(asLedger.code).toBe(2);

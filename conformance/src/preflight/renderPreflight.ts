@@ -18,9 +18,17 @@ export function grantCommand(ledgerUrl: string, user: string, rights: readonly u
 const notOnLineNote = (r: PreflightResult): string =>
   r.notOnLine === undefined ? '' : ` (${r.notOnLine} more not on the target's Canton line)`;
 
+/**
+ * Ready only because no profile claims a group (the default), while no group answered as its API
+ * nor asked for a token: a URL that is no Canton API at all (a web server, a wrong port).
+ */
+const answersAsNoApi = (r: PreflightResult): boolean =>
+  r.status === 'ready' && r.kinds.length > 0 && r.kinds.every((k) => !k.ok && k.status !== 401 && k.status !== 403);
+const NO_API = 'no group answers as its API: is this the JSON Ledger API, registry or Scan URL?';
+
 /** One line for `run`'s console: the preflight in brief. */
 export function preflightLine(r: PreflightResult): string {
-  const parts = [`preflight: ${HEADLINE[r.status].toLowerCase()}`];
+  const parts = [`preflight: ${HEADLINE[r.status].toLowerCase()}${answersAsNoApi(r) ? ` (${NO_API})` : ''}`];
   if (r.cantonVersion !== undefined) parts.push(`Canton ${r.cantonVersion}`);
   if (r.auth.user !== undefined) parts.push(`user '${r.auth.user}'`);
   else if (r.auth.secured === false) parts.push('no auth');
@@ -31,7 +39,7 @@ export function preflightLine(r: PreflightResult): string {
 /** `doctor`'s human-readable answer: each question, then what to do. */
 export function renderPreflight(r: PreflightResult): string {
   const out: string[] = [];
-  out.push(`canton-conformance doctor: ${HEADLINE[r.status]} (exit ${r.exitCode})`);
+  out.push(`canton-conformance doctor: ${HEADLINE[r.status]} (exit ${r.exitCode})${answersAsNoApi(r) ? `, but ${NO_API} (see the notes)` : ''}`);
   out.push(`profile '${r.profile}' · ${Object.entries(r.targets).map(([g, u]) => `${g} ${u}`).join(' · ')}`);
   if (r.unreachable) {
     out.push('', `The target did not answer: ${r.unreachable.url}: ${r.unreachable.reason}.`, 'Start it (or fix its URL) and ask again.');
