@@ -34,6 +34,7 @@ import { HUNT_MUTANTS } from './huntMutants.js';
 import { HUNT2_MUTANTS } from './hunt2Mutants.js';
 import { HUNT3_MUTANTS } from './hunt3Mutants.js';
 import { HUNT4_MUTANTS } from './hunt4Mutants.js';
+import { HUNT5_MUTANTS } from './hunt5Mutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -441,6 +442,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT2_MUTANTS,
   ...HUNT3_MUTANTS,
   ...HUNT4_MUTANTS,
+  ...HUNT5_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */
