@@ -89,6 +89,15 @@ const rotateDisclosed = (v: Json): Json => {
   return { ...v, disclosedContracts: list.map((d, i) => (isObject(d) ? { ...d, contractId: ids[(i + 1) % ids.length] } : d)) };
 };
 
+/** The last page of a list (GET `path`) answers, as its nextPageToken, the token it was asked with: a client walking the list loops on its last page. */
+const lastPageLoops = (path: string): Fault => ({
+  response: (req, res) => {
+    if (!is(req, 'GET', path)) return res;
+    const token = new URL(req.url, 'http://x').searchParams.get('pageToken');
+    return token ? ok200(res, (v) => (isObject(v) && (v.nextPageToken === '' || v.nextPageToken === undefined) ? { ...v, nextPageToken: token } : v)) : res;
+  },
+});
+
 /** The round number of a Scan contract-with-state entry (`contract.payload.round.number`). */
 const roundOf = (x: unknown): number => {
   const c = isObject(x) && isObject(x.contract) ? x.contract : undefined;
@@ -223,6 +232,12 @@ export const HUNT5_MUTANTS: readonly Mutant[] = [
     fault: onBody(/^\/registry\//, rotateDisclosed),
   },
   {
+    name: 'hunt5-party-last-page-token-loops',
+    description: "the party list's last page answers, as its nextPageToken, the token it was asked with: a client walking the parties loops on the last page forever",
+    caughtBy: 'ledger.lists.complete-on-every-page',
+    fault: lastPageLoops('/v2/parties'),
+  },
+  {
     name: 'hunt5-reupload-refused',
     description: 'a DAR uploaded again, byte for byte, is refused 409 as already known (Canton makes it a no-op): an application uploading its DAR at every start fails its second start',
     caughtBy: 'ledger.packages.same-name-and-version-refused',
@@ -233,6 +248,12 @@ export const HUNT5_MUTANTS: readonly Mutant[] = [
     description: 'granting rights to a user that does not exist creates it (an upsert) instead of answering 404 USER_NOT_FOUND: a typo in a provisioning script makes a user nobody asked for',
     caughtBy: 'ledger.users.rights-model',
     fault: grantCreatesUser,
+  },
+  {
+    name: 'hunt5-user-last-page-token-loops',
+    description: "the user list's last page answers, as its nextPageToken, the token it was asked with: an admin tool walking the users loops on the last page forever",
+    caughtBy: 'ledger.lists.complete-on-every-page',
+    fault: lastPageLoops('/v2/users'),
   },
   {
     name: 'hunt5-events-of-archived-contract-without-create',

@@ -47,6 +47,7 @@ async function walk(ctx: CheckContext, what: string, size: number, send: (token:
   let token: string | undefined;
   let first: Json | undefined;
   let last: Exchange | undefined;
+  let previous: { token: string | undefined; page: unknown[] } | undefined;
   for (let pages = 1; pages <= limit; pages++) {
     last = await send(token);
     expectStatus(ctx, last, 200, `${what}, page ${pages}`);
@@ -55,6 +56,12 @@ async function walk(ctx: CheckContext, what: string, size: number, send: (token:
     const page = itemsOf(b);
     if (!Array.isArray(page)) return ctx.fail(`${what}, page ${pages}: no list in the answer`, last);
     if (page.length > size) ctx.fail(`${what}, page ${pages} holds ${page.length} elements; the page size asked for is ${size}`, last);
+    // A page that answers the token it was asked with, whose token then serves the same elements
+    // again, is a loop: the walk never ends, which would otherwise leave it unjudged.
+    if (previous !== undefined && token !== undefined && previous.token === token && page.length > 0 && jsonEqual(previous.page, page)) {
+      ctx.fail(`${what}: page ${pages - 1} answers as its nextPageToken the token it was asked with, and that token serves the same ${page.length} element(s) again: a client following nextPageToken never reaches the end of the list`, last);
+    }
+    previous = { token, page };
     items.push(...page);
     token = typeof b.nextPageToken === 'string' && b.nextPageToken !== '' ? b.nextPageToken : undefined;
     if (token === undefined) return { items, pages, last, first, complete: true };
