@@ -31,6 +31,7 @@ function filterDropsBlob(key: 'InterfaceFilter' | 'WildcardFilter'): Fault {
 }
 
 const isTransaction = (o: Json) => typeof o.updateId === 'string' && Array.isArray(o.events) && typeof o.effectiveAt === 'string';
+const isCompletion = (o: Json) => typeof o.commandId === 'string' && isObject(o.status) && Array.isArray(o.actAs);
 
 /** The offset of the update a stream frame carries (a transaction, reassignment or checkpoint), if any. */
 function frameOffset(v: unknown): number | undefined {
@@ -224,6 +225,12 @@ export const HUNT5_MUTANTS: readonly Mutant[] = [
     description: 'active contracts at a past offset leave out the contracts archived since (the current set filtered by creation offset): a client pairing the snapshot with the updates after it sees archives of contracts it never had',
     caughtBy: 'ledger.archive.removed-at-new-end',
     fault: acsPastDropsArchivedSince,
+  },
+  {
+    name: 'hunt5-rejected-completion-with-update-id',
+    description: "rejected commands' completions carry an update id (derived from the command, as for an accepted one): a client that takes a completion with an update id for committed reports its rejected command as done",
+    caughtBy: 'ledger.async.rejection-completes',
+    fault: everywhere((o) => (isCompletion(o) && isObject(o.status) && typeof o.status.code === 'number' && o.status.code !== 0 ? { ...o, updateId: `1220${createHash('sha256').update(o.commandId as string).digest('hex')}` } : o)),
   },
   {
     name: 'hunt5-disclosed-contract-ids-rotated',

@@ -138,11 +138,11 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.async.rejection-completes',
-    title: 'An async submission the ledger rejects after accepting it (a duplicate change id) completes on the completions stream with a non-OK status',
+    title: 'An async submission the ledger rejects after accepting it (a duplicate change id) completes on the completions stream with a non-OK status and no update id',
     operationId: LedgerOp.asyncSubmit,
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD_B}: POST /v2/commands/async/submit (outcome on completions); ${UPSTREAM_B} Completion.status (a rejection carries its gRPC status), command deduplication (ALREADY_EXISTS)`,
+    specRef: `${SD_B}: POST /v2/commands/async/submit (outcome on completions); ${UPSTREAM_B} Completion.status (a rejection carries its gRPC status), Completion.update_id (only set for successfully executed commands), command deduplication (ALREADY_EXISTS)`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
@@ -158,6 +158,9 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       const { completion: value, e: exchange } = await completionOf(ctx, party, begin.offset, commandId, 'the duplicate');
       const status = isObject(value.status) ? value.status : undefined;
       if (status === undefined || status.code === 0) ctx.fail(`the duplicate of command ${commandId} completed with status ${JSON.stringify(value.status)}: a rejection must carry a non-OK code`, exchange);
+      // Completion.update_id is "only set for successfully executed commands": a client that finds
+      // one looks the update up and takes its rejected command for committed.
+      if (typeof value.updateId === 'string' && value.updateId !== '') ctx.fail(`the rejected duplicate of command ${commandId} completed naming update ${value.updateId}: a completion names an update only for a command that was executed`, exchange);
     },
   }),
   check({

@@ -36,6 +36,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: 'a change id may be reused once the deduplication period has passed', specRef: `${B}: deduplication_period`, checkedBy: ['ledger.dedup.reuse-after-period'] },
   { rule: 'only accepted changes are deduplicated: a command id the ledger refused may be retried', specRef: `${B}: command deduplication`, checkedBy: ['ledger.dedup.rejected-not-deduplicated'] },
   { rule: 'an async submission the ledger rejects completes with a non-OK status', specRef: `${B}: Completion.status`, checkedBy: ['ledger.async.rejection-completes'] },
+  { rule: "a rejected command's completion names no update (update_id is only set for successfully executed commands)", specRef: `${B}: Completion.update_id`, checkedBy: ['ledger.async.rejection-completes'] },
   { rule: 'a command on a missing contract or an unknown package is refused as not found (404, errorCategory 11, not retryable), never as a transient or internal error', specRef: 'Canton ConsistencyErrors.ContractNotFound; JSON Ledger API GrpcHttpErrorCodes', checkedBy: ['ledger.errors.not-found-not-retryable'] },
   { rule: "a transaction's events are listed in node order (pre-order for LEDGER_EFFECTS)", specRef: `${B}: Event.node_id`, checkedBy: ['ledger.updates.transaction-shape', 'ledger.trees.node-ids-describe-tree'] },
   { rule: 'an expired token opens no WebSocket stream', specRef: `${B}: JWT exp; WebSocket subprotocol jwt.token.<JWT>`, checkedBy: ['ledger.auth.expired-token-401'] },
