@@ -215,6 +215,13 @@ export const HUNT5_MUTANTS: readonly Mutant[] = [
     fault: userPageSizeIgnored,
   },
   {
+    name: 'hunt5-exercise-interface-id-dropped',
+    description: 'exercised events of a choice exercised through an interface carry no interfaceId (the same everywhere): a client decoding the choice argument by the template finds no such choice',
+    caughtBy: 'ledger.daml.own-package',
+    reinterpret: 'judge.daml.interface',
+    fault: everywhere((o) => (typeof o.choice === 'string' && typeof o.interfaceId === 'string' ? without(o, 'interfaceId') : o)),
+  },
+  {
     name: 'hunt5-ws-bounded-drops-last',
     description: 'the bounded /v2/updates WebSocket sends the updates before endInclusive but not the one at it (a < where <= belongs), then closes normally: a client reading up to an offset misses its last update',
     caughtBy: 'ledger.updates.websocket-matches-http',

@@ -10,7 +10,8 @@ import type { CheckContext, CheckDefinition } from './types.js';
 /**
  * A vendor's package the target has never seen, built by the suite at run time: uploaded, listed,
  * vetted, then created, exercised (a non-consuming choice with a result, a consuming one creating
- * a successor), read through its interface's view and archived. What the transactions hold
+ * a successor, the interface's own choice through the interface), read through its interface's
+ * view and archived. What the transactions hold
  * (signatories, observers, payloads, results, consuming flags) is judged by re-interpreting them
  * with the engine (`conformance/src/reinterpret/`); this check judges the life cycle around them.
  */
@@ -41,7 +42,7 @@ const exercisedOf = (events: readonly Json[], choice: string) => events.map((e) 
 export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
   {
     id: 'ledger.daml.own-package',
-    title: 'A package the suite builds at run time is uploaded, listed, vetted, created, exercised, read through its interface view and archived; every transaction re-interpreted',
+    title: 'A package the suite builds at run time is uploaded, listed, vetted, created, exercised (a choice of its interface through the interface too), read through its interface view and archived; every transaction re-interpreted',
     group: 'ledger',
     operationId: LedgerOp.uploadDar,
     level: 'MUST',
@@ -85,6 +86,12 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
 
       const described = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: first.contractId, choice: 'Describe', choiceArgument: { times: '2' } } }, 'a non-consuming choice');
       if (exercisedOf(described.events, 'Describe').length !== 1) ctx.fail('the exercise of Describe answered no ExercisedEvent', described.exchange);
+      // The holder exercises the interface's own choice through the interface (as wallets exercise
+      // token-standard choices): re-interpretation judges that its event names the interface.
+      const tallied = await submitJudged(ctx, holder, { ExerciseCommand: { templateId: interfaceId, contractId: first.contractId, choice: 'Tally', choiceArgument: { reader: holder } } }, 'a choice exercised through the interface');
+      const tally = exercisedOf(tallied.events, 'Tally');
+      if (tally.length !== 1) ctx.fail('the exercise of Tally through the interface answered no ExercisedEvent', tallied.exchange);
+      else if (tally[0]!.exerciseResult !== '3') ctx.fail(`Tally answered ${JSON.stringify(tally[0]!.exerciseResult)}; the view's total is "3"`, tallied.exchange);
       const bumped = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: first.contractId, choice: 'Bump', choiceArgument: { by: '4' } } }, 'a consuming choice', interfaceId);
       const next = createdOf(bumped.events)[0];
       if (exercisedOf(bumped.events, 'Bump').length !== 1 || typeof next?.contractId !== 'string') return ctx.fail('the exercise of Bump answered no ExercisedEvent and successor CreatedEvent', bumped.exchange);

@@ -2,7 +2,7 @@
  * The suite's own vendor-style package, built at run time (a fresh name per run, so no target
  * knows it in advance): a `Ticket` whose signatories and observers are computed from its fields,
  * a consuming choice creating its successor, a non-consuming choice with a computed result, and an
- * interface `Counted` with a view. `ledger.daml.own-package` uploads and drives it; the
+ * interface `Counted` with a view and a choice of its own (`Tally`, exercised through it). `ledger.daml.own-package` uploads and drives it; the
  * re-interpretation judges every transaction it causes.
  */
 import { E, PackageBuilder, T, type BuiltPackage } from '../../../daml-engine/index.js';
@@ -14,7 +14,16 @@ export function buildOwnPackage(name: string): BuiltPackage {
   const m = b.module(OWN_MODULE);
   const ticketRef = m.ref('Ticket');
   const CountedView = m.record('CountedView', { holder: T.party, total: T.int64, label: T.text });
-  m.interface('Counted', { view: CountedView.type, methods: {}, choices: [] });
+  const countedRef = m.ref('Counted');
+  // A choice of the interface itself, exercised through it: its events name the interface.
+  m.interface('Counted', {
+    view: CountedView.type, methods: {},
+    choices: [{
+      name: 'Tally', consuming: false, arg: { reader: T.party }, returnType: T.int64,
+      controllers: (c) => E.list(T.party, [c.argField('reader')]),
+      update: (c) => E.pure(T.int64, E.field(CountedView.tycon, 'total', E.viewInterface(countedRef, c.this))),
+    }],
+  });
   m.template('Ticket', {
     fields: { issuer: T.party, holder: T.party, watchers: T.list(T.party), count: T.int64, note: T.text },
     // Computed, not copied: the issuer alone signs; the holder and every watcher observe.
