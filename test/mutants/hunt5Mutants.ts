@@ -264,6 +264,12 @@ export const HUNT5_MUTANTS: readonly Mutant[] = [
     fault: grantCreatesUser,
   },
   {
+    name: 'hunt5-instruments-announce-no-transfers',
+    description: "instruments (list and lookup) leave the transfer-instruction API out of their supportedApis while the registry serves transfers of them: a wallet choosing what to offer by an instrument's supportedApis offers no transfer",
+    caughtBy: 'registry.metadata.instrument-lists-transfer-api',
+    fault: onBody(/^\/registry\/metadata\/v1\/instruments/, (v) => deep(v, (o) => (isObject(o.supportedApis) ? { ...o, supportedApis: Object.fromEntries(Object.entries(o.supportedApis).filter(([k]) => !k.includes('transfer-instruction'))) } : o)) as Json),
+  },
+  {
     name: 'hunt5-user-last-page-token-loops',
     description: "the user list's last page answers, as its nextPageToken, the token it was asked with: an admin tool walking the users loops on the last page forever",
     caughtBy: 'ledger.lists.complete-on-every-page',

@@ -1,7 +1,7 @@
 import type { Exchange } from '../target/exchange.js';
 import { lookupPreapproval } from './scan.js';
 import { expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { allocate, allocationArgs, allocationArgsV2, exerciseResult, exerciseWithContext, post, served, serves, TRANSFER_FACTORY, transferArgsOf, transferThroughFactory, tap } from './tokenRegistry.js';
+import { allocate, allocationArgs, allocationArgsV2, exerciseResult, exerciseWithContext, instrument, post, served, serves, TRANSFER_FACTORY, transferArgsOf, transferThroughFactory, tap } from './tokenRegistry.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
@@ -105,6 +105,39 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
           if (got.kind !== want) ctx.fail(`the ${v} factory calls a transfer to ${receiver === sender ? 'the sender itself' : receiver} '${String(got.kind)}'; the receiver's state calls for '${want}'`, got.factory);
           if (tag !== OUTCOME[want]) ctx.fail(`a '${want}' transfer (${v}) ended as ${tag ?? 'no result'}, expected ${OUTCOME[want]}`);
         }
+      }
+    },
+  },
+  {
+    id: 'registry.metadata.instrument-lists-transfer-api',
+    title: "An instrument the registry's transfer factory transferred lists a transfer-instruction API it was transferred through in its supportedApis",
+    group: 'registry',
+    operationId: 'getInstrument',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${TS}: token-metadata-v1 Instrument.supportedApis (registry info: "use the instrument lookup endpoints to see which APIs are supported for a given instrument"); transfer-instruction-v1/v2 TransferFactory_Transfer`,
+    requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
+    async run(ctx) {
+      const versions = served(ctx, 'transfer-instruction');
+      if (versions.length === 0) ctx.skip(`profile '${ctx.profile.name}' lists no transfer-instruction API in registry.apis`);
+      needTap(ctx);
+      const { id } = await instrument(ctx);
+      const sender = await allocate(ctx, 'cc-apis-sender');
+      // A transfer to the sender itself, through each served version: what the registry serves for the instrument.
+      const worked: Version[] = [];
+      for (const v of versions) {
+        const got = await transferThroughFactory(ctx, v, sender, sender);
+        if (outputTag(got.result) === OUTCOME.self) worked.push(v);
+      }
+      if (worked.length === 0) ctx.skip('no transfer through the factory completed (registry.transfer-factory.kind-matches-outcome judges that)');
+      const one = await ctx.http.request('registry', { method: 'GET', path: `/registry/metadata/v1/instruments/${encodeURIComponent(id)}`, operationId: 'getInstrument' });
+      expectStatus(ctx, one, 200, `instrument ${id}`);
+      const apis = objectBody(ctx, one, `instrument ${id}`).supportedApis;
+      const listed = isObject(apis) ? Object.keys(apis) : [];
+      // Any version transferred through is enough: which versions a registry announces is its own.
+      const wanted = worked.map((v) => `splice-api-token-transfer-instruction-${v}`);
+      if (!wanted.some((api) => listed.includes(api))) {
+        ctx.fail(`instrument ${id} was transferred through the registry's ${worked.join(' and ')} transfer factory, yet its supportedApis (${listed.join(', ') || 'none'}) list none of ${wanted.join(', ')}: a wallet that reads what an instrument supports offers no transfer of it`, one);
       }
     },
   },
