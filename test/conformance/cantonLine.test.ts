@@ -128,6 +128,14 @@ describe('run against the reference serving each line', () => {
     expect(code).toBe(0);
   }, 120_000);
 
+  it('without --target, --canton-version is the line the in-process reference serves, so the target and the oracle\'s twin agree', async () => {
+    const { code, report } = await runOn(undefined, ['--canton-version', '3.6']);
+    expect(report.canton).toMatchObject({ line: '3.6', from: 'flag' });
+    expect(report.canton?.reported).toMatch(/^3\.6\./);
+    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(code).toBe(0);
+  }, 120_000);
+
   it('--canton-version overrides the reported version: a 3.4 target judged as 3.5 meets its 404s', async () => {
     const { code, report } = await runOn(servers.get('3.4')!.url, ['--canton-version', '3.5']);
     expect(report.canton).toEqual({ line: '3.5', from: 'flag', reported: '3.4.0' });

@@ -79,7 +79,8 @@ Runs:
                         the named invariants (judge.*, see \`list --invariants\`); none: off
                         (default: model)
   --canton-version V    judge the target as Canton V (3.4, 3.5 or 3.6) instead of by the version its
-                        /v2/version reports; checks of operations that line lacks skip, naming it
+                        /v2/version reports; checks of operations that line lacks skip, naming it.
+                        Without --target, the in-process reference serves line V
   --reinterpret MODE    engine (default): re-run the commands of the transactions checks cause
                         with the Daml engine on the packages the target serves and fail any
                         difference (judge.daml.*, see list --invariants); none: off
@@ -332,7 +333,8 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
   const startedAt = state.startedAt;
   const started = performance.now();
   try {
-    if (inProcess) server = await startInProcessReference(profile);
+    // The line asked for is the one the in-process reference serves (the oracle's twin serves it too).
+    if (inProcess) server = await startInProcessReference(profile, args.cantonVersion);
     const base = server?.url ?? args.target ?? Object.values(args.urls)[0]!;
     const baseUrls = Object.fromEntries(GROUPS.map((g) => [g, args.urls[g] ?? base])) as Record<Group, string>;
     state.targets = baseUrls;
