@@ -85,6 +85,9 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     const context = (values: Record<string, unknown>) => ({ choiceContext: { choiceContextData: { values }, disclosedContracts: [] }, transferKind: 'direct' });
     expect(compareAnswers(context({ 'amulet-rules': cid('2'), 'external-party-config-state': cid('3') }), context({ 'amulet-rules': cid('b') }), b, {})).toEqual([]);
     expect(b.reference(cid('2'))).toBe(cid('b'));
+    // A registry on Splice 0.1.14 lists the v1 APIs only; the reference's default world v1 and v2.
+    const apis = (more: Record<string, number>) => ({ instruments: [{ id: 'Amulet', supportedApis: { 'splice-api-token-holding-v1': 1, ...more } }] });
+    expect(compareAnswers(apis({}), apis({ 'splice-api-token-holding-v2': 1 }), b, {})).toEqual([]);
     for (const key of ['createArgument', 'choiceArgument', 'exerciseResult', 'viewValue', 'contractKey']) {
       expect(compareAnswers({ [key]: { a: '1', extra: true } }, { [key]: { a: '2' } }, b, {}), key).toEqual([]);
     }
