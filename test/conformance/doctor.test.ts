@@ -21,7 +21,7 @@ const ASSET = '#canton-conformance-samples:Sample.Asset:Asset';
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
 /** A profile file of our own: a vendor's participant that the suite may write to, secured with HS256. */
-function vendorProfile(extra: { signing?: boolean; user?: string; party?: string } = {}): string {
+function vendorProfile(extra: { signing?: boolean; user?: string; party?: string; readerUser?: string } = {}): string {
   const file = join(tmp('profile'), 'vendor.yaml');
   const user = extra.user ?? 'vendor';
   writeFileSync(
@@ -37,6 +37,7 @@ function vendorProfile(extra: { signing?: boolean; user?: string; party?: string
       'auth:',
       '  required: true',
       ...(extra.signing === false ? [] : [`  signing: { alg: HS256, secret: ${SECRET}, userId: ${user} }`]),
+      ...(extra.readerUser === undefined ? [] : [`  readerUser: ${extra.readerUser}`]),
     ].join('\n'),
   );
   return file;
@@ -157,11 +158,39 @@ describe('doctor against the reference secured with HS256, as a vendor user', ()
     const without = await cli('doctor', '--target', secured.url, '--profile', profile, '--only', 'ledger', '--skip', skip!);
     expect(without.out).not.toContain('MISSING');
     expect(without.code).toBe(0);
+    // And the run the doctor said is ready fails nothing: checks that need the admin right only on
+    // their way (onboarding an external party, listing parties) skip, naming it.
+    const dir = tmp('desk-run');
+    const ran = await cli('run', '--target', secured.url, '--profile', profile, '--only', 'ledger', '--skip', skip!, '--report-dir', dir, '--quiet', '--seed', '1');
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(ran.code).toBe(0);
+    expect(report.preflight).toMatchObject({ status: 'ready', lacksRights: ['ParticipantAdmin'] });
+    const onboarding = report.checks.find((c) => c.id === 'ledger.interactive.round-trip');
+    expect(onboarding?.message).toMatch(/^the run's user lacks ParticipantAdmin .*postV2PartiesExternalGenerate-topology answered 403/);
+    expect(validateReport(report)).toEqual([]);
     // Canton 3.6's rules (some create users) do not apply to this 3.5 participant: the rights they would need are not asked for.
     const line = await cli('doctor', '--target', secured.url, '--profile', profile, '--only', 'ledger.version.shape,ledger.preview36.*');
     expect(line.out).not.toContain('MISSING');
     expect(line.out).toMatch(/more not on the target's Canton line/);
     expect(line.code).toBe(0);
+  });
+
+  it("names a reader (auth.readerUser) without CanReadAsAnyParty, and one that does not exist (exit 2), with the call that grants the right", async () => {
+    const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+    // An admin, which reading as any party does not come with.
+    const made = await fetch(`${secured.url}/v2/users`, { method: 'POST', headers, body: JSON.stringify({ user: { id: 'admin-reader', primaryParty: '', isDeactivated: false, identityProviderId: '' }, rights: [{ kind: { ParticipantAdmin: { value: {} } } }] }) });
+    expect(made.status).toBe(200);
+    const r = await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ user: 'participant_admin', readerUser: 'admin-reader' }), '--only', 'ledger.filters.*');
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/auth\.readerUser 'admin-reader' lacks CanReadAsAnyParty, so the checks that read for any party as it would meet 403; grant it: curl -X POST .*\/v2\/users\/admin-reader\/rights/);
+    const missing = await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ user: 'participant_admin', readerUser: 'nobody-here' }), '--only', 'ledger.filters.*');
+    expect(missing.code).toBe(2);
+    expect(missing.out).toContain("auth.readerUser 'nobody-here' does not exist on the participant");
+    // Granted, the profile is ready.
+    const granted = await fetch(`${secured.url}/v2/users/admin-reader/rights`, { method: 'POST', headers, body: JSON.stringify({ userId: 'admin-reader', rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }], identityProviderId: '' }) });
+    expect(granted.status).toBe(200);
+    expect((await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ user: 'participant_admin', readerUser: 'admin-reader' }), '--only', 'ledger.filters.*')).code).toBe(0);
   });
 
   it('a token the ledger refuses, and no token at all, are exit 2 saying which', async () => {

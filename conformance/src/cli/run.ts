@@ -5,7 +5,7 @@ import { catalogue } from '../checks/catalogue.js';
 import { GROUPS, type Group } from '../checks/types.js';
 import { BaselineError, loadBaseline, type Baseline } from '../report/baseline.js';
 import { applyGate, ranLine } from '../report/gate.js';
-import { isUnexpected, type Report } from '../report/model.js';
+import { isUnexpected, type PreflightVerdict, type Report } from '../report/model.js';
 import { preflightReport } from '../report/preflightReport.js';
 import { preflightOfRun } from '../preflight/preflightOfRun.js';
 import { judgedLine } from '../runner/cantonLine.js';
@@ -247,6 +247,11 @@ export function replayPrefix(args: RunArgs): string {
  * Against a target without --profile the suite is read-only and knows no ids: say so in the
  * report's warnings (and so on the console), with how many checks that skipped and what to pass.
  */
+function missingRightsOf(v: PreflightVerdict): { missingRights?: string[] } {
+  const rights = [...new Set([...(v.missingRights ?? []), ...(v.lacksRights ?? [])])];
+  return rights.length > 0 ? { missingRights: rights } : {};
+}
+
 function explainDefaultProfile(args: RunArgs, inProcess: boolean, report: Report): Report {
   if (inProcess || args.profile !== undefined) return report;
   const skipped = report.checks.filter((c) => c.status === 'skip').length;
@@ -393,8 +398,9 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       ...(args.reinterpret ? { reinterpret: args.reinterpret } : {}),
       ...(args.history ? { history: args.history } : {}),
       ...(canton !== undefined ? { canton } : {}),
-      // Rights the preflight found missing in a run it let start: checks refused for them skip.
-      ...(pre.verdict.missingRights !== undefined ? { missingRights: pre.verdict.missingRights } : {}),
+      // Rights the preflight found missing in a run it let start, and those the user lacks that a
+      // check may need on its way: checks refused for them skip.
+      ...missingRightsOf(pre.verdict),
     });
     let report: Report = { ...explainDefaultProfile(args, inProcess, result.report), preflight: pre.verdict };
     let outcome = result.baseline;

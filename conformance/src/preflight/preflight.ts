@@ -7,7 +7,8 @@ import { unreachable, type Unreachable } from '../runner/reachability.js';
 import { skipReason } from '../runner/skipReason.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
 import { transportErrorOf } from '../target/transportError.js';
-import { holds, neededRights, parseRights, rightLabel, type NeededRight, type Right } from './ledgerRights.js';
+import { holds, neededRights, parseRights, rightJson, rightLabel, type NeededRight, type Right } from './ledgerRights.js';
+import { grantCommand } from './renderPreflight.js';
 
 /** What the preflight asks the target, and of what it judges the answers. */
 export interface PreflightOptions {
@@ -292,7 +293,27 @@ async function ledgerAuth(
   for (const m of missing) {
     finding(`user '${user}' lacks ${rightLabel(m.right)}, which ${m.checks.length} selected check(s) need (${m.why}); grant it (doctor prints the JSON API call) or leave them out with --skip`);
   }
+  await readerRights(o, ledger, token, user, finding);
   return { auth, rights: { held, needed, missing } };
+}
+
+/**
+ * The profile's reader (`auth.readerUser`) reads for any party: the checks that read as it
+ * (filters of any party, cross-group reads, the target history's re-run) meet 403 without
+ * CanReadAsAnyParty, which ParticipantAdmin does not imply. Asked with the run's token; when it
+ * may not read another user's rights, nothing is said.
+ */
+async function readerRights(o: PreflightOptions, ledger: string, token: string | undefined, user: string, finding: (text: string) => void): Promise<void> {
+  const reader = o.profile.auth?.readerUser;
+  if (reader === undefined || o.profile.auth?.signing === undefined) return;
+  const r = await get(`${ledger}/v2/users/${encodeURIComponent(reader)}/rights`, token, o.timeoutMs);
+  if (!r.ok || r.answer.status !== 200) {
+    if (r.ok && r.answer.status === 404) finding(`auth.readerUser '${reader}' does not exist on the participant: create it with CanReadAsAnyParty, or leave auth.readerUser out`);
+    return;
+  }
+  if (holds(parseRights(r.answer.json), { kind: 'CanReadAsAnyParty' })) return;
+  const grant = grantCommand(ledger, reader, [rightJson({ kind: 'CanReadAsAnyParty' })]);
+  finding(`auth.readerUser '${reader}'${reader === user ? ' (the run\'s user)' : ''} lacks CanReadAsAnyParty, so the checks that read for any party as it would meet 403; grant it: ${grant}`);
 }
 
 function skipGroups(checks: readonly CheckDefinition[], profile: Profile): SkipGroup[] {
@@ -311,5 +332,17 @@ export function verdictOf(r: PreflightResult): PreflightVerdict {
     ...(r.cantonVersion !== undefined ? { cantonVersion: r.cantonVersion } : {}),
     problems: r.problems,
     ...(r.rights.missing.length > 0 ? { missingRights: r.rights.missing.map((m) => rightLabel(m.right)) } : {}),
+    ...lacksRightsOf(r.rights.held),
   };
+}
+
+/**
+ * ParticipantAdmin when the user does not hold it: checks need it on their way (their setup
+ * onboards an external party, lists parties, creates a user) though their own operation does not,
+ * so `neededRights` cannot count it; a 403 on an admin operation is then the user's, not the
+ * target's. (Not CanReadAsAnyParty: a 403 on a read cannot tell reading as any party from reading
+ * as the profile's own party, which a target must allow.)
+ */
+function lacksRightsOf(held: readonly Right[] | undefined): { lacksRights?: string[] } {
+  return held === undefined || holds(held, { kind: 'ParticipantAdmin' }) ? {} : { lacksRights: ['ParticipantAdmin'] };
 }

@@ -215,6 +215,12 @@ export interface PreflightVerdict {
   readonly problems: readonly string[];
   /** Rights the selected checks need that the profile's user lacks. */
   readonly missingRights?: readonly string[];
+  /**
+   * Rights the profile's user lacks that a check may need on its way, whatever its own operation
+   * (ParticipantAdmin to onboard an external party, list parties or create a user): a check that a
+   * 403 for one of them stopped skips, naming it, instead of failing.
+   */
+  readonly lacksRights?: readonly string[];
 }
 
 export const EVIDENCE_BODY_CHARS = 8192;
