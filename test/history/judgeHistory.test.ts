@@ -87,6 +87,22 @@ describe('history judge: a transfer as the parser reads it', () => {
     expect(ids).toContainEqual(['judge.history.unexplained', 'in-1', 'u-1', 7]);
   });
 
+  it("a holding the check's own command created or archived directly (its template implements Holding) is the command's, not the target's: counted, not failed", async () => {
+    const mint = [created(0, 'minted', ALICE, '5.0000000000')];
+    const byCreate = (commands: unknown[]) => [exchange('/v2/commands/submit-and-wait-for-transaction', { commands: { commands, commandId: 'c', actAs: [ALICE] } }, 200, { transaction: { updateId: 'u-1', offset: 7 } })];
+    const create = { CreateCommand: { templateId: 'pkg:Token:Coin', createArguments: {} } };
+    const minted = await judgeHistory(target(mint).client, byCreate([create]));
+    expect(minted.kind === 'judged' ? minted.violations.map((v) => [v.id, v.holding, v.message]) : minted).toEqual([]);
+    expect(minted).toMatchObject({ kind: 'judged', unlabelled: 1 });
+    // Its Archive, exercised directly: the same.
+    const archive = { ExerciseCommand: { templateId: 'pkg:Token:Coin', contractId: 'in-1', choice: 'Archive', choiceArgument: {} } };
+    expect(await judgeHistory(target([archiveOf(0, 'in-1', ALICE)]).client, byCreate([archive]))).toMatchObject({ kind: 'judged', unlabelled: 1, violations: [] });
+    // The same root create after a token-standard command is the target's: the exercise it was made under is missing.
+    const transfer = { ExerciseCommand: { templateId: 'pkg:Token:Rules', contractId: 'factory', choice: 'TransferFactory_Transfer', choiceArgument: transferArgs('3.0') } };
+    const o = await judgeHistory(target(mint).client, byCreate([transfer]));
+    expect(o.kind === 'judged' ? o.violations.map((v) => [v.id, v.holding]) : []).toEqual([['judge.history.unexplained', 'minted']]);
+  });
+
   it('a receiver credited more than the instruction says breaks judge.history.transfer-outcome', async () => {
     const events = goodEvents();
     events[2] = created(2, 'out-bob', BOB, '4.0000000000');

@@ -71,7 +71,7 @@ export async function judgeHistory(client: TargetClient, exchanges: readonly Exc
   let unlabelled = 0;
   const violations: HistoryViolation[] = [];
   for (const party of parties) {
-    const r = await judgeParty(parser.mod, client, party, subs);
+    const r = await judgeParty(parser.mod, client, party, subs, commandsOf(exchanges));
     if (r.kind === 'skipped') return r;
     transactions += r.transactions;
     holdings += r.holdings;
@@ -83,7 +83,7 @@ export async function judgeHistory(client: TargetClient, exchanges: readonly Exc
 
 type PartyOutcome = { kind: 'judged'; transactions: number; holdings: number; unlabelled: number; violations: HistoryViolation[] } | { kind: 'skipped'; reason: string };
 
-async function judgeParty(mod: ParserModule, client: TargetClient, party: string, subs: readonly CommittedSubmission[]): Promise<PartyOutcome> {
+async function judgeParty(mod: ParserModule, client: TargetClient, party: string, subs: readonly CommittedSubmission[], commands: (sub: CommittedSubmission) => readonly Json[]): Promise<PartyOutcome> {
   const none: PartyOutcome = { kind: 'judged', transactions: 0, holdings: 0, unlabelled: 0, violations: [] };
   // First the check's updates with an event of the standard's interfaces (no payloads, no wildcard):
   // most checks move no holding, and their transactions, however large, are not read again.
@@ -125,11 +125,77 @@ async function judgeParty(mod: ParserModule, client: TargetClient, party: string
     }
     const found = explainChanges(parsed.events, truth.changes, at, read);
     const allocations = underAllocationChoices(tx);
-    // The parser labels no allocation choice (Splice's own Amulet shows tx-kind-annotated transfers beneath them): counted, not failed.
-    unlabelled += found.filter((v) => v.id === 'judge.history.unexplained' && allocations.has(v.holding!)).length;
-    violations.push(...found.filter((v) => !(v.id === 'judge.history.unexplained' && allocations.has(v.holding!))), ...transferOutcomes(parsed.events, at, read));
+    const sub = subs.find((x) => x.updateId === at.updateId);
+    const direct = directlyCommanded(parsed.events, sub === undefined ? [] : commands(sub));
+    // The parser labels no allocation choice (Splice's own Amulet shows tx-kind-annotated transfers
+    // beneath them), and no holding the suite's own command made or archived directly (a create of
+    // the profile's template that implements Holding, its Archive): counted, not failed.
+    const notTargets = (v: HistoryViolation) => v.id === 'judge.history.unexplained' && (allocations.has(v.holding!) || direct.has(v.holding!));
+    unlabelled += found.filter(notTargets).length;
+    violations.push(...found.filter((v) => !notTargets(v)), ...transferOutcomes(parsed.events, at, read));
   }
   return { kind: 'judged', transactions, holdings, unlabelled, violations };
+}
+
+/** The parser's parent choice for an event at the transaction's root (core-tx-parser). */
+const ROOT = 'none (root node)';
+
+/**
+ * Holdings the submission's own commands created or archived at the root, not beneath a choice of
+ * the target's: a create (its template implements Holding) under no choice, or an archive under a
+ * choice the submission exercised directly that is not the token standard's (`Archive`). Strict
+ * mode rejects those transactions whatever the ledger does: the command, not the target, made them.
+ */
+function directlyCommanded(events: readonly TokenStandardEvent[], commands: readonly Json[]): Set<string> {
+  const out = new Set<string>();
+  const creates = commands.some((c) => isObject(c.CreateCommand) || isObject(c.CreateAndExerciseCommand));
+  const exercised = new Set(commands.flatMap((c) => {
+    const x = isObject(c.ExerciseCommand) ? c.ExerciseCommand : isObject(c.CreateAndExerciseCommand) ? c.CreateAndExerciseCommand : undefined;
+    return x !== undefined && typeof x.choice === 'string' && !TOKEN_STANDARD_CHOICE.test(x.choice) ? [x.choice] : [];
+  }));
+  for (const e of events) {
+    if (!isRaw(e)) continue;
+    const l = e.label as { type?: string; parentChoice?: string; contractId?: unknown };
+    // A consuming exercise at the root shows its archive at the root too (the parser's call stack is empty).
+    const byCommand = l.type !== 'Archive' ? creates && l.parentChoice === ROOT : exercised.size > 0 && (l.parentChoice === ROOT || exercised.has(l.parentChoice ?? ''));
+    if (byCommand) out.add(String(l.contractId));
+  }
+  return out;
+}
+
+/**
+ * The commands behind a committed submission: its own (`commands.commands`), or, for an
+ * interactive execution, those of the check's prepare that answered the executed transaction.
+ */
+function commandsOf(exchanges: readonly Exchange[]): (sub: CommittedSubmission) => readonly Json[] {
+  const listOf = (req: unknown): Json[] => {
+    const body = isObject(req) && isObject(req.commands) && !Array.isArray(req.commands) ? req.commands : req;
+    return isObject(body) && Array.isArray(body.commands) ? body.commands.filter(isObject) : [];
+  };
+  const prepared = new Map<string, Json[]>();
+  for (const e of exchanges) {
+    if (e.path !== '/v2/interactive-submission/prepare' || e.response?.status !== 200) continue;
+    const res = parseJson(e.response.text);
+    if (isObject(res) && typeof res.preparedTransaction === 'string') prepared.set(res.preparedTransaction, listOf(parseJson(e.request.body)));
+  }
+  return (sub) => {
+    const req = parseJson(sub.exchange.request.body);
+    const own = listOf(req);
+    if (own.length > 0) return own;
+    return isObject(req) && typeof req.preparedTransaction === 'string' ? (prepared.get(req.preparedTransaction) ?? []) : [];
+  };
+}
+
+/** Choices of the token standard's interfaces: a holding moved beneath one must be labelled. */
+const TOKEN_STANDARD_CHOICE = /^(TransferFactory_|TransferInstruction_|AllocationFactory_|Allocation_|AllocationInstruction_|AllocationRequest_|SettlementFactory_|BurnMintFactory_)/;
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The parser's refusal of a tx-kind it does not know (core-tx-parser: `Unknown tx-kind '<kind>'`). */
