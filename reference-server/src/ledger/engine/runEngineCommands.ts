@@ -215,6 +215,22 @@ function takeReplayedUnseeded(env: InterpretEnv): ValuePreRun | undefined {
   return stillAsRead(env, pre) ? pre : undefined;
 }
 
+/**
+ * Whether every contract a run made ahead read is one this submission may use now (collected into
+ * `inputs` by `usable`): else the run is made again, here, from empty inputs. `stillAsRead` saw the
+ * store unchanged; this also holds the run to the submission's own view (its parties, its
+ * disclosed contracts), so a run never commits an exercise of a contract its inputs lack.
+ */
+function allUsable(pre: PreRun, inputs: Map<string, StoredContract>, usable: (contractId: string) => boolean): boolean {
+  for (const contractId of pre.reads.keys()) {
+    if (!usable(contractId)) {
+      inputs.clear();
+      return false;
+    }
+  }
+  return true;
+}
+
 /** Whether every contract a run made ahead read is as the store held it then (else the run must be made again). */
 function stillAsRead(env: InterpretEnv, pre: PreRun): boolean {
   for (const [contractId, then] of pre.reads) {
@@ -299,9 +315,8 @@ export function interpretEngineCommands(env: InterpretEnv, rt: EngineRuntime, su
     const lookup = contractLookup(env, rt, submission, inputs);
     if (!lookup.ok) return lookup;
     const pre = takePreRun(env, submission, true);
-    if (pre !== undefined && 'rendered' in pre.outcome) {
-      // The inputs as this lookup sees them (the same contracts: nothing it read has changed).
-      for (const contractId of pre.reads.keys()) lookup.value.usable(contractId);
+    // The inputs as this lookup sees them (the same contracts: nothing it read has changed).
+    if (pre !== undefined && 'rendered' in pre.outcome && allUsable(pre, inputs, lookup.value.usable)) {
       return finishRendered(env, rt, submission, pre.outcome, inputs, Number(pre.ledgerTime / 1000n));
     }
   }
@@ -322,16 +337,15 @@ export function runEngineCommands(
   if (commands.length === 0) return preprocessing('The submitted command is missing a mandatory field: commands');
   // A run made ahead in slices (the command service's), committed now if what it read still holds.
   const pre = options.transactionSeed === undefined && options.ledgerTime === undefined ? takePreRun(env, submission, false) : undefined;
-  if (pre !== undefined && !('rendered' in pre.outcome)) {
+  const usable = (contractId: string) => getContract(contractId) !== undefined;
+  if (pre !== undefined && !('rendered' in pre.outcome) && allUsable(pre, inputs, usable)) {
     // The inputs as this lookup sees them (the same contracts: nothing it read has changed).
-    for (const contractId of pre.reads.keys()) getContract(contractId);
     return finishRun(env, rt, submission, commands, pre.outcome, inputs, Number(pre.ledgerTime / 1000n));
   }
   // An unseeded run captured by the first pass (`inSlicesTwice`): its seed was drawn then, once.
   const unseeded = options.transactionSeed === undefined ? takeReplayedUnseeded(env) : undefined;
-  if (unseeded !== undefined) {
+  if (unseeded !== undefined && allUsable(unseeded, inputs, usable)) {
     rt.slicedRunsTaken++;
-    for (const contractId of unseeded.reads.keys()) getContract(contractId);
     return finishRun(env, rt, submission, commands, unseeded.outcome, inputs, Number(unseeded.ledgerTime / 1000n));
   }
   // The seed only has to be fresh: the ledger's contract-id nonce makes it so (interactive submission re-derives it).
@@ -350,9 +364,8 @@ export function runEngineCommands(
     return err(ledgerError('LEDGER_API_INTERNAL_ERROR', CAPTURED));
   }
   const replayed = options.transactionSeed === undefined ? undefined : takeReplayed(env, transactionSeed, preparationTime, ledgerTimeMicros);
-  if (replayed !== undefined) {
+  if (replayed !== undefined && allUsable(replayed, inputs, usable)) {
     rt.slicedRunsTaken++;
-    for (const contractId of replayed.reads.keys()) getContract(contractId);
     return finishRun(env, rt, submission, commands, replayed.outcome, inputs, ledgerTime);
   }
   const run = rt.engine.submit({
