@@ -9,7 +9,7 @@ import { parseChoiceContextRequest } from '../../registry/parseChoiceContextRequ
 import { field, parseFactoryRequest } from '../../registry/parseFactoryRequest.js';
 import type { AnyValue, ChoiceContext } from '../../registry/types.js';
 import { REGISTRY_INFO_APIS } from '../../tokenStandard/ids.js';
-import { accountOf, all, invalid, partyList, settlementInfo, transferLegs } from './testTokenArguments.js';
+import { accountOf, all, allocationArgumentsV2, invalid, partyList, settlementInfo, transferLegs } from './testTokenArguments.js';
 import { TEST_TOKEN_KINDS, templateVersions, type TestTokenKind } from './testTokenKinds.js';
 
 /** The token standard's registry-side APIs (not allocation-request, which apps implement, nor the v2 event log). */
@@ -129,6 +129,8 @@ export class TestTokenRegistry {
       const admin = field.party(spec.value.admin, 'choiceArguments.allocation.admin');
       if (!admin.ok) return admin;
       if (admin.value !== served.value.admin) return fail('INVALID_ARGUMENT', `Invalid request body: choiceArguments.allocation.admin ${admin.value} is not the admin of this registry (${served.value.admin})`);
+      const checked = allocationArgumentsV2(args, spec.value, this.#instruments(served.value).map((i) => i.id));
+      if (!checked.ok) return checked;
     }
     const context = this.#render(served.value, [served.value.rules], args, request.value.excludeDebugFields);
     return context.ok ? ok({ factoryId: served.value.rules.contractId, choiceContext: context.value }) : context;

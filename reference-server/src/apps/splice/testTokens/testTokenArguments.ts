@@ -2,7 +2,7 @@
  * Readers of the test-token registry's choice arguments: 400 (INVALID_ARGUMENT) naming the JSON
  * path of the first wrong field, as Amulet's registry answers.
  */
-import type { DamlValue, LedgerError, Result } from '../../../ledger/index.js';
+import type { DamlRecord, DamlValue, LedgerError, Result } from '../../../ledger/index.js';
 import { fail, ok } from '../../../ledger/index.js';
 import { MAX_SETTLEMENT_LEGS } from '../../amulet/AmuletRegistryV2.js';
 import { isContractIdSyntax } from '../../registry/isContractIdSyntax.js';
@@ -81,3 +81,51 @@ export function transferLegs(v: DamlValue | undefined, known: readonly string[])
   }
   return ok(undefined);
 }
+
+/** v2 allocation leg sides: `{transferLegId, side, otherside, amount, instrumentId, meta}`, the instrument one of `known`. */
+export function transferLegSides(v: DamlValue | undefined, path: string, known: readonly string[]): Result<void, LedgerError> {
+  if (!Array.isArray(v)) return invalid(`${path} must be a list of transfer leg sides`);
+  if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} entries; this registry answers at most ${MAX_SETTLEMENT_LEGS}`);
+  for (const [i, x] of v.entries()) {
+    const q = `${path}[${i}]`;
+    const side = field.object(x, q);
+    if (!side.ok) return side;
+    const r = all([
+      () => field.text(side.value.transferLegId, `${q}.transferLegId`),
+      () => (side.value.side === 'SenderSide' || side.value.side === 'ReceiverSide' ? ok(undefined) : invalid(`${q}.side must be SenderSide or ReceiverSide`)),
+      () => accountOf(side.value.otherside, `${q}.otherside`),
+      () => field.amount(side.value.amount, `${q}.amount`),
+      () => {
+        const id = field.text(side.value.instrumentId, `${q}.instrumentId`);
+        if (!id.ok) return id;
+        return known.includes(id.value) ? ok(undefined) : invalid(`unknown instrument '${id.value.slice(0, 80)}' at ${q}.instrumentId; this registry administers ${known.join(', ') || 'no instrument yet'}`);
+      },
+      () => field.meta(side.value.meta, `${q}.meta`),
+    ]);
+    if (!r.ok) return r;
+  }
+  return ok(undefined);
+}
+
+/**
+ * AllocationFactory_Allocate's v2 arguments (splice-api-token-allocation-instruction-v2): the
+ * settlement beside the specification, the specification's authorizer an account, its leg
+ * sides, times, holdings and actors, checked as Amulet's registry checks them.
+ */
+export function allocationArgumentsV2(args: DamlRecord, spec: DamlRecord, known: readonly string[]): Result<void, LedgerError> {
+  const p = 'choiceArguments.allocation';
+  return all([
+    () => (args.settlement === undefined && spec.settlement !== undefined
+      ? invalid('choiceArguments.settlement is missing: AllocationFactory_Allocate takes the settlement beside the allocation, not in choiceArguments.allocation')
+      : settlementInfo(args.settlement)),
+    () => accountOf(spec.authorizer, `${p}.authorizer`),
+    () => transferLegSides(spec.transferLegSides, `${p}.transferLegSides`, known),
+    () => (spec.settlementDeadline === undefined || spec.settlementDeadline === null ? ok(undefined) : field.time(spec.settlementDeadline, `${p}.settlementDeadline`)),
+    () => (spec.committed === undefined || typeof spec.committed === 'boolean' ? ok(undefined) : invalid(`${p}.committed must be a boolean`)),
+    () => field.meta(spec.meta, `${p}.meta`),
+    () => field.time(args.requestedAt, 'choiceArguments.requestedAt'),
+    () => field.contractIds(args.inputHoldingCids, 'choiceArguments.inputHoldingCids'),
+    () => partyList(args.actors, 'choiceArguments.actors'),
+  ]);
+}
+
