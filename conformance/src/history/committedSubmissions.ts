@@ -48,7 +48,8 @@ function actAsOf(req: Json): string[] {
   return sigs.flatMap((s) => (isObject(s) && typeof s.party === 'string' ? [s.party] : []));
 }
 
-function parse(text: string | undefined): unknown {
+/** A request's or answer's body as JSON; undefined when absent or not JSON. */
+export function parse(text: string | undefined): unknown {
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text);

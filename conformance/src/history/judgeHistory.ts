@@ -12,7 +12,7 @@ import type { TokenStandardEvent, Transaction } from '@canton-network/core-tx-pa
 import { isObject, type Json } from '../checks/support/expect.js';
 import type { TargetClient } from '../target/createTarget.js';
 import type { Exchange } from '../target/exchange.js';
-import { allocatedParties, committedSubmissions, type CommittedSubmission } from './committedSubmissions.js';
+import { allocatedParties, committedSubmissions, parse as parseBody, type CommittedSubmission } from './committedSubmissions.js';
 import { sameDecimal, sumDecimals } from './decimals.js';
 import type { JudgeHistoryId } from './historyIds.js';
 import { eventsOf, HOLDING_V1, holdingChangesOf, TRANSFER_INSTRUCTION_V1, type ContractEvents, type HoldingChange } from './holdingChanges.js';
@@ -175,11 +175,11 @@ function commandsOf(exchanges: readonly Exchange[]): (sub: CommittedSubmission) 
   const prepared = new Map<string, Json[]>();
   for (const e of exchanges) {
     if (e.path !== '/v2/interactive-submission/prepare' || e.response?.status !== 200) continue;
-    const res = parseJson(e.response.text);
-    if (isObject(res) && typeof res.preparedTransaction === 'string') prepared.set(res.preparedTransaction, listOf(parseJson(e.request.body)));
+    const res = parseBody(e.response.text);
+    if (isObject(res) && typeof res.preparedTransaction === 'string') prepared.set(res.preparedTransaction, listOf(parseBody(e.request.body)));
   }
   return (sub) => {
-    const req = parseJson(sub.exchange.request.body);
+    const req = parseBody(sub.exchange.request.body);
     const own = listOf(req);
     if (own.length > 0) return own;
     return isObject(req) && typeof req.preparedTransaction === 'string' ? (prepared.get(req.preparedTransaction) ?? []) : [];
@@ -188,15 +188,6 @@ function commandsOf(exchanges: readonly Exchange[]): (sub: CommittedSubmission) 
 
 /** Choices of the token standard's interfaces: a holding moved beneath one must be labelled. */
 const TOKEN_STANDARD_CHOICE = /^(TransferFactory_|TransferInstruction_|AllocationFactory_|Allocation_|AllocationInstruction_|AllocationRequest_|SettlementFactory_|BurnMintFactory_)/;
-
-function parseJson(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The parser's refusal of a tx-kind it does not know (core-tx-parser: `Unknown tx-kind '<kind>'`). */
 const UNKNOWN_TX_KIND = /^Unknown tx-kind '/;
