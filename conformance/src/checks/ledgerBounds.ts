@@ -1,6 +1,6 @@
 import type { Exchange } from '../target/exchange.js';
 import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { completionsOf, createContract, listAfter, notBeforePruned, offsetOf, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
+import { completionsOf, createContract, listAfter, notBeforePruned, offsetOf, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, streamRetryingStale, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -328,7 +328,7 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       if (ctx.profile.writes && party !== undefined) await createContract(ctx, party);
       const request = { activeAtOffset: at, eventFormat: eventFormat(party, { verbose: true }) };
       const http = await readActiveContracts(ctx, request, `active contracts at ${at}`);
-      const ws = await ctx.http.stream('ledger', '/v2/state/active-contracts', { request, operationId: LedgerOp.activeContracts, idleMs: 3000, timeoutMs: Math.max(30_000, ctx.timeoutMs), maxMessages: 1_000_000 });
+      const ws = await streamRetryingStale(ctx, '/v2/state/active-contracts', { request, operationId: LedgerOp.activeContracts, idleMs: 3000, timeoutMs: Math.max(30_000, ctx.timeoutMs), maxMessages: 1_000_000 });
       if (ws.rejectedStatus !== undefined) ctx.fail(`the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
       const key = (x: unknown) => JSON.stringify(x);
       const a = [...http.entries].map(key).sort();

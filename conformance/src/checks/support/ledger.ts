@@ -1,4 +1,5 @@
 import { jsonOf, type AuthMode, type Exchange } from '../../target/exchange.js';
+import type { StreamOptions, StreamResult } from '../../target/websocket.js';
 import type { CheckContext } from '../types.js';
 import { expectStatus, isObject, objectBody, bodyOf, type Json } from './expect.js';
 import { patienceMs, poll } from './poll.js';
@@ -214,6 +215,28 @@ export async function activeContracts(
  * busy party, any read for all parties); the entries then come from the WebSocket form the 413
  * points clients to, so checks judge what they ask about, not the size of the target's ledger.
  */
+/**
+ * Whether a stream ended on Canton's STALE_STREAM_AUTHORIZATION frame ("Retry quickly"): the
+ * user's rights changed while it ran (a party allocated for it, by another check or client), and
+ * the participant cut it short, as it must. What it sent is a prefix, not the answer.
+ */
+export function endedStale(messages: readonly unknown[]): boolean {
+  const last = messages.at(-1);
+  return isObject(last) && last.code === 'STALE_STREAM_AUTHORIZATION';
+}
+
+/**
+ * `ctx.http.stream`, made again (at most twice more, at once, as the error asks) when it ended
+ * stale; still stale after that, the check skips: the run's user's rights kept changing.
+ */
+export async function streamRetryingStale(ctx: CheckContext, path: string, options: StreamOptions): Promise<StreamResult> {
+  for (let attempt = 1; ; attempt++) {
+    const ws = await ctx.http.stream('ledger', path, options);
+    if (!endedStale(ws.messages)) return ws;
+    if (attempt === 3) return ctx.skip(`${path} over the WebSocket ended with STALE_STREAM_AUTHORIZATION three times in a row: the run user's rights kept changing while it ran (other checks allocate parties for it), so no whole answer could be read`);
+  }
+}
+
 export async function readActiveContracts(
   ctx: CheckContext,
   request: Json,
@@ -226,7 +249,7 @@ export async function readActiveContracts(
   // `small`: the read can only match a few contracts (a fresh party's), so a 413 is the server's fault.
   if (exchange.response?.status === 413 && o.small !== true) {
     if (ctx.profile.ledger?.websocket === false) ctx.skip(`${what} answers 413 (more than http-list-max-elements-limit) and profile '${ctx.profile.name}' has no WebSocket to read them with`);
-    const ws = await ctx.http.stream('ledger', '/v2/state/active-contracts', { request, operationId: 'postV2StateActive-contracts', idleMs: 5000, timeoutMs: Math.max(60_000, ctx.timeoutMs), maxMessages: 10_000_000, ...auth });
+    const ws = await streamRetryingStale(ctx, '/v2/state/active-contracts', { request, operationId: 'postV2StateActive-contracts', idleMs: 5000, timeoutMs: Math.max(60_000, ctx.timeoutMs), maxMessages: 10_000_000, ...auth });
     if (ws.rejectedStatus !== undefined) ctx.fail(`${what} answered 413 over HTTP and the WebSocket upgrade was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
     return { exchange: ws.exchange, entries: ws.messages };
   }
