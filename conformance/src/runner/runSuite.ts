@@ -28,7 +28,7 @@ import { selectChecks } from './select.js';
 import { absentOnLine, asSnapshotWarning, snapshotRule, type CantonLine } from './cantonLine.js';
 import { absentOperations } from '../schema/cantonVersions.js';
 import { shardChecks, type Shard } from './shard.js';
-import { runWarnings, toleranceWarnings } from './warnings.js';
+import { runWarnings, specLineWarnings, toleranceWarnings } from './warnings.js';
 
 export interface SuiteOptions {
   /** Base URL per group. */
@@ -204,7 +204,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     runs,
     ...(o.shard && o.shard.total > 1 ? { shard: o.shard } : {}),
     ...(o.canton ? { canton: o.canton } : {}),
-    warnings: [...(o.canton?.warning ? [o.canton.warning] : []), ...runWarnings(selected, results, exchanges), ...toleranceWarnings(o.specFiles ?? [])],
+    warnings: [...(o.canton?.warning ? [o.canton.warning] : []), ...runWarnings(selected, results, exchanges), ...toleranceWarnings(o.specFiles ?? []), ...specLineWarnings(o.specFiles ?? [], o.canton?.line)],
     summary: summarize(baseline.checks),
     verdict: baseline.exitCode === 0 ? 'pass' : 'fail',
     timings: timingsOf(exchanges),

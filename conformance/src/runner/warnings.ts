@@ -41,3 +41,20 @@ export function toleranceWarnings(specFiles: readonly string[]): string[] {
     return spec.tolerated.map((q) => `--spec ${file}: tolerated the document's quirk ${q.id} (${q.places.length} place(s), e.g. ${q.places.slice(0, 2).join(', ')}): ${q.reason}.`);
   });
 }
+
+/**
+ * A `--spec` document of another Canton line than the one the target is judged by (its
+ * `info.version`): the schema observers validate against it, so what the lines add or drop shows
+ * as schema failures of a conformant target. Said once per document.
+ */
+export function specLineWarnings(specFiles: readonly string[], line: string | undefined): string[] {
+  if (line === undefined) return [];
+  return specFiles.flatMap((file) => {
+    const info = loadSpec(file).document.info;
+    const version = typeof info === 'object' && info !== null ? (info as { version?: unknown }).version : undefined;
+    const m = typeof version === 'string' ? /^(\d+\.\d+)\./.exec(version) : null;
+    if (m === null || !m[1]!.startsWith('3.') || m[1] === line) return [];
+    return [`--spec ${file} describes Canton ${m[1]} (info.version ${String(version)}), but the target is judged as Canton ${line}: responses are validated against ${m[1]}'s document, so fields the lines add or drop fail the schema checks; give the document of the target's line`];
+  });
+}
+
