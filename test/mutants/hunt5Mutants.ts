@@ -270,6 +270,14 @@ export const HUNT5_MUTANTS: readonly Mutant[] = [
     fault: onBody(/^\/registry\/metadata\/v1\/instruments/, (v) => deep(v, (o) => (isObject(o.supportedApis) ? { ...o, supportedApis: Object.fromEntries(Object.entries(o.supportedApis).filter(([k]) => !k.includes('transfer-instruction'))) } : o)) as Json),
   },
   {
+    name: 'hunt5-instruments-announce-unserved-v2',
+    description: "a registry that announces the v2 factory APIs in its instruments' supportedApis (metadata copied from a v2 registry) but serves v1 only: the v2 factories answer 404, so a wallet that picks the newest announced version cannot transfer or allocate",
+    caughtBy: 'registry.metadata.instrument-apis-served',
+    fault: {
+      request: (req) => (/^\/registry\/(transfer|allocation)-instruction\/v2\//.test(pathOf(req.url)) ? jsonResponse(404, { error: 'Not found' }) : req),
+    },
+  },
+  {
     name: 'hunt5-user-last-page-token-loops',
     description: "the user list's last page answers, as its nextPageToken, the token it was asked with: an admin tool walking the users loops on the last page forever",
     caughtBy: 'ledger.lists.complete-on-every-page',

@@ -142,6 +142,32 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
     },
   },
   {
+    id: 'registry.metadata.instrument-apis-served',
+    title: "Every factory API an instrument lists in its supportedApis is served: the transfer-instruction or allocation-instruction factory of that version answers (a malformed request is 400, not 404)",
+    group: 'registry',
+    operationId: 'listInstruments',
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${TS}: token-metadata-v1 Instrument.supportedApis ("the APIs supported for a given instrument"); transfer-instruction-v1/v2 and allocation-instruction-v1/v2 OpenAPI: the factory endpoints`,
+    async run(ctx) {
+      // Which APIs the registry lists is its own (Splice 0.1.14 lists v1 only): what it lists, it must serve.
+      const list = await ctx.http.request('registry', { method: 'GET', path: '/registry/metadata/v1/instruments', operationId: 'listInstruments' });
+      expectStatus(ctx, list, 200, 'instrument list');
+      const instruments = objectBody(ctx, list, 'instrument list').instruments;
+      const listed = new Set((Array.isArray(instruments) ? instruments : []).flatMap((i) => (isObject(i) && isObject(i.supportedApis) ? Object.keys(i.supportedApis) : [])));
+      const factories = [...listed].flatMap((api) => {
+        const m = /^splice-api-token-(transfer|allocation)-instruction-(v[12])$/.exec(api);
+        return m === null ? [] : [{ api, path: `/registry/${m[1]}-instruction/${m[2]}/${m[1]}-factory`, operationId: `get${m[1] === 'transfer' ? 'Transfer' : 'Allocation'}Factory${m[2]!.toUpperCase()}` }];
+      });
+      if (factories.length === 0) ctx.skip('no instrument lists a transfer-instruction or allocation-instruction API');
+      for (const f of factories) {
+        // No choice arguments: any registry that serves the factory refuses it as malformed.
+        const e = await post(ctx, f.path, {}, f.operationId);
+        if (e.response?.status !== 400) ctx.fail(`an instrument lists ${f.api}, yet POST ${f.path} with a malformed body answered ${e.response?.status ?? 'nothing'}, not 400: the factory a wallet is told to use is not served`, e);
+      }
+    },
+  },
+  {
     id: 'registry.transfer-factory.expired-refused',
     title: 'A transfer whose executeBefore has passed does not execute: the registry refuses it, or the ledger refuses the factory choice',
     group: 'registry',

@@ -27,8 +27,10 @@ export const MAY_DIFFER: Readonly<Record<string, string>> = {
  * - a choice context lets its choice succeed on the target's ledger: accept, reject, withdraw,
  *   execute, cancel, settle (`registry.*.context-usable`, the `registry.cross-group.*-succeed` checks);
  * - a registry's `supportedApis` name the token-standard APIs its packages implement (Splice
- *   0.1.14 lists the v1 APIs only, the default world v1 and v2): the registry checks judge them
- *   against what the target serves (`registry.metadata.*`, `instrument-lists-transfer-api`).
+ *   0.1.14 lists the v1 APIs only, the default world v1 and v2), judged against the target itself
+ *   both ways: every factory API listed is served (`registry.metadata.instrument-apis-served`),
+ *   and a transfer API the instrument was transferred through is listed
+ *   (`registry.metadata.instrument-lists-transfer-api`).
  */
 const LEDGER_DATA_KEYS = new Set(['payload', 'createArgument', 'choiceArgument', 'exerciseResult', 'viewValue', 'contractKey', 'choiceContextData', 'supportedApis']);
 export const isLedgerDataKey = (key: string): boolean => LEDGER_DATA_KEYS.has(key);
