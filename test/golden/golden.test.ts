@@ -31,12 +31,16 @@ describe('golden corpus', () => {
     it(`${c.file}: ${c.title}`, async () => {
       // `${unique}` keeps names (users, parties, command ids) fresh on a target that keeps state.
       const vars = new Map<string, unknown>([['unique', randomBytes(6).toString('hex')]]);
-      for (const [i, step] of c.setup.entries()) {
-        const outcome = await runGoldenStep(baseUrl, step, vars);
-        expect(outcome.failures, `setup step ${i + 1}`).toEqual([]);
+      try {
+        for (const [i, step] of c.setup.entries()) {
+          const outcome = await runGoldenStep(baseUrl, step, vars);
+          expect(outcome.failures, `setup step ${i + 1}`).toEqual([]);
+        }
+        const outcome = await runGoldenStep(baseUrl, { request: c.request, expect: c.expect, ...(c.capture ? { capture: c.capture } : {}) }, vars);
+        expect(outcome.failures).toEqual([]);
+      } finally {
+        for (const request of c.teardown) await runGoldenStep(baseUrl, { request, expect: { status: 200, conforms: false } }, vars);
       }
-      const outcome = await runGoldenStep(baseUrl, { request: c.request, expect: c.expect, ...(c.capture ? { capture: c.capture } : {}) }, vars);
-      expect(outcome.failures).toEqual([]);
     });
   }
 });

@@ -46,6 +46,11 @@ export interface GoldenCase {
   readonly request: GoldenRequest;
   readonly expect: GoldenExpect;
   readonly capture?: Readonly<Record<string, string>>;
+  /**
+   * Requests sent after the case whatever its outcome, their answers unchecked: what the case made
+   * on a participant that keeps it and counts it (identity provider configs: 16 at most).
+   */
+  readonly teardown: readonly GoldenRequest[];
 }
 
 /** Reads every `*.yaml` / `*.json` case under a folder, sorted by path, checking each has the required parts. */
@@ -62,7 +67,7 @@ export function loadGoldenCases(root: string): GoldenCase[] {
         throw new Error(`${name}: request needs method and path`);
       }
       if (raw.expect === undefined || typeof raw.expect.status !== 'number') throw new Error(`${name}: expect needs a status`);
-      return { ...raw, file: name, title: raw.title, setup: raw.setup ?? [], request: raw.request, expect: raw.expect };
+      return { ...raw, file: name, title: raw.title, setup: raw.setup ?? [], request: raw.request, expect: raw.expect, teardown: raw.teardown ?? [] };
     });
 }
 

@@ -107,11 +107,10 @@ describe('users and identity providers', () => {
     const moved = await patch(server, `/v2/users/${user}/identity-provider-id`, { userId: user, sourceIdentityProviderId: '', targetIdentityProviderId: idp });
     expect(moved.status).toBe(200);
     expect(moved.body).toEqual({});
-    expect((await get(server, `/v2/users/${user}`)).body.user.identityProviderId).toBe(idp);
+    expect((await get(server, `/v2/users/${user}?identity-provider-id=${idp}`)).body.user.identityProviderId).toBe(idp);
     // The source must be where the user is.
     const wrongSource = await patch(server, `/v2/users/${user}/identity-provider-id`, { userId: user, sourceIdentityProviderId: '', targetIdentityProviderId: idp });
-    expect(wrongSource.status).toBe(404);
-    expectCantonError(wrongSource.body, 'USER_NOT_FOUND');
+    expectRedactedDenial(wrongSource);
     expect((await patch(server, `/v2/users/${user}/identity-provider-id`, { userId: user, sourceIdentityProviderId: idp })).status).toBe(200);
     expect((await get(server, `/v2/users/${user}`)).body.user.identityProviderId).toBe('');
     const inIdp = await post(server, '/v2/users', { user: { id: fresh('user'), identityProviderId: idp } });
@@ -152,6 +151,98 @@ describe('users and identity providers', () => {
     const idpAdmin = fresh('idp-admin');
     await post(server, '/v2/users', { user: { id: idpAdmin }, rights: [{ kind: { IdentityProviderAdmin: { value: {} } } }] });
     expect((await patch(server, `/v2/users/${idpAdmin}/identity-provider-id`, { userId: idpAdmin }, { headers: { 'x-test-user': idpAdmin } })).status).toBe(403);
+  });
+});
+
+/** A permission refusal as a participant answers it: 403, the cause redacted (it stays in the server's log). */
+function expectRedactedDenial(res: { status: number; body: Record<string, unknown> }): void {
+  expect(res.status).toBe(403);
+  expect(res.body).toMatchObject({ grpcCodeValue: 7 });
+}
+
+describe('user management within an identity provider (Canton\'s MatchIdentityProviderId)', () => {
+  const right = (kind: string, party?: string) => ({ kind: { [kind]: { value: party === undefined ? {} : { party } } } });
+  const as = (user: string) => ({ headers: { 'x-test-user': user } });
+  const listAll = async (opts?: { headers: Record<string, string> }): Promise<string[]> => {
+    const ids: string[] = [];
+    let token = '';
+    do {
+      const page = await get(server, `/v2/users?pageSize=1000${token ? `&pageToken=${token}` : ''}`, opts);
+      expect(page.status).toBe(200);
+      ids.push(...(page.body.users as { id: string }[]).map((u) => u.id));
+      token = page.body.nextPageToken as string;
+    } while (token);
+    return ids;
+  };
+
+  it('a participant admin works in the default identity provider unless the request names another', async () => {
+    const idp = await createIdp();
+    const inIdp = fresh('in-idp');
+    const plain = fresh('plain');
+    await post(server, '/v2/users', { user: { id: inIdp, identityProviderId: idp } });
+    await post(server, '/v2/users', { user: { id: plain } });
+    // GET /v2/users names no identity provider: the default one's users only.
+    const listed = await listAll();
+    expect(listed).toContain(plain);
+    expect(listed).not.toContain(inIdp);
+    expectRedactedDenial(await get(server, `/v2/users/${inIdp}`));
+    expect((await get(server, `/v2/users/${inIdp}?identity-provider-id=${idp}`)).status).toBe(200);
+    // The plain user is not in the named one.
+    expect((await get(server, `/v2/users/${plain}?identity-provider-id=${idp}`)).status).toBe(403);
+    // Rights and deletion: within the identity provider the request names (the JSON API's list and delete name none).
+    const party = (await post(server, '/v2/parties', { partyIdHint: fresh('p') })).body.partyDetails.party as string;
+    expect((await post(server, `/v2/users/${inIdp}/rights`, { userId: inIdp, rights: [right('CanReadAs', party)] })).status).toBe(403);
+    expect((await post(server, `/v2/users/${inIdp}/rights`, { userId: inIdp, rights: [right('CanReadAs', party)], identityProviderId: idp })).status).toBe(200);
+    expect((await get(server, `/v2/users/${inIdp}/rights`)).status).toBe(403);
+    expect((await del(server, `/v2/users/${inIdp}`)).status).toBe(403);
+    expect((await get(server, `/v2/users/${inIdp}?identity-provider-id=${idp}`)).status).toBe(200);
+    // The same id in another identity provider is not "already exists" but not the caller's either.
+    expectRedactedDenial(await post(server, '/v2/users', { user: { id: inIdp } }));
+  });
+
+  it('an identity provider admin sees and changes its own identity provider\'s users only', async () => {
+    const idp = await createIdp();
+    const admin = fresh('idp-admin');
+    await post(server, '/v2/users', { user: { id: admin, identityProviderId: idp }, rights: [right('IdentityProviderAdmin')] });
+    const outsider = fresh('outsider');
+    await post(server, '/v2/users', { user: { id: outsider } });
+    // A user it creates without naming an identity provider lands in its own.
+    const made = await post(server, '/v2/users', { user: { id: fresh('made') } }, as(admin));
+    expect(made.status).toBe(200);
+    expect(made.body.user.identityProviderId).toBe(idp);
+    const mine = await listAll(as(admin));
+    expect(mine.sort()).toEqual([admin, made.body.user.id].sort());
+    expect((await get(server, `/v2/users/${made.body.user.id}`, as(admin))).status).toBe(200);
+    // Another identity provider's user is refused, named or not.
+    expect((await get(server, `/v2/users/${outsider}`, as(admin))).status).toBe(403);
+    // An empty id is no id (proto3): it means the admin's own identity provider, where the outsider is not.
+    expect((await get(server, `/v2/users/${outsider}?identity-provider-id=`, as(admin))).status).toBe(403);
+    expect((await post(server, `/v2/users/${outsider}/rights`, { userId: outsider, rights: [right('CanReadAsAnyParty')], identityProviderId: '' }, as(admin))).status).toBe(403);
+    // Naming another identity provider is refused by the claims check itself.
+    const other = await createIdp();
+    expectRedactedDenial(await get(server, `/v2/users/${outsider}?identity-provider-id=${other}`, as(admin)));
+    expect((await patch(server, `/v2/users/${outsider}`, { user: { id: outsider, isDeactivated: true }, updateMask: mask('is_deactivated') }, as(admin))).status).toBe(403);
+    expect((await del(server, `/v2/users/${outsider}`, as(admin))).status).toBe(403);
+    const elsewhere = fresh('elsewhere');
+    expectRedactedDenial(await post(server, '/v2/users', { user: { id: elsewhere, identityProviderId: other } }, as(admin)));
+    expect((await get(server, `/v2/users/${elsewhere}?identity-provider-id=${other}`)).status).toBe(404);
+    // Nothing changed for the outsider.
+    expect((await get(server, `/v2/users/${outsider}`)).body.user.isDeactivated).toBe(false);
+    expect((await get(server, `/v2/users/${outsider}/rights`)).body.rights).toEqual([]);
+  });
+
+  it('refuses rights for parties the participant does not know, and stores none of them', async () => {
+    const user = fresh('rights');
+    const ghost = `ghost-${fresh('g')}::1220${'ab'.repeat(32)}`;
+    const created = await post(server, '/v2/users', { user: { id: user }, rights: [right('CanActAs', ghost)] });
+    expect(created.status).toBe(400);
+    expectCantonError(created.body, 'INVALID_ARGUMENT', /Provided parties have not been found in identity_provider_id=``/);
+    expect((await get(server, `/v2/users/${user}`)).status).toBe(404);
+    await post(server, '/v2/users', { user: { id: user } });
+    const granted = await post(server, `/v2/users/${user}/rights`, { userId: user, rights: [right('CanReadAs', ghost)] });
+    expect(granted.status).toBe(400);
+    expectCantonError(granted.body, 'INVALID_ARGUMENT');
+    expect((await get(server, `/v2/users/${user}/rights`)).body.rights).toEqual([]);
   });
 });
 

@@ -56,7 +56,7 @@ import { Catalogue } from './templates/Catalogue.js';
 import { registerSampleTemplates } from './templates/sampleTemplates.js';
 import type { ContractView } from './templates/types.js';
 import { checkpointAt, renderUpdate, resolveUpdateFormat, updateInterest, updateQueryOf, updatesAt, updatesDescending, updatesRange, validateRange } from './updates.js';
-import type { Claim } from './userService.js';
+import type { Claim, UserCaller } from './userService.js';
 import * as userService from './userService.js';
 import { PARTICIPANT_ADMIN_USER } from './users.js';
 import { isPlainObject, show } from './values.js';
@@ -434,27 +434,40 @@ export class Ledger {
 
   // ------------------------------------------------------------------ users and rights
 
-  createUser(req: W.CreateUserRequest): R<W.CreateUserResponse> {
-    return userService.createUser(this.#ctx, req);
+  /*
+   * User management takes the caller (`userCallerOf`) where an API client asks: it works within
+   * the caller's identity provider. Without one (fixtures, LocalNet, Daml Script) no identity
+   * provider applies.
+   */
+
+  /** Who asks, as user management reads the caller's claims; `undefined`: the unsecured participant's wildcard claims. */
+  userCallerOf(userId: string | undefined): UserCaller {
+    if (userId === undefined) return { participantAdmin: true, identityProviderId: undefined };
+    const u = this.store.user(userId);
+    return { participantAdmin: u?.rights.has('ParticipantAdmin') === true, identityProviderId: u === undefined || u.identityProviderId === '' ? undefined : u.identityProviderId };
   }
-  getUser(userId: string): R<W.GetUserResponse> {
-    return userService.getUser(this.#ctx, userId);
+  createUser(req: W.CreateUserRequest, caller?: UserCaller): R<W.CreateUserResponse> {
+    return userService.createUser(this.#ctx, req, caller);
   }
-  listUsers(req: W.ListUsersRequest = {}): R<W.ListUsersResponse> {
-    return userService.listUsers(this.#ctx, req);
+  /** `identityProviderId`: the one the request names (the JSON API's `identity-provider-id`). */
+  getUser(userId: string, identityProviderId?: string, caller?: UserCaller): R<W.GetUserResponse> {
+    return userService.getUser(this.#ctx, userId, identityProviderId, caller);
   }
-  updateUser(userId: string, req: W.UpdateUserRequest): R<W.UpdateUserResponse> {
-    return this.#userChanged(userId, userService.updateUser(this.#ctx, userId, req));
+  listUsers(req: W.ListUsersRequest = {}, caller?: UserCaller): R<W.ListUsersResponse> {
+    return userService.listUsers(this.#ctx, req, caller);
+  }
+  updateUser(userId: string, req: W.UpdateUserRequest, caller?: UserCaller): R<W.UpdateUserResponse> {
+    return this.#userChanged(userId, userService.updateUser(this.#ctx, userId, req, caller));
   }
   /** `callerUserId` is the authenticated user; a user cannot delete itself. */
-  deleteUser(userId: string, callerUserId?: string): R<W.DeleteUserResponse> {
-    return this.#userChanged(userId, userService.deleteUser(this.#ctx, userId, callerUserId));
+  deleteUser(userId: string, callerUserId?: string, caller?: UserCaller): R<W.DeleteUserResponse> {
+    return this.#userChanged(userId, userService.deleteUser(this.#ctx, userId, callerUserId, caller));
   }
-  grantUserRights(userId: string, req: W.GrantUserRightsRequest): R<W.GrantUserRightsResponse> {
-    return this.#userChanged(userId, userService.grantRights(this.#ctx, userId, req));
+  grantUserRights(userId: string, req: W.GrantUserRightsRequest, caller?: UserCaller): R<W.GrantUserRightsResponse> {
+    return this.#userChanged(userId, userService.grantRights(this.#ctx, userId, req, caller));
   }
-  revokeUserRights(userId: string, req: W.RevokeUserRightsRequest): R<W.RevokeUserRightsResponse> {
-    return this.#userChanged(userId, userService.revokeRights(this.#ctx, userId, req));
+  revokeUserRights(userId: string, req: W.RevokeUserRightsRequest, caller?: UserCaller): R<W.RevokeUserRightsResponse> {
+    return this.#userChanged(userId, userService.revokeRights(this.#ctx, userId, req, caller));
   }
   /**
    * What a stream's authorization rests on: the user's rights and whether it is active, as one
@@ -470,8 +483,8 @@ export class Ledger {
     this.#userListeners.add(listener);
     return () => this.#userListeners.delete(listener);
   }
-  listUserRights(userId: string): R<W.ListUserRightsResponse> {
-    return userService.listRights(this.#ctx, userId);
+  listUserRights(userId: string, caller?: UserCaller): R<W.ListUserRightsResponse> {
+    return userService.listRights(this.#ctx, userId, caller);
   }
   /** Rights check for the auth layer: does `userId` hold every claim? (Unsecured mode skips it.) */
   authorize(userId: string, claims: readonly Claim[]): R<void> {

@@ -213,8 +213,11 @@ export function updateUserIdentityProvider(
     if (!identityProviderExists(admin, v)) return notFound('Updating user identity provider', v);
   }
   const user = store.user(pathUserId);
-  // The participant looks the user up within its source identity provider.
-  if (!user || user.identityProviderId !== source) {
+  // The participant looks the user up within its source identity provider: one elsewhere is not its to move.
+  if (user && user.identityProviderId !== source) {
+    return fail('PERMISSION_DENIED', `User ${user.id} belongs to another Identity Provider`, { context: { user_id: user.id } });
+  }
+  if (!user) {
     return fail('USER_NOT_FOUND', `updating user's identity provider failed for unknown user "${show(pathUserId, 128)}"`, {
       context: { user_id: show(pathUserId, 128) },
       resources: [['USER', show(pathUserId, 128)]],

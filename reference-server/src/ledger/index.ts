@@ -6,6 +6,7 @@ export { Ledger, createLedger } from './Ledger.js';
 export type { Claim, Committed, CreateLedgerOptions, ReassignOptions, SubscribeOptions } from './Ledger.js';
 export type { PreparedTransaction } from './interpret.js';
 export { submissionClaims } from './userService.js';
+export type { UserCaller } from './userService.js';
 export type { LedgerConfig, LedgerOptions, SynchronizerConfig } from './config.js';
 export { resolveConfig, defaultFeatures } from './config.js';
 export type { Clock, SteppingClock } from './clock.js';

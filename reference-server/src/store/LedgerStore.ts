@@ -55,7 +55,8 @@ export interface LedgerStore extends AdminStore {
   user(id: string): StoredUser | undefined;
   putUser(user: StoredUser): void;
   deleteUser(id: string): boolean;
-  users(afterId: string | undefined, limit: number): StoredUser[];
+  /** Users by id after `afterId`; with `identityProviderId`, only that identity provider's. */
+  users(afterId: string | undefined, limit: number, identityProviderId?: string): StoredUser[];
 
   /** Drops log entries and archived contracts at or below `upToInclusive`. */
   prune(upToInclusive: number): void;

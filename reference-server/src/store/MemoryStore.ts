@@ -165,8 +165,8 @@ export class MemoryStore implements LedgerStore {
     sortedRemove(this.#userIds, id);
     return true;
   }
-  users(afterId: string | undefined, limit: number): StoredUser[] {
-    return page(this.#userIds, this.#users, afterId, limit);
+  users(afterId: string | undefined, limit: number, identityProviderId?: string): StoredUser[] {
+    return page(this.#userIds, this.#users, afterId, limit, identityProviderId === undefined ? undefined : (u) => u.identityProviderId === identityProviderId);
   }
 
   prune(upToInclusive: number): void {

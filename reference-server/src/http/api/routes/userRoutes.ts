@@ -1,11 +1,15 @@
 import { ledgerError } from '../../../ledger/errors.js';
 import type { CreateUserRequest, GrantUserRightsRequest, RevokeUserRightsRequest, Right, UpdateUserRequest } from '../../../ledger/wire.js';
-import type { RequiredAccess } from '../auth/types.js';
+import type { Ledger, UserCaller } from '../../../ledger/index.js';
+import type { Principal, RequiredAccess } from '../auth/types.js';
 import { jsonResult, refused } from '../ledgerResult.js';
 import { readInt32Query, readStringQuery } from '../readQuery.js';
 import { defineRoute, type Route } from '../route.js';
 
 const userId = (params: Readonly<Record<string, string>>): string => params['user-id'] ?? '';
+
+/** The caller as user management sees it: its identity provider bounds what it may see and change. */
+const callerOf = (principal: Principal, ledger: Pick<Ledger, 'userCallerOf'>): UserCaller => ledger.userCallerOf(principal.kind === 'user' ? principal.userId : undefined);
 
 /** Handing out or taking away ParticipantAdmin needs ParticipantAdmin, not only identity provider admin. */
 function rightsAccess(rights: readonly Right[] | undefined): RequiredAccess {
@@ -22,7 +26,7 @@ export const userRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => rightsAccess(body.rights),
-    handle: ({ body, services }) => jsonResult(services.ledger.createUser(body)),
+    handle: ({ body, principal, services }) => jsonResult(services.ledger.createUser(body, callerOf(principal, services.ledger))),
   }),
   defineRoute({
     method: 'GET',
@@ -31,7 +35,7 @@ export const userRoutes: readonly Route[] = [
     group: 'B',
     body: 'none',
     access: () => ({ admin: true }),
-    handle: ({ query, services }) => {
+    handle: ({ query, principal, services }) => {
       const pageSize = readInt32Query(query, 'pageSize');
       if (!pageSize.ok) return pageSize;
       const pageToken = readStringQuery(query, 'pageToken');
@@ -39,7 +43,7 @@ export const userRoutes: readonly Route[] = [
         services.ledger.listUsers({
           ...(pageSize.value === undefined ? {} : { pageSize: pageSize.value }),
           ...(pageToken === undefined ? {} : { pageToken }),
-        }),
+        }, callerOf(principal, services.ledger)),
       );
     },
   }),
@@ -50,7 +54,7 @@ export const userRoutes: readonly Route[] = [
     group: 'B',
     body: 'none',
     access: ({ params }) => ({ self: userId(params) }),
-    handle: ({ params, services }) => jsonResult(services.ledger.getUser(userId(params))),
+    handle: ({ params, query, principal, services }) => jsonResult(services.ledger.getUser(userId(params), readStringQuery(query, 'identity-provider-id'), callerOf(principal, services.ledger))),
   }),
   defineRoute<UpdateUserRequest>({
     method: 'PATCH',
@@ -59,7 +63,7 @@ export const userRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: () => ({ admin: true }),
-    handle: ({ params, body, services }) => jsonResult(services.ledger.updateUser(userId(params), body)),
+    handle: ({ params, body, principal, services }) => jsonResult(services.ledger.updateUser(userId(params), body, callerOf(principal, services.ledger))),
   }),
   defineRoute({
     method: 'DELETE',
@@ -69,7 +73,7 @@ export const userRoutes: readonly Route[] = [
     body: 'none',
     access: () => ({ admin: true }),
     handle: ({ params, principal, services }) =>
-      jsonResult(services.ledger.deleteUser(userId(params), principal.kind === 'user' ? principal.userId : undefined)),
+      jsonResult(services.ledger.deleteUser(userId(params), principal.kind === 'user' ? principal.userId : undefined, callerOf(principal, services.ledger))),
   }),
   defineRoute({
     method: 'GET',
@@ -78,7 +82,7 @@ export const userRoutes: readonly Route[] = [
     group: 'B',
     body: 'none',
     access: ({ params }) => ({ self: userId(params) }),
-    handle: ({ params, services }) => jsonResult(services.ledger.listUserRights(userId(params))),
+    handle: ({ params, principal, services }) => jsonResult(services.ledger.listUserRights(userId(params), callerOf(principal, services.ledger))),
   }),
   defineRoute<GrantUserRightsRequest>({
     method: 'POST',
@@ -87,7 +91,7 @@ export const userRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => rightsAccess(body.rights),
-    handle: ({ params, body, services }) => jsonResult(services.ledger.grantUserRights(userId(params), body)),
+    handle: ({ params, body, principal, services }) => jsonResult(services.ledger.grantUserRights(userId(params), body, callerOf(principal, services.ledger))),
   }),
   defineRoute<RevokeUserRightsRequest>({
     method: 'PATCH',
@@ -96,7 +100,7 @@ export const userRoutes: readonly Route[] = [
     group: 'B',
     body: 'json',
     access: ({ body }) => rightsAccess(body.rights),
-    handle: ({ params, body, services }) => jsonResult(services.ledger.revokeUserRights(userId(params), body)),
+    handle: ({ params, body, principal, services }) => jsonResult(services.ledger.revokeUserRights(userId(params), body, callerOf(principal, services.ledger))),
   }),
   defineRoute({
     method: 'GET',
@@ -104,9 +108,9 @@ export const userRoutes: readonly Route[] = [
     operationId: 'getV2Authenticated-user',
     group: 'B',
     body: 'none',
-    handle: ({ principal, services }) =>
+    handle: ({ query, principal, services }) =>
       principal.kind === 'user'
-        ? jsonResult(services.ledger.getUser(principal.userId))
+        ? jsonResult(services.ledger.getUser(principal.userId, readStringQuery(query, 'identity-provider-id'), callerOf(principal, services.ledger)))
         : // What a participant without auth answers; clients (wallet-sdk's SDK.create) match this message and
           // fall back to the user named by their own token.
           refused(ledgerError('INVALID_TOKEN', 'The submitted request is missing a user-id: requests with an empty user-id are only supported if there is an authenticated user')),
