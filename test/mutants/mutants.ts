@@ -35,6 +35,7 @@ import { HUNT2_MUTANTS } from './hunt2Mutants.js';
 import { HUNT3_MUTANTS } from './hunt3Mutants.js';
 import { HUNT4_MUTANTS } from './hunt4Mutants.js';
 import { HUNT5_MUTANTS } from './hunt5Mutants.js';
+import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -443,6 +444,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT3_MUTANTS,
   ...HUNT4_MUTANTS,
   ...HUNT5_MUTANTS,
+  ...IDENTITY_PROVIDER_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

@@ -185,6 +185,53 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
     },
   }),
   check({
+    id: 'ledger.users.identity-provider-scoped',
+    title: "A user of a configured identity provider is not the default one's: GET /v2/users leaves it out; GET, its rights and DELETE without its identity provider are refused (403); GET naming it answers it",
+    operationId: LedgerOp.getUser,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${UPSTREAM_B}: UserManagementService, identity_provider_id ("If not set, assume the user is managed by the default identity provider"); UserManagementStore: a user of another identity provider is PERMISSION_DENIED`,
+    requires: { writes: true },
+    async run(ctx) {
+      const user = ctx.unique('cc-idp-scoped').replace(/[^a-zA-Z0-9_-]/g, '-');
+      let home = '';
+      // Cleanup: back to the default identity provider, where the JSON API's DELETE finds it.
+      const dropUser = async () => {
+        if (home !== '') await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/users/${user}/identity-provider-id`, json: { userId: user, sourceIdentityProviderId: home, targetIdentityProviderId: '' } });
+        await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${user}` });
+      };
+      await withIdp(
+        ctx,
+        async (idp) => {
+          const created = await ctx.http.request('ledger', { method: 'POST', path: '/v2/users', json: { user: { id: user, identityProviderId: idp } } });
+          // A caller confined to an identity provider of its own may not manage another's users.
+          skipUnlessAdmin(ctx, created, `creating a user in identity provider ${idp}`);
+          expectStatus(ctx, created, 200, `creating user ${user} in identity provider ${idp}`);
+          home = idp;
+          const named = await ctx.http.request('ledger', { method: 'GET', path: `/v2/users/${user}`, query: { 'identity-provider-id': idp } });
+          expectStatus(ctx, named, 200, `GET /v2/users/${user} naming its identity provider`);
+          // The JSON API names no identity provider on these: the caller's, the default one for a participant admin.
+          expectStatus(ctx, await ctx.http.request('ledger', { method: 'GET', path: `/v2/users/${user}` }), 403, `GET /v2/users/${user} without its identity provider ${idp}`);
+          expectStatus(ctx, await ctx.http.request('ledger', { method: 'GET', path: `/v2/users/${user}/rights`, operationId: LedgerOp.listRights }), 403, `GET /v2/users/${user}/rights (the default identity provider's)`);
+          expectStatus(ctx, await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${user}`, operationId: LedgerOp.deleteUser }), 403, `DELETE /v2/users/${user} (the default identity provider's)`);
+          const still = await ctx.http.request('ledger', { method: 'GET', path: `/v2/users/${user}`, query: { 'identity-provider-id': idp } });
+          expectStatus(ctx, still, 200, `GET /v2/users/${user} after the refused DELETE`);
+          let token = '';
+          for (let page = 0; page < 200; page++) {
+            const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 100, ...(token ? { pageToken: token } : {}) }, operationId: LedgerOp.listUsers });
+            expectStatus(ctx, e, 200, 'GET /v2/users');
+            const b = objectBody(ctx, e, 'list users');
+            if (Array.isArray(b.users) && b.users.some((u) => isObject(u) && u.id === user)) return ctx.fail(`GET /v2/users (the default identity provider's users) lists ${user}, a user of identity provider ${idp}`, e);
+            token = typeof b.nextPageToken === 'string' ? b.nextPageToken : '';
+            if (token === '') return;
+          }
+          ctx.fail('GET /v2/users kept answering a nextPageToken after 200 pages');
+        },
+        dropUser,
+      );
+    },
+  }),
+  check({
     id: 'ledger.parties.update-resource-version',
     title: 'PATCH /v2/parties/{party} updates annotations and bumps resourceVersion; a stale version is 409, an unknown mask path 400',
     operationId: LedgerOp.updateParty,

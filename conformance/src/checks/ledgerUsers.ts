@@ -243,6 +243,31 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
     },
   }),
   check({
+    id: 'ledger.users.rights-unknown-party',
+    title: 'A right for a party the participant does not know is refused (400 INVALID_ARGUMENT) and not stored, at creation and at grant',
+    operationId: LedgerOp.grantRights,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${UM} GrantUserRights, CreateUser: "Provided parties have not been found in identity_provider_id"`,
+    requires: { writes: true },
+    async run(ctx) {
+      // Well formed, in a namespace of its own: no participant knows it.
+      const ghost = `${suiteUserId(ctx, 'cc-ghost')}::1220${ctx.unique('ns').replace(/[^a-f0-9]/g, '').padEnd(64, '0').slice(0, 64)}`;
+      const id = suiteUserId(ctx);
+      const refused = await ctx.http.request('ledger', { method: 'POST', path: '/v2/users', operationId: LedgerOp.createUser, json: { user: { id, isDeactivated: false, identityProviderId: '' }, rights: [rightJson('CanActAs', ghost)] } });
+      expectStatus(ctx, refused, 400, `creating user ${id} with CanActAs for the unknown party ${ghost}`);
+      expectCantonError(ctx, refused, 'a right for an unknown party', ['INVALID_ARGUMENT']);
+      expectStatus(ctx, await ctx.http.request('ledger', { method: 'GET', path: userPath(id), operationId: LedgerOp.getUser }), 404, `GET ${userPath(id)} after the refused creation`);
+      await createUser(ctx, id, undefined, []);
+      const grant = await ctx.http.request('ledger', { method: 'POST', path: rightsPath(id), json: { userId: id, rights: [rightJson('CanReadAs', ghost)], identityProviderId: '' } });
+      expectStatus(ctx, grant, 400, `granting CanReadAs for the unknown party ${ghost}`);
+      expectCantonError(ctx, grant, 'a right for an unknown party', ['INVALID_ARGUMENT']);
+      const listed = await listRights(ctx, id);
+      if (listed.keys.length > 0) ctx.fail(`after the refused grant ${id} holds [${listed.keys.join(', ')}]`, listed.e);
+      await ctx.http.request('ledger', { method: 'DELETE', path: userPath(id) });
+    },
+  }),
+  check({
     id: 'ledger.users.rights-list',
     title: 'GET /v2/users/{user-id}/rights lists exactly the rights granted and not revoked',
     operationId: LedgerOp.listRights,
