@@ -122,7 +122,14 @@ export async function startReferenceServer(options: StartOptions): Promise<Start
   const { ledger, store, dars } = openLedger(options);
   try {
     const log = options.log ?? consoleLogger;
-    const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, { participantId: ledger.config.participantId, log });
+    const authenticator = await createAuthenticator(options.auth ?? { mode: 'none' }, {
+      participantId: ledger.config.participantId,
+      log,
+      issuers: (issuer) => {
+        const c = ledger.identityProviderOfIssuer(issuer);
+        return c === undefined ? undefined : { identityProviderId: c.identityProviderId, jwksUrl: c.jwksUrl, audience: c.audience ?? '', isDeactivated: c.isDeactivated === true };
+      },
+    });
     const server = await createReferenceServer({
       port: options.port,
       host: options.host,

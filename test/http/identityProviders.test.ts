@@ -162,7 +162,7 @@ function expectRedactedDenial(res: { status: number; body: Record<string, unknow
 
 describe('user management within an identity provider (Canton\'s MatchIdentityProviderId)', () => {
   const right = (kind: string, party?: string) => ({ kind: { [kind]: { value: party === undefined ? {} : { party } } } });
-  const as = (user: string) => ({ headers: { 'x-test-user': user } });
+  const as = (user: string, idp?: string) => ({ headers: { 'x-test-user': user, ...(idp === undefined ? {} : { 'x-test-idp': idp }) } });
   const listAll = async (opts?: { headers: Record<string, string> }): Promise<string[]> => {
     const ids: string[] = [];
     let token = '';
@@ -207,24 +207,24 @@ describe('user management within an identity provider (Canton\'s MatchIdentityPr
     const outsider = fresh('outsider');
     await post(server, '/v2/users', { user: { id: outsider } });
     // A user it creates without naming an identity provider lands in its own.
-    const made = await post(server, '/v2/users', { user: { id: fresh('made') } }, as(admin));
+    const made = await post(server, '/v2/users', { user: { id: fresh('made') } }, as(admin, idp));
     expect(made.status).toBe(200);
     expect(made.body.user.identityProviderId).toBe(idp);
-    const mine = await listAll(as(admin));
+    const mine = await listAll(as(admin, idp));
     expect(mine.sort()).toEqual([admin, made.body.user.id].sort());
-    expect((await get(server, `/v2/users/${made.body.user.id}`, as(admin))).status).toBe(200);
+    expect((await get(server, `/v2/users/${made.body.user.id}`, as(admin, idp))).status).toBe(200);
     // Another identity provider's user is refused, named or not.
-    expect((await get(server, `/v2/users/${outsider}`, as(admin))).status).toBe(403);
+    expect((await get(server, `/v2/users/${outsider}`, as(admin, idp))).status).toBe(403);
     // An empty id is no id (proto3): it means the admin's own identity provider, where the outsider is not.
-    expect((await get(server, `/v2/users/${outsider}?identity-provider-id=`, as(admin))).status).toBe(403);
-    expect((await post(server, `/v2/users/${outsider}/rights`, { userId: outsider, rights: [right('CanReadAsAnyParty')], identityProviderId: '' }, as(admin))).status).toBe(403);
+    expect((await get(server, `/v2/users/${outsider}?identity-provider-id=`, as(admin, idp))).status).toBe(403);
+    expect((await post(server, `/v2/users/${outsider}/rights`, { userId: outsider, rights: [right('CanReadAsAnyParty')], identityProviderId: '' }, as(admin, idp))).status).toBe(403);
     // Naming another identity provider is refused by the claims check itself.
     const other = await createIdp();
-    expectRedactedDenial(await get(server, `/v2/users/${outsider}?identity-provider-id=${other}`, as(admin)));
-    expect((await patch(server, `/v2/users/${outsider}`, { user: { id: outsider, isDeactivated: true }, updateMask: mask('is_deactivated') }, as(admin))).status).toBe(403);
-    expect((await del(server, `/v2/users/${outsider}`, as(admin))).status).toBe(403);
+    expectRedactedDenial(await get(server, `/v2/users/${outsider}?identity-provider-id=${other}`, as(admin, idp)));
+    expect((await patch(server, `/v2/users/${outsider}`, { user: { id: outsider, isDeactivated: true }, updateMask: mask('is_deactivated') }, as(admin, idp))).status).toBe(403);
+    expect((await del(server, `/v2/users/${outsider}`, as(admin, idp))).status).toBe(403);
     const elsewhere = fresh('elsewhere');
-    expectRedactedDenial(await post(server, '/v2/users', { user: { id: elsewhere, identityProviderId: other } }, as(admin)));
+    expectRedactedDenial(await post(server, '/v2/users', { user: { id: elsewhere, identityProviderId: other } }, as(admin, idp)));
     expect((await get(server, `/v2/users/${elsewhere}?identity-provider-id=${other}`)).status).toBe(404);
     // Nothing changed for the outsider.
     expect((await get(server, `/v2/users/${outsider}`)).body.user.isDeactivated).toBe(false);
@@ -304,8 +304,8 @@ describe('party details updates', () => {
     const own = await allocate(idp);
     const foreign = await allocate();
     const body = (p: string) => ({ partyDetails: { party: p, identityProviderId: idp, localMetadata: { annotations: { by: 'idp-admin' } } }, updateMask: mask('local_metadata') });
-    expect((await update(own, body(own), { 'x-test-user': admin })).status).toBe(200);
-    const other = await update(foreign, body(foreign), { 'x-test-user': admin });
+    expect((await update(own, body(own), { 'x-test-user': admin, 'x-test-idp': idp })).status).toBe(200);
+    const other = await update(foreign, body(foreign), { 'x-test-user': admin, 'x-test-idp': idp });
     expect(other.status).toBe(404);
     expectCantonError(other.body, 'PARTY_NOT_FOUND');
     const plain = fresh('plain');

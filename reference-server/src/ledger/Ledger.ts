@@ -312,6 +312,10 @@ export class Ledger {
   listIdentityProviders(): { identityProviderConfigs: IdentityProviderConfig[] } {
     return identityProviders.listIdentityProviders(this.admin);
   }
+  /** The identity provider config that issues tokens as `issuer`, if any. */
+  identityProviderOfIssuer(issuer: string): IdentityProviderConfig | undefined {
+    return identityProviders.identityProviderOfIssuer(this.admin, issuer);
+  }
   updateIdentityProvider(id: string, req: { identityProviderConfig?: unknown; updateMask?: { paths?: unknown } }): R<{ identityProviderConfig: IdentityProviderConfig }> {
     return identityProviders.updateIdentityProvider(this.admin, id, req);
   }
@@ -319,7 +323,8 @@ export class Ledger {
     return identityProviders.deleteIdentityProvider(this.admin, id);
   }
   updateUserIdentityProvider(userId: string, req: { userId?: unknown; sourceIdentityProviderId?: unknown; targetIdentityProviderId?: unknown }): R<Record<string, never>> {
-    return identityProviders.updateUserIdentityProvider(this.admin, this.store, userId, req);
+    // A moved user's tokens belong to its new identity provider: its open streams end.
+    return this.#userChanged(userId, identityProviders.updateUserIdentityProvider(this.admin, this.store, userId, req));
   }
   /**
    * The identity provider an administrating user is confined to: undefined for a participant
@@ -476,7 +481,7 @@ export class Ledger {
    */
   userAccessState(userId: string): string | undefined {
     const u = this.store.user(userId);
-    return u === undefined ? undefined : `${u.isDeactivated ? 'deactivated' : 'active'}|${[...u.rights].sort().join('|')}`;
+    return u === undefined ? undefined : `${u.isDeactivated ? 'deactivated' : 'active'}|${u.identityProviderId}|${[...u.rights].sort().join('|')}`;
   }
   /** Called after a user's rights, record or existence changed. Returns an unsubscribe function. */
   onUserChange(listener: (userId: string) => void): () => void {
@@ -487,8 +492,9 @@ export class Ledger {
     return userService.listRights(this.#ctx, userId, caller);
   }
   /** Rights check for the auth layer: does `userId` hold every claim? (Unsecured mode skips it.) */
-  authorize(userId: string, claims: readonly Claim[]): R<void> {
-    return userService.authorize(this.#ctx, userId, claims);
+  /** `identityProviderId`: the one whose issuer signed the caller's token, which the user must belong to (undefined: not checked). */
+  authorize(userId: string, claims: readonly Claim[], identityProviderId?: string): R<void> {
+    return userService.authorize(this.#ctx, userId, claims, identityProviderId);
   }
 
   // ------------------------------------------------------------------ command submission

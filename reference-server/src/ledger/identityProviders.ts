@@ -122,6 +122,12 @@ export function listIdentityProviders(admin: AdminStore): { identityProviderConf
   return { identityProviderConfigs: admin.identityProviders().map(configOf) };
 }
 
+/** The config whose issuer is `issuer` (issuers are unique among configs), for verifying its tokens. */
+export function identityProviderOfIssuer(admin: AdminStore, issuer: string): IdentityProviderConfig | undefined {
+  const found = admin.identityProviders().find((c) => c.issuer === issuer);
+  return found === undefined ? undefined : configOf(found);
+}
+
 export function deleteIdentityProvider(admin: AdminStore, rawId: string): R<Record<string, never>> {
   const id = checkId(rawId, 'identity_provider_id');
   if (!id.ok) return id;

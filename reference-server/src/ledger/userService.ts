@@ -309,9 +309,11 @@ function holds(rights: ReadonlySet<string>, claim: Claim): boolean {
 const describe = (c: Claim) => ('party' in c ? `${c.kind} ${c.party}` : c.kind);
 
 /** Does the user hold every claim? Unknown and deactivated users hold none. */
-export function authorize(ctx: LedgerContext, userId: string, claims: readonly Claim[]): Result<void, LedgerError> {
+export function authorize(ctx: LedgerContext, userId: string, claims: readonly Claim[], identityProviderId?: string): Result<void, LedgerError> {
   const u = typeof userId === 'string' ? ctx.store.user(userId) : undefined;
   if (!u) return fail('PERMISSION_DENIED', `User "${show(userId, 128)}" is not known on this participant`, { context: { user_id: show(userId, 200) } });
+  // The participant resolves a token's user within the identity provider that issued the token.
+  if (identityProviderId !== undefined && u.identityProviderId !== identityProviderId) return belongsElsewhere(u.id);
   if (u.isDeactivated) return fail('PERMISSION_DENIED', `User "${u.id}" is deactivated`, { context: { user_id: u.id } });
   const missing = claims.filter((c) => !holds(u.rights, c));
   if (missing.length) {

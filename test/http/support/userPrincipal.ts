@@ -10,6 +10,8 @@ export const headerUserAuthenticator: Authenticator = {
   authenticate: ({ headers, subprotocols }) => {
     const fromProtocol = subprotocols?.find((p) => p.startsWith('test.user.'))?.slice('test.user.'.length);
     const userId = headers['x-test-user'] ?? fromProtocol;
-    return ok(userId === undefined ? { kind: 'wildcard' } : { kind: 'user', userId });
+    // `x-test-idp`: the token was issued by this identity provider (a user of it must say so, as its tokens would).
+    const identityProviderId = headers['x-test-idp'];
+    return ok(userId === undefined ? { kind: 'wildcard' } : { kind: 'user', userId, ...(identityProviderId === undefined ? {} : { identityProviderId }) });
   },
 };

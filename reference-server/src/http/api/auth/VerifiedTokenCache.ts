@@ -4,8 +4,15 @@
  * `exp`; entries also expire after `maxAgeMs` so a key removed from a JWKS stops being honoured
  * soon after. Only the user id is kept: rights are read from the user store on every request.
  */
+/** What a verified token stands for. */
+export interface VerifiedToken {
+  readonly userId: string;
+  readonly expSeconds: number | undefined;
+  readonly identityProviderId?: string;
+}
+
 export class VerifiedTokenCache {
-  readonly #entries = new Map<string, { readonly userId: string; readonly expiresAtMs: number; readonly expSeconds: number | undefined }>();
+  readonly #entries = new Map<string, VerifiedToken & { readonly expiresAtMs: number }>();
 
   constructor(
     readonly maxEntries: number,
@@ -16,8 +23,8 @@ export class VerifiedTokenCache {
     return this.lookup(token, nowMs)?.userId;
   }
 
-  /** The user id and the token's `exp` claim (seconds), while the entry is fresh. */
-  lookup(token: string, nowMs: number): { readonly userId: string; readonly expSeconds: number | undefined } | undefined {
+  /** The user id, the token's `exp` claim (seconds) and its identity provider, while the entry is fresh. */
+  lookup(token: string, nowMs: number): VerifiedToken | undefined {
     const entry = this.#entries.get(token);
     if (entry === undefined) return undefined;
     if (entry.expiresAtMs <= nowMs) {
@@ -27,8 +34,8 @@ export class VerifiedTokenCache {
     return entry;
   }
 
-  /** `expSeconds` is the token's `exp` claim, when it has one. */
-  put(token: string, userId: string, nowMs: number, expSeconds: number | undefined): void {
+  /** `expSeconds` is the token's `exp` claim, when it has one; `identityProviderId` the one whose issuer signed it, if not the participant's own key. */
+  put(token: string, userId: string, nowMs: number, expSeconds: number | undefined, identityProviderId?: string): void {
     if (this.maxEntries <= 0) return;
     const expiresAtMs = Math.min(nowMs + this.maxAgeMs, expSeconds === undefined ? Number.POSITIVE_INFINITY : expSeconds * 1000);
     if (expiresAtMs <= nowMs) return;
@@ -38,7 +45,7 @@ export class VerifiedTokenCache {
       if (oldest.done === true) break;
       this.#entries.delete(oldest.value);
     }
-    this.#entries.set(token, { userId, expiresAtMs, expSeconds });
+    this.#entries.set(token, { userId, expiresAtMs, expSeconds, ...(identityProviderId === undefined ? {} : { identityProviderId }) });
   }
 
   get size(): number {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { JSONWebKeySet } from 'jose';
-import type { JwtAlgorithm, TokenTarget, VerificationKey } from './jwtAuthenticator.js';
+import type { IssuerConfig, JwtAlgorithm, TokenTarget, VerificationKey } from './jwtAuthenticator.js';
 import { noneAuthenticator } from './noneAuthenticator.js';
 import type { Authenticator } from './types.js';
 
@@ -38,6 +38,8 @@ export interface CreateAuthenticatorContext {
   readonly log?: { warn(message: string): void };
   /** Passed through to the JWT authenticator (tests pin the clock or disable the cache). */
   readonly now?: () => number;
+  /** The identity provider configs by issuer: their tokens are verified with their JWKS. */
+  readonly issuers?: (issuer: string) => IssuerConfig | undefined;
 }
 
 /** Builds the authenticator for a configuration, loading its key. Rejects with AuthConfigError. */
@@ -60,6 +62,7 @@ export async function createAuthenticator(config: AuthConfig, context: CreateAut
     target,
     ...(context.log === undefined ? {} : { log: context.log }),
     ...(context.now === undefined ? {} : { now: context.now }),
+    ...(context.issuers === undefined ? {} : { issuers: context.issuers }),
   });
 }
 

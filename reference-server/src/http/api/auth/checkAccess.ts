@@ -10,7 +10,7 @@ import type { Principal, RequiredAccess } from './types.js';
  */
 export function checkAccess(principal: Principal, required: RequiredAccess, ledger: Pick<Ledger, 'authorize'>): Result<void, LedgerError> {
   if (principal.kind === 'wildcard') return ok(undefined);
-  return ledger.authorize(principal.userId, claimsOf(required, principal.userId));
+  return ledger.authorize(principal.userId, claimsOf(required, principal.userId), principal.identityProviderId ?? '');
 }
 
 /** What a route's declared access means as ledger claims for this caller. */

@@ -1,4 +1,4 @@
-import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type KeyObject, type CryptoKey } from 'jose';
+import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type KeyObject, type CryptoKey } from 'jose';
 import { ledgerError, type LedgerError } from '../../../ledger/errors.js';
 import { err, ok, type Result } from '../../../ledger/result.js';
 import { credentialToken } from './credentialToken.js';
@@ -33,7 +33,26 @@ export interface JwtAuthenticatorOptions {
   readonly cache?: { readonly maxEntries: number; readonly maxAgeMs: number } | false;
   /** Problems the operator must see (an unreachable JWKS), never the details of a refused token. */
   readonly log?: { warn(message: string): void };
+  /**
+   * The identity provider configs (`/v2/idps`) by issuer. A token the server's own key does not
+   * verify is verified with the JWKS of the config whose issuer it names (and that config's
+   * audience, if any), as a participant's IdentityProviderAwareAuthService does; its user must
+   * then belong to that identity provider.
+   */
+  readonly issuers?: (issuer: string) => IssuerConfig | undefined;
 }
+
+/** An identity provider config as token verification reads it. */
+export interface IssuerConfig {
+  readonly identityProviderId: string;
+  readonly jwksUrl: string;
+  /** Empty: any audience. */
+  readonly audience: string;
+  readonly isDeactivated: boolean;
+}
+
+/** What an identity provider's JWKS may sign with (a participant's JwksVerifier: RSA and EC keys). */
+const ISSUER_ALGORITHMS = ['RS256', 'ES256', 'ES512'];
 
 export const DEFAULT_SCOPE = 'daml_ledger_api';
 /** The audience a participant accepts by default: this prefix followed by its participant id. */
@@ -55,10 +74,63 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
   const cacheOptions = options.cache ?? { maxEntries: 10_000, maxAgeMs: 30_000 };
   const cache = cacheOptions === false ? undefined : new VerifiedTokenCache(cacheOptions.maxEntries, cacheOptions.maxAgeMs);
   // Open streams end when the token stops counting (with the same leeway as the check at the start).
-  const user = (userId: string, expSeconds: number | undefined): Result<Principal, LedgerError> =>
-    ok(expSeconds === undefined ? { kind: 'user', userId } : { kind: 'user', userId, validUntilMs: (expSeconds + leeway) * 1000 });
+  const user = (userId: string, expSeconds: number | undefined, identityProviderId?: string): Result<Principal, LedgerError> =>
+    ok({
+      kind: 'user',
+      userId,
+      ...(identityProviderId === undefined ? {} : { identityProviderId }),
+      ...(expSeconds === undefined ? {} : { validUntilMs: (expSeconds + leeway) * 1000 }),
+    });
+  // One key set per JWKS URL, fetched when a token needs it and refetched on an unknown kid.
+  const keySets = new Map<string, JWTVerifyGetKey>();
+  const keySetAt = (url: URL): JWTVerifyGetKey => {
+    let set = keySets.get(url.href);
+    if (set === undefined) keySets.set(url.href, (set = createRemoteJWKSet(url, { cooldownDuration: 30_000, cacheMaxAge: 600_000, timeoutDuration: 5_000 })));
+    return set;
+  };
+
+  /** A token of an identity provider's issuer: undefined when it names none that is configured. */
+  async function verifyForIssuer(token: string): Promise<Result<Principal, LedgerError> | undefined> {
+    let issuer: unknown;
+    try {
+      issuer = decodeJwt(token).iss;
+    } catch {
+      return undefined;
+    }
+    const config = typeof issuer === 'string' ? options.issuers?.(issuer) : undefined;
+    if (config === undefined) return undefined;
+    if (config.isDeactivated) return unauthenticated(`the identity provider ${config.identityProviderId} that issued the token is deactivated`);
+    let url: URL;
+    try {
+      url = new URL(config.jwksUrl);
+    } catch {
+      return unauthenticated(`the JWKS URL of identity provider ${config.identityProviderId} is not a URL`);
+    }
+    const at = now();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keySetAt(url), {
+        algorithms: ISSUER_ALGORITHMS,
+        clockTolerance: leeway,
+        currentDate: new Date(at),
+        ...(config.audience === '' ? {} : { audience: config.audience }),
+      }));
+    } catch (e) {
+      return unauthenticated(`${rejectionReason(e, options.log)} (identity provider ${config.identityProviderId})`);
+    }
+    if (typeof payload.sub !== 'string' || payload.sub === '') return unauthenticated('the token has no "sub" (user id) claim');
+    const exp = typeof payload.exp === 'number' ? payload.exp : undefined;
+    cache?.put(token, payload.sub, at, exp, config.identityProviderId);
+    return user(payload.sub, exp, config.identityProviderId);
+  }
 
   async function verify(token: string): Promise<Result<Principal, LedgerError>> {
+    const own = await verifyOwn(token);
+    if (own.ok || options.issuers === undefined) return own;
+    return (await verifyForIssuer(token)) ?? own;
+  }
+
+  async function verifyOwn(token: string): Promise<Result<Principal, LedgerError>> {
     const at = now();
     let payload: JWTPayload;
     try {
@@ -87,7 +159,7 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
       if (credential.kind === 'malformed') return unauthenticated(credential.reason);
       const cached = cache?.lookup(credential.token, now());
       // A cache hit answers synchronously: no promise on the hot path.
-      return cached !== undefined ? user(cached.userId, cached.expSeconds) : verify(credential.token);
+      return cached !== undefined ? user(cached.userId, cached.expSeconds, cached.identityProviderId) : verify(credential.token);
     },
   };
 }

@@ -10,6 +10,12 @@ export type Principal =
   | {
       readonly kind: 'user';
       readonly userId: string;
+      /**
+       * The identity provider whose issuer signed the token (verified with its config's JWKS);
+       * absent for a token of the participant's own `--auth` key: the default identity provider.
+       * The user must belong to it.
+       */
+      readonly identityProviderId?: string;
       /** When the token stops counting (its `exp` plus the leeway), in ms; absent for a token without `exp`. */
       readonly validUntilMs?: number;
     };
