@@ -35,6 +35,15 @@ async function withIdp(ctx: CheckContext, body: (id: string, created: Exchange) 
   }
 }
 
+/**
+ * Cleanup of a user a check put in identity provider `idp` ('' if it never got there): back to
+ * the default one first, where the JSON API's DELETE (which names none) finds it, then deleted.
+ */
+async function dropIdpUser(ctx: CheckContext, user: string, idp: string): Promise<void> {
+  if (idp !== '') await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/users/${user}/identity-provider-id`, json: { userId: user, sourceIdentityProviderId: idp, targetIdentityProviderId: '' } });
+  await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${user}` });
+}
+
 const configIn = (ctx: CheckContext, e: Exchange, what: string): Record<string, unknown> => {
   const c = objectBody(ctx, e, what).identityProviderConfig;
   if (!isObject(c)) return ctx.fail(`${what}: no identityProviderConfig in the answer`, e);
@@ -159,11 +168,6 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const user = ctx.unique('cc-idp-user').replace(/[^a-zA-Z0-9_-]/g, '-');
       let target = '';
-      // Cleanup: the user moves back to the default identity provider and goes, then the config.
-      const dropUser = async () => {
-        if (target !== '') await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/users/${user}/identity-provider-id`, json: { userId: user, sourceIdentityProviderId: target, targetIdentityProviderId: '' } });
-        await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${user}` });
-      };
       await withIdp(
         ctx,
         async (idp) => {
@@ -180,7 +184,7 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
           const u = objectBody(ctx, got, 'user').user;
           if (!isObject(u) || u.identityProviderId !== idp) ctx.fail(`the moved user reports identity provider ${JSON.stringify(isObject(u) ? u.identityProviderId : u)}, expected ${idp}`, got);
         },
-        dropUser,
+        () => dropIdpUser(ctx, user, target),
       );
     },
   }),
@@ -195,11 +199,6 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const user = ctx.unique('cc-idp-scoped').replace(/[^a-zA-Z0-9_-]/g, '-');
       let home = '';
-      // Cleanup: back to the default identity provider, where the JSON API's DELETE finds it.
-      const dropUser = async () => {
-        if (home !== '') await ctx.http.request('ledger', { method: 'PATCH', path: `/v2/users/${user}/identity-provider-id`, json: { userId: user, sourceIdentityProviderId: home, targetIdentityProviderId: '' } });
-        await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${user}` });
-      };
       await withIdp(
         ctx,
         async (idp) => {
@@ -227,7 +226,7 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
           }
           ctx.fail('GET /v2/users kept answering a nextPageToken after 200 pages');
         },
-        dropUser,
+        () => dropIdpUser(ctx, user, home),
       );
     },
   }),
