@@ -95,6 +95,17 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     expect(compareAnswers({ contract: { payload: {}, created_at: 'x' } }, { contract: { payload: {} } }, b, {})).toMatchObject([{ path: '$.contract.created_at' }]);
   });
 
+  it("leaves an error's context entries alone: each participant fills its own (benign variant reworded-errors)", () => {
+    const error = (context: Record<string, string>, more: Record<string, unknown> = {}) => ({ code: 'INVALID_ARGUMENT', cause: 'x', context, errorCategory: 8, grpcCodeValue: 3, ...more });
+    const canton = { participant: 'participant1::1220ab', category: '8', definite_answer: 'false', tid: 'f00d' };
+    expect(compareAnswers(error({ ...canton, servicename: 'JsonApiService' }), error(canton), new Bijection(), {})).toEqual([]);
+    expect(compareAnswers(error({}), error(canton), new Bijection(), {})).toEqual([]);
+    // The members around the context are the API's: still compared.
+    expect(compareAnswers(error(canton, { resources: [] }), error(canton), new Bijection(), {})).toMatchObject([{ path: '$.resources' }]);
+    // A `context` that is not an error's is compared as any member.
+    expect(compareAnswers({ context: { a: '1' } }, { context: {} }, new Bijection(), {})).toMatchObject([{ path: '$.context.a' }]);
+  });
+
   it('pairs maps keyed by identifiers (Scan rounds by contract id) and compares their shapes', () => {
     const b = new Bijection();
     expect(compareAnswers({ [cid('1')]: { round: 3 } }, { [cid('a')]: { round: 4 } }, b, {})).toEqual([]);

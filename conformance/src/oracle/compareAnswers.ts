@@ -1,5 +1,5 @@
 import type { Bijection } from './bijection.js';
-import { IDENTITY_KEYS, isIdentifier, isLedgerDataKey, isOffsetKey, isSerialKey, serialLineOf, MAY_DIFFER, PAGE_TOKEN_KEYS } from './fieldRules.js';
+import { IDENTITY_KEYS, isIdentifier, isLedgerDataKey, isOffsetKey, isSerialKey, isServerMap, serialLineOf, MAY_DIFFER, PAGE_TOKEN_KEYS } from './fieldRules.js';
 
 /** One place where the target's answer is not the reference ledger's, after normalisation. */
 export interface Difference {
@@ -80,6 +80,7 @@ function walk(t: unknown, r: unknown, path: string, key: string, w: Walk): void 
     }
     for (const k of new Set([...Object.keys(t), ...Object.keys(r)])) {
       if (k in MAY_DIFFER) continue;
+      if (isServerMap(t, k) && isServerMap(r, k)) continue;
       const child = `${path}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`;
       const tv = t[k];
       const rv = r[k];

@@ -14,6 +14,16 @@ export const MAY_DIFFER: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Members that are a server's own map of entries, not a record of the API: a JsCantonError's
+ * `context` (`{[k: string]: string}` in the JSON API's document). Canton fills it with what the
+ * error and the node know (`participant`, `category`, `definite_answer`, `tid`, the offsets or
+ * ids concerned); which entries another correct participant adds is its own, so they are not
+ * compared (the error's code is, and its category, gRPC code and status by judge.errors.consistent).
+ */
+export const isServerMap = (parent: Record<string, unknown>, key: string): boolean =>
+  key === 'context' && typeof parent.code === 'string' && typeof parent.cause === 'string';
+
+/**
  * Members holding a ledger's data, whose shape the target's own packages decide, not the request:
  * Daml values (a contract's payload, arguments, results, views, keys: Splice 0.1.22's AmuletRules
  * has members 0.1.14's lacks) and a registry's choice context (the entries its implementation's
