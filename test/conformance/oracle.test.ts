@@ -106,6 +106,15 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     expect(compareAnswers({ context: { a: '1' } }, { context: {} }, new Bijection(), {})).toMatchObject([{ path: '$.context.a' }]);
   });
 
+  it("leaves a registry's optional debug fields alone: one registry sends them, another does not (benign variant no-debug-fields)", () => {
+    const disclosed = (more: Record<string, unknown>) => ({ choiceContextData: { values: {} }, disclosedContracts: [{ templateId: 'p:M:T', contractId: cid('1'), createdEventBlob: 'AQ==', synchronizerId: party('global', 'a'), ...more }] });
+    const debug = { debugPackageName: 'splice-amulet', debugPayload: { dso: party('dso', 'a') }, debugCreatedAt: '2026-01-01T00:00:00Z' };
+    expect(compareAnswers(disclosed({}), disclosed(debug), new Bijection(), {})).toEqual([]);
+    expect(compareAnswers(disclosed(debug), disclosed({}), new Bijection(), {})).toEqual([]);
+    // The DisclosedContract's own members are still compared.
+    expect(compareAnswers(disclosed({ synchronizerId: undefined }), disclosed({}), new Bijection(), {})).toMatchObject([{ path: '$.disclosedContracts[0].synchronizerId' }]);
+  });
+
   it('pairs maps keyed by identifiers (Scan rounds by contract id) and compares their shapes', () => {
     const b = new Bijection();
     expect(compareAnswers({ [cid('1')]: { round: 3 } }, { [cid('a')]: { round: 4 } }, b, {})).toEqual([]);

@@ -11,6 +11,12 @@ export const MAY_DIFFER: Readonly<Record<string, string>> = {
   correlationId: 'correlation ids are minted per request by each server',
   'x-request-id': 'request ids are minted per request',
   tid: 'the trace id in an error\'s context is minted per request by each server',
+  // The token standard's DisclosedContract declares them optional "trust the provider" data: a
+  // registry may send them or not (Scan does, others need not); excludeDebugFields: true must
+  // still drop them (registry.*.exclude-debug-*, judged against the target itself).
+  debugPackageName: 'a registry\'s debug fields are optional: one registry sends them, another does not',
+  debugPayload: 'a registry\'s debug fields are optional: one registry sends them, another does not',
+  debugCreatedAt: 'a registry\'s debug fields are optional: one registry sends them, another does not',
 };
 
 /**
