@@ -115,6 +115,17 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     expect(compareAnswers(disclosed({ synchronizerId: undefined }), disclosed({}), new Bijection(), {})).toMatchObject([{ path: '$.disclosedContracts[0].synchronizerId' }]);
   });
 
+  it("leaves optional members the server fills from its own state alone: an instrument's supply, pause and account fields, a transaction's trace context and paid traffic (benign variant other-instrument-metadata)", () => {
+    const instrument = (more: Record<string, unknown>) => ({ instruments: [{ id: 'Amulet', name: 'Amulet', symbol: 'Amulet', decimals: 10, supportedApis: {}, ...more }] });
+    const reference = { totalSupply: '1795.5', totalSupplyAsOf: '2025-01-01T00:00:00Z', accountInputFieldsToShow: [] };
+    expect(compareAnswers(instrument({ paused: false }), instrument(reference), new Bijection(), {})).toEqual([]);
+    expect(compareAnswers(instrument({ paused: true, pauseInfo: { reason: 'audit' }, showAccountInputFields: false }), instrument({}), new Bijection(), {})).toEqual([]);
+    const tx = (more: Record<string, unknown>) => ({ transaction: { updateId: `1220${hex('a')}`, offset: 3, events: [], ...more } });
+    expect(compareAnswers(tx({ traceContext: { traceparent: '00-aa-bb-01' }, paidTrafficCost: 120 }), tx({}), new Bijection(), {})).toEqual([]);
+    // The instrument's required members are still compared.
+    expect(compareAnswers(instrument({ decimals: undefined }), instrument({}), new Bijection(), {})).toMatchObject([{ path: '$.instruments[0].decimals' }]);
+  });
+
   it('pairs maps keyed by identifiers (Scan rounds by contract id) and compares their shapes', () => {
     const b = new Bijection();
     expect(compareAnswers({ [cid('1')]: { round: 3 } }, { [cid('a')]: { round: 4 } }, b, {})).toEqual([]);

@@ -17,6 +17,20 @@ export const MAY_DIFFER: Readonly<Record<string, string>> = {
   debugPackageName: 'a registry\'s debug fields are optional: one registry sends them, another does not',
   debugPayload: 'a registry\'s debug fields are optional: one registry sends them, another does not',
   debugCreatedAt: 'a registry\'s debug fields are optional: one registry sends them, another does not',
+  // An instrument's optional metadata (token-metadata-v1's Instrument) is the registry's own state
+  // and configuration, not the request's: whether it tracks its supply, whether the instrument is
+  // paused, which account input fields its wallets show (Scan leaves them out: absent means none).
+  totalSupply: 'an instrument\'s total supply is optional: a registry need not track it',
+  totalSupplyAsOf: 'an instrument\'s total supply is optional: a registry need not track it',
+  paused: 'whether an instrument is paused is the registry\'s state (absent means false)',
+  pauseInfo: 'whether an instrument is paused is the registry\'s state',
+  showAccountInputFields: 'an instrument\'s account input fields are its registry\'s configuration (absent means none)',
+  accountInputFieldsToShow: 'an instrument\'s account input fields are its registry\'s configuration (absent means none)',
+  // Optional members a participant fills from its own configuration and traffic: the W3C trace
+  // context of an update or completion, the traffic it paid (absent for updates another participant
+  // submitted, or read through a filter without a submitting party).
+  traceContext: 'a participant sends the trace context of an update or completion, or not (optional)',
+  paidTrafficCost: 'the traffic a participant paid depends on its synchronizer, its submitter and the read\'s filter (optional)',
 };
 
 /**
