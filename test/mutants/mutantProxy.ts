@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 
@@ -27,7 +27,7 @@ export interface RawBody {
 }
 
 /** The bytes to send for a body: the original ones when a fault left the text alone. */
-const bytesOf = (m: { body: string; raw?: RawBody }): Buffer => (m.raw !== undefined && m.raw.text === m.body ? m.raw.bytes : Buffer.from(m.body));
+export const bytesOf = (m: { body: string; raw?: RawBody }): Buffer => (m.raw !== undefined && m.raw.text === m.body ? m.raw.bytes : Buffer.from(m.body));
 const rawOf = (bytes: Buffer): { body: string; raw: RawBody } => {
   const text = bytes.toString('utf8');
   return { body: text, raw: { bytes, text } };
@@ -58,6 +58,11 @@ export interface Fault {
    * (none drops it, two repeat it). With it the proxy relays message by message, as with `wsRequest`.
    */
   wsResponse?(req: ProxyRequest, frame: string): readonly string[];
+  /**
+   * Writes the answer itself (its HTTP framing: compression, chunks, header case, connection);
+   * without it the proxy writes `out` whole with a content-length.
+   */
+  send?(req: ProxyRequest, out: ProxyResponse, res: ServerResponse): void;
 }
 
 export interface Upstream {
@@ -108,6 +113,7 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
         const rewritten = fault.request ? await fault.request(incoming, upstream) : incoming;
         const answer = isResponse(rewritten) ? rewritten : await upstream.send(rewritten);
         const out = fault.response ? fault.response(incoming, answer) : answer;
+        if (fault.send) return fault.send(incoming, out, res);
         const bytes = bytesOf(out);
         res.writeHead(out.status, { ...out.headers, 'content-length': String(bytes.length) });
         res.end(bytes);
