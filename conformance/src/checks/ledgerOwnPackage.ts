@@ -1,7 +1,7 @@
 import { BOARD_MODULE, buildBoardPackage, buildOwnPackage, OWN_MODULE } from '../reinterpret/ownPackage.js';
 import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
-import { expectCantonError, expectStatus, isObject, objectBody, type Json } from './support/expect.js';
+import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { activeContracts, freshParty, ledgerEnd, readActiveContracts, userIdOf } from './support/ledger.js';
 import { listPackageIds, listVetted, packageName, uploadVetted, vettedOn, vettingUpdate } from './support/packages.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
@@ -80,7 +80,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       const views = Array.isArray(entry.interfaceViews) ? entry.interfaceViews.filter(isObject) : [];
       const view = views.find((v) => v.interfaceId === interfaceId);
       const expected = { holder, total: '3', label: note };
-      if (!view || JSON.stringify(view.viewValue) !== JSON.stringify(expected)) {
+      if (!view || !jsonEqual(view.viewValue, expected)) {
         ctx.fail(`the interface view of ${interfaceId} is ${view ? JSON.stringify(view.viewValue ?? view.viewStatus) : '(absent)'}, the template's view computes ${JSON.stringify(expected)}`, acs.exchange);
       }
 

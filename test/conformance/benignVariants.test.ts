@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { run } from '../../conformance/src/cli/run.js';
+import type { Report } from '../../conformance/src/report/model.js';
+import { loadProfile } from '../../conformance/src/runner/profile.js';
+import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import { startMutant, type Fault } from '../mutants/mutantProxy.js';
+import { allBenignVariants, BENIGN_VARIANTS } from '../mutants/benign/benignVariants.js';
+import { PATCH_VERSION } from '../mutants/benign/otherPatchVersion.js';
+import { reorderedKeys } from '../mutants/benign/reorderedKeys.js';
+
+/**
+ * The converse of the mutant bed: benign variants (test/mutants/benign/) are the reference server
+ * behind rewrites that keep it conformant, as another Canton 3.5 participant or Splice app may
+ * answer (its own offsets, ids, page sizes and tokens, texts, optional members, HTTP framing), but
+ * differ from the reference. The suite, as a vendor runs it (`run --profile reference`: the
+ * oracle, the judge, re-interpretation and the history judge on), must not fail, warn or skip
+ * anything against them that it passes against the reference behind a faultless proxy (the
+ * control). All variants run at once, in one proxy: one run for all of them.
+ */
+const SEED = 20261201;
+const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
+
+/** The whole suite through the CLI (preflight and Canton line included) against a fresh reference behind `fault`. */
+async function certify(fault: Fault): Promise<Report> {
+  const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+  const proxy = await startMutant(reference.url, fault);
+  const dir = mkdtempSync(join(tmpdir(), 'cc-benign-'));
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  try {
+    await run(['--target', proxy.url, '--profile', 'reference', '--report-dir', dir, '--seed', String(SEED), '--quiet']);
+    return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+  } finally {
+    log.mockRestore();
+    await proxy.close();
+    await reference.close();
+  }
+}
+
+/** What a run says against the target beyond passing: failures, errors, warnings, skips, run warnings. */
+function findings(r: Report): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of r.checks) if (c.status !== 'pass') out.set(c.id, `${c.status}: ${c.message ?? ''}`);
+  for (const w of r.warnings ?? []) out.set(`warning ${typeof w === 'string' ? w : JSON.stringify(w)}`, 'run warning');
+  return out;
+}
+
+describe('benign variants: a conformant target that differs from the reference fails nothing', () => {
+  it('lists the variants, each with a name of its own', () => {
+    expect(BENIGN_VARIANTS.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(BENIGN_VARIANTS.map((v) => v.name)).size).toBe(BENIGN_VARIANTS.length);
+  });
+
+  it('the variants are in effect behind the composed proxy (gapped offsets, another version, gzip, other update ids)', async () => {
+    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+    const proxy = await startMutant(reference.url, allBenignVariants());
+    try {
+      const end = await fetch(`${proxy.url}/v2/state/ledger-end`);
+      expect(end.headers.get('content-encoding')).toBe('gzip');
+      const { offset } = (await end.json()) as { offset: number };
+      expect(offset % 3).toBe(1);
+      expect(((await (await fetch(`${proxy.url}/v2/version`)).json()) as { version: string }).version).toBe(PATCH_VERSION);
+      const completions = await fetch(`${proxy.url}/v2/commands/completions?limit=1`, {
+        method: 'POST',
+        body: JSON.stringify({ userId: 'participant_admin', parties: ['alice::1220c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff'], beginExclusive: 0 }),
+      });
+      expect(await completions.text()).toMatch(/"updateId": "upd-[0-9a-f]{64}"/);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  });
+
+  it('no check fails, warns or skips against all variants at once that passes against the control', async () => {
+    const control = await certify({});
+    const variant = await certify(allBenignVariants());
+    // The control itself is clean but for the checks the profile cannot run (auth, other lines).
+    expect([...findings(control)].filter(([, f]) => !f.startsWith('skip')).map(([id, f]) => `${id}: ${f}`)).toEqual([]);
+    const before = findings(control);
+    const falseFindings = [...findings(variant)].filter(([id]) => !before.has(id)).map(([id, f]) => `${id}: ${f.slice(0, 600)}`);
+    expect(falseFindings, `false findings against the benign variants (${BENIGN_VARIANTS.map((v) => v.name).join(', ')})`).toEqual([]);
+    // The same checks ran, and the run's machinery judged the variant as much as the control.
+    expect(variant.summary.passed).toBe(control.summary.passed);
+    expect(variant.oracle?.compared ?? 0).toBeGreaterThan(0);
+    expect(variant.judge?.answers ?? 0).toBeGreaterThan(500);
+  }, 240_000);
+});
+
+describe('false failures the benign variants found, each on its own check', () => {
+  /** One check against a fresh reference behind `fault`, with the oracle and the judge on. */
+  async function one(check: string, fault: Fault) {
+    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+    const proxy = await startMutant(reference.url, fault);
+    try {
+      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: [check], seed: SEED, toolVersion: 'benign-variants', oracle: 'reference', progress: 'quiet' });
+      return report.checks.find((c) => c.id === check);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  }
+
+  it('ledger.daml.own-package reads an interface view by its members, not their order (reordered-keys)', async () => {
+    const c = await one('ledger.daml.own-package', reorderedKeys);
+    expect(c?.status, c?.message).toBe('pass');
+  }, 120_000);
+});
