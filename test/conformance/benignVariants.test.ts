@@ -7,6 +7,7 @@ import type { Report } from '../../conformance/src/report/model.js';
 import { loadProfile } from '../../conformance/src/runner/profile.js';
 import { runSuite } from '../../conformance/src/runner/runSuite.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
+import { ES256_PUBLIC_PEM } from '../auth/support/tokens.js';
 import { startMutant, type Fault } from '../mutants/mutantProxy.js';
 import { allBenignVariants, BENIGN_VARIANTS } from '../mutants/benign/benignVariants.js';
 import { PATCH_VERSION } from '../mutants/benign/otherPatchVersion.js';
@@ -15,23 +16,29 @@ import { reorderedKeys } from '../mutants/benign/reorderedKeys.js';
 /**
  * The converse of the mutant bed: benign variants (test/mutants/benign/) are the reference server
  * behind rewrites that keep it conformant, as another Canton 3.5 participant or Splice app may
- * answer (its own offsets, ids, page sizes and tokens, texts, optional members, HTTP framing), but
- * differ from the reference. The suite, as a vendor runs it (`run --profile reference`: the
- * oracle, the judge, re-interpretation and the history judge on), must not fail, warn or skip
- * anything against them that it passes against the reference behind a faultless proxy (the
- * control). All variants run at once, in one proxy: one run for all of them.
+ * answer (its own offsets, ids, page sizes and tokens, texts, optional members, list orders,
+ * times, HTTP framing), but differ from the reference. The suite, as a vendor runs it (`run
+ * --profile reference-secured`: ES256 tokens, the oracle, the judge, re-interpretation and the
+ * history judge on), must not fail, warn or skip anything against them that it passes against
+ * the reference behind a faultless proxy (the control). All variants run at once, in one proxy:
+ * one run for all of them.
  */
 const SEED = 20261201;
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
+/** Secured with ES256 JWTs, as the reference-secured profile expects: tokens in headers and WebSocket subprotocols cross the variants too. */
+const auth = { mode: 'es256' as const, key: { kind: 'public-key-file' as const, path: ES256_PUBLIC_PEM } };
 
-/** The whole suite through the CLI (preflight and Canton line included) against a fresh reference behind `fault`. */
+/**
+ * The whole suite through the CLI (preflight and Canton line included, the auth checks too)
+ * against a fresh secured reference behind `fault`.
+ */
 async function certify(fault: Fault): Promise<Report> {
-  const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+  const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, log: quiet });
   const proxy = await startMutant(reference.url, fault);
   const dir = mkdtempSync(join(tmpdir(), 'cc-benign-'));
   const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   try {
-    await run(['--target', proxy.url, '--profile', 'reference', '--report-dir', dir, '--seed', String(SEED), '--quiet']);
+    await run(['--target', proxy.url, '--profile', 'reference-secured', '--report-dir', dir, '--seed', String(SEED), '--quiet']);
     return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
   } finally {
     log.mockRestore();
@@ -54,20 +61,24 @@ describe('benign variants: a conformant target that differs from the reference f
     expect(new Set(BENIGN_VARIANTS.map((v) => v.name)).size).toBe(BENIGN_VARIANTS.length);
   });
 
-  it('the variants are in effect behind the composed proxy (gapped offsets, another version, gzip, other update ids)', async () => {
+  it('the variants are in effect behind the composed proxy (gapped offsets, another version, gzip, other update ids and record times)', async () => {
     const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
     const proxy = await startMutant(reference.url, allBenignVariants());
     try {
       const end = await fetch(`${proxy.url}/v2/state/ledger-end`);
       expect(end.headers.get('content-encoding')).toBe('gzip');
       const { offset } = (await end.json()) as { offset: number };
-      expect(offset % 3).toBe(1);
+      expect(offset).toBeGreaterThan(2 ** 32);
+      expect((offset - 2 ** 32 - 7) % 3).toBe(0);
       expect(((await (await fetch(`${proxy.url}/v2/version`)).json()) as { version: string }).version).toBe(PATCH_VERSION);
       const completions = await fetch(`${proxy.url}/v2/commands/completions?limit=1`, {
         method: 'POST',
         body: JSON.stringify({ userId: 'participant_admin', parties: ['alice::1220c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff'], beginExclusive: 0 }),
       });
-      expect(await completions.text()).toMatch(/"updateId": "upd-[0-9a-f]{64}"/);
+      const text = await completions.text();
+      expect(text).toMatch(/"updateId": "upd-[0-9a-f]{64}"/);
+      // The world's record times are whole seconds: 250 ms later, as Instant.toString writes them.
+      expect(text).toMatch(/"recordTime": "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.250Z"/);
     } finally {
       await proxy.close();
       await reference.close();
@@ -77,7 +88,7 @@ describe('benign variants: a conformant target that differs from the reference f
   it('no check fails, warns or skips against all variants at once that passes against the control', async () => {
     const control = await certify({});
     const variant = await certify(allBenignVariants());
-    // The control itself is clean but for the checks the profile cannot run (auth, other lines).
+    // The control itself is clean but for the checks of other Canton lines, which skip.
     expect([...findings(control)].filter(([, f]) => !f.startsWith('skip')).map(([id, f]) => `${id}: ${f}`)).toEqual([]);
     const before = findings(control);
     const falseFindings = [...findings(variant)].filter(([id]) => !before.has(id)).map(([id, f]) => `${id}: ${f.slice(0, 600)}`);

@@ -2,15 +2,18 @@ import type { Fault } from '../mutantProxy.js';
 import { composeFaults } from './composeFaults.js';
 import { httpFraming } from './httpFraming.js';
 import { instantTimestamps } from './instantTimestamps.js';
+import { laterRecordTimes } from './laterRecordTimes.js';
 import { latency } from './latency.js';
 import { noDebugFields } from './noDebugFields.js';
 import { offsetGaps } from './offsetGaps.js';
 import { otherInstrumentMetadata } from './otherInstrumentMetadata.js';
+import { otherListOrders } from './otherListOrders.js';
 import { otherPatchVersion } from './otherPatchVersion.js';
 import { otherUpdateIds } from './otherUpdateIds.js';
 import { prettyJson } from './prettyJson.js';
 import { reorderedKeys } from './reorderedKeys.js';
 import { rewordedErrors } from './rewordedErrors.js';
+import { scanAndRegistryChoices } from './scanAndRegistryChoices.js';
 import { smallPages } from './smallPages.js';
 import { submissionIds } from './submissionIds.js';
 import { traceContexts } from './traceContexts.js';
@@ -28,17 +31,20 @@ export interface BenignVariant {
 }
 
 export const BENIGN_VARIANTS: readonly BenignVariant[] = [
-  // The first layers see the answers last: whitespace and member order apply to what the others wrote.
+  // The first layers see the answers last: whitespace, member order and the timestamps' format apply to what the others wrote.
   { name: 'pretty-json', description: 'JSON answers and frames indented, with a final newline', fault: prettyJson },
   { name: 'reordered-keys', description: 'JSON members in reverse order in every answer and frame', fault: reorderedKeys },
-  { name: 'offset-gaps', description: 'offsets renumbered 3o+7 everywhere (answers, frames, error contexts), mapped back in requests', fault: offsetGaps },
+  { name: 'instant-timestamps', description: "the API's timestamps as Instant.toString writes them (0, 3, 6 or 9 fraction digits)", fault: instantTimestamps },
+  { name: 'offset-gaps', description: 'offsets renumbered 3o+2^32+7 everywhere (answers, frames, error contexts), mapped back in requests', fault: offsetGaps },
   { name: 'other-update-ids', description: 'update ids upd-<64 hex> instead of 1220<64 hex>, one to one', fault: otherUpdateIds },
   { name: 'small-pages', description: 'parties 5 and users 100 a page, update and ACS pages of 7 by default, page tokens of another opaque format', fault: smallPages },
+  { name: 'other-list-orders', description: "lists whose order is the server's (actAs of completions, party lookups, witnesses, signatories, rights, synchronizers, package ids) reversed", fault: otherListOrders },
   { name: 'trace-contexts', description: 'a W3C traceContext on every transaction, reassignment and completion', fault: traceContexts },
-  { name: 'instant-timestamps', description: "the API's timestamps as Instant.toString writes them (0, 3, 6 or 9 fraction digits)", fault: instantTimestamps },
+  { name: 'later-record-times', description: 'every record time 250 ms after the reference records it (sequencing latency, another clock)', fault: laterRecordTimes },
   { name: 'submission-ids', description: 'a generated submissionId on every completion of a command submitted without one', fault: submissionIds },
   { name: 'no-debug-fields', description: 'a registry that never sends the optional debug* fields', fault: noDebugFields },
   { name: 'other-instrument-metadata', description: 'instruments without totalSupply and account input fields, paused: false written out', fault: otherInstrumentMetadata },
+  { name: 'scan-and-registry-choices', description: "Scan's rounds cached half as long, every choice context with one more entry", fault: scanAndRegistryChoices },
   { name: 'other-patch-version', description: 'Canton 3.5.11 instead of 3.5.10', fault: otherPatchVersion },
   { name: 'reworded-errors', description: 'error causes and texts reworded, other trace and correlation ids, more context entries', fault: rewordedErrors },
   { name: 'latency', description: 'every answer 2 ms later', fault: latency(2) },

@@ -3,13 +3,15 @@ import { parse, type Fault, type ProxyRequest, type Upstream } from '../mutantPr
 import { isLedgerPath, mapApiObjects, mapApiObjectsAsync, rewriteFrame, rewriteJsonBody, rewriteJsonRequest } from './jsonWalk.js';
 
 /**
- * Offsets that skip: the participant's offset of the reference's offset o is 3o+7 (0, the ledger
+ * Offsets that skip: the participant's offset of the reference's offset o is 3o+B (0, the ledger
  * begin, stays 0), as on a participant whose offsets also count updates the client never sees
- * (topology events, other synchronizers, other parties). Offsets are int64 positions that grow;
- * nothing says they are consecutive or start at 1 (notes/api-semantics.md, "Offsets").
+ * (topology events, other synchronizers, other parties), with B past 2^32 (a participant long in
+ * service: offsets are int64). Offsets are positions that grow; nothing says they are consecutive
+ * or start at 1 (notes/api-semantics.md, "Offsets").
  */
-export const gapped = (o: number): number => (Number.isSafeInteger(o) && o > 0 ? 3 * o + 7 : o);
-const inImage = (v: number) => v >= 10 && (v - 7) % 3 === 0;
+const B = 2 ** 32 + 7;
+export const gapped = (o: number): number => (Number.isSafeInteger(o) && o > 0 ? 3 * o + B : o);
+const inImage = (v: number) => v >= 3 + B && (v - B) % 3 === 0;
 
 /** Members of answers (and of error contexts, as strings) that carry an offset. */
 const ANSWER_OFFSETS = new Set([
@@ -35,17 +37,17 @@ const answer = (v: unknown) => mapApiObjects(v, answerObject);
 
 /**
  * The reference offset with the same updates at or before it as the participant's offset `v`: a
- * participant offset between two of the reference's (3o+7 < v < 3o+10) bounds as o does, except
+ * participant offset between two of the reference's (3o+B < v < 3o+B+3) bounds as o does, except
  * past the ledger end, where the participant refuses it (OFFSET_AFTER_LEDGER_END) and so must the reference.
  */
 async function boundBack(v: number, ledgerEnd: () => Promise<number>): Promise<number> {
   if (!Number.isSafeInteger(v) || v <= 0) return v;
-  if (inImage(v)) return (v - 7) / 3;
-  const q = Math.max(0, Math.floor((v - 7) / 3));
+  if (inImage(v)) return (v - B) / 3;
+  const q = Math.max(0, Math.floor((v - B) / 3));
   return q === (await ledgerEnd()) ? q + 1 : q;
 }
 /** A lookup by offset: only the participant's own offsets name an update. */
-const pointBack = (v: number) => (!Number.isSafeInteger(v) || v <= 0 ? v : inImage(v) ? (v - 7) / 3 : NO_UPDATE);
+const pointBack = (v: number) => (!Number.isSafeInteger(v) || v <= 0 ? v : inImage(v) ? (v - B) / 3 : NO_UPDATE);
 
 function requestObject(ledgerEnd: () => Promise<number>, lookupByOffset: boolean) {
   return async (o: Json): Promise<Json> => {
