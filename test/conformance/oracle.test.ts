@@ -63,7 +63,8 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     expect(compareAnswers([tx('e', 'automation-1')], [{ update: { Transaction: { value: { updateId: `1220${hex('f')}`, commandId: 'cc-run-1', offset: 3, events: [{}] } } } }], new Bijection(), {})).toEqual([]);
     // The same command on both sides still pairs in order and is compared.
     const b = new Bijection();
-    expect(compareAnswers([tx('e', 'cc-run-1')], [{ update: { Transaction: { value: { updateId: `1220${hex('f')}`, commandId: 'cc-run-1', offset: 3 } } } }], b, {})).toMatchObject([{ path: '$[0].update.Transaction.value.events' }]);
+    const bare = (id: string) => ({ update: { Transaction: { value: { updateId: `1220${hex(id)}`, commandId: 'cc-run-1', offset: 7 } } } });
+    expect(compareAnswers([bare('e')], [{ update: { Transaction: { value: { updateId: `1220${hex('f')}`, commandId: 'cc-run-1', offset: 3, events: [] } } } }], b, {})).toMatchObject([{ path: '$[0].update.Transaction.value.events' }]);
     expect(b.reference(`1220${hex('e')}`)).toBe(`1220${hex('f')}`);
   });
 
@@ -92,7 +93,7 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
       expect(compareAnswers({ [key]: { a: '1', extra: true } }, { [key]: { a: '2' } }, b, {}), key).toEqual([]);
     }
     // Around the data the shape is still compared.
-    expect(compareAnswers({ contract: { payload: {}, created_at: 'x' } }, { contract: { payload: {} } }, b, {})).toMatchObject([{ path: '$.contract.created_at' }]);
+    expect(compareAnswers({ contract: { payload: {} } }, { contract: { payload: {}, created_at: 'x' } }, b, {})).toMatchObject([{ path: '$.contract.created_at' }]);
   });
 
   it("leaves an error's context entries alone: each participant fills its own (benign variant reworded-errors)", () => {
@@ -101,9 +102,9 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     expect(compareAnswers(error({ ...canton, servicename: 'JsonApiService' }), error(canton), new Bijection(), {})).toEqual([]);
     expect(compareAnswers(error({}), error(canton), new Bijection(), {})).toEqual([]);
     // The members around the context are the API's: still compared.
-    expect(compareAnswers(error(canton, { resources: [] }), error(canton), new Bijection(), {})).toMatchObject([{ path: '$.resources' }]);
+    expect(compareAnswers(error(canton), error(canton, { resources: [] }), new Bijection(), {})).toMatchObject([{ path: '$.resources' }]);
     // A `context` that is not an error's is compared as any member.
-    expect(compareAnswers({ context: { a: '1' } }, { context: {} }, new Bijection(), {})).toMatchObject([{ path: '$.context.a' }]);
+    expect(compareAnswers({ context: {} }, { context: { a: '1' } }, new Bijection(), {})).toMatchObject([{ path: '$.context.a' }]);
   });
 
   it("leaves a registry's optional debug fields alone: one registry sends them, another does not (benign variant no-debug-fields)", () => {
@@ -124,6 +125,14 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     expect(compareAnswers(tx({ traceContext: { traceparent: '00-aa-bb-01' }, paidTrafficCost: 120 }), tx({}), new Bijection(), {})).toEqual([]);
     // The instrument's required members are still compared.
     expect(compareAnswers(instrument({ decimals: undefined }), instrument({}), new Bijection(), {})).toMatchObject([{ path: '$.instruments[0].decimals' }]);
+  });
+
+  it('lets the target answer members the reference does not (response schemas are open): a newer Scan\'s initial_round (benign variant newer-scan-members)', () => {
+    const dso = (more: Record<string, unknown>) => ({ sv_user: 'sv', dso_party_id: party('dso', 'a'), voting_threshold: 1, ...more });
+    expect(compareAnswers(dso({ initial_round: '0' }), dso({}), new Bijection(), {})).toEqual([]);
+    expect(compareAnswers({ partyDetails: [{ party: party('x', 'a'), isLocal: true, vendorTier: 'gold' }] }, { partyDetails: [{ party: party('x', 'c'), isLocal: true }] }, new Bijection(), {})).toEqual([]);
+    // What the reference answers, the target must answer too.
+    expect(compareAnswers(dso({}), dso({ initial_round: '0' }), new Bijection(), {})).toMatchObject([{ path: '$.initial_round', why: 'the reference answers this member, the target does not' }]);
   });
 
   it('pairs maps keyed by identifiers (Scan rounds by contract id) and compares their shapes', () => {

@@ -23,8 +23,8 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Compares the shape of the target's answer with the reference's: which members are answered and
- * their JSON types, element by element where lists pair through their identities. Values are not
+ * Compares the shape of the target's answer with the reference's: which members are answered (the
+ * reference's must be; the target may answer more) and their JSON types, element by element where lists pair through their identities. Values are not
  * compared: they carry each ledger's history (ids, offsets, times, other clients' state), which the
  * target's own model judges (conformance/src/judge/). Identifier and offset pairs are still learned,
  * so that later requests translate.
@@ -86,8 +86,12 @@ function walk(t: unknown, r: unknown, path: string, key: string, w: Walk): void 
       const rv = r[k];
       const tAbsent = tv === undefined || tv === null;
       const rAbsent = rv === undefined || rv === null;
-      if (tAbsent !== rAbsent) differ(w, child, tv, rv, tAbsent ? 'the reference answers this member, the target does not' : 'the target answers a member the reference does not');
-      else walk(tv, rv, child, k, w);
+      // A member only the target answers is not one the request decided it may not have: response
+      // schemas are open (specs/README.md), and servers fill optional members the reference leaves
+      // out (a newer Scan's initial_round, a participant's traceContext); their shape is the schema
+      // checks'. A member only the reference answers is one the target lacks.
+      if (tAbsent && !rAbsent) differ(w, child, tv, rv, 'the reference answers this member, the target does not');
+      else if (!tAbsent && !rAbsent) walk(tv, rv, child, k, w);
     }
     return;
   }
