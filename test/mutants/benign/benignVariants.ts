@@ -4,6 +4,7 @@ import { httpFraming } from './httpFraming.js';
 import { instantTimestamps } from './instantTimestamps.js';
 import { laterRecordTimes } from './laterRecordTimes.js';
 import { latency } from './latency.js';
+import { newerScanMembers } from './newerScanMembers.js';
 import { noDebugFields } from './noDebugFields.js';
 import { offsetGaps } from './offsetGaps.js';
 import { otherInstrumentMetadata } from './otherInstrumentMetadata.js';
@@ -45,6 +46,7 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'no-debug-fields', description: 'a registry that never sends the optional debug* fields', fault: noDebugFields },
   { name: 'other-instrument-metadata', description: 'instruments without totalSupply and account input fields, paused: false written out', fault: otherInstrumentMetadata },
   { name: 'scan-and-registry-choices', description: "Scan's rounds cached half as long, every choice context with one more entry", fault: scanAndRegistryChoices },
+  { name: 'newer-scan-members', description: "Scan's DSO info with its optional initial_round", fault: newerScanMembers },
   { name: 'other-patch-version', description: 'Canton 3.5.11 instead of 3.5.10', fault: otherPatchVersion },
   { name: 'reworded-errors', description: 'error causes and texts reworded, other trace and correlation ids, more context entries', fault: rewordedErrors },
   { name: 'latency', description: 'every answer 2 ms later', fault: latency(2) },
