@@ -61,7 +61,7 @@ describe('benign variants: a conformant target that differs from the reference f
     expect(new Set(BENIGN_VARIANTS.map((v) => v.name)).size).toBe(BENIGN_VARIANTS.length);
   });
 
-  it('the variants are in effect behind the composed proxy (gapped offsets, another version, gzip, other update ids and record times)', async () => {
+  it('the variants are in effect behind the composed proxy (gapped offsets, another version, gzip, other update ids and record times, command ids for submitters)', async () => {
     const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
     const proxy = await startMutant(reference.url, allBenignVariants());
     try {
@@ -79,6 +79,18 @@ describe('benign variants: a conformant target that differs from the reference f
       expect(text).toMatch(/"updateId": "upd-[0-9a-f]{64}"/);
       // The world's record times are whole seconds: 250 ms later, as Instant.toString writes them.
       expect(text).toMatch(/"recordTime": "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.250Z"/);
+      // A transaction's command id for its submitter only.
+      const [alice, bob] = ['alice', 'bob'].map((p) => `${p}::1220${'c0ffee'.repeat(10)}c0ff`) as [string, string];
+      const submitted = (await (await fetch(`${proxy.url}/v2/commands/submit-and-wait`, {
+        method: 'POST',
+        body: JSON.stringify({ commands: [{ CreateCommand: { templateId: '#canton-conformance-samples:Sample.Asset:Asset', createArguments: { issuer: alice, owner: alice, amount: '1.0', observers: [bob] } } }], commandId: 'benign-1', userId: 'participant_admin', actAs: [alice] }),
+      })).json()) as { updateId: string };
+      const readAs = async (party: string) => (await fetch(`${proxy.url}/v2/updates/update-by-id`, {
+        method: 'POST',
+        body: JSON.stringify({ updateId: submitted.updateId, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }),
+      })).text();
+      expect(await readAs(alice)).toContain('"commandId": "benign-1"');
+      expect(await readAs(bob)).not.toContain('"commandId"');
     } finally {
       await proxy.close();
       await reference.close();

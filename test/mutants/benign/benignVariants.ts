@@ -17,6 +17,7 @@ import { rewordedErrors } from './rewordedErrors.js';
 import { scanAndRegistryChoices } from './scanAndRegistryChoices.js';
 import { smallPages } from './smallPages.js';
 import { submissionIds } from './submissionIds.js';
+import { submitterOnlyCommandIds } from './submitterOnlyCommandIds.js';
 import { traceContexts } from './traceContexts.js';
 
 /**
@@ -28,7 +29,8 @@ export interface BenignVariant {
   readonly name: string;
   /** What differs, and why a real participant may differ so. */
   readonly description: string;
-  readonly fault: Fault;
+  /** The rewrite, or a factory of it when it keeps state (each proxy gets its own). */
+  readonly fault: Fault | (() => Fault);
 }
 
 export const BENIGN_VARIANTS: readonly BenignVariant[] = [
@@ -40,6 +42,7 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'other-update-ids', description: 'update ids upd-<64 hex> instead of 1220<64 hex>, one to one', fault: otherUpdateIds },
   { name: 'small-pages', description: 'parties 5 and users 100 a page, update and ACS pages of 7 by default, page tokens of another opaque format', fault: smallPages },
   { name: 'other-list-orders', description: "lists whose order is the server's (actAs of completions, party lookups, witnesses, signatories, rights, synchronizers, package ids) reversed", fault: otherListOrders },
+  { name: 'submitter-only-command-ids', description: "a transaction's commandId only for reads that filter for one of its submitters", fault: submitterOnlyCommandIds },
   { name: 'trace-contexts', description: 'a W3C traceContext on every transaction, reassignment and completion', fault: traceContexts },
   { name: 'later-record-times', description: 'every record time 250 ms after the reference records it (sequencing latency, another clock)', fault: laterRecordTimes },
   { name: 'submission-ids', description: 'a generated submissionId on every completion of a command submitted without one', fault: submissionIds },
@@ -54,4 +57,7 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
 ];
 
 /** Every variant at once, in the order listed (the first rewrites requests first and answers last). */
-export const allBenignVariants = (variants: readonly BenignVariant[] = BENIGN_VARIANTS): Fault => composeFaults(variants.map((v) => v.fault));
+export const allBenignVariants = (variants: readonly BenignVariant[] = BENIGN_VARIANTS): Fault => composeFaults(variants.map((v) => faultOf(v)));
+
+/** A variant's rewrite, a fresh one for a stateful variant. */
+export const faultOf = (v: BenignVariant): Fault => (typeof v.fault === 'function' ? v.fault() : v.fault);
