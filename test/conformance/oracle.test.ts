@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bijection } from '../../conformance/src/oracle/bijection.js';
 import { compareAnswers } from '../../conformance/src/oracle/compareAnswers.js';
+import { responseSchemaOf } from '../../conformance/src/oracle/responseSchema.js';
 import { translateRequest } from '../../conformance/src/oracle/translateRequest.js';
 import { classOf, sameRefusal } from '../../conformance/src/oracle/statusRules.js';
 import type { Exchange } from '../../conformance/src/target/exchange.js';
@@ -8,6 +9,13 @@ import type { Exchange } from '../../conformance/src/target/exchange.js';
 const hex = (c: string) => c.repeat(64);
 const party = (name: string, c: string) => `${name}::1220${hex(c)}`;
 const cid = (c: string) => `00${hex(c)}`;
+
+/** GET /registry/metadata/v1/instruments's answer schema, from our registry spec. */
+function instrumentsSchema() {
+  const schema = responseSchemaOf('registry', 'GET', '/registry/metadata/v1/instruments', 200);
+  expect(schema).toBeDefined();
+  return schema;
+}
 
 describe('the oracle: identifiers pair one to one, offsets by order', () => {
   it('learns pairs and refuses a second partner on either side', () => {
@@ -86,9 +94,11 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     const context = (values: Record<string, unknown>) => ({ choiceContext: { choiceContextData: { values }, disclosedContracts: [] }, transferKind: 'direct' });
     expect(compareAnswers(context({ 'amulet-rules': cid('2'), 'external-party-config-state': cid('3') }), context({ 'amulet-rules': cid('b') }), b, {})).toEqual([]);
     expect(b.reference(cid('2'))).toBe(cid('b'));
-    // A registry on Splice 0.1.14 lists the v1 APIs only; the reference's default world v1 and v2.
+    // A registry on Splice 0.1.14 lists the v1 APIs only; the reference's default world v1 and v2:
+    // supportedApis is a map in the schema, whose entries are the registry's.
     const apis = (more: Record<string, number>) => ({ instruments: [{ id: 'Amulet', supportedApis: { 'splice-api-token-holding-v1': 1, ...more } }] });
-    expect(compareAnswers(apis({}), apis({ 'splice-api-token-holding-v2': 1 }), b, {})).toEqual([]);
+    expect(compareAnswers(apis({}), apis({ 'splice-api-token-holding-v2': 1 }), b, { schema: instrumentsSchema() })).toEqual([]);
+    expect(compareAnswers(apis({}), apis({ 'splice-api-token-holding-v2': 1 }), b, {})).toMatchObject([{ path: '$.instruments[0].supportedApis["splice-api-token-holding-v2"]' }]);
     for (const key of ['createArgument', 'choiceArgument', 'exerciseResult', 'viewValue', 'contractKey']) {
       expect(compareAnswers({ [key]: { a: '1', extra: true } }, { [key]: { a: '2' } }, b, {}), key).toEqual([]);
     }
@@ -96,13 +106,16 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
     expect(compareAnswers({ contract: { payload: {} } }, { contract: { payload: {}, created_at: 'x' } }, b, {})).toMatchObject([{ path: '$.contract.created_at' }]);
   });
 
-  it("leaves an error's context entries alone: each participant fills its own (benign variant reworded-errors)", () => {
+  it("leaves an error's context entries alone: the schema makes it a map, each participant fills its own (benign variant reworded-errors)", () => {
     const error = (context: Record<string, string>, more: Record<string, unknown> = {}) => ({ code: 'INVALID_ARGUMENT', cause: 'x', context, errorCategory: 8, grpcCodeValue: 3, ...more });
     const canton = { participant: 'participant1::1220ab', category: '8', definite_answer: 'false', tid: 'f00d' };
-    expect(compareAnswers(error({ ...canton, servicename: 'JsonApiService' }), error(canton), new Bijection(), {})).toEqual([]);
-    expect(compareAnswers(error({}), error(canton), new Bijection(), {})).toEqual([]);
+    const schema = responseSchemaOf('ledger', 'POST', '/v2/commands/submit-and-wait', 400);
+    expect(schema).toBeDefined();
+    expect(compareAnswers(error({ ...canton, servicename: 'JsonApiService' }), error(canton), new Bijection(), { schema })).toEqual([]);
+    expect(compareAnswers(error({}), error(canton), new Bijection(), { schema })).toEqual([]);
     // The members around the context are the API's: still compared.
     expect(compareAnswers(error(canton), error(canton, { resources: [] }), new Bijection(), {})).toMatchObject([{ path: '$.resources' }]);
+    expect(compareAnswers(error(canton, { errorCategory: undefined }), error(canton), new Bijection(), { schema })).toMatchObject([{ path: '$.errorCategory' }]);
     // A `context` that is not an error's is compared as any member.
     expect(compareAnswers({ context: {} }, { context: { a: '1' } }, new Bijection(), {})).toMatchObject([{ path: '$.context.a' }]);
   });
@@ -110,29 +123,39 @@ describe('the oracle: only what the request alone decides (shapes, invalid-reque
   it("leaves a registry's optional debug fields alone: one registry sends them, another does not (benign variant no-debug-fields)", () => {
     const disclosed = (more: Record<string, unknown>) => ({ choiceContextData: { values: {} }, disclosedContracts: [{ templateId: 'p:M:T', contractId: cid('1'), createdEventBlob: 'AQ==', synchronizerId: party('global', 'a'), ...more }] });
     const debug = { debugPackageName: 'splice-amulet', debugPayload: { dso: party('dso', 'a') }, debugCreatedAt: '2026-01-01T00:00:00Z' };
-    expect(compareAnswers(disclosed({}), disclosed(debug), new Bijection(), {})).toEqual([]);
-    expect(compareAnswers(disclosed(debug), disclosed({}), new Bijection(), {})).toEqual([]);
-    // The DisclosedContract's own members are still compared.
-    expect(compareAnswers(disclosed({ synchronizerId: undefined }), disclosed({}), new Bijection(), {})).toMatchObject([{ path: '$.disclosedContracts[0].synchronizerId' }]);
+    const schema = responseSchemaOf('registry', 'POST', `/registry/transfer-instruction/v1/${cid('9')}/choice-contexts/accept`, 200);
+    expect(schema).toBeDefined();
+    expect(compareAnswers(disclosed({}), disclosed(debug), new Bijection(), { schema })).toEqual([]);
+    expect(compareAnswers(disclosed(debug), disclosed({}), new Bijection(), { schema })).toEqual([]);
+    // The DisclosedContract's required members are still compared.
+    expect(compareAnswers(disclosed({ synchronizerId: undefined }), disclosed({}), new Bijection(), { schema })).toMatchObject([{ path: '$.disclosedContracts[0].synchronizerId' }]);
   });
 
   it("leaves optional members the server fills from its own state alone: an instrument's supply, pause and account fields, a transaction's trace context and paid traffic (benign variant other-instrument-metadata)", () => {
     const instrument = (more: Record<string, unknown>) => ({ instruments: [{ id: 'Amulet', name: 'Amulet', symbol: 'Amulet', decimals: 10, supportedApis: {}, ...more }] });
     const reference = { totalSupply: '1795.5', totalSupplyAsOf: '2025-01-01T00:00:00Z', accountInputFieldsToShow: [] };
-    expect(compareAnswers(instrument({ paused: false }), instrument(reference), new Bijection(), {})).toEqual([]);
-    expect(compareAnswers(instrument({ paused: true, pauseInfo: { reason: 'audit' }, showAccountInputFields: false }), instrument({}), new Bijection(), {})).toEqual([]);
+    expect(compareAnswers(instrument({ paused: false }), instrument(reference), new Bijection(), { schema: instrumentsSchema() })).toEqual([]);
+    expect(compareAnswers(instrument({ paused: true, pauseInfo: { reason: 'audit' }, showAccountInputFields: false }), instrument({}), new Bijection(), { schema: instrumentsSchema() })).toEqual([]);
     const tx = (more: Record<string, unknown>) => ({ transaction: { updateId: `1220${hex('a')}`, offset: 3, events: [], ...more } });
-    expect(compareAnswers(tx({ traceContext: { traceparent: '00-aa-bb-01' }, paidTrafficCost: 120 }), tx({}), new Bijection(), {})).toEqual([]);
-    // The instrument's required members are still compared.
-    expect(compareAnswers(instrument({ decimals: undefined }), instrument({}), new Bijection(), {})).toMatchObject([{ path: '$.instruments[0].decimals' }]);
+    const byId = responseSchemaOf('ledger', 'POST', '/v2/updates/transaction-by-id', 200);
+    expect(byId).toBeDefined();
+    expect(compareAnswers(tx({}), tx({ traceContext: { traceparent: '00-aa-bb-01' }, paidTrafficCost: 120 }), new Bijection(), { schema: byId })).toEqual([]);
+    expect(compareAnswers(tx({ traceContext: { traceparent: '00-aa-bb-01' }, paidTrafficCost: 120 }), tx({}), new Bijection(), { schema: byId })).toEqual([]);
+    // The instrument's required members are still compared; without a schema, every member is.
+    expect(compareAnswers(instrument({ decimals: undefined }), instrument({}), new Bijection(), { schema: instrumentsSchema() })).toMatchObject([{ path: '$.instruments[0].decimals' }]);
+    expect(compareAnswers(instrument({}), instrument(reference), new Bijection(), {})).toMatchObject([{ path: '$.instruments[0].totalSupply' }, { path: '$.instruments[0].totalSupplyAsOf' }, { path: '$.instruments[0].accountInputFieldsToShow' }]);
   });
 
   it('lets the target answer members the reference does not (response schemas are open): a newer Scan\'s initial_round (benign variant newer-scan-members)', () => {
     const dso = (more: Record<string, unknown>) => ({ sv_user: 'sv', dso_party_id: party('dso', 'a'), voting_threshold: 1, ...more });
     expect(compareAnswers(dso({ initial_round: '0' }), dso({}), new Bijection(), {})).toEqual([]);
     expect(compareAnswers({ partyDetails: [{ party: party('x', 'a'), isLocal: true, vendorTier: 'gold' }] }, { partyDetails: [{ party: party('x', 'c'), isLocal: true }] }, new Bijection(), {})).toEqual([]);
-    // What the reference answers, the target must answer too.
+    // What the reference answers, the target must answer too: where the schema requires it, or no schema says.
     expect(compareAnswers(dso({}), dso({ initial_round: '0' }), new Bijection(), {})).toMatchObject([{ path: '$.initial_round', why: 'the reference answers this member, the target does not' }]);
+    const schema = responseSchemaOf('scan', 'GET', '/v0/dso', 200);
+    expect(schema).toBeDefined();
+    expect(compareAnswers(dso({}), dso({ initial_round: '0' }), new Bijection(), { schema })).toEqual([]);
+    expect(compareAnswers(dso({ voting_threshold: undefined }), dso({}), new Bijection(), { schema })).toMatchObject([{ path: '$.voting_threshold' }]);
   });
 
   it('pairs maps keyed by identifiers (Scan rounds by contract id) and compares their shapes', () => {

@@ -1,5 +1,6 @@
 import type { Bijection } from './bijection.js';
-import { IDENTITY_KEYS, isIdentifier, isLedgerDataKey, isOffsetKey, isSerialKey, isServerMap, serialLineOf, MAY_DIFFER, PAGE_TOKEN_KEYS } from './fieldRules.js';
+import { IDENTITY_KEYS, isIdentifier, isLedgerDataKey, isOffsetKey, isSerialKey, serialLineOf, MAY_DIFFER, PAGE_TOKEN_KEYS } from './fieldRules.js';
+import type { SchemaCursor } from './responseSchema.js';
 
 /** One place where the target's answer is not the reference ledger's, after normalisation. */
 export interface Difference {
@@ -16,6 +17,11 @@ export interface CompareOptions {
    * request: those must equal the translated request's, and are not learned).
    */
   readonly learnOffsets?: boolean;
+  /**
+   * The answer's response schema: a member the reference answers and the target leaves out is a
+   * difference only where the schema requires it (or does not say). Without it, every one is.
+   */
+  readonly schema?: SchemaCursor;
 }
 
 const MAX_DIFFERENCES = 20;
@@ -31,7 +37,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  */
 export function compareAnswers(target: unknown, reference: unknown, bijection: Bijection, options: CompareOptions): Difference[] {
   const out: Difference[] = [];
-  walk(target, reference, '$', '', { bijection, options, out, line: 'serial' });
+  walk(target, reference, '$', '', { bijection, options, out, line: 'serial', schema: options.schema });
   return out;
 }
 
@@ -43,6 +49,8 @@ interface Walk {
   readonly bijection: Bijection;
   readonly options: CompareOptions;
   readonly out: Difference[];
+  /** The schema of the value being walked, while it is known. */
+  readonly schema: SchemaCursor | undefined;
 }
 
 function differ(w: Walk, path: string, target: unknown, reference: unknown, why: string): void {
@@ -75,12 +83,11 @@ function walk(t: unknown, r: unknown, path: string, key: string, w: Walk): void 
     if (line !== w.line) w = { ...w, line };
     const keyed = pairIdentifierKeys(t, r, path, w);
     if (keyed !== undefined) {
-      for (const [tk, rk] of keyed) walk(t[tk], r[rk], `${path}[${JSON.stringify(tk)}]`, '', w);
+      for (const [tk, rk] of keyed) walk(t[tk], r[rk], `${path}[${JSON.stringify(tk)}]`, '', { ...w, schema: w.schema?.member(tk) });
       return;
     }
     for (const k of new Set([...Object.keys(t), ...Object.keys(r)])) {
       if (k in MAY_DIFFER) continue;
-      if (isServerMap(t, k) && isServerMap(r, k)) continue;
       const child = `${path}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`;
       const tv = t[k];
       const rv = r[k];
@@ -89,9 +96,11 @@ function walk(t: unknown, r: unknown, path: string, key: string, w: Walk): void 
       // A member only the target answers is not one the request decided it may not have: response
       // schemas are open (specs/README.md), and servers fill optional members the reference leaves
       // out (a newer Scan's initial_round, a participant's traceContext); their shape is the schema
-      // checks'. A member only the reference answers is one the target lacks.
-      if (tAbsent && !rAbsent) differ(w, child, tv, rv, 'the reference answers this member, the target does not');
-      else if (!tAbsent && !rAbsent) walk(tv, rv, child, k, w);
+      // checks'. A member only the reference answers is one the target lacks, where the schema
+      // requires it: an optional one is the server's to send (responseSchema.ts).
+      if (tAbsent && !rAbsent) {
+        if (w.schema?.requires(k) ?? true) differ(w, child, tv, rv, 'the reference answers this member, the target does not');
+      } else if (!tAbsent && !rAbsent) walk(tv, rv, child, k, { ...w, schema: w.schema?.member(k) });
     }
     return;
   }
@@ -210,7 +219,8 @@ function compareArrays(t: readonly unknown[], r: readonly unknown[], path: strin
   // the last offsets holds their transaction where the reference's holds a checkpoint or its own.
   // Which elements a list holds is history, the target's own model's (judge.facts.reread-equal).
   if (t.length === r.length && knownR.length === 0 && newT.length === newR.length && newT.every((i, k) => sameFact(t[i], r[newR[k]!]))) newT.forEach((i, k) => pairs.push([i, newR[k]!]));
-  for (const [i, j] of pairs) walk(t[i], r[j], `${path}[${i}]`, '', w);
+  const items = { ...w, schema: w.schema?.items() };
+  for (const [i, j] of pairs) walk(t[i], r[j], `${path}[${i}]`, '', items);
 }
 
 /**

@@ -11,37 +11,7 @@ export const MAY_DIFFER: Readonly<Record<string, string>> = {
   correlationId: 'correlation ids are minted per request by each server',
   'x-request-id': 'request ids are minted per request',
   tid: 'the trace id in an error\'s context is minted per request by each server',
-  // The token standard's DisclosedContract declares them optional "trust the provider" data: a
-  // registry may send them or not (Scan does, others need not); excludeDebugFields: true must
-  // still drop them (registry.*.exclude-debug-*, judged against the target itself).
-  debugPackageName: 'a registry\'s debug fields are optional: one registry sends them, another does not',
-  debugPayload: 'a registry\'s debug fields are optional: one registry sends them, another does not',
-  debugCreatedAt: 'a registry\'s debug fields are optional: one registry sends them, another does not',
-  // An instrument's optional metadata (token-metadata-v1's Instrument) is the registry's own state
-  // and configuration, not the request's: whether it tracks its supply, whether the instrument is
-  // paused, which account input fields its wallets show (Scan leaves them out: absent means none).
-  totalSupply: 'an instrument\'s total supply is optional: a registry need not track it',
-  totalSupplyAsOf: 'an instrument\'s total supply is optional: a registry need not track it',
-  paused: 'whether an instrument is paused is the registry\'s state (absent means false)',
-  pauseInfo: 'whether an instrument is paused is the registry\'s state',
-  showAccountInputFields: 'an instrument\'s account input fields are its registry\'s configuration (absent means none)',
-  accountInputFieldsToShow: 'an instrument\'s account input fields are its registry\'s configuration (absent means none)',
-  // Optional members a participant fills from its own configuration and traffic: the W3C trace
-  // context of an update or completion, the traffic it paid (absent for updates another participant
-  // submitted, or read through a filter without a submitting party).
-  traceContext: 'a participant sends the trace context of an update or completion, or not (optional)',
-  paidTrafficCost: 'the traffic a participant paid depends on its synchronizer, its submitter and the read\'s filter (optional)',
 };
-
-/**
- * Members that are a server's own map of entries, not a record of the API: a JsCantonError's
- * `context` (`{[k: string]: string}` in the JSON API's document). Canton fills it with what the
- * error and the node know (`participant`, `category`, `definite_answer`, `tid`, the offsets or
- * ids concerned); which entries another correct participant adds is its own, so they are not
- * compared (the error's code is, and its category, gRPC code and status by judge.errors.consistent).
- */
-export const isServerMap = (parent: Record<string, unknown>, key: string): boolean =>
-  key === 'context' && typeof parent.code === 'string' && typeof parent.cause === 'string';
 
 /**
  * Members holding a ledger's data, whose shape the target's own packages decide, not the request:
@@ -55,14 +25,9 @@ export const isServerMap = (parent: Record<string, unknown>, key: string): boole
  *   (`judge.facts.reread-equal`), and Scan and the registry serve the ledger's created event
  *   (`judge.payloads.unchanged`);
  * - a choice context lets its choice succeed on the target's ledger: accept, reject, withdraw,
- *   execute, cancel, settle (`registry.*.context-usable`, the `registry.cross-group.*-succeed` checks);
- * - a registry's `supportedApis` name the token-standard APIs its packages implement (Splice
- *   0.1.14 lists the v1 APIs only, the default world v1 and v2), judged against the target itself
- *   both ways: every factory API listed is served (`registry.metadata.instrument-apis-served`),
- *   and a transfer API the instrument was transferred through is listed
- *   (`registry.metadata.instrument-lists-transfer-api`).
+ *   execute, cancel, settle (`registry.*.context-usable`, the `registry.cross-group.*-succeed` checks).
  */
-const LEDGER_DATA_KEYS = new Set(['payload', 'createArgument', 'choiceArgument', 'exerciseResult', 'viewValue', 'contractKey', 'choiceContextData', 'supportedApis']);
+const LEDGER_DATA_KEYS = new Set(['payload', 'createArgument', 'choiceArgument', 'exerciseResult', 'viewValue', 'contractKey', 'choiceContextData']);
 export const isLedgerDataKey = (key: string): boolean => LEDGER_DATA_KEYS.has(key);
 
 /** Numbers under these keys are ledger offsets. */

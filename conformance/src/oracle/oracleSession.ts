@@ -4,6 +4,7 @@ import { jsonOf, type Exchange, type RequestSpec } from '../target/exchange.js';
 import type { StreamOptions, StreamResult } from '../target/websocket.js';
 import { Bijection } from './bijection.js';
 import { compareAnswers, type Difference } from './compareAnswers.js';
+import { responseSchemaOf } from './responseSchema.js';
 import { checkExclusion, requestExclusion } from './exclusions.js';
 import { isIdentifier, isOffsetKey, isSerialKey, serialLineOf } from './fieldRules.js';
 import { classOf, sameRefusal } from './statusRules.js';
@@ -186,7 +187,10 @@ function judgeExchanges(tx: Exchange, rx: Exchange, b: Bijection): Difference[] 
   if (t !== r || (t !== 'ok' && t !== 'invalid')) return [];
   const tj = jsonOf(tx);
   const rj = jsonOf(rx);
-  if (tj.ok && rj.ok) return compareAnswers(tj.value, rj.value, b, { learnOffsets: t === 'ok' });
+  if (tj.ok && rj.ok) {
+    const schema = responseSchemaOf(tx.group, tx.request.method, tx.path, rx.response.status);
+    return compareAnswers(tj.value, rj.value, b, { learnOffsets: t === 'ok', ...(schema === undefined ? {} : { schema }) });
+  }
   if (tj.ok !== rj.ok) return [{ path: 'body', target: tx.response.contentType, reference: rx.response.contentType, why: tj.ok ? 'the target answers JSON where the reference does not' : 'the reference answers JSON where the target does not' }];
   return [];
 }
