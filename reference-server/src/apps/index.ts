@@ -13,7 +13,7 @@ export type { AllocationChoiceName, FactoryWithChoiceContext, Instrument, Instru
 export * from './tokenStandard/ids.js';
 export * from './tokenStandard/idsV2.js';
 export { AMULET_ALLOCATION_V2_TEMPLATE } from './amulet/amuletTokenTemplatesV2.js';
-export { MAX_SETTLEMENT_LEGS } from './amulet/AmuletRegistryV2.js';
+export { MAX_SETTLEMENT_LEGS } from './registry/settlementLegs.js';
 export { AMULET_INSTRUMENT_ID, AMULET_RULES_KEY, OPEN_ROUND_KEY, TRANSFER_PREAPPROVAL_KEY } from './amulet/amuletContext.js';
 export type { ScanOptions } from './scan/ScanApp.js';
 export { ACCOUNT_MAP_KEY, REQUEST_META_KEY, TOKEN_RULES_KEY } from './registry/contextKeys.js';

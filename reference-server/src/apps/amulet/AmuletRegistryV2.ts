@@ -3,6 +3,7 @@ import { fail, ok } from '../../ledger/index.js';
 import type { StoredContract } from '../../store/StoredContract.js';
 import { isContractIdSyntax } from '../registry/isContractIdSyntax.js';
 import { field, parseFactoryRequest } from '../registry/parseFactoryRequest.js';
+import { all, invalid, knownInstrument, MAX_SETTLEMENT_ALLOCATIONS, readLegs, readLegSides, type LegRules } from '../registry/settlementLegs.js';
 import { unwrapRegistration } from '../unwrapRegistration.js';
 import { AMULET_INSTRUMENT_ID } from './amuletContext.js';
 import { AMULET_ALLOCATION_V2_TEMPLATE } from './amuletTokenTemplatesV2.js';
@@ -12,10 +13,6 @@ import type { AmuletRegistry, FactoryWithChoiceContext } from './AmuletRegistry.
  * Settlement requests the registry answers: upstream requires registries to support at least 25
  * transfer legs (50 allocations); larger ones are refused with 400 rather than answered slowly.
  */
-export const MAX_SETTLEMENT_LEGS = 1000;
-export const MAX_SETTLEMENT_ALLOCATIONS = 2 * MAX_SETTLEMENT_LEGS;
-
-const invalid = (what: string) => fail('INVALID_ARGUMENT', `Invalid request body: ${what}`);
 
 /** A v2 Account `{owner, provider, id}`; Amulet needs the owner. */
 function account(v: unknown, path: string): Result<string, LedgerError> {
@@ -34,6 +31,9 @@ function account(v: unknown, path: string): Result<string, LedgerError> {
   return ok(owner.value);
 }
 
+/** Amulet's legs: accounts with an owner, and its one instrument. */
+const AMULET_LEGS: LegRules = { account, instrumentId: knownInstrument([AMULET_INSTRUMENT_ID]) };
+
 function partyList(v: unknown, path: string, nonEmpty: boolean): Result<string[], LedgerError> {
   if (!Array.isArray(v)) return invalid(`${path} must be a list of party ids`);
   if (nonEmpty && v.length === 0) return invalid(`${path} must not be empty`);
@@ -44,14 +44,6 @@ function partyList(v: unknown, path: string, nonEmpty: boolean): Result<string[]
   return ok(v as string[]);
 }
 
-/** Runs checks in order, answering the first refusal. */
-function all(checks: readonly (() => Result<unknown, LedgerError>)[]): Result<void, LedgerError> {
-  for (const check of checks) {
-    const r = check();
-    if (!r.ok) return r;
-  }
-  return ok(undefined);
-}
 
 /**
  * Amulet's registry operations whose choice arguments are v2's (accounts instead of parties,
@@ -139,7 +131,7 @@ export class AmuletRegistryV2 {
           : this.#settlement(args.settlement, 'choiceArguments.settlement'),
       () => this.#admin(s.admin, `${p}.admin`, dso.value),
       () => account(s.authorizer, `${p}.authorizer`),
-      () => this.#legSides(s.transferLegSides, `${p}.transferLegSides`),
+      () => readLegSides(s.transferLegSides, `${p}.transferLegSides`, AMULET_LEGS),
       () => (s.settlementDeadline === undefined || s.settlementDeadline === null ? ok(undefined) : field.time(s.settlementDeadline, `${p}.settlementDeadline`)),
       () => (s.committed === undefined || typeof s.committed === 'boolean' ? ok(undefined) : invalid(`${p}.committed must be a boolean`)),
       () => field.meta(s.meta, `${p}.meta`),
@@ -163,7 +155,7 @@ export class AmuletRegistryV2 {
     const args = request.value.choiceArguments;
     const checked = all([
       () => this.#settlement(args.settlement, 'choiceArguments.settlement'),
-      () => this.#legs(args.transferLegs, 'choiceArguments.transferLegs'),
+      () => readLegs(args.transferLegs, 'choiceArguments.transferLegs', AMULET_LEGS),
       () => partyList(args.actors, 'choiceArguments.actors', true),
     ]);
     if (!checked.ok) return checked;
@@ -197,53 +189,6 @@ export class AmuletRegistryV2 {
       () => (s.value.cid === undefined || s.value.cid === null || (typeof s.value.cid === 'string' && isContractIdSyntax(s.value.cid)) ? ok(undefined) : invalid(`${path}.cid is not a contract id`)),
       () => field.meta(s.value.meta, `${path}.meta`),
     ]);
-  }
-
-  /** v2 legs name the instrument by its text id (the admin is the factory's). */
-  #instrumentId(v: unknown, path: string): Result<void, LedgerError> {
-    const id = field.text(v, path);
-    if (!id.ok) return id;
-    return id.value === AMULET_INSTRUMENT_ID ? ok(undefined) : invalid(`unknown instrument '${id.value.slice(0, 80)}' at ${path}; this registry administers '${AMULET_INSTRUMENT_ID}'`);
-  }
-
-  #legSides(v: unknown, path: string): Result<void, LedgerError> {
-    if (!Array.isArray(v)) return invalid(`${path} must be a list of transfer leg sides`);
-    if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} entries; this registry answers at most ${MAX_SETTLEMENT_LEGS}`);
-    for (const [i, x] of (v as unknown[]).entries()) {
-      const q = `${path}[${i}]`;
-      const side = field.object(x, q);
-      if (!side.ok) return side;
-      const r = all([
-        () => field.text(side.value.transferLegId, `${q}.transferLegId`),
-        () => (side.value.side === 'SenderSide' || side.value.side === 'ReceiverSide' ? ok(undefined) : invalid(`${q}.side must be SenderSide or ReceiverSide`)),
-        () => account(side.value.otherside, `${q}.otherside`),
-        () => field.amount(side.value.amount, `${q}.amount`),
-        () => this.#instrumentId(side.value.instrumentId, `${q}.instrumentId`),
-        () => field.meta(side.value.meta, `${q}.meta`),
-      ]);
-      if (!r.ok) return r;
-    }
-    return ok(undefined);
-  }
-
-  #legs(v: unknown, path: string): Result<void, LedgerError> {
-    if (!Array.isArray(v) || v.length === 0) return invalid(`${path} must be a non-empty list of transfer legs`);
-    if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} legs; this registry settles at most ${MAX_SETTLEMENT_LEGS} in one batch`);
-    for (const [i, x] of (v as unknown[]).entries()) {
-      const q = `${path}[${i}]`;
-      const leg = field.object(x, q);
-      if (!leg.ok) return leg;
-      const r = all([
-        () => field.text(leg.value.transferLegId, `${q}.transferLegId`),
-        () => account(leg.value.sender, `${q}.sender`),
-        () => account(leg.value.receiver, `${q}.receiver`),
-        () => field.amount(leg.value.amount, `${q}.amount`),
-        () => this.#instrumentId(leg.value.instrumentId, `${q}.instrumentId`),
-        () => field.meta(leg.value.meta, `${q}.meta`),
-      ]);
-      if (!r.ok) return r;
-    }
-    return ok(undefined);
   }
 
   /** The allocation ids of `allocations: [FinalizedAllocation]`, at least one. */

@@ -2,14 +2,14 @@ import type { DamlRecord, DamlValue, Ledger, LedgerError, Result, TemplateDef } 
 import { fail, ok, toTimestamp } from '../../../ledger/index.js';
 import type { StoredContract } from '../../../store/StoredContract.js';
 import type { FactoryWithChoiceContext, Instrument, RegistryInfo } from '../../amulet/AmuletRegistry.js';
-import { MAX_SETTLEMENT_ALLOCATIONS } from '../../amulet/AmuletRegistryV2.js';
 import { disclosedContract } from '../../registry/disclosedContract.js';
 import { isContractIdSyntax } from '../../registry/isContractIdSyntax.js';
 import { parseChoiceContextRequest } from '../../registry/parseChoiceContextRequest.js';
 import { field, parseFactoryRequest } from '../../registry/parseFactoryRequest.js';
 import type { AnyValue, ChoiceContext } from '../../registry/types.js';
 import { REGISTRY_INFO_APIS } from '../../tokenStandard/ids.js';
-import { accountOf, all, allocationArgumentsV2, invalid, partyList, settlementInfo, transferLegs } from './testTokenArguments.js';
+import { all, invalid, MAX_SETTLEMENT_ALLOCATIONS } from '../../registry/settlementLegs.js';
+import { accountOf, allocationArgumentsV2, partyList, settlementInfo, transferLegs } from './testTokenArguments.js';
 import { TEST_TOKEN_KINDS, templateVersions, type TestTokenKind } from './testTokenKinds.js';
 
 /** The token standard's registry-side APIs (not allocation-request, which apps implement, nor the v2 event log). */

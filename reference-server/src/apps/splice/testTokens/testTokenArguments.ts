@@ -3,12 +3,10 @@
  * path of the first wrong field, as Amulet's registry answers.
  */
 import type { DamlRecord, DamlValue, LedgerError, Result } from '../../../ledger/index.js';
-import { fail, ok } from '../../../ledger/index.js';
-import { MAX_SETTLEMENT_LEGS } from '../../amulet/AmuletRegistryV2.js';
+import { ok } from '../../../ledger/index.js';
+import { all, invalid, knownInstrument, readLegs, readLegSides, type LegRules } from '../../registry/settlementLegs.js';
 import { isContractIdSyntax } from '../../registry/isContractIdSyntax.js';
 import { field } from '../../registry/parseFactoryRequest.js';
-
-export const invalid = (what: string) => fail('INVALID_ARGUMENT', `Invalid request body: ${what}`);
 
 /** A v2 Account `{owner, provider, id}` (owner and provider optional parties), as JSON to compare. */
 export function accountOf(v: DamlValue | undefined, path: string): Result<string, LedgerError> {
@@ -33,14 +31,6 @@ export function partyList(v: DamlValue | undefined, path: string): Result<void, 
   return ok(undefined);
 }
 
-/** Runs checks in order, answering the first refusal. */
-export function all(checks: readonly (() => Result<unknown, LedgerError>)[]): Result<void, LedgerError> {
-  for (const check of checks) {
-    const r = check();
-    if (!r.ok) return r;
-  }
-  return ok(undefined);
-}
 
 
 /** SettlementFactory_SettleBatch's `settlement`: executors, id, cid, meta. */
@@ -56,56 +46,13 @@ export function settlementInfo(v: DamlValue | undefined): Result<void, LedgerErr
   ]);
 }
 
-/** v2 legs: accounts, and the instrument by its text id (the admin is the factory's), one of `known`. */
+/** SettlementFactory_SettleBatch's v2 `transferLegs`, each instrument one of `known`. */
 export function transferLegs(v: DamlValue | undefined, known: readonly string[]): Result<void, LedgerError> {
-  const path = 'choiceArguments.transferLegs';
-  if (!Array.isArray(v) || v.length === 0) return invalid(`${path} must be a non-empty list of transfer legs`);
-  if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} legs; this registry settles at most ${MAX_SETTLEMENT_LEGS} in one batch`);
-  for (const [i, x] of v.entries()) {
-    const q = `${path}[${i}]`;
-    const leg = field.object(x, q);
-    if (!leg.ok) return leg;
-    const r = all([
-      () => field.text(leg.value.transferLegId, `${q}.transferLegId`),
-      () => accountOf(leg.value.sender, `${q}.sender`),
-      () => accountOf(leg.value.receiver, `${q}.receiver`),
-      () => field.amount(leg.value.amount, `${q}.amount`),
-      () => {
-        const id = field.text(leg.value.instrumentId, `${q}.instrumentId`);
-        if (!id.ok) return id;
-        return known.includes(id.value) ? ok(undefined) : invalid(`unknown instrument '${id.value.slice(0, 80)}' at ${q}.instrumentId; this registry administers ${known.join(', ') || 'no instrument yet'}`);
-      },
-      () => field.meta(leg.value.meta, `${q}.meta`),
-    ]);
-    if (!r.ok) return r;
-  }
-  return ok(undefined);
+  return readLegs(v, 'choiceArguments.transferLegs', testTokenLegs(known));
 }
 
-/** v2 allocation leg sides: `{transferLegId, side, otherside, amount, instrumentId, meta}`, the instrument one of `known`. */
-export function transferLegSides(v: DamlValue | undefined, path: string, known: readonly string[]): Result<void, LedgerError> {
-  if (!Array.isArray(v)) return invalid(`${path} must be a list of transfer leg sides`);
-  if (v.length > MAX_SETTLEMENT_LEGS) return invalid(`${path} has ${v.length} entries; this registry answers at most ${MAX_SETTLEMENT_LEGS}`);
-  for (const [i, x] of v.entries()) {
-    const q = `${path}[${i}]`;
-    const side = field.object(x, q);
-    if (!side.ok) return side;
-    const r = all([
-      () => field.text(side.value.transferLegId, `${q}.transferLegId`),
-      () => (side.value.side === 'SenderSide' || side.value.side === 'ReceiverSide' ? ok(undefined) : invalid(`${q}.side must be SenderSide or ReceiverSide`)),
-      () => accountOf(side.value.otherside, `${q}.otherside`),
-      () => field.amount(side.value.amount, `${q}.amount`),
-      () => {
-        const id = field.text(side.value.instrumentId, `${q}.instrumentId`);
-        if (!id.ok) return id;
-        return known.includes(id.value) ? ok(undefined) : invalid(`unknown instrument '${id.value.slice(0, 80)}' at ${q}.instrumentId; this registry administers ${known.join(', ') || 'no instrument yet'}`);
-      },
-      () => field.meta(side.value.meta, `${q}.meta`),
-    ]);
-    if (!r.ok) return r;
-  }
-  return ok(undefined);
-}
+/** Test-token legs: accounts whose owner and provider are optional, instruments among `known`. */
+const testTokenLegs = (known: readonly string[]): LegRules => ({ account: accountOf, instrumentId: knownInstrument(known) });
 
 /**
  * AllocationFactory_Allocate's v2 arguments (splice-api-token-allocation-instruction-v2): the
@@ -119,7 +66,7 @@ export function allocationArgumentsV2(args: DamlRecord, spec: DamlRecord, known:
       ? invalid('choiceArguments.settlement is missing: AllocationFactory_Allocate takes the settlement beside the allocation, not in choiceArguments.allocation')
       : settlementInfo(args.settlement)),
     () => accountOf(spec.authorizer, `${p}.authorizer`),
-    () => transferLegSides(spec.transferLegSides, `${p}.transferLegSides`, known),
+    () => readLegSides(spec.transferLegSides, `${p}.transferLegSides`, testTokenLegs(known)),
     () => (spec.settlementDeadline === undefined || spec.settlementDeadline === null ? ok(undefined) : field.time(spec.settlementDeadline, `${p}.settlementDeadline`)),
     () => (spec.committed === undefined || typeof spec.committed === 'boolean' ? ok(undefined) : invalid(`${p}.committed must be a boolean`)),
     () => field.meta(spec.meta, `${p}.meta`),
