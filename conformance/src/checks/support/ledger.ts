@@ -210,12 +210,6 @@ export async function activeContracts(
 }
 
 /**
- * `POST /v2/state/active-contracts` with `request`: its entries, and the exchange that carried
- * them. A participant answers 413 once the result passes its http-list-max-elements-limit (any
- * busy party, any read for all parties); the entries then come from the WebSocket form the 413
- * points clients to, so checks judge what they ask about, not the size of the target's ledger.
- */
-/**
  * Whether a stream ended on Canton's STALE_STREAM_AUTHORIZATION frame ("Retry quickly"): the
  * user's rights changed while it ran (a party allocated for it, by another check or client), and
  * the participant cut it short, as it must. What it sent is a prefix, not the answer.
@@ -237,6 +231,12 @@ export async function streamRetryingStale(ctx: CheckContext, path: string, optio
   }
 }
 
+/**
+ * `POST /v2/state/active-contracts` with `request`: its entries, and the exchange that carried
+ * them. A participant answers 413 once the result passes its http-list-max-elements-limit (any
+ * busy party, any read for all parties); the entries then come from the WebSocket form the 413
+ * points clients to, so checks judge what they ask about, not the size of the target's ledger.
+ */
 export async function readActiveContracts(
   ctx: CheckContext,
   request: Json,
