@@ -72,6 +72,12 @@ describe('POST /v2/commands/submit-and-wait-for-reassignment', () => {
       updateFormat: { includeReassignments: everything(owner) },
     });
     expect(JSON.stringify(updates.body)).toContain(reassignmentId);
+    // Its command id shows to its submitter only (Canton's filteredCommandId): not to the issuer, another stakeholder.
+    expect(moved['commandId']).toEqual(expect.any(String));
+    const asIssuer = await post(server, '/v2/updates?stream_idle_timeout_ms=100', { beginExclusive: begin, updateFormat: { includeReassignments: everything(issuer) } });
+    const seenByIssuer = (asIssuer.body as { update: { Reassignment?: { value: Json } } }[]).flatMap((u) => (u.update.Reassignment ? [u.update.Reassignment.value] : []));
+    expect(seenByIssuer).toHaveLength(1);
+    expect(seenByIssuer[0]).not.toHaveProperty('commandId');
 
     const back = await post(server, WAIT, { reassignmentCommands: commands(assign(reassignmentId)), eventFormat: everything(owner) });
     expect(back.status, back.text).toBe(200);

@@ -129,8 +129,23 @@ describe('commands', () => {
     const byId = must(ledger.updateById({ updateId: r.updateId, updateFormat: format }));
     const byOffset = must(ledger.updateByOffset({ offset: r.completionOffset, updateFormat: format }));
     expect(byId).toEqual(byOffset);
-    expect(byId.update).toMatchObject({ Transaction: { value: { updateId: r.updateId, offset: r.completionOffset, commandId: expect.any(String) } } });
+    expect(byId.update).toMatchObject({ Transaction: { value: { updateId: r.updateId, offset: r.completionOffset } } });
     refused(ledger.updateById({ updateId: 'nope', updateFormat: format }), 'UPDATE_NOT_FOUND');
+  });
+
+  it("shows a transaction's command id to its submitters and to reads for any party only", () => {
+    const { ledger, alice, bank } = world();
+    const commandId = nextCommandId();
+    const r = must(ledger.submitAndWait({ userId: 'u', commandId, actAs: [bank], commands: [createAsset(bank, alice)] }));
+    const read = (eventFormat: object) => {
+      const u = must(ledger.updateById({ updateId: r.updateId, updateFormat: { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } })).update;
+      return 'Transaction' in u ? u.Transaction.value : undefined;
+    };
+    // Canton: "Missing for everyone except the submitting party" (filteredCommandId).
+    expect(read({ filtersByParty: { [alice]: {} } })).not.toHaveProperty('commandId');
+    expect(read({ filtersByParty: { [bank]: {} } })).toMatchObject({ commandId });
+    expect(read({ filtersByParty: { [alice]: {}, [bank]: {} } })).toMatchObject({ commandId });
+    expect(read({ filtersForAnyParty: {} })).toMatchObject({ commandId });
   });
 
   it('defaults submit-and-wait-for-transaction to ACS_DELTA for the actAs and readAs parties', () => {

@@ -120,7 +120,7 @@ export class Renderer {
     const sub = tx.submission;
     const emptyDefaults = this.config.shapes.emptyDefaults;
     const out = { updateId: tx.updateId } as JsTransaction;
-    if (sub) out.commandId = sub.commandId;
+    if (sub && showsCommandOf(q, sub.actAs)) out.commandId = sub.commandId;
     else if (emptyDefaults) out.commandId = '';
     if (sub?.workflowId) out.workflowId = sub.workflowId;
     else if (emptyDefaults) out.workflowId = '';
@@ -191,7 +191,7 @@ export class Renderer {
           };
     return {
       updateId: e.updateId,
-      ...(e.submission ? { commandId: e.submission.commandId } : this.#empty('commandId')),
+      ...(e.submission && showsCommandOf(q, e.submission.actAs) ? { commandId: e.submission.commandId } : this.#empty('commandId')),
       ...(e.submission?.workflowId ? { workflowId: e.submission.workflowId } : this.#empty('workflowId')),
       offset: e.offset,
       events: [event],
@@ -217,6 +217,17 @@ export class Renderer {
       ],
     };
   }
+}
+
+/**
+ * Whether a read shows the command id of an update its `actAs` submitted: a read for any party
+ * does, a read for parties only when one of them submitted it ("Missing for everyone except the
+ * submitting party"; Canton's event storage backend, `filteredCommandId`).
+ */
+function showsCommandOf(q: EventQuery, actAs: readonly string[]): boolean {
+  if (q.anyParty !== undefined) return true;
+  for (const p of actAs) if (q.byParty.has(p)) return true;
+  return false;
 }
 
 const viewOk = (viewValue: DamlValue | undefined): ViewOutcome => ({ viewStatus: { code: 0, message: '' }, ...(viewValue !== undefined ? { viewValue } : {}) });
