@@ -36,6 +36,7 @@ import { HUNT3_MUTANTS } from './hunt3Mutants.js';
 import { HUNT4_MUTANTS } from './hunt4Mutants.js';
 import { HUNT5_MUTANTS } from './hunt5Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
+import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -445,6 +446,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT4_MUTANTS,
   ...HUNT5_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
+  ...PRIVACY_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

@@ -5,6 +5,7 @@ import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, type 
 import { activeContracts, freshParty, ledgerEnd, readActiveContracts, userIdOf } from './support/ledger.js';
 import { listPackageIds, listVetted, packageName, uploadVetted, vettedOn, vettingUpdate } from './support/packages.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
+import { LedgerReadOp } from './ledgerReadOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
@@ -136,6 +137,41 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       const unseen = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: read([]) });
       expectStatus(ctx, unseen, 404, `${reader} reading the board without readAs`);
       expectCantonError(ctx, unseen, 'reading without readAs', ['CONTRACT_NOT_FOUND']);
+    },
+  },
+  {
+    id: 'ledger.transactions.command-id-submitters-only',
+    title: "A transaction's commandId shows to its submitting party only: another stakeholder reading the same transaction gets none",
+    group: 'ledger',
+    operationId: LedgerReadOp.updateById,
+    level: 'SHOULD',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: Transaction.command_id ("Missing for everyone except the submitting party"); update-by-id`,
+    requires: { writes: true },
+    async run(ctx) {
+      // The publisher creates a board the audience observes: both read the one transaction.
+      const [publisher, audience] = [await freshParty(ctx, 'cc-cmd-publisher'), await freshParty(ctx, 'cc-cmd-audience')];
+      const built = buildBoardPackage(packageName(ctx, 'cc-cmd-board'));
+      await uploadVetted(ctx, built.dar(), "uploading the suite's board package");
+      const userId = userIdOf(ctx);
+      const commandId = ctx.unique('cc-cmd-id');
+      const command = { CreateCommand: { templateId: `${built.id}:${BOARD_MODULE}:Board`, createArguments: { publisher, audience, text: 'whose command' } } };
+      const submitted = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: { commands: [command], commandId, actAs: [publisher], ...(userId === undefined ? {} : { userId }) } });
+      expectStatus(ctx, submitted, 200, 'publishing a board');
+      const updateId = objectBody(ctx, submitted, 'submit-and-wait').updateId;
+      if (typeof updateId !== 'string') return ctx.fail('submit-and-wait answered no updateId', submitted);
+      const readAs = async (party: string) => {
+        const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/update-by-id', json: { updateId, updateFormat: { includeTransactions: ledgerEffects([party]) } } });
+        expectStatus(ctx, e, 200, `update-by-id ${updateId} as ${party}`);
+        const u = objectBody(ctx, e, 'update-by-id').update;
+        const tx = isObject(u) && isObject(u.Transaction) && isObject(u.Transaction.value) ? u.Transaction.value : undefined;
+        return tx === undefined ? ctx.fail(`update-by-id ${updateId} as ${party} answered no Transaction`, e) : { e, commandId: tx.commandId };
+      };
+      const own = await readAs(publisher);
+      if (own.commandId !== commandId) ctx.fail(`the submitter reads the transaction with commandId ${JSON.stringify(own.commandId)}; it submitted ${commandId}`, own.e);
+      // Absent, or empty on a line that writes defaults out (3.4).
+      const theirs = await readAs(audience);
+      if (theirs.commandId !== undefined && theirs.commandId !== '') ctx.fail(`the audience, an observer who did not submit, reads the transaction with commandId ${JSON.stringify(theirs.commandId)}: a command id is the submitter's alone`, theirs.e);
     },
   },
   {
