@@ -61,7 +61,7 @@ describe('benign variants: a conformant target that differs from the reference f
     expect(new Set(BENIGN_VARIANTS.map((v) => v.name)).size).toBe(BENIGN_VARIANTS.length);
   });
 
-  it('the variants are in effect behind the composed proxy (gapped offsets, another version, gzip, other update ids and record times, command ids for submitters)', async () => {
+  it('the variants are in effect behind the composed proxy (gapped offsets, another version, gzip, other update ids and record times, command ids of commands submitted elsewhere)', async () => {
     const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
     const proxy = await startMutant(reference.url, allBenignVariants());
     try {
@@ -79,18 +79,25 @@ describe('benign variants: a conformant target that differs from the reference f
       expect(text).toMatch(/"updateId": "upd-[0-9a-f]{64}"/);
       // The world's record times are whole seconds: 250 ms later, as Instant.toString writes them.
       expect(text).toMatch(/"recordTime": "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.250Z"/);
-      // A transaction's command id for its submitter only.
-      const [alice, bob] = ['alice', 'bob'].map((p) => `${p}::1220${'c0ffee'.repeat(10)}c0ff`) as [string, string];
+      // Command ids only for commands submitted through this participant: the seeded world's
+      // (its completion above) were submitted elsewhere, the one submitted now keeps its own.
+      const alice = `alice::1220${'c0ffee'.repeat(10)}c0ff`;
+      const readAs = async (url: string, updateId: string) => (await fetch(`${url}/v2/updates/update-by-id`, {
+        method: 'POST',
+        body: JSON.stringify({ updateId, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } }),
+      })).text();
+      type Completions = { completionResponse: { Completion: { value: { updateId: string; commandId: string } } } }[];
+      const seeded = (JSON.parse(text) as Completions)[0]!.completionResponse.Completion.value;
+      const direct = await fetch(`${reference.url}/v2/commands/completions?limit=1`, { method: 'POST', body: JSON.stringify({ userId: 'participant_admin', parties: [alice], beginExclusive: 0 }) });
+      const seededThere = ((await direct.json()) as Completions)[0]!.completionResponse.Completion.value;
+      expect(seededThere.commandId).toBe(seeded.commandId);
+      expect(await readAs(reference.url, seededThere.updateId)).toContain(`"commandId":"${seeded.commandId}"`);
+      expect(await readAs(proxy.url, seeded.updateId)).not.toContain('"commandId"');
       const submitted = (await (await fetch(`${proxy.url}/v2/commands/submit-and-wait`, {
         method: 'POST',
-        body: JSON.stringify({ commands: [{ CreateCommand: { templateId: '#canton-conformance-samples:Sample.Asset:Asset', createArguments: { issuer: alice, owner: alice, amount: '1.0', observers: [bob] } } }], commandId: 'benign-1', userId: 'participant_admin', actAs: [alice] }),
+        body: JSON.stringify({ commands: [{ CreateCommand: { templateId: '#canton-conformance-samples:Sample.Asset:Asset', createArguments: { issuer: alice, owner: alice, amount: '1.0', observers: [] } } }], commandId: 'benign-1', userId: 'participant_admin', actAs: [alice] }),
       })).json()) as { updateId: string };
-      const readAs = async (party: string) => (await fetch(`${proxy.url}/v2/updates/update-by-id`, {
-        method: 'POST',
-        body: JSON.stringify({ updateId: submitted.updateId, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }),
-      })).text();
-      expect(await readAs(alice)).toContain('"commandId": "benign-1"');
-      expect(await readAs(bob)).not.toContain('"commandId"');
+      expect(await readAs(proxy.url, submitted.updateId)).toContain('"commandId": "benign-1"');
     } finally {
       await proxy.close();
       await reference.close();

@@ -1,4 +1,5 @@
 import type { Fault } from '../mutantProxy.js';
+import { commandIdsElsewhere } from './commandIdsElsewhere.js';
 import { composeFaults } from './composeFaults.js';
 import { httpFraming } from './httpFraming.js';
 import { instantTimestamps } from './instantTimestamps.js';
@@ -17,7 +18,6 @@ import { rewordedErrors } from './rewordedErrors.js';
 import { scanAndRegistryChoices } from './scanAndRegistryChoices.js';
 import { smallPages } from './smallPages.js';
 import { submissionIds } from './submissionIds.js';
-import { submitterOnlyCommandIds } from './submitterOnlyCommandIds.js';
 import { traceContexts } from './traceContexts.js';
 
 /**
@@ -42,7 +42,7 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'other-update-ids', description: 'update ids upd-<64 hex> instead of 1220<64 hex>, one to one', fault: otherUpdateIds },
   { name: 'small-pages', description: 'parties 5 and users 100 a page, update and ACS pages of 7 by default, page tokens of another opaque format', fault: smallPages },
   { name: 'other-list-orders', description: "lists whose order is the server's (actAs of completions, party lookups, witnesses, signatories, rights, synchronizers, package ids) reversed", fault: otherListOrders },
-  { name: 'submitter-only-command-ids', description: "a transaction's commandId only for reads that filter for one of its submitters", fault: submitterOnlyCommandIds },
+  { name: 'command-ids-elsewhere', description: 'no commandId, for anyone, on updates whose commands were not submitted through this participant (history its network submitted elsewhere)', fault: commandIdsElsewhere },
   { name: 'trace-contexts', description: 'a W3C traceContext on every transaction, reassignment and completion', fault: traceContexts },
   { name: 'later-record-times', description: 'every record time 250 ms after the reference records it (sequencing latency, another clock)', fault: laterRecordTimes },
   { name: 'submission-ids', description: 'a generated submissionId on every completion of a command submitted without one', fault: submissionIds },
