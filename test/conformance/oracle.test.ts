@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Bijection } from '../../conformance/src/oracle/bijection.js';
 import { compareAnswers } from '../../conformance/src/oracle/compareAnswers.js';
 import { responseSchemaOf } from '../../conformance/src/oracle/responseSchema.js';
+import { signedElsewhere } from '../../conformance/src/oracle/oracleSession.js';
 import { translateRequest } from '../../conformance/src/oracle/translateRequest.js';
 import { classOf, sameRefusal } from '../../conformance/src/oracle/statusRules.js';
 import type { Exchange } from '../../conformance/src/target/exchange.js';
@@ -216,6 +217,24 @@ describe('the oracle: requests translated for the reference', () => {
     expect(compareAnswers({ vettedPackages: [{ packageId: hex('1'), topologySerial: 15 }] }, { vettedPackages: [{ packageId: hex('1'), topologySerial: 4 }] }, b, {})).toEqual([]);
     const t = translateRequest({ method: 'POST', path: '/v2/package-vetting/update', json: { expectedTopologySerial: { serial: { Prior: { value: 14 } } } } }, b);
     expect(t).toMatchObject({ ok: true, spec: { json: { expectedTopologySerial: { serial: { Prior: { value: 3 } } } } } });
+  });
+
+  it('translates an identifier both ledgers answered alike (a target serving the reference\'s world allocates the same party ids)', () => {
+    const b = new Bijection();
+    const same = party('cc-suite', 'c');
+    expect(compareAnswers({ partyDetails: { party: same } }, { partyDetails: { party: same } }, b, {})).toEqual([]);
+    b.noteTarget(same);
+    expect(translateRequest({ method: 'POST', path: '/v2/x', json: { actAs: [same] } }, b)).toEqual({ ok: true, spec: { method: 'POST', path: '/v2/x', json: { actAs: [same] } } });
+  });
+
+  it('replays a signed execution only of a prepared transaction the reference answered too, never of one the check edited', () => {
+    const b = new Bijection();
+    const prepared = Buffer.from('prepared by both').toString('base64');
+    expect(compareAnswers({ preparedTransaction: prepared }, { preparedTransaction: prepared }, b, {})).toEqual([]);
+    const execute = (preparedTransaction: string) => ({ method: 'POST' as const, path: '/v2/interactive-submission/executeAndWait', json: { preparedTransaction, partySignatures: { signatures: [] } } });
+    const replay = (spec: ReturnType<typeof execute>) => signedElsewhere(spec, translateRequest(spec, b), b);
+    expect(replay(execute(prepared))).toMatchObject({ ok: true });
+    expect(replay(execute(Buffer.from('edited by the check').toString('base64')))).toMatchObject({ ok: false, reason: expect.stringContaining('did not prepare') });
   });
 
   it('refuses a request naming target state the reference does not share, and passes generated ids through', () => {

@@ -65,6 +65,9 @@ describe('run --oracle', () => {
     expect(r.code).toBe(0);
     expect(r.report?.oracle?.compared).toBeGreaterThan(0);
     expect(r.report?.checks.every((c) => (c.oracle?.compared ?? 0) > 0)).toBe(true);
+    // The whole scenario replayed: the party the round trip allocates is the same id on both
+    // (the same world, the same namespace), and it still translates in the reads that follow.
+    expect(r.report?.checks.filter((c) => c.oracle?.notReplayed !== undefined).map((c) => `${c.id}: ${c.oracle?.notReplayed}`)).toEqual([]);
     expect(validateReport(r.report)).toEqual([]);
   }, 120_000);
 

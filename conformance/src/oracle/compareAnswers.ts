@@ -136,9 +136,14 @@ function pairIdentifierKeys(t: Json, r: Json, path: string, w: Walk): [string, s
 
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
-/** Identifiers pair (for translating later requests); text and values are the ledger's own, not compared. */
+/**
+ * Identifiers pair (for translating later requests); text and values are the ledger's own, not
+ * compared. An identifier both ledgers answer alike pairs with itself: a target that serves the
+ * reference's world (the same participant namespace, synchronizer and DSO) allocates the same
+ * party ids, and those must translate in later requests like any other pair.
+ */
 function learnIdentifier(t: string, r: string, key: string, w: Walk): void {
-  if (t === '' || r === '' || t === r) return;
+  if (t === '' || r === '') return;
   if (isIdentifier(key, t) || isIdentifier(key, r)) w.bijection.pair(t, r);
 }
 

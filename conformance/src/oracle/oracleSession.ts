@@ -84,7 +84,7 @@ export function createOracleSession(twin: Target, url: string, seeds: readonly (
             return targetClient.request(group, spec);
           }
           return locked(async () => {
-            const translated = signedElsewhere(spec, translateRequest(spec, bijection));
+            const translated = signedElsewhere(spec, translateRequest(spec, bijection), bijection);
             if (!translated.ok) {
               divergedBy(spec, bijection);
               const tx = await targetClient.request(group, spec);
@@ -134,14 +134,22 @@ const SIGNATURE_KEYS = /^(partySignatures|multiHashSignatures|signatures|signatu
 const carriesSignatures = (v: unknown): boolean =>
   Array.isArray(v) ? v.some(carriesSignatures) : typeof v === 'object' && v !== null && Object.entries(v).some(([k, x]) => SIGNATURE_KEYS.test(k) || carriesSignatures(x));
 
+/** Every `preparedTransaction` a request body holds. */
+const preparedIn = (v: unknown): string[] =>
+  Array.isArray(v) ? v.flatMap(preparedIn) : typeof v === 'object' && v !== null ? Object.entries(v).flatMap(([k, x]) => (k === 'preparedTransaction' && typeof x === 'string' ? [x] : preparedIn(x))) : [];
+
 /**
  * A request carrying signatures (interactive submission, external parties) signs what the target
- * prepared. It is replayed only when its translation is the request itself: then the reference
- * prepared the same bytes and the signatures hold there too; otherwise the scenario leaves the oracle.
+ * prepared. It is replayed only when its translation is the request itself and every prepared
+ * transaction it executes is one the reference answered too: then the reference prepared the same
+ * bytes and the signatures hold there. A prepared transaction the check edited (or the target
+ * alone prepared) was never the reference's: the scenario leaves the oracle.
  */
-function signedElsewhere(spec: RequestSpec, t: Translation): Translation {
+export function signedElsewhere(spec: RequestSpec, t: Translation, b: Bijection): Translation {
   if (!t.ok || !carriesSignatures(spec.json)) return t;
-  return JSON.stringify(t.spec.json) === JSON.stringify(spec.json) ? t : { ok: false, reason: 'the request signs what the target prepared, which differs from what the reference prepared; the signatures cannot hold there' };
+  if (JSON.stringify(t.spec.json) !== JSON.stringify(spec.json)) return { ok: false, reason: 'the request signs what the target prepared, which differs from what the reference prepared; the signatures cannot hold there' };
+  const foreign = preparedIn(spec.json).some((p) => b.reference(p) !== p);
+  return foreign ? { ok: false, reason: 'the request executes a prepared transaction the reference did not prepare (the check edited it, or the target alone prepared it)' } : t;
 }
 
 /** A stream's frames as one JSON array body, so it compares like a list. */
