@@ -10,7 +10,7 @@ import type { AuthMode, Exchange } from '../target/exchange.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
-const FILTERS = `${UPSTREAM_B}: EventFormat (filters_by_party, filters_for_any_party; TemplateFilter, InterfaceFilter with include_interface_view, WildcardFilter; include_created_event_blob)`;
+const FILTERS = `${UPSTREAM_B}: EventFormat (filters_by_party: each party's own filters, filters_for_any_party; TemplateFilter, InterfaceFilter with include_interface_view, WildcardFilter; include_created_event_blob)`;
 
 type FilterKind = 'template' | 'second' | 'interface' | 'interface-view' | 'wildcard';
 type Scope = 'party' | 'any';
@@ -93,8 +93,8 @@ function expected(w: World, q: Query): string[] {
 }
 
 /** Created events the query returns, from the ACS or the update stream (HTTP or WebSocket). */
-async function read(ctx: CheckContext, w: World, q: Query, auth: AuthMode | undefined): Promise<{ e: Exchange; events: Json[] }> {
-  const eventFormat = eventFormatOf(ctx, w, q);
+async function read(ctx: CheckContext, w: World, q: Query, auth: AuthMode | undefined, format?: Json): Promise<{ e: Exchange; events: Json[] }> {
+  const eventFormat = format ?? eventFormatOf(ctx, w, q);
   const a = auth ? { auth } : {};
   if (q.where === 'acs') {
     // For any party a busy participant answers 413 (readActiveContracts then reads the WebSocket
@@ -164,18 +164,38 @@ function queryArb(where: readonly Where[]): fc.Arbitrary<Query> {
   });
 }
 
-/** Every filter kind once in each scope, then random combinations (blob, where). */
+/**
+ * Two parties in one request, each with its own filter: `party` asks for the second template only,
+ * `other` for every template. Each party's filter applies to its own contracts: `party`'s contract
+ * of the first template stays out (a server that builds one filter for the whole request shows it).
+ */
+async function judgeFiltersPerParty(ctx: CheckContext, w: World, where: Where): Promise<void> {
+  const q: Query = { kind: 'second', scope: 'party', blob: false, where };
+  const filters = (f: Json) => ({ cumulative: [{ identifierFilter: f }] });
+  const format = { filtersByParty: { [w.party]: filters(identifierFilter(ctx, q)), [w.other]: filters({ WildcardFilter: { value: { includeCreatedEventBlob: false } } }) }, verbose: true };
+  const { e, events } = await read(ctx, w, q, undefined, format);
+  const got = new Set(events.map((ev) => String(ev.contractId)));
+  const want = [...w.contracts].filter(([, c]) => c.owner === w.other || c.template === 'second').map(([id]) => id);
+  const leaked = [...w.contracts].filter(([id, c]) => c.owner === w.party && c.template === 'first' && got.has(id)).map(([id]) => id);
+  const missing = want.filter((id) => !got.has(id));
+  const what = `filtersByParty with ${w.party} asking for the second template and ${w.other} for every template (${where})`;
+  if (leaked.length > 0) ctx.fail(`${what}: returns ${leaked.join(', ')}, ${w.party}'s contract of the first template, which its own filter leaves out (each party's filter applies to that party only)`, e);
+  if (missing.length > 0) ctx.fail(`${what}: lacks ${missing.join(', ')}`, e);
+}
+
+/** Every filter kind once in each scope, then random combinations (blob, where); then two parties' filters in one request. */
 async function filterProperty(ctx: CheckContext, where: readonly Where[]): Promise<void> {
   const w = await world(ctx);
   const auth = await anyPartyAuth(ctx);
   if (ctx.profile.auth?.required && auth === undefined) ctx.skip('reading for any party needs a read-as-any-party user on a secured target (auth.readerUser with auth.signing)');
   await forAll(ctx, queryArb(where), (q) => judge(ctx, w, q, q.scope === 'any' ? auth : undefined), Math.max(ctx.runs, 20));
+  for (const x of where) await judgeFiltersPerParty(ctx, w, x);
 }
 
 export const ledgerFilterChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.filters.active-contracts',
-    title: 'Active contracts honour template, interface (with and without its view) and wildcard filters, by party and for any party, and includeCreatedEventBlob (property)',
+    title: 'Active contracts honour template, interface (with and without its view) and wildcard filters, by party (each party its own, in one request) and for any party, and includeCreatedEventBlob (property)',
     operationId: LedgerOp.activeContracts,
     level: 'MUST',
     kind: 'property',
@@ -187,7 +207,7 @@ export const ledgerFilterChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.filters.updates',
-    title: 'The update stream (HTTP and WebSocket) honours template, interface and wildcard filters, by party and for any party (property)',
+    title: 'The update stream (HTTP and WebSocket) honours template, interface and wildcard filters, by party (each party its own, in one request) and for any party (property)',
     operationId: LedgerOp.updates,
     level: 'MUST',
     kind: 'property',
@@ -250,11 +270,11 @@ export const ledgerFilterChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.visibility.point-reads-stakeholders-only',
-    title: "Point reads keep visibility: update-by-id, update-by-offset, events-by-contract-id and contract-by-id answer 404 to a party that sees nothing of what is asked",
+    title: "Point reads keep visibility: update-by-id, update-by-offset, events-by-contract-id, contract-by-id and the deprecated transaction-by-id and transaction-by-offset answer 404 to a party that sees nothing of what is asked",
     operationId: LedgerReadOp.updateById,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UPSTREAM_B}: GetUpdateById/GetUpdateByOffset (UPDATE_NOT_FOUND: not found, or not visible to the requesting parties), GetEventsByContractId (CONTRACT_EVENTS_NOT_FOUND), GetContract (querying_parties; CONTRACT_PAYLOAD_NOT_FOUND)`,
+    specRef: `${UPSTREAM_B}: GetUpdateById/GetUpdateByOffset (UPDATE_NOT_FOUND: not found, or not visible to the requesting parties), GetEventsByContractId (CONTRACT_EVENTS_NOT_FOUND), GetContract (querying_parties; CONTRACT_PAYLOAD_NOT_FOUND), GetTransactionById/GetTransactionByOffset (deprecated; requesting_parties)`,
     requires: { writes: true },
     async run(ctx) {
       // `party` reads what `other` created alone: a lookup must not leak what the lists hide.
@@ -272,6 +292,15 @@ export const ledgerFilterChecks: readonly CheckDefinition[] = [
       await refused('/v2/events/events-by-contract-id', { contractId: theirs.contractId, eventFormat: asParty }, `events-by-contract-id of ${theirs.contractId}`, 'CONTRACT_EVENTS_NOT_FOUND');
       // Alpha in 3.5, absent from 3.4: judged where the line has it.
       if (!ctx.lacks(LedgerReadOp.contractById)) await refused('/v2/contracts/contract-by-id', { contractId: theirs.contractId, queryingParties: [w.party] }, `contract-by-id of ${theirs.contractId}`, 'CONTRACT_PAYLOAD_NOT_FOUND');
+      // The deprecated lookups (wallet-sdk's), by their requesting parties: the same visibility.
+      const deprecated = async (path: string, operationId: string, json: Json, what: string) => {
+        if (ctx.lacks(operationId)) return;
+        const e = await ctx.http.request('ledger', { method: 'POST', path, operationId, json });
+        expectStatus(ctx, e, 404, `${what} as ${w.party}, who is no stakeholder`);
+        expectCantonError(ctx, e, what, ['UPDATE_NOT_FOUND', 'TRANSACTION_NOT_FOUND']);
+      };
+      await deprecated('/v2/updates/transaction-by-id', LedgerReadOp.transactionById, { updateId: theirs.updateId, requestingParties: [w.party] }, `transaction-by-id (deprecated) of ${theirs.updateId}`);
+      await deprecated('/v2/updates/transaction-by-offset', LedgerReadOp.transactionByOffset, { offset: theirs.offset, requestingParties: [w.party] }, `transaction-by-offset (deprecated) of ${theirs.offset}`);
     },
   }),
 ];
