@@ -176,12 +176,12 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'ledger.commands.package-selection',
-    title: 'A command naming its template by package name runs the highest version of that name vetted now (not one vetted only from later); packageIdSelectionPreference picks another version',
+    title: 'A command naming its template by package name runs the highest version of that name vetted now (not one vetted only from later); packageIdSelectionPreference picks another version; a template filter by package name reads the contracts of every version',
     group: 'ledger',
     operationId: LedgerOp.submitAndWaitForTransaction,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: Commands.package_id_selection_preference; smart contract upgrades (a #package-name reference resolves to the preferred package: the highest version vetted at the submission's time, unless the submission prefers one); UpdateVettedPackages Vet.new_valid_from_inclusive, VettedPackage.valid_from_inclusive`,
+    specRef: `${UPSTREAM_B}: Commands.package_id_selection_preference; smart contract upgrades (a #package-name reference resolves to the preferred package: the highest version vetted at the submission's time, unless the submission prefers one); UpdateVettedPackages Vet.new_valid_from_inclusive, VettedPackage.valid_from_inclusive; TemplateFilter.template_id (a package-name reference matches the template in all packages of that name)`,
     requires: { writes: true },
     async run(ctx) {
       const party = await freshParty(ctx, 'cc-selector');
@@ -200,7 +200,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
         expectStatus(ctx, e, 200, `creating #${name}:${BOARD_MODULE}:Board${preference.length === 0 ? '' : ' preferring v1'}`);
         const tx = objectBody(ctx, e, 'create by package name').transaction;
         const created = isObject(tx) && Array.isArray(tx.events) ? createdOf(tx.events.filter(isObject))[0] : undefined;
-        return { e, packageId: typeof created?.templateId === 'string' ? created.templateId.split(':')[0] : undefined };
+        return { e, packageId: typeof created?.templateId === 'string' ? created.templateId.split(':')[0] : undefined, contractId: typeof created?.contractId === 'string' ? created.contractId : undefined };
       };
       const latest = await create([]);
       if (latest.packageId !== v2.id) ctx.fail(`a create of #${name} ran package ${String(latest.packageId)}; the highest vetted version is 2.0.0 (${v2.id})`, latest.e);
@@ -216,6 +216,12 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       if (bound === undefined || Date.parse(bound) !== Date.parse(from)) ctx.fail(`${name} 2.0.0 was vetted from ${from}, the vetting lists validFromInclusive ${JSON.stringify(bound)}`, listed.exchange);
       const now = await create([]);
       if (now.packageId !== v1.id) ctx.fail(`with 2.0.0 vetted only from ${from}, a create of #${name} now ran package ${String(now.packageId)}, not 1.0.0 (${v1.id}), the highest version vetted now`, now.e);
+      // A template filter by package name matches the template in every version of the package:
+      // the party's contracts of 1.0.0 and 2.0.0 are all read through it.
+      const acs = await activeContracts(ctx, party, (await ledgerEnd(ctx)).offset, { templateId: `#${name}:${BOARD_MODULE}:Board` });
+      const read = new Set(acs.contracts.map((c) => c.createdEvent.contractId));
+      const unread = [latest, pinned, now].filter((c) => c.contractId !== undefined && !read.has(c.contractId));
+      if (unread.length > 0) ctx.fail(`the template filter #${name}:${BOARD_MODULE}:Board leaves out ${unread.map((c) => `${String(c.contractId)} (package ${String(c.packageId)})`).join(', ')}: a package-name filter matches every version of the package`, acs.exchange);
     },
   },
 ];
