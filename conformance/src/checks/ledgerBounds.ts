@@ -1,6 +1,6 @@
 import type { Exchange } from '../target/exchange.js';
 import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { completionsOf, createContract, listAfter, notBeforePruned, offsetOf, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, streamRetryingStale, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
+import { completionsOf, createContract, freshParty, listAfter, notBeforePruned, offsetOf, eventFormat, jsCommands, ledgerEnd, readActiveContracts, readParty, streamRetryingStale, submitAndWait, createCommand, suiteParty, userIdOf, updatesRequest } from './support/ledger.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -239,11 +239,11 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.completions.websocket',
-    title: "The completions WebSocket delivers each of the party's completions once, in offset order, with the offset and update its command was answered with, as the HTTP list does",
+    title: "The completions WebSocket delivers each of the party's completions once, in offset order, with the offset and update its command was answered with, as the HTTP list does, and no other party's",
     operationId: LedgerOp.completions,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: AsyncAPI channel /v2/commands/completions (a CompletionStreamRequest frame, then CompletionStreamResponse elements: one Completion per command, in offset order, after begin_exclusive); Completion.update_id and offset`,
+    specRef: `${UPSTREAM_B}: AsyncAPI channel /v2/commands/completions (a CompletionStreamRequest frame, then CompletionStreamResponse elements: one Completion per command, in offset order, after begin_exclusive); CompletionStreamRequest.parties (only commands for which one of the act_as parties is in the set); Completion.act_as (filtered to the requested parties), update_id and offset`,
     requires: { writes: true },
     async run(ctx) {
       noWebSocket(ctx);
@@ -251,10 +251,13 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       const userId = userIdOf(ctx) ?? ctx.skip(`profile '${ctx.profile.name}' names no ledger.userId to read completions for`);
       const begin = (await ledgerEnd(ctx)).offset;
       const mine: { commandId: string; offset: number; updateId: string }[] = [];
+      // Between them, a command of the same user for another party, whose completion the party's stream leaves out.
+      const stranger = ctx.profile.ledger?.allocateParties ? await freshParty(ctx, 'cc-completions-other') : undefined;
       for (let i = 0; i < 3; i++) {
         const body = jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) });
         const s = await submitAndWait(ctx, body, `command ${i + 1} of 3`);
         mine.push({ commandId: String(body.commandId), offset: s.completionOffset, updateId: s.updateId });
+        if (i === 0 && stranger !== undefined) await submitAndWait(ctx, jsCommands(ctx, stranger, { CreateCommand: createCommand(ctx, stranger) }), `a command acting as ${stranger}`);
       }
       const request = { userId, parties: [party], beginExclusive: begin };
       const ws = await ctx.http.stream('ledger', '/v2/commands/completions', {
@@ -264,6 +267,9 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       ctx.setEvidence(ws.exchange);
       if (ws.rejectedStatus !== undefined) return ctx.fail(`the WebSocket upgrade of /v2/commands/completions was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
       const got = completionsOf(ws.messages);
+      // Each completion is of a command acting as a requested party, and names only those.
+      const foreign = got.find((c) => !Array.isArray(c.actAs) || c.actAs.length === 0 || c.actAs.some((p) => p !== party));
+      if (foreign) ctx.fail(`the WebSocket for ${party}'s completions delivered command ${String(foreign.commandId)} acting as ${JSON.stringify(foreign.actAs)}: a completion stream shows only commands acting as one of its parties, and names only those`, ws.exchange);
       for (const m of mine) {
         const seen = got.filter((c) => c.commandId === m.commandId);
         if (seen.length === 0) return ctx.fail(`the WebSocket delivered no completion of command ${m.commandId} (committed at offset ${m.offset}) among ${got.length} after offset ${begin}`, ws.exchange);
@@ -283,6 +289,8 @@ export const ledgerBoundChecks: readonly CheckDefinition[] = [
       });
       const listed = completionsOf(items).filter((c) => typeof c.offset === 'number' && c.offset <= last).map((c) => `${String(c.commandId)}@${String(c.offset)}`);
       const streamed = got.filter((c) => typeof c.offset === 'number' && c.offset <= last).map((c) => `${String(c.commandId)}@${String(c.offset)}`);
+      const listedForeign = completionsOf(items).find((c) => !Array.isArray(c.actAs) || c.actAs.length === 0 || c.actAs.some((p) => p !== party));
+      if (listedForeign) ctx.fail(`the HTTP list of ${party}'s completions holds command ${String(listedForeign.commandId)} acting as ${JSON.stringify(listedForeign.actAs)}: a completion stream shows only commands acting as one of its parties, and names only those`, e);
       if (bad < 0 && !jsonEqual(listed, streamed)) ctx.fail(`up to offset ${last} the HTTP list has completions [${listed.join(', ')}], the WebSocket [${streamed.join(', ')}]`, e);
     },
   }),

@@ -1,5 +1,5 @@
 import { userIdArb } from '../generators/identifiers.js';
-import { completionOf, createCommand, freshParty, jsCommands, ledgerEnd, neverExistedContractId, submitAndWait, suiteParty } from './support/ledger.js';
+import { completionOf, completionsOf, createCommand, freshParty, jsCommands, ledgerEnd, neverExistedContractId, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
@@ -111,11 +111,11 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.async.submit-then-completion',
-    title: 'Async submit answers {} and the command then completes successfully on the completions stream, naming the submission id and acting parties it was sent with',
+    title: 'Async submit answers {} and the command then completes successfully on the completions stream, naming the submission id and acting parties it was sent with, and on no other user\'s stream',
     operationId: LedgerOp.asyncSubmit,
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD_B}: POST /v2/commands/async/submit (returns immediately; outcome on completions); ${UPSTREAM_B} Completion.submission_id (the submission id of the Commands it completes), Completion.act_as (its act_as among the requested parties)`,
+    specRef: `${SD_B}: POST /v2/commands/async/submit (returns immediately; outcome on completions); ${UPSTREAM_B} Completion.submission_id (the submission id of the Commands it completes), Completion.act_as (its act_as among the requested parties); CompletionStreamRequest.user_id (only completions of commands submitted with the same user_id are visible)`,
     requires: { writes: true },
     async run(ctx) {
       const party = await suiteParty(ctx);
@@ -134,6 +134,15 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       if (value.submissionId !== submissionId) ctx.fail(`the command was submitted with submissionId ${submissionId}; its completion names ${JSON.stringify(value.submissionId)}`, e);
       // actAs: the command's acting parties among those the completions were asked for (here the one).
       if (!jsonEqual(value.actAs, [party])) ctx.fail(`the command acted as [${party}]; its completion names actAs ${JSON.stringify(value.actAs)}`, e);
+      // The stream is an application's: another user's read of the same party's completions does
+      // not show this command. Judged where the target lets this user read for another user id.
+      const otherUser = ctx.unique('cc-other-app').replace(/[^a-zA-Z0-9_-]/g, '-');
+      const other = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/completions', operationId: LedgerOp.completions, query: { limit: 100, stream_idle_timeout_ms: 300 }, json: { userId: otherUser, parties: [party], beginExclusive: begin.offset } });
+      if (other.response?.status === 200) {
+        const list = bodyOf(ctx, other, 'completions of another user');
+        const leaked = Array.isArray(list) ? completionsOf(list).find((c) => c.commandId === commandId) : undefined;
+        if (leaked) ctx.fail(`the completions of user ${otherUser}, who submitted nothing, include command ${commandId}, submitted by ${userIdOf(ctx) ?? 'the run\'s user'}: the completion stream shows only the commands its userId submitted`, other);
+      }
     },
   }),
   check({
