@@ -1,4 +1,4 @@
-import { createContract, eventsOf, ledgerEnd, notBeforePruned, readParty, suiteParty, transactionsOf, updates, updatesRequest, offsetOf } from './support/ledger.js';
+import { createContract, eventsOf, freshParty, ledgerEnd, notBeforePruned, readParty, suiteParty, transactionsOf, updates, updatesRequest, offsetOf } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -40,6 +40,47 @@ function checkpointsAhead(items: readonly unknown[], end: number): string | unde
   return undefined;
 }
 
+/** An RFC 3339 timestamp in microseconds since the epoch (the API's precision), or undefined. */
+function micros(ts: unknown): number | undefined {
+  if (typeof ts !== 'string') return undefined;
+  const fraction = /\.(\d+)/.exec(ts)?.[1] ?? '';
+  const ms = Date.parse(ts.replace(/\.\d+/, ''));
+  return Number.isNaN(ms) ? undefined : ms * 1000 + Number(fraction.padEnd(6, '0').slice(0, 6));
+}
+
+/**
+ * Why an offset checkpoint's synchronizer times break their promise, or undefined: a checkpoint
+ * tells a client that time on each synchronizer it names has reached its record time, so none
+ * may lie before the record time of an update on that synchronizer the stream already sent.
+ */
+function checkpointTimesBehind(items: readonly unknown[]): string | undefined {
+  const latest = new Map<string, { time: number; offset: number; at: string }>();
+  for (const item of items) {
+    const update = isObject(item) && isObject(item.update) ? item.update : undefined;
+    if (update === undefined) continue;
+    const checkpoint = isObject(update.OffsetCheckpoint) && isObject(update.OffsetCheckpoint.value) ? update.OffsetCheckpoint.value : undefined;
+    if (checkpoint !== undefined) {
+      for (const t of Array.isArray(checkpoint.synchronizerTimes) ? checkpoint.synchronizerTimes : []) {
+        if (!isObject(t) || typeof t.synchronizerId !== 'string') continue;
+        const time = micros(t.recordTime);
+        const before = latest.get(t.synchronizerId);
+        if (time !== undefined && before !== undefined && time < before.time) {
+          return `the OffsetCheckpoint at ${String(checkpoint.offset)} names record time ${String(t.recordTime)} for ${t.synchronizerId}, before the update it follows at offset ${before.offset} (recorded ${before.at}): a client waiting on checkpoints for time to pass is told it went back`;
+        }
+      }
+      continue;
+    }
+    for (const kind of Object.values(update)) {
+      const v = isObject(kind) && isObject(kind.value) ? kind.value : undefined;
+      const time = micros(v?.recordTime);
+      const sync = typeof v?.synchronizerId === 'string' ? v.synchronizerId : undefined;
+      if (v === undefined || time === undefined || sync === undefined || typeof v.offset !== 'number') continue;
+      if (time > (latest.get(sync)?.time ?? -Infinity)) latest.set(sync, { time, offset: v.offset, at: String(v.recordTime) });
+    }
+  }
+  return undefined;
+}
+
 export const ledgerUpdateChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.submit.in-updates',
@@ -62,12 +103,17 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.updates.ordered',
-    title: 'Updates come in strictly increasing offsets within (beginExclusive, endInclusive], each updateId once, none after an offset checkpoint at or past its offset',
+    title: 'Updates come in strictly increasing offsets within (beginExclusive, endInclusive], each updateId once, none after an offset checkpoint at or past its offset, and no checkpoint names a synchronizer time before an update it follows',
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: beginExclusive/endInclusive; every transaction one offset, updateId unique; OffsetCheckpoint (an offset to restart consumption from)`,
+    specRef: `${UPSTREAM_B}: beginExclusive/endInclusive; every transaction one offset, updateId unique; OffsetCheckpoint (an offset to restart consumption from; synchronizer_times: the record time each synchronizer reached)`,
     async run(ctx) {
-      const w = await window(ctx);
+      const window0 = await window(ctx);
+      // The range ends with another party's transaction, which the party does not see: a participant
+      // may answer its offset with a checkpoint, whose synchronizer times are then judged too.
+      const stranger = window0.party !== undefined && ctx.profile.ledger?.allocateParties ? await freshParty(ctx, 'cc-ordered-other') : undefined;
+      if (stranger !== undefined) await createContract(ctx, stranger);
+      const w = stranger === undefined ? window0 : { ...window0, end: (await ledgerEnd(ctx)).offset };
       const { exchange, items, transactions } = await updates(ctx, w.party, w.begin, w.end);
       const seen = new Set<string>();
       let last = w.begin;
@@ -80,6 +126,8 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
       }
       const wrong = checkpointsAhead(items, w.end);
       if (wrong !== undefined) ctx.fail(wrong, exchange);
+      const behind = checkpointTimesBehind(items);
+      if (behind !== undefined) ctx.fail(behind, exchange);
     },
   }),
   check({
