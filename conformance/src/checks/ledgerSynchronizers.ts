@@ -144,11 +144,11 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.reassignment.unassign-assign',
-    title: 'Unassign then assign moves a contract: in flight it shows as JsIncompleteUnassigned, afterwards active on the target synchronizer',
+    title: 'Unassign then assign moves a contract: both events name its source and target, in flight it shows as JsIncompleteUnassigned, afterwards active on the target synchronizer',
     operationId: LedgerOp.submitAndWaitForReassignment,
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD_B}: reassignment; ${UPSTREAM_B}: UnassignCommand, AssignCommand, JsIncompleteUnassigned`,
+    specRef: `${SD_B}: reassignment; ${UPSTREAM_B}: UnassignCommand, AssignCommand, UnassignedEvent/AssignedEvent source and target, JsIncompleteUnassigned`,
     requires: { writes: true },
     async run(ctx) {
       const m = await movable(ctx);
@@ -183,6 +183,11 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
       const ar = objectBody(ctx, as, 'assign').reassignment;
       const aev = isObject(ar) && Array.isArray(ar.events) ? ar.events.find((x) => isObject(x) && isObject(x.JsAssignmentEvent)) : undefined;
       const assigned = isObject(aev) && isObject(aev.JsAssignmentEvent) ? (isObject(aev.JsAssignmentEvent.value) ? aev.JsAssignmentEvent.value : aev.JsAssignmentEvent) : undefined;
+      // Both halves name where the contract left and where it went, as the commands did.
+      if (value.source !== m.source) ctx.fail(`the unassigned event names source ${JSON.stringify(value.source)}; the contract left ${m.source}`, un);
+      if (assigned !== undefined && (assigned.source !== m.source || assigned.target !== m.target)) {
+        ctx.fail(`the assigned event names source ${JSON.stringify(assigned.source)} and target ${JSON.stringify(assigned.target)}; the contract moved from ${m.source} to ${m.target}`, as);
+      }
       if (assigned !== undefined && assigned.reassignmentCounter !== value.reassignmentCounter) {
         ctx.fail(`the assignment has reassignmentCounter ${JSON.stringify(assigned.reassignmentCounter)}; its unassignment had ${JSON.stringify(value.reassignmentCounter)} (the two of one reassignment share it)`, as);
       }
