@@ -50,17 +50,31 @@ const OUTCOME: Record<Kind, string> = { self: 'TransferInstructionResult_Complet
  * through the allocation factory of version `v`, exercised with its context: the factory's answer
  * and the ledger's exchange, whatever its status.
  */
-async function allocateThroughFactory(ctx: CheckContext, v: Version, sender: string, receiver: string, input: string): Promise<{ factory: Json; e: Exchange }> {
-  const args: Json =
+async function allocateThroughFactory(ctx: CheckContext, v: Version, sender: string, receiver: string, input: string, o: { late?: boolean } = {}): Promise<{ factory: Json; e: Exchange; refused?: Exchange }> {
+  let args: Json =
     v === 'v1'
       ? { ...(await allocationArgs(ctx, { sender, receiver, amount: '1.0' })), inputHoldingCids: [input] }
       : await allocationArgsV2(ctx, { authorizer: sender, other: receiver, executor: receiver, settlementId: ctx.unique('cc-alloc'), inputs: [input] });
   if (v === 'v1') (args.allocation as Json).settlement = { ...((args.allocation as Json).settlement as Json), executor: receiver };
+  // Late: requested two hours ago, to be allocated before an hour ago (the settlement itself still ahead).
+  if (o.late) args = lateAllocation(args, Date.now());
   const f = await post(ctx, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: args, excludeDebugFields: true }, `getAllocationFactory${v.toUpperCase()}`);
+  if (o.late && f.response?.status !== 200) return { factory: {}, e: f, refused: f };
   expectStatus(ctx, f, 200, `allocation factory (${v})`);
   const factory = objectBody(ctx, f, 'allocation factory');
   const context = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the allocation factory answered no choiceContext', f);
   return { factory, e: await exerciseWithContext(ctx, [sender], { templateId: ALLOCATION_FACTORY[v], contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', args }, context) };
+}
+
+/** `args` with every settlement's requestedAt two hours and allocateBefore one hour before `now`. */
+function lateAllocation(args: unknown, now: number): Json {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!isObject(v)) return v;
+    const o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return typeof o.allocateBefore === 'string' ? { ...o, requestedAt: new Date(now - 7_200_000).toISOString(), allocateBefore: new Date(now - 3_600_000).toISOString() } : o;
+  };
+  return walk(args) as Json;
 }
 
 /** The instruments of every page of the list (pageSize 1 .. 1000, nextPageToken). */
@@ -199,12 +213,12 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'registry.factories.ids-work-on-ledger',
-    title: 'The allocation factory of every served version answers a factory id the ledger exercises: AllocationFactory_Allocate with its context succeeds',
+    title: 'The allocation factory of every served version answers a factory id the ledger exercises: AllocationFactory_Allocate with its context succeeds, and is refused once the settlement\'s allocateBefore has passed',
     group: 'registry',
     operationId: 'getAllocationFactoryV1',
     level: 'MUST',
     kind: 'cross-group',
-    specRef: `${TS}: allocation-instruction-v1/v2 FactoryWithChoiceContext (factoryId: the factory to exercise AllocationFactory_Allocate on, with the context's disclosed contracts)`,
+    specRef: `${TS}: allocation-instruction-v1/v2 FactoryWithChoiceContext (factoryId: the factory to exercise AllocationFactory_Allocate on, with the context's disclosed contracts); SettlementInfo.allocateBefore (until when allocations may be made)`,
     requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
     async run(ctx) {
       const versions = served(ctx, 'allocation-instruction');
@@ -216,6 +230,11 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
         if (e.response?.status !== 200) ctx.fail(`exercising AllocationFactory_Allocate on the ${v} factory id ${String(factory.factoryId)} with its own context failed (HTTP ${e.response?.status ?? 'no answer'}): the id does not work on the ledger`, e);
         const tag = outputTag(exerciseResult(objectBody(ctx, e, 'allocation')));
         if (!['AllocationInstructionResult_Completed', 'AllocationInstructionResult_Pending'].includes(tag ?? '')) ctx.fail(`the ${v} allocation through the factory ended as ${tag ?? 'no result'}`, e);
+        // Its deadline holds: an allocation whose allocateBefore passed is refused, by the registry or the ledger.
+        const late = await allocateThroughFactory(ctx, v, sender, receiver, await tap(ctx, sender, '2.0'), { late: true });
+        if (late.refused !== undefined) continue;
+        if (late.e.response?.status === 200) ctx.fail(`a ${v} allocation whose allocateBefore passed an hour ago was allocated (HTTP 200): the deadline the settlement set is not enforced`, late.e);
+        else if (late.e.response === undefined || late.e.response.status >= 500) ctx.fail(`the ${v} allocation past its allocateBefore was answered ${late.e.response?.status ?? 'with no answer'}, not refused with a client error`, late.e);
       }
     },
   },
