@@ -108,12 +108,7 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
     kind: 'example',
     specRef: `${UPSTREAM_B}: beginExclusive/endInclusive; every transaction one offset, updateId unique; OffsetCheckpoint (an offset to restart consumption from; synchronizer_times: the record time each synchronizer reached)`,
     async run(ctx) {
-      const window0 = await window(ctx);
-      // The range ends with another party's transaction, which the party does not see: a participant
-      // may answer its offset with a checkpoint, whose synchronizer times are then judged too.
-      const stranger = window0.party !== undefined && ctx.profile.ledger?.allocateParties ? await freshParty(ctx, 'cc-ordered-other') : undefined;
-      if (stranger !== undefined) await createContract(ctx, stranger);
-      const w = stranger === undefined ? window0 : { ...window0, end: (await ledgerEnd(ctx)).offset };
+      const w = await window(ctx);
       const { exchange, items, transactions } = await updates(ctx, w.party, w.begin, w.end);
       const seen = new Set<string>();
       let last = w.begin;
@@ -128,6 +123,16 @@ export const ledgerUpdateChecks: readonly CheckDefinition[] = [
       if (wrong !== undefined) ctx.fail(wrong, exchange);
       const behind = checkpointTimesBehind(items);
       if (behind !== undefined) ctx.fail(behind, exchange);
+      // The range extended by another party's transaction, which the party does not see: a
+      // participant may answer its offset with a checkpoint, whose synchronizer times are judged.
+      if (w.party === undefined || !ctx.profile.ledger?.allocateParties) return;
+      await createContract(ctx, await freshParty(ctx, 'cc-ordered-other'));
+      const end = (await ledgerEnd(ctx)).offset;
+      const longer = await updates(ctx, w.party, w.begin, end);
+      const ahead = checkpointsAhead(longer.items, end);
+      if (ahead !== undefined) ctx.fail(ahead, longer.exchange);
+      const later = checkpointTimesBehind(longer.items);
+      if (later !== undefined) ctx.fail(later, longer.exchange);
     },
   }),
   check({
