@@ -35,6 +35,7 @@ import { HUNT2_MUTANTS } from './hunt2Mutants.js';
 import { HUNT3_MUTANTS } from './hunt3Mutants.js';
 import { HUNT4_MUTANTS } from './hunt4Mutants.js';
 import { HUNT5_MUTANTS } from './hunt5Mutants.js';
+import { HUNT6_MUTANTS } from './hunt6Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
@@ -445,6 +446,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT3_MUTANTS,
   ...HUNT4_MUTANTS,
   ...HUNT5_MUTANTS,
+  ...HUNT6_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
 ];
