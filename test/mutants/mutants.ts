@@ -38,6 +38,7 @@ import { HUNT5_MUTANTS } from './hunt5Mutants.js';
 import { HUNT6_MUTANTS } from './hunt6Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
+import { VIEW_MUTANTS } from './viewMutants.js';
 import type { InvariantId } from '../../conformance/src/judge/invariants.js';
 
 /** A broken variant of the reference server: one fault, and the check that must catch it. */
@@ -449,6 +450,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT6_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
+  ...VIEW_MUTANTS,
 ];
 
 /** The bed: the hand-written mutants, then a generated one per schema observer they leave unproven (schemaMutants.ts). */

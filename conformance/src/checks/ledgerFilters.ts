@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { readerAuth } from './crossGroup.js';
+import { viewDifferencesFrom } from '../reinterpret/compareViews.js';
+import { describeDifference } from '../reinterpret/compareTransaction.js';
+import { httpLedgerSource } from '../reinterpret/ledgerSource.js';
 import { createContract, createOf, fill, freshParty, ledgerEnd, listAfter, readActiveContracts, secondCreateCommand, transactionsOf } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectStatus, isObject, qualifiedName, type Json } from './support/expect.js';
 import { forAll } from './support/property.js';
@@ -149,6 +152,20 @@ async function judge(ctx: CheckContext, w: World, q: Query, auth: AuthMode | und
       if (!sameDamlValue(view.viewValue, want)) ctx.fail(`${describe(q)}: the view of ${String(ev.contractId)} is ${JSON.stringify(view.viewValue)}, expected ${JSON.stringify(want)}`, e);
     }
   }
+  if (q.kind === 'interface-view') await judgeViews(ctx, q, mine, e, auth);
+}
+
+/**
+ * Each view is the template's interface instance evaluated on that contract's own payload, as the
+ * engine computes it from the target's package (judge.daml.view): whatever the profile says of
+ * the view (a vendor's profile may say nothing), a server that hands one contract's view to
+ * another, or computes it from stale data, fails.
+ */
+async function judgeViews(ctx: CheckContext, q: Query, events: readonly Json[], e: Exchange, auth: AuthMode | undefined): Promise<void> {
+  if (ctx.reinterpretation?.mode === 'none' || events.length === 0) return;
+  const r = await viewDifferencesFrom(httpLedgerSource(ctx, auth), events.map((ev) => ({ CreatedEvent: ev })));
+  if (typeof r === 'string') ctx.warn(`${describe(q)}: views not recomputed by the engine: ${r}`);
+  else if (r.length > 0) ctx.fail(`${describe(q)}: the interface views are not the engine's evaluation of each contract's own payload: ${r.map(describeDifference).join('; ')}`, e);
 }
 
 async function anyPartyAuth(ctx: CheckContext): Promise<AuthMode | undefined> {
