@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { ScriptLedgerFactory, ScriptResult } from '../../../daml-engine/index.js';
 import { ScriptCoverage, inMemoryScriptLedger, runDarScripts, scriptName, unknownScriptLibrary } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
 import { defaultPassedChecks } from '../../../reference-server/src/ledger/packages/passedChecksIn.js';
+import { makeDirs } from '../../../reference-server/src/store/makeDirs.js';
 import { jsonApiScriptLedgers } from '../target/JsonApiScriptLedger.js';
 import { renderCoverageText, renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
 import { ExitCode, UsageError } from './exitCodes.js';
@@ -184,7 +185,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const durationMs = performance.now() - started;
   const failed = results.filter((r) => !r.ok).length;
-  await mkdir(reportDir, { recursive: true });
+  makeDirs(reportDir);
   const report = coverage?.report(main.id, loaded.loaded.packages.all());
   const run = { dar: mainName, startedAt, durationMs, results, coverage: report };
   await writeFile(join(reportDir, 'junit.xml'), renderScriptJunit(run));

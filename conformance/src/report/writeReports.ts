@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirs } from '../../../reference-server/src/store/makeDirs.js';
 import type { Report } from './model.js';
 import { renderHtml } from './writeHtml.js';
 import { renderJson } from './writeJson.js';
@@ -10,7 +11,7 @@ export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', markdown:
 
 /** Writes the four report files into `dir` (created if needed); returns their paths. */
 export async function writeReports(report: Report, dir: string): Promise<Record<keyof typeof REPORT_FILES, string>> {
-  await mkdir(dir, { recursive: true });
+  makeDirs(dir);
   const paths = {
     json: join(dir, REPORT_FILES.json),
     junit: join(dir, REPORT_FILES.junit),

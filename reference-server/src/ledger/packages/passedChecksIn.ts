@@ -10,12 +10,13 @@
  * never fails an upload: an unreadable or malformed entry is a miss, a failed write is ignored.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { DEFAULT_CHECK_LIMITS } from '../../../../daml-engine/check/checkPackage.js';
+import { makeDirs } from '../../store/makeDirs.js';
 import type { LookedUp, PassedChecks } from './validateDarPackages.js';
 
 const PACKAGE_ID = /^[0-9a-f]{64}$/;
@@ -55,7 +56,7 @@ export function passedChecksIn(dir: string, checker: string | undefined = checke
     set(packageId, lookedUp) {
       if (!PACKAGE_ID.test(packageId)) return;
       try {
-        if (!made) mkdirSync(folder, { recursive: true });
+        if (!made) makeDirs(folder);
         made = true;
         // Written whole, then renamed: a process reading at the same time sees all of it or nothing.
         const tmp = `${fileOf(packageId)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Catalogue } from '../../ledger/templates/Catalogue.js';
 import type { LogEntry } from '../LogEntry.js';
+import { makeDirs } from '../makeDirs.js';
 import { MemoryStore } from '../MemoryStore.js';
 import type { DedupRecord } from '../records.js';
 import type { StoredContract } from '../StoredContract.js';
@@ -123,7 +124,7 @@ export class SqliteStore extends MemoryStore {
     if (found?.isDirectory() === false) throw new DataDirError(`${directory} is not a directory`);
     const Sqlite = sqlite(directory);
     try {
-      mkdirSync(directory, { recursive: true });
+      makeDirs(directory);
     } catch (e) {
       throw new DataDirError(`cannot create the data directory ${directory}: ${(e as Error).message}`);
     }
