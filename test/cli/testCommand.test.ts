@@ -1,4 +1,5 @@
 /** `canton-conformance test --dar`: Daml Script tests of a DAR, reports and exit codes. */
+import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,15 @@ const DAR = join(DARS_DIR, 'history', 'splice-amulet-test-0.1.8.dar');
 const root = mkdtempSync(join(tmpdir(), 'cc-test-command-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
+
+/** A port nothing listens on (fetch refuses the spec's 'bad ports', such as 1, before connecting). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
 
 /** Runs the CLI in-process, capturing what it prints. */
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -201,9 +211,12 @@ describe('canton-conformance test', () => {
       expect(fail.stdout).toMatch(/^FAIL {2}Splice\.Scripts\.Util:setupApp {2}\d+ ms\n {6}ledgerRefused: setTime is not supported against a participant on wall-clock time/m);
     });
 
-    it('a participant that cannot be reached is exit 2, naming the URL', async () => {
-      const r = await cli('--dar', DAR, '--ledger-url', 'http://127.0.0.1:1', '--report-dir', join(root, 'down'));
-      expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('the participant at http://127.0.0.1:1 refuses the DAR') });
+    it('a participant that cannot be reached is exit 3 (target unreachable), naming the URL and why', async () => {
+      const port = await closedPort();
+      const r = await cli('--dar', DAR, '--ledger-url', `http://127.0.0.1:${port}`, '--report-dir', join(root, 'down'));
+      expect(r).toMatchObject({ code: 3, stderr: expect.stringContaining(`cannot reach the participant at http://127.0.0.1:${port} to upload ${DAR}: connection refused`) });
+      expect(r.stderr).toContain('connection refused (ECONNREFUSED)');
+      expect(r.stderr).not.toContain('refuses the DAR');
     });
   });
 

@@ -56,7 +56,7 @@ run checks only packages it has not seen pass.
 
 Exit codes: 0 every script passed, 1 a script failed, 2 usage error, unknown script, no script
 selected, a daml-script release the runner does not know, or a DAR that cannot be read, decoded
-or uploaded.`;
+or uploaded, 3 the participant at --ledger-url cannot be reached.`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseFlags({
@@ -168,6 +168,11 @@ export async function run(argv: string[]): Promise<number> {
       ledger = core.value;
     } else if (ledgerUrl !== undefined) {
       const remote = await jsonApiScriptLedgers(loaded.loaded, { url: ledgerUrl, token });
+      if (!remote.ok && remote.unreachable) {
+        // As `run` and `doctor` answer a target they cannot reach: exit 3, not a usage error.
+        console.error(`canton-conformance test: cannot reach the participant at ${ledgerUrl} to upload ${values.dar}: ${remote.error}`);
+        return ExitCode.Unreachable;
+      }
       if (!remote.ok) {
         const hint = remote.status === 401 && token === undefined ? '; give its token with --token T or --token-file F' : '';
         throw new UsageError(`${values.dar}: the participant at ${ledgerUrl} refuses the DAR: ${remote.error}${hint}`);

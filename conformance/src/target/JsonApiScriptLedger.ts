@@ -22,6 +22,7 @@ import { ScriptLedgerRefusal } from '../../../daml-engine/script/ScriptLedger.js
 import type { LoadedDar } from '../../../daml-engine/script/runDarScripts.js';
 import type { RecordValue } from '../../../daml-engine/value/Value.js';
 import { UNIT } from '../../../daml-engine/value/Value.js';
+import { transportErrorOf } from './transportError.js';
 
 export interface JsonApiLedgerOptions {
   /** The participant's JSON API base URL, e.g. `http://localhost:7575`. */
@@ -35,6 +36,14 @@ export interface JsonApiLedgerOptions {
 }
 
 type Json = Record<string, unknown>;
+
+/** No HTTP exchange with the participant happened (connection refused, unknown host, TLS): not a refusal. */
+export class ParticipantUnreachable extends ScriptLedgerRefusal {
+  /** `reason`: what the transport said (`connection refused (ECONNREFUSED): ...`). */
+  constructor(request: string, readonly reason: string) {
+    super(`${request}: the participant cannot be reached: ${reason}`);
+  }
+}
 
 /** An HTTP answer: the JSON body, or the participant's error (its Canton code and cause). */
 type Reply = { readonly ok: true; readonly body: Json } | { readonly ok: false; readonly status: number; readonly code: string; readonly message: string; readonly context: Json };
@@ -59,7 +68,7 @@ class JsonApi {
         method, headers, body: body === undefined ? undefined : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
       });
     } catch (e) {
-      throw new ScriptLedgerRefusal(`${method} ${path}: the participant cannot be reached (${(e as Error).message})`);
+      throw new ParticipantUnreachable(`${method} ${path}`, transportErrorOf(e, false, 0).message);
     }
     const text = await response.text();
     let json: unknown;
@@ -346,13 +355,13 @@ export class JsonApiScriptLedger implements ScriptLedger {
  */
 export async function jsonApiScriptLedgers(
   loaded: LoadedDar, options: JsonApiLedgerOptions,
-): Promise<{ ok: true; value: ScriptLedgerFactory } | { ok: false; error: string; status?: number }> {
+): Promise<{ ok: true; value: ScriptLedgerFactory } | { ok: false; error: string; status?: number; unreachable?: true }> {
   const api = new JsonApi(options);
   let r: Reply;
   try {
     r = await api.call('POST', 'v2/dars', loaded.bytes, 'application/octet-stream');
   } catch (e) {
-    return { ok: false, error: (e as Error).message };
+    return e instanceof ParticipantUnreachable ? { ok: false, error: e.reason, unreachable: true } : { ok: false, error: (e as Error).message };
   }
   if (!r.ok && r.code === 'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER') {
     // Connected to several synchronizers: upload (and vet) on each, as `serve --dar` does.
