@@ -56,7 +56,7 @@ describe('canton-conformance test', () => {
     expect(await cli('--dar', 'x', '--max-steps', 'lots')).toMatchObject({ code: 2, stderr: expect.stringContaining('--max-steps takes an integer') });
     expect(await cli('--dar', 'x', '--ledger', 'sandbox')).toMatchObject({ code: 2, stderr: expect.stringContaining("--ledger takes core or memory (got 'sandbox')") });
     expect(await cli('--dar', 'x', '--ledger', 'memory', '--ledger-url', 'http://localhost:7575')).toMatchObject({ code: 2, stderr: expect.stringContaining('--ledger-url and --ledger exclude each other') });
-    expect(await cli('--dar', 'x', '--ledger-url', 'localhost:7575')).toMatchObject({ code: 2, stderr: expect.stringContaining("--ledger-url takes an http(s) URL (got 'localhost:7575')") });
+    expect(await cli('--dar', 'x', '--ledger-url', 'localhost:7575')).toMatchObject({ code: 2, stderr: expect.stringContaining("--ledger-url takes an http(s) URL (got 'localhost:7575') (did you mean 'http://localhost:7575'?)") });
     expect(await cli('--dar', 'x', '--token', 't')).toMatchObject({ code: 2, stderr: expect.stringContaining('--token and --token-file go with --ledger-url') });
     expect(await cli('--dar', 'x', '--ledger-url', 'http://h', '--token', 't', '--token-file', 'f')).toMatchObject({ code: 2, stderr: expect.stringContaining('--token and --token-file exclude each other') });
   });

@@ -67,14 +67,19 @@ export function int(name: string, v: string | undefined, min: number): number | 
   return Number(v);
 }
 
+/** ` (did you mean 'http://localhost:7575'?)` for a host and port given without a scheme; '' otherwise. */
+export function schemeHint(v: string): string {
+  return /^[a-z0-9.-]+:\d{1,5}(\/.*)?$/i.test(v) || /^(localhost|\d{1,3}(\.\d{1,3}){3})(\/.*)?$/i.test(v) ? ` (did you mean 'http://${v}'?)` : '';
+}
+
 export function url(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
   let u: URL;
   try {
     u = new URL(v);
   } catch {
-    throw new UsageError(`--${name} is not a URL: '${v}'`);
+    throw new UsageError(`--${name} is not a URL: '${v}'${schemeHint(v)}`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--${name} must be an http(s) URL (got '${v}')`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--${name} must be an http(s) URL (got '${v}')${schemeHint(v)}`);
   return v.replace(/\/+$/, '');
 }

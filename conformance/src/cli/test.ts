@@ -14,6 +14,7 @@ import { parseFlags } from './parseFlags.js';
 import { readTestDar } from './readTestDar.js';
 import { runScriptJobs, scriptWorkersAvailable } from './scriptJobs.js';
 import { selectScripts } from './selectScripts.js';
+import { schemeHint } from './targetFlags.js';
 import { writableDir } from './writableDir.js';
 
 export const TEST_HELP = `Usage: canton-conformance test --dar FILE [--script Module[:name]]... [--test-pattern REGEX]
@@ -97,7 +98,7 @@ export async function run(argv: string[]): Promise<number> {
   if (ledgerUrl !== undefined && values.ledger !== undefined) throw new UsageError('--ledger-url and --ledger exclude each other: scripts run either on a built-in ledger or on the participant at the URL');
   if (ledgerUrl === undefined && (values.token !== undefined || values['token-file'] !== undefined)) throw new UsageError('--token and --token-file go with --ledger-url');
   if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('--token and --token-file exclude each other');
-  if (ledgerUrl !== undefined && !/^https?:\/\/[^/]/.test(ledgerUrl)) throw new UsageError(`--ledger-url takes an http(s) URL (got '${ledgerUrl}')`);
+  if (ledgerUrl !== undefined && !/^https?:\/\/[^/]/.test(ledgerUrl)) throw new UsageError(`--ledger-url takes an http(s) URL (got '${ledgerUrl}')${schemeHint(ledgerUrl)}`);
   const ledgerKind = ledgerUrl !== undefined ? 'url' : values.ledger ?? 'core';
   if (ledgerKind !== 'core' && ledgerKind !== 'memory' && ledgerKind !== 'url') throw new UsageError(`--ledger takes core or memory (got '${ledgerKind}')`);
   let token = values.token;
