@@ -154,6 +154,10 @@ describe('canton-conformance test', () => {
     const plain = await cli('--dar', DAR, '--script', 'Splice.Scripts.UnitTests.Fees:test_toRatePerDay', '--ledger', 'memory', '--report-dir', join(root, 'plain'));
     expect(plain.stdout).not.toContain('Coverage:');
     expect(readdirSync(join(root, 'plain')).sort()).toEqual(['junit.xml', 'summary.md']);
+    // Nor a coverage.json of an earlier run left beside this run's junit.xml and summary.md.
+    const again = await cli('--dar', DAR, '--script', 'Splice.Scripts.UnitTests.Fees:test_toRatePerDay', '--ledger', 'memory', '--report-dir', dir);
+    expect(again.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'summary.md']);
   });
 
   it.runIf(HAS_DARS)('runs the named scripts: one line each, junit.xml with debug output in system-out, summary.md (exit 0) (needs ../shared/upstream/daml/dars)', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { ScriptLedgerFactory, ScriptResult } from '../../../daml-engine/index.js';
@@ -199,6 +199,9 @@ export async function run(argv: string[]): Promise<number> {
   if (report) {
     await writeFile(join(reportDir, 'coverage.json'), `${JSON.stringify({ dar: mainName, ...report }, null, 2)}\n`);
     console.log(`\n${renderCoverageText(report)}`);
+  } else {
+    // The folder describes this run only: an earlier run's coverage would read as this one's.
+    await rm(join(reportDir, 'coverage.json'), { force: true });
   }
   const threads = jobs > 1 ? ` (${jobs} threads)` : '';
   console.log(`\n${results.length - failed} passed, ${failed} failed, ${results.length} script${results.length === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s on ${ledgerKind === 'core' ? 'the ledger core' : ledgerKind === 'memory' ? 'the in-memory ledger' : ledgerUrl}${threads}; reports in ${reportDir}`);
