@@ -249,6 +249,21 @@ describe('doctor: wrong or missing targets', () => {
     }
   });
 
+  it('a URL that ends with the start of the API\'s paths (.../registry, .../v2) is exit 2, naming the base URL to give', async () => {
+    process.env['CC_ALLOCATION_INSTRUCTION_ID'] = '00b1cf648fa1d69ec40a8ab003b392798cdb9d35c1c28a89a718a87c8f1de5a710';
+    try {
+      const r = await cli('doctor', '--registry-url', `${registryOnly.url}/registry`, '--profile', 'registry');
+      expect(r.code).toBe(2);
+      expect(r.out).toContain(`GET ${registryOnly.url}/registry/registry/metadata/v1/info answered 404`);
+      expect(r.out).toContain(`(the URL ends with the start of the API's own paths: give the base URL, ${registryOnly.url})`);
+    } finally {
+      delete process.env['CC_ALLOCATION_INSTRUCTION_ID'];
+    }
+    const v2 = await cli('doctor', '--ledger-url', `${open.url}/v2`, '--profile', ledgerReadOnlyProfile());
+    expect(v2.code).toBe(2);
+    expect(v2.out).toContain(`give the base URL, ${open.url})`);
+  });
+
   it('a registry URL given as a ledger is exit 2, naming what answered; the same URL as a registry is ready', async () => {
     const asLedger = await cli('doctor', '--ledger-url', registryOnly.url, '--profile', ledgerReadOnlyProfile());
     expect(asLedger.code).toBe(2);

@@ -132,6 +132,29 @@ async function get(url: string, token: string | undefined, timeoutMs: number): P
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const snippet = (a: Answer) => `${a.status}${a.contentType ? ` ${a.contentType.split(';')[0]}` : ''}${a.text ? `: ${a.text.replace(/\s+/g, ' ').slice(0, 120)}` : ''}`;
 
+/**
+ * The base URL without the end it shares with the start of the API's paths (`.../registry` for
+ * `/registry/metadata/...`, `.../v2` for `/v2/version`): the probe then asked for the start twice.
+ * undefined when the URL does not end so.
+ */
+export function withoutRepeatedPrefix(url: string, path: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const have = u.pathname.split('/').filter(Boolean);
+  const api = path.split('/').filter(Boolean);
+  for (let n = Math.min(have.length, api.length - 1); n >= 1; n--) {
+    if (have.slice(-n).join('/') === api.slice(0, n).join('/')) {
+      u.pathname = `/${have.slice(0, -n).join('/')}`;
+      return u.toString().replace(/\/+$/, '');
+    }
+  }
+  return undefined;
+}
+
 /** The path that tells each group's API apart, and what its answer must hold. */
 function kindRequest(group: Group, profile: Profile): { path: string; api: string; accept: (a: Answer) => boolean } {
   switch (group) {
@@ -207,9 +230,12 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
       if (g !== 'ledger') finding(`${request} answered ${a.status}: the ${g} group refuses the run's ${token === undefined ? 'missing token' : 'token'}`);
     } else {
       kinds.push({ group: g, request, ok: false, status: a.status, detail: `answered ${snippet(a)}` });
+      const trimmed = a.status === 404 ? withoutRepeatedPrefix(url, k.path) : undefined;
       finding(
         `${request} answered ${snippet(a)}: this is not ${k.api}, yet profile '${o.profile.name}' says the target serves the ${g} group` +
-          ` (check the URL${g === 'scan' ? ', e.g. https://scan.example/api/scan' : ''}, or give --${g}-url for it)`,
+          (trimmed !== undefined
+            ? ` (the URL ends with the start of the API's own paths: give the base URL, ${trimmed})`
+            : ` (check the URL${g === 'scan' ? ', e.g. https://scan.example/api/scan' : ''}, or give --${g}-url for it)`),
       );
     }
   }
