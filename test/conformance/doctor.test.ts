@@ -196,7 +196,17 @@ describe('doctor against the reference secured with HS256, as a vendor user', ()
   it('a token the ledger refuses, and no token at all, are exit 2 saying which', async () => {
     const refused = await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ signing: false }), '--token', 'not-a-jwt');
     expect(refused.code).toBe(2);
-    expect(refused.out).toMatch(/the ledger refused the token \(401\)/);
+    expect(refused.out).toMatch(/the ledger refused the token \(401\): it is not a JWT \(three base64url parts/);
+    // What the token shows without its key is said: expired, or 'Bearer ' pasted in.
+    const old = await mintToken(SIGNING, { ...claimsFor(SIGNING, 'participant_admin'), iat: 1_700_000_000, exp: 1_700_000_060 });
+    const expired = await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ signing: false }), '--token', old);
+    expect(expired.code).toBe(2);
+    expect(expired.out).toContain('the ledger refused the token (401): it expired at 2023-11-14T22:14:20.000Z (its exp): mint a fresh one');
+    const bearer = await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ signing: false }), '--token', `Bearer ${old}`);
+    expect(bearer.out).toContain("it starts with 'Bearer ': give the token alone");
+    const foreign = await mintToken(SIGNING, claimsFor(SIGNING, 'participant_admin'), true);
+    expect((await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ signing: false }), '--token', foreign)).out)
+      .toContain('the ledger refused the token (401): it is expired, not yet valid, wrongly signed, or for another audience or scope');
     const missing = await cli('doctor', '--target', secured.url, '--profile', vendorProfile({ signing: false }));
     expect(missing.code).toBe(2);
     expect(missing.out).toMatch(/requires a token \(401 without one\): give --token/);

@@ -155,6 +155,28 @@ export function withoutRepeatedPrefix(url: string, path: string): string | undef
   return undefined;
 }
 
+/**
+ * What the token itself shows is wrong with it, read without its key (a participant's 401 says
+ * nothing): not a JWT, `Bearer ` pasted in, expired, not yet valid. undefined when it looks usable.
+ */
+export function tokenProblem(token: string, nowMs: number): string | undefined {
+  if (/^bearer\s/i.test(token)) return "it starts with 'Bearer ': give the token alone (the suite adds the Authorization scheme)";
+  const parts = token.split('.');
+  let claims: unknown;
+  try {
+    if (parts.length !== 3) throw new Error('parts');
+    JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8'));
+    claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
+  } catch {
+    return 'it is not a JWT (three base64url parts: header.payload.signature)';
+  }
+  if (!isObject(claims)) return 'it is not a JWT (its payload is not a JSON object)';
+  const at = (s: unknown) => new Date(Number(s) * 1000).toISOString();
+  if (typeof claims.exp === 'number' && claims.exp * 1000 <= nowMs) return `it expired at ${at(claims.exp)} (its exp): mint a fresh one`;
+  if (typeof claims.nbf === 'number' && claims.nbf * 1000 > nowMs) return `it is not valid before ${at(claims.nbf)} (its nbf)`;
+  return undefined;
+}
+
 /** The path that tells each group's API apart, and what its answer must hold. */
 function kindRequest(group: Group, profile: Profile): { path: string; api: string; accept: (a: Answer) => boolean } {
   switch (group) {
@@ -292,7 +314,7 @@ async function ledgerAuth(
     const refused = status === 401;
     const unknown = status === 403;
     const detail = refused
-      ? 'the ledger refused the token (401): it is expired, not yet valid, wrongly signed, or for another audience or scope'
+      ? `the ledger refused the token (401): ${(token === undefined ? undefined : tokenProblem(token, Date.now())) ?? 'it is expired, not yet valid, wrongly signed, or for another audience or scope'}`
       : unknown
         ? "the token is valid but the ledger refused its user (403): the token's user (its `sub`) does not exist on the participant or is deactivated; create it with POST /v2/users as an admin"
         : `GET ${ledger}/v2/authenticated-user with the token answered ${me.ok ? snippet(me.answer) : me.error}`;
