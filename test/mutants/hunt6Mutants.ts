@@ -19,11 +19,9 @@ import { deep, everywhere, is, isObject, ok200, onBody, type Json } from './muta
  * - an active-contracts page token that keeps the offset but not the filter: the page walks read
  *   with a wildcard filter, where forgetting it changes nothing; catching it needs a walk with a
  *   template filter over a party holding two templates, not done within this hunt's budget.
- * - interface views computed once per template in an answer (every contract carries the first
- *   one's view): ledger.reinterpret.target-history catches it when run alone (its view judge over
- *   the reader's active contracts), but not in the whole bed, where which contracts it samples
- *   depends on what ran before; ledger.filters.active-contracts, whose world holds two contracts of
- *   the template with different owners, did not catch it either, and why was not found in time.
+ * - interface views computed once per template in an answer: the filter checks now recompute each
+ *   view they read with the engine (viewMutants.ts, views-once-per-template, caught whatever the
+ *   profile says of the view).
  */
 
 const isCreatedEvent = (o: Json) => typeof o.contractId === 'string' && 'createArgument' in o && Array.isArray(o.signatories);
