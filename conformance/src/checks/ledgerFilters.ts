@@ -163,7 +163,10 @@ async function judge(ctx: CheckContext, w: World, q: Query, auth: AuthMode | und
  */
 async function judgeViews(ctx: CheckContext, q: Query, events: readonly Json[], e: Exchange, auth: AuthMode | undefined): Promise<void> {
   if (ctx.reinterpretation?.mode === 'none' || events.length === 0) return;
-  const r = await viewDifferencesFrom(httpLedgerSource(ctx, auth), events.map((ev) => ({ CreatedEvent: ev })));
+  // The view the filter asked for; a view of another interface is the judge's (judge.events.views-requested).
+  const asked = qualifiedName(ctx.profile.ledger!.template!.interfaceId!);
+  const requested = events.map((ev) => ({ CreatedEvent: { ...ev, interfaceViews: (Array.isArray(ev.interfaceViews) ? ev.interfaceViews : []).filter((v) => isObject(v) && qualifiedName(String(v.interfaceId)) === asked) } }));
+  const r = await viewDifferencesFrom(httpLedgerSource(ctx, auth), requested);
   if (typeof r === 'string') ctx.warn(`${describe(q)}: views not recomputed by the engine: ${r}`);
   else if (r.length > 0) ctx.fail(`${describe(q)}: the interface views are not the engine's evaluation of each contract's own payload: ${r.map(describeDifference).join('; ')}`, e);
 }
