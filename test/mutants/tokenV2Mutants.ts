@@ -1,5 +1,6 @@
 import type { Mutant } from './mutants.js';
-import { jsonResponse, parse, pathOf, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+import { deep } from './mutantKit.js';
+import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 
 /** Mutants of the token standard v2 (tokenRegistryV2.ts): the settlement factory and the v2 allocation factory. */
 type Json = Record<string, unknown>;
@@ -18,6 +19,23 @@ const acceptsAnything = (pattern: RegExp) => ({
   response: (req: ProxyRequest, res: ProxyResponse) =>
     res.status === 400 && at(req, pattern) ? jsonResponse(200, { factoryId: `00${'5e'.repeat(32)}`, choiceContext: { choiceContextData: { values: {} }, disclosedContracts: [] } }) : res,
 });
+
+/**
+ * A ledger that does not hold v2 allocations to their deadline: AllocationFactory_Allocate whose
+ * allocation's settlementDeadline has passed runs as if it had an hour left (the deadline moved
+ * on in the submitted command before the ledger runs it). Splice refuses it: splice-amulet 0.1.22
+ * asserts "Allocation.settlementDeadline", splice-test-token-v2 "allocation.settlementDeadline".
+ */
+const settlementDeadlineIgnored: Fault = {
+  request: (req) => {
+    if (req.method !== 'POST' || !/^\/v2\/(commands\/submit-and-wait|interactive-submission\/prepare)/.test(pathOf(req.url))) return req;
+    const v = parse(req.body);
+    if (!isObject(v)) return req;
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const moved = (o: Json): Json => (typeof o.settlementDeadline === 'string' && Date.parse(o.settlementDeadline) < Date.now() ? { ...o, settlementDeadline: later } : o);
+    return { ...req, body: JSON.stringify(deep(v, moved)) };
+  },
+};
 
 export const TOKEN_V2_MUTANTS: readonly Mutant[] = [
   {
@@ -54,5 +72,11 @@ export const TOKEN_V2_MUTANTS: readonly Mutant[] = [
       delete values['amulet-rules'];
       return { ...v, choiceContext: { ...c, choiceContextData: { ...data, values } } };
     }),
+  },
+  {
+    name: 'allocation-factory-v2-deadline-ignored',
+    description: "the ledger runs the v2 AllocationFactory_Allocate past the allocation's settlementDeadline (the deadline not enforced): a venue's settlement is allocated after the time its parties agreed",
+    caughtBy: 'registry.factories.ids-work-on-ledger',
+    fault: settlementDeadlineIgnored,
   },
 ];

@@ -83,7 +83,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: "a pending transfer's reject and withdraw contexts let the receiver reject it and the sender withdraw it on the ledger", specRef: 'Splice token standard: transfer-instruction-v1 choice contexts (reject, withdraw)', checkedBy: ['registry.cross-group.transfer-contexts-let-reject-withdraw-succeed'] },
   { rule: "an allocation's execute-transfer, cancel and withdraw contexts let each choice succeed on the ledger", specRef: 'Splice token standard: allocation-v1 choice contexts', checkedBy: ['registry.cross-group.allocation-contexts-let-choices-succeed'] },
   { rule: 'a transfer past its executeBefore does not execute (the registry or the ledger refuses it)', specRef: 'Splice token standard: Transfer.executeBefore', checkedBy: ['registry.transfer-factory.expired-refused'] },
-  { rule: "an allocation past its settlement's allocateBefore is not made (the registry or the ledger refuses it)", specRef: 'Splice token standard: SettlementInfo.allocateBefore', checkedBy: ['registry.factories.ids-work-on-ledger'] },
+  { rule: "an allocation past its deadline is not made (the registry or the ledger refuses it): v1's settlement allocateBefore, v2's settlementDeadline", specRef: 'Splice token standard: allocation-v1 SettlementInfo.allocateBefore; allocation-v2 AllocationSpecification.settlementDeadline', checkedBy: ['registry.factories.ids-work-on-ledger'] },
   { rule: 'the package list holds the packages the participant uses, not only uploads', specRef: `${B}: ListPackages`, checkedBy: ['ledger.packages.list'] },
   {
     rule: 'reads before the pruning offset are refused (PARTICIPANT_PRUNED_DATA_ACCESSED)',

@@ -56,8 +56,9 @@ async function allocateThroughFactory(ctx: CheckContext, v: Version, sender: str
       ? { ...(await allocationArgs(ctx, { sender, receiver, amount: '1.0' })), inputHoldingCids: [input] }
       : await allocationArgsV2(ctx, { authorizer: sender, other: receiver, executor: receiver, settlementId: ctx.unique('cc-alloc'), inputs: [input] });
   if (v === 'v1') (args.allocation as Json).settlement = { ...((args.allocation as Json).settlement as Json), executor: receiver };
-  // Late: requested two hours ago, to be allocated before an hour ago (the settlement itself still ahead).
-  if (o.late) args = lateAllocation(args, Date.now());
+  // Late: requested two hours ago, with the deadline an hour ago (v1: allocateBefore, the
+  // settlement itself still ahead; v2: the settlementDeadline, its only deadline).
+  if (o.late) args = v === 'v1' ? lateAllocation(args, Date.now()) : lateAllocationV2(args, Date.now());
   const f = await post(ctx, `/registry/allocation-instruction/${v}/allocation-factory`, { choiceArguments: args, excludeDebugFields: true }, `getAllocationFactory${v.toUpperCase()}`);
   if (o.late && f.response?.status !== 200) return { factory: {}, e: f, refused: f };
   expectStatus(ctx, f, 200, `allocation factory (${v})`);
@@ -75,6 +76,17 @@ function lateAllocation(args: unknown, now: number): Json {
     return typeof o.allocateBefore === 'string' ? { ...o, requestedAt: new Date(now - 7_200_000).toISOString(), allocateBefore: new Date(now - 3_600_000).toISOString() } : o;
   };
   return walk(args) as Json;
+}
+
+/**
+ * v2's `args` requested two hours before `now`, with a settlementDeadline one hour before it: v2 has no
+ * allocateBefore, and upstream refuses an allocation past its deadline (splice-amulet 0.1.22
+ * `amulet_allocationFactoryV2_allocateImplCore`: assertWithinDeadline "Allocation.settlementDeadline";
+ * splice-test-token-v2 `lockAllocationFunds`: assertWithinDeadline "allocation.settlementDeadline").
+ */
+function lateAllocationV2(args: Json, now: number): Json {
+  const spec = isObject(args.allocation) ? args.allocation : {};
+  return { ...args, requestedAt: new Date(now - 7_200_000).toISOString(), allocation: { ...spec, settlementDeadline: new Date(now - 3_600_000).toISOString() } };
 }
 
 /** The instruments of every page of the list (pageSize 1 .. 1000, nextPageToken). */
@@ -213,12 +225,12 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'registry.factories.ids-work-on-ledger',
-    title: 'The allocation factory of every served version answers a factory id the ledger exercises: AllocationFactory_Allocate with its context succeeds, and (v1) is refused once the settlement\'s allocateBefore has passed',
+    title: 'The allocation factory of every served version answers a factory id the ledger exercises: AllocationFactory_Allocate with its context succeeds, and is refused once its deadline has passed (v1: the settlement\'s allocateBefore; v2: the allocation\'s settlementDeadline)',
     group: 'registry',
     operationId: 'getAllocationFactoryV1',
     level: 'MUST',
     kind: 'cross-group',
-    specRef: `${TS}: allocation-instruction-v1/v2 FactoryWithChoiceContext (factoryId: the factory to exercise AllocationFactory_Allocate on, with the context's disclosed contracts); SettlementInfo.allocateBefore (until when allocations may be made)`,
+    specRef: `${TS}: allocation-instruction-v1/v2 FactoryWithChoiceContext (factoryId: the factory to exercise AllocationFactory_Allocate on, with the context's disclosed contracts); allocation-v1 SettlementInfo.allocateBefore (until when allocations may be made); allocation-v2 AllocationSpecification.settlementDeadline (after it the allocation can no longer be settled; Splice's v2 factories refuse to allocate past it)`,
     requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
     async run(ctx) {
       const versions = served(ctx, 'allocation-instruction');
@@ -230,13 +242,16 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
         if (e.response?.status !== 200) ctx.fail(`exercising AllocationFactory_Allocate on the ${v} factory id ${String(factory.factoryId)} with its own context failed (HTTP ${e.response?.status ?? 'no answer'}): the id does not work on the ledger`, e);
         const tag = outputTag(exerciseResult(objectBody(ctx, e, 'allocation')));
         if (!['AllocationInstructionResult_Completed', 'AllocationInstructionResult_Pending'].includes(tag ?? '')) ctx.fail(`the ${v} allocation through the factory ended as ${tag ?? 'no result'}`, e);
-        // Its deadline holds: an allocation whose allocateBefore passed is refused, by the registry
-        // or the ledger (v1's SettlementInfo; v2 settlements name a settlementDeadline instead).
-        if (v !== 'v1') continue;
+        // Its deadline holds: an allocation past its deadline is refused, by the registry or the
+        // ledger. v1's is the SettlementInfo's allocateBefore; v2 has none (its SettlementInfo is
+        // executors, id, cid, meta), its deadline is the AllocationSpecification's
+        // settlementDeadline, which Splice's v2 factories assert at allocation (Amulet:
+        // "Allocation.settlementDeadline", the test token: "allocation.settlementDeadline").
+        const deadline = v === 'v1' ? 'allocateBefore' : 'settlementDeadline';
         const late = await allocateThroughFactory(ctx, v, sender, receiver, await tap(ctx, sender, '2.0'), { late: true });
         if (late.refused !== undefined) continue;
-        if (late.e.response?.status === 200) ctx.fail(`a ${v} allocation whose allocateBefore passed an hour ago was allocated (HTTP 200): the deadline the settlement set is not enforced`, late.e);
-        else if (late.e.response === undefined || late.e.response.status >= 500) ctx.fail(`the ${v} allocation past its allocateBefore was answered ${late.e.response?.status ?? 'with no answer'}, not refused with a client error`, late.e);
+        if (late.e.response?.status === 200) ctx.fail(`a ${v} allocation whose ${deadline} passed an hour ago was allocated (HTTP 200): the deadline the settlement set is not enforced`, late.e);
+        else if (late.e.response === undefined || late.e.response.status >= 500) ctx.fail(`the ${v} allocation past its ${deadline} was answered ${late.e.response?.status ?? 'with no answer'}, not refused with a client error`, late.e);
       }
     },
   },
