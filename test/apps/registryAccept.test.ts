@@ -97,8 +97,24 @@ describe('withdrawing through the JSON API with the withdraw context', () => {
   });
 });
 
+describe('the allocation\'s settlementDeadline', () => {
+  it('refuses to accept once it has passed (Splice\'s test token asserts it when it locks the funds), and accepts before it', async () => {
+    const { alice } = world.parties;
+    const now = server.clock.now();
+    const late = await newInstruction(alice, new Date(now - 60_000).toISOString());
+    const refused = await exerciseWith('AllocationInstruction_Accept', late, alice, await contextFor(acceptPath(late)));
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('DAML_FAILURE');
+    expect(String(refused.body.cause)).toContain(`Ledger time is at or past deadline 'allocation.settlementDeadline' at ${new Date(now - 60_000).toISOString()}`);
+    const open = await newInstruction(alice, new Date(now + 60_000).toISOString());
+    const accepted = await exerciseWith('AllocationInstruction_Accept', open, alice, await contextFor(acceptPath(open)));
+    expect(accepted.status, JSON.stringify(accepted.body).slice(0, 300)).toBe(200);
+    expect(accepted.archived).toEqual([open]);
+  });
+});
+
 /** A fresh instruction, created by the registry admin through the JSON API. */
-async function newInstruction(authorizer: string): Promise<string> {
+async function newInstruction(authorizer: string, settlementDeadline: string | null = null): Promise<string> {
   const admin = world.parties['registry-admin'];
   const created = await mustSubmit(server, [admin], [
     create(TOKEN_ALLOCATION_INSTRUCTION_TEMPLATE, {
@@ -109,7 +125,7 @@ async function newInstruction(authorizer: string): Promise<string> {
         admin,
         authorizer,
         transferLegSides: [{ transferLegId: 'leg-0', side: 'SenderSide', otherside: world.parties.bob, amount: '5', instrumentId: 'SAMPLE' }],
-        settlementDeadline: null,
+        settlementDeadline,
         committed: false,
       },
       requestedAt: '2026-01-01T00:00:00Z',

@@ -1,7 +1,7 @@
 import type { ChoiceContext, ContractView, DamlRecord, DamlValue, LedgerError, Result } from '../../ledger/index.js';
 import { err, ok } from '../../ledger/index.js';
 import { TOKEN_ALLOCATION_TEMPLATE } from '../templateIds.js';
-import { microsToTimestamp, msToMicros } from '../time.js';
+import { microsToTimestamp, msToMicros, timeMicros } from '../time.js';
 import { ACCOUNT_MAP_KEY, TOKEN_RULES_KEY } from './contextKeys.js';
 import { authorizerOf, instrumentOf } from './instructionFields.js';
 
@@ -20,11 +20,18 @@ const record = (v: DamlValue | undefined): DamlRecord => (v !== null && typeof v
  * context naming the registry's rules for the instrument and an account map listing the
  * authorizer (both fetched, so both must be visible: disclosed, as the registry serves them). The
  * instruction is consumed and the allocation created: the result is
- * `AllocationInstructionResult_Completed`.
+ * `AllocationInstructionResult_Completed`. Not once the allocation's settlementDeadline has
+ * passed: upstream's allocations can no longer be settled then (AllocationV2), and Splice's test
+ * token refuses to create one (splice-test-token-v2 `lockAllocationFunds`:
+ * `assertWithinDeadline "allocation.settlementDeadline"`, whose words the refusal keeps).
  */
 export function acceptInstruction(ctx: ChoiceContext, self: ContractView, arg: DamlRecord, t: InstructionTemplates): Result<DamlValue, LedgerError> {
   const checked = checkedContext(ctx, self, arg, t);
   if (!checked.ok) return checked;
+  const deadline = record(self.argument.allocation).settlementDeadline;
+  if (typeof deadline === 'string' && !(msToMicros(ctx.now) < (timeMicros(deadline) ?? 0n))) {
+    return err(ctx.fail(`Ledger time is at or past deadline 'allocation.settlementDeadline' at ${deadline}`));
+  }
   const mapCid = contractIdIn(ctx, checked.value, ACCOUNT_MAP_KEY);
   if (!mapCid.ok) return mapCid;
   const map = ctx.fetch(mapCid.value);
