@@ -289,11 +289,27 @@ describe('DvP settlement through SettlementFactory_SettleBatch', () => {
 
     server.clock.advance(10 * 60_000);
     const late = await settle(t.venue, t.settleArgs(ids));
-    expect(String(late.body.cause)).toMatch(/settlementDeadline .* has passed/);
+    // splice-amulet 0.1.22's Allocation_Settle: assertWithinDeadline "allocation.settlement.settlementDeadline".
+    expect(String(late.body.cause)).toMatch(/Ledger time is at or past deadline 'allocation\.settlement\.settlementDeadline' at /);
     expect(await ledgerEnd()).toBe(endAfterFactory);
     // Both allocations are still there, alice's lock with them.
     expect((await viewsOf(alice, ALLOCATION_V2_INTERFACE)).map((v) => v.contractId)).toContain(ids[0]);
     expect((await viewsOf(bob, ALLOCATION_V2_INTERFACE)).map((v) => v.contractId)).toContain(ids[1]);
+  });
+
+  it("refuses to allocate once the allocation's settlementDeadline has passed, in splice-amulet 0.1.22's words, and leaves the ledger as it was", async () => {
+    const { alice } = world.parties;
+    const t = trade('dvp-late', '1.0', '1.0', -60_000);
+    const input = await mint(alice, '1.0');
+    const end = await ledgerEnd();
+    const late = await allocate(alice, t.allocateArgs(alice, [input]));
+    expect(late.status).toBe(400);
+    expect(late.body.code).toBe('DAML_FAILURE');
+    // AllocationFactory_Allocate (amulet_allocationFactoryV2_allocateImplCore): assertWithinDeadline "Allocation.settlementDeadline".
+    expect(String(late.body.cause)).toMatch(/Ledger time is at or past deadline 'Allocation\.settlementDeadline' at /);
+    expect(await ledgerEnd()).toBe(end);
+    const onTime = await allocate(alice, trade('dvp-on-time', '1.0', '1.0').allocateArgs(alice, [input]));
+    expect(onTime.status, JSON.stringify(onTime.body).slice(0, 300)).toBe(200);
   });
 
   it('refuses an allocation for another admin, and settlement by anyone but the admin and the executors', async () => {

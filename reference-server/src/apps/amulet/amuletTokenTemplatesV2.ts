@@ -7,7 +7,7 @@ import type { Implementation, TokenStandardInterfaces } from '../tokenStandard/T
 import { ALLOCATION_SPEC_V2_T, SETTLEMENT_INFO_V2_T } from '../tokenStandard/typesV2.js';
 import { AMULET_PACKAGE, AMULET_TEMPLATE, LOCKED_AMULET_TEMPLATE } from '../templateIds.js';
 import { msToMicros, timeMicros } from '../time.js';
-import { AMULET_INSTRUMENT_ID, before, notAfterNow, record, text } from './amuletContext.js';
+import { AMULET_INSTRUMENT_ID, notAfterNow, record, text } from './amuletContext.js';
 import { EMPTY_META, acceptTransfer, amuletOf, contextRound, returnToSender, spend, transfer, unlockTo, type AmuletIds } from './amuletTokenTemplates.js';
 
 /** Splice.AmuletAllocationV2:AmuletAllocationV2, what the v2 allocation factory creates. */
@@ -80,6 +80,18 @@ function iterationFunding(ctx: ChoiceContext, funding: DamlValue | undefined, wh
     total += scaled;
   }
   return ok(total);
+}
+
+/**
+ * Daml's `assertWithinDeadline label deadline` as splice-amulet 0.1.22's v2 choices call it
+ * (AllocationFactory_Allocate: "Allocation.settlementDeadline"; Allocation_Settle:
+ * "allocation.settlement.settlementDeadline"): ledger time strictly before the deadline, else
+ * the stdlib's words ("Ledger time is at or past deadline '<label>' at <deadline>").
+ */
+function withinDeadline(ctx: ChoiceContext, deadline: DamlValue | undefined, label: string): Result<void, LedgerError> {
+  const t = timeMicros(text(deadline));
+  if (t !== undefined && msToMicros(ctx.now) < t) return ok(undefined);
+  return err(ctx.fail(`Ledger time is at or past deadline '${label}' at ${text(deadline)}`));
 }
 
 /** Upstream's checks on leg sides: unique (id, side), Amulet only, amounts not negative (strictly positive when allocating). */
@@ -266,7 +278,7 @@ export class AmuletTokenStandardV2 {
     if (!requested.ok) return requested;
     const deadline = spec.settlementDeadline;
     if (deadline !== null) {
-      const open = before(ctx, deadline, 'allocation.settlementDeadline');
+      const open = withinDeadline(ctx, deadline, 'Allocation.settlementDeadline');
       if (!open.ok) return open;
     }
     const net = netCredit(sides);
@@ -309,7 +321,7 @@ export class AmuletTokenStandardV2 {
     const archived = ctx.archive(self.contractId);
     if (!archived.ok) return archived;
     if (spec.settlementDeadline !== null) {
-      const open = before(ctx, spec.settlementDeadline, 'allocation.settlementDeadline');
+      const open = withinDeadline(ctx, spec.settlementDeadline, 'allocation.settlement.settlementDeadline');
       if (!open.ok) return open;
     }
     if (spec.nextIterationFunding === null && (list(arg.extraTransferLegSides).length > 0 || arg.nextIterationFunding !== null)) {
