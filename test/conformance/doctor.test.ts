@@ -104,7 +104,16 @@ describe('doctor against the reference, unsecured', () => {
     // The reference is a Canton 3.5 participant: 3.6's rules do not apply to it, and are neither skips nor checks that can run.
     expect(result.notOnLine).toBeGreaterThan(0);
     expect(result.skips.flatMap((g) => g.checks).some((id) => id.startsWith('ledger.preview36.'))).toBe(false);
-    expect(result.willRun).toBe(result.selected - result.notOnLine! - result.skips[0]!.checks.length);
+    expect(result.willRun).toBe(result.selected - result.skips[0]!.checks.length);
+  });
+
+  it("--json's selected is the text's: the checks that apply, those not on the target's Canton line counted apart", async () => {
+    const only = ['--only', 'ledger.version.shape,ledger.auth.missing-token-401,ledger.preview36.*'];
+    const json = JSON.parse((await cli('doctor', '--target', open.url, '--profile', 'reference', '--json', ...only)).out) as PreflightResult;
+    const text = (await cli('doctor', '--target', open.url, '--profile', 'reference', ...only)).out;
+    expect(json.notOnLine).toBeGreaterThan(0);
+    expect(json).toMatchObject({ selected: 2, willRun: 1 });
+    expect(text).toContain(`Checks: 2 selected, 1 can run, 1 will skip (${json.notOnLine} more not on the target's Canton line):`);
   });
 
   it("says how many selected checks are of rules the target's Canton line lacks, and does not count them as skips", async () => {

@@ -80,6 +80,11 @@ export interface PreflightResult {
   readonly kinds: readonly KindProbe[];
   readonly auth: AuthFinding;
   readonly rights: RightsFinding;
+  /**
+   * The selected checks (after --only, --skip, --shard) that apply to the target: those of rules
+   * its Canton line lacks are counted apart (`notOnLine`), as the text and a run's summary say
+   * ("N selected ... (M more not on the target's Canton line)").
+   */
   readonly selected: number;
   /**
    * Selected checks the profile does not skip and the target's Canton line has a rule for (some
@@ -279,7 +284,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   const { auth, rights } = urls.ledger !== undefined ? await ledgerAuth(o, urls.ledger, token, applicable, problems, finding) : { auth: { tokenGiven: token !== undefined, token: 'not-checked' as const, detail: 'no ledger group: rights are not asked' }, rights: noRights };
   const status: PreflightStatus = problems.length > 0 ? 'misconfigured' : 'ready';
   return {
-    ...base, willRun: applicable.length, ...(absent.size > 0 ? { notOnLine: absent.size, skips: skipGroups(o.checks.filter((c) => !absent.has(c)), o.profile) } : {}),
+    ...base, willRun: applicable.length, ...(absent.size > 0 ? { selected: o.checks.length - absent.size, notOnLine: absent.size, skips: skipGroups(o.checks.filter((c) => !absent.has(c)), o.profile) } : {}),
     status, exitCode: status === 'ready' ? 0 : 2, ...(cantonVersion !== undefined ? { cantonVersion } : {}), kinds, auth, rights, problems, notes,
   };
 }

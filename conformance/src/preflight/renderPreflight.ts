@@ -32,7 +32,7 @@ export function preflightLine(r: PreflightResult): string {
   if (r.cantonVersion !== undefined) parts.push(`Canton ${r.cantonVersion}`);
   if (r.auth.user !== undefined) parts.push(`user '${r.auth.user}'`);
   else if (r.auth.secured === false) parts.push('no auth');
-  parts.push(`${r.willRun} of ${r.selected - (r.notOnLine ?? 0)} selected checks can run${notOnLineNote(r)}`);
+  parts.push(`${r.willRun} of ${r.selected} selected checks can run${notOnLineNote(r)}`);
   return parts.join(' · ');
 }
 
@@ -64,8 +64,7 @@ export function renderPreflight(r: PreflightResult): string {
       if (operations.length <= MAX_SKIP_OPERATIONS) out.push('', 'Or leave out the checks that need them:', `  --skip ${shellQuote(operations.join(','))}`);
     }
   }
-  const applicable = r.selected - (r.notOnLine ?? 0);
-  out.push('', `Checks: ${applicable} selected, ${r.willRun} can run, ${applicable - r.willRun} will skip${notOnLineNote(r)}${r.skips.length > 0 ? ':' : ''}`);
+  out.push('', `Checks: ${r.selected} selected, ${r.willRun} can run, ${r.selected - r.willRun} will skip${notOnLineNote(r)}${r.skips.length > 0 ? ':' : ''}`);
   for (const s of r.skips) out.push(`  ${String(s.checks.length).padStart(4)}  ${s.reason}: ${ids(s.checks)}`);
   if (r.willRun > 0) out.push('  (a check that can run may still skip when the target lacks data it needs; the run\'s report says why)');
   if (r.problems.length > 0) out.push('', 'Problems (the run would not start):', ...r.problems.map((p) => `  - ${p}`));
