@@ -102,6 +102,8 @@ describe('DAR upload', () => {
     const res = await upload(server, '/v2/dars?vetAllPackages=false', buildDar({ main: dep, dependencies: [other] }));
     expect(res.status).toBe(400);
     expectCantonError(res.body, 'KNOWN_PACKAGE_VERSION');
+    // Both packages named as Canton names them: id (name vVersion).
+    expect((res.body as { cause: string }).cause).toContain(`${other.packageId} (${pkgName} v1.0.0)`);
     expect(await packageIds()).not.toContain(dep.packageId);
   });
 

@@ -226,7 +226,8 @@ export function recordDar(ctx: PackageContext, dar: CheckedDar, options: UploadO
     if (clash) {
       return fail(
         'KNOWN_PACKAGE_VERSION',
-        `Tried to upload package ${p.packageId}, but a different package ${clash.packageId} with the same name and version has previously been uploaded.`,
+        // The topology manager's words (vetting two packages of one name and version), each package as Canton names it: `id (name vX)`.
+        `Tried to vet two packages with the same name and version: ${clash.packageId} (${p.packageName} v${p.packageVersion}) and ${p.packageId} (${p.packageName} v${p.packageVersion}).`,
         { context: { uploadedPackageId: p.packageId, existingPackage: clash.packageId, packageVersion: p.packageVersion } },
       );
     }
