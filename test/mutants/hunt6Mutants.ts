@@ -12,16 +12,15 @@ import { deep, everywhere, is, isObject, ok200, onBody, type Json } from './muta
  * deadline. Most are consistent faults (the same rewrite on every answer and frame).
  *
  * Found and not caught (dropped):
- * - archived and consuming exercised events without implementedInterfaces (everywhere): the only
- *   reads with an interface filter and includeInterfaceView are of contracts still active (the
- *   filter world, the own package's holder), so judging it needs an archive read back through the
- *   interface; a wallet still learns the archive by contract id, so left for a later hunt.
  * - an active-contracts page token that keeps the offset but not the filter: the page walks read
  *   with a wildcard filter, where forgetting it changes nothing; catching it needs a walk with a
  *   template filter over a party holding two templates, not done within this hunt's budget.
  * - interface views computed once per template in an answer: the filter checks now recompute each
  *   view they read with the engine (viewMutants.ts, views-once-per-template, caught whatever the
  *   profile says of the view).
+ * - archived and consuming exercised events without implementedInterfaces (everywhere): caught now
+ *   by ledger.updates.transaction-shape, which reads the archive back through the interface
+ *   (hunt7Mutants.ts).
  */
 
 const isCreatedEvent = (o: Json) => typeof o.contractId === 'string' && 'createArgument' in o && Array.isArray(o.signatories);

@@ -36,6 +36,7 @@ import { HUNT3_MUTANTS } from './hunt3Mutants.js';
 import { HUNT4_MUTANTS } from './hunt4Mutants.js';
 import { HUNT5_MUTANTS } from './hunt5Mutants.js';
 import { HUNT6_MUTANTS } from './hunt6Mutants.js';
+import { HUNT7_MUTANTS } from './hunt7Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -448,6 +449,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT4_MUTANTS,
   ...HUNT5_MUTANTS,
   ...HUNT6_MUTANTS,
+  // The two faults hunt6 left uncaught (hunt7Mutants.ts).
+  ...HUNT7_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

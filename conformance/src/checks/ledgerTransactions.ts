@@ -180,22 +180,23 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.updates.transaction-shape',
-    title: 'TRANSACTION_SHAPE_ACS_DELTA shows a consuming exercise as created + archived events; LEDGER_EFFECTS as the exercised event and its creates, never archived events; both list events in node order',
+    title: 'TRANSACTION_SHAPE_ACS_DELTA shows a consuming exercise as created + archived events; LEDGER_EFFECTS as the exercised event and its creates, never archived events; both list events in node order; read through an interface filter, the archive and the consuming exercise name the interface in implementedInterfaces',
     operationId: LedgerOp.updates,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: TransactionShape (ACS_DELTA: created and archived events; LEDGER_EFFECTS: created and exercised events); Event.nodeId (the position of the event in the transaction)`,
+    specRef: `${UPSTREAM_B}: TransactionShape (ACS_DELTA: created and archived events; LEDGER_EFFECTS: created and exercised events); Event.nodeId (the position of the event in the transaction); ArchivedEvent.implemented_interfaces, ExercisedEvent.implemented_interfaces (if consuming: the interfaces of the template matched by the interface filter, with include_interface_view)`,
     requires: { writes: true },
     async run(ctx) {
       const x = await exerciseChoice(ctx, 'TRANSACTION_SHAPE_ACS_DELTA');
-      const inShape = async (shape: string): Promise<{ e: Exchange; tx: TransactionView }> => {
+      const inShape = async (shape: string, eventFormat?: Json, through = ''): Promise<{ e: Exchange; tx: TransactionView }> => {
         const req = updatesRequest(x.party, x.tx.offset - 1, x.tx.offset) as { updateFormat: { includeTransactions: Json } };
         req.updateFormat.includeTransactions.transactionShape = shape;
+        if (eventFormat) req.updateFormat.includeTransactions.eventFormat = eventFormat;
         const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 1000 }, json: req });
-        expectStatus(ctx, e, 200, `updates in ${shape}`);
+        expectStatus(ctx, e, 200, `updates in ${shape}${through}`);
         const list = bodyOf(ctx, e, 'updates');
         const tx = Array.isArray(list) ? transactionsOf(list).find((t) => t.updateId === x.tx.updateId) : undefined;
-        if (!tx) return ctx.fail(`the exercise's update ${x.tx.updateId} is missing from the ${shape} updates`, e);
+        if (!tx) return ctx.fail(`the exercise's update ${x.tx.updateId} is missing from the ${shape} updates${through}`, e);
         return { e, tx };
       };
       const kinds = (t: TransactionView) => t.events.map((ev) => Object.keys(ev)[0]);
@@ -217,6 +218,24 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
       }
       const createdIn = (t: TransactionView) => eventsOf(t).created.sort().join();
       if (createdIn(delta.tx) !== createdIn(effects.tx)) ctx.fail(`the two shapes create different contracts: [${createdIn(delta.tx)}] vs [${createdIn(effects.tx)}]`, effects.e);
+      // Read through an interface the template implements, with its view (when Canton fills
+      // implementedInterfaces): the archive (ACS_DELTA) and the consuming exercise (LEDGER_EFFECTS)
+      // name the interface, so a wallet reading holdings through the Holding interface knows an
+      // archive concerns a holding.
+      const iface = ctx.profile.ledger?.template?.interfaceId;
+      if (iface === undefined) return;
+      const through = ` through the InterfaceFilter ${iface} (includeInterfaceView)`;
+      const format = { filtersByParty: { [x.party]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: iface, includeInterfaceView: true, includeCreatedEventBlob: false } } } }] } }, verbose: true };
+      for (const [shape, kind] of [['TRANSACTION_SHAPE_ACS_DELTA', 'ArchivedEvent'], ['TRANSACTION_SHAPE_LEDGER_EFFECTS', 'ExercisedEvent']] as const) {
+        const got = await inShape(shape, format, through);
+        const ev = got.tx.events.map((e) => eventOf(e, kind)).find((e) => e?.contractId === x.created.contractId && (kind === 'ArchivedEvent' || e.consuming === true));
+        if (!ev) {
+          ctx.fail(`${shape}${through} has no ${kind === 'ArchivedEvent' ? 'ArchivedEvent' : 'consuming ExercisedEvent'} of ${x.created.contractId}, whose template implements the interface (${kinds(got.tx).join(', ')})`, got.e);
+          continue;
+        }
+        const named = Array.isArray(ev.implementedInterfaces) ? ev.implementedInterfaces.map(String) : [];
+        if (!named.some((i) => qualifiedName(i) === qualifiedName(iface))) ctx.fail(`${shape}${through}: the ${kind} of ${x.created.contractId} names implementedInterfaces ${JSON.stringify(ev.implementedInterfaces ?? null)}, not the interface the filter matched`, got.e);
+      }
     },
   }),
   check({

@@ -21,6 +21,7 @@ export const DOCUMENTED_RULES: readonly DocumentedRule[] = [
   { rule: 'template, interface (includeInterfaceView) and wildcard filters, by party and for any party, in active contracts and updates (HTTP and WebSocket)', specRef: `${B}: EventFormat`, checkedBy: ['ledger.filters.active-contracts', 'ledger.filters.updates'] },
   { rule: 'includeCreatedEventBlob: blobs exactly when asked for', specRef: `${B}: CumulativeFilter`, checkedBy: ['ledger.acs.created-event-blob', 'ledger.filters.*'] },
   { rule: 'transactionShape: ACS_DELTA (created + archived) vs LEDGER_EFFECTS (created + exercised)', specRef: `${B}: TransactionShape`, checkedBy: ['ledger.updates.transaction-shape'] },
+  { rule: 'read through an interface filter with includeInterfaceView, an archived event and a consuming exercised event name the interface in implementedInterfaces (how a wallet knows an archive concerns a holding)', specRef: `${B}: ArchivedEvent.implemented_interfaces, ExercisedEvent.implemented_interfaces`, checkedBy: ['ledger.updates.transaction-shape'] },
   { rule: 'values are labelled records whatever verbose says', specRef: `${B}: value rendering from the Daml type`, checkedBy: ['ledger.acs.verbose-values'] },
   { rule: 'an exercise answers its result and the events of what it did', specRef: `${B}: ExercisedEvent`, checkedBy: ['ledger.exercise.result-and-events'] },
   { rule: 'visibility: a party sees only contracts it is a stakeholder of', specRef: `${B}: visibility`, checkedBy: ['ledger.visibility.stakeholders-only'] },
