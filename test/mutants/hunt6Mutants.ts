@@ -11,16 +11,14 @@ import { deep, everywhere, is, isObject, ok200, onBody, type Json } from './muta
  * lookups' requesting parties, the parties a completion stream is read for, and an allocation's
  * deadline. Most are consistent faults (the same rewrite on every answer and frame).
  *
- * Found and not caught (dropped):
- * - an active-contracts page token that keeps the offset but not the filter: the page walks read
- *   with a wildcard filter, where forgetting it changes nothing; catching it needs a walk with a
- *   template filter over a party holding two templates, not done within this hunt's budget.
+ * Found and not caught then, caught now:
+ * - archived and consuming exercised events without implementedInterfaces, and an active-contracts
+ *   page token that keeps the offset but not the filter: hunt7Mutants.ts
+ *   (ledger.updates.transaction-shape reads the archive back through the interface; the page walks
+ *   walk with a template filter over a party holding two templates).
  * - interface views computed once per template in an answer: the filter checks now recompute each
  *   view they read with the engine (viewMutants.ts, views-once-per-template, caught whatever the
  *   profile says of the view).
- * - archived and consuming exercised events without implementedInterfaces (everywhere): caught now
- *   by ledger.updates.transaction-shape, which reads the archive back through the interface
- *   (hunt7Mutants.ts).
  */
 
 const isCreatedEvent = (o: Json) => typeof o.contractId === 'string' && 'createArgument' in o && Array.isArray(o.signatories);

@@ -1,5 +1,5 @@
 import type { Exchange } from '../target/exchange.js';
-import { activeContracts, archiveContract, createCommand, createContract, eventFormat, jsCommands, ledgerEnd, readActiveContracts, suiteParty, offsetOf } from './support/ledger.js';
+import { activeContracts, archiveContract, createCommand, createContract, createOf, eventFormat, freshParty, jsCommands, ledgerEnd, readActiveContracts, secondCreateCommand, suiteParty, offsetOf } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
 import { SD_B, UPSTREAM_3510, UPSTREAM_B } from './ledgerOps.js';
@@ -72,6 +72,8 @@ async function pageWalk(
   itemsOf: (body: Json) => unknown[],
   limit = 200,
   onPage?: (body: Json, page: unknown[], e: Exchange) => void,
+  /** Follow the token of an empty page (a filtered page may hold nothing and still point on); otherwise an empty page ends the walk. */
+  followEmpty = false,
 ): Promise<{ items: unknown[]; pages: number; last: Exchange; first: Json; complete: boolean }> {
   const items: unknown[] = [];
   let token: string | undefined;
@@ -86,10 +88,64 @@ async function pageWalk(
     const page = itemsOf(body);
     onPage?.(body, page, last);
     items.push(...page);
-    token = typeof body.nextPageToken === 'string' && body.nextPageToken !== '' && page.length > 0 ? body.nextPageToken : undefined;
+    token = typeof body.nextPageToken === 'string' && body.nextPageToken !== '' && (page.length > 0 || followEmpty) ? body.nextPageToken : undefined;
     pages++;
   } while (token !== undefined && pages < limit);
   return { items, pages, last, first: first!, complete: token === undefined };
+}
+
+/** The created event of an active-contracts entry (JsActiveContract), if it is one. */
+const activeCreatedEvent = (entry: unknown): Json | undefined => {
+  const c = isObject(entry) && isObject(entry.contractEntry) && isObject(entry.contractEntry.JsActiveContract) ? entry.contractEntry.JsActiveContract.createdEvent : undefined;
+  return isObject(c) ? c : undefined;
+};
+
+/**
+ * A party of the walk's own holding contracts of two templates, interleaved (first, second, first,
+ * second), so that in any order some contract of each template lies past the first page of 1.
+ */
+function twoTemplateHolder(ctx: CheckContext): Promise<{ party: string; first: readonly string[]; second: readonly string[]; templateId: string }> {
+  return ctx.shared('acs-page-two-templates', async () => {
+    const party = await freshParty(ctx, 'cc-acs-page-filter');
+    const first: string[] = [];
+    const second: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      first.push((await createContract(ctx, party)).contractId);
+      second.push((await createOf(ctx, party, secondCreateCommand(ctx, party))).contractId);
+    }
+    return { party, first, second, templateId: ctx.profile.ledger!.template!.templateId };
+  });
+}
+
+/**
+ * A walk with a template filter over a party holding contracts of two templates: the page token
+ * carries the filter as well as the offset, so every page holds contracts of that template only,
+ * and the walk is the one-shot list with the same filter.
+ */
+async function filteredAcsPageWalk(ctx: CheckContext, method: 'GET' | 'POST'): Promise<void> {
+  const h = await twoTemplateHolder(ctx);
+  const format = eventFormat(h.party, { templateId: h.templateId, verbose: true });
+  const what = `the walk with a TemplateFilter ${h.templateId} over ${h.party}, who holds contracts of two templates`;
+  const walk = await pageWalk(
+    ctx,
+    (token) => ctx.http.request('ledger', { method, path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 1, ...(token ? { pageToken: token } : {}) } }),
+    (body) => (Array.isArray(body.activeContracts) ? body.activeContracts : []),
+    200,
+    (_body, page, e) => {
+      const others = page.map(activeCreatedEvent).filter((c): c is Json => c !== undefined && h.second.includes(String(c.contractId)));
+      if (others.length > 0) ctx.fail(`${what}: a page holds ${others.map((c) => `${String(c.contractId)} (${String(c.templateId)})`).join(', ')}, of the other template, which the filter leaves out (the page token must keep the filter, not only the offset)`, e);
+    },
+    true,
+  );
+  const at = walk.first.activeAtOffset;
+  if (typeof at !== 'number' || !walk.complete) return;
+  const ids = (items: readonly unknown[]) => items.map((i) => String(activeCreatedEvent(i)?.contractId ?? '?'));
+  const got = ids(walk.items);
+  const want = ids((await readActiveContracts(ctx, { activeAtOffset: at, eventFormat: format }, `active contracts at ${at} (${h.templateId})`, { small: true })).entries);
+  if (new Set(got).size !== got.length) ctx.fail(`${what}: the walk returned a contract twice (${got.join(', ')})`, walk.last);
+  if (!jsonEqual([...got].sort(), [...want].sort())) ctx.fail(`${what} (${walk.pages} page(s) of 1) yields [${got.join(', ')}], the one-shot list with the same filter at ${at} [${want.join(', ')}]`, walk.last);
+  const missing = h.first.filter((id) => !got.includes(id));
+  if (missing.length > 0) ctx.fail(`${what} lacks ${missing.join(', ')}, which the party holds of that template`, walk.last);
 }
 
 /**
@@ -99,7 +155,7 @@ async function pageWalk(
 function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, specRef: string): CheckDefinition {
   return check({
     id,
-    title: `A walk over ${method} active-contracts-page equals the one-shot active contract set at the offset of its first page, every page naming that offset, though the ledger moves on between pages`,
+    title: `A walk over ${method} active-contracts-page equals the one-shot active contract set at the offset of its first page, every page naming that offset, though the ledger moves on between pages; with a template filter over a party holding two templates, every page honours the filter`,
     group: 'ledger',
     operationId,
     level: 'MUST',
@@ -150,6 +206,8 @@ function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, sp
       const forged = await ctx.http.request('ledger', { method, path: '/v2/state/active-contracts-page', json: { eventFormat: format, pageToken: 'forged.token' } });
       expectStatus(ctx, forged, 400, 'a page token the server did not issue');
       expectCantonError(ctx, forged, 'a page token the server did not issue', ['INVALID_ARGUMENT']);
+      // A party of the walk's own with two templates: judged where the profile names a second template and allows allocation.
+      if (ctx.profile.ledger?.secondTemplate && ctx.profile.ledger.allocateParties) await filteredAcsPageWalk(ctx, method);
     },
   });
 }
@@ -400,8 +458,8 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
       expectCantonError(ctx, unknown, 'contract-by-id of an unknown contract', ['CONTRACT_PAYLOAD_NOT_FOUND']);
     },
   }),
-  acsPageWalk('ledger.acs-page.walk-equals-list', 'GET', LedgerReadOp.activeContractsPage, `${UPSTREAM_35}: GET /v2/state/active-contracts-page (page_token; same active_at_offset and event_format; deprecated since 3.5.7)`),
-  acsPageWalk('ledger.acs-page-post.walk-equals-list', 'POST', LedgerReadOp.activeContractsPagePost, `${UPSTREAM_3510}: POST /v2/state/active-contracts-page (added in 3.5.7; page_token; same active_at_offset and event_format)`),
+  acsPageWalk('ledger.acs-page.walk-equals-list', 'GET', LedgerReadOp.activeContractsPage, `${UPSTREAM_35}: GET /v2/state/active-contracts-page (page_token; same active_at_offset and event_format: every page of a walk is filtered by it; deprecated since 3.5.7)`),
+  acsPageWalk('ledger.acs-page-post.walk-equals-list', 'POST', LedgerReadOp.activeContractsPagePost, `${UPSTREAM_3510}: POST /v2/state/active-contracts-page (added in 3.5.7; page_token; same active_at_offset and event_format: every page of a walk is filtered by it)`),
   check({
     id: 'ledger.submit-tree.agrees-with-ledger-effects',
     title: 'submit-and-wait-for-transaction-tree (deprecated) answers the tree of the committed transaction, as update-by-id shows it in LEDGER_EFFECTS',
