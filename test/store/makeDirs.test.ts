@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writableDir } from '../../conformance/src/cli/writableDir.js';
 import { UsageError } from '../../conformance/src/cli/exitCodes.js';
-import { makeDirs } from '../../reference-server/src/store/makeDirs.js';
+import { makeDirs } from '../../conformance/src/fs/makeDirs.js';
 
 describe('makeDirs: mkdir -p that always returns', () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-makedirs-'));

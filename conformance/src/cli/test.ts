@@ -6,7 +6,7 @@ import type { ScriptLedgerFactory, ScriptResult } from '../../../daml-engine/ind
 import { ScriptCoverage, inMemoryScriptLedger, runDarScripts, scriptName, unknownScriptLibrary } from '../../../daml-engine/index.js';
 import { coreScriptLedgers } from '../../../reference-server/src/ledger/engine/CoreScriptLedger.js';
 import { defaultPassedChecks } from '../../../reference-server/src/ledger/packages/passedChecksIn.js';
-import { makeDirs } from '../../../reference-server/src/store/makeDirs.js';
+import { makeDirs } from '../fs/makeDirs.js';
 import { jsonApiScriptLedgers } from '../target/JsonApiScriptLedger.js';
 import { renderCoverageText, renderScriptJunit, renderScriptSummary } from '../report/writeScriptReports.js';
 import { ExitCode, UsageError } from './exitCodes.js';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeDirs } from '../../../reference-server/src/store/makeDirs.js';
+import { makeDirs } from '../fs/makeDirs.js';
 import { UsageError } from './exitCodes.js';
 
 /** Makes `dir` (and its parents) and writes and removes a file there; a UsageError naming `dir` and `what` otherwise. */

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeDirs } from '../../../reference-server/src/store/makeDirs.js';
+import { makeDirs } from '../fs/makeDirs.js';
 import type { Report } from './model.js';
 import { renderHtml } from './writeHtml.js';
 import { renderJson } from './writeJson.js';

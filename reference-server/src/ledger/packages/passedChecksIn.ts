@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { DEFAULT_CHECK_LIMITS } from '../../../../daml-engine/check/checkPackage.js';
-import { makeDirs } from '../../store/makeDirs.js';
+import { makeDirs } from '../../../../conformance/src/fs/makeDirs.js';
 import type { LookedUp, PassedChecks } from './validateDarPackages.js';
 
 const PACKAGE_ID = /^[0-9a-f]{64}$/;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Catalogue } from '../../ledger/templates/Catalogue.js';
 import type { LogEntry } from '../LogEntry.js';
-import { makeDirs } from '../makeDirs.js';
+import { makeDirs } from '../../../../conformance/src/fs/makeDirs.js';
 import { MemoryStore } from '../MemoryStore.js';
 import type { DedupRecord } from '../records.js';
 import type { StoredContract } from '../StoredContract.js';
