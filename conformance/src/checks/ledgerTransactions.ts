@@ -3,7 +3,7 @@ import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody,
 import { UPDATE_LOOKUPS } from './support/updateLookups.js';
 import { sameDamlValue } from './support/values.js';
 import { executeBody, externalParty, needInteractive, prepare, signature } from './ledgerInteractive.js';
-import { listAllParties } from './ledgerParties.js';
+import { expectListedOnce, listAllParties } from './ledgerParties.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -302,9 +302,7 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
       const list = objectBody(ctx, e, 'party details').partyDetails;
       if (!Array.isArray(list) || !list.some((d) => isObject(d) && d.party === ext.party)) ctx.fail(`the allocated external party ${ext.party} is unknown to GET /v2/parties/{party}`, e);
       // Known is listed: the pages of GET /v2/parties name it once, as the lookup does.
-      const { parties, last } = await listAllParties(ctx);
-      const hits = parties.filter((p) => p.party === ext.party).length;
-      if (hits !== 1) ctx.fail(`the pages of GET /v2/parties list the external party ${ext.party} ${hits} time(s), though GET /v2/parties/{party} knows it (${parties.length} parties in all)`, last);
+      expectListedOnce(ctx, await listAllParties(ctx), ext.party, 'the external party (GET /v2/parties/{party} knows it)');
     },
   }),
   check({
