@@ -216,15 +216,15 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
           const still = await ctx.http.request('ledger', { method: 'GET', path: `/v2/users/${user}`, query: { 'identity-provider-id': idp } });
           expectStatus(ctx, still, 200, `GET /v2/users/${user} after the refused DELETE`);
           let token = '';
+          // Up to 200 pages of 1,000 (a participant with more users is judged on the pages read).
           for (let page = 0; page < 200; page++) {
-            const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 100, ...(token ? { pageToken: token } : {}) }, operationId: LedgerOp.listUsers });
+            const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 1000, ...(token ? { pageToken: token } : {}) }, operationId: LedgerOp.listUsers });
             expectStatus(ctx, e, 200, 'GET /v2/users');
             const b = objectBody(ctx, e, 'list users');
             if (Array.isArray(b.users) && b.users.some((u) => isObject(u) && u.id === user)) return ctx.fail(`GET /v2/users (the default identity provider's users) lists ${user}, a user of identity provider ${idp}`, e);
             token = typeof b.nextPageToken === 'string' ? b.nextPageToken : '';
             if (token === '') return;
           }
-          ctx.fail('GET /v2/users kept answering a nextPageToken after 200 pages');
         },
         () => dropIdpUser(ctx, user, home),
       );

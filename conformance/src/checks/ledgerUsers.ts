@@ -138,12 +138,16 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const id = suiteUserId(ctx);
       await createUser(ctx, id, undefined, []);
+      // Up to 200 pages of 1,000: a participant with more users is not at fault; a user beyond
+      // the pages read is then not judged (the check deletes it and skips).
       const count = async (): Promise<{ n: number; last: Exchange; listed?: Json }> => {
         let token = '';
         let n = 0;
         let listed: Json | undefined;
+        let last: Exchange | undefined;
         for (let page = 0; page < 200; page++) {
-          const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 100, ...(token ? { pageToken: token } : {}) } });
+          const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 1000, ...(token ? { pageToken: token } : {}) } });
+          last = e;
           expectStatus(ctx, e, 200, 'GET /v2/users');
           const b = objectBody(ctx, e, 'list users');
           if (!Array.isArray(b.users)) return ctx.fail('GET /v2/users must answer {users: [...]}', e);
@@ -153,7 +157,9 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
           token = typeof b.nextPageToken === 'string' ? b.nextPageToken : '';
           if (token === '') return { n, last: e, ...(listed === undefined ? {} : { listed }) };
         }
-        return ctx.fail('GET /v2/users kept answering a nextPageToken after 200 pages');
+        if (n > 0) return { n, last: last!, ...(listed === undefined ? {} : { listed }) };
+        await ctx.http.request('ledger', { method: 'DELETE', path: userPath(id) });
+        return ctx.skip(`GET /v2/users offered more pages after 200 pages of users, and ${id} was not among them: not judged`);
       };
       const before = await count();
       if (before.n !== 1) ctx.fail(`the pages of GET /v2/users list the new user ${id} ${before.n} time(s), expected once`, before.last);

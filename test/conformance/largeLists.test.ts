@@ -9,18 +9,18 @@ import type { ReferenceServer } from '../../reference-server/src/server.js';
 import { jsonResponse, pathOf, startMutant, type Fault, type MutantServer } from '../mutants/mutantProxy.js';
 
 /**
- * A participant hosting more parties than the party walk reads (200 pages) is not at fault: the
+ * A participant hosting more parties (or users) than the party walk reads (200 pages) is not at fault: the
  * checks that look for a party in GET /v2/parties judge what the pages read show, and skip when
  * the party is beyond them. A page token that loops still fails them (the party listed again).
  */
 const ONLY = 'ledger.parties.list-includes-known';
 
-async function run(target: string): Promise<Report> {
+async function run(target: string, only = ONLY): Promise<Report> {
   const dir = mkdtempSync(join(tmpdir(), 'cc-parties-'));
   const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   try {
-    await main(['run', '--target', target, '--profile', 'reference', '--only', ONLY, '--oracle', 'none', '--seed', '5', '--report-dir', dir, '--quiet']);
+    await main(['run', '--target', target, '--profile', 'reference', '--only', only, '--oracle', 'none', '--seed', '5', '--report-dir', dir, '--quiet']);
     return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
   } finally {
     log.mockRestore();
@@ -35,6 +35,13 @@ const pageOf = (url: string) => Number(new URL(url, 'http://x').searchParams.get
 /** Page after page of other parties (names sorting before the suite's), always one more. */
 const manyParties: Fault = { request: (req) => (isList(req) ? jsonResponse(200, { partyDetails: [party(pageOf(req.url))], nextPageToken: String(pageOf(req.url) + 1) }) : req) };
 
+/** Page after page of other users, always one more (the check's own user is never reached). */
+const manyUsers: Fault = {
+  request: (req) => (req.method === 'GET' && pathOf(req.url) === '/v2/users'
+    ? jsonResponse(200, { users: [{ id: `aaa-user-${pageOf(req.url)}`, primaryParty: '', isDeactivated: false, metadata: { resourceVersion: '0', annotations: {} }, identityProviderId: '' }], nextPageToken: String(pageOf(req.url) + 1) })
+    : req),
+};
+
 /** The real first page, then the same page again and again: a token that never moves. */
 const loopingToken: Fault = {
   request: async (req, upstream) => {
@@ -48,15 +55,26 @@ const loopingToken: Fault = {
 let reference: ReferenceServer;
 let many: MutantServer;
 let looping: MutantServer;
+let users: MutantServer;
 beforeAll(async () => {
   reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
   many = await startMutant(reference.url, manyParties);
   looping = await startMutant(reference.url, loopingToken);
+  users = await startMutant(reference.url, manyUsers);
 }, 60_000);
 afterAll(async () => {
   await many?.close();
   await looping?.close();
+  await users?.close();
   await reference?.close();
+});
+
+describe('GET /v2/users on a participant with very many users', () => {
+  it('a user beyond the pages read is not judged (skip, the user deleted again), not failed', async () => {
+    const check = (await run(users.url, 'ledger.users.list-includes-created')).checks.find((c) => c.id === 'ledger.users.list-includes-created');
+    expect(check?.status, check?.message).toBe('skip');
+    expect(check?.message).toMatch(/offered more pages after 200 pages of users/);
+  }, 120_000);
 });
 
 describe('GET /v2/parties on a participant with very many parties', () => {
