@@ -9,7 +9,7 @@ import type { ReferenceServer } from '../../reference-server/src/server.js';
 import { jsonResponse, pathOf, startMutant, type Fault, type MutantServer } from '../mutants/mutantProxy.js';
 
 /**
- * A participant hosting more parties (or users) than the party walk reads (200 pages) is not at fault: the
+ * A participant hosting more parties (or users, or a registry more instruments) than the party walk reads (200 pages) is not at fault: the
  * checks that look for a party in GET /v2/parties judge what the pages read show, and skip when
  * the party is beyond them. A page token that loops still fails them (the party listed again).
  */
@@ -42,6 +42,17 @@ const manyUsers: Fault = {
     : req),
 };
 
+/** The registry's real first page of instruments, then empty pages that always offer one more. */
+const endlessInstruments: Fault = {
+  request: async (req, upstream) => {
+    if (req.method !== 'GET' || pathOf(req.url) !== '/registry/metadata/v1/instruments') return req;
+    const token = new URL(req.url, 'http://x').searchParams.get('pageToken');
+    if (token?.startsWith('more-')) return jsonResponse(200, { instruments: [], nextPageToken: `more-${Number(token.slice(5)) + 1}` });
+    const first = await upstream.send(req);
+    return jsonResponse(200, { ...(JSON.parse(first.body) as Record<string, unknown>), nextPageToken: 'more-1' });
+  },
+};
+
 /** The real first page, then the same page again and again: a token that never moves. */
 const loopingToken: Fault = {
   request: async (req, upstream) => {
@@ -56,16 +67,19 @@ let reference: ReferenceServer;
 let many: MutantServer;
 let looping: MutantServer;
 let users: MutantServer;
+let instruments: MutantServer;
 beforeAll(async () => {
   reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
   many = await startMutant(reference.url, manyParties);
   looping = await startMutant(reference.url, loopingToken);
   users = await startMutant(reference.url, manyUsers);
+  instruments = await startMutant(reference.url, endlessInstruments);
 }, 60_000);
 afterAll(async () => {
   await many?.close();
   await looping?.close();
   await users?.close();
+  await instruments?.close();
   await reference?.close();
 });
 
@@ -74,6 +88,14 @@ describe('GET /v2/users on a participant with very many users', () => {
     const check = (await run(users.url, 'ledger.users.list-includes-created')).checks.find((c) => c.id === 'ledger.users.list-includes-created');
     expect(check?.status, check?.message).toBe('skip');
     expect(check?.message).toMatch(/offered more pages after 200 pages of users/);
+  }, 120_000);
+});
+
+describe('the instrument list of a registry with very many instruments', () => {
+  it('is judged on the instruments of the pages read, not failed for offering more', async () => {
+    const id = 'registry.metadata.instrument-read-equals-list-entry';
+    const check = (await run(instruments.url, id)).checks.find((c) => c.id === id);
+    expect(check?.status, check?.message).toBe('pass');
   }, 120_000);
 });
 

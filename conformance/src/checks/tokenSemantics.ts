@@ -89,19 +89,23 @@ function lateAllocationV2(args: Json, now: number): Json {
   return { ...args, requestedAt: new Date(now - 7_200_000).toISOString(), allocation: { ...spec, settlementDeadline: new Date(now - 3_600_000).toISOString() } };
 }
 
-/** The instruments of every page of the list (pageSize 1 .. 1000, nextPageToken). */
+/**
+ * The instruments of the list's pages (pageSize 1 .. 1000, nextPageToken), up to 100 pages: a
+ * registry with more instruments is not at fault, and the check judges the first ones.
+ */
 async function instrumentList(ctx: CheckContext): Promise<{ items: Json[]; last: Exchange }> {
   const items: Json[] = [];
   let token: string | undefined;
+  let last: Exchange | undefined;
   for (let page = 0; page < 100; page++) {
-    const last = await ctx.http.request('registry', { method: 'GET', path: '/registry/metadata/v1/instruments', query: { pageSize: 100, ...(token ? { pageToken: token } : {}) }, operationId: 'listInstruments' });
+    last = await ctx.http.request('registry', { method: 'GET', path: '/registry/metadata/v1/instruments', query: { pageSize: 100, ...(token ? { pageToken: token } : {}) }, operationId: 'listInstruments' });
     expectStatus(ctx, last, 200, 'instrument list');
     const b = objectBody(ctx, last, 'instrument list');
     if (Array.isArray(b.instruments)) items.push(...b.instruments.filter(isObject));
     token = typeof b.nextPageToken === 'string' && b.nextPageToken !== '' ? b.nextPageToken : undefined;
     if (token === undefined) return { items, last };
   }
-  return ctx.fail('the instrument list kept answering a nextPageToken after 100 pages');
+  return { items, last: last! };
 }
 
 export const tokenSemanticChecks: readonly CheckDefinition[] = [
