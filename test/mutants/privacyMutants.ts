@@ -1,7 +1,7 @@
 import type { Mutant } from './mutants.js';
 import type { Fault } from './mutantProxy.js';
 import { parse } from './mutantProxy.js';
-import { deep, everywhere, ok200, submittedCommands, type Json } from './mutantKit.js';
+import { deep, everywhere, submittedCommands, type Json } from './mutantKit.js';
 
 /**
  * What a reader who did not submit a transaction still learns of it. The reference server showed
@@ -17,18 +17,17 @@ function commandIdsForEveryReader(): Fault {
   };
   const shown = everywhere(show);
   return {
+    ...shown,
     response(req, res) {
       const submitted = submittedCommands(req);
       if (submitted !== undefined && res.status === 200 && typeof submitted.commands.commandId === 'string') {
-        const answer = parse(res.body);
-        deep(answer, (o) => {
+        deep(parse(res.body), (o) => {
           if (typeof o.updateId === 'string') commandOf.set(o.updateId, submitted.commands.commandId as string);
           return o;
         });
       }
-      return ok200(res, (v) => deep(v, show));
+      return shown.response!(req, res);
     },
-    wsResponse: shown.wsResponse!,
   };
 }
 

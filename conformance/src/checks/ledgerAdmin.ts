@@ -2,6 +2,7 @@ import { expectCantonError, expectRejected, expectStatus, isObject, objectBody }
 import { skipUnlessAdmin } from './support/packages.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
+import { pageWalk } from './support/pageWalk.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
@@ -215,16 +216,19 @@ export const ledgerAdminChecks: readonly CheckDefinition[] = [
           expectStatus(ctx, await ctx.http.request('ledger', { method: 'DELETE', path: `/v2/users/${user}`, operationId: LedgerOp.deleteUser }), 403, `DELETE /v2/users/${user} (the default identity provider's)`);
           const still = await ctx.http.request('ledger', { method: 'GET', path: `/v2/users/${user}`, query: { 'identity-provider-id': idp } });
           expectStatus(ctx, still, 200, `GET /v2/users/${user} after the refused DELETE`);
-          let token = '';
           // Up to 200 pages of 1,000 (a participant with more users is judged on the pages read).
-          for (let page = 0; page < 200; page++) {
-            const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 1000, ...(token ? { pageToken: token } : {}) }, operationId: LedgerOp.listUsers });
-            expectStatus(ctx, e, 200, 'GET /v2/users');
-            const b = objectBody(ctx, e, 'list users');
-            if (Array.isArray(b.users) && b.users.some((u) => isObject(u) && u.id === user)) return ctx.fail(`GET /v2/users (the default identity provider's users) lists ${user}, a user of identity provider ${idp}`, e);
-            token = typeof b.nextPageToken === 'string' ? b.nextPageToken : '';
-            if (token === '') return;
-          }
+          await pageWalk(
+            ctx,
+            (token) => ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 1000, ...(token ? { pageToken: token } : {}) }, operationId: LedgerOp.listUsers }),
+            (b) => (Array.isArray(b.users) ? b.users : []),
+            {
+              what: 'GET /v2/users',
+              followEmpty: true,
+              onPage: (_b, page, e) => {
+                if (page.some((u) => isObject(u) && u.id === user)) ctx.fail(`GET /v2/users (the default identity provider's users) lists ${user}, a user of identity provider ${idp}`, e);
+              },
+            },
+          );
         },
         () => dropIdpUser(ctx, user, home),
       );

@@ -2,35 +2,25 @@ import { freshParty, readParty } from './support/ledger.js';
 import { expectStatus, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
+import { pageWalk } from './support/pageWalk.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
 
-/** Every page of GET /v2/parties (bounded), following nextPageToken. */
-/** Pages a party walk reads at most, of up to PARTIES_PAGE_SIZE parties (a participant may answer fewer a page). */
-const MAX_PARTY_PAGES = 200;
-const PARTIES_PAGE_SIZE = 1000;
-
 /**
- * GET /v2/parties page by page. `complete` is false when the walk stopped at MAX_PARTY_PAGES with
- * a next page still offered: a participant hosting that many parties is not at fault, so callers
- * judge only what the pages read show (a token that loops shows as parties listed again).
+ * GET /v2/parties page by page, up to 200 pages of 1,000 (a participant may answer fewer a page).
+ * `complete` is false when a next page was still offered: a participant hosting that many parties
+ * is not at fault, so callers judge only what the pages read show (a token that loops shows as
+ * parties listed again).
  */
 export async function listAllParties(ctx: CheckContext): Promise<{ parties: Json[]; last: Exchange; complete: boolean }> {
-  const parties: Json[] = [];
-  let token = '';
-  let last: Exchange | undefined;
-  for (let page = 0; page < MAX_PARTY_PAGES; page++) {
-    const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties', query: { pageSize: PARTIES_PAGE_SIZE, ...(token ? { pageToken: token } : {}) } });
-    last = e;
-    expectStatus(ctx, e, 200, 'GET /v2/parties');
-    const b = objectBody(ctx, e, 'list parties');
-    if (!Array.isArray(b.partyDetails)) return ctx.fail('GET /v2/parties must answer {partyDetails: [...]}', e);
-    parties.push(...b.partyDetails.filter(isObject));
-    token = typeof b.nextPageToken === 'string' ? b.nextPageToken : '';
-    if (token === '') return { parties, last: e, complete: true };
-  }
-  return { parties, last: last!, complete: false };
+  const walk = await pageWalk(
+    ctx,
+    (token) => ctx.http.request('ledger', { method: 'GET', path: '/v2/parties', query: { pageSize: 1000, ...(token ? { pageToken: token } : {}) } }),
+    (b, e) => (Array.isArray(b.partyDetails) ? b.partyDetails.filter(isObject) : ctx.fail('GET /v2/parties must answer {partyDetails: [...]}', e)),
+    { what: 'GET /v2/parties', followEmpty: true },
+  );
+  return { parties: walk.items as Json[], last: walk.last, complete: walk.complete };
 }
 
 /**
@@ -41,7 +31,7 @@ export async function listAllParties(ctx: CheckContext): Promise<{ parties: Json
 export function expectListedOnce(ctx: CheckContext, walk: { parties: readonly Json[]; last: Exchange; complete: boolean }, party: string, what: string): void {
   const hits = walk.parties.filter((p) => p.party === party).length;
   if (hits > 1 || (walk.complete && hits === 0)) ctx.fail(`the pages of GET /v2/parties list ${what} ${party} ${hits} time(s), expected once (${walk.parties.length} parties in all)`, walk.last);
-  if (hits === 0) ctx.skip(`GET /v2/parties offered more pages after ${walk.parties.length} parties (${MAX_PARTY_PAGES} pages), and ${party} was not among them: not judged`);
+  if (hits === 0) ctx.skip(`GET /v2/parties offered more pages after ${walk.parties.length} parties (200 pages), and ${party} was not among them: not judged`);
 }
 
 async function partyDetails(ctx: CheckContext, party: string): Promise<{ e: Exchange; details: Json[] }> {

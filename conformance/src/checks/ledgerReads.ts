@@ -4,6 +4,7 @@ import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jso
 import { LedgerReadOp } from './ledgerReadOps.js';
 import { SD_B, UPSTREAM_3510, UPSTREAM_B } from './ledgerOps.js';
 import { needsCanton } from './support/targetVersion.js';
+import { pageWalk } from './support/pageWalk.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
@@ -66,34 +67,6 @@ function expectTree(ctx: CheckContext, tree: unknown, tx: Json, what: string, e:
   expectSame(ctx, tree.eventsById, eventsByNode(tx), `${what}: eventsById (keyed by node id, ledger effects)`, e);
 }
 
-async function pageWalk(
-  ctx: CheckContext,
-  send: (token: string | undefined) => Promise<Exchange>,
-  itemsOf: (body: Json) => unknown[],
-  limit = 200,
-  onPage?: (body: Json, page: unknown[], e: Exchange) => void,
-  /** Follow the token of an empty page (a filtered page may hold nothing and still point on); otherwise an empty page ends the walk. */
-  followEmpty = false,
-): Promise<{ items: unknown[]; pages: number; last: Exchange; first: Json; complete: boolean }> {
-  const items: unknown[] = [];
-  let token: string | undefined;
-  let pages = 0;
-  let first: Json | undefined;
-  let last: Exchange;
-  do {
-    last = await send(token);
-    expectStatus(ctx, last, 200, `page ${pages + 1}`);
-    const body = objectBody(ctx, last, `page ${pages + 1}`);
-    first ??= body;
-    const page = itemsOf(body);
-    onPage?.(body, page, last);
-    items.push(...page);
-    token = typeof body.nextPageToken === 'string' && body.nextPageToken !== '' && (page.length > 0 || followEmpty) ? body.nextPageToken : undefined;
-    pages++;
-  } while (token !== undefined && pages < limit);
-  return { items, pages, last, first: first!, complete: token === undefined };
-}
-
 /** The created event of an active-contracts entry (JsActiveContract), if it is one. */
 const activeCreatedEvent = (entry: unknown): Json | undefined => {
   const c = isObject(entry) && isObject(entry.contractEntry) && isObject(entry.contractEntry.JsActiveContract) ? entry.contractEntry.JsActiveContract.createdEvent : undefined;
@@ -130,12 +103,13 @@ async function filteredAcsPageWalk(ctx: CheckContext, method: 'GET' | 'POST'): P
     ctx,
     (token) => ctx.http.request('ledger', { method, path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: 1, ...(token ? { pageToken: token } : {}) } }),
     (body) => (Array.isArray(body.activeContracts) ? body.activeContracts : []),
-    200,
-    (_body, page, e) => {
-      const others = page.map(activeCreatedEvent).filter((c): c is Json => c !== undefined && h.second.includes(String(c.contractId)));
-      if (others.length > 0) ctx.fail(`${what}: a page holds ${others.map((c) => `${String(c.contractId)} (${String(c.templateId)})`).join(', ')}, of the other template, which the filter leaves out (the page token must keep the filter, not only the offset)`, e);
+    {
+      onPage: (_body, page, e) => {
+        const others = page.map(activeCreatedEvent).filter((c): c is Json => c !== undefined && h.second.includes(String(c.contractId)));
+        if (others.length > 0) ctx.fail(`${what}: a page holds ${others.map((c) => `${String(c.contractId)} (${String(c.templateId)})`).join(', ')}, of the other template, which the filter leaves out (the page token must keep the filter, not only the offset)`, e);
+      },
+      followEmpty: true,
     },
-    true,
   );
   const at = walk.first.activeAtOffset;
   if (typeof at !== 'number' || !walk.complete) return;
@@ -183,11 +157,12 @@ function acsPageWalk(id: string, method: 'GET' | 'POST', operationId: string, sp
           return ctx.http.request('ledger', { method, path: '/v2/state/active-contracts-page', json: { eventFormat: format, maxPageSize: pageSize, ...(token ? { pageToken: token } : {}) } });
         },
         (body) => (Array.isArray(body.activeContracts) ? body.activeContracts : []),
-        200,
-        // Every page is of the first page's snapshot: a client resumes the update stream from the offset a page names.
-        (body, _page, e) => {
-          if (snapshot === undefined) snapshot = body.activeAtOffset;
-          else if (body.activeAtOffset !== snapshot) ctx.fail(`a later page names activeAtOffset ${JSON.stringify(body.activeAtOffset)}, the first ${JSON.stringify(snapshot)}: the pages of one walk are one snapshot`, e);
+        {
+          // Every page is of the first page's snapshot: a client resumes the update stream from the offset a page names.
+          onPage: (body, _page, e) => {
+            if (snapshot === undefined) snapshot = body.activeAtOffset;
+            else if (body.activeAtOffset !== snapshot) ctx.fail(`a later page names activeAtOffset ${JSON.stringify(body.activeAtOffset)}, the first ${JSON.stringify(snapshot)}: the pages of one walk are one snapshot`, e);
+          },
         },
       );
       const at = walk.first.activeAtOffset;
@@ -380,16 +355,17 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
           ctx,
           (token) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/get-updates-page', json: { ...request, ...(token ? { pageToken: token } : {}) } }),
           (body) => (Array.isArray(body.updates) ? body.updates : []),
-          200,
-          // A client resumes or deduplicates by the page's bounds: each update on it lies within (lowest, highest].
-          (body, page, e) => {
-            const low = body.lowestPageOffsetExclusive;
-            const high = body.highestPageOffsetInclusive;
-            for (const u of page) {
-              const offset = offsetOf(u);
-              if (offset === undefined || typeof low !== 'number' || typeof high !== 'number') continue;
-              if (!(low < offset && offset <= high)) ctx.fail(`${descendingOrder ? 'a descending' : 'an ascending'} page holds an update at offset ${offset} outside its bounds (lowestPageOffsetExclusive ${low}, highestPageOffsetInclusive ${high}]`, e);
-            }
+          {
+            // A client resumes or deduplicates by the page's bounds: each update on it lies within (lowest, highest].
+            onPage: (body, page, e) => {
+              const low = body.lowestPageOffsetExclusive;
+              const high = body.highestPageOffsetInclusive;
+              for (const u of page) {
+                const offset = offsetOf(u);
+                if (offset === undefined || typeof low !== 'number' || typeof high !== 'number') continue;
+                if (!(low < offset && offset <= high)) ctx.fail(`${descendingOrder ? 'a descending' : 'an ascending'} page holds an update at offset ${offset} outside its bounds (lowestPageOffsetExclusive ${low}, highestPageOffsetInclusive ${high}]`, e);
+              }
+            },
           },
         );
         const got = walk.items.filter((u): u is Json => isObject(u) && isObject(u.update) && isObject(u.update.Transaction)).map((u) => txOf(u).updateId);

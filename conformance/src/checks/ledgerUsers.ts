@@ -5,6 +5,7 @@ import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
 import { RESOURCE_OF_CODE } from '../judge/errorRules.js';
+import { pageWalk } from './support/pageWalk.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /** An error's `resources` names what it is about, as Canton's definition of its code declares (RESOURCE_OF_CODE). */
@@ -141,25 +142,18 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
       // Up to 200 pages of 1,000: a participant with more users is not at fault; a user beyond
       // the pages read is then not judged (the check deletes it and skips).
       const count = async (): Promise<{ n: number; last: Exchange; listed?: Json }> => {
-        let token = '';
-        let n = 0;
-        let listed: Json | undefined;
-        let last: Exchange | undefined;
-        for (let page = 0; page < 200; page++) {
-          const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 1000, ...(token ? { pageToken: token } : {}) } });
-          last = e;
-          expectStatus(ctx, e, 200, 'GET /v2/users');
-          const b = objectBody(ctx, e, 'list users');
-          if (!Array.isArray(b.users)) return ctx.fail('GET /v2/users must answer {users: [...]}', e);
-          const mine = b.users.filter((u): u is Json => isObject(u) && u.id === id);
-          n += mine.length;
-          listed ??= mine[0];
-          token = typeof b.nextPageToken === 'string' ? b.nextPageToken : '';
-          if (token === '') return { n, last: e, ...(listed === undefined ? {} : { listed }) };
+        const walk = await pageWalk(
+          ctx,
+          (token) => ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 1000, ...(token ? { pageToken: token } : {}) } }),
+          (b, e) => (Array.isArray(b.users) ? b.users : ctx.fail('GET /v2/users must answer {users: [...]}', e)),
+          { what: 'GET /v2/users', followEmpty: true },
+        );
+        const mine = walk.items.filter((u): u is Json => isObject(u) && u.id === id);
+        if (mine.length === 0 && !walk.complete) {
+          await ctx.http.request('ledger', { method: 'DELETE', path: userPath(id) });
+          return ctx.skip(`GET /v2/users offered more pages after 200 pages of users, and ${id} was not among them: not judged`);
         }
-        if (n > 0) return { n, last: last!, ...(listed === undefined ? {} : { listed }) };
-        await ctx.http.request('ledger', { method: 'DELETE', path: userPath(id) });
-        return ctx.skip(`GET /v2/users offered more pages after 200 pages of users, and ${id} was not among them: not judged`);
+        return { n: mine.length, last: walk.last, ...(mine[0] === undefined ? {} : { listed: mine[0] }) };
       };
       const before = await count();
       if (before.n !== 1) ctx.fail(`the pages of GET /v2/users list the new user ${id} ${before.n} time(s), expected once`, before.last);
