@@ -2,6 +2,7 @@ import type { Exchange } from '../target/exchange.js';
 import { lookupPreapproval } from './scan.js';
 import { expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { allocate, allocationArgs, allocationArgsV2, exerciseResult, exerciseWithContext, instrument, post, served, serves, TRANSFER_FACTORY, transferArgsOf, transferThroughFactory, tap } from './tokenRegistry.js';
+import { pageWalk } from './support/pageWalk.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
@@ -94,18 +95,13 @@ function lateAllocationV2(args: Json, now: number): Json {
  * registry with more instruments is not at fault, and the check judges the first ones.
  */
 async function instrumentList(ctx: CheckContext): Promise<{ items: Json[]; last: Exchange }> {
-  const items: Json[] = [];
-  let token: string | undefined;
-  let last: Exchange | undefined;
-  for (let page = 0; page < 100; page++) {
-    last = await ctx.http.request('registry', { method: 'GET', path: '/registry/metadata/v1/instruments', query: { pageSize: 100, ...(token ? { pageToken: token } : {}) }, operationId: 'listInstruments' });
-    expectStatus(ctx, last, 200, 'instrument list');
-    const b = objectBody(ctx, last, 'instrument list');
-    if (Array.isArray(b.instruments)) items.push(...b.instruments.filter(isObject));
-    token = typeof b.nextPageToken === 'string' && b.nextPageToken !== '' ? b.nextPageToken : undefined;
-    if (token === undefined) return { items, last };
-  }
-  return { items, last: last! };
+  const walk = await pageWalk(
+    ctx,
+    (token) => ctx.http.request('registry', { method: 'GET', path: '/registry/metadata/v1/instruments', query: { pageSize: 100, ...(token ? { pageToken: token } : {}) }, operationId: 'listInstruments' }),
+    (b) => (Array.isArray(b.instruments) ? b.instruments.filter(isObject) : []),
+    { what: 'instrument list', limit: 100, followEmpty: true },
+  );
+  return { items: walk.items as Json[], last: walk.last };
 }
 
 export const tokenSemanticChecks: readonly CheckDefinition[] = [
