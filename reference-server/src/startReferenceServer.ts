@@ -11,7 +11,7 @@ import type { HttpConfig } from './http/api/config.js';
 import { consoleLogger } from './http/api/consoleLogger.js';
 import type { ApiLogger } from './http/api/services.js';
 import { applyFixtures, defaultWorldPath, formatFixtureError, loadFixtures, restoreDeclaredTemplates, type FixtureError } from './ledger/fixtures/index.js';
-import { createLedger, resolveConfig, type Ledger } from './ledger/index.js';
+import { createLedger, resolveConfig, type Ledger, type LedgerOptions } from './ledger/index.js';
 import { DarsError, readDarFiles, uploadDars } from './ledger/packages/startupDars.js';
 import type { EngineLimits } from './ledger/engine/engineLimits.js';
 import type { EngineWorkerOptions } from './ledger/engine/EngineWorker.js';
@@ -48,6 +48,13 @@ export interface StartOptions {
   readonly cantonVersion?: CantonVersion;
   /** The participant's http-list-max-elements-limit; default the ledger's (200). */
   readonly listMaxElements?: number | undefined;
+  /**
+   * Who this node is: its participant id (whose namespace its parties get) and the two
+   * synchronizers it is connected to; default the reference's own (`participant1::1220c0ffee…`,
+   * `global-synchronizer::…`, `private-synchronizer::…`). Another identity serves the same world
+   * under other ids, as another operator's node would.
+   */
+  readonly identity?: Pick<LedgerOptions, 'participantId' | 'synchronizers'> | undefined;
   /** The participant's offset-checkpoint-cache-update-interval: how often live streams may get a checkpoint (default 15 s). */
   readonly checkpointIntervalMs?: number | undefined;
   /** The bounds on uploaded Daml code (README "Resource limits"); defaults otherwise. */
@@ -158,7 +165,7 @@ export function openLedger(options: Omit<StartOptions, 'port' | 'host'>): { ledg
     options.dataDir === undefined
       ? undefined
       : SqliteStore.open(options.dataDir, {
-          participantId: resolveConfig().participantId,
+          participantId: resolveConfig(options.identity).participantId,
           ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
           ...(options.onStorageFailure === undefined ? {} : { onFailure: options.onStorageFailure }),
         });
@@ -249,8 +256,10 @@ function loadStartupDars(ledger: Ledger, options: Pick<StartOptions, 'dars'>): v
 }
 
 /** The ledger settings of the start options: its list limit and checkpoint interval, engine limits, and the version its line answers. */
-const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'checkpointIntervalMs' | 'engineLimits' | 'engineThread' | 'cantonVersion' | 'passedChecks'>) => ({
+const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'checkpointIntervalMs' | 'engineLimits' | 'engineThread' | 'cantonVersion' | 'passedChecks' | 'identity'>) => ({
   apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION],
+  ...(options.identity?.participantId === undefined ? {} : { participantId: options.identity.participantId }),
+  ...(options.identity?.synchronizers === undefined ? {} : { synchronizers: options.identity.synchronizers }),
   ...(options.passedChecks === undefined ? {} : { passedChecks: options.passedChecks }),
   ...(options.listMaxElements === undefined ? {} : { listMaxElements: options.listMaxElements }),
   ...(options.checkpointIntervalMs === undefined ? {} : { checkpointIntervalMs: options.checkpointIntervalMs }),

@@ -198,6 +198,16 @@ describe('the oracle: requests translated for the reference', () => {
     });
   });
 
+  it("translates identifiers that key a map (filtersByParty): the reference is asked about its own party, not the target's", () => {
+    const b = new Bijection();
+    b.pair(party('alice', 'a'), party('alice', 'c'));
+    const filters = (p: string) => ({ eventFormat: { filtersByParty: { [p]: { cumulative: [] } }, verbose: false } });
+    expect(translateRequest({ method: 'POST', path: '/v2/state/active-contracts', json: filters(party('alice', 'a')) }, b)).toEqual({ ok: true, spec: { method: 'POST', path: '/v2/state/active-contracts', json: filters(party('alice', 'c')) } });
+    // A key naming target state the reference does not share is no more replayable than a value.
+    b.noteTarget(party('bob', 'b'));
+    expect(translateRequest({ method: 'POST', path: '/v2/state/active-contracts', json: filters(party('bob', 'b')) }, b)).toMatchObject({ ok: false });
+  });
+
   it('translates a query written into the path key by key, a repeated key kept in its order, the path segment apart from it', () => {
     // GET /v2/parties/{party}?parties=..&parties=..: the ids the target listed, a generated one between them.
     const b = new Bijection();

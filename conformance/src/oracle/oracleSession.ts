@@ -94,7 +94,7 @@ export function createOracleSession(twin: Target, url: string, seeds: readonly (
             }
             // The two ledgers answer at once; the lock keeps pairs in order, so both see the same sequence.
             const [tx, rx] = await Promise.all([targetClient.request(group, spec), twinClient.request(group, translated.spec)]);
-            const missing = modelMissing(tx, rx);
+            const missing = modelMissing(tx, rx) ?? refusedThere(tx, rx);
             if (missing !== undefined) stop(missing);
             else judge(tx, rx);
             noteAnswer(tx, bijection);
@@ -170,6 +170,18 @@ function modelMissing(tx: Exchange, rx: Exchange): string | undefined {
   const body = jsonOf(rx);
   const code = body.ok && typeof body.value === 'object' && body.value !== null ? (body.value as Record<string, unknown>).code : undefined;
   return typeof code === 'string' && MODEL_MISSING.has(code) ? `the target's Daml model is not on the reference ledger (${code})` : undefined;
+}
+
+/**
+ * The target did what the reference refuses as unauthorized: the reference's users and rights are
+ * not the target's (a user that exists only there, rights the run granted through a check that
+ * left the oracle), so what follows cannot be replayed. Counted as leaving the oracle, not as a
+ * comparison that found nothing.
+ */
+function refusedThere(tx: Exchange, rx: Exchange): string | undefined {
+  const ts = tx.response?.status ?? 0;
+  if (ts < 200 || ts >= 300 || rx.response === undefined || classOf(rx) !== 'auth') return undefined;
+  return `the reference refused the replayed ${tx.request.method} ${tx.path} with HTTP ${rx.response.status}, which the target answered: the reference's users and rights are not the target's`;
 }
 
 /**

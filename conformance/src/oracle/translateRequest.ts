@@ -93,7 +93,9 @@ function deep(v: unknown, key: string, b: Bijection, inSerial = false, line = 's
   if (typeof v === 'object' && v !== null) {
     const o = v as Record<string, unknown>;
     const here = serialLineOf(o, line);
-    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, deep(x, k, b, inSerial || isSerialKey(k), here)]));
+    // A map keyed by identifiers (`filtersByParty`) names them in its keys: those translate too, or
+    // the reference would be asked about the target's parties (and refuse, as it has no such party).
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [isIdentifier('', k) ? id('', k, b) : k, deep(x, k, b, inSerial || isSerialKey(k), here)]));
   }
   return v;
 }

@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { run } from '../../conformance/src/cli/run.js';
+import type { Report } from '../../conformance/src/report/model.js';
+import { profilePath } from '../../conformance/src/runner/profile.js';
+import type { Ledger } from '../../reference-server/src/ledger/index.js';
+import { startReferenceServer, type StartedServer } from '../../reference-server/src/startReferenceServer.js';
+import { ES256_PUBLIC_PEM } from '../auth/support/tokens.js';
+
+/**
+ * Another operator's node: the reference's world served under another identity (another
+ * participant id, so every party gets another namespace; other synchronizer ids),
+ * so every party, contract, synchronizer and update id it shows differs from what the oracle's
+ * in-process reference allocates. A vendor certifies it with the reference-secured profile
+ * rewritten for its own ids, as they would write theirs. Nothing may fail, warn or skip for
+ * differing from the reference in ids ("judge a target by its own ledger").
+ */
+const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
+const auth = { mode: 'es256' as const, key: { kind: 'public-key-file' as const, path: ES256_PUBLIC_PEM } };
+const OURS = '1220' + 'c0ffee'.repeat(10) + 'c0ff';
+const THEIRS = '1220' + '5eed'.repeat(16);
+const IDENTITY = {
+  participantId: `vendor-node-7::${THEIRS}`,
+  synchronizers: [
+    { id: `vendor-global::1220${'de'.repeat(32)}`, alias: 'global' },
+    { id: `vendor-private::1220${'ad'.repeat(32)}`, alias: 'private' },
+  ],
+} as const;
+
+/** The contract at the same place (creating offset and node) of `theirs` as `id` is in `ours`: both seeded the same world in the same order. */
+function samePlace(ours: Ledger, theirs: Ledger, id: string): string {
+  const c = ours.store.contract(id);
+  if (!c) throw new Error(`no contract ${id} on the reference`);
+  const entry = theirs.store.entryAt(c.createdOffset);
+  const node = entry?.kind === 'transaction' ? entry.nodes.find((n) => n.nodeId === c.createdNodeId && n.kind === 'create') : undefined;
+  if (!node) throw new Error(`no create at offset ${c.createdOffset} node ${c.createdNodeId} on the other node`);
+  return node.contract.contractId;
+}
+
+/** reference-secured.yaml with the other node's parties and contract ids, as its operator would write it. */
+function theirProfile(ours: Ledger, theirs: Ledger, dir: string): string {
+  const file = profilePath('reference-secured');
+  let text = readFileSync(file, 'utf8').replaceAll(OURS, THEIRS).replace('../keys/', join(file, '../../keys/'));
+  text = text.replace(/"(00[0-9a-f]{64,})"/g, (_, id: string) => `"${samePlace(ours, theirs, id)}"`);
+  const out = join(dir, 'vendor.yaml');
+  writeFileSync(out, text.replace('name: reference-secured', 'name: vendor-node'));
+  return out;
+}
+
+async function certify(target: StartedServer, profile: string): Promise<Report> {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-other-participant-'));
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  try {
+    await run(['--target', target.url, '--profile', profile, '--report-dir', dir, '--seed', '7', '--quiet']);
+    return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+  } finally {
+    log.mockRestore();
+  }
+}
+
+describe('another operator\'s node (another participant id and synchronizers) fails nothing for its own ids', () => {
+  it('the reference-secured profile, rewritten with its ids, passes as against the reference', async () => {
+    const ours = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, log: quiet });
+    const theirs = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, log: quiet, identity: IDENTITY });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'cc-other-profile-'));
+      const profile = theirProfile(ours.ledger, theirs.ledger, dir);
+      const report = await certify(theirs, profile);
+      // As against the reference itself, only the checks of another Canton line skip.
+      const findings = report.checks
+        .filter((c) => c.status !== 'pass' && !(c.status === 'skip' && /^Canton 3\.5('s document)? has no /.test(c.message ?? '')))
+        .map((c) => `${c.id}: ${c.status}: ${(c.message ?? '').slice(0, 400)}`);
+      expect(findings).toEqual([]);
+      expect(report.warnings ?? []).toEqual([]);
+      // The oracle replayed the run on its reference, the target's ids translated into its own: the
+      // parties the run allocated, in values and in the keys of filtersByParty alike. Left out are
+      // the registry's and Scan's scenarios on the operator's own world (the profile's ids), and
+      // what the oracle never replays (signatures over what the target prepared, auth, whole lists).
+      expect(report.oracle?.compared ?? 0).toBeGreaterThan(1000);
+      const left = report.checks.flatMap((c) => (c.oracle?.notReplayed === undefined ? [] : [`${c.id}: ${c.oracle.notReplayed}`]));
+      expect(left.filter((l) => /refused the replayed/.test(l))).toEqual([]);
+      expect(left.filter((l) => l.startsWith('ledger.') && l.includes(`::${THEIRS}`))).toEqual([]);
+    } finally {
+      await theirs.close();
+      await ours.close();
+    }
+  }, 240_000);
+});
