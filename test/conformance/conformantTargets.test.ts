@@ -10,7 +10,7 @@ import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
 
 /**
  * A new user certifies a conformant participant that differs legitimately from the in-process
- * reference the oracle replays on: secured with its own vendor user and token (a user that exists
+ * reference the oracle replays on: its own participant id and synchronizers (so its parties' namespace), secured with its own vendor user and token (a user that exists
  * only there), a lower http-list-max-elements-limit, a short offset-checkpoint interval, 100 earlier transactions by other parties (pruned), more parties than a walk of the party
  * list in pages of two reaches within the suite's page bound, the suite run twice in a row and once
  * more after a restart on its data directory, with the `participant` profile as shipped, while two
@@ -29,7 +29,12 @@ const writers = { writes: 0, stopped: false, running: [] as Promise<void>[] };
 
 // http-list-max-elements-limit 50 (the participant's default is 200): lists the suite reads in pages of 100 get 413 and are read in smaller pages.
 // offset-checkpoint-cache-update-interval 50 ms (default 15 s): with the other applications writing, live streams get a checkpoint every 50 ms and never go quiet.
-const start = () => startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, dataDir, listMaxElements: 50, checkpointIntervalMs: 50, log: { error: () => undefined, warn: () => undefined, info: () => undefined } });
+// Its own identity, as any participant has: another participant id (so its parties' namespace) and other synchronizer ids.
+const identity = {
+  participantId: `vendor-participant::1220${'7a'.repeat(32)}`,
+  synchronizers: [{ id: `vendor-global::1220${'1b'.repeat(32)}`, alias: 'global' }, { id: `vendor-private::1220${'2c'.repeat(32)}`, alias: 'private' }],
+} as const;
+const start = () => startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, dataDir, identity, listMaxElements: 50, checkpointIntervalMs: 50, log: { error: () => undefined, warn: () => undefined, info: () => undefined } });
 
 async function call(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
