@@ -139,11 +139,11 @@ describe('contexts follow the ledger', () => {
     const admin = world.parties['registry-admin'];
     const id = await newInstruction(world.parties.carol);
     expectError(await postJson(server, acceptPath(id), {}), 409, /is being reassigned/);
-    const assigned = server.ledger.assign(world.registry.accountMapReassignmentId, { submitter: admin });
+    const assigned = server.ledger.assign(world.registry.accountMapReassignmentId!, { submitter: admin });
     expect(assigned.ok).toBe(true);
     const ctx = await contextFor(acceptPath(id));
     const map = ctx.disclosedContracts.find((d) => d.contractId === world.registry.accountMapInFlight);
-    expect(map?.synchronizerId).toBe(server.ledger.config.synchronizers[1].id);
+    expect(map?.synchronizerId).toBe(server.ledger.config.synchronizers[1]!.id);
     // Inputs on two synchronizers cannot be used together: the ledger refuses, as Canton would.
     const split = await exerciseWith('AllocationInstruction_Accept', id, world.parties.carol, ctx);
     expect(split.status).toBe(400);

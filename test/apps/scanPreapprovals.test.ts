@@ -140,7 +140,7 @@ describe('the lookup follows the ledger (changes through the JSON API)', () => {
 
   it('omits domain_id while the preapproval is being reassigned, and names the new synchronizer after', async () => {
     const id = (await lookup(receiver)).transfer_preapproval.contract.contract_id;
-    const target = server.ledger.config.synchronizers[1].id;
+    const target = server.ledger.config.synchronizers[1]!.id;
     const moving = server.ledger.unassign(id, target, { submitter: receiver });
     expect(moving.ok).toBe(true);
     const during = await lookup(receiver);

@@ -7,7 +7,7 @@ import type { Report } from '../../conformance/src/report/model.js';
 import { profilePath } from '../../conformance/src/runner/profile.js';
 import type { Ledger } from '../../reference-server/src/ledger/index.js';
 import { startReferenceServer, type StartedServer } from '../../reference-server/src/startReferenceServer.js';
-import { ES256_PUBLIC_PEM } from '../auth/support/tokens.js';
+import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
 
 /**
  * Another operator's node: the reference's world served under another identity (another
@@ -85,6 +85,40 @@ describe('another operator\'s node (another participant id and synchronizers) fa
     } finally {
       await theirs.close();
       await ours.close();
+    }
+  }, 240_000);
+});
+
+describe('a participant connected to one synchronizer (a validator on the global synchronizer alone)', () => {
+  it('passes the participant profile: the reassignment checks skip, naming why, and nothing fails or warns', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-one-synchronizer-'));
+    const fixtures = join(dir, 'world.json');
+    // No sample world (its registry moves a contract to a second synchronizer): the node's own parties only.
+    writeFileSync(fixtures, JSON.stringify({ version: 1, appWorld: false }));
+    const node = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures, auth, log: quiet, identity: { participantId: IDENTITY.participantId, synchronizers: [IDENTITY.synchronizers[0]] } });
+    const env = { CC_USER_ID: 'participant_admin', CC_PARTY: '', CC_TEMPLATE_ID: '#canton-conformance-samples:Sample.Asset:Asset' };
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const admin = await userToken('participant_admin', 'ES256');
+      const allocated = await fetch(`${node.url}/v2/parties`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ partyIdHint: 'vendor-ci-party', identityProviderId: '' }) });
+      env.CC_PARTY = ((await allocated.json()) as { partyDetails: { party: string } }).partyDetails.party;
+      const rights = [{ kind: { CanActAs: { value: { party: env.CC_PARTY } } } }, { kind: { CanReadAs: { value: { party: env.CC_PARTY } } } }];
+      const granted = await fetch(`${node.url}/v2/users/participant_admin/rights`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'participant_admin', rights, identityProviderId: '' }) });
+      expect(granted.status).toBe(200);
+      Object.assign(process.env, env);
+      await run(['--target', node.url, '--profile', 'participant', '--token', admin, '--report-dir', dir, '--seed', '5', '--quiet']);
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+      expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error' || c.status === 'warn').map((c) => `${c.id}: ${c.status}: ${c.message ?? ''}`)).toEqual([]);
+      const reassignment = report.checks.filter((c) => c.id.startsWith('ledger.reassignment.'));
+      expect(reassignment.length).toBeGreaterThan(0);
+      for (const c of reassignment) expect(`${c.id}: ${c.status}: ${c.message ?? ''}`).toMatch(/: skip: .*fewer than two synchronizers/);
+      expect(report.summary.passed).toBeGreaterThan(150);
+    } finally {
+      log.mockRestore();
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+      await node.close();
     }
   }, 240_000);
 });

@@ -42,7 +42,7 @@ describe('the default world', () => {
     expect(aliceSees).toContain(w.contracts['bob-asset']); // alice observes bob's asset
     expect(aliceSees).not.toContain(w.contracts['spent-asset']); // archived
     expect(acsIds(ledger, bob)).toContain(w.contracts['private-asset']);
-    expect(ledger.contract(w.contracts['private-asset'] as string)?.synchronizerId).toBe(ledger.config.synchronizers[1].id);
+    expect(ledger.contract(w.contracts['private-asset'] as string)?.synchronizerId).toBe(ledger.config.synchronizers[1]!.id);
     expect(must(ledger.listUserRights('auditor')).rights).toEqual([{ kind: { CanReadAsAnyParty: { value: {} } } }]);
     expect(must(ledger.getUser('participant_admin')).user.id).toBe('participant_admin');
   });

@@ -5,7 +5,8 @@ import { createAsset, must, nextCommandId, refused, submit, world } from './help
 describe('reassignment between the two synchronizers', () => {
   it('puts a contract in flight between unassign and assign', () => {
     const { ledger, alice, bank } = world();
-    const [global, priv] = ledger.config.synchronizers;
+    const global = ledger.config.synchronizers[0];
+    const priv = ledger.config.synchronizers[1]!;
     const [cid] = submit(ledger, [bank], [createAsset(bank, alice)]);
     expect(ledger.contract(cid as string)?.synchronizerId).toBe(global.id);
     const beforeUnassign = ledger.ledgerEnd().offset;
@@ -43,7 +44,7 @@ describe('reassignment between the two synchronizers', () => {
 
   it('shows both halves as Reassignment updates to stakeholders', () => {
     const { ledger, alice, bank, carol } = world();
-    const [, priv] = ledger.config.synchronizers;
+    const priv = ledger.config.synchronizers[1]!;
     const [cid] = submit(ledger, [bank], [createAsset(bank, alice)]);
     const begin = ledger.ledgerEnd().offset;
     must(ledger.reassign(cid as string, priv.id, { submitter: bank }));
@@ -59,7 +60,7 @@ describe('reassignment between the two synchronizers', () => {
 
   it('refuses reassignment by a non-stakeholder and to unknown synchronizers', () => {
     const { ledger, alice, bank, carol } = world();
-    const [, priv] = ledger.config.synchronizers;
+    const priv = ledger.config.synchronizers[1]!;
     const [cid] = submit(ledger, [bank], [createAsset(bank, alice)]);
     refused(ledger.unassign(cid as string, priv.id, { submitter: carol }), 'DAML_AUTHORIZATION_ERROR');
     refused(ledger.unassign(cid as string, 'nowhere::1220' + '00'.repeat(32), { submitter: bank }), 'UNKNOWN_SYNCHRONIZER');
@@ -70,7 +71,7 @@ describe('reassignment between the two synchronizers', () => {
 
   it('refuses a transaction whose inputs sit on different synchronizers', () => {
     const { ledger, alice, bank } = world();
-    const [, priv] = ledger.config.synchronizers;
+    const priv = ledger.config.synchronizers[1]!;
     const [a, b] = submit(ledger, [bank], [createAsset(bank, alice), createAsset(bank, alice)]);
     must(ledger.reassign(b as string, priv.id, { submitter: bank }));
     const describe = (cid: string) => ({ ExerciseCommand: { templateId: ASSET_TEMPLATE, contractId: cid, choice: 'Describe', choiceArgument: {} } });

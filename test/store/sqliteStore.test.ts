@@ -97,7 +97,7 @@ describe('SqliteStore: a restart puts back everything', () => {
     const dedupOnce = { userId: 'alice', commandId: 'once', actAs: [bank], commands: [createAsset(bank, bob, '3')] };
     must(l.submitAndWait(dedupOnce));
     refused(l.submitAndWait(dedupOnce), 'DUPLICATE_COMMAND'); // a rejection in the log, with its completion
-    const [, priv] = l.config.synchronizers;
+    const priv = l.config.synchronizers[1]!;
     must(l.reassign(a3 as string, priv.id, { submitter: bank, userId: 'alice', commandId: nextCommandId() }));
     const inFlight = must(l.unassign(a4 as string, priv.id, { submitter: bank }));
     const blob = l.createdEventBlob(a3 as string);

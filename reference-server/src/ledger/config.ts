@@ -26,8 +26,11 @@ export interface LedgerConfig {
   readonly maxPartiesPageSize: number;
   /** http-list-max-elements-limit: list endpoints answer 413 above it. */
   readonly listMaxElements: number;
-  /** Two synchronizers, so that reassignment exists; the first is the default for new contracts. */
-  readonly synchronizers: readonly [SynchronizerConfig, SynchronizerConfig];
+  /**
+   * The synchronizers the participant is connected to, the first the default for new contracts.
+   * Two by default, so that reassignment exists; a validator's node is often on the global one alone.
+   */
+  readonly synchronizers: readonly [SynchronizerConfig, ...SynchronizerConfig[]];
   readonly clock: Clock;
   /** Key of the createdEventBlob MAC. Random per process unless pinned. */
   readonly blobKey: Uint8Array;

@@ -43,7 +43,8 @@ export interface AppWorld {
     /** Lists carol; unassigned from the first synchronizer and not assigned: in flight. */
     readonly accountMapInFlight: string;
     /** Completes that move (`ledger.assign`), putting the map on the second synchronizer. */
-    readonly accountMapReassignmentId: string;
+    /** Undefined on a participant connected to one synchronizer: the map stays where it is. */
+    readonly accountMapReassignmentId: string | undefined;
     readonly instructions: {
       /** Active: alice sends 100 SAMPLE to bob. Accept and withdraw contexts answer 200. */
       readonly aliceActive: string;
@@ -312,13 +313,15 @@ export function seedSampleRegistry(ledger: Ledger): Result<Pick<AppWorld, 'parti
     ],
   );
   if (!withdrawn.ok) return withdrawn;
-  const target = ledger.config.synchronizers[1].id;
-  const moving = ledger.unassign(accountMapInFlight, target, { submitter: admin, userId: PARTICIPANT_ADMIN_USER, commandId: world.nextCommandId() });
-  if (!moving.ok) return moving;
+  // The account map in flight to the second synchronizer; a participant connected to one has no
+  // reassignment to be in the middle of.
+  const target = ledger.config.synchronizers[1]?.id;
+  const moving = target === undefined ? undefined : ledger.unassign(accountMapInFlight, target, { submitter: admin, userId: PARTICIPANT_ADMIN_USER, commandId: world.nextCommandId() });
+  if (moving !== undefined && !moving.ok) return moving;
 
   return ok({
     parties,
-    registry: { tokenRules, accountMap, accountMapInFlight, accountMapReassignmentId: moving.value.reassignmentId, instructions: { aliceActive, bobActive, aliceWithdrawn, carolInFlight } },
+    registry: { tokenRules, accountMap, accountMapInFlight, accountMapReassignmentId: moving?.value.reassignmentId, instructions: { aliceActive, bobActive, aliceWithdrawn, carolInFlight } },
     steps: world.steps(),
   });
 }
