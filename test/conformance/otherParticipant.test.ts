@@ -4,48 +4,25 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../conformance/src/cli/run.js';
 import type { Report } from '../../conformance/src/report/model.js';
-import { profilePath } from '../../conformance/src/runner/profile.js';
 import type { Ledger } from '../../reference-server/src/ledger/index.js';
 import { startReferenceServer, type StartedServer } from '../../reference-server/src/startReferenceServer.js';
 import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
+import { OTHER_IDENTITY, profileTextFor, THEIR_NAMESPACE } from '../support/otherIdentity.js';
 
 /**
- * Another operator's node: the reference's world served under another identity (another
- * participant id, so every party gets another namespace; other synchronizer ids),
- * so every party, contract, synchronizer and update id it shows differs from what the oracle's
- * in-process reference allocates. A vendor certifies it with the reference-secured profile
- * rewritten for its own ids, as they would write theirs. Nothing may fail, warn or skip for
+ * Another operator's node (test/support/otherIdentity.ts) certified with the reference-secured
+ * profile rewritten for its own ids, as they would write theirs. Nothing may fail, warn or skip for
  * differing from the reference in ids ("judge a target by its own ledger").
  */
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
 const auth = { mode: 'es256' as const, key: { kind: 'public-key-file' as const, path: ES256_PUBLIC_PEM } };
-const OURS = '1220' + 'c0ffee'.repeat(10) + 'c0ff';
-const THEIRS = '1220' + '5eed'.repeat(16);
-const IDENTITY = {
-  participantId: `vendor-node-7::${THEIRS}`,
-  synchronizers: [
-    { id: `vendor-global::1220${'de'.repeat(32)}`, alias: 'global' },
-    { id: `vendor-private::1220${'ad'.repeat(32)}`, alias: 'private' },
-  ],
-} as const;
+const IDENTITY = OTHER_IDENTITY;
+const THEIRS = THEIR_NAMESPACE;
 
-/** The contract at the same place (creating offset and node) of `theirs` as `id` is in `ours`: both seeded the same world in the same order. */
-function samePlace(ours: Ledger, theirs: Ledger, id: string): string {
-  const c = ours.store.contract(id);
-  if (!c) throw new Error(`no contract ${id} on the reference`);
-  const entry = theirs.store.entryAt(c.createdOffset);
-  const node = entry?.kind === 'transaction' ? entry.nodes.find((n) => n.nodeId === c.createdNodeId && n.kind === 'create') : undefined;
-  if (!node) throw new Error(`no create at offset ${c.createdOffset} node ${c.createdNodeId} on the other node`);
-  return node.contract.contractId;
-}
-
-/** reference-secured.yaml with the other node's parties and contract ids, as its operator would write it. */
+/** reference-secured.yaml with the other node's parties and contract ids, written into `dir`. */
 function theirProfile(ours: Ledger, theirs: Ledger, dir: string): string {
-  const file = profilePath('reference-secured');
-  let text = readFileSync(file, 'utf8').replaceAll(OURS, THEIRS).replace('../keys/', join(file, '../../keys/'));
-  text = text.replace(/"(00[0-9a-f]{64,})"/g, (_, id: string) => `"${samePlace(ours, theirs, id)}"`);
   const out = join(dir, 'vendor.yaml');
-  writeFileSync(out, text.replace('name: reference-secured', 'name: vendor-node'));
+  writeFileSync(out, profileTextFor('reference-secured', ours, theirs));
   return out;
 }
 

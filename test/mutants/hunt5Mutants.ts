@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Mutant } from './mutants.js';
-import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type Upstream } from './mutantProxy.js';
+import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse, type Upstream } from './mutantProxy.js';
 import { cantonError, deep, everywhere, is, isObject, ok200, onBody, onRequest, without, type Json } from './mutantKit.js';
 
 /**
@@ -14,9 +14,6 @@ import { cantonError, deep, everywhere, is, isObject, ok200, onBody, onRequest, 
  * catch. Found and not caught (no rule that a conformant server could not break): record times an
  * hour before their transactions' ledger time everywhere (the tolerance is the synchronizer's).
  */
-
-/** A synchronizer id of the right form that the participant is not connected to (the one before a hard migration). */
-const OLD_SYNCHRONIZER = `global-synchronizer::1220${'c3'.repeat(32)}`;
 
 /** Request bodies and WebSocket request frames with every `key` filter's includeCreatedEventBlob off: a codec that drops the field of that filter kind. */
 function filterDropsBlob(key: 'InterfaceFilter' | 'WildcardFilter'): Fault {
@@ -160,16 +157,28 @@ const userPageSizeIgnored: Fault = {
  * synchronizer connection and the topology (connected synchronizers, package vetting) name the
  * current one. The registry and Scan, other applications, are right.
  */
-const CURRENT_SYNCHRONIZER = `global-synchronizer::1220${'a1'.repeat(32)}`;
-const staleSynchronizer: Fault = {
-  response: (req, res) => {
-    const path = pathOf(req.url);
-    if (!path.startsWith('/v2/') || /^\/v2\/(state\/connected-synchronizers|package-vetting|packages|interactive-submission)/.test(path)) return res;
-    return ok200(res, (v) => deep(v, (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, x === CURRENT_SYNCHRONIZER ? OLD_SYNCHRONIZER : x]))));
-  },
-  wsResponse: (_req, frame) => [frame.split(CURRENT_SYNCHRONIZER).join(OLD_SYNCHRONIZER)],
-};
-
+const staleSynchronizer = ((): Fault => {
+  // The current id is the first synchronizer the participant says it is connected to (learned
+  // from that answer, which the fault leaves alone), so the fault holds on any node's identity.
+  let current: string | undefined;
+  const learn = (res: ProxyResponse) => {
+    const body = parse(res.body);
+    const list = isObject(body) ? body.connectedSynchronizers : undefined;
+    const first = Array.isArray(list) && isObject(list[0]) ? list[0].synchronizerId : undefined;
+    if (typeof first === 'string') current ??= first;
+  };
+  const stale = (id: string) => id.replace('::', '-before-migration::');
+  return {
+    response: (req, res) => {
+      const path = pathOf(req.url);
+      if (path === '/v2/state/connected-synchronizers') learn(res);
+      const now = current;
+      if (now === undefined || !path.startsWith('/v2/') || /^\/v2\/(state\/connected-synchronizers|package-vetting|packages|interactive-submission)/.test(path)) return res;
+      return ok200(res, (v) => deep(v, (o) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, x === now ? stale(now) : x]))));
+    },
+    wsResponse: (_req, frame) => [current === undefined ? frame : frame.split(current).join(stale(current))],
+  };
+})();
 
 export const HUNT5_MUTANTS: readonly Mutant[] = [
   {

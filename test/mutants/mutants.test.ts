@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../conformance/src/checks/catalogue.js';
@@ -12,6 +15,7 @@ import { authFront, compose, NO_RIGHTS_USER } from './authFront.js';
 import { MUTANTS, type Mutant } from './mutants.js';
 import { startMutant, type Fault } from './mutantProxy.js';
 import type { HttpConfig } from '../../reference-server/src/http/api/config.js';
+import { OTHER_IDENTITY, profileTextFor } from '../support/otherIdentity.js';
 
 /**
  * The mutant bed: the suite must be able to fail. Each mutant is the reference server behind one
@@ -21,8 +25,34 @@ import type { HttpConfig } from '../../reference-server/src/http/api/config.js';
 const SECRET = 'mutant-bed-hs256-secret-with-enough-entropy';
 const SEED = 20260701;
 
+/**
+ * MUTANT_BED_IDENTITY=other: the bed against another operator's node (test/support/otherIdentity.ts:
+ * another participant id and synchronizers, the profiles rewritten with its ids), where the oracle
+ * pairs no identifier with itself. Not run in CI (it doubles nothing the default bed does not
+ * exercise, ids aside); run it when the oracle's or the judge's pairing changes.
+ */
+const other = process.env.MUTANT_BED_IDENTITY === 'other' ? await otherProfiles() : undefined;
+const identity = other === undefined ? {} : { identity: OTHER_IDENTITY };
+
+async function otherProfiles(): Promise<{ reference: string; referenceSecured: string }> {
+  const ours = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
+  const theirs = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, identity: OTHER_IDENTITY });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-mutant-bed-identity-'));
+    const write = (name: string) => {
+      const file = join(dir, `${name}.yaml`);
+      writeFileSync(file, profileTextFor(name, ours.ledger, theirs.ledger));
+      return file;
+    };
+    return { reference: write('reference'), referenceSecured: write('reference-secured') };
+  } finally {
+    await theirs.close();
+    await ours.close();
+  }
+}
+
 let reference: { url: string; close(): Promise<void> };
-const profile: Profile = loadProfile('reference');
+const profile: Profile = loadProfile(other?.reference ?? 'reference');
 const secured: Profile = { ...profile, auth: { required: true, signing: { alg: 'HS256', secret: SECRET, userId: 'participant_admin' }, noRightsUser: NO_RIGHTS_USER } };
 const controls: Partial<Record<'open' | 'secured' | 'oracle', Report>> = {};
 
@@ -75,13 +105,13 @@ const adminToken = () => new SignJWT({ sub: 'participant_admin', scope: 'daml_le
 
 /** The reference-secured profile, signing with the bed's HS256 secret. */
 const referenceSecured: Profile = (() => {
-  const p = loadProfile('reference-secured');
+  const p = loadProfile(other?.referenceSecured ?? 'reference-secured');
   return { ...p, auth: { ...p.auth!, signing: { alg: 'HS256', secret: SECRET, userId: 'participant_admin' } } };
 })();
 
 /** The reference server itself, secured, with `http` settings (and `fault` in front, if any), running only `check`. */
 async function certifyServer(http: Partial<HttpConfig>, check: string, fault?: Fault, judge: JudgeMode = 'model'): Promise<{ exitCode: number; report: Report }> {
-  const secured = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: { mode: 'hs256', key: { kind: 'secret', secret: SECRET } }, http });
+  const secured = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth: { mode: 'hs256', key: { kind: 'secret', secret: SECRET } }, http, ...identity });
   const proxy = fault && Object.keys(fault).length > 0 ? await startMutant(secured.url, fault) : undefined;
   const server = { url: proxy?.url ?? secured.url, close: async () => { await proxy?.close(); await secured.close(); } };
   try {
@@ -108,7 +138,7 @@ async function certifyServer(http: Partial<HttpConfig>, check: string, fault?: F
 const failing = (r: Report) => r.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`);
 
 beforeAll(async () => {
-  reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined });
+  reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, ...identity });
 }, 60_000);
 afterAll(() => reference?.close());
 
