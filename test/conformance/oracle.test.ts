@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Bijection } from '../../conformance/src/oracle/bijection.js';
 import { compareAnswers } from '../../conformance/src/oracle/compareAnswers.js';
 import { responseSchemaOf } from '../../conformance/src/oracle/responseSchema.js';
-import { signedElsewhere } from '../../conformance/src/oracle/oracleSession.js';
+import { refusedThere, signedElsewhere } from '../../conformance/src/oracle/oracleSession.js';
 import { translateRequest } from '../../conformance/src/oracle/translateRequest.js';
 import { classOf, sameRefusal } from '../../conformance/src/oracle/statusRules.js';
 import type { Exchange } from '../../conformance/src/target/exchange.js';
@@ -178,6 +178,15 @@ describe('the oracle: which answers the request alone decides', () => {
     expect(classOf(exchange(403, { code: 'NA', errorCategory: -1 }))).toBe('auth');
     expect(classOf(exchange(404, { code: 'USER_NOT_FOUND', errorCategory: 11 }))).toBe('state');
     expect(classOf(exchange(200, {}))).toBe('ok');
+  });
+
+  it('a replay the reference refuses for who asks or for its state, where the target answered, leaves the oracle; a refusal as invalid stays a comparison', () => {
+    const done = exchange(200, {});
+    expect(refusedThere(done, exchange(403, { code: 'NA', errorCategory: -1 }))).toMatch(/HTTP 403, which the target answered: the reference's users and rights are not the target's/);
+    expect(refusedThere(done, exchange(404, { code: 'CONTRACT_NOT_FOUND', errorCategory: 11 }))).toMatch(/HTTP 404 CONTRACT_NOT_FOUND, .*states differ/);
+    expect(refusedThere(done, exchange(400, { code: 'INVALID_FIELD', errorCategory: 8 }))).toBeUndefined();
+    expect(refusedThere(done, exchange(200, {}))).toBeUndefined();
+    expect(refusedThere(exchange(404, { code: 'CONTRACT_NOT_FOUND', errorCategory: 11 }), exchange(403, { code: 'NA' }))).toBeUndefined();
   });
 
   it('two refusals of an invalid request must name the same code, whatever their texts', () => {

@@ -173,15 +173,22 @@ function modelMissing(tx: Exchange, rx: Exchange): string | undefined {
 }
 
 /**
- * The target did what the reference refuses as unauthorized: the reference's users and rights are
- * not the target's (a user that exists only there, rights the run granted through a check that
- * left the oracle), so what follows cannot be replayed. Counted as leaving the oracle, not as a
- * comparison that found nothing.
+ * The target did what the reference refuses for who asks or for its state: the reference's users
+ * and rights are not the target's (a user that exists only there, rights the run granted through a
+ * check that left the oracle), or its state differs there (a contract another check changed on the
+ * target alone). What follows cannot be replayed: counted as leaving the oracle, not as a
+ * comparison that found nothing. (A refusal as invalid is the request's own, compared as such.)
  */
-function refusedThere(tx: Exchange, rx: Exchange): string | undefined {
+export function refusedThere(tx: Exchange, rx: Exchange): string | undefined {
   const ts = tx.response?.status ?? 0;
-  if (ts < 200 || ts >= 300 || rx.response === undefined || classOf(rx) !== 'auth') return undefined;
-  return `the reference refused the replayed ${tx.request.method} ${tx.path} with HTTP ${rx.response.status}, which the target answered: the reference's users and rights are not the target's`;
+  if (ts < 200 || ts >= 300 || rx.response === undefined) return undefined;
+  const r = classOf(rx);
+  if (r !== 'auth' && r !== 'state') return undefined;
+  const j = jsonOf(rx);
+  const code = j.ok && typeof j.value === 'object' && j.value !== null ? (j.value as Record<string, unknown>).code : undefined;
+  const refusal = `HTTP ${rx.response.status}${typeof code === 'string' && code !== 'NA' ? ` ${code}` : ''}`;
+  const why = r === 'auth' ? "the reference's users and rights are not the target's" : "the two ledgers' states differ there";
+  return `the reference refused the replayed ${tx.request.method} ${tx.path} with ${refusal}, which the target answered: ${why}`;
 }
 
 /**
