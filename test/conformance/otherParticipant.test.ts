@@ -59,6 +59,11 @@ describe('another operator\'s node (another participant id and synchronizers) fa
       const left = report.checks.flatMap((c) => (c.oracle?.notReplayed === undefined ? [] : [`${c.id}: ${c.oracle.notReplayed}`]));
       expect(left.filter((l) => /refused the replayed/.test(l))).toEqual([]);
       expect(left.filter((l) => l.startsWith('ledger.') && l.includes(`::${THEIRS}`))).toEqual([]);
+      // The rest of the run's machinery judged it as much: the judge, the engine re-running its
+      // transactions (on its own package ids), the history parser.
+      expect(report.judge?.answers ?? 0).toBeGreaterThan(1000);
+      expect(report.reinterpretation?.reinterpreted ?? 0).toBeGreaterThan(100);
+      expect(report.history?.transactions ?? 0).toBeGreaterThan(20);
     } finally {
       await theirs.close();
       await ours.close();
