@@ -12,7 +12,7 @@ import type { CaseAlt, Expr, TypeConApp, Update } from '../ast/Expr.js';
 import type { DataCons, DefDataType, DefInterface, DefTemplate, Module, TemplateChoice } from '../ast/Package.js';
 import type { Kind, QualifiedName, Type } from '../ast/Type.js';
 import type { Value } from '../value/Value.js';
-import { BUILTIN_TYPES } from './builtinTypes.js';
+import { BUILTIN_TYPES, instantiateBuiltin } from './builtinTypes.js';
 import type { CheckReason } from './CheckFailure.js';
 import {
   agree, b, BOOL, con, conHead, contractId, DATE, fn, INT64, list, optional, PARTY, showTy, TEXT, TIMESTAMP, toTy, type Ty,
@@ -277,8 +277,18 @@ export class ExprTyper {
     }
   }
 
+  /** The constructor (or pattern) the alternatives leave unmatched, if any. */
+  unmatched(alts: readonly CaseAlt[]): string | undefined {
+    return unmatchedOf(alts, (a) => {
+      const { cons } = a.kind === 'variant' ? this.cx.consOf(a.tycon, 'variant') : this.cx.consOf(a.tycon, 'enum');
+      return cons.kind === 'variant' ? cons.constructors.map((c) => c.name) : cons.constructors;
+    });
+  }
+
   /** Case alternatives against the scrutinee's type `s`, their bodies at depth `d`; each binds its pattern's variables. */
   alts(alts: readonly CaseAlt[], s: Ty, stack: Frame[], d: number): void {
+    const missing = this.unmatched(alts);
+    if (missing !== undefined) this.cx.fail({ kind: 'illFormed', detail: `non-exhaustive pattern match: no alternative for ${missing}` });
     const seq: Frame[] = [];
     const pattern = (head: string, what: string): void => {
       if (s !== UNKNOWN && s.head !== head) this.cx.fail({ kind: 'typeMismatch', detail: `pattern ${what} against a scrutinee of type ${showTy(s)}` });
@@ -309,6 +319,29 @@ export class ExprTyper {
       seq.push({ k: 'bind', names, types }, { k: 'e', e: alt.body, d }, { k: 'unbind', names }, { k: 'join', first: i === 0 });
     }
     for (let i = seq.length - 1; i >= 0; i--) stack.push(seq[i]!);
+  }
+}
+
+/**
+ * What no alternative matches, or undefined when they are exhaustive (daml-lf-2.rst "Pattern match
+ * exhaustiveness": a default, or every constructor of the one type the patterns are of). Without
+ * it a case that matches nothing would reach the engine, which has no answer for it.
+ */
+function unmatchedOf(alts: readonly CaseAlt[], constructorsOf: (alt: Extract<CaseAlt, { kind: 'variant' | 'enum' }>) => readonly string[]): string | undefined {
+  if (alts.length === 0 || alts.some((a) => a.kind === 'default')) return undefined;
+  const first = alts[0]!;
+  const has = (k: CaseAlt['kind'], con?: string) => alts.some((a) => a.kind === k && (con === undefined || (a.kind === 'builtinCon' && a.con === con)));
+  switch (first.kind) {
+    case 'variant': case 'enum': {
+      const seen = new Set(alts.flatMap((a) => (a.kind === first.kind ? [a.constructor] : [])));
+      return constructorsOf(first).find((c) => !seen.has(c));
+    }
+    case 'builtinCon':
+      if (first.con === 'unit') return undefined;
+      return !has('builtinCon', 'true') ? 'True' : !has('builtinCon', 'false') ? 'False' : undefined;
+    case 'nil': case 'cons': return !has('nil') ? 'Nil' : !has('cons') ? 'Cons' : undefined;
+    case 'optionalNone': case 'optionalSome': return !has('optionalNone') ? 'None' : !has('optionalSome') ? 'Some' : undefined;
+    default: return undefined;
   }
 }
 
@@ -407,6 +440,11 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
   tyApp: (_t, e, seq) => {
     seq.push({ k: 'e', e: e.expr, d: 0 });
     if (e.expr.kind !== 'builtin') seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: UNKNOWN });
+    else {
+      // A polymorphic builtin at its type arguments (the checker's type variables stay UNKNOWN).
+      const at = instantiateBuiltin(e.expr.builtin, e.types.map((t) => toTy(t)));
+      if (at !== undefined) seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: at });
+    }
   },
   abs: (_t, e, seq) => {
     const names = e.params.map((p) => p.name);

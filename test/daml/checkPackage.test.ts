@@ -181,9 +181,31 @@ describe('the check', () => {
   });
 
   it('refuses builtins the package\'s LF version does not have', () => {
-    expect(reasonOf(withValue(T.int64, E.builtin('SECP256K1_VALIDATE_KEY')))).toEqual({ kind: 'unavailableBuiltin', builtin: 'SECP256K1_VALIDATE_KEY', lfVersion: '2.1' });
-    expect(reasonOf(withValue(T.int64, E.builtin('SECP256K1_VALIDATE_KEY'), { lfVersion: '2.3' }))).toBe('ok');
+    expect(reasonOf(withValue(T.arrow(T.text, T.bool), E.builtin('SECP256K1_VALIDATE_KEY')))).toEqual({ kind: 'unavailableBuiltin', builtin: 'SECP256K1_VALIDATE_KEY', lfVersion: '2.1' });
+    expect(reasonOf(withValue(T.arrow(T.text, T.bool), E.builtin('SECP256K1_VALIDATE_KEY'), { lfVersion: '2.3' }))).toBe('ok');
     expect(reasonOf(withValue(T.int64, E.builtin('ADD_BIGNUMERIC')))).toMatchObject({ kind: 'unavailableBuiltin', builtin: 'ADD_BIGNUMERIC' });
+  });
+
+  it('types every builtin: a map where a map goes, a list or an optional out (a corrupted package once ran GENMAP_VALUES on a Numeric)', () => {
+    const numeric = E.numeric('0.0000000000');
+    expect(reasonOf(withValue(T.list(T.int64), E.app(E.tyApp(E.builtin('GENMAP_VALUES'), T.numeric(10), T.int64), numeric)))).toMatchObject({ kind: 'typeMismatch' });
+    expect(reasonOf(withValue(T.optional(T.int64), E.app(E.tyApp(E.builtin('TEXTMAP_LOOKUP'), T.int64), E.text('k'), numeric)))).toMatchObject({ kind: 'typeMismatch' });
+    expect(reasonOf(withValue(T.int64, E.app(E.tyApp(E.builtin('GENMAP_KEYS'), T.text, T.int64), E.tyApp(E.builtin('GENMAP_EMPTY'), T.text, T.int64))))).toMatchObject({ kind: 'typeMismatch' });
+    expect(reasonOf(withValue(T.list(T.text), E.app(E.tyApp(E.builtin('GENMAP_KEYS'), T.text, T.int64), E.tyApp(E.builtin('GENMAP_EMPTY'), T.text, T.int64))))).toBe('ok');
+  });
+
+  it('instantiates polymorphic builtins at their type arguments: LESS @(Numeric 10) of a Party is refused, at a type variable anything goes', () => {
+    const numeric = E.numeric('0.0000000000');
+    expect(reasonOf(withValue(T.bool, E.app(E.tyApp(E.builtin('LESS'), T.numeric(10)), numeric, E.text('a'))))).toMatchObject({ kind: 'typeMismatch' });
+    expect(reasonOf(withValue(T.bool, E.app(E.tyApp(E.builtin('LESS'), T.numeric(10)), numeric, numeric)))).toBe('ok');
+    expect(reasonOf(withValue(T.optional(T.text), E.app(E.tyApp(E.builtin('TEXTMAP_LOOKUP'), T.text), E.text('k'), E.tyApp(E.builtin('TEXTMAP_EMPTY'), T.int64))))).toMatchObject({ kind: 'typeMismatch' });
+  });
+
+  it('refuses a case whose alternatives are not exhaustive (daml-lf-2.rst "Pattern match exhaustiveness"); a default makes any exhaustive', () => {
+    const onBool = (alts: Parameters<typeof E.case>[1]) => withValue(T.int64, E.case(E.true, alts));
+    expect(reasonOf(onBool([Alt.true(E.int64(1n))]))).toMatchObject({ kind: 'illFormed', detail: expect.stringContaining('non-exhaustive pattern match: no alternative for False') });
+    expect(reasonOf(onBool([Alt.true(E.int64(1n)), Alt.false(E.int64(0n))]))).toBe('ok');
+    expect(reasonOf(onBool([Alt.true(E.int64(1n)), Alt.default(E.int64(0n))]))).toBe('ok');
   });
 
   it('refuses ill-formed constructions: record fields, empty case, duplicate fields', () => {
