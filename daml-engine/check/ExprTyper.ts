@@ -277,6 +277,18 @@ export class ExprTyper {
     }
   }
 
+  /**
+   * A top-level value's type at the type arguments given: its `∀` instantiated (daml-lf-2.rst
+   * TyApp), where the value alone is UNKNOWN. A type argument the checker cannot convert exactly
+   * stays UNKNOWN, and so does a partial application.
+   */
+  instantiateValue(ref: QualifiedName, types: readonly Type[]): Ty {
+    const v = this.cx.moduleOf(ref).values.get(ref.name);
+    const t = v?.type;
+    if (t === undefined || t.kind !== 'forall' || t.vars.length !== types.length) return UNKNOWN;
+    return toTy(t.body, new Map(t.vars.map((x, i) => [x.name, toTy(types[i]!)])));
+  }
+
   /** The constructor (or pattern) the alternatives leave unmatched, if any. */
   unmatched(alts: readonly CaseAlt[]): string | undefined {
     return unmatchedOf(alts, (a) => {
@@ -437,9 +449,10 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
     for (let i = 0; i < e.args.length; i++) seq.push({ k: 'e', e: e.args[i]!, d: 0 }, { k: 'apply', i, head });
   },
   // No `forall` instantiation: only builtins keep a known type (their parameters are UNKNOWN).
-  tyApp: (_t, e, seq) => {
+  tyApp: (t, e, seq) => {
     seq.push({ k: 'e', e: e.expr, d: 0 });
-    if (e.expr.kind !== 'builtin') seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: UNKNOWN });
+    if (e.expr.kind === 'val') seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: t.instantiateValue(e.expr.ref, e.types) });
+    else if (e.expr.kind !== 'builtin') seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: UNKNOWN });
     else {
       // A polymorphic builtin at its type arguments (the checker's type variables stay UNKNOWN).
       const at = instantiateBuiltin(e.expr.builtin, e.types.map((t) => toTy(t)));

@@ -201,6 +201,19 @@ describe('the check', () => {
     expect(reasonOf(withValue(T.optional(T.text), E.app(E.tyApp(E.builtin('TEXTMAP_LOOKUP'), T.text), E.text('k'), E.tyApp(E.builtin('TEXTMAP_EMPTY'), T.int64))))).toMatchObject({ kind: 'typeMismatch' });
   });
 
+  it("instantiates a top-level value's forall at its type arguments: id @Int64 of a Text is refused, at a type variable anything goes", () => {
+    const withId = (use: (id: Expr) => Expr, type: Type) => {
+      const b = new PackageBuilder({ name: 'poly', version: '1.0.0' });
+      const main = b.module('Main');
+      main.value('id', T.forall(['a'], T.arrow(T.var('a'), T.var('a'))), E.tyLam(['a'], E.lam([['x', T.var('a')]], E.var('x'))));
+      main.value('v', type, use(E.val(main.ref('id'))));
+      return b.build().package;
+    };
+    expect(reasonOf(withId((id) => E.app(E.tyApp(id, T.int64), E.text('seven')), T.int64))).toMatchObject({ kind: 'typeMismatch' });
+    expect(reasonOf(withId((id) => E.app(E.tyApp(id, T.int64), E.int64(7n)), T.text))).toMatchObject({ kind: 'typeMismatch' });
+    expect(reasonOf(withId((id) => E.app(E.tyApp(id, T.int64), E.int64(7n)), T.int64))).toBe('ok');
+  });
+
   it('refuses a case whose alternatives are not exhaustive (daml-lf-2.rst "Pattern match exhaustiveness"); a default makes any exhaustive', () => {
     const onBool = (alts: Parameters<typeof E.case>[1]) => withValue(T.int64, E.case(E.true, alts));
     expect(reasonOf(onBool([Alt.true(E.int64(1n))]))).toMatchObject({ kind: 'illFormed', detail: expect.stringContaining('non-exhaustive pattern match: no alternative for False') });
