@@ -444,7 +444,9 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
   structProj: (_t, e, seq) => { want(seq, e.struct, UNKNOWN, ''); result(seq, UNKNOWN); },
   structUpd: (_t, e, seq) => { want(seq, e.struct, UNKNOWN, ''); want(seq, e.update, UNKNOWN, ''); result(seq, UNKNOWN); },
   app: (_t, e, seq) => {
-    const head = e.fun.kind === 'builtin' ? e.fun.builtin : e.fun.kind === 'val' ? e.fun.ref.name : e.fun.kind === 'var' ? e.fun.name : 'an expression';
+    // Named through its type application too (`LESS @Int64`, `id @Text`).
+    const fun = e.fun.kind === 'tyApp' ? e.fun.expr : e.fun;
+    const head = fun.kind === 'builtin' ? fun.builtin : fun.kind === 'val' ? fun.ref.name : fun.kind === 'var' ? fun.name : 'an expression';
     seq.push({ k: 'e', e: e.fun, d: 0 });
     for (let i = 0; i < e.args.length; i++) seq.push({ k: 'e', e: e.args[i]!, d: 0 }, { k: 'apply', i, head });
   },

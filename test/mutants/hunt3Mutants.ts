@@ -41,11 +41,11 @@ function allocatesWithoutTheKey(): Fault {
 }
 
 /** An upload the participant refused with `code` answered 200 instead (the check behind it skipped). */
-const refusalAsSuccess = (code: string): Fault => ({
+const refusalAsSuccess = (code: string, reason?: RegExp): Fault => ({
   response: (req, res) => {
     if (req.method !== 'POST' || !/^\/v2\/(dars|packages)$/.test(pathOf(req.url)) || res.status !== 400) return res;
     const v = parse(res.body);
-    return isObject(v) && v.code === code ? jsonResponse(200, {}) : res;
+    return isObject(v) && v.code === code && (reason === undefined || reason.test(JSON.stringify(v.context ?? {}))) ? jsonResponse(200, {}) : res;
   },
 });
 
@@ -174,6 +174,18 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     description: 'uploads are not type-checked: a DAR whose package does not type-check is answered 200 (its code fails only when a command runs it, for every client after)',
     caughtBy: 'ledger.packages.invalid-package-refused',
     fault: refusalAsSuccess('DAR_VALIDATION_ERROR'),
+  },
+  {
+    name: 'upload-accepts-non-exhaustive-case',
+    description: "the upload check does not require exhaustive cases (daml-lf-2.rst): a package with a case on a Bool that has no False alternative is answered 200, and a command reaching it fails at run time",
+    caughtBy: 'ledger.packages.invalid-package-refused',
+    fault: refusalAsSuccess('DAR_VALIDATION_ERROR', /non-exhaustive/),
+  },
+  {
+    name: 'upload-builtins-untyped-at-their-types',
+    description: 'the upload check types polymorphic builtins without their type arguments: LESS @Int64 of an Int64 and a Text is answered 200',
+    caughtBy: 'ledger.packages.invalid-package-refused',
+    fault: refusalAsSuccess('DAR_VALIDATION_ERROR', /LESS/),
   },
   {
     name: 'hunt3-upload-skips-self-consistency',

@@ -1,4 +1,4 @@
-import { E, PackageBuilder, T } from '../../../daml-engine/index.js';
+import { Alt, E, PackageBuilder, T } from '../../../daml-engine/index.js';
 import { buildDalf, buildDar } from '../generators/dar.js';
 import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
 import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
@@ -214,7 +214,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.packages.invalid-package-refused',
-    title: 'A DAR whose package does not type-check (DAR_VALIDATION_ERROR), or names a package it does not carry and the participant lacks (DAR_NOT_SELF_CONSISTENT), is refused with 400 and registers nothing',
+    title: 'A DAR whose package does not type-check or has a non-exhaustive case (DAR_VALIDATION_ERROR), or names a package it does not carry and the participant lacks (DAR_NOT_SELF_CONSISTENT), is refused with 400 and registers nothing',
     operationId: LedgerOp.uploadDar,
     level: 'MUST',
     kind: 'negative',
@@ -223,14 +223,18 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const cases = [
         // Daml-LF typing (daml-lf-2.rst): a builtin applied to an argument of the wrong type.
-        { what: 'a value that does not type-check (ADD_INT64 1 "one")', code: 'DAR_VALIDATION_ERROR', value: E.call('ADD_INT64', [], E.int64(1), E.text('one')) },
+        { what: 'a value that does not type-check (ADD_INT64 1 "one")', code: 'DAR_VALIDATION_ERROR', type: T.int64, value: E.call('ADD_INT64', [], E.int64(1), E.text('one')) },
+        // A polymorphic builtin at its type argument: LESS @Int64 compares two Int64s.
+        { what: 'a comparison at the wrong type (LESS @Int64 1 "one")', code: 'DAR_VALIDATION_ERROR', type: T.bool, value: E.call('LESS', [T.int64], E.int64(1), E.text('one')) },
+        // Pattern match exhaustiveness (daml-lf-2.rst): a case on a Bool with no alternative for False.
+        { what: 'a case that is not exhaustive (True only)', code: 'DAR_VALIDATION_ERROR', type: T.int64, value: E.case(E.true, [Alt.true(E.int64(1))]) },
         // A reference to a package neither in the DAR nor on any participant (an id nobody has).
-        { what: 'a reference to a package the DAR does not carry', code: 'DAR_NOT_SELF_CONSISTENT', value: E.val({ packageId: 'e0'.repeat(32), module: 'Main', name: 'missing' }) },
+        { what: 'a reference to a package the DAR does not carry', code: 'DAR_NOT_SELF_CONSISTENT', type: T.int64, value: E.val({ packageId: 'e0'.repeat(32), module: 'Main', name: 'missing' }) },
       ];
       const refused: string[] = [];
       for (const c of cases) {
         const b = new PackageBuilder({ name: packageName(ctx, 'cc-invalid'), version: '1.0.0' });
-        b.module('Main').value('v', T.int64, c.value);
+        b.module('Main').value('v', c.type, c.value);
         const built = b.build();
         const e = await ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: false }, bytes: built.dar() });
         skipUnlessAdmin(ctx, e, `POST ${darUploadPath(ctx)}`);
