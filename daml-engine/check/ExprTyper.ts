@@ -450,7 +450,8 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
     seq.push({ k: 'e', e: e.fun, d: 0 });
     for (let i = 0; i < e.args.length; i++) seq.push({ k: 'e', e: e.args[i]!, d: 0 }, { k: 'apply', i, head });
   },
-  // No `forall` instantiation: only builtins keep a known type (their parameters are UNKNOWN).
+  // A builtin's or a top-level value's `∀` is instantiated at the type arguments; anything else
+  // applied to types (a lambda's `/\`, a variable) is UNKNOWN.
   tyApp: (t, e, seq) => {
     seq.push({ k: 'e', e: e.expr, d: 0 });
     if (e.expr.kind === 'val') seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: t.instantiateValue(e.expr.ref, e.types) });

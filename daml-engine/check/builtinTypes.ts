@@ -1,7 +1,7 @@
 /**
  * Types of builtin functions for the typing rules (daml-lf-2.rst "Built-in functions"). Type
- * parameters are UNKNOWN (no `forall` instantiation yet: a `tyApp` of a builtin keeps this type),
- * and so are Numeric scales: an imprecision may miss an ill-typed use, never refuse a well-typed
+ * parameters are UNKNOWN here (`instantiateBuiltin` below types a `tyApp` of the polymorphic ones
+ * at its arguments), and so are Numeric scales: an imprecision may miss an ill-typed use, never refuse a well-typed
  * one. Every builtin has its heads here (a map where a map goes, a list out): a package that hands
  * a builtin the wrong kind of value is refused at upload, as Daml's checker refuses it, rather than
  * crash the engine when it runs (found by test/ledger/mutatedPackages.property.test.ts).

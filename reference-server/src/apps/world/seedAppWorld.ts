@@ -42,8 +42,10 @@ export interface AppWorld {
     readonly accountMap: string;
     /** Lists carol; unassigned from the first synchronizer and not assigned: in flight. */
     readonly accountMapInFlight: string;
-    /** Completes that move (`ledger.assign`), putting the map on the second synchronizer. */
-    /** Undefined on a participant connected to one synchronizer: the map stays where it is. */
+    /**
+     * Completes that move (`ledger.assign`), putting the map on the second synchronizer; undefined
+     * on a participant connected to one synchronizer (the map stays where it is).
+     */
     readonly accountMapReassignmentId: string | undefined;
     readonly instructions: {
       /** Active: alice sends 100 SAMPLE to bob. Accept and withdraw contexts answer 200. */
