@@ -8,12 +8,15 @@ import type { Report } from '../../conformance/src/report/model.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import type { ReferenceServer } from '../../reference-server/src/server.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
+import { OTHER_IDENTITY, OUR_NAMESPACE, THEIR_NAMESPACE } from '../support/otherIdentity.js';
 
 /**
  * The suite against a conformant server that runs Splice's own packages (splice-amulet 0.1.22,
  * as a vendor's Scan and registry do), not the ports the oracle's in-process reference runs: its
  * AmuletRules and rounds have the members 0.1.22 has, its choice contexts the entries 0.1.22's
- * registry builds, its settlements the tx-kinds 0.1.22 writes. None of that may fail a check or
+ * registry builds, its settlements the tx-kinds 0.1.22 writes; and, as any vendor's node, it has
+ * its own participant id and synchronizers (test/support/otherIdentity.ts), so none of its ids are
+ * the reference's. None of that may fail a check or
  * warn: the oracle compares only what the request alone decides, the history judge blames the
  * ledger only for what the ledger decides.
  */
@@ -40,14 +43,15 @@ describe.skipIf(!HAS_DARS)('certifying a server on Splice 0.1.22 (needs ../share
     const dir = mkdtempSync(join(tmpdir(), 'cc-splice-target-'));
     try {
       for (const dar of DARS) copyFileSync(join(DARS_DIR, 'splice', dar), join(dir, dar));
-      server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, spliceDars: dir, log: { error: () => undefined, warn: () => undefined, info: () => undefined } });
+      server = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, spliceDars: dir, identity: OTHER_IDENTITY, log: { error: () => undefined, warn: () => undefined, info: () => undefined } });
     } finally {
       rmSync(dir, { recursive: true });
     }
     // The reference profile, with the ids of this world's own contracts (alice's pending transfer
     // to carol, bob's allocation for otc-1) and without the ports' allocation instructions,
     // which real Amulet does not have (those checks skip).
-    const base = loadProfile('reference');
+    // A vendor's node has its own identity: the reference profile's parties in its namespace.
+    const base = JSON.parse(JSON.stringify(loadProfile('reference')).replaceAll(OUR_NAMESPACE, THEIR_NAMESPACE)) as Profile;
     const alice = base.registry!.authorizerParty!;
     const bob = base.scan!.preapprovalParty!;
     const { allocationInstructionId: _a, archivedAllocationInstructionId: _b, inFlightAllocationInstructionId: _c, ...registry } = base.registry!;
