@@ -91,4 +91,20 @@ export const ILL_TYPED: readonly IllTyped[] = [
     build: (n) => value(n, T.update(T.int64), E.block([['x', T.int64, E.int64(1)]], E.pure(T.int64, E.var('x')))),
     definition: 'Main:v', says: /binding x: expected Update Int64, found Int64/,
   },
+  {
+    what: 'a polymorphic builtin applied at its type to an argument of another (LESS @Int64 1 "one")',
+    build: (n) => value(n, T.bool, E.call('LESS', [T.int64], E.int64(1), E.text('one'))),
+    definition: 'Main:v', says: /argument 2 of LESS: expected Int64, found Text/,
+  },
+  {
+    what: 'a polymorphic value applied at its type to an argument of another (id @Int64 "seven")',
+    build: (n) => {
+      const b = new PackageBuilder({ name: n, version: '1.0.0' });
+      const m = b.module('Main');
+      m.value('id', T.forall(['a'], T.arrow(T.var('a'), T.var('a'))), E.tyLam(['a'], E.lam([['x', T.var('a')]], E.var('x'))));
+      m.value('v', T.int64, E.app(E.tyApp(E.val(m.ref('id')), T.int64), E.text('seven')));
+      return b.build();
+    },
+    definition: 'Main:v', says: /argument 1 of id: expected Int64, found Text/,
+  },
 ];
