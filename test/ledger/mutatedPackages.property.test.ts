@@ -4,6 +4,7 @@ import { encodeArchive } from '../../daml-engine/encode/encodeArchive.js';
 import { encodeDar } from '../../daml-engine/encode/encodeDar.js';
 import { createLedger, type Ledger } from '../../reference-server/src/ledger/index.js';
 import { buildSamplePackage } from '../../reference-server/src/ledger/templates/samplePackage.js';
+import { oneByteVarints } from '../support/oneByteVarints.js';
 
 /**
  * Uploaded Daml is untrusted: a package whose Daml-LF bytes were corrupted, and whose hash was
@@ -20,48 +21,6 @@ import { buildSamplePackage } from '../../reference-server/src/ledger/templates/
 const UPLOAD_CODES = new Set(['INVALID_DAR', 'DAR_PARSE_ERROR', 'DAR_VALIDATION_ERROR', 'DAR_NOT_SELF_CONSISTENT', 'KNOWN_PACKAGE_VERSION', 'INVALID_ARGUMENT']);
 
 const original = buildSamplePackage({ name: 'cc-fuzzed', account: false });
-
-/**
- * Where the payload's one-byte varints are (enum values, interned-string and type indices, choice
- * tags, small literals), found by walking the protobuf wire format and descending into every
- * length-delimited field that parses as a message. Rewriting one keeps every length right, so the
- * corrupted package still parses as protobuf and reaches the decoder's, the checker's and the
- * engine's own judgement, where random bytes mostly stop at the wire.
- */
-function oneByteVarints(bytes: Uint8Array, from = 0, to = bytes.length, out: number[] = []): number[] | undefined {
-  let at = from;
-  const varint = (): number | undefined => {
-    let value = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
-      if (at >= to) return undefined;
-      const b = bytes[at++]!;
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value;
-    }
-    return undefined;
-  };
-  const found: number[] = [];
-  while (at < to) {
-    const tag = varint();
-    if (tag === undefined || tag >>> 3 === 0) return undefined;
-    const wire = tag & 7;
-    if (wire === 0) {
-      const start = at;
-      if (varint() === undefined) return undefined;
-      if (at - start === 1) found.push(start);
-    } else if (wire === 1) at += 8;
-    else if (wire === 5) at += 4;
-    else if (wire === 2) {
-      const length = varint();
-      if (length === undefined || at + length > to) return undefined;
-      oneByteVarints(bytes, at, at + length, found);
-      at += length;
-    } else return undefined;
-  }
-  if (at !== to) return undefined;
-  out.push(...found);
-  return out;
-}
 
 /** The payload with each mutation applied: the one-byte varint at a position (taken modulo their number) set to another value. */
 type Mutation = { readonly at: number; readonly value: number };
