@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest } from './mutantProxy.js';
-import { deep, everywhere, is, isObject, ok200, onBody, type Json } from './mutantKit.js';
+import { deadlinesMovedOn, deep, everywhere, is, isObject, ok200, onBody, type Json } from './mutantKit.js';
 
 /**
  * A sixth hunt, judging a target by its own ledger: what a `#name` template filter matches when a
@@ -170,15 +170,7 @@ function completionsIgnoreParties(): Fault {
  * A ledger that does not hold allocations to their deadline: AllocationFactory_Allocate whose
  * allocateBefore has passed runs as if it had an hour left (the deadline moved on before it runs).
  */
-const allocationDeadlineIgnored: Fault = {
-  request: (req) => {
-    if (req.method !== 'POST' || !/^\/v2\/(commands\/submit-and-wait|interactive-submission\/prepare)/.test(pathOf(req.url))) return req;
-    const v = parse(req.body);
-    if (!isObject(v)) return req;
-    const later = new Date(Date.now() + 3_600_000).toISOString();
-    return { ...req, body: JSON.stringify(deep(v, (o) => (typeof o.allocateBefore === 'string' && Date.parse(o.allocateBefore) < Date.now() ? { ...o, allocateBefore: later, settleBefore: typeof o.settleBefore === 'string' && Date.parse(o.settleBefore) < Date.now() ? later : o.settleBefore } : o))) };
-  },
-};
+const allocationDeadlineIgnored = deadlinesMovedOn('allocateBefore', 'settleBefore');
 
 export const HUNT6_MUTANTS: readonly Mutant[] = [
   {

@@ -51,3 +51,22 @@ export const everywhere = (f: (o: Json) => Json): Fault => ({
     return [v === undefined ? frame : JSON.stringify(deep(v, f))];
   },
 });
+
+/**
+ * A ledger that does not hold commands to a deadline: in every submitted or prepared command, a
+ * `trigger` member whose time has passed, and each of `alsoMoved` that has passed too, run as if an
+ * hour were left (the deadline moved on before the ledger runs the command).
+ */
+export function deadlinesMovedOn(trigger: string, ...alsoMoved: string[]): Fault {
+  return {
+    request: (req) => {
+      if (req.method !== 'POST' || !/^\/v2\/(commands\/submit-and-wait|interactive-submission\/prepare)/.test(pathOf(req.url))) return req;
+      const v = parse(req.body);
+      if (!isObject(v)) return req;
+      const later = new Date(Date.now() + 3_600_000).toISOString();
+      const passed = (x: unknown) => typeof x === 'string' && Date.parse(x) < Date.now();
+      const moved = (o: Json): Json => (passed(o[trigger]) ? { ...o, ...Object.fromEntries([trigger, ...alsoMoved].filter((k) => passed(o[k])).map((k) => [k, later])) } : o);
+      return { ...req, body: JSON.stringify(deep(v, moved)) };
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
-import { deep } from './mutantKit.js';
-import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
+import { deadlinesMovedOn } from './mutantKit.js';
+import { jsonResponse, parse, pathOf, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 
 /** Mutants of the token standard v2 (tokenRegistryV2.ts): the settlement factory and the v2 allocation factory. */
 type Json = Record<string, unknown>;
@@ -26,16 +26,7 @@ const acceptsAnything = (pattern: RegExp) => ({
  * on in the submitted command before the ledger runs it). Splice refuses it: splice-amulet 0.1.22
  * asserts "Allocation.settlementDeadline", splice-test-token-v2 "allocation.settlementDeadline".
  */
-const settlementDeadlineIgnored: Fault = {
-  request: (req) => {
-    if (req.method !== 'POST' || !/^\/v2\/(commands\/submit-and-wait|interactive-submission\/prepare)/.test(pathOf(req.url))) return req;
-    const v = parse(req.body);
-    if (!isObject(v)) return req;
-    const later = new Date(Date.now() + 3_600_000).toISOString();
-    const moved = (o: Json): Json => (typeof o.settlementDeadline === 'string' && Date.parse(o.settlementDeadline) < Date.now() ? { ...o, settlementDeadline: later } : o);
-    return { ...req, body: JSON.stringify(deep(v, moved)) };
-  },
-};
+const settlementDeadlineIgnored = deadlinesMovedOn('settlementDeadline');
 
 export const TOKEN_V2_MUTANTS: readonly Mutant[] = [
   {
