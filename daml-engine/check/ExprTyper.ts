@@ -342,17 +342,14 @@ export class ExprTyper {
 function unmatchedOf(alts: readonly CaseAlt[], constructorsOf: (alt: Extract<CaseAlt, { kind: 'variant' | 'enum' }>) => readonly string[]): string | undefined {
   if (alts.length === 0 || alts.some((a) => a.kind === 'default')) return undefined;
   const first = alts[0]!;
-  const has = (k: CaseAlt['kind'], con?: string) => alts.some((a) => a.kind === k && (con === undefined || (a.kind === 'builtinCon' && a.con === con)));
+  // Each alternative by what it matches: a constructor, or the pattern's kind.
+  const seen = new Set(alts.map((a) => (a.kind === 'variant' || a.kind === 'enum' ? a.constructor : a.kind === 'builtinCon' ? a.con : a.kind)));
+  const firstMissing = (needed: readonly (readonly [string, string])[]) => needed.find(([k]) => !seen.has(k))?.[1];
   switch (first.kind) {
-    case 'variant': case 'enum': {
-      const seen = new Set(alts.flatMap((a) => (a.kind === first.kind ? [a.constructor] : [])));
-      return constructorsOf(first).find((c) => !seen.has(c));
-    }
-    case 'builtinCon':
-      if (first.con === 'unit') return undefined;
-      return !has('builtinCon', 'true') ? 'True' : !has('builtinCon', 'false') ? 'False' : undefined;
-    case 'nil': case 'cons': return !has('nil') ? 'Nil' : !has('cons') ? 'Cons' : undefined;
-    case 'optionalNone': case 'optionalSome': return !has('optionalNone') ? 'None' : !has('optionalSome') ? 'Some' : undefined;
+    case 'variant': case 'enum': return constructorsOf(first).find((c) => !seen.has(c));
+    case 'builtinCon': return first.con === 'unit' ? undefined : firstMissing([['true', 'True'], ['false', 'False']]);
+    case 'nil': case 'cons': return firstMissing([['nil', 'Nil'], ['cons', 'Cons']]);
+    case 'optionalNone': case 'optionalSome': return firstMissing([['optionalNone', 'None'], ['optionalSome', 'Some']]);
     default: return undefined;
   }
 }

@@ -191,7 +191,7 @@ function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteSt
   if (!fixtures.ok) throw new FixturesError(fixtures.error);
   const spliceSet = readSpliceFolder(options);
   const clock = new SeedingClock(APP_WORLD_TIME);
-  const ledger = createLedger({ clock, ...listMaxOf(options), ...(store === undefined ? {} : { store, blobKey: store.blobKey }) });
+  const ledger = createLedger({ clock, ...ledgerOptionsOf(options), ...(store === undefined ? {} : { store, blobKey: store.blobKey }) });
   // Splice's DARs before the apps attach: the apps index its templates.
   const splice = spliceOn(ledger, spliceSet);
   const apps = { scan: { rewardAccounting: options.rewardAccounting !== false }, ...(splice === undefined ? {} : { splice }) };
@@ -217,7 +217,7 @@ function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteSt
 function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore): { ledger: Ledger; dars: readonly string[] } {
   const spliceSet = readSpliceFolder(options);
   const clock = new SeedingClock(0);
-  const ledger = createLedger({ clock, ...listMaxOf(options), store, blobKey: store.blobKey });
+  const ledger = createLedger({ clock, ...ledgerOptionsOf(options), store, blobKey: store.blobKey });
   // The restored ledger holds the folder's packages from its first start: the apps index them
   // before the log is replayed; the folder is uploaded again after (unchanged DARs change nothing).
   let splice: SpliceAmulet | undefined;
@@ -255,8 +255,8 @@ function loadStartupDars(ledger: Ledger, options: Pick<StartOptions, 'dars'>): v
   if (!uploaded.ok) throw new DarsError(`--dar ${uploaded.error}`);
 }
 
-/** The ledger settings of the start options: its list limit and checkpoint interval, engine limits, and the version its line answers. */
-const listMaxOf = (options: Pick<StartOptions, 'listMaxElements' | 'checkpointIntervalMs' | 'engineLimits' | 'engineThread' | 'cantonVersion' | 'passedChecks' | 'identity'>) => ({
+/** The ledger settings of the start options: the node's identity, its list limit and checkpoint interval, engine limits, and the version its line answers. */
+const ledgerOptionsOf = (options: Pick<StartOptions, 'listMaxElements' | 'checkpointIntervalMs' | 'engineLimits' | 'engineThread' | 'cantonVersion' | 'passedChecks' | 'identity'>) => ({
   apiVersion: API_VERSION[options.cantonVersion ?? DEFAULT_CANTON_VERSION],
   ...(options.identity?.participantId === undefined ? {} : { participantId: options.identity.participantId }),
   ...(options.identity?.synchronizers === undefined ? {} : { synchronizers: options.identity.synchronizers }),

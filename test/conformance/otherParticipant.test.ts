@@ -16,8 +16,6 @@ import { OTHER_IDENTITY, profileTextFor, THEIR_NAMESPACE } from '../support/othe
  */
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
 const auth = { mode: 'es256' as const, key: { kind: 'public-key-file' as const, path: ES256_PUBLIC_PEM } };
-const IDENTITY = OTHER_IDENTITY;
-const THEIRS = THEIR_NAMESPACE;
 
 /** reference-secured.yaml with the other node's parties and contract ids, written into `dir`. */
 function theirProfile(ours: Ledger, theirs: Ledger, dir: string): string {
@@ -40,7 +38,7 @@ async function certify(target: StartedServer, profile: string): Promise<Report> 
 describe('another operator\'s node (another participant id and synchronizers) fails nothing for its own ids', () => {
   it('the reference-secured profile, rewritten with its ids, passes as against the reference', async () => {
     const ours = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, log: quiet });
-    const theirs = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, log: quiet, identity: IDENTITY });
+    const theirs = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, log: quiet, identity: OTHER_IDENTITY });
     try {
       const dir = mkdtempSync(join(tmpdir(), 'cc-other-profile-'));
       const profile = theirProfile(ours.ledger, theirs.ledger, dir);
@@ -58,7 +56,7 @@ describe('another operator\'s node (another participant id and synchronizers) fa
       expect(report.oracle?.compared ?? 0).toBeGreaterThan(1000);
       const left = report.checks.flatMap((c) => (c.oracle?.notReplayed === undefined ? [] : [`${c.id}: ${c.oracle.notReplayed}`]));
       expect(left.filter((l) => /refused the replayed/.test(l))).toEqual([]);
-      expect(left.filter((l) => l.startsWith('ledger.') && l.includes(`::${THEIRS}`))).toEqual([]);
+      expect(left.filter((l) => l.startsWith('ledger.') && l.includes(`::${THEIR_NAMESPACE}`))).toEqual([]);
       // The rest of the run's machinery judged it as much: the judge, the engine re-running its
       // transactions (on its own package ids), the history parser.
       expect(report.judge?.answers ?? 0).toBeGreaterThan(1000);
@@ -77,7 +75,7 @@ describe('a participant connected to one synchronizer (a validator on the global
     const fixtures = join(dir, 'world.json');
     // No sample world (its registry moves a contract to a second synchronizer): the node's own parties only.
     writeFileSync(fixtures, JSON.stringify({ version: 1, appWorld: false }));
-    const node = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures, auth, log: quiet, identity: { participantId: IDENTITY.participantId, synchronizers: [IDENTITY.synchronizers[0]] } });
+    const node = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures, auth, log: quiet, identity: { participantId: OTHER_IDENTITY.participantId, synchronizers: [OTHER_IDENTITY.synchronizers[0]] } });
     const env = { CC_USER_ID: 'participant_admin', CC_PARTY: '', CC_TEMPLATE_ID: '#canton-conformance-samples:Sample.Asset:Asset' };
     const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
