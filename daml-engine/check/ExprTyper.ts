@@ -15,8 +15,8 @@ import type { Value } from '../value/Value.js';
 import { BUILTIN_TYPES, instantiateBuiltin } from './builtinTypes.js';
 import type { CheckReason } from './CheckFailure.js';
 import {
-  agree, b, BOOL, con, conHead, contractId, DATE, fn, INT64, list, optional, PARTY, showTy, TEXT, TIMESTAMP, toTy, type Ty,
-  type TyNode, UNIT, UNKNOWN, update,
+  agree, b, BOOL, con, conHead, contractId, DATE, fn, INT64, list, nat, numeric, optional, PARTY, showTy, TEXT, TIMESTAMP, toTy,
+  type Ty, type TyNode, UNIT, UNKNOWN, update,
 } from './types.js';
 
 /** The look-ups the typer borrows from the package checker (which fails with a CheckFailure). */
@@ -73,6 +73,11 @@ export class ExprTyper {
   readonly #vars = new Map<string, Ty[]>();
   readonly #vals: Ty[] = [];
   /**
+   * Type abstractions whose body has a known type: a polymorphic value's `/\ a. e` against its
+   * declared `∀ a. τ` (`e : τ`, `a` rigid). Others are typed UNKNOWN (the checker has no `∀` types).
+   */
+  readonly polymorphicBodies = new Map<Expr, Ty>();
+  /**
    * Whether this walk also makes the scope walk's checks (checkPackage.ts): every variable bound,
    * references resolved, types well-kinded, depth and work bounded. One walk instead of two.
    */
@@ -98,6 +103,21 @@ export class ExprTyper {
   reset(): void {
     this.#vars.clear();
     this.#vals.length = 0;
+    this.polymorphicBodies.clear();
+  }
+
+  /**
+   * The type a value's body must have: its declared type, or, for `∀ a₁…aₙ. τ` defined by
+   * `/\ b₁…bₙ. e` with the same kinds, `e`'s type `τ[aᵢ ↦ bᵢ]` (registered for the tyAbs rule)
+   * and UNKNOWN for the abstraction itself.
+   */
+  valueBodyType(declared: Type, body: Expr): Ty {
+    if (declared.kind !== 'forall') return toTy(declared);
+    if (body.kind !== 'tyAbs' || body.params.length !== declared.vars.length) return UNKNOWN;
+    if (!declared.vars.every((v, i) => sameKind(v.kind, body.params[i]!.kind))) return UNKNOWN;
+    const rigid = new Map<string, Ty>(declared.vars.map((v, i) => [v.name, { head: `var:${body.params[i]!.name}`, args: [] }]));
+    this.polymorphicBodies.set(body, toTy(declared.body, rigid));
+    return UNKNOWN;
   }
 
   mismatch(what: What, expected: Ty, found: Ty): never {
@@ -354,6 +374,12 @@ function unmatchedOf(alts: readonly CaseAlt[], constructorsOf: (alt: Extract<Cas
   }
 }
 
+function sameKind(x: Kind, y: Kind): boolean {
+  if (x.kind !== y.kind) return false;
+  if (x.kind !== 'arrow' || y.kind !== 'arrow') return true;
+  return x.params.length === y.params.length && x.params.every((p, i) => sameKind(p, y.params[i]!)) && sameKind(x.result, y.result);
+}
+
 /** Typed without frames of their own. */
 function isLeaf(e: Expr): boolean {
   const k = e.kind;
@@ -365,7 +391,7 @@ function litType(v: Value): Ty {
     case 'unit': return UNIT;
     case 'bool': return BOOL;
     case 'int64': return INT64;
-    case 'numeric': return b('NUMERIC', [UNKNOWN]);
+    case 'numeric': return numeric(nat(v.scale));
     case 'text': return TEXT;
     case 'date': return DATE;
     case 'timestamp': return TIMESTAMP;
@@ -466,7 +492,9 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
   },
   tyAbs: (t, e, seq) => {
     if (t.scoped) seq.push({ k: 'tbind', params: e.params });
-    want(seq, e.body, UNKNOWN, '');
+    const body = t.polymorphicBodies.get(e);
+    if (body !== undefined) t.polymorphicBodies.delete(e);
+    want(seq, e.body, body ?? UNKNOWN, 'body of the type abstraction');
     if (t.scoped) seq.push({ k: 'tunbind', params: e.params });
     result(seq, UNKNOWN);
   },

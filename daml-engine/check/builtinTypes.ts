@@ -1,8 +1,8 @@
 /**
  * Types of builtin functions for the typing rules (daml-lf-2.rst "Built-in functions"). Type
- * parameters are UNKNOWN here (`instantiateBuiltin` below types a `tyApp` of the polymorphic ones
- * at its arguments), and so are Numeric scales: an imprecision may miss an ill-typed use, never refuse a well-typed
- * one. Every builtin has its heads here (a map where a map goes, a list out): a package that hands
+ * parameters and Numeric scales are UNKNOWN here (`instantiateBuiltin` below types a `tyApp` of
+ * the polymorphic ones at its arguments): an imprecision may miss an ill-typed use, never refuse a
+ * well-typed one. Every builtin has its heads here (a map where a map goes, a list out): a package that hands
  * a builtin the wrong kind of value is refused at upload, as Daml's checker refuses it, rather than
  * crash the engine when it runs (found by test/ledger/mutatedPackages.property.test.ts).
  */
@@ -15,6 +15,7 @@ const f = (...ts: Ty[]): Ty => {
   return r;
 };
 const NUM = b('NUMERIC', [UNKNOWN]);
+const num = (scale: Ty): Ty => b('NUMERIC', [scale]);
 const BIGNUM = b('BIGNUMERIC');
 const GENMAP = b('GENMAP', [UNKNOWN, UNKNOWN]);
 const TEXTMAP = b('TEXTMAP', [UNKNOWN]);
@@ -95,6 +96,20 @@ const SCHEMES: Partial<Record<BuiltinName, { readonly arity: number; readonly ty
   TEXTMAP_LOOKUP: { arity: 1, type: ([v]) => f(TEXT, textMap(v!), optional(v!)) },
   TEXTMAP_DELETE: { arity: 1, type: ([v]) => f(TEXT, textMap(v!), textMap(v!)) },
   TEXTMAP_SIZE: { arity: 1, type: ([v]) => f(textMap(v!), INT64) },
+  // Numeric builtins at their scales (`ADD_NUMERIC @10`), scale witnesses first.
+  ADD_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), num(n!), num(n!)) },
+  SUB_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), num(n!), num(n!)) },
+  MUL_NUMERIC: { arity: 3, type: ([n1, n2, n]) => f(num(n!), num(n1!), num(n2!), num(n!)) },
+  DIV_NUMERIC: { arity: 3, type: ([n1, n2, n]) => f(num(n!), num(n1!), num(n2!), num(n!)) },
+  CAST_NUMERIC: { arity: 2, type: ([n1, n2]) => f(num(n2!), num(n1!), num(n2!)) },
+  SHIFT_NUMERIC: { arity: 2, type: ([n1, n2]) => f(num(n2!), num(n1!), num(n2!)) },
+  ROUND_NUMERIC: { arity: 1, type: ([n]) => f(INT64, num(n!), num(n!)) },
+  NUMERIC_TO_INT64: { arity: 1, type: ([n]) => f(num(n!), INT64) },
+  NUMERIC_TO_TEXT: { arity: 1, type: ([n]) => f(num(n!), TEXT) },
+  INT64_TO_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), INT64, num(n!)) },
+  TEXT_TO_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), TEXT, optional(num(n!))) },
+  NUMERIC_TO_BIGNUMERIC: { arity: 1, type: ([n]) => f(num(n!), BIGNUM) },
+  BIGNUMERIC_TO_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), BIGNUM, num(n!)) },
 };
 
 /** `name`'s type at `types`, or undefined where the table's own type stands (not polymorphic here, or another number of arguments). */

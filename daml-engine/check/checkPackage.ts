@@ -238,7 +238,7 @@ class PackageChecker {
       // Value bodies decode lazily: a wire error surfaces here.
       this.fail({ kind: 'undecodable', detail: e instanceof Error ? e.message : String(e) });
     }
-    this.walk([{ roots: [{ e: body, type: toTy(v.type), what: 'value body' }], bound: [] }]);
+    this.walk([{ roots: [{ e: body, type: this.#typer.valueBodyType(v.type, body), what: 'value body' }], bound: [] }]);
   }
 
   package(id: string): Package {

@@ -1,9 +1,10 @@
 /**
  * The checker's view of types for the typing rules (daml-lf-2.rst "Type system"): a known head
- * applied to arguments, or `UNKNOWN`, which agrees with any type. Whatever the checker cannot yet
- * type exactly (type variables, `forall`, synonyms, structs, Numeric scales, higher-kinded
- * applications) becomes `UNKNOWN`, so an imprecision can miss an ill-typed package but never
- * refuse a well-typed one. Comparison and printing use loops or bounded depth, never recursion on
+ * applied to arguments, or `UNKNOWN`, which agrees with any type. Heads are builtin types,
+ * `con:` type constructors, `var:` type variables in scope (rigid: equal to themselves only) and
+ * `nat:` Numeric scales. Whatever the checker cannot yet type exactly (`forall`, synonyms,
+ * structs) becomes `UNKNOWN`, so an imprecision can miss an ill-typed package but never refuse a
+ * well-typed one. Comparison and printing use loops or bounded depth, never recursion on
  * input depth.
  */
 import type { QualifiedName, Type } from '../ast/Type.js';
@@ -44,6 +45,10 @@ export const contractId = (t: Ty): TyNode => b('CONTRACT_ID', [t]);
 export const BOOL = b('BOOL'); export const TEXT = b('TEXT'); export const INT64 = b('INT64');
 export const PARTY = b('PARTY'); export const DATE = b('DATE'); export const TIMESTAMP = b('TIMESTAMP');
 export const UNIT = b('UNIT');
+/** A type-level natural, a Numeric's scale (0..37, so shared). */
+export const nat = (n: number): TyNode => (Number.isInteger(n) && n >= 0 && n <= 37 ? b(`nat:${n}`) : { head: `nat:${n}`, args: [] });
+/** `Numeric` at scale `n` (a literal's), or at UNKNOWN. */
+export const numeric = (scale: Ty): TyNode => b('NUMERIC', [scale]);
 
 /** Types converted once (without a substitution). */
 const converted = new WeakMap<Type, Ty>();
@@ -72,19 +77,26 @@ function convert(t: Type, subst: ReadonlyMap<string, Ty> | undefined, memo: Memo
   const d = depth + 1;
   let r: Ty;
   switch (t.kind) {
-    case 'var': r = t.args.length === 0 && subst ? subst.get(t.name) ?? UNKNOWN : UNKNOWN; break;
-    case 'con': r = con(t.tycon, t.args.map((a) => convert(a, subst, memo, d))); break;
-    case 'builtin':
-      // Numeric's scale is not tracked (nat kinds): `Numeric ?`.
-      r = t.builtin === 'NUMERIC' ? b('NUMERIC', [UNKNOWN]) : t.args.length === 0 ? b(t.builtin) : b(t.builtin, t.args.map((a) => convert(a, subst, memo, d)));
-      break;
-    case 'app': {
-      const f = convert(t.lhs, subst, memo, d);
-      r = f === UNKNOWN || f.head === 'NUMERIC' ? UNKNOWN : { head: f.head, args: [...f.args, convert(t.rhs, subst, memo, d)] };
+    case 'var': {
+      // A variable the substitution names is its type (a data type's parameter, a `∀`
+      // instantiated); any other is one in scope, rigid: it equals itself only.
+      const args = t.args.map((a) => convert(a, subst, memo, d));
+      const head = subst?.get(t.name);
+      if (head === undefined) r = { head: `var:${t.name}`, args };
+      else r = head === UNKNOWN || args.length === 0 ? head : { head: head.head, args: [...head.args, ...args] };
       break;
     }
-    // Synonyms, `forall` (no instantiation yet), structs and nats: not tracked.
-    case 'syn': case 'forall': case 'struct': case 'nat': r = UNKNOWN; break;
+    case 'con': r = con(t.tycon, t.args.map((a) => convert(a, subst, memo, d))); break;
+    case 'builtin': r = t.args.length === 0 ? b(t.builtin) : b(t.builtin, t.args.map((a) => convert(a, subst, memo, d))); break;
+    case 'app': {
+      const f = convert(t.lhs, subst, memo, d);
+      r = f === UNKNOWN ? UNKNOWN : { head: f.head, args: [...f.args, convert(t.rhs, subst, memo, d)] };
+      break;
+    }
+    // A Numeric's scale (`Numeric 10`): equal scales only.
+    case 'nat': r = nat(t.value); break;
+    // Synonyms, `forall` (no instantiation yet) and structs: not tracked.
+    case 'syn': case 'forall': case 'struct': r = UNKNOWN; break;
   }
   memo.set(t, r);
   return r;
@@ -141,7 +153,7 @@ function show(t: Ty, depth: number, budget: { left: number }): string {
     const l = show(from, depth + 1, budget);
     return `${from !== null && from.head === 'ARROW' ? `(${l})` : l} → ${show(t.args[1] ?? null, depth + 1, budget)}`;
   }
-  const name = t.head.startsWith('con:') ? t.head.slice(t.head.lastIndexOf(':') + 1) : NAMES[t.head] ?? t.head;
+  const name = t.head.startsWith('con:') ? t.head.slice(t.head.lastIndexOf(':') + 1) : t.head.startsWith('var:') || t.head.startsWith('nat:') ? t.head.slice(4) : NAMES[t.head] ?? t.head;
   if (t.args.length === 0) return name;
   const parts = [name];
   for (const a of t.args) {

@@ -107,4 +107,38 @@ export const ILL_TYPED: readonly IllTyped[] = [
     },
     definition: 'Main:v', says: /argument 1 of id: expected Int64, found Text/,
   },
+  {
+    what: 'polymorphic code that uses its type variable as Int64 (/\\a. \\x:a. ADD_INT64 x 1)',
+    build: (n) => value(n, T.forall(['a'], T.arrow(T.var('a'), T.int64)),
+      E.tyLam(['a'], E.lam([['x', T.var('a')]], E.call('ADD_INT64', [], E.var('x'), E.int64(1))))),
+    definition: 'Main:v', says: /argument 1 of ADD_INT64: expected Int64, found a/,
+  },
+  {
+    what: 'a polymorphic value whose body returns one type variable for another (∀a b. a → b = /\\a b. \\x:a. x)',
+    build: (n) => value(n, T.forall(['a', 'b'], T.arrow(T.var('a'), T.var('b'))),
+      E.tyLam(['a', 'b'], E.lam([['x', T.var('a')]], E.var('x')))),
+    definition: 'Main:v', says: /body of the type abstraction: expected a → b, found a → a/,
+  },
+  {
+    what: 'a polymorphic value instantiated inside polymorphic code at its type variable, applied to an Int64 (id @a 1)',
+    build: (n) => {
+      const b = new PackageBuilder({ name: n, version: '1.0.0' });
+      const m = b.module('Main');
+      m.value('id', T.forall(['a'], T.arrow(T.var('a'), T.var('a'))), E.tyLam(['a'], E.lam([['x', T.var('a')]], E.var('x'))));
+      m.value('v', T.forall(['a'], T.arrow(T.var('a'), T.var('a'))),
+        E.tyLam(['a'], E.lam([['x', T.var('a')]], E.app(E.tyApp(E.val(m.ref('id')), T.var('a')), E.int64(1)))));
+      return b.build();
+    },
+    definition: 'Main:v', says: /argument 1 of id: expected a, found Int64/,
+  },
+  {
+    what: 'Numerics of two scales added (ADD_NUMERIC @10 1.0000000000 2.50)',
+    build: (n) => value(n, T.numeric(10), E.call('ADD_NUMERIC', [T.nat(10)], E.numeric('1.0000000000'), E.numeric('2.50'))),
+    definition: 'Main:v', says: /argument 2 of ADD_NUMERIC: expected Numeric 10, found Numeric 2/,
+  },
+  {
+    what: 'a value declared Numeric 10 whose body is a Numeric 2',
+    build: (n) => value(n, T.numeric(10), E.numeric('2.50')),
+    definition: 'Main:v', says: /value body: expected Numeric 10, found Numeric 2/,
+  },
 ];

@@ -188,6 +188,18 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     fault: refusalAsSuccess('DAR_VALIDATION_ERROR', /LESS/),
   },
   {
+    name: 'upload-type-variables-agree-with-anything',
+    description: 'the upload check lets a type variable stand for any type inside polymorphic code: /\\a. \\x:a. ADD_INT64 x 1 is answered 200, and a command reaching it with a Text crashes the engine',
+    caughtBy: 'ledger.packages.invalid-package-refused',
+    fault: refusalAsSuccess('DAR_VALIDATION_ERROR', /expected Int64, found a\b/),
+  },
+  {
+    name: 'upload-numeric-scales-unchecked',
+    description: "the upload check ignores Numeric scales: ADD_NUMERIC @10 of a Numeric 10 and a Numeric 2 is answered 200",
+    caughtBy: 'ledger.packages.invalid-package-refused',
+    fault: refusalAsSuccess('DAR_VALIDATION_ERROR', /expected Numeric 10, found Numeric 2/),
+  },
+  {
     name: 'hunt3-upload-skips-self-consistency',
     description: 'uploads are not checked for missing dependencies: a DAR naming a package it does not carry is answered 200',
     caughtBy: 'ledger.packages.invalid-package-refused',

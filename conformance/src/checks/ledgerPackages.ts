@@ -214,7 +214,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.packages.invalid-package-refused',
-    title: 'A DAR whose package does not type-check or has a non-exhaustive case (DAR_VALIDATION_ERROR), or names a package it does not carry and the participant lacks (DAR_NOT_SELF_CONSISTENT), is refused with 400 and registers nothing',
+    title: 'A DAR whose package does not type-check (builtins, polymorphic code, Numeric scales) or has a non-exhaustive case (DAR_VALIDATION_ERROR), or names a package it does not carry and the participant lacks (DAR_NOT_SELF_CONSISTENT), is refused with 400 and registers nothing',
     operationId: LedgerOp.uploadDar,
     level: 'MUST',
     kind: 'negative',
@@ -226,6 +226,13 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
         { what: 'a value that does not type-check (ADD_INT64 1 "one")', code: 'DAR_VALIDATION_ERROR', type: T.int64, value: E.call('ADD_INT64', [], E.int64(1), E.text('one')) },
         // A polymorphic builtin at its type argument: LESS @Int64 compares two Int64s.
         { what: 'a comparison at the wrong type (LESS @Int64 1 "one")', code: 'DAR_VALIDATION_ERROR', type: T.bool, value: E.call('LESS', [T.int64], E.int64(1), E.text('one')) },
+        // Inside polymorphic code a type variable is rigid: `x : a` is no Int64.
+        {
+          what: 'polymorphic code that uses its type variable as an Int64 (/\\a. \\x:a. ADD_INT64 x 1)', code: 'DAR_VALIDATION_ERROR',
+          type: T.forall(['a'], T.arrow(T.var('a'), T.int64)), value: E.tyLam(['a'], E.lam([['x', T.var('a')]], E.call('ADD_INT64', [], E.var('x'), E.int64(1)))),
+        },
+        // A Numeric's scale is part of its type: Numeric 10 and Numeric 2 do not add.
+        { what: 'Numerics of two scales added (ADD_NUMERIC @10 1.0000000000 2.50)', code: 'DAR_VALIDATION_ERROR', type: T.numeric(10), value: E.call('ADD_NUMERIC', [T.nat(10)], E.numeric('1.0000000000'), E.numeric('2.50')) },
         // Pattern match exhaustiveness (daml-lf-2.rst): a case on a Bool with no alternative for False.
         { what: 'a case that is not exhaustive (True only)', code: 'DAR_VALIDATION_ERROR', type: T.int64, value: E.case(E.true, [Alt.true(E.int64(1))]) },
         // A reference to a package neither in the DAR nor on any participant (an id nobody has).
