@@ -15,8 +15,8 @@ import type { Value } from '../value/Value.js';
 import { BUILTIN_TYPES, instantiateBuiltin } from './builtinTypes.js';
 import type { CheckReason } from './CheckFailure.js';
 import {
-  agree, b, BOOL, con, conHead, contractId, DATE, fn, INT64, list, nat, numeric, optional, PARTY, showTy, TEXT, TIMESTAMP, toTy,
-  type Ty, type TyNode, UNIT, UNKNOWN, update,
+  abstractOver, agree, b, BOOL, con, conHead, contractId, DATE, fn, INT64, instantiate, isForall, kindKey, list, nat, numeric, optional,
+  PARTY, showTy, struct, structField, TEXT, TIMESTAMP, toTy, type Ty, type TyNode, unfold, UNIT, UNKNOWN, update,
 } from './types.js';
 
 /** The look-ups the typer borrows from the package checker (which fails with a CheckFailure). */
@@ -62,7 +62,17 @@ type Frame =
   /** A type abstraction's variables, in scope of its body (a scoped walk only). */
   | { readonly k: 'tbind' | 'tunbind'; readonly params: readonly TypeVar[] }
   /** Pops an alternative's type and the earlier ones' (`first`: none yet). */
-  | { readonly k: 'join'; readonly first: boolean };
+  | { readonly k: 'join'; readonly first: boolean }
+  /** Pops a type abstraction's body type, pushes its `∀` type. */
+  | { readonly k: 'forall'; readonly params: readonly TypeVar[]; readonly checked: boolean }
+  /** Pops a polymorphic expression's type, pushes it at `types`. */
+  | { readonly k: 'tyApp'; readonly types: readonly Ty[] }
+  /** Pops the fields' types (in `names`' order), pushes the struct type. */
+  | { readonly k: 'struct'; readonly names: readonly string[] }
+  /** Pops a struct's type, pushes its field's. */
+  | { readonly k: 'proj'; readonly field: string }
+  /** Pops the new field's type and the struct's, pushes the struct's. */
+  | { readonly k: 'structUpd'; readonly field: string };
 
 const ANY = b('ANY');
 const ANY_EXCEPTION = b('ANY_EXCEPTION');
@@ -77,6 +87,8 @@ export class ExprTyper {
    * declared `∀ a. τ` (`e : τ`, `a` rigid). Others are typed UNKNOWN (the checker has no `∀` types).
    */
   readonly polymorphicBodies = new Map<Expr, Ty>();
+  /** Type variables in scope, by name: how many binders of each (a shadowed one makes a `∀` UNKNOWN). */
+  readonly #typeVars = new Map<string, number>();
   /**
    * Whether this walk also makes the scope walk's checks (checkPackage.ts): every variable bound,
    * references resolved, types well-kinded, depth and work bounded. One walk instead of two.
@@ -104,6 +116,27 @@ export class ExprTyper {
     this.#vars.clear();
     this.#vals.length = 0;
     this.polymorphicBodies.clear();
+    this.#typeVars.clear();
+  }
+
+  /**
+   * `∀ params. body` of a type abstraction (daml-lf-2.rst TyAbs), or UNKNOWN where a parameter
+   * shadows a type variable in scope: the body's types name both alike, so abstracting could
+   * capture the outer one.
+   */
+  forallOf(params: readonly TypeVar[], body: Ty): Ty {
+    const kinds = params.map((p) => kindKey(p.kind));
+    if (params.some((p, i) => kinds[i] === undefined || (this.#typeVars.get(p.name) ?? 0) > 0 || params.findIndex((q) => q.name === p.name) !== i)) return UNKNOWN;
+    let t = body;
+    for (let i = params.length - 1; i >= 0; i--) t = abstractOver(params[i]!.name, kinds[i]!, t);
+    return t;
+  }
+
+  /** A struct type's field, or a refusal naming what was projected. */
+  fieldOf(t: TyNode, field: string): Ty {
+    const ft = structField(t, field);
+    if (ft === undefined) this.cx.fail({ kind: 'typeMismatch', detail: `field ${field} of a value of type ${showTy(t)}, which has none` });
+    return ft;
   }
 
   /**
@@ -112,12 +145,12 @@ export class ExprTyper {
    * and UNKNOWN for the abstraction itself.
    */
   valueBodyType(declared: Type, body: Expr): Ty {
-    if (declared.kind !== 'forall') return toTy(declared);
-    if (body.kind !== 'tyAbs' || body.params.length !== declared.vars.length) return UNKNOWN;
-    if (!declared.vars.every((v, i) => sameKind(v.kind, body.params[i]!.kind))) return UNKNOWN;
+    const type = toTy(declared);
+    if (declared.kind !== 'forall' || body.kind !== 'tyAbs' || body.params.length !== declared.vars.length) return type;
+    if (!declared.vars.every((v, i) => sameKind(v.kind, body.params[i]!.kind))) return type;
     const rigid = new Map<string, Ty>(declared.vars.map((v, i) => [v.name, { head: `var:${body.params[i]!.name}`, args: [] }]));
     this.polymorphicBodies.set(body, toTy(declared.body, rigid));
-    return UNKNOWN;
+    return type;
   }
 
   mismatch(what: What, expected: Ty, found: Ty): never {
@@ -141,7 +174,7 @@ export class ExprTyper {
       case 'push': vals.push(f.type); break;
       case 'apply': {
         const arg = vals.pop()!;
-        const fun = vals.pop()!;
+        const fun = unfold(vals.pop()!);
         if (fun === UNKNOWN) { vals.push(UNKNOWN); break; }
         if (fun.head !== 'ARROW' || fun.args.length !== 2) {
           this.cx.fail({ kind: 'typeMismatch', detail: `${f.head} of type ${showTy(fun)} is applied to argument ${f.i + 1}, but it is not a function` });
@@ -167,8 +200,50 @@ export class ExprTyper {
         break;
       }
       case 'alts': this.alts(f.alts, vals.pop()!, stack, f.d); break;
-      case 'tbind': this.cx.bindTypeVars(f.params); break;
-      case 'tunbind': this.cx.unbindTypeVars(f.params); break;
+      case 'tbind':
+        if (this.scoped) this.cx.bindTypeVars(f.params);
+        for (const p of f.params) this.#typeVars.set(p.name, (this.#typeVars.get(p.name) ?? 0) + 1);
+        break;
+      case 'tunbind':
+        if (this.scoped) this.cx.unbindTypeVars(f.params);
+        for (const p of f.params) this.#typeVars.set(p.name, this.#typeVars.get(p.name)! - 1);
+        break;
+      case 'forall': {
+        const body = vals.pop()!;
+        // A value's own abstraction had its body checked against the declared type already (valueBodyType).
+        vals.push(f.checked ? UNKNOWN : this.forallOf(f.params, body));
+        break;
+      }
+      case 'tyApp': {
+        let t: Ty = vals.pop()!;
+        for (const arg of f.types) {
+          // Applied to a type, what is not known as polymorphic stays UNKNOWN (an imprecision, not a refusal).
+          t = unfold(t);
+          if (t === UNKNOWN || !isForall(t)) { t = UNKNOWN; break; }
+          t = instantiate(t as TyNode, arg);
+        }
+        vals.push(t);
+        break;
+      }
+      case 'struct': {
+        const types = vals.splice(vals.length - f.names.length, f.names.length);
+        vals.push(struct(f.names.map((name, i) => ({ name, type: types[i]! }))));
+        break;
+      }
+      case 'proj': {
+        const t = unfold(vals.pop()!);
+        vals.push(t === UNKNOWN ? UNKNOWN : this.fieldOf(t, f.field));
+        break;
+      }
+      case 'structUpd': {
+        const u = vals.pop()!;
+        const t = unfold(vals[vals.length - 1]!);
+        if (t !== UNKNOWN) {
+          const want = this.fieldOf(t, f.field);
+          if (!agree(u, want)) this.mismatch(`update of field ${f.field} of ${showTy(t)}`, want, u);
+        }
+        break;
+      }
       case 'join': {
         if (f.first) break;
         const t = vals.pop()!;
@@ -297,18 +372,6 @@ export class ExprTyper {
     }
   }
 
-  /**
-   * A top-level value's type at the type arguments given: its `∀` instantiated (daml-lf-2.rst
-   * TyApp), where the value alone is UNKNOWN. A type argument the checker cannot convert exactly
-   * stays UNKNOWN, and so does a partial application.
-   */
-  instantiateValue(ref: QualifiedName, types: readonly Type[]): Ty {
-    const v = this.cx.moduleOf(ref).values.get(ref.name);
-    const t = v?.type;
-    if (t === undefined || t.kind !== 'forall' || t.vars.length !== types.length) return UNKNOWN;
-    return toTy(t.body, new Map(t.vars.map((x, i) => [x.name, toTy(types[i]!)])));
-  }
-
   /** The constructor (or pattern) the alternatives leave unmatched, if any. */
   unmatched(alts: readonly CaseAlt[]): string | undefined {
     return unmatchedOf(alts, (a) => {
@@ -318,7 +381,8 @@ export class ExprTyper {
   }
 
   /** Case alternatives against the scrutinee's type `s`, their bodies at depth `d`; each binds its pattern's variables. */
-  alts(alts: readonly CaseAlt[], s: Ty, stack: Frame[], d: number): void {
+  alts(alts: readonly CaseAlt[], scrutinee: Ty, stack: Frame[], d: number): void {
+    const s = unfold(scrutinee);
     const missing = this.unmatched(alts);
     if (missing !== undefined) this.cx.fail({ kind: 'illFormed', detail: `non-exhaustive pattern match: no alternative for ${missing}` });
     const seq: Frame[] = [];
@@ -462,10 +526,13 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
     result(seq, type);
   },
   enumCon: (_t, e, _seq, vals) => { vals.push(con(e.tycon)); },
-  // Type-level structs: not tracked.
-  structCon: (_t, e, seq) => { for (const f of e.fields) want(seq, f.expr, UNKNOWN, ''); result(seq, UNKNOWN); },
-  structProj: (_t, e, seq) => { want(seq, e.struct, UNKNOWN, ''); result(seq, UNKNOWN); },
-  structUpd: (_t, e, seq) => { want(seq, e.struct, UNKNOWN, ''); want(seq, e.update, UNKNOWN, ''); result(seq, UNKNOWN); },
+  // Structs (type class dictionaries): fields sorted by name in the type.
+  structCon: (_t, e, seq) => {
+    for (const f of e.fields) seq.push({ k: 'e', e: f.expr, d: 0 });
+    seq.push({ k: 'struct', names: e.fields.map((f) => f.field) });
+  },
+  structProj: (_t, e, seq) => { seq.push({ k: 'e', e: e.struct, d: 0 }, { k: 'proj', field: e.field }); },
+  structUpd: (_t, e, seq) => { seq.push({ k: 'e', e: e.struct, d: 0 }, { k: 'e', e: e.update, d: 0 }, { k: 'structUpd', field: e.field }); },
   app: (_t, e, seq) => {
     // Named through its type application too (`LESS @Int64`, `id @Text`).
     const fun = e.fun.kind === 'tyApp' ? e.fun.expr : e.fun;
@@ -473,12 +540,10 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
     seq.push({ k: 'e', e: e.fun, d: 0 });
     for (let i = 0; i < e.args.length; i++) seq.push({ k: 'e', e: e.args[i]!, d: 0 }, { k: 'apply', i, head });
   },
-  // A builtin's or a top-level value's `∀` is instantiated at the type arguments; anything else
-  // applied to types (a lambda's `/\`, a variable) is UNKNOWN.
-  tyApp: (t, e, seq) => {
+  // A `∀` type instantiated at the type arguments (daml-lf-2.rst TyApp); a builtin's by its scheme.
+  tyApp: (_t, e, seq) => {
     seq.push({ k: 'e', e: e.expr, d: 0 });
-    if (e.expr.kind === 'val') seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: t.instantiateValue(e.expr.ref, e.types) });
-    else if (e.expr.kind !== 'builtin') seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: UNKNOWN });
+    if (e.expr.kind !== 'builtin') seq.push({ k: 'tyApp', types: e.types.map((x) => toTy(x)) });
     else {
       // A polymorphic builtin at its type arguments (the checker's type variables stay UNKNOWN).
       const at = instantiateBuiltin(e.expr.builtin, e.types.map((t) => toTy(t)));
@@ -491,12 +556,11 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
     seq.push({ k: 'bind', names, types }, { k: 'e', e: e.body, d: 0 }, { k: 'unbind', names }, { k: 'abs', params: types });
   },
   tyAbs: (t, e, seq) => {
-    if (t.scoped) seq.push({ k: 'tbind', params: e.params });
+    seq.push({ k: 'tbind', params: e.params });
     const body = t.polymorphicBodies.get(e);
     if (body !== undefined) t.polymorphicBodies.delete(e);
-    want(seq, e.body, body ?? UNKNOWN, 'body of the type abstraction');
-    if (t.scoped) seq.push({ k: 'tunbind', params: e.params });
-    result(seq, UNKNOWN);
+    seq.push({ k: 'e', e: e.body, d: 0 }, { k: 'expect', type: body ?? UNKNOWN, what: 'body of the type abstraction', keep: true });
+    seq.push({ k: 'tunbind', params: e.params }, { k: 'forall', params: e.params, checked: body !== undefined });
   },
   case: (_t, e, seq) => { seq.push({ k: 'e', e: e.scrut, d: 0 }, { k: 'alts', alts: e.alts, d: 0 }); },
   let: (t, e, seq) => { t.bindings(e.bindings, e.body, false, seq); },

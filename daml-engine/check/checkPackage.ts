@@ -18,7 +18,7 @@ import { hasBuiltin, hasBuiltinType } from './lfFeatures.js';
 import { kindSize, TypeMeasures } from './measure.js';
 import { isPackageName, isPackageVersion } from './packageNames.js';
 import { ExprTyper, type Bound, type Root } from './ExprTyper.js';
-import { BOOL, con, contractId, fn, list, PARTY, TEXT, toTy, type Ty, UNKNOWN, update } from './types.js';
+import { BOOL, con, contractId, fn, list, PARTY, TEXT, toTy, type Ty, UNKNOWN, update, useSynonyms } from './types.js';
 
 /** Bounds; real packages stay far below them (see bench/RESULTS.md for splice-amulet's figures). */
 export interface CheckLimits {
@@ -144,6 +144,8 @@ class PackageChecker {
       for (const d of kind.defs(m)) {
         if (kind.yieldFirst) yield;
         this.#definition = `${m.name}:${d.name}`;
+        // Set again at each step: another upload's check may have run between two steps.
+        useSynonyms(this.#synonymOf);
         if (this.walkMode !== 'auto') kind.check(this, m, d);
         else this.checkAgainOnFailure(kind, m, d);
         if (!kind.yieldFirst) yield;
@@ -219,8 +221,79 @@ class PackageChecker {
     for (const v of params) this.#tvars.unbind(v.name);
   }
 
-  synonym(syn: DefTypeSyn): void {
+  synonym(m: Module, syn: DefTypeSyn): void {
     this.withTypeParams(syn.params, () => this.typeStar(syn.type));
+    this.acyclic(m, syn);
+  }
+
+  /** The typer's synonym look-up (types.ts expands synonyms); undefined for what the scope checks refuse. */
+  readonly #synonymOf = (q: QualifiedName): DefTypeSyn | undefined => {
+    const p = q.packageId === this.pkg.id ? this.pkg : this.lookup(q.packageId);
+    return p?.modules.get(q.module)?.synonyms.get(q.name);
+  };
+
+  /** This package's synonyms found acyclic. */
+  readonly #acyclic = new Set<DefTypeSyn>();
+
+  /**
+   * Refuses a synonym that expands to itself (daml-lf-2.rst: type normalization needs no cycle
+   * between synonyms); only this package's synonyms can close a cycle. Iterative.
+   */
+  acyclic(m: Module, root: DefTypeSyn): void {
+    if (this.#acyclic.has(root)) return;
+    type At = { readonly syn: DefTypeSyn; readonly name: string; readonly next: DefTypeSyn[]; readonly names: string[] };
+    const at = (syn: DefTypeSyn, name: string): At => {
+      const { next, names } = this.synonymsNamedBy(syn.type);
+      return { syn, name, next, names };
+    };
+    const path: At[] = [at(root, `${m.name}:${root.name}`)];
+    const onPath = new Set<DefTypeSyn>([root]);
+    while (path.length > 0) {
+      const top = path[path.length - 1]!;
+      const syn = top.next.pop();
+      const name = top.names.pop();
+      if (syn === undefined || name === undefined) {
+        this.#acyclic.add(top.syn);
+        onPath.delete(top.syn);
+        path.pop();
+        continue;
+      }
+      if (this.#acyclic.has(syn)) continue;
+      if (onPath.has(syn)) {
+        const from = path.findIndex((x) => x.syn === syn);
+        this.fail({ kind: 'illFormed', detail: `cycle in type synonyms: ${[...path.slice(from).map((x) => x.name), name].join(' → ')}` });
+      }
+      onPath.add(syn);
+      path.push(at(syn, name));
+    }
+  }
+
+  /** The synonyms of this package `t` names (each node of its DAG visited once). */
+  synonymsNamedBy(t: Type): { next: DefTypeSyn[]; names: string[] } {
+    const next: DefTypeSyn[] = [];
+    const names: string[] = [];
+    const seen = new Set<Type>();
+    const stack: Type[] = [t];
+    while (stack.length > 0) {
+      const x = stack.pop()!;
+      if (seen.has(x)) continue;
+      seen.add(x);
+      this.tick();
+      switch (x.kind) {
+        case 'syn': {
+          const syn = x.tysyn.packageId === this.pkg.id ? this.#synonymOf(x.tysyn) : undefined;
+          if (syn !== undefined) { next.push(syn); names.push(`${x.tysyn.module}:${x.tysyn.name}`); }
+          stack.push(...x.args);
+          break;
+        }
+        case 'var': case 'con': case 'builtin': stack.push(...x.args); break;
+        case 'app': stack.push(x.lhs, x.rhs); break;
+        case 'forall': stack.push(x.body); break;
+        case 'struct': for (const f of x.fields) stack.push(f.type); break;
+        case 'nat': break;
+      }
+    }
+    return { next, names };
   }
 
   exception(m: Module, x: DefException): void {
@@ -620,7 +693,7 @@ function defKind<D extends { readonly name: string }>(k: ModuleDefKind<D>): Modu
 /** In the order the checker has always taken them. */
 const MODULE_DEFS: readonly ModuleDefKind<{ readonly name: string }>[] = [
   defKind<DefDataType>({ defs: (m) => m.dataTypes.values(), yieldFirst: false, check: (c, _m, dt) => { c.dataType(dt); } }),
-  defKind<DefTypeSyn>({ defs: (m) => m.synonyms.values(), yieldFirst: false, check: (c, _m, syn) => { c.synonym(syn); } }),
+  defKind<DefTypeSyn>({ defs: (m) => m.synonyms.values(), yieldFirst: false, check: (c, m, syn) => { c.synonym(m, syn); } }),
   defKind<DefTemplate>({ defs: (m) => m.templates.values(), yieldFirst: false, check: (c, m, t) => { c.template(m, t); } }),
   defKind<DefInterface>({ defs: (m) => m.interfaces.values(), yieldFirst: false, check: (c, m, i) => { c.iface(m, i); } }),
   defKind<DefException>({ defs: (m) => m.exceptions.values(), yieldFirst: true, check: (c, m, x) => { c.exception(m, x); } }),
@@ -893,6 +966,8 @@ export function* checkPackageSteps(pkg: Package, lookup: PackageLookup, limits: 
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, failure: e.failure };
     throw e;
+  } finally {
+    useSynonyms(undefined);
   }
 }
 

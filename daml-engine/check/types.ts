@@ -7,12 +7,15 @@
  * well-typed one. Comparison and printing use loops or bounded depth, never recursion on
  * input depth.
  */
-import type { QualifiedName, Type } from '../ast/Type.js';
+import type { DefTypeSyn } from '../ast/Package.js';
+import type { Kind, QualifiedName, Type } from '../ast/Type.js';
 
 export interface TyNode {
   /** A builtin type name (`INT64`, `ARROW`, ...) or `con:` + the qualified name. */
   readonly head: string;
   readonly args: readonly Ty[];
+  /** A synonym's name (`syn:` heads): expanded only where a comparison needs it (`unfold`). */
+  readonly synonym?: QualifiedName;
 }
 export type Ty = TyNode | null;
 export const UNKNOWN = null;
@@ -60,15 +63,64 @@ const converted = new WeakMap<Type, Ty>();
 const MAX_DEPTH = 1000;
 
 /**
- * `t` as a `Ty`; type variables are `subst`'s (a data type's parameters) or UNKNOWN. Memoised per
- * node (types are DAGs once interned: a small package can name an exponential tree), so the cost
- * is the DAG's size; recursive only up to MAX_DEPTH.
+ * Synonyms `toTy` expands (daml-lf-2.rst "Type normalization"). The checker sets its package's
+ * look-up before each definition: checks of several uploads interleave between definitions.
+ */
+export type SynonymLookup = (q: QualifiedName) => DefTypeSyn | undefined;
+let synonymOf: SynonymLookup | undefined;
+export function useSynonyms(lookup: SynonymLookup | undefined): void {
+  synonymOf = lookup;
+}
+
+/**
+ * `t` as a `Ty`, normalized: struct fields sorted, `∀` binders as de Bruijn
+ * indices (`bv:0` is the nearest binder), so types equal up to renaming are equal `Ty`s. Type
+ * variables are `subst`'s (a data type's parameters, a `∀` instantiated) or rigid (`var:`).
+ * Memoised per node (types are DAGs once interned: a small package can name an exponential
+ * tree), so the cost is the DAG's size; recursive only up to MAX_DEPTH.
  */
 export function toTy(t: Type, subst?: ReadonlyMap<string, Ty>): Ty {
   return convert(t, subst, subst ? new Map() : converted, 0);
 }
 
 interface Memo { get(t: Type): Ty | undefined; set(t: Type, ty: Ty): unknown }
+
+const NO_ARGS: readonly Ty[] = [];
+
+/** A variable bound by the `index`-th enclosing `∀` (0: the nearest). */
+const bv = (index: number): TyNode => b(`bv:${index}`);
+const bvIndex = (t: TyNode): number => (t.head.startsWith('bv:') ? Number(t.head.slice(3)) : -1);
+export const isForall = (t: Ty): boolean => t !== UNKNOWN && t.head.startsWith('forall:');
+
+/** `∀ (α : k). body`, `body` already in de Bruijn form for α. */
+const forallNode = (kind: string, body: Ty): TyNode => ({ head: `forall:${kind}`, args: [body] });
+
+/**
+ * A kind as a short key (`*`, `n`, `(*>*)`), curried, so binders compare by kind; undefined for
+ * a kind too large to key (its `∀` is UNKNOWN then). Iterative.
+ */
+export function kindKey(k: Kind): string | undefined {
+  let nodes = 0;
+  const go = (root: Kind): string | undefined => {
+    // Arrow kinds fold right: k1 → k2 → r is (k1>(k2>r)).
+    const out: string[] = [];
+    const stack: (Kind | string)[] = [root];
+    while (stack.length > 0) {
+      if (++nodes > 64) return undefined;
+      const x = stack.pop()!;
+      if (typeof x === 'string') { out.push(x); continue; }
+      if (x.kind === 'star') out.push('*');
+      else if (x.kind === 'nat') out.push('n');
+      else {
+        const close = ')'.repeat(x.params.length);
+        stack.push(close, x.result);
+        for (let i = x.params.length - 1; i >= 0; i--) stack.push('>', x.params[i]!, '(');
+      }
+    }
+    return out.join('');
+  };
+  return go(k);
+}
 
 function convert(t: Type, subst: ReadonlyMap<string, Ty> | undefined, memo: Memo, depth: number): Ty {
   const known = memo.get(t);
@@ -78,28 +130,150 @@ function convert(t: Type, subst: ReadonlyMap<string, Ty> | undefined, memo: Memo
   let r: Ty;
   switch (t.kind) {
     case 'var': {
-      // A variable the substitution names is its type (a data type's parameter, a `∀`
-      // instantiated); any other is one in scope, rigid: it equals itself only.
-      const args = t.args.map((a) => convert(a, subst, memo, d));
+      // A variable the substitution names is its type; any other is one in scope, rigid.
+      const args = t.args.length === 0 ? NO_ARGS : t.args.map((a) => convert(a, subst, memo, d));
       const head = subst?.get(t.name);
-      if (head === undefined) r = { head: `var:${t.name}`, args };
-      else r = head === UNKNOWN || args.length === 0 ? head : { head: head.head, args: [...head.args, ...args] };
+      r = head === undefined ? { head: `var:${t.name}`, args } : applyTy(head, args);
       break;
     }
-    case 'con': r = con(t.tycon, t.args.map((a) => convert(a, subst, memo, d))); break;
+    case 'con': r = t.args.length === 0 ? con(t.tycon) : con(t.tycon, t.args.map((a) => convert(a, subst, memo, d))); break;
     case 'builtin': r = t.args.length === 0 ? b(t.builtin) : b(t.builtin, t.args.map((a) => convert(a, subst, memo, d))); break;
-    case 'app': {
-      const f = convert(t.lhs, subst, memo, d);
-      r = f === UNKNOWN ? UNKNOWN : { head: f.head, args: [...f.args, convert(t.rhs, subst, memo, d)] };
-      break;
-    }
+    case 'app': r = applyTy(convert(t.lhs, subst, memo, d), [convert(t.rhs, subst, memo, d)]); break;
     // A Numeric's scale (`Numeric 10`): equal scales only.
     case 'nat': r = nat(t.value); break;
-    // Synonyms, `forall` (no instantiation yet) and structs: not tracked.
-    case 'syn': case 'forall': case 'struct': r = UNKNOWN; break;
+    case 'struct': {
+      const fields = t.fields.map((f) => ({ name: f.name, type: convert(f.type, subst, memo, d) }));
+      r = struct(fields);
+      break;
+    }
+    // Kept as the synonym applied (small to substitute into), expanded where compared.
+    case 'syn': r = { head: `syn:${t.tysyn.packageId}:${t.tysyn.module}:${t.tysyn.name}`, args: t.args.map((a) => convert(a, subst, memo, d)), synonym: t.tysyn }; break;
+    case 'forall': {
+      const kinds = t.vars.map((v) => kindKey(v.kind));
+      if (kinds.some((k) => k === undefined)) { r = UNKNOWN; break; }
+      // Inside the body, the i-th of n binders is index n-1-i; what the substitution holds moves under them.
+      const n = t.vars.length;
+      const inner = new Map<string, Ty>();
+      if (subst) for (const [name, ty] of subst) inner.set(name, shift(ty, n));
+      t.vars.forEach((v, i) => inner.set(v.name, bv(n - 1 - i)));
+      r = convert(t.body, inner, new Map(), d);
+      for (let i = n - 1; i >= 0; i--) r = forallNode(kinds[i]!, r);
+      break;
+    }
   }
   memo.set(t, r);
   return r;
+}
+
+const isSynonym = (t: TyNode): boolean => t.synonym !== undefined;
+
+/** Expansions made, per synonym node (a node's expansion never changes: its name fixes the definition). */
+const expansions = new WeakMap<TyNode, Ty>();
+
+/** `t` with the synonym at its head expanded, repeatedly (daml-lf-2.rst RewriteSynonym); UNKNOWN where it cannot be. */
+export function unfold(t: Ty): Ty {
+  for (let n = 0; t !== UNKNOWN && t.synonym !== undefined; n++) {
+    if (n > 100) return UNKNOWN;
+    const known = expansions.get(t);
+    if (known !== undefined) { t = known; continue; }
+    const syn = synonymOf?.(t.synonym);
+    if (syn === undefined || syn.params.length !== t.args.length) return UNKNOWN;
+    const args = t.args;
+    const r = convert(syn.type, new Map(syn.params.map((p, i) => [p.name, args[i]!])), new Map(), 0);
+    expansions.set(t, r);
+    t = r;
+  }
+  return t;
+}
+
+/** `f` applied to more type arguments (a variable or constructor partly applied). */
+function applyTy(f: Ty, args: readonly Ty[]): Ty {
+  if (f === UNKNOWN || args.length === 0) return f;
+  if (isForall(f) || f.head.startsWith('struct:') || isSynonym(f)) return UNKNOWN;
+  return { head: f.head, args: [...f.args, ...args] };
+}
+
+/** A struct type, its fields sorted by name (daml-lf-2.rst RewriteStruct). */
+export function struct(fields: readonly { readonly name: string; readonly type: Ty }[]): TyNode {
+  const sorted = [...fields].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return { head: `struct:${sorted.map((f) => f.name).join(',')}`, args: sorted.map((f) => f.type) };
+}
+
+/** A struct type's field `name`, or undefined when `t` is no struct or lacks it. */
+export function structField(t: TyNode, name: string): Ty | undefined {
+  if (!t.head.startsWith('struct:')) return undefined;
+  const i = t.head.slice(7).split(',').indexOf(name);
+  return i < 0 ? undefined : t.args[i];
+}
+
+/**
+ * Rewrites `t` node by node: `leaf` may replace each bound variable (`bv:`) or rigid one (`var:`),
+ * its arguments rewritten already, at the number of `∀` crossed. Memoised per node and depth;
+ * UNKNOWN past MAX_DEPTH or 100,000 nodes (an imprecision, never a refusal).
+ */
+function rewrite(t: Ty, leaf: (x: TyNode, under: number) => Ty | undefined): Ty {
+  let work = 0;
+  const memo = new Map<TyNode, Map<number, Ty>>();
+  const go = (x: Ty, under: number, depth: number): Ty => {
+    if (x === UNKNOWN) return x;
+    if (depth > MAX_DEPTH || ++work > 100_000) return UNKNOWN;
+    let byDepth = memo.get(x);
+    const seen = byDepth?.get(under);
+    if (seen !== undefined) return seen;
+    let node = x;
+    if (x.args.length > 0) {
+      const inner = isForall(x) ? under + 1 : under;
+      let changed = false;
+      const args = x.args.map((a) => { const y = go(a, inner, depth + 1); if (y !== a) changed = true; return y; });
+      if (changed) node = x.synonym === undefined ? { head: x.head, args } : { head: x.head, args, synonym: x.synonym };
+    }
+    const r = (x.head.startsWith('bv:') || x.head.startsWith('var:') ? leaf(node, under) : undefined) ?? node;
+    if (!byDepth) { byDepth = new Map(); memo.set(x, byDepth); }
+    byDepth.set(under, r);
+    return r;
+  };
+  return go(t, 0, 0);
+}
+
+/** `t` moved under `n` more binders: its free `bv:` indices grow by n. */
+function shift(t: Ty, n: number): Ty {
+  if (n === 0 || t === UNKNOWN) return t;
+  return rewrite(t, (x, under) => {
+    const i = bvIndex(x);
+    return i >= under ? applyTy(bv(i + n), x.args) : undefined;
+  });
+}
+
+/** `∀ (name : kind). body` of a type abstraction: the rigid `name` of `body` becomes the new binder. */
+export function abstractOver(name: string, kind: string, body: Ty): TyNode {
+  const rigid = `var:${name}`;
+  return forallNode(kind, rewrite(body, (x, under) => (x.head === rigid ? applyTy(bv(under), x.args) : undefined)));
+}
+
+/**
+ * Instances made, per `∀` type and argument: a polymorphic definition is applied at the same
+ * (converted once, so identical) types again and again.
+ */
+const instances = new WeakMap<TyNode, Map<Ty, Ty>>();
+
+/** `(∀ α. body) @arg`: α replaced by `arg` (daml-lf-2.rst TyApp). */
+export function instantiate(forall: TyNode, arg: Ty): Ty {
+  let byArg = instances.get(forall);
+  const known = byArg?.get(arg);
+  if (known !== undefined) return known;
+  const r = substitute(forall, arg);
+  if (!byArg) { byArg = new Map(); instances.set(forall, byArg); }
+  byArg.set(arg, r);
+  return r;
+}
+
+function substitute(forall: TyNode, arg: Ty): Ty {
+  return rewrite(forall.args[0]!, (x, under) => {
+    const i = bvIndex(x);
+    if (i < 0) return undefined;
+    if (i === under) return applyTy(shift(arg, under), x.args);
+    return i > under ? applyTy(bv(i - 1), x.args) : undefined;
+  });
 }
 
 /**
@@ -114,7 +288,16 @@ export function agree(a: Ty, b: Ty): boolean {
     const y = stack.pop()!;
     const x = stack.pop()!;
     if (x === UNKNOWN || y === UNKNOWN || x === y) continue;
-    if (x.head !== y.head) return false;
+    if (x.head !== y.head) {
+      if (!isSynonym(x) && !isSynonym(y)) return false;
+      stack.push(unfold(x), unfold(y));
+      continue;
+    }
+    // The same synonym at agreeing arguments agrees; otherwise (a parameter it ignores) compare what it stands for.
+    if (isSynonym(x)) {
+      if (!x.args.every((a, i) => a === y.args[i] || agree(a, y.args[i]!))) stack.push(unfold(x), unfold(y));
+      continue;
+    }
     // A partly applied head (`app`) against a full one: not tracked.
     if (x.args.length !== y.args.length || x.args.length === 0) continue;
     if (++steps > 64) {
@@ -139,27 +322,37 @@ const NAMES: Record<string, string> = {
 /** The type in Daml-LF's notation, `?` for unknown parts; cut at a few levels and ~200 characters. */
 export function showTy(t: Ty): string {
   const budget = { left: 200 };
-  const s = show(t, 0, budget);
+  const s = show(t, 0, 0, budget);
   return budget.left < 0 ? `${s.slice(0, 200)}…` : s;
 }
 
-function show(t: Ty, depth: number, budget: { left: number }): string {
+/** `binders`: the `∀`s crossed, whose variables print as t0, t1, … from the outermost. */
+function show(t: Ty, depth: number, binders: number, budget: { left: number }): string {
   if (budget.left < 0) return '…';
   if (t === UNKNOWN) return '?';
   if (depth > 6) return '…';
   budget.left -= 8;
+  const sub = (x: Ty, more = 0): string => show(x, depth + 1, binders + more, budget);
   if (t.head === 'ARROW' && t.args.length === 2) {
     const from = t.args[0] ?? null;
-    const l = show(from, depth + 1, budget);
-    return `${from !== null && from.head === 'ARROW' ? `(${l})` : l} → ${show(t.args[1] ?? null, depth + 1, budget)}`;
+    const l = sub(from);
+    return `${from !== null && (from.head === 'ARROW' || isForall(from)) ? `(${l})` : l} → ${sub(t.args[1] ?? null)}`;
   }
-  const name = t.head.startsWith('con:') ? t.head.slice(t.head.lastIndexOf(':') + 1) : t.head.startsWith('var:') || t.head.startsWith('nat:') ? t.head.slice(4) : NAMES[t.head] ?? t.head;
+  if (isForall(t)) return `∀t${binders}. ${sub(t.args[0] ?? null, 1)}`;
+  if (t.head.startsWith('struct:')) {
+    const names = t.head.slice(7).split(',');
+    return `⟨${t.args.map((a, i) => `${names[i]}: ${sub(a)}`).join(', ')}⟩`;
+  }
+  const index = bvIndex(t);
+  const name = index >= 0 ? `t${binders - 1 - index}`
+    : t.head.startsWith('con:') || t.head.startsWith('syn:') ? t.head.slice(t.head.lastIndexOf(':') + 1)
+      : t.head.startsWith('var:') || t.head.startsWith('nat:') ? t.head.slice(4) : NAMES[t.head] ?? t.head;
   if (t.args.length === 0) return name;
   const parts = [name];
   for (const a of t.args) {
     if (budget.left < 0) { parts.push('…'); break; }
-    const s = show(a, depth + 1, budget);
-    parts.push(a !== null && a.args.length > 0 ? `(${s})` : s);
+    const s = sub(a);
+    parts.push(a !== null && a.args.length > 0 && !a.head.startsWith('struct:') ? `(${s})` : s);
   }
   return parts.join(' ');
 }

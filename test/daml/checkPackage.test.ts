@@ -121,6 +121,25 @@ describe('the check', () => {
     expect(describeCheckFailure(r.failure)).toMatch(says);
   });
 
+  it('refuses synonyms that expand to themselves, naming the cycle (their expansion would not end)', () => {
+    const b = new PackageBuilder({ name: 'cyclic', version: '1.0.0' });
+    const m = b.module('Main');
+    m.synonym('A', [], T.list(T.syn(m.ref('B'))));
+    m.synonym('B', [], T.struct({ x: T.syn(m.ref('C')) }));
+    m.synonym('C', [], T.syn(m.ref('A')));
+    m.synonym('Fine', [], T.syn(m.ref('Leaf')));
+    m.synonym('Leaf', [], T.int64);
+    const pkg = b.build().package;
+    const r = checkPackage(pkg, noOther);
+    expect(r).toMatchObject({ ok: false, failure: { definition: 'Main:A', reason: { kind: 'illFormed', detail: 'cycle in type synonyms: Main:A → Main:B → Main:C → Main:A' } } });
+    const acyclic = new PackageBuilder({ name: 'acyclic', version: '1.0.0' });
+    const n = acyclic.module('Main');
+    n.synonym('Fine', [], T.list(T.syn(n.ref('Leaf'))));
+    n.synonym('Leaf', [], T.struct({ x: T.int64 }));
+    n.value('v', T.syn(n.ref('Fine')), E.cons(T.syn(n.ref('Leaf')), [E.struct({ x: E.int64(1) })], E.nil(T.syn(n.ref('Leaf')))));
+    expect(checkPackage(acyclic.build().package, noOther)).toEqual({ ok: true });
+  });
+
   it('accepts well-typed code the typing rules cover: polymorphism, builtins at types, lets, cases, updates, interfaces', () => {
     // The sample package (asset template, interface, exception, a polymorphic value) must pass.
     expect(reasonOf(buildSamplePackage().package)).toBe('ok');
@@ -290,9 +309,10 @@ describe('the check', () => {
     const V = m.variant('V', { A: T.int64 });
     const En = m.enum('En', ['X']);
     const refs = b.build();
-    // Typed `forall a. a` and built of `u` (of a type the typer does not track): only the scope checks refuse these.
+    // Typed `forall a. a` and built of `u` (of a type the typer does not track: an abstraction
+    // whose parameter shadows another's is typed UNKNOWN): only the scope checks refuse these.
     const UNTRACKED = T.forall(['a'], T.var('a'));
-    const u = E.tyApp(E.tyLam(['z'], E.unit), T.int64);
+    const u = E.tyApp(E.tyLam(['z'], E.tyLam(['z'], E.unit)), T.int64);
     const self = (e: Expr, type: Type = UNTRACKED) => {
       const pkg = refs.package;
       const module = pkg.modules.get('Main')!;

@@ -132,6 +132,47 @@ export const ILL_TYPED: readonly IllTyped[] = [
     definition: 'Main:v', says: /argument 1 of id: expected a, found Int64/,
   },
   {
+    what: 'a struct projected at a field it does not have (⟨a = 1⟩.b)',
+    build: (n) => value(n, T.int64, E.structField('b', E.struct({ a: E.int64(1) }))),
+    definition: 'Main:v', says: /field b of a value of type ⟨a: Int64⟩, which has none/,
+  },
+  {
+    what: 'a value typed by a synonym of a struct (a type class dictionary) built with a field of another type',
+    build: (n) => {
+      const b = new PackageBuilder({ name: n, version: '1.0.0' });
+      const m = b.module('Main');
+      const Dict = m.synonym('Dict', [], T.struct({ size: T.int64 }));
+      m.value('v', T.syn(Dict), E.struct({ size: E.text('seven') }));
+      return b.build();
+    },
+    definition: 'Main:v', says: /value body: expected Dict, found ⟨size: Text⟩/,
+  },
+  {
+    what: 'a let-bound polymorphic function applied at Int64 to a Text (let f : ∀a. a → a = … in f @Int64 "t")',
+    build: (n) => value(n, T.int64, E.let(
+      [['f', T.forall(['a'], T.arrow(T.var('a'), T.var('a'))), E.tyLam(['a'], E.lam([['x', T.var('a')]], E.var('x')))]],
+      E.app(E.tyApp(E.var('f'), T.int64), E.text('t')))),
+    definition: 'Main:v', says: /argument 1 of f: expected Int64, found Text/,
+  },
+  {
+    what: 'a let binding declared ∀a. a → a bound to a function of Int64 (/\\a. \\x:Int64. x)',
+    build: (n) => value(n, T.int64, E.let(
+      [['f', T.forall(['a'], T.arrow(T.var('a'), T.var('a'))), E.tyLam(['a'], E.lam([['x', T.int64]], E.var('x')))]],
+      E.int64(1))),
+    definition: 'Main:v', says: /binding f: expected ∀t0\. t0 → t0, found ∀t0\. Int64 → Int64/,
+  },
+  {
+    what: 'a value of a Numeric synonym whose body has another scale (type Money = Numeric 10; v : Money = 2.50)',
+    build: (n) => {
+      const b = new PackageBuilder({ name: n, version: '1.0.0' });
+      const m = b.module('Main');
+      const Money = m.synonym('Money', [], T.numeric(10));
+      m.value('v', T.syn(Money), E.numeric('2.50'));
+      return b.build();
+    },
+    definition: 'Main:v', says: /value body: expected Money, found Numeric 2/,
+  },
+  {
     what: 'Numerics of two scales added (ADD_NUMERIC @10 1.0000000000 2.50)',
     build: (n) => value(n, T.numeric(10), E.call('ADD_NUMERIC', [T.nat(10)], E.numeric('1.0000000000'), E.numeric('2.50'))),
     definition: 'Main:v', says: /argument 2 of ADD_NUMERIC: expected Numeric 10, found Numeric 2/,

@@ -4,7 +4,7 @@
  * `daml-prim` with `DA.Types`, and a main package of scripts asking questions. Built as AST, not
  * decoded, so the tests need no DAR of those SDK versions.
  */
-import type { Expr } from '../../../daml-engine/ast/Expr.js';
+import type { Expr, TypeConApp } from '../../../daml-engine/ast/Expr.js';
 import type { DataCons, DefDataType, DefValue, Module, Package } from '../../../daml-engine/ast/Package.js';
 import type { QualifiedName, Type } from '../../../daml-engine/ast/Type.js';
 import type { Dar } from '../../../daml-engine/decode/decodeDar.js';
@@ -18,20 +18,22 @@ import { encodeDar } from '../../../daml-engine/encode/encodeDar.js';
 import { encodePackageArchive } from '../../../daml-engine/encode/encodeArchive.js';
 
 /**
- * The runner reads these records by field name and never by type, so every field and binder is
- * typed `Any`: a synonym of `()` each package declares (module `Any`). The upload check does not
- * expand synonyms (daml-engine/README.md, "what is typed"), so the packages pass it as daml-script's
- * own, fully typed, packages do.
+ * The runner reads these records by field name and never by type, so each record and variant
+ * here takes one type parameter per field or constructor (`t0`, `t1`, ...), and `ScriptExprs`
+ * applies it to the types of what it puts there: the packages are well-typed Daml-LF, and pass
+ * the upload check as daml-script's own packages do. Binders, `[]` and `None` are typed `Any`, a
+ * synonym of `()` each package declares (module `Any`).
  */
 const ANY_MODULE = 'Any';
 const anyIn = (packageId: string): Type => ({ kind: 'syn', tysyn: { packageId, module: ANY_MODULE, name: 'Any' }, args: [] });
-const rec = (...fields: string[]) => (any: Type): DataCons => ({ kind: 'record', fields: fields.map((name) => ({ name, type: any })), fieldNames: fields });
-const variant = (...ctors: string[]) => (any: Type): DataCons => ({ kind: 'variant', constructors: ctors.map((name) => ({ name, type: any })) });
+const param = (i: number): Type => ({ kind: 'var', name: `t${i}`, args: [] });
+type Shape = { readonly cons: DataCons; readonly arity: number };
+const rec = (...fields: string[]): Shape => ({ cons: { kind: 'record', fields: fields.map((name, i) => ({ name, type: param(i) })), fieldNames: fields }, arity: fields.length });
+const variant = (...ctors: string[]): Shape => ({ cons: { kind: 'variant', constructors: ctors.map((name, i) => ({ name, type: param(i) })) }, arity: ctors.length });
 
-type ModuleSpec = { readonly dataTypes?: Readonly<Record<string, (any: Type) => DataCons>>; readonly values?: Readonly<Record<string, Omit<DefValue, 'name'>>> };
+type ModuleSpec = { readonly dataTypes?: Readonly<Record<string, Shape>>; readonly values?: Readonly<Record<string, Omit<DefValue, 'name'>>> };
 
 function pkg(id: string, metadata: { name: string; version: string } | undefined, modules: Readonly<Record<string, ModuleSpec>>): Package {
-  const any = anyIn(id);
   const unit: Type = { kind: 'builtin', builtin: 'UNIT', args: [] };
   const all: Readonly<Record<string, ModuleSpec>> = { [ANY_MODULE]: {}, ...modules };
   return {
@@ -40,8 +42,9 @@ function pkg(id: string, metadata: { name: string; version: string } | undefined
     modules: new Map(Object.entries(all).map(([name, m]): [string, Module] => [name, {
       name, templates: new Map(), exceptions: new Map(), interfaces: new Map(),
       synonyms: new Map(name === ANY_MODULE ? [['Any', { name: 'Any', params: [], type: unit }]] : []),
-      // `Script a` takes its result type, as daml-script declares it (the upload check counts type arguments).
-      dataTypes: new Map(Object.entries(m.dataTypes ?? {}).map(([n, cons]): [string, DefDataType] => [n, { name: n, params: n === 'Script' && name === LOW_LEVEL_MODULE ? [{ name: 'a', kind: { kind: 'star' } }] : [], serializable: true, cons: cons(any) }])),
+      dataTypes: new Map(Object.entries(m.dataTypes ?? {}).map(([n, { cons, arity }]): [string, DefDataType] => [n, {
+        name: n, params: Array.from({ length: arity }, (_, i) => ({ name: `t${i}`, kind: { kind: 'star' } as const })), serializable: true, cons,
+      }])),
       values: new Map(Object.entries(m.values ?? {}).map(([n, v]): [string, DefValue] => [n, { name: n, ...v }])),
     }])),
   };
@@ -91,25 +94,51 @@ function defaultMetadata(shape: ScriptShape): { name: string; version: string } 
   }
 }
 
-/** Builds the expressions of scripts over one daml-script package. */
+/** Builds the expressions of scripts over one daml-script package, each with its type. */
 export class ScriptExprs {
+  readonly #types = new WeakMap<Expr, Type>();
   constructor(readonly scriptId: string, readonly primId: string = PRIM_ID) {}
   /** The `Any` synonym of the daml-script package: what every binder and list here is typed. */
   get any(): Type { return anyIn(this.scriptId); }
-  private con(module: string, name: string, packageId = this.scriptId) { return { tycon: { packageId, module, name }, args: [] }; }
   lit(value: Value): Expr { return { kind: 'lit', value }; }
   text(value: string): Expr { return this.lit({ kind: 'text', value }); }
   v(name: string): Expr { return { kind: 'var', name }; }
+  /** `e`'s type: as built here, or read off the few shapes tests write by hand; `Any` otherwise. */
+  typeOf(e: Expr): Type {
+    const known = this.#types.get(e);
+    if (known !== undefined) return known;
+    const builtin = (builtin: 'TEXT' | 'INT64' | 'UNIT' | 'BOOL' | 'PARTY', ...args: Type[]): Type => ({ kind: 'builtin', builtin, args });
+    switch (e.kind) {
+      case 'lit': return e.value.kind === 'text' ? builtin('TEXT') : e.value.kind === 'int64' ? builtin('INT64') : e.value.kind === 'unit' ? builtin('UNIT') : e.value.kind === 'bool' ? builtin('BOOL') : e.value.kind === 'party' ? builtin('PARTY') : this.any;
+      case 'nil': return { kind: 'builtin', builtin: 'LIST', args: [e.type] };
+      case 'optionalNone': return { kind: 'builtin', builtin: 'OPTIONAL', args: [e.type] };
+      case 'abs': return e.params.reduceRight<Type>((to, p) => ({ kind: 'builtin', builtin: 'ARROW', args: [p.type, to] }), this.typeOf(e.body));
+      case 'app': return e.fun.kind === 'tyApp' && e.fun.expr.kind === 'builtin' && e.fun.expr.builtin === 'ERROR' ? e.fun.types[0]! : this.any;
+      default: return this.any;
+    }
+  }
+  #typed(e: Expr, t: Type): Expr { this.#types.set(e, t); return e; }
+  /** A data type of these packages applied to `args` (one per field or constructor). */
+  #con(module: string, name: string, args: readonly Type[], packageId = this.scriptId): TypeConApp {
+    return { tycon: { packageId, module, name }, args };
+  }
   record(module: string, name: string, fields: Readonly<Record<string, Expr>>, packageId = this.scriptId): Expr {
-    return { kind: 'recCon', tycon: this.con(module, name, packageId), fields: Object.entries(fields).map(([field, expr]) => ({ field, expr })) };
+    const tycon = this.#con(module, name, Object.values(fields).map((x) => this.typeOf(x)), packageId);
+    return this.#typed({ kind: 'recCon', tycon, fields: Object.entries(fields).map(([field, expr]) => ({ field, expr })) }, { kind: 'con', ...tycon });
   }
   tuple(a: Expr, b: Expr): Expr { return this.record('DA.Types', 'Tuple2', { _1: a, _2: b }, this.primId); }
   question(module: string, name: string, fields: Readonly<Record<string, Expr>>): Expr {
     return this.record(`Daml.Script.Internal.Questions.${module}`, name, fields);
   }
+  /** `Free`'s constructor `Pure` (parameter 0) or `Free` (parameter 1) of `arg`. */
+  #free(constructor: 'Pure' | 'Free', arg: Expr): Expr {
+    const t = this.typeOf(arg);
+    const tycon = this.#con('Daml.Script.Internal.Free', 'Free', constructor === 'Pure' ? [t, this.any] : [this.any, t]);
+    return this.#typed({ kind: 'variantCon', tycon, constructor, arg }, { kind: 'con', ...tycon });
+  }
   /** `Pure (result, ())`. */
   pure(result: Expr): Expr {
-    return { kind: 'variantCon', tycon: this.con('Daml.Script.Internal.Free', 'Free'), constructor: 'Pure', arg: this.tuple(result, this.lit(UNIT)) };
+    return this.#free('Pure', this.tuple(result, this.lit(UNIT)));
   }
   /** Asks `command` (version `version`) with `payload`; `next` is what follows, with the answer bound to `bind`. */
   ask(command: string, version: bigint, payload: Expr, bind: string, next: Expr): Expr {
@@ -117,17 +146,12 @@ export class ScriptExprs {
       commandName: this.text(command), commandVersion: this.lit({ kind: 'int64', value: version }), payload,
       locations: { kind: 'nil', type: this.any }, continue: { kind: 'abs', params: [{ name: bind, type: this.any }], body: next },
     });
-    return { kind: 'variantCon', tycon: this.con('Daml.Script.Internal.Free', 'Free'), constructor: 'Free', arg: this.record(LOW_LEVEL_MODULE, 'ScriptF', { unpack: question }) };
+    return this.#free('Free', this.record(LOW_LEVEL_MODULE, 'ScriptF', { unpack: question }));
   }
   /** `Script { runScript = \_ -> free, dummy = () }`, as a top-level value of type `Script`. */
   script(free: Expr): Omit<DefValue, 'name'> {
-    return {
-      type: { kind: 'con', tycon: { packageId: this.scriptId, module: LOW_LEVEL_MODULE, name: 'Script' }, args: [this.any] },
-      expr: {
-        kind: 'recCon', tycon: { tycon: { packageId: this.scriptId, module: LOW_LEVEL_MODULE, name: 'Script' }, args: [this.any] },
-        fields: [{ field: 'runScript', expr: { kind: 'abs', params: [{ name: 'u', type: this.any }], body: free } }, { field: 'dummy', expr: this.lit(UNIT) }],
-      },
-    };
+    const expr = this.record(LOW_LEVEL_MODULE, 'Script', { runScript: { kind: 'abs', params: [{ name: 'u', type: this.any }], body: free }, dummy: this.lit(UNIT) });
+    return { type: this.typeOf(expr), expr };
   }
   /** `None` and `[]` as expressions (a DALF has no literal for them). */
   get none(): Expr { return { kind: 'optionalNone', type: this.any }; }
