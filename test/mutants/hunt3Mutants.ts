@@ -194,6 +194,12 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     fault: refusalAsSuccess('DAR_VALIDATION_ERROR', /expected Int64, found a\b/),
   },
   {
+    name: 'upload-dictionaries-untyped',
+    description: 'the upload check does not type structs or expand synonyms: a type class dictionary whose method has another type than its class says is answered 200',
+    caughtBy: 'ledger.packages.invalid-package-refused',
+    fault: refusalAsSuccess('DAR_VALIDATION_ERROR', /expected Sized, found ⟨size: Text⟩/),
+  },
+  {
     name: 'upload-numeric-scales-unchecked',
     description: "the upload check ignores Numeric scales: ADD_NUMERIC @10 of a Numeric 10 and a Numeric 2 is answered 200",
     caughtBy: 'ledger.packages.invalid-package-refused',

@@ -1,4 +1,4 @@
-import { Alt, E, PackageBuilder, T } from '../../../daml-engine/index.js';
+import { Alt, E, type ModuleBuilder, PackageBuilder, T } from '../../../daml-engine/index.js';
 import { buildDalf, buildDar } from '../generators/dar.js';
 import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
 import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
@@ -214,7 +214,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.packages.invalid-package-refused',
-    title: 'A DAR whose package does not type-check (builtins, polymorphic code, Numeric scales) or has a non-exhaustive case (DAR_VALIDATION_ERROR), or names a package it does not carry and the participant lacks (DAR_NOT_SELF_CONSISTENT), is refused with 400 and registers nothing',
+    title: 'A DAR whose package does not type-check (builtins, polymorphic code, Numeric scales, type class dictionaries) or has a non-exhaustive case (DAR_VALIDATION_ERROR), or names a package it does not carry and the participant lacks (DAR_NOT_SELF_CONSISTENT), is refused with 400 and registers nothing',
     operationId: LedgerOp.uploadDar,
     level: 'MUST',
     kind: 'negative',
@@ -231,6 +231,11 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
           what: 'polymorphic code that uses its type variable as an Int64 (/\\a. \\x:a. ADD_INT64 x 1)', code: 'DAR_VALIDATION_ERROR',
           type: T.forall(['a'], T.arrow(T.var('a'), T.int64)), value: E.tyLam(['a'], E.lam([['x', T.var('a')]], E.call('ADD_INT64', [], E.var('x'), E.int64(1)))),
         },
+        // A type class dictionary is a synonym of a struct: its methods keep their types.
+        {
+          what: 'a dictionary (a synonym of a struct) whose method has another type', code: 'DAR_VALIDATION_ERROR',
+          type: (m: ModuleBuilder) => T.syn(m.synonym('Sized', [], T.struct({ size: T.int64 }))), value: E.struct({ size: E.text('seven') }),
+        },
         // A Numeric's scale is part of its type: Numeric 10 and Numeric 2 do not add.
         { what: 'Numerics of two scales added (ADD_NUMERIC @10 1.0000000000 2.50)', code: 'DAR_VALIDATION_ERROR', type: T.numeric(10), value: E.call('ADD_NUMERIC', [T.nat(10)], E.numeric('1.0000000000'), E.numeric('2.50')) },
         // Pattern match exhaustiveness (daml-lf-2.rst): a case on a Bool with no alternative for False.
@@ -241,7 +246,8 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
       const refused: string[] = [];
       for (const c of cases) {
         const b = new PackageBuilder({ name: packageName(ctx, 'cc-invalid'), version: '1.0.0' });
-        b.module('Main').value('v', c.type, c.value);
+        const m = b.module('Main');
+        m.value('v', typeof c.type === 'function' ? c.type(m) : c.type, c.value);
         const built = b.build();
         const e = await ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: false }, bytes: built.dar() });
         skipUnlessAdmin(ctx, e, `POST ${darUploadPath(ctx)}`);
