@@ -213,12 +213,15 @@ export function structField(t: TyNode, name: string): Ty | undefined {
  */
 function rewrite(t: Ty, leaf: (x: TyNode, under: number) => Ty | undefined): Ty {
   let work = 0;
-  const memo = new Map<TyNode, Map<number, Ty>>();
+  // One map per number of binders crossed (few), not one per node.
+  const memos: Map<TyNode, Ty>[] = [];
   const go = (x: Ty, under: number, depth: number): Ty => {
     if (x === UNKNOWN) return x;
+    const variable = x.head.startsWith('bv:') || x.head.startsWith('var:');
+    if (x.args.length === 0 && !variable) return x;
     if (depth > MAX_DEPTH || ++work > 100_000) return UNKNOWN;
-    let byDepth = memo.get(x);
-    const seen = byDepth?.get(under);
+    const memo = (memos[under] ??= new Map());
+    const seen = memo.get(x);
     if (seen !== undefined) return seen;
     let node = x;
     if (x.args.length > 0) {
@@ -227,9 +230,8 @@ function rewrite(t: Ty, leaf: (x: TyNode, under: number) => Ty | undefined): Ty 
       const args = x.args.map((a) => { const y = go(a, inner, depth + 1); if (y !== a) changed = true; return y; });
       if (changed) node = x.synonym === undefined ? { head: x.head, args } : { head: x.head, args, synonym: x.synonym };
     }
-    const r = (x.head.startsWith('bv:') || x.head.startsWith('var:') ? leaf(node, under) : undefined) ?? node;
-    if (!byDepth) { byDepth = new Map(); memo.set(x, byDepth); }
-    byDepth.set(under, r);
+    const r = (variable ? leaf(node, under) : undefined) ?? node;
+    memo.set(x, r);
     return r;
   };
   return go(t, 0, 0);
