@@ -189,7 +189,7 @@ class PackageDecoder {
     const modules = new Map<string, Module>();
     for (let i = 0; i < moduleRanges.length; i++) {
       const module = this.moduleAt(moduleRanges[i]!);
-      modules.set(module.name, module);
+      setOnce(modules, module.name, module, 'module');
       yield;
     }
     return { id: this.selfId, lfVersion, metadata, modules, imports: this.imports };
@@ -1207,12 +1207,12 @@ class PackageDecoder {
    * `module`'s optimized code, with each reader inlined, and have it compiled again.
    */
   private static readonly DEFS: readonly ((d: PackageDecoder, end: number, defs: ModuleDefs) => void)[] = [
-    (d, end, defs) => { const x = d.defTypeSyn(end); defs.synonyms.set(x.name, x); },
-    (d, end, defs) => { const x = d.defDataType(end); defs.dataTypes.set(x.name, x); },
-    (d, end, defs) => { const x = d.defValue(end); defs.values.set(x.name, x); },
-    (d, end, defs) => { const x = d.defTemplate(end); defs.templates.set(x.name, x); },
-    (d, end, defs) => { const x = d.defException(end); defs.exceptions.set(x.name, x); },
-    (d, end, defs) => { const x = d.defInterface(end); defs.interfaces.set(x.name, x); },
+    (d, end, defs) => { const x = d.defTypeSyn(end); definition(defs, x.name); defs.synonyms.set(x.name, x); },
+    (d, end, defs) => { const x = d.defDataType(end); definition(defs, x.name); defs.dataTypes.set(x.name, x); },
+    (d, end, defs) => { const x = d.defValue(end); definition(defs, x.name); defs.values.set(x.name, x); },
+    (d, end, defs) => { const x = d.defTemplate(end); setOnce(defs.templates, x.name, x, 'template'); },
+    (d, end, defs) => { const x = d.defException(end); setOnce(defs.exceptions, x.name, x, 'exception'); },
+    (d, end, defs) => { const x = d.defInterface(end); setOnce(defs.interfaces, x.name, x, 'interface'); },
   ];
 
   private module(end: number): Module {
@@ -1387,7 +1387,7 @@ class PackageDecoder {
         case 2 << 3: param = this.str(r.uint32()); break;
         case (3 << 3) | 2: precondition = this.subExpr(); break;
         case (4 << 3) | 2: signatories = this.subExpr(); break;
-        case (6 << 3) | 2: { const c = this.templateChoice(r.limit()); choices.set(c.name, c); break; }
+        case (6 << 3) | 2: { const c = this.templateChoice(r.limit()); setOnce(choices, c.name, c, 'choice'); break; }
         case (7 << 3) | 2: observers = this.subExpr(); break;
         case (9 << 3) | 2: {
           const stop = r.limit();
@@ -1405,7 +1405,7 @@ class PackageDecoder {
         }
         case (10 << 3) | 2: {
           const instance = this.implementsDef(r.limit());
-          implementsMap.set(qualifiedKey(instance.iface), instance);
+          setOnce(implementsMap, qualifiedKey(instance.iface), instance, 'interface instance');
           break;
         }
         default: r.skip(tag);
@@ -1440,7 +1440,7 @@ class PackageDecoder {
               else if (u === ((2 << 3) | 2)) value = this.subExpr();
               else r.skip(u);
             }
-            methods.set(method, need(value, `method ${method}`));
+            setOnce(methods, method, need(value, `method ${method}`), 'method');
           } else if (t === ((2 << 3) | 2)) view = this.subExpr();
           else r.skip(t);
         }
@@ -1470,11 +1470,11 @@ class PackageDecoder {
             else if (t === ((3 << 3) | 2)) type = this.type(r.limit());
             else r.skip(t);
           }
-          methods.set(method, type);
+          setOnce(methods, method, type, 'method');
           break;
         }
         case 4 << 3: param = this.str(r.uint32()); break;
-        case (5 << 3) | 2: { const c = this.templateChoice(r.limit()); choices.set(c.name, c); break; }
+        case (5 << 3) | 2: { const c = this.templateChoice(r.limit()); setOnce(choices, c.name, c, 'choice'); break; }
         case (6 << 3) | 2: view = this.type(r.limit()); break;
         case (7 << 3) | 2: requires.push(this.defRef(r.limit())); break;
         default: r.skip(tag);
@@ -1495,6 +1495,20 @@ class PackageDecoder {
     }
     return { name, message: need(message, `exception ${name} message`) };
   }
+}
+
+/**
+ * Adds a named definition, refusing a second of the same name as Daml's decoder does (its
+ * `PackageError`, "Collision on definition name ..."): a map would keep the last one silently.
+ */
+function setOnce<K, V>(map: Map<K, V>, key: K, value: V, what: string): void {
+  if (map.has(key)) throw new PackageFormatError(`Collision on ${what} name ${String(key)}`);
+  map.set(key, value);
+}
+
+/** Synonyms, data types and values share one namespace (Daml's module `definitions`). */
+function definition(defs: ModuleDefs, name: string): void {
+  if (defs.synonyms.has(name) || defs.dataTypes.has(name) || defs.values.has(name)) throw new PackageFormatError(`Collision on definition name ${name}`);
 }
 
 function need<T>(value: T | undefined, what: string): T {

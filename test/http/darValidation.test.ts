@@ -60,6 +60,41 @@ function deepExprDar(): { id: string; dar: Uint8Array } {
   return { id, dar: encodeDar({ name: 'deep-expr', main: dalf }) };
 }
 
+/**
+ * A package whose module has two definitions of one name (`of` picks the kind), encoded as is: a
+ * Map cannot hold them, so the module's map gets two keys for two definitions named alike.
+ */
+function collidingDar(of: 'values' | 'value and type' | 'templates' | 'choices'): { id: string; dar: Uint8Array } {
+  const b = new PackageBuilder({ name: `colliding-${++serial}`, version: '1.0.0' });
+  const m = b.module('Main');
+  m.value('v', T.int64, E.int64(1));
+  m.value('w', T.int64, E.int64(2));
+  m.record('R', { n: T.int64 });
+  const p = (of === 'templates' || of === 'choices')
+    ? (() => {
+      const party = (t: { field(f: string): Expr }) => E.list(T.party, [t.field('p')]);
+      m.template('T', { fields: { p: T.party }, signatories: party, choices: [
+        { name: 'Go', returnType: T.unit, controllers: (c) => E.list(T.party, [c.field('p')]), update: () => E.pure(T.unit, E.unit) },
+        { name: 'Stay', returnType: T.unit, controllers: (c) => E.list(T.party, [c.field('p')]), update: () => E.pure(T.unit, E.unit) },
+      ] });
+      m.template('U', { fields: { p: T.party }, signatories: party });
+      return b.toPackage();
+    })()
+    : b.toPackage();
+  const main = p.modules.get('Main')!;
+  const values = new Map(main.values);
+  const templates = new Map(main.templates);
+  if (of === 'values') values.set('w', { ...values.get('w')!, name: 'v' });
+  if (of === 'value and type') values.set('w', { ...values.get('w')!, name: 'R' });
+  if (of === 'templates') templates.set('U', { ...templates.get('U')!, name: 'T' });
+  if (of === 'choices') {
+    const t = templates.get('T')!;
+    templates.set('T', { ...t, choices: new Map([...t.choices].map(([k, c]) => [k, { ...c, name: 'Go' }])) });
+  }
+  const { dalf, id } = encodePackageArchive({ ...p, modules: new Map([['Main', { ...main, values, templates }]]) });
+  return { id, dar: encodeDar({ name: `colliding-${serial}`, main: dalf }) };
+}
+
 const packageIds = async (): Promise<string[]> => (await get(server, '/v2/packages')).body.packageIds as string[];
 const vetted = async (packageId: string): Promise<boolean> => {
   const res = await post(server, '/v2/package-vetting/list', { packageMetadataFilter: { packageIds: [packageId] } });
@@ -76,6 +111,23 @@ const hostile: { what: string; build: () => { id: string; dar: Uint8Array }; cod
   { what: 'an ill-kinded type', build: () => darWithValue(T.builtin('LIST', T.int64, T.int64), E.unit), code: 'DAR_VALIDATION_ERROR', says: /kind mismatch/ },
   { what: 'a type nested 100,000 deep', build: deepTypeDar, code: 'DAR_VALIDATION_ERROR', says: /Main:Deep .*types nest deeper than/ },
   { what: 'an expression nested past the wire bound', build: deepExprDar, code: 'DAR_PARSE_ERROR', says: /nest deeper than/ },
+  // Daml's decoder refuses a module with two definitions of one name (its PackageError).
+  { what: 'two values of one name', build: () => collidingDar('values'), code: 'DAR_PARSE_ERROR', says: /Collision on definition name v/ },
+  { what: 'a value named as a data type', build: () => collidingDar('value and type'), code: 'DAR_PARSE_ERROR', says: /Collision on definition name R/ },
+  { what: 'two templates of one name', build: () => collidingDar('templates'), code: 'DAR_PARSE_ERROR', says: /Collision on template name T/ },
+  { what: 'two choices of one name', build: () => collidingDar('choices'), code: 'DAR_PARSE_ERROR', says: /Collision on choice name Go/ },
+  {
+    what: 'a synonym that expands to itself',
+    build: () => {
+      const b = new PackageBuilder({ name: `cyclic-${++serial}`, version: '1.0.0' });
+      const m = b.module('Main');
+      m.synonym('A', [], T.list(T.syn(m.ref('B'))));
+      m.synonym('B', [], T.syn(m.ref('A')));
+      const built = b.build();
+      return { id: built.id, dar: built.dar() };
+    },
+    code: 'DAR_VALIDATION_ERROR', says: /Main:A .*cycle in type synonyms: Main:A → Main:B → Main:A/,
+  },
   { what: 'a reference to a package it does not carry', build: () => darWithValue(T.int64, E.val({ packageId: 'e'.repeat(64), module: 'M', name: 'x' })), code: 'DAR_NOT_SELF_CONSISTENT', says: /e{64}/ },
   // Ill-typed code (daml-lf-2.rst typing rules): the definition and the rule broken are named.
   ...ILL_TYPED.map(({ what, build, definition, says }) => ({
