@@ -89,6 +89,15 @@ class Scope<T> {
   }
 }
 
+/** Type variables' kinds, and the kinds of types with variables found while those stay as they are. */
+class TypeVarScope extends Scope<K> {
+  /** Valid until a variable is bound or unbound: a type's kind depends on its variables' only. */
+  readonly openKinds = new Map<Type, K>();
+  override bind(name: string, v: K): void { this.openKinds.clear(); super.bind(name, v); }
+  override unbind(name: string): void { this.openKinds.clear(); super.unbind(name); }
+  override reset(): void { this.openKinds.clear(); super.reset(); }
+}
+
 type Item =
   | { readonly k: 'e'; readonly e: Expr; readonly d: number }
   /** A type in the expression: well-formed, of kind `*` when `star`. */
@@ -100,7 +109,7 @@ class PackageChecker {
   #definition: string | undefined;
   #work = 0;
   readonly #vars = new Scope<true>();
-  readonly #tvars = new Scope<K>();
+  readonly #tvars = new TypeVarScope();
   /** Kinds of variable-free types already checked (their kind is the same wherever they stand). */
   readonly #closedKinds = new Map<Type, K>();
   readonly #paramKinds = new Map<object, K>();
@@ -487,14 +496,19 @@ class PackageChecker {
 
   /** Recursive: callers bounded the depth first (typeKind). */
   kindOf(t: Type): K {
-    const known = this.#closedKinds.get(t);
+    const known = this.#closedKinds.get(t) ?? this.#tvars.openKinds.get(t);
     return known !== undefined ? known : this.kindOfUnknown(t);
   }
 
-  /** `kindOf` of a type not in `#closedKinds` (looked up already). */
+  /**
+   * `kindOf` of a type not known yet (looked up already). Types with variables are remembered too,
+   * while the variables in scope stay: a type naming a shared subtree twice, 60 levels deep (60
+   * interned types on the wire), costs its DAG's size, not 2^60.
+   */
   kindOfUnknown(t: Type): K {
     const k = this.kindOfNode(t);
     if (this.#measures.isVarFree(t)) this.#closedKinds.set(t, k);
+    else this.#tvars.openKinds.set(t, k);
     return k;
   }
 

@@ -278,11 +278,32 @@ function substitute(forall: TyNode, arg: Ty): Ty {
   });
 }
 
+/** Pairs of types found to agree or not, within one comparison (a synonym's arguments compare in nested calls). */
+interface Compared { readonly yes: Map<TyNode, Set<TyNode>>; readonly no: Map<TyNode, Set<TyNode>> }
+const found = (m: Map<TyNode, Set<TyNode>>, a: TyNode, b: TyNode): boolean => m.get(a)?.has(b) === true;
+function record(m: Map<TyNode, Set<TyNode>>, a: TyNode, b: TyNode): void {
+  let bs = m.get(a);
+  if (!bs) { bs = new Set(); m.set(a, bs); }
+  bs.add(b);
+}
+
 /**
  * Whether `a` and `b` can be the same type (UNKNOWN agrees with anything). A loop, not recursion;
- * pairs already compared are skipped, so shared (DAG) types cost their size, not their tree's.
+ * pairs already compared are skipped, so shared (DAG) types cost their size, not their tree's. The
+ * one nesting, a synonym's arguments, shares what it found with its caller (`compared`): two types
+ * built apart (one converted, one instantiated) compare each level's pair once, equal or not.
  */
-export function agree(a: Ty, b: Ty): boolean {
+export function agree(a: Ty, b: Ty, compared?: Compared): boolean {
+  if (a === UNKNOWN || b === UNKNOWN || a === b) return true;
+  if (compared && found(compared.yes, a, b)) return true;
+  if (compared && found(compared.no, a, b)) return false;
+  const r = agreeLoop(a, b, compared);
+  if (compared) record(r ? compared.yes : compared.no, a, b);
+  return r;
+}
+
+function agreeLoop(a: TyNode, b: TyNode, outer: Compared | undefined): boolean {
+  let compared = outer;
   const stack: Ty[] = [a, b];
   let seen: Map<TyNode, Set<TyNode>> | undefined;
   let steps = 0;
@@ -297,17 +318,19 @@ export function agree(a: Ty, b: Ty): boolean {
     }
     // The same synonym at agreeing arguments agrees; otherwise (a parameter it ignores) compare what it stands for.
     if (isSynonym(x)) {
-      if (!x.args.every((a, i) => a === y.args[i] || agree(a, y.args[i]!))) stack.push(unfold(x), unfold(y));
+      const shared = (compared ??= { yes: new Map(), no: new Map() });
+      if (found(shared.no, x, y)) return false;
+      if (!x.args.every((p, i) => agree(p, y.args[i]!, shared))) {
+        if (!agree(unfold(x), unfold(y), shared)) { record(shared.no, x, y); return false; }
+      }
       continue;
     }
     // A partly applied head (`app`) against a full one: not tracked.
     if (x.args.length !== y.args.length || x.args.length === 0) continue;
     if (++steps > 64) {
       seen ??= new Map();
-      let ys = seen.get(x);
-      if (!ys) { ys = new Set(); seen.set(x, ys); }
-      if (ys.has(y)) continue;
-      ys.add(y);
+      if (found(seen, x, y)) continue;
+      record(seen, x, y);
     }
     for (let i = 0; i < x.args.length; i++) stack.push(x.args[i]!, y.args[i]!);
   }

@@ -121,6 +121,32 @@ describe('the check', () => {
     expect(describeCheckFailure(r.failure)).toMatch(says);
   });
 
+  it('compares synonyms of synonyms nested 60 deep (a tree of 2^60 leaves, 60 interned types) in linear time', () => {
+    // Pair a b = ⟨x: a, y: b⟩; T₀ a = a, Tₖ₊₁ a = Pair (Tₖ a) (Tₖ a). A lambda's parameter typed T₆₀ Int64
+    // is passed to f @Int64 : T₆₀ Int64 → Int64: the two T₆₀ Int64 are equal but built apart (one
+    // converted, one instantiated), so every level compares its two (shared) arguments.
+    const b = new PackageBuilder({ name: 'nested-synonyms', version: '1.0.0' });
+    const m = b.module('Main');
+    const Pair = m.synonym('Pair', ['a', 'b'], T.struct({ x: T.var('a'), y: T.var('b') }));
+    const deep = (leaf: Type): Type => { let t = leaf; for (let i = 0; i < 60; i++) t = T.syn(Pair, t, t); return t; };
+    m.value('f', T.forall(['a'], T.arrow(deep(T.var('a')), T.int64)), E.tyLam(['a'], E.lam([['p', deep(T.var('a'))]], E.int64(1))));
+    m.value('v', T.arrow(deep(T.int64), T.int64), E.lam([['y', deep(T.int64)]], E.app(E.tyApp(E.val(m.ref('f')), T.int64), E.var('y'))));
+    const built = b.build().package;
+    expect(checkPackage(built, noOther)).toEqual({ ok: true });
+    // As uploaded: encoded (types interned, so each Tₖ is one entry) and decoded again.
+    const decoded = decodeArchive(encodePackageArchive(built).dalf);
+    if (!decoded.ok) throw new Error(decoded.failure.message);
+    expect(checkPackage(decoded.value, noOther)).toEqual({ ok: true });
+    // And a leaf that differs is found, under all 60 levels.
+    const c = new PackageBuilder({ name: 'nested-synonyms-2', version: '1.0.0' });
+    const n = c.module('Main');
+    const P2 = n.synonym('Pair', ['a', 'b'], T.struct({ x: T.var('a'), y: T.var('b') }));
+    const deep2 = (leaf: Type): Type => { let t = leaf; for (let i = 0; i < 60; i++) t = T.syn(P2, t, t); return t; };
+    n.value('f', T.forall(['a'], T.arrow(deep2(T.var('a')), T.int64)), E.tyLam(['a'], E.lam([['p', deep2(T.var('a'))]], E.int64(1))));
+    n.value('v', T.arrow(deep2(T.text), T.int64), E.lam([['y', deep2(T.text)]], E.app(E.tyApp(E.val(n.ref('f')), T.int64), E.var('y'))));
+    expect(checkPackage(c.build().package, noOther)).toMatchObject({ ok: false, failure: { definition: 'Main:v', reason: { kind: 'typeMismatch' } } });
+  });
+
   it('refuses synonyms that expand to themselves, naming the cycle (their expansion would not end)', () => {
     const b = new PackageBuilder({ name: 'cyclic', version: '1.0.0' });
     const m = b.module('Main');
