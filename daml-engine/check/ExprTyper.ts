@@ -25,6 +25,9 @@ export interface TypingContext {
   /** The scope walk's checks, for a walk with them (`roots(..., scoped)`): see PackageChecker. */
   tick(): void;
   readonly limits: { readonly exprDepth: number };
+  /** Frames between two pauses of a walk, and what to restore after one. */
+  readonly stepsPerPause: number;
+  resumed(): void;
   /** A `val` or `builtin` leaf's reference or availability. */
   leaf(e: Expr): void;
   /** A node's own references, arities and types (its subexpressions are the walk's). */
@@ -98,7 +101,7 @@ export class ExprTyper {
   constructor(readonly cx: TypingContext) {}
 
   /** Each root, with `bound` in scope, must have its type (and, `scoped`, pass the scope walk's checks). */
-  roots(roots: readonly Root[], bound: readonly Bound[], scoped = false): void {
+  *roots(roots: readonly Root[], bound: readonly Bound[], scoped = false): Generator<void, void> {
     this.scoped = scoped;
     for (const r of roots) {
       const stack: Frame[] = [
@@ -107,7 +110,7 @@ export class ExprTyper {
         { k: 'e', e: r.e, d: 1 },
         { k: 'bind', names: bound.map((x) => x.name), types: bound.map((x) => x.type) },
       ];
-      this.run(stack);
+      yield* this.run(stack);
     }
   }
 
@@ -157,8 +160,18 @@ export class ExprTyper {
     this.cx.fail({ kind: 'typeMismatch', detail: `${typeof what === 'string' ? what : what()}: expected ${showTy(expected)}, found ${showTy(found)}` });
   }
 
-  run(stack: Frame[]): void {
-    while (stack.length > 0) this.step(stack.pop()!, stack);
+  /** Pauses every `cx.stepsPerPause` frames (see PackageChecker.STEPS_PER_PAUSE). */
+  *run(stack: Frame[]): Generator<void, void> {
+    while (this.runSome(stack, this.cx.stepsPerPause)) {
+      yield;
+      this.cx.resumed();
+    }
+  }
+
+  /** Up to `n` frames; whether any are left. The loop stays a plain function, which V8 optimizes better than a generator's. */
+  runSome(stack: Frame[], n: number): boolean {
+    for (let i = 0; i < n && stack.length > 0; i++) this.step(stack.pop()!, stack);
+    return stack.length > 0;
   }
 
   /** Runs one frame; those that walk further push theirs on `stack`. */

@@ -155,8 +155,8 @@ class PackageChecker {
         this.#definition = `${m.name}:${d.name}`;
         // Set again at each step: another upload's check may have run between two steps.
         useSynonyms(this.#synonymOf);
-        if (this.walkMode !== 'auto') kind.check(this, m, d);
-        else this.checkAgainOnFailure(kind, m, d);
+        if (this.walkMode !== 'auto') yield* kind.check(this, m, d);
+        else yield* this.checkAgainOnFailure(kind, m, d);
         if (!kind.yieldFirst) yield;
       }
     }
@@ -169,11 +169,11 @@ class PackageChecker {
    * and the definition is checked again in the reference order, whose outcome stands. The work
    * counted and the kinds cached are the same either way (the same types are kinded).
    */
-  checkAgainOnFailure(kind: ModuleDefKind<{ readonly name: string }>, m: Module, d: { readonly name: string }): void {
+  *checkAgainOnFailure(kind: ModuleDefKind<{ readonly name: string }>, m: Module, d: { readonly name: string }): Generator<void, void> {
     const work = this.#work;
     const definition = this.#definition;
     try {
-      kind.check(this, m, d);
+      yield* kind.check(this, m, d);
     } catch {
       this.#work = work;
       this.#definition = definition;
@@ -182,7 +182,7 @@ class PackageChecker {
       this.#tvars.reset();
       this.#separate = true;
       try {
-        kind.check(this, m, d);
+        yield* kind.check(this, m, d);
       } finally {
         this.#separate = false;
       }
@@ -193,13 +193,26 @@ class PackageChecker {
    * The expressions of a definition, group by group: merged, one walk per group; separate, the
    * scope walk over every group, then the typer over every group (the order the checks always had).
    */
-  walk(groups: readonly RootGroup[]): void {
+  *walk(groups: readonly RootGroup[]): Generator<void, void> {
     if (!this.#separate) {
-      for (const g of groups) this.#typer.roots(g.roots, g.bound, true);
+      for (const g of groups) yield* this.#typer.roots(g.roots, g.bound, true);
       return;
     }
-    for (const g of groups) this.exprs(g.roots.map((r) => r.e), g.bound.map((x) => x.name));
-    for (const g of groups) this.#typer.roots(g.roots, g.bound);
+    for (const g of groups) yield* this.exprs(g.roots.map((r) => r.e), g.bound.map((x) => x.name));
+    for (const g of groups) yield* this.#typer.roots(g.roots, g.bound);
+  }
+
+  /**
+   * A walk pauses after this many steps (a step is a few microseconds): a caller driving the
+   * check in steps lets other clients in then, even within one hostile definition whose
+   * expression DAG takes seconds to walk up to the work bound.
+   */
+  static readonly STEPS_PER_PAUSE = 1 << 16;
+  readonly stepsPerPause = PackageChecker.STEPS_PER_PAUSE;
+
+  /** Back from a pause: what another check may have changed meanwhile (the typer's synonym look-up). */
+  resumed(): void {
+    useSynonyms(this.#synonymOf);
   }
 
   // ---- the scope checks of the merged walk (ExprTyper with `scoped`) ----------------------------
@@ -305,13 +318,13 @@ class PackageChecker {
     return { next, names };
   }
 
-  exception(m: Module, x: DefException): void {
+  *exception(m: Module, x: DefException): Generator<void, void> {
     const dt = m.dataTypes.get(x.name);
     if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
-    this.walk([{ roots: [{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], bound: [] }]);
+    yield* this.walk([{ roots: [{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], bound: [] }]);
   }
 
-  value(v: DefValue): void {
+  *value(v: DefValue): Generator<void, void> {
     this.typeStar(v.type);
     let body: Expr;
     try {
@@ -320,7 +333,7 @@ class PackageChecker {
       // Value bodies decode lazily: a wire error surfaces here.
       this.fail({ kind: 'undecodable', detail: e instanceof Error ? e.message : String(e) });
     }
-    this.walk([{ roots: [{ e: body, type: this.#typer.valueBodyType(v.type, body), what: 'value body' }], bound: [] }]);
+    yield* this.walk([{ roots: [{ e: body, type: this.#typer.valueBodyType(v.type, body), what: 'value body' }], bound: [] }]);
   }
 
   package(id: string): Package {
@@ -411,14 +424,14 @@ class PackageChecker {
     });
   }
 
-  template(m: Module, t: DefTemplate): void {
+  *template(m: Module, t: DefTemplate): Generator<void, void> {
     const dt = m.dataTypes.get(t.name);
     if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) {
       this.fail({ kind: 'illFormed', detail: `expected monomorphic record type in template definition: ${t.name}` });
     }
     const tt = con(this.self(m, t.name));
     const param = [{ name: t.param, type: tt }];
-    this.walk([{
+    yield* this.walk([{
       roots: [
         { e: t.precondition, type: BOOL, what: 'precondition' },
         { e: t.signatories, type: PARTIES, what: 'signatories' },
@@ -426,11 +439,11 @@ class PackageChecker {
       ],
       bound: param,
     }]);
-    for (const c of t.choices.values()) this.choice(c, t.param, tt);
+    for (const c of t.choices.values()) yield* this.choice(c, t.param, tt);
     if (t.key) {
       this.typeStar(t.key.type);
       const kt = toTy(t.key.type);
-      this.walk([
+      yield* this.walk([
         { roots: [{ e: t.key.body, type: kt, what: 'key' }], bound: param },
         { roots: [{ e: t.key.maintainers, type: fn(kt, PARTIES), what: 'key maintainers' }], bound: [] },
       ]);
@@ -439,7 +452,7 @@ class PackageChecker {
       const iface = this.interfaceOf(inst.iface);
       for (const name of inst.methods.keys()) if (!iface.methods.has(name)) this.fail({ kind: 'unknownReference', what: 'method', name: `${showName(inst.iface)}:${name}` });
       for (const name of iface.methods.keys()) if (!inst.methods.has(name)) this.fail({ kind: 'illFormed', detail: `missing method ${name} of ${showName(inst.iface)}` });
-      this.walk([{
+      yield* this.walk([{
         roots: [
           { e: inst.view, type: toTy(iface.view), what: `view of ${inst.iface.name}` },
           ...[...inst.methods].map(([name, e]) => ({ e, type: iface.methods.has(name) ? toTy(iface.methods.get(name)!) : UNKNOWN, what: `method ${name} of ${inst.iface.name}` })),
@@ -449,24 +462,24 @@ class PackageChecker {
     }
   }
 
-  iface(m: Module, i: DefInterface): void {
+  *iface(m: Module, i: DefInterface): Generator<void, void> {
     const dt = m.dataTypes.get(i.name);
     if (!dt || dt.cons.kind !== 'interface') this.fail({ kind: 'illFormed', detail: `an interface needs an interface type of the same name: ${i.name}` });
     this.typeStar(i.view);
     for (const t of i.methods.values()) this.typeStar(t);
     for (const r of i.requires) this.interfaceOf(r);
-    for (const c of i.choices.values()) this.choice(c, i.param, con(this.self(m, i.name)));
+    for (const c of i.choices.values()) yield* this.choice(c, i.param, con(this.self(m, i.name)));
   }
 
   /** A template's or interface's choice; `of` is the template or interface type. */
-  choice(c: TemplateChoice, param: string, of: Ty): void {
+  *choice(c: TemplateChoice, param: string, of: Ty): Generator<void, void> {
     const at = this.#definition;
     this.#definition = `${at ?? ''}/${c.name}`;
     this.typeStar(c.argBinder.type);
     this.typeStar(c.returnType);
     const parts = [c.controllers, ...(c.observers ? [c.observers] : []), ...(c.authorizers ? [c.authorizers] : [])];
     const bound = [{ name: param, type: of }, { name: c.argBinder.name, type: toTy(c.argBinder.type) }];
-    this.walk([
+    yield* this.walk([
       { roots: parts.map((e) => ({ e, type: PARTIES, what: 'controllers or observers' })), bound },
       // The scope walk bound these as (param, self, argument); only which names are bound matters to it.
       { roots: [{ e: c.update, type: update(toTy(c.returnType)), what: 'choice body' }], bound: [...bound, { name: c.selfBinder, type: contractId(of) }] },
@@ -596,11 +609,13 @@ class PackageChecker {
   // ---- expressions -------------------------------------------------------------------------------
 
   /** Walks each root with `names` bound, iteratively. */
-  exprs(roots: readonly Expr[], names: readonly string[]): void {
+  *exprs(roots: readonly Expr[], names: readonly string[]): Generator<void, void> {
     const stack: Item[] = [{ k: 'unbind', names }];
     for (const e of roots) stack.push({ k: 'e', e, d: 1 });
     stack.push({ k: 'bind', names });
+    let steps = 0;
     while (stack.length > 0) {
+      if (++steps === PackageChecker.STEPS_PER_PAUSE) { steps = 0; yield; this.resumed(); }
       const item = stack.pop()!;
       switch (item.k) {
         case 'e': this.expr(item.e, item.d, stack); break;
@@ -697,7 +712,7 @@ class PackageChecker {
 interface ModuleDefKind<D extends { readonly name: string }> {
   readonly defs: (m: Module) => Iterable<D>;
   readonly yieldFirst: boolean;
-  readonly check: (c: PackageChecker, m: Module, d: D) => void;
+  readonly check: (c: PackageChecker, m: Module, d: D) => Generator<void, void>;
 }
 
 function defKind<D extends { readonly name: string }>(k: ModuleDefKind<D>): ModuleDefKind<{ readonly name: string }> {
@@ -706,12 +721,12 @@ function defKind<D extends { readonly name: string }>(k: ModuleDefKind<D>): Modu
 
 /** In the order the checker has always taken them. */
 const MODULE_DEFS: readonly ModuleDefKind<{ readonly name: string }>[] = [
-  defKind<DefDataType>({ defs: (m) => m.dataTypes.values(), yieldFirst: false, check: (c, _m, dt) => { c.dataType(dt); } }),
-  defKind<DefTypeSyn>({ defs: (m) => m.synonyms.values(), yieldFirst: false, check: (c, m, syn) => { c.synonym(m, syn); } }),
-  defKind<DefTemplate>({ defs: (m) => m.templates.values(), yieldFirst: false, check: (c, m, t) => { c.template(m, t); } }),
-  defKind<DefInterface>({ defs: (m) => m.interfaces.values(), yieldFirst: false, check: (c, m, i) => { c.iface(m, i); } }),
-  defKind<DefException>({ defs: (m) => m.exceptions.values(), yieldFirst: true, check: (c, m, x) => { c.exception(m, x); } }),
-  defKind<DefValue>({ defs: (m) => m.values.values(), yieldFirst: true, check: (c, _m, v) => { c.value(v); } }),
+  defKind<DefDataType>({ defs: (m) => m.dataTypes.values(), yieldFirst: false, *check(c, _m, dt) { c.dataType(dt); } }),
+  defKind<DefTypeSyn>({ defs: (m) => m.synonyms.values(), yieldFirst: false, *check(c, m, syn) { c.synonym(m, syn); } }),
+  defKind<DefTemplate>({ defs: (m) => m.templates.values(), yieldFirst: false, *check(c, m, t) { yield* c.template(m, t); } }),
+  defKind<DefInterface>({ defs: (m) => m.interfaces.values(), yieldFirst: false, *check(c, m, i) { yield* c.iface(m, i); } }),
+  defKind<DefException>({ defs: (m) => m.exceptions.values(), yieldFirst: true, *check(c, m, x) { yield* c.exception(m, x); } }),
+  defKind<DefValue>({ defs: (m) => m.values.values(), yieldFirst: true, *check(c, _m, v) { yield* c.value(v); } }),
 ];
 
 type NodeExpr = Exclude<Expr, { kind: 'var' | 'val' | 'builtin' | 'lit' }>;

@@ -12,7 +12,7 @@ import { Alt, E } from '../../daml-engine/build/E.js';
 import { PackageBuilder, SELF_PACKAGE_ID } from '../../daml-engine/build/PackageBuilder.js';
 import { T } from '../../daml-engine/build/T.js';
 import { describeCheckFailure, type CheckReason } from '../../daml-engine/check/CheckFailure.js';
-import { checkPackage as checkAuto, checkPackages, DEFAULT_CHECK_LIMITS, type CheckLimits, type PackageLookup } from '../../daml-engine/check/checkPackage.js';
+import { checkPackage as checkAuto, checkPackages, checkPackageSteps, DEFAULT_CHECK_LIMITS, type CheckLimits, type PackageLookup } from '../../daml-engine/check/checkPackage.js';
 import type { CheckResult } from '../../daml-engine/check/CheckFailure.js';
 import { decodeArchive } from '../../daml-engine/decode/decodeArchive.js';
 import { MAX_WIRE_NESTING } from '../../daml-engine/decode/decodePackage.js';
@@ -317,6 +317,24 @@ describe('the check', () => {
     b2.module('Main').dataType({ name: 'HigherKinded', params: [{ name: 'f', kind: arrowKind }], serializable: false, cons: { kind: 'record', fields: [], fieldNames: [] } });
     expect(checkPackage(b2.build().package, noOther)).toMatchObject({ ok: false, failure: { reason: { kind: 'tooDeep', what: 'kind' } } });
   }, 120_000);
+
+  it('pauses within one definition: a DAG expression walked up to the work bound yields every 65,536 frames, in both walks', () => {
+    let e: Expr = E.int64(1);
+    for (let i = 0; i < 64; i++) e = E.app(E.builtin('ADD_INT64'), e, e);
+    const pkg = { ...withValue(T.int64, E.unit) };
+    const module = pkg.modules.get('Main')!;
+    const hostile: Package = { ...pkg, modules: new Map([['Main', { ...module, values: new Map([['v', { name: 'v', type: T.int64, expr: e }]]) }]]) };
+    for (const walk of ['merged', 'separate'] as const) {
+      const steps = checkPackageSteps(hostile, noOther, { ...DEFAULT_CHECK_LIMITS, work: 2_000_000 }, walk);
+      let pauses = 0;
+      let r = steps.next();
+      for (; !r.done; r = steps.next()) pauses++;
+      expect(r.value).toMatchObject({ ok: false, failure: { definition: 'Main:v', reason: { kind: 'tooLarge' } } });
+      // One module, one definition: the rest are pauses inside its walk (up to 2,000,000 nodes,
+      // a pause every 65,536 frames or items; the scope walk counts its types' kinding as work too).
+      expect(pauses, walk).toBeGreaterThanOrEqual(10);
+    }
+  });
 
   it('bounds the work on shared sub-expressions (a DAG whose tree is exponential)', () => {
     let e: Expr = E.int64(1);
