@@ -715,14 +715,17 @@ interface ModuleDefKind<D extends { readonly name: string }> {
   readonly check: (c: PackageChecker, m: Module, d: D) => Generator<void, void>;
 }
 
+/** The steps of a check that walks no expression (it pauses nowhere). */
+function* noSteps(): Generator<void, void> {}
+
 function defKind<D extends { readonly name: string }>(k: ModuleDefKind<D>): ModuleDefKind<{ readonly name: string }> {
   return k as unknown as ModuleDefKind<{ readonly name: string }>;
 }
 
 /** In the order the checker has always taken them. */
 const MODULE_DEFS: readonly ModuleDefKind<{ readonly name: string }>[] = [
-  defKind<DefDataType>({ defs: (m) => m.dataTypes.values(), yieldFirst: false, *check(c, _m, dt) { c.dataType(dt); } }),
-  defKind<DefTypeSyn>({ defs: (m) => m.synonyms.values(), yieldFirst: false, *check(c, m, syn) { c.synonym(m, syn); } }),
+  defKind<DefDataType>({ defs: (m) => m.dataTypes.values(), yieldFirst: false, check: (c, _m, dt) => { c.dataType(dt); return noSteps(); } }),
+  defKind<DefTypeSyn>({ defs: (m) => m.synonyms.values(), yieldFirst: false, check: (c, m, syn) => { c.synonym(m, syn); return noSteps(); } }),
   defKind<DefTemplate>({ defs: (m) => m.templates.values(), yieldFirst: false, *check(c, m, t) { yield* c.template(m, t); } }),
   defKind<DefInterface>({ defs: (m) => m.interfaces.values(), yieldFirst: false, *check(c, m, i) { yield* c.iface(m, i); } }),
   defKind<DefException>({ defs: (m) => m.exceptions.values(), yieldFirst: true, *check(c, m, x) { yield* c.exception(m, x); } }),
