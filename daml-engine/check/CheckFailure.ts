@@ -16,6 +16,12 @@ export type CheckReason =
   | { readonly kind: 'kindMismatch'; readonly detail: string }
   /** Other ill-formed definitions: duplicates, a template without its record, a bad Numeric scale... */
   | { readonly kind: 'illFormed'; readonly detail: string }
+  /**
+   * A type that must be serializable (daml-lf-2.rst "Serializable types": a template's, a choice's
+   * argument and result, a key, an exception, an interface view, a data type marked serializable)
+   * and is not: `reason` and `problem` in the words of Daml's validator (Serializability.scala).
+   */
+  | { readonly kind: 'notSerializable'; readonly reason: string; readonly problem: string }
   /** An expression whose type is not the one its context requires (the typing rules). */
   | { readonly kind: 'typeMismatch'; readonly detail: string }
   /** A builtin function or type the package's LF version does not have. */
@@ -52,6 +58,7 @@ function describeReason(r: CheckReason): string {
     case 'kindMismatch': return `kind mismatch: ${r.detail}`;
     case 'illFormed': return r.detail;
     case 'typeMismatch': return `type mismatch: ${r.detail}`;
+    case 'notSerializable': return `expected serializable type: reason: ${r.reason}; problem: ${r.problem}`;
     case 'unavailableBuiltin': return `${r.builtin} is not available in Daml-LF ${r.lfVersion}`;
     case 'tooDeep': return `${r.what}s nest deeper than ${r.limit} levels`;
     case 'tooLarge': return `the package has more than ${r.limit} type and expression nodes to check`;

@@ -67,6 +67,12 @@ const MAX_NAT = 37;
 
 const showName = (q: QualifiedName): string => `${q.packageId}:${q.module}:${q.name}`;
 
+/** Why a builtin type is not serializable, in Daml's validator's words. */
+const UNSERIALIZABLE_BUILTIN: Partial<Record<BuiltinTypeName, string>> & Record<'UPDATE' | 'ARROW' | 'ANY' | 'TYPE_REP' | 'ROUNDING_MODE' | 'BIGNUMERIC' | 'FAILURE_CATEGORY', string> = {
+  UPDATE: 'Update', ARROW: 'function type', ANY: 'Any', TYPE_REP: 'TypeRep', ROUNDING_MODE: 'RoundingMode',
+  BIGNUMERIC: 'BigNumeric', FAILURE_CATEGORY: 'FailureCategory',
+};
+
 /** A name bound several times (shadowing), counted. */
 class Scope<T> {
   readonly #map = new Map<string, T[]>();
@@ -321,6 +327,7 @@ class PackageChecker {
   *exception(m: Module, x: DefException): Generator<void, void> {
     const dt = m.dataTypes.get(x.name);
     if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
+    this.serializable({ kind: 'con', tycon: this.self(m, x.name), args: [] }, new Set(), 'exception argument');
     yield* this.walk([{ roots: [{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], bound: [] }]);
   }
 
@@ -422,6 +429,78 @@ class PackageChecker {
           return;
       }
     });
+    if (dt.serializable) this.serializableDataType(dt);
+  }
+
+  /**
+   * A data type marked serializable: its parameters of kind `*`, at least one constructor, each
+   * field or constructor type serializable with the parameters in scope (Serializability.scala's
+   * checkDataType; a serializable type naming it relies on the mark).
+   */
+  serializableDataType(dt: DefDataType): void {
+    const problem = 'serializable data type';
+    const no = (reason: string): never => this.fail({ kind: 'notSerializable', reason, problem });
+    for (const p of dt.params) if (p.kind.kind !== 'star') no(`higher-kinded type variable ${p.name} : ${showKind(this.kind(p.kind))}`);
+    const vars = new Set(dt.params.map((p) => p.name));
+    const cons = dt.cons;
+    switch (cons.kind) {
+      case 'record': for (const f of cons.fields) this.serializable(f.type, vars, problem); return;
+      case 'variant':
+        if (cons.constructors.length === 0) no('variant type without constructors');
+        for (const c of cons.constructors) this.serializable(c.type, vars, problem);
+        return;
+      case 'enum': if (cons.constructors.length === 0) no('variant type without constructors'); return;
+      case 'interface': no('Interface');
+    }
+  }
+
+  /**
+   * `t` must be serializable (daml-lf-2.rst "Serializable types", as Daml's validator checks it):
+   * no function, Update, Any, synonym, struct, `∀` or free type variable; builtin containers
+   * applied; data types marked serializable; `ContractId` of anything. Iterative, each node once.
+   */
+  serializable(root: Type, vars: ReadonlySet<string>, problem: string): void {
+    const no = (reason: string): never => this.fail({ kind: 'notSerializable', reason, problem });
+    const seen = new Set<Type>();
+    const stack: Type[] = [root];
+    while (stack.length > 0) {
+      const t = stack.pop()!;
+      if (seen.has(t)) continue;
+      seen.add(t);
+      this.tick();
+      // A type applied (`app`): its head and arguments, as the builtin and constructor forms carry them.
+      let head = t;
+      const applied: Type[] = [];
+      while (head.kind === 'app') { applied.unshift(head.rhs); head = head.lhs; }
+      switch (head.kind) {
+        case 'var':
+          if (!vars.has(head.name)) no(`free type variable ${head.name}`);
+          stack.push(...head.args, ...applied);
+          break;
+        case 'nat': no('Nat'); break;
+        case 'syn': no(`type synonym ${head.tysyn.module}:${head.tysyn.name}`); break;
+        case 'forall': no('higher-ranked type'); break;
+        case 'struct': no('structural record'); break;
+        case 'con':
+          if (!this.dataTypeOf(head.tycon).serializable) no(`unserializable data type ${head.tycon.module}:${head.tycon.name}`);
+          stack.push(...head.args, ...applied);
+          break;
+        case 'builtin': {
+          const args = [...head.args, ...applied];
+          switch (head.builtin) {
+            case 'CONTRACT_ID': if (args.length === 0) no('ContractId not applied to a template type'); break;
+            case 'NUMERIC': if (args.length !== 1 || args[0]!.kind !== 'nat') no('unapplied Numeric'); break;
+            case 'LIST': if (args.length !== 1) no('unapplied List'); stack.push(...args); break;
+            case 'OPTIONAL': if (args.length !== 1) no('unapplied Option'); stack.push(...args); break;
+            case 'TEXTMAP': if (args.length !== 1) no('unapplied TextMap'); stack.push(...args); break;
+            case 'GENMAP': if (args.length !== 2) no('unapplied GenMap'); stack.push(...args); break;
+            case 'INT64': case 'TEXT': case 'TIMESTAMP': case 'DATE': case 'PARTY': case 'BOOL': case 'UNIT': case 'ANY_EXCEPTION': break;
+            default: no(UNSERIALIZABLE_BUILTIN[head.builtin] ?? head.builtin);
+          }
+          break;
+        }
+      }
+    }
   }
 
   *template(m: Module, t: DefTemplate): Generator<void, void> {
@@ -431,6 +510,10 @@ class PackageChecker {
     }
     const tt = con(this.self(m, t.name));
     const param = [{ name: t.param, type: tt }];
+    const none = new Set<string>();
+    this.serializable({ kind: 'con', tycon: this.self(m, t.name), args: [] }, none, 'template argument');
+    for (const c of t.choices.values()) this.serializableChoice(c);
+    if (t.key) this.serializable(t.key.type, none, 'contract key');
     yield* this.walk([{
       roots: [
         { e: t.precondition, type: BOOL, what: 'precondition' },
@@ -466,9 +549,22 @@ class PackageChecker {
     const dt = m.dataTypes.get(i.name);
     if (!dt || dt.cons.kind !== 'interface') this.fail({ kind: 'illFormed', detail: `an interface needs an interface type of the same name: ${i.name}` });
     this.typeStar(i.view);
+    for (const c of i.choices.values()) this.serializableChoice(c);
+    this.serializable(i.view, new Set(), 'view');
     for (const t of i.methods.values()) this.typeStar(t);
     for (const r of i.requires) this.interfaceOf(r);
     for (const c of i.choices.values()) yield* this.choice(c, i.param, con(this.self(m, i.name)));
+  }
+
+  /** A choice's argument and result are serializable (its types' kinds are checked where they are walked). */
+  serializableChoice(c: TemplateChoice): void {
+    const at = this.#definition;
+    this.#definition = `${at ?? ''}/${c.name}`;
+    this.typeStar(c.argBinder.type);
+    this.typeStar(c.returnType);
+    this.serializable(c.argBinder.type, new Set(), 'choice argument');
+    this.serializable(c.returnType, new Set(), 'choice result');
+    this.#definition = at;
   }
 
   /** A template's or interface's choice; `of` is the template or interface type. */

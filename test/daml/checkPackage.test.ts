@@ -147,6 +147,42 @@ describe('the check', () => {
     expect(checkPackage(c.build().package, noOther)).toMatchObject({ ok: false, failure: { definition: 'Main:v', reason: { kind: 'typeMismatch' } } });
   });
 
+  it('refuses what must be serializable and is not, in the words of Daml\'s validator (daml-lf-2.rst "Serializable types")', () => {
+    const party = (t: { field(f: string): Expr }) => E.list(T.party, [t.field('p')]);
+    const refusal = (build: (m: ReturnType<PackageBuilder['module']>) => void) => {
+      const b = new PackageBuilder({ name: 'unserializable', version: '1.0.0' });
+      build(b.module('Main'));
+      const r = checkPackage(b.build().package, noOther);
+      return r.ok ? 'ok' : { definition: r.failure.definition, ...r.failure.reason };
+    };
+    // A record marked serializable with a function field.
+    expect(refusal((m) => { m.record('R', { f: T.arrow(T.int64, T.int64) }); }))
+      .toEqual({ definition: 'Main:R', kind: 'notSerializable', reason: 'function type', problem: 'serializable data type' });
+    // A template whose record is not marked serializable.
+    expect(refusal((m) => {
+      m.template('T', { fields: { p: T.party }, signatories: party });
+      m.dataType({ name: 'T', params: [], serializable: false, cons: { kind: 'record', fields: [{ name: 'p', type: T.party }], fieldNames: ['p'] } });
+    })).toEqual({ definition: 'Main:T', kind: 'notSerializable', reason: 'unserializable data type Main:T', problem: 'template argument' });
+    // A choice returning an Update, and one taking a synonym.
+    expect(refusal((m) => m.template('T', { fields: { p: T.party }, signatories: party, choices: [
+      { name: 'Go', returnType: T.update(T.int64), controllers: (c) => party(c), update: () => E.pure(T.update(T.int64), E.pure(T.int64, E.int64(1))) },
+    ] }))).toEqual({ definition: 'Main:T/Go', kind: 'notSerializable', reason: 'Update', problem: 'choice result' });
+    expect(refusal((m) => {
+      const S = m.synonym('S', [], T.int64);
+      m.record('R', { n: T.syn(S) });
+    })).toEqual({ definition: 'Main:R', kind: 'notSerializable', reason: 'type synonym Main:S', problem: 'serializable data type' });
+    // Structs, Any, an unapplied List, a free variable, a variant without constructors.
+    expect(refusal((m) => { m.record('R', { s: T.struct({ a: T.int64 }) }); })).toMatchObject({ reason: 'structural record' });
+    expect(refusal((m) => { m.record('R', { a: T.any }); })).toMatchObject({ reason: 'Any' });
+    expect(refusal((m) => { m.record('R', { a: T.builtin('LIST') }); })).toMatchObject({ kind: 'kindMismatch' });
+    expect(refusal((m) => { m.variant('V', {}); })).toMatchObject({ reason: 'variant type without constructors' });
+    // What is serializable passes: containers, maps, Numeric at a scale, a ContractId of anything, parameters.
+    expect(refusal((m) => {
+      m.record('Box', { a: T.var('a'), n: T.numeric(10), m: T.genMap(T.text, T.list(T.optional(T.var('a')))), c: T.contractId(T.int64) }, { params: ['a'] });
+      m.record('Not', { f: T.arrow(T.int64, T.int64) }, { serializable: false });
+    })).toBe('ok');
+  });
+
   it('refuses synonyms that expand to themselves, naming the cycle (their expansion would not end)', () => {
     const b = new PackageBuilder({ name: 'cyclic', version: '1.0.0' });
     const m = b.module('Main');

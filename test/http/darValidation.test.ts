@@ -128,6 +128,19 @@ const hostile: { what: string; build: () => { id: string; dar: Uint8Array }; cod
     },
     code: 'DAR_VALIDATION_ERROR', says: /Main:A .*cycle in type synonyms: Main:A → Main:B → Main:A/,
   },
+  {
+    what: 'a template whose choice takes a function',
+    build: () => {
+      const b = new PackageBuilder({ name: `unserializable-${++serial}`, version: '1.0.0' });
+      b.module('Main').template('T', {
+        fields: { p: T.party }, signatories: (t) => E.list(T.party, [t.field('p')]),
+        choices: [{ name: 'Go', argType: T.arrow(T.int64, T.int64), returnType: T.unit, controllers: (c) => E.list(T.party, [c.field('p')]), update: () => E.pure(T.unit, E.unit) }],
+      });
+      const built = b.build();
+      return { id: built.id, dar: built.dar() };
+    },
+    code: 'DAR_VALIDATION_ERROR', says: /Main:T\/Go .*expected serializable type: reason: function type; problem: choice argument/,
+  },
   { what: 'a reference to a package it does not carry', build: () => darWithValue(T.int64, E.val({ packageId: 'e'.repeat(64), module: 'M', name: 'x' })), code: 'DAR_NOT_SELF_CONSISTENT', says: /e{64}/ },
   // Ill-typed code (daml-lf-2.rst typing rules): the definition and the rule broken are named.
   ...ILL_TYPED.map(({ what, build, definition, says }) => ({

@@ -200,6 +200,12 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     fault: refusalAsSuccess('DAR_VALIDATION_ERROR', /expected Sized, found ⟨size: Text⟩/),
   },
   {
+    name: 'upload-serializability-unchecked',
+    description: 'the upload check does not require serializable types: a record marked serializable with a function field is answered 200, and a contract holding a function cannot be stored',
+    caughtBy: 'ledger.packages.invalid-package-refused',
+    fault: refusalAsSuccess('DAR_VALIDATION_ERROR', /function type/),
+  },
+  {
     name: 'upload-numeric-scales-unchecked',
     description: "the upload check ignores Numeric scales: ADD_NUMERIC @10 of a Numeric 10 and a Numeric 2 is answered 200",
     caughtBy: 'ledger.packages.invalid-package-refused',

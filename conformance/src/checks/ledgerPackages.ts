@@ -214,7 +214,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.packages.invalid-package-refused',
-    title: 'A DAR whose package does not type-check (builtins, polymorphic code, Numeric scales, type class dictionaries) or has a non-exhaustive case (DAR_VALIDATION_ERROR), or names a package it does not carry and the participant lacks (DAR_NOT_SELF_CONSISTENT), is refused with 400 and registers nothing',
+    title: 'A DAR whose package does not type-check (builtins, polymorphic code, Numeric scales, type class dictionaries), stores what is not serializable or has a non-exhaustive case (DAR_VALIDATION_ERROR), or names a package it does not carry and the participant lacks (DAR_NOT_SELF_CONSISTENT), is refused with 400 and registers nothing',
     operationId: LedgerOp.uploadDar,
     level: 'MUST',
     kind: 'negative',
@@ -235,6 +235,11 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
         {
           what: 'a dictionary (a synonym of a struct) whose method has another type', code: 'DAR_VALIDATION_ERROR',
           type: (m: ModuleBuilder) => T.syn(m.synonym('Sized', [], T.struct({ size: T.int64 }))), value: E.struct({ size: E.text('seven') }),
+        },
+        // What the ledger stores must be serializable: no function in a record marked serializable.
+        {
+          what: 'a record marked serializable with a function field', code: 'DAR_VALIDATION_ERROR',
+          type: (m: ModuleBuilder) => { m.record('Stored', { f: T.arrow(T.int64, T.int64) }); return T.int64; }, value: E.int64(1),
         },
         // A Numeric's scale is part of its type: Numeric 10 and Numeric 2 do not add.
         { what: 'Numerics of two scales added (ADD_NUMERIC @10 1.0000000000 2.50)', code: 'DAR_VALIDATION_ERROR', type: T.numeric(10), value: E.call('ADD_NUMERIC', [T.nat(10)], E.numeric('1.0000000000'), E.numeric('2.50')) },
