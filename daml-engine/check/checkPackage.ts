@@ -556,6 +556,35 @@ class PackageChecker {
     for (const c of i.choices.values()) yield* this.choice(c, i.param, con(this.self(m, i.name)));
   }
 
+  /**
+   * The type of `to_any`, `from_any` and `type_rep`: no type variable, `∀` or synonym anywhere in
+   * it (Daml's checkAnyType), since a value of type Any carries its type as data, whole.
+   */
+  anyType(root: Type): void {
+    const seen = new Set<Type>();
+    const stack: Type[] = [root];
+    while (stack.length > 0) {
+      const t = stack.pop()!;
+      if (seen.has(t)) continue;
+      seen.add(t);
+      this.tick();
+      const bad = t.kind === 'var' ? `type variable ${t.name}` : t.kind === 'forall' ? 'a ∀ type' : t.kind === 'syn' ? `synonym ${t.tysyn.module}:${t.tysyn.name}` : undefined;
+      if (bad !== undefined) this.fail({ kind: 'illFormed', detail: `expected a type containing neither type variables nor quantifiers, but found: ${bad}` });
+      switch (t.kind) {
+        case 'con': case 'builtin': stack.push(...t.args); break;
+        case 'app': stack.push(t.lhs, t.rhs); break;
+        case 'struct': for (const f of t.fields) stack.push(f.type); break;
+        default: break;
+      }
+    }
+  }
+
+  /** The type of `throw`, `to_any_exception` and `from_any_exception`: an exception's (Daml's checkExceptionType). */
+  exceptionType(t: Type): void {
+    const found = t.kind === 'con' && t.args.length === 0 && this.moduleOf(t.tycon).exceptions.has(t.tycon.name);
+    if (!found) this.fail({ kind: 'illFormed', detail: `expected an exception type, but found: ${t.kind === 'con' ? `${t.tycon.module}:${t.tycon.name}` : `a ${t.kind} type`}` });
+  }
+
   /** A choice's argument and result are serializable (its types' kinds are checked where they are walked). */
   serializableChoice(c: TemplateChoice): void {
     const at = this.#definition;
@@ -943,14 +972,14 @@ const NODE_OWN: { readonly [K in NodeExpr['kind']]: NodeCheck<Extract<NodeExpr, 
   cons: (c, e) => { if (e.front.length === 0) c.fail({ kind: 'illFormed', detail: 'empty Cons front' }); },
   update: (c, e) => { updateOwn(c, e.update); },
   optionalNone: none,
-  typeRep: none,
+  typeRep: (c, e) => { c.anyType(e.type); },
   experimental: none,
   optionalSome: none,
-  toAny: none,
-  fromAny: none,
-  toAnyException: none,
-  fromAnyException: none,
-  throw: none,
+  toAny: (c, e) => { c.anyType(e.type); },
+  fromAny: (c, e) => { c.anyType(e.type); },
+  toAnyException: (c, e) => { c.exceptionType(e.type); },
+  fromAnyException: (c, e) => { c.exceptionType(e.type); },
+  throw: (c, e) => { c.exceptionType(e.exceptionType); },
   toInterface: templateInterfaceCheck,
   fromInterface: templateInterfaceCheck,
   unsafeFromInterface: templateInterfaceCheck,

@@ -183,6 +183,17 @@ describe('the check', () => {
     })).toBe('ok');
   });
 
+  it('refuses to_any and type_rep of a type with variables, and throw of what is not an exception (Daml\'s checkAnyType, checkExceptionType)', () => {
+    const reasonIn = (type: Type, expr: Expr) => { const r = checkPackage(withValue(type, expr), noOther); return r.ok ? 'ok' : r.failure.reason; };
+    expect(reasonIn(T.forall(['a'], T.arrow(T.var('a'), T.any)), E.tyLam(['a'], E.lam([['x', T.var('a')]], ({ kind: 'toAny', type: T.var('a'), expr: E.var('x') } as Expr)))))
+      .toEqual({ kind: 'illFormed', detail: 'expected a type containing neither type variables nor quantifiers, but found: type variable a' });
+    expect(reasonIn(T.forall(['a'], T.typeRep), E.tyLam(['a'], ({ kind: 'typeRep', type: T.list(T.var('a')) } as Expr))))
+      .toEqual({ kind: 'illFormed', detail: 'expected a type containing neither type variables nor quantifiers, but found: type variable a' });
+    expect(reasonIn(T.int64, E.throw(T.int64, T.text, E.text('not an exception'))))
+      .toEqual({ kind: 'illFormed', detail: 'expected an exception type, but found: a builtin type' });
+    expect(reasonIn(T.any, ({ kind: 'toAny', type: T.list(T.int64), expr: E.nil(T.int64) } as Expr))).toBe('ok');
+  });
+
   it('refuses synonyms that expand to themselves, naming the cycle (their expansion would not end)', () => {
     const b = new PackageBuilder({ name: 'cyclic', version: '1.0.0' });
     const m = b.module('Main');
