@@ -12,7 +12,7 @@ import type { CaseAlt, Expr, TypeConApp, Update } from '../ast/Expr.js';
 import type { DataCons, DefDataType, DefInterface, DefTemplate, Module, TemplateChoice } from '../ast/Package.js';
 import type { Kind, QualifiedName, Type } from '../ast/Type.js';
 import type { Value } from '../value/Value.js';
-import { BUILTIN_TYPES, instantiateBuiltin } from './builtinTypes.js';
+import { BUILTIN_TYPES, builtinParamKinds, instantiateBuiltin } from './builtinTypes.js';
 import type { CheckReason } from './CheckFailure.js';
 import {
   abstractOver, agree, b, BOOL, con, conHead, contractId, DATE, fn, INT64, instantiate, isForall, kindKey, list, nat, numeric, optional,
@@ -27,6 +27,8 @@ export interface TypingContext {
   readonly limits: { readonly exprDepth: number };
   /** Frames between two pauses of a walk, and what to restore after one. */
   readonly stepsPerPause: number;
+  /** The kind of a type in the scope of type variables bound, as `kindKey` writes kinds. */
+  kindKeyOf(t: Type): string;
   resumed(): void;
   /** A `val` or `builtin` leaf's reference or availability. */
   leaf(e: Expr): void;
@@ -69,7 +71,7 @@ type Frame =
   /** Pops a type abstraction's body type, pushes its `∀` type. */
   | { readonly k: 'forall'; readonly params: readonly TypeVar[]; readonly checked: boolean }
   /** Pops a polymorphic expression's type, pushes it at `types`. */
-  | { readonly k: 'tyApp'; readonly types: readonly Ty[] }
+  | { readonly k: 'tyApp'; readonly types: readonly Ty[]; readonly asts: readonly Type[]; readonly head: string }
   /** Pops the fields' types (in `names`' order), pushes the struct type. */
   | { readonly k: 'struct'; readonly names: readonly string[] }
   /** Pops a struct's type, pushes its field's. */
@@ -133,6 +135,12 @@ export class ExprTyper {
     let t = body;
     for (let i = params.length - 1; i >= 0; i--) t = abstractOver(params[i]!.name, kinds[i]!, t);
     return t;
+  }
+
+  /** A type argument must have its binder's kind (daml-lf-2.rst TyApp), `key` as `kindKey` writes it. */
+  kindOfArgument(arg: Type, key: string, i: number, head: string): void {
+    const found = this.cx.kindKeyOf(arg);
+    if (found !== key) this.cx.fail({ kind: 'kindMismatch', detail: `type argument ${i + 1} of ${head}: expected kind ${showKindKey(key)}, found ${showKindKey(found)}` });
   }
 
   /** A struct type's field, or a refusal naming what was projected. */
@@ -213,12 +221,13 @@ export class ExprTyper {
         break;
       }
       case 'alts': this.alts(f.alts, vals.pop()!, stack, f.d); break;
+      // Bound in the checker's scope too (also after a separate scope walk): type arguments are kinded in it.
       case 'tbind':
-        if (this.scoped) this.cx.bindTypeVars(f.params);
+        this.cx.bindTypeVars(f.params);
         for (const p of f.params) this.#typeVars.set(p.name, (this.#typeVars.get(p.name) ?? 0) + 1);
         break;
       case 'tunbind':
-        if (this.scoped) this.cx.unbindTypeVars(f.params);
+        this.cx.unbindTypeVars(f.params);
         for (const p of f.params) this.#typeVars.set(p.name, this.#typeVars.get(p.name)! - 1);
         break;
       case 'forall': {
@@ -229,11 +238,12 @@ export class ExprTyper {
       }
       case 'tyApp': {
         let t: Ty = vals.pop()!;
-        for (const arg of f.types) {
+        for (let i = 0; i < f.types.length; i++) {
           // Applied to a type, what is not known as polymorphic stays UNKNOWN (an imprecision, not a refusal).
           t = unfold(t);
           if (t === UNKNOWN || !isForall(t)) { t = UNKNOWN; break; }
-          t = instantiate(t as TyNode, arg);
+          this.kindOfArgument(f.asts[i]!, t.head.slice('forall:'.length), i, f.head);
+          t = instantiate(t as TyNode, f.types[i]!);
         }
         vals.push(t);
         break;
@@ -451,6 +461,11 @@ function unmatchedOf(alts: readonly CaseAlt[], constructorsOf: (alt: Extract<Cas
   }
 }
 
+/** `*`, `nat`, `* → *` for a kind key (`*`, `n`, `(*>*)`). */
+function showKindKey(key: string): string {
+  return key.replace(/n/g, 'nat').replace(/>/g, ' → ');
+}
+
 function sameKind(x: Kind, y: Kind): boolean {
   if (x.kind !== y.kind) return false;
   if (x.kind !== 'arrow' || y.kind !== 'arrow') return true;
@@ -554,12 +569,15 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
     for (let i = 0; i < e.args.length; i++) seq.push({ k: 'e', e: e.args[i]!, d: 0 }, { k: 'apply', i, head });
   },
   // A `∀` type instantiated at the type arguments (daml-lf-2.rst TyApp); a builtin's by its scheme.
-  tyApp: (_t, e, seq) => {
+  tyApp: (t, e, seq) => {
     seq.push({ k: 'e', e: e.expr, d: 0 });
-    if (e.expr.kind !== 'builtin') seq.push({ k: 'tyApp', types: e.types.map((x) => toTy(x)) });
+    const head = e.expr.kind === 'val' ? e.expr.ref.name : e.expr.kind === 'var' ? e.expr.name : e.expr.kind === 'builtin' ? e.expr.builtin : 'an expression';
+    if (e.expr.kind !== 'builtin') seq.push({ k: 'tyApp', types: e.types.map((x) => toTy(x)), asts: e.types, head });
     else {
-      // A polymorphic builtin at its type arguments (the checker's type variables stay UNKNOWN).
-      const at = instantiateBuiltin(e.expr.builtin, e.types.map((t) => toTy(t)));
+      const kinds = builtinParamKinds(e.expr.builtin, e.types.length);
+      if (kinds !== undefined) e.types.forEach((x, i) => t.kindOfArgument(x, kinds[i]!, i, head));
+      // A polymorphic builtin at its type arguments.
+      const at = instantiateBuiltin(e.expr.builtin, e.types.map((x) => toTy(x)));
       if (at !== undefined) seq.push({ k: 'expect', type: UNKNOWN, what: '' }, { k: 'push', type: at });
     }
   },

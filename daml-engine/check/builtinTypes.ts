@@ -112,6 +112,19 @@ const SCHEMES: Partial<Record<BuiltinName, { readonly arity: number; readonly ty
   BIGNUMERIC_TO_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), BIGNUM, num(n!)) },
 };
 
+/** The builtins whose `∀` binds Numeric scales (kind nat); every other binder of a builtin is of kind `*`. */
+const NAT_PARAMS = new Set<BuiltinName>([
+  'ADD_NUMERIC', 'SUB_NUMERIC', 'MUL_NUMERIC', 'DIV_NUMERIC', 'CAST_NUMERIC', 'SHIFT_NUMERIC', 'ROUND_NUMERIC', 'NUMERIC_TO_INT64',
+  'NUMERIC_TO_TEXT', 'INT64_TO_NUMERIC', 'TEXT_TO_NUMERIC', 'NUMERIC_TO_BIGNUMERIC', 'BIGNUMERIC_TO_NUMERIC',
+]);
+
+/** The kinds (as `kindKey` writes them) of a polymorphic builtin's binders, for `count` type arguments; undefined where not known. */
+export function builtinParamKinds(name: BuiltinName, count: number): readonly string[] | undefined {
+  const scheme = SCHEMES[name];
+  if (scheme === undefined || scheme.arity !== count) return undefined;
+  return Array.from({ length: count }, () => (NAT_PARAMS.has(name) ? 'n' : '*'));
+}
+
 /** `name`'s type at `types`, or undefined where the table's own type stands (not polymorphic here, or another number of arguments). */
 export function instantiateBuiltin(name: BuiltinName, types: readonly Ty[]): Ty | undefined {
   const scheme = SCHEMES[name];

@@ -67,6 +67,11 @@ const MAX_NAT = 37;
 
 const showName = (q: QualifiedName): string => `${q.packageId}:${q.module}:${q.name}`;
 
+/** A curried kind as types.ts's `kindKey` writes kinds: `*`, `n`, `(k>k)`. */
+function keyOfKind(k: K): string {
+  return typeof k === 'string' ? (k === 'nat' ? 'n' : '*') : `(${keyOfKind(k.from)}>${keyOfKind(k.to)})`;
+}
+
 /** Why a builtin type is not serializable, in Daml's validator's words. */
 const UNSERIALIZABLE_BUILTIN: Partial<Record<BuiltinTypeName, string>> & Record<'UPDATE' | 'ARROW' | 'ANY' | 'TYPE_REP' | 'ROUNDING_MODE' | 'BIGNUMERIC' | 'FAILURE_CATEGORY', string> = {
   UPDATE: 'Update', ARROW: 'function type', ANY: 'Any', TYPE_REP: 'TypeRep', ROUNDING_MODE: 'RoundingMode',
@@ -618,6 +623,10 @@ class PackageChecker {
     // Its size bounds the curried form's depth (an arrow of n parameters is n deep once curried).
     if (kindSize(k, this.limits.typeDepth) > this.limits.typeDepth) this.fail({ kind: 'tooDeep', what: 'kind', limit: this.limits.typeDepth });
     return curried(k);
+  }
+
+  kindKeyOf(t: Type): string {
+    return keyOfKind(this.typeKind(t));
   }
 
   typeStar(t: Type): void {

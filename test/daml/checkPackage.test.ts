@@ -194,6 +194,17 @@ describe('the check', () => {
     expect(reasonIn(T.any, ({ kind: 'toAny', type: T.list(T.int64), expr: E.nil(T.int64) } as Expr))).toBe('ok');
   });
 
+  it('refuses a type argument of another kind than its binder (daml-lf-2.rst TyApp), for values and builtins', () => {
+    const b = new PackageBuilder({ name: 'kinds', version: '1.0.0' });
+    const m = b.module('Main');
+    const id = m.value('id', T.forall(['a'], T.arrow(T.var('a'), T.var('a'))), E.tyLam(['a'], E.lam([['x', T.var('a')]], E.var('x'))));
+    m.value('v', T.int64, E.app(E.tyApp(E.val(id), T.builtin('LIST')), E.int64(1)));
+    expect(checkPackage(b.build().package, noOther)).toMatchObject({ ok: false, failure: { definition: 'Main:v', reason: { kind: 'kindMismatch', detail: 'type argument 1 of id: expected kind *, found (* → *)' } } });
+    const c = new PackageBuilder({ name: 'kinds-2', version: '1.0.0' });
+    c.module('Main').value('v', T.numeric(10), E.call('ADD_NUMERIC', [T.int64], E.numeric('1.0000000000'), E.numeric('1.0000000000')));
+    expect(checkPackage(c.build().package, noOther)).toMatchObject({ ok: false, failure: { reason: { kind: 'kindMismatch', detail: 'type argument 1 of ADD_NUMERIC: expected kind nat, found *' } } });
+  });
+
   it('refuses synonyms that expand to themselves, naming the cycle (their expansion would not end)', () => {
     const b = new PackageBuilder({ name: 'cyclic', version: '1.0.0' });
     const m = b.module('Main');
