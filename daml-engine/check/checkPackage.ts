@@ -305,28 +305,38 @@ class PackageChecker {
   synonymsNamedBy(t: Type): { next: DefTypeSyn[]; names: string[] } {
     const next: DefTypeSyn[] = [];
     const names: string[] = [];
+    this.eachTypeNode(t, (x) => {
+      if (x.kind !== 'syn') return true;
+      const syn = x.tysyn.packageId === this.pkg.id ? this.#synonymOf(x.tysyn) : undefined;
+      if (syn !== undefined) { next.push(syn); names.push(`${x.tysyn.module}:${x.tysyn.name}`); }
+      return true;
+    });
+    return { next, names };
+  }
+
+  /**
+   * Visits each node of `root` once (types are DAGs once interned), iteratively, counting the work;
+   * `visit` says whether to go into the node's own types, or which types to go into instead.
+   */
+  eachTypeNode(root: Type, visit: (t: Type) => boolean | readonly Type[]): void {
     const seen = new Set<Type>();
-    const stack: Type[] = [t];
+    const stack: Type[] = [root];
     while (stack.length > 0) {
       const x = stack.pop()!;
       if (seen.has(x)) continue;
       seen.add(x);
       this.tick();
+      const into = visit(x);
+      if (into === false) continue;
+      if (into !== true) { stack.push(...into); continue; }
       switch (x.kind) {
-        case 'syn': {
-          const syn = x.tysyn.packageId === this.pkg.id ? this.#synonymOf(x.tysyn) : undefined;
-          if (syn !== undefined) { next.push(syn); names.push(`${x.tysyn.module}:${x.tysyn.name}`); }
-          stack.push(...x.args);
-          break;
-        }
-        case 'var': case 'con': case 'builtin': stack.push(...x.args); break;
+        case 'var': case 'con': case 'builtin': case 'syn': stack.push(...x.args); break;
         case 'app': stack.push(x.lhs, x.rhs); break;
         case 'forall': stack.push(x.body); break;
         case 'struct': for (const f of x.fields) stack.push(f.type); break;
         case 'nat': break;
       }
     }
-    return { next, names };
   }
 
   *exception(m: Module, x: DefException): Generator<void, void> {
@@ -466,45 +476,44 @@ class PackageChecker {
    */
   serializable(root: Type, vars: ReadonlySet<string>, problem: string): void {
     const no = (reason: string): never => this.fail({ kind: 'notSerializable', reason, problem });
-    const seen = new Set<Type>();
-    const stack: Type[] = [root];
-    while (stack.length > 0) {
-      const t = stack.pop()!;
-      if (seen.has(t)) continue;
-      seen.add(t);
-      this.tick();
-      // A type applied (`app`): its head and arguments, as the builtin and constructor forms carry them.
-      let head = t;
-      const applied: Type[] = [];
-      while (head.kind === 'app') { applied.unshift(head.rhs); head = head.lhs; }
-      switch (head.kind) {
-        case 'var':
-          if (!vars.has(head.name)) no(`free type variable ${head.name}`);
-          stack.push(...head.args, ...applied);
-          break;
-        case 'nat': no('Nat'); break;
-        case 'syn': no(`type synonym ${head.tysyn.module}:${head.tysyn.name}`); break;
-        case 'forall': no('higher-ranked type'); break;
-        case 'struct': no('structural record'); break;
+    this.eachTypeNode(root, (t) => {
+      switch (t.kind) {
+        case 'var': if (!vars.has(t.name)) no(`free type variable ${t.name}`); return true;
+        case 'nat': return no('Nat');
+        case 'syn': return no(`type synonym ${t.tysyn.module}:${t.tysyn.name}`);
+        case 'forall': return no('higher-ranked type');
+        case 'struct': return no('structural record');
         case 'con':
-          if (!this.dataTypeOf(head.tycon).serializable) no(`unserializable data type ${head.tycon.module}:${head.tycon.name}`);
-          stack.push(...head.args, ...applied);
-          break;
-        case 'builtin': {
-          const args = [...head.args, ...applied];
-          switch (head.builtin) {
-            case 'CONTRACT_ID': if (args.length === 0) no('ContractId not applied to a template type'); break;
-            case 'NUMERIC': if (args.length !== 1 || args[0]!.kind !== 'nat') no('unapplied Numeric'); break;
-            case 'LIST': if (args.length !== 1) no('unapplied List'); stack.push(...args); break;
-            case 'OPTIONAL': if (args.length !== 1) no('unapplied Option'); stack.push(...args); break;
-            case 'TEXTMAP': if (args.length !== 1) no('unapplied TextMap'); stack.push(...args); break;
-            case 'GENMAP': if (args.length !== 2) no('unapplied GenMap'); stack.push(...args); break;
-            case 'INT64': case 'TEXT': case 'TIMESTAMP': case 'DATE': case 'PARTY': case 'BOOL': case 'UNIT': case 'ANY_EXCEPTION': break;
-            default: no(UNSERIALIZABLE_BUILTIN[head.builtin] ?? head.builtin);
-          }
-          break;
+          if (!this.dataTypeOf(t.tycon).serializable) no(`unserializable data type ${t.tycon.module}:${t.tycon.name}`);
+          return true;
+        case 'app': {
+          // A type applied: a builtin's head with all its arguments, as the builtin form carries them.
+          let head: Type = t;
+          const applied: Type[] = [];
+          while (head.kind === 'app') { applied.unshift(head.rhs); head = head.lhs; }
+          return head.kind === 'builtin' ? this.serializableBuiltin(head.builtin, [...head.args, ...applied], problem) : true;
         }
+        case 'builtin': return this.serializableBuiltin(t.builtin, t.args, problem);
       }
+    });
+  }
+
+  /**
+   * A builtin type applied to `args`: a container, whose arguments must be serializable too (what
+   * it returns, for the walk to go into), or a serializable scalar (none).
+   */
+  serializableBuiltin(builtin: BuiltinTypeName, args: readonly Type[], problem: string): readonly Type[] {
+    const no = (reason: string): never => this.fail({ kind: 'notSerializable', reason, problem });
+    const NONE: readonly Type[] = [];
+    switch (builtin) {
+      case 'CONTRACT_ID': if (args.length === 0) no('ContractId not applied to a template type'); return NONE;
+      case 'NUMERIC': if (args.length !== 1 || args[0]!.kind !== 'nat') no('unapplied Numeric'); return NONE;
+      case 'LIST': if (args.length !== 1) no('unapplied List'); return args;
+      case 'OPTIONAL': if (args.length !== 1) no('unapplied Option'); return args;
+      case 'TEXTMAP': if (args.length !== 1) no('unapplied TextMap'); return args;
+      case 'GENMAP': if (args.length !== 2) no('unapplied GenMap'); return args;
+      case 'INT64': case 'TEXT': case 'TIMESTAMP': case 'DATE': case 'PARTY': case 'BOOL': case 'UNIT': case 'ANY_EXCEPTION': return NONE;
+      default: return no(UNSERIALIZABLE_BUILTIN[builtin] ?? builtin);
     }
   }
 
@@ -518,7 +527,8 @@ class PackageChecker {
     const none = new Set<string>();
     this.serializable({ kind: 'con', tycon: this.self(m, t.name), args: [] }, none, 'template argument');
     for (const c of t.choices.values()) this.serializableChoice(c);
-    if (t.key) this.serializable(t.key.type, none, 'contract key');
+    // Kinded (so bounded in depth) before it is walked.
+    if (t.key) { this.typeStar(t.key.type); this.serializable(t.key.type, none, 'contract key'); }
     yield* this.walk([{
       roots: [
         { e: t.precondition, type: BOOL, what: 'precondition' },
@@ -566,22 +576,11 @@ class PackageChecker {
    * it (Daml's checkAnyType), since a value of type Any carries its type as data, whole.
    */
   anyType(root: Type): void {
-    const seen = new Set<Type>();
-    const stack: Type[] = [root];
-    while (stack.length > 0) {
-      const t = stack.pop()!;
-      if (seen.has(t)) continue;
-      seen.add(t);
-      this.tick();
+    this.eachTypeNode(root, (t) => {
       const bad = t.kind === 'var' ? `type variable ${t.name}` : t.kind === 'forall' ? 'a ∀ type' : t.kind === 'syn' ? `synonym ${t.tysyn.module}:${t.tysyn.name}` : undefined;
       if (bad !== undefined) this.fail({ kind: 'illFormed', detail: `expected a type containing neither type variables nor quantifiers, but found: ${bad}` });
-      switch (t.kind) {
-        case 'con': case 'builtin': stack.push(...t.args); break;
-        case 'app': stack.push(t.lhs, t.rhs); break;
-        case 'struct': for (const f of t.fields) stack.push(f.type); break;
-        default: break;
-      }
-    }
+      return true;
+    });
   }
 
   /** The type of `throw`, `to_any_exception` and `from_any_exception`: an exception's (Daml's checkExceptionType). */

@@ -176,6 +176,8 @@ describe('the check', () => {
     expect(refusal((m) => { m.record('R', { a: T.any }); })).toMatchObject({ reason: 'Any' });
     expect(refusal((m) => { m.record('R', { a: T.builtin('LIST') }); })).toMatchObject({ kind: 'kindMismatch' });
     expect(refusal((m) => { m.variant('V', {}); })).toMatchObject({ reason: 'variant type without constructors' });
+    // A map of maps 60 deep, each level naming the one below twice (2^60 leaves, 60 interned types): each node once.
+    expect(refusal((m) => { let t = T.int64; for (let i = 0; i < 60; i++) t = T.genMap(t, t); m.record('Deep', { d: t }); })).toBe('ok');
     // What is serializable passes: containers, maps, Numeric at a scale, a ContractId of anything, parameters.
     expect(refusal((m) => {
       m.record('Box', { a: T.var('a'), n: T.numeric(10), m: T.genMap(T.text, T.list(T.optional(T.var('a')))), c: T.contractId(T.int64) }, { params: ['a'] });
