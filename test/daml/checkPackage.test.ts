@@ -125,26 +125,24 @@ describe('the check', () => {
     // Pair a b = ⟨x: a, y: b⟩; T₀ a = a, Tₖ₊₁ a = Pair (Tₖ a) (Tₖ a). A lambda's parameter typed T₆₀ Int64
     // is passed to f @Int64 : T₆₀ Int64 → Int64: the two T₆₀ Int64 are equal but built apart (one
     // converted, one instantiated), so every level compares its two (shared) arguments.
-    const b = new PackageBuilder({ name: 'nested-synonyms', version: '1.0.0' });
-    const m = b.module('Main');
-    const Pair = m.synonym('Pair', ['a', 'b'], T.struct({ x: T.var('a'), y: T.var('b') }));
-    const deep = (leaf: Type): Type => { let t = leaf; for (let i = 0; i < 60; i++) t = T.syn(Pair, t, t); return t; };
-    m.value('f', T.forall(['a'], T.arrow(deep(T.var('a')), T.int64)), E.tyLam(['a'], E.lam([['p', deep(T.var('a'))]], E.int64(1))));
-    m.value('v', T.arrow(deep(T.int64), T.int64), E.lam([['y', deep(T.int64)]], E.app(E.tyApp(E.val(m.ref('f')), T.int64), E.var('y'))));
-    const built = b.build().package;
+    /** `f : ∀a. T₆₀ a → Int64`, and `v` passing its parameter of type T₆₀ `leaf` to `f @Int64`. */
+    const nested = (name: string, leaf: Type): Package => {
+      const b = new PackageBuilder({ name, version: '1.0.0' });
+      const m = b.module('Main');
+      const Pair = m.synonym('Pair', ['a', 'b'], T.struct({ x: T.var('a'), y: T.var('b') }));
+      const deep = (at: Type): Type => { let t = at; for (let i = 0; i < 60; i++) t = T.syn(Pair, t, t); return t; };
+      m.value('f', T.forall(['a'], T.arrow(deep(T.var('a')), T.int64)), E.tyLam(['a'], E.lam([['p', deep(T.var('a'))]], E.int64(1))));
+      m.value('v', T.arrow(deep(leaf), T.int64), E.lam([['y', deep(leaf)]], E.app(E.tyApp(E.val(m.ref('f')), T.int64), E.var('y'))));
+      return b.build().package;
+    };
+    const built = nested('nested-synonyms', T.int64);
     expect(checkPackage(built, noOther)).toEqual({ ok: true });
     // As uploaded: encoded (types interned, so each Tₖ is one entry) and decoded again.
     const decoded = decodeArchive(encodePackageArchive(built).dalf);
     if (!decoded.ok) throw new Error(decoded.failure.message);
     expect(checkPackage(decoded.value, noOther)).toEqual({ ok: true });
     // And a leaf that differs is found, under all 60 levels.
-    const c = new PackageBuilder({ name: 'nested-synonyms-2', version: '1.0.0' });
-    const n = c.module('Main');
-    const P2 = n.synonym('Pair', ['a', 'b'], T.struct({ x: T.var('a'), y: T.var('b') }));
-    const deep2 = (leaf: Type): Type => { let t = leaf; for (let i = 0; i < 60; i++) t = T.syn(P2, t, t); return t; };
-    n.value('f', T.forall(['a'], T.arrow(deep2(T.var('a')), T.int64)), E.tyLam(['a'], E.lam([['p', deep2(T.var('a'))]], E.int64(1))));
-    n.value('v', T.arrow(deep2(T.text), T.int64), E.lam([['y', deep2(T.text)]], E.app(E.tyApp(E.val(n.ref('f')), T.int64), E.var('y'))));
-    expect(checkPackage(c.build().package, noOther)).toMatchObject({ ok: false, failure: { definition: 'Main:v', reason: { kind: 'typeMismatch' } } });
+    expect(checkPackage(nested('nested-synonyms-2', T.text), noOther)).toMatchObject({ ok: false, failure: { definition: 'Main:v', reason: { kind: 'typeMismatch' } } });
   });
 
   it('refuses what must be serializable and is not, in the words of Daml\'s validator (daml-lf-2.rst "Serializable types")', () => {
