@@ -376,12 +376,17 @@ describe('the check', () => {
     expect(checkPackage(b2.build().package, noOther)).toMatchObject({ ok: false, failure: { reason: { kind: 'tooDeep', what: 'kind' } } });
   }, 120_000);
 
-  it('pauses within one definition: a DAG expression walked up to the work bound yields every 65,536 frames, in both walks', () => {
+  /** A value whose body is a DAG of 64 levels, each naming the one below twice (an exponential tree). */
+  const dagValue = (): Package => {
     let e: Expr = E.int64(1);
     for (let i = 0; i < 64; i++) e = E.app(E.builtin('ADD_INT64'), e, e);
     const pkg = { ...withValue(T.int64, E.unit) };
     const module = pkg.modules.get('Main')!;
-    const hostile: Package = { ...pkg, modules: new Map([['Main', { ...module, values: new Map([['v', { name: 'v', type: T.int64, expr: e }]]) }]]) };
+    return { ...pkg, modules: new Map([['Main', { ...module, values: new Map([['v', { name: 'v', type: T.int64, expr: e }]]) }]]) };
+  };
+
+  it('pauses within one definition: a DAG expression walked up to the work bound yields every 65,536 frames, in both walks', () => {
+    const hostile = dagValue();
     for (const walk of ['merged', 'separate'] as const) {
       const steps = checkPackageSteps(hostile, noOther, { ...DEFAULT_CHECK_LIMITS, work: 2_000_000 }, walk);
       let pauses = 0;
@@ -395,11 +400,7 @@ describe('the check', () => {
   });
 
   it('bounds the work on shared sub-expressions (a DAG whose tree is exponential)', () => {
-    let e: Expr = E.int64(1);
-    for (let i = 0; i < 64; i++) e = E.app(E.builtin('ADD_INT64'), e, e);
-    const pkg = { ...withValue(T.int64, E.unit) };
-    const module = pkg.modules.get('Main')!;
-    const hostile: Package = { ...pkg, modules: new Map([['Main', { ...module, values: new Map([['v', { name: 'v', type: T.int64, expr: e }]]) }]]) };
+    const hostile = dagValue();
     expect(checkPackage(hostile, noOther, { ...DEFAULT_CHECK_LIMITS, work: 100_000 })).toMatchObject({ ok: false, failure: { reason: { kind: 'tooLarge', limit: 100_000 } } });
   });
 
