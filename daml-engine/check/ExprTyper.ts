@@ -64,7 +64,7 @@ type Frame =
   | { readonly k: 'letBind'; readonly name: string; readonly type: Ty; readonly upd: boolean }
   /** A case's alternatives, their bodies at depth `d` (set by `node` as for 'e'). */
   | { readonly k: 'alts'; readonly alts: readonly CaseAlt[]; d: number }
-  /** A type abstraction's variables, in scope of its body (a scoped walk only). */
+  /** A type abstraction's variables, in scope of its body (in the checker's scope too, to kind type arguments). */
   | { readonly k: 'tbind' | 'tunbind'; readonly params: readonly TypeVar[] }
   /** Pops an alternative's type and the earlier ones' (`first`: none yet). */
   | { readonly k: 'join'; readonly first: boolean }
@@ -88,8 +88,9 @@ export class ExprTyper {
   readonly #vars = new Map<string, Ty[]>();
   readonly #vals: Ty[] = [];
   /**
-   * Type abstractions whose body has a known type: a polymorphic value's `/\ a. e` against its
-   * declared `∀ a. τ` (`e : τ`, `a` rigid). Others are typed UNKNOWN (the checker has no `∀` types).
+   * Type abstractions whose body has a declared type: a polymorphic value's `/\ a. e` against its
+   * declared `∀ a. τ` (`e : τ`, `a` rigid), which names a mismatch inside the body; other
+   * abstractions get the `∀` type of their body (`forallOf`).
    */
   readonly polymorphicBodies = new Map<Expr, Ty>();
   /** Type variables in scope, by name: how many binders of each (a shadowed one makes a `∀` UNKNOWN). */
@@ -158,7 +159,7 @@ export class ExprTyper {
   valueBodyType(declared: Type, body: Expr): Ty {
     const type = toTy(declared);
     if (declared.kind !== 'forall' || body.kind !== 'tyAbs' || body.params.length !== declared.vars.length) return type;
-    if (!declared.vars.every((v, i) => sameKind(v.kind, body.params[i]!.kind))) return type;
+    if (!declared.vars.every((v, i) => kindKey(v.kind) === kindKey(body.params[i]!.kind))) return type;
     const rigid = new Map<string, Ty>(declared.vars.map((v, i) => [v.name, { head: `var:${body.params[i]!.name}`, args: [] }]));
     this.polymorphicBodies.set(body, toTy(declared.body, rigid));
     return type;
@@ -466,10 +467,9 @@ function showKindKey(key: string): string {
   return key.replace(/n/g, 'nat').replace(/>/g, ' → ');
 }
 
-function sameKind(x: Kind, y: Kind): boolean {
-  if (x.kind !== y.kind) return false;
-  if (x.kind !== 'arrow' || y.kind !== 'arrow') return true;
-  return x.params.length === y.params.length && x.params.every((p, i) => sameKind(p, y.params[i]!)) && sameKind(x.result, y.result);
+/** What a mismatch calls an applied expression: a builtin's or a definition's name, a variable's. */
+function nameOf(e: Expr): string {
+  return e.kind === 'builtin' ? e.builtin : e.kind === 'val' ? e.ref.name : e.kind === 'var' ? e.name : 'an expression';
 }
 
 /** Typed without frames of their own. */
@@ -563,15 +563,14 @@ const NODE_RULES: { readonly [K in NodeExpr['kind']]: NodeRule<Extract<NodeExpr,
   structUpd: (_t, e, seq) => { seq.push({ k: 'e', e: e.struct, d: 0 }, { k: 'e', e: e.update, d: 0 }, { k: 'structUpd', field: e.field }); },
   app: (_t, e, seq) => {
     // Named through its type application too (`LESS @Int64`, `id @Text`).
-    const fun = e.fun.kind === 'tyApp' ? e.fun.expr : e.fun;
-    const head = fun.kind === 'builtin' ? fun.builtin : fun.kind === 'val' ? fun.ref.name : fun.kind === 'var' ? fun.name : 'an expression';
+    const head = nameOf(e.fun.kind === 'tyApp' ? e.fun.expr : e.fun);
     seq.push({ k: 'e', e: e.fun, d: 0 });
     for (let i = 0; i < e.args.length; i++) seq.push({ k: 'e', e: e.args[i]!, d: 0 }, { k: 'apply', i, head });
   },
   // A `∀` type instantiated at the type arguments (daml-lf-2.rst TyApp); a builtin's by its scheme.
   tyApp: (t, e, seq) => {
     seq.push({ k: 'e', e: e.expr, d: 0 });
-    const head = e.expr.kind === 'val' ? e.expr.ref.name : e.expr.kind === 'var' ? e.expr.name : e.expr.kind === 'builtin' ? e.expr.builtin : 'an expression';
+    const head = nameOf(e.expr);
     if (e.expr.kind !== 'builtin') seq.push({ k: 'tyApp', types: e.types.map((x) => toTy(x)), asts: e.types, head });
     else {
       const kinds = builtinParamKinds(e.expr.builtin, e.types.length);

@@ -13,7 +13,7 @@ import type {
 } from '../ast/Package.js';
 import type { BuiltinTypeName, Kind, QualifiedName, Type } from '../ast/Type.js';
 import type { CheckFailure, CheckReason, CheckResult } from './CheckFailure.js';
-import { arrowToStar, curried, type K, kindsEqual, showKind, STAR } from './kinds.js';
+import { arrowToStar, curried, type K, keyOfKind, kindsEqual, showKind, STAR } from './kinds.js';
 import { hasBuiltin, hasBuiltinType } from './lfFeatures.js';
 import { kindSize, TypeMeasures } from './measure.js';
 import { isPackageName, isPackageVersion } from './packageNames.js';
@@ -66,11 +66,6 @@ const BUILTIN_TYPE_KINDS: Record<BuiltinTypeName, K> = {
 const MAX_NAT = 37;
 
 const showName = (q: QualifiedName): string => `${q.packageId}:${q.module}:${q.name}`;
-
-/** A curried kind as types.ts's `kindKey` writes kinds: `*`, `n`, `(k>k)`. */
-function keyOfKind(k: K): string {
-  return typeof k === 'string' ? (k === 'nat' ? 'n' : '*') : `(${keyOfKind(k.from)}>${keyOfKind(k.to)})`;
-}
 
 /** Why a builtin type is not serializable, in Daml's validator's words. */
 const UNSERIALIZABLE_BUILTIN: Partial<Record<BuiltinTypeName, string>> & Record<'UPDATE' | 'ARROW' | 'ANY' | 'TYPE_REP' | 'ROUNDING_MODE' | 'BIGNUMERIC' | 'FAILURE_CATEGORY', string> = {

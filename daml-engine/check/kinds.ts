@@ -45,3 +45,11 @@ export function arrowToStar(params: readonly K[]): K {
   for (let i = params.length - 1; i >= 0; i--) out = { from: params[i]!, to: out };
   return out;
 }
+
+/**
+ * A kind as a short key (`*`, `n`, `(*>*)`, curried), so `∀` binders and type arguments compare
+ * by string. Recursive on the kind's size, which callers bounded.
+ */
+export function keyOfKind(k: K): string {
+  return typeof k === 'string' ? (k === 'nat' ? 'n' : '*') : `(${keyOfKind(k.from)}>${keyOfKind(k.to)})`;
+}

@@ -2,13 +2,16 @@
  * The checker's view of types for the typing rules (daml-lf-2.rst "Type system"): a known head
  * applied to arguments, or `UNKNOWN`, which agrees with any type. Heads are builtin types,
  * `con:` type constructors, `var:` type variables in scope (rigid: equal to themselves only) and
- * `nat:` Numeric scales. Whatever the checker cannot yet type exactly (`forall`, synonyms,
- * structs) becomes `UNKNOWN`, so an imprecision can miss an ill-typed package but never refuse a
- * well-typed one. Comparison and printing use loops or bounded depth, never recursion on
+ * `nat:` Numeric scales, `bv:` variables bound by a `forall:` (de Bruijn indices), `struct:` and
+ * `syn:` (a synonym applied, unfolded where compared). What the checker cannot type exactly (a
+ * shadowing type abstraction, a kind too large to key, types past the depth bound) becomes
+ * `UNKNOWN`, so an imprecision can miss an ill-typed package but never refuse a well-typed one. Comparison and printing use loops or bounded depth, never recursion on
  * input depth.
  */
 import type { DefTypeSyn } from '../ast/Package.js';
 import type { Kind, QualifiedName, Type } from '../ast/Type.js';
+import { curried, keyOfKind } from './kinds.js';
+import { kindSize } from './measure.js';
 
 export interface TyNode {
   /** A builtin type name (`INT64`, `ARROW`, ...) or `con:` + the qualified name. */
@@ -95,31 +98,9 @@ export const isForall = (t: Ty): boolean => t !== UNKNOWN && t.head.startsWith('
 /** `∀ (α : k). body`, `body` already in de Bruijn form for α. */
 const forallNode = (kind: string, body: Ty): TyNode => ({ head: `forall:${kind}`, args: [body] });
 
-/**
- * A kind as a short key (`*`, `n`, `(*>*)`), curried, so binders compare by kind; undefined for
- * a kind too large to key (its `∀` is UNKNOWN then). Iterative.
- */
+/** A kind's key (`keyOfKind`), or undefined for a kind too large to key (its `∀` is UNKNOWN then). */
 export function kindKey(k: Kind): string | undefined {
-  let nodes = 0;
-  const go = (root: Kind): string | undefined => {
-    // Arrow kinds fold right: k1 → k2 → r is (k1>(k2>r)).
-    const out: string[] = [];
-    const stack: (Kind | string)[] = [root];
-    while (stack.length > 0) {
-      if (++nodes > 64) return undefined;
-      const x = stack.pop()!;
-      if (typeof x === 'string') { out.push(x); continue; }
-      if (x.kind === 'star') out.push('*');
-      else if (x.kind === 'nat') out.push('n');
-      else {
-        const close = ')'.repeat(x.params.length);
-        stack.push(close, x.result);
-        for (let i = x.params.length - 1; i >= 0; i--) stack.push('>', x.params[i]!, '(');
-      }
-    }
-    return out.join('');
-  };
-  return go(k);
+  return kindSize(k, 64) > 64 ? undefined : keyOfKind(curried(k));
 }
 
 function convert(t: Type, subst: ReadonlyMap<string, Ty> | undefined, memo: Memo, depth: number): Ty {
