@@ -269,44 +269,37 @@ class PackageChecker {
    */
   acyclic(m: Module, root: DefTypeSyn): void {
     if (this.#acyclic.has(root)) return;
-    type At = { readonly syn: DefTypeSyn; readonly name: string; readonly next: DefTypeSyn[]; readonly names: string[] };
-    const at = (syn: DefTypeSyn, name: string): At => {
-      const { next, names } = this.synonymsNamedBy(syn.type);
-      return { syn, name, next, names };
-    };
-    const path: At[] = [at(root, `${m.name}:${root.name}`)];
+    type Named = { readonly syn: DefTypeSyn; readonly name: string };
+    const path: (Named & { readonly next: Named[] })[] = [{ syn: root, name: `${m.name}:${root.name}`, next: this.synonymsNamedBy(root.type) }];
     const onPath = new Set<DefTypeSyn>([root]);
     while (path.length > 0) {
       const top = path[path.length - 1]!;
-      const syn = top.next.pop();
-      const name = top.names.pop();
-      if (syn === undefined || name === undefined) {
+      const n = top.next.pop();
+      if (n === undefined) {
         this.#acyclic.add(top.syn);
         onPath.delete(top.syn);
         path.pop();
         continue;
       }
-      if (this.#acyclic.has(syn)) continue;
-      if (onPath.has(syn)) {
-        const from = path.findIndex((x) => x.syn === syn);
-        this.fail({ kind: 'illFormed', detail: `cycle in type synonyms: ${[...path.slice(from).map((x) => x.name), name].join(' → ')}` });
+      if (this.#acyclic.has(n.syn)) continue;
+      if (onPath.has(n.syn)) {
+        const from = path.findIndex((x) => x.syn === n.syn);
+        this.fail({ kind: 'illFormed', detail: `cycle in type synonyms: ${[...path.slice(from).map((x) => x.name), n.name].join(' → ')}` });
       }
-      onPath.add(syn);
-      path.push(at(syn, name));
+      onPath.add(n.syn);
+      path.push({ ...n, next: this.synonymsNamedBy(n.syn.type) });
     }
   }
 
-  /** The synonyms of this package `t` names (each node of its DAG visited once). */
-  synonymsNamedBy(t: Type): { next: DefTypeSyn[]; names: string[] } {
-    const next: DefTypeSyn[] = [];
-    const names: string[] = [];
+  /** The synonyms of this package `t` names, with their names (each node of its DAG visited once). */
+  synonymsNamedBy(t: Type): { readonly syn: DefTypeSyn; readonly name: string }[] {
+    const named: { syn: DefTypeSyn; name: string }[] = [];
     this.eachTypeNode(t, (x) => {
-      if (x.kind !== 'syn') return true;
-      const syn = x.tysyn.packageId === this.pkg.id ? this.#synonymOf(x.tysyn) : undefined;
-      if (syn !== undefined) { next.push(syn); names.push(`${x.tysyn.module}:${x.tysyn.name}`); }
+      const syn = x.kind === 'syn' && x.tysyn.packageId === this.pkg.id ? this.#synonymOf(x.tysyn) : undefined;
+      if (syn !== undefined && x.kind === 'syn') named.push({ syn, name: `${x.tysyn.module}:${x.tysyn.name}` });
       return true;
     });
-    return { next, names };
+    return named;
   }
 
   /**
@@ -442,6 +435,10 @@ class PackageChecker {
     if (dt.serializable) this.serializableDataType(dt);
   }
 
+  notSerializable(reason: string, problem: string): never {
+    return this.fail({ kind: 'notSerializable', reason, problem });
+  }
+
   /**
    * A data type marked serializable: its parameters of kind `*`, at least one constructor, each
    * field or constructor type serializable with the parameters in scope (Serializability.scala's
@@ -449,7 +446,7 @@ class PackageChecker {
    */
   serializableDataType(dt: DefDataType): void {
     const problem = 'serializable data type';
-    const no = (reason: string): never => this.fail({ kind: 'notSerializable', reason, problem });
+    const no = (reason: string): never => this.notSerializable(reason, problem);
     for (const p of dt.params) if (p.kind.kind !== 'star') no(`higher-kinded type variable ${p.name} : ${showKind(this.kind(p.kind))}`);
     const vars = new Set(dt.params.map((p) => p.name));
     const cons = dt.cons;
@@ -470,7 +467,7 @@ class PackageChecker {
    * applied; data types marked serializable; `ContractId` of anything. Iterative, each node once.
    */
   serializable(root: Type, vars: ReadonlySet<string>, problem: string): void {
-    const no = (reason: string): never => this.fail({ kind: 'notSerializable', reason, problem });
+    const no = (reason: string): never => this.notSerializable(reason, problem);
     this.eachTypeNode(root, (t) => {
       switch (t.kind) {
         case 'var': if (!vars.has(t.name)) no(`free type variable ${t.name}`); return true;
@@ -498,7 +495,7 @@ class PackageChecker {
    * it returns, for the walk to go into), or a serializable scalar (none).
    */
   serializableBuiltin(builtin: BuiltinTypeName, args: readonly Type[], problem: string): readonly Type[] {
-    const no = (reason: string): never => this.fail({ kind: 'notSerializable', reason, problem });
+    const no = (reason: string): never => this.notSerializable(reason, problem);
     const NONE: readonly Type[] = [];
     switch (builtin) {
       case 'CONTRACT_ID': if (args.length === 0) no('ContractId not applied to a template type'); return NONE;
