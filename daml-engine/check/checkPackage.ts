@@ -67,6 +67,9 @@ const MAX_NAT = 37;
 
 const showName = (q: QualifiedName): string => `${q.packageId}:${q.module}:${q.name}`;
 
+/** No type variables in scope: a template's, choice's, key's, exception's or view's type. */
+const NO_VARS: ReadonlySet<string> = new Set();
+
 /** Why a builtin type is not serializable, in Daml's validator's words. */
 const UNSERIALIZABLE_BUILTIN: Partial<Record<BuiltinTypeName, string>> & Record<'UPDATE' | 'ARROW' | 'ANY' | 'TYPE_REP' | 'ROUNDING_MODE' | 'BIGNUMERIC' | 'FAILURE_CATEGORY', string> = {
   UPDATE: 'Update', ARROW: 'function type', ANY: 'Any', TYPE_REP: 'TypeRep', ROUNDING_MODE: 'RoundingMode',
@@ -330,7 +333,7 @@ class PackageChecker {
   *exception(m: Module, x: DefException): Generator<void, void> {
     const dt = m.dataTypes.get(x.name);
     if (!dt || dt.cons.kind !== 'record' || dt.params.length > 0) this.fail({ kind: 'illFormed', detail: 'an exception needs a record type of the same name without parameters' });
-    this.serializable({ kind: 'con', tycon: this.self(m, x.name), args: [] }, new Set(), 'exception argument');
+    this.serializable({ kind: 'con', tycon: this.self(m, x.name), args: [] }, NO_VARS, 'exception argument');
     yield* this.walk([{ roots: [{ e: x.message, type: fn(con(this.self(m, x.name)), TEXT), what: 'exception message' }], bound: [] }]);
   }
 
@@ -516,11 +519,7 @@ class PackageChecker {
     }
     const tt = con(this.self(m, t.name));
     const param = [{ name: t.param, type: tt }];
-    const none = new Set<string>();
-    this.serializable({ kind: 'con', tycon: this.self(m, t.name), args: [] }, none, 'template argument');
-    for (const c of t.choices.values()) this.serializableChoice(c);
-    // Kinded (so bounded in depth) before it is walked.
-    if (t.key) { this.typeStar(t.key.type); this.serializable(t.key.type, none, 'contract key'); }
+    this.serializable({ kind: 'con', tycon: this.self(m, t.name), args: [] }, NO_VARS, 'template argument');
     yield* this.walk([{
       roots: [
         { e: t.precondition, type: BOOL, what: 'precondition' },
@@ -532,6 +531,7 @@ class PackageChecker {
     for (const c of t.choices.values()) yield* this.choice(c, t.param, tt);
     if (t.key) {
       this.typeStar(t.key.type);
+      this.serializable(t.key.type, NO_VARS, 'contract key');
       const kt = toTy(t.key.type);
       yield* this.walk([
         { roots: [{ e: t.key.body, type: kt, what: 'key' }], bound: param },
@@ -556,8 +556,7 @@ class PackageChecker {
     const dt = m.dataTypes.get(i.name);
     if (!dt || dt.cons.kind !== 'interface') this.fail({ kind: 'illFormed', detail: `an interface needs an interface type of the same name: ${i.name}` });
     this.typeStar(i.view);
-    for (const c of i.choices.values()) this.serializableChoice(c);
-    this.serializable(i.view, new Set(), 'view');
+    this.serializable(i.view, NO_VARS, 'view');
     for (const t of i.methods.values()) this.typeStar(t);
     for (const r of i.requires) this.interfaceOf(r);
     for (const c of i.choices.values()) yield* this.choice(c, i.param, con(this.self(m, i.name)));
@@ -581,23 +580,14 @@ class PackageChecker {
     if (!found) this.fail({ kind: 'illFormed', detail: `expected an exception type, but found: ${t.kind === 'con' ? `${t.tycon.module}:${t.tycon.name}` : `a ${t.kind} type`}` });
   }
 
-  /** A choice's argument and result are serializable (its types' kinds are checked where they are walked). */
-  serializableChoice(c: TemplateChoice): void {
-    const at = this.#definition;
-    this.#definition = `${at ?? ''}/${c.name}`;
-    this.typeStar(c.argBinder.type);
-    this.typeStar(c.returnType);
-    this.serializable(c.argBinder.type, new Set(), 'choice argument');
-    this.serializable(c.returnType, new Set(), 'choice result');
-    this.#definition = at;
-  }
-
   /** A template's or interface's choice; `of` is the template or interface type. */
   *choice(c: TemplateChoice, param: string, of: Ty): Generator<void, void> {
     const at = this.#definition;
     this.#definition = `${at ?? ''}/${c.name}`;
     this.typeStar(c.argBinder.type);
     this.typeStar(c.returnType);
+    this.serializable(c.argBinder.type, NO_VARS, 'choice argument');
+    this.serializable(c.returnType, NO_VARS, 'choice result');
     const parts = [c.controllers, ...(c.observers ? [c.observers] : []), ...(c.authorizers ? [c.authorizers] : [])];
     const bound = [{ name: param, type: of }, { name: c.argBinder.name, type: toTy(c.argBinder.type) }];
     yield* this.walk([
