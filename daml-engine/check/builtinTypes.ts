@@ -74,7 +74,12 @@ const textMap = (v: Ty): Ty => b('TEXTMAP', [v]);
  * compares two Numerics, not a Numeric and a Party. A type argument the checker cannot convert
  * exactly is UNKNOWN, so this never refuses a well-typed use either.
  */
-const SCHEMES: Partial<Record<BuiltinName, { readonly arity: number; readonly type: (ts: readonly Ty[]) => Ty }>> = {
+const SCHEMES: Partial<Record<BuiltinName, {
+  readonly arity: number;
+  /** The binders' kind, as `kindKey` writes it: `*` but for the scales of the Numeric builtins. */
+  readonly binders?: 'n';
+  readonly type: (ts: readonly Ty[]) => Ty;
+}>> = {
   EQUAL: { arity: 1, type: ([a]) => f(a!, a!, BOOL) }, LESS_EQ: { arity: 1, type: ([a]) => f(a!, a!, BOOL) },
   LESS: { arity: 1, type: ([a]) => f(a!, a!, BOOL) }, GREATER_EQ: { arity: 1, type: ([a]) => f(a!, a!, BOOL) },
   GREATER: { arity: 1, type: ([a]) => f(a!, a!, BOOL) },
@@ -97,32 +102,26 @@ const SCHEMES: Partial<Record<BuiltinName, { readonly arity: number; readonly ty
   TEXTMAP_DELETE: { arity: 1, type: ([v]) => f(TEXT, textMap(v!), textMap(v!)) },
   TEXTMAP_SIZE: { arity: 1, type: ([v]) => f(textMap(v!), INT64) },
   // Numeric builtins at their scales (`ADD_NUMERIC @10`), scale witnesses first.
-  ADD_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), num(n!), num(n!)) },
-  SUB_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), num(n!), num(n!)) },
-  MUL_NUMERIC: { arity: 3, type: ([n1, n2, n]) => f(num(n!), num(n1!), num(n2!), num(n!)) },
-  DIV_NUMERIC: { arity: 3, type: ([n1, n2, n]) => f(num(n!), num(n1!), num(n2!), num(n!)) },
-  CAST_NUMERIC: { arity: 2, type: ([n1, n2]) => f(num(n2!), num(n1!), num(n2!)) },
-  SHIFT_NUMERIC: { arity: 2, type: ([n1, n2]) => f(num(n2!), num(n1!), num(n2!)) },
-  ROUND_NUMERIC: { arity: 1, type: ([n]) => f(INT64, num(n!), num(n!)) },
-  NUMERIC_TO_INT64: { arity: 1, type: ([n]) => f(num(n!), INT64) },
-  NUMERIC_TO_TEXT: { arity: 1, type: ([n]) => f(num(n!), TEXT) },
-  INT64_TO_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), INT64, num(n!)) },
-  TEXT_TO_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), TEXT, optional(num(n!))) },
-  NUMERIC_TO_BIGNUMERIC: { arity: 1, type: ([n]) => f(num(n!), BIGNUM) },
-  BIGNUMERIC_TO_NUMERIC: { arity: 1, type: ([n]) => f(num(n!), BIGNUM, num(n!)) },
+  ADD_NUMERIC: { arity: 1, binders: 'n', type: ([n]) => f(num(n!), num(n!), num(n!)) },
+  SUB_NUMERIC: { arity: 1, binders: 'n', type: ([n]) => f(num(n!), num(n!), num(n!)) },
+  MUL_NUMERIC: { arity: 3, binders: 'n', type: ([n1, n2, n]) => f(num(n!), num(n1!), num(n2!), num(n!)) },
+  DIV_NUMERIC: { arity: 3, binders: 'n', type: ([n1, n2, n]) => f(num(n!), num(n1!), num(n2!), num(n!)) },
+  CAST_NUMERIC: { arity: 2, binders: 'n', type: ([n1, n2]) => f(num(n2!), num(n1!), num(n2!)) },
+  SHIFT_NUMERIC: { arity: 2, binders: 'n', type: ([n1, n2]) => f(num(n2!), num(n1!), num(n2!)) },
+  ROUND_NUMERIC: { arity: 1, binders: 'n', type: ([n]) => f(INT64, num(n!), num(n!)) },
+  NUMERIC_TO_INT64: { arity: 1, binders: 'n', type: ([n]) => f(num(n!), INT64) },
+  NUMERIC_TO_TEXT: { arity: 1, binders: 'n', type: ([n]) => f(num(n!), TEXT) },
+  INT64_TO_NUMERIC: { arity: 1, binders: 'n', type: ([n]) => f(num(n!), INT64, num(n!)) },
+  TEXT_TO_NUMERIC: { arity: 1, binders: 'n', type: ([n]) => f(num(n!), TEXT, optional(num(n!))) },
+  NUMERIC_TO_BIGNUMERIC: { arity: 1, binders: 'n', type: ([n]) => f(num(n!), BIGNUM) },
+  BIGNUMERIC_TO_NUMERIC: { arity: 1, binders: 'n', type: ([n]) => f(num(n!), BIGNUM, num(n!)) },
 };
-
-/** The builtins whose `∀` binds Numeric scales (kind nat); every other binder of a builtin is of kind `*`. */
-const NAT_PARAMS = new Set<BuiltinName>([
-  'ADD_NUMERIC', 'SUB_NUMERIC', 'MUL_NUMERIC', 'DIV_NUMERIC', 'CAST_NUMERIC', 'SHIFT_NUMERIC', 'ROUND_NUMERIC', 'NUMERIC_TO_INT64',
-  'NUMERIC_TO_TEXT', 'INT64_TO_NUMERIC', 'TEXT_TO_NUMERIC', 'NUMERIC_TO_BIGNUMERIC', 'BIGNUMERIC_TO_NUMERIC',
-]);
 
 /** The kinds (as `kindKey` writes them) of a polymorphic builtin's binders, for `count` type arguments; undefined where not known. */
 export function builtinParamKinds(name: BuiltinName, count: number): readonly string[] | undefined {
   const scheme = SCHEMES[name];
   if (scheme === undefined || scheme.arity !== count) return undefined;
-  return Array.from({ length: count }, () => (NAT_PARAMS.has(name) ? 'n' : '*'));
+  return Array.from({ length: count }, () => scheme.binders ?? '*');
 }
 
 /** `name`'s type at `types`, or undefined where the table's own type stands (not polymorphic here, or another number of arguments). */
