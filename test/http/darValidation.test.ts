@@ -61,8 +61,9 @@ function deepExprDar(): { id: string; dar: Uint8Array } {
 }
 
 /**
- * A package whose module has two definitions of one name (`of` picks the kind), encoded as is: a
- * Map cannot hold them, so the module's map gets two keys for two definitions named alike.
+ * A package whose module has two definitions of one name (`of` picks the kind; the rest is the
+ * same sound module), encoded as is: a Map cannot hold them, so the module's map gets two keys
+ * for two definitions named alike.
  */
 function collidingDar(of: 'values' | 'value and type' | 'templates' | 'choices'): { id: string; dar: Uint8Array } {
   const b = new PackageBuilder({ name: `colliding-${++serial}`, version: '1.0.0' });
@@ -70,17 +71,11 @@ function collidingDar(of: 'values' | 'value and type' | 'templates' | 'choices')
   m.value('v', T.int64, E.int64(1));
   m.value('w', T.int64, E.int64(2));
   m.record('R', { n: T.int64 });
-  const p = (of === 'templates' || of === 'choices')
-    ? (() => {
-      const party = (t: { field(f: string): Expr }) => E.list(T.party, [t.field('p')]);
-      m.template('T', { fields: { p: T.party }, signatories: party, choices: [
-        { name: 'Go', returnType: T.unit, controllers: (c) => E.list(T.party, [c.field('p')]), update: () => E.pure(T.unit, E.unit) },
-        { name: 'Stay', returnType: T.unit, controllers: (c) => E.list(T.party, [c.field('p')]), update: () => E.pure(T.unit, E.unit) },
-      ] });
-      m.template('U', { fields: { p: T.party }, signatories: party });
-      return b.toPackage();
-    })()
-    : b.toPackage();
+  const party = (t: { field(f: string): Expr }) => E.list(T.party, [t.field('p')]);
+  const choice = (name: string) => ({ name, returnType: T.unit, controllers: party, update: () => E.pure(T.unit, E.unit) });
+  m.template('T', { fields: { p: T.party }, signatories: party, choices: [choice('Go'), choice('Stay')] });
+  m.template('U', { fields: { p: T.party }, signatories: party });
+  const p = b.toPackage();
   const main = p.modules.get('Main')!;
   const values = new Map(main.values);
   const templates = new Map(main.templates);
