@@ -1,4 +1,4 @@
-import { Alt, E, type ModuleBuilder, PackageBuilder, T } from '../../../daml-engine/index.js';
+import { Alt, E, type Expr, type ModuleBuilder, PackageBuilder, T, type Type } from '../../../daml-engine/index.js';
 import { buildDalf, buildDar } from '../generators/dar.js';
 import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
 import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
@@ -221,7 +221,12 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
     specRef: `${PKG}: UploadDarFile; Canton PackageServiceErrors.Validation (ValidationError, SelfConsistency): uploaded Daml is validated before it is stored`,
     requires: { writes: true },
     async run(ctx) {
-      const cases = [
+      /** A module with value `v` of `type` (or of a type the module defines), and what else it `define`s. */
+      type Case = {
+        readonly what: string; readonly code: string; readonly define?: (m: ModuleBuilder) => void;
+        readonly type: Type | ((m: ModuleBuilder) => Type); readonly value: Expr;
+      };
+      const cases: Case[] = [
         // Daml-LF typing (daml-lf-2.rst): a builtin applied to an argument of the wrong type.
         { what: 'a value that does not type-check (ADD_INT64 1 "one")', code: 'DAR_VALIDATION_ERROR', type: T.int64, value: E.call('ADD_INT64', [], E.int64(1), E.text('one')) },
         // A polymorphic builtin at its type argument: LESS @Int64 compares two Int64s.
@@ -239,7 +244,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
         // What the ledger stores must be serializable: no function in a record marked serializable.
         {
           what: 'a record marked serializable with a function field', code: 'DAR_VALIDATION_ERROR',
-          type: (m: ModuleBuilder) => { m.record('Stored', { f: T.arrow(T.int64, T.int64) }); return T.int64; }, value: E.int64(1),
+          define: (m: ModuleBuilder) => { m.record('Stored', { f: T.arrow(T.int64, T.int64) }); }, type: T.int64, value: E.int64(1),
         },
         // A Numeric's scale is part of its type: Numeric 10 and Numeric 2 do not add.
         { what: 'Numerics of two scales added (ADD_NUMERIC @10 1.0000000000 2.50)', code: 'DAR_VALIDATION_ERROR', type: T.numeric(10), value: E.call('ADD_NUMERIC', [T.nat(10)], E.numeric('1.0000000000'), E.numeric('2.50')) },
@@ -252,6 +257,8 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
       for (const c of cases) {
         const b = new PackageBuilder({ name: packageName(ctx, 'cc-invalid'), version: '1.0.0' });
         const m = b.module('Main');
+        // Besides `v`, a case may define what it is about (a record) or type `v` by what it defines (a synonym).
+        c.define?.(m);
         m.value('v', typeof c.type === 'function' ? c.type(m) : c.type, c.value);
         const built = b.build();
         const e = await ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: false }, bytes: built.dar() });
