@@ -36,3 +36,9 @@ export function hasBuiltinType(lfVersion: string, builtin: BuiltinTypeName): boo
   const since = BUILTIN_TYPE_SINCE[builtin];
   return since === undefined || atLeast(lfVersion, since);
 }
+
+/** Orders two LF 2 versions (`2.1` < `2.2` < `2.dev`): negative, zero or positive. */
+export function compareLfVersions(a: string, b: string): number {
+  const minor = (v: string) => ORDER.indexOf(v.startsWith('2.') ? v.slice(2) : v);
+  return minor(a) - minor(b);
+}

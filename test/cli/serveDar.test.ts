@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../conformance/src/cli/main.js';
 import { parseServeArgs } from '../../conformance/src/cli/serve.js';
-import { buildDalf, buildDar } from '../../conformance/src/generators/dar.js';
+import { buildDalf, buildDar, buildLineageDalf } from '../../conformance/src/generators/dar.js';
 import type { Type } from '../../daml-engine/ast/Type.js';
 import { PackageBuilder } from '../../daml-engine/build/PackageBuilder.js';
 import { T } from '../../daml-engine/build/T.js';
@@ -161,8 +161,8 @@ describe('serve --dar: a DAR that cannot be loaded stops the start, exit 2, one 
   });
 
   it('a package whose name and version another DAR already has', async () => {
-    const first = file('first.dar', buildDar({ main: buildDalf({ name: 'cc-clash', version: '1.0.0', salt: 'a' }) }));
-    const second = file('second.dar', buildDar({ main: buildDalf({ name: 'cc-clash', version: '1.0.0', salt: 'b' }) }));
+    const first = file('first.dar', buildDar({ main: buildLineageDalf({ name: 'cc-clash', version: '1.0.0', salt: 'a' }) }));
+    const second = file('second.dar', buildDar({ main: buildLineageDalf({ name: 'cc-clash', version: '1.0.0', salt: 'b' }) }));
     const r = await serveCli('--dar', first, '--dar', second);
     expect(r.code).toBe(2);
     expect(r.out).toBe('');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDalf, buildDar } from '../../conformance/src/generators/dar.js';
+import { buildDalf, buildDar, buildLineageDalf } from '../../conformance/src/generators/dar.js';
 import { silentLogger } from '../../reference-server/src/http/api/consoleLogger.js';
 import { readDar } from '../../reference-server/src/ledger/packages/readDar.js';
 import { createHandlers } from '../../reference-server/src/msw/index.js';
@@ -76,8 +76,8 @@ describe('createHandlers({ dars }): an entry that cannot be loaded throws, namin
   });
 
   it('a package clash with an earlier entry names the later one', () => {
-    const a = buildDar({ main: buildDalf({ name: 'cc-mock-clash', version: '1.0.0', salt: 'a' }) });
-    const b = buildDar({ main: buildDalf({ name: 'cc-mock-clash', version: '1.0.0', salt: 'b' }) });
+    const a = buildDar({ main: buildLineageDalf({ name: 'cc-mock-clash', version: '1.0.0', salt: 'a' }) });
+    const b = buildDar({ main: buildLineageDalf({ name: 'cc-mock-clash', version: '1.0.0', salt: 'b' }) });
     expect(() => createHandlers({ dars: [a, b], log })).toThrow(/^\[canton-conformance\] dars\[1\]: KNOWN_PACKAGE_VERSION: /);
   });
 

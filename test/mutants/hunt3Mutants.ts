@@ -164,6 +164,12 @@ export const HUNT3_MUTANTS: readonly Mutant[] = [
     ),
   },
   {
+    name: 'upgrade-check-skipped',
+    description: 'a vetting change that puts a version beside one it does not upgrade (a template field dropped) is answered 200: the lineage check skipped, so contracts of the old version meet code that cannot read them',
+    caughtBy: 'ledger.packages.upgrade-incompatible-refused',
+    fault: refusalAsSuccess('NOT_VALID_UPGRADE_PACKAGE'),
+  },
+  {
     name: 'hunt3-package-version-clash-accepted',
     description: 'an upload whose package takes the name and version of another already uploaded is answered 200 (the clash check skipped): two packages under one name and version, and package selection picks either',
     caughtBy: 'ledger.packages.same-name-and-version-refused',

@@ -1,5 +1,5 @@
 import { Alt, E, type Expr, type ModuleBuilder, PackageBuilder, T, type Type } from '../../../daml-engine/index.js';
-import { buildDalf, buildDar } from '../generators/dar.js';
+import { buildDalf, buildDar, buildLineageDalf } from '../generators/dar.js';
 import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
 import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
 import { createContract, readParty } from './support/ledger.js';
@@ -192,9 +192,10 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
     requires: { writes: true },
     async run(ctx) {
       const name = packageName(ctx, 'cc-clash');
-      // One name and version, two contents (the salt): two package ids.
-      const first = buildDalf({ name, version: '1.0.0', salt: 'first' });
-      const other = buildDalf({ name, version: '1.0.0', salt: 'other' });
+      // One name and version, two contents (the salt): two package ids. Each holds a serializable
+      // type: Canton leaves utility packages (none) out of lineages and vets two of them side by side.
+      const first = buildLineageDalf({ name, version: '1.0.0', salt: 'first' });
+      const other = buildLineageDalf({ name, version: '1.0.0', salt: 'other' });
       const sync = await firstSynchronizer(ctx);
       // Vetted on upload: Canton checks a name and version when it vets (an unvetted package may be stored beside another).
       const upload = (main: typeof first) => ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: true, synchronizerId: sync }, bytes: buildDar({ main }) });
@@ -210,6 +211,39 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
       const { entries, exchange } = await listVetted(ctx, { packageMetadataFilter: { packageIds: [first.packageId, other.packageId] } });
       if (vettedOn(entries, sync, other.packageId)) ctx.fail(`the refused package ${other.packageId} is vetted on ${sync} beside ${first.packageId} under one name and version`, exchange);
       if (!vettedOn(entries, sync, first.packageId)) ctx.fail(`the package first uploaded as ${name} 1.0.0 (${first.packageId}) is not vetted on ${sync}`, exchange);
+    },
+  }),
+  check({
+    id: 'ledger.packages.upgrade-incompatible-refused',
+    title: 'A version of a vetted package that does not upgrade it (a template field dropped) is refused when vetted (NOT_VALID_UPGRADE_PACKAGE) and not vetted; a version that does (an Optional field added at the end) is vetted beside it',
+    operationId: LedgerOp.uploadDar,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${PKG}: UploadDarFile (vetAllPackages); smart contract upgrades: Canton's PackageUpgradeValidator and Daml's TypecheckUpgrades (TopologyManagerError NOT_VALID_UPGRADE_PACKAGE; DAR_NOT_VALID_UPGRADE on lines that check at upload)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const name = packageName(ctx, 'cc-upgrade');
+      const version = (v: string, fields: Readonly<Record<string, Type>>) => {
+        const b = new PackageBuilder({ name, version: v });
+        b.module('Suite.Upgrade').template('Asset', { fields, signatories: (t) => E.list(T.party, [t.field('owner')]) });
+        return b.build();
+      };
+      const v1 = version('1.0.0', { owner: T.party, amount: T.int64 });
+      const dropped = version('2.0.0', { owner: T.party });
+      const grown = version('2.0.1', { owner: T.party, amount: T.int64, memo: T.optional(T.text) });
+      const sync = await firstSynchronizer(ctx);
+      const upload = (dar: Uint8Array) => ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: true, synchronizerId: sync }, bytes: dar });
+      const first = await upload(v1.dar());
+      skipUnlessAdmin(ctx, first, `POST ${darUploadPath(ctx)}`);
+      expectStatus(ctx, first, 200, `uploading and vetting ${name} 1.0.0`);
+      const refused = await upload(dropped.dar());
+      expectStatus(ctx, refused, 400, `uploading and vetting ${name} 2.0.0, whose template Asset lost the field amount`);
+      expectCantonError(ctx, refused, `${name} 2.0.0, no upgrade of 1.0.0`, ['NOT_VALID_UPGRADE_PACKAGE', 'DAR_NOT_VALID_UPGRADE']);
+      const accepted = await upload(grown.dar());
+      expectStatus(ctx, accepted, 200, `uploading and vetting ${name} 2.0.1, whose template Asset gained an Optional field at its end`);
+      const { entries, exchange } = await listVetted(ctx, { packageMetadataFilter: { packageIds: [v1.id, dropped.id, grown.id] } });
+      if (vettedOn(entries, sync, dropped.id)) ctx.fail(`${name} 2.0.0 (${dropped.id}), refused as no upgrade of 1.0.0, is vetted on ${sync}`, exchange);
+      for (const p of [v1, grown]) if (!vettedOn(entries, sync, p.id)) ctx.fail(`${name} ${p.version} (${p.id}) is not vetted on ${sync}`, exchange);
     },
   }),
   check({

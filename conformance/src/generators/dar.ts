@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
 import { strToU8, zipSync } from 'fflate';
 
+import { PackageBuilder, T } from '../../../daml-engine/index.js';
+
 /** A DALF built for a test: a Daml-LF `Archive` whose package names itself in its metadata. */
 export interface BuiltDalf {
   readonly packageId: string;
@@ -43,6 +45,20 @@ export function buildDalf(options: DalfOptions): BuiltDalf {
     .tag(4, WireType.LengthDelimited).string(options.hash ?? packageId)
     .finish();
   return { packageId, packageName: options.name, packageVersion: options.version, payload, archive };
+}
+
+/**
+ * A package of an upgrade lineage: one serializable record (`Lineage:Mark`, a field named after
+ * `salt`), so it is no utility package. Utility packages (no template, interface or serializable
+ * type) stand outside lineages, and Canton vets two of them under one name and version; this one
+ * is checked against the other versions of its name.
+ */
+export function buildLineageDalf(options: Omit<DalfOptions, 'hash'>): BuiltDalf {
+  const b = new PackageBuilder({ name: options.name, version: options.version });
+  const field = `mark_${(options.salt ?? '').replace(/[^A-Za-z0-9_]/g, '_')}`;
+  b.module('Lineage').record('Mark', { [field]: T.text });
+  const built = b.build();
+  return { packageId: built.id, packageName: options.name, packageVersion: options.version, payload: built.payload, archive: built.dalf };
 }
 
 export interface DarOptions {

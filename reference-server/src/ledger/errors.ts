@@ -117,6 +117,10 @@ export const ErrorCodes = {
   DAR_NOT_SELF_CONSISTENT: def(8, 'INVALID_ARGUMENT'),
   // Two packages of one name and version (Canton's TopologyManagerError.UpgradeVersion: InvalidIndependentOfSystemState).
   KNOWN_PACKAGE_VERSION: def(8, 'INVALID_ARGUMENT'),
+  // A vetted package that does not upgrade the one before it in its lineage (ParticipantTopologyManagerError.Upgradeability).
+  NOT_VALID_UPGRADE_PACKAGE: def(8, 'INVALID_ARGUMENT'),
+  // A daml-prim or daml-stdlib that is not a utility package (UpgradeDamlPrimIsNotAUtilityPackage).
+  DAML_PRIM_NOT_UTILITY_PACKAGE: def(8, 'INVALID_ARGUMENT'),
   PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER: def(9, 'FAILED_PRECONDITION'),
   PACKAGE_SERVICE_NOT_CONNECTED_TO_SYNCHRONIZER: def(9, 'FAILED_PRECONDITION'),
   UNRESOLVED_VETTING_REFERENCE: def(11, 'NOT_FOUND'),

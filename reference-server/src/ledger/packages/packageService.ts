@@ -14,6 +14,8 @@ import type { UnzipResult } from './unzipDar.js';
 import type { Package } from '../../../../daml-engine/ast/Package.js';
 import { type PassedChecks, type ValidateOptions, validateDarPackages, validateDarPackagesAsync } from './validateDarPackages.js';
 import { samplePackage } from '../templates/samplePackage.js';
+import { checkUpgrade, isUtilityPackage, supportsUpgrades } from '../../../../daml-engine/check/checkUpgrade.js';
+import { compareVersions } from '../../../../daml-engine/decode/Packages.js';
 import { parseRfc3339 } from '../rfc3339.js';
 
 type R<T> = Result<T, LedgerError>;
@@ -47,7 +49,7 @@ export interface UploadOptions {
 }
 
 const PACKAGE_ID = /^[0-9a-f]{64}$/;
-/** Package names Canton requires to be utility packages (no templates), exempt from the same-name-and-version check. */
+/** Package names Canton requires to be utility packages (no templates, interfaces or serializable data types). */
 const UTILITY_PACKAGE_NAMES: ReadonlySet<string> = new Set(['daml-prim', 'daml-stdlib']);
 /** The participant's first VettedPackages transaction on a synchronizer happens at connect. */
 const INITIAL_SERIAL = 1;
@@ -215,47 +217,105 @@ export interface CheckedDar {
  */
 export function recordDar(ctx: PackageContext, dar: CheckedDar, options: UploadOptions, store: boolean, now: number): R<CheckedDar> {
   const packages = dar.parsed.packages;
-  const known = knownPackages(ctx);
-  for (const p of packages) {
-    // daml-prim and daml-stdlib are utility packages: DARs built with different SDKs carry
-    // different ones under one name and version (0.0.0), and Canton's upgrade check leaves
-    // utility packages out (TopologyManagerError: they "must be a utility package").
-    if (UTILITY_PACKAGE_NAMES.has(p.packageName)) continue;
-    // A built-in package is the server's model standing in for the real one: the real DAR may be uploaded beside it.
-    const clash = known.find((k) => !k.builtIn && k.packageName === p.packageName && k.packageVersion === p.packageVersion && k.packageId !== p.packageId);
-    if (clash) {
-      return fail(
-        'KNOWN_PACKAGE_VERSION',
-        // The topology manager's words (vetting two packages of one name and version), each package as Canton names it: `id (name vX)`.
-        `Tried to vet two packages with the same name and version: ${clash.packageId} (${p.packageName} v${p.packageVersion}) and ${p.packageId} (${p.packageName} v${p.packageVersion}).`,
-        { context: { uploadedPackageId: p.packageId, existingPackage: clash.packageId, packageVersion: p.packageVersion } },
-      );
-    }
-  }
   const vet = options.vetAllPackages !== false;
-  let synchronizerId: string | undefined;
+  let vetting: { readonly synchronizerId: string; readonly after: Map<string, VettingBounds>; readonly changed: boolean } | undefined;
   if (vet) {
     const sync = targetSynchronizer(ctx, options.synchronizerId, 'upload');
     if (!sync.ok) return sync;
-    synchronizerId = sync.value;
+    const after = effectiveVetting(ctx, sync.value);
+    const newlyVetted = packages.map((p) => p.packageId).filter((id) => !after.has(id));
+    for (const id of newlyVetted) after.set(id, {});
+    // Vetting is where Canton checks lineages (since 3.4): an upload that does not vet checks none.
+    const sound = validateLineages(ctx, newlyVetted, after, lineageSourceOf(dar));
+    if (!sound.ok) return sound;
+    vetting = { synchronizerId: sync.value, after, changed: newlyVetted.length > 0 };
   }
   if (!store) return ok(dar);
   const fresh: StoredPackage[] = packages
     .filter((p) => ctx.admin.package(p.packageId) === undefined)
     .map((p) => ({ packageId: p.packageId, packageName: p.packageName, packageVersion: p.packageVersion, payload: p.payload, uploadedAt: now }));
   ctx.admin.putPackages(fresh);
-  if (synchronizerId !== undefined) {
-    const state = effectiveVetting(ctx, synchronizerId);
-    let changed = false;
-    for (const p of packages) {
-      if (!state.has(p.packageId)) {
-        state.set(p.packageId, {});
-        changed = true;
+  if (vetting?.changed) saveVetting(ctx, vetting.synchronizerId, vetting.after, currentSerial(ctx, vetting.synchronizerId) + 1);
+  return ok(dar);
+}
+
+// ------------------------------------------------------------------ upgrade lineages
+
+/** What a lineage check knows of a package beyond the store: the DAR being uploaded. */
+interface LineageSource {
+  readonly meta: ReadonlyMap<string, { readonly name: string; readonly version: string }>;
+  readonly decoded: ReadonlyMap<string, Package>;
+}
+
+const lineageSourceOf = (dar: CheckedDar): LineageSource => ({
+  meta: new Map(dar.parsed.packages.map((p) => [p.packageId, { name: p.packageName, version: p.packageVersion }])),
+  decoded: new Map(dar.decoded.map((p) => [p.id, p])),
+});
+
+const NO_SOURCE: LineageSource = { meta: new Map(), decoded: new Map() };
+
+/** A package as Canton names it in errors: `id (name vX)`. */
+const described = (id: string, name: string, version: string): string => `${id} (${name} v${version})`;
+
+/**
+ * Canton's PackageUpgradeValidator on a vetting change: for the name of each package newly
+ * vetted, the packages of that name vetted after the change, ordered by version, form a lineage.
+ * daml-prim and daml-stdlib must be utility packages; two neighbours (utility packages aside)
+ * never share a version (KNOWN_PACKAGE_VERSION) and each upgrades the one before it
+ * (NOT_VALID_UPGRADE_PACKAGE, daml-engine/check/checkUpgrade). Built-in models stand outside
+ * lineages: they stand in for real packages, which may be uploaded beside them.
+ */
+function validateLineages(ctx: PackageContext, newlyVetted: readonly string[], after: ReadonlyMap<string, VettingBounds>, source: LineageSource): R<void> {
+  const metas = new Map<string, { readonly name: string; readonly version: string } | undefined>(source.meta);
+  const metaOf = (id: string): { readonly name: string; readonly version: string } | undefined => {
+    if (metas.has(id)) return metas.get(id);
+    const k = knownPackage(ctx, id);
+    const meta = k === undefined ? undefined : { name: k.packageName, version: k.packageVersion };
+    metas.set(id, meta);
+    return meta;
+  };
+  const decodedOf = (id: string): Package | undefined => source.decoded.get(id) ?? (ctx.admin.package(id) === undefined ? undefined : ctx.enginePackage?.(id));
+  // Dependencies come after their users in a DAR: their lineages are checked first, as Canton's topological order does.
+  const names = [...new Set(newlyVetted.map((id) => metaOf(id)?.name).filter((n): n is string => n !== undefined).reverse())];
+  const vettedByName = new Map<string, { id: string; version: string }[]>();
+  for (const id of after.keys()) {
+    const meta = metaOf(id);
+    if (!meta) continue;
+    const same = vettedByName.get(meta.name);
+    if (same) same.push({ id, version: meta.version });
+    else vettedByName.set(meta.name, [{ id, version: meta.version }]);
+  }
+  for (const name of names) {
+    const lineage: { id: string; version: string; pkg: Package }[] = [];
+    for (const { id, version } of vettedByName.get(name) ?? []) {
+      const pkg = decodedOf(id);
+      if (pkg) lineage.push({ id, version, pkg });
+    }
+    lineage.sort((a, b) => compareVersions(a.version, b.version) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const p of lineage) {
+      if (UTILITY_PACKAGE_NAMES.has(name) && !isUtilityPackage(p.pkg)) {
+        return fail('DAML_PRIM_NOT_UTILITY_PACKAGE', `Tried to vet a package ${described(p.id, name, p.version)}, but this package is not a utility package. All packages named \`daml-prim\` or \`daml-std-lib\` must be a utility package.`);
       }
     }
-    if (changed) saveVetting(ctx, synchronizerId, state, currentSerial(ctx, synchronizerId) + 1);
+    const upgradable = lineage.filter((p) => supportsUpgrades(p.pkg));
+    const pairs = upgradable.slice(1).map((snd, i) => [upgradable[i] as typeof snd, snd] as const);
+    for (const [fst, snd] of pairs) {
+      if (fst.version === snd.version || compareVersions(fst.version, snd.version) === 0) {
+        return fail('KNOWN_PACKAGE_VERSION', `Tried to vet two packages with the same name and version: ${described(fst.id, name, fst.version)} and ${described(snd.id, name, snd.version)}.`, {
+          context: { oldPackage: described(fst.id, name, fst.version), newPackage: described(snd.id, name, snd.version) },
+        });
+      }
+    }
+    for (const [fst, snd] of pairs) {
+      const problem = checkUpgrade(fst.pkg, snd.pkg, metaOf);
+      if (problem) {
+        return fail('NOT_VALID_UPGRADE_PACKAGE', `Upgrade checks indicate that ${described(snd.id, name, snd.version)} cannot be an upgrade of ${described(fst.id, name, fst.version)}. Reason: ${problem.message}`, {
+          context: { oldPackage: described(fst.id, name, fst.version), newPackage: described(snd.id, name, snd.version), upgradeError: problem.kind },
+        });
+      }
+    }
   }
-  return ok(dar);
+  return ok(undefined);
 }
 
 /** The synchronizer a vetting change applies to: the one named, or the only one connected. */
@@ -459,6 +519,9 @@ export function updateVettedPackages(ctx: PackageContext, req: P.UpdateVettedPac
       return fail('INVALID_ARGUMENT', `The submitted request has invalid arguments: changes[${i}].operation must be Vet or Unvet`);
     }
   }
+  const newlyVetted = [...after.keys()].filter((id) => !before.has(id));
+  const sound = validateLineages(ctx, newlyVetted, after, NO_SOURCE);
+  if (!sound.ok) return sound;
   const changed = !sameVetting(before, after);
   const newSerial = changed ? serial + 1 : serial;
   if (changed && req.dryRun !== true) saveVetting(ctx, sync.value, after, newSerial);
@@ -478,19 +541,6 @@ function sameVetting(a: ReadonlyMap<string, VettingBounds>, b: ReadonlyMap<strin
 }
 
 // ------------------------------------------------------------------ preferred packages
-
-/** Daml package versions: dot-separated non-negative integers, compared numerically. */
-export function compareVersions(a: string, b: string): number {
-  const xs = a.split('.');
-  const ys = b.split('.');
-  for (let i = 0; i < Math.max(xs.length, ys.length); i++) {
-    const x = Number(xs[i] ?? -1);
-    const y = Number(ys[i] ?? -1);
-    if (Number.isNaN(x) || Number.isNaN(y)) return a.localeCompare(b);
-    if (x !== y) return x - y;
-  }
-  return 0;
-}
 
 function vettedAt(bounds: VettingBounds, at: number): boolean {
   const from = bounds.validFromInclusive === undefined ? undefined : parseRfc3339(bounds.validFromInclusive);

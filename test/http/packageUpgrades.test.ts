@@ -1,0 +1,112 @@
+/**
+ * Upgrade lineages over HTTP, as Canton 3.4+ checks them when a vetting change puts versions of a
+ * name side by side (PackageUpgradeValidator): NOT_VALID_UPGRADE_PACKAGE for a version that does
+ * not upgrade its neighbour, whichever arrives first, at upload with vetting and at
+ * UpdateVettedPackages (dry run too); nothing checked without vetting; unvetted versions outside.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Type } from '../../daml-engine/ast/Type.js';
+import { E, PackageBuilder, T, type BuiltPackage } from '../../daml-engine/index.js';
+import { buildDalf, buildDar, freshPackageName } from '../../conformance/src/generators/dar.js';
+import { expectCantonError } from './support/cantonError.js';
+import { get, post } from './support/ledgerApi.js';
+import { upload } from './support/packages.js';
+import { startServer, type TestServer } from './support/startServer.js';
+import { headerUserAuthenticator } from './support/userPrincipal.js';
+
+let server: TestServer;
+let sync: string;
+beforeAll(async () => {
+  server = await startServer({ authenticator: headerUserAuthenticator });
+  sync = server.ledger.config.synchronizers[0]?.id as string;
+});
+afterAll(() => server.close());
+
+/** A version of a package whose template `Main:Asset` has these fields. */
+function asset(name: string, version: string, fields: Readonly<Record<string, Type>>): BuiltPackage {
+  const b = new PackageBuilder({ name, version });
+  b.module('Main').template('Asset', { fields, signatories: (t) => E.list(T.party, [t.field('owner')]) });
+  return b.build();
+}
+
+const vetting = () => `/v2/dars?synchronizerId=${encodeURIComponent(sync)}`;
+const described = (p: BuiltPackage) => `${p.id} (${p.name} v${p.version})`;
+const vetted = async (p: BuiltPackage): Promise<boolean> => {
+  const res = await post(server, '/v2/package-vetting/list', { packageMetadataFilter: { packageIds: [p.id] }, topologyStateFilter: { synchronizerIds: [sync] } });
+  return (res.body.vettedPackages as { packages: { packageId: string }[] }[]).some((v) => v.packages.some((x) => x.packageId === p.id));
+};
+const vet = (p: BuiltPackage, dryRun = false) => post(server, '/v2/package-vetting/update', { changes: [{ operation: { Vet: { value: { packages: [{ packageId: p.id }] } } } }], synchronizerId: sync, ...(dryRun ? { dryRun } : {}) });
+const unvet = (p: BuiltPackage) => post(server, '/v2/package-vetting/update', { changes: [{ operation: { Unvet: { value: { packages: [{ packageId: p.id }] } } } }], synchronizerId: sync });
+const packageIds = async (): Promise<string[]> => (await get(server, '/v2/packages')).body.packageIds as string[];
+
+describe('upgrade lineages', () => {
+  it('vets a version that upgrades the one before (an Optional field at the end)', async () => {
+    const name = freshPackageName('cc-upg');
+    const [v1, v2] = [asset(name, '1.0.0', { owner: T.party }), asset(name, '2.0.0', { owner: T.party, memo: T.optional(T.text) })];
+    for (const v of [v1, v2]) expect((await upload(server, vetting(), v.dar())).status).toBe(200);
+    expect(await vetted(v1)).toBe(true);
+    expect(await vetted(v2)).toBe(true);
+  });
+
+  it('refuses at upload a version that is no upgrade (NOT_VALID_UPGRADE_PACKAGE, Canton\'s reason) and records none of it', async () => {
+    const name = freshPackageName('cc-upg');
+    const [v1, v2] = [asset(name, '1.0.0', { owner: T.party, amount: T.int64 }), asset(name, '2.0.0', { owner: T.party })];
+    expect((await upload(server, vetting(), v1.dar())).status).toBe(200);
+    const res = await upload(server, vetting(), v2.dar());
+    expect(res.status).toBe(400);
+    expectCantonError(res.body, 'NOT_VALID_UPGRADE_PACKAGE');
+    expect((res.body as { cause: string }).cause).toBe(
+      `Upgrade checks indicate that ${described(v2)} cannot be an upgrade of ${described(v1)}. Reason: The upgraded template Asset is missing some of its original fields.`,
+    );
+    expect(await packageIds()).not.toContain(v2.id);
+    expect(await vetted(v1)).toBe(true);
+  });
+
+  it('checks the neighbours on both sides: a version vetted between two must upgrade the lower and be upgraded by the higher', async () => {
+    const name = freshPackageName('cc-upg');
+    const v1 = asset(name, '1.0.0', { owner: T.party });
+    const v3 = asset(name, '3.0.0', { owner: T.party, memo: T.optional(T.text) });
+    const v2 = asset(name, '2.0.0', { owner: T.party, memo: T.optional(T.int64) });
+    for (const v of [v1, v3]) expect((await upload(server, vetting(), v.dar())).status).toBe(200);
+    const res = await upload(server, vetting(), v2.dar());
+    expect(res.status).toBe(400);
+    expect((res.body as { cause: string }).cause).toBe(
+      `Upgrade checks indicate that ${described(v3)} cannot be an upgrade of ${described(v2)}. Reason: The upgraded template Asset has changed the types of some of its original fields.`,
+    );
+  });
+
+  it('checks nothing without vetting, and checks the vetting change that follows (a dry run too), leaving the vetting as it was', async () => {
+    const name = freshPackageName('cc-upg');
+    const [v1, v2] = [asset(name, '1.0.0', { owner: T.party, amount: T.int64 }), asset(name, '2.0.0', { owner: T.party, amount: T.text })];
+    expect((await upload(server, vetting(), v1.dar())).status).toBe(200);
+    expect((await upload(server, '/v2/dars?vetAllPackages=false', v2.dar())).status).toBe(200);
+    expect(await packageIds()).toContain(v2.id);
+    for (const dryRun of [true, false]) {
+      const res = await vet(v2, dryRun);
+      expect(res.status).toBe(400);
+      expectCantonError(res.body, 'NOT_VALID_UPGRADE_PACKAGE');
+      expect((res.body as { cause: string }).cause).toContain('Reason: The upgraded template Asset has changed the types of some of its original fields.');
+    }
+    expect(await vetted(v2)).toBe(false);
+    // Once 1.0.0 is unvetted, 2.0.0 stands alone in its lineage.
+    expect((await unvet(v1)).status).toBe(200);
+    expect((await vet(v2)).status).toBe(200);
+    expect(await vetted(v2)).toBe(true);
+  });
+
+  it('leaves utility packages (no template, interface or serializable type) out: two of one name and version are vetted', async () => {
+    const name = freshPackageName('cc-util');
+    for (const salt of ['a', 'b']) {
+      expect((await upload(server, vetting(), buildDar({ main: buildDalf({ name, version: '1.0.0', salt }) }))).status).toBe(200);
+    }
+  });
+
+  it('refuses a daml-stdlib that is no utility package (DAML_PRIM_NOT_UTILITY_PACKAGE)', async () => {
+    const fake = asset('daml-stdlib', '0.0.0', { owner: T.party });
+    const res = await upload(server, vetting(), fake.dar());
+    expect(res.status).toBe(400);
+    expectCantonError(res.body, 'DAML_PRIM_NOT_UTILITY_PACKAGE');
+    expect((res.body as { cause: string }).cause).toBe(`Tried to vet a package ${described(fake)}, but this package is not a utility package. All packages named \`daml-prim\` or \`daml-std-lib\` must be a utility package.`);
+  });
+});
