@@ -35,8 +35,32 @@ export function isUtilityPackage(pkg: Package): boolean {
   return true;
 }
 
-/** Every LF 2 package supports upgrades, save utility packages. */
-export const supportsUpgrades = (pkg: Package): boolean => !isUtilityPackage(pkg);
+/**
+ * The serializable types of daml-prim and daml-stdlib before SDK 3.2 marked them otherwise:
+ * Canton counts those releases as utility packages all the same (UtilityDamlPackages, by id).
+ */
+const LEGACY_SERIALIZABLE: Readonly<Record<string, ReadonlySet<string>>> = {
+  'daml-prim': new Set(['GHC.Stack.Types']),
+  'daml-stdlib': new Set(['DA.Numeric']),
+};
+
+/**
+ * A daml-prim or daml-stdlib that is no utility package (Canton's isInvalidDamlPrimOrStdlib):
+ * templates, interfaces, or serializable types beyond those early 3.x releases had.
+ */
+export function isInvalidDamlPrimOrStdlib(pkg: Package): boolean {
+  const legacy = pkg.metadata ? LEGACY_SERIALIZABLE[pkg.metadata.name] : undefined;
+  if (legacy === undefined) return false;
+  for (const m of pkg.modules.values()) {
+    if (m.templates.size > 0 || m.interfaces.size > 0) return true;
+    if (legacy.has(m.name)) continue;
+    for (const dt of m.dataTypes.values()) if (dt.serializable) return true;
+  }
+  return false;
+}
+
+/** Every LF 2 package supports upgrades, save utility packages (daml-prim and daml-stdlib always are). */
+export const supportsUpgrades = (pkg: Package): boolean => !isUtilityPackage(pkg) && !(pkg.metadata !== undefined && pkg.metadata.name in LEGACY_SERIALIZABLE);
 
 /** The first reason `present` cannot upgrade `past`, in Canton's order; undefined when it can. */
 export function checkUpgrade(past: Package, present: Package, packageOf: PackageNameAndVersion): UpgradeProblem | undefined {

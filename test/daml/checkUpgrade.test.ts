@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Package } from '../../daml-engine/ast/Package.js';
 import type { Type } from '../../daml-engine/ast/Type.js';
 import { E, PackageBuilder, T, type ModuleBuilder } from '../../daml-engine/index.js';
-import { checkUpgrade, isUtilityPackage } from '../../daml-engine/check/checkUpgrade.js';
+import { checkUpgrade, isInvalidDamlPrimOrStdlib, isUtilityPackage } from '../../daml-engine/check/checkUpgrade.js';
 import { HAS_DARS, loadDar } from './damlFixtures.js';
 
 const NAME = 'cc-upgrade-check';
@@ -177,6 +177,17 @@ describe('checkUpgrade: types from other packages', () => {
     expect(isUtilityPackage(b.build().package)).toBe(true);
     expect(isUtilityPackage(d1.package)).toBe(false);
   });
+
+  it('a daml-stdlib with a serializable type of its own, or a template, is no valid daml-stdlib', () => {
+    const stdlib = (module: string) => {
+      const b = new PackageBuilder({ name: 'daml-stdlib', version: '0.0.0' });
+      b.module(module).record('Mine', { a: T.int64 });
+      return b.build().package;
+    };
+    expect(isInvalidDamlPrimOrStdlib(stdlib('DA.Numeric'))).toBe(false);
+    expect(isInvalidDamlPrimOrStdlib(stdlib('DA.Mine'))).toBe(true);
+    expect(isInvalidDamlPrimOrStdlib(d1.package)).toBe(false);
+  });
 });
 
 describe.skipIf(!HAS_DARS)('checkUpgrade: Splice\'s real lineage (needs ../shared/upstream/daml/dars)', () => {
@@ -202,5 +213,13 @@ describe.skipIf(!HAS_DARS)('checkUpgrade: Splice\'s real lineage (needs ../share
       message: `Implementation of interface ${String(holding001)}:Splice.Api.Token.HoldingV1:Holding by template Amulet appears in package that is being upgraded, but does not appear in this package.`,
     });
     expect(checkUpgrade(v22, v0, meta)).toBeDefined();
+  });
+
+  it('the daml-prim and daml-stdlib of early 3.x SDKs (serializable GHC.Stack.Types, DA.Numeric) are utility packages all the same', () => {
+    const { dar } = loadDar('splice/splice-amulet-0.1.0.dar');
+    const libraries = dar.packages.filter((p) => p.metadata?.name === 'daml-prim' || p.metadata?.name === 'daml-stdlib');
+    expect(libraries.map((p) => p.metadata?.name).sort()).toEqual(['daml-prim', 'daml-stdlib']);
+    expect(libraries.some((p) => !isUtilityPackage(p))).toBe(true);
+    for (const p of libraries) expect(isInvalidDamlPrimOrStdlib(p)).toBe(false);
   });
 });

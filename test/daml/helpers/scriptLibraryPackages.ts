@@ -1,7 +1,7 @@
 /**
  * Hand-built Daml-LF packages in the shape of each daml-script release line (the records the
  * runner reads and builds, as each line's `Daml/Script/Internal/*.daml` declares them), a
- * `daml-prim` with `DA.Types`, and a main package of scripts asking questions. Built as AST, not
+ * `daml-prim-DA-Types` (where Daml-LF 2 SDKs put `DA.Types`), and a main package of scripts asking questions. Built as AST, not
  * decoded, so the tests need no DAR of those SDK versions.
  */
 import type { Expr, TypeConApp } from '../../../daml-engine/ast/Expr.js';
@@ -56,7 +56,7 @@ export type ScriptShape = '3.2' | '3.3' | '3.4' | '3.5';
 export const PRIM_ID = 'daml-prim-by-hand';
 
 export function primPackage(): Package {
-  return pkg(PRIM_ID, { name: 'daml-prim', version: '0.0.0' }, {
+  return pkg(PRIM_ID, { name: 'daml-prim-DA-Types', version: '1.0.0' }, {
     'DA.Types': { dataTypes: { Tuple2: rec('_1', '_2'), Either: variant('Left', 'Right') } },
   });
 }

@@ -14,7 +14,7 @@ import type { UnzipResult } from './unzipDar.js';
 import type { Package } from '../../../../daml-engine/ast/Package.js';
 import { type PassedChecks, type ValidateOptions, validateDarPackages, validateDarPackagesAsync } from './validateDarPackages.js';
 import { samplePackage } from '../templates/samplePackage.js';
-import { checkUpgrade, isUtilityPackage, supportsUpgrades } from '../../../../daml-engine/check/checkUpgrade.js';
+import { checkUpgrade, isInvalidDamlPrimOrStdlib, supportsUpgrades } from '../../../../daml-engine/check/checkUpgrade.js';
 import { compareVersions } from '../../../../daml-engine/decode/Packages.js';
 import { parseRfc3339 } from '../rfc3339.js';
 
@@ -49,8 +49,6 @@ export interface UploadOptions {
 }
 
 const PACKAGE_ID = /^[0-9a-f]{64}$/;
-/** Package names Canton requires to be utility packages (no templates, interfaces or serializable data types). */
-const UTILITY_PACKAGE_NAMES: ReadonlySet<string> = new Set(['daml-prim', 'daml-stdlib']);
 /** The participant's first VettedPackages transaction on a synchronizer happens at connect. */
 const INITIAL_SERIAL = 1;
 
@@ -293,7 +291,7 @@ function validateLineages(ctx: PackageContext, newlyVetted: readonly string[], a
     }
     lineage.sort((a, b) => compareVersions(a.version, b.version) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (const p of lineage) {
-      if (UTILITY_PACKAGE_NAMES.has(name) && !isUtilityPackage(p.pkg)) {
+      if (isInvalidDamlPrimOrStdlib(p.pkg)) {
         return fail('DAML_PRIM_NOT_UTILITY_PACKAGE', `Tried to vet a package ${described(p.id, name, p.version)}, but this package is not a utility package. All packages named \`daml-prim\` or \`daml-std-lib\` must be a utility package.`);
       }
     }
