@@ -28,6 +28,15 @@ export type LedgerFailure =
   | { readonly kind: 'contractNotFound'; readonly contractId: string }
   /** The contract is of another template than the update names. */
   | { readonly kind: 'wronglyTypedContract'; readonly contractId: string; readonly expected: QualifiedName; readonly actual: QualifiedName }
+  /**
+   * Smart contract upgrades: the contract read by another version of its template gives other
+   * signatories or observers than it was created with (Daml's Upgrade.ValidationFailed).
+   */
+  | { readonly kind: 'upgradeValidationFailed'; readonly contractId: string; readonly from: QualifiedName; readonly to: QualifiedName; readonly signatories: readonly string[]; readonly observers: readonly string[] }
+  /** A downgrade would drop a field holding Some (Daml's Upgrade.DowngradeDropDefinedField). */
+  | { readonly kind: 'downgradeDropDefinedField'; readonly contractId: string; readonly type: QualifiedName; readonly fieldIndex: number }
+  /** The contract's value has no counterpart in the version reading it (Daml's Upgrade.DowngradeFailed). */
+  | { readonly kind: 'downgradeFailed'; readonly contractId: string; readonly to: QualifiedName; readonly detail: string }
   /** The contract's template does not implement the interface the update names. */
   | { readonly kind: 'contractDoesNotImplementInterface'; readonly contractId: string; readonly interfaceId: QualifiedName; readonly templateId: QualifiedName }
   /** The guard of an `exercise_interface` returned False. */

@@ -27,6 +27,7 @@ import type { Transaction } from './Transaction.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
 import type { BoundsProblem } from '../value/valueBounds.js';
 import { MAXIMUM_NESTING, valueBoundsProblem } from '../value/valueBounds.js';
+import { upgradeValue } from './upgradeValue.js';
 
 /**
  * A contract the caller knows: its template and argument (a record of that template), and the
@@ -222,6 +223,13 @@ function commandOf(update: UpdateValue | Update): TraceCommand | undefined {
 }
 
 const show = (q: QualifiedName): string => `${q.module}:${q.name}`;
+/** Two party lists as sets. */
+function sameParties(a: readonly string[], b: readonly string[]): boolean {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((p) => y.has(p));
+}
+
 const sameName = (a: QualifiedName, b: QualifiedName): boolean => a.packageId === b.packageId && a.module === b.module && a.name === b.name;
 
 /** The state of one submission while the machine runs it. */
@@ -418,9 +426,8 @@ class Run {
   }
 
   private fetch(contractId: string, target: { template: QualifiedName } | { iface: QualifiedName }): void {
-    this.withContract(contractId, (info) => {
+    this.withContract(contractId, (stored) => this.asTarget(stored, target, (info) => {
       const interfaceId = 'iface' in target ? target.iface : undefined;
-      this.checkTarget(info, target);
       // transaction.rst: a fetch needs a stakeholder of the contract among the authorizers.
       const authorizers = this.tx.authorizers;
       const acting = info.stakeholders.filter((p) => authorizers.has(p));
@@ -432,23 +439,53 @@ class Run {
       }
       this.tx.addFetch({ contractId, templateId: info.templateId, interfaceId, actingParties: acting, signatories: info.signatories, stakeholders: info.stakeholders });
       this.m.returnValue(info.argument);
-    });
+    }));
   }
 
-  private checkTarget(info: ContractInfo, target: { template: QualifiedName } | { iface: QualifiedName }): void {
-    if ('template' in target) {
-      if (!sameName(info.templateId, target.template)) {
-        return this.fail(
-          { kind: 'wronglyTypedContract', contractId: info.contractId, expected: target.template, actual: info.templateId },
-          `contract ${info.contractId} is a ${show(info.templateId)}, not a ${show(target.template)}`,
-        );
-      }
-    } else if (!info.template.implements.has(qualifiedKey(target.iface))) {
+  /**
+   * The contract as `target` reads it: a template of its own, or of another version of its package
+   * (smart contract upgrades: its argument converted to that version's type, whose precondition must
+   * hold and whose signatories and observers must be those the contract was created with), or an
+   * interface its template implements.
+   */
+  private asTarget(info: ContractInfo, target: { template: QualifiedName } | { iface: QualifiedName }, k: (info: ContractInfo) => void): void {
+    if ('iface' in target) {
+      if (info.template.implements.has(qualifiedKey(target.iface))) return k(info);
       return this.fail(
         { kind: 'contractDoesNotImplementInterface', contractId: info.contractId, interfaceId: target.iface, templateId: info.templateId },
         `contract ${info.contractId} (${show(info.templateId)}) does not implement ${show(target.iface)}`,
       );
     }
+    const to = target.template;
+    const from = info.templateId;
+    if (sameName(from, to)) return k(info);
+    const packageName = (id: string) => this.getPackage(id)?.metadata?.name;
+    const template = from.module === to.module && from.name === to.name && packageName(from.packageId) !== undefined && packageName(from.packageId) === packageName(to.packageId)
+      ? this.getPackage(to.packageId)?.modules.get(to.module)?.templates.get(to.name)
+      : undefined;
+    if (!template) {
+      return this.fail({ kind: 'wronglyTypedContract', contractId: info.contractId, expected: to, actual: from }, `contract ${info.contractId} is a ${show(from)}, not a ${show(to)}`);
+    }
+    const converted = upgradeValue(info.argument, { kind: 'con', tycon: to, args: [] }, this.getPackage);
+    if (!converted.ok) {
+      return converted.kind === 'dropDefinedField'
+        ? this.fail({ kind: 'downgradeDropDefinedField', contractId: info.contractId, type: converted.type, fieldIndex: converted.fieldIndex }, `contract ${info.contractId} read as ${show(to)} would drop field ${converted.fieldIndex} of ${show(converted.type)}, which holds Some`)
+        : this.fail({ kind: 'downgradeFailed', contractId: info.contractId, to, detail: converted.detail }, `contract ${info.contractId} cannot be read as ${show(to)}: ${converted.detail}`);
+    }
+    const argument = converted.value as RecordValue;
+    this.eval(template.precondition, bindEnv(template.param, argument, null), to, (ensure) => {
+      if (ensure.kind !== 'bool') return this.crash(`the precondition of ${show(to)} is a ${ensure.kind}`);
+      if (!ensure.value) return this.fail({ kind: 'templatePreconditionViolated', templateId: to, argument }, `the precondition (ensure) of ${show(to)} is false for contract ${info.contractId}`);
+      this.stakeholders(template, to, argument, (signatories, observers) => {
+        if (!sameParties(signatories, info.signatories) || !sameParties(observers, info.observers)) {
+          return this.fail(
+            { kind: 'upgradeValidationFailed', contractId: info.contractId, from, to, signatories, observers },
+            `contract ${info.contractId} read as ${show(to)} has signatories ${signatories.join(', ')} and observers ${observers.join(', ')}, not those it was created with`,
+          );
+        }
+        k({ ...info, templateId: to, template, argument });
+      });
+    });
   }
 
   private interfaceDef(iface: QualifiedName): DefInterface {
@@ -464,8 +501,7 @@ class Run {
     target: { template: QualifiedName } | { iface: QualifiedName; guard: Value | undefined },
     choiceName: string,
   ): void {
-    this.withContract(contractId, (info) => {
-      this.checkTarget(info, target);
+    this.withContract(contractId, (stored) => this.asTarget(stored, target, (info) => {
       const iface = 'iface' in target ? target.iface : undefined;
       const owner = iface ? this.interfaceDef(iface) : info.template;
       const choice: TemplateChoice | undefined = owner.choices.get(choiceName);
@@ -514,7 +550,7 @@ class Run {
         return this.m.applyValue(target.guard, [info.argument]);
       }
       go();
-    });
+    }));
   }
 
   // ---- exceptions ----------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Type } from '../../daml-engine/ast/Type.js';
-import { E, PackageBuilder, T, type BuiltPackage } from '../../daml-engine/index.js';
+import { E, PackageBuilder, T, type BuiltPackage, type ChoiceScope } from '../../daml-engine/index.js';
 import { buildDalf, buildDar, freshPackageName } from '../../conformance/src/generators/dar.js';
 import { expectCantonError } from './support/cantonError.js';
 import { get, post } from './support/ledgerApi.js';
@@ -108,5 +108,51 @@ describe('upgrade lineages', () => {
     expect(res.status).toBe(400);
     expectCantonError(res.body, 'DAML_PRIM_NOT_UTILITY_PACKAGE');
     expect((res.body as { cause: string }).cause).toBe(`Tried to vet a package ${described(fake)}, but this package is not a utility package. All packages named \`daml-prim\` or \`daml-std-lib\` must be a utility package.`);
+  });
+});
+
+describe('contracts across versions (smart contract upgrades)', () => {
+  /** `Main:Asset` with `owner` and `amount` (and `memo : Optional Text` in 2.x), its choices `Amount` and (2.x) `Memo`. */
+  function asset2(name: string, version: string, memo: boolean): BuiltPackage {
+    const b = new PackageBuilder({ name, version });
+    const amount = { name: 'Amount', consuming: false, returnType: T.int64, controllers: (c: ChoiceScope) => E.list(T.party, [c.field('owner')]), update: (c: ChoiceScope) => E.pure(T.int64, c.field('amount')) };
+    const memoChoice = { name: 'Memo', consuming: false, returnType: T.optional(T.text), controllers: (c: ChoiceScope) => E.list(T.party, [c.field('owner')]), update: (c: ChoiceScope) => E.pure(T.optional(T.text), c.field('memo')) };
+    b.module('Main').template('Asset', {
+      fields: { owner: T.party, amount: T.int64, ...(memo ? { memo: T.optional(T.text) } : {}) },
+      signatories: (t) => E.list(T.party, [t.field('owner')]),
+      choices: memo ? [amount, memoChoice] : [amount],
+    });
+    return b.build();
+  }
+  const submit = (party: string, command: unknown, preference: readonly string[] = []) => post(server, '/v2/commands/submit-and-wait-for-transaction', {
+    commands: { commands: [command], commandId: freshPackageName('cmd'), userId: 'participant_admin', actAs: [party], ...(preference.length > 0 ? { packageIdSelectionPreference: preference } : {}) },
+    transactionFormat: { eventFormat: { filtersByParty: { [party]: { cumulative: [] } }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+  });
+  type Event = { CreatedEvent?: { contractId: string; templateId: string }; ExercisedEvent?: { templateId: string; exerciseResult: unknown } };
+  const events = (res: { body: { transaction: { events: Event[] } } }) => res.body.transaction.events;
+
+  it('a 1.0.0 contract exercised by package name once 2.0.0 is vetted runs 2.0.0\'s choice, its new field None; a 2.0.0 contract whose new field holds Some cannot be read as 1.0.0', async () => {
+    const name = freshPackageName('cc-scu');
+    const party = (await post(server, '/v2/parties', { partyIdHint: freshPackageName('scu') })).body.partyDetails.party as string;
+    const [v1, v2] = [asset2(name, '1.0.0', false), asset2(name, '2.0.0', true)];
+    expect((await upload(server, vetting(), v1.dar())).status).toBe(200);
+    const created = await submit(party, { CreateCommand: { templateId: `#${name}:Main:Asset`, createArguments: { owner: party, amount: '5' } } });
+    expect(created.status, created.text).toBe(200);
+    const old = events(created)[0]?.CreatedEvent;
+    expect(old?.templateId.startsWith(`${v1.id}:`)).toBe(true);
+    expect((await upload(server, vetting(), v2.dar())).status).toBe(200);
+
+    const upgraded = await submit(party, { ExerciseCommand: { templateId: `#${name}:Main:Asset`, contractId: old?.contractId, choice: 'Memo', choiceArgument: {} } });
+    expect(upgraded.status, upgraded.text).toBe(200);
+    const exercised = events(upgraded)[0]?.ExercisedEvent;
+    expect(exercised?.templateId.startsWith(`${v2.id}:`)).toBe(true);
+    expect(exercised?.exerciseResult).toBeNull();
+
+    const kept = await submit(party, { CreateCommand: { templateId: `#${name}:Main:Asset`, createArguments: { owner: party, amount: '7', memo: 'kept' } } });
+    expect(kept.status, kept.text).toBe(200);
+    const newer = events(kept)[0]?.CreatedEvent;
+    const downgraded = await submit(party, { ExerciseCommand: { templateId: `#${name}:Main:Asset`, contractId: newer?.contractId, choice: 'Amount', choiceArgument: {} } }, [v1.id]);
+    expect(downgraded.status).toBe(400);
+    expectCantonError(downgraded.body, 'INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD');
   });
 });

@@ -1,5 +1,6 @@
 import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import type { Mutant } from './mutants.js';
+import { cantonError, deep, submittedCommands } from './mutantKit.js';
 
 /**
  * Mutants of packages, vetting, preferred packages and administration: one plausible
@@ -37,7 +38,71 @@ function stalePreferenceCache(): Fault {
   };
 }
 
+/**
+ * A participant from before smart contract upgrades: it remembers each contract's template from
+ * the created events it answers, and `upgrade` rewrites what it would do with an exercise through
+ * a template of another package (`asked`) on a contract of `created`.
+ */
+function beforeUpgrades(upgrade: 'refuse' | 'name-the-contract'): Fault {
+  const templates = new Map<string, string>();
+  const remember = (o: Json): Json => {
+    const created = isObject(o.CreatedEvent) ? o.CreatedEvent : undefined;
+    if (created && typeof created.contractId === 'string' && typeof created.templateId === 'string') templates.set(created.contractId, created.templateId);
+    return o;
+  };
+  const otherVersion = (contractId: unknown, asked: unknown): boolean => {
+    const created = typeof contractId === 'string' ? templates.get(contractId) : undefined;
+    if (created === undefined || typeof asked !== 'string' || asked.startsWith('#') || created === asked) return false;
+    return created.slice(created.indexOf(':')) === asked.slice(asked.indexOf(':'));
+  };
+  return {
+    request(req) {
+      if (upgrade !== 'refuse') return req;
+      const submitted = submittedCommands(req);
+      const commands = submitted && Array.isArray(submitted.commands.commands) ? submitted.commands.commands.filter(isObject) : [];
+      const across = commands.map((c) => c.ExerciseCommand).find((x): x is Json => isObject(x) && otherVersion(x.contractId, x.templateId));
+      return across
+        ? cantonError(400, 'WRONGLY_TYPED_CONTRACT', `Interpretation error: Error: Update failed due to wrongly typed contract id ${String(across.contractId)}`, 9)
+        : req;
+    },
+    response(req, res) {
+      if (res.status !== 200 || !pathOf(req.url).startsWith('/v2/')) return res;
+      return withJson(res, (v) => deep(v, (o) => {
+        remember(o);
+        const ex = isObject(o.ExercisedEvent) ? o.ExercisedEvent : undefined;
+        if (upgrade === 'name-the-contract' && ex && otherVersion(ex.contractId, ex.templateId)) {
+          return { ...o, ExercisedEvent: { ...ex, templateId: templates.get(ex.contractId as string) } };
+        }
+        return o;
+      }));
+    },
+  };
+}
+
 export const PACKAGE_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'contracts-never-upgrade',
+    description: 'an exercise through the template of another version of the contract\'s package is refused WRONGLY_TYPED_CONTRACT, as before smart contract upgrades',
+    caughtBy: 'ledger.commands.contract-upgrade',
+    fault: beforeUpgrades('refuse'),
+  },
+  {
+    name: 'exercised-event-names-the-contract-version',
+    description: 'an exercise through another version runs, but its exercised event names the contract\'s own template instead of the one whose choice ran',
+    caughtBy: 'ledger.commands.contract-upgrade',
+    fault: beforeUpgrades('name-the-contract'),
+  },
+  {
+    name: 'downgrade-drop-reported-as-another-error',
+    description: 'a downgrade that would drop a field holding Some is refused under DAML_INTERPRETATION_ERROR, not INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD',
+    caughtBy: 'ledger.commands.contract-upgrade',
+    fault: {
+      response(_req, res) {
+        const v = parse(res.body);
+        return res.status === 400 && isObject(v) && v.code === 'INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD' ? { ...res, body: JSON.stringify({ ...v, code: 'DAML_INTERPRETATION_ERROR' }) } : res;
+      },
+    },
+  },
   {
     name: 'dar-upload-records-nothing',
     description: 'POST /v2/dars answers 200 {} without recording the DAR',

@@ -1,4 +1,4 @@
-import { BOARD_MODULE, buildBoardPackage, buildOwnPackage, OWN_MODULE } from '../reinterpret/ownPackage.js';
+import { BOARD_MODULE, buildBoardPackage, buildOwnPackage, buildUpgradePackage, OWN_MODULE, UPGRADE_MODULE } from '../reinterpret/ownPackage.js';
 import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
 import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
@@ -172,6 +172,43 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       // Absent, or empty on a line that writes defaults out (3.4).
       const theirs = await readAs(audience);
       if (theirs.commandId !== undefined && theirs.commandId !== '') ctx.fail(`the audience, an observer who did not submit, reads the transaction with commandId ${JSON.stringify(theirs.commandId)}: a command id is the submitter's alone`, theirs.e);
+    },
+  },
+  {
+    id: 'ledger.commands.contract-upgrade',
+    title: 'A contract of version 1.0.0 exercised through the template of 2.0.0 (a valid upgrade) runs 2.0.0\'s choice on it, the field it lacks None, and the exercised event names 2.0.0; a 2.0.0 contract whose added field holds Some cannot be exercised through 1.0.0 (INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD)',
+    group: 'ledger',
+    operationId: LedgerOp.submitAndWaitForTransaction,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: smart contract upgrades; ExercisedEvent.template_id ("the template that defines the executed choice ... may differ from the target contract's package-id if the target contract has been upgraded or downgraded"); CommandExecutionErrors UpgradeError DowngradeDropDefinedField`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await freshParty(ctx, 'cc-upgrader');
+      const name = packageName(ctx, 'cc-upgrades');
+      const [v1, v2] = [buildUpgradePackage(name, '1.0.0'), buildUpgradePackage(name, '2.0.0')];
+      const holding = (p: { id: string }) => `${p.id}:${UPGRADE_MODULE}:Holding`;
+      // Every id names its package: what runs is the request's alone, whatever else the target vets.
+      await uploadVetted(ctx, v1.dar(), `uploading ${name} 1.0.0`);
+      const created = await submitJudged(ctx, party, { CreateCommand: { templateId: holding(v1), createArguments: { owner: party, amount: '5' } } }, `creating ${holding(v1)}`);
+      const older = createdOf(created.events)[0];
+      if (typeof older?.contractId !== 'string') return ctx.fail(`creating ${holding(v1)} answered no created event`, created.exchange);
+      await uploadVetted(ctx, v2.dar(), `uploading ${name} 2.0.0, which adds an Optional field at the end of Holding`);
+      const upgraded = await submitJudged(ctx, party, { ExerciseCommand: { templateId: holding(v2), contractId: older.contractId, choice: 'Memo', choiceArgument: {} } }, `exercising 2.0.0's Memo on a 1.0.0 contract`);
+      const memo = exercisedOf(upgraded.events, 'Memo')[0];
+      if (memo === undefined) return ctx.fail('exercising 2.0.0\'s Memo on a 1.0.0 contract answered no exercised event', upgraded.exchange);
+      if (memo.templateId !== holding(v2)) ctx.fail(`the exercised event of 2.0.0's Memo on a 1.0.0 contract names ${JSON.stringify(memo.templateId)}: it names the template whose choice ran, ${holding(v2)}`, upgraded.exchange);
+      if (memo.exerciseResult !== null) ctx.fail(`2.0.0's Memo on a 1.0.0 contract answered ${JSON.stringify(memo.exerciseResult)}: the field 1.0.0 lacks is None (null)`, upgraded.exchange);
+      const newer = createdOf((await submitJudged(ctx, party, { CreateCommand: { templateId: holding(v2), createArguments: { owner: party, amount: '7', memo: 'kept' } } }, `creating ${holding(v2)} with a memo`)).events)[0];
+      if (typeof newer?.contractId !== 'string') return;
+      const userId = userIdOf(ctx);
+      const commands = {
+        commands: [{ ExerciseCommand: { templateId: holding(v1), contractId: newer.contractId, choice: 'Amount', choiceArgument: {} } }],
+        commandId: ctx.unique('cc-downgrade'), actAs: [party], ...(userId === undefined ? {} : { userId }),
+      };
+      const downgraded = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([party]) } });
+      expectStatus(ctx, downgraded, 400, `exercising 1.0.0's Amount on a 2.0.0 contract whose memo holds Some`);
+      expectCantonError(ctx, downgraded, '1.0.0 reading a 2.0.0 contract whose memo holds Some', ['INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD']);
     },
   },
   {

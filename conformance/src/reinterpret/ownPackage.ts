@@ -5,7 +5,7 @@
  * interface `Counted` with a view and a choice of its own (`Tally`, exercised through it). `ledger.daml.own-package` uploads and drives it; the
  * re-interpretation judges every transaction it causes.
  */
-import { E, PackageBuilder, T, type BuiltPackage } from '../../../daml-engine/index.js';
+import { E, PackageBuilder, T, type BuiltPackage, type ChoiceScope } from '../../../daml-engine/index.js';
 
 export const OWN_MODULE = 'Suite.Ticket';
 
@@ -71,6 +71,30 @@ export function buildBoardPackage(name: string, version = '1.0.0'): BuiltPackage
         controllers: (c) => E.list(T.party, [c.argField('reader')]),
         update: (c) => E.pure(T.text, c.field('text')),
       },
+    ],
+  });
+  return b.build();
+}
+
+export const UPGRADE_MODULE = 'Suite.Upgrade';
+
+/**
+ * Two versions of one package for smart contract upgrades: `Holding` with `owner` and `amount`,
+ * signed by the owner, whose `Amount` answers the amount; version 2 adds `memo : Optional Text` at
+ * the end (a valid upgrade) and a choice `Memo` answering it.
+ */
+export function buildUpgradePackage(name: string, version: '1.0.0' | '2.0.0'): BuiltPackage {
+  const b = new PackageBuilder({ name, version });
+  const second = version === '2.0.0';
+  b.module(UPGRADE_MODULE).template('Holding', {
+    fields: { owner: T.party, amount: T.int64, ...(second ? { memo: T.optional(T.text) } : {}) },
+    signatories: (t) => E.list(T.party, [t.field('owner')]),
+    choices: [
+      { name: 'Amount', consuming: false, returnType: T.int64, controllers: (c) => E.list(T.party, [c.field('owner')]), update: (c) => E.pure(T.int64, c.field('amount')) },
+      ...(second ? [{
+        name: 'Memo', consuming: false, returnType: T.optional(T.text),
+        controllers: (c: ChoiceScope) => E.list(T.party, [c.field('owner')]), update: (c: ChoiceScope) => E.pure(T.optional(T.text), c.field('memo')),
+      }] : []),
     ],
   });
   return b.build();

@@ -139,7 +139,7 @@ export class Renderer {
   #exercised(tx: TransactionEntry, n: ExerciseNode, witnesses: readonly string[], match: Match): ExercisedEvent {
     const c = n.contract;
     // Members set one by one in wire order (no spreads: see `transaction`).
-    const ev = { offset: tx.offset, nodeId: n.nodeId, contractId: c.contractId, templateId: c.template.id } as ExercisedEvent;
+    const ev = { offset: tx.offset, nodeId: n.nodeId, contractId: c.contractId, templateId: (n.template ?? c.template).id } as ExercisedEvent;
     if (n.interface) ev.interfaceId = n.interface.id;
     ev.choice = n.choice.name;
     ev.choiceArgument = n.argument;

@@ -1,5 +1,5 @@
 import type { LedgerError } from '../ledger/errors.js';
-import type { ChoiceDef, InterfaceDef } from '../ledger/templates/Catalogue.js';
+import type { ChoiceDef, InterfaceDef, TemplateDef } from '../ledger/templates/Catalogue.js';
 import type { DamlValue, DeduplicationPeriod } from '../ledger/wire.js';
 import type { ReassignmentStep, StoredContract } from './StoredContract.js';
 
@@ -33,6 +33,11 @@ export interface ExerciseNode {
   readonly contract: StoredContract;
   readonly choice: ChoiceDef;
   readonly interface: InterfaceDef | undefined;
+  /**
+   * The template whose choice ran, when it is another version of the contract's (smart contract
+   * upgrades: ExercisedEvent.template_id names it); absent, the contract's own.
+   */
+  readonly template?: TemplateDef;
   readonly argument: DamlValue;
   readonly actingParties: readonly string[];
   readonly consuming: boolean;

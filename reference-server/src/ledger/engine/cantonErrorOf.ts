@@ -146,6 +146,16 @@ function ledgerFailureError(f: LedgerFailure, message: string): LedgerError {
       return interp('WRONGLY_TYPED_CONTRACT',
         `Update failed due to wrongly typed contract id ${f.contractId}\nExpected contract of type ${prettyTypeConId(f.expected)} but got ${prettyTypeConId(f.actual)}`,
         [['CONTRACT_ID', f.contractId], ['TEMPLATE_ID', identifierText(f.expected)], ['TEMPLATE_ID', identifierText(f.actual)]]);
+    case 'upgradeValidationFailed':
+      return interp('INTERPRETATION_UPGRADE_ERROR_VALIDATION_FAILED',
+        `Validation fails when trying to upgrade the contract ${f.contractId} from ${prettyTypeConId(f.from)} to ${prettyTypeConId(f.to)}\nVerify that neither the signatories, nor the observers, nor the contract key, nor the key's maintainers have changed\nrecomputed signatories are ${[...f.signatories].sort().join(', ')}\nrecomputed observers are ${[...f.observers].sort().join(', ')}`,
+        [['CONTRACT_ID', f.contractId], ['TEMPLATE_ID', identifierText(f.from)], ['TEMPLATE_ID', identifierText(f.to)]]);
+    case 'downgradeDropDefinedField':
+      return interp('INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD', 'An optional contract field with a value of Some may not be dropped during downgrading',
+        [['CONTRACT_ID', f.contractId], ['TEMPLATE_ID', identifierText(f.type)]]);
+    case 'downgradeFailed':
+      return interp('INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_FAILED', `Downgrading the contract ${f.contractId} to ${prettyTypeConId(f.to)} failed: ${f.detail}`,
+        [['CONTRACT_ID', f.contractId], ['TEMPLATE_ID', identifierText(f.to)]]);
     case 'contractDoesNotImplementInterface':
       return interp('CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE',
         `Update failed due to contract ${f.contractId} not implementing an interface\nExpected contract to implement interface ${prettyTypeConId(f.interfaceId)} but contract has type ${prettyTypeConId(f.templateId)}`,

@@ -111,8 +111,8 @@ export function engineCommandOf(env: InterpretEnv, rt: EngineRuntime, submission
  * at hand, as Canton does: on a contract of an uploaded package, the uploaded package of that
  * name (the highest vetted version, or `packageIdSelectionPreference`), even where a built-in
  * model shares the name (the token-standard interfaces); on a built-in contract, the built-in
- * model (undefined: the TypeScript interpreter's). A template named by package name is the
- * contract's own version of it (no upgrade of its argument).
+ * model (undefined: the TypeScript interpreter's). A contract of another version of that package
+ * is read as the selected version's (the engine's smart contract upgrades).
  */
 function resolveExerciseTarget(env: InterpretEnv, rt: EngineRuntime, id: string, contractId: unknown, preference: readonly string[]): R<EngineDef> | undefined {
   const parsed = parseIdentifier(id);
@@ -123,7 +123,6 @@ function resolveExerciseTarget(env: InterpretEnv, rt: EngineRuntime, id: string,
     const r = env.catalogue.resolve(id);
     return r.ok ? undefined : r;
   }
-  if (stored.packageName === parsed.pkg && stored.qualifiedName === `${parsed.module}:${parsed.entity}`) return ok(stored);
   const packageId = rt.options.selectPackageId(parsed.pkg, preference, true);
   const def = packageId === undefined ? undefined : rt.catalogue.byName({ packageId, module: parsed.module, name: parsed.entity });
   return def ? ok(def) : resolveEngineDef(env, rt, id, preference);

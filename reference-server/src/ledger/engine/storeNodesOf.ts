@@ -3,7 +3,7 @@ import type { CreateNode as EngineCreateNode, ExerciseNode as EngineExercise, Tr
 import type { CreateNode, ExerciseNode, TxNode } from '../../store/LogEntry.js';
 import { StoredContract } from '../../store/StoredContract.js';
 import { Interner } from '../intern.js';
-import type { InterfaceDef } from '../templates/Catalogue.js';
+import type { InterfaceDef, TemplateDef } from '../templates/Catalogue.js';
 import type { DamlRecord, DamlValue } from '../wire.js';
 import type { EngineChoiceDef } from './EngineCatalogue.js';
 import type { EngineRuntime } from './EngineRuntime.js';
@@ -65,8 +65,10 @@ export function storeNodesOf(rt: EngineRuntime, interner: Interner, tx: Transact
     const informees = informeesOf(n.consuming ? n.stakeholders : n.signatories, n.actingParties, n.choiceObservers);
     const witnesses = interner.union(interner.set(informees), above);
     const archivesInput = n.consuming && !created.has(n.contractId);
+    // Another version of the contract's template ran the choice (smart contract upgrades).
+    const exercised = template !== undefined && template.id !== contract.template.id ? template : undefined;
     const node = new EngineExerciseNode(
-      n.nodeId, contract, choice, iface, interner.set(n.actingParties), n.consuming, witnesses, lastDescendant(tx, n.nodeId), archivesInput, rt, n,
+      n.nodeId, contract, choice, iface, interner.set(n.actingParties), n.consuming, witnesses, lastDescendant(tx, n.nodeId), archivesInput, rt, n, exercised,
     );
     nodes.push(node);
     if (n.consuming) {
@@ -133,6 +135,7 @@ class EngineExerciseNode implements ExerciseNode {
     public archivesInput: boolean,
     rt: EngineRuntime,
     engine: EngineExercise | RenderedExercise,
+    readonly template?: TemplateDef,
   ) {
     this.#rt = rt;
     this.#engine = engine;

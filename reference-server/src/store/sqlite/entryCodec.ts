@@ -38,6 +38,8 @@ type NodeDoc =
       readonly c: string;
       readonly ch: string;
       readonly i?: string;
+      /** The exercised template, when another version of the contract's. */
+      readonly t?: string;
       readonly a: DamlValue;
       readonly ap: readonly string[];
       readonly co: boolean;
@@ -136,6 +138,7 @@ function nodeDoc(n: TxNode): NodeDoc {
     c: n.contract.contractId,
     ch: n.choice.name,
     ...(n.interface === undefined ? {} : { i: n.interface.id }),
+    ...(n.template === undefined ? {} : { t: n.template.id }),
     a: n.argument,
     ap: n.actingParties,
     co: n.consuming,
@@ -177,14 +180,17 @@ export function decodeEntry(text: string, env: DecodeEnv): DecodedEntry {
         if (n.k === 'c') return { kind: 'create', nodeId: n.n, contract: local.get(n.c.id) as StoredContract, witnesses: env.parties(n.w), transient: n.tr } satisfies CreateNode;
         const contract = local.get(n.c) ?? known(n.c);
         const iface = n.i === undefined ? undefined : interfaceOf(n.i, env.catalogue, doc.o);
-        const choice = (iface ?? contract.template).choices.get(n.ch);
-        if (choice === undefined) throw new DataDirError(`the update at offset ${doc.o} exercises choice ${n.ch}, which ${(iface ?? contract.template).id} does not have`);
+        const exercised = n.t === undefined ? undefined : templateOf(n.t, env.catalogue, doc.o);
+        const owner = iface ?? exercised ?? contract.template;
+        const choice = owner.choices.get(n.ch);
+        if (choice === undefined) throw new DataDirError(`the update at offset ${doc.o} exercises choice ${n.ch}, which ${owner.id} does not have`);
         return {
           kind: 'exercise',
           nodeId: n.n,
           contract,
           choice: choice as ChoiceDef,
           interface: iface,
+          ...(exercised === undefined ? {} : { template: exercised }),
           argument: n.a,
           actingParties: env.parties(n.ap),
           consuming: n.co,
@@ -243,6 +249,12 @@ function contractOf(d: ContractDoc, env: DecodeEnv): StoredContract {
   c.createdAt = d.at;
   if (d.ao !== undefined) c.archivedOffset = d.ao;
   return c;
+}
+
+function templateOf(id: string, catalogue: Catalogue, offset: number): TemplateDef {
+  const t = catalogue.resolve(id);
+  if (!t.ok || t.value.kind !== 'template') throw new DataDirError(`the update at offset ${offset} uses template ${id}, which this server does not declare`);
+  return t.value;
 }
 
 function interfaceOf(id: string, catalogue: Catalogue, offset: number): InterfaceDef {

@@ -1,0 +1,142 @@
+/**
+ * Smart contract upgrades in the update engine: a contract created by one version of a package,
+ * fetched or exercised through the template of another version of the same package name, is read
+ * as that version's value (fields it lacks None; trailing None fields dropped; constructors by
+ * name), must meet that version's precondition and give the signatories and observers it was
+ * created with, and the action is that version's. Daml's Speedy does the same (upgrade mode of
+ * its value translation, Upgrade.ValidationFailed, DowngradeDropDefinedField).
+ */
+import { describe, expect, it } from 'vitest';
+
+import type { Package } from '../../daml-engine/ast/Package.js';
+import type { Type } from '../../daml-engine/ast/Type.js';
+import { E, PackageBuilder, T, type BuiltPackage, type ChoiceScope } from '../../daml-engine/index.js';
+import type { ExerciseNode, FetchNode } from '../../daml-engine/update/Transaction.js';
+import type { LedgerContract, SubmissionResult } from '../../daml-engine/update/UpdateEngine.js';
+import { exerciseCommand, UpdateEngine } from '../../daml-engine/update/UpdateEngine.js';
+import type { RecordValue, Value } from '../../daml-engine/value/Value.js';
+import { int64 } from '../../daml-engine/value/Value.js';
+
+const ALICE = 'alice::1220aa';
+const NAME = 'cc-contract-upgrades';
+const CID = `00${'ab'.repeat(32)}`;
+
+interface Version {
+  readonly name?: string;
+  readonly version: string;
+  readonly memo?: boolean;
+  readonly colours: readonly string[];
+  readonly observeOwner?: boolean;
+  readonly ensureAbove?: number;
+}
+
+/**
+ * `template Asset with owner; amount; colour [; memo : Optional Text]`, signed by the owner, with
+ * `Amount` (the amount), `Paint` (fetches itself, returns the colour) and, given a memo, `Memo`.
+ */
+function version(v: Version): BuiltPackage {
+  const b = new PackageBuilder({ name: v.name ?? NAME, version: v.version });
+  const m = b.module('Main');
+  const colour = m.enum('Colour', v.colours);
+  const asset = m.ref('Asset');
+  const fields: Record<string, Type> = { owner: T.party, amount: T.int64, colour: colour.type, ...(v.memo ? { memo: T.optional(T.text) } : {}) };
+  m.template('Asset', {
+    fields,
+    signatories: (t) => E.list(T.party, [t.field('owner')]),
+    ...(v.observeOwner ? { observers: (t) => E.list(T.party, [t.field('owner')]) } : {}),
+    ...(v.ensureAbove === undefined ? {} : { precondition: (t) => E.call('GREATER', [T.int64], t.field('amount'), E.int64(v.ensureAbove as number)) }),
+    choices: [
+      { name: 'Amount', consuming: false, returnType: T.int64, controllers: (c) => E.list(T.party, [c.field('owner')]), update: (c) => E.pure(T.int64, c.field('amount')) },
+      {
+        name: 'Paint', consuming: false, returnType: colour.type, controllers: (c) => E.list(T.party, [c.field('owner')]),
+        update: (c) => E.block([['me', T.con(asset), E.fetch(asset, c.self)]], E.pure(colour.type, E.field(asset, 'colour', E.var('me')))),
+      },
+      ...(v.memo ? [{ name: 'Memo', consuming: false, returnType: T.optional(T.text), controllers: (c: ChoiceScope) => E.list(T.party, [c.field('owner')]), update: (c: ChoiceScope) => E.pure(T.optional(T.text), c.field('memo')) }] : []),
+    ],
+  });
+  return b.build();
+}
+
+const V1 = version({ version: '1.0.0', colours: ['Red', 'Green'] });
+const V2 = version({ version: '2.0.0', memo: true, colours: ['Red', 'Green', 'Blue'] });
+
+/** A contract of `of`'s Asset as the ledger stores it (the value of that version's type). */
+function stored(of: BuiltPackage, colour: string, memo?: Value): LedgerContract {
+  const cons = of.package.modules.get('Main')?.dataTypes.get('Colour')?.cons;
+  const colours = cons?.kind === 'enum' ? cons.constructors : [];
+  const argument: RecordValue = {
+    kind: 'record', tycon: of.ref('Main', 'Asset'),
+    fieldNames: memo === undefined ? ['owner', 'amount', 'colour'] : ['owner', 'amount', 'colour', 'memo'],
+    fields: [
+      { kind: 'party', value: ALICE }, int64(5n),
+      { kind: 'enum', tycon: of.ref('Main', 'Colour'), constructor: colour, rank: colours.indexOf(colour) },
+      ...(memo === undefined ? [] : [memo]),
+    ],
+  };
+  return { templateId: of.ref('Main', 'Asset'), argument, signatories: [ALICE], observers: [] };
+}
+
+function exercise(through: BuiltPackage, choice: string, contract: LedgerContract, ...others: BuiltPackage[]): SubmissionResult {
+  const packages = new Map<string, Package>([V1, V2, through, ...others].map((p) => [p.id, p.package]));
+  const engine = new UpdateEngine({ getPackage: (id) => packages.get(id) });
+  return engine.submit({
+    update: exerciseCommand(through.ref('Main', 'Asset'), CID, choice, { kind: 'record', tycon: through.ref('Main', choice), fieldNames: [], fields: [] }),
+    submitters: [ALICE], transactionSeed: new Uint8Array(32).fill(7), preparationTime: 1_000_000n,
+    getContract: (cid) => (cid === CID ? contract : undefined),
+  });
+}
+
+const failure = (r: SubmissionResult) => (r.ok ? undefined : r.error.kind === 'ledger' ? r.error.failure : r.error);
+
+describe('contract upgrades in the engine', () => {
+  it('upgrade: a 1.0.0 contract exercised through 2.0.0 runs 2.0.0\'s choice, the field it lacks None; the nodes name 2.0.0', () => {
+    const r = exercise(V2, 'Memo', stored(V1, 'Green'));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.result).toEqual({ kind: 'optional', value: undefined });
+    const root = r.transaction.nodes[r.transaction.roots[0] as number] as ExerciseNode;
+    expect(root.templateId).toEqual(V2.ref('Main', 'Asset'));
+  });
+
+  it('a fetch inside the choice reads the contract as its own version too: the enum is 2.0.0\'s, at its rank there', () => {
+    const r = exercise(V2, 'Paint', stored(V1, 'Green'));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.result).toEqual({ kind: 'enum', tycon: V2.ref('Main', 'Colour'), constructor: 'Green', rank: 1 });
+    const fetch = r.transaction.nodes.find((n): n is FetchNode => n.kind === 'fetch');
+    expect(fetch?.templateId).toEqual(V2.ref('Main', 'Asset'));
+  });
+
+  it('downgrade: a 2.0.0 contract whose new field is None is exercised through 1.0.0', () => {
+    const r = exercise(V1, 'Amount', stored(V2, 'Red', { kind: 'optional', value: undefined }));
+    expect(r.ok && r.result).toEqual(int64(5n));
+  });
+
+  it('a downgrade that would drop a field holding Some fails (DowngradeDropDefinedField)', () => {
+    const r = exercise(V1, 'Amount', stored(V2, 'Red', { kind: 'optional', value: { kind: 'text', value: 'kept' } }));
+    expect(failure(r)).toMatchObject({ kind: 'downgradeDropDefinedField', contractId: CID, fieldIndex: 3 });
+  });
+
+  it('a downgrade of a constructor the older version lacks fails (DowngradeFailed)', () => {
+    const r = exercise(V1, 'Amount', stored(V2, 'Blue', { kind: 'optional', value: undefined }));
+    expect(failure(r)).toMatchObject({ kind: 'downgradeFailed', contractId: CID });
+  });
+
+  it('a version whose observers differ for the contract fails (Upgrade.ValidationFailed): a contract keeps its stakeholders', () => {
+    const watched = version({ version: '3.0.0', memo: true, colours: ['Red', 'Green', 'Blue'], observeOwner: true });
+    const r = exercise(watched, 'Amount', stored(V1, 'Red'), watched);
+    expect(failure(r)).toMatchObject({ kind: 'upgradeValidationFailed', contractId: CID, from: V1.ref('Main', 'Asset'), to: watched.ref('Main', 'Asset'), observers: [ALICE] });
+  });
+
+  it('a version whose precondition the contract fails fails (TemplatePreconditionViolated)', () => {
+    const strict = version({ version: '3.0.0', memo: true, colours: ['Red', 'Green', 'Blue'], ensureAbove: 100 });
+    const r = exercise(strict, 'Amount', stored(V1, 'Red'), strict);
+    expect(failure(r)).toMatchObject({ kind: 'templatePreconditionViolated', templateId: strict.ref('Main', 'Asset') });
+  });
+
+  it('the same template name in a package of another name is another template (WRONGLY_TYPED_CONTRACT)', () => {
+    const stranger = version({ name: 'cc-someone-else', version: '2.0.0', memo: true, colours: ['Red', 'Green', 'Blue'] });
+    const r = exercise(stranger, 'Amount', stored(V1, 'Red'), stranger);
+    expect(failure(r)).toMatchObject({ kind: 'wronglyTypedContract', expected: stranger.ref('Main', 'Asset'), actual: V1.ref('Main', 'Asset') });
+  });
+});
