@@ -84,8 +84,10 @@ export class JsonApiClient {
     return this;
   }
 
-  async uploadDar(bytes: Uint8Array): Promise<void> {
-    const a = await this.send('POST', `/v2/dars?synchronizerId=${encodeURIComponent(this.synchronizerId)}`, bytes, 'application/octet-stream');
+  /** Uploads and vets on the synchronizer; `vet: false` stores without vetting (no lineage check, as on Canton). */
+  async uploadDar(bytes: Uint8Array, options: { vet?: boolean } = {}): Promise<void> {
+    const query = options.vet === false ? 'vetAllPackages=false' : `synchronizerId=${encodeURIComponent(this.synchronizerId)}`;
+    const a = await this.send('POST', `/v2/dars?${query}`, bytes, 'application/octet-stream');
     expect(a.status, JSON.stringify(a.body)).toBe(200);
   }
 

@@ -4,7 +4,9 @@
  * (splice-amulet-test's defaultAmuletConfigSchedule, evaluated by the engine, then the bootstrap
  * rounds and a DevNet tap). A member enters a payment, initiates a transfer (an AppPaymentRequest),
  * accepts it from the wallet with Amulet inputs (a locked amulet), and the provider completes it:
- * the receiver holds the amulet and the group's balance moves. Both DARs must be on the ledger.
+ * the receiver holds the amulet and the group's balance moves. Both DARs must be on the ledger;
+ * the test DAR unvetted (`uploadAmuletTestDar`): it carries the pre-release token standard (0.0.1),
+ * which no 1.0.0 upgrades, so a participant refuses to vet it beside splitwell's.
  */
 import { expect } from 'vitest';
 import type { Ledger } from '../../reference-server/src/ledger/index.js';
@@ -13,6 +15,9 @@ import { packageIdIn } from './realDars.js';
 
 export const SPLITWELL_DAR = 'splice/splitwell-0.1.23.dar';
 export const AMULET_TEST_DAR = 'history/splice-amulet-test-0.1.8.dar';
+
+/** The test DAR stored without vetting: the flow names its packages by id only. */
+export const uploadAmuletTestDar = (api: JsonApiClient, bytes: Uint8Array): Promise<void> => api.uploadDar(bytes, { vet: false });
 const SPLITWELL = '#splitwell:Splice.Splitwell';
 
 const ofEntity = (events: CreatedEvent[], entity: string) => events.filter((c) => entityOf(c.templateId).endsWith(`:${entity}`));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_DARS } from '../daml/damlFixtures.js';
 import { JsonApiClient } from '../engineApps/JsonApiClient.js';
 import { darBytes } from '../engineApps/realDars.js';
-import { AMULET_TEST_DAR, runSplitwellPaymentFlow, SPLITWELL_DAR } from '../engineApps/splitwellPaymentFlow.js';
+import { AMULET_TEST_DAR, runSplitwellPaymentFlow, SPLITWELL_DAR, uploadAmuletTestDar } from '../engineApps/splitwellPaymentFlow.js';
 import { startServer, type TestServer } from './support/startServer.js';
 
 let server: TestServer;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   api = await new JsonApiClient(server.url).connect();
   if (!HAS_DARS) return;
   await api.uploadDar(darBytes(SPLITWELL_DAR));
-  await api.uploadDar(darBytes(AMULET_TEST_DAR));
+  await uploadAmuletTestDar(api, darBytes(AMULET_TEST_DAR));
 });
 afterAll(() => server.close());
 

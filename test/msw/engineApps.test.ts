@@ -11,14 +11,14 @@ import { HAS_DARS } from '../daml/damlFixtures.js';
 import { JsonApiClient } from '../engineApps/JsonApiClient.js';
 import { darBytes, TOKEN_V1_DAR, TOKEN_V2_DAR, TRADING_APP_DAR } from '../engineApps/realDars.js';
 import { decimal, runTokenV1Flow } from '../engineApps/tokenV1Flow.js';
-import { AMULET_TEST_DAR, runSplitwellPaymentFlow, SPLITWELL_DAR } from '../engineApps/splitwellPaymentFlow.js';
+import { AMULET_TEST_DAR, runSplitwellPaymentFlow, SPLITWELL_DAR, uploadAmuletTestDar } from '../engineApps/splitwellPaymentFlow.js';
 import { runTokenV2Holdings, runTokenV2Transfer } from '../engineApps/tokenV2Flow.js';
 import { runTradingAppFlow } from '../engineApps/tradingAppFlow.js';
 
 const URL_ = 'http://engine-apps.test';
 
 describe.runIf(HAS_DARS)('real Splice DARs through the msw handlers (needs ../shared/upstream/daml/dars)', () => {
-  const mock = HAS_DARS ? createHandlers({ ledgerUrl: URL_, dars: [darBytes(TOKEN_V1_DAR), darBytes(TRADING_APP_DAR), darBytes(SPLITWELL_DAR), darBytes(AMULET_TEST_DAR), darBytes(TOKEN_V2_DAR)], log: silentLogger }) : undefined;
+  const mock = HAS_DARS ? createHandlers({ ledgerUrl: URL_, dars: [darBytes(TOKEN_V1_DAR), darBytes(TRADING_APP_DAR), darBytes(SPLITWELL_DAR), darBytes(TOKEN_V2_DAR)], log: silentLogger }) : undefined;
   const server = setupServer(...(mock?.handlers ?? []));
   const unhandled: string[] = [];
   server.events.on('request:unhandled', ({ request }) => void unhandled.push(`${request.method} ${request.url}`));
@@ -53,6 +53,8 @@ describe.runIf(HAS_DARS)('real Splice DARs through the msw handlers (needs ../sh
   });
 
   it('splitwell: a payment in Amulet, accepted from the wallet and completed by the provider', async () => {
-    await runSplitwellPaymentFlow(await new JsonApiClient(URL_).connect(), mock!.ledger);
+    const api = await new JsonApiClient(URL_).connect();
+    await uploadAmuletTestDar(api, darBytes(AMULET_TEST_DAR));
+    await runSplitwellPaymentFlow(api, mock!.ledger);
   });
 });
