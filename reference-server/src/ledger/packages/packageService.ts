@@ -298,7 +298,7 @@ function validateLineages(ctx: PackageContext, newlyVetted: readonly string[], a
     const upgradable = lineage.filter((p) => supportsUpgrades(p.pkg));
     const pairs = upgradable.slice(1).map((snd, i) => [upgradable[i] as typeof snd, snd] as const);
     for (const [fst, snd] of pairs) {
-      if (fst.version === snd.version || compareVersions(fst.version, snd.version) === 0) {
+      if (compareVersions(fst.version, snd.version) === 0) {
         return fail('KNOWN_PACKAGE_VERSION', `Tried to vet two packages with the same name and version: ${described(fst.id, name, fst.version)} and ${described(snd.id, name, snd.version)}.`, {
           context: { oldPackage: described(fst.id, name, fst.version), newPackage: described(snd.id, name, snd.version) },
         });
