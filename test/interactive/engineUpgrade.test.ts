@@ -1,0 +1,67 @@
+/**
+ * Smart contract upgrades through interactive submission: an external party's contract of a
+ * package's 1.0.0, exercised through 2.0.0's template once 2.0.0 is uploaded. Prepare answers the
+ * exercise node of 2.0.0 on the 1.0.0 input contract, hashed as core-tx-visualizer recomputes it;
+ * execute commits exactly that transaction, its exercised event naming 2.0.0. Built packages only.
+ */
+import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import { hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUpgradePackage, UPGRADE_MODULE } from '../../conformance/src/reinterpret/ownPackage.js';
+import { createLedger, ManualClock } from '../../reference-server/src/ledger/index.js';
+import { post } from '../http/support/ledgerApi.js';
+import { upload } from '../http/support/packages.js';
+import { startServer, type TestServer } from '../http/support/startServer.js';
+import { executeBody, onboard, prepareBody } from './support/externalParties.js';
+import { newKey, signHash, type TestKey } from './support/keys.js';
+
+const NAME = 'cc-interactive-upgrade';
+const [V1, V2] = [buildUpgradePackage(NAME, '1.0.0'), buildUpgradePackage(NAME, '2.0.0')];
+const holding = (p: { id: string }) => `${p.id}:${UPGRADE_MODULE}:Holding`;
+const USER = 'wallet';
+
+interface Prepared { preparedTransaction: string; preparedTransactionHash: string; hashingSchemeVersion: string }
+interface Event { CreatedEvent?: { contractId: string; templateId: string }; ExercisedEvent?: { templateId: string; exerciseResult: unknown } }
+
+let server: TestServer;
+let owner: string;
+let key: TestKey;
+let sync: string;
+
+beforeAll(async () => {
+  server = await startServer({ ledger: createLedger({ clock: new ManualClock(Date.UTC(2026, 0, 15, 12)) }) });
+  sync = server.ledger.config.synchronizers[0]!.id;
+  key = newKey('ed25519');
+  owner = await onboard(server, {}, 'upgrade-ext', key, sync);
+});
+afterAll(() => server.close());
+
+async function run(commands: unknown[]): Promise<{ p: Prepared; events: Event[] }> {
+  const prepared = await post(server, '/v2/interactive-submission/prepare', { ...prepareBody(owner, commands), actAs: [owner], userId: USER });
+  expect(prepared.status, prepared.text).toBe(200);
+  const p = prepared.body as Prepared;
+  const res = await post(server, '/v2/interactive-submission/executeAndWaitForTransaction', {
+    ...executeBody(p.preparedTransaction, [{ party: owner, signatures: [signHash(key, p.preparedTransactionHash)] }], { hashingSchemeVersion: p.hashingSchemeVersion, userId: USER }),
+    transactionFormat: { eventFormat: { filtersByParty: { [owner]: {} }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+  }, { unchecked: true });
+  expect(res.status, res.text).toBe(200);
+  return { p, events: res.body.transaction.events as Event[] };
+}
+
+describe('interactive submission across package versions', () => {
+  it('prepares and executes 2.0.0\'s choice on a 1.0.0 contract: the node names 2.0.0, the hash is Canton\'s, the event names 2.0.0', async () => {
+    expect((await upload(server, `/v2/dars?synchronizerId=${encodeURIComponent(sync)}`, V1.dar())).status).toBe(200);
+    const created = await run([{ CreateCommand: { templateId: holding(V1), createArguments: { owner, amount: '5' } } }]);
+    const contract = created.events[0]?.CreatedEvent;
+    expect(contract?.templateId).toBe(holding(V1));
+    expect((await upload(server, `/v2/dars?synchronizerId=${encodeURIComponent(sync)}`, V2.dar())).status).toBe(200);
+
+    const { p, events } = await run([{ ExerciseCommand: { templateId: holding(V2), contractId: contract!.contractId, choice: 'Memo', choiceArgument: {} } }]);
+    expect(await hashPreparedTransaction(p.preparedTransaction, 'base64')).toBe(p.preparedTransactionHash);
+    const tx = PreparedTransaction.fromBinary(Buffer.from(p.preparedTransaction, 'base64'));
+    const node = tx.transaction!.nodes[0]!.versionedNode;
+    const exercise = node.oneofKind === 'v1' && node.v1.nodeType.oneofKind === 'exercise' ? node.v1.nodeType.exercise : undefined;
+    expect(exercise?.templateId?.packageId).toBe(V2.id);
+    expect(events[0]?.ExercisedEvent).toMatchObject({ templateId: holding(V2), exerciseResult: null });
+  });
+});
