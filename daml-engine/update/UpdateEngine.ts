@@ -74,6 +74,14 @@ export interface Submission {
   readonly ledgerTime?: bigint;
   readonly getContract: (contractId: string) => LedgerContract | undefined;
   /**
+   * The package each package name runs as in this submission (Canton's package preference: the
+   * highest version vetted now, or the one the submission prefers). A contract fetched or
+   * exercised through an interface is read as that version of its template, whose interface
+   * instance runs (Speedy's softFetchInterface); without it, or for a name it does not resolve, or
+   * for a contract this transaction created, the contract's own template.
+   */
+  readonly packageResolution?: (packageName: string) => string | undefined;
+  /**
    * The command being run, for the trace a failure carries (default: the command `update` is,
    * when it is a create, exercise or interface exercise node).
    */
@@ -450,11 +458,17 @@ class Run {
    */
   private asTarget(info: ContractInfo, target: { template: QualifiedName } | { iface: QualifiedName }, k: (info: ContractInfo) => void): void {
     if ('iface' in target) {
-      if (info.template.implements.has(qualifiedKey(target.iface))) return k(info);
-      return this.fail(
-        { kind: 'contractDoesNotImplementInterface', contractId: info.contractId, interfaceId: target.iface, templateId: info.templateId },
-        `contract ${info.contractId} (${show(info.templateId)}) does not implement ${show(target.iface)}`,
-      );
+      const implementing = (c: ContractInfo): void => {
+        if (c.template.implements.has(qualifiedKey(target.iface))) return k(c);
+        return this.fail(
+          { kind: 'contractDoesNotImplementInterface', contractId: c.contractId, interfaceId: target.iface, templateId: c.templateId },
+          `contract ${c.contractId} (${show(c.templateId)}) does not implement ${show(target.iface)}`,
+        );
+      };
+      const name = info.local ? undefined : this.getPackage(info.templateId.packageId)?.metadata?.name;
+      const preferred = name === undefined ? undefined : this.s.packageResolution?.(name);
+      if (preferred === undefined || preferred === info.templateId.packageId) return implementing(info);
+      return this.asTarget(info, { template: { ...info.templateId, packageId: preferred } }, implementing);
     }
     const to = target.template;
     const from = info.templateId;

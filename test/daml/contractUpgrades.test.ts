@@ -13,7 +13,7 @@ import type { Type } from '../../daml-engine/ast/Type.js';
 import { E, PackageBuilder, T, type BuiltPackage, type ChoiceScope } from '../../daml-engine/index.js';
 import type { ExerciseNode, FetchNode } from '../../daml-engine/update/Transaction.js';
 import type { LedgerContract, SubmissionResult } from '../../daml-engine/update/UpdateEngine.js';
-import { exerciseCommand, UpdateEngine } from '../../daml-engine/update/UpdateEngine.js';
+import { exerciseCommand, exerciseInterfaceCommand, UpdateEngine } from '../../daml-engine/update/UpdateEngine.js';
 import type { RecordValue, Value } from '../../daml-engine/value/Value.js';
 import { int64 } from '../../daml-engine/value/Value.js';
 
@@ -138,5 +138,62 @@ describe('contract upgrades in the engine', () => {
     const stranger = version({ name: 'cc-someone-else', version: '2.0.0', memo: true, colours: ['Red', 'Green', 'Blue'] });
     const r = exercise(stranger, 'Amount', stored(V1, 'Red'), stranger);
     expect(failure(r)).toMatchObject({ kind: 'wronglyTypedContract', expected: stranger.ref('Main', 'Asset'), actual: V1.ref('Main', 'Asset') });
+  });
+});
+
+describe('interface calls resolve the template to the submission\'s version of its package', () => {
+  /** An interface of its own package: `Shown` with view `{ value : Int64 }` and choice `Show` answering it. */
+  const SHOWN = (() => {
+    const b = new PackageBuilder({ name: 'cc-contract-upgrades-iface', version: '1.0.0' });
+    const m = b.module('Shown');
+    const view = m.record('ShownView', { value: T.int64 });
+    const self = m.ref('Shown');
+    m.interface('Shown', {
+      view: view.type,
+      choices: [{
+        name: 'Show', consuming: false, arg: { reader: T.party }, returnType: T.int64,
+        controllers: (c) => E.list(T.party, [c.argField('reader')]),
+        update: (c) => E.pure(T.int64, E.field(view.tycon, 'value', E.viewInterface(self, c.this))),
+      }],
+    });
+    return b.build();
+  })();
+  const viewRef = SHOWN.ref('Shown', 'ShownView');
+  /** `Asset` implementing Shown: the view is the amount times `factor` (1 in 1.0.0, 10 in 2.0.0). */
+  const shown = (v: string, factor: number, memo: boolean): BuiltPackage => {
+    const b = new PackageBuilder({ name: NAME, version: v });
+    const m = b.module('Main');
+    m.template('Asset', {
+      fields: { owner: T.party, amount: T.int64, ...(memo ? { memo: T.optional(T.text) } : {}) },
+      signatories: (t) => E.list(T.party, [t.field('owner')]),
+      implements: [{ iface: SHOWN.ref('Shown', 'Shown'), view: (t) => E.record({ tycon: viewRef, args: [] }, { value: E.call('MUL_INT64', [], t.field('amount'), E.int64(factor)) }) }],
+    });
+    return b.build();
+  };
+  const [S1, S2] = [shown('1.0.0', 1, false), shown('2.0.0', 10, true)];
+  const contract: LedgerContract = {
+    templateId: S1.ref('Main', 'Asset'), signatories: [ALICE], observers: [],
+    argument: { kind: 'record', tycon: S1.ref('Main', 'Asset'), fieldNames: ['owner', 'amount'], fields: [{ kind: 'party', value: ALICE }, int64(5n)] },
+  };
+  const show = (resolution?: Readonly<Record<string, string>>): SubmissionResult => {
+    const packages = new Map<string, Package>([SHOWN, S1, S2].map((p) => [p.id, p.package]));
+    const engine = new UpdateEngine({ getPackage: (id) => packages.get(id) });
+    return engine.submit({
+      update: exerciseInterfaceCommand(SHOWN.ref('Shown', 'Shown'), CID, 'Show', { kind: 'record', tycon: SHOWN.ref('Shown', 'Show'), fieldNames: ['reader'], fields: [{ kind: 'party', value: ALICE }] }),
+      submitters: [ALICE], transactionSeed: new Uint8Array(32).fill(7), preparationTime: 1_000_000n,
+      getContract: (cid) => (cid === CID ? contract : undefined),
+      ...(resolution === undefined ? {} : { packageResolution: (name: string) => resolution[name] }),
+    });
+  };
+
+  it('with 2.0.0 preferred, a 1.0.0 contract\'s interface choice runs 2.0.0\'s instance, and the node names 2.0.0\'s template', () => {
+    const r = show({ [NAME]: S2.id });
+    expect(r.ok && r.result).toEqual(int64(50n));
+    if (r.ok) expect((r.transaction.nodes[0] as ExerciseNode).templateId).toEqual(S2.ref('Main', 'Asset'));
+  });
+
+  it('without a preference, or preferring its own version, the contract\'s own instance runs', () => {
+    expect(show().ok && (show() as { result: Value }).result).toEqual(int64(5n));
+    expect((show({ [NAME]: S1.id }) as { result: Value }).result).toEqual(int64(5n));
   });
 });

@@ -156,3 +156,54 @@ describe('contracts across versions (smart contract upgrades)', () => {
     expectCantonError(downgraded.body, 'INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD');
   });
 });
+
+describe('interface calls across versions', () => {
+  /** `Shown` (its own package): view `{ value : Int64 }`, choice `Show` answering it. */
+  const iface = (() => {
+    const b = new PackageBuilder({ name: freshPackageName('cc-shown'), version: '1.0.0' });
+    const m = b.module('Shown');
+    const view = m.record('ShownView', { value: T.int64 });
+    const self = m.ref('Shown');
+    m.interface('Shown', {
+      view: view.type,
+      choices: [{
+        name: 'Show', consuming: false, arg: { reader: T.party }, returnType: T.int64,
+        controllers: (c) => E.list(T.party, [c.argField('reader')]),
+        update: (c) => E.pure(T.int64, E.field(view.tycon, 'value', E.viewInterface(self, c.this))),
+      }],
+    });
+    return b.build();
+  })();
+  /** `Main:Asset` implementing Shown, its view the amount times `factor`. */
+  const version = (name: string, v: string, factor: number, memo: boolean): BuiltPackage => {
+    const b = new PackageBuilder({ name, version: v });
+    b.module('Main').template('Asset', {
+      fields: { owner: T.party, amount: T.int64, ...(memo ? { memo: T.optional(T.text) } : {}) },
+      signatories: (t) => E.list(T.party, [t.field('owner')]),
+      implements: [{ iface: iface.ref('Shown', 'Shown'), view: (t) => E.record({ tycon: iface.ref('Shown', 'ShownView'), args: [] }, { value: E.call('MUL_INT64', [], t.field('amount'), E.int64(factor)) }) }],
+    });
+    return b.build();
+  };
+
+  it('an interface choice on a 1.0.0 contract runs the instance of the version selected now (2.0.0), or of the one the submission prefers', async () => {
+    const name = freshPackageName('cc-scu-iface');
+    const party = (await post(server, '/v2/parties', { partyIdHint: freshPackageName('scu') })).body.partyDetails.party as string;
+    const [v1, v2] = [version(name, '1.0.0', 1, false), version(name, '2.0.0', 10, true)];
+    expect((await upload(server, vetting(), v1.dar({ dependencies: [iface.dalf] }))).status).toBe(200);
+    const submit = (command: unknown, preference: readonly string[] = []) => post(server, '/v2/commands/submit-and-wait-for-transaction', {
+      commands: { commands: [command], commandId: freshPackageName('cmd'), userId: 'participant_admin', actAs: [party], ...(preference.length > 0 ? { packageIdSelectionPreference: preference } : {}) },
+      transactionFormat: { eventFormat: { filtersByParty: { [party]: { cumulative: [] } }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+    });
+    const created = await submit({ CreateCommand: { templateId: `${v1.id}:Main:Asset`, createArguments: { owner: party, amount: '5' } } });
+    expect(created.status, created.text).toBe(200);
+    const cid = (created.body.transaction.events[0] as { CreatedEvent: { contractId: string } }).CreatedEvent.contractId;
+    expect((await upload(server, vetting(), v2.dar({ dependencies: [iface.dalf] }))).status).toBe(200);
+    const show = async (preference: readonly string[] = []) => {
+      const res = await submit({ ExerciseCommand: { templateId: `${iface.id}:Shown:Shown`, contractId: cid, choice: 'Show', choiceArgument: { reader: party } } }, preference);
+      expect(res.status, res.text).toBe(200);
+      return (res.body.transaction.events[0] as { ExercisedEvent: { templateId: string; exerciseResult: unknown } }).ExercisedEvent;
+    };
+    expect(await show()).toMatchObject({ templateId: `${v2.id}:Main:Asset`, exerciseResult: '50' });
+    expect(await show([v1.id])).toMatchObject({ templateId: `${v1.id}:Main:Asset`, exerciseResult: '5' });
+  });
+});

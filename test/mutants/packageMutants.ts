@@ -43,7 +43,7 @@ function stalePreferenceCache(): Fault {
  * the created events it answers, and `upgrade` rewrites what it would do with an exercise through
  * a template of another package (`asked`) on a contract of `created`.
  */
-function beforeUpgrades(upgrade: 'refuse' | 'name-the-contract'): Fault {
+function beforeUpgrades(upgrade: 'refuse' | 'name-the-contract' | 'own-instance'): Fault {
   const templates = new Map<string, string>();
   const remember = (o: Json): Json => {
     const created = isObject(o.CreatedEvent) ? o.CreatedEvent : undefined;
@@ -57,8 +57,16 @@ function beforeUpgrades(upgrade: 'refuse' | 'name-the-contract'): Fault {
   };
   return {
     request(req) {
-      if (upgrade !== 'refuse') return req;
       const submitted = submittedCommands(req);
+      if (upgrade === 'own-instance') {
+        // Every exercise on a known contract runs its own version: the preference rewritten to it.
+        const exercised = submitted && Array.isArray(submitted.commands.commands) ? submitted.commands.commands.filter(isObject).map((c) => c.ExerciseCommand).find(isObject) : undefined;
+        const own = exercised && typeof exercised.contractId === 'string' ? templates.get(exercised.contractId) : undefined;
+        if (!submitted || own === undefined || !Array.isArray(submitted.commands.packageIdSelectionPreference)) return req;
+        const commands = { ...submitted.commands, packageIdSelectionPreference: [own.slice(0, own.indexOf(':'))] };
+        return { ...req, body: JSON.stringify(submitted.commands === submitted.body ? commands : { ...submitted.body, commands }) };
+      }
+      if (upgrade !== 'refuse') return req;
       const commands = submitted && Array.isArray(submitted.commands.commands) ? submitted.commands.commands.filter(isObject) : [];
       const across = commands.map((c) => c.ExerciseCommand).find((x): x is Json => isObject(x) && otherVersion(x.contractId, x.templateId));
       return across
@@ -91,6 +99,12 @@ export const PACKAGE_MUTANTS: readonly Mutant[] = [
     description: 'an exercise through another version runs, but its exercised event names the contract\'s own template instead of the one whose choice ran',
     caughtBy: 'ledger.commands.contract-upgrade',
     fault: beforeUpgrades('name-the-contract'),
+  },
+  {
+    name: 'interface-calls-run-the-contract-version',
+    description: 'an interface choice on a contract of an older version runs that version\'s instance, whatever version the submission prefers (the package preference ignored for the contract\'s own package)',
+    caughtBy: 'ledger.commands.contract-upgrade',
+    fault: beforeUpgrades('own-instance'),
   },
   {
     name: 'downgrade-drop-reported-as-another-error',

@@ -1,4 +1,4 @@
-import { BOARD_MODULE, buildBoardPackage, buildOwnPackage, buildUpgradePackage, OWN_MODULE, UPGRADE_MODULE } from '../reinterpret/ownPackage.js';
+import { BOARD_MODULE, buildBoardPackage, buildOwnPackage, buildShownInterface, buildUpgradePackage, OWN_MODULE, SHOWN_MODULE, UPGRADE_MODULE } from '../reinterpret/ownPackage.js';
 import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
 import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
@@ -26,9 +26,12 @@ const ledgerEffects = (parties: readonly string[], viewOf?: string): Json => {
 };
 
 /** Submits one command as `actAs`, re-interprets the answered transaction, returns its events. */
-async function submitJudged(ctx: CheckContext, actAs: string, command: Json, what: string, viewOf?: string): Promise<{ events: Json[]; exchange: Exchange }> {
+async function submitJudged(ctx: CheckContext, actAs: string, command: Json, what: string, viewOf?: string, preference?: readonly string[]): Promise<{ events: Json[]; exchange: Exchange }> {
   const userId = userIdOf(ctx);
-  const commands = { commands: [command], commandId: ctx.unique('cc-own'), actAs: [actAs], ...(userId === undefined ? {} : { userId }) };
+  const commands = {
+    commands: [command], commandId: ctx.unique('cc-own'), actAs: [actAs], ...(userId === undefined ? {} : { userId }),
+    ...(preference === undefined ? {} : { packageIdSelectionPreference: preference }),
+  };
   const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([actAs], viewOf) } });
   expectStatus(ctx, exchange, 200, what);
   const tx = objectBody(ctx, exchange, what).transaction;
@@ -176,7 +179,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'ledger.commands.contract-upgrade',
-    title: 'A contract of version 1.0.0 exercised through the template of 2.0.0 (a valid upgrade) runs 2.0.0\'s choice on it, the field it lacks None, and the exercised event names 2.0.0; a 2.0.0 contract whose added field holds Some cannot be exercised through 1.0.0 (INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD)',
+    title: 'A contract of version 1.0.0 exercised through the template of 2.0.0 (a valid upgrade) runs 2.0.0\'s choice on it, the field it lacks None, and the exercised event names 2.0.0; an interface choice on it, the submission preferring 2.0.0, runs 2.0.0\'s instance; a 2.0.0 contract whose added field holds Some cannot be exercised through 1.0.0 (INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD)',
     group: 'ledger',
     operationId: LedgerOp.submitAndWaitForTransaction,
     level: 'MUST',
@@ -186,19 +189,27 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const party = await freshParty(ctx, 'cc-upgrader');
       const name = packageName(ctx, 'cc-upgrades');
-      const [v1, v2] = [buildUpgradePackage(name, '1.0.0'), buildUpgradePackage(name, '2.0.0')];
+      const shown = buildShownInterface(packageName(ctx, 'cc-shown'));
+      const [v1, v2] = [buildUpgradePackage(name, '1.0.0', shown), buildUpgradePackage(name, '2.0.0', shown)];
       const holding = (p: { id: string }) => `${p.id}:${UPGRADE_MODULE}:Holding`;
-      // Every id names its package: what runs is the request's alone, whatever else the target vets.
-      await uploadVetted(ctx, v1.dar(), `uploading ${name} 1.0.0`);
+      // Every id names its package, and the interface call prefers 2.0.0: what runs is the
+      // request's alone, whatever else the target vets.
+      await uploadVetted(ctx, v1.dar({ dependencies: [shown.dalf] }), `uploading ${name} 1.0.0`);
       const created = await submitJudged(ctx, party, { CreateCommand: { templateId: holding(v1), createArguments: { owner: party, amount: '5' } } }, `creating ${holding(v1)}`);
       const older = createdOf(created.events)[0];
       if (typeof older?.contractId !== 'string') return ctx.fail(`creating ${holding(v1)} answered no created event`, created.exchange);
-      await uploadVetted(ctx, v2.dar(), `uploading ${name} 2.0.0, which adds an Optional field at the end of Holding`);
+      await uploadVetted(ctx, v2.dar({ dependencies: [shown.dalf] }), `uploading ${name} 2.0.0, which adds an Optional field at the end of Holding`);
       const upgraded = await submitJudged(ctx, party, { ExerciseCommand: { templateId: holding(v2), contractId: older.contractId, choice: 'Memo', choiceArgument: {} } }, `exercising 2.0.0's Memo on a 1.0.0 contract`);
       const memo = exercisedOf(upgraded.events, 'Memo')[0];
       if (memo === undefined) return ctx.fail('exercising 2.0.0\'s Memo on a 1.0.0 contract answered no exercised event', upgraded.exchange);
       if (memo.templateId !== holding(v2)) ctx.fail(`the exercised event of 2.0.0's Memo on a 1.0.0 contract names ${JSON.stringify(memo.templateId)}: it names the template whose choice ran, ${holding(v2)}`, upgraded.exchange);
       if (memo.exerciseResult !== null) ctx.fail(`2.0.0's Memo on a 1.0.0 contract answered ${JSON.stringify(memo.exerciseResult)}: the field 1.0.0 lacks is None (null)`, upgraded.exchange);
+      const viaInterface = await submitJudged(ctx, party, { ExerciseCommand: { templateId: `${shown.id}:${SHOWN_MODULE}:Shown`, contractId: older.contractId, choice: 'Show', choiceArgument: { reader: party } } }, 'exercising the interface choice Show on a 1.0.0 contract, preferring 2.0.0', undefined, [v2.id]);
+      const show = exercisedOf(viaInterface.events, 'Show')[0];
+      // 2.0.0's view is ten times the amount (5): 50 says its instance ran.
+      if (show !== undefined && (String(show.exerciseResult) !== '50' || show.templateId !== holding(v2))) {
+        ctx.fail(`Show through the interface on a 1.0.0 contract, the submission preferring 2.0.0, answered ${JSON.stringify(show.exerciseResult)} naming ${JSON.stringify(show.templateId)}: 2.0.0's instance (50, ${holding(v2)}) runs, the contract read as 2.0.0`, viaInterface.exchange);
+      }
       const newer = createdOf((await submitJudged(ctx, party, { CreateCommand: { templateId: holding(v2), createArguments: { owner: party, amount: '7', memo: 'kept' } } }, `creating ${holding(v2)} with a memo`)).events)[0];
       if (typeof newer?.contractId !== 'string') return;
       const userId = userIdOf(ctx);

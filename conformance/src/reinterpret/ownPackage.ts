@@ -5,7 +5,7 @@
  * interface `Counted` with a view and a choice of its own (`Tally`, exercised through it). `ledger.daml.own-package` uploads and drives it; the
  * re-interpretation judges every transaction it causes.
  */
-import { E, PackageBuilder, T, type BuiltPackage, type ChoiceScope } from '../../../daml-engine/index.js';
+import { E, PackageBuilder, T, type BuiltPackage, type ChoiceScope, type TemplateScope } from '../../../daml-engine/index.js';
 
 export const OWN_MODULE = 'Suite.Ticket';
 
@@ -77,18 +77,45 @@ export function buildBoardPackage(name: string, version = '1.0.0'): BuiltPackage
 }
 
 export const UPGRADE_MODULE = 'Suite.Upgrade';
+export const SHOWN_MODULE = 'Suite.Shown';
+
+/**
+ * The interface both versions of the upgrade package implement, in a package of its own (an
+ * instance counts by its interface's package id): `Shown`, view `{ value : Int64 }`, and a choice
+ * `Show` answering the view's value.
+ */
+export function buildShownInterface(name: string): BuiltPackage {
+  const b = new PackageBuilder({ name, version: '1.0.0' });
+  const m = b.module(SHOWN_MODULE);
+  const view = m.record('ShownView', { value: T.int64 });
+  const self = m.ref('Shown');
+  m.interface('Shown', {
+    view: view.type,
+    choices: [{
+      name: 'Show', consuming: false, arg: { reader: T.party }, returnType: T.int64,
+      controllers: (c) => E.list(T.party, [c.argField('reader')]),
+      update: (c) => E.pure(T.int64, E.field(view.tycon, 'value', E.viewInterface(self, c.this))),
+    }],
+  });
+  return b.build();
+}
 
 /**
  * Two versions of one package for smart contract upgrades: `Holding` with `owner` and `amount`,
  * signed by the owner, whose `Amount` answers the amount; version 2 adds `memo : Optional Text` at
- * the end (a valid upgrade) and a choice `Memo` answering it.
+ * the end (a valid upgrade) and a choice `Memo` answering it. Given `shown`, Holding implements it,
+ * its view the amount in 1.0.0 and ten times the amount in 2.0.0 (so the version that ran shows).
  */
-export function buildUpgradePackage(name: string, version: '1.0.0' | '2.0.0'): BuiltPackage {
+export function buildUpgradePackage(name: string, version: '1.0.0' | '2.0.0', shown?: BuiltPackage): BuiltPackage {
   const b = new PackageBuilder({ name, version });
   const second = version === '2.0.0';
+  const view = (t: TemplateScope) => E.record({ tycon: (shown as BuiltPackage).ref(SHOWN_MODULE, 'ShownView'), args: [] }, {
+    value: E.call('MUL_INT64', [], t.field('amount'), E.int64(second ? 10 : 1)),
+  });
   b.module(UPGRADE_MODULE).template('Holding', {
     fields: { owner: T.party, amount: T.int64, ...(second ? { memo: T.optional(T.text) } : {}) },
     signatories: (t) => E.list(T.party, [t.field('owner')]),
+    implements: shown === undefined ? [] : [{ iface: shown.ref(SHOWN_MODULE, 'Shown'), view }],
     choices: [
       { name: 'Amount', consuming: false, returnType: T.int64, controllers: (c) => E.list(T.party, [c.field('owner')]), update: (c) => E.pure(T.int64, c.field('amount')) },
       ...(second ? [{

@@ -116,12 +116,16 @@ async function reinterpretOnce(source: LedgerSource, s: JudgedSubmission, fetche
 
   const time = typeof s.transaction.effectiveAt === 'string' ? parseTimestamp(s.transaction.effectiveAt) : undefined;
   const engine = new UpdateEngine({ getPackage, stepBudget: 10_000_000 });
+  // The versions the target ran, by package name: an interface call reads a contract of another
+  // version as the target did (its exercised event names the template whose instance ran).
+  const ranVersions = versionsRanIn(target.nodes);
   const created = new Map<string, LedgerContract>();
   const runs = [];
   for (const [i, update] of updates.entries()) {
     const run = () => engine.submit({
       update, submitters: s.actAsOf?.[i] ?? s.actAs, transactionSeed: new Uint8Array(32).fill(i + 1), preparationTime: time ?? 0n, ledgerTime: time ?? 0n,
       getContract: (cid) => inputs.get(cid) ?? created.get(cid),
+      packageResolution: (name) => ranVersions.get(name),
     });
     let r = run();
     // A contract the choice reads that no command named: asked of the target, then the command runs again.
@@ -261,6 +265,18 @@ async function resolvePackageName(
 }
 
 const packageIdIn = (v: unknown): string | undefined => (typeof v === 'string' ? parseTemplateId(v)?.packageId : undefined);
+
+/** Package name -> the package of the templates the target's nodes name: exercises first (where code ran), then creates. */
+function versionsRanIn(nodes: readonly TargetNode[]): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const kind of ['exercise', 'create'] as const) {
+    for (const n of nodes) {
+      const id = n.kind === kind ? packageIdIn(n.templateId) : undefined;
+      if (id !== undefined && typeof n.packageName === 'string' && !out.has(n.packageName)) out.set(n.packageName, id);
+    }
+  }
+  return out;
+}
 
 /** The package ids the events name (templates and interfaces), once per transaction. */
 function eventPackagesOf(nodes: readonly TargetNode[]): () => readonly string[] {

@@ -53,6 +53,7 @@ export function engineWorkerAvailable(module: URL = WORKER_MODULE): boolean {
 
 interface Pending {
   readonly lookup: (contractId: string) => LedgerContract | undefined;
+  readonly resolution: ((packageName: string) => string | undefined) | undefined;
   readonly resolve: (run: WorkerRun | undefined) => void;
   /** An answer could not be sent as it was (it did not clone): the outcome is not taken. */
   spoiled: boolean;
@@ -98,12 +99,15 @@ export class EngineWorker {
    * Runs `request` on the thread; `lookup` answers the contracts it reads (the ledger's look-up
    * for the submission, recording each read). Undefined when the thread could not make the run.
    */
-  run(request: Omit<RunRequest, 'kind' | 'id'>, lookup: (contractId: string) => LedgerContract | undefined): Promise<WorkerRun | undefined> {
+  run(
+    request: Omit<RunRequest, 'kind' | 'id'>, lookup: (contractId: string) => LedgerContract | undefined,
+    resolution?: (packageName: string) => string | undefined,
+  ): Promise<WorkerRun | undefined> {
     if (!this.usable) return Promise.resolve(undefined);
     const thread = this.#thread ?? this.#start();
     const id = ++this.#next;
     return new Promise((resolve) => {
-      this.#pending.set(id, { lookup, resolve, spoiled: false });
+      this.#pending.set(id, { lookup, resolution, resolve, spoiled: false });
       if (this.#pending.size === 1) thread.worker.ref();
       try {
         thread.worker.postMessage({ ...request, kind: 'run', id } satisfies RunRequest);
@@ -188,12 +192,14 @@ export class EngineWorker {
     try {
       answer = q.kind === 'contract'
         ? { kind: 'contract', contract: pending?.lookup(q.contractId) }
-        : { kind: 'package', payload: this.source.packagePayload(q.packageId) };
+        : q.kind === 'resolve'
+          ? { kind: 'resolve', packageId: pending?.resolution?.(q.packageName) }
+          : { kind: 'package', payload: this.source.packagePayload(q.packageId) };
       port.postMessage(answer);
     } catch {
       // The look-up threw or its answer does not clone: the thread gets none, and its outcome is not taken.
       if (pending !== undefined) pending.spoiled = true;
-      port.postMessage(q.kind === 'contract' ? { kind: 'contract', contract: undefined } : { kind: 'package', payload: undefined });
+      port.postMessage(q.kind === 'contract' ? { kind: 'contract', contract: undefined } : q.kind === 'resolve' ? { kind: 'resolve', packageId: undefined } : { kind: 'package', payload: undefined });
     }
     Atomics.store(this.#flag, 0, 1);
     Atomics.notify(this.#flag, 0);

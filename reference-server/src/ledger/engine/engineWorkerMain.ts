@@ -115,8 +115,16 @@ async function run(r: RunRequest, slicing: Slicing): Promise<RunDone> {
   };
   traces = runTraces;
   current = r.id;
+  const resolved = new Map<string, string | undefined>();
+  const packageResolution = (packageName: string): string | undefined => {
+    if (resolved.has(packageName)) return resolved.get(packageName);
+    const a = ask({ kind: 'resolve', run: r.id, packageName });
+    const id = a.kind === 'resolve' ? a.packageId : undefined;
+    resolved.set(packageName, id);
+    return id;
+  };
   const outcome = await engine.submitSliced({
-    update: r.update, submitters: r.submitters, transactionSeed: r.transactionSeed, preparationTime: r.preparationTime, ledgerTime: r.ledgerTime, getContract,
+    update: r.update, submitters: r.submitters, transactionSeed: r.transactionSeed, preparationTime: r.preparationTime, ledgerTime: r.ledgerTime, getContract, packageResolution,
   }, own);
   traces = undefined;
   if (outcome.ok) for (const c of outcome.transaction.created) keep(c.contractId, { templateId: c.templateId, argument: c.argument, signatories: c.signatories, observers: c.observers });

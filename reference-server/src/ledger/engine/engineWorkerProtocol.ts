@@ -99,11 +99,14 @@ export interface RunFailed {
   readonly id: number;
 }
 
-/** A question the worker waits on: a contract a run reads, or a package's payload. */
+/** A question the worker waits on: a contract a run reads, a package's payload, or a package name's package. */
 export type Question =
   | { readonly kind: 'contract'; readonly run: number; readonly contractId: string }
-  | { readonly kind: 'package'; readonly run: number; readonly packageId: string };
+  | { readonly kind: 'package'; readonly run: number; readonly packageId: string }
+  /** The package a package name runs as in this run's submission (`Submission.packageResolution`). */
+  | { readonly kind: 'resolve'; readonly run: number; readonly packageName: string };
 
 export type Answer =
   | { readonly kind: 'contract'; readonly contract: LedgerContract | undefined }
-  | { readonly kind: 'package'; readonly payload: Uint8Array | undefined };
+  | { readonly kind: 'package'; readonly payload: Uint8Array | undefined }
+  | { readonly kind: 'resolve'; readonly packageId: string | undefined };

@@ -134,7 +134,7 @@ async function runOnThread(
   if (looking === undefined) return undefined;
   const { reads, getContract, usable } = looking;
   rt.slicedRunsInProgress++;
-  const made = await worker.run({ update: updateOf(commands), submitters: submission.actAs, ...at, resultTypes: commands.map((c) => c.resultType), raw }, getContract)
+  const made = await worker.run({ update: updateOf(commands), submitters: submission.actAs, ...at, resultTypes: commands.map((c) => c.resultType), raw }, getContract, resolutionOf(rt, submission))
     .finally(() => { rt.slicedRunsInProgress--; });
   if (made === undefined) return undefined;
   if (!made.unasked.every(usable)) {
@@ -144,6 +144,19 @@ async function runOnThread(
   rt.stepsUsed += made.outcome.steps;
   for (const t of made.traces) rt.options.onTrace?.(t);
   return { outcome: made.outcome, ...at, reads };
+}
+
+/**
+ * The package each package name runs as in this submission, as Canton's package preference
+ * gives it (the highest version vetted now, or the one `packageIdSelectionPreference` names), for
+ * the engine's interface calls on contracts of another version; asked once a name per run.
+ */
+function resolutionOf(rt: EngineRuntime, submission: ValidatedSubmission): (packageName: string) => string | undefined {
+  const resolved = new Map<string, string | undefined>();
+  return (name) => {
+    if (!resolved.has(name)) resolved.set(name, rt.options.selectPackageId(name, submission.packageIdSelectionPreference ?? [], true));
+    return resolved.get(name);
+  };
 }
 
 /** A run made ahead whose outcome holds the engine's values (a raw run of the engine thread, or one made here). */
@@ -161,7 +174,7 @@ async function runInSlices(
   rt.slicedRunsInProgress++;
   const outcome = await rt.engine.submitSliced({
     update: updateOf(commands),
-    submitters: submission.actAs, ...at, getContract,
+    submitters: submission.actAs, ...at, getContract, packageResolution: resolutionOf(rt, submission),
   }, slicing).finally(() => { rt.slicedRunsInProgress--; });
   rt.stepsUsed += outcome.steps;
   return { outcome, ...at, reads };
@@ -375,6 +388,7 @@ export function runEngineCommands(
     preparationTime,
     ledgerTime: ledgerTimeMicros,
     getContract,
+    packageResolution: resolutionOf(rt, submission),
   });
   rt.stepsUsed += run.steps;
   return finishRun(env, rt, submission, commands, run, inputs, ledgerTime);

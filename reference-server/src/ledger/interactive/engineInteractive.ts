@@ -149,6 +149,17 @@ function preprocessRoots(ledger: Ledger, updates: readonly Update[]): LedgerErro
   return undefined;
 }
 
+/** The package ids of the templates the prepared transaction's nodes name, in node order. */
+function signedPackageIds(tx: PreparedTransaction): string[] {
+  const ids = new Set<string>();
+  for (const n of tx.transaction?.nodes ?? []) {
+    const v = n.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType : undefined;
+    const id = v?.oneofKind === 'create' ? v.create.templateId : v?.oneofKind === 'exercise' ? v.exercise.templateId : v?.oneofKind === 'fetch' ? v.fetch.templateId : undefined;
+    if (id?.packageId) ids.add(id.packageId);
+  }
+  return [...ids];
+}
+
 /**
  * Execute: the signed root nodes run again through the ledger core (as the signers, with the
  * submission's disclosed input contracts) at the signed preparation time and seed and the chosen
@@ -157,11 +168,14 @@ function preprocessRoots(ledger: Ledger, updates: readonly Update[]): LedgerErro
  */
 export function rebuildOnEngine(ledger: Ledger, tx: PreparedTransaction, scheme: HashingScheme, signedHash: Buffer, sub: ValidatedSubmission, ledgerTimeMs: number): R<Interpreted> {
   const transactionUuid = tx.metadata?.transactionUuid ?? '';
+  // The package versions the signed nodes ran: the run again resolves package names to them
+  // (an interface call on a contract of another version), whatever is vetted now.
+  const signedVersions = signedPackageIds(tx);
   let core: R<CoreRun> | undefined;
   const rerun: Rerun = (updates, actAs, preparationTime): SubmissionResult => {
     const unknown = preprocessRoots(ledger, updates);
     core = unknown !== undefined ? { ok: false, error: unknown } : ledger.runEngine(
-      { ...sub, actAs: [...actAs] },
+      { ...sub, actAs: [...actAs], packageIdSelectionPreference: signedVersions },
       updates.map((update) => ({ update, resultType: undefined })),
       { transactionSeed: interactiveTransactionSeed(ledger, transactionUuid, preparationTime), preparationTime, ledgerTime: micros(ledgerTimeMs) },
     );
