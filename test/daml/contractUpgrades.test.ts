@@ -15,6 +15,7 @@ import type { ExerciseNode, FetchNode } from '../../daml-engine/update/Transacti
 import type { LedgerContract, SubmissionResult } from '../../daml-engine/update/UpdateEngine.js';
 import { exerciseCommand, exerciseInterfaceCommand, UpdateEngine } from '../../daml-engine/update/UpdateEngine.js';
 import type { RecordValue, Value } from '../../daml-engine/value/Value.js';
+import { buildShownInterface, SHOWN_MODULE } from '../../conformance/src/reinterpret/ownPackage.js';
 import { int64 } from '../../daml-engine/value/Value.js';
 
 const ALICE = 'alice::1220aa';
@@ -142,23 +143,9 @@ describe('contract upgrades in the engine', () => {
 });
 
 describe('interface calls resolve the template to the submission\'s version of its package', () => {
-  /** An interface of its own package: `Shown` with view `{ value : Int64 }` and choice `Show` answering it. */
-  const SHOWN = (() => {
-    const b = new PackageBuilder({ name: 'cc-contract-upgrades-iface', version: '1.0.0' });
-    const m = b.module('Shown');
-    const view = m.record('ShownView', { value: T.int64 });
-    const self = m.ref('Shown');
-    m.interface('Shown', {
-      view: view.type,
-      choices: [{
-        name: 'Show', consuming: false, arg: { reader: T.party }, returnType: T.int64,
-        controllers: (c) => E.list(T.party, [c.argField('reader')]),
-        update: (c) => E.pure(T.int64, E.field(view.tycon, 'value', E.viewInterface(self, c.this))),
-      }],
-    });
-    return b.build();
-  })();
-  const viewRef = SHOWN.ref('Shown', 'ShownView');
+  // An interface of its own package: `Shown` with view `{ value : Int64 }` and choice `Show` answering it.
+  const SHOWN = buildShownInterface('cc-contract-upgrades-iface');
+  const viewRef = SHOWN.ref(SHOWN_MODULE, 'ShownView');
   /** `Asset` implementing Shown: the view is the amount times `factor` (1 in 1.0.0, 10 in 2.0.0). */
   const shown = (v: string, factor: number, memo: boolean): BuiltPackage => {
     const b = new PackageBuilder({ name: NAME, version: v });
@@ -166,7 +153,7 @@ describe('interface calls resolve the template to the submission\'s version of i
     m.template('Asset', {
       fields: { owner: T.party, amount: T.int64, ...(memo ? { memo: T.optional(T.text) } : {}) },
       signatories: (t) => E.list(T.party, [t.field('owner')]),
-      implements: [{ iface: SHOWN.ref('Shown', 'Shown'), view: (t) => E.record({ tycon: viewRef, args: [] }, { value: E.call('MUL_INT64', [], t.field('amount'), E.int64(factor)) }) }],
+      implements: [{ iface: SHOWN.ref(SHOWN_MODULE, 'Shown'), view: (t) => E.record({ tycon: viewRef, args: [] }, { value: E.call('MUL_INT64', [], t.field('amount'), E.int64(factor)) }) }],
     });
     return b.build();
   };
@@ -179,7 +166,7 @@ describe('interface calls resolve the template to the submission\'s version of i
     const packages = new Map<string, Package>([SHOWN, S1, S2].map((p) => [p.id, p.package]));
     const engine = new UpdateEngine({ getPackage: (id) => packages.get(id) });
     return engine.submit({
-      update: exerciseInterfaceCommand(SHOWN.ref('Shown', 'Shown'), CID, 'Show', { kind: 'record', tycon: SHOWN.ref('Shown', 'Show'), fieldNames: ['reader'], fields: [{ kind: 'party', value: ALICE }] }),
+      update: exerciseInterfaceCommand(SHOWN.ref(SHOWN_MODULE, 'Shown'), CID, 'Show', { kind: 'record', tycon: SHOWN.ref(SHOWN_MODULE, 'Show'), fieldNames: ['reader'], fields: [{ kind: 'party', value: ALICE }] }),
       submitters: [ALICE], transactionSeed: new Uint8Array(32).fill(7), preparationTime: 1_000_000n,
       getContract: (cid) => (cid === CID ? contract : undefined),
       ...(resolution === undefined ? {} : { packageResolution: (name: string) => resolution[name] }),

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Type } from '../../daml-engine/ast/Type.js';
 import { E, PackageBuilder, T, type BuiltPackage, type ChoiceScope } from '../../daml-engine/index.js';
 import { buildDalf, buildDar, freshPackageName } from '../../conformance/src/generators/dar.js';
+import { buildShownInterface, SHOWN_MODULE } from '../../conformance/src/reinterpret/ownPackage.js';
 import { expectCantonError } from './support/cantonError.js';
 import { get, post } from './support/ledgerApi.js';
 import { upload } from './support/packages.js';
@@ -158,29 +159,15 @@ describe('contracts across versions (smart contract upgrades)', () => {
 });
 
 describe('interface calls across versions', () => {
-  /** `Shown` (its own package): view `{ value : Int64 }`, choice `Show` answering it. */
-  const iface = (() => {
-    const b = new PackageBuilder({ name: freshPackageName('cc-shown'), version: '1.0.0' });
-    const m = b.module('Shown');
-    const view = m.record('ShownView', { value: T.int64 });
-    const self = m.ref('Shown');
-    m.interface('Shown', {
-      view: view.type,
-      choices: [{
-        name: 'Show', consuming: false, arg: { reader: T.party }, returnType: T.int64,
-        controllers: (c) => E.list(T.party, [c.argField('reader')]),
-        update: (c) => E.pure(T.int64, E.field(view.tycon, 'value', E.viewInterface(self, c.this))),
-      }],
-    });
-    return b.build();
-  })();
+  // `Shown` (its own package): view `{ value : Int64 }`, choice `Show` answering it.
+  const iface = buildShownInterface(freshPackageName('cc-shown'));
   /** `Main:Asset` implementing Shown, its view the amount times `factor`. */
   const version = (name: string, v: string, factor: number, memo: boolean): BuiltPackage => {
     const b = new PackageBuilder({ name, version: v });
     b.module('Main').template('Asset', {
       fields: { owner: T.party, amount: T.int64, ...(memo ? { memo: T.optional(T.text) } : {}) },
       signatories: (t) => E.list(T.party, [t.field('owner')]),
-      implements: [{ iface: iface.ref('Shown', 'Shown'), view: (t) => E.record({ tycon: iface.ref('Shown', 'ShownView'), args: [] }, { value: E.call('MUL_INT64', [], t.field('amount'), E.int64(factor)) }) }],
+      implements: [{ iface: iface.ref(SHOWN_MODULE, 'Shown'), view: (t) => E.record({ tycon: iface.ref(SHOWN_MODULE, 'ShownView'), args: [] }, { value: E.call('MUL_INT64', [], t.field('amount'), E.int64(factor)) }) }],
     });
     return b.build();
   };
@@ -199,7 +186,7 @@ describe('interface calls across versions', () => {
     const cid = (created.body.transaction.events[0] as { CreatedEvent: { contractId: string } }).CreatedEvent.contractId;
     expect((await upload(server, vetting(), v2.dar({ dependencies: [iface.dalf] }))).status).toBe(200);
     const show = async (preference: readonly string[] = []) => {
-      const res = await submit({ ExerciseCommand: { templateId: `${iface.id}:Shown:Shown`, contractId: cid, choice: 'Show', choiceArgument: { reader: party } } }, preference);
+      const res = await submit({ ExerciseCommand: { templateId: `${iface.id}:${SHOWN_MODULE}:Shown`, contractId: cid, choice: 'Show', choiceArgument: { reader: party } } }, preference);
       expect(res.status, res.text).toBe(200);
       return (res.body.transaction.events[0] as { ExercisedEvent: { templateId: string; exerciseResult: unknown } }).ExercisedEvent;
     };
