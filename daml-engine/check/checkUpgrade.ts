@@ -276,12 +276,23 @@ class TypeComparison {
     return new TypeComparison(this.packageOf, this.past, this.present, new Map(pastParams.map((p, i) => [p, i])), new Map(presentParams.map((p, i) => [p, i])));
   }
 
+  /** Pairs compared already or under way (an interned type is a DAG: its tree may be exponential). */
+  private readonly seen = new Map<Type, Set<Type>>();
+
   same(a: Type, b: Type): boolean {
     const pending: [Type, Type][] = [[a, b]];
     for (let pair = pending.pop(); pair !== undefined; pair = pending.pop()) {
+      let against = this.seen.get(pair[0]);
+      if (against?.has(pair[1])) continue;
+      if (against === undefined) this.seen.set(pair[0], (against = new Set()));
+      against.add(pair[1]);
       const x = spine(pair[0]);
       const y = spine(pair[1]);
-      if (x.args.length !== y.args.length || !this.sameHead(x.head, y.head)) return false;
+      if (x.args.length !== y.args.length || !this.sameHead(x.head, y.head)) {
+        // Pairs under way when a difference shows were never verified: forget them all.
+        this.seen.clear();
+        return false;
+      }
       for (let i = 0; i < x.args.length; i++) pending.push([x.args[i] as Type, y.args[i] as Type]);
     }
     return true;

@@ -19,50 +19,44 @@ export type Upgraded =
   /** The value does not fit the type (Daml's DowngradeFailed): a constructor the version lacks. */
   | { readonly ok: false; readonly kind: 'failed'; readonly detail: string };
 
-type Subst = ReadonlyMap<string, Type>;
+/**
+ * A type with the bindings of the type variables it may name (a data type's parameters): types are
+ * substituted lazily, at the variables a value actually reaches, so an interned type that is a
+ * small DAG but a huge tree costs only the path the value takes through it.
+ */
+interface Closure { readonly type: Type; readonly env: Env }
+type Env = ReadonlyMap<string, Closure>;
 
 const failed = (detail: string): Upgraded => ({ ok: false, kind: 'failed', detail });
 const same = (a: QualifiedName, b: QualifiedName): boolean => a.packageId === b.packageId && a.module === b.module && a.name === b.name;
+const EMPTY: Env = new Map();
 
 /** `value` (of some version's type) as a value of `type`, defined in the packages of `source`. */
-export function upgradeValue(value: Value, type: Type, source: PackageSource, subst: Subst = new Map()): Upgraded {
+export function upgradeValue(value: Value, type: Type, source: PackageSource, env: Env = EMPTY): Upgraded {
   // Flatten applications: a head and its arguments.
   const args: Type[] = [];
   let head = type;
   while (head.kind === 'app') { args.unshift(head.rhs); head = head.lhs; }
   if (head.kind === 'var') {
-    const bound = subst.get(head.name);
-    return bound === undefined ? { ok: true, value } : upgradeValue(value, bound, source);
+    const bound = env.get(head.name);
+    return bound === undefined ? { ok: true, value } : upgradeValue(value, bound.type, source, bound.env);
   }
-  if (head.kind === 'builtin') return builtin(value, head.builtin, [...head.args, ...args], source, subst);
+  if (head.kind === 'builtin') return builtin(value, head.builtin, [...head.args, ...args], source, env);
   if (head.kind !== 'con') return { ok: true, value };
-  const all = [...head.args, ...args].map((t) => resolve(t, subst));
-  return dataValue(value, head.tycon, all, source);
+  return dataValue(value, head.tycon, [...head.args, ...args].map((t) => ({ type: t, env })), source);
 }
 
-/** A type under the substitution of the enclosing data type's parameters. */
-function resolve(t: Type, subst: Subst): Type {
-  if (subst.size === 0) return t;
-  switch (t.kind) {
-    case 'var': return t.args.length === 0 ? subst.get(t.name) ?? t : t;
-    case 'con': return t.args.length === 0 ? t : { ...t, args: t.args.map((a) => resolve(a, subst)) };
-    case 'builtin': return t.args.length === 0 ? t : { ...t, args: t.args.map((a) => resolve(a, subst)) };
-    case 'app': return { kind: 'app', lhs: resolve(t.lhs, subst), rhs: resolve(t.rhs, subst) };
-    default: return t;
-  }
-}
-
-function builtin(value: Value, name: string, args: readonly Type[], source: PackageSource, subst: Subst): Upgraded {
+function builtin(value: Value, name: string, args: readonly Type[], source: PackageSource, env: Env): Upgraded {
   const [a, b] = args;
   if (name === 'OPTIONAL' && a && value.kind === 'optional' && value.value !== undefined) {
-    const inner = upgradeValue(value.value, a, source, subst);
+    const inner = upgradeValue(value.value, a, source, env);
     return inner.ok ? (inner.value === value.value ? { ok: true, value } : { ok: true, value: { kind: 'optional', value: inner.value } }) : inner;
   }
   if (name === 'LIST' && a && (value.kind === 'cons' || value.kind === 'nil')) {
     const items: Value[] = [];
     let changed = false;
     for (let at: ListValue = value; at.kind === 'cons'; at = at.tail) {
-      const item = upgradeValue(at.head, a, source, subst);
+      const item = upgradeValue(at.head, a, source, env);
       if (!item.ok) return item;
       changed ||= item.value !== at.head;
       items.push(item.value);
@@ -75,7 +69,7 @@ function builtin(value: Value, name: string, args: readonly Type[], source: Pack
   if (name === 'TEXTMAP' && a && value.kind === 'textMap') {
     const entries: (readonly [string, Value])[] = [];
     for (const [k, v] of value.entries) {
-      const item = upgradeValue(v, a, source, subst);
+      const item = upgradeValue(v, a, source, env);
       if (!item.ok) return item;
       entries.push([k, item.value]);
     }
@@ -84,9 +78,9 @@ function builtin(value: Value, name: string, args: readonly Type[], source: Pack
   if (name === 'GENMAP' && a && b && value.kind === 'genMap') {
     const entries: (readonly [Value, Value])[] = [];
     for (const [k, v] of value.entries) {
-      const key = upgradeValue(k, a, source, subst);
+      const key = upgradeValue(k, a, source, env);
       if (!key.ok) return key;
-      const item = upgradeValue(v, b, source, subst);
+      const item = upgradeValue(v, b, source, env);
       if (!item.ok) return item;
       entries.push([key.value, item.value]);
     }
@@ -95,16 +89,16 @@ function builtin(value: Value, name: string, args: readonly Type[], source: Pack
   return { ok: true, value };
 }
 
-function dataValue(value: Value, tycon: QualifiedName, args: readonly Type[], source: PackageSource): Upgraded {
+function dataValue(value: Value, tycon: QualifiedName, args: readonly Closure[], source: PackageSource): Upgraded {
   // A value of this very type needs nothing (the common case: an unchanged dependency).
   if ((value.kind === 'record' || value.kind === 'variant' || value.kind === 'enum') && same(value.tycon, tycon)) return { ok: true, value };
   const dt = lookupDataType(source, tycon);
   if (!dt) return failed(`no data type ${tycon.module}:${tycon.name} in package ${tycon.packageId}`);
-  const subst: Subst = new Map(dt.params.map((p, i) => [p.name, args[i] as Type]));
-  return consValue(value, tycon, dt.cons, source, subst);
+  const env: Env = new Map(dt.params.map((p, i) => [p.name, args[i] as Closure]));
+  return consValue(value, tycon, dt.cons, source, env);
 }
 
-function consValue(value: Value, tycon: QualifiedName, cons: DataCons, source: PackageSource, subst: Subst): Upgraded {
+function consValue(value: Value, tycon: QualifiedName, cons: DataCons, source: PackageSource, env: Env): Upgraded {
   const where = `${tycon.module}:${tycon.name}`;
   if (cons.kind === 'record') {
     if (value.kind !== 'record') return failed(`a ${value.kind} where a record ${where} was expected`);
@@ -117,7 +111,7 @@ function consValue(value: Value, tycon: QualifiedName, cons: DataCons, source: P
         fields.push({ kind: 'optional', value: undefined });
         continue;
       }
-      const converted = upgradeValue(v, field.type, source, subst);
+      const converted = upgradeValue(v, field.type, source, env);
       if (!converted.ok) return converted;
       fields.push(converted.value);
     }
@@ -132,7 +126,7 @@ function consValue(value: Value, tycon: QualifiedName, cons: DataCons, source: P
     if (value.kind !== 'variant') return failed(`a ${value.kind} where a variant ${where} was expected`);
     const rank = cons.constructors.findIndex((c) => c.name === value.constructor);
     if (rank < 0) return failed(`${where} has no constructor ${value.constructor} in this version`);
-    const converted = upgradeValue(value.value, (cons.constructors[rank] as { type: Type }).type, source, subst);
+    const converted = upgradeValue(value.value, (cons.constructors[rank] as { type: Type }).type, source, env);
     if (!converted.ok) return converted;
     return { ok: true, value: { kind: 'variant', tycon, constructor: value.constructor, rank, value: converted.value } };
   }

@@ -223,3 +223,22 @@ describe.skipIf(!HAS_DARS)('checkUpgrade: Splice\'s real lineage (needs ../share
     for (const p of libraries) expect(isInvalidDamlPrimOrStdlib(p)).toBe(false);
   });
 });
+
+describe('checkUpgrade: hostile shapes stay linear', () => {
+  it('a field whose interned type is a 60-level DAG (2^60 leaves as a tree, under 2 KB on the wire) is compared in linear time', () => {
+    const version = (v: string, leaf: Type) => {
+      const b = new PackageBuilder({ name: NAME, version: v });
+      const m = b.module('Main');
+      const pair = m.record('P', [{ name: 'x', type: T.var('a') }, { name: 'y', type: T.var('b') }], { params: ['a', 'b'] });
+      let t: Type = leaf;
+      for (let i = 0; i < 60; i++) t = T.con(pair.ref, t, t);
+      m.template('Asset', { fields: { owner: T.party, big: T.optional(t) }, signatories: (s) => E.list(T.party, [s.field('owner')]) });
+      return b.build();
+    };
+    const v1 = version('1.0.0', T.int64);
+    expect(v1.dalf.length).toBeLessThan(2048);
+    // Would not end if the comparison walked the tree: a timeout, not a slow pass, is the failure.
+    expect(check(v1.package, version('2.0.0', T.int64).package)).toBeUndefined();
+    expect(check(v1.package, version('2.0.0', T.text).package)?.kind).toBe('RecordFieldsExistingChanged');
+  });
+});

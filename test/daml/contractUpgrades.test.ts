@@ -184,3 +184,39 @@ describe('interface calls resolve the template to the submission\'s version of i
     expect((show({ [NAME]: S1.id }) as { result: Value }).result).toEqual(int64(5n));
   });
 });
+
+describe('contract upgrades: hostile types stay linear', () => {
+  it('a field whose type is a 60-level DAG over a type variable converts along the value\'s path only', () => {
+    // `P a b` with fields `x : Optional a` and `y : Optional b`; `W c` holds `P` applied 60 deep to
+    // itself over `c`; the field is `W Int64` (a type variable under the DAG, substituted lazily).
+    const version = (v: string, memo: boolean): BuiltPackage => {
+      const b = new PackageBuilder({ name: 'cc-dag-upgrades', version: v });
+      const m = b.module('Main');
+      const pair = m.record('P', [{ name: 'x', type: T.optional(T.var('a')) }, { name: 'y', type: T.optional(T.var('b')) }], { params: ['a', 'b'] });
+      let t: Type = T.var('c');
+      for (let i = 0; i < 60; i++) t = T.con(pair.ref, t, t);
+      const wrapper = m.record('W', { w: t }, { params: ['c'] });
+      m.template('Asset', {
+        fields: { owner: T.party, big: T.con(wrapper.ref, T.int64), ...(memo ? { memo: T.optional(T.text) } : {}) },
+        signatories: (s) => E.list(T.party, [s.field('owner')]),
+        choices: [{ name: 'Look', consuming: false, returnType: T.unit, controllers: (c) => E.list(T.party, [c.field('owner')]), update: E.pure(T.unit, E.unit) }],
+      });
+      return b.build();
+    };
+    const [d1, d2] = [version('1.0.0', false), version('2.0.0', true)];
+    const pairOf = (p: BuiltPackage, x: Value | undefined): RecordValue => ({ kind: 'record', tycon: p.ref('Main', 'P'), fieldNames: ['x', 'y'], fields: [{ kind: 'optional', value: x }, { kind: 'optional', value: undefined }] });
+    const contract: LedgerContract = {
+      templateId: d1.ref('Main', 'Asset'), signatories: [ALICE], observers: [],
+      argument: {
+        kind: 'record', tycon: d1.ref('Main', 'Asset'), fieldNames: ['owner', 'big'],
+        fields: [{ kind: 'party', value: ALICE }, { kind: 'record', tycon: d1.ref('Main', 'W'), fieldNames: ['w'], fields: [pairOf(d1, pairOf(d1, undefined))] }],
+      },
+    };
+    const packages = new Map<string, Package>([d1, d2].map((p) => [p.id, p.package]));
+    const r = new UpdateEngine({ getPackage: (id) => packages.get(id) }).submit({
+      update: exerciseCommand(d2.ref('Main', 'Asset'), CID, 'Look', { kind: 'record', tycon: d2.ref('Main', 'Look'), fieldNames: [], fields: [] }),
+      submitters: [ALICE], transactionSeed: new Uint8Array(32).fill(7), preparationTime: 1_000_000n, getContract: (cid) => (cid === CID ? contract : undefined),
+    });
+    expect(failure(r)).toBeUndefined();
+  });
+});
