@@ -2,12 +2,13 @@
  * Smart contract upgrades through interactive submission: an external party's contract of a
  * package's 1.0.0, exercised through 2.0.0's template once 2.0.0 is uploaded. Prepare answers the
  * exercise node of 2.0.0 on the 1.0.0 input contract, hashed as core-tx-visualizer recomputes it;
- * execute commits exactly that transaction, its exercised event naming 2.0.0. Built packages only.
+ * execute commits exactly that transaction, its exercised event naming 2.0.0; an interface choice
+ * runs 2.0.0's instance at prepare and again at execute. Built packages only.
  */
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUpgradePackage, UPGRADE_MODULE } from '../../conformance/src/reinterpret/ownPackage.js';
+import { buildShownInterface, buildUpgradePackage, SHOWN_MODULE, UPGRADE_MODULE } from '../../conformance/src/reinterpret/ownPackage.js';
 import { createLedger, ManualClock } from '../../reference-server/src/ledger/index.js';
 import { post } from '../http/support/ledgerApi.js';
 import { upload } from '../http/support/packages.js';
@@ -16,7 +17,8 @@ import { executeBody, onboard, prepareBody } from './support/externalParties.js'
 import { newKey, signHash, type TestKey } from './support/keys.js';
 
 const NAME = 'cc-interactive-upgrade';
-const [V1, V2] = [buildUpgradePackage(NAME, '1.0.0'), buildUpgradePackage(NAME, '2.0.0')];
+const SHOWN = buildShownInterface('cc-interactive-shown');
+const [V1, V2] = [buildUpgradePackage(NAME, '1.0.0', SHOWN), buildUpgradePackage(NAME, '2.0.0', SHOWN)];
 const holding = (p: { id: string }) => `${p.id}:${UPGRADE_MODULE}:Holding`;
 const USER = 'wallet';
 
@@ -50,11 +52,11 @@ async function run(commands: unknown[]): Promise<{ p: Prepared; events: Event[] 
 
 describe('interactive submission across package versions', () => {
   it('prepares and executes 2.0.0\'s choice on a 1.0.0 contract: the node names 2.0.0, the hash is Canton\'s, the event names 2.0.0', async () => {
-    expect((await upload(server, `/v2/dars?synchronizerId=${encodeURIComponent(sync)}`, V1.dar())).status).toBe(200);
+    expect((await upload(server, `/v2/dars?synchronizerId=${encodeURIComponent(sync)}`, V1.dar({ dependencies: [SHOWN.dalf] }))).status).toBe(200);
     const created = await run([{ CreateCommand: { templateId: holding(V1), createArguments: { owner, amount: '5' } } }]);
     const contract = created.events[0]?.CreatedEvent;
     expect(contract?.templateId).toBe(holding(V1));
-    expect((await upload(server, `/v2/dars?synchronizerId=${encodeURIComponent(sync)}`, V2.dar())).status).toBe(200);
+    expect((await upload(server, `/v2/dars?synchronizerId=${encodeURIComponent(sync)}`, V2.dar({ dependencies: [SHOWN.dalf] }))).status).toBe(200);
 
     const { p, events } = await run([{ ExerciseCommand: { templateId: holding(V2), contractId: contract!.contractId, choice: 'Memo', choiceArgument: {} } }]);
     expect(await hashPreparedTransaction(p.preparedTransaction, 'base64')).toBe(p.preparedTransactionHash);
@@ -63,5 +65,11 @@ describe('interactive submission across package versions', () => {
     const exercise = node.oneofKind === 'v1' && node.v1.nodeType.oneofKind === 'exercise' ? node.v1.nodeType.exercise : undefined;
     expect(exercise?.templateId?.packageId).toBe(V2.id);
     expect(events[0]?.ExercisedEvent).toMatchObject({ templateId: holding(V2), exerciseResult: null });
+
+    // Through the interface: the version selected at prepare (2.0.0, ten times the amount) runs,
+    // and execute runs the signed version again.
+    const shown = await run([{ ExerciseCommand: { templateId: `${SHOWN.id}:${SHOWN_MODULE}:Shown`, contractId: contract!.contractId, choice: 'Show', choiceArgument: { reader: owner } } }]);
+    expect(await hashPreparedTransaction(shown.p.preparedTransaction, 'base64')).toBe(shown.p.preparedTransactionHash);
+    expect(shown.events[0]?.ExercisedEvent).toMatchObject({ templateId: holding(V2), exerciseResult: '50' });
   });
 });
