@@ -37,3 +37,16 @@ export type Type =
   | { readonly kind: 'nat'; readonly value: number }
   /** `lhs rhs`: application of a type to one more argument. */
   | { readonly kind: 'app'; readonly lhs: Type; readonly rhs: Type };
+
+/**
+ * A type as its head and all the arguments it is applied to, whether the head carries them
+ * (`con T [a]`) or `app` nodes do (`app(con T, a)`): the two spellings of one type agree.
+ */
+export function spineOf(t: Type): { readonly head: Type; readonly args: readonly Type[] } {
+  const applied: Type[] = [];
+  let head = t;
+  while (head.kind === 'app') { applied.push(head.rhs); head = head.lhs; }
+  applied.reverse();
+  const own = head.kind === 'var' || head.kind === 'con' || head.kind === 'syn' || head.kind === 'builtin' ? head.args : [];
+  return { head, args: own.length === 0 ? applied : applied.length === 0 ? own : [...own, ...applied] };
+}

@@ -12,6 +12,7 @@ import type {
   DataCons, DefDataType, DefException, DefInterface, DefTemplate, DefTypeSyn, DefValue, Module, Package, TemplateChoice,
 } from '../ast/Package.js';
 import type { BuiltinTypeName, Kind, QualifiedName, Type } from '../ast/Type.js';
+import { spineOf } from '../ast/Type.js';
 import type { CheckFailure, CheckReason, CheckResult } from './CheckFailure.js';
 import { arrowToStar, curried, type K, keyOfKind, kindsEqual, showKind, STAR } from './kinds.js';
 import { hasBuiltin, hasBuiltinType } from './lfFeatures.js';
@@ -483,10 +484,8 @@ class PackageChecker {
           return true;
         case 'app': {
           // A type applied: a builtin's head with all its arguments, as the builtin form carries them.
-          let head: Type = t;
-          const applied: Type[] = [];
-          while (head.kind === 'app') { applied.unshift(head.rhs); head = head.lhs; }
-          return head.kind === 'builtin' ? this.serializableBuiltin(head.builtin, [...head.args, ...applied], problem) : true;
+          const { head, args } = spineOf(t);
+          return head.kind === 'builtin' ? this.serializableBuiltin(head.builtin, args, problem) : true;
         }
         case 'builtin': return this.serializableBuiltin(t.builtin, t.args, problem);
       }

@@ -11,7 +11,9 @@
  */
 import type { DataCons, DefDataType, DefTemplate, Module, Package } from '../ast/Package.js';
 import type { Kind, QualifiedName, Type } from '../ast/Type.js';
+import { spineOf } from '../ast/Type.js';
 import { compareVersions } from '../decode/Packages.js';
+import { curried, keyOfKind } from './kinds.js';
 import { compareLfVersions } from './lfFeatures.js';
 
 /** The name and version of a package the participant holds (Canton's package map). */
@@ -159,8 +161,8 @@ function originOf(module: Module, name: string): Origin {
 }
 
 function leftMostTyCon(t: Type): QualifiedName | undefined {
-  if (t.kind === 'app') return leftMostTyCon(t.lhs);
-  return t.kind === 'con' ? t.tycon : undefined;
+  const { head } = spineOf(t);
+  return head.kind === 'con' ? head.tycon : undefined;
 }
 
 function describeOrigin(o: Origin): string {
@@ -184,7 +186,7 @@ function checkDataType(name: string, past: DefDataType, present: DefDataType, pa
     return { kind: 'RecordChangedOrigin', message: `The record ${name} has changed origin from ${describeOrigin(pastOrigin)} to ${where}` };
   }
   if (past.params.length !== present.params.length) return { kind: 'DifferentParamsCount', message: `The upgraded ${where} has changed the number of type variables it has.` };
-  if (past.params.some((p, i) => !sameKind(p.kind, (present.params[i] as DefDataType['params'][number]).kind))) {
+  if (past.params.some((p, i) => kindOf(p.kind) !== kindOf((present.params[i] as DefDataType['params'][number]).kind))) {
     return { kind: 'DifferentParamsKinds', message: `The upgraded ${where} has changed the kind of one of its type variables.` };
   }
   const scope = types.scoped(past.params.map((p) => p.name), present.params.map((p) => p.name));
@@ -235,27 +237,14 @@ function checkFields(origin: Origin, where: string, past: Extract<DataCons, { ki
 
 /** `Optional t` as written (no synonym: serializable types have none). */
 function isOptional(t: Type): boolean {
-  if (t.kind === 'builtin') return t.builtin === 'OPTIONAL' && t.args.length === 1;
-  return t.kind === 'app' && t.lhs.kind === 'builtin' && t.lhs.builtin === 'OPTIONAL' && t.lhs.args.length === 0;
+  const { head, args } = spineOf(t);
+  return head.kind === 'builtin' && head.builtin === 'OPTIONAL' && args.length === 1;
 }
 
-function sameKind(a: Kind, b: Kind): boolean {
-  if (a.kind !== b.kind) return false;
-  if (a.kind !== 'arrow' || b.kind !== 'arrow') return true;
-  return a.params.length === b.params.length && a.params.every((p, i) => sameKind(p, b.params[i] as Kind)) && sameKind(a.result, b.result);
-}
+/** A kind as a comparable key (curried, so `(a, b) → r` and `a → b → r` agree); the upload check bounded its size. */
+const kindOf = (k: Kind): string => keyOfKind(curried(k));
 
 // ------------------------------------------------------------------ types
-
-/** A type as its head and all its arguments (`app` nodes and applied heads flattened alike). */
-function spine(t: Type): { readonly head: Type; readonly args: readonly Type[] } {
-  const args: Type[] = [];
-  let at = t;
-  while (at.kind === 'app') { args.push(at.rhs); at = at.lhs; }
-  args.reverse();
-  if ((at.kind === 'con' || at.kind === 'var' || at.kind === 'builtin') && at.args.length > 0) return { head: at, args: [...at.args, ...args] };
-  return { head: at, args };
-}
 
 /**
  * Canton's type comparison across an upgrade: the same shape, type variables bound at the same
@@ -286,8 +275,8 @@ class TypeComparison {
       if (against?.has(pair[1])) continue;
       if (against === undefined) this.seen.set(pair[0], (against = new Set()));
       against.add(pair[1]);
-      const x = spine(pair[0]);
-      const y = spine(pair[1]);
+      const x = spineOf(pair[0]);
+      const y = spineOf(pair[1]);
       if (x.args.length !== y.args.length || !this.sameHead(x.head, y.head)) {
         // Pairs under way when a difference shows were never verified: forget them all.
         this.seen.clear();

@@ -4,27 +4,14 @@
  * `T a b` as a constructor with arguments equals the same written with `app` nodes (LF 2.dev).
  */
 import type { Type } from '../ast/Type.js';
-
-function flatten(t: Type): { head: Type; args: readonly Type[] } {
-  if (t.kind !== 'app') return { head: t, args: [] };
-  const args: Type[] = [];
-  let cur: Type = t;
-  while (cur.kind === 'app') { args.unshift(cur.rhs); cur = cur.lhs; }
-  return { head: cur, args };
-}
-
-function headArgs(t: Type): readonly Type[] {
-  return t.kind === 'var' || t.kind === 'con' || t.kind === 'syn' || t.kind === 'builtin' ? t.args : [];
-}
+import { spineOf } from '../ast/Type.js';
 
 export function typesEqual(a: Type, b: Type): boolean {
   if (a === b) return true;
-  const fa = flatten(a);
-  const fb = flatten(b);
-  const argsA = [...headArgs(fa.head), ...fa.args];
-  const argsB = [...headArgs(fb.head), ...fb.args];
-  if (argsA.length !== argsB.length) return false;
-  for (let i = 0; i < argsA.length; i++) if (!typesEqual(argsA[i]!, argsB[i]!)) return false;
+  const fa = spineOf(a);
+  const fb = spineOf(b);
+  if (fa.args.length !== fb.args.length) return false;
+  for (let i = 0; i < fa.args.length; i++) if (!typesEqual(fa.args[i]!, fb.args[i]!)) return false;
   const x = fa.head;
   const y = fb.head;
   switch (x.kind) {

@@ -8,6 +8,7 @@
  */
 import type { DataCons } from '../ast/Package.js';
 import type { QualifiedName, Type } from '../ast/Type.js';
+import { spineOf } from '../ast/Type.js';
 import type { PackageSource } from '../decode/Packages.js';
 import { lookupDataType } from '../decode/Packages.js';
 import type { ListValue, Value } from '../value/Value.js';
@@ -33,17 +34,14 @@ const EMPTY: Env = new Map();
 
 /** `value` (of some version's type) as a value of `type`, defined in the packages of `source`. */
 export function upgradeValue(value: Value, type: Type, source: PackageSource, env: Env = EMPTY): Upgraded {
-  // Flatten applications: a head and its arguments.
-  const args: Type[] = [];
-  let head = type;
-  while (head.kind === 'app') { args.unshift(head.rhs); head = head.lhs; }
+  const { head, args } = spineOf(type);
   if (head.kind === 'var') {
     const bound = env.get(head.name);
     return bound === undefined ? { ok: true, value } : upgradeValue(value, bound.type, source, bound.env);
   }
-  if (head.kind === 'builtin') return builtin(value, head.builtin, [...head.args, ...args], source, env);
+  if (head.kind === 'builtin') return builtin(value, head.builtin, args, source, env);
   if (head.kind !== 'con') return { ok: true, value };
-  return dataValue(value, head.tycon, [...head.args, ...args].map((t) => ({ type: t, env })), source);
+  return dataValue(value, head.tycon, args.map((t) => ({ type: t, env })), source);
 }
 
 function builtin(value: Value, name: string, args: readonly Type[], source: PackageSource, env: Env): Upgraded {
