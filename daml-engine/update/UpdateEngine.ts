@@ -21,7 +21,7 @@ import { bool } from '../value/Value.js';
 import type { InterpretationTrace, TraceCommand } from './InterpretationTrace.js';
 import type { LedgerFailure } from './LedgerFailure.js';
 import type { Seed } from './seeds.js';
-import { insert, sortedSet, union } from './partySets.js';
+import { insert, sameSet, sortedSet, union } from './partySets.js';
 import { contractIdV1, deriveContractDiscriminator } from './seeds.js';
 import type { Transaction } from './Transaction.js';
 import { TransactionBuilder } from './TransactionBuilder.js';
@@ -231,13 +231,6 @@ function commandOf(update: UpdateValue | Update): TraceCommand | undefined {
 }
 
 const show = (q: QualifiedName): string => `${q.module}:${q.name}`;
-/** Two party lists as sets. */
-function sameParties(a: readonly string[], b: readonly string[]): boolean {
-  const x = new Set(a);
-  const y = new Set(b);
-  return x.size === y.size && [...x].every((p) => y.has(p));
-}
-
 const sameName = (a: QualifiedName, b: QualifiedName): boolean => a.packageId === b.packageId && a.module === b.module && a.name === b.name;
 
 /** The state of one submission while the machine runs it. */
@@ -491,7 +484,7 @@ class Run {
       if (ensure.kind !== 'bool') return this.crash(`the precondition of ${show(to)} is a ${ensure.kind}`);
       if (!ensure.value) return this.fail({ kind: 'templatePreconditionViolated', templateId: to, argument }, `the precondition (ensure) of ${show(to)} is false for contract ${info.contractId}`);
       this.stakeholders(template, to, argument, (signatories, observers) => {
-        if (!sameParties(signatories, info.signatories) || !sameParties(observers, info.observers)) {
+        if (!sameSet(signatories, info.signatories) || !sameSet(observers, info.observers)) {
           return this.fail(
             { kind: 'upgradeValidationFailed', contractId: info.contractId, from, to, signatories, observers },
             `contract ${info.contractId} read as ${show(to)} has signatories ${signatories.join(', ')} and observers ${observers.join(', ')}, not those it was created with`,

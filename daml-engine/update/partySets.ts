@@ -22,6 +22,11 @@ export function sortedSet(items: readonly string[]): readonly string[] {
   return items;
 }
 
+/** Whether two sorted, duplicate-free arrays hold the same parties. */
+export function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
 /** Adds `item` to the sorted, duplicate-free `set` unless present; true when added. */
 export function insert(set: string[], item: string): boolean {
   let i = set.length;

@@ -148,7 +148,7 @@ function ledgerFailureError(f: LedgerFailure, message: string): LedgerError {
         [['CONTRACT_ID', f.contractId], ['TEMPLATE_ID', identifierText(f.expected)], ['TEMPLATE_ID', identifierText(f.actual)]]);
     case 'upgradeValidationFailed':
       return interp('INTERPRETATION_UPGRADE_ERROR_VALIDATION_FAILED',
-        `Validation fails when trying to upgrade the contract ${f.contractId} from ${prettyTypeConId(f.from)} to ${prettyTypeConId(f.to)}\nVerify that neither the signatories, nor the observers, nor the contract key, nor the key's maintainers have changed\nrecomputed signatories are ${[...f.signatories].sort().join(', ')}\nrecomputed observers are ${[...f.observers].sort().join(', ')}`,
+        `Validation fails when trying to upgrade the contract ${f.contractId} from ${prettyTypeConId(f.from)} to ${prettyTypeConId(f.to)}\nVerify that neither the signatories, nor the observers, nor the contract key, nor the key's maintainers have changed\nrecomputed signatories are ${f.signatories.join(', ')}\nrecomputed observers are ${f.observers.join(', ')}`,
         [['CONTRACT_ID', f.contractId], ['TEMPLATE_ID', identifierText(f.from)], ['TEMPLATE_ID', identifierText(f.to)]]);
     case 'downgradeDropDefinedField':
       return interp('INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD', 'An optional contract field with a value of Some may not be dropped during downgrading',
