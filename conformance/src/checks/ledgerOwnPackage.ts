@@ -2,7 +2,7 @@ import { BOARD_MODULE, buildBoardPackage, buildOwnPackage, buildShownInterface, 
 import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
 import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { activeContracts, freshParty, ledgerEnd, readActiveContracts, userIdOf } from './support/ledger.js';
+import { activeContracts, freshParty, jsCommands, ledgerEnd, readActiveContracts, userIdOf } from './support/ledger.js';
 import { listPackageIds, listVetted, packageName, uploadVetted, vettedOn, vettingUpdate } from './support/packages.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
@@ -25,14 +25,17 @@ const ledgerEffects = (parties: readonly string[], viewOf?: string): Json => {
   return { eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, filters])), verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' };
 };
 
+/** One command as `actAs` to submit-and-wait-for-transaction (ledger effects), `preference` its packageIdSelectionPreference. */
+function submitForTransaction(ctx: CheckContext, actAs: string, command: Json, o: { readonly viewOf?: string; readonly preference?: readonly string[] } = {}): Promise<Exchange> {
+  const commands = { ...jsCommands(ctx, actAs, command, ctx.unique('cc-own')), ...(o.preference === undefined ? {} : { packageIdSelectionPreference: o.preference }) };
+  return ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([actAs], o.viewOf) } });
+}
+
 /** Submits one command as `actAs`, re-interprets the answered transaction, returns its events. */
-async function submitJudged(ctx: CheckContext, actAs: string, command: Json, what: string, viewOf?: string, preference?: readonly string[]): Promise<{ events: Json[]; exchange: Exchange }> {
-  const userId = userIdOf(ctx);
-  const commands = {
-    commands: [command], commandId: ctx.unique('cc-own'), actAs: [actAs], ...(userId === undefined ? {} : { userId }),
-    ...(preference === undefined ? {} : { packageIdSelectionPreference: preference }),
-  };
-  const exchange = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([actAs], viewOf) } });
+async function submitJudged(
+  ctx: CheckContext, actAs: string, command: Json, what: string, o: { readonly viewOf?: string; readonly preference?: readonly string[] } = {},
+): Promise<{ events: Json[]; exchange: Exchange }> {
+  const exchange = await submitForTransaction(ctx, actAs, command, o);
   expectStatus(ctx, exchange, 200, what);
   const tx = objectBody(ctx, exchange, what).transaction;
   if (!isObject(tx) || !Array.isArray(tx.events)) return ctx.fail(`${what}: the answer holds no transaction with events`, exchange);
@@ -96,7 +99,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       const tally = exercisedOf(tallied.events, 'Tally');
       if (tally.length !== 1) ctx.fail('the exercise of Tally through the interface answered no ExercisedEvent', tallied.exchange);
       else if (tally[0]!.exerciseResult !== '3') ctx.fail(`Tally answered ${JSON.stringify(tally[0]!.exerciseResult)}; the view's total is "3"`, tallied.exchange);
-      const bumped = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: first.contractId, choice: 'Bump', choiceArgument: { by: '4' } } }, 'a consuming choice', interfaceId);
+      const bumped = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: first.contractId, choice: 'Bump', choiceArgument: { by: '4' } } }, 'a consuming choice', { viewOf: interfaceId });
       const next = createdOf(bumped.events)[0];
       if (exercisedOf(bumped.events, 'Bump').length !== 1 || typeof next?.contractId !== 'string') return ctx.fail('the exercise of Bump answered no ExercisedEvent and successor CreatedEvent', bumped.exchange);
       const archived = await submitJudged(ctx, issuer, { ExerciseCommand: { templateId, contractId: next.contractId, choice: 'Archive', choiceArgument: {} } }, 'archiving the successor');
@@ -204,20 +207,17 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       if (memo === undefined) return ctx.fail('exercising 2.0.0\'s Memo on a 1.0.0 contract answered no exercised event', upgraded.exchange);
       if (memo.templateId !== holding(v2)) ctx.fail(`the exercised event of 2.0.0's Memo on a 1.0.0 contract names ${JSON.stringify(memo.templateId)}: it names the template whose choice ran, ${holding(v2)}`, upgraded.exchange);
       if (memo.exerciseResult !== null) ctx.fail(`2.0.0's Memo on a 1.0.0 contract answered ${JSON.stringify(memo.exerciseResult)}: the field 1.0.0 lacks is None (null)`, upgraded.exchange);
-      const viaInterface = await submitJudged(ctx, party, { ExerciseCommand: { templateId: `${shown.id}:${SHOWN_MODULE}:Shown`, contractId: older.contractId, choice: 'Show', choiceArgument: { reader: party } } }, 'exercising the interface choice Show on a 1.0.0 contract, preferring 2.0.0', undefined, [v2.id]);
+      const viaInterface = await submitJudged(ctx, party, { ExerciseCommand: { templateId: `${shown.id}:${SHOWN_MODULE}:Shown`, contractId: older.contractId, choice: 'Show', choiceArgument: { reader: party } } }, 'exercising the interface choice Show on a 1.0.0 contract, preferring 2.0.0', { preference: [v2.id] });
       const show = exercisedOf(viaInterface.events, 'Show')[0];
+      if (show === undefined) return ctx.fail('the interface choice Show on a 1.0.0 contract answered no exercised event', viaInterface.exchange);
       // 2.0.0's view is ten times the amount (5): 50 says its instance ran.
-      if (show !== undefined && (String(show.exerciseResult) !== '50' || show.templateId !== holding(v2))) {
+      if (String(show.exerciseResult) !== '50' || show.templateId !== holding(v2)) {
         ctx.fail(`Show through the interface on a 1.0.0 contract, the submission preferring 2.0.0, answered ${JSON.stringify(show.exerciseResult)} naming ${JSON.stringify(show.templateId)}: 2.0.0's instance (50, ${holding(v2)}) runs, the contract read as 2.0.0`, viaInterface.exchange);
       }
-      const newer = createdOf((await submitJudged(ctx, party, { CreateCommand: { templateId: holding(v2), createArguments: { owner: party, amount: '7', memo: 'kept' } } }, `creating ${holding(v2)} with a memo`)).events)[0];
-      if (typeof newer?.contractId !== 'string') return;
-      const userId = userIdOf(ctx);
-      const commands = {
-        commands: [{ ExerciseCommand: { templateId: holding(v1), contractId: newer.contractId, choice: 'Amount', choiceArgument: {} } }],
-        commandId: ctx.unique('cc-downgrade'), actAs: [party], ...(userId === undefined ? {} : { userId }),
-      };
-      const downgraded = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([party]) } });
+      const kept = await submitJudged(ctx, party, { CreateCommand: { templateId: holding(v2), createArguments: { owner: party, amount: '7', memo: 'kept' } } }, `creating ${holding(v2)} with a memo`);
+      const newer = createdOf(kept.events)[0];
+      if (typeof newer?.contractId !== 'string') return ctx.fail(`creating ${holding(v2)} answered no created event`, kept.exchange);
+      const downgraded = await submitForTransaction(ctx, party, { ExerciseCommand: { templateId: holding(v1), contractId: newer.contractId, choice: 'Amount', choiceArgument: {} } });
       expectStatus(ctx, downgraded, 400, `exercising 1.0.0's Amount on a 2.0.0 contract whose memo holds Some`);
       expectCantonError(ctx, downgraded, '1.0.0 reading a 2.0.0 contract whose memo holds Some', ['INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD']);
     },
