@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Type } from '../../daml-engine/ast/Type.js';
-import { E, PackageBuilder, T, type BuiltPackage, type ChoiceScope } from '../../daml-engine/index.js';
+import { E, PackageBuilder, T, type BuiltPackage } from '../../daml-engine/index.js';
 import { buildDalf, buildDar, freshPackageName } from '../../conformance/src/generators/dar.js';
-import { buildShownInterface, SHOWN_MODULE } from '../../conformance/src/reinterpret/ownPackage.js';
+import { buildShownInterface, buildUpgradePackage, SHOWN_MODULE, UPGRADE_MODULE } from '../../conformance/src/reinterpret/ownPackage.js';
 import { expectCantonError } from './support/cantonError.js';
 import { get, post } from './support/ledgerApi.js';
 import { upload } from './support/packages.js';
@@ -113,18 +113,14 @@ describe('upgrade lineages', () => {
 });
 
 describe('contracts across versions (smart contract upgrades)', () => {
-  /** `Main:Asset` with `owner` and `amount` (and `memo : Optional Text` in 2.x), its choices `Amount` and (2.x) `Memo`. */
-  function asset2(name: string, version: string, memo: boolean): BuiltPackage {
-    const b = new PackageBuilder({ name, version });
-    const amount = { name: 'Amount', consuming: false, returnType: T.int64, controllers: (c: ChoiceScope) => E.list(T.party, [c.field('owner')]), update: (c: ChoiceScope) => E.pure(T.int64, c.field('amount')) };
-    const memoChoice = { name: 'Memo', consuming: false, returnType: T.optional(T.text), controllers: (c: ChoiceScope) => E.list(T.party, [c.field('owner')]), update: (c: ChoiceScope) => E.pure(T.optional(T.text), c.field('memo')) };
-    b.module('Main').template('Asset', {
-      fields: { owner: T.party, amount: T.int64, ...(memo ? { memo: T.optional(T.text) } : {}) },
-      signatories: (t) => E.list(T.party, [t.field('owner')]),
-      choices: memo ? [amount, memoChoice] : [amount],
-    });
-    return b.build();
-  }
+  // The suite's own pair of versions (conformance/src/reinterpret/ownPackage.ts): `Holding` with
+  // `owner` and `amount`, 2.0.0 adding `memo : Optional Text` and `Memo`; both implement `Shown`,
+  // whose view is the amount in 1.0.0 and ten times it in 2.0.0.
+  const shown = buildShownInterface(freshPackageName('cc-shown'));
+  const HOLDING = `${UPGRADE_MODULE}:Holding`;
+  const versions = (name: string) => [buildUpgradePackage(name, '1.0.0', shown), buildUpgradePackage(name, '2.0.0', shown)] as const;
+  const withShown = (p: BuiltPackage) => p.dar({ dependencies: [shown.dalf] });
+  const newParty = async () => (await post(server, '/v2/parties', { partyIdHint: freshPackageName('scu') })).body.partyDetails.party as string;
   const submit = (party: string, command: unknown, preference: readonly string[] = []) => post(server, '/v2/commands/submit-and-wait-for-transaction', {
     commands: { commands: [command], commandId: freshPackageName('cmd'), userId: 'participant_admin', actAs: [party], ...(preference.length > 0 ? { packageIdSelectionPreference: preference } : {}) },
     transactionFormat: { eventFormat: { filtersByParty: { [party]: { cumulative: [] } }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
@@ -134,63 +130,43 @@ describe('contracts across versions (smart contract upgrades)', () => {
 
   it('a 1.0.0 contract exercised by package name once 2.0.0 is vetted runs 2.0.0\'s choice, its new field None; a 2.0.0 contract whose new field holds Some cannot be read as 1.0.0', async () => {
     const name = freshPackageName('cc-scu');
-    const party = (await post(server, '/v2/parties', { partyIdHint: freshPackageName('scu') })).body.partyDetails.party as string;
-    const [v1, v2] = [asset2(name, '1.0.0', false), asset2(name, '2.0.0', true)];
-    expect((await upload(server, vetting(), v1.dar())).status).toBe(200);
-    const created = await submit(party, { CreateCommand: { templateId: `#${name}:Main:Asset`, createArguments: { owner: party, amount: '5' } } });
+    const party = await newParty();
+    const [v1, v2] = versions(name);
+    expect((await upload(server, vetting(), withShown(v1))).status).toBe(200);
+    const created = await submit(party, { CreateCommand: { templateId: `#${name}:${HOLDING}`, createArguments: { owner: party, amount: '5' } } });
     expect(created.status, created.text).toBe(200);
     const old = events(created)[0]?.CreatedEvent;
     expect(old?.templateId.startsWith(`${v1.id}:`)).toBe(true);
-    expect((await upload(server, vetting(), v2.dar())).status).toBe(200);
+    expect((await upload(server, vetting(), withShown(v2))).status).toBe(200);
 
-    const upgraded = await submit(party, { ExerciseCommand: { templateId: `#${name}:Main:Asset`, contractId: old?.contractId, choice: 'Memo', choiceArgument: {} } });
+    const upgraded = await submit(party, { ExerciseCommand: { templateId: `#${name}:${HOLDING}`, contractId: old?.contractId, choice: 'Memo', choiceArgument: {} } });
     expect(upgraded.status, upgraded.text).toBe(200);
     const exercised = events(upgraded)[0]?.ExercisedEvent;
     expect(exercised?.templateId.startsWith(`${v2.id}:`)).toBe(true);
     expect(exercised?.exerciseResult).toBeNull();
 
-    const kept = await submit(party, { CreateCommand: { templateId: `#${name}:Main:Asset`, createArguments: { owner: party, amount: '7', memo: 'kept' } } });
+    const kept = await submit(party, { CreateCommand: { templateId: `#${name}:${HOLDING}`, createArguments: { owner: party, amount: '7', memo: 'kept' } } });
     expect(kept.status, kept.text).toBe(200);
     const newer = events(kept)[0]?.CreatedEvent;
-    const downgraded = await submit(party, { ExerciseCommand: { templateId: `#${name}:Main:Asset`, contractId: newer?.contractId, choice: 'Amount', choiceArgument: {} } }, [v1.id]);
+    const downgraded = await submit(party, { ExerciseCommand: { templateId: `#${name}:${HOLDING}`, contractId: newer?.contractId, choice: 'Amount', choiceArgument: {} } }, [v1.id]);
     expect(downgraded.status).toBe(400);
     expectCantonError(downgraded.body, 'INTERPRETATION_UPGRADE_ERROR_DOWNGRADE_DROP_DEFINED_FIELD');
   });
-});
-
-describe('interface calls across versions', () => {
-  // `Shown` (its own package): view `{ value : Int64 }`, choice `Show` answering it.
-  const iface = buildShownInterface(freshPackageName('cc-shown'));
-  /** `Main:Asset` implementing Shown, its view the amount times `factor`. */
-  const version = (name: string, v: string, factor: number, memo: boolean): BuiltPackage => {
-    const b = new PackageBuilder({ name, version: v });
-    b.module('Main').template('Asset', {
-      fields: { owner: T.party, amount: T.int64, ...(memo ? { memo: T.optional(T.text) } : {}) },
-      signatories: (t) => E.list(T.party, [t.field('owner')]),
-      implements: [{ iface: iface.ref(SHOWN_MODULE, 'Shown'), view: (t) => E.record({ tycon: iface.ref(SHOWN_MODULE, 'ShownView'), args: [] }, { value: E.call('MUL_INT64', [], t.field('amount'), E.int64(factor)) }) }],
-    });
-    return b.build();
-  };
 
   it('an interface choice on a 1.0.0 contract runs the instance of the version selected now (2.0.0), or of the one the submission prefers', async () => {
-    const name = freshPackageName('cc-scu-iface');
-    const party = (await post(server, '/v2/parties', { partyIdHint: freshPackageName('scu') })).body.partyDetails.party as string;
-    const [v1, v2] = [version(name, '1.0.0', 1, false), version(name, '2.0.0', 10, true)];
-    expect((await upload(server, vetting(), v1.dar({ dependencies: [iface.dalf] }))).status).toBe(200);
-    const submit = (command: unknown, preference: readonly string[] = []) => post(server, '/v2/commands/submit-and-wait-for-transaction', {
-      commands: { commands: [command], commandId: freshPackageName('cmd'), userId: 'participant_admin', actAs: [party], ...(preference.length > 0 ? { packageIdSelectionPreference: preference } : {}) },
-      transactionFormat: { eventFormat: { filtersByParty: { [party]: { cumulative: [] } }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
-    });
-    const created = await submit({ CreateCommand: { templateId: `${v1.id}:Main:Asset`, createArguments: { owner: party, amount: '5' } } });
+    const party = await newParty();
+    const [v1, v2] = versions(freshPackageName('cc-scu-iface'));
+    expect((await upload(server, vetting(), withShown(v1))).status).toBe(200);
+    const created = await submit(party, { CreateCommand: { templateId: `${v1.id}:${HOLDING}`, createArguments: { owner: party, amount: '5' } } });
     expect(created.status, created.text).toBe(200);
-    const cid = (created.body.transaction.events[0] as { CreatedEvent: { contractId: string } }).CreatedEvent.contractId;
-    expect((await upload(server, vetting(), v2.dar({ dependencies: [iface.dalf] }))).status).toBe(200);
+    const cid = events(created)[0]?.CreatedEvent?.contractId;
+    expect((await upload(server, vetting(), withShown(v2))).status).toBe(200);
     const show = async (preference: readonly string[] = []) => {
-      const res = await submit({ ExerciseCommand: { templateId: `${iface.id}:${SHOWN_MODULE}:Shown`, contractId: cid, choice: 'Show', choiceArgument: { reader: party } } }, preference);
+      const res = await submit(party, { ExerciseCommand: { templateId: `${shown.id}:${SHOWN_MODULE}:Shown`, contractId: cid, choice: 'Show', choiceArgument: { reader: party } } }, preference);
       expect(res.status, res.text).toBe(200);
-      return (res.body.transaction.events[0] as { ExercisedEvent: { templateId: string; exerciseResult: unknown } }).ExercisedEvent;
+      return events(res)[0]?.ExercisedEvent;
     };
-    expect(await show()).toMatchObject({ templateId: `${v2.id}:Main:Asset`, exerciseResult: '50' });
-    expect(await show([v1.id])).toMatchObject({ templateId: `${v1.id}:Main:Asset`, exerciseResult: '5' });
+    expect(await show()).toMatchObject({ templateId: `${v2.id}:${HOLDING}`, exerciseResult: '50' });
+    expect(await show([v1.id])).toMatchObject({ templateId: `${v1.id}:${HOLDING}`, exerciseResult: '5' });
   });
 });
