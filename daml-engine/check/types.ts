@@ -5,8 +5,8 @@
  * `nat:` Numeric scales, `bv:` variables bound by a `forall:` (de Bruijn indices), `struct:` and
  * `syn:` (a synonym applied, unfolded where compared). What the checker cannot type exactly (a
  * shadowing type abstraction, a kind too large to key, types past the depth bound) becomes
- * `UNKNOWN`, so an imprecision can miss an ill-typed package but never refuse a well-typed one. Comparison and printing use loops or bounded depth, never recursion on
- * input depth.
+ * `UNKNOWN`, so an imprecision can miss an ill-typed package but never refuse a well-typed one.
+ * Comparison and printing use loops or bounded depth, never recursion on input depth.
  */
 import type { DefTypeSyn } from '../ast/Package.js';
 import type { Kind, QualifiedName, Type } from '../ast/Type.js';
