@@ -72,4 +72,20 @@ describe('interactive submission across package versions', () => {
     expect(await hashPreparedTransaction(shown.p.preparedTransaction, 'base64')).toBe(shown.p.preparedTransactionHash);
     expect(shown.events[0]?.ExercisedEvent).toMatchObject({ templateId: holding(V2), exerciseResult: '50' });
   });
+
+  it('resolves a package name on prepare as on submit: the highest vetted version, or the one packageIdSelectionPreference names', async () => {
+    // Both versions were uploaded by the test above (vitest runs a file's tests in order).
+    const createdPackage = async (preference?: string[]) => {
+      const res = await post(server, '/v2/interactive-submission/prepare', {
+        ...prepareBody(owner, [{ CreateCommand: { templateId: `#${NAME}:${UPGRADE_MODULE}:Holding`, createArguments: { owner, amount: '1' } } }]),
+        actAs: [owner], userId: USER, ...(preference === undefined ? {} : { packageIdSelectionPreference: preference }),
+      });
+      expect(res.status, res.text).toBe(200);
+      const tx = PreparedTransaction.fromBinary(Buffer.from((res.body as Prepared).preparedTransaction, 'base64'));
+      const node = tx.transaction!.nodes[0]!.versionedNode;
+      return node.oneofKind === 'v1' && node.v1.nodeType.oneofKind === 'create' ? node.v1.nodeType.create.templateId?.packageId : undefined;
+    };
+    expect(await createdPackage()).toBe(V2.id);
+    expect(await createdPackage([V1.id])).toBe(V1.id);
+  });
 });

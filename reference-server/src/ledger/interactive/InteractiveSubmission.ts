@@ -244,6 +244,8 @@ export class InteractiveSubmission {
       ...(req.readAs === undefined ? {} : { readAs: req.readAs }),
       ...(req.disclosedContracts === undefined ? {} : { disclosedContracts: req.disclosedContracts }),
       ...(req.synchronizerId === undefined || req.synchronizerId === '' ? {} : { synchronizerId: req.synchronizerId }),
+      // Package names resolve as on submit: the highest vetted version, unless the request prefers one.
+      ...(req.packageIdSelectionPreference === undefined ? {} : { packageIdSelectionPreference: req.packageIdSelectionPreference }),
       ...minLedgerTime.value,
     };
     const { config } = this.ledger;
