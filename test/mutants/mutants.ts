@@ -37,6 +37,7 @@ import { HUNT4_MUTANTS } from './hunt4Mutants.js';
 import { HUNT5_MUTANTS } from './hunt5Mutants.js';
 import { HUNT6_MUTANTS } from './hunt6Mutants.js';
 import { HUNT7_MUTANTS } from './hunt7Mutants.js';
+import { HUNT8_MUTANTS } from './hunt8Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -451,6 +452,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT6_MUTANTS,
   // The two faults hunt6 left uncaught (hunt7Mutants.ts).
   ...HUNT7_MUTANTS,
+  // What hunt8 found: filters with several entries, pruning, reassignment ids, relative ledger time, package names on prepare, Scan payloads against their blobs, rejected completions' offsets (hunt8Mutants.ts).
+  ...HUNT8_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

@@ -1,5 +1,5 @@
 import { userIdArb } from '../generators/identifiers.js';
-import { completionOf, completionsOf, createCommand, freshParty, jsCommands, ledgerEnd, neverExistedContractId, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
+import { completionOf, completionsOf, createCommand, freshParty, jsCommands, ledgerEnd, listAfter, neverExistedContractId, submitAndWait, suiteParty, userIdOf } from './support/ledger.js';
 import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, bodyOf, snippet } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
@@ -170,6 +170,22 @@ export const ledgerCommandChecks: readonly CheckDefinition[] = [
       // Completion.update_id is "only set for successfully executed commands": a client that finds
       // one looks the update up and takes its rejected command for committed.
       if (typeof value.updateId === 'string' && value.updateId !== '') ctx.fail(`the rejected duplicate of command ${commandId} completed naming update ${value.updateId}: a completion names an update only for a command that was executed`, exchange);
+      // Its offset is where it sits in the stream: a client resuming from the offset before it reads
+      // it again, one resuming from its own offset does not. An offset of another position makes a
+      // client that resumes from the last completion it saw skip the next one, or read one twice.
+      const at = value.offset;
+      if (typeof at !== 'number' || !Number.isInteger(at) || at <= begin.offset) return ctx.fail(`the duplicate's completion has offset ${JSON.stringify(at)}; it was read after offset ${begin.offset}, so its offset must be an integer above that`, exchange);
+      const userId = userIdOf(ctx);
+      const from = (beginExclusive: number) => listAfter(ctx, '/v2/commands/completions', { ...(userId === undefined ? {} : { userId }), parties: [party], beginExclusive }, {
+        what: `completions after offset ${beginExclusive}`, enough: (xs) => completionsOf(xs).some((c) => c.commandId === commandId),
+      });
+      const before = await from(at - 1);
+      const reread = completionsOf(before.items).find((c) => c.commandId === commandId);
+      if (reread === undefined || reread.offset !== at) {
+        return ctx.fail(`the duplicate's completion has offset ${at}, but the completions after offset ${at - 1} ${reread === undefined ? 'do not include it' : `show it at offset ${JSON.stringify(reread.offset)}`}: a completion must be read from the offset before its own`, before.e);
+      }
+      const past = await from(at);
+      if (completionsOf(past.items).some((c) => c.commandId === commandId)) ctx.fail(`the completions after offset ${at} include the duplicate's completion again, whose offset is ${at}: beginExclusive leaves out the completion at that offset`, past.e);
     },
   }),
   check({

@@ -209,13 +209,16 @@ async function filterProperty(ctx: CheckContext, where: readonly Where[]): Promi
   const auth = await anyPartyAuth(ctx);
   if (ctx.profile.auth?.required && auth === undefined) ctx.skip('reading for any party needs a read-as-any-party user on a secured target (auth.readerUser with auth.signing)');
   await forAll(ctx, queryArb(where), (q) => judge(ctx, w, q, q.scope === 'any' ? auth : undefined), Math.max(ctx.runs, 20));
-  for (const x of where) await judgeFiltersPerParty(ctx, w, x);
+  for (const x of where) {
+    await judgeFiltersPerParty(ctx, w, x);
+    await judgeCumulative(ctx, w, x);
+  }
 }
 
 export const ledgerFilterChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.filters.active-contracts',
-    title: 'Active contracts honour template, interface (with and without its view) and wildcard filters, by party (each party its own, in one request) and for any party, and includeCreatedEventBlob (property)',
+    title: 'Active contracts honour template, interface (with and without its view) and wildcard filters, by party (each party its own, in one request) and for any party, several filters of one party as their union, and includeCreatedEventBlob (property)',
     operationId: LedgerOp.activeContracts,
     level: 'MUST',
     kind: 'property',
@@ -324,3 +327,41 @@ export const ledgerFilterChecks: readonly CheckDefinition[] = [
     },
   }),
 ];
+
+/**
+ * One party's cumulative list of several filters is their union (Canton's EventProjectionProperties:
+ * a contract carries a blob when any filter matching it asks for one, and the views of every
+ * interface a matching filter asks a view of). A wallet reads its holdings and its other contracts
+ * in one query, blobs for the holdings only, and asks an interface twice when two of its parts do.
+ */
+async function judgeCumulative(ctx: CheckContext, w: World, where: Where): Promise<void> {
+  const t = ctx.profile.ledger!.template!;
+  const mine = [...w.contracts].filter(([, c]) => c.owner === w.party);
+  const interfaceFilter = (includeInterfaceView: boolean, includeCreatedEventBlob: boolean): Json => ({ InterfaceFilter: { value: { interfaceId: t.interfaceId!, includeInterfaceView, includeCreatedEventBlob } } });
+  const cases: readonly { readonly what: string; readonly filters: readonly Json[]; readonly blobOn: 'first' | 'none'; readonly viewOn: 'first' | 'none' }[] = [
+    { what: 'a wildcard without blobs and the interface with blobs', filters: [{ WildcardFilter: { value: { includeCreatedEventBlob: false } } }, interfaceFilter(false, true)], blobOn: 'first', viewOn: 'none' },
+    {
+      what: 'the second template, the interface without its view, and the interface with its view',
+      filters: [identifierFilter(ctx, { kind: 'second', scope: 'party', blob: false, where }), interfaceFilter(false, false), interfaceFilter(true, false)],
+      blobOn: 'none', viewOn: 'first',
+    },
+  ];
+  for (const c of cases) {
+    const format = { filtersByParty: { [w.party]: { cumulative: c.filters.map((identifierFilter) => ({ identifierFilter })) } }, verbose: true };
+    const { e, events } = await read(ctx, w, { kind: 'wildcard', scope: 'party', blob: false, where }, undefined, format);
+    const what = `${w.party}'s cumulative filters, ${c.what} (${where})`;
+    const got = new Map(events.filter((ev) => w.contracts.has(String(ev.contractId))).map((ev) => [String(ev.contractId), ev]));
+    const missing = mine.filter(([id]) => !got.has(id)).map(([id]) => id);
+    if (missing.length > 0) ctx.fail(`${what}: lacks ${missing.join(', ')}; the filters of one list add up (one of them matches each)`, e);
+    for (const [id, { template }] of mine) {
+      const ev = got.get(id);
+      if (ev === undefined) continue;
+      const blob = typeof ev.createdEventBlob === 'string' && ev.createdEventBlob !== '';
+      const wantBlob = c.blobOn === 'first' && template === 'first';
+      if (blob !== wantBlob) ctx.fail(`${what}: contract ${id} (${template} template) ${wantBlob ? 'lacks a createdEventBlob, which the interface filter matching it asks for' : 'carries a createdEventBlob, which no filter matching it asks for'}`, e);
+      const viewed = (Array.isArray(ev.interfaceViews) ? ev.interfaceViews.filter(isObject) : []).some((v) => qualifiedName(String(v.interfaceId)) === qualifiedName(t.interfaceId!));
+      const wantView = c.viewOn === 'first' && template === 'first';
+      if (viewed !== wantView) ctx.fail(`${what}: contract ${id} (${template} template) ${wantView ? `has no view of ${t.interfaceId!}, which one of the filters matching it asks for` : `carries a view of ${t.interfaceId!}, which no filter asked for`}`, e);
+    }
+  }
+}

@@ -1,3 +1,4 @@
+import { decodePreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { BOARD_MODULE, buildBoardPackage, buildOwnPackage, buildShownInterface, buildUpgradePackage, OWN_MODULE, SHOWN_MODULE, UPGRADE_MODULE } from '../reinterpret/ownPackage.js';
 import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
@@ -224,7 +225,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'ledger.commands.package-selection',
-    title: 'A command naming its template by package name runs the highest version of that name vetted now (not one vetted only from later); packageIdSelectionPreference picks another version; a template filter by package name reads the contracts of every version',
+    title: 'A command naming its template by package name runs the highest version of that name vetted now (not one vetted only from later), on submit and on prepare alike; packageIdSelectionPreference picks another version; a template filter by package name reads the contracts of every version',
     group: 'ledger',
     operationId: LedgerOp.submitAndWaitForTransaction,
     level: 'MUST',
@@ -254,6 +255,34 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       if (latest.packageId !== v2.id) ctx.fail(`a create of #${name} ran package ${String(latest.packageId)}; the highest vetted version is 2.0.0 (${v2.id})`, latest.e);
       const pinned = await create([v1.id]);
       if (pinned.packageId !== v1.id) ctx.fail(`a create of #${name} preferring ${v1.id} (1.0.0) ran package ${String(pinned.packageId)}`, pinned.e);
+      // Prepare resolves a package name as submit does: an external party's wallet names templates
+      // by package name, and signs (then commits) the package the prepared transaction's create names.
+      if (ctx.profile.ledger?.interactiveSubmission !== false) {
+        const prepared = async (preference: readonly string[]) => {
+          const e = await ctx.http.request('ledger', {
+            method: 'POST', path: '/v2/interactive-submission/prepare', operationId: LedgerOp.prepare,
+            json: {
+              commands: [{ CreateCommand: { templateId: `#${name}:${BOARD_MODULE}:Board`, createArguments: { publisher: party, audience: party, text: 'which version is prepared' } } }],
+              commandId: ctx.unique('cc-select-prep'), actAs: [party], synchronizerId: sync, ...(preference.length === 0 ? {} : { packageIdSelectionPreference: preference }), ...(userId === undefined ? {} : { userId }),
+            },
+          });
+          expectStatus(ctx, e, 200, `preparing a create of #${name}:${BOARD_MODULE}:Board${preference.length === 0 ? '' : ' preferring v1'}`);
+          const text = objectBody(ctx, e, 'prepare').preparedTransaction;
+          let packageId: string | undefined;
+          try {
+            const decoded = decodePreparedTransaction(String(text));
+            const node = decoded.transaction?.nodes.map((n) => (n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create' ? n.versionedNode.v1.nodeType.create : undefined)).find((c) => c !== undefined);
+            packageId = node?.templateId?.packageId;
+          } catch (error) {
+            return ctx.fail(`the prepared transaction is not Canton's protobuf PreparedTransaction (core-tx-visualizer: ${error instanceof Error ? error.message : String(error)})`, e);
+          }
+          return { e, packageId };
+        };
+        const newest = await prepared([]);
+        if (newest.packageId !== v2.id) ctx.fail(`a prepared create of #${name} names package ${String(newest.packageId)}; submit ran the highest vetted version, 2.0.0 (${v2.id}), and prepare must resolve the name as submit does`, newest.e);
+        const older = await prepared([v1.id]);
+        if (older.packageId !== v1.id) ctx.fail(`a prepared create of #${name} preferring ${v1.id} (1.0.0) names package ${String(older.packageId)}`, older.e);
+      }
       // An upgrade scheduled for later (v2 vetted only from a year ahead) is not the one that runs now.
       const from = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
       const { path, operationId } = vettingUpdate(ctx);

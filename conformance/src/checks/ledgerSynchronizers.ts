@@ -1,4 +1,4 @@
-import { activeContracts, completionOf, createContract, ledgerEnd, readActiveContracts, readParty, suiteParty, userIdOf } from './support/ledger.js';
+import { activeContracts, completionOf, createContract, ledgerEnd, readActiveContracts, readParty, suiteParty, updatesRequest, userIdOf } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectStatus, isObject, objectBody, type Json } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
@@ -104,7 +104,7 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.pruned-offsets.shape',
-    title: 'Latest pruned offsets are non-negative, at most the ledger end, and active contracts at the pruned offset are answerable',
+    title: 'Latest pruned offsets are non-negative, at most the ledger end, and what follows the pruned offset is answerable: active contracts at it and one offset on, the updates after it',
     operationId: LedgerOp.prunedOffsets,
     level: 'MUST',
     kind: 'example',
@@ -127,6 +127,15 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
       if (acs.response?.status === 403) return;
       // 413 (more than http-list-max-elements-limit) also says the offset itself was accepted.
       expectStatus(ctx, acs, [200, 413], `active contracts at the pruned offset ${at}`);
+      // What a client starting its history at the pruned offset the participant reports reads next
+      // (PQS, a wallet's history): the updates after it and the active contracts one offset on. A
+      // participant pruned further than it says refuses them (PARTICIPANT_PRUNED_DATA_ACCESSED).
+      if (at >= end) return;
+      const after = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { limit: 1, stream_idle_timeout_ms: 300 }, json: updatesRequest(party, at, end) });
+      if (after.response?.status === 403) return;
+      expectStatus(ctx, after, [200, 413], `the updates after the pruned offset ${at} (beginExclusive ${at})`);
+      const next = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: at + 1, eventFormat: party === undefined ? { filtersForAnyParty: {}, verbose: false } : { filtersByParty: { [party]: {} }, verbose: false } } });
+      expectStatus(ctx, next, [200, 413], `active contracts at offset ${at + 1}, after the pruned offset ${at}`);
     },
   }),
   check({
@@ -187,6 +196,10 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
       if (value.source !== m.source) ctx.fail(`the unassigned event names source ${JSON.stringify(value.source)}; the contract left ${m.source}`, un);
       if (assigned !== undefined && (assigned.source !== m.source || assigned.target !== m.target)) {
         ctx.fail(`the assigned event names source ${JSON.stringify(assigned.source)} and target ${JSON.stringify(assigned.target)}; the contract moved from ${m.source} to ${m.target}`, as);
+      }
+      // reassignment.proto: an AssignedEvent's reassignment_id is "the ID from the unassigned event": clients pair the two halves by it.
+      if (assigned !== undefined && assigned.reassignmentId !== value.reassignmentId) {
+        ctx.fail(`the assigned event has reassignmentId ${JSON.stringify(assigned.reassignmentId)}; the unassignment it completes had ${JSON.stringify(value.reassignmentId)} (an assignment carries its unassignment's id)`, as);
       }
       if (assigned !== undefined && assigned.reassignmentCounter !== value.reassignmentCounter) {
         ctx.fail(`the assignment has reassignmentCounter ${JSON.stringify(assigned.reassignmentCounter)}; its unassignment had ${JSON.stringify(value.reassignmentCounter)} (the two of one reassignment share it)`, as);

@@ -16,19 +16,27 @@ const HOUR = 3_600_000;
 export const timeAndReplayChecks: readonly CheckDefinition[] = [
   {
     id: 'ledger.commands.ledger-time-bounded',
-    title: 'A submission whose minLedgerTimeAbs lies an hour ahead of the record time is refused (LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND) and commits nothing',
+    title: 'A submission whose minimum ledger time lies an hour ahead of the record time (minLedgerTimeAbs, or minLedgerTimeRel from now) is refused (LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND) and commits nothing',
     group: 'ledger',
     operationId: LedgerOp.submitAndWait,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UPSTREAM_B}: submit-and-wait; Canton TimeValidator, ledgerTimeRecordTimeTolerance (default 60 s)`,
+    specRef: `${UPSTREAM_B}: submit-and-wait, Commands.min_ledger_time_abs / min_ledger_time_rel; Canton TimeValidator, ledgerTimeRecordTimeTolerance (default 60 s)`,
     requires: { writes: true },
     async run(ctx) {
       const party = await freshParty(ctx, 'cc-time');
-      const body: Json = { ...jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }), minLedgerTimeAbs: new Date(Date.now() + HOUR).toISOString() };
-      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: body });
-      expectStatus(ctx, e, 409, 'a submission dated an hour ahead (ABORTED)');
-      expectCantonError(ctx, e, 'a submission dated an hour ahead', ['LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND']);
+      // The same hour, absolute and relative to now (Commands.min_ledger_time_rel): an application
+      // holding a command back by a delay says so with the second.
+      const ahead: readonly { readonly what: string; readonly bound: Json }[] = [
+        { what: 'minLedgerTimeAbs', bound: { minLedgerTimeAbs: new Date(Date.now() + HOUR).toISOString() } },
+        { what: 'minLedgerTimeRel', bound: { minLedgerTimeRel: { seconds: HOUR / 1000, nanos: 0 } } },
+      ];
+      for (const { what, bound } of ahead) {
+        const body: Json = { ...jsCommands(ctx, party, { CreateCommand: createCommand(ctx, party) }), ...bound };
+        const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: body });
+        expectStatus(ctx, e, 409, `a submission dated an hour ahead by ${what} (ABORTED)`);
+        expectCantonError(ctx, e, `a submission dated an hour ahead by ${what}`, ['LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND']);
+      }
       const end = await ledgerEnd(ctx);
       const acs = await activeContracts(ctx, party, end.offset);
       if (acs.contracts.length > 0) ctx.fail(`the refused submission left ${acs.contracts.length} active contract(s) for ${party}`, acs.exchange);
