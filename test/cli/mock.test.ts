@@ -26,6 +26,9 @@ describe('canton-conformance mock: arguments', () => {
     capture();
     expect(await main(['mock', '--group', 'wallet'])).toBe(2);
     expect(errors.join('\n')).toContain("unknown group 'wallet': expected one of registry, ledger, scan");
+    errors.length = 0;
+    expect(await main(['mock', '--group', 'regsitry'])).toBe(2);
+    expect(errors.join('\n')).toContain("unknown group 'regsitry' (did you mean 'registry'?)");
   });
 
   it('a missing group, a bad port or an unknown flag is a usage error (exit 2)', async () => {

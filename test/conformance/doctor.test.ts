@@ -160,6 +160,8 @@ describe('doctor against the reference secured with HS256, as a vendor user', ()
     const r = await cli('doctor', '--target', secured.url, '--profile', profile, '--only', 'ledger');
     expect(r.code).toBe(2);
     expect(r.out).toContain(`has     CanActAs ${party}`);
+    // What the profile leaves out that checks ask for while they run: named, as the run's skips then say.
+    expect(r.out).toMatch(/some skip while they run for what profile 'vendor' leaves out:\n\s+- ledger\.allocateParties: .*\n\s+- ledger\.template\.interfaceId: .*\n\s+- ledger\.template\.exercise: .*\n\s+- ledger\.secondTemplate: /);
     expect(r.out).toMatch(/MISSING ParticipantAdmin: \d+ selected check\(s\) need it \(party and user management/);
     const skip = /^\s+--skip '([^']+)'$/m.exec(r.out)?.[1];
     expect(skip, 'doctor suggests what to leave out').toBeDefined();
@@ -175,6 +177,9 @@ describe('doctor against the reference secured with HS256, as a vendor user', ()
     expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(ran.code).toBe(0);
     expect(report.preflight).toMatchObject({ status: 'ready', lacksRights: ['ParticipantAdmin'] });
+    const skippedFor = (field: string) => report.checks.filter((c) => c.status === 'skip' && (c.message ?? '').includes(`(${field})`)).length;
+    expect(skippedFor('ledger.allocateParties'), 'the gap doctor named is what the run skips for').toBeGreaterThan(0);
+    expect(skippedFor('ledger.template.interfaceId')).toBeGreaterThan(0);
     const onboarding = report.checks.find((c) => c.id === 'ledger.interactive.round-trip');
     expect(onboarding?.message).toMatch(/^the run's user lacks ParticipantAdmin .*postV2PartiesExternalGenerate-topology answered 403/);
     expect(validateReport(report)).toEqual([]);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createConnection, createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
+import { closest } from '../runner/select.js';
 import { isSpecGroup, ourSpecFile, packageRoot, SPEC_GROUPS, type SpecGroup } from '../schema/index.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { hostNotFound } from './hostNotFound.js';
@@ -75,7 +76,10 @@ export function parseMockArgs(argv: string[]): MockOptions | 'help' {
   if (values.help) return 'help';
   const group = values.group;
   if (group === undefined) throw new UsageError(`--group is required (${SPEC_GROUPS.join('|')})\n\n${MOCK_USAGE}`);
-  if (!isSpecGroup(group)) throw new UsageError(`unknown group '${group}': expected one of ${SPEC_GROUPS.join(', ')}`);
+  if (!isSpecGroup(group)) {
+    const near = closest(group, SPEC_GROUPS);
+    throw new UsageError(`unknown group '${group}'${near === undefined ? '' : ` (did you mean '${near}'?)`}: expected one of ${SPEC_GROUPS.join(', ')}`);
+  }
   const options: MockOptions = {
     group,
     port: values.port === undefined ? DEFAULT_MOCK_PORT : integer('--port', values.port, 0, 65535),

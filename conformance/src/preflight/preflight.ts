@@ -56,6 +56,27 @@ export interface RightsFinding {
   readonly missing: readonly NeededRight[];
 }
 
+/**
+ * The profile's fields that checks ask for only while they run (a fresh party, the template's
+ * interface or choice, a second template), when some check that can run is of the kind that asks
+ * and the profile lacks them. Counting those checks exactly would mean running them: doctor names
+ * the fields, and the run's report the checks that skipped for them.
+ */
+function profileGaps(profile: Profile, willRun: readonly CheckDefinition[]): string[] {
+  const ledger = profile.ledger;
+  if (!profile.groups.includes('ledger') || !profile.writes || !willRun.some((c) => c.group === 'ledger' && c.requires?.writes === true)) return [];
+  const gaps: string[] = [];
+  if (ledger?.allocateParties !== true) gaps.push('ledger.allocateParties: the checks that allocate parties of their own (filters, visibility, time, upgrades and more) skip');
+  const t = ledger?.template;
+  if (t === undefined) gaps.push('ledger.template: the checks that create a contract skip');
+  else {
+    if (t.interfaceId === undefined) gaps.push('ledger.template.interfaceId: the interface filter and view checks skip');
+    if (t.exercise === undefined) gaps.push('ledger.template.exercise: the checks that exercise a choice with consequences skip');
+    if (ledger?.secondTemplate === undefined) gaps.push('ledger.secondTemplate: the filter checks that tell two templates apart skip');
+  }
+  return gaps;
+}
+
 /** Checks the profile skips, grouped by the reason. */
 export interface SkipGroup {
   readonly reason: string;
@@ -94,6 +115,11 @@ export interface PreflightResult {
   /** Selected checks of rules the target's Canton line does not have: they do not apply to it. Absent when none. */
   readonly notOnLine?: number;
   readonly skips: readonly SkipGroup[];
+  /**
+   * What the profile leaves out that some checks that can run ask for while they run (they skip
+   * then, saying so): a field and the checks it concerns. `willRun` counts those checks.
+   */
+  readonly profileGaps: readonly string[];
   /** Why the target cannot be certified as configured (exit 2); empty when ready. */
   readonly problems: readonly string[];
   /** What is worth knowing but does not stop a run. */
@@ -213,7 +239,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   const urls = Object.fromEntries(o.profile.groups.filter((g) => o.baseUrls[g] !== undefined).map((g) => [g, o.baseUrls[g]!])) as Partial<Record<Group, string>>;
   const skips = skipGroups(o.checks, o.profile);
   const willRun = o.checks.filter((c) => skipReason(c, o.profile) === undefined);
-  const base = { profile: o.profile.name, targets: urls, selected: o.checks.length, willRun: willRun.length, skips };
+  const base = { profile: o.profile.name, targets: urls, selected: o.checks.length, willRun: willRun.length, skips, profileGaps: profileGaps(o.profile, willRun) };
   const noRights: RightsFinding = { needed: [], missing: [] };
 
   const down = await unreachable(urls, o.timeoutMs);

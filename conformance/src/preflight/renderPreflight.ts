@@ -66,6 +66,7 @@ export function renderPreflight(r: PreflightResult): string {
   }
   out.push('', `Checks: ${r.selected} selected, ${r.willRun} can run, ${r.selected - r.willRun} will skip${notOnLineNote(r)}${r.skips.length > 0 ? ':' : ''}`);
   for (const s of r.skips) out.push(`  ${String(s.checks.length).padStart(4)}  ${s.reason}: ${ids(s.checks)}`);
+  if (r.willRun > 0 && r.profileGaps.length > 0) out.push('', `Of the ${r.willRun} that can run, some skip while they run for what profile '${r.profile}' leaves out:`, ...r.profileGaps.map((g) => `  - ${g}`));
   if (r.willRun > 0) out.push('  (a check that can run may still skip when the target lacks data it needs; the run\'s report says why)');
   if (r.problems.length > 0) out.push('', 'Problems (the run would not start):', ...r.problems.map((p) => `  - ${p}`));
   if (r.notes.length > 0) out.push('', 'Notes:', ...r.notes.map((n) => `  - ${n}`));
