@@ -89,8 +89,8 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
       if (ctx.profile.scan?.walletReads === false) ctx.skip(`profile '${ctx.profile.name}' says the target does not serve the wallet reads (scan.walletReads: false)`);
       const connected = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
       expectStatus(ctx, connected, 200, 'GET /v2/state/connected-synchronizers');
-      const list = objectBody(ctx, connected, 'connected synchronizers').connectedSynchronizers;
-      if (!Array.isArray(list)) return ctx.fail('connected-synchronizers must answer {connectedSynchronizers: [...]}', connected);
+      const list = objectBody(ctx, connected, 'connected synchronizers').connectedSynchronizers ?? [];
+      if (!Array.isArray(list)) return ctx.fail('connected-synchronizers must answer {connectedSynchronizers: [...]} (a list)', connected);
       const ids = new Set(list.filter(isObject).map((x) => x.synchronizerId));
       if (ids.size === 0) ctx.skip('the participant reports no connected synchronizer');
       const rules = await ctx.http.request('scan', { method: 'POST', path: '/v0/amulet-rules', json: {}, operationId: 'getAmuletRules' });

@@ -6,12 +6,13 @@ import type { CheckContext, CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
 
-async function synchronizers(ctx: CheckContext): Promise<{ e: Exchange; ids: string[] }> {
+async function synchronizers(ctx: CheckContext): Promise<{ e: Exchange; list: Json[]; ids: string[] }> {
   const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
   expectStatus(ctx, e, 200, 'GET /v2/state/connected-synchronizers');
-  const list = objectBody(ctx, e, 'connected synchronizers').connectedSynchronizers;
-  if (!Array.isArray(list)) return ctx.fail('connected-synchronizers must answer {connectedSynchronizers: [...]}', e);
-  return { e, ids: list.filter(isObject).map((s) => String(s.synchronizerId)) };
+  // GetConnectedSynchronizersResponse requires no member: none connected may be answered {}.
+  const list = objectBody(ctx, e, 'connected synchronizers').connectedSynchronizers ?? [];
+  if (!Array.isArray(list)) return ctx.fail('connected-synchronizers must answer {connectedSynchronizers: [...]} (a list)', e);
+  return { e, list: list.filter(isObject), ids: list.filter(isObject).map((s) => String(s.synchronizerId)) };
 }
 
 /**
@@ -65,17 +66,18 @@ async function movable(ctx: CheckContext): Promise<{ party: string; contractId: 
 export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.synchronizers.connected',
-    title: 'Connected synchronizers: each has an id and a permission, every active contract and every synchronizer of the package vetting is on one of them, and a party that submits is hosted there with submission permission',
+    title: 'Connected synchronizers: each has an id (and, asked for a party, that party\'s permission), every active contract and every synchronizer of the package vetting is on one of them, and a party that submits is hosted there with submission permission',
     operationId: LedgerOp.connectedSynchronizers,
     level: 'MUST',
     kind: 'example',
     specRef: `${UPSTREAM_B}: StateService GetConnectedSynchronizers; JsActiveContract.synchronizer_id; PackageService ListVettedPackages (VettedPackages.synchronizer_id: the topology state of connected synchronizers); topology ParticipantPermission (only Submission lets the participant submit for a party)`,
     async run(ctx) {
-      const { e, ids } = await synchronizers(ctx);
+      const { e, list, ids } = await synchronizers(ctx);
       if (ids.length === 0) ctx.fail('a participant serving the ledger API is connected to no synchronizer', e);
-      const list = objectBody(ctx, e, 'connected synchronizers').connectedSynchronizers as Json[];
-      const bad = list.find((s) => typeof s.synchronizerId !== 'string' || !String(s.synchronizerId).includes('::') || typeof s.permission !== 'string' || !String(s.permission).startsWith('PARTICIPANT_PERMISSION_'));
-      if (bad) ctx.fail(`entry ${JSON.stringify(bad)} lacks synchronizerId <alias>::<namespace> or a PARTICIPANT_PERMISSION_* permission`, e);
+      // ConnectedSynchronizer.permission is "set if a party was used in the request, otherwise
+      // unspecified" (optional since 3.5.1): asked without a party, it may be absent, never another value.
+      const bad = list.find((s) => typeof s.synchronizerId !== 'string' || !String(s.synchronizerId).includes('::') || (s.permission !== undefined && (typeof s.permission !== 'string' || !String(s.permission).startsWith('PARTICIPANT_PERMISSION_'))));
+      if (bad) ctx.fail(`entry ${JSON.stringify(bad)} lacks synchronizerId <alias>::<namespace>, or has a permission other than PARTICIPANT_PERMISSION_*`, e);
       // The vetting state the participant lists is read from the topology of the synchronizers it is connected to.
       const vetted = await vettingSynchronizers(ctx);
       const unlisted = vetted?.ids.find((id) => !ids.includes(id));

@@ -61,8 +61,9 @@ async function getUser(ctx: CheckContext, id: string): Promise<{ e: Exchange; us
 async function listRights(ctx: CheckContext, id: string): Promise<{ e: Exchange; keys: string[] }> {
   const e = await ctx.http.request('ledger', { method: 'GET', path: rightsPath(id) });
   expectStatus(ctx, e, 200, `GET /v2/users/${id}/rights`);
-  const rights = objectBody(ctx, e, 'list rights').rights;
-  if (!Array.isArray(rights)) return ctx.fail('GET /v2/users/{user-id}/rights must answer {rights: [...]}', e);
+  // ListUserRightsResponse requires no member: a user without rights may be answered {}.
+  const rights = objectBody(ctx, e, 'list rights').rights ?? [];
+  if (!Array.isArray(rights)) return ctx.fail('GET /v2/users/{user-id}/rights must answer {rights: [...]} (rights a list)', e);
   return { e, keys: rights.map(rightKey).sort() };
 }
 
@@ -145,7 +146,8 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
         const walk = await pageWalk(
           ctx,
           (token) => ctx.http.request('ledger', { method: 'GET', path: '/v2/users', query: { pageSize: 1000, ...(token ? { pageToken: token } : {}) } }),
-          (b, e) => (Array.isArray(b.users) ? b.users : ctx.fail('GET /v2/users must answer {users: [...]}', e)),
+          // ListUsersResponse requires no member: an empty page may leave `users` out.
+          (b, e) => (b.users === undefined ? [] : Array.isArray(b.users) ? b.users : ctx.fail('GET /v2/users must answer {users: [...]} (users a list)', e)),
           { what: 'GET /v2/users', followEmpty: true },
         );
         const mine = walk.items.filter((u): u is Json => isObject(u) && u.id === id);

@@ -5,7 +5,7 @@ import { userIdOf } from './support/ledger.js';
 import { expectErrorResponse, expectStatus, isBase64, isObject, objectBody, snippet, type Json } from './support/expect.js';
 import { forAll } from './support/property.js';
 import { choiceContext } from './registry.js';
-import { contextContractIds } from './tokenRegistry.js';
+import { contextContractIds, disclosedForLedger } from './tokenRegistry.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const SD = 'service description, group A';
@@ -54,7 +54,7 @@ async function prepareChoice(ctx: CheckContext, choice: 'AllocationInstruction_A
       commandId: ctx.unique('cc-context'),
       actAs: [authorizer],
       commands: [{ ExerciseCommand: { templateId: r.instructionInterfaceId ?? DEFAULT_INTERFACE, contractId: r.allocationInstructionId, choice, choiceArgument: { actors: [authorizer], extraArgs: { context: context.choiceContextData, meta: { values: {} } } } } }],
-      disclosedContracts: context.disclosedContracts,
+      disclosedContracts: disclosedForLedger(Array.isArray(context.disclosedContracts) ? context.disclosedContracts : []),
     },
   });
 }

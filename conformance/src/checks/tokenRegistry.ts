@@ -505,10 +505,21 @@ export async function allocate(ctx: CheckContext, hint: string): Promise<string>
 }
 
 /**
- * Submits one command with disclosed contracts acting as `actAs`, asking for the transaction's
- * ledger effects as they see it (exercise results included); the exchange whatever its status.
+ * A registry's disclosed contracts as the ledger takes them: the four members of the JSON API's
+ * DisclosedContract, as wallets copy them. The token standard's schema is open (a registry may
+ * add members), the ledger's is closed (it refuses "Unexpected fields").
  */
-export function submitCommand(ctx: CheckContext, actAs: readonly string[], command: Json, disclosedContracts: readonly Json[]): Promise<Exchange> {
+export function disclosedForLedger(disclosed: readonly unknown[]): Json[] {
+  return disclosed.filter(isObject).map((d) => Object.fromEntries(['templateId', 'contractId', 'createdEventBlob', 'synchronizerId'].filter((k) => d[k] !== undefined).map((k) => [k, d[k]])));
+}
+
+/**
+ * Submits one command with disclosed contracts (a registry's: see `disclosedForLedger`) acting as
+ * `actAs`, asking for the transaction's ledger effects as they see it (exercise results included);
+ * the exchange whatever its status.
+ */
+export function submitCommand(ctx: CheckContext, actAs: readonly string[], command: Json, disclosed: readonly Json[]): Promise<Exchange> {
+  const disclosedContracts = disclosedForLedger(disclosed);
   const userId = userIdOf(ctx);
   const wildcard = { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] };
   return ctx.http.request('ledger', {

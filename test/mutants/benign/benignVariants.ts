@@ -1,4 +1,22 @@
 import type { Fault } from '../mutantProxy.js';
+import { acsOrder } from './acsOrder.js';
+import { contextOrders } from './contextOrders.js';
+import { dedupReportedOtherwise } from './dedupReportedOtherwise.js';
+import { extraMembers, registryExtraMembers } from './extraMembers.js';
+import { failedCompletionDetails } from './failedCompletionDetails.js';
+import { checkpointsWithinLimit, interleavedCheckpoints } from './interleavedCheckpoints.js';
+import { largerPageLimits } from './largerPageLimits.js';
+import { noLookaheadPages } from './noLookaheadPages.js';
+import { omittedDefaults } from './omittedDefaults.js';
+import { opaqueResourceVersions } from './opaqueResourceVersions.js';
+import { paidTrafficCosts } from './paidTrafficCosts.js';
+import { permissionOnlyWithParty } from './permissionOnlyWithParty.js';
+import { proto3Defaults } from './proto3Defaults.js';
+import { registryMetadataChoices } from './registryMetadataChoices.js';
+import { remoteParties } from './remoteParties.js';
+import { snapshotVersion } from './snapshotVersion.js';
+import { versionFeatureChoices } from './versionFeatureChoices.js';
+import { zonedTimestamps } from './zonedTimestamps.js';
 import { commandIdsElsewhere } from './commandIdsElsewhere.js';
 import { composeFaults } from './composeFaults.js';
 import { httpFraming } from './httpFraming.js';
@@ -54,6 +72,27 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'reworded-errors', description: 'error causes and texts reworded, other trace and correlation ids, more context entries', fault: rewordedErrors },
   { name: 'latency', description: 'every answer 2 ms later', fault: latency(2) },
   { name: 'http-framing', description: 'gzip when accepted, chunked, Connection: close, charset in media types, header names in another case, extra headers', fault: httpFraming },
+  // The eighth hunt's (each alone, then all of them with the above).
+  { name: 'proto3-defaults', description: 'proto3 defaults written out: workflowId/commandId "", createdEventBlob "", interfaceViews/implementedInterfaces [], contractKey null, submissionId ""', fault: proto3Defaults },
+  { name: 'omitted-defaults', description: 'optional members at their proto3 default left out (empty strings, false, empty lists, null error members)', fault: omittedDefaults },
+  { name: 'extra-members', description: 'one more unknown member on every message of every answer and frame (response schemas are open)', fault: extraMembers },
+  { name: 'registry-extra-members', description: "one more unknown member on every message of the registry's answers (the token standard's schemas are open; the ledger's requests are not)", fault: registryExtraMembers },
+  { name: 'interleaved-checkpoints', description: 'an OffsetCheckpoint after every update and completion of a stream', fault: interleavedCheckpoints },
+  { name: 'checkpoints-within-limit', description: 'interleaved checkpoints counted within an HTTP list limit', fault: checkpointsWithinLimit },
+  { name: 'zoned-timestamps', description: 'API timestamps written at +01:00 (RFC 3339)', fault: zonedTimestamps },
+  { name: 'context-orders', description: 'disclosedContracts, sv_node_states, synchronizerTimes reversed', fault: contextOrders },
+  { name: 'paid-traffic-costs', description: "paidTrafficCost on completions and on the submitter's transactions", fault: paidTrafficCosts },
+  { name: 'dedup-reported-otherwise', description: 'completions omit or extend the deduplication period (DeduplicationPeriod: the ledger may extend it, the guarantee holds without it)', fault: dedupReportedOtherwise },
+  { name: 'failed-completion-details', description: 'ErrorInfo details on failed completions', fault: failedCompletionDetails },
+  { name: 'acs-order', description: 'the HTTP active-contracts list reversed', fault: acsOrder },
+  { name: 'registry-metadata-choices', description: 'Amulet named Canton Coin (CC), more supportedApis', fault: registryMetadataChoices },
+  { name: 'version-feature-choices', description: 'features.experimental empty', fault: versionFeatureChoices },
+  { name: 'snapshot-version', description: 'version 3.5.11-SNAPSHOT', fault: snapshotVersion },
+  { name: 'larger-page-limits', description: 'maxUsersPageSize 0 (no limit), 100000 parties, 1000 vetted packages a page', fault: largerPageLimits },
+  { name: 'opaque-resource-versions', description: 'resourceVersion rv-<base64url> ("must not rely on the format")', fault: opaqueResourceVersions },
+  { name: 'remote-parties', description: 'three parties hosted elsewhere listed (isLocal false) and found by lookups', fault: remoteParties },
+  { name: 'permission-only-with-party', description: 'connected synchronizers name no permission unless a party is asked about (ConnectedSynchronizer.permission, optional since 3.5.1)', fault: permissionOnlyWithParty },
+  { name: 'no-lookahead-pages', description: 'full last pages of users and parties carry a token to an empty page', fault: noLookaheadPages },
 ];
 
 /** Every variant at once, in the order listed (the first rewrites requests first and answers last). */
