@@ -213,74 +213,43 @@ const prepareRunsOldest: Fault = {
   },
 };
 
-// 7. The active contract set names every contract under the highest vetted version of its package.
+// 7. Created events name every contract under the highest vetted version of its package: in the
+// active contract set only, or in every read (answers, updates, active contracts, WebSocket frames).
 
 const ACS = /^\/v2\/state\/active-contracts(-page)?$/;
-function acsNamesNewestVersion(): Fault {
-  let newest = new Map<string, string>();
-  const refresh = async (upstream: Upstream) => {
-    const vetted = await vettedNow(upstream);
-    const m = new Map<string, string>();
-    for (const name of new Set(vetted.map((p) => p.name))) m.set(name, chosen(vetted, name, 'highest')!);
-    newest = m;
-  };
-  const upgraded = (o: Json): Json => {
-    if (typeof o.templateId !== 'string' || typeof o.packageName !== 'string' || !('createArgument' in o)) return o;
-    const id = newest.get(o.packageName);
-    if (id === undefined) return o;
-    const [, ...rest] = o.templateId.split(':');
-    return { ...o, templateId: [id, ...rest].join(':') };
-  };
-  return {
-    request: async (req, upstream) => {
-      if (ACS.test(pathOf(req.url))) await refresh(upstream);
-      return req;
-    },
-    response: (req, res) => (ACS.test(pathOf(req.url)) ? ok200(res, (v) => deep(v, upgraded)) : res),
-    wsRequest: async (req, frame, upstream) => {
-      if (ACS.test(pathOf(req.url))) await refresh(upstream);
-      return frame;
-    },
-    wsResponse: (req, frame) => {
-      if (!ACS.test(pathOf(req.url))) return [frame];
-      const v = parse(frame);
-      return [v === undefined ? frame : JSON.stringify(deep(v, upgraded))];
-    },
-  };
-}
-
-// 7b. The same everywhere: every created event (answers, updates, active contracts, WebSocket frames).
-
 const READS = /^\/v2\/(state\/active-contracts(-page)?|updates.*|commands\/submit-and-wait.*|events\/.*|contracts\/.*|interactive-submission\/execute.*)$/;
-function everyReadNamesNewestVersion(): Fault {
-  let newest = new Map<string, string>();
-  const refresh = async (upstream: Upstream) => {
-    const vetted = await vettedNow(upstream);
-    const m = new Map<string, string>();
-    for (const name of new Set(vetted.map((p) => p.name))) m.set(name, chosen(vetted, name, 'highest')!);
-    newest = m;
-  };
-  const upgraded = (o: Json): Json => {
-    if (typeof o.templateId !== 'string' || typeof o.packageName !== 'string' || !('createArgument' in o)) return o;
-    const id = newest.get(o.packageName);
-    if (id === undefined) return o;
-    const [, ...rest] = o.templateId.split(':');
-    return { ...o, templateId: [id, ...rest].join(':') };
-  };
-  return {
-    request: async (req, upstream) => {
-      if (READS.test(pathOf(req.url))) await refresh(upstream);
-      return req;
-    },
-    response: (req, res) => (READS.test(pathOf(req.url)) ? ok200(res, (v) => deep(v, upgraded)) : res),
-    wsRequest: async (_req, frame, upstream) => {
-      await refresh(upstream);
-      return frame;
-    },
-    wsResponse: (_req, frame) => {
-      const v = parse(frame);
-      return [v === undefined ? frame : JSON.stringify(deep(v, upgraded))];
-    },
+
+/** On the reads whose path matches `paths`, each created event renamed to the newest vetted version of its package (asked of the vetting before each read). */
+function namesNewestVersion(paths: RegExp): () => Fault {
+  return () => {
+    let newest = new Map<string, string>();
+    const refresh = async (upstream: Upstream) => {
+      const vetted = await vettedNow(upstream);
+      newest = new Map([...new Set(vetted.map((p) => p.name))].map((name) => [name, chosen(vetted, name, 'highest')!]));
+    };
+    const upgraded = (o: Json): Json => {
+      if (typeof o.templateId !== 'string' || typeof o.packageName !== 'string' || !('createArgument' in o)) return o;
+      const id = newest.get(o.packageName);
+      if (id === undefined) return o;
+      const [, ...rest] = o.templateId.split(':');
+      return { ...o, templateId: [id, ...rest].join(':') };
+    };
+    const matches = (url: string) => paths.test(pathOf(url));
+    return {
+      request: async (req, upstream) => {
+        if (matches(req.url)) await refresh(upstream);
+        return req;
+      },
+      response: (req, res) => (matches(req.url) ? ok200(res, (v) => deep(v, upgraded)) : res),
+      wsRequest: async (req, frame, upstream) => {
+        if (matches(req.url)) await refresh(upstream);
+        return frame;
+      },
+      wsResponse: (req, frame) => {
+        const v = matches(req.url) ? parse(frame) : undefined;
+        return [v === undefined ? frame : JSON.stringify(deep(v, upgraded))];
+      },
+    };
   };
 }
 
@@ -337,13 +306,13 @@ export const HUNT8_MUTANTS: readonly Mutant[] = [
     name: 'hunt8-acs-names-newest-version',
     description: "the active contract set names each contract's template by the highest vetted version of its package (the package-name resolution of commands applied to reads), the payload left as created: a client decoding a 1.0.0 contract by the 2.0.0 template it is told expects fields the contract lacks",
     caughtBy: 'ledger.commands.package-selection',
-    fault: acsNamesNewestVersion,
+    fault: namesNewestVersion(ACS),
   },
   {
     name: 'hunt8-every-read-names-newest-version',
     description: "every created event (submission answers, updates, active contracts, events by contract id, WebSocket frames) names the contract's template by the highest vetted version of its package, the payload as created (the same everywhere): a client decoding a 1.0.0 contract by the 2.0.0 template it is told expects fields the contract lacks",
     caughtBy: 'ledger.commands.contract-upgrade',
-    fault: everyReadNamesNewestVersion,
+    fault: namesNewestVersion(READS),
   },
   {
     name: 'hunt8-events-by-contract-id-without-views',

@@ -9,11 +9,16 @@ import { rewriteJsonBody } from './jsonWalk.js';
  */
 export const PATCH_VERSION = '3.5.11';
 
-export const otherPatchVersion: Fault = {
-  response(req, res) {
-    const path = req.url.split('?')[0]!.replace(/\/{2,}/g, '/');
-    if (path === '/v2/version') return rewriteJsonBody(res, (v) => (isObject(v) && typeof v.version === 'string' ? { ...v, version: PATCH_VERSION } : v));
-    if (path === '/docs/openapi' || path === '/docs/asyncapi') return { ...res, body: res.body.replace(/^(\s+version:\s*['"]?)3\.5\.\d+(['"]?)$/m, `$1${PATCH_VERSION}$2`) };
-    return res;
-  },
-};
+/** A participant that answers `version` on `/v2/version` and as its documents' `info.version`. */
+export function versionAnswered(version: string): Fault {
+  return {
+    response(req, res) {
+      const path = req.url.split('?')[0]!.replace(/\/{2,}/g, '/');
+      if (path === '/v2/version') return rewriteJsonBody(res, (v) => (isObject(v) && typeof v.version === 'string' ? { ...v, version } : v));
+      if (path === '/docs/openapi' || path === '/docs/asyncapi') return { ...res, body: res.body.replace(/^(\s+version:\s*['"]?)3\.5\.\d+(['"]?)$/m, `$1${version}$2`) };
+      return res;
+    },
+  };
+}
+
+export const otherPatchVersion: Fault = versionAnswered(PATCH_VERSION);

@@ -1,6 +1,5 @@
-import { isObject } from '../mutantKit.js';
 import type { Fault } from '../mutantProxy.js';
-import { rewriteJsonBody } from './jsonWalk.js';
+import { versionAnswered } from './otherPatchVersion.js';
 
 /**
  * A participant built between patch releases: `/v2/version` answers `3.5.11-SNAPSHOT` (Canton's
@@ -10,11 +9,4 @@ import { rewriteJsonBody } from './jsonWalk.js';
  */
 export const SNAPSHOT = '3.5.11-SNAPSHOT';
 
-export const snapshotVersion: Fault = {
-  response(req, res) {
-    const path = req.url.split('?')[0]!.replace(/\/{2,}/g, '/');
-    if (path === '/v2/version') return rewriteJsonBody(res, (v) => (isObject(v) && typeof v.version === 'string' ? { ...v, version: SNAPSHOT } : v));
-    if (path === '/docs/openapi' || path === '/docs/asyncapi') return { ...res, body: res.body.replace(/^(\s+version:\s*['"]?)3\.5\.\d+(['"]?)$/m, `$1${SNAPSHOT}$2`) };
-    return res;
-  },
-};
+export const snapshotVersion: Fault = versionAnswered(SNAPSHOT);
