@@ -1,7 +1,7 @@
 import { activeContracts, completionOf, createContract, ledgerEnd, readActiveContracts, readParty, suiteParty, updatesRequest, userIdOf } from './support/ledger.js';
 import { bodyOf, expectCantonError, expectStatus, isObject, objectBody, type Json } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
-import type { Exchange } from '../target/exchange.js';
+import { jsonOf, type Exchange } from '../target/exchange.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
@@ -133,10 +133,21 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
       // (PQS, a wallet's history): the updates after it and the active contracts one offset on. A
       // participant pruned further than it says refuses them (PARTICIPANT_PRUNED_DATA_ACCESSED).
       if (at >= end) return;
+      // Pruning may run meanwhile: a refusal as pruned counts only while the participant still
+      // reports the offset it said before.
+      const prunedSince = async (x: Exchange): Promise<boolean> => {
+        const refusal = jsonOf(x);
+        if ((x.response?.status ?? 0) < 400 || !refusal.ok || !isObject(refusal.value) || refusal.value.code !== 'PARTICIPANT_PRUNED_DATA_ACCESSED') return false;
+        const again = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/latest-pruned-offsets' });
+        const reported = jsonOf(again);
+        const now = again.response?.status === 200 && reported.ok && isObject(reported.value) ? reported.value.participantPrunedUpToInclusive : undefined;
+        return typeof now === 'number' && now > at;
+      };
       const after = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { limit: 1, stream_idle_timeout_ms: 300 }, json: updatesRequest(party, at, end) });
-      if (after.response?.status === 403) return;
+      if (after.response?.status === 403 || await prunedSince(after)) return;
       expectStatus(ctx, after, [200, 413], `the updates after the pruned offset ${at} (beginExclusive ${at})`);
       const next = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: at + 1, eventFormat: party === undefined ? { filtersForAnyParty: {}, verbose: false } : { filtersByParty: { [party]: {} }, verbose: false } } });
+      if (await prunedSince(next)) return;
       expectStatus(ctx, next, [200, 413], `active contracts at offset ${at + 1}, after the pruned offset ${at}`);
     },
   }),
