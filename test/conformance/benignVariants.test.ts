@@ -11,6 +11,8 @@ import { ES256_PUBLIC_PEM } from '../auth/support/tokens.js';
 import { startMutant, type Fault } from '../mutants/mutantProxy.js';
 import { allBenignVariants, BENIGN_VARIANTS } from '../mutants/benign/benignVariants.js';
 import { dedupReportedOtherwise } from '../mutants/benign/dedupReportedOtherwise.js';
+import { emptyLastUserPage } from '../mutants/benign/emptyLastUserPage.js';
+import { scanPayloadTimes } from '../mutants/benign/scanPayloadTimes.js';
 import { registryExtraMembers } from '../mutants/benign/extraMembers.js';
 import { omittedDefaults } from '../mutants/benign/omittedDefaults.js';
 import { permissionOnlyWithParty } from '../mutants/benign/permissionOnlyWithParty.js';
@@ -150,6 +152,9 @@ describe('false failures the benign variants found, each on its own check', () =
     ['ledger.completions.websocket', 'dedup-reported-otherwise', dedupReportedOtherwise],
     ['ledger.synchronizers.connected', 'permission-only-with-party', permissionOnlyWithParty],
     ['registry.accept.context-usable', 'registry-extra-members', registryExtraMembers],
+    // The ninth hunt's: a user list ending on an empty page without its list, Scan's own encoding of Daml Times.
+    ['ledger.lists.complete-on-every-page', 'empty-last-user-page', emptyLastUserPage],
+    ['scan.cross-group.preapproval-matches-ledger', 'scan-payload-times', scanPayloadTimes],
   ] as const)('%s passes against %s', async (check, _variant, fault) => {
     const c = await one(check, fault);
     expect(c?.status, c?.message).toBe('pass');

@@ -135,6 +135,8 @@ describe('the judge: answers against the target\'s own earlier answers', () => {
     expect(cost(2).map((x) => x.invariant)).toEqual(['judge.numbers.add-up']);
     const stream = (closeCode: number) => observe(m, { method: 'GET', path: '/v2/updates', request: { endInclusive: 5 }, status: 101, body: [], stream: { ended: 'closed', cut: false, closeCode } }, at('WS /v2/updates', 2), 0);
     expect(stream(1000)).toEqual([]);
+    // A Close frame without a status (RFC 6455 §5.5.1 allows it) reaches the client as 1005: clean.
+    expect(stream(1005)).toEqual([]);
     expect(stream(1011).map((x) => x.invariant)).toEqual(['judge.streams.bounded-close']);
   });
 

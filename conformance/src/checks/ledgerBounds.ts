@@ -53,8 +53,9 @@ async function walk(ctx: CheckContext, what: string, size: number, send: (token:
     expectStatus(ctx, last, 200, `${what}, page ${pages}`);
     const b = objectBody(ctx, last, `${what}, page ${pages}`);
     first ??= b;
-    const page = itemsOf(b);
-    if (!Array.isArray(page)) return ctx.fail(`${what}, page ${pages}: no list in the answer`, last);
+    // Every list here is a repeated field, which proto3's JSON leaves out when empty (a last page past the end).
+    const page = itemsOf(b) ?? [];
+    if (!Array.isArray(page)) return ctx.fail(`${what}, page ${pages}: the list in the answer is not a list`, last);
     if (page.length > size) ctx.fail(`${what}, page ${pages} holds ${page.length} elements; the page size asked for is ${size}`, last);
     // A page that answers the token it was asked with, whose token then serves the same elements
     // again, is a loop: the walk never ends, which would otherwise leave it unjudged.

@@ -73,7 +73,7 @@ export const INVARIANTS = [
   {
     id: 'judge.streams.bounded-close',
     title: 'a bounded stream ends with a normal close',
-    rule: 'JSON Ledger API AsyncAPI: a stream with an end (endInclusive, an active-contracts snapshot at an offset) sends its elements and closes normally (1000); it does not hang open or end with an error.',
+    rule: 'JSON Ledger API AsyncAPI: a stream with an end (endInclusive, an active-contracts snapshot at an offset) sends its elements and closes normally (RFC 6455: 1000, or a Close frame without a status, 1005; Canton sends 1000); it does not hang open or end with an error.',
   },
   {
     id: 'judge.stream.offsets-increase',

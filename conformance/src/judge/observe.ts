@@ -1,3 +1,4 @@
+import { canonicalDamlJson } from '../checks/support/values.js';
 import { DEFINITIVE_CODES, HTTP_OF_CODE, HTTP_OF_GRPC, RETRYABLE_CATEGORIES, VARIABLE_CATEGORY_CODES } from './errorRules.js';
 import type { InvariantId } from './invariants.js';
 import { canonical, type Observation, type TargetModel, type Violation } from './targetModel.js';
@@ -63,9 +64,8 @@ function walk(v: unknown, f: (o: Json) => void): void {
 
 /** Timestamps compare as instants written the same way: trailing zeros of the fraction do not count. */
 const time = (v: unknown) => (typeof v === 'string' ? v.replace(/(\.\d*?)0+(Z|[+-]\d{2}:\d{2})$/, '$1$2').replace(/\.(Z|[+-])/, '$1') : undefined);
-/** Decimal texts compare by value (`0.0050000000` and `0.005`), as Daml Numeric does. */
-const decimals = (v: unknown): unknown =>
-  typeof v === 'string' && /^-?\d+\.\d+$/.test(v) ? v.replace(/\.?0+$/, '') : Array.isArray(v) ? v.map(decimals) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decimals(x)])) : v;
+/** Daml values compare by value (`0.0050000000` and `0.005`; a Time with or without a zero fraction), whoever encoded them. */
+const decimals = canonicalDamlJson;
 const sorted = (v: unknown) => (Array.isArray(v) ? [...v].map(String).sort() : undefined);
 const rightsSet = (rights: unknown[]) => rights.map((r) => canonical(r)).sort();
 
@@ -398,8 +398,10 @@ function judgeStreamEnd(a: Answer, seen: Observation): Violation[] {
   const req = isObject(a.request) ? a.request : {};
   const bounded = (/^\/v2\/updates/.test(a.path) && typeof req.endInclusive === 'number') || (a.path === '/v2/state/active-contracts' && typeof req.activeAtOffset === 'number');
     // Not `idle`: a slow target may pause longer than a check's idle window; a hang ends in a timeout.
-  const normal = a.stream.ended === 'closed' && (a.stream.closeCode === undefined || a.stream.closeCode === 1000);
+  // RFC 6455 §5.5.1: a Close frame MAY hold no status, which a client sees as 1005 (no status
+  // received): a clean close still, as Canton's own 1000 is (an error ends with 1011 or a 4xxx).
+  const normal = a.stream.ended === 'closed' && (a.stream.closeCode === undefined || a.stream.closeCode === 1000 || a.stream.closeCode === 1005);
   if (!bounded || normal || a.stream.ended === 'idle') return [];
   const how = a.stream.ended === 'closed' ? `a close with code ${String(a.stream.closeCode)}` : a.stream.ended;
-  return [{ invariant: 'judge.streams.bounded-close', message: `the stream ${a.path} has an end (${typeof req.endInclusive === 'number' ? `endInclusive ${req.endInclusive}` : `activeAtOffset ${String(req.activeAtOffset)}`}) but ended by ${how}, not a normal close (1000)`, second: seen }];
+  return [{ invariant: 'judge.streams.bounded-close', message: `the stream ${a.path} has an end (${typeof req.endInclusive === 'number' ? `endInclusive ${req.endInclusive}` : `activeAtOffset ${String(req.activeAtOffset)}`}) but ended by ${how}, not a normal close (1000, or no status: 1005)`, second: seen }];
 }

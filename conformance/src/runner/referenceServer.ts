@@ -35,7 +35,10 @@ const errorsOnly: Logger = {
 function authFor(profile: Profile): AuthConfig {
   const s = profile.auth?.required ? profile.auth.signing : undefined;
   if (!s) return { mode: 'none' };
-  const target = { ...(s.audience ? { audience: s.audience } : {}), ...(s.scope ? { scope: s.scope } : {}) };
+  // The profile's scope is the claim its tokens carry, a space-separated list of which the target
+  // requires one: the reference requires one of them too (any accepts the suite's tokens).
+  const scope = s.scope?.split(' ').find((w) => w !== '');
+  const target = { ...(s.audience ? { audience: s.audience } : {}), ...(scope ? { scope } : {}) };
   if (s.alg === 'HS256') return { mode: 'hs256', key: { kind: 'secret', secret: s.secret ?? '' }, ...target };
   const pub = createPublicKey(readFileSync(s.privateKeyFile ?? '', 'utf8')).export({ type: 'spki', format: 'pem' }).toString();
   const path = join(mkdtempSync(join(tmpdir(), 'cc-ref-key-')), 'public.pem');

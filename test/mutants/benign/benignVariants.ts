@@ -2,6 +2,7 @@ import type { Fault } from '../mutantProxy.js';
 import { acsOrder } from './acsOrder.js';
 import { contextOrders } from './contextOrders.js';
 import { dedupReportedOtherwise } from './dedupReportedOtherwise.js';
+import { emptyLastUserPage } from './emptyLastUserPage.js';
 import { extraMembers, registryExtraMembers } from './extraMembers.js';
 import { failedCompletionDetails } from './failedCompletionDetails.js';
 import { checkpointsWithinLimit, interleavedCheckpoints } from './interleavedCheckpoints.js';
@@ -14,6 +15,7 @@ import { permissionOnlyWithParty } from './permissionOnlyWithParty.js';
 import { proto3Defaults } from './proto3Defaults.js';
 import { registryMetadataChoices } from './registryMetadataChoices.js';
 import { remoteParties } from './remoteParties.js';
+import { scanPayloadTimes } from './scanPayloadTimes.js';
 import { snapshotVersion } from './snapshotVersion.js';
 import { versionFeatureChoices } from './versionFeatureChoices.js';
 import { zonedTimestamps } from './zonedTimestamps.js';
@@ -55,6 +57,8 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   // The first layers see the answers last: whitespace, member order and the timestamps' format apply to what the others wrote.
   { name: 'pretty-json', description: 'JSON answers and frames indented, with a final newline', fault: prettyJson },
   { name: 'reordered-keys', description: 'JSON members in reverse order in every answer and frame', fault: reorderedKeys },
+  // Before the variants that write timestamps (so it rewrites their answers after them), after the ones that only format.
+  { name: 'zoned-timestamps', description: 'API timestamps written at +01:00 (RFC 3339)', fault: zonedTimestamps },
   { name: 'instant-timestamps', description: "the API's timestamps as Instant.toString writes them (0, 3, 6 or 9 fraction digits)", fault: instantTimestamps },
   { name: 'offset-gaps', description: 'offsets renumbered 3o+2^32+7 everywhere (answers, frames, error contexts), mapped back in requests', fault: offsetGaps },
   { name: 'other-update-ids', description: 'update ids upd-<64 hex> instead of 1220<64 hex>, one to one', fault: otherUpdateIds },
@@ -79,7 +83,6 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'registry-extra-members', description: "one more unknown member on every message of the registry's answers (the token standard's schemas are open; the ledger's requests are not)", fault: registryExtraMembers },
   { name: 'interleaved-checkpoints', description: 'an OffsetCheckpoint after every update and completion of a stream', fault: interleavedCheckpoints },
   { name: 'checkpoints-within-limit', description: 'interleaved checkpoints counted within an HTTP list limit', fault: checkpointsWithinLimit },
-  { name: 'zoned-timestamps', description: 'API timestamps written at +01:00 (RFC 3339)', fault: zonedTimestamps },
   { name: 'context-orders', description: 'disclosedContracts, sv_node_states, synchronizerTimes reversed', fault: contextOrders },
   { name: 'paid-traffic-costs', description: "paidTrafficCost on completions and on the submitter's transactions", fault: paidTrafficCosts },
   { name: 'dedup-reported-otherwise', description: 'completions omit or extend the deduplication period (DeduplicationPeriod: the ledger may extend it, the guarantee holds without it)', fault: dedupReportedOtherwise },
@@ -93,6 +96,9 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'remote-parties', description: 'three parties hosted elsewhere listed (isLocal false) and found by lookups', fault: remoteParties },
   { name: 'permission-only-with-party', description: 'connected synchronizers name no permission unless a party is asked about (ConnectedSynchronizer.permission, optional since 3.5.1)', fault: permissionOnlyWithParty },
   { name: 'no-lookahead-pages', description: 'full last pages of users and parties carry a token to an empty page', fault: noLookaheadPages },
+  // The ninth hunt's.
+  { name: 'empty-last-user-page', description: 'every walk of the users ends on an empty page {"nextPageToken": ""} (users, a repeated field, left out)', fault: emptyLastUserPage },
+  { name: 'scan-payload-times', description: "Scan's payloads write Daml Times with six zero fraction digits, or without trailing zeros (its own codec)", fault: scanPayloadTimes },
 ];
 
 /** Every variant at once, in the order listed (the first rewrites requests first and answers last). */
