@@ -38,6 +38,7 @@ import { HUNT5_MUTANTS } from './hunt5Mutants.js';
 import { HUNT6_MUTANTS } from './hunt6Mutants.js';
 import { HUNT7_MUTANTS } from './hunt7Mutants.js';
 import { HUNT8_MUTANTS } from './hunt8Mutants.js';
+import { HUNT9_MUTANTS } from './hunt9Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -454,6 +455,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT7_MUTANTS,
   // What hunt8 found: filters with several entries, pruning, reassignment ids, relative ledger time, package names on prepare, Scan payloads against their blobs, rejected completions' offsets (hunt8Mutants.ts).
   ...HUNT8_MUTANTS,
+  // hunt9's that the suite now catches: Scan's latest round, its lookup by receiver and timestamps, the proxy's expired preapprovals, instrument pages that loop (hunt9Mutants.ts).
+  ...HUNT9_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

@@ -38,7 +38,7 @@ const need = <T>(ctx: CheckContext, v: T | undefined, what: string): T => v ?? c
 export const scanChecks: readonly CheckDefinition[] = [
   check({
     id: 'scan.preapproval.known-party',
-    title: "A party's transfer preapproval: the contract with blob, payload for that receiver",
+    title: "A party's transfer preapproval: the contract with blob, payload for that receiver; its provider's lookup answers no other receiver's",
     operationId: LOOKUP,
     level: 'MUST',
     kind: 'example',
@@ -48,6 +48,16 @@ export const scanChecks: readonly CheckDefinition[] = [
       const { exchange, contract } = await preapprovalOf(ctx, party, 'preapproval lookup');
       const payload = contract.payload as Json;
       if (payload.receiver !== undefined && payload.receiver !== party) ctx.fail(`the preapproval returned is for receiver ${String(payload.receiver)}, not ${party}`, exchange);
+      // The lookup is by receiver ("Lookup a TransferPreapproval by the receiver party"): asked for
+      // the preapproval's provider, Scan answers the provider's own preapproval or 404, never this one.
+      const provider = payload.provider;
+      if (typeof provider === 'string' && provider !== party) {
+        const e = await lookupPreapproval(ctx, provider);
+        const r = expectStatus(ctx, e, [200, 404], `preapproval lookup of the provider ${provider}`);
+        const got = r.status === 200 ? objectBody(ctx, e, 'preapproval lookup of the provider').transfer_preapproval : undefined;
+        const receiver = isObject(got) && isObject(got.contract) && isObject(got.contract.payload) ? got.contract.payload.receiver : undefined;
+        if (r.status === 200 && receiver !== provider) ctx.fail(`asked for the preapproval of ${provider} (the provider of ${party}'s), Scan answered one whose receiver is ${String(receiver)}: the lookup is by receiver`, e);
+      }
       const expected = ctx.profile.scan?.preapprovalContractId;
       if (expected !== undefined && contract.contract_id !== expected) {
         ctx.fail(`expected preapproval ${expected} (the newest validFrom for this receiver), got ${String(contract.contract_id)}`, exchange);

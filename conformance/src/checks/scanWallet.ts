@@ -21,17 +21,31 @@ const requiredNumVotes = (n: number): number => Math.ceil((n + Math.floor((n - 1
 export const scanWalletChecks: readonly CheckDefinition[] = [
   {
     id: 'scan.dso.consistent',
-    title: "GET /v0/dso names the DSO party that signs the AmuletRules it reports, an SV of its DsoRules as the Scan's operator, and the voting threshold those SVs require",
+    title: "GET /v0/dso names the DSO party that signs the AmuletRules it reports, an SV of its DsoRules as the Scan's operator, the voting threshold those SVs require, and the highest OpenMiningRound as the latest round",
     group: 'scan',
     operationId: 'getDsoInfo',
     level: 'MUST',
     kind: 'example',
-    specRef: `${SCAN}: GET /v0/dso, GetDsoInfoResponse; Splice SvUtil Thresholds.requiredNumVotes (voting_threshold from dso_rules.svs)`,
+    specRef: `${SCAN}: GET /v0/dso, GetDsoInfoResponse (latest_mining_round: the OpenMiningRound with the highest round number); Splice SvUtil Thresholds.requiredNumVotes (voting_threshold from dso_rules.svs)`,
     async run(ctx) {
       walletReads(ctx);
+      // The open rounds first: rounds only open later, so the DSO info read after names one at least as new.
+      const before = await scan(ctx, 'POST', '/v0/open-and-issuing-mining-rounds', 'getOpenAndIssuingMiningRounds', ROUNDS_BODY);
       const e = await scan(ctx, 'GET', '/v0/dso', 'getDsoInfo');
       expectStatus(ctx, e, 200, 'DSO info');
       const b = objectBody(ctx, e, 'DSO info');
+      // latest_mining_round is "the OpenMiningRound with the highest round number" (Scan's common-internal.yaml):
+      // a wallet dates its transfers by it, so an issuing round, or an older open one, sends it to a closed round.
+      const latest = isObject(b.latest_mining_round) && isObject(b.latest_mining_round.contract) ? b.latest_mining_round.contract : undefined;
+      if (latest !== undefined) {
+        const template = String(latest.template_id ?? '');
+        if (!template.endsWith(':OpenMiningRound')) ctx.fail(`latest_mining_round is a ${template.split(':').pop() ?? 'contract'}, not an OpenMiningRound`, e);
+        const numberOf = (c: unknown) => (isObject(c) && isObject(c.payload) && isObject(c.payload.round) ? Number(c.payload.round.number) : undefined);
+        const open = before.response?.status === 200 ? objectBody(ctx, before, 'open and issuing rounds').open_mining_rounds : undefined;
+        const highest = Math.max(...(isObject(open) ? Object.values(open) : []).map((r) => (isObject(r) ? numberOf(r.contract) ?? -1 : -1)), -1);
+        const n = numberOf(latest);
+        if (n === undefined || n < highest) ctx.fail(`latest_mining_round is round ${String(n)}, yet Scan reported round ${highest} open before it`, e);
+      }
       const rules = isObject(b.amulet_rules) && isObject(b.amulet_rules.contract) ? b.amulet_rules.contract : undefined;
       if (typeof b.dso_party_id !== 'string' || rules === undefined) return ctx.fail('dso_party_id and amulet_rules.contract are required', e);
       if (!isObject(rules.payload) || rules.payload.dso !== b.dso_party_id) ctx.fail(`amulet_rules belongs to ${JSON.stringify(isObject(rules.payload) ? rules.payload.dso : undefined)}, not the DSO ${b.dso_party_id}`, e);

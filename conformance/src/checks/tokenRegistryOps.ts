@@ -162,20 +162,27 @@ export const tokenRegistryOpChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'scan.proxy.preapproval-same-as-scan',
-    title: "The scan proxy's preapproval lookup answers what Scan answers",
+    title: "The scan proxy's preapproval lookup answers what Scan answers: for a party with a valid preapproval, one past its expiry (Scan still returns it) and one whose preapproval was archived",
     group: 'scan',
     operationId: 'lookupTransferPreapprovalByPartyProxy',
     level: 'MUST',
     kind: 'example',
-    specRef: 'Splice validator scan-proxy.yaml: lookupTransferPreapprovalByParty',
+    specRef: 'Splice validator scan-proxy.yaml: lookupTransferPreapprovalByParty (forwards Scan; splice#6610: Scan returns expired, unarchived preapprovals, which a wallet renews or cancels)',
     async run(ctx) {
       proxy(ctx);
       const party = need(ctx, ctx.profile.scan?.preapprovalParty, 'a party with a preapproval (scan.preapprovalParty)');
-      const a = await scanGet(ctx, `/v0/scan-proxy/transfer-preapprovals/by-party/${encodeURIComponent(party)}`, 'lookupTransferPreapprovalByPartyProxy');
-      expectStatus(ctx, a, 200, 'proxy preapproval');
-      const b = await scanGet(ctx, `/v0/transfer-preapprovals/by-party/${encodeURIComponent(party)}`, 'lookupTransferPreapprovalByParty');
-      expectStatus(ctx, b, 200, 'Scan preapproval');
-      if (!jsonEqual(objectBody(ctx, a, 'proxy'), objectBody(ctx, b, 'scan'))) ctx.fail('the proxy answers another preapproval than Scan', a);
+      const parties = [party, ctx.profile.scan?.expiredPreapprovalParty, ctx.profile.scan?.archivedPreapprovalParty].filter((p): p is string => p !== undefined);
+      for (const p of parties) {
+        const a = await scanGet(ctx, `/v0/scan-proxy/transfer-preapprovals/by-party/${encodeURIComponent(p)}`, 'lookupTransferPreapprovalByPartyProxy');
+        const b = await scanGet(ctx, `/v0/transfer-preapprovals/by-party/${encodeURIComponent(p)}`, 'lookupTransferPreapprovalByParty');
+        if (p === party) {
+          expectStatus(ctx, a, 200, 'proxy preapproval');
+          expectStatus(ctx, b, 200, 'Scan preapproval');
+        }
+        const [sa, sb] = [a.response?.status, b.response?.status];
+        if (sa !== sb) ctx.fail(`for ${p}, the proxy answers ${String(sa)} and Scan ${String(sb)}`, a);
+        else if (sa === 200 && !jsonEqual(objectBody(ctx, a, 'proxy'), objectBody(ctx, b, 'scan'))) ctx.fail(`for ${p}, the proxy answers another preapproval than Scan`, a);
+      }
     },
   },
   {

@@ -31,6 +31,7 @@ export async function pageWalk(
   let pages = 0;
   let first: Json | undefined;
   let last: Exchange;
+  const tokens = new Map<string, number>();
   do {
     last = await send(token);
     expectStatus(ctx, last, 200, name(pages + 1));
@@ -40,6 +41,9 @@ export async function pageWalk(
     o.onPage?.(body, page, last);
     items.push(...page);
     token = typeof body.nextPageToken === 'string' && body.nextPageToken !== '' && (page.length > 0 || o.followEmpty === true) ? body.nextPageToken : undefined;
+    // A token handed out twice leads where it led before: the walk would go round for ever.
+    if (token !== undefined && tokens.has(token)) return ctx.fail(`${name(pages + 1)}: nextPageToken ${JSON.stringify(token)} was already handed out on page ${tokens.get(token)}: a client walking the pages never reaches the end`, last);
+    if (token !== undefined) tokens.set(token, pages + 1);
     pages++;
   } while (token !== undefined && pages < limit);
   return { items, pages, last, first: first!, complete: token === undefined };
