@@ -109,6 +109,7 @@ describe('GET /v2/parties on a participant with very many parties', () => {
   it('a page token that never moves still fails: the party is listed again and again', async () => {
     const check = (await run(looping.url)).checks.find((c) => c.id === ONLY);
     expect(check?.status).toBe('fail');
-    expect(check?.message).toMatch(/200 time\(s\), expected once/);
+    // The walk stops at the token it was handed before (pageWalk), rather than reading 200 pages of the same party.
+    expect(check?.message).toMatch(/was already handed out on page 1: a client walking the pages never reaches the end/);
   }, 120_000);
 });
