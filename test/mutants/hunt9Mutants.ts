@@ -4,11 +4,12 @@ import { everywhere, isObject, ok200, scanError, type Json } from './mutantKit.j
 
 /**
  * A ninth hunt: Scan, the scan proxy and the registry as a wallet (the @canton-network wallet
- * SDK) relies on them: the proxy's lookup of an expired preapproval, the DSO's latest round, the
+ * SDK) relies on them: contexts of transfer instructions that were rejected or withdrawn, the
+ * proxy's lookup of an expired preapproval, the DSO's latest round, the
  * instrument list's pages, Scan's lookup by receiver, Scan's timestamps. No id of the reference is
  * named: each fault learns what it needs from the answers. (The hunt's other faults, which the
- * suite does not catch yet, are listed in the session's note: contexts of instructions and
- * allocations that are gone, an expired preapproval called direct, the proxy's featured apps,
+ * suite does not catch yet, are listed in the session's note: contexts of allocations that
+ * are gone, an expired preapproval called direct, the proxy's featured apps,
  * a locked holding's view without its lock, a holding's admin.)
  */
 
@@ -26,6 +27,42 @@ const body = (res: ProxyResponse): Json | undefined => {
   return isObject(v) ? v : undefined;
 };
 const json = (status: number, v: unknown): ProxyResponse => jsonResponse(status, v);
+
+/** The choice and contract id of every ExerciseCommand of a submit-and-wait* request. */
+function exercisesOf(req: ProxyRequest): { choice: string; contractId: string }[] {
+  if (req.method !== 'POST' || !pathOf(req.url).startsWith('/v2/commands/submit-and-wait')) return [];
+  const v = parse(req.body);
+  const cmds = isObject(v) ? (isObject(v.commands) ? v.commands : v) : undefined;
+  const list = cmds && Array.isArray(cmds.commands) ? cmds.commands : [];
+  return list.flatMap((c) => {
+    const ex = isObject(c) && isObject(c.ExerciseCommand) ? c.ExerciseCommand : undefined;
+    return ex && typeof ex.choice === 'string' && typeof ex.contractId === 'string' ? [{ choice: ex.choice, contractId: ex.contractId }] : [];
+  });
+}
+
+/**
+ * A registry whose index of `kind` contracts is not told of archives by `choices`: contexts of a
+ * contract archived by one of them keep their last 200 (instead of 404 "not found").
+ */
+function contextsOutliveArchive(pathPattern: RegExp, choices: readonly string[]): Fault {
+  const cache = new Map<string, ProxyResponse>();
+  const archived = new Set<string>();
+  return {
+    response(req, res) {
+      for (const ex of exercisesOf(req)) if (res.status === 200 && choices.includes(ex.choice)) archived.add(ex.contractId);
+      const m = req.method === 'POST' ? pathPattern.exec(pathOf(req.url)) : null;
+      if (m === null) return res;
+      const id = decodeURIComponent(m[1]!);
+      if (res.status === 200) {
+        cache.set(pathOf(req.url), res);
+        cache.set(id, res);
+        return res;
+      }
+      if (res.status === 404 && archived.has(id)) return cache.get(pathOf(req.url)) ?? cache.get(id) ?? res;
+      return res;
+    },
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // 5. latest_mining_round: the most recently created round contract, an issuing one.
@@ -178,5 +215,12 @@ export const HUNT9_MUTANTS: readonly Mutant[] = [
     caughtBy: 'scan.cross-group.preapproval-matches-ledger',
     needs: 'scan',
     fault: scanCreatedAtLocal,
+  },
+  {
+    name: 'hunt9-rejected-withdrawn-instruction-contexts-served',
+    description: 'the registry drops a transfer instruction from its index only when it is accepted: one rejected or withdrawn keeps answering its contexts (v1 and v2, 200 instead of 404), so a wallet keeps offering accept/reject on a transfer that is gone',
+    caughtBy: 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed',
+    needs: 'registry',
+    fault: contextsOutliveArchive(/^\/registry\/transfer-instruction\/v[12]\/([^/]+)\/choice-contexts\/[a-z-]+$/, ['TransferInstruction_Reject', 'TransferInstruction_Withdraw']),
   },
 ];

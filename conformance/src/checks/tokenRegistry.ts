@@ -379,21 +379,12 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
           choiceArgument: { extraArgs: { context: accept.choiceContextData, meta: { values: {} } } },
         },
       }, accept.disclosedContracts as Json[], 'accepting with the registry\'s context');
-      // Accepted, the instruction is archived: its contexts must now be 404, or a wallet keeps
-      // offering a settled transfer. A registry reading the ledger through an index (Splice's
-      // reads Scan's) may lag the commit a little: 200 is tolerated until the run's patience ends.
-      await poll(ctx, 250, async (lastTry) => {
-        const after = await post(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, { excludeDebugFields: true }, 'getTransferInstructionAcceptContextV1');
-        if (after.response?.status === 200 && !lastTry) return undefined;
-        expectStatus(ctx, after, 404, `the accept context of the instruction just accepted (archived), ${patienceMs(ctx) / 1000} s after the accept at most`);
-        expectErrorResponse(ctx, after, 'archived transfer instruction');
-        return true;
-      });
+      await expectContextGone(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, 'getTransferInstructionAcceptContextV1', 'the accept context of the instruction just accepted');
     },
   }),
   check({
     id: 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed',
-    title: "A pending transfer rejected by its receiver with the reject context, and another withdrawn by its sender with the withdraw context, both succeed on the ledger (every served transfer-instruction version)",
+    title: "A pending transfer rejected by its receiver with the reject context, and another withdrawn by its sender with the withdraw context, both succeed on the ledger, and the instruction then has no context (404) (every served transfer-instruction version)",
     group: 'registry',
     operationId: 'getTransferInstructionRejectContextV1',
     level: 'MUST',
@@ -418,6 +409,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
           await submitTx(ctx, actor, {
             ExerciseCommand: { templateId: TRANSFER_INSTRUCTION[v], contractId: pending, choice: name, choiceArgument: v === 'v1' ? { extraArgs } : { actors: [actor], extraArgs } },
           }, (context.disclosedContracts ?? []) as Json[], `${name} (${v}) with the registry's ${choice} context`);
+          await expectContextGone(ctx, `/registry/transfer-instruction/${v}/${pending}/choice-contexts/${choice}`, operationId, `the ${v} ${choice} context of the instruction just ${choice === 'reject' ? 'rejected' : 'withdrawn'}`);
         }
       }
     },
@@ -502,6 +494,21 @@ export async function allocate(ctx: CheckContext, hint: string): Promise<string>
     expectStatus(ctx, grant, 200, `granting the run's user the right to act as ${party}`);
   }
   return party;
+}
+
+/**
+ * Once a choice archived the instruction, its context answers 404, or a wallet keeps offering a
+ * settled transfer. A registry reading the ledger through an index (Splice's reads Scan's) may lag
+ * the commit a little: 200 is tolerated until the run's patience ends.
+ */
+async function expectContextGone(ctx: CheckContext, path: string, operationId: string, what: string): Promise<void> {
+  await poll(ctx, 250, async (lastTry) => {
+    const after = await post(ctx, path, { excludeDebugFields: true }, operationId);
+    if (after.response?.status === 200 && !lastTry) return undefined;
+    expectStatus(ctx, after, 404, `${what} (archived), ${patienceMs(ctx) / 1000} s after the choice at most`);
+    expectErrorResponse(ctx, after, 'archived transfer instruction');
+    return true;
+  });
 }
 
 /**
