@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { compareVersions } from '../../daml-engine/decode/Packages.js';
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, jsonResponse, type Fault, type Upstream } from './mutantProxy.js';
 import { deep, everywhere, is, isObject, ok200, type Json } from './mutantKit.js';
@@ -151,15 +152,6 @@ interface Vetted {
   readonly version: string;
 }
 
-const compareVersions = (a: string, b: string): number => {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-};
 
 async function vettedNow(upstream: Upstream, names?: readonly string[]): Promise<Vetted[]> {
   const out: Vetted[] = [];

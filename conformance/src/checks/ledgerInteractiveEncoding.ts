@@ -17,7 +17,7 @@ import type { CheckContext, CheckDefinition } from './types.js';
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
 
 /** The prepared transaction as Canton's tooling reads it, or a failed check. */
-function decoded(ctx: CheckContext, preparedTransaction: string, exchange: Exchange): PreparedTransaction {
+export function decoded(ctx: CheckContext, preparedTransaction: string, exchange: Exchange): PreparedTransaction {
   try {
     return decodePreparedTransaction(preparedTransaction);
   } catch (e) {

@@ -1,10 +1,10 @@
-import { decodePreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { BOARD_MODULE, buildBoardPackage, buildOwnPackage, buildShownInterface, buildUpgradePackage, OWN_MODULE, SHOWN_MODULE, UPGRADE_MODULE } from '../reinterpret/ownPackage.js';
 import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
 import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { activeContracts, freshParty, jsCommands, ledgerEnd, readActiveContracts, userIdOf } from './support/ledger.js';
 import { listPackageIds, listVetted, packageName, uploadVetted, vettedOn, vettingUpdate } from './support/packages.js';
+import { decoded } from './ledgerInteractiveEncoding.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { LedgerReadOp } from './ledgerReadOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -267,16 +267,9 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
             },
           });
           expectStatus(ctx, e, 200, `preparing a create of #${name}:${BOARD_MODULE}:Board${preference.length === 0 ? '' : ' preferring v1'}`);
-          const text = objectBody(ctx, e, 'prepare').preparedTransaction;
-          let packageId: string | undefined;
-          try {
-            const decoded = decodePreparedTransaction(String(text));
-            const node = decoded.transaction?.nodes.map((n) => (n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create' ? n.versionedNode.v1.nodeType.create : undefined)).find((c) => c !== undefined);
-            packageId = node?.templateId?.packageId;
-          } catch (error) {
-            return ctx.fail(`the prepared transaction is not Canton's protobuf PreparedTransaction (core-tx-visualizer: ${error instanceof Error ? error.message : String(error)})`, e);
-          }
-          return { e, packageId };
+          const tx = decoded(ctx, String(objectBody(ctx, e, 'prepare').preparedTransaction), e);
+          const create = tx.transaction?.nodes.map((n) => (n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create' ? n.versionedNode.v1.nodeType.create : undefined)).find((c) => c !== undefined);
+          return { e, packageId: create?.templateId?.packageId };
         };
         const newest = await prepared([]);
         if (newest.packageId !== v2.id) ctx.fail(`a prepared create of #${name} names package ${String(newest.packageId)}; submit ran the highest vetted version, 2.0.0 (${v2.id}), and prepare must resolve the name as submit does`, newest.e);

@@ -10,9 +10,10 @@ async function synchronizers(ctx: CheckContext): Promise<{ e: Exchange; list: Js
   const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
   expectStatus(ctx, e, 200, 'GET /v2/state/connected-synchronizers');
   // GetConnectedSynchronizersResponse requires no member: none connected may be answered {}.
-  const list = objectBody(ctx, e, 'connected synchronizers').connectedSynchronizers ?? [];
-  if (!Array.isArray(list)) return ctx.fail('connected-synchronizers must answer {connectedSynchronizers: [...]} (a list)', e);
-  return { e, list: list.filter(isObject), ids: list.filter(isObject).map((s) => String(s.synchronizerId)) };
+  const answered = objectBody(ctx, e, 'connected synchronizers').connectedSynchronizers ?? [];
+  if (!Array.isArray(answered)) return ctx.fail('connected-synchronizers must answer {connectedSynchronizers: [...]} (a list)', e);
+  const list = answered.filter(isObject);
+  return { e, list, ids: list.map((s) => String(s.synchronizerId)) };
 }
 
 /**
@@ -125,7 +126,8 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
       if (values.allDivulgedContractsPrunedUpToInclusive! > values.participantPrunedUpToInclusive!) ctx.fail('divulged contracts are pruned further than the participant itself', e);
       const at = values.participantPrunedUpToInclusive!;
       const party = await readParty(ctx);
-      const acs = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: at, eventFormat: party === undefined ? { filtersForAnyParty: {}, verbose: false } : { filtersByParty: { [party]: {} }, verbose: false } } });
+      const eventFormat = party === undefined ? { filtersForAnyParty: {}, verbose: false } : { filtersByParty: { [party]: {} }, verbose: false };
+      const acs = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: at, eventFormat } });
       if (acs.response?.status === 403) return;
       // 413 (more than http-list-max-elements-limit) also says the offset itself was accepted.
       expectStatus(ctx, acs, [200, 413], `active contracts at the pruned offset ${at}`);
@@ -146,7 +148,7 @@ export const ledgerSynchronizerChecks: readonly CheckDefinition[] = [
       const after = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { limit: 1, stream_idle_timeout_ms: 300 }, json: updatesRequest(party, at, end) });
       if (after.response?.status === 403 || await prunedSince(after)) return;
       expectStatus(ctx, after, [200, 413], `the updates after the pruned offset ${at} (beginExclusive ${at})`);
-      const next = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: at + 1, eventFormat: party === undefined ? { filtersForAnyParty: {}, verbose: false } : { filtersByParty: { [party]: {} }, verbose: false } } });
+      const next = await ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', json: { activeAtOffset: at + 1, eventFormat } });
       if (await prunedSince(next)) return;
       expectStatus(ctx, next, [200, 413], `active contracts at offset ${at + 1}, after the pruned offset ${at}`);
     },

@@ -64,8 +64,6 @@ function walk(v: unknown, f: (o: Json) => void): void {
 
 /** Timestamps compare as instants written the same way: trailing zeros of the fraction do not count. */
 const time = (v: unknown) => (typeof v === 'string' ? v.replace(/(\.\d*?)0+(Z|[+-]\d{2}:\d{2})$/, '$1$2').replace(/\.(Z|[+-])/, '$1') : undefined);
-/** Daml values compare by value (`0.0050000000` and `0.005`; a Time with or without a zero fraction), whoever encoded them. */
-const decimals = canonicalDamlJson;
 const sorted = (v: unknown) => (Array.isArray(v) ? [...v].map(String).sort() : undefined);
 const rightsSet = (rights: unknown[]) => rights.map((r) => canonical(r)).sort();
 
@@ -85,8 +83,8 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
           templateId: str(o.templateId)?.startsWith('#') ? undefined : o.templateId,
           templateName: templateNameOf(o.templateId),
           packageName: o.packageName,
-          createArgument: o.createArgument === undefined ? undefined : decimals(o.createArgument),
-          contractKey: o.contractKey === undefined || o.contractKey === null ? undefined : decimals(o.contractKey),
+          createArgument: o.createArgument === undefined ? undefined : canonicalDamlJson(o.createArgument),
+          contractKey: o.contractKey === undefined || o.contractKey === null ? undefined : canonicalDamlJson(o.contractKey),
           signatories: sorted(o.signatories),
           observers: sorted(o.observers),
           createdAt: time(o.createdAt),
@@ -98,7 +96,7 @@ function readObject(model: TargetModel, o: Json, path: string, seen: Observation
       // reassignment's offset, has no transaction there to differ from).
       if (typeof o.offset === 'number') out.push(...model.read('ledger-time', String(o.offset), { effectiveAt: time(o.createdAt) }, seen, startTick, () => 'judge.events.created-at'));
     } else if (str(o.created_at) !== undefined && o.payload !== undefined) {
-      out.push(...model.read('contract', cid, { templateId: o.template_id, templateName: templateNameOf(o.template_id), createArgument: decimals(o.payload), createdAt: time(o.created_at), createdEventBlob: str(o.created_event_blob) }, seen, startTick, appOrSame(seen)));
+      out.push(...model.read('contract', cid, { templateId: o.template_id, templateName: templateNameOf(o.template_id), createArgument: canonicalDamlJson(o.payload), createdAt: time(o.created_at), createdEventBlob: str(o.created_event_blob) }, seen, startTick, appOrSame(seen)));
     } else if (str(o.createdEventBlob) !== undefined && str(o.templateId) !== undefined && APP_PATH.test(path)) {
       out.push(...model.read('contract', cid, { templateId: str(o.templateId)!.startsWith('#') ? undefined : o.templateId, templateName: templateNameOf(o.templateId), createdEventBlob: o.createdEventBlob }, seen, startTick, appOrSame(seen)));
     }
