@@ -8,9 +8,8 @@ import { everywhere, isObject, ok200, scanError, type Json } from './mutantKit.j
  * proxy's lookup of an expired preapproval, the DSO's latest round, the
  * instrument list's pages, Scan's lookup by receiver, Scan's timestamps. No id of the reference is
  * named: each fault learns what it needs from the answers. (The hunt's other faults, which the
- * suite does not catch yet, are listed in the session's note: contexts of allocations that
- * are gone, an expired preapproval called direct, the proxy's featured apps,
- * a locked holding's view without its lock, a holding's admin.)
+ * suite does not catch yet, are listed in the session's note: an expired preapproval called
+ * direct, which Splice's own registry does too.)
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -222,5 +221,41 @@ export const HUNT9_MUTANTS: readonly Mutant[] = [
     caughtBy: 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed',
     needs: 'registry',
     fault: contextsOutliveArchive(/^\/registry\/transfer-instruction\/v[12]\/([^/]+)\/choice-contexts\/[a-z-]+$/, ['TransferInstruction_Reject', 'TransferInstruction_Withdraw']),
+  },
+  {
+    name: 'hunt9-settled-allocation-contexts-served',
+    description: "the registry's allocation index is never told of archives: an allocation executed, cancelled or withdrawn keeps answering its choice contexts (200 instead of 404), so a venue keeps offering to settle an allocation that is gone",
+    caughtBy: 'registry.cross-group.allocation-contexts-let-choices-succeed',
+    needs: 'registry',
+    fault: contextsOutliveArchive(/^\/registry\/allocations\/v[12]\/([^/]+)\/choice-contexts\/[a-z-]+$/, ['Allocation_ExecuteTransfer', 'Allocation_Cancel', 'Allocation_Withdraw']),
+  },
+  {
+    name: 'hunt9-locked-holding-view-without-lock',
+    description: "the Holding view of a LockedAmulet (funds locked to a pending two-step transfer) is computed without its lock: a wallet lists the locked amount as free and picks it as the input of its next transfer, which the ledger refuses",
+    caughtBy: 'registry.holdings.views-after-offer',
+    needs: 'registry',
+    fault: everywhere((o) => {
+      if (typeof o.templateId !== 'string' || !o.templateId.endsWith(':Splice.Amulet:LockedAmulet') || !Array.isArray(o.interfaceViews)) return o;
+      return { ...o, interfaceViews: o.interfaceViews.map((v) => (isObject(v) && isObject(v.viewValue) && String(v.interfaceId).endsWith(':Splice.Api.Token.HoldingV1:Holding') ? { ...v, viewValue: { ...v.viewValue, lock: null } } : v)) };
+    }),
+  },
+  {
+    name: 'hunt9-holding-admin-is-owner',
+    description: "every Holding view names its owner as the instrument's admin: a wallet files each holding under a token of its own, not the registry's",
+    caughtBy: 'registry.holdings.views-after-offer',
+    needs: 'registry',
+    fault: everywhere((o) => {
+      if (!Array.isArray(o.interfaceViews)) return o;
+      return { ...o, interfaceViews: o.interfaceViews.map((v) => (isObject(v) && isObject(v.viewValue) && isObject(v.viewValue.instrumentId) && String(v.interfaceId).endsWith(':Splice.Api.Token.HoldingV1:Holding') ? { ...v, viewValue: { ...v.viewValue, instrumentId: { ...v.viewValue.instrumentId, admin: v.viewValue.owner } } } : v)) };
+    }),
+  },
+  {
+    name: 'hunt9-proxy-featured-apps-empty',
+    description: "the scan proxy's featured-apps lookup answers every provider an empty object (no right) while Scan answers the provider's FeaturedAppRight: a wallet on the proxy never marks its app's transfers as featured",
+    caughtBy: 'scan.cross-group.featured-app-right-found',
+    needs: 'scan',
+    fault: {
+      response: (req, res) => (req.method === 'GET' && pathOf(req.url).startsWith('/v0/scan-proxy/featured-apps/') && res.status === 200 ? json(200, {}) : res),
+    },
   },
 ];

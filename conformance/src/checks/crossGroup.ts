@@ -114,12 +114,12 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'scan.cross-group.featured-app-right-found',
-    title: "A featured app right the ledger just created (AmuletRules_DevNet_FeatureApp) is what Scan's featured-apps lookup answers for its provider",
+    title: "A featured app right the ledger just created (AmuletRules_DevNet_FeatureApp) is what Scan's featured-apps lookup (and the scan proxy's, where served) answers for its provider",
     group: 'scan',
     operationId: 'lookupFeaturedAppRight',
     level: 'MUST',
     kind: 'cross-group',
-    specRef: `${SD}; Splice Scan: GET /v0/featured-apps/{provider_party_id} (the provider's FeaturedAppRight); AmuletRules_DevNet_FeatureApp`,
+    specRef: `${SD}; Splice Scan: GET /v0/featured-apps/{provider_party_id} (the provider's FeaturedAppRight); validator scan-proxy.yaml: GET /v0/scan-proxy/featured-apps/{provider_party_id} (forwards Scan); AmuletRules_DevNet_FeatureApp`,
     requires: { groups: ['scan', 'ledger'], writes: true },
     async run(ctx) {
       if (ctx.profile.registry?.devNetTap !== true) ctx.skip(`profile '${ctx.profile.name}' does not allow DevNet choices (registry.devNetTap)`);
@@ -134,16 +134,22 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
       const result = exerciseResult(tx);
       const cid = isObject(result) && typeof result.featuredAppRightCid === 'string' ? result.featuredAppRightCid : ctx.fail('AmuletRules_DevNet_FeatureApp answered no featuredAppRightCid');
       // Scan reads the ledger as it ingests it: the right appears after a while, never as another.
-      await poll(ctx, 200, async (lastTry) => {
-        const e = await ctx.http.request('scan', { method: 'GET', path: `/v0/featured-apps/${encodeURIComponent(provider)}`, operationId: 'lookupFeaturedAppRight' });
-        expectStatus(ctx, e, 200, `the featured app right of ${provider}`);
-        const right = objectBody(ctx, e, 'featured app right').featured_app_right;
-        if (right === undefined || right === null) return lastTry ? ctx.fail(`${provider}'s featured app right ${cid}, created on the ledger, is not what Scan answers: no right`, e) : undefined;
-        if (!isObject(right) || right.contract_id !== cid || !isObject(right.payload) || right.payload.provider !== provider) {
-          return ctx.fail(`Scan answers ${isObject(right) ? `${String(right.contract_id)} of provider ${String(isObject(right.payload) ? right.payload.provider : undefined)}` : JSON.stringify(right)} for ${provider}, whose right on the ledger is ${cid}`, e);
-        }
-        return true;
-      });
+      // A validator's scan proxy forwards the same lookup (wallets read it there to mark featured
+      // transfers): it answers the same right.
+      const lookups = [{ path: `/v0/featured-apps/${encodeURIComponent(provider)}`, operationId: 'lookupFeaturedAppRight', who: 'Scan' }];
+      if (ctx.profile.scan?.scanProxy === true) lookups.push({ path: `/v0/scan-proxy/featured-apps/${encodeURIComponent(provider)}`, operationId: 'lookupFeaturedAppRightProxy', who: 'the scan proxy' });
+      for (const { path, operationId, who } of lookups) {
+        await poll(ctx, 200, async (lastTry) => {
+          const e = await ctx.http.request('scan', { method: 'GET', path, operationId });
+          expectStatus(ctx, e, 200, `the featured app right of ${provider} (${who})`);
+          const right = objectBody(ctx, e, 'featured app right').featured_app_right;
+          if (right === undefined || right === null) return lastTry ? ctx.fail(`${provider}'s featured app right ${cid}, created on the ledger, is not what ${who} answers: no right`, e) : undefined;
+          if (!isObject(right) || right.contract_id !== cid || !isObject(right.payload) || right.payload.provider !== provider) {
+            return ctx.fail(`${who} answers ${isObject(right) ? `${String(right.contract_id)} of provider ${String(isObject(right.payload) ? right.payload.provider : undefined)}` : JSON.stringify(right)} for ${provider}, whose right on the ledger is ${cid}`, e);
+          }
+          return true;
+        });
+      }
     },
   },
 ];

@@ -497,16 +497,16 @@ export async function allocate(ctx: CheckContext, hint: string): Promise<string>
 }
 
 /**
- * Once a choice archived the instruction, its context answers 404, or a wallet keeps offering a
- * settled transfer. A registry reading the ledger through an index (Splice's reads Scan's) may lag
- * the commit a little: 200 is tolerated until the run's patience ends.
+ * Once a choice archived the instruction (or allocation), its contexts answer 404, or a wallet
+ * keeps offering a settled transfer. A registry reading the ledger through an index (Splice's
+ * reads Scan's) may lag the commit a little: 200 is tolerated until the run's patience ends.
  */
-async function expectContextGone(ctx: CheckContext, path: string, operationId: string, what: string): Promise<void> {
+export async function expectContextGone(ctx: CheckContext, path: string, operationId: string, what: string, kind = 'transfer instruction'): Promise<void> {
   await poll(ctx, 250, async (lastTry) => {
     const after = await post(ctx, path, { excludeDebugFields: true }, operationId);
     if (after.response?.status === 200 && !lastTry) return undefined;
     expectStatus(ctx, after, 404, `${what} (archived), ${patienceMs(ctx) / 1000} s after the choice at most`);
-    expectErrorResponse(ctx, after, 'archived transfer instruction');
+    expectErrorResponse(ctx, after, `archived ${kind}`);
     return true;
   });
 }

@@ -1,7 +1,9 @@
 import type { Exchange } from '../target/exchange.js';
 import { lookupPreapproval } from './scan.js';
 import { expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { allocate, allocationArgs, allocationArgsV2, exerciseResult, exerciseWithContext, instrument, post, served, serves, TRANSFER_FACTORY, transferArgsOf, transferThroughFactory, tap } from './tokenRegistry.js';
+import { allocate, allocationArgs, allocationArgsV2, exerciseResult, exerciseWithContext, expectContextGone, instrument, post, served, serves, TRANSFER_FACTORY, transferArgs, transferArgsOf, transferThroughFactory, tap } from './tokenRegistry.js';
+import { ledgerEnd, readActiveContracts } from './support/ledger.js';
+import { HOLDING_V1 } from '../history/holdingChanges.js';
 import { pageWalk } from './support/pageWalk.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -104,7 +106,67 @@ async function instrumentList(ctx: CheckContext): Promise<{ items: Json[]; last:
   return { items: walk.items as Json[], last: walk.last };
 }
 
+/** `party`'s holdings on the ledger now, with their Holding views (as a wallet lists its UTXOs). */
+async function holdingsOf(ctx: CheckContext, party: string): Promise<{ cid: string; view: Json }[]> {
+  const filters = { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: HOLDING_V1, includeInterfaceView: true, includeCreatedEventBlob: false } } } }] };
+  const request = { activeAtOffset: (await ledgerEnd(ctx)).offset, eventFormat: { filtersByParty: { [party]: filters }, verbose: true } };
+  const { entries } = await readActiveContracts(ctx, request, `the holdings of ${party}`, { small: true });
+  return entries.flatMap((e) => {
+    const c = isObject(e) && isObject(e.contractEntry) && isObject(e.contractEntry.JsActiveContract) && isObject(e.contractEntry.JsActiveContract.createdEvent) ? e.contractEntry.JsActiveContract.createdEvent : undefined;
+    const views = c !== undefined && Array.isArray(c.interfaceViews) ? c.interfaceViews : [];
+    const view = views.find((v) => isObject(v) && isObject(v.viewValue));
+    return c !== undefined && typeof c.contractId === 'string' && isObject(view) && isObject(view.viewValue) ? [{ cid: c.contractId, view: view.viewValue }] : [];
+  });
+}
+
+/** A self-transfer of `amount` out of `input` alone, through the v1 factory with its context: the ledger's exchange. */
+async function selfTransferOutOf(ctx: CheckContext, owner: string, input: string, amount: string): Promise<Exchange> {
+  const args = await transferArgs(ctx, { sender: owner, receiver: owner, amount, inputHoldingCids: [input] });
+  const f = await post(ctx, '/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true }, 'getTransferFactoryV1');
+  expectStatus(ctx, f, 200, 'transfer factory (v1) for a self-transfer');
+  const factory = objectBody(ctx, f, 'transfer factory');
+  const context = isObject(factory.choiceContext) ? factory.choiceContext : ctx.fail('the transfer factory answered no choiceContext', f);
+  return exerciseWithContext(ctx, [owner], { templateId: TRANSFER_FACTORY.v1, contractId: factory.factoryId, choice: 'TransferFactory_Transfer', args }, context);
+}
+
 export const tokenSemanticChecks: readonly CheckDefinition[] = [
+  {
+    id: 'registry.holdings.views-after-offer',
+    title: "After a two-step transfer, the sender's holdings on the ledger are of the instrument transferred (its admin and id) and show what is locked: every holding whose Holding view has no lock is spendable by its owner alone (a self-transfer out of it completes)",
+    group: 'registry',
+    operationId: 'getTransferFactoryV1',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${TS}: holding-v1 HoldingView.instrumentId (admin: the registry's admin party), HoldingView.lock (the lock on a holding); transfer-instruction-v1 TransferInstructionResult_Pending (the funds wait for the receiver); wallet-sdk listHoldingUtxos(includeLocked = false): a wallet picks its transfer inputs among the holdings without a lock`,
+    requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
+    async run(ctx) {
+      if (!served(ctx, 'transfer-instruction').includes('v1')) ctx.skip(`profile '${ctx.profile.name}' lists no transfer-instruction v1 API in registry.apis`);
+      needTap(ctx);
+      const [sender, receiver] = [await allocate(ctx, 'cc-lock-sender'), await allocate(ctx, 'cc-lock-receiver')];
+      const { result } = await transferThroughFactory(ctx, 'v1', sender, receiver, { tap: '5.0', transfer: '2.0' });
+      if (outputTag(result) !== OUTCOME.offer) ctx.skip(`the transfer to a fresh receiver ended as ${outputTag(result) ?? 'no result'}, not pending: nothing is locked (registry.transfer-factory.kind-matches-outcome judges the kind)`);
+      // Everything the sender holds came from the tap and this transfer: the instrument's holdings.
+      const { admin, id } = await instrument(ctx);
+      const holdings = await holdingsOf(ctx, sender);
+      for (const h of holdings) {
+        if (!jsonEqual(h.view.instrumentId, { admin, id })) ctx.fail(`holding ${h.cid} of ${sender}, made by the tap and a transfer of instrument ${id} (admin ${admin}), has instrumentId ${JSON.stringify(h.view.instrumentId)} in its Holding view: a wallet counts it as another token`);
+      }
+      const unlocked = holdings.filter((h) => h.view.owner === sender && (h.view.lock === null || h.view.lock === undefined));
+      if (unlocked.length === 0) ctx.skip(`${sender} holds nothing unlocked after the transfer: nothing to spend`);
+      // Each holding the views call free, spent alone: a holding locked to the pending transfer
+      // but shown without its lock is refused by the ledger, as a wallet would find on its next transfer.
+      for (const h of unlocked) {
+        const amount = Number(h.view.amount) >= 1 ? '0.1' : null;
+        if (amount === null) continue;
+        const e = await selfTransferOutOf(ctx, sender, h.cid, amount);
+        if (e.response?.status !== 200) {
+          ctx.fail(`holding ${h.cid} of ${sender} (amount ${String(h.view.amount)}) has no lock in its Holding view, yet a self-transfer out of it alone was refused (HTTP ${e.response?.status ?? 'no answer'}): a wallet that picks its inputs among unlocked holdings cannot spend it (is it locked to the pending transfer?)`, e);
+        }
+        const tag = outputTag(exerciseResult(objectBody(ctx, e, 'self-transfer')));
+        if (tag !== OUTCOME.self) ctx.fail(`a self-transfer out of ${sender}'s unlocked holding ${h.cid} ended as ${tag ?? 'no result'}, not ${OUTCOME.self}`, e);
+      }
+    },
+  },
   {
     id: 'registry.transfer-factory.kind-matches-outcome',
     title: 'Every served transfer factory announces the kind the receiver calls for (self, direct with a valid preapproval, offer without), and the transfer ends that way',
@@ -257,7 +319,7 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'registry.cross-group.allocation-contexts-let-choices-succeed',
-    title: "An allocation made through the factory is executed, cancelled or withdrawn with the registry's context for that choice, and each succeeds on the ledger (v1: execute-transfer, cancel, withdraw; v2: cancel, withdraw)",
+    title: "An allocation made through the factory is executed, cancelled or withdrawn with the registry's context for that choice, each succeeds on the ledger, and the allocation's contexts are then gone (v1: execute-transfer, cancel, withdraw; v2: cancel, withdraw)",
     group: 'registry',
     operationId: 'getAllocationTransferContextV1',
     level: 'MUST',
@@ -275,6 +337,7 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
         v2: [['cancel', 'Allocation_Cancel', [receiver]], ['withdraw', 'Allocation_Withdraw', [sender]]],
       } as const;
       const OPERATION: Record<string, string> = { 'execute-transfer': 'getAllocationTransferContext', cancel: 'getAllocationCancelContext', withdraw: 'getAllocationWithdrawContext' };
+      const PAST: Record<string, string> = { Allocation_ExecuteTransfer: 'executed', Allocation_Cancel: 'cancelled', Allocation_Withdraw: 'withdrawn' };
       for (const v of versions) {
         for (const [path, choice, actors] of CHOICES[v]) {
           const { e: made } = await allocateThroughFactory(ctx, v, sender, receiver, await tap(ctx, sender, '2.0'));
@@ -287,6 +350,11 @@ export const tokenSemanticChecks: readonly CheckDefinition[] = [
           const choiceArgs: Json = v === 'v1' ? {} : { actors: [...actors] };
           const e = await exerciseWithContext(ctx, [...actors], { templateId: ALLOCATION[v], contractId: allocation, choice, args: choiceArgs }, objectBody(ctx, c, `${path} context`));
           if (e.response?.status !== 200) ctx.fail(`${choice} (${v}) with the registry's ${path} context failed on the ledger (HTTP ${e.response?.status ?? 'no answer'})`, e);
+          // The choice archived the allocation: none of its contexts is served any more, or a
+          // venue keeps offering to settle (or cancel) an allocation that is gone.
+          for (const [other] of CHOICES[v]) {
+            await expectContextGone(ctx, `/registry/allocations/${v}/${allocation}/choice-contexts/${other}`, `${OPERATION[other]!}${v.toUpperCase()}`, `the ${v} ${other} context of the allocation just ${PAST[choice]}`, 'allocation');
+          }
         }
       }
     },
