@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -15,7 +16,10 @@ import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
  * list in pages of two reaches within the suite's page bound, the suite run twice in a row and once
  * more after a restart on its data directory, with the `participant` profile as shipped, while two
  * other applications keep writing (one as its own party, one as the vendor's party through a user
- * of its own), as on a participant in service. Nothing of that may fail a check or warn because of
+ * of its own), as on a participant in service: each writes once after every request of the suite's,
+ * so its reads and writes interleave with theirs all through the run, at a load that follows the
+ * run rather than a clock (writing flat out, they made a run 15 times slower; a ledger that never
+ * goes quiet is streamFollow.test.ts's). Nothing of that may fail a check or warn because of
  * the reference (issue 28, "Precision").
  */
 const TEMPLATE = '#canton-conformance-samples:Sample.Asset:Asset';
@@ -26,6 +30,26 @@ let vendorToken: string;
 let vendorParty: string;
 /** Writes by the other applications so far, and whether they should stop. */
 const writers = { writes: 0, stopped: false, running: [] as Promise<void>[] };
+/** The writers waiting for the suite's next request. */
+let waiting: (() => void)[] = [];
+const release = () => {
+  const now = waiting;
+  waiting = [];
+  for (const w of now) w();
+};
+/** Resolves at the suite's next request to the server, or at once when the writers stop. */
+const nextSuiteRequest = (): Promise<void> => (writers.stopped ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve)));
+/**
+ * Lets the writers follow the suite's requests to `s` (again after a restart): every request or
+ * WebSocket upgrade but the writers' own (they send their tokens, the suite the vendor's or none).
+ */
+function paced(s: ReferenceServer): ReferenceServer {
+  const bySuite = (req: IncomingMessage) => !writerTokens.has(String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
+  s.server.on('request', (req: IncomingMessage) => bySuite(req) && release());
+  s.server.on('upgrade', (req: IncomingMessage) => bySuite(req) && release());
+  return s;
+}
+const writerTokens = new Set<string>();
 
 // http-list-max-elements-limit 50 (the participant's default is 200): lists the suite reads in pages of 100 get 413 and are read in smaller pages.
 // offset-checkpoint-cache-update-interval 50 ms (default 15 s): with the other applications writing, live streams get a checkpoint every 50 ms and never go quiet.
@@ -34,7 +58,7 @@ const identity = {
   participantId: `vendor-participant::1220${'7a'.repeat(32)}`,
   synchronizers: [{ id: `vendor-global::1220${'1b'.repeat(32)}`, alias: 'global' }, { id: `vendor-private::1220${'2c'.repeat(32)}`, alias: 'private' }],
 } as const;
-const start = () => startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, dataDir, identity, listMaxElements: 50, checkpointIntervalMs: 50, log: { error: () => undefined, warn: () => undefined, info: () => undefined } });
+const start = async () => paced(await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, dataDir, identity, listMaxElements: 50, checkpointIntervalMs: 50, log: { error: () => undefined, warn: () => undefined, info: () => undefined } }));
 
 async function call(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -65,6 +89,7 @@ beforeAll(async () => {
   const other = await party(admin, 'other-app-party');
   await user(admin, 'other-app', other);
   const otherToken = await userToken('other-app', 'ES256');
+  writerTokens.add(otherToken);
   for (let i = 0; i < 100; i++) {
     await call(otherToken, 'POST', '/v2/commands/submit-and-wait', {
       commands: [{ CreateCommand: { templateId: TEMPLATE, createArguments: { issuer: other, owner: other, amount: `${i + 1}.0`, observers: null } } }],
@@ -83,22 +108,26 @@ beforeAll(async () => {
   // automation as the vendor's party (a user of its own), so the suite's party sees writes it did not make.
   await user(admin, 'vendor-automation', vendorParty);
   const automationToken = await userToken('vendor-automation', 'ES256');
+  writerTokens.add(automationToken);
   writers.running.push(keepWriting(otherToken, 'other-app', other), keepWriting(automationToken, 'vendor-automation', vendorParty));
 }, 120_000);
 afterAll(async () => {
   writers.stopped = true;
+  release();
   await Promise.all(writers.running);
   await server?.close();
 });
 
 /**
  * Another application in service: creates and archives its contracts one after another until
- * told to stop, each next write after the previous answer (no timer decides what the run sees).
+ * told to stop, each next write after the suite's next request (no timer decides what the run sees).
  * A write refused while the server restarts is simply not counted.
  */
 async function keepWriting(token: string, userId: string, actAs: string): Promise<void> {
   const live: string[] = [];
   for (let i = 0; !writers.stopped; i++) {
+    await nextSuiteRequest();
+    if (writers.stopped) break;
     try {
       const cid = live.shift();
       if (cid !== undefined && i % 3 === 0) {
@@ -116,7 +145,7 @@ async function keepWriting(token: string, userId: string, actAs: string): Promis
       }
       writers.writes++;
     } catch {
-      await new Promise((resolve) => setImmediate(resolve));
+      // Refused while the server restarts: the suite's next request tries again.
     }
   }
 }

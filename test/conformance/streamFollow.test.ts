@@ -94,6 +94,31 @@ describe('the stream follower judges the update stream and completions by their 
     expect(found[2]).toContain('no completion');
   });
 
+  it('reads the completions of a busy ledger, whose every page is full of checkpoints, up to the ledger end at the end of the run, and stops', async () => {
+    // Other applications keep writing: a participant with a short checkpoint interval fills every
+    // completions page with checkpoints of offsets past the run's, for as long as one reads on.
+    const checkpoint = (offset: number) => ({ completionResponse: { OffsetCheckpoint: { value: { offset, synchronizerTimes: [] } } } });
+    const updates = [tx(1, 'u1'), tx(2, 'u2'), tx(3, 'u3')];
+    let completionReads = 0;
+    const busy = scripted((spec) => {
+      if (spec.path === '/v2/state/ledger-end') return { status: 200, body: { offset: 3 } };
+      const begin = (spec.json as { beginExclusive: number }).beginExclusive;
+      if (spec.path === '/v2/updates') return { status: 200, body: updates.filter((u) => u.update.Transaction.value.offset > begin) };
+      const limit = Number(spec.query?.limit);
+      // A follower that reads on would never stop: after 20 pages the ledger goes quiet, so the test fails instead of hanging.
+      if (++completionReads > 20) return { status: 200, body: [] };
+      return { status: 200, body: [...(begin < 3 ? [completion(3, 'u3', 'c3')] : []), ...Array.from({ length: limit }, (_, i) => checkpoint(Math.max(begin, 3) + i + 1))].slice(0, limit) };
+    });
+    const model = new TargetModel();
+    const f = new StreamFollower(model, ledger({ end: 0, updates: [] }).client, []);
+    await f.start();
+    (f as unknown as { client: TargetClient }).client = busy.client;
+    f.noteWrite('check-0', seen('check-0', 0), {} as Exchange, '/v2/commands/submit-and-wait-for-transaction', { commands: write(3, 'u3', 'c3').commands }, 200, write(3, 'u3', 'c3').answer);
+    const found = await f.finish();
+    expect(found).toEqual([]);
+    expect(busy.asked.filter((q) => q.path === '/v2/commands/completions')).toHaveLength(1);
+  });
+
   it('pages through a long range (the page growing while pages stay small), and falls back to the parties the run acts as when every party cannot be read', async () => {
     const many = Array.from({ length: UPDATES_PAGE + 5 }, (_, i) => tx(i + 1, `u${i + 1}`));
     const r = await followed({ end: UPDATES_PAGE + 5, updates: many, anyParty: false }, [write(1, 'u1', 'c1')]);
