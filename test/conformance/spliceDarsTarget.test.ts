@@ -95,5 +95,8 @@ describe.skipIf(!HAS_DARS)('certifying a server on Splice 0.1.22 (needs ../share
     // Its reject and withdraw contexts let TransferInstruction_Reject and _Withdraw run on the real code.
     expect(report.checks.find((c) => c.id === 'registry.cross-group.transfer-contexts-let-reject-withdraw-succeed')?.status).toBe('pass');
     expect(report.checks.find((c) => c.id === 'registry.cross-group.allocation-contexts-let-choices-succeed')?.status).toBe('pass');
+    // Splice's LockedAmulet shows its lock in its Holding view, and its Amulet change is spent alone.
+    expect(report.checks.find((c) => c.id === 'registry.holdings.views-after-offer')?.status).toBe('pass');
+    expect(report.checks.find((c) => c.id === 'scan.cross-group.featured-app-right-found')?.status).toBe('pass');
   }, 300_000);
 });
