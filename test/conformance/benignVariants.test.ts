@@ -14,6 +14,7 @@ import { dedupReportedOtherwise } from '../mutants/benign/dedupReportedOtherwise
 import { emptyLastUserPage } from '../mutants/benign/emptyLastUserPage.js';
 import { scanPayloadTimes } from '../mutants/benign/scanPayloadTimes.js';
 import { registryExtraMembers } from '../mutants/benign/extraMembers.js';
+import { ignoredInstrumentPageSize } from '../mutants/benign/ignoredInstrumentPageSize.js';
 import { omittedDefaults } from '../mutants/benign/omittedDefaults.js';
 import { permissionOnlyWithParty } from '../mutants/benign/permissionOnlyWithParty.js';
 import { PATCH_VERSION } from '../mutants/benign/otherPatchVersion.js';
@@ -155,6 +156,8 @@ describe('false failures the benign variants found, each on its own check', () =
     // The ninth hunt's: a user list ending on an empty page without its list, Scan's own encoding of Daml Times.
     ['ledger.lists.complete-on-every-page', 'empty-last-user-page', emptyLastUserPage],
     ['scan.cross-group.preapproval-matches-ledger', 'scan-payload-times', scanPayloadTimes],
+    // The tenth hunt's: Splice Scan's registry reads no pageSize (one instrument, never paged).
+    ['registry.metadata.instrument-list', 'ignored-instrument-page-size', ignoredInstrumentPageSize],
   ] as const)('%s passes against %s', async (check, _variant, fault) => {
     const c = await one(check, fault);
     expect(c?.status, c?.message).toBe('pass');

@@ -81,11 +81,13 @@ export const REGISTRY_COVERAGE_MUTANTS: readonly Mutant[] = [
       }),
     })),
   },
+  // Ignoring an out-of-range pageSize was a mutant here once; Splice Scan's registry reads no
+  // pageSize at all (benign ignored-instrument-page-size). Reading -1 as "no instrument" is a fault.
   {
-    name: 'instrument-list-clamps-page-size',
-    description: 'an out-of-range pageSize is ignored instead of refused',
+    name: 'instrument-list-negative-page-size-empty',
+    description: 'pageSize -1 is read as a page of no instruments: a 200 with an empty list instead of a refusal or the list',
     caughtBy: 'registry.metadata.instrument-list',
-    fault: { request: (req) => (req.method === 'GET' && at(req, /^\/registry\/metadata\/v1\/instruments$/) ? { ...req, url: pathOf(req.url) } : req) },
+    fault: { response: (req, res) => (req.method === 'GET' && at(req, /^\/registry\/metadata\/v1\/instruments$/) && /[?&]pageSize=-1(&|$)/.test(req.url) ? jsonResponse(200, { instruments: [] }) : res) },
   },
   {
     name: 'reject-context-v1-unknown-200',

@@ -26,8 +26,22 @@ export function checkExclusion(check: CheckDefinition): string | undefined {
  */
 const CALLER_PATHS: ReadonlySet<string> = new Set(['/v2/authenticated-user']);
 
+/**
+ * A page size the standard sets no bound on, which a registry may refuse or not read at all
+ * (Splice Scan's instrument list reads no pageSize): out of range, the request alone does not
+ * decide the answer. registry.metadata.instrument-list judges both answers.
+ */
+function unboundedPageSize(spec: { readonly path?: string; readonly query?: RequestSpec['query'] }): boolean {
+  if (spec.path === undefined) return false;
+  const [path, search] = spec.path.split('?') as [string, string | undefined];
+  if (path !== '/registry/metadata/v1/instruments') return false;
+  const size = spec.query?.pageSize ?? new URLSearchParams(search ?? '').get('pageSize');
+  return size !== undefined && size !== null && !/^[1-9]\d*$/.test(String(size));
+}
+
 /** Why one request stays off the oracle, or undefined. `anonymousTwin`: the reference runs without the target's users. */
-export function requestExclusion(spec: (Pick<RequestSpec, 'auth'> | Pick<StreamOptions, 'auth' | 'protocols'>) & { readonly path?: string }, anonymousTwin = false): string | undefined {
+export function requestExclusion(spec: (Pick<RequestSpec, 'auth' | 'query'> | Pick<StreamOptions, 'auth' | 'protocols'>) & { readonly path?: string }, anonymousTwin = false): string | undefined {
+  if (unboundedPageSize({ path: spec.path, query: 'query' in spec ? spec.query : undefined })) return 'a pageSize out of range, which a registry may refuse or not read (the standard sets no bound)';
   if (anonymousTwin && spec.path !== undefined && CALLER_PATHS.has(spec.path.split('?')[0]!)) return 'the answer is the token\'s user, judged by rule (ledger.users.authenticated-user), not against a reference without the target\'s users';
   if (spec.auth !== undefined && spec.auth !== 'default') return 'the request carries its own credentials (an authentication probe)';
   if ('protocols' in spec && spec.protocols !== undefined) return 'the request offers its own subprotocols (a handshake probe)';

@@ -24,6 +24,7 @@ import { composeFaults } from './composeFaults.js';
 import { httpFraming } from './httpFraming.js';
 import { instantTimestamps } from './instantTimestamps.js';
 import { laterRecordTimes } from './laterRecordTimes.js';
+import { ignoredInstrumentPageSize } from './ignoredInstrumentPageSize.js';
 import { latency } from './latency.js';
 import { newerScanMembers } from './newerScanMembers.js';
 import { noDebugFields } from './noDebugFields.js';
@@ -99,6 +100,8 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   // The ninth hunt's.
   { name: 'empty-last-user-page', description: 'every walk of the users ends on an empty page {"nextPageToken": ""} (users, a repeated field, left out)', fault: emptyLastUserPage },
   { name: 'scan-payload-times', description: "Scan's payloads write Daml Times with six zero fraction digits, or without trailing zeros (its own codec)", fault: scanPayloadTimes },
+  // The tenth hunt's.
+  { name: 'ignored-instrument-page-size', description: "the instrument list reads no pageSize (Splice Scan's: one instrument, a 200 for any page size)", fault: ignoredInstrumentPageSize },
 ];
 
 /** Every variant at once, in the order listed (the first rewrites requests first and answers last). */
