@@ -19,6 +19,7 @@ import { omittedDefaults } from '../mutants/benign/omittedDefaults.js';
 import { permissionOnlyWithParty } from '../mutants/benign/permissionOnlyWithParty.js';
 import { PATCH_VERSION } from '../mutants/benign/otherPatchVersion.js';
 import { reorderedKeys } from '../mutants/benign/reorderedKeys.js';
+import { unvalidatedFactoryArguments } from '../mutants/benign/unvalidatedFactoryArguments.js';
 
 /**
  * The converse of the mutant bed: benign variants (test/mutants/benign/) are the reference server
@@ -160,6 +161,13 @@ describe('false failures the benign variants found, each on its own check', () =
     ['registry.metadata.instrument-list', 'ignored-instrument-page-size', ignoredInstrumentPageSize],
   ] as const)('%s passes against %s', async (check, _variant, fault) => {
     const c = await one(check, fault);
+    expect(c?.status, c?.message).toBe('pass');
+  }, 120_000);
+
+  // Found by the tenth hunt and not fixed yet: Splice Scan's transfer factory validates no amount
+  // sign, instrument or meta (the Daml choice does, at submission). Passes while the check fails.
+  it.fails('registry.transfer-factory.bad-input-400 passes against unvalidated-factory-arguments (known false failure)', async () => {
+    const c = await one('registry.transfer-factory.bad-input-400', unvalidatedFactoryArguments);
     expect(c?.status, c?.message).toBe('pass');
   }, 120_000);
 });
