@@ -132,15 +132,14 @@ export const REGISTRY_COVERAGE_MUTANTS: readonly Mutant[] = [
     fault: { request: (req) => (at(req, /^\/registry\/allocations\/v2\/[^/]+\/choice-contexts\/cancel$/) ? scanError(404, 'not found') : req) },
   },
   {
-    name: 'allocation-factory-ignores-sign',
-    description: 'the allocation factory reads a negative amount as its absolute value instead of refusing it',
+    name: 'allocation-factory-bad-input-bare-400',
+    description: 'the allocation factory refuses a negative amount with a bare 400 (a text body, no ErrorResponse), which a wallet cannot show',
     caughtBy: 'registry.allocation-factory.bad-input-400',
-    fault: onRequest(/^\/registry\/allocation-instruction\/v[12]\/allocation-factory$/, (v) => {
-      const args = isObject(v.choiceArguments) ? v.choiceArguments : {};
-      const spec = isObject(args.allocation) ? args.allocation : {};
-      const leg = isObject(spec.transferLeg) ? spec.transferLeg : {};
-      const amount = typeof leg.amount === 'string' ? leg.amount.replace(/^-/, '') : leg.amount;
-      return { ...v, choiceArguments: { ...args, allocation: { ...spec, transferLeg: { ...leg, amount } } } };
-    }),
+    fault: {
+      request(req) {
+        if (req.method !== 'POST' || !/^\/registry\/allocation-instruction\/v[12]\/allocation-factory$/.test(pathOf(req.url))) return req;
+        return /"amount":"-/.test(req.body) ? { status: 400, headers: { 'content-type': 'text/plain' }, body: 'Bad Request' } : req;
+      },
+    },
   },
 ];

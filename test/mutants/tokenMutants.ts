@@ -56,16 +56,15 @@ export const TOKEN_MUTANTS: readonly Mutant[] = [
     fault: onBody(/^\/registry\/transfer-instruction\/v2\/transfer-factory$/, (v) => ({ ...v, transferKind: undefined })),
   },
   {
-    name: 'transfer-factory-rounds-amounts',
-    description: 'the transfer factory rounds amounts with more than 10 decimals instead of refusing them',
+    name: 'transfer-factory-crashes-on-unreadable-amount',
+    description: 'the transfer factory fails with 500 on an amount it cannot read (NaN, an exponent) instead of refusing it with 400 or leaving it to the Daml choice',
     caughtBy: 'registry.transfer-factory.bad-input-400',
     fault: {
       request(req) {
         const body = parse(req.body);
         if (req.method !== 'POST' || !at(req, /\/transfer-factory$/) || !isObject(body) || !isObject(body.choiceArguments) || !isObject(body.choiceArguments.transfer)) return req;
-        const t = body.choiceArguments.transfer;
-        const amount = typeof t.amount === 'string' ? t.amount.replace(/^(-?\d+\.\d{10})\d+$/, '$1') : t.amount;
-        return { ...req, body: JSON.stringify({ ...body, choiceArguments: { ...body.choiceArguments, transfer: { ...t, amount } } }) };
+        const amount = body.choiceArguments.transfer.amount;
+        return typeof amount === 'string' && /^(NaN|.*e.*)$/.test(amount) ? jsonResponse(500, { error: 'java.lang.NumberFormatException' }) : req;
       },
     },
   },

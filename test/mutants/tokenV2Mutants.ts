@@ -48,7 +48,7 @@ export const TOKEN_V2_MUTANTS: readonly Mutant[] = [
   },
   {
     name: 'allocation-factory-v2-accepts-malformed',
-    description: 'the v2 allocation factory answers malformed allocation specifications with a factory instead of 400',
+    description: 'the v2 allocation factory answers malformed allocation specifications with a made-up factory (200, an id it never answers for valid arguments) instead of 400 or its own factory',
     caughtBy: 'registry.allocation-factory.bad-input-400-v2',
     fault: acceptsAnything(ALLOCATION_V2),
   },

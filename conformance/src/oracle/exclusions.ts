@@ -2,6 +2,9 @@ import type { CheckDefinition } from '../checks/types.js';
 import type { RequestSpec } from '../target/exchange.js';
 import type { StreamOptions } from '../target/websocket.js';
 
+/** Factory requests with arguments the Daml choice refuses: not decided by the request alone. */
+const UNREAD_ARGUMENTS = "a registry may refuse choice arguments the Daml choice would refuse (400) or not read them (its factory, as Splice Scan's does): the request alone does not decide; the check judges both";
+
 /**
  * Checks whose requests the oracle does not replay for another reason than reading the target's
  * own state (`CheckDefinition.readsTargetState`), each with the reason. Their own assertions still
@@ -9,6 +12,9 @@ import type { StreamOptions } from '../target/websocket.js';
  */
 export const NOT_REPLAYED: Readonly<Record<string, string>> = {
   'ledger.streams.large-read-does-not-stall': 'it measures how the target streams ten thousand contracts, not what they are; replaying it doubles the run for nothing the other checks miss',
+  'registry.transfer-factory.bad-input-400': UNREAD_ARGUMENTS,
+  'registry.allocation-factory.bad-input-400': UNREAD_ARGUMENTS,
+  'registry.allocation-factory.bad-input-400-v2': UNREAD_ARGUMENTS,
 };
 
 /** Why a whole check stays off the oracle, or undefined. */

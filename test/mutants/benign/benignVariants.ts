@@ -25,6 +25,7 @@ import { httpFraming } from './httpFraming.js';
 import { instantTimestamps } from './instantTimestamps.js';
 import { laterRecordTimes } from './laterRecordTimes.js';
 import { ignoredInstrumentPageSize } from './ignoredInstrumentPageSize.js';
+import { unvalidatedFactoryArguments } from './unvalidatedFactoryArguments.js';
 import { latency } from './latency.js';
 import { newerScanMembers } from './newerScanMembers.js';
 import { noDebugFields } from './noDebugFields.js';
@@ -102,6 +103,7 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'scan-payload-times', description: "Scan's payloads write Daml Times with six zero fraction digits, or without trailing zeros (its own codec)", fault: scanPayloadTimes },
   // The tenth hunt's.
   { name: 'ignored-instrument-page-size', description: "the instrument list reads no pageSize (Splice Scan's: one instrument, a 200 for any page size)", fault: ignoredInstrumentPageSize },
+  { name: 'unread-factory-arguments', description: "factories that read no more of the choice arguments than Splice Scan's (the transfer factory its receiver, the allocation factories nothing): a negative amount, an unknown instrument, large meta get the factory", fault: unvalidatedFactoryArguments },
 ];
 
 /** Every variant at once, in the order listed (the first rewrites requests first and answers last). */
