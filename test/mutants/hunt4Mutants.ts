@@ -120,14 +120,16 @@ export const HUNT4_MUTANTS: readonly Mutant[] = [
     name: 'hunt4-acs-delta-always-true',
     description: 'every event says acsDelta true (the same everywhere): a client tracking active contracts from a ledger-effects stream adds contracts created and archived in one transaction, and counts non-consuming exercises as archives',
     caughtBy: 'ledger.commands.create-and-exercise',
-    judge: { invariant: 'judge.events.acs-delta' },
+    // The engine's acsDelta (judge.daml.acs-delta) fails it before the judge's rule does (judge.test.ts proves that one).
+    reinterpret: 'judge.daml.acs-delta',
     fault: everywhere((o) => (typeof o.acsDelta === 'boolean' ? { ...o, acsDelta: true } : o)),
   },
   {
     name: 'hunt4-acs-delta-always-false',
     description: 'every event says acsDelta false (the same everywhere): a client tracking active contracts from a ledger-effects stream never sees one become active',
     caughtBy: 'ledger.exercise.result-and-events',
-    judge: { invariant: 'judge.events.acs-delta' },
+    // The engine's acsDelta (judge.daml.acs-delta) fails it before the judge's rule does (judge.test.ts proves that one).
+    reinterpret: 'judge.daml.acs-delta',
     fault: everywhere((o) => (typeof o.acsDelta === 'boolean' ? { ...o, acsDelta: false } : o)),
   },
   {

@@ -19,11 +19,13 @@ export type TargetNode =
   | {
       readonly kind: 'create'; readonly contractId: string; readonly templateId: unknown; readonly packageName: unknown; readonly createArgument: unknown; readonly signatories: unknown; readonly observers: unknown;
       readonly witnessParties: unknown;
+      readonly acsDelta: unknown;
     }
   | {
       readonly kind: 'exercise'; readonly contractId: string; readonly templateId: unknown; readonly packageName: unknown; readonly choice: unknown; readonly consuming: unknown;
       readonly actingParties: unknown; readonly exerciseResult: unknown; readonly descendants: number; readonly witnessParties: unknown;
       readonly choiceArgument: unknown;
+      readonly acsDelta: unknown;
       /** The interface the choice was exercised through, when it was. */
       readonly interfaceId?: unknown;
     };
@@ -35,13 +37,13 @@ export function targetNodesOf(events: readonly unknown[]): { ok: true; nodes: Ta
     if (!isObject(e)) return { ok: false, reason: `events[${i}] is not an object` };
     if (isObject(e.CreatedEvent)) {
       const c = e.CreatedEvent;
-      withIds.push({ node: { kind: 'create', contractId: String(c.contractId), templateId: c.templateId, packageName: c.packageName, createArgument: c.createArgument, signatories: c.signatories, observers: c.observers, witnessParties: c.witnessParties }, nodeId: c.nodeId, last: c.nodeId });
+      withIds.push({ node: { kind: 'create', contractId: String(c.contractId), templateId: c.templateId, packageName: c.packageName, createArgument: c.createArgument, signatories: c.signatories, observers: c.observers, witnessParties: c.witnessParties, acsDelta: c.acsDelta }, nodeId: c.nodeId, last: c.nodeId });
     } else if (isObject(e.ExercisedEvent)) {
       const x = e.ExercisedEvent;
       withIds.push({
         node: {
           kind: 'exercise', contractId: String(x.contractId), templateId: x.templateId, packageName: x.packageName, choice: x.choice, consuming: x.consuming, actingParties: x.actingParties,
-          exerciseResult: x.exerciseResult, choiceArgument: x.choiceArgument, descendants: 0, witnessParties: x.witnessParties, ...(x.interfaceId === undefined || x.interfaceId === null ? {} : { interfaceId: x.interfaceId }),
+          exerciseResult: x.exerciseResult, choiceArgument: x.choiceArgument, descendants: 0, witnessParties: x.witnessParties, acsDelta: x.acsDelta, ...(x.interfaceId === undefined || x.interfaceId === null ? {} : { interfaceId: x.interfaceId }),
         },
         nodeId: x.nodeId, last: x.lastDescendantNodeId,
       });
@@ -100,6 +102,8 @@ export function compareTransaction(target: readonly TargetNode[], engine: readon
     // Clients select templates by package name (`#name:Module:Entity`); a package without metadata names none.
     if (e.packageName !== undefined) diff('judge.daml.package-name', 'packageName', t.packageName, e.packageName);
     diff('judge.daml.witnesses', 'witnessParties', sorted(t.witnessParties ?? []), e.witnesses);
+    // A line before 3.4 has no acsDelta: only a flag the target gives is judged.
+    if (typeof t.acsDelta === 'boolean') diff('judge.daml.acs-delta', 'acsDelta', t.acsDelta, e.acsDelta);
     if (t.kind === 'create' && e.kind === 'create') {
       diff('judge.daml.payload', 'createArgument', t.createArgument, renameIds(e.createArgument, ids));
       diff('judge.daml.signatories', 'signatories', sorted(t.signatories), sorted(e.signatories));

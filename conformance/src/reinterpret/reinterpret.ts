@@ -10,7 +10,7 @@ import {
 } from '../../../daml-engine/index.js';
 import { isObject, jsonEqual, type Json } from '../checks/support/expect.js';
 import { compareTransaction, rootsOf, targetNodesOf, type Difference, type TargetNode } from './compareTransaction.js';
-import { projectEngineNodes } from './projectEngineNodes.js';
+import { effectsOf, projectEngineNodes } from './projectEngineNodes.js';
 import { viewDifferences } from './compareViews.js';
 import { packageFetcher, untilPackagesFound, type LedgerSource, type ReportedContract } from './ledgerSource.js';
 
@@ -144,7 +144,9 @@ async function reinterpretOnce(source: LedgerSource, s: JudgedSubmission, fetche
     for (const c of r.transaction.created) created.set(c.contractId, { templateId: c.templateId, argument: c.argument, signatories: c.signatories, observers: c.observers });
     runs.push(r.transaction);
   }
-  const engineNodes = runs.flatMap((tx) => projectEngineNodes(tx, new Set(s.parties), getPackage, types));
+  // One ledger transaction: a contract one top-level node creates and a later one consumes is transient.
+  const effects = effectsOf(runs);
+  const engineNodes = runs.flatMap((tx) => projectEngineNodes(tx, new Set(s.parties), getPackage, types, effects));
   // Interface views, where the request asked for them (the events carry them).
   const views = await viewDifferences(events, need, getPackage);
   if (typeof views === 'string') return skipped(`interface views: ${views}`);
