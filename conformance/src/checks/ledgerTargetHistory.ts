@@ -10,6 +10,7 @@
 import { describeDifference } from '../reinterpret/compareTransaction.js';
 import { httpLedgerSource, packageFetcher, type LedgerSource } from '../reinterpret/ledgerSource.js';
 import { viewDifferencesFrom } from '../reinterpret/compareViews.js';
+import { shapeDifferences } from '../reinterpret/compareShapes.js';
 import { parseTemplateId } from '../reinterpret/reinterpret.js';
 import { lookupTemplate } from '../../../daml-engine/index.js';
 import { MAX_SHOWN_EVENTS, reinterpretShown, witnessesOf } from '../reinterpret/reinterpretShown.js';
@@ -126,17 +127,40 @@ async function judgeViews(
   return { compared, skipped };
 }
 
+/**
+ * The same window in the ACS-delta shape (the same event format): each transaction as the
+ * ledger-effects shape's acsDelta events imply it (`compareShapes.ts`), for every transaction read,
+ * those the engine cannot re-run too. A wallet reads its holdings from one shape, trees from the other.
+ */
+async function judgeShapes(ctx: CheckContext, request: Json & { readonly beginExclusive: number; readonly endInclusive: number; readonly updateFormat: { readonly includeTransactions: Json } }, transactions: readonly Json[], party: string | undefined, auth: AuthMode | undefined): Promise<void> {
+  const flatRequest = { ...request, updateFormat: { includeTransactions: { ...request.updateFormat.includeTransactions, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
+  const read = await window(ctx, flatRequest, party, auth);
+  const flat = new Map<string, Json>();
+  for (const item of read.items) {
+    const tx = transactionJsonOf(item);
+    if (tx !== undefined && typeof tx.updateId === 'string') flat.set(tx.updateId, tx);
+  }
+  const problems: string[] = [];
+  for (const tx of transactions) {
+    const d = shapeDifferences(tx, flat.get(String(tx.updateId)));
+    if (d.length > 0) problems.push(`transaction ${String(tx.updateId)} at offset ${String(tx.offset)}: ${d.join('; ')}`);
+  }
+  if (problems.length > 0) {
+    ctx.fail(`the ACS-delta shape of ${problems.length} of the target's recent transactions is not what their ledger-effects shape says is part of it (acsDelta): ${problems.slice(0, 3).join(' | ')}`, read.exchange);
+  }
+}
+
 export const TARGET_HISTORY = 'ledger.reinterpret.target-history';
 
 export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
   {
     id: TARGET_HISTORY,
-    title: "The target's recent transactions, re-run by the engine from the top-level nodes its reader sees, are what the target shows (nodes, payloads, parties, results)",
+    title: "The target's recent transactions, re-run by the engine from the top-level nodes its reader sees, are what the target shows (nodes, payloads, parties, results, acsDelta), and their ACS-delta shape is what their ledger-effects shape says",
     group: 'ledger',
     operationId: LedgerOp.updates,
     level: 'MUST',
     kind: 'example',
-    specRef: 'daml-lf-2.rst "Update interpretation"; transaction.rst "Projections" (a party that sees a node sees its subtree); Canton: confirming participants re-interpret the root action of each view',
+    specRef: 'daml-lf-2.rst "Update interpretation"; transaction.rst "Projections" (a party that sees a node sees its subtree); Canton: confirming participants re-interpret the root action of each view; event.proto acs_delta (the event is part of the ACS_DELTA shape of the same read)',
     readsTargetState: 'it reads the target\'s history from before the run (its own and other applications\' transactions), which the reference never had; it judges each transaction by re-running it with the engine',
     async run(ctx) {
       const tally = ctx.reinterpretation;
@@ -188,6 +212,7 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
           ctx.fail(`transaction ${String(tx.updateId)} at offset ${String(tx.offset)}, re-run from the top-level nodes ${parties.join(', ')} see, differs from what the target shows: ${r.differences.map(describeDifference).join('; ')}`, e);
         }
       }
+      await judgeShapes(ctx, request, transactions, party, auth);
       const views = await judgeViews(ctx, source, templates, party, auth, end);
       tally.recordHistoryViews(views.compared);
       if (agreed === 0) {
