@@ -14,7 +14,7 @@ import { shapeDifferences } from '../reinterpret/compareShapes.js';
 import { parseTemplateId } from '../reinterpret/reinterpret.js';
 import { lookupTemplate } from '../../../daml-engine/index.js';
 import { MAX_SHOWN_EVENTS, reinterpretShown, witnessesOf } from '../reinterpret/reinterpretShown.js';
-import { isObject, type Json } from './support/expect.js';
+import { firstDifference, isObject, jsonEqual, type Json } from './support/expect.js';
 import { eventFormat, ledgerEnd, listAfter, notBeforePruned, offsetOf, readActiveContracts, transactionJsonOf } from './support/ledger.js';
 import type { AuthMode, Exchange } from '../target/exchange.js';
 import { readerAuth } from './crossGroup.js';
@@ -150,6 +150,33 @@ async function judgeShapes(ctx: CheckContext, request: Json & { readonly beginEx
   }
 }
 
+/** The newest transactions of the window it reads again by update id, at most. */
+const MOST_POINT_READS = 20;
+
+/**
+ * The newest transactions of the window read again by update id with the same format: the same
+ * transaction as the stream showed. A client told of a transaction (a completion, a transfer
+ * instruction) reads it this way, for transactions of other applications as much as its own.
+ */
+async function judgePointReads(ctx: CheckContext, updateFormat: Json, transactions: readonly Json[], auth: AuthMode | undefined): Promise<void> {
+  for (const tx of transactions.slice(-MOST_POINT_READS)) {
+    const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/update-by-id', json: { updateId: tx.updateId, updateFormat }, ...(auth === undefined ? {} : { auth }) });
+    if (e.response?.status !== 200) ctx.fail(`update-by-id of transaction ${String(tx.updateId)} (offset ${String(tx.offset)}), which the update stream showed, answered ${e.response ? `HTTP ${e.response.status}` : e.error?.message ?? 'nothing'}`, e);
+    const byId = transactionJsonOf(parseJson(e.response.text));
+    if (byId === undefined || !jsonEqual(byId, tx)) {
+      ctx.fail(`update-by-id of transaction ${String(tx.updateId)} (offset ${String(tx.offset)}) answers another transaction than the update stream showed with the same format, first at ${firstDifference(byId, tx) ?? '/'}`, e);
+    }
+  }
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
 export const TARGET_HISTORY = 'ledger.reinterpret.target-history';
 
 export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
@@ -213,6 +240,7 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
         }
       }
       await judgeShapes(ctx, request, transactions, party, auth);
+      await judgePointReads(ctx, request.updateFormat, transactions, auth);
       const views = await judgeViews(ctx, source, templates, party, auth, end);
       tally.recordHistoryViews(views.compared);
       if (agreed === 0) {
