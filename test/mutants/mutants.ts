@@ -39,6 +39,7 @@ import { HUNT6_MUTANTS } from './hunt6Mutants.js';
 import { HUNT7_MUTANTS } from './hunt7Mutants.js';
 import { HUNT8_MUTANTS } from './hunt8Mutants.js';
 import { HUNT9_MUTANTS } from './hunt9Mutants.js';
+import { HUNT10_MUTANTS } from './hunt10Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -457,6 +458,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT8_MUTANTS,
   // hunt9's that the suite now catches: Scan's latest round, its lookup by receiver and timestamps, the proxy's expired preapprovals, instrument pages that loop (hunt9Mutants.ts).
   ...HUNT9_MUTANTS,
+  // hunt10's: the target judged by its own ledger (its history and others' transactions re-run, both shapes, the WebSocket reads) (hunt10Mutants.ts).
+  ...HUNT10_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,
