@@ -20,6 +20,7 @@ import { permissionOnlyWithParty } from '../mutants/benign/permissionOnlyWithPar
 import { PATCH_VERSION } from '../mutants/benign/otherPatchVersion.js';
 import { reorderedKeys } from '../mutants/benign/reorderedKeys.js';
 import { unvalidatedFactoryArguments } from '../mutants/benign/unvalidatedFactoryArguments.js';
+import { nullOptionalMembers } from '../mutants/benign/nullOptionalMembers.js';
 
 /**
  * The converse of the mutant bed: benign variants (test/mutants/benign/) are the reference server
@@ -161,6 +162,11 @@ describe('false failures the benign variants found, each on its own check', () =
     ['registry.metadata.instrument-list', 'ignored-instrument-page-size', ignoredInstrumentPageSize],
   ] as const)('%s passes against %s', async (check, _variant, fault) => {
     const c = await one(check, fault);
+    expect(c?.status, c?.message).toBe('pass');
+  }, 120_000);
+
+  it('registry.accept.malformed-body-400 passes against a registry that reads a null optional member as absent (null-optional-members)', async () => {
+    const c = await one('registry.accept.malformed-body-400', nullOptionalMembers);
     expect(c?.status, c?.message).toBe('pass');
   }, 120_000);
 

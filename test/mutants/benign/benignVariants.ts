@@ -26,6 +26,7 @@ import { instantTimestamps } from './instantTimestamps.js';
 import { laterRecordTimes } from './laterRecordTimes.js';
 import { ignoredInstrumentPageSize } from './ignoredInstrumentPageSize.js';
 import { unvalidatedFactoryArguments } from './unvalidatedFactoryArguments.js';
+import { nullOptionalMembers } from './nullOptionalMembers.js';
 import { latency } from './latency.js';
 import { newerScanMembers } from './newerScanMembers.js';
 import { noDebugFields } from './noDebugFields.js';
@@ -103,6 +104,7 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'scan-payload-times', description: "Scan's payloads write Daml Times with six zero fraction digits, or without trailing zeros (its own codec)", fault: scanPayloadTimes },
   // The tenth hunt's.
   { name: 'ignored-instrument-page-size', description: "the instrument list reads no pageSize (Splice Scan's: one instrument, a 200 for any page size)", fault: ignoredInstrumentPageSize },
+  { name: 'null-optional-members', description: "registry requests' optional members written null read as absent (Splice's guardrail decoders)", fault: nullOptionalMembers },
   { name: 'unread-factory-arguments', description: "factories that read no more of the choice arguments than Splice Scan's (the transfer factory its receiver, the allocation factories nothing): a negative amount, an unknown instrument, large meta get the factory", fault: unvalidatedFactoryArguments },
 ];
 
