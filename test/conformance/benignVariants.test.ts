@@ -171,7 +171,7 @@ describe('false failures the benign variants found, each on its own check', () =
   }, 120_000);
 
   // Splice Scan's factories leave most choice arguments to the Daml choice (the benign hunt of session 37).
-  for (const check of ['registry.transfer-factory.bad-input-400', 'registry.allocation-factory.bad-input-400', 'registry.allocation-factory.bad-input-400-v2']) {
+  for (const check of ['registry.transfer-factory.bad-input-400', 'registry.allocation-factory.bad-input-400', 'registry.allocation-factory.bad-input-400-v2', 'registry.settlement-factory.bad-input-400']) {
     it(`${check} passes against factories that do not read the arguments (unread-factory-arguments)`, async () => {
       const c = await one(check, unvalidatedFactoryArguments());
       expect(c?.status, c?.message).toBe('pass');

@@ -15,6 +15,7 @@ export const NOT_REPLAYED: Readonly<Record<string, string>> = {
   'registry.transfer-factory.bad-input-400': UNREAD_ARGUMENTS,
   'registry.allocation-factory.bad-input-400': UNREAD_ARGUMENTS,
   'registry.allocation-factory.bad-input-400-v2': UNREAD_ARGUMENTS,
+  'registry.settlement-factory.bad-input-400': UNREAD_ARGUMENTS,
 };
 
 /** Why a whole check stays off the oracle, or undefined. */

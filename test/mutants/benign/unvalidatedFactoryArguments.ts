@@ -8,14 +8,16 @@ import { parse, pathOf, type Fault, type ProxyResponse } from '../mutantProxy.js
  * transfer: a negative amount, an instrument it does not administer or a large meta get the
  * factory and its context (200). Its allocation factories (HttpTokenStandardAllocationInstructionHandler
  * .getAllocationFactory, v1 and v2) read no argument at all: whatever they are given, the same
- * factory. The Daml choice refuses such arguments when the wallet submits it.
+ * factory; its settlement factory decodes the arguments with Java's codegen (any text is a party or
+ * a contract id) and answers its factory. The Daml choice refuses such arguments when the wallet
+ * submits it.
  *
  * The rewrite asks the reference for the transfer with its amount, instrument and meta set to ones
- * it accepts, and answers an allocation factory request the reference refused with the factory it
+ * it accepts, and answers an allocation or settlement factory request the reference refused with the factory it
  * last answered on that path, so the answers are the ones Splice gives.
  */
 const TRANSFER_FACTORY = '/registry/transfer-instruction/v1/transfer-factory';
-const ALLOCATION_FACTORY = /^\/registry\/allocation-instruction\/v[12]\/allocation-factory$/;
+const ALLOCATION_FACTORY = /^\/registry\/(allocation-instruction\/v[12]\/allocation-factory|allocation\/v2\/settlement-factory)$/;
 
 export function unvalidatedFactoryArguments(): Fault {
   const lastFactory = new Map<string, ProxyResponse>();
