@@ -40,6 +40,7 @@ import { HUNT7_MUTANTS } from './hunt7Mutants.js';
 import { HUNT8_MUTANTS } from './hunt8Mutants.js';
 import { HUNT9_MUTANTS } from './hunt9Mutants.js';
 import { HUNT10_MUTANTS } from './hunt10Mutants.js';
+import { HUNT11_MUTANTS } from './hunt11Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -460,6 +461,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT9_MUTANTS,
   // hunt10's: the target judged by its own ledger (its history and others' transactions re-run, both shapes, the WebSocket reads) (hunt10Mutants.ts).
   ...HUNT10_MUTANTS,
+  // hunt11's: external parties and interactive submission as wallets use them (hunt11Mutants.ts).
+  ...HUNT11_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { activeContracts, createCommand, ledgerEnd, userIdOf } from './support/ledger.js';
-import { expectStatus, isObject, objectBody, responseOf, type Json } from './support/expect.js';
+import { activeContracts, completionOf, createCommand, eventFormat, ledgerEnd, userIdOf } from './support/ledger.js';
+import { expectStatus, isObject, jsonEqual, objectBody, qualifiedName, responseOf, type Json } from './support/expect.js';
 import { patienceMs, poll } from './support/poll.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
@@ -83,19 +83,21 @@ export async function externalParty(ctx: CheckContext): Promise<ExternalParty> {
   return { party: t.partyId, fingerprint, privateKey, synchronizerId };
 }
 
-export async function prepare(ctx: CheckContext, ext: ExternalParty): Promise<{ preparedTransaction: string; hash: Buffer; hashingSchemeVersion: string; exchange: Exchange }> {
+/** Prepares `command` (by default a create of the profile's template) for the external party alone. */
+export async function prepare(ctx: CheckContext, ext: ExternalParty, command?: Json): Promise<{ preparedTransaction: string; hash: Buffer; hashingSchemeVersion: string; commandId: string; exchange: Exchange }> {
   const userId = userIdOf(ctx);
+  const commandId = ctx.unique('cc-prep');
   const e = await ctx.http.request('ledger', {
     method: 'POST',
     path: '/v2/interactive-submission/prepare',
-    json: { ...(userId === undefined ? {} : { userId }), commandId: ctx.unique('cc-prep'), commands: [{ CreateCommand: createCommand(ctx, ext.party) }], actAs: [ext.party], synchronizerId: ext.synchronizerId },
+    json: { ...(userId === undefined ? {} : { userId }), commandId, commands: [command ?? { CreateCommand: createCommand(ctx, ext.party) }], actAs: [ext.party], synchronizerId: ext.synchronizerId },
   });
   expectStatus(ctx, e, 200, 'prepare');
   const p = objectBody(ctx, e, 'prepare');
   if (typeof p.preparedTransaction !== 'string' || typeof p.preparedTransactionHash !== 'string' || typeof p.hashingSchemeVersion !== 'string') {
     return ctx.fail('prepare must answer {preparedTransaction, preparedTransactionHash, hashingSchemeVersion}', e);
   }
-  return { preparedTransaction: p.preparedTransaction, hash: Buffer.from(p.preparedTransactionHash, 'base64'), hashingSchemeVersion: p.hashingSchemeVersion, exchange: e };
+  return { preparedTransaction: p.preparedTransaction, hash: Buffer.from(p.preparedTransactionHash, 'base64'), hashingSchemeVersion: p.hashingSchemeVersion, commandId, exchange: e };
 }
 
 export function executeBody(ctx: CheckContext, ext: ExternalParty, prepared: { preparedTransaction: string; hashingSchemeVersion: string }, sig: Json): Json {
@@ -109,6 +111,19 @@ export function executeBody(ctx: CheckContext, ext: ExternalParty, prepared: { p
     ...(userId === undefined ? {} : { userId }),
   };
 }
+
+/**
+ * Prepares a CreateAndExerciseCommand of the profile's template and consuming choice for the
+ * external party (a transaction with an exercise node), or skips when the profile names no choice.
+ */
+export async function prepareCreateAndExercise(ctx: CheckContext, ext: ExternalParty): Promise<Awaited<ReturnType<typeof prepare>> & { templateId: string; choice: string }> {
+  const ex = ctx.profile.ledger?.template?.exercise ?? ctx.skip(`profile '${ctx.profile.name}' names no consuming choice to exercise (ledger.template.exercise)`);
+  const { templateId, createArguments } = createCommand(ctx, ext.party);
+  const prepared = await prepare(ctx, ext, { CreateAndExerciseCommand: { templateId, createArguments, choice: ex.choice, choiceArgument: ex.choiceArgument } });
+  return { ...prepared, templateId: String(templateId), choice: ex.choice };
+}
+
+const eventOf = (e: unknown, kind: string): Json | undefined => (isObject(e) && isObject(e[kind]) ? e[kind] : undefined);
 
 export const ledgerInteractiveChecks: readonly CheckDefinition[] = [
   check({
@@ -138,11 +153,11 @@ export const ledgerInteractiveChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.interactive.wrong-key-rejected',
-    title: 'Interactive submission signed by a key other than the party’s is refused, and nothing is committed',
+    title: 'Interactive submission signed by a key other than the party’s, or by its key over the hash of another prepared transaction, is refused, and nothing is committed',
     operationId: LedgerOp.executeAndWait,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UPSTREAM_B}: execute verifies every party signature against its registered key`,
+    specRef: `${UPSTREAM_B}: execute verifies every party signature against its registered key, over the hash of the prepared transaction submitted`,
     requires: { writes: true },
     async run(ctx) {
       needInteractive(ctx);
@@ -152,6 +167,105 @@ export const ledgerInteractiveChecks: readonly CheckDefinition[] = [
       const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/interactive-submission/executeAndWait', json: executeBody(ctx, ext, prepared, signature(other, prepared.hash, ext.fingerprint)) });
       const r = responseOf(e);
       if (r.status < 400 || r.status >= 500) ctx.fail(`a signature by a foreign key got HTTP ${r.status}; expected a 4xx refusal`, e);
+      // The party's own key over another prepared transaction: the signature binds what it covers, not whoever signed.
+      const signed = await prepare(ctx, ext);
+      const swapped = await ctx.http.request('ledger', { method: 'POST', path: '/v2/interactive-submission/executeAndWait', json: executeBody(ctx, ext, prepared, signature(ext.privateKey, signed.hash, ext.fingerprint)) });
+      const s = responseOf(swapped);
+      if (s.status < 400 || s.status >= 500) ctx.fail(`a prepared transaction submitted with the party's signature over another prepared transaction's hash got HTTP ${s.status}; expected a 4xx refusal`, swapped);
+      const end = await ledgerEnd(ctx);
+      const acs = await activeContracts(ctx, ext.party, end.offset);
+      if (acs.contracts.length > 0) ctx.fail(`the refused executions left ${acs.contracts.length} active contract(s) of ${ext.party}`, acs.exchange);
+    },
+  }),
+  check({
+    id: 'ledger.interactive.execute-and-wait-completion',
+    title: "executeAndWait answers the committed transaction's update id and offset, and the execution's completion names the prepared command id, the submission id it was executed with, that update id and offset, and the external party acting",
+    operationId: LedgerOp.executeAndWait,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: ExecuteSubmissionAndWaitResponse (update_id, completion_offset); PreparedTransaction metadata submitter_info.command_id; ExecuteSubmissionRequest.submission_id; Completion (command_id, submission_id, update_id, offset, act_as)`,
+    requires: { writes: true },
+    async run(ctx) {
+      needInteractive(ctx);
+      const ext = await externalParty(ctx);
+      const begin = (await ledgerEnd(ctx)).offset;
+      const prepared = await prepare(ctx, ext);
+      const body = executeBody(ctx, ext, prepared, signature(ext.privateKey, prepared.hash, ext.fingerprint));
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/interactive-submission/executeAndWait', json: body });
+      expectStatus(ctx, e, 200, 'executeAndWait');
+      const answer = objectBody(ctx, e, 'executeAndWait');
+      if (typeof answer.updateId !== 'string' || typeof answer.completionOffset !== 'number') return ctx.fail('executeAndWait must answer {updateId, completionOffset}', e);
+      // A wallet reads its transaction next by the answered id, and expects it at the answered offset.
+      const byId = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/updates/update-by-id',
+        json: { updateId: answer.updateId, updateFormat: { includeTransactions: { eventFormat: eventFormat(ext.party), transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } },
+      });
+      expectStatus(ctx, byId, 200, `update-by-id of the updateId executeAndWait answered (${answer.updateId})`);
+      const u = objectBody(ctx, byId, 'update-by-id').update;
+      const tx = isObject(u) && isObject(u.Transaction) ? (isObject(u.Transaction.value) ? u.Transaction.value : u.Transaction) : {};
+      if (tx.offset !== answer.completionOffset) ctx.fail(`executeAndWait answered completionOffset ${answer.completionOffset}; its transaction ${answer.updateId} is at offset ${JSON.stringify(tx.offset)}`, byId);
+      if (!Array.isArray(tx.events) || !tx.events.some((ev) => eventOf(ev, 'CreatedEvent') !== undefined)) ctx.fail(`the transaction ${answer.updateId} executeAndWait answered shows no contract the prepared create made`, byId);
+      const { completion, e: ce } = await completionOf(ctx, ext.party, begin, prepared.commandId, 'the execution of the prepared command');
+      const status = isObject(completion.status) ? completion.status : undefined;
+      if (status && status.code !== 0) ctx.fail(`the execution completed with status ${JSON.stringify(status)}`, ce);
+      // A wallet tells its retries of one prepared command apart by the submission id it executed with.
+      if (completion.submissionId !== body.submissionId) ctx.fail(`the prepared transaction was executed with submissionId ${String(body.submissionId)}; its completion names ${JSON.stringify(completion.submissionId)}`, ce);
+      if (completion.updateId !== answer.updateId || completion.offset !== answer.completionOffset) {
+        ctx.fail(`the completion names update ${JSON.stringify(completion.updateId)} at offset ${JSON.stringify(completion.offset)}; executeAndWait answered ${answer.updateId} at ${answer.completionOffset}`, ce);
+      }
+      if (!jsonEqual(completion.actAs, [ext.party])) ctx.fail(`the execution acted as [${ext.party}]; its completion names actAs ${JSON.stringify(completion.actAs)}`, ce);
+    },
+  }),
+  check({
+    id: 'ledger.interactive.execute-for-transaction-shape',
+    title: 'executeAndWaitForTransaction answers in the transactionFormat asked: a prepared CreateAndExercise with a consuming choice shows its create and its exercise in LEDGER_EFFECTS',
+    operationId: LedgerOp.executeAndWaitForTransaction,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: ExecuteSubmissionAndWaitForTransactionRequest.transaction_format; TransactionShape (LEDGER_EFFECTS: every event of the transaction the parties witness)`,
+    requires: { writes: true },
+    async run(ctx) {
+      needInteractive(ctx);
+      const ext = await externalParty(ctx);
+      const prepared = await prepareCreateAndExercise(ctx, ext);
+      const e = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/interactive-submission/executeAndWaitForTransaction',
+        json: { ...executeBody(ctx, ext, prepared, signature(ext.privateKey, prepared.hash, ext.fingerprint)), transactionFormat: { eventFormat: eventFormat(ext.party), transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } },
+      });
+      expectStatus(ctx, e, 200, 'executeAndWaitForTransaction of a prepared CreateAndExercise');
+      const tx = objectBody(ctx, e, 'executeAndWaitForTransaction').transaction;
+      const events = isObject(tx) && Array.isArray(tx.events) ? tx.events : [];
+      const created = events.map((ev) => eventOf(ev, 'CreatedEvent')).find((c) => c !== undefined && qualifiedName(String(c.templateId)) === qualifiedName(prepared.templateId));
+      if (created === undefined) return ctx.fail(`asked for LEDGER_EFFECTS, the answer shows no CreatedEvent of ${prepared.templateId}: the command's create is missing`, e);
+      const exercised = events.map((ev) => eventOf(ev, 'ExercisedEvent')).find((x) => x !== undefined && x.contractId === created.contractId);
+      if (exercised === undefined) ctx.fail(`asked for LEDGER_EFFECTS, the answer shows no ExercisedEvent of ${prepared.choice} on the contract the command created (${String(created.contractId)})`, e);
+    },
+  }),
+  check({
+    id: 'ledger.interactive.execute-min-ledger-time',
+    title: "An execution whose minLedgerTime lies an hour ahead (minLedgerTimeAbs) is refused, as a submission's is, and commits nothing",
+    operationId: LedgerOp.executeAndWait,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${UPSTREAM_B}: ExecuteSubmissionRequest.min_ledger_time ("will influence the chosen ledger effective time but will not result in a submission delay"); the ledger time must lie within the record time's tolerance (LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND)`,
+    requires: { writes: true },
+    async run(ctx) {
+      needInteractive(ctx);
+      const ext = await externalParty(ctx);
+      const prepared = await prepare(ctx, ext);
+      const ahead = new Date(Date.now() + 3_600_000).toISOString();
+      const e = await ctx.http.request('ledger', {
+        method: 'POST',
+        path: '/v2/interactive-submission/executeAndWait',
+        json: { ...executeBody(ctx, ext, prepared, signature(ext.privateKey, prepared.hash, ext.fingerprint)), minLedgerTime: { time: { MinLedgerTimeAbs: { value: ahead } } } },
+      });
+      const r = responseOf(e);
+      if (r.status < 400 || r.status >= 500) ctx.fail(`an execution asked to run no earlier than ${ahead} (an hour ahead) got HTTP ${r.status}; expected a 4xx refusal (its ledger time is out of the record time's bounds)`, e);
+      const end = await ledgerEnd(ctx);
+      const acs = await activeContracts(ctx, ext.party, end.offset);
+      if (acs.contracts.length > 0) ctx.fail(`the refused execution left ${acs.contracts.length} active contract(s) of ${ext.party}`, acs.exchange);
     },
   }),
 ];

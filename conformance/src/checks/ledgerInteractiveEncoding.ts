@@ -3,7 +3,7 @@ import { PreparedTransaction, type Create } from '@canton-network/core-ledger-pr
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { activeContracts, ledgerEnd } from './support/ledger.js';
 import { expectStatus, isObject, objectBody, responseOf } from './support/expect.js';
-import { executeBody, externalParty, needInteractive, prepare, signature } from './ledgerInteractive.js';
+import { executeBody, externalParty, needInteractive, prepare, prepareCreateAndExercise, signature } from './ledgerInteractive.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -203,7 +203,7 @@ function childSeedProblem(tx: PreparedTransaction, seeds: ReadonlyMap<string, Ui
 export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.interactive.prepared-transaction-hash',
-    title: "A prepared transaction is Canton's protobuf PreparedTransaction and its hash is the V2 hash recomputed over it",
+    title: "A prepared transaction is Canton's protobuf PreparedTransaction naming the requested command id, and its hash is the V2 hash recomputed over it, for a create and for a create and exercise",
     operationId: LedgerOp.prepare,
     level: 'MUST',
     kind: 'example',
@@ -218,9 +218,20 @@ export const ledgerInteractiveEncodingChecks: readonly CheckDefinition[] = [
       if (tx.transaction === undefined || tx.transaction.roots.length === 0) ctx.fail('the decoded PreparedTransaction has no transaction roots', prepared.exchange);
       const actAs = tx.metadata?.submitterInfo?.actAs ?? [];
       if (!actAs.includes(ext.party)) ctx.fail(`the decoded metadata.submitterInfo.actAs is [${actAs.join(', ')}]; expected it to name ${ext.party}`, prepared.exchange);
+      // The execution completes under this command id: a wallet waits for its completion by the one it sent.
+      const commandId = tx.metadata?.submitterInfo?.commandId;
+      if (commandId !== prepared.commandId) ctx.fail(`the decoded metadata.submitterInfo.commandId is ${JSON.stringify(commandId)}; prepare was asked for command ${prepared.commandId}`, prepared.exchange);
       const recomputed = await hashPreparedTransaction(tx, 'hex');
       const answered = prepared.hash.toString('hex');
       if (recomputed !== answered) ctx.fail(`preparedTransactionHash is ${answered}; the V2 hash recomputed over the prepared transaction is ${recomputed}`, prepared.exchange);
+      // Exercise nodes are hashed by their own rules (choice, argument, children): judged on a transaction that has one.
+      if (ctx.profile.ledger?.template?.exercise === undefined) return;
+      const both = await prepareCreateAndExercise(ctx, ext);
+      const withExercise = decoded(ctx, both.preparedTransaction, both.exchange);
+      const exercises = (withExercise.transaction?.nodes ?? []).filter((n) => n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'exercise').length;
+      if (exercises === 0) ctx.fail(`the prepared CreateAndExercise of ${both.choice} holds no exercise node`, both.exchange);
+      const again = await hashPreparedTransaction(withExercise, 'hex');
+      if (again !== both.hash.toString('hex')) ctx.fail(`for a prepared CreateAndExercise of ${both.choice}, preparedTransactionHash is ${both.hash.toString('hex')}; the V2 hash recomputed over it (its exercise node included) is ${again}`, both.exchange);
     },
   }),
   check({
