@@ -9,6 +9,11 @@ import { deep, is, isObject, ok200, onBody, onRequest, type Json } from './mutan
  * An eleventh hunt: external parties and interactive submission as wallets use them (prepare,
  * sign, execute, and the reads after). No id of the reference is named: each fault learns what it
  * needs (keys, prepared transactions, submission ids) from the exchanges it sees.
+ *
+ * Tried and left out: prepare dropping the request's disclosedContracts. The suite now prepares a
+ * transfer's accept with the registry's context (registry.cross-group.transfer-context-lets-accept-succeed),
+ * but the reference's prepare finds the registry's contracts without the disclosures (its submit
+ * does not), so the fault changes nothing the bed can see.
  */
 
 const PREPARE = '/v2/interactive-submission/prepare';
@@ -167,5 +172,23 @@ export const HUNT11_MUTANTS: readonly Mutant[] = [
     description: "execute drops the request's minLedgerTime: an execution asked to run no earlier than an hour ahead commits now",
     caughtBy: 'ledger.interactive.execute-min-ledger-time',
     fault: onRequest(EXECUTES, (v) => Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'minLedgerTime'))),
+  },
+  {
+    name: 'hunt11-topology-hosts-observation-only',
+    description: 'generate-topology reads localParticipantObservationOnly as set: the party is hosted with observation permission only, and no participant confirms for it',
+    caughtBy: 'ledger.interactive.round-trip',
+    fault: onRequest(/^\/v2\/parties\/external\/generate-topology$/, (v) => ({ ...v, localParticipantObservationOnly: true })),
+  },
+  {
+    name: 'hunt11-stream-drops-external-hash',
+    description: 'the update stream leaves externalTransactionHash out of externally signed transactions (the execute answer and update-by-id carry it): a wallet matching its history to what it signed finds no hash',
+    caughtBy: 'ledger.interactive.committed-hash-is-signed-hash',
+    fault: {
+      response: (req, res) => (is(req, 'POST', '/v2/updates') ? ok200(res, (v) => deep(v, (o) => (typeof o.externalTransactionHash === 'string' ? Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'externalTransactionHash')) : o))) : res),
+      wsResponse: (req, frame) => {
+        const v = parse(frame);
+        return [req.url.split('?')[0] === '/v2/updates' && v !== undefined ? JSON.stringify(deep(v, (o) => (typeof o.externalTransactionHash === 'string' ? Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'externalTransactionHash')) : o))) : frame];
+      },
+    },
   },
 ];

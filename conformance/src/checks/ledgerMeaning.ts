@@ -2,7 +2,7 @@ import { jsonOf, type Exchange } from '../target/exchange.js';
 import { executeBody, externalParty, needInteractive, prepare, signature } from './ledgerInteractive.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
-import { createCommand, createContract, eventFormat, jsCommands, ledgerEnd, neverExistedContractId, readParty, suiteParty, userIdOf } from './support/ledger.js';
+import { createCommand, createContract, eventFormat, jsCommands, ledgerEnd, neverExistedContractId, readParty, suiteParty, transactionJsonOf, updates, userIdOf } from './support/ledger.js';
 import { firstSynchronizer, listVetted, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettingUpdate } from './support/packages.js';
 import type { CheckDefinition } from './types.js';
 
@@ -201,7 +201,7 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.interactive.committed-hash-is-signed-hash',
-    title: 'An externally signed transaction, once committed, records as externalTransactionHash the hash the party signed',
+    title: 'An externally signed transaction, once committed, records as externalTransactionHash the hash the party signed: in the execute answer, read back by id and on the update stream',
     operationId: LedgerOp.executeAndWaitForTransaction,
     level: 'MUST',
     kind: 'example',
@@ -211,6 +211,7 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
       needInteractive(ctx);
       const ext = await externalParty(ctx);
       const prepared = await prepare(ctx, ext);
+      const begin = (await ledgerEnd(ctx)).offset;
       const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/interactive-submission/executeAndWaitForTransaction', json: executeBody(ctx, ext, prepared, signature(ext.privateKey, prepared.hash, ext.fingerprint)) });
       expectStatus(ctx, e, 200, 'executeAndWaitForTransaction');
       const tx = objectBody(ctx, e, 'executeAndWaitForTransaction').transaction;
@@ -231,6 +232,11 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
       const u = objectBody(ctx, byId, 'update-by-id').update;
       const read = isObject(u) && isObject(u.Transaction) ? (isObject(u.Transaction.value) ? u.Transaction.value : u.Transaction) : {};
       judge(read.externalTransactionHash, 'the transaction read back by id', byId);
+      // A wallet's history comes from the update stream: the transaction there records the hash too.
+      const stream = await updates(ctx, ext.party, begin, (await ledgerEnd(ctx)).offset);
+      const streamed = stream.items.map(transactionJsonOf).find((t) => t?.updateId === tx.updateId);
+      if (streamed === undefined) return ctx.fail(`the update stream of ${ext.party} from offset ${begin} lacks the executed transaction ${tx.updateId}`, stream.exchange);
+      judge(streamed.externalTransactionHash, 'the transaction on the update stream', stream.exchange);
     },
   }),
   check({

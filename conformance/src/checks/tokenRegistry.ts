@@ -358,7 +358,7 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
   })),
   check({
     id: 'registry.cross-group.transfer-context-lets-accept-succeed',
-    title: 'A transfer through the factory, then accepted with the accept context and its disclosed contracts, succeeds on the ledger; the accepted instruction then has no context (404)',
+    title: 'A transfer through the factory, then accepted with the accept context and its disclosed contracts, prepares (interactive submission) and succeeds on the ledger; the accepted instruction then has no context (404)',
     group: 'registry',
     operationId: 'getTransferInstructionAcceptContextV1',
     level: 'MUST',
@@ -373,14 +373,20 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
       const c = await post(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, { excludeDebugFields: true }, 'getTransferInstructionAcceptContextV1');
       expectStatus(ctx, c, 200, 'accept context');
       const accept = objectBody(ctx, c, 'accept context');
-      await submitTx(ctx, receiver, {
+      const command = {
         ExerciseCommand: {
           templateId: TRANSFER_INSTRUCTION.v1,
           contractId: pending,
           choice: 'TransferInstruction_Accept',
           choiceArgument: { extraArgs: { context: accept.choiceContextData, meta: { values: {} } } },
         },
-      }, accept.disclosedContracts as Json[], 'accepting with the registry\'s context');
+      };
+      // A wallet of an external party prepares the same command with the same disclosures (prepare commits nothing).
+      if (ctx.profile.ledger?.interactiveSubmission !== false) {
+        const prepared = await prepareCommand(ctx, [receiver], command, accept.disclosedContracts as Json[]);
+        expectStatus(ctx, prepared, 200, "preparing the accept with the registry's context and its disclosed contracts");
+      }
+      await submitTx(ctx, receiver, command, accept.disclosedContracts as Json[], 'accepting with the registry\'s context');
       await expectContextGone(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, 'getTransferInstructionAcceptContextV1', 'the accept context of the instruction just accepted');
     },
   }),
@@ -556,6 +562,16 @@ export function submitCommand(ctx: CheckContext, actAs: readonly string[], comma
       commands: { commands: [command], commandId: ctx.unique('cc-token'), actAs, disclosedContracts, ...(userId === undefined ? {} : { userId }) },
       transactionFormat: { eventFormat: { filtersByParty: Object.fromEntries(actAs.map((p) => [p, wildcard])), verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
     },
+  });
+}
+
+/** Prepares one command with disclosed contracts (a registry's) acting as `actAs`, as a wallet of an external party does; the exchange whatever its status. */
+export function prepareCommand(ctx: CheckContext, actAs: readonly string[], command: Json, disclosed: readonly Json[]): Promise<Exchange> {
+  const userId = userIdOf(ctx);
+  return ctx.http.request('ledger', {
+    method: 'POST',
+    path: '/v2/interactive-submission/prepare',
+    json: { ...(userId === undefined ? {} : { userId }), commandId: ctx.unique('cc-token-prep'), commands: [command], actAs, disclosedContracts: disclosedForLedger(disclosed) },
   });
 }
 
