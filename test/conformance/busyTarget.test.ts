@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +9,7 @@ import { OPEN_MINING_ROUND_TEMPLATE } from '../../reference-server/src/apps/temp
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import type { ReferenceServer } from '../../reference-server/src/server.js';
 import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
+import { SuitePacer } from '../support/suitePacer.js';
 
 /**
  * The whole suite as a vendor runs it (`run --profile reference-secured`: every group, writes,
@@ -63,16 +63,9 @@ const rightsOf = (p: string) => [{ kind: { CanActAs: { value: { party: p } } } }
 
 describe('a busy participant: other applications allocate parties, manage users, upload packages and submit commands all through the run', () => {
   let server: ReferenceServer;
-  const writers = { writes: 0, refused: [] as string[], stopped: false, running: [] as Promise<void>[] };
-  const writerTokens = new Set<string>();
-  let waiting: (() => void)[] = [];
-  const release = () => {
-    const now = waiting;
-    waiting = [];
-    for (const w of now) w();
-  };
-  /** Resolves at the suite's next request, or at once when the writers stop. */
-  const nextSuiteRequest = (): Promise<void> => (writers.stopped ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve)));
+  const writers = { writes: 0, refused: [] as string[], running: [] as Promise<void>[] };
+  /** The writers act once after each of the suite's requests (their tokens excepted). */
+  const pacer = new SuitePacer();
   /** One write; a refusal is kept to be shown (the writers must have written, not failed). */
   const step = async (what: string, f: () => Promise<unknown>) => {
     try {
@@ -88,9 +81,9 @@ describe('a busy participant: other applications allocate parties, manage users,
   async function keepAdministering(token: string): Promise<void> {
     const users: string[] = [];
     const sync = ((await call(server, token, 'GET', '/v2/state/connected-synchronizers')).connectedSynchronizers as { synchronizerId: string }[])[0]!.synchronizerId;
-    for (let i = 0; !writers.stopped; i++) {
-      await nextSuiteRequest();
-      if (writers.stopped) break;
+    for (let i = 0; !pacer.stopped; i++) {
+      await pacer.next();
+      if (pacer.stopped) break;
       const kind = i % 5;
       if (kind === 0) await step('party', () => party(token, `tenant-${i}`));
       else if (kind === 1) {
@@ -116,9 +109,9 @@ describe('a busy participant: other applications allocate parties, manage users,
   /** An application creating and archiving its contracts as `actAs`. */
   async function keepTrading(token: string, userId: string, actAs: string): Promise<void> {
     const live: string[] = [];
-    for (let i = 0; !writers.stopped; i++) {
-      await nextSuiteRequest();
-      if (writers.stopped) break;
+    for (let i = 0; !pacer.stopped; i++) {
+      await pacer.next();
+      if (pacer.stopped) break;
       const cid = live.shift();
       if (cid !== undefined && i % 3 === 0) {
         await step('archive', () => call(server, token, 'POST', '/v2/commands/submit-and-wait', {
@@ -141,9 +134,7 @@ describe('a busy participant: other applications allocate parties, manage users,
   beforeAll(async () => {
     server = await start();
     // The writers follow every request and WebSocket upgrade but their own (they send their tokens).
-    const bySuite = (req: IncomingMessage) => !writerTokens.has(String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
-    server.server.on('request', (req: IncomingMessage) => bySuite(req) && release());
-    server.server.on('upgrade', (req: IncomingMessage) => bySuite(req) && release());
+    pacer.follow(server);
     const admin = await userToken('participant_admin', 'ES256');
     const opsParty = await party(admin, 'ops-party');
     await call(server, admin, 'POST', '/v2/users', { user: { id: 'ops-bot', primaryParty: opsParty, isDeactivated: false, identityProviderId: '' }, rights: [...rightsOf(opsParty), { kind: { ParticipantAdmin: { value: {} } } }] });
@@ -151,12 +142,11 @@ describe('a busy participant: other applications allocate parties, manage users,
     await call(server, admin, 'POST', '/v2/users', { user: { id: 'trader', primaryParty: traderParty, isDeactivated: false, identityProviderId: '' }, rights: rightsOf(traderParty) });
     const alice = ((await call(server, admin, 'GET', '/v2/users/alice')).user as { primaryParty: string }).primaryParty;
     const [ops, trader, aliceWallet] = await Promise.all(['ops-bot', 'trader', 'alice'].map((u) => userToken(u, 'ES256')));
-    for (const t of [ops!, trader!, aliceWallet!]) writerTokens.add(t);
+    for (const t of [ops!, trader!, aliceWallet!]) pacer.writerTokens.add(t);
     writers.running.push(keepAdministering(ops!), keepTrading(trader!, 'trader', traderParty), keepTrading(aliceWallet!, 'alice', alice));
   }, 60_000);
   afterAll(async () => {
-    writers.stopped = true;
-    release();
+    pacer.stop();
     await Promise.all(writers.running);
     await server?.close();
   });

@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,6 +7,7 @@ import type { Report } from '../../conformance/src/report/model.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import type { ReferenceServer } from '../../reference-server/src/server.js';
 import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
+import { SuitePacer } from '../support/suitePacer.js';
 
 /**
  * A new user certifies a conformant participant that differs legitimately from the in-process
@@ -28,28 +28,10 @@ const auth = { mode: 'es256' as const, key: { kind: 'public-key-file' as const, 
 let server: ReferenceServer;
 let vendorToken: string;
 let vendorParty: string;
-/** Writes by the other applications so far, and whether they should stop. */
-const writers = { writes: 0, stopped: false, running: [] as Promise<void>[] };
-/** The writers waiting for the suite's next request. */
-let waiting: (() => void)[] = [];
-const release = () => {
-  const now = waiting;
-  waiting = [];
-  for (const w of now) w();
-};
-/** Resolves at the suite's next request to the server, or at once when the writers stop. */
-const nextSuiteRequest = (): Promise<void> => (writers.stopped ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve)));
-/**
- * Lets the writers follow the suite's requests to `s` (again after a restart): every request or
- * WebSocket upgrade but the writers' own (they send their tokens, the suite the vendor's or none).
- */
-function paced(s: ReferenceServer): ReferenceServer {
-  const bySuite = (req: IncomingMessage) => !writerTokens.has(String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
-  s.server.on('request', (req: IncomingMessage) => bySuite(req) && release());
-  s.server.on('upgrade', (req: IncomingMessage) => bySuite(req) && release());
-  return s;
-}
-const writerTokens = new Set<string>();
+/** Writes by the other applications so far. */
+const writers = { writes: 0, running: [] as Promise<void>[] };
+/** The other applications write once after each of the suite's requests (their tokens excepted). */
+const pacer = new SuitePacer();
 
 // http-list-max-elements-limit 50 (the participant's default is 200): lists the suite reads in pages of 100 get 413 and are read in smaller pages.
 // offset-checkpoint-cache-update-interval 50 ms (default 15 s): with the other applications writing, live streams get a checkpoint every 50 ms and never go quiet.
@@ -58,7 +40,7 @@ const identity = {
   participantId: `vendor-participant::1220${'7a'.repeat(32)}`,
   synchronizers: [{ id: `vendor-global::1220${'1b'.repeat(32)}`, alias: 'global' }, { id: `vendor-private::1220${'2c'.repeat(32)}`, alias: 'private' }],
 } as const;
-const start = async () => paced(await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, dataDir, identity, listMaxElements: 50, checkpointIntervalMs: 50, log: { error: () => undefined, warn: () => undefined, info: () => undefined } }));
+const start = async () => pacer.follow(await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, auth, dataDir, identity, listMaxElements: 50, checkpointIntervalMs: 50, log: { error: () => undefined, warn: () => undefined, info: () => undefined } }));
 
 async function call(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -89,7 +71,7 @@ beforeAll(async () => {
   const other = await party(admin, 'other-app-party');
   await user(admin, 'other-app', other);
   const otherToken = await userToken('other-app', 'ES256');
-  writerTokens.add(otherToken);
+  pacer.writerTokens.add(otherToken);
   for (let i = 0; i < 100; i++) {
     await call(otherToken, 'POST', '/v2/commands/submit-and-wait', {
       commands: [{ CreateCommand: { templateId: TEMPLATE, createArguments: { issuer: other, owner: other, amount: `${i + 1}.0`, observers: null } } }],
@@ -108,12 +90,11 @@ beforeAll(async () => {
   // automation as the vendor's party (a user of its own), so the suite's party sees writes it did not make.
   await user(admin, 'vendor-automation', vendorParty);
   const automationToken = await userToken('vendor-automation', 'ES256');
-  writerTokens.add(automationToken);
+  pacer.writerTokens.add(automationToken);
   writers.running.push(keepWriting(otherToken, 'other-app', other), keepWriting(automationToken, 'vendor-automation', vendorParty));
 }, 120_000);
 afterAll(async () => {
-  writers.stopped = true;
-  release();
+  pacer.stop();
   await Promise.all(writers.running);
   await server?.close();
 });
@@ -125,9 +106,9 @@ afterAll(async () => {
  */
 async function keepWriting(token: string, userId: string, actAs: string): Promise<void> {
   const live: string[] = [];
-  for (let i = 0; !writers.stopped; i++) {
-    await nextSuiteRequest();
-    if (writers.stopped) break;
+  for (let i = 0; !pacer.stopped; i++) {
+    await pacer.next();
+    if (pacer.stopped) break;
     try {
       const cid = live.shift();
       if (cid !== undefined && i % 3 === 0) {

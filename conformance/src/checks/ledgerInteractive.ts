@@ -113,6 +113,19 @@ export function executeBody(ctx: CheckContext, ext: ExternalParty, prepared: { p
 }
 
 /**
+ * An external party of the run's, its prepared create, and the execute body signed with its own
+ * key; `begin`: the ledger end before the execution (prepare commits nothing). Skips without
+ * interactive submission.
+ */
+export async function signedExecution(ctx: CheckContext): Promise<{ ext: ExternalParty; prepared: Awaited<ReturnType<typeof prepare>>; body: Json; begin: number }> {
+  needInteractive(ctx);
+  const ext = await externalParty(ctx);
+  const prepared = await prepare(ctx, ext);
+  const begin = (await ledgerEnd(ctx)).offset;
+  return { ext, prepared, body: executeBody(ctx, ext, prepared, signature(ext.privateKey, prepared.hash, ext.fingerprint)), begin };
+}
+
+/**
  * Prepares a CreateAndExerciseCommand of the profile's template and consuming choice for the
  * external party (a transaction with an exercise node), or skips when the profile names no choice.
  */
@@ -135,10 +148,8 @@ export const ledgerInteractiveChecks: readonly CheckDefinition[] = [
     specRef: `${SD_B}: interactive-submission prepare/execute; ${UPSTREAM_B} interactive submission (external signatures)`,
     requires: { writes: true },
     async run(ctx) {
-      needInteractive(ctx);
-      const ext = await externalParty(ctx);
-      const prepared = await prepare(ctx, ext);
-      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/interactive-submission/execute', json: executeBody(ctx, ext, prepared, signature(ext.privateKey, prepared.hash, ext.fingerprint)) });
+      const { ext, body } = await signedExecution(ctx);
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/interactive-submission/execute', json: body });
       expectStatus(ctx, e, 200, 'execute with a valid signature');
       if (!isObject(objectBody(ctx, e, 'execute'))) ctx.fail('execute must answer a JSON object ({})', e);
       // execute returns at once; the transaction commits asynchronously.
@@ -186,11 +197,7 @@ export const ledgerInteractiveChecks: readonly CheckDefinition[] = [
     specRef: `${UPSTREAM_B}: ExecuteSubmissionAndWaitResponse (update_id, completion_offset); PreparedTransaction metadata submitter_info.command_id; ExecuteSubmissionRequest.submission_id; Completion (command_id, submission_id, update_id, offset, act_as)`,
     requires: { writes: true },
     async run(ctx) {
-      needInteractive(ctx);
-      const ext = await externalParty(ctx);
-      const begin = (await ledgerEnd(ctx)).offset;
-      const prepared = await prepare(ctx, ext);
-      const body = executeBody(ctx, ext, prepared, signature(ext.privateKey, prepared.hash, ext.fingerprint));
+      const { ext, prepared, body, begin } = await signedExecution(ctx);
       const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/interactive-submission/executeAndWait', json: body });
       expectStatus(ctx, e, 200, 'executeAndWait');
       const answer = objectBody(ctx, e, 'executeAndWait');

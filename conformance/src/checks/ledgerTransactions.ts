@@ -2,7 +2,7 @@ import { completionOf, createCommand, createContract, eventsOf, jsCommands, ledg
 import { bodyOf, expectStatus, firstDifference, isObject, jsonEqual, objectBody, qualifiedName, type Json } from './support/expect.js';
 import { UPDATE_LOOKUPS } from './support/updateLookups.js';
 import { sameDamlValue } from './support/values.js';
-import { executeBody, externalParty, needInteractive, prepare, signature } from './ledgerInteractive.js';
+import { externalParty, needInteractive, prepare, signedExecution } from './ledgerInteractive.js';
 import { expectListedOnce, listAllParties } from './ledgerParties.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import type { Exchange } from '../target/exchange.js';
@@ -247,11 +247,8 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
     specRef: `${SD_B}: interactive-submission executeAndWaitForTransaction; ${UPSTREAM_B} interactive submission`,
     requires: { writes: true },
     async run(ctx) {
-      needInteractive(ctx);
-      const ext = await externalParty(ctx);
-      const begin = (await ledgerEnd(ctx)).offset;
-      const prepared = await prepare(ctx, ext);
-      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/interactive-submission/executeAndWaitForTransaction', json: executeBody(ctx, ext, prepared, signature(ext.privateKey, prepared.hash, ext.fingerprint)) });
+      const { ext, body, begin } = await signedExecution(ctx);
+      const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/interactive-submission/executeAndWaitForTransaction', json: body });
       expectStatus(ctx, e, 200, 'executeAndWaitForTransaction');
       const tx = objectBody(ctx, e, 'executeAndWaitForTransaction').transaction;
       if (!isObject(tx) || typeof tx.updateId !== 'string' || typeof tx.offset !== 'number' || !Array.isArray(tx.events)) return ctx.fail('executeAndWaitForTransaction must answer {transaction: {updateId, offset, events}}', e);
