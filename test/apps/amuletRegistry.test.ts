@@ -235,7 +235,9 @@ describe('contexts', () => {
     expect(a.status).toBe(200);
     expect(b.body).toEqual(a.body);
     const ctx = a.body as RegistryContext;
-    expect(ctx.disclosedContracts.map((d) => d.contractId).sort()).toEqual(Object.values(ctx.choiceContextData.values).map((v) => (v as { value: string }).value).sort());
+    // Every contract it names, and the sender's locked amulet the choice fetches (the receiver is no stakeholder of it), as Splice's registry discloses it.
+    const named = Object.values(ctx.choiceContextData.values).map((v) => (v as { value: string }).value);
+    expect(ctx.disclosedContracts.map((d) => d.contractId).sort()).toEqual([...named, world.amulet.lockedForCarol].sort());
   });
 
   it('answer 404 for an unknown id and for a contract of another kind', async () => {

@@ -195,7 +195,7 @@ class TxBuilder {
         if (typeof body.choice !== 'string') return err(preprocessing('ExerciseCommand.choice is missing'));
         const def = this.env.catalogue.resolve(templateId);
         if (!def.ok) return def;
-        const c = this.fetch(body.contractId, root.authorizers, true);
+        const c = this.fetch(body.contractId);
         if (!c.ok) return c;
         return this.exerciseAs(def.value, c.value, body.choice, body.choiceArgument, root.authorizers, root.witnesses);
       }
@@ -291,8 +291,14 @@ class TxBuilder {
     return ok(contract);
   }
 
-  /** Finds a contract the submission may use: created here, disclosed, or visible to a reader. */
-  fetch(contractId: string, authorizers: readonly string[], root: boolean): Result<StoredContract, LedgerError> {
+  /**
+   * Finds a contract the submission may use: created here, disclosed, or visible to a reader (an
+   * actAs or readAs party), at the root as inside a choice. As a Canton participant, which looks
+   * contracts up as the submission's readers: a choice's authorizer being a stakeholder does not
+   * make the contract known to the submission (prepare and submit alike; the engine's look-up,
+   * runEngineCommands' `contractLookup`, is the same).
+   */
+  fetch(contractId: string): Result<StoredContract, LedgerError> {
     const notFound = () => fail('CONTRACT_NOT_FOUND', `Contract could not be found with id ${contractId}`, { context: { contract_id: contractId } });
     if (this.consumedInTx.has(contractId)) {
       return fail('CONTRACT_NOT_ACTIVE', `Interpretation error: Error: Update failed due to fetch of an inactive contract ${contractId}`, { context: { contract_id: contractId } });
@@ -303,7 +309,7 @@ class TxBuilder {
     if (!c || !c.isActive) return notFound();
     const visible =
       this.disclosed.has(contractId) ||
-      c.stakeholders.some((p) => this.readers.has(p) || (!root && authorizers.includes(p)));
+      c.stakeholders.some((p) => this.readers.has(p));
     if (!visible) return notFound();
     if (c.inFlight) {
       return fail(
@@ -329,7 +335,7 @@ class TxBuilder {
     const candidates = [...localHits, ...this.env.store.activeByKey(hash).filter((c) => !this.consumedInTx.has(c.contractId))];
     for (const c of candidates) {
       if (this.created.has(c.contractId) || c.stakeholders.some((p) => this.readers.has(p))) {
-        return this.fetch(c.contractId, this.actAs, true);
+        return this.fetch(c.contractId);
       }
     }
     return fail('CONTRACT_KEY_NOT_FOUND', `No active contract of ${template.qualifiedName} with key ${canonicalJson(k.value)} is visible to the submitters`, {
@@ -460,7 +466,7 @@ class TxBuilder {
         return c.ok ? ok(c.value.contractId) : c;
       },
       exercise: (contractId, choice, argument, interfaceId) => {
-        const c = this.fetch(contractId, authorizers, false);
+        const c = this.fetch(contractId);
         if (!c.ok) return c;
         if (interfaceId === undefined) return this.exerciseAs(c.value.template, c.value, choice, argument, authorizers, witnesses);
         const iface = this.env.catalogue.resolve(interfaceId);
@@ -468,11 +474,11 @@ class TxBuilder {
         return this.exerciseAs(iface.value, c.value, choice, argument, authorizers, witnesses);
       },
       fetch: (contractId) => {
-        const c = this.fetch(contractId, authorizers, false);
+        const c = this.fetch(contractId);
         return c.ok ? ok(contractViewOf(c.value, this.env.config)) : c;
       },
       archive: (contractId) => {
-        const c = this.fetch(contractId, authorizers, false);
+        const c = this.fetch(contractId);
         if (!c.ok) return c;
         const r = this.exerciseAs(c.value.template, c.value, 'Archive', {}, authorizers, witnesses);
         return r.ok ? ok(undefined) : r;

@@ -72,8 +72,9 @@ export class AmuletRegistry {
     readonly rounds: RoundKeeper,
     /**
      * Contexts as Splice's registry builds them for its own splice-amulet (`--splice-dars`): a
-     * transfer instruction's or allocation's context also discloses the locked amulet and says
-     * whether to expire its lock (`expire-lock`). The ports' choices read neither.
+     * transfer instruction's or allocation's context also says whether to expire the locked
+     * amulet's lock (`expire-lock`), which the ports' choices do not read. Both disclose the
+     * locked amulet.
      */
     readonly spliceContexts = false,
   ) {
@@ -201,12 +202,13 @@ export class AmuletRegistry {
     if (!c.isActive) return fail(notFound, `${what} '${id}' not found: it has been archived.`);
     const base = this.baseContracts(adminOf(c));
     if (!base.ok) return base;
-    // The choice also fetches the locked amulet behind the contract: not disclosed (its
-    // stakeholders include the actors), but a move of it blocks the choice as much.
+    // The choice also fetches the locked amulet behind the contract: disclosed while active, as
+    // Splice's registry does (a transfer's receiver is no stakeholder of it, and a participant
+    // interprets with the contracts its submitters see plus the disclosed ones).
     const locked = typeof c.argument.lockedAmulet === 'string' ? this.ledger.store.contract(c.argument.lockedAmulet) : undefined;
     const fetched = [c, ...(locked === undefined ? [] : [locked]), ...base.value.context.map((n) => n.contract)];
-    if (!this.spliceContexts) return this.render(fetched, base.value.context, request.value.excludeDebugFields);
     const lockActive = locked !== undefined && locked.isActive;
+    if (!this.spliceContexts) return this.render(fetched, base.value.context, request.value.excludeDebugFields, lockActive ? [locked] : []);
     return this.render(fetched, base.value.context, request.value.excludeDebugFields, lockActive ? [locked] : [], { [EXPIRE_LOCK_KEY]: { tag: 'AV_Bool', value: lockActive } });
   }
 

@@ -245,8 +245,10 @@ export function worldSubmitter(ledger: Ledger, from: number) {
   let step = from;
   const nextCommandId = () => `app-world-${++step}`;
   return {
-    submit(actAs: readonly string[], commands: Command[]): Result<readonly DamlValue[], LedgerError> {
-      const prepared = ledger.interpret({ userId: PARTICIPANT_ADMIN_USER, commandId: nextCommandId(), actAs: [...actAs], commands });
+    /** `disclosed`: contracts the submitters cannot see that the commands use (by id: their blobs are the ledger's). */
+    submit(actAs: readonly string[], commands: Command[], disclosed: readonly string[] = []): Result<readonly DamlValue[], LedgerError> {
+      const disclosedContracts = disclosed.map((contractId) => ({ contractId, createdEventBlob: ledger.createdEventBlob(contractId) ?? '' }));
+      const prepared = ledger.interpret({ userId: PARTICIPANT_ADMIN_USER, commandId: nextCommandId(), actAs: [...actAs], commands, disclosedContracts });
       if (!prepared.ok) return prepared;
       const committed = ledger.commit(prepared.value);
       return committed.ok ? ok(prepared.value.results) : committed;
@@ -313,6 +315,8 @@ export function seedSampleRegistry(ledger: Ledger): Result<Pick<AppWorld, 'parti
         extraArgs: { context: { values: { [TOKEN_RULES_KEY]: { tag: 'AV_ContractId', value: tokenRules } } }, meta: { values: {} } },
       }),
     ],
+    // The registry's token rules: alice is no stakeholder of them (the context discloses them).
+    [tokenRules],
   );
   if (!withdrawn.ok) return withdrawn;
   // The account map in flight to the second synchronizer; a participant connected to one has no
