@@ -2,18 +2,13 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { hashPreparedTransaction } from '../../reference-server/src/ledger/interactive/preparedTransactionHash.js';
 import type { Mutant } from './mutants.js';
-import { parse, type Fault, type ProxyRequest } from './mutantProxy.js';
+import { parse, pathOf, type Fault, type ProxyRequest } from './mutantProxy.js';
 import { deep, is, isObject, ok200, onBody, onRequest, type Json } from './mutantKit.js';
 
 /**
  * An eleventh hunt: external parties and interactive submission as wallets use them (prepare,
  * sign, execute, and the reads after). No id of the reference is named: each fault learns what it
  * needs (keys, prepared transactions, submission ids) from the exchanges it sees.
- *
- * Tried and left out: prepare dropping the request's disclosedContracts. The suite now prepares a
- * transfer's accept with the registry's context (registry.cross-group.transfer-context-lets-accept-succeed),
- * but the reference's prepare finds the registry's contracts without the disclosures (its submit
- * does not), so the fault changes nothing the bed can see.
  */
 
 const PREPARE = '/v2/interactive-submission/prepare';
@@ -116,6 +111,21 @@ function executedCompletionsWithoutSubmissionId(): Fault {
 }
 
 export const HUNT11_MUTANTS: readonly Mutant[] = [
+  {
+    name: 'hunt11-prepare-drops-disclosed-contracts',
+    description: "prepare ignores the request's disclosedContracts: an external party's wallet cannot prepare a transfer's accept with the registry's context (its contracts are not the party's to see)",
+    caughtBy: 'registry.cross-group.transfer-context-lets-accept-succeed',
+    needs: 'registry',
+    fault: {
+      request(req) {
+        if (req.method !== 'POST' || pathOf(req.url) !== PREPARE) return req;
+        const body = parse(req.body);
+        if (!isObject(body) || body.disclosedContracts === undefined) return req;
+        const { disclosedContracts: _dropped, ...rest } = body;
+        return { ...req, body: JSON.stringify(rest) };
+      },
+    },
+  },
   {
     name: 'hunt11-exercise-node-hash-blind',
     description: "prepare's V2 hash leaves out an exercise node's chosen value (its encoder covers creates right): a wallet recomputing the hash of a transaction that exercises a choice finds another hash, and what the party signs does not bind the choice argument",
