@@ -21,6 +21,7 @@ import { PATCH_VERSION } from '../mutants/benign/otherPatchVersion.js';
 import { reorderedKeys } from '../mutants/benign/reorderedKeys.js';
 import { unvalidatedFactoryArguments } from '../mutants/benign/unvalidatedFactoryArguments.js';
 import { nullOptionalMembers } from '../mutants/benign/nullOptionalMembers.js';
+import { ignoredUnknownMembers } from '../mutants/benign/ignoredUnknownMembers.js';
 
 /**
  * The converse of the mutant bed: benign variants (test/mutants/benign/) are the reference server
@@ -167,6 +168,14 @@ describe('false failures the benign variants found, each on its own check', () =
 
   it('registry.accept.malformed-body-400 passes against a registry that reads a null optional member as absent (null-optional-members)', async () => {
     const c = await one('registry.accept.malformed-body-400', nullOptionalMembers);
+    expect(c?.status, c?.message).toBe('pass');
+  }, 120_000);
+
+  // The eleventh hunt's: Canton 3.5 decodes ledger requests leniently (circe, strictDecoding off).
+  it.each([
+    ['ledger.negative.unknown-field-400', 'ignored-unknown-members', ignoredUnknownMembers],
+  ] as const)('%s passes against %s', async (check, _variant, fault) => {
+    const c = await one(check, fault);
     expect(c?.status, c?.message).toBe('pass');
   }, 120_000);
 

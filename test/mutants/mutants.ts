@@ -261,16 +261,28 @@ const HAND_WRITTEN: readonly Mutant[] = [
           : res,
     },
   },
+  // Ignoring an unknown member is what Canton 3.5 does (circe at strictDecoding = false); a crash on it, or an answer it changes, is not.
   {
-    name: 'accepts-unknown-fields',
-    description: 'unknown request fields are silently ignored instead of refused',
+    name: 'unknown-field-500',
+    description: 'an unknown request member crashes the active-contracts read: 500',
     caughtBy: 'ledger.negative.unknown-field-400',
     fault: {
       request(req) {
         const body = parse(req.body);
-        if (!isPost(req, '/v2/state/active-contracts') || !isObject(body)) return req;
-        const known = new Set(['activeAtOffset', 'eventFormat', 'filter', 'verbose', 'streamContinuationToken']);
-        return { ...req, body: JSON.stringify(Object.fromEntries(Object.entries(body).filter(([k]) => known.has(k)))) };
+        if (!isPost(req, '/v2/state/active-contracts') || !isObject(body) || !('ccUnexpectedField' in body)) return req;
+        return { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'INTERNAL_ERROR', cause: 'unexpected member', context: {}, resources: [], errorCategory: 4 }) };
+      },
+    },
+  },
+  {
+    name: 'unknown-field-changes-answer',
+    description: 'an unknown request member is accepted, and the active contracts answered without any contract',
+    caughtBy: 'ledger.negative.unknown-field-400',
+    fault: {
+      request(req) {
+        const body = parse(req.body);
+        if (!isPost(req, '/v2/state/active-contracts') || !isObject(body) || !('ccUnexpectedField' in body)) return req;
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: '[]' };
       },
     },
   },

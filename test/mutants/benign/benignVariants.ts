@@ -27,6 +27,7 @@ import { laterRecordTimes } from './laterRecordTimes.js';
 import { ignoredInstrumentPageSize } from './ignoredInstrumentPageSize.js';
 import { unvalidatedFactoryArguments } from './unvalidatedFactoryArguments.js';
 import { nullOptionalMembers } from './nullOptionalMembers.js';
+import { ignoredUnknownMembers } from './ignoredUnknownMembers.js';
 import { latency } from './latency.js';
 import { newerScanMembers } from './newerScanMembers.js';
 import { noDebugFields } from './noDebugFields.js';
@@ -106,6 +107,8 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'ignored-instrument-page-size', description: "the instrument list reads no pageSize (Splice Scan's: one instrument, a 200 for any page size)", fault: ignoredInstrumentPageSize },
   { name: 'null-optional-members', description: "registry requests' optional members written null read as absent (Splice's guardrail decoders)", fault: nullOptionalMembers },
   { name: 'unread-factory-arguments', description: "factories that read no more of the choice arguments than Splice Scan's (the transfer factory its receiver, the allocation factories nothing): a negative amount, an unknown instrument, large meta get the factory", fault: unvalidatedFactoryArguments },
+  // The eleventh hunt's. Last: it sends the request upstream itself, after every other layer rewrote it.
+  { name: 'ignored-unknown-members', description: "unknown top-level members of a ledger request ignored, not refused (Canton 3.5's circe decoders: strictDecoding off)", fault: ignoredUnknownMembers },
 ];
 
 /** Every variant at once, in the order listed (the first rewrites requests first and answers last). */
