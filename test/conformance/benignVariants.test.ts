@@ -22,6 +22,7 @@ import { reorderedKeys } from '../mutants/benign/reorderedKeys.js';
 import { unvalidatedFactoryArguments } from '../mutants/benign/unvalidatedFactoryArguments.js';
 import { nullOptionalMembers } from '../mutants/benign/nullOptionalMembers.js';
 import { ignoredUnknownMembers } from '../mutants/benign/ignoredUnknownMembers.js';
+import { numericStrings } from '../mutants/benign/numericStrings.js';
 
 /**
  * The converse of the mutant bed: benign variants (test/mutants/benign/) are the reference server
@@ -131,11 +132,11 @@ describe('benign variants: a conformant target that differs from the reference f
 
 describe('false failures the benign variants found, each on its own check', () => {
   /** One check against a fresh reference behind `fault`, with the oracle and the judge on. */
-  async function one(check: string, fault: Fault) {
+  async function one(check: string, fault: Fault, seed = SEED) {
     const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
     const proxy = await startMutant(reference.url, fault);
     try {
-      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: [check], seed: SEED, toolVersion: 'benign-variants', oracle: 'reference', progress: 'quiet' });
+      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: [check], seed, toolVersion: 'benign-variants', oracle: 'reference', progress: 'quiet' });
       return report.checks.find((c) => c.id === check);
     } finally {
       await proxy.close();
@@ -176,6 +177,12 @@ describe('false failures the benign variants found, each on its own check', () =
     ['ledger.negative.unknown-field-400', 'ignored-unknown-members', ignoredUnknownMembers],
   ] as const)('%s passes against %s', async (check, _variant, fault) => {
     const c = await one(check, fault);
+    expect(c?.status, c?.message).toBe('pass');
+  }, 120_000);
+
+  it('ledger.negative.bad-offset-400 passes against a participant that reads an offset written "0" as 0 (numeric-strings)', async () => {
+    // A run seed whose property drew the string "0" before the fix (failed: expected 400, got 200).
+    const c = await one('ledger.negative.bad-offset-400', numericStrings, 20261240);
     expect(c?.status, c?.message).toBe('pass');
   }, 120_000);
 

@@ -28,6 +28,7 @@ import { ignoredInstrumentPageSize } from './ignoredInstrumentPageSize.js';
 import { unvalidatedFactoryArguments } from './unvalidatedFactoryArguments.js';
 import { nullOptionalMembers } from './nullOptionalMembers.js';
 import { ignoredUnknownMembers } from './ignoredUnknownMembers.js';
+import { numericStrings } from './numericStrings.js';
 import { latency } from './latency.js';
 import { newerScanMembers } from './newerScanMembers.js';
 import { noDebugFields } from './noDebugFields.js';
@@ -107,7 +108,9 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'ignored-instrument-page-size', description: "the instrument list reads no pageSize (Splice Scan's: one instrument, a 200 for any page size)", fault: ignoredInstrumentPageSize },
   { name: 'null-optional-members', description: "registry requests' optional members written null read as absent (Splice's guardrail decoders)", fault: nullOptionalMembers },
   { name: 'unread-factory-arguments', description: "factories that read no more of the choice arguments than Splice Scan's (the transfer factory its receiver, the allocation factories nothing): a negative amount, an unknown instrument, large meta get the factory", fault: unvalidatedFactoryArguments },
-  // The eleventh hunt's. Last: it sends the request upstream itself, after every other layer rewrote it.
+  // The eleventh hunt's.
+  { name: 'numeric-strings', description: "integer members of ledger requests (offsets, page sizes) written as JSON strings holding a number read as that number (circe's Decoder[Long])", fault: numericStrings },
+  // Last: it sends the request upstream itself, after every other layer rewrote it.
   { name: 'ignored-unknown-members', description: "unknown top-level members of a ledger request ignored, not refused (Canton 3.5's circe decoders: strictDecoding off)", fault: ignoredUnknownMembers },
 ];
 
