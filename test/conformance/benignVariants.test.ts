@@ -23,6 +23,7 @@ import { unvalidatedFactoryArguments } from '../mutants/benign/unvalidatedFactor
 import { nullOptionalMembers } from '../mutants/benign/nullOptionalMembers.js';
 import { ignoredUnknownMembers } from '../mutants/benign/ignoredUnknownMembers.js';
 import { numericStrings } from '../mutants/benign/numericStrings.js';
+import { negativeOffsetCode } from '../mutants/benign/negativeOffsetCode.js';
 
 /**
  * The converse of the mutant bed: benign variants (test/mutants/benign/) are the reference server
@@ -175,6 +176,8 @@ describe('false failures the benign variants found, each on its own check', () =
   // The eleventh hunt's: Canton 3.5 decodes ledger requests leniently (circe, strictDecoding off).
   it.each([
     ['ledger.negative.unknown-field-400', 'ignored-unknown-members', ignoredUnknownMembers],
+    // The oracle compared refusal codes: Canton's NEGATIVE_OFFSET against the reference's INVALID_ARGUMENT.
+    ['ledger.negative.bad-offset-400', 'negative-offset-code', negativeOffsetCode],
   ] as const)('%s passes against %s', async (check, _variant, fault) => {
     const c = await one(check, fault);
     expect(c?.status, c?.message).toBe('pass');

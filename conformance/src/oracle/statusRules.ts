@@ -30,10 +30,18 @@ function errorMember(e: Exchange, key: 'errorCategory' | 'code'): unknown {
 const categoryOf = (e: Exchange): number | undefined => { const c = errorMember(e, 'errorCategory'); return typeof c === 'number' ? c : undefined; };
 const codeOf = (e: Exchange): string | undefined => { const c = errorMember(e, 'code'); return typeof c === 'string' ? c : undefined; };
 
+/**
+ * Codes that refuse the same bad input on different participants: Canton 3.5 refuses a negative
+ * offset as NEGATIVE_OFFSET (ParticipantOffsetValidator.validateNonNegative), the reference as the
+ * generic INVALID_ARGUMENT; both category 8, HTTP 400, gRPC INVALID_ARGUMENT.
+ */
+const SAME_REFUSALS: readonly (readonly string[])[] = [['INVALID_ARGUMENT', 'NEGATIVE_OFFSET']];
+
 /** Two refusals of an invalid request must name the same error code (their texts are each ledger's own). */
 export function sameRefusal(target: Exchange, reference: Exchange): Difference | undefined {
   const t = codeOf(target);
   const r = codeOf(reference);
   if (t === undefined || r === undefined || t === r) return undefined;
+  if (SAME_REFUSALS.some((codes) => codes.includes(t) && codes.includes(r))) return undefined;
   return { path: '$.code', target: t, reference: r, why: 'the request is refused as invalid with another error code than the reference ledger refuses it with' };
 }

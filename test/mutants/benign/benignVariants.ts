@@ -29,6 +29,7 @@ import { unvalidatedFactoryArguments } from './unvalidatedFactoryArguments.js';
 import { nullOptionalMembers } from './nullOptionalMembers.js';
 import { ignoredUnknownMembers } from './ignoredUnknownMembers.js';
 import { numericStrings } from './numericStrings.js';
+import { negativeOffsetCode } from './negativeOffsetCode.js';
 import { latency } from './latency.js';
 import { newerScanMembers } from './newerScanMembers.js';
 import { noDebugFields } from './noDebugFields.js';
@@ -110,6 +111,7 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'unread-factory-arguments', description: "factories that read no more of the choice arguments than Splice Scan's (the transfer factory its receiver, the allocation factories nothing): a negative amount, an unknown instrument, large meta get the factory", fault: unvalidatedFactoryArguments },
   // The eleventh hunt's.
   { name: 'numeric-strings', description: "integer members of ledger requests (offsets, page sizes) written as JSON strings holding a number read as that number (circe's Decoder[Long])", fault: numericStrings },
+  { name: 'negative-offset-code', description: 'a negative offset refused as NEGATIVE_OFFSET (Canton 3.5: ParticipantOffsetValidator), not INVALID_ARGUMENT', fault: negativeOffsetCode },
   // Last: it sends the request upstream itself, after every other layer rewrote it.
   { name: 'ignored-unknown-members', description: "unknown top-level members of a ledger request ignored, not refused (Canton 3.5's circe decoders: strictDecoding off)", fault: ignoredUnknownMembers },
 ];
