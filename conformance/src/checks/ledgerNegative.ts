@@ -89,7 +89,10 @@ export const ledgerNegativeChecks: readonly CheckDefinition[] = [
     specRef: `${UPSTREAM_B}: INVALID_ARGUMENT (HTTP 400)`,
     requires: { writes: true },
     async run(ctx) {
-      const bad = 'not a party id';
+      // Not a Daml-LF party string ([a-zA-Z0-9:_ -], at most 255): a participant refuses it as it
+      // decodes the request. A well-formed string of no known party (letters and spaces are one)
+      // gets past that and may be refused later, as UNKNOWN_SUBMITTERS (404).
+      const bad = 'not#a!party';
       const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait', json: jsCommands(ctx, bad, { CreateCommand: createCommand(ctx, bad) }) });
       // A secured participant checks the user's rights over actAs first: no right over a non-party is a 403.
       expectStatus(ctx, e, ctx.profile.auth?.required ? [400, 403] : [400], 'submit-and-wait acting as an invalid party');
