@@ -5,6 +5,7 @@ import { responseSchemaOf } from '../../conformance/src/oracle/responseSchema.js
 import { refusedThere, signedElsewhere } from '../../conformance/src/oracle/oracleSession.js';
 import { translateRequest } from '../../conformance/src/oracle/translateRequest.js';
 import { classOf, sameRefusal } from '../../conformance/src/oracle/statusRules.js';
+import { requestExclusion } from '../../conformance/src/oracle/exclusions.js';
 import type { Exchange } from '../../conformance/src/target/exchange.js';
 
 const hex = (c: string) => c.repeat(64);
@@ -171,6 +172,12 @@ const exchange = (status: number, body: unknown): Exchange =>
   ({ seq: 0, group: 'ledger', operationId: undefined, path: '/v2/x', request: { method: 'POST', url: 'http://x/v2/x', headers: {} }, response: { status, headers: {}, contentType: 'application/json', text: JSON.stringify(body), size: 0, truncated: false }, startedAt: '', durationMs: 0, curl: '', checkId: 'c' }) as unknown as Exchange;
 
 describe('the oracle: which answers the request alone decides', () => {
+  it('leaves alone a request whose check marks input a conformant server may not read, and only that one', () => {
+    const spec = { method: 'GET' as const, path: '/registry/metadata/v1/instruments?pageSize=-1' };
+    expect(requestExclusion(spec)).toBeUndefined();
+    expect(requestExclusion({ ...spec, unreadInput: 'a pageSize of -1' })).toContain('a pageSize of -1');
+  });
+
   it('a refusal for what the request says is invalid; auth and state-dependent answers are not compared', () => {
     expect(classOf(exchange(400, { code: 'INVALID_ARGUMENT', errorCategory: 8 }))).toBe('invalid');
     expect(classOf(exchange(400, { error: 'bad party' }))).toBe('invalid');

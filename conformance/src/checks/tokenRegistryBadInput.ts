@@ -1,5 +1,5 @@
 import { expectStatus, objectBody, type Json } from './support/expect.js';
-import { accountOf, allocationArgs, allocationArgsV2, expectRefusedOrUnread, post, serves } from './tokenRegistry.js';
+import { accountOf, allocationArgs, allocationArgsV2, expectRefusedOrUnread, post, serves, UNREAD_ARGUMENTS } from './tokenRegistry.js';
 import type { CheckDefinition } from './types.js';
 
 /**
@@ -43,7 +43,7 @@ export const tokenRegistryBadInputChecks: readonly CheckDefinition[] = [
         const { factoryId } = objectBody(ctx, valid, `allocation factory ${v}`);
         for (const [why, change] of bad) {
           const args = base2 === undefined ? { ...base, allocation: { ...(base.allocation as Json), transferLeg: { ...leg, ...change } } } : withSide(base2, change);
-          const e = await post(ctx, path, { choiceArguments: args }, `getAllocationFactory${v.toUpperCase()}`);
+          const e = await post(ctx, path, { choiceArguments: args }, `getAllocationFactory${v.toUpperCase()}`, UNREAD_ARGUMENTS);
           expectRefusedOrUnread(ctx, e, `allocation factory ${v} with ${why}`, factoryId);
         }
       }

@@ -91,7 +91,7 @@ export const tokenRegistryOpChecks: readonly CheckDefinition[] = [
       // pageSize has no minimum in the standard, and Splice Scan's registry reads no pageSize at
       // all (one instrument, never paged): -1 is refused with an ErrorResponse, or not read, and
       // then the answer is the list asked for without it.
-      const bad = await ctx.http.request('registry', { method: 'GET', path: '/registry/metadata/v1/instruments?pageSize=-1', operationId: 'listInstruments' });
+      const bad = await ctx.http.request('registry', { method: 'GET', path: '/registry/metadata/v1/instruments?pageSize=-1', operationId: 'listInstruments', unreadInput: 'a pageSize of -1, which the standard does not bound and Splice Scan does not read' });
       if (expectStatus(ctx, bad, [400, 200], 'pageSize -1').status === 400) expectErrorResponse(ctx, bad, 'pageSize out of range');
       else {
         const ids = (l: unknown) => (Array.isArray(l) ? l.map((i) => (isObject(i) ? i.id : undefined)) : l);

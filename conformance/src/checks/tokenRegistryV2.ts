@@ -14,6 +14,7 @@ import {
   serves,
   submitTx,
   tap,
+  UNREAD_ARGUMENTS,
 } from './tokenRegistry.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -101,7 +102,7 @@ export const tokenRegistryV2Checks: readonly CheckDefinition[] = [
       expectStatus(ctx, valid, 200, 'settlement factory with valid arguments (the control)');
       const { factoryId } = objectBody(ctx, valid, 'settlement factory');
       for (const [why, body] of bad) {
-        const e = await post(ctx, SETTLEMENT_FACTORY, body, op);
+        const e = await post(ctx, SETTLEMENT_FACTORY, body, op, why === 'no choiceArguments' ? undefined : UNREAD_ARGUMENTS);
         if (why === 'no choiceArguments') {
           expectStatus(ctx, e, 400, `settlement factory with ${why}`);
           expectErrorResponse(ctx, e, why);
@@ -132,7 +133,7 @@ export const tokenRegistryV2Checks: readonly CheckDefinition[] = [
       expectStatus(ctx, valid, 200, 'allocation factory with valid arguments (the control)');
       const { factoryId } = objectBody(ctx, valid, 'allocation factory');
       for (const [why, allocation] of bad) {
-        const e = await post(ctx, '/registry/allocation-instruction/v2/allocation-factory', { choiceArguments: { ...base, allocation } }, 'getAllocationFactoryV2');
+        const e = await post(ctx, '/registry/allocation-instruction/v2/allocation-factory', { choiceArguments: { ...base, allocation } }, 'getAllocationFactoryV2', UNREAD_ARGUMENTS);
         expectRefusedOrUnread(ctx, e, `allocation factory with ${why}`, factoryId);
       }
     },

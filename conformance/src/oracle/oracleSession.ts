@@ -94,7 +94,7 @@ export function createOracleSession(twin: Target, url: string, seeds: readonly (
             }
             // The two ledgers answer at once; the lock keeps pairs in order, so both see the same sequence.
             const [tx, rx] = await Promise.all([targetClient.request(group, spec), twinClient.request(group, translated.spec)]);
-            const missing = modelMissing(tx, rx) ?? refusedThere(tx, rx) ?? unknownMembersIgnored(tx, rx);
+            const missing = modelMissing(tx, rx) ?? refusedThere(tx, rx);
             if (missing !== undefined) stop(missing);
             else judge(tx, rx);
             noteAnswer(tx, bijection);
@@ -189,22 +189,6 @@ export function refusedThere(tx: Exchange, rx: Exchange): string | undefined {
   const refusal = `HTTP ${rx.response.status}${typeof code === 'string' && code !== 'NA' ? ` ${code}` : ''}`;
   const why = r === 'auth' ? "the reference's users and rights are not the target's" : "the two ledgers' states differ there";
   return `the reference refused the replayed ${tx.request.method} ${tx.path} with ${refusal}, which the target answered: ${why}`;
-}
-
-/**
- * The target answered a request whose members the reference refuses as unknown ("Unexpected
- * fields", its request schemas are closed): Canton 3.5 ignores them (circe at strictDecoding =
- * false, JsSchema.config), so either answer is a participant's. The reference never ran the
- * request; what follows cannot be replayed. (Daml values stay strict: the reference refuses their
- * unknown fields otherwise, and that refusal is still compared.)
- */
-export function unknownMembersIgnored(tx: Exchange, rx: Exchange): string | undefined {
-  const ts = tx.response?.status ?? 0;
-  if (ts < 200 || ts >= 300 || rx.response?.status !== 400) return undefined;
-  const j = jsonOf(rx);
-  const cause = j.ok && typeof j.value === 'object' && j.value !== null ? (j.value as Record<string, unknown>).cause : undefined;
-  const at = typeof cause === 'string' ? cause.indexOf('Unexpected fields: ') : -1;
-  return at < 0 ? undefined : `the target ignored request members the reference refuses as unknown (${String(cause).slice(at)}), as Canton 3.5 does`;
 }
 
 /**

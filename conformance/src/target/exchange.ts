@@ -28,6 +28,13 @@ export interface RequestSpec {
   readonly auth?: AuthMode;
   /** Operation the request belongs to, when the caller knows better than path matching. */
   readonly operationId?: string;
+  /**
+   * Part of this request a conformant server may leave unread (an unknown member, a page size
+   * without a bound, choice arguments left to the Daml choice), and why: the reference's answer
+   * does not decide it, so the oracle leaves this request alone; the check that sends it judges
+   * the answer against the target's own answer without that part.
+   */
+  readonly unreadInput?: string;
 }
 
 export interface RecordedRequest {
