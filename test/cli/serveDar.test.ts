@@ -157,7 +157,7 @@ describe('serve --dar: a DAR that cannot be loaded stops the start, exit 2, one 
     const tampered = file('tampered.dar', buildDar({ main: buildDalf({ name: 'cc-tampered', version: '1.0.0', hash: 'f'.repeat(64) }) }));
     const r = await serveCli('--dar', tampered);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(new RegExp(`^canton-conformance serve: --dar ${tampered}: INVALID_DAR: [^\\n]+$`));
+    expect(r.err).toMatch(new RegExp(`^canton-conformance serve: --dar ${tampered}: DAR_PARSE_ERROR: [^\\n]+$`));
   });
 
   it('a package whose name and version another DAR already has', async () => {

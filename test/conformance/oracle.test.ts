@@ -201,6 +201,9 @@ describe('the oracle: which answers the request alone decides', () => {
     expect(sameRefusal(exchange(400, { code: 'INVALID_FIELD' }), exchange(400, { code: 'MISSING_FIELD' }))).toMatchObject({ path: '$.code' });
     // Canton 3.5's NEGATIVE_OFFSET refuses what the reference refuses as INVALID_ARGUMENT.
     expect(sameRefusal(exchange(400, { code: 'NEGATIVE_OFFSET' }), exchange(400, { code: 'INVALID_ARGUMENT' }))).toBeUndefined();
+    // A DALF the archive reader refuses: DAR_PARSE_ERROR on Canton 3.x, INVALID_DAR on a participant reading it with the zip.
+    expect(sameRefusal(exchange(400, { code: 'INVALID_DAR' }), exchange(400, { code: 'DAR_PARSE_ERROR' }))).toBeUndefined();
+    expect(sameRefusal(exchange(400, { code: 'INVALID_ARGUMENT' }), exchange(400, { code: 'DAR_PARSE_ERROR' }))).toMatchObject({ path: '$.code' });
   });
 });
 

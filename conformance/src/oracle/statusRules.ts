@@ -33,9 +33,12 @@ const codeOf = (e: Exchange): string | undefined => { const c = errorMember(e, '
 /**
  * Codes that refuse the same bad input on different participants: Canton 3.5 refuses a negative
  * offset as NEGATIVE_OFFSET (ParticipantOffsetValidator.validateNonNegative), the reference as the
- * generic INVALID_ARGUMENT; both category 8, HTTP 400, gRPC INVALID_ARGUMENT.
+ * generic INVALID_ARGUMENT; both category 8, HTTP 400, gRPC INVALID_ARGUMENT. A DAR whose DALF
+ * the Daml-LF archive reader refuses (a tampered hash, bytes that are not an archive) is
+ * DAR_PARSE_ERROR on Canton 3.x (the reader's Error.Parsing), INVALID_DAR where the participant
+ * reads its DALFs with the zip: both category 8, HTTP 400, nothing recorded.
  */
-const SAME_REFUSALS: readonly (readonly string[])[] = [['INVALID_ARGUMENT', 'NEGATIVE_OFFSET']];
+const SAME_REFUSALS: readonly (readonly string[])[] = [['INVALID_ARGUMENT', 'NEGATIVE_OFFSET'], ['INVALID_DAR', 'DAR_PARSE_ERROR']];
 
 /** Two refusals of an invalid request must name the same error code (their texts are each ledger's own). */
 export function sameRefusal(target: Exchange, reference: Exchange): Difference | undefined {

@@ -139,6 +139,7 @@ export function uploadDar(
   const dar = ahead?.dar ?? readSafely(bytes, inflated);
   if (!dar.ok) {
     if (dar.error.code === 'ZIP_BOMB') return fail('ZIP_BOMB', 'Dar zip file seems to be a zip bomb.', { context: { msg: dar.error.reason } });
+    if (dar.error.code === 'DAR_PARSE_ERROR') return fail('DAR_PARSE_ERROR', 'Failed to parse the dar file content.', { context: { reason: dar.error.reason } });
     return fail('INVALID_DAR', `Dar file is corrupt: ${dar.error.reason}`, { context: { reason: dar.error.reason } });
   }
   // Decoded and checked whole before anything else (validate says what upload would).

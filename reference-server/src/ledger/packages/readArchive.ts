@@ -21,7 +21,7 @@ export interface ArchiveInfo {
 
 const PACKAGE_ID = /^[0-9a-f]{64}$/;
 
-/** Reads and checks one DALF; the failure is a reason for the participant's INVALID_DAR answer. */
+/** Reads and checks one DALF; the failure is a reason for the participant's DAR_PARSE_ERROR answer (the archive reader's Error.Parsing). */
 export function readArchive(bytes: Uint8Array): Result<ArchiveInfo, string> {
   let hashFunction = 0;
   let payload: Uint8Array | undefined;

@@ -56,7 +56,7 @@ describe('readDar', () => {
     const a = archive(4, { name: 'p', version: '1.0.0' });
     expect(readDar(zipSync({ 'META-INF/MANIFEST.MF': strToU8('Main-Dalf: a.dalf\nFormat: jar\n'), 'a.dalf': a.bytes })).ok).toBe(false);
     const anon = archive(4);
-    expect(readDar(zipSync({ 'META-INF/MANIFEST.MF': strToU8('Main-Dalf: a.dalf\n'), 'a.dalf': anon.bytes }))).toMatchObject({ ok: false, error: { code: 'INVALID_DAR', reason: expect.stringMatching(/no name and version/) } });
+    expect(readDar(zipSync({ 'META-INF/MANIFEST.MF': strToU8('Main-Dalf: a.dalf\n'), 'a.dalf': anon.bytes }))).toMatchObject({ ok: false, error: { code: 'DAR_PARSE_ERROR', reason: expect.stringMatching(/no name and version/) } });
   });
 
   it('reads manifest keys and values', () => {

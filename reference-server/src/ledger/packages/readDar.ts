@@ -19,9 +19,14 @@ export interface ParsedDar {
   readonly packages: readonly DarPackage[];
 }
 
-/** Why a DAR cannot be read: Canton's INVALID_DAR, or ZIP_BOMB for an archive past the inflate bound. */
+/**
+ * Why a DAR cannot be read, as Canton's package service sorts it (PackageServiceErrors.Reading):
+ * INVALID_DAR for the zip and its manifest, ZIP_BOMB past the inflate bound, DAR_PARSE_ERROR for
+ * a DALF the Daml-LF archive reader refuses (not protobuf, a hash that is not its payload's, no
+ * name and version): the reader's `Error.Parsing`, which Canton answers as a parse error.
+ */
 export interface DarReadError {
-  readonly code: 'INVALID_DAR' | 'ZIP_BOMB';
+  readonly code: 'INVALID_DAR' | 'ZIP_BOMB' | 'DAR_PARSE_ERROR';
   readonly reason: string;
 }
 
@@ -31,6 +36,7 @@ const MANIFEST = 'META-INF/MANIFEST.MF';
 export const darEntryWanted = (name: string): boolean => name === MANIFEST || name.endsWith('.dalf');
 
 const invalid = (reason: string) => err<DarReadError>({ code: 'INVALID_DAR', reason });
+const unparsable = (reason: string) => err<DarReadError>({ code: 'DAR_PARSE_ERROR', reason });
 
 /**
  * Reads a DAR: a zip with `META-INF/MANIFEST.MF` naming the `Main-Dalf` (and `Dalfs`), and one
@@ -75,12 +81,12 @@ export function* readDarSteps(bytes: Uint8Array, inflated?: UnzipResult): Genera
     seen.add(path);
     yield;
     const archive = readArchiveOnce(files[path]!);
-    if (!archive.ok) return invalid(`${path.slice(0, 200)}: ${archive.error}`);
+    if (!archive.ok) return unparsable(`${path.slice(0, 200)}: ${archive.error}`);
     if (packages.some((p) => p.packageId === archive.value.packageId)) continue;
     const fromPath = nameAndVersionOfPath(path, archive.value.packageId);
     const packageName = archive.value.name ?? fromPath?.name;
     const packageVersion = archive.value.version ?? fromPath?.version;
-    if (packageName === undefined || packageVersion === undefined) return invalid(`${path.slice(0, 200)}: the package has no name and version`);
+    if (packageName === undefined || packageVersion === undefined) return unparsable(`${path.slice(0, 200)}: the package has no name and version`);
     packages.push({ packageId: archive.value.packageId, packageName, packageVersion, payload: archive.value.payload, lfVersion: archive.value.lfVersion });
   }
   const main = packages[0] as DarPackage;
@@ -104,11 +110,11 @@ export function readDarMain(bytes: Uint8Array, memo?: InflatedEntries): Result<{
   const file = main.files[mainDalf];
   if (file === undefined) return invalid(`the manifest names ${mainDalf.slice(0, 200)}, which the archive does not contain`);
   const archive = readArchiveOnce(file);
-  if (!archive.ok) return invalid(`${mainDalf.slice(0, 200)}: ${archive.error}`);
+  if (!archive.ok) return unparsable(`${mainDalf.slice(0, 200)}: ${archive.error}`);
   const fromPath = nameAndVersionOfPath(mainDalf, archive.value.packageId);
   const packageName = archive.value.name ?? fromPath?.name;
   const packageVersion = archive.value.version ?? fromPath?.version;
-  if (packageName === undefined || packageVersion === undefined) return invalid(`${mainDalf.slice(0, 200)}: the package has no name and version`);
+  if (packageName === undefined || packageVersion === undefined) return unparsable(`${mainDalf.slice(0, 200)}: the package has no name and version`);
   return ok({ packageId: archive.value.packageId, packageName, packageVersion });
 }
 
