@@ -41,6 +41,7 @@ import { HUNT8_MUTANTS } from './hunt8Mutants.js';
 import { HUNT9_MUTANTS } from './hunt9Mutants.js';
 import { HUNT10_MUTANTS } from './hunt10Mutants.js';
 import { HUNT11_MUTANTS } from './hunt11Mutants.js';
+import { HUNT12_MUTANTS } from './hunt12Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -475,6 +476,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT10_MUTANTS,
   // hunt11's: external parties and interactive submission as wallets use them (hunt11Mutants.ts).
   ...HUNT11_MUTANTS,
+  // hunt12's: a participant that executes Daml wrongly (ensure, controllers, exceptions, archived contracts, the refusals' codes) (hunt12Mutants.ts).
+  ...HUNT12_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

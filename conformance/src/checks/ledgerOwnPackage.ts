@@ -1,4 +1,4 @@
-import { BOARD_MODULE, buildBoardPackage, buildOwnPackage, buildShownInterface, buildUpgradePackage, OWN_MODULE, SHOWN_MODULE, UPGRADE_MODULE } from '../reinterpret/ownPackage.js';
+import { BOARD_MODULE, GAUGE_MODULE, buildBoardPackage, buildGaugePackage, buildOwnPackage, buildShownInterface, buildUpgradePackage, OWN_MODULE, SHOWN_MODULE, UPGRADE_MODULE } from '../reinterpret/ownPackage.js';
 import { judgeTransaction } from '../reinterpret/judgeTransaction.js';
 import type { Exchange } from '../target/exchange.js';
 import { expectCantonError, expectStatus, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
@@ -42,6 +42,17 @@ async function submitJudged(
   if (!isObject(tx) || !Array.isArray(tx.events)) return ctx.fail(`${what}: the answer holds no transaction with events`, exchange);
   await judgeTransaction(ctx, { commands: [command], actAs: [actAs], parties: [actAs], transaction: tx }, exchange);
   return { events: tx.events.filter(isObject), exchange };
+}
+
+/**
+ * Submits `command` as `actAs`, which Daml must refuse: `status`, one of `codes`, and the category
+ * Canton's catalogue gives them (a client decides from it whether retrying can help).
+ */
+async function expectRefused(ctx: CheckContext, actAs: string, command: Json, what: string, refusal: { status: number; codes: readonly string[]; category: number }): Promise<void> {
+  const e = await submitForTransaction(ctx, actAs, command);
+  expectStatus(ctx, e, refusal.status, what);
+  const err = expectCantonError(ctx, e, what, refusal.codes);
+  if (err.errorCategory !== refusal.category) ctx.fail(`${what}: ${err.code} came with errorCategory ${err.errorCategory}, not ${refusal.category}: clients read the category to decide whether to retry`, e);
 }
 
 const createdOf = (events: readonly Json[]) => events.map((e) => e.CreatedEvent).filter(isObject);
@@ -292,6 +303,49 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       const read = new Set(acs.contracts.map((c) => c.createdEvent.contractId));
       const unread = [latest, pinned, now].filter((c) => c.contractId !== undefined && !read.has(c.contractId));
       if (unread.length > 0) ctx.fail(`the template filter #${name}:${BOARD_MODULE}:Board leaves out ${unread.map((c) => `${String(c.contractId)} (package ${String(c.packageId)})`).join(', ')}: a package-name filter matches every version of the package`, acs.exchange);
+    },
+  },
+  {
+    id: 'ledger.daml.refusals',
+    title: "What Daml refuses is refused, with Canton's error: a create breaking its template's ensure (at the root and inside a choice), a choice exercised by a party that is not its controller, an exception nothing catches, an exercise of an archived contract; a refused command changes nothing",
+    group: 'ledger',
+    operationId: LedgerOp.submitAndWaitForTransaction,
+    level: 'MUST',
+    kind: 'negative',
+    specRef: `${UPSTREAM_B}: Daml-LF templates (ensure), choices (controllers, consuming), exceptions; CommandExecutionErrors.Interpreter TemplatePreconditionViolated (TEMPLATE_PRECONDITION_VIOLATED), AuthorizationError (DAML_AUTHORIZATION_ERROR), UnhandledException (UNHANDLED_EXCEPTION); ConsistencyErrors.ContractNotFound (CONTRACT_NOT_FOUND)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const [owner, reader] = [await freshParty(ctx, 'cc-gauge-owner'), await freshParty(ctx, 'cc-gauge-reader')];
+      const built = buildGaugePackage(packageName(ctx, 'cc-gauge'));
+      await uploadVetted(ctx, built.dar(), "uploading the suite's gauge package");
+      const templateId = `${built.id}:${GAUGE_MODULE}:Gauge`;
+      const precondition = { status: 400, codes: ['TEMPLATE_PRECONDITION_VIOLATED'], category: 8 };
+      const created = await submitJudged(ctx, owner, { CreateCommand: { templateId, createArguments: { owner, reader, level: '5' } } }, 'creating a gauge at level 5');
+      const gauge = createdOf(created.events)[0];
+      if (typeof gauge?.contractId !== 'string') return ctx.fail('the create answered no CreatedEvent', created.exchange);
+      await expectRefused(ctx, owner, { CreateCommand: { templateId, createArguments: { owner, reader, level: '-1' } } }, 'a create whose level breaks the ensure (0 <= level)', precondition);
+      const exercise = (contractId: string, choice: string, choiceArgument: Json) => ({ ExerciseCommand: { templateId, contractId, choice, choiceArgument } });
+      await expectRefused(ctx, owner, exercise(gauge.contractId, 'Lower', { by: '9' }), 'Lower by 9 of a gauge at 5 (its successor breaks the ensure)', precondition);
+      await expectRefused(ctx, reader, exercise(gauge.contractId, 'Lower', { by: '2' }), 'Lower exercised by the reader, an observer and not its controller', { status: 400, codes: ['DAML_AUTHORIZATION_ERROR'], category: 8 });
+      await expectRefused(ctx, owner, exercise(gauge.contractId, 'Check', { at: '9' }), 'Check at 9 of a gauge at 5 (it throws Overdrawn, which nothing catches)', { status: 400, codes: ['UNHANDLED_EXCEPTION'], category: 9 });
+
+      // The refusals consumed nothing: the gauge is still there, at its level, for the owner to use.
+      const checked = await submitJudged(ctx, owner, exercise(gauge.contractId, 'Check', { at: '5' }), 'Check at 5 after the refused commands');
+      const result = exercisedOf(checked.events, 'Check')[0]?.exerciseResult;
+      if (result !== '5') ctx.fail(`Check answered ${JSON.stringify(result)}; the gauge's level is "5", which no refused command may have changed`, checked.exchange);
+      const lowered = await submitJudged(ctx, owner, exercise(gauge.contractId, 'Lower', { by: '2' }), 'Lower by 2');
+      const successor = createdOf(lowered.events)[0];
+      if (typeof successor?.contractId !== 'string') return ctx.fail('Lower answered no successor CreatedEvent', lowered.exchange);
+      await expectRefused(ctx, owner, exercise(gauge.contractId, 'Lower', { by: '1' }), 'Lower of the gauge Lower archived', { status: 404, codes: ['CONTRACT_NOT_FOUND', 'CONTRACT_NOT_ACTIVE'], category: 11 });
+
+      // Both stakeholders, the observer too, see the successor active and the consumed gauge gone.
+      const end = await ledgerEnd(ctx);
+      for (const party of [owner, reader]) {
+        const active = await activeContracts(ctx, party, end.offset, { templateId });
+        const ids = active.contracts.map((c) => c.createdEvent.contractId);
+        if (ids.includes(gauge.contractId)) ctx.fail(`${party} still sees ${gauge.contractId} active after Lower consumed it`, active.exchange);
+        if (!ids.includes(successor.contractId)) ctx.fail(`${party}, a stakeholder, does not see the successor ${successor.contractId} active`, active.exchange);
+      }
     },
   },
 ];

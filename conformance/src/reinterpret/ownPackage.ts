@@ -126,3 +126,43 @@ export function buildUpgradePackage(name: string, version: '1.0.0' | '2.0.0', sh
   });
   return b.build();
 }
+
+export const GAUGE_MODULE = 'Suite.Gauge';
+
+/**
+ * What Daml refuses, in a package of the suite's: a `Gauge` whose `ensure` keeps its level at zero
+ * or above, signed by its owner and observed by a reader; `Lower` (consuming, the owner's) creates
+ * the successor at a lower level, so a successor below zero breaks the ensure inside a choice;
+ * `Check` (non-consuming) throws `Overdrawn`, which nothing catches, when asked for more than the
+ * level, and answers the level otherwise.
+ */
+export function buildGaugePackage(name: string): BuiltPackage {
+  const b = new PackageBuilder({ name, version: '1.0.0' });
+  const m = b.module(GAUGE_MODULE);
+  const gaugeRef = m.ref('Gauge');
+  const Overdrawn = m.exception('Overdrawn', { short: T.int64 },
+    (e) => E.call('APPEND_TEXT', [], E.text('overdrawn by '), E.call('INT64_TO_TEXT', [], e.field('short'))));
+  m.template('Gauge', {
+    fields: { owner: T.party, reader: T.party, level: T.int64 },
+    precondition: (t) => E.call('LESS_EQ', [T.int64], E.int64(0), t.field('level')),
+    signatories: (t) => E.list(T.party, [t.field('owner')]),
+    observers: (t) => E.list(T.party, [t.field('reader')]),
+    choices: [
+      {
+        name: 'Lower', arg: { by: T.int64 }, returnType: T.contractId(T.con(gaugeRef)),
+        controllers: (c) => E.list(T.party, [c.field('owner')]),
+        update: (c) => E.create(gaugeRef, E.setField(gaugeRef, 'level', c.this, E.call('SUB_INT64', [], c.field('level'), c.argField('by')))),
+      },
+      {
+        name: 'Check', consuming: false, arg: { at: T.int64 }, returnType: T.int64,
+        controllers: (c) => E.list(T.party, [c.field('owner')]),
+        update: (c) => E.if(
+          E.call('LESS', [T.int64], c.field('level'), c.argField('at')),
+          E.throw(T.update(T.int64), Overdrawn.type, E.record(Overdrawn.ref, { short: E.call('SUB_INT64', [], c.argField('at'), c.field('level')) })),
+          E.pure(T.int64, c.field('level')),
+        ),
+      },
+    ],
+  });
+  return b.build();
+}
