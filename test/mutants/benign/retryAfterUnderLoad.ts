@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import { bytesOf, pathOf, type Fault, type ProxyRequest } from '../mutantProxy.js';
+
+/**
+ * A participant (and Scan) behind an ingress that sheds load: the first time it sees one request
+ * in seven it answers 429 Too Many Requests or 503 Service Unavailable with `Retry-After: 0`
+ * (RFC 6585 4 and RFC 9110 15.6.4: the request was not processed; the client may repeat it after
+ * the delay), and lets the same request through when it comes again. Which requests are refused
+ * follows from the request itself (method, path, body), so a run refuses the same ones every time.
+ */
+const REFUSED_ONE_IN = 7;
+
+const keyOf = (req: ProxyRequest) => createHash('sha256').update(`${req.method} ${req.url}\n`).update(bytesOf(req)).digest();
+
+export function retryAfterUnderLoad(): Fault {
+  const refused = new Set<string>();
+  return {
+    request(req) {
+      // Health probes are the orchestrator's, not behind the ingress's limit.
+      if (/^\/(livez|readyz)$/.test(pathOf(req.url))) return req;
+      const key = keyOf(req);
+      const id = key.toString('hex');
+      if (key[0]! % REFUSED_ONE_IN !== 0 || refused.has(id)) return req;
+      refused.add(id);
+      const status = key[1]! % 2 === 0 ? 429 : 503;
+      return { status, headers: { 'content-type': 'text/plain', 'retry-after': '0' }, body: status === 429 ? 'Too Many Requests' : 'Service Unavailable' };
+    },
+  };
+}
