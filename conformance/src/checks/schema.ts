@@ -1,5 +1,8 @@
 import { findOperation, loadSpec, validateResponse, type CompiledSpec, type Problem } from '../schema/index.js';
+import { OPERATION_SINCE } from '../schema/cantonVersions.js';
 import type { Exchange } from '../target/exchange.js';
+import { CheckNotOnRelease } from './outcomes.js';
+import { releasePredates, reportedInRun } from './support/targetVersion.js';
 import { GROUPS, type CheckContext, type CheckDefinition, type Group } from './types.js';
 
 /**
@@ -59,6 +62,7 @@ function specFor(ctx: CheckContext, group: Group, e: Exchange): CompiledSpec | G
 
 function judge(ctx: CheckContext, group: Group, operationId: string): void {
   const mine = ctx.seen.filter((e) => e.group === group && !e.websocket && e.response !== undefined && operationOf(group, e) === operationId);
+  if (mine.length === 0) notOnRelease(ctx, group, operationId);
   if (mine.length === 0) ctx.skip('no response to this operation was seen in this run (its checks were skipped or deselected)');
   const failures: { e: Exchange; problems: Problem[] }[] = [];
   // A body larger than the suite reads is not validated, and not a deviation by itself (a read of
@@ -86,6 +90,18 @@ function judge(ctx: CheckContext, group: Group, operationId: string): void {
   const lines = first.problems.slice(0, 5).map((p) => `${p.pointer || '(body)'}: ${p.message}`);
   const more = first.problems.length > 5 ? ` (+${first.problems.length - 5} more)` : '';
   ctx.fail(`${failures.length} of ${mine.length} response(s) deviate from the spec; first (HTTP ${first.e.response!.status} from ${first.e.checkId}): ${lines.join('; ')}${more}`, first.e);
+}
+
+/**
+ * No response because the target's release predates the operation (a 3.5.4 participant has no
+ * GetCompletions): its checks skipped as rules the release lacks, and so does its schema, rather
+ * than as a MUST check the run could not judge (which `--fail-on-skip` fails).
+ */
+function notOnRelease(ctx: CheckContext, group: Group, operationId: string): void {
+  const since = group === 'ledger' ? OPERATION_SINCE[operationId] : undefined;
+  if (since === undefined) return;
+  const reported = reportedInRun(ctx.seen);
+  if (releasePredates(reported, since)) throw new CheckNotOnRelease(`the target reports Canton ${String(reported)}; ${operationId} came with Canton ${since}, so no response to it was seen`);
 }
 
 /** The operation an exchange belongs to in our spec (its recorded operationId, or matched by path). */

@@ -58,6 +58,16 @@ export const ABSENT_CHANNELS: Readonly<Record<CantonVersion, readonly string[]>>
   '3.6': ['/v2/updates/flats', '/v2/updates/trees'],
 };
 
+/**
+ * The ledger operations a later patch of the 3.5 line added, and the release that added them
+ * (3.5.4's document, openapi.3.5.yaml, lacks them; 3.5.10's has them): a 3.5 target that reports
+ * an older release lacks them as a 3.4 target does, without its line saying so.
+ */
+export const OPERATION_SINCE: Readonly<Record<string, string>> = {
+  'postV2CommandsCommand-completions': '3.5.7',
+  'postV2StateActive-contracts-page': '3.5.7',
+};
+
 export const absentOperations = (v: CantonVersion): ReadonlySet<string> => new Set(ABSENT_OPERATIONS[v]);
 export const absentChannels = (v: CantonVersion): ReadonlySet<string> => new Set(ABSENT_CHANNELS[v]);
 
