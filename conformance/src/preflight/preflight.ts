@@ -6,6 +6,7 @@ import type { CantonVersion } from '../schema/cantonVersions.js';
 import { unreachable, type Unreachable } from '../runner/reachability.js';
 import { skipReason } from '../runner/skipReason.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
+import { retryDelayMs, withRetryAfter } from '../target/retryAfter.js';
 import { transportErrorOf } from '../target/transportError.js';
 import { holds, neededRights, parseRights, rightJson, rightLabel, type NeededRight, type Right } from './ledgerRights.js';
 import { grantCommand } from './renderPreflight.js';
@@ -131,11 +132,18 @@ interface Answer {
   readonly contentType: string;
   readonly json?: unknown;
   readonly text: string;
+  readonly retryAfter?: string;
 }
 
 type Probe = { readonly ok: true; readonly answer: Answer } | { readonly ok: false; readonly error: string };
 
+/** One probe, repeated while the target sheds load (429/503 with Retry-After), as the checks' requests are. */
 async function get(url: string, token: string | undefined, timeoutMs: number): Promise<Probe> {
+  const { answer } = await withRetryAfter(() => getOnce(url, token, timeoutMs), (p) => (p.ok ? retryDelayMs(p.answer.status, p.answer.retryAfter) : undefined));
+  return answer;
+}
+
+async function getOnce(url: string, token: string | undefined, timeoutMs: number): Promise<Probe> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -152,7 +160,8 @@ async function get(url: string, token: string | undefined, timeoutMs: number): P
     } catch {
       json = undefined;
     }
-    return { ok: true, answer: { status: res.status, contentType, text, ...(json !== undefined ? { json } : {}) } };
+    const retryAfter = res.headers.get('retry-after');
+    return { ok: true, answer: { status: res.status, contentType, text, ...(json !== undefined ? { json } : {}), ...(retryAfter === null ? {} : { retryAfter }) } };
   } catch (e) {
     return { ok: false, error: transportErrorOf(e, timedOut, timeoutMs).message };
   } finally {

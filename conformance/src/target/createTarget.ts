@@ -4,6 +4,7 @@ import { getWithBody } from './getWithBody.js';
 import { curlOf } from './curl.js';
 import type { AuthMode, Exchange, HttpMethod, RecordedRequest, RecordedResponse, RequestSpec, TransportError } from './exchange.js';
 import type { TokenProvider } from './tokenProvider.js';
+import { retryDelayMs, withRetryAfter } from './retryAfter.js';
 import { transportErrorOf } from './transportError.js';
 import { openStream, type StreamOptions, type StreamResult } from './websocket.js';
 
@@ -104,19 +105,32 @@ export function createTarget(options: TargetOptions): Target {
     };
   }
 
+  /**
+   * One request, repeated while the target sheds load (429/503 with Retry-After, retryAfter.ts):
+   * the refusals are not the API's answer, so only the last exchange is recorded and judged, naming
+   * the refusals before it.
+   */
+  async function shedLoad(group: Group, spec: RequestSpec, checkId: string, freshToken?: string): Promise<Exchange> {
+    const { answer, refused } = await withRetryAfter(
+      () => once(group, spec, checkId, freshToken),
+      (e) => retryDelayMs(e.response?.status, e.response?.headers['retry-after']),
+    );
+    return refused.length === 0 ? answer : { ...answer, refusedBefore: refused.map((e) => e.response!.status) };
+  }
+
   return {
     options,
     bind(checkId, record) {
       return {
         baseUrl: (group) => options.baseUrls[group],
         async request(group, spec) {
-          const first = await once(group, spec, checkId);
+          const first = await shedLoad(group, spec, checkId);
           record(first);
           const mayRefresh = (spec.auth === undefined || spec.auth === 'default') && options.tokens !== undefined;
           if (first.response?.status !== 401 || !mayRefresh) return first;
           const fresh = await options.tokens!.refresh();
           if (fresh === undefined) return first;
-          const retried = await once(group, spec, checkId, fresh);
+          const retried = await shedLoad(group, spec, checkId, fresh);
           record(retried);
           return retried;
         },

@@ -89,6 +89,8 @@ export interface Exchange {
   readonly websocket?: boolean;
   /** The check that made it (observers attribute findings). */
   readonly checkId: string;
+  /** The statuses of the refusals (429/503 with Retry-After) the target answered before this, the same request repeated. */
+  readonly refusedBefore?: readonly number[];
 }
 
 /** Parsed JSON of a response, or why it is not JSON. */
