@@ -9,7 +9,10 @@ import { runSuite } from '../../conformance/src/runner/runSuite.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { ES256_PUBLIC_PEM } from '../auth/support/tokens.js';
 import { startMutant, type Fault } from '../mutants/mutantProxy.js';
-import { allBenignVariants, BENIGN_VARIANTS } from '../mutants/benign/benignVariants.js';
+import { allBenignVariants, BENIGN_VARIANTS, EARLY_PATCH_RELEASE, faultOf } from '../mutants/benign/benignVariants.js';
+import { retryAfterUnderLoad } from '../mutants/benign/retryAfterUnderLoad.js';
+import { cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
+import { applyGate } from '../../conformance/src/report/gate.js';
 import { dedupReportedOtherwise } from '../mutants/benign/dedupReportedOtherwise.js';
 import { emptyLastUserPage } from '../mutants/benign/emptyLastUserPage.js';
 import { scanPayloadTimes } from '../mutants/benign/scanPayloadTimes.js';
@@ -196,4 +199,26 @@ describe('false failures the benign variants found, each on its own check', () =
       expect(c?.status, c?.message).toBe('pass');
     }, 120_000);
   }
+
+  // The twelfth hunt's: a participant of an earlier 3.5 patch, and one behind an ingress that sheds load.
+  it("a 3.5.4 participant passes --fail-on-skip: the schemas of 3.5.7's operations skip as rules its release lacks (early-patch-release)", async () => {
+    const ids = ['ledger.command-completions.by-party', 'ledger.acs-page-post.walk-equals-list', 'ledger.schema.post-v2-commands-command-completions', 'ledger.schema.post-v2-state-active-contracts-page'];
+    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+    const proxy = await startMutant(reference.url, faultOf(EARLY_PATCH_RELEASE));
+    try {
+      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: ids, seed: SEED, toolVersion: 'benign-variants', progress: 'quiet', canton: cantonLineOf('3.5.4') });
+      for (const id of ids) expect(report.checks.find((c) => c.id === id), id).toMatchObject({ status: 'skip', notOnLine: '3.5' });
+      // Before the fix the two schema observers skipped as unjudged MUST checks, and the gate failed the run.
+      expect(applyGate(report, { minRanPercent: 90, failOnSkip: true }).failed).toBe(false);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  }, 120_000);
+
+  // Every request refused once: before the fix each check judged the refusal (expected 200, got 429).
+  it.each(['ledger.version.shape', 'ledger.acs.active-at-offset', 'registry.metadata.instrument-lookup', 'scan.proxy.open-round-now'])('%s passes against a target that sheds every request once, asking for it again (retry-after-under-load)', async (check) => {
+    const c = await one(check, retryAfterUnderLoad(1));
+    expect(c?.status, c?.message).toBe('pass');
+  }, 120_000);
 });

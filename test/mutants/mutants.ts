@@ -42,6 +42,7 @@ import { HUNT9_MUTANTS } from './hunt9Mutants.js';
 import { HUNT10_MUTANTS } from './hunt10Mutants.js';
 import { HUNT11_MUTANTS } from './hunt11Mutants.js';
 import { HUNT12_MUTANTS } from './hunt12Mutants.js';
+import { BENIGN12_MUTANTS } from './benign12Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -478,6 +479,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT11_MUTANTS,
   // hunt12's: a participant that executes Daml wrongly (ensure, controllers, exceptions, archived contracts, the refusals' codes) (hunt12Mutants.ts).
   ...HUNT12_MUTANTS,
+  // benign hunt 12's guard: a target that sheds a request forever is judged on its refusal (benign12Mutants.ts).
+  ...BENIGN12_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

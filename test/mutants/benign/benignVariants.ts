@@ -45,6 +45,8 @@ import { scanAndRegistryChoices } from './scanAndRegistryChoices.js';
 import { smallPages } from './smallPages.js';
 import { submissionIds } from './submissionIds.js';
 import { traceContexts } from './traceContexts.js';
+import { retryAfterUnderLoad } from './retryAfterUnderLoad.js';
+import { EARLY_PATCH_VERSION, earlyPatchRelease } from './earlyPatchRelease.js';
 
 /**
  * A benign variant: the reference server behind a rewrite that keeps it conformant, as a real
@@ -112,9 +114,22 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   // The eleventh hunt's.
   { name: 'numeric-strings', description: "integer members of ledger requests (offsets, page sizes) written as JSON strings holding a number read as that number (circe's Decoder[Long])", fault: numericStrings },
   { name: 'negative-offset-code', description: 'a negative offset refused as NEGATIVE_OFFSET (Canton 3.5: ParticipantOffsetValidator), not INVALID_ARGUMENT', fault: negativeOffsetCode },
+  // The twelfth hunt's: an ingress that sheds load, asking for the request again (Retry-After).
+  { name: 'retry-after-under-load', description: 'one request in seven refused the first time with 429 or 503 and Retry-After: 0, served when repeated', fault: () => retryAfterUnderLoad() },
   // Last: it sends the request upstream itself, after every other layer rewrote it.
   { name: 'ignored-unknown-members', description: "unknown top-level members of a ledger request ignored, not refused (Canton 3.5's circe decoders: strictDecoding off)", fault: ignoredUnknownMembers },
 ];
+
+/**
+ * An earlier release of the 3.5 line, run on its own (benignVariants.test.ts): it lacks what 3.5.7
+ * added, so the checks of that skip as rules its release lacks, which the composed run would count
+ * as findings against the control.
+ */
+export const EARLY_PATCH_RELEASE: BenignVariant = {
+  name: 'early-patch-release',
+  description: `Canton ${EARLY_PATCH_VERSION}: no GetCompletions (POST and WebSocket) and no POST active-contracts-page, 404 for them`,
+  fault: earlyPatchRelease,
+};
 
 /** Every variant at once, in the order listed (the first rewrites requests first and answers last). */
 export const allBenignVariants = (variants: readonly BenignVariant[] = BENIGN_VARIANTS): Fault => composeFaults(variants.map((v) => faultOf(v)));

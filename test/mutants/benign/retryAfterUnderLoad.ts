@@ -12,7 +12,8 @@ const REFUSED_ONE_IN = 7;
 
 const keyOf = (req: ProxyRequest) => createHash('sha256').update(`${req.method} ${req.url}\n`).update(bytesOf(req)).digest();
 
-export function retryAfterUnderLoad(): Fault {
+/** `oneIn`: the share of requests refused once (1: every request, the first time). */
+export function retryAfterUnderLoad(oneIn: number = REFUSED_ONE_IN): Fault {
   const refused = new Set<string>();
   return {
     request(req) {
@@ -20,7 +21,7 @@ export function retryAfterUnderLoad(): Fault {
       if (/^\/(livez|readyz)$/.test(pathOf(req.url))) return req;
       const key = keyOf(req);
       const id = key.toString('hex');
-      if (key[0]! % REFUSED_ONE_IN !== 0 || refused.has(id)) return req;
+      if (key[0]! % oneIn !== 0 || refused.has(id)) return req;
       refused.add(id);
       const status = key[1]! % 2 === 0 ? 429 : 503;
       return { status, headers: { 'content-type': 'text/plain', 'retry-after': '0' }, body: status === 429 ? 'Too Many Requests' : 'Service Unavailable' };
