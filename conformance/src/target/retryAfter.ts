@@ -13,7 +13,8 @@ export const MAX_RETRY_AFTER_MS = 10_000;
 export function retryDelayMs(status: number | undefined, retryAfter: string | null | undefined, now: number = Date.now()): number | undefined {
   if ((status !== 429 && status !== 503) || retryAfter === null || retryAfter === undefined) return undefined;
   const value = retryAfter.trim();
-  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  // delay-seconds, or an HTTP-date (its three forms begin with the day's name; Date.parse alone takes '-1' for a year).
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : /^[A-Za-z]{3}/.test(value) ? Date.parse(value) - now : Number.NaN;
   if (!Number.isFinite(ms)) return undefined;
   const wait = Math.max(0, ms);
   return wait <= MAX_RETRY_AFTER_MS ? wait : undefined;
