@@ -221,4 +221,10 @@ describe('false failures the benign variants found, each on its own check', () =
     const c = await one(check, retryAfterUnderLoad(1));
     expect(c?.status, c?.message).toBe('pass');
   }, 120_000);
+
+  // Every other WebSocket upgrade refused with Retry-After: before the fix the stream was judged on its refused upgrade.
+  it('ledger.updates.websocket-matches-http passes against a target that sheds WebSocket upgrades too (retry-after-under-load)', async () => {
+    const c = await one('ledger.updates.websocket-matches-http', retryAfterUnderLoad(1));
+    expect(c?.status, c?.message).toBe('pass');
+  }, 120_000);
 });

@@ -37,11 +37,14 @@ const rawOf = (bytes: Buffer): { body: string; raw: RawBody } => {
  * One fault a real implementation might have, applied in front of the reference server: rewrite
  * the request, answer in its place, or rewrite its answer.
  */
+/** How a fault refuses a WebSocket upgrade: the status, or the status and headers to send with it. */
+export type UpgradeRefusal = number | { readonly status: number; readonly headers?: Readonly<Record<string, string>> };
+
 export interface Fault {
   request?(req: ProxyRequest, upstream: Upstream): Promise<ProxyRequest | ProxyResponse> | ProxyRequest | ProxyResponse;
   response?(req: ProxyRequest, res: ProxyResponse): ProxyResponse;
-  /** A WebSocket upgrade: a status refuses it, undefined passes it through. */
-  upgrade?(req: ProxyRequest): number | undefined | Promise<number | undefined>;
+  /** A WebSocket upgrade: a status (with headers of its own) refuses it, undefined passes it through. */
+  upgrade?(req: ProxyRequest): UpgradeRefusal | undefined | Promise<UpgradeRefusal | undefined>;
   /** Rewrites the upstream's handshake answer (status line and headers, without the blank line). */
   upgradeResponse?(head: string): string;
   /** A WebSocket passed through: `closed` settles when either side closes it. */
@@ -142,8 +145,10 @@ export async function startMutant(upstreamUrl: string, fault: Fault): Promise<Mu
       return;
     }
     if (status !== undefined) {
+      const refusal = typeof status === 'number' ? { status } : status;
       const body = JSON.stringify({ code: 'UNAUTHENTICATED', cause: 'refused by the mutant bed', context: {}, errorCategory: 6, grpcCodeValue: 16 });
-      socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      const extra = Object.entries(refusal.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      socket.end(`HTTP/1.1 ${refusal.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`);
       return;
     }
     const up = connect(Number(base.port), base.hostname, () => {

@@ -136,14 +136,21 @@ export function createTarget(options: TargetOptions): Target {
         },
         async stream(group, path, streamOptions) {
           const token = await tokenFor(streamOptions.auth);
-          const result = await openStream(joinUrl(options.baseUrls[group], path).replace(/^http/, 'ws'), {
-            ...streamOptions,
-            token: token.value,
-            showToken: token.show,
-            timeoutMs: streamOptions.timeoutMs ?? options.timeoutMs,
-            maxBodyBytes: maxBody,
-          });
-          const exchange: Exchange = { ...result.exchange, seq: ++seq, group, path, checkId };
+          // An upgrade refused while the target sheds load is opened again, as a request is: no frame went either way.
+          const { answer: result, refused } = await withRetryAfter(
+            () => openStream(joinUrl(options.baseUrls[group], path).replace(/^http/, 'ws'), {
+              ...streamOptions,
+              token: token.value,
+              showToken: token.show,
+              timeoutMs: streamOptions.timeoutMs ?? options.timeoutMs,
+              maxBodyBytes: maxBody,
+            }),
+            (r) => (r.ended === 'rejected' ? retryDelayMs(r.rejectedStatus, r.exchange.response?.headers['retry-after']) : undefined),
+          );
+          const exchange: Exchange = {
+            ...result.exchange, seq: ++seq, group, path, checkId,
+            ...(refused.length === 0 ? {} : { refusedBefore: refused.map((r) => r.rejectedStatus!) }),
+          };
           record(exchange);
           return { ...result, exchange };
         },
