@@ -123,6 +123,9 @@ function stillServes(ledger: Ledger): string {
 }
 
 let commandSeq = 0;
+/** FUZZ_RUNS and FUZZ_SEED explore further; a long run gets the time it needs. */
+const runs = (byDefault: number) => Number(process.env.FUZZ_RUNS ?? byDefault);
+const timeout = (byDefault: number) => Math.max(60_000, runs(byDefault) * 500);
 
 describe('packages one field away from the sample and hostile packages', () => {
   it('round-trips each base through the mutator unchanged', () => {
@@ -156,10 +159,10 @@ describe('packages one field away from the sample and hostile packages', () => {
         if (!r.ok) expect(r.error.code, r.error.cause).not.toMatch(/INTERNAL/);
       }
       expect(stillServes(ledger)).toBe('ok');
-    }), { seed: Number(process.env.FUZZ_SEED ?? 3130), numRuns: Number(process.env.FUZZ_RUNS ?? 1000) });
+    }), { seed: Number(process.env.FUZZ_SEED ?? 3130), numRuns: runs(1000) });
     // Every stage was reached: the decoder's refusals, the checker's, and accepted code that ran.
     for (const k of ['DAR_PARSE_ERROR', 'DAR_VALIDATION_ERROR', 'command ok', 'command DAML_FAILURE']) expect(tally.get(k) ?? 0, k).toBeGreaterThan(0);
-  });
+  }, timeout(1000));
 });
 
 /**
@@ -216,7 +219,7 @@ describe.skipIf(!HAS_DARS)('packages one field away from Splice\'s test token (n
       count(r.ok ? 'command ok' : `command ${r.error.code}`);
       if (!r.ok) expect(r.error.code, r.error.cause).not.toMatch(/INTERNAL/);
       expect(stillServes(ledger)).toBe('ok');
-    }), { seed: Number(process.env.FUZZ_SEED ?? 3130), numRuns: Number(process.env.FUZZ_RUNS ?? 100) });
+    }), { seed: Number(process.env.FUZZ_SEED ?? 3130), numRuns: runs(100) });
     for (const k of ['DAR_PARSE_ERROR', 'DAR_VALIDATION_ERROR', 'command ok']) expect(tally.get(k) ?? 0, k).toBeGreaterThan(0);
-  });
+  }, timeout(100));
 });
