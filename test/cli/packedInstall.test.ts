@@ -38,7 +38,7 @@ beforeAll(async () => {
 describe('installed from the packed tarball', () => {
   it('the tarball carries what the commands need, and npx runs them from the project', async () => {
     const pkg = join(project, 'node_modules', 'canton-conformance');
-    for (const f of ['bin/canton-conformance.js', 'dist/conformance/src/cli/main.js', 'specs/ledger.openapi.yaml', 'fixtures/default-world.json', 'README.md', 'LICENSE']) {
+    for (const f of ['bin/canton-conformance.js', 'dist/conformance/src/cli/main.js', 'specs/ledger.openapi.yaml', 'fixtures/default-world.json', 'README.md', 'LICENSE', 'CONTRIBUTING.md']) {
       expect(existsSync(join(pkg, f)), f).toBe(true);
     }
     expect(existsSync(join(pkg, 'test'))).toBe(false);
