@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../../conformance/src/report/model.js';
 import { validateReport } from '../../conformance/src/report/validateReport.js';
 import { cliInProcess as cli } from './helpers/cliInProcess.js';
+import { applyGate, ranLine } from '../../conformance/src/report/gate.js';
+import { loadProfile } from '../../conformance/src/runner/profile.js';
+import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), `cc-gate-${p}-`));
 const readJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
@@ -82,6 +86,27 @@ describe('the gate on what ran (--min-ran, --fail-on-skip)', () => {
     const f = await cli('run', '--only', 'ledger.auth.missing-token-401,ledger.preview36.*', '--oracle', 'none', '--quiet', '--seed', '3', '--fail-on-skip', '--report-dir', failing);
     expect(f.code).toBe(1);
     expect(readJson(failing).gate).toMatchObject({ skippedMust: ['ledger.auth.missing-token-401'] });
+  }, 120_000);
+
+  it("checks of a group the profile does not serve are not skips the gate counts (the README's release gate with a participant profile)", async () => {
+    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: { error: () => undefined, warn: () => undefined, info: () => undefined } });
+    try {
+      // A participant: the ledger group only. The registry and Scan checks (MUST) do not apply to it.
+      const profile = { ...loadProfile('reference'), name: 'ledger-only', groups: ['ledger' as const] };
+      const only = ['ledger.version.shape', 'registry.metadata.instrument-lookup', 'scan.proxy.open-round-now', 'registry.cross-group.allocation-contexts-let-choices-succeed'];
+      const { report } = await runSuite({ baseUrls: { ledger: reference.url, registry: reference.url, scan: reference.url }, target: reference.url, profile, only, seed: 3, toolVersion: 'gate', progress: 'quiet', oracle: 'none' });
+      expect(report.checks.find((c) => c.id === 'ledger.version.shape')?.status).toBe('pass');
+      for (const id of only.slice(1)) expect(report.checks.find((c) => c.id === id), id).toMatchObject({ status: 'skip', notServed: expect.stringMatching(/registry|scan/) });
+      expect(report.summary).toMatchObject({ total: 4, ran: 1, skipped: 3, notServed: 3 });
+      expect(ranLine(report.summary)).toBe('ran 1 of 1 selected check (100%); 3 more need a group the profile does not serve');
+      // Before, the three skipped MUST checks failed --fail-on-skip and left 25% for --min-ran.
+      const gated = applyGate(report, { minRanPercent: 90, failOnSkip: true });
+      expect(gated.failed).toBe(false);
+      expect(gated.report.gate).toMatchObject({ ranPercent: 100, skippedMust: [] });
+      expect(validateReport(gated.report)).toEqual([]);
+    } finally {
+      await reference.close();
+    }
   }, 120_000);
 
   it('a percentage outside 0..100 is a usage error (exit 2)', async () => {

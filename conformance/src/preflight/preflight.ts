@@ -4,7 +4,7 @@ import { absentOnLine, judgedLine } from '../runner/cantonLine.js';
 import type { Profile } from '../runner/profile.js';
 import type { CantonVersion } from '../schema/cantonVersions.js';
 import { unreachable, type Unreachable } from '../runner/reachability.js';
-import { skipReason } from '../runner/skipReason.js';
+import { groupsNotServed, skipReason } from '../runner/skipReason.js';
 import type { TokenProvider } from '../target/tokenProvider.js';
 import { retryDelayMs, withRetryAfter } from '../target/retryAfter.js';
 import { transportErrorOf } from '../target/transportError.js';
@@ -115,6 +115,8 @@ export interface PreflightResult {
   readonly willRun: number;
   /** Selected checks of rules the target's Canton line does not have: they do not apply to it. Absent when none. */
   readonly notOnLine?: number;
+  /** Selected checks of groups the profile does not serve (and on the line): they do not apply either. Absent when none. */
+  readonly notServed?: number;
   readonly skips: readonly SkipGroup[];
   /**
    * What the profile leaves out that some checks that can run ask for while they run (they skip
@@ -246,9 +248,14 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   // What the profile claims but the target contradicts stops a run only when a profile was chosen.
   const finding = (text: string) => (o.strict ? problems : notes).push(text);
   const urls = Object.fromEntries(o.profile.groups.filter((g) => o.baseUrls[g] !== undefined).map((g) => [g, o.baseUrls[g]!])) as Partial<Record<Group, string>>;
-  const skips = skipGroups(o.checks, o.profile);
+  // A check of a group the profile does not serve does not apply to the target: counted apart, as a run's summary does.
+  const unserved = new Set(o.checks.filter((c) => groupsNotServed(c, o.profile) !== undefined));
+  const skips = skipGroups(o.checks.filter((c) => !unserved.has(c)), o.profile);
   const willRun = o.checks.filter((c) => skipReason(c, o.profile) === undefined);
-  const base = { profile: o.profile.name, targets: urls, selected: o.checks.length, willRun: willRun.length, skips, profileGaps: profileGaps(o.profile, willRun) };
+  const base = {
+    profile: o.profile.name, targets: urls, selected: o.checks.length - unserved.size, willRun: willRun.length, skips, profileGaps: profileGaps(o.profile, willRun),
+    ...(unserved.size > 0 ? { notServed: unserved.size } : {}),
+  };
   const noRights: RightsFinding = { needed: [], missing: [] };
 
   const down = await unreachable(urls, o.timeoutMs);
@@ -319,7 +326,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   const { auth, rights } = urls.ledger !== undefined ? await ledgerAuth(o, urls.ledger, token, applicable, problems, finding) : { auth: { tokenGiven: token !== undefined, token: 'not-checked' as const, detail: 'no ledger group: rights are not asked' }, rights: noRights };
   const status: PreflightStatus = problems.length > 0 ? 'misconfigured' : 'ready';
   return {
-    ...base, willRun: applicable.length, ...(absent.size > 0 ? { selected: o.checks.length - absent.size, notOnLine: absent.size, skips: skipGroups(o.checks.filter((c) => !absent.has(c)), o.profile) } : {}),
+    ...base, willRun: applicable.length, ...(absent.size > 0 ? notOnLineCounts(o, absent, unserved) : {}),
     status, exitCode: status === 'ready' ? 0 : 2, ...(cantonVersion !== undefined ? { cantonVersion } : {}), kinds, auth, rights, problems, notes,
   };
 }
@@ -411,6 +418,14 @@ function skipGroups(checks: readonly CheckDefinition[], profile: Profile): SkipG
     if (reason !== undefined) by.set(reason, [...(by.get(reason) ?? []), c.id]);
   }
   return [...by.entries()].map(([reason, ids]) => ({ reason, checks: ids })).sort((a, b) => b.checks.length - a.checks.length);
+}
+
+/** The counts when some selected checks are not on the target's line: those leave the selection first, then the groups not served. */
+function notOnLineCounts(o: PreflightOptions, absent: ReadonlySet<CheckDefinition>, unserved: ReadonlySet<CheckDefinition>): Pick<PreflightResult, 'selected' | 'notOnLine' | 'notServed' | 'skips'> {
+  const onLine = o.checks.filter((c) => !absent.has(c));
+  const served = onLine.filter((c) => !unserved.has(c));
+  const notServed = onLine.length - served.length;
+  return { selected: served.length, notOnLine: absent.size, ...(notServed > 0 ? { notServed } : { notServed: undefined }), skips: skipGroups(served, o.profile) };
 }
 
 /** The verdict `run` records in report.json. */

@@ -14,9 +14,14 @@ export function grantCommand(ledgerUrl: string, user: string, rights: readonly u
   return `curl -X POST ${shellQuote(`${ledgerUrl}/v2/users/${encodeURIComponent(user)}/rights`)} -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' -d ${shellQuote(body)}`;
 }
 
-/** The selected checks of rules the target's Canton line lacks, when there are any: they do not apply. */
-const notOnLineNote = (r: PreflightResult): string =>
-  r.notOnLine === undefined ? '' : ` (${r.notOnLine} more not on the target's Canton line)`;
+/** The selected checks of rules the target's Canton line lacks, and of groups the profile does not serve, when there are any: they do not apply. */
+const notOnLineNote = (r: PreflightResult): string => {
+  const notes = [
+    ...(r.notOnLine === undefined ? [] : [`${r.notOnLine} more not on the target's Canton line`]),
+    ...(r.notServed === undefined ? [] : [`${r.notServed} more of groups profile '${r.profile}' does not serve`]),
+  ];
+  return notes.length === 0 ? '' : ` (${notes.join('; ')})`;
+};
 
 /**
  * Ready only because no profile claims a group (the default), while no group answered as its API

@@ -6,8 +6,8 @@ export interface GateOptions {
   readonly failOnSkip?: boolean;
 }
 
-/** The selected checks that apply to the target: all but those its Canton line has no rule for. */
-const applicable = (summary: Report['summary']): number => summary.total - (summary.notOnLine ?? 0);
+/** The selected checks that apply to the target: all but those its Canton line has no rule for, and those of groups its profile does not serve. */
+const applicable = (summary: Report['summary']): number => summary.total - (summary.notOnLine ?? 0) - (summary.notServed ?? 0);
 
 /** Share of the selected checks that apply to the target that ran, in percent, to one decimal; 100 when none applies. */
 export function ranPercent(summary: Report['summary']): number {
@@ -26,8 +26,9 @@ export function applyGate(report: Report, o: GateOptions): { readonly report: Re
   if (o.minRanPercent === undefined && o.failOnSkip !== true) return { report, failed: false };
   const percent = ranPercent(report.summary);
   const ran = report.summary.ran ?? report.summary.total - report.summary.skipped;
-  // A rule the target's Canton line does not have is not a skip: the target cannot break it.
-  const skippedMust = report.checks.filter((c) => c.status === 'skip' && c.level === 'MUST' && c.notOnLine === undefined).map((c) => c.id);
+  // A rule the target's Canton line does not have, or of an API the profile says it does not
+  // serve, is not a skip: the target cannot break it.
+  const skippedMust = report.checks.filter((c) => c.status === 'skip' && c.level === 'MUST' && c.notOnLine === undefined && c.notServed === undefined).map((c) => c.id);
   const failures: string[] = [];
   if (o.minRanPercent !== undefined && percent < o.minRanPercent) {
     failures.push(`only ${ran} of ${applicable(report.summary)} selected checks ran (${percent}%), below --min-ran ${o.minRanPercent}%`);
@@ -51,6 +52,8 @@ export function ranLine(summary: Report['summary']): string {
   const ran = summary.ran ?? summary.total - summary.skipped;
   const of = applicable(summary);
   const absent = summary.notOnLine ?? 0;
+  const unserved = summary.notServed ?? 0;
   return `ran ${ran} of ${of} selected check${of === 1 ? '' : 's'} (${ranPercent(summary)}%)` +
-    (absent > 0 ? `; ${absent} more ${absent === 1 ? 'is' : 'are'} not on the target's Canton line` : '');
+    (absent > 0 ? `; ${absent} more ${absent === 1 ? 'is' : 'are'} not on the target's Canton line` : '') +
+    (unserved > 0 ? `; ${unserved} more need${unserved === 1 ? 's' : ''} a group the profile does not serve` : '');
 }

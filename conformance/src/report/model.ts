@@ -58,6 +58,12 @@ export interface CheckResult {
    * MUST check nor among the checks that should have run.
    */
   readonly notOnLine?: string;
+  /**
+   * The groups this check needs that the profile says the target does not serve (`scan`,
+   * `registry and scan`): it does not apply to the target either. Its status is `skip`, and the
+   * gate counts it as it counts `notOnLine`.
+   */
+  readonly notServed?: string;
 }
 
 /** Where and when the judge saw an answer. */
@@ -136,6 +142,8 @@ export interface Summary {
   readonly ran?: number;
   /** Selected checks skipped because the target's Canton line has no such rule (`notOnLine`); absent when none. */
   readonly notOnLine?: number;
+  /** Selected checks skipped because they need a group the profile does not serve (`notServed`); absent when none. */
+  readonly notServed?: number;
 }
 
 /** Response-time statistics per operation, for the report's chart. */
@@ -225,13 +233,15 @@ export interface PreflightVerdict {
 
 export const EVIDENCE_BODY_CHARS = 8192;
 
-export function summarize(checks: readonly Pick<CheckResult, 'status' | 'notOnLine'>[]): Summary {
+export function summarize(checks: readonly Pick<CheckResult, 'status' | 'notOnLine' | 'notServed'>[]): Summary {
   const count = (s: CheckResult['status']) => checks.filter((c) => c.status === s).length;
   const skipped = count('skip');
   const notOnLine = checks.filter((c) => c.status === 'skip' && c.notOnLine !== undefined).length;
+  const notServed = checks.filter((c) => c.status === 'skip' && c.notOnLine === undefined && c.notServed !== undefined).length;
   return {
     total: checks.length, passed: count('pass'), failed: count('fail'), skipped, warned: count('warn'), errored: count('error'), ran: checks.length - skipped,
     ...(notOnLine > 0 ? { notOnLine } : {}),
+    ...(notServed > 0 ? { notServed } : {}),
   };
 }
 

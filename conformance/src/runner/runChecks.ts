@@ -15,7 +15,7 @@ import { evidenceOf } from './evidenceOf.js';
 import type { Profile } from './profile.js';
 import type { Progress } from './progress.js';
 import { checkSeed } from './seeds.js';
-import { skipReason } from './skipReason.js';
+import { groupsNotServed, skipReason } from './skipReason.js';
 import { accessOf } from '../preflight/ledgerAccess.js';
 
 export interface RunChecksOptions {
@@ -234,6 +234,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       ...(byModel?.result ? { judge: byModel.result } : {}),
       ...(history ? { history } : {}),
       ...(notOnLine !== undefined && status === 'skip' ? { notOnLine } : {}),
+      ...(reason !== undefined && groupsNotServed(check, o.profile) !== undefined ? { notServed: groupsNotServed(check, o.profile)! } : {}),
     };
     results.set(check.id, result);
     o.progress?.finish(result);

@@ -1,12 +1,21 @@
 import { GROUPS, type CheckDefinition } from '../checks/types.js';
 import type { Profile } from './profile.js';
 
-/** Why a check cannot run against a target with this profile, or undefined when it can. */
-export function skipReason(check: CheckDefinition, profile: Profile): string | undefined {
+/**
+ * The groups a check needs that the profile does not serve (`registry`, `scan and registry`...),
+ * or undefined: such a check does not apply to the target, as one its Canton line lacks does not.
+ */
+export function groupsNotServed(check: CheckDefinition, profile: Profile): string | undefined {
   const groups = check.requires?.groups ?? [check.group];
   // In GROUPS' order, so checks that need the same groups share one reason (doctor counts by it).
   const missing = GROUPS.filter((g) => groups.includes(g) && !profile.groups.includes(g));
-  if (missing.length > 0) return `profile '${profile.name}' does not serve the ${missing.join(' and ')} group${missing.length > 1 ? 's' : ''}`;
+  return missing.length > 0 ? missing.join(' and ') : undefined;
+}
+
+/** Why a check cannot run against a target with this profile, or undefined when it can. */
+export function skipReason(check: CheckDefinition, profile: Profile): string | undefined {
+  const missing = groupsNotServed(check, profile);
+  if (missing !== undefined) return `profile '${profile.name}' does not serve the ${missing} group${missing.includes(' and ') ? 's' : ''}`;
   if (check.requires?.writes && !profile.writes) return `profile '${profile.name}' is read-only (writes: false) and this check creates data`;
   const auth = check.requires?.auth;
   if (auth !== undefined) {

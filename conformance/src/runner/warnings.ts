@@ -24,7 +24,8 @@ export function runWarnings(checks: readonly CheckDefinition[], results: readonl
   if (results.length > 0 && ran.length === 0) out.push('Every selected check was skipped: nothing about the target was verified. See each check for the reason (usually the profile).');
   for (const g of new Set(results.map((r) => r.group))) {
     const mine = results.filter((r) => r.group === g && r.kind !== 'schema');
-    if (mine.length >= 3 && mine.every((r) => r.status === 'skip') && ran.length > 0) out.push(`Every ${g} check was skipped (${mine[0]!.message ?? 'see the checks'}).`);
+    // A group the profile says the target does not serve is expected to skip whole: no warning.
+    if (mine.length >= 3 && mine.every((r) => r.status === 'skip') && !mine.every((r) => r.notServed !== undefined) && ran.length > 0) out.push(`Every ${g} check was skipped (${mine[0]!.message ?? 'see the checks'}).`);
   }
   const transport = exchanges.filter((e) => e.error).length;
   if (transport > 0) out.push(`${transport} request(s) got no complete response (timeouts, resets); see the checks with status error.`);
