@@ -103,6 +103,29 @@ describe('a target whose history, written before the run, was not what its Daml 
   }, 180_000);
 });
 
+describe('a conformant history with a contract created and archived in one transaction', () => {
+  let reference: ReferenceServer;
+  beforeAll(async () => {
+    reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+  }, 60_000);
+  afterAll(() => reference?.close());
+
+  // A CreateAndExercise of Archive: two top-level nodes, the create and the consuming exercise of
+  // the same contract, both acsDelta false (transient). Each root is re-run as a transaction of its
+  // own, so the engine's id of the create is not the target's id the exercise names.
+  it('passes: the re-run takes the two ids for one contract, transient', async () => {
+    const post = async (path: string, json: unknown) => (await fetch(`${reference.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) })).json() as Promise<Record<string, unknown>>;
+    const party = String(((await post('/v2/parties', { partyIdHint: 'transient-history', identityProviderId: '' })).partyDetails as Record<string, unknown>).party);
+    const asset = { templateId: '#canton-conformance-samples:Sample.Asset:Asset', createArguments: { issuer: party, owner: party, amount: '10.0', observers: null } };
+    const done = await post('/v2/commands/submit-and-wait', { commands: [{ CreateAndExerciseCommand: { ...asset, choice: 'Archive', choiceArgument: {} } }], commandId: 'transient-history-1', actAs: [party], userId: 'participant_admin' });
+    expect(typeof done.updateId).toBe('string');
+    const { report } = await certify(reference.url, [CHECK]);
+    const c = statusOf(report, CHECK);
+    expect(c?.status, c?.message).toBe('pass');
+    expect(report.reinterpretation?.targetHistory).toMatchObject({ differing: 0 });
+  }, 120_000);
+});
+
 describe('a target where another application commits during the run', () => {
   let reference: ReferenceServer;
   let writer: string;

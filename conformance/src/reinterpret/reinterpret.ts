@@ -6,11 +6,11 @@
  */
 import {
   UpdateEngine, createCommand, decodeJson, encodeJson, exerciseCommand, exerciseInterfaceCommand, lookupInterface, lookupTemplate, packageDataTypes, parseTimestamp,
-  type DataTypes, type EvalError, type LedgerContract, type Package, type QualifiedName, type Type, type Update, type Value,
+  type DataTypes, type EvalError, type LedgerContract, type Package, type QualifiedName, type Transaction, type Type, type Update, type Value,
 } from '../../../daml-engine/index.js';
 import { isObject, jsonEqual, type Json } from '../checks/support/expect.js';
 import { compareTransaction, rootsOf, targetNodesOf, type Difference, type TargetNode } from './compareTransaction.js';
-import { effectsOf, projectEngineNodes } from './projectEngineNodes.js';
+import { effectsOf, projectEngineNodes, type Effects } from './projectEngineNodes.js';
 import { viewDifferences } from './compareViews.js';
 import { packageFetcher, untilPackagesFound, type LedgerSource, type ReportedContract } from './ledgerSource.js';
 
@@ -145,13 +145,34 @@ async function reinterpretOnce(source: LedgerSource, s: JudgedSubmission, fetche
     runs.push(r.transaction);
   }
   // One ledger transaction: a contract one top-level node creates and a later one consumes is transient.
-  const effects = effectsOf(runs);
+  const effects = sameContracts(effectsOf(runs), runs, target.nodes, new Set(s.parties), getPackage, types);
   const engineNodes = runs.flatMap((tx) => projectEngineNodes(tx, new Set(s.parties), getPackage, types, effects));
   // Interface views, where the request asked for them (the events carry them).
   const views = await viewDifferences(events, need, getPackage);
   if (typeof views === 'string') return skipped(`interface views: ${views}`);
   const differences = [...keyDifferences, ...compareTransaction(target.nodes, engineNodes), ...views];
   return differences.length === 0 ? { kind: 'agrees', nodes: engineNodes.length } : { kind: 'differs', differences };
+}
+
+/**
+ * Each top-level node runs as a transaction of its own, so a contract one creates has the engine's
+ * id there and the target's id where a later one exercises it (read back as the target showed it):
+ * paired by place with the target's created events, either id stands for the contract, and a
+ * contract created by one top-level node and consumed by a later one (a CreateAndExercise) is
+ * transient (acsDelta false on both events), as in the one ledger transaction the target ran.
+ */
+function sameContracts(effects: Effects, runs: readonly Transaction[], target: readonly TargetNode[], parties: ReadonlySet<string>, getPackage: (id: string) => Package | undefined, types: DataTypes): Effects {
+  if (runs.length < 2) return effects;
+  const projected = runs.flatMap((tx) => projectEngineNodes(tx, parties, getPackage, types, effects));
+  const targetOf = new Map<string, string>();
+  projected.forEach((n, k) => {
+    const t = target[k];
+    if (n.kind === 'create' && t?.kind === 'create' && t.contractId !== n.contractId) targetOf.set(n.contractId, t.contractId);
+  });
+  if (targetOf.size === 0) return effects;
+  const engineOf = new Map([...targetOf].map(([e, t]) => [t, e]));
+  const also = (ids: ReadonlySet<string>, other: ReadonlyMap<string, string>) => new Set([...ids, ...[...ids].flatMap((id) => (other.has(id) ? [other.get(id)!] : []))]);
+  return { created: also(effects.created, targetOf), consumed: also(effects.consumed, engineOf) };
 }
 
 /** An input contract for the engine, from its created event as the target reported it; or why it cannot be one. */
