@@ -43,6 +43,7 @@ import { HUNT10_MUTANTS } from './hunt10Mutants.js';
 import { HUNT11_MUTANTS } from './hunt11Mutants.js';
 import { HUNT12_MUTANTS } from './hunt12Mutants.js';
 import { BENIGN12_MUTANTS } from './benign12Mutants.js';
+import { HUNT13_MUTANTS } from './hunt13Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -481,6 +482,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT12_MUTANTS,
   // benign hunt 12's guard: a target that sheds a request forever is judged on its refusal (benign12Mutants.ts).
   ...BENIGN12_MUTANTS,
+  // hunt13's: a ledger whose own history contradicts itself (contracts used after their archive or before their create, snapshots the stream contradicts) (hunt13Mutants.ts).
+  ...HUNT13_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

@@ -86,6 +86,11 @@ export const INVARIANTS = [
     rule: 'Daml ledger model (consistency): a contract is consumed at most once and is inactive from the offset of its archive on; the active contract set at an offset holds no contract archived at or before it (state_service.proto, GetActiveContracts activeAtOffset).',
   },
   {
+    id: 'judge.contracts.used-while-active',
+    title: 'a contract is exercised only while active: not before the transaction that created it, nor after the one that archived it',
+    rule: 'Daml ledger model (consistency): an action on a contract (an exercise, consuming or not) comes after its create and not after its consuming exercise; a synchronizer orders its transactions, and a participant\'s offsets keep that order (update_service.proto). Judged for transactions of one synchronizer, as far as the reads of the run showed the create and the archive.',
+  },
+  {
     id: 'judge.completions.once-per-command',
     title: 'every committed command of the run has exactly one completion, naming the committed update',
     rule: 'Ledger API v2 CommandCompletionService (command_completion_service.proto): a submitted command yields one completion for its user and parties, whose updateId and offset are the transaction the command committed (the one submit-and-wait answered).',

@@ -39,6 +39,7 @@ export function observe(model: TargetModel, a: Answer, seen: Observation, startT
       out.push(...readObject(model, o, a.path, obs, judgedFrom));
       if (scope !== undefined) out.push(...judgeWitnesses(model, o, scope, a.path, obs), ...judgeViews(o, scope, a.path, obs));
       out.push(...judgeAcsDelta(o, scope?.acsDelta === true, a.path, obs));
+      out.push(...judgeLifecycle(model, o, obs));
     });
   }
   out.push(...judgeActiveContracts(model, a, obs));
@@ -386,6 +387,27 @@ function judgeAcsDelta(o: Json, acsDeltaRead: boolean, path: string, seen: Obser
       if (x.consuming !== true) flag(x, false, `non-consuming exercise ${String(x.choice)} on ${String(x.contractId)}`);
       else if (createdHere.has(String(x.contractId))) flag(x, false, `archive of ${String(x.contractId)}, created in the same update`);
     }
+  }
+  return out;
+}
+
+/**
+ * A transaction's creates, archives and exercises, at its offset on its synchronizer: a contract
+ * is exercised only between its create and its archive (judge.contracts.used-while-active). An
+ * exercise of a contract whose create the read never showed (created before, or seen by other
+ * parties only) is judged by what was shown, no more.
+ */
+function judgeLifecycle(model: TargetModel, o: Json, seen: Observation): Violation[] {
+  if (str(o.updateId) === undefined || !Array.isArray(o.events) || typeof o.offset !== 'number') return [];
+  const at = { offset: o.offset, synchronizerId: str(o.synchronizerId) ?? '', seen };
+  const out: Violation[] = [];
+  for (const e of o.events.filter(isObject)) {
+    const created = isObject(e.CreatedEvent) ? str(e.CreatedEvent.contractId) : undefined;
+    const exercised = isObject(e.ExercisedEvent) ? e.ExercisedEvent : undefined;
+    const archived = isObject(e.ArchivedEvent) ? str(e.ArchivedEvent.contractId) : exercised?.consuming === true ? str(exercised.contractId) : undefined;
+    if (created !== undefined) out.push(...model.lifecycle(created, 'created', at));
+    if (exercised !== undefined && str(exercised.contractId) !== undefined) out.push(...model.lifecycle(str(exercised.contractId)!, 'exercised', at));
+    if (archived !== undefined) out.push(...model.lifecycle(archived, 'archived', at));
   }
   return out;
 }

@@ -176,6 +176,44 @@ export class TargetModel {
     return [];
   }
 
+  /** Per contract: where a transaction created it, archived it, and first and last exercised it, per synchronizer. */
+  private readonly lives = new Map<string, Life>();
+
+  private lifeOf(contractId: string): Life {
+    let l = this.lives.get(contractId);
+    if (l === undefined) this.lives.set(contractId, (l = { uses: new Map() }));
+    return l;
+  }
+
+  /**
+   * Records what a transaction did to a contract at its offset on its synchronizer (created it,
+   * archived it, exercised it) and judges the contract's life against it: exercised only from its
+   * create on and up to its archive. Transactions of other synchronizers are not ordered by offset
+   * against it (a participant may publish another synchronizer's later transaction first).
+   */
+  lifecycle(contractId: string, what: 'created' | 'archived' | 'exercised', at: Mark): Violation[] {
+    const l = this.lifeOf(contractId);
+    const bad = (message: string, first: Observation): Violation => ({ invariant: 'judge.contracts.used-while-active', message: `contract ${contractId}: ${message}`, first, second: at.seen });
+    const out: Violation[] = [];
+    const uses = l.uses.get(at.synchronizerId);
+    if (what === 'created') {
+      l.created ??= at;
+      if (uses !== undefined && uses.first.offset < at.offset) out.push(bad(`created at offset ${at.offset}, yet exercised at offset ${uses.first.offset} (${uses.first.seen.where} in ${uses.first.seen.checkId}) before it`, uses.first.seen));
+    } else if (what === 'archived') {
+      l.archived ??= at;
+      if (uses !== undefined && uses.last.offset > at.offset) out.push(bad(`archived at offset ${at.offset}, yet exercised at offset ${uses.last.offset} (${uses.last.seen.where} in ${uses.last.seen.checkId}) after it`, uses.last.seen));
+    } else {
+      if (uses === undefined) l.uses.set(at.synchronizerId, { first: at, last: at });
+      else if (at.offset < uses.first.offset) uses.first = at;
+      else if (at.offset > uses.last.offset) uses.last = at;
+      const c = l.created?.synchronizerId === at.synchronizerId ? l.created : undefined;
+      const a = l.archived?.synchronizerId === at.synchronizerId ? l.archived : undefined;
+      if (c !== undefined && at.offset < c.offset) out.push(bad(`exercised at offset ${at.offset}, before the transaction at offset ${c.offset} created it (${c.seen.where} in ${c.seen.checkId})`, c.seen));
+      if (a !== undefined && at.offset > a.offset) out.push(bad(`exercised at offset ${at.offset}, after the transaction at offset ${a.offset} archived it (${a.seen.where} in ${a.seen.checkId})`, a.seen));
+    }
+    return out;
+  }
+
   /** Records what a write set: later reads must show it. */
   write(kind: FactKind, key: string, fields: Facts, seen: Observation): void {
     const id = `${kind}:${key}`;
@@ -184,6 +222,20 @@ export class TargetModel {
     const tick = this.tick();
     for (const [name, v] of Object.entries(fields)) if (v !== undefined) f.set(name, { value: canonical(v), seen, written: true, tick });
   }
+}
+
+/** A transaction's offset and synchronizer, where a read showed it. */
+export interface Mark {
+  readonly offset: number;
+  readonly synchronizerId: string;
+  readonly seen: Observation;
+}
+
+interface Life {
+  created?: Mark;
+  archived?: Mark;
+  /** The earliest and the latest exercise seen, per synchronizer. */
+  readonly uses: Map<string, { first: Mark; last: Mark }>;
 }
 
 /** JSON with object keys sorted, so the same value always has the same text. */
