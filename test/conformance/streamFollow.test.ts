@@ -176,3 +176,31 @@ describe('the judge follows the update stream of the reference ledger', () => {
     expect(s.updates).toBeGreaterThanOrEqual(s.writes);
   }, 120_000);
 });
+
+describe('exercises within a contract\'s life (judge.contracts.used-while-active)', () => {
+  const at = (seq: number): Observation => ({ checkId: 'c', where: 'POST /v2/updates', seq, at: '2026-01-01T00:00:00Z' });
+  const read = (...txs: unknown[]) => ({ method: 'POST', path: '/v2/updates', request: {}, status: 200, body: txs });
+  const onSync = (t: ReturnType<typeof tx>, synchronizerId: string) => ({ update: { Transaction: { value: { ...t.update.Transaction.value, synchronizerId } } } });
+  const created = (offset: number) => tx(offset, `u${offset}`, [{ CreatedEvent: { contractId: '00c1', offset, nodeId: 0 } }]);
+  const archived = (offset: number) => tx(offset, `u${offset}`, [{ ExercisedEvent: { contractId: '00c1', offset, nodeId: 0, choice: 'Archive', consuming: true, actingParties: ['a'] } }]);
+  const described = (offset: number) => tx(offset, `u${offset}`, [{ ExercisedEvent: { contractId: '00c1', offset, nodeId: 0, choice: 'Describe', consuming: false, actingParties: ['a'] } }]);
+  const judged = (...reads: unknown[][]) => {
+    const m = new TargetModel();
+    return reads.flatMap((txs, i) => observe(m, read(...txs), at(i + 1), m.tick()).map((v) => v.invariant));
+  };
+
+  it('a non-consuming exercise after the archive, or any before the create, breaks it, in either order of reading', () => {
+    expect(judged([created(2), described(3), archived(4), described(5)])).toEqual(['judge.contracts.used-while-active']);
+    expect(judged([described(5)], [archived(4)])).toEqual(['judge.contracts.used-while-active']);
+    expect(judged([described(1), created(2)])).toEqual(['judge.contracts.used-while-active']);
+    expect(judged([created(2)], [archived(1)])).toEqual(['judge.contracts.used-while-active']);
+  });
+
+  it('holds within one transaction, for an exercise whose create was never shown, and across synchronizers (their offsets do not order them)', () => {
+    const both = tx(4, 'u4', [described(4).update.Transaction.value.events[0], archived(4).update.Transaction.value.events[0]]);
+    expect(judged([created(2), both])).toEqual([]);
+    expect(judged([described(3), archived(4)])).toEqual([]);
+    expect(judged([archived(4), onSync(described(5), 's::2')])).toEqual([]);
+    expect(judged([onSync(created(6), 's::2'), described(5)])).toEqual([]);
+  });
+});

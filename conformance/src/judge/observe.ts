@@ -406,7 +406,7 @@ function judgeLifecycle(model: TargetModel, o: Json, seen: Observation): Violati
     const exercised = isObject(e.ExercisedEvent) ? e.ExercisedEvent : undefined;
     const archived = isObject(e.ArchivedEvent) ? str(e.ArchivedEvent.contractId) : exercised?.consuming === true ? str(exercised.contractId) : undefined;
     if (created !== undefined) out.push(...model.lifecycle(created, 'created', at));
-    if (exercised !== undefined && str(exercised.contractId) !== undefined) out.push(...model.lifecycle(str(exercised.contractId)!, 'exercised', at));
+    if (exercised !== undefined && str(exercised.contractId) !== undefined) out.push(...model.lifecycle(str(exercised.contractId)!, exercised.consuming === true ? 'consumed' : 'exercised', at));
     if (archived !== undefined) out.push(...model.lifecycle(archived, 'archived', at));
   }
   return out;

@@ -187,11 +187,11 @@ export class TargetModel {
 
   /**
    * Records what a transaction did to a contract at its offset on its synchronizer (created it,
-   * archived it, exercised it) and judges the contract's life against it: exercised only from its
-   * create on and up to its archive. Transactions of other synchronizers are not ordered by offset
+   * archived it, exercised it, `consumed` for a consuming exercise) and judges the contract's life
+   * against it: exercised only from its create on and up to its archive. Transactions of other synchronizers are not ordered by offset
    * against it (a participant may publish another synchronizer's later transaction first).
    */
-  lifecycle(contractId: string, what: 'created' | 'archived' | 'exercised', at: Mark): Violation[] {
+  lifecycle(contractId: string, what: 'created' | 'archived' | 'exercised' | 'consumed', at: Mark): Violation[] {
     const l = this.lifeOf(contractId);
     const bad = (message: string, first: Observation): Violation => ({ invariant: 'judge.contracts.used-while-active', message: `contract ${contractId}: ${message}`, first, second: at.seen });
     const out: Violation[] = [];
@@ -201,15 +201,20 @@ export class TargetModel {
       if (uses !== undefined && uses.first.offset < at.offset) out.push(bad(`created at offset ${at.offset}, yet exercised at offset ${uses.first.offset} (${uses.first.seen.where} in ${uses.first.seen.checkId}) before it`, uses.first.seen));
     } else if (what === 'archived') {
       l.archived ??= at;
-      if (uses !== undefined && uses.last.offset > at.offset) out.push(bad(`archived at offset ${at.offset}, yet exercised at offset ${uses.last.offset} (${uses.last.seen.where} in ${uses.last.seen.checkId}) after it`, uses.last.seen));
+      const last = uses?.lastNonConsuming;
+      if (last !== undefined && last.offset > at.offset) out.push(bad(`archived at offset ${at.offset}, yet exercised at offset ${last.offset} (${last.seen.where} in ${last.seen.checkId}) after it`, last.seen));
     } else {
-      if (uses === undefined) l.uses.set(at.synchronizerId, { first: at, last: at });
-      else if (at.offset < uses.first.offset) uses.first = at;
-      else if (at.offset > uses.last.offset) uses.last = at;
+      // A consuming exercise after the archive is a second archive: judge.contracts.archived-stays-archived says so.
+      const nonConsuming = what === 'exercised' ? at : undefined;
+      if (uses === undefined) l.uses.set(at.synchronizerId, { first: at, ...(nonConsuming ? { lastNonConsuming: nonConsuming } : {}) });
+      else {
+        if (at.offset < uses.first.offset) uses.first = at;
+        if (nonConsuming !== undefined && (uses.lastNonConsuming === undefined || at.offset > uses.lastNonConsuming.offset)) uses.lastNonConsuming = nonConsuming;
+      }
       const c = l.created?.synchronizerId === at.synchronizerId ? l.created : undefined;
       const a = l.archived?.synchronizerId === at.synchronizerId ? l.archived : undefined;
       if (c !== undefined && at.offset < c.offset) out.push(bad(`exercised at offset ${at.offset}, before the transaction at offset ${c.offset} created it (${c.seen.where} in ${c.seen.checkId})`, c.seen));
-      if (a !== undefined && at.offset > a.offset) out.push(bad(`exercised at offset ${at.offset}, after the transaction at offset ${a.offset} archived it (${a.seen.where} in ${a.seen.checkId})`, a.seen));
+      if (a !== undefined && nonConsuming !== undefined && at.offset > a.offset) out.push(bad(`exercised at offset ${at.offset}, after the transaction at offset ${a.offset} archived it (${a.seen.where} in ${a.seen.checkId})`, a.seen));
     }
     return out;
   }
@@ -234,8 +239,8 @@ export interface Mark {
 interface Life {
   created?: Mark;
   archived?: Mark;
-  /** The earliest and the latest exercise seen, per synchronizer. */
-  readonly uses: Map<string, { first: Mark; last: Mark }>;
+  /** The earliest exercise seen, and the latest non-consuming one, per synchronizer. */
+  readonly uses: Map<string, { first: Mark; lastNonConsuming?: Mark }>;
 }
 
 /** JSON with object keys sorted, so the same value always has the same text. */
