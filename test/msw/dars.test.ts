@@ -72,7 +72,7 @@ describe('createHandlers({ dars }): an entry that cannot be loaded throws, namin
 
   it('a corrupt DALF', () => {
     const tampered = buildDar({ main: buildDalf({ name: 'cc-mock-tampered', version: '1.0.0', hash: 'e'.repeat(64) }) });
-    expect(() => createHandlers({ dars: [tampered], log })).toThrow(/^\[canton-conformance\] dars\[0\]: INVALID_DAR: /);
+    expect(() => createHandlers({ dars: [tampered], log })).toThrow(/^\[canton-conformance\] dars\[0\]: DAR_PARSE_ERROR: /);
   });
 
   it('a package clash with an earlier entry names the later one', () => {
