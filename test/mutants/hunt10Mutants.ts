@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
-import { isObject, ok200, type Json } from './mutantKit.js';
+import { isObject, ok200, transactionsIn, type Json } from './mutantKit.js';
 
 /**
  * A tenth hunt: the target judged by its own ledger, its transactions re-run by the engine. Each
@@ -33,16 +33,6 @@ function shapeOf(path: string, body: unknown): Shape | undefined {
     if (isObject(body.transactionFormat)) return shapeIn(body.transactionFormat);
   }
   return undefined;
-}
-
-/** Every transaction (an object with an updateId and an events list) inside a JSON value. */
-function transactionsIn(v: unknown, out: Json[] = []): Json[] {
-  if (Array.isArray(v)) for (const x of v) transactionsIn(x, out);
-  else if (isObject(v)) {
-    if (typeof v.updateId === 'string' && Array.isArray(v.events)) out.push(v);
-    else for (const x of Object.values(v)) transactionsIn(x, out);
-  }
-  return out;
 }
 
 const eventsOf = (tx: Json): Json[] => (tx.events as unknown[]).filter(isObject);

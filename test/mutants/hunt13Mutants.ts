@@ -1,6 +1,6 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest, type Upstream } from './mutantProxy.js';
-import { isObject, type Json } from './mutantKit.js';
+import { isObject, transactionsIn, type Json } from './mutantKit.js';
 
 /**
  * A thirteenth hunt: a ledger whose own history contradicts itself (a contract used after its
@@ -38,16 +38,6 @@ interface Archived {
 const sortedText = (v: unknown) => JSON.stringify(Array.isArray(v) ? [...v].map(String).sort() : []);
 const kindOf = (c: Json) => `${String(c.templateId)} ${sortedText(c.signatories)} ${sortedText(c.observers)}`;
 const inner = (e: Json): Json | undefined => (isObject(e.CreatedEvent) ? e.CreatedEvent : isObject(e.ExercisedEvent) ? e.ExercisedEvent : isObject(e.ArchivedEvent) ? e.ArchivedEvent : undefined);
-
-/** Every transaction (an object with an updateId and an events list) inside a JSON value. */
-function transactionsIn(v: unknown, out: Json[] = []): Json[] {
-  if (Array.isArray(v)) for (const x of v) transactionsIn(x, out);
-  else if (isObject(v)) {
-    if (typeof v.updateId === 'string' && Array.isArray(v.events)) out.push(v);
-    else for (const x of Object.values(v)) transactionsIn(x, out);
-  }
-  return out;
-}
 
 const ASSET = '#canton-conformance-samples:Sample.Asset:Asset';
 

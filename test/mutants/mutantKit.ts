@@ -3,6 +3,16 @@ import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest, type ProxyR
 /** Small helpers the mutant files share: JSON bodies, path tests, body rewrites. */
 export type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every transaction (an object with an updateId and an events list) inside a JSON value. */
+export function transactionsIn(v: unknown, out: Json[] = []): Json[] {
+  if (Array.isArray(v)) for (const x of v) transactionsIn(x, out);
+  else if (isObject(v)) {
+    if (typeof v.updateId === 'string' && Array.isArray(v.events)) out.push(v);
+    else for (const x of Object.values(v)) transactionsIn(x, out);
+  }
+  return out;
+}
 export const withJson = (res: ProxyResponse, f: (v: unknown) => unknown): ProxyResponse => {
   const v = parse(res.body);
   return v === undefined ? res : { ...res, body: JSON.stringify(f(v)) };
