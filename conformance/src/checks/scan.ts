@@ -194,6 +194,9 @@ export const scanChecks: readonly CheckDefinition[] = [
       const old = await ctx.http.request('scan', { method: 'GET', path: ROUND_LEGACY_PATH, operationId: ROUND_LEGACY });
       const a = expectStatus(ctx, now, [200, 404], 'current path');
       const b = expectStatus(ctx, old, [200, 404], 'legacy path');
+      // No route there (a 404 without Scan's JSON ErrorResponse): the Scan is of a release that
+      // moved it, as Splice's own since 0.6.5, whose scan.yaml serves the round only under /v0/internal/.
+      if (b.status === 404 && !/json/.test(b.contentType)) ctx.skip(`this Scan has no route at the pre-0.6.5 path ${ROUND_LEGACY_PATH} (HTTP 404, ${b.contentType || 'no content type'}): Splice serves it only under /v0/internal/ since 0.6.5`);
       if (a.status !== b.status) ctx.fail(`current path answers ${a.status}, legacy path ${b.status}`, old);
       if (a.status === 200 && !jsonEqual(objectBody(ctx, now, 'current'), objectBody(ctx, old, 'legacy'))) ctx.fail('the two paths give different rounds', old);
     },
