@@ -9,7 +9,8 @@ import { runSuite } from '../../conformance/src/runner/runSuite.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { ES256_PUBLIC_PEM } from '../auth/support/tokens.js';
 import { startMutant, type Fault } from '../mutants/mutantProxy.js';
-import { allBenignVariants, BENIGN_VARIANTS, EARLY_PATCH_RELEASE, faultOf } from '../mutants/benign/benignVariants.js';
+import { allBenignVariants, BENIGN_VARIANTS, EARLY_PATCH_RELEASE, faultOf, MOVED_ROUND_PATH } from '../mutants/benign/benignVariants.js';
+import { networkVetting } from '../mutants/benign/networkVetting.js';
 import { retryAfterUnderLoad } from '../mutants/benign/retryAfterUnderLoad.js';
 import { cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
 import { applyGate } from '../../conformance/src/report/gate.js';
@@ -226,5 +227,31 @@ describe('false failures the benign variants found, each on its own check', () =
   it('ledger.updates.websocket-matches-http passes against a target that sheds WebSocket upgrades too (retry-after-under-load)', async () => {
     const c = await one('ledger.updates.websocket-matches-http', retryAfterUnderLoad(1));
     expect(c?.status, c?.message).toBe('pass');
+  }, 120_000);
+
+  // The thirteenth hunt's: the vetted packages of a network (other participants first, pages the
+  // server sized). Before the fix the suite read only the first page, and took the first entry of
+  // a synchronizer for this participant's.
+  it.each(['ledger.vetting.deprecated-list', 'ledger.packages.vetted-are-listed', 'ledger.writes.answer-reflects-write'])('%s passes against a participant on a network (network-vetting)', async (check) => {
+    const c = await one(check, networkVetting);
+    expect(c?.status, c?.message).toBe('pass');
+  }, 120_000);
+
+  it('a Scan without the pre-0.6.5 earliest-round path passes --fail-on-skip: its schema observer passes, the MAY check of that path skips (moved-round-path)', async () => {
+    const ids = ['scan.earliest-round.shape', 'scan.earliest-round.legacy-path', 'scan.schema.get-reward-accounting-earliest-available-round-legacy'];
+    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+    const proxy = await startMutant(reference.url, faultOf(MOVED_ROUND_PATH));
+    try {
+      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: ids, seed: SEED, toolVersion: 'benign-variants', progress: 'quiet' });
+      const by = (id: string) => report.checks.find((c) => c.id === id);
+      // Before the fix the observer failed on the route-less 404 (text/plain) and the MAY check warned.
+      expect(by('scan.schema.get-reward-accounting-earliest-available-round-legacy')?.status).toBe('pass');
+      expect(by('scan.earliest-round.shape')?.status).toBe('pass');
+      expect(by('scan.earliest-round.legacy-path')).toMatchObject({ status: 'skip', level: 'MAY' });
+      expect(applyGate(report, { minRanPercent: 60, failOnSkip: true }).failed).toBe(false);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
   }, 120_000);
 });

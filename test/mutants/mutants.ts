@@ -44,6 +44,7 @@ import { HUNT11_MUTANTS } from './hunt11Mutants.js';
 import { HUNT12_MUTANTS } from './hunt12Mutants.js';
 import { BENIGN12_MUTANTS } from './benign12Mutants.js';
 import { HUNT13_MUTANTS } from './hunt13Mutants.js';
+import { BENIGN13_MUTANTS } from './benign13Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -484,6 +485,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...BENIGN12_MUTANTS,
   // hunt13's: a ledger whose own history contradicts itself (contracts used after their archive or before their create, snapshots the stream contradicts) (hunt13Mutants.ts).
   ...HUNT13_MUTANTS,
+  // benign hunt 13's guards: the vetted packages walked page by page, this participant's entry by its id, the pre-0.6.5 path's route (benign13Mutants.ts).
+  ...BENIGN13_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

@@ -3,7 +3,7 @@ import { executeBody, externalParty, needInteractive, prepare, signature } from 
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import { bodyOf, expectCantonError, expectStatus, firstDifference, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { createCommand, createContract, eventFormat, jsCommands, ledgerEnd, neverExistedContractId, readParty, suiteParty, transactionJsonOf, updates, userIdOf } from './support/ledger.js';
-import { firstSynchronizer, listVetted, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettingUpdate } from './support/packages.js';
+import { firstSynchronizer, listVetted, ownParticipantId, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettingUpdate } from './support/packages.js';
 import type { CheckDefinition } from './types.js';
 
 /**
@@ -189,8 +189,10 @@ export const ledgerMeaningChecks: readonly CheckDefinition[] = [
       const v = objectBody(ctx, vet, 'vetting update');
       if (!has(v.newVettedPackages)) ctx.fail(`the vetting answer's newVettedPackages lack ${main.packageId}, the package just vetted`, vet);
       if (has(v.pastVettedPackages)) ctx.fail(`the vetting answer's pastVettedPackages already hold ${main.packageId}, which was not vetted before`, vet);
-      const listed = await listVetted(ctx, { topologyStateFilter: { synchronizerIds: [sync] } });
-      const now = listed.entries.find((x) => x.synchronizerId === sync);
+      // This participant's entry: the synchronizer's other participants vet packages of their own.
+      const me = await ownParticipantId(ctx);
+      const listed = await listVetted(ctx, { topologyStateFilter: { synchronizerIds: [sync], participantIds: [me] } });
+      const now = listed.entries.find((x) => x.synchronizerId === sync && x.participantId === me);
       const ids = (x: unknown) => (isObject(x) && Array.isArray(x.packages) ? x.packages.map((p) => (isObject(p) ? String(p.packageId) : '')).sort() : []);
       if (now && !jsonEqual(ids(v.newVettedPackages), ids(now))) ctx.fail(`the vetting answer's newVettedPackages (${ids(v.newVettedPackages).length} packages) differ from the vetted state then listed (${ids(now).length})`, vet);
       const unvet = await ctx.http.request('ledger', { method: 'POST', path: update.path, json: { changes: [unvetChange(main.packageId)], synchronizerId: sync }, operationId: update.operationId });

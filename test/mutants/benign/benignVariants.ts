@@ -47,6 +47,9 @@ import { submissionIds } from './submissionIds.js';
 import { traceContexts } from './traceContexts.js';
 import { retryAfterUnderLoad } from './retryAfterUnderLoad.js';
 import { EARLY_PATCH_VERSION, earlyPatchRelease } from './earlyPatchRelease.js';
+import { busyParticipant } from './busyParticipant.js';
+import { networkVetting } from './networkVetting.js';
+import { movedRoundPath } from './otherSpliceRelease.js';
 
 /**
  * A benign variant: the reference server behind a rewrite that keeps it conformant, as a real
@@ -116,6 +119,10 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'negative-offset-code', description: 'a negative offset refused as NEGATIVE_OFFSET (Canton 3.5: ParticipantOffsetValidator), not INVALID_ARGUMENT', fault: negativeOffsetCode },
   // The twelfth hunt's: an ingress that sheds load, asking for the request again (Retry-After).
   { name: 'retry-after-under-load', description: 'one request in seven refused the first time with 429 or 503 and Retry-After: 0, served when repeated', fault: () => retryAfterUnderLoad() },
+  // The thirteenth hunt's: a participant in use before the suite came, on a network. network-vetting
+  // answers the vetting list itself (from the upstream's), so it comes after the layers that rewrite requests.
+  { name: 'busy-participant', description: "parties, users (admins, a reader of any party, a deactivated one, one of another identity provider), identity providers and vetted packages (three versions of one name, a utility package) the suite did not make", fault: () => busyParticipant() },
+  { name: 'network-vetting', description: "the vetted packages list names three other participants' entries first (sorted by synchronizer, then participant), two entries a page when no page size is asked", fault: networkVetting },
   // Last: it sends the request upstream itself, after every other layer rewrote it.
   { name: 'ignored-unknown-members', description: "unknown top-level members of a ledger request ignored, not refused (Canton 3.5's circe decoders: strictDecoding off)", fault: ignoredUnknownMembers },
 ];
@@ -129,6 +136,17 @@ export const EARLY_PATCH_RELEASE: BenignVariant = {
   name: 'early-patch-release',
   description: `Canton ${EARLY_PATCH_VERSION}: no GetCompletions (POST and WebSocket) and no POST active-contracts-page, 404 for them`,
   fault: earlyPatchRelease,
+};
+
+/**
+ * A Scan of a Splice release since 0.6.5, run on its own (benignVariants.test.ts): it has no route
+ * at the pre-0.6.5 path of the earliest round, so that path's MAY check skips, which the composed
+ * run would count as a finding against the control.
+ */
+export const MOVED_ROUND_PATH: BenignVariant = {
+  name: 'moved-round-path',
+  description: 'a Scan of Splice 0.6.5 or later: no route at /v0/reward-accounting-process/... (404, a text body), the round only under /v0/internal/',
+  fault: movedRoundPath,
 };
 
 /** Every variant at once, in the order listed (the first rewrites requests first and answers last). */

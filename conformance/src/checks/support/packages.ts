@@ -3,6 +3,7 @@ import type { Exchange } from '../../target/exchange.js';
 import { LedgerOp } from '../ledgerOps.js';
 import type { CheckContext } from '../types.js';
 import { expectStatus, isObject, objectBody, responseOf } from './expect.js';
+import { pageWalk } from './pageWalk.js';
 
 /** A package name unique to this run and check (Daml package names: letters, digits, `-`, `_`, `.`). */
 export const packageName = (ctx: CheckContext, prefix: string): string => ctx.unique(prefix).replace(/[^A-Za-z0-9_.-]/g, '-');
@@ -84,22 +85,42 @@ export function vettingUpdate(ctx: CheckContext): { readonly path: '/v2/package-
  * POST /v2/package-vetting/list with a filter (`deprecated`: GET /v2/package-vetting, the only
  * list a 3.4 participant has, and the default there); the entries, shape-checked.
  */
+/**
+ * The vetted packages the filter selects, every page of them: vetting is topology state, so the
+ * list holds the other participants of the synchronizers too (sorted by synchronizer, then
+ * participant), and a page the server sized ("the server will decide") may end before this
+ * participant's entries.
+ */
 export async function listVetted(
   ctx: CheckContext,
   filter: Record<string, unknown>,
   how: 'list' | 'deprecated' = ctx.lacks(LedgerOp.listVetted) ? 'deprecated' : 'list',
 ): Promise<{ entries: VettedEntry[]; exchange: Exchange }> {
-  const exchange =
-    how === 'list'
-      ? await ctx.http.request('ledger', { method: 'POST', path: '/v2/package-vetting/list', json: filter })
-      : await ctx.http.request('ledger', { method: 'GET', path: '/v2/package-vetting', ...(Object.keys(filter).length === 0 ? {} : { json: filter }) });
-  expectStatus(ctx, exchange, 200, how === 'list' ? 'POST /v2/package-vetting/list' : 'GET /v2/package-vetting');
-  const body = objectBody(ctx, exchange, 'vetted packages');
-  const entries = body.vettedPackages ?? [];
-  if (!Array.isArray(entries) || entries.some((v) => !isObject(v) || !Array.isArray(v.packages) || typeof v.synchronizerId !== 'string')) {
-    return ctx.fail('vettedPackages must be a list of {synchronizerId, participantId, topologySerial, packages}', exchange);
-  }
-  return { entries: entries as VettedEntry[], exchange };
+  const what = how === 'list' ? 'POST /v2/package-vetting/list' : 'GET /v2/package-vetting';
+  const send = (token: string | undefined) => {
+    const json = token === undefined ? filter : { ...filter, pageToken: token };
+    return how === 'list'
+      ? ctx.http.request('ledger', { method: 'POST', path: '/v2/package-vetting/list', json })
+      : ctx.http.request('ledger', { method: 'GET', path: '/v2/package-vetting', ...(Object.keys(json).length === 0 ? {} : { json }) });
+  };
+  const walk = await pageWalk(ctx, send, (body, e) => {
+    const entries = body.vettedPackages ?? [];
+    if (!Array.isArray(entries) || entries.some((v) => !isObject(v) || !Array.isArray(v.packages) || typeof v.synchronizerId !== 'string')) {
+      return ctx.fail('vettedPackages must be a list of {synchronizerId, participantId, topologySerial, packages}', e);
+    }
+    return entries;
+  }, { what });
+  return { entries: walk.items as VettedEntry[], exchange: walk.last };
+}
+
+/** This participant's id (GET /v2/parties/participant-id), as its vetting entries name it. */
+export async function ownParticipantId(ctx: CheckContext): Promise<string> {
+  return ctx.shared('packages.participant-id', async () => {
+    const e = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties/participant-id' });
+    expectStatus(ctx, e, 200, 'GET /v2/parties/participant-id');
+    const id = objectBody(ctx, e, 'participant id').participantId;
+    return typeof id === 'string' ? id : ctx.fail('participantId must be a string', e);
+  });
 }
 
 export const vettedOn = (entries: readonly VettedEntry[], synchronizerId: string, packageId: string) =>
