@@ -71,6 +71,18 @@ function findings(r: Report): Map<string, string> {
   return out;
 }
 
+/**
+ * fetch, repeated as the retry-after-under-load variant asks (429/503 with Retry-After, at most
+ * three times), as the suite repeats its own requests: the variant refuses some requests once.
+ */
+async function served(input: string, init?: RequestInit): Promise<Response> {
+  for (let i = 0; ; i++) {
+    const res = await fetch(input, init);
+    if (i === 3 || (res.status !== 429 && res.status !== 503) || res.headers.get('retry-after') === null) return res;
+    await res.arrayBuffer();
+  }
+}
+
 describe('benign variants: a conformant target that differs from the reference fails nothing', () => {
   it('lists the variants, each with a name of its own', () => {
     expect(BENIGN_VARIANTS.length).toBeGreaterThanOrEqual(10);
@@ -81,13 +93,13 @@ describe('benign variants: a conformant target that differs from the reference f
     const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
     const proxy = await startMutant(reference.url, allBenignVariants());
     try {
-      const end = await fetch(`${proxy.url}/v2/state/ledger-end`);
+      const end = await served(`${proxy.url}/v2/state/ledger-end`);
       expect(end.headers.get('content-encoding')).toBe('gzip');
       const { offset } = (await end.json()) as { offset: number };
       expect(offset).toBeGreaterThan(2 ** 32);
       expect((offset - 2 ** 32 - 7) % 3).toBe(0);
-      expect(((await (await fetch(`${proxy.url}/v2/version`)).json()) as { version: string }).version).toBe(PATCH_VERSION);
-      const completions = await fetch(`${proxy.url}/v2/commands/completions?limit=1`, {
+      expect(((await (await served(`${proxy.url}/v2/version`)).json()) as { version: string }).version).toBe(PATCH_VERSION);
+      const completions = await served(`${proxy.url}/v2/commands/completions?limit=1`, {
         method: 'POST',
         body: JSON.stringify({ userId: 'participant_admin', parties: ['alice::1220c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff'], beginExclusive: 0 }),
       });
@@ -98,18 +110,18 @@ describe('benign variants: a conformant target that differs from the reference f
       // Command ids only for commands submitted through this participant: the seeded world's
       // (its completion above) were submitted elsewhere, the one submitted now keeps its own.
       const alice = `alice::1220${'c0ffee'.repeat(10)}c0ff`;
-      const readAs = async (url: string, updateId: string) => (await fetch(`${url}/v2/updates/update-by-id`, {
+      const readAs = async (url: string, updateId: string) => (await served(`${url}/v2/updates/update-by-id`, {
         method: 'POST',
         body: JSON.stringify({ updateId, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } }),
       })).text();
       type Completions = { completionResponse: { Completion: { value: { updateId: string; commandId: string } } } }[];
       const seeded = (JSON.parse(text) as Completions)[0]!.completionResponse.Completion.value;
-      const direct = await fetch(`${reference.url}/v2/commands/completions?limit=1`, { method: 'POST', body: JSON.stringify({ userId: 'participant_admin', parties: [alice], beginExclusive: 0 }) });
+      const direct = await served(`${reference.url}/v2/commands/completions?limit=1`, { method: 'POST', body: JSON.stringify({ userId: 'participant_admin', parties: [alice], beginExclusive: 0 }) });
       const seededThere = ((await direct.json()) as Completions)[0]!.completionResponse.Completion.value;
       expect(seededThere.commandId).toBe(seeded.commandId);
       expect(await readAs(reference.url, seededThere.updateId)).toContain(`"commandId":"${seeded.commandId}"`);
       expect(await readAs(proxy.url, seeded.updateId)).not.toContain('"commandId"');
-      const submitted = (await (await fetch(`${proxy.url}/v2/commands/submit-and-wait`, {
+      const submitted = (await (await served(`${proxy.url}/v2/commands/submit-and-wait`, {
         method: 'POST',
         body: JSON.stringify({ commands: [{ CreateCommand: { templateId: '#canton-conformance-samples:Sample.Asset:Asset', createArguments: { issuer: alice, owner: alice, amount: '1.0', observers: [] } } }], commandId: 'benign-1', userId: 'participant_admin', actAs: [alice] }),
       })).json()) as { updateId: string };

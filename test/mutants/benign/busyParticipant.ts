@@ -5,7 +5,8 @@ import type { Fault, ProxyRequest, Upstream } from '../mutantProxy.js';
 
 /**
  * A participant that was in use before the suite came: it hosts other parties (allocated by its
- * operators, some of them users' primary parties), users with rights of every kind (admins, a
+ * operators with annotations of theirs, some of them users' primary parties, one of another
+ * identity provider), users with rights of every kind (admins, a
  * reader of any party, a deactivated one, one of another identity provider), identity providers
  * (one deactivated) and other packages, vetted: three versions of one package name (a lineage of
  * a template whose later versions add Optional fields) and a utility package under a name the
@@ -30,13 +31,14 @@ async function populate(upstream: Upstream, like: ProxyRequest): Promise<void> {
     if (res.status !== 200) throw new Error(`busy-participant: ${method} ${url} answered ${res.status}: ${res.body.slice(0, 300)}`);
     return JSON.parse(res.body) as Record<string, unknown>;
   };
-  const parties: string[] = [];
-  for (const hint of HINTS) {
-    const made = await send('POST', '/v2/parties', JSON.stringify({ partyIdHint: hint, identityProviderId: '' }));
-    parties.push(((made.partyDetails as Record<string, unknown>).party as string));
-  }
   for (const [i, id] of IDPS.entries()) {
     await send('POST', '/v2/idps', JSON.stringify({ identityProviderConfig: { identityProviderId: id, isDeactivated: i === 1, issuer: `https://${id}.busy.invalid`, jwksUrl: `https://${id}.busy.invalid/jwks.json`, audience: i === 0 ? 'busy' : '' } }));
+  }
+  const parties: string[] = [];
+  // Most of the default identity provider, one of another (with annotations, as operators keep them).
+  for (const [hint, idp] of [...HINTS.map((h) => [h, ''] as const), ['zz-busy-tenant', IDPS[0]!] as const]) {
+    const made = await send('POST', '/v2/parties', JSON.stringify({ partyIdHint: hint, identityProviderId: idp, localMetadata: { resourceVersion: '', annotations: { 'busy.example/desk': hint } } }));
+    parties.push(((made.partyDetails as Record<string, unknown>).party as string));
   }
   const right = (kind: string, party?: string) => ({ kind: { [kind]: { value: party === undefined ? {} : { party } } } });
   const users: [Record<string, unknown>, unknown[]][] = [
@@ -44,7 +46,7 @@ async function populate(upstream: Upstream, like: ProxyRequest): Promise<void> {
     [{ id: 'zz-busy-auditor', primaryParty: '', isDeactivated: false, identityProviderId: '' }, [right('CanReadAsAnyParty')]],
     [{ id: 'zz-busy-trader', primaryParty: parties[1], isDeactivated: false, identityProviderId: '' }, [right('CanActAs', parties[1]), right('CanReadAs', parties[2]), right('CanExecuteAs', parties[1])]],
     [{ id: 'zz-busy-retired', primaryParty: parties[3], isDeactivated: true, identityProviderId: '' }, [right('CanActAs', parties[3])]],
-    [{ id: 'zz-busy-idp-admin', primaryParty: '', isDeactivated: false, identityProviderId: IDPS[0] }, [right('IdentityProviderAdmin')]],
+    [{ id: 'zz-busy-idp-admin', primaryParty: parties[HINTS.length], isDeactivated: false, identityProviderId: IDPS[0] }, [right('IdentityProviderAdmin'), right('CanActAs', parties[HINTS.length])]],
   ];
   for (const [user, rights] of users) await send('POST', '/v2/users', JSON.stringify({ user, rights }));
   // Vetted on every synchronizer the participant is connected to (one upload each: vetting is per synchronizer).
