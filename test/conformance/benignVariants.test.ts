@@ -104,7 +104,8 @@ describe('benign variants: a conformant target that differs from the reference f
         body: JSON.stringify({ userId: 'participant_admin', parties: ['alice::1220c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff'], beginExclusive: 0 }),
       });
       const text = await completions.text();
-      expect(text).toMatch(/"updateId": "upd-[0-9a-f]{64}"/);
+      // upd-<64 hex> (other-update-ids), then shortened to v:<base64url> (short-update-ids).
+      expect(text).toMatch(/"updateId": "v:[A-Za-z0-9_-]{43}"/);
       // The world's record times are whole seconds: 250 ms later, as Instant.toString writes them.
       expect(text).toMatch(/"recordTime": "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.250(Z|[+-]\d\d:\d\d)"/);
       // Command ids only for commands submitted through this participant: the seeded world's

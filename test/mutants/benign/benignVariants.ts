@@ -38,6 +38,7 @@ import { otherInstrumentMetadata } from './otherInstrumentMetadata.js';
 import { otherListOrders } from './otherListOrders.js';
 import { otherPatchVersion } from './otherPatchVersion.js';
 import { otherUpdateIds } from './otherUpdateIds.js';
+import { shortUpdateIds } from './shortUpdateIds.js';
 import { prettyJson } from './prettyJson.js';
 import { reorderedKeys } from './reorderedKeys.js';
 import { rewordedErrors } from './rewordedErrors.js';
@@ -72,6 +73,8 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'zoned-timestamps', description: 'API timestamps written at +01:00 (RFC 3339)', fault: zonedTimestamps },
   { name: 'instant-timestamps', description: "the API's timestamps as Instant.toString writes them (0, 3, 6 or 9 fraction digits)", fault: instantTimestamps },
   { name: 'offset-gaps', description: 'offsets renumbered 3o+2^32+7 everywhere (answers, frames, error contexts), mapped back in requests', fault: offsetGaps },
+  // Before other-update-ids: it shortens the ids that layer wrote (answers pass the layers last to first).
+  { name: 'short-update-ids', description: 'update ids of 45 characters: the 32 bytes in base64url behind a tag (v:<43>), one to one', fault: shortUpdateIds },
   { name: 'other-update-ids', description: 'update ids upd-<64 hex> instead of 1220<64 hex>, one to one', fault: otherUpdateIds },
   { name: 'small-pages', description: 'parties 5 and users 100 a page, update and ACS pages of 7 by default, page tokens of another opaque format', fault: smallPages },
   { name: 'other-list-orders', description: "lists whose order is the server's (actAs of completions, party lookups, witnesses, signatories, rights, synchronizers, package ids) reversed", fault: otherListOrders },
