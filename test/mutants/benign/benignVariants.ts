@@ -39,6 +39,7 @@ import { otherListOrders } from './otherListOrders.js';
 import { otherPatchVersion } from './otherPatchVersion.js';
 import { otherUpdateIds } from './otherUpdateIds.js';
 import { shortUpdateIds } from './shortUpdateIds.js';
+import { cappedAcsPages } from './cappedAcsPages.js';
 import { prettyJson } from './prettyJson.js';
 import { reorderedKeys } from './reorderedKeys.js';
 import { rewordedErrors } from './rewordedErrors.js';
@@ -77,6 +78,7 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'short-update-ids', description: 'update ids of 45 characters: the 32 bytes in base64url behind a tag (v:<43>), one to one', fault: shortUpdateIds },
   { name: 'other-update-ids', description: 'update ids upd-<64 hex> instead of 1220<64 hex>, one to one', fault: otherUpdateIds },
   { name: 'small-pages', description: 'parties 5 and users 100 a page, update and ACS pages of 7 by default, page tokens of another opaque format', fault: smallPages },
+  { name: 'capped-acs-pages', description: 'active-contract pages of one entry whatever maxPageSize asks (max_page_size: "at most")', fault: cappedAcsPages },
   { name: 'other-list-orders', description: "lists whose order is the server's (actAs of completions, party lookups, witnesses, signatories, rights, synchronizers, package ids) reversed", fault: otherListOrders },
   { name: 'command-ids-elsewhere', description: 'no commandId, for anyone, on updates whose commands were not submitted through this participant (history its network submitted elsewhere)', fault: commandIdsElsewhere },
   { name: 'trace-contexts', description: 'a W3C traceContext on every transaction, reassignment and completion', fault: traceContexts },
