@@ -13,7 +13,8 @@ import type { Fault, ProxyRequest, Upstream } from '../mutantProxy.js';
  * suite never uploads. Nothing in the answers is rewritten: the participant's own state differs.
  * It is made through the ledger API before the suite's first request reaches it.
  */
-const HINTS = ['zz-busy-operator', 'zz-busy-treasury', 'zz-busy-custody', 'zz-busy-ops-1', 'zz-busy-ops-2', 'zz-busy-ops-3'];
+// Some named as on a Canton Coin network ("cc-"), as the suite names its own: a filter by hint meets them too.
+const HINTS = ['zz-busy-operator', 'zz-busy-treasury', 'zz-busy-custody', 'cc-treasury', 'cc-round-robin', 'cc-holder-desk', 'cc-list-keeper'];
 const IDPS = ['zz-busy-idp', 'zz-busy-idp-off'];
 
 function lineage(version: string, fields: Readonly<Record<string, Type>>) {
@@ -44,6 +45,7 @@ async function populate(upstream: Upstream, like: ProxyRequest): Promise<void> {
   const users: [Record<string, unknown>, unknown[]][] = [
     [{ id: 'zz-busy-admin', primaryParty: parties[0], isDeactivated: false, identityProviderId: '' }, [right('ParticipantAdmin'), right('CanActAs', parties[0])]],
     [{ id: 'zz-busy-auditor', primaryParty: '', isDeactivated: false, identityProviderId: '' }, [right('CanReadAsAnyParty')]],
+    [{ id: 'cc-bot', primaryParty: parties[4], isDeactivated: false, identityProviderId: '' }, [right('CanActAs', parties[4]), right('CanExecuteAsAnyParty')]],
     [{ id: 'zz-busy-trader', primaryParty: parties[1], isDeactivated: false, identityProviderId: '' }, [right('CanActAs', parties[1]), right('CanReadAs', parties[2]), right('CanExecuteAs', parties[1])]],
     [{ id: 'zz-busy-retired', primaryParty: parties[3], isDeactivated: true, identityProviderId: '' }, [right('CanActAs', parties[3])]],
     [{ id: 'zz-busy-idp-admin', primaryParty: parties[HINTS.length], isDeactivated: false, identityProviderId: IDPS[0] }, [right('IdentityProviderAdmin'), right('CanActAs', parties[HINTS.length])]],
