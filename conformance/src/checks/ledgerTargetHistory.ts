@@ -8,7 +8,7 @@
  * applications commit during the run is re-run at its end (`reinterpret/reinterpretFollowed.ts`).
  */
 import { describeDifference } from '../reinterpret/compareTransaction.js';
-import { httpLedgerSource, packageFetcher, type LedgerSource } from '../reinterpret/ledgerSource.js';
+import { httpLedgerSource, packageFetcher, type ArchiveMark, type LedgerSource } from '../reinterpret/ledgerSource.js';
 import { viewDifferencesFrom } from '../reinterpret/compareViews.js';
 import { shapeDifferences } from '../reinterpret/compareShapes.js';
 import { parseTemplateId } from '../reinterpret/reinterpret.js';
@@ -31,7 +31,7 @@ const WINDOW = 200;
  */
 async function window(
   ctx: CheckContext, request: Json & { readonly beginExclusive: number; readonly endInclusive: number }, party: string | undefined, auth: AuthMode | undefined,
-): Promise<{ exchange: Exchange; items: readonly unknown[] }> {
+): Promise<{ exchange: Exchange; items: readonly unknown[]; whole: boolean }> {
   const what = `the target's updates (${request.beginExclusive}, ${request.endInclusive}] in LEDGER_EFFECTS shape, as ${party ?? 'any party'}`;
   const as = auth === undefined ? {} : { auth };
   if (ctx.profile.ledger?.websocket !== false) {
@@ -45,12 +45,13 @@ async function window(
     // Canton hides a refusal's cause (code NA) but keeps its gRPC code: 7, PERMISSION_DENIED.
     if (isObject(errorFrame) && party === undefined && (errorFrame.grpcCodeValue === 7 || errorFrame.code === 'PERMISSION_DENIED')) forbidden(ctx);
     if (errorFrame !== undefined) ctx.fail(`${what}: the stream sent an error frame: ${JSON.stringify(errorFrame).slice(0, 300)}`, ws.exchange);
-    return { exchange: ws.exchange, items: ws.messages };
+    // Whole: the stream closed at its end, or showed an offset at or past it (nothing of the window left unread).
+    return { exchange: ws.exchange, items: ws.messages, whole: ws.ended === 'closed' || ws.ended === 'until' };
   }
   const probe = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { limit: 1, stream_idle_timeout_ms: 300 }, json: request, ...as });
   if (party === undefined && probe.response?.status === 403) forbidden(ctx);
   const { e, items } = await listAfter(ctx, '/v2/updates', request, { what, idleMs: 1000, maxPages: WINDOW, enough: () => false, ...as });
-  return { exchange: e, items };
+  return { exchange: e, items, whole: false };
 }
 
 function forbidden(ctx: CheckContext): never {
@@ -64,13 +65,24 @@ const MOST_VIEWS = 100;
 /** Active contracts whose templates it looks at for the interfaces they implement, at most. */
 const MOST_ACTIVE = 2_000;
 
+/** The reader's active contract set at an offset, as far as `activeTemplates` read it. */
+interface ActiveSet {
+  readonly templates: Map<string, number>;
+  /** Every contract id any entry names (active, and incomplete unassigned or assigned: in flight between synchronizers). */
+  readonly contractIds: ReadonlySet<string>;
+  /** The snapshot closed normally with every entry read (not cut at MOST_ACTIVE, no error frame). */
+  readonly whole: boolean;
+  readonly exchange?: Exchange;
+}
+
 /**
  * The templates of the reader's active contracts at `offset` (a WebSocket read, so a large ACS is
- * cut at MOST_ACTIVE instead of answering 413), beside the history's.
+ * cut at MOST_ACTIVE instead of answering 413), beside the history's; and the contract ids of its entries.
  */
-async function activeTemplates(ctx: CheckContext, party: string | undefined, auth: AuthMode | undefined, offset: number): Promise<Map<string, number>> {
+async function activeTemplates(ctx: CheckContext, party: string | undefined, auth: AuthMode | undefined, offset: number): Promise<ActiveSet> {
   const out = new Map<string, number>();
-  if (ctx.profile.ledger?.websocket === false) return out;
+  const contractIds = new Set<string>();
+  if (ctx.profile.ledger?.websocket === false) return { templates: out, contractIds, whole: false };
   const ws = await ctx.http.stream('ledger', '/v2/state/active-contracts', {
     request: { activeAtOffset: offset, eventFormat: eventFormat(party) }, operationId: 'postV2StateActive-contracts',
     idleMs: 3000, timeoutMs: Math.max(30_000, ctx.timeoutMs), maxMessages: MOST_ACTIVE, ...(auth === undefined ? {} : { auth }),
@@ -79,8 +91,19 @@ async function activeTemplates(ctx: CheckContext, party: string | undefined, aut
     const active = isObject(m) && isObject(m.contractEntry) && isObject(m.contractEntry.JsActiveContract) ? m.contractEntry.JsActiveContract : undefined;
     const t = active !== undefined && isObject(active.createdEvent) ? active.createdEvent.templateId : undefined;
     if (typeof t === 'string') out.set(t, (out.get(t) ?? 0) + 1);
+    if (isObject(m)) contractIdsIn(m.contractEntry, contractIds);
   }
-  return out;
+  const errorFrame = ws.messages.some((m) => isObject(m) && typeof m.code === 'string' && typeof m.cause === 'string');
+  const whole = ws.ended === 'closed' && (ws.closeCode === undefined || ws.closeCode === 1000 || ws.closeCode === 1005) && !errorFrame && ws.messages.length < MOST_ACTIVE;
+  return { templates: out, contractIds, whole, exchange: ws.exchange };
+}
+
+function contractIdsIn(v: unknown, out: Set<string>): void {
+  if (Array.isArray(v)) for (const x of v) contractIdsIn(x, out);
+  else if (isObject(v)) {
+    if (typeof v.contractId === 'string') out.add(v.contractId);
+    for (const x of Object.values(v)) contractIdsIn(x, out);
+  }
 }
 
 /**
@@ -89,12 +112,11 @@ async function activeTemplates(ctx: CheckContext, party: string | undefined, aut
  * engine's (`judge.daml.view`). A wallet reads its holdings this way (the token standard's Holding view).
  */
 async function judgeViews(
-  ctx: CheckContext, source: LedgerSource, history: ReadonlySet<string>, party: string | undefined, auth: AuthMode | undefined, offset: number,
+  ctx: CheckContext, source: LedgerSource, history: ReadonlySet<string>, active: ReadonlyMap<string, number>, party: string | undefined, auth: AuthMode | undefined, offset: number,
 ): Promise<{ compared: number; skipped: readonly string[] }> {
   const { need, getPackage } = packageFetcher(source);
   // Each interface with the number of the reader's active contracts that implement it.
   const interfaces = new Map<string, number>();
-  const active = await activeTemplates(ctx, party, auth, offset);
   for (const t of new Set([...history, ...active.keys()])) {
     const id = parseTemplateId(t);
     // A package the target cannot serve (a hand-written port) has no interface instances to judge.
@@ -148,6 +170,101 @@ async function judgeShapes(ctx: CheckContext, request: Json & { readonly beginEx
   if (problems.length > 0) {
     ctx.fail(`the ACS-delta shape of ${problems.length} of the target's recent transactions is not what their ledger-effects shape says is part of it (acsDelta): ${problems.slice(0, 3).join(' | ')}`, read.exchange);
   }
+}
+
+/** Where the window shows each contract archived (an archived event, a consuming exercise): its transaction's offset and synchronizer. */
+function archivesOf(transactions: readonly Json[]): Map<string, ArchiveMark> {
+  const out = new Map<string, ArchiveMark>();
+  for (const tx of transactions) {
+    if (typeof tx.offset !== 'number') continue;
+    for (const x of tx.events as unknown[]) {
+      const a = isObject(x) ? (isObject(x.ArchivedEvent) ? x.ArchivedEvent : isObject(x.ExercisedEvent) && x.ExercisedEvent.consuming === true ? x.ExercisedEvent : undefined) : undefined;
+      if (a !== undefined && typeof a.contractId === 'string' && !out.has(a.contractId)) out.set(a.contractId, { offset: tx.offset, ...(typeof tx.synchronizerId === 'string' ? { synchronizerId: tx.synchronizerId } : {}) });
+    }
+  }
+  return out;
+}
+
+/**
+ * The source with the window's archives: an input contract whose created event the run remembers
+ * (no lookup, so no archive with it) is still known archived where the window archived it.
+ */
+function withArchives(source: LedgerSource, archives: ReadonlyMap<string, ArchiveMark>): LedgerSource {
+  return {
+    ...source,
+    async contract(contractId, parties, options) {
+      const c = await source.contract(contractId, parties, options);
+      const a = archives.get(contractId);
+      return c === undefined || a === undefined || c.archivedAt !== undefined ? c : { ...c, archivedAt: a };
+    },
+  };
+}
+
+/** Contracts the active-set judgement names in its message, at most. */
+const MOST_NAMED = 3;
+
+/**
+ * The active contract set at the window's end against the window: a contract the window shows
+ * created as part of the ACS delta (acsDelta) and never archived is active at its end. A wallet
+ * that reads its holdings from the ACS and follows the stream from there would never see it.
+ * Judged only when both reads are whole (the window to its end, the snapshot not cut). A contract
+ * in flight between synchronizers is an entry of another kind, which counts; one of a party whose
+ * hosting the window revokes or changes (offboarding) may leave the set without an archive.
+ */
+async function judgeActiveSet(ctx: CheckContext, transactions: readonly Json[], active: ActiveSet, window: { begin: number; end: number }, party: string | undefined, auth: AuthMode | undefined): Promise<void> {
+  const created = new Map<string, { offset: number; stakeholders: string[] }>();
+  const archived = new Set<string>();
+  for (const tx of transactions) {
+    for (const x of tx.events as unknown[]) {
+      if (!isObject(x)) continue;
+      const c = isObject(x.CreatedEvent) ? x.CreatedEvent : undefined;
+      if (c !== undefined && c.acsDelta === true && typeof c.contractId === 'string') {
+        const stakeholders = [...(Array.isArray(c.signatories) ? c.signatories : []), ...(Array.isArray(c.observers) ? c.observers : [])].map(String);
+        created.set(c.contractId, { offset: Number(tx.offset), stakeholders });
+      }
+      const a = isObject(x.ArchivedEvent) ? x.ArchivedEvent : isObject(x.ExercisedEvent) && x.ExercisedEvent.consuming === true ? x.ExercisedEvent : undefined;
+      if (a !== undefined && typeof a.contractId === 'string') archived.add(a.contractId);
+    }
+  }
+  const missing = [...created].filter(([cid]) => !archived.has(cid) && !active.contractIds.has(cid));
+  if (missing.length === 0) return;
+  const moved = await partiesRehosted(ctx, window, party, auth);
+  if (moved === undefined) return;
+  const unexplained = missing.filter(([, c]) => !c.stakeholders.some((p) => moved.has(p)));
+  if (unexplained.length === 0) return;
+  const named = unexplained.slice(0, MOST_NAMED).map(([cid, c]) => `${cid} (created at offset ${c.offset})`).join(', ');
+  ctx.fail(
+    `the active contracts at offset ${window.end} (as ${party ?? 'any party'}) miss ${unexplained.length} contract(s) the target's updates (${window.begin}, ${window.end}] show created (acsDelta) and never archived: ${named}${unexplained.length > MOST_NAMED ? ', …' : ''}; a client that starts from the ACS and follows the stream never sees them`,
+    active.exchange,
+  );
+}
+
+/**
+ * The parties whose hosting the window revokes or changes (participant authorization topology
+ * events), or undefined when the target does not answer them (then nothing is judged).
+ */
+async function partiesRehosted(ctx: CheckContext, window: { begin: number; end: number }, party: string | undefined, auth: AuthMode | undefined): Promise<Set<string> | undefined> {
+  const request = {
+    beginExclusive: window.begin, endInclusive: window.end,
+    updateFormat: { includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: party === undefined ? [] : [party] } } },
+  };
+  const ws = await ctx.http.stream('ledger', '/v2/updates', {
+    request, operationId: LedgerOp.updates, idleMs: 3000, timeoutMs: Math.max(30_000, ctx.timeoutMs), ...(auth === undefined ? {} : { auth }),
+  });
+  if (ws.ended !== 'closed' || ws.messages.some((m) => isObject(m) && typeof m.code === 'string' && typeof m.cause === 'string')) return undefined;
+  const out = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (isObject(v)) {
+      for (const kind of ['ParticipantAuthorizationRevoked', 'ParticipantAuthorizationChanged']) {
+        const e = isObject(v[kind]) ? (isObject((v[kind] as Json).value) ? ((v[kind] as Json).value as Json) : (v[kind] as Json)) : undefined;
+        if (e !== undefined && typeof e.partyId === 'string') out.add(e.partyId);
+      }
+      Object.values(v).forEach(visit);
+    }
+  };
+  visit(ws.messages);
+  return out;
 }
 
 /** The newest transactions of the window it reads again by update id, at most. */
@@ -217,7 +334,7 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
       }
       const e = read.exchange;
       if (transactions.length === 0) ctx.skip(`the target's ledger shows no transaction in (${begin}, ${end}] to ${party ?? 'any party'}`);
-      const source = httpLedgerSource(ctx, auth);
+      const source = withArchives(httpLedgerSource(ctx, auth), archivesOf(transactions));
       const skips = new Map<string, number>();
       const templates = new Set<string>();
       let agreed = 0;
@@ -245,7 +362,9 @@ export const ledgerTargetHistoryChecks: readonly CheckDefinition[] = [
       }
       await judgeShapes(ctx, request, transactions, party, auth);
       await judgePointReads(ctx, request.updateFormat, transactions, auth);
-      const views = await judgeViews(ctx, source, templates, party, auth, end);
+      const active = await activeTemplates(ctx, party, auth, end);
+      if (read.whole && active.whole) await judgeActiveSet(ctx, transactions, active, { begin, end }, party, auth);
+      const views = await judgeViews(ctx, source, templates, active.templates, party, auth, end);
       tally.recordHistoryViews(views.compared);
       if (agreed === 0) {
         const reasons = [...skips].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([reason, n]) => `${n} x ${reason}`);

@@ -21,6 +21,14 @@ export interface ReportedContract {
   readonly contractKey?: unknown;
   /** Archived by now (events-by-contract-id answered an archived event too). */
   readonly archived?: boolean;
+  /** Where it was archived, when known: the archive's offset and synchronizer. */
+  readonly archivedAt?: ArchiveMark;
+}
+
+/** An archive's offset, and its synchronizer when known. */
+export interface ArchiveMark {
+  readonly offset: number;
+  readonly synchronizerId?: string;
 }
 
 export interface LedgerSource {
@@ -136,7 +144,10 @@ export function httpLedgerSource(ctx: Pick<CheckContext, 'http' | 'shared'>, aut
       const body = e.response?.status === 200 ? parseJson(e.response.text) : undefined;
       const created = isObject(body) && isObject(body.created) && isObject(body.created.createdEvent) ? body.created.createdEvent : undefined;
       const c = created ? reportedContract(created) : undefined;
-      return c && isObject(body) && isObject(body.archived) ? { ...c, archived: true } : c;
+      if (c === undefined || !isObject(body) || !isObject(body.archived)) return c;
+      const a = isObject(body.archived.archivedEvent) ? body.archived.archivedEvent : {};
+      const sync = typeof body.archived.synchronizerId === 'string' ? { synchronizerId: body.archived.synchronizerId } : {};
+      return { ...c, archived: true, ...(typeof a.offset === 'number' ? { archivedAt: { offset: a.offset, ...sync } } : {}) };
     },
     remember(created) {
       void reported.then((m) => m.set(created.contractId, created));

@@ -32,6 +32,11 @@ export interface JudgedSubmission {
   readonly parties: readonly string[];
   /** The answered transaction, LEDGER_EFFECTS shape (created and exercised events). */
   readonly transaction: Json;
+  /**
+   * A transaction of the target's history: its offset and synchronizer, against which each input
+   * contract's archive (where the source knows it) is judged.
+   */
+  readonly at?: { readonly offset: number; readonly synchronizerId: string };
 }
 
 export type Reinterpretation =
@@ -97,6 +102,8 @@ async function reinterpretOnce(source: LedgerSource, s: JudgedSubmission, fetche
     if (c.contractId === undefined || inputs.has(c.contractId)) continue;
     const reported = await source.contract(c.contractId, s.parties);
     if (reported === undefined) return skipped(`the input contract ${c.contractId} has no created event the suite's parties see`);
+    const gone = archivedBefore(reported, s.at, i);
+    if (gone !== undefined) return gone;
     const input = await inputContract(reported, need, getPackage);
     if (typeof input === 'string') return skipped(input);
     inputs.set(c.contractId, input);
@@ -135,6 +142,8 @@ async function reinterpretOnce(source: LedgerSource, s: JudgedSubmission, fetche
       const reported = await source.contract(cid, s.parties);
       // Not refused: a disclosed or divulged contract has no created event these parties see.
       if (reported === undefined) return skipped(`commands[${i}] reads the contract ${cid}, which has no created event the parties ${s.parties.join(', ')} see (disclosed or divulged to the submitters)`);
+      const gone = archivedBefore(reported, s.at, i);
+      if (gone !== undefined) return gone;
       const input = await inputContract(reported, need, getPackage);
       if (typeof input === 'string') return skipped(input);
       inputs.set(cid, input);
@@ -190,6 +199,20 @@ export async function inputContract(reported: ReportedContract, need: (id: strin
 export function resolvedUpdate(c: Resolved, getPackage: (id: string) => Package | undefined, where: string): Update | string {
   const types = packageDataTypes(getPackage);
   return updateOf(c, getPackage, (t, j) => decodeJson(t, j as never, types), where);
+}
+
+/**
+ * An input contract archived at an earlier offset of the same synchronizer than the transaction
+ * that used it (fetched or exercised): the contract was no longer active, so a confirming
+ * participant refuses the transaction. Its own offset is no earlier use: the transaction may archive it.
+ */
+function archivedBefore(reported: ReportedContract, at: JudgedSubmission['at'], index: number): Reinterpretation | undefined {
+  const a = reported.archivedAt;
+  if (at === undefined || a === undefined || a.synchronizerId === undefined || a.synchronizerId !== at.synchronizerId || a.offset >= at.offset) return undefined;
+  return {
+    kind: 'differs',
+    differences: [{ id: 'judge.daml.refused', path: `commands[${index}]`, target: `committed at offset ${at.offset}`, engine: `refused: the input contract ${reported.contractId} is not active: the target archived it at offset ${a.offset} on the same synchronizer` }],
+  };
 }
 
 /** A Daml failure means the target should have refused; anything else the engine could not do is a skip. */

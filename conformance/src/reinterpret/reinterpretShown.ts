@@ -68,5 +68,7 @@ export async function reinterpretShown(source: LedgerSource, t: ShownTransaction
     const c = isObject(e) && isObject(e.CreatedEvent) ? reportedContract(e.CreatedEvent) : undefined;
     if (c !== undefined) source.remember?.(c);
   }
-  return reinterpret(source, { commands: roots.commands, actAs: [], actAsOf: roots.actAsOf, parties: t.parties, transaction: t.transaction });
+  const tx = t.transaction;
+  const at = typeof tx.offset === 'number' && typeof tx.synchronizerId === 'string' ? { at: { offset: tx.offset, synchronizerId: tx.synchronizerId } } : {};
+  return reinterpret(source, { commands: roots.commands, actAs: [], actAsOf: roots.actAsOf, parties: t.parties, transaction: tx, ...at });
 }
