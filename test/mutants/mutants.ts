@@ -45,6 +45,7 @@ import { HUNT12_MUTANTS } from './hunt12Mutants.js';
 import { BENIGN12_MUTANTS } from './benign12Mutants.js';
 import { HUNT13_MUTANTS } from './hunt13Mutants.js';
 import { BENIGN13_MUTANTS } from './benign13Mutants.js';
+import { HUNT14_MUTANTS } from './hunt14Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -487,6 +488,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT13_MUTANTS,
   // benign hunt 13's guards: the vetted packages walked page by page, this participant's entry by its id, the pre-0.6.5 path's route (benign13Mutants.ts).
   ...BENIGN13_MUTANTS,
+  // hunt14's: the active contract set against the history window, inputs archived before their use, snapshots ahead of their offset (hunt14Mutants.ts).
+  ...HUNT14_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

@@ -91,6 +91,11 @@ export const INVARIANTS = [
     rule: 'Daml ledger model (consistency): an action on a contract (an exercise, consuming or not) comes after its create and not after its consuming exercise; a synchronizer orders its transactions, and a participant\'s offsets keep that order (update_service.proto). Judged for transactions of one synchronizer, as far as the reads of the run showed the create and the archive.',
   },
   {
+    id: 'judge.contracts.active-after-created',
+    title: 'an active-contracts snapshot at an offset holds no contract created after it',
+    rule: "state_service.proto GetActiveContracts: the set of contracts active at active_at_offset; ActiveContract.created_event is the event as it appeared in its last update (its create, or its last assignment), at or before that offset. Judged against the snapshot's own created event, and against the transaction that created the contract on the same synchronizer, as the run's reads showed it.",
+  },
+  {
     id: 'judge.completions.once-per-command',
     title: 'every committed command of the run has exactly one completion, naming the committed update',
     rule: 'Ledger API v2 CommandCompletionService (command_completion_service.proto): a submitted command yields one completion for its user and parties, whose updateId and offset are the transaction the command committed (the one submit-and-wait answered).',

@@ -242,7 +242,7 @@ function judgeErrors(model: TargetModel, body: unknown, status: number | undefin
   return out;
 }
 
-/** An active-contracts snapshot at an offset: none of its contracts may be archived at or before it. */
+/** An active-contracts snapshot at an offset: none of its contracts may be archived at or before it, nor created after it. */
 function judgeActiveContracts(model: TargetModel, a: Answer, seen: Observation): Violation[] {
   const req = isObject(a.request) ? a.request : {};
   if (a.path !== '/v2/state/active-contracts' || typeof req.activeAtOffset !== 'number' || req.activeAtOffset <= 0 || !Array.isArray(a.body)) return [];
@@ -251,7 +251,15 @@ function judgeActiveContracts(model: TargetModel, a: Answer, seen: Observation):
     const entry = isObject(item) && isObject(item.contractEntry) ? item.contractEntry : {};
     const active = isObject(entry.JsActiveContract) ? entry.JsActiveContract : {};
     const cid = isObject(active.createdEvent) ? str(active.createdEvent.contractId) : undefined;
-    if (cid !== undefined) out.push(...model.activeAt(cid, req.activeAtOffset, seen));
+    if (cid === undefined) continue;
+    out.push(...model.activeAt(cid, req.activeAtOffset, seen));
+    // Its created event is the one of its last update (create or assignment): at or before the snapshot.
+    const own = (active.createdEvent as Json).offset;
+    if (typeof own === 'number' && own > req.activeAtOffset) {
+      out.push({ invariant: 'judge.contracts.active-after-created', message: `the active contracts at offset ${req.activeAtOffset} hold ${cid}, whose created event is at offset ${own}, after it`, second: seen });
+    }
+    const sync = str(active.synchronizerId);
+    if (sync !== undefined) out.push(...model.activeFrom(cid, req.activeAtOffset, sync, seen));
   }
   return out;
 }

@@ -176,6 +176,22 @@ export class TargetModel {
     return [];
   }
 
+  /** Per contract and synchronizer: the earliest offset an active-contracts snapshot held it at. */
+  private readonly firstActive = new Map<string, Map<string, { offset: number; seen: Observation }>>();
+
+  /**
+   * Records that a snapshot at `offset` held the contract on `synchronizerId` and judges it against
+   * the create the run saw on that synchronizer: a snapshot holds no contract created after it.
+   */
+  activeFrom(contractId: string, offset: number, synchronizerId: string, seen: Observation): Violation[] {
+    let bySync = this.firstActive.get(contractId);
+    if (bySync === undefined) this.firstActive.set(contractId, (bySync = new Map()));
+    const known = bySync.get(synchronizerId);
+    if (known === undefined || offset < known.offset) bySync.set(synchronizerId, { offset, seen });
+    const c = this.lives.get(contractId)?.created;
+    return c !== undefined && c.synchronizerId === synchronizerId && c.offset > offset ? [createdAfter(contractId, c, offset, seen, seen)] : [];
+  }
+
   /** Per contract: where a transaction created it, archived it, and first and last exercised it, per synchronizer. */
   private readonly lives = new Map<string, Life>();
 
@@ -198,6 +214,8 @@ export class TargetModel {
     const uses = l.uses.get(at.synchronizerId);
     if (what === 'created') {
       l.created ??= at;
+      const snap = this.firstActive.get(contractId)?.get(at.synchronizerId);
+      if (snap !== undefined && snap.offset < at.offset) out.push(createdAfter(contractId, at, snap.offset, snap.seen, at.seen));
       if (uses !== undefined && uses.first.offset < at.offset) out.push(bad(`created at offset ${at.offset}, yet exercised at offset ${uses.first.offset} (${uses.first.seen.where} in ${uses.first.seen.checkId}) before it`, uses.first.seen));
     } else if (what === 'archived') {
       l.archived ??= at;
@@ -227,6 +245,14 @@ export class TargetModel {
     const tick = this.tick();
     for (const [name, v] of Object.entries(fields)) if (v !== undefined) f.set(name, { value: canonical(v), seen, written: true, tick });
   }
+}
+
+function createdAfter(contractId: string, created: Mark, snapshot: number, first: Observation, second: Observation): Violation {
+  return {
+    invariant: 'judge.contracts.active-after-created',
+    message: `the active contracts at offset ${snapshot} hold ${contractId}, which the transaction at offset ${created.offset} created on the same synchronizer (${created.seen.where} in ${created.seen.checkId})`,
+    first, second,
+  };
 }
 
 /** A transaction's offset and synchronizer, where a read showed it. */
