@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamFollower, STREAM_CHECK_ID, UPDATES_PAGE } from '../../conformance/src/judge/streamFollower.js';
-import { observe } from '../../conformance/src/judge/observe.js';
+import { observe, type Answer } from '../../conformance/src/judge/observe.js';
 import { TargetModel, type Observation } from '../../conformance/src/judge/targetModel.js';
 import type { TargetClient } from '../../conformance/src/target/createTarget.js';
 import type { Exchange, RequestSpec } from '../../conformance/src/target/exchange.js';
@@ -202,5 +202,30 @@ describe('exercises within a contract\'s life (judge.contracts.used-while-active
     expect(judged([described(3), archived(4)])).toEqual([]);
     expect(judged([archived(4), onSync(described(5), 's::2')])).toEqual([]);
     expect(judged([onSync(created(6), 's::2'), described(5)])).toEqual([]);
+  });
+});
+
+describe('snapshots hold no contract created after them (judge.contracts.active-after-created)', () => {
+  const at = (seq: number): Observation => ({ checkId: 'c', where: 'WS /v2/state/active-contracts', seq, at: '2026-01-01T00:00:00Z' });
+  const created = (offset: number, synchronizerId = 's::1') => ({ method: 'POST', path: '/v2/updates', request: {}, status: 200, body: [{ update: { Transaction: { value: { ...tx(offset, `u${offset}`).update.Transaction.value, synchronizerId, events: [{ CreatedEvent: { contractId: '00c1', offset, nodeId: 0 } }] } } } }] });
+  const snapshot = (activeAtOffset: number, own: number, synchronizerId = 's::1') => ({
+    method: 'GET', path: '/v2/state/active-contracts', request: { activeAtOffset }, status: 101, stream: { ended: 'closed', cut: false, closeCode: 1000 },
+    body: [{ contractEntry: { JsActiveContract: { createdEvent: { contractId: '00c1', offset: own }, synchronizerId, reassignmentCounter: 0 } } }],
+  });
+  const judged = (...answers: Answer[]) => {
+    const m = new TargetModel();
+    return answers.flatMap((a, i) => observe(m, a, at(i + 1), m.tick()).map((v) => v.invariant));
+  };
+
+  it('a created event after the offset asked at, or a create the stream shows later on the same synchronizer, in either order of reading', () => {
+    expect(judged(snapshot(4, 6))).toEqual(['judge.contracts.active-after-created']);
+    expect(judged(created(6), snapshot(4, 3))).toEqual(['judge.contracts.active-after-created']);
+    expect(judged(snapshot(4, 3), created(6))).toEqual(['judge.contracts.active-after-created']);
+  });
+
+  it('holds for a create at or before the snapshot, and across synchronizers (an assignment may be published before the create)', () => {
+    expect(judged(created(4), snapshot(4, 4), snapshot(9, 4))).toEqual([]);
+    expect(judged(snapshot(4, 3, 's::2'), created(6))).toEqual([]);
+    expect(judged(created(6, 's::2'), snapshot(4, 3))).toEqual([]);
   });
 });
