@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The published entry point: runs the compiled CLI. `npm install` builds dist/ (the `prepare` script).
+// The published entry point: runs the compiled CLI from dist/ (the tarball carries it; in a clone, `npm install` builds it through the `prepare` script).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
