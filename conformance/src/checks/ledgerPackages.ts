@@ -131,7 +131,8 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
       expectStatus(ctx, participant, 200, 'GET /v2/parties/participant-id');
       const participantId = objectBody(ctx, participant, 'participant id').participantId;
       if (typeof participantId !== 'string') return ctx.fail('participantId must be a string', participant);
-      const { entries } = await listVetted(ctx, {});
+      // Filtered to this participant: on a network the list holds every validator's vetting, page after page.
+      const { entries } = await listVetted(ctx, { topologyStateFilter: { participantIds: [participantId] } });
       const ours = entries.filter((v) => v.participantId === participantId);
       if (ours.length === 0) return ctx.skip(`the vetting list names no entry of this participant (${participantId})`);
       const { ids, exchange } = await listPackageIds(ctx);
