@@ -149,4 +149,44 @@ describe('encodeJsonText: the engine thread\'s rendering', () => {
       expect(JSON.parse(written)).toStrictEqual(encodeJson(value, type, types));
     }), { numRuns: 2000 });
   });
+
+  // Command arguments come from outside: JSON one node away from a value's own is decoded or refused
+  // with a path, never a throw, and what decodes is a value of the type (it encodes and decodes again alike).
+  const nearMiss: fc.Arbitrary<unknown> = fc.oneof(
+    fc.anything({ maxDepth: 2 }),
+    fc.constantFrom('1', '1.5', '-0', '1e3', 'NaN', '', '9223372036854775808', '00', '[]', 'null', 2 ** 53 + 1, -1, 1.5, true, null, [], {}, [[]], { tag: 'Circle' }, { tag: 'Nope', value: 1 }, ['x'], [null]),
+  );
+  const paths = (json: unknown, at: readonly (string | number)[] = []): (readonly (string | number)[])[] => [
+    at,
+    ...(Array.isArray(json) ? json.flatMap((x, i) => paths(x, [...at, i])) : typeof json === 'object' && json !== null ? Object.entries(json).flatMap(([k, x]) => paths(x, [...at, k])) : []),
+  ];
+  const replaced = (json: unknown, at: readonly (string | number)[], by: unknown): unknown => {
+    if (at.length === 0) return by;
+    const [head, ...rest] = at;
+    if (Array.isArray(json)) return json.map((x, i) => (i === head ? replaced(x, rest, by) : x));
+    return Object.fromEntries(Object.entries(json as Record<string, unknown>).map(([k, x]) => [k, k === head ? replaced(x, rest, by) : x]));
+  };
+
+  const nodeAt = (json: unknown, at: readonly (string | number)[]): unknown => at.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], json);
+  const without = (o: unknown, member: string): unknown => Object.fromEntries(Object.entries(o as Record<string, unknown>).filter(([k]) => k !== member));
+
+  it('decodes JSON one node away from a value of its type, or refuses it with a path; what it decodes round-trips', () => {
+    fc.assert(fc.property(typed, fc.nat(), nearMiss, fc.boolean(), ([type, value], pick, by, drop) => {
+      const json = encodeJson(value, type, types);
+      const all = paths(json);
+      const at = all[pick % all.length]!;
+      // Replace the node, or (for a member of an object) leave it out.
+      const member = at[at.length - 1];
+      const changed = drop && typeof member === 'string' ? replaced(json, at.slice(0, -1), without(nodeAt(json, at.slice(0, -1)), member)) : replaced(json, at, by);
+      const r = decodeJson(type, changed, types);
+      if (!r.ok) {
+        expect(typeof r.problem.message).toBe('string');
+        expect(typeof r.problem.path).toBe('string');
+        return;
+      }
+      const again = decodeJson(type, encodeJson(r.value, type, types), types);
+      expect(again.ok).toBe(true);
+      if (again.ok) expect(encodeJson(again.value, type, types)).toStrictEqual(encodeJson(r.value, type, types));
+    }), { numRuns: Number(process.env.FUZZ_RUNS ?? 3000), seed: Number(process.env.FUZZ_SEED ?? 20261202) });
+  });
 });
