@@ -9,7 +9,8 @@ import { runSuite } from '../../conformance/src/runner/runSuite.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { ES256_PUBLIC_PEM } from '../auth/support/tokens.js';
 import { startMutant, type Fault } from '../mutants/mutantProxy.js';
-import { allBenignVariants, BENIGN_VARIANTS, EARLY_PATCH_RELEASE, faultOf, MOVED_ROUND_PATH } from '../mutants/benign/benignVariants.js';
+import { allBenignVariants, BENIGN_VARIANTS, EARLY_PATCH_RELEASE, faultOf, MOVED_ROUND_PATH, SPLICE_064_RELEASE } from '../mutants/benign/benignVariants.js';
+import { catalogue } from '../../conformance/src/checks/catalogue.js';
 import { networkVetting } from '../mutants/benign/networkVetting.js';
 import { retryAfterUnderLoad } from '../mutants/benign/retryAfterUnderLoad.js';
 import { cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
@@ -262,6 +263,24 @@ describe('false failures the benign variants found, each on its own check', () =
       expect(by('scan.earliest-round.shape')?.status).toBe('pass');
       expect(by('scan.earliest-round.legacy-path')).toMatchObject({ status: 'skip', level: 'MAY' });
       expect(applyGate(report, { minRanPercent: 60, failOnSkip: true }).failed).toBe(false);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  }, 120_000);
+
+  it('a Scan of Splice 0.6.4 passes every scan check with --fail-on-skip: its round is judged at the old path, the moved path skips as not on its release (splice-0.6.4)', async () => {
+    const ids = catalogue().filter((c) => c.group === 'scan').map((c) => c.id);
+    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+    const proxy = await startMutant(reference.url, faultOf(SPLICE_064_RELEASE));
+    try {
+      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: ids, seed: SEED, toolVersion: 'benign-variants', progress: 'quiet' });
+      const by = (id: string) => report.checks.find((c) => c.id === id);
+      // Before the fix the shape and expected-value checks failed on the moved path's 404, and the MAY check warned.
+      expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error' || c.status === 'warn').map((c) => `${c.id}: ${c.status}: ${c.message ?? ''}`)).toEqual([]);
+      for (const id of ['scan.earliest-round.shape', 'scan.earliest-round.expected-value', 'scan.schema.get-reward-accounting-earliest-available-round-legacy', 'scan.version.shape']) expect(by(id)?.status, id).toBe('pass');
+      for (const id of ['scan.earliest-round.legacy-path', 'scan.schema.get-reward-accounting-earliest-available-round']) expect(by(id), id).toMatchObject({ status: 'skip', notOnLine: 'Splice 0.6.4' });
+      expect(applyGate(report, { failOnSkip: true }).failed).toBe(false);
     } finally {
       await proxy.close();
       await reference.close();

@@ -46,6 +46,7 @@ import { BENIGN12_MUTANTS } from './benign12Mutants.js';
 import { HUNT13_MUTANTS } from './hunt13Mutants.js';
 import { BENIGN13_MUTANTS } from './benign13Mutants.js';
 import { HUNT14_MUTANTS } from './hunt14Mutants.js';
+import { SPLICE_RELEASE_MUTANTS } from './spliceReleaseMutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -490,6 +491,8 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...BENIGN13_MUTANTS,
   // hunt14's: the active contract set against the history window, inputs archived before their use, snapshots ahead of their offset (hunt14Mutants.ts).
   ...HUNT14_MUTANTS,
+  // A Scan judged by the Splice release it says (GET /version): the round where that release serves it, /version's own shape (spliceReleaseMutants.ts).
+  ...SPLICE_RELEASE_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

@@ -4,6 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { createAjv } from '../../conformance/src/schema/index.js';
 import { toProblems } from '../../conformance/src/schema/toProblems.js';
+import { SCAN_OPERATION_RELEASES, SPLICE_COMMIT_TS, SPLICE_VERSION } from '../../conformance/src/schema/spliceVersions.js';
 import { asyncApiFile, documentCompiler, openApiFiles, readDocument, reportSchemaFile } from './specDocs.js';
 
 type Json = Record<string, unknown>;
@@ -156,6 +157,14 @@ describe('scan.openapi.yaml', () => {
     expect(current['deprecated']).toBeUndefined();
     expect(current['operationId']).toBe('getRewardAccountingEarliestAvailableRound');
     expect(legacy['operationId']).not.toBe(current['operationId']);
+  });
+
+  it("says the release it follows, the one the reference's GET /version reports, with the operations not every release has", () => {
+    expect((doc['info'] as Json)['version']).toBe(SPLICE_VERSION);
+    const version = (((((doc['paths'] as Json)['/version'] as Json)['get'] as Json)['responses'] as Json)['200'] as Json)['content'] as Json;
+    expect((((version['application/json'] as Json)['examples'] as Json)['release'] as Json)['value']).toEqual({ version: SPLICE_VERSION, commit_ts: SPLICE_COMMIT_TS });
+    const ids = new Set(operations(doc).map((o) => o.op['operationId']));
+    expect(Object.keys(SCAN_OPERATION_RELEASES).filter((id) => !ids.has(id))).toEqual([]);
   });
 });
 

@@ -20,7 +20,15 @@ export class CheckSkipped extends Error {
  * The target's release has no such rule (it came with a later release of the target's line): a
  * skip that the gate does not count, since the target cannot break a rule it does not have.
  */
-export class CheckNotOnRelease extends CheckSkipped {}
+export class CheckNotOnRelease extends CheckSkipped {
+  constructor(
+    message: string,
+    /** The release that lacks the rule when it is not the judged Canton line's (`Splice 0.6.4`). */
+    readonly release?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** A request got no usable response (timeout, reset, refused): the check ends as `error`. */
 export class TransportFailure extends Error {

@@ -2,6 +2,8 @@ import { malformedPartyArb, partyIdArb } from '../generators/identifiers.js';
 import type { Exchange } from '../target/exchange.js';
 import { expectErrorResponse, expectStatus, firstDifference, isBase64, isObject, jsonEqual, objectBody, snippet, type Json } from './support/expect.js';
 import { forAll } from './support/property.js';
+import { CheckNotOnRelease } from './outcomes.js';
+import { needsSplice, releaseOf, SCAN_VERSION_PATH, spliceLacks, spliceRelease } from './support/targetVersion.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const LOOKUP = 'lookupTransferPreapprovalByParty';
@@ -10,6 +12,19 @@ const ROUND_LEGACY = 'getRewardAccountingEarliestAvailableRoundLegacy';
 const SD = 'service description, group C';
 export const ROUND_PATH = '/v0/internal/reward-accounting-process/rounds/earliest-available';
 const ROUND_LEGACY_PATH = '/v0/reward-accounting-process/rounds/earliest-available';
+const VERSION = 'getVersion';
+/** `commit_ts`'s form (OpenAPI's date-time: RFC 3339). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * Where the Scan serves the earliest round, by the Splice release it says: under /v0/internal/
+ * since 0.6.5, at the old path on 0.6.0-0.6.4 (their clients call it there); none before 0.6.0.
+ */
+async function roundOperation(ctx: CheckContext): Promise<{ path: string; operationId: string }> {
+  if (spliceLacks(await spliceRelease(ctx), ROUND) === undefined) return { path: ROUND_PATH, operationId: ROUND };
+  await needsSplice(ctx, ROUND_LEGACY, 'no release before it serves the earliest round');
+  return { path: ROUND_LEGACY_PATH, operationId: ROUND_LEGACY };
+}
 
 export const preapprovalPath = (party: string, encode = true) => `/v0/transfer-preapprovals/by-party/${encode ? encodeURIComponent(party) : party}`;
 
@@ -149,9 +164,10 @@ export const scanChecks: readonly CheckDefinition[] = [
     operationId: ROUND,
     level: 'MUST',
     kind: 'example',
-    specRef: `${SD}: GET /v0/internal/reward-accounting-process/rounds/earliest-available`,
+    specRef: `${SD}: GET /v0/internal/reward-accounting-process/rounds/earliest-available (Splice 0.6.0-0.6.4: /v0/reward-accounting-process/...)`,
     async run(ctx) {
-      const e = await ctx.http.request('scan', { method: 'GET', path: ROUND_PATH, operationId: ROUND });
+      const round = await roundOperation(ctx);
+      const e = await ctx.http.request('scan', { method: 'GET', ...round });
       const r = expectStatus(ctx, e, [200, 404], 'earliest round');
       if (r.status === 404) {
         expectErrorResponse(ctx, e, 'earliest round 404');
@@ -171,7 +187,7 @@ export const scanChecks: readonly CheckDefinition[] = [
     async run(ctx) {
       const expected = ctx.profile.scan?.earliestRound;
       if (expected === undefined) ctx.skip(`profile '${ctx.profile.name}' states no expected earliest round (scan.earliestRound)`);
-      const e = await ctx.http.request('scan', { method: 'GET', path: ROUND_PATH, operationId: ROUND });
+      const e = await ctx.http.request('scan', { method: 'GET', ...(await roundOperation(ctx)) });
       if (expected === null) {
         expectStatus(ctx, e, 404, 'earliest round while no round is complete');
         expectErrorResponse(ctx, e, 'no complete round');
@@ -190,15 +206,41 @@ export const scanChecks: readonly CheckDefinition[] = [
     kind: 'example',
     specRef: `${SD}: Versioning 4 (moved under /v0/internal/ in 0.6.5)`,
     async run(ctx) {
+      // A release before the move has the one path, judged by scan.earliest-round.shape.
+      await needsSplice(ctx, ROUND, `before it the earliest round has only the path ${ROUND_LEGACY_PATH}`);
       const now = await ctx.http.request('scan', { method: 'GET', path: ROUND_PATH, operationId: ROUND });
       const old = await ctx.http.request('scan', { method: 'GET', path: ROUND_LEGACY_PATH, operationId: ROUND_LEGACY });
       const a = expectStatus(ctx, now, [200, 404], 'current path');
       const b = expectStatus(ctx, old, [200, 404], 'legacy path');
       // No route there (a 404 without Scan's JSON ErrorResponse): the Scan is of a release that
       // moved it, as Splice's own since 0.6.5, whose scan.yaml serves the round only under /v0/internal/.
-      if (b.status === 404 && !/json/.test(b.contentType)) ctx.skip(`this Scan has no route at the pre-0.6.5 path ${ROUND_LEGACY_PATH} (HTTP 404, ${b.contentType || 'no content type'}): Splice serves it only under /v0/internal/ since 0.6.5`);
+      if (b.status === 404 && !/json/.test(b.contentType)) {
+        const why = `this Scan has no route at the pre-0.6.5 path ${ROUND_LEGACY_PATH} (HTTP 404, ${b.contentType || 'no content type'}): Splice serves it only under /v0/internal/ since 0.6.5`;
+        const reported = await spliceRelease(ctx);
+        if (spliceLacks(reported, ROUND_LEGACY) !== undefined) throw new CheckNotOnRelease(why, `Splice ${reported!}`);
+        ctx.skip(why);
+      }
       if (a.status !== b.status) ctx.fail(`current path answers ${a.status}, legacy path ${b.status}`, old);
       if (a.status === 200 && !jsonEqual(objectBody(ctx, now, 'current'), objectBody(ctx, old, 'legacy'))) ctx.fail('the two paths give different rounds', old);
     },
   }),
+  check({
+    id: 'scan.version.shape',
+    title: "The Scan's release (GET /version): version naming the Splice release and commit_ts a time, or no route at all",
+    operationId: VERSION,
+    level: 'MUST',
+    kind: 'example',
+    specRef: "Splice common-external.yaml: GET /version, Version (version and commit_ts required, commit_ts a date-time)",
+    async run(ctx) {
+      const e = await ctx.http.request('scan', { method: 'GET', path: SCAN_VERSION_PATH, operationId: VERSION });
+      // A Scan that does not say its release is judged as the newest: no rule to break.
+      if (expectStatus(ctx, e, [200, 404], 'GET /version').status === 404) return;
+      const body = objectBody(ctx, e, 'the Scan version');
+      if (typeof body.version !== 'string' || body.version === '') ctx.fail(`version must be a non-empty string (the Splice release), got ${snippet(e)}`, e);
+      if (typeof body.commit_ts !== 'string' || !RFC3339.test(body.commit_ts) || Number.isNaN(Date.parse(body.commit_ts))) ctx.fail(`commit_ts must be an RFC 3339 date-time (the release commit's time), got ${snippet(e)}`, e);
+      // Splice's schema types it only as a string: a version naming no release is judged as the newest.
+      if (releaseOf(body.version) === undefined) ctx.warn(`version '${body.version as string}' names no Splice release (major.minor.patch): the suite judges this Scan as the newest release`);
+    },
+  }),
 ];
+

@@ -2,7 +2,7 @@ import { findOperation, loadSpec, validateResponse, type CompiledSpec, type Prob
 import { OPERATION_SINCE } from '../schema/cantonVersions.js';
 import type { Exchange } from '../target/exchange.js';
 import { CheckNotOnRelease } from './outcomes.js';
-import { releasePredates, reportedInRun } from './support/targetVersion.js';
+import { releasePredates, reportedInRun, spliceLacks, spliceReportedInRun } from './support/targetVersion.js';
 import { GROUPS, type CheckContext, type CheckDefinition, type Group } from './types.js';
 
 /**
@@ -70,7 +70,7 @@ function judge(ctx: CheckContext, group: Group, operationId: string): void {
   const unread: Exchange[] = [];
   const deprecated = loadSpec(group).operations.get(operationId)?.deprecated === true;
   for (const e of mine) {
-    if (deprecated && noRoute(e)) continue;
+    if ((deprecated || UNSAID.has(operationId)) && noRoute(e)) continue;
     if (e.response!.truncated) {
       unread.push(e);
       continue;
@@ -100,6 +100,13 @@ function judge(ctx: CheckContext, group: Group, operationId: string): void {
  * than as a MUST check the run could not judge (which `--fail-on-skip` fails).
  */
 function notOnRelease(ctx: CheckContext, group: Group, operationId: string): void {
+  if (group === 'scan') {
+    // A Scan is judged by the Splice release it said (GET /version), as the checks that skipped were.
+    const said = spliceReportedInRun(ctx.seen);
+    const why = spliceLacks(said, operationId);
+    if (why !== undefined) throw new CheckNotOnRelease(`${why}, so no response to it was seen`, `Splice ${said!}`);
+    return;
+  }
   const since = group === 'ledger' ? OPERATION_SINCE[operationId] : undefined;
   if (since === undefined) return;
   const reported = reportedInRun(ctx.seen);
@@ -112,6 +119,9 @@ function notOnRelease(ctx: CheckContext, group: Group, operationId: string): voi
  * a release that dropped it answers (Splice 0.6.5 moved the earliest round under /v0/internal/;
  * later Scans have no route at the old path), and a client of it was told to move: no deviation.
  */
+/** A Scan without `GET /version` does not say its release, and is judged as the newest: its no-route 404 is not a deviation. */
+const UNSAID: ReadonlySet<string> = new Set(['getVersion']);
+
 const noRoute = (e: Exchange): boolean => e.response!.status === 404 && !/json/.test(e.response!.contentType);
 
 /** The operation an exchange belongs to in our spec (its recorded operationId, or matched by path). */

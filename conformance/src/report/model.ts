@@ -53,7 +53,8 @@ export interface CheckResult {
   /** The first holding change of the check's transactions that the token-standard history (core-tx-parser) does not explain (`judge.history.*`). */
   readonly history?: HistoryCheckResult;
   /**
-   * The target's Canton line (such as `3.5`) when its document has no rule this check tests: the
+   * The target's Canton line (such as `3.5`) when its document has no rule this check tests, or
+   * the Splice release a Scan says (`Splice 0.6.4`) when that release lacks the operation: the
    * check does not apply there. Its status is `skip`, and the gate counts it neither as a skipped
    * MUST check nor among the checks that should have run.
    */

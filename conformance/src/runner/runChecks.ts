@@ -93,7 +93,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
     let judge: ReturnType<NonNullable<RunChecksOptions['judge']>['check']> | undefined;
     let bound: ReturnType<Target['bind']> | undefined;
     let history: HistoryCheckResult | undefined;
-    /** The judged Canton line, when the target's release has no rule the check tests (`CheckNotOnRelease`). */
+    /** The judged Canton line (or the Splice release a Scan said), when the target's release has no rule the check tests (`CheckNotOnRelease`). */
     let notOnLine: string | undefined;
     if (reason !== undefined) {
       status = 'skip';
@@ -148,7 +148,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
         } else if (e instanceof CheckSkipped) {
           status = 'skip';
           message = e.message;
-          if (e instanceof CheckNotOnRelease) notOnLine = o.absent?.line;
+          if (e instanceof CheckNotOnRelease) notOnLine = e.release ?? o.absent?.line;
         } else if (e instanceof TransportFailure) {
           status = 'error';
           message = e.message;

@@ -5,7 +5,7 @@ import { jsonResult } from '../http/api/ledgerResult.js';
 import { defineRoute, type Route } from '../http/api/route.js';
 import { registryRoutes } from '../http/api/routes/registryRoutes.js';
 import { ledgerApiRoutes } from '../http/api/routes/routeTable.js';
-import { scanRoutes } from '../http/api/routes/scanRoutes.js';
+import { scanRoutes, spliceVersionRoute } from '../http/api/routes/scanRoutes.js';
 import { testTokenRegistryRoutes } from '../http/api/routes/testTokenRegistryRoutes.js';
 import { LOCALNET_USER, SCAN_PREFIX, SCAN_PROXY_PREFIX, VALIDATOR_PREFIX } from './localNetConfig.js';
 
@@ -53,7 +53,7 @@ const isScanProxy = (r: Route) => r.path.startsWith('/v0/scan-proxy/');
 export const localNetRoutes: LocalNetRouteTables = {
   ledger: ledgerApiRoutes.filter((r) => r.group === 'B'),
   validator: [
-    ...under(VALIDATOR_PREFIX, [validatorUserRoute, ...scanRoutes.filter(isScanProxy)]),
+    ...under(VALIDATOR_PREFIX, [validatorUserRoute, { ...spliceVersionRoute, public: true }, ...scanRoutes.filter(isScanProxy)]),
     ...under(SCAN_PROXY_PREFIX, registryRoutes),
   ],
   scan: publicly([...scanRoutes.filter((r) => r.path.startsWith(`${SCAN_PREFIX}/`)), ...registryRoutes]),

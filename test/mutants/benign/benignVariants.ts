@@ -51,7 +51,7 @@ import { retryAfterUnderLoad } from './retryAfterUnderLoad.js';
 import { EARLY_PATCH_VERSION, earlyPatchRelease } from './earlyPatchRelease.js';
 import { busyParticipant } from './busyParticipant.js';
 import { networkVetting } from './networkVetting.js';
-import { movedRoundPath } from './otherSpliceRelease.js';
+import { movedRoundPath, SPLICE_064, splice064 } from './otherSpliceRelease.js';
 
 /**
  * A benign variant: the reference server behind a rewrite that keeps it conformant, as a real
@@ -152,6 +152,17 @@ export const MOVED_ROUND_PATH: BenignVariant = {
   name: 'moved-round-path',
   description: 'a Scan of Splice 0.6.5 or later: no route at /v0/reward-accounting-process/... (404, a text body), the round only under /v0/internal/',
   fault: movedRoundPath,
+};
+
+/**
+ * A Scan of Splice 0.6.4, run on its own (benignVariants.test.ts): it says its release, and serves
+ * the earliest round only at the pre-0.6.5 path, so the checks of the moved path skip as rules its
+ * release lacks, which the composed run would count as findings against the control.
+ */
+export const SPLICE_064_RELEASE: BenignVariant = {
+  name: 'splice-0.6.4',
+  description: `a Scan of Splice ${SPLICE_064}: GET /version says so, the earliest round only at /v0/reward-accounting-process/... (no route under /v0/internal/: 404, a text body)`,
+  fault: splice064,
 };
 
 /** Every variant at once, in the order listed (the first rewrites requests first and answers last). */

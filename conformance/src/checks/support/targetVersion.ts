@@ -1,5 +1,6 @@
+import { SCAN_OPERATION_RELEASES, type SpliceReleases } from '../../schema/spliceVersions.js';
 import { jsonOf, type Exchange } from '../../target/exchange.js';
-import { CheckNotOnRelease } from '../outcomes.js';
+import { CheckNotOnRelease, TransportFailure } from '../outcomes.js';
 import type { CheckContext } from '../types.js';
 
 /** `3.5.4-SNAPSHOT` -> [3, 5, 4]; undefined when the version says nothing comparable. */
@@ -45,4 +46,59 @@ export function releasePredates(reported: unknown, since: string): boolean {
   const target = releaseOf(reported);
   const required = releaseOf(since);
   return target !== undefined && required !== undefined && before(target, required);
+}
+
+/** `GET /version` below the Scan's base URL: Splice's common `Version`, `{version, commit_ts}`. */
+export const SCAN_VERSION_PATH = '/version';
+
+const spliceVersionOf = (e: Exchange): string | undefined => {
+  if (e.response?.status !== 200) return undefined;
+  const body = jsonOf(e);
+  const version = body.ok && typeof body.value === 'object' && body.value !== null ? (body.value as { version?: unknown }).version : undefined;
+  return typeof version === 'string' ? version : undefined;
+};
+
+const isScanVersionRead = (e: Exchange): boolean => e.group === 'scan' && e.request.method === 'GET' && e.path === SCAN_VERSION_PATH && e.response !== undefined;
+
+/**
+ * The Splice release the Scan reported on the last `GET /version` a check of the run made
+ * (observers make no requests of their own); undefined when none did, or it said none.
+ */
+export function spliceReportedInRun(seen: readonly Exchange[]): string | undefined {
+  for (let i = seen.length - 1; i >= 0; i--) if (isScanVersionRead(seen[i]!)) return spliceVersionOf(seen[i]!);
+  return undefined;
+}
+
+/**
+ * The Splice release the Scan says (`GET /version`), read once a run: a Scan without it (404), or
+ * whose answer names no release, is judged as the newest, as one of the release our spec follows.
+ */
+export function spliceRelease(ctx: CheckContext): Promise<string | undefined> {
+  return ctx.shared('scan-splice-release', async () => {
+    const earlier = ctx.seen.findLast(isScanVersionRead);
+    if (earlier !== undefined) return spliceVersionOf(earlier);
+    try {
+      return spliceVersionOf(await ctx.http.request('scan', { method: 'GET', path: SCAN_VERSION_PATH, operationId: 'getVersion' }));
+    } catch (e) {
+      // No answer is no release said (judged as the newest); the checks' own requests meet the failure.
+      if (e instanceof TransportFailure) return undefined;
+      throw e;
+    }
+  });
+}
+
+/** Why a Scan reporting `reported` has no `operationId` (it came later, or a later release removed it); undefined when it has it. */
+export function spliceLacks(reported: string | undefined, operationId: string, releases: Readonly<Record<string, SpliceReleases>> = SCAN_OPERATION_RELEASES): string | undefined {
+  const r = releases[operationId];
+  if (r === undefined || reported === undefined) return undefined;
+  if (releasePredates(reported, r.since)) return `the Scan reports Splice ${reported}; ${operationId} came with Splice ${r.since}`;
+  if (r.last !== undefined && releasePredates(r.last, reported)) return `the Scan reports Splice ${reported}; Splice ${r.last} was the last release with ${operationId}`;
+  return undefined;
+}
+
+/** Skips, as a rule the Scan's release lacks (`CheckNotOnRelease`, which the gate does not count), when the Scan's release has no `operationId`. */
+export async function needsSplice(ctx: CheckContext, operationId: string, what = ''): Promise<void> {
+  const reported = await spliceRelease(ctx);
+  const why = spliceLacks(reported, operationId);
+  if (why !== undefined) throw new CheckNotOnRelease(`${why}${what === '' ? '' : `: ${what}`}`, `Splice ${reported!}`);
 }

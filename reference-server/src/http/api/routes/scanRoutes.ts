@@ -1,11 +1,28 @@
+import { SPLICE_COMMIT_TS, SPLICE_VERSION } from '../../../../../conformance/src/schema/spliceVersions.js';
 import { appsOf } from '../../../apps/index.js';
+import { ok } from '../../../ledger/result.js';
+import { jsonResponse } from '../apiResponse.js';
 import { jsonResult } from '../ledgerResult.js';
 import { defineRoute, type Route } from '../route.js';
 
 /** Deployed Scan nodes serve under this prefix; clients put it in their base URL (ScanClient does). */
 const SCAN_PREFIX = '/api/scan';
 
+/**
+ * `GET /version`, as every Splice app serves it (common-external.yaml): the release our Scan
+ * emulates, the one specs/scan.openapi.yaml follows. The validator serves it at its own base URL.
+ */
+export const spliceVersionRoute: Route = defineRoute({
+  method: 'GET',
+  path: '/version',
+  operationId: 'getVersion',
+  group: 'C',
+  body: 'none',
+  handle: () => ok(jsonResponse({ version: SPLICE_VERSION, commit_ts: SPLICE_COMMIT_TS })),
+});
+
 const scanOperations: readonly Route[] = [
+  spliceVersionRoute,
   defineRoute({
     method: 'GET',
     path: '/v0/transfer-preapprovals/by-party/{party}',
