@@ -11,6 +11,7 @@ import { ES256_PUBLIC_PEM } from '../auth/support/tokens.js';
 import { startMutant, type Fault } from '../mutants/mutantProxy.js';
 import { allBenignVariants, BENIGN_VARIANTS, EARLY_PATCH_RELEASE, faultOf, MOVED_ROUND_PATH, SPLICE_064_RELEASE } from '../mutants/benign/benignVariants.js';
 import { catalogue } from '../../conformance/src/checks/catalogue.js';
+import { preflight } from '../../conformance/src/preflight/preflight.js';
 import { networkVetting } from '../mutants/benign/networkVetting.js';
 import { retryAfterUnderLoad } from '../mutants/benign/retryAfterUnderLoad.js';
 import { cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
@@ -281,6 +282,22 @@ describe('false failures the benign variants found, each on its own check', () =
       for (const id of ['scan.earliest-round.shape', 'scan.earliest-round.expected-value', 'scan.schema.get-reward-accounting-earliest-available-round-legacy', 'scan.version.shape']) expect(by(id)?.status, id).toBe('pass');
       for (const id of ['scan.earliest-round.legacy-path', 'scan.schema.get-reward-accounting-earliest-available-round']) expect(by(id), id).toMatchObject({ status: 'skip', notOnLine: 'Splice 0.6.4' });
       expect(applyGate(report, { failOnSkip: true }).failed).toBe(false);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  }, 120_000);
+
+  it("the preflight knows a Scan of Splice 0.6.4 without the wallet reads by its earliest round at the older path (splice-0.6.4)", async () => {
+    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+    const proxy = await startMutant(reference.url, faultOf(SPLICE_064_RELEASE));
+    try {
+      const base = loadProfile('reference');
+      const profile = { ...base, groups: ['scan' as const], scan: { ...base.scan, walletReads: false } };
+      const r = await preflight({ baseUrls: { scan: proxy.url }, profile, strict: true, checks: [], timeoutMs: 10_000 });
+      // Before the fix it asked only under /v0/internal/, got the 404 of no route, and stopped the run.
+      expect(r.problems).toEqual([]);
+      expect(r.kinds).toMatchObject([{ group: 'scan', ok: true, request: `GET ${proxy.url}/v0/reward-accounting-process/rounds/earliest-available` }]);
     } finally {
       await proxy.close();
       await reference.close();

@@ -220,7 +220,7 @@ export function tokenProblem(token: string, nowMs: number): string | undefined {
 }
 
 /** The path that tells each group's API apart, and what its answer must hold. */
-function kindRequest(group: Group, profile: Profile): { path: string; api: string; accept: (a: Answer) => boolean } {
+function kindRequest(group: Group, profile: Profile): { path: string; olderPath?: string; api: string; accept: (a: Answer) => boolean } {
   switch (group) {
     case 'ledger':
       return { path: '/v2/version', api: 'a JSON Ledger API v2 (a version string)', accept: (a) => a.status === 200 && isObject(a.json) && typeof a.json.version === 'string' && a.json.version !== '' };
@@ -230,6 +230,7 @@ function kindRequest(group: Group, profile: Profile): { path: string; api: strin
       return profile.scan?.walletReads === false
         ? {
             path: '/v0/internal/reward-accounting-process/rounds/earliest-available',
+            olderPath: '/v0/reward-accounting-process/rounds/earliest-available',
             api: 'Splice Scan (the earliest round, or 404 with an error)',
             accept: (a) => (a.status === 200 && isObject(a.json) && 'earliest_round' in a.json) || (a.status === 404 && isObject(a.json) && typeof a.json.error === 'string'),
           }
@@ -278,8 +279,14 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   for (const g of o.profile.groups) {
     const url = urls[g];
     if (url === undefined) continue;
-    const k = kindRequest(g, o.profile);
-    const p = await get(`${url}${k.path}`, token, o.timeoutMs);
+    const first = kindRequest(g, o.profile);
+    let k = first;
+    let p = await get(`${url}${k.path}`, token, o.timeoutMs);
+    // A Scan of Splice 0.6.0-0.6.4 serves the earliest round only at its older path.
+    if (first.olderPath !== undefined && p.ok && p.answer.status === 404 && !first.accept(p.answer)) {
+      const older = await get(`${url}${first.olderPath}`, token, o.timeoutMs);
+      if (older.ok && first.accept(older.answer)) [k, p] = [{ ...first, path: first.olderPath }, older];
+    }
     const request = `GET ${url}${k.path}`;
     if (!p.ok) {
       kinds.push({ group: g, request, ok: false, detail: p.error });
