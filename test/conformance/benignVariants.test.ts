@@ -12,6 +12,7 @@ import { startMutant, type Fault } from '../mutants/mutantProxy.js';
 import { allBenignVariants, BENIGN_VARIANTS, EARLY_PATCH_RELEASE, faultOf, MOVED_ROUND_PATH, SPLICE_064_RELEASE } from '../mutants/benign/benignVariants.js';
 import { catalogue } from '../../conformance/src/checks/catalogue.js';
 import { preflight } from '../../conformance/src/preflight/preflight.js';
+import { validateReport } from '../../conformance/src/report/validateReport.js';
 import { networkVetting } from '../mutants/benign/networkVetting.js';
 import { retryAfterUnderLoad } from '../mutants/benign/retryAfterUnderLoad.js';
 import { cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
@@ -282,6 +283,7 @@ describe('false failures the benign variants found, each on its own check', () =
       for (const id of ['scan.earliest-round.shape', 'scan.earliest-round.expected-value', 'scan.schema.get-reward-accounting-earliest-available-round-legacy', 'scan.version.shape']) expect(by(id)?.status, id).toBe('pass');
       for (const id of ['scan.earliest-round.legacy-path', 'scan.schema.get-reward-accounting-earliest-available-round']) expect(by(id), id).toMatchObject({ status: 'skip', notOnLine: 'Splice 0.6.4' });
       expect(applyGate(report, { failOnSkip: true }).failed).toBe(false);
+      expect(validateReport(report)).toEqual([]);
     } finally {
       await proxy.close();
       await reference.close();

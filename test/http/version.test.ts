@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get } from './support/ledgerApi.js';
 import { startServer, type TestServer } from './support/startServer.js';
+import { SPLICE_COMMIT_TS, SPLICE_VERSION } from '../../conformance/src/schema/spliceVersions.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -34,5 +35,15 @@ describe('GET /v2/version', () => {
     const res = await get(server, '//v2/version', { unchecked: true });
     expect(res.status).toBe(200);
     expect(res.body.version).toBe('3.5.1');
+  });
+});
+
+describe("GET /version (Splice's, on Scan and the validator)", () => {
+  it('reports the Splice release our Scan follows, at the root and under /api/scan', async () => {
+    for (const path of ['/version', '/api/scan/version']) {
+      const res = await get(server, path, { unchecked: true });
+      expect(res.status, path).toBe(200);
+      expect(res.body, path).toEqual({ version: SPLICE_VERSION, commit_ts: SPLICE_COMMIT_TS });
+    }
   });
 });

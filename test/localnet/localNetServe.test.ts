@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
 import { localNetToken, loopbackUrls, startTestLocalNet } from './support.js';
+import { SPLICE_COMMIT_TS, SPLICE_VERSION } from '../../conformance/src/schema/spliceVersions.js';
 
 /** `serve --localnet`: LocalNet's listeners, prefixes and auth over one ledger. */
 describe('serve --localnet', () => {
@@ -36,6 +37,14 @@ describe('serve --localnet', () => {
     const rights = (await (await get(`${urls.ledger}/v2/users/ledger-api-user/rights`)).json()) as { rights: { kind: Record<string, unknown> }[] };
     expect(rights.rights.map((r) => Object.keys(r.kind)[0]).sort()).toEqual(['CanActAs', 'ParticipantAdmin']);
     expect(rights.rights.find((r) => 'CanActAs' in r.kind)?.kind).toEqual({ CanActAs: { value: { party: net.validatorParty } } });
+  });
+
+  it('Scan and the validator say their Splice release without a token (GET /version)', async () => {
+    for (const url of [`${urls.scan}/version`, `${urls.validator}/version`]) {
+      const res = await get(url, null);
+      expect(res.status, url).toBe(200);
+      expect(await res.json(), url).toEqual({ version: SPLICE_VERSION, commit_ts: SPLICE_COMMIT_TS });
+    }
   });
 
   it('accepts HS256 tokens signed with "unsafe" for LocalNet\'s audience only', async () => {
