@@ -14,6 +14,7 @@ import { catalogue } from '../../conformance/src/checks/catalogue.js';
 import { preflight } from '../../conformance/src/preflight/preflight.js';
 import { validateReport } from '../../conformance/src/report/validateReport.js';
 import { networkVetting } from '../mutants/benign/networkVetting.js';
+import { unsaidSpliceRelease } from '../mutants/benign/otherSpliceRelease.js';
 import { retryAfterUnderLoad } from '../mutants/benign/retryAfterUnderLoad.js';
 import { cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
 import { applyGate } from '../../conformance/src/report/gate.js';
@@ -284,6 +285,20 @@ describe('false failures the benign variants found, each on its own check', () =
       for (const id of ['scan.earliest-round.legacy-path', 'scan.schema.get-reward-accounting-earliest-available-round']) expect(by(id), id).toMatchObject({ status: 'skip', notOnLine: 'Splice 0.6.4' });
       expect(applyGate(report, { failOnSkip: true }).failed).toBe(false);
       expect(validateReport(report)).toEqual([]);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  }, 120_000);
+
+  it('a Scan without GET /version (no route) passes every scan check with --fail-on-skip: it is judged as the newest release', async () => {
+    const ids = catalogue().filter((c) => c.group === 'scan').map((c) => c.id);
+    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
+    const proxy = await startMutant(reference.url, unsaidSpliceRelease);
+    try {
+      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: ids, seed: SEED, toolVersion: 'benign-variants', progress: 'quiet' });
+      expect(report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message ?? ''}`)).toEqual([]);
+      expect(applyGate(report, { failOnSkip: true }).failed).toBe(false);
     } finally {
       await proxy.close();
       await reference.close();

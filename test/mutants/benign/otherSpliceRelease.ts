@@ -31,3 +31,8 @@ export const splice064: Fault = {
     return path.startsWith(CURRENT_ROUND) || path.startsWith(`/api/scan${CURRENT_ROUND}`) ? noRoute : req;
   },
 };
+
+/** A Scan that does not say its release: no route at `/version` (judged as the newest). */
+export const unsaidSpliceRelease: Fault = {
+  request: (req) => (VERSION.test(pathOf(req.url)) ? noRoute : req),
+};
