@@ -27,6 +27,16 @@ async function written(ctx: CheckContext): Promise<{ party: string; begin: numbe
   return { party, begin, end: (await ledgerEnd(ctx)).offset };
 }
 
+/**
+ * As `written`, with a contract archived at the end: a consuming exercise, the one event whose
+ * LEDGER_EFFECTS form (an exercised event) differs from its ACS delta (an archived event).
+ */
+async function writtenAndArchived(ctx: CheckContext): Promise<{ party: string; begin: number; end: number }> {
+  const w = await written(ctx);
+  await archiveContract(ctx, w.party, await createContract(ctx, w.party));
+  return { ...w, end: (await ledgerEnd(ctx)).offset };
+}
+
 /** A list endpoint's JSON array (POST with a closed range). */
 async function list(ctx: CheckContext, path: string, body: Json, operationId: string): Promise<{ exchange: Exchange; items: unknown[] }> {
   const exchange = await ctx.http.request('ledger', { method: 'POST', path, query: { stream_idle_timeout_ms: 1000 }, json: body, operationId });
@@ -246,6 +256,32 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
     },
   }),
   check({
+    id: 'ledger.transaction-lookups.transaction-format',
+    title: "transaction-by-id and transaction-by-offset (deprecated) asked with a transactionFormat answer the transaction in that format, as the update stream shows it (wallet-sdk's getTransactionById asks for LEDGER_EFFECTS)",
+    group: 'ledger',
+    operationId: LedgerReadOp.transactionById,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_35}: GetTransactionByIdRequest, GetTransactionByOffsetRequest (transaction_format; requesting_parties only for backwards compatibility, then the format unset)`,
+    requires: { writes: true },
+    async run(ctx) {
+      const w = await writtenAndArchived(ctx);
+      // Not the legacy default (verbose, ACS delta): a lookup that drops the format answers another transaction.
+      const transactionFormat = { eventFormat: eventFormat(w.party, { verbose: false }), transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' };
+      const { items } = await list(ctx, '/v2/updates', { beginExclusive: w.begin, endInclusive: w.end, updateFormat: { includeTransactions: transactionFormat } }, 'postV2Updates');
+      const txs = items.filter((i): i is Json => isObject(i) && isObject(i.update) && isObject(i.update.Transaction)).map(txOf);
+      if (txs.length === 0) return ctx.fail(`the update stream shows no transaction in (${w.begin}, ${w.end}] for ${w.party}`);
+      for (const tx of txs) {
+        const byId = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/transaction-by-id', operationId: LedgerReadOp.transactionById, json: { updateId: tx.updateId, transactionFormat } });
+        expectStatus(ctx, byId, 200, 'transaction-by-id with a transactionFormat');
+        expectSame(ctx, objectBody(ctx, byId, 'transaction-by-id').transaction, tx, `transaction-by-id ${String(tx.updateId)} asked for LEDGER_EFFECTS, not verbose,`, byId);
+        const byOffset = await ctx.http.request('ledger', { method: 'POST', path: '/v2/updates/transaction-by-offset', operationId: LedgerReadOp.transactionByOffset, json: { offset: tx.offset, transactionFormat } });
+        expectStatus(ctx, byOffset, 200, 'transaction-by-offset with a transactionFormat');
+        expectSame(ctx, objectBody(ctx, byOffset, 'transaction-by-offset').transaction, tx, `transaction-by-offset ${String(tx.offset)} asked for LEDGER_EFFECTS, not verbose,`, byOffset);
+      }
+    },
+  }),
+  check({
     id: 'ledger.transaction-by-offset.acs-delta',
     title: 'transaction-by-offset (deprecated) answers {transaction}: the ACS delta the stream showed at that offset',
     group: 'ledger',
@@ -311,7 +347,8 @@ export const ledgerReadChecks: readonly CheckDefinition[] = [
     specRef: `${UPSTREAM_35}: POST /v2/updates/flats (same request and elements as /v2/updates)`,
     requires: { writes: true },
     async run(ctx) {
-      const w = await written(ctx);
+      // With an archive in the range: wallet-sdk's holdings history reads the exercises of LEDGER_EFFECTS here.
+      const w = await writtenAndArchived(ctx);
       const body = { beginExclusive: w.begin, endInclusive: w.end, updateFormat: shapeFormat(w.party, 'TRANSACTION_SHAPE_LEDGER_EFFECTS') };
       const updates = await list(ctx, '/v2/updates', body, 'postV2Updates');
       const flats = await list(ctx, '/v2/updates/flats', { ...body, verbose: false }, LedgerReadOp.flats);
