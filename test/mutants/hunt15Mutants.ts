@@ -1,5 +1,5 @@
 import type { Mutant } from './mutants.js';
-import { parse, pathOf, type Fault, type ProxyRequest } from './mutantProxy.js';
+import { parse, pathOf, type Fault, type ProxyRequest, type Upstream } from './mutantProxy.js';
 import { cantonError, deep, is, isObject, ok200, onRequest, without, type Json } from './mutantKit.js';
 
 /**
@@ -55,6 +55,26 @@ function interfaceFiltersOnly(body: unknown): boolean {
   const cumulative = filters.flatMap((f) => (Array.isArray(f.cumulative) ? f.cumulative : []));
   return cumulative.length > 0 && cumulative.every((c) => isObject(c) && isObject(c.identifierFilter) && isObject(c.identifierFilter.InterfaceFilter));
 }
+
+/**
+ * GET /v2/parties/{party} also answers, first, a party nobody asked for (the participant's first
+ * listed party: a lookup that ORs in a default): core-ledger-client's checkIfPartyExists reads
+ * partyDetails[0] as the asked party and never finds it, so waitForPartyAndGrantUserRights times out.
+ */
+const partyLookupAddsAParty: Fault = {
+  async request(req, upstream: Upstream) {
+    const path = pathOf(req.url);
+    if (req.method !== 'GET' || !/^\/v2\/parties\/[^/]+$/.test(path) || path === '/v2/parties/participant-id') return req;
+    const res = await upstream.send(req);
+    const v = parse(res.body);
+    if (res.status !== 200 || !isObject(v) || !Array.isArray(v.partyDetails) || v.partyDetails.length === 0) return res;
+    const asked = new Set(v.partyDetails.filter(isObject).map((d) => d.party));
+    const auth = typeof req.headers.authorization === 'string' ? { authorization: req.headers.authorization } : {};
+    const listed = parse((await upstream.send({ method: 'GET', url: '/v2/parties?pageSize=20', headers: auth, body: '' })).body);
+    const other = isObject(listed) && Array.isArray(listed.partyDetails) ? listed.partyDetails.find((d) => isObject(d) && !asked.has(d.party)) : undefined;
+    return other === undefined ? res : { ...res, body: JSON.stringify({ ...v, partyDetails: [other, ...v.partyDetails] }) };
+  },
+};
 
 export const HUNT15_MUTANTS: readonly Mutant[] = [
   {
@@ -130,5 +150,11 @@ export const HUNT15_MUTANTS: readonly Mutant[] = [
       if (tx === undefined || !isObject(tx.eventFormat)) return body;
       return { ...without(body, 'updateFormat'), filter: without(tx.eventFormat, 'verbose'), verbose: tx.eventFormat.verbose ?? false };
     }),
+  },
+  {
+    name: 'hunt15-party-lookup-adds-a-party',
+    description: "GET /v2/parties/{party} answers, before the party asked for, another party it knows: core-ledger-client's checkIfPartyExists reads partyDetails[0] and never finds the party",
+    caughtBy: 'ledger.parties.allocate-round-trip',
+    fault: partyLookupAddsAParty,
   },
 ];

@@ -45,7 +45,7 @@ async function partyDetails(ctx: CheckContext, party: string): Promise<{ e: Exch
 export const ledgerPartyChecks: readonly CheckDefinition[] = [
   check({
     id: 'ledger.parties.allocate-round-trip',
-    title: 'An allocated party is <hint>::<namespace>, local, and GET /v2/parties/{party} answers the same details, the annotations it was allocated with included',
+    title: 'An allocated party is <hint>::<namespace>, local, and GET /v2/parties/{party} answers its details alone, the annotations it was allocated with included',
     operationId: LedgerOp.allocateParty,
     level: 'MUST',
     kind: 'example',
@@ -59,6 +59,9 @@ export const ledgerPartyChecks: readonly CheckDefinition[] = [
       const { e, details } = await partyDetails(ctx, party);
       const d = details.find((x) => x.party === party);
       if (!d) return ctx.fail(`GET /v2/parties/${party} does not list the party just allocated`, e);
+      // Asked for one party, the answer is that party's alone: core-ledger-client's checkIfPartyExists reads partyDetails[0] as it.
+      const others = details.filter((x) => x.party !== party).map((x) => String(x.party));
+      if (others.length > 0) ctx.fail(`GET /v2/parties/${party} also answers ${others.join(', ')}, which it was not asked for: a client reading partyDetails[0] as the party finds ${String(details[0]!.party)}`, e);
       if (d.isLocal !== true) ctx.fail(`the party just allocated on this participant has isLocal ${JSON.stringify(d.isLocal)}`, e);
       // Applications keep their own data on a party in its annotations (ObjectMeta), set at allocation.
       const got = isObject(d.localMetadata) && isObject(d.localMetadata.annotations) ? d.localMetadata.annotations : {};
@@ -79,7 +82,7 @@ export const ledgerPartyChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.parties.get-unknown-empty',
-    title: 'GET /v2/parties/{party} of a well-formed party nobody allocated answers an empty partyDetails list; asked with known parties too (?parties=), it answers each known one',
+    title: 'GET /v2/parties/{party} of a well-formed party nobody allocated answers an empty partyDetails list; asked with known parties too (?parties=), it answers each known one and no other',
     operationId: LedgerOp.getParty,
     level: 'MUST',
     kind: 'negative',
@@ -102,6 +105,8 @@ export const ledgerPartyChecks: readonly CheckDefinition[] = [
       const missing = known.filter((p) => !got.includes(p));
       if (missing.length > 0) ctx.fail(`asked for ${known[0]} (the path), ${unknown} and ${known[1]} (?parties=), the lookup leaves out the known ${missing.join(' and ')}`, both);
       if (got.includes(unknown)) ctx.fail(`asked together with known parties, a party nobody allocated (${unknown}) is reported as known`, both);
+      const unasked = got.filter((p) => p !== known[0] && p !== known[1] && p !== unknown);
+      if (unasked.length > 0) ctx.fail(`asked for ${known[0]}, ${unknown} and ${known[1]}, the lookup also answers ${unasked.map(String).join(', ')}: GetParties answers the parties asked for`, both);
     },
   }),
   check({
