@@ -157,4 +157,30 @@ export const HUNT15_MUTANTS: readonly Mutant[] = [
     caughtBy: 'ledger.parties.allocate-round-trip',
     fault: partyLookupAddsAParty,
   },
+  {
+    name: 'hunt15-legacy-filter-refused',
+    description:
+      "the update list and the active contract set serve only the format fields: the legacy filter/verbose form (core-acs-reader's reads, the wallet SDK's update stream) is refused as if update_format were mandatory, as only Canton 3.6 does",
+    caughtBy: 'ledger.wire.legacy-filter-form',
+    fault: {
+      request: (req) => {
+        const path = pathOf(req.url);
+        const body = parse(req.body);
+        if (req.method !== 'POST' || (path !== '/v2/updates' && path !== '/v2/state/active-contracts') || !isObject(body) || body.filter === undefined) return req;
+        if (body.updateFormat !== undefined || body.eventFormat !== undefined) return req;
+        const field = path === '/v2/updates' ? 'update_format' : 'event_format';
+        return cantonError(400, 'MISSING_FIELD', `The submitted request is missing a mandatory field: ${field}`, 8);
+      },
+    },
+  },
+  {
+    name: 'hunt15-legacy-filter-ledger-effects',
+    description: 'the update list reads the legacy filter form as a LEDGER_EFFECTS format (the documented default is the ACS delta): a consuming exercise shows as its exercised event, not the archive a reader of the legacy form waits for',
+    caughtBy: 'ledger.wire.legacy-filter-form',
+    fault: onRequest(/^\/v2\/updates$/, (body) => {
+      if (!isObject(body.filter) || body.updateFormat !== undefined) return body;
+      const eventFormat = { ...body.filter, verbose: body.verbose ?? false };
+      return { ...without(without(body, 'filter'), 'verbose'), updateFormat: { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } };
+    }),
+  },
 ];

@@ -1,16 +1,17 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { requestTopology } from './ledgerInteractive.js';
-import { eventFormat, ledgerEnd, readParty } from './support/ledger.js';
-import { bodyOf, expectCantonError, expectStatus, isBase64, isObject, objectBody, type Json } from './support/expect.js';
+import { archiveContract, createContract, eventFormat, ledgerEnd, readParty, suiteParty } from './support/ledger.js';
+import { bodyOf, expectCantonError, expectStatus, firstDifference, isBase64, isObject, jsonEqual, objectBody, type Json } from './support/expect.js';
 import { LedgerOp, SD_B, UPSTREAM_B } from './ledgerOps.js';
 import { cantonHash, decodeTopologyTransaction, multiHashOf, TOPOLOGY_TRANSACTION_PURPOSE } from './support/topologyHash.js';
-import type { Exchange } from '../target/exchange.js';
+import { releasePredates } from './support/targetVersion.js';
+import { jsonOf, type Exchange } from '../target/exchange.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /**
  * Wire details the published clients (wallet-sdk, core-ledger-client, core-acs-reader) rely on:
- * the multiHash they recompute over Canton's topology transactions before signing, and the
- * `verbose: false` they send beside a format.
+ * the multiHash they recompute over Canton's topology transactions before signing, the
+ * `verbose: false` they send beside a format, and the legacy filter form some still send.
  */
 const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 'ledger', ...c });
 
@@ -70,6 +71,28 @@ const allocateBody = (g: Pick<GeneratedTopology, 'synchronizer' | 'txs' | 't'>, 
   multiHashSignatures: [{ format: 'SIGNATURE_FORMAT_CONCAT', signature: signature.toString('base64'), signedBy: g.t.publicKeyFingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }],
   identityProviderId: '',
 });
+
+/**
+ * Skips when a Canton 3.6 or later participant refused the legacy form as deprecated (its
+ * DEPRECATED_API_DISABLED, unless features.deprecated is set); a 3.4 or 3.5 participant serves it.
+ */
+async function legacyDisabledOnNewerRelease(ctx: CheckContext, e: Exchange): Promise<void> {
+  const b = jsonOf(e);
+  if (e.response?.status !== 400 || !b.ok || !isObject(b.value) || b.value.code !== 'DEPRECATED_API_DISABLED') return;
+  const v = jsonOf(await ctx.http.request('ledger', { method: 'GET', path: '/v2/version' }));
+  const reported = v.ok && isObject(v.value) ? v.value.version : undefined;
+  if (!releasePredates(reported, '3.6.0')) ctx.skip(`the target reports Canton ${String(reported)}, which disables the legacy filter/verbose form (DEPRECATED_API_DISABLED)`);
+}
+
+/** The Transaction values of an update list, in its order. */
+const transactionsIn = (items: unknown): unknown[] =>
+  (Array.isArray(items) ? items : []).flatMap((i) => (isObject(i) && isObject(i.update) && isObject(i.update.Transaction) ? [i.update.Transaction.value] : []));
+
+/** The entries of an active contract list by contract id. */
+const byContractId = (items: unknown): unknown[] => {
+  const idOf = (i: unknown) => (isObject(i) && isObject(i.contractEntry) && isObject(i.contractEntry.JsActiveContract) && isObject(i.contractEntry.JsActiveContract.createdEvent) ? String(i.contractEntry.JsActiveContract.createdEvent.contractId) : '');
+  return (Array.isArray(items) ? [...items] : []).sort((a, b) => idOf(a).localeCompare(idOf(b)));
+};
 
 export const ledgerClientWireChecks: readonly CheckDefinition[] = [
   check({
@@ -135,6 +158,46 @@ export const ledgerClientWireChecks: readonly CheckDefinition[] = [
       expectStatus(ctx, lookup, 200, `GET /v2/parties/${g.t.partyId}`);
       const details = objectBody(ctx, lookup, 'party details').partyDetails;
       if (Array.isArray(details) && details.some((d) => isObject(d) && d.party === g.t.partyId)) ctx.fail(`the refused onboarding left ${g.t.partyId} allocated`, lookup);
+    },
+  }),
+  check({
+    id: 'ledger.wire.legacy-filter-form',
+    title: "The legacy request form (filter and verbose, no format) of POST /v2/updates and /v2/state/active-contracts answers what its documented equivalent format does (core-acs-reader and the wallet SDK's update stream still send it)",
+    operationId: LedgerOp.updates,
+    level: 'MUST',
+    kind: 'example',
+    specRef: `${UPSTREAM_B}: GetUpdatesRequest.filter/verbose (update_format unset: transactions of filter.filters_by_party in TRANSACTION_SHAPE_ACS_DELTA, with the same verbose), GetActiveContractsRequest.filter/verbose (event_format unset: the same filter and verbose); deprecated, served by Canton 3.4 and 3.5`,
+    requires: { writes: true },
+    async run(ctx) {
+      const party = await suiteParty(ctx);
+      const begin = (await ledgerEnd(ctx)).offset;
+      await createContract(ctx, party);
+      // An archive too: the legacy form's shape is the ACS delta (an archived event, not the exercise).
+      await archiveContract(ctx, party, await createContract(ctx, party));
+      const end = (await ledgerEnd(ctx)).offset;
+      const filter = { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } } };
+      const format = { ...filter, verbose: false };
+      const updates = (json: Json) => ctx.http.request('ledger', { method: 'POST', path: '/v2/updates', query: { stream_idle_timeout_ms: 1000 }, json: { beginExclusive: begin, endInclusive: end, ...json } });
+      const legacy = await updates({ filter, verbose: false });
+      await legacyDisabledOnNewerRelease(ctx, legacy);
+      expectStatus(ctx, legacy, 200, 'POST /v2/updates with the legacy filter and verbose');
+      const current = await updates({ updateFormat: { includeTransactions: { eventFormat: format, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } });
+      expectStatus(ctx, current, 200, 'POST /v2/updates with the equivalent updateFormat');
+      const got = transactionsIn(bodyOf(ctx, legacy, 'updates (legacy form)'));
+      const want = transactionsIn(bodyOf(ctx, current, 'updates (updateFormat)'));
+      if (want.length === 0) ctx.fail(`the update stream shows no transaction of ${party} in (${begin}, ${end}]`, current);
+      if (!jsonEqual(got, want)) ctx.fail(`the legacy form's transactions differ from the ACS delta of the same filter and verbose at ${firstDifference(got, want) ?? '?'}`, legacy);
+      const acs = (json: Json) => ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', operationId: LedgerOp.activeContracts, json: { activeAtOffset: end, ...json } });
+      const legacyAcs = await acs({ filter, verbose: false });
+      await legacyDisabledOnNewerRelease(ctx, legacyAcs);
+      const currentAcs = await acs({ eventFormat: format });
+      // More contracts than the list answers at once (a long-lived suite party): the sets are compared no further.
+      if (legacyAcs.response?.status === 413 && currentAcs.response?.status === 413) return;
+      expectStatus(ctx, legacyAcs, 200, 'POST /v2/state/active-contracts with the legacy filter and verbose');
+      expectStatus(ctx, currentAcs, 200, 'POST /v2/state/active-contracts with the equivalent eventFormat');
+      const gotAcs = byContractId(bodyOf(ctx, legacyAcs, 'active contracts (legacy form)'));
+      const wantAcs = byContractId(bodyOf(ctx, currentAcs, 'active contracts (eventFormat)'));
+      if (!jsonEqual(gotAcs, wantAcs)) ctx.fail(`the legacy form's active contracts differ from those of the same filter and verbose as an eventFormat at ${firstDifference(gotAcs, wantAcs) ?? '?'}`, legacyAcs);
     },
   }),
   check({
