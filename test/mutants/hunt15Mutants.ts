@@ -183,4 +183,17 @@ export const HUNT15_MUTANTS: readonly Mutant[] = [
       return { ...without(without(body, 'filter'), 'verbose'), updateFormat: { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } };
     }),
   },
+  {
+    name: 'hunt15-empty-idp-query-refused',
+    description:
+      "user and party lookups validate ?identity-provider-id= as an identifier and refuse the empty one (proto3's unset: the default identity provider), which wallet-sdk sends: its user creation stops at the lookup, as it branches only on USER_NOT_FOUND",
+    caughtBy: 'ledger.users.get-unknown-404',
+    fault: {
+      request: (req) => {
+        const [path, query = ''] = req.url.split('?');
+        if (req.method !== 'GET' || !/^\/v2\/(users|parties)\/[^/]+$/.test(pathOf(path!)) || new URLSearchParams(query).get('identity-provider-id') !== '') return req;
+        return cantonError(400, 'INVALID_ARGUMENT', 'The submitted request has invalid arguments: identity_provider_id must not be empty', 8);
+      },
+    },
+  },
 ];

@@ -63,6 +63,12 @@ export const ledgerPartyChecks: readonly CheckDefinition[] = [
       const others = details.filter((x) => x.party !== party).map((x) => String(x.party));
       if (others.length > 0) ctx.fail(`GET /v2/parties/${party} also answers ${others.join(', ')}, which it was not asked for: a client reading partyDetails[0] as the party finds ${String(details[0]!.party)}`, e);
       if (d.isLocal !== true) ctx.fail(`the party just allocated on this participant has isLocal ${JSON.stringify(d.isLocal)}`, e);
+      // As wallet-sdk looks a party up before allocating it: the default identity provider named by an empty id, the party also in ?parties=.
+      const asSdk = `/v2/parties/${encodeURIComponent(party)}?identity-provider-id=&parties=${encodeURIComponent(party)}`;
+      const sdk = await ctx.http.request('ledger', { method: 'GET', path: asSdk, operationId: LedgerOp.getParty });
+      expectStatus(ctx, sdk, 200, `GET ${asSdk}`);
+      const sdkDetails = objectBody(ctx, sdk, 'party details').partyDetails;
+      if (!Array.isArray(sdkDetails) || !sdkDetails.some((x) => isObject(x) && x.party === party)) ctx.fail(`GET ${asSdk} does not list the party just allocated`, sdk);
       // Applications keep their own data on a party in its annotations (ObjectMeta), set at allocation.
       const got = isObject(d.localMetadata) && isObject(d.localMetadata.annotations) ? d.localMetadata.annotations : {};
       if (!jsonEqual(got, annotations)) ctx.fail(`the party was allocated with localMetadata annotations ${JSON.stringify(annotations)}; GET /v2/parties/${party} answers ${JSON.stringify(got)}`, e);

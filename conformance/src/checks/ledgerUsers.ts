@@ -116,17 +116,21 @@ export const ledgerUserChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.users.get-unknown-404',
-    title: 'GET /v2/users/{user-id} of a user that does not exist is 404 USER_NOT_FOUND',
+    title: 'GET /v2/users/{user-id} of a user that does not exist is 404 USER_NOT_FOUND, also asked with an empty identity-provider-id (the default one)',
     operationId: LedgerOp.getUser,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${UM} GetUser; ${UPSTREAM_B}: USER_NOT_FOUND (HTTP 404); Canton UserManagementServiceErrors.UserNotFound: resources ErrorResource.User ("USER") -> the user id`,
+    specRef: `${UM} GetUser (identity_provider_id: if not set, the default identity provider); ${UPSTREAM_B}: USER_NOT_FOUND (HTTP 404); Canton UserManagementServiceErrors.UserNotFound: resources ErrorResource.User ("USER") -> the user id`,
     async run(ctx) {
       const id = `cc-absent-${ctx.seed.toString(36)}-${ctx.unique('u').replace(/[^a-z0-9-]/g, '-')}`;
       const e = await ctx.http.request('ledger', { method: 'GET', path: userPath(id) });
       expectStatus(ctx, e, 404, `GET /v2/users/${id} (never created)`);
       expectCantonError(ctx, e, 'unknown user', ['USER_NOT_FOUND']);
       expectResource(ctx, e, 'USER_NOT_FOUND', id);
+      // As wallet-sdk asks before creating a user: the default identity provider named by an empty id (proto3: empty is unset).
+      const named = await ctx.http.request('ledger', { method: 'GET', path: userPath(id), query: { 'identity-provider-id': '' } });
+      expectStatus(ctx, named, 404, `GET /v2/users/${id}?identity-provider-id= (the default identity provider, as wallet-sdk names it)`);
+      expectCantonError(ctx, named, 'unknown user of the default identity provider', ['USER_NOT_FOUND']);
     },
   }),
   check({
