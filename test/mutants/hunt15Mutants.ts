@@ -196,4 +196,18 @@ export const HUNT15_MUTANTS: readonly Mutant[] = [
       },
     },
   },
+  {
+    name: 'hunt15-ws-legacy-filter-ledger-effects',
+    description:
+      "the update WebSocket reads a legacy filter/verbose request frame as a LEDGER_EFFECTS format (the HTTP list reads it right): the wallet SDK's update stream, which sends that form, sees exercises where it waits for archives",
+    caughtBy: 'ledger.wire.legacy-filter-form',
+    fault: {
+      wsRequest: (req, frame) => {
+        const v = parse(frame);
+        if (pathOf(req.url) !== '/v2/updates' || !isObject(v) || !isObject(v.filter) || v.updateFormat !== undefined) return frame;
+        const eventFormat = { ...v.filter, verbose: v.verbose ?? false };
+        return JSON.stringify({ ...without(without(v, 'filter'), 'verbose'), updateFormat: { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } });
+      },
+    },
+  },
 ];

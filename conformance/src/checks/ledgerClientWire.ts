@@ -162,7 +162,7 @@ export const ledgerClientWireChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.wire.legacy-filter-form',
-    title: "The legacy request form (filter and verbose, no format) of POST /v2/updates and /v2/state/active-contracts answers what its documented equivalent format does (core-acs-reader and the wallet SDK's update stream still send it)",
+    title: "The legacy request form (filter and verbose, no format) of the update list, the update WebSocket and the active contract set answers what its documented equivalent format does (core-acs-reader and the wallet SDK's update stream still send it)",
     operationId: LedgerOp.updates,
     level: 'MUST',
     kind: 'example',
@@ -187,6 +187,17 @@ export const ledgerClientWireChecks: readonly CheckDefinition[] = [
       const want = transactionsIn(bodyOf(ctx, current, 'updates (updateFormat)'));
       if (want.length === 0) ctx.fail(`the update stream shows no transaction of ${party} in (${begin}, ${end}]`, current);
       if (!jsonEqual(got, want)) ctx.fail(`the legacy form's transactions differ from the ACS delta of the same filter and verbose at ${firstDifference(got, want) ?? '?'}`, legacy);
+      // The wallet SDK's update stream (core-asyncapi-client) sends the legacy form on the WebSocket.
+      if (ctx.profile.ledger?.websocket !== false) {
+        const offsetOf = (t: unknown) => (isObject(t) && typeof t.offset === 'number' ? t.offset : 0);
+        const ws = await ctx.http.stream('ledger', '/v2/updates', {
+          request: { beginExclusive: begin, endInclusive: end, filter, verbose: false }, operationId: LedgerOp.updates, idleMs: 1500,
+          until: (m) => transactionsIn(m).some((t) => offsetOf(t) >= end),
+        });
+        if (ws.rejectedStatus !== undefined) return ctx.fail(`the WebSocket upgrade of /v2/updates was refused with HTTP ${ws.rejectedStatus}`, ws.exchange);
+        const streamed = transactionsIn(ws.messages).filter((t) => offsetOf(t) <= end);
+        if (!jsonEqual(streamed, want)) ctx.fail(`on the WebSocket, the legacy form's transactions differ from the ACS delta of the same filter and verbose at ${firstDifference(streamed, want) ?? '?'}`, ws.exchange);
+      }
       const acs = (json: Json) => ctx.http.request('ledger', { method: 'POST', path: '/v2/state/active-contracts', operationId: LedgerOp.activeContracts, json: { activeAtOffset: end, ...json } });
       const legacyAcs = await acs({ filter, verbose: false });
       await legacyDisabledOnNewerRelease(ctx, legacyAcs);
