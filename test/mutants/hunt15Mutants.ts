@@ -9,6 +9,12 @@ import { cantonError, deep, is, isObject, ok200, onRequest, without, type Json }
  * transactionFormat), the fields they match on without a fallback (a completion's userId), the
  * error codes they branch on (CONTRACT_EVENTS_NOT_FOUND), the orders and bounds their loops rely
  * on (limit a prefix, completions by offset).
+ *
+ * Left unenforced, as the clients' own over-assumptions a conformant server may break: a grant
+ * answer without newlyGrantedRights when nothing was new (core-ledger-client's grantRights throws;
+ * the benign omitted-defaults variant omits it), latest-pruned-offsets without its 0
+ * (listHoldingTransactions then sends no beginExclusive), a registry's first listed instrument
+ * taken as Amulet, and single-page reads of GET /v2/parties and the instrument list.
  */
 
 /** The parties a transactionFormat reads as (its filtersByParty keys). */
