@@ -62,8 +62,10 @@ function specFor(ctx: CheckContext, group: Group, e: Exchange): CompiledSpec | G
 
 function judge(ctx: CheckContext, group: Group, operationId: string): void {
   const mine = ctx.seen.filter((e) => e.group === group && !e.websocket && e.response !== undefined && operationOf(group, e) === operationId);
-  if (mine.length === 0) notOnRelease(ctx, group, operationId);
-  if (mine.length === 0) ctx.skip('no response to this operation was seen in this run (its checks were skipped or deselected)');
+  if (mine.length === 0) {
+    notOnRelease(ctx, group, operationId);
+    ctx.skip('no response to this operation was seen in this run (its checks were skipped or deselected)');
+  }
   const failures: { e: Exchange; problems: Problem[] }[] = [];
   // A body larger than the suite reads is not validated, and not a deviation by itself (a read of
   // ten thousand contracts with their views may well be that large): said, never a pass alone.
@@ -113,15 +115,15 @@ function notOnRelease(ctx: CheckContext, group: Group, operationId: string): voi
   if (releasePredates(reported, since)) throw new CheckNotOnRelease(`the target reports Canton ${String(reported)}; ${operationId} came with Canton ${since}, so no response to it was seen`);
 }
 
+/** A Scan without `GET /version` does not say its release, and is judged as the newest: its no-route 404 is not a deviation. */
+const UNSAID: ReadonlySet<string> = new Set(['getVersion']);
+
 /**
  * A 404 without a JSON body is the server's answer to a path it has no route for (pekko-http's
  * rejection: a text body), not an answer of the operation. For a deprecated operation it is what
  * a release that dropped it answers (Splice 0.6.5 moved the earliest round under /v0/internal/;
  * later Scans have no route at the old path), and a client of it was told to move: no deviation.
  */
-/** A Scan without `GET /version` does not say its release, and is judged as the newest: its no-route 404 is not a deviation. */
-const UNSAID: ReadonlySet<string> = new Set(['getVersion']);
-
 const noRoute = (e: Exchange): boolean => e.response!.status === 404 && !/json/.test(e.response!.contentType);
 
 /** The operation an exchange belongs to in our spec (its recorded operationId, or matched by path). */

@@ -84,6 +84,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
     const started = performance.now();
     const exchanges: Exchange[] = [];
     const reason = skipReason(check, o.profile);
+    const notServed = reason === undefined ? undefined : groupsNotServed(check, o.profile);
     let status: Status;
     let message: string | undefined;
     let counterexample: Counterexample | undefined;
@@ -234,7 +235,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
       ...(byModel?.result ? { judge: byModel.result } : {}),
       ...(history ? { history } : {}),
       ...(notOnLine !== undefined && status === 'skip' ? { notOnLine } : {}),
-      ...(reason !== undefined && groupsNotServed(check, o.profile) !== undefined ? { notServed: groupsNotServed(check, o.profile)! } : {}),
+      ...(notServed !== undefined ? { notServed } : {}),
     };
     results.set(check.id, result);
     o.progress?.finish(result);

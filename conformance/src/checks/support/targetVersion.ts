@@ -21,8 +21,7 @@ const before = (a: readonly number[], b: readonly number[]) => {
  * judged as the newest.
  */
 export async function needsCanton(ctx: CheckContext, since: string, what: string): Promise<void> {
-  const body = jsonOf(await ctx.http.request('ledger', { method: 'GET', path: '/v2/version' }));
-  const reported = body.ok && typeof body.value === 'object' && body.value !== null ? (body.value as { version?: unknown }).version : undefined;
+  const reported = versionIn(await ctx.http.request('ledger', { method: 'GET', path: '/v2/version' }));
   if (releasePredates(reported, since)) throw new CheckNotOnRelease(`the target reports Canton ${String(reported)}; ${what} came with Canton ${since}`);
 }
 
@@ -33,12 +32,18 @@ export async function needsCanton(ctx: CheckContext, since: string, what: string
 export function reportedInRun(seen: readonly Exchange[]): string | undefined {
   for (let i = seen.length - 1; i >= 0; i--) {
     const e = seen[i]!;
-    if (e.group !== 'ledger' || e.request.method !== 'GET' || e.path !== '/v2/version' || e.response?.status !== 200) continue;
-    const body = jsonOf(e);
-    const version = body.ok && typeof body.value === 'object' && body.value !== null ? (body.value as { version?: unknown }).version : undefined;
-    if (typeof version === 'string') return version;
+    const version = e.group === 'ledger' && e.request.method === 'GET' && e.path === '/v2/version' ? versionIn(e) : undefined;
+    if (version !== undefined) return version;
   }
   return undefined;
+}
+
+/** The `version` member of a 200 answer (the ledger's `/v2/version`, Splice's `/version` alike); undefined otherwise. */
+function versionIn(e: Exchange): string | undefined {
+  if (e.response?.status !== 200) return undefined;
+  const body = jsonOf(e);
+  const version = body.ok && typeof body.value === 'object' && body.value !== null ? (body.value as { version?: unknown }).version : undefined;
+  return typeof version === 'string' ? version : undefined;
 }
 
 /** Does a target reporting `reported` predate the release `since`? False when either says nothing comparable. */
@@ -51,13 +56,6 @@ export function releasePredates(reported: unknown, since: string): boolean {
 /** `GET /version` below the Scan's base URL: Splice's common `Version`, `{version, commit_ts}`. */
 export const SCAN_VERSION_PATH = '/version';
 
-const spliceVersionOf = (e: Exchange): string | undefined => {
-  if (e.response?.status !== 200) return undefined;
-  const body = jsonOf(e);
-  const version = body.ok && typeof body.value === 'object' && body.value !== null ? (body.value as { version?: unknown }).version : undefined;
-  return typeof version === 'string' ? version : undefined;
-};
-
 const isScanVersionRead = (e: Exchange): boolean => e.group === 'scan' && e.request.method === 'GET' && e.path === SCAN_VERSION_PATH && e.response !== undefined;
 
 /**
@@ -65,7 +63,7 @@ const isScanVersionRead = (e: Exchange): boolean => e.group === 'scan' && e.requ
  * (observers make no requests of their own); undefined when none did, or it said none.
  */
 export function spliceReportedInRun(seen: readonly Exchange[]): string | undefined {
-  for (let i = seen.length - 1; i >= 0; i--) if (isScanVersionRead(seen[i]!)) return spliceVersionOf(seen[i]!);
+  for (let i = seen.length - 1; i >= 0; i--) if (isScanVersionRead(seen[i]!)) return versionIn(seen[i]!);
   return undefined;
 }
 
@@ -76,9 +74,9 @@ export function spliceReportedInRun(seen: readonly Exchange[]): string | undefin
 export function spliceRelease(ctx: CheckContext): Promise<string | undefined> {
   return ctx.shared('scan-splice-release', async () => {
     const earlier = ctx.seen.findLast(isScanVersionRead);
-    if (earlier !== undefined) return spliceVersionOf(earlier);
+    if (earlier !== undefined) return versionIn(earlier);
     try {
-      return spliceVersionOf(await ctx.http.request('scan', { method: 'GET', path: SCAN_VERSION_PATH, operationId: 'getVersion' }));
+      return versionIn(await ctx.http.request('scan', { method: 'GET', path: SCAN_VERSION_PATH, operationId: 'getVersion' }));
     } catch (e) {
       // No answer is no release said (judged as the newest); the checks' own requests meet the failure.
       if (e instanceof TransportFailure) return undefined;
