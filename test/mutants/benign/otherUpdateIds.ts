@@ -22,14 +22,23 @@ export const referenceUpdateId = (id: string): string => {
 const withIds = (map: (id: string) => string) => (o: Json): Json =>
   typeof o.updateId === 'string' ? { ...o, updateId: map(o.updateId) } : o;
 
-export const otherUpdateIds: Fault = {
-  request(req) {
-    if (!isLedgerPath(req.url)) return req;
-    // GET /v2/updates/transaction-tree-by-id/{update-id}
-    const url = req.url.replace(/(\/v2\/updates\/transaction-tree-by-id\/)([^/?]+)/, (_m, p: string, id: string) => `${p}${encodeURIComponent(referenceUpdateId(decodeURIComponent(id)))}`);
-    return rewriteJsonRequest({ ...req, url }, (v) => mapApiObjects(v, withIds(referenceUpdateId)));
-  },
-  response: (req, res) => (isLedgerPath(req.url) ? rewriteJsonBody(res, (v) => mapApiObjects(v, withIds(participantUpdateId))) : res),
-  wsRequest: (_req, frame) => rewriteFrame(frame, (v) => mapApiObjects(v, withIds(referenceUpdateId))),
-  wsResponse: (_req, frame) => [rewriteFrame(frame, (v) => mapApiObjects(v, withIds(participantUpdateId)))],
-};
+/**
+ * A participant whose update ids are `shown(id)` of the reference's, one to one: every answer and
+ * frame shows them so, and every id a client sends back (a body, a frame, the tree-by-id path) is
+ * `sent` back to the reference's before it goes on.
+ */
+export function updateIdsRewritten(shown: (id: string) => string, sent: (id: string) => string): Fault {
+  return {
+    request(req) {
+      if (!isLedgerPath(req.url)) return req;
+      // GET /v2/updates/transaction-tree-by-id/{update-id}
+      const url = req.url.replace(/(\/v2\/updates\/transaction-tree-by-id\/)([^/?]+)/, (_m, p: string, id: string) => `${p}${encodeURIComponent(sent(decodeURIComponent(id)))}`);
+      return rewriteJsonRequest({ ...req, url }, (v) => mapApiObjects(v, withIds(sent)));
+    },
+    response: (req, res) => (isLedgerPath(req.url) ? rewriteJsonBody(res, (v) => mapApiObjects(v, withIds(shown))) : res),
+    wsRequest: (_req, frame) => rewriteFrame(frame, (v) => mapApiObjects(v, withIds(sent))),
+    wsResponse: (_req, frame) => [rewriteFrame(frame, (v) => mapApiObjects(v, withIds(shown)))],
+  };
+}
+
+export const otherUpdateIds: Fault = updateIdsRewritten(participantUpdateId, referenceUpdateId);

@@ -1,6 +1,5 @@
-import type { Json } from '../mutantKit.js';
 import type { Fault } from '../mutantProxy.js';
-import { isLedgerPath, mapApiObjects, rewriteFrame, rewriteJsonBody, rewriteJsonRequest } from './jsonWalk.js';
+import { updateIdsRewritten } from './otherUpdateIds.js';
 
 /**
  * Update ids of another length: the 32 bytes of the reference's `1220<64 hex>` written in base64url
@@ -27,16 +26,4 @@ export const longUpdateId = (id: string): string => {
   return m && form ? form.prefix + Buffer.from(m[2]!, 'base64url').toString('hex') : id;
 };
 
-const withIds = (map: (id: string) => string) => (o: Json): Json => (typeof o.updateId === 'string' ? { ...o, updateId: map(o.updateId) } : o);
-
-export const shortUpdateIds: Fault = {
-  request(req) {
-    if (!isLedgerPath(req.url)) return req;
-    // GET /v2/updates/transaction-tree-by-id/{update-id}
-    const url = req.url.replace(/(\/v2\/updates\/transaction-tree-by-id\/)([^/?]+)/, (_m, p: string, id: string) => `${p}${encodeURIComponent(longUpdateId(decodeURIComponent(id)))}`);
-    return rewriteJsonRequest({ ...req, url }, (v) => mapApiObjects(v, withIds(longUpdateId)));
-  },
-  response: (req, res) => (isLedgerPath(req.url) ? rewriteJsonBody(res, (v) => mapApiObjects(v, withIds(shortUpdateId))) : res),
-  wsRequest: (_req, frame) => rewriteFrame(frame, (v) => mapApiObjects(v, withIds(longUpdateId))),
-  wsResponse: (_req, frame) => [rewriteFrame(frame, (v) => mapApiObjects(v, withIds(shortUpdateId)))],
-};
+export const shortUpdateIds: Fault = updateIdsRewritten(shortUpdateId, longUpdateId);
