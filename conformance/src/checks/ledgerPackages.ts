@@ -1,7 +1,7 @@
 import { Alt, E, type Expr, type ModuleBuilder, PackageBuilder, T, type Type } from '../../../daml-engine/index.js';
 import { buildDalf, buildDar, buildLineageDalf } from '../generators/dar.js';
 import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
-import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
+import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, ownParticipantId, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
 import { createContract, readParty } from './support/ledger.js';
 import { LedgerOp, UPSTREAM_B } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -127,10 +127,7 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
     kind: 'example',
     specRef: `${VETTING}; ${PKG}: ListPackages. Canton refuses to vet a package the participant does not have (PACKAGE_MISSING_DEPENDENCIES / unknown package)`,
     async run(ctx) {
-      const participant = await ctx.http.request('ledger', { method: 'GET', path: '/v2/parties/participant-id' });
-      expectStatus(ctx, participant, 200, 'GET /v2/parties/participant-id');
-      const participantId = objectBody(ctx, participant, 'participant id').participantId;
-      if (typeof participantId !== 'string') return ctx.fail('participantId must be a string', participant);
+      const participantId = await ownParticipantId(ctx);
       // Filtered to this participant: on a network the list holds every validator's vetting, page after page.
       const { entries } = await listVetted(ctx, { topologyStateFilter: { participantIds: [participantId] } });
       const ours = entries.filter((v) => v.participantId === participantId);

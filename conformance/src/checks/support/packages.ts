@@ -83,13 +83,10 @@ export function vettingUpdate(ctx: CheckContext): { readonly path: '/v2/package-
 
 /**
  * POST /v2/package-vetting/list with a filter (`deprecated`: GET /v2/package-vetting, the only
- * list a 3.4 participant has, and the default there); the entries, shape-checked.
- */
-/**
- * The vetted packages the filter selects, every page of them: vetting is topology state, so the
- * list holds the other participants of the synchronizers too (sorted by synchronizer, then
- * participant), and a page the server sized ("the server will decide") may end before this
- * participant's entries.
+ * list a 3.4 participant has, and the default there); the entries, shape-checked, of every page:
+ * vetting is topology state, so the list holds the other participants of the synchronizers too
+ * (sorted by synchronizer, then participant), and a page the server sized ("the server will
+ * decide") may end before this participant's entries.
  */
 export async function listVetted(
   ctx: CheckContext,
