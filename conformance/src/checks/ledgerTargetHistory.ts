@@ -16,7 +16,7 @@ import { lookupTemplate } from '../../../daml-engine/index.js';
 import { MAX_SHOWN_EVENTS, reinterpretShown, witnessesOf } from '../reinterpret/reinterpretShown.js';
 import { firstDifference, isObject, jsonEqual, type Json } from './support/expect.js';
 import { eventFormat, ledgerEnd, listAfter, notBeforePruned, offsetOf, readActiveContracts, transactionJsonOf } from './support/ledger.js';
-import type { AuthMode, Exchange } from '../target/exchange.js';
+import { jsonOf, type AuthMode, type Exchange } from '../target/exchange.js';
 import { readerAuth } from './crossGroup.js';
 import { LedgerOp } from './ledgerOps.js';
 import type { CheckContext, CheckDefinition } from './types.js';
@@ -178,11 +178,18 @@ function archivesOf(transactions: readonly Json[]): Map<string, ArchiveMark> {
   for (const tx of transactions) {
     if (typeof tx.offset !== 'number') continue;
     for (const x of tx.events as unknown[]) {
-      const a = isObject(x) ? (isObject(x.ArchivedEvent) ? x.ArchivedEvent : isObject(x.ExercisedEvent) && x.ExercisedEvent.consuming === true ? x.ExercisedEvent : undefined) : undefined;
-      if (a !== undefined && typeof a.contractId === 'string' && !out.has(a.contractId)) out.set(a.contractId, { offset: tx.offset, ...(typeof tx.synchronizerId === 'string' ? { synchronizerId: tx.synchronizerId } : {}) });
+      const cid = archivedBy(x);
+      if (cid !== undefined && !out.has(cid)) out.set(cid, { offset: tx.offset, ...(typeof tx.synchronizerId === 'string' ? { synchronizerId: tx.synchronizerId } : {}) });
     }
   }
   return out;
+}
+
+/** The contract an event archives (an archived event, a consuming exercise), if any. */
+function archivedBy(event: unknown): string | undefined {
+  if (!isObject(event)) return undefined;
+  const a = isObject(event.ArchivedEvent) ? event.ArchivedEvent : isObject(event.ExercisedEvent) && event.ExercisedEvent.consuming === true ? event.ExercisedEvent : undefined;
+  return a !== undefined && typeof a.contractId === 'string' ? a.contractId : undefined;
 }
 
 /**
@@ -222,8 +229,8 @@ async function judgeActiveSet(ctx: CheckContext, transactions: readonly Json[], 
         const stakeholders = [...(Array.isArray(c.signatories) ? c.signatories : []), ...(Array.isArray(c.observers) ? c.observers : [])].map(String);
         created.set(c.contractId, { offset: Number(tx.offset), stakeholders });
       }
-      const a = isObject(x.ArchivedEvent) ? x.ArchivedEvent : isObject(x.ExercisedEvent) && x.ExercisedEvent.consuming === true ? x.ExercisedEvent : undefined;
-      if (a !== undefined && typeof a.contractId === 'string') archived.add(a.contractId);
+      const gone = archivedBy(x);
+      if (gone !== undefined) archived.add(gone);
     }
   }
   const missing = [...created].filter(([cid]) => !archived.has(cid) && !active.contractIds.has(cid));
@@ -283,20 +290,13 @@ async function judgePointReads(ctx: CheckContext, updateFormat: Json, transactio
       if (typeof tx.offset === 'number' && (await notBeforePruned(ctx, 0)) >= tx.offset) continue;
       ctx.fail(`update-by-id of transaction ${String(tx.updateId)} (offset ${String(tx.offset)}), which the update stream showed, answered ${e.response ? `HTTP ${e.response.status}` : e.error?.message ?? 'nothing'}`, e);
     }
-    const byId = transactionJsonOf(parseJson(e.response.text));
+    const body = jsonOf(e);
+    const byId = transactionJsonOf(body.ok ? body.value : undefined);
     if (byId === undefined || !jsonEqual(byId, tx)) {
       ctx.fail(`update-by-id of transaction ${String(tx.updateId)} (offset ${String(tx.offset)}) answers another transaction than the update stream showed with the same format, first at ${firstDifference(byId, tx) ?? '/'}`, e);
     }
   }
 }
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};
 
 export const TARGET_HISTORY = 'ledger.reinterpret.target-history';
 
