@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../conformance/src/cli/run.js';
 import type { Report } from '../../conformance/src/report/model.js';
 import { loadProfile } from '../../conformance/src/runner/profile.js';
-import { runSuite } from '../../conformance/src/runner/runSuite.js';
+import { runSuite, type SuiteOptions } from '../../conformance/src/runner/runSuite.js';
 import { startReferenceServer } from '../../reference-server/src/startReferenceServer.js';
 import { ES256_PUBLIC_PEM } from '../auth/support/tokens.js';
 import { startMutant, type Fault } from '../mutants/mutantProxy.js';
@@ -154,53 +154,60 @@ describe('benign variants: a conformant target that differs from the reference f
 
 describe('false failures the benign variants found, each on its own check', () => {
   /** One check against a fresh reference behind `fault`, with the oracle and the judge on. */
-  async function one(check: string, fault: Fault, seed = SEED) {
+  /** The reference behind `fault`, for the length of `use`. */
+  async function behindProxy<T>(fault: Fault, use: (url: string) => Promise<T>): Promise<T> {
     const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
     const proxy = await startMutant(reference.url, fault);
     try {
-      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: [check], seed, toolVersion: 'benign-variants', oracle: 'reference', progress: 'quiet' });
-      return report.checks.find((c) => c.id === check);
+      return await use(proxy.url);
     } finally {
       await proxy.close();
       await reference.close();
     }
   }
 
-  it('ledger.daml.own-package reads an interface view by its members, not their order (reordered-keys)', async () => {
-    const c = await one('ledger.daml.own-package', reorderedKeys);
-    expect(c?.status, c?.message).toBe('pass');
-  }, 120_000);
+  /** The suite's report on `only` against the reference behind `fault`. */
+  const reportAgainst = (fault: Fault, only: readonly string[], options: Partial<SuiteOptions> = {}): Promise<Report> => behindProxy(fault, async (url) =>
+    (await runSuite({ baseUrls: { registry: url, ledger: url, scan: url }, target: url, profile: loadProfile('reference'), only: [...only], seed: SEED, toolVersion: 'benign-variants', progress: 'quiet', ...options })).report);
 
-  // The eighth hunt's: optional members left out (a list of rights, a stream's frames the oracle
-  // compares), a permission asked of no party, a registry's open schema copied into the ledger's closed one.
+  async function one(check: string, fault: Fault, seed = SEED) {
+    return (await reportAgainst(fault, [check], { seed, oracle: 'reference' })).checks.find((c) => c.id === check);
+  }
+
+  // Each a check a variant once failed, passing against it alone. A fault made anew per case (`() =>`) keeps state.
   it.each([
-    ['ledger.users.rights-unknown-party', 'omitted-defaults', omittedDefaults],
-    ['ledger.completions.websocket', 'omitted-defaults', omittedDefaults],
-    ['ledger.completions.websocket', 'dedup-reported-otherwise', dedupReportedOtherwise],
-    ['ledger.synchronizers.connected', 'permission-only-with-party', permissionOnlyWithParty],
-    ['registry.accept.context-usable', 'registry-extra-members', registryExtraMembers],
+    ['ledger.daml.own-package', 'reordered-keys (an interface view read by its members, not their order)', () => reorderedKeys],
+    // The eighth hunt's: optional members left out (a list of rights, a stream's frames the oracle
+    // compares), a permission asked of no party, a registry's open schema copied into the ledger's closed one.
+    ['ledger.users.rights-unknown-party', 'omitted-defaults', () => omittedDefaults],
+    ['ledger.completions.websocket', 'omitted-defaults', () => omittedDefaults],
+    ['ledger.completions.websocket', 'dedup-reported-otherwise', () => dedupReportedOtherwise],
+    ['ledger.synchronizers.connected', 'permission-only-with-party', () => permissionOnlyWithParty],
+    ['registry.accept.context-usable', 'registry-extra-members', () => registryExtraMembers],
     // The ninth hunt's: a user list ending on an empty page without its list, Scan's own encoding of Daml Times.
-    ['ledger.lists.complete-on-every-page', 'empty-last-user-page', emptyLastUserPage],
-    ['scan.cross-group.preapproval-matches-ledger', 'scan-payload-times', scanPayloadTimes],
+    ['ledger.lists.complete-on-every-page', 'empty-last-user-page', () => emptyLastUserPage],
+    ['scan.cross-group.preapproval-matches-ledger', 'scan-payload-times', () => scanPayloadTimes],
     // The tenth hunt's: Splice Scan's registry reads no pageSize (one instrument, never paged).
-    ['registry.metadata.instrument-list', 'ignored-instrument-page-size', ignoredInstrumentPageSize],
-  ] as const)('%s passes against %s', async (check, _variant, fault) => {
-    const c = await one(check, fault);
-    expect(c?.status, c?.message).toBe('pass');
-  }, 120_000);
-
-  it('registry.accept.malformed-body-400 passes against a registry that reads a null optional member as absent (null-optional-members)', async () => {
-    const c = await one('registry.accept.malformed-body-400', nullOptionalMembers);
-    expect(c?.status, c?.message).toBe('pass');
-  }, 120_000);
-
-  // The eleventh hunt's: Canton 3.5 decodes ledger requests leniently (circe, strictDecoding off).
-  it.each([
-    ['ledger.negative.unknown-field-400', 'ignored-unknown-members', ignoredUnknownMembers],
+    ['registry.metadata.instrument-list', 'ignored-instrument-page-size', () => ignoredInstrumentPageSize],
+    ['registry.accept.malformed-body-400', 'null-optional-members (a null optional member read as absent)', () => nullOptionalMembers],
+    // The eleventh hunt's: Canton 3.5 decodes ledger requests leniently (circe, strictDecoding off).
+    ['ledger.negative.unknown-field-400', 'ignored-unknown-members', () => ignoredUnknownMembers],
     // The oracle compared refusal codes: Canton's NEGATIVE_OFFSET against the reference's INVALID_ARGUMENT.
-    ['ledger.negative.bad-offset-400', 'negative-offset-code', negativeOffsetCode],
+    ['ledger.negative.bad-offset-400', 'negative-offset-code', () => negativeOffsetCode],
+    // Splice Scan's factories leave most choice arguments to the Daml choice (the benign hunt of session 37).
+    ...['registry.transfer-factory.bad-input-400', 'registry.allocation-factory.bad-input-400', 'registry.allocation-factory.bad-input-400-v2', 'registry.settlement-factory.bad-input-400']
+      .map((check) => [check, 'unread-factory-arguments', () => unvalidatedFactoryArguments()] as const),
+    // The twelfth hunt's: every request refused once (before the fix each check judged the refusal,
+    // expected 200, got 429), WebSocket upgrades too (before, the stream was judged on its refused upgrade).
+    ...['ledger.version.shape', 'ledger.acs.active-at-offset', 'registry.metadata.instrument-lookup', 'scan.proxy.open-round-now', 'ledger.updates.websocket-matches-http']
+      .map((check) => [check, 'retry-after-under-load (every request and upgrade shed once)', () => retryAfterUnderLoad(1)] as const),
+    // The thirteenth hunt's: the vetted packages of a network (other participants first, pages the
+    // server sized). Before the fix the suite read only the first page, and took the first entry of
+    // a synchronizer for this participant's.
+    ...['ledger.vetting.deprecated-list', 'ledger.packages.vetted-are-listed', 'ledger.writes.answer-reflects-write']
+      .map((check) => [check, 'network-vetting', () => networkVetting] as const),
   ] as const)('%s passes against %s', async (check, _variant, fault) => {
-    const c = await one(check, fault);
+    const c = await one(check, fault());
     expect(c?.status, c?.message).toBe('pass');
   }, 120_000);
 
@@ -210,114 +217,53 @@ describe('false failures the benign variants found, each on its own check', () =
     expect(c?.status, c?.message).toBe('pass');
   }, 120_000);
 
-  // Splice Scan's factories leave most choice arguments to the Daml choice (the benign hunt of session 37).
-  for (const check of ['registry.transfer-factory.bad-input-400', 'registry.allocation-factory.bad-input-400', 'registry.allocation-factory.bad-input-400-v2', 'registry.settlement-factory.bad-input-400']) {
-    it(`${check} passes against factories that do not read the arguments (unread-factory-arguments)`, async () => {
-      const c = await one(check, unvalidatedFactoryArguments());
-      expect(c?.status, c?.message).toBe('pass');
-    }, 120_000);
-  }
-
-  // The twelfth hunt's: a participant of an earlier 3.5 patch, and one behind an ingress that sheds load.
+  // The twelfth hunt's: a participant of an earlier 3.5 patch.
   it("a 3.5.4 participant passes --fail-on-skip: the schemas of 3.5.7's operations skip as rules its release lacks (early-patch-release)", async () => {
     const ids = ['ledger.command-completions.by-party', 'ledger.acs-page-post.walk-equals-list', 'ledger.schema.post-v2-commands-command-completions', 'ledger.schema.post-v2-state-active-contracts-page'];
-    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
-    const proxy = await startMutant(reference.url, faultOf(EARLY_PATCH_RELEASE));
-    try {
-      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: ids, seed: SEED, toolVersion: 'benign-variants', progress: 'quiet', canton: cantonLineOf('3.5.4') });
-      for (const id of ids) expect(report.checks.find((c) => c.id === id), id).toMatchObject({ status: 'skip', notOnLine: '3.5' });
-      // Before the fix the two schema observers skipped as unjudged MUST checks, and the gate failed the run.
-      expect(applyGate(report, { minRanPercent: 90, failOnSkip: true }).failed).toBe(false);
-    } finally {
-      await proxy.close();
-      await reference.close();
-    }
-  }, 120_000);
-
-  // Every request refused once: before the fix each check judged the refusal (expected 200, got 429).
-  it.each(['ledger.version.shape', 'ledger.acs.active-at-offset', 'registry.metadata.instrument-lookup', 'scan.proxy.open-round-now'])('%s passes against a target that sheds every request once, asking for it again (retry-after-under-load)', async (check) => {
-    const c = await one(check, retryAfterUnderLoad(1));
-    expect(c?.status, c?.message).toBe('pass');
-  }, 120_000);
-
-  // Every other WebSocket upgrade refused with Retry-After: before the fix the stream was judged on its refused upgrade.
-  it('ledger.updates.websocket-matches-http passes against a target that sheds WebSocket upgrades too (retry-after-under-load)', async () => {
-    const c = await one('ledger.updates.websocket-matches-http', retryAfterUnderLoad(1));
-    expect(c?.status, c?.message).toBe('pass');
-  }, 120_000);
-
-  // The thirteenth hunt's: the vetted packages of a network (other participants first, pages the
-  // server sized). Before the fix the suite read only the first page, and took the first entry of
-  // a synchronizer for this participant's.
-  it.each(['ledger.vetting.deprecated-list', 'ledger.packages.vetted-are-listed', 'ledger.writes.answer-reflects-write'])('%s passes against a participant on a network (network-vetting)', async (check) => {
-    const c = await one(check, networkVetting);
-    expect(c?.status, c?.message).toBe('pass');
+    const report = await reportAgainst(faultOf(EARLY_PATCH_RELEASE), ids, { canton: cantonLineOf('3.5.4') });
+    for (const id of ids) expect(report.checks.find((c) => c.id === id), id).toMatchObject({ status: 'skip', notOnLine: '3.5' });
+    // Before the fix the two schema observers skipped as unjudged MUST checks, and the gate failed the run.
+    expect(applyGate(report, { minRanPercent: 90, failOnSkip: true }).failed).toBe(false);
   }, 120_000);
 
   it('a Scan without the pre-0.6.5 earliest-round path passes --fail-on-skip: its schema observer passes, the MAY check of that path skips (moved-round-path)', async () => {
     const ids = ['scan.earliest-round.shape', 'scan.earliest-round.legacy-path', 'scan.schema.get-reward-accounting-earliest-available-round-legacy'];
-    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
-    const proxy = await startMutant(reference.url, faultOf(MOVED_ROUND_PATH));
-    try {
-      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: ids, seed: SEED, toolVersion: 'benign-variants', progress: 'quiet' });
-      const by = (id: string) => report.checks.find((c) => c.id === id);
-      // Before the fix the observer failed on the route-less 404 (text/plain) and the MAY check warned.
-      expect(by('scan.schema.get-reward-accounting-earliest-available-round-legacy')?.status).toBe('pass');
-      expect(by('scan.earliest-round.shape')?.status).toBe('pass');
-      expect(by('scan.earliest-round.legacy-path')).toMatchObject({ status: 'skip', level: 'MAY' });
-      expect(applyGate(report, { minRanPercent: 60, failOnSkip: true }).failed).toBe(false);
-    } finally {
-      await proxy.close();
-      await reference.close();
-    }
+    const report = await reportAgainst(faultOf(MOVED_ROUND_PATH), ids);
+    const by = (id: string) => report.checks.find((c) => c.id === id);
+    // Before the fix the observer failed on the route-less 404 (text/plain) and the MAY check warned.
+    expect(by('scan.schema.get-reward-accounting-earliest-available-round-legacy')?.status).toBe('pass');
+    expect(by('scan.earliest-round.shape')?.status).toBe('pass');
+    expect(by('scan.earliest-round.legacy-path')).toMatchObject({ status: 'skip', level: 'MAY' });
+    expect(applyGate(report, { minRanPercent: 60, failOnSkip: true }).failed).toBe(false);
   }, 120_000);
 
   it('a Scan of Splice 0.6.4 passes every scan check with --fail-on-skip: its round is judged at the old path, the moved path skips as not on its release (splice-0.6.4)', async () => {
     const ids = catalogue().filter((c) => c.group === 'scan').map((c) => c.id);
-    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
-    const proxy = await startMutant(reference.url, faultOf(SPLICE_064_RELEASE));
-    try {
-      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: ids, seed: SEED, toolVersion: 'benign-variants', progress: 'quiet' });
-      const by = (id: string) => report.checks.find((c) => c.id === id);
-      // Before the fix the shape and expected-value checks failed on the moved path's 404, and the MAY check warned.
-      expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error' || c.status === 'warn').map((c) => `${c.id}: ${c.status}: ${c.message ?? ''}`)).toEqual([]);
-      for (const id of ['scan.earliest-round.shape', 'scan.earliest-round.expected-value', 'scan.schema.get-reward-accounting-earliest-available-round-legacy', 'scan.version.shape']) expect(by(id)?.status, id).toBe('pass');
-      for (const id of ['scan.earliest-round.legacy-path', 'scan.schema.get-reward-accounting-earliest-available-round']) expect(by(id), id).toMatchObject({ status: 'skip', notOnLine: 'Splice 0.6.4' });
-      expect(applyGate(report, { failOnSkip: true }).failed).toBe(false);
-      expect(validateReport(report)).toEqual([]);
-    } finally {
-      await proxy.close();
-      await reference.close();
-    }
+    const report = await reportAgainst(faultOf(SPLICE_064_RELEASE), ids);
+    const by = (id: string) => report.checks.find((c) => c.id === id);
+    // Before the fix the shape and expected-value checks failed on the moved path's 404, and the MAY check warned.
+    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error' || c.status === 'warn').map((c) => `${c.id}: ${c.status}: ${c.message ?? ''}`)).toEqual([]);
+    for (const id of ['scan.earliest-round.shape', 'scan.earliest-round.expected-value', 'scan.schema.get-reward-accounting-earliest-available-round-legacy', 'scan.version.shape']) expect(by(id)?.status, id).toBe('pass');
+    for (const id of ['scan.earliest-round.legacy-path', 'scan.schema.get-reward-accounting-earliest-available-round']) expect(by(id), id).toMatchObject({ status: 'skip', notOnLine: 'Splice 0.6.4' });
+    expect(applyGate(report, { failOnSkip: true }).failed).toBe(false);
+    expect(validateReport(report)).toEqual([]);
   }, 120_000);
 
   it('a Scan without GET /version (no route) passes every scan check with --fail-on-skip: it is judged as the newest release', async () => {
     const ids = catalogue().filter((c) => c.group === 'scan').map((c) => c.id);
-    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
-    const proxy = await startMutant(reference.url, unsaidSpliceRelease);
-    try {
-      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile: loadProfile('reference'), only: ids, seed: SEED, toolVersion: 'benign-variants', progress: 'quiet' });
-      expect(report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message ?? ''}`)).toEqual([]);
-      expect(applyGate(report, { failOnSkip: true }).failed).toBe(false);
-    } finally {
-      await proxy.close();
-      await reference.close();
-    }
+    const report = await reportAgainst(unsaidSpliceRelease, ids);
+    expect(report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status}: ${c.message ?? ''}`)).toEqual([]);
+    expect(applyGate(report, { failOnSkip: true }).failed).toBe(false);
   }, 120_000);
 
   it("the preflight knows a Scan of Splice 0.6.4 without the wallet reads by its earliest round at the older path (splice-0.6.4)", async () => {
-    const reference = await startReferenceServer({ port: 0, host: '127.0.0.1', fixtures: undefined, log: quiet });
-    const proxy = await startMutant(reference.url, faultOf(SPLICE_064_RELEASE));
-    try {
+    await behindProxy(faultOf(SPLICE_064_RELEASE), async (url) => {
       const base = loadProfile('reference');
       const profile = { ...base, groups: ['scan' as const], scan: { ...base.scan, walletReads: false } };
-      const r = await preflight({ baseUrls: { scan: proxy.url }, profile, strict: true, checks: [], timeoutMs: 10_000 });
+      const r = await preflight({ baseUrls: { scan: url }, profile, strict: true, checks: [], timeoutMs: 10_000 });
       // Before the fix it asked only under /v0/internal/, got the 404 of no route, and stopped the run.
       expect(r.problems).toEqual([]);
-      expect(r.kinds).toMatchObject([{ group: 'scan', ok: true, request: `GET ${proxy.url}/v0/reward-accounting-process/rounds/earliest-available` }]);
-    } finally {
-      await proxy.close();
-      await reference.close();
-    }
+      expect(r.kinds).toMatchObject([{ group: 'scan', ok: true, request: `GET ${url}/v0/reward-accounting-process/rounds/earliest-available` }]);
+    });
   }, 120_000);
 });
