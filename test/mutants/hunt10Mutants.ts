@@ -1,6 +1,7 @@
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse } from './mutantProxy.js';
 import { isObject, ok200, transactionsIn, type Json } from './mutantKit.js';
+import { seedHistory } from './hunt13Mutants.js';
 
 /**
  * A tenth hunt: the target judged by its own ledger, its transactions re-run by the engine. Each
@@ -78,8 +79,17 @@ function onOthersTransactions(where: (path: string, shape: Shape | undefined) =>
   const base = onTransactions(where, (tx, shape) => {
     if (!ours.has(String(tx.updateId))) f(tx, shape);
   });
+  // Other applications' transactions among the newest of the window the run re-reads, whatever
+  // ran in the bed before (another mutant's hundreds of allocations may fill it): staged once, at
+  // the fault's first request, before the run reads the ledger end it starts from.
+  let staged: Promise<unknown> | undefined;
   return {
     ...base,
+    async request(req, upstream) {
+      staged ??= seedHistory(upstream, req);
+      await staged;
+      return base.request ? base.request(req, upstream) : req;
+    },
     response: (req, res) => {
       if (req.method === 'POST' && pathOf(req.url).startsWith('/v2/commands/submit-and-wait') && res.status === 200) {
         const v = parse(res.body);
