@@ -15,7 +15,7 @@ export type { StreamTimers } from './streamTimers.js';
 export { ManualTimers, systemTimers } from './streamTimers.js';
 export { isValidPartyId, isValidPartyHint, localPartyId, fingerprintOf } from './parties.js';
 export { isValidUserId, PARTICIPANT_ADMIN_USER } from './users.js';
-export { Catalogue, packageIdOf, parseIdentifier } from './templates/Catalogue.js';
+export { BUILT_IN_PACKAGE_VERSION, Catalogue, packageIdOf, parseIdentifier } from './templates/Catalogue.js';
 export type { ChoiceDef, InterfaceDef, TemplateDef, IdentifierDef } from './templates/Catalogue.js';
 export { SAMPLE_PACKAGE, ASSET_TEMPLATE, ACCOUNT_TEMPLATE, HOLDING_INTERFACE } from './templates/sampleTemplates.js';
 export type {

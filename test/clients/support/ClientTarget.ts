@@ -9,6 +9,8 @@ export interface ClientTarget {
   readonly streamsUrl: string;
   readonly registryUrl: string;
   readonly scanUrl: URL;
+  /** Where the validator's scan proxy answers `/v0/scan-proxy/...` (ScanProxyClient's base). */
+  readonly scanProxyUrl: URL;
   /** The ledger behind the target, for setup the APIs offer no endpoint for. */
   ledger(): Ledger;
   /** The registry's and Scan's sample world, seeded on the target's ledger before it serves. */

@@ -264,6 +264,15 @@ export function describeClientSuite(start: StartTarget): void {
       expect((await lookup(receiver)).transfer_preapproval.contract.payload).toMatchObject({ receiver, dso });
     });
 
+    // Wallets read the synchronizer to submit on from the AmuletRules' config schedule; ScanClient's
+    // version throws when the payload has no configSchedule, the proxy's answers undefined.
+    it('finds the amulet synchronizer and DevNet in the AmuletRules, through Scan and through the scan proxy', async () => {
+      const synchronizerId = target.ledger().config.synchronizers[0].id;
+      expect(await clients.scan.getAmuletSynchronizerId()).toBe(synchronizerId);
+      expect(await clients.scanProxy.getAmuletSynchronizerId()).toBe(synchronizerId);
+      expect(await clients.scan.isDevNet()).toBe(true);
+    });
+
     it('reads the earliest round with complete reward accounting, at the current and the pre-0.6.5 path', async () => {
       expect(await getUntyped('/v0/internal/reward-accounting-process/rounds/earliest-available')).toEqual({ earliest_round: target.appWorld.rounds.earliestRound });
       expect(await clients.scan.get('/v0/reward-accounting-process/rounds/earliest-available')).toEqual({ earliest_round: target.appWorld.rounds.earliestRound });

@@ -26,6 +26,7 @@ export async function startKoaTarget(line?: CantonVersion): Promise<ClientTarget
     streamsUrl: server.url.replace(/^http/, 'ws'),
     registryUrl: server.url,
     scanUrl: new URL(`${server.url}/api/scan`),
+    scanProxyUrl: new URL(server.url),
     ledger: () => server.ledger,
     appWorld: appWorld.value,
     errors,

@@ -28,6 +28,7 @@ export async function startMswTarget(): Promise<ClientTarget> {
     streamsUrl: mock.urls.streams,
     registryUrl: mock.urls.registry,
     scanUrl: new URL(mock.urls.scan),
+    scanProxyUrl: new URL(mock.urls.ledger),
     ledger: () => mock.ledger,
     appWorld: mock.appWorld as AppWorld,
     errors,

@@ -1,6 +1,6 @@
 import { LedgerClient } from '@canton-network/core-ledger-client';
 import { WebSocketClient } from '@canton-network/core-asyncapi-client';
-import { ScanClient } from '@canton-network/core-splice-client';
+import { ScanClient, ScanProxyClient } from '@canton-network/core-splice-client';
 import { TokenStandardClient } from '@canton-network/core-token-standard';
 import { AuthTokenProvider } from '@canton-network/core-wallet-auth';
 import { sandboxToken } from '../../../reference-server/src/msw/index.js';
@@ -26,6 +26,7 @@ export interface RealClients {
   readonly ledger: LedgerClient;
   readonly streams: WebSocketClient;
   readonly scan: ScanClient;
+  readonly scanProxy: ScanProxyClient;
   readonly registry: TokenStandardClient;
 }
 
@@ -40,6 +41,7 @@ export function realClients(target: ClientTarget, userId = 'participant_admin'):
     ledger: new LedgerClient({ baseUrl: target.ledgerUrl, logger, accessTokenProvider, version: '3.4' }),
     streams: quietStreams(new WebSocketClient({ baseUrl: target.streamsUrl, accessTokenProvider, version: '3.4' })),
     scan: new ScanClient(target.scanUrl, logger, accessTokenProvider),
+    scanProxy: new ScanProxyClient(target.scanProxyUrl, logger, accessTokenProvider),
     registry: new TokenStandardClient(target.registryUrl, logger, accessTokenProvider),
   };
 }

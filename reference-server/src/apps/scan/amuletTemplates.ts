@@ -38,7 +38,7 @@ const relMicros = (v: DamlValue | undefined): bigint => BigInt(((v ?? {}) as Dam
  *   inputs?}` (provider, before expiry, to a later expiry; keeps validFrom, sets lastRenewedAt to
  *   the old expiry), `TransferPreapproval_Cancel {p}` (receiver or provider, before expiry),
  *   `TransferPreapproval_Expire {}` (dso, once expired), nonconsuming `TransferPreapproval_Fetch {p}`.
- * - `Splice.AmuletRules:AmuletRules {dso, isDevNet}`: signatory dso; drives the round lifecycle
+ * - `Splice.AmuletRules:AmuletRules {dso, configSchedule, isDevNet}`: signatory dso; drives the round lifecycle
  *   with the upstream choice names (all nonconsuming, controller dso):
  *   `AmuletRules_AdvanceOpenMiningRounds {amuletPrice, roundToArchiveCid, middleRoundCid,
  *   latestRoundCid}` (oldest open round -> summarizing, a new open round after the latest),
@@ -167,7 +167,9 @@ export function registerAmuletTemplates(catalogue: Catalogue): void {
     packageName: AMULET_PACKAGE,
     module: 'Splice.AmuletRules',
     entity: 'AmuletRules',
-    fields: { dso: 'Party', isDevNet: 'Bool' },
+    // configSchedule is Splice's `Schedule RelTime AmuletConfig`, carried as given: clients read
+    // its synchronizer (core-splice-client's getAmuletSynchronizerId); the model never looks inside.
+    fields: { dso: 'Party', configSchedule: { optional: 'Any' }, isDevNet: 'Bool' },
     signatories: ['dso'],
     choices: {
       // DevNet's faucet: any party mints amulet for itself, against an open round.

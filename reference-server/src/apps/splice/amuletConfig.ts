@@ -24,8 +24,9 @@ const issuance = (amuletToIssuePerYear: string, validatorRewardPercentage: strin
 });
 const YEAR_MICROS = 31_536_000_000_000n;
 
-/** The record's field names in the package, or undefined when the package has no such record. */
-function fieldsOf(ledger: Ledger, packageId: string, module: string, name: string): ReadonlySet<string> | undefined {
+/** The record's field names in the package, or undefined when the package has no such record (or is built in). */
+function fieldsOf(ledger: Ledger, packageId: string | undefined, module: string, name: string): ReadonlySet<string> | undefined {
+  if (packageId === undefined) return undefined;
   const def = ledger.engine.packages.dataTypes.dataType({ packageId, module, name });
   return def?.kind === 'record' ? new Set(def.fields.map((f) => f.name)) : undefined;
 }
@@ -33,8 +34,11 @@ function fieldsOf(ledger: Ledger, packageId: string, module: string, name: strin
 const fitted = (value: DamlRecord, fields: ReadonlySet<string> | undefined): DamlRecord =>
   fields === undefined ? value : Object.fromEntries(Object.entries(value).filter(([k]) => fields.has(k)));
 
-/** The configuration schedule (`configSchedule`) of the AmuletRules, for the package `packageId`. */
-export function amuletConfigSchedule(ledger: Ledger, packageId: string, packageVersion: string): DamlRecord {
+/**
+ * The configuration schedule (`configSchedule`) of the AmuletRules, for the package `packageId`
+ * (undefined: the built-in model, which takes every field).
+ */
+export function amuletConfigSchedule(ledger: Ledger, packageId: string | undefined, packageVersion: string): DamlRecord {
   const transferConfig = fitted(
     {
       createFee: { fee: '0.0' },

@@ -1,8 +1,9 @@
 import type { Command, DamlRecord, DamlValue, Ledger, LedgerError, Result } from '../../ledger/index.js';
-import { localPartyId, ok, PARTICIPANT_ADMIN_USER } from '../../ledger/index.js';
+import { BUILT_IN_PACKAGE_VERSION, localPartyId, ok, PARTICIPANT_ADMIN_USER } from '../../ledger/index.js';
 import { createApps, type AppsOptions } from '../createApps.js';
 import { TOKEN_RULES_KEY } from '../registry/contextKeys.js';
 import { AMULET_INSTRUMENT_ID } from '../amulet/amuletContext.js';
+import { amuletConfigSchedule } from '../splice/amuletConfig.js';
 import {
   ACCOUNT_MAP_TEMPLATE,
   AMULET_ALLOCATION_TEMPLATE,
@@ -136,7 +137,7 @@ export function seedAppWorld(ledger: Ledger, options: AppsOptions = {}): Result<
       issuingFor: { microseconds: String(BigInt(TICK_MICROS) * BigInt(n)) },
       tickDuration: { microseconds: TICK_MICROS },
     });
-  const boot = submit([dso], [create(AMULET_RULES_TEMPLATE, { dso, isDevNet: true }), openRound(0), openRound(1), openRound(2)]);
+  const boot = submit([dso], [create(AMULET_RULES_TEMPLATE, { dso, configSchedule: amuletConfigSchedule(ledger, undefined, BUILT_IN_PACKAGE_VERSION), isDevNet: true }), openRound(0), openRound(1), openRound(2)]);
   if (!boot.ok) return boot;
   const [amuletRules, ...open] = boot.value as string[] as [string, string, string, string];
   const rules = (choice: string, argument: DamlRecord) => submit([dso], [exercise(AMULET_RULES_TEMPLATE, amuletRules, choice, argument)]);

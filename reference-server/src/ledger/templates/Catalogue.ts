@@ -64,8 +64,11 @@ export interface CataloguePackage {
   readonly packageVersion: string;
 }
 
+/** The version of every built-in package. */
+export const BUILT_IN_PACKAGE_VERSION = '1.0.0';
+
 /** Package ids are derived from name and version, so they are stable across runs. */
-export function packageIdOf(packageName: string, version = '1.0.0'): string {
+export function packageIdOf(packageName: string, version = BUILT_IN_PACKAGE_VERSION): string {
   return createHash('sha256').update(`${packageName}@${version}`).digest('hex');
 }
 
@@ -291,7 +294,7 @@ export class Catalogue {
     return ok({ id, packageId, packageName: spec.packageName, qualifiedName });
   }
 
-  #register(def: IdentifierDef, packageName: string, packageVersion = '1.0.0') {
+  #register(def: IdentifierDef, packageName: string, packageVersion = BUILT_IN_PACKAGE_VERSION) {
     if (!this.#packages.has(def.packageId)) this.#packages.set(def.packageId, { packageId: def.packageId, packageName, packageVersion });
     this.#byId.set(def.id, def);
     this.#byId.set(`#${packageName}:${def.qualifiedName}`, def);
