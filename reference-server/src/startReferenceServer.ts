@@ -90,6 +90,11 @@ export interface StartOptions {
   readonly log?: ApiLogger;
   /** `serve --log-requests`: told one line per request and WebSocket upgrade (see requestLog.ts). */
   readonly requestLog?: (line: string) => void;
+  /**
+   * The time the ledger follows once its world is seeded, in milliseconds (default `Date.now`):
+   * tests inject one, so what depends on ledger time (Scan's rounds) never depends on the wall clock.
+   */
+  readonly systemTime?: () => number;
 }
 
 /** A started server, and the DARs this start loaded (the Splice folder's, `--dar`, then the fixture file's), as named. */
@@ -190,7 +195,7 @@ function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteSt
   const fixtures = loadFixtures(file, { shipped: options.fixtures === undefined });
   if (!fixtures.ok) throw new FixturesError(fixtures.error);
   const spliceSet = readSpliceFolder(options);
-  const clock = new SeedingClock(APP_WORLD_TIME);
+  const clock = new SeedingClock(APP_WORLD_TIME, options.systemTime);
   const ledger = createLedger({ clock, ...ledgerOptionsOf(options), ...(store === undefined ? {} : { store, blobKey: store.blobKey }) });
   // Splice's DARs before the apps attach: the apps index its templates.
   const splice = spliceOn(ledger, spliceSet);
@@ -216,7 +221,7 @@ function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteSt
  */
 function restoreWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteStore): { ledger: Ledger; dars: readonly string[] } {
   const spliceSet = readSpliceFolder(options);
-  const clock = new SeedingClock(0);
+  const clock = new SeedingClock(0, options.systemTime);
   const ledger = createLedger({ clock, ...ledgerOptionsOf(options), store, blobKey: store.blobKey });
   // The restored ledger holds the folder's packages from its first start: the apps index them
   // before the log is replayed; the folder is uploaded again after (unchanged DARs change nothing).
