@@ -48,6 +48,7 @@ import { BENIGN13_MUTANTS } from './benign13Mutants.js';
 import { HUNT14_MUTANTS } from './hunt14Mutants.js';
 import { SPLICE_RELEASE_MUTANTS } from './spliceReleaseMutants.js';
 import { HUNT15_MUTANTS } from './hunt15Mutants.js';
+import { HUNT16_MUTANTS } from './hunt16Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -495,6 +496,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   // A Scan judged by the Splice release it says (GET /version): the round where that release serves it, /version's own shape (spliceReleaseMutants.ts).
   ...SPLICE_RELEASE_MUTANTS,
   ...HUNT15_MUTANTS,
+  ...HUNT16_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

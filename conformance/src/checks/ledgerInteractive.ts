@@ -1,4 +1,4 @@
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { activeContracts, completionOf, createCommand, eventFormat, ledgerEnd, userIdOf } from './support/ledger.js';
 import { expectStatus, isObject, jsonEqual, objectBody, qualifiedName, responseOf, type Json } from './support/expect.js';
 import { patienceMs, poll } from './support/poll.js';
@@ -10,7 +10,10 @@ const check = (c: Omit<CheckDefinition, 'group'>): CheckDefinition => ({ group: 
 
 export interface ExternalParty {
   readonly party: string;
+  /** The key's fingerprint as generate-topology answered it (what signatures name). */
   readonly fingerprint: string;
+  /** The key's fingerprint as the suite computes it (keyFingerprint). */
+  readonly keyFingerprint: string;
   readonly privateKey: KeyObject;
   readonly synchronizerId: string;
 }
@@ -23,6 +26,16 @@ export const signature = (key: KeyObject, data: Buffer, signedBy: string): Json 
   signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
 });
 
+/**
+ * A public key's fingerprint as Canton computes it, and the wallet SDK's `fingerprint()` after it:
+ * SHA-256 over the hash purpose (12, as 4 bytes big-endian) and the key, as a hex multihash.
+ */
+export function keyFingerprint(publicKey: Buffer): string {
+  const purpose = Buffer.alloc(4);
+  purpose.writeInt32BE(12);
+  return `1220${createHash('sha256').update(purpose).update(publicKey).digest('hex')}`;
+}
+
 export function needInteractive(ctx: CheckContext): void {
   if (ctx.profile.ledger?.interactiveSubmission === false) ctx.skip(`profile '${ctx.profile.name}' says the target offers no interactive submission (ledger.interactiveSubmission: false)`);
 }
@@ -31,7 +44,7 @@ export function needInteractive(ctx: CheckContext): void {
  * generate-topology for a fresh Ed25519 key the suite holds, on the first connected synchronizer
  * (status 200 expected; the answer's shape is the caller's to check).
  */
-export async function requestTopology(ctx: CheckContext, hint: string): Promise<{ synchronizerId: string; exchange: Exchange; privateKey: KeyObject }> {
+export async function requestTopology(ctx: CheckContext, hint: string): Promise<{ synchronizerId: string; exchange: Exchange; privateKey: KeyObject; publicKey: Buffer }> {
   const syncs = await ctx.http.request('ledger', { method: 'GET', path: '/v2/state/connected-synchronizers' });
   expectStatus(ctx, syncs, 200, 'connected synchronizers');
   const list = objectBody(ctx, syncs, 'connected synchronizers').connectedSynchronizers;
@@ -46,12 +59,12 @@ export async function requestTopology(ctx: CheckContext, hint: string): Promise<
     json: { synchronizer: synchronizerId, partyHint: ctx.unique(hint).replace(/[^a-zA-Z0-9_-]/g, '-'), publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: b64(raw), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
   });
   expectStatus(ctx, exchange, 200, 'generate-topology');
-  return { synchronizerId, exchange, privateKey };
+  return { synchronizerId, exchange, privateKey, publicKey: raw };
 }
 
 /** Allocates an external party bound to a fresh Ed25519 key the suite holds. */
 export async function externalParty(ctx: CheckContext): Promise<ExternalParty> {
-  const { synchronizerId, exchange: topo, privateKey } = await requestTopology(ctx, 'cc-ext');
+  const { synchronizerId, exchange: topo, privateKey, publicKey } = await requestTopology(ctx, 'cc-ext');
   const t = objectBody(ctx, topo, 'generate-topology');
   if (typeof t.partyId !== 'string' || typeof t.publicKeyFingerprint !== 'string' || typeof t.multiHash !== 'string' || !Array.isArray(t.topologyTransactions)) {
     return ctx.fail('generate-topology must answer {partyId, publicKeyFingerprint, topologyTransactions, multiHash}', topo);
@@ -80,7 +93,7 @@ export async function externalParty(ctx: CheckContext): Promise<ExternalParty> {
     });
     expectStatus(ctx, grant, 200, `granting the run's user rights over the external party`);
   }
-  return { party: t.partyId, fingerprint, privateKey, synchronizerId };
+  return { party: t.partyId, fingerprint, keyFingerprint: keyFingerprint(publicKey), privateKey, synchronizerId };
 }
 
 /** Prepares `command` (by default a create of the profile's template) for the external party alone. */

@@ -288,12 +288,14 @@ export const ledgerTransactionChecks: readonly CheckDefinition[] = [
     operationId: LedgerOp.allocateExternal,
     level: 'MUST',
     kind: 'example',
-    specRef: `${UPSTREAM_B}: GenerateExternalPartyTopology, AllocateExternalParty (party namespace = the key's fingerprint), ListKnownParties (the parties the participant knows)`,
+    specRef: `${UPSTREAM_B}: GenerateExternalPartyTopology, AllocateExternalParty (party namespace = the key's fingerprint: SHA-256 over hash purpose 12 and the key, as the wallet SDK computes it), ListKnownParties (the parties the participant knows)`,
     requires: { writes: true },
     async run(ctx) {
       needInteractive(ctx);
       const ext = await externalParty(ctx);
-      if (ext.party.split('::')[1] !== ext.fingerprint) ctx.fail(`the external party ${ext.party} is not in the namespace of its key's fingerprint ${ext.fingerprint}`);
+      // Both are what the wallet SDK computes from the key alone (its fingerprint(), then the party it signs as).
+      if (ext.fingerprint !== ext.keyFingerprint) ctx.fail(`generate-topology answered publicKeyFingerprint ${ext.fingerprint}; the key's fingerprint (SHA-256 over hash purpose 12 and the key, as a multihash) is ${ext.keyFingerprint}`);
+      if (ext.party.split('::')[1] !== ext.keyFingerprint) ctx.fail(`the external party ${ext.party} is not in the namespace of its key's fingerprint ${ext.keyFingerprint}`);
       const e = await ctx.http.request('ledger', { method: 'GET', path: `/v2/parties/${encodeURIComponent(ext.party)}` });
       expectStatus(ctx, e, 200, `GET /v2/parties/${ext.party}`);
       const list = objectBody(ctx, e, 'party details').partyDetails;
