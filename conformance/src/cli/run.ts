@@ -418,7 +418,7 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
     const s = report.summary;
     const stale = report.checks.filter((c) => c.baseline === 'stale').length;
     console.log(
-      `canton-conformance: ${report.verdict.toUpperCase()}${stale > 0 ? ` (${plural(stale, 'stale baseline entry', 'stale baseline entries')})` : ''}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.warned} warned, ${s.skipped} skipped; ${ranLine(s)}` +
+      `canton-conformance: ${report.verdict.toUpperCase()}${stale > 0 ? ` (${plural(stale, 'stale baseline entry', 'stale baseline entries')})` : ''}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored, ${s.warned} warned, ${s.skipped} skipped; ${ranLine(report)}` +
         ` (seed ${report.seed}, checks ${(report.durationMs / 1000).toFixed(1)} s, wall ${(report.wallTimeMs! / 1000).toFixed(1)} s${report.shard ? `, shard ${report.shard.index}/${report.shard.total}` : ''})`,
     );
     for (const w of report.warnings) console.log(`warning: ${w}`);

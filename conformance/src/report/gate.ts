@@ -47,13 +47,22 @@ export function applyGate(report: Report, o: GateOptions): { readonly report: Re
   return { report: { ...report, gate, ...(failed ? { verdict: 'fail' as const } : {}) }, failed };
 }
 
-/** "ran 12 of 20 selected checks (60%)": the line every summary shows. */
-export function ranLine(summary: Report['summary']): string {
+/**
+ * "ran 12 of 20 selected checks (60%)": the line every summary shows, with the checks that do not
+ * apply counted apart: rules the target's Canton line lacks, rules its Splice release lacks (a Scan
+ * that said its release; `notOnLine: 'Splice 0.6.4'`), and groups the profile does not serve.
+ */
+export function ranLine(report: Pick<Report, 'summary' | 'checks'>): string {
+  const { summary } = report;
   const ran = summary.ran ?? summary.total - summary.skipped;
   const of = applicable(summary);
-  const absent = summary.notOnLine ?? 0;
+  const splice = report.checks.filter((c) => c.status === 'skip' && c.notOnLine?.startsWith('Splice ') === true);
+  const releases = [...new Set(splice.map((c) => c.notOnLine))].sort().join(', ');
+  const absent = (summary.notOnLine ?? 0) - splice.length;
   const unserved = summary.notServed ?? 0;
+  const are = (n: number) => `${n} more ${n === 1 ? 'is' : 'are'}`;
   return `ran ${ran} of ${of} selected check${of === 1 ? '' : 's'} (${ranPercent(summary)}%)` +
-    (absent > 0 ? `; ${absent} more ${absent === 1 ? 'is' : 'are'} not on the target's Canton line` : '') +
+    (absent > 0 ? `; ${are(absent)} not on the target's Canton line` : '') +
+    (splice.length > 0 ? `; ${are(splice.length)} not in the target's Splice release (${releases})` : '') +
     (unserved > 0 ? `; ${unserved} more need${unserved === 1 ? 's' : ''} a group the profile does not serve` : '');
 }

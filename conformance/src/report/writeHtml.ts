@@ -30,7 +30,7 @@ export function renderHtml(report: Report): string {
   <ul class="counts">
     ${count('pass', s.passed, 'passed')}${count('fail', s.failed, 'failed')}${count('error', s.errored, 'errored')}${count('warn', s.warned, 'warned')}${count('skip', s.skipped, 'skipped')}
   </ul>
-  <p class="ran" data-testid="ran">The run ${h(ranLine(s))}.</p>
+  <p class="ran" data-testid="ran">The run ${h(ranLine(report))}.</p>
   <p class="why" data-testid="why">${whyVerdict(report)}</p>
 </header>
 <main>

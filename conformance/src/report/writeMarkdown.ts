@@ -48,7 +48,7 @@ export function renderMarkdown(report: Report): string {
     return out.join('\n');
   }
   if (report.stopped) out.push(`${mdCell(report.stopped.message)}: below is what ran until then. Run again for the verdict.`, '');
-  out.push(`The run ${ranLine(s)}.`, '');
+  out.push(`The run ${ranLine(report)}.`, '');
   for (const f of report.gate?.failures ?? []) out.push(`The gate fails the run: ${mdCell(f)}.`, '');
   const stale = unexpected.filter((c) => c.baseline === 'stale').length;
   if (stale > 0) out.push(`${plural(stale, 'stale baseline entry', 'stale baseline entries')} fail${stale === 1 ? 's' : ''} the run: ${stale === 1 ? 'it passes' : 'they pass'} now; remove ${stale === 1 ? 'it' : 'them'} from the baseline.`, '');
