@@ -14,66 +14,88 @@ export type BoundsProblem =
   | { readonly kind: 'size'; readonly bytes: number; readonly limit: number };
 
 /**
+ * The stacks every measurement walks with, kept between calls: each command measures its result
+ * and its nodes' values, and most are a record of a few scalars. Measuring is synchronous and
+ * calls nothing back until it is done, so one pair serves every call.
+ */
+const values: Value[] = [];
+const depths: number[] = [];
+
+/**
  * Measures `v`: undefined when it nests at most `maxNesting` deep and, added to `usedBytes`, stays
  * within `maxBytes`; else the first bound it breaks. `onBytes` receives its size when it fits.
  */
 export function valueBoundsProblem(v: Value, maxNesting: number, maxBytes: number, usedBytes = 0, onBytes?: (bytes: number) => void): BoundsProblem | undefined {
+  values.length = 0;
+  depths.length = 0;
+  const problem = measure(v, maxNesting, maxBytes, usedBytes);
+  // Nothing of the value stays reachable from the stacks.
+  values.length = 0;
+  depths.length = 0;
+  if (typeof problem !== 'number') return problem;
+  onBytes?.(problem - usedBytes);
+  return undefined;
+}
+
+/** The bytes used once `v` is counted in, or the bound it breaks (two parallel stacks, no object per value). */
+function measure(v: Value, maxNesting: number, maxBytes: number, usedBytes: number): number | BoundsProblem {
   let bytes = usedBytes;
-  // Two parallel stacks instead of an object per value: every command measures its values.
-  const values: Value[] = [v];
-  const depths: number[] = [0];
-  const nest = (child: Value, depth: number): BoundsProblem | undefined => {
-    if (depth > maxNesting) return { kind: 'nesting', limit: maxNesting };
-    values.push(child);
-    depths.push(depth);
-    return undefined;
-  };
+  values.push(v);
+  depths.push(0);
   while (values.length > 0) {
     const x = values.pop()!;
     const depth = depths.pop()!;
-    let problem: BoundsProblem | undefined;
+    // Children nest one level deeper; `any` wrappers at the same level.
+    const child = depth + 1;
     switch (x.kind) {
       case 'text': case 'party': case 'contractId': bytes += 2 + x.value.length; break;
       case 'numeric': case 'bigNumeric': bytes += 4 + digits(x.unscaled); break;
       case 'int64': case 'timestamp': bytes += 10; break;
       case 'record': case 'struct':
         bytes += 2;
-        for (const f of x.fields) if ((problem = nest(f, depth + 1))) return problem;
+        if (x.fields.length > 0 && child > maxNesting) return { kind: 'nesting', limit: maxNesting };
+        for (const f of x.fields) { values.push(f); depths.push(child); }
         break;
       case 'variant':
         bytes += 2 + x.constructor.length;
-        problem = nest(x.value, depth + 1);
+        if (child > maxNesting) return { kind: 'nesting', limit: maxNesting };
+        values.push(x.value); depths.push(child);
         break;
       case 'enum': bytes += 2 + x.constructor.length; break;
       case 'optional':
         bytes += 2;
-        if (x.value !== undefined) problem = nest(x.value, depth + 1);
+        if (x.value !== undefined) {
+          if (child > maxNesting) return { kind: 'nesting', limit: maxNesting };
+          values.push(x.value); depths.push(child);
+        }
         break;
       case 'cons': case 'nil':
         bytes += 2;
-        for (let cell: ListValue = x; cell.kind === 'cons'; cell = cell.tail) if ((problem = nest(cell.head, depth + 1))) return problem;
+        if (x.kind === 'cons' && child > maxNesting) return { kind: 'nesting', limit: maxNesting };
+        for (let cell: ListValue = x; cell.kind === 'cons'; cell = cell.tail) { values.push(cell.head); depths.push(child); }
         break;
       case 'textMap':
         bytes += 2;
+        if (x.entries.length > 0 && child > maxNesting) return { kind: 'nesting', limit: maxNesting };
         for (const [k, e] of x.entries) {
           bytes += 2 + k.length;
-          if ((problem = nest(e, depth + 1))) return problem;
+          values.push(e); depths.push(child);
         }
         break;
       case 'genMap':
         bytes += 2;
-        for (const [k, e] of x.entries) if ((problem = nest(k, depth + 1)) || (problem = nest(e, depth + 1))) return problem;
+        if (x.entries.length > 0 && child > maxNesting) return { kind: 'nesting', limit: maxNesting };
+        for (const [k, e] of x.entries) { values.push(k, e); depths.push(child, child); }
         break;
       case 'any': case 'anyException':
-        problem = nest(x.value, depth);
+        if (depth > maxNesting) return { kind: 'nesting', limit: maxNesting };
+        values.push(x.value); depths.push(depth);
         break;
       default: bytes += 2;
     }
-    if (problem) return problem;
     if (bytes > maxBytes) return { kind: 'size', bytes, limit: maxBytes };
   }
-  onBytes?.(bytes - usedBytes);
-  return undefined;
+  return bytes;
 }
 
 const SAFE = 999_999_999_999_999n;
