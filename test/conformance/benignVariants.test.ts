@@ -18,6 +18,7 @@ import { unsaidSpliceRelease } from '../mutants/benign/otherSpliceRelease.js';
 import { retryAfterUnderLoad } from '../mutants/benign/retryAfterUnderLoad.js';
 import { cantonLineOf } from '../../conformance/src/runner/cantonLine.js';
 import { applyGate, ranLine } from '../../conformance/src/report/gate.js';
+import { SPLICE_VERSION } from '../../conformance/src/schema/spliceVersions.js';
 import { dedupReportedOtherwise } from '../mutants/benign/dedupReportedOtherwise.js';
 import { emptyLastUserPage } from '../mutants/benign/emptyLastUserPage.js';
 import { scanPayloadTimes } from '../mutants/benign/scanPayloadTimes.js';
@@ -249,6 +250,20 @@ describe('false failures the benign variants found, each on its own check', () =
     expect(validateReport(report)).toEqual([]);
     // The summary names the release that lacks them (it said "not on the target's Canton line").
     expect(ranLine(report)).toMatch(/; 2 more are not in the target's Splice release \(Splice 0\.6\.4\)$/);
+    expect(report.splice).toEqual({ release: '0.6.4', from: 'target' });
+  }, 120_000);
+
+  it('--splice-version judges a Scan by the release given, whatever it says: one saying 0.6.4 fails what 0.6.5 moved, the newest skips what 0.6.4 lacks', async () => {
+    const ids = ['scan.earliest-round.shape', 'scan.earliest-round.legacy-path'];
+    // Saying an older release does not excuse a Scan its certifier judges as the newest.
+    const pinned = await reportAgainst(faultOf(SPLICE_064_RELEASE), ids, { spliceVersion: SPLICE_VERSION });
+    expect(pinned.checks.find((c) => c.id === 'scan.earliest-round.shape')).toMatchObject({ status: 'fail' });
+    expect(pinned.splice).toEqual({ release: SPLICE_VERSION, from: 'flag' });
+    expect(validateReport(pinned)).toEqual([]);
+    // The reference (the newest), judged as 0.6.4: the current path's check is a rule that release lacks.
+    const older = await reportAgainst({}, ids, { spliceVersion: '0.6.4' });
+    expect(older.checks.find((c) => c.id === 'scan.earliest-round.legacy-path')).toMatchObject({ status: 'skip', notOnLine: 'Splice 0.6.4' });
+    expect(older.checks.find((c) => c.id === 'scan.earliest-round.shape')?.status).toBe('pass');
   }, 120_000);
 
   it('a Scan without GET /version (no route) passes every scan check with --fail-on-skip: it is judged as the newest release', async () => {

@@ -173,4 +173,8 @@ describe('run against the reference serving each line', () => {
   it('rejects a line it does not know', async () => {
     await expect(run(['--canton-version', '3.7', '--quiet'])).rejects.toThrow(/--canton-version takes 3\.4, 3\.5, 3\.6 \(got '3\.7'\)/);
   });
+
+  it('rejects a Splice release that is not x.y.z', async () => {
+    await expect(run(['--splice-version', '0.6', '--quiet'])).rejects.toThrow(/--splice-version takes a Splice release such as 0\.6\.12 \(got '0\.6'\)/);
+  });
 });

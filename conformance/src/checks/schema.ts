@@ -104,7 +104,7 @@ function judge(ctx: CheckContext, group: Group, operationId: string): void {
 function notOnRelease(ctx: CheckContext, group: Group, operationId: string): void {
   if (group === 'scan') {
     // A Scan is judged by the Splice release it said (GET /version), as the checks that skipped were.
-    const said = spliceReportedInRun(ctx.seen);
+    const said = ctx.spliceVersion ?? spliceReportedInRun(ctx.seen);
     const why = spliceLacks(said, operationId);
     if (why !== undefined) throw new CheckNotOnRelease(`${why}, so no response to it was seen`, `Splice ${said!}`);
     return;

@@ -92,6 +92,8 @@ export interface CheckContext {
   unique(prefix: string): string;
   /** Whether the Canton line the target is judged by lacks this ledger operation (false when the run judges by no line). */
   lacks(operationId: string): boolean;
+  /** `run --splice-version`: the Splice release the Scan is judged by, whatever its GET /version says. */
+  readonly spliceVersion?: string;
   /** Stop: the check cannot run against this target. */
   skip(reason: string): never;
   /** Stop: the rule is broken. `exchange` is the evidence (defaults to the last exchange). */

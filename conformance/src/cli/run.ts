@@ -39,7 +39,7 @@ export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-
            [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
            [--report-dir DIR] [--baseline FILE] [--write-baseline FILE] [--spec FILE|URL]
-           [--oracle reference|none] [--judge model|none] [--reinterpret engine|none] [--canton-version 3.4|3.5|3.6] [--quiet]
+           [--oracle reference|none] [--judge model|none] [--reinterpret engine|none] [--canton-version 3.4|3.5|3.6] [--splice-version X.Y.Z] [--quiet]
            [--min-ran PERCENT] [--fail-on-skip] [--history parser|none]
 
 Checks a target against the conformance suite and writes a compatibility report. Without --target
@@ -81,6 +81,8 @@ Runs:
   --canton-version V    judge the target as Canton V (3.4, 3.5 or 3.6) instead of by the version its
                         /v2/version reports; checks of operations that line lacks skip, naming it.
                         Without --target, the in-process reference serves line V
+  --splice-version V    judge the Scan as Splice V (such as 0.6.12) instead of by the release its
+                        GET /version says; checks of operations that release lacks skip, naming it
   --reinterpret MODE    engine (default): re-run the commands of the transactions checks cause
                         with the Daml engine on the packages the target serves and fail any
                         difference (judge.daml.*, see list --invariants); none: off
@@ -129,6 +131,8 @@ interface RunArgs extends TargetArgs {
   readonly history?: HistoryMode;
   /** `--canton-version`: the line to judge the target by, whatever it reports. */
   readonly cantonVersion?: CantonVersion;
+  /** `--splice-version`: the Splice release to judge the Scan by, whatever it says. */
+  readonly spliceVersion?: string;
 }
 
 
@@ -161,6 +165,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
         reinterpret: { type: 'string' },
         history: { type: 'string' },
         'canton-version': { type: 'string' },
+        'splice-version': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -177,6 +182,8 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
   if (values.history !== undefined && values.history !== 'parser' && values.history !== 'none') throw new UsageError(`--history takes parser or none (got '${values.history}')`);
   const cantonVersion = values['canton-version'];
   if (cantonVersion !== undefined && !isCantonVersion(cantonVersion)) throw new UsageError(`--canton-version takes ${CANTON_VERSIONS.join(', ')} (got '${cantonVersion}')`);
+  const spliceVersion = values['splice-version'];
+  if (spliceVersion !== undefined && !/^\d+\.\d+\.\d+$/.test(spliceVersion)) throw new UsageError(`--splice-version takes a Splice release such as 0.6.12 (got '${spliceVersion}')`);
   return {
     ...target,
     ...(values.seed !== undefined ? { seed: int('seed', values.seed, 0)! } : {}),
@@ -194,6 +201,7 @@ export function parseRunArgs(argv: string[]): RunArgs | 'help' {
     ...(values.reinterpret !== undefined ? { reinterpret: values.reinterpret as ReinterpretMode } : {}),
     ...(values.history !== undefined ? { history: values.history as HistoryMode } : {}),
     ...(cantonVersion !== undefined ? { cantonVersion } : {}),
+    ...(spliceVersion !== undefined ? { spliceVersion } : {}),
   };
 }
 
@@ -398,6 +406,7 @@ async function certify(args: RunArgs, state: RunState): Promise<number> {
       ...(args.reinterpret ? { reinterpret: args.reinterpret } : {}),
       ...(args.history ? { history: args.history } : {}),
       ...(canton !== undefined ? { canton } : {}),
+      ...(args.spliceVersion !== undefined ? { spliceVersion: args.spliceVersion } : {}),
       // Rights the preflight found missing in a run it let start, and those the user lacks that a
       // check may need on its way: checks refused for them skip.
       ...missingRightsOf(pre.verdict),

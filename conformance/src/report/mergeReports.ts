@@ -32,6 +32,8 @@ export function mergeReports(reports: readonly Report[]): Report {
   if (seeds.length > 1) warnings.push(`merged reports used different seeds (${seeds.join(', ')}); replay each check with the seed in its own entry`);
   const lines = [...new Set(reports.flatMap((r) => (r.canton ? [r.canton.line] : [])))];
   if (lines.length > 1) warnings.push(`merged reports judged the target by different Canton lines (${lines.join(', ')}); the merged report names the first's`);
+  const releases = [...new Set(reports.flatMap((r) => (r.splice ? [r.splice.release] : [])))];
+  if (releases.length > 1) warnings.push(`merged reports judged the Scan by different Splice releases (${releases.join(', ')}); the merged report names the first's`);
   const shards = reports.filter((r) => r.shard).map((r) => `${r.shard!.index}/${r.shard!.total}`);
   const totals = new Set(reports.filter((r) => r.shard).map((r) => r.shard!.total));
   if (totals.size === 1 && shards.length > 0) {

@@ -194,6 +194,8 @@ export interface Report {
   readonly preflight?: PreflightVerdict;
   /** The Canton line the target was judged by, and how it was chosen; present for runs of `run`. */
   readonly canton?: CantonLine;
+  /** The Splice release the Scan was judged by: `--splice-version` (`flag`) or what it said (`target`); absent when neither (the newest). */
+  readonly splice?: { readonly release: string; readonly from: 'flag' | 'target' };
   /** Present unless `--judge none`: answers judged against the target's own model. */
   readonly judge?: JudgeRunSummary;
   /** The token-standard history of the parties the checks acted as, parsed by core-tx-parser (`--history parser|none`). */

@@ -29,6 +29,7 @@ export function renderMarkdown(report: Report): string {
       (report.mergedFrom ? ` · merged from ${report.mergedFrom} reports` : '') +
       (report.preflight?.cantonVersion ? ` · Canton ${report.preflight.cantonVersion}` : '') +
       (report.canton ? ` · judged as Canton ${report.canton.line} (${report.canton.from === 'flag' ? '--canton-version' : report.canton.from === 'target' ? 'its version' : 'default'})` : '') +
+      (report.splice ? ` · Scan judged as Splice ${report.splice.release} (${report.splice.from === 'flag' ? '--splice-version' : 'its version'})` : '') +
       ` · ${report.tool.name} ${report.tool.version}`,
   );
   out.push('');

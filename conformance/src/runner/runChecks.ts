@@ -49,6 +49,8 @@ export interface RunChecksOptions {
    * own operation) skips naming the line instead of failing.
    */
   readonly absent?: { readonly line: string; readonly operations: ReadonlySet<string> };
+  /** `--splice-version`: the Splice release the Scan is judged by, whatever it says. */
+  readonly spliceVersion?: string;
   /** Rights the run's user lacks (runSuite's `missingRights`). */
   readonly missingRights?: ReadonlySet<string>;
 }
@@ -120,6 +122,7 @@ export async function runChecks(o: RunChecksOptions): Promise<RunChecksResult> {
         shared,
         unique: (prefix) => `${prefix}-${runTag}-${(++uniqueCounter).toString(36)}-${Math.random().toString(36).slice(2, 7)}`,
         lacks: (operationId) => o.absent?.operations.has(operationId) ?? false,
+        ...(o.spliceVersion !== undefined ? { spliceVersion: o.spliceVersion } : {}),
         skip: (why) => {
           throw new CheckSkipped(why);
         },

@@ -5,6 +5,7 @@ import { coverageOf } from '../report/coverage.js';
 import { summarize, type CheckResult, type Report } from '../report/model.js';
 import { timingsOf } from '../report/timings.js';
 import { TARGET_HISTORY } from '../checks/ledgerTargetHistory.js';
+import { spliceJudged } from '../checks/support/targetVersion.js';
 import { reinterpretFollowed } from '../reinterpret/reinterpretFollowed.js';
 import { evidenceOf } from './evidenceOf.js';
 import { committedTransactions, ReinterpretTally, type ReinterpretMode } from '../reinterpret/reinterpretTally.js';
@@ -75,6 +76,8 @@ export interface SuiteOptions {
    * skip, naming it, instead of meeting 404s. Absent: every check runs (tests, custom catalogues).
    */
   readonly canton?: CantonLine;
+  /** `--splice-version`: the Splice release the Scan is judged by, whatever its GET /version says. */
+  readonly spliceVersion?: string;
   /**
    * Rights the preflight found the run's user without, in a run it let start (the default profile
    * claims nothing): a check that did not pass because a request needing one of them answered
@@ -174,6 +177,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     ...(judge ? { judge } : {}),
     history,
     ...(line !== undefined ? { absent: { line, operations: absentOperations(line) } } : {}),
+    ...(o.spliceVersion !== undefined ? { spliceVersion: o.spliceVersion } : {}),
     ...(o.missingRights !== undefined && o.missingRights.length > 0 ? { missingRights: new Set(o.missingRights) } : {}),
     ...(o.replayPrefix ? { replay: (id: string) => `${o.replayPrefix} --only ${id} --seed ${seed}` } : {}),
   });
@@ -204,6 +208,7 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
     runs,
     ...(o.shard && o.shard.total > 1 ? { shard: o.shard } : {}),
     ...(o.canton ? { canton: o.canton } : {}),
+    ...spliceJudged(o.spliceVersion, exchanges),
     warnings: [...(o.canton?.warning ? [o.canton.warning] : []), ...runWarnings(selected, results, exchanges), ...toleranceWarnings(o.specFiles ?? []), ...specLineWarnings(o.specFiles ?? [], o.canton?.line)],
     summary: summarize(baseline.checks),
     verdict: baseline.exitCode === 0 ? 'pass' : 'fail',

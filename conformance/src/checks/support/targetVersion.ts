@@ -53,6 +53,16 @@ export function releasePredates(reported: unknown, since: string): boolean {
   return target !== undefined && required !== undefined && before(target, required);
 }
 
+/**
+ * The Splice release a run judged the Scan by: `--splice-version` (`flag`), else the release the
+ * Scan said on the run's last `GET /version` (`target`); nothing when neither (judged as the newest).
+ */
+export function spliceJudged(pinned: string | undefined, exchanges: readonly Exchange[]): { splice?: { readonly release: string; readonly from: 'flag' | 'target' } } {
+  if (pinned !== undefined) return { splice: { release: pinned, from: 'flag' } };
+  const said = spliceReportedInRun(exchanges);
+  return said === undefined ? {} : { splice: { release: said, from: 'target' } };
+}
+
 /** `GET /version` below the Scan's base URL: Splice's common `Version`, `{version, commit_ts}`. */
 export const SCAN_VERSION_PATH = '/version';
 
@@ -72,6 +82,7 @@ export function spliceReportedInRun(seen: readonly Exchange[]): string | undefin
  * whose answer names no release, is judged as the newest, as one of the release our spec follows.
  */
 export function spliceRelease(ctx: CheckContext): Promise<string | undefined> {
+  if (ctx.spliceVersion !== undefined) return Promise.resolve(ctx.spliceVersion);
   return ctx.shared('scan-splice-release', async () => {
     const earlier = ctx.seen.findLast(isScanVersionRead);
     if (earlier !== undefined) return versionIn(earlier);
