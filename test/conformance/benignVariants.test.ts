@@ -33,6 +33,7 @@ import { nullOptionalMembers } from '../mutants/benign/nullOptionalMembers.js';
 import { ignoredUnknownMembers } from '../mutants/benign/ignoredUnknownMembers.js';
 import { numericStrings } from '../mutants/benign/numericStrings.js';
 import { negativeOffsetCode } from '../mutants/benign/negativeOffsetCode.js';
+import { unknownTrafficMembers } from '../mutants/benign/unknownTrafficMembers.js';
 
 /**
  * The converse of the mutant bed: benign variants (test/mutants/benign/) are the reference server
@@ -132,6 +133,12 @@ describe('benign variants: a conformant target that differs from the reference f
         body: JSON.stringify({ commands: [{ CreateCommand: { templateId: '#canton-conformance-samples:Sample.Asset:Asset', createArguments: { issuer: alice, owner: alice, amount: '1.0', observers: [] } } }], commandId: 'benign-1', userId: 'participant_admin', actAs: [alice] }),
       })).json()) as { updateId: string };
       expect(await readAs(proxy.url, submitted.updateId)).toContain('"commandId": "benign-1"');
+      // The fourteenth hunt's: a registry of 30 instruments, paged; Scan's traffic of unknown members a 404.
+      const instruments = (await (await served(`${proxy.url}/registry/metadata/v1/instruments`)).json()) as { instruments: { id: string }[]; nextPageToken?: string };
+      expect([instruments.instruments.length, instruments.instruments[0]?.id, typeof instruments.nextPageToken]).toEqual([25, 'Amulet', 'string']);
+      const stranger = `PAR::stranger::1220${'ab'.repeat(32)}`;
+      const global = `global-synchronizer::1220${'a1'.repeat(32)}`;
+      expect((await served(`${proxy.url}/v0/domains/${encodeURIComponent(global)}/members/${encodeURIComponent(stranger)}/traffic-status`)).status).toBe(404);
     } finally {
       await proxy.close();
       await reference.close();
@@ -207,6 +214,9 @@ describe('false failures the benign variants found, each on its own check', () =
     // a synchronizer for this participant's.
     ...['ledger.vetting.deprecated-list', 'ledger.packages.vetted-are-listed', 'ledger.writes.answer-reflects-write']
       .map((check) => [check, 'network-vetting', () => networkVetting] as const),
+    // The fourteenth hunt's: Splice's Scan answers 404 for a member its sequencer does not know;
+    // before the fix the check asked about PAR::participant::<the DSO's namespace>, a member only the reference has.
+    ['scan.traffic-status.member-checked', 'unknown-traffic-members', () => unknownTrafficMembers()],
   ] as const)('%s passes against %s', async (check, _variant, fault) => {
     const c = await one(check, fault());
     expect(c?.status, c?.message).toBe('pass');

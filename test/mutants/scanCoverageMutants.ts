@@ -57,6 +57,12 @@ export const SCAN_COVERAGE_MUTANTS: readonly Mutant[] = [
     },
   },
   {
+    name: 'traffic-status-no-member-known',
+    description: "the traffic status of every well-formed member, the ledger's own participant included, is 404 (a Scan whose sequencer connection lists no member)",
+    caughtBy: 'scan.traffic-status.member-checked',
+    fault: { request: (req) => (/^\/v0\/domains\/[^/]+\/members\/(PAR|MED)(::|%3A%3A)/i.test(pathOf(req.url)) ? scanError(404, 'No traffic state found for member') : req) },
+  },
+  {
     name: 'preapproval-raw-party-404',
     description: "the lookup only matches party ids with '::' percent-encoded; the raw form answers 404",
     caughtBy: 'scan.preapproval.percent-encoded-party',

@@ -1,4 +1,5 @@
 import { expectErrorResponse, expectStatus, isObject, jsonEqual, objectBody } from './support/expect.js';
+import { ownParticipantId } from './support/packages.js';
 import { activeRound } from './tokenRegistry.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -41,6 +42,16 @@ const scanGet = (ctx: CheckContext, path: string, operationId: string) => ctx.ht
 const proxy = (ctx: CheckContext) => {
   if (ctx.profile.scan?.scanProxy !== true) ctx.skip(`profile '${ctx.profile.name}' does not say the target serves the scan proxy (scan.scanProxy: true)`);
 };
+
+/**
+ * A member the target's synchronizer registered, when the run also certifies its ledger: the
+ * participant the ledger API names (GET /v2/parties/participant-id, a uid; members are PAR::<uid>).
+ */
+async function knownMember(ctx: CheckContext): Promise<string | undefined> {
+  if (!ctx.profile.groups.includes('ledger')) return undefined;
+  const id = await ownParticipantId(ctx);
+  return id.startsWith('PAR::') ? id : `PAR::${id}`;
+}
 
 /** Splice's Amulet instrument (Scan's token metadata: id "Amulet", decimals 10, the places of a Daml Decimal). */
 const AMULET_ID = 'Amulet';
@@ -194,25 +205,31 @@ export const tokenRegistryOpChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'scan.traffic-status.member-checked',
-    title: "A member's traffic status on the AmuletRules' synchronizer: integer counters; a malformed member id gets 400",
+    title: "A member's traffic status on the AmuletRules' synchronizer: integer counters for the ledger's participant (any other member: those, or 404 when the sequencer does not know it); a malformed member id gets 400",
     group: 'scan',
     operationId: 'getMemberTrafficStatus',
     level: 'MUST',
     kind: 'example',
-    specRef: 'Splice Scan (scan.yaml): getMemberTrafficStatus',
+    specRef: "Splice Scan (scan.yaml): getMemberTrafficStatus; HttpScanHandler asks the sequencer's traffic control state, which answers registered members only (Canton BlockSequencer.trafficStatus), else NOT_FOUND",
     async run(ctx) {
       if (ctx.profile.scan?.walletReads === false) ctx.skip(`profile '${ctx.profile.name}' says the target does not serve the wallet reads`);
       const rules = await ctx.http.request('scan', { method: 'POST', path: '/v0/amulet-rules', json: {}, operationId: 'getAmuletRules' });
       expectStatus(ctx, rules, 200, 'AmuletRules');
       const update = objectBody(ctx, rules, 'AmuletRules').amulet_rules_update;
       const domain = isObject(update) && typeof update.domain_id === 'string' ? update.domain_id : ctx.skip('the AmuletRules name no synchronizer');
+      const known = await knownMember(ctx);
       const dso = isObject(update) && isObject(update.contract) && isObject(update.contract.payload) ? String(update.contract.payload.dso) : '';
-      const member = `PAR::participant::${dso.split('::')[1] ?? ''}`;
+      const member = known ?? `PAR::participant::${dso.split('::')[1] ?? ''}`;
       const e = await scanGet(ctx, `/v0/domains/${encodeURIComponent(domain)}/members/${encodeURIComponent(member)}/traffic-status`, 'getMemberTrafficStatus');
-      expectStatus(ctx, e, 200, 'traffic status');
-      const t = objectBody(ctx, e, 'traffic status').traffic_status;
-      if (!isObject(t) || !isObject(t.actual) || !isObject(t.target) || !Number.isInteger(t.actual.total_consumed) || !Number.isInteger(t.actual.total_limit) || !Number.isInteger(t.target.total_purchased)) {
-        ctx.fail('traffic_status needs integer actual.total_consumed, actual.total_limit and target.total_purchased', e);
+      // Scan knows the traffic of the members its sequencer registered only (404 for any other):
+      // without the ledger's participant, the member asked about is one the target never named.
+      const what = known === undefined ? `traffic status of ${member} (a member the target may not know)` : `traffic status of the ledger's participant ${member}`;
+      if (expectStatus(ctx, e, known === undefined ? [200, 404] : 200, what).status === 404) expectErrorResponse(ctx, e, 'a member without traffic state');
+      else {
+        const t = objectBody(ctx, e, 'traffic status').traffic_status;
+        if (!isObject(t) || !isObject(t.actual) || !isObject(t.target) || !Number.isInteger(t.actual.total_consumed) || !Number.isInteger(t.actual.total_limit) || !Number.isInteger(t.target.total_purchased)) {
+          ctx.fail('traffic_status needs integer actual.total_consumed, actual.total_limit and target.total_purchased', e);
+        }
       }
       const bad = await scanGet(ctx, `/v0/domains/${encodeURIComponent(domain)}/members/participant1/traffic-status`, 'getMemberTrafficStatus');
       expectStatus(ctx, bad, 400, 'a malformed member id');

@@ -52,6 +52,10 @@ import { EARLY_PATCH_VERSION, earlyPatchRelease } from './earlyPatchRelease.js';
 import { busyParticipant } from './busyParticipant.js';
 import { networkVetting } from './networkVetting.js';
 import { movedRoundPath, SPLICE_064, splice064 } from './otherSpliceRelease.js';
+import { manyInstruments } from './manyInstruments.js';
+import { richContextValues } from './richContextValues.js';
+import { scanPayloadNumerics } from './scanPayloadNumerics.js';
+import { unknownTrafficMembers } from './unknownTrafficMembers.js';
 
 /**
  * A benign variant: the reference server behind a rewrite that keeps it conformant, as a real
@@ -116,6 +120,9 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'empty-last-user-page', description: 'every walk of the users ends on an empty page {"nextPageToken": ""} (users, a repeated field, left out)', fault: emptyLastUserPage },
   { name: 'scan-payload-times', description: "Scan's payloads write Daml Times with six zero fraction digits, or without trailing zeros (its own codec)", fault: scanPayloadTimes },
   // The tenth hunt's.
+  // The fourteenth hunt's registry of many instruments answers its list itself, before the layer
+  // that strips the list's query (a one-instrument registry's) sees it.
+  { name: 'many-instruments', description: 'a registry of 30 instruments (Amulet first), metadata of their own (decimals 0-10, supplies absent or without trailing zeros, a paused one, one with accounts), the list paged by pageSize (25 by default)', fault: manyInstruments },
   { name: 'ignored-instrument-page-size', description: "the instrument list reads no pageSize (Splice Scan's: one instrument, a 200 for any page size)", fault: ignoredInstrumentPageSize },
   { name: 'null-optional-members', description: "registry requests' optional members written null read as absent (Splice's guardrail decoders)", fault: nullOptionalMembers },
   { name: 'unread-factory-arguments', description: "factories that read no more of the choice arguments than Splice Scan's (the transfer factory its receiver, the allocation factories nothing): a negative amount, an unknown instrument, large meta get the factory", fault: unvalidatedFactoryArguments },
@@ -128,6 +135,10 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   // answers the vetting list itself (from the upstream's), so it comes after the layers that rewrite requests.
   { name: 'busy-participant', description: "parties, users (admins, a reader of any party, a deactivated one, one of another identity provider), identity providers and vetted packages (three versions of one name, a utility package) the suite did not make", fault: () => busyParticipant() },
   { name: 'network-vetting', description: "the vetted packages list names three other participants' entries first (sorted by synchronizer, then participant), two entries a page when no page size is asked", fault: networkVetting },
+  // The fourteenth hunt's: a registry and a Scan of another vendor.
+  { name: 'rich-context-values', description: 'every choice context with ten more entries, one of each AnyValue kind (Int, Decimal, Bool, Date, Time, RelTime, Party, List, Map, Text)', fault: richContextValues },
+  { name: 'scan-payload-numerics', description: "Scan's payloads write Numerics without trailing zeros (0.005, not 0.0050000000)", fault: scanPayloadNumerics },
+  { name: 'unknown-traffic-members', description: "Scan answers 404 for the traffic status of a member its sequencer does not know (any but the ledger's participant), as Splice's does", fault: () => unknownTrafficMembers() },
   // Last: it sends the request upstream itself, after every other layer rewrote it.
   { name: 'ignored-unknown-members', description: "unknown top-level members of a ledger request ignored, not refused (Canton 3.5's circe decoders: strictDecoding off)", fault: ignoredUnknownMembers },
 ];
