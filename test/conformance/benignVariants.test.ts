@@ -28,6 +28,10 @@ import { omittedDefaults } from '../mutants/benign/omittedDefaults.js';
 import { permissionOnlyWithParty } from '../mutants/benign/permissionOnlyWithParty.js';
 import { PATCH_VERSION } from '../mutants/benign/otherPatchVersion.js';
 import { reorderedKeys } from '../mutants/benign/reorderedKeys.js';
+import { onBody } from '../mutants/mutantKit.js';
+
+/** The registry's info names its admin `vendor:<hint>::<namespace>`: a party id of Canton's with a colon in its hint. */
+const colonInAdminHint: Fault = onBody(/^\/registry\/metadata\/v1\/info$/, (v) => ({ ...v, adminId: typeof v.adminId === 'string' ? `vendor:${v.adminId}` : v.adminId }));
 import { unvalidatedFactoryArguments } from '../mutants/benign/unvalidatedFactoryArguments.js';
 import { nullOptionalMembers } from '../mutants/benign/nullOptionalMembers.js';
 import { ignoredUnknownMembers } from '../mutants/benign/ignoredUnknownMembers.js';
@@ -198,6 +202,8 @@ describe('false failures the benign variants found, each on its own check', () =
     // The tenth hunt's: Splice Scan's registry reads no pageSize (one instrument, never paged).
     ['registry.metadata.instrument-list', 'ignored-instrument-page-size', () => ignoredInstrumentPageSize],
     ['registry.accept.malformed-body-400', 'null-optional-members (a null optional member read as absent)', () => nullOptionalMembers],
+    // A registry admin whose party hint has a single colon (Canton's identifiers allow it; only `::` separates).
+    ['registry.metadata.info', 'colon-in-admin-hint (the info endpoint alone: the admin is in every blob)', () => colonInAdminHint],
     // The eleventh hunt's: Canton 3.5 decodes ledger requests leniently (circe, strictDecoding off).
     ['ledger.negative.unknown-field-400', 'ignored-unknown-members', () => ignoredUnknownMembers],
     // The oracle compared refusal codes: Canton's NEGATIVE_OFFSET against the reference's INVALID_ARGUMENT.

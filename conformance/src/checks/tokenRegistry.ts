@@ -176,7 +176,8 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
       const e = await get(ctx, '/registry/metadata/v1/info', 'getRegistryInfo');
       expectStatus(ctx, e, 200, 'registry info');
       const b = objectBody(ctx, e, 'registry info');
-      if (typeof b.adminId !== 'string' || !/^[^:]+::1220[0-9a-f]{64}$/.test(b.adminId)) ctx.fail(`adminId must be a party id, got ${JSON.stringify(b.adminId)}`, e);
+      // A party id: a hint (single colons allowed, as Canton's identifiers allow them; never `::`), `::`, a namespace.
+      if (typeof b.adminId !== 'string' || !/^(?:[^:]|:(?!:))+::1220[0-9a-f]{64}$/.test(b.adminId)) ctx.fail(`adminId must be a party id, got ${JSON.stringify(b.adminId)}`, e);
       if (!isObject(b.supportedApis) || Object.values(b.supportedApis).some((v) => !Number.isInteger(v))) ctx.fail('supportedApis must map API names to integer minor versions', e);
     },
   }),
