@@ -130,7 +130,7 @@ export const ledgerPartyChecks: readonly CheckDefinition[] = [
         expectStatus(ctx, last, 200, 'GET /v2/parties/participant-id');
         const id = objectBody(ctx, last, 'participant id').participantId;
         // The participant's unique identifier; some renderings prefix it with its kind (PAR::).
-        if (typeof id !== 'string' || !/^(PAR::)?[^:]+::[0-9a-f]+$/.test(id)) return ctx.fail(`participantId must be <name>::<namespace>, got ${JSON.stringify(id)}`, last);
+        if (typeof id !== 'string' || !/^(PAR::)?(?:[^:]|:(?!:))+::[0-9a-f]+$/.test(id)) return ctx.fail(`participantId must be <name>::<namespace>, got ${JSON.stringify(id)}`, last);
         ids.push(id);
       }
       if (ids[0] !== ids[1]) ctx.fail(`two calls answered different participant ids: ${ids.join(', ')}`, last);
