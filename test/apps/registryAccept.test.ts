@@ -144,10 +144,11 @@ describe('contexts follow the ledger', () => {
     const ctx = await contextFor(acceptPath(id));
     const map = ctx.disclosedContracts.find((d) => d.contractId === world.registry.accountMapInFlight);
     expect(map?.synchronizerId).toBe(server.ledger.config.synchronizers[1]!.id);
-    // Inputs on two synchronizers cannot be used together: the ledger refuses, as Canton would.
+    // Inputs on two synchronizers cannot be used together: the ledger refuses, as Canton does, at
+    // interpretation already (the used disclosed contracts name two synchronizers).
     const split = await exerciseWith('AllocationInstruction_Accept', id, world.parties.carol, ctx);
     expect(split.status).toBe(400);
-    expect(split.body.code).toBe('NO_SYNCHRONIZER_FOR_SUBMISSION');
+    expect(split.body.code).toBe('DISCLOSED_CONTRACTS_SYNCHRONIZER_ID_MISMATCH');
     // Back on the first synchronizer, the fresh context works.
     expect(server.ledger.reassign(world.registry.accountMapInFlight, server.ledger.config.synchronizers[0].id, { submitter: admin }).ok).toBe(true);
     const again = await exerciseWith('AllocationInstruction_Accept', id, world.parties.carol, await contextFor(acceptPath(id)));

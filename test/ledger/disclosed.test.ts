@@ -103,4 +103,22 @@ describe('disclosed contracts', () => {
       'CONTRACT_NOT_FOUND',
     );
   });
+  it('routes to the synchronizer the used disclosed contracts name, as Canton prescribes it', () => {
+    const { ledger, alice, bank, cid, blob } = setup();
+    const [on, other] = must(ledger.connectedSynchronizers()).connectedSynchronizers.map((s) => s.synchronizerId);
+    const [second] = submit(ledger, [bank], [createAsset(bank, alice, '3')]);
+    const secondBlob = ledger.createdEventBlob(second as string) as string;
+    const describe = (cids: readonly string[], disclosedContracts: { contractId: string; createdEventBlob: string; synchronizerId?: string }[], synchronizerId?: string) =>
+      ledger.submitAndWait({ userId: 'u', commandId: nextCommandId(), actAs: [alice], commands: cids.map((c) => fetchAs(alice, c)), disclosedContracts, ...(synchronizerId === undefined ? {} : { synchronizerId }) });
+    must(describe([cid], [{ contractId: cid, createdEventBlob: blob, synchronizerId: on as string }]));
+    // Named on a synchronizer it is not on: the submission goes there, and finds its input elsewhere.
+    refused(describe([cid], [{ contractId: cid, createdEventBlob: blob, synchronizerId: other as string }]), 'NO_SYNCHRONIZER_FOR_SUBMISSION');
+    refused(describe([cid], [{ contractId: cid, createdEventBlob: blob, synchronizerId: on as string }], other), 'PRESCRIBED_SYNCHRONIZER_ID_MISMATCH');
+    refused(
+      describe([cid, second as string], [{ contractId: cid, createdEventBlob: blob, synchronizerId: on as string }, { contractId: second as string, createdEventBlob: secondBlob, synchronizerId: other as string }]),
+      'DISCLOSED_CONTRACTS_SYNCHRONIZER_ID_MISMATCH',
+    );
+    // An attached contract the command does not use prescribes nothing.
+    must(describe([cid], [{ contractId: cid, createdEventBlob: blob }, { contractId: second as string, createdEventBlob: secondBlob, synchronizerId: other as string }]));
+  });
 });

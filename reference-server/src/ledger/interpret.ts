@@ -11,7 +11,7 @@ import type { Result } from './result.js';
 import { err, ok } from './result.js';
 import type { Catalogue, ChoiceDef, InterfaceDef, TemplateDef } from './templates/Catalogue.js';
 import type { ChoiceContext, ContractView } from './templates/types.js';
-import type { ValidatedSubmission } from './submission.js';
+import { prescribedSynchronizer, type ValidatedSubmission } from './submission.js';
 import { canonicalJson, isPlainObject, normalizeRecord, normalizeValue, show } from './values.js';
 import type { DamlRecord, DamlValue } from './wire.js';
 import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../../daml-engine/update/seeds.js';
@@ -504,16 +504,19 @@ class TxBuilder {
     const { config } = this.env;
     const syncs = new Set([...this.inputs.values()].map((c) => c.synchronizer));
     let synchronizer = 0;
-    if (this.submission.synchronizerId !== undefined) {
-      synchronizer = config.synchronizers.findIndex((s) => s.id === this.submission.synchronizerId);
+    const prescribed = prescribedSynchronizer(this.submission, (cid) => this.inputs.has(cid));
+    if (!prescribed.ok) return prescribed;
+    const target = prescribed.value;
+    if (target !== undefined) {
+      synchronizer = config.synchronizers.findIndex((s) => s.id === target);
       if (synchronizer < 0) {
-        return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${this.submission.synchronizerId} is not connected to this participant`, {
-          context: { synchronizer_id: this.submission.synchronizerId },
+        return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${target} is not connected to this participant`, {
+          context: { synchronizer_id: target },
         });
       }
       if ([...syncs].some((s) => s !== synchronizer)) {
-        return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission: input contracts are not assigned to ${this.submission.synchronizerId}`, {
-          context: { synchronizer_id: this.submission.synchronizerId },
+        return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission: input contracts are not assigned to ${target}`, {
+          context: { synchronizer_id: target },
         });
       }
     } else if (syncs.size > 1) {

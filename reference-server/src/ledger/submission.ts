@@ -227,3 +227,28 @@ export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): 
   if (Array.isArray(cmds.packageIdSelectionPreference)) submission.packageIdSelectionPreference = cmds.packageIdSelectionPreference.filter((p) => typeof p === 'string');
   return ok(submission);
 }
+
+/**
+ * The synchronizer a submission is prescribed, as Canton's StoreBackedCommandInterpreter
+ * (considerDisclosedContractsSynchronizerId) reads it: the synchronizerId of the disclosed
+ * contracts the interpretation used, when they name one, else the command's own. Used disclosed
+ * contracts naming two synchronizers are DISCLOSED_CONTRACTS_SYNCHRONIZER_ID_MISMATCH, one other
+ * than the command's PRESCRIBED_SYNCHRONIZER_ID_MISMATCH; routing then holds every input to it.
+ */
+export function prescribedSynchronizer(submission: ValidatedSubmission, used: (contractId: string) => boolean): Result<string | undefined, LedgerError> {
+  const named = new Map<string, string>();
+  for (const d of submission.disclosedContracts) {
+    if (d.contractId !== undefined && d.synchronizerId !== undefined && d.synchronizerId !== '' && used(d.contractId)) named.set(d.contractId, d.synchronizerId);
+  }
+  const ids = new Set(named.values());
+  if (ids.size > 1) {
+    const listed = [...named].map(([c, s]) => `${c} -> ${s}`).join(', ');
+    return fail('DISCLOSED_CONTRACTS_SYNCHRONIZER_ID_MISMATCH', `Some disclosed contracts that were used during command interpretation have mismatching synchronizer ids: Map(${listed})`);
+  }
+  const [fromDisclosed] = ids;
+  if (fromDisclosed === undefined) return ok(submission.synchronizerId);
+  if (submission.synchronizerId !== undefined && submission.synchronizerId !== fromDisclosed) {
+    return fail('PRESCRIBED_SYNCHRONIZER_ID_MISMATCH', `The target synchronizer=${submission.synchronizerId} specified in the command submission mismatches the synchronizer id=${fromDisclosed} of some attached disclosed contracts that have been used in the submission (used-disclosed-contract-ids=Set(${[...named.keys()].join(', ')}))`);
+  }
+  return ok(fromDisclosed);
+}

@@ -11,7 +11,7 @@ import { fail, ledgerError } from '../errors.js';
 import type { InterpretEnv, PreparedTransaction } from '../interpret.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
-import type { ValidatedSubmission } from '../submission.js';
+import { prescribedSynchronizer, type ValidatedSubmission } from '../submission.js';
 import type { DamlValue } from '../wire.js';
 import { cantonErrorOf } from './cantonErrorOf.js';
 import type { EngineCommand } from './engineCommandOf.js';
@@ -517,11 +517,14 @@ function synchronizerOf(env: InterpretEnv, submission: ValidatedSubmission, inpu
   // The synchronizer every input is on (-1: no inputs, -2: inputs on several).
   let on = -1;
   for (const c of inputs.values()) on = on === -1 || on === c.synchronizer ? c.synchronizer : -2;
-  if (submission.synchronizerId !== undefined) {
-    const index = env.config.synchronizers.findIndex((s) => s.id === submission.synchronizerId);
-    if (index < 0) return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${submission.synchronizerId} is not connected to this participant`, { context: { synchronizer_id: submission.synchronizerId } });
+  const prescribed = prescribedSynchronizer(submission, (cid) => inputs.has(cid));
+  if (!prescribed.ok) return prescribed;
+  const target = prescribed.value;
+  if (target !== undefined) {
+    const index = env.config.synchronizers.findIndex((s) => s.id === target);
+    if (index < 0) return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${target} is not connected to this participant`, { context: { synchronizer_id: target } });
     if (on !== -1 && on !== index) {
-      return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission: input contracts are not assigned to ${submission.synchronizerId}`, { context: { synchronizer_id: submission.synchronizerId } });
+      return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission: input contracts are not assigned to ${target}`, { context: { synchronizer_id: target } });
     }
     return ok(index);
   }
