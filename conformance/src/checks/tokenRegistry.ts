@@ -363,36 +363,42 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
   })),
   check({
     id: 'registry.cross-group.transfer-context-lets-accept-succeed',
-    title: 'A transfer through the factory, then accepted with the accept context and its disclosed contracts, prepares (interactive submission) and succeeds on the ledger; the accepted instruction then has no context (404)',
+    title: 'A transfer through the factory, then accepted with the accept context and its disclosed contracts, prepares (interactive submission) and succeeds on the ledger; the accepted instruction then has no context (404) (every served transfer-instruction version)',
     group: 'registry',
     operationId: 'getTransferInstructionAcceptContextV1',
     level: 'MUST',
     kind: 'cross-group',
-    specRef: `${TS}: transfer-instruction-v1 (choice contexts let the wallet exercise the choice)`,
+    specRef: `${TS}: transfer-instruction-v1/v2 (choice contexts let the wallet exercise the choice)`,
     requires: { writes: true, groups: ['registry', 'ledger', 'scan'] },
     async run(ctx) {
-      serves(ctx, 'transfer-instruction-v1');
+      const versions = served(ctx, 'transfer-instruction');
+      if (versions.length === 0) ctx.skip(`profile '${ctx.profile.name}' lists no transfer-instruction API in registry.apis`);
       if (!ctx.profile.registry?.devNetTap) ctx.skip(`profile '${ctx.profile.name}' does not allow the DevNet tap (registry.devNetTap) to fund a transfer`);
       const [sender, receiver] = [await allocate(ctx, 'cc-sender'), await allocate(ctx, 'cc-receiver')];
-      const pending = await offerThroughFactory(ctx, sender, receiver);
-      const c = await post(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, { excludeDebugFields: true }, 'getTransferInstructionAcceptContextV1');
-      expectStatus(ctx, c, 200, 'accept context');
-      const accept = objectBody(ctx, c, 'accept context');
-      const command = {
-        ExerciseCommand: {
-          templateId: TRANSFER_INSTRUCTION.v1,
-          contractId: pending,
-          choice: 'TransferInstruction_Accept',
-          choiceArgument: { extraArgs: { context: accept.choiceContextData, meta: { values: {} } } },
-        },
-      };
-      // A wallet of an external party prepares the same command with the same disclosures (prepare commits nothing).
-      if (ctx.profile.ledger?.interactiveSubmission !== false) {
-        const prepared = await prepareCommand(ctx, [receiver], command, accept.disclosedContracts as Json[]);
-        expectStatus(ctx, prepared, 200, "preparing the accept with the registry's context and its disclosed contracts");
+      // A wallet on the v2 API takes the v2 context: it must work as the v1 one does.
+      for (const v of versions) {
+        const pending = await offerThroughFactory(ctx, sender, receiver, v);
+        const operationId = `getTransferInstructionAcceptContext${v.toUpperCase()}`;
+        const c = await post(ctx, `/registry/transfer-instruction/${v}/${pending}/choice-contexts/accept`, { excludeDebugFields: true }, operationId);
+        expectStatus(ctx, c, 200, `the ${v} accept context`);
+        const accept = objectBody(ctx, c, `${v} accept context`);
+        const extraArgs = { context: accept.choiceContextData, meta: { values: {} } };
+        const command = {
+          ExerciseCommand: {
+            templateId: TRANSFER_INSTRUCTION[v],
+            contractId: pending,
+            choice: 'TransferInstruction_Accept',
+            choiceArgument: v === 'v1' ? { extraArgs } : { actors: [receiver], extraArgs },
+          },
+        };
+        // A wallet of an external party prepares the same command with the same disclosures (prepare commits nothing).
+        if (ctx.profile.ledger?.interactiveSubmission !== false) {
+          const prepared = await prepareCommand(ctx, [receiver], command, accept.disclosedContracts as Json[]);
+          expectStatus(ctx, prepared, 200, `preparing the accept with the registry's ${v} context and its disclosed contracts`);
+        }
+        await submitTx(ctx, receiver, command, accept.disclosedContracts as Json[], `accepting with the registry's ${v} context`);
+        await expectContextGone(ctx, `/registry/transfer-instruction/${v}/${pending}/choice-contexts/accept`, operationId, `the ${v} accept context of the instruction just accepted`);
       }
-      await submitTx(ctx, receiver, command, accept.disclosedContracts as Json[], 'accepting with the registry\'s context');
-      await expectContextGone(ctx, `/registry/transfer-instruction/v1/${pending}/choice-contexts/accept`, 'getTransferInstructionAcceptContextV1', 'the accept context of the instruction just accepted');
     },
   }),
   check({
