@@ -1,12 +1,12 @@
-import type { AuthMode } from '../target/exchange.js';
+import type { AuthMode, Exchange } from '../target/exchange.js';
 import { claimsFor, mintToken } from '../target/mintToken.js';
 import { choiceContext } from './registry.js';
 import { preapprovalOf } from './scan.js';
-import { activeContracts, ledgerEnd } from './support/ledger.js';
+import { activeContracts, eventFormat, ledgerEnd, type ActiveContract, type CreatedEventView } from './support/ledger.js';
 import { poll } from './support/poll.js';
 import { canonicalDamlJson } from './support/values.js';
 import { allocate, exerciseResult, submitTx } from './tokenRegistry.js';
-import { expectStatus, firstDifference, isObject, jsonEqual, objectBody, qualifiedName } from './support/expect.js';
+import { expectStatus, firstDifference, isObject, jsonEqual, objectBody, qualifiedName, type Json } from './support/expect.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const SD = 'service description (groups A, B, C answer from one ledger; the registry and Scan are apps that read it)';
@@ -22,6 +22,86 @@ const forbidden = (party: string) => `the run's user may not read as ${party} (4
 
 function reader(ctx: CheckContext, preferred: string | undefined, what: string): string {
   return preferred ?? ctx.profile.ledger?.party ?? ctx.skip(`profile '${ctx.profile.name}' names no party that can read ${what} on the ledger`);
+}
+
+/** The DSO's contracts wallets take from Scan; AmuletRules first. */
+const DSO_TEMPLATES = ['Splice.AmuletRules:AmuletRules', 'Splice.Round:OpenMiningRound', 'Splice.Round:IssuingMiningRound'] as const;
+
+interface ServedContract {
+  readonly what: string;
+  readonly contract: Json;
+  readonly domain: unknown;
+  readonly e: Exchange;
+}
+
+/**
+ * The DSO party and every AmuletRules and round contract Scan serves: its DSO info, AmuletRules
+ * and rounds, and the scan proxy's forms where served.
+ */
+async function scanContracts(ctx: CheckContext): Promise<{ dso: string; contracts: ServedContract[] }> {
+  const out: ServedContract[] = [];
+  const add = (what: string, cws: unknown, e: Exchange) => {
+    if (isObject(cws) && isObject(cws.contract)) out.push({ what, contract: cws.contract, domain: cws.domain_id, e });
+  };
+  const addRounds = (what: string, body: Json, e: Exchange) => {
+    for (const key of ['open_mining_rounds', 'issuing_mining_rounds'] as const) {
+      const rounds = body[key];
+      for (const [k, r] of Array.isArray(rounds) ? rounds.entries() : Object.entries(isObject(rounds) ? rounds : {})) add(`${what} ${key}[${String(k)}]`, r, e);
+    }
+  };
+  const get = async (method: 'GET' | 'POST', path: string, operationId: string, json?: unknown) => {
+    const e = await ctx.http.request('scan', { method, path, operationId, ...(json === undefined ? {} : { json }) });
+    expectStatus(ctx, e, 200, `${method} ${path}`);
+    return { e, body: objectBody(ctx, e, path) };
+  };
+  const rounds = { cached_open_mining_round_contract_ids: [], cached_issuing_round_contract_ids: [] };
+  const info = await get('GET', '/v0/dso', 'getDsoInfo');
+  const dso = typeof info.body.dso_party_id === 'string' ? info.body.dso_party_id : ctx.fail('GET /v0/dso names no dso_party_id', info.e);
+  add('GET /v0/dso amulet_rules', info.body.amulet_rules, info.e);
+  add('GET /v0/dso latest_mining_round', info.body.latest_mining_round, info.e);
+  const rules = await get('POST', '/v0/amulet-rules', 'getAmuletRules', {});
+  add('POST /v0/amulet-rules', rules.body.amulet_rules_update, rules.e);
+  const r = await get('POST', '/v0/open-and-issuing-mining-rounds', 'getOpenAndIssuingMiningRounds', rounds);
+  addRounds('POST /v0/open-and-issuing-mining-rounds', r.body, r.e);
+  if (ctx.profile.scan?.scanProxy === true) {
+    const pRules = await get('GET', '/v0/scan-proxy/amulet-rules', 'getAmuletRulesProxy');
+    add('GET /v0/scan-proxy/amulet-rules', pRules.body.amulet_rules, pRules.e);
+    const pRounds = await get('GET', '/v0/scan-proxy/open-and-issuing-mining-rounds', 'getOpenAndIssuingMiningRoundsProxy');
+    addRounds('GET /v0/scan-proxy/open-and-issuing-mining-rounds', pRounds.body, pRounds.e);
+  }
+  return { dso, contracts: out };
+}
+
+/** The created event of `cid` as `party` reads it (events-by-contract-id, with its blob); a contract the ledger never showed fails. */
+async function createdEventOf(ctx: CheckContext, party: string, cid: string, auth: AuthMode | undefined, served: Exchange): Promise<CreatedEventView> {
+  const e = await ctx.http.request('ledger', {
+    method: 'POST',
+    path: '/v2/events/events-by-contract-id',
+    json: { contractId: cid, eventFormat: eventFormat(party, { blob: true }) },
+    ...(auth ? { auth } : {}),
+  });
+  if (e.response?.status === 404) return ctx.fail(`Scan serves ${cid} as the DSO's, but the ledger shows the DSO ${party} no such contract`, served);
+  expectStatus(ctx, e, 200, `events-by-contract-id of ${cid}`);
+  const created = objectBody(ctx, e, 'events by contract id').created;
+  const ev = isObject(created) && isObject(created.createdEvent) ? created.createdEvent : ctx.fail(`events-by-contract-id of ${cid} answers no created event`, e);
+  return ev as unknown as CreatedEventView;
+}
+
+/** Scan's preapproval of `party` against the ledger's contract of that id, read as `party`. */
+async function preapprovalMatchesLedger(ctx: CheckContext, party: string): Promise<void> {
+  const { exchange, preapproval, contract } = await preapprovalOf(ctx, party, `preapproval lookup of ${party}`);
+  const end = await ledgerEnd(ctx);
+  const auth = await readerAuth(ctx);
+  const acs = await activeContracts(ctx, party, end.offset, { blob: true, skipIfForbidden: forbidden(party), ...(auth ? { auth } : {}) });
+  const onLedger = acs.contracts.find((c) => c.createdEvent.contractId === contract.contract_id);
+  if (!onLedger) return ctx.fail(`Scan returned ${String(contract.contract_id)}, which is not active on the ledger for ${party} at ${end.offset}`, exchange);
+  const ev = onLedger.createdEvent;
+  if (qualifiedName(String(contract.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`template: Scan says ${String(contract.template_id)}, ledger says ${ev.templateId}`, exchange);
+  // Scan encodes payloads with its own codec: Numerics and Times compare by value.
+  if (!jsonEqual(canonicalDamlJson(contract.payload), canonicalDamlJson(ev.createArgument))) ctx.fail(`${party}'s preapproval: payload differs from the ledger's createArgument at ${firstDifference(contract.payload, ev.createArgument)}`, exchange);
+  if (contract.created_event_blob !== ev.createdEventBlob) ctx.fail("created_event_blob differs from the ledger's createdEventBlob", exchange);
+  if (ev.createdAt !== undefined && Date.parse(String(contract.created_at)) !== Date.parse(ev.createdAt)) ctx.fail(`created_at: Scan says ${String(contract.created_at)}, ledger says ${ev.createdAt}`, exchange);
+  if (preapproval.domain_id !== undefined && onLedger.synchronizerId !== undefined && preapproval.domain_id !== onLedger.synchronizerId) ctx.fail(`domain_id ${String(preapproval.domain_id)} differs from the ledger's synchronizer ${onLedger.synchronizerId}`, exchange);
 }
 
 export const crossGroupChecks: readonly CheckDefinition[] = [
@@ -54,7 +134,7 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'scan.cross-group.preapproval-matches-ledger',
-    title: "Scan's preapproval equals the ledger's contract: id, template, payload, blob, creation time, synchronizer",
+    title: "Scan's preapproval equals the ledger's contract: id, template, payload, blob, creation time, synchronizer (of a party with a valid one, and of one whose preapproval expired)",
     group: 'scan',
     operationId: 'lookupTransferPreapprovalByParty',
     level: 'MUST',
@@ -63,19 +143,9 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
     requires: { groups: ['scan', 'ledger'] },
     async run(ctx) {
       const party = ctx.profile.scan?.preapprovalParty ?? ctx.skip(`profile '${ctx.profile.name}' names no party with a preapproval (scan.preapprovalParty)`);
-      const { exchange, preapproval, contract } = await preapprovalOf(ctx, party, 'preapproval lookup');
-      const end = await ledgerEnd(ctx);
-      const auth = await readerAuth(ctx);
-      const acs = await activeContracts(ctx, party, end.offset, { blob: true, skipIfForbidden: forbidden(party), ...(auth ? { auth } : {}) });
-      const onLedger = acs.contracts.find((c) => c.createdEvent.contractId === contract.contract_id);
-      if (!onLedger) return ctx.fail(`Scan returned ${String(contract.contract_id)}, which is not active on the ledger for ${party} at ${end.offset}`, exchange);
-      const ev = onLedger.createdEvent;
-      if (qualifiedName(String(contract.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`template: Scan says ${String(contract.template_id)}, ledger says ${ev.templateId}`, exchange);
-      // Scan encodes payloads with its own codec: Numerics and Times compare by value.
-      if (!jsonEqual(canonicalDamlJson(contract.payload), canonicalDamlJson(ev.createArgument))) ctx.fail(`payload differs from the ledger's createArgument at ${firstDifference(contract.payload, ev.createArgument)}`, exchange);
-      if (contract.created_event_blob !== ev.createdEventBlob) ctx.fail("created_event_blob differs from the ledger's createdEventBlob", exchange);
-      if (ev.createdAt !== undefined && Date.parse(String(contract.created_at)) !== Date.parse(ev.createdAt)) ctx.fail(`created_at: Scan says ${String(contract.created_at)}, ledger says ${ev.createdAt}`, exchange);
-      if (preapproval.domain_id !== undefined && onLedger.synchronizerId !== undefined && preapproval.domain_id !== onLedger.synchronizerId) ctx.fail(`domain_id ${String(preapproval.domain_id)} differs from the ledger's synchronizer ${onLedger.synchronizerId}`, exchange);
+      // One past its expiry too: Scan still returns it (its receiver renews or cancels it), and a
+      // sender's wallet reads its expiresAt to tell whether it can send through it.
+      for (const p of new Set([party, ctx.profile.scan?.expiredPreapprovalParty].filter((x): x is string => x !== undefined))) await preapprovalMatchesLedger(ctx, p);
     },
   },
   {
@@ -109,6 +179,39 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
       for (const n of named) {
         if (n.domain === undefined) continue;
         if (!ids.has(n.domain)) ctx.fail(`${n.what} names domain_id ${JSON.stringify(n.domain)}, which is none of the participant's connected synchronizers (${[...ids].join(', ')})`, n.e);
+      }
+    },
+  },
+  {
+    id: 'scan.cross-group.contracts-match-ledger',
+    title: "Scan's AmuletRules and open and issuing rounds (as its DSO info and the scan proxy answer them too) are the DSO's contracts on the ledger: template, payload, blob, creation time, and the synchronizer an active one is on",
+    group: 'scan',
+    operationId: 'getOpenAndIssuingMiningRounds',
+    level: 'MUST',
+    kind: 'cross-group',
+    specRef: `${SD}; Splice Scan: ContractWithState (the contract as created, domain_id the synchronizer it is assigned to); wallets disclose these blobs and compute fees and prices from these payloads`,
+    requires: { groups: ['scan', 'ledger'] },
+    async run(ctx) {
+      if (ctx.profile.scan?.walletReads === false) ctx.skip(`profile '${ctx.profile.name}' says the target does not serve the wallet reads (scan.walletReads: false)`);
+      const served = await scanContracts(ctx);
+      const dso = served.dso;
+      const end = await ledgerEnd(ctx);
+      const auth = await readerAuth(ctx);
+      const read = { blob: true, skipIfForbidden: forbidden(dso), ...(auth ? { auth } : {}) };
+      const active = new Map<string, ActiveContract>();
+      for (const t of DSO_TEMPLATES) for (const c of (await activeContracts(ctx, dso, end.offset, { ...read, templateId: `#splice-amulet:${t}` })).contracts) active.set(c.createdEvent.contractId, c);
+      // Only a participant that hosts the DSO shows its contracts (an SV's): elsewhere there is nothing to compare with.
+      if (![...active.values()].some((c) => qualifiedName(c.createdEvent.templateId) === DSO_TEMPLATES[0])) ctx.skip(`the ledger shows the DSO ${dso} no AmuletRules: the participant does not host the DSO, so Scan's contracts cannot be compared with its ledger`);
+      for (const s of served.contracts) {
+        const cid = String(s.contract.contract_id);
+        const onLedger = active.get(cid);
+        // A round Scan served may have been archived since (rounds turn as time moves): judged by its created event then.
+        const ev = onLedger?.createdEvent ?? (await createdEventOf(ctx, dso, cid, auth, s.e));
+        if (qualifiedName(String(s.contract.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`${s.what}: template ${String(s.contract.template_id)}, the ledger's ${cid} is a ${ev.templateId}`, s.e);
+        if (!jsonEqual(canonicalDamlJson(s.contract.payload), canonicalDamlJson(ev.createArgument))) ctx.fail(`${s.what}: the payload of ${cid} differs from the ledger's createArgument at ${firstDifference(s.contract.payload, ev.createArgument)}`, s.e);
+        if (s.contract.created_event_blob !== ev.createdEventBlob) ctx.fail(`${s.what}: the created_event_blob of ${cid} is not the ledger's (a wallet disclosing it submits another contract, or one the ledger refuses)`, s.e);
+        if (ev.createdAt !== undefined && s.contract.created_at !== undefined && Date.parse(String(s.contract.created_at)) !== Date.parse(ev.createdAt)) ctx.fail(`${s.what}: created_at of ${cid} is ${String(s.contract.created_at)}, the ledger's ${ev.createdAt}`, s.e);
+        if (onLedger?.synchronizerId !== undefined && s.domain !== undefined && s.domain !== onLedger.synchronizerId) ctx.fail(`${s.what}: domain_id of ${cid} is ${JSON.stringify(s.domain)}, but the ledger has it on ${onLedger.synchronizerId} (a wallet submits with it there)`, s.e);
       }
     },
   },
