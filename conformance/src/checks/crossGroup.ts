@@ -217,7 +217,7 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'scan.cross-group.featured-app-right-found',
-    title: "A featured app right the ledger just created (AmuletRules_DevNet_FeatureApp) is what Scan's featured-apps lookup (and the scan proxy's, where served) answers for its provider",
+    title: "A featured app right the ledger just created (AmuletRules_DevNet_FeatureApp) is what Scan's featured-apps lookup (and the scan proxy's, where served) answers for its provider: the ledger's contract, template, payload and blob",
     group: 'scan',
     operationId: 'lookupFeaturedAppRight',
     level: 'MUST',
@@ -241,6 +241,7 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
       // transfers): it answers the same right.
       const lookups = [{ path: `/v0/featured-apps/${encodeURIComponent(provider)}`, operationId: 'lookupFeaturedAppRight', who: 'Scan' }];
       if (ctx.profile.scan?.scanProxy === true) lookups.push({ path: `/v0/scan-proxy/featured-apps/${encodeURIComponent(provider)}`, operationId: 'lookupFeaturedAppRightProxy', who: 'the scan proxy' });
+      const served: { who: string; right: Json; e: Exchange }[] = [];
       for (const { path, operationId, who } of lookups) {
         await poll(ctx, 200, async (lastTry) => {
           const e = await ctx.http.request('scan', { method: 'GET', path, operationId });
@@ -250,8 +251,19 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
           if (!isObject(right) || right.contract_id !== cid || !isObject(right.payload) || right.payload.provider !== provider) {
             return ctx.fail(`${who} answers ${isObject(right) ? `${String(right.contract_id)} of provider ${String(isObject(right.payload) ? right.payload.provider : undefined)}` : JSON.stringify(right)} for ${provider}, whose right on the ledger is ${cid}`, e);
           }
+          served.push({ who, right, e });
           return true;
         });
+      }
+      // A wallet marking its transfers as featured discloses the right Scan served: it must be the ledger's contract.
+      const auth = await readerAuth(ctx);
+      const acs = await activeContracts(ctx, provider, (await ledgerEnd(ctx)).offset, { blob: true, skipIfForbidden: forbidden(provider), ...(auth ? { auth } : {}) });
+      const ev = acs.contracts.find((c) => c.createdEvent.contractId === cid)?.createdEvent;
+      if (ev === undefined) return ctx.fail(`${provider}'s featured app right ${cid} is not active on the ledger for ${provider}`);
+      for (const { who, right, e } of served) {
+        if (qualifiedName(String(right.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`${who}: the right's template is ${String(right.template_id)}, the ledger's ${cid} is a ${ev.templateId}`, e);
+        if (!jsonEqual(canonicalDamlJson(right.payload), canonicalDamlJson(ev.createArgument))) ctx.fail(`${who}: the payload of ${cid} differs from the ledger's createArgument at ${firstDifference(right.payload, ev.createArgument)}`, e);
+        if (right.created_event_blob !== ev.createdEventBlob) ctx.fail(`${who}: the created_event_blob of ${cid} is not the ledger's (a wallet disclosing it in a featured transfer discloses another contract)`, e);
       }
     },
   },
