@@ -128,6 +128,55 @@ const expiredPreapprovalShownRenewed: Fault = {
       : res,
 };
 
+/** Allocation choice contexts (v1 and v2: execute-transfer, withdraw, cancel). */
+const ALLOCATION_CONTEXTS = /^\/registry\/allocations\/v[12]\/[^/]+\/choice-contexts\/[^/]+$/;
+
+/** The allocation contexts disclose their contracts with another connected synchronizer's id. */
+const allocationContextSynchronizerElsewhere: Fault = (() => {
+  const s = otherSynchronizer();
+  return {
+    request: async (req, upstream) => {
+      if (req.method === 'POST' && ALLOCATION_CONTEXTS.test(pathOf(req.url))) await s.learn(req, upstream);
+      return req;
+    },
+    response: (req: ProxyRequest, res: ProxyResponse) =>
+      req.method === 'POST' && ALLOCATION_CONTEXTS.test(pathOf(req.url))
+        ? ok200(res, (v) => (isObject(v) && Array.isArray(v.disclosedContracts) ? { ...v, disclosedContracts: v.disclosedContracts.map((d) => (isObject(d) && typeof d.synchronizerId === 'string' ? { ...d, synchronizerId: s.other(d.synchronizerId) } : d)) } : v))
+        : res,
+  };
+})();
+
+/** Featured app rights (Scan's and the proxy's lookups) served with the AmuletRules' blob, learnt from Scan's AmuletRules answers. */
+const featuredRightWithRulesBlob: Fault = (() => {
+  let rulesBlob: unknown;
+  return {
+    response: (req, res) => {
+      if (at(req, SCAN_READS)) {
+        deep(parse(res.body), (o) => {
+          if (templateIs(o, 'AmuletRules') && typeof o.created_event_blob === 'string') rulesBlob = o.created_event_blob;
+          return o;
+        });
+        return res;
+      }
+      if (!at(req, /\/v0\/(?:scan-proxy\/)?featured-apps\/[^/]+$/) || rulesBlob === undefined) return res;
+      return ok200(res, (v) => deep(v, (o) => (templateIs(o, 'FeaturedAppRight') ? { ...o, created_event_blob: rulesBlob } : o)));
+    },
+  };
+})();
+
+/** The v2 transfer factory's context: each disclosed contract with the blob of the next one (v1 is right). */
+const v2FactoryBlobsRotated: Fault = {
+  response: (req, res) => {
+    if (req.method !== 'POST' || pathOf(req.url) !== '/registry/transfer-instruction/v2/transfer-factory') return res;
+    return ok200(res, (v) => {
+      const c = isObject(v) && isObject(v.choiceContext) ? v.choiceContext : undefined;
+      if (!isObject(v) || c === undefined || !Array.isArray(c.disclosedContracts) || c.disclosedContracts.length < 2) return v;
+      const list = c.disclosedContracts.filter(isObject);
+      return { ...v, choiceContext: { ...c, disclosedContracts: list.map((d, i) => ({ ...d, createdEventBlob: list[(i + 1) % list.length]!.createdEventBlob })) } };
+    });
+  },
+};
+
 export const HUNT17_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt17-scan-issuing-round-blobs-rotated',
@@ -184,5 +233,23 @@ export const HUNT17_MUTANTS: readonly Mutant[] = [
     description: "Scan (and the proxy) show a preapproval past its expiry as renewed (lastRenewedAt its creation, expiresAt a year on) while the ledger's contract is expired: a sender's wallet sends through it, and TransferPreapproval_Send fails as expired",
     caughtBy: 'scan.cross-group.preapproval-matches-ledger',
     fault: expiredPreapprovalShownRenewed,
+  },
+  {
+    name: 'hunt17-allocation-context-synchronizer-elsewhere',
+    description: "the allocation choice contexts (v1 and v2) disclose their contracts with another connected synchronizer's id than the one the ledger has them on: a venue's settlement is routed where they do not exist",
+    caughtBy: 'registry.cross-group.allocation-contexts-let-choices-succeed',
+    fault: allocationContextSynchronizerElsewhere,
+  },
+  {
+    name: 'hunt17-featured-right-blob-of-rules',
+    description: "Scan's (and the proxy's) featured-apps lookup serves the provider's FeaturedAppRight with the AmuletRules' created_event_blob (a blob column joined by the wrong key): a wallet marking its transfer as featured discloses a blob that is another contract, and the ledger refuses it",
+    caughtBy: 'scan.cross-group.featured-app-right-found',
+    fault: featuredRightWithRulesBlob,
+  },
+  {
+    name: 'hunt17-v2-factory-blobs-rotated',
+    description: 'the v2 transfer factory discloses each contract of its choice context with the blob of the next one (v1 is right): a wallet on the v2 API cannot transfer, its disclosures refused',
+    caughtBy: 'registry.transfer-factory.kind-matches-outcome',
+    fault: v2FactoryBlobsRotated,
   },
 ];
