@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Mutant } from './mutants.js';
 import { parse, pathOf, type Fault, type ProxyRequest, type ProxyResponse, type Upstream } from './mutantProxy.js';
 import { at, deep, isObject, ok200, type Json } from './mutantKit.js';
@@ -177,6 +178,25 @@ const v2FactoryBlobsRotated: Fault = {
   },
 };
 
+/** An id of Scan's own for a contract id: the same length and form, never the ledger's. */
+const ownId = (cid: string) => `00${createHash('sha256').update(`scan's own id of ${cid}`).digest('hex')}${cid.slice(66)}`;
+
+/**
+ * Scan (and the proxy) name each IssuingMiningRound by an id of their own (a surrogate key of
+ * Scan's store), in the map's keys and the contract alike; payload and blob the ledger's.
+ */
+const issuingRoundIdsOfScan: Fault = {
+  response: (req, res) =>
+    at(req, SCAN_READS)
+      ? ok200(res, (v) => {
+          const renamed = deep(v, (o) => (templateIs(o, 'IssuingMiningRound') && typeof o.contract_id === 'string' ? { ...o, contract_id: ownId(o.contract_id) } : o));
+          return isObject(renamed) && isObject(renamed.issuing_mining_rounds)
+            ? { ...renamed, issuing_mining_rounds: Object.fromEntries(Object.entries(renamed.issuing_mining_rounds).map(([k, r]) => [ownId(k), r])) }
+            : renamed;
+        })
+      : res,
+};
+
 export const HUNT17_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt17-scan-issuing-round-blobs-rotated',
@@ -251,5 +271,11 @@ export const HUNT17_MUTANTS: readonly Mutant[] = [
     description: 'the v2 transfer factory discloses each contract of its choice context with the blob of the next one (v1 is right): a wallet on the v2 API cannot transfer, its disclosures refused',
     caughtBy: 'registry.transfer-factory.kind-matches-outcome',
     fault: v2FactoryBlobsRotated,
+  },
+  {
+    name: 'hunt17-scan-issuing-round-ids-not-ledgers',
+    description: "Scan (and the proxy) name each IssuingMiningRound by an id of their own store (keys and contract_id alike; payload and blob the ledger's): a wallet claiming rewards discloses the round under an id its blob is not of, and the ledger refuses it",
+    caughtBy: 'scan.cross-group.contracts-match-ledger',
+    fault: issuingRoundIdsOfScan,
   },
 ];

@@ -72,19 +72,25 @@ async function scanContracts(ctx: CheckContext): Promise<{ dso: string; contract
   return { dso, contracts: out };
 }
 
-/** The created event of `cid` as `party` reads it (events-by-contract-id, with its blob); a contract the ledger never showed fails. */
-async function createdEventOf(ctx: CheckContext, party: string, cid: string, auth: AuthMode | undefined, served: Exchange): Promise<CreatedEventView> {
-  const e = await ctx.http.request('ledger', {
-    method: 'POST',
-    path: '/v2/events/events-by-contract-id',
-    json: { contractId: cid, eventFormat: eventFormat(party, { blob: true }) },
-    ...(auth ? { auth } : {}),
+/**
+ * The created event of `cid` as `party` reads it (events-by-contract-id, with its blob). Scan may
+ * read another participant of the DSO, ahead of this one: a contract not (yet) shown is waited
+ * for, and fails once the run's patience is spent.
+ */
+function createdEventOf(ctx: CheckContext, party: string, cid: string, auth: AuthMode | undefined, served: Exchange): Promise<CreatedEventView> {
+  return poll(ctx, 200, async (lastTry) => {
+    const e = await ctx.http.request('ledger', {
+      method: 'POST',
+      path: '/v2/events/events-by-contract-id',
+      json: { contractId: cid, eventFormat: eventFormat(party, { blob: true }) },
+      ...(auth ? { auth } : {}),
+    });
+    if (e.response?.status === 404) return lastTry ? ctx.fail(`Scan serves ${cid} as the DSO's, but the ledger shows the DSO ${party} no such contract`, served) : undefined;
+    expectStatus(ctx, e, 200, `events-by-contract-id of ${cid}`);
+    const created = objectBody(ctx, e, 'events by contract id').created;
+    const ev = isObject(created) && isObject(created.createdEvent) ? created.createdEvent : ctx.fail(`events-by-contract-id of ${cid} answers no created event`, e);
+    return ev as unknown as CreatedEventView;
   });
-  if (e.response?.status === 404) return ctx.fail(`Scan serves ${cid} as the DSO's, but the ledger shows the DSO ${party} no such contract`, served);
-  expectStatus(ctx, e, 200, `events-by-contract-id of ${cid}`);
-  const created = objectBody(ctx, e, 'events by contract id').created;
-  const ev = isObject(created) && isObject(created.createdEvent) ? created.createdEvent : ctx.fail(`events-by-contract-id of ${cid} answers no created event`, e);
-  return ev as unknown as CreatedEventView;
 }
 
 /** Scan's preapproval of `party` against the ledger's contract of that id, read as `party`. */
