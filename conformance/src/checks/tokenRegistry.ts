@@ -396,8 +396,11 @@ export const tokenRegistryChecks: readonly CheckDefinition[] = [
           const prepared = await prepareCommand(ctx, [receiver], command, accept.disclosedContracts as Json[]);
           expectStatus(ctx, prepared, 200, `preparing the accept with the registry's ${v} context and its disclosed contracts`);
         }
-        await submitTx(ctx, receiver, command, accept.disclosedContracts as Json[], `accepting with the registry's ${v} context`);
-        await expectContextGone(ctx, `/registry/transfer-instruction/${v}/${pending}/choice-contexts/accept`, operationId, `the ${v} accept context of the instruction just accepted`);
+        const tx = await submitTx(ctx, receiver, command, accept.disclosedContracts as Json[], `accepting with the registry's ${v} context`);
+        // A v2 accept may leave the transfer pending another step (its result says so): then it keeps its contexts.
+        const result = exerciseResult(tx);
+        const stillPending = v === 'v2' && isObject(result) && isObject(result.output) && result.output.tag === 'TransferInstructionResult_Pending';
+        if (!stillPending) await expectContextGone(ctx, `/registry/transfer-instruction/${v}/${pending}/choice-contexts/accept`, operationId, `the ${v} accept context of the instruction just accepted`);
       }
     },
   }),
