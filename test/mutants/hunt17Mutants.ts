@@ -76,20 +76,21 @@ const scanDomainElsewhere: Fault = (() => {
   };
 })();
 
-/** The transfer-instruction contexts disclose their contracts on another connected synchronizer. */
-const transferContextSynchronizerElsewhere: Fault = (() => {
+/** The choice contexts at `contexts` disclose their contracts with another connected synchronizer's id. */
+function contextsOnOtherSynchronizer(contexts: RegExp): Fault {
   const s = otherSynchronizer();
+  const isContext = (req: ProxyRequest) => req.method === 'POST' && contexts.test(pathOf(req.url));
   return {
     request: async (req, upstream) => {
-      if (req.method === 'POST' && TRANSFER_CONTEXTS.test(pathOf(req.url))) await s.learn(req, upstream);
+      if (isContext(req)) await s.learn(req, upstream);
       return req;
     },
     response: (req: ProxyRequest, res: ProxyResponse) =>
-      req.method === 'POST' && TRANSFER_CONTEXTS.test(pathOf(req.url))
+      isContext(req)
         ? ok200(res, (v) => (isObject(v) && Array.isArray(v.disclosedContracts) ? { ...v, disclosedContracts: v.disclosedContracts.map((d) => (isObject(d) && typeof d.synchronizerId === 'string' ? { ...d, synchronizerId: s.other(d.synchronizerId) } : d)) } : v))
         : res,
   };
-})();
+}
 
 /** The v2 transfer-instruction accept context: each disclosed contract carries the blob of the next one. */
 const v2AcceptBlobsRotated: Fault = {
@@ -131,21 +132,6 @@ const expiredPreapprovalShownRenewed: Fault = {
 
 /** Allocation choice contexts (v1 and v2: execute-transfer, withdraw, cancel). */
 const ALLOCATION_CONTEXTS = /^\/registry\/allocations\/v[12]\/[^/]+\/choice-contexts\/[^/]+$/;
-
-/** The allocation contexts disclose their contracts with another connected synchronizer's id. */
-const allocationContextSynchronizerElsewhere: Fault = (() => {
-  const s = otherSynchronizer();
-  return {
-    request: async (req, upstream) => {
-      if (req.method === 'POST' && ALLOCATION_CONTEXTS.test(pathOf(req.url))) await s.learn(req, upstream);
-      return req;
-    },
-    response: (req: ProxyRequest, res: ProxyResponse) =>
-      req.method === 'POST' && ALLOCATION_CONTEXTS.test(pathOf(req.url))
-        ? ok200(res, (v) => (isObject(v) && Array.isArray(v.disclosedContracts) ? { ...v, disclosedContracts: v.disclosedContracts.map((d) => (isObject(d) && typeof d.synchronizerId === 'string' ? { ...d, synchronizerId: s.other(d.synchronizerId) } : d)) } : v))
-        : res,
-  };
-})();
 
 /** Featured app rights (Scan's and the proxy's lookups) served with the AmuletRules' blob, learnt from Scan's AmuletRules answers. */
 const featuredRightWithRulesBlob: Fault = (() => {
@@ -234,7 +220,7 @@ export const HUNT17_MUTANTS: readonly Mutant[] = [
     name: 'hunt17-transfer-context-synchronizer-elsewhere',
     description: "the transfer-instruction choice contexts (v1 and v2) disclose their contracts with another connected synchronizer's id than the one the ledger has them on: a wallet's accept is routed to a synchronizer where they do not exist",
     caughtBy: 'registry.cross-group.transfer-context-lets-accept-succeed',
-    fault: transferContextSynchronizerElsewhere,
+    fault: contextsOnOtherSynchronizer(TRANSFER_CONTEXTS),
   },
   {
     name: 'hunt17-v2-accept-context-blobs-rotated',
@@ -258,7 +244,7 @@ export const HUNT17_MUTANTS: readonly Mutant[] = [
     name: 'hunt17-allocation-context-synchronizer-elsewhere',
     description: "the allocation choice contexts (v1 and v2) disclose their contracts with another connected synchronizer's id than the one the ledger has them on: a venue's settlement is routed where they do not exist",
     caughtBy: 'registry.cross-group.allocation-contexts-let-choices-succeed',
-    fault: allocationContextSynchronizerElsewhere,
+    fault: contextsOnOtherSynchronizer(ALLOCATION_CONTEXTS),
   },
   {
     name: 'hunt17-featured-right-blob-of-rules',
