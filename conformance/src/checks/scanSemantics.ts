@@ -88,7 +88,7 @@ export const scanSemanticChecks: readonly CheckDefinition[] = [
     kind: 'example',
     specRef: `${PROXY}: the proxy forwards the validator's Scan reads (getDsoInfo, getAmuletRules, getOpenAndIssuingMiningRounds, lookupFeaturedAppRight) unchanged`,
     async run(ctx) {
-      if (ctx.profile.scan?.scanProxy !== true) ctx.skip(`profile '${ctx.profile.name}' does not say the target serves the scan proxy (scan.scanProxy: true)`);
+      if (ctx.profile.scan?.scanProxy !== true) ctx.skip(`profile '${ctx.profile.name}' does not say the target serves the scan proxy (scan.scanProxy: true, or --scan-proxy-url)`);
       for (const pair of pairs(ctx)) {
         // Scan, proxy, Scan: on a live network a round may turn between two reads; the proxy must
         // then match one of the two Scan answers around it.

@@ -178,7 +178,7 @@ export const scanWalletChecks: readonly CheckDefinition[] = [
     kind: 'example',
     specRef: 'Splice validator scan-proxy.yaml: the proxy forwards Scan',
     async run(ctx) {
-      if (ctx.profile.scan?.scanProxy !== true) ctx.skip(`profile '${ctx.profile.name}' does not say the target serves the scan proxy (scan.scanProxy: true)`);
+      if (ctx.profile.scan?.scanProxy !== true) ctx.skip(`profile '${ctx.profile.name}' does not say the target serves the scan proxy (scan.scanProxy: true, or --scan-proxy-url)`);
       const dso = await scan(ctx, 'GET', '/v0/dso', 'getDsoInfo');
       expectStatus(ctx, dso, 200, 'DSO info');
       const dsoBody = objectBody(ctx, dso, 'DSO info');

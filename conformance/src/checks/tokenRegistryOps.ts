@@ -40,7 +40,7 @@ const alloc = (ctx: CheckContext) => need(ctx, ctx.profile.registry?.allocationI
 
 const scanGet = (ctx: CheckContext, path: string, operationId: string) => ctx.http.request('scan', { method: 'GET', path, operationId });
 const proxy = (ctx: CheckContext) => {
-  if (ctx.profile.scan?.scanProxy !== true) ctx.skip(`profile '${ctx.profile.name}' does not say the target serves the scan proxy (scan.scanProxy: true)`);
+  if (ctx.profile.scan?.scanProxy !== true) ctx.skip(`profile '${ctx.profile.name}' does not say the target serves the scan proxy (scan.scanProxy: true, or --scan-proxy-url)`);
 };
 
 /**

@@ -10,14 +10,15 @@ import { shardChecks } from '../runner/shard.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
 import { tokensOf, usage } from './run.js';
-import { TARGET_FLAG_OPTIONS, targetArgsOf, type TargetArgs } from './targetFlags.js';
+import { TARGET_FLAG_OPTIONS, targetArgsOf, withScanProxy, type TargetArgs } from './targetFlags.js';
 
 export const DOCTOR_HELP = `Usage: canton-conformance doctor [--target URL] [--ledger-url U] [--registry-url U] [--scan-url U]
-           [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
+           [--scan-proxy-url U] [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--timeout MS] [--json]
 
 The preflight \`run\` performs first, on its own: is the target reachable and the kind the profile
-says (GET /v2/version for the ledger, /registry/metadata/v1/info for a registry, /v0/dso for Scan),
+says (GET /v2/version for the ledger, /registry/metadata/v1/info for a registry, /v0/dso for Scan,
+/v0/scan-proxy/dso-party-id at --scan-proxy-url),
 which Canton version it reports, does the token work, which rights the profile's user has against
 those the selected checks need (the missing ones named, with the JSON API call that grants them),
 and which checks will skip and why. Takes run's target, profile, token and selection flags.
@@ -52,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
     return ExitCode.Ok;
   }
   const inProcess = args.target === undefined && Object.keys(args.urls).length === 0;
-  const profile = usage(() => (args.profile ? loadProfile(args.profile) : inProcess ? loadProfile('reference') : DEFAULT_PROFILE));
+  const profile = withScanProxy(usage(() => (args.profile ? loadProfile(args.profile) : inProcess ? loadProfile('reference') : DEFAULT_PROFILE)), args, inProcess);
   if (!inProcess && args.target === undefined) {
     const missing = profile.groups.filter((g) => args.urls[g] === undefined);
     if (missing.length > 0) throw new UsageError(`no URL for the ${missing.join(', ')} group(s): give --target (the default for every group) or --${missing[0]}-url`);

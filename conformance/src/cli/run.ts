@@ -31,12 +31,12 @@ import { signingTokens } from '../target/mintToken.js';
 import { staticToken, tokenCommand, tokenFile, TokenSourceError, type TokenProvider } from '../target/tokenProvider.js';
 import { ExitCode, UsageError } from './exitCodes.js';
 import { parseFlags } from './parseFlags.js';
-import { int, TARGET_FLAG_OPTIONS, targetArgsOf, type TargetArgs } from './targetFlags.js';
+import { int, TARGET_FLAG_OPTIONS, targetArgsOf, withScanProxy, type TargetArgs } from './targetFlags.js';
 import { writableDir } from './writableDir.js';
 import { toolVersion } from '../runner/toolVersion.js';
 
 export const RUN_HELP = `Usage: canton-conformance run [--target URL] [--ledger-url U] [--registry-url U] [--scan-url U]
-           [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
+           [--scan-proxy-url U] [--profile NAME|FILE] [--token T | --token-file F] [--only SEL] [--skip SEL]
            [--shard K/N] [--seed N] [--runs N] [--timeout MS] [--concurrency N]
            [--report-dir DIR] [--baseline FILE] [--write-baseline FILE] [--spec FILE|URL]
            [--oracle reference|none] [--judge model|none] [--reinterpret engine|none] [--canton-version 3.4|3.5|3.6] [--splice-version X.Y.Z] [--quiet]
@@ -50,6 +50,11 @@ Target:
   --ledger-url URL      JSON Ledger API v2 base URL (group B)
   --registry-url URL    token registry base URL (group A)
   --scan-url URL        Scan base URL (group C), e.g. https://scan.example.com/api/scan
+  --scan-proxy-url URL  the validator serving the scan proxy, e.g.
+                        https://validator.example.com/api/validator: every /v0/scan-proxy/...
+                        request goes there (with the run's token), judged against the Scan at
+                        --scan-url; implies the profile's scan.scanProxy: true (default: the
+                        proxy forms at the Scan URL, when the profile says scanProxy: true)
   --profile NAME|FILE   what the target serves, which ids exist, whether the suite may write
                         (built-in: reference, reference-secured, participant, registry,
                         scan-readonly;
@@ -242,6 +247,7 @@ export function replayPrefix(args: RunArgs): string {
   const parts = ['npx canton-conformance run'];
   if (args.target) parts.push(`--target ${q(args.target)}`);
   for (const g of GROUPS) if (args.urls[g]) parts.push(`--${g}-url ${q(args.urls[g])}`);
+  if (args.scanProxyUrl !== undefined) parts.push(`--scan-proxy-url ${q(args.scanProxyUrl)}`);
   if (args.profile) parts.push(`--profile ${q(args.profile)}`);
   if (args.token !== undefined) parts.push('--token "$TOKEN"');
   if (args.tokenFile !== undefined) parts.push(`--token-file ${q(args.tokenFile)}`);
@@ -315,7 +321,7 @@ export function firstBaselineCommand(args: RunArgs, file: string): string {
 
 async function certify(args: RunArgs, state: RunState): Promise<number> {
   const inProcess = args.target === undefined && Object.keys(args.urls).length === 0;
-  const profile = usage(() => (args.profile ? loadProfile(args.profile) : inProcess ? loadProfile('reference') : DEFAULT_PROFILE));
+  const profile = withScanProxy(usage(() => (args.profile ? loadProfile(args.profile) : inProcess ? loadProfile('reference') : DEFAULT_PROFILE)), args, inProcess);
   state.profile = profile.name;
   if (!inProcess && args.target === undefined) {
     const missing = profile.groups.filter((g) => args.urls[g] === undefined);

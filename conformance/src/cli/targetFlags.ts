@@ -1,4 +1,5 @@
 import { GROUPS, type Group } from '../checks/types.js';
+import { withScanProxyUrl, type Profile } from '../runner/profile.js';
 import { parseSelectors } from '../runner/select.js';
 import { parseShard, type Shard, type ShardError } from '../runner/shard.js';
 import { UsageError } from './exitCodes.js';
@@ -9,6 +10,7 @@ export const TARGET_FLAG_OPTIONS = {
   'ledger-url': { type: 'string' },
   'registry-url': { type: 'string' },
   'scan-url': { type: 'string' },
+  'scan-proxy-url': { type: 'string' },
   profile: { type: 'string' },
   token: { type: 'string' },
   'token-file': { type: 'string' },
@@ -21,6 +23,8 @@ export const TARGET_FLAG_OPTIONS = {
 export interface TargetArgs {
   readonly target?: string;
   readonly urls: Partial<Record<Group, string>>;
+  /** `--scan-proxy-url`: the validator serving the scan proxy, when not the Scan URL. */
+  readonly scanProxyUrl?: string;
   readonly profile?: string;
   readonly token?: string;
   readonly tokenFile?: string;
@@ -51,6 +55,7 @@ export function targetArgsOf(values: TargetFlagValues): TargetArgs {
   return {
     ...(values.target !== undefined ? { target: url('target', values.target)! } : {}),
     urls,
+    ...(values['scan-proxy-url'] !== undefined ? { scanProxyUrl: url('scan-proxy-url', values['scan-proxy-url'])! } : {}),
     ...(values.profile !== undefined ? { profile: values.profile } : {}),
     ...(values.token !== undefined ? { token: values.token } : {}),
     ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
@@ -59,6 +64,19 @@ export function targetArgsOf(values: TargetFlagValues): TargetArgs {
     ...(shard ? { shard } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
+}
+
+/**
+ * The profile with `--scan-proxy-url` (or its own `scan.scanProxyUrl`) applied. The proxy's answers
+ * are judged against the target's Scan, so the run must certify a Scan at a URL the user named.
+ */
+export function withScanProxy(profile: Profile, args: TargetArgs, inProcess: boolean): Profile {
+  const p = withScanProxyUrl(profile, args.scanProxyUrl);
+  if (p.scan?.scanProxyUrl === undefined) return p;
+  const from = args.scanProxyUrl !== undefined ? '--scan-proxy-url' : `profile '${profile.name}' (scan.scanProxyUrl)`;
+  if (!p.groups.includes('scan')) throw new UsageError(`${from} names a validator's scan proxy, whose answers are judged against Scan's, but profile '${profile.name}' does not serve the scan group`);
+  if (inProcess) throw new UsageError(`${from} names a validator's scan proxy, whose answers are judged against its network's Scan: give --scan-url (or --target) for that Scan too`);
+  return p;
 }
 
 export function int(name: string, v: string | undefined, min: number): number | undefined {

@@ -259,7 +259,9 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   };
   const noRights: RightsFinding = { needed: [], missing: [] };
 
-  const down = await unreachable(urls, o.timeoutMs);
+  // The validator serving the scan proxy at its own URL must answer too: its checks go nowhere else.
+  const proxyUrl = urls.scan !== undefined ? o.profile.scan?.scanProxyUrl : undefined;
+  const down = (await unreachable(urls, o.timeoutMs)) ?? (proxyUrl !== undefined ? await unreachable({ scan: proxyUrl }, o.timeoutMs) : undefined);
   if (down !== undefined) {
     return { ...base, status: 'unreachable', exitCode: 3, unreachable: down, kinds: [], auth: { tokenGiven: o.tokens !== undefined, token: 'not-checked', detail: 'the target did not answer' }, rights: noRights, problems: [`target unreachable: ${down.url}: ${down.reason}`], notes };
   }
@@ -318,6 +320,17 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   // A group that answered the reachability probe but nothing here (hangs, resets) is still
   // reachable: its checks end as `error` with evidence. A URL no HTTP exchange can happen with
   // (refused, unknown host, TLS failing, no answer at all) is unreachable (above).
+  if (proxyUrl !== undefined) {
+    // Wallets ask the validator's proxy for the DSO party first (with the user's token, the run's here).
+    const request = `GET ${proxyUrl}/v0/scan-proxy/dso-party-id`;
+    const p = await get(`${proxyUrl}/v0/scan-proxy/dso-party-id`, token, o.timeoutMs);
+    const ok = p.ok && p.answer.status === 200 && isObject(p.answer.json) && typeof p.answer.json.dso_party_id === 'string';
+    kinds.push({ group: 'scan', request, ok, ...(p.ok ? { status: p.answer.status } : {}), detail: ok ? "answers as a validator's scan proxy (the DSO party)" : p.ok ? `answered ${snippet(p.answer)}` : p.error });
+    if (!ok) {
+      const why = !p.ok ? `got no answer (${p.error})` : p.answer.status === 401 || p.answer.status === 403 ? `answered ${p.answer.status}: the scan proxy refuses the run's ${token === undefined ? 'missing token' : 'token'}` : `answered ${snippet(p.answer)}: this is not a validator's scan proxy (give the validator's base URL, e.g. https://validator.example/api/validator)`;
+      finding(`${request} ${why}`);
+    }
+  }
   if (ledgerAnswersAsLedger && urls.ledger !== undefined) {
     const end = await get(`${urls.ledger}/v2/state/ledger-end`, token, o.timeoutMs);
     const ok = end.ok && end.answer.status === 200 && isObject(end.answer.json) && Number.isInteger(end.answer.json.offset);

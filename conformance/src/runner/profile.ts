@@ -102,6 +102,11 @@ export interface ScanProfile {
   readonly walletReads?: boolean;
   /** Does it serve the validator's scan-proxy forms (`/v0/scan-proxy/...`) at the same base URL? */
   readonly scanProxy?: boolean;
+  /**
+   * The validator's base URL where the scan proxy is served (`https://validator.example/api/validator`):
+   * every `/v0/scan-proxy/...` request goes there instead of to Scan's URL. Implies `scanProxy: true`.
+   */
+  readonly scanProxyUrl?: string;
 }
 
 export interface AuthProfile {
@@ -213,6 +218,7 @@ const profileSchema = {
         earliestRound: { type: ['integer', 'null'] },
         walletReads: { type: 'boolean' },
         scanProxy: { type: 'boolean' },
+        scanProxyUrl: { type: 'string', pattern: '^https?://' },
       },
     },
     auth: {
@@ -330,4 +336,14 @@ function expandEnv(v: unknown, file: string, env: NodeJS.ProcessEnv, at: string)
 }
 
 /** The profile used when none is given: everything the suite can check, read-only. */
+/**
+ * The profile with the scan proxy at its own URL (`--scan-proxy-url`, or the profile's
+ * `scan.scanProxyUrl`): a validator serves it, not Scan, so naming its URL says the target serves it.
+ */
+export function withScanProxyUrl(profile: Profile, url: string | undefined): Profile {
+  const u = (url ?? profile.scan?.scanProxyUrl)?.replace(/\/+$/, '');
+  if (u === undefined) return profile;
+  return { ...profile, scan: { ...profile.scan, scanProxy: true, scanProxyUrl: u } };
+}
+
 export const DEFAULT_PROFILE: Profile = { name: 'default (read-only, all groups)', groups: GROUPS, writes: false };

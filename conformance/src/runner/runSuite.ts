@@ -106,6 +106,7 @@ export async function runSuite(o: SuiteOptions): Promise<SuiteResult> {
   const selected = shardChecks(selectChecks(all, o.only ?? [], o.skip ?? []), o.shard);
   const target = createTarget({
     baseUrls: o.baseUrls,
+    ...(o.profile.scan?.scanProxyUrl !== undefined ? { scanProxyUrl: o.profile.scan.scanProxyUrl } : {}),
     timeoutMs,
     ...(o.tokens ? { tokens: o.tokens } : {}),
     operationOf: (group, method, path) => findOperation(method, path, group)?.operationId,

@@ -11,6 +11,11 @@ import { openStream, type StreamOptions, type StreamResult } from './websocket.j
 export interface TargetOptions {
   /** Base URL per group (`--ledger-url` etc., defaulting to `--target`). */
   readonly baseUrls: Readonly<Record<Group, string>>;
+  /**
+   * The validator's base URL serving the scan proxy (`--scan-proxy-url`): the Scan group's
+   * `/v0/scan-proxy/...` requests go there, with the same token. Absent: to the Scan base URL.
+   */
+  readonly scanProxyUrl?: string;
   readonly tokens?: TokenProvider;
   /** Per-request budget covering connect, headers and body (`--timeout`). */
   readonly timeoutMs: number;
@@ -47,8 +52,13 @@ export function createTarget(options: TargetOptions): Target {
     return { value: options.tokens ? await options.tokens.token() : undefined, show: false };
   }
 
+  // A validator serves the scan proxy at its own URL; Scan serves no /v0/scan-proxy paths.
+  function baseFor(group: Group, path: string): string {
+    return group === 'scan' && options.scanProxyUrl !== undefined && isScanProxyPath(path) ? options.scanProxyUrl : options.baseUrls[group];
+  }
+
   async function once(group: Group, spec: RequestSpec, checkId: string, freshToken?: string): Promise<Exchange> {
-    const url = joinUrl(options.baseUrls[group], spec.path, spec.query);
+    const url = joinUrl(baseFor(group, spec.path), spec.path, spec.query);
     const headers: Record<string, string> = { ...(spec.headers ?? {}) };
     const body = spec.bytes !== undefined ? undefined : (spec.body ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json)));
     if ((body !== undefined || spec.bytes !== undefined) && spec.contentType !== null && !hasHeader(headers, 'content-type')) {
@@ -138,7 +148,7 @@ export function createTarget(options: TargetOptions): Target {
           const token = await tokenFor(streamOptions.auth);
           // An upgrade refused while the target sheds load is opened again, as a request is: no frame went either way.
           const { answer: result, refused } = await withRetryAfter(
-            () => openStream(joinUrl(options.baseUrls[group], path).replace(/^http/, 'ws'), {
+            () => openStream(joinUrl(baseFor(group, path), path).replace(/^http/, 'ws'), {
               ...streamOptions,
               token: token.value,
               showToken: token.show,
@@ -157,6 +167,11 @@ export function createTarget(options: TargetOptions): Target {
       };
     },
   };
+}
+
+/** `/v0/scan-proxy/...`: the validator's forms of Scan's reads (Splice's scan-proxy.yaml). */
+export function isScanProxyPath(path: string): boolean {
+  return /^\/?v0\/scan-proxy(\/|$|\?)/.test(path);
 }
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
