@@ -1,4 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { run as doctor } from '../../conformance/src/cli/doctor.js';
+import { run } from '../../conformance/src/cli/run.js';
 import { UsageError } from '../../conformance/src/cli/exitCodes.js';
 import { targetArgsOf, withScanProxy } from '../../conformance/src/cli/targetFlags.js';
 import { preflight } from '../../conformance/src/preflight/preflight.js';
@@ -118,6 +123,22 @@ describe('run --scan-url S --scan-proxy-url V: the scan proxy at the validator',
       }
     }, 120_000);
   }
+
+  it('the CLI: doctor and run --scan-url S --scan-proxy-url V --profile scan-readonly --token T pass', async () => {
+    const out = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const flags = ['--scan-url', urls.scan, '--scan-proxy-url', urls.validator, '--profile', 'scan-readonly', '--token', token, '--only', 'scan.proxy.*'];
+      expect(await doctor(flags)).toBe(0);
+      const dir = mkdtempSync(join(tmpdir(), 'scan-proxy-url-'));
+      expect(await run([...flags, '--report-dir', dir, '--quiet'])).toBe(0);
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+      expect(byId(report)['scan.proxy.same-as-scan']).toBe('pass');
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+  }, 120_000);
 
   it('doctor asks the proxy at its own URL for the DSO party, with the run\'s token', async () => {
     const profile = withScanProxy(SCAN_ONLY, targetArgsOf({ 'scan-proxy-url': urls.validator }), false);
