@@ -12,6 +12,7 @@ import { selectChecks } from '../../conformance/src/runner/select.js';
 import { DEFAULT_PROFILE, parseProfile, type Profile } from '../../conformance/src/runner/profile.js';
 import { runSuite } from '../../conformance/src/runner/runSuite.js';
 import { staticToken } from '../../conformance/src/target/tokenProvider.js';
+import { validateReport } from '../../conformance/src/report/validateReport.js';
 import type { Report } from '../../conformance/src/report/model.js';
 import type { LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
 import { jsonResponse, pathOf, startMutant, type Fault } from '../mutants/mutantProxy.js';
@@ -134,6 +135,9 @@ describe('run --scan-url S --scan-proxy-url V: the scan proxy at the validator',
       expect(await run([...flags, '--report-dir', dir, '--quiet'])).toBe(0);
       const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
       expect(byId(report)['scan.proxy.same-as-scan']).toBe('pass');
+      // The report names the proxy among the run's targets, and stays valid.
+      expect(report.targets.scanProxy).toBe(urls.validator.replace(/\/+$/, ''));
+      expect(validateReport(report)).toEqual([]);
     } finally {
       out.mockRestore();
       err.mockRestore();

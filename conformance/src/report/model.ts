@@ -161,7 +161,8 @@ export interface Report {
   readonly tool: { readonly name: string; readonly version: string };
   /** The main target URL (`--target`, or the in-process reference server). */
   readonly target: string;
-  readonly targets: Readonly<Record<Group, string>>;
+  /** Base URL per group; `scanProxy` when a validator's scan proxy was asked at its own URL (`--scan-proxy-url`). */
+  readonly targets: Readonly<Record<Group, string>> & { readonly scanProxy?: string };
   readonly profile: string;
   readonly startedAt: string;
   /** Time spent running the checks (start of the suite to its end), as before `wallTimeMs` existed. */

@@ -201,7 +201,8 @@ async function runWith(o: SuiteOptions, p: Prepared): Promise<SuiteResult> {
   const report: Report = {
     tool: { name: 'canton-conformance', version: o.toolVersion },
     target: o.target,
-    targets: o.baseUrls,
+    // A validator's scan proxy at its own URL (`--scan-proxy-url`) is a target of the run too.
+    targets: o.profile.scan?.scanProxyUrl === undefined ? o.baseUrls : { ...o.baseUrls, scanProxy: o.profile.scan.scanProxyUrl },
     profile: o.profile.name,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
