@@ -9,6 +9,8 @@ import { startReferenceServer } from '../../reference-server/src/startReferenceS
 import type { ReferenceServer } from '../../reference-server/src/server.js';
 import { DARS_DIR, HAS_DARS } from '../daml/damlFixtures.js';
 import { OTHER_IDENTITY, OUR_NAMESPACE, THEIR_NAMESPACE } from '../support/otherIdentity.js';
+import { startMutant } from '../mutants/mutantProxy.js';
+import { trailingNonesDropped } from '../mutants/benign/trailingNonesDropped.js';
 
 /**
  * The suite against a conformant server that runs Splice's own packages (splice-amulet 0.1.22,
@@ -99,4 +101,17 @@ describe.skipIf(!HAS_DARS)('certifying a server on Splice 0.1.22 (needs ../share
     expect(report.checks.find((c) => c.id === 'registry.holdings.views-after-offer')?.status).toBe('pass');
     expect(report.checks.find((c) => c.id === 'scan.cross-group.featured-app-right-found')?.status).toBe('pass');
   }, 300_000);
+
+  // Splice's records end in Optional fields (the rounds' trafficPrice and rewardConfig, TransferConfig's
+  // tokenStandardMaxTTL): Canton 3.5's JSON API leaves them out when None, Splice's Scan writes them null.
+  it("Scan's contracts equal the ledger's whose JSON API leaves a record's trailing None fields out, as Canton 3.5's does (trailing-nones-dropped)", async () => {
+    const proxy = await startMutant(server.url, trailingNonesDropped);
+    try {
+      const only = ['scan.cross-group.contracts-match-ledger', 'scan.cross-group.featured-app-right-found', 'scan.cross-group.preapproval-matches-ledger'];
+      const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile, only, seed: 20261130, progress: 'quiet', toolVersion: 'splice-target' });
+      expect(report.checks.map((c) => `${c.id}: ${c.status} ${c.message ?? ''}`)).toEqual(only.map((id) => `${id}: pass `));
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
 });

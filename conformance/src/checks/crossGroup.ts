@@ -4,9 +4,9 @@ import { choiceContext } from './registry.js';
 import { preapprovalOf } from './scan.js';
 import { activeContracts, eventFormat, ledgerEnd, type ActiveContract, type CreatedEventView } from './support/ledger.js';
 import { poll } from './support/poll.js';
-import { canonicalDamlJson } from './support/values.js';
+import { damlValueDifference } from './support/values.js';
 import { allocate, exerciseResult, submitTx } from './tokenRegistry.js';
-import { expectStatus, firstDifference, isObject, jsonEqual, objectBody, qualifiedName, type Json } from './support/expect.js';
+import { expectStatus, isObject, objectBody, qualifiedName, type Json } from './support/expect.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 const SD = 'service description (groups A, B, C answer from one ledger; the registry and Scan are apps that read it)';
@@ -103,8 +103,9 @@ async function preapprovalMatchesLedger(ctx: CheckContext, party: string): Promi
   if (!onLedger) return ctx.fail(`Scan returned ${String(contract.contract_id)}, which is not active on the ledger for ${party} at ${end.offset}`, exchange);
   const ev = onLedger.createdEvent;
   if (qualifiedName(String(contract.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`template: Scan says ${String(contract.template_id)}, ledger says ${ev.templateId}`, exchange);
-  // Scan encodes payloads with its own codec: Numerics and Times compare by value.
-  if (!jsonEqual(canonicalDamlJson(contract.payload), canonicalDamlJson(ev.createArgument))) ctx.fail(`${party}'s preapproval: payload differs from the ledger's createArgument at ${firstDifference(contract.payload, ev.createArgument)}`, exchange);
+  // Scan encodes payloads with its own codec: Numerics and Times compare by value, None fields null or left out.
+  const differs = damlValueDifference(contract.payload, ev.createArgument);
+  if (differs !== undefined) ctx.fail(`${party}'s preapproval: payload differs from the ledger's createArgument at ${differs}`, exchange);
   if (contract.created_event_blob !== ev.createdEventBlob) ctx.fail("created_event_blob differs from the ledger's createdEventBlob", exchange);
   if (ev.createdAt !== undefined && Date.parse(String(contract.created_at)) !== Date.parse(ev.createdAt)) ctx.fail(`created_at: Scan says ${String(contract.created_at)}, ledger says ${ev.createdAt}`, exchange);
   if (preapproval.domain_id !== undefined && onLedger.synchronizerId !== undefined && preapproval.domain_id !== onLedger.synchronizerId) ctx.fail(`domain_id ${String(preapproval.domain_id)} differs from the ledger's synchronizer ${onLedger.synchronizerId}`, exchange);
@@ -214,7 +215,8 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
         // A round Scan served may have been archived since (rounds turn as time moves): judged by its created event then.
         const ev = onLedger?.createdEvent ?? (await createdEventOf(ctx, dso, cid, auth, s.e));
         if (qualifiedName(String(s.contract.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`${s.what}: template ${String(s.contract.template_id)}, the ledger's ${cid} is a ${ev.templateId}`, s.e);
-        if (!jsonEqual(canonicalDamlJson(s.contract.payload), canonicalDamlJson(ev.createArgument))) ctx.fail(`${s.what}: the payload of ${cid} differs from the ledger's createArgument at ${firstDifference(s.contract.payload, ev.createArgument)}`, s.e);
+        const differs = damlValueDifference(s.contract.payload, ev.createArgument);
+        if (differs !== undefined) ctx.fail(`${s.what}: the payload of ${cid} differs from the ledger's createArgument at ${differs}`, s.e);
         if (s.contract.created_event_blob !== ev.createdEventBlob) ctx.fail(`${s.what}: the created_event_blob of ${cid} is not the ledger's (a wallet disclosing it submits another contract, or one the ledger refuses)`, s.e);
         if (ev.createdAt !== undefined && s.contract.created_at !== undefined && Date.parse(String(s.contract.created_at)) !== Date.parse(ev.createdAt)) ctx.fail(`${s.what}: created_at of ${cid} is ${String(s.contract.created_at)}, the ledger's ${ev.createdAt}`, s.e);
         if (onLedger?.synchronizerId !== undefined && s.domain !== undefined && s.domain !== onLedger.synchronizerId) ctx.fail(`${s.what}: domain_id of ${cid} is ${JSON.stringify(s.domain)}, but the ledger has it on ${onLedger.synchronizerId} (a wallet submits with it there)`, s.e);
@@ -268,7 +270,8 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
       if (ev === undefined) return ctx.fail(`${provider}'s featured app right ${cid} is not active on the ledger for ${provider}`);
       for (const { who, right, e } of served) {
         if (qualifiedName(String(right.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`${who}: the right's template is ${String(right.template_id)}, the ledger's ${cid} is a ${ev.templateId}`, e);
-        if (!jsonEqual(canonicalDamlJson(right.payload), canonicalDamlJson(ev.createArgument))) ctx.fail(`${who}: the payload of ${cid} differs from the ledger's createArgument at ${firstDifference(right.payload, ev.createArgument)}`, e);
+        const differs = damlValueDifference(right.payload, ev.createArgument);
+        if (differs !== undefined) ctx.fail(`${who}: the payload of ${cid} differs from the ledger's createArgument at ${differs}`, e);
         if (right.created_event_blob !== ev.createdEventBlob) ctx.fail(`${who}: the created_event_blob of ${cid} is not the ledger's (a wallet disclosing it in a featured transfer discloses another contract)`, e);
       }
     },

@@ -54,6 +54,7 @@ import { networkVetting } from './networkVetting.js';
 import { movedRoundPath, SPLICE_064, splice064 } from './otherSpliceRelease.js';
 import { manyInstruments } from './manyInstruments.js';
 import { richContextValues } from './richContextValues.js';
+import { trailingNonesDropped } from './trailingNonesDropped.js';
 import { scanPayloadNumerics } from './scanPayloadNumerics.js';
 import { unknownTrafficMembers } from './unknownTrafficMembers.js';
 
@@ -139,6 +140,8 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'rich-context-values', description: 'every choice context with ten more entries, one of each AnyValue kind (Int, Decimal, Bool, Date, Time, RelTime, Party, List, Map, Text)', fault: richContextValues },
   { name: 'scan-payload-numerics', description: "Scan's payloads write Numerics without trailing zeros (0.005, not 0.0050000000)", fault: scanPayloadNumerics },
   { name: 'unknown-traffic-members', description: "Scan answers 404 for the traffic status of a member its sequencer does not know (any but the ledger's participant), as Splice's does", fault: () => unknownTrafficMembers() },
+  // The fifteenth hunt's: a Canton 3.5 ledger writes records without their trailing None fields (Scan writes them null).
+  { name: 'trailing-nones-dropped', description: "the ledger's Daml values without each record's trailing None fields (Canton 3.5's JSON codec: removeTrailingNonesInRecords)", fault: trailingNonesDropped },
   // Last: it sends the request upstream itself, after every other layer rewrote it.
   { name: 'ignored-unknown-members', description: "unknown top-level members of a ledger request ignored, not refused (Canton 3.5's circe decoders: strictDecoding off)", fault: ignoredUnknownMembers },
 ];

@@ -1,4 +1,4 @@
-import { isObject } from './expect.js';
+import { firstDifference, isObject } from './expect.js';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -26,13 +26,21 @@ function canonicalText(s: string): string {
 /**
  * A Daml-LF JSON value in one canonical form, for values written by different encoders (a Scan's
  * payload, the ledger's createArgument: "a single Daml-LF value can correspond to multiple JSON
- * encodings"): Numerics without trailing zeros, Times without a zero fraction.
+ * encodings"): Numerics without trailing zeros, Times without a zero fraction, and a record's None
+ * fields left out: Canton 3.5's JSON API drops a record's trailing Nones (transcode's JsonCodec,
+ * removeTrailingNonesInRecords), Splice's Scan writes every None as null (ApiCodecCompressed).
+ * A list's or a nested Optional's null stays (`[null]`, `[]` are other values).
  */
 export function canonicalDamlJson(v: unknown): unknown {
   if (typeof v === 'string') return canonicalText(v);
   if (Array.isArray(v)) return v.map(canonicalDamlJson);
-  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, canonicalDamlJson(x)]));
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x === null || x === undefined ? [] : [[k, canonicalDamlJson(x)]])));
   return v;
+}
+
+/** Where two Daml-LF JSON values of different encoders differ as values (a JSON pointer), or undefined when they are one value. */
+export function damlValueDifference(a: unknown, b: unknown): string | undefined {
+  return firstDifference(canonicalDamlJson(a), canonicalDamlJson(b));
 }
 
 /**
