@@ -109,7 +109,7 @@ describe.skipIf(!HAS_DARS)('certifying a server on Splice 0.1.22 (needs ../share
     try {
       const only = ['scan.cross-group.contracts-match-ledger', 'scan.cross-group.featured-app-right-found', 'scan.cross-group.preapproval-matches-ledger'];
       const { report } = await runSuite({ baseUrls: { registry: proxy.url, ledger: proxy.url, scan: proxy.url }, target: proxy.url, profile, only, seed: 20261130, progress: 'quiet', toolVersion: 'splice-target' });
-      expect(report.checks.map((c) => `${c.id}: ${c.status} ${c.message ?? ''}`)).toEqual(only.map((id) => `${id}: pass `));
+      expect(report.checks.map((c) => `${c.id}: ${c.status} ${c.message ?? ''}`).sort()).toEqual(only.map((id) => `${id}: pass `).sort());
     } finally {
       await proxy.close();
     }
