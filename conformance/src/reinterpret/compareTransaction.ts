@@ -4,6 +4,7 @@
  * replaced by the target's of the node at the same place before values are compared.
  */
 import { isObject, jsonEqual, type Json } from '../checks/support/expect.js';
+import { damlValueDifference } from '../checks/support/values.js';
 import type { JudgeDamlId } from './judgeDamlIds.js';
 import type { EngineEventNode } from './projectEngineNodes.js';
 
@@ -94,6 +95,11 @@ export function compareTransaction(target: readonly TargetNode[], engine: readon
     const diff = (id: JudgeDamlId, field: string, tv: unknown, ev: unknown) => {
       if (!jsonEqual(tv, ev)) out.push({ id, path: `${path}.${field}`, target: tv, engine: ev });
     };
+    // A Daml value compares as a value: Canton 3.5's JSON API leaves a record's trailing None fields out
+    // (transcode's JsonCodec, removeTrailingNonesInRecords), the engine's JSON writes them null.
+    const valueDiff = (id: JudgeDamlId, field: string, tv: unknown, ev: unknown) => {
+      if (damlValueDifference(tv, ev) !== undefined) out.push({ id, path: `${path}.${field}`, target: tv, engine: ev });
+    };
     if (t.kind !== e.kind) {
       out.push({ id: 'judge.daml.nodes', path, target: t.kind === 'create' ? 'CreatedEvent' : 'ExercisedEvent', engine: e.kind === 'create' ? 'create node' : 'exercise node' });
       continue;
@@ -105,17 +111,17 @@ export function compareTransaction(target: readonly TargetNode[], engine: readon
     // A line before 3.4 has no acsDelta: only a flag the target gives is judged.
     if (typeof t.acsDelta === 'boolean') diff('judge.daml.acs-delta', 'acsDelta', t.acsDelta, e.acsDelta);
     if (t.kind === 'create' && e.kind === 'create') {
-      diff('judge.daml.payload', 'createArgument', t.createArgument, renameIds(e.createArgument, ids));
+      valueDiff('judge.daml.payload', 'createArgument', t.createArgument, renameIds(e.createArgument, ids));
       diff('judge.daml.signatories', 'signatories', sorted(t.signatories), sorted(e.signatories));
       diff('judge.daml.observers', 'observers', sorted(t.observers ?? []), sorted(e.observers));
     } else if (t.kind === 'exercise' && e.kind === 'exercise') {
       diff('judge.daml.nodes', 'choice', t.choice, e.choice);
       diff('judge.daml.consuming', 'consuming', t.consuming, e.consuming);
       diff('judge.daml.acting-parties', 'actingParties', sorted(t.actingParties), sorted(e.actingParties));
-      diff('judge.daml.exercise-result', 'exerciseResult', t.exerciseResult, renameIds(e.exerciseResult, ids));
+      valueDiff('judge.daml.exercise-result', 'exerciseResult', t.exerciseResult, renameIds(e.exerciseResult, ids));
       // Contract ids in the argument are the command's (or an earlier node's), so they are renamed
       // too. An event without one breaks the schema, which its own check reports.
-      if (e.choiceArgument !== undefined && t.choiceArgument !== undefined) diff('judge.daml.choice-argument', 'choiceArgument', t.choiceArgument, renameIds(e.choiceArgument, ids));
+      if (e.choiceArgument !== undefined && t.choiceArgument !== undefined) valueDiff('judge.daml.choice-argument', 'choiceArgument', t.choiceArgument, renameIds(e.choiceArgument, ids));
       diff('judge.daml.interface', 'interfaceId', t.interfaceId ?? null, e.interfaceId ?? null);
       diff('judge.daml.nodes', 'lastDescendantNodeId (descendants shown)', t.descendants, e.descendants);
     }
