@@ -233,6 +233,13 @@ describe('false failures the benign variants found, each on its own check', () =
     expect(c?.status, c?.message).toBe('pass');
   }, 120_000);
 
+  it("re-interpretation takes a created argument without its trailing None fields (Canton 3.5's JSON API) for the engine's, which writes them null (trailing-nones-dropped)", async () => {
+    // An Asset's observers (Optional, last) is None: before the fix judge.daml.payload failed every transaction creating one.
+    const check = 'ledger.synchronizers.connected';
+    const c = (await reportAgainst(trailingNonesDropped, [check], { oracle: 'reference', reinterpret: 'engine' })).checks.find((x) => x.id === check);
+    expect(c?.status, c?.message).toBe('pass');
+  }, 120_000);
+
   it('ledger.negative.bad-offset-400 passes against a participant that reads an offset written "0" as 0 (numeric-strings)', async () => {
     // A run seed whose property drew the string "0" before the fix (failed: expected 400, got 200).
     const c = await one('ledger.negative.bad-offset-400', numericStrings, 20261240);
