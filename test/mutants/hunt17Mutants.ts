@@ -205,6 +205,13 @@ export const HUNT17_MUTANTS: readonly Mutant[] = [
     fault: onScanContracts((c) => (templateIs(c, 'AmuletRules') ? { ...c, payload: setAt(c.payload as Json, ['configSchedule', 'initialValue', 'transferConfig', 'holdingFee', 'rate'], (x) => (typeof x === 'string' ? String(Number(x) * 10) : x)) } : c)),
   },
   {
+    // Benign hunt 15's guard: a None field may be null or absent, but a None is not the ledger's Some.
+    name: 'hunt17-scan-preapproval-fee-none',
+    description: "Scan (its AmuletRules, DSO info and proxy forms alike) answers the AmuletRules with transferPreapprovalFee null (None) where the ledger's has a fee: a wallet prices a preapproval at Splice's default fee instead of the DSO's",
+    caughtBy: 'scan.cross-group.contracts-match-ledger',
+    fault: onScanContracts((c) => (templateIs(c, 'AmuletRules') ? { ...c, payload: setAt(c.payload as Json, ['configSchedule', 'initialValue', 'transferPreapprovalFee'], () => null) } : c)),
+  },
+  {
     name: 'hunt17-scan-open-round-price-not-ledgers',
     description: "Scan (rounds, DSO info's latest round, the proxy) answers each OpenMiningRound with an amuletPrice a hundred times the ledger's: a wallet converting USD amounts at the round's price sends a hundredth of what its user asked",
     caughtBy: 'scan.cross-group.contracts-match-ledger',
