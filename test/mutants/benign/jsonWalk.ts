@@ -1,5 +1,5 @@
 import { isObject, type Json } from '../mutantKit.js';
-import { parse, type ProxyRequest, type ProxyResponse } from '../mutantProxy.js';
+import { parse, type Fault, type ProxyRequest, type ProxyResponse } from '../mutantProxy.js';
 
 /**
  * Members whose value is the application's data (Daml values, Scan payloads, choice contexts):
@@ -25,6 +25,18 @@ export async function mapApiObjectsAsync(v: unknown, f: (o: Json) => Promise<Jso
   const entries: [string, unknown][] = [];
   for (const [k, x] of Object.entries(v)) entries.push([k, DAML_VALUE_MEMBERS.has(k) ? x : await mapApiObjectsAsync(x, f)]);
   return f(Object.fromEntries(entries));
+}
+
+/** A string leaf of a JSON value rewritten by `f` wherever it is (arrays and objects mapped). */
+export function mapStrings(v: unknown, f: (s: string) => string): unknown {
+  return typeof v === 'string' ? f(v) : Array.isArray(v) ? v.map((x) => mapStrings(x, f)) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapStrings(x, f)])) : v;
+}
+
+/** Scan's answers (`/v0/...`, `/api/scan/...`) with every contract `payload`'s strings rewritten by `f`: Scan's own codec. */
+export function scanPayloadStrings(f: (s: string) => string): Fault {
+  const payloads = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(payloads) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'payload' ? mapStrings(x, f) : payloads(x)])) : v;
+  return { response: (req, res) => (/^\/+(v0|api\/scan)\//.test(req.url) ? rewriteJsonBody(res, payloads) : res) };
 }
 
 /** A JSON answer with its parsed body rewritten by `f` (any status); other answers as they are. */

@@ -1,6 +1,5 @@
-import { isObject } from '../mutantKit.js';
 import type { Fault } from '../mutantProxy.js';
-import { rewriteJsonBody } from './jsonWalk.js';
+import { scanPayloadStrings } from './jsonWalk.js';
 
 /**
  * Scan's contract payloads (Daml-LF JSON) with their Numerics written without trailing zeros
@@ -12,14 +11,5 @@ import { rewriteJsonBody } from './jsonWalk.js';
  */
 const NUMERIC = /^-?\d+\.\d+$/;
 const short = (s: string) => s.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '.0');
-const numerics = (v: unknown): unknown =>
-  typeof v === 'string' ? (NUMERIC.test(v) ? short(v) : v) : Array.isArray(v) ? v.map(numerics) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, numerics(x)])) : v;
-const payloads = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(payloads) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'payload' ? numerics(x) : payloads(x)])) : v;
 
-export const scanPayloadNumerics: Fault = {
-  response(req, res) {
-    if (!/^\/+(v0|api\/scan)\//.test(req.url)) return res;
-    return rewriteJsonBody(res, payloads);
-  },
-};
+export const scanPayloadNumerics: Fault = scanPayloadStrings((s) => (NUMERIC.test(s) ? short(s) : s));

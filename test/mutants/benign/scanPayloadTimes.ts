@@ -1,6 +1,5 @@
-import { isObject } from '../mutantKit.js';
 import type { Fault } from '../mutantProxy.js';
-import { rewriteJsonBody } from './jsonWalk.js';
+import { scanPayloadStrings } from './jsonWalk.js';
 
 /**
  * Scan's contract payloads (Daml-LF JSON) with their timestamps in another ISO 8601 form than the
@@ -16,13 +15,4 @@ function other(ts: string): string {
   const frac = (m[2] ?? '').replace(/0+$/, '');
   return frac === '' ? `${m[1]}.000000Z` : `${m[1]}.${frac}Z`;
 }
-const times = (v: unknown): unknown => (typeof v === 'string' ? other(v) : Array.isArray(v) ? v.map(times) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, times(x)])) : v);
-const payloads = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(payloads) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'payload' ? times(x) : payloads(x)])) : v;
-
-export const scanPayloadTimes: Fault = {
-  response(req, res) {
-    if (!/^\/+(v0|api\/scan)\//.test(req.url)) return res;
-    return rewriteJsonBody(res, payloads);
-  },
-};
+export const scanPayloadTimes: Fault = scanPayloadStrings(other);
