@@ -93,6 +93,20 @@ function createdEventOf(ctx: CheckContext, party: string, cid: string, auth: Aut
   });
 }
 
+/**
+ * Fails unless a contract Scan served (a ContractWithState's `contract`) is the ledger's created
+ * event `ev`: template, payload as a Daml value (Scan encodes payloads with its own codec: Numerics
+ * and Times compare by value, None fields null or left out), blob and creation time.
+ */
+function expectLedgerContract(ctx: CheckContext, what: string, served: Json, ev: CreatedEventView, e: Exchange): void {
+  const cid = String(served.contract_id);
+  if (qualifiedName(String(served.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`${what}: template ${String(served.template_id)}, the ledger's ${cid} is a ${ev.templateId}`, e);
+  const differs = damlValueDifference(served.payload, ev.createArgument);
+  if (differs !== undefined) ctx.fail(`${what}: the payload of ${cid} differs from the ledger's createArgument at ${differs}`, e);
+  if (served.created_event_blob !== ev.createdEventBlob) ctx.fail(`${what}: the created_event_blob of ${cid} is not the ledger's (a wallet disclosing it submits another contract, or one the ledger refuses)`, e);
+  if (ev.createdAt !== undefined && served.created_at !== undefined && Date.parse(String(served.created_at)) !== Date.parse(ev.createdAt)) ctx.fail(`${what}: created_at of ${cid} is ${String(served.created_at)}, the ledger's ${ev.createdAt}`, e);
+}
+
 /** Scan's preapproval of `party` against the ledger's contract of that id, read as `party`. */
 async function preapprovalMatchesLedger(ctx: CheckContext, party: string): Promise<void> {
   const { exchange, preapproval, contract } = await preapprovalOf(ctx, party, `preapproval lookup of ${party}`);
@@ -101,13 +115,7 @@ async function preapprovalMatchesLedger(ctx: CheckContext, party: string): Promi
   const acs = await activeContracts(ctx, party, end.offset, { blob: true, skipIfForbidden: forbidden(party), ...(auth ? { auth } : {}) });
   const onLedger = acs.contracts.find((c) => c.createdEvent.contractId === contract.contract_id);
   if (!onLedger) return ctx.fail(`Scan returned ${String(contract.contract_id)}, which is not active on the ledger for ${party} at ${end.offset}`, exchange);
-  const ev = onLedger.createdEvent;
-  if (qualifiedName(String(contract.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`template: Scan says ${String(contract.template_id)}, ledger says ${ev.templateId}`, exchange);
-  // Scan encodes payloads with its own codec: Numerics and Times compare by value, None fields null or left out.
-  const differs = damlValueDifference(contract.payload, ev.createArgument);
-  if (differs !== undefined) ctx.fail(`${party}'s preapproval: payload differs from the ledger's createArgument at ${differs}`, exchange);
-  if (contract.created_event_blob !== ev.createdEventBlob) ctx.fail("created_event_blob differs from the ledger's createdEventBlob", exchange);
-  if (ev.createdAt !== undefined && Date.parse(String(contract.created_at)) !== Date.parse(ev.createdAt)) ctx.fail(`created_at: Scan says ${String(contract.created_at)}, ledger says ${ev.createdAt}`, exchange);
+  expectLedgerContract(ctx, `${party}'s preapproval`, contract, onLedger.createdEvent, exchange);
   if (preapproval.domain_id !== undefined && onLedger.synchronizerId !== undefined && preapproval.domain_id !== onLedger.synchronizerId) ctx.fail(`domain_id ${String(preapproval.domain_id)} differs from the ledger's synchronizer ${onLedger.synchronizerId}`, exchange);
 }
 
@@ -213,12 +221,7 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
         const cid = String(s.contract.contract_id);
         const onLedger = active.get(cid);
         // A round Scan served may have been archived since (rounds turn as time moves): judged by its created event then.
-        const ev = onLedger?.createdEvent ?? (await createdEventOf(ctx, dso, cid, auth, s.e));
-        if (qualifiedName(String(s.contract.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`${s.what}: template ${String(s.contract.template_id)}, the ledger's ${cid} is a ${ev.templateId}`, s.e);
-        const differs = damlValueDifference(s.contract.payload, ev.createArgument);
-        if (differs !== undefined) ctx.fail(`${s.what}: the payload of ${cid} differs from the ledger's createArgument at ${differs}`, s.e);
-        if (s.contract.created_event_blob !== ev.createdEventBlob) ctx.fail(`${s.what}: the created_event_blob of ${cid} is not the ledger's (a wallet disclosing it submits another contract, or one the ledger refuses)`, s.e);
-        if (ev.createdAt !== undefined && s.contract.created_at !== undefined && Date.parse(String(s.contract.created_at)) !== Date.parse(ev.createdAt)) ctx.fail(`${s.what}: created_at of ${cid} is ${String(s.contract.created_at)}, the ledger's ${ev.createdAt}`, s.e);
+        expectLedgerContract(ctx, s.what, s.contract, onLedger?.createdEvent ?? (await createdEventOf(ctx, dso, cid, auth, s.e)), s.e);
         if (onLedger?.synchronizerId !== undefined && s.domain !== undefined && s.domain !== onLedger.synchronizerId) ctx.fail(`${s.what}: domain_id of ${cid} is ${JSON.stringify(s.domain)}, but the ledger has it on ${onLedger.synchronizerId} (a wallet submits with it there)`, s.e);
       }
     },
@@ -268,12 +271,7 @@ export const crossGroupChecks: readonly CheckDefinition[] = [
       const acs = await activeContracts(ctx, provider, (await ledgerEnd(ctx)).offset, { blob: true, skipIfForbidden: forbidden(provider), ...(auth ? { auth } : {}) });
       const ev = acs.contracts.find((c) => c.createdEvent.contractId === cid)?.createdEvent;
       if (ev === undefined) return ctx.fail(`${provider}'s featured app right ${cid} is not active on the ledger for ${provider}`);
-      for (const { who, right, e } of served) {
-        if (qualifiedName(String(right.template_id)) !== qualifiedName(ev.templateId)) ctx.fail(`${who}: the right's template is ${String(right.template_id)}, the ledger's ${cid} is a ${ev.templateId}`, e);
-        const differs = damlValueDifference(right.payload, ev.createArgument);
-        if (differs !== undefined) ctx.fail(`${who}: the payload of ${cid} differs from the ledger's createArgument at ${differs}`, e);
-        if (right.created_event_blob !== ev.createdEventBlob) ctx.fail(`${who}: the created_event_blob of ${cid} is not the ledger's (a wallet disclosing it in a featured transfer discloses another contract)`, e);
-      }
+      for (const { who, right, e } of served) expectLedgerContract(ctx, `${who}'s featured app right`, right, ev, e);
     },
   },
 ];
