@@ -335,7 +335,6 @@ function expandEnv(v: unknown, file: string, env: NodeJS.ProcessEnv, at: string)
   return v;
 }
 
-/** The profile used when none is given: everything the suite can check, read-only. */
 /**
  * The profile with the scan proxy at its own URL (`--scan-proxy-url`, or the profile's
  * `scan.scanProxyUrl`): a validator serves it, not Scan, so naming its URL says the target serves it.
@@ -346,4 +345,5 @@ export function withScanProxyUrl(profile: Profile, url: string | undefined): Pro
   return { ...profile, scan: { ...profile.scan, scanProxy: true, scanProxyUrl: u } };
 }
 
+/** The profile used when none is given: everything the suite can check, read-only. */
 export const DEFAULT_PROFILE: Profile = { name: 'default (read-only, all groups)', groups: GROUPS, writes: false };

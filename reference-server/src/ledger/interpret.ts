@@ -11,7 +11,7 @@ import type { Result } from './result.js';
 import { err, ok } from './result.js';
 import type { Catalogue, ChoiceDef, InterfaceDef, TemplateDef } from './templates/Catalogue.js';
 import type { ChoiceContext, ContractView } from './templates/types.js';
-import { prescribedSynchronizer, type ValidatedSubmission } from './submission.js';
+import { synchronizerFor, type ValidatedSubmission } from './submission.js';
 import { canonicalJson, isPlainObject, normalizeRecord, normalizeValue, show } from './values.js';
 import type { DamlRecord, DamlValue } from './wire.js';
 import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from '../../../daml-engine/update/seeds.js';
@@ -502,28 +502,9 @@ class TxBuilder {
 
   finish(results: DamlValue[]): Result<PreparedTransaction, LedgerError> {
     const { config } = this.env;
-    const syncs = new Set([...this.inputs.values()].map((c) => c.synchronizer));
-    let synchronizer = 0;
-    const prescribed = prescribedSynchronizer(this.submission, (cid) => this.inputs.has(cid));
-    if (!prescribed.ok) return prescribed;
-    const target = prescribed.value;
-    if (target !== undefined) {
-      synchronizer = config.synchronizers.findIndex((s) => s.id === target);
-      if (synchronizer < 0) {
-        return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${target} is not connected to this participant`, {
-          context: { synchronizer_id: target },
-        });
-      }
-      if ([...syncs].some((s) => s !== synchronizer)) {
-        return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission: input contracts are not assigned to ${target}`, {
-          context: { synchronizer_id: target },
-        });
-      }
-    } else if (syncs.size > 1) {
-      return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', 'No valid synchronizer for submission: the input contracts are assigned to different synchronizers');
-    } else if (syncs.size === 1) {
-      synchronizer = [...syncs][0] as number;
-    }
+    const routed = synchronizerFor(config.synchronizers, this.submission, this.inputs);
+    if (!routed.ok) return routed;
+    const synchronizer = routed.value;
     for (const n of this.nodes) {
       if (n.kind === 'create') n.transient = this.consumedInTx.has(n.contract.contractId);
     }

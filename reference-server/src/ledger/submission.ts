@@ -235,7 +235,7 @@ export function validateSubmission(cmds: JsCommands, limits: SubmissionLimits): 
  * contracts naming two synchronizers are DISCLOSED_CONTRACTS_SYNCHRONIZER_ID_MISMATCH, one other
  * than the command's PRESCRIBED_SYNCHRONIZER_ID_MISMATCH; routing then holds every input to it.
  */
-export function prescribedSynchronizer(submission: ValidatedSubmission, used: (contractId: string) => boolean): Result<string | undefined, LedgerError> {
+function prescribedSynchronizer(submission: ValidatedSubmission, used: (contractId: string) => boolean): Result<string | undefined, LedgerError> {
   const named = new Map<string, string>();
   for (const d of submission.disclosedContracts) {
     if (d.contractId !== undefined && d.synchronizerId !== undefined && d.synchronizerId !== '' && used(d.contractId)) named.set(d.contractId, d.synchronizerId);
@@ -251,4 +251,31 @@ export function prescribedSynchronizer(submission: ValidatedSubmission, used: (c
     return fail('PRESCRIBED_SYNCHRONIZER_ID_MISMATCH', `The target synchronizer=${submission.synchronizerId} specified in the command submission mismatches the synchronizer id=${fromDisclosed} of some attached disclosed contracts that have been used in the submission (used-disclosed-contract-ids=Set(${[...named.keys()].join(', ')}))`);
   }
   return ok(fromDisclosed);
+}
+
+/**
+ * The synchronizer (an index into `synchronizers`) a submission runs on: the one prescribed (by
+ * the used disclosed contracts, else the command), which every input must be on; without one,
+ * the one every input is on (the first when there are none). Inputs on several, or elsewhere than
+ * the prescribed one, are NO_SYNCHRONIZER_FOR_SUBMISSION.
+ */
+export function synchronizerFor(
+  synchronizers: readonly { readonly id: string }[], submission: ValidatedSubmission, inputs: ReadonlyMap<string, { readonly synchronizer: number }>,
+): Result<number, LedgerError> {
+  // The synchronizer every input is on (-1: no inputs, -2: inputs on several).
+  let on = -1;
+  for (const c of inputs.values()) on = on === -1 || on === c.synchronizer ? c.synchronizer : -2;
+  const prescribed = prescribedSynchronizer(submission, (cid) => inputs.has(cid));
+  if (!prescribed.ok) return prescribed;
+  const target = prescribed.value;
+  if (target !== undefined) {
+    const index = synchronizers.findIndex((s) => s.id === target);
+    if (index < 0) return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${target} is not connected to this participant`, { context: { synchronizer_id: target } });
+    if (on !== -1 && on !== index) {
+      return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission: input contracts are not assigned to ${target}`, { context: { synchronizer_id: target } });
+    }
+    return ok(index);
+  }
+  if (on === -2) return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', 'No valid synchronizer for submission: the input contracts are assigned to different synchronizers');
+  return ok(on === -1 ? 0 : on);
 }

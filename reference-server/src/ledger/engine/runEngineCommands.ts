@@ -11,7 +11,7 @@ import { fail, ledgerError } from '../errors.js';
 import type { InterpretEnv, PreparedTransaction } from '../interpret.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
-import { prescribedSynchronizer, type ValidatedSubmission } from '../submission.js';
+import { synchronizerFor, type ValidatedSubmission } from '../submission.js';
 import type { DamlValue } from '../wire.js';
 import { cantonErrorOf } from './cantonErrorOf.js';
 import type { EngineCommand } from './engineCommandOf.js';
@@ -427,7 +427,7 @@ function preparedOf(
       });
     }
   }
-  const synchronizer = synchronizerOf(env, submission, inputs);
+  const synchronizer = synchronizerFor(env.config.synchronizers, submission, inputs);
   if (!synchronizer.ok) return synchronizer;
   const converted = storeNodesOf(rt, env.interner, tx, inputs, ledgerTime);
   return ok(new EnginePrepared(submission, converted, [...inputs.values()], synchronizer.value, ledgerTime, dependsOnTime, makeResults));
@@ -512,23 +512,3 @@ function disclosedContracts(env: InterpretEnv, submission: ValidatedSubmission):
   }
   return ok(out);
 }
-
-function synchronizerOf(env: InterpretEnv, submission: ValidatedSubmission, inputs: ReadonlyMap<string, StoredContract>): R<number> {
-  // The synchronizer every input is on (-1: no inputs, -2: inputs on several).
-  let on = -1;
-  for (const c of inputs.values()) on = on === -1 || on === c.synchronizer ? c.synchronizer : -2;
-  const prescribed = prescribedSynchronizer(submission, (cid) => inputs.has(cid));
-  if (!prescribed.ok) return prescribed;
-  const target = prescribed.value;
-  if (target !== undefined) {
-    const index = env.config.synchronizers.findIndex((s) => s.id === target);
-    if (index < 0) return fail('UNKNOWN_SYNCHRONIZER', `Synchronizer ${target} is not connected to this participant`, { context: { synchronizer_id: target } });
-    if (on !== -1 && on !== index) {
-      return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission: input contracts are not assigned to ${target}`, { context: { synchronizer_id: target } });
-    }
-    return ok(index);
-  }
-  if (on === -2) return fail('NO_SYNCHRONIZER_FOR_SUBMISSION', 'No valid synchronizer for submission: the input contracts are assigned to different synchronizers');
-  return ok(on === -1 ? 0 : on);
-}
-
