@@ -9,6 +9,8 @@
  *
  *   npx tsc -p bench/tsconfig.bench.json && node bench/out/build/bench/engine-phases.js
  *   ROUNDS=8000 WARMUP=3000 node bench/out/build/bench/engine-phases.js
+ *   ENGINE=asset ...   (the engine side runs the built-in side's own template, Sample.Asset, as a package)
+ *   ALLOC_TOP=30 node bench/out/build/bench/engine-phases.js   (also the 30 functions allocating most)
  */
 import { Session } from 'node:inspector';
 import { readFileSync, statSync } from 'node:fs';
@@ -20,11 +22,12 @@ import { UpdateEngine } from '../daml-engine/update/UpdateEngine.js';
 import type { Command, Ledger } from '../reference-server/src/ledger/index.js';
 import { ASSET_TEMPLATE, createLedger } from '../reference-server/src/ledger/index.js';
 import { Ledger as LedgerClass } from '../reference-server/src/ledger/Ledger.js';
+import { buildSamplePackage } from '../reference-server/src/ledger/templates/samplePackage.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const candidates = [join(here, '../../../../../shared/upstream/daml/dars'), join(here, '../../shared/upstream/daml/dars')];
 const root = candidates.find((c) => { try { return statSync(c).isDirectory(); } catch { return false; } });
-if (!root) throw new Error('no shared/upstream/daml/dars beside the checkout');
+if (!root && process.env.ENGINE !== 'asset') throw new Error('no shared/upstream/daml/dars beside the checkout (ENGINE=asset needs none)');
 
 const ROUNDS = Number(process.env.ROUNDS ?? 6_000);
 const WARMUP = Number(process.env.WARMUP ?? 3_000);
@@ -86,7 +89,18 @@ function builtIn(): Side {
   return side('built-in Sample.Asset', ledger, [issuer], () => ({ CreateCommand: { templateId: ASSET_TEMPLATE, createArguments: { issuer, owner, amount: '10.5' } } }), ASSET_TEMPLATE);
 }
 
+/** ENGINE=asset: the built-in side's own template as a package (the same Daml through the engine). */
+function engineAsset(): Side {
+  const ledger = createLedger();
+  const up = ledger.uploadDar(buildSamplePackage({ name: 'engine-samples', account: false }).dar(), { synchronizerId: ledger.config.synchronizers[0]!.id });
+  if (!up.ok) throw new Error(up.error.cause);
+  const [issuer, owner] = [party(ledger, 'issuer'), party(ledger, 'owner')];
+  const template = '#engine-samples:Sample.Asset:Asset';
+  return side('uploaded Sample.Asset (engine)', ledger, [issuer], () => ({ CreateCommand: { templateId: template, createArguments: { issuer, owner, amount: '10.5', observers: null } } }), template);
+}
+
 function engine(): Side {
+  if (process.env.ENGINE === 'asset') return engineAsset();
   const ledger = createLedger();
   const up = ledger.uploadDar(readFileSync(join(root as string, 'splice/splice-test-token-v1-1.0.0.dar')), { synchronizerId: ledger.config.synchronizers[0]!.id });
   if (!up.ok) throw new Error(up.error.cause);
@@ -97,8 +111,23 @@ function engine(): Side {
 
 const post = <T>(s: Session, method: string, params?: object) => new Promise<T>((done, fail) => s.post(method, params ?? {}, (e, r) => (e ? fail(e) : done(r as T))));
 
-interface HeapNode { readonly selfSize: number; readonly children: readonly HeapNode[] }
+interface HeapNode { readonly selfSize: number; readonly children: readonly HeapNode[]; readonly callFrame: { functionName: string; url: string; lineNumber: number } }
 const total = (n: HeapNode): number => n.children.reduce((a, c) => a + total(c), n.selfSize);
+
+/** ALLOC_TOP=N: the N functions that allocate most, bytes a command, by where the object was made. */
+function allocatedBy(head: HeapNode, commands: number): Record<string, number> {
+  const by = new Map<string, number>();
+  const walk = (n: HeapNode, caller: string): void => {
+    const f = n.callFrame;
+    // A builtin (Map, push, join) is named with the function that called it.
+    const key = f.url === '' ? `${f.functionName} in ${caller}` : `${f.functionName || '(anon)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+    by.set(key, (by.get(key) ?? 0) + n.selfSize);
+    for (const c of n.children) walk(c, f.url === '' ? caller : key);
+  };
+  walk(head, '');
+  const top = [...by].filter(([, b]) => b > 0).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.ALLOC_TOP));
+  return Object.fromEntries(top.map(([k, b]) => [k, Math.round(b / commands)]));
+}
 
 async function measure(s: Side, session: Session) {
   for (let i = 0; i < WARMUP; i++) s.round();
@@ -124,6 +153,7 @@ async function measure(s: Side, session: Session) {
     usPerCommand,
     bytesAllocatedPerCommand: Math.round(total(profile.head) / (2 * window)),
     scavengesPerThousandCommands: +((1000 * minor) / commands).toFixed(2),
+    ...(process.env.ALLOC_TOP ? { allocatedBy: allocatedBy(profile.head, 2 * window) } : {}),
   };
 }
 

@@ -50,6 +50,15 @@ export interface Checkpoint {
   readonly consumedCount: number;
 }
 
+/**
+ * The stacks `finish` numbers nodes with, kept between calls (every command finishes one
+ * transaction; fresh arrays would each allocate their room again). Finishing is synchronous and
+ * never re-entered, and a finished walk leaves them empty.
+ */
+const DRAFTS: Draft[] = [];
+const OUTS: NodeId[][] = [];
+const IN_ROLLBACKS: boolean[] = [];
+
 export class TransactionBuilder {
   private readonly contexts: Context[];
   /** Contracts created so far, in order (truncated by a rollback). */
@@ -200,9 +209,9 @@ export class TransactionBuilder {
 
     // Pre-order with an explicit stack (nesting depth is the Daml program's, not the JS stack's):
     // three parallel stacks, the draft, the id list it goes to, and whether it is rolled back.
-    const drafts: Draft[] = [];
-    const outs: NodeId[][] = [];
-    const inRollbacks: boolean[] = [];
+    const drafts = DRAFTS;
+    const outs = OUTS;
+    const inRollbacks = IN_ROLLBACKS;
     const number = (roots: readonly Draft[]): NodeId[] => {
       const ids: NodeId[] = [];
       for (let i = roots.length - 1; i >= 0; i--) { drafts.push(roots[i]!); outs.push(ids); inRollbacks.push(false); }

@@ -26,13 +26,14 @@ const depths: number[] = [];
  * within `maxBytes`; else the first bound it breaks. `onBytes` receives its size when it fits.
  */
 export function valueBoundsProblem(v: Value, maxNesting: number, maxBytes: number, usedBytes = 0, onBytes?: (bytes: number) => void): BoundsProblem | undefined {
-  values.length = 0;
-  depths.length = 0;
   const problem = measure(v, maxNesting, maxBytes, usedBytes);
-  // Nothing of the value stays reachable from the stacks.
-  values.length = 0;
-  depths.length = 0;
-  if (typeof problem !== 'number') return problem;
+  if (typeof problem !== 'number') {
+    // A bound broke mid-walk: nothing of the value stays reachable from the stacks. A walk that
+    // ends pops them empty, and keeps their room (emptied by `length = 0`, each would regrow).
+    values.length = 0;
+    depths.length = 0;
+    return problem;
+  }
   onBytes?.(problem - usedBytes);
   return undefined;
 }
