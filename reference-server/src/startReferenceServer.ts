@@ -2,7 +2,7 @@ import { createApps } from './apps/index.js';
 import { API_VERSION, DEFAULT_CANTON_VERSION, type CantonVersion } from './http/api/cantonVersion.js';
 import { SeedingClock } from './apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld } from './apps/world/seedAppWorld.js';
-import { loadSpliceDars, preferSplicePackageNames, seedSpliceAppWorld } from './apps/splice/seedSpliceAppWorld.js';
+import { loadSpliceDars, preferSplicePackageNames, seedSpliceAppWorld, spliceSeedingFailure } from './apps/splice/seedSpliceAppWorld.js';
 import { spliceAmuletOn, type SpliceAmulet } from './apps/splice/SpliceAmulet.js';
 import { registerAppTemplates } from './apps/registerAppTemplates.js';
 import { readSpliceDars, type SpliceDarSet } from './apps/splice/spliceDars.js';
@@ -204,8 +204,14 @@ function seedWorld(options: Omit<StartOptions, 'port' | 'host'>, store: SqliteSt
   options.declareTemplates?.(ledger);
   // Beside any fixture file unless it says "appWorld": false; the fixtures reuse the apps' parties.
   if (fixtures.value.appWorld !== false) {
-    const seeded = splice === undefined ? seedAppWorld(ledger, apps) : seedSpliceAppWorld(ledger, splice, apps);
-    if (!seeded.ok) throw new Error(`the apps' default world cannot be seeded: ${seeded.error.code}: ${seeded.error.cause}`);
+    if (splice === undefined) {
+      const seeded = seedAppWorld(ledger, apps);
+      if (!seeded.ok) throw new Error(`the apps' default world cannot be seeded: ${seeded.error.code}: ${seeded.error.cause}`);
+    } else {
+      // The folder's splice-amulet is the user's input: one that cannot carry the world is refused as such.
+      const seeded = seedSpliceAppWorld(ledger, splice, apps);
+      if (!seeded.ok) throw new DarsError(spliceSeedingFailure(splice, seeded.error));
+    }
   }
   clock.release();
   loadStartupDars(ledger, options);

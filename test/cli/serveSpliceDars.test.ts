@@ -87,6 +87,21 @@ describe.skipIf(!HAS_DARS)('serve --splice-dars, the built CLI (needs ../shared/
     }
   }, 300_000);
 
+  it('a splice-amulet older than the world is built on: exit 2, one line naming its version (0.1.8 lacks the token standard, 0.1.9 refuses a seeded transfer)', async () => {
+    const lacking = join(root, 'amulet-0.1.8');
+    mkdirSync(lacking);
+    writeFileSync(join(lacking, 'splice-amulet-0.1.8.dar'), readFileSync(join(DARS_DIR, 'history', 'splice-amulet-0.1.8.dar')));
+    const r8 = await serveCli('--port', '0', '--splice-dars', lacking);
+    expect([r8.code, r8.out]).toEqual([2, '']);
+    expect(r8.err).toMatch(/^canton-conformance serve: --splice-dars \S*\/splice-amulet-0\.1\.8\.dar: splice-amulet 0\.1\.8 lacks a template the world is built on \([^\n]*AmuletTransferInstruction[^\n]*\); the world is built on splice-amulet 0\.1\.14 \(LocalNet's\) and later releases$/);
+    const unfunded = join(root, 'amulet-0.1.9');
+    mkdirSync(unfunded);
+    writeFileSync(join(unfunded, 'splice-amulet-0.1.9.dar'), readFileSync(join(DARS_DIR, 'history', 'splice-amulet-0.1.9.dar')));
+    const r9 = await serveCli('--port', '0', '--splice-dars', unfunded);
+    expect([r9.code, r9.out]).toEqual([2, '']);
+    expect(r9.err).toMatch(/^canton-conformance serve: --splice-dars: the default world cannot be seeded on splice-amulet 0\.1\.9 \([A-Z_]+: [^\n]+\); the world is built on splice-amulet 0\.1\.14 \(LocalNet's\) and later releases$/);
+  }, 300_000);
+
   it("a splice-amulet DAR without its dependencies: exit 2 with the upload check's refusal, as in-process", async () => {
     const files = unzipSync(readFileSync(join(DARS_DIR, 'splice-amulet-0.1.14.dar')));
     const mainDalf = readManifest(new TextDecoder().decode(files['META-INF/MANIFEST.MF'])).get('Main-Dalf')!;

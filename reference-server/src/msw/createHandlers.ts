@@ -3,7 +3,7 @@ import type { HttpHandler, WebSocketHandler } from 'msw';
 import { createApps } from '../apps/index.js';
 import { SeedingClock } from '../apps/world/SeedingClock.js';
 import { APP_WORLD_TIME, seedAppWorld, type AppWorld } from '../apps/world/seedAppWorld.js';
-import { loadSpliceDars, seedSpliceAppWorld, type SpliceAppWorld } from '../apps/splice/seedSpliceAppWorld.js';
+import { loadSpliceDars, seedSpliceAppWorld, spliceSeedingFailure, type SpliceAppWorld } from '../apps/splice/seedSpliceAppWorld.js';
 import type { SpliceAmulet } from '../apps/splice/SpliceAmulet.js';
 import { readSpliceDars } from '../apps/splice/spliceDars.js';
 import type { Authenticator } from '../http/api/auth/types.js';
@@ -374,7 +374,9 @@ function spliceLoader(dir: string | undefined): ((ledger: Ledger) => SpliceAmule
 function seedWorlds(ledger: Ledger, withAppWorld: boolean, splice: SpliceAmulet | undefined): { appWorld: AppWorld | undefined; spliceWorld: SpliceAppWorld | undefined } {
   if (!withAppWorld) return { appWorld: undefined, spliceWorld: undefined };
   if (splice === undefined) return { appWorld: unwrap('seeding the apps world', seedAppWorld(ledger)), spliceWorld: undefined };
-  return { appWorld: undefined, spliceWorld: unwrap('seeding the apps world on Splice\'s DARs', seedSpliceAppWorld(ledger, splice)) };
+  const seeded = seedSpliceAppWorld(ledger, splice);
+  if (!seeded.ok) throw new Error(`[canton-conformance] ${spliceSeedingFailure(splice, seeded.error)}`);
+  return { appWorld: undefined, spliceWorld: seeded.value };
 }
 
 function unwrapDars(loaded: Result<void, string>): void {

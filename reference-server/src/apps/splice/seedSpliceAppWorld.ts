@@ -43,7 +43,21 @@ export function loadSpliceDars(ledger: Ledger, set: SpliceDarSet, upload: (ledge
   if (!uploaded.ok) return { ok: false, error: `--splice-dars ${uploaded.error}` };
   preferSplicePackageNames(ledger);
   const amulet = spliceAmuletOn(ledger, set.amulet.mainPackageId, set.amulet.packageVersion);
-  return amulet.ok ? amulet : { ok: false, error: `--splice-dars ${set.amulet.name}: ${amulet.error.cause}` };
+  return amulet.ok ? amulet : { ok: false, error: `--splice-dars ${set.amulet.name}: splice-amulet ${set.amulet.packageVersion} lacks a template the world is built on (${amulet.error.cause}); ${BUILT_ON}` };
+}
+
+/**
+ * The releases the world is built and tested on. An older splice-amulet may lack the token
+ * standard's templates (0.1.8 has no AmuletTransferInstruction) or refuse a seeded transfer
+ * (0.1.9: alice's pending transfer fails with ITR_InsufficientFunds): refused at start, naming its version.
+ */
+const BUILT_ON = "the world is built on splice-amulet 0.1.14 (LocalNet's) and later releases";
+
+/** Why the world could not be seeded on `splice`, in one line naming its version (`serve` exits 2 with it). */
+export function spliceSeedingFailure(splice: Pick<SpliceAmulet, 'version'>, error: LedgerError): string {
+  // A Daml failure's cause carries its trace on lines of their own: one line here.
+  const cause = error.cause.split('\n').map((l) => l.trim()).filter((l) => l !== '' && l !== '.').join(' ');
+  return `--splice-dars: the default world cannot be seeded on splice-amulet ${splice.version} (${error.code}: ${cause}); ${BUILT_ON}`;
 }
 
 /**
