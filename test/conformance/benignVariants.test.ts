@@ -138,6 +138,16 @@ describe('benign variants: a conformant target that differs from the reference f
         body: JSON.stringify({ commands: [{ CreateCommand: { templateId: '#canton-conformance-samples:Sample.Asset:Asset', createArguments: { issuer: alice, owner: alice, amount: '1.0', observers: [] } } }], commandId: 'benign-1', userId: 'participant_admin', actAs: [alice] }),
       })).json()) as { updateId: string };
       expect(await readAs(proxy.url, submitted.updateId)).toContain('"commandId": "benign-1"');
+      // node-id-gaps: a transfer (exercise 0, its create 1 at the reference) as Canton numbers it, a fetch after each node.
+      type Event = { ExercisedEvent?: { nodeId: number; lastDescendantNodeId: number }; CreatedEvent?: { nodeId: number; contractId: string } };
+      const eventsOf = async (updateId: string) => (JSON.parse(await readAs(proxy.url, updateId)) as { update: { Transaction: { value: { events: Event[] } } } }).update.Transaction.value.events;
+      const asset = (await eventsOf(submitted.updateId))[0]?.CreatedEvent?.contractId;
+      const transfer = (await (await served(`${proxy.url}/v2/commands/submit-and-wait`, {
+        method: 'POST',
+        body: JSON.stringify({ commands: [{ ExerciseCommand: { templateId: '#canton-conformance-samples:Sample.Asset:Asset', contractId: asset, choice: 'Transfer', choiceArgument: { newOwner: alice } } }], commandId: 'benign-2', userId: 'participant_admin', actAs: [alice] }),
+      })).json()) as { updateId: string };
+      const nodes = (await eventsOf(transfer.updateId)).map((e) => (e.ExercisedEvent ? [e.ExercisedEvent.nodeId, e.ExercisedEvent.lastDescendantNodeId] : [e.CreatedEvent?.nodeId]));
+      expect(nodes).toEqual([[0, 3], [2]]);
       // The fourteenth hunt's: a registry of 30 instruments, paged; Scan's traffic of unknown members a 404.
       const instruments = (await (await served(`${proxy.url}/registry/metadata/v1/instruments`)).json()) as { instruments: { id: string }[]; nextPageToken?: string };
       expect([instruments.instruments.length, instruments.instruments[0]?.id, typeof instruments.nextPageToken]).toEqual([25, 'Amulet', 'string']);
