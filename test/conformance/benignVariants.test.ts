@@ -39,6 +39,7 @@ import { numericStrings } from '../mutants/benign/numericStrings.js';
 import { negativeOffsetCode } from '../mutants/benign/negativeOffsetCode.js';
 import { unknownTrafficMembers } from '../mutants/benign/unknownTrafficMembers.js';
 import { trailingNonesDropped } from '../mutants/benign/trailingNonesDropped.js';
+import { IAM_USER_IDS } from '../mutants/benign/iamUserIds.js';
 
 /**
  * The converse of the mutant bed: benign variants (test/mutants/benign/) are the reference server
@@ -148,6 +149,8 @@ describe('benign variants: a conformant target that differs from the reference f
       })).json()) as { updateId: string };
       const nodes = (await eventsOf(transfer.updateId)).map((e) => (e.ExercisedEvent ? [e.ExercisedEvent.nodeId, e.ExercisedEvent.lastDescendantNodeId] : [e.CreatedEvent?.nodeId]));
       expect(nodes).toEqual([[0, 3], [2]]);
+      // iam-user-ids: the participant's users named as an identity provider names its subjects.
+      expect((await served(`${proxy.url}/v2/users/${encodeURIComponent(IAM_USER_IDS[0])}`)).status).toBe(200);
       // The fourteenth hunt's: a registry of 30 instruments, paged; Scan's traffic of unknown members a 404.
       const instruments = (await (await served(`${proxy.url}/registry/metadata/v1/instruments`)).json()) as { instruments: { id: string }[]; nextPageToken?: string };
       expect([instruments.instruments.length, instruments.instruments[0]?.id, typeof instruments.nextPageToken]).toEqual([25, 'Amulet', 'string']);

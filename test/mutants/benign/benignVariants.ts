@@ -58,6 +58,7 @@ import { trailingNonesDropped } from './trailingNonesDropped.js';
 import { scanPayloadNumerics } from './scanPayloadNumerics.js';
 import { unknownTrafficMembers } from './unknownTrafficMembers.js';
 import { nodeIdGaps } from './nodeIdGaps.js';
+import { iamUserIds } from './iamUserIds.js';
 
 /**
  * A benign variant: the reference server behind a rewrite that keeps it conformant, as a real
@@ -145,6 +146,7 @@ export const BENIGN_VARIANTS: readonly BenignVariant[] = [
   { name: 'trailing-nones-dropped', description: "the ledger's Daml values without each record's trailing None fields (Canton 3.5's JSON codec: removeTrailingNonesInRecords)", fault: trailingNonesDropped },
   // The sixteenth hunt's: what a real Canton 3.5 participant writes that the reference does not.
   { name: 'node-id-gaps', description: "node ids of a transaction's whole execution order (fetch, lookup and rollback nodes numbered, not shown): event n at 2n, an exercise's last descendant at 2L+1 (Canton's TransactionTraversalUtils)", fault: nodeIdGaps },
+  { name: 'iam-user-ids', description: "users named as identity providers name subjects (auth0|…@…, svc:….ops(ci), quotes, ~`^$!#): Canton's user id characters", fault: () => iamUserIds() },
   // Last: it sends the request upstream itself, after every other layer rewrote it.
   { name: 'ignored-unknown-members', description: "unknown top-level members of a ledger request ignored, not refused (Canton 3.5's circe decoders: strictDecoding off)", fault: ignoredUnknownMembers },
 ];
