@@ -30,7 +30,8 @@ export type LedgerFailure =
   | { readonly kind: 'wronglyTypedContract'; readonly contractId: string; readonly expected: QualifiedName; readonly actual: QualifiedName }
   /**
    * Smart contract upgrades: the contract read by another version of its template gives other
-   * signatories or observers (sorted sets) than it was created with (Daml's Upgrade.ValidationFailed).
+   * signatories or stakeholders (sorted sets) than it was created with (Daml's Upgrade.ValidationFailed);
+   * `observers` are the recomputed ones.
    */
   | { readonly kind: 'upgradeValidationFailed'; readonly contractId: string; readonly from: QualifiedName; readonly to: QualifiedName; readonly signatories: readonly string[]; readonly observers: readonly string[] }
   /** A downgrade would drop a field holding Some (Daml's Upgrade.DowngradeDropDefinedField). */

@@ -484,7 +484,9 @@ class Run {
       if (ensure.kind !== 'bool') return this.crash(`the precondition of ${show(to)} is a ${ensure.kind}`);
       if (!ensure.value) return this.fail({ kind: 'templatePreconditionViolated', templateId: to, argument }, `the precondition (ensure) of ${show(to)} is false for contract ${info.contractId}`);
       this.stakeholders(template, to, argument, (signatories, observers) => {
-        if (!sameSet(signatories, info.signatories) || !sameSet(observers, info.observers)) {
+        // Daml's Speedy (SBuiltinFun checkContractUpgradable) compares signatories and stakeholders:
+        // an observer that is also a signatory may come or go, a stakeholder may not.
+        if (!sameSet(signatories, info.signatories) || !sameSet(union(signatories, observers), info.stakeholders)) {
           return this.fail(
             { kind: 'upgradeValidationFailed', contractId: info.contractId, from, to, signatories, observers },
             `contract ${info.contractId} read as ${show(to)} has signatories ${signatories.join(', ')} and observers ${observers.join(', ')}, not those it was created with`,
