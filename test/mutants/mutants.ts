@@ -50,6 +50,7 @@ import { SPLICE_RELEASE_MUTANTS } from './spliceReleaseMutants.js';
 import { HUNT15_MUTANTS } from './hunt15Mutants.js';
 import { HUNT16_MUTANTS } from './hunt16Mutants.js';
 import { HUNT17_MUTANTS } from './hunt17Mutants.js';
+import { HUNT18_MUTANTS } from './hunt18Mutants.js';
 import { IDENTITY_PROVIDER_MUTANTS } from './identityProviderMutants.js';
 import { PRIVACY_MUTANTS } from './privacyMutants.js';
 import { VIEW_MUTANTS } from './viewMutants.js';
@@ -499,6 +500,7 @@ const HAND_WRITTEN: readonly Mutant[] = [
   ...HUNT15_MUTANTS,
   ...HUNT16_MUTANTS,
   ...HUNT17_MUTANTS,
+  ...HUNT18_MUTANTS,
   ...IDENTITY_PROVIDER_MUTANTS,
   ...PRIVACY_MUTANTS,
   ...VIEW_MUTANTS,

@@ -1,4 +1,4 @@
-import { Alt, E, type Expr, type ModuleBuilder, PackageBuilder, T, type Type } from '../../../daml-engine/index.js';
+import { Alt, type ChoiceScope, E, type Expr, type ModuleBuilder, PackageBuilder, T, type Type } from '../../../daml-engine/index.js';
 import { buildDalf, buildDar, buildLineageDalf } from '../generators/dar.js';
 import { expectCantonError, expectRejected, expectStatus, isObject, objectBody } from './support/expect.js';
 import { darUploadPath, firstSynchronizer, listPackageIds, listVetted, ownParticipantId, packageName, skipUnlessAdmin, unvetChange, uploadFreshDar, vetChange, vettedOn, vettingUpdate } from './support/packages.js';
@@ -213,34 +213,46 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.packages.upgrade-incompatible-refused',
-    title: 'A version of a vetted package that does not upgrade it (a template field dropped) is refused when vetted (NOT_VALID_UPGRADE_PACKAGE) and not vetted; a version that does (an Optional field added at the end) is vetted beside it',
+    title: 'A version of a vetted package that does not upgrade it (a template field dropped, a field added that is not Optional, a field\'s type changed, a choice\'s return type changed, a choice dropped) is refused when vetted (NOT_VALID_UPGRADE_PACKAGE) and not vetted; a version that does (an Optional field added at the end) is vetted beside it',
     operationId: LedgerOp.uploadDar,
     level: 'MUST',
     kind: 'negative',
-    specRef: `${PKG}: UploadDarFile (vetAllPackages); smart contract upgrades: Canton's PackageUpgradeValidator and Daml's TypecheckUpgrades (TopologyManagerError NOT_VALID_UPGRADE_PACKAGE; DAR_NOT_VALID_UPGRADE on lines that check at upload)`,
+    specRef: `${PKG}: UploadDarFile (vetAllPackages); smart contract upgrades: Canton's PackageUpgradeValidator and Daml's TypecheckUpgrades (UpgradeError RecordFieldsMissing, RecordFieldsNewNonOptional, RecordFieldsExistingChanged, ChoiceChangedReturnType, MissingChoice; TopologyManagerError NOT_VALID_UPGRADE_PACKAGE; DAR_NOT_VALID_UPGRADE on lines that check at upload)`,
     requires: { writes: true },
     async run(ctx) {
       const name = packageName(ctx, 'cc-upgrade');
-      const version = (v: string, fields: Readonly<Record<string, Type>>) => {
+      /** Asset of `fields`, with a non-consuming choice Value of `value`'s type unless it is null (the choice dropped). */
+      const version = (v: string, fields: Readonly<Record<string, Type>>, value: { readonly type: Type; readonly body: Expr } | null = { type: T.int64, body: E.int64(1) }) => {
         const b = new PackageBuilder({ name, version: v });
-        b.module('Suite.Upgrade').template('Asset', { fields, signatories: (t) => E.list(T.party, [t.field('owner')]) });
+        const choices = value === null ? [] : [{ name: 'Value', consuming: false, returnType: value.type, controllers: (c: ChoiceScope) => E.list(T.party, [c.field('owner')]), update: () => E.pure(value.type, value.body) }];
+        b.module('Suite.Upgrade').template('Asset', { fields, signatories: (t) => E.list(T.party, [t.field('owner')]), choices });
         return b.build();
       };
-      const v1 = version('1.0.0', { owner: T.party, amount: T.int64 });
-      const dropped = version('2.0.0', { owner: T.party });
-      const grown = version('2.0.1', { owner: T.party, amount: T.int64, memo: T.optional(T.text) });
+      const fields = { owner: T.party, amount: T.int64 };
+      const v1 = version('1.0.0', fields);
+      // What Daml's TypecheckUpgrades refuses of a template (each against 1.0.0, none ever vetted).
+      const incompatible = [
+        { built: version('2.0.0', { owner: T.party }), what: 'whose template Asset lost the field amount' },
+        { built: version('2.0.2', { ...fields, memo: T.text }), what: 'whose template Asset gained a field that is not Optional' },
+        { built: version('2.0.3', { owner: T.party, amount: T.text }), what: "whose template Asset's field amount changed type" },
+        { built: version('2.0.4', fields, { type: T.text, body: E.text('1') }), what: "whose choice Value returns Text, not Int64" },
+        { built: version('2.0.5', fields, null), what: 'whose template Asset lost its choice Value' },
+      ];
+      const grown = version('2.0.1', { ...fields, memo: T.optional(T.text) });
       const sync = await firstSynchronizer(ctx);
       const upload = (dar: Uint8Array) => ctx.http.request('ledger', { method: 'POST', path: darUploadPath(ctx), query: { vetAllPackages: true, synchronizerId: sync }, bytes: dar });
       const first = await upload(v1.dar());
       skipUnlessAdmin(ctx, first, `POST ${darUploadPath(ctx)}`);
       expectStatus(ctx, first, 200, `uploading and vetting ${name} 1.0.0`);
-      const refused = await upload(dropped.dar());
-      expectStatus(ctx, refused, 400, `uploading and vetting ${name} 2.0.0, whose template Asset lost the field amount`);
-      expectCantonError(ctx, refused, `${name} 2.0.0, no upgrade of 1.0.0`, ['NOT_VALID_UPGRADE_PACKAGE', 'DAR_NOT_VALID_UPGRADE']);
+      for (const { built, what } of incompatible) {
+        const refused = await upload(built.dar());
+        expectStatus(ctx, refused, 400, `uploading and vetting ${name} ${built.version}, ${what}`);
+        expectCantonError(ctx, refused, `${name} ${built.version}, no upgrade of 1.0.0`, ['NOT_VALID_UPGRADE_PACKAGE', 'DAR_NOT_VALID_UPGRADE']);
+      }
       const accepted = await upload(grown.dar());
       expectStatus(ctx, accepted, 200, `uploading and vetting ${name} 2.0.1, whose template Asset gained an Optional field at its end`);
-      const { entries, exchange } = await listVetted(ctx, { packageMetadataFilter: { packageIds: [v1.id, dropped.id, grown.id] } });
-      if (vettedOn(entries, sync, dropped.id)) ctx.fail(`${name} 2.0.0 (${dropped.id}), refused as no upgrade of 1.0.0, is vetted on ${sync}`, exchange);
+      const { entries, exchange } = await listVetted(ctx, { packageMetadataFilter: { packageIds: [v1.id, grown.id, ...incompatible.map((p) => p.built.id)] } });
+      for (const { built } of incompatible) if (vettedOn(entries, sync, built.id)) ctx.fail(`${name} ${built.version} (${built.id}), refused as no upgrade of 1.0.0, is vetted on ${sync}`, exchange);
       for (const p of [v1, grown]) if (!vettedOn(entries, sync, p.id)) ctx.fail(`${name} ${p.version} (${p.id}) is not vetted on ${sync}`, exchange);
     },
   }),
