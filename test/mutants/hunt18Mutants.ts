@@ -1,10 +1,11 @@
 import type { Mutant } from './mutants.js';
-import { jsonResponse, parse, pathOf, type Fault } from './mutantProxy.js';
-import { isObject } from './mutantKit.js';
+import { jsonResponse, parse, pathOf, type Fault, type ProxyRequest } from './mutantProxy.js';
+import { deep, isObject, submittedCommands, type Json } from './mutantKit.js';
 
 /**
  * An eighteenth hunt: packages and smart contract upgrades as a Daml app team meets them. A
- * participant whose upgrade validation looks at part of a package only.
+ * participant whose upgrade validation looks at part of a package only, and one that resolves a
+ * package name on an exercise otherwise than on a create.
  */
 
 /**
@@ -21,6 +22,65 @@ const upgradeKindsUnchecked = (kinds: readonly string[]): Fault => ({
   },
 });
 
+/** The submission with its Commands replaced by `commands` (at the top level or under `commands`, as sent). */
+function resubmitted(req: ProxyRequest, s: { body: Json; commands: Json }, commands: Json): ProxyRequest {
+  return { ...req, body: JSON.stringify(s.body === s.commands ? commands : { ...s.body, commands }) };
+}
+
+const exercisesOf = (s: { commands: Json }): Json[] =>
+  (Array.isArray(s.commands.commands) ? s.commands.commands.filter(isObject) : []).map((c) => c.ExerciseCommand).filter(isObject);
+
+/**
+ * An exercise naming its template by package name (`#name:M:T`) runs the package the contract was
+ * created in, as a participant that resolves the name from the contract instead of the package
+ * preference would: it remembers each contract's template from the created events it answers, and
+ * rewrites such an exercise to that template (what the events then name).
+ */
+function exerciseByNameRunsContractVersion(): Fault {
+  const templates = new Map<string, string>();
+  return {
+    request(req) {
+      const s = submittedCommands(req);
+      if (s === undefined || !Array.isArray(s.commands.commands)) return req;
+      let changed = false;
+      const commands = s.commands.commands.map((c) => {
+        const ex = isObject(c) && isObject(c.ExerciseCommand) ? c.ExerciseCommand : undefined;
+        const own = ex && typeof ex.contractId === 'string' ? templates.get(ex.contractId) : undefined;
+        if (!ex || own === undefined || typeof ex.templateId !== 'string' || !ex.templateId.startsWith('#')) return c;
+        // Only the same template by name: an interface or another template keeps its resolution.
+        if (own.slice(own.indexOf(':')) !== ex.templateId.slice(ex.templateId.indexOf(':'))) return c;
+        changed = true;
+        return { ...c, ExerciseCommand: { ...ex, templateId: own } };
+      });
+      return changed ? resubmitted(req, s, { ...s.commands, commands }) : req;
+    },
+    response(req, res) {
+      if (res.status !== 200 || !pathOf(req.url).startsWith('/v2/')) return res;
+      deep(parse(res.body), (o) => {
+        const created = isObject(o.CreatedEvent) ? o.CreatedEvent : o;
+        if (typeof created.contractId === 'string' && typeof created.templateId === 'string' && Array.isArray(created.signatories)) templates.set(created.contractId, created.templateId);
+        return o;
+      });
+      return res;
+    },
+  };
+}
+
+/**
+ * packageIdSelectionPreference honoured on creates only: a submission of exercises alone loses it
+ * (a command path that resolves an exercise's package name without the submission's preference).
+ */
+const exercisePreferenceIgnored: Fault = {
+  request(req) {
+    const s = submittedCommands(req);
+    if (s === undefined || !Array.isArray(s.commands.packageIdSelectionPreference) || !Array.isArray(s.commands.commands)) return req;
+    const exercises = exercisesOf(s);
+    if (exercises.length === 0 || exercises.length !== s.commands.commands.length) return req;
+    const { packageIdSelectionPreference: _dropped, ...rest } = s.commands;
+    return resubmitted(req, s, rest);
+  },
+};
+
 export const HUNT18_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt18-upgrade-check-ignores-choices',
@@ -33,5 +93,17 @@ export const HUNT18_MUTANTS: readonly Mutant[] = [
     description: 'the upgrade validator looks for dropped fields only: a version adding a field that is not Optional, or changing an existing field\'s type, is vetted beside the old one, and contracts of the old version cannot be read by it',
     caughtBy: 'ledger.packages.upgrade-incompatible-refused',
     fault: upgradeKindsUnchecked(['RecordFieldsNewNonOptional', 'RecordFieldsExistingChanged']),
+  },
+  {
+    name: 'hunt18-exercise-by-name-runs-contract-version',
+    description: "an exercise naming its template by package name runs the version the contract was created in, not the preferred one (the highest vetted): an app that upgraded its package keeps running the old choice code on its old contracts",
+    caughtBy: 'ledger.commands.package-selection',
+    fault: exerciseByNameRunsContractVersion,
+  },
+  {
+    name: 'hunt18-exercise-preference-ignored',
+    description: 'packageIdSelectionPreference is honoured on creates only: an app pinned to a version of its package exercises choices by package name in the newest version',
+    caughtBy: 'ledger.commands.package-selection',
+    fault: exercisePreferenceIgnored,
   },
 ];

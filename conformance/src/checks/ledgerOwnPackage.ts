@@ -236,7 +236,7 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
   },
   {
     id: 'ledger.commands.package-selection',
-    title: 'A command naming its template by package name runs the highest version of that name vetted now (not one vetted only from later), on submit and on prepare alike; packageIdSelectionPreference picks another version; a template filter by package name reads the contracts of every version',
+    title: 'A command naming its template by package name runs the highest version of that name vetted now (not one vetted only from later), on submit and on prepare alike, an exercise on a contract of another version too; packageIdSelectionPreference picks another version, for creates and exercises; a template filter by package name reads the contracts of every version',
     group: 'ledger',
     operationId: LedgerOp.submitAndWaitForTransaction,
     level: 'MUST',
@@ -266,6 +266,25 @@ export const ledgerOwnPackageChecks: readonly CheckDefinition[] = [
       if (latest.packageId !== v2.id) ctx.fail(`a create of #${name} ran package ${String(latest.packageId)}; the highest vetted version is 2.0.0 (${v2.id})`, latest.e);
       const pinned = await create([v1.id]);
       if (pinned.packageId !== v1.id) ctx.fail(`a create of #${name} preferring ${v1.id} (1.0.0) ran package ${String(pinned.packageId)}`, pinned.e);
+      // An exercise naming its template by package name resolves it as a create does (Daml's
+      // CommandPreprocessor: an Exercise's TypeConRef goes through the same package resolution),
+      // and the contract is read as that version: the event names the template whose choice ran.
+      const exercise = async (contractId: string | undefined, preference: readonly string[], what: string) => {
+        if (contractId === undefined) return undefined;
+        const commands = {
+          commands: [{ ExerciseCommand: { templateId: `#${name}:${BOARD_MODULE}:Board`, contractId, choice: 'Read', choiceArgument: { reader: party } } }],
+          commandId: ctx.unique('cc-select-ex'), actAs: [party], ...(preference.length === 0 ? {} : { packageIdSelectionPreference: preference }), ...(userId === undefined ? {} : { userId }),
+        };
+        const e = await ctx.http.request('ledger', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', json: { commands, transactionFormat: ledgerEffects([party]) } });
+        expectStatus(ctx, e, 200, what);
+        const tx = objectBody(ctx, e, what).transaction;
+        const read = isObject(tx) && Array.isArray(tx.events) ? exercisedOf(tx.events.filter(isObject), 'Read')[0] : undefined;
+        return { e, packageId: typeof read?.templateId === 'string' ? read.templateId.split(':')[0] : undefined };
+      };
+      const upgraded = await exercise(pinned.contractId, [], `exercising #${name}:${BOARD_MODULE}:Board's Read on a 1.0.0 contract`);
+      if (upgraded && upgraded.packageId !== v2.id) ctx.fail(`an exercise of #${name}:${BOARD_MODULE}:Board on a contract created in 1.0.0 ran package ${String(upgraded.packageId)}; a package name resolves to the highest vetted version, 2.0.0 (${v2.id}), whatever version the contract was created in`, upgraded.e);
+      const downgraded = await exercise(latest.contractId, [v1.id], `exercising #${name}:${BOARD_MODULE}:Board's Read on a 2.0.0 contract preferring 1.0.0`);
+      if (downgraded && downgraded.packageId !== v1.id) ctx.fail(`an exercise of #${name}:${BOARD_MODULE}:Board on a 2.0.0 contract preferring ${v1.id} (1.0.0) ran package ${String(downgraded.packageId)}: packageIdSelectionPreference holds for exercises as for creates`, downgraded.e);
       // Prepare resolves a package name as submit does: an external party's wallet names templates
       // by package name, and signs (then commits) the package the prepared transaction's create names.
       if (ctx.profile.ledger?.interactiveSubmission !== false) {
