@@ -81,6 +81,31 @@ const exercisePreferenceIgnored: Fault = {
   },
 };
 
+/**
+ * vetAllPackages=false ignored: every upload is vetted, on the participant's first synchronizer
+ * (Canton's default when it is connected to one), so a version an operator stages for a scheduled
+ * upgrade runs at once.
+ */
+function uploadsAlwaysVetted(): Fault {
+  let first: string | undefined;
+  return {
+    async request(req, upstream) {
+      if (req.method !== 'POST' || !/^\/v2\/(dars|packages)$/.test(pathOf(req.url))) return req;
+      const url = new URL(req.url, 'http://proxy');
+      if (url.searchParams.get('vetAllPackages') !== 'false' || url.searchParams.has('synchronizerId')) return req;
+      if (first === undefined) {
+        const v = parse((await upstream.send({ method: 'GET', url: '/v2/state/connected-synchronizers', headers: { ...req.headers }, body: '' })).body);
+        const listed = isObject(v) && Array.isArray(v.connectedSynchronizers) ? v.connectedSynchronizers.filter(isObject)[0] : undefined;
+        first = typeof listed?.synchronizerId === 'string' ? listed.synchronizerId : undefined;
+      }
+      if (first === undefined) return req;
+      url.searchParams.set('vetAllPackages', 'true');
+      url.searchParams.set('synchronizerId', first);
+      return { ...req, url: `${url.pathname}${url.search}` };
+    },
+  };
+}
+
 export const HUNT18_MUTANTS: readonly Mutant[] = [
   {
     name: 'hunt18-upgrade-check-ignores-choices',
@@ -105,5 +130,11 @@ export const HUNT18_MUTANTS: readonly Mutant[] = [
     description: 'packageIdSelectionPreference is honoured on creates only: an app pinned to a version of its package exercises choices by package name in the newest version',
     caughtBy: 'ledger.commands.package-selection',
     fault: exercisePreferenceIgnored,
+  },
+  {
+    name: 'hunt18-upload-unvetted-vets',
+    description: 'POST /v2/dars?vetAllPackages=false vets the DAR anyway, on the first connected synchronizer: a version an operator uploads to vet later, at a scheduled time, runs at once',
+    caughtBy: 'ledger.vetting.update-then-list',
+    fault: uploadsAlwaysVetted,
   },
 ];

@@ -337,16 +337,21 @@ export const ledgerPackageChecks: readonly CheckDefinition[] = [
   }),
   check({
     id: 'ledger.vetting.update-then-list',
-    title: 'After a vetting update the vetting list agrees: vetted on that synchronizer, then gone once unvetted',
+    title: 'A DAR uploaded with vetAllPackages=false is vetted nowhere; after a vetting update the vetting list agrees: vetted on that synchronizer, then gone once unvetted',
     operationId: LedgerOp.updateVetted,
     level: 'MUST',
     kind: 'example',
-    specRef: `${VETTING}: changes apply on the target synchronizer`,
+    specRef: `${VETTING}: changes apply on the target synchronizer; UploadDarFileRequest.vetting_change VETTING_CHANGE_DONT_VET_ANY_PACKAGES (vetAllPackages=false: stored, not vetted)`,
     requires: { writes: true },
     async run(ctx) {
       const sync = await firstSynchronizer(ctx);
       const { main } = await uploadFreshDar(ctx);
       const filter = { packageMetadataFilter: { packageIds: [main.packageId] } };
+      // Uploaded unvetted (an operator stages a version to vet at a time of its choosing): a fresh
+      // package, so no synchronizer vets it yet.
+      const staged = await listVetted(ctx, filter);
+      const early = staged.entries.find((v) => v.packages.some((p) => p.packageId === main.packageId));
+      if (early !== undefined) ctx.fail(`the package uploaded with vetAllPackages=false is vetted on ${early.synchronizerId} before any vetting update`, staged.exchange);
       const vet = await changeVetting(ctx, '/v2/package-vetting/update', sync, vetChange(main.packageId));
       expectStatus(ctx, vet, 200, 'vetting an uploaded package');
       const after = await listVetted(ctx, filter);
