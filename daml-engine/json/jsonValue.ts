@@ -1,8 +1,9 @@
 /**
  * Daml-LF values in the JSON Ledger API's encoding, converted by their Daml-LF type in both
  * directions (the "Daml-LF JSON encoding"): records as objects (arrays accepted on input),
- * Int64 and Numeric as strings (numbers accepted on input), Optional as the value or null with
- * nested optionals as [] / [x], lists as arrays, TextMap as objects, GenMap as [[k, v], ...],
+ * Int64 and Numeric as strings (numbers accepted on input), Optional as the value or null, an
+ * Optional of an Optional as an array at every level ([] / [x]), records without their trailing
+ * None fields (as Canton 3.5's codec writes them), lists as arrays, TextMap as objects, GenMap as [[k, v], ...],
  * variants as {tag, value}, enums as strings, Unit as {}, Date as YYYY-MM-DD, Timestamp as
  * ISO 8601 in UTC with 0, 3 or 6 fraction digits.
  *
@@ -220,11 +221,21 @@ function decodeBuiltin(builtin: string, args: readonly Type[], json: Json, types
   }
 }
 
-/** Top-level Optional: null or the value; an Optional inside it is [] or [x] (the encoding's rule). */
+/**
+ * An Optional: null or the value; an Optional of an Optional is an array at every level, the top
+ * one included ([] None, [[]] Some None, [[x]] Some (Some x)), as Canton's JSON Ledger API codec
+ * (transcode's JsonCodec, OptionalProcessor) reads and writes it. null is taken for None there too.
+ */
 function decodeOptional(inner: Type, json: Json, types: DataTypes): Step {
   if (json === null || json === undefined) return good(NONE);
-  const r = isOptional(inner, types) ? decodeNested(inner, json, types) : decode(inner, json, types);
-  return r.ok ? good(some(r.value)) : r;
+  if (!isOptional(inner, types)) {
+    const r = decode(inner, json, types);
+    return r.ok ? good(some(r.value)) : r;
+  }
+  if (!Array.isArray(json) || json.length > 1) return fail('expected a nested optional as [] or [value]');
+  if (json.length === 0) return good(NONE);
+  const r = decodeNested(inner, json[0], types);
+  return r.ok ? good(some(r.value)) : within(r, 0);
 }
 
 /** A nested Optional (`type` is one): [] for None, [x] for Some x, x again nested if it is one. */
@@ -312,9 +323,9 @@ export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
       return listItems(value).map((v) => encodeJson(v, item, types));
     }
     case 'optional': {
-      if (value.value === undefined) return null;
       const inner = typeArg(t, 0);
-      return isOptional(inner, types) ? encodeNested(value.value, inner, types) : encodeJson(value.value, inner, types);
+      if (isOptional(inner, types)) return value.value === undefined ? [] : [encodeNested(value.value, inner, types)];
+      return value.value === undefined ? null : encodeJson(value.value, inner, types);
     }
     case 'textMap': {
       const item = typeArg(t, 0);
@@ -333,13 +344,16 @@ export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
     case 'record': {
       const def = types.dataType(value.tycon);
       const env = def?.kind === 'record' ? bindings(def.params, t.kind === 'con' ? t.args : []) : new Map<string, Type>();
-      const out: Record<string, Json> = {};
       const names = value.fieldNames;
+      const jsons: Json[] = [];
       for (let i = 0; i < names.length; i++) {
         const fieldType = def?.kind === 'record' ? def.fields[i]?.type : undefined;
         const v = value.fields[i]!;
-        put(out, names[i]!, fieldType === undefined ? encodeUntyped(v) : encodeJson(v, substitute(fieldType, env), types));
+        jsons.push(fieldType === undefined ? encodeUntyped(v) : encodeJson(v, substitute(fieldType, env), types));
       }
+      // Trailing Nones left out, as the JSON Ledger API writes a record (see `shownFieldCount`).
+      const out: Record<string, Json> = {};
+      for (let i = 0, n = shownFieldCount(jsons); i < n; i++) put(out, names[i]!, jsons[i]!);
       return out;
     }
     default:
@@ -369,9 +383,9 @@ export function encodeJsonText(value: Value, type: Type, types: DataTypes): stri
       return out + ']';
     }
     case 'optional': {
-      if (value.value === undefined) return 'null';
       const inner = typeArg(t, 0);
-      return isOptional(inner, types) ? nestedText(value.value, inner, types) : encodeJsonText(value.value, inner, types);
+      if (isOptional(inner, types)) return value.value === undefined ? '[]' : `[${nestedText(value.value, inner, types)}]`;
+      return value.value === undefined ? 'null' : encodeJsonText(value.value, inner, types);
     }
     case 'textMap': {
       const item = typeArg(t, 0);
@@ -401,12 +415,14 @@ export function encodeJsonText(value: Value, type: Type, types: DataTypes): stri
       const def = types.dataType(value.tycon);
       const env = def?.kind === 'record' ? bindings(def.params, t.kind === 'con' ? t.args : []) : NO_BINDINGS;
       const keys = keysOf(value.fieldNames);
-      let out = '{';
+      const texts: string[] = [];
       for (let i = 0; i < keys.length; i++) {
         const fieldType = def?.kind === 'record' ? def.fields[i]?.type : undefined;
         const v = value.fields[i]!;
-        out += keys[i]! + (fieldType === undefined ? untypedText(v) : encodeJsonText(v, substitute(fieldType, env), types));
+        texts.push(fieldType === undefined ? untypedText(v) : encodeJsonText(v, substitute(fieldType, env), types));
       }
+      let out = '{';
+      for (let i = 0, n = shownFieldCount(texts, 'null'); i < n; i++) out += keys[i]! + texts[i]!;
       return out + '}';
     }
     default:
@@ -418,6 +434,19 @@ function nestedText(value: Value, type: Type, types: DataTypes): string {
   const t = normalize(type, types);
   if (t.kind !== 'builtin' || t.builtin !== 'OPTIONAL' || value.kind !== 'optional') return encodeJsonText(value, t, types);
   return value.value === undefined ? '[]' : `[${nestedText(value.value, t.args[0]!, types)}]`;
+}
+
+/**
+ * How many of a record's fields the JSON shows: all but its trailing Nones (the fields after the
+ * last one whose JSON is not null). Canton writes values in normal form ("Value normalization in
+ * Ledger API responses", Daml 3.3 on), and its JSON codec leaves trailing nulls out
+ * (SchemaProcessorsImpl: JsonCodec(removeTrailingNonesInRecords = true)); a nested Optional's
+ * None is [] and stays. Takes the fields' JSON values, or their texts with `none` 'null'.
+ */
+function shownFieldCount(fields: readonly Json[], none: Json = null): number {
+  let n = fields.length;
+  while (n > 0 && fields[n - 1] === none) n--;
+  return n;
 }
 
 /** `encodeUntyped` as text: scalars directly, anything else through its JSON. */

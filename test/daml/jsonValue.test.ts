@@ -25,6 +25,7 @@ const DEFS: Record<string, DataTypeDef> = {
   Leg: { kind: 'record', params: [], fields: [{ name: 'id', type: b('INT64') }, { name: 'side', type: con('Side') }] },
   Side: { kind: 'enum', constructors: ['Buy', 'Sell'] },
   Oa: { kind: 'record', params: ['a'], fields: [{ name: 'foo', type: b('OPTIONAL', v('a')) }] },
+  Pair3: { kind: 'record', params: [], fields: ['a', 'b', 'c', 'd'].map((name) => ({ name, type: b('OPTIONAL', b('INT64')) })) },
   Shape: { kind: 'variant', params: ['a'], constructors: [{ name: 'Circle', type: v('a') }, { name: 'Empty', type: b('UNIT') }] },
 };
 const types: DataTypes = { dataType: (t: QualifiedName) => DEFS[t.name] };
@@ -43,16 +44,27 @@ describe('JSON encoding of Daml-LF values', () => {
       meta: { a: 'x', b: 'y' }, when: '2025-01-02T03:04:05.500Z',
     });
   });
-  it('nested optionals as [] and [x] below the top level (type variables resolved first)', () => {
+  it("nested optionals as arrays at every level, as Canton's JSON codec writes them: [] None, [[]] Some None, [[x]] Some (Some x) (type variables resolved first)", () => {
     const oaOpt = con('Oa', b('OPTIONAL', b('INT64')));
-    expect(roundTrip(oaOpt, {})).toEqual({ foo: null });
+    expect(roundTrip(oaOpt, {})).toEqual({ foo: [] });
+    expect(roundTrip(oaOpt, { foo: null })).toEqual({ foo: [] });
     expect(roundTrip(oaOpt, { foo: [] })).toEqual({ foo: [] });
-    expect(roundTrip(oaOpt, { foo: ['42'] })).toEqual({ foo: ['42'] });
+    expect(roundTrip(oaOpt, { foo: [[]] })).toEqual({ foo: [[]] });
+    expect(roundTrip(oaOpt, { foo: [['42']] })).toEqual({ foo: [['42']] });
+    expect(decodeJson(oaOpt, { foo: ['42'] }, types)).toMatchObject({ ok: false, problem: { path: 'foo[0]' } });
     expect(roundTrip(con('Oa', b('INT64')), { foo: 42 })).toEqual({ foo: '42' });
     expect(decodeJson(oaOpt, { foo: 42 }, types)).toMatchObject({ ok: false, problem: { path: 'foo' } });
     const triple = b('OPTIONAL', b('OPTIONAL', b('OPTIONAL', b('INT64'))));
+    expect(roundTrip(triple, [])).toEqual([]);
     expect(roundTrip(triple, [[]])).toEqual([[]]);
-    expect(roundTrip(triple, [['7']])).toEqual([['7']]);
+    expect(roundTrip(triple, [[[]]])).toEqual([[[]]]);
+    expect(roundTrip(triple, [[['7']]])).toEqual([[['7']]]);
+  });
+  it('trailing None fields left out, as Canton writes values in normal form; a None before a shown field stays null', () => {
+    expect(roundTrip(con('Transfer'), { sender: 'alice::1220ab', amount: '1', legs: [], meta: {}, when: '2025-01-01T00:00:00Z' })).toHaveProperty('memo', null);
+    expect(roundTrip(con('Pair3'), { a: null, b: '1', c: null, d: null })).toEqual({ a: null, b: '1' });
+    expect(roundTrip(con('Pair3'), { a: null, b: null, c: null, d: null })).toEqual({});
+    expect(roundTrip(con('Pair3'), { a: null, b: null, c: null, d: '4' })).toEqual({ a: null, b: null, c: null, d: '4' });
   });
   it('variants as {tag, value}, enums as strings, GenMap as sorted pairs', () => {
     expect(roundTrip(con('Shape', b('TEXT')), { tag: 'Circle', value: 'r' })).toEqual({ tag: 'Circle', value: 'r' });
@@ -87,7 +99,7 @@ describe('JSON encoding of Daml-LF values', () => {
     expect(problem(pairs, [[1, 'Buy'], ['x', 'Buy']], 'm')).toEqual({ path: 'm[1][0]', message: 'expected an Int64 (a string of digits)' });
     expect(problem(pairs, [[1, 'Buy'], [1, 'Sell']])).toEqual({ path: '[1][0]', message: 'duplicate key in map' });
     expect(problem(pairs, [[1, 'Buy'], 3])).toEqual({ path: '[1]', message: 'expected a [key, value] pair' });
-    expect(problem(b('OPTIONAL', b('OPTIONAL', b('OPTIONAL', b('INT64')))), [['x']])).toEqual({ path: '[0][0]', message: 'expected an Int64 (a string of digits)' });
+    expect(problem(b('OPTIONAL', b('OPTIONAL', b('OPTIONAL', b('INT64')))), [[['x']]])).toEqual({ path: '[0][0][0]', message: 'expected an Int64 (a string of digits)' });
     expect(problem(con('Shape', con('Leg')), { tag: 'Circle', value: { id: 'x', side: 'Buy' } }, 's')).toEqual({ path: 's.value.id', message: 'expected an Int64 (a string of digits)' });
   });
   it('a field or key named __proto__ is an own property out, never the prototype', () => {
