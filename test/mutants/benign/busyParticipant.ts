@@ -2,6 +2,7 @@ import { E, PackageBuilder, T, type Type } from '../../../daml-engine/index.js';
 import { buildDalf, buildDar } from '../../../conformance/src/generators/dar.js';
 import { userToken } from '../../auth/support/tokens.js';
 import type { Fault, ProxyRequest, Upstream } from '../mutantProxy.js';
+import { populatedOnce } from './populatedOnce.js';
 
 /**
  * A participant that was in use before the suite came: it hosts other parties (allocated by its
@@ -64,16 +65,5 @@ async function populate(upstream: Upstream, like: ProxyRequest): Promise<void> {
 }
 
 export function busyParticipant(): Fault {
-  let ready: Promise<void> | undefined;
-  return {
-    async request(req, upstream) {
-      ready ??= populate(upstream, req);
-      await ready;
-      return req;
-    },
-    async upgrade() {
-      await ready;
-      return undefined;
-    },
-  };
+  return populatedOnce(populate);
 }

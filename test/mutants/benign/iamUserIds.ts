@@ -1,5 +1,6 @@
 import { userToken } from '../../auth/support/tokens.js';
 import type { Fault, ProxyRequest, Upstream } from '../mutantProxy.js';
+import { populatedOnce } from './populatedOnce.js';
 
 /**
  * Users named as identity providers name their subjects: Canton's user ids are 1-128 ASCII
@@ -21,16 +22,5 @@ async function populate(upstream: Upstream, like: ProxyRequest): Promise<void> {
 }
 
 export function iamUserIds(): Fault {
-  let ready: Promise<void> | undefined;
-  return {
-    async request(req, upstream) {
-      ready ??= populate(upstream, req);
-      await ready;
-      return req;
-    },
-    async upgrade() {
-      await ready;
-      return undefined;
-    },
-  };
+  return populatedOnce(populate);
 }
