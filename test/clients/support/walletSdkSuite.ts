@@ -46,6 +46,20 @@ export function describeWalletSdk(start: StartTarget, line?: CantonVersion): voi
   const registryUrl = () => new URL(target.registryUrl);
 
   describe('wallet-sdk 1.4.0', () => {
+    // First: on a fresh target no round is open yet, so this read opens one (the case of a wallet
+    // arriving after an idle spell). The client judges a round open by its clock read before it asks.
+    it('amulet.traffic.buy as the first round read: traffic.status then reports the purchase for the participant', async () => {
+      const before = await sdk.amulet.traffic.status();
+      // alice's 1000 Amulet pays for it; `ccAmount` is the traffic in bytes (AmuletRules_BuyMemberTraffic's
+      // trafficAmount), here the smallest top-up AmuletRules allows (minTopupAmount).
+      const input = (await sdk.token.utxos.list({ partyId: parties.alice })).find((h) => h.interfaceViewValue.amount === '1000.0000000000');
+      const buy = await sdk.amulet.traffic.buy({ buyer: parties.alice, ccAmount: 200_000, inputUtxos: [input!.contractId] });
+      await submit(parties.alice, buy as never);
+      const after = await sdk.amulet.traffic.status();
+      expect(after.traffic_status.target.total_purchased - before.traffic_status.target.total_purchased).toBe(200_000);
+      expect(after.traffic_status.actual.total_limit).toBe(after.traffic_status.target.total_purchased);
+    });
+
     it('amulet.tap mints amulet for alice against the open round Scan reports', async () => {
       const before = await amounts(parties.alice);
       const tap = await sdk.amulet.tap(parties.alice, '10');

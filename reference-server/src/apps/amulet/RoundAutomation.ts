@@ -30,8 +30,9 @@ export interface RoundKeeper {
  * passed become summarizing; summarizing rounds start issuing
  * (`AmuletRules_MiningRound_StartIssuing`); issuing rounds whose target close has passed close
  * (`AmuletRules_MiningRound_Close`); and when no open round is open now, the next round opens
- * now, for two ticks. Upstream opens rounds a tick ahead of time on a schedule; opening on demand
- * keeps an open round for a client that arrives after hours of idleness.
+ * for two ticks, from a tick ago. Upstream opens rounds a tick ahead of time on a schedule, so its
+ * active round opened up to a tick before any reader asks; opening on demand keeps an open round
+ * for a client that arrives after hours of idleness.
  */
 export class RoundAutomation implements RoundKeeper {
   #step = 0;
@@ -77,8 +78,12 @@ export class RoundAutomation implements RoundKeeper {
             dso,
             round: { number: next.toString() },
             amuletPrice: latest === undefined ? '0.005' : text(latest.argument.amuletPrice),
-            opensAt: microsToTimestamp(now),
-            targetClosesAt: microsToTimestamp(now + 2n * tick),
+            // Opened a tick ago, as on a schedule that never idled: a client judges the round
+            // open by its own clock read before asking (core-splice-client ScanClient
+            // getActiveOpenMiningRound: opensAt <= Date.now() taken before the request), so a
+            // round opened at this request's time is not yet open to it. Still two ticks long.
+            opensAt: microsToTimestamp(now - tick),
+            targetClosesAt: microsToTimestamp(now + tick),
             issuingFor: { microseconds: (tick * next).toString() },
             tickDuration: { microseconds: tick.toString() },
           },
