@@ -1,6 +1,7 @@
 import { SDK } from '@canton-network/wallet-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxToken } from '../../../reference-server/src/msw/index.js';
+import type { TokenStandardEvent } from '@canton-network/core-tx-parser';
 import type { ClientTarget, StartTarget } from './ClientTarget.js';
 import type { CantonVersion } from '../../../conformance/src/schema/cantonVersions.js';
 import { sdkLogAdapter } from './quietSdkLogs.js';
@@ -125,6 +126,45 @@ export function describeWalletSdk(start: StartTarget, line?: CantonVersion): voi
       const requests = await sdk.token.allocation.request.pending(parties.alice);
       expect(requests.map((r) => r.contractId)).toEqual([target.appWorld.amulet.allocationRequest]);
       expect(await sdk.token.allocation.instruction.pending(parties.alice)).toEqual([]);
+    });
+
+    it('token.transactionsById parses a transfer as each party sees it; token.holdings pages by offset', async () => {
+      const start = await sdk.ledger.ledgerEnd();
+      const direct = await submit(parties.alice, (await sdk.token.transfer.create({ sender: parties.alice, recipient: parties.bob, amount: '1.5', instrumentId: 'Amulet', registryUrl: registryUrl() })) as never);
+      const offer = await submit(
+        parties.alice,
+        (await sdk.token.transfer.create({ sender: parties.alice, recipient: parties.erin, amount: '4', instrumentId: 'Amulet', registryUrl: registryUrl(), memo: 'rent' })) as never,
+      );
+      const [pending] = await sdk.token.transfer.pending(parties.erin);
+      const accepted = await submit(parties.erin, (await sdk.token.transfer.accept({ transferInstructionCid: pending!.contractId, registryUrl: registryUrl() })) as never);
+      if (line === '3.6') {
+        // The SDK reads a transaction through POST /v2/updates/transaction-by-id, which 3.6 removed.
+        await expect(sdk.token.transactionsById({ updateId: direct.updateId, partyId: parties.alice })).rejects.toThrow();
+        return;
+      }
+      const events = async (updateId: string, partyId: string) => (await sdk.token.transactionsById({ updateId, partyId })).events;
+      const change = (es: TokenStandardEvent[]) => es.reduce((sum, e) => sum + Number(e.unlockedHoldingsChangeSummary.amountChange), 0);
+
+      // The sender sees the factory's choice: one TransferOut to bob with its change; bob, his new holding.
+      const out = await events(direct.updateId, parties.alice);
+      expect(out.map((e) => e.label)).toEqual([expect.objectContaining({ type: 'TransferOut', receiverAmounts: [{ receiver: parties.bob, amount: '1.5' }] })]);
+      expect(change(out)).toBe(-1.5);
+      expect(change(await events(direct.updateId, parties.bob))).toBe(1.5);
+      // An offer locks the amount (MergeSplit, memo as its reason) and is pending; the receiver's accept is a TransferIn of it.
+      const [offered] = await events(offer.updateId, parties.alice);
+      expect(offered?.label).toMatchObject({ type: 'MergeSplit', reason: 'rent' });
+      expect([change([offered!]), Number(offered?.lockedHoldingsChangeSummary.amountChange)]).toEqual([-4, 4]);
+      expect(offered?.transferInstruction?.status.current?.tag).toBe('Pending');
+      const [received] = await events(accepted.updateId, parties.erin);
+      expect(received?.label).toMatchObject({ type: 'TransferIn', sender: parties.alice });
+      expect(change([received!])).toBe(4);
+      expect(received?.transferInstruction).toMatchObject({ status: { current: { tag: 'Completed' } }, multiStepCorrelationId: offered?.transferInstruction?.multiStepCorrelationId });
+
+      const page = await sdk.token.holdings({ partyId: parties.alice, afterOffset: start });
+      expect(page.transactions.map((t) => t.updateId)).toEqual([direct.updateId, offer.updateId, accepted.updateId]);
+      expect(page.nextOffset).toBe(accepted.completionOffset);
+      const bounded = await sdk.token.holdings({ partyId: parties.alice, afterOffset: start, beforeOffset: offer.completionOffset });
+      expect(bounded.transactions.map((t) => t.offset)).toEqual([direct.completionOffset, offer.completionOffset]);
     });
 
     it('amulet.preapproval finds bob\'s preapproval and none for erin', async () => {
