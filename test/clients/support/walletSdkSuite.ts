@@ -17,6 +17,7 @@ async function createSdk(target: ClientTarget) {
     logAdapter: sdkLogAdapter,
     amulet: { scanApiUrl: target.scanUrl, auth, registryUrl: new URL(target.registryUrl) },
     token: { auth, registries: [new URL(target.registryUrl)] },
+    asset: { auth, registries: [new URL(target.registryUrl)] },
   });
 }
 
@@ -165,6 +166,36 @@ export function describeWalletSdk(start: StartTarget, line?: CantonVersion): voi
       expect(page.nextOffset).toBe(accepted.completionOffset);
       const bounded = await sdk.token.holdings({ partyId: parties.alice, afterOffset: start, beforeOffset: offer.completionOffset });
       expect(bounded.transactions.map((t) => t.offset)).toEqual([direct.completionOffset, offer.completionOffset]);
+    });
+
+    it('allocations: alice allocates her leg of the request through the factory and withdraws it; the venue executes bob\'s; alice rejects the request', async () => {
+      // The asset as a wallet finds it: from the registry's instruments (SDK.create's asset extension).
+      const asset = await sdk.asset.find('Amulet', registryUrl());
+      expect(asset).toMatchObject({ id: 'Amulet', admin: parties.dso, registryUrl: registryUrl() });
+      const [request] = await sdk.token.allocation.request.pending(parties.alice);
+      const { settlement, transferLegs } = request!.interfaceViewValue;
+      const legId = Object.keys(transferLegs).find((id) => transferLegs[id]!.sender === parties.alice)!;
+      // alice's unlocked Amulet in total (the factory picks its inputs, merging some).
+      const balance = async () => (await amounts(parties.alice)).reduce((sum, a) => sum + Number(a), 0);
+      const held = await balance();
+
+      const allocate = await sdk.token.allocation.instruction.create({ allocationSpecification: { settlement, transferLegId: legId, transferLeg: transferLegs[legId]! }, asset });
+      await submit(parties.alice, allocate as never);
+      expect(await balance()).toBeCloseTo(held - 10, 6);
+      const [mine] = await sdk.token.allocation.pending(parties.alice);
+      expect(mine?.interfaceViewValue.allocation).toMatchObject({ settlement: { executor: settlement.executor, settlementRef: { id: settlement.settlementRef.id } }, transferLegId: legId, transferLeg: { amount: '10.0000000000', receiver: parties.bob } });
+      await submit(parties.alice, (await sdk.token.allocation.withdraw({ allocationCid: mine!.contractId, asset })) as never);
+      expect(await sdk.token.allocation.pending(parties.alice)).toEqual([]);
+      expect(await balance()).toBeCloseTo(held, 6);
+
+      // Executing takes the executor's, the sender's and the receiver's authority (all hosted here).
+      const [execute, disclosed] = (await sdk.token.allocation.execute({ allocationCid: target.appWorld.amulet.allocation, asset })) as [Command, Disclosed];
+      await sdk.ledger.internal.submit({ commands: [execute] as never, disclosedContracts: disclosed as never, actAs: [settlement.executor, parties.bob, parties.alice] });
+      expect(await sdk.token.allocation.pending(parties.bob)).toEqual([]);
+      expect(await balance()).toBeCloseTo(held + 20, 6);
+
+      await submit(parties.alice, (await sdk.token.allocation.request.reject(request!.contractId, parties.alice)) as never);
+      expect(await sdk.token.allocation.request.pending(parties.alice)).toEqual([]);
     });
 
     it('amulet.preapproval finds bob\'s preapproval and none for erin', async () => {
