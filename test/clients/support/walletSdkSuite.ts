@@ -6,6 +6,17 @@ import type { ClientTarget, StartTarget } from './ClientTarget.js';
 import type { CantonVersion } from '../../../conformance/src/schema/cantonVersions.js';
 import { sdkLogAdapter } from './quietSdkLogs.js';
 
+// wallet-sdk's utxos.merge calls Object.groupBy (ES2024, Node 21+); the package supports Node 20,
+// so give Node 20 the standard function rather than skip the SDK's merge.
+const objectCtor = Object as unknown as { groupBy?: <T>(items: Iterable<T>, key: (item: T) => string) => Record<string, T[]> };
+if (typeof objectCtor.groupBy !== 'function') {
+  objectCtor.groupBy = <T>(items: Iterable<T>, key: (item: T) => string) => {
+    const groups: Record<string, T[]> = Object.create(null) as Record<string, T[]>;
+    for (const item of items) (groups[key(item)] ??= []).push(item);
+    return groups;
+  };
+}
+
 type Command = { ExerciseCommand: unknown } | { CreateCommand: unknown };
 type Disclosed = { templateId?: string; contractId?: string; createdEventBlob: string; synchronizerId?: string }[];
 
@@ -196,6 +207,18 @@ export function describeWalletSdk(start: StartTarget, line?: CantonVersion): voi
 
       await submit(parties.alice, (await sdk.token.allocation.request.reject(request!.contractId, parties.alice)) as never);
       expect(await sdk.token.allocation.request.pending(parties.alice)).toEqual([]);
+    });
+
+    it('token.utxos.list returns at most `limit` holdings; token.utxos.merge self-transfers alice\'s unlocked holdings into one', async () => {
+      const unlocked = await amounts(parties.alice);
+      expect(unlocked.length).toBeGreaterThan(1);
+      expect(await sdk.token.utxos.list({ partyId: parties.alice, includeLocked: true, limit: 1 })).toHaveLength(1);
+      const [commands, disclosed] = await sdk.token.utxos.merge({ partyId: parties.alice });
+      expect(commands).toHaveLength(1); // one instrument, under the SDK's 100 inputs per transfer
+      await submit(parties.alice, [commands[0]!, disclosed] as never);
+      const merged = await amounts(parties.alice);
+      expect(merged).toHaveLength(1);
+      expect(Number(merged[0])).toBeCloseTo(unlocked.reduce((sum, a) => sum + Number(a), 0), 6);
     });
 
     it('amulet.preapproval finds bob\'s preapproval and none for erin', async () => {
