@@ -273,6 +273,20 @@ export function describeClientSuite(start: StartTarget): void {
       expect(await clients.scan.isDevNet()).toBe(true);
     });
 
+    // What tap, traffic purchases and preapproval renewals submit against: the latest round open at
+    // the client's own clock (read before it asks), from Scan and from the validator's scan proxy.
+    it('finds the active open mining round, the same through Scan and through the scan proxy', async () => {
+      const before = Date.now();
+      const viaScan = await clients.scan.getActiveOpenMiningRound();
+      const viaProxy = await clients.scanProxy.getActiveOpenMiningRound();
+      expect(viaScan?.contract_id).toEqual(expect.any(String));
+      expect(viaProxy?.contract_id).toBe(viaScan?.contract_id);
+      const payload = viaScan?.payload as { opensAt: string; targetClosesAt: string; round: { number: string } };
+      expect(Date.parse(payload.opensAt)).toBeLessThanOrEqual(before);
+      expect(Date.parse(payload.targetClosesAt)).toBeGreaterThan(before);
+      expect((await clients.scan.getOpenMiningRounds()).map((r) => r.contract_id)).toContain(viaScan?.contract_id);
+    });
+
     it('reads the earliest round with complete reward accounting, at the current and the pre-0.6.5 path', async () => {
       expect(await getUntyped('/v0/internal/reward-accounting-process/rounds/earliest-available')).toEqual({ earliest_round: target.appWorld.rounds.earliestRound });
       expect(await clients.scan.get('/v0/reward-accounting-process/rounds/earliest-available')).toEqual({ earliest_round: target.appWorld.rounds.earliestRound });
