@@ -226,5 +226,18 @@ export function describeWalletSdk(start: StartTarget, line?: CantonVersion): voi
       expect(bob?.contract.contract_id).toBe(target.appWorld.preapprovals.bobNewer);
       expect(await sdk.amulet.preapproval.fetchQuick(parties.erin)).toBeNull();
     });
+
+    it('amulet.preapproval.renew extends alice\'s (Scan answers the renewed contract); command.cancel ends bob\'s newer, and Scan answers his older', async () => {
+      const old = await sdk.amulet.preapproval.fetchQuick(parties.alice);
+      const renewed = await sdk.amulet.preapproval.renew({ parties: { receiver: parties.alice, provider: parties.alice }, expiresAt: new Date('2100-01-01T00:00:00Z') });
+      expect(renewed).toMatchObject({ updateId: expect.any(String) });
+      const now = await sdk.amulet.preapproval.fetchQuick(parties.alice);
+      expect(now?.contract.contract_id).not.toBe(old?.contract.contract_id);
+      expect(now?.contract.payload).toMatchObject({ receiver: parties.alice, provider: parties.alice, expiresAt: expect.stringMatching(/^2100-01-01T00:00:00(\.0+)?Z$/) });
+
+      const cancel = await sdk.amulet.preapproval.command.cancel({ parties: { receiver: parties.bob, provider: parties.bob } });
+      await submit(parties.bob, cancel as never);
+      expect((await sdk.amulet.preapproval.fetchQuick(parties.bob))?.contract.contract_id).toBe(target.appWorld.preapprovals.bobOlder);
+    });
   });
 }
