@@ -239,5 +239,21 @@ export function describeWalletSdk(start: StartTarget, line?: CantonVersion): voi
       await submit(parties.bob, cancel as never);
       expect((await sdk.amulet.preapproval.fetchQuick(parties.bob))?.contract.contract_id).toBe(target.appWorld.preapprovals.bobOlder);
     });
+
+    it('amulet.featuredApp.rights finds the FeaturedAppRight erin self-grants on DevNet through Scan, and none for alice', async () => {
+      const once = { maxRetries: 1, delayMs: 0 }; // the SDK retries a missing right on a timer: ask once
+      expect(await sdk.amulet.featuredApp.rights({ partyId: parties.alice, ...once })).toBeUndefined();
+      // featuredApp.grant's own command (it first waits 20 s for a right that may exist), submitted as grant does.
+      const service = (sdk.amulet as unknown as { sdkContext: { amuletService: SelfGrant } }).sdkContext.amuletService;
+      const [command, disclosed] = await service.selfGrantFeatureAppRight(parties.erin, target.ledger().config.synchronizers[0].id);
+      await sdk.ledger.internal.submit({ commands: [{ ExerciseCommand: command }] as never, disclosedContracts: disclosed as never, actAs: [parties.erin] });
+      const right = await sdk.amulet.featuredApp.rights({ partyId: parties.erin, ...once });
+      expect(right).toMatchObject({ template_id: expect.stringMatching(/:Splice\.Amulet:FeaturedAppRight$/), payload: { dso: parties.dso, provider: parties.erin } });
+    });
   });
+}
+
+/** core-amulet-service's AmuletService method behind wallet-sdk's featuredApp.grant (private to AmuletNamespace). */
+interface SelfGrant {
+  selfGrantFeatureAppRight(provider: string, synchronizerId: string): Promise<[unknown, Disclosed]>;
 }
