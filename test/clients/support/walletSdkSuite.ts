@@ -1,6 +1,7 @@
 import { SDK } from '@canton-network/wallet-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxToken } from '../../../reference-server/src/msw/index.js';
+import { HOLDING_INTERFACE_ID } from '@canton-network/core-token-standard';
 import type { TokenStandardEvent } from '@canton-network/core-tx-parser';
 import type { ClientTarget, StartTarget } from './ClientTarget.js';
 import type { CantonVersion } from '../../../conformance/src/schema/cantonVersions.js';
@@ -29,6 +30,7 @@ async function createSdk(target: ClientTarget) {
     amulet: { scanApiUrl: target.scanUrl, auth, registryUrl: new URL(target.registryUrl) },
     token: { auth, registries: [new URL(target.registryUrl)] },
     asset: { auth, registries: [new URL(target.registryUrl)] },
+    events: { auth, websocketURL: new URL(target.streamsUrl) },
   });
 }
 
@@ -238,6 +240,23 @@ export function describeWalletSdk(start: StartTarget, line?: CantonVersion): voi
       const cancel = await sdk.amulet.preapproval.command.cancel({ parties: { receiver: parties.bob, provider: parties.bob } });
       await submit(parties.bob, cancel as never);
       expect((await sdk.amulet.preapproval.fetchQuick(parties.bob))?.contract.contract_id).toBe(target.appWorld.preapprovals.bobOlder);
+    });
+
+    it('events.updates streams bob\'s new holding (by the Holding interface, verbose) and events.completions the completion of the transfer', async () => {
+      const from = await sdk.ledger.ledgerEnd();
+      const updates = sdk.events.updates({ partyId: parties.bob, interfaceIds: [HOLDING_INTERFACE_ID], beginOffset: from });
+      const completions = sdk.events.completions({ parties: [parties.alice], beginOffset: from });
+      const [nextUpdate, nextCompletion] = [updates.next(), completions.next()];
+      const sent = await submit(parties.alice, (await sdk.token.transfer.create({ sender: parties.alice, recipient: parties.bob, amount: '0.25', instrumentId: 'Amulet', registryUrl: registryUrl() })) as never);
+      const [update, completion] = [(await nextUpdate).value, (await nextCompletion).value];
+      await Promise.all([updates.return?.(undefined), completions.return?.(undefined)]);
+      const tx = update?.update !== undefined && 'Transaction' in update.update ? update.update.Transaction.value : undefined;
+      expect(tx).toMatchObject({ updateId: sent.updateId, offset: sent.completionOffset });
+      const events = (tx?.events ?? []) as { CreatedEvent?: { interfaceViews?: { viewValue?: unknown }[] } }[];
+      const views = events.flatMap((e) => e.CreatedEvent?.interfaceViews ?? []).map((v) => v.viewValue as { owner?: string; amount?: string });
+      expect(views).toContainEqual(expect.objectContaining({ owner: parties.bob, amount: '0.2500000000' }));
+      const done = completion?.completionResponse !== undefined && 'Completion' in completion.completionResponse ? completion.completionResponse.Completion.value : undefined;
+      expect(done).toMatchObject({ updateId: sent.updateId, offset: sent.completionOffset, actAs: [parties.alice] });
     });
 
     it('amulet.featuredApp.rights finds the FeaturedAppRight erin self-grants on DevNet through Scan, and none for alice', async () => {
