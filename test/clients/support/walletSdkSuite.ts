@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { createKeyPair } from '@canton-network/core-signing-lib';
+import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { SDK } from '@canton-network/wallet-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxToken } from '../../../reference-server/src/msw/index.js';
@@ -257,6 +260,27 @@ export function describeWalletSdk(start: StartTarget, line?: CantonVersion): voi
       expect(views).toContainEqual(expect.objectContaining({ owner: parties.bob, amount: '0.2500000000' }));
       const done = completion?.completionResponse !== undefined && 'Completion' in completion.completionResponse ? completion.completionResponse.Completion.value : undefined;
       expect(done).toMatchObject({ updateId: sent.updateId, offset: sent.completionOffset, actAs: [parties.alice] });
+    });
+
+    it('an external party taps and transfers through prepare, sign and execute: the SDK\'s and core-tx-visualizer\'s hashes equal the participant\'s', async () => {
+      const keys = createKeyPair();
+      const external = await sdk.party.external.create(keys.publicKey, { partyHint: `ext-${randomUUID().slice(0, 8)}` }).sign(keys.privateKey).execute({ grantUserRights: true });
+      const party = external.partyId;
+      // Each step as an external wallet takes it: prepare the SDK's command with its disclosures,
+      // recompute the hash it is about to sign (two published hashers), sign, execute.
+      const run = async ([command, disclosed]: readonly [Command, Disclosed]) => {
+        const prepared = sdk.ledger.prepare({ partyId: party, commands: [command] as never, disclosedContracts: disclosed as never });
+        const { response } = await prepared.toJSON();
+        expect((await sdk.utils.hash.preparedTransaction(response.preparedTransaction)).toBase64()).toBe(response.preparedTransactionHash);
+        expect(await hashPreparedTransaction(decodePreparedTransaction(response.preparedTransaction), 'base64')).toBe(response.preparedTransactionHash);
+        return sdk.ledger.execute(prepared.sign(keys.privateKey), { partyId: party });
+      };
+      await run((await sdk.amulet.tap(party, '40')) as unknown as [Command, Disclosed]);
+      expect(await amounts(party)).toEqual(['40.0000000000']);
+      const before = await amounts(parties.bob);
+      await run((await sdk.token.transfer.create({ sender: party, recipient: parties.bob, amount: '15', instrumentId: 'Amulet', registryUrl: registryUrl() })) as unknown as [Command, Disclosed]);
+      expect(await amounts(party)).toEqual(['25.0000000000']);
+      expect(await amounts(parties.bob)).toEqual(expect.arrayContaining([...before, '15.0000000000']));
     });
 
     it('amulet.featuredApp.rights finds the FeaturedAppRight erin self-grants on DevNet through Scan, and none for alice', async () => {
