@@ -184,6 +184,23 @@ export function describeWalletSdk(start: StartTarget, line?: CantonVersion): voi
       expect(bounded.transactions.map((t) => t.offset)).toEqual([direct.completionOffset, offer.completionOffset]);
     });
 
+    it('allocation.cancel: the venue, alice and bob cancel the allocation alice made for her leg (through the registry\'s cancel context); its amount comes back', async () => {
+      const asset = await sdk.asset.find('Amulet', registryUrl());
+      const [request] = await sdk.token.allocation.request.pending(parties.alice);
+      const { settlement, transferLegs } = request!.interfaceViewValue;
+      const legId = Object.keys(transferLegs).find((id) => transferLegs[id]!.sender === parties.alice)!;
+      const balance = async () => (await amounts(parties.alice)).reduce((sum, a) => sum + Number(a), 0);
+      const held = await balance();
+      await submit(parties.alice, (await sdk.token.allocation.instruction.create({ allocationSpecification: { settlement, transferLegId: legId, transferLeg: transferLegs[legId]! }, asset })) as never);
+      const [mine] = await sdk.token.allocation.pending(parties.alice);
+      const context = await sdk.token.allocation.context.cancel({ allocationCid: mine!.contractId, registryUrl: registryUrl() });
+      expect(context.disclosedContracts.length).toBeGreaterThan(0);
+      const [cancel, disclosed] = (await sdk.token.allocation.cancel({ allocationCid: mine!.contractId, asset })) as [Command, Disclosed];
+      await sdk.ledger.internal.submit({ commands: [cancel] as never, disclosedContracts: disclosed as never, actAs: [settlement.executor, parties.alice, parties.bob] });
+      expect(await sdk.token.allocation.pending(parties.alice)).toEqual([]);
+      expect(await balance()).toBeCloseTo(held, 6);
+    });
+
     it('allocations: alice allocates her leg of the request through the factory and withdraws it; the venue executes bob\'s; alice rejects the request', async () => {
       // The asset as a wallet finds it: from the registry's instruments (SDK.create's asset extension).
       const asset = await sdk.asset.find('Amulet', registryUrl());
