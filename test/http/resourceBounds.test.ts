@@ -110,7 +110,9 @@ describe.each(ENGINE_THREADS)('%s', (_label, engineWorker) => {
       const deepViews = await api.byInterface(owner, id('DeepView'));
       const byId = new Map(deepViews.map((c) => [c.contractId, c.interfaceViews![0]!]));
       expect(byId.get(deep!.contractId)).toMatchObject({ viewStatus: { code: 3, message: expect.stringMatching(/^VALUE_NESTING\(8,0\): .*maximum nesting value of 100/) } });
-      expect(byId.get(bomb)).toMatchObject({ viewStatus: { code: 0 }, viewValue: { inner: { inner: { inner: { inner: null } } } } });
+      // Its innermost record's `inner` is a trailing None: left out, as Canton writes values.
+      expect(byId.get(bomb)).toMatchObject({ viewStatus: { code: 0 } });
+      expect(byId.get(bomb)!.viewValue).toEqual({ inner: { inner: { inner: {} } } });
       const plain = await api.byInterface(owner, id('Plain'));
       expect(new Set(plain.map((c) => c.interfaceViews![0]!.viewStatus.code))).toEqual(new Set([0]));
       expect(server.errors).toEqual([]);
