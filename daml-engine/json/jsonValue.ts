@@ -228,22 +228,16 @@ function decodeBuiltin(builtin: string, args: readonly Type[], json: Json, types
  */
 function decodeOptional(inner: Type, json: Json, types: DataTypes): Step {
   if (json === null || json === undefined) return good(NONE);
-  if (!isOptional(inner, types)) {
-    const r = decode(inner, json, types);
-    return r.ok ? good(some(r.value)) : r;
-  }
-  if (!Array.isArray(json) || json.length > 1) return fail('expected a nested optional as [] or [value]');
-  if (json.length === 0) return good(NONE);
-  const r = decodeNested(inner, json[0], types);
-  return r.ok ? good(some(r.value)) : within(r, 0);
+  if (isOptional(inner, types)) return decodeNestedOptional(inner, json, types);
+  const r = decode(inner, json, types);
+  return r.ok ? good(some(r.value)) : r;
 }
 
-/** A nested Optional (`type` is one): [] for None, [x] for Some x, x again nested if it is one. */
-function decodeNested(type: Type, json: Json, types: DataTypes): Step {
+/** An Optional of `elem` in the nested form: [] for None, [x] for Some x, x nested again if `elem` is an Optional. */
+function decodeNestedOptional(elem: Type, json: Json, types: DataTypes): Step {
   if (!Array.isArray(json) || json.length > 1) return fail('expected a nested optional as [] or [value]');
   if (json.length === 0) return good(NONE);
-  const elem = typeArg(normalize(type, types), 0);
-  const r = isOptional(elem, types) ? decodeNested(elem, json[0], types) : decode(elem, json[0], types);
+  const r = isOptional(elem, types) ? decodeNestedOptional(typeArg(normalize(elem, types), 0), json[0], types) : decode(elem, json[0], types);
   return r.ok ? good(some(r.value)) : within(r, 0);
 }
 
@@ -324,7 +318,7 @@ export function encodeJson(value: Value, type: Type, types: DataTypes): Json {
     }
     case 'optional': {
       const inner = typeArg(t, 0);
-      if (isOptional(inner, types)) return value.value === undefined ? [] : [encodeNested(value.value, inner, types)];
+      if (isOptional(inner, types)) return encodeNested(value, t, types);
       return value.value === undefined ? null : encodeJson(value.value, inner, types);
     }
     case 'textMap': {
@@ -384,7 +378,7 @@ export function encodeJsonText(value: Value, type: Type, types: DataTypes): stri
     }
     case 'optional': {
       const inner = typeArg(t, 0);
-      if (isOptional(inner, types)) return value.value === undefined ? '[]' : `[${nestedText(value.value, inner, types)}]`;
+      if (isOptional(inner, types)) return nestedText(value, t, types);
       return value.value === undefined ? 'null' : encodeJsonText(value.value, inner, types);
     }
     case 'textMap': {
@@ -430,6 +424,7 @@ export function encodeJsonText(value: Value, type: Type, types: DataTypes): stri
   }
 }
 
+/** `encodeNested` as text. */
 function nestedText(value: Value, type: Type, types: DataTypes): string {
   const t = normalize(type, types);
   if (t.kind !== 'builtin' || t.builtin !== 'OPTIONAL' || value.kind !== 'optional') return encodeJsonText(value, t, types);
@@ -494,6 +489,7 @@ function put(out: Record<string, Json>, key: string, value: Json): void {
   else out[key] = value;
 }
 
+/** A value of an Optional-of-Optional type, each Optional level an array ([] None, [x] Some x); the innermost value as usual. */
 function encodeNested(value: Value, type: Type, types: DataTypes): Json {
   const t = normalize(type, types);
   if (t.kind !== 'builtin' || t.builtin !== 'OPTIONAL' || value.kind !== 'optional') return encodeJson(value, t, types);
