@@ -10,6 +10,7 @@ import { createHandlers } from '../../reference-server/src/msw/index.js';
 import { createReferenceServer } from '../../reference-server/src/server.js';
 import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
 import { quietSdkLogs, sdkLogAdapter } from './support/quietSdkLogs.js';
+import './support/node20Builtins.js';
 
 /**
  * The published wallet SDK (@canton-network/wallet-sdk 1.4.0), unchanged, driven as a wallet
@@ -40,19 +41,6 @@ interface AcsQuery {
 interface AcsReader {
   read(options: AcsQuery): Promise<unknown[]>;
   readJsContracts(options: AcsQuery): Promise<{ contractId: string; templateId: string; createArgument: unknown }[]>;
-}
-
-// core-acs-reader's cache calls Set.prototype.union (ES2025, Node 22+); the package supports Node 20,
-// so give Node 20 the standard method rather than skip the SDK's own read path.
-const setProto = Set.prototype as { union?: (other: Set<unknown>) => Set<unknown> };
-if (typeof setProto.union !== 'function') {
-  Object.defineProperty(Set.prototype, 'union', {
-    configurable: true,
-    writable: true,
-    value(this: Set<unknown>, other: Set<unknown>) {
-      return new Set([...this, ...other]);
-    },
-  });
 }
 
 async function koaTarget(auth: 'none' | 'es256'): Promise<SdkTarget> {

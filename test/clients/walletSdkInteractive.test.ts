@@ -13,6 +13,7 @@ import { createReferenceServer } from '../../reference-server/src/server.js';
 import { ES256_PUBLIC_PEM, userToken } from '../auth/support/tokens.js';
 import { quietSdkLogs, sdkLogAdapter } from './support/quietSdkLogs.js';
 import { API_VERSION, type CantonVersion } from '../../conformance/src/schema/cantonVersions.js';
+import './support/node20Builtins.js';
 
 /**
  * Interactive submission with the published wallet SDK (@canton-network/wallet-sdk 1.4.0),
@@ -28,18 +29,6 @@ interface Target {
 }
 
 const TIMEOUT = 30_000;
-
-// core-acs-reader calls Set.prototype.union (Node 22+); the package supports Node 20, so provide it.
-const setProto = Set.prototype as { union?: (other: Set<unknown>) => Set<unknown> };
-if (typeof setProto.union !== 'function') {
-  Object.defineProperty(Set.prototype, 'union', {
-    configurable: true,
-    writable: true,
-    value(this: Set<unknown>, other: Set<unknown>) {
-      return new Set([...this, ...other]);
-    },
-  });
-}
 
 async function koa(auth: 'none' | 'es256', line?: CantonVersion): Promise<Target> {
   const ledger = createLedger(line === undefined ? {} : { apiVersion: API_VERSION[line] });

@@ -2,33 +2,7 @@ import { SDK } from '@canton-network/wallet-sdk';
 import type { LocalNet } from '../../reference-server/src/localnet/startLocalNet.js';
 import { sdkLogAdapter } from '../clients/support/quietSdkLogs.js';
 import { loopbackUrls } from './support.js';
-
-// core-acs-reader calls Set.prototype.union (Node 22+); the package supports Node 20, so provide it.
-const setProto = Set.prototype as { union?: (other: Set<unknown>) => Set<unknown> };
-if (typeof setProto.union !== 'function') {
-  Object.defineProperty(Set.prototype, 'union', {
-    configurable: true,
-    writable: true,
-    value(this: Set<unknown>, other: Set<unknown>) {
-      return new Set([...this, ...other]);
-    },
-  });
-}
-
-// utxos.merge calls Object.groupBy (Node 21+); the same on Node 20.
-const objectCtor = Object as { groupBy?: unknown };
-if (typeof objectCtor.groupBy !== 'function') {
-  Object.defineProperty(Object, 'groupBy', {
-    configurable: true,
-    writable: true,
-    value<T>(items: Iterable<T>, key: (item: T, index: number) => PropertyKey) {
-      const groups: Record<PropertyKey, T[]> = Object.create(null) as Record<PropertyKey, T[]>;
-      let i = 0;
-      for (const item of items) (groups[key(item, i++)] ??= []).push(item);
-      return groups;
-    },
-  });
-}
+import '../clients/support/node20Builtins.js';
 
 /** The wallet guide's token provider: self-signed HS256 with LocalNet's secret and audience. */
 export const SELF_SIGNED = {

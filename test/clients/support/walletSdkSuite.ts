@@ -9,17 +9,7 @@ import type { TokenStandardEvent } from '@canton-network/core-tx-parser';
 import type { ClientTarget, StartTarget } from './ClientTarget.js';
 import type { CantonVersion } from '../../../conformance/src/schema/cantonVersions.js';
 import { sdkLogAdapter } from './quietSdkLogs.js';
-
-// wallet-sdk's utxos.merge calls Object.groupBy (ES2024, Node 21+); the package supports Node 20,
-// so give Node 20 the standard function rather than skip the SDK's merge.
-const objectCtor = Object as unknown as { groupBy?: <T>(items: Iterable<T>, key: (item: T) => string) => Record<string, T[]> };
-if (typeof objectCtor.groupBy !== 'function') {
-  objectCtor.groupBy = <T>(items: Iterable<T>, key: (item: T) => string) => {
-    const groups: Record<string, T[]> = Object.create(null) as Record<string, T[]>;
-    for (const item of items) (groups[key(item)] ??= []).push(item);
-    return groups;
-  };
-}
+import './node20Builtins.js';
 
 type Command = { ExerciseCommand: unknown } | { CreateCommand: unknown };
 type Disclosed = { templateId?: string; contractId?: string; createdEventBlob: string; synchronizerId?: string }[];
